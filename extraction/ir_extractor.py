@@ -1,0 +1,95 @@
+"""Extract one kernel's own forward/backward functions from the code Warp generates for its module."""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from extraction import warp_compat
+
+DEVICES = ("cpu", "cuda")
+
+
+@dataclass(frozen=True)
+class KernelIR:
+    kernel_name: str
+    device: str
+    forward_name: str
+    forward: str
+    backward_name: str | None
+    backward: str | None
+    helpers: str  # the @wp.func functions (forward and adjoint) that this kernel calls
+    warp_version: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class ExtractionError(RuntimeError):
+    pass
+
+
+def _function_header(symbol: str, device: str, direction: str) -> str:
+    if device == "cuda":
+        return f'extern "C" __global__ void {symbol}_cuda_kernel_{direction}('
+    return f"static void {symbol}_cpu_kernel_{direction}("
+
+
+def _cut_function(source: str, start: int) -> str:
+    """From `start` (a definition's first line) to its closing brace in column 0."""
+    end = source.find("\n}\n", start)
+    if end < 0:
+        raise ExtractionError("unterminated function in Warp output")
+    return source[start : end + 2]
+
+
+def _find_function(source: str, symbol: str, device: str, direction: str) -> tuple[str, str]:
+    header = _function_header(symbol, device, direction)
+    at = source.find(header)
+    if at < 0:
+        raise ExtractionError(f"{direction} function for {symbol} not found in Warp's {device} output")
+    if device == "cpu":  # CPU kernels are templates: keep the template line with the definition
+        template = source.rfind("template <", 0, at)
+        if template >= 0 and source.count("\n", template, at) == 1:
+            at = template
+    name = f"{symbol}_{device}_kernel_{direction}"
+    return name, _cut_function(source, at)
+
+
+_HELPER_DEF = re.compile(r"^static CUDA_CALLABLE [^\n]*?\b(adj_)?(\w+)\(", re.M)
+
+
+def _helpers_called(source: str, bodies: list[str]) -> str:
+    called = set(re.findall(r"\b(\w+_\d+)\(", "\n".join(bodies)))
+    pieces = []
+    for match in _HELPER_DEF.finditer(source):
+        if match.group(2) in called:
+            pieces.append(_cut_function(source, match.start()))
+    return "\n".join(pieces)
+
+
+def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
+                       include_backward: bool = True) -> dict[str, KernelIR]:
+    """Build `kernel`'s module once and cut its functions out of the code for each device."""
+    for device in devices:
+        if device not in DEVICES:
+            raise ValueError(f"unknown device {device!r}; expected one of {DEVICES}")
+    warp_compat.init_warp()
+    builder = warp_compat.build_module(kernel, include_backward)
+    symbol = warp_compat.kernel_symbol(kernel)
+    result = {}
+    for device in devices:
+        source = warp_compat.codegen(builder, device)
+        fwd_name, forward = _find_function(source, symbol, device, "forward")
+        bwd_name = backward = None
+        if include_backward:
+            bwd_name, backward = _find_function(source, symbol, device, "backward")
+        helpers = _helpers_called(source, [forward] + ([backward] if backward else []))
+        result[device] = KernelIR(kernel.key, device, fwd_name, forward, bwd_name, backward,
+                                  helpers, warp_compat.WARP_VERSION)
+    return result
+
+
+def extract_ir(kernel: Any, device: str = "cpu", include_backward: bool = True) -> KernelIR:
+    """The forward (and backward) functions Warp emits for `kernel` on `device` ("cpu" or "cuda")."""
+    return extract_ir_devices(kernel, (device,), include_backward)[device]

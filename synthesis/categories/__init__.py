@@ -1,0 +1,48 @@
+"""The ten kernel categories and `generate(category, seed)`, a pure function of its arguments."""
+from __future__ import annotations
+
+import hashlib
+import random
+
+from synthesis.categories import (
+    arithmetic,
+    atomic,
+    combined,
+    control_flow,
+    math,
+    matrix,
+    multi_conditional,
+    nested_loop,
+    scalar_param,
+    vector,
+)
+from synthesis.spec import KernelSpec
+
+CATEGORIES = {
+    "arithmetic": (arithmetic, "arith"),
+    "math": (math, "math"),
+    "vector": (vector, "vec"),
+    "matrix": (matrix, "mat"),
+    "control_flow": (control_flow, "ctrl"),
+    "atomic": (atomic, "atom"),
+    "nested_loop": (nested_loop, "nest"),
+    "multi_conditional": (multi_conditional, "cond"),
+    "combined": (combined, "comb"),
+    "scalar_param": (scalar_param, "scal"),
+}
+CATEGORY_NAMES = tuple(CATEGORIES)
+
+
+def kernel_name(category: str, seed: int) -> str:
+    """Deterministic and, through the hash of (category, seed), unique for practical purposes."""
+    digest = hashlib.sha256(f"{category}:{seed}".encode()).hexdigest()[:10]
+    return f"{CATEGORIES[category][1]}_{digest}"
+
+
+def generate(category: str, seed: int) -> KernelSpec:
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}; choose from {', '.join(CATEGORY_NAMES)}")
+    module, _ = CATEGORIES[category]
+    # The rng is seeded from both arguments, so no category's output depends on another's.
+    rng = random.Random(f"{category}:{seed}")
+    return module.generate(rng, kernel_name(category, seed), seed)

@@ -1,0 +1,43 @@
+"""Combined: loops, branches, math, vectors, helpers and atomics in one kernel."""
+from __future__ import annotations
+
+import random
+
+from synthesis.categories import control_flow
+from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.spec import KernelSpec
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    w = KernelWriter(rng, name, "combined", seed, pick_dim(rng))
+    loads = add_inputs(w, "float32", rng.randint(1, 3))
+    ops = tuple(rng.sample(ARITH_OPS, 5)) + tuple(rng.sample(MATH_OPS, 3))
+    gen = ExprGen(w, ops, loads=loads)
+    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where"], rng.randint(2, 4))
+    for part in parts:
+        if part == "branch":
+            control_flow.if_else(w, gen)
+        elif part == "loop":
+            control_flow.loop(w, gen)
+        elif part == "while":
+            control_flow.while_loop(w, gen)
+        elif part == "where":
+            w.assign(gen.where(2))
+        elif part == "helper":
+            w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(1, 3))))
+        elif part == "vector":
+            vecs = add_inputs(w, "vec3", 1)
+            gen.loads.extend(vecs)
+            w.assign(gen.vec_scalar("vec3", 1), "s")
+        else:
+            bins = rng.choice([1, 8, 16])
+            target = w.add_array("acc", "float32", "output", shape=(bins,))
+            v = gen.float_expr(1, exact=True)
+            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24:
+                v = Expr("1.0", "float32", 1.0, 0)
+            w.emit(f"wp.atomic_add({target}, tid % {bins}, {v.src})")
+            w.note_bound(target, w.dim[0] * v.mag)
+    w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
+    w.feature(", ".join(parts))
+    return w.finish("Combined kernel")

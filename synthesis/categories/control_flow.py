@@ -1,0 +1,62 @@
+"""Control flow: if/else, for loops with constant or argument bounds, while, break/continue, where."""
+from __future__ import annotations
+
+import random
+
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
+from synthesis.spec import KernelSpec
+
+
+def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
+    a, b = gen.float_expr(w.rng.randint(1, 2)), gen.float_expr(w.rng.randint(1, 2))
+    init = gen.float_expr(1)
+    var = w.declare(w.fresh("r"), init, max(a.mag, b.mag, init.mag), join_q(a.q, b.q, init.q))
+    with w.block(f"if {gen.condition(1).src}:"):
+        w.emit(f"{var.src} = {a.src}")
+    if w.rng.random() < 0.7:
+        with w.block("else:"):
+            w.emit(f"{var.src} = {b.src}")
+    return var
+
+
+def loop(w: KernelWriter, gen: ExprGen) -> Expr:
+    trips = w.rng.randint(2, 8)
+    bound = None
+    if w.rng.random() < 0.4:
+        bound = w.add_scalar(w.rng.choice(["count", "steps", "iters", "m"]), "int32", trips).src
+        w.feature("argument loop bound")
+    header = range_header(w.rng, "k", trips, bound)
+    extra = None
+    if w.rng.random() < 0.4:
+        def extra(acc: Expr) -> None:
+            kw = w.rng.choice(["break", "continue"])
+            with w.block(f"if {gen.compare(1).src}:"):
+                w.emit(kw)
+            w.feature(kw)
+    return accumulate_loop(w, gen, header, "k", trips, depth=w.rng.randint(1, 2), extra=extra)
+
+
+def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
+    trips = w.rng.randint(2, 6)
+    counter = w.fresh("c")
+    body = gen.float_expr(w.rng.randint(1, 2))
+    acc = w.declare(w.fresh("acc"), Expr("0.0", "float32", 0.0, 0), trips * body.mag, body.q)
+    w.emit(f"{counter} = int(0)")
+    with w.block(f"while {counter} < {trips}:"):
+        w.emit(f"{acc.src} = {acc.src} + {body.operand()}")
+        w.emit(f"{counter} = {counter} + 1")
+    w.feature("while")
+    return acc
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
+    loads = add_inputs(w, "float32", rng.randint(1, 3))
+    gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
+    makers = [if_else, loop, while_loop, lambda w_, g: w_.assign(g.where(2))]
+    for maker in rng.sample(makers, rng.randint(1, 3)):
+        maker(w, gen)
+    for _ in range(rng.randint(1, 2)):
+        w.store(add_output(w), gen.output_expr(rng.randint(1, 2)))
+    return w.finish("Control-flow kernel")

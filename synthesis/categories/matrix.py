@@ -1,0 +1,33 @@
+"""Matrix: mat22/33/44 products with matrices and vectors, transpose, outer, element access."""
+from __future__ import annotations
+
+import random
+
+from synthesis.categories.common import add_inputs, add_output, pick_dim
+from synthesis.exprgen import Expr, ExprGen, KernelWriter
+from synthesis.spec import KernelSpec
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    w = KernelWriter(rng, name, "matrix", seed, pick_dim(rng))
+    n = rng.choice([2, 3, 3, 4])
+    mtype, vtype = f"mat{n}{n}", f"vec{n}"
+    loads = add_inputs(w, mtype, rng.randint(1, 2), low=-1.0, high=1.0)
+    if rng.random() < 0.7:
+        loads += add_inputs(w, vtype, rng.randint(1, 2), low=-1.0, high=1.0)
+    gen = ExprGen(w, loads=loads)
+    for _ in range(rng.randint(0, 2)):
+        w.assign(gen.mat_expr(mtype, rng.randint(1, 2)), "m")
+    outputs = rng.sample(["mat", "vec", "elem"], rng.randint(1, 2))
+    for kind in outputs:
+        if kind == "mat":
+            w.store(add_output(w, mtype), gen.mat_expr(mtype, rng.randint(1, 2)))
+        elif kind == "vec":
+            w.store(add_output(w, vtype), gen.mat_vec(mtype, rng.randint(0, 1)))
+        else:
+            m = w.assign(gen.mat_expr(mtype, rng.randint(0, 1)), "m")
+            r, c = rng.randrange(n), rng.randrange(n)
+            elem = f"{m.src}[{r}, {c}]" if rng.random() < 0.5 else f"{m.src}[{r}][{c}]"
+            w.store(add_output(w), Expr(elem, "float32", m.mag, m.q))
+    w.feature(f"{mtype} " + "/".join(outputs))
+    return w.finish("Matrix kernel")

@@ -1,0 +1,562 @@
+"""Random, typed Warp expression trees and a writer for kernel bodies.
+
+Every expression carries a bound on its magnitude and, where float32 computes it without rounding,
+its "grid": the value is a multiple of 2**-q. Only exact values feed anything discontinuous
+(comparisons, floor/ceil, int() casts, float %), so two correct float32 implementations (Warp on
+the CPU, nvcc on a GPU) that differ by an ulp in sinf can never take different branches: the
+equivalence check then only has to absorb rounding, scaled by the recorded bounds.
+"""
+from __future__ import annotations
+
+import math
+import random
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
+
+EXACT_BITS = 24  # float32 significand
+MAX_FLOAT_MAG = 256.0  # keep intermediates small so rounding errors stay small
+MAX_INT_MAG = 1 << 20
+
+# Constants are multiples of 1/16: exactly representable, so Python, Warp and nvcc agree on them.
+CONST_Q = 4
+
+
+@dataclass(frozen=True)
+class Expr:
+    src: str
+    type: str  # float32 | int32 | bool | vecN | matNN
+    mag: float  # bound on |value| (component-wise for vectors and matrices)
+    q: int | None = 0  # value is a multiple of 2**-q; None: rounded somewhere
+    atom: bool = True  # needs no parentheses as an operand
+
+    @property
+    def exact(self) -> bool:
+        if self.type in ("int32", "bool"):
+            return True
+        return self.q is not None and self.mag * 2.0**self.q < 2.0**EXACT_BITS
+
+    def operand(self) -> str:
+        return self.src if self.atom else f"({self.src})"
+
+
+def _is_literal(src: str) -> bool:
+    try:
+        float(src.strip("()"))
+        return True
+    except ValueError:
+        return False
+
+
+def _same_names(a: str, b: str) -> bool:
+    """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
+    import re
+
+    names_a = set(re.findall(r"[A-Za-z_]\w*", a)) - {"wp", "float", "int", "abs", "min", "max"}
+    names_b = set(re.findall(r"[A-Za-z_]\w*", b)) - {"wp", "float", "int", "abs", "min", "max"}
+    return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
+
+
+def fmt_float(value: float) -> str:
+    text = repr(float(value))
+    return text
+
+
+def join_q(*qs: int | None) -> int | None:
+    if any(q is None for q in qs):
+        return None
+    return max(qs)  # type: ignore[arg-type]
+
+
+TYPE_ANNOTATIONS = {
+    "float32": ("float", "wp.float32"),
+    "int32": ("int", "wp.int32"),
+}
+
+
+def dtype_annotation(dtype: str, rng: random.Random) -> str:
+    if dtype in TYPE_ANNOTATIONS:
+        return rng.choice(TYPE_ANNOTATIONS[dtype])
+    return f"wp.{dtype}"
+
+
+class KernelWriter:
+    """Accumulates a kernel's arguments and body lines while categories generate code."""
+
+    def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
+        self.rng = rng
+        self.name = name
+        self.category = category
+        self.seed = seed
+        self.dim = dim
+        self.args: list[ArgSpec] = []
+        self.annotations: list[str] = []
+        self.lines: list[str] = []
+        self.helpers: list[str] = []
+        self.helper_names: list[str] = []
+        self.indent = 1
+        self.scopes: list[dict[str, Expr]] = [{}]
+        self.counter = 0
+        self.features: list[str] = []
+        self.bounds: dict[str, float] = {}
+        self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
+        if len(dim) == 1:
+            self.tid_names = ("tid",)
+            self.emit("tid = wp.tid()")
+        else:
+            self.tid_names = ("i", "j", "k")[: len(dim)]
+            self.emit(f"{', '.join(self.tid_names)} = wp.tid()")
+        for tname, extent in zip(self.tid_names, dim):
+            self.scopes[0][tname] = Expr(tname, "int32", float(extent))
+
+    # ---- arguments -------------------------------------------------------------------------
+    def _unique(self, hint: str) -> str:
+        taken = {a.name for a in self.args} | set(self.tid_names)
+        name, n = hint, 1
+        while name in taken:
+            n += 1
+            name = f"{hint}{n}"
+        return name
+
+    def add_array(self, hint: str, dtype: str, role: str, shape: tuple[int, ...] | None = None,
+                  low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
+                  index_high: int | None = None) -> str:
+        shape = tuple(shape or self.dim)
+        name = self._unique(hint)
+        elem = dtype_annotation(dtype, self.rng)
+        if len(shape) == 1:
+            ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])
+        else:
+            ann = f"wp.array{len(shape)}d(dtype={elem})"
+        if role == "index":
+            low, high, grid_bits = 0, (shape[0] - 1 if index_high is None else index_high), 0
+        self.args.append(ArgSpec(name, dtype, role, shape, low, high, grid_bits))
+        self.annotations.append(f"{name}: {ann}")
+        if role in ("input", "inout"):
+            self.unused.append(name)
+        return name
+
+    def add_scalar(self, hint: str, dtype: str, value: float | int) -> Expr:
+        name = self._unique(hint)
+        self.args.append(ArgSpec(name, dtype, "scalar", (), value, value, 0, value=value))
+        self.annotations.append(f"{name}: {dtype_annotation(dtype, self.rng)}")
+        if dtype == "int32":
+            expr = Expr(name, "int32", float(abs(value)))
+        else:
+            expr = Expr(name, "float32", abs(float(value)), CONST_Q)
+        self.scopes[0][name] = expr
+        return expr
+
+    def arg(self, name: str) -> ArgSpec:
+        return next(a for a in self.args if a.name == name)
+
+    def own_index(self) -> str:
+        return ", ".join(self.tid_names)
+
+    def load(self, name: str, index: str | None = None) -> Expr:
+        spec = self.arg(name)
+        index = self.own_index() if index is None else index
+        mag = max(abs(spec.low), abs(spec.high))
+        return Expr(f"{name}[{index}]", spec.dtype, float(mag), spec.grid_bits)
+
+    def note_bound(self, name: str, mag: float) -> None:
+        self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
+
+    def store(self, name: str, value: Expr, index: str | None = None) -> None:
+        index = self.own_index() if index is None else index
+        self.emit(f"{name}[{index}] = {value.src}")
+        self.note_bound(name, value.mag)
+
+    # ---- body ------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    @contextmanager
+    def block(self, header: str):
+        self.emit(header)
+        self.indent += 1
+        self.scopes.append({})
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+            self.indent -= 1
+
+    def fresh(self, prefix: str = "v") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def assign(self, value: Expr, prefix: str = "v") -> Expr:
+        name = self.fresh(prefix)
+        self.emit(f"{name} = {value.src}")
+        var = Expr(name, value.type, value.mag, value.q)
+        self.scopes[-1][name] = var
+        self.unused.append(name)
+        return var
+
+    def declare(self, name: str, value: Expr, var_mag: float, var_q: int | None) -> Expr:
+        """Declare a variable that later code reassigns: its recorded bound covers every value.
+
+        Warp treats a variable initialised from a literal as a constant, which a dynamic loop may
+        not mutate; `float(0.0)` is Warp's idiom for a mutable one.
+        """
+        src = value.src
+        if _is_literal(src):
+            src = f"{'int' if value.type == 'int32' else 'float'}({src})"
+        self.emit(f"{name} = {src}")
+        var = Expr(name, value.type, var_mag, var_q)
+        self.scopes[-1][name] = var
+        self.unused.append(name)
+        return var
+
+    def visible(self, dtype: str) -> list[Expr]:
+        out = []
+        for scope in self.scopes:
+            out.extend(e for e in scope.values() if e.type == dtype)
+        return out
+
+    def feature(self, text: str) -> None:
+        if text not in self.features:
+            self.features.append(text)
+
+    def add_helper(self, source: str, name: str) -> None:
+        self.helpers.append(source)
+        self.helper_names.append(name)
+
+    def finish(self, summary: str) -> KernelSpec:
+        header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
+        source = "".join(h + "\n\n" for h in self.helpers) + header + "\n".join(self.lines) + "\n"
+        args = tuple(
+            ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
+                    max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
+            for a in self.args
+        )
+        dims = "x".join(str(d) for d in self.dim)
+        detail = "; ".join(self.features)
+        description = f"{summary} ({len(self.dim)}-D launch {dims}" + (f"; {detail})" if detail else ")")
+        return KernelSpec(self.name, self.category, description, source, args, self.dim, self.seed,
+                          tuple(self.helper_names))
+
+
+# ---- expression generation --------------------------------------------------------------------
+ARITH_OPS = ("add", "sub", "mul", "div_const", "div_safe", "min", "max", "abs", "neg")
+MATH_OPS = ("sin", "cos", "tanh", "exp", "log", "sqrt", "pow", "floor", "ceil", "clamp", "atan2")
+FLOAT_CONSTS = [k / 16 for k in range(-40, 41) if k != 0]
+
+
+class ExprGen:
+    """Draws random typed expressions over what a KernelWriter has in scope."""
+
+    def __init__(self, writer: KernelWriter, float_ops: tuple[str, ...] = ARITH_OPS,
+                 leaf_prob: float = 0.3, loads: list[str] | None = None):
+        self.w = writer
+        self.rng = writer.rng
+        self.float_ops = float_ops
+        self.leaf_prob = leaf_prob
+        self.loads = loads if loads is not None else []  # array names readable at own index
+
+    # leaves
+    def const_float(self) -> Expr:
+        v = self.rng.choice(FLOAT_CONSTS)
+        src = fmt_float(v)
+        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0)
+
+    def const_int(self, lo: int = 1, hi: int = 9) -> Expr:
+        v = self.rng.randint(lo, hi)
+        return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0)
+
+    def leaf(self, dtype: str) -> Expr:
+        choices: list[Expr] = list(self.w.visible(dtype))
+        for name in self.loads:
+            spec = self.w.arg(name)
+            if spec.dtype == dtype:
+                choices.append(self.w.load(name))
+                choices.append(self.w.load(name))  # loads are the common case
+        fresh = [c for c in choices if c.src.split("[")[0] in self.w.unused]
+        if fresh and self.rng.random() < 0.7:
+            pick = self.rng.choice(fresh)
+            self.w.unused.remove(pick.src.split("[")[0])
+            return pick
+        if dtype == "float32":
+            choices.append(self.const_float())
+            if not choices[:-1] or self.rng.random() < 0.15:
+                ints = self.w.visible("int32")
+                if ints:
+                    e = self.rng.choice(ints)
+                    return Expr(f"float({e.src})", "float32", e.mag, 0)
+        if dtype == "int32":
+            choices.append(self.const_int())
+        if not choices:
+            raise ValueError(f"nothing of type {dtype} in scope")
+        return self.rng.choice(choices)
+
+    # floats
+    def float_expr(self, depth: int, exact: bool = False) -> Expr:
+        for _ in range(12):
+            if depth <= 0 or self.rng.random() < self.leaf_prob:
+                e = self.leaf("float32")
+            else:
+                e = self._float_op(self.rng.choice(self.float_ops), depth)
+            if e is not None and e.mag <= MAX_FLOAT_MAG and (e.exact or not exact):
+                return e
+        # An exact, small fallback always exists: a constant.
+        return self.const_float()
+
+    def output_expr(self, depth: int) -> Expr:
+        """A float expression that also reads every intermediate nobody has read yet."""
+        e = self.float_expr(depth)
+        for name in list(self.w.unused):
+            var = next((v for v in self.w.visible("float32") if v.src == name), None)
+            if var is None:
+                continue
+            self.w.unused.remove(name)
+            sym = self.rng.choice(["+", "-"])
+            e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
+        return e
+
+    def _float_op(self, op: str, depth: int) -> Expr | None:
+        sub = lambda: self.float_expr(depth - 1)  # noqa: E731
+        if op in ("add", "sub", "mul"):
+            a, b = sub(), sub()
+            sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+            if op == "mul":
+                mag = a.mag * b.mag
+                q = None if a.q is None or b.q is None else a.q + b.q
+            else:
+                mag, q = a.mag + b.mag, join_q(a.q, b.q)
+            return Expr(f"{a.operand()} {sym} {b.operand()}", "float32", mag, q, atom=False)
+        if op == "div_const":
+            a = sub()
+            c = self.rng.choice([2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0])
+            k = math.log2(abs(c))
+            # Dividing by a power of two is exact; by 2**k, k > 0, the grid gets k bits finer.
+            if not k.is_integer() or a.q is None:
+                q = None
+            else:
+                q = a.q + max(int(k), 0)
+            return Expr(f"{a.operand()} / {fmt_float(c)}", "float32", a.mag / abs(c), q, atom=False)
+        if op == "div_safe":
+            a, b = sub(), sub()
+            k = self.rng.choice([0.5, 1.0, 2.0])
+            fn = self.rng.choice(["wp.abs", "abs"])
+            return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
+        if op in ("min", "max"):
+            a, b = sub(), sub()
+            fn = self.rng.choice([f"wp.{op}", op])
+            return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
+        if op == "abs":
+            a = sub()
+            return Expr(f"wp.abs({a.src})", "float32", a.mag, a.q)
+        if op == "neg":
+            a = sub()
+            return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
+        if op in ("sin", "cos", "tanh"):
+            a = sub()
+            return Expr(f"wp.{op}({a.src})", "float32", 1.0, None)
+        if op == "exp":
+            a = sub()
+            if a.mag > 4.0:
+                a = Expr(f"wp.sin({a.src})", "float32", 1.0, None)
+            return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
+        if op == "log":
+            a = sub()
+            return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
+        if op == "sqrt":
+            a = sub()
+            return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
+        if op == "pow":
+            a = sub()
+            p = self.rng.choice([0.5, 1.5, 2.0, 3.0])
+            if (a.mag + 1.0) ** p > MAX_FLOAT_MAG:
+                return None
+            return Expr(f"wp.pow(wp.abs({a.src}) + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
+        if op in ("floor", "ceil"):
+            a = self.float_expr(depth - 1, exact=True)
+            return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
+        if op == "clamp":
+            a = sub()
+            lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
+            hi = self.rng.choice([0.5, 1.0, 2.0])
+            return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
+        if op == "atan2":
+            a, b = sub(), sub()
+            return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
+        raise ValueError(op)
+
+    # ints
+    def int_expr(self, depth: int) -> Expr:
+        for _ in range(12):
+            if depth <= 0 or self.rng.random() < self.leaf_prob:
+                e = self.leaf("int32")
+            else:
+                e = self._int_op(self.rng.choice(["add", "sub", "mul", "div", "floordiv", "mod", "min", "max", "abs"]), depth)
+            if e.mag <= MAX_INT_MAG:
+                return e
+        return self.const_int()
+
+    def _int_op(self, op: str, depth: int) -> Expr:
+        a = self.int_expr(depth - 1)
+        if op in ("add", "sub", "mul"):
+            b = self.int_expr(depth - 1)
+            sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+            mag = a.mag * b.mag if op == "mul" else a.mag + b.mag
+            return Expr(f"{a.operand()} {sym} {b.operand()}", "int32", mag, 0, atom=False)
+        if op in ("div", "floordiv", "mod"):
+            c = self.rng.choice([2, 3, 4, 5, 7, -3, -2])
+            sym = {"div": "/", "floordiv": "//", "mod": "%"}[op]
+            mag = a.mag if op != "mod" else float(abs(c))
+            return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
+        if op in ("min", "max"):
+            b = self.int_expr(depth - 1)
+            return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
+        return Expr(f"wp.abs({a.src})", "int32", a.mag, 0)
+
+    # booleans: comparisons of exact values only (see the module docstring)
+    def compare(self, depth: int = 1) -> Expr:
+        for _ in range(4):
+            if self.rng.random() < 0.7 or not self.w.visible("int32"):
+                a = self.float_expr(depth, exact=True)
+                b = self.float_expr(max(depth - 1, 0), exact=True)
+            else:
+                a, b = self.int_expr(depth), self.int_expr(max(depth - 1, 0))
+            trivial = a.src == b.src or (_is_literal(a.src) and _is_literal(b.src))
+            if not trivial and not _same_names(a.src, b.src):
+                break
+        else:
+            return self._fallback_compare()
+        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
+        return Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+
+    def _fallback_compare(self) -> Expr:
+        for name in self.loads:
+            if self.w.arg(name).dtype == "float32":
+                return Expr(f"{self.w.load(name).src} > {fmt_float(self.rng.choice([-0.5, 0.0, 0.25, 0.5]))}", "bool", 1.0, 0, atom=False)
+        return Expr(f"{self.w.tid_names[0]} % 2 == 0", "bool", 1.0, 0, atom=False)
+
+    def condition(self, depth: int = 1) -> Expr:
+        r = self.rng.random()
+        if r < 0.6:
+            return self.compare(depth)
+        if r < 0.9:
+            a, b = self.compare(depth), self.compare(depth)
+            op = self.rng.choice(["and", "or"])
+            return Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
+        a = self.compare(depth)
+        return Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
+
+    def where(self, depth: int) -> Expr:
+        c = self.compare(1)
+        a, b = self.float_expr(depth - 1), self.float_expr(depth - 1)
+        return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
+
+    # vectors and matrices
+    def vec_leaf(self, vtype: str) -> Expr:
+        n = VECTOR_TYPES[vtype]
+        choices = list(self.w.visible(vtype))
+        for name in self.loads:
+            if self.w.arg(name).dtype == vtype:
+                choices += [self.w.load(name)] * 2
+        if not choices or self.rng.random() < 0.15:
+            parts = [self.float_expr(1) for _ in range(n)]
+            return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
+                        max(p.mag for p in parts), join_q(*(p.q for p in parts)))
+        return self.rng.choice(choices)
+
+    def vec_expr(self, vtype: str, depth: int) -> Expr:
+        n = VECTOR_TYPES[vtype]
+        for _ in range(12):
+            if depth <= 0 or self.rng.random() < self.leaf_prob:
+                return self.vec_leaf(vtype)
+            op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw"])
+            if op in ("add", "sub"):
+                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", vtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
+            elif op == "scale":
+                a, s = self.vec_expr(vtype, depth - 1), self.float_expr(depth - 1)
+                q = None if a.q is None or s.q is None else a.q + s.q
+                text = f"{s.operand()} * {a.operand()}" if self.rng.random() < 0.5 else f"{a.operand()} * {s.operand()}"
+                e = Expr(text, vtype, a.mag * s.mag, q, atom=False)
+            elif op == "neg":
+                a = self.vec_expr(vtype, depth - 1)
+                e = Expr(f"-{a.operand()}", vtype, a.mag, a.q, atom=False)
+            elif op == "normalize":
+                a = self.vec_expr(vtype, depth - 1)
+                e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
+            elif op == "cross" and n == 3:
+                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                q = None if a.q is None or b.q is None else a.q + b.q
+                e = Expr(f"wp.cross({a.src}, {b.src})", vtype, 2 * a.mag * b.mag, q)
+            elif op == "cw":
+                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                fn = self.rng.choice(["min", "max"])
+                e = Expr(f"wp.{fn}({a.src}, {b.src})", vtype, max(a.mag, b.mag), join_q(a.q, b.q))
+            else:
+                continue
+            if e.mag <= MAX_FLOAT_MAG:
+                return e
+        return self.vec_leaf(vtype)
+
+    def vec_scalar(self, vtype: str, depth: int) -> Expr:
+        """A float computed from vectors: dot, length, a component."""
+        n = VECTOR_TYPES[vtype]
+        op = self.rng.choice(["dot", "length", "component", "attr"])
+        a = self.vec_expr(vtype, depth)
+        if op == "dot":
+            b = self.vec_expr(vtype, depth)
+            q = None if a.q is None or b.q is None else a.q + b.q
+            return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
+        if op == "length":
+            return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
+        c = self.rng.randrange(n)
+        var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
+        if op == "attr":
+            return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
+        return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
+
+    def mat_leaf(self, mtype: str) -> Expr:
+        choices = list(self.w.visible(mtype))
+        for name in self.loads:
+            if self.w.arg(name).dtype == mtype:
+                choices += [self.w.load(name)] * 2
+        return self.rng.choice(choices)
+
+    def mat_expr(self, mtype: str, depth: int) -> Expr:
+        n = MATRIX_TYPES[mtype]
+        for _ in range(12):
+            if depth <= 0 or self.rng.random() < self.leaf_prob:
+                return self.mat_leaf(mtype)
+            op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer"])
+            if op in ("add", "sub"):
+                a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
+                e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", mtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
+            elif op == "matmul":
+                a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
+                q = None if a.q is None or b.q is None else a.q + b.q
+                sym = self.rng.choice(["@", "*"])
+                e = Expr(f"{a.operand()} {sym} {b.operand()}", mtype, n * a.mag * b.mag, q, atom=False)
+                if sym == "*":
+                    e = Expr(f"wp.mul({a.src}, {b.src})", mtype, e.mag, q)
+            elif op == "transpose":
+                a = self.mat_expr(mtype, depth - 1)
+                e = Expr(f"wp.transpose({a.src})", mtype, a.mag, a.q)
+            elif op == "scale":
+                a, s = self.mat_expr(mtype, depth - 1), self.float_expr(depth - 1)
+                q = None if a.q is None or s.q is None else a.q + s.q
+                e = Expr(f"{s.operand()} * {a.operand()}", mtype, a.mag * s.mag, q, atom=False)
+            else:
+                vtype = f"vec{n}"
+                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                q = None if a.q is None or b.q is None else a.q + b.q
+                e = Expr(f"wp.outer({a.src}, {b.src})", mtype, a.mag * b.mag, q)
+            if e.mag <= MAX_FLOAT_MAG:
+                return e
+        return self.mat_leaf(mtype)
+
+    def mat_vec(self, mtype: str, depth: int) -> Expr:
+        n = MATRIX_TYPES[mtype]
+        m = self.mat_expr(mtype, depth)
+        v = self.vec_expr(f"vec{n}", depth)
+        q = None if m.q is None or v.q is None else m.q + v.q
+        sym = self.rng.choice(["@", "*"])
+        return Expr(f"{m.operand()} {sym} {v.operand()}", f"vec{n}", n * m.mag * v.mag, q, atom=False)
