@@ -56,13 +56,18 @@ def _find_function(source: str, symbol: str, device: str, direction: str) -> tup
     return name, _cut_function(source, at)
 
 
-_HELPER_DEF = re.compile(r"^static CUDA_CALLABLE [^\n]*?\b(adj_)?(\w+)\(", re.M)
+# @wp.func definitions: `static CUDA_CALLABLE T name_0(` for CUDA, `static T name_0(` for the CPU.
+_HELPER_DEF = re.compile(r"^static (?:CUDA_CALLABLE )?[^\n(]*?\b(adj_)?(\w+_\d+)\($", re.M)
 
 
-def _helpers_called(source: str, bodies: list[str]) -> str:
+def _helpers_called(source: str, prefix_end: int, bodies: list[str]) -> str:
+    """@wp.func definitions precede the kernels; scan only that part, and only if there are any."""
+    head = source[:prefix_end]
+    if "_0(\n" not in head:  # Warp suffixes every @wp.func overload with _<n>
+        return ""
     called = set(re.findall(r"\b(\w+_\d+)\(", "\n".join(bodies)))
     pieces = []
-    for match in _HELPER_DEF.finditer(source):
+    for match in _HELPER_DEF.finditer(head):
         if match.group(2) in called:
             pieces.append(_cut_function(source, match.start()))
     return "\n".join(pieces)
@@ -84,7 +89,7 @@ def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
         bwd_name = backward = None
         if include_backward:
             bwd_name, backward = _find_function(source, symbol, device, "backward")
-        helpers = _helpers_called(source, [forward] + ([backward] if backward else []))
+        helpers = _helpers_called(source, source.find(forward), [forward] + ([backward] if backward else []))
         result[device] = KernelIR(kernel.key, device, fwd_name, forward, bwd_name, backward,
                                   helpers, warp_compat.WARP_VERSION)
     return result

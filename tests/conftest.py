@@ -1,0 +1,3 @@
+import os
+
+os.environ.setdefault("WARP_QUIET", "1")

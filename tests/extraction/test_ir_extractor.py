@@ -1,0 +1,80 @@
+import pytest
+import warp as wp
+
+from extraction import extract_ir, extract_ir_devices, load_kernels
+from extraction import warp_compat
+from extraction.loader import KernelLoadError, unload
+
+SOURCE = '''
+@wp.func
+def twice(x: float) -> float:
+    return 2.0 * x
+
+@wp.kernel
+def saxpy(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    out[tid] = twice(a[tid]) + wp.sin(b[tid])
+'''
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    kernels = load_kernels(SOURCE, "test_extract_saxpy")
+    yield kernels["saxpy"]
+    unload("test_extract_saxpy")
+
+
+def test_cuda_forward_uses_the_thread_grid(kernel):
+    ir = extract_ir(kernel, device="cuda")
+    assert ir.forward.startswith('extern "C" __global__ void saxpy_')
+    assert "blockIdx" in ir.forward and "threadIdx" in ir.forward
+    assert ir.forward_name.endswith("_cuda_kernel_forward")
+
+
+def test_cpu_forward_uses_task_index_not_the_grid(kernel):
+    ir = extract_ir(kernel, device="cpu")
+    assert "task_index" in ir.forward
+    assert "blockIdx" not in ir.forward and "threadIdx" not in ir.forward
+    assert ir.forward_name.endswith("_cpu_kernel_forward")
+
+
+def test_backward_is_the_adjoint_and_can_be_left_out(kernel):
+    ir = extract_ir(kernel, device="cuda")
+    assert ir.backward_name.endswith("_cuda_kernel_backward")
+    assert "adj_sin" in ir.backward and "adj_out" in ir.backward
+    no_bwd = extract_ir(kernel, device="cuda", include_backward=False)
+    assert no_bwd.backward is None and no_bwd.backward_name is None
+
+
+def test_only_this_kernels_functions_not_the_module_preamble(kernel):
+    ir = extract_ir(kernel, device="cuda")
+    assert "#define" not in ir.forward and "#include" not in ir.forward
+    assert ir.forward.count("__global__") == 1 and ir.forward.rstrip().endswith("}")
+
+
+def test_wp_func_helpers_are_extracted_for_each_device(kernel):
+    irs = extract_ir_devices(kernel, ("cpu", "cuda"))
+    for device in ("cpu", "cuda"):
+        assert "twice_0(" in irs[device].helpers
+        assert "adj_twice_0(" in irs[device].helpers
+    assert "CUDA_CALLABLE" in irs["cuda"].helpers
+
+
+def test_records_the_warp_version(kernel):
+    assert extract_ir(kernel, device="cpu").warp_version == wp.__version__
+
+
+def test_unknown_device_is_rejected(kernel):
+    with pytest.raises(ValueError, match="unknown device 'metal'"):
+        extract_ir(kernel, device="metal")
+
+
+def test_missing_internals_name_the_warp_version(monkeypatch):
+    monkeypatch.setattr(warp_compat.importlib, "import_module", lambda name: (_ for _ in ()).throw(ImportError(name)))
+    with pytest.raises(warp_compat.WarpCompatError, match=f"warp-lang {wp.__version__}: internal 'ModuleBuilder'"):
+        warp_compat._internal("ModuleBuilder")
+
+
+def test_a_source_that_does_not_compile_is_a_load_error():
+    with pytest.raises(KernelLoadError, match="SyntaxError"):
+        load_kernels("@wp.kernel\ndef broken(:\n    pass\n", "test_broken")
