@@ -91,6 +91,8 @@ class KernelWriter:
         self.seed = seed
         self.dim = dim
         self.args: list[ArgSpec] = []
+        self._by_name: dict[str, ArgSpec] = {}
+        self._loads: dict[str, Expr] = {}
         self.annotations: list[str] = []
         self.lines: list[str] = []
         self.helpers: list[str] = []
@@ -132,6 +134,7 @@ class KernelWriter:
         if role == "index":
             low, high, grid_bits = 0, (shape[0] - 1 if index_high is None else index_high), 0
         self.args.append(ArgSpec(name, dtype, role, shape, low, high, grid_bits))
+        self._by_name[name] = self.args[-1]
         self.annotations.append(f"{name}: {ann}")
         if role in ("input", "inout"):
             self.unused.append(name)
@@ -140,6 +143,7 @@ class KernelWriter:
     def add_scalar(self, hint: str, dtype: str, value: float | int) -> Expr:
         name = self._unique(hint)
         self.args.append(ArgSpec(name, dtype, "scalar", (), value, value, 0, value=value))
+        self._by_name[name] = self.args[-1]
         self.annotations.append(f"{name}: {dtype_annotation(dtype, self.rng)}")
         if dtype == "int32":
             expr = Expr(name, "int32", float(abs(value)))
@@ -149,16 +153,20 @@ class KernelWriter:
         return expr
 
     def arg(self, name: str) -> ArgSpec:
-        return next(a for a in self.args if a.name == name)
+        return self._by_name[name]
 
     def own_index(self) -> str:
         return ", ".join(self.tid_names)
 
     def load(self, name: str, index: str | None = None) -> Expr:
+        if index is None and name in self._loads:
+            return self._loads[name]
         spec = self.arg(name)
-        index = self.own_index() if index is None else index
         mag = max(abs(spec.low), abs(spec.high))
-        return Expr(f"{name}[{index}]", spec.dtype, float(mag), spec.grid_bits)
+        expr = Expr(f"{name}[{self.own_index() if index is None else index}]", spec.dtype, float(mag), spec.grid_bits)
+        if index is None:
+            self._loads[name] = expr
+        return expr
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -267,13 +275,13 @@ class ExprGen:
         return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0)
 
     def leaf(self, dtype: str) -> Expr:
-        choices: list[Expr] = list(self.w.visible(dtype))
+        choices: list[Expr] = self.w.visible(dtype)
         for name in self.loads:
-            spec = self.w.arg(name)
-            if spec.dtype == dtype:
-                choices.append(self.w.load(name))
-                choices.append(self.w.load(name))  # loads are the common case
-        fresh = [c for c in choices if c.src.split("[")[0] in self.w.unused]
+            if self.w.arg(name).dtype == dtype:
+                load = self.w.load(name)
+                choices += (load, load)  # loads are the common case
+        unused = self.w.unused
+        fresh = [c for c in choices if c.src.split("[")[0] in unused] if unused else []
         if fresh and self.rng.random() < 0.7:
             pick = self.rng.choice(fresh)
             self.w.unused.remove(pick.src.split("[")[0])

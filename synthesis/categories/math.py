@@ -21,6 +21,9 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     for _ in range(rng.randint(1, 2)):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
     if not any(f"wp.{op}(" in line for line in w.lines for op in math_ops):
-        w.store(add_output(w), gen._float_op(rng.choice(math_ops), 2))
+        forced = None
+        while forced is None or forced.mag > 256.0:  # _float_op declines ops that would overflow
+            forced = gen._float_op(rng.choice(math_ops), 2)
+        w.store(add_output(w), forced)
     w.feature("math " + ", ".join(sorted(math_ops)))
     return w.finish("Math-function kernel")

@@ -1,0 +1,87 @@
+"""Pipeline throughput vs Warp's own floor, measured in one run on this machine.
+
+Floor: the same kernels, in a tight loop, with nothing but Warp's work: create the kernel from its
+source (Warp's decorator parses it), build the module, emit CUDA (forward + backward). The strict
+floor leaves out kernel creation too. End to end: `synthesis/pipeline.py -d cuda --backward` with
+1 and 2 workers, generation, extraction, JSON and shard writing included.
+
+    python scripts/bench_pipeline.py [-n 2000]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def floor_rate(count: int, seed: int) -> tuple[float, float]:
+    from extraction import warp_compat
+    from extraction.loader import load_kernels, unload
+    from synthesis.categories import generate
+    from synthesis.stages import canonical_categories, task_for
+
+    cats = canonical_categories(())
+    specs = [generate(t.category, t.seed) for t in (task_for(i, cats, seed) for i in range(count))]
+    warm = load_kernels(specs[0].source, "warm")[specs[0].name]
+    warp_compat.build_module(warm, True).codegen("cuda")
+    t0 = time.perf_counter()
+    for sp in specs:
+        k = load_kernels(sp.source, "f_" + sp.name)[sp.name]
+        warp_compat.build_module(k, True).codegen("cuda")
+        unload("f_" + sp.name)
+    with_load = count / (time.perf_counter() - t0)
+    kernels = [load_kernels(sp.source, "g_" + sp.name)[sp.name] for sp in specs]
+    t0 = time.perf_counter()
+    for k in kernels:
+        warp_compat.build_module(k, True).codegen("cuda")
+    strict = count / (time.perf_counter() - t0)
+    return with_load, strict
+
+
+def concurrent_floor(count: int, seed: int, processes: int) -> float:
+    """The floor with `processes` copies running at once: what this machine allows in parallel."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        rates = pool.starmap(floor_rate, [(count // processes, seed + p) for p in range(processes)])
+    return sum(r[0] for r in rates)
+
+
+def pipeline_rate(count: int, seed: int, workers: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
+             "-o", str(Path(tmp) / "out"), "-s", str(seed), "-j", str(workers), "--no-progress"],
+            capture_output=True, text=True, check=True, cwd=ROOT)
+    return float(re.search(r"throughput\s+(\d+)", proc.stdout).group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", "--count", type=int, default=2000)
+    ap.add_argument("-s", "--seed", type=int, default=42)
+    args = ap.parse_args()
+    cores = os.cpu_count() or 1
+    floor, strict = floor_rate(args.count, args.seed)
+    floor2 = concurrent_floor(args.count, args.seed, 2)
+    one = pipeline_rate(args.count, args.seed, 1)
+    two = pipeline_rate(args.count, args.seed, 2)
+    print(f"kernels                         {args.count} (all ten categories, -d cuda, backward on), {cores} cores")
+    print(f"warp floor (create+build+emit)  {floor:7.0f} kernels/s  (1 process)")
+    print(f"warp strict floor (build+emit)  {strict:7.0f} kernels/s  (1 process, kernels created beforehand)")
+    print(f"pipeline end to end, 1 worker   {one:7.0f} pairs/s   = {one / floor:.2f} x floor  ({one / strict:.2f} x strict)")
+    print(f"pipeline end to end, 2 workers  {two:7.0f} pairs/s   = {two / (2 * floor):.2f} x floor x 2  ({two / (2 * strict):.2f} x strict x 2)")
+    print(f"warp floor, 2 processes at once {floor2:7.0f} kernels/s  (= {floor2 / floor:.2f} x floor: the machine's own scaling)")
+    print(f"pipeline 2 workers / that       {two / floor2:.2f}")
+    print(f"scaling 2 workers / 1 worker    {two / one:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
