@@ -1,0 +1,143 @@
+"""Run a sample's own .cu on the CPU, to prove it equal to Warp on machines without a GPU.
+
+A stand-in `cuda_runtime.h` turns the CUDA constructs the translator emits into plain C++: thread
+indices become globals that a launch loops over (one thread at a time, which is a valid schedule
+of any kernel without barriers), atomics become plain read-modify-writes, the runtime API becomes
+malloc/memcpy. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
+`emu_launch(k, grid, block, args)`. Everything else, main() with its input hashing and its check
+against expected.bin included, is the shipped file, compiled by g++.
+
+This is tooling for tests and scripts; the shipped sample never includes it.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tests (not part of any sample).
+#pragma once
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+static dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+struct float2 { float x, y; };
+struct float3 { float x, y, z; };
+struct float4 { float x, y, z, w; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+
+inline float atomicAdd(float* p, float v) { float old = *p; *p = old + v; return old; }
+inline int atomicAdd(int* p, int v) { int old = *p; *p = old + v; return old; }
+inline int atomicSub(int* p, int v) { int old = *p; *p = old - v; return old; }
+inline int atomicMin(int* p, int v) { int old = *p; *p = old < v ? old : v; return old; }
+inline int atomicMax(int* p, int v) { int old = *p; *p = old > v ? old : v; return old; }
+inline int atomicCAS(int* p, int compare, int v) { int old = *p; if (old == compare) *p = v; return old; }
+inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
+inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+
+typedef int cudaError_t;
+static const cudaError_t cudaSuccess = 0;
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+template <class T> cudaError_t cudaMalloc(T** p, size_t n) { *p = static_cast<T*>(std::calloc(n ? n : 1, 1)); return 0; }
+inline cudaError_t cudaFree(void* p) { std::free(p); return 0; }
+inline cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind) { std::memcpy(d, s, n); return 0; }
+inline cudaError_t cudaMemset(void* d, int v, size_t n) { std::memset(d, v, n); return 0; }
+inline cudaError_t cudaGetLastError() { return 0; }
+inline cudaError_t cudaDeviceSynchronize() { return 0; }
+inline const char* cudaGetErrorString(cudaError_t) { return "emulated"; }
+
+struct EmuEvent { std::chrono::steady_clock::time_point t; };
+typedef EmuEvent* cudaEvent_t;
+inline cudaError_t cudaEventCreate(cudaEvent_t* e) { *e = new EmuEvent(); return 0; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return 0; }
+inline cudaError_t cudaEventRecord(cudaEvent_t e) { e->t = std::chrono::steady_clock::now(); return 0; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return 0; }
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b)
+{
+    *ms = std::chrono::duration<float, std::milli>(b->t - a->t).count();
+    return 0;
+}
+
+template <class Kernel, class... Args>
+void emu_launch(Kernel kernel, dim3 grid, dim3 block, Args... args)
+{
+    gridDim = grid;
+    blockDim = block;
+    for (unsigned bz = 0; bz < grid.z; ++bz)
+        for (unsigned by = 0; by < grid.y; ++by)
+            for (unsigned bx = 0; bx < grid.x; ++bx)
+                for (unsigned tz = 0; tz < block.z; ++tz)
+                    for (unsigned ty = 0; ty < block.y; ++ty)
+                        for (unsigned tx = 0; tx < block.x; ++tx) {
+                            blockIdx = dim3(bx, by, bz);
+                            threadIdx = dim3(tx, ty, tz);
+                            kernel(args...);
+                        }
+}
+'''
+
+_LAUNCH = re.compile(r"(\w+)<<<([^;]*?)>>>\(")
+
+
+@dataclass
+class HostRun:
+    compiled: bool
+    passed: bool
+    returncode: int
+    output: str
+
+
+def rewrite_launches(cu_source: str) -> str:
+    return _LAUNCH.sub(r"emu_launch(\1, \2, ", cu_source)
+
+
+def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.CompletedProcess:
+    include = workdir / "include"
+    include.mkdir(exist_ok=True)
+    (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
+    source = workdir / (cu_path.stem + ".cpp")
+    source.write_text(rewrite_launches(cu_path.read_text()))
+    return subprocess.run(["g++", "-std=c++17", "-O1", "-w", f"-I{include}", str(source), "-o", str(binary)],
+                          capture_output=True, text=True)
+
+
+def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 120) -> HostRun:
+    """Compile `sample_dir`'s .cu for the host and run it there (in `sample_dir`, as `make check` does)."""
+    sample_dir = Path(sample_dir)
+    cu_path = sample_dir / cu_name if cu_name else next(sample_dir.glob("*.cu"))
+    if shutil.which("g++") is None:
+        raise RuntimeError("g++ not found: the host equivalence check needs a C++17 compiler")
+    with tempfile.TemporaryDirectory(prefix="hostcheck_") as tmp:
+        work = Path(tmp)
+        binary = work / cu_path.stem
+        build = compile_host(cu_path, binary, work)
+        if build.returncode != 0:
+            return HostRun(False, False, build.returncode, build.stderr)
+        try:
+            proc = subprocess.run([str(binary), "--warmup", "0", "--trials", "1"], cwd=sample_dir,
+                                  capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return HostRun(True, False, -1, f"timed out after {timeout} s")
+        out = proc.stdout + proc.stderr
+        return HostRun(True, proc.returncode == 0 and "PASS" in proc.stdout, proc.returncode, out)

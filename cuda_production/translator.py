@@ -1,0 +1,1157 @@
+"""Python (Warp kernel) -> standalone CUDA C++, by walking the Python AST.
+
+The shape follows Warp's own codegen (`warp/_src/codegen.py`): one translator object per function
+walks the AST with an `emit_<NodeType>` method per node type; expressions return a `CExpr` (code,
+inferred type, C precedence). Types come from the annotations and propagate through expressions
+with Warp's rules (no implicit int/float mixing). Whatever has no method, or breaks a rule, raises
+`TranslationError` with `file:line:col`, so a construct is either translated with Warp's semantics
+or refused: never translated into CUDA that compiles but computes something else.
+
+The source is parsed, never imported or executed.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from cuda_production.cuda_types import (
+    COMPONENTS, MAT_DIM, TYPE_ALIASES, VEC_LEN, ArrayType, ctype, is_mat, is_vec, render_snippets,
+)
+
+# C operator precedence (higher binds tighter)
+P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
+    16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+
+
+class TranslationError(Exception):
+    """A construct the translator refuses, located as `file:line:col` (column 1-based)."""
+
+    def __init__(self, filename: str, node: ast.AST | None, message: str, kind: str = "unsupported"):
+        self.filename = filename
+        self.line = getattr(node, "lineno", 0)
+        self.col = getattr(node, "col_offset", -1) + 1
+        self.construct = message
+        super().__init__(f"{filename}:{self.line}:{self.col}: {kind}: {message}")
+
+
+@dataclass(frozen=True)
+class CExpr:
+    code: str
+    type: object  # str type name or ArrayType
+    prec: int = P_ATOM
+    literal: object = None  # Python value of a literal
+
+    def at(self, prec: int) -> str:
+        """Code usable as an operand at precedence `prec` (parenthesised if it binds looser)."""
+        return self.code if self.prec >= prec else f"({self.code})"
+
+
+@dataclass(frozen=True)
+class KernelParam:
+    name: str
+    kind: str  # array | scalar
+    dtype: str
+    ndim: int = 0
+    written: bool = False
+    read: bool = True
+
+
+@dataclass
+class TranslatedKernel:
+    name: str
+    params: list[KernelParam]
+    launch_ndim: int
+    launch_names: tuple[str, ...]  # the kernel's launch-bound parameters (n | dim0, dim1, ...)
+    kernel_code: str  # the __global__ function
+    device_code: str  # everything the kernel needs before it: structs, helpers, constants, @wp.funcs
+
+    def dim_params(self, p: KernelParam) -> list[str]:
+        """Extra int parameters carrying an array's inner extents, for row-major indexing."""
+        return [f"{p.name}_dim{k}" for k in range(1, p.ndim)]
+
+
+@dataclass
+class ModuleInfo:
+    filename: str
+    funcs: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    kernels: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
+
+
+def _is_wp_attr(node: ast.AST, *names: str) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in names
+
+
+def _decorator_kind(fn: ast.FunctionDef) -> str | None:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if _is_wp_attr(target, "kernel"):
+            return "kernel"
+        if _is_wp_attr(target, "func"):
+            return "func"
+    return None
+
+
+def parse_module(source: str, filename: str) -> ModuleInfo:
+    """Find the @wp.kernel and @wp.func definitions and module constants. Nothing is executed."""
+    try:
+        tree = ast.parse(source, filename)
+    except SyntaxError as exc:
+        raise TranslationError(filename, exc, f"invalid Python syntax ({exc.msg})", kind="error") from None
+    info = ModuleInfo(filename)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            kind = _decorator_kind(node)
+            if kind == "kernel":
+                info.kernels[node.name] = node
+            elif kind == "func":
+                info.funcs[node.name] = node
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and _is_wp_attr(value.func, "constant") and len(value.args) == 1:
+                value = value.args[0]
+            literal = _literal_number(value)
+            if literal is not None:
+                info.constants[node.targets[0].id] = ("float32" if isinstance(literal, float) else "int32", literal)
+    return info
+
+
+def _literal_number(node: ast.AST):
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal_number(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+def float_literal(value: float) -> str:
+    text = repr(float(value))
+    if "inf" in text or "nan" in text:
+        raise ValueError(text)
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text + "f"
+
+
+def _names_loaded(nodes: list[ast.stmt]) -> set[str]:
+    return {n.id for s in nodes for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _names_stored(node: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+class FunctionTranslator:
+    """Translates one @wp.kernel or @wp.func body (the counterpart of Warp's `Adjoint`)."""
+
+    def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool):
+        self.module = module
+        self.fn = fn
+        self.is_kernel = is_kernel
+        self.filename = module.info.filename
+        self.lines: list[str] = []
+        self.indent = 1
+        self.scopes: list[dict[str, object]] = [{}]
+        self.pending: dict[str, object] = {}  # hoisted names whose type the first assignment fixes
+        self.arrays: dict[str, ArrayType] = {}
+        self.params: list[KernelParam] = []
+        self.return_type: str | None = None
+        self.tid_names: tuple[str, ...] = ()
+        self.loop_depth = 0
+
+    # ---- errors and lookup ---------------------------------------------------------------------
+    def unsupported(self, node: ast.AST, what: str) -> TranslationError:
+        return TranslationError(self.filename, node, what)
+
+    def error(self, node: ast.AST, what: str) -> TranslationError:
+        return TranslationError(self.filename, node, what, kind="error")
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def out(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line if line else "")
+
+    # ---- types from annotations ----------------------------------------------------------------
+    def annotation_type(self, node: ast.AST | None):
+        if node is None:
+            raise self.error(self.fn, f"parameter without a type annotation in '{self.fn.name}'")
+        if isinstance(node, ast.Name) and node.id in TYPE_ALIASES:
+            return TYPE_ALIASES[node.id]
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
+            if node.attr in TYPE_ALIASES:
+                return TYPE_ALIASES[node.attr]
+            raise self.unsupported(node, f"type wp.{node.attr}")
+        # wp.array[T]
+        if isinstance(node, ast.Subscript) and _is_wp_attr(node.value, "array", "array1d", "array2d", "array3d"):
+            ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.value.attr]
+            return ArrayType(self.scalar_or_vec(node.slice), ndim)
+        # wp.array(dtype=T, ndim=k) / wp.array2d(dtype=T)
+        if isinstance(node, ast.Call) and _is_wp_attr(node.func, "array", "array1d", "array2d", "array3d"):
+            ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.func.attr]
+            dtype = None
+            for kw in node.keywords:
+                if kw.arg == "dtype":
+                    dtype = self.scalar_or_vec(kw.value)
+                elif kw.arg == "ndim":
+                    if not (isinstance(kw.value, ast.Constant) and kw.value.value in (1, 2, 3)):
+                        raise self.unsupported(kw.value, "array ndim other than 1, 2 or 3")
+                    ndim = kw.value.value
+                else:
+                    raise self.unsupported(kw, f"array argument '{kw.arg}'")
+            if node.args:
+                dtype = self.scalar_or_vec(node.args[0])
+            if dtype is None:
+                raise self.unsupported(node, "array without dtype")
+            return ArrayType(dtype, ndim)
+        raise self.unsupported(node, f"type annotation '{ast.unparse(node)}'")
+
+    def scalar_or_vec(self, node: ast.AST) -> str:
+        t = self.annotation_type(node)
+        if isinstance(t, ArrayType) or t == "bool":
+            raise self.unsupported(node, f"array of {ast.unparse(node)}")
+        return t
+
+    # ---- function level ------------------------------------------------------------------------
+    def translate(self) -> str:
+        fn = self.fn
+        a = fn.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
+            raise self.unsupported(fn, "default, keyword-only or variadic parameters")
+        written = self.written_arrays(fn)
+        for arg in a.args:
+            t = self.annotation_type(arg.annotation)
+            if isinstance(t, ArrayType):
+                if not self.is_kernel:
+                    raise self.unsupported(arg, "array parameter of a @wp.func")
+                self.arrays[arg.arg] = t
+                read = arg.arg in _names_loaded(fn.body)
+                self.params.append(KernelParam(arg.arg, "array", t.dtype, t.ndim, arg.arg in written, read))
+            else:
+                self.params.append(KernelParam(arg.arg, "scalar", t))
+            self.scopes[0][arg.arg] = t
+        if not self.is_kernel and fn.returns is not None:
+            if not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
+                self.return_type = self.annotation_type(fn.returns)
+        if self.is_kernel:
+            if fn.returns is not None and not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
+                raise self.error(fn.returns, "a kernel cannot return a value")
+            self.emit_thread_index(fn)
+        self.emit_block(fn.body)
+        return "\n".join(self.lines)
+
+    def written_arrays(self, fn: ast.FunctionDef) -> set[str]:
+        written = set()
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                        written.add(t.value.id)
+            if isinstance(node, ast.Call) and _is_wp_attr(node.func, *ATOMICS) and node.args and isinstance(node.args[0], ast.Name):
+                written.add(node.args[0].id)
+        return written
+
+    def emit_thread_index(self, fn: ast.FunctionDef) -> None:
+        """`i, j = wp.tid()` becomes a bounds-checked index per grid axis, before anything else."""
+        found = []
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and _is_wp_attr(node.func, "tid"):
+                found.append(node)
+        tid_stmt = None
+        for stmt in fn.body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp_attr(stmt.value.func, "tid"):
+                tid_stmt = stmt
+                break
+        if not found:
+            names: tuple[str, ...] = ("tid",)
+        else:
+            if tid_stmt is None or len(found) > 1:
+                raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
+            target = tid_stmt.targets[0]
+            if isinstance(target, ast.Name):
+                names = (target.id,)
+            elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts) and 1 <= len(target.elts) <= 3:
+                names = tuple(e.id for e in target.elts)
+            else:
+                raise self.unsupported(target, "wp.tid() target")
+        self.tid_names = names
+        taken = {p.name for p in self.params} | set(names) | _names_stored(fn)
+        if len(names) == 1:
+            bound = next(b for b in ("n", "num_threads", "n_threads", "launch_n") if b not in taken)
+            self.launch_names = (bound,)
+            self.out(f"const int {names[0]} = blockIdx.x * blockDim.x + threadIdx.x;")
+            self.out(f"if ({names[0]} >= {bound})")
+            self.out("    return;")
+        else:
+            bounds = tuple(f"dim{k}" if f"dim{k}" not in taken else f"launch_dim{k}" for k in range(len(names)))
+            self.launch_names = bounds
+            # The last index varies fastest, so it takes the x axis: neighbouring threads touch
+            # neighbouring elements of row-major arrays.
+            axes = "xyz"[: len(names)][::-1]
+            for name, axis in zip(names, axes):
+                self.out(f"const int {name} = blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis};")
+            cond = " || ".join(f"{n} >= {b}" for n, b in zip(names, bounds))
+            self.out(f"if ({cond})")
+            self.out("    return;")
+        self.out("")
+        for n in names:
+            self.scopes[0][n] = "int32"
+
+    # ---- statements ----------------------------------------------------------------------------
+    def emit_block(self, stmts: list[ast.stmt]) -> None:
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, (ast.If, ast.For, ast.While)):
+                # A name first assigned inside the block but read after it must be declared before it.
+                later = _names_loaded(stmts[i + 1:])
+                hoisted = [n for n in sorted(_names_stored(stmt) & later)
+                           if self.lookup(n) is None and n not in self.pending]
+                for name in hoisted:
+                    self.pending[name] = None
+                start = len(self.lines)
+                self.emit(stmt)
+                decls = []
+                for name in hoisted:  # each level declares only what it hoisted itself
+                    t = self.pending.pop(name)
+                    if t is not None:
+                        decls.append("    " * self.indent + f"{self.module.ctype(t)} {name};")
+                        self.scopes[-1][name] = t
+                self.lines[start:start] = decls
+            else:
+                self.emit(stmt)
+
+    def emit(self, node: ast.AST):
+        method = getattr(self, f"emit_{type(node).__name__}", None)
+        if method is None:
+            raise self.unsupported(node, _describe(node))
+        return method(node)
+
+    def emit_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def emit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring
+        if not isinstance(node.value, ast.Call):
+            raise self.unsupported(node, "expression statement without effect")
+        self.out(self.emit(node.value).code + ";")
+
+    def emit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) != 1:
+            raise self.unsupported(node, "chained assignment")
+        target = node.targets[0]
+        if isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, "tid"):
+            if self.is_kernel and node in self.fn.body:
+                return  # emitted up front by emit_thread_index
+            raise self.unsupported(node, "wp.tid() in a @wp.func")
+        if isinstance(target, ast.Name):
+            value = self.emit(node.value)
+            self.assign_name(node, target.id, value)
+            return
+        if isinstance(target, ast.Subscript):
+            value = self.emit(node.value)
+            place = self.emit_place(target)
+            self.check_same(node, place.type, value.type, "assignment")
+            self.out(f"{place.code} = {value.code};")
+            return
+        if isinstance(target, ast.Attribute):
+            base = self.emit(target.value)
+            value = self.emit(node.value)
+            self.check_component(target, base, target.attr)
+            self.check_same(node, "float32", value.type, "assignment")
+            self.out(f"{base.code}.{target.attr} = {value.code};")
+            return
+        raise self.unsupported(target, "assignment to " + _describe(target))
+
+    def assign_name(self, node: ast.AST, name: str, value: CExpr) -> None:
+        if isinstance(value.type, ArrayType):
+            raise self.unsupported(node, "array-valued local variable")
+        if name in self.arrays:
+            raise self.unsupported(node, f"assignment to array parameter '{name}'")
+        known = self.lookup(name)
+        if known is None and name in self.pending:
+            if self.pending[name] is None:
+                self.pending[name] = value.type
+            known = self.pending[name]
+            self.check_same(node, known, value.type, f"assignment to '{name}'")
+            self.out(f"{name} = {value.code};")
+            return
+        if known is None:
+            if name in self.module.info.constants or name in self.module.info.funcs:
+                raise self.unsupported(node, f"assignment to module-level name '{name}'")
+            self.scopes[-1][name] = value.type
+            self.out(f"{self.module.ctype(value.type)} {name} = {value.code};")
+            return
+        if name in self.tid_names:
+            raise self.unsupported(node, f"assignment to thread index '{name}'")
+        self.check_same(node, known, value.type, f"assignment to '{name}'")
+        self.out(f"{name} = {value.code};")
+
+    def emit_AugAssign(self, node: ast.AugAssign) -> None:
+        target = node.target
+        value = self.emit(node.value)
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
+            # Warp makes `a[i] += v` / `a[i] -= v` atomic
+            op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}.get(type(node.op))
+            if op is None:
+                raise self.unsupported(node, f"in-place '{_OPS[type(node.op)]}=' on an array element")
+            place = self.emit_place(target)
+            self.out(self.atomic_call(node, op, target.value.id, place, value).code + ";")
+            return
+        if isinstance(target, ast.Name):
+            current = self.lookup(target.id)
+            if current is None:
+                raise self.error(target, f"'{target.id}' is used before assignment")
+            combined = self.binary(node, node.op, CExpr(target.id, current), value)
+            self.check_same(node, current, combined.type, f"in-place update of '{target.id}'")
+            if isinstance(current, str) and current in ("float32", "int32") and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div) \
+                    and not (current == "int32" and isinstance(node.op, ast.Div)):
+                self.out(f"{target.id} {_OPS[type(node.op)]}= {value.code};")
+            else:
+                self.out(f"{target.id} = {combined.code};")
+            return
+        if isinstance(target, (ast.Subscript, ast.Attribute)):
+            place = self.emit_place(target) if isinstance(target, ast.Subscript) else self.emit(target)
+            combined = self.binary(node, node.op, place, value)
+            self.check_same(node, place.type, combined.type, "in-place update")
+            self.out(f"{place.code} = {combined.code};")
+            return
+        raise self.unsupported(target, "in-place update of " + _describe(target))
+
+    def emit_If(self, node: ast.If, chained: bool = False) -> None:
+        cond = self.condition(node.test)
+        self.out(f"{'} else if' if chained else 'if'} ({cond.code}) {{")
+        self.nested(node.body)
+        orelse = node.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            self.emit_If(orelse[0], chained=True)
+            return
+        if orelse:
+            self.out("} else {")
+            self.nested(orelse)
+        self.out("}")
+
+    def nested(self, body: list[ast.stmt]) -> None:
+        self.indent += 1
+        self.scopes.append({})
+        try:
+            self.emit_block(body)
+        finally:
+            self.scopes.pop()
+            self.indent -= 1
+
+    def condition(self, test: ast.AST) -> CExpr:
+        cond = self.emit(test)
+        if cond.type not in ("bool", "int32", "float32"):
+            raise self.unsupported(test, f"condition of type {cond.type}")
+        return cond
+
+    def emit_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise self.unsupported(node, "while ... else")
+        cond = self.condition(node.test)
+        self.out(f"while ({cond.code}) {{")
+        self.loop_depth += 1
+        self.nested(node.body)
+        self.loop_depth -= 1
+        self.out("}")
+
+    def emit_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.unsupported(node, "for ... else")
+        if not isinstance(node.target, ast.Name):
+            raise self.unsupported(node.target, "for-loop target other than a name")
+        it = node.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+            raise self.unsupported(it, "for-loop over anything but range(...)")
+        args = [self.emit(a) for a in it.args]
+        for a, src in zip(args, it.args):
+            if a.type != "int32":
+                raise self.error(src, f"range() argument of type {a.type}; Warp requires int")
+        start, stop, step = (CExpr("0", "int32", literal=0), args[0], CExpr("1", "int32", literal=1)) if len(args) == 1 else (
+            (args[0], args[1], CExpr("1", "int32", literal=1)) if len(args) == 2 else tuple(args))
+        var = node.target.id
+        if self.lookup(var) is not None and self.lookup(var) != "int32":
+            raise self.error(node.target, f"loop variable '{var}' already has type {self.lookup(var)}")
+        # Python evaluates range() once: a bound the body may change is copied first.
+        stored = _names_stored(node)
+        def fixed(e: CExpr, src: ast.AST, label: str) -> CExpr:
+            names = {n.id for n in ast.walk(src) if isinstance(n, ast.Name)}
+            if e.literal is not None or not (names & stored or any(isinstance(n, ast.Call) for n in ast.walk(src))):
+                return e
+            tmp = f"{var}_{label}"
+            self.out(f"const int {tmp} = {e.code};")
+            return CExpr(tmp, "int32")
+        stop = fixed(stop, it.args[1] if len(it.args) > 1 else it.args[0], "end")
+        if len(it.args) == 3:
+            step = fixed(step, it.args[2], "step")
+        if step.literal is not None:
+            if step.literal == 0:
+                raise self.error(it, "range() step must not be zero")
+            cmp = "<" if step.literal > 0 else ">"
+            test = f"{var} {cmp} {stop.at(P_REL)}"
+            incr = f"++{var}" if step.literal == 1 else (f"--{var}" if step.literal == -1 else
+                   (f"{var} += {step.literal}" if step.literal > 0 else f"{var} -= {-step.literal}"))
+        else:
+            test = f"({step.at(P_REL)} > 0) ? ({var} < {stop.at(P_REL)}) : ({var} > {stop.at(P_REL)})"
+            incr = f"{var} += {step.at(P_ATOM)}"
+        self.out(f"for (int {var} = {start.code}; {test}; {incr}) {{")
+        self.loop_depth += 1
+        self.indent += 1
+        self.scopes.append({var: "int32"})
+        try:
+            self.emit_block(node.body)
+        finally:
+            self.scopes.pop()
+            self.indent -= 1
+            self.loop_depth -= 1
+        self.out("}")
+
+    def emit_Break(self, node: ast.Break) -> None:
+        self.out("break;")
+
+    def emit_Continue(self, node: ast.Continue) -> None:
+        self.out("continue;")
+
+    def emit_Return(self, node: ast.Return) -> None:
+        if self.is_kernel:
+            if node.value is not None:
+                raise self.error(node, "a kernel cannot return a value")
+            self.out("return;")
+            return
+        if node.value is None:
+            if self.return_type is not None:
+                raise self.error(node, "missing return value")
+            self.out("return;")
+            return
+        value = self.emit(node.value)
+        if self.return_type is None:
+            self.return_type = value.type
+        self.check_same(node, self.return_type, value.type, "return value")
+        self.out(f"return {value.code};")
+
+    # ---- places (assignable) -------------------------------------------------------------------
+    def emit_place(self, node: ast.Subscript) -> CExpr:
+        return self.emit_Subscript(node)
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def emit_Constant(self, node: ast.Constant) -> CExpr:
+        v = node.value
+        if isinstance(v, bool):
+            return CExpr("true" if v else "false", "bool", literal=v)
+        if isinstance(v, int):
+            if not -2**31 <= v < 2**31:
+                raise self.unsupported(node, "integer literal outside int32")
+            return CExpr(str(v), "int32", P_ATOM if v >= 0 else P_UNARY, literal=v)
+        if isinstance(v, float):
+            try:
+                return CExpr(float_literal(v), "float32", literal=v)
+            except ValueError:
+                raise self.unsupported(node, "non-finite float literal") from None
+        raise self.unsupported(node, f"{type(v).__name__} constant")
+
+    def emit_Name(self, node: ast.Name) -> CExpr:
+        t = self.lookup(node.id)
+        if t is None and node.id in self.pending and self.pending[node.id] is not None:
+            t = self.pending[node.id]
+        if t is not None:
+            return CExpr(node.id, t)
+        if node.id in self.module.info.constants:
+            t, _ = self.module.info.constants[node.id]
+            self.module.constants_used.add(node.id)
+            return CExpr(node.id, t)
+        if node.id in ("True", "False"):
+            return CExpr(node.id.lower(), "bool")
+        raise self.error(node, f"unknown name '{node.id}'")
+
+    def emit_Attribute(self, node: ast.Attribute) -> CExpr:
+        if _is_wp_attr(node, "pi"):
+            return CExpr("3.14159265358979f", "float32")
+        if _is_wp_attr(node, "e"):
+            return CExpr("2.71828182845905f", "float32")
+        if isinstance(node.value, ast.Name) and node.value.id == "wp":
+            raise self.unsupported(node, f"wp.{node.attr} here")
+        base = self.emit(node.value)
+        self.check_component(node, base, node.attr)
+        return CExpr(f"{base.at(P_ATOM)}.{node.attr}", "float32")
+
+    def check_component(self, node: ast.AST, base: CExpr, attr: str) -> None:
+        if not is_vec(base.type) or attr not in COMPONENTS[: VEC_LEN[base.type]]:
+            raise self.unsupported(node, f"attribute '.{attr}' of {base.type}")
+
+    def emit_Subscript(self, node: ast.Subscript) -> CExpr:
+        index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(i, ast.Slice) for i in index_nodes):
+            raise self.unsupported(node, "slicing")
+        # m[i][j] on a matrix
+        if isinstance(node.value, ast.Subscript):
+            inner_base = self.emit(node.value.value)
+            if is_mat(inner_base.type) and not isinstance(node.value.slice, ast.Tuple) and len(index_nodes) == 1:
+                i = self.int_index(node.value.slice)
+                j = self.int_index(index_nodes[0])
+                return CExpr(f"{inner_base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float32")
+        base = self.emit(node.value)
+        if isinstance(base.type, ArrayType):
+            arr = base.type
+            if len(index_nodes) != arr.ndim:
+                raise self.unsupported(node, f"indexing a {arr.ndim}-D array with {len(index_nodes)} indices (array views)")
+            idx = [self.int_index(i) for i in index_nodes]
+            flat = idx[0]
+            for k in range(1, arr.ndim):  # row-major: ((i * dim1) + j) * dim2 + k
+                flat = CExpr(f"{flat.at(P_MUL)} * {base.code}_dim{k} + {idx[k].at(P_ADD + 1)}", "int32", P_ADD)
+            flat = flat.code
+            return CExpr(f"{base.code}[{flat}]", arr.dtype)
+        if is_vec(base.type):
+            if len(index_nodes) != 1:
+                raise self.unsupported(node, "multi-index into a vector")
+            i = self.int_index(index_nodes[0])
+            n = VEC_LEN[base.type]
+            if i.literal is not None:
+                if not 0 <= i.literal < n:
+                    raise self.error(node, f"index {i.literal} out of range for {base.type}")
+                return CExpr(f"{base.at(P_ATOM)}.{COMPONENTS[i.literal]}", "float32")
+            self.module.need(f"vcomp:{n}")
+            return CExpr(f"component({base.code}, {i.code})", "float32")
+        if is_mat(base.type):
+            n = MAT_DIM[base.type]
+            if len(index_nodes) == 2:
+                i, j = (self.int_index(x) for x in index_nodes)
+                return CExpr(f"{base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float32")
+            i = self.int_index(index_nodes[0])
+            parts = [f"{base.at(P_ATOM)}.m[{i.code}][{k}]" for k in range(n)]
+            return CExpr(f"make_float{n}({', '.join(parts)})", f"vec{n}")
+        raise self.unsupported(node, f"indexing a value of type {base.type}")
+
+    def int_index(self, node: ast.AST) -> CExpr:
+        e = self.emit(node)
+        if e.type != "int32":
+            raise self.error(node, f"index of type {e.type}; Warp requires int")
+        return e
+
+    def emit_UnaryOp(self, node: ast.UnaryOp) -> CExpr:
+        v = self.emit(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.Not):
+            return CExpr(f"!{v.at(P_UNARY)}", "bool", P_UNARY)
+        if isinstance(node.op, ast.Invert):
+            if v.type != "int32":
+                raise self.error(node, f"~ on {v.type}")
+            return CExpr(f"~{v.at(P_UNARY)}", "int32", P_UNARY)
+        if is_vec(v.type):
+            self.module.need(f"vneg:{VEC_LEN[v.type]}")
+        elif is_mat(v.type):
+            self.module.need(f"mneg:{MAT_DIM[v.type]}")
+        elif v.type not in ("float32", "int32"):
+            raise self.error(node, f"unary minus on {v.type}")
+        return negate(v)
+
+    def emit_BinOp(self, node: ast.BinOp) -> CExpr:
+        return self.binary(node, node.op, self.emit(node.left), self.emit(node.right))
+
+    def binary(self, node: ast.AST, op: ast.operator, a: CExpr, b: CExpr) -> CExpr:
+        ta, tb = a.type, b.type
+        opname = type(op)
+        sym = _OPS.get(opname)
+        if sym is None:
+            raise self.unsupported(node, f"operator {type(op).__name__}")
+        if ta in ("float32", "int32") and ta == tb:
+            if opname is ast.Mod and ta == "float32":
+                return CExpr(f"fmodf({a.code}, {b.code})", ta)
+            if opname is ast.FloorDiv:
+                if ta == "float32":
+                    return CExpr(f"floorf({a.at(P_MUL)} / {b.at(P_MUL + 1)})", ta)
+                self.module.need("floordiv")
+                return CExpr(f"floordiv({a.code}, {b.code})", ta)
+            if opname is ast.Pow:
+                if ta != "float32":
+                    raise self.unsupported(node, "integer power")
+                return CExpr(f"powf({a.code}, {b.code})", ta)
+            if opname in (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift) and ta != "int32":
+                raise self.error(node, f"bitwise operator on {ta}")
+            if opname is ast.MatMult:
+                raise self.error(node, "@ on scalars")
+            prec = _PREC[opname]
+            return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
+        if {ta, tb} <= {"float32", "int32"} and ta != tb:
+            raise self.error(node, f"operands of '{sym}' have types {ta} and {tb}; Warp requires matching types")
+        # vectors
+        if is_vec(ta) and ta == tb and opname in (ast.Add, ast.Sub):
+            self.module.need(f"{'vadd' if opname is ast.Add else 'vsub'}:{VEC_LEN[ta]}")
+            return CExpr(f"{a.at(P_ADD)} {sym} {b.at(P_ADD + 1)}", ta, P_ADD)
+        if opname is ast.Mult and ((is_vec(ta) and tb == "float32") or (ta == "float32" and is_vec(tb))):
+            vt = ta if is_vec(ta) else tb
+            self.module.need(f"vscale:{VEC_LEN[vt]}")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", vt, P_MUL)
+        if opname is ast.Div and is_vec(ta) and tb == "float32":
+            self.module.need(f"vdiv:{VEC_LEN[ta]}")
+            return CExpr(f"{a.at(P_MUL)} / {b.at(P_MUL + 1)}", ta, P_MUL)
+        # matrices
+        if is_mat(ta) and ta == tb and opname in (ast.Add, ast.Sub):
+            self.module.need(f"{'madd' if opname is ast.Add else 'msub'}:{MAT_DIM[ta]}")
+            return CExpr(f"{a.at(P_ADD)} {sym} {b.at(P_ADD + 1)}", ta, P_ADD)
+        if opname in (ast.Mult, ast.MatMult) and is_mat(ta) and ta == tb:
+            self.module.need(f"matmul:{MAT_DIM[ta]}")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", ta, P_MUL)
+        if opname in (ast.Mult, ast.MatMult) and is_mat(ta) and is_vec(tb) and VEC_LEN[tb] == MAT_DIM[ta]:
+            self.module.need(f"matvec:{MAT_DIM[ta]}")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", tb, P_MUL)
+        if opname is ast.Mult and ((is_mat(ta) and tb == "float32") or (ta == "float32" and is_mat(tb))):
+            mt = ta if is_mat(ta) else tb
+            self.module.need(f"mscale:{MAT_DIM[mt]}")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", mt, P_MUL)
+        raise self.unsupported(node, f"operator '{sym}' on {ta} and {tb}")
+
+    def emit_BoolOp(self, node: ast.BoolOp) -> CExpr:
+        sym, prec = ("&&", P_LAND) if isinstance(node.op, ast.And) else ("||", P_LOR)
+        parts = [self.condition(v) for v in node.values]
+        return CExpr(f" {sym} ".join(p.at(prec + 1) for p in parts), "bool", prec)
+
+    def emit_Compare(self, node: ast.Compare) -> CExpr:
+        left = self.emit(node.left)
+        pieces = []
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.emit(right_node)
+            sym = _CMP.get(type(op))
+            if sym is None:
+                raise self.unsupported(node, f"comparison '{type(op).__name__}'")
+            if left.type not in ("float32", "int32", "bool") or left.type != right.type:
+                raise self.error(node, f"comparison of {left.type} and {right.type}")
+            prec = P_EQ if sym in ("==", "!=") else P_REL
+            pieces.append(CExpr(f"{left.at(prec)} {sym} {right.at(prec + 1)}", "bool", prec))
+            left = right
+        if len(pieces) == 1:
+            return pieces[0]
+        return CExpr(" && ".join(p.at(P_LAND + 1) for p in pieces), "bool", P_LAND)
+
+    def emit_IfExp(self, node: ast.IfExp) -> CExpr:
+        cond = self.condition(node.test)
+        a, b = self.emit(node.body), self.emit(node.orelse)
+        self.check_same(node, a.type, b.type, "conditional expression")
+        return CExpr(f"{cond.at(P_COND + 1)} ? {a.at(P_COND + 1)} : {b.at(P_COND)}", a.type, P_COND)
+
+    def emit_Call(self, node: ast.Call) -> CExpr:
+        if node.keywords:
+            raise self.unsupported(node, "keyword arguments in a call")
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
+            name = func.attr
+        elif isinstance(func, ast.Name):
+            name = func.id
+            if name in self.module.info.funcs:
+                return self.call_helper(node, name)
+            if name not in ("float", "int", "min", "max", "abs", "bool"):
+                raise self.unsupported(node, f"call to '{name}'")
+        else:
+            raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.unsupported(node, "*args in a call")
+        handler = getattr(self, f"builtin_{name}", None)
+        if name in ATOMICS:
+            if not node.args or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.arrays:
+                raise self.unsupported(node, f"wp.{name} on anything but an array parameter")
+            arr = node.args[0].id
+            place = self.array_element(node, arr, node.args[1:-1])
+            return self.atomic_call(node, name, arr, place, self.emit(node.args[-1]))
+        if name in _UNARY_MATH:
+            return self.math_call(node, name)
+        if handler is None:
+            raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
+        return handler(node, [self.emit(a) for a in node.args])
+
+    def array_element(self, node: ast.AST, arr: str, index_nodes: list[ast.AST]) -> CExpr:
+        fake = ast.Subscript(value=ast.Name(arr, ast.Load()),
+                             slice=index_nodes[0] if len(index_nodes) == 1 else ast.Tuple(index_nodes, ast.Load()),
+                             ctx=ast.Load())
+        ast.copy_location(fake, node)
+        if not index_nodes:
+            raise self.error(node, "atomic without an index")
+        return self.emit_Subscript(fake)
+
+    def atomic_call(self, node: ast.AST, op: str, arr: str, place: CExpr, value: CExpr) -> CExpr:
+        dtype = self.arrays[arr].dtype
+        self.check_same(node, dtype, value.type, f"wp.{op} value")
+        kind = op.split("_")[1]
+        addr = f"&{place.code}"
+        if dtype == "int32":
+            fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax"}[kind]
+            return CExpr(f"{fn}({addr}, {value.code})", dtype)
+        if dtype == "float32":
+            if kind == "add":
+                return CExpr(f"atomicAdd({addr}, {value.code})", dtype)
+            if kind == "sub":
+                return CExpr(f"atomicAdd({addr}, {negate(value).code})", dtype)
+            self.module.need(f"atomic_{kind}_f")
+            return CExpr(f"atomic{kind.capitalize()}Float({addr}, {value.code})", dtype)
+        if is_vec(dtype):
+            n = VEC_LEN[dtype]
+            self.module.need(f"vatomic_{kind}:{n}")
+            return CExpr(f"atomic{kind.capitalize()}Float{n}({addr}, {value.code})", dtype)
+        raise self.unsupported(node, f"wp.{op} on an array of {dtype}")
+
+    def call_helper(self, node: ast.Call, name: str) -> CExpr:
+        args = [self.emit(a) for a in node.args]
+        sig = self.module.translate_func(name, node)
+        if len(args) != len(sig.params):
+            raise self.error(node, f"'{name}' takes {len(sig.params)} arguments, got {len(args)}")
+        for a, p, src in zip(args, sig.params, node.args):
+            self.check_same(src, p.dtype, a.type, f"argument '{p.name}' of '{name}'")
+        if sig.return_type is None:
+            return CExpr(f"{name}({', '.join(a.code for a in args)})", "void")
+        return CExpr(f"{name}({', '.join(a.code for a in args)})", sig.return_type)
+
+    def check_same(self, node: ast.AST, want, got, what: str) -> None:
+        if want != got:
+            raise self.error(node, f"{what}: type {got} where {want} is expected")
+
+    # ---- builtins ------------------------------------------------------------------------------
+    def math_call(self, node: ast.Call, name: str) -> CExpr:
+        args = [self.emit(a) for a in node.args]
+        fn, arity = _UNARY_MATH[name]
+        if len(args) != arity or any(a.type != "float32" for a in args):
+            raise self.error(node, f"wp.{name} takes {arity} float argument(s), got {[a.type for a in args]}")
+        return CExpr(f"{fn}({', '.join(a.code for a in args)})", "float32")
+
+    def _expect(self, node, args, n):
+        if len(args) != n:
+            raise self.error(node, f"expected {n} arguments, got {len(args)}")
+
+    def builtin_float(self, node, args):
+        self._expect(node, args, 1)
+        a = args[0]
+        if a.type == "float32":
+            return a
+        if a.type in ("int32", "bool"):
+            if a.literal is not None:
+                return CExpr(float_literal(float(a.literal)), "float32", literal=float(a.literal))
+            return CExpr(f"(float){a.at(P_UNARY)}", "float32", P_UNARY)
+        raise self.error(node, f"float() of {a.type}")
+
+    builtin_float32 = builtin_float
+
+    def builtin_int(self, node, args):
+        self._expect(node, args, 1)
+        a = args[0]
+        if a.type == "int32":
+            return a
+        if a.type in ("float32", "bool"):
+            return CExpr(f"(int){a.at(P_UNARY)}", "int32", P_UNARY)  # truncation toward zero, as Warp
+        raise self.error(node, f"int() of {a.type}")
+
+    builtin_int32 = builtin_int
+
+    def _minmax(self, node, args, which):
+        self._expect(node, args, 2)
+        a, b = args
+        self.check_same(node, a.type, b.type, f"{which}() arguments")
+        if a.type == "float32":
+            return CExpr(f"f{which}f({a.code}, {b.code})", "float32")
+        if a.type == "int32":
+            return CExpr(f"{which}({a.code}, {b.code})", "int32")
+        if is_vec(a.type):
+            self.module.need(f"v{which}:{VEC_LEN[a.type]}")
+            return CExpr(f"{which}({a.code}, {b.code})", a.type)
+        raise self.unsupported(node, f"{which}() of {a.type}")
+
+    def builtin_min(self, node, args):
+        return self._minmax(node, args, "min")
+
+    def builtin_max(self, node, args):
+        return self._minmax(node, args, "max")
+
+    def builtin_abs(self, node, args):
+        self._expect(node, args, 1)
+        a = args[0]
+        if a.type == "float32":
+            return CExpr(f"fabsf({a.code})", "float32")
+        if a.type == "int32":
+            return CExpr(f"abs({a.code})", "int32")
+        raise self.unsupported(node, f"abs() of {a.type}")
+
+    def builtin_clamp(self, node, args):
+        self._expect(node, args, 3)
+        x, lo, hi = args
+        if not (x.type == lo.type == hi.type and x.type in ("float32", "int32")):
+            raise self.error(node, f"clamp() of {x.type}, {lo.type}, {hi.type}")
+        if x.type == "float32":
+            return CExpr(f"fminf(fmaxf({x.code}, {lo.code}), {hi.code})", "float32")
+        return CExpr(f"min(max({x.code}, {lo.code}), {hi.code})", "int32")
+
+    def builtin_sign(self, node, args):
+        self._expect(node, args, 1)
+        a = args[0]
+        if a.type == "float32":
+            self.module.need("sign")
+            return CExpr(f"signf({a.code})", "float32")
+        if a.type == "int32":
+            return CExpr(f"({a.at(P_REL)} < 0 ? -1 : 1)", "int32")
+        raise self.unsupported(node, f"sign() of {a.type}")
+
+    def builtin_where(self, node, args):
+        self._expect(node, args, 3)
+        cond, a, b = args
+        self.check_same(node, a.type, b.type, "wp.where() values")
+        return CExpr(f"{cond.at(P_COND + 1)} ? {a.at(P_COND + 1)} : {b.at(P_COND)}", a.type, P_COND)
+
+    def builtin_select(self, node, args):
+        # Warp's deprecated select(cond, value_if_false, value_if_true): note the order
+        self._expect(node, args, 3)
+        cond, if_false, if_true = args
+        self.check_same(node, if_false.type, if_true.type, "wp.select() values")
+        return CExpr(f"{cond.at(P_COND + 1)} ? {if_true.at(P_COND + 1)} : {if_false.at(P_COND)}", if_true.type, P_COND)
+
+    def builtin_mul(self, node, args):
+        self._expect(node, args, 2)
+        return self.binary(node, ast.Mult(), args[0], args[1])
+
+    def builtin_add(self, node, args):
+        self._expect(node, args, 2)
+        return self.binary(node, ast.Add(), args[0], args[1])
+
+    def builtin_sub(self, node, args):
+        self._expect(node, args, 2)
+        return self.binary(node, ast.Sub(), args[0], args[1])
+
+    def _vec_arg(self, node, a, what):
+        if not is_vec(a.type):
+            raise self.error(node, f"{what} of {a.type}")
+        return VEC_LEN[a.type]
+
+    def builtin_dot(self, node, args):
+        self._expect(node, args, 2)
+        n = self._vec_arg(node, args[0], "dot()")
+        self.check_same(node, args[0].type, args[1].type, "dot() arguments")
+        self.module.need(f"dot:{n}")
+        return CExpr(f"dot({args[0].code}, {args[1].code})", "float32")
+
+    def builtin_cross(self, node, args):
+        self._expect(node, args, 2)
+        if args[0].type != "vec3" or args[1].type != "vec3":
+            raise self.error(node, "cross() needs two vec3")
+        self.module.need("cross")
+        return CExpr(f"cross({args[0].code}, {args[1].code})", "vec3")
+
+    def builtin_length(self, node, args):
+        self._expect(node, args, 1)
+        n = self._vec_arg(node, args[0], "length()")
+        self.module.need(f"length:{n}")
+        return CExpr(f"length({args[0].code})", "float32")
+
+    def builtin_length_sq(self, node, args):
+        self._expect(node, args, 1)
+        n = self._vec_arg(node, args[0], "length_sq()")
+        self.module.need(f"dot:{n}")
+        return CExpr(f"dot({args[0].code}, {args[0].code})", "float32")
+
+    def builtin_normalize(self, node, args):
+        self._expect(node, args, 1)
+        n = self._vec_arg(node, args[0], "normalize()")
+        self.module.need(f"normalize:{n}")
+        return CExpr(f"normalize({args[0].code})", args[0].type)
+
+    def builtin_transpose(self, node, args):
+        self._expect(node, args, 1)
+        if not is_mat(args[0].type):
+            raise self.error(node, f"transpose() of {args[0].type}")
+        self.module.need(f"transpose:{MAT_DIM[args[0].type]}")
+        return CExpr(f"transpose({args[0].code})", args[0].type)
+
+    def builtin_outer(self, node, args):
+        self._expect(node, args, 2)
+        n = self._vec_arg(node, args[0], "outer()")
+        self.check_same(node, args[0].type, args[1].type, "outer() arguments")
+        self.module.need(f"outer:{n}")
+        return CExpr(f"outer({args[0].code}, {args[1].code})", f"mat{n}{n}")
+
+    def _vec_ctor(self, node, args, n):
+        vt = f"vec{n}"
+        if not args:
+            return CExpr(f"make_float{n}({', '.join(['0.0f'] * n)})", vt)
+        if len(args) == 1 and args[0].type == "float32":
+            return CExpr(f"make_float{n}({', '.join([args[0].code] * n)})", vt)
+        if len(args) == 1 and args[0].type == vt:
+            return args[0]
+        if len(args) != n or any(a.type != "float32" for a in args):
+            raise self.error(node, f"wp.vec{n}() of {[a.type for a in args]}")
+        return CExpr(f"make_float{n}({', '.join(a.code for a in args)})", vt)
+
+    def builtin_vec2(self, node, args):
+        return self._vec_ctor(node, args, 2)
+
+    def builtin_vec3(self, node, args):
+        return self._vec_ctor(node, args, 3)
+
+    def builtin_vec4(self, node, args):
+        return self._vec_ctor(node, args, 4)
+
+    builtin_vec2f, builtin_vec3f, builtin_vec4f = builtin_vec2, builtin_vec3, builtin_vec4
+
+    def _mat_ctor(self, node, args, n):
+        mt = f"mat{n}{n}"
+        self.module.need(f"mat:{n}")
+        if not args:
+            return CExpr(f"{mt}{{}}", mt)
+        if len(args) == n * n and all(a.type == "float32" for a in args):
+            rows = ", ".join("{" + ", ".join(a.code for a in args[r * n:(r + 1) * n]) + "}" for r in range(n))
+            return CExpr(f"{mt}{{{{{rows}}}}}", mt)
+        raise self.unsupported(node, f"wp.mat{n}{n}() of {[a.type for a in args]}")
+
+    def builtin_mat22(self, node, args):
+        return self._mat_ctor(node, args, 2)
+
+    def builtin_mat33(self, node, args):
+        return self._mat_ctor(node, args, 3)
+
+    def builtin_mat44(self, node, args):
+        return self._mat_ctor(node, args, 4)
+
+
+def negate(v: CExpr) -> CExpr:
+    """-v, folding literals; never `--x`, which C reads as a decrement."""
+    if v.literal is not None and not isinstance(v.literal, bool):
+        lit = -v.literal
+        return CExpr(float_literal(lit) if v.type == "float32" else str(lit), v.type,
+                     P_UNARY if lit < 0 else P_ATOM, literal=lit)
+    operand = v.at(P_UNARY)
+    if operand.startswith(("-", "+")):
+        operand = f"({v.code})"
+    return CExpr(f"-{operand}", v.type, P_UNARY)
+
+
+def _describe(node: ast.AST) -> str:
+    names = {
+        "ListComp": "list comprehension", "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
+        "Lambda": "lambda", "With": "with statement", "Try": "try statement", "Raise": "raise statement",
+        "Assert": "assert statement", "FunctionDef": "nested function", "Global": "global statement",
+        "Nonlocal": "nonlocal statement", "Delete": "del statement", "Import": "import", "ImportFrom": "import",
+        "JoinedStr": "f-string", "Yield": "yield", "Await": "await", "AnnAssign": "annotated assignment",
+        "NamedExpr": "assignment expression", "Starred": "starred expression", "Slice": "slicing",
+        "GeneratorExp": "generator expression", "DictComp": "dict comprehension", "Match": "match statement",
+        "ClassDef": "class definition", "AsyncFunctionDef": "async function", "Name": "name",
+    }
+    return names.get(type(node).__name__, type(node).__name__)
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%", ast.FloorDiv: "//", ast.Pow: "**",
+        ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+_PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mod: P_MUL, ast.BitAnd: P_BAND,
+         ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
+_UNARY_MATH = {
+    "sin": ("sinf", 1), "cos": ("cosf", 1), "tan": ("tanf", 1), "asin": ("asinf", 1), "acos": ("acosf", 1),
+    "atan": ("atanf", 1), "sinh": ("sinhf", 1), "cosh": ("coshf", 1), "tanh": ("tanhf", 1), "exp": ("expf", 1),
+    "log": ("logf", 1), "log2": ("log2f", 1), "log10": ("log10f", 1), "sqrt": ("sqrtf", 1), "floor": ("floorf", 1),
+    "ceil": ("ceilf", 1), "trunc": ("truncf", 1), "round": ("roundf", 1), "atan2": ("atan2f", 2), "pow": ("powf", 2),
+    "cbrt": ("cbrtf", 1),
+}
+
+
+@dataclass
+class FuncSignature:
+    name: str
+    params: list[KernelParam]
+    return_type: str | None
+    code: str
+
+
+class ModuleTranslator:
+    """Holds what the kernels of one file share: its @wp.funcs, constants, and needed helpers."""
+
+    def __init__(self, info: ModuleInfo):
+        self.info = info
+        self.snippets: set[str] = set()
+        self.constants_used: set[str] = set()
+        self.funcs_done: dict[str, FuncSignature] = {}
+        self.func_order: list[str] = []
+        self.in_progress: set[str] = set()
+
+    def ctype(self, t) -> str:
+        """The C type of `t`, making sure a matrix struct it names gets defined."""
+        if is_mat(t):
+            self.snippets.add(f"mat:{MAT_DIM[t]}")
+        return ctype(t)
+
+    def need(self, snippet_name: str) -> None:
+        self.snippets.add(snippet_name)
+        kind, _, arg = snippet_name.partition(":")
+        if kind in ("madd", "msub", "mneg", "mscale", "matmul", "matvec", "transpose", "outer"):
+            self.snippets.add(f"mat:{arg}")
+
+    def translate_func(self, name: str, call_site: ast.AST) -> FuncSignature:
+        if name in self.funcs_done:
+            return self.funcs_done[name]
+        if name in self.in_progress:
+            raise TranslationError(self.info.filename, call_site, f"recursive @wp.func '{name}'")
+        self.in_progress.add(name)
+        fn = self.info.funcs[name]
+        t = FunctionTranslator(self, fn, is_kernel=False)
+        body = t.translate()
+        ret = t.return_type
+        params = ", ".join(f"{self.ctype(p.dtype)} {p.name}" for p in t.params)
+        code = f"__device__ {self.ctype(ret) if ret else 'void'} {name}({params})\n{{\n{body}\n}}"
+        sig = FuncSignature(name, t.params, ret, code)
+        self.funcs_done[name] = sig
+        self.func_order.append(name)
+        self.in_progress.discard(name)
+        return sig
+
+    def translate_kernel(self, name: str) -> TranslatedKernel:
+        fn = self.info.kernels[name]
+        t = FunctionTranslator(self, fn, is_kernel=True)
+        body = t.translate()
+        kernel = TranslatedKernel(name, t.params, len(t.tid_names), t.launch_names, "", "")
+        params = []
+        for p in t.params:
+            if p.kind == "array":
+                base = self.ctype(p.dtype)
+                params.append(f"const {base}* __restrict__ {p.name}" if not p.written else f"{base}* {p.name}")
+                params.extend(f"int {d}" for d in kernel.dim_params(p))
+            else:
+                params.append(f"{self.ctype(p.dtype)} {p.name}")
+        params.extend(f"int {b}" for b in t.launch_names)
+        head = f"__global__ void {name}({', '.join(params)})"
+        if len(head) > 100:
+            head = f"__global__ void {name}(\n    " + ",\n    ".join(params) + ")"
+        kernel.kernel_code = f"{head}\n{{\n{body.rstrip()}\n}}"
+        kernel.device_code = self.device_code()
+        return kernel
+
+    def device_code(self) -> str:
+        parts = []
+        helpers = render_snippets(self.snippets)
+        if helpers:
+            parts.append(helpers)
+        if self.constants_used:
+            consts = []
+            for c in sorted(self.constants_used):
+                t, v = self.info.constants[c]
+                consts.append(f"constexpr {ctype(t)} {c} = {float_literal(v) if t == 'float32' else v};")
+            parts.append("\n".join(consts))
+        for f in self.func_order:
+            parts.append(self.funcs_done[f].code)
+        return "\n\n".join(parts)
+
+
+def translate_source(source: str, filename: str = "<source>") -> dict[str, TranslatedKernel | TranslationError]:
+    """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
+    info = parse_module(source, filename)
+    results: dict[str, TranslatedKernel | TranslationError] = {}
+    for name in info.kernels:
+        try:
+            results[name] = ModuleTranslator(info).translate_kernel(name)
+        except TranslationError as exc:
+            results[name] = exc
+    return results
+
+
+def translate_kernel(source: str, kernel_name: str, filename: str = "<source>") -> TranslatedKernel:
+    """Translate one kernel of `source`, raising TranslationError if it cannot be translated."""
+    info = parse_module(source, filename)
+    if kernel_name not in info.kernels:
+        raise TranslationError(filename, None, f"no @wp.kernel named '{kernel_name}'", kind="error")
+    return ModuleTranslator(info).translate_kernel(kernel_name)
