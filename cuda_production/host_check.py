@@ -118,7 +118,10 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     source.write_text(rewrite_launches(cu_path.read_text()))
-    return subprocess.run(["g++", "-std=c++17", "-O1", "-w", f"-I{include}", str(source), "-o", str(binary)],
+    # printf format mismatches and reads of uninitialised variables are errors: both compile
+    # silently into wrong behaviour otherwise.
+    flags = ["-Wformat", "-Werror=format", "-Werror=return-type", "-Werror=uninitialized", "-Werror=maybe-uninitialized"]
+    return subprocess.run(["g++", "-std=c++17", "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
                           capture_output=True, text=True)
 
 

@@ -58,6 +58,14 @@ def _same_names(a: str, b: str) -> bool:
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
 
 
+def bounded_argument(a: "Expr", limit: float) -> "Expr":
+    """Keep the argument of sin/cos/tanh/exp within +-limit: their output error grows with it."""
+    if a.mag <= limit:
+        return a
+    c = fmt_float(limit / 2)
+    return Expr(f"wp.clamp({a.src}, -{c}, {c})", "float32", limit / 2, join_q(a.q, CONST_Q))
+
+
 def fmt_float(value: float) -> str:
     text = repr(float(value))
     return text
@@ -360,18 +368,17 @@ class ExprGen:
             a = sub()
             return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
         if op in ("sin", "cos", "tanh"):
-            a = sub()
+            a = bounded_argument(sub(), 8.0)
             return Expr(f"wp.{op}({a.src})", "float32", 1.0, None)
         if op == "exp":
-            a = sub()
-            if a.mag > 4.0:
-                a = Expr(f"wp.sin({a.src})", "float32", 1.0, None)
+            a = bounded_argument(sub(), 4.0)
             return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
         if op == "log":
             a = sub()
             return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
         if op == "sqrt":
-            a = sub()
+            # sqrt's slope is unbounded at 0: only exact arguments, so rounding cannot be amplified
+            a = self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
         if op == "pow":
             a = sub()
@@ -388,7 +395,8 @@ class ExprGen:
             hi = self.rng.choice([0.5, 1.0, 2.0])
             return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
-            a, b = sub(), sub()
+            # atan2 is ill-conditioned near the origin: exact arguments only
+            a, b = self.float_expr(depth - 1, exact=True), self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
         raise ValueError(op)
 
@@ -466,7 +474,7 @@ class ExprGen:
             if self.w.arg(name).dtype == vtype:
                 choices += [self.w.load(name)] * 2
         if not choices or self.rng.random() < 0.15:
-            parts = [self.float_expr(1) for _ in range(n)]
+            parts = [self.float_expr(1, exact=True) for _ in range(n)]
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
                         max(p.mag for p in parts), join_q(*(p.q for p in parts)))
         return self.rng.choice(choices)
@@ -490,6 +498,8 @@ class ExprGen:
                 e = Expr(f"-{a.operand()}", vtype, a.mag, a.q, atom=False)
             elif op == "normalize":
                 a = self.vec_expr(vtype, depth - 1)
+                if not a.exact:  # 1/|v| is unbounded near zero: normalise exact vectors only
+                    a = self.vec_leaf(vtype)
                 e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
             elif op == "cross" and n == 3:
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
