@@ -368,10 +368,10 @@ class FunctionTranslator:
         raise self.unsupported(target, "assignment to " + _describe(target))
 
     def assign_name(self, node: ast.AST, name: str, value: CExpr) -> None:
-        if isinstance(value.type, ArrayType):
-            raise self.unsupported(node, "array-valued local variable")
         if name in self.arrays:
             raise self.unsupported(node, f"assignment to array parameter '{name}'")
+        if isinstance(value.type, ArrayType):
+            raise self.unsupported(node, "array-valued local variable")
         known = self.lookup(name)
         if known is None and name in self.pending:
             if self.pending[name] is None:

@@ -1,0 +1,41 @@
+"""Test helpers: translate a kernel, give it Warp's (or numpy's) expected values, run its .cu on the CPU."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cuda_production.host_check import HostRun, run_on_host
+from cuda_production.reference import input_seed, make_input, sample_args
+from cuda_production.sample import write_sample
+from cuda_production.templates import Tolerance
+from cuda_production.translator import translate_kernel
+from synthesis.spec import ArgSpec, KernelSpec
+
+
+def arr(name: str, dtype: str = "float32", role: str = "input", shape=(64,), low=-2.0, high=2.0, bits=10,
+        bound=4.0) -> ArgSpec:
+    if role == "index":
+        low, bits = 0, 0
+    if dtype == "int32" and role != "index":
+        bits = 0
+    return ArgSpec(name, dtype, role, tuple(shape), low, high, bits, None, bound)
+
+
+def scal(name: str, dtype: str, value) -> ArgSpec:
+    return ArgSpec(name, dtype, "scalar", (), value, value, 0, value)
+
+
+def spec(name: str, source: str, args: list[ArgSpec], dim=(64,)) -> KernelSpec:
+    return KernelSpec(name, "test", f"test kernel {name}", source, tuple(args), tuple(dim), seed=12345)
+
+
+def inputs(s: KernelSpec) -> dict:
+    """The host arrays main() builds, by argument name (flat)."""
+    seed = input_seed(s)
+    return {a.name: make_input(a, i, seed) for i, a in enumerate(sample_args(s)) if a.kind == "array"}
+
+
+def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
+    folder = write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
+                          expected, {"category": s.category, "description": s.description})
+    return run_on_host(folder)

@@ -1,0 +1,138 @@
+"""Constructs outside the supported language: a TranslationError at the right file:line:col."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cuda_production.translator import TranslationError, translate_kernel, translate_source
+from synthesis.categories import CATEGORY_NAMES, generate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEADER = "@wp.kernel\ndef k(a: wp.array(dtype=float), i: wp.array(dtype=int), out: wp.array(dtype=float)):\n    tid = wp.tid()\n"
+
+# (kernel body line, expected construct text, column of the offending node (1-based))
+UNSUPPORTED = [
+    ("    v = [1.0, 2.0]", "unsupported: list", 9),
+    ("    v = {'a': 1.0}", "unsupported: dict", 9),
+    ("    x, y = a[tid], a[tid]", "unsupported: assignment to tuple", 5),
+    ("    f = lambda q: q", "unsupported: lambda", 9),
+    ("    print(a[tid])", "unsupported: call to 'print'", 5),
+    ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...)", 14),
+    ("    out[tid] = a[0:2]", "unsupported: slicing", 16),
+    ("    out[tid] = wp.clamp(a[tid], low=0.0, high=1.0)", "unsupported: keyword arguments in a call", 16),
+    ("    s = 'text'", "unsupported: str constant", 9),
+    ("    assert a[tid] > 0.0", "unsupported: assert statement", 5),
+    ("    with open('x') as f:\n        pass", "unsupported: with statement", 5),
+    ("    try:\n        pass\n    except Exception:\n        pass", "unsupported: try statement", 5),
+    ("    out[tid] = float(i[tid] ** 2)", "unsupported: integer power", 22),
+    ("    while a[tid] > 0.0:\n        break\n    else:\n        pass", "unsupported: while ... else", 5),
+    ("    out[tid] = wp.tile_load(a, 0)", "unsupported: builtin wp.tile_load", 16),
+    ("    out[tid] = a[tid] if True else 1", "error: conditional expression: type int32 where float32 is expected", 16),
+    ("    out[tid] = a[tid] * 2", "error: operands of '*' have types float32 and int32; Warp requires matching types", 16),
+    ("    out[tid] = a[a[tid]]", "error: index of type float32; Warp requires int", 18),
+    ("    a = a", "unsupported: assignment to array parameter 'a'", 5),
+    ("    out[tid] = b", "error: unknown name 'b'", 16),
+]
+
+
+@pytest.mark.parametrize("body,message,col", UNSUPPORTED, ids=[u[1] for u in UNSUPPORTED])
+def test_unsupported_construct_is_located(body, message, col):
+    source = HEADER + body + "\n"
+    with pytest.raises(TranslationError) as info:
+        translate_kernel(source, "k", "user.py")
+    assert str(info.value) == f"user.py:4:{col}: {message}"
+
+
+@pytest.mark.parametrize("annotation,message", [
+    ("wp.array(dtype=wp.float64)", "unsupported: type wp.float64"),
+    ("wp.array(dtype=wp.vec3d)", "unsupported: type wp.vec3d"),
+    ("wp.array(dtype=float, ndim=4)", "unsupported: array ndim other than 1, 2 or 3"),
+    ("wp.uint32", "unsupported: type wp.uint32"),
+])
+def test_unsupported_types(annotation, message):
+    source = f"@wp.kernel\ndef k(x: {annotation}):\n    tid = wp.tid()\n"
+    with pytest.raises(TranslationError, match=message):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_array_view_indexing_is_refused():
+    source = "@wp.kernel\ndef k(a: wp.array2d(dtype=float), out: wp.array(dtype=float)):\n    i = wp.tid()\n    out[i] = a[i][0]\n"
+    with pytest.raises(TranslationError, match="indexing a 2-D array with 1 indices"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_recursive_func_is_refused():
+    source = ("@wp.func\ndef f(x: float) -> float:\n    return f(x)\n\n"
+              "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    tid = wp.tid()\n    a[tid] = f(a[tid])\n")
+    with pytest.raises(TranslationError, match="recursive @wp.func 'f'"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_tid_in_a_func_is_refused():
+    source = ("@wp.func\ndef f(x: float) -> float:\n    t = wp.tid()\n    return x\n\n"
+              "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    tid = wp.tid()\n    a[tid] = f(a[tid])\n")
+    with pytest.raises(TranslationError, match="wp.tid\\(\\) in a @wp.func"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_kernel_returning_a_value_is_refused():
+    with pytest.raises(TranslationError, match="a kernel cannot return a value"):
+        translate_kernel(HEADER + "    return 1.0\n", "k", "user.py")
+
+
+def test_each_kernel_of_a_file_gets_its_own_result():
+    source = HEADER + "    out[tid] = a[tid]\n\n" + HEADER.replace("def k(", "def k2(") + "    v = [1]\n"
+    results = translate_source(source, "two.py")
+    assert not isinstance(results["k"], TranslationError)
+    assert isinstance(results["k2"], TranslationError) and results["k2"].line == 9
+
+
+def test_cli_reports_one_line_per_failure_and_writes_only_good_kernels(tmp_path):
+    src = tmp_path / "mine.py"
+    src.write_text("import warp as wp\n\n" + HEADER + "    out[tid] = a[tid] * 2.0\n\n"
+                   + HEADER.replace("def k(", "def bad(") + "    out[tid] = [a[tid]]\n")
+    proc = subprocess.run([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    err_lines = proc.stderr.strip().splitlines()
+    assert err_lines == [f"{src}:11:16: unsupported: list"]
+    assert (tmp_path / "out" / "k" / "k.cu").exists() and (tmp_path / "out" / "k" / "Makefile").exists()
+    assert not (tmp_path / "out" / "bad").exists()
+
+
+def test_cli_never_executes_the_users_file(tmp_path):
+    marker = tmp_path / "executed"
+    src = tmp_path / "side_effect.py"
+    src.write_text(f"import warp as wp\nopen({str(marker)!r}, 'w').write('x')\nraise SystemExit(3)\n\n"
+                   + HEADER + "    out[tid] = a[tid]\n")
+    proc = subprocess.run([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists()
+
+
+def test_syntax_error_is_one_line_with_location(tmp_path):
+    src = tmp_path / "broken.py"
+    src.write_text("@wp.kernel\ndef k(:\n    pass\n")
+    proc = subprocess.run([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"{src}:2:") and "invalid Python syntax" in proc.stderr
+
+
+@settings(max_examples=80, deadline=None)
+@given(category=st.sampled_from(CATEGORY_NAMES), seed=st.integers(0, 2**62))
+def test_every_generated_kernel_translates_consistently(category, seed):
+    spec = generate(category, seed)
+    kernel = translate_kernel(spec.source, spec.name, "gen.py")
+    assert translate_kernel(spec.source, spec.name, "gen.py").kernel_code == kernel.kernel_code  # deterministic
+    assert [p.name for p in kernel.params] == [a.name for a in spec.args]
+    written = {p.name for p in kernel.params if p.kind == "array" and p.written}
+    assert written == {a.name for a in spec.args if a.is_written}
+    assert kernel.launch_ndim == len(spec.dim)
+    # never a decrement from a double negation (loop headers may count down with --k)
+    assert not [line for line in kernel.kernel_code.splitlines() if "--" in line and "for (" not in line]
