@@ -1,0 +1,154 @@
+"""The production pipeline: samples that check themselves, validation, verification, and the slice
+of generated kernels (20 per category) proven equal to Warp on the CPU."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cuda_production.compile_cuda import find_nvcc, validate_samples
+from cuda_production.host_check import run_on_host
+from synthesis.categories import CATEGORY_NAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+PIPELINE = ROOT / "cuda_production" / "production_pipeline.py"
+PER_CATEGORY = 20
+needs_nvcc = pytest.mark.skipif(find_nvcc() is None, reason="nvcc not installed")
+
+
+def produce(out: Path, *args, env=None, check=True):
+    proc = subprocess.run([sys.executable, str(PIPELINE), "-o", str(out), "--no-progress", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=1800)
+    if check and proc.returncode != 0:
+        raise AssertionError(proc.stdout + proc.stderr)
+    return proc
+
+
+@pytest.fixture(scope="module")
+def slice_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("prod") / "samples"
+    produce(out, "-n", PER_CATEGORY, "-s", 7)
+    return out
+
+
+def test_summary_counts_every_sample(slice_run):
+    summary = json.loads((slice_run / "production_summary.json").read_text())
+    assert summary["samples_written"] == PER_CATEGORY * 10 and summary["failures"]["total"] == 0
+    assert summary["per_category"] == {c: PER_CATEGORY for c in CATEGORY_NAMES}
+    folders = sorted(p.name for p in slice_run.glob("sample_*"))
+    assert folders[0] == "sample_0000_arithmetic" and folders[-1] == f"sample_{10 * PER_CATEGORY - 1:04d}_scalar_param"
+
+
+def test_a_sample_has_everything_the_check_needs(slice_run):
+    sample = slice_run / "sample_0000_arithmetic"
+    meta = json.loads((sample / "metadata.json").read_text())
+    name = meta["kernel_name"]
+    assert {p.name for p in sample.iterdir()} == {f"{name}.py", f"{name}.cu", "Makefile", "metadata.json", "expected.bin"}
+    assert meta["tolerance"]["atol"] > 0 and meta["tolerance"]["rtol"] > 0 and meta["written_arrays"]
+    cu = (sample / f"{name}.cu").read_text()
+    assert "CUDA_CHECK(cudaMalloc" in cu and "cudaEventElapsedTime" in cu and "return ok ? 0 : 1;" in cu
+    assert "sm_50" not in (sample / "Makefile").read_text()
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_generated_kernels_equal_warp_on_the_cpu(slice_run, category):
+    failures = []
+    for sample in sorted(slice_run.glob(f"sample_*_{category}")):
+        run = run_on_host(sample)
+        if not run.passed:
+            failures.append((sample.name, run.output[-400:]))
+    assert failures == []
+
+
+def test_a_wrong_expected_value_fails_the_check(slice_run, tmp_path):
+    sample = shutil.copytree(slice_run / "sample_0001_arithmetic", tmp_path / "s")
+    data = bytearray((sample / "expected.bin").read_bytes())
+    data[0:4] = b"\x00\x00\xc0\x7f" if data[0:4] != b"\x00\x00\xc0\x7f" else b"\x00\x00\x80\x3f"  # NaN or 1.0
+    (sample / "expected.bin").write_bytes(bytes(data))
+    run = run_on_host(sample)
+    assert run.compiled and not run.passed and run.returncode == 1 and "FAIL" in run.output
+
+
+def test_output_is_deterministic(tmp_path):
+    runs = [tmp_path / "a", tmp_path / "b"]
+    for out in runs:
+        produce(out, "-n", 2, "-s", 7, "-c", "matrix", "-c", "atomic", "-j", 2 if out.name == "a" else 1)
+    files = sorted(p.relative_to(runs[0]) for p in runs[0].rglob("*") if p.is_file())
+    assert len(files) == 4 * 5 + 1
+    for rel in files:
+        assert (runs[0] / rel).read_bytes() == (runs[1] / rel).read_bytes(), rel
+
+
+def test_verify_passes_a_clean_folder_and_catches_tampering(slice_run, tmp_path):
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    for name in ("sample_0000_arithmetic", "sample_0100_atomic"):
+        shutil.copytree(slice_run / name, folder / name)
+    ok = produce(folder, "--verify", folder, check=False)
+    assert ok.returncode == 0 and "2 samples: 0 problems" in ok.stdout
+    cu = next((folder / "sample_0100_atomic").glob("*.cu"))
+    text = cu.read_text()
+    assert "if (tid >= n)" in text
+    cu.write_text(text.replace("if (tid >= n)", "if (tid > n)", 1))  # an off-by-one bounds check
+    bad = produce(folder, "--verify", folder, check=False)
+    assert bad.returncode == 1 and "differs from a fresh translation" in bad.stderr
+
+
+@needs_nvcc
+def test_validate_records_ptx_success_and_resources(tmp_path):
+    out = tmp_path / "v"
+    produce(out, "-n", 1, "--validate", "-c", "vector", "-c", "matrix")
+    for sample in out.glob("sample_*"):
+        v = json.loads((sample / "metadata.json").read_text())["validation"]
+        assert v["status"] == "ok" and v["registers"] > 0 and v["spill_stores_bytes"] == 0 and v["arch"] == "sm_75"
+    assert json.loads((out / "production_summary.json").read_text())["validation"]["ok"] == 2
+
+
+def test_validate_without_nvcc_is_skipped_with_a_warning(tmp_path):
+    out = tmp_path / "nonvcc"
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"}
+    if shutil.which("nvcc", path=env["PATH"]):
+        pytest.skip("nvcc lives in a system folder here")
+    proc = produce(out, "-n", 1, "--validate", "-c", "math", env=env)
+    assert "warning: nvcc not found" in proc.stderr
+    meta = json.loads((next(out.glob("sample_*")) / "metadata.json").read_text())
+    assert meta["validation"] == {"status": "skipped", "arch": "sm_75", "log": "nvcc not found on PATH"}
+
+
+@needs_nvcc
+def test_a_broken_sample_fails_alone_with_its_own_log(slice_run, tmp_path):
+    good = shutil.copytree(slice_run / "sample_0020_math", tmp_path / "good")
+    broken = shutil.copytree(slice_run / "sample_0040_vector", tmp_path / "broken")
+    cu = next(broken.glob("*.cu"))
+    cu.write_text(cu.read_text().replace("const int tid =", "const int tid = undefined_symbol +", 1))
+    items = [(next(good.glob("*.cu")), json.loads((good / "metadata.json").read_text())["kernel_name"]),
+             (cu, json.loads((broken / "metadata.json").read_text())["kernel_name"])]
+    results = validate_samples(items, batch_size=2)
+    assert results[0].status == "ok"
+    assert results[1].status == "failed" and "undefined_symbol" in results[1].log
+
+
+@needs_nvcc
+def test_makefile_targets_work_without_a_gpu(slice_run, tmp_path):
+    sample = shutil.copytree(slice_run / "sample_0060_matrix", tmp_path / "m")
+    name = json.loads((sample / "metadata.json").read_text())["kernel_name"]
+    ptx = subprocess.run(["make", "ptx"], cwd=sample, capture_output=True, text=True)
+    assert ptx.returncode == 0 and (sample / f"{name}.ptx").read_text().count(".entry") == 1
+    build = subprocess.run(["make", "ARCH=sm_90"], cwd=sample, capture_output=True, text=True)
+    assert build.returncode == 0 and (sample / name).exists() and "-arch=sm_90" in build.stdout
+    subprocess.run(["make", "clean"], cwd=sample, check=True, capture_output=True)
+    assert not (sample / name).exists() and not (sample / f"{name}.ptx").exists()
+
+
+def test_unknown_category_and_foreign_folder_are_refused(tmp_path):
+    bad = produce(tmp_path / "x", "-n", 1, "-c", "bogus", check=False)
+    assert bad.returncode == 2 and bad.stderr.strip() == (
+        "error: unknown category 'bogus'; choose from " + ", ".join(CATEGORY_NAMES))
+    assert not (tmp_path / "x").exists()
+    (tmp_path / "f").mkdir()
+    (tmp_path / "f" / "mine.txt").write_text("x")
+    foreign = produce(tmp_path / "f", "-n", 1, check=False)
+    assert foreign.returncode == 2 and "not empty and holds no production run" in foreign.stderr
