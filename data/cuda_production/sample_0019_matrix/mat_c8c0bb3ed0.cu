@@ -1,0 +1,268 @@
+// Matrix kernel (1-D launch 1024; mat44 elem/vec)
+// Standalone CUDA translation of the Warp kernel `mat_c8c0bb3ed0` (see mat_c8c0bb3ed0.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+struct mat44
+{
+    float m[4][4];  // row-major, like Warp's mat44
+};
+
+__device__ __forceinline__ mat44 operator+(const mat44& a, const mat44& b)
+{
+    mat44 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            r.m[i][j] = a.m[i][j] + b.m[i][j];
+    return r;
+}
+
+__device__ __forceinline__ float4 operator*(const mat44& a, float4 b)
+{
+    return make_float4(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z + a.m[0][3] * b.w,
+                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z + a.m[1][3] * b.w,
+                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z + a.m[2][3] * b.w,
+                       a.m[3][0] * b.x + a.m[3][1] * b.y + a.m[3][2] * b.z + a.m[3][3] * b.w);
+}
+
+__device__ __forceinline__ mat44 operator*(const mat44& a, float s)
+{
+    mat44 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            r.m[i][j] = a.m[i][j] * s;
+    return r;
+}
+
+__device__ __forceinline__ mat44 operator*(float s, const mat44& a)
+{
+    return a * s;
+}
+
+__global__ void mat_c8c0bb3ed0(
+    const mat44* __restrict__ src,
+    const mat44* __restrict__ data,
+    const float4* __restrict__ u,
+    float* res,
+    float4* res2,
+    int n)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+
+    mat44 m1 = fabsf(-1.5f) * (1.9375f * data[tid]);
+    mat44 m2 = src[tid] + m1;
+    mat44 m3 = data[tid];
+    res[tid] = m3.m[2][1];
+    res2[tid] = src[tid] * make_float4(fmaxf(1.3125f, -0.3125f), fabsf(1.0f), fmaxf(1.6875f, -1.25f), fabsf(-1.3125f));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
+static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+static bool check_float(const char* name, const float* got, const float* want, size_t count,
+                        float atol, float rtol, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        double rel = diff / std::max(std::fabs((double)want[i]), 1e-30);
+        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
+        double allowed = atol + rtol * std::fabs((double)want[i]);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
+                got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+int main(int argc, char** argv)
+{
+    int warmup = 10;
+    int trials = 100;
+    const char* expected_path = "expected.bin";
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+
+    const uint32_t seed = 3869854735U;
+
+    // Inputs (host)
+    std::vector<float> h_src(16384);  // input, shape [1024] of mat44
+    fill_float(h_src.data(), h_src.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_data(16384);  // input, shape [1024] of mat44
+    fill_float(h_data.data(), h_data.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_u(4096);  // input, shape [1024] of vec4
+    fill_float(h_u.data(), h_u.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_res(1024);  // output, shape [1024] of float32
+    std::vector<float> h_res2(4096);  // output, shape [1024] of vec4
+
+    // Device buffers
+    mat44* d_src = nullptr;
+    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
+    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
+    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
+    mat44* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    float4* d_u = nullptr;
+    const size_t bytes_u = h_u.size() * sizeof(h_u[0]);
+    CUDA_CHECK(cudaMalloc(&d_u, bytes_u));
+    CUDA_CHECK(cudaMemcpy(d_u, h_u.data(), bytes_u, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float4* d_res2 = nullptr;
+    const size_t bytes_res2 = h_res2.size() * sizeof(h_res2[0]);
+    CUDA_CHECK(cudaMalloc(&d_res2, bytes_res2));
+    CUDA_CHECK(cudaMemcpy(d_res2, h_res2.data(), bytes_res2, cudaMemcpyHostToDevice));
+
+    const int n = 1024;
+    const dim3 block(256);
+    const dim3 grid((n + block.x - 1) / block.x);
+
+    // Run once and check the results
+    mat_c8c0bb3ed0<<<grid, block>>>(d_src, d_data, d_u, d_res, d_res2, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res2.data(), d_res2, bytes_res2, cudaMemcpyDeviceToHost));
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 20480) {
+        fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_float("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+                      0.0001f, 0.0001f, stats);
+    ok &= check_float("res2", h_res2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 4096,
+                      0.000675f, 0.0001f, stats);
+    printf("%s mat_c8c0bb3ed0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing: warm-up launches, then one CUDA-event measurement per launch
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        mat_c8c0bb3ed0<<<grid, block>>>(d_src, d_data, d_u, d_res, d_res2, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        mat_c8c0bb3ed0<<<grid, block>>>(d_src, d_data, d_u, d_res, d_res2, n);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"mat_c8c0bb3ed0\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_src));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_u));
+    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_res2));
+    return ok ? 0 : 1;
+}
