@@ -60,6 +60,12 @@ def _fn(ret: str, signature: str, body: str) -> str:
     return f"__device__ __forceinline__ {ret} {signature}\n{{\n{body}\n}}"
 
 
+def _mat_elementwise(n: int, element: str) -> str:
+    """Body building a mat{n}{n} `r` with r.m[i][j] = element (which may use a, b, s, i, j)."""
+    return (f"    mat{n}{n} r;\n    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
+            f"            r.m[i][j] = {element};\n    return r;")
+
+
 def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     """Source of helper `name` and the helpers it depends on."""
     kind, _, arg = name.partition(":")
@@ -105,18 +111,14 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return f"struct mat{n}{n}\n{{\n    float m[{n}][{n}];  // row-major, like Warp's mat{n}{n}\n}};", ()
     if kind in ("madd", "msub"):
         n = int(arg); m = f"mat{n}{n}"; sym = "+" if kind == "madd" else "-"
-        body = (f"    {m} r;\n    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
-                f"            r.m[i][j] = a.m[i][j] {sym} b.m[i][j];\n    return r;")
+        body = _mat_elementwise(n, f"a.m[i][j] {sym} b.m[i][j]")
         return _fn(m, f"operator{sym}(const {m}& a, const {m}& b)", body), (f"mat:{n}",)
     if kind == "mneg":
         n = int(arg); m = f"mat{n}{n}"
-        body = (f"    {m} r;\n    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
-                f"            r.m[i][j] = -a.m[i][j];\n    return r;")
-        return _fn(m, f"operator-(const {m}& a)", body), (f"mat:{n}",)
+        return _fn(m, f"operator-(const {m}& a)", _mat_elementwise(n, "-a.m[i][j]")), (f"mat:{n}",)
     if kind == "mscale":
         n = int(arg); m = f"mat{n}{n}"
-        body = (f"    {m} r;\n    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
-                f"            r.m[i][j] = a.m[i][j] * s;\n    return r;")
+        body = _mat_elementwise(n, "a.m[i][j] * s")
         return (_fn(m, f"operator*(const {m}& a, float s)", body) + "\n\n"
                 + _fn(m, f"operator*(float s, const {m}& a)", "    return a * s;")), (f"mat:{n}",)
     if kind == "matmul":
@@ -134,9 +136,7 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _fn(v, f"operator*(const {m}& a, {v} b)", body), (f"mat:{n}",)
     if kind == "transpose":
         n = int(arg); m = f"mat{n}{n}"
-        body = (f"    {m} r;\n    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
-                f"            r.m[i][j] = a.m[j][i];\n    return r;")
-        return _fn(m, f"transpose(const {m}& a)", body), (f"mat:{n}",)
+        return _fn(m, f"transpose(const {m}& a)", _mat_elementwise(n, "a.m[j][i]")), (f"mat:{n}",)
     if kind == "outer":
         n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"
         lines = "\n".join(f"    r.m[{i}][{j}] = a.{COMPONENTS[i]} * b.{COMPONENTS[j]};" for i in range(n) for j in range(n))

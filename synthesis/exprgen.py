@@ -226,6 +226,13 @@ class KernelWriter:
         self.unused.append(name)
         return var
 
+    def is_read(self, name: str) -> bool:
+        """Whether any emitted line reads `name`, other than a statement updating `name` itself."""
+        import re
+
+        pattern = re.compile(rf"(?<![.\w]){re.escape(name)}\b")
+        return any(pattern.search(line) and not line.strip().startswith(f"{name} ") for line in self.lines)
+
     def visible(self, dtype: str) -> list[Expr]:
         out = []
         for scope in self.scopes:
@@ -240,7 +247,37 @@ class KernelWriter:
         self.helpers.append(source)
         self.helper_names.append(name)
 
+    def prune(self) -> None:
+        """Drop dead code: top-level assignments nobody reads, then read-only arguments nobody uses.
+
+        Only whole statements at the kernel's top level go (never one inside a block, which could
+        leave it empty), and never one with a side effect (atomics); results are unaffected.
+        """
+        import re
+
+        def mentions(name: str, lines: list[str]) -> bool:
+            pattern = re.compile(rf"(?<![.\w]){re.escape(name)}\b")  # `.x` is an attribute, not x
+            return any(pattern.search(line) for line in lines)
+
+        changed = True
+        while changed:
+            changed = False
+            for i, line in enumerate(self.lines):
+                m = re.match(r"^    (\w+) = (.*)$", line)
+                if not m or "atomic_" in m.group(2) or m.group(1) in self.tid_names:
+                    continue
+                others = self.lines[:i] + self.lines[i + 1:] + self.helpers
+                if not mentions(m.group(1), others):
+                    del self.lines[i]
+                    changed = True
+                    break
+        keep = [k for k, a in enumerate(self.args)
+                if a.role in ("output", "inout") or mentions(a.name, self.lines)]
+        self.args = [self.args[k] for k in keep]
+        self.annotations = [self.annotations[k] for k in keep]
+
     def finish(self, summary: str) -> KernelSpec:
+        self.prune()
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
         source = "".join(h + "\n\n" for h in self.helpers) + header + "\n".join(self.lines) + "\n"
         args = tuple(
@@ -320,13 +357,13 @@ class ExprGen:
         return self.const_float()
 
     def output_expr(self, depth: int) -> Expr:
-        """A float expression that also reads every intermediate nobody has read yet."""
+        """A float expression that also reads every float variable nothing reads yet."""
         e = self.float_expr(depth)
-        for name in list(self.w.unused):
-            var = next((v for v in self.w.visible("float32") if v.src == name), None)
-            if var is None:
+        for var in self.w.visible("float32"):
+            if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
                 continue
-            self.w.unused.remove(name)
+            if var.src in self.w.unused:
+                self.w.unused.remove(var.src)
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return e

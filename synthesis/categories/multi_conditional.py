@@ -35,7 +35,7 @@ def generate(rng: random.Random, name: str, seed: int):
     chains = rng.randint(1, 2)
     for _ in range(chains):
         branch_chain(w, gen, targets, 1)
-    for t in targets[: rng.randint(1, len(targets))]:
+    for t in targets:
         w.store(add_output(w), t)
     w.feature(f"{chains} branch chain(s), {len(targets)} branch-assigned values")
     return w.finish("Multi-way conditional kernel")

@@ -79,3 +79,17 @@ def test_categories_use_their_constructs():
     assert "@wp.func" in sources["math"] + sources["combined"]
     assert "array2d" in sources["arithmetic"] and "wp.tid()" in sources["arithmetic"]
     assert ": float" in sources["scalar_param"] or ": wp.float32" in sources["scalar_param"]
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_no_dead_code(category):
+    """Training data should not teach unused variables or parameters nobody reads."""
+    for seed in range(100):
+        spec = generate(category, seed)
+        kernel = next(f for f in ast.parse(spec.source).body if isinstance(f, ast.FunctionDef) and f.name == spec.name)
+        loads = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        loop_vars = {n.target.id for n in ast.walk(kernel) if isinstance(n, ast.For)}
+        stores = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        assert stores - loads - loop_vars - {"tid", "i", "j", "k"} == set(), (seed, spec.source)
+        unread = [a.name for a in spec.args if a.role in ("input", "index", "scalar") and a.name not in loads]
+        assert unread == [], (seed, spec.source)
