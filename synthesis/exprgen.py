@@ -368,6 +368,17 @@ class ExprGen:
             e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return e
 
+    def fold_unread(self, e: Expr) -> Expr:
+        """`e` plus (or minus) every variable of e's type that nothing reads yet, within bounds."""
+        for var in self.w.visible(e.type):
+            if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
+                continue
+            if e.mag + var.mag > MAX_FLOAT_MAG:
+                continue
+            sym = self.rng.choice(["+", "-"])
+            e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
+        return e
+
     def _float_op(self, op: str, depth: int) -> Expr | None:
         sub = lambda: self.float_expr(depth - 1)  # noqa: E731
         if op in ("add", "sub", "mul"):
@@ -504,8 +515,16 @@ class ExprGen:
         return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
 
     # vectors and matrices
+    def unread(self, dtype: str) -> Expr | None:
+        """A variable of `dtype` nothing reads yet, most of the time, so intermediates get used."""
+        fresh = [v for v in self.w.visible(dtype) if not self.w.is_read(v.src)]
+        return self.rng.choice(fresh) if fresh and self.rng.random() < 0.8 else None
+
     def vec_leaf(self, vtype: str) -> Expr:
         n = VECTOR_TYPES[vtype]
+        fresh = self.unread(vtype)
+        if fresh is not None:
+            return fresh
         choices = list(self.w.visible(vtype))
         for name in self.loads:
             if self.w.arg(name).dtype == vtype:
@@ -570,6 +589,9 @@ class ExprGen:
         return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
 
     def mat_leaf(self, mtype: str) -> Expr:
+        fresh = self.unread(mtype)
+        if fresh is not None:
+            return fresh
         choices = list(self.w.visible(mtype))
         for name in self.loads:
             if self.w.arg(name).dtype == mtype:

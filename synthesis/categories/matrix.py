@@ -15,15 +15,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     loads = add_inputs(w, mtype, rng.randint(1, 2), low=-1.0, high=1.0)
     if rng.random() < 0.7:
         loads += add_inputs(w, vtype, rng.randint(1, 2), low=-1.0, high=1.0)
+    if rng.random() < 0.4:
+        loads += add_inputs(w, "float32", 1, low=-1.0, high=1.0)
     gen = ExprGen(w, loads=loads)
-    for _ in range(rng.randint(0, 2)):
-        w.assign(gen.mat_expr(mtype, rng.randint(1, 2)), "m")
+    for _ in range(rng.randint(1, 3)):
+        w.assign(gen.mat_expr(mtype, rng.randint(1, 3)), "m")
     outputs = rng.sample(["mat", "vec", "elem"], rng.randint(1, 2))
     for kind in outputs:
         if kind == "mat":
-            w.store(add_output(w, mtype), gen.mat_expr(mtype, rng.randint(1, 2)))
+            w.store(add_output(w, mtype), gen.fold_unread(gen.mat_expr(mtype, rng.randint(1, 2))))
         elif kind == "vec":
-            w.store(add_output(w, vtype), gen.mat_vec(mtype, rng.randint(0, 1)))
+            w.store(add_output(w, vtype), gen.fold_unread(gen.mat_vec(mtype, rng.randint(0, 1))))
         else:
             m = w.assign(gen.mat_expr(mtype, rng.randint(0, 1)), "m")
             r, c = rng.randrange(n), rng.randrange(n)

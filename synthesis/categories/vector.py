@@ -15,16 +15,16 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.4:
         loads += add_inputs(w, "float32", 1)
     gen = ExprGen(w, loads=loads)
-    for _ in range(rng.randint(0, 3)):
+    for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.6:
-            w.assign(gen.vec_expr(vtype, rng.randint(1, 2)), "t")
+            w.assign(gen.vec_expr(vtype, rng.randint(1, 3)), "t")
         else:
             w.assign(gen.vec_scalar(vtype, rng.randint(0, 2)), "s")
     outputs = rng.choice([("v",), ("s",), ("v", "s")])
     for kind in outputs:
         if kind == "v":
-            w.store(add_output(w, vtype), gen.vec_expr(vtype, rng.randint(1, 2)))
+            w.store(add_output(w, vtype), gen.fold_unread(gen.vec_expr(vtype, rng.randint(1, 2))))
         else:
-            w.store(add_output(w), gen.vec_scalar(vtype, rng.randint(0, 2)))
+            w.store(add_output(w), gen.fold_unread(gen.vec_scalar(vtype, rng.randint(0, 2))))
     w.feature(vtype)
     return w.finish("Vector kernel")
