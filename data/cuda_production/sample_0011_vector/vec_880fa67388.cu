@@ -11,36 +11,14 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float4 a, float4 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-
-__device__ __forceinline__ float length(float4 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float4 min(float4 a, float4 b)
-{
-    return make_float4(fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z), fminf(a.w, b.w));
-}
-
-__global__ void vec_880fa67388(
-    const float4* __restrict__ b,
-    const float* __restrict__ y,
-    float* output,
-    int n)
+__global__ void vec_880fa67388(const float4* __restrict__ b, float* result, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float s1 = length(min(b[tid], make_float4(y[tid] + (float)tid, y[tid] / 4.0f, y[tid], y[tid])));
     float s2 = b[tid].w;
-    float s3 = b[tid].z;
-    float4 t4 = make_float4(s3, fminf(s3, s2), 1.3125f, (float)tid + -2.0f);
-    output[tid] = t4.w;
+    result[tid] = b[tid].w - s2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,33 +130,27 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_b(512);  // input, shape [128] of vec4
     fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y(128);  // input, shape [128] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output(128);  // output, shape [128] of float32
+    std::vector<float> h_result(128);  // output, shape [128] of float32
 
     // Device buffers
     float4* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
     const int n = 128;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_880fa67388<<<grid, block>>>(d_b, d_y, d_output, n);
+    vec_880fa67388<<<grid, block>>>(d_b, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
@@ -187,8 +159,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                      0.013000000000000001f, 0.0001f, stats);
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                      0.0004f, 0.0001f, stats);
     printf("%s vec_880fa67388: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -197,13 +169,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_880fa67388<<<grid, block>>>(d_b, d_y, d_output, n);
+        vec_880fa67388<<<grid, block>>>(d_b, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_880fa67388<<<grid, block>>>(d_b, d_y, d_output, n);
+        vec_880fa67388<<<grid, block>>>(d_b, d_result, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -223,7 +195,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;
 }

@@ -11,6 +11,28 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float dot(float2 a, float2 b)
+{
+    return a.x * b.x + a.y * b.y;
+}
+
+__device__ __forceinline__ float length(float2 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float2 normalize(float2 a)
+{
+    // Warp returns the zero vector for a zero-length input
+    float l = length(a);
+    return l > 0.0f ? make_float2(a.x / l, a.y / l) : make_float2(0.0f, 0.0f);
+}
+
+__device__ __forceinline__ float2 operator-(float2 a)
+{
+    return make_float2(-a.x, -a.y);
+}
+
 __device__ __forceinline__ float2 operator*(float2 a, float s)
 {
     return make_float2(a.x * s, a.y * s);
@@ -21,25 +43,17 @@ __device__ __forceinline__ float2 operator*(float s, float2 a)
     return make_float2(s * a.x, s * a.y);
 }
 
-__device__ __forceinline__ float2 operator-(float2 a, float2 b)
-{
-    return make_float2(a.x - b.x, a.y - b.y);
-}
-
-__global__ void vec_6976a88bec(
-    const float2* __restrict__ u,
-    const float2* __restrict__ y,
-    const float2* __restrict__ p,
-    float2* y_out,
-    int n)
+__global__ void vec_6976a88bec(const float2* __restrict__ y, float2* result, float* y_out, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float2 t1 = p[tid] - p[tid];
-    float s2 = t1.x;
-    y_out[tid] = s2 * u[tid];
+    float2 t1 = normalize(y[tid]);
+    float s2 = length(t1);
+    float2 t3 = y[tid] * s2;
+    result[tid] = -(-t3);
+    y_out[tid] = length(y[tid]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,28 +163,21 @@ int main(int argc, char** argv)
     const uint32_t seed = 338085002U;
 
     // Inputs (host)
-    std::vector<float> h_u(2000);  // input, shape [1000] of vec2
-    fill_float(h_u.data(), h_u.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_y(2000);  // input, shape [1000] of vec2
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_p(2000);  // input, shape [1000] of vec2
-    fill_float(h_p.data(), h_p.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out(2000);  // output, shape [1000] of vec2
+    fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_result(2000);  // output, shape [1000] of vec2
+    std::vector<float> h_y_out(1000);  // output, shape [1000] of float32
 
     // Device buffers
-    float2* d_u = nullptr;
-    const size_t bytes_u = h_u.size() * sizeof(h_u[0]);
-    CUDA_CHECK(cudaMalloc(&d_u, bytes_u));
-    CUDA_CHECK(cudaMemcpy(d_u, h_u.data(), bytes_u, cudaMemcpyHostToDevice));
     float2* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float2* d_p = nullptr;
-    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
-    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float2* d_y_out = nullptr;
+    float2* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
     const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
     CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
     CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
@@ -180,20 +187,23 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_6976a88bec<<<grid, block>>>(d_u, d_y, d_p, d_y_out, n);
+    vec_6976a88bec<<<grid, block>>>(d_y, d_result, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 8000) {
-        fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 12000) {
+        fprintf(stderr, "%s: expected 12000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
-                      0.0008f, 0.0001f, stats);
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
+                      0.000283042712474619f, 0.0001f, stats);
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 8000), 1000,
+                      0.000282942712474619f, 0.0001f, stats);
     printf("%s vec_6976a88bec: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -202,13 +212,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_6976a88bec<<<grid, block>>>(d_u, d_y, d_p, d_y_out, n);
+        vec_6976a88bec<<<grid, block>>>(d_y, d_result, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_6976a88bec<<<grid, block>>>(d_u, d_y, d_p, d_y_out, n);
+        vec_6976a88bec<<<grid, block>>>(d_y, d_result, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -227,9 +237,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_u));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_p));
+    CUDA_CHECK(cudaFree(d_result));
     CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

@@ -2,8 +2,10 @@ import warp as wp
 
 
 @wp.kernel
-def vec_6976a88bec(u: wp.array(dtype=wp.vec2), y: wp.array(dtype=wp.vec2), p: wp.array(dtype=wp.vec2), y_out: wp.array[wp.vec2]):
+def vec_6976a88bec(y: wp.array(dtype=wp.vec2), result: wp.array(dtype=wp.vec2), y_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    t1 = p[tid] - p[tid]
-    s2 = t1.x
-    y_out[tid] = s2 * u[tid]
+    t1 = wp.normalize(y[tid])
+    s2 = wp.length(t1)
+    t3 = y[tid] * s2
+    result[tid] = -(-t3)
+    y_out[tid] = wp.length(y[tid])

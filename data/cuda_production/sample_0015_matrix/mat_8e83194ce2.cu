@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1000; mat44 mat/vec)
+// Matrix kernel (1-D launch 1000; mat44 vec/mat)
 // Standalone CUDA translation of the Warp kernel `mat_8e83194ce2` (see mat_8e83194ce2.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -37,29 +37,6 @@ __device__ __forceinline__ float4 operator*(const mat44& a, float4 b)
                        a.m[3][0] * b.x + a.m[3][1] * b.y + a.m[3][2] * b.z + a.m[3][3] * b.w);
 }
 
-__device__ __forceinline__ mat44 operator*(const mat44& a, float s)
-{
-    mat44 r;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            r.m[i][j] = a.m[i][j] * s;
-    return r;
-}
-
-__device__ __forceinline__ mat44 operator*(float s, const mat44& a)
-{
-    return a * s;
-}
-
-__device__ __forceinline__ mat44 operator-(const mat44& a, const mat44& b)
-{
-    mat44 r;
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-            r.m[i][j] = a.m[i][j] - b.m[i][j];
-    return r;
-}
-
 __device__ __forceinline__ mat44 outer(float4 a, float4 b)
 {
     mat44 r;
@@ -95,18 +72,17 @@ __global__ void mat_8e83194ce2(
     const mat44* __restrict__ b,
     const float4* __restrict__ w,
     const float4* __restrict__ x,
-    mat44* out,
-    float4* out2,
+    float4* out,
+    mat44* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    mat44 m1 = transpose(b[tid]);
-    mat44 m2 = -0.375f * b[tid] * outer(x[tid], w[tid]);
-    out[tid] = outer(x[tid], w[tid]);
-    out2[tid] = (b[tid] - b[tid]) * make_float4(-1.625f, -0.875f * 0.9375f, fmaxf(-1.3125f, -0.8125f), -0.5f * 0.6875f);
+    mat44 m1 = transpose(b[tid] * b[tid] * outer(make_float4(0.6875f + -1.6875f, 2.25f + 2.1875f, fmaxf(2.5f, 1.3125f), -0.3125f - -1.8125f), x[tid]));
+    out[tid] = m1 * w[tid];
+    dst[tid] = m1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,8 +198,8 @@ int main(int argc, char** argv)
     fill_float(h_w.data(), h_w.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_x(4000);  // input, shape [1000] of vec4
     fill_float(h_x.data(), h_x.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_out(16000);  // output, shape [1000] of mat44
-    std::vector<float> h_out2(4000);  // output, shape [1000] of vec4
+    std::vector<float> h_out(4000);  // output, shape [1000] of vec4
+    std::vector<float> h_dst(16000);  // output, shape [1000] of mat44
 
     // Device buffers
     mat44* d_b = nullptr;
@@ -238,25 +214,25 @@ int main(int argc, char** argv)
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    mat44* d_out = nullptr;
+    float4* d_out = nullptr;
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float4* d_out2 = nullptr;
-    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
-    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
-    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
+    mat44* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const int n = 1000;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_out2, n);
+    mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
@@ -265,10 +241,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 80000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 16000,
-                      0.0001f, 0.0001f, stats);
-    ok &= check_float("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 64000), 4000,
-                      0.0013000000000000002f, 0.0001f, stats);
+    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 4000,
+                      0.0284f, 0.0001f, stats);
+    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 16000), 16000,
+                      0.0071f, 0.0001f, stats);
     printf("%s mat_8e83194ce2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -277,13 +253,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_out2, n);
+        mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_out2, n);
+        mat_8e83194ce2<<<grid, block>>>(d_b, d_w, d_x, d_out, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -306,6 +282,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_out2));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

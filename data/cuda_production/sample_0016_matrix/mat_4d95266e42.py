@@ -2,8 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def mat_4d95266e42(p: wp.array(dtype=wp.mat22), x: wp.array[wp.mat22], y_out: wp.array[wp.vec2]):
+def mat_4d95266e42(p: wp.array(dtype=wp.mat22), x: wp.array[wp.mat22], res: wp.array[wp.mat22]):
     tid = wp.tid()
-    m1 = p[tid] + x[tid]
-    m2 = x[tid] - (p[tid] + m1)
-    y_out[tid] = m2 * wp.vec2(float(tid), float(tid) / 8.0)
+    m1 = wp.transpose(p[tid] - x[tid]) - p[tid]
+    res[tid] = m1 @ p[tid]

@@ -2,8 +2,8 @@ import warp as wp
 
 
 @wp.kernel
-def mat_f324d3f444(src: wp.array[wp.mat22], q: wp.array[wp.vec2], a: wp.array[wp.vec2], out: wp.array(dtype=wp.mat22)):
+def mat_f324d3f444(q: wp.array[wp.vec2], a: wp.array[wp.vec2], output: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    m1 = 0.125 * src[tid]
     m2 = wp.outer(a[tid], q[tid])
-    out[tid] = wp.mul(src[tid], src[tid] + m2)
+    m4 = m2
+    output[tid] = m4[1][1]

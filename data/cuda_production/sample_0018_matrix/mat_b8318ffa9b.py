@@ -2,8 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def mat_b8318ffa9b(data: wp.array[wp.mat22], x: wp.array(dtype=wp.mat22), res: wp.array[wp.float32], out: wp.array[wp.mat22]):
+def mat_b8318ffa9b(x: wp.array(dtype=wp.mat22), u: wp.array(dtype=float), dst: wp.array[float]):
     tid = wp.tid()
-    m1 = x[tid]
-    res[tid] = m1[0, 0]
-    out[tid] = wp.transpose(wp.outer(wp.vec2(max(-0.25, -2.0), 0.875 - (-2.0)), wp.vec2(-0.25, (-2.3125) - 0.75)))
+    m1 = x[tid] + ((1.0 * x[tid]) + x[tid])
+    m2 = wp.outer(wp.vec2(u[tid], wp.max(u[tid], u[tid])), wp.vec2(u[tid], u[tid] + (-2.25))) @ x[tid]
+    m3 = m1 - m2
+    dst[tid] = m3[1][0]

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_7d92db70fc(y: wp.array[wp.float32], p: wp.array[float], y_out: wp.array(dtype=wp.float32)):
+def ctrl_7d92db70fc(p: wp.array[float], y_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     acc2 = float(0.0)
     c1 = int(0)

@@ -14,4 +14,4 @@ def ctrl_86080094c3(p: wp.array(dtype=float), res: wp.array(dtype=wp.float32)):
     while c2 < 2:
         acc3 = acc3 + (p[tid] / 2.0)
         c2 = c2 + 1
-    res[tid] = acc3
+    res[tid] = acc3 + r1

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def nest_2bcb261184(inp: wp.array(dtype=float), data: wp.array[float], grid: wp.array2d(dtype=wp.float32), coef: wp.array2d(dtype=float), result: wp.array[float]):
+def nest_2bcb261184(data: wp.array[float], coef: wp.array2d(dtype=float), result: wp.array[float]):
     tid = wp.tid()
     total1 = float(0.0)
     for r in range(5):

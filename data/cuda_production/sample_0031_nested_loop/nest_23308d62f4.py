@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def nest_23308d62f4(b: wp.array(dtype=float), y: wp.array(dtype=float), table: wp.array2d(dtype=wp.float32), weights: wp.array2d(dtype=float), out: wp.array(dtype=wp.float32)):
+def nest_23308d62f4(y: wp.array(dtype=float), table: wp.array2d(dtype=wp.float32), weights: wp.array2d(dtype=float), out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     total1 = float(0.0)
     for r in range(3):

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def nest_374d433ac4(p: wp.array(dtype=wp.float32), table: wp.array2d(dtype=wp.float32), weights: wp.array2d(dtype=wp.float32), inner: int, result: wp.array[wp.float32]):
+def nest_374d433ac4(table: wp.array2d(dtype=wp.float32), weights: wp.array2d(dtype=wp.float32), inner: int, result: wp.array[wp.float32]):
     tid = wp.tid()
     total1 = float(0.0)
     for r in range(2):

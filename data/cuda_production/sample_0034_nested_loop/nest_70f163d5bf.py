@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def nest_70f163d5bf(data: wp.array[float], src: wp.array[wp.float32], table: wp.array2d(dtype=float), coef: wp.array2d(dtype=float), res: wp.array[wp.float32]):
+def nest_70f163d5bf(table: wp.array2d(dtype=float), coef: wp.array2d(dtype=float), res: wp.array[wp.float32]):
     tid = wp.tid()
     total1 = float(0.0)
     for r in range(4):

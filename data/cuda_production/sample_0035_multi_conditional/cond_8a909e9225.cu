@@ -15,7 +15,7 @@ __global__ void cond_8a909e9225(
     const float* __restrict__ inp,
     const float* __restrict__ a,
     const float* __restrict__ q,
-    float* dst,
+    float* result,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,7 +40,7 @@ __global__ void cond_8a909e9225(
     } else {
         r1 = a[tid];
     }
-    dst[tid] = r1;
+    result[tid] = r1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ int main(int argc, char** argv)
     fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q(500);  // input, shape [500] of float32
     fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst(500);  // output, shape [500] of float32
+    std::vector<float> h_result(500);  // output, shape [500] of float32
 
     // Device buffers
     float* d_inp = nullptr;
@@ -171,20 +171,20 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
     const int n = 500;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_dst, n);
+    cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
@@ -193,7 +193,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
                       0.0064f, 0.0001f, stats);
     printf("%s cond_8a909e9225: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -203,13 +203,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_dst, n);
+        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_dst, n);
+        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, d_result, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -231,6 +231,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;
 }

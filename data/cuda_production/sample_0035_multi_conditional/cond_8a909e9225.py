@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_8a909e9225(inp: wp.array(dtype=float), a: wp.array(dtype=float), q: wp.array[float], dst: wp.array(dtype=wp.float32)):
+def cond_8a909e9225(inp: wp.array(dtype=float), a: wp.array(dtype=float), q: wp.array[float], result: wp.array[wp.float32]):
     tid = wp.tid()
     r1 = -a[tid]
     if -inp[tid] < q[tid]:
@@ -19,4 +19,4 @@ def cond_8a909e9225(inp: wp.array(dtype=float), a: wp.array(dtype=float), q: wp.
             r1 = inp[tid]
     else:
         r1 = a[tid]
-    dst[tid] = r1
+    result[tid] = r1

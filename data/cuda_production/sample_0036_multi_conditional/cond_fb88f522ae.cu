@@ -11,7 +11,12 @@
 #include <cstring>
 #include <vector>
 
-__global__ void cond_fb88f522ae(const float* __restrict__ w, float* output, float* out, int n)
+__global__ void cond_fb88f522ae(
+    const float* __restrict__ w,
+    float* dst,
+    float* out,
+    float* y_out,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -52,8 +57,9 @@ __global__ void cond_fb88f522ae(const float* __restrict__ w, float* output, floa
         r3 = w[tid] / 1.5f + r1;
         r2 = fabsf(w[tid]);
     }
-    output[tid] = r1;
+    dst[tid] = r1;
     out[tid] = r2;
+    y_out[tid] = r3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,45 +171,53 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_w(100);  // input, shape [100] of float32
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output(100);  // output, shape [100] of float32
+    std::vector<float> h_dst(100);  // output, shape [100] of float32
     std::vector<float> h_out(100);  // output, shape [100] of float32
+    std::vector<float> h_y_out(100);  // output, shape [100] of float32
 
     // Device buffers
     float* d_w = nullptr;
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
     CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
     float* d_out = nullptr;
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const int n = 100;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_fb88f522ae<<<grid, block>>>(d_w, d_output, d_out, n);
+    cond_fb88f522ae<<<grid, block>>>(d_w, d_dst, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 800) {
-        fprintf(stderr, "%s: expected 800 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1200) {
+        fprintf(stderr, "%s: expected 1200 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
+    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
                       0.0064f, 0.0001f, stats);
     ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 400), 100,
                       0.0064f, 0.0001f, stats);
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 800), 100,
+                      0.0256f, 0.0001f, stats);
     printf("%s cond_fb88f522ae: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -212,13 +226,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_fb88f522ae<<<grid, block>>>(d_w, d_output, d_out, n);
+        cond_fb88f522ae<<<grid, block>>>(d_w, d_dst, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_fb88f522ae<<<grid, block>>>(d_w, d_output, d_out, n);
+        cond_fb88f522ae<<<grid, block>>>(d_w, d_dst, d_out, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -238,7 +252,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_dst));
     CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

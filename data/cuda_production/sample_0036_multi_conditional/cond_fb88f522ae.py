@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_fb88f522ae(w: wp.array(dtype=wp.float32), output: wp.array[float], out: wp.array[wp.float32]):
+def cond_fb88f522ae(w: wp.array(dtype=wp.float32), dst: wp.array[float], out: wp.array[wp.float32], y_out: wp.array[float]):
     tid = wp.tid()
     r1 = w[tid] + w[tid]
     r2 = w[tid] + 0.25
@@ -36,5 +36,6 @@ def cond_fb88f522ae(w: wp.array(dtype=wp.float32), output: wp.array[float], out:
     elif w[tid] + w[tid] >= w[tid]:
         r3 = (w[tid] / 1.5) + r1
         r2 = wp.abs(w[tid])
-    output[tid] = r1
+    dst[tid] = r1
     out[tid] = r2
+    y_out[tid] = r3

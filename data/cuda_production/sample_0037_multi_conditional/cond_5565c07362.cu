@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-__global__ void cond_5565c07362(const float* __restrict__ w, float* result, int n)
+__global__ void cond_5565c07362(const float* __restrict__ w, float* y_out, float* dst, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -40,7 +40,8 @@ __global__ void cond_5565c07362(const float* __restrict__ w, float* result, int 
     } else if (w[tid] > 0.5f) {
         r2 = -fabsf(0.4375f);
     }
-    result[tid] = r1;
+    y_out[tid] = r1;
+    dst[tid] = r2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,37 +153,45 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_w(500);  // input, shape [500] of float32
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result(500);  // output, shape [500] of float32
+    std::vector<float> h_y_out(500);  // output, shape [500] of float32
+    std::vector<float> h_dst(500);  // output, shape [500] of float32
 
     // Device buffers
     float* d_w = nullptr;
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
     CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const int n = 500;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_5565c07362<<<grid, block>>>(d_w, d_result, n);
+    cond_5565c07362<<<grid, block>>>(d_w, d_y_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4000) {
+        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
                       0.0256f, 0.0001f, stats);
+    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
+                      0.0064f, 0.0001f, stats);
     printf("%s cond_5565c07362: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -191,13 +200,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_5565c07362<<<grid, block>>>(d_w, d_result, n);
+        cond_5565c07362<<<grid, block>>>(d_w, d_y_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_5565c07362<<<grid, block>>>(d_w, d_result, n);
+        cond_5565c07362<<<grid, block>>>(d_w, d_y_out, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -217,6 +226,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

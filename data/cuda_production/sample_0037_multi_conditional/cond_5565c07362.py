@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_5565c07362(w: wp.array(dtype=wp.float32), result: wp.array[wp.float32]):
+def cond_5565c07362(w: wp.array(dtype=wp.float32), y_out: wp.array(dtype=float), dst: wp.array[wp.float32]):
     tid = wp.tid()
     r1 = w[tid]
     r2 = max(w[tid], -1.1875)
@@ -24,4 +24,5 @@ def cond_5565c07362(w: wp.array(dtype=wp.float32), result: wp.array[wp.float32])
             r1 = w[tid]
     elif w[tid] > 0.5:
         r2 = -wp.abs(0.4375)
-    result[tid] = r1
+    y_out[tid] = r1
+    dst[tid] = r2

@@ -15,7 +15,8 @@ __global__ void cond_fe221c263f(
     const float* __restrict__ p,
     const float* __restrict__ w,
     const float* __restrict__ data,
-    float* dst,
+    float* result,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,7 +54,8 @@ __global__ void cond_fe221c263f(
     } else {
         r2 = w[tid] * (float)tid;
     }
-    dst[tid] = r1;
+    result[tid] = r1;
+    res[tid] = r2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +171,8 @@ int main(int argc, char** argv)
     fill_float(h_w.data(), h_w.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_data(128);  // input, shape [128] of float32
     fill_float(h_data.data(), h_data.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst(128);  // output, shape [128] of float32
+    std::vector<float> h_result(128);  // output, shape [128] of float32
+    std::vector<float> h_res(128);  // output, shape [128] of float32
 
     // Device buffers
     float* d_p = nullptr;
@@ -184,30 +187,37 @@ int main(int argc, char** argv)
     const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
     CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
     CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const int n = 128;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_dst, n);
+    cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_result, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1024) {
+        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                       0.0064f, 0.0001f, stats);
+    ok &= check_float("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
+                      0.0256f, 0.0001f, stats);
     printf("%s cond_fe221c263f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -216,13 +226,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_dst, n);
+        cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_result, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_dst, n);
+        cond_fe221c263f<<<grid, block>>>(d_p, d_w, d_data, d_result, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -244,6 +254,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_data));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

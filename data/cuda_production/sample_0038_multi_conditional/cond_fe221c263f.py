@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_fe221c263f(p: wp.array[wp.float32], w: wp.array[wp.float32], data: wp.array[float], dst: wp.array[wp.float32]):
+def cond_fe221c263f(p: wp.array[wp.float32], w: wp.array[wp.float32], data: wp.array[float], result: wp.array[wp.float32], res: wp.array[wp.float32]):
     tid = wp.tid()
     r1 = data[tid]
     r2 = wp.abs(p[tid])
@@ -32,4 +32,5 @@ def cond_fe221c263f(p: wp.array[wp.float32], w: wp.array[wp.float32], data: wp.a
             r2 = (w[tid] * w[tid]) / (wp.abs(wp.abs(w[tid])) + 2.0)
     else:
         r2 = w[tid] * float(tid)
-    dst[tid] = r1
+    result[tid] = r1
+    res[tid] = r2

@@ -23,7 +23,8 @@ __device__ __forceinline__ int floordiv(int a, int b)
 __global__ void cond_79cfefaccc(
     const float* __restrict__ src,
     const float* __restrict__ q,
-    float* output,
+    float* out,
+    float* out2,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -71,7 +72,8 @@ __global__ void cond_79cfefaccc(
     } else {
         r2 = q[tid];
     }
-    output[tid] = r1;
+    out[tid] = r1;
+    out2[tid] = r2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,7 +187,8 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q(1024);  // input, shape [1024] of float32
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output(1024);  // output, shape [1024] of float32
+    std::vector<float> h_out(1024);  // output, shape [1024] of float32
+    std::vector<float> h_out2(1024);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -196,29 +199,36 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_out2 = nullptr;
+    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
+    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
+    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
 
     const int n = 1024;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_output, n);
+    cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_out, d_out2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4096) {
-        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 8192) {
+        fprintf(stderr, "%s: expected 8192 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+                      0.0256f, 0.0001f, stats);
+    ok &= check_float("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
                       0.0256f, 0.0001f, stats);
     printf("%s cond_79cfefaccc: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -228,13 +238,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_output, n);
+        cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_out, d_out2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_output, n);
+        cond_79cfefaccc<<<grid, block>>>(d_src, d_q, d_out, d_out2, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -255,6 +265,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_out2));
     return ok ? 0 : 1;
 }

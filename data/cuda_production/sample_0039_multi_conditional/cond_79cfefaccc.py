@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_79cfefaccc(src: wp.array(dtype=float), q: wp.array(dtype=wp.float32), output: wp.array[float]):
+def cond_79cfefaccc(src: wp.array(dtype=float), q: wp.array(dtype=wp.float32), out: wp.array[float], out2: wp.array[float]):
     tid = wp.tid()
     r1 = src[tid] / -2.0
     r2 = src[tid]
@@ -41,4 +41,5 @@ def cond_79cfefaccc(src: wp.array(dtype=float), q: wp.array(dtype=wp.float32), o
             r1 = 2.375 / 0.5
     else:
         r2 = q[tid]
-    output[tid] = r1
+    out[tid] = r1
+    out2[tid] = r2

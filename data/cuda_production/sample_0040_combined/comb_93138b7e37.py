@@ -6,7 +6,7 @@ def comb_93138b7e37_fn0(x: float, y: float) -> float:
     return wp.tanh(y)
 
 @wp.kernel
-def comb_93138b7e37(y: wp.array(dtype=float), p: wp.array[wp.float32], x: wp.array[wp.float32], inp: wp.array[wp.vec3], out: wp.array(dtype=wp.float32)):
+def comb_93138b7e37(p: wp.array[wp.float32], x: wp.array[wp.float32], inp: wp.array[wp.vec3], out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     acc1 = float(0.0)
     for k in range(3, -1, -1):

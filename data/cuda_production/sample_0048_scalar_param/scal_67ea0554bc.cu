@@ -17,7 +17,7 @@ __global__ void scal_67ea0554bc(
     float threshold,
     int stride,
     float* out,
-    float* out2,
+    float* y_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,8 +27,8 @@ __global__ void scal_67ea0554bc(
     float v1 = -0.6875f;
     float v2 = v1;
     float v3 = fminf(fabsf((float)stride), x[tid] / 0.5f) - (fabsf(w[tid]) - v2);
-    out[tid] = v2 / 4.0f / (fabsf(fmaxf(v3, w[tid])) + 2.0f);
-    out2[tid] = fabsf(v1 / (fabsf(x[tid]) + 2.0f));
+    out[tid] = v2 / 4.0f / (fabsf(fmaxf(v3, w[tid])) + 2.0f) + threshold;
+    y_out[tid] = fabsf(v1 / (fabsf(x[tid]) + 2.0f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ int main(int argc, char** argv)
     const float threshold = -0.5f;
     const int stride = -3;
     std::vector<float> h_out(1000);  // output, shape [1000] of float32
-    std::vector<float> h_out2(1000);  // output, shape [1000] of float32
+    std::vector<float> h_y_out(1000);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_x = nullptr;
@@ -160,21 +160,21 @@ int main(int argc, char** argv)
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_out2 = nullptr;
-    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
-    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
-    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const int n = 1000;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_out2, n);
+    scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
@@ -185,7 +185,7 @@ int main(int argc, char** argv)
     }
     ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
                       0.0001f, 0.0001f, stats);
-    ok &= check_float("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
                       0.0001f, 0.0001f, stats);
     printf("%s scal_67ea0554bc: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -195,13 +195,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_out2, n);
+        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_out2, n);
+        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -223,6 +223,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_out2));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

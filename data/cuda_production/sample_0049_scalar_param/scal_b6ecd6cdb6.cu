@@ -19,7 +19,7 @@ __global__ void scal_b6ecd6cdb6(
     float beta,
     int n_iter,
     float* out,
-    float* y_out,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,8 +33,8 @@ __global__ void scal_b6ecd6cdb6(
     for (int s = 0; s < n_iter; ++s) {
         acc4 = acc4 + v3;
     }
-    out[tid] = b[tid];
-    y_out[tid] = -acc4;
+    out[tid] = b[tid] - alpha - bias - beta + acc4;
+    dst[tid] = fabsf(fminf(0.875f, fminf(v2, b[tid])));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ int main(int argc, char** argv)
     const float beta = -1.0f;
     const int n_iter = 4;
     std::vector<float> h_out(64);  // output, shape [64] of float32
-    std::vector<float> h_y_out(64);  // output, shape [64] of float32
+    std::vector<float> h_dst(64);  // output, shape [64] of float32
 
     // Device buffers
     float* d_y = nullptr;
@@ -168,21 +168,21 @@ int main(int argc, char** argv)
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const int n = 64;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_y_out, n);
+    scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     bool ok = true;
     CheckStats stats;
@@ -192,9 +192,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                      0.0002f, 0.0001f, stats);
-    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                      0.0256f, 0.0001f, stats);
+                      0.02598125f, 0.0001f, stats);
+    ok &= check_float("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+                      0.0064f, 0.0001f, stats);
     printf("%s scal_b6ecd6cdb6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -203,13 +203,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_y_out, n);
+        scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_y_out, n);
+        scal_b6ecd6cdb6<<<grid, block>>>(d_y, d_b, alpha, bias, beta, n_iter, d_out, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -231,6 +231,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }
