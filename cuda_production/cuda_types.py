@@ -163,7 +163,7 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         parts = [call.format(p=f"&address->{c}", x=f"val.{c}") for c in _comps(n)]
         deps = (f"atomic_{op}_f",) if op in ("min", "max") else ()
         body = "    // component-wise, as Warp does; returns the old vector\n    return " + _make(n, parts) + ";"
-        return _fn(v, f"atomic_{op}_vec(float{n}* address, {v} val)".replace(f"atomic_{op}_vec", f"atomic{op.capitalize()}{v.capitalize()}"), body), deps
+        return _fn(v, f"atomic{op.capitalize()}Float{n}({v}* address, {v} val)", body), deps
     raise KeyError(name)
 
 

@@ -354,7 +354,7 @@ class FunctionTranslator:
             return
         if isinstance(target, ast.Subscript):
             value = self.emit(node.value)
-            place = self.emit_place(target)
+            place = self.emit_Subscript(target)
             self.check_same(node, place.type, value.type, "assignment")
             self.out(f"{place.code} = {value.code};")
             return
@@ -399,7 +399,7 @@ class FunctionTranslator:
             op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}.get(type(node.op))
             if op is None:
                 raise self.unsupported(node, f"in-place '{_OPS[type(node.op)]}=' on an array element")
-            place = self.emit_place(target)
+            place = self.emit_Subscript(target)
             self.out(self.atomic_call(node, op, target.value.id, place, value).code + ";")
             return
         if isinstance(target, ast.Name):
@@ -415,7 +415,7 @@ class FunctionTranslator:
                 self.out(f"{target.id} = {combined.code};")
             return
         if isinstance(target, (ast.Subscript, ast.Attribute)):
-            place = self.emit_place(target) if isinstance(target, ast.Subscript) else self.emit(target)
+            place = self.emit_Subscript(target) if isinstance(target, ast.Subscript) else self.emit(target)
             combined = self.binary(node, node.op, place, value)
             self.check_same(node, place.type, combined.type, "in-place update")
             self.out(f"{place.code} = {combined.code};")
@@ -533,10 +533,6 @@ class FunctionTranslator:
             self.return_type = value.type
         self.check_same(node, self.return_type, value.type, "return value")
         self.out(f"return {value.code};")
-
-    # ---- places (assignable) -------------------------------------------------------------------
-    def emit_place(self, node: ast.Subscript) -> CExpr:
-        return self.emit_Subscript(node)
 
     # ---- expressions ---------------------------------------------------------------------------
     def emit_Constant(self, node: ast.Constant) -> CExpr:

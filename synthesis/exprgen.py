@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -49,10 +50,13 @@ def _is_literal(src: str) -> bool:
         return False
 
 
+def reads(name: str) -> "re.Pattern[str]":
+    """Matches `name` used as a variable (`v.x` is an attribute, not the variable x)."""
+    return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
+
+
 def _same_names(a: str, b: str) -> bool:
     """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
-    import re
-
     names_a = set(re.findall(r"[A-Za-z_]\w*", a)) - {"wp", "float", "int", "abs", "min", "max"}
     names_b = set(re.findall(r"[A-Za-z_]\w*", b)) - {"wp", "float", "int", "abs", "min", "max"}
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
@@ -228,9 +232,7 @@ class KernelWriter:
 
     def is_read(self, name: str) -> bool:
         """Whether any emitted line reads `name`, other than a statement updating `name` itself."""
-        import re
-
-        pattern = re.compile(rf"(?<![.\w]){re.escape(name)}\b")
+        pattern = reads(name)
         return any(pattern.search(line) and not line.strip().startswith(f"{name} ") for line in self.lines)
 
     def visible(self, dtype: str) -> list[Expr]:
@@ -253,10 +255,8 @@ class KernelWriter:
         Only whole statements at the kernel's top level go (never one inside a block, which could
         leave it empty), and never one with a side effect (atomics); results are unaffected.
         """
-        import re
-
         def mentions(name: str, lines: list[str]) -> bool:
-            pattern = re.compile(rf"(?<![.\w]){re.escape(name)}\b")  # `.x` is an attribute, not x
+            pattern = reads(name)
             return any(pattern.search(line) for line in lines)
 
         changed = True

@@ -84,8 +84,7 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
         w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
         if extra:
             extra(var)
-        op = w.rng.choice(["+=", "= acc +"])
-        if op == "+=":
+        if w.rng.choice([True, False]):  # both spellings Warp accepts
             w.emit(f"{acc} += {body.src}")
         else:
             w.emit(f"{acc} = {acc} + {body.operand()}")
