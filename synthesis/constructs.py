@@ -91,8 +91,10 @@ def _is_numeric_expr(node: ast.AST, numeric: set[str]) -> bool:
         return node.id in numeric
     if isinstance(node, ast.Attribute):
         return _dotted(node) in ("math.pi", "np.pi", "numpy.pi", "math.e", "np.e", "wp.pi")
-    if isinstance(node, ast.Call) and _dotted(node.func) in ("float", "int", "math.sqrt", "np.sqrt"):
-        return all(_is_numeric_expr(a, numeric) for a in node.args)
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func) or ""
+        maths = name.startswith(("math.", "np.", "numpy.")) or name in ("float", "int", "round", "abs", "min", "max")
+        return maths and all(_is_numeric_expr(a, numeric) for a in node.args) and not node.keywords
     return False
 
 
@@ -114,6 +116,8 @@ def module_scope(tree: ast.Module) -> ModuleScope:
                 continue
             if isinstance(value, ast.Call) and _dotted(value.func) in ("wp.constant", "warp.constant"):
                 kind = "module constant wp.constant"
+                if value.args and _is_numeric_expr(value.args[0], numeric):
+                    numeric.update(t.id for t in targets if isinstance(t, ast.Name))
             elif _is_numeric_expr(value, numeric):
                 kind = "module global numeric"
             elif isinstance(value, ast.Call) and _dotted(value.func) in ("wp.vec", "wp.mat", "wp.types.vector",
