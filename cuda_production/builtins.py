@@ -94,6 +94,9 @@ add_builtin("mod", (F, F), F, "fmodf({0}, {1})", arg_names=("a", "b"))
 add_builtin("mod", (I, I), I, "{0} % {1}", emit=lambda a: CExpr(f"{a[0].at(13)} % {a[1].at(14)}", I, 13))
 # Warp's step(x) is 1 for x < 0, else 0
 add_builtin("step", (F,), F, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0f ? 1.0f : 0.0f)", F), arg_names=("x",))
+# Warp multiplies by a double constant (builtin.h DEG_TO_RAD / RAD_TO_DEG), then rounds to float
+add_builtin("radians", (F,), F, "(float)((double)({0}) * 0.01745329251994329577)", arg_names=("x",))
+add_builtin("degrees", (F,), F, "(float)((double)({0}) * 57.29577951308232087679)", arg_names=("x",))
 add_builtin("lerp", (F, F, F), F, "lerp({0}, {1}, {2})", snippets=("lerp",), arg_names=("a", "b", "t"))
 add_builtin("smoothstep", (F, F, F), F, "smoothstep({0}, {1}, {2})", snippets=("smoothstep",),
             arg_names=("a", "b", "x"))
