@@ -18,7 +18,7 @@ HEADER = "@wp.kernel\ndef k(a: wp.array(dtype=float), i: wp.array(dtype=int), ou
 UNSUPPORTED = [
     ("    v = [1.0, 2.0]", "unsupported: list", 9),
     ("    v = {'a': 1.0}", "unsupported: dict", 9),
-    ("    x, y = a[tid], a[tid]", "unsupported: assignment to tuple", 5),
+    ("    out[tid], y = a[tid], a[tid]", "unsupported: assignment to tuple of anything but names", 5),
     ("    f = lambda q: q", "unsupported: lambda", 9),
     ("    print(a[tid])", "unsupported: call to 'print'", 5),
     ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...)", 14),
