@@ -1050,7 +1050,9 @@ class FunctionTranslator:
                 if isinstance(arr.type, ArrayType):
                     return CExpr(f"{arr.code}_dim0", "int32")
                 raise self.unsupported(node, f"len() of {arr.type}")
-            if not builtins.is_builtin(name, bare=True):
+            if name in self.module.info.type_aliases and self.lookup(name) is None:
+                name = self.module.info.type_aliases[name]  # `wptype(x)` with `wptype = wp.float32`
+            elif not builtins.is_builtin(name, bare=True):
                 raise self.unsupported(node, f"call to '{name}'")
         else:
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
