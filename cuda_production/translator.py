@@ -486,7 +486,7 @@ class FunctionTranslator:
             else:
                 raise self.unsupported(target, "wp.tid() target")
         self.tid_names = names
-        taken = {p.name for p in self.params} | set(names) | _names_stored(fn)
+        taken = {p.name for p in self.params} | set(names) | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
         if len(names) == 1:
             bound = next(b for b in ("n", "num_threads", "n_threads", "launch_n") if b not in taken)
             self.launch_names = (bound,)
