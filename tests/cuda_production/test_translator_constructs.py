@@ -100,7 +100,7 @@ def transforms(xf: wp.array(dtype=wp.transform), p: wp.array(dtype=wp.vec3), ot:
 def by_value_params(a: wp.array(dtype=wp.vec3), g: wp.vec3, m: wp.mat33, r: wp.quat, x: wp.transform, flag: bool,
                     out: wp.array(dtype=wp.vec3)):
     tid = wp.tid()
-    v = m @ a[tid] + g
+    v = m @ a[tid] + g + wp.vec3(1, 0, 2) * 0.5  # int literals: Warp converts them
     if flag:
         v = wp.quat_rotate(r, v)
     out[tid] = wp.transform_point(x, v)
