@@ -1,4 +1,4 @@
-"""The ten kernel categories and `generate(category, seed)`, a pure function of its arguments."""
+"""The kernel categories and `generate(category, seed)`, a pure function of its arguments."""
 from __future__ import annotations
 
 import hashlib
@@ -14,6 +14,7 @@ from synthesis.categories import (
     multi_conditional,
     nested_loop,
     scalar_param,
+    stencil,
     vector,
 )
 from synthesis.spec import KernelSpec
@@ -29,6 +30,7 @@ CATEGORIES = {
     "multi_conditional": (multi_conditional, "cond"),
     "combined": (combined, "comb"),
     "scalar_param": (scalar_param, "scal"),
+    "stencil": (stencil, "sten"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 
