@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 
 from synthesis.exprgen import CONST_Q, Expr, KernelWriter, fmt_float, reads
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec, KernelSpec
-
-# Component counts of the by-value types (Warp's memory order: quat x,y,z,w; transform p then q).
-VALUE_WIDTHS = {"vec2": 2, "vec3": 3, "vec4": 4, "mat22": 4, "mat33": 9, "mat44": 16, "quat": 4, "transform": 7}
 
 
 def grid_value(rng: random.Random, low: float, high: float, q: int = CONST_Q) -> float:
@@ -67,7 +64,7 @@ class RichKernelWriter(KernelWriter):
     # ---- arguments -----------------------------------------------------------------------
     def add_value(self, hint: str, dtype: str, values: tuple[float, ...]) -> Expr:
         """A vector/matrix/quaternion/transform parameter passed by value (components in Warp order)."""
-        assert len(values) == VALUE_WIDTHS[dtype], (dtype, values)
+        assert len(values) == lookup_dtype(dtype).width, (dtype, values)
         name = self._unique(hint)
         mag = max(abs(v) for v in values)
         self.args.append(ArgSpec(name, dtype, "scalar", (), -mag, mag, 0, value=tuple(float(v) for v in values)))
@@ -152,5 +149,3 @@ def field_expr(param: str, f: StructField) -> Expr:
 def camel(words: list[str]) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words)
 
-
-_IDENT = re.compile(r"[A-Za-z_]\w*")
