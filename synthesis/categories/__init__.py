@@ -13,8 +13,10 @@ from synthesis.categories import (
     matrix,
     multi_conditional,
     nested_loop,
+    particles,
     scalar_param,
     stencil,
+    transform,
     vector,
 )
 from synthesis.spec import KernelSpec
@@ -31,6 +33,8 @@ CATEGORIES = {
     "combined": (combined, "comb"),
     "scalar_param": (scalar_param, "scal"),
     "stencil": (stencil, "sten"),
+    "transform": (transform, "xform"),
+    "particles": (particles, "part"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 

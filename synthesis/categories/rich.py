@@ -39,6 +39,7 @@ class RichKernelWriter(KernelWriter):
     def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
         super().__init__(rng, name, category, seed, dim)
         self.constants: dict[str, str] = {}  # name -> module-level definition line
+        self.constant_exprs: dict[str, Expr] = {}
         self.structs: dict[str, list[StructField]] = {}  # class name -> fields
         self.struct_params: dict[str, str] = {}  # parameter name -> class name
         self.field_specs: dict[str, ArgSpec] = {}  # "param.field" -> the field's ArgSpec
@@ -46,7 +47,12 @@ class RichKernelWriter(KernelWriter):
 
     # ---- module level -------------------------------------------------------------------
     def add_constant(self, name: str, value: float | int, style: str | None = None) -> Expr:
-        """A module-level constant, `NAME = wp.constant(v)` or `NAME = v`; readable as an Expr."""
+        """A module-level constant, `NAME = wp.constant(v)` or `NAME = v`; readable as an Expr.
+
+        Asking again for a name already defined returns the first definition (one value per name).
+        """
+        if name in self.constant_exprs:
+            return self.constant_exprs[name]
         style = style or self.rng.choice(["wp.constant", "plain"])
         text = str(value) if isinstance(value, int) else fmt_float(value)
         self.constants[name] = f"{name} = wp.constant({text})" if style == "wp.constant" else f"{name} = {text}"
@@ -56,6 +62,7 @@ class RichKernelWriter(KernelWriter):
             q = next(k for k in range(0, 30) if float(value) * 2.0**k == int(float(value) * 2.0**k))
             expr = Expr(name, "float32", abs(float(value)), q)
         self.feature("module constants")
+        self.constant_exprs[name] = expr
         return expr
 
     def option(self, key: str, value: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, fmt_float, join_q
@@ -186,8 +187,9 @@ def advect(s: Stencil) -> Expr:
     lows, fracs = [], []
     for axis, t in enumerate(s.idx):
         comp = "vc" if s.nd == 1 else f"vc[{axis}]" if s.rng.random() < 0.5 else f"vc.{AXES[axis]}"
-        pos = s.local(f"p{AXES[axis]}", f"float({t}) - {comp} * {dt.src}", 64.0, 10)
-        low = s.local(f"l{AXES[axis]}", f"int(wp.floor({pos.src}))", 64.0, 0, "int32")
+        extent = float(s.w.dim[axis]) + 2.0 * dt.mag
+        pos = s.local(f"p{AXES[axis]}", f"float({t}) - {comp} * {dt.src}", extent, 10)
+        low = s.local(f"l{AXES[axis]}", f"int(wp.floor({pos.src}))", extent + 1.0, 0, "int32")
         fracs.append(s.local(f"t{AXES[axis]}", f"{pos.src} - float({low.src})", 1.0, 10))
         lows.append(low.src)
 
@@ -299,7 +301,8 @@ def generate(rng: random.Random, name: str, seed: int):
         # A pointwise term on top, drawn over the locals (decay, forcing, nonlinearity).
         gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 4)))
         extra = gen.float_expr(rng.randint(1, 2))
-        if extra.mag <= 64.0:
+        bare_name = extra.src.isidentifier() and re.search(rf"(?<![.\w]){extra.src}\b", value.src)
+        if extra.mag <= 64.0 and not bare_name and any(ch.isalpha() for ch in extra.src):
             sym = rng.choice(["+", "-"])
             value = Expr(f"{value.operand()} {sym} {extra.operand()}", "float32", value.mag + extra.mag,
                          join_q(value.q, extra.q), atom=False)
