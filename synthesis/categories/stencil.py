@@ -37,6 +37,7 @@ class Stencil:
         self.border = rng.choice(["clamp", "guard", "return", "interior"])
         self.field = self.w.add_array(rng.choice(FIELD_NAMES), "float32", "input", low=-1.0, high=1.0)
         self.sampler: str | None = None
+        self.keywords = rng.random() < 0.4  # builtins called with keyword arguments
         self._center: Expr | None = None
 
     @property
@@ -64,7 +65,10 @@ class Stencil:
             lines.append(f"    return f[{', '.join(coords)}]")
         else:
             for k, c in enumerate(coords):
-                lines.append(f"    c{c} = wp.clamp({c}, 0, f.shape[{k}] - 1)")
+                if self.keywords:
+                    lines.append(f"    c{c} = wp.clamp({c}, low=0, high=f.shape[{k}] - 1)")
+                else:
+                    lines.append(f"    c{c} = wp.clamp({c}, 0, f.shape[{k}] - 1)")
             lines.append(f"    return f[{', '.join('c' + c for c in coords)}]")
         w.add_helper("\n".join(lines), name)
         w.feature(f"{'guarded' if self.border == 'guard' else 'clamped'} sampler")
@@ -118,7 +122,12 @@ def laplacian(s: Stencil) -> Expr:
     for axis in range(s.nd):
         lo, hi = s.neighbours(axis)
         terms += [lo, hi]
-    lap = s.local("lap", " + ".join(terms) + f" - {2.0 * s.nd} * {c.src}", 4.0 * s.nd, 10)
+    if s.rng.random() < 0.5:
+        lap = s.local("lap", " + ".join(terms) + f" - {2.0 * s.nd} * {c.src}", 4.0 * s.nd, 10)
+    else:
+        lap = s.local("lap", " + ".join(terms), 2.0 * s.nd, 10)
+        s.w.emit(f"lap -= {2.0 * s.nd} * {c.src}")
+        lap = Expr("lap", "float32", 4.0 * s.nd, 10)
     k = s.coefficient(s.rng.choice(["alpha", "diffusion", "kappa"]), 0.0625, 0.25)
     s.w.feature("laplacian")
     return Expr(f"{c.src} + {k.src} * {lap.src}", "float32", 1.0 + k.mag * lap.mag, None, atom=False)
@@ -180,15 +189,28 @@ def blur(s: Stencil) -> Expr:
 def advect(s: Stencil) -> Expr:
     """Semi-Lagrangian: trace back along the velocity, bilinear/linear interpolation with lerp."""
     vtype = "vec2" if s.nd == 2 else ("vec3" if s.nd == 3 else "float32")
-    vel = s.w.add_array(s.rng.choice(["vel", "velocity", "v"]), vtype, "input", low=-2.0, high=2.0, grid_bits=6)
     dt = s.w.add_constant(s.rng.choice(["DT", "TIME_STEP"]), grid_value(s.rng, 0.0625, 0.5))
     own = ", ".join(s.idx)
-    s.local("vc", f"{vel}[{own}]", 2.0, 6, vtype)
+    if s.nd > 1 and s.rng.random() < 0.35:
+        vc = s.w.add_value(s.rng.choice(["wind", "drift", "u_inf"]), vtype, tuple(grid_value(s.rng, -2.0, 2.0)
+                                                                               for _ in range(s.nd)))
+        vc_src = vc.src
+        s.w.feature("uniform velocity by value")
+    else:
+        vel = s.w.add_array(s.rng.choice(["vel", "velocity", "v"]), vtype, "input", low=-2.0, high=2.0, grid_bits=6)
+        vc_src = s.local("vc", f"{vel}[{own}]", 2.0, 6, vtype).src
+    periodic = s.rng.random() < 0.3
     lows, fracs = [], []
     for axis, t in enumerate(s.idx):
-        comp = "vc" if s.nd == 1 else f"vc[{axis}]" if s.rng.random() < 0.5 else f"vc.{AXES[axis]}"
+        comp = vc_src if s.nd == 1 else f"{vc_src}[{axis}]" if s.rng.random() < 0.5 else f"{vc_src}.{AXES[axis]}"
         extent = float(s.w.dim[axis]) + 2.0 * dt.mag
-        pos = s.local(f"p{AXES[axis]}", f"float({t}) - {comp} * {dt.src}", extent, 10)
+        back = f"float({t}) - {comp} * {dt.src}"
+        if periodic:  # exact operands: fmod is exact, the wrapped cell is the same everywhere
+            size = f"float({s.field}.shape[{axis}])"
+            pos = s.local(f"p{AXES[axis]}", f"wp.mod({back} + {size}, {size})", extent, 10)
+            s.w.feature("periodic wrap (wp.mod)")
+        else:
+            pos = s.local(f"p{AXES[axis]}", back, extent, 10)
         low = s.local(f"l{AXES[axis]}", f"int(wp.floor({pos.src}))", extent + 1.0, 0, "int32")
         fracs.append(s.local(f"t{AXES[axis]}", f"{pos.src} - float({low.src})", 1.0, 10))
         lows.append(low.src)
@@ -234,7 +256,8 @@ def standing_source(s: Stencil) -> Expr:
     amp = s.coefficient(s.rng.choice(["amplitude", "amp", "strength"]), 0.25, 2.0)
     phase = []
     for k, t in enumerate(s.idx[: s.rng.randint(1, s.nd)]):
-        phase.append(f"wp.sin(wp.pi * float({t}) / float({s.field}.shape[{k}] - 1))")
+        cast = s.rng.choice(["float", "wp.float32"])
+        phase.append(f"wp.sin(wp.pi * {cast}({t}) / {cast}({s.field}.shape[{k}] - 1))")
     src = s.local("src", f"{amp.src} * " + " * ".join(phase), amp.mag, None)
     s.w.feature("sine source (wp.pi)")
     if s.rng.random() < 0.5:
@@ -306,12 +329,18 @@ def generate(rng: random.Random, name: str, seed: int):
             sym = rng.choice(["+", "-"])
             value = Expr(f"{value.operand()} {sym} {extra.operand()}", "float32", value.mag + extra.mag,
                          join_q(value.q, extra.q), atom=False)
-    if rng.random() < 0.3:
+    decay_in_place = False
+    if rng.random() < 0.4:
         decay = w.add_constant(rng.choice(["DECAY", "DAMPING", "RELAX"]), grid_value(rng, 0.5, 0.9375))
-        if not (value.atom and value.src in w.scopes[-1]):
-            value = s.local("r", value.src, value.mag, None)
-        w.emit(f"{value.src} *= {decay.src}")
+        if rng.random() < 0.5:
+            if not (value.atom and value.src in w.scopes[-1]):
+                value = s.local("r", value.src, value.mag, None)
+            w.emit(f"{value.src} *= {decay.src}")
+        else:
+            decay_in_place = True
     w.store(out, value, own)
+    if decay_in_place:
+        w.emit(f"{out}[{own}] *= {decay.src}")
     if body_block is not None:
         body_block.__exit__(None, None, None)
         with w.block("else:"):

@@ -243,7 +243,11 @@ def inertia(r: Rigid) -> None:
     r.w.feature("rotated inertia")
     torque = r.vec_input(["torque", "tau", "impulse"])
     if rng.random() < 0.5:
-        inv = r.local("I_inv", f"wp.inverse({I_w.src})", "mat33", 8.0)
+        if rng.random() < 0.5:
+            inv = r.local("I_inv", f"wp.inverse({I_w.src})", "mat33", 8.0)
+        else:  # regularised, as solvers do
+            eps = r.w.add_constant(rng.choice(["ARMATURE", "REG", "EPS"]), grid_value(rng, 0.0625, 0.25))
+            inv = r.local("I_inv", f"wp.inverse({I_w.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 8.0)
         r.w.feature("wp.inverse")
         r.store_vec(Expr(f"{inv.src} * {torque.src}", "vec3", 24.0, None, atom=False), ["alpha", "ang_acc", "out"])
     else:
@@ -278,7 +282,44 @@ def falloff(r: Rigid) -> None:
     r.store_vec(f, ["force", "f_out", "out"])
 
 
-BODIES = [move_points, compose, rotate, integrate_orientation, inertia, falloff]
+def plane_contact(r: Rigid) -> None:
+    """Penetration of points below a plane (a, b, c, d) passed by value, through a vec4 helper."""
+    w, rng = r.w, r.rng
+    n = [grid_value(rng, -1.0, 1.0) for _ in range(3)]
+    plane = w.add_value(rng.choice(["plane", "ground_plane", "halfspace"]), "vec4", tuple(n) + (grid_value(rng, -1.0, 1.0),))
+    name = f"{w.name}_{rng.choice(['plane_distance', 'signed_distance', 'plane_sdf'])}"
+    body = rng.choice([
+        "return wp.dot(wp.vec3(plane[0], plane[1], plane[2]), p) + plane[3]",
+        "return plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2] + plane[3]",
+        "normal = wp.vec3(plane.x, plane.y, plane.z)\n    return wp.dot(normal, p) + plane.w",
+    ])
+    w.add_helper(f"@wp.func\ndef {name}(plane: wp.vec4, p: wp.vec3) -> float:\n    {body}", name)
+    p = r.vec_input(POINT_NAMES, -2.0, 2.0, grid_bits=8)
+    depth = r.local("depth", f"wp.min({name}({plane.src}, {p.src}), 0.0)", "float32", 8.0)
+    k = w.add_constant(rng.choice(["CONTACT_KE", "STIFFNESS", "KE"]), grid_value(rng, 1.0, 8.0))
+    normal = f"wp.vec3({plane.src}[0], {plane.src}[1], {plane.src}[2])"
+    w.feature("plane contact (vec4 helper)")
+    r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * 8.0, None, atom=False),
+                ["contact_force", "f_contact", "out"])
+
+
+def point_velocity(r: Rigid) -> None:
+    """Velocity of body points: v + w x r, with the cross product as a skew matrix (wp.mat33)."""
+    w, rng = r.w, r.rng
+    omega = r.vec_input(["omega", "ang_vel", "w_body"])
+    arm = r.vec_input(["r_com", "arm", "offsets"], -2.0, 2.0)
+    o = omega.src
+    if rng.random() < 0.6:
+        W = r.local("W", f"wp.mat33(0.0, -{o}[2], {o}[1], {o}[2], 0.0, -{o}[0], -{o}[1], {o}[0], 0.0)", "mat33", 1.0)
+        w.feature("skew matrix (wp.mat33)")
+        rel = Expr(f"{W.src} * {arm.src}", "vec3", 4.0, None, atom=False)
+    else:
+        rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 4.0, None)
+    v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
+    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", 6.0, None, atom=False), ["v_point", "out", "vel_out"])
+
+
+BODIES = [move_points, compose, rotate, integrate_orientation, inertia, falloff, plane_contact, point_velocity]
 
 
 def generate(rng: random.Random, name: str, seed: int):
