@@ -9,12 +9,14 @@ nothing is written for it, and the exit status is 2.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
 
@@ -30,7 +32,11 @@ def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[
         size *= d
     for p in kernel.params:
         if p.kind == "scalar":
-            args.append(ArgSpec(p.name, p.dtype, "scalar", value=4 if p.dtype == "int32" else 0.5))
+            args.append(ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype)))
+            continue
+        if p.kind == "struct":  # members described like parameters of their own
+            members = default_args(replace(kernel, params=list(p.fields)), launch_dim)
+            args.append(ArgSpec(p.name, p.dtype, "struct", fields=tuple(members)))
             continue
         shape = launch_dim if p.ndim == len(launch_dim) else ((size,) if p.ndim == 1 else tuple([16] * p.ndim))
         role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
@@ -40,6 +46,13 @@ def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[
         else:
             args.append(ArgSpec(p.name, p.dtype, role, shape, -1.0, 1.0, 10))
     return args
+
+
+def _default_value(dtype: str):
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        return 4 if t.is_int else (True if t.scalar == "bool" else 0.5)
+    return tuple(0.5 if k % 2 == 0 else -0.25 for k in range(t.width))
 
 
 def _min_extent(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> int:
