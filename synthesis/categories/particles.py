@@ -310,10 +310,11 @@ def kinetic_energy(k: ParticleKernel) -> None:
     else:
         ke = k.local("ke", f"0.5 * {s}.mass[tid] * wp.length_sq({v.src})", "float32", 3.0, None)
     ke = modulate(k, ke)
+    g = k.local("g", f"{owner}[tid]", "int32", float(groups))
     if rng.random() < 0.5:
-        w.emit(f"{energy}[{owner}[tid]] += {ke.src}")
+        w.emit(f"{energy}[{g.src}] += {ke.src}")
     else:
-        w.emit(f"wp.atomic_add({energy}, {owner}[tid], {ke.src})")
+        w.emit(f"wp.atomic_add({energy}, {g.src}, {ke.src})")
     w.note_bound(energy, k.n * ke.mag + 1.0)
     w.feature("energy reduction")
 

@@ -226,7 +226,8 @@ def integrate_orientation(r: Rigid) -> None:
 
 
 def inertia(r: Rigid) -> None:
-    """World inertia R I R^T of a diagonally dominant body inertia; its inverse and determinant."""
+    """Torque to angular momentum/acceleration through a diagonally dominant body inertia (plus the
+    torque's outer product, positive semi-definite, so the matrix stays well conditioned and varies)."""
     rng = r.rng
     diag = [grid_value(rng, 1.0, 2.0) for _ in range(3)]
     vals = []
@@ -238,26 +239,29 @@ def inertia(r: Rigid) -> None:
         vals[3 * a + b] = vals[3 * b + a] = off
     I_body = r.w.add_value(rng.choice(["I_body", "inertia", "I_local"]), "mat33", tuple(vals))
     q = r.rotation()
-    R = r.local("R", f"wp.quat_to_matrix({q.src})", "mat33", 1.0)
-    I_w = r.local("I_world", f"{R.src} * {I_body.src} * wp.transpose({R.src})", "mat33", 8.0)
-    r.w.feature("rotated inertia")
     torque = r.vec_input(["torque", "tau", "impulse"])
+    # Work in the body frame: rotate the torque in, apply the (regularised) inertia, rotate back.
+    tau_b = r.local("tau_b", f"wp.quat_rotate_inv({q.src}, {torque.src})", "vec3", 2.0)
+    I_eff = r.local("I_eff", f"{I_body.src} + wp.outer({tau_b.src}, {tau_b.src})", "mat33", 6.25)
+    r.w.feature("body-frame inertia")
     if rng.random() < 0.5:
         if rng.random() < 0.5:
-            inv = r.local("I_inv", f"wp.inverse({I_w.src})", "mat33", 8.0)
+            inv = r.local("I_inv", f"wp.inverse({I_eff.src})", "mat33", 2.0)
         else:  # regularised, as solvers do
             eps = r.w.add_constant(rng.choice(["ARMATURE", "REG", "EPS"]), grid_value(rng, 0.0625, 0.25))
-            inv = r.local("I_inv", f"wp.inverse({I_w.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 8.0)
+            inv = r.local("I_inv", f"wp.inverse({I_eff.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 2.0)
         r.w.feature("wp.inverse")
-        r.store_vec(Expr(f"{inv.src} * {torque.src}", "vec3", 24.0, None, atom=False), ["alpha", "ang_acc", "out"])
+        local = Expr(f"{inv.src} * {tau_b.src}", "vec3", 12.0, None, atom=False)
+        hints = ["alpha", "ang_acc", "out"]
     else:
-        r.store_vec(Expr(f"{I_w.src} * {torque.src}", "vec3", 24.0, None, atom=False), ["L", "ang_mom", "out"])
+        local = Expr(f"{I_eff.src} * {tau_b.src}", "vec3", 40.0, None, atom=False)
+        hints = ["L", "ang_mom", "out"]
+    r.store_vec(Expr(f"wp.quat_rotate({q.src}, {local.src})", "vec3", 2.0 * local.mag, None), hints)
     if rng.random() < 0.6:
-        # det(R I R^T) = det(I) for every thread: add the torque's outer product so it varies.
-        det = r.local("det", f"wp.determinant({I_w.src} + wp.outer({torque.src}, {torque.src}))", "float32", 4.0 ** 3 * 6)
+        det = r.local("det", f"wp.determinant({I_eff.src})", "float32", 6.25 ** 3 * 6)
         r.w.feature("wp.determinant")
         out = r.w.add_array(rng.choice(["volume_scale", "det_out", "jac"]), "float32", "output")
-        r.w.store(out, Expr(f"{det.src} * {torque.src}[0]" if rng.random() < 0.5 else det.src, "float32", 72.0, None))
+        r.w.store(out, Expr(f"{det.src} * {torque.src}[0]" if rng.random() < 0.5 else det.src, "float32", det.mag, None))
 
 
 def falloff(r: Rigid) -> None:
