@@ -89,6 +89,8 @@ class Rigid:
             frames = w.add_array(rng.choice(FRAME_NAMES), "transform", "input", shape=(bodies,), low=-1.0, high=1.0)
             ids = w.add_array(rng.choice(["body_id", "shape_body", "owner"]), "int32", "index", index_high=bodies - 1)
             w.feature("gather through body index")
+            if rng.random() < 0.5:
+                return self.local("X", f"{frames}[{ids}[tid]]", "transform", 1.0)
             b = self.local("b", f"{ids}[tid]", "int32", float(bodies))
             return self.local("X", f"{frames}[{b.src}]", "transform", 1.0)
         frames = w.add_array(rng.choice(FRAME_NAMES), "transform", "input", low=-1.0, high=1.0)
