@@ -1,9 +1,13 @@
 """Expected outputs: the same inputs the .cu builds, run through the Python kernel by Warp on the CPU.
 
 Only kernels the pipeline generated itself are executed here. Many kernels share one Warp module,
-because Warp compiles a whole module (about 1.5 s) on its first CPU launch.
+because Warp compiles a whole module (about 1.5 s) on its first CPU launch; kernels whose
+module-level names (constants, struct classes) clash go to separate modules. Struct arguments are
+built from their fields, each field an input position of its own (`ArgSpec.flattened`).
 """
 from __future__ import annotations
+
+import ast
 
 import numpy as np
 
@@ -50,28 +54,84 @@ def input_seed(spec: KernelSpec) -> int:
     return spec.seed % (2**32)
 
 
+def top_level_names(source: str) -> set[str]:
+    """Names a kernel's source defines at module level: constants, struct classes, helpers, the kernel."""
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def module_groups(specs: list[KernelSpec]) -> list[list[KernelSpec]]:
+    """Split kernels into as few modules as possible with no module-level name defined twice.
+
+    Two kernels may both define `DT` or `class Particles` with different contents; Warp resolves a
+    kernel's globals in its module, so each must sit in a module of its own.
+    """
+    groups: list[tuple[set[str], list[KernelSpec]]] = []
+    for spec in specs:
+        names = top_level_names(spec.source)
+        for taken, members in groups:
+            if not taken & names:
+                taken |= names
+                members.append(spec)
+                break
+        else:
+            groups.append((set(names), [spec]))
+    return [members for _, members in groups]
+
+
+def warp_value(arg: ArgSpec):
+    """A by-value argument as Warp takes it: a number, or the type built from its components."""
+    if isinstance(arg.value, tuple):
+        return lookup_dtype(arg.dtype).warp_type()(*arg.value)
+    return float(arg.value) if lookup_dtype(arg.dtype).is_float else int(arg.value)
+
+
 def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
-    """For each kernel, Warp's values of every written array, concatenated in parameter order."""
+    """For each kernel, Warp's values of every written array, concatenated in flattened argument order."""
+    results: dict[str, bytes] = {}
+    for k, group in enumerate(module_groups(specs)):
+        results.update(_run_module(group, module_name if k == 0 else f"{module_name}_{k}"))
+    return results
+
+
+def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
+    import sys
+
     import warp as wp
 
     from extraction.loader import load_kernels, unload
 
     kernels = load_kernels("\n\n".join(s.source for s in specs), module_name)
+    module = sys.modules[module_name]
     try:
         results = {}
         for spec in specs:
             seed = input_seed(spec)
-            launch_args, written = [], []
-            for position, arg in enumerate(sample_args(spec)):
+            positions = iter(range(10**9))
+            written: list = []
+
+            def build(arg: ArgSpec):
+                if arg.kind == "struct":
+                    instance = getattr(module, arg.dtype)()
+                    for f in arg.fields:
+                        setattr(instance, f.name, build(f))
+                    return instance
+                position = next(positions)
                 if arg.kind == "scalar":
-                    launch_args.append(float(arg.value) if arg.dtype == "float32" else int(arg.value))
-                    continue
+                    return warp_value(arg)
                 host = make_input(arg, position, seed)
                 t = lookup_dtype(arg.dtype)
                 array = wp.array(host.reshape(arg.shape + t.shape), dtype=t.warp_type(), device="cpu")
-                launch_args.append(array)
-                if arg.role in ("output", "inout"):
+                if arg.is_written:
                     written.append(array)
+                return array
+
+            launch_args = [build(arg) for arg in spec.args]
             wp.launch(kernels[spec.name], dim=spec.dim, inputs=launch_args, device="cpu")
             results[spec.name] = b"".join(a.numpy().tobytes() for a in written)
         return results

@@ -80,6 +80,8 @@ def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r}; expected one of {DEVICES}")
     warp_compat.init_warp()
+    # `@wp.kernel(enable_backward=False)`: Warp emits no adjoint for this kernel; record none.
+    include_backward = include_backward and getattr(kernel, "options", {}).get("enable_backward", True) is not False
     builder = warp_compat.build_module(kernel, include_backward)
     symbol = warp_compat.kernel_symbol(kernel)
     result = {}

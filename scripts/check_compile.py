@@ -1,6 +1,6 @@
 """Build every generated kernel with Warp (forward + backward, CUDA and CPU codegen).
 
-    python scripts/check_compile.py [--per-category 1000]
+    python scripts/check_compile.py [--per-category 1000] [-c CATEGORY ...]
 """
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ from synthesis.categories import CATEGORY_NAMES, generate
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-category", type=int, default=1000)
+    ap.add_argument("-c", "--category", action="append", choices=CATEGORY_NAMES, help="repeatable; default all")
     args = ap.parse_args()
+    categories = args.category or CATEGORY_NAMES
     failures: Counter = Counter()
     examples = {}
     t0 = time.perf_counter()
-    for cat in CATEGORY_NAMES:
+    for cat in categories:
         for seed in range(args.per_category):
             module = f"cc_{cat}_{seed}"
             try:
@@ -32,7 +34,7 @@ def main() -> None:
             finally:
                 unload(module)
         print(f"{cat:18s} {args.per_category - failures[cat]:5d}/{args.per_category} compile", flush=True)
-    total = args.per_category * len(CATEGORY_NAMES)
+    total = args.per_category * len(categories)
     print(f"total {total - sum(failures.values())}/{total} in {time.perf_counter() - t0:.0f} s")
     for cat, text in examples.items():
         print(f"  {cat}: {text}")

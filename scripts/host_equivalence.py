@@ -1,6 +1,6 @@
 """Equivalence without a GPU: generated kernels, translated, checked against Warp on the CPU.
 
-    python scripts/host_equivalence.py [--per-category 100] [--out DIR] [--workers 2]
+    python scripts/host_equivalence.py [--per-category 100] [--out DIR] [--workers 2] [-c CATEGORY ...]
 
 Produces samples with the production pipeline (Warp computes expected.bin on the CPU), then for
 every sample: runs its own .cu on the CPU through the host-emulation harness (g++), and compiles
@@ -42,11 +42,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("-c", "--category", action="append", default=[], help="repeatable; default all")
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="host_equiv_")) / "samples"
     t0 = time.perf_counter()
     subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n", str(args.per_category),
-                    "-o", str(out), "-s", str(args.seed), "-j", str(args.workers), "--no-progress"], check=True)
+                    "-o", str(out), "-s", str(args.seed), "-j", str(args.workers), "--no-progress"]
+                   + [x for c in args.category for x in ("-c", c)], check=True)
     samples = sorted(p for p in out.glob("sample_*") if p.is_dir())
     nvcc = find_nvcc()
     with ThreadPoolExecutor(args.workers) as pool:

@@ -202,6 +202,8 @@ class ConstructCollector(ast.NodeVisitor):
         self.found: set[str] = set()
         self.visited_funcs: set[str] = set()
         self.arrays: set[str] = set()  # names known to be arrays in the function being walked
+        self.int_arrays: set[str] = set()  # arrays of integers: loads from them are indices
+        self.index_locals: set[str] = set()  # locals holding an element of an integer array
         self.structs: dict[str, str] = {}  # parameter name -> struct name
         self.in_kernel = False
         self.loop_depth = 0
@@ -234,8 +236,9 @@ class ConstructCollector(ast.NodeVisitor):
                 self.add(f"@wp.func option {k.arg}")
         if len(fn.decorator_list) > 1:
             self.add("@wp.func extra decorator")
-        saved = (self.arrays, self.structs, self.in_kernel, self.loop_depth)
-        self.arrays, self.structs, self.in_kernel, self.loop_depth = set(), {}, False, 0
+        saved = (self.arrays, self.int_arrays, self.index_locals, self.structs, self.in_kernel, self.loop_depth)
+        self.arrays, self.int_arrays, self.index_locals, self.structs, self.in_kernel, self.loop_depth = (
+            set(), set(), set(), {}, False, 0)
         self._params(fn, "helper param")
         returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
         if any(isinstance(r.value, ast.Tuple) for r in returns):
@@ -247,7 +250,7 @@ class ConstructCollector(ast.NodeVisitor):
                 self.add("helper early return")
                 break
         self._body(fn.body)
-        self.arrays, self.structs, self.in_kernel, self.loop_depth = saved
+        self.arrays, self.int_arrays, self.index_locals, self.structs, self.in_kernel, self.loop_depth = saved
 
     def _params(self, fn: ast.FunctionDef, prefix: str) -> None:
         for a in fn.args.args:
@@ -256,6 +259,8 @@ class ConstructCollector(ast.NodeVisitor):
             if array:
                 ndim, dtype, kind = array
                 self.arrays.add(a.arg)
+                if dtype in ("int32", "int64", "uint32", "uint64", "int16", "uint16", "int8", "uint8"):
+                    self.int_arrays.add(a.arg)
                 self.add(f"{prefix} array ndim {ndim}")
                 self.add(f"array dtype {dtype}")
                 if kind != "array":
@@ -326,6 +331,11 @@ class ConstructCollector(ast.NodeVisitor):
         elif isinstance(t, ast.Name):
             if isinstance(value, ast.Call) and _dotted(value.func) == "wp.tid":
                 self.add("wp.tid 1d")
+            elif (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+                  and value.value.id in self.int_arrays):
+                self.index_locals.add(t.id)
+            else:
+                self.index_locals.discard(t.id)
         elif isinstance(t, ast.Subscript):
             base = t.value
             if self._is_array(base):
@@ -509,7 +519,8 @@ class ConstructCollector(ast.NodeVisitor):
             for i in idx:
                 if isinstance(i, ast.Slice):
                     self.add("array slice")
-                elif any(isinstance(n, ast.Subscript) and self._is_array(n.value) for n in ast.walk(i)):
+                elif any(isinstance(n, ast.Subscript) and self._is_array(n.value)
+                         or isinstance(n, ast.Name) and n.id in self.index_locals for n in ast.walk(i)):
                     self.add("gather through index array")
                 elif isinstance(i, ast.BinOp) and isinstance(i.op, (ast.Add, ast.Sub)):
                     self.add("index offset (neighbour)")

@@ -1,4 +1,4 @@
-"""The ten kernel categories and `generate(category, seed)`, a pure function of its arguments."""
+"""The kernel categories and `generate(category, seed)`, a pure function of its arguments."""
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +13,10 @@ from synthesis.categories import (
     matrix,
     multi_conditional,
     nested_loop,
+    particles,
     scalar_param,
+    stencil,
+    transform,
     vector,
 )
 from synthesis.spec import KernelSpec
@@ -29,6 +32,9 @@ CATEGORIES = {
     "multi_conditional": (multi_conditional, "cond"),
     "combined": (combined, "comb"),
     "scalar_param": (scalar_param, "scal"),
+    "stencil": (stencil, "sten"),
+    "transform": (transform, "xform"),
+    "particles": (particles, "part"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 

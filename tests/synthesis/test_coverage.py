@@ -143,6 +143,28 @@ def test_gathers_and_neighbour_offsets():
     assert {"gather through index array", "index offset (neighbour)"} <= found
 
 
+def test_gather_through_a_local_index():
+    found = constructs("""
+        @wp.kernel
+        def k(a: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+            tid = wp.tid()
+            j = idx[tid]
+            out[tid] = a[j]
+    """)
+    assert "gather through index array" in found
+
+
+def test_index_from_a_float_array_is_not_a_gather():
+    found = constructs("""
+        @wp.kernel
+        def k(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+            tid = wp.tid()
+            j = int(a[tid])
+            out[tid] = a[j]
+    """)
+    assert "gather through index array" not in found
+
+
 def test_module_level_constants_by_kind():
     source = """
         SCALE = wp.constant(2.0)

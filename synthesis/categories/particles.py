@@ -1,0 +1,337 @@
+"""Particles held in `@wp.struct`s: integration, springs, neighbour sums, collisions.
+
+Like Warp's particle, cloth and SPH examples: a state struct holds per-particle arrays (positions,
+velocities, inverse masses), a parameter struct holds the step, gravity, damping and a frame
+(scalar, vector and matrix fields); kernels read and write struct fields (`state.vel[tid] += ...`),
+gather neighbours through index arrays, scatter spring forces with `a[i] += f` / `wp.atomic_add`,
+return early for pinned particles, and pass the parameter struct to `@wp.func` helpers.
+
+Numerics: positions lie on a 1/64 grid, so distances squared are exact and `if r2 < h2` compares
+exact values; scattered sums may round in any order, which the bound (all threads hitting one
+slot) absorbs many times over.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, struct_array, struct_value
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen
+
+STATE_CLASSES = ["ParticleState", "Particles", "State", "Cloud"]
+# per-particle fields: dtype and the range and grid of their inputs (positions on a 1/64 grid)
+STATE_FIELDS = {"pos": ("vec3", -2.0, 2.0, 6), "vel": ("vec3", -1.0, 1.0, 10), "force": ("vec3", -1.0, 1.0, 10),
+                "inv_mass": ("float32", 0.0, 2.0, 2), "mass": ("float32", 0.25, 2.0, 4),
+                "density": ("float32", 0.0, 1.0, 10)}
+PARAM_CLASSES = ["SimParams", "Params", "StepParams", "Config"]
+
+
+class ParticleKernel:
+    def __init__(self, rng: random.Random, name: str, seed: int):
+        self.rng = rng
+        self.n = rng.choice([64, 128, 256, 500])
+        self.w = RichKernelWriter(rng, name, "particles", seed, (self.n,))
+        self.state = rng.choice(["state", "particles", "pstate"])
+        self.params = rng.choice(["params", "sim", "cfg"])
+        self.state_roles: dict[str, str] = {}
+        self.param_fields: dict[str, StructField] = {}
+        self.gen = ExprGen(self.w, tuple(rng.sample(ARITH_OPS, 4)))
+        self.param_class = rng.choice(PARAM_CLASSES)
+
+    def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
+        taken = {a.name for a in self.w.args} | {n for scope in self.w.scopes for n in scope}
+        if name in taken and self.w.scopes[0].get(name, Expr("", dtype, 0)).type != dtype:
+            base, k = name, 2
+            while name in taken:
+                name, k = f"{base}{k}", k + 1
+        self.w.emit(f"{name} = {value}")
+        e = Expr(name, dtype, mag, q)
+        self.w.scopes[-1][name] = e
+        return e
+
+    def make_state(self, roles: dict[str, str], pos_bits: int = 6) -> str:
+        """Ask for per-particle fields (pos/vel/force/inv_mass/density) used as `roles` say."""
+        for key, role in roles.items():
+            old = self.state_roles.get(key)
+            if old is None or old == role:
+                self.state_roles[key] = role
+            else:  # read by one body, written by another
+                self.state_roles[key] = "inout"
+        for key in roles:
+            dtype, lo, hi, bits = STATE_FIELDS[key]
+            # readable (and loadable) now; the struct itself is declared once all bodies are written
+            self.w.field_specs[f"{self.state}.{key}"] = struct_array(key, dtype, self.state_roles[key], (self.n,),
+                                                                   lo, hi, bits).spec
+            if dtype == "float32" and roles[key] == "input" and f"{self.state}.{key}" not in self.gen.loads:
+                self.gen.loads.append(f"{self.state}.{key}")
+        return self.state
+
+    def make_params(self, keys: list[str]) -> str:
+        rng = self.rng
+        for key in keys:
+            if key in self.param_fields:
+                continue
+            dtype, value = {
+                "dt": ("float32", lambda: grid_value(rng, 0.0625, 0.25)),
+                "gravity": ("vec3", lambda: (0.0, grid_value(rng, -10.0, -1.0), 0.0) if rng.random() < 0.6 else
+                            tuple(grid_value(rng, -2.0, 2.0) for _ in range(3))),
+                "damping": ("float32", lambda: grid_value(rng, 0.5, 0.9375)),
+                "stiffness": ("float32", lambda: grid_value(rng, 0.5, 4.0)),
+                "rest_length": ("float32", lambda: grid_value(rng, 0.25, 1.0)),
+                "radius": ("float32", lambda: grid_value(rng, 1.0, 2.0)),
+                "ground": ("float32", lambda: grid_value(rng, -1.5, -0.25)),
+                "restitution": ("float32", lambda: grid_value(rng, 0.25, 0.75)),
+                "frame": ("mat33", self.rotation_like),
+            }[key]
+            self.param_fields[key] = struct_value(key, dtype, value())
+            if dtype == "float32":  # expressions may read the scalar parameters
+                self.w.scopes[0][f"{self.params}.{key}"] = self.p(key)
+        return self.params
+
+    def declare_structs(self) -> None:
+        """Create the two struct classes from the fields the bodies asked for; struct parameters first."""
+        w = self.w
+        fields = []
+        for key in STATE_FIELDS:
+            if key in self.state_roles:
+                dtype, lo, hi, bits = STATE_FIELDS[key]
+                fields.append(struct_array(key, dtype, self.state_roles[key], (self.n,), lo, hi, bits))
+        before = len(w.args)
+        w.add_struct(self.rng.choice(STATE_CLASSES), self.state, fields)
+        if self.param_fields:
+            w.add_struct(self.param_class, self.params, list(self.param_fields.values()))
+        moved = len(w.args) - before
+        w.args[:] = w.args[before:] + w.args[:before]
+        w.annotations[:] = w.annotations[before:] + w.annotations[:before]
+        assert moved in (1, 2)
+
+    def rotation_like(self) -> tuple[float, ...]:
+        """A matrix with small entries around a signed permutation (bounded, well scaled)."""
+        rng = self.rng
+        perm = rng.sample(range(3), 3)
+        vals = [0.0] * 9
+        for r, c in enumerate(perm):
+            vals[3 * r + c] = rng.choice([-1.0, 1.0])
+        for k in range(9):
+            if vals[k] == 0.0 and rng.random() < 0.3:
+                vals[k] = grid_value(rng, -0.25, 0.25)
+        return tuple(vals)
+
+    def p(self, key: str) -> Expr:
+        spec = self.param_fields[key].spec
+        if isinstance(spec.value, tuple):
+            return Expr(f"{self.params}.{key}", spec.dtype, max(abs(v) for v in spec.value), 4)
+        return Expr(f"{self.params}.{key}", spec.dtype, float(abs(spec.value)), 0 if spec.dtype == "int32" else 4)
+
+
+def modulate(k: ParticleKernel, value: Expr) -> Expr:
+    """Often, a per-particle factor on top (drag, charge, temperature): an expression over what is known."""
+    rng, w = k.rng, k.w
+    if rng.random() < 0.1:
+        return value
+    if rng.random() < 0.5:
+        extra = w.add_array(rng.choice(["charge", "drag", "temperature", "age", "radius_scale"]), "float32", "input",
+                            low=-1.0, high=1.0)
+        k.gen.loads.append(extra)
+    factor = k.gen.float_expr(rng.randint(1, 3))
+    if not _reads_a_name(factor.src) or _names(factor.src) & _names(value.src):
+        return value  # literals only say nothing; the value itself on top could cancel it
+    if factor.mag > 16.0 or _is_number(factor.src):
+        return value
+    shape = rng.choice(["tanh", "scale", "add"])
+    if shape == "tanh":
+        return Expr(f"{value.operand()} * (1.0 + 0.5 * wp.tanh({factor.src}))", value.type, 1.5 * value.mag, None, atom=False)
+    if shape == "scale" and value.type != "float32":
+        return Expr(f"{factor.operand()} * {value.operand()}", value.type, factor.mag * value.mag, None, atom=False)
+    if value.type == "float32":
+        return Expr(f"{value.operand()} + {factor.operand()}", value.type, value.mag + factor.mag, None, atom=False)
+    vec = k.gen.vec_leaf(value.type)
+    if vec.src == value.src or vec.src in value.src:
+        return value
+    return Expr(f"{value.operand()} + {factor.operand()} * {vec.operand()}", value.type,
+                value.mag + factor.mag * vec.mag, None, atom=False)
+
+
+def _names(src: str) -> set[str]:
+    return set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src)) - {"wp", "float", "int", "abs", "min", "max"}
+
+
+def _reads_a_name(src: str) -> bool:
+    return bool(_names(src))
+
+
+def _is_number(src: str) -> bool:
+    try:
+        float(src.strip("()"))
+        return True
+    except ValueError:
+        return False
+
+
+# ---- kernel bodies -----------------------------------------------------------------------------
+def integrate(k: ParticleKernel) -> None:
+    """Semi-implicit Euler with pinned particles (inv_mass == 0 returns early)."""
+    rng, w = k.rng, k.w
+    external = rng.random() < 0.5
+    k.make_state({"pos": "inout", "vel": "inout", "inv_mass": "input"})
+    keys = ["dt", "gravity", "damping"] + (["frame"] if rng.random() < 0.4 else [])
+    k.make_params(keys)
+    forces = w.add_array(rng.choice(["forces", "f_ext", "external"]), "vec3", "input") if external else None
+    s = k.state
+    inv_m = k.local("w", f"{s}.inv_mass[tid]", "float32", 2.0, 2)
+    if rng.random() < 0.6:
+        with w.block(f"if {inv_m.src} == 0.0:"):
+            w.emit("return")
+        w.feature("early return for pinned particles")
+    g = k.p("gravity")
+    if "frame" in keys:
+        g = Expr(f"{k.params}.frame * {g.src}", "vec3", 1.5 * g.mag * 3, None, atom=False)
+        w.feature("matrix field")
+    accel = f"{forces}[tid] * {inv_m.src} + {g.operand()}" if external else g.src
+    acc_mag = (2.0 if external else 0.0) + g.mag
+    dt = k.p("dt")
+    v = k.local("v", f"{s}.vel[tid] + ({accel}) * {dt.src}", "vec3", 1.0 + acc_mag * dt.mag, None)
+    style = rng.choice(["aug", "mul"])
+    if style == "aug":
+        w.emit(f"{v.src} *= {k.params}.damping")
+    else:
+        v = k.local("v_damped", f"{v.src} * {k.params}.damping", "vec3", v.mag, None)
+    v_new = modulate(k, v)
+    if v_new is not v:
+        v = k.local("v_new", v_new.src, "vec3", v_new.mag, None)
+    w.emit(f"{s}.vel[tid] = {v.src}")
+    w.note_bound(f"{s}.vel", v.mag)
+    if rng.random() < 0.5:
+        w.emit(f"{s}.pos[tid] += {v.src} * {dt.src}")
+    else:
+        w.emit(f"{s}.pos[tid] = {s}.pos[tid] + {v.src} * {dt.src}")
+    w.note_bound(f"{s}.pos", 2.0 + v.mag * dt.mag)
+    w.feature("integration")
+
+
+def springs(k: ParticleKernel) -> None:
+    """One thread per spring: endpoints gathered by index, equal and opposite forces scattered."""
+    rng, w = k.rng, k.w
+    k.make_state({"pos": "input", "force": "inout"})
+    k.make_params(["stiffness", "rest_length"] + (["damping"] if rng.random() < 0.4 else []))
+    s = k.state
+    ids = w.add_array(rng.choice(["springs", "edges", "spring_indices"]), "int32", "index", shape=(2 * k.n,),
+                      index_high=k.n - 1)
+    i = k.local("i", f"{ids}[tid * 2]", "int32", float(k.n))
+    j = k.local("j", f"{ids}[tid * 2 + 1]", "int32", float(k.n))
+    d = k.local("d", f"{s}.pos[{j.src}] - {s}.pos[{i.src}]", "vec3", 4.0, 6)
+    length = k.local("l", f"wp.length({d.src})", "float32", 7.0)
+    stretch = f"{length.src} - {k.params}.rest_length"
+    mag = k.p("stiffness").mag * 8.0
+    if "damping" in k.param_fields:
+        fs = k.local("fs", f"{k.params}.stiffness * ({stretch}) * {k.params}.damping", "float32", mag)
+    else:
+        fs = k.local("fs", f"{k.params}.stiffness * ({stretch})", "float32", mag)
+    f = k.local("f", f"wp.normalize({d.src}) * {fs.src}", "vec3", mag)
+    f_mod = modulate(k, f)
+    if f_mod is not f:
+        f = k.local("f_total", f_mod.src, "vec3", f_mod.mag, None)
+        mag = f.mag
+    spelled = rng.choice(["aug", "atomic"])
+    if spelled == "aug":
+        w.emit(f"{s}.force[{i.src}] += {f.src}")
+        w.emit(f"{s}.force[{j.src}] -= {f.src}")
+    else:
+        w.emit(f"wp.atomic_add({s}.force, {i.src}, {f.src})")
+        w.emit(f"wp.atomic_sub({s}.force, {j.src}, {f.src})")
+    w.note_bound(f"{s}.force", 1.0 + 2 * k.n * mag)
+    w.feature("spring forces scattered")
+
+
+def density(k: ParticleKernel) -> None:
+    """SPH-style density: a fixed number of neighbours per particle, poly6 weight inside a radius."""
+    rng, w = k.rng, k.w
+    k.make_state({"pos": "input", "density": "output"})
+    k.make_params(["radius"])
+    s = k.state
+    count = rng.choice([4, 6, 8])
+    nb = w.add_constant(rng.choice(["NUM_NEIGHBORS", "MAX_NEIGHBORS", "K"]), count)
+    ids = w.add_array(rng.choice(["neighbors", "nbrs", "adjacency"]), "int32", "index", shape=(count * k.n,),
+                      index_high=k.n - 1)
+    xi = k.local("xi", f"{s}.pos[tid]", "vec3", 2.0, 6)
+    h = k.p("radius")
+    h2 = k.local("h2", f"{h.src} * {h.src}", "float32", h.mag * h.mag, 8)
+    rho = w.declare("rho", Expr("0.0", "float32", 0.0, 0), count * h2.mag ** 3, None)
+    with w.block(f"for n in range({nb.src}):"):
+        k.local("j", f"{ids}[tid * {nb.src} + n]", "int32", float(k.n))
+        k.local("r2", f"wp.length_sq(xi - {s}.pos[j])", "float32", 48.0, 12)
+        with w.block("if r2 < h2:"):
+            if rng.random() < 0.5:
+                w.emit("rho += (h2 - r2) ** 3.0")
+            else:
+                w.emit("diff = h2 - r2")
+                w.emit("rho += diff * diff * diff")
+    out = modulate(k, Expr("rho", "float32", count * h2.mag ** 3, None))
+    w.emit(f"{s}.density[tid] = {out.src}")
+    w.note_bound(f"{s}.density", out.mag + 1.0)
+    w.feature("neighbour density")
+
+
+def collide(k: ParticleKernel) -> None:
+    """Ground collision through a helper taking the parameter struct: reflect and damp."""
+    rng, w = k.rng, k.w
+    k.make_state({"pos": "input", "vel": "inout"})
+    k.make_params(["ground", "restitution"] + (["dt"] if rng.random() < 0.5 else []))
+    s, cls = k.state, k.param_class
+    name = f"{w.name}_{rng.choice(['collide', 'bounce', 'ground_contact'])}"
+    lines = [f"@wp.func\ndef {name}(prm: {cls}, x: wp.vec3, v: wp.vec3) -> wp.vec3:"]
+    lines.append("    if x[1] < prm.ground and v[1] < 0.0:")
+    lines.append("        return wp.vec3(v[0], -v[1] * prm.restitution, v[2])")
+    if "dt" in k.param_fields:
+        lines.append("    return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt")
+    else:
+        lines.append("    return v")
+    w.add_helper("\n".join(lines), name)
+    w.feature("helper taking a struct")
+    v = k.local("v", f"{name}({k.params}, {s}.pos[tid], {s}.vel[tid])", "vec3", 4.0, None)
+    v_mod = modulate(k, v)
+    if v_mod is not v:
+        v = k.local("v_out", v_mod.src, "vec3", v_mod.mag, None)
+    w.emit(f"{s}.vel[tid] = {v.src}")
+    w.note_bound(f"{s}.vel", v.mag)
+
+
+def kinetic_energy(k: ParticleKernel) -> None:
+    """Kinetic energy summed per group (object) through an index array: `energy[g] += ke` or atomic_add."""
+    rng, w = k.rng, k.w
+    k.make_state({"vel": "input", "mass": "input"})
+    s = k.state
+    groups = rng.choice([4, 8, 16])
+    energy = w.add_array(rng.choice(["energy", "total_ke", "ke_sum"]), "float32", "output", shape=(groups,))
+    owner = w.add_array(rng.choice(["group", "body_id", "owner"]), "int32", "index", index_high=groups - 1)
+    v = k.local("vi", f"{s}.vel[tid]", "vec3", 1.0, 10)
+    if rng.random() < 0.5:
+        ke = k.local("ke", f"0.5 * {s}.mass[tid] * wp.dot({v.src}, {v.src})", "float32", 3.0, None)
+    else:
+        ke = k.local("ke", f"0.5 * {s}.mass[tid] * wp.length_sq({v.src})", "float32", 3.0, None)
+    ke = modulate(k, ke)
+    g = k.local("g", f"{owner}[tid]", "int32", float(groups))
+    if rng.random() < 0.5:
+        w.emit(f"{energy}[{g.src}] += {ke.src}")
+    else:
+        w.emit(f"wp.atomic_add({energy}, {g.src}, {ke.src})")
+    w.note_bound(energy, k.n * ke.mag + 1.0)
+    w.feature("energy reduction")
+
+
+BODIES = [integrate, springs, density, collide, kinetic_energy]
+# Bodies that move particles cannot share a launch with bodies that read other particles' positions.
+CONFLICTS = {frozenset((integrate, springs)), frozenset((integrate, density))}
+
+
+def generate(rng: random.Random, name: str, seed: int):
+    k = ParticleKernel(rng, name, seed)
+    bodies = rng.sample(BODIES, rng.choice([1, 2, 2]))
+    if len(bodies) == 2 and frozenset(bodies) in CONFLICTS:
+        bodies = bodies[:1]
+    for body in bodies:
+        body(k)
+    k.declare_structs()
+    if rng.random() < 0.4:
+        k.w.option("enable_backward", "False")
+    return k.w.finish("Particle kernel with struct arguments")

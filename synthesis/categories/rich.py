@@ -1,0 +1,158 @@
+"""What the physics-style categories (stencil, transform, particles, reduction) add to KernelWriter.
+
+Real Warp modules name their constants at module level (`wp.constant` or plain numbers), pass
+vectors, matrices, quaternions and transforms by value, group arguments in `@wp.struct`s, and set
+`@wp.kernel(...)` options. `RichKernelWriter` records these next to the kernel: the finished
+`KernelSpec.source` is the module text (constants, struct classes, helpers, kernel), and a struct
+argument is one `ArgSpec` with role "struct" whose `fields` are the struct's members in declaration
+order (see `synthesis/spec.py`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from synthesis.exprgen import CONST_Q, Expr, KernelWriter, fmt_float, reads
+from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.spec import ArgSpec, KernelSpec
+
+
+def grid_value(rng: random.Random, low: float, high: float, q: int = CONST_Q) -> float:
+    """A multiple of 2**-q in [low, high], never 0 (exactly representable in float32)."""
+    step = 2.0 ** -q
+    while True:
+        v = rng.randint(int(low / step), int(high / step)) * step
+        if v != 0.0:
+            return v
+
+
+@dataclasses.dataclass
+class StructField:
+    name: str
+    annotation: str
+    spec: ArgSpec
+
+
+class RichKernelWriter(KernelWriter):
+    """A KernelWriter that also writes module constants, structs, by-value and kernel options."""
+
+    def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
+        super().__init__(rng, name, category, seed, dim)
+        self.constants: dict[str, str] = {}  # name -> module-level definition line
+        self.constant_exprs: dict[str, Expr] = {}
+        self.structs: dict[str, list[StructField]] = {}  # class name -> fields
+        self.struct_params: dict[str, str] = {}  # parameter name -> class name
+        self.field_specs: dict[str, ArgSpec] = {}  # "param.field" -> the field's ArgSpec
+        self.options: dict[str, str] = {}
+
+    # ---- module level -------------------------------------------------------------------
+    def add_constant(self, name: str, value: float | int, style: str | None = None) -> Expr:
+        """A module-level constant, `NAME = wp.constant(v)` or `NAME = v`; readable as an Expr.
+
+        Asking again for a name already defined returns the first definition (one value per name).
+        """
+        if name in self.constant_exprs:
+            return self.constant_exprs[name]
+        style = style or self.rng.choice(["wp.constant", "plain"])
+        text = str(value) if isinstance(value, int) else fmt_float(value)
+        self.constants[name] = f"{name} = wp.constant({text})" if style == "wp.constant" else f"{name} = {text}"
+        if isinstance(value, int):
+            expr = Expr(name, "int32", float(abs(value)), 0)
+        else:
+            q = next(k for k in range(0, 30) if float(value) * 2.0**k == int(float(value) * 2.0**k))
+            expr = Expr(name, "float32", abs(float(value)), q)
+        self.feature("module constants")
+        self.constant_exprs[name] = expr
+        return expr
+
+    def option(self, key: str, value: str) -> None:
+        self.options[key] = value
+
+    # ---- arguments -----------------------------------------------------------------------
+    def add_value(self, hint: str, dtype: str, values: tuple[float, ...]) -> Expr:
+        """A vector/matrix/quaternion/transform parameter passed by value (components in Warp order)."""
+        assert len(values) == lookup_dtype(dtype).width, (dtype, values)
+        name = self._unique(hint)
+        mag = max(abs(v) for v in values)
+        self.args.append(ArgSpec(name, dtype, "scalar", (), -mag, mag, 0, value=tuple(float(v) for v in values)))
+        self._by_name[name] = self.args[-1]
+        self.annotations.append(f"{name}: wp.{dtype}")
+        expr = Expr(name, dtype, mag, CONST_Q)
+        self.scopes[0][name] = expr
+        return expr
+
+    def add_struct(self, class_name: str, param_hint: str, fields: list[StructField]) -> str:
+        """A `@wp.struct` class and a kernel parameter of that type; returns the parameter name."""
+        self.structs[class_name] = fields
+        name = self._unique(param_hint)
+        self.struct_params[name] = class_name
+        self.args.append(ArgSpec(name, class_name, "struct", ()))
+        self._by_name[name] = self.args[-1]
+        self.annotations.append(f"{name}: {class_name}")
+        for f in fields:
+            self.field_specs[f"{name}.{f.name}"] = dataclasses.replace(f.spec, name=f.name)
+        self.feature(f"struct {class_name}")
+        return name
+
+    def arg(self, name: str) -> ArgSpec:
+        if name in self.field_specs:
+            return self.field_specs[name]
+        return super().arg(name)
+
+    # ---- output ---------------------------------------------------------------------------
+    def finish(self, summary: str) -> KernelSpec:
+        spec = super().finish(summary)
+        used = "\n".join(self.lines + self.helpers)
+        constants = [line for name, line in self.constants.items() if reads(name).search(used)]
+        structs = []
+        for class_name, fields in self.structs.items():
+            if any(a.dtype == class_name for a in spec.args):
+                body = "\n".join(f"    {f.name}: {f.annotation}" for f in fields)
+                structs.append(f"@wp.struct\nclass {class_name}:\n{body}")
+        preamble = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(s + "\n\n\n" for s in structs)
+        source = spec.source
+        if self.options:
+            opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+            source = source.replace(f"@wp.kernel\ndef {self.name}(", f"@wp.kernel({opts})\ndef {self.name}(", 1)
+        args = tuple(self._finish_struct(a) if a.role == "struct" else a for a in spec.args)
+        return dataclasses.replace(spec, source=preamble + source, args=args)
+
+    def _finish_struct(self, arg: ArgSpec) -> ArgSpec:
+        fields = []
+        for f in self.structs[arg.dtype]:
+            fs = self.field_specs[f"{arg.name}.{f.name}"]
+            if fs.role != "scalar":
+                bound = max(self.bounds.get(f"{arg.name}.{f.name}", 0.0), abs(fs.low), abs(fs.high), 1.0)
+                fs = dataclasses.replace(fs, bound=bound)
+            fields.append(fs)
+        return dataclasses.replace(arg, fields=tuple(fields))
+
+
+def struct_array(name: str, dtype: str, role: str, shape: tuple[int, ...], low: float = -1.0, high: float = 1.0,
+                 grid_bits: int = 10) -> StructField:
+    elem = {"float32": "float", "int32": "int"}.get(dtype, f"wp.{dtype}")
+    ann = f"wp.array(dtype={elem})" if len(shape) == 1 else f"wp.array{len(shape)}d(dtype={elem})"
+    if role == "index":
+        grid_bits = 0
+    return StructField(name, ann, ArgSpec(name, dtype, role, tuple(shape), low, high, grid_bits))
+
+
+def struct_value(name: str, dtype: str, value) -> StructField:
+    """A scalar or by-value field: float32/int32 (`value` a number) or a vector type (a tuple)."""
+    ann = {"float32": "float", "int32": "int"}.get(dtype, f"wp.{dtype}")
+    if isinstance(value, tuple):
+        mag = max(abs(v) for v in value)
+        return StructField(name, ann, ArgSpec(name, dtype, "scalar", (), -mag, mag, 0, value=tuple(float(v) for v in value)))
+    return StructField(name, ann, ArgSpec(name, dtype, "scalar", (), value, value, 0, value=value))
+
+
+def field_expr(param: str, f: StructField) -> Expr:
+    spec = f.spec
+    if isinstance(spec.value, tuple):
+        return Expr(f"{param}.{f.name}", spec.dtype, max(abs(v) for v in spec.value), CONST_Q)
+    return Expr(f"{param}.{f.name}", spec.dtype, float(abs(spec.value)), 0 if spec.dtype == "int32" else CONST_Q)
+
+
+def camel(words: list[str]) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in words)
+

@@ -1,0 +1,348 @@
+"""Stencils on 1-D/2-D/3-D grids: diffusion, gradients, Jacobi sweeps, blurs, advection, waves.
+
+Each thread updates one grid cell from its neighbours, as in Warp's fluid, wave and FDTD examples:
+borders are clamped or guarded in a `@wp.func` sampler (array and int parameters, early `return`),
+or skipped with an early `return` / an interior test (`0 < i < u.shape[0] - 1`); coefficients are
+module constants (`wp.constant` or plain numbers) or arguments; `.shape` bounds the indices.
+Semi-Lagrangian advection floors exact positions only (velocities on a 1/64 grid times a 1/16
+step), so the sampled cell is the same in Warp and CUDA.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, fmt_float, join_q
+
+SHAPES = {
+    1: [(128,), (256,), (500,), (1000,)],
+    2: [(16, 16), (24, 16), (32, 24), (20, 20), (16, 32)],
+    3: [(8, 8, 8), (12, 8, 6), (10, 10, 4)],
+}
+FIELD_NAMES = ["u", "phi", "temp", "rho", "p", "h", "density", "field"]
+OUT_NAMES = ["u_new", "out", "result", "phi_next", "dst"]
+AXES = "xyz"
+
+
+class Stencil:
+    """One kernel under construction: the grid, its field, the border style and the sampler."""
+
+    def __init__(self, rng: random.Random, name: str, seed: int):
+        self.rng = rng
+        self.nd = rng.choice([1, 2, 2, 2, 3])
+        self.w = RichKernelWriter(rng, name, "stencil", seed, rng.choice(SHAPES[self.nd]))
+        self.idx = self.w.tid_names
+        self.border = rng.choice(["clamp", "guard", "return", "interior"])
+        self.field = self.w.add_array(rng.choice(FIELD_NAMES), "float32", "input", low=-1.0, high=1.0)
+        self.sampler: str | None = None
+        self.keywords = rng.random() < 0.4  # builtins called with keyword arguments
+        self._center: Expr | None = None
+
+    @property
+    def center(self) -> Expr:
+        """The own cell's value, loaded once into a local where first needed."""
+        if self._center is None:
+            own = ", ".join(self.idx)
+            self._center = self.local(self.rng.choice(["c", "center", "u0"]), f"{self.field}[{own}]", 1.0, 10)
+        return self._center
+
+    # ---- pieces --------------------------------------------------------------------------
+    def ann(self, dtype: str = "float") -> str:
+        return f"wp.array(dtype={dtype})" if self.nd == 1 else f"wp.array{self.nd}d(dtype={dtype})"
+
+    def make_sampler(self) -> str:
+        """`@wp.func` reading f at integer coordinates outside the grid: clamped or zero."""
+        w, rng = self.w, self.rng
+        name = f"{w.name}_{rng.choice(['sample', 'lookup', 'at', 'fetch'])}"
+        coords = list(AXES[: self.nd])
+        params = ", ".join(f"{c}: int" for c in coords)
+        lines = [f"@wp.func\ndef {name}(f: {self.ann()}, {params}) -> float:"]
+        if self.border == "guard":
+            for k, c in enumerate(coords):
+                lines.append(f"    if {c} < 0 or {c} >= f.shape[{k}]:\n        return 0.0")
+            lines.append(f"    return f[{', '.join(coords)}]")
+        else:
+            for k, c in enumerate(coords):
+                if self.keywords:
+                    lines.append(f"    c{c} = wp.clamp({c}, low=0, high=f.shape[{k}] - 1)")
+                else:
+                    lines.append(f"    c{c} = wp.clamp({c}, 0, f.shape[{k}] - 1)")
+            lines.append(f"    return f[{', '.join('c' + c for c in coords)}]")
+        w.add_helper("\n".join(lines), name)
+        w.feature(f"{'guarded' if self.border == 'guard' else 'clamped'} sampler")
+        return name
+
+    def at(self, offsets: tuple[int, ...]) -> str:
+        """The field at the own cell shifted by `offsets`."""
+        coords = [f"{t} + {o}" if o > 0 else (f"{t} - {-o}" if o < 0 else t) for t, o in zip(self.idx, offsets)]
+        if self.sampler and any(offsets):
+            return f"{self.sampler}({self.field}, {', '.join(coords)})"
+        return f"{self.field}[{', '.join(coords)}]"
+
+    def neighbours(self, axis: int, dist: int = 1) -> tuple[str, str]:
+        lo = tuple(-dist if k == axis else 0 for k in range(self.nd))
+        hi = tuple(dist if k == axis else 0 for k in range(self.nd))
+        return self.at(lo), self.at(hi)
+
+    def local(self, name: str, value: str, mag: float, q: int | None, dtype: str = "float32") -> Expr:
+        self.w.emit(f"{name} = {value}")
+        e = Expr(name, dtype, mag, q)
+        self.w.scopes[-1][name] = e
+        return e
+
+    def coefficient(self, hint: str, low: float, high: float) -> Expr:
+        """A step or rate: a module constant or a float argument (multiples of 1/16)."""
+        value = grid_value(self.rng, low, high)
+        if self.rng.random() < 0.6:
+            return self.w.add_constant(hint.upper(), value)
+        return self.w.add_scalar(hint, "float32", value)
+
+    def interior_test(self) -> str:
+        parts = []
+        for k, t in enumerate(self.idx):
+            if self.rng.random() < 0.5:
+                parts.append(f"0 < {t} < {self.field}.shape[{k}] - 1")
+            else:
+                parts.append(f"{t} > 0 and {t} < {self.field}.shape[{k}] - 1")
+        return " and ".join(parts)
+
+    def border_test(self) -> str:
+        parts = []
+        for k, t in enumerate(self.idx):
+            parts.append(f"{t} == 0 or {t} >= {self.field}.shape[{k}] - 1")
+        return " or ".join(parts)
+
+
+# ---- the stencils (each returns the value to store and its bound) ----------------------------
+def laplacian(s: Stencil) -> Expr:
+    c = s.center
+    terms = []
+    for axis in range(s.nd):
+        lo, hi = s.neighbours(axis)
+        terms += [lo, hi]
+    if s.rng.random() < 0.5:
+        lap = s.local("lap", " + ".join(terms) + f" - {2.0 * s.nd} * {c.src}", 4.0 * s.nd, 10)
+    else:
+        lap = s.local("lap", " + ".join(terms), 2.0 * s.nd, 10)
+        s.w.emit(f"lap -= {2.0 * s.nd} * {c.src}")
+        lap = Expr("lap", "float32", 4.0 * s.nd, 10)
+    k = s.coefficient(s.rng.choice(["alpha", "diffusion", "kappa"]), 0.0625, 0.25)
+    s.w.feature("laplacian")
+    return Expr(f"{c.src} + {k.src} * {lap.src}", "float32", 1.0 + k.mag * lap.mag, None, atom=False)
+
+
+def gradient_norm(s: Stencil) -> Expr:
+    """Central differences; squared magnitude with ** or a product."""
+    inv = s.coefficient(s.rng.choice(["inv_dx", "inv_h", "scale"]), 0.25, 1.0)
+    comps = []
+    for axis in range(s.nd):
+        lo, hi = s.neighbours(axis)
+        comps.append(s.local(f"d{AXES[axis]}", f"({hi} - {lo}) * 0.5 * {inv.src}", inv.mag, None))
+    sq = [f"{g.src} ** 2.0" if s.rng.random() < 0.5 else f"{g.src} * {g.src}" for g in comps]
+    s.w.feature("gradient")
+    total = sum(g.mag * g.mag for g in comps)
+    if s.rng.random() < 0.5:
+        return Expr(f"wp.sqrt({' + '.join(sq)} + 1.0)", "float32", (total + 1.0) ** 0.5, None)
+    return Expr(" + ".join(sq), "float32", total, None, atom=False)
+
+
+def jacobi(s: Stencil) -> Expr:
+    rhs = s.w.add_array(s.rng.choice(["div", "rhs", "source"]), "float32", "input", low=-1.0, high=1.0)
+    own = ", ".join(s.idx)
+    terms = []
+    for axis in range(s.nd):
+        terms += list(s.neighbours(axis))
+    h2 = s.coefficient(s.rng.choice(["h2", "dx2", "cell_area"]), 0.0625, 1.0)
+    s.w.feature("Jacobi sweep")
+    inv = fmt_float(1.0 / (2 * s.nd))
+    return Expr(f"({' + '.join(terms)} - {h2.src} * {rhs}[{own}]) * {inv}", "float32",
+                (2 * s.nd + h2.mag) / (2 * s.nd), None, atom=False)
+
+
+def blur(s: Stencil) -> Expr:
+    """A box filter of radius R (a module constant) in nested loops over the sampler."""
+    radius = s.rng.choice([1, 2])
+    r = s.w.add_constant(s.rng.choice(["RADIUS", "R", "HALF_WIDTH"]), radius)
+    loop_vars = ["di", "dj", "dk"][: s.nd]
+    acc = s.w.declare("acc", Expr("0.0", "float32", 0.0, 0), (2 * radius + 1) ** s.nd, 10)
+    weighted = s.rng.random() < 0.5
+    depth = 0
+    for v in loop_vars:
+        s.w.emit(f"for {v} in range(-{r.src}, {r.src} + 1):")
+        s.w.indent += 1
+        depth += 1
+    coords = ", ".join(f"{t} + {v}" for t, v in zip(s.idx, loop_vars))
+    sample = f"{s.sampler}({s.field}, {coords})"
+    if weighted:
+        dist = " + ".join(f"wp.abs({v})" for v in loop_vars)
+        s.w.emit(f"acc += {sample} / float(1 + {dist})")
+    else:
+        s.w.emit(f"acc += {sample}")
+    s.w.indent -= depth
+    count = (2 * radius + 1) ** s.nd
+    s.w.feature(f"box filter radius {radius}")
+    return Expr(f"acc / {fmt_float(float(count))}", "float32", 1.0, None, atom=False)
+
+
+def advect(s: Stencil) -> Expr:
+    """Semi-Lagrangian: trace back along the velocity, bilinear/linear interpolation with lerp."""
+    vtype = "vec2" if s.nd == 2 else ("vec3" if s.nd == 3 else "float32")
+    dt = s.w.add_constant(s.rng.choice(["DT", "TIME_STEP"]), grid_value(s.rng, 0.0625, 0.5))
+    own = ", ".join(s.idx)
+    if s.nd > 1 and s.rng.random() < 0.35:
+        vc = s.w.add_value(s.rng.choice(["wind", "drift", "u_inf"]), vtype, tuple(grid_value(s.rng, -2.0, 2.0)
+                                                                               for _ in range(s.nd)))
+        vc_src = vc.src
+        s.w.feature("uniform velocity by value")
+    else:
+        vel = s.w.add_array(s.rng.choice(["vel", "velocity", "v"]), vtype, "input", low=-2.0, high=2.0, grid_bits=6)
+        vc_src = s.local("vc", f"{vel}[{own}]", 2.0, 6, vtype).src
+    periodic = s.rng.random() < 0.3
+    lows, fracs = [], []
+    for axis, t in enumerate(s.idx):
+        comp = vc_src if s.nd == 1 else f"{vc_src}[{axis}]" if s.rng.random() < 0.5 else f"{vc_src}.{AXES[axis]}"
+        extent = float(s.w.dim[axis]) + 2.0 * dt.mag
+        back = f"float({t}) - {comp} * {dt.src}"
+        if periodic:  # exact operands: fmod is exact, the wrapped cell is the same everywhere
+            size = f"float({s.field}.shape[{axis}])"
+            pos = s.local(f"p{AXES[axis]}", f"wp.mod({back} + {size}, {size})", extent, 10)
+            s.w.feature("periodic wrap (wp.mod)")
+        else:
+            pos = s.local(f"p{AXES[axis]}", back, extent, 10)
+        low = s.local(f"l{AXES[axis]}", f"int(wp.floor({pos.src}))", extent + 1.0, 0, "int32")
+        fracs.append(s.local(f"t{AXES[axis]}", f"{pos.src} - float({low.src})", 1.0, 10))
+        lows.append(low.src)
+
+    def corner(bits: tuple[int, ...]) -> str:
+        coords = [f"{l} + 1" if b else l for l, b in zip(lows, bits)]
+        return f"{s.sampler}({s.field}, {', '.join(coords)})"
+
+    # Interpolate axis by axis: 2**nd corners -> 1 value.
+    corners = {bits: corner(bits) for bits in itertools.product((0, 1), repeat=s.nd)}
+    for axis in range(s.nd):
+        merged = {}
+        for bits, val in corners.items():
+            if bits[axis] == 1:
+                continue
+            hi = corners[bits[:axis] + (1,) + bits[axis + 1:]]
+            name = f"s{axis}{''.join(map(str, bits[axis + 1:]))}"
+            e = s.local(name, f"wp.lerp({val}, {hi}, {fracs[axis].src})", 1.0, None)
+            merged[bits] = e.src
+        corners = merged
+    s.w.feature("semi-Lagrangian advection")
+    return Expr(next(iter(corners.values())), "float32", 1.0, None)
+
+
+def wave(s: Stencil) -> Expr:
+    """Leapfrog wave equation: u_next = 2u - u_prev + (c dt / dx)**2 * laplacian."""
+    prev = s.w.add_array(s.rng.choice(["u_prev", "prev", "old"]), "float32", "input", low=-1.0, high=1.0)
+    own = ", ".join(s.idx)
+    terms = []
+    for axis in range(s.nd):
+        terms += list(s.neighbours(axis))
+    c = s.coefficient(s.rng.choice(["speed", "wave_speed", "c"]), 0.25, 1.0)
+    dt = s.coefficient(s.rng.choice(["dt", "step"]), 0.0625, 0.5)
+    courant = s.local("courant", f"({c.src} * {dt.src}) ** 2.0", (c.mag * dt.mag) ** 2, None)
+    lap = s.local("lap", " + ".join(terms) + f" - {2.0 * s.nd} * {s.center.src}", 4.0 * s.nd, 10)
+    s.w.feature("wave equation")
+    return Expr(f"2.0 * {s.center.src} - {prev}[{own}] + {courant.src} * {lap.src}", "float32",
+                3.0 + courant.mag * lap.mag, None, atom=False)
+
+
+def standing_source(s: Stencil) -> Expr:
+    """A sine source over the grid (wp.pi), shaped by the field's value."""
+    amp = s.coefficient(s.rng.choice(["amplitude", "amp", "strength"]), 0.25, 2.0)
+    phase = []
+    for k, t in enumerate(s.idx[: s.rng.randint(1, s.nd)]):
+        cast = s.rng.choice(["float", "wp.float32"])
+        phase.append(f"wp.sin(wp.pi * {cast}({t}) / {cast}({s.field}.shape[{k}] - 1))")
+    src = s.local("src", f"{amp.src} * " + " * ".join(phase), amp.mag, None)
+    s.w.feature("sine source (wp.pi)")
+    if s.rng.random() < 0.5:
+        return Expr(f"{s.center.src} + {src.src}", "float32", 1.0 + src.mag, None, atom=False)
+    return Expr(f"{s.center.src} * (1.0 + {src.src})", "float32", 1.0 + src.mag, None, atom=False)
+
+
+def tuple_gradient(s: Stencil) -> Expr:
+    """A helper returning both central differences as a tuple, unpacked by the kernel (2-D+)."""
+    w, rng = s.w, s.rng
+    name = f"{w.name}_{rng.choice(['central_diff', 'gradient', 'grad'])}"
+    coords = list(AXES[: s.nd])
+    params = ", ".join(f"{c}: int" for c in coords)
+    diffs = []
+    for k, c in enumerate(coords):
+        lo = ", ".join(f"{d} - 1" if d == c else d for d in coords)
+        hi = ", ".join(f"{d} + 1" if d == c else d for d in coords)
+        if s.sampler:
+            diffs.append(f"{s.sampler}(f, {hi}) - {s.sampler}(f, {lo})")
+        else:
+            diffs.append(f"f[{hi}] - f[{lo}]")
+    ret = ", ".join(f"({d}) * h" for d in diffs)
+    annot = ", ".join(["float"] * s.nd)
+    w.add_helper(f"@wp.func\ndef {name}(f: {s.ann()}, {params}, h: float) -> tuple[{annot}]:\n    return {ret}", name)
+    h = s.coefficient(rng.choice(["half_inv_dx", "inv_2h", "scale"]), 0.25, 1.0)
+    names = [f"g{c}" for c in coords]
+    w.emit(f"{', '.join(names)} = {name}({s.field}, {', '.join(s.idx)}, {h.src})")
+    for n in names:
+        w.scopes[-1][n] = Expr(n, "float32", 2.0 * h.mag, None)
+    w.feature("tuple-returning helper")
+    if rng.random() < 0.5:
+        return Expr(" + ".join(f"{n} * {n}" for n in names), "float32", s.nd * (2 * h.mag) ** 2, None, atom=False)
+    return Expr(f"{s.center.src} - {' - '.join(names)}", "float32", 1.0 + s.nd * 2 * h.mag, None, atom=False)
+
+
+STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient]
+
+
+def generate(rng: random.Random, name: str, seed: int):
+    s = Stencil(rng, name, seed)
+    w = s.w
+    kinds = [k for k in STENCILS if not (k is tuple_gradient and s.nd == 1)]
+    kind = rng.choice(kinds)
+    needs_sampler = kind in (blur, advect) or s.border in ("clamp", "guard")
+    if kind in (blur, advect) and s.border not in ("clamp", "guard"):
+        s.border = rng.choice(["clamp", "guard"])
+    if needs_sampler:
+        s.sampler = s.make_sampler()
+    if rng.random() < 0.5:
+        w.option("enable_backward", "False")
+    out = w.add_array(rng.choice(OUT_NAMES), "float32", "output")
+    own = ", ".join(s.idx)
+    if s.border == "return":
+        with w.block(f"if {s.border_test()}:"):
+            w.emit("return")
+        w.feature("early return at the border")
+    body_block = None
+    if s.border == "interior":
+        body_block = w.block(f"if {s.interior_test()}:")
+        body_block.__enter__()
+        w.feature("interior test")
+    value = kind(s)
+    if rng.random() < 0.5:
+        # A pointwise term on top, drawn over the locals (decay, forcing, nonlinearity).
+        gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 4)))
+        extra = gen.float_expr(rng.randint(1, 2))
+        bare_name = extra.src.isidentifier() and re.search(rf"(?<![.\w]){extra.src}\b", value.src)
+        if extra.mag <= 64.0 and not bare_name and any(ch.isalpha() for ch in extra.src):
+            sym = rng.choice(["+", "-"])
+            value = Expr(f"{value.operand()} {sym} {extra.operand()}", "float32", value.mag + extra.mag,
+                         join_q(value.q, extra.q), atom=False)
+    decay_in_place = False
+    if rng.random() < 0.4:
+        decay = w.add_constant(rng.choice(["DECAY", "DAMPING", "RELAX"]), grid_value(rng, 0.5, 0.9375))
+        if rng.random() < 0.5:
+            if not (value.atom and value.src in w.scopes[-1]):
+                value = s.local("r", value.src, value.mag, None)
+            w.emit(f"{value.src} *= {decay.src}")
+        else:
+            decay_in_place = True
+    w.store(out, value, own)
+    if decay_in_place:
+        w.emit(f"{out}[{own}] *= {decay.src}")
+    if body_block is not None:
+        body_block.__exit__(None, None, None)
+        with w.block("else:"):
+            w.store(out, Expr(f"{s.field}[{own}]", "float32", 1.0, 10), own)
+    return w.finish("Grid-stencil kernel")

@@ -1,0 +1,337 @@
+"""Rigid-body kinematics: quaternions, transforms, rotated inertia, by-value frames and gravity.
+
+Like Warp's rigid-body and ray-marching examples: points and vectors moved by transforms gathered
+through body indices or passed by value (`wp.transform`, `wp.quat`, `wp.vec3`, `wp.mat33`), frames
+composed with `wp.mul` / `*`, orientations built with `quat_from_axis_angle`, `quat_rpy`,
+integrated and renormalised, inertia rotated into the world frame and inverted, smooth falloffs.
+
+Numerics: quaternions and transforms are polynomials of their bounded inputs; only exact values
+are normalised (or ones of length close to 1); angles stay within a few radians; the inverted
+matrices are diagonally dominant (eigenvalues >= 1/2), so the inverse is well conditioned.
+"""
+from __future__ import annotations
+
+import math
+import re
+import random
+
+import numpy as np
+
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, join_q
+
+POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
+VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
+FRAME_NAMES = ["body_q", "frames", "poses", "X_wb"]
+ROT_NAMES = ["rot", "orient", "quats", "body_rot"]
+
+
+# |quat_rotate(q, v)| per component <= |q|^2 |v| <= 4 * sqrt(3) * max|v_i| for q in [-1, 1]^4.
+ROTATION_GAIN = 7.0
+
+
+def grid_tuple(rng: random.Random, n: int, low: float, high: float) -> tuple[float, ...]:
+    return tuple(grid_value(rng, low, high) for _ in range(n))
+
+
+def unit_quat(rng: random.Random) -> tuple[float, ...]:
+    """A unit quaternion whose components are float32 values (so every parser reads the same bits)."""
+    while True:
+        q = grid_tuple(rng, 4, -1.0, 1.0)
+        n = math.sqrt(sum(c * c for c in q))
+        if n >= 0.25:
+            return tuple(float(np.float32(c / n)) for c in q)
+
+
+def names(src: str) -> set[str]:
+    return set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src)) - {"wp"}
+
+
+class Rigid:
+    def __init__(self, rng: random.Random, name: str, seed: int):
+        self.rng = rng
+        n = rng.choice([64, 100, 128, 256, 500])
+        self.w = RichKernelWriter(rng, name, "transform", seed, (n,))
+        self.gen = ExprGen(self.w, tuple(rng.sample(ARITH_OPS, 4)))
+        self.vec_outputs = 0
+
+    def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
+        name = self.unique_local(name)
+        self.w.emit(f"{name} = {value}")
+        e = Expr(name, dtype, mag, q)
+        self.w.scopes[-1][name] = e
+        return e
+
+    def unique_local(self, hint: str) -> str:
+        taken = {a.name for a in self.w.args} | {n for s in self.w.scopes for n in s}
+        name, k = hint, 1
+        while name in taken:
+            k += 1
+            name = f"{hint}{k}"
+        return name
+
+    # ---- where frames and rotations come from ---------------------------------------------
+    def frame(self) -> Expr:
+        """A transform: gathered by body index, own element, by value, or built from parts."""
+        w, rng = self.w, self.rng
+        how = rng.choice(["gather", "own", "value", "build"])
+        if how == "value":
+            p = grid_tuple(rng, 3, -2.0, 2.0)
+            q = unit_quat(rng)
+            return w.add_value(rng.choice(["X_wb", "xform", "frame", "root"]), "transform", p + q)
+        if how == "build":
+            pos = w.add_array(rng.choice(["pos", "origins", "com"]), "vec3", "input", low=-2.0, high=2.0)
+            rot = self.rotation()
+            w.feature("wp.transform")
+            return self.local("X", f"wp.transform({pos}[tid], {rot.src})", "transform", 2.0)
+        if how == "gather":
+            bodies = rng.choice([4, 8, 16])
+            frames = w.add_array(rng.choice(FRAME_NAMES), "transform", "input", shape=(bodies,), low=-1.0, high=1.0)
+            ids = w.add_array(rng.choice(["body_id", "shape_body", "owner"]), "int32", "index", index_high=bodies - 1)
+            w.feature("gather through body index")
+            if rng.random() < 0.5:
+                return self.local("X", f"{frames}[{ids}[tid]]", "transform", 1.0)
+            b = self.local("b", f"{ids}[tid]", "int32", float(bodies))
+            return self.local("X", f"{frames}[{b.src}]", "transform", 1.0)
+        frames = w.add_array(rng.choice(FRAME_NAMES), "transform", "input", low=-1.0, high=1.0)
+        return self.local("X", f"{frames}[tid]", "transform", 1.0)
+
+    def rotation(self) -> Expr:
+        """A unit quaternion (or one of length close to 1), from one of Warp's constructors."""
+        w, rng = self.w, self.rng
+        how = rng.choice(["array", "axis_angle", "rpy", "value"])
+        if how == "array":
+            rot = w.add_array(rng.choice(ROT_NAMES), "quat", "input", low=-1.0, high=1.0)
+            w.feature("normalised quaternion array")
+            return self.local("q", f"wp.normalize({rot}[tid])", "quat", 1.0)
+        if how == "value":
+            return w.add_value(rng.choice(["q_offset", "rot0", "orientation"]), "quat", unit_quat(rng))
+        if how == "axis_angle":
+            axis = w.add_value(rng.choice(["axis", "hinge_axis", "spin_axis"]), "vec3", grid_tuple(rng, 3, -1.0, 1.0))
+            angle_src = self.angle()
+            w.feature("quat_from_axis_angle")
+            return self.local("q", f"wp.quat_from_axis_angle(wp.normalize({axis.src}), {angle_src})", "quat", 1.0)
+        angles = w.add_array(rng.choice(["euler", "angles", "rpy"]), "vec3", "input", low=-3.0, high=3.0)
+        a = self.local("e", f"{angles}[tid]", "vec3", 3.0, 10)
+        w.feature("quat_rpy")
+        if rng.random() < 0.5:
+            return self.local("q", f"wp.quat_rpy({a.src}[0], {a.src}[1], {a.src}[2])", "quat", 1.0)
+        return self.local("q", f"wp.quat_rpy({a.src}.x, {a.src}.y, {a.src}.z)", "quat", 1.0)
+
+    def angle(self) -> str:
+        w, rng = self.w, self.rng
+        how = rng.choice(["rate", "degrees", "scalar"])
+        if how == "degrees":
+            deg = w.add_array(rng.choice(["deg", "angle_deg", "theta_deg"]), "float32", "input", low=-180.0, high=180.0,
+                              grid_bits=2)
+            w.feature("wp.radians")
+            return f"wp.radians({deg}[tid])"
+        if how == "rate":
+            omega = w.add_array(rng.choice(["omega", "rate", "spin"]), "float32", "input", low=-4.0, high=4.0)
+            dt = w.add_constant(rng.choice(["DT", "TIME_STEP", "FRAME_DT"]), grid_value(rng, 0.0625, 0.5))
+            return f"{omega}[tid] * {dt.src}"
+        theta = w.add_array(rng.choice(["theta", "angle", "phi"]), "float32", "input", low=-3.0, high=3.0)
+        return f"{theta}[tid]"
+
+    def vec_input(self, names: list[str], low: float = -1.0, high: float = 1.0, grid_bits: int = 10) -> Expr:
+        arr = self.w.add_array(self.rng.choice(names), "vec3", "input", low=low, high=high, grid_bits=grid_bits)
+        return self.local(self.rng.choice(["p", "v", "r"]), f"{arr}[tid]", "vec3", max(abs(low), high), grid_bits)
+
+    def store_vec(self, value: Expr, hint: list[str]) -> None:
+        if value.type == "vec3" and self.rng.random() < 0.4:
+            # Scaled or offset by something else the kernel knows (a vector or a float expression).
+            if self.rng.random() < 0.5:
+                extra = self.gen.vec_expr("vec3", self.rng.randint(0, 2))
+                if extra.mag <= 16.0 and not names(extra.src) & names(value.src):
+                    value = Expr(f"{value.operand()} {self.rng.choice(['+', '-'])} {extra.operand()}", "vec3",
+                                 value.mag + extra.mag, None, atom=False)
+            else:
+                scale = self.gen.float_expr(self.rng.randint(1, 2))
+                if scale.mag <= 8.0:
+                    value = Expr(f"{scale.operand()} * {value.operand()}", "vec3", value.mag * scale.mag, None, atom=False)
+        out = self.w.add_array(self.rng.choice(hint), value.type, "output")
+        self.w.store(out, value)
+
+
+# ---- the kernels' bodies ---------------------------------------------------------------------
+def move_points(r: Rigid) -> None:
+    X = r.frame()
+    p = r.vec_input(POINT_NAMES)
+    mag = ROTATION_GAIN * p.mag + 2.0
+    world = r.local("p_world", f"wp.transform_point({X.src}, {p.src})", "vec3", mag)
+    r.w.feature("transform_point")
+    if r.rng.random() < 0.5:
+        v = r.vec_input(VEC_NAMES)
+        vw = r.local("v_world", f"wp.transform_vector({X.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
+        r.w.feature("transform_vector")
+        if r.rng.random() < 0.5:
+            r.store_vec(vw, ["v_out", "world_vel", "dir_out"])
+        else:
+            world = Expr(f"{world.src} + {vw.src} * {r.w.add_constant('DT', grid_value(r.rng, 0.0625, 0.25)).src}",
+                         "vec3", mag + vw.mag, None, atom=False)
+    r.store_vec(world, ["out", "x_world", "world_points", "p_out"])
+
+
+def compose(r: Rigid) -> None:
+    X = r.frame()
+    parent = r.w.add_value(r.rng.choice(["X_parent", "root", "offset"]), "transform",
+                           grid_tuple(r.rng, 3, -2.0, 2.0) + unit_quat(r.rng))
+    spelled = r.rng.choice(["wp.mul({a}, {b})", "{a} * {b}"])
+    Y = r.local("X_child", spelled.format(a=parent.src, b=X.src), "transform", 16.0)  # |q| <= 2, |p| <= 2 + 4 * 2
+    r.w.feature("transform composition")
+    how = r.rng.choice(["store", "inverse", "parts"])
+    if how == "store":
+        out = r.w.add_array(r.rng.choice(["out", "body_q_out", "world_frames"]), "transform", "output")
+        r.w.store(out, Y)
+    elif how == "inverse":
+        p = r.vec_input(POINT_NAMES)
+        inv = r.local("X_inv", f"wp.transform_inverse({Y.src})", "transform", 64.0)
+        r.w.feature("transform_inverse")
+        r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "out", "p_local"])
+    else:
+        t = r.local("t", f"wp.transform_get_translation({Y.src})", "vec3", 16.0)
+        q = r.local("rq", f"wp.transform_get_rotation({Y.src})", "quat", 4.0)
+        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {t.src})", "vec3", 64.0, None), ["out", "rotated"])
+        qa = r.w.add_array("q_out", "quat", "output")
+        r.w.store(qa, q)
+
+
+def rotate(r: Rigid) -> None:
+    q = r.rotation()
+    v = r.vec_input(VEC_NAMES)
+    fn = r.rng.choice(["wp.quat_rotate", "wp.quat_rotate_inv"])
+    out = r.local("v_rot", f"{fn}({q.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
+    r.w.feature(fn[3:])
+    if r.rng.random() < 0.5:
+        g = r.w.add_value(r.rng.choice(["gravity", "g", "accel"]), "vec3", (0.0, grid_value(r.rng, -10.0, -1.0), 0.0)
+                          if r.rng.random() < 0.5 else grid_tuple(r.rng, 3, -2.0, 2.0))
+        dt = r.w.add_constant(r.rng.choice(["DT", "STEP"]), grid_value(r.rng, 0.0625, 0.25))
+        out = Expr(f"{out.src} + {g.src} * {dt.src}", "vec3", out.mag + g.mag * dt.mag, None, atom=False)
+    r.store_vec(out, ["v_out", "out", "rotated"])
+
+
+def integrate_orientation(r: Rigid) -> None:
+    """q' = normalize(q + 0.5 dt * quat(w, 0) * q): stays close to unit length for small dt."""
+    rot = r.w.add_array(r.rng.choice(ROT_NAMES), "quat", r.rng.choice(["input", "inout"]), low=-1.0, high=1.0)
+    q = r.local("q", f"wp.normalize({rot}[tid])", "quat", 1.0)
+    omega = r.vec_input(["omega", "ang_vel", "w"])
+    dt = r.w.add_constant(r.rng.choice(["DT", "SUBSTEP"]), r.rng.choice([0.0625, 0.125]))
+    dq = r.local("dq", f"wp.quat({omega.src}, 0.0) * {q.src}", "quat", 4.0)
+    spelled = r.rng.choice(["wp.normalize({q} + {dq} * (0.5 * {dt}))", "wp.normalize({q} + 0.5 * {dt} * {dq})"])
+    q_new = r.local("q_new", spelled.format(q=q.src, dq=dq.src, dt=dt.src), "quat", 1.0)
+    r.w.feature("orientation integration")
+    if r.w.arg(rot).role == "inout":
+        r.w.store(rot, q_new)
+    else:
+        out = r.w.add_array(r.rng.choice(["q_out", "rot_new", "orient_out"]), "quat", "output")
+        r.w.store(out, q_new)
+
+
+def inertia(r: Rigid) -> None:
+    """Torque to angular momentum/acceleration through a diagonally dominant body inertia (plus the
+    torque's outer product, positive semi-definite, so the matrix stays well conditioned and varies)."""
+    rng = r.rng
+    diag = [grid_value(rng, 1.0, 2.0) for _ in range(3)]
+    vals = []
+    for a in range(3):
+        for b in range(3):
+            vals.append(diag[a] if a == b else 0.0)
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        off = grid_value(rng, -0.125, 0.125, 4) if rng.random() < 0.5 else 0.0
+        vals[3 * a + b] = vals[3 * b + a] = off
+    I_body = r.w.add_value(rng.choice(["I_body", "inertia", "I_local"]), "mat33", tuple(vals))
+    q = r.rotation()
+    torque = r.vec_input(["torque", "tau", "impulse"])
+    # Work in the body frame: rotate the torque in, apply the (regularised) inertia, rotate back.
+    tau_b = r.local("tau_b", f"wp.quat_rotate_inv({q.src}, {torque.src})", "vec3", 2.0)
+    I_eff = r.local("I_eff", f"{I_body.src} + wp.outer({tau_b.src}, {tau_b.src})", "mat33", 6.25)
+    r.w.feature("body-frame inertia")
+    if rng.random() < 0.5:
+        if rng.random() < 0.5:
+            inv = r.local("I_inv", f"wp.inverse({I_eff.src})", "mat33", 2.0)
+        else:  # regularised, as solvers do
+            eps = r.w.add_constant(rng.choice(["ARMATURE", "REG", "EPS"]), grid_value(rng, 0.0625, 0.25))
+            inv = r.local("I_inv", f"wp.inverse({I_eff.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 2.0)
+        r.w.feature("wp.inverse")
+        local = Expr(f"{inv.src} * {tau_b.src}", "vec3", 12.0, None, atom=False)
+        hints = ["alpha", "ang_acc", "out"]
+    else:
+        local = Expr(f"{I_eff.src} * {tau_b.src}", "vec3", 40.0, None, atom=False)
+        hints = ["L", "ang_mom", "out"]
+    r.store_vec(Expr(f"wp.quat_rotate({q.src}, {local.src})", "vec3", 2.0 * local.mag, None), hints)
+    if rng.random() < 0.6:
+        det = r.local("det", f"wp.determinant({I_eff.src})", "float32", 6.25 ** 3 * 6)
+        r.w.feature("wp.determinant")
+        out = r.w.add_array(rng.choice(["volume_scale", "det_out", "jac"]), "float32", "output")
+        r.w.store(out, Expr(f"{det.src} * {torque.src}[0]" if rng.random() < 0.5 else det.src, "float32", det.mag, None))
+
+
+def falloff(r: Rigid) -> None:
+    """A force scaled by smoothstep of the distance to a by-value centre, with length_sq and **."""
+    p = r.vec_input(POINT_NAMES, -2.0, 2.0, grid_bits=8)  # |d|^2 stays exact: sqrt sees no rounding
+    center = r.w.add_value(r.rng.choice(["center", "origin", "target"]), "vec3", grid_tuple(r.rng, 3, -1.0, 1.0))
+    radius = r.w.add_constant(r.rng.choice(["RADIUS", "FALLOFF", "RANGE"]), grid_value(r.rng, 1.0, 3.0))
+    d = r.local("d", f"{p.src} - {center.src}", "vec3", 3.0, 10)
+    if r.rng.random() < 0.5:
+        dist = r.local("dist", f"wp.sqrt(wp.length_sq({d.src}))", "float32", 6.0)
+    else:
+        dist = r.local("dist", f"wp.length({d.src})", "float32", 6.0)
+    wgt = r.local("wgt", f"1.0 - wp.smoothstep(0.0, {radius.src}, {dist.src})", "float32", 1.0)
+    r.w.feature("smoothstep falloff")
+    strength = r.w.add_scalar(r.rng.choice(["strength", "k", "stiffness"]), "float32", grid_value(r.rng, 0.5, 4.0))
+    expo = r.rng.choice(["{w} ** 2.0", "{w} * {w}", "{w}"]).format(w=wgt.src)
+    f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * 3.0, None, atom=False)
+    if r.rng.random() < 0.5:
+        extra = r.gen.vec_expr("vec3", 1)
+        if extra.mag <= 16.0:
+            f = Expr(f"{f.src} + {extra.operand()}", "vec3", f.mag + extra.mag, None, atom=False)
+    r.store_vec(f, ["force", "f_out", "out"])
+
+
+def plane_contact(r: Rigid) -> None:
+    """Penetration of points below a plane (a, b, c, d) passed by value, through a vec4 helper."""
+    w, rng = r.w, r.rng
+    n = [grid_value(rng, -1.0, 1.0) for _ in range(3)]
+    plane = w.add_value(rng.choice(["plane", "ground_plane", "halfspace"]), "vec4", tuple(n) + (grid_value(rng, -1.0, 1.0),))
+    name = f"{w.name}_{rng.choice(['plane_distance', 'signed_distance', 'plane_sdf'])}"
+    body = rng.choice([
+        "return wp.dot(wp.vec3(plane[0], plane[1], plane[2]), p) + plane[3]",
+        "return plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2] + plane[3]",
+        "normal = wp.vec3(plane.x, plane.y, plane.z)\n    return wp.dot(normal, p) + plane.w",
+    ])
+    w.add_helper(f"@wp.func\ndef {name}(plane: wp.vec4, p: wp.vec3) -> float:\n    {body}", name)
+    p = r.vec_input(POINT_NAMES, -2.0, 2.0, grid_bits=8)
+    depth = r.local("depth", f"wp.min({name}({plane.src}, {p.src}), 0.0)", "float32", 8.0)
+    k = w.add_constant(rng.choice(["CONTACT_KE", "STIFFNESS", "KE"]), grid_value(rng, 1.0, 8.0))
+    normal = f"wp.vec3({plane.src}[0], {plane.src}[1], {plane.src}[2])"
+    w.feature("plane contact (vec4 helper)")
+    r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * 8.0, None, atom=False),
+                ["contact_force", "f_contact", "out"])
+
+
+def point_velocity(r: Rigid) -> None:
+    """Velocity of body points: v + w x r, with the cross product as a skew matrix (wp.mat33)."""
+    w, rng = r.w, r.rng
+    omega = r.vec_input(["omega", "ang_vel", "w_body"])
+    arm = r.vec_input(["r_com", "arm", "offsets"], -2.0, 2.0)
+    o = omega.src
+    if rng.random() < 0.6:
+        W = r.local("W", f"wp.mat33(0.0, -{o}[2], {o}[1], {o}[2], 0.0, -{o}[0], -{o}[1], {o}[0], 0.0)", "mat33", 1.0)
+        w.feature("skew matrix (wp.mat33)")
+        rel = Expr(f"{W.src} * {arm.src}", "vec3", 4.0, None, atom=False)
+    else:
+        rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 4.0, None)
+    v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
+    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", 6.0, None, atom=False), ["v_point", "out", "vel_out"])
+
+
+BODIES = [move_points, compose, rotate, integrate_orientation, inertia, falloff, plane_contact, point_velocity]
+
+
+def generate(rng: random.Random, name: str, seed: int):
+    r = Rigid(rng, name, seed)
+    for body in rng.sample(BODIES, rng.choice([1, 2, 2, 3])):
+        body(r)
+    if rng.random() < 0.4:
+        r.w.option("enable_backward", "False")
+    return r.w.finish("Rigid-body transform kernel")

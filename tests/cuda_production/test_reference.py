@@ -1,0 +1,102 @@
+"""Warp's reference outputs for struct, by-value and module-constant kernels (cuda_production/reference.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from cuda_production.reference import input_seed, make_input, module_groups, warp_reference
+from synthesis.spec import ArgSpec, KernelSpec
+
+N = 32
+
+
+def arr(name: str, role: str = "input", dtype: str = "float32") -> ArgSpec:
+    return ArgSpec(name, dtype, role, (N,), -2.0, 2.0, 6)
+
+
+def spec(name: str, source: str, args: list[ArgSpec]) -> KernelSpec:
+    return KernelSpec(name, "test", "test", source, tuple(args), (N,), seed=777)
+
+
+def floats(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype=np.float32)
+
+
+def test_struct_fields_take_flattened_input_positions():
+    source = """
+@wp.struct
+class RefBox:
+    scale: float
+    vals: wp.array(dtype=float)
+
+
+@wp.kernel
+def ref_struct_inputs(b: RefBox, c: wp.array(dtype=float), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    out[tid] = b.vals[tid] * b.scale + c[tid]
+"""
+    vals, c = arr("vals"), arr("c")
+    box = ArgSpec("b", "RefBox", "struct", fields=(ArgSpec("scale", "float32", "scalar", (), 0.5, 0.5, 0, 0.5), vals))
+    s = spec("ref_struct_inputs", source, [box, c, arr("out", "output")])
+    seed = input_seed(s)
+    want = make_input(vals, 1, seed) * np.float32(0.5) + make_input(c, 2, seed)  # scale is position 0
+    assert np.array_equal(floats(warp_reference([s], "t_ref_struct_inputs")[s.name]), want)
+
+
+def test_written_struct_fields_come_first_in_argument_order():
+    source = """
+@wp.struct
+class RefOut:
+    first: wp.array(dtype=float)
+
+
+@wp.kernel
+def ref_struct_outputs(o: RefOut, second: wp.array(dtype=float), src: wp.array(dtype=float)):
+    tid = wp.tid()
+    o.first[tid] = src[tid] + 1.0
+    second[tid] = src[tid] * 2.0
+"""
+    src = arr("src")
+    s = spec("ref_struct_outputs", source,
+             [ArgSpec("o", "RefOut", "struct", fields=(arr("first", "output"),)), arr("second", "output"), src])
+    x = make_input(src, 2, input_seed(s))
+    got = floats(warp_reference([s], "t_ref_struct_outputs")[s.name])
+    assert np.array_equal(got, np.concatenate([x + np.float32(1.0), x * np.float32(2.0)]))
+
+
+def test_by_value_vector_is_passed_with_its_components():
+    source = """
+@wp.kernel
+def ref_by_value(p: wp.array(dtype=wp.vec3), offset: wp.vec3, out: wp.array(dtype=wp.vec3)):
+    tid = wp.tid()
+    out[tid] = p[tid] + offset
+"""
+    p = ArgSpec("p", "vec3", "input", (N,), -1.0, 1.0, 6)
+    s = spec("ref_by_value", source, [p, ArgSpec("offset", "vec3", "scalar", (), -3.0, 3.0, 0, (1.0, -2.0, 3.0)),
+                                      ArgSpec("out", "vec3", "output", (N,))])
+    want = make_input(p, 0, input_seed(s)).reshape(N, 3) + np.array([1.0, -2.0, 3.0], dtype=np.float32)
+    assert np.array_equal(floats(warp_reference([s], "t_ref_by_value")[s.name]).reshape(N, 3), want)
+
+
+def _constant_kernel(name: str, value: float) -> KernelSpec:
+    source = f"""
+SCALE = wp.constant({value})
+
+
+@wp.kernel
+def {name}(out: wp.array(dtype=float)):
+    tid = wp.tid()
+    out[tid] = float(tid) * SCALE
+"""
+    return spec(name, source, [arr("out", "output")])
+
+
+def test_kernels_defining_the_same_constant_each_see_their_own():
+    a, b = _constant_kernel("ref_const_a", 2.0), _constant_kernel("ref_const_b", 3.0)
+    got = warp_reference([a, b], "t_ref_constants")
+    assert np.array_equal(floats(got[a.name]), np.arange(N, dtype=np.float32) * 2)
+    assert np.array_equal(floats(got[b.name]), np.arange(N, dtype=np.float32) * 3)
+
+
+def test_module_groups_share_a_module_when_names_do_not_clash():
+    a, b, c = _constant_kernel("g_a", 2.0), _constant_kernel("g_b", 3.0), spec("g_c", "@wp.kernel\ndef g_c():\n    pass\n", [])
+    assert [[s.name for s in g] for g in module_groups([a, b, c])] == [["g_a", "g_c"], ["g_b"]]
