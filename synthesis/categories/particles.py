@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, struct_array, struct_value
+from synthesis.categories.rich import (RichKernelWriter, StructField, degenerate, draw, grid_value, struct_array,
+                                       struct_value)
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen
 
 STATE_CLASSES = ["ParticleState", "Particles", "State", "Cloud"]
@@ -133,8 +134,8 @@ def modulate(k: ParticleKernel, value: Expr) -> Expr:
         extra = w.add_array(rng.choice(["charge", "drag", "temperature", "age", "radius_scale"]), "float32", "input",
                             low=-1.0, high=1.0)
         k.gen.loads.append(extra)
-    factor = k.gen.float_expr(rng.randint(1, 3))
-    if not _reads_a_name(factor.src) or _names(factor.src) & _names(value.src):
+    factor = draw(lambda: k.gen.float_expr(rng.randint(1, 3)))
+    if factor is None or not _reads_a_name(factor.src) or _names(factor.src) & _names(value.src):
         return value  # literals only say nothing; the value itself on top could cancel it
     if factor.mag > 16.0 or _is_number(factor.src):
         return value
@@ -146,7 +147,7 @@ def modulate(k: ParticleKernel, value: Expr) -> Expr:
     if value.type == "float32":
         return Expr(f"{value.operand()} + {factor.operand()}", value.type, value.mag + factor.mag, None, atom=False)
     vec = k.gen.vec_leaf(value.type)
-    if vec.src == value.src or vec.src in value.src:
+    if vec.src == value.src or vec.src in value.src or degenerate(vec.src):
         return value
     return Expr(f"{value.operand()} + {factor.operand()} * {vec.operand()}", value.type,
                 value.mag + factor.mag * vec.mag, None, atom=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 from synthesis.exprgen import CONST_Q, Expr, KernelWriter, fmt_float, reads
 from synthesis.dtypes import dtype as lookup_dtype
@@ -153,6 +154,21 @@ def field_expr(param: str, f: StructField) -> Expr:
     return Expr(f"{param}.{f.name}", spec.dtype, float(abs(spec.value)), 0 if spec.dtype == "int32" else CONST_Q)
 
 
-def camel(words: list[str]) -> str:
-    return "".join(w[:1].upper() + w[1:] for w in words)
+_SELF_DIFF = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*(?:\[[^\]]*\])?) - \1(?![\w\[.])")
+_SAME_ARGS = re.compile(r"(?:min|max)\(([^,()]+), \1\)")
+_LITERAL_CALL = re.compile(r"wp\.(?!constant)\w+\(-?[\d.]+\)|\(-?[\d.]+ [-+*/] -?[\d.]+\)|-\(-")
+
+
+def degenerate(src: str) -> bool:
+    """`x - x`, `min(x, x)`, a builtin of a literal, literal arithmetic, `-(-x)`: code nobody writes."""
+    return bool(_SELF_DIFF.search(src) or _SAME_ARGS.search(src) or _LITERAL_CALL.search(src))
+
+
+def draw(make, tries: int = 8):
+    """An expression from `make()` that is not degenerate, or None after `tries` attempts."""
+    for _ in range(tries):
+        e = make()
+        if not degenerate(e.src):
+            return e
+    return None
 

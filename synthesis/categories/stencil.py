@@ -13,7 +13,7 @@ import itertools
 import random
 import re
 
-from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.categories.rich import RichKernelWriter, draw, grid_value
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, fmt_float, join_q
 
 SHAPES = {
@@ -323,9 +323,9 @@ def generate(rng: random.Random, name: str, seed: int):
     if rng.random() < 0.5:
         # A pointwise term on top, drawn over the locals (decay, forcing, nonlinearity).
         gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 4)))
-        extra = gen.float_expr(rng.randint(1, 2))
-        bare_name = extra.src.isidentifier() and re.search(rf"(?<![.\w]){extra.src}\b", value.src)
-        if extra.mag <= 64.0 and not bare_name and any(ch.isalpha() for ch in extra.src):
+        extra = draw(lambda: gen.float_expr(rng.randint(1, 2)))
+        bare_name = extra is not None and extra.src.isidentifier() and re.search(rf"(?<![.\w]){extra.src}\b", value.src)
+        if extra is not None and extra.mag <= 64.0 and not bare_name and any(ch.isalpha() for ch in extra.src):
             sym = rng.choice(["+", "-"])
             value = Expr(f"{value.operand()} {sym} {extra.operand()}", "float32", value.mag + extra.mag,
                          join_q(value.q, extra.q), atom=False)

@@ -17,7 +17,7 @@ import random
 
 import numpy as np
 
-from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.categories.rich import RichKernelWriter, draw, grid_value
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, join_q
 
 POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
@@ -141,13 +141,13 @@ class Rigid:
         if value.type == "vec3" and self.rng.random() < 0.4:
             # Scaled or offset by something else the kernel knows (a vector or a float expression).
             if self.rng.random() < 0.5:
-                extra = self.gen.vec_expr("vec3", self.rng.randint(0, 2))
-                if extra.mag <= 16.0 and not names(extra.src) & names(value.src):
+                extra = draw(lambda: self.gen.vec_expr("vec3", self.rng.randint(0, 2)))
+                if extra is not None and extra.mag <= 16.0 and not names(extra.src) & names(value.src):
                     value = Expr(f"{value.operand()} {self.rng.choice(['+', '-'])} {extra.operand()}", "vec3",
                                  value.mag + extra.mag, None, atom=False)
             else:
-                scale = self.gen.float_expr(self.rng.randint(1, 2))
-                if scale.mag <= 8.0:
+                scale = draw(lambda: self.gen.float_expr(self.rng.randint(1, 2)))
+                if scale is not None and scale.mag <= 8.0 and any(ch.isalpha() for ch in scale.src):
                     value = Expr(f"{scale.operand()} * {value.operand()}", "vec3", value.mag * scale.mag, None, atom=False)
         out = self.w.add_array(self.rng.choice(hint), value.type, "output")
         self.w.store(out, value)
@@ -282,8 +282,8 @@ def falloff(r: Rigid) -> None:
     expo = r.rng.choice(["{w} ** 2.0", "{w} * {w}", "{w}"]).format(w=wgt.src)
     f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * 3.0, None, atom=False)
     if r.rng.random() < 0.5:
-        extra = r.gen.vec_expr("vec3", 1)
-        if extra.mag <= 16.0:
+        extra = draw(lambda: r.gen.vec_expr("vec3", 1))
+        if extra is not None and extra.mag <= 16.0 and not names(extra.src) & names(f.src):
             f = Expr(f"{f.src} + {extra.operand()}", "vec3", f.mag + extra.mag, None, atom=False)
     r.store_vec(f, ["force", "f_out", "out"])
 

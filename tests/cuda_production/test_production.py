@@ -36,10 +36,11 @@ def slice_run(tmp_path_factory):
 
 def test_summary_counts_every_sample(slice_run):
     summary = json.loads((slice_run / "production_summary.json").read_text())
-    assert summary["samples_written"] == PER_CATEGORY * 10 and summary["failures"]["total"] == 0
+    assert summary["samples_written"] == PER_CATEGORY * len(CATEGORY_NAMES) and summary["failures"]["total"] == 0
     assert summary["per_category"] == {c: PER_CATEGORY for c in CATEGORY_NAMES}
     folders = sorted(p.name for p in slice_run.glob("sample_*"))
-    assert folders[0] == "sample_0000_arithmetic" and folders[-1] == f"sample_{10 * PER_CATEGORY - 1:04d}_scalar_param"
+    last = f"sample_{len(CATEGORY_NAMES) * PER_CATEGORY - 1:04d}_{CATEGORY_NAMES[-1]}"
+    assert folders[0] == "sample_0000_arithmetic" and folders[-1] == last
 
 
 def test_a_sample_has_everything_the_check_needs(slice_run):
