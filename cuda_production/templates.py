@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cuda_production.bench import READ_ROLES, bench_launch_dim, scales
+from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scales
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import TranslatedKernel
 from synthesis.spec import ArgSpec
 
-BLOCK_1D = 256
-BLOCKS = {1: (256,), 2: (16, 16), 3: (8, 8, 4)}  # x, y, z
 DEFAULT_ARCH = "sm_75"  # the oldest architecture CUDA 13 accepts; CUDA 12 accepts it too
 
 
@@ -418,10 +416,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     # launch configuration
     nd = kernel.launch_ndim
     if nd == 1:
-        w(f"    const dim3 block({BLOCK_1D});")
+        w(f"    const dim3 block({block_shape(launch_dim)[0]});")
         w(f"    const dim3 grid(({kernel.launch_names[0]} + block.x - 1) / block.x);")
     else:
-        bx = BLOCKS[nd]
+        bx = block_shape(launch_dim)  # fitted to the inner extents (bench.py)
         w(f"    const dim3 block({', '.join(map(str, bx))});")
         # x covers the last launch dimension (see the kernel's index mapping)
         extents = list(kernel.launch_names)[::-1]

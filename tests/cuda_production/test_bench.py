@@ -10,8 +10,8 @@ from math import prod
 import numpy as np
 import pytest
 
-from cuda_production.bench import (BYTE_RULE, MAX_OUTER, MAX_THREADS, MIN_THREADS, bench_args, bench_launch_dim,
-                                   bench_metadata, bytes_moved, scales)
+from cuda_production.bench import (BYTE_RULE, MAX_GRID_YZ, MAX_THREADS, MIN_THREADS, bench_args, bench_launch_dim,
+                                   bench_metadata, block_shape, bytes_moved, max_outer, scales)
 from cuda_production.host_check import compile_host
 from cuda_production.reference import input_seed, sample_args, warp_reference
 from cuda_production.sample import write_sample
@@ -66,9 +66,22 @@ def test_bench_launch_grows_only_the_outer_dimension_into_the_thread_range(launc
     args = [arr("a", shape=launch_dim), arr("b", role="output", shape=launch_dim)]
     dim = bench_launch_dim(args, launch_dim)
     assert dim[1:] == launch_dim[1:]
-    assert dim[0] <= MAX_OUTER[len(launch_dim)]
     assert prod(dim) <= MAX_THREADS + prod(launch_dim[1:])
-    assert prod(dim) >= MIN_THREADS or dim[0] == MAX_OUTER[len(launch_dim)]
+    assert prod(dim) >= MIN_THREADS or dim[0] == max_outer(launch_dim)
+
+
+@pytest.mark.parametrize("launch_dim", [(16, 20), (12, 8), (24, 32), (8, 5), (8, 4, 8)])
+def test_bench_grid_stays_within_cudas_limits(launch_dim):
+    block = block_shape(launch_dim)
+    dim = bench_launch_dim([arr("a", shape=launch_dim)], launch_dim)
+    assert prod(block) == 256
+    assert -(-dim[0] // block[-1]) <= MAX_GRID_YZ  # the outermost dimension rides grid.y or grid.z
+
+
+@pytest.mark.parametrize("inner", [8, 16, 20, 32, 5])
+def test_a_2d_block_leaves_at_most_a_fifth_of_its_row_idle(inner):
+    x = block_shape((4, inner))[0]
+    assert inner / (-(-inner // x) * x) >= 0.8
 
 
 def test_many_bytes_per_thread_give_fewer_threads():
