@@ -198,6 +198,10 @@ def summarise(records: list[dict], copy_gb_s: float) -> list[str]:
                      f"{len(bound):9d} {share:10.1f}")
     ratios = [r["speed_ratio"] for r in records if "speed_ratio" in r]
     bound = [r for r in records if "speed_ratio" in r and r["warp_gb_per_s"] >= MEMORY_BOUND_SHARE * copy_gb_s]
+    streaming = [r for r in bound if r["warp_gb_per_s"] >= 0.85 * copy_gb_s]
+    lines.append(f"streaming (Warp itself at >= 85% of copy): {len(streaming)} samples, translation under 85%: "
+                 f"{sum(r['cuda_gb_per_s'] < 0.85 * copy_gb_s for r in streaming)}; memory-bound samples under 85% "
+                 f"where Warp is too: {sum(max(r['cuda_gb_per_s'], r['warp_gb_per_s']) < 0.85 * copy_gb_s for r in bound)}")
     lines.append(f"all: {sum(r.get('equal', False) for r in records)}/{len(records)} equal; "
                  f"samples below 0.9x: {sum(x < 0.9 for x in ratios)}; memory-bound samples under 85% of copy: "
                  f"{sum(r['cuda_gb_per_s'] < 0.85 * copy_gb_s for r in bound)}/{len(bound)}; "
