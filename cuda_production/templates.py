@@ -4,6 +4,8 @@ The .cu's `main` rebuilds every input from a counter-based hash of (seed, argume
 the data is the same wherever it runs and Python (reference.py) recreates it bit for bit; it launches
 the kernel, checks every CUDA call, compares each written array with Warp's own results
 (expected.bin), times the kernel with CUDA events, and exits non-zero on any mismatch or error.
+With --bench it runs at the bench size instead (cuda_production/bench.py: the same hashed inputs,
+arrays shaped like the launch grown with it) and times CUDA-graph replays of back-to-back launches.
 """
 from __future__ import annotations
 
@@ -176,7 +178,7 @@ static std::vector<char> read_file(const char* path)
 MAIN_NAMES = {"warmup", "trials", "expected_path", "seed", "ok", "stats", "expected", "start", "stop", "times",
               "sum", "mean", "median", "p95", "block", "grid", "argc", "argv", "i", "t", "checksum", "main",
               "bench", "bench_outer", "launches", "dump_path", "dump", "stream", "graph", "graph_exec",
-              "bytes_read", "bytes_written", "seconds", "gb_per_s", "peak_gb_per_s", "prop", "memory_clock_khz",
+              "bytes_read", "bytes_written", "gb_per_s", "peak_gb_per_s", "prop", "memory_clock_khz",
               "bus_width_bits", "ms", "dump_ok"}
 
 
