@@ -208,10 +208,16 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind in ("atomic_min_f", "atomic_max_f"):
         f = "fminf" if kind == "atomic_min_f" else "fmaxf"
         name_ = "atomicMinFloat" if kind == "atomic_min_f" else "atomicMaxFloat"
-        body = ("    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened\n"
+        # As Warp's builtin.h atomic_min/max(float*): the stored value only ever moves one way, so
+        # once it is already at least as far as `val` the update is a no-op and no atomic is needed;
+        # under contention most threads leave after one load instead of queueing on the address.
+        body = ("    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,\n"
+                "    // leaving at once when the stored value already wins (it only moves one way)\n"
                 "    int* address_as_int = reinterpret_cast<int*>(address);\n"
                 "    int old = *address_as_int;\n    int assumed;\n    do {\n        assumed = old;\n"
-                f"        old = atomicCAS(address_as_int, assumed, __float_as_int({f}(val, __int_as_float(assumed))));\n"
+                f"        const int result = __float_as_int({f}(val, __int_as_float(assumed)));\n"
+                "        if (result == assumed)\n            break;\n"
+                "        old = atomicCAS(address_as_int, assumed, result);\n"
                 "    } while (assumed != old);\n    return __int_as_float(old);")
         return _fn("float", f"{name_}(float* address, float val)", body), ()
     if kind in ("vatomic_add", "vatomic_sub", "vatomic_min", "vatomic_max"):

@@ -25,6 +25,8 @@ EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tes
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <vector>
 
 #define __global__
 #define __device__
@@ -69,11 +71,30 @@ inline cudaError_t cudaGetLastError() { return 0; }
 inline cudaError_t cudaDeviceSynchronize() { return 0; }
 inline const char* cudaGetErrorString(cudaError_t) { return "emulated"; }
 
+// Streams are one in-order queue, run at once; a graph records the launches made while its
+// stream was being captured and replays them on cudaGraphLaunch.
+struct EmuStream {};
+typedef EmuStream* cudaStream_t;
+struct EmuGraph { std::vector<std::function<void()>> launches; };
+typedef EmuGraph* cudaGraph_t;
+typedef EmuGraph* cudaGraphExec_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed };
+static EmuGraph* emu_capturing = nullptr;
+inline cudaError_t cudaStreamCreate(cudaStream_t* s) { *s = new EmuStream(); return 0; }
+inline cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return 0; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return 0; }
+inline cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) { emu_capturing = new EmuGraph(); return 0; }
+inline cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t* g) { *g = emu_capturing; emu_capturing = nullptr; return 0; }
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* e, cudaGraph_t g, unsigned long long) { *e = g; return 0; }
+inline cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t) { for (auto& f : e->launches) f(); return 0; }
+inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { return 0; }
+inline cudaError_t cudaGraphDestroy(cudaGraph_t g) { delete g; return 0; }
+
 struct EmuEvent { std::chrono::steady_clock::time_point t; };
 typedef EmuEvent* cudaEvent_t;
 inline cudaError_t cudaEventCreate(cudaEvent_t* e) { *e = new EmuEvent(); return 0; }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return 0; }
-inline cudaError_t cudaEventRecord(cudaEvent_t e) { e->t = std::chrono::steady_clock::now(); return 0; }
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) { e->t = std::chrono::steady_clock::now(); return 0; }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return 0; }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b)
 {
@@ -81,8 +102,29 @@ inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b)
     return 0;
 }
 
+// A made-up device: 1 GHz memory clock, 64-bit bus (16 GB/s peak), so the bench figures are defined.
+struct cudaDeviceProp { char name[256]; };
+enum cudaDeviceAttr { cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth };
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int)
+{
+    std::strcpy(prop->name, "host emulation");
+    return 0;
+}
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int)
+{
+    *value = attr == cudaDevAttrMemoryClockRate ? 1000000 : 64;
+    return 0;
+}
+
+// The launch configuration `<<<grid, block[, shared_bytes, stream]>>>`.
+struct EmuConfig {
+    dim3 grid, block;
+    size_t shared_bytes = 0;
+    cudaStream_t stream = nullptr;
+};
+
 template <class Kernel, class... Args>
-void emu_launch(Kernel kernel, dim3 grid, dim3 block, Args... args)
+void emu_run(Kernel kernel, dim3 grid, dim3 block, Args... args)
 {
     gridDim = grid;
     blockDim = block;
@@ -96,6 +138,15 @@ void emu_launch(Kernel kernel, dim3 grid, dim3 block, Args... args)
                             threadIdx = dim3(tx, ty, tz);
                             kernel(args...);
                         }
+}
+
+template <class Kernel, class... Args>
+void emu_launch(Kernel kernel, EmuConfig config, Args... args)
+{
+    if (emu_capturing)
+        emu_capturing->launches.push_back([=] { emu_run(kernel, config.grid, config.block, args...); });
+    else
+        emu_run(kernel, config.grid, config.block, args...);
 }
 '''
 
@@ -111,7 +162,7 @@ class HostRun:
 
 
 def rewrite_launches(cu_source: str) -> str:
-    return _LAUNCH.sub(r"emu_launch(\1, \2, ", cu_source)
+    return _LAUNCH.sub(r"emu_launch(\1, EmuConfig{\2}, ", cu_source)
 
 
 def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.CompletedProcess:
@@ -127,8 +178,13 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
                           capture_output=True, text=True)
 
 
-def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 120) -> HostRun:
-    """Compile `sample_dir`'s .cu for the host and run it there (in `sample_dir`, as `make check` does)."""
+CHECK_ARGS = ("--warmup", "0", "--trials", "1")
+
+
+def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 120,
+                run_args: tuple[str, ...] = CHECK_ARGS) -> HostRun:
+    """Compile `sample_dir`'s .cu for the host and run it there (in `sample_dir`, as `make check` does)
+    with `run_args` (e.g. `--bench --bench-dim 64` for a small emulated benchmark)."""
     sample_dir = Path(sample_dir)
     cu_path = sample_dir / cu_name if cu_name else next(sample_dir.glob("*.cu"))
     if shutil.which("g++") is None:
@@ -140,7 +196,7 @@ def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 1
         if build.returncode != 0:
             return HostRun(False, False, build.returncode, build.stderr)
         try:
-            proc = subprocess.run([str(binary), "--warmup", "0", "--trials", "1"], cwd=sample_dir,
+            proc = subprocess.run([str(binary), *run_args], cwd=sample_dir,
                                   capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return HostRun(True, False, -1, f"timed out after {timeout} s")

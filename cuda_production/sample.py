@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+from cuda_production.bench import bench_metadata
 from cuda_production.templates import Tolerance, render_cu, render_makefile
 from cuda_production.translator import TranslatedKernel
 from synthesis.spec import ArgSpec
@@ -43,6 +44,7 @@ def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, arg
         "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol,
                       "rule": "|got - want| <= atol * bound + rtol * |want| per float element; int32 exact",
                       "bounds": {a.name: a.bound for a in args if a.name in written}},
+        "bench": bench_metadata(args, tuple(launch_dim)),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
     if expected is not None:

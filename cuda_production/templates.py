@@ -4,18 +4,19 @@ The .cu's `main` rebuilds every input from a counter-based hash of (seed, argume
 the data is the same wherever it runs and Python (reference.py) recreates it bit for bit; it launches
 the kernel, checks every CUDA call, compares each written array with Warp's own results
 (expected.bin), times the kernel with CUDA events, and exits non-zero on any mismatch or error.
+With --bench it runs at the bench size instead (cuda_production/bench.py: the same hashed inputs,
+arrays shaped like the launch grown with it) and times CUDA-graph replays of back-to-back launches.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scales
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
-BLOCK_1D = 256
-BLOCKS = {1: (256,), 2: (16, 16), 3: (8, 8, 4)}  # x, y, z
 DEFAULT_ARCH = "sm_75"  # the oldest architecture CUDA 13 accepts; CUDA 12 accepts it too
 
 
@@ -176,7 +177,10 @@ static std::vector<char> read_file(const char* path)
 
 # Names main() uses for itself: a scalar argument with one of these names gets an `arg_` prefix.
 MAIN_NAMES = {"warmup", "trials", "expected_path", "seed", "ok", "stats", "expected", "start", "stop", "times",
-              "sum", "mean", "median", "p95", "block", "grid", "argc", "argv", "i", "t", "checksum", "main"}
+              "sum", "mean", "median", "p95", "block", "grid", "argc", "argv", "i", "t", "checksum", "main",
+              "bench", "bench_outer", "launches", "dump_path", "dump", "stream", "graph", "graph_exec",
+              "bytes_read", "bytes_written", "gb_per_s", "peak_gb_per_s", "prop", "memory_clock_khz",
+              "bus_width_bits", "ms", "dump_ok"}
 
 
 def host_name(name: str) -> str:
@@ -250,10 +254,10 @@ def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dic
     return names
 
 
-def _render_host_array(w, h: HostArray) -> None:
+def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> None:
     a = h.arg
     elem = "int" if a.is_int else "float"
-    total = a.count * a.width
+    total = _element_count(a, kernel, launch_dim)
     w(f"    std::vector<{elem}> h_{h.var}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
     if a.role in ("input", "inout", "index"):
         lo, span, step = a.fill
@@ -261,6 +265,161 @@ def _render_host_array(w, h: HostArray) -> None:
             w(f"    fill_int(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
         else:
             w(f"    fill_float(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, {_fmt_float(step)});")
+
+
+BENCH_LAUNCHES = 20  # kernel launches per timed CUDA-graph replay
+BENCH_WARMUP = 2  # untimed graph replays first (module load, clocks, caches)
+BENCH_TRIALS = 20  # timed graph replays: the statistics are over these
+
+
+def _main_options(bench_outer: int) -> list[str]:
+    """main()'s command line: the check run (default) and the benchmark (--bench)."""
+    usage = ("usage: %s [--warmup N] [--trials N] [--expected FILE] "
+             "[--bench [--bench-dim N] [--launches N] [--dump FILE]]\\n")
+    return [
+        "    bool bench = false;",
+        f"    int bench_outer = {bench_outer};  // outermost launch dimension at bench size (metadata.json: bench)",
+        f"    int launches = {BENCH_LAUNCHES};  // kernel launches per timed graph replay (--bench)",
+        "    int warmup = -1;  // -1: the mode's default",
+        "    int trials = -1;",
+        '    const char* expected_path = "expected.bin";',
+        "    const char* dump_path = nullptr;  // --bench: write the bench-size results here",
+        "    for (int i = 1; i < argc; ++i) {",
+        '        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)',
+        "            warmup = std::max(0, atoi(argv[++i]));",
+        '        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)',
+        "            trials = std::max(1, atoi(argv[++i]));",
+        '        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)',
+        "            expected_path = argv[++i];",
+        '        else if (!strcmp(argv[i], "--bench"))',
+        "            bench = true;",
+        '        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)',
+        "            bench_outer = atoi(argv[++i]);",
+        '        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)',
+        "            launches = atoi(argv[++i]);",
+        '        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)',
+        "            dump_path = argv[++i];",
+        "        else {",
+        f'            fprintf(stderr, "{usage}", argv[0]);',
+        "            return 2;",
+        "        }",
+        "    }",
+        "    if (bench_outer < 1 || launches < 1) {",
+        '        fprintf(stderr, "--bench-dim and --launches must be at least 1\\n");',
+        "        return 2;",
+        "    }",
+    ]
+
+
+def _launch_dims(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[str]:
+    """The launch extents: the check size, or with --bench the outermost one grown (bench.py)."""
+    lines = ["    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)"]
+    outer, *inner = kernel.launch_names
+    lines.append(f"    const int {outer} = bench ? bench_outer : {launch_dim[0]};")
+    lines.extend(f"    const int {b} = {d};" for b, d in zip(inner, launch_dim[1:]))
+    return lines
+
+
+def _element_count(arg: ArgSpec, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> str:
+    """C++ expression for the number of 32-bit values of `arg`'s host array (bench.py's scaling rule)."""
+    if not scales(arg, launch_dim):
+        return str(arg.count * arg.width)
+    per_outer = arg.count // arg.shape[0] * arg.width
+    return f"(size_t){kernel.launch_names[0]} * {per_outer}"
+
+
+def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> str:
+    """C++ expression for an array's extent along `axis`: the bench-grown outer launch extent where
+    the array scales with the launch (bench.py), its fixed size otherwise."""
+    if axis == 0 and scales(arg, launch_dim):
+        return kernel.launch_names[0]
+    return str(arg.shape[axis])
+
+
+def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str) -> list[str]:
+    """--bench: dump the one launch's results, then time `launches` back-to-back launches per
+    CUDA-graph replay between one event pair, and print one JSON line."""
+    written = [h for h in arrays if h.param.written]
+    read_terms = [f"bytes_{h.var}" for h in arrays if h.arg.role in READ_ROLES] or ["0"]
+    written_terms = [f"bytes_{h.var}" for h in arrays if h.arg.is_written] or ["0"]
+    on_stream = launch.replace("<<<grid, block>>>", "<<<grid, block, 0, stream>>>")
+    lines = [
+        "    if (bench) {",
+        "        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout",
+        "        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).",
+        "        if (dump_path) {",
+        '            FILE* dump = fopen(dump_path, "wb");',
+        "            bool dump_ok = dump != nullptr;",
+    ]
+    for h in written:
+        lines.append(f"            dump_ok = dump_ok && fwrite(h_{h.var}.data(), 1, bytes_{h.var}, dump) == bytes_{h.var};")
+    lines += [
+        "            if (dump)",
+        "                dump_ok = (fclose(dump) == 0) && dump_ok;",
+        "            if (!dump_ok) {",
+        '                fprintf(stderr, "%s: cannot write the bench results\\n", dump_path);',
+        "                return 2;",
+        "            }",
+        "        }",
+        f"        warmup = warmup < 0 ? {BENCH_WARMUP} : warmup;",
+        f"        trials = trials < 0 ? {BENCH_TRIALS} : trials;",
+        "        cudaStream_t stream;",
+        "        CUDA_CHECK(cudaStreamCreate(&stream));",
+        "        cudaGraph_t graph;",
+        "        cudaGraphExec_t graph_exec;",
+        "        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));",
+        "        for (int i = 0; i < launches; ++i)",
+        f"            {on_stream}",
+        "        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));",
+        "        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));",
+        "        for (int i = 0; i < warmup; ++i)",
+        "            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));",
+        "        CUDA_CHECK(cudaStreamSynchronize(stream));",
+        "        cudaEvent_t start, stop;",
+        "        CUDA_CHECK(cudaEventCreate(&start));",
+        "        CUDA_CHECK(cudaEventCreate(&stop));",
+        "        std::vector<double> times(trials);  // microseconds per launch, one per graph replay",
+        "        for (int t = 0; t < trials; ++t) {",
+        "            CUDA_CHECK(cudaEventRecord(start, stream));",
+        "            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));",
+        "            CUDA_CHECK(cudaEventRecord(stop, stream));",
+        "            CUDA_CHECK(cudaEventSynchronize(stop));",
+        "            float ms = 0.0f;",
+        "            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));",
+        "            times[t] = 1000.0 * ms / launches;",
+        "        }",
+        "        CUDA_CHECK(cudaGetLastError());",
+        "        std::sort(times.begin(), times.end());",
+        "        double sum = 0.0;",
+        "        for (double t : times)",
+        "            sum += t;",
+        "        const double mean = sum / trials;",
+        "        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);",
+        "        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];",
+        f"        const size_t bytes_read = {' + '.join(read_terms)};",
+        f"        const size_t bytes_written = {' + '.join(written_terms)};",
+        "        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);",
+        "        cudaDeviceProp prop;",
+        "        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));",
+        "        int memory_clock_khz = 0, bus_width_bits = 0;",
+        "        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));",
+        "        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));",
+        "        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;",
+        f'        printf("{{\\"kernel\\": \\"{kernel.name}\\", \\"mode\\": \\"bench\\", \\"launch_dim\\": [{", ".join(["%d"] * kernel.launch_ndim)}], "',
+        '               "\\"launches\\": %d, \\"warmup\\": %d, \\"trials\\": %d, \\"median_us\\": %.3f, \\"mean_us\\": %.3f, "',
+        '               "\\"p95_us\\": %.3f, \\"min_us\\": %.3f, \\"bytes_read\\": %zu, \\"bytes_written\\": %zu, "',
+        '               "\\"gb_per_s\\": %.2f, \\"peak_gb_per_s\\": %.2f, \\"percent_of_peak\\": %.2f, \\"device\\": \\"%s\\"}\\n",',
+        f"               {', '.join(kernel.launch_names)}, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,",
+        "               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);",
+        "        CUDA_CHECK(cudaEventDestroy(start));",
+        "        CUDA_CHECK(cudaEventDestroy(stop));",
+        "        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));",
+        "        CUDA_CHECK(cudaGraphDestroy(graph));",
+        "        CUDA_CHECK(cudaStreamDestroy(stream));",
+    ]
+    lines += [f"        CUDA_CHECK(cudaFree(d_{h.var}));" for h in arrays]
+    lines += ["        return 0;", "    }"]
+    return lines
 
 
 def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[int, ...], input_seed: int,
@@ -309,25 +468,15 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("int main(int argc, char** argv)")
     w("{")
-    w("    int warmup = 10;")
-    w("    int trials = 100;")
-    w('    const char* expected_path = "expected.bin";')
-    w("    for (int i = 1; i < argc; ++i) {")
-    w('        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)')
-    w("            warmup = atoi(argv[++i]);")
-    w('        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)')
-    w("            trials = std::max(1, atoi(argv[++i]));")
-    w('        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)')
-    w("            expected_path = argv[++i];")
-    w("        else {")
-    w('            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE]\\n", argv[0]);')
-    w("            return 2;")
-    w("        }")
-    w("    }")
+    for line in _main_options(bench_launch_dim(args, launch_dim)[0]):
+        w(line)
     w("")
     if filled:
         w(f"    const uint32_t seed = {input_seed}U;")
         w("")
+    for line in _launch_dims(kernel, launch_dim):
+        w(line)
+    w("")
     w("    // Inputs (host)")
     for p in kernel.params:
         if p.kind == "scalar":
@@ -336,7 +485,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             continue
         for h in arrays:
             if h.label == p.name or h.label.startswith(f"{p.name}."):
-                _render_host_array(w, h)
+                _render_host_array(w, h, kernel, launch_dim)
     w("")
     w("    // Device buffers")
     for h in arrays:
@@ -357,20 +506,17 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             if f.kind == "array":
                 w(f"    {var}.{f.cname} = d_{p.cname}_{f.cname};")
                 for k in range(f.ndim):
-                    w(f"    {var}.{f.cname}_dim{k} = {fa.shape[k]};")
+                    w(f"    {var}.{f.cname}_dim{k} = {_extent(fa, k, kernel, launch_dim)};")
             else:
                 w(f"    {var}.{f.cname} = {value_literal(fa.dtype, fa.value)};")
     w("")
     # launch configuration
     nd = kernel.launch_ndim
     if nd == 1:
-        w(f"    const int {kernel.launch_names[0]} = {launch_dim[0]};")
-        w(f"    const dim3 block({BLOCK_1D});")
+        w(f"    const dim3 block({block_shape(launch_dim)[0]});")
         w(f"    const dim3 grid(({kernel.launch_names[0]} + block.x - 1) / block.x);")
     else:
-        for b, d in zip(kernel.launch_names, launch_dim):
-            w(f"    const int {b} = {d};")
-        bx = BLOCKS[nd]
+        bx = block_shape(launch_dim)  # fitted to the inner extents (bench.py)
         w(f"    const dim3 block({', '.join(map(str, bx))});")
         # x covers the last launch dimension (see the kernel's index mapping)
         extents = list(kernel.launch_names)[::-1]
@@ -380,7 +526,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for p in kernel.params:
         if p.kind == "array":
             call_args.append(f"d_{p.cname}")
-            call_args.extend(str(by_name[p.name].shape[k]) for k in p.dim_axes())
+            call_args.extend(_extent(by_name[p.name], k, kernel, launch_dim) for k in p.dim_axes())
         else:
             call_args.append(scalar_names[p.name])
     call_args.extend(kernel.launch_names)
@@ -392,6 +538,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("    CUDA_CHECK(cudaDeviceSynchronize());")
     for h in written:
         w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
+    w("")
+    for line in _bench_block(kernel, arrays, launch):
+        w(line)
     w("")
     w("    bool ok = true;")
     w("    CheckStats stats;")
@@ -422,7 +571,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             w(f"        checksum += (double)h_{h.var}[i];")
         w(f'    printf("RAN {name} (no reference values to compare): checksum=%.9g\\n", checksum);')
     w("")
-    w("    // Timing: warm-up launches, then one CUDA-event measurement per launch")
+    w("    // Timing at the check size (a launch-overhead figure; --bench times the kernel)")
+    w("    warmup = warmup < 0 ? 10 : warmup;")
+    w("    trials = trials < 0 ? 100 : trials;")
     w("    cudaEvent_t start, stop;")
     w("    CUDA_CHECK(cudaEventCreate(&start));")
     w("    CUDA_CHECK(cudaEventCreate(&stop));")
@@ -465,6 +616,8 @@ def render_makefile(name: str) -> str:
 #   make ptx        write PTX (works without a GPU)
 #   make run        build and run (prints PASS/FAIL and a JSON timing line)
 #   make check      build, run, and fail unless the results match Warp's
+#   make bench      build and time the kernel at the bench size (metadata.json: bench): one JSON
+#                   line with us per launch, bytes moved, GB/s and % of the GPU's peak bandwidth
 #   make clean
 # ARCH defaults to {DEFAULT_ARCH}, the oldest architecture CUDA 13 still supports (CUDA 12 too);
 # set it for your GPU, e.g. `make ARCH=sm_90` on an H100.
@@ -489,8 +642,11 @@ run: $(TARGET)
 check: $(TARGET)
 \t./$(TARGET)
 
+bench: $(TARGET)
+\t./$(TARGET) --bench
+
 clean:
 \trm -f $(TARGET) $(TARGET).ptx
 
-.PHONY: all ptx run check clean
+.PHONY: all ptx run check bench clean
 """

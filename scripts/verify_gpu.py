@@ -1,6 +1,6 @@
 """Build and run every sample under a folder on this machine's GPU; record what happened.
 
-    python scripts/verify_gpu.py data/cuda_production [--arch sm_90] [--jobs 16] [--run-jobs 1]
+    python scripts/verify_gpu.py data/cuda_production [--arch sm_90] [--jobs 16] [--run-jobs 1] [--bench [--bench-runs 2]]
 
 Each sample is built with its own Makefile (`make ARCH=...`) and run (`./<kernel>`), each in its
 own process with a timeout; builds run in parallel, runs one at a time by default so that the
@@ -8,6 +8,11 @@ timings are not disturbed by other kernels on the GPU. Writes <folder>/verify.js
 sample: compiled, passed, max errors, timing) and <sample>/compile_log.txt, <sample>/run_log.txt,
 then prints the pass count and the median kernel time per category. Needs only Python 3, make and
 the CUDA toolkit (no Warp, no project install).
+
+--bench also runs `./<kernel> --bench` (the kernel at its bench size, timed over CUDA-graph replays;
+see cuda_production/bench.py) --bench-runs times and stores the figures as labels: in the record of
+the run (verify.jsonl: "bench") and in the sample's metadata.json ("bench": "measured"), with the
+run-to-run spread of the medians, (max - min) / min.
 """
 from __future__ import annotations
 
@@ -70,6 +75,36 @@ def run(sample: Path, record: dict, timeout: float) -> dict:
             **{k: timing[k] for k in ("mean_ms", "median_ms", "p95_ms", "min_ms", "trials") if k in timing}}
 
 
+def run_bench(sample: Path, record: dict, runs: int, timeout: float) -> dict:
+    """`./<kernel> --bench`, `runs` times; the first run's figures plus every run's median."""
+    if not record["compiled"]:
+        return record
+    lines = []
+    for _ in range(runs):
+        try:
+            proc = subprocess.run([f"./{record['kernel']}", "--bench"], cwd=sample, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {**record, "bench_error": "timeout"}
+        found = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+        if proc.returncode != 0 or not found:
+            return {**record, "bench_error": f"exit {proc.returncode}: {proc.stderr.strip()[-200:]}"}
+        lines.append(json.loads(found[-1]))
+    medians = [b["median_us"] for b in lines]
+    measured = {**lines[0], "runs_median_us": medians, "run_spread": (max(medians) - min(medians)) / min(medians)}
+    store_measured(sample / "metadata.json", measured)
+    return {**record, "bench": measured}
+
+
+def store_measured(meta_path: Path, measured: dict) -> None:
+    """Put the bench figures under metadata.json's "bench" entry (temp file, then rename)."""
+    meta = json.loads(meta_path.read_text())
+    meta.setdefault("bench", {})["measured"] = measured
+    tmp = meta_path.with_name(meta_path.name + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, meta_path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
@@ -78,6 +113,8 @@ def main() -> None:
     ap.add_argument("--run-jobs", type=int, default=1, help="parallel runs (1 keeps timings clean)")
     ap.add_argument("--build-timeout", type=float, default=300)
     ap.add_argument("--run-timeout", type=float, default=60)
+    ap.add_argument("--bench", action="store_true", help="also time each kernel at its bench size and store the figures")
+    ap.add_argument("--bench-runs", type=int, default=2, help="bench runs per sample (their spread is reported)")
     args = ap.parse_args()
     samples = sorted(p for p in args.folder.glob("sample_*") if (p / "metadata.json").exists())
     if not samples:
@@ -89,6 +126,8 @@ def main() -> None:
         built = list(pool.map(lambda s: build(s, arch, args.build_timeout), samples))
     with ThreadPoolExecutor(args.run_jobs) as pool:
         records = list(pool.map(lambda sr: run(sr[0], sr[1], args.run_timeout), zip(samples, built)))
+    if args.bench:  # one at a time whatever --run-jobs says: these are the timings that become labels
+        records = [run_bench(s, r, args.bench_runs, args.run_timeout) for s, r in zip(samples, records)]
     with open(args.folder / "verify.jsonl", "w") as fh:
         for r in records:
             fh.write(json.dumps({"arch": arch, **r}) + "\n")
@@ -101,10 +140,32 @@ def main() -> None:
             per_cat[r["category"]].append(r["median_ms"])
     for cat, times in sorted(per_cat.items()):
         print(f"  {cat:18s} {len(times):4d} samples  median kernel time {statistics.median(times) * 1000:8.2f} us")
+    if args.bench:
+        print_bench(records)
     for r in records:
         if not r["passed"]:
             print(f"  not passed: {r['sample']} ({r.get('error') or r.get('verdict')})")
     sys.exit(0 if passed == len(records) else 1)
+
+
+def print_bench(records: list[dict]) -> None:
+    benched = [r["bench"] for r in records if "bench" in r]
+    failed = [r for r in records if "bench_error" in r]
+    print(f"bench: {len(benched)}/{len(records)} timed" + (f", {len(failed)} failed" if failed else "")
+          + (f" on {benched[0]['device']}" if benched else ""))
+    per_cat = defaultdict(list)
+    for r in records:
+        if "bench" in r:
+            per_cat[r["category"]].append(r["bench"])
+    for cat, bs in sorted(per_cat.items()):
+        print(f"  {cat:18s} {len(bs):4d} samples  median {statistics.median(b['median_us'] for b in bs):9.2f} us/launch"
+              f"  {statistics.median(b['gb_per_s'] for b in bs):7.0f} GB/s  {statistics.median(b['percent_of_peak'] for b in bs):5.1f}% of peak")
+    spreads = sorted(b["run_spread"] for b in benched)
+    if spreads and len(benched[0]["runs_median_us"]) > 1:
+        print(f"  run-to-run spread of the median: median {100 * statistics.median(spreads):.2f}%, "
+              f"90th percentile {100 * spreads[int(0.9 * (len(spreads) - 1))]:.2f}%, max {100 * spreads[-1]:.2f}%")
+    for r in failed:
+        print(f"  bench failed: {r['sample']} ({r['bench_error']})")
 
 
 if __name__ == "__main__":

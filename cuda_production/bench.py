@@ -1,0 +1,154 @@
+"""The benchmark size of a sample, and how each of its arrays scales to it: one rule for the .cu
+(`--bench`), metadata.json, the Warp side-by-side and the tests.
+
+A sample's check size (at most ~1,024 threads) is too small to time the kernel: a launch is over
+before the GPU fills. The bench size multiplies the outermost launch dimension until the launch
+has 2**22-2**24 threads (fewer threads when each moves many bytes), and within the grid limits of
+the sample's block shape.
+
+Scaling rule, per array argument:
+  * an array whose leading dimensions equal the launch dimensions ("shaped like the launch", e.g.
+    `x[n]`, `table[n, 5]` for a 1-D launch of n) grows with it: its outermost dimension becomes the
+    bench launch's outermost dimension, its other dimensions stay;
+  * every other array (lookup tables, weights, histogram and atomic targets) keeps its size;
+  * index arrays scale like any other array by their shape, and keep their value range, so every
+    index stays valid for the array it points into (whose size does not shrink).
+Inputs are the same counter hash of (seed, argument position, element), so any size is reproducible
+(reference.make_input at the bench shapes).
+
+Byte count per launch (BYTE_RULE): every array the kernel reads (roles input, inout, index) counts
+once in full as read, every array it writes (output, inout) once in full as written: the least
+traffic a launch must move through device memory, whatever caches do for repeated accesses.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from math import prod
+
+from synthesis.spec import ArgSpec
+
+MIN_THREADS = 2**22
+MAX_THREADS = 2**24
+TARGET_BYTES = 2**27  # bytes moved per launch the size aims at: ~45 us on a 3 TB/s GPU
+
+THREADS_PER_BLOCK = 256
+MAX_GRID_YZ = 65535  # CUDA's limit on gridDim.y and gridDim.z
+MIN_USE = 0.8  # least share of a block's threads along an axis that fall inside the launch
+
+READ_ROLES = ("input", "inout", "index")
+WRITTEN_ROLES = ("output", "inout")
+
+SCALING_RULE = ("arrays whose leading dimensions equal the launch dimensions grow with the launch "
+                "(outermost dimension = the bench launch's outermost dimension); all other arrays "
+                "(lookup tables, weights, histogram/atomic targets) keep their size; index arrays keep "
+                "their value range; inputs are the same counter hash at the new shapes")
+BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
+             "bytes_written = full size of every array with role output or inout; each array counted "
+             "once (the compulsory device-memory traffic); GB/s = (bytes_read + bytes_written) / "
+             "median time per launch; peak = 2 * memory clock * bus width / 8")
+
+
+def _axis_block(extent: int, most: int) -> int:
+    """Largest power of two <= `most` whose blocks leave at most 20% of threads past `extent`."""
+    size = most
+    while size > 1 and extent / (-(-extent // size) * size) < MIN_USE:
+        size //= 2
+    return size
+
+
+def block_shape(launch_dim: tuple[int, ...]) -> tuple[int, ...]:
+    """Threads per block along x, y[, z]; x covers the last launch dimension, the outermost one the
+    last axis. For a 2-D launch the block's x fits the inner extent (fixed by the sample: only the
+    outermost grows at bench size): a (16, 16) block over rows of 8 leaves half its threads idle,
+    which measured 0.73x Warp's speed (Warp launches a flat grid and divides; a fitted block needs no
+    division). 3-D launches keep (8, 8, 4): measured at least Warp's speed on every 3-D sample."""
+    if len(launch_dim) == 1:
+        return (THREADS_PER_BLOCK,)
+    if len(launch_dim) == 3:
+        return (8, 8, 4)
+    x = _axis_block(launch_dim[-1], 32)
+    return (x, THREADS_PER_BLOCK // x)
+
+
+def max_outer(launch_dim: tuple[int, ...]) -> int:
+    """Largest outermost launch dimension the grid allows with block_shape's block."""
+    if len(launch_dim) == 1:
+        return 2**31 - 1
+    return MAX_GRID_YZ * block_shape(launch_dim)[-1]
+
+
+def array_args(args: list[ArgSpec]) -> list[ArgSpec]:
+    """Every array argument, struct fields included, in hashed-position order."""
+    return [a for arg in args for a in arg.flattened() if a.is_array]
+
+
+def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
+    """Whether `arg` is shaped like the launch (its leading dimensions are the launch's)."""
+    nd = len(launch_dim)
+    return arg.is_array and arg.ndim >= nd and tuple(arg.shape[:nd]) == tuple(launch_dim)
+
+
+def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
+    """Bytes the arrays that scale move per launch thread (read and written counted separately)."""
+    total = 0
+    for a in array_args(args):
+        if scales(a, launch_dim):
+            per = a.width * 4 * prod(a.shape[len(launch_dim):])
+            total += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
+    return total
+
+
+def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> tuple[int, ...]:
+    """The launch at bench size: the outermost dimension grown, the others kept."""
+    per_thread = max(1, bytes_per_thread(args, launch_dim))
+    threads = MAX_THREADS
+    while threads > MIN_THREADS and threads * per_thread > TARGET_BYTES:
+        threads //= 2
+    inner = prod(launch_dim[1:])
+    outer = max(launch_dim[0], min(-(-threads // inner), max_outer(launch_dim)))
+    return (outer, *launch_dim[1:])
+
+
+def bench_shape(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> tuple[int, ...]:
+    if not scales(arg, launch_dim):
+        return tuple(arg.shape)
+    return (bench_dim[0], *arg.shape[1:])
+
+
+def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> list[ArgSpec]:
+    """`args` with every array at its bench shape (struct fields too)."""
+    def resize(a: ArgSpec) -> ArgSpec:
+        if a.role == "struct":
+            return replace(a, fields=tuple(resize(f) for f in a.fields))
+        if not a.is_array:
+            return a
+        return replace(a, shape=bench_shape(a, launch_dim, bench_dim))
+    return [resize(a) for a in args]
+
+
+def bytes_moved(args: list[ArgSpec]) -> tuple[int, int]:
+    """(bytes read, bytes written) per launch under BYTE_RULE, for arrays at their given shapes."""
+    read = written = 0
+    for a in array_args(args):
+        nbytes = a.size * a.width * 4
+        read += nbytes if a.role in READ_ROLES else 0
+        written += nbytes if a.role in WRITTEN_ROLES else 0
+    return read, written
+
+
+def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> dict:
+    """The `bench` entry of metadata.json: size, per-array scaling and the byte count."""
+    dim = bench_launch_dim(args, launch_dim)
+    sized = bench_args(args, launch_dim, dim)
+    read, written = bytes_moved(sized)
+    return {
+        "launch_dim": list(dim),
+        "threads": prod(dim),
+        "arrays": {a.name: {"scales": scales(a, launch_dim), "shape": list(b.shape)}
+                   for a, b in zip(array_args(args), array_args(sized))},
+        "bytes_read": read,
+        "bytes_written": written,
+        "scaling_rule": SCALING_RULE,
+        "byte_rule": BYTE_RULE,
+        "command": "make bench   (./<kernel> --bench [--bench-dim N] [--launches N] [--trials N] [--dump FILE])",
+    }

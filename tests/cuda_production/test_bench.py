@@ -1,0 +1,144 @@
+"""The bench size and scaling rule (bench.py), and the .cu's --bench mode run on the CPU by host
+emulation at a small bench size: it parses, sizes agree with bench.py, bytes follow the rule, and
+its bench-size results equal Warp's on the same scaled inputs. No timings are asserted."""
+from __future__ import annotations
+
+import json
+import subprocess
+from math import prod
+
+import numpy as np
+import pytest
+
+from cuda_production.bench import (BYTE_RULE, MAX_GRID_YZ, MAX_THREADS, MIN_THREADS, bench_args, bench_launch_dim,
+                                   bench_metadata, block_shape, bytes_moved, max_outer, scales)
+from cuda_production.host_check import compile_host
+from cuda_production.reference import input_seed, sample_args, warp_reference
+from cuda_production.sample import write_sample
+from cuda_production.templates import Tolerance
+from cuda_production.translator import translate_kernel
+from synthesis.spec import KernelSpec
+from tests.cuda_production.harness import arr, scal, spec
+
+SOURCE = '''
+@wp.kernel
+def bench_mix(x: wp.array(dtype=float), table: wp.array2d(dtype=float), rows: wp.array2d(dtype=float),
+              idx: wp.array(dtype=int), hist: wp.array(dtype=float), lo: wp.array(dtype=float),
+              scale: float, out: wp.array(dtype=float)):
+    tid = wp.tid()
+    v = x[tid] * scale + table[tid % 5, 1] + rows[tid, 2]
+    wp.atomic_add(hist, idx[tid], v)
+    wp.atomic_min(lo, tid % 3, v)
+    out[tid] = v
+'''
+
+CHECK_DIM = (64,)
+BENCH_OUTER = 96  # a small bench size, so the emulated run stays fast
+
+
+def mixed_args() -> list:
+    return [arr("x"), arr("table", shape=(5, 2)), arr("rows", shape=(64, 3)), arr("idx", "int32", "index", high=7),
+            arr("hist", role="output", shape=(8,), bound=256.0), arr("lo", role="inout", shape=(3,), bound=8.0),
+            scal("scale", "float32", 0.5), arr("out", role="output", bound=8.0)]
+
+
+@pytest.fixture(scope="module")
+def bench_sample(tmp_path_factory):
+    """The sample written and its --bench run under host emulation, at bench size BENCH_OUTER."""
+    s = spec("bench_mix", SOURCE, mixed_args(), CHECK_DIM)
+    folder = tmp_path_factory.mktemp("bench") / s.name
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
+    write_sample(folder, kernel, s.source, sample_args(s), s.dim, input_seed(s), Tolerance(), None,
+                 {"category": s.category, "description": s.description})
+    binary = folder.parent / "bench_mix.bin"
+    build = compile_host(folder / "bench_mix.cu", binary, folder.parent)
+    assert build.returncode == 0, build.stderr
+    dump = folder.parent / "bench_results.bin"
+    run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "2", "--warmup", "0",
+                          "--trials", "3", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("{"))
+    return s, folder, json.loads(line), dump.read_bytes(), binary
+
+
+@pytest.mark.parametrize("launch_dim", [(64,), (1000,), (16, 20), (8, 4, 8), (24, 16), (3, 3, 3)])
+def test_bench_launch_grows_only_the_outer_dimension_into_the_thread_range(launch_dim):
+    args = [arr("a", shape=launch_dim), arr("b", role="output", shape=launch_dim)]
+    dim = bench_launch_dim(args, launch_dim)
+    assert dim[1:] == launch_dim[1:]
+    assert prod(dim) <= MAX_THREADS + prod(launch_dim[1:])
+    assert prod(dim) >= MIN_THREADS or dim[0] == max_outer(launch_dim)
+
+
+@pytest.mark.parametrize("launch_dim", [(16, 20), (12, 8), (24, 32), (8, 5), (8, 4, 8)])
+def test_bench_grid_stays_within_cudas_limits(launch_dim):
+    block = block_shape(launch_dim)
+    dim = bench_launch_dim([arr("a", shape=launch_dim)], launch_dim)
+    assert prod(block) == 256
+    assert -(-dim[0] // block[-1]) <= MAX_GRID_YZ  # the outermost dimension rides grid.y or grid.z
+
+
+@pytest.mark.parametrize("inner", [8, 16, 20, 32, 5])
+def test_a_2d_block_leaves_at_most_a_fifth_of_its_row_idle(inner):
+    x = block_shape((4, inner))[0]
+    assert inner / (-(-inner // x) * x) >= 0.8
+
+
+def test_many_bytes_per_thread_give_fewer_threads():
+    light = [arr("a"), arr("b", role="output")]
+    heavy = [arr("m", "mat44"), arr("n", "mat44", role="output")]
+    assert prod(bench_launch_dim(heavy, CHECK_DIM)) < prod(bench_launch_dim(light, CHECK_DIM))
+
+
+def test_arrays_shaped_like_the_launch_scale_and_the_others_keep_their_size():
+    sized = {a.name: a for a in bench_args(mixed_args(), CHECK_DIM, (BENCH_OUTER,))}
+    assert sized["x"].shape == (BENCH_OUTER,)
+    assert sized["rows"].shape == (BENCH_OUTER, 3)
+    assert sized["idx"].shape == (BENCH_OUTER,) and sized["idx"].high == 7  # index range stays valid
+    assert sized["table"].shape == (5, 2)
+    assert sized["hist"].shape == (8,) and sized["lo"].shape == (3,)
+    assert not scales(sized["table"], CHECK_DIM)
+
+
+def test_byte_rule_counts_each_read_and_each_written_array_once_in_full():
+    sized = bench_args(mixed_args(), CHECK_DIM, (BENCH_OUTER,))
+    n = BENCH_OUTER
+    read = 4 * (n + 5 * 2 + n * 3 + n + 3)  # x, table, rows, idx, lo (inout)
+    written = 4 * (8 + 3 + n)  # hist, lo (inout), out
+    assert bytes_moved(sized) == (read, written)
+
+
+def test_metadata_describes_the_bench_size_and_the_byte_rule():
+    meta = bench_metadata(mixed_args(), CHECK_DIM)
+    sized = bench_args(mixed_args(), CHECK_DIM, tuple(meta["launch_dim"]))
+    assert (meta["bytes_read"], meta["bytes_written"]) == bytes_moved(sized)
+    assert meta["arrays"]["rows"] == {"scales": True, "shape": [meta["launch_dim"][0], 3]}
+    assert meta["arrays"]["table"] == {"scales": False, "shape": [5, 2]}
+    assert meta["byte_rule"] == BYTE_RULE
+
+
+def test_bench_line_reports_the_bench_size_and_bytes_by_the_rule(bench_sample):
+    s, _, bench, _, _ = bench_sample
+    read, written = bytes_moved(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,)))
+    assert bench["launch_dim"] == [BENCH_OUTER]
+    assert (bench["bytes_read"], bench["bytes_written"]) == (read, written)
+    assert bench["trials"] == 3 and bench["launches"] == 2
+    assert bench["min_us"] <= bench["median_us"] <= bench["p95_us"]
+
+
+def test_bench_results_equal_warp_at_the_bench_size(bench_sample):
+    s, _, _, dump, _ = bench_sample
+    scaled = KernelSpec(s.name, s.category, s.description, s.source,
+                        tuple(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
+    want = np.frombuffer(warp_reference([scaled], "bench_ref")[s.name], dtype=np.float32)
+    got = np.frombuffer(dump, dtype=np.float32)
+    assert got.size == 8 + 3 + BENCH_OUTER
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("options", [["--bench", "--bench-dim", "0"], ["--bench", "--launches", "0"], ["--benchmark"]])
+def test_bad_bench_options_fail_with_one_line(bench_sample, options):
+    _, folder, _, _, binary = bench_sample
+    proc = subprocess.run([str(binary), *options], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
