@@ -73,7 +73,7 @@ def _table(counts: dict[str, int], what: str) -> str:
     return "\n".join(rows)
 
 
-def pairs_card(settings: dict, manifest: dict) -> str:
+def pairs_card(settings: dict, manifest: dict, command: str) -> str:
     fmt, splits = settings["format"], settings.get("splits")
     name = "shard_*.jsonl" if fmt == "jsonl" else "*.json"
     if splits:
@@ -94,7 +94,7 @@ Random [NVIDIA Warp](https://github.com/NVIDIA/warp) kernels (Python) paired wit
 
 Made by:
 
-    {settings["command"]}
+    {command}
 
 The output is a function of these arguments alone (byte for byte, for any worker count, executor or
 sharding); rerunning the command in this folder resumes or verifies it.
@@ -136,7 +136,7 @@ def _split_text(settings: dict, manifest: dict) -> str:
     return (f"\nSplits by structure hash, so no structure is in two splits: {parts}.\n")
 
 
-def samples_card(settings: dict, summary: dict) -> str:
+def samples_card(settings: dict, summary: dict, command: str) -> str:
     validation = summary.get("validation")
     body = f"""
 # Standalone, self-checking CUDA translations of Warp kernels
@@ -147,7 +147,7 @@ CPU outputs for the same inputs), a `Makefile` and `metadata.json`.
 
 Made by:
 
-    {settings["command"]}
+    {command}
 
 ## Counts
 

@@ -6,6 +6,7 @@ The CLI only checks its arguments and wires the run: a `RunPlan` (stages and out
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import click
@@ -52,11 +53,11 @@ def canonical_command(count, device, seed, cats, backward, fmt, shard_size, stan
     return " ".join(parts) + " -o OUTPUT"
 
 
-def write_cards(plan: RunPlan, manifests: dict) -> None:
+def write_cards(command: str, plan: RunPlan, manifests: dict) -> None:
     for folder in plan.folders:
         manifest = manifests[str(folder.root)]
-        card = pairs_card(folder.settings, manifest) if folder is plan.pairs else samples_card(folder.settings, manifest)
-        write_card(folder.root, card)
+        make = pairs_card if folder is plan.pairs else samples_card
+        write_card(folder.root, make(folder.settings, manifest, command))
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -106,14 +107,14 @@ def _main(count, device, output, seed, categories, backward, fmt, standalone, sa
     settings = {"count": count, "seed": seed, "categories": list(cats), "devices": list(devices),
                 "backward": backward, "format": fmt, "warp_version": version,
                 "schema_version": SCHEMA_VERSION, "shard_size": shard_size, "standalone": standalone,
-                "splits": splits, "command": command}
+                "splits": splits}
     pairs = PairFolder(output, settings)
     samples = None
     if samples_dir is not None:
         samples = SampleFolder(samples_dir, {
             "count": count, "seed": seed, "categories": list(cats), "shard_size": shard_size,
             "tolerance": {"atol": DEFAULT_TOLERANCE[0], "rtol": DEFAULT_TOLERANCE[1]}, "validate": True,
-            "splits": splits, "warp_version": version, "schema_version": SCHEMA_VERSION, "command": command})
+            "splits": splits, "warp_version": version, "schema_version": SCHEMA_VERSION})
     for folder in (pairs, samples):
         if folder is not None:
             folder.check()  # both folders are checked before either is touched
@@ -122,7 +123,7 @@ def _main(count, device, output, seed, categories, backward, fmt, standalone, sa
                    tolerance=DEFAULT_TOLERANCE, pairs=pairs, samples=samples)
 
     started = time.perf_counter()
-    report = run(plan, spread, progress, "synthesis", write_cards)
+    report = run(plan, spread, progress, "synthesis", partial(write_cards, command))
     elapsed = time.perf_counter() - started
     rate = report.kernels_run / elapsed if elapsed > 0 and report.kernels_run else 0.0
     throughput = f"throughput      {rate:.0f} kernels/s ({spread['workers']} workers, {elapsed:.1f} s)"
