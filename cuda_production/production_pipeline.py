@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from cuda_production.templates import Tolerance
-from synthesis.cli_common import executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
+from synthesis.cli_common import check_folder, executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
 from synthesis.writer import summarise_validation
 
 SHARD_SIZE = 10  # samples per shard: one Warp CPU module build for the reference outputs per shard
@@ -177,7 +177,7 @@ def _main(count, output, seed, categories, validate, workers, shard_text, execut
         "count": total, "seed": seed, "categories": list(cats), "shard_size": shard_size,
         "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol}, "validate": validate, "splits": None,
         "warp_version": warp_version(), "schema_version": SCHEMA_VERSION}, label="production")
-    folder.check()
+    check_folder(folder)
     if validate:
         from cuda_production.compile_cuda import find_nvcc
 

@@ -36,6 +36,14 @@ def user_errors():
         fail(f"{exc.filename or 'I/O'}: {exc.strerror or exc}", 1)
 
 
+def check_folder(folder) -> None:
+    """A folder that is not this run's is bad input (status 2), refused before anything is written."""
+    try:
+        folder.check()
+    except OutputError as exc:
+        fail(str(exc))
+
+
 def executor_options(command):
     """-j, --shard, --executor, --ray-address: how a run is spread out (never what it writes)."""
     options = [

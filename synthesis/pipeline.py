@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from synthesis.categories import CATEGORY_NAMES
-from synthesis.cli_common import executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
+from synthesis.cli_common import check_folder, executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
 from synthesis.dataset_card import pairs_card, samples_card, write_card
 from synthesis.runner import RunPlan
 from synthesis.stages import SCHEMA_VERSION, canonical_categories
@@ -117,7 +117,7 @@ def _main(count, device, output, seed, categories, backward, fmt, standalone, sa
             "splits": splits, "warp_version": version, "schema_version": SCHEMA_VERSION})
     for folder in (pairs, samples):
         if folder is not None:
-            folder.check()  # both folders are checked before either is touched
+            check_folder(folder)  # both folders are checked before either is touched
     plan = RunPlan(count, seed, cats, shard_size, devices=devices, backward=backward,
                    standalone=standalone or samples is not None, validate=standalone or samples is not None,
                    tolerance=DEFAULT_TOLERANCE, pairs=pairs, samples=samples)
