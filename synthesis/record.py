@@ -58,7 +58,7 @@ class Standalone:
     kernel: str
     program: str
     makefile: str
-    arguments: tuple[Any, ...]  # cuda_production.templates.SampleArg, in parameter order
+    arguments: tuple[Any, ...]  # synthesis.spec.ArgSpec, in parameter order
     input_seed: int
     written_arrays: tuple[str, ...]
 
