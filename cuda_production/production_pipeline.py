@@ -9,6 +9,11 @@ against its .cu, the host-emulated check against expected.bin, and nvcc with --v
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which take a moment
+    from synthesis.interrupt import quiet_interrupt
+
+    quiet_interrupt()
+
 import json
 import os
 import sys

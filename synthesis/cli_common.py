@@ -7,11 +7,11 @@ import sys
 
 import click
 
+from synthesis.interrupt import INTERRUPTED_STATUS, raising_interrupt
 from synthesis.executors import Interrupted, JobFailed, parse_shard
 from synthesis.runner import RunPlan, RunReport, execute
 from synthesis.writer import OutputError
 
-INTERRUPTED_STATUS = 130
 
 
 def fail(message: str, status: int = 2) -> None:
@@ -22,6 +22,7 @@ def fail(message: str, status: int = 2) -> None:
 @contextlib.contextmanager
 def user_errors():
     """No traceback reaches the user: bad input and faults are one line and a non-zero status."""
+    raising_interrupt()
     try:
         yield
     except Interrupted as exc:

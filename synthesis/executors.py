@@ -94,19 +94,20 @@ def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     queue = list(shards)
     procs: list[tuple[multiprocessing.Process, object]] = []
-    # SIGINT stays blocked while workers start, so none of them can see it before it ignores it.
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        for _ in range(min(workers, len(queue))):
-            parent_end, child_end = ctx.Pipe()
-            proc = ctx.Process(target=_worker_main, args=(job, child_end), daemon=True)
-            proc.start()
-            child_end.close()
-            procs.append((proc, parent_end))
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     finished = False
     try:
+        # SIGINT stays blocked while workers start, so none of them can see it before it ignores it;
+        # one that arrives meanwhile is raised when it is unblocked, inside this try.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(min(workers, len(queue))):
+                parent_end, child_end = ctx.Pipe()
+                proc = ctx.Process(target=_worker_main, args=(job, child_end), daemon=True)
+                proc.start()
+                child_end.close()
+                procs.append((proc, parent_end))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         busy: dict = {}
         for proc, conn in procs:
             conn.send(queue.pop(0))

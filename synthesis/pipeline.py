@@ -5,6 +5,11 @@ The CLI only checks its arguments and wires the run: a `RunPlan` (stages and out
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which take a moment
+    from synthesis.interrupt import quiet_interrupt
+
+    quiet_interrupt()
+
 import time
 from functools import partial
 from pathlib import Path
