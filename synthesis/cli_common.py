@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from synthesis.interrupt import INTERRUPTED_STATUS, raising_interrupt
+from synthesis.interrupt import INTERRUPTED_STATUS, ignore_interrupt, raising_interrupt
 from synthesis.executors import Interrupted, JobFailed, parse_shard
 from synthesis.runner import RunPlan, RunReport, execute
 from synthesis.writer import OutputError
@@ -35,6 +35,9 @@ def user_errors():
         fail(str(exc), 1)
     except OSError as exc:
         fail(f"{exc.filename or 'I/O'}: {exc.strerror or exc}", 1)
+    finally:
+        # Done, one way or the other: a Ctrl-C while the interpreter shuts down changes nothing.
+        ignore_interrupt()
 
 
 def check_folder(folder) -> None:

@@ -25,3 +25,7 @@ def quiet_interrupt() -> None:
 
 def raising_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
