@@ -153,3 +153,32 @@ def test_unknown_category_and_foreign_folder_are_refused(tmp_path):
     (tmp_path / "f" / "mine.txt").write_text("x")
     foreign = produce(tmp_path / "f", "-n", 1, check=False)
     assert foreign.returncode == 2 and "not empty and holds no production run" in foreign.stderr
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", "{\"kernel_name\": ", "{}"])
+def test_verify_reports_malformed_metadata_in_one_line(slice_run, tmp_path, content):
+    folder = tmp_path / "bad"
+    shutil.copytree(slice_run / "sample_0000_arithmetic", folder / "sample_0000_arithmetic")
+    (folder / "sample_0000_arithmetic" / "metadata.json").write_text(content)
+    proc = produce(folder, "--verify", folder, "--no-host-check", check=False)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("sample_0000_arithmetic: metadata.json")
+
+
+def test_an_interrupted_sample_run_resumes_to_the_same_folder(tmp_path):
+    args = ("-n", 1, "-s", 9, "-c", "math", "-c", "vector", "-c", "matrix", "--shard-size", 1)
+    produce(tmp_path / "whole", *args)
+    partial = tmp_path / "partial"
+    produce(partial, *args, "--shard", "0/2")  # what an interrupted run leaves: some shards done
+    produce(partial, *args, "-j", 2)
+    tree = lambda root: {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}  # noqa: E731
+    assert tree(partial) == tree(tmp_path / "whole")
+
+
+def test_a_sample_folder_holding_another_run_is_refused_untouched(tmp_path):
+    out = tmp_path / "run"
+    produce(out, "-n", 1, "-s", 9, "-c", "math")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    proc = produce(out, "-n", 1, "-s", 10, "-c", "math", check=False)
+    assert proc.returncode == 2 and "holds a different run (differs in: seed)" in proc.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -176,3 +176,49 @@ def test_a_corrupt_state_file_is_one_line_naming_it(reference_run, tmp_path, sta
 def test_bad_shard_argument_is_rejected(tmp_path):
     proc = run("-n", 5, "-o", tmp_path / "x", "--shard", "3/3", check=False)
     assert proc.returncode == 2 and "0 <= I < N" in proc.stderr and not (tmp_path / "x").exists()
+
+
+def own_stderr_lines(stderr: str) -> list[str]:
+    return [l for l in stderr.splitlines() if l.strip() and not l.startswith("Warp CUDA warning")]
+
+
+def test_ctrl_c_stops_cleanly_with_one_line_and_resumes(reference_run, tmp_path):
+    """The small version of scripts/sigint_stress.py: SIGINT to the process group, as a terminal sends it."""
+    out = tmp_path / "sigint"
+    args = [sys.executable, str(SCRIPT), "--no-progress", "-n", "60", "-d", "all", "-o", str(out),
+            "-s", "7", "-j", "1", "--shard-size", "20"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out / ".synth" / "shard_00000.json").exists():
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)  # a hang fails here
+    assert proc.returncode == 130, stderr
+    assert own_stderr_lines(stderr) == ["interrupted: 1 of 3 shards done; run the same command to resume"]
+    assert not [p for p in out.rglob("*.tmp")]
+    run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20)
+    assert tree_bytes(out) == tree_bytes(reference_run)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_full_disk_is_one_line_leaves_no_temporary_and_resumes(reference_run, small_disk):
+    out = small_disk / "out"
+    proc = run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20, check=False)
+    lines = own_stderr_lines(proc.stderr)
+    assert proc.returncode == 1 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"error: cannot write {out}/") and lines[0].endswith(": No space left on device")
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    subprocess.run(["mount", "-o", "remount,size=16m", str(small_disk)], check=True)
+    run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20)
+    assert tree_bytes(out) == tree_bytes(reference_run)
