@@ -161,6 +161,9 @@ def _main(count, device, output, seed, categories, backward, fmt, standalone, sa
     click.echo("\n".join(lines))
     if failures["total"]:
         fail(f"{failures['total']} kernels failed; see 'failures' in {pairs.manifest_path()}", 1)
+    if standalone and manifest["validation"].get("failed"):
+        fail(f"{manifest['validation']['failed']} standalone programs failed nvcc; see cuda_standalone.validation "
+             "in the pairs", 1)
 
 
 if __name__ == "__main__":
