@@ -130,7 +130,9 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
     finally:
         if bar:
             bar.close()
-    if all(f.shard_done(s) for f in plan.folders for s in range(plan.shard_count)):
+    # Shards this process did not just write may be another slice's: check them (checksums and all).
+    others = set(range(plan.shard_count)) - set(finished)
+    if all(f.shard_done(s) for f in plan.folders for s in others):
         report.complete = True
         for folder in plan.folders:
             report.manifests[str(folder.root)] = folder.write_manifest(plan.shard_count)

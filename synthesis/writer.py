@@ -11,7 +11,6 @@ temporary. The state file is written last: its presence is the shard's completio
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import io
 import json
@@ -371,7 +370,3 @@ def summarise_validation(validations: dict[str, dict]) -> dict:
             "skipped_reason": next((v.get("log") for v in validations.values() if v["status"] == "skipped"), None),
             "max_registers": max(regs) if regs else None,
             "spilling_samples": sorted(k for k, v in validations.items() if v.get("spill_stores_bytes"))}
-
-
-def is_disk_full(exc: BaseException) -> bool:
-    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
