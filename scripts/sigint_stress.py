@@ -74,6 +74,8 @@ def trial(kind: str, out: Path, delay: float, reference: dict[str, bytes]) -> di
         "wrong_status": proc.returncode not in (0, 130) and not startup,
         "temporaries": any(p.name.endswith(".tmp") for p in out.rglob("*")) if out.exists() else False,
     }
+    if any(result[k] for k in ("traceback", "extra_lines", "wrong_status")):
+        print(f"--- stderr of the interrupted run (status {proc.returncode}):\n{stderr.strip()}\n---", flush=True)
     resumed = complete(kind, out)
     result["unequal"] = resumed.returncode != 0 or tree_bytes(out) != reference
     result["interrupted"] = proc.returncode == 130
