@@ -25,6 +25,7 @@ from pathlib import Path
 import click
 
 from cuda_production.templates import Tolerance
+from synthesis.executors import Interrupted
 from synthesis.cli_common import check_folder, executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
 from synthesis.writer import summarise_validation
 
@@ -59,7 +60,7 @@ def run_validation(folders: list[Path], workers: int) -> dict[str, dict]:
     return out
 
 
-def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int:
+def verify_folder(folder: Path, validate: bool, workers: int, host: bool, stop=None) -> int:
     """Re-check every sample under `folder`; prints one line per problem, returns the exit status."""
     from cuda_production.host_check import run_on_host
     from cuda_production.templates import render_cu
@@ -72,6 +73,8 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
     problems = Counter()
     checked = []
     for s in samples:
+        if stop is not None and stop.requested:
+            raise Interrupted()
         try:
             try:
                 meta = json.loads((s / "metadata.json").read_text())
@@ -102,6 +105,8 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
         checked.append(s)
         if host and has_ref:
             run_result = run_on_host(s)
+            if stop is not None and stop.requested:  # g++ or the program got the Ctrl-C too
+                raise Interrupted()
             if not run_result.passed:
                 problems["host check"] += 1
                 out = run_result.output.strip()
@@ -154,12 +159,12 @@ def write_card(command: str, plan, manifests: dict) -> None:
 def main(count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
          host_check, progress, shard_size):
     """Translate generated Warp kernels into standalone CUDA samples that check themselves against Warp."""
-    with user_errors():
-        _main(count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
+    with user_errors() as stop:
+        _main(stop, count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
               host_check, progress, shard_size)
 
 
-def _main(count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
+def _main(stop, count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
           host_check, progress, shard_size):
     from synthesis.categories import CATEGORY_NAMES
     from synthesis.runner import RunPlan
@@ -168,7 +173,7 @@ def _main(count, output, seed, categories, validate, workers, shard_text, execut
 
     spread = resolve_executor(workers, shard_text, executor, ray_address)
     if verify_dir is not None:
-        sys.exit(verify_folder(verify_dir, validate, spread["workers"], host_check))
+        sys.exit(verify_folder(verify_dir, validate, spread["workers"], host_check, stop))
     if count <= 0:
         fail(f"--count must be positive, got {count}")
     unknown = [c for c in categories if c not in CATEGORY_NAMES]
@@ -193,7 +198,7 @@ def _main(count, output, seed, categories, validate, workers, shard_text, execut
                    tolerance=(tolerance.atol, tolerance.rtol), samples=folder)
     command = canonical_command(count, seed, cats, validate, shard_size)
     t0 = time.perf_counter()
-    report = run(plan, spread, progress, "production", partial(write_card, command))
+    report = run(plan, spread, progress, "production", partial(write_card, command), stop)
     elapsed = time.perf_counter() - t0
     if not report.complete:
         click.echo(f"samples made     {report.kernels_run} in this run in {elapsed:.1f} s")

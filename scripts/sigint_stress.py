@@ -63,9 +63,10 @@ def trial(kind: str, out: Path, delay: float, reference: dict[str, bytes]) -> di
         os.killpg(proc.pid, signal.SIGKILL)
         _, stderr = proc.communicate()
     lines = own_lines(stderr)
-    # Before the script's first statement runs, Ctrl-C meets Python's own start-up (site and .pth
-    # files): a "Fatal Python error: init_import_site" that no program can catch. Counted apart.
-    startup = "init_import_site" in stderr
+    # Before the script's first statement runs, Ctrl-C meets Python's own start-up, which no program
+    # can catch: site and .pth files ("Fatal Python error: init_import_site"), or the compilation of
+    # the script (a bare "KeyboardInterrupt": no frame of the script exists yet). Counted apart.
+    startup = "init_import_site" in stderr or stderr.strip() == "KeyboardInterrupt"
     result = {
         "hang": hang,
         "python_startup": startup,

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from synthesis.interrupt import INTERRUPTED_STATUS, ignore_interrupt, raising_interrupt
+from synthesis.interrupt import INTERRUPTED_STATUS, StopRequest, ignore_interrupt
 from synthesis.executors import Interrupted, JobFailed, parse_shard
 from synthesis.runner import RunPlan, RunReport, execute
 from synthesis.writer import OutputError
@@ -21,12 +21,14 @@ def fail(message: str, status: int = 2) -> None:
 
 @contextlib.contextmanager
 def user_errors():
-    """No traceback reaches the user: bad input and faults are one line and a non-zero status."""
-    raising_interrupt()
+    """No traceback reaches the user: bad input and faults are one line and a non-zero status.
+    Yields the run's `StopRequest` (Ctrl-C), which the run checks at safe points."""
+    stop = StopRequest().install()
     try:
-        yield
+        yield stop
     except Interrupted as exc:
-        click.echo(f"interrupted: {exc.done} of {exc.total} shards done; run the same command to resume", err=True)
+        progress = f": {exc.done} of {exc.total} shards done" if exc.total is not None else ""
+        click.echo(f"interrupted{progress}; run the same command to resume", err=True)
         sys.exit(INTERRUPTED_STATUS)
     except KeyboardInterrupt:
         click.echo("interrupted; run the same command to resume", err=True)
@@ -38,6 +40,7 @@ def user_errors():
     finally:
         # Done, one way or the other: a Ctrl-C while the interpreter shuts down changes nothing.
         ignore_interrupt()
+        stop.close()
 
 
 def check_folder(folder) -> None:
@@ -78,8 +81,8 @@ def resolve_executor(workers: int | None, shard_text: str | None, executor: str,
             "shard_slice": shard_slice}
 
 
-def run(plan: RunPlan, executor: dict, progress: bool, desc: str, write_cards) -> RunReport:
-    return execute(plan, progress=progress, desc=desc, write_cards=write_cards, **executor)
+def run(plan: RunPlan, executor: dict, progress: bool, desc: str, write_cards, stop: StopRequest) -> RunReport:
+    return execute(plan, progress=progress, desc=desc, write_cards=write_cards, stop=stop, **executor)
 
 
 def slice_line(report: RunReport, shard_slice: tuple[int, int]) -> str:

@@ -2,8 +2,9 @@
 executor only hands out shard numbers and collects small outcomes; none of them changes a byte.
 
 * `local`: worker processes fed one shard at a time over a pipe each (`-j N`). Workers leave the
-  terminal's process group and ignore SIGINT, so Ctrl-C reaches only the parent, which stops them
-  (SIGTERM, then SIGKILL after a grace period), removes what they were writing, and raises
+  terminal's process group and ignore SIGINT, so Ctrl-C reaches only the parent (as a
+  `StopRequest`, which wakes its wait), which kills them with their children (no Python code runs in
+  them after that, so nothing they print), removes the temporaries that carry their pids, and raises
   `Interrupted`. No queue threads or result handlers: nothing to hang on.
 * `ray`: the same shard jobs as Ray tasks, on a running cluster (`address`) or a local Ray started
   with `workers` CPUs.
@@ -19,7 +20,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Callable
 
-GRACE_SECONDS = 5.0
+from synthesis.interrupt import StopRequest
+
+RAY_POLL_SECONDS = 0.2
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,9 @@ class ShardOutcome:
 
 class Interrupted(Exception):
     """The user pressed Ctrl-C; the workers are stopped and nothing half-written is left."""
+
+    done: int | None = None  # shards of the selected ones that are done, when a run was interrupted
+    total: int | None = None
 
 
 class JobFailed(Exception):
@@ -54,31 +60,26 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def run_shards(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], *, executor: str = "local",
-               workers: int = 1, ray_address: str | None = None,
+               workers: int = 1, ray_address: str | None = None, stop: StopRequest | None = None,
                cleanup: Callable[[list[int]], None] = lambda pids: None) -> None:
     """Run `job` over `shards`; `on_outcome` sees each outcome as it arrives. A failed outcome stops
-    the run with `JobFailed`; Ctrl-C with `Interrupted`."""
+    the run with `JobFailed`; a `stop` request (Ctrl-C) with `Interrupted`."""
     if not shards:
         return
     if executor == "ray":
-        run_on_ray(job, shards, on_outcome, workers, ray_address)
+        run_on_ray(job, shards, on_outcome, workers, ray_address, stop)
     else:
-        run_local(job, shards, on_outcome, workers, cleanup)
+        run_local(job, shards, on_outcome, workers, cleanup, stop)
 
 
 # ---- local processes ---------------------------------------------------------------------------
-def _stop_on_sigterm(signum, frame):
-    raise SystemExit(128 + signum)  # unwinds, so a write in progress removes its temporary
-
-
 def _worker_main(job: Job, conn) -> None:
     try:
         os.setsid()  # off the terminal's process group: Ctrl-C is the parent's business, nvcc's too
     except OSError:
         pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     while True:
         try:
             shard = conn.recv()
@@ -90,14 +91,13 @@ def _worker_main(job: Job, conn) -> None:
 
 
 def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
-              cleanup: Callable[[list[int]], None]) -> None:
+              cleanup: Callable[[list[int]], None], stop: StopRequest | None = None) -> None:
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     queue = list(shards)
     procs: list[tuple[multiprocessing.Process, object]] = []
     finished = False
     try:
-        # SIGINT stays blocked while workers start, so none of them can see it before it ignores it;
-        # one that arrives meanwhile is raised when it is unblocked, inside this try.
+        # SIGINT stays blocked while workers start, so none of them can see it before it ignores it.
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for _ in range(min(workers, len(queue))):
@@ -112,8 +112,12 @@ def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], 
         for proc, conn in procs:
             conn.send(queue.pop(0))
             busy[conn] = proc
+        wake = [stop.reader] if stop else []
         while busy:
-            for conn in wait(list(busy)):
+            ready = wait(list(busy) + wake)
+            if stop and stop.requested:
+                raise Interrupted()
+            for conn in ready:
                 proc = busy[conn]
                 try:
                     outcome = conn.recv()
@@ -128,32 +132,31 @@ def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], 
                     conn.send(None)
                     del busy[conn]
         finished = True
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # without a StopRequest (a caller of its own): the default handler
         raise Interrupted() from None
     finally:
         _stop_workers(procs, finished, cleanup)
 
 
 def _stop_workers(procs, finished: bool, cleanup: Callable[[list[int]], None]) -> None:
-    # A second Ctrl-C must not interrupt the clean-up itself.
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        if not finished:
-            for proc, _ in procs:
-                if proc.is_alive():
-                    proc.terminate()
+    if finished:  # each was sent None and exits by itself
         for proc, conn in procs:
-            proc.join(GRACE_SECONDS if not finished else None)
-            if proc.is_alive():
-                proc.kill()
-                proc.join()
+            proc.join()
             conn.close()
-        if not finished:
-            cleanup([proc.pid for proc, _ in procs])
-    finally:
-        if finished:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        # Interrupted or failed: SIGINT stays blocked; the CLI prints its line and exits.
+        return
+    # Interrupted or failed: kill each worker with its process group (its nvcc children), at once.
+    # Nothing it was writing counts (the completion marker is written last); its temporaries carry
+    # its pid and are removed here.
+    for proc, conn in procs:
+        if proc.is_alive():
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:  # not yet its own group leader
+                proc.kill()
+    for proc, conn in procs:
+        proc.join()
+        conn.close()
+    cleanup([proc.pid for proc, _ in procs])
 
 
 # ---- Ray ---------------------------------------------------------------------------------------
@@ -162,7 +165,7 @@ def _ray_call(job: Job, shard: int) -> ShardOutcome:
 
 
 def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
-               address: str | None) -> None:
+               address: str | None, stop: StopRequest | None = None) -> None:
     try:
         import ray
     except ImportError:
@@ -181,7 +184,9 @@ def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome],
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_call)
         pending = {task.remote(job, s): s for s in shards}
         while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=RAY_POLL_SECONDS)
+            if stop and stop.requested:
+                raise Interrupted()
             for ref in done:
                 shard = pending.pop(ref)
                 try:
@@ -195,7 +200,7 @@ def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome],
     finally:
         for ref in pending:
             try:
-                ray.cancel(ref)  # a KeyboardInterrupt inside the task: its writes clean up
+                ray.cancel(ref)  # a KeyboardInterrupt inside the task: its writes remove their temporaries
             except Exception:  # noqa: BLE001
                 pass
         ray.shutdown()

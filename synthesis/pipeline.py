@@ -87,12 +87,12 @@ def write_cards(command: str, plan: RunPlan, manifests: dict) -> None:
 def main(count, device, output, seed, categories, backward, fmt, standalone, samples_dir, splits_text,
          workers, shard_text, executor, ray_address, progress, shard_size):
     """Generate random Warp kernels and the C++/CUDA that Warp's compiler emits for them."""
-    with user_errors():
-        _main(count, device, output, seed, categories, backward, fmt, standalone, samples_dir, splits_text,
+    with user_errors() as stop:
+        _main(stop, count, device, output, seed, categories, backward, fmt, standalone, samples_dir, splits_text,
               workers, shard_text, executor, ray_address, progress, shard_size)
 
 
-def _main(count, device, output, seed, categories, backward, fmt, standalone, samples_dir, splits_text,
+def _main(stop, count, device, output, seed, categories, backward, fmt, standalone, samples_dir, splits_text,
           workers, shard_text, executor, ray_address, progress, shard_size):
     if count <= 0:
         fail(f"--count must be positive, got {count}")
@@ -128,7 +128,7 @@ def _main(count, device, output, seed, categories, backward, fmt, standalone, sa
                    tolerance=DEFAULT_TOLERANCE, pairs=pairs, samples=samples)
 
     started = time.perf_counter()
-    report = run(plan, spread, progress, "synthesis", partial(write_cards, command))
+    report = run(plan, spread, progress, "synthesis", partial(write_cards, command), stop)
     elapsed = time.perf_counter() - started
     rate = report.kernels_run / elapsed if elapsed > 0 and report.kernels_run else 0.0
     throughput = f"throughput      {rate:.0f} kernels/s ({spread['workers']} workers, {elapsed:.1f} s)"

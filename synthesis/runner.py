@@ -90,10 +90,11 @@ class RunReport:
 
 def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_address: str | None = None,
             shard_slice: tuple[int, int] = (0, 1), progress: bool = False, desc: str = "synthesis",
-            write_cards=None) -> RunReport:
+            write_cards=None, stop=None) -> RunReport:
     """Run the shards of `shard_slice` (I, N: shards s with s % N == I) that are not done yet. When
     every shard of the run is done, merge the manifests (and `write_cards(plan, manifests)`).
-    Raises OutputError, JobFailed, Interrupted (with `.done`, `.total` set)."""
+    `stop` (interrupt.StopRequest): Ctrl-C, answered between stages of the parent's work and at once
+    while workers run. Raises OutputError, JobFailed, Interrupted (with `.done`, `.total` set)."""
     for folder in plan.folders:
         folder.prepare()
     index, total = shard_slice
@@ -121,8 +122,10 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
             folder.remove_temporaries(pids)
 
     try:
+        if stop is not None and stop.requested:
+            raise Interrupted()
         run_shards(partial(produce_shard, plan), pending, on_outcome, executor=executor, workers=workers,
-                   ray_address=ray_address, cleanup=cleanup)
+                   ray_address=ray_address, stop=stop, cleanup=cleanup)
     except Interrupted as exc:
         exc.done = len(selected) - len(pending) + len(finished)
         exc.total = len(selected)
