@@ -227,6 +227,8 @@ class PairFolder(RunFolder):
                 per_split[split] += len(pairs)
             if standalone:
                 validation[r.validation["status"]] += 1
+        if self.fmt == "jsonl" and not self.splits:
+            groups.setdefault(None, [])  # a shard whose kernels all failed still has its (empty) file
         files: dict[str, str] = {}
         for split in sorted(groups, key=lambda s: "" if s is None else SPLIT_NAMES.index(s) + 1):
             if split:
