@@ -1,8 +1,13 @@
 import os
+import select
+import signal
+import threading
+import time
 
 import pytest
 
-from synthesis.executors import JobFailed, ShardOutcome, parse_shard, run_local
+from synthesis.executors import Interrupted, JobFailed, ShardOutcome, parse_shard, run_local
+from synthesis.interrupt import StopRequest
 
 
 def test_parse_shard_accepts_a_slice_of_a_run():
@@ -49,3 +54,33 @@ def dying_job(shard: int) -> ShardOutcome:
 def test_a_worker_that_dies_is_one_error_not_a_hang():
     with pytest.raises(JobFailed, match="worker process died"):
         run_local(dying_job, [0, 1], lambda o: None, workers=1, cleanup=lambda pids: None)
+
+
+def test_ctrl_c_is_a_request_not_an_exception():
+    stop = StopRequest().install()
+    try:
+        os.kill(os.getpid(), signal.SIGINT)  # would raise KeyboardInterrupt under Python's handler
+        assert stop.requested and select.select([stop.reader], [], [], 1)[0] == [stop.reader]
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        stop.close()
+
+
+def slow_job(shard: int) -> ShardOutcome:
+    time.sleep(60)
+    return ShardOutcome(shard, 1)
+
+
+def test_a_stop_request_kills_busy_workers_at_once():
+    stop = StopRequest().install()
+    pids = []
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(Interrupted):
+            run_local(slow_job, [0, 1, 2], lambda o: None, workers=2, cleanup=pids.extend, stop=stop)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        stop.close()
+    assert time.monotonic() - started < 10 and len(pids) == 2
+    assert not any(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z" for pid in pids)
