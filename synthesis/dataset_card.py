@@ -24,14 +24,21 @@ PAIR_METADATA = [("kernel_name", STRING), ("category", STRING), ("description", 
 STANDALONE = [("kernel", STRING), ("program", STRING), ("makefile", STRING), ("input_seed", INT),
               ("written_arrays", [STRING]), ("expected_base64", STRING), ("validation", VALIDATION)]
 
-KNOWN_LIMITS = """\
+KNOWN_LIMITS_TEMPLATE = """\
 - Kernels are random programs from ten generator families: they exercise Warp's language, they do
   not compute anything meaningful, and their distribution is not that of hand-written code.
-- Types are limited to float32, int32, vec2/3/4 and mat22/33/44; no tiles, structs, or textures.
+- Value types are drawn from the type registry (synthesis/dtypes.py: {types}) and `@wp.struct`s of
+  them; no tiles, textures, or user-defined generic functions.
 - `structure_hash` equates kernels that differ only in names and numeric literals; near-duplicates
   with a different structure are not detected.
 - The standalone CUDA is proven equal to Warp on the CPU (host emulation) and compiled with nvcc to
   PTX; it was not run on a GPU when the dataset was made unless the manifest says so."""
+
+
+def known_limits() -> str:
+    from synthesis.dtypes import TYPES
+
+    return KNOWN_LIMITS_TEMPLATE.format(types=", ".join(n for n in TYPES if n != "bool"))
 
 
 def _yaml_feature(name: str, kind, indent: int) -> list[str]:
@@ -123,7 +130,7 @@ sharding); rerunning the command in this folder resumes or verifies it.
 
 ## Known limits
 
-{KNOWN_LIMITS}
+{known_limits()}
 """
     return _header(data_files, sizes, features) + "\n" + body
 
@@ -170,7 +177,7 @@ Structures: {summary["structures"]["distinct"]} distinct, {summary["structures"]
 
 ## Known limits
 
-{KNOWN_LIMITS}
+{known_limits()}
 """
     return _header({"train": "sample_*/metadata.json"}, {"train": summary["samples_written"]}, None) + "\n" + body
 
