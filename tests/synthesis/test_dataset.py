@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def split_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("ds") / "pairs"
-    proc = subprocess.run([sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "--no-progress", "-n", "150",
-                           "-d", "cpu", "--no-backward", "-s", "11", "--splits", "0.8,0.1,0.1", "--shard-size", "50",
+    proc = subprocess.run([sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "--no-progress", "-n", "80",
+                           "-d", "cpu", "--no-backward", "-s", "11", "--splits", "0.8,0.1,0.1", "--shard-size", "40",
                            "-j", "2", "-o", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return out
@@ -39,7 +39,7 @@ def test_split_sizes_match_the_manifest_and_the_card(split_run):
     ds = load_splits(split_run)
     manifest = json.loads((split_run / "manifest.json").read_text())
     sizes = {s: ds[s].num_rows for s in ds}
-    assert sizes == manifest["pairs_per_split"] and sum(sizes.values()) == 150
+    assert sizes == manifest["pairs_per_split"] and sum(sizes.values()) == 80
     header = yaml.safe_load((split_run / "README.md").read_text().split("---")[1])
     assert {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]} == sizes
     assert [f["split"] for f in header["configs"][0]["data_files"]] == ["train", "validation", "test"]
@@ -55,4 +55,4 @@ def test_duplicates_in_the_manifest_are_counted_from_the_records(split_run):
     ds = load_splits(split_run)
     hashes = [m["structure_hash"] for s in ds for m in ds[s]["metadata"]]
     structures = json.loads((split_run / "manifest.json").read_text())["structures"]
-    assert structures == {"kernels": 150, "distinct": len(set(hashes)), "duplicates": 150 - len(set(hashes))}
+    assert structures == {"kernels": 80, "distinct": len(set(hashes)), "duplicates": 80 - len(set(hashes))}
