@@ -1,124 +1,48 @@
 """`python cuda_production/production_pipeline.py -n 5 -o data/cuda_production`: self-checking CUDA samples.
 
-Stages per chunk of samples (in a worker): generate -> translate -> reference (Warp on the CPU,
-one module per chunk) -> write. Then, over all samples: validate (nvcc, batched and parallel).
+A thin front to the one pipeline (synthesis/runner.py): the same planner as synthesis/pipeline.py
+(round-robin over categories, so run seed and index name the same kernel in every output), and the
+stages generate -> translate -> reference (Warp on the CPU) -> validate (nvcc, with --validate) ->
+write, shard by shard, in worker processes, a job-array slice or Ray.
 `--verify DIR` re-checks an existing folder: files and metadata, a fresh translation of each .py
 against its .cu, the host-emulated check against expected.bin, and nvcc with --validate.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the imports below, which take a moment
+    from synthesis.interrupt import quiet_interrupt
+
+    quiet_interrupt()
+
 import json
-import multiprocessing
 import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 import click
 
 from cuda_production.templates import Tolerance
+from synthesis.executors import Interrupted
+from synthesis.cli_common import check_folder, executor_options, fail, resolve_executor, run, slice_line, user_errors, warp_version
+from synthesis.writer import summarise_validation
 
-CHUNK = 10  # samples per worker task: one Warp CPU module build per chunk
-
-
-@dataclass
-class SampleResult:
-    index: int
-    category: str
-    seed: int
-    folder: str | None = None
-    kernel: str | None = None
-    failure: tuple[str, str] | None = None  # (stage, reason)
-    extra: dict = field(default_factory=dict)
-
-
-def plan(count: int, categories: tuple[str, ...], run_seed: int) -> list[tuple[int, str, int]]:
-    from synthesis.stages import kernel_seed
-
-    tasks = []
-    for c, cat in enumerate(categories):
-        for k in range(count):
-            index = c * count + k
-            tasks.append((index, cat, kernel_seed(run_seed, index)))
-    return tasks
-
-
-def produce_chunk(tasks: list[tuple[int, str, int]], out: str, tolerance: Tolerance, run_seed: int) -> list[SampleResult]:
-    from cuda_production.reference import input_seed, sample_args, warp_reference
-    from cuda_production.sample import sample_dirname, write_sample
-    from cuda_production.translator import TranslationError, translate_kernel
-    from synthesis.categories import generate
-    from synthesis.stages import short_reason
-
-    results, ready = [], []
-    for index, category, seed in tasks:
-        r = SampleResult(index, category, seed)
-        results.append(r)
-        try:
-            spec = generate(category, seed)
-        except Exception as exc:  # noqa: BLE001 - counted, never fatal
-            r.failure = ("generate", short_reason(exc))
-            continue
-        r.kernel = spec.name
-        try:
-            kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
-        except TranslationError as exc:
-            r.failure = ("translate", exc.construct)
-            continue
-        written = {p.name for p in kernel.params if p.kind == "array" and p.written}
-        if written != {a.name for a in spec.args if a.is_written}:
-            r.failure = ("translate", "written arrays differ from the generator's output roles")
-            continue
-        ready.append((r, spec, kernel))
-    expected: dict[str, bytes] = {}
-    if ready:
-        specs = [s for _, s, _ in ready]
-        try:
-            expected = warp_reference(specs, f"prod_ref_{tasks[0][0]}")
-        except Exception:  # noqa: BLE001 - isolate the kernel that breaks the batch
-            for _, spec, _ in ready:
-                try:
-                    expected.update(warp_reference([spec], f"prod_ref_{spec.name}"))
-                except Exception as exc:  # noqa: BLE001
-                    expected[spec.name] = exc  # type: ignore[assignment]
-    for r, spec, kernel in ready:
-        ref = expected.get(spec.name)
-        if not isinstance(ref, bytes):
-            r.failure = ("reference", short_reason(ref) if isinstance(ref, BaseException) else "no Warp result")
-            continue
-        folder = Path(out) / sample_dirname(r.index, spec.category)
-        meta = {"category": spec.category, "description": spec.description, "seed": spec.seed,
-                "run_seed": run_seed, "index": r.index, "warp_version": _warp_version()}
-        try:
-            write_sample(folder, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec), tolerance, ref, meta)
-        except OSError as exc:
-            r.failure = ("write", short_reason(exc))
-            continue
-        r.folder = str(folder)
-    return results
-
-
-def _warp_version() -> str:
-    from extraction.warp_compat import WARP_VERSION
-
-    return WARP_VERSION
-
-
-def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+SHARD_SIZE = 10  # samples per shard: one Warp CPU module build for the reference outputs per shard
 
 
 def update_metadata(folder: Path, key: str, value: dict) -> None:
     path = folder / "metadata.json"
     meta = json.loads(path.read_text())
     meta[key] = value
-    tmp = path.with_name(".metadata.json.tmp")
-    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    tmp = path.with_name(f".metadata.json.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def run_validation(folders: list[Path], workers: int) -> dict[str, dict]:
@@ -136,20 +60,9 @@ def run_validation(folders: list[Path], workers: int) -> dict[str, dict]:
     return out
 
 
-def summarise_validation(validations: dict[str, dict]) -> dict:
-    statuses = Counter(v["status"] for v in validations.values())
-    regs = [v["registers"] for v in validations.values() if "registers" in v]
-    return {"ok": statuses.get("ok", 0), "failed": statuses.get("failed", 0), "skipped": statuses.get("skipped", 0),
-            "failed_samples": sorted(k for k, v in validations.items() if v["status"] == "failed"),
-            "skipped_reason": next((v.get("log") for v in validations.values() if v["status"] == "skipped"), None),
-            "max_registers": max(regs) if regs else None,
-            "spilling_samples": sorted(k for k, v in validations.items() if v.get("spill_stores_bytes"))}
-
-
-def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int:
+def verify_folder(folder: Path, validate: bool, workers: int, host: bool, stop=None) -> int:
     """Re-check every sample under `folder`; prints one line per problem, returns the exit status."""
     from cuda_production.host_check import run_on_host
-    from cuda_production.reference import sample_args
     from cuda_production.templates import render_cu
     from synthesis.spec import ArgSpec
     from cuda_production.translator import TranslationError, translate_kernel
@@ -158,9 +71,17 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
     if not samples:
         fail(f"no sample_* folders under {folder}")
     problems = Counter()
+    checked = []
     for s in samples:
+        if stop is not None and stop.requested:
+            raise Interrupted()
         try:
-            meta = json.loads((s / "metadata.json").read_text())
+            try:
+                meta = json.loads((s / "metadata.json").read_text())
+            except ValueError as exc:
+                raise ValueError(f"metadata.json is not valid JSON ({exc})") from None
+            if not isinstance(meta, dict):
+                raise ValueError(f"metadata.json holds a {type(meta).__name__}, not an object")
             name = meta["kernel_name"]
             py = (s / f"{name}.py").read_text()
             cu = (s / f"{name}.cu").read_text()
@@ -173,18 +94,26 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
                 raise ValueError(f"{name}.cu differs from a fresh translation of {name}.py")
             if not (s / "Makefile").exists():
                 raise ValueError("Makefile missing")
-        except (OSError, KeyError, ValueError, TranslationError) as exc:
+        except KeyError as exc:
+            problems["files"] += 1
+            click.echo(f"{s.name}: metadata.json lacks {exc}", err=True)
+            continue
+        except (OSError, ValueError, TypeError, AttributeError, TranslationError) as exc:
             problems["files"] += 1
             click.echo(f"{s.name}: {exc}", err=True)
             continue
+        checked.append(s)
         if host and has_ref:
-            run = run_on_host(s)
-            if not run.passed:
+            run_result = run_on_host(s)
+            if stop is not None and stop.requested:  # g++ or the program got the Ctrl-C too
+                raise Interrupted()
+            if not run_result.passed:
                 problems["host check"] += 1
-                click.echo(f"{s.name}: host check failed: {run.output.strip().splitlines()[-1] if run.output.strip() else run.returncode}", err=True)
+                out = run_result.output.strip()
+                click.echo(f"{s.name}: host check failed: {out.splitlines()[-1] if out else run_result.returncode}", err=True)
     validation = {}
     if validate:
-        validation = run_validation(samples, workers)
+        validation = run_validation(checked, workers)
         for k, v in validation.items():
             if v["status"] == "failed":
                 problems["nvcc"] += 1
@@ -195,111 +124,98 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
     return 1 if total else 0
 
 
+def canonical_command(per_category: int, seed: int, cats: tuple[str, ...], validate: bool, shard_size: int) -> str:
+    from synthesis.categories import CATEGORY_NAMES
+
+    parts = ["python cuda_production/production_pipeline.py", f"-n {per_category}", f"-s {seed}"]
+    if len(cats) != len(CATEGORY_NAMES):
+        parts += [f"-c {c}" for c in cats]
+    if validate:
+        parts.append("--validate")
+    if shard_size != SHARD_SIZE:
+        parts.append(f"--shard-size {shard_size}")
+    return " ".join(parts) + " -o OUTPUT"
+
+
+def write_card(command: str, plan, manifests: dict) -> None:
+    from synthesis.dataset_card import samples_card, write_card as write
+
+    folder = plan.samples
+    write(folder.root, samples_card(folder.settings, manifests[str(folder.root)], command))
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-n", "--count", type=int, default=5, show_default=True, help="Samples per category.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("data/cuda_production"), show_default=True)
 @click.option("-s", "--seed", type=int, default=42, show_default=True)
 @click.option("-c", "--category", "categories", multiple=True, help="Repeatable; default all ten.")
 @click.option("--validate/--no-validate", default=False, help="Compile every sample with nvcc (PTX + ptxas).")
-@click.option("-j", "--workers", type=int, default=None, help="Worker processes [default: all cores].")
+@executor_options
 @click.option("--verify", "verify_dir", type=click.Path(path_type=Path), default=None,
               help="Re-check an existing folder instead of producing one.")
 @click.option("--host-check/--no-host-check", default=True, help="With --verify: run each .cu on the CPU (g++).")
 @click.option("--progress/--no-progress", default=True)
-def main(count, output, seed, categories, validate, workers, verify_dir, host_check, progress):
+@click.option("--shard-size", type=int, default=SHARD_SIZE, hidden=True, help="Samples per shard (tests).")
+def main(count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
+         host_check, progress, shard_size):
     """Translate generated Warp kernels into standalone CUDA samples that check themselves against Warp."""
-    from synthesis.categories import CATEGORY_NAMES
-    from synthesis.stages import canonical_categories
+    with user_errors() as stop:
+        _main(stop, count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
+              host_check, progress, shard_size)
 
-    workers = workers or os.cpu_count() or 1
+
+def _main(stop, count, output, seed, categories, validate, workers, shard_text, executor, ray_address, verify_dir,
+          host_check, progress, shard_size):
+    from synthesis.categories import CATEGORY_NAMES
+    from synthesis.runner import RunPlan
+    from synthesis.stages import SCHEMA_VERSION, canonical_categories
+    from synthesis.writer import SampleFolder
+
+    spread = resolve_executor(workers, shard_text, executor, ray_address)
     if verify_dir is not None:
-        sys.exit(verify_folder(verify_dir, validate, workers, host_check))
+        sys.exit(verify_folder(verify_dir, validate, spread["workers"], host_check, stop))
     if count <= 0:
         fail(f"--count must be positive, got {count}")
     unknown = [c for c in categories if c not in CATEGORY_NAMES]
     if unknown:
         fail(f"unknown category {unknown[0]!r}; choose from {', '.join(CATEGORY_NAMES)}")
+    if shard_size < 1:
+        fail(f"--shard-size must be positive, got {shard_size}")
     cats = canonical_categories(categories)
-    summary_path = output / "production_summary.json"
-    if output.exists() and (not output.is_dir() or (any(output.iterdir()) and not summary_path.exists())):
-        fail(f"output folder {output} is not empty and holds no production run")
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"cannot write to output folder {output}: {exc.strerror}")
-
     tolerance = Tolerance()
-    tasks = plan(count, cats, seed)
-    chunks = [tasks[i:i + CHUNK] for i in range(0, len(tasks), CHUNK)]
-    work = partial(produce_chunk, out=str(output), tolerance=tolerance, run_seed=seed)
-    t0 = time.perf_counter()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(tasks), unit="sample", desc="production", file=sys.stderr)
-    pool = None
-    if workers > 1 and len(chunks) > 1:
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        pool = multiprocessing.get_context(method).Pool(min(workers, len(chunks)))
-        stream = pool.imap(work, chunks)
-    else:
-        stream = map(work, chunks)
-    results: list[SampleResult] = []
-    try:
-        for chunk_results in stream:
-            results.extend(chunk_results)
-            if bar:
-                bar.update(len(chunk_results))
-    finally:
-        if bar:
-            bar.close()
-        if pool:
-            pool.terminate()
-    produced = [r for r in results if r.failure is None]
-    t_produce = time.perf_counter() - t0
-
-    validation = {}
+    total = count * len(cats)
+    folder = SampleFolder(output, {
+        "count": total, "seed": seed, "categories": list(cats), "shard_size": shard_size,
+        "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol}, "validate": validate, "splits": None,
+        "warp_version": warp_version(), "schema_version": SCHEMA_VERSION}, label="production")
+    check_folder(folder)
     if validate:
         from cuda_production.compile_cuda import find_nvcc
 
         if find_nvcc() is None:
             click.echo("warning: nvcc not found; validation skipped for every sample", err=True)
-        t1 = time.perf_counter()
-        validation = run_validation([Path(r.folder) for r in produced], workers)
-        t_validate = time.perf_counter() - t1
-
-    failures = [r for r in results if r.failure]
-    by_stage: dict[str, Counter] = {}
-    for r in failures:
-        by_stage.setdefault(r.failure[0], Counter())[r.failure[1]] += 1
-    summary = {
-        "settings": {"count_per_category": count, "seed": seed, "categories": list(cats), "validate": validate,
-                     "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol}, "warp_version": _warp_version()},
-        "samples_requested": len(tasks),
-        "samples_written": len(produced),
-        "per_category": dict(sorted(Counter(r.category for r in produced).items())),
-        "failures": {"total": len(failures),
-                     "by_stage": {s: dict(sorted(c.items())) for s, c in sorted(by_stage.items())},
-                     "records": [{"index": r.index, "category": r.category, "seed": r.seed, "stage": r.failure[0],
-                                  "reason": r.failure[1]} for r in failures]},
-        "validation": summarise_validation(validation) if validate else None,
-        "samples": [{"folder": Path(r.folder).name, "kernel": r.kernel, "category": r.category} for r in produced],
-    }
-    tmp = summary_path.with_name(".production_summary.json.tmp")
-    tmp.write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, summary_path)
-
-    click.echo(f"samples written  {len(produced)}/{len(tasks)} in {t_produce:.1f} s ({workers} workers)")
-    click.echo(f"failures         {len(failures)}")
+    plan = RunPlan(total, seed, cats, shard_size, standalone=True, validate=validate,
+                   tolerance=(tolerance.atol, tolerance.rtol), samples=folder)
+    command = canonical_command(count, seed, cats, validate, shard_size)
+    t0 = time.perf_counter()
+    report = run(plan, spread, progress, "production", partial(write_card, command), stop)
+    elapsed = time.perf_counter() - t0
+    if not report.complete:
+        click.echo(f"samples made     {report.kernels_run} in this run in {elapsed:.1f} s")
+        click.echo(slice_line(report, spread["shard_slice"]))
+        return
+    summary = report.manifests[str(output)]
+    click.echo(f"samples written  {summary['samples_written']}/{total} in {elapsed:.1f} s "
+               f"({spread['workers']} workers; {report.kernels_run} made in this run)")
+    click.echo(f"failures         {summary['failures']['total']}")
     for stage, reasons in summary["failures"]["by_stage"].items():
         for reason, n in reasons.items():
             click.echo(f"  {stage:9s} {n:5d}  {reason}")
     if validate:
         v = summary["validation"]
-        click.echo(f"nvcc validation  {v['ok']} ok, {v['failed']} failed, {v['skipped']} skipped in {t_validate:.1f} s")
-    click.echo(f"summary          {summary_path}")
-    if failures or (validate and summary["validation"]["failed"]):
+        click.echo(f"nvcc validation  {v['ok']} ok, {v['failed']} failed, {v['skipped']} skipped")
+    click.echo(f"summary          {folder.summary_path()}")
+    if summary["failures"]["total"] or (validate and summary["validation"]["failed"]):
         sys.exit(1)
 
 

@@ -18,17 +18,35 @@ def sample_dirname(index: int, category: str) -> str:
 
 def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, args: list[ArgSpec],
                  launch_dim: tuple[int, ...], input_seed: int, tolerance: Tolerance,
-                 expected: bytes | None, metadata: dict) -> Path:
-    """Write the sample under a temporary name and rename it into place: never half-written."""
+                 expected: bytes | None, metadata: dict, program: str | None = None) -> Path:
+    """Write the sample under a temporary name and rename it into place: never half-written, and a
+    write that fails (a full disk) leaves no temporary behind. `program`: the .cu when the pipeline
+    has rendered it already."""
     folder = Path(folder)
-    tmp = folder.with_name(f".{folder.name}.tmp")
+    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    try:
+        _write_into(tmp, kernel, python_source, args, launch_dim, input_seed, tolerance, expected, metadata, program)
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return folder
+
+
+def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: list[ArgSpec],
+                launch_dim: tuple[int, ...], input_seed: int, tolerance: Tolerance,
+                expected: bytes | None, metadata: dict, program: str | None) -> None:
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
     name = kernel.name
     title = metadata.get("description") or f"Kernel {name}"
+    if program is None:
+        program = render_cu(kernel, args, launch_dim, input_seed, tolerance, expected is not None, title)
     (tmp / f"{name}.py").write_text("import warp as wp\n\n\n" + python_source)
-    (tmp / f"{name}.cu").write_text(render_cu(kernel, args, launch_dim, input_seed, tolerance, expected is not None, title))
+    (tmp / f"{name}.cu").write_text(program)
     (tmp / "Makefile").write_text(render_makefile(name))
     written = [p.name for p in kernel.params if p.kind == "array" and p.written]
     meta = {
@@ -50,7 +68,3 @@ def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, arg
     if expected is not None:
         (tmp / "expected.bin").write_bytes(expected)
     (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
-    if folder.exists():
-        shutil.rmtree(folder)
-    os.replace(tmp, folder)
-    return folder

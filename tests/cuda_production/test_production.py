@@ -65,7 +65,7 @@ def test_generated_kernels_equal_warp_on_the_cpu(slice_run, category):
 
 
 def test_a_wrong_expected_value_fails_the_check(slice_run, tmp_path):
-    sample = shutil.copytree(slice_run / "sample_0001_arithmetic", tmp_path / "s")
+    sample = shutil.copytree(slice_run / "sample_0010_arithmetic", tmp_path / "s")
     data = bytearray((sample / "expected.bin").read_bytes())
     data[0:4] = b"\x00\x00\xc0\x7f" if data[0:4] != b"\x00\x00\xc0\x7f" else b"\x00\x00\x80\x3f"  # NaN or 1.0
     (sample / "expected.bin").write_bytes(bytes(data))
@@ -76,9 +76,10 @@ def test_a_wrong_expected_value_fails_the_check(slice_run, tmp_path):
 def test_output_is_deterministic(tmp_path):
     runs = [tmp_path / "a", tmp_path / "b"]
     for out in runs:
-        produce(out, "-n", 2, "-s", 7, "-c", "matrix", "-c", "atomic", "-j", 2 if out.name == "a" else 1)
+        produce(out, "-n", 2, "-s", 7, "-c", "matrix", "-c", "atomic", "--shard-size", 1, "-j", 2 if out.name == "a" else 1)
     files = sorted(p.relative_to(runs[0]) for p in runs[0].rglob("*") if p.is_file())
-    assert len(files) == 4 * 5 + 1
+    assert len([p for p in files if p.name == "metadata.json"]) == 4
+    assert files == sorted(p.relative_to(runs[1]) for p in runs[1].rglob("*") if p.is_file())
     for rel in files:
         assert (runs[0] / rel).read_bytes() == (runs[1] / rel).read_bytes(), rel
 
@@ -86,11 +87,11 @@ def test_output_is_deterministic(tmp_path):
 def test_verify_passes_a_clean_folder_and_catches_tampering(slice_run, tmp_path):
     folder = tmp_path / "copy"
     folder.mkdir()
-    for name in ("sample_0000_arithmetic", "sample_0100_atomic"):
+    for name in ("sample_0000_arithmetic", "sample_0005_atomic"):
         shutil.copytree(slice_run / name, folder / name)
     ok = produce(folder, "--verify", folder, check=False)
     assert ok.returncode == 0 and "2 samples: 0 problems" in ok.stdout
-    cu = next((folder / "sample_0100_atomic").glob("*.cu"))
+    cu = next((folder / "sample_0005_atomic").glob("*.cu"))
     text = cu.read_text()
     assert "if (tid >= n)" in text
     cu.write_text(text.replace("if (tid >= n)", "if (tid > n)", 1))  # an off-by-one bounds check
@@ -121,8 +122,8 @@ def test_validate_without_nvcc_is_skipped_with_a_warning(tmp_path):
 
 @needs_nvcc
 def test_a_broken_sample_fails_alone_with_its_own_log(slice_run, tmp_path):
-    good = shutil.copytree(slice_run / "sample_0020_math", tmp_path / "good")
-    broken = shutil.copytree(slice_run / "sample_0040_vector", tmp_path / "broken")
+    good = shutil.copytree(slice_run / "sample_0021_math", tmp_path / "good")
+    broken = shutil.copytree(slice_run / "sample_0042_vector", tmp_path / "broken")
     cu = next(broken.glob("*.cu"))
     cu.write_text(cu.read_text().replace("const int tid =", "const int tid = undefined_symbol +", 1))
     items = [(next(good.glob("*.cu")), json.loads((good / "metadata.json").read_text())["kernel_name"]),
@@ -134,7 +135,7 @@ def test_a_broken_sample_fails_alone_with_its_own_log(slice_run, tmp_path):
 
 @needs_nvcc
 def test_makefile_targets_work_without_a_gpu(slice_run, tmp_path):
-    sample = shutil.copytree(slice_run / "sample_0060_matrix", tmp_path / "m")
+    sample = shutil.copytree(slice_run / "sample_0063_matrix", tmp_path / "m")
     name = json.loads((sample / "metadata.json").read_text())["kernel_name"]
     ptx = subprocess.run(["make", "ptx"], cwd=sample, capture_output=True, text=True)
     assert ptx.returncode == 0 and (sample / f"{name}.ptx").read_text().count(".entry") == 1
@@ -153,3 +154,32 @@ def test_unknown_category_and_foreign_folder_are_refused(tmp_path):
     (tmp_path / "f" / "mine.txt").write_text("x")
     foreign = produce(tmp_path / "f", "-n", 1, check=False)
     assert foreign.returncode == 2 and "not empty and holds no production run" in foreign.stderr
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", "{\"kernel_name\": ", "{}"])
+def test_verify_reports_malformed_metadata_in_one_line(slice_run, tmp_path, content):
+    folder = tmp_path / "bad"
+    shutil.copytree(slice_run / "sample_0000_arithmetic", folder / "sample_0000_arithmetic")
+    (folder / "sample_0000_arithmetic" / "metadata.json").write_text(content)
+    proc = produce(folder, "--verify", folder, "--no-host-check", check=False)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("sample_0000_arithmetic: metadata.json")
+
+
+def test_an_interrupted_sample_run_resumes_to_the_same_folder(tmp_path):
+    args = ("-n", 1, "-s", 9, "-c", "math", "-c", "vector", "-c", "matrix", "--shard-size", 1)
+    produce(tmp_path / "whole", *args)
+    partial = tmp_path / "partial"
+    produce(partial, *args, "--shard", "0/2")  # what an interrupted run leaves: some shards done
+    produce(partial, *args, "-j", 2)
+    tree = lambda root: {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}  # noqa: E731
+    assert tree(partial) == tree(tmp_path / "whole")
+
+
+def test_a_sample_folder_holding_another_run_is_refused_untouched(tmp_path):
+    out = tmp_path / "run"
+    produce(out, "-n", 1, "-s", 9, "-c", "math")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    proc = produce(out, "-n", 1, "-s", 10, "-c", "math", check=False)
+    assert proc.returncode == 2 and "holds a different run (differs in: seed)" in proc.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -1,3 +1,4 @@
+import importlib.util
 import json
 import os
 import shutil
@@ -128,3 +129,96 @@ def test_a_foreign_non_empty_folder_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     proc = run("-n", 5, "-o", tmp_path, check=False)
     assert proc.returncode != 0 and "not empty and holds no pipeline run" in proc.stderr
+
+
+def test_job_array_slices_merged_equal_one_run(reference_run, tmp_path):
+    out = tmp_path / "slices"
+    for i in range(3):
+        proc = run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 1, "--shard-size", 20, "--shard", f"{i}/3")
+        assert ("(manifest: " in proc.stdout) == (i == 2)  # only the slice that completes the run merges it
+    assert tree_bytes(out) == tree_bytes(reference_run)
+
+
+def test_slices_made_in_separate_folders_merge_by_copying(reference_run, tmp_path):
+    merged = tmp_path / "merged"
+    for i in range(2):
+        run("-n", 60, "-d", "all", "-o", tmp_path / f"s{i}", "-s", 7, "--shard-size", 20, "--shard", f"{i}/2")
+        shutil.copytree(tmp_path / f"s{i}", merged, dirs_exist_ok=True)
+    proc = run("-n", 60, "-d", "all", "-o", merged, "-s", 7, "--shard-size", 20)
+    assert "0 generated in this run" in proc.stdout
+    assert tree_bytes(merged) == tree_bytes(reference_run)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray not installed (pip install -e '.[ray]')")
+def test_ray_executor_writes_the_same_bytes(reference_run, tmp_path):
+    out = tmp_path / "ray"
+    run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20, "--executor", "ray")
+    assert tree_bytes(out) == tree_bytes(reference_run)
+
+
+def test_zero_workers_is_an_error(tmp_path):
+    proc = run("-n", 5, "-o", tmp_path / "x", "-j", 0, check=False)
+    assert proc.returncode == 2 and proc.stderr == "error: --workers must be at least 1, got 0\n"
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("state", ["run.json", "shard_00001.json"])
+def test_a_corrupt_state_file_is_one_line_naming_it(reference_run, tmp_path, state):
+    out = tmp_path / "corrupt"
+    shutil.copytree(reference_run, out)
+    (out / ".synth" / state).write_text('{"shard": 1, "fi')
+    proc = run("-n", 60, "-d", "all", "-o", out, "-s", 7, "--shard-size", 20, check=False)
+    assert proc.returncode != 0 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert f"state file {out / '.synth' / state} is corrupt" in proc.stderr
+    assert ("delete it and run the same command" if state != "run.json" else "use a new output folder") in proc.stderr
+
+
+def test_bad_shard_argument_is_rejected(tmp_path):
+    proc = run("-n", 5, "-o", tmp_path / "x", "--shard", "3/3", check=False)
+    assert proc.returncode == 2 and "0 <= I < N" in proc.stderr and not (tmp_path / "x").exists()
+
+
+def own_stderr_lines(stderr: str) -> list[str]:
+    return [l for l in stderr.splitlines() if l.strip() and not l.startswith("Warp CUDA warning")]
+
+
+def test_ctrl_c_stops_cleanly_with_one_line_and_resumes(reference_run, tmp_path):
+    """The small version of scripts/sigint_stress.py: SIGINT to the process group, as a terminal sends it."""
+    out = tmp_path / "sigint"
+    args = [sys.executable, str(SCRIPT), "--no-progress", "-n", "60", "-d", "all", "-o", str(out),
+            "-s", "7", "-j", "1", "--shard-size", "20"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (out / ".synth" / "shard_00000.json").exists():
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)  # a hang fails here
+    assert proc.returncode == 130, stderr
+    assert own_stderr_lines(stderr) == ["interrupted: 1 of 3 shards done; run the same command to resume"]
+    assert not [p for p in out.rglob("*.tmp")]
+    run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20)
+    assert tree_bytes(out) == tree_bytes(reference_run)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_full_disk_is_one_line_leaves_no_temporary_and_resumes(reference_run, small_disk):
+    out = small_disk / "out"
+    proc = run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20, check=False)
+    lines = own_stderr_lines(proc.stderr)
+    assert proc.returncode == 1 and len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"error: cannot write {out}/") and lines[0].endswith(": No space left on device")
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    subprocess.run(["mount", "-o", "remount,size=16m", str(small_disk)], check=True)
+    run("-n", 60, "-d", "all", "-o", out, "-s", 7, "-j", 2, "--shard-size", 20)
+    assert tree_bytes(out) == tree_bytes(reference_run)

@@ -1,0 +1,206 @@
+"""Executors: who runs which shard. Each shard job writes its own files and completion marker, so an
+executor only hands out shard numbers and collects small outcomes; none of them changes a byte.
+
+* `local`: worker processes fed one shard at a time over a pipe each (`-j N`). Workers leave the
+  terminal's process group and ignore SIGINT, so Ctrl-C reaches only the parent (as a
+  `StopRequest`, which wakes its wait), which kills them with their children (no Python code runs in
+  them after that, so nothing they print), removes the temporaries that carry their pids, and raises
+  `Interrupted`. No queue threads or result handlers: nothing to hang on.
+* `ray`: the same shard jobs as Ray tasks, on a running cluster (`address`) or a local Ray started
+  with `workers` CPUs.
+
+Job arrays need no executor: `--shard I/N` just selects the shards this process runs.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Callable
+
+from synthesis.interrupt import StopRequest
+
+RAY_POLL_SECONDS = 0.2
+
+
+@dataclass(frozen=True)
+class ShardOutcome:
+    """What a shard job reports back: how many kernels it covered, or the one-line error that stopped it."""
+
+    shard: int
+    kernels: int
+    error: str | None = None
+
+
+class Interrupted(Exception):
+    """The user pressed Ctrl-C; the workers are stopped and nothing half-written is left."""
+
+    done: int | None = None  # shards of the selected ones that are done, when a run was interrupted
+    total: int | None = None
+
+
+class JobFailed(Exception):
+    """A shard job could not finish (a full disk, a dead worker); the message is one line."""
+
+
+Job = Callable[[int], ShardOutcome]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """'I/N' -> (I, N), 0 <= I < N."""
+    try:
+        index, total = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard must look like I/N (e.g. 0/4), got {text!r}") from None
+    if total < 1 or not 0 <= index < total:
+        raise ValueError(f"--shard I/N needs 0 <= I < N, got {text!r}")
+    return index, total
+
+
+def run_shards(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], *, executor: str = "local",
+               workers: int = 1, ray_address: str | None = None, stop: StopRequest | None = None,
+               cleanup: Callable[[list[int]], None] = lambda pids: None) -> None:
+    """Run `job` over `shards`; `on_outcome` sees each outcome as it arrives. A failed outcome stops
+    the run with `JobFailed`; a `stop` request (Ctrl-C) with `Interrupted`."""
+    if not shards:
+        return
+    if executor == "ray":
+        run_on_ray(job, shards, on_outcome, workers, ray_address, stop)
+    else:
+        run_local(job, shards, on_outcome, workers, cleanup, stop)
+
+
+# ---- local processes ---------------------------------------------------------------------------
+def _worker_main(job: Job, conn) -> None:
+    try:
+        os.setsid()  # off the terminal's process group: Ctrl-C is the parent's business, nvcc's too
+    except OSError:
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    while True:
+        try:
+            shard = conn.recv()
+        except (EOFError, OSError):
+            return
+        if shard is None:
+            return
+        conn.send(job(shard))
+
+
+def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
+              cleanup: Callable[[list[int]], None], stop: StopRequest | None = None) -> None:
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    queue = list(shards)
+    procs: list[tuple[multiprocessing.Process, object]] = []
+    finished = False
+    try:
+        # SIGINT stays blocked while workers start, so none of them can see it before it ignores it.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(min(workers, len(queue))):
+                parent_end, child_end = ctx.Pipe()
+                proc = ctx.Process(target=_worker_main, args=(job, child_end), daemon=True)
+                proc.start()
+                child_end.close()
+                procs.append((proc, parent_end))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        busy: dict = {}
+        for proc, conn in procs:
+            conn.send(queue.pop(0))
+            busy[conn] = proc
+        wake = [stop.reader] if stop else []
+        while busy:
+            ready = wait(list(busy) + wake)
+            if stop and stop.requested:
+                raise Interrupted()
+            for conn in ready:
+                proc = busy[conn]
+                try:
+                    outcome = conn.recv()
+                except (EOFError, OSError):
+                    proc.join(1)
+                    raise JobFailed(f"a worker process died (exit code {proc.exitcode}); "
+                                    "run the same command to resume") from None
+                on_outcome(outcome)
+                if queue:
+                    conn.send(queue.pop(0))
+                else:
+                    conn.send(None)
+                    del busy[conn]
+        finished = True
+    except KeyboardInterrupt:  # without a StopRequest (a caller of its own): the default handler
+        raise Interrupted() from None
+    finally:
+        _stop_workers(procs, finished, cleanup)
+
+
+def _stop_workers(procs, finished: bool, cleanup: Callable[[list[int]], None]) -> None:
+    if finished:  # each was sent None and exits by itself
+        for proc, conn in procs:
+            proc.join()
+            conn.close()
+        return
+    # Interrupted or failed: kill each worker with its process group (its nvcc children), at once.
+    # Nothing it was writing counts (the completion marker is written last); its temporaries carry
+    # its pid and are removed here.
+    for proc, conn in procs:
+        if proc.is_alive():
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:  # not yet its own group leader
+                proc.kill()
+    for proc, conn in procs:
+        proc.join()
+        conn.close()
+    cleanup([proc.pid for proc, _ in procs])
+
+
+# ---- Ray ---------------------------------------------------------------------------------------
+def _ray_call(job: Job, shard: int) -> ShardOutcome:
+    return job(shard)
+
+
+def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
+               address: str | None, stop: StopRequest | None = None) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise JobFailed("--executor ray needs Ray: pip install -e '.[ray]'") from None
+    import logging
+
+    options = {"address": address} if address else {"num_cpus": workers, "include_dashboard": False}
+    # Workers of a local Ray inherit this environment (PYTHONPATH included); a cluster needs the
+    # package installed on its nodes.
+    try:
+        ray.init(logging_level=logging.WARNING, log_to_driver=False, **options)
+    except Exception as exc:  # noqa: BLE001 - a cluster that cannot be reached is one line
+        raise JobFailed(f"cannot start or reach Ray ({address or 'local'}): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    pending: dict = {}
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(_ray_call)
+        pending = {task.remote(job, s): s for s in shards}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=RAY_POLL_SECONDS)
+            if stop and stop.requested:
+                raise Interrupted()
+            for ref in done:
+                shard = pending.pop(ref)
+                try:
+                    outcome = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001
+                    raise JobFailed(f"Ray task for shard {shard} failed: {type(exc).__name__}; "
+                                    "run the same command to resume") from None
+                on_outcome(outcome)
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    finally:
+        for ref in pending:
+            try:
+                ray.cancel(ref)  # a KeyboardInterrupt inside the task: its writes remove their temporaries
+            except Exception:  # noqa: BLE001
+                pass
+        ray.shutdown()

@@ -1,0 +1,144 @@
+"""A run: which stages, which output folders, which shards; and the shard job that executors run.
+
+Both CLIs build a `RunPlan` and call `execute`; neither runs a stage itself. A shard is a fixed
+range of kernel indices (`shard_size` of them), so the layout depends on the arguments only.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import partial
+
+from synthesis.executors import Interrupted, JobFailed, ShardOutcome, run_shards
+from synthesis.record import KernelRecord
+from synthesis.stages import extract, generate, reference, short_reason, task_for, translate, validate
+from synthesis.writer import OutputError, PairFolder, RunFolder, SampleFolder
+
+REFERENCE_BATCH = 10  # kernels per Warp CPU module for the reference outputs (about 1.5 s to build)
+
+__all__ = ["Interrupted", "JobFailed", "OutputError", "RunPlan", "RunReport", "execute", "produce_shard"]
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    count: int
+    seed: int
+    categories: tuple[str, ...]
+    shard_size: int
+    devices: tuple[str, ...] = ()  # Warp's code to record; () for none
+    backward: bool = True
+    standalone: bool = False  # translate + reference
+    validate: bool = False  # nvcc on each standalone program
+    tolerance: tuple[float, float] = (1e-4, 1e-4)
+    pairs: PairFolder | None = None
+    samples: SampleFolder | None = None
+
+    @property
+    def shard_count(self) -> int:
+        return (self.count + self.shard_size - 1) // self.shard_size
+
+    def shard_range(self, shard: int) -> tuple[int, int]:
+        """First and last kernel index (inclusive) of `shard`."""
+        return shard * self.shard_size, min((shard + 1) * self.shard_size, self.count) - 1
+
+    @property
+    def folders(self) -> list[RunFolder]:
+        return [f for f in (self.pairs, self.samples) if f is not None]
+
+
+def run_stages(plan: RunPlan, indices: range) -> list[KernelRecord]:
+    """generate -> extract -> translate -> reference -> validate, for a range of kernel indices."""
+    from cuda_production.templates import Tolerance
+
+    records = [generate(KernelRecord(task_for(i, plan.categories, plan.seed), plan.seed)) for i in indices]
+    if plan.devices:
+        records = [extract(r, plan.devices, plan.backward) for r in records]
+    if plan.standalone:
+        tolerance = Tolerance(*plan.tolerance)
+        records = [translate(r, tolerance) for r in records]
+        for start in range(0, len(records), REFERENCE_BATCH):
+            batch = records[start:start + REFERENCE_BATCH]
+            reference(batch, f"reference_{batch[0].task.index}")
+    if plan.validate:
+        records = validate(records)
+    return records
+
+
+def produce_shard(plan: RunPlan, shard: int) -> ShardOutcome:
+    """The job an executor runs: every stage for one shard, then its files and completion markers."""
+    first, last = plan.shard_range(shard)
+    try:
+        records = run_stages(plan, range(first, last + 1))
+        for folder in plan.folders:
+            folder.write_shard(shard, first, last, records)
+    except OutputError as exc:
+        return ShardOutcome(shard, last - first + 1, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a bug is one line to the user, not a traceback
+        return ShardOutcome(shard, last - first + 1, f"internal error in shard {shard}: {short_reason(exc)}")
+    return ShardOutcome(shard, last - first + 1)
+
+
+@dataclass
+class RunReport:
+    shards_total: int
+    shards_selected: int
+    kernels_done_before: int
+    kernels_run: int = 0
+    complete: bool = False  # every shard of the run is done: manifests and cards written
+    manifests: dict = field(default_factory=dict)  # folder root -> manifest
+
+
+def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_address: str | None = None,
+            shard_slice: tuple[int, int] = (0, 1), progress: bool = False, desc: str = "synthesis",
+            write_cards=None, stop=None) -> RunReport:
+    """Run the shards of `shard_slice` (I, N: shards s with s % N == I) that are not done yet. When
+    every shard of the run is done, merge the manifests (and `write_cards(plan, manifests)`).
+    `stop` (interrupt.StopRequest): Ctrl-C, answered between stages of the parent's work and at once
+    while workers run. Raises OutputError, JobFailed, Interrupted (with `.done`, `.total` set)."""
+    for folder in plan.folders:
+        folder.prepare()
+    index, total = shard_slice
+    selected = [s for s in range(plan.shard_count) if s % total == index]
+    pending = [s for s in selected if not all(f.shard_done(s) for f in plan.folders)]
+    size = lambda s: plan.shard_range(s)[1] - plan.shard_range(s)[0] + 1  # noqa: E731
+    report = RunReport(plan.shard_count, len(selected), sum(size(s) for s in selected if s not in pending))
+    bar = None
+    if progress and pending:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(size(s) for s in pending), unit="kernel", desc=desc, file=sys.stderr)
+    finished: list[int] = []
+
+    def on_outcome(outcome: ShardOutcome) -> None:
+        if outcome.error:
+            raise JobFailed(outcome.error)
+        finished.append(outcome.shard)
+        report.kernels_run += outcome.kernels
+        if bar:
+            bar.update(outcome.kernels)
+
+    def cleanup(pids: list[int]) -> None:
+        for folder in plan.folders:
+            folder.remove_temporaries(pids)
+
+    try:
+        if stop is not None and stop.requested:
+            raise Interrupted()
+        run_shards(partial(produce_shard, plan), pending, on_outcome, executor=executor, workers=workers,
+                   ray_address=ray_address, stop=stop, cleanup=cleanup)
+    except Interrupted as exc:
+        exc.done = len(selected) - len(pending) + len(finished)
+        exc.total = len(selected)
+        raise
+    finally:
+        if bar:
+            bar.close()
+    # The other slices' shards (checked above for this slice's): done when their checksums say so.
+    others = sorted(set(range(plan.shard_count)) - set(selected))
+    if all(f.shard_done(s) for f in plan.folders for s in others):
+        report.complete = True
+        for folder in plan.folders:
+            report.manifests[str(folder.root)] = folder.write_manifest(plan.shard_count)
+        if write_cards:
+            write_cards(plan, report.manifests)
+    return report
