@@ -184,10 +184,16 @@ for n, v in VEC.items():
 add_builtin("cross", (VEC[3], VEC[3]), VEC[3], "cross({0}, {1})", snippets=("cross",), arg_names=("a", "b"))
 
 
+def _floats(args: list[CExpr]) -> list[CExpr]:
+    """Constructors take int literals too (Warp converts them to float; an int variable it refuses)."""
+    return [_to_float([a]) if a.type == I and a.literal is not None else a for a in args]
+
+
 def _vec_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
     vt = f"vec{n}"
 
     def emit(args: list[CExpr]) -> CExpr:
+        args = _floats(args)
         if not args:
             return CExpr(f"make_float{n}({', '.join(['0.0f'] * n)})", vt)
         if len(args) == 1 and args[0].type == F:  # broadcast, as Warp's vec3(s)
@@ -209,6 +215,7 @@ def _mat_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
     mt = f"mat{n}{n}"
 
     def emit(args: list[CExpr]) -> CExpr:
+        args = _floats(args)
         if not args:
             return CExpr(f"{mt}{{}}", mt)
         if len(args) == n * n and all(a.type == F for a in args):
@@ -246,6 +253,7 @@ Q, T, V3 = "quat", "transform", "vec3"
 
 
 def _quat_ctor(args: list[CExpr]) -> CExpr:
+    args = _floats(args)
     if not args:
         return CExpr("quat{0.0f, 0.0f, 0.0f, 0.0f}", Q)
     if len(args) == 4 and all(a.type == F for a in args):

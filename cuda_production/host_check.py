@@ -53,6 +53,8 @@ inline int atomicSub(int* p, int v) { int old = *p; *p = old - v; return old; }
 inline int atomicMin(int* p, int v) { int old = *p; *p = old < v ? old : v; return old; }
 inline int atomicMax(int* p, int v) { int old = *p; *p = old > v ? old : v; return old; }
 inline int atomicCAS(int* p, int compare, int v) { int old = *p; if (old == compare) *p = v; return old; }
+inline int atomicExch(int* p, int v) { int old = *p; *p = v; return old; }
+inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old; }
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 

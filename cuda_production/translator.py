@@ -486,7 +486,7 @@ class FunctionTranslator:
             else:
                 raise self.unsupported(target, "wp.tid() target")
         self.tid_names = names
-        taken = {p.name for p in self.params} | set(names) | _names_stored(fn)
+        taken = {p.name for p in self.params} | set(names) | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
         if len(names) == 1:
             bound = next(b for b in ("n", "num_threads", "n_threads", "launch_n") if b not in taken)
             self.launch_names = (bound,)
@@ -1063,6 +1063,8 @@ class FunctionTranslator:
                 raise self.unsupported(node, f"wp.{name} on anything but an array")
             place = self.array_element(node, node.args[0], node.args[1:-1])
             return self.atomic_call(node, name, place, self.emit(node.args[-1]))
+        if name in SWAPS:
+            return self.swap_call(node, name)
         if name in _OPERATOR_BUILTINS:
             args = [self.emit(a) for a in self.positional(node, ("a", "b"))]
             if len(args) != 2:
@@ -1104,6 +1106,20 @@ class FunctionTranslator:
         if _is_wp_attr(node, *TYPE_ALIASES):
             return TYPE_ALIASES[node.attr]
         return None
+
+    def swap_call(self, node: ast.Call, name: str) -> CExpr:
+        n_values = 2 if name == "atomic_cas" else 1
+        if node.keywords or len(node.args) < 2 + n_values or not isinstance(self.emit(node.args[0]).type, ArrayType):
+            raise self.unsupported(node, f"wp.{name} other than (array, indices..., {'compare, ' if n_values == 2 else ''}value)")
+        place = self.array_element(node, node.args[0], node.args[1:-n_values])
+        values = [self.emit(v) for v in node.args[-n_values:]]
+        allowed = ("int32",) if name == "atomic_cas" else ("int32", "float32")
+        if place.type not in allowed:
+            raise self.unsupported(node, f"wp.{name} on an array of {place.type}")
+        for v, src in zip(values, node.args[-n_values:]):
+            self.check_same(src, place.type, v.type, f"wp.{name} value")
+        fn = "atomicCAS" if name == "atomic_cas" else "atomicExch"
+        return CExpr(f"{fn}(&{place.code}, {', '.join(v.code for v in values)})", place.type)
 
     def array_element(self, node: ast.AST, arr: ast.AST, index_nodes: list[ast.AST]) -> CExpr:
         fake = ast.Subscript(value=arr,
@@ -1192,6 +1208,8 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
+# compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
+SWAPS = ("atomic_cas", "atomic_exch")
 # wp.add(a, b) etc.: Warp's operators as functions, translated like the operators
 _OPERATOR_BUILTINS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "div": ast.Div}
 
@@ -1299,7 +1317,7 @@ class ModuleTranslator:
                         if isinstance(sub, ast.Subscript) and _array_key(sub.value):
                             written.add(_array_key(sub.value))
             if isinstance(node, ast.Call):
-                if _is_wp_attr(node.func, *ATOMICS) and node.args and _array_key(node.args[0]):
+                if _is_wp_attr(node.func, *ATOMICS, *SWAPS) and node.args and _array_key(node.args[0]):
                     written.add(_array_key(node.args[0]))
                 if isinstance(node.func, ast.Name) and node.func.id in self.info.funcs and node.func.id != fn.name:
                     params = [a.arg for a in self.info.funcs[node.func.id].args.args]

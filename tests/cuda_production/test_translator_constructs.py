@@ -100,7 +100,7 @@ def transforms(xf: wp.array(dtype=wp.transform), p: wp.array(dtype=wp.vec3), ot:
 def by_value_params(a: wp.array(dtype=wp.vec3), g: wp.vec3, m: wp.mat33, r: wp.quat, x: wp.transform, flag: bool,
                     out: wp.array(dtype=wp.vec3)):
     tid = wp.tid()
-    v = m @ a[tid] + g
+    v = m @ a[tid] + g + wp.vec3(1, 0, 2) * 0.5  # int literals: Warp converts them
     if flag:
         v = wp.quat_rotate(r, v)
     out[tid] = wp.transform_point(x, v)
@@ -194,6 +194,30 @@ def arrays_shape_inplace(a: wp.array2d(dtype=float), scale: float, b: wp.array2d
 ''', [arr("a", shape=(6, 8)), scal("scale", F, 0.75), arr("b", role="output", shape=(6, 8), bound=8.0),
       arr("hist", I, "output", shape=(5,)), arr("r", I, "output", shape=(48,)),
       arr("w", "vec2", "inout", shape=(48,))], dim=(6, 8)),
+    spec("spin_lock", '''
+@wp.func
+def lock_acquire(lock: wp.array(dtype=int)):
+    while wp.atomic_cas(lock, 0, 0, 1) == 1:
+        pass
+
+
+@wp.func
+def exchange_read(ptr: wp.array(dtype=int), index: int):
+    value = wp.atomic_exch(ptr, index, 0)
+    wp.atomic_exch(ptr, index, value)
+    return value
+
+
+@wp.kernel
+def spin_lock(counter: wp.array(dtype=int), lock: wp.array(dtype=int), held: wp.array(dtype=float), a: wp.array(dtype=float),
+              out: wp.array(dtype=float)):
+    tid = wp.tid()
+    lock_acquire(lock)
+    counter[0] = exchange_read(counter, 0) + 1
+    wp.atomic_exch(lock, 0, 0)
+    out[tid] = wp.atomic_exch(held, tid, a[tid] * 2.0)
+''', [arr("counter", I, "output", shape=(1,)), arr("lock", I, "output", shape=(1,)),
+      arr("held", role="inout", bound=4.0), arr("a"), arr("out", role="output")]),
     spec("main", '''
 @wp.func
 def dot(a: wp.vec3, b: wp.vec3) -> float:

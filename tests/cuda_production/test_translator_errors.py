@@ -216,3 +216,10 @@ def test_local_named_like_a_helper_is_renamed():
               "    tid = wp.tid()\n    cross = wp.cross(u[tid], u[tid])\n    out[tid] = cross\n")
     code = translate_kernel(source, "k", "user.py").kernel_code
     assert "float3 cross_ = cross(u[tid], u[tid]);" in code and "out[tid] = cross_;" in code
+
+
+def test_int_variable_in_a_vector_constructor_is_refused_like_warp():
+    source = ("@wp.kernel\ndef k(i: wp.array(dtype=int), out: wp.array(dtype=wp.vec3)):\n"
+              "    tid = wp.tid()\n    out[tid] = wp.vec3(1, i[tid], 3)\n")
+    with pytest.raises(TranslationError, match=r"user.py:4:16: error: wp.vec3\(\) of \['float32', 'int32', 'float32'\]"):
+        translate_kernel(source, "k", "user.py")
