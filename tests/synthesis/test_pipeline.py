@@ -1,5 +1,6 @@
 import importlib.util
 import json
+import re
 import os
 import shutil
 import signal
@@ -37,17 +38,23 @@ def test_records_carry_the_schema_users_load(reference_run):
     lines = [json.loads(l) for f in sorted(reference_run.glob("shard_*.jsonl")) for l in f.read_text().splitlines()]
     assert len(lines) == 120  # 60 kernels x 2 devices
     for rec in lines:
-        assert rec["python_source"].lstrip().startswith(("@wp.kernel", "@wp.func"))
+        # a module: optional constants and @wp.struct classes, @wp.func helpers, then the kernel
+        assert rec["python_source"].lstrip().startswith(("@wp.kernel", "@wp.func", "@wp.struct")) or \
+            re.match(r"[A-Z_][A-Z0-9_]* = ", rec["python_source"].lstrip())
         meta = rec["metadata"]
         for key in ("kernel_name", "category", "description", "device", "seed", "warp_version"):
             assert meta[key] not in (None, "")
         assert f"def {meta['kernel_name']}(" in rec["python_source"]
         grid = "blockIdx" in rec["cpp_forward"]
         assert grid == (meta["device"] == "cuda")
-        assert rec["cpp_backward"] and "_kernel_backward" in rec["cpp_backward"]
+        if "@wp.kernel(enable_backward=False)" in rec["python_source"]:
+            assert rec["cpp_backward"] is None  # Warp emits no adjoint for it
+        else:
+            assert rec["cpp_backward"] and "_kernel_backward" in rec["cpp_backward"]
     manifest = json.loads((reference_run / "manifest.json").read_text())
     assert manifest["pairs"] == 120 and manifest["failures"]["total"] == 0
-    assert set(manifest["pairs_per_category"].values()) == {12}  # 6 kernels x 2 devices each
+    per = manifest["pairs_per_category"]  # round-robin: 60 kernels spread evenly, 2 devices each
+    assert sum(per.values()) == 120 and max(per.values()) - min(per.values()) <= 2
 
 
 def test_output_is_identical_for_one_and_two_workers(reference_run, tmp_path):
