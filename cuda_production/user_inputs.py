@@ -1,0 +1,381 @@
+"""Inputs for a user's kernel: declared by the user, or inferred from how the kernel uses them.
+
+A declaration gives, per kernel, the launch dimensions (`dim`) and, per parameter, any of the
+fields of `synthesis.spec.ArgSpec` (role, shape, low, high, grid_bits, value, bound). It comes from
+`--inputs FILE` (JSON or TOML, one entry per kernel) or from `# translate:` comment lines directly
+above the kernel's decorator:
+
+    # translate: dim=256
+    # translate: idx role=index high=99
+    # translate: points shape=100 low=-2 high=2
+    @wp.kernel
+    def gather(idx: wp.array(dtype=int), points: wp.array(dtype=wp.vec3), ...):
+
+The same declaration in a file (TOML; JSON has the same structure):
+
+    [gather]
+    dim = [256]
+    args.idx = {role = "index", high = 99}
+    args.points = {shape = [100], low = -2, high = 2}
+
+Whatever is not declared is inferred (`infer_inputs`): arrays indexed by the thread indices are
+shaped like the launch along those dimensions; an int array whose values index another array
+(`b[idx[i]]`, also through a local or a loop bound) is an index array with values in
+[0, extent - 1] of the array it indexes.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from cuda_production.translator import TranslatedKernel
+from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.spec import ArgSpec
+
+DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16)}
+SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
+MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits
+ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
+              "value": (int, float, list), "bound": (int, float)}
+COMMENT_PREFIX = "# translate:"
+ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch")
+
+
+class InputsError(Exception):
+    """A declaration that cannot be used; the message is one line naming where it comes from."""
+
+
+@dataclass
+class KernelDeclaration:
+    """What the user declared for one kernel; `origin` names where, for messages."""
+
+    origin: str
+    dim: tuple[int, ...] | None = None
+    args: dict[str, dict] = field(default_factory=dict)
+
+
+# ---- reading declarations ----------------------------------------------------------------------
+
+def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
+    """`--inputs FILE`: {kernel: {"dim": [...], "args": {param: {field: value}}}} as JSON or TOML."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputsError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text) if Path(path).suffix.lower() == ".toml" else json.loads(text)
+    except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
+        kind = "TOML" if Path(path).suffix.lower() == ".toml" else "JSON"
+        raise InputsError(f"{path}: not valid {kind}: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise InputsError(f"{path}: expected a table of kernels at the top level")
+    declarations = {}
+    for kernel, entry in data.items():
+        origin = f"{path}: kernel '{kernel}'"
+        if not isinstance(entry, dict):
+            raise InputsError(f"{origin}: expected a table with 'dim' and/or 'args'")
+        unknown = set(entry) - {"dim", "args"}
+        if unknown:
+            raise InputsError(f"{origin}: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args')")
+        args = entry.get("args", {})
+        if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
+            raise InputsError(f"{origin}: 'args' must map parameter names to tables of fields")
+        declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
+                                                 {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()})
+    return declarations
+
+
+def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) -> KernelDeclaration | None:
+    """The `# translate:` lines directly above the kernel's first decorator (None if there are none)."""
+    first = min([d.lineno for d in fn.decorator_list] + [fn.lineno])
+    found: list[tuple[int, str]] = []
+    row = first - 2  # 0-based index of the line above
+    while row >= 0 and lines[row].strip().startswith(COMMENT_PREFIX):
+        found.append((row + 1, lines[row].strip()[len(COMMENT_PREFIX):].strip()))
+        row -= 1
+    if not found:
+        return None
+    decl = KernelDeclaration(f"{filename}:{found[-1][0]}: inputs of '{fn.name}'")
+    for lineno, text in reversed(found):
+        origin = f"{filename}:{lineno}"
+        tokens = text.split()
+        if not tokens:
+            continue
+        if "=" in tokens[0]:  # kernel-level: dim=...
+            for token in tokens:
+                key, _, value = token.partition("=")
+                if key != "dim":
+                    raise InputsError(f"{origin}: unknown kernel setting '{key}' (expected dim=N[,N[,N]], "
+                                      f"or a parameter name followed by field=value pairs)")
+                decl.dim = _dims([_number(v, origin) for v in value.split(",")], origin)
+            continue
+        name, fields = tokens[0], {}
+        for token in tokens[1:]:
+            key, eq, value = token.partition("=")
+            if not eq:
+                raise InputsError(f"{origin}: expected field=value, found '{token}'")
+            if key == "role":
+                fields[key] = value
+            elif key == "shape":
+                fields[key] = [_number(v, origin) for v in value.split(",")]
+            elif key == "value" and "," in value:
+                fields[key] = [_number(v, origin) for v in value.split(",")]
+            else:
+                fields[key] = _number(value, origin)
+        decl.args.setdefault(name, {}).update(_fields(fields, f"{origin}: parameter '{name}'"))
+    return decl
+
+
+def _number(text: str, origin: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise InputsError(f"{origin}: '{text}' is not a number") from None
+
+
+def _dims(value, origin: str) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (not isinstance(value, list) or not 1 <= len(value) <= 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise InputsError(f"{origin}: dim must be 1 to 3 positive integers")
+    total = 1
+    for v in value:
+        total *= v
+    if total > MAX_ELEMENTS:
+        raise InputsError(f"{origin}: launch of {total} threads is over the limit of {MAX_ELEMENTS}")
+    return tuple(value)
+
+
+def _fields(fields: dict, origin: str) -> dict:
+    out = {}
+    for key, value in fields.items():
+        if key not in ARG_FIELDS:
+            raise InputsError(f"{origin}: unknown field '{key}' (expected one of {', '.join(ARG_FIELDS)})")
+        if isinstance(value, bool) or not isinstance(value, ARG_FIELDS[key]):
+            raise InputsError(f"{origin}: field '{key}' has the wrong type ({type(value).__name__})")
+        if key == "shape":
+            if not value or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+                raise InputsError(f"{origin}: shape must be positive integers")
+            value = tuple(value)
+        if key == "value" and isinstance(value, list):
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+                raise InputsError(f"{origin}: value must be numbers")
+            value = tuple(float(v) for v in value)
+        out[key] = value
+    return out
+
+
+# ---- inferring what is not declared -------------------------------------------------------------
+
+@dataclass
+class Usage:
+    """How a kernel body indexes its arrays."""
+
+    tid_names: tuple[str, ...] = ()
+    # array -> dimension -> thread-index axes that index it bare (a[i, j])
+    tid_axes: dict[str, dict[int, set[int]]] = field(default_factory=dict)
+    # array -> dimensions indexed by anything other than a bare thread index
+    other_dims: dict[str, set[int]] = field(default_factory=dict)
+    # int array -> (array, dimension) pairs its values index
+    indexes_into: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+
+
+def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel) -> Usage:
+    arrays = {p.name: p for p in kernel.params if p.kind == "array"}
+    int_arrays = {n for n, p in arrays.items() if p.dtype == "int32"}
+    usage = Usage()
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp(stmt.value.func, "tid"):
+            target = stmt.targets[0]
+            elts = target.elts if isinstance(target, ast.Tuple) else [target]
+            usage.tid_names = tuple(e.id for e in elts if isinstance(e, ast.Name))
+            break
+
+    # Which int arrays' values flow into each local (assignments, loop variables), to a fixed point.
+    derived: dict[str, set[str]] = {}
+
+    def sources(node: ast.AST) -> set[str]:
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in int_arrays:
+                found.add(n.value.id)
+                continue  # its own index says nothing about its values
+            if isinstance(n, ast.Name):
+                found |= derived.get(n.id, set())
+            stack.extend(ast.iter_child_nodes(n))
+        return found
+
+    flows: list[tuple[str, ast.AST]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        flows.append((t.id, node.value))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value is not None:
+            flows.append((node.target.id, node.value))
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            flows.append((node.target.id, node.iter))
+    changed = True
+    while changed:
+        changed = False
+        for name, value in flows:
+            new = sources(value) - derived.get(name, set())
+            if new:
+                derived.setdefault(name, set()).update(new)
+                changed = True
+
+    def record(arr: str, indices: list[ast.AST]) -> None:
+        for d, index in enumerate(indices[: arrays[arr].ndim]):
+            if isinstance(index, ast.Name) and index.id in usage.tid_names:
+                usage.tid_axes.setdefault(arr, {}).setdefault(d, set()).add(usage.tid_names.index(index.id))
+            else:
+                usage.other_dims.setdefault(arr, set()).add(d)
+            for src in sources(index):
+                usage.indexes_into.setdefault(src, set()).add((arr, d))
+
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
+            record(node.value.id, node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
+        elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS) and node.args
+              and isinstance(node.args[0], ast.Name) and node.args[0].id in arrays):
+            record(node.args[0].id, list(node.args[1:-1]))
+    return usage
+
+
+def _is_wp(node: ast.AST, *names: str) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in names
+
+
+def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef,
+                 declared: KernelDeclaration | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
+    """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest."""
+    declared = declared or KernelDeclaration("no declaration")
+    names = [p.name for p in kernel.params]
+    for name in declared.args:
+        if name not in names:
+            raise InputsError(f"{declared.origin}: kernel '{kernel.name}' has no parameter '{name}'")
+    launch = declared.dim or DEFAULT_LAUNCH[kernel.launch_ndim]
+    if len(launch) != kernel.launch_ndim:
+        raise InputsError(f"{declared.origin}: dim has {len(launch)} dimensions, kernel '{kernel.name}' "
+                          f"launches over {kernel.launch_ndim}")
+    usage = kernel_usage(fn, kernel)
+    size = 1
+    for d in launch:
+        size *= d
+
+    shapes: dict[str, tuple[int, ...]] = {}
+    for p in kernel.params:
+        if p.kind != "array":
+            continue
+        given = declared.args.get(p.name, {}).get("shape")
+        if given is not None:
+            if len(given) != p.ndim:
+                raise InputsError(f"{declared.origin}: parameter '{p.name}' is a {p.ndim}-D array, "
+                                  f"shape {list(given)} has {len(given)} dimensions")
+            shapes[p.name] = tuple(given)
+            continue
+        shape = []
+        for d in range(p.ndim):
+            axes = usage.tid_axes.get(p.name, {}).get(d)
+            if axes and d not in usage.other_dims.get(p.name, set()):
+                shape.append(max(launch[k] for k in axes))  # indexed by thread indices only
+            elif p.ndim == len(launch):
+                shape.append(launch[d])
+            elif p.ndim == 1:
+                shape.append(size)
+            else:
+                shape.append(SIDE_OF_OTHER_ARRAYS)
+        shapes[p.name] = tuple(shape)
+
+    smallest = min(launch) if len(launch) > 1 else launch[0]
+    args = []
+    for p in kernel.params:
+        fields = declared.args.get(p.name, {})
+        where = f"{declared.origin}: parameter '{p.name}'"
+        if p.kind != "array":
+            arg = ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype))
+            if "value" in fields:
+                arg = replace(arg, value=_checked_value(p.dtype, fields["value"], where))
+            extra = set(fields) - {"value", "role"}
+            if extra or fields.get("role", "scalar") != "scalar":
+                raise InputsError(f"{where}: a by-value parameter takes only 'value'")
+            args.append(arg)
+            continue
+        role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
+        t = lookup_dtype(p.dtype)
+        if t.is_int:
+            targets = usage.indexes_into.get(p.name, set())
+            extents = [shapes[a][d] for a, d in targets]
+            high = (min(extents) if extents else smallest) - 1
+            if targets and role == "input":
+                role = "index"
+            arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], 0, high, 0)
+        else:
+            arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], -1.0, 1.0, 10)
+        updates = {k: v for k, v in fields.items() if k in ("role", "low", "high", "grid_bits", "bound")}
+        arg = replace(arg, **updates)
+        _check_array(arg, p, where)
+        args.append(arg)
+    return launch, args
+
+
+def _default_value(dtype: str):
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        return 4 if t.is_int else (True if t.scalar == "bool" else 0.5)
+    return tuple(0.5 if k % 2 == 0 else -0.25 for k in range(t.width))
+
+
+def _checked_value(dtype: str, value, where: str):
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        if isinstance(value, tuple):
+            raise InputsError(f"{where}: {dtype} takes one number, not a list")
+        if t.is_int and not isinstance(value, int):
+            raise InputsError(f"{where}: {dtype} takes an integer value")
+        return value if t.is_int else float(value)
+    if not isinstance(value, tuple) or len(value) != t.width:
+        raise InputsError(f"{where}: {dtype} takes {t.width} numbers (flattened, row-major)")
+    return value
+
+
+def _check_array(arg: ArgSpec, p, where: str) -> None:
+    if p.written and arg.role not in ("output", "inout"):
+        raise InputsError(f"{where}: the kernel writes this array, so its role is 'output' or 'inout', not '{arg.role}'")
+    if not p.written and arg.role not in ("input", "index"):
+        raise InputsError(f"{where}: the kernel only reads this array, so its role is 'input' or 'index', not '{arg.role}'")
+    if arg.role == "index" and not arg.is_int:
+        raise InputsError(f"{where}: role 'index' needs an int array")
+    if arg.size * arg.width > MAX_ELEMENTS:
+        raise InputsError(f"{where}: {arg.size * arg.width} values is over the limit of {MAX_ELEMENTS}")
+    if not arg.low <= arg.high:
+        raise InputsError(f"{where}: low {arg.low} is above high {arg.high}")
+    if arg.is_int and (arg.low != int(arg.low) or arg.high != int(arg.high)):
+        raise InputsError(f"{where}: an int array takes integer low and high")
+    if not 0 <= arg.grid_bits <= 24 or (arg.is_int and arg.grid_bits != 0):
+        raise InputsError(f"{where}: grid_bits must be 0 to 24 (0 for int arrays)")
+    lo, span, _ = arg.fill
+    if span > 1 << 31 or abs(lo) > 1 << 30:
+        raise InputsError(f"{where}: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
+
+
+def describe(args: list[ArgSpec]) -> str:
+    """One line per argument, for metadata and messages."""
+    return "; ".join(f"{a.name}: {a.role} {list(a.shape)} [{a.low}, {a.high}]" if a.is_array
+                     else f"{a.name} = {a.value}" for a in args)
+
+
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
