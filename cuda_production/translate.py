@@ -17,7 +17,7 @@ import signal
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
@@ -171,9 +171,15 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     except (RecursionError, MemoryError):
         click.echo(f"{path}: error: too large or too deeply nested to translate (limit {MAX_NESTING} levels)", err=True)
         return 2
-    if not results and not refused_deep:
-        click.echo(f"{path}: error: no @wp.kernel found at module level", err=True)
+    top_level = set(map(id, tree.body))
+    nested = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_kernel(n) and id(n) not in top_level]
+    if not results and not refused_deep and not nested:
+        click.echo(f"{path}: error: no @wp.kernel found", err=True)
         return 2
+    for fn in nested:
+        if fn.name not in results:  # the translator sees module-level kernels only: say so for these
+            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: @wp.kernel '{fn.name}' defined "
+                          f"inside a function or class (only module-level kernels are translated)")
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
@@ -228,18 +234,29 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
     if reference:
         from cuda_production.user_reference import ReferenceJob, run_references
 
-        jobs = []
-        modules = staging / "reference"
-        modules.mkdir()
-        for kernel, launch, args, _ in ready:
-            module_path = modules / f"{kernel.name}.py"
-            module_text = "import warp as wp\n\n\n" + python_sources[kernel.name]  # what write_sample writes
-            module_path.write_text(module_text)
-            shipped_def = next(n for n in ast.parse(module_text).body
-                               if isinstance(n, ast.FunctionDef) and n.name == kernel.name)
-            jobs.append(ReferenceJob(kernel.name, str(module_path), args, launch, INPUT_SEED,
-                                     kernel_nodes[kernel.name].lineno - shipped_def.lineno, str(path)))
-        for name, result in run_references(jobs, staging / "runs").items():
+        # One module for all of them (Warp compiles a module at a time): the union of their own code.
+        module_path = staging / "reference" / f"{path.stem}_kernels.py"
+        module_path.parent.mkdir()
+        module_text = "import warp as wp\n\n\n" + index.kernel_source(*(k.name for k, *_ in ready))
+        module_path.write_text(module_text)
+        defs = {n.name: n.lineno for n in ast.parse(module_text).body if isinstance(n, ast.FunctionDef)}
+        jobs = [ReferenceJob(k.name, str(module_path), args, launch, INPUT_SEED,
+                             kernel_nodes[k.name].lineno - defs[k.name], str(path)) for k, launch, args, _ in ready]
+        results = run_references(jobs, staging / "runs")
+        if len(jobs) > 1:  # a kernel Warp refused may have failed its whole module: retry those alone
+            alone = []
+            for job in jobs:
+                if results[job.name].raised:
+                    own = module_path.with_name(f"{job.name}.py")
+                    own_text = "import warp as wp\n\n\n" + index.kernel_source(job.name)
+                    own.write_text(own_text)
+                    own_def = next(n.lineno for n in ast.parse(own_text).body
+                                   if isinstance(n, ast.FunctionDef) and n.name == job.name)
+                    alone.append(replace(job, module_path=str(own),
+                                         line_offset=kernel_nodes[job.name].lineno - own_def))
+            if alone:
+                results.update(run_references(alone, staging / "runs_alone"))
+        for name, result in results.items():
             if result.expected is not None:
                 expected[name] = result.expected
             else:
@@ -250,10 +267,19 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         name = kernel.name
         if reference and name not in expected:
             continue
-        staged = write_sample(staging / name, kernel, python_sources[name], args, launch, INPUT_SEED, Tolerance(),
-                              expected.get(name),
-                              {"description": f"Kernel {name} from {path.name}", "source_file": str(path),
-                               "inputs": origin})
+        try:
+            staged = write_sample(staging / name, kernel, python_sources[name], args, launch, INPUT_SEED, Tolerance(),
+                                  expected.get(name),
+                                  {"description": f"Kernel {name} from {path.name}", "source_file": str(path),
+                                   "inputs": origin})
+        except OSError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug of ours must still be one line and no output
+            report.refuse(f"{path}:{kernel_nodes[name].lineno}: error: '{name}': internal error while writing "
+                          f"the sample ({type(exc).__name__}: {exc}); nothing written")
+            shutil.rmtree(staging / name, ignore_errors=True)
+            shutil.rmtree(staging / f".{name}.tmp", ignore_errors=True)
+            continue
         _stamp(staged, name, path)
         _commit(staged, out / name, trash)
         report.written.append(name)

@@ -48,6 +48,7 @@ class ReferenceJob:
 class ReferenceResult:
     expected: bytes | None = None
     refusal: str | None = None  # one line
+    raised: bool = False  # Warp (or the user's code) raised: worth retrying the kernel in a module of its own
 
 
 # ---- parent side ---------------------------------------------------------------------------------
@@ -65,7 +66,7 @@ def run_references(jobs: list[ReferenceJob], workdir: Path, timeout: float = KER
             if bin_path.exists():
                 results[job.name] = ReferenceResult(expected=bin_path.read_bytes())
             elif err_path.exists():
-                results[job.name] = ReferenceResult(refusal=err_path.read_text().strip())
+                results[job.name] = ReferenceResult(refusal=err_path.read_text().strip(), raised=True)
         if crashed is not None:
             job = next(j for j in remaining if j.name == crashed)
             results[crashed] = ReferenceResult(refusal=_diagnose(job, workdir, timeout, detail))
@@ -244,16 +245,18 @@ def child_main(mode: str, spec_path: str) -> None:
     wp.init()
     workdir = Path(spec_path).parent
     progress = workdir / f"{mode}_progress"
+    modules: dict[str, object] = {}  # kernels sharing a file share its module: one Warp build
     for k, job in enumerate(ReferenceJob.from_dict(d) for d in json.loads(Path(spec_path).read_text())):
         progress.write_text(job.name)
-        module_name = f"translate_reference_{mode}_{k}_{job.name}"
         try:
             path = Path(job.module_path)
             if mode == "diagnose":
                 positions = {a.name: (i, a.ndim) for i, a in enumerate(job.args) if a.is_array}
-                path = workdir / f"{module_name}.py"
+                path = workdir / f"diagnose_{k}_{job.name}.py"
                 path.write_text(instrument(Path(job.module_path).read_text(), job.name, positions))
-            module = _import(path, module_name)
+            if str(path) not in modules:
+                modules[str(path)] = _import(path, f"translate_reference_{mode}_{len(modules)}_{path.stem}")
+            module = modules[str(path)]
             kernel = getattr(module, job.name)
             inputs, written = _launch_inputs(job)
             if mode == "diagnose":

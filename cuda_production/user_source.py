@@ -123,11 +123,11 @@ class SourceIndex:
                 todo.extend(self.defines.get(name, []))
         return keep
 
-    def kernel_source(self, kernel: str, omit_imports: tuple[str, ...] = ("wp",)) -> str:
-        """The kernel and what it depends on, in file order: the @wp.func helpers it calls (transitively),
-        the constants, structs and imports it uses. Never the file's other code."""
+    def kernel_source(self, *kernels: str, omit_imports: tuple[str, ...] = ("wp",)) -> str:
+        """The kernels and what they depend on, in file order: the @wp.func helpers they call
+        (transitively), the constants, structs and imports they use. Never the file's other code."""
         parts = []
-        for k in sorted(self.closure(kernel)):
+        for k in sorted(set().union(*(self.closure(name) for name in kernels))):
             stmt = self.statements[k]
             if isinstance(stmt, ast.Import) and all((a.asname or a.name) in omit_imports for a in stmt.names):
                 continue  # the sample's .py starts with `import warp as wp`
