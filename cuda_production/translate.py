@@ -160,7 +160,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     kernel_nodes = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)}
     for name, decl in declarations.items():
         if name not in kernel_nodes:
-            click.echo(f"{decl.origin}: no @wp.kernel named '{name}' in {path}", err=True)
+            click.echo(f"{decl.origin}: error: no @wp.kernel named '{name}' in {path}", err=True)
             return 2
     refused_deep, translatable = _too_deep(index, list(kernel_nodes), str(path))
     try:

@@ -65,26 +65,26 @@ def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise InputsError(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputsError(f"{path}: error: cannot read: {exc.strerror}") from None
     try:
         text = raw.decode("utf-8")
         data = tomllib.loads(text) if Path(path).suffix.lower() == ".toml" else json.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
         kind = "TOML" if Path(path).suffix.lower() == ".toml" else "JSON"
-        raise InputsError(f"{path}: not valid {kind}: {str(exc).splitlines()[0]}") from None
+        raise InputsError(f"{path}: error: not valid {kind}: {str(exc).splitlines()[0]}") from None
     if not isinstance(data, dict):
-        raise InputsError(f"{path}: expected a table of kernels at the top level")
+        raise InputsError(f"{path}: error: expected a table of kernels at the top level")
     declarations = {}
     for kernel, entry in data.items():
         origin = f"{path}: kernel '{kernel}'"
         if not isinstance(entry, dict):
-            raise InputsError(f"{origin}: expected a table with 'dim' and/or 'args'")
+            raise InputsError(f"{origin}: error: expected a table with 'dim' and/or 'args'")
         unknown = set(entry) - {"dim", "args"}
         if unknown:
-            raise InputsError(f"{origin}: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args')")
+            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args')")
         args = entry.get("args", {})
         if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
-            raise InputsError(f"{origin}: 'args' must map parameter names to tables of fields")
+            raise InputsError(f"{origin}: error: 'args' must map parameter names to tables of fields")
         declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
                                                  {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()})
     return declarations
@@ -110,7 +110,7 @@ def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) ->
             for token in tokens:
                 key, _, value = token.partition("=")
                 if key != "dim":
-                    raise InputsError(f"{origin}: unknown kernel setting '{key}' (expected dim=N[,N[,N]], "
+                    raise InputsError(f"{origin}: error: unknown kernel setting '{key}' (expected dim=N[,N[,N]], "
                                       f"or a parameter name followed by field=value pairs)")
                 decl.dim = _dims([_number(v, origin) for v in value.split(",")], origin)
             continue
@@ -118,7 +118,7 @@ def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) ->
         for token in tokens[1:]:
             key, eq, value = token.partition("=")
             if not eq:
-                raise InputsError(f"{origin}: expected field=value, found '{token}'")
+                raise InputsError(f"{origin}: error: expected field=value, found '{token}'")
             if key == "role":
                 fields[key] = value
             elif key == "shape":
@@ -139,7 +139,7 @@ def _number(text: str, origin: str) -> int | float:
     try:
         return float(text)
     except ValueError:
-        raise InputsError(f"{origin}: '{text}' is not a number") from None
+        raise InputsError(f"{origin}: error: '{text}' is not a number") from None
 
 
 def _dims(value, origin: str) -> tuple[int, ...]:
@@ -147,12 +147,12 @@ def _dims(value, origin: str) -> tuple[int, ...]:
         value = [value]
     if (not isinstance(value, list) or not 1 <= len(value) <= 3
             or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-        raise InputsError(f"{origin}: dim must be 1 to 3 positive integers")
+        raise InputsError(f"{origin}: error: dim must be 1 to 3 positive integers")
     total = 1
     for v in value:
         total *= v
     if total > MAX_ELEMENTS:
-        raise InputsError(f"{origin}: launch of {total} threads is over the limit of {MAX_ELEMENTS}")
+        raise InputsError(f"{origin}: error: launch of {total} threads is over the limit of {MAX_ELEMENTS}")
     return tuple(value)
 
 
@@ -160,16 +160,16 @@ def _fields(fields: dict, origin: str) -> dict:
     out = {}
     for key, value in fields.items():
         if key not in ARG_FIELDS:
-            raise InputsError(f"{origin}: unknown field '{key}' (expected one of {', '.join(ARG_FIELDS)})")
+            raise InputsError(f"{origin}: error: unknown field '{key}' (expected one of {', '.join(ARG_FIELDS)})")
         if isinstance(value, bool) or not isinstance(value, ARG_FIELDS[key]):
-            raise InputsError(f"{origin}: field '{key}' has the wrong type ({type(value).__name__})")
+            raise InputsError(f"{origin}: error: field '{key}' has the wrong type ({type(value).__name__})")
         if key == "shape":
             if not value or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-                raise InputsError(f"{origin}: shape must be positive integers")
+                raise InputsError(f"{origin}: error: shape must be positive integers")
             value = tuple(value)
         if key == "value" and isinstance(value, list):
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-                raise InputsError(f"{origin}: value must be numbers")
+                raise InputsError(f"{origin}: error: value must be numbers")
             value = tuple(float(v) for v in value)
         out[key] = value
     return out
@@ -266,10 +266,10 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef,
     names = [p.name for p in kernel.params]
     for name in declared.args:
         if name not in names:
-            raise InputsError(f"{declared.origin}: kernel '{kernel.name}' has no parameter '{name}'")
+            raise InputsError(f"{declared.origin}: error: no parameter '{name}' in kernel '{kernel.name}'")
     launch = declared.dim or DEFAULT_LAUNCH[kernel.launch_ndim]
     if len(launch) != kernel.launch_ndim:
-        raise InputsError(f"{declared.origin}: dim has {len(launch)} dimensions, kernel '{kernel.name}' "
+        raise InputsError(f"{declared.origin}: error: dim has {len(launch)} dimensions, kernel '{kernel.name}' "
                           f"launches over {kernel.launch_ndim}")
     usage = kernel_usage(fn, kernel)
     size = 1
@@ -283,7 +283,7 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef,
         given = declared.args.get(p.name, {}).get("shape")
         if given is not None:
             if len(given) != p.ndim:
-                raise InputsError(f"{declared.origin}: parameter '{p.name}' is a {p.ndim}-D array, "
+                raise InputsError(f"{declared.origin}: error: parameter '{p.name}' is a {p.ndim}-D array, "
                                   f"shape {list(given)} has {len(given)} dimensions")
             shapes[p.name] = tuple(given)
             continue
@@ -311,7 +311,7 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef,
                 arg = replace(arg, value=_checked_value(p.dtype, fields["value"], where))
             extra = set(fields) - {"value", "role"}
             if extra or fields.get("role", "scalar") != "scalar":
-                raise InputsError(f"{where}: a by-value parameter takes only 'value'")
+                raise InputsError(f"{where}: error: a by-value parameter takes only 'value'")
             args.append(arg)
             continue
         role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
@@ -343,33 +343,33 @@ def _checked_value(dtype: str, value, where: str):
     t = lookup_dtype(dtype)
     if t.kind == "scalar":
         if isinstance(value, tuple):
-            raise InputsError(f"{where}: {dtype} takes one number, not a list")
+            raise InputsError(f"{where}: error: {dtype} takes one number, not a list")
         if t.is_int and not isinstance(value, int):
-            raise InputsError(f"{where}: {dtype} takes an integer value")
+            raise InputsError(f"{where}: error: {dtype} takes an integer value")
         return value if t.is_int else float(value)
     if not isinstance(value, tuple) or len(value) != t.width:
-        raise InputsError(f"{where}: {dtype} takes {t.width} numbers (flattened, row-major)")
+        raise InputsError(f"{where}: error: {dtype} takes {t.width} numbers (flattened, row-major)")
     return value
 
 
 def _check_array(arg: ArgSpec, p, where: str) -> None:
     if p.written and arg.role not in ("output", "inout"):
-        raise InputsError(f"{where}: the kernel writes this array, so its role is 'output' or 'inout', not '{arg.role}'")
+        raise InputsError(f"{where}: error: the kernel writes this array, so its role is 'output' or 'inout', not '{arg.role}'")
     if not p.written and arg.role not in ("input", "index"):
-        raise InputsError(f"{where}: the kernel only reads this array, so its role is 'input' or 'index', not '{arg.role}'")
+        raise InputsError(f"{where}: error: the kernel only reads this array, so its role is 'input' or 'index', not '{arg.role}'")
     if arg.role == "index" and not arg.is_int:
-        raise InputsError(f"{where}: role 'index' needs an int array")
+        raise InputsError(f"{where}: error: role 'index' needs an int array")
     if arg.size * arg.width > MAX_ELEMENTS:
-        raise InputsError(f"{where}: {arg.size * arg.width} values is over the limit of {MAX_ELEMENTS}")
+        raise InputsError(f"{where}: error: {arg.size * arg.width} values is over the limit of {MAX_ELEMENTS}")
     if not arg.low <= arg.high:
-        raise InputsError(f"{where}: low {arg.low} is above high {arg.high}")
+        raise InputsError(f"{where}: error: low {arg.low} is above high {arg.high}")
     if arg.is_int and (arg.low != int(arg.low) or arg.high != int(arg.high)):
-        raise InputsError(f"{where}: an int array takes integer low and high")
+        raise InputsError(f"{where}: error: an int array takes integer low and high")
     if not 0 <= arg.grid_bits <= 24 or (arg.is_int and arg.grid_bits != 0):
-        raise InputsError(f"{where}: grid_bits must be 0 to 24 (0 for int arrays)")
+        raise InputsError(f"{where}: error: grid_bits must be 0 to 24 (0 for int arrays)")
     lo, span, _ = arg.fill
     if span > 1 << 31 or abs(lo) > 1 << 30:
-        raise InputsError(f"{where}: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
+        raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
 
 
 def describe(args: list[ArgSpec]) -> str:
