@@ -24,6 +24,55 @@ class ArrayType:
     ndim: int
 
 
+@dataclass(frozen=True)
+class StructType:
+    """A @wp.struct: its name and its fields (name -> type: a type name or an ArrayType), in order."""
+    name: str
+    fields: tuple[tuple[str, object], ...]
+
+    def field(self, name: str):
+        return dict(self.fields).get(name)
+
+
+# C operator precedence (higher binds tighter)
+P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
+    16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+
+
+@dataclass(frozen=True)
+class CExpr:
+    """A translated expression: its C code, its Warp type, its C precedence, and its value if a literal."""
+    code: str
+    type: object  # str type name, ArrayType or StructType
+    prec: int = P_ATOM
+    literal: object = None  # Python value of a literal
+
+    def at(self, prec: int) -> str:
+        """Code usable as an operand at precedence `prec` (parenthesised if it binds looser)."""
+        return self.code if self.prec >= prec else f"({self.code})"
+
+
+def float_literal(value: float) -> str:
+    text = repr(float(value))
+    if "inf" in text or "nan" in text:
+        raise ValueError(text)
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text + "f"
+
+
+def negate(v: CExpr) -> CExpr:
+    """-v, folding literals; never `--x`, which C reads as a decrement."""
+    if v.literal is not None and not isinstance(v.literal, bool):
+        lit = -v.literal
+        return CExpr(float_literal(lit) if v.type == "float32" else str(lit), v.type,
+                     P_UNARY if lit < 0 else P_ATOM, literal=lit)
+    operand = v.at(P_UNARY)
+    if operand.startswith(("-", "+")):
+        operand = f"({v.code})"
+    return CExpr(f"-{operand}", v.type, P_UNARY)
+
+
 def ctype(t: str) -> str:
     return TYPES[t].ctype
 
@@ -34,6 +83,23 @@ def is_vec(t) -> bool:
 
 def is_mat(t) -> bool:
     return isinstance(t, str) and t in MAT_DIM
+
+
+def is_quat(t) -> bool:
+    return t == "quat"
+
+
+def is_transform(t) -> bool:
+    return t == "transform"
+
+
+def struct_snippet(t) -> str | None:
+    """The snippet defining the C struct of type `t`, if it needs one."""
+    if is_mat(t):
+        return f"mat:{MAT_DIM[t]}"
+    if t in ("quat", "transform"):
+        return t
+    return None
 
 
 def _comps(n: int) -> str:
@@ -152,7 +218,160 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         deps = (f"atomic_{op}_f",) if op in ("min", "max") else ()
         body = "    // component-wise, as Warp does; returns the old vector\n    return " + _make(n, parts) + ";"
         return _fn(v, f"atomic{op.capitalize()}Float{n}({v}* address, {v} val)", body), deps
+    # ---- interpolation (builtin.h, vec.h) ----
+    if kind == "lerp":
+        return _fn("float", "lerp(float a, float b, float t)", "    return a * (1.0f - t) + b * t;"), ()
+    if kind == "vlerp":
+        n = int(arg); v = f"float{n}"
+        parts = [f"a.{c} * (1.0f - t) + b.{c} * t" for c in _comps(n)]
+        return _fn(v, f"lerp({v} a, {v} b, float t)", f"    return {_make(n, parts)};"), ()
+    if kind == "smoothstep":
+        body = ("    x = fminf(fmaxf((x - edge0) / (edge1 - edge0), 0.0f), 1.0f);\n"
+                "    return x * x * (3.0f - 2.0f * x);")
+        return _fn("float", "smoothstep(float edge0, float edge1, float x)", body), ()
+    # ---- matrix functions (mat.h) ----
+    if kind == "trace":
+        n = int(arg); m = f"mat{n}{n}"
+        body = "    float r = a.m[0][0];\n" + "".join(f"    r += a.m[{i}][{i}];\n" for i in range(1, n)) + "    return r;"
+        return _fn("float", f"trace(const {m}& a)", body), (f"mat:{n}",)
+    if kind == "determinant":
+        n = int(arg); m = f"mat{n}{n}"
+        if n == 2:
+            return _fn("float", f"determinant(const {m}& a)", "    return a.m[0][0] * a.m[1][1] - a.m[1][0] * a.m[0][1];"), ("mat:2",)
+        if n == 3:
+            body = ("    return dot(make_float3(a.m[0][0], a.m[0][1], a.m[0][2]),\n"
+                    "               cross(make_float3(a.m[1][0], a.m[1][1], a.m[1][2]), make_float3(a.m[2][0], a.m[2][1], a.m[2][2])));")
+            return _fn("float", f"determinant(const {m}& a)", body), ("mat:3", "dot:3", "cross")
+        return _fn("float", f"determinant(const {m}& a)", _DET4), ("mat:4",)
+    if kind == "inverse":
+        n = int(arg); m = f"mat{n}{n}"
+        if n == 2:
+            body = ("    // Warp: the zero matrix when the determinant is zero\n"
+                    "    float det = determinant(a);\n    if (det > 0.0f || det < -0.0f) {\n"
+                    "        float rcp_det = 1.0f / det;\n"
+                    "        return mat22{{{a.m[1][1] * rcp_det, -a.m[0][1] * rcp_det}, {-a.m[1][0] * rcp_det, a.m[0][0] * rcp_det}}};\n"
+                    "    }\n    return mat22{};")
+            return _fn(m, f"inverse(const {m}& a)", body), ("determinant:2",)
+        cof = {(0, 0): "a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1]", (1, 0): "a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2]",
+               (2, 0): "a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]", (0, 1): "a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2]",
+               (1, 1): "a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0]", (2, 1): "a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1]",
+               (0, 2): "a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1]", (1, 2): "a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2]",
+               (2, 2): "a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0]"}
+        lines = "".join(f"        b.m[{i}][{j}] = {cof[(i, j)]};\n" for j in range(3) for i in range(3))
+        body = ("    // Warp: the zero matrix when the determinant is zero\n"
+                "    float det = determinant(a);\n    if (det != 0.0f) {\n        mat33 b;\n" + lines +
+                "        float rcp_det = 1.0f / det;\n        for (int i = 0; i < 3; ++i)\n"
+                "            for (int j = 0; j < 3; ++j)\n                b.m[i][j] = b.m[i][j] * rcp_det;\n"
+                "        return b;\n    }\n    return mat33{};")
+        return _fn(m, f"inverse(const {m}& a)", body), ("determinant:3",)
+    # ---- quaternions (quat.h): x, y, z, w like Warp's quat_t ----
+    if kind == "quat":
+        return "struct quat\n{\n    float x, y, z, w;  // Warp's order: vector part, then scalar part\n};", ()
+    if kind == "make_quat":
+        return _fn("quat", "make_quat(float3 v, float w)", "    return quat{v.x, v.y, v.z, w};"), ("quat",)
+    if kind == "qadd" or kind == "qsub":
+        sym = "+" if kind == "qadd" else "-"
+        return _fn("quat", f"operator{sym}(quat a, quat b)",
+                   f"    return quat{{a.x {sym} b.x, a.y {sym} b.y, a.z {sym} b.z, a.w {sym} b.w}};"), ("quat",)
+    if kind == "qneg":
+        return _fn("quat", "operator-(quat a)", "    return quat{-a.x, -a.y, -a.z, -a.w};"), ("quat",)
+    if kind == "qscale":
+        return (_fn("quat", "operator*(quat a, float s)", "    return quat{a.x * s, a.y * s, a.z * s, a.w * s};") + "\n\n"
+                + _fn("quat", "operator*(float s, quat a)", "    return a * s;")), ("quat",)
+    if kind == "qmul":
+        body = ("    return quat{a.w * b.x + b.w * a.x + a.y * b.z - b.y * a.z, a.w * b.y + b.w * a.y + a.z * b.x - b.z * a.x,\n"
+                "                a.w * b.z + b.w * a.z + a.x * b.y - b.x * a.y, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};")
+        return _fn("quat", "operator*(quat a, quat b)", body), ("quat",)
+    if kind == "qdot":
+        return _fn("float", "dot(quat a, quat b)", "    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;"), ("quat",)
+    if kind == "qlength":
+        return _fn("float", "length(quat a)", "    return sqrtf(dot(a, a));"), ("qdot",)
+    if kind == "qnormalize":
+        body = ("    // Warp returns the identity for a zero-length input\n    float l = length(a);\n    if (l > 0.0f) {\n"
+                "        float inv_l = 1.0f / l;\n        return quat{a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l};\n"
+                "    }\n    return quat{0.0f, 0.0f, 0.0f, 1.0f};")
+        return _fn("quat", "normalize(quat a)", body), ("qlength",)
+    if kind == "quat_inverse":
+        return _fn("quat", "quat_inverse(quat q)", "    return quat{-q.x, -q.y, -q.z, q.w};"), ("quat",)
+    if kind == "quat_from_axis_angle":
+        body = ("    float half = angle * 0.5f;\n    float w = cosf(half);\n    float s = sinf(half);\n"
+                "    return quat{axis.x * s, axis.y * s, axis.z * s, w};")
+        return _fn("quat", "quat_from_axis_angle(float3 axis, float angle)", body), ("quat",)
+    if kind == "quat_rpy":
+        body = ("    float cy = cosf(yaw * 0.5f);\n    float sy = sinf(yaw * 0.5f);\n    float cr = cosf(roll * 0.5f);\n"
+                "    float sr = sinf(roll * 0.5f);\n    float cp = cosf(pitch * 0.5f);\n    float sp = sinf(pitch * 0.5f);\n"
+                "    float w = (cy * cr * cp + sy * sr * sp);\n    float x = (cy * sr * cp - sy * cr * sp);\n"
+                "    float y = (cy * cr * sp + sy * sr * cp);\n    float z = (sy * cr * cp - cy * sr * sp);\n"
+                "    return quat{x, y, z, w};")
+        return _fn("quat", "quat_rpy(float roll, float pitch, float yaw)", body), ("quat",)
+    if kind in ("quat_rotate", "quat_rotate_inv"):
+        sym = "+" if kind == "quat_rotate" else "-"
+        body = ("    float c = (2.0f * q.w * q.w - 1.0f);\n    float d = 2.0f * (q.x * x.x + q.y * x.y + q.z * x.z);\n"
+                f"    return make_float3(x.x * c + q.x * d {sym} (q.y * x.z - q.z * x.y) * q.w * 2.0f,\n"
+                f"                       x.y * c + q.y * d {sym} (q.z * x.x - q.x * x.z) * q.w * 2.0f,\n"
+                f"                       x.z * c + q.z * d {sym} (q.x * x.y - q.y * x.x) * q.w * 2.0f);")
+        return _fn("float3", f"{kind}(quat q, float3 x)", body), ("quat",)
+    # ---- transforms (spatial.h): p then q, like Warp's transform_t ----
+    if kind == "transform":
+        return "struct transform\n{\n    float3 p;  // translation\n    quat q;    // rotation\n};", ("quat",)
+    if kind == "transform_vector":
+        return _fn("float3", "transform_vector(transform t, float3 x)", "    return quat_rotate(t.q, x);"), ("transform", "quat_rotate")
+    if kind == "transform_point":
+        body = "    float3 r = quat_rotate(t.q, x);\n    return make_float3(t.p.x + r.x, t.p.y + r.y, t.p.z + r.z);"
+        return _fn("float3", "transform_point(transform t, float3 x)", body), ("transform", "quat_rotate")
+    if kind == "transform_multiply":
+        body = ("    float3 r = quat_rotate(a.q, b.p);\n"
+                "    return transform{make_float3(r.x + a.p.x, r.y + a.p.y, r.z + a.p.z), a.q * b.q};")
+        return _fn("transform", "transform_multiply(transform a, transform b)", body), ("transform", "quat_rotate", "qmul")
+    if kind == "transform_inverse":
+        body = ("    quat q_inv = quat_inverse(t.q);\n    float3 r = quat_rotate(q_inv, t.p);\n"
+                "    return transform{make_float3(-r.x, -r.y, -r.z), q_inv};")
+        return _fn("transform", "transform_inverse(transform t)", body), ("transform", "quat_rotate", "quat_inverse")
     raise KeyError(name)
+
+
+# Warp's 4x4 determinant (mat.h, adapted from USD), statement for statement: its second block of
+# 2x2 determinants overwrites the first, and some intermediates are double; both matter for the result.
+_DET4 = """    float x00, x01, x02, x03;
+    float x10, x11, x12, x13;
+    float x20, x21, x22, x23;
+    float x30, x31, x32, x33;
+    double y01, y02, y03, y12, y13, y23;
+    float z00, z10, z20, z30;
+    x00 = a.m[0][0];
+    x01 = a.m[0][1];
+    x10 = a.m[1][0];
+    x11 = a.m[1][1];
+    x20 = a.m[2][0];
+    x21 = a.m[2][1];
+    x30 = a.m[3][0];
+    x31 = a.m[3][1];
+    y01 = x00 * x11 - x10 * x01;
+    y02 = x00 * x21 - x20 * x01;
+    y03 = x00 * x31 - x30 * x01;
+    y12 = x10 * x21 - x20 * x11;
+    y13 = x10 * x31 - x30 * x11;
+    y23 = x20 * x31 - x30 * x21;
+    x02 = a.m[0][2];
+    x03 = a.m[0][3];
+    x12 = a.m[1][2];
+    x13 = a.m[1][3];
+    x22 = a.m[2][2];
+    x23 = a.m[2][3];
+    x32 = a.m[3][2];
+    x33 = a.m[3][3];
+    y01 = x02 * x13 - x12 * x03;
+    y02 = x02 * x23 - x22 * x03;
+    y03 = x02 * x33 - x32 * x03;
+    y12 = x12 * x23 - x22 * x13;
+    y13 = x12 * x33 - x32 * x13;
+    y23 = x22 * x33 - x32 * x23;
+    z30 = x11 * y02 - x21 * y01 - x01 * y12;
+    z20 = x01 * y13 - x11 * y03 + x31 * y01;
+    z10 = x21 * y03 - x31 * y02 - x01 * y23;
+    z00 = x11 * y23 - x21 * y13 + x31 * y12;
+    double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;
+    return (float)det;"""
 
 
 def render_snippets(names: set[str]) -> str:
@@ -173,5 +392,5 @@ def render_snippets(names: set[str]) -> str:
 
 def _snippet_order(name: str) -> tuple[int, str]:
     kind = name.split(":")[0]
-    rank = 0 if kind == "mat" else 1
+    rank = 0 if kind in ("mat", "quat") else (1 if kind == "transform" else 2)
     return (rank, name)

@@ -14,13 +14,13 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from cuda_production.cuda_types import (
-    COMPONENTS, MAT_DIM, TYPE_ALIASES, VEC_LEN, ArrayType, ctype, is_mat, is_vec, render_snippets,
+from cuda_production import builtins
+from cuda_production.builtins import BuiltinMismatch
+from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
+    COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
+    P_XOR, TYPE_ALIASES, VEC_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
+    is_vec, negate, render_snippets, struct_snippet,
 )
-
-# C operator precedence (higher binds tighter)
-P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
-    16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 
 
 class TranslationError(Exception):
@@ -32,18 +32,6 @@ class TranslationError(Exception):
         self.col = getattr(node, "col_offset", -1) + 1
         self.construct = message
         super().__init__(f"{filename}:{self.line}:{self.col}: {kind}: {message}")
-
-
-@dataclass(frozen=True)
-class CExpr:
-    code: str
-    type: object  # str type name or ArrayType
-    prec: int = P_ATOM
-    literal: object = None  # Python value of a literal
-
-    def at(self, prec: int) -> str:
-        """Code usable as an operand at precedence `prec` (parenthesised if it binds looser)."""
-        return self.code if self.prec >= prec else f"({self.code})"
 
 
 @dataclass(frozen=True)
@@ -123,15 +111,6 @@ def _literal_number(node: ast.AST):
         inner = _literal_number(node.operand)
         return None if inner is None else -inner
     return None
-
-
-def float_literal(value: float) -> str:
-    text = repr(float(value))
-    if "inf" in text or "nan" in text:
-        raise ValueError(text)
-    if "e" not in text and "." not in text:
-        text += ".0"
-    return text + "f"
 
 
 def _names_loaded(nodes: list[ast.stmt]) -> set[str]:
@@ -565,10 +544,8 @@ class FunctionTranslator:
         raise self.error(node, f"unknown name '{node.id}'")
 
     def emit_Attribute(self, node: ast.Attribute) -> CExpr:
-        if _is_wp_attr(node, "pi"):
-            return CExpr("3.14159265358979f", "float32")
-        if _is_wp_attr(node, "e"):
-            return CExpr("2.71828182845905f", "float32")
+        if isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in builtins.CONSTANTS:
+            return builtins.CONSTANTS[node.attr]
         if isinstance(node.value, ast.Name) and node.value.id == "wp":
             raise self.unsupported(node, f"wp.{node.attr} here")
         base = self.emit(node.value)
@@ -731,33 +708,68 @@ class FunctionTranslator:
         return CExpr(f"{cond.at(P_COND + 1)} ? {a.at(P_COND + 1)} : {b.at(P_COND)}", a.type, P_COND)
 
     def emit_Call(self, node: ast.Call) -> CExpr:
-        if node.keywords:
-            raise self.unsupported(node, "keyword arguments in a call")
         func = node.func
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            raise self.unsupported(node, "*args or **kwargs in a call")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
             name = func.attr
         elif isinstance(func, ast.Name):
             name = func.id
             if name in self.module.info.funcs:
                 return self.call_helper(node, name)
-            if name not in ("float", "int", "min", "max", "abs", "bool"):
+            if not builtins.is_builtin(name, bare=True):
                 raise self.unsupported(node, f"call to '{name}'")
         else:
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            raise self.unsupported(node, "*args in a call")
-        handler = getattr(self, f"builtin_{name}", None)
         if name in ATOMICS:
+            if node.keywords:
+                raise self.unsupported(node, "keyword arguments to an atomic")
             if not node.args or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.arrays:
                 raise self.unsupported(node, f"wp.{name} on anything but an array parameter")
             arr = node.args[0].id
             place = self.array_element(node, arr, node.args[1:-1])
             return self.atomic_call(node, name, arr, place, self.emit(node.args[-1]))
-        if name in _UNARY_MATH:
-            return self.math_call(node, name)
-        if handler is None:
+        if name in _OPERATOR_BUILTINS:
+            args = [self.emit(a) for a in self.positional(node, ("a", "b"))]
+            if len(args) != 2:
+                raise self.error(node, f"expected 2 arguments, got {len(args)}")
+            return self.binary(node, _OPERATOR_BUILTINS[name](), args[0], args[1])
+        if not builtins.is_builtin(name):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
-        return handler(node, [self.emit(a) for a in node.args])
+        arg_nodes = self.positional(node, builtins.arg_names(name))
+        return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes])
+
+    def positional(self, node: ast.Call, names: tuple[str, ...]) -> list[ast.AST]:
+        """The call's arguments in parameter order, keywords placed by Warp's parameter names.
+
+        A `dtype=` keyword naming float32 (the only float type translated) changes nothing and is dropped.
+        """
+        args = list(node.args)
+        if not node.keywords:
+            return args
+        by_name: dict[str, ast.AST] = {}
+        for kw in node.keywords:
+            if kw.arg == "dtype" and isinstance(self.type_name(kw.value), str) and self.type_name(kw.value) == "float32":
+                continue
+            if kw.arg not in names:
+                raise self.unsupported(kw, f"keyword argument '{kw.arg}'")
+            by_name[kw.arg] = kw.value
+        for k, pname in enumerate(names):
+            if pname in by_name:
+                if k < len(args):
+                    raise self.error(node, f"argument '{pname}' given twice")
+                if k > len(args):
+                    raise self.unsupported(node, f"keyword argument '{pname}' after a missing argument")
+                args.append(by_name.pop(pname))
+        return args
+
+    def type_name(self, node: ast.AST):
+        """The type a type expression names (float, wp.float32, ...), or None."""
+        if isinstance(node, ast.Name) and node.id in TYPE_ALIASES:
+            return TYPE_ALIASES[node.id]
+        if _is_wp_attr(node, *TYPE_ALIASES):
+            return TYPE_ALIASES[node.attr]
+        return None
 
     def array_element(self, node: ast.AST, arr: str, index_nodes: list[ast.AST]) -> CExpr:
         fake = ast.Subscript(value=ast.Name(arr, ast.Load()),
@@ -805,217 +817,17 @@ class FunctionTranslator:
             raise self.error(node, f"{what}: type {got} where {want} is expected")
 
     # ---- builtins ------------------------------------------------------------------------------
-    def math_call(self, node: ast.Call, name: str) -> CExpr:
-        args = [self.emit(a) for a in node.args]
-        fn, arity = _UNARY_MATH[name]
-        if len(args) != arity or any(a.type != "float32" for a in args):
-            raise self.error(node, f"wp.{name} takes {arity} float argument(s), got {[a.type for a in args]}")
-        return CExpr(f"{fn}({', '.join(a.code for a in args)})", "float32")
-
-    def _expect(self, node, args, n):
-        if len(args) != n:
-            raise self.error(node, f"expected {n} arguments, got {len(args)}")
-
-    def builtin_float(self, node, args):
-        self._expect(node, args, 1)
-        a = args[0]
-        if a.type == "float32":
-            return a
-        if a.type in ("int32", "bool"):
-            if a.literal is not None:
-                return CExpr(float_literal(float(a.literal)), "float32", literal=float(a.literal))
-            return CExpr(f"(float){a.at(P_UNARY)}", "float32", P_UNARY)
-        raise self.error(node, f"float() of {a.type}")
-
-    builtin_float32 = builtin_float
-
-    def builtin_int(self, node, args):
-        self._expect(node, args, 1)
-        a = args[0]
-        if a.type == "int32":
-            return a
-        if a.type in ("float32", "bool"):
-            return CExpr(f"(int){a.at(P_UNARY)}", "int32", P_UNARY)  # truncation toward zero, as Warp
-        raise self.error(node, f"int() of {a.type}")
-
-    builtin_int32 = builtin_int
-
-    def _minmax(self, node, args, which):
-        self._expect(node, args, 2)
-        a, b = args
-        self.check_same(node, a.type, b.type, f"{which}() arguments")
-        if a.type == "float32":
-            return CExpr(f"f{which}f({a.code}, {b.code})", "float32")
-        if a.type == "int32":
-            return CExpr(f"{which}({a.code}, {b.code})", "int32")
-        if is_vec(a.type):
-            self.module.need(f"v{which}:{VEC_LEN[a.type]}")
-            return CExpr(f"{which}({a.code}, {b.code})", a.type)
-        raise self.unsupported(node, f"{which}() of {a.type}")
-
-    def builtin_min(self, node, args):
-        return self._minmax(node, args, "min")
-
-    def builtin_max(self, node, args):
-        return self._minmax(node, args, "max")
-
-    def builtin_abs(self, node, args):
-        self._expect(node, args, 1)
-        a = args[0]
-        if a.type == "float32":
-            return CExpr(f"fabsf({a.code})", "float32")
-        if a.type == "int32":
-            return CExpr(f"abs({a.code})", "int32")
-        raise self.unsupported(node, f"abs() of {a.type}")
-
-    def builtin_clamp(self, node, args):
-        self._expect(node, args, 3)
-        x, lo, hi = args
-        if not (x.type == lo.type == hi.type and x.type in ("float32", "int32")):
-            raise self.error(node, f"clamp() of {x.type}, {lo.type}, {hi.type}")
-        if x.type == "float32":
-            return CExpr(f"fminf(fmaxf({x.code}, {lo.code}), {hi.code})", "float32")
-        return CExpr(f"min(max({x.code}, {lo.code}), {hi.code})", "int32")
-
-    def builtin_sign(self, node, args):
-        self._expect(node, args, 1)
-        a = args[0]
-        if a.type == "float32":
-            self.module.need("sign")
-            return CExpr(f"signf({a.code})", "float32")
-        if a.type == "int32":
-            return CExpr(f"({a.at(P_REL)} < 0 ? -1 : 1)", "int32")
-        raise self.unsupported(node, f"sign() of {a.type}")
-
-    def builtin_where(self, node, args):
-        self._expect(node, args, 3)
-        cond, a, b = args
-        self.check_same(node, a.type, b.type, "wp.where() values")
-        return CExpr(f"{cond.at(P_COND + 1)} ? {a.at(P_COND + 1)} : {b.at(P_COND)}", a.type, P_COND)
-
-    def builtin_select(self, node, args):
-        # Warp's deprecated select(cond, value_if_false, value_if_true): note the order
-        self._expect(node, args, 3)
-        cond, if_false, if_true = args
-        self.check_same(node, if_false.type, if_true.type, "wp.select() values")
-        return CExpr(f"{cond.at(P_COND + 1)} ? {if_true.at(P_COND + 1)} : {if_false.at(P_COND)}", if_true.type, P_COND)
-
-    def builtin_mul(self, node, args):
-        self._expect(node, args, 2)
-        return self.binary(node, ast.Mult(), args[0], args[1])
-
-    def builtin_add(self, node, args):
-        self._expect(node, args, 2)
-        return self.binary(node, ast.Add(), args[0], args[1])
-
-    def builtin_sub(self, node, args):
-        self._expect(node, args, 2)
-        return self.binary(node, ast.Sub(), args[0], args[1])
-
-    def _vec_arg(self, node, a, what):
-        if not is_vec(a.type):
-            raise self.error(node, f"{what} of {a.type}")
-        return VEC_LEN[a.type]
-
-    def builtin_dot(self, node, args):
-        self._expect(node, args, 2)
-        n = self._vec_arg(node, args[0], "dot()")
-        self.check_same(node, args[0].type, args[1].type, "dot() arguments")
-        self.module.need(f"dot:{n}")
-        return CExpr(f"dot({args[0].code}, {args[1].code})", "float32")
-
-    def builtin_cross(self, node, args):
-        self._expect(node, args, 2)
-        if args[0].type != "vec3" or args[1].type != "vec3":
-            raise self.error(node, "cross() needs two vec3")
-        self.module.need("cross")
-        return CExpr(f"cross({args[0].code}, {args[1].code})", "vec3")
-
-    def builtin_length(self, node, args):
-        self._expect(node, args, 1)
-        n = self._vec_arg(node, args[0], "length()")
-        self.module.need(f"length:{n}")
-        return CExpr(f"length({args[0].code})", "float32")
-
-    def builtin_length_sq(self, node, args):
-        self._expect(node, args, 1)
-        n = self._vec_arg(node, args[0], "length_sq()")
-        self.module.need(f"dot:{n}")
-        return CExpr(f"dot({args[0].code}, {args[0].code})", "float32")
-
-    def builtin_normalize(self, node, args):
-        self._expect(node, args, 1)
-        n = self._vec_arg(node, args[0], "normalize()")
-        self.module.need(f"normalize:{n}")
-        return CExpr(f"normalize({args[0].code})", args[0].type)
-
-    def builtin_transpose(self, node, args):
-        self._expect(node, args, 1)
-        if not is_mat(args[0].type):
-            raise self.error(node, f"transpose() of {args[0].type}")
-        self.module.need(f"transpose:{MAT_DIM[args[0].type]}")
-        return CExpr(f"transpose({args[0].code})", args[0].type)
-
-    def builtin_outer(self, node, args):
-        self._expect(node, args, 2)
-        n = self._vec_arg(node, args[0], "outer()")
-        self.check_same(node, args[0].type, args[1].type, "outer() arguments")
-        self.module.need(f"outer:{n}")
-        return CExpr(f"outer({args[0].code}, {args[1].code})", f"mat{n}{n}")
-
-    def _vec_ctor(self, node, args, n):
-        vt = f"vec{n}"
-        if not args:
-            return CExpr(f"make_float{n}({', '.join(['0.0f'] * n)})", vt)
-        if len(args) == 1 and args[0].type == "float32":
-            return CExpr(f"make_float{n}({', '.join([args[0].code] * n)})", vt)
-        if len(args) == 1 and args[0].type == vt:
-            return args[0]
-        if len(args) != n or any(a.type != "float32" for a in args):
-            raise self.error(node, f"wp.vec{n}() of {[a.type for a in args]}")
-        return CExpr(f"make_float{n}({', '.join(a.code for a in args)})", vt)
-
-    def builtin_vec2(self, node, args):
-        return self._vec_ctor(node, args, 2)
-
-    def builtin_vec3(self, node, args):
-        return self._vec_ctor(node, args, 3)
-
-    def builtin_vec4(self, node, args):
-        return self._vec_ctor(node, args, 4)
-
-    builtin_vec2f, builtin_vec3f, builtin_vec4f = builtin_vec2, builtin_vec3, builtin_vec4
-
-    def _mat_ctor(self, node, args, n):
-        mt = f"mat{n}{n}"
-        self.module.need(f"mat:{n}")
-        if not args:
-            return CExpr(f"{mt}{{}}", mt)
-        if len(args) == n * n and all(a.type == "float32" for a in args):
-            rows = ", ".join("{" + ", ".join(a.code for a in args[r * n:(r + 1) * n]) + "}" for r in range(n))
-            return CExpr(f"{mt}{{{{{rows}}}}}", mt)
-        raise self.unsupported(node, f"wp.mat{n}{n}() of {[a.type for a in args]}")
-
-    def builtin_mat22(self, node, args):
-        return self._mat_ctor(node, args, 2)
-
-    def builtin_mat33(self, node, args):
-        return self._mat_ctor(node, args, 3)
-
-    def builtin_mat44(self, node, args):
-        return self._mat_ctor(node, args, 4)
-
-
-def negate(v: CExpr) -> CExpr:
-    """-v, folding literals; never `--x`, which C reads as a decrement."""
-    if v.literal is not None and not isinstance(v.literal, bool):
-        lit = -v.literal
-        return CExpr(float_literal(lit) if v.type == "float32" else str(lit), v.type,
-                     P_UNARY if lit < 0 else P_ATOM, literal=lit)
-    operand = v.at(P_UNARY)
-    if operand.startswith(("-", "+")):
-        operand = f"({v.code})"
-    return CExpr(f"-{operand}", v.type, P_UNARY)
+    def call_builtin(self, node: ast.Call, name: str, args: list[CExpr]) -> CExpr:
+        """`wp.<name>(args)` through the builtin table (cuda_production/builtins.py)."""
+        try:
+            entry = builtins.lookup(name, [a.type for a in args])
+            result = entry.apply(args)
+        except BuiltinMismatch as exc:
+            raise self.error(node, str(exc)) from None
+        for snippet_name in entry.snippets:
+            self.module.need(snippet_name)
+        self.module.ctype(result.type)  # defines the struct of a matrix/quat/transform result
+        return result
 
 
 def _describe(node: ast.AST) -> str:
@@ -1038,13 +850,8 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
-_UNARY_MATH = {
-    "sin": ("sinf", 1), "cos": ("cosf", 1), "tan": ("tanf", 1), "asin": ("asinf", 1), "acos": ("acosf", 1),
-    "atan": ("atanf", 1), "sinh": ("sinhf", 1), "cosh": ("coshf", 1), "tanh": ("tanhf", 1), "exp": ("expf", 1),
-    "log": ("logf", 1), "log2": ("log2f", 1), "log10": ("log10f", 1), "sqrt": ("sqrtf", 1), "floor": ("floorf", 1),
-    "ceil": ("ceilf", 1), "trunc": ("truncf", 1), "round": ("roundf", 1), "atan2": ("atan2f", 2), "pow": ("powf", 2),
-    "cbrt": ("cbrtf", 1),
-}
+# wp.add(a, b) etc.: Warp's operators as functions, translated like the operators
+_OPERATOR_BUILTINS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "div": ast.Div}
 
 
 @dataclass

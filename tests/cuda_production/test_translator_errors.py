@@ -23,7 +23,7 @@ UNSUPPORTED = [
     ("    print(a[tid])", "unsupported: call to 'print'", 5),
     ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...)", 14),
     ("    out[tid] = a[0:2]", "unsupported: slicing", 16),
-    ("    out[tid] = wp.clamp(a[tid], low=0.0, high=1.0)", "unsupported: keyword arguments in a call", 16),
+    ("    out[tid] = wp.clamp(a[tid], lo=0.0, high=1.0)", "unsupported: keyword argument 'lo'", 33),
     ("    s = 'text'", "unsupported: str constant", 9),
     ("    assert a[tid] > 0.0", "unsupported: assert statement", 5),
     ("    with open('x') as f:\n        pass", "unsupported: with statement", 5),

@@ -1,0 +1,308 @@
+"""The builtins a translated kernel may call: one table entry per overload, like Warp's `add_builtin`.
+
+Each `Builtin` says, for one Warp builtin and one combination of argument types: the result type,
+how it is spelled in CUDA (a template over the arguments' code, or an `emit` function for what a
+template cannot say: literal folding, C precedence, variadic constructors), the device helper
+snippets it needs (`cuda_types.snippet`, each mirroring Warp's native arithmetic order), and Warp's
+parameter names (so keyword arguments resolve). Host emulation (`host_check.py`) needs nothing per
+builtin: every spelling below is either standard C++ (<cmath>) or a snippet, and the few CUDA-only
+functions they use (integer `min`/`max`) are defined by the emulation header.
+
+Adding a builtin is one `add_builtin(...)` call here plus a numeric test against Warp.
+Overloads are concrete (no generic types): the loops below register one per vector/matrix size,
+as Warp's own registrations iterate over its type lists.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from cuda_production.cuda_types import (
+    P_ATOM, P_COND, P_REL, P_UNARY, CExpr, float_literal,
+)
+
+
+class BuiltinMismatch(Exception):
+    """No overload of a builtin accepts these arguments (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    key: str  # the name after `wp.` (or the bare Python name, see `python_name`)
+    input_types: tuple[str, ...] | None  # canonical type per argument; None: `emit` checks (variadic)
+    value_type: str | None  # canonical result type (None: `emit` decides)
+    cuda: str | None = None  # template over the arguments' code: "fminf({0}, {1})"; result binds as an atom
+    emit: Callable[[list[CExpr]], CExpr] | None = None  # for what a template cannot express
+    snippets: tuple[str, ...] = ()  # device helpers the spelling calls (cuda_types.snippet names)
+    arg_names: tuple[str, ...] = ()  # Warp's parameter names, for keyword arguments
+    python_name: bool = False  # also callable without `wp.` (Python's own min, max, abs, float, int)
+
+    def accepts(self, types: list) -> bool:
+        if self.input_types is None:
+            return True
+        return len(types) == len(self.input_types) and all(t == w for t, w in zip(types, self.input_types))
+
+    def apply(self, args: list[CExpr]) -> CExpr:
+        if self.emit is not None:
+            return self.emit(args)
+        return CExpr(self.cuda.format(*(a.code for a in args)), self.value_type)
+
+
+BUILTINS: dict[str, list[Builtin]] = {}
+
+
+def add_builtin(key: str, input_types: tuple[str, ...] | None, value_type: str | None, cuda: str | None = None, *,
+                emit: Callable[[list[CExpr]], CExpr] | None = None, snippets: tuple[str, ...] = (),
+                arg_names: tuple[str, ...] = (), python_name: bool = False, aliases: tuple[str, ...] = ()) -> None:
+    for k in (key, *aliases):
+        BUILTINS.setdefault(k, []).append(
+            Builtin(k, input_types, value_type, cuda, emit, snippets, arg_names, python_name))
+
+
+def lookup(key: str, types: list) -> Builtin:
+    """The overload of `key` accepting argument types `types`; BuiltinMismatch if none does."""
+    for b in BUILTINS.get(key, ()):
+        if b.accepts(types):
+            return b
+    raise BuiltinMismatch(f"wp.{key}() of {list(types)}")
+
+
+def is_builtin(key: str, bare: bool = False) -> bool:
+    """Whether `wp.<key>` (or, with bare, plain `<key>`) names a builtin of the table."""
+    return key in BUILTINS and (not bare or any(b.python_name for b in BUILTINS[key]))
+
+
+def arg_names(key: str) -> tuple[str, ...]:
+    """Warp's parameter names of `key` (the longest overload's), for keyword arguments."""
+    return max((b.arg_names for b in BUILTINS.get(key, ())), key=len, default=())
+
+
+F, I, B = "float32", "int32", "bool"
+VEC = {n: f"vec{n}" for n in (2, 3, 4)}
+MAT = {n: f"mat{n}{n}" for n in (2, 3, 4)}
+
+
+# ---- scalar math (Warp's builtin.h forwards to the C library) -----------------------------------
+for name, c_name in (("sin", "sinf"), ("cos", "cosf"), ("tan", "tanf"), ("asin", "asinf"), ("acos", "acosf"),
+                     ("atan", "atanf"), ("sinh", "sinhf"), ("cosh", "coshf"), ("tanh", "tanhf"), ("exp", "expf"),
+                     ("log", "logf"), ("log2", "log2f"), ("log10", "log10f"), ("sqrt", "sqrtf"), ("floor", "floorf"),
+                     ("ceil", "ceilf"), ("trunc", "truncf"), ("round", "roundf"), ("cbrt", "cbrtf")):
+    add_builtin(name, (F,), F, f"{c_name}({{0}})", arg_names=("x",))
+add_builtin("atan2", (F, F), F, "atan2f({0}, {1})", arg_names=("y", "x"))
+add_builtin("pow", (F, F), F, "powf({0}, {1})", arg_names=("x", "y"))
+add_builtin("mod", (F, F), F, "fmodf({0}, {1})", arg_names=("a", "b"))
+add_builtin("mod", (I, I), I, "{0} % {1}", emit=lambda a: CExpr(f"{a[0].at(13)} % {a[1].at(14)}", I, 13))
+# Warp's step(x) is 1 for x < 0, else 0
+add_builtin("step", (F,), F, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0f ? 1.0f : 0.0f)", F), arg_names=("x",))
+add_builtin("lerp", (F, F, F), F, "lerp({0}, {1}, {2})", snippets=("lerp",), arg_names=("a", "b", "t"))
+add_builtin("smoothstep", (F, F, F), F, "smoothstep({0}, {1}, {2})", snippets=("smoothstep",),
+            arg_names=("a", "b", "x"))
+
+
+# ---- casts ---------------------------------------------------------------------------------------
+def _to_float(args: list[CExpr]) -> CExpr:
+    a = args[0]
+    if a.type == F:
+        return a
+    if a.literal is not None:
+        return CExpr(float_literal(float(a.literal)), F, literal=float(a.literal))
+    return CExpr(f"(float){a.at(P_UNARY)}", F, P_UNARY)
+
+
+def _to_int(args: list[CExpr]) -> CExpr:
+    a = args[0]
+    if a.type == I:
+        return a
+    return CExpr(f"(int){a.at(P_UNARY)}", I, P_UNARY)  # truncation toward zero, as Warp
+
+
+for t in (F, I, B):
+    add_builtin("float", (t,), F, emit=_to_float, python_name=True, aliases=("float32",))
+    add_builtin("int", (t,), I, emit=_to_int, python_name=True, aliases=("int32",))
+add_builtin("bool", (B,), B, emit=lambda a: a[0], python_name=True)
+add_builtin("bool", (I,), B, emit=lambda a: CExpr(f"{a[0].at(P_REL)} != 0", B, 9), python_name=True)
+add_builtin("bool", (F,), B, emit=lambda a: CExpr(f"{a[0].at(P_REL)} != 0.0f", B, 9), python_name=True)
+
+
+# ---- min, max, abs, clamp, sign -----------------------------------------------------------------
+add_builtin("min", (F, F), F, "fminf({0}, {1})", arg_names=("a", "b"), python_name=True)
+add_builtin("min", (I, I), I, "min({0}, {1})", arg_names=("a", "b"), python_name=True)
+add_builtin("max", (F, F), F, "fmaxf({0}, {1})", arg_names=("a", "b"), python_name=True)
+add_builtin("max", (I, I), I, "max({0}, {1})", arg_names=("a", "b"), python_name=True)
+for n, v in VEC.items():
+    add_builtin("min", (v, v), v, "min({0}, {1})", snippets=(f"vmin:{n}",), arg_names=("a", "b"), python_name=True)
+    add_builtin("max", (v, v), v, "max({0}, {1})", snippets=(f"vmax:{n}",), arg_names=("a", "b"), python_name=True)
+add_builtin("abs", (F,), F, "fabsf({0})", arg_names=("x",), python_name=True)
+add_builtin("abs", (I,), I, "abs({0})", arg_names=("x",), python_name=True)
+add_builtin("clamp", (F, F, F), F, "fminf(fmaxf({0}, {1}), {2})", arg_names=("x", "low", "high"))
+add_builtin("clamp", (I, I, I), I, "min(max({0}, {1}), {2})", arg_names=("x", "low", "high"))
+add_builtin("sign", (F,), F, "signf({0})", snippets=("sign",), arg_names=("x",))
+add_builtin("sign", (I,), I, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0 ? -1 : 1)", I), arg_names=("x",))
+
+
+# ---- selection -----------------------------------------------------------------------------------
+def _where(args: list[CExpr]) -> CExpr:
+    cond, a, b = args
+    if a.type != b.type:
+        raise BuiltinMismatch(f"wp.where() values: type {b.type} where {a.type} is expected")
+    return CExpr(f"{cond.at(P_COND + 1)} ? {a.at(P_COND + 1)} : {b.at(P_COND)}", a.type, P_COND)
+
+
+def _select(args: list[CExpr]) -> CExpr:
+    # Warp's deprecated select(cond, value_if_false, value_if_true): note the order
+    cond, if_false, if_true = args
+    if if_false.type != if_true.type:
+        raise BuiltinMismatch(f"wp.select() values: type {if_true.type} where {if_false.type} is expected")
+    return CExpr(f"{cond.at(P_COND + 1)} ? {if_true.at(P_COND + 1)} : {if_false.at(P_COND)}", if_true.type, P_COND)
+
+
+def _arity(n: int, fn: Callable[[list[CExpr]], CExpr], key: str) -> Callable[[list[CExpr]], CExpr]:
+    def emit(args: list[CExpr]) -> CExpr:
+        if len(args) != n:
+            raise BuiltinMismatch(f"wp.{key}() expects {n} arguments, got {len(args)}")
+        if args[0].type not in (B, I, F):
+            raise BuiltinMismatch(f"wp.{key}() condition of type {args[0].type}")
+        return fn(args)
+    return emit
+
+
+add_builtin("where", None, None, emit=_arity(3, _where, "where"), arg_names=("cond", "value_if_true", "value_if_false"))
+add_builtin("select", None, None, emit=_arity(3, _select, "select"), arg_names=("cond", "value_if_false", "value_if_true"))
+
+
+# ---- vectors -------------------------------------------------------------------------------------
+for n, v in VEC.items():
+    add_builtin("dot", (v, v), F, "dot({0}, {1})", snippets=(f"dot:{n}",), arg_names=("a", "b"))
+    add_builtin("length", (v,), F, "length({0})", snippets=(f"length:{n}",), arg_names=("a",))
+    add_builtin("length_sq", (v,), F, "dot({0}, {0})", snippets=(f"dot:{n}",), arg_names=("a",))
+    add_builtin("normalize", (v,), v, "normalize({0})", snippets=(f"normalize:{n}",), arg_names=("a",))
+    add_builtin("outer", (v, v), MAT[n], "outer({0}, {1})", snippets=(f"outer:{n}",), arg_names=("a", "b"))
+    add_builtin("lerp", (v, v, F), v, "lerp({0}, {1}, {2})", snippets=(f"vlerp:{n}",), arg_names=("a", "b", "t"))
+add_builtin("cross", (VEC[3], VEC[3]), VEC[3], "cross({0}, {1})", snippets=("cross",), arg_names=("a", "b"))
+
+
+def _vec_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
+    vt = f"vec{n}"
+
+    def emit(args: list[CExpr]) -> CExpr:
+        if not args:
+            return CExpr(f"make_float{n}({', '.join(['0.0f'] * n)})", vt)
+        if len(args) == 1 and args[0].type == F:  # broadcast, as Warp's vec3(s)
+            return CExpr(f"make_float{n}({', '.join([args[0].code] * n)})", vt)
+        if len(args) == 1 and args[0].type == vt:
+            return args[0]
+        if len(args) != n or any(a.type != F for a in args):
+            raise BuiltinMismatch(f"wp.vec{n}() of {[a.type for a in args]}")
+        return CExpr(f"make_float{n}({', '.join(a.code for a in args)})", vt)
+    return emit
+
+
+for n, v in VEC.items():
+    add_builtin(v, None, v, emit=_vec_ctor(n), aliases=(f"{v}f",))
+
+
+# ---- matrices ------------------------------------------------------------------------------------
+def _mat_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
+    mt = f"mat{n}{n}"
+
+    def emit(args: list[CExpr]) -> CExpr:
+        if not args:
+            return CExpr(f"{mt}{{}}", mt)
+        if len(args) == n * n and all(a.type == F for a in args):
+            rows = ", ".join("{" + ", ".join(a.code for a in args[r * n:(r + 1) * n]) + "}" for r in range(n))
+            return CExpr(f"{mt}{{{{{rows}}}}}", mt)
+        if len(args) == n and all(a.type == f"vec{n}" for a in args):  # Warp: vectors are the rows
+            rows = ", ".join("{" + ", ".join(f"{a.at(P_ATOM)}.{c}" for c in "xyzw"[:n]) + "}" for a in args)
+            return CExpr(f"{mt}{{{{{rows}}}}}", mt)
+        raise BuiltinMismatch(f"wp.mat{n}{n}() of {[a.type for a in args]}")
+    return emit
+
+
+for n, m in MAT.items():
+    add_builtin(m, None, m, emit=_mat_ctor(n), snippets=(f"mat:{n}",), aliases=(f"{m}f",))
+    add_builtin("transpose", (m,), m, "transpose({0})", snippets=(f"transpose:{n}",), arg_names=("a",))
+    add_builtin("determinant", (m,), F, "determinant({0})", snippets=(f"determinant:{n}",), arg_names=("a",))
+    add_builtin("trace", (m,), F, "trace({0})", snippets=(f"trace:{n}",), arg_names=("a",))
+
+
+def _identity(args: list[CExpr]) -> CExpr:
+    if len(args) != 1 or args[0].literal not in (2, 3, 4) or args[0].type != I:
+        raise BuiltinMismatch("wp.identity() needs n=2, 3 or 4 as a literal")
+    n = args[0].literal
+    rows = ", ".join("{" + ", ".join("1.0f" if i == j else "0.0f" for j in range(n)) + "}" for i in range(n))
+    return CExpr(f"mat{n}{n}{{{{{rows}}}}}", f"mat{n}{n}")
+
+
+add_builtin("identity", None, None, emit=_identity, snippets=("mat:2", "mat:3", "mat:4"), arg_names=("n", "dtype"))
+for n in (2, 3):
+    add_builtin("inverse", (MAT[n],), MAT[n], "inverse({0})", snippets=(f"inverse:{n}",), arg_names=("a",))
+
+
+# ---- quaternions (warp/native/quat.h) ------------------------------------------------------------
+Q, T, V3 = "quat", "transform", "vec3"
+
+
+def _quat_ctor(args: list[CExpr]) -> CExpr:
+    if not args:
+        return CExpr("quat{0.0f, 0.0f, 0.0f, 0.0f}", Q)
+    if len(args) == 4 and all(a.type == F for a in args):
+        return CExpr(f"quat{{{', '.join(a.code for a in args)}}}", Q)
+    if len(args) == 2 and args[0].type == V3 and args[1].type == F:
+        v = args[0]
+        return CExpr(f"make_quat({v.code}, {args[1].code})", Q)
+    if len(args) == 1 and args[0].type == Q:
+        return args[0]
+    raise BuiltinMismatch(f"wp.quat() of {[a.type for a in args]}")
+
+
+add_builtin("quat", None, Q, emit=_quat_ctor, snippets=("quat", "make_quat"), aliases=("quatf",))
+add_builtin("quat_identity", (), Q, "quat{0.0f, 0.0f, 0.0f, 1.0f}", snippets=("quat",), arg_names=("dtype",))
+add_builtin("quat_from_axis_angle", (V3, F), Q, "quat_from_axis_angle({0}, {1})", snippets=("quat_from_axis_angle",),
+            arg_names=("axis", "angle"))
+add_builtin("quat_rotate", (Q, V3), V3, "quat_rotate({0}, {1})", snippets=("quat_rotate",), arg_names=("q", "p"))
+add_builtin("quat_rotate_inv", (Q, V3), V3, "quat_rotate_inv({0}, {1})", snippets=("quat_rotate_inv",),
+            arg_names=("q", "p"))
+add_builtin("quat_inverse", (Q,), Q, "quat_inverse({0})", snippets=("quat_inverse",), arg_names=("q",))
+add_builtin("quat_rpy", (F, F, F), Q, "quat_rpy({0}, {1}, {2})", snippets=("quat_rpy",),
+            arg_names=("roll", "pitch", "yaw"))
+add_builtin("normalize", (Q,), Q, "normalize({0})", snippets=("qnormalize",), arg_names=("a",))
+add_builtin("length", (Q,), F, "length({0})", snippets=("qlength",), arg_names=("a",))
+add_builtin("dot", (Q, Q), F, "dot({0}, {1})", snippets=("qdot",), arg_names=("a", "b"))
+
+
+# ---- transforms (warp/native/spatial.h) ----------------------------------------------------------
+def _transform_ctor(args: list[CExpr]) -> CExpr:
+    if len(args) == 2 and args[0].type == V3 and args[1].type == Q:
+        return CExpr(f"transform{{{args[0].code}, {args[1].code}}}", T)
+    if len(args) == 1 and args[0].type == T:
+        return args[0]
+    raise BuiltinMismatch(f"wp.transform() of {[a.type for a in args]}")
+
+
+add_builtin("transform", None, T, emit=_transform_ctor, snippets=("transform",), arg_names=("p", "q"),
+            aliases=("transformf",))
+add_builtin("transform_identity", (), T,
+            "transform{make_float3(0.0f, 0.0f, 0.0f), quat{0.0f, 0.0f, 0.0f, 1.0f}}", snippets=("transform",),
+            arg_names=("dtype",))
+add_builtin("transform_get_translation", (T,), V3, "{0}.p", emit=lambda a: CExpr(f"{a[0].at(P_ATOM)}.p", V3),
+            snippets=("transform",), arg_names=("xform",))
+add_builtin("transform_get_rotation", (T,), Q, emit=lambda a: CExpr(f"{a[0].at(P_ATOM)}.q", Q),
+            snippets=("transform",), arg_names=("xform",))
+add_builtin("transform_point", (T, V3), V3, "transform_point({0}, {1})", snippets=("transform_point",),
+            arg_names=("xform", "point"))
+add_builtin("transform_vector", (T, V3), V3, "transform_vector({0}, {1})", snippets=("transform_vector",),
+            arg_names=("xform", "vec"))
+add_builtin("transform_multiply", (T, T), T, "transform_multiply({0}, {1})", snippets=("transform_multiply",),
+            arg_names=("a", "b"))
+add_builtin("transform_inverse", (T,), T, "transform_inverse({0})", snippets=("transform_inverse",),
+            arg_names=("xform",))
+
+
+# ---- math constants (wp.pi etc.): Warp's float32 values ------------------------------------------
+CONSTANTS: dict[str, CExpr] = {
+    "pi": CExpr("3.14159265358979f", F),
+    "e": CExpr("2.71828182845905f", F),
+    "tau": CExpr("6.28318530717959f", F),
+    "half_pi": CExpr("1.57079632679490f", F),
+    "inf": CExpr("INFINITY", F),
+}
