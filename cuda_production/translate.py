@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -54,6 +55,44 @@ class Report:
     @property
     def status(self) -> int:
         return 2 if self.refused else (1 if self.not_equal else 0)
+
+
+# Names the .cu cannot use for the user's own identifiers: C++ keywords, CUDA's built-in variables and
+# vector types, the sample's own types, and `main`. The translator renames what it can; this check on
+# its output refuses whatever would still reach nvcc as a clash (never exit 0 with a .cu nvcc rejects).
+CUDA_RESERVED = frozenset("""
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
+compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
+default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline
+int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public register
+reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch template
+this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t
+while xor xor_eq threadIdx blockIdx blockDim gridDim warpSize dim3 size_t uint32_t int32_t int64_t uint64_t
+float2 float3 float4 int2 int3 int4 mat22 mat33 mat44 quat transform main std NULL
+""".split())
+_DECLARED = re.compile(r"^\s*(?:const\s+)?[A-Za-z_]\w*\s*\*?\s+([A-Za-z_]\w*)\s*(?:=|;)", re.M)
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_SIGNATURE = re.compile(r"^(?:__global__|__device__)[^(]*?\b([A-Za-z_]\w*)\s*\(([^)]*)\)", re.M)
+
+
+def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
+    """The first identifier of the translated code that nvcc would reject or misread, if any."""
+    code = kernel.device_code + "\n" + kernel.kernel_code
+    user_code = code[code.find("__global__"):] if not kernel.device_code else code
+    declared = set(_DECLARED.findall(kernel.kernel_code))
+    for fn, params in _SIGNATURE.findall(user_code):
+        declared.add(fn)
+        declared |= {p.split()[-1].lstrip("*") for p in params.split(",") if p.strip()}
+    for name in sorted(declared & CUDA_RESERVED):
+        return f"name '{name}' is reserved in CUDA C++"
+    called = set(_CALLED.findall(kernel.kernel_code)) - {kernel.name}
+    for name in sorted(set(_DECLARED.findall(kernel.kernel_code)) & called):
+        return f"local '{name}' hides the function {name}() it calls in CUDA C++"
+    arrays = {p.name for p in kernel.params if p.kind == "array"}
+    for p in kernel.params:
+        if p.kind == "scalar" and any(p.name == f"{prefix}{a}" for a in arrays for prefix in ("h_", "d_", "bytes_")):
+            return f"parameter '{p.name}' clashes with the host code's name for array '{p.name.split('_', 1)[1]}'"
+    return None
 
 
 def _translate_deep(source: str, filename: str) -> dict:
@@ -192,6 +231,11 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         if isinstance(result, TranslationError):
             report.refuse(str(result))
+            continue
+        clash = cuda_name_clash(result)
+        if clash:
+            fn = kernel_nodes[name]
+            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: in '{name}': {clash} (rename it)")
             continue
         try:
             declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
