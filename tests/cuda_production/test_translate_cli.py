@@ -366,7 +366,7 @@ def test_check_needs_reference(tmp_path):
 
 
 REFERENCE_FILE = HEADER + SIDE_EFFECT + (
-    "@wp.kernel\ndef double(src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+    "@wp.kernel\ndef twice(src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
     "    i = wp.tid()\n    dst[i] = src[i] * 2.0\n\n"
     "@wp.kernel\ndef shifted(idx: wp.array(dtype=int), src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
     "    i = wp.tid()\n    dst[i] = src[idx[i] + 1]\n\n"
@@ -389,18 +389,18 @@ def reference_run(tmp_path_factory):
 def test_reference_refuses_an_out_of_range_access_naming_array_and_line(reference_run):
     code, _, err, base = reference_run
     assert_refused(code, err)
-    assert re.search(r"user\.py:13: out-of-range access: index 1024 into 'src'.*--inputs", err), err
+    assert re.search(r"user\.py:12: out-of-range access: index 1024 into 'src'.*--inputs", err), err
     assert not (base / "out" / "shifted").exists()
 
 
 def test_reference_expected_bin_is_warps_values_on_the_cus_inputs(reference_run):
     _, _, _, base = reference_run
-    meta = json.loads((base / "out" / "double" / "metadata.json").read_text())
+    meta = json.loads((base / "out" / "twice" / "metadata.json").read_text())
     from synthesis.spec import ArgSpec
 
     src_arg = ArgSpec.from_dict(meta["arguments"][0])
     want = make_input(src_arg, 0, meta["input_seed"]) * np.float32(2.0)
-    got = np.frombuffer((base / "out" / "double" / "expected.bin").read_bytes(), dtype=np.float32)
+    got = np.frombuffer((base / "out" / "twice" / "expected.bin").read_bytes(), dtype=np.float32)
     assert np.array_equal(got, want)
 
 
