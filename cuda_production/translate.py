@@ -380,13 +380,15 @@ functions nested up to {MAX_NESTING} AST levels (a {MAX_NESTING}-term sum); arra
 
 \b
 Inputs: launch dims, array shapes, value ranges and roles (index arrays: which values are valid
-indices) are inferred; declare them with --inputs FILE (JSON or TOML) or with comment lines
-directly above the kernel's decorator:
+indices) are inferred; declare them with comment lines directly above the kernel's decorator:
   # translate: dim=256
   # translate: idx role=index high=99
   # translate: points shape=100 low=-2 high=2
---inputs TOML:  [gather]  dim = [256]  args.idx = {{role = "index", high = 99}}
---inputs JSON:  {{"gather": {{"dim": [256], "args": {{"idx": {{"role": "index", "high": 99}}}}}}}}
+or with --inputs FILE, TOML (or JSON of the same structure), one entry per kernel:
+  [gather]
+  dim = [256]
+  args.idx = {{role = "index", high = 99}}
+  args.points = {{shape = [100], low = -2, high = 2}}
 Fields: role (input, index, output, inout), shape, low, high, grid_bits (values on a grid
 of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
 """

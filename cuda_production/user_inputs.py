@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -370,12 +369,3 @@ def _check_array(arg: ArgSpec, p, where: str) -> None:
     lo, span, _ = arg.fill
     if span > 1 << 31 or abs(lo) > 1 << 30:
         raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
-
-
-def describe(args: list[ArgSpec]) -> str:
-    """One line per argument, for metadata and messages."""
-    return "; ".join(f"{a.name}: {a.role} {list(a.shape)} [{a.low}, {a.high}]" if a.is_array
-                     else f"{a.name} = {a.value}" for a in args)
-
-
-_IDENT = re.compile(r"^[A-Za-z_]\w*$")
