@@ -61,16 +61,19 @@ def reason_of(line: str) -> str:
 
 @click.command()
 @click.option("--reference", is_flag=True, help="Also run --reference --check (executes the examples' kernels).")
+@click.option("--nvcc", "use_nvcc", is_flag=True, help="Also compile every written .cu with nvcc -ptx and count rejections.")
 @click.option("--large-file", is_flag=True, help="Only the 5 MB / 5,000-kernel timing.")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the outputs here.")
 @click.option("--timeout", default=1800.0, help="Seconds per example file.")
-def main(reference: bool, large_file: bool, keep: Path | None, timeout: float) -> None:
+def main(reference: bool, use_nvcc: bool, large_file: bool, keep: Path | None, timeout: float) -> None:
     out_root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="translate_examples_"))
     try:
         if large_file:
             large(out_root)
         else:
             examples(out_root, reference, timeout)
+            if use_nvcc:
+                nvcc_rejections(out_root / "translated")
     finally:
         if not keep:
             shutil.rmtree(out_root, ignore_errors=True)
@@ -128,6 +131,20 @@ def examples(out_root: Path, reference: bool, timeout: float) -> None:
         print(f"  {n:4d}  {reason}")
     print("not translated, every line:")
     for line in lines:
+        print("  " + line)
+
+
+def nvcc_rejections(root: Path) -> None:
+    """Every exit-0 output must compile: nvcc -ptx on each written .cu."""
+    cus = sorted(root.rglob("*.cu"))
+    rejected = []
+    for cu in cus:
+        proc = subprocess.run(["nvcc", "-ptx", "-arch=sm_75", "-std=c++17", str(cu), "-o", str(cu.with_suffix(".ptx"))],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            rejected.append(f"{cu}: {next((l for l in proc.stderr.splitlines() if 'error' in l), proc.stderr[:200])}")
+    print(f"nvcc -ptx on the written .cu files: {len(cus) - len(rejected)} / {len(cus)} accepted, {len(rejected)} rejected")
+    for line in rejected:
         print("  " + line)
 
 
