@@ -155,9 +155,10 @@ def _commit(staged: Path, folder: Path, trash: Path) -> None:
     os.replace(staged, folder)
 
 
-def _too_deep(index: SourceIndex, kernels: list[str], filename: str) -> tuple[dict[str, str], str]:
-    """Kernels depending on a function nested deeper than MAX_NESTING (-> refusal line), and the
-    source with those functions blanked out (line numbers kept) so the translator never sees them."""
+def _what_to_translate(index: SourceIndex, kernels: list[str], filename: str) -> tuple[dict[str, str], str]:
+    """The source the translator needs: the kernels and what they use, every other line blanked (line
+    numbers kept), so a large file's other code costs nothing. Kernels using a function nested deeper
+    than MAX_NESTING are left out too, each with its refusal line."""
     deep: dict[int, str] = {}
     for k, stmt in enumerate(index.statements):
         if isinstance(stmt, ast.FunctionDef):
@@ -165,19 +166,28 @@ def _too_deep(index: SourceIndex, kernels: list[str], filename: str) -> tuple[di
             if depth > MAX_NESTING:
                 deep[k] = (f"{filename}:{stmt.lineno}:{stmt.col_offset + 1}: unsupported: '{stmt.name}' is nested "
                            f"{depth} levels deep (limit {MAX_NESTING})")
-    if not deep:
-        return {}, "\n".join(index.lines)
-    refused = {}
+    refused, keep = {}, set()
     for name in kernels:
-        hit = sorted(index.closure(name) & set(deep))
+        needs = index.closure(name)
+        hit = sorted(needs & set(deep))
         if hit:
             refused[name] = deep[hit[0]]
-    lines = list(index.lines)
-    for k in deep:
-        stmt = index.statements[k]
-        for row in range(decorated_start(stmt) - 1, stmt.end_lineno):
-            lines[row] = ""
-    return refused, "\n".join(lines)
+        else:
+            keep |= needs
+    return refused, index.only(keep)
+
+
+def _nested_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
+    """@wp.kernel functions defined inside a function or class (statements only: cheap on any file)."""
+    found, todo = [], [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If))]
+    while todo:
+        node = todo.pop()
+        for child in (c for attr in ("body", "orelse", "finalbody", "handlers") for c in getattr(node, attr, [])):
+            if isinstance(child, ast.FunctionDef) and _is_kernel(child):
+                found.append(child)
+            if isinstance(child, ast.stmt) or isinstance(child, ast.ExceptHandler):
+                todo.append(child)
+    return sorted(found, key=lambda n: n.lineno)
 
 
 def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force: bool = False,
@@ -201,7 +211,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
         if name not in kernel_nodes:
             click.echo(f"{decl.origin}: error: no @wp.kernel named '{name}' in {path}", err=True)
             return 2
-    refused_deep, translatable = _too_deep(index, list(kernel_nodes), str(path))
+    refused_deep, translatable = _what_to_translate(index, list(kernel_nodes), str(path))
     try:
         results = _translate_deep(translatable, str(path))
     except TranslationError as exc:
@@ -210,8 +220,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     except (RecursionError, MemoryError):
         click.echo(f"{path}: error: too large or too deeply nested to translate (limit {MAX_NESTING} levels)", err=True)
         return 2
-    top_level = set(map(id, tree.body))
-    nested = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_kernel(n) and id(n) not in top_level]
+    nested = _nested_kernels(tree)
     if not results and not refused_deep and not nested:
         click.echo(f"{path}: error: no @wp.kernel found", err=True)
         return 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024  # larger files are refused before parsing
 MAX_NESTING = 1000  # AST levels inside one function (a 1000-term sum is 1000 levels)
@@ -96,7 +96,12 @@ class SourceIndex:
     lines: list[str]
     statements: list[ast.stmt]
     defines: dict[str, list[int]]  # name -> indices of the statements that bind it
-    reads: list[set[str]]
+    _reads: dict[int, set[str]] = field(default_factory=dict)  # computed when first needed
+
+    def reads(self, k: int) -> set[str]:
+        if k not in self._reads:
+            self._reads[k] = _free_names(self.statements[k])
+        return self._reads[k]
 
     @classmethod
     def build(cls, source: str, tree: ast.Module) -> "SourceIndex":
@@ -107,7 +112,7 @@ class SourceIndex:
                 continue
             for name in _bound_names(stmt):
                 defines.setdefault(name, []).append(k)
-        return cls(source.splitlines(), statements, defines, [_free_names(s) for s in statements])
+        return cls(source.splitlines(), statements, defines)
 
     def closure(self, function: str) -> set[int]:
         """Indices of the top-level function `function` and every statement it needs, transitively."""
@@ -119,9 +124,17 @@ class SourceIndex:
             if k in keep:
                 continue
             keep.add(k)
-            for name in self.reads[k]:
+            for name in self.reads(k):
                 todo.extend(self.defines.get(name, []))
         return keep
+
+    def only(self, keep: set[int]) -> str:
+        """The source with every line outside the statements `keep` blanked (line numbers kept)."""
+        rows: set[int] = set()
+        for k in keep:
+            stmt = self.statements[k]
+            rows.update(range(decorated_start(stmt) - 1, stmt.end_lineno))
+        return "\n".join(line if row in rows else "" for row, line in enumerate(self.lines)) + "\n"
 
     def kernel_source(self, *kernels: str, omit_imports: tuple[str, ...] = ("wp",)) -> str:
         """The kernels and what they depend on, in file order: the @wp.func helpers they call

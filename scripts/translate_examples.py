@@ -63,13 +63,14 @@ def reason_of(line: str) -> str:
 @click.option("--reference", is_flag=True, help="Also run --reference --check (executes the examples' kernels).")
 @click.option("--nvcc", "use_nvcc", is_flag=True, help="Also compile every written .cu with nvcc -ptx and count rejections.")
 @click.option("--large-file", is_flag=True, help="Only the 5 MB / 5,000-kernel timing.")
+@click.option("--kernels", default=5000, help="Kernels in the --large-file file (5 MB whatever the count).")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the outputs here.")
 @click.option("--timeout", default=1800.0, help="Seconds per example file.")
-def main(reference: bool, use_nvcc: bool, large_file: bool, keep: Path | None, timeout: float) -> None:
+def main(reference: bool, use_nvcc: bool, large_file: bool, kernels: int, keep: Path | None, timeout: float) -> None:
     out_root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="translate_examples_"))
     try:
         if large_file:
-            large(out_root)
+            large(out_root, kernels)
         else:
             examples(out_root, reference, timeout)
             if use_nvcc:
@@ -182,9 +183,9 @@ def large_source(kernels: int = 5000, target_bytes: int = 5_000_000) -> str:
     return text
 
 
-def large(out_root: Path) -> None:
+def large(out_root: Path, kernels: int) -> None:
     src = out_root / "large_user_file.py"
-    src.write_text(large_source())
+    src.write_text(large_source(kernels))
     out = out_root / "out"
     started = time.perf_counter()
     proc = run_cli([str(src), "-o", str(out)], timeout=3600)
