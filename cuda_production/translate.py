@@ -28,6 +28,7 @@ from cuda_production.templates import Tolerance
 from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
 from cuda_production.user_inputs import (
     MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
+    module_int_constants,
 )
 from cuda_production.user_source import (
     MAX_NESTING, MAX_SOURCE_BYTES, SourceError, SourceIndex, decode_source, decorated_start, nesting_depth,
@@ -230,6 +231,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
                           f"inside a function or class (only module-level kernels are translated)")
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
+    constants = module_int_constants(tree)
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
     for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
         if name in refused_deep:
@@ -248,7 +250,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         try:
             declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
-            launch, args = infer_inputs(result, kernel_nodes[name], declared)
+            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants)
         except InputsError as exc:
             report.refuse(str(exc))
             continue

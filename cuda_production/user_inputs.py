@@ -38,6 +38,7 @@ from synthesis.spec import ArgSpec
 DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16)}
 SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
 MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits
+MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger ones keep the default
 ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
               "value": (int, float, list), "bound": (int, float)}
 COMMENT_PREFIX = "# translate:"
@@ -187,9 +188,36 @@ class Usage:
     other_dims: dict[str, set[int]] = field(default_factory=dict)
     # int array -> (array, dimension) pairs its values index
     indexes_into: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    # thread-index axis -> the extent its guards name (`if i >= N: return`, `i == N - 1`)
+    guarded_extent: dict[int, int] = field(default_factory=dict)
 
 
-def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel) -> Usage:
+def _constant_int(node: ast.AST, constants: dict[str, int]) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    return None
+
+
+def _guard_extent(compare: ast.Compare, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int, int] | None:
+    """(axis, extent) when `compare` is a thread index tested against a named bound: i >= N, i > N - 1,
+    i == N - 1 (N a module-level int constant: a kernel written for a launch N wide)."""
+    if len(compare.ops) != 1 or not isinstance(compare.left, ast.Name) or compare.left.id not in tid_names:
+        return None
+    right, op = compare.comparators[0], compare.ops[0]
+    minus_one = (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Sub)
+                 and isinstance(right.right, ast.Constant) and right.right.value == 1)
+    bound = right.left if minus_one else right
+    if not isinstance(bound, ast.Name) or bound.id not in constants:
+        return None
+    n = constants[bound.id]
+    if (isinstance(op, ast.GtE) and not minus_one) or (isinstance(op, (ast.Gt, ast.Eq)) and minus_one):
+        return (tid_names.index(compare.left.id), n) if 0 < n else None
+    return None
+
+
+def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[str, int] | None = None) -> Usage:
     arrays = {p.name: p for p in kernel.params if p.kind == "array"}
     int_arrays = {n for n, p in arrays.items() if p.dtype == "int32"}
     usage = Usage()
@@ -236,6 +264,13 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel) -> Usage:
                 derived.setdefault(name, set()).update(new)
                 changed = True
 
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare):
+            guard = _guard_extent(node, usage.tid_names, constants or {})
+            if guard:
+                axis, n = guard
+                usage.guarded_extent[axis] = max(n, usage.guarded_extent.get(axis, 0))
+
     def record(arr: str, indices: list[ast.AST]) -> None:
         for d, index in enumerate(indices[: arrays[arr].ndim]):
             if isinstance(index, ast.Name) and index.id in usage.tid_names:
@@ -258,19 +293,27 @@ def _is_wp(node: ast.AST, *names: str) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in names
 
 
-def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef,
-                 declared: KernelDeclaration | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
-    """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest."""
+def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: KernelDeclaration | None = None,
+                 constants: dict[str, int] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
+    """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest.
+    `constants`: the file's module-level int constants (a guard `if i >= N: return` sets the launch)."""
     declared = declared or KernelDeclaration("no declaration")
     names = [p.name for p in kernel.params]
     for name in declared.args:
         if name not in names:
             raise InputsError(f"{declared.origin}: error: no parameter '{name}' in kernel '{kernel.name}'")
-    launch = declared.dim or DEFAULT_LAUNCH[kernel.launch_ndim]
+    usage = kernel_usage(fn, kernel, constants)
+    launch = declared.dim
+    if launch is None:
+        launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(DEFAULT_LAUNCH[kernel.launch_ndim]))
+        total = 1
+        for d in launch:
+            total *= d
+        if total > MAX_INFERRED_LAUNCH:
+            launch = DEFAULT_LAUNCH[kernel.launch_ndim]
     if len(launch) != kernel.launch_ndim:
         raise InputsError(f"{declared.origin}: error: dim has {len(launch)} dimensions, kernel '{kernel.name}' "
                           f"launches over {kernel.launch_ndim}")
-    usage = kernel_usage(fn, kernel)
     size = 1
     for d in launch:
         size *= d
@@ -369,3 +412,16 @@ def _check_array(arg: ArgSpec, p, where: str) -> None:
     lo, span, _ = arg.fill
     if span > 1 << 31 or abs(lo) > 1 << 30:
         raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
+
+
+def module_int_constants(tree: ast.Module) -> dict[str, int]:
+    """Module-level `N = 256` / `N = wp.constant(256)` names (the bounds kernels are written for)."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and _is_wp(value.func, "constant") and len(value.args) == 1:
+                value = value.args[0]
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                found[node.targets[0].id] = value.value
+    return found

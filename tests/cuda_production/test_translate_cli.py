@@ -414,3 +414,14 @@ def test_reference_check_reports_equal_for_every_written_kernel(reference_run):
 def test_reference_runs_only_the_kernels_own_code(reference_run):
     _, _, _, base = reference_run
     assert not (base / "user.py.ran").exists()
+
+
+def test_guard_against_a_module_constant_sets_the_launch():
+    source = HEADER + ("width = wp.constant(200)\n\n@wp.kernel\ndef edge(u: wp.array2d(dtype=float), v: wp.array2d(dtype=float)):\n"
+                       "    i, j = wp.tid()\n    if i == width - 1:\n        return\n    v[i, j] = u[i + 1, j]\n")
+    result, fn = _translated(source, "edge")
+    from cuda_production.user_inputs import module_int_constants
+
+    launch, args = infer_inputs(result, fn, None, module_int_constants(ast.parse(source)))
+    assert launch == (200, 64)
+    assert {a.name: a.shape for a in args} == {"u": (200, 64), "v": (200, 64)}
