@@ -345,6 +345,10 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
             run = run_on_host(out / name)
             if run.passed:
                 line += ": equal to Warp (host emulation)"
+            elif not run.compiled:
+                report.not_equal += 1
+                why = next((l.strip() for l in run.output.splitlines() if "error" in l), "no message")
+                line += f": NOT checked: the host emulation (g++) did not compile it: {why}"
             else:
                 report.not_equal += 1
                 why = next((l for l in run.output.splitlines() if l.startswith(("mismatch", "FAIL"))),
