@@ -182,8 +182,9 @@ class Usage:
     """How a kernel body indexes its arrays."""
 
     tid_names: tuple[str, ...] = ()
-    # array -> dimension -> thread-index axes that index it bare (a[i, j])
-    tid_axes: dict[str, dict[int, set[int]]] = field(default_factory=dict)
+    # array -> dimension -> (axis, stride, offset) of each index affine in one thread index
+    # (a[i] is (0, 1, 0), a[3 * i + 2] is (0, 3, 2), a[N - 1] is (None, 0, N - 1))
+    affine: dict[str, dict[int, list[tuple[int | None, int, int]]]] = field(default_factory=dict)
     # array -> dimensions indexed by anything other than a bare thread index
     other_dims: dict[str, set[int]] = field(default_factory=dict)
     # int array -> (array, dimension) pairs its values index
@@ -214,6 +215,28 @@ def _guard_extent(compare: ast.Compare, tid_names: tuple[str, ...], constants: d
     n = constants[bound.id]
     if (isinstance(op, ast.GtE) and not minus_one) or (isinstance(op, (ast.Gt, ast.Eq)) and minus_one):
         return (tid_names.index(compare.left.id), n) if 0 < n else None
+    return None
+
+
+def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int | None, int, int] | None:
+    """`node` as stride * tid[axis] + offset with integer stride and offset, or None."""
+    if isinstance(node, ast.Name) and node.id in tid_names:
+        return tid_names.index(node.id), 1, 0
+    c = _constant_int(node, constants)
+    if c is not None:
+        return None, 0, c
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = _affine(node.left, tid_names, constants), _affine(node.right, tid_names, constants)
+        if a is None or b is None or (a[0] is not None and b[0] is not None):
+            return None
+        axis = a[0] if a[0] is not None else b[0]
+        if isinstance(node.op, ast.Add):
+            return axis, a[1] + b[1], a[2] + b[2]
+        if isinstance(node.op, ast.Sub):
+            return axis, a[1] - b[1], a[2] - b[2]
+        if a[0] is None:  # constant * affine
+            return axis, a[2] * b[1], a[2] * b[2]
+        return axis, a[1] * b[2], a[2] * b[2]
     return None
 
 
@@ -273,8 +296,9 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
 
     def record(arr: str, indices: list[ast.AST]) -> None:
         for d, index in enumerate(indices[: arrays[arr].ndim]):
-            if isinstance(index, ast.Name) and index.id in usage.tid_names:
-                usage.tid_axes.setdefault(arr, {}).setdefault(d, set()).add(usage.tid_names.index(index.id))
+            form = _affine(index, usage.tid_names, constants or {})
+            if form is not None:
+                usage.affine.setdefault(arr, {}).setdefault(d, []).append(form)
             else:
                 usage.other_dims.setdefault(arr, set()).add(d)
             for src in sources(index):
@@ -331,15 +355,18 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             continue
         shape = []
         for d in range(p.ndim):
-            axes = usage.tid_axes.get(p.name, {}).get(d)
-            if axes and d not in usage.other_dims.get(p.name, set()):
-                shape.append(max(launch[k] for k in axes))  # indexed by thread indices only
+            # Each index affine in a thread index needs stride * (extent - 1) + offset + 1 elements.
+            needs = [stride * (launch[axis] - 1 if axis is not None else 0) + offset + 1
+                     for axis, stride, offset in usage.affine.get(p.name, {}).get(d, []) if stride >= 0]
+            if needs and d not in usage.other_dims.get(p.name, set()):
+                extent = max(needs)
             elif p.ndim == len(launch):
-                shape.append(launch[d])
+                extent = launch[d]
             elif p.ndim == 1:
-                shape.append(size)
+                extent = size
             else:
-                shape.append(SIDE_OF_OTHER_ARRAYS)
+                extent = SIDE_OF_OTHER_ARRAYS
+            shape.append(max([extent, *needs]) if max([extent, *needs]) <= MAX_ELEMENTS else extent)
         shapes[p.name] = tuple(shape)
 
     smallest = min(launch) if len(launch) > 1 else launch[0]

@@ -424,4 +424,12 @@ def test_guard_against_a_module_constant_sets_the_launch():
 
     launch, args = infer_inputs(result, fn, None, module_int_constants(ast.parse(source)))
     assert launch == (200, 64)
-    assert {a.name: a.shape for a in args} == {"u": (200, 64), "v": (200, 64)}
+    assert {a.name: a.shape for a in args} == {"u": (201, 64), "v": (200, 64)}  # u[i + 1]: one row more
+
+
+def test_strided_index_sizes_the_array_for_every_thread():
+    source = HEADER + ("@wp.kernel\ndef tri(idx: wp.array(dtype=int), out: wp.array(dtype=int)):\n"
+                       "    t = wp.tid()\n    out[t] = idx[t * 3] + idx[t * 3 + 2]\n")
+    result, fn = _translated(source, "tri")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)))
+    assert {a.name: a.shape for a in args} == {"idx": (30,), "out": (10,)}
