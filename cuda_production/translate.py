@@ -112,7 +112,7 @@ def _translate_deep(source: str, filename: str) -> dict:
 
     previous = threading.stack_size(TRANSLATE_STACK_BYTES)
     try:
-        worker = threading.Thread(target=work, name="translate")
+        worker = threading.Thread(target=work, name="translate", daemon=True)  # Ctrl-C need not wait for it
         worker.start()
     finally:
         threading.stack_size(previous)

@@ -116,7 +116,7 @@ def examples(out_root: Path, reference: bool, timeout: float) -> None:
             tracebacks += traceback
             checked += len(written)
             equal += sum(1 for line in proven.values() if line.endswith("equal to Warp (host emulation)"))
-            proof.extend(line for line in proven.values() if "NOT equal" in line)
+            proof.extend(line for line in proven.values() if ": NOT " in line)
             proof.extend(l for l in errors if not any(l.startswith(e) for e in lines))
     elapsed = time.perf_counter() - started
     print(f"examples: {len(files)} files, {total} @wp.kernel definitions ({elapsed:.0f} s)")
