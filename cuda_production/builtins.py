@@ -31,7 +31,7 @@ class Builtin:
     key: str  # the name after `wp.` (or the bare Python name, see `python_name`)
     input_types: tuple[str, ...] | None  # canonical type per argument; None: `emit` checks (variadic)
     value_type: str | None  # canonical result type (None: `emit` decides)
-    cuda: str | None = None  # template over the arguments' code: "fminf({0}, {1})"; result binds as an atom
+    cuda: str | None = None  # template over the arguments' code: "fminf({0}, {1})" (no other braces); an atom
     emit: Callable[[list[CExpr]], CExpr] | None = None  # for what a template cannot express
     snippets: tuple[str, ...] = ()  # device helpers the spelling calls (cuda_types.snippet names)
     arg_names: tuple[str, ...] = ()  # Warp's parameter names, for keyword arguments
@@ -94,6 +94,9 @@ add_builtin("mod", (F, F), F, "fmodf({0}, {1})", arg_names=("a", "b"))
 add_builtin("mod", (I, I), I, "{0} % {1}", emit=lambda a: CExpr(f"{a[0].at(13)} % {a[1].at(14)}", I, 13))
 # Warp's step(x) is 1 for x < 0, else 0
 add_builtin("step", (F,), F, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0f ? 1.0f : 0.0f)", F), arg_names=("x",))
+# Warp multiplies by a double constant (builtin.h DEG_TO_RAD / RAD_TO_DEG), then rounds to float
+add_builtin("radians", (F,), F, "(float)((double)({0}) * 0.01745329251994329577)", arg_names=("x",))
+add_builtin("degrees", (F,), F, "(float)((double)({0}) * 57.29577951308232087679)", arg_names=("x",))
 add_builtin("lerp", (F, F, F), F, "lerp({0}, {1}, {2})", snippets=("lerp",), arg_names=("a", "b", "t"))
 add_builtin("smoothstep", (F, F, F), F, "smoothstep({0}, {1}, {2})", snippets=("smoothstep",),
             arg_names=("a", "b", "x"))
@@ -256,7 +259,8 @@ def _quat_ctor(args: list[CExpr]) -> CExpr:
 
 
 add_builtin("quat", None, Q, emit=_quat_ctor, snippets=("quat", "make_quat"), aliases=("quatf",))
-add_builtin("quat_identity", (), Q, "quat{0.0f, 0.0f, 0.0f, 1.0f}", snippets=("quat",), arg_names=("dtype",))
+add_builtin("quat_identity", (), Q, emit=lambda a: CExpr("quat{0.0f, 0.0f, 0.0f, 1.0f}", Q), snippets=("quat",),
+            arg_names=("dtype",))
 add_builtin("quat_from_axis_angle", (V3, F), Q, "quat_from_axis_angle({0}, {1})", snippets=("quat_from_axis_angle",),
             arg_names=("axis", "angle"))
 add_builtin("quat_rotate", (Q, V3), V3, "quat_rotate({0}, {1})", snippets=("quat_rotate",), arg_names=("q", "p"))
@@ -282,8 +286,8 @@ def _transform_ctor(args: list[CExpr]) -> CExpr:
 add_builtin("transform", None, T, emit=_transform_ctor, snippets=("transform",), arg_names=("p", "q"),
             aliases=("transformf",))
 add_builtin("transform_identity", (), T,
-            "transform{make_float3(0.0f, 0.0f, 0.0f), quat{0.0f, 0.0f, 0.0f, 1.0f}}", snippets=("transform",),
-            arg_names=("dtype",))
+            emit=lambda a: CExpr("transform{make_float3(0.0f, 0.0f, 0.0f), quat{0.0f, 0.0f, 0.0f, 1.0f}}", T),
+            snippets=("transform",), arg_names=("dtype",))
 add_builtin("transform_get_translation", (T,), V3, "{0}.p", emit=lambda a: CExpr(f"{a[0].at(P_ATOM)}.p", V3),
             snippets=("transform",), arg_names=("xform",))
 add_builtin("transform_get_rotation", (T,), Q, emit=lambda a: CExpr(f"{a[0].at(P_ATOM)}.q", Q),

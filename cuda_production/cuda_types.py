@@ -27,11 +27,15 @@ class ArrayType:
 @dataclass(frozen=True)
 class StructType:
     """A @wp.struct: its name and its fields (name -> type: a type name or an ArrayType), in order."""
-    name: str
-    fields: tuple[tuple[str, object], ...]
+    name: str  # the C struct's name
+    fields: tuple[tuple[str, object], ...]  # (Python member name, type)
+    c_members: tuple[str, ...] = ()  # each member's C name (differs where the Python name collides)
 
     def field(self, name: str):
         return dict(self.fields).get(name)
+
+    def c_member(self, name: str) -> str:
+        return dict(zip((f for f, _ in self.fields), self.c_members)).get(name, name)
 
 
 # C operator precedence (higher binds tighter)

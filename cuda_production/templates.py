@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production.cuda_types import ctype
-from cuda_production.translator import TranslatedKernel
+from cuda_production.translator import KernelParam, TranslatedKernel
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
 BLOCK_1D = 256
@@ -182,6 +183,86 @@ def host_name(name: str) -> str:
     return f"arg_{name}" if name in MAIN_NAMES else name
 
 
+@dataclass(frozen=True)
+class HostArray:
+    """An array main() fills, copies and (if written) checks: a kernel array or a struct's array member."""
+    label: str  # the name in messages: `a`, or `s.a` for a struct member
+    var: str  # suffix of its host variables h_<var>, d_<var>, bytes_<var>
+    arg: ArgSpec
+    position: int  # its input position (hash stream) in the flattened argument list
+    param: KernelParam
+
+
+def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray]:
+    """Every array of the flattened argument list (struct members in place of their struct), in order."""
+    by_name = {a.name: a for a in args}
+    arrays, position = [], 0
+    for p in kernel.params:
+        a = by_name[p.name]
+        if p.kind == "struct":
+            members = {f.name: f for f in a.fields}
+            for f in p.fields:
+                if f.kind == "array":
+                    arrays.append(HostArray(f"{p.name}.{f.name}", f"{p.cname}_{f.cname}", members[f.name], position, f))
+                position += 1
+            continue
+        if p.kind == "array":
+            arrays.append(HostArray(p.name, p.cname, a, position, p))
+        position += 1
+    return arrays
+
+
+def value_literal(dtype: str, value) -> str:
+    """A by-value argument's value in C: a number, or a vector/matrix/quat/transform built from its
+    components in Warp's memory order (a single number is broadcast to every component)."""
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        if t.scalar == "bool":
+            return "true" if value else "false"
+        return _fmt_float(value) if t.is_float else str(int(value))
+    comps = list(value) if isinstance(value, (tuple, list)) else [value] * t.width
+    if len(comps) != t.width:
+        raise ValueError(f"{dtype} takes {t.width} values, got {len(comps)}")
+    f = [_fmt_float(c) for c in comps]
+    if t.kind == "vector":
+        return f"make_float{t.width}({', '.join(f)})"
+    if t.kind == "matrix":
+        n = t.shape[0]
+        rows = ", ".join("{" + ", ".join(f[r * n:(r + 1) * n]) + "}" for r in range(n))
+        return f"{t.ctype}{{{{{rows}}}}}"
+    if t.kind == "quaternion":
+        return f"quat{{{', '.join(f)}}}"
+    return f"transform{{make_float3({', '.join(f[:3])}), quat{{{', '.join(f[3:])}}}}}"
+
+
+def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dict[str, str]:
+    """Host variable per by-value parameter: its C name, unless main() or an array's host variables use it."""
+    taken = set(MAIN_NAMES) | set(kernel.launch_names) | {f"{pre}_{h.var}" for h in arrays for pre in ("h", "d", "bytes")}
+    names = {}
+    for p in kernel.params:
+        if p.kind == "array":
+            continue
+        name = host_name(p.cname)
+        while name in taken:
+            name = f"arg_{name}"
+        taken.add(name)
+        names[p.name] = name
+    return names
+
+
+def _render_host_array(w, h: HostArray) -> None:
+    a = h.arg
+    elem = "int" if a.is_int else "float"
+    total = a.count * a.width
+    w(f"    std::vector<{elem}> h_{h.var}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
+    if a.role in ("input", "inout", "index"):
+        lo, span, step = a.fill
+        if a.is_int:
+            w(f"    fill_int(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
+        else:
+            w(f"    fill_float(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, {_fmt_float(step)});")
+
+
 def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[int, ...], input_seed: int,
               tolerance: Tolerance, has_reference: bool, title: str) -> str:
     name = kernel.name
@@ -198,9 +279,11 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w("")
     w(kernel.kernel_code)
 
-    written = [p for p in kernel.params if p.kind == "array" and p.written]
+    arrays = host_arrays(kernel, args)
+    scalar_names = _host_scalar_names(kernel, arrays)
+    written = [h for h in arrays if h.param.written]
     # Only the host helpers this sample uses, so the file compiles without unused-function warnings.
-    filled = [by_name[p.name] for p in kernel.params if p.kind == "array" and by_name[p.name].role in ("input", "inout", "index")]
+    filled = [h.arg for h in arrays if h.arg.role in ("input", "inout", "index")]
     w("")
     w(HOST_HEADER.strip("\n"))
     if filled:
@@ -214,10 +297,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(FILL_INT.strip("\n"))
     w("")
     w(CHECK_STATS.strip("\n"))
-    if has_reference and any(not by_name[p.name].is_int for p in written):
+    if has_reference and any(not h.arg.is_int for h in written):
         w("")
         w(CHECK_FLOAT.strip("\n"))
-    if has_reference and any(by_name[p.name].is_int for p in written):
+    if has_reference and any(h.arg.is_int for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
     if has_reference:
@@ -246,32 +329,37 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(f"    const uint32_t seed = {input_seed}U;")
         w("")
     w("    // Inputs (host)")
-    for k, p in enumerate(kernel.params):
-        a = by_name[p.name]
+    for p in kernel.params:
         if p.kind == "scalar":
-            lit = _fmt_float(a.value) if a.dtype == "float32" else str(int(a.value))
-            w(f"    const {ctype(a.dtype)} {host_name(p.name)} = {lit};")
+            a = by_name[p.name]
+            w(f"    const {ctype(a.dtype)} {scalar_names[p.name]} = {value_literal(a.dtype, a.value)};")
             continue
-        elem = "int" if a.is_int else "float"
-        total = a.count * a.width
-        w(f"    std::vector<{elem}> h_{p.name}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
-        if a.role in ("input", "inout", "index"):
-            lo, span, step = a.fill
-            if a.is_int:
-                w(f"    fill_int(h_{p.name}.data(), h_{p.name}.size(), seed, {k}, {lo}, {span}U);")
-            else:
-                w(f"    fill_float(h_{p.name}.data(), h_{p.name}.size(), seed, {k}, {lo}, {span}U, {_fmt_float(step)});")
+        for h in arrays:
+            if h.label == p.name or h.label.startswith(f"{p.name}."):
+                _render_host_array(w, h)
     w("")
     w("    // Device buffers")
+    for h in arrays:
+        ct = ctype(h.arg.dtype)
+        w(f"    {ct}* d_{h.var} = nullptr;")
+        w(f"    const size_t bytes_{h.var} = h_{h.var}.size() * sizeof(h_{h.var}[0]);")
+        w(f"    CUDA_CHECK(cudaMalloc(&d_{h.var}, bytes_{h.var}));")
+        w(f"    CUDA_CHECK(cudaMemcpy(d_{h.var}, h_{h.var}.data(), bytes_{h.var}, cudaMemcpyHostToDevice));")
     for p in kernel.params:
-        if p.kind != "array":
+        if p.kind != "struct":
             continue
-        a = by_name[p.name]
-        ct = ctype(a.dtype)
-        w(f"    {ct}* d_{p.name} = nullptr;")
-        w(f"    const size_t bytes_{p.name} = h_{p.name}.size() * sizeof(h_{p.name}[0]);")
-        w(f"    CUDA_CHECK(cudaMalloc(&d_{p.name}, bytes_{p.name}));")
-        w(f"    CUDA_CHECK(cudaMemcpy(d_{p.name}, h_{p.name}.data(), bytes_{p.name}, cudaMemcpyHostToDevice));")
+        # a struct travels by value: its members set one by one, arrays as device pointer and extents
+        var = scalar_names[p.name]
+        members = {f.name: f for f in by_name[p.name].fields}
+        w(f"    {p.dtype} {var}{{}};")
+        for f in p.fields:
+            fa = members[f.name]
+            if f.kind == "array":
+                w(f"    {var}.{f.cname} = d_{p.cname}_{f.cname};")
+                for k in range(f.ndim):
+                    w(f"    {var}.{f.cname}_dim{k} = {fa.shape[k]};")
+            else:
+                w(f"    {var}.{f.cname} = {value_literal(fa.dtype, fa.value)};")
     w("")
     # launch configuration
     nd = kernel.launch_ndim
@@ -291,37 +379,37 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     call_args = []
     for p in kernel.params:
         if p.kind == "array":
-            call_args.append(f"d_{p.name}")
-            call_args.extend(str(by_name[p.name].shape[k]) for k in range(1, p.ndim))
+            call_args.append(f"d_{p.cname}")
+            call_args.extend(str(by_name[p.name].shape[k]) for k in p.dim_axes())
         else:
-            call_args.append(host_name(p.name))
+            call_args.append(scalar_names[p.name])
     call_args.extend(kernel.launch_names)
-    launch = f"{name}<<<grid, block>>>({', '.join(call_args)});"
+    launch = f"{kernel.cname}<<<grid, block>>>({', '.join(call_args)});"
     w("")
     w("    // Run once and check the results")
     w(f"    {launch}")
     w("    CUDA_CHECK(cudaGetLastError());")
     w("    CUDA_CHECK(cudaDeviceSynchronize());")
-    for p in written:
-        w(f"    CUDA_CHECK(cudaMemcpy(h_{p.name}.data(), d_{p.name}, bytes_{p.name}, cudaMemcpyDeviceToHost));")
+    for h in written:
+        w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
     w("")
     w("    bool ok = true;")
     w("    CheckStats stats;")
     if has_reference:
-        expected_bytes = sum(by_name[p.name].count * by_name[p.name].width * 4 for p in written)
+        expected_bytes = sum(h.arg.count * h.arg.width * 4 for h in written)
         w("    const std::vector<char> expected = read_file(expected_path);")
         w(f"    if (expected.size() != {expected_bytes}) {{")
         w(f'        fprintf(stderr, "%s: expected {expected_bytes} bytes of Warp results, found %zu\\n", expected_path, expected.size());')
         w("        return 2;")
         w("    }")
         offset = 0
-        for p in written:
-            a = by_name[p.name]
+        for h in written:
+            a = h.arg
             n = a.count * a.width
             if a.is_int:
-                w(f'    ok &= check_int("{p.name}", h_{p.name}.data(), reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
+                w(f'    ok &= check_int("{h.label}", h_{h.var}.data(), reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
             else:
-                w(f'    ok &= check_float("{p.name}", h_{p.name}.data(), reinterpret_cast<const float*>(expected.data() + {offset}), {n},')
+                w(f'    ok &= check_float("{h.label}", h_{h.var}.data(), reinterpret_cast<const float*>(expected.data() + {offset}), {n},')
                 w(f"                      {_fmt_float(tolerance.atol * a.bound)}, {_fmt_float(tolerance.rtol)}, stats);")
             offset += 4 * n
         w(f'    printf("%s {name}: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\\n",')
@@ -329,9 +417,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     else:
         w("    // No reference values for this kernel: report a checksum of what it wrote instead.")
         w("    double checksum = 0.0;")
-        for p in written:
-            w(f"    for (size_t i = 0; i < h_{p.name}.size(); ++i)")
-            w(f"        checksum += (double)h_{p.name}[i];")
+        for h in written:
+            w(f"    for (size_t i = 0; i < h_{h.var}.size(); ++i)")
+            w(f"        checksum += (double)h_{h.var}[i];")
         w(f'    printf("RAN {name} (no reference values to compare): checksum=%.9g\\n", checksum);')
     w("")
     w("    // Timing: warm-up launches, then one CUDA-event measurement per launch")
@@ -364,9 +452,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("    CUDA_CHECK(cudaEventDestroy(start));")
     w("    CUDA_CHECK(cudaEventDestroy(stop));")
-    for p in kernel.params:
-        if p.kind == "array":
-            w(f"    CUDA_CHECK(cudaFree(d_{p.name}));")
+    for h in arrays:
+        w(f"    CUDA_CHECK(cudaFree(d_{h.var}));")
     w("    return ok ? 0 : 1;")
     w("}")
     return "\n".join(lines) + "\n"

@@ -12,7 +12,10 @@ The source is parsed, never imported or executed.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+import copy
+import math
+import re
+from dataclasses import dataclass, field, replace
 
 from cuda_production import builtins
 from cuda_production.builtins import BuiltinMismatch
@@ -37,11 +40,33 @@ class TranslationError(Exception):
 @dataclass(frozen=True)
 class KernelParam:
     name: str
-    kind: str  # array | scalar
-    dtype: str
+    kind: str  # array | scalar (by value: scalar, vector, matrix, quat, transform) | struct
+    dtype: str  # element type of an array, type of a by-value value, struct name of a struct
     ndim: int = 0
     written: bool = False
     read: bool = True
+    full_dims: bool = False  # an array whose every extent is passed (its .shape is used), not just the inner ones
+    fields: tuple["KernelParam", ...] = ()  # a struct's members, in declaration order
+    c_name: str = ""  # the name in the CUDA code when the Python name collides with a C/CUDA name
+
+    @property
+    def cname(self) -> str:
+        return self.c_name or self.name
+
+    def dim_axes(self) -> range:
+        """The axes whose extent travels with an array (row-major indexing needs the inner ones)."""
+        return range(0 if self.full_dims else 1, self.ndim)
+
+    def flattened(self) -> tuple["KernelParam", ...]:
+        """This parameter as hashed/compared positions (a struct's fields, or itself), like ArgSpec.flattened."""
+        return self.fields if self.kind == "struct" else (self,)
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """The value of a @wp.func returning several values (a C struct of members v0, v1, ...)."""
+    name: str  # the C struct's name
+    types: tuple
 
 
 @dataclass
@@ -53,9 +78,15 @@ class TranslatedKernel:
     kernel_code: str  # the __global__ function
     device_code: str  # everything the kernel needs before it: structs, helpers, constants, @wp.funcs
 
+    c_name: str = ""  # the __global__ function's name when the kernel's name collides (a kernel named `main`)
+
+    @property
+    def cname(self) -> str:
+        return self.c_name or self.name
+
     def dim_params(self, p: KernelParam) -> list[str]:
-        """Extra int parameters carrying an array's inner extents, for row-major indexing."""
-        return [f"{p.name}_dim{k}" for k in range(1, p.ndim)]
+        """Extra int parameters carrying an array's extents (the inner ones, for row-major indexing)."""
+        return [f"{p.cname}_dim{k}" for k in p.dim_axes()]
 
 
 @dataclass
@@ -64,53 +95,240 @@ class ModuleInfo:
     funcs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     kernels: dict[str, ast.FunctionDef] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
+    structs: dict[str, ast.ClassDef] = field(default_factory=dict)
+    type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
+    # kernels the translator sees but refuses outright (defined inside a function or class): name -> error
+    refused: dict[str, "TranslationError"] = field(default_factory=dict)
+
+    def module_names(self) -> set[str]:
+        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
 
 
 def _is_wp_attr(node: ast.AST, *names: str) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in names
 
 
-def _decorator_kind(fn: ast.FunctionDef) -> str | None:
-    for dec in fn.decorator_list:
+def _decorator_kind(fn: ast.AST) -> str | None:
+    for dec in getattr(fn, "decorator_list", ()):
         target = dec.func if isinstance(dec, ast.Call) else dec
         if _is_wp_attr(target, "kernel"):
             return "kernel"
         if _is_wp_attr(target, "func"):
             return "func"
+        if _is_wp_attr(target, "struct"):
+            return "struct"
     return None
 
 
 def parse_module(source: str, filename: str) -> ModuleInfo:
-    """Find the @wp.kernel and @wp.func definitions and module constants. Nothing is executed."""
+    """Find the @wp.kernel, @wp.func and @wp.struct definitions and module constants. Nothing is executed.
+
+    Module constants are top-level names bound to a number computed from literals, other constants,
+    `math` functions and `wp.constant(...)` (Warp captures their Python value; so do we, folding the
+    arithmetic in Python). A kernel defined anywhere but at module level (in a function, a class, an
+    `if` block) is found too, and refused with its location.
+    """
     try:
         tree = ast.parse(source, filename)
     except SyntaxError as exc:
         raise TranslationError(filename, exc, f"invalid Python syntax ({exc.msg})", kind="error") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise TranslationError(filename, None, f"cannot parse the file ({type(exc).__name__})", kind="error") from None
     info = ModuleInfo(filename)
+    top_level = set()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             kind = _decorator_kind(node)
             if kind == "kernel":
                 info.kernels[node.name] = node
+                top_level.add(id(node))
             elif kind == "func":
                 info.funcs[node.name] = node
+        elif isinstance(node, ast.ClassDef) and _decorator_kind(node) == "struct":
+            info.structs[node.name] = node
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            if isinstance(value, ast.Call) and _is_wp_attr(value.func, "constant") and len(value.args) == 1:
-                value = value.args[0]
-            literal = _literal_number(value)
-            if literal is not None:
-                info.constants[node.targets[0].id] = ("float32" if isinstance(literal, float) else "int32", literal)
+            name = node.targets[0].id
+            alias = node.value.attr if _is_wp_attr(node.value, *TYPE_ALIASES) else None
+            if alias is not None:  # `wptype = wp.float32`: a type alias, usable in annotations and casts
+                info.type_aliases[name] = TYPE_ALIASES[alias]
+                info.constants.pop(name, None)
+                continue
+            info.type_aliases.pop(name, None)
+            value = _constant_value(node.value, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
+            if value is None:
+                info.constants.pop(name, None)  # rebound to something else: no longer a constant
+            else:
+                info.constants[name] = value
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _decorator_kind(node) == "kernel" \
+                and id(node) not in top_level and node.name not in info.kernels:
+            info.refused[node.name] = TranslationError(
+                filename, node, f"kernel '{node.name}' is not defined at module level (inside a function, class or "
+                                "block it may depend on local values); move it to the top level to translate it")
     return info
 
 
-def _literal_number(node: ast.AST):
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _literal_number(node.operand)
-        return None if inner is None else -inner
+_MATH_FUNCS = {"sqrt", "sin", "cos", "tan", "exp", "log", "log2", "log10", "floor", "ceil", "atan", "atan2", "pow", "fabs"}
+
+
+def _constant_value(node: ast.AST, known: dict[str, tuple[str, object]]) -> tuple[str, object] | None:
+    """(type, value) of a module-level constant expression, or None if it is not one."""
+    value = _fold(node, known)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("int32", value) if -2**31 <= value < 2**31 else None
+    if isinstance(value, float):
+        return ("float32", value) if math.isfinite(value) else None
     return None
+
+
+def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
+    import operator
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (int, float, bool) else None
+    if isinstance(node, ast.Name):
+        return known[node.id][1] if node.id in known else None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        if node.value.id in ("math", "np", "numpy") and node.attr in ("pi", "e", "tau"):
+            return getattr(math, node.attr)
+        if node.value.id == "wp" and node.attr in ("pi", "e", "tau"):
+            return getattr(math, node.attr)
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _fold(node.operand, known)
+        return None if v is None or isinstance(v, bool) else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp):
+        ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+               ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+        fn = ops.get(type(node.op))
+        a, b = _fold(node.left, known), _fold(node.right, known)
+        if fn is None or a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
+            return None
+        if isinstance(node.op, ast.Pow) and (abs(b) > 64 or abs(a) > 2**32):
+            return None  # keep folding cheap and bounded
+        try:
+            return fn(a, b)
+        except (ArithmeticError, ValueError):
+            return None
+    if isinstance(node, ast.Call) and not node.keywords and len(node.args) in (1, 2):
+        f = node.func
+        args = [_fold(a, known) for a in node.args]
+        if any(a is None for a in args):
+            return None
+        try:
+            if _is_wp_attr(f, "constant") and len(args) == 1:
+                return args[0]
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in _MATH_FUNCS:
+                return float(getattr(math, f.attr)(*args))
+            if isinstance(f, ast.Name) and f.id in known and known[f.id][0] == "type":
+                kind = known[f.id][1]  # a module-level alias of a type (wptype = wp.float32)
+            elif isinstance(f, ast.Name) and f.id in ("int", "float"):
+                kind = f.id
+            elif _is_wp_attr(f, "int32", "float32"):
+                kind = f.attr
+            elif isinstance(f, ast.Name) and f.id in ("round", "abs", "min", "max"):
+                return {"round": round, "abs": abs, "min": min, "max": max}[f.id](*args)
+            else:
+                return None
+            if kind not in ("int", "int32", "float", "float32"):
+                return None
+            return int(args[0]) if kind.startswith("int") else float(args[0])
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+    return None
+
+
+def _array_key(node: ast.AST) -> str | None:
+    """`a` for an array name, `s.f` for a struct member: how written arrays are recorded."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _arrays_needing_extents(fn: ast.FunctionDef, info: ModuleInfo) -> set[str]:
+    """Array names whose every extent the function needs: `.shape`/`len()` is used, or it goes to a helper."""
+    names = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
+            names.add(node.value.id)
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id == "len" and node.args and isinstance(node.args[0], ast.Name):
+                names.add(node.args[0].id)
+            if isinstance(node.func, ast.Name) and node.func.id in info.funcs:
+                names.update(a.id for a in node.args if isinstance(a, ast.Name))
+                names.update(k.value.id for k in node.keywords if isinstance(k.value, ast.Name))
+    return names
+
+
+# ---- identifier hygiene --------------------------------------------------------------------------
+# Names a Python identifier must not take in the CUDA file: C/C++ keywords and common library names,
+# CUDA's built-in variables and functions, the device helpers and types the translator emits, and the
+# host harness's own functions. A user's name that collides is renamed (a trailing `_`), consistently.
+_C_KEYWORDS = """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
+default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline int long
+mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public register
+reinterpret_cast requires restrict return short signed sizeof static static_assert static_cast struct switch template
+this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor
+xor_eq NULL main std size_t int32_t uint32_t int64_t uint64_t printf fprintf exit abort malloc free calloc memcpy
+memset strcmp atoi stderr stdout FILE fopen fclose fread sin cos tan asin acos atan atan2 sinh cosh tanh exp log log2
+log10 sqrt cbrt floor ceil trunc round pow fabs fmod fmin fmax abs min max isnan isinf isfinite INFINITY NAN assert
+sinf cosf tanf asinf acosf atanf atan2f sinhf coshf tanhf expf logf log2f log10f sqrtf cbrtf floorf ceilf truncf roundf
+powf fabsf fmodf fminf fmaxf fmaf"""
+_CUDA_NAMES = """threadIdx blockIdx blockDim gridDim warpSize dim3 float2 float3 float4 int2 int3 int4 make_float2
+make_float3 make_float4 atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch __syncthreads __float_as_int
+__int_as_float cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""
+_HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length normalize cross component transpose outer
+floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_axis_angle quat_rpy quat_rotate
+quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
+atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
+atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4"""
+_HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats check_float check_int read_file emu_launch"""
+RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _HARNESS_NAMES).split())
+
+
+def needs_rename(name: str) -> bool:
+    """Whether a Python identifier would collide with (or is reserved in) the generated C++."""
+    return name in RESERVED_NAMES or "__" in name or (name.startswith("_") and name[1:2].isupper()) \
+        or re.fullmatch(r".+_dim\d+", name) is not None
+
+
+def c_identifier(name: str, taken: set[str]) -> str:
+    """`name`, or `name_` (`name__`... avoided: `name_1`) when it collides, never one of `taken`."""
+    if not needs_rename(name) and name not in taken:
+        return name
+    base = re.sub("_+", "_", name).strip("_") or "v"
+    candidate, k = f"{base}_", 0
+    while needs_rename(candidate) or candidate in taken:
+        k += 1
+        candidate = f"{base}_{k}"
+    return candidate
+
+
+def _hygienic(fn: ast.FunctionDef, module_names: set[str]) -> tuple[ast.FunctionDef, dict[str, str]]:
+    """A copy of `fn` whose colliding local names (parameters included) are renamed; and the renames."""
+    bound = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} if fn.args else set()
+    bound |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    every = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | bound | module_names
+    renames: dict[str, str] = {}
+    for name in sorted(bound):
+        if needs_rename(name):
+            new = c_identifier(name, every | set(renames.values()))
+            renames[name] = new
+    if not renames:
+        return fn, {}
+    fn = copy.deepcopy(fn)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in renames:
+            node.id = renames[node.id]
+        elif isinstance(node, ast.arg) and node.arg in renames:
+            node.arg = renames[node.arg]
+        elif isinstance(node, ast.keyword) and node.arg in renames:
+            pass  # keyword names are the callee's parameter names, not locals
+    return fn, renames
 
 
 def _names_loaded(nodes: list[ast.stmt]) -> set[str]:
@@ -126,6 +344,7 @@ class FunctionTranslator:
 
     def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool):
         self.module = module
+        fn, self.renames = _hygienic(fn, module.info.module_names())
         self.fn = fn
         self.is_kernel = is_kernel
         self.filename = module.info.filename
@@ -138,6 +357,7 @@ class FunctionTranslator:
         self.return_type: str | None = None
         self.tid_names: tuple[str, ...] = ()
         self.loop_depth = 0
+        self.fresh_names: set[str] = set()
 
     # ---- errors and lookup ---------------------------------------------------------------------
     def unsupported(self, node: ast.AST, what: str) -> TranslationError:
@@ -161,6 +381,10 @@ class FunctionTranslator:
             raise self.error(self.fn, f"parameter without a type annotation in '{self.fn.name}'")
         if isinstance(node, ast.Name) and node.id in TYPE_ALIASES:
             return TYPE_ALIASES[node.id]
+        if isinstance(node, ast.Name) and node.id in self.module.info.structs:
+            return self.module.struct_type(node.id, node)
+        if isinstance(node, ast.Name) and node.id in self.module.info.type_aliases:
+            return self.module.info.type_aliases[node.id]
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
             if node.attr in TYPE_ALIASES:
                 return TYPE_ALIASES[node.attr]
@@ -191,7 +415,7 @@ class FunctionTranslator:
 
     def scalar_or_vec(self, node: ast.AST) -> str:
         t = self.annotation_type(node)
-        if isinstance(t, ArrayType) or t == "bool":
+        if isinstance(t, (ArrayType, StructType)) or t == "bool":
             raise self.unsupported(node, f"array of {ast.unparse(node)}")
         return t
 
@@ -201,21 +425,28 @@ class FunctionTranslator:
         a = fn.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
             raise self.unsupported(fn, "default, keyword-only or variadic parameters")
-        written = self.written_arrays(fn)
+        written = self.module.written_arrays(fn)
+        needs_dims = _arrays_needing_extents(fn, self.module.info)
+        loaded = _names_loaded(fn.body)
         for arg in a.args:
             t = self.annotation_type(arg.annotation)
             if isinstance(t, ArrayType):
-                if not self.is_kernel:
-                    raise self.unsupported(arg, "array parameter of a @wp.func")
                 self.arrays[arg.arg] = t
-                read = arg.arg in _names_loaded(fn.body)
-                self.params.append(KernelParam(arg.arg, "array", t.dtype, t.ndim, arg.arg in written, read))
+                full = not self.is_kernel or arg.arg in needs_dims
+                self.params.append(KernelParam(arg.arg, "array", t.dtype, t.ndim, arg.arg in written, arg.arg in loaded, full))
+            elif isinstance(t, StructType):
+                fields = tuple(
+                    KernelParam(fname, "array", ft.dtype, ft.ndim, f"{arg.arg}.{fname}" in written, True, True,
+                                c_name=t.c_member(fname))
+                    if isinstance(ft, ArrayType) else KernelParam(fname, "scalar", ft, c_name=t.c_member(fname))
+                    for fname, ft in t.fields)
+                self.params.append(KernelParam(arg.arg, "struct", t.name, fields=fields))
             else:
                 self.params.append(KernelParam(arg.arg, "scalar", t))
             self.scopes[0][arg.arg] = t
         if not self.is_kernel and fn.returns is not None:
             if not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
-                self.return_type = self.annotation_type(fn.returns)
+                self.return_type = self.return_annotation(fn.returns)
         if self.is_kernel:
             if fn.returns is not None and not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
                 raise self.error(fn.returns, "a kernel cannot return a value")
@@ -223,17 +454,13 @@ class FunctionTranslator:
         self.emit_block(fn.body)
         return "\n".join(self.lines)
 
-    def written_arrays(self, fn: ast.FunctionDef) -> set[str]:
-        written = set()
-        for node in ast.walk(fn):
-            if isinstance(node, (ast.Assign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
-                        written.add(t.value.id)
-            if isinstance(node, ast.Call) and _is_wp_attr(node.func, *ATOMICS) and node.args and isinstance(node.args[0], ast.Name):
-                written.add(node.args[0].id)
-        return written
+    def return_annotation(self, node: ast.AST):
+        """`-> T`, or `-> tuple[T0, T1]` / `Tuple[...]` for a helper returning several values."""
+        if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)) \
+                and (getattr(node.value, "id", None) in ("tuple", "Tuple") or getattr(node.value, "attr", None) == "Tuple"):
+            elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return self.module.tuple_type(self.fn.name, tuple(self.annotation_type(e) for e in elts))
+        return self.annotation_type(node)
 
     def emit_thread_index(self, fn: ast.FunctionDef) -> None:
         """`i, j = wp.tid()` becomes a bounds-checked index per grid axis, before anything else."""
@@ -329,7 +556,12 @@ class FunctionTranslator:
             raise self.unsupported(node, "wp.tid() in a @wp.func")
         if isinstance(target, ast.Name):
             value = self.emit(node.value)
+            if isinstance(value.type, TupleType):
+                raise self.unsupported(node, f"a tuple of {len(value.type.types)} values assigned to one name")
             self.assign_name(node, target.id, value)
+            return
+        if isinstance(target, ast.Tuple):
+            self.assign_tuple(node, target, node.value)
             return
         if isinstance(target, ast.Subscript):
             value = self.emit(node.value)
@@ -340,11 +572,50 @@ class FunctionTranslator:
         if isinstance(target, ast.Attribute):
             base = self.emit(target.value)
             value = self.emit(node.value)
-            self.check_component(target, base, target.attr)
-            self.check_same(node, "float32", value.type, "assignment")
-            self.out(f"{base.code}.{target.attr} = {value.code};")
+            place = self.member(target, base, target.attr)
+            if isinstance(place.type, ArrayType):
+                raise self.unsupported(target, "assignment to an array member")
+            self.check_same(node, place.type, value.type, "assignment")
+            self.out(f"{place.code} = {value.code};")
             return
         raise self.unsupported(target, "assignment to " + _describe(target))
+
+    def assign_tuple(self, node: ast.Assign, target: ast.Tuple, value_node: ast.AST) -> None:
+        """`a, b = x, y` (Python evaluates the right side first) or `a, b = helper(...)` (several results)."""
+        if not all(isinstance(t, ast.Name) for t in target.elts):
+            raise self.unsupported(target, "assignment to tuple of anything but names")
+        names = [t.id for t in target.elts]
+        if isinstance(value_node, ast.Tuple):
+            if len(value_node.elts) != len(names):
+                raise self.error(node, f"{len(value_node.elts)} values assigned to {len(names)} names")
+            values = [self.emit(v) for v in value_node.elts]
+            read = {n.id for n in ast.walk(value_node) if isinstance(n, ast.Name)}
+            if read & set(names):  # a swap: evaluate every value before assigning any
+                temps = []
+                for k, v in enumerate(values):
+                    tmp = self.fresh(f"{names[k]}_new")
+                    self.out(f"const {self.module.ctype(v.type)} {tmp} = {v.code};")
+                    temps.append(CExpr(tmp, v.type))
+                values = temps
+            for name, v in zip(names, values):
+                self.assign_name(node, name, v)
+            return
+        value = self.emit(value_node)
+        if not isinstance(value.type, TupleType) or len(value.type.types) != len(names):
+            raise self.error(node, f"{len(names)} names assigned from a value of type {value.type}")
+        tmp = self.fresh("result")
+        self.out(f"const {value.type.name} {tmp} = {value.code};")
+        for k, (name, t) in enumerate(zip(names, value.type.types)):
+            self.assign_name(node, name, CExpr(f"{tmp}.v{k}", t))
+
+    def fresh(self, base: str) -> str:
+        """A local name used nowhere in the function (nor by the module's names)."""
+        taken = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(self.fn) if isinstance(a, ast.arg)}
+        k = 0
+        while f"{base}{k}" in taken or f"{base}{k}" in self.fresh_names:
+            k += 1
+        self.fresh_names.add(f"{base}{k}")
+        return f"{base}{k}"
 
     def assign_name(self, node: ast.AST, name: str, value: CExpr) -> None:
         if name in self.arrays:
@@ -373,13 +644,19 @@ class FunctionTranslator:
     def emit_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
         value = self.emit(node.value)
-        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.arrays:
+        if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
             # Warp makes `a[i] += v` / `a[i] -= v` atomic
             op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}.get(type(node.op))
+            place = self.emit_Subscript(target)
+            if op is None and isinstance(node.op, (ast.Mult, ast.Div)):
+                # other operators: Warp loads, applies the operator and stores (not atomic)
+                combined = self.binary(node, node.op, place, value)
+                self.check_same(node, place.type, combined.type, "in-place update")
+                self.out(f"{place.code} = {combined.code};")
+                return
             if op is None:
                 raise self.unsupported(node, f"in-place '{_OPS[type(node.op)]}=' on an array element")
-            place = self.emit_Subscript(target)
-            self.out(self.atomic_call(node, op, target.value.id, place, value).code + ";")
+            self.out(self.atomic_call(node, op, place, value).code + ";")
             return
         if isinstance(target, ast.Name):
             current = self.lookup(target.id)
@@ -507,6 +784,14 @@ class FunctionTranslator:
                 raise self.error(node, "missing return value")
             self.out("return;")
             return
+        if isinstance(node.value, ast.Tuple):
+            values = [self.emit(v) for v in node.value.elts]
+            if self.return_type is None:
+                self.return_type = self.module.tuple_type(self.fn.name, tuple(v.type for v in values))
+            if not isinstance(self.return_type, TupleType) or self.return_type.types != tuple(v.type for v in values):
+                raise self.error(node, f"return value: types {[v.type for v in values]} where {self.return_type} is expected")
+            self.out(f"return {self.return_type.name}{{{', '.join(v.code for v in values)}}};")
+            return
         value = self.emit(node.value)
         if self.return_type is None:
             self.return_type = value.type
@@ -538,7 +823,7 @@ class FunctionTranslator:
         if node.id in self.module.info.constants:
             t, _ = self.module.info.constants[node.id]
             self.module.constants_used.add(node.id)
-            return CExpr(node.id, t)
+            return CExpr(self.module.global_c_name(node.id), t)
         if node.id in ("True", "False"):
             return CExpr(node.id.lower(), "bool")
         raise self.error(node, f"unknown name '{node.id}'")
@@ -549,12 +834,22 @@ class FunctionTranslator:
         if isinstance(node.value, ast.Name) and node.value.id == "wp":
             raise self.unsupported(node, f"wp.{node.attr} here")
         base = self.emit(node.value)
-        self.check_component(node, base, node.attr)
-        return CExpr(f"{base.at(P_ATOM)}.{node.attr}", "float32")
+        return self.member(node, base, node.attr)
 
-    def check_component(self, node: ast.AST, base: CExpr, attr: str) -> None:
-        if not is_vec(base.type) or attr not in COMPONENTS[: VEC_LEN[base.type]]:
-            raise self.unsupported(node, f"attribute '.{attr}' of {base.type}")
+    def member(self, node: ast.AST, base: CExpr, attr: str) -> CExpr:
+        """`base.attr`: a vector or quat component, a transform's p or q, a struct member."""
+        if (is_vec(base.type) and attr in COMPONENTS[: VEC_LEN[base.type]]) or (is_quat(base.type) and attr in "xyzw"):
+            return CExpr(f"{base.at(P_ATOM)}.{attr}", "float32")
+        if is_transform(base.type) and attr in ("p", "q"):
+            return CExpr(f"{base.at(P_ATOM)}.{attr}", "vec3" if attr == "p" else "quat")
+        if isinstance(base.type, StructType) and base.type.field(attr) is not None:
+            return CExpr(f"{base.at(P_ATOM)}.{base.type.c_member(attr)}", base.type.field(attr))
+        if isinstance(base.type, ArrayType) and attr == "shape":
+            raise self.unsupported(node, "array .shape other than .shape[k] with a literal k")
+        type_name = base.type.name if isinstance(base.type, StructType) else base.type
+        if isinstance(type_name, ArrayType):
+            type_name = f"array of {type_name.dtype}"
+        raise self.unsupported(node, f"attribute '.{attr}' of {type_name}")
 
     def emit_Subscript(self, node: ast.Subscript) -> CExpr:
         index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -567,6 +862,13 @@ class FunctionTranslator:
                 i = self.int_index(node.value.slice)
                 j = self.int_index(index_nodes[0])
                 return CExpr(f"{inner_base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float32")
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            arr = self.emit(node.value.value)
+            if isinstance(arr.type, ArrayType):
+                k = self.emit(node.slice)
+                if not (isinstance(k.literal, int) and not isinstance(k.literal, bool) and 0 <= k.literal < arr.type.ndim):
+                    raise self.unsupported(node, f".shape[k] of a {arr.type.ndim}-D array with k other than a literal 0..{arr.type.ndim - 1}")
+                return CExpr(f"{arr.code}_dim{k.literal}", "int32")
         base = self.emit(node.value)
         if isinstance(base.type, ArrayType):
             arr = base.type
@@ -597,6 +899,11 @@ class FunctionTranslator:
             i = self.int_index(index_nodes[0])
             parts = [f"{base.at(P_ATOM)}.m[{i.code}][{k}]" for k in range(n)]
             return CExpr(f"make_float{n}({', '.join(parts)})", f"vec{n}")
+        if is_quat(base.type) and len(index_nodes) == 1:
+            i = self.int_index(index_nodes[0])
+            if i.literal is None or not 0 <= i.literal < 4:
+                raise self.unsupported(node, "quat component index other than a literal 0..3")
+            return CExpr(f"{base.at(P_ATOM)}.{'xyzw'[i.literal]}", "float32")
         raise self.unsupported(node, f"indexing a value of type {base.type}")
 
     def int_index(self, node: ast.AST) -> CExpr:
@@ -619,6 +926,8 @@ class FunctionTranslator:
             self.module.need(f"vneg:{VEC_LEN[v.type]}")
         elif is_mat(v.type):
             self.module.need(f"mneg:{MAT_DIM[v.type]}")
+        elif is_quat(v.type):
+            self.module.need("qneg")
         elif v.type not in ("float32", "int32"):
             raise self.error(node, f"unary minus on {v.type}")
         return negate(v)
@@ -677,6 +986,19 @@ class FunctionTranslator:
             mt = ta if is_mat(ta) else tb
             self.module.need(f"mscale:{MAT_DIM[mt]}")
             return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", mt, P_MUL)
+        # quaternions and transforms (quat.h, spatial.h)
+        if is_quat(ta) and ta == tb and opname in (ast.Add, ast.Sub):
+            self.module.need("qadd" if opname is ast.Add else "qsub")
+            return CExpr(f"{a.at(P_ADD)} {sym} {b.at(P_ADD + 1)}", ta, P_ADD)
+        if is_quat(ta) and ta == tb and opname is ast.Mult:
+            self.module.need("qmul")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", ta, P_MUL)
+        if opname is ast.Mult and ((is_quat(ta) and tb == "float32") or (ta == "float32" and is_quat(tb))):
+            self.module.need("qscale")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", "quat", P_MUL)
+        if is_transform(ta) and ta == tb and opname is ast.Mult:
+            self.module.need("transform_multiply")
+            return CExpr(f"transform_multiply({a.code}, {b.code})", ta)
         raise self.unsupported(node, f"operator '{sym}' on {ta} and {tb}")
 
     def emit_BoolOp(self, node: ast.BoolOp) -> CExpr:
@@ -692,8 +1014,14 @@ class FunctionTranslator:
             sym = _CMP.get(type(op))
             if sym is None:
                 raise self.unsupported(node, f"comparison '{type(op).__name__}'")
-            if left.type not in ("float32", "int32", "bool") or left.type != right.type:
-                raise self.error(node, f"comparison of {left.type} and {right.type}")
+            scalars = ("float32", "int32", "bool")
+            if left.type not in scalars or right.type not in scalars:
+                raise self.unsupported(node, f"comparison of {left.type} and {right.type}")
+            if pieces and left.type != right.type:
+                # Warp restricts chained comparisons (past the first) to operands of one type
+                raise self.error(right_node, f"chained comparison of {left.type} and {right.type}")
+            # Mixed int/float operands compare as C does (the int converts to float), exactly as
+            # Warp's generated C++ `(a < b)` does.
             prec = P_EQ if sym in ("==", "!=") else P_REL
             pieces.append(CExpr(f"{left.at(prec)} {sym} {right.at(prec + 1)}", "bool", prec))
             left = right
@@ -717,18 +1045,24 @@ class FunctionTranslator:
             name = func.id
             if name in self.module.info.funcs:
                 return self.call_helper(node, name)
-            if not builtins.is_builtin(name, bare=True):
+            if name == "len" and len(node.args) == 1 and not node.keywords:
+                arr = self.emit(node.args[0])
+                if isinstance(arr.type, ArrayType):
+                    return CExpr(f"{arr.code}_dim0", "int32")
+                raise self.unsupported(node, f"len() of {arr.type}")
+            if name in self.module.info.type_aliases and self.lookup(name) is None:
+                name = self.module.info.type_aliases[name]  # `wptype(x)` with `wptype = wp.float32`
+            elif not builtins.is_builtin(name, bare=True):
                 raise self.unsupported(node, f"call to '{name}'")
         else:
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
         if name in ATOMICS:
             if node.keywords:
                 raise self.unsupported(node, "keyword arguments to an atomic")
-            if not node.args or not isinstance(node.args[0], ast.Name) or node.args[0].id not in self.arrays:
-                raise self.unsupported(node, f"wp.{name} on anything but an array parameter")
-            arr = node.args[0].id
-            place = self.array_element(node, arr, node.args[1:-1])
-            return self.atomic_call(node, name, arr, place, self.emit(node.args[-1]))
+            if not node.args or not isinstance(self.emit(node.args[0]).type, ArrayType):
+                raise self.unsupported(node, f"wp.{name} on anything but an array")
+            place = self.array_element(node, node.args[0], node.args[1:-1])
+            return self.atomic_call(node, name, place, self.emit(node.args[-1]))
         if name in _OPERATOR_BUILTINS:
             args = [self.emit(a) for a in self.positional(node, ("a", "b"))]
             if len(args) != 2:
@@ -771,8 +1105,8 @@ class FunctionTranslator:
             return TYPE_ALIASES[node.attr]
         return None
 
-    def array_element(self, node: ast.AST, arr: str, index_nodes: list[ast.AST]) -> CExpr:
-        fake = ast.Subscript(value=ast.Name(arr, ast.Load()),
+    def array_element(self, node: ast.AST, arr: ast.AST, index_nodes: list[ast.AST]) -> CExpr:
+        fake = ast.Subscript(value=arr,
                              slice=index_nodes[0] if len(index_nodes) == 1 else ast.Tuple(index_nodes, ast.Load()),
                              ctx=ast.Load())
         ast.copy_location(fake, node)
@@ -780,8 +1114,8 @@ class FunctionTranslator:
             raise self.error(node, "atomic without an index")
         return self.emit_Subscript(fake)
 
-    def atomic_call(self, node: ast.AST, op: str, arr: str, place: CExpr, value: CExpr) -> CExpr:
-        dtype = self.arrays[arr].dtype
+    def atomic_call(self, node: ast.AST, op: str, place: CExpr, value: CExpr) -> CExpr:
+        dtype = place.type
         self.check_same(node, dtype, value.type, f"wp.{op} value")
         kind = op.split("_")[1]
         addr = f"&{place.code}"
@@ -802,15 +1136,23 @@ class FunctionTranslator:
         raise self.unsupported(node, f"wp.{op} on an array of {dtype}")
 
     def call_helper(self, node: ast.Call, name: str) -> CExpr:
-        args = [self.emit(a) for a in node.args]
+        param_names = tuple(a.arg for a in self.module.info.funcs[name].args.args)
+        arg_nodes = self.positional(node, param_names)
+        args = [self.emit(a) for a in arg_nodes]
         sig = self.module.translate_func(name, node)
         if len(args) != len(sig.params):
             raise self.error(node, f"'{name}' takes {len(sig.params)} arguments, got {len(args)}")
-        for a, p, src in zip(args, sig.params, node.args):
-            self.check_same(src, p.dtype, a.type, f"argument '{p.name}' of '{name}'")
-        if sig.return_type is None:
-            return CExpr(f"{name}({', '.join(a.code for a in args)})", "void")
-        return CExpr(f"{name}({', '.join(a.code for a in args)})", sig.return_type)
+        codes = []
+        for a, p, src in zip(args, sig.params, arg_nodes):
+            if p.kind == "array":
+                self.check_same(src, ArrayType(p.dtype, p.ndim), a.type, f"argument '{p.name}' of '{name}'")
+                codes.append(a.code)
+                codes.extend(f"{a.code}_dim{k}" for k in p.dim_axes())
+                continue
+            self.check_same(src, self.module.structs_done.get(p.dtype, p.dtype), a.type, f"argument '{p.name}' of '{name}'")
+            codes.append(a.code)
+        c_name = self.module.func_c_name(name)
+        return CExpr(f"{c_name}({', '.join(codes)})", sig.return_type or "void")
 
     def check_same(self, node: ast.AST, want, got, what: str) -> None:
         if want != got:
@@ -872,12 +1214,101 @@ class ModuleTranslator:
         self.funcs_done: dict[str, FuncSignature] = {}
         self.func_order: list[str] = []
         self.in_progress: set[str] = set()
+        self.structs_done: dict[str, StructType] = {}
+        self.struct_by_c: dict[str, StructType] = {}
+        self.struct_defs: list[str] = []
+        self.tuple_defs: dict[str, str] = {}
+        self.writes_memo: dict[str, set[int]] = {}
 
     def ctype(self, t) -> str:
-        """The C type of `t`, making sure a matrix struct it names gets defined."""
-        if is_mat(t):
-            self.snippets.add(f"mat:{MAT_DIM[t]}")
+        """The C type of `t`, making sure a matrix, quat or transform struct it names gets defined."""
+        if isinstance(t, (StructType, TupleType)):
+            return t.name
+        if not isinstance(t, str):
+            raise TypeError(t)
+        if t == "void" or t in self.struct_by_c:
+            return t
+        snippet_name = struct_snippet(t)
+        if snippet_name:
+            self.snippets.add(snippet_name)
         return ctype(t)
+
+    def struct_type(self, name: str, where: ast.AST) -> StructType:
+        """The @wp.struct `name`, its C definition recorded for the device code."""
+        if name in self.structs_done:
+            return self.structs_done[name]
+        cls = self.info.structs[name]
+        probe = FunctionTranslator(self, ast.FunctionDef(name=name, args=None, body=[], decorator_list=[]), False)
+        fields, members = [], []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+                continue  # docstring
+            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is None):
+                raise TranslationError(self.info.filename, stmt, f"struct '{name}' member other than `name: type`")
+            t = probe.annotation_type(stmt.annotation)
+            fname = stmt.target.id
+            if isinstance(t, StructType):
+                raise TranslationError(self.info.filename, stmt, f"struct '{name}' member '{fname}' of struct type")
+            fields.append((fname, t))
+            if isinstance(t, ArrayType):
+                # arrays inside a struct: a pointer and every extent
+                members.append(f"    {self.ctype(t.dtype)}* {fname};")
+                members.extend(f"    int {fname}_dim{k};" for k in range(t.ndim))
+            else:
+                members.append(f"    {self.ctype(t)} {fname};")
+        c_members = tuple(c_identifier(f, set()) for f, _ in fields)
+        for f, c in zip(fields, c_members):
+            members = [m.replace(f" {f[0]};", f" {c};").replace(f" {f[0]}_dim", f" {c}_dim") for m in members]
+        st = StructType(self.global_c_name(name), tuple(fields), c_members)
+        self.structs_done[name] = st
+        self.struct_by_c[st.name] = st
+        self.struct_defs.append(f"struct {st.name}\n{{\n" + "\n".join(members) + "\n};")
+        return st
+
+    def global_c_name(self, name: str) -> str:
+        """The C name of a module-level name (kernel, helper, struct, constant): renamed if it collides."""
+        return c_identifier(name, set()) if needs_rename(name) else name
+
+    def tuple_type(self, func_name: str, types: tuple) -> TupleType:
+        """The C struct carrying a helper's several return values (members v0, v1, ...)."""
+        tt = TupleType(f"{func_name}_result", types)
+        if tt.name not in self.tuple_defs:
+            members = "\n".join(f"    {self.ctype(t)} v{k};" for k, t in enumerate(types))
+            self.tuple_defs[tt.name] = f"struct {tt.name}\n{{\n{members}\n}};"
+        return tt
+
+    def func_writes(self, name: str) -> set[int]:
+        """Positions of the @wp.func's array parameters it writes (itself or through the helpers it calls)."""
+        if name in self.writes_memo:
+            return self.writes_memo[name]
+        self.writes_memo[name] = set()  # a recursive helper is refused later; stop here
+        fn = self.info.funcs[name]
+        written = self.written_arrays(fn)
+        positions = {k for k, a in enumerate(fn.args.args) if a.arg in written}
+        self.writes_memo[name] = positions
+        return positions
+
+    def written_arrays(self, fn: ast.FunctionDef) -> set[str]:
+        """Arrays (`a`, or `s.f` for a struct member) that `fn` writes: stores, in-place updates, atomics, helpers."""
+        written = set()
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, ast.Subscript) and _array_key(sub.value):
+                            written.add(_array_key(sub.value))
+            if isinstance(node, ast.Call):
+                if _is_wp_attr(node.func, *ATOMICS) and node.args and _array_key(node.args[0]):
+                    written.add(_array_key(node.args[0]))
+                if isinstance(node.func, ast.Name) and node.func.id in self.info.funcs and node.func.id != fn.name:
+                    params = [a.arg for a in self.info.funcs[node.func.id].args.args]
+                    by_pos = dict(enumerate(node.args))
+                    by_pos.update({params.index(k.arg): k.value for k in node.keywords if k.arg in params})
+                    for k in self.func_writes(node.func.id):
+                        if k in by_pos and _array_key(by_pos[k]):
+                            written.add(_array_key(by_pos[k]))
+        return written
 
     def need(self, snippet_name: str) -> None:
         self.snippets.add(snippet_name)
@@ -895,27 +1326,45 @@ class ModuleTranslator:
         t = FunctionTranslator(self, fn, is_kernel=False)
         body = t.translate()
         ret = t.return_type
-        params = ", ".join(f"{self.ctype(p.dtype)} {p.name}" for p in t.params)
-        code = f"__device__ {self.ctype(ret) if ret else 'void'} {name}({params})\n{{\n{body}\n}}"
+        params = []
+        for p in t.params:
+            if p.kind == "array":
+                params.append(f"{'' if p.written else 'const '}{self.ctype(p.dtype)}* {p.name}")
+                params.extend(f"int {p.name}_dim{k}" for k in p.dim_axes())
+            else:
+                params.append(f"{self.ctype(p.dtype)} {p.name}")
+        params = ", ".join(params)
+        code = f"__device__ {self.ctype(ret) if ret else 'void'} {self.func_c_name(name)}({params})\n{{\n{body}\n}}"
         sig = FuncSignature(name, t.params, ret, code)
         self.funcs_done[name] = sig
         self.func_order.append(name)
         self.in_progress.discard(name)
         return sig
 
+    def func_c_name(self, name: str) -> str:
+        return self.global_c_name(name)
+
     def translate_kernel(self, name: str) -> TranslatedKernel:
         fn = self.info.kernels[name]
         t = FunctionTranslator(self, fn, is_kernel=True)
         body = t.translate()
-        kernel = TranslatedKernel(name, t.params, len(t.tid_names), t.launch_names, "", "")
+        # parameters keep their Python names (they match the argument descriptions); C names where renamed
+        original = {new: old for old, new in t.renames.items()}
+        t.params = [replace(p, name=original[p.name], c_name=p.name) if p.name in original else p for p in t.params]
+        c_name = self.global_c_name(name)
+        kernel = TranslatedKernel(name, t.params, len(t.tid_names), t.launch_names, "", "",
+                                  c_name if c_name != name else "")
+        name = c_name
         params = []
         for p in t.params:
-            if p.kind == "array":
+            if p.kind == "struct":
+                params.append(f"{p.dtype} {p.cname}")
+            elif p.kind == "array":
                 base = self.ctype(p.dtype)
-                params.append(f"const {base}* __restrict__ {p.name}" if not p.written else f"{base}* {p.name}")
+                params.append(f"const {base}* __restrict__ {p.cname}" if not p.written else f"{base}* {p.cname}")
                 params.extend(f"int {d}" for d in kernel.dim_params(p))
             else:
-                params.append(f"{self.ctype(p.dtype)} {p.name}")
+                params.append(f"{self.ctype(p.dtype)} {p.cname}")
         params.extend(f"int {b}" for b in t.launch_names)
         head = f"__global__ void {name}({', '.join(params)})"
         if len(head) > 100:
@@ -929,11 +1378,14 @@ class ModuleTranslator:
         helpers = render_snippets(self.snippets)
         if helpers:
             parts.append(helpers)
+        parts.extend(self.struct_defs)
+        parts.extend(self.tuple_defs.values())
         if self.constants_used:
             consts = []
             for c in sorted(self.constants_used):
                 t, v = self.info.constants[c]
-                consts.append(f"constexpr {ctype(t)} {c} = {float_literal(v) if t == 'float32' else v};")
+                text = float_literal(v) if t == "float32" else (str(v).lower() if t == "bool" else str(v))
+                consts.append(f"constexpr {ctype(t)} {self.global_c_name(c)} = {text};")
             parts.append("\n".join(consts))
         for f in self.func_order:
             parts.append(self.funcs_done[f].code)
@@ -943,13 +1395,14 @@ class ModuleTranslator:
 def translate_source(source: str, filename: str = "<source>") -> dict[str, TranslatedKernel | TranslationError]:
     """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
     info = parse_module(source, filename)
-    results: dict[str, TranslatedKernel | TranslationError] = {}
+    results: dict[str, TranslatedKernel | TranslationError] = dict(info.refused)
     for name in info.kernels:
         try:
             results[name] = ModuleTranslator(info).translate_kernel(name)
         except TranslationError as exc:
             results[name] = exc
-    return results
+    lines = {**{n: e.line for n, e in info.refused.items()}, **{n: k.lineno for n, k in info.kernels.items()}}
+    return dict(sorted(results.items(), key=lambda item: lines[item[0]]))
 
 
 def translate_kernel(source: str, kernel_name: str, filename: str = "<source>") -> TranslatedKernel:

@@ -39,3 +39,61 @@ def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance =
     folder = write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
                           expected, {"category": s.category, "description": s.description})
     return run_on_host(folder)
+
+
+def vec_value(name: str, dtype: str, value: tuple) -> ArgSpec:
+    """A by-value vector/matrix/quat/transform argument (components flat, in Warp's memory order)."""
+    return ArgSpec(name, dtype, "scalar", (), 0.0, 0.0, 0, tuple(value))
+
+
+def struct(name: str, struct_name: str, fields: list[ArgSpec]) -> ArgSpec:
+    return ArgSpec(name, struct_name, "struct", fields=tuple(fields))
+
+
+def warp_reference_flat(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
+    """Warp's values of every written array, on the inputs main() builds, for kernels whose arguments
+    may be by-value vectors/matrices/quats/transforms or structs (flattened positions, as the .cu)."""
+    import sys
+
+    import numpy as np
+    import warp as wp
+
+    from extraction.loader import load_kernels, unload
+    from synthesis.dtypes import dtype as lookup_dtype
+
+    kernels = load_kernels("\n\n".join(s.source for s in specs), module_name)
+    module = sys.modules[module_name]
+    try:
+        results = {}
+        for s in specs:
+            seed = input_seed(s)
+            position = 0
+            written = []
+
+            def value_of(a: ArgSpec):
+                nonlocal position
+                t = lookup_dtype(a.dtype) if a.role != "struct" else None
+                if a.role == "struct":
+                    instance = getattr(module, a.dtype)()
+                    for f in a.fields:
+                        setattr(instance, f.name, value_of(f))
+                    return instance
+                position += 1
+                if a.role == "scalar":
+                    if t.kind == "scalar":
+                        return float(a.value) if t.is_float else int(a.value)
+                    if t.kind == "transform":
+                        return wp.transform(wp.vec3(*a.value[:3]), wp.quat(*a.value[3:]))
+                    return t.warp_type()(*a.value)
+                host = make_input(a, position - 1, seed)
+                array = wp.array(host.reshape(a.shape + t.shape), dtype=t.warp_type(), device="cpu")
+                if a.is_written:
+                    written.append(array)
+                return array
+
+            launch_args = [value_of(a) for a in s.args]
+            wp.launch(kernels[s.name], dim=s.dim, inputs=launch_args, device="cpu")
+            results[s.name] = b"".join(np.ascontiguousarray(a.numpy()).tobytes() for a in written)
+        return results
+    finally:
+        unload(module_name)

@@ -18,7 +18,7 @@ HEADER = "@wp.kernel\ndef k(a: wp.array(dtype=float), i: wp.array(dtype=int), ou
 UNSUPPORTED = [
     ("    v = [1.0, 2.0]", "unsupported: list", 9),
     ("    v = {'a': 1.0}", "unsupported: dict", 9),
-    ("    x, y = a[tid], a[tid]", "unsupported: assignment to tuple", 5),
+    ("    out[tid], y = a[tid], a[tid]", "unsupported: assignment to tuple of anything but names", 5),
     ("    f = lambda q: q", "unsupported: lambda", 9),
     ("    print(a[tid])", "unsupported: call to 'print'", 5),
     ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...)", 14),
@@ -136,3 +136,83 @@ def test_every_generated_kernel_translates_consistently(category, seed):
     assert kernel.launch_ndim == len(spec.dim)
     # never a decrement from a double negation (loop headers may count down with --k)
     assert not [line for line in kernel.kernel_code.splitlines() if "--" in line and "for (" not in line]
+
+
+# ---- refusals of the extended language: one located line each ------------------------------------
+@pytest.mark.parametrize("body,message,col", [
+    ("    out[tid] = wp.clamp(a[tid], 0.0, high=1.0, low=0.5)", "error: argument 'low' given twice", 16),
+    ("    out[tid] = float(a.shape[i[tid]])", "unsupported: .shape[k] of a 1-D array with k other than a literal 0..0", 22),
+    ("    out[tid] = float(a.shape[1])", "unsupported: .shape[k] of a 1-D array with k other than a literal 0..0", 22),
+    ("    s = a.shape", "unsupported: array .shape other than .shape[k] with a literal k", 9),
+    ("    out[tid] = wp.inverse(wp.identity(n=4, dtype=float))[0, 0]", "error: wp.inverse() of ['mat44']", 16),
+    ("    out[tid] = wp.quat_rotate(wp.quat_identity(), a[tid])", "error: wp.quat_rotate() of ['quat', 'float32']", 16),
+    ("    out[tid] = a[tid] if 0.0 < a[tid] < tid else 0.0", "error: chained comparison of float32 and int32", 41),
+    ("    x, y = 1.0", "error: 2 names assigned from a value of type float32", 5),
+    ("    a[tid] %= 2.0", "unsupported: in-place '%=' on an array element", 5),
+    ("    out[tid] = wp.identity(n=i[tid], dtype=float)[0, 0]", "error: wp.identity() needs n=2, 3 or 4 as a literal", 16),
+])
+def test_extended_construct_refusal_is_located(body, message, col):
+    with pytest.raises(TranslationError) as info:
+        translate_kernel(HEADER + body + "\n", "k", "user.py")
+    assert str(info.value) == f"user.py:4:{col}: {message}"
+
+
+def test_kernel_defined_inside_a_function_is_refused_with_its_location():
+    source = ("def make():\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        tid = wp.tid()\n\n"
+              "    return inner\n\n" + HEADER + "    out[tid] = a[tid]\n")
+    results = translate_source(source, "nested.py")
+    assert list(results) == ["inner", "k"]  # in source order
+    assert str(results["inner"]).startswith("nested.py:3:5: unsupported: kernel 'inner' is not defined at module level")
+    assert not isinstance(results["k"], TranslationError)
+
+
+def test_kernel_defined_inside_a_class_is_refused():
+    source = "class Sim:\n    @wp.kernel\n    def step(a: wp.array(dtype=float)):\n        tid = wp.tid()\n"
+    results = translate_source(source, "cls.py")
+    assert isinstance(results["step"], TranslationError) and results["step"].line == 3
+
+
+def test_struct_member_other_than_an_annotation_is_refused():
+    source = ("@wp.struct\nclass S:\n    x: float = 1.0\n\n"
+              "@wp.kernel\ndef k(s: S, out: wp.array(dtype=float)):\n    tid = wp.tid()\n    out[tid] = s.x\n")
+    with pytest.raises(TranslationError, match=r"user.py:3:5: unsupported: struct 'S' member other than `name: type`"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_unknown_struct_member_is_refused():
+    source = ("@wp.struct\nclass S:\n    x: float\n\n"
+              "@wp.kernel\ndef k(s: S, out: wp.array(dtype=float)):\n    tid = wp.tid()\n    out[tid] = s.y\n")
+    with pytest.raises(TranslationError, match=r"user.py:8:16: unsupported: attribute '.y' of S"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_module_global_that_is_not_a_number_is_unknown():
+    source = "import numpy as np\nTABLE = np.zeros(4)\n\n" + HEADER + "    out[tid] = TABLE\n"
+    with pytest.raises(TranslationError, match=r"user.py:7:16: error: unknown name 'TABLE'"):
+        translate_kernel(source, "k", "user.py")
+
+
+# ---- identifier hygiene ---------------------------------------------------------------------------
+def test_colliding_names_are_renamed_consistently_in_kernel_and_host():
+    from cuda_production.templates import render_cu, Tolerance
+    from synthesis.spec import ArgSpec
+
+    source = ("@wp.kernel\ndef main(threadIdx: wp.array(dtype=float), x: wp.array(dtype=float), h_x: float):\n"
+              "    tid = wp.tid()\n    length = threadIdx[tid] * h_x\n    x[tid] = length\n")
+    kernel = translate_kernel(source, "main", "user.py")
+    assert kernel.cname == "main_" and [p.name for p in kernel.params] == ["threadIdx", "x", "h_x"]
+    assert kernel.params[0].cname == "threadIdx_"
+    assert "__global__ void main_(const float* __restrict__ threadIdx_, float* x, float h_x, int n)" in kernel.kernel_code
+    assert "float length_ = threadIdx_[tid] * h_x;" in kernel.kernel_code
+    args = [ArgSpec("threadIdx", "float32", "input", (8,)), ArgSpec("x", "float32", "output", (8,)),
+            ArgSpec("h_x", "float32", "scalar", value=0.5)]
+    cu = render_cu(kernel, args, (8,), 1, Tolerance(), False, "t")
+    assert "const float arg_h_x = 0.5f;" in cu  # the host vector of array x is h_x
+    assert "main_<<<grid, block>>>(d_threadIdx_, d_x, arg_h_x, n);" in cu
+
+
+def test_local_named_like_a_helper_is_renamed():
+    source = ("@wp.kernel\ndef k(u: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3)):\n"
+              "    tid = wp.tid()\n    cross = wp.cross(u[tid], u[tid])\n    out[tid] = cross\n")
+    code = translate_kernel(source, "k", "user.py").kernel_code
+    assert "float3 cross_ = cross(u[tid], u[tid]);" in code and "out[tid] = cross_;" in code

@@ -1,0 +1,39 @@
+"""The builtin table: every entry is usable as registered, and the table is what the translator consults."""
+import pytest
+
+from cuda_production import builtins
+from cuda_production.cuda_types import render_snippets
+from cuda_production.translator import TranslationError, translate_kernel
+from synthesis.dtypes import TYPES
+
+ENTRIES = [b for overloads in builtins.BUILTINS.values() for b in overloads]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[f"{b.key}{b.input_types}" for b in ENTRIES])
+def test_entry_names_known_types_and_existing_snippets(entry):
+    for t in (entry.input_types or ()) + ((entry.value_type,) if entry.value_type else ()):
+        assert t in TYPES, t
+    render_snippets(set(entry.snippets))  # KeyError for a snippet that does not exist
+    assert entry.cuda is not None or entry.emit is not None
+
+
+def test_overload_is_chosen_by_argument_types():
+    assert builtins.lookup("min", ["int32", "int32"]).cuda == "min({0}, {1})"
+    assert builtins.lookup("min", ["float32", "float32"]).cuda == "fminf({0}, {1})"
+    with pytest.raises(builtins.BuiltinMismatch, match=r"wp.min\(\) of \['int32', 'float32'\]"):
+        builtins.lookup("min", ["int32", "float32"])
+
+
+def test_a_registered_builtin_is_translated_without_translator_changes(monkeypatch):
+    monkeypatch.setitem(builtins.BUILTINS, "twice", [])
+    builtins.add_builtin("twice", ("float32",), "float32", "(2.0f * {0})", arg_names=("x",))
+    source = ("@wp.kernel\ndef k(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+              "    tid = wp.tid()\n    out[tid] = wp.twice(x=a[tid])\n")
+    assert "out[tid] = (2.0f * a[tid]);" in translate_kernel(source, "k").kernel_code
+
+
+def test_keyword_unknown_to_the_builtin_is_refused():
+    source = ("@wp.kernel\ndef k(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+              "    tid = wp.tid()\n    out[tid] = wp.sin(y=a[tid])\n")
+    with pytest.raises(TranslationError, match="unsupported: keyword argument 'y'"):
+        translate_kernel(source, "k")
