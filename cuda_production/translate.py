@@ -89,10 +89,10 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
     called = set(_CALLED.findall(kernel.kernel_code)) - {kernel.name}
     for name in sorted(set(_DECLARED.findall(kernel.kernel_code)) & called):
         return f"local '{name}' hides the function {name}() it calls in CUDA C++"
-    arrays = {p.name for p in kernel.params if p.kind == "array"}
+    arrays = {p.cname for p in kernel.params if p.kind == "array"}
     for p in kernel.params:
-        if p.kind == "scalar" and any(p.name == f"{prefix}{a}" for a in arrays for prefix in ("h_", "d_", "bytes_")):
-            return f"parameter '{p.name}' clashes with the host code's name for array '{p.name.split('_', 1)[1]}'"
+        if p.kind == "scalar" and any(p.cname == f"{prefix}{a}" for a in arrays for prefix in ("h_", "d_", "bytes_")):
+            return f"parameter '{p.name}' clashes with the host code's name for array '{p.cname.split('_', 1)[1]}'"
     return None
 
 

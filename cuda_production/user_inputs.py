@@ -374,6 +374,13 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     for p in kernel.params:
         fields = declared.args.get(p.name, {})
         where = f"{declared.origin}: parameter '{p.name}'"
+        if p.kind == "struct":  # members described like parameters of their own (declarations: not yet)
+            if fields:
+                raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")
+            _, members = infer_inputs(replace(kernel, params=list(p.fields)), fn,
+                                      KernelDeclaration(declared.origin, launch), constants)
+            args.append(ArgSpec(p.name, p.dtype, "struct", fields=tuple(members)))
+            continue
         if p.kind != "array":
             arg = ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype))
             if "value" in fields:

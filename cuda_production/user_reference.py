@@ -196,29 +196,40 @@ def instrument(source: str, kernel: str, arrays: dict[str, tuple[int, int]]) -> 
 
 # ---- child side -----------------------------------------------------------------------------------
 
-def _launch_inputs(job: ReferenceJob):
+def _launch_inputs(job: ReferenceJob, module):
+    """Warp values for the job's arguments (hash positions over the flattened list, as the .cu numbers
+    them), and the written arrays in that order (expected.bin's layout)."""
     import warp as wp
 
     from cuda_production.reference import make_input
     from synthesis.dtypes import dtype as lookup_dtype
 
-    inputs, written = [], []
+    written = []
     position = 0
+
+    def value(arg: ArgSpec):
+        nonlocal position
+        t = lookup_dtype(arg.dtype)
+        if arg.kind == "scalar":
+            v = (t.warp_type()(*arg.value) if t.kind != "scalar" else
+                 bool(arg.value) if t.scalar == "bool" else int(arg.value) if t.is_int else float(arg.value))
+        else:
+            host = make_input(arg, position, job.seed)
+            v = wp.array(host.reshape(arg.shape + t.shape), dtype=t.warp_type(), device="cpu")
+            if arg.is_written:
+                written.append(v)
+        position += 1
+        return v
+
+    inputs = []
     for arg in job.args:
-        for flat in arg.flattened():
-            t = lookup_dtype(flat.dtype)
-            if flat.kind == "scalar":
-                if t.kind != "scalar":
-                    inputs.append(t.warp_type()(*flat.value))
-                else:
-                    inputs.append(bool(flat.value) if t.scalar == "bool" else int(flat.value) if t.is_int else float(flat.value))
-            else:
-                host = make_input(flat, position, job.seed)
-                array = wp.array(host.reshape(flat.shape + t.shape), dtype=t.warp_type(), device="cpu")
-                inputs.append(array)
-                if flat.is_written:
-                    written.append(array)
-            position += 1
+        if arg.kind == "struct":  # members take the positions, the struct none
+            instance = getattr(module, arg.dtype)()
+            for member in arg.fields:
+                setattr(instance, member.name, value(member))
+            inputs.append(instance)
+        else:
+            inputs.append(value(arg))
     return inputs, written
 
 
@@ -258,7 +269,7 @@ def child_main(mode: str, spec_path: str) -> None:
                 modules[str(path)] = _import(path, f"translate_reference_{mode}_{len(modules)}_{path.stem}")
             module = modules[str(path)]
             kernel = getattr(module, job.name)
-            inputs, written = _launch_inputs(job)
+            inputs, written = _launch_inputs(job, module)
             if mode == "diagnose":
                 report = wp.zeros(4, dtype=wp.int32, device="cpu")
                 wp.launch(kernel, dim=job.launch, inputs=[*inputs, report], device="cpu")
