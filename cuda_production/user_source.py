@@ -114,6 +114,11 @@ class SourceIndex:
                 defines.setdefault(name, []).append(k)
         return cls(source.splitlines(), statements, defines)
 
+    def span_chars(self, k: int) -> int:
+        """Characters of statement `k`'s lines."""
+        stmt = self.statements[k]
+        return sum(len(line) + 1 for line in self.lines[stmt.lineno - 1: stmt.end_lineno])
+
     def closure(self, function: str) -> set[int]:
         """Indices of the top-level function `function` and every statement it needs, transitively."""
         start = [k for k in self.defines.get(function, []) if isinstance(self.statements[k], ast.FunctionDef)]
