@@ -88,16 +88,16 @@ def nvcc_verdicts(probe_outputs, tmp_path_factory) -> dict[str, str]:
     """nvcc -ptx on every exit-0 output ('' when accepted, nvcc's first error otherwise)."""
     if shutil.which("nvcc") is None:
         pytest.skip("nvcc not installed")
-    verdicts = {}
     work = tmp_path_factory.mktemp("ptx")
-    for case, (code, _, out) in probe_outputs.items():
-        if code != 0:
-            continue
-        for cu in out.glob("*/*.cu"):
-            proc = subprocess.run(["nvcc", "-ptx", "-arch=sm_75", "-std=c++17", str(cu), "-o", str(work / f"{case}.ptx")],
-                                  capture_output=True, text=True)
-            verdicts[case] = "" if proc.returncode == 0 else next(
-                (l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
+    cus = {case: cu for case, (code, _, out) in probe_outputs.items() if code == 0 for cu in out.glob("*/*.cu")}
+    command = ["nvcc", "-ptx", "-arch=sm_75", "-std=c++17"]
+    if subprocess.run([*command, *map(str, cus.values())], cwd=work, capture_output=True).returncode == 0:
+        return {case: "" for case in cus}  # one nvcc run for all: the common case
+    verdicts = {}
+    for case, cu in cus.items():
+        proc = subprocess.run([*command, str(cu)], cwd=work, capture_output=True, text=True)
+        verdicts[case] = "" if proc.returncode == 0 else next(
+            (l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
     return verdicts
 
 
