@@ -233,6 +233,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
     for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
         if name in refused_deep:
@@ -251,7 +252,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         try:
             declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
-            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants)
+            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs)
         except InputsError as exc:
             report.refuse(str(exc))
             continue

@@ -240,7 +240,64 @@ def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]
     return None
 
 
-def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[str, int] | None = None) -> Usage:
+def _upper_bound(node: ast.AST, constants: dict[str, int], assigned: dict[str, list[ast.AST]], seen=()) -> int | None:
+    """A largest value the index `node` can take, when its form says so: `x % N` (N - 1),
+    `wp.clamp(x, lo, hi)` (hi), `wp.min(x, hi)`, a constant, or a local only ever assigned such values."""
+    form = _affine(node, (), constants)
+    if form is not None:
+        return form[2]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        c = _affine(node.right, (), constants)
+        return c[2] - 1 if c is not None and c[2] > 0 else None
+    if isinstance(node, ast.Call) and _is_wp(node.func, "clamp") and len(node.args) == 3:
+        return _upper_bound(node.args[2], constants, assigned, seen)
+    if isinstance(node, ast.Call) and _is_wp(node.func, "min") and len(node.args) == 2:
+        bounds = [_upper_bound(a, constants, assigned, seen) for a in node.args]
+        known = [b for b in bounds if b is not None]
+        return min(known) if known else None
+    if isinstance(node, ast.Name) and node.id in assigned and node.id not in seen:
+        bounds = [_upper_bound(v, constants, assigned, (*seen, node.id)) for v in assigned[node.id]]
+        return max(bounds) if bounds and None not in bounds else None
+    return None
+
+
+def _assignments(fn: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+    found: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.For)) or (isinstance(node, ast.Assign) and len(node.targets) != 1):
+            for t in ast.walk(node.target if not isinstance(node, ast.Assign) else node):
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                    found.setdefault(t.id, []).append(ast.Name("unbounded", ast.Load()))  # not bounded
+    return found
+
+
+def _func_accesses(fn: ast.FunctionDef, funcs: dict[str, ast.FunctionDef], constants: dict[str, int],
+                   depth: int = 0) -> dict[int, dict[int, list[int]]]:
+    """For a @wp.func: parameter position -> dimension -> upper bounds of the indices it is accessed
+    with (None entries dropped means: not bounded), including through the helpers it passes it to."""
+    result: dict[int, dict[int, list[int]]] = {}
+    params = [a.arg for a in fn.args.args]
+    assigned = _assignments(fn)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in params:
+            indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for d, index in enumerate(indices):
+                bound = _upper_bound(index, constants, assigned)
+                result.setdefault(params.index(node.value.id), {}).setdefault(d, []).append(
+                    -1 if bound is None else bound)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in funcs and depth < 8:
+            inner = _func_accesses(funcs[node.func.id], funcs, constants, depth + 1)
+            for k, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id in params and k in inner:
+                    for d, bounds in inner[k].items():
+                        result.setdefault(params.index(arg.id), {}).setdefault(d, []).extend(bounds)
+    return result
+
+
+def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[str, int] | None = None,
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> Usage:
     arrays = {p.name: p for p in kernel.params if p.kind == "array"}
     int_arrays = {n for n, p in arrays.items() if p.dtype == "int32"}
     usage = Usage()
@@ -297,6 +354,9 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
     def record(arr: str, indices: list[ast.AST]) -> None:
         for d, index in enumerate(indices[: arrays[arr].ndim]):
             form = _affine(index, usage.tid_names, constants or {})
+            if form is None:
+                bound = _upper_bound(index, constants or {}, assigned)
+                form = None if bound is None else (None, 0, bound)
             if form is not None:
                 usage.affine.setdefault(arr, {}).setdefault(d, []).append(form)
             else:
@@ -304,7 +364,18 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
             for src in sources(index):
                 usage.indexes_into.setdefault(src, set()).add((arr, d))
 
+    assigned = _assignments(fn)
     for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (funcs or {}):
+            # an array handed to a @wp.func: the bounds of the func's own indices into it
+            inner = _func_accesses(funcs[node.func.id], funcs, constants or {})
+            for k, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id in arrays and k in inner:
+                    for d, bounds in inner[k].items():
+                        if -1 in bounds:
+                            usage.other_dims.setdefault(arg.id, set()).add(d)
+                        else:
+                            usage.affine.setdefault(arg.id, {}).setdefault(d, []).append((None, 0, max(bounds)))
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
             record(node.value.id, node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
         elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS) and node.args
@@ -318,7 +389,8 @@ def _is_wp(node: ast.AST, *names: str) -> bool:
 
 
 def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: KernelDeclaration | None = None,
-                 constants: dict[str, int] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
+                 constants: dict[str, int] | None = None,
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
     """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest.
     `constants`: the file's module-level int constants (a guard `if i >= N: return` sets the launch)."""
     declared = declared or KernelDeclaration("no declaration")
@@ -326,7 +398,7 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     for name in declared.args:
         if name not in names:
             raise InputsError(f"{declared.origin}: error: no parameter '{name}' in kernel '{kernel.name}'")
-    usage = kernel_usage(fn, kernel, constants)
+    usage = kernel_usage(fn, kernel, constants, funcs)
     launch = declared.dim
     if launch is None:
         launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(DEFAULT_LAUNCH[kernel.launch_ndim]))
@@ -378,7 +450,7 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             if fields:
                 raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")
             _, members = infer_inputs(replace(kernel, params=list(p.fields)), fn,
-                                      KernelDeclaration(declared.origin, launch), constants)
+                                      KernelDeclaration(declared.origin, launch), constants, funcs)
             args.append(ArgSpec(p.name, p.dtype, "struct", fields=tuple(members)))
             continue
         if p.kind != "array":
