@@ -433,3 +433,17 @@ def test_strided_index_sizes_the_array_for_every_thread():
     result, fn = _translated(source, "tri")
     launch, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)))
     assert {a.name: a.shape for a in args} == {"idx": (30,), "out": (10,)}
+
+
+def test_index_clamped_inside_a_helper_sizes_the_array_passed_to_it():
+    source = HEADER + ("W = wp.constant(100)\n\n@wp.func\ndef lookup(f: wp.array(dtype=float), x: int):\n"
+                       "    x = wp.clamp(x, 0, W - 1)\n    return f[x]\n\n"
+                       "@wp.kernel\ndef smooth(p: wp.array(dtype=float), q: wp.array(dtype=float)):\n"
+                       "    i = wp.tid()\n    q[i] = lookup(p, i - 1) + lookup(p, (i + 7) % W)\n")
+    result, fn = _translated(source, "smooth")
+    tree = ast.parse(source)
+    from cuda_production.user_inputs import module_int_constants
+
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "lookup"}
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)), module_int_constants(tree), funcs)
+    assert {a.name: a.shape for a in args} == {"p": (100,), "q": (10,)}
