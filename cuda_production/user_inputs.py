@@ -240,9 +240,33 @@ def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]
     return None
 
 
-def _upper_bound(node: ast.AST, constants: dict[str, int], assigned: dict[str, list[ast.AST]], seen=()) -> int | None:
+def _periodic_helper_bound(call: ast.Call, funcs: dict[str, ast.FunctionDef], constants: dict[str, int]) -> int | None:
+    """`cyclic_index(i - 1, N)`-style helpers: a @wp.func whose body takes `% N` of a value (N a constant,
+    or a parameter given a constant) returns an index into an N-periodic grid: at most N - 1."""
+    fn = funcs.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if fn is None:
+        return None
+    bound_args = {a.arg: _affine(v, (), constants) for a, v in zip(fn.args.args, call.args)}
+    moduli = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            c = _affine(node.right, (), constants)
+            if c is None and isinstance(node.right, ast.Name):
+                c = bound_args.get(node.right.id)
+            if c is not None and c[2] > 0:
+                moduli.append(c[2])
+    return max(moduli) - 1 if moduli else None
+
+
+def _upper_bound(node: ast.AST, constants: dict[str, int], assigned: dict[str, list[ast.AST]], seen=(),
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> int | None:
     """A largest value the index `node` can take, when its form says so: `x % N` (N - 1),
-    `wp.clamp(x, lo, hi)` (hi), `wp.min(x, hi)`, a constant, or a local only ever assigned such values."""
+    `wp.clamp(x, lo, hi)` (hi), `wp.min(x, hi)`, a periodic-index helper, a constant, or a local only
+    ever assigned such values."""
+    if isinstance(node, ast.Call) and funcs:
+        periodic = _periodic_helper_bound(node, funcs, constants)
+        if periodic is not None:
+            return periodic
     form = _affine(node, (), constants)
     if form is not None:
         return form[2]
@@ -250,13 +274,13 @@ def _upper_bound(node: ast.AST, constants: dict[str, int], assigned: dict[str, l
         c = _affine(node.right, (), constants)
         return c[2] - 1 if c is not None and c[2] > 0 else None
     if isinstance(node, ast.Call) and _is_wp(node.func, "clamp") and len(node.args) == 3:
-        return _upper_bound(node.args[2], constants, assigned, seen)
+        return _upper_bound(node.args[2], constants, assigned, seen, funcs)
     if isinstance(node, ast.Call) and _is_wp(node.func, "min") and len(node.args) == 2:
-        bounds = [_upper_bound(a, constants, assigned, seen) for a in node.args]
+        bounds = [_upper_bound(a, constants, assigned, seen, funcs) for a in node.args]
         known = [b for b in bounds if b is not None]
         return min(known) if known else None
     if isinstance(node, ast.Name) and node.id in assigned and node.id not in seen:
-        bounds = [_upper_bound(v, constants, assigned, (*seen, node.id)) for v in assigned[node.id]]
+        bounds = [_upper_bound(v, constants, assigned, (*seen, node.id), funcs) for v in assigned[node.id]]
         return max(bounds) if bounds and None not in bounds else None
     return None
 
@@ -355,7 +379,7 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
         for d, index in enumerate(indices[: arrays[arr].ndim]):
             form = _affine(index, usage.tid_names, constants or {})
             if form is None:
-                bound = _upper_bound(index, constants or {}, assigned)
+                bound = _upper_bound(index, constants or {}, assigned, (), funcs)
                 form = None if bound is None else (None, 0, bound)
             if form is not None:
                 usage.affine.setdefault(arr, {}).setdefault(d, []).append(form)
