@@ -447,3 +447,17 @@ def test_index_clamped_inside_a_helper_sizes_the_array_passed_to_it():
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "lookup"}
     _, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)), module_int_constants(tree), funcs)
     assert {a.name: a.shape for a in args} == {"p": (100,), "q": (10,)}
+
+
+def test_periodic_index_helper_sizes_the_grid_it_wraps():
+    source = HEADER + ("N = 300\n\n@wp.func\ndef cyclic(idx: int, n: int) -> int:\n    r = idx % n\n"
+                       "    if r < 0:\n        r += n\n    return r\n\n"
+                       "@wp.kernel\ndef lap(u: wp.array2d(dtype=float), v: wp.array2d(dtype=float)):\n"
+                       "    i, j = wp.tid()\n    v[i, j] = u[cyclic(i - 1, N), j] + u[i, cyclic(j + 1, N)]\n")
+    result, fn = _translated(source, "lap")
+    tree = ast.parse(source)
+    from cuda_production.user_inputs import module_int_constants
+
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "cyclic"}
+    _, args = infer_inputs(result, fn, None, module_int_constants(tree), funcs)
+    assert {a.name: a.shape for a in args} == {"u": (300, 300), "v": (64, 64)}
