@@ -1,108 +1,442 @@
 """`python -m cuda_production.translate FILE.py -o OUTDIR`: a user's Warp kernels -> CUDA samples.
 
-The file is parsed, never imported or executed. Each @wp.kernel becomes OUTDIR/<kernel>/ with the
-.cu, a Makefile and metadata.json; its main() builds deterministic inputs, runs and times the kernel
-(there is no Warp reference for a user's kernel, so it prints a checksum instead of PASS/FAIL).
-A kernel that cannot be translated gets one line on stderr, `file:line:col: unsupported: ...`,
-nothing is written for it, and the exit status is 2.
+The file is parsed, never imported or executed (unless `--reference` asks for it). Each @wp.kernel
+becomes OUTDIR/<kernel>/ with the .cu, a Makefile, metadata.json, the kernel's own .py (the kernel
+and only what it depends on) and a stamp file marking the folder as this tool's. A kernel that
+cannot be translated gets one line on stderr, `file:line:col: unsupported: ...`, nothing is
+written for it, and the exit status is 2. Everything is written under a temporary folder inside
+OUTDIR and renamed into place; the temporary folder is removed on every exit, Ctrl-C included.
 """
 from __future__ import annotations
 
+import ast
+import json
+import os
+import re
+import shutil
+import signal
 import sys
-from dataclasses import replace
+import tempfile
+import threading
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
 
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
-from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.spec import ArgSpec
 from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
+from cuda_production.user_inputs import (
+    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
+    module_int_constants,
+)
+from cuda_production.user_source import (
+    MAX_NESTING, MAX_SOURCE_BYTES, SourceError, SourceIndex, decode_source, decorated_start, nesting_depth,
+    parse_source,
+)
 
-DEFAULT_1D = 1024
-DEFAULT_ND = {2: (64, 64), 3: (16, 16, 16)}
+INPUT_SEED = 12345
+STAMP = ".cuda_production_translate.json"  # marks a folder this tool wrote, listing the files it wrote
+BUILD_PRODUCTS = ("{name}", "{name}.ptx")  # what `make` adds to a sample folder (replaced with it)
+TRANSLATE_STACK_BYTES = 512 * 1024 * 1024  # the translator recurses once per AST level: MAX_NESTING fits
 
 
-def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[ArgSpec]:
-    """Inputs for a kernel nobody described: arrays shaped like the launch, ints as valid indices."""
-    args = []
-    size = 1
-    for d in launch_dim:
-        size *= d
+@dataclass
+class Report:
+    """What happened to each kernel, for the exit status."""
+
+    refused: int = 0
+    written: list[str] = field(default_factory=list)
+    not_equal: int = 0
+
+    def refuse(self, line: str) -> None:
+        click.echo(line, err=True)
+        self.refused += 1
+
+    @property
+    def status(self) -> int:
+        return 2 if self.refused else (1 if self.not_equal else 0)
+
+
+# Names the .cu cannot use for the user's own identifiers: C++ keywords, CUDA's built-in variables and
+# vector types, the sample's own types, and `main`. The translator renames what it can; this check on
+# its output refuses whatever would still reach nvcc as a clash (never exit 0 with a .cu nvcc rejects).
+CUDA_RESERVED = frozenset("""
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
+compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
+default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline
+int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public register
+reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch template
+this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t
+while xor xor_eq threadIdx blockIdx blockDim gridDim warpSize dim3 size_t uint32_t int32_t int64_t uint64_t
+float2 float3 float4 int2 int3 int4 mat22 mat33 mat44 quat transform main std NULL
+""".split())
+_DECLARED = re.compile(r"^\s*(?:const\s+)?[A-Za-z_]\w*\s*\*?\s+([A-Za-z_]\w*)\s*(?:=|;)", re.M)
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_SIGNATURE = re.compile(r"^(?:__global__|__device__)[^(]*?\b([A-Za-z_]\w*)\s*\(([^)]*)\)", re.M)
+
+
+def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
+    """The first identifier of the translated code that nvcc would reject or misread, if any."""
+    code = kernel.device_code + "\n" + kernel.kernel_code
+    user_code = code[code.find("__global__"):] if not kernel.device_code else code
+    declared = set(_DECLARED.findall(kernel.kernel_code))
+    for fn, params in _SIGNATURE.findall(user_code):
+        declared.add(fn)
+        declared |= {p.split()[-1].lstrip("*") for p in params.split(",") if p.strip()}
+    for name in sorted(declared & CUDA_RESERVED):
+        return f"name '{name}' is reserved in CUDA C++"
+    called = set(_CALLED.findall(kernel.kernel_code)) - {kernel.name}
+    for name in sorted(set(_DECLARED.findall(kernel.kernel_code)) & called):
+        return f"local '{name}' hides the function {name}() it calls in CUDA C++"
+    arrays = {p.cname for p in kernel.params if p.kind == "array"}
     for p in kernel.params:
-        if p.kind == "scalar":
-            args.append(ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype)))
-            continue
-        if p.kind == "struct":  # members described like parameters of their own
-            members = default_args(replace(kernel, params=list(p.fields)), launch_dim)
-            args.append(ArgSpec(p.name, p.dtype, "struct", fields=tuple(members)))
-            continue
-        shape = launch_dim if p.ndim == len(launch_dim) else ((size,) if p.ndim == 1 else tuple([16] * p.ndim))
-        role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
-        if p.dtype == "int32":
-            # Integers double as indices in most kernels: keep them inside the smallest array.
-            args.append(ArgSpec(p.name, p.dtype, role, shape, 0, _min_extent(kernel, launch_dim) - 1, 0))
-        else:
-            args.append(ArgSpec(p.name, p.dtype, role, shape, -1.0, 1.0, 10))
-    return args
+        if p.kind == "scalar" and any(p.cname == f"{prefix}{a}" for a in arrays for prefix in ("h_", "d_", "bytes_")):
+            return f"parameter '{p.name}' clashes with the host code's name for array '{p.cname.split('_', 1)[1]}'"
+    return None
 
 
-def _default_value(dtype: str):
-    t = lookup_dtype(dtype)
-    if t.kind == "scalar":
-        return 4 if t.is_int else (True if t.scalar == "bool" else 0.5)
-    return tuple(0.5 if k % 2 == 0 else -0.25 for k in range(t.width))
+def _translate_deep(source: str, filename: str) -> dict:
+    """translate_source on a thread with a stack deep enough for MAX_NESTING levels."""
+    result: dict = {}
 
+    def work() -> None:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
+        try:
+            result["value"] = translate_source(source, filename)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            result["error"] = exc
+        finally:
+            sys.setrecursionlimit(old)
 
-def _min_extent(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> int:
-    return min(launch_dim) if len(launch_dim) > 1 else launch_dim[0]
-
-
-def translate_file(path: Path, out: Path) -> int:
+    previous = threading.stack_size(TRANSLATE_STACK_BYTES)
     try:
-        source = path.read_text()
+        worker = threading.Thread(target=work, name="translate", daemon=True)  # Ctrl-C need not wait for it
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
+
+
+def _destination_problem(folder: Path, force: bool) -> str | None:
+    """Why `folder` must not be (re)placed, or None if it is free or a folder of ours that --force replaces."""
+    if not folder.exists() and not folder.is_symlink():
+        return None
+    if folder.is_symlink() or not folder.is_dir():
+        return f"{folder}: exists and is not a folder; not touched"
+    stamp = folder / STAMP
+    try:
+        written = set(json.loads(stamp.read_text())["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"{folder}: exists and was not written by translate; not touched (choose another -o)"
+    if not force:
+        return f"{folder}: exists (written by an earlier translate); --force replaces it"
+    name = folder.name
+    allowed = written | {STAMP} | {p.format(name=name) for p in BUILD_PRODUCTS}
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in allowed)
+    if foreign:
+        return f"{folder}: holds files translate did not write ({', '.join(foreign[:3])}); not replaced"
+    return None
+
+
+def _stamp(folder: Path, kernel: str, source_file: Path) -> None:
+    files = sorted(p.name for p in folder.iterdir())
+    (folder / STAMP).write_text(json.dumps({"written_by": "cuda_production.translate", "kernel": kernel,
+                                            "source_file": str(source_file), "files": files}, indent=2) + "\n")
+
+
+def _commit(staged: Path, folder: Path, trash: Path) -> None:
+    """Move a finished folder into place; an old folder of ours goes to `trash` first (removed with it)."""
+    if folder.exists():
+        os.replace(folder, trash / folder.name)
+    os.replace(staged, folder)
+
+
+def _what_to_translate(index: SourceIndex, kernels: list[str], filename: str) -> tuple[dict[str, str], str]:
+    """The source the translator needs: the kernels and what they use, every other line blanked (line
+    numbers kept), so a large file's other code costs nothing. Kernels using a function nested deeper
+    than MAX_NESTING are left out too, each with its refusal line."""
+    deep: dict[int, str] = {}
+    for k, stmt in enumerate(index.statements):
+        # Every AST level takes at least one character: a short function cannot be too deep.
+        if isinstance(stmt, ast.FunctionDef) and index.span_chars(k) + 16 > MAX_NESTING:
+            depth = nesting_depth(stmt)
+            if depth > MAX_NESTING:
+                deep[k] = (f"{filename}:{stmt.lineno}:{stmt.col_offset + 1}: unsupported: '{stmt.name}' is nested "
+                           f"{depth} levels deep (limit {MAX_NESTING})")
+    refused, keep = {}, set()
+    for name in kernels:
+        needs = index.closure(name)
+        hit = sorted(needs & set(deep))
+        if hit:
+            refused[name] = deep[hit[0]]
+        else:
+            keep |= needs
+    return refused, index.only(keep)
+
+
+def _nested_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
+    """@wp.kernel functions defined inside a function or class (statements only: cheap on any file)."""
+    found, todo = [], [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If))]
+    while todo:
+        node = todo.pop()
+        for child in (c for attr in ("body", "orelse", "finalbody", "handlers") for c in getattr(node, attr, [])):
+            if isinstance(child, ast.FunctionDef) and _is_kernel(child):
+                found.append(child)
+            if isinstance(child, ast.stmt) or isinstance(child, ast.ExceptHandler):
+                todo.append(child)
+    return sorted(found, key=lambda n: n.lineno)
+
+
+def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force: bool = False,
+                   reference: bool = False, check: bool = False) -> int:
+    report = Report()
+    try:
+        data = path.read_bytes()
     except OSError as exc:
-        click.echo(f"{path}: cannot read: {exc.strerror}", err=True)
+        click.echo(f"{path}: error: cannot read: {exc.strerror}", err=True)
         return 2
     try:
-        results = translate_source(source, str(path))
+        source = decode_source(data, str(path))
+        tree = parse_source(source, str(path))
+        declarations = load_inputs_file(inputs_file) if inputs_file else {}
+    except (SourceError, InputsError) as exc:
+        click.echo(str(exc), err=True)
+        return 2
+    index = SourceIndex.build(source, tree)
+    kernel_nodes = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)}
+    for name, decl in declarations.items():
+        if name not in kernel_nodes:
+            click.echo(f"{decl.origin}: error: no @wp.kernel named '{name}' in {path}", err=True)
+            return 2
+    refused_deep, translatable = _what_to_translate(index, list(kernel_nodes), str(path))
+    try:
+        results = _translate_deep(translatable, str(path))
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
-    if not results:
-        click.echo(f"{path}: no @wp.kernel found", err=True)
+    except (RecursionError, MemoryError):
+        click.echo(f"{path}: error: too large or too deeply nested to translate (limit {MAX_NESTING} levels)", err=True)
         return 2
-    status = 0
-    for name, result in results.items():
+    nested = _nested_kernels(tree)
+    if not results and not refused_deep and not nested:
+        click.echo(f"{path}: error: no @wp.kernel found", err=True)
+        return 2
+    for fn in nested:
+        if fn.name not in results:  # the translator sees module-level kernels only: say so for these
+            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: @wp.kernel '{fn.name}' defined "
+                          f"inside a function or class (only module-level kernels are translated)")
+
+    # Inputs and destinations first: nothing is written for a kernel refused here.
+    constants = module_int_constants(tree)
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
+    ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
+    for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
+        if name in refused_deep:
+            report.refuse(refused_deep[name])
+            continue
+        result = results.get(name)
+        if result is None:
+            continue
         if isinstance(result, TranslationError):
-            click.echo(str(result), err=True)
-            status = 2
+            report.refuse(str(result))
             continue
-        launch = (DEFAULT_1D,) if result.launch_ndim == 1 else DEFAULT_ND[result.launch_ndim]
+        clash = cuda_name_clash(result)
+        if clash:
+            fn = kernel_nodes[name]
+            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: in '{name}': {clash} (rename it)")
+            continue
         try:
-            write_sample(out / name, result, _kernel_source(source, name), default_args(result, launch), launch,
-                         12345, Tolerance(), None,
-                         {"description": f"Kernel {name} from {path.name}", "source_file": str(path)})
-        except OSError as exc:
-            click.echo(f"{out / name}: cannot write: {exc.strerror}", err=True)
-            status = 2
+            declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
+            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs)
+        except InputsError as exc:
+            report.refuse(str(exc))
             continue
-        click.echo(f"{name}: {out / name}")
-    return status
+        problem = _destination_problem(out / name, force)
+        if problem:
+            report.refuse(problem)
+            continue
+        origin = declared.origin if declared else "inferred from the kernel's use of its arguments"
+        ready.append((result, launch, args, origin))
+    if not ready:
+        return report.status
+
+    created_out = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        click.echo(f"{out}: error: cannot create the output folder: {exc.strerror or exc}", err=True)
+        return 2
+    staging = Path(tempfile.mkdtemp(prefix=".translate-", dir=out))
+    try:
+        _write_all(path, source, index, kernel_nodes, ready, out, staging, reference, check, report)
+    except OSError as exc:
+        click.echo(f"{out}: error: cannot write: {exc.strerror or exc}", err=True)
+        report.refused += 1
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created_out and not any(out.iterdir()):
+            out.rmdir()
+    return report.status
 
 
-def _kernel_source(source: str, name: str) -> str:
-    """The user's whole file minus its imports (the sample's .py adds `import warp as wp`)."""
-    return "\n".join(l for l in source.splitlines() if not l.startswith(("import ", "from "))).strip() + "\n"
+def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, ready: list, out: Path,
+               staging: Path, reference: bool, check: bool, report: Report) -> None:
+    python_sources = {k.name: index.kernel_source(k.name) for k, *_ in ready}
+    expected: dict[str, bytes] = {}
+    if reference:
+        from cuda_production.user_reference import ReferenceJob, run_references
+
+        # One module for all of them (Warp compiles a module at a time): the union of their own code.
+        module_path = staging / "reference" / f"{path.stem}_kernels.py"
+        module_path.parent.mkdir()
+        module_text = "import warp as wp\n\n\n" + index.kernel_source(*(k.name for k, *_ in ready))
+        module_path.write_text(module_text)
+        defs = {n.name: n.lineno for n in ast.parse(module_text).body if isinstance(n, ast.FunctionDef)}
+        jobs = [ReferenceJob(k.name, str(module_path), args, launch, INPUT_SEED,
+                             kernel_nodes[k.name].lineno - defs[k.name], str(path)) for k, launch, args, _ in ready]
+        results = run_references(jobs, staging / "runs")
+        if len(jobs) > 1:  # a kernel Warp refused may have failed its whole module: retry those alone
+            alone = []
+            for job in jobs:
+                if results[job.name].raised:
+                    own = module_path.with_name(f"{job.name}.py")
+                    own_text = "import warp as wp\n\n\n" + index.kernel_source(job.name)
+                    own.write_text(own_text)
+                    own_def = next(n.lineno for n in ast.parse(own_text).body
+                                   if isinstance(n, ast.FunctionDef) and n.name == job.name)
+                    alone.append(replace(job, module_path=str(own),
+                                         line_offset=kernel_nodes[job.name].lineno - own_def))
+            if alone:
+                results.update(run_references(alone, staging / "runs_alone"))
+        for name, result in results.items():
+            if result.expected is not None:
+                expected[name] = result.expected
+            else:
+                report.refuse(result.refusal)
+    trash = staging / "replaced"
+    trash.mkdir()
+    for kernel, launch, args, origin in ready:
+        name = kernel.name
+        if reference and name not in expected:
+            continue
+        try:
+            staged = write_sample(staging / name, kernel, python_sources[name], args, launch, INPUT_SEED, Tolerance(),
+                                  expected.get(name),
+                                  {"description": f"Kernel {name} from {path.name}", "source_file": str(path),
+                                   "inputs": origin})
+        except OSError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug of ours must still be one line and no output
+            report.refuse(f"{path}:{kernel_nodes[name].lineno}: error: '{name}': internal error while writing "
+                          f"the sample ({type(exc).__name__}: {exc}); nothing written")
+            shutil.rmtree(staging / name, ignore_errors=True)
+            shutil.rmtree(staging / f".{name}.tmp", ignore_errors=True)
+            continue
+        _stamp(staged, name, path)
+        _commit(staged, out / name, trash)
+        report.written.append(name)
+        line = f"{name}: {out / name}" + (" (expected.bin from Warp on the CPU)" if name in expected else "")
+        if check and name in expected:
+            from cuda_production.host_check import run_on_host
+
+            run = run_on_host(out / name)
+            if run.passed:
+                line += ": equal to Warp (host emulation)"
+            elif not run.compiled:
+                report.not_equal += 1
+                why = next((l.strip() for l in run.output.splitlines() if "error" in l), "no message")
+                line += f": NOT checked: the host emulation (g++) did not compile it: {why}"
+            else:
+                report.not_equal += 1
+                why = next((l for l in run.output.splitlines() if l.startswith(("mismatch", "FAIL"))),
+                           (run.output.strip().splitlines() or ["no output"])[-1])
+                line += f": NOT equal to Warp (host emulation): {why}"
+        click.echo(line)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) -> KernelDeclaration | None:
+    """A declaration from --inputs overrides the comment block's, field by field."""
+    if comment is None or file is None:
+        return comment or file
+    args = {n: dict(f) for n, f in comment.args.items()}
+    for n, f in file.args.items():
+        args.setdefault(n, {}).update(f)
+    return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args)
+
+
+def _is_kernel(fn: ast.FunctionDef) -> bool:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "wp" \
+                and target.attr == "kernel":
+            return True
+    return False
+
+
+HELP = f"""Translate every @wp.kernel in FILE into OUTPUT/<kernel>/: <kernel>.cu (kernel and a host main
+that builds inputs, runs, checks and times it), Makefile, metadata.json and <kernel>.py (the kernel
+and only the helpers, constants, structs and imports it uses).
+
+\b
+FILE is parsed, never imported or executed, unless --reference is given.
+Exit status: 0 all written (and equal with --check), 1 a --check found a difference,
+2 something was refused (one line each on stderr; nothing is written for it).
+
+\b
+Safety: an existing OUTPUT/<kernel>/ that translate did not write (no stamp file) is never touched;
+one it wrote is replaced only with --force (and only if it holds no other files).
+
+\b
+Limits: files up to {MAX_SOURCE_BYTES // (1024 * 1024)} MiB of UTF-8 (or PEP 263 encoded) Python;
+functions nested up to {MAX_NESTING} AST levels (a {MAX_NESTING}-term sum); arrays and launches up to {MAX_ELEMENTS} values.
+
+\b
+Inputs: launch dims, array shapes, value ranges and roles (index arrays: which values are valid
+indices) are inferred; declare them with comment lines directly above the kernel's decorator:
+  # translate: dim=256
+  # translate: idx role=index high=99
+  # translate: points shape=100 low=-2 high=2
+or with --inputs FILE, TOML (or JSON of the same structure), one entry per kernel:
+  [gather]
+  dim = [256]
+  args.idx = {{role = "index", high = 99}}
+  args.points = {{shape = [100], low = -2, high = 2}}
+Fields: role (input, index, output, inout), shape, low, high, grid_bits (values on a grid
+of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
+"""
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]}, help=HELP)
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Folder for the samples.")
-def main(file: Path, output: Path) -> None:
-    """Translate every @wp.kernel in FILE into OUTPUT/<kernel>/ (.cu, Makefile, metadata.json)."""
-    sys.exit(translate_file(file, output))
+@click.option("--inputs", "inputs_file", type=click.Path(path_type=Path), default=None,
+              help="JSON or TOML file declaring kernels' inputs (see above).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT/<kernel>/ folders an earlier translate wrote.")
+@click.option("--reference", is_flag=True,
+              help="Execute each kernel's .py with Warp on the CPU (bounds-checked) to write expected.bin, "
+                   "so `make check` compares with Warp. This runs your code.")
+@click.option("--check", is_flag=True, help="With --reference: also run each .cu on the CPU (g++ host emulation) "
+                                            "and report whether it equals Warp.")
+def main(file: Path, output: Path, inputs_file: Path | None, force: bool, reference: bool, check: bool) -> None:
+    if check and not reference:
+        click.echo("--check needs --reference (the values to compare with come from Warp)", err=True)
+        sys.exit(2)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        status = translate_file(file, output, inputs_file, force, reference, check)
+    except KeyboardInterrupt:
+        click.echo("interrupted: nothing half-written was left behind", err=True)
+        status = 130
+    sys.exit(status)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -1,0 +1,557 @@
+"""Inputs for a user's kernel: declared by the user, or inferred from how the kernel uses them.
+
+A declaration gives, per kernel, the launch dimensions (`dim`) and, per parameter, any of the
+fields of `synthesis.spec.ArgSpec` (role, shape, low, high, grid_bits, value, bound). It comes from
+`--inputs FILE` (JSON or TOML, one entry per kernel) or from `# translate:` comment lines directly
+above the kernel's decorator:
+
+    # translate: dim=256
+    # translate: idx role=index high=99
+    # translate: points shape=100 low=-2 high=2
+    @wp.kernel
+    def gather(idx: wp.array(dtype=int), points: wp.array(dtype=wp.vec3), ...):
+
+The same declaration in a file (TOML; JSON has the same structure):
+
+    [gather]
+    dim = [256]
+    args.idx = {role = "index", high = 99}
+    args.points = {shape = [100], low = -2, high = 2}
+
+Whatever is not declared is inferred (`infer_inputs`): arrays indexed by the thread indices are
+shaped like the launch along those dimensions; an int array whose values index another array
+(`b[idx[i]]`, also through a local or a loop bound) is an index array with values in
+[0, extent - 1] of the array it indexes.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from cuda_production.translator import TranslatedKernel
+from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.spec import ArgSpec
+
+DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16)}
+SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
+MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits
+MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger ones keep the default
+ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
+              "value": (int, float, list), "bound": (int, float)}
+COMMENT_PREFIX = "# translate:"
+ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch")
+
+
+class InputsError(Exception):
+    """A declaration that cannot be used; the message is one line naming where it comes from."""
+
+
+@dataclass
+class KernelDeclaration:
+    """What the user declared for one kernel; `origin` names where, for messages."""
+
+    origin: str
+    dim: tuple[int, ...] | None = None
+    args: dict[str, dict] = field(default_factory=dict)
+
+
+# ---- reading declarations ----------------------------------------------------------------------
+
+def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
+    """`--inputs FILE`: {kernel: {"dim": [...], "args": {param: {field: value}}}} as JSON or TOML."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputsError(f"{path}: error: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text) if Path(path).suffix.lower() == ".toml" else json.loads(text)
+    except (UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
+        kind = "TOML" if Path(path).suffix.lower() == ".toml" else "JSON"
+        raise InputsError(f"{path}: error: not valid {kind}: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise InputsError(f"{path}: error: expected a table of kernels at the top level")
+    declarations = {}
+    for kernel, entry in data.items():
+        origin = f"{path}: kernel '{kernel}'"
+        if not isinstance(entry, dict):
+            raise InputsError(f"{origin}: error: expected a table with 'dim' and/or 'args'")
+        unknown = set(entry) - {"dim", "args"}
+        if unknown:
+            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args')")
+        args = entry.get("args", {})
+        if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
+            raise InputsError(f"{origin}: error: 'args' must map parameter names to tables of fields")
+        declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
+                                                 {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()})
+    return declarations
+
+
+def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) -> KernelDeclaration | None:
+    """The `# translate:` lines directly above the kernel's first decorator (None if there are none)."""
+    first = min([d.lineno for d in fn.decorator_list] + [fn.lineno])
+    found: list[tuple[int, str]] = []
+    row = first - 2  # 0-based index of the line above
+    while row >= 0 and lines[row].strip().startswith(COMMENT_PREFIX):
+        found.append((row + 1, lines[row].strip()[len(COMMENT_PREFIX):].strip()))
+        row -= 1
+    if not found:
+        return None
+    decl = KernelDeclaration(f"{filename}:{found[-1][0]}: inputs of '{fn.name}'")
+    for lineno, text in reversed(found):
+        origin = f"{filename}:{lineno}"
+        tokens = text.split()
+        if not tokens:
+            continue
+        if "=" in tokens[0]:  # kernel-level: dim=...
+            for token in tokens:
+                key, _, value = token.partition("=")
+                if key != "dim":
+                    raise InputsError(f"{origin}: error: unknown kernel setting '{key}' (expected dim=N[,N[,N]], "
+                                      f"or a parameter name followed by field=value pairs)")
+                decl.dim = _dims([_number(v, origin) for v in value.split(",")], origin)
+            continue
+        name, fields = tokens[0], {}
+        for token in tokens[1:]:
+            key, eq, value = token.partition("=")
+            if not eq:
+                raise InputsError(f"{origin}: error: expected field=value, found '{token}'")
+            if key == "role":
+                fields[key] = value
+            elif key == "shape":
+                fields[key] = [_number(v, origin) for v in value.split(",")]
+            elif key == "value" and "," in value:
+                fields[key] = [_number(v, origin) for v in value.split(",")]
+            else:
+                fields[key] = _number(value, origin)
+        decl.args.setdefault(name, {}).update(_fields(fields, f"{origin}: parameter '{name}'"))
+    return decl
+
+
+def _number(text: str, origin: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise InputsError(f"{origin}: error: '{text}' is not a number") from None
+
+
+def _dims(value, origin: str) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (not isinstance(value, list) or not 1 <= len(value) <= 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise InputsError(f"{origin}: error: dim must be 1 to 3 positive integers")
+    total = 1
+    for v in value:
+        total *= v
+    if total > MAX_ELEMENTS:
+        raise InputsError(f"{origin}: error: launch of {total} threads is over the limit of {MAX_ELEMENTS}")
+    return tuple(value)
+
+
+def _fields(fields: dict, origin: str) -> dict:
+    out = {}
+    for key, value in fields.items():
+        if key not in ARG_FIELDS:
+            raise InputsError(f"{origin}: error: unknown field '{key}' (expected one of {', '.join(ARG_FIELDS)})")
+        if isinstance(value, bool) or not isinstance(value, ARG_FIELDS[key]):
+            raise InputsError(f"{origin}: error: field '{key}' has the wrong type ({type(value).__name__})")
+        if key == "shape":
+            if not value or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+                raise InputsError(f"{origin}: error: shape must be positive integers")
+            value = tuple(value)
+        if key == "value" and isinstance(value, list):
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+                raise InputsError(f"{origin}: error: value must be numbers")
+            value = tuple(float(v) for v in value)
+        out[key] = value
+    return out
+
+
+# ---- inferring what is not declared -------------------------------------------------------------
+
+@dataclass
+class Usage:
+    """How a kernel body indexes its arrays."""
+
+    tid_names: tuple[str, ...] = ()
+    # array -> dimension -> (axis, stride, offset) of each index affine in one thread index
+    # (a[i] is (0, 1, 0), a[3 * i + 2] is (0, 3, 2), a[N - 1] is (None, 0, N - 1))
+    affine: dict[str, dict[int, list[tuple[int | None, int, int]]]] = field(default_factory=dict)
+    # array -> dimensions indexed by anything other than a bare thread index
+    other_dims: dict[str, set[int]] = field(default_factory=dict)
+    # int array -> (array, dimension) pairs its values index
+    indexes_into: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    # thread-index axis -> the extent its guards name (`if i >= N: return`, `i == N - 1`)
+    guarded_extent: dict[int, int] = field(default_factory=dict)
+
+
+def _constant_int(node: ast.AST, constants: dict[str, int]) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    return None
+
+
+def _guard_extent(compare: ast.Compare, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int, int] | None:
+    """(axis, extent) when `compare` is a thread index tested against a named bound: i >= N, i > N - 1,
+    i == N - 1 (N a module-level int constant: a kernel written for a launch N wide)."""
+    if len(compare.ops) != 1 or not isinstance(compare.left, ast.Name) or compare.left.id not in tid_names:
+        return None
+    right, op = compare.comparators[0], compare.ops[0]
+    minus_one = (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Sub)
+                 and isinstance(right.right, ast.Constant) and right.right.value == 1)
+    bound = right.left if minus_one else right
+    if not isinstance(bound, ast.Name) or bound.id not in constants:
+        return None
+    n = constants[bound.id]
+    if (isinstance(op, ast.GtE) and not minus_one) or (isinstance(op, (ast.Gt, ast.Eq)) and minus_one):
+        return (tid_names.index(compare.left.id), n) if 0 < n else None
+    return None
+
+
+def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int | None, int, int] | None:
+    """`node` as stride * tid[axis] + offset with integer stride and offset, or None."""
+    if isinstance(node, ast.Name) and node.id in tid_names:
+        return tid_names.index(node.id), 1, 0
+    c = _constant_int(node, constants)
+    if c is not None:
+        return None, 0, c
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = _affine(node.left, tid_names, constants), _affine(node.right, tid_names, constants)
+        if a is None or b is None or (a[0] is not None and b[0] is not None):
+            return None
+        axis = a[0] if a[0] is not None else b[0]
+        if isinstance(node.op, ast.Add):
+            return axis, a[1] + b[1], a[2] + b[2]
+        if isinstance(node.op, ast.Sub):
+            return axis, a[1] - b[1], a[2] - b[2]
+        if a[0] is None:  # constant * affine
+            return axis, a[2] * b[1], a[2] * b[2]
+        return axis, a[1] * b[2], a[2] * b[2]
+    return None
+
+
+def _periodic_helper_bound(call: ast.Call, funcs: dict[str, ast.FunctionDef], constants: dict[str, int]) -> int | None:
+    """`cyclic_index(i - 1, N)`-style helpers: a @wp.func whose body takes `% N` of a value (N a constant,
+    or a parameter given a constant) returns an index into an N-periodic grid: at most N - 1."""
+    fn = funcs.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if fn is None:
+        return None
+    bound_args = {a.arg: _affine(v, (), constants) for a, v in zip(fn.args.args, call.args)}
+    moduli = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            c = _affine(node.right, (), constants)
+            if c is None and isinstance(node.right, ast.Name):
+                c = bound_args.get(node.right.id)
+            if c is not None and c[2] > 0:
+                moduli.append(c[2])
+    return max(moduli) - 1 if moduli else None
+
+
+def _upper_bound(node: ast.AST, constants: dict[str, int], assigned: dict[str, list[ast.AST]], seen=(),
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> int | None:
+    """A largest value the index `node` can take, when its form says so: `x % N` (N - 1),
+    `wp.clamp(x, lo, hi)` (hi), `wp.min(x, hi)`, a periodic-index helper, a constant, or a local only
+    ever assigned such values."""
+    if isinstance(node, ast.Call) and funcs:
+        periodic = _periodic_helper_bound(node, funcs, constants)
+        if periodic is not None:
+            return periodic
+    form = _affine(node, (), constants)
+    if form is not None:
+        return form[2]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        c = _affine(node.right, (), constants)
+        return c[2] - 1 if c is not None and c[2] > 0 else None
+    if isinstance(node, ast.Call) and _is_wp(node.func, "clamp") and len(node.args) == 3:
+        return _upper_bound(node.args[2], constants, assigned, seen, funcs)
+    if isinstance(node, ast.Call) and _is_wp(node.func, "min") and len(node.args) == 2:
+        bounds = [_upper_bound(a, constants, assigned, seen, funcs) for a in node.args]
+        known = [b for b in bounds if b is not None]
+        return min(known) if known else None
+    if isinstance(node, ast.Name) and node.id in assigned and node.id not in seen:
+        bounds = [_upper_bound(v, constants, assigned, (*seen, node.id), funcs) for v in assigned[node.id]]
+        return max(bounds) if bounds and None not in bounds else None
+    return None
+
+
+def _assignments(fn: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+    found: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.For)) or (isinstance(node, ast.Assign) and len(node.targets) != 1):
+            for t in ast.walk(node.target if not isinstance(node, ast.Assign) else node):
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                    found.setdefault(t.id, []).append(ast.Name("unbounded", ast.Load()))  # not bounded
+    return found
+
+
+def _func_accesses(fn: ast.FunctionDef, funcs: dict[str, ast.FunctionDef], constants: dict[str, int],
+                   depth: int = 0) -> dict[int, dict[int, list[int]]]:
+    """For a @wp.func: parameter position -> dimension -> upper bounds of the indices it is accessed
+    with (None entries dropped means: not bounded), including through the helpers it passes it to."""
+    result: dict[int, dict[int, list[int]]] = {}
+    params = [a.arg for a in fn.args.args]
+    assigned = _assignments(fn)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in params:
+            indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for d, index in enumerate(indices):
+                bound = _upper_bound(index, constants, assigned)
+                result.setdefault(params.index(node.value.id), {}).setdefault(d, []).append(
+                    -1 if bound is None else bound)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in funcs and depth < 8:
+            inner = _func_accesses(funcs[node.func.id], funcs, constants, depth + 1)
+            for k, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id in params and k in inner:
+                    for d, bounds in inner[k].items():
+                        result.setdefault(params.index(arg.id), {}).setdefault(d, []).extend(bounds)
+    return result
+
+
+def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[str, int] | None = None,
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> Usage:
+    arrays = {p.name: p for p in kernel.params if p.kind == "array"}
+    int_arrays = {n for n, p in arrays.items() if p.dtype == "int32"}
+    usage = Usage()
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp(stmt.value.func, "tid"):
+            target = stmt.targets[0]
+            elts = target.elts if isinstance(target, ast.Tuple) else [target]
+            usage.tid_names = tuple(e.id for e in elts if isinstance(e, ast.Name))
+            break
+
+    # Which int arrays' values flow into each local (assignments, loop variables), to a fixed point.
+    derived: dict[str, set[str]] = {}
+
+    def sources(node: ast.AST) -> set[str]:
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in int_arrays:
+                found.add(n.value.id)
+                continue  # its own index says nothing about its values
+            if isinstance(n, ast.Name):
+                found |= derived.get(n.id, set())
+            stack.extend(ast.iter_child_nodes(n))
+        return found
+
+    flows: list[tuple[str, ast.AST]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        flows.append((t.id, node.value))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name) and node.value is not None:
+            flows.append((node.target.id, node.value))
+        elif isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            flows.append((node.target.id, node.iter))
+    changed = True
+    while changed:
+        changed = False
+        for name, value in flows:
+            new = sources(value) - derived.get(name, set())
+            if new:
+                derived.setdefault(name, set()).update(new)
+                changed = True
+
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare):
+            guard = _guard_extent(node, usage.tid_names, constants or {})
+            if guard:
+                axis, n = guard
+                usage.guarded_extent[axis] = max(n, usage.guarded_extent.get(axis, 0))
+
+    def record(arr: str, indices: list[ast.AST]) -> None:
+        for d, index in enumerate(indices[: arrays[arr].ndim]):
+            form = _affine(index, usage.tid_names, constants or {})
+            if form is None:
+                bound = _upper_bound(index, constants or {}, assigned, (), funcs)
+                form = None if bound is None else (None, 0, bound)
+            if form is not None:
+                usage.affine.setdefault(arr, {}).setdefault(d, []).append(form)
+            else:
+                usage.other_dims.setdefault(arr, set()).add(d)
+            for src in sources(index):
+                usage.indexes_into.setdefault(src, set()).add((arr, d))
+
+    assigned = _assignments(fn)
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (funcs or {}):
+            # an array handed to a @wp.func: the bounds of the func's own indices into it
+            inner = _func_accesses(funcs[node.func.id], funcs, constants or {})
+            for k, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and arg.id in arrays and k in inner:
+                    for d, bounds in inner[k].items():
+                        if -1 in bounds:
+                            usage.other_dims.setdefault(arg.id, set()).add(d)
+                        else:
+                            usage.affine.setdefault(arg.id, {}).setdefault(d, []).append((None, 0, max(bounds)))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
+            record(node.value.id, node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
+        elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS) and node.args
+              and isinstance(node.args[0], ast.Name) and node.args[0].id in arrays):
+            record(node.args[0].id, list(node.args[1:-1]))
+    return usage
+
+
+def _is_wp(node: ast.AST, *names: str) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in names
+
+
+def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: KernelDeclaration | None = None,
+                 constants: dict[str, int] | None = None,
+                 funcs: dict[str, ast.FunctionDef] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
+    """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest.
+    `constants`: the file's module-level int constants (a guard `if i >= N: return` sets the launch)."""
+    declared = declared or KernelDeclaration("no declaration")
+    names = [p.name for p in kernel.params]
+    for name in declared.args:
+        if name not in names:
+            raise InputsError(f"{declared.origin}: error: no parameter '{name}' in kernel '{kernel.name}'")
+    usage = kernel_usage(fn, kernel, constants, funcs)
+    launch = declared.dim
+    if launch is None:
+        launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(DEFAULT_LAUNCH[kernel.launch_ndim]))
+        total = 1
+        for d in launch:
+            total *= d
+        if total > MAX_INFERRED_LAUNCH:
+            launch = DEFAULT_LAUNCH[kernel.launch_ndim]
+    if len(launch) != kernel.launch_ndim:
+        raise InputsError(f"{declared.origin}: error: dim has {len(launch)} dimensions, kernel '{kernel.name}' "
+                          f"launches over {kernel.launch_ndim}")
+    size = 1
+    for d in launch:
+        size *= d
+
+    shapes: dict[str, tuple[int, ...]] = {}
+    for p in kernel.params:
+        if p.kind != "array":
+            continue
+        given = declared.args.get(p.name, {}).get("shape")
+        if given is not None:
+            if len(given) != p.ndim:
+                raise InputsError(f"{declared.origin}: error: parameter '{p.name}' is a {p.ndim}-D array, "
+                                  f"shape {list(given)} has {len(given)} dimensions")
+            shapes[p.name] = tuple(given)
+            continue
+        shape = []
+        for d in range(p.ndim):
+            # Each index affine in a thread index needs stride * (extent - 1) + offset + 1 elements.
+            needs = [stride * (launch[axis] - 1 if axis is not None else 0) + offset + 1
+                     for axis, stride, offset in usage.affine.get(p.name, {}).get(d, []) if stride >= 0]
+            if needs and d not in usage.other_dims.get(p.name, set()):
+                extent = max(needs)
+            elif p.ndim == len(launch):
+                extent = launch[d]
+            elif p.ndim == 1:
+                extent = size
+            else:
+                extent = SIDE_OF_OTHER_ARRAYS
+            shape.append(max([extent, *needs]) if max([extent, *needs]) <= MAX_ELEMENTS else extent)
+        shapes[p.name] = tuple(shape)
+
+    smallest = min(launch) if len(launch) > 1 else launch[0]
+    args = []
+    for p in kernel.params:
+        fields = declared.args.get(p.name, {})
+        where = f"{declared.origin}: parameter '{p.name}'"
+        if p.kind == "struct":  # members described like parameters of their own (declarations: not yet)
+            if fields:
+                raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")
+            _, members = infer_inputs(replace(kernel, params=list(p.fields)), fn,
+                                      KernelDeclaration(declared.origin, launch), constants, funcs)
+            args.append(ArgSpec(p.name, p.dtype, "struct", fields=tuple(members)))
+            continue
+        if p.kind != "array":
+            arg = ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype))
+            if "value" in fields:
+                arg = replace(arg, value=_checked_value(p.dtype, fields["value"], where))
+            extra = set(fields) - {"value", "role"}
+            if extra or fields.get("role", "scalar") != "scalar":
+                raise InputsError(f"{where}: error: a by-value parameter takes only 'value'")
+            args.append(arg)
+            continue
+        role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
+        t = lookup_dtype(p.dtype)
+        if t.is_int:
+            targets = usage.indexes_into.get(p.name, set())
+            extents = [shapes[a][d] for a, d in targets]
+            high = (min(extents) if extents else smallest) - 1
+            if targets and role == "input":
+                role = "index"
+            arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], 0, high, 0)
+        else:
+            arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], -1.0, 1.0, 10)
+        updates = {k: v for k, v in fields.items() if k in ("role", "low", "high", "grid_bits", "bound")}
+        arg = replace(arg, **updates)
+        _check_array(arg, p, where)
+        args.append(arg)
+    return launch, args
+
+
+def _default_value(dtype: str):
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        return 4 if t.is_int else (True if t.scalar == "bool" else 0.5)
+    return tuple(0.5 if k % 2 == 0 else -0.25 for k in range(t.width))
+
+
+def _checked_value(dtype: str, value, where: str):
+    t = lookup_dtype(dtype)
+    if t.kind == "scalar":
+        if isinstance(value, tuple):
+            raise InputsError(f"{where}: error: {dtype} takes one number, not a list")
+        if t.is_int and not isinstance(value, int):
+            raise InputsError(f"{where}: error: {dtype} takes an integer value")
+        return value if t.is_int else float(value)
+    if not isinstance(value, tuple) or len(value) != t.width:
+        raise InputsError(f"{where}: error: {dtype} takes {t.width} numbers (flattened, row-major)")
+    return value
+
+
+def _check_array(arg: ArgSpec, p, where: str) -> None:
+    if p.written and arg.role not in ("output", "inout"):
+        raise InputsError(f"{where}: error: the kernel writes this array, so its role is 'output' or 'inout', not '{arg.role}'")
+    if not p.written and arg.role not in ("input", "index"):
+        raise InputsError(f"{where}: error: the kernel only reads this array, so its role is 'input' or 'index', not '{arg.role}'")
+    if arg.role == "index" and not arg.is_int:
+        raise InputsError(f"{where}: error: role 'index' needs an int array")
+    if arg.size * arg.width > MAX_ELEMENTS:
+        raise InputsError(f"{where}: error: {arg.size * arg.width} values is over the limit of {MAX_ELEMENTS}")
+    if not arg.low <= arg.high:
+        raise InputsError(f"{where}: error: low {arg.low} is above high {arg.high}")
+    if arg.is_int and (arg.low != int(arg.low) or arg.high != int(arg.high)):
+        raise InputsError(f"{where}: error: an int array takes integer low and high")
+    if not 0 <= arg.grid_bits <= 24 or (arg.is_int and arg.grid_bits != 0):
+        raise InputsError(f"{where}: error: grid_bits must be 0 to 24 (0 for int arrays)")
+    lo, span, _ = arg.fill
+    if span > 1 << 31 or abs(lo) > 1 << 30:
+        raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
+
+
+def module_int_constants(tree: ast.Module) -> dict[str, int]:
+    """Module-level `N = 256` / `N = wp.constant(256)` names (the bounds kernels are written for)."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and _is_wp(value.func, "constant") and len(value.args) == 1:
+                value = value.args[0]
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                found[node.targets[0].id] = value.value
+    return found

@@ -1,0 +1,463 @@
+"""Probes of `python -m cuda_production.translate` as a new user meets it: every case of issue 8's
+"What was measured", and the safety, inputs and reference behaviour added for it.
+
+Invariants checked throughout: no traceback, no file of the user's lost, and an exit-0 output is
+accepted by nvcc (checked when nvcc is installed); a refusal is one line per problem and exit 2.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cuda_production import translate as translate_cli
+from cuda_production.reference import make_input
+from cuda_production.translate import STAMP, main, translate_file
+from cuda_production.translator import translate_source
+from cuda_production.user_inputs import InputsError, KernelDeclaration, infer_inputs, load_inputs_file
+from cuda_production.user_source import MAX_NESTING, MAX_SOURCE_BYTES
+
+ROOT = Path(__file__).resolve().parents[2]
+ONE_LINE = re.compile(r"^\S.*: (unsupported|error|out-of-range access)\b|: exists|: holds files|not a folder")
+
+HEADER = "import warp as wp\n\n"
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, source: str, name: str = "user.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def assert_refused(code: int, err: str, lines: int | None = 1) -> None:
+    assert code == 2
+    assert "Traceback" not in err
+    got = [l for l in err.splitlines() if l.strip()]
+    if lines is not None:
+        assert len(got) == lines, err
+    assert all(ONE_LINE.search(l) for l in got), err
+
+
+def kernel(name: str, params: str, body: str) -> str:
+    return f"@wp.kernel\ndef {name}({params}):\n    i = wp.tid()\n{body}\n\n"
+
+
+# ---- correct or refused, never in between (exit 0 means nvcc accepts it) -------------------------
+
+PROBES = {
+    "kernel_named_main": kernel("main", "a: wp.array(dtype=float)", "    a[i] = a[i] + 1.0"),
+    "param_named_float": kernel("p_float", "float: wp.array(dtype=wp.float32)", "    float[i] = 2.0"),
+    "param_named_threadIdx": kernel("p_tidx", "threadIdx: wp.array(dtype=float)", "    threadIdx[i] = 2.0"),
+    "param_named_h_x": kernel("p_hx", "x: wp.array(dtype=float), h_x: wp.array(dtype=float)", "    h_x[i] = x[i]"),
+    "local_named_like_helper": kernel("p_cross", "a: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec3)",
+                                      "    cross = wp.cross(a[i], b[i])\n    b[i] = cross"),
+    "vec3_by_value": kernel("p_vec", "a: wp.array(dtype=wp.vec3), g: wp.vec3", "    a[i] = a[i] + g"),
+    "mat33_by_value": kernel("p_mat", "a: wp.array(dtype=wp.vec3), m: wp.mat33", "    a[i] = m * a[i]"),
+    "float_lt_int": kernel("p_cmp", "a: wp.array(dtype=float)", "    if a[i] < 1:\n        a[i] = 0.0"),
+}
+
+
+@pytest.fixture(scope="module")
+def probe_outputs(tmp_path_factory) -> dict[str, tuple[int, str, Path]]:
+    base = tmp_path_factory.mktemp("probes")
+    results = {}
+    for case, source in PROBES.items():
+        path = base / f"{case}.py"
+        path.write_text(HEADER + source)
+        code, _, err = cli(path, "-o", base / f"out_{case}")
+        results[case] = (code, err, base / f"out_{case}")
+    return results
+
+
+@pytest.fixture(scope="module")
+def nvcc_verdicts(probe_outputs, tmp_path_factory) -> dict[str, str]:
+    """nvcc -ptx on every exit-0 output ('' when accepted, nvcc's first error otherwise)."""
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    work = tmp_path_factory.mktemp("ptx")
+    cus = {case: cu for case, (code, _, out) in probe_outputs.items() if code == 0 for cu in out.glob("*/*.cu")}
+    command = ["nvcc", "-ptx", "-arch=sm_75", "-std=c++17"]
+    if subprocess.run([*command, *map(str, cus.values())], cwd=work, capture_output=True).returncode == 0:
+        return {case: "" for case in cus}  # one nvcc run for all: the common case
+    verdicts = {}
+    for case, cu in cus.items():
+        proc = subprocess.run([*command, str(cu)], cwd=work, capture_output=True, text=True)
+        verdicts[case] = "" if proc.returncode == 0 else next(
+            (l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
+    return verdicts
+
+
+@pytest.mark.parametrize("case", sorted(PROBES))
+def test_probe_is_translated_or_refused_in_one_line(probe_outputs, case):
+    code, err, out = probe_outputs[case]
+    if code == 0:
+        assert list(out.glob("*/*.cu")), "exit 0 must write the sample"
+    else:
+        assert_refused(code, err)
+        assert not out.exists() or not any(out.iterdir()), "a refused kernel must leave nothing behind"
+
+
+@pytest.mark.parametrize("case", sorted(PROBES))
+def test_probe_exit_zero_output_compiles_with_nvcc(probe_outputs, nvcc_verdicts, case):
+    if probe_outputs[case][0] != 0:
+        pytest.skip("refused")
+    assert nvcc_verdicts[case] == "", nvcc_verdicts[case]
+
+
+def test_kernel_inside_a_function_is_refused_with_a_line_and_the_others_written(tmp_path):
+    source = HEADER + kernel("top", "a: wp.array(dtype=float)", "    a[i] = 1.0") + (
+        "def make():\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = 2.0\n"
+        "    return inner\n")
+    code, out, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert "inner" in err
+    assert (tmp_path / "out" / "top" / "top.cu").exists()
+
+
+# ---- nothing lost ---------------------------------------------------------------------------------
+
+SIMPLE = HEADER + kernel("scale", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0")
+
+
+def test_user_folder_named_like_a_kernel_is_refused_and_kept(tmp_path):
+    notes = tmp_path / "out" / "scale" / "notes.txt"
+    notes.parent.mkdir(parents=True)
+    notes.write_text("mine")
+    code, _, err = cli(write(tmp_path, SIMPLE), "-o", tmp_path / "out", "--force")
+    assert_refused(code, err)
+    assert notes.read_text() == "mine" and sorted(p.name for p in notes.parent.iterdir()) == ["notes.txt"]
+
+
+def test_user_file_where_the_folder_goes_is_refused_and_no_temporary_is_left(tmp_path):
+    blocker = tmp_path / "out" / "scale"
+    blocker.parent.mkdir()
+    blocker.write_text("mine")
+    code, _, err = cli(write(tmp_path, SIMPLE), "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert blocker.read_text() == "mine"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["scale"]
+
+
+def test_production_sample_with_the_kernels_name_survives_force(tmp_path):
+    sample = tmp_path / "out" / "sample_0000_arithmetic"
+    sample.mkdir(parents=True)
+    (sample / "expected.bin").write_bytes(b"\x01\x02")
+    source = HEADER + kernel("sample_0000_arithmetic", "a: wp.array(dtype=float)", "    a[i] = 1.0")
+    code, _, err = cli(write(tmp_path, source), "-o", tmp_path / "out", "--force")
+    assert_refused(code, err)
+    assert (sample / "expected.bin").read_bytes() == b"\x01\x02"
+
+
+def test_second_run_needs_force_and_force_replaces_only_its_own_folder(tmp_path):
+    src = write(tmp_path, SIMPLE)
+    assert cli(src, "-o", tmp_path / "out")[0] == 0
+    code, _, err = cli(src, "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert "--force" in err
+    assert cli(src, "-o", tmp_path / "out", "--force")[0] == 0
+    assert json.loads((tmp_path / "out" / "scale" / STAMP).read_text())["kernel"] == "scale"
+
+
+def test_force_keeps_a_folder_of_ours_the_user_added_a_file_to(tmp_path):
+    src = write(tmp_path, SIMPLE)
+    assert cli(src, "-o", tmp_path / "out")[0] == 0
+    (tmp_path / "out" / "scale" / "my_notes.txt").write_text("mine")
+    code, _, err = cli(src, "-o", tmp_path / "out", "--force")
+    assert_refused(code, err)
+    assert (tmp_path / "out" / "scale" / "my_notes.txt").read_text() == "mine"
+
+
+def test_interrupt_while_writing_leaves_no_temporary_folder(tmp_path, monkeypatch):
+    source = SIMPLE + kernel("second", "a: wp.array(dtype=float)", "    a[i] = 3.0")
+    real = translate_cli.write_sample
+    calls = []
+
+    def interrupted(folder, *args, **kwargs):
+        calls.append(folder)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(folder, *args, **kwargs)
+
+    monkeypatch.setattr(translate_cli, "write_sample", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        translate_file(write(tmp_path, source), tmp_path / "out")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["scale"]  # complete, stamped, nothing else
+    assert (tmp_path / "out" / "scale" / STAMP).exists()
+
+
+def test_sigint_to_the_cli_exits_without_traceback_or_leftovers(tmp_path):
+    """A real Ctrl-C (SIGINT) during a large translation."""
+    source = HEADER + "".join(kernel(f"k{n}", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0") for n in range(400))
+    src = write(tmp_path, source)
+    proc = subprocess.Popen([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout.readline().startswith("k0: ")  # writing has begun
+    proc.send_signal(2)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    leftovers = [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_kernel_py_holds_only_the_kernel_and_what_it_uses(tmp_path):
+    source = (HEADER + "import os\nSCALE = wp.constant(2.0)\nUNUSED = 7.0\n\n"
+              "@wp.func\ndef twice(x: float) -> float:\n    return x * SCALE\n\n"
+              "@wp.func\ndef unrelated(x: float) -> float:\n    return x\n\n"
+              "os.remove('precious')  # side effect\n\n"
+              + kernel("use", "a: wp.array(dtype=float)", "    a[i] = twice(a[i])")
+              + kernel("other", "a: wp.array(dtype=float)", "    a[i] = unrelated(a[i])")
+              + "if __name__ == '__main__':\n    print('main')\n")
+    assert cli(write(tmp_path, source), "-o", tmp_path / "out")[0] == 0
+    py = (tmp_path / "out" / "use" / "use.py").read_text()
+    defined = {n.name if hasattr(n, "name") else n.targets[0].id for n in ast.parse(py).body
+               if isinstance(n, (ast.FunctionDef, ast.Assign))}
+    assert defined == {"SCALE", "twice", "use"}
+    assert "os.remove" not in py and "__main__" not in py and "import os" not in py
+
+
+# ---- bad files: one line, exit 2 ------------------------------------------------------------------
+
+def test_binary_file_is_one_line(tmp_path):
+    path = tmp_path / "data.py"
+    path.write_bytes(bytes(range(256)) * 4)
+    code, _, err = cli(path, "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert "binary" in err
+
+
+def test_undecodable_file_is_one_line(tmp_path):
+    path = tmp_path / "latin.py"
+    path.write_bytes(HEADER.encode() + "# caf\xe9\n".encode("latin-1") + SIMPLE.encode())
+    code, _, err = cli(path, "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert "decode" in err
+
+
+def test_file_over_the_size_limit_is_one_line(tmp_path):
+    path = tmp_path / "huge.py"
+    path.write_bytes(SIMPLE.encode() + b"#" * MAX_SOURCE_BYTES)
+    code, _, err = cli(path, "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert str(MAX_SOURCE_BYTES) in err
+
+
+def test_2500_term_sum_refuses_its_kernel_only(tmp_path):
+    big = " + ".join(["a[i]"] * 2500)
+    source = SIMPLE + kernel("wide", "a: wp.array(dtype=float), b: wp.array(dtype=float)", f"    b[i] = {big}")
+    code, _, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
+    assert_refused(code, err)
+    assert "'wide'" in err and f"limit {MAX_NESTING}" in err
+    assert (tmp_path / "out" / "scale" / "scale.cu").exists()
+
+
+def test_5mb_expression_is_one_line(tmp_path):
+    big = "+".join(["1.0"] * 1_250_000)  # 5 MB
+    source = HEADER + kernel("huge", "a: wp.array(dtype=float)", f"    a[i] = {big}")
+    code, _, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
+    assert_refused(code, err)
+
+
+def test_deep_parentheses_are_one_line(tmp_path):
+    source = HEADER + kernel("deep", "a: wp.array(dtype=float)", "    a[i] = " + "(" * 300 + "1.0" + ")" * 300)
+    code, _, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
+    assert_refused(code, err)
+
+
+# ---- inputs that fit --------------------------------------------------------------------------------
+
+GATHER = (HEADER + "@wp.kernel\ndef gather(idx: wp.array(dtype=int), src: wp.array(dtype=float), "
+          "dst: wp.array(dtype=float)):\n    i = wp.tid()\n    j = idx[i]\n    dst[i] = src[j] * 2.0\n")
+
+
+def _translated(source: str, name: str):
+    result = translate_source(source, "user.py")[name]
+    fn = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return result, fn
+
+
+def test_index_array_through_a_local_gets_the_extent_of_the_array_it_indexes():
+    result, fn = _translated(GATHER, "gather")
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", None, {"src": {"shape": (100,)}}))
+    idx = next(a for a in args if a.name == "idx")
+    assert (idx.role, idx.low, idx.high) == ("index", 0, 99)
+
+
+def test_3d_array_indexed_by_thread_indices_is_shaped_like_the_launch():
+    source = HEADER + ("@wp.kernel\ndef vol(a: wp.array3d(dtype=float), b: wp.array2d(dtype=float)):\n"
+                       "    i, j, k = wp.tid()\n    a[i, j, k] = b[j, k]\n")
+    result, fn = _translated(source, "vol")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (4, 6, 8)))
+    assert launch == (4, 6, 8)
+    assert {a.name: a.shape for a in args} == {"a": (4, 6, 8), "b": (6, 8)}
+
+
+def test_inputs_file_toml_and_json_say_the_same(tmp_path):
+    toml = tmp_path / "in.toml"
+    toml.write_text('[gather]\ndim = [50]\nargs.src = {shape = [10]}\nargs.idx = {high = 5}\n')
+    js = tmp_path / "in.json"
+    js.write_text(json.dumps({"gather": {"dim": [50], "args": {"src": {"shape": [10]}, "idx": {"high": 5}}}}))
+    assert load_inputs_file(toml)["gather"].args == load_inputs_file(js)["gather"].args
+    code, _, err = cli(write(tmp_path, GATHER), "-o", tmp_path / "out", "--inputs", toml)
+    assert code == 0, err
+    meta = json.loads((tmp_path / "out" / "gather" / "metadata.json").read_text())
+    args = {a["name"]: a for a in meta["arguments"]}
+    assert meta["launch_dim"] == [50] and args["src"]["shape"] == [10] and args["idx"]["high"] == 5
+
+
+def test_comment_block_declares_inputs(tmp_path):
+    source = GATHER.replace("@wp.kernel", "# translate: dim=32\n# translate: src shape=8 low=-4 high=4\n@wp.kernel")
+    assert cli(write(tmp_path, source), "-o", tmp_path / "out")[0] == 0
+    meta = json.loads((tmp_path / "out" / "gather" / "metadata.json").read_text())
+    args = {a["name"]: a for a in meta["arguments"]}
+    assert meta["launch_dim"] == [32] and args["src"]["low"] == -4 and args["idx"]["high"] == 7
+
+
+@pytest.mark.parametrize("declaration", [
+    '[gather]\nargs.nope = {shape = [4]}\n',           # no such parameter
+    '[gather]\nargs.src = {colour = "red"}\n',          # no such field
+    '[gather]\ndim = [4, 4]\n',                          # a 1-D kernel
+    '[gather]\nargs.dst = {role = "input"}\n',           # the kernel writes it
+    '[gather\n',                                         # not TOML
+    '[missing_kernel]\ndim = [4]\n',                     # no such kernel
+])
+def test_bad_declaration_is_one_line_and_writes_nothing(tmp_path, declaration):
+    decl = tmp_path / "in.toml"
+    decl.write_text(declaration)
+    code, _, err = cli(write(tmp_path, GATHER), "-o", tmp_path / "out", "--inputs", decl)
+    assert_refused(code, err)
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_declaration_raises_inputs_error_naming_its_origin():
+    result, fn = _translated(GATHER, "gather")
+    with pytest.raises(InputsError, match="where.toml.*'src'"):
+        infer_inputs(result, fn, KernelDeclaration("where.toml", None, {"src": {"shape": (2, 2)}}))
+
+
+# ---- never executed without --reference; proof with it ---------------------------------------------
+
+SIDE_EFFECT = "open(__file__ + '.ran', 'w').close()\n"
+
+
+def test_file_is_never_executed_without_reference(tmp_path):
+    src = write(tmp_path, SIDE_EFFECT + SIMPLE)
+    assert cli(src, "-o", tmp_path / "out")[0] == 0
+    assert not Path(str(src) + ".ran").exists()
+
+
+def test_check_needs_reference(tmp_path):
+    code, _, err = cli(write(tmp_path, SIMPLE), "-o", tmp_path / "out", "--check")
+    assert code == 2 and "--reference" in err
+
+
+REFERENCE_FILE = HEADER + SIDE_EFFECT + (
+    "@wp.kernel\ndef twice(src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+    "    i = wp.tid()\n    dst[i] = src[i] * 2.0\n\n"
+    "@wp.kernel\ndef shifted(idx: wp.array(dtype=int), src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+    "    i = wp.tid()\n    dst[i] = src[idx[i] + 1]\n\n"
+    "# translate: idx high=1022\n"
+    "@wp.kernel\ndef shifted_declared(idx: wp.array(dtype=int), src: wp.array(dtype=float), dst: wp.array(dtype=float)):\n"
+    "    i = wp.tid()\n    dst[i] = src[idx[i] + 1]\n")
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    base = tmp_path_factory.mktemp("reference")
+    src = base / "user.py"
+    src.write_text(REFERENCE_FILE)
+    code, out, err = cli(src, "-o", base / "out", "--reference", "--check")
+    return code, out, err, base
+
+
+def test_reference_refuses_an_out_of_range_access_naming_array_and_line(reference_run):
+    code, _, err, base = reference_run
+    assert_refused(code, err)
+    assert re.search(r"user\.py:12: out-of-range access: index 1024 into 'src'.*--inputs", err), err
+    assert not (base / "out" / "shifted").exists()
+
+
+def test_reference_expected_bin_is_warps_values_on_the_cus_inputs(reference_run):
+    _, _, _, base = reference_run
+    meta = json.loads((base / "out" / "twice" / "metadata.json").read_text())
+    from synthesis.spec import ArgSpec
+
+    src_arg = ArgSpec.from_dict(meta["arguments"][0])
+    want = make_input(src_arg, 0, meta["input_seed"]) * np.float32(2.0)
+    got = np.frombuffer((base / "out" / "twice" / "expected.bin").read_bytes(), dtype=np.float32)
+    assert np.array_equal(got, want)
+
+
+def test_reference_check_reports_equal_for_every_written_kernel(reference_run):
+    _, out, _, _ = reference_run
+    lines = sorted(out.splitlines())
+    assert len(lines) == 2
+    assert all(l.endswith("equal to Warp (host emulation)") and "NOT" not in l for l in lines), out
+
+
+def test_reference_runs_only_the_kernels_own_code(reference_run):
+    _, _, _, base = reference_run
+    assert not (base / "user.py.ran").exists()
+
+
+def test_guard_against_a_module_constant_sets_the_launch():
+    source = HEADER + ("width = wp.constant(200)\n\n@wp.kernel\ndef edge(u: wp.array2d(dtype=float), v: wp.array2d(dtype=float)):\n"
+                       "    i, j = wp.tid()\n    if i == width - 1:\n        return\n    v[i, j] = u[i + 1, j]\n")
+    result, fn = _translated(source, "edge")
+    from cuda_production.user_inputs import module_int_constants
+
+    launch, args = infer_inputs(result, fn, None, module_int_constants(ast.parse(source)))
+    assert launch == (200, 64)
+    assert {a.name: a.shape for a in args} == {"u": (201, 64), "v": (200, 64)}  # u[i + 1]: one row more
+
+
+def test_strided_index_sizes_the_array_for_every_thread():
+    source = HEADER + ("@wp.kernel\ndef tri(idx: wp.array(dtype=int), out: wp.array(dtype=int)):\n"
+                       "    t = wp.tid()\n    out[t] = idx[t * 3] + idx[t * 3 + 2]\n")
+    result, fn = _translated(source, "tri")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)))
+    assert {a.name: a.shape for a in args} == {"idx": (30,), "out": (10,)}
+
+
+def test_index_clamped_inside_a_helper_sizes_the_array_passed_to_it():
+    source = HEADER + ("W = wp.constant(100)\n\n@wp.func\ndef lookup(f: wp.array(dtype=float), x: int):\n"
+                       "    x = wp.clamp(x, 0, W - 1)\n    return f[x]\n\n"
+                       "@wp.kernel\ndef smooth(p: wp.array(dtype=float), q: wp.array(dtype=float)):\n"
+                       "    i = wp.tid()\n    q[i] = lookup(p, i - 1) + lookup(p, (i + 7) % W)\n")
+    result, fn = _translated(source, "smooth")
+    tree = ast.parse(source)
+    from cuda_production.user_inputs import module_int_constants
+
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "lookup"}
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", (10,)), module_int_constants(tree), funcs)
+    assert {a.name: a.shape for a in args} == {"p": (100,), "q": (10,)}
+
+
+def test_periodic_index_helper_sizes_the_grid_it_wraps():
+    source = HEADER + ("N = 300\n\n@wp.func\ndef cyclic(idx: int, n: int) -> int:\n    r = idx % n\n"
+                       "    if r < 0:\n        r += n\n    return r\n\n"
+                       "@wp.kernel\ndef lap(u: wp.array2d(dtype=float), v: wp.array2d(dtype=float)):\n"
+                       "    i, j = wp.tid()\n    v[i, j] = u[cyclic(i - 1, N), j] + u[i, cyclic(j + 1, N)]\n")
+    result, fn = _translated(source, "lap")
+    tree = ast.parse(source)
+    from cuda_production.user_inputs import module_int_constants
+
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "cyclic"}
+    _, args = infer_inputs(result, fn, None, module_int_constants(tree), funcs)
+    assert {a.name: a.shape for a in args} == {"u": (300, 300), "v": (64, 64)}
