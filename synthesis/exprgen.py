@@ -31,6 +31,7 @@ class Expr:
     mag: float  # bound on |value| (component-wise for vectors and matrices)
     q: int | None = 0  # value is a multiple of 2**-q; None: rounded somewhere
     atom: bool = True  # needs no parentheses as an operand
+    lit: bool = False  # built from literals only: never an operand of a computation (fold it instead)
 
     @property
     def exact(self) -> bool:
@@ -115,12 +116,16 @@ class KernelWriter:
         self.features: list[str] = []
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
+        self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
+        self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
+        self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
         else:
             self.tid_names = ("i", "j", "k")[: len(dim)]
             self.emit(f"{', '.join(self.tid_names)} = wp.tid()")
+        self.head = len(self.lines)  # lines before the cached loads: the tid line and early returns
         for tname, extent in zip(self.tid_names, dim):
             self.scopes[0][tname] = Expr(tname, "int32", float(extent))
 
@@ -171,14 +176,49 @@ class KernelWriter:
         return ", ".join(self.tid_names)
 
     def load(self, name: str, index: str | None = None) -> Expr:
+        """`name[index]`; the thread's own element is loaded once, into a local at the top, as people do."""
         if index is None and name in self._loads:
             return self._loads[name]
         spec = self.arg(name)
         mag = max(abs(spec.low), abs(spec.high))
         expr = Expr(f"{name}[{self.own_index() if index is None else index}]", spec.dtype, float(mag), spec.grid_bits)
         if index is None:
+            local = self._unique_local(f"{name}_v")
+            self.load_lines.append(f"    {local} = {expr.src}")
+            expr = Expr(local, spec.dtype, float(mag), spec.grid_bits)
             self._loads[name] = expr
         return expr
+
+    def _unique_local(self, hint: str) -> str:
+        taken = {a.name for a in self.args} | {e.src for e in self._loads.values()}
+        name, n = hint, 1
+        while name in taken:
+            n += 1
+            name = f"{hint}{n}"
+        return name
+
+    def add_constant(self, hint: str, value: float | int) -> Expr:
+        """A module-level `wp.constant`, named uniquely per kernel (kernels share Warp modules)."""
+        name = f"{hint.upper()}_{self.name.split('_')[-1].upper()}"
+        literal = fmt_float(value) if isinstance(value, float) else str(value)
+        self.constants.append(f"{name} = wp.constant({literal})")
+        if isinstance(value, float):
+            return Expr(name, "float32", abs(value), CONST_Q)
+        return Expr(name, "int32", float(abs(value)), 0)
+
+    def guard_return(self, condition: str) -> None:
+        """An early `if <condition>: return` right after the thread index, before the cached loads."""
+        self.emit(f"if {condition}:")
+        self.emit("    return")
+        self.head = len(self.lines)
+        self.feature("early return")
+
+    def launch_constant(self, condition: str) -> bool:
+        """Whether `condition` takes one value over the whole launch (see synthesis/realism.py)."""
+        from synthesis.realism import ArgInfo, condition_is_constant
+
+        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+        return condition_is_constant(condition, self.tid_names, self.dim, args, list(self.loop_ranges.items()))
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -194,6 +234,8 @@ class KernelWriter:
 
     @contextmanager
     def block(self, header: str):
+        if header.startswith("for "):
+            self._note_loop(header)
         self.emit(header)
         self.indent += 1
         self.scopes.append({})
@@ -202,6 +244,20 @@ class KernelWriter:
         finally:
             self.scopes.pop()
             self.indent -= 1
+
+    def _note_loop(self, header: str) -> None:
+        import ast
+
+        from synthesis.realism import _range_values
+
+        node = ast.parse(header + " pass").body[0]
+        scalars = {a.name: a.value for a in self.args if a.role == "scalar"}
+        values = _range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
+        name = node.target.id
+        if name in self.loop_ranges and self.loop_ranges[name] != values:
+            old = self.loop_ranges[name]
+            values = None if old is None or values is None else sorted(set(old) | set(values))
+        self.loop_ranges[name] = values
 
     def fresh(self, prefix: str = "v") -> str:
         self.counter += 1
@@ -277,9 +333,14 @@ class KernelWriter:
         self.annotations = [self.annotations[k] for k in keep]
 
     def finish(self, summary: str) -> KernelSpec:
+        self.lines[self.head:self.head] = self.load_lines
+        self.load_lines = []
         self.prune()
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
-        source = "".join(h + "\n\n" for h in self.helpers) + header + "\n".join(self.lines) + "\n"
+        body = "\n".join(self.lines)
+        constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
+        prelude = "".join(c + "\n" for c in constants) + ("\n" if constants else "")
+        source = prelude + "".join(h + "\n\n" for h in self.helpers) + header + body + "\n"
         args = tuple(
             ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
                     max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
@@ -313,23 +374,25 @@ class ExprGen:
     def const_float(self) -> Expr:
         v = self.rng.choice(FLOAT_CONSTS)
         src = fmt_float(v)
-        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0)
+        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0, lit=True)
 
     def const_int(self, lo: int = 1, hi: int = 9) -> Expr:
         v = self.rng.randint(lo, hi)
-        return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0)
+        return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0, lit=True)
 
     def leaf(self, dtype: str) -> Expr:
         choices: list[Expr] = self.w.visible(dtype)
+        keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
         for name in self.loads:
             if self.w.arg(name).dtype == dtype:
                 load = self.w.load(name)
+                keys[load.src] = name
                 choices += (load, load)  # loads are the common case
         unused = self.w.unused
-        fresh = [c for c in choices if c.src.split("[")[0] in unused] if unused else []
+        fresh = [c for c in choices if keys[c.src] in unused] if unused else []
         if fresh and self.rng.random() < 0.7:
             pick = self.rng.choice(fresh)
-            self.w.unused.remove(pick.src.split("[")[0])
+            self.w.unused.remove(keys[pick.src])
             return pick
         if dtype == "float32":
             choices.append(self.const_float())
@@ -379,10 +442,19 @@ class ExprGen:
             e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return e
 
+    @staticmethod
+    def degenerate(*operands: Expr, same_ok: bool = False) -> bool:
+        """An operation no person writes: on literals only (fold them), or on two copies of a value."""
+        if all(o.lit for o in operands):
+            return True
+        return not same_ok and len(operands) == 2 and operands[0].src == operands[1].src
+
     def _float_op(self, op: str, depth: int) -> Expr | None:
         sub = lambda: self.float_expr(depth - 1)  # noqa: E731
         if op in ("add", "sub", "mul"):
             a, b = sub(), sub()
+            if self.degenerate(a, b, same_ok=op == "mul"):
+                return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
             if op == "mul":
                 mag = a.mag * b.mag
@@ -392,6 +464,8 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {b.operand()}", "float32", mag, q, atom=False)
         if op == "div_const":
             a = sub()
+            if a.lit:
+                return None
             c = self.rng.choice([2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0])
             k = math.log2(abs(c))
             # Dividing by a power of two is exact; by 2**k, k > 0, the grid gets k bits finer.
@@ -402,49 +476,61 @@ class ExprGen:
             return Expr(f"{a.operand()} / {fmt_float(c)}", "float32", a.mag / abs(c), q, atom=False)
         if op == "div_safe":
             a, b = sub(), sub()
+            if self.degenerate(a, b) or b.lit:
+                return None
             k = self.rng.choice([0.5, 1.0, 2.0])
             fn = self.rng.choice(["wp.abs", "abs"])
             return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
         if op in ("min", "max"):
             a, b = sub(), sub()
+            if self.degenerate(a, b):
+                return None
             fn = self.rng.choice([f"wp.{op}", op])
             return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
         if op == "abs":
             a = sub()
+            if a.lit or a.src.startswith(("wp.abs(", "-")):
+                return None
             return Expr(f"wp.abs({a.src})", "float32", a.mag, a.q)
         if op == "neg":
             a = sub()
+            if a.lit or a.src.startswith("-"):
+                return None
             return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
+        a = None
+        if op in ("sqrt", "floor", "ceil"):
+            # sqrt's slope is unbounded at 0 and floor/ceil are discontinuous: exact arguments only
+            a = self.float_expr(depth - 1, exact=True)
+        elif op != "atan2":
+            a = sub()
+        if a is not None and a.lit:
+            return None
         if op in ("sin", "cos", "tanh"):
-            a = bounded_argument(sub(), 8.0)
+            a = bounded_argument(a, 8.0)
             return Expr(f"wp.{op}({a.src})", "float32", 1.0, None)
         if op == "exp":
-            a = bounded_argument(sub(), 4.0)
+            a = bounded_argument(a, 4.0)
             return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
         if op == "log":
-            a = sub()
             return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
         if op == "sqrt":
-            # sqrt's slope is unbounded at 0: only exact arguments, so rounding cannot be amplified
-            a = self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
         if op == "pow":
-            a = sub()
             p = self.rng.choice([0.5, 1.5, 2.0, 3.0])
             if (a.mag + 1.0) ** p > MAX_FLOAT_MAG:
                 return None
             return Expr(f"wp.pow(wp.abs({a.src}) + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
-            a = self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
-            a = sub()
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
             hi = self.rng.choice([0.5, 1.0, 2.0])
             return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
             # atan2 is ill-conditioned near the origin: exact arguments only
             a, b = self.float_expr(depth - 1, exact=True), self.float_expr(depth - 1, exact=True)
+            if self.degenerate(a, b):
+                return None
             return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
         raise ValueError(op)
 
@@ -455,17 +541,21 @@ class ExprGen:
                 e = self.leaf("int32")
             else:
                 e = self._int_op(self.rng.choice(["add", "sub", "mul", "div", "floordiv", "mod", "min", "max", "abs"]), depth)
-            if e.mag <= MAX_INT_MAG:
+            if e is not None and e.mag <= MAX_INT_MAG:
                 return e
         return self.const_int()
 
-    def _int_op(self, op: str, depth: int) -> Expr:
+    def _int_op(self, op: str, depth: int) -> Expr | None:
         a = self.int_expr(depth - 1)
         if op in ("add", "sub", "mul"):
             b = self.int_expr(depth - 1)
+            if self.degenerate(a, b, same_ok=op == "mul"):
+                return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
             mag = a.mag * b.mag if op == "mul" else a.mag + b.mag
             return Expr(f"{a.operand()} {sym} {b.operand()}", "int32", mag, 0, atom=False)
+        if a.lit:
+            return None
         if op in ("div", "floordiv", "mod"):
             c = self.rng.choice([2, 3, 4, 5, 7, -3, -2])
             sym = {"div": "/", "floordiv": "//", "mod": "%"}[op]
@@ -473,29 +563,37 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
         if op in ("min", "max"):
             b = self.int_expr(depth - 1)
+            if self.degenerate(a, b):
+                return None
             return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
+        if a.src.startswith("wp.abs("):
+            return None
         return Expr(f"wp.abs({a.src})", "int32", a.mag, 0)
 
     # booleans: comparisons of exact values only (see the module docstring)
     def compare(self, depth: int = 1) -> Expr:
-        for _ in range(4):
+        for _ in range(8):
             if self.rng.random() < 0.7 or not self.w.visible("int32"):
                 a = self.float_expr(depth, exact=True)
                 b = self.float_expr(max(depth - 1, 0), exact=True)
             else:
                 a, b = self.int_expr(depth), self.int_expr(max(depth - 1, 0))
-            trivial = a.src == b.src or (_is_literal(a.src) and _is_literal(b.src))
-            if not trivial and not _same_names(a.src, b.src):
-                break
-        else:
-            return self._fallback_compare()
-        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
-        return Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+            if self.degenerate(a, b) or _same_names(a.src, b.src):
+                continue
+            op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
+            cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+            if not self.w.launch_constant(cond.src):
+                return cond
+        return self._fallback_compare()
 
     def _fallback_compare(self) -> Expr:
         for name in self.loads:
-            if self.w.arg(name).dtype == "float32":
-                return Expr(f"{self.w.load(name).src} > {fmt_float(self.rng.choice([-0.5, 0.0, 0.25, 0.5]))}", "bool", 1.0, 0, atom=False)
+            spec = self.w.arg(name)
+            if spec.dtype == "float32":
+                # a threshold strictly inside the input range, on the input grid
+                mid = (spec.low + spec.high) / 2
+                t = self.rng.choice([mid, mid + (spec.high - mid) / 2, mid - (mid - spec.low) / 2])
+                return Expr(f"{self.w.load(name).src} > {fmt_float(t)}", "bool", 1.0, 0, atom=False)
         return Expr(f"{self.w.tid_names[0]} % 2 == 0", "bool", 1.0, 0, atom=False)
 
     def condition(self, depth: int = 1) -> Expr:
@@ -512,6 +610,8 @@ class ExprGen:
     def where(self, depth: int) -> Expr:
         c = self.compare(1)
         a, b = self.float_expr(depth - 1), self.float_expr(depth - 1)
+        while a.src == b.src:  # both arms the same value: the condition would mean nothing
+            b = self.float_expr(depth - 1)
         return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
 
     # vectors and matrices

@@ -492,48 +492,76 @@ def _conditions(fn: ast.FunctionDef) -> list[ast.expr]:
     return out
 
 
+def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str, ArgInfo],
+               loops: list[tuple[str, list[int] | None]]) -> dict[str, Interval]:
+    """Values of thread indices and loop variables (enumerated while they fit) and scalar parameters."""
+    axes: list[tuple[str, np.ndarray]] = [(n, np.arange(d)) for n, d in zip(tid_names, dim)]
+    fixed: dict[str, Interval] = {}
+    for name, values in loops:
+        if values is None:
+            fixed[name] = Interval.unknown()
+        elif name not in fixed and all(name != a for a, _ in axes) \
+                and np.prod([len(v) for _, v in axes]) * len(values) <= ENUMERATION_LIMIT:
+            axes.append((name, np.array(values)))
+        else:  # the same name over several loops, or too many points: its hull
+            old = fixed.get(name)
+            lo, hi = min(values), max(values)
+            if old is not None:
+                lo, hi = min(lo, float(old.lo)), max(hi, float(old.hi))
+            fixed[name] = Interval(lo, hi, True)
+    grids = np.meshgrid(*[v for _, v in axes], indexing="ij") if axes else []
+    env = {name: Interval.point(g.astype(np.float64), True) for (name, _), g in zip(axes, grids)}
+    for name in list(env):
+        if name in fixed:
+            del env[name]
+    env.update(fixed)
+    for a in args.values():
+        if a.role == "scalar" and a.value is not None:
+            env[a.name] = Interval.point(float(a.value), a.dtype == "int32")
+    return env
+
+
+def is_constant(evaluator: ConditionEvaluator, cond: ast.expr) -> bool:
+    v = evaluator.eval(cond)
+    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    return bool(lo.size) and bool(np.all(lo == 1) or np.all(hi == 0))
+
+
+def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                          loops: list[tuple[str, list[int] | None]] = ()) -> bool:
+    """Whether condition `src` is decided, the same way, at every point of the launch (other locals unknown)."""
+    by_name = {a.name: a for a in args}
+    env = launch_env(tid_names, dim, by_name, list(loops))
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    return is_constant(ConditionEvaluator(env, {}, read_only), ast.parse(src, mode="eval").body)
+
+
 def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:
     if not _is_wp_func(fn, "kernel"):
         return []
     scalars = {a.name: a.value for a in args.values() if a.role == "scalar" and a.value is not None}
     read_only = {a.name: a for a in args.values() if a.role in ("input", "index")}
-    # Enumerated variables: thread indices, then loop variables over literal ranges, while they fit.
-    axes: list[tuple[str, np.ndarray]] = [(n, np.arange(d)) for n, d in zip(_own_index(fn), dim)]
-    fixed: dict[str, Interval] = {}
+    loops: list[tuple[str, list[int] | None]] = []
     assigned: dict[str, list[ast.expr]] = {}
     for n in ast.walk(fn):
-        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call):
-            values = _range_values(n.iter, scalars)
-            if values is None:
-                fixed[n.target.id] = Interval.unknown()
-            elif np.prod([len(v) for _, v in axes]) * len(values) <= ENUMERATION_LIMIT:
-                axes.append((n.target.id, np.array(values)))
-            else:
-                fixed[n.target.id] = Interval(min(values), max(values), True)
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name):
+            values = _range_values(n.iter, scalars) if isinstance(n.iter, ast.Call) else None
+            loops.append((n.target.id, values))
         elif isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Name):
                     assigned.setdefault(t.id, []).append(n.value)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
             assigned.setdefault(n.target.id, []).extend([n.value, n.value])
-    grids = np.meshgrid(*[v for _, v in axes], indexing="ij") if axes else []
-    env: dict[str, Interval] = {name: Interval.point(g.astype(np.float64), True) for (name, _), g in zip(axes, grids)}
-    env.update(fixed)
-    for name, value in scalars.items():
-        env[name] = Interval.point(float(value), args[name].dtype == "int32")
-    own = set(_own_index(fn))
-    locals_ = {name: vals[0] for name, vals in assigned.items() if len(vals) == 1 and name not in env and name not in own}
+    own = _own_index(fn)
+    env = launch_env(own, dim, args, loops)
+    locals_ = {name: vals[0] for name, vals in assigned.items()
+               if len(vals) == 1 and name not in env and name not in own}
     for name in assigned:
-        if name not in locals_ and name not in env:
+        if name not in locals_ and name not in env and name not in own:
             env[name] = Interval.unknown()
     evaluator = ConditionEvaluator(env, locals_, read_only)
-    out = []
-    for cond in _conditions(fn):
-        v = evaluator.eval(cond)
-        lo, hi = np.broadcast_arrays(v.lo, v.hi)
-        if lo.size and (np.all(lo == 1) or np.all(hi == 0)):
-            out.append(Finding("constant_condition", cond.lineno, _text(cond)))
-    return out
+    return [Finding("constant_condition", c.lineno, _text(c)) for c in _conditions(fn) if is_constant(evaluator, c)]
 
 
 # ---- everything -------------------------------------------------------------------------------
