@@ -218,7 +218,8 @@ class KernelWriter:
         from synthesis.realism import ArgInfo, condition_is_constant
 
         args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-        return condition_is_constant(condition, self.tid_names, self.dim, args, list(self.loop_ranges.items()))
+        cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
+        return condition_is_constant(condition, self.tid_names, self.dim, args, list(self.loop_ranges.items()), cached)
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -306,27 +307,36 @@ class KernelWriter:
         self.helper_names.append(name)
 
     def prune(self) -> None:
-        """Drop dead code: top-level assignments nobody reads, then read-only arguments nobody uses.
+        """Drop dead code: stores nobody reads (never, or not before the next store on every path),
+        then read-only arguments nobody uses.
 
-        Only whole statements at the kernel's top level go (never one inside a block, which could
-        leave it empty), and never one with a side effect (atomics); results are unaffected.
+        A statement goes only when its block keeps another one, and never one with a side effect
+        (atomics); results are unaffected.
         """
+        import ast
+
+        from synthesis.realism import find_dead_values
+
         def mentions(name: str, lines: list[str]) -> bool:
             pattern = reads(name)
             return any(pattern.search(line) for line in lines)
 
-        changed = True
-        while changed:
-            changed = False
-            for i, line in enumerate(self.lines):
-                m = re.match(r"^    (\w+) = (.*)$", line)
-                if not m or "atomic_" in m.group(2) or m.group(1) in self.tid_names:
-                    continue
-                others = self.lines[:i] + self.lines[i + 1:] + self.helpers
-                if not mentions(m.group(1), others):
-                    del self.lines[i]
-                    changed = True
-                    break
+        removable_blocks: dict[int, list] = {}
+        while True:
+            fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+            removable_blocks = {}
+            for node in ast.walk(fn):
+                for field in ("body", "orelse"):
+                    block = getattr(node, field, None)
+                    if isinstance(block, list) and len(block) > 1:
+                        for stmt in block:
+                            removable_blocks[stmt.lineno] = block
+            dead = sorted({f.line for f in find_dead_values(fn)}, reverse=True)
+            dead = [line for line in dead if line in removable_blocks and "atomic_" not in self.lines[line - 2]
+                    and "wp.tid()" not in self.lines[line - 2]]
+            if not dead:
+                break
+            del self.lines[dead[0] - 2]
         keep = [k for k, a in enumerate(self.args)
                 if a.role in ("output", "inout") or mentions(a.name, self.lines)]
         self.args = [self.args[k] for k in keep]
@@ -597,15 +607,22 @@ class ExprGen:
         return Expr(f"{self.w.tid_names[0]} % 2 == 0", "bool", 1.0, 0, atom=False)
 
     def condition(self, depth: int = 1) -> Expr:
-        r = self.rng.random()
-        if r < 0.6:
-            return self.compare(depth)
-        if r < 0.9:
-            a, b = self.compare(depth), self.compare(depth)
-            op = self.rng.choice(["and", "or"])
-            return Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
-        a = self.compare(depth)
-        return Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
+        for _ in range(4):
+            r = self.rng.random()
+            if r < 0.6:
+                return self.compare(depth)
+            if r < 0.9:
+                a, b = self.compare(depth), self.compare(depth)
+                if a.src == b.src:
+                    continue
+                op = self.rng.choice(["and", "or"])
+                cond = Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
+            else:
+                a = self.compare(depth)
+                cond = Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
+            if not self.w.launch_constant(cond.src):  # `t != 1 or t <= 4` holds everywhere
+                return cond
+        return self.compare(depth)
 
     def where(self, depth: int) -> Expr:
         c = self.compare(1)
@@ -632,7 +649,7 @@ class ExprGen:
         if not choices or self.rng.random() < 0.15:
             parts = [self.float_expr(1, exact=True) for _ in range(n)]
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
-                        max(p.mag for p in parts), join_q(*(p.q for p in parts)))
+                        max(p.mag for p in parts), join_q(*(p.q for p in parts)), lit=all(p.lit for p in parts))
         return self.rng.choice(choices)
 
     def vec_expr(self, vtype: str, depth: int) -> Expr:
@@ -643,26 +660,38 @@ class ExprGen:
             op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw"])
             if op in ("add", "sub"):
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", vtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
             elif op == "scale":
                 a, s = self.vec_expr(vtype, depth - 1), self.float_expr(depth - 1)
+                if self.degenerate(a, s, same_ok=True):
+                    continue
                 q = None if a.q is None or s.q is None else a.q + s.q
                 text = f"{s.operand()} * {a.operand()}" if self.rng.random() < 0.5 else f"{a.operand()} * {s.operand()}"
                 e = Expr(text, vtype, a.mag * s.mag, q, atom=False)
             elif op == "neg":
                 a = self.vec_expr(vtype, depth - 1)
+                if a.lit or a.src.startswith("-"):
+                    continue
                 e = Expr(f"-{a.operand()}", vtype, a.mag, a.q, atom=False)
             elif op == "normalize":
                 a = self.vec_expr(vtype, depth - 1)
                 if not a.exact:  # 1/|v| is unbounded near zero: normalise exact vectors only
                     a = self.vec_leaf(vtype)
+                if a.lit or a.src.startswith("wp.normalize("):
+                    continue
                 e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
             elif op == "cross" and n == 3:
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 q = None if a.q is None or b.q is None else a.q + b.q
                 e = Expr(f"wp.cross({a.src}, {b.src})", vtype, 2 * a.mag * b.mag, q)
             elif op == "cw":
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 fn = self.rng.choice(["min", "max"])
                 e = Expr(f"wp.{fn}({a.src}, {b.src})", vtype, max(a.mag, b.mag), join_q(a.q, b.q))
             else:
@@ -674,19 +703,23 @@ class ExprGen:
     def vec_scalar(self, vtype: str, depth: int) -> Expr:
         """A float computed from vectors: dot, length, a component."""
         n = VECTOR_TYPES[vtype]
-        op = self.rng.choice(["dot", "length", "component", "attr"])
-        a = self.vec_expr(vtype, depth)
-        if op == "dot":
-            b = self.vec_expr(vtype, depth)
-            q = None if a.q is None or b.q is None else a.q + b.q
-            return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
-        if op == "length":
-            return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
-        c = self.rng.randrange(n)
-        var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
-        if op == "attr":
-            return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
-        return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
+        for _ in range(12):
+            op = self.rng.choice(["dot", "length", "component", "attr"])
+            a = self.vec_expr(vtype, depth)
+            if a.lit:
+                continue
+            if op == "dot":
+                b = self.vec_expr(vtype, depth)
+                q = None if a.q is None or b.q is None else a.q + b.q
+                return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
+            if op == "length":
+                return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
+            c = self.rng.randrange(n)
+            var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
+            if op == "attr":
+                return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
+            return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
+        raise ValueError(f"no {vtype} value in scope")
 
     def mat_leaf(self, mtype: str) -> Expr:
         fresh = self.unread(mtype)
@@ -706,6 +739,8 @@ class ExprGen:
             op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer"])
             if op in ("add", "sub"):
                 a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", mtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
             elif op == "matmul":
                 a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
@@ -716,6 +751,8 @@ class ExprGen:
                     e = Expr(f"wp.mul({a.src}, {b.src})", mtype, e.mag, q)
             elif op == "transpose":
                 a = self.mat_expr(mtype, depth - 1)
+                if a.src.startswith("wp.transpose("):
+                    continue
                 e = Expr(f"wp.transpose({a.src})", mtype, a.mag, a.q)
             elif op == "scale":
                 a, s = self.mat_expr(mtype, depth - 1), self.float_expr(depth - 1)
@@ -724,6 +761,8 @@ class ExprGen:
             else:
                 vtype = f"vec{n}"
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b, same_ok=True):
+                    continue
                 q = None if a.q is None or b.q is None else a.q + b.q
                 e = Expr(f"wp.outer({a.src}, {b.src})", mtype, a.mag * b.mag, q)
             if e.mag <= MAX_FLOAT_MAG:

@@ -192,13 +192,23 @@ def find_dead_values(fn: ast.FunctionDef) -> list[Finding]:
             if not isinstance(block, list):
                 continue
             for i, stmt in enumerate(block):
+                if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
+                    continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
                 for name in _assigned_names(stmt):
-                    if _first_use(block[i + 1:], name) == "assigned":
+                    if first_use(block[i + 1:], name) == "assigned":
                         out.append(Finding("dead_value", stmt.lineno, _text(stmt)))
     return out
 
 
-def _first_use(stmts: list[ast.stmt], name: str) -> str:
+def _is_literal_init(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and call_name(node) in ("float", "int", "float32", "int32") and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant)
+
+
+def first_use(stmts: list[ast.stmt], name: str) -> str:
     """On every path through `stmts`: "assigned" (written before any read), "read", or "neither"."""
     for s in stmts:
         if isinstance(s, ast.Assign):
@@ -210,7 +220,7 @@ def _first_use(stmts: list[ast.stmt], name: str) -> str:
         if isinstance(s, ast.If):
             if name in _loaded_names(s.test):
                 return "read"
-            body, other = _first_use(s.body, name), _first_use(s.orelse, name)
+            body, other = first_use(s.body, name), first_use(s.orelse, name)
             if "read" in (body, other):
                 return "read"
             if body == other == "assigned":
@@ -528,12 +538,17 @@ def is_constant(evaluator: ConditionEvaluator, cond: ast.expr) -> bool:
 
 
 def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
-                          loops: list[tuple[str, list[int] | None]] = ()) -> bool:
-    """Whether condition `src` is decided, the same way, at every point of the launch (other locals unknown)."""
+                          loops: list[tuple[str, list[int] | None]] = (),
+                          locals_: dict[str, str] | None = None) -> bool:
+    """Whether condition `src` is decided, the same way, at every point of the launch.
+
+    `locals_` maps a local to the source of its only value; other locals are unknown.
+    """
     by_name = {a.name: a for a in args}
     env = launch_env(tid_names, dim, by_name, list(loops))
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
-    return is_constant(ConditionEvaluator(env, {}, read_only), ast.parse(src, mode="eval").body)
+    values = {name: ast.parse(text, mode="eval").body for name, text in (locals_ or {}).items()}
+    return is_constant(ConditionEvaluator(env, values, read_only), ast.parse(src, mode="eval").body)
 
 
 def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.exprgen import Expr, ExprGen, KernelWriter, join_q
+from synthesis.exprgen import MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, join_q, reads
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -32,34 +32,63 @@ def float_statements(w: KernelWriter, gen: ExprGen, count: int, depth: tuple[int
         w.assign(gen.float_expr(w.rng.randint(*depth)))
 
 
+HELPER_PARAM_MAG = 4.0
+HELPER_PARAMS = [("x", "y", "z"), ("a", "b", "c"), ("u", "v", "s"), ("p", "q", "r")]
+HELPER_LOCALS = ["t", "d", "h", "m", "e", "g"]
+
+
 def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int = 2) -> tuple[str, int, float]:
     """Emit an @wp.func taking `arity` floats; returns its name, arity and a bound on its result.
 
-    The body sees only its parameters, bounded by PARAM_MAG; call sites pass bounded arguments.
+    The body, one to three local statements and a return, reads every parameter and every local,
+    and never returns a parameter unchanged. It sees only its parameters, bounded by PARAM_MAG;
+    call sites pass bounded arguments.
     """
-    params = ["x", "y", "z"][:arity]
+    from synthesis.realism import find_patterns
+
+    params = list(w.rng.choice(HELPER_PARAMS)[:arity])
     name = f"{w.name}_fn{len(w.helpers)}"
-    saved = w.scopes
-    w.scopes = [{p: Expr(p, "float32", HELPER_PARAM_MAG, None) for p in params}]
-    try:
-        body = ExprGen(w, ops, leaf_prob=0.25).float_expr(depth)
-        while all(p not in body.src for p in params):
-            body = ExprGen(w, ops, leaf_prob=0.25).float_expr(depth)
-    finally:
-        w.scopes = saved
     sig = ", ".join(f"{p}: float" for p in params)
-    w.add_helper(f"@wp.func\ndef {name}({sig}) -> float:\n    return {body.src}", name)
+    saved_scopes, saved_unused = w.scopes, w.unused
+    try:
+        for _ in range(20):
+            w.scopes = [{p: Expr(p, "float32", HELPER_PARAM_MAG, None) for p in params}]
+            w.unused = list(params)
+            gen = ExprGen(w, ops, leaf_prob=0.25)
+            body, local_names = [], w.rng.sample(HELPER_LOCALS, 3)
+            for local in local_names[:w.rng.randint(1, 3)]:
+                value = gen.float_expr(max(depth - 1, 1))
+                if value.lit or value.mag > MAX_FLOAT_MAG:
+                    continue
+                body.append(f"    {local} = {value.src}")
+                w.scopes[0][local] = Expr(local, "float32", value.mag, value.q)
+                w.unused.append(local)
+            result = gen.float_expr(depth)
+            for var in list(w.scopes[0].values()):  # every parameter and local feeds the result
+                if var.src in w.unused and not reads(var.src).search(result.src) \
+                        and result.mag + var.mag <= MAX_FLOAT_MAG:
+                    sym = w.rng.choice(["+", "-", "*"])
+                    mag = result.mag * var.mag if sym == "*" else result.mag + var.mag
+                    result = Expr(f"{result.operand()} {sym} {var.operand()}", "float32", mag, None, atom=False)
+            source = f"@wp.func\ndef {name}({sig}) -> float:\n" + "".join(line + "\n" for line in body) + \
+                f"    return {result.src}"
+            if not find_patterns(source):
+                break
+    finally:
+        w.scopes, w.unused = saved_scopes, saved_unused
+    w.add_helper(source, name)
     w.feature("@wp.func helper")
-    return name, arity, body.mag
-
-
-HELPER_PARAM_MAG = 4.0
+    return name, arity, result.mag
 
 
 def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
+    """A call with bounded arguments: never all literals, never one value passed twice."""
+    for attempt in range(20):
+        exprs = [gen.float_expr(1) for _ in range(arity)]
+        if len({e.src for e in exprs}) == arity and not all(e.lit for e in exprs):
+            break
     args = []
-    for _ in range(arity):
-        e = gen.float_expr(1)
+    for e in exprs:
         if e.mag > HELPER_PARAM_MAG:
             e = Expr(f"wp.clamp({e.src}, -4.0, 4.0)", "float32", HELPER_PARAM_MAG, None)
         args.append(e.src)
@@ -71,6 +100,10 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     """`acc = init; for ...: acc = acc + expr(loop_var)`: the accumulator's bound covers all trips."""
     w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
     body = gen.float_expr(depth)
+    for _ in range(20):  # `row + row`, or a loop summing one literal: redraw
+        if not (body.src == base.src if base is not None else body.lit):
+            break
+        body = gen.float_expr(depth)
     if base is not None:
         sym = w.rng.choice(["*", "+", "-"])
         mag = base.mag * body.mag if sym == "*" else base.mag + body.mag

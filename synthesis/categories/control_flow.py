@@ -9,12 +9,22 @@ from synthesis.spec import KernelSpec
 
 
 def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
+    """`r = x; if c: r = a` or, declared as Warp does, `r = float(0.0); if c: r = a else: r = b`."""
     a, b = gen.float_expr(w.rng.randint(1, 2)), gen.float_expr(w.rng.randint(1, 2))
-    init = gen.float_expr(1)
+    while b.src == a.src:
+        b = gen.float_expr(w.rng.randint(1, 2))
+    shape = w.rng.choice(["if", "if_else", "if_else", "ternary"])
+    cond = gen.condition(1)
+    if shape == "ternary":
+        return w.assign(Expr(f"{a.src} if {cond.src} else {b.src}", "float32", max(a.mag, b.mag), join_q(a.q, b.q),
+                             atom=False), "r")
+    init = gen.float_expr(1) if shape == "if" else Expr("0.0", "float32", 0.0, 0, lit=True)
+    while init.src == a.src:
+        init = gen.float_expr(1)
     var = w.declare(w.fresh("r"), init, max(a.mag, b.mag, init.mag), join_q(a.q, b.q, init.q))
-    with w.block(f"if {gen.condition(1).src}:"):
+    with w.block(f"if {cond.src}:"):
         w.emit(f"{var.src} = {a.src}")
-    if w.rng.random() < 0.7:
+    if shape == "if_else":
         with w.block("else:"):
             w.emit(f"{var.src} = {b.src}")
     return var
