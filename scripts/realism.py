@@ -2,12 +2,14 @@
 
     python scripts/realism.py --kernels 10000 [--seed 42] [--show 3]
     python scripts/realism.py --samples DIR [--show 3]
+    python scripts/realism.py --outputs N [--seed 42]      # quick: Warp on the CPU, no CUDA written
 
 --kernels generates N kernels with the pipeline's own plan (categories round-robin) and looks for
 every source pattern of `synthesis/realism.py` in each. --samples reads production sample folders:
 the same source patterns in each `<kernel>.py`, and each written array of expected.bin (decoded
 with metadata.json's argument list) checked for a constant, all-zero or copied-input output, the
-inputs rebuilt exactly as the sample's main() builds them.
+inputs rebuilt exactly as the sample's main() builds them. --outputs runs the same output check on N
+generated kernels through the reference stage alone (Warp on the CPU), without writing samples.
 
 Prints the share per category and per pattern, plus figures that are not counted as degenerate
 (repeated loads of one element, reads of other elements than the thread's own). Exits 1 when a
@@ -115,6 +117,45 @@ def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[
     return meta, source, written, inputs, initial
 
 
+def run_outputs(count: int, seed: int, show: int) -> bool:
+    from cuda_production.reference import input_seed, make_input, sample_args, warp_reference
+    from synthesis.categories import generate
+    from synthesis.stages import canonical_categories, task_for
+
+    cats = canonical_categories(())
+    specs = [generate(t.category, t.seed) for t in (task_for(i, cats, seed) for i in range(count))]
+    out_cat: dict[str, list[set[str]]] = {c: [] for c in cats}
+    examples: dict[str, list[str]] = defaultdict(list)
+    for start in range(0, count, 100):
+        batch = specs[start:start + 100]
+        blobs = warp_reference(batch, f"realism_outputs_{start}")
+        for spec in batch:
+            args = sample_args(spec)
+            written, inputs, initial, offset = {}, {}, {}, 0
+            for position, arg in enumerate(args):
+                if arg.kind == "scalar":
+                    continue
+                dtype = np.int32 if arg.is_int else np.float32
+                if arg.role in ("output", "inout"):
+                    n = arg.count * arg.width
+                    written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=n, offset=offset)
+                    offset += n * 4
+                if arg.role in ("input", "inout", "index"):
+                    (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
+            found = degenerate_outputs(written, inputs, initial)
+            out_cat[spec.category].append({f.pattern for f in found})
+            for f in found:
+                if len(examples[f.pattern]) < show:
+                    examples[f.pattern].append(f"{spec.name}: {f.text}")
+    table(f"{count} generated kernels run by Warp on the CPU: degenerate outputs", out_cat, OUTPUT_PATTERNS)
+    show_examples(examples, show)
+    bad = sum(1 for sets in out_cat.values() for s in sets if s)
+    ok = bad / count <= TARGET
+    print(f"{bad}/{count} kernels ({bad / count:.1%}) with a degenerate output (target <= {TARGET:.0%}): "
+          f"{'OK' if ok else 'MISSED'}")
+    return ok
+
+
 def run_samples(root: Path, show: int) -> bool:
     folders = sorted(p for p in root.glob("sample_*") if p.is_dir() and (p / "metadata.json").exists())
     if not folders:
@@ -158,6 +199,7 @@ def main() -> None:
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--kernels", type=int, metavar="N", help="generate N kernels and check their sources")
     mode.add_argument("--samples", type=Path, metavar="DIR", help="check production sample folders")
+    mode.add_argument("--outputs", type=int, metavar="N", help="run N generated kernels in Warp (CPU), check outputs")
     ap.add_argument("-s", "--seed", type=int, default=42)
     ap.add_argument("--show", type=int, default=0, help="print up to this many examples per pattern")
     args = ap.parse_args()
@@ -165,6 +207,10 @@ def main() -> None:
         if args.kernels <= 0:
             ap.error("--kernels must be positive")
         ok = run_kernels(args.kernels, args.seed, args.show)
+    elif args.outputs is not None:
+        if args.outputs <= 0:
+            ap.error("--outputs must be positive")
+        ok = run_outputs(args.outputs, args.seed, args.show)
     else:
         if not args.samples.is_dir():
             print(f"error: {args.samples} is not a folder", file=sys.stderr)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -51,6 +52,9 @@ def _is_literal(src: str) -> bool:
         return False
 
 
+NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+
+
 def reads(name: str) -> "re.Pattern[str]":
     """Matches `name` used as a variable (`v.x` is an attribute, not the variable x)."""
     return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
@@ -69,6 +73,18 @@ def bounded_argument(a: "Expr", limit: float) -> "Expr":
         return a
     c = fmt_float(limit / 2)
     return Expr(f"wp.clamp({a.src}, -{c}, {c})", "float32", limit / 2, join_q(a.q, CONST_Q))
+
+
+def decided_by_range(a: Expr, b: Expr) -> bool:
+    """min/max of a literal and a value whose bound says which one wins (`max(2.0, x)`, |x| <= 2)."""
+    for lit, other in ((a, b), (b, a)):
+        if lit.lit and not other.lit:
+            try:
+                value = float(lit.src.strip("()"))
+            except ValueError:
+                return False
+            return abs(value) >= other.mag
+    return False
 
 
 def fmt_float(value: float) -> str:
@@ -119,6 +135,8 @@ class KernelWriter:
         self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
         self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
+        self.varying: set[str] = set()  # locals whose value differs between threads
+        self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -215,11 +233,15 @@ class KernelWriter:
 
     def launch_constant(self, condition: str) -> bool:
         """Whether `condition` takes one value over the whole launch (see synthesis/realism.py)."""
-        from synthesis.realism import ArgInfo, condition_is_constant
+        from synthesis.realism import ArgInfo, condition_is_constant_in, launch_context
 
-        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-        cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
-        return condition_is_constant(condition, self.tid_names, self.dim, args, list(self.loop_ranges.items()), cached)
+        key = (len(self.args), len(self.load_lines), tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
+        if self._launch_cache is None or self._launch_cache[0] != key:
+            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+            cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
+            self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
+                                                      cached))
+        return condition_is_constant_in(condition, self._launch_cache[1])
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -265,12 +287,33 @@ class KernelWriter:
         return f"{prefix}{self.counter}"
 
     def assign(self, value: Expr, prefix: str = "v") -> Expr:
+        """`name = value` for a fresh name; a bare name or literal is returned as is (no `v2 = v1`)."""
+        if re.fullmatch(r"\w+", value.src) or value.lit:
+            return value
         name = self.fresh(prefix)
         self.emit(f"{name} = {value.src}")
         var = Expr(name, value.type, value.mag, value.q)
         self.scopes[-1][name] = var
         self.unused.append(name)
+        self.note_varying(name, value.src)
         return var
+
+    # ---- what varies over the launch ---------------------------------------------------------
+    def varies(self, src: str) -> bool:
+        """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
+        names = set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src))
+        cached = {e.src for e in self._loads.values()}
+        return bool(names & (set(self.tid_names) | cached | self.varying))
+
+    def note_varying(self, name: str, *sources: str) -> None:
+        """Record `name` as varying when any value assigned to it does."""
+        if any(self.varies(src) for src in sources):
+            self.varying.add(name)
+
+    def is_bare(self, e: Expr) -> bool:
+        """A literal, a parameter or a loaded element as it is: storing it computes nothing."""
+        return e.lit or e.src in self._by_name or e.src in {x.src for x in self._loads.values()} \
+            or re.fullmatch(r"\w+\[[\w, ]+\]", e.src) is not None
 
     def declare(self, name: str, value: Expr, var_mag: float, var_q: int | None) -> Expr:
         """Declare a variable that later code reassigns: its recorded bound covers every value.
@@ -285,6 +328,7 @@ class KernelWriter:
         var = Expr(name, value.type, var_mag, var_q)
         self.scopes[-1][name] = var
         self.unused.append(name)
+        self.note_varying(name, src)
         return var
 
     def is_read(self, name: str) -> bool:
@@ -307,40 +351,60 @@ class KernelWriter:
         self.helper_names.append(name)
 
     def prune(self) -> None:
-        """Drop dead code: stores nobody reads (never, or not before the next store on every path),
-        then read-only arguments nobody uses.
+        """Drop dead code: top-level assignments nobody reads, then read-only arguments nobody uses.
 
-        A statement goes only when its block keeps another one, and never one with a side effect
-        (atomics); results are unaffected.
+        Only whole statements at the kernel's top level go (never one inside a block, which could
+        leave it empty), and never one with a side effect (atomics); results are unaffected.
+        Stores overwritten on every path before a read are the categories' business
+        (`drop_dead_stores`), where branches make them.
+        """
+        counts = Counter(t for line in self.lines + self.helpers for t in NAME_TOKEN.findall(line))
+        changed = True
+        while changed:
+            changed = False
+            for i, line in enumerate(self.lines):
+                m = re.match(r"^    (\w+) = (.*)$", line)
+                if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
+                    counts.subtract(NAME_TOKEN.findall(line))
+                    del self.lines[i]
+                    changed = True
+                    break
+        keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or counts[a.name] > 0]
+        self.args = [self.args[k] for k in keep]
+        self.annotations = [self.annotations[k] for k in keep]
+
+    def drop_dead_stores(self) -> None:
+        """Remove stores that every path overwrites before reading (nested branches make them);
+        a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
+        dropping a write never makes another one dead.
         """
         import ast
 
-        from synthesis.realism import find_dead_values
+        from synthesis.realism import _blocks, dead_value_statements
 
-        def mentions(name: str, lines: list[str]) -> bool:
-            pattern = reads(name)
-            return any(pattern.search(line) for line in lines)
-
-        removable_blocks: dict[int, list] = {}
-        while True:
-            fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
-            removable_blocks = {}
-            for node in ast.walk(fn):
-                for field in ("body", "orelse"):
-                    block = getattr(node, field, None)
-                    if isinstance(block, list) and len(block) > 1:
-                        for stmt in block:
-                            removable_blocks[stmt.lineno] = block
-            dead = sorted({f.line for f in find_dead_values(fn)}, reverse=True)
-            dead = [line for line in dead if line in removable_blocks and "atomic_" not in self.lines[line - 2]
-                    and "wp.tid()" not in self.lines[line - 2]]
-            if not dead:
-                break
-            del self.lines[dead[0] - 2]
-        keep = [k for k, a in enumerate(self.args)
-                if a.role in ("output", "inout") or mentions(a.name, self.lines)]
-        self.args = [self.args[k] for k in keep]
-        self.annotations = [self.annotations[k] for k in keep]
+        fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+        block_of: dict[int, int] = {}  # statement line -> its block's id
+        room: dict[int, int] = {}  # block id -> how many statements may go (one must stay)
+        for block in _blocks(fn.body):
+            room[id(block)] = len(block) - 1
+            for stmt in block:
+                block_of[stmt.lineno] = id(block)
+        dead = []
+        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn)}):
+            text = self.lines[line - 2]
+            if "atomic_" in text or "wp.tid()" in text:
+                continue
+            target = text.split(" = ")[0].strip()
+            read_elsewhere = any(reads(target).search(other.split(" = ", 1)[-1] if other.strip().startswith(target + " ")
+                                                      else other) for other in self.lines)
+            if read_elsewhere and text.startswith("    ") and not text.startswith("     "):
+                self.lines[line - 2] = f"    {target} = float(0.0)"  # every path sets it before a read
+                continue
+            if room.get(block_of.get(line), 0) > 0:
+                room[block_of[line]] -= 1
+                dead.append(line)
+        for line in reversed(dead):
+            del self.lines[line - 2]
 
     def finish(self, summary: str) -> KernelSpec:
         self.lines[self.head:self.head] = self.load_lines
@@ -418,7 +482,15 @@ class ExprGen:
         return self.rng.choice(choices)
 
     # floats
+    def _has_operand(self, exact: bool) -> bool:
+        """Whether a float leaf other than a literal exists: without one, every operation is refused."""
+        if self.w.visible("int32") or any(self.w.arg(n).dtype == "float32" for n in self.loads):
+            return True
+        return any(v.exact or not exact for v in self.w.visible("float32"))
+
     def float_expr(self, depth: int, exact: bool = False) -> Expr:
+        if depth > 0 and not self._has_operand(exact):
+            return self.const_float()
         for _ in range(12):
             if depth <= 0 or self.rng.random() < self.leaf_prob:
                 e = self.leaf("float32")
@@ -429,9 +501,34 @@ class ExprGen:
         # An exact, small fallback always exists: a constant.
         return self.const_float()
 
+    def meaningful(self, e: Expr) -> Expr:
+        """`e` made fit to store: computed (not a bare input, parameter or literal) and varying."""
+        if not self.w.varies(e.src):
+            leaves = [x for x in self._varying_leaves(e.type) if x.src != e.src]
+            if leaves:
+                leaf = self.rng.choice(leaves)
+                sym = self.rng.choice(["+", "-"])
+                e = Expr(f"{e.operand()} {sym} {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+        if self.w.is_bare(e) or not self.w.varies(e.src):
+            if e.type == "int32":
+                k = self.const_int(2, 5)
+                return Expr(f"{e.operand()} * {k.src}", "int32", e.mag * k.mag, 0, atom=False)
+            if e.type in ("float32",) and self.w.visible("int32") and not self.w.varies(e.src):
+                t = Expr(f"float({self.w.tid_names[0]})", "float32", float(self.w.dim[0]), 0)
+                return Expr(f"{e.operand()} + {t.src}", "float32", e.mag + t.mag, join_q(e.q, 0), atom=False)
+            c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
+            q = None if e.q is None else e.q + CONST_Q
+            return Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c), q, atom=False)
+        return e
+
+    def _varying_leaves(self, dtype: str) -> list[Expr]:
+        out = [v for v in self.w.visible(dtype) if v.src in self.w.varying]
+        out += [self.w.load(n) for n in self.loads if self.w.arg(n).dtype == dtype]
+        return out
+
     def output_expr(self, depth: int) -> Expr:
         """A float expression that also reads every float variable nothing reads yet."""
-        e = self.float_expr(depth)
+        e = self.meaningful(self.float_expr(depth))
         for var in self.w.visible("float32"):
             if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
                 continue
@@ -450,7 +547,7 @@ class ExprGen:
                 continue
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return e
+        return self.meaningful(e)
 
     @staticmethod
     def degenerate(*operands: Expr, same_ok: bool = False) -> bool:
@@ -493,7 +590,7 @@ class ExprGen:
             return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
         if op in ("min", "max"):
             a, b = sub(), sub()
-            if self.degenerate(a, b):
+            if self.degenerate(a, b) or decided_by_range(a, b):
                 return None
             fn = self.rng.choice([f"wp.{op}", op])
             return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
@@ -535,6 +632,8 @@ class ExprGen:
         if op == "clamp":
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
             hi = self.rng.choice([0.5, 1.0, 2.0])
+            if -a.mag >= lo and a.mag <= hi:  # never clamps
+                return None
             return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
             # atan2 is ill-conditioned near the origin: exact arguments only
@@ -573,7 +672,7 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
         if op in ("min", "max"):
             b = self.int_expr(depth - 1)
-            if self.degenerate(a, b):
+            if self.degenerate(a, b) or decided_by_range(a, b):
                 return None
             return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
         if a.src.startswith("wp.abs("):
@@ -647,7 +746,7 @@ class ExprGen:
             if self.w.arg(name).dtype == vtype:
                 choices += [self.w.load(name)] * 2
         if not choices or self.rng.random() < 0.15:
-            parts = [self.float_expr(1, exact=True) for _ in range(n)]
+            parts = [self.float_expr(self.rng.choice([0, 0, 1]), exact=True) for _ in range(n)]
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
                         max(p.mag for p in parts), join_q(*(p.q for p in parts)), lit=all(p.lit for p in parts))
         return self.rng.choice(choices)

@@ -176,28 +176,53 @@ def find_self_assign(fn: ast.FunctionDef) -> list[Finding]:
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
 
-def find_dead_values(fn: ast.FunctionDef) -> list[Finding]:
-    out = []
-    read = _loaded_names(fn)
-    for node in ast.walk(fn):
-        for name in _assigned_names(node) if isinstance(node, ast.stmt) else ():
-            if name not in read:
-                out.append(Finding("dead_value", node.lineno, _text(node)))
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id not in read:
-            out.append(Finding("dead_value", node.lineno, _text(node)))
-    # overwritten on every path before any read (`r = init; if c: r = a else: r = b`)
-    for node in ast.walk(fn):
+class _Reads:
+    """The names a node loads, computed on first use and remembered."""
+
+    def __init__(self) -> None:
+        self.sets: dict[int, frozenset[str]] = {}
+
+    def __call__(self, node: ast.AST) -> frozenset[str]:
+        key = id(node)
+        if key not in self.sets:
+            self.sets[key] = frozenset(_loaded_names(node))
+        return self.sets[key]
+
+
+def _blocks(body: list[ast.stmt]):
+    """Every statement list (function body, branch, loop body), outermost first."""
+    yield body
+    for stmt in body:
         for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from _blocks(inner)
+
+
+def dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
+    """Statements storing a value nobody reads: never, or not before every path overwrites it."""
+    out = []
+    reads = _Reads()
+    read = _loaded_names(fn)
+    blocks = list(_blocks(fn.body))
+    for block in blocks:
+        for i, stmt in enumerate(block):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+                out.append(stmt)
                 continue
-            for i, stmt in enumerate(block):
-                if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
-                    continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
-                for name in _assigned_names(stmt):
-                    if first_use(block[i + 1:], name) == "assigned":
-                        out.append(Finding("dead_value", stmt.lineno, _text(stmt)))
+            names = _assigned_names(stmt)
+            if any(name not in read for name in names):
+                out.append(stmt)
+                continue
+            if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
+                continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
+            if any(first_use(block[i + 1:], name, reads) == "assigned" for name in names):
+                out.append(stmt)
     return out
+
+
+def find_dead_values(fn: ast.FunctionDef) -> list[Finding]:
+    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn)]
 
 
 def _is_literal_init(node: ast.expr) -> bool:
@@ -208,25 +233,26 @@ def _is_literal_init(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant)
 
 
-def first_use(stmts: list[ast.stmt], name: str) -> str:
+def first_use(stmts: list[ast.stmt], name: str, reads=None) -> str:
     """On every path through `stmts`: "assigned" (written before any read), "read", or "neither"."""
+    loaded = reads or _loaded_names
     for s in stmts:
         if isinstance(s, ast.Assign):
-            if name in _loaded_names(s):
+            if name in loaded(s):
                 return "read"
             if name in _assigned_names(s):
                 return "assigned"
             continue
         if isinstance(s, ast.If):
-            if name in _loaded_names(s.test):
+            if name in loaded(s.test):
                 return "read"
-            body, other = first_use(s.body, name), first_use(s.orelse, name)
+            body, other = first_use(s.body, name, reads), first_use(s.orelse, name, reads)
             if "read" in (body, other):
                 return "read"
             if body == other == "assigned":
                 return "assigned"
             continue
-        if name in _loaded_names(s):
+        if name in loaded(s):
             return "read"
         if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
             return "neither"
@@ -537,18 +563,26 @@ def is_constant(evaluator: ConditionEvaluator, cond: ast.expr) -> bool:
     return bool(lo.size) and bool(np.all(lo == 1) or np.all(hi == 0))
 
 
-def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
-                          loops: list[tuple[str, list[int] | None]] = (),
-                          locals_: dict[str, str] | None = None) -> bool:
-    """Whether condition `src` is decided, the same way, at every point of the launch.
-
-    `locals_` maps a local to the source of its only value; other locals are unknown.
-    """
+def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                   loops: list[tuple[str, list[int] | None]] = (),
+                   locals_: dict[str, str] | None = None) -> ConditionEvaluator:
+    """An evaluator over the launch; `locals_` maps a local to the source of its only value."""
     by_name = {a.name: a for a in args}
     env = launch_env(tid_names, dim, by_name, list(loops))
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
     values = {name: ast.parse(text, mode="eval").body for name, text in (locals_ or {}).items()}
-    return is_constant(ConditionEvaluator(env, values, read_only), ast.parse(src, mode="eval").body)
+    return ConditionEvaluator(env, values, read_only)
+
+
+def condition_is_constant_in(src: str, context: ConditionEvaluator) -> bool:
+    """Whether condition `src` is decided, the same way, at every point of the launch (other locals unknown)."""
+    return is_constant(context, ast.parse(src, mode="eval").body)
+
+
+def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                          loops: list[tuple[str, list[int] | None]] = (),
+                          locals_: dict[str, str] | None = None) -> bool:
+    return condition_is_constant_in(src, launch_context(tid_names, dim, args, loops, locals_))
 
 
 def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:

@@ -16,7 +16,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         for _ in range(rng.randint(0, 3)):
             w.assign(gen.int_expr(rng.randint(1, 3)), "n")
         for _ in range(rng.randint(1, 2)):
-            w.store(add_output(w, "int32"), gen.int_expr(rng.randint(1, 3)))
+            w.store(add_output(w, "int32"), gen.meaningful(gen.int_expr(rng.randint(1, 3))))
         w.feature("int32 / // % semantics")
         return w.finish("Integer arithmetic kernel")
     loads = add_inputs(w, "float32", rng.randint(1, 4))

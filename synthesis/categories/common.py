@@ -100,10 +100,14 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     """`acc = init; for ...: acc = acc + expr(loop_var)`: the accumulator's bound covers all trips."""
     w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
     body = gen.float_expr(depth)
-    for _ in range(20):  # `row + row`, or a loop summing one literal: redraw
-        if not (body.src == base.src if base is not None else body.lit):
+    for _ in range(20):  # `row + row`, a loop summing one literal, or the same sum in every thread: redraw
+        same = body.src == base.src if base is not None else body.lit
+        uniform = not w.varies(body.src) and (base is None or not w.varies(base.src))
+        if not same and not uniform:
             break
         body = gen.float_expr(depth)
+    else:
+        body = gen.meaningful(body)
     if base is not None:
         sym = w.rng.choice(["*", "+", "-"])
         mag = base.mag * body.mag if sym == "*" else base.mag + body.mag
@@ -113,6 +117,7 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     init = init or Expr("0.0", "float32", 0.0, 0)
     acc = w.fresh("acc")
     var = w.declare(acc, init, init.mag + trips * body.mag, join_q(init.q, body.q))
+    w.note_varying(acc, body.src, base.src if base is not None else "")
     with w.block(header):
         w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
         if extra:

@@ -22,6 +22,7 @@ def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
     while init.src == a.src:
         init = gen.float_expr(1)
     var = w.declare(w.fresh("r"), init, max(a.mag, b.mag, init.mag), join_q(a.q, b.q, init.q))
+    w.note_varying(var.src, a.src, b.src)
     with w.block(f"if {cond.src}:"):
         w.emit(f"{var.src} = {a.src}")
     if shape == "if_else":
@@ -51,7 +52,10 @@ def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
     trips = w.rng.randint(2, 6)
     counter = w.fresh("c")
     body = gen.float_expr(w.rng.randint(1, 2))
+    while body.lit or not w.varies(body.src):
+        body = gen.meaningful(body)
     acc = w.declare(w.fresh("acc"), Expr("0.0", "float32", 0.0, 0), trips * body.mag, body.q)
+    w.note_varying(acc.src, body.src)
     w.emit(f"{counter} = int(0)")
     with w.block(f"while {counter} < {trips}:"):
         w.emit(f"{acc.src} = {acc.src} + {body.operand()}")

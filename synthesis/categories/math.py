@@ -24,6 +24,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         forced = None
         while forced is None or forced.mag > 256.0:  # _float_op declines ops that would overflow
             forced = gen._float_op(rng.choice(math_ops), 2)
-        w.store(add_output(w), forced)
+        w.store(add_output(w), gen.meaningful(forced))
     w.feature("math " + ", ".join(sorted(math_ops)))
     return w.finish("Math-function kernel")

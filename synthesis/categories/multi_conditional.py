@@ -1,40 +1,37 @@
 """Multi-way conditionals: if/elif/else chains, nested branches, compound conditions."""
 from __future__ import annotations
 
-import ast
 import random
-import textwrap
 
 from synthesis.categories.common import add_inputs, add_output, pick_dim
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
-from synthesis.realism import first_use
 
 
-def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int) -> None:
+def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int, allow_else: bool = True) -> None:
+    """An if/elif(/else) chain assigning some of `targets` in each arm.
+
+    A nested chain assigns only what its arm has not, and a chain that follows another has no
+    `else`, so no assignment is overwritten on every path before it is read.
+    """
     arms = w.rng.randint(2, 4)
     for arm in range(arms):
         keyword = "if" if arm == 0 else "elif"
-        header = f"{keyword} {gen.condition(1).src}:" if arm < arms - 1 or w.rng.random() < 0.3 else "else:"
+        last = arm == arms - 1 and allow_else and w.rng.random() >= 0.3
+        header = "else:" if last else f"{keyword} {gen.condition(1).src}:"
         with w.block(header):
-            for t in w.rng.sample(targets, w.rng.randint(1, len(targets))):
+            assigned = w.rng.sample(targets, w.rng.randint(1, len(targets)))
+            for t in assigned:
                 value = gen.float_expr(w.rng.randint(0, 2), exact=t.q is not None)
                 while value.src == t.src:  # `r1 = r1`
                     value = gen.float_expr(w.rng.randint(0, 2), exact=t.q is not None)
                 w.emit(f"{t.src} = {value.src}")
-            if depth > 0 and w.rng.random() < 0.4:
-                branch_chain(w, gen, targets, depth - 1)
+                w.note_varying(t.src, value.src)
+            rest = [t for t in targets if t not in assigned]
+            if depth > 0 and rest and w.rng.random() < 0.4:
+                branch_chain(w, gen, rest, depth - 1)
                 w.feature("nested branches")
-        if header == "else:":
+        if last:
             break
-
-
-def declare_overwritten_inits(w: KernelWriter, declared_at: dict[str, int]) -> None:
-    """A target every path assigns before reading starts as `float(0.0)`, as people declare it."""
-    body = ast.parse(textwrap.dedent("\n".join(w.lines)))
-    for name, line in declared_at.items():
-        index = next(k for k, stmt in enumerate(body.body) if stmt.lineno == line + 1)
-        if first_use(body.body[index + 1:], name) == "assigned":
-            w.lines[line] = f"    {name} = float(0.0)"
 
 
 def generate(rng: random.Random, name: str, seed: int):
@@ -47,12 +44,11 @@ def generate(rng: random.Random, name: str, seed: int):
         # Targets stay exact (so later conditions may read them) when every arm assigns exact values.
         exact = rng.random() < 0.5
         targets.append(w.declare(w.fresh("r"), init, 64.0 if exact else 256.0, 20 if exact else None))
-    declared_at = {t.src: len(w.lines) - len(targets) + k for k, t in enumerate(targets)}
     chains = rng.randint(1, 2)
-    for _ in range(chains):
-        branch_chain(w, gen, targets, 1)
-    declare_overwritten_inits(w, declared_at)
+    for chain in range(chains):
+        branch_chain(w, gen, targets, 1, allow_else=chain == 0)
     for t in targets:
-        w.store(add_output(w), t)
+        w.store(add_output(w), gen.meaningful(t))
+    w.drop_dead_stores()
     w.feature(f"{chains} branch chain(s), {len(targets)} branch-assigned values")
     return w.finish("Multi-way conditional kernel")
