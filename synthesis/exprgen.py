@@ -137,6 +137,8 @@ class KernelWriter:
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
+        self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
+        self.reassigned: set[str] = set()  # locals with several values (declare)
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -290,13 +292,35 @@ class KernelWriter:
         """`name = value` for a fresh name; a bare name or literal is returned as is (no `v2 = v1`)."""
         if re.fullmatch(r"\w+", value.src) or value.lit:
             return value
+        for scope in self.scopes:  # the same value computed twice: reuse the first (`v2 = abs(x)` again)
+            for var in scope.values():
+                if self.defs.get(var.src) == value.src:
+                    return var
         name = self.fresh(prefix)
         self.emit(f"{name} = {value.src}")
         var = Expr(name, value.type, value.mag, value.q)
         self.scopes[-1][name] = var
         self.unused.append(name)
         self.note_varying(name, value.src)
+        self.defs[name] = value.src
         return var
+
+    def judge_value(self, src: str) -> str | None:
+        """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
+        import ast
+
+        from synthesis.realism import ArgInfo, judge_value, sampling_evaluator
+
+        defs = {name: text for name, text in self.defs.items()}
+        defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
+        try:
+            locals_ = {name: ast.parse(text, mode="eval").body for name, text in defs.items()}
+            value = ast.parse(src, mode="eval").body
+        except SyntaxError:
+            return None
+        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned)
+        return judge_value(evaluator, value)
 
     # ---- what varies over the launch ---------------------------------------------------------
     def varies(self, src: str) -> bool:
@@ -329,6 +353,7 @@ class KernelWriter:
         self.scopes[-1][name] = var
         self.unused.append(name)
         self.note_varying(name, src)
+        self.reassigned.add(name)
         return var
 
     def is_read(self, name: str) -> bool:
@@ -502,7 +527,28 @@ class ExprGen:
         return self.const_float()
 
     def meaningful(self, e: Expr) -> Expr:
-        """`e` made fit to store: computed (not a bare input, parameter or literal) and varying."""
+        """`e` made fit to store: computed (not a bare input, parameter or literal), varying, and,
+        on sampled inputs, neither one number nor a copy of an input (`q - (q - c)`)."""
+        e = self._computed_and_varying(e)
+        if e.type not in ("float32", "int32") and e.type not in VECTOR_TYPES:
+            return e
+        for _ in range(3):
+            verdict = self.w.judge_value(e.src)
+            if verdict is None:
+                break
+            leaves = [x for x in self._varying_leaves(e.type) if x.src not in e.src]
+            if verdict == "constant" and leaves:
+                leaf = self.rng.choice(leaves)
+                e = Expr(f"{e.operand()} + {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+            elif e.type == "int32":
+                e = Expr(f"{e.operand()} * 3", "int32", e.mag * 3, 0, atom=False)
+            else:
+                c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
+                e = Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c),
+                         None if e.q is None else e.q + CONST_Q, atom=False)
+        return e
+
+    def _computed_and_varying(self, e: Expr) -> Expr:
         if not self.w.varies(e.src):
             leaves = [x for x in self._varying_leaves(e.type) if x.src != e.src]
             if leaves:
@@ -528,7 +574,7 @@ class ExprGen:
 
     def output_expr(self, depth: int) -> Expr:
         """A float expression that also reads every float variable nothing reads yet."""
-        e = self.meaningful(self.float_expr(depth))
+        e = self.float_expr(depth)
         for var in self.w.visible("float32"):
             if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
                 continue
@@ -536,7 +582,7 @@ class ExprGen:
                 self.w.unused.remove(var.src)
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return e
+        return self.meaningful(e)
 
     def fold_unread(self, e: Expr) -> Expr:
         """`e` plus (or minus) every variable of e's type that nothing reads yet, within bounds."""

@@ -613,6 +613,131 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
     return [Finding("constant_condition", c.lineno, _text(c)) for c in _conditions(fn) if is_constant(evaluator, c)]
 
 
+# ---- outputs, by evaluation at sampled points -------------------------------------------------
+class PointEvaluator(ConditionEvaluator):
+    """Exact values at sampled launch points: each distinct element read gets its own random input."""
+
+    def __init__(self, env, locals_, arrays, rng: np.random.Generator, points: int):
+        super().__init__(env, locals_, arrays)
+        self.rng, self.points = rng, points
+        self.draws: dict[str, Interval] = {}
+
+    def eval_Subscript(self, node: ast.Subscript) -> Interval:
+        if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
+            return Interval.unknown()
+        key = _dump(node)
+        if key not in self.draws:
+            a = self.arrays[node.value.id]
+            grid = 1.0 if a.dtype == "int32" else 1.0 / 64
+            steps = int(round((a.high - a.low) / grid))
+            v = a.low + self.rng.integers(0, steps + 1, self.points) * grid
+            self.draws[key] = Interval.point(v, a.dtype == "int32")
+        return self.draws[key]
+
+    def eval_Call(self, node: ast.Call) -> Interval:
+        name = call_name(node)
+        exact = {"sin": np.sin, "cos": np.cos}
+        if name in exact and len(node.args) == 1:
+            a = self.eval(node.args[0])
+            with np.errstate(all="ignore"):
+                value = exact[name](a.lo)
+            point = (a.lo == a.hi) & np.isfinite(value)
+            return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
+        if name in ("atan2", "pow") and len(node.args) == 2:
+            a, b = self.eval(node.args[0]), self.eval(node.args[1])
+            point = (a.lo == a.hi) & (b.lo == b.hi)
+            with np.errstate(all="ignore"):
+                v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
+            return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
+        if name in ("where", "select") and len(node.args) == 3:
+            c, a, b = (self.eval(x) for x in node.args)
+            if name == "select":
+                a, b = b, a  # select(cond, false_value, true_value)
+            decided = c.lo == c.hi
+            pick_a = c.lo == 1
+            return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
+                            np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
+        return super().eval_Call(node)
+
+
+def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
+    """"constant" or "copy" when `value` is, at every sampled point, one number or one element read."""
+    v = evaluator.eval(value)
+    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    if not (lo.size and np.all(lo == hi) and np.all(np.isfinite(lo))):
+        return None
+    if np.all(lo == lo.flat[0]):
+        return "constant"
+    for draw in evaluator.draws.values():
+        if np.array_equal(np.broadcast_to(draw.lo, lo.shape), lo):
+            return "copy"
+    return None
+
+
+def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                       locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
+                       seed: int = 0) -> PointEvaluator:
+    rng = np.random.default_rng(seed)
+    env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
+    for a in args:
+        if a.role == "scalar" and a.value is not None:
+            env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
+    for name in unknown:
+        env[name] = Interval.unknown()
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    return PointEvaluator(env, locals_, read_only, rng, points)
+
+
+def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInfo], points: int = 48,
+                            seed: int = 0) -> list[Finding]:
+    """Top-level stores whose value, at random launch points and inputs, is always the same number or
+    always equal to one element read (a copy). Values through branches or loops are not judged."""
+    tree = ast.parse(source)
+    by_name = {a.name: a for a in args}
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    rng = np.random.default_rng(seed)
+    out = []
+    for fn in tree.body:
+        if not (isinstance(fn, ast.FunctionDef) and _is_wp_func(fn, "kernel")):
+            continue
+        own = _own_index(fn)
+        env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(own, dim)}
+        for a in by_name.values():
+            if a.role == "scalar" and a.value is not None:
+                env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
+        assigned: dict[str, list[ast.expr]] = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        assigned.setdefault(t.id, []).append(n.value)
+            elif isinstance(n, (ast.AugAssign, ast.For)):
+                target = n.target
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).extend([None, None])
+        locals_ = {k: v[0] for k, v in assigned.items() if len(v) == 1 and k not in own}
+        for k in assigned:
+            if k not in locals_ and k not in own:
+                env[k] = Interval.unknown()
+        ev = PointEvaluator(env, locals_, read_only, rng, points)
+        for stmt in fn.body:
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Subscript)):
+                continue
+            v = ev.eval(stmt.value)
+            lo, hi = np.broadcast_arrays(v.lo, v.hi)
+            if not (np.all(lo == hi) and np.all(np.isfinite(lo))):
+                continue
+            target = _text(stmt.targets[0].value)
+            if np.all(lo == lo.flat[0]):
+                out.append(Finding("constant_output", stmt.lineno, f"{target}: always {lo.flat[0]:g}"))
+                continue
+            for key, draw in ev.draws.items():
+                if np.array_equal(np.broadcast_to(draw.lo, lo.shape), lo):
+                    out.append(Finding("copy_of_input", stmt.lineno, f"{target}: a copy of an input element"))
+                    break
+    return out
+
+
 # ---- everything -------------------------------------------------------------------------------
 def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | None = None) -> list[Finding]:
     """All SOURCE_PATTERNS findings in a module of @wp.func helpers and @wp.kernels."""
