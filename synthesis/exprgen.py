@@ -536,7 +536,7 @@ class ExprGen:
             verdict = self.w.judge_value(e.src)
             if verdict is None:
                 break
-            leaves = [x for x in self._varying_leaves(e.type) if x.src not in e.src]
+            leaves = self._varying_leaves(e.type)
             if verdict == "constant" and leaves:
                 leaf = self.rng.choice(leaves)
                 e = Expr(f"{e.operand()} + {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
@@ -595,12 +595,16 @@ class ExprGen:
             e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return self.meaningful(e)
 
-    @staticmethod
-    def degenerate(*operands: Expr, same_ok: bool = False) -> bool:
-        """An operation no person writes: on literals only (fold them), or on two copies of a value."""
+    def degenerate(self, *operands: Expr, same_ok: bool = False) -> bool:
+        """An operation no person writes: on literals only (fold them), or on two copies of a value
+        (also through a local: `abs(x) - v1` where `v1 = abs(x)`)."""
         if all(o.lit for o in operands):
             return True
-        return not same_ok and len(operands) == 2 and operands[0].src == operands[1].src
+        if same_ok or len(operands) != 2:
+            return False
+        a, b = operands
+        defs = self.w.defs
+        return a.src == b.src or defs.get(a.src, a.src) == defs.get(b.src, b.src)
 
     def _float_op(self, op: str, depth: int) -> Expr | None:
         sub = lambda: self.float_expr(depth - 1)  # noqa: E731
