@@ -38,16 +38,20 @@ def generate(rng: random.Random, name: str, seed: int):
     w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
-    targets = []
+    targets, inits = [], {}
     for _ in range(rng.randint(1, 3)):
         init = gen.float_expr(1, exact=True)
         # Targets stay exact (so later conditions may read them) when every arm assigns exact values.
         exact = rng.random() < 0.5
         targets.append(w.declare(w.fresh("r"), init, 64.0 if exact else 256.0, 20 if exact else None))
+        inits[targets[-1].src] = init.src
     chains = rng.randint(1, 2)
     for chain in range(chains):
         branch_chain(w, gen, targets, 1, allow_else=chain == 0)
     for t in targets:
+        if not any(line.startswith("        ") and line.strip().startswith(f"{t.src} = ") for line in w.lines):
+            w.reassigned.discard(t.src)  # no branch assigns it: it holds its first value, judge that
+            w.defs[t.src] = inits[t.src]
         w.store(add_output(w), gen.meaningful(t))
     w.drop_dead_stores()
     w.feature(f"{chains} branch chain(s), {len(targets)} branch-assigned values")
