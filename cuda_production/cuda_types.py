@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-VEC_LEN = {"vec2": 2, "vec3": 3, "vec4": 4}
-MAT_DIM = {"mat22": 2, "mat33": 3, "mat44": 4}
+from synthesis.dtypes import ALIASES, MATRIX_TYPES, TYPES, VECTOR_TYPES
+
+VEC_LEN = VECTOR_TYPES
+MAT_DIM = MATRIX_TYPES
 COMPONENTS = "xyzw"
 
-# Warp annotation spellings -> our type names
-TYPE_ALIASES = {
-    "float": "float32", "float32": "float32", "int": "int32", "int32": "int32", "bool": "bool",
-    "vec2": "vec2", "vec2f": "vec2", "vec3": "vec3", "vec3f": "vec3", "vec4": "vec4", "vec4f": "vec4",
-    "mat22": "mat22", "mat22f": "mat22", "mat33": "mat33", "mat33f": "mat33", "mat44": "mat44", "mat44f": "mat44",
-}
+# Warp annotation spellings -> our type names (the registry's)
+TYPE_ALIASES = ALIASES
 
 
 @dataclass(frozen=True)
@@ -27,17 +25,7 @@ class ArrayType:
 
 
 def ctype(t: str) -> str:
-    if t == "float32":
-        return "float"
-    if t == "int32":
-        return "int"
-    if t == "bool":
-        return "bool"
-    if t in VEC_LEN:
-        return f"float{VEC_LEN[t]}"
-    if t in MAT_DIM:
-        return t
-    raise KeyError(t)
+    return TYPES[t].ctype
 
 
 def is_vec(t) -> bool:

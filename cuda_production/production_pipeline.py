@@ -150,7 +150,8 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
     """Re-check every sample under `folder`; prints one line per problem, returns the exit status."""
     from cuda_production.host_check import run_on_host
     from cuda_production.reference import sample_args
-    from cuda_production.templates import SampleArg, render_cu
+    from cuda_production.templates import render_cu
+    from synthesis.spec import ArgSpec
     from cuda_production.translator import TranslationError, translate_kernel
 
     samples = sorted(p for p in folder.glob("sample_*") if p.is_dir())
@@ -164,7 +165,7 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool) -> int
             py = (s / f"{name}.py").read_text()
             cu = (s / f"{name}.cu").read_text()
             kernel = translate_kernel(py, name, str(s / f"{name}.py"))
-            args = [SampleArg(**{**a, "shape": tuple(a["shape"])}) for a in meta["arguments"]]
+            args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
             tol = Tolerance(meta["tolerance"]["atol"], meta["tolerance"]["rtol"])
             has_ref = meta.get("reference") is not None
             fresh = render_cu(kernel, args, tuple(meta["launch_dim"]), meta["input_seed"], tol, has_ref, meta.get("description") or f"Kernel {name}")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuda_production.templates import SampleArg
-from synthesis.spec import KernelSpec
+from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.spec import ArgSpec, KernelSpec
 
 M1, M2, GOLDEN = np.uint32(0x7FEB352D), np.uint32(0x846CA68B), np.uint32(0x9E3779B9)
 
@@ -30,7 +30,7 @@ def input_bits(seed: int, arg: int, count: int) -> np.ndarray:
         return mix32(np.arange(count, dtype=np.uint32) ^ key)
 
 
-def make_input(arg: SampleArg, position: int, seed: int) -> np.ndarray:
+def make_input(arg: ArgSpec, position: int, seed: int) -> np.ndarray:
     """The host array main() builds for `arg` (flat, element-major: element i, then components)."""
     total = arg.count * arg.width
     if arg.role not in ("input", "inout", "index"):
@@ -42,9 +42,8 @@ def make_input(arg: SampleArg, position: int, seed: int) -> np.ndarray:
     return (np.int64(lo) + bits.astype(np.int64)).astype(np.float32) * np.float32(step)
 
 
-def sample_args(spec: KernelSpec) -> list[SampleArg]:
-    return [SampleArg(a.name, "array" if a.is_array else "scalar", a.dtype, a.role, a.shape, a.low, a.high,
-                      a.grid_bits, a.value, a.bound) for a in spec.args]
+def sample_args(spec: KernelSpec) -> list[ArgSpec]:
+    return list(spec.args)
 
 
 def input_seed(spec: KernelSpec) -> int:
@@ -57,8 +56,6 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
 
     from extraction.loader import load_kernels, unload
 
-    dtypes = {"float32": wp.float32, "int32": wp.int32, "vec2": wp.vec2, "vec3": wp.vec3, "vec4": wp.vec4,
-              "mat22": wp.mat22, "mat33": wp.mat33, "mat44": wp.mat44}
     kernels = load_kernels("\n\n".join(s.source for s in specs), module_name)
     try:
         results = {}
@@ -70,9 +67,8 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
                     launch_args.append(float(arg.value) if arg.dtype == "float32" else int(arg.value))
                     continue
                 host = make_input(arg, position, seed)
-                inner = () if arg.width == 1 else ((arg.width,) if arg.dtype.startswith("vec") else
-                                                   (int(arg.width ** 0.5),) * 2)
-                array = wp.array(host.reshape(arg.shape + inner), dtype=dtypes[arg.dtype], device="cpu")
+                t = lookup_dtype(arg.dtype)
+                array = wp.array(host.reshape(arg.shape + t.shape), dtype=t.warp_type(), device="cpu")
                 launch_args.append(array)
                 if arg.role in ("output", "inout"):
                     written.append(array)

@@ -6,15 +6,16 @@ import os
 import shutil
 from pathlib import Path
 
-from cuda_production.templates import SampleArg, Tolerance, render_cu, render_makefile
+from cuda_production.templates import Tolerance, render_cu, render_makefile
 from cuda_production.translator import TranslatedKernel
+from synthesis.spec import ArgSpec
 
 
 def sample_dirname(index: int, category: str) -> str:
     return f"sample_{index:04d}_{category}"
 
 
-def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, args: list[SampleArg],
+def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, args: list[ArgSpec],
                  launch_dim: tuple[int, ...], input_seed: int, tolerance: Tolerance,
                  expected: bytes | None, metadata: dict) -> Path:
     """Write the sample under a temporary name and rename it into place: never half-written."""

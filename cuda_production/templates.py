@@ -7,10 +7,11 @@ the kernel, checks every CUDA call, compares each written array with Warp's own 
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from cuda_production.cuda_types import MAT_DIM, VEC_LEN, ctype
+from cuda_production.cuda_types import ctype
 from cuda_production.translator import TranslatedKernel
+from synthesis.spec import ArgSpec
 
 BLOCK_1D = 256
 BLOCKS = {1: (256,), 2: (16, 16), 3: (8, 8, 4)}  # x, y, z
@@ -27,54 +28,6 @@ class Tolerance:
 
     atol: float = 1e-4
     rtol: float = 1e-4
-
-
-@dataclass(frozen=True)
-class SampleArg:
-    """How the sample's main() prepares one kernel argument."""
-
-    name: str
-    kind: str  # array | scalar
-    dtype: str
-    role: str  # input | output | inout | index | scalar
-    shape: tuple[int, ...] = ()
-    low: float = -1.0
-    high: float = 1.0
-    grid_bits: int = 10
-    value: float | int | None = None
-    bound: float = 1.0
-
-    @property
-    def width(self) -> int:
-        if self.dtype in VEC_LEN:
-            return VEC_LEN[self.dtype]
-        if self.dtype in MAT_DIM:
-            return MAT_DIM[self.dtype] ** 2
-        return 1
-
-    @property
-    def count(self) -> int:
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
-
-    @property
-    def is_int(self) -> bool:
-        return self.dtype == "int32"
-
-    @property
-    def fill(self) -> tuple[int, int, float]:
-        """(lowest grid step, number of grid steps, step size) for the hashed inputs."""
-        step = 2.0 ** -self.grid_bits
-        lo = int(round(self.low / step))
-        span = int(round((self.high - self.low) / step)) + 1
-        return lo, span, step
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["shape"] = list(self.shape)
-        return d
 
 
 def _fmt_float(x: float) -> str:
@@ -229,7 +182,7 @@ def host_name(name: str) -> str:
     return f"arg_{name}" if name in MAIN_NAMES else name
 
 
-def render_cu(kernel: TranslatedKernel, args: list[SampleArg], launch_dim: tuple[int, ...], input_seed: int,
+def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[int, ...], input_seed: int,
               tolerance: Tolerance, has_reference: bool, title: str) -> str:
     name = kernel.name
     by_name = {a.name: a for a in args}

@@ -14,14 +14,15 @@ from pathlib import Path
 import click
 
 from cuda_production.sample import write_sample
-from cuda_production.templates import SampleArg, Tolerance
+from cuda_production.templates import Tolerance
+from synthesis.spec import ArgSpec
 from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
 
 DEFAULT_1D = 1024
 DEFAULT_ND = {2: (64, 64), 3: (16, 16, 16)}
 
 
-def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[SampleArg]:
+def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[ArgSpec]:
     """Inputs for a kernel nobody described: arrays shaped like the launch, ints as valid indices."""
     args = []
     size = 1
@@ -29,15 +30,15 @@ def default_args(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[
         size *= d
     for p in kernel.params:
         if p.kind == "scalar":
-            args.append(SampleArg(p.name, "scalar", p.dtype, "scalar", value=4 if p.dtype == "int32" else 0.5))
+            args.append(ArgSpec(p.name, p.dtype, "scalar", value=4 if p.dtype == "int32" else 0.5))
             continue
         shape = launch_dim if p.ndim == len(launch_dim) else ((size,) if p.ndim == 1 else tuple([16] * p.ndim))
         role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
         if p.dtype == "int32":
             # Integers double as indices in most kernels: keep them inside the smallest array.
-            args.append(SampleArg(p.name, "array", p.dtype, role, shape, 0, _min_extent(kernel, launch_dim) - 1, 0))
+            args.append(ArgSpec(p.name, p.dtype, role, shape, 0, _min_extent(kernel, launch_dim) - 1, 0))
         else:
-            args.append(SampleArg(p.name, "array", p.dtype, role, shape, -1.0, 1.0, 10))
+            args.append(ArgSpec(p.name, p.dtype, role, shape, -1.0, 1.0, 10))
     return args
 
 

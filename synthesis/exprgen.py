@@ -15,6 +15,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
 EXACT_BITS = 24  # float32 significand
@@ -98,16 +99,10 @@ def join_q(*qs: int | None) -> int | None:
     return max(qs)  # type: ignore[arg-type]
 
 
-TYPE_ANNOTATIONS = {
-    "float32": ("float", "wp.float32"),
-    "int32": ("int", "wp.int32"),
-}
-
-
 def dtype_annotation(dtype: str, rng: random.Random) -> str:
-    if dtype in TYPE_ANNOTATIONS:
-        return rng.choice(TYPE_ANNOTATIONS[dtype])
-    return f"wp.{dtype}"
+    """One of the spellings people write for `dtype` in an annotation (the registry's list)."""
+    spellings = lookup_dtype(dtype).annotations
+    return rng.choice(spellings) if len(spellings) > 1 else spellings[0]
 
 
 class KernelWriter:

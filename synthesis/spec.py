@@ -3,35 +3,37 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-SCALAR_TYPES = ("float32", "int32")
-VECTOR_TYPES = {"vec2": 2, "vec3": 3, "vec4": 4}
-MATRIX_TYPES = {"mat22": 2, "mat33": 3, "mat44": 4}
-ARG_ROLES = ("input", "output", "inout", "index", "scalar")
+from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
+
+ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct")
 
 
 def type_width(dtype: str) -> int:
     """Number of 32-bit components in one element of `dtype`."""
-    if dtype in VECTOR_TYPES:
-        return VECTOR_TYPES[dtype]
-    if dtype in MATRIX_TYPES:
-        return MATRIX_TYPES[dtype] ** 2
-    return 1
+    return lookup_dtype(dtype).width
 
 
 def is_int_type(dtype: str) -> bool:
-    return dtype == "int32"
+    return lookup_dtype(dtype).is_int
 
 
 @dataclass(frozen=True)
 class ArgSpec:
-    """One kernel argument.
+    """One kernel argument: the one description used by the generator, the Warp reference, the
+    sample templates and the metadata.
 
     role: input (read only), output (starts at zero), inout (starts from random values and is
     written), index (holds valid indices into an array of `high + 1` elements), scalar (passed by
-    value: `value`).
+    value: `value`; a tuple of floats, flattened in the type's memory order, for vector, matrix,
+    quat and transform values), struct (a `@wp.struct` passed by value: `dtype` is the struct's
+    name, `fields` its members in declaration order, each an ArgSpec of its own).
     low/high: the range the inputs are drawn from (inclusive); values lie on a grid of 2**-grid_bits.
     bound: for written arrays, a bound on |value| of every element the kernel can produce, which
     scales the absolute tolerance of the equivalence check.
+
+    Hashed inputs are numbered by position over the flattened argument list: a struct contributes
+    its fields in order, each taking one position, the struct itself none. Written arrays, struct
+    fields included, go into expected.bin in that same flattened order.
     """
 
     name: str
@@ -41,12 +43,64 @@ class ArgSpec:
     low: float = -1.0
     high: float = 1.0
     grid_bits: int = 10
-    value: float | int | None = None
+    value: float | int | tuple[float, ...] | None = None
     bound: float = 1.0
+    fields: tuple["ArgSpec", ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """array | scalar | struct: how the argument is passed."""
+        if self.role in ("scalar", "struct"):
+            return self.role
+        return "array"
 
     @property
     def is_array(self) -> bool:
-        return self.role != "scalar"
+        return self.kind == "array"
+
+    @property
+    def width(self) -> int:
+        """32-bit components per element (1 for structs, which are described by their fields)."""
+        return 1 if self.role == "struct" else type_width(self.dtype)
+
+    @property
+    def count(self) -> int:
+        """Number of elements (1 for a by-value argument)."""
+        return self.size
+
+    @property
+    def is_int(self) -> bool:
+        return self.role != "struct" and is_int_type(self.dtype)
+
+    @property
+    def fill(self) -> tuple[int, int, float]:
+        """(lowest grid step, number of grid steps, step size) for the hashed inputs."""
+        step = 2.0 ** -self.grid_bits
+        lo = int(round(self.low / step))
+        span = int(round((self.high - self.low) / step)) + 1
+        return lo, span, step
+
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "kind": self.kind, **asdict(self)}
+        d["shape"] = list(self.shape)
+        if isinstance(self.value, tuple):
+            d["value"] = list(self.value)
+        d["fields"] = [f.to_dict() for f in self.fields]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ArgSpec":
+        d = {k: v for k, v in d.items() if k != "kind"}  # derived from role
+        value = d.get("value")
+        return cls(**{**d, "shape": tuple(d.get("shape", ())),
+                      "value": tuple(value) if isinstance(value, list) else value,
+                      "fields": tuple(cls.from_dict(f) for f in d.get("fields", ()))})
+
+    def flattened(self) -> tuple["ArgSpec", ...]:
+        """This argument as the list of hashed/compared positions (a struct's fields, or itself)."""
+        if self.role == "struct":
+            return tuple(x for f in self.fields for x in f.flattened())
+        return (self,)
 
     @property
     def ndim(self) -> int:
@@ -79,14 +133,12 @@ class KernelSpec:
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["args"] = [asdict(a) for a in self.args]
+        d["args"] = [a.to_dict() for a in self.args]
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "KernelSpec":
-        args = tuple(
-            ArgSpec(**{**a, "shape": tuple(a["shape"])}) for a in d["args"]
-        )
+        args = tuple(ArgSpec.from_dict(a) for a in d["args"])
         return cls(
             name=d["name"],
             category=d["category"],
