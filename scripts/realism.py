@@ -92,17 +92,16 @@ def run_kernels(count: int, seed: int, show: int) -> bool:
 def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """(metadata, source, written arrays, read-only inputs, inout start values), arrays flat."""
     from cuda_production.reference import make_input
-    from cuda_production.templates import SampleArg
+    from synthesis.spec import ArgSpec
 
     meta = json.loads((folder / "metadata.json").read_text())
     source = (folder / meta["files"]["python"]).read_text()
-    args = [SampleArg(a["name"], a["kind"], a["dtype"], a["role"], tuple(a["shape"]), a["low"], a["high"],
-                      a["grid_bits"], a["value"], a["bound"]) for a in meta["arguments"]]
+    args = [x for a in meta["arguments"] for x in ArgSpec.from_dict(a).flattened()]
     blob = (folder / meta["reference"]["file"]).read_bytes()
     written, inputs, initial = {}, {}, {}
     offset = 0
     for position, arg in enumerate(args):
-        if arg.kind == "scalar":
+        if arg.kind != "array":
             continue
         dtype = np.dtype("<i4") if arg.is_int else np.dtype("<f4")
         if arg.role in ("output", "inout"):
@@ -130,10 +129,10 @@ def run_outputs(count: int, seed: int, show: int) -> bool:
         batch = specs[start:start + 100]
         blobs = warp_reference(batch, f"realism_outputs_{start}")
         for spec in batch:
-            args = sample_args(spec)
+            args = [x for a in sample_args(spec) for x in a.flattened()]
             written, inputs, initial, offset = {}, {}, {}, 0
             for position, arg in enumerate(args):
-                if arg.kind == "scalar":
+                if arg.kind != "array":
                     continue
                 dtype = np.int32 if arg.is_int else np.float32
                 if arg.role in ("output", "inout"):
@@ -172,7 +171,8 @@ def run_samples(root: Path, show: int) -> bool:
             print(f"error: cannot read sample {folder.name}: {exc}", file=sys.stderr)
             sys.exit(2)
         cat = meta["category"]
-        args = [ArgInfo(a["name"], a["role"], a["dtype"], a["low"], a["high"], a["value"]) for a in meta["arguments"]]
+        args = [ArgInfo(a["name"], a["role"], a["dtype"], a["low"], a["high"], a["value"]) for a in meta["arguments"]
+                if a["role"] != "struct"]
         found = find_patterns(source, tuple(meta["launch_dim"]), args)
         src_cat[cat].append({f.pattern for f in found})
         outs = degenerate_outputs(written, inputs, initial)
