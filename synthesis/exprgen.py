@@ -204,6 +204,44 @@ class KernelWriter:
             self._loads[name] = expr
         return expr
 
+    NEIGHBOUR_WORDS = {1: {0: ("left", "right")}, 2: {0: ("up", "down"), 1: ("left", "right")},
+                       3: {0: ("below", "above"), 1: ("up", "down"), 2: ("left", "right")}}
+
+    def neighbour(self, name: str, axis: int, step: int) -> Expr:
+        """The element `step` (+-1) along `axis` from the thread's own, the index clamped to the array
+        (`a[wp.max(tid - 1, 0)]`), loaded once into a local at the top."""
+        key = f"{name}@{axis}{step:+d}"
+        if key in self._loads:
+            return self._loads[key]
+        spec = self.arg(name)
+        parts = list(self.tid_names)
+        t = parts[axis]
+        if step < 0:
+            parts[axis] = self.rng.choice([f"wp.max({t} - 1, 0)", f"max({t} - 1, 0)"])
+        else:
+            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {spec.shape[axis] - 1})", f"min({t} + 1, {spec.shape[axis] - 1})"])
+        word = self.NEIGHBOUR_WORDS[len(self.tid_names)][axis][0 if step < 0 else 1]
+        local = self._unique_local(f"{name}_{word}")
+        self.load_lines.append(f"    {local} = {name}[{', '.join(parts)}]")
+        expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
+        self._loads[key] = expr
+        self.feature("neighbour stencil (clamped)")
+        return expr
+
+    def gather(self, name: str, index_name: str) -> Expr:
+        """`name[index_name[tid]]`: an element chosen through an index array, loaded once at the top."""
+        key = f"{name}@[{index_name}]"
+        if key in self._loads:
+            return self._loads[key]
+        spec = self.arg(name)
+        idx = self.load(index_name)
+        local = self._unique_local(f"{name}_g")
+        self.load_lines.append(f"    {local} = {name}[{idx.src}]")
+        expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
+        self._loads[key] = expr
+        self.feature("gather through an index array")
+        return expr
+
     def _unique_local(self, hint: str) -> str:
         taken = {a.name for a in self.args} | {e.src for e in self._loads.values()}
         name, n = hint, 1
@@ -232,10 +270,12 @@ class KernelWriter:
         """Whether `condition` takes one value over the whole launch (see synthesis/realism.py)."""
         from synthesis.realism import ArgInfo, condition_is_constant_in, launch_context
 
-        key = (len(self.args), len(self.load_lines), tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
+        key = (len(self.args), len(self.load_lines), len(self.defs),
+               tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
         if self._launch_cache is None or self._launch_cache[0] != key:
             args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
             cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
+            cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
             self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
                                                       cached))
         return condition_is_constant_in(condition, self._launch_cache[1])
@@ -463,6 +503,7 @@ class ExprGen:
         self.float_ops = float_ops
         self.leaf_prob = leaf_prob
         self.loads = loads if loads is not None else []  # array names readable at own index
+        self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
 
     # leaves
     def const_float(self) -> Expr:
@@ -475,7 +516,7 @@ class ExprGen:
         return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0, lit=True)
 
     def leaf(self, dtype: str) -> Expr:
-        choices: list[Expr] = self.w.visible(dtype)
+        choices: list[Expr] = self.w.visible(dtype) + [e for e in self.extra if e.type == dtype]
         keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
         for name in self.loads:
             if self.w.arg(name).dtype == dtype:

@@ -295,6 +295,8 @@ def _index_parts(sub: ast.Subscript) -> list[ast.expr]:
 def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
     """Counts, in one function, of the read kinds that FIGURES names (1 = present)."""
     own = _own_index(fn)
+    loaded_locals = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Subscript)
+                     for t in n.targets if isinstance(t, ast.Name)}
     written = {n.value.id for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
                and isinstance(n.value, ast.Name)}
     loads: dict[str, int] = {}
@@ -310,7 +312,8 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
         if [p.id if isinstance(p, ast.Name) else None for p in parts] == list(own):
             continue
         kinds["non_own_read"] = 1
-        if any(isinstance(m, ast.Subscript) for p in parts for m in ast.walk(p)):
+        if any(isinstance(m, ast.Subscript) or isinstance(m, ast.Name) and m.id in loaded_locals
+               for p in parts for m in ast.walk(p)):
             kinds["gather_read"] = 1
         elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast.walk(p)):
             kinds["neighbour_read"] = 1

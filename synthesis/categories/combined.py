@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from synthesis.categories import control_flow
-from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim
+from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -14,6 +14,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     ops = tuple(rng.sample(ARITH_OPS, 5)) + tuple(rng.sample(MATH_OPS, 3))
     gen = ExprGen(w, ops, loads=loads)
+    realistic_extras(w, gen, loads)
     parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where"], rng.randint(2, 4))
     for part in parts:
         if part == "branch":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.exprgen import MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, join_q, reads
+from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -121,7 +121,11 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     with w.block(header):
         w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
         if extra:
+            # an exit test on the accumulator would fire on the first trip (it starts at zero)
+            hidden = [(scope, scope.pop(acc)) for scope in w.scopes if acc in scope]
             extra(var)
+            for scope, value in hidden:
+                scope[acc] = value
         if w.rng.choice([True, False]):  # both spellings Warp accepts
             w.emit(f"{acc} += {body.src}")
         else:
@@ -140,3 +144,85 @@ def range_header(rng: random.Random, var: str, trips: int, bound_src: str | None
     if shape == "step":
         return f"for {var} in range(0, {trips * 2}, 2):"
     return f"for {var} in range({trips - 1}, -1, -1):"
+
+
+# ---- what real kernels do around the arithmetic ------------------------------------------------
+CONSTANT_HINTS = ["SCALE", "DAMPING", "GAIN", "OFFSET", "WEIGHT", "RATE", "BIAS", "FACTOR"]
+
+
+def add_neighbours(w: KernelWriter, gen: ExprGen, name: str) -> None:
+    """Clamped neighbours of `name` along every launch axis become leaves (and are preferred)."""
+    for axis in range(len(w.dim)):
+        for step in (-1, 1):
+            e = w.neighbour(name, axis, step)
+            gen.extra.append(e)
+            w.unused.append(e.src)
+
+
+def stencil(w: KernelWriter, gen: ExprGen, name: str) -> Expr:
+    """A local computed from the clamped neighbours of `name`: a Laplacian, an average or a gradient."""
+    centre = w.load(name)
+    if w.arg(name).dtype != "float32":
+        raise ValueError("stencils read float arrays")
+    axes = range(len(w.dim))
+    pairs = [(w.neighbour(name, a, -1), w.neighbour(name, a, 1)) for a in axes]
+    kind = w.rng.choice(["laplacian", "average", "gradient"])
+    q = centre.q
+    if kind == "laplacian":
+        terms = " + ".join(f"{lo.src} + {hi.src}" for lo, hi in pairs)
+        value = Expr(f"{terms} - {fmt_float(2.0 * len(pairs))} * {centre.src}", "float32", 4 * len(pairs) * centre.mag,
+                     None if q is None else q + CONST_Q, atom=False)
+    elif kind == "average":
+        terms = " + ".join(f"{lo.src} + {hi.src}" for lo, hi in pairs)
+        n = 2 * len(pairs)
+        exact = n in (2, 4, 8) and q is not None
+        value = Expr(f"({terms}) / {fmt_float(float(n))}", "float32", centre.mag, q + 3 if exact else None, atom=False)
+    else:
+        lo, hi = w.rng.choice(pairs)
+        value = Expr(f"0.5 * ({hi.src} - {lo.src})", "float32", centre.mag, None if q is None else q + 1, atom=False)
+    w.feature(f"{kind} stencil")
+    return w.assign(value, {"laplacian": "lap", "average": "avg", "gradient": "grad"}[kind])
+
+
+def add_gather(w: KernelWriter, gen: ExprGen, name: str) -> None:
+    """An element of `name` chosen through a new index array becomes a (preferred) leaf."""
+    idx = w.add_array(w.rng.choice(["idx", "perm", "indices", "src_idx"]), "int32", "index",
+                      index_high=w.arg(name).shape[0] - 1)
+    e = w.gather(name, idx)
+    gen.extra.append(e)
+    w.unused.append(e.src)
+
+
+def add_module_constant(w: KernelWriter) -> Expr:
+    """A module-level `wp.constant` the body may read like a literal."""
+    value = w.rng.choice([k / 16 for k in range(-32, 33) if k not in (0, 16, -16)])
+    c = w.add_constant(w.rng.choice(CONSTANT_HINTS), value)
+    w.scopes[0][c.src] = c
+    w.unused.append(c.src)
+    w.feature("wp.constant")
+    return c
+
+
+def early_return(w: KernelWriter) -> Expr:
+    """`if tid >= n: return` with n a little below the launch size, as for a padded launch."""
+    n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
+    bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n)
+    w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
+    return bound
+
+
+def realistic_extras(w: KernelWriter, gen: ExprGen, loads: list[str]) -> None:
+    """Now and then: an early return, a module constant, clamped neighbours, a stencil, a gather."""
+    rng = w.rng
+    floats = [n for n in loads if w.arg(n).dtype == "float32"]
+    if len(w.dim) == 1 and rng.random() < 0.15:
+        early_return(w)
+    if rng.random() < 0.2:
+        add_module_constant(w)
+    if floats and rng.random() < 0.3:
+        if rng.random() < 0.5:
+            stencil(w, gen, rng.choice(floats))
+        else:
+            add_neighbours(w, gen, rng.choice(floats))
+    if floats and len(w.dim) == 1 and rng.random() < 0.2:
+        add_gather(w, gen, rng.choice(floats))

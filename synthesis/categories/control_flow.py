@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header, realistic_extras
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
@@ -32,7 +32,7 @@ def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
 
 
 def loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.randint(2, 8)
+    trips = w.rng.choice([3, 4, 5, 6, 8, 10, 12, 16, 20, 32])
     bound = None
     if w.rng.random() < 0.4:
         bound = w.add_scalar(w.rng.choice(["count", "steps", "iters", "m"]), "int32", trips).src
@@ -49,7 +49,7 @@ def loop(w: KernelWriter, gen: ExprGen) -> Expr:
 
 
 def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.randint(2, 6)
+    trips = w.rng.choice([3, 4, 5, 6, 8, 10])
     counter = w.fresh("c")
     body = gen.float_expr(w.rng.randint(1, 2))
     while body.lit or not w.varies(body.src):
@@ -68,6 +68,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
+    realistic_extras(w, gen, loads)
     makers = [if_else, loop, while_loop, lambda w_, g: w_.assign(g.where(2))]
     for maker in rng.sample(makers, rng.randint(1, 3)):
         maker(w, gen)

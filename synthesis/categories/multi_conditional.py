@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import add_inputs, add_output, pick_dim
+from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
 
 
@@ -38,6 +38,7 @@ def generate(rng: random.Random, name: str, seed: int):
     w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
+    realistic_extras(w, gen, loads)
     targets, inits = [], {}
     for _ in range(rng.randint(1, 3)):
         init = gen.float_expr(1, exact=True)
