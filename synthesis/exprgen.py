@@ -354,7 +354,8 @@ class KernelWriter:
         except SyntaxError:
             return None
         args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned)
+        constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
+        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants)
         return judge_value(evaluator, value)
 
     # ---- what varies over the launch ---------------------------------------------------------
@@ -566,7 +567,7 @@ class ExprGen:
         """`e` made fit to store: computed (not a bare input, parameter or literal), varying, and,
         on sampled inputs, neither one number nor a copy of an input (`q - (q - c)`)."""
         e = self._computed_and_varying(e)
-        if e.type not in ("float32", "int32") and e.type not in VECTOR_TYPES:
+        if e.type not in ("float32", "int32") and e.type not in VECTOR_TYPES and e.type not in MATRIX_TYPES:
             return e
         for _ in range(3):
             verdict = self.w.judge_value(e.src)

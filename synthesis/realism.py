@@ -618,16 +618,38 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
 
 # ---- outputs, by evaluation at sampled points -------------------------------------------------
 class PointEvaluator(ConditionEvaluator):
-    """Exact values at sampled launch points: each distinct element read gets its own random input."""
+    """Exact values at sampled launch points: each distinct element read gets its own random input,
+    and each value it cannot follow (a variable set in a branch or loop, a helper's result, a vector
+    component) a random value of its own, so a result that ignores it shows up as constant."""
 
     def __init__(self, env, locals_, arrays, rng: np.random.Generator, points: int):
         super().__init__(env, locals_, arrays)
         self.rng, self.points = rng, points
-        self.draws: dict[str, Interval] = {}
+        self.draws: dict[str, Interval] = {}  # inputs read
+        self.free: dict[str, Interval] = {}  # values not followed
+
+    def _free(self, key: str) -> Interval:
+        if key not in self.free:
+            self.free[key] = Interval.point(np.round(self.rng.normal(0.0, 2.0, self.points) * 64) / 64)
+        return self.free[key]
+
+    def eval_Name(self, node: ast.Name) -> Interval:
+        v = super().eval_Name(node)
+        return self._free(node.id) if np.all(np.isinf(v.lo)) else v
+
+    def eval_Call(self, node: ast.Call) -> Interval:
+        v = self._eval_call(node)
+        return self._free(_dump(node)) if np.all(np.isinf(v.lo)) and np.all(np.isinf(v.hi)) else v
+
+    def eval_IfExp(self, node: ast.IfExp) -> Interval:
+        c, a, b = self.eval(node.test), self.eval(node.body), self.eval(node.orelse)
+        decided, pick_a = c.lo == c.hi, c.lo == 1
+        return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
+                        np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
 
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
         if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
-            return Interval.unknown()
+            return self._free(_dump(node))
         key = _dump(node)
         if key not in self.draws:
             a = self.arrays[node.value.id]
@@ -637,7 +659,7 @@ class PointEvaluator(ConditionEvaluator):
             self.draws[key] = Interval.point(v, a.dtype == "int32")
         return self.draws[key]
 
-    def eval_Call(self, node: ast.Call) -> Interval:
+    def _eval_call(self, node: ast.Call) -> Interval:
         name = call_name(node)
         exact = {"sin": np.sin, "cos": np.cos}
         if name in exact and len(node.args) == 1:
@@ -677,11 +699,26 @@ def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     return None
 
 
+def module_constants(tree: ast.Module) -> dict[str, float]:
+    """`NAME = wp.constant(<number>)` at module level."""
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and call_name(stmt.value) == "constant" \
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.value.args:
+            try:
+                out[stmt.targets[0].id] = float(ast.literal_eval(stmt.value.args[0]))
+            except ValueError:
+                pass
+    return out
+
+
 def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
                        locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
-                       seed: int = 0) -> PointEvaluator:
+                       seed: int = 0, constants: dict[str, float] | None = None) -> PointEvaluator:
     rng = np.random.default_rng(seed)
     env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
+    for name, value in (constants or {}).items():
+        env[name] = Interval.point(np.full(points, value))
     for a in args:
         if a.role == "scalar" and a.value is not None:
             env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
@@ -705,6 +742,8 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
             continue
         own = _own_index(fn)
         env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(own, dim)}
+        for name, value in module_constants(tree).items():
+            env[name] = Interval.point(np.full(points, value))
         for a in by_name.values():
             if a.role == "scalar" and a.value is not None:
                 env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")

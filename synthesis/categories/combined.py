@@ -35,8 +35,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             bins = rng.choice([1, 8, 16])
             target = w.add_array("acc", "float32", "output", shape=(bins,))
             v = gen.float_expr(1, exact=True)
-            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24:
-                v = Expr("1.0", "float32", 1.0, 0)
+            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24 or not w.varies(v.src):
+                v = w.load(loads[0])  # a sum of one value per bin would be the same in every bin
             w.emit(f"wp.atomic_add({target}, tid % {bins}, {v.src})")
             w.note_bound(target, w.dim[0] * v.mag)
     w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))

@@ -58,7 +58,7 @@ def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int =
             body, local_names = [], w.rng.sample(HELPER_LOCALS, 3)
             for local in local_names[:w.rng.randint(1, 3)]:
                 value = gen.float_expr(max(depth - 1, 1))
-                if value.lit or value.mag > MAX_FLOAT_MAG:
+                if value.lit or value.atom or value.mag > MAX_FLOAT_MAG:  # no `h = r` aliases
                     continue
                 body.append(f"    {local} = {value.src}")
                 w.scopes[0][local] = Expr(local, "float32", value.mag, value.q)
@@ -197,6 +197,7 @@ def add_module_constant(w: KernelWriter) -> Expr:
     """A module-level `wp.constant` the body may read like a literal."""
     value = w.rng.choice([k / 16 for k in range(-32, 33) if k not in (0, 16, -16)])
     c = w.add_constant(w.rng.choice(CONSTANT_HINTS), value)
+    c = Expr(c.src, c.type, c.mag, c.q, lit=True)  # a named literal: never computed on alone (`wp.ceil(SCALE)`)
     w.scopes[0][c.src] = c
     w.unused.append(c.src)
     w.feature("wp.constant")
