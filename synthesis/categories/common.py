@@ -65,8 +65,9 @@ def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int =
                 w.unused.append(local)
             result = gen.float_expr(depth)
             for var in list(w.scopes[0].values()):  # every parameter and local feeds the result
-                if var.src in w.unused and not reads(var.src).search(result.src) \
-                        and result.mag + var.mag <= MAX_FLOAT_MAG:
+                text = "\n".join(body) + result.src
+                if not reads(var.src).search(text.replace(f"    {var.src} = ", "")) \
+                        and result.mag * max(var.mag, 1.0) <= MAX_FLOAT_MAG:
                     sym = w.rng.choice(["+", "-", "*"])
                     mag = result.mag * var.mag if sym == "*" else result.mag + var.mag
                     result = Expr(f"{result.operand()} {sym} {var.operand()}", "float32", mag, None, atom=False)
