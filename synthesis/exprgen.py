@@ -430,7 +430,8 @@ class KernelWriter:
                     del self.lines[i]
                     changed = True
                     break
-        keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or counts[a.name] > 0]
+        in_kernel = Counter(t for line in self.lines for t in NAME_TOKEN.findall(line))  # helpers have own names
+        keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
 
@@ -670,7 +671,7 @@ class ExprGen:
             return Expr(f"{a.operand()} / {fmt_float(c)}", "float32", a.mag / abs(c), q, atom=False)
         if op == "div_safe":
             a, b = sub(), sub()
-            if self.degenerate(a, b) or b.lit:
+            if self.degenerate(a, b) or b.lit or b.src.startswith("-"):  # not abs(-x)
                 return None
             k = self.rng.choice([0.5, 1.0, 2.0])
             fn = self.rng.choice(["wp.abs", "abs"])

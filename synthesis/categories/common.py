@@ -57,8 +57,11 @@ def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int =
             gen = ExprGen(w, ops, leaf_prob=0.25)
             body, local_names = [], w.rng.sample(HELPER_LOCALS, 3)
             for local in local_names[:w.rng.randint(1, 3)]:
-                value = gen.float_expr(max(depth - 1, 1))
-                if value.lit or value.atom or value.mag > MAX_FLOAT_MAG:  # no `h = r` aliases
+                for _ in range(6):
+                    value = gen.float_expr(max(depth - 1, 1))
+                    if not (value.lit or value.atom or value.mag > MAX_FLOAT_MAG):  # no `h = r` aliases
+                        break
+                else:
                     continue
                 body.append(f"    {local} = {value.src}")
                 w.scopes[0][local] = Expr(local, "float32", value.mag, value.q)
@@ -73,7 +76,7 @@ def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int =
                     result = Expr(f"{result.operand()} {sym} {var.operand()}", "float32", mag, None, atom=False)
             source = f"@wp.func\ndef {name}({sig}) -> float:\n" + "".join(line + "\n" for line in body) + \
                 f"    return {result.src}"
-            if not find_patterns(source):
+            if body and not find_patterns(source):
                 break
     finally:
         w.scopes, w.unused = saved_scopes, saved_unused
