@@ -5,6 +5,12 @@ its "grid": the value is a multiple of 2**-q. Only exact values feed anything di
 (comparisons, floor/ceil, int() casts, float %), so two correct float32 implementations (Warp on
 the CPU, nvcc on a GPU) that differ by an ulp in sinf can never take different branches: the
 equivalence check then only has to absorb rounding, scaled by the recorded bounds.
+
+The code should read like code people write (synthesis/realism.py finds what it must not contain):
+no operation on literals only (`lit`) or on two copies of one value, no condition that is constant
+over the launch (decided by `realism`'s interval evaluation), each own element loaded once into a
+local at the top, and every stored value computed, varying over the launch and, on sampled inputs,
+neither one number nor a copy of an input.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ import random
 
 from synthesis.categories import control_flow
 from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
 
