@@ -839,6 +839,12 @@ class ExprGen:
         for name in self.loads:
             if self.w.arg(name).dtype == vtype:
                 choices += [self.w.load(name)] * 2
+        extra = [e for e in self.extra if e.type == vtype]
+        if any(e.src in self.w.unused for e in extra):  # a gathered element not read yet comes first
+            pick = next(e for e in extra if e.src in self.w.unused)
+            self.w.unused.remove(pick.src)
+            return pick
+        choices += extra
         if not choices or self.rng.random() < 0.15:
             parts = [self.float_expr(self.rng.choice([0, 0, 1]), exact=True) for _ in range(n)]
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
