@@ -284,7 +284,8 @@ class KernelWriter:
             cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
             self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
                                                       cached))
-        return condition_is_constant_in(condition, self._launch_cache[1])
+        # a branch almost every thread takes the same way is as good as constant: 95% is the limit
+        return condition_is_constant_in(condition, self._launch_cache[1], share=0.95)
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -361,7 +362,9 @@ class KernelWriter:
             return None
         args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
         constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
-        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants)
+        helpers = {f.name: f for h in self.helpers for f in ast.parse(h).body}
+        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
+                                       helpers=helpers)
         return judge_value(evaluator, value)
 
     # ---- what varies over the launch ---------------------------------------------------------

@@ -560,10 +560,15 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
     return env
 
 
-def is_constant(evaluator: ConditionEvaluator, cond: ast.expr) -> bool:
+def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.0) -> bool:
+    """Whether `cond` is decided the same way at (at least `share` of) the launch points."""
     v = evaluator.eval(cond)
     lo, hi = np.broadcast_arrays(v.lo, v.hi)
-    return bool(lo.size) and bool(np.all(lo == 1) or np.all(hi == 0))
+    if not lo.size:
+        return False
+    if share >= 1.0:
+        return bool(np.all(lo == 1) or np.all(hi == 0))
+    return bool(max(np.mean(lo == 1), np.mean(hi == 0)) >= share)
 
 
 def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
@@ -577,9 +582,10 @@ def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[
     return ConditionEvaluator(env, values, read_only)
 
 
-def condition_is_constant_in(src: str, context: ConditionEvaluator) -> bool:
-    """Whether condition `src` is decided, the same way, at every point of the launch (other locals unknown)."""
-    return is_constant(context, ast.parse(src, mode="eval").body)
+def condition_is_constant_in(src: str, context: ConditionEvaluator, share: float = 1.0) -> bool:
+    """Whether condition `src` is decided, the same way, at every point of the launch (other locals
+    unknown), or at least at `share` of them."""
+    return is_constant(context, ast.parse(src, mode="eval").body, share)
 
 
 def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
@@ -627,6 +633,7 @@ class PointEvaluator(ConditionEvaluator):
         self.rng, self.points = rng, points
         self.draws: dict[str, Interval] = {}  # inputs read
         self.free: dict[str, Interval] = {}  # values not followed
+        self.helpers: dict[str, ast.FunctionDef] = {}  # @wp.funcs, followed into (straight-line bodies)
 
     def _free(self, key: str) -> Interval:
         if key not in self.free:
@@ -638,6 +645,14 @@ class PointEvaluator(ConditionEvaluator):
         return self._free(node.id) if np.all(np.isinf(v.lo)) else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
+        fn = self.helpers.get(call_name(node))
+        if fn is not None and isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None:
+            env = {p.arg: self.eval(a) for p, a in zip(fn.args.args, node.args)}
+            body = {t.id: s.value for s in fn.body[:-1] if isinstance(s, ast.Assign) for t in s.targets
+                    if isinstance(t, ast.Name)}
+            inner = PointEvaluator(env, body, {}, self.rng, self.points)
+            inner.free, inner.helpers = self.free, self.helpers
+            return inner.eval(fn.body[-1].value)
         v = self._eval_call(node)
         return self._free(_dump(node)) if np.all(np.isinf(v.lo)) and np.all(np.isinf(v.hi)) else v
 
@@ -714,7 +729,8 @@ def module_constants(tree: ast.Module) -> dict[str, float]:
 
 def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
                        locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
-                       seed: int = 0, constants: dict[str, float] | None = None) -> PointEvaluator:
+                       seed: int = 0, constants: dict[str, float] | None = None,
+                       helpers: dict[str, ast.FunctionDef] | None = None) -> PointEvaluator:
     rng = np.random.default_rng(seed)
     env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
     for name, value in (constants or {}).items():
@@ -725,7 +741,9 @@ def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: l
     for name in unknown:
         env[name] = Interval.unknown()
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
-    return PointEvaluator(env, locals_, read_only, rng, points)
+    evaluator = PointEvaluator(env, locals_, read_only, rng, points)
+    evaluator.helpers = dict(helpers or {})
+    return evaluator
 
 
 def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInfo], points: int = 48,
@@ -762,6 +780,7 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
             if k not in locals_ and k not in own:
                 env[k] = Interval.unknown()
         ev = PointEvaluator(env, locals_, read_only, rng, points)
+        ev.helpers = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _is_wp_func(f, "func")}
         for stmt in fn.body:
             if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Subscript)):
                 continue

@@ -42,16 +42,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         op = rng.choice(ATOMICS)
         used.append(op)
         extreme = op in ("atomic_min", "atomic_max")
-        # min/max start from values near zero (inout) and have several bins, so data moves them.
-        bins = rng.choice([4, 8, 16, 32] if extreme else [1, 4, 8, 16, 32])
+        # min/max start from values near zero (inout), so data moves them.
+        # min/max over many values would all reach the input range's end: a few values per bin
+        bins = rng.choice([dim[0] // 4, dim[0] // 8]) if extreme else rng.choice([1, 4, 8, 16, 32])
         role = "inout" if extreme else rng.choice(["output", "inout"])
         span = (0.5 if dtype == "float32" else 5) if extreme else 4
         target = w.add_array(rng.choice(["bins", "acc", "hist", "total", "counts"]), dtype, role, shape=(bins,),
                              low=-span, high=span, grid_bits=grid)
+        if extreme:  # the data itself, which straddles the start values, so every bin can move
+            load = w.load(rng.choice(loads))
+            value = load if rng.random() < 0.6 else Expr(f"-{load.src}", dtype, load.mag, load.q, atom=False)
         uniform = not w.varies(value.src)
-        if extreme and uniform:
-            value = gen.meaningful(value)
-            uniform = False
         if bins == 1:
             slot = "0"
         elif rng.random() < 0.5 and not uniform:
