@@ -5,12 +5,19 @@ its "grid": the value is a multiple of 2**-q. Only exact values feed anything di
 (comparisons, floor/ceil, int() casts, float %), so two correct float32 implementations (Warp on
 the CPU, nvcc on a GPU) that differ by an ulp in sinf can never take different branches: the
 equivalence check then only has to absorb rounding, scaled by the recorded bounds.
+
+The code should read like code people write (synthesis/realism.py finds what it must not contain):
+no operation on literals only (`lit`) or on two copies of one value, no condition that is constant
+over the launch (decided by `realism`'s interval evaluation), each own element loaded once into a
+local at the top, and every stored value computed, varying over the launch and, on sampled inputs,
+neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
 import math
 import random
 import re
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -32,6 +39,7 @@ class Expr:
     mag: float  # bound on |value| (component-wise for vectors and matrices)
     q: int | None = 0  # value is a multiple of 2**-q; None: rounded somewhere
     atom: bool = True  # needs no parentheses as an operand
+    lit: bool = False  # built from literals only: never an operand of a computation (fold it instead)
 
     @property
     def exact(self) -> bool:
@@ -49,6 +57,9 @@ def _is_literal(src: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 
 
 def reads(name: str) -> "re.Pattern[str]":
@@ -69,6 +80,18 @@ def bounded_argument(a: "Expr", limit: float) -> "Expr":
         return a
     c = fmt_float(limit / 2)
     return Expr(f"wp.clamp({a.src}, -{c}, {c})", "float32", limit / 2, join_q(a.q, CONST_Q))
+
+
+def decided_by_range(a: Expr, b: Expr) -> bool:
+    """min/max of a literal and a value whose bound says which one wins (`max(2.0, x)`, |x| <= 2)."""
+    for lit, other in ((a, b), (b, a)):
+        if lit.lit and not other.lit:
+            try:
+                value = float(lit.src.strip("()"))
+            except ValueError:
+                return False
+            return abs(value) >= other.mag
+    return False
 
 
 def fmt_float(value: float) -> str:
@@ -110,12 +133,20 @@ class KernelWriter:
         self.features: list[str] = []
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
+        self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
+        self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
+        self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
+        self.varying: set[str] = set()  # locals whose value differs between threads
+        self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
+        self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
+        self.reassigned: set[str] = set()  # locals with several values (declare)
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
         else:
             self.tid_names = ("i", "j", "k")[: len(dim)]
             self.emit(f"{', '.join(self.tid_names)} = wp.tid()")
+        self.head = len(self.lines)  # lines before the cached loads: the tid line and early returns
         for tname, extent in zip(self.tid_names, dim):
             self.scopes[0][tname] = Expr(tname, "int32", float(extent))
 
@@ -166,14 +197,95 @@ class KernelWriter:
         return ", ".join(self.tid_names)
 
     def load(self, name: str, index: str | None = None) -> Expr:
+        """`name[index]`; the thread's own element is loaded once, into a local at the top, as people do."""
         if index is None and name in self._loads:
             return self._loads[name]
         spec = self.arg(name)
         mag = max(abs(spec.low), abs(spec.high))
         expr = Expr(f"{name}[{self.own_index() if index is None else index}]", spec.dtype, float(mag), spec.grid_bits)
         if index is None:
+            local = self._unique_local(f"{name}_v")
+            self.load_lines.append(f"    {local} = {expr.src}")
+            expr = Expr(local, spec.dtype, float(mag), spec.grid_bits)
             self._loads[name] = expr
         return expr
+
+    NEIGHBOUR_WORDS = {1: {0: ("left", "right")}, 2: {0: ("up", "down"), 1: ("left", "right")},
+                       3: {0: ("below", "above"), 1: ("up", "down"), 2: ("left", "right")}}
+
+    def neighbour(self, name: str, axis: int, step: int) -> Expr:
+        """The element `step` (+-1) along `axis` from the thread's own, the index clamped to the array
+        (`a[wp.max(tid - 1, 0)]`), loaded once into a local at the top."""
+        key = f"{name}@{axis}{step:+d}"
+        if key in self._loads:
+            return self._loads[key]
+        spec = self.arg(name)
+        parts = list(self.tid_names)
+        t = parts[axis]
+        if step < 0:
+            parts[axis] = self.rng.choice([f"wp.max({t} - 1, 0)", f"max({t} - 1, 0)"])
+        else:
+            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {spec.shape[axis] - 1})", f"min({t} + 1, {spec.shape[axis] - 1})"])
+        word = self.NEIGHBOUR_WORDS[len(self.tid_names)][axis][0 if step < 0 else 1]
+        local = self._unique_local(f"{name}_{word}")
+        self.load_lines.append(f"    {local} = {name}[{', '.join(parts)}]")
+        expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
+        self._loads[key] = expr
+        self.feature("neighbour stencil (clamped)")
+        return expr
+
+    def gather(self, name: str, index_name: str) -> Expr:
+        """`name[index_name[tid]]`: an element chosen through an index array, loaded once at the top."""
+        key = f"{name}@[{index_name}]"
+        if key in self._loads:
+            return self._loads[key]
+        spec = self.arg(name)
+        idx = self.load(index_name)
+        local = self._unique_local(f"{name}_g")
+        self.load_lines.append(f"    {local} = {name}[{idx.src}]")
+        expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
+        self._loads[key] = expr
+        self.feature("gather through an index array")
+        return expr
+
+    def _unique_local(self, hint: str) -> str:
+        taken = {a.name for a in self.args} | {e.src for e in self._loads.values()}
+        name, n = hint, 1
+        while name in taken:
+            n += 1
+            name = f"{hint}{n}"
+        return name
+
+    def add_constant(self, hint: str, value: float | int) -> Expr:
+        """A module-level `wp.constant`, named uniquely per kernel (kernels share Warp modules)."""
+        name = f"{hint.upper()}_{self.name.split('_')[-1].upper()}"
+        literal = fmt_float(value) if isinstance(value, float) else str(value)
+        self.constants.append(f"{name} = wp.constant({literal})")
+        if isinstance(value, float):
+            return Expr(name, "float32", abs(value), CONST_Q)
+        return Expr(name, "int32", float(abs(value)), 0)
+
+    def guard_return(self, condition: str) -> None:
+        """An early `if <condition>: return` right after the thread index, before the cached loads."""
+        self.emit(f"if {condition}:")
+        self.emit("    return")
+        self.head = len(self.lines)
+        self.feature("early return")
+
+    def launch_constant(self, condition: str) -> bool:
+        """Whether `condition` takes one value over the whole launch (see synthesis/realism.py)."""
+        from synthesis.realism import ArgInfo, condition_is_constant_in, launch_context
+
+        key = (len(self.args), len(self.load_lines), len(self.defs),
+               tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
+        if self._launch_cache is None or self._launch_cache[0] != key:
+            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+            cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
+            cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
+            self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
+                                                      cached))
+        # a branch almost every thread takes the same way is as good as constant: 95% is the limit
+        return condition_is_constant_in(condition, self._launch_cache[1], share=0.95)
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -189,6 +301,8 @@ class KernelWriter:
 
     @contextmanager
     def block(self, header: str):
+        if header.startswith("for "):
+            self._note_loop(header)
         self.emit(header)
         self.indent += 1
         self.scopes.append({})
@@ -198,17 +312,77 @@ class KernelWriter:
             self.scopes.pop()
             self.indent -= 1
 
+    def _note_loop(self, header: str) -> None:
+        import ast
+
+        from synthesis.realism import _range_values
+
+        node = ast.parse(header + " pass").body[0]
+        scalars = {a.name: a.value for a in self.args if a.role == "scalar"}
+        values = _range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
+        name = node.target.id
+        if name in self.loop_ranges and self.loop_ranges[name] != values:
+            old = self.loop_ranges[name]
+            values = None if old is None or values is None else sorted(set(old) | set(values))
+        self.loop_ranges[name] = values
+
     def fresh(self, prefix: str = "v") -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
     def assign(self, value: Expr, prefix: str = "v") -> Expr:
+        """`name = value` for a fresh name; a bare name or literal is returned as is (no `v2 = v1`)."""
+        if re.fullmatch(r"\w+", value.src) or value.lit:
+            return value
+        for scope in self.scopes:  # the same value computed twice: reuse the first (`v2 = abs(x)` again)
+            for var in scope.values():
+                if self.defs.get(var.src) == value.src:
+                    return var
         name = self.fresh(prefix)
         self.emit(f"{name} = {value.src}")
         var = Expr(name, value.type, value.mag, value.q)
         self.scopes[-1][name] = var
         self.unused.append(name)
+        self.note_varying(name, value.src)
+        self.defs[name] = value.src
         return var
+
+    def judge_value(self, src: str) -> str | None:
+        """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
+        import ast
+
+        from synthesis.realism import ArgInfo, judge_value, sampling_evaluator
+
+        defs = {name: text for name, text in self.defs.items()}
+        defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
+        try:
+            locals_ = {name: ast.parse(text, mode="eval").body for name, text in defs.items()}
+            value = ast.parse(src, mode="eval").body
+        except SyntaxError:
+            return None
+        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+        constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
+        helpers = {f.name: f for h in self.helpers for f in ast.parse(h).body}
+        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
+                                       helpers=helpers)
+        return judge_value(evaluator, value)
+
+    # ---- what varies over the launch ---------------------------------------------------------
+    def varies(self, src: str) -> bool:
+        """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
+        names = set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src))
+        cached = {e.src for e in self._loads.values()}
+        return bool(names & (set(self.tid_names) | cached | self.varying))
+
+    def note_varying(self, name: str, *sources: str) -> None:
+        """Record `name` as varying when any value assigned to it does."""
+        if any(self.varies(src) for src in sources):
+            self.varying.add(name)
+
+    def is_bare(self, e: Expr) -> bool:
+        """A literal, a parameter or a loaded element as it is: storing it computes nothing."""
+        return e.lit or e.src in self._by_name or e.src in {x.src for x in self._loads.values()} \
+            or re.fullmatch(r"\w+\[[\w, ]+\]", e.src) is not None
 
     def declare(self, name: str, value: Expr, var_mag: float, var_q: int | None) -> Expr:
         """Declare a variable that later code reassigns: its recorded bound covers every value.
@@ -223,6 +397,8 @@ class KernelWriter:
         var = Expr(name, value.type, var_mag, var_q)
         self.scopes[-1][name] = var
         self.unused.append(name)
+        self.note_varying(name, src)
+        self.reassigned.add(name)
         return var
 
     def is_read(self, name: str) -> bool:
@@ -249,32 +425,67 @@ class KernelWriter:
 
         Only whole statements at the kernel's top level go (never one inside a block, which could
         leave it empty), and never one with a side effect (atomics); results are unaffected.
+        Stores overwritten on every path before a read are the categories' business
+        (`drop_dead_stores`), where branches make them.
         """
-        def mentions(name: str, lines: list[str]) -> bool:
-            pattern = reads(name)
-            return any(pattern.search(line) for line in lines)
-
+        counts = Counter(t for line in self.lines + self.helpers for t in NAME_TOKEN.findall(line))
         changed = True
         while changed:
             changed = False
             for i, line in enumerate(self.lines):
                 m = re.match(r"^    (\w+) = (.*)$", line)
-                if not m or "atomic_" in m.group(2) or m.group(1) in self.tid_names:
-                    continue
-                others = self.lines[:i] + self.lines[i + 1:] + self.helpers
-                if not mentions(m.group(1), others):
+                if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
+                    counts.subtract(NAME_TOKEN.findall(line))
                     del self.lines[i]
                     changed = True
                     break
-        keep = [k for k, a in enumerate(self.args)
-                if a.role in ("output", "inout") or mentions(a.name, self.lines)]
+        in_kernel = Counter(t for line in self.lines for t in NAME_TOKEN.findall(line))  # helpers have own names
+        keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
 
+    def drop_dead_stores(self) -> None:
+        """Remove stores that every path overwrites before reading (nested branches make them);
+        a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
+        dropping a write never makes another one dead.
+        """
+        import ast
+
+        from synthesis.realism import _blocks, dead_value_statements
+
+        fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+        block_of: dict[int, int] = {}  # statement line -> its block's id
+        room: dict[int, int] = {}  # block id -> how many statements may go (one must stay)
+        for block in _blocks(fn.body):
+            room[id(block)] = len(block) - 1
+            for stmt in block:
+                block_of[stmt.lineno] = id(block)
+        dead = []
+        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn)}):
+            text = self.lines[line - 2]
+            if "atomic_" in text or "wp.tid()" in text:
+                continue
+            target = text.split(" = ")[0].strip()
+            read_elsewhere = any(reads(target).search(other.split(" = ", 1)[-1] if other.strip().startswith(target + " ")
+                                                      else other) for other in self.lines)
+            if read_elsewhere and text.startswith("    ") and not text.startswith("     "):
+                self.lines[line - 2] = f"    {target} = float(0.0)"  # every path sets it before a read
+                continue
+            if room.get(block_of.get(line), 0) > 0:
+                room[block_of[line]] -= 1
+                dead.append(line)
+        for line in reversed(dead):
+            del self.lines[line - 2]
+
     def finish(self, summary: str) -> KernelSpec:
+        self.lines[self.head:self.head] = self.load_lines
+        self.load_lines = []
         self.prune()
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
-        source = "".join(h + "\n\n" for h in self.helpers) + header + "\n".join(self.lines) + "\n"
+        body = "\n".join(self.lines)
+        constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
+        prelude = "".join(c + "\n" for c in constants) + ("\n" if constants else "")
+        source = prelude + "".join(h + "\n\n" for h in self.helpers) + header + body + "\n"
         args = tuple(
             ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
                     max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
@@ -303,28 +514,31 @@ class ExprGen:
         self.float_ops = float_ops
         self.leaf_prob = leaf_prob
         self.loads = loads if loads is not None else []  # array names readable at own index
+        self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
 
     # leaves
     def const_float(self) -> Expr:
         v = self.rng.choice(FLOAT_CONSTS)
         src = fmt_float(v)
-        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0)
+        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0, lit=True)
 
     def const_int(self, lo: int = 1, hi: int = 9) -> Expr:
         v = self.rng.randint(lo, hi)
-        return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0)
+        return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0, lit=True)
 
     def leaf(self, dtype: str) -> Expr:
-        choices: list[Expr] = self.w.visible(dtype)
+        choices: list[Expr] = self.w.visible(dtype) + [e for e in self.extra if e.type == dtype]
+        keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
         for name in self.loads:
             if self.w.arg(name).dtype == dtype:
                 load = self.w.load(name)
+                keys[load.src] = name
                 choices += (load, load)  # loads are the common case
         unused = self.w.unused
-        fresh = [c for c in choices if c.src.split("[")[0] in unused] if unused else []
+        fresh = [c for c in choices if keys[c.src] in unused] if unused else []
         if fresh and self.rng.random() < 0.7:
             pick = self.rng.choice(fresh)
-            self.w.unused.remove(pick.src.split("[")[0])
+            self.w.unused.remove(keys[pick.src])
             return pick
         if dtype == "float32":
             choices.append(self.const_float())
@@ -340,7 +554,15 @@ class ExprGen:
         return self.rng.choice(choices)
 
     # floats
+    def _has_operand(self, exact: bool) -> bool:
+        """Whether a float leaf other than a literal exists: without one, every operation is refused."""
+        if self.w.visible("int32") or any(self.w.arg(n).dtype == "float32" for n in self.loads):
+            return True
+        return any(v.exact or not exact for v in self.w.visible("float32"))
+
     def float_expr(self, depth: int, exact: bool = False) -> Expr:
+        if depth > 0 and not self._has_operand(exact):
+            return self.const_float()
         for _ in range(12):
             if depth <= 0 or self.rng.random() < self.leaf_prob:
                 e = self.leaf("float32")
@@ -350,6 +572,52 @@ class ExprGen:
                 return e
         # An exact, small fallback always exists: a constant.
         return self.const_float()
+
+    def meaningful(self, e: Expr) -> Expr:
+        """`e` made fit to store: computed (not a bare input, parameter or literal), varying, and,
+        on sampled inputs, neither one number nor a copy of an input (`q - (q - c)`)."""
+        e = self._computed_and_varying(e)
+        if e.type not in ("float32", "int32") and e.type not in VECTOR_TYPES and e.type not in MATRIX_TYPES:
+            return e
+        for _ in range(3):
+            verdict = self.w.judge_value(e.src)
+            if verdict is None:
+                break
+            leaves = self._varying_leaves(e.type)
+            if verdict == "constant" and leaves:
+                leaf = self.rng.choice(leaves)
+                e = Expr(f"{e.operand()} + {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+            elif e.type == "int32":
+                e = Expr(f"{e.operand()} * 3", "int32", e.mag * 3, 0, atom=False)
+            else:
+                c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
+                e = Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c),
+                         None if e.q is None else e.q + CONST_Q, atom=False)
+        return e
+
+    def _computed_and_varying(self, e: Expr) -> Expr:
+        if not self.w.varies(e.src):
+            leaves = [x for x in self._varying_leaves(e.type) if x.src != e.src]
+            if leaves:
+                leaf = self.rng.choice(leaves)
+                sym = self.rng.choice(["+", "-"])
+                e = Expr(f"{e.operand()} {sym} {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+        if self.w.is_bare(e) or not self.w.varies(e.src):
+            if e.type == "int32":
+                k = self.const_int(2, 5)
+                return Expr(f"{e.operand()} * {k.src}", "int32", e.mag * k.mag, 0, atom=False)
+            if e.type in ("float32",) and self.w.visible("int32") and not self.w.varies(e.src):
+                t = Expr(f"float({self.w.tid_names[0]})", "float32", float(self.w.dim[0]), 0)
+                return Expr(f"{e.operand()} + {t.src}", "float32", e.mag + t.mag, join_q(e.q, 0), atom=False)
+            c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
+            q = None if e.q is None else e.q + CONST_Q
+            return Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c), q, atom=False)
+        return e
+
+    def _varying_leaves(self, dtype: str) -> list[Expr]:
+        out = [v for v in self.w.visible(dtype) if v.src in self.w.varying]
+        out += [self.w.load(n) for n in self.loads if self.w.arg(n).dtype == dtype]
+        return out
 
     def output_expr(self, depth: int) -> Expr:
         """A float expression that also reads every float variable nothing reads yet."""
@@ -361,7 +629,7 @@ class ExprGen:
                 self.w.unused.remove(var.src)
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return e
+        return self.meaningful(e)
 
     def fold_unread(self, e: Expr) -> Expr:
         """`e` plus (or minus) every variable of e's type that nothing reads yet, within bounds."""
@@ -372,12 +640,25 @@ class ExprGen:
                 continue
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return e
+        return self.meaningful(e)
+
+    def degenerate(self, *operands: Expr, same_ok: bool = False) -> bool:
+        """An operation no person writes: on literals only (fold them), or on two copies of a value
+        (also through a local: `abs(x) - v1` where `v1 = abs(x)`)."""
+        if all(o.lit for o in operands):
+            return True
+        if same_ok or len(operands) != 2:
+            return False
+        a, b = operands
+        defs = self.w.defs
+        return a.src == b.src or defs.get(a.src, a.src) == defs.get(b.src, b.src)
 
     def _float_op(self, op: str, depth: int) -> Expr | None:
         sub = lambda: self.float_expr(depth - 1)  # noqa: E731
         if op in ("add", "sub", "mul"):
             a, b = sub(), sub()
+            if self.degenerate(a, b, same_ok=op == "mul"):
+                return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
             if op == "mul":
                 mag = a.mag * b.mag
@@ -387,6 +668,8 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {b.operand()}", "float32", mag, q, atom=False)
         if op == "div_const":
             a = sub()
+            if a.lit:
+                return None
             c = self.rng.choice([2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0])
             k = math.log2(abs(c))
             # Dividing by a power of two is exact; by 2**k, k > 0, the grid gets k bits finer.
@@ -397,49 +680,63 @@ class ExprGen:
             return Expr(f"{a.operand()} / {fmt_float(c)}", "float32", a.mag / abs(c), q, atom=False)
         if op == "div_safe":
             a, b = sub(), sub()
+            if self.degenerate(a, b) or b.lit or b.src.startswith("-"):  # not abs(-x)
+                return None
             k = self.rng.choice([0.5, 1.0, 2.0])
             fn = self.rng.choice(["wp.abs", "abs"])
             return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
         if op in ("min", "max"):
             a, b = sub(), sub()
+            if self.degenerate(a, b) or decided_by_range(a, b):
+                return None
             fn = self.rng.choice([f"wp.{op}", op])
             return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
         if op == "abs":
             a = sub()
+            if a.lit or a.src.startswith(("wp.abs(", "-")):
+                return None
             return Expr(f"wp.abs({a.src})", "float32", a.mag, a.q)
         if op == "neg":
             a = sub()
+            if a.lit or a.src.startswith("-"):
+                return None
             return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
+        a = None
+        if op in ("sqrt", "floor", "ceil"):
+            # sqrt's slope is unbounded at 0 and floor/ceil are discontinuous: exact arguments only
+            a = self.float_expr(depth - 1, exact=True)
+        elif op != "atan2":
+            a = sub()
+        if a is not None and a.lit:
+            return None
         if op in ("sin", "cos", "tanh"):
-            a = bounded_argument(sub(), 8.0)
+            a = bounded_argument(a, 8.0)
             return Expr(f"wp.{op}({a.src})", "float32", 1.0, None)
         if op == "exp":
-            a = bounded_argument(sub(), 4.0)
+            a = bounded_argument(a, 4.0)
             return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
         if op == "log":
-            a = sub()
             return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
         if op == "sqrt":
-            # sqrt's slope is unbounded at 0: only exact arguments, so rounding cannot be amplified
-            a = self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
         if op == "pow":
-            a = sub()
             p = self.rng.choice([0.5, 1.5, 2.0, 3.0])
             if (a.mag + 1.0) ** p > MAX_FLOAT_MAG:
                 return None
             return Expr(f"wp.pow(wp.abs({a.src}) + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
-            a = self.float_expr(depth - 1, exact=True)
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
-            a = sub()
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
             hi = self.rng.choice([0.5, 1.0, 2.0])
+            if -a.mag >= lo and a.mag <= hi:  # never clamps
+                return None
             return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
             # atan2 is ill-conditioned near the origin: exact arguments only
             a, b = self.float_expr(depth - 1, exact=True), self.float_expr(depth - 1, exact=True)
+            if self.degenerate(a, b):
+                return None
             return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
         raise ValueError(op)
 
@@ -450,17 +747,21 @@ class ExprGen:
                 e = self.leaf("int32")
             else:
                 e = self._int_op(self.rng.choice(["add", "sub", "mul", "div", "floordiv", "mod", "min", "max", "abs"]), depth)
-            if e.mag <= MAX_INT_MAG:
+            if e is not None and e.mag <= MAX_INT_MAG:
                 return e
         return self.const_int()
 
-    def _int_op(self, op: str, depth: int) -> Expr:
+    def _int_op(self, op: str, depth: int) -> Expr | None:
         a = self.int_expr(depth - 1)
         if op in ("add", "sub", "mul"):
             b = self.int_expr(depth - 1)
+            if self.degenerate(a, b, same_ok=op == "mul"):
+                return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
             mag = a.mag * b.mag if op == "mul" else a.mag + b.mag
             return Expr(f"{a.operand()} {sym} {b.operand()}", "int32", mag, 0, atom=False)
+        if a.lit:
+            return None
         if op in ("div", "floordiv", "mod"):
             c = self.rng.choice([2, 3, 4, 5, 7, -3, -2])
             sym = {"div": "/", "floordiv": "//", "mod": "%"}[op]
@@ -468,45 +769,62 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
         if op in ("min", "max"):
             b = self.int_expr(depth - 1)
+            if self.degenerate(a, b) or decided_by_range(a, b):
+                return None
             return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
+        if a.src.startswith("wp.abs("):
+            return None
         return Expr(f"wp.abs({a.src})", "int32", a.mag, 0)
 
     # booleans: comparisons of exact values only (see the module docstring)
     def compare(self, depth: int = 1) -> Expr:
-        for _ in range(4):
+        for _ in range(8):
             if self.rng.random() < 0.7 or not self.w.visible("int32"):
                 a = self.float_expr(depth, exact=True)
                 b = self.float_expr(max(depth - 1, 0), exact=True)
             else:
                 a, b = self.int_expr(depth), self.int_expr(max(depth - 1, 0))
-            trivial = a.src == b.src or (_is_literal(a.src) and _is_literal(b.src))
-            if not trivial and not _same_names(a.src, b.src):
-                break
-        else:
-            return self._fallback_compare()
-        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
-        return Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+            if self.degenerate(a, b) or _same_names(a.src, b.src):
+                continue
+            op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
+            cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+            if not self.w.launch_constant(cond.src):
+                return cond
+        return self._fallback_compare()
 
     def _fallback_compare(self) -> Expr:
         for name in self.loads:
-            if self.w.arg(name).dtype == "float32":
-                return Expr(f"{self.w.load(name).src} > {fmt_float(self.rng.choice([-0.5, 0.0, 0.25, 0.5]))}", "bool", 1.0, 0, atom=False)
+            spec = self.w.arg(name)
+            if spec.dtype == "float32":
+                # a threshold strictly inside the input range, on the input grid
+                mid = (spec.low + spec.high) / 2
+                t = self.rng.choice([mid, mid + (spec.high - mid) / 2, mid - (mid - spec.low) / 2])
+                return Expr(f"{self.w.load(name).src} > {fmt_float(t)}", "bool", 1.0, 0, atom=False)
         return Expr(f"{self.w.tid_names[0]} % 2 == 0", "bool", 1.0, 0, atom=False)
 
     def condition(self, depth: int = 1) -> Expr:
-        r = self.rng.random()
-        if r < 0.6:
-            return self.compare(depth)
-        if r < 0.9:
-            a, b = self.compare(depth), self.compare(depth)
-            op = self.rng.choice(["and", "or"])
-            return Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
-        a = self.compare(depth)
-        return Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
+        for _ in range(4):
+            r = self.rng.random()
+            if r < 0.6:
+                return self.compare(depth)
+            if r < 0.9:
+                a, b = self.compare(depth), self.compare(depth)
+                if a.src == b.src:
+                    continue
+                op = self.rng.choice(["and", "or"])
+                cond = Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
+            else:
+                a = self.compare(depth)
+                cond = Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
+            if not self.w.launch_constant(cond.src):  # `t != 1 or t <= 4` holds everywhere
+                return cond
+        return self.compare(depth)
 
     def where(self, depth: int) -> Expr:
         c = self.compare(1)
         a, b = self.float_expr(depth - 1), self.float_expr(depth - 1)
+        while a.src == b.src:  # both arms the same value: the condition would mean nothing
+            b = self.float_expr(depth - 1)
         return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
 
     # vectors and matrices
@@ -524,10 +842,16 @@ class ExprGen:
         for name in self.loads:
             if self.w.arg(name).dtype == vtype:
                 choices += [self.w.load(name)] * 2
+        extra = [e for e in self.extra if e.type == vtype]
+        if any(e.src in self.w.unused for e in extra):  # a gathered element not read yet comes first
+            pick = next(e for e in extra if e.src in self.w.unused)
+            self.w.unused.remove(pick.src)
+            return pick
+        choices += extra
         if not choices or self.rng.random() < 0.15:
-            parts = [self.float_expr(1, exact=True) for _ in range(n)]
+            parts = [self.float_expr(self.rng.choice([0, 0, 1]), exact=True) for _ in range(n)]
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
-                        max(p.mag for p in parts), join_q(*(p.q for p in parts)))
+                        max(p.mag for p in parts), join_q(*(p.q for p in parts)), lit=all(p.lit for p in parts))
         return self.rng.choice(choices)
 
     def vec_expr(self, vtype: str, depth: int) -> Expr:
@@ -538,26 +862,38 @@ class ExprGen:
             op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw"])
             if op in ("add", "sub"):
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", vtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
             elif op == "scale":
                 a, s = self.vec_expr(vtype, depth - 1), self.float_expr(depth - 1)
+                if self.degenerate(a, s, same_ok=True):
+                    continue
                 q = None if a.q is None or s.q is None else a.q + s.q
                 text = f"{s.operand()} * {a.operand()}" if self.rng.random() < 0.5 else f"{a.operand()} * {s.operand()}"
                 e = Expr(text, vtype, a.mag * s.mag, q, atom=False)
             elif op == "neg":
                 a = self.vec_expr(vtype, depth - 1)
+                if a.lit or a.src.startswith("-"):
+                    continue
                 e = Expr(f"-{a.operand()}", vtype, a.mag, a.q, atom=False)
             elif op == "normalize":
                 a = self.vec_expr(vtype, depth - 1)
                 if not a.exact:  # 1/|v| is unbounded near zero: normalise exact vectors only
                     a = self.vec_leaf(vtype)
+                if a.lit or a.src.startswith("wp.normalize("):
+                    continue
                 e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
             elif op == "cross" and n == 3:
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 q = None if a.q is None or b.q is None else a.q + b.q
                 e = Expr(f"wp.cross({a.src}, {b.src})", vtype, 2 * a.mag * b.mag, q)
             elif op == "cw":
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 fn = self.rng.choice(["min", "max"])
                 e = Expr(f"wp.{fn}({a.src}, {b.src})", vtype, max(a.mag, b.mag), join_q(a.q, b.q))
             else:
@@ -569,19 +905,23 @@ class ExprGen:
     def vec_scalar(self, vtype: str, depth: int) -> Expr:
         """A float computed from vectors: dot, length, a component."""
         n = VECTOR_TYPES[vtype]
-        op = self.rng.choice(["dot", "length", "component", "attr"])
-        a = self.vec_expr(vtype, depth)
-        if op == "dot":
-            b = self.vec_expr(vtype, depth)
-            q = None if a.q is None or b.q is None else a.q + b.q
-            return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
-        if op == "length":
-            return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
-        c = self.rng.randrange(n)
-        var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
-        if op == "attr":
-            return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
-        return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
+        for _ in range(12):
+            op = self.rng.choice(["dot", "length", "component", "attr"])
+            a = self.vec_expr(vtype, depth)
+            if a.lit:
+                continue
+            if op == "dot":
+                b = self.vec_expr(vtype, depth)
+                q = None if a.q is None or b.q is None else a.q + b.q
+                return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
+            if op == "length":
+                return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
+            c = self.rng.randrange(n)
+            var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
+            if op == "attr":
+                return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
+            return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
+        raise ValueError(f"no {vtype} value in scope")
 
     def mat_leaf(self, mtype: str) -> Expr:
         fresh = self.unread(mtype)
@@ -601,6 +941,8 @@ class ExprGen:
             op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer"])
             if op in ("add", "sub"):
                 a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
+                if self.degenerate(a, b):
+                    continue
                 e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", mtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
             elif op == "matmul":
                 a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
@@ -611,6 +953,8 @@ class ExprGen:
                     e = Expr(f"wp.mul({a.src}, {b.src})", mtype, e.mag, q)
             elif op == "transpose":
                 a = self.mat_expr(mtype, depth - 1)
+                if a.src.startswith("wp.transpose("):
+                    continue
                 e = Expr(f"wp.transpose({a.src})", mtype, a.mag, a.q)
             elif op == "scale":
                 a, s = self.mat_expr(mtype, depth - 1), self.float_expr(depth - 1)
@@ -619,6 +963,8 @@ class ExprGen:
             else:
                 vtype = f"vec{n}"
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
+                if self.degenerate(a, b, same_ok=True):
+                    continue
                 q = None if a.q is None or b.q is None else a.q + b.q
                 e = Expr(f"wp.outer({a.src}, {b.src})", mtype, a.mag * b.mag, q)
             if e.mag <= MAX_FLOAT_MAG:

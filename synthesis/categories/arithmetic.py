@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import add_inputs, add_output, float_statements, pick_dim
+from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
+                                         realistic_extras)
 from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -16,12 +17,15 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         for _ in range(rng.randint(0, 3)):
             w.assign(gen.int_expr(rng.randint(1, 3)), "n")
         for _ in range(rng.randint(1, 2)):
-            w.store(add_output(w, "int32"), gen.int_expr(rng.randint(1, 3)))
+            w.store(add_output(w, "int32"), gen.meaningful(gen.int_expr(rng.randint(1, 3))))
         w.feature("int32 / // % semantics")
         return w.finish("Integer arithmetic kernel")
     loads = add_inputs(w, "float32", rng.randint(1, 4))
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
     gen = ExprGen(w, ops, loads=loads)
+    realistic_extras(w, gen, loads)
+    if rng.random() < 0.15:
+        w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(2, 3))))
     float_statements(w, gen, rng.randint(0, 4))
     for _ in range(rng.randint(1, 2)):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))

@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 
 from synthesis.categories import control_flow
-from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
 
@@ -14,6 +14,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     ops = tuple(rng.sample(ARITH_OPS, 5)) + tuple(rng.sample(MATH_OPS, 3))
     gen = ExprGen(w, ops, loads=loads)
+    realistic_extras(w, gen, loads)
     parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where"], rng.randint(2, 4))
     for part in parts:
         if part == "branch":
@@ -34,8 +35,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             bins = rng.choice([1, 8, 16])
             target = w.add_array("acc", "float32", "output", shape=(bins,))
             v = gen.float_expr(1, exact=True)
-            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24:
-                v = Expr("1.0", "float32", 1.0, 0)
+            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24 or not w.varies(v.src):
+                v = w.load(loads[0])  # a sum of one value per bin would be the same in every bin
             w.emit(f"wp.atomic_add({target}, tid % {bins}, {v.src})")
             w.note_bound(target, w.dim[0] * v.mag)
     w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.exprgen import Expr, ExprGen, KernelWriter, join_q
+from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -32,34 +32,67 @@ def float_statements(w: KernelWriter, gen: ExprGen, count: int, depth: tuple[int
         w.assign(gen.float_expr(w.rng.randint(*depth)))
 
 
+HELPER_PARAM_MAG = 4.0
+HELPER_PARAMS = [("x", "y", "z"), ("a", "b", "c"), ("u", "v", "s"), ("p", "q", "r")]
+HELPER_LOCALS = ["t", "d", "h", "m", "e", "g"]
+
+
 def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int = 2) -> tuple[str, int, float]:
     """Emit an @wp.func taking `arity` floats; returns its name, arity and a bound on its result.
 
-    The body sees only its parameters, bounded by PARAM_MAG; call sites pass bounded arguments.
+    The body, one to three local statements and a return, reads every parameter and every local,
+    and never returns a parameter unchanged. It sees only its parameters, bounded by PARAM_MAG;
+    call sites pass bounded arguments.
     """
-    params = ["x", "y", "z"][:arity]
+    from synthesis.realism import find_patterns
+
+    params = list(w.rng.choice(HELPER_PARAMS)[:arity])
     name = f"{w.name}_fn{len(w.helpers)}"
-    saved = w.scopes
-    w.scopes = [{p: Expr(p, "float32", HELPER_PARAM_MAG, None) for p in params}]
-    try:
-        body = ExprGen(w, ops, leaf_prob=0.25).float_expr(depth)
-        while all(p not in body.src for p in params):
-            body = ExprGen(w, ops, leaf_prob=0.25).float_expr(depth)
-    finally:
-        w.scopes = saved
     sig = ", ".join(f"{p}: float" for p in params)
-    w.add_helper(f"@wp.func\ndef {name}({sig}) -> float:\n    return {body.src}", name)
+    saved_scopes, saved_unused = w.scopes, w.unused
+    try:
+        for _ in range(20):
+            w.scopes = [{p: Expr(p, "float32", HELPER_PARAM_MAG, None) for p in params}]
+            w.unused = list(params)
+            gen = ExprGen(w, ops, leaf_prob=0.25)
+            body, local_names = [], w.rng.sample(HELPER_LOCALS, 3)
+            for local in local_names[:w.rng.randint(1, 3)]:
+                for _ in range(6):
+                    value = gen.float_expr(max(depth - 1, 1))
+                    if not (value.lit or value.atom or value.mag > MAX_FLOAT_MAG):  # no `h = r` aliases
+                        break
+                else:
+                    continue
+                body.append(f"    {local} = {value.src}")
+                w.scopes[0][local] = Expr(local, "float32", value.mag, value.q)
+                w.unused.append(local)
+            result = gen.float_expr(depth)
+            for var in list(w.scopes[0].values()):  # every parameter and local feeds the result
+                text = "\n".join(body) + result.src
+                if not reads(var.src).search(text.replace(f"    {var.src} = ", "")) \
+                        and result.mag * max(var.mag, 1.0) <= MAX_FLOAT_MAG:
+                    sym = w.rng.choice(["+", "-", "*"])
+                    mag = result.mag * var.mag if sym == "*" else result.mag + var.mag
+                    result = Expr(f"{result.operand()} {sym} {var.operand()}", "float32", mag, None, atom=False)
+            source = f"@wp.func\ndef {name}({sig}) -> float:\n" + "".join(line + "\n" for line in body) + \
+                f"    return {result.src}"
+            if body and not find_patterns(source):
+                break
+    finally:
+        w.scopes, w.unused = saved_scopes, saved_unused
+    w.add_helper(source, name)
     w.feature("@wp.func helper")
-    return name, arity, body.mag
-
-
-HELPER_PARAM_MAG = 4.0
+    return name, arity, result.mag
 
 
 def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
+    """A call with bounded arguments: never all literals, never one value passed twice."""
+    for attempt in range(20):
+        exprs = [gen.float_expr(1) for _ in range(arity)]
+        if len({e.src for e in exprs}) == arity and not all(e.lit for e in exprs):
+            break
     args = []
-    for _ in range(arity):
-        e = gen.float_expr(1)
+    for e in exprs:
         if e.mag > HELPER_PARAM_MAG:
             e = Expr(f"wp.clamp({e.src}, -4.0, 4.0)", "float32", HELPER_PARAM_MAG, None)
         args.append(e.src)
@@ -71,6 +104,14 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     """`acc = init; for ...: acc = acc + expr(loop_var)`: the accumulator's bound covers all trips."""
     w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
     body = gen.float_expr(depth)
+    for _ in range(20):  # `row + row`, a loop summing one literal, or the same sum in every thread: redraw
+        same = body.src == base.src if base is not None else body.lit
+        uniform = not w.varies(body.src) and (base is None or not w.varies(base.src))
+        if not same and not uniform:
+            break
+        body = gen.float_expr(depth)
+    else:
+        body = gen.meaningful(body)
     if base is not None:
         sym = w.rng.choice(["*", "+", "-"])
         mag = base.mag * body.mag if sym == "*" else base.mag + body.mag
@@ -80,10 +121,15 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     init = init or Expr("0.0", "float32", 0.0, 0)
     acc = w.fresh("acc")
     var = w.declare(acc, init, init.mag + trips * body.mag, join_q(init.q, body.q))
+    w.note_varying(acc, body.src, base.src if base is not None else "")
     with w.block(header):
         w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
         if extra:
+            # an exit test on the accumulator would fire on the first trip (it starts at zero)
+            hidden = [(scope, scope.pop(acc)) for scope in w.scopes if acc in scope]
             extra(var)
+            for scope, value in hidden:
+                scope[acc] = value
         if w.rng.choice([True, False]):  # both spellings Warp accepts
             w.emit(f"{acc} += {body.src}")
         else:
@@ -102,3 +148,86 @@ def range_header(rng: random.Random, var: str, trips: int, bound_src: str | None
     if shape == "step":
         return f"for {var} in range(0, {trips * 2}, 2):"
     return f"for {var} in range({trips - 1}, -1, -1):"
+
+
+# ---- what real kernels do around the arithmetic ------------------------------------------------
+CONSTANT_HINTS = ["SCALE", "DAMPING", "GAIN", "OFFSET", "WEIGHT", "RATE", "BIAS", "FACTOR"]
+
+
+def add_neighbours(w: KernelWriter, gen: ExprGen, name: str) -> None:
+    """Clamped neighbours of `name` along every launch axis become leaves (and are preferred)."""
+    for axis in range(len(w.dim)):
+        for step in (-1, 1):
+            e = w.neighbour(name, axis, step)
+            gen.extra.append(e)
+            w.unused.append(e.src)
+
+
+def stencil(w: KernelWriter, gen: ExprGen, name: str) -> Expr:
+    """A local computed from the clamped neighbours of `name`: a Laplacian, an average or a gradient."""
+    centre = w.load(name)
+    if w.arg(name).dtype != "float32":
+        raise ValueError("stencils read float arrays")
+    axes = range(len(w.dim))
+    pairs = [(w.neighbour(name, a, -1), w.neighbour(name, a, 1)) for a in axes]
+    kind = w.rng.choice(["laplacian", "average", "gradient"])
+    q = centre.q
+    if kind == "laplacian":
+        terms = " + ".join(f"{lo.src} + {hi.src}" for lo, hi in pairs)
+        value = Expr(f"{terms} - {fmt_float(2.0 * len(pairs))} * {centre.src}", "float32", 4 * len(pairs) * centre.mag,
+                     None if q is None else q + CONST_Q, atom=False)
+    elif kind == "average":
+        terms = " + ".join(f"{lo.src} + {hi.src}" for lo, hi in pairs)
+        n = 2 * len(pairs)
+        exact = n in (2, 4, 8) and q is not None
+        value = Expr(f"({terms}) / {fmt_float(float(n))}", "float32", centre.mag, q + 3 if exact else None, atom=False)
+    else:
+        lo, hi = w.rng.choice(pairs)
+        value = Expr(f"0.5 * ({hi.src} - {lo.src})", "float32", centre.mag, None if q is None else q + 1, atom=False)
+    w.feature(f"{kind} stencil")
+    return w.assign(value, {"laplacian": "lap", "average": "avg", "gradient": "grad"}[kind])
+
+
+def add_gather(w: KernelWriter, gen: ExprGen, name: str) -> None:
+    """An element of `name` chosen through a new index array becomes a (preferred) leaf."""
+    idx = w.add_array(w.rng.choice(["idx", "perm", "indices", "src_idx"]), "int32", "index",
+                      index_high=w.arg(name).shape[0] - 1)
+    e = w.gather(name, idx)
+    gen.extra.append(e)
+    w.unused.append(e.src)
+
+
+def add_module_constant(w: KernelWriter) -> Expr:
+    """A module-level `wp.constant` the body may read like a literal."""
+    value = w.rng.choice([k / 16 for k in range(-32, 33) if k not in (0, 16, -16)])
+    c = w.add_constant(w.rng.choice(CONSTANT_HINTS), value)
+    c = Expr(c.src, c.type, c.mag, c.q, lit=True)  # a named literal: never computed on alone (`wp.ceil(SCALE)`)
+    w.scopes[0][c.src] = c
+    w.unused.append(c.src)
+    w.feature("wp.constant")
+    return c
+
+
+def early_return(w: KernelWriter) -> Expr:
+    """`if tid >= n: return` with n a little below the launch size, as for a padded launch."""
+    n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
+    bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n)
+    w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
+    return bound
+
+
+def realistic_extras(w: KernelWriter, gen: ExprGen, loads: list[str]) -> None:
+    """Now and then: an early return, a module constant, clamped neighbours, a stencil, a gather."""
+    rng = w.rng
+    floats = [n for n in loads if w.arg(n).dtype == "float32"]
+    if len(w.dim) == 1 and rng.random() < 0.15:
+        early_return(w)
+    if rng.random() < 0.2:
+        add_module_constant(w)
+    if floats and rng.random() < 0.3:
+        if rng.random() < 0.5:
+            stencil(w, gen, rng.choice(floats))
+        else:
+            add_neighbours(w, gen, rng.choice(floats))
+    if floats and len(w.dim) == 1 and rng.random() < 0.2:
+        add_gather(w, gen, rng.choice(floats))

@@ -3,25 +3,36 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header, realistic_extras
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
 
 def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
+    """`r = x; if c: r = a` or, declared as Warp does, `r = float(0.0); if c: r = a else: r = b`."""
     a, b = gen.float_expr(w.rng.randint(1, 2)), gen.float_expr(w.rng.randint(1, 2))
-    init = gen.float_expr(1)
+    while b.src == a.src:
+        b = gen.float_expr(w.rng.randint(1, 2))
+    shape = w.rng.choice(["if", "if_else", "if_else", "ternary"])
+    cond = gen.condition(1)
+    if shape == "ternary":
+        return w.assign(Expr(f"{a.src} if {cond.src} else {b.src}", "float32", max(a.mag, b.mag), join_q(a.q, b.q),
+                             atom=False), "r")
+    init = gen.float_expr(1) if shape == "if" else Expr("0.0", "float32", 0.0, 0, lit=True)
+    while init.src == a.src:
+        init = gen.float_expr(1)
     var = w.declare(w.fresh("r"), init, max(a.mag, b.mag, init.mag), join_q(a.q, b.q, init.q))
-    with w.block(f"if {gen.condition(1).src}:"):
+    w.note_varying(var.src, a.src, b.src)
+    with w.block(f"if {cond.src}:"):
         w.emit(f"{var.src} = {a.src}")
-    if w.rng.random() < 0.7:
+    if shape == "if_else":
         with w.block("else:"):
             w.emit(f"{var.src} = {b.src}")
     return var
 
 
 def loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.randint(2, 8)
+    trips = w.rng.choice([3, 4, 5, 6, 8, 10, 12, 16, 20, 32])
     bound = None
     if w.rng.random() < 0.4:
         bound = w.add_scalar(w.rng.choice(["count", "steps", "iters", "m"]), "int32", trips).src
@@ -38,10 +49,13 @@ def loop(w: KernelWriter, gen: ExprGen) -> Expr:
 
 
 def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.randint(2, 6)
+    trips = w.rng.choice([3, 4, 5, 6, 8, 10])
     counter = w.fresh("c")
     body = gen.float_expr(w.rng.randint(1, 2))
+    while body.lit or not w.varies(body.src):
+        body = gen.meaningful(body)
     acc = w.declare(w.fresh("acc"), Expr("0.0", "float32", 0.0, 0), trips * body.mag, body.q)
+    w.note_varying(acc.src, body.src)
     w.emit(f"{counter} = int(0)")
     with w.block(f"while {counter} < {trips}:"):
         w.emit(f"{acc.src} = {acc.src} + {body.operand()}")
@@ -54,6 +68,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
+    realistic_extras(w, gen, loads)
     makers = [if_else, loop, while_loop, lambda w_, g: w_.assign(g.where(2))]
     for maker in rng.sample(makers, rng.randint(1, 3)):
         maker(w, gen)

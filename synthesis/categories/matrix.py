@@ -27,7 +27,9 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         elif kind == "vec":
             w.store(add_output(w, vtype), gen.fold_unread(gen.mat_vec(mtype, rng.randint(0, 1))))
         else:
-            m = w.assign(gen.mat_expr(mtype, rng.randint(0, 1)), "m")
+            m = w.assign(gen.mat_expr(mtype, rng.randint(1, 2)), "m")
+            while w.is_bare(m):  # an element of an input as it is: compute something first
+                m = w.assign(gen.mat_expr(mtype, 1), "m")
             r, c = rng.randrange(n), rng.randrange(n)
             elem = f"{m.src}[{r}, {c}]" if rng.random() < 0.5 else f"{m.src}[{r}][{c}]"
             w.store(add_output(w), Expr(elem, "float32", m.mag, m.q))

@@ -11,7 +11,7 @@ from synthesis.spec import KernelSpec
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     n = rng.choice([32, 64, 128, 256])
     w = KernelWriter(rng, name, "nested_loop", seed, (n,))
-    outer, inner = rng.randint(2, 5), rng.randint(2, 6)
+    outer, inner = rng.choice([2, 3, 4, 5, 6, 8]), rng.choice([3, 4, 5, 6, 8, 10, 12, 16])
     loads = add_inputs(w, "float32", rng.randint(1, 2))
     # A row per thread (n x inner) and a weight per inner index (outer x inner): loops index them.
     rows = w.add_array(rng.choice(["table", "rows", "grid"]), "float32", "input", shape=(n, inner))

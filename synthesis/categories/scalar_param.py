@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -18,10 +18,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.5:
         w.add_scalar(rng.choice(["shift", "k", "stride"]), "int32", rng.randint(-5, 9))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 6)), loads=loads)
+    realistic_extras(w, gen, loads)
     for _ in range(rng.randint(0, 3)):
         w.assign(gen.float_expr(rng.randint(1, 3)))
     if rng.random() < 0.35:
-        trips = rng.randint(1, 6)
+        trips = rng.choice([2, 3, 4, 5, 6, 8, 10, 16])
         bound = w.add_scalar("n_iter", "int32", trips)
         accumulate_loop(w, gen, f"for s in range({bound.src}):", "s", trips, depth=1)
         w.feature("loop bound from argument")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import add_inputs, add_output, pick_dim
+from synthesis.categories.common import add_gather, add_inputs, add_output, pick_dim
 from synthesis.exprgen import ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -15,6 +15,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.4:
         loads += add_inputs(w, "float32", 1)
     gen = ExprGen(w, loads=loads)
+    if rng.random() < 0.3:
+        add_gather(w, gen, loads[0])  # e.g. positions of neighbours listed in an index array
     for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.6:
             w.assign(gen.vec_expr(vtype, rng.randint(1, 3)), "t")

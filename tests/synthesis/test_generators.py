@@ -68,9 +68,9 @@ def test_generate_is_pure_and_self_consistent(category, seed):
 
 
 def test_categories_use_their_constructs():
-    sources = {c: "\n".join(generate(c, s).source for s in range(40)) for c in CATEGORY_NAMES}
+    sources = {c: "\n".join(generate(c, s).source for s in range(80)) for c in CATEGORY_NAMES}
     assert "wp.atomic_" in sources["atomic"]
-    assert "for " in sources["nested_loop"] and sources["nested_loop"].count("for ") >= 80
+    assert "for " in sources["nested_loop"] and sources["nested_loop"].count("for ") >= 160
     assert "elif" in sources["multi_conditional"]
     assert "while" in sources["control_flow"] and "break" in sources["control_flow"]
     assert "wp.mat" in sources["matrix"] and "wp.transpose" in sources["matrix"]

@@ -1,0 +1,852 @@
+"""Detectors for code no person writes, over a kernel's Python AST and over its outputs.
+
+Source patterns (one function each, `find_patterns` runs them all):
+  same_operands       an operation on two copies of one value (`x - x`, `min(x, x)`, `x < x`)
+  literal_only        a computed subexpression of literals only (`wp.exp(-0.875)`, `-(-1.5)`, `1.0 + 2.4`)
+  constant_condition  a branch condition that takes one value over the whole launch
+  dead_value          a value computed and never used (never read, or overwritten before any read)
+  self_assign         `r1 = r1`
+  helper_passthrough  a @wp.func returning one of its parameters unchanged
+  helper_unused_param a @wp.func parameter the body never reads
+Figures reported beside them (not degenerate: compilers cache loads; real code is often element-wise):
+  repeated_load       the same array element loaded three or more times in one function
+  non_own_read        a read of another element than the thread's own: neighbour, gather or loop-indexed
+
+Output patterns (`degenerate_outputs`): a written array that is constant, all zero, or equal to an
+input (for an inout array: unchanged) on the reference inputs.
+
+Launch-constant conditions are decided by interval arithmetic evaluated, with numpy, at every
+point of the launch (and of literal loop ranges): thread indices and loop variables take each of
+their values, scalar parameters their value, loads from read-only arrays their input range. A
+condition is flagged only when it is decided, and the same, everywhere.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import numpy as np
+
+SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
+                   "helper_passthrough", "helper_unused_param")
+FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
+OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
+
+# Calls that build a value from literals rather than compute one (`float(0.0)` is Warp's idiom for a
+# mutable variable; `wp.vec3(1.0, 0.0, 0.0)` is a constant vector).
+CONSTRUCTORS = {"float", "int", "range", "float32", "int32", "float64", "int64", "constant", "bool",
+                "vec2", "vec3", "vec4", "mat22", "mat33", "mat44", "quat", "transform", "vector", "matrix"}
+# Calls whose two arguments may be the same value and still mean something (x*x-like).
+SAME_OK_CALLS = {"dot", "mul", "outer", "pow", "atomic_add", "atomic_sub", "atomic_min", "atomic_max"}
+SAME_BAD_CALLS = {"min", "max", "cross", "atan2", "sub", "where", "select"}
+SAME_BAD_BINOPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Add, ast.BitXor, ast.BitAnd, ast.BitOr)
+ENUMERATION_LIMIT = 1 << 16
+
+
+@dataclass(frozen=True)
+class Finding:
+    pattern: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ArgInfo:
+    """What the detectors need to know about one kernel argument."""
+
+    name: str
+    role: str  # input | output | inout | index | scalar
+    dtype: str = "float32"
+    low: float = -1.0
+    high: float = 1.0
+    value: float | int | None = None
+
+
+def call_name(node: ast.Call) -> str:
+    f = node.func
+    if isinstance(f, ast.Attribute):
+        return f.attr
+    if isinstance(f, ast.Name):
+        return f.id
+    return ""
+
+
+def _is_wp_func(fn: ast.FunctionDef, attr: str) -> bool:
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        if isinstance(target, ast.Attribute) and target.attr == attr:
+            return True
+    return False
+
+
+def _dump(node: ast.AST) -> str:
+    return ast.dump(node, annotate_fields=False, include_attributes=False)
+
+
+def _text(node: ast.AST) -> str:
+    return ast.unparse(node)
+
+
+def _loaded_names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+# ---- same operands ---------------------------------------------------------------------------
+def find_same_operands(fn: ast.FunctionDef) -> list[Finding]:
+    out = []
+    for node in ast.walk(fn):
+        pair = None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, SAME_BAD_BINOPS):
+            pair = (node.left, node.right)
+        elif isinstance(node, ast.Compare) and len(node.comparators) == 1:
+            pair = (node.left, node.comparators[0])
+        elif isinstance(node, ast.BoolOp):
+            dumps = [_dump(v) for v in node.values]
+            if len(set(dumps)) < len(dumps):
+                out.append(Finding("same_operands", node.lineno, _text(node)))
+            continue
+        elif isinstance(node, ast.IfExp):
+            pair = (node.body, node.orelse)
+        elif isinstance(node, ast.Call) and call_name(node) in SAME_BAD_CALLS:
+            args = node.args[1:] if call_name(node) in ("where", "select") else node.args
+            if len(args) >= 2:
+                pair = (args[0], args[1])
+        elif isinstance(node, ast.Call) and call_name(node) == "clamp" and len(node.args) == 3:
+            pair = (node.args[1], node.args[2])
+        if pair is not None and _dump(pair[0]) == _dump(pair[1]):
+            out.append(Finding("same_operands", node.lineno, _text(node)))
+    return out
+
+
+# ---- literal-only subexpressions ----------------------------------------------------------------
+def _literal_only(node: ast.AST) -> bool:
+    """Every leaf a number literal (names, loads and wp.* constants such as wp.pi are not)."""
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Name, ast.Subscript)):
+            if isinstance(n, ast.Name) and n.id == "wp":
+                continue
+            return False
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "wp":
+            # wp.pi, wp.e are named constants; wp.exp is the callee of a Call (checked there)
+            if not any(isinstance(p, ast.Call) and p.func is n for p in ast.walk(node)):
+                return False
+    return True
+
+
+def _is_computation(node: ast.AST) -> bool:
+    if isinstance(node, (ast.BinOp, ast.Compare, ast.BoolOp)):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        # -1.5 is a literal; -(-1.5) and not True are computations
+        return not (isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant))
+    if isinstance(node, ast.Call):
+        return bool(node.args) and call_name(node) not in CONSTRUCTORS
+    return False
+
+
+def find_literal_only(fn: ast.FunctionDef) -> list[Finding]:
+    out: list[Finding] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.expr) and _is_computation(node) and _literal_only(node):
+            out.append(Finding("literal_only", node.lineno, _text(node)))
+            return  # report the outermost one only
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for stmt in fn.body:
+        visit(stmt)
+    return out
+
+
+# ---- dead values and self-assignment ------------------------------------------------------------
+def _assigned_names(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, ast.Assign):
+        return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    return []
+
+
+def find_self_assign(fn: ast.FunctionDef) -> list[Finding]:
+    return [Finding("self_assign", n.lineno, _text(n)) for n in ast.walk(fn)
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
+
+
+class _Reads:
+    """The names a node loads, computed on first use and remembered."""
+
+    def __init__(self) -> None:
+        self.sets: dict[int, frozenset[str]] = {}
+
+    def __call__(self, node: ast.AST) -> frozenset[str]:
+        key = id(node)
+        if key not in self.sets:
+            self.sets[key] = frozenset(_loaded_names(node))
+        return self.sets[key]
+
+
+def _blocks(body: list[ast.stmt]):
+    """Every statement list (function body, branch, loop body), outermost first."""
+    yield body
+    for stmt in body:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from _blocks(inner)
+
+
+def dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
+    """Statements storing a value nobody reads: never, or not before every path overwrites it."""
+    out = []
+    reads = _Reads()
+    read = _loaded_names(fn)
+    blocks = list(_blocks(fn.body))
+    for block in blocks:
+        for i, stmt in enumerate(block):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+                out.append(stmt)
+                continue
+            names = _assigned_names(stmt)
+            if any(name not in read for name in names):
+                out.append(stmt)
+                continue
+            if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
+                continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
+            if any(first_use(block[i + 1:], name, reads) == "assigned" for name in names):
+                out.append(stmt)
+    return out
+
+
+def find_dead_values(fn: ast.FunctionDef) -> list[Finding]:
+    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn)]
+
+
+def _is_literal_init(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and call_name(node) in ("float", "int", "float32", "int32") and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant)
+
+
+def first_use(stmts: list[ast.stmt], name: str, reads=None) -> str:
+    """On every path through `stmts`: "assigned" (written before any read), "read", or "neither"."""
+    loaded = reads or _loaded_names
+    for s in stmts:
+        if isinstance(s, ast.Assign):
+            if name in loaded(s):
+                return "read"
+            if name in _assigned_names(s):
+                return "assigned"
+            continue
+        if isinstance(s, ast.If):
+            if name in loaded(s.test):
+                return "read"
+            body, other = first_use(s.body, name, reads), first_use(s.orelse, name, reads)
+            if "read" in (body, other):
+                return "read"
+            if body == other == "assigned":
+                return "assigned"
+            continue
+        if name in loaded(s):
+            return "read"
+        if isinstance(s, (ast.Return, ast.Break, ast.Continue)):
+            return "neither"
+    return "neither"
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+def find_helper_problems(fn: ast.FunctionDef) -> list[Finding]:
+    if not _is_wp_func(fn, "func"):
+        return []
+    out = []
+    params = [a.arg for a in fn.args.args]
+    read = _loaded_names(ast.Module(body=fn.body, type_ignores=[]))
+    for p in params:
+        if p not in read:
+            out.append(Finding("helper_unused_param", fn.lineno, f"{fn.name}: {p}"))
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value is not None]
+    reassigned = {name for n in ast.walk(fn) if isinstance(n, ast.stmt) for name in _assigned_names(n)}
+    values = {_dump(r.value) for r in returns}
+    if returns and len(values) == 1 and isinstance(returns[0].value, ast.Name) \
+            and returns[0].value.id in params and returns[0].value.id not in reassigned:
+        out.append(Finding("helper_passthrough", fn.lineno, f"{fn.name}: return {returns[0].value.id}"))
+    return out
+
+
+# ---- reads --------------------------------------------------------------------------------------
+def _own_index(fn: ast.FunctionDef) -> tuple[str, ...]:
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and call_name(stmt.value) == "tid":
+            t = stmt.targets[0]
+            return tuple(e.id for e in t.elts) if isinstance(t, ast.Tuple) else (t.id,)
+    return ()
+
+
+def _index_parts(sub: ast.Subscript) -> list[ast.expr]:
+    s = sub.slice
+    return list(s.elts) if isinstance(s, ast.Tuple) else [s]
+
+
+def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
+    """Counts, in one function, of the read kinds that FIGURES names (1 = present)."""
+    own = _own_index(fn)
+    loaded_locals = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Subscript)
+                     for t in n.targets if isinstance(t, ast.Name)}
+    written = {n.value.id for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+               and isinstance(n.value, ast.Name)}
+    loads: dict[str, int] = {}
+    kinds = {"neighbour_read": 0, "gather_read": 0, "non_own_read": 0}
+    for n in ast.walk(fn):
+        if not (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                and n.value.id in arrays):
+            continue
+        parts = _index_parts(n)
+        if n.value.id not in written:
+            key = _dump(n)
+            loads[key] = loads.get(key, 0) + 1
+        if [p.id if isinstance(p, ast.Name) else None for p in parts] == list(own):
+            continue
+        kinds["non_own_read"] = 1
+        if any(isinstance(m, ast.Subscript) or isinstance(m, ast.Name) and m.id in loaded_locals
+               for p in parts for m in ast.walk(p)):
+            kinds["gather_read"] = 1
+        elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast.walk(p)):
+            kinds["neighbour_read"] = 1
+    kinds["repeated_load"] = int(any(c >= 3 for c in loads.values()))
+    return kinds
+
+
+# ---- launch-constant conditions -----------------------------------------------------------------
+class Interval:
+    """Closed intervals [lo, hi] at every point of an enumeration grid (numpy arrays)."""
+
+    __slots__ = ("lo", "hi", "is_int")
+
+    def __init__(self, lo, hi, is_int: bool = False):
+        self.lo, self.hi, self.is_int = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64), is_int
+
+    @staticmethod
+    def unknown() -> "Interval":
+        return Interval(-np.inf, np.inf)
+
+    @staticmethod
+    def point(v, is_int: bool = False) -> "Interval":
+        return Interval(v, v, is_int)
+
+
+def _hull(*vals):
+    with np.errstate(invalid="ignore"):
+        stack = np.stack(np.broadcast_arrays(*vals))
+    bad = np.isnan(stack).any(axis=0)
+    return np.where(bad, -np.inf, stack.min(axis=0)), np.where(bad, np.inf, stack.max(axis=0))
+
+
+def _trunc_div(a, b):
+    with np.errstate(all="ignore"):
+        return np.trunc(a / b)
+
+
+class ConditionEvaluator:
+    """Interval value of an expression at every launch (and literal loop) point."""
+
+    def __init__(self, env: dict[str, Interval], locals_: dict[str, ast.expr], arrays: dict[str, ArgInfo]):
+        self.env = env
+        self.locals = locals_
+        self.arrays = arrays
+        self.depth = 0
+
+    def eval(self, node: ast.expr) -> Interval:
+        self.depth += 1
+        try:
+            if self.depth > 40:
+                return Interval.unknown()
+            method = getattr(self, f"eval_{type(node).__name__}", None)
+            return method(node) if method else Interval.unknown()
+        finally:
+            self.depth -= 1
+
+    def eval_Constant(self, node: ast.Constant) -> Interval:
+        if isinstance(node.value, bool):
+            return Interval.point(float(node.value), True)
+        if isinstance(node.value, (int, float)):
+            return Interval.point(float(node.value), isinstance(node.value, int))
+        return Interval.unknown()
+
+    def eval_Name(self, node: ast.Name) -> Interval:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in self.locals:
+            return self.eval(self.locals[node.id])
+        return Interval.unknown()
+
+    def eval_Subscript(self, node: ast.Subscript) -> Interval:
+        if isinstance(node.value, ast.Name) and node.value.id in self.arrays:
+            a = self.arrays[node.value.id]
+            return Interval(a.low, a.high, a.dtype == "int32")
+        return Interval.unknown()
+
+    def eval_UnaryOp(self, node: ast.UnaryOp) -> Interval:
+        a = self.eval(node.operand)
+        if isinstance(node.op, ast.USub):
+            return Interval(-a.hi, -a.lo, a.is_int)
+        if isinstance(node.op, ast.UAdd):
+            return a
+        if isinstance(node.op, ast.Not):
+            return Interval(1 - a.hi, 1 - a.lo, True)
+        return Interval.unknown()
+
+    def eval_BinOp(self, node: ast.BinOp) -> Interval:
+        a, b = self.eval(node.left), self.eval(node.right)
+        is_int = a.is_int and b.is_int
+        op = node.op
+        with np.errstate(all="ignore"):
+            if isinstance(op, ast.Add):
+                return Interval(a.lo + b.lo, a.hi + b.hi, is_int)
+            if isinstance(op, ast.Sub):
+                return Interval(a.lo - b.hi, a.hi - b.lo, is_int)
+            if isinstance(op, ast.Mult):
+                return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
+            if isinstance(op, (ast.Div, ast.FloorDiv)):
+                excludes_zero = (b.lo > 0) | (b.hi < 0)
+                quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
+                if is_int:
+                    rnd = np.floor if isinstance(op, ast.FloorDiv) else np.trunc
+                    quots = [rnd(q) for q in quots]
+                elif isinstance(op, ast.FloorDiv):
+                    quots = [np.floor(q) for q in quots]
+                lo, hi = _hull(*quots)
+                return Interval(np.where(excludes_zero, lo, -np.inf), np.where(excludes_zero, hi, np.inf), is_int)
+            if isinstance(op, ast.Mod):
+                point = (a.lo == a.hi) & (b.lo == b.hi) & (b.lo != 0)
+                exact = np.fmod(a.lo, np.where(b.lo == 0, 1, b.lo)) if is_int else a.lo - np.floor(a.lo / b.lo) * b.lo
+                m = np.maximum(np.abs(b.lo), np.abs(b.hi))
+                if is_int:  # C remainder: the sign of the dividend
+                    lo = np.where(a.lo >= 0, 0, -(m - 1))
+                    hi = np.where(a.hi <= 0, 0, m - 1)
+                else:
+                    lo, hi = -m, m
+                return Interval(np.where(point, exact, lo), np.where(point, exact, hi), is_int)
+        return Interval.unknown()
+
+    def eval_Compare(self, node: ast.Compare) -> Interval:
+        if len(node.comparators) != 1:
+            return Interval(0, 1, True)
+        a, b = self.eval(node.left), self.eval(node.comparators[0])
+        op = node.ops[0]
+        if isinstance(op, (ast.Gt, ast.GtE)):
+            a, b, op = b, a, (ast.Lt() if isinstance(op, ast.Gt) else ast.LtE())
+        if isinstance(op, ast.Lt):
+            true, false = a.hi < b.lo, a.lo >= b.hi
+        elif isinstance(op, ast.LtE):
+            true, false = a.hi <= b.lo, a.lo > b.hi
+        elif isinstance(op, (ast.Eq, ast.NotEq)):
+            eq = (a.lo == a.hi) & (b.lo == b.hi) & (a.lo == b.lo)
+            ne = (a.hi < b.lo) | (b.hi < a.lo)
+            true, false = (eq, ne) if isinstance(op, ast.Eq) else (ne, eq)
+        else:
+            return Interval(0, 1, True)
+        return Interval(np.where(true, 1, 0), np.where(false, 0, 1), True)
+
+    def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
+        vals = [self.eval(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+            hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+        else:
+            lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+            hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+        return Interval(lo, hi, True)
+
+    def eval_IfExp(self, node: ast.IfExp) -> Interval:
+        a, b = self.eval(node.body), self.eval(node.orelse)
+        return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
+
+    def eval_Call(self, node: ast.Call) -> Interval:
+        name = call_name(node)
+        args = [self.eval(a) for a in node.args]
+        with np.errstate(all="ignore"):
+            if name in ("float", "float32") and len(args) == 1:
+                return Interval(args[0].lo, args[0].hi, False)
+            if name in ("int", "int32") and len(args) == 1:
+                return Interval(np.trunc(args[0].lo), np.trunc(args[0].hi), True)
+            if name in ("min", "max") and len(args) == 2:
+                f = np.minimum if name == "min" else np.maximum
+                return Interval(f(args[0].lo, args[1].lo), f(args[0].hi, args[1].hi), args[0].is_int and args[1].is_int)
+            if name == "abs" and len(args) == 1:
+                a = args[0]
+                lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
+                return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
+            if name == "clamp" and len(args) == 3:
+                a, lo, hi = args
+                return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
+                                a.is_int)
+            monotone = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt,
+                        "log": np.log}
+            if name in monotone and len(args) == 1:
+                f = monotone[name]
+                return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
+            if name in ("sin", "cos") and len(args) == 1:
+                return Interval(-1.0, 1.0)
+            if name in ("where", "select") and len(args) == 3:
+                a, b = args[1], args[2]
+                return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
+        return Interval.unknown()
+
+
+def _range_values(call: ast.Call, scalars: dict[str, float | int]) -> list[int] | None:
+    vals = []
+    for a in call.args:
+        if isinstance(a, ast.Constant) and isinstance(a.value, int):
+            vals.append(a.value)
+        elif isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant):
+            vals.append(-a.operand.value)
+        elif isinstance(a, ast.Name) and a.id in scalars:
+            vals.append(int(scalars[a.id]))
+        else:
+            return None
+    r = list(range(*vals))
+    return r or None
+
+
+def _conditions(fn: ast.FunctionDef) -> list[ast.expr]:
+    tests = []
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.If, ast.While, ast.IfExp)):
+            tests.append(n.test)
+        elif isinstance(n, ast.Call) and call_name(n) in ("where", "select") and n.args:
+            tests.append(n.args[0])
+    out = []
+    while tests:
+        t = tests.pop()
+        out.append(t)
+        if isinstance(t, ast.BoolOp):
+            tests.extend(t.values)
+        elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not):
+            tests.append(t.operand)
+    return out
+
+
+def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str, ArgInfo],
+               loops: list[tuple[str, list[int] | None]]) -> dict[str, Interval]:
+    """Values of thread indices and loop variables (enumerated while they fit) and scalar parameters."""
+    axes: list[tuple[str, np.ndarray]] = [(n, np.arange(d)) for n, d in zip(tid_names, dim)]
+    fixed: dict[str, Interval] = {}
+    for name, values in loops:
+        if values is None:
+            fixed[name] = Interval.unknown()
+        elif name not in fixed and all(name != a for a, _ in axes) \
+                and np.prod([len(v) for _, v in axes]) * len(values) <= ENUMERATION_LIMIT:
+            axes.append((name, np.array(values)))
+        else:  # the same name over several loops, or too many points: its hull
+            old = fixed.get(name)
+            lo, hi = min(values), max(values)
+            if old is not None:
+                lo, hi = min(lo, float(old.lo)), max(hi, float(old.hi))
+            fixed[name] = Interval(lo, hi, True)
+    grids = np.meshgrid(*[v for _, v in axes], indexing="ij") if axes else []
+    env = {name: Interval.point(g.astype(np.float64), True) for (name, _), g in zip(axes, grids)}
+    for name in list(env):
+        if name in fixed:
+            del env[name]
+    env.update(fixed)
+    for a in args.values():
+        if a.role == "scalar" and a.value is not None:
+            env[a.name] = Interval.point(float(a.value), a.dtype == "int32")
+    return env
+
+
+def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.0) -> bool:
+    """Whether `cond` is decided the same way at (at least `share` of) the launch points."""
+    v = evaluator.eval(cond)
+    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    if not lo.size:
+        return False
+    if share >= 1.0:
+        return bool(np.all(lo == 1) or np.all(hi == 0))
+    return bool(max(np.mean(lo == 1), np.mean(hi == 0)) >= share)
+
+
+def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                   loops: list[tuple[str, list[int] | None]] = (),
+                   locals_: dict[str, str] | None = None) -> ConditionEvaluator:
+    """An evaluator over the launch; `locals_` maps a local to the source of its only value."""
+    by_name = {a.name: a for a in args}
+    env = launch_env(tid_names, dim, by_name, list(loops))
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    values = {name: ast.parse(text, mode="eval").body for name, text in (locals_ or {}).items()}
+    return ConditionEvaluator(env, values, read_only)
+
+
+def condition_is_constant_in(src: str, context: ConditionEvaluator, share: float = 1.0) -> bool:
+    """Whether condition `src` is decided, the same way, at every point of the launch (other locals
+    unknown), or at least at `share` of them."""
+    return is_constant(context, ast.parse(src, mode="eval").body, share)
+
+
+def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                          loops: list[tuple[str, list[int] | None]] = (),
+                          locals_: dict[str, str] | None = None) -> bool:
+    return condition_is_constant_in(src, launch_context(tid_names, dim, args, loops, locals_))
+
+
+def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:
+    if not _is_wp_func(fn, "kernel"):
+        return []
+    scalars = {a.name: a.value for a in args.values() if a.role == "scalar" and a.value is not None}
+    read_only = {a.name: a for a in args.values() if a.role in ("input", "index")}
+    loops: list[tuple[str, list[int] | None]] = []
+    assigned: dict[str, list[ast.expr]] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name):
+            values = _range_values(n.iter, scalars) if isinstance(n.iter, ast.Call) else None
+            loops.append((n.target.id, values))
+        elif isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, []).append(n.value)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            assigned.setdefault(n.target.id, []).extend([n.value, n.value])
+    own = _own_index(fn)
+    env = launch_env(own, dim, args, loops)
+    locals_ = {name: vals[0] for name, vals in assigned.items()
+               if len(vals) == 1 and name not in env and name not in own}
+    for name in assigned:
+        if name not in locals_ and name not in env and name not in own:
+            env[name] = Interval.unknown()
+    evaluator = ConditionEvaluator(env, locals_, read_only)
+    return [Finding("constant_condition", c.lineno, _text(c)) for c in _conditions(fn) if is_constant(evaluator, c)]
+
+
+# ---- outputs, by evaluation at sampled points -------------------------------------------------
+class PointEvaluator(ConditionEvaluator):
+    """Exact values at sampled launch points: each distinct element read gets its own random input,
+    and each value it cannot follow (a variable set in a branch or loop, a helper's result, a vector
+    component) a random value of its own, so a result that ignores it shows up as constant."""
+
+    def __init__(self, env, locals_, arrays, rng: np.random.Generator, points: int):
+        super().__init__(env, locals_, arrays)
+        self.rng, self.points = rng, points
+        self.draws: dict[str, Interval] = {}  # inputs read
+        self.free: dict[str, Interval] = {}  # values not followed
+        self.helpers: dict[str, ast.FunctionDef] = {}  # @wp.funcs, followed into (straight-line bodies)
+
+    def _free(self, key: str) -> Interval:
+        if key not in self.free:
+            self.free[key] = Interval.point(np.round(self.rng.normal(0.0, 2.0, self.points) * 64) / 64)
+        return self.free[key]
+
+    def eval_Name(self, node: ast.Name) -> Interval:
+        v = super().eval_Name(node)
+        return self._free(node.id) if np.all(np.isinf(v.lo)) else v
+
+    def eval_Call(self, node: ast.Call) -> Interval:
+        fn = self.helpers.get(call_name(node))
+        if fn is not None and isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None:
+            env = {p.arg: self.eval(a) for p, a in zip(fn.args.args, node.args)}
+            body = {t.id: s.value for s in fn.body[:-1] if isinstance(s, ast.Assign) for t in s.targets
+                    if isinstance(t, ast.Name)}
+            inner = PointEvaluator(env, body, {}, self.rng, self.points)
+            inner.free, inner.helpers = self.free, self.helpers
+            return inner.eval(fn.body[-1].value)
+        v = self._eval_call(node)
+        return self._free(_dump(node)) if np.all(np.isinf(v.lo)) and np.all(np.isinf(v.hi)) else v
+
+    def eval_IfExp(self, node: ast.IfExp) -> Interval:
+        c, a, b = self.eval(node.test), self.eval(node.body), self.eval(node.orelse)
+        decided, pick_a = c.lo == c.hi, c.lo == 1
+        return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
+                        np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
+
+    def eval_Subscript(self, node: ast.Subscript) -> Interval:
+        if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
+            return self._free(_dump(node))
+        key = _dump(node)
+        if key not in self.draws:
+            a = self.arrays[node.value.id]
+            grid = 1.0 if a.dtype == "int32" else 1.0 / 64
+            steps = int(round((a.high - a.low) / grid))
+            v = a.low + self.rng.integers(0, steps + 1, self.points) * grid
+            self.draws[key] = Interval.point(v, a.dtype == "int32")
+        return self.draws[key]
+
+    def _eval_call(self, node: ast.Call) -> Interval:
+        name = call_name(node)
+        exact = {"sin": np.sin, "cos": np.cos}
+        if name in exact and len(node.args) == 1:
+            a = self.eval(node.args[0])
+            with np.errstate(all="ignore"):
+                value = exact[name](a.lo)
+            point = (a.lo == a.hi) & np.isfinite(value)
+            return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
+        if name in ("atan2", "pow") and len(node.args) == 2:
+            a, b = self.eval(node.args[0]), self.eval(node.args[1])
+            point = (a.lo == a.hi) & (b.lo == b.hi)
+            with np.errstate(all="ignore"):
+                v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
+            return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
+        if name in ("where", "select") and len(node.args) == 3:
+            c, a, b = (self.eval(x) for x in node.args)
+            if name == "select":
+                a, b = b, a  # select(cond, false_value, true_value)
+            decided = c.lo == c.hi
+            pick_a = c.lo == 1
+            return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
+                            np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
+        return super().eval_Call(node)
+
+
+def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
+    """"constant" or "copy" when `value` is, at every sampled point, one number or one element read."""
+    v = evaluator.eval(value)
+    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    if not (lo.size and np.all(lo == hi) and np.all(np.isfinite(lo))):
+        return None
+    if np.all(lo == lo.flat[0]):
+        return "constant"
+    for draw in evaluator.draws.values():
+        if np.array_equal(np.broadcast_to(draw.lo, lo.shape), lo):
+            return "copy"
+    return None
+
+
+def module_constants(tree: ast.Module) -> dict[str, float]:
+    """`NAME = wp.constant(<number>)` at module level."""
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and call_name(stmt.value) == "constant" \
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.value.args:
+            try:
+                out[stmt.targets[0].id] = float(ast.literal_eval(stmt.value.args[0]))
+            except ValueError:
+                pass
+    return out
+
+
+def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
+                       locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
+                       seed: int = 0, constants: dict[str, float] | None = None,
+                       helpers: dict[str, ast.FunctionDef] | None = None) -> PointEvaluator:
+    rng = np.random.default_rng(seed)
+    env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
+    for name, value in (constants or {}).items():
+        env[name] = Interval.point(np.full(points, value))
+    for a in args:
+        if a.role == "scalar" and a.value is not None:
+            env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
+    for name in unknown:
+        env[name] = Interval.unknown()
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    evaluator = PointEvaluator(env, locals_, read_only, rng, points)
+    evaluator.helpers = dict(helpers or {})
+    return evaluator
+
+
+def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInfo], points: int = 48,
+                            seed: int = 0) -> list[Finding]:
+    """Top-level stores whose value, at random launch points and inputs, is always the same number or
+    always equal to one element read (a copy). Values through branches or loops are not judged."""
+    tree = ast.parse(source)
+    by_name = {a.name: a for a in args}
+    read_only = {a.name: a for a in args if a.role in ("input", "index")}
+    rng = np.random.default_rng(seed)
+    out = []
+    for fn in tree.body:
+        if not (isinstance(fn, ast.FunctionDef) and _is_wp_func(fn, "kernel")):
+            continue
+        own = _own_index(fn)
+        env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(own, dim)}
+        for name, value in module_constants(tree).items():
+            env[name] = Interval.point(np.full(points, value))
+        for a in by_name.values():
+            if a.role == "scalar" and a.value is not None:
+                env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
+        assigned: dict[str, list[ast.expr]] = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        assigned.setdefault(t.id, []).append(n.value)
+            elif isinstance(n, (ast.AugAssign, ast.For)):
+                target = n.target
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).extend([None, None])
+        locals_ = {k: v[0] for k, v in assigned.items() if len(v) == 1 and k not in own}
+        for k in assigned:
+            if k not in locals_ and k not in own:
+                env[k] = Interval.unknown()
+        ev = PointEvaluator(env, locals_, read_only, rng, points)
+        ev.helpers = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _is_wp_func(f, "func")}
+        for stmt in fn.body:
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Subscript)):
+                continue
+            v = ev.eval(stmt.value)
+            lo, hi = np.broadcast_arrays(v.lo, v.hi)
+            if not (np.all(lo == hi) and np.all(np.isfinite(lo))):
+                continue
+            target = _text(stmt.targets[0].value)
+            if np.all(lo == lo.flat[0]):
+                out.append(Finding("constant_output", stmt.lineno, f"{target}: always {lo.flat[0]:g}"))
+                continue
+            for key, draw in ev.draws.items():
+                if np.array_equal(np.broadcast_to(draw.lo, lo.shape), lo):
+                    out.append(Finding("copy_of_input", stmt.lineno, f"{target}: a copy of an input element"))
+                    break
+    return out
+
+
+# ---- everything -------------------------------------------------------------------------------
+def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | None = None) -> list[Finding]:
+    """All SOURCE_PATTERNS findings in a module of @wp.func helpers and @wp.kernels."""
+    tree = ast.parse(source)
+    by_name = {a.name: a for a in (args or [])}
+    out: list[Finding] = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        out += find_same_operands(fn)
+        out += find_literal_only(fn)
+        out += find_self_assign(fn)
+        out += find_dead_values(fn)
+        out += find_helper_problems(fn)
+        if dim:
+            out += find_constant_conditions(fn, dim, by_name)
+    return out
+
+
+def figures(source: str, array_names: set[str]) -> dict[str, int]:
+    """FIGURES for the @wp.kernels of a module (1 = present in some kernel)."""
+    tree = ast.parse(source)
+    total = dict.fromkeys(FIGURES, 0)
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and _is_wp_func(fn, "kernel"):
+            for k, v in read_figures(fn, array_names).items():
+                total[k] = max(total[k], v)
+    return total
+
+
+def degenerate_outputs(written: dict[str, np.ndarray], inputs: dict[str, np.ndarray],
+                       initial: dict[str, np.ndarray] | None = None) -> list[Finding]:
+    """OUTPUT_PATTERNS over a kernel's written arrays (flat), its inputs and its inout start values.
+
+    A one-element array (a total) is never `constant`.
+    """
+    out = []
+    for name, data in written.items():
+        if data.size > 1 and np.all(data == 0):
+            out.append(Finding("zero_output", 0, name))
+        elif data.size > 1 and np.all(data == data.flat[0]):
+            out.append(Finding("constant_output", 0, name))
+        sources = dict(inputs)
+        if initial and name in initial:
+            sources[f"{name} (unchanged)"] = initial[name]
+        for other, values in sources.items():
+            if values.shape == data.shape and values.dtype == data.dtype and np.array_equal(values, data) \
+                    and not np.all(data == 0):
+                out.append(Finding("copy_of_input", 0, f"{name} == {other}"))
+                break
+    return out

@@ -1,0 +1,192 @@
+"""The realism detectors catch each planted pattern and pass its legitimate near miss; generated
+kernels carry none of the patterns and their outputs are neither constant nor copies."""
+import ast
+import textwrap
+
+import numpy as np
+import pytest
+
+from synthesis.categories import CATEGORY_NAMES, generate
+from synthesis.realism import (
+    ArgInfo,
+    condition_is_constant,
+    degenerate_outputs,
+    figures,
+    find_patterns,
+    sampled_output_findings,
+)
+
+ARGS = [ArgInfo("a", "input", low=-2.0, high=2.0), ArgInfo("b", "input", low=-2.0, high=2.0),
+        ArgInfo("out", "output"), ArgInfo("scale", "scalar", value=1.5), ArgInfo("n", "scalar", "int32", value=200)]
+
+
+def kernel(body: str, helpers: str = "") -> str:
+    body = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+    return (textwrap.dedent(helpers).strip("\n") + "\n\n" if helpers else "") + (
+        "@wp.kernel\ndef k(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=float), "
+        f"scale: float, n: int):\n    tid = wp.tid()\n{body}\n")
+
+
+def patterns(source: str, dim=(256,)) -> set[str]:
+    return {f.pattern for f in find_patterns(source, dim, ARGS)}
+
+
+PLANTED = [
+    ("same_operands", "x = a[tid]\nout[tid] = x - x", "x = a[tid]\nout[tid] = x - b[tid]"),
+    ("same_operands", "x = a[tid]\nout[tid] = wp.min(x, x)", "x = a[tid]\nout[tid] = wp.min(x, b[tid])"),
+    ("same_operands", "x = a[tid]\nout[tid] = wp.where(x > 0.0, x, x)", "x = a[tid]\nout[tid] = wp.where(x > 0.0, x, -x)"),
+    ("literal_only", "out[tid] = a[tid] + wp.exp(-0.875)", "out[tid] = a[tid] + wp.exp(-a[tid])"),
+    ("literal_only", "out[tid] = a[tid] * -(-1.5625)", "out[tid] = a[tid] * -1.5625"),
+    ("literal_only", "out[tid] = a[tid] * (1.0 + 2.4375)", "out[tid] = a[tid] * (1.0 + scale)"),
+    ("constant_condition", "r = a[tid]\nif 5 * 4 == 5:\n    r = b[tid]\nout[tid] = r",
+     "r = a[tid]\nif tid * 4 == 8:\n    r = b[tid]\nout[tid] = r"),
+    ("constant_condition", "r = a[tid]\nif tid / -3 <= 7:\n    r = b[tid]\nout[tid] = r",
+     "r = a[tid]\nif tid / -3 <= -7:\n    r = b[tid]\nout[tid] = r"),
+    ("constant_condition", "r = a[tid]\nif a[tid] < 2.5:\n    r = b[tid]\nout[tid] = r",
+     "r = a[tid]\nif a[tid] < 0.5:\n    r = b[tid]\nout[tid] = r"),
+    ("constant_condition", "r = a[tid]\nif tid >= n + 100:\n    r = b[tid]\nout[tid] = r",
+     "r = a[tid]\nif tid >= n:\n    r = b[tid]\nout[tid] = r"),
+    ("dead_value", "x = a[tid] * 2.0\nout[tid] = a[tid]", "x = a[tid] * 2.0\nout[tid] = x"),
+    ("dead_value", "r = a[tid]\nif a[tid] > 0.0:\n    r = 1.0\nelse:\n    r = b[tid]\nout[tid] = r",
+     "r = float(0.0)\nif a[tid] > 0.0:\n    r = 1.0\nelse:\n    r = b[tid]\nout[tid] = r"),
+    ("self_assign", "r = a[tid]\nif b[tid] > 0.0:\n    r = r\nout[tid] = r",
+     "r = a[tid]\nif b[tid] > 0.0:\n    r = -r\nout[tid] = r"),
+]
+
+
+@pytest.mark.parametrize("pattern,planted,near_miss", PLANTED, ids=[f"{p[0]}-{i}" for i, p in enumerate(PLANTED)])
+def test_detector_flags_planted_pattern_and_passes_near_miss(pattern, planted, near_miss):
+    assert pattern in patterns(kernel(planted))
+    assert patterns(kernel(near_miss)) == set()
+
+
+def test_float_zero_accumulator_idiom_is_not_flagged():
+    source = kernel("acc = float(0.0)\nfor i in range(4):\n    acc += a[tid] * float(i)\nout[tid] = acc")
+    assert patterns(source) == set()
+
+
+def test_loop_variable_ranges_decide_conditions():
+    constant = kernel("acc = float(0.0)\nfor i in range(4):\n    if i < 9:\n        acc += a[tid]\nout[tid] = acc")
+    varying = kernel("acc = float(0.0)\nfor i in range(4):\n    if i < 2:\n        acc += a[tid]\nout[tid] = acc")
+    assert "constant_condition" in patterns(constant)
+    assert patterns(varying) == set()
+
+
+HELPER_PASSTHROUGH = """
+@wp.func
+def f(x: float, y: float) -> float:
+    t = y * 2.0
+    return x
+"""
+HELPER_GOOD = """
+@wp.func
+def f(x: float, y: float) -> float:
+    t = y * 2.0
+    return x + t
+"""
+
+
+def test_helper_returning_parameter_and_ignoring_one_is_flagged():
+    found = patterns(kernel("out[tid] = f(a[tid], b[tid])", HELPER_PASSTHROUGH))
+    assert {"helper_passthrough", "dead_value"} <= found
+
+
+def test_helper_ignoring_a_parameter_is_flagged():
+    source = kernel("out[tid] = f(a[tid], b[tid])", "@wp.func\ndef f(x: float, y: float) -> float:\n    return x * 2.0")
+    assert "helper_unused_param" in patterns(source)
+
+
+def test_helper_using_every_parameter_passes():
+    assert patterns(kernel("out[tid] = f(a[tid], b[tid])", HELPER_GOOD)) == set()
+
+
+def test_condition_check_enumerates_the_launch():
+    assert condition_is_constant("tid < 300", ("tid",), (256,), ARGS)
+    assert not condition_is_constant("tid < 200", ("tid",), (256,), ARGS)
+    assert condition_is_constant("i + j >= 0", ("i", "j"), (8, 8), ARGS)
+    assert not condition_is_constant("i - j >= 0", ("i", "j"), (8, 8), ARGS)
+
+
+def test_figures_count_repeated_loads_neighbours_and_gathers():
+    repeated = kernel("out[tid] = a[tid] * a[tid] + a[tid]")
+    own = kernel("x = a[tid]\nout[tid] = x * x + x")
+    neighbour = kernel("out[tid] = a[wp.max(tid - 1, 0)] + a[tid]")
+    gather = kernel("j = b[tid]\nout[tid] = a[j]")
+    arrays = {"a", "b", "out"}
+    assert figures(repeated, arrays)["repeated_load"] == 1
+    assert figures(own, arrays) == {"repeated_load": 0, "non_own_read": 0, "neighbour_read": 0, "gather_read": 0}
+    assert figures(neighbour, arrays)["neighbour_read"] == 1
+    assert figures(gather, arrays)["gather_read"] == 1
+
+
+def test_output_detector_flags_zero_constant_and_copies():
+    inputs = {"a": np.arange(8, dtype=np.float32)}
+    found = degenerate_outputs({"z": np.zeros(8, np.float32), "c": np.full(8, 2.5, np.float32),
+                                "copy": np.arange(8, dtype=np.float32)}, inputs)
+    assert {(f.pattern, f.text) for f in found} == {("zero_output", "z"), ("constant_output", "c"),
+                                                    ("copy_of_input", "copy == a")}
+
+
+def test_output_detector_flags_unchanged_inout_and_passes_real_outputs():
+    start = {"acc": np.array([1, 2, 3], np.int32)}
+    assert [f.pattern for f in degenerate_outputs({"acc": np.array([1, 2, 3], np.int32)}, {}, start)] == ["copy_of_input"]
+    inputs = {"a": np.arange(8, dtype=np.float32)}
+    assert degenerate_outputs({"y": np.arange(8, dtype=np.float32) * 2, "total": np.array([4.0], np.float32)},
+                              inputs, start) == []
+
+
+def test_sampled_outputs_catch_cancellations_through_locals():
+    cancel = kernel("x = a[tid]\nv1 = wp.abs(x)\nv2 = wp.abs(x)\nout[tid] = v2 - v1")
+    copy = kernel("x = a[tid]\nt1 = -x\nout[tid] = -t1")
+    real = kernel("x = a[tid]\nv1 = wp.abs(x)\nout[tid] = v1 - b[tid]")
+    assert [f.pattern for f in sampled_output_findings(cancel, (256,), ARGS)] == ["constant_output"]
+    assert [f.pattern for f in sampled_output_findings(copy, (256,), ARGS)] == ["copy_of_input"]
+    assert sampled_output_findings(real, (256,), ARGS) == []
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_generated_kernels_have_no_degenerate_pattern(category):
+    bad = []
+    for seed in range(20):
+        spec = generate(category, seed)
+        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in spec.args]
+        found = find_patterns(spec.source, spec.dim, args) + sampled_output_findings(spec.source, spec.dim, args)
+        if found:
+            bad.append((seed, found[0]))
+    assert bad == []
+
+
+def test_generated_outputs_are_not_constant_zero_or_copies_in_warp():
+    """Two kernels per category through Warp on the CPU (the reference stage), outputs decoded."""
+    from cuda_production.reference import input_seed, make_input, warp_reference
+
+    specs = [generate(c, seed) for c in CATEGORY_NAMES for seed in (100, 101)]
+    blobs = warp_reference(specs, "test_realism_outputs")
+    bad = []
+    for spec in specs:
+        written, inputs, initial, offset = {}, {}, {}, 0
+        for position, arg in enumerate(x for a in spec.args for x in a.flattened()):
+            if arg.kind != "array":
+                continue
+            dtype = np.int32 if arg.is_int else np.float32
+            if arg.role in ("output", "inout"):
+                count = arg.count * arg.width
+                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count, offset=offset)
+                offset += count * 4
+            if arg.role in ("input", "inout", "index"):
+                (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
+        if degenerate_outputs(written, inputs, initial):
+            bad.append(spec.name)
+    assert bad == []
+
+
+def test_generated_kernels_read_like_real_code():
+    sources = "\n".join(generate(c, s).source for c in CATEGORY_NAMES for s in range(30))
+    tree = ast.parse(sources)
+    helpers = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.decorator_list
+               and ast.unparse(f.decorator_list[0]) == "wp.func"]
+    assert helpers and all(len(f.body) >= 2 and len(f.args.args) >= 1 for f in helpers)
+    assert "= wp.constant(" in sources
+    assert "    return\n" in sources  # early return
+    assert "wp.max(tid - 1, 0)" in sources or "max(tid - 1, 0)" in sources  # clamped neighbour
+    assert "+= " in sources and "_g = " in sources  # array `+=` and a gather
