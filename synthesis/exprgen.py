@@ -249,6 +249,8 @@ class KernelWriter:
         return expr
 
     def _unique_local(self, hint: str) -> str:
+        # a struct member `s.mass` names its local after the member (`mass_v`), never `s.mass_v`
+        hint = hint.rsplit(".", 1)[-1]
         taken = {a.name for a in self.args} | {e.src for e in self._loads.values()}
         name, n = hint, 1
         while name in taken:
