@@ -39,7 +39,9 @@ READ_ROLES = ("input", "inout", "index")
 WRITTEN_ROLES = ("output", "inout")
 
 SCALING_RULE = ("arrays whose leading dimensions equal the launch dimensions grow with the launch "
-                "(outermost dimension = the bench launch's outermost dimension); all other arrays "
+                "(outermost dimension = the bench launch's outermost dimension), and so do arrays holding K "
+                "rows per outermost launch row (outermost dimension K x the launch's, e.g. `a[tid * K + n]`: "
+                "K x the bench launch's); all other arrays "
                 "(lookup tables, weights, histogram/atomic targets) keep their size; index arrays keep "
                 "their value range; inputs are the same counter hash at the new shapes")
 BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
@@ -82,10 +84,20 @@ def array_args(args: list[ArgSpec]) -> list[ArgSpec]:
     return [a for arg in args for a in arg.flattened() if a.is_array]
 
 
-def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
-    """Whether `arg` is shaped like the launch (its leading dimensions are the launch's)."""
+def scale_factor(arg: ArgSpec, launch_dim: tuple[int, ...]) -> int:
+    """How many outermost-launch rows each of `arg`'s outermost rows holds, if it grows with the
+    launch: 1 for an array shaped like the launch, K for one holding K entries per thread
+    (`adjacency[tid * K + n]`); 0 for an array that keeps its size."""
     nd = len(launch_dim)
-    return arg.is_array and arg.ndim >= nd and tuple(arg.shape[:nd]) == tuple(launch_dim)
+    if not arg.is_array or arg.ndim < nd or tuple(arg.shape[1:nd]) != tuple(launch_dim[1:]):
+        return 0
+    outer, rows = launch_dim[0], arg.shape[0]
+    return rows // outer if rows % outer == 0 else 0
+
+
+def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
+    """Whether `arg` grows with the launch (see scale_factor)."""
+    return scale_factor(arg, launch_dim) > 0
 
 
 def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
@@ -93,7 +105,7 @@ def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
     total = 0
     for a in array_args(args):
         if scales(a, launch_dim):
-            per = a.width * 4 * prod(a.shape[len(launch_dim):])
+            per = a.width * 4 * prod(a.shape[len(launch_dim):]) * scale_factor(a, launch_dim)
             total += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
     return total
 
@@ -112,7 +124,7 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> tuple[
 def bench_shape(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> tuple[int, ...]:
     if not scales(arg, launch_dim):
         return tuple(arg.shape)
-    return (bench_dim[0], *arg.shape[1:])
+    return (scale_factor(arg, launch_dim) * bench_dim[0], *arg.shape[1:])
 
 
 def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> list[ArgSpec]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scales
+from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scale_factor, scales
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
@@ -324,15 +324,16 @@ def _element_count(arg: ArgSpec, kernel: TranslatedKernel, launch_dim: tuple[int
     """C++ expression for the number of 32-bit values of `arg`'s host array (bench.py's scaling rule)."""
     if not scales(arg, launch_dim):
         return str(arg.count * arg.width)
-    per_outer = arg.count // arg.shape[0] * arg.width
+    per_outer = arg.count // arg.shape[0] * arg.width * scale_factor(arg, launch_dim)
     return f"(size_t){kernel.launch_names[0]} * {per_outer}"
 
 
 def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> str:
     """C++ expression for an array's extent along `axis`: the bench-grown outer launch extent where
     the array scales with the launch (bench.py), its fixed size otherwise."""
-    if axis == 0 and scales(arg, launch_dim):
-        return kernel.launch_names[0]
+    factor = scale_factor(arg, launch_dim) if axis == 0 else 0
+    if factor:
+        return kernel.launch_names[0] if factor == 1 else f"{factor} * {kernel.launch_names[0]}"
     return str(arg.shape[axis])
 
 

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from cuda_production.bench import (BYTE_RULE, MAX_GRID_YZ, MAX_THREADS, MIN_THREADS, bench_args, bench_launch_dim,
-                                   bench_metadata, block_shape, bytes_moved, max_outer, scales)
+                                   bench_metadata, bench_shape, block_shape, bytes_moved, max_outer, scale_factor,
+                                   scales)
 from cuda_production.host_check import compile_host
 from cuda_production.reference import input_seed, sample_args, warp_reference
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import translate_kernel
-from synthesis.spec import KernelSpec
+from synthesis.spec import ArgSpec, KernelSpec
 from tests.cuda_production.harness import arr, scal, spec
 
 SOURCE = '''
@@ -142,3 +143,12 @@ def test_bad_bench_options_fail_with_one_line(bench_sample, options):
     proc = subprocess.run([str(binary), *options], cwd=folder, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
+
+
+def test_an_array_of_k_rows_per_thread_grows_k_times_the_launch():
+    # `adjacency[tid * K + n]` reads K entries per thread: at bench size it must hold K per bench thread
+    adjacency = ArgSpec("adjacency", "int32", "index", (6 * 3000,), 0, 2999, 0)
+    table = ArgSpec("table", "float32", "input", (7000,))
+    assert scale_factor(adjacency, (3000,)) == 6 and scale_factor(table, (3000,)) == 0
+    assert bench_shape(adjacency, (3000,), (4096,)) == (6 * 4096,)
+    assert bench_shape(table, (3000,), (4096,)) == (7000,)

@@ -12,16 +12,14 @@
 #include <vector>
 
 __global__ void arith_64c0f1ebd3(
-    const float* __restrict__ q,
-    int q_dim1,
     const float* __restrict__ x,
     int x_dim1,
     const float* __restrict__ src,
     int src_dim1,
-    const float* __restrict__ w,
-    int w_dim1,
-    float* result,
-    int result_dim1,
+    float* y_out,
+    int y_out_dim1,
+    float* y_out2,
+    int y_out2_dim1,
     int dim0,
     int dim1)
 {
@@ -30,10 +28,10 @@ __global__ void arith_64c0f1ebd3(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float v1 = w[i * w_dim1 + j];
-    float v2 = -x[i * x_dim1 + j] / 1.5f / 8.0f;
-    float v3 = src[i * src_dim1 + j];
-    result[i * result_dim1 + j] = -fabsf(q[i * q_dim1 + j]) + v1 + v2 - v3;
+    float x_v = x[i * x_dim1 + j];
+    float src_v = src[i * src_dim1 + j];
+    y_out[i * y_out_dim1 + j] = -(-src_v / 1.5f);
+    y_out2[i * y_out2_dim1 + j] = fabsf(x_v / 1.5f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,40 +122,53 @@ static std::vector<char> read_file(const char* path)
 
 int main(int argc, char** argv)
 {
-    int warmup = 10;
-    int trials = 100;
+    bool bench = false;
+    int bench_outer = 419431;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
     const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
-            warmup = atoi(argv[++i]);
+            warmup = std::max(0, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
             trials = std::max(1, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
             expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
             return 2;
         }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
     }
 
     const uint32_t seed = 2921131831U;
 
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int dim0 = bench ? bench_outer : 16;
+    const int dim1 = 20;
+
     // Inputs (host)
-    std::vector<float> h_q(320);  // input, shape [16, 20] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_x(320);  // input, shape [16, 20] of float32
-    fill_float(h_x.data(), h_x.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_src(320);  // input, shape [16, 20] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_w(320);  // input, shape [16, 20] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result(320);  // output, shape [16, 20] of float32
+    std::vector<float> h_x((size_t)dim0 * 20);  // input, shape [16, 20] of float32
+    fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_src((size_t)dim0 * 20);  // input, shape [16, 20] of float32
+    fill_float(h_src.data(), h_src.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_y_out((size_t)dim0 * 20);  // output, shape [16, 20] of float32
+    std::vector<float> h_y_out2((size_t)dim0 * 20);  // output, shape [16, 20] of float32
 
     // Device buffers
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
@@ -166,50 +177,130 @@ int main(int argc, char** argv)
     const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
     CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
     CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_y_out2 = nullptr;
+    const size_t bytes_y_out2 = h_y_out2.size() * sizeof(h_y_out2[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out2, bytes_y_out2));
+    CUDA_CHECK(cudaMemcpy(d_y_out2, h_y_out2.data(), bytes_y_out2, cudaMemcpyHostToDevice));
 
-    const int dim0 = 16;
-    const int dim1 = 20;
-    const dim3 block(16, 16);
+    const dim3 block(8, 32);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_result, 20, dim0, dim1);
+    arith_64c0f1ebd3<<<grid, block>>>(d_x, 20, d_src, 20, d_y_out, 20, d_y_out2, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out2.data(), d_y_out2, bytes_y_out2, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_y_out2.data(), 1, bytes_y_out2, dump) == bytes_y_out2;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            arith_64c0f1ebd3<<<grid, block, 0, stream>>>(d_x, 20, d_src, 20, d_y_out, 20, d_y_out2, 20, dim0, dim1);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_x + bytes_src;
+        const size_t bytes_written = bytes_y_out + bytes_y_out2;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"arith_64c0f1ebd3\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_src));
+        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_y_out2));
+        return 0;
+    }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1280) {
-        fprintf(stderr, "%s: expected 1280 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2560) {
+        fprintf(stderr, "%s: expected 2560 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 320,
-                      0.0006166666666666667f, 0.0001f, stats);
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 320,
+                      0.00013333333333333334f, 0.0001f, stats);
+    ok &= check_float("y_out2", h_y_out2.data(), reinterpret_cast<const float*>(expected.data() + 1280), 320,
+                      0.00013333333333333334f, 0.0001f, stats);
     printf("%s arith_64c0f1ebd3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
-    // Timing: warm-up launches, then one CUDA-event measurement per launch
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_result, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_x, 20, d_src, 20, d_y_out, 20, d_y_out2, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_result, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_x, 20, d_src, 20, d_y_out, 20, d_y_out2, 20, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -228,10 +319,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_y_out2));
     return ok ? 0 : 1;
 }

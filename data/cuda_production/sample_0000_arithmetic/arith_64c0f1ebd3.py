@@ -2,9 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def arith_64c0f1ebd3(q: wp.array2d(dtype=wp.float32), x: wp.array2d(dtype=wp.float32), src: wp.array2d(dtype=float), w: wp.array2d(dtype=float), result: wp.array2d(dtype=wp.float32)):
+def arith_64c0f1ebd3(x: wp.array2d(dtype=wp.float32), src: wp.array2d(dtype=float), y_out: wp.array2d(dtype=wp.float32), y_out2: wp.array2d(dtype=float)):
     i, j = wp.tid()
-    v1 = w[i, j]
-    v2 = ((-x[i, j]) / 1.5) / 8.0
-    v3 = src[i, j]
-    result[i, j] = (((-wp.abs(q[i, j])) + v1) + v2) - v3
+    x_v = x[i, j]
+    src_v = src[i, j]
+    y_out[i, j] = -((-src_v) / 1.5)
+    y_out2[i, j] = wp.abs(x_v / 1.5)

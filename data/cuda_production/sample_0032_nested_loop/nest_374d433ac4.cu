@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 128; 2x5 loops, argument bound)
+// Nested-loop kernel (1-D launch 128; 2x16 loops, argument bound)
 // Standalone CUDA translation of the Warp kernel `nest_374d433ac4` (see nest_374d433ac4.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,8 +12,7 @@
 #include <vector>
 
 __global__ void nest_374d433ac4(
-    const float* __restrict__ table,
-    int table_dim1,
+    const float* __restrict__ p,
     const float* __restrict__ weights,
     int weights_dim1,
     int inner,
@@ -24,11 +23,12 @@ __global__ void nest_374d433ac4(
     if (tid >= n)
         return;
 
+    float p_v = p[tid];
     float total1 = 0.0f;
     for (int r = 0; r < 2; ++r) {
         float acc2 = 0.0f;
         for (int c = 0; c < inner; ++c) {
-            acc2 += weights[r * weights_dim1 + c] - table[tid * table_dim1 + c];
+            acc2 += weights[r * weights_dim1 + c] - p_v;
         }
         total1 = total1 + acc2;
     }
@@ -123,37 +123,56 @@ static std::vector<char> read_file(const char* path)
 
 int main(int argc, char** argv)
 {
-    int warmup = 10;
-    int trials = 100;
+    bool bench = false;
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
     const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
-            warmup = atoi(argv[++i]);
+            warmup = std::max(0, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
             trials = std::max(1, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
             expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
             return 2;
         }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
     }
 
     const uint32_t seed = 3128357872U;
 
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 128;
+
     // Inputs (host)
-    std::vector<float> h_table(640);  // input, shape [128, 5] of float32
-    fill_float(h_table.data(), h_table.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_weights(10);  // input, shape [2, 5] of float32
+    std::vector<float> h_p((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_weights(32);  // input, shape [2, 16] of float32
     fill_float(h_weights.data(), h_weights.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    const int inner = 5;
-    std::vector<float> h_result(128);  // output, shape [128] of float32
+    const int inner = 16;
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
-    float* d_table = nullptr;
-    const size_t bytes_table = h_table.size() * sizeof(h_table[0]);
-    CUDA_CHECK(cudaMalloc(&d_table, bytes_table));
-    CUDA_CHECK(cudaMemcpy(d_table, h_table.data(), bytes_table, cudaMemcpyHostToDevice));
+    float* d_p = nullptr;
+    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
+    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
+    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
     float* d_weights = nullptr;
     const size_t bytes_weights = h_weights.size() * sizeof(h_weights[0]);
     CUDA_CHECK(cudaMalloc(&d_weights, bytes_weights));
@@ -163,15 +182,89 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
     CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
-    const int n = 128;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_374d433ac4<<<grid, block>>>(d_table, 5, d_weights, 5, inner, d_result, n);
+    nest_374d433ac4<<<grid, block>>>(d_p, d_weights, 16, inner, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            nest_374d433ac4<<<grid, block, 0, stream>>>(d_p, d_weights, 16, inner, d_result, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_p + bytes_weights;
+        const size_t bytes_written = bytes_result;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"nest_374d433ac4\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_p));
+        CUDA_CHECK(cudaFree(d_weights));
+        CUDA_CHECK(cudaFree(d_result));
+        return 0;
+    }
 
     bool ok = true;
     CheckStats stats;
@@ -181,22 +274,24 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                      0.004f, 0.0001f, stats);
+                      0.0128f, 0.0001f, stats);
     printf("%s nest_374d433ac4: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
-    // Timing: warm-up launches, then one CUDA-event measurement per launch
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_374d433ac4<<<grid, block>>>(d_table, 5, d_weights, 5, inner, d_result, n);
+        nest_374d433ac4<<<grid, block>>>(d_p, d_weights, 16, inner, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_374d433ac4<<<grid, block>>>(d_table, 5, d_weights, 5, inner, d_result, n);
+        nest_374d433ac4<<<grid, block>>>(d_p, d_weights, 16, inner, d_result, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -215,7 +310,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_table));
+    CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_weights));
     CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 1000; 2 scalar parameters)
+// Scalar-parameter kernel (1-D launch 1000; neighbour stencil (clamped); gather through an index array; 2 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_67ea0554bc` (see scal_67ea0554bc.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -13,22 +13,24 @@
 
 __global__ void scal_67ea0554bc(
     const float* __restrict__ x,
-    const float* __restrict__ w,
     float threshold,
-    int stride,
-    float* out,
-    float* y_out,
+    const int* __restrict__ indices,
+    float* result,
+    float* output,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float v1 = -0.6875f;
-    float v2 = v1;
-    float v3 = fminf(fabsf((float)stride), x[tid] / 0.5f) - (fabsf(w[tid]) - v2);
-    out[tid] = v2 / 4.0f / (fabsf(fmaxf(v3, w[tid])) + 2.0f) + threshold;
-    y_out[tid] = fabsf(v1 / (fabsf(x[tid]) + 2.0f));
+    float x_left = x[max(tid - 1, 0)];
+    int indices_v = indices[tid];
+    float x_g = x[indices_v];
+    float x_v = x[tid];
+    float v1 = x_v / -2.0f;
+    float v2 = threshold - v1;
+    result[tid] = fmaxf(x_g, v2);
+    output[tid] = 0.5f * x_left;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +69,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -119,62 +127,156 @@ static std::vector<char> read_file(const char* path)
 
 int main(int argc, char** argv)
 {
-    int warmup = 10;
-    int trials = 100;
+    bool bench = false;
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
     const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
-            warmup = atoi(argv[++i]);
+            warmup = std::max(0, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
             trials = std::max(1, atoi(argv[++i]));
         else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
             expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
             return 2;
         }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
     }
 
     const uint32_t seed = 2279425565U;
 
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 1000;
+
     // Inputs (host)
-    std::vector<float> h_x(1000);  // input, shape [1000] of float32
+    std::vector<float> h_x((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_w(1000);  // input, shape [1000] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const float threshold = -0.5f;
-    const int stride = -3;
-    std::vector<float> h_out(1000);  // output, shape [1000] of float32
-    std::vector<float> h_y_out(1000);  // output, shape [1000] of float32
+    std::vector<int> h_indices((size_t)n * 1);  // index, shape [1000] of int32
+    fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, 1000U);
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    int* d_indices = nullptr;
+    const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
+    CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
+    CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
 
-    const int n = 1000;
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
+    scal_67ea0554bc<<<grid, block>>>(d_x, threshold, d_indices, d_result, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            scal_67ea0554bc<<<grid, block, 0, stream>>>(d_x, threshold, d_indices, d_result, d_output, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_x + bytes_indices;
+        const size_t bytes_written = bytes_result + bytes_output;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"scal_67ea0554bc\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_indices));
+        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_output));
+        return 0;
+    }
 
     bool ok = true;
     CheckStats stats;
@@ -183,25 +285,27 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                      0.0001f, 0.0001f, stats);
-    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                      0.0002f, 0.0001f, stats);
+    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
                       0.0001f, 0.0001f, stats);
     printf("%s scal_67ea0554bc: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
-    // Timing: warm-up launches, then one CUDA-event measurement per launch
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
+        scal_67ea0554bc<<<grid, block>>>(d_x, threshold, d_indices, d_result, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_67ea0554bc<<<grid, block>>>(d_x, d_w, threshold, stride, d_out, d_y_out, n);
+        scal_67ea0554bc<<<grid, block>>>(d_x, threshold, d_indices, d_result, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -221,8 +325,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_indices));
+    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;
 }

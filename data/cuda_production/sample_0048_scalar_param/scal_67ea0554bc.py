@@ -2,10 +2,13 @@ import warp as wp
 
 
 @wp.kernel
-def scal_67ea0554bc(x: wp.array[float], w: wp.array[float], threshold: wp.float32, stride: int, out: wp.array(dtype=float), y_out: wp.array(dtype=float)):
+def scal_67ea0554bc(x: wp.array[float], threshold: wp.float32, indices: wp.array(dtype=int), result: wp.array(dtype=float), output: wp.array[wp.float32]):
     tid = wp.tid()
-    v1 = -0.6875
-    v2 = v1
-    v3 = wp.min(wp.abs(float(stride)), x[tid] / 0.5) - (wp.abs(w[tid]) - v2)
-    out[tid] = ((v2 / 4.0) / (wp.abs(max(v3, w[tid])) + 2.0)) + threshold
-    y_out[tid] = wp.abs(v1 / (wp.abs(x[tid]) + 2.0))
+    x_left = x[wp.max(tid - 1, 0)]
+    indices_v = indices[tid]
+    x_g = x[indices_v]
+    x_v = x[tid]
+    v1 = x_v / -2.0
+    v2 = threshold - v1
+    result[tid] = max(x_g, v2)
+    output[tid] = 0.5 * x_left

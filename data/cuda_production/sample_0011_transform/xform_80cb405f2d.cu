@@ -1,0 +1,428 @@
+// Rigid-body transform kernel (1-D launch 64; gather through body index; transform_point; transform_vector; module constants; plane contact (vec4 helper))
+// Standalone CUDA translation of the Warp kernel `xform_80cb405f2d` (see xform_80cb405f2d.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+struct quat
+{
+    float x, y, z, w;  // Warp's order: vector part, then scalar part
+};
+
+struct transform
+{
+    float3 p;  // translation
+    quat q;    // rotation
+};
+
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
+{
+    float c = (2.0f * q.w * q.w - 1.0f);
+    float d = 2.0f * (q.x * x.x + q.y * x.y + q.z * x.z);
+    return make_float3(x.x * c + q.x * d + (q.y * x.z - q.z * x.y) * q.w * 2.0f,
+                       x.y * c + q.y * d + (q.z * x.x - q.x * x.z) * q.w * 2.0f,
+                       x.z * c + q.z * d + (q.x * x.y - q.y * x.x) * q.w * 2.0f);
+}
+
+__device__ __forceinline__ float3 transform_point(transform t, float3 x)
+{
+    float3 r = quat_rotate(t.q, x);
+    return make_float3(t.p.x + r.x, t.p.y + r.y, t.p.z + r.z);
+}
+
+__device__ __forceinline__ float3 transform_vector(transform t, float3 x)
+{
+    return quat_rotate(t.q, x);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+constexpr float KE = 4.0f;
+
+__device__ float xform_80cb405f2d_plane_distance(float4 plane, float3 p)
+{
+    float3 normal = make_float3(plane.x, plane.y, plane.z);
+    return dot(normal, p) + plane.w;
+}
+
+__global__ void xform_80cb405f2d(
+    const transform* __restrict__ X_wb,
+    const int* __restrict__ body_id,
+    const float3* __restrict__ x_local,
+    const float3* __restrict__ vel,
+    float3* dir_out,
+    float3* out,
+    float4 halfspace,
+    const float3* __restrict__ offsets,
+    float3* out2,
+    int n)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+
+    int b = body_id[tid];
+    transform X = X_wb[b];
+    float3 p = x_local[tid];
+    float3 p_world = transform_point(X, p);
+    float3 r = vel[tid];
+    float3 v_world = transform_vector(X, r);
+    dir_out[tid] = v_world;
+    out[tid] = p_world;
+    float3 r2 = offsets[tid];
+    float depth = fminf(xform_80cb405f2d_plane_distance(halfspace, r2), 0.0f);
+    out2[tid] = -KE * depth * make_float3(halfspace.x, halfspace.y, halfspace.z);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
+static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+static bool check_float(const char* name, const float* got, const float* want, size_t count,
+                        float atol, float rtol, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        double rel = diff / std::max(std::fabs((double)want[i]), 1e-30);
+        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
+        double allowed = atol + rtol * std::fabs((double)want[i]);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
+                got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+int main(int argc, char** argv)
+{
+    bool bench = false;
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
+    const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = std::max(0, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
+    }
+
+    const uint32_t seed = 587224372U;
+
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 64;
+
+    // Inputs (host)
+    std::vector<float> h_X_wb(112);  // input, shape [16] of transform
+    fill_float(h_X_wb.data(), h_X_wb.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<int> h_body_id((size_t)n * 1);  // index, shape [64] of int32
+    fill_int(h_body_id.data(), h_body_id.size(), seed, 1, 0, 16U);
+    std::vector<float> h_x_local((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_x_local.data(), h_x_local.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_vel((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_vel.data(), h_vel.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_dir_out((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_out((size_t)n * 3);  // output, shape [64] of vec3
+    const float4 halfspace = make_float4(0.4375f, -0.3125f, -0.5f, 0.875f);
+    std::vector<float> h_offsets((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_offsets.data(), h_offsets.size(), seed, 7, -512, 1025U, 0.00390625f);
+    std::vector<float> h_out2((size_t)n * 3);  // output, shape [64] of vec3
+
+    // Device buffers
+    transform* d_X_wb = nullptr;
+    const size_t bytes_X_wb = h_X_wb.size() * sizeof(h_X_wb[0]);
+    CUDA_CHECK(cudaMalloc(&d_X_wb, bytes_X_wb));
+    CUDA_CHECK(cudaMemcpy(d_X_wb, h_X_wb.data(), bytes_X_wb, cudaMemcpyHostToDevice));
+    int* d_body_id = nullptr;
+    const size_t bytes_body_id = h_body_id.size() * sizeof(h_body_id[0]);
+    CUDA_CHECK(cudaMalloc(&d_body_id, bytes_body_id));
+    CUDA_CHECK(cudaMemcpy(d_body_id, h_body_id.data(), bytes_body_id, cudaMemcpyHostToDevice));
+    float3* d_x_local = nullptr;
+    const size_t bytes_x_local = h_x_local.size() * sizeof(h_x_local[0]);
+    CUDA_CHECK(cudaMalloc(&d_x_local, bytes_x_local));
+    CUDA_CHECK(cudaMemcpy(d_x_local, h_x_local.data(), bytes_x_local, cudaMemcpyHostToDevice));
+    float3* d_vel = nullptr;
+    const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
+    CUDA_CHECK(cudaMemcpy(d_vel, h_vel.data(), bytes_vel, cudaMemcpyHostToDevice));
+    float3* d_dir_out = nullptr;
+    const size_t bytes_dir_out = h_dir_out.size() * sizeof(h_dir_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_dir_out, bytes_dir_out));
+    CUDA_CHECK(cudaMemcpy(d_dir_out, h_dir_out.data(), bytes_dir_out, cudaMemcpyHostToDevice));
+    float3* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float3* d_offsets = nullptr;
+    const size_t bytes_offsets = h_offsets.size() * sizeof(h_offsets[0]);
+    CUDA_CHECK(cudaMalloc(&d_offsets, bytes_offsets));
+    CUDA_CHECK(cudaMemcpy(d_offsets, h_offsets.data(), bytes_offsets, cudaMemcpyHostToDevice));
+    float3* d_out2 = nullptr;
+    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
+    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
+    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
+
+    const dim3 block(256);
+    const dim3 grid((n + block.x - 1) / block.x);
+
+    // Run once and check the results
+    xform_80cb405f2d<<<grid, block>>>(d_X_wb, d_body_id, d_x_local, d_vel, d_dir_out, d_out, halfspace, d_offsets, d_out2, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_dir_out.data(), d_dir_out, bytes_dir_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_dir_out.data(), 1, bytes_dir_out, dump) == bytes_dir_out;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_out2.data(), 1, bytes_out2, dump) == bytes_out2;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            xform_80cb405f2d<<<grid, block, 0, stream>>>(d_X_wb, d_body_id, d_x_local, d_vel, d_dir_out, d_out, halfspace, d_offsets, d_out2, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_X_wb + bytes_body_id + bytes_x_local + bytes_vel + bytes_offsets;
+        const size_t bytes_written = bytes_dir_out + bytes_out + bytes_out2;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"xform_80cb405f2d\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_X_wb));
+        CUDA_CHECK(cudaFree(d_body_id));
+        CUDA_CHECK(cudaFree(d_x_local));
+        CUDA_CHECK(cudaFree(d_vel));
+        CUDA_CHECK(cudaFree(d_dir_out));
+        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_offsets));
+        CUDA_CHECK(cudaFree(d_out2));
+        return 0;
+    }
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 2304) {
+        fprintf(stderr, "%s: expected 2304 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_float("dir_out", h_dir_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
+                      0.0007f, 0.0001f, stats);
+    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
+                      0.0009000000000000001f, 0.0001f, stats);
+    ok &= check_float("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 1536), 192,
+                      0.0032f, 0.0001f, stats);
+    printf("%s xform_80cb405f2d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        xform_80cb405f2d<<<grid, block>>>(d_X_wb, d_body_id, d_x_local, d_vel, d_dir_out, d_out, halfspace, d_offsets, d_out2, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        xform_80cb405f2d<<<grid, block>>>(d_X_wb, d_body_id, d_x_local, d_vel, d_dir_out, d_out, halfspace, d_offsets, d_out2, n);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"xform_80cb405f2d\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_X_wb));
+    CUDA_CHECK(cudaFree(d_body_id));
+    CUDA_CHECK(cudaFree(d_x_local));
+    CUDA_CHECK(cudaFree(d_vel));
+    CUDA_CHECK(cudaFree(d_dir_out));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_offsets));
+    CUDA_CHECK(cudaFree(d_out2));
+    return ok ? 0 : 1;
+}
