@@ -148,7 +148,7 @@ def write_card(command: str, plan, manifests: dict) -> None:
 @click.option("-n", "--count", type=int, default=5, show_default=True, help="Samples per category.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("data/cuda_production"), show_default=True)
 @click.option("-s", "--seed", type=int, default=42, show_default=True)
-@click.option("-c", "--category", "categories", multiple=True, help="Repeatable; default all ten.")
+@click.option("-c", "--category", "categories", multiple=True, help="Repeatable; default all categories.")
 @click.option("--validate/--no-validate", default=False, help="Compile every sample with nvcc (PTX + ptxas).")
 @executor_options
 @click.option("--verify", "verify_dir", type=click.Path(path_type=Path), default=None,

@@ -72,7 +72,7 @@ def write_cards(command: str, plan: RunPlan, manifests: dict) -> None:
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("data/generated"), show_default=True)
 @click.option("-s", "--seed", type=int, default=42, show_default=True)
 @click.option("-c", "--category", "categories", multiple=True,
-              help=f"Repeatable; default all ten: {', '.join(CATEGORY_NAMES)}.")
+              help=f"Repeatable; default all: {', '.join(CATEGORY_NAMES)}.")
 @click.option("--backward/--no-backward", default=True, show_default=True, help="Record the adjoint kernel too.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "json"]), default="jsonl", show_default=True)
 @click.option("--standalone", is_flag=True, help="Each pair also carries its standalone CUDA translation, "
