@@ -82,7 +82,7 @@ def main() -> None:
     floor2 = concurrent_floor(args.count, args.seed, 2)
     rates = {w: pipeline_rate(args.count, args.seed, w) for w in counts}
     one, two = rates[1], rates[2]
-    print(f"kernels                         {args.count} (all ten categories, -d cuda, backward on), {cores} cores")
+    print(f"kernels                         {args.count} (all categories, -d cuda, backward on), {cores} cores")
     print(f"warp floor (create+build+emit)  {floor:7.0f} kernels/s  (1 process)")
     print(f"warp strict floor (build+emit)  {strict:7.0f} kernels/s  (1 process, kernels created beforehand)")
     print(f"pipeline end to end, 1 worker   {one:7.0f} pairs/s   = {one / floor:.2f} x floor  ({one / strict:.2f} x strict)")

@@ -555,7 +555,8 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
             del env[name]
     env.update(fixed)
     for a in args.values():
-        if a.role == "scalar" and a.value is not None:
+        # by-value numbers are known points; vector/matrix/quat/transform values stay unknown
+        if a.role == "scalar" and isinstance(a.value, (int, float)):
             env[a.name] = Interval.point(float(a.value), a.dtype == "int32")
     return env
 
@@ -597,7 +598,7 @@ def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, 
 def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:
     if not _is_wp_func(fn, "kernel"):
         return []
-    scalars = {a.name: a.value for a in args.values() if a.role == "scalar" and a.value is not None}
+    scalars = {a.name: a.value for a in args.values() if a.role == "scalar" and isinstance(a.value, (int, float))}
     read_only = {a.name: a for a in args.values() if a.role in ("input", "index")}
     loops: list[tuple[str, list[int] | None]] = []
     assigned: dict[str, list[ast.expr]] = {}
@@ -736,7 +737,7 @@ def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: l
     for name, value in (constants or {}).items():
         env[name] = Interval.point(np.full(points, value))
     for a in args:
-        if a.role == "scalar" and a.value is not None:
+        if a.role == "scalar" and isinstance(a.value, (int, float)):  # vector values stay unknown
             env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
     for name in unknown:
         env[name] = Interval.unknown()
@@ -763,7 +764,7 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
         for name, value in module_constants(tree).items():
             env[name] = Interval.point(np.full(points, value))
         for a in by_name.values():
-            if a.role == "scalar" and a.value is not None:
+            if a.role == "scalar" and isinstance(a.value, (int, float)):  # vector values stay unknown
                 env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
         assigned: dict[str, list[ast.expr]] = {}
         for n in ast.walk(fn):

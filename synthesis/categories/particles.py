@@ -137,8 +137,8 @@ def modulate(k: ParticleKernel, value: Expr) -> Expr:
     factor = draw(lambda: k.gen.float_expr(rng.randint(1, 3)))
     if factor is None or not _reads_a_name(factor.src) or _names(factor.src) & _names(value.src):
         return value  # literals only say nothing; the value itself on top could cancel it
-    if factor.mag > 16.0 or _is_number(factor.src):
-        return value
+    if factor.mag > 16.0 or _is_number(factor.src) or not w.varies(factor.src):
+        return value  # a factor that is the same for every particle (parameters only) is no modulation
     shape = rng.choice(["tanh", "scale", "add"])
     if shape == "tanh":
         return Expr(f"{value.operand()} * (1.0 + 0.5 * wp.tanh({factor.src}))", value.type, 1.5 * value.mag, None, atom=False)

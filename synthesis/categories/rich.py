@@ -39,7 +39,7 @@ class RichKernelWriter(KernelWriter):
 
     def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
         super().__init__(rng, name, category, seed, dim)
-        self.constants: dict[str, str] = {}  # name -> module-level definition line
+        self.module_constants: dict[str, str] = {}  # name -> module-level definition line
         self.constant_exprs: dict[str, Expr] = {}
         self.structs: dict[str, list[StructField]] = {}  # class name -> fields
         self.struct_params: dict[str, str] = {}  # parameter name -> class name
@@ -56,7 +56,7 @@ class RichKernelWriter(KernelWriter):
             return self.constant_exprs[name]
         style = style or self.rng.choice(["wp.constant", "plain"])
         text = str(value) if isinstance(value, int) else fmt_float(value)
-        self.constants[name] = f"{name} = wp.constant({text})" if style == "wp.constant" else f"{name} = {text}"
+        self.module_constants[name] = f"{name} = wp.constant({text})" if style == "wp.constant" else f"{name} = {text}"
         if isinstance(value, int):
             expr = Expr(name, "int32", float(abs(value)), 0)
         else:
@@ -104,7 +104,7 @@ class RichKernelWriter(KernelWriter):
     def finish(self, summary: str) -> KernelSpec:
         spec = super().finish(summary)
         used = "\n".join(self.lines + self.helpers)
-        constants = [line for name, line in self.constants.items() if reads(name).search(used)]
+        constants = [line for name, line in self.module_constants.items() if reads(name).search(used)]
         structs = []
         for class_name, fields in self.structs.items():
             if any(a.dtype == class_name for a in spec.args):
