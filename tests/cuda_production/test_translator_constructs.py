@@ -7,7 +7,8 @@ and structs are built by main() from the argument descriptions, as in production
 """
 import pytest
 
-from tests.cuda_production.harness import arr, run_sample, scal, spec, struct, vec_value, warp_reference_flat
+from cuda_production.reference import warp_reference
+from tests.cuda_production.harness import arr, run_sample, scal, spec, struct, vec_value
 
 F, I = "float32", "int32"
 
@@ -239,7 +240,7 @@ def main(blockDim: wp.array(dtype=wp.vec3), threadIdx: wp.array(dtype=wp.vec3), 
 
 @pytest.fixture(scope="module")
 def warp_results():
-    return warp_reference_flat(CASES, "test_translator_constructs")
+    return warp_reference(CASES, "test_translator_constructs")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
