@@ -27,7 +27,7 @@ from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
 from cuda_production.user_inputs import (
-    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
+    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, file_launches, infer_inputs, load_inputs_file,
     module_int_constants,
 )
 from cuda_production.user_source import (
@@ -233,6 +233,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
+    launches = file_launches(tree, constants)
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
     for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
@@ -252,7 +253,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         try:
             declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
-            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs)
+            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs, launches.get(name))
         except InputsError as exc:
             report.refuse(str(exc))
             continue
