@@ -34,6 +34,7 @@ from cuda_production.user_source import (
     MAX_NESTING, MAX_SOURCE_BYTES, SourceError, SourceIndex, decode_source, decorated_start, nesting_depth,
     parse_source,
 )
+from synthesis.warp_hazards import global_first_read_in_branch
 
 INPUT_SEED = 12345
 STAMP = ".cuda_production_translate.json"  # marks a folder this tool wrote, listing the files it wrote
@@ -357,6 +358,10 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
                 why = next((l for l in run.output.splitlines() if l.startswith(("mismatch", "FAIL"))),
                            (run.output.strip().splitlines() or ["no output"])[-1])
                 line += f": NOT equal to Warp (host emulation): {why}"
+                hazard = global_first_read_in_branch(python_sources[name])
+                if hazard:
+                    line += (f" (Warp 1.19 miscompiles {hazard.split(': ')[1]}: a module-level name read first inside "
+                             "a branch and again after it, NVIDIA/warp#1574; read it once before the branch)")
         click.echo(line)
 
 
