@@ -1,4 +1,11 @@
-"""Structural fingerprints of kernels: identifiers renamed canonically, literals replaced."""
+"""Structural fingerprints of kernels: identifiers renamed canonically, literals replaced.
+
+The fingerprint is the sha256 of `ast.dump(tree, annotate_fields=False)` of the kernel's tree with
+every identifier renamed `n0, n1, ...` in order of first appearance and every literal replaced by
+its type's name. `_CanonicalDump` writes that text in one pass over the unmodified tree, without
+building the renamed tree (it is on the pipeline's per-kernel path); its output is `ast.dump`'s,
+character for character.
+"""
 from __future__ import annotations
 
 import ast
@@ -7,34 +14,64 @@ import hashlib
 # Names that carry structure (Warp builtins and Python keywords-as-functions) keep their identity.
 KEEP = {"wp", "float", "int", "range", "min", "max", "abs"}
 
+# Per node class: its fields, each with whether it is optional (a class-level default of None, which
+# `ast.dump` leaves out, naming every later field `field=value` instead).
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
+    cls: tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+    for cls in (getattr(ast, n) for n in dir(ast))
+    if isinstance(cls, type) and issubclass(cls, ast.AST)
+}
 
-class _Canonical(ast.NodeTransformer):
+
+class _CanonicalDump:
+    """`ast.dump(annotate_fields=False)` of the canonically renamed tree, written directly."""
+
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
 
-    def _rename(self, name: str) -> str:
+    def rename(self, name: str) -> str:
         if name in KEEP:
             return name
-        return self.names.setdefault(name, f"n{len(self.names)}")
+        names = self.names
+        new = names.get(name)
+        if new is None:
+            new = names[name] = f"n{len(names)}"
+        return new
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return ast.copy_location(ast.Name(self._rename(node.id), node.ctx), node)
+    def node(self, node: ast.AST) -> str:
+        cls = type(node)
+        if cls is ast.Name:
+            return f"Name({self.rename(node.id)!r}, {type(node.ctx).__name__}())"
+        if cls is ast.Constant:
+            return f"Constant({type(node.value).__name__!r})"
+        parts = []
+        keywords = False
+        fields = _FIELDS.get(cls) or tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+        for field, optional in fields:
+            try:
+                value = getattr(node, field)
+            except AttributeError:
+                keywords = True
+                continue
+            if value is None and optional:
+                keywords = True
+                continue
+            if field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
+                text = repr(self.rename(value))
+            else:
+                text = self.value(value)
+            parts.append(f"{field}={text}" if keywords else text)
+        return f"{cls.__name__}({', '.join(parts)})"
 
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        node.arg = self._rename(node.arg)
-        self.generic_visit(node)
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.name = self._rename(node.name)
-        self.generic_visit(node)
-        return node
-
-    def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        return ast.copy_location(ast.Constant(type(node.value).__name__), node)
+    def value(self, value) -> str:
+        if isinstance(value, ast.AST):
+            return self.node(value)
+        if isinstance(value, list):
+            return f"[{', '.join([self.value(v) for v in value])}]"
+        return repr(value)
 
 
 def structure_hash(source: str) -> str:
     """Equal for two kernels that differ only in names and numeric literals."""
-    tree = _Canonical().visit(ast.parse(source))
-    return hashlib.sha256(ast.dump(tree, annotate_fields=False).encode()).hexdigest()
+    text = _CanonicalDump().node(ast.parse(source))
+    return hashlib.sha256(text.encode()).hexdigest()
