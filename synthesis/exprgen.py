@@ -140,6 +140,7 @@ class KernelWriter:
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
+        self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -358,16 +359,35 @@ class KernelWriter:
         defs = {name: text for name, text in self.defs.items()}
         defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
         try:
-            locals_ = {name: ast.parse(text, mode="eval").body for name, text in defs.items()}
-            value = ast.parse(src, mode="eval").body
+            locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
+            value = self._parsed_expr(src)
         except SyntaxError:
             return None
         args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
         constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
-        helpers = {f.name: f for h in self.helpers for f in ast.parse(h).body}
+        helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
         evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
                                        helpers=helpers)
         return judge_value(evaluator, value)
+
+    def _parsed_expr(self, text: str):
+        """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,
+        and judge_value re-reads every local's definition on each call."""
+        import ast
+
+        tree = self._parse_cache.get(text)
+        if tree is None:
+            tree = self._parse_cache[text] = ast.parse(text, mode="eval").body
+        return tree
+
+    def _parsed_module(self, text: str):
+        import ast
+
+        key = ("module", text)
+        tree = self._parse_cache.get(key)
+        if tree is None:
+            tree = self._parse_cache[key] = ast.parse(text)
+        return tree
 
     # ---- what varies over the launch ---------------------------------------------------------
     def varies(self, src: str) -> bool:
@@ -409,10 +429,7 @@ class KernelWriter:
         return any(pattern.search(line) and not line.strip().startswith(f"{name} ") for line in self.lines)
 
     def visible(self, dtype: str) -> list[Expr]:
-        out = []
-        for scope in self.scopes:
-            out.extend(e for e in scope.values() if e.type == dtype)
-        return out
+        return [e for scope in self.scopes for e in scope.values() if e.type == dtype]
 
     def feature(self, text: str) -> None:
         if text not in self.features:
@@ -504,6 +521,8 @@ class KernelWriter:
 ARITH_OPS = ("add", "sub", "mul", "div_const", "div_safe", "min", "max", "abs", "neg")
 MATH_OPS = ("sin", "cos", "tanh", "exp", "log", "sqrt", "pow", "floor", "ceil", "clamp", "atan2")
 FLOAT_CONSTS = [k / 16 for k in range(-40, 41) if k != 0]
+# The literal leaf for each of FLOAT_CONSTS, built once: a leaf is drawn for nearly every node.
+FLOAT_CONST_EXPRS = tuple(Expr(fmt_float(v), "float32", abs(v), CONST_Q, atom=v > 0, lit=True) for v in FLOAT_CONSTS)
 
 
 class ExprGen:
@@ -520,24 +539,28 @@ class ExprGen:
 
     # leaves
     def const_float(self) -> Expr:
-        v = self.rng.choice(FLOAT_CONSTS)
-        src = fmt_float(v)
-        return Expr(src, "float32", abs(v), CONST_Q, atom=v > 0, lit=True)
+        return self.rng.choice(FLOAT_CONST_EXPRS)  # one draw, as rng.choice(FLOAT_CONSTS)
 
     def const_int(self, lo: int = 1, hi: int = 9) -> Expr:
         v = self.rng.randint(lo, hi)
         return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0, lit=True)
 
     def leaf(self, dtype: str) -> Expr:
-        choices: list[Expr] = self.w.visible(dtype) + [e for e in self.extra if e.type == dtype]
+        w = self.w
+        choices: list[Expr] = w.visible(dtype)
+        choices += [e for e in self.extra if e.type == dtype]
         keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
         for name in self.loads:
-            if self.w.arg(name).dtype == dtype:
-                load = self.w.load(name)
+            if w.arg(name).dtype == dtype:
+                load = w.load(name)
                 keys[load.src] = name
                 choices += (load, load)  # loads are the common case
-        unused = self.w.unused
-        fresh = [c for c in choices if keys[c.src] in unused] if unused else []
+        unused = w.unused
+        if unused:
+            unused_set = set(unused)
+            fresh = [c for c in choices if keys[c.src] in unused_set]
+        else:
+            fresh = []
         if fresh and self.rng.random() < 0.7:
             pick = self.rng.choice(fresh)
             self.w.unused.remove(keys[pick.src])

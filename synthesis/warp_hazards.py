@@ -46,16 +46,35 @@ def _is_warp_function(fn: ast.FunctionDef) -> bool:
     return any("kernel" in ast.unparse(d) or "func" in ast.unparse(d) for d in fn.decorator_list)
 
 
+def _binds_no_module_name(source: str) -> bool:
+    """True when no line starts, at column 0, with anything but a decorator, `def `, `class ` or a
+    comment: a module-level assignment starts a line at column 0 (or follows `;` on a line that
+    starts with a simple statement), so such a source binds no module-level name. Most generated
+    kernels have no module constant: they skip the parse."""
+    for line in source.splitlines():
+        if line and line[0] not in " \t@#" and not line.startswith(("def ", "class ")):
+            return False
+    return True
+
+
 def global_first_read_in_branch(source: str) -> str | None:
     """`function: NAME` for the first module-level name read first inside a compound statement of a
-    Warp kernel or function and read again in a later statement of its body; None if there is none."""
+    Warp kernel or function and read again in a later statement of its body; None if there is none.
+    A source that binds no module-level name is not parsed (nor checked for syntax)."""
+    if _binds_no_module_name(source):
+        return None
     tree = ast.parse(source)
     module_names = _module_names(tree)
+    if not module_names:
+        return None
+    lines = source.splitlines()
     for fn in tree.body:
         if not (isinstance(fn, ast.FunctionDef) and _is_warp_function(fn)):
             continue
+        # a statement's text must contain a name for the statement to read it: walk only those
+        texts = ["\n".join(lines[stmt.lineno - 1:stmt.end_lineno]) for stmt in fn.body]
         for name in sorted(module_names):
-            reading = [stmt for stmt in fn.body if _reads(stmt, name)]
+            reading = [stmt for stmt, text in zip(fn.body, texts) if name in text and _reads(stmt, name)]
             if len(reading) >= 2 and isinstance(reading[0], _COMPOUND):
                 return f"{fn.name}: {name}"
     return None
