@@ -340,10 +340,16 @@ class Interval:
 
 
 def _hull(*vals):
-    with np.errstate(invalid="ignore"):
-        stack = np.stack(np.broadcast_arrays(*vals))
-    bad = np.isnan(stack).any(axis=0)
-    return np.where(bad, -np.inf, stack.min(axis=0)), np.where(bad, np.inf, stack.max(axis=0))
+    """Element-wise min and max of `vals`; [-inf, inf] where any is NaN. Folded pairwise (the
+    order `stack.min(axis=0)` reduces in, so a signed zero comes out the same): on the evaluators'
+    small arrays, stacking cost more than the arithmetic."""
+    lo = hi = vals[0]
+    for v in vals[1:]:
+        lo, hi = np.minimum(lo, v), np.maximum(hi, v)  # both propagate NaN
+    bad = np.isnan(lo)
+    if bad.any():
+        lo, hi = np.where(bad, -np.inf, lo), np.where(bad, np.inf, hi)
+    return lo, hi
 
 
 def _trunc_div(a, b):
@@ -359,8 +365,17 @@ class ConditionEvaluator:
         self.locals = locals_
         self.arrays = arrays
         self.depth = 0
+        # (local, depth) -> its value: a local read twice is evaluated once. The depth is part of the
+        # key because the depth limit can cut an evaluation short.
+        self.local_values: dict[tuple[str, int], Interval] = {}
 
     def eval(self, node: ast.expr) -> Interval:
+        if self.depth == 0:  # one floating-point error state for a whole evaluation, not one per node
+            with np.errstate(all="ignore"):
+                return self._eval(node)
+        return self._eval(node)
+
+    def _eval(self, node: ast.expr) -> Interval:
         self.depth += 1
         try:
             if self.depth > 40:
@@ -381,7 +396,11 @@ class ConditionEvaluator:
         if node.id in self.env:
             return self.env[node.id]
         if node.id in self.locals:
-            return self.eval(self.locals[node.id])
+            key = (node.id, self.depth)
+            value = self.local_values.get(key)
+            if value is None:
+                value = self.local_values[key] = self.eval(self.locals[node.id])
+            return value
         return Interval.unknown()
 
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
@@ -404,33 +423,32 @@ class ConditionEvaluator:
         a, b = self.eval(node.left), self.eval(node.right)
         is_int = a.is_int and b.is_int
         op = node.op
-        with np.errstate(all="ignore"):
-            if isinstance(op, ast.Add):
-                return Interval(a.lo + b.lo, a.hi + b.hi, is_int)
-            if isinstance(op, ast.Sub):
-                return Interval(a.lo - b.hi, a.hi - b.lo, is_int)
-            if isinstance(op, ast.Mult):
-                return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
-            if isinstance(op, (ast.Div, ast.FloorDiv)):
-                excludes_zero = (b.lo > 0) | (b.hi < 0)
-                quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
-                if is_int:
-                    rnd = np.floor if isinstance(op, ast.FloorDiv) else np.trunc
-                    quots = [rnd(q) for q in quots]
-                elif isinstance(op, ast.FloorDiv):
-                    quots = [np.floor(q) for q in quots]
-                lo, hi = _hull(*quots)
-                return Interval(np.where(excludes_zero, lo, -np.inf), np.where(excludes_zero, hi, np.inf), is_int)
-            if isinstance(op, ast.Mod):
-                point = (a.lo == a.hi) & (b.lo == b.hi) & (b.lo != 0)
-                exact = np.fmod(a.lo, np.where(b.lo == 0, 1, b.lo)) if is_int else a.lo - np.floor(a.lo / b.lo) * b.lo
-                m = np.maximum(np.abs(b.lo), np.abs(b.hi))
-                if is_int:  # C remainder: the sign of the dividend
-                    lo = np.where(a.lo >= 0, 0, -(m - 1))
-                    hi = np.where(a.hi <= 0, 0, m - 1)
-                else:
-                    lo, hi = -m, m
-                return Interval(np.where(point, exact, lo), np.where(point, exact, hi), is_int)
+        if isinstance(op, ast.Add):
+            return Interval(a.lo + b.lo, a.hi + b.hi, is_int)
+        if isinstance(op, ast.Sub):
+            return Interval(a.lo - b.hi, a.hi - b.lo, is_int)
+        if isinstance(op, ast.Mult):
+            return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
+        if isinstance(op, (ast.Div, ast.FloorDiv)):
+            excludes_zero = (b.lo > 0) | (b.hi < 0)
+            quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
+            if is_int:
+                rnd = np.floor if isinstance(op, ast.FloorDiv) else np.trunc
+                quots = [rnd(q) for q in quots]
+            elif isinstance(op, ast.FloorDiv):
+                quots = [np.floor(q) for q in quots]
+            lo, hi = _hull(*quots)
+            return Interval(np.where(excludes_zero, lo, -np.inf), np.where(excludes_zero, hi, np.inf), is_int)
+        if isinstance(op, ast.Mod):
+            point = (a.lo == a.hi) & (b.lo == b.hi) & (b.lo != 0)
+            exact = np.fmod(a.lo, np.where(b.lo == 0, 1, b.lo)) if is_int else a.lo - np.floor(a.lo / b.lo) * b.lo
+            m = np.maximum(np.abs(b.lo), np.abs(b.hi))
+            if is_int:  # C remainder: the sign of the dividend
+                lo = np.where(a.lo >= 0, 0, -(m - 1))
+                hi = np.where(a.hi <= 0, 0, m - 1)
+            else:
+                lo, hi = -m, m
+            return Interval(np.where(point, exact, lo), np.where(point, exact, hi), is_int)
         return Interval.unknown()
 
     def eval_Compare(self, node: ast.Compare) -> Interval:
@@ -469,32 +487,31 @@ class ConditionEvaluator:
     def eval_Call(self, node: ast.Call) -> Interval:
         name = call_name(node)
         args = [self.eval(a) for a in node.args]
-        with np.errstate(all="ignore"):
-            if name in ("float", "float32") and len(args) == 1:
-                return Interval(args[0].lo, args[0].hi, False)
-            if name in ("int", "int32") and len(args) == 1:
-                return Interval(np.trunc(args[0].lo), np.trunc(args[0].hi), True)
-            if name in ("min", "max") and len(args) == 2:
-                f = np.minimum if name == "min" else np.maximum
-                return Interval(f(args[0].lo, args[1].lo), f(args[0].hi, args[1].hi), args[0].is_int and args[1].is_int)
-            if name == "abs" and len(args) == 1:
-                a = args[0]
-                lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
-                return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
-            if name == "clamp" and len(args) == 3:
-                a, lo, hi = args
-                return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
-                                a.is_int)
-            monotone = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt,
-                        "log": np.log}
-            if name in monotone and len(args) == 1:
-                f = monotone[name]
-                return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
-            if name in ("sin", "cos") and len(args) == 1:
-                return Interval(-1.0, 1.0)
-            if name in ("where", "select") and len(args) == 3:
-                a, b = args[1], args[2]
-                return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
+        if name in ("float", "float32") and len(args) == 1:
+            return Interval(args[0].lo, args[0].hi, False)
+        if name in ("int", "int32") and len(args) == 1:
+            return Interval(np.trunc(args[0].lo), np.trunc(args[0].hi), True)
+        if name in ("min", "max") and len(args) == 2:
+            f = np.minimum if name == "min" else np.maximum
+            return Interval(f(args[0].lo, args[1].lo), f(args[0].hi, args[1].hi), args[0].is_int and args[1].is_int)
+        if name == "abs" and len(args) == 1:
+            a = args[0]
+            lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
+            return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
+        if name == "clamp" and len(args) == 3:
+            a, lo, hi = args
+            return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
+                            a.is_int)
+        monotone = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt,
+                    "log": np.log}
+        if name in monotone and len(args) == 1:
+            f = monotone[name]
+            return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
+        if name in ("sin", "cos") and len(args) == 1:
+            return Interval(-1.0, 1.0)
+        if name in ("where", "select") and len(args) == 3:
+            a, b = args[1], args[2]
+            return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
         return Interval.unknown()
 
 
@@ -680,15 +697,13 @@ class PointEvaluator(ConditionEvaluator):
         exact = {"sin": np.sin, "cos": np.cos}
         if name in exact and len(node.args) == 1:
             a = self.eval(node.args[0])
-            with np.errstate(all="ignore"):
-                value = exact[name](a.lo)
+            value = exact[name](a.lo)
             point = (a.lo == a.hi) & np.isfinite(value)
             return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
         if name in ("atan2", "pow") and len(node.args) == 2:
             a, b = self.eval(node.args[0]), self.eval(node.args[1])
             point = (a.lo == a.hi) & (b.lo == b.hi)
-            with np.errstate(all="ignore"):
-                v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
+            v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
             return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
         if name in ("where", "select") and len(node.args) == 3:
             c, a, b = (self.eval(x) for x in node.args)
