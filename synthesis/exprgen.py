@@ -426,7 +426,8 @@ class KernelWriter:
     def is_read(self, name: str) -> bool:
         """Whether any emitted line reads `name`, other than a statement updating `name` itself."""
         pattern = reads(name)
-        return any(pattern.search(line) and not line.strip().startswith(f"{name} ") for line in self.lines)
+        return any(name in line and pattern.search(line) and not line.strip().startswith(f"{name} ")
+                   for line in self.lines)
 
     def visible(self, dtype: str) -> list[Expr]:
         return [e for scope in self.scopes for e in scope.values() if e.type == dtype]
@@ -548,15 +549,18 @@ class ExprGen:
     def leaf(self, dtype: str) -> Expr:
         w = self.w
         choices: list[Expr] = w.visible(dtype)
-        choices += [e for e in self.extra if e.type == dtype]
-        keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
+        if self.extra:
+            choices += [e for e in self.extra if e.type == dtype]
+        loaded = []
         for name in self.loads:
             if w.arg(name).dtype == dtype:
                 load = w.load(name)
-                keys[load.src] = name
+                loaded.append((load.src, name))
                 choices += (load, load)  # loads are the common case
         unused = w.unused
         if unused:
+            keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
+            keys.update(loaded)
             unused_set = set(unused)
             fresh = [c for c in choices if keys[c.src] in unused_set]
         else:

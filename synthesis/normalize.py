@@ -23,27 +23,18 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
 }
 
 
-class _CanonicalDump:
-    """`ast.dump(annotate_fields=False)` of the canonically renamed tree, written directly."""
+class _Dump:
+    """`ast.dump(node, annotate_fields=False)`, written with per-class field tables."""
 
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-
-    def rename(self, name: str) -> str:
-        if name in KEEP:
-            return name
-        names = self.names
-        new = names.get(name)
-        if new is None:
-            new = names[name] = f"n{len(names)}"
-        return new
+    def name(self, name: str) -> str:
+        return name
 
     def node(self, node: ast.AST) -> str:
         cls = type(node)
         if cls is ast.Name:
-            return f"Name({self.rename(node.id)!r}, {type(node.ctx).__name__}())"
+            return f"Name({self.name(node.id)!r}, {type(node.ctx).__name__}())"
         if cls is ast.Constant:
-            return f"Constant({type(node.value).__name__!r})"
+            return self.constant(node)
         parts = []
         keywords = False
         fields = _FIELDS.get(cls) or tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
@@ -57,11 +48,16 @@ class _CanonicalDump:
                 keywords = True
                 continue
             if field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
-                text = repr(self.rename(value))
+                text = repr(self.name(value))
             else:
                 text = self.value(value)
             parts.append(f"{field}={text}" if keywords else text)
         return f"{cls.__name__}({', '.join(parts)})"
+
+    def constant(self, node: ast.Constant) -> str:
+        if node.kind is None:
+            return f"Constant({node.value!r})"
+        return f"Constant({node.value!r}, {node.kind!r})"
 
     def value(self, value) -> str:
         if isinstance(value, ast.AST):
@@ -69,6 +65,31 @@ class _CanonicalDump:
         if isinstance(value, list):
             return f"[{', '.join([self.value(v) for v in value])}]"
         return repr(value)
+
+
+class _CanonicalDump(_Dump):
+    """The dump of the canonical tree: names renamed in order of first appearance, literals replaced
+    by their type's name."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def name(self, name: str) -> str:
+        if name in KEEP:
+            return name
+        names = self.names
+        new = names.get(name)
+        if new is None:
+            new = names[name] = f"n{len(names)}"
+        return new
+
+    def constant(self, node: ast.Constant) -> str:
+        return f"Constant({type(node.value).__name__!r})"
+
+
+def ast_dump(node: ast.AST) -> str:
+    """`ast.dump(node, annotate_fields=False)`, character for character, in about a third of the time."""
+    return _Dump().node(node)
 
 
 def structure_hash(source: str) -> str:

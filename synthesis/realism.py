@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from synthesis.normalize import ast_dump
+
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
@@ -80,7 +82,7 @@ def _is_wp_func(fn: ast.FunctionDef, attr: str) -> bool:
 
 
 def _dump(node: ast.AST) -> str:
-    return ast.dump(node, annotate_fields=False, include_attributes=False)
+    return ast_dump(node)  # ast.dump(node, annotate_fields=False), faster
 
 
 def _text(node: ast.AST) -> str:
