@@ -745,12 +745,43 @@ def module_constants(tree: ast.Module) -> dict[str, float]:
     return out
 
 
+@dataclass
+class SamplingStart:
+    """The launch points `sampling_evaluator` draws first (thread indices, from a generator seeded
+    with `seed`) and the generator's state after them: evaluators over one launch made from one start
+    skip seeding and drawing. An evaluator made from a start is valid until the next one made from it
+    (they share the generator)."""
+
+    tid_names: tuple[str, ...]
+    dim: tuple[int, ...]
+    points: int
+    seed: int
+    tids: dict[str, Interval]
+    rng: np.random.Generator
+    state: dict
+
+
+def sampling_start(tid_names: tuple[str, ...], dim: tuple[int, ...], points: int = 48, seed: int = 0) -> SamplingStart:
+    rng = np.random.default_rng(seed)
+    tids = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
+    return SamplingStart(tuple(tid_names), tuple(dim), points, seed, tids, rng, rng.bit_generator.state)
+
+
 def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
                        locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
                        seed: int = 0, constants: dict[str, float] | None = None,
-                       helpers: dict[str, ast.FunctionDef] | None = None) -> PointEvaluator:
-    rng = np.random.default_rng(seed)
-    env = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
+                       helpers: dict[str, ast.FunctionDef] | None = None,
+                       start: SamplingStart | None = None) -> PointEvaluator:
+    """A PointEvaluator at `points` random launch points; `start` (from `sampling_start` with the same
+    launch, points and seed) gives the same evaluator, faster."""
+    if start is None:
+        start = sampling_start(tid_names, dim, points, seed)
+    elif (start.tid_names, start.dim, start.points, start.seed) != (tuple(tid_names), tuple(dim), points, seed):
+        raise ValueError("sampling_evaluator: the start was drawn for another launch")
+    else:
+        start.rng.bit_generator.state = start.state
+    rng = start.rng
+    env = dict(start.tids)
     for name, value in (constants or {}).items():
         env[name] = Interval.point(np.full(points, value))
     for a in args:

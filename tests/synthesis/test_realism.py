@@ -14,6 +14,8 @@ from synthesis.realism import (
     figures,
     find_patterns,
     sampled_output_findings,
+    sampling_evaluator,
+    sampling_start,
 )
 
 ARGS = [ArgInfo("a", "input", low=-2.0, high=2.0), ArgInfo("b", "input", low=-2.0, high=2.0),
@@ -193,3 +195,18 @@ def test_generated_kernels_read_like_real_code():
     assert "    return\n" in sources  # early return
     assert "wp.max(tid - 1, 0)" in sources or "max(tid - 1, 0)" in sources  # clamped neighbour
     assert "+= " in sources and "_g = " in sources  # array `+=` and a gather
+
+
+def test_evaluators_from_one_sampling_start_draw_what_a_fresh_evaluator_draws():
+    value = ast.parse("a[tid] * scale + b[(tid + 3) % 256] - wp.sin(c)", mode="eval").body
+    start = sampling_start(("tid",), (256,))
+    fresh = sampling_evaluator(("tid",), (256,), ARGS, {}, set()).eval(value)
+    for _ in range(2):  # a second evaluator from the start must not continue the first one's draws
+        again = sampling_evaluator(("tid",), (256,), ARGS, {}, set(), start=start).eval(value)
+        assert np.array_equal(fresh.lo, again.lo) and np.array_equal(fresh.hi, again.hi)
+
+
+def test_sampling_start_for_another_launch_is_refused():
+    with pytest.raises(ValueError, match="another launch"):
+        sampling_evaluator(("tid",), (128,), ARGS, {}, set(), start=sampling_start(("tid",), (256,)))
+

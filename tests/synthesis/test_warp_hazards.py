@@ -41,6 +41,12 @@ def test_global_read_only_inside_one_branch_is_safe():
     assert global_first_read_in_branch(safe) is None
 
 
+def test_module_name_bound_after_a_semicolon_is_found():
+    # the check skips the parse of sources without a module-level binding; this one hides it mid-line
+    joined = HAZARD.replace("import warp as wp\nC = wp.constant(-1.25)\n", "import warp as wp; C = wp.constant(-1.25)\n")
+    assert global_first_read_in_branch(joined) == "k: C"
+
+
 def test_local_names_are_not_module_names():
     local = HAZARD.replace("C = wp.constant(-1.25)\n", "").replace("    r = 0.0\n", "    r = 0.0\n    C = x\n")
     assert global_first_read_in_branch(local) is None

@@ -1,0 +1,55 @@
+"""The structural fingerprint and the fast ast.dump it is written with."""
+import ast
+import hashlib
+
+import pytest
+
+from synthesis.categories import CATEGORY_NAMES, generate
+from synthesis.normalize import KEEP, ast_dump, structure_hash
+
+
+class _Canonical(ast.NodeTransformer):
+    """The fingerprint's definition, spelled as a tree rewrite: identifiers renamed n0, n1, ... in
+    order of first appearance (KEEP excepted), literals replaced by their type's name."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def _rename(self, name: str) -> str:
+        return name if name in KEEP else self.names.setdefault(name, f"n{len(self.names)}")
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(self._rename(node.id), node.ctx)
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.arg = self._rename(node.arg)
+        self.generic_visit(node)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.name = self._rename(node.name)
+        self.generic_visit(node)
+        return node
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return ast.Constant(type(node.value).__name__)
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_ast_dump_writes_what_ast_dump_writes(category):
+    tree = ast.parse(generate(category, 7).source)
+    for node in [tree, *ast.walk(tree)]:
+        assert ast_dump(node) == ast.dump(node, annotate_fields=False)
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_structure_hash_is_the_digest_of_the_rewritten_tree(category):
+    source = generate(category, 11).source
+    text = ast.dump(_Canonical().visit(ast.parse(source)), annotate_fields=False)
+    assert structure_hash(source) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_structure_hash_ignores_names_and_literals_but_not_operators():
+    a = "def f(x):\n    return x * 2.0 + y\n"
+    assert structure_hash(a) == structure_hash("def g(p):\n    return p * 7.5 + q\n")
+    assert structure_hash(a) != structure_hash("def f(x):\n    return x - 2.0 + y\n")
