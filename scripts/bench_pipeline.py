@@ -8,16 +8,29 @@ extraction, JSON and shard writing included; and `--standalone` (translation, Wa
 batched nvcc validation per kernel on top) on a smaller count.
 
     python scripts/bench_pipeline.py [-n 2000] [--standalone-count 200] [--workers 1,2,4,8,16] [--per-worker 1000]
+
+Our own share of the work, and a comparison with another revision (issue 6: throughput within 0.85
+of an earlier revision's): `--generation` prints the CPU time per kernel of generation
+(`synthesis.categories.generate`) and of `structure_hash`, the two costs of ours in front of Warp's.
+`--baseline REV` checks REV out in a temporary git worktree and measures the same figures and the
+pipeline's throughput (`-j 1`) there and here, alternately, `--rounds` times (best of each: the
+machine may be shared), and prints the ratios new / REV.
+
+    python scripts/bench_pipeline.py --generation [-n 1300]
+    python scripts/bench_pipeline.py --baseline 34f262e [-n 600] [--rounds 3]
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,14 +96,93 @@ def concurrent_floor(count: int, seed: int, processes: int) -> float:
     return sum(n for _, _, n in spans) / (max(t1 for _, t1, _ in spans) - min(t0 for t0, _, _ in spans))
 
 
-def pipeline_rate(count: int, seed: int, workers: int, *extra: str) -> float:
+def pipeline_rate(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> float:
+    """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported)."""
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run(
-            [sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
+            [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
              "-o", str(Path(tmp) / "out"), "-s", str(seed), "-j", str(workers), "--no-progress", *extra],
-            capture_output=True, text=True, check=True, cwd=ROOT)
+            capture_output=True, text=True, check=True, cwd=root, env=dict(os.environ, PYTHONPATH=str(root)))
     match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", proc.stdout)
     return count / float(match.group(2))  # kernels/s from the printed time (the rate is rounded)
+
+
+# Run in a subprocess with the measured tree on PYTHONPATH: CPU ms per kernel of generation and of
+# structure_hash ("nan" where the tree has none), over the categories in turn. The first kernel is
+# made before the clock starts (imports, first-call set-up).
+GENERATION_TIMER = r"""
+import sys, time
+from synthesis.categories import CATEGORY_NAMES, generate
+try:
+    from synthesis.normalize import structure_hash
+except ImportError:
+    structure_hash = None
+count, seed = int(sys.argv[1]), int(sys.argv[2])
+tasks = [(CATEGORY_NAMES[i % len(CATEGORY_NAMES)], seed + i) for i in range(count)]
+generate(*tasks[0])
+t0 = time.process_time()
+sources = [generate(c, s).source for c, s in tasks]
+t1 = time.process_time()
+for source in sources if structure_hash else ():
+    structure_hash(source)
+t2 = time.process_time()
+print(1000 * (t1 - t0) / count, 1000 * (t2 - t1) / count if structure_hash else "nan")
+"""
+
+
+def generation_cost(count: int, seed: int, root: Path = ROOT) -> tuple[float, float]:
+    """CPU ms per kernel of generate and of structure_hash, in the tree at `root`."""
+    proc = subprocess.run([sys.executable, "-c", GENERATION_TIMER, str(count), str(seed)], capture_output=True,
+                          text=True, check=True, cwd=root, env=dict(os.environ, PYTHONPATH=str(root)))
+    gen, digest = proc.stdout.split()
+    return float(gen), float(digest)
+
+
+@contextmanager
+def revision_tree(rev: str):
+    """A temporary detached git worktree of `rev`, removed afterwards."""
+    tmp = Path(tempfile.mkdtemp(prefix="bench_baseline_"))
+    tree = tmp / "tree"
+    try:
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), rev], cwd=ROOT, check=True, capture_output=True)
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def generation_figures(args) -> None:
+    costs = [generation_cost(args.count, args.seed) for _ in range(args.rounds)]
+    gen, digest = min(c[0] for c in costs), min(c[1] for c in costs)
+    print(f"generation      {gen:6.2f} ms/kernel CPU  (synthesis.categories.generate, {args.count} kernels, "
+          f"best of {args.rounds})")
+    print(f"structure_hash  {digest:6.2f} ms/kernel CPU")
+    print(f"both            {gen + digest:6.2f} ms/kernel CPU")
+
+
+def baseline_figures(args) -> None:
+    """Generation cost and pipeline throughput here and at --baseline, measured alternately."""
+    with revision_tree(args.baseline) as old_root:
+        costs: dict[str, list] = {"new": [], "old": []}
+        rates: dict[str, list] = {"new": [], "old": []}
+        for _ in range(args.rounds):
+            for side, root in (("old", old_root), ("new", ROOT)):
+                costs[side].append(generation_cost(args.count, args.seed, root))
+                if not args.generation:
+                    rates[side].append(pipeline_rate(args.count, args.seed, 1, root=root))
+    rev = args.baseline
+    best = {side: tuple(min(c[k] for c in costs[side]) for k in (0, 1)) for side in costs}
+    print(f"best of {args.rounds} alternate runs, {args.count} kernels; CPU ms per kernel; {rev} against this tree")
+    for k, label in ((0, "generation    "), (1, "structure_hash")):
+        old, new = best["old"][k], best["new"][k]
+        gain = "(none there)" if math.isnan(old) else f"{old / new:.2f}x faster"
+        print(f"{label}   {rev} {old:6.2f}   now {new:6.2f}   {gain}")
+    old, new = sum(x for x in best["old"] if not math.isnan(x)), sum(best["new"])
+    print(f"both             {rev} {old:6.2f}   now {new:6.2f}   {old / new:.2f}x faster")
+    if rates["new"]:
+        new, old = max(rates["new"]), max(rates["old"])
+        print(f"pipeline -d cuda -j 1  {rev} {old:6.1f} kernels/s   now {new:6.1f} kernels/s   "
+              f"new / {rev} = {new / old:.2f}")
 
 
 def main() -> None:
@@ -103,7 +195,21 @@ def main() -> None:
     ap.add_argument("--per-worker", type=int, default=0,
                     help="scaling table with this many kernels per worker (n = workers x this; weak scaling), "
                          "so that start-up is the same share at every count; 0: -n kernels at every count")
+    ap.add_argument("--generation", action="store_true",
+                    help="only the CPU cost per kernel of generation and structure_hash")
+    ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV (its own worktree)")
+    ap.add_argument("--rounds", type=int, default=3, help="alternate runs for --generation/--baseline (best kept)")
     args = ap.parse_args()
+    if args.count < 1 or args.rounds < 1:
+        sys.exit("bench_pipeline: -n and --rounds must be at least 1")
+    if args.baseline is not None:
+        known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
+                               capture_output=True)
+        if known.returncode:
+            sys.exit(f"bench_pipeline: --baseline {args.baseline!r} is not a revision of this repository")
+        return baseline_figures(args)
+    if args.generation:
+        return generation_figures(args)
     counts = sorted({1, 2, *(int(w) for w in args.workers.split(","))})
     cores = os.cpu_count() or 1
     if args.standalone_only:
