@@ -140,7 +140,6 @@ class KernelWriter:
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
-        self._sampling_start = None  # realism.SamplingStart for judge_value: the launch's sample points
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         if len(dim) == 1:
             self.tid_names = ("tid",)
@@ -367,10 +366,8 @@ class KernelWriter:
         args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
         constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
         helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
-        if self._sampling_start is None:
-            self._sampling_start = sampling_start(self.tid_names, self.dim)
         evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
-                                       helpers=helpers, start=self._sampling_start)
+                                       helpers=helpers, start=sampling_start(tuple(self.tid_names), tuple(self.dim)))
         return judge_value(evaluator, value)
 
     def _parsed_expr(self, text: str):

@@ -23,6 +23,7 @@ condition is flagged only when it is decided, and the same, everywhere.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -662,7 +663,7 @@ class PointEvaluator(ConditionEvaluator):
 
     def eval_Name(self, node: ast.Name) -> Interval:
         v = super().eval_Name(node)
-        return self._free(node.id) if np.all(np.isinf(v.lo)) else v
+        return self._free(node.id) if np.isinf(v.lo).all() else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
@@ -674,7 +675,7 @@ class PointEvaluator(ConditionEvaluator):
             inner.free, inner.helpers = self.free, self.helpers
             return inner.eval(fn.body[-1].value)
         v = self._eval_call(node)
-        return self._free(_dump(node)) if np.all(np.isinf(v.lo)) and np.all(np.isinf(v.hi)) else v
+        return self._free(_dump(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         c, a, b = self.eval(node.test), self.eval(node.body), self.eval(node.orelse)
@@ -761,7 +762,10 @@ class SamplingStart:
     state: dict
 
 
+@functools.lru_cache(maxsize=64)
 def sampling_start(tid_names: tuple[str, ...], dim: tuple[int, ...], points: int = 48, seed: int = 0) -> SamplingStart:
+    """Drawn once per launch shape in a process: kernels share a handful of launch shapes, and
+    seeding a generator costs more than most evaluations."""
     rng = np.random.default_rng(seed)
     tids = {name: Interval.point(rng.integers(0, d, points).astype(np.float64), True) for name, d in zip(tid_names, dim)}
     return SamplingStart(tuple(tid_names), tuple(dim), points, seed, tids, rng, rng.bit_generator.state)
