@@ -142,12 +142,25 @@ def _through_locals(node: ast.expr, values: dict[str, ast.expr], depth: int = 8)
     return node
 
 
+def _is_number(node: ast.expr) -> bool:
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+
+
 def _without_sign(node: ast.expr, values: dict[str, ast.expr]) -> ast.expr:
-    """`node` with locals followed and negations dropped (cross(x, -x) is as zero as cross(x, x))."""
-    node = _through_locals(node, values)
-    while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = _through_locals(node.operand, values)
-    return node
+    """`node`'s direction: locals followed, negations and scalings by a number dropped
+    (cross(x, -x) and cross(x * -1.875, x * -0.5) are as zero as cross(x, x))."""
+    while True:
+        node = _through_locals(node, values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node = node.operand
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)) and _is_number(node.right):
+            node = node.left
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and _is_number(node.left):
+            node = node.right
+        else:
+            return node
 
 
 def find_undone_operations(fn: ast.FunctionDef) -> list[Finding]:

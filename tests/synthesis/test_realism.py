@@ -78,6 +78,11 @@ def test_cross_of_a_vector_and_its_negation_is_flagged():
     assert [f.pattern for f in found] == ["undone_operation"]
 
 
+def test_cross_of_two_scalings_of_one_vector_is_flagged():
+    found = find_patterns(VECTORS.format(cross="t1 * (-1.875), x * 0.5", matrix="m1 * 2.0"))
+    assert [f.pattern for f in found] == ["undone_operation"]
+
+
 def test_transpose_of_a_transpose_through_a_local_is_flagged():
     found = find_patterns(VECTORS.format(cross="t1, v[(tid + 1) % 8]", matrix="wp.transpose(m1)"))
     assert [f.pattern for f in found] == ["undone_operation"]
