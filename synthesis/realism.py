@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from synthesis.normalize import ast_dump
+from synthesis.normalize import ast_dump, ast_walk
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation")
@@ -91,13 +91,13 @@ def _text(node: ast.AST) -> str:
 
 
 def _loaded_names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in ast_walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 # ---- same operands ---------------------------------------------------------------------------
 def find_same_operands(fn: ast.FunctionDef) -> list[Finding]:
     out = []
-    for node in ast.walk(fn):
+    for node in ast_walk(fn):
         pair = None
         if isinstance(node, ast.BinOp) and isinstance(node.op, SAME_BAD_BINOPS):
             pair = (node.left, node.right)
@@ -129,7 +129,7 @@ INVOLUTIONS = {"transpose", "inverse", "quat_inverse", "transform_inverse"}
 def _single_values(fn: ast.FunctionDef) -> dict[str, ast.expr]:
     """Locals assigned exactly once in `fn` (at any depth): name -> its value."""
     values: dict[str, list[ast.expr | None]] = {}
-    for n in ast.walk(fn):
+    for n in ast_walk(fn):
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Name):
@@ -171,7 +171,7 @@ def find_undone_operations(fn: ast.FunctionDef) -> list[Finding]:
     the cross product of a vector with itself or its negation (always zero)."""
     values = _single_values(fn)
     out = []
-    for node in ast.walk(fn):
+    for node in ast_walk(fn):
         if isinstance(node, ast.Call) and call_name(node) in INVOLUTIONS and len(node.args) == 1:
             inner = _through_locals(node.args[0], values)
             if isinstance(inner, ast.Call) and call_name(inner) == call_name(node):
@@ -189,7 +189,9 @@ def find_undone_operations(fn: ast.FunctionDef) -> list[Finding]:
 # ---- literal-only subexpressions ----------------------------------------------------------------
 def _literal_only(node: ast.AST) -> bool:
     """Every leaf a number literal (names, loads and wp.* constants such as wp.pi are not)."""
-    for n in ast.walk(node):
+    nodes = ast_walk(node)
+    callees = None  # ids of the callees of the Calls in `node`, once needed
+    for n in nodes:
         if isinstance(n, (ast.Name, ast.Subscript)):
             if isinstance(n, ast.Name) and n.id == "wp":
                 continue
@@ -198,7 +200,9 @@ def _literal_only(node: ast.AST) -> bool:
             return False
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "wp":
             # wp.pi, wp.e are named constants; wp.exp is the callee of a Call (checked there)
-            if not any(isinstance(p, ast.Call) and p.func is n for p in ast.walk(node)):
+            if callees is None:
+                callees = {id(p.func) for p in nodes if isinstance(p, ast.Call)}
+            if id(n) not in callees:
                 return False
     return True
 
@@ -239,7 +243,7 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
 
 
 def find_self_assign(fn: ast.FunctionDef) -> list[Finding]:
-    return [Finding("self_assign", n.lineno, _text(n)) for n in ast.walk(fn)
+    return [Finding("self_assign", n.lineno, _text(n)) for n in ast_walk(fn)
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
@@ -337,8 +341,8 @@ def find_helper_problems(fn: ast.FunctionDef) -> list[Finding]:
     for p in params:
         if p not in read:
             out.append(Finding("helper_unused_param", fn.lineno, f"{fn.name}: {p}"))
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value is not None]
-    reassigned = {name for n in ast.walk(fn) if isinstance(n, ast.stmt) for name in _assigned_names(n)}
+    returns = [n for n in ast_walk(fn) if isinstance(n, ast.Return) and n.value is not None]
+    reassigned = {name for n in ast_walk(fn) if isinstance(n, ast.stmt) for name in _assigned_names(n)}
     values = {_dump(r.value) for r in returns}
     if returns and len(values) == 1 and isinstance(returns[0].value, ast.Name) \
             and returns[0].value.id in params and returns[0].value.id not in reassigned:
@@ -363,13 +367,13 @@ def _index_parts(sub: ast.Subscript) -> list[ast.expr]:
 def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
     """Counts, in one function, of the read kinds that FIGURES names (1 = present)."""
     own = _own_index(fn)
-    loaded_locals = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Subscript)
+    loaded_locals = {t.id for n in ast_walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Subscript)
                      for t in n.targets if isinstance(t, ast.Name)}
-    written = {n.value.id for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+    written = {n.value.id for n in ast_walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
                and isinstance(n.value, ast.Name)}
     loads: dict[str, int] = {}
     kinds = {"neighbour_read": 0, "gather_read": 0, "non_own_read": 0}
-    for n in ast.walk(fn):
+    for n in ast_walk(fn):
         if not (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
                 and n.value.id in arrays):
             continue
@@ -381,9 +385,9 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
             continue
         kinds["non_own_read"] = 1
         if any(isinstance(m, ast.Subscript) or isinstance(m, ast.Name) and m.id in loaded_locals
-               for p in parts for m in ast.walk(p)):
+               for p in parts for m in ast_walk(p)):
             kinds["gather_read"] = 1
-        elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast.walk(p)):
+        elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast_walk(p)):
             kinds["neighbour_read"] = 1
     kinds["repeated_load"] = int(any(c >= 3 for c in loads.values()))
     return kinds
@@ -600,7 +604,7 @@ def _range_values(call: ast.Call, scalars: dict[str, float | int]) -> list[int] 
 
 def _conditions(fn: ast.FunctionDef) -> list[ast.expr]:
     tests = []
-    for n in ast.walk(fn):
+    for n in ast_walk(fn):
         if isinstance(n, (ast.If, ast.While, ast.IfExp)):
             tests.append(n.test)
         elif isinstance(n, ast.Call) and call_name(n) in ("where", "select") and n.args:
@@ -687,7 +691,7 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
     read_only = {a.name: a for a in args.values() if a.role in ("input", "index")}
     loops: list[tuple[str, list[int] | None]] = []
     assigned: dict[str, list[ast.expr]] = {}
-    for n in ast.walk(fn):
+    for n in ast_walk(fn):
         if isinstance(n, ast.For) and isinstance(n.target, ast.Name):
             values = _range_values(n.iter, scalars) if isinstance(n.iter, ast.Call) else None
             loops.append((n.target.id, values))
@@ -884,7 +888,7 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
             if a.role == "scalar" and isinstance(a.value, (int, float)):  # vector values stay unknown
                 env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
         assigned: dict[str, list[ast.expr]] = {}
-        for n in ast.walk(fn):
+        for n in ast_walk(fn):
             if isinstance(n, ast.Assign):
                 for t in n.targets:
                     if isinstance(t, ast.Name):

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 
+from synthesis.normalize import ast_walk
+
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With)
 
 
@@ -39,7 +41,7 @@ def _module_names(tree: ast.Module) -> set[str]:
 
 
 def _reads(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast_walk(stmt))
 
 
 def _is_warp_function(fn: ast.FunctionDef) -> bool:

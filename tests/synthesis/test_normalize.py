@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from synthesis.categories import CATEGORY_NAMES, generate
-from synthesis.normalize import KEEP, ast_dump, structure_hash
+from synthesis.normalize import KEEP, ast_dump, ast_walk, structure_hash
 
 
 class _Canonical(ast.NodeTransformer):
@@ -53,3 +53,9 @@ def test_structure_hash_ignores_names_and_literals_but_not_operators():
     a = "def f(x):\n    return x * 2.0 + y\n"
     assert structure_hash(a) == structure_hash("def g(p):\n    return p * 7.5 + q\n")
     assert structure_hash(a) != structure_hash("def f(x):\n    return x - 2.0 + y\n")
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_ast_walk_yields_ast_walks_nodes_in_its_order(category):
+    tree = ast.parse(generate(category, 5).source)
+    assert [id(n) for n in ast_walk(tree)] == [id(n) for n in ast.walk(tree)]
