@@ -87,20 +87,47 @@ class _CanonicalDump(_Dump):
         return f"Constant({type(node.value).__name__!r})"
 
 
+# Fields the grammar fills with identifiers, strings or numbers, never nodes: the walk skips them.
+_LEAF_FIELDS = {"id", "attr", "arg", "name", "asname", "module", "level", "type_comment", "kind", "simple",
+                "conversion", "tag", "lineno", "rest", "kwd_attrs"}
+_LEAF_FIELDS_OF = {ast.Constant: {"value"}, ast.MatchSingleton: {"value"}, ast.Global: {"names"}, ast.Nonlocal: {"names"}}
+# Per node class: the fields that can hold nodes, in order.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f for f in cls._fields if f not in _LEAF_FIELDS and f not in _LEAF_FIELDS_OF.get(cls, ()))
+    for cls in _FIELDS
+}
+
+
 def ast_walk(node: ast.AST) -> list[ast.AST]:
     """The nodes `ast.walk(node)` yields, in its order (breadth first), as a list: about three times
-    faster than the generator, for the realism checks that walk every kernel many times."""
+    faster than the generator, for the realism checks that walk every kernel many times. Fields the
+    grammar fills with identifiers or numbers only are not looked into."""
     out = [node]
     i = 0
     while i < len(out):
         n = out[i]
         i += 1
-        for field in n._fields:
+        cls = type(n)
+        fields = _CHILD_FIELDS.get(cls)
+        for field in n._fields if fields is None else fields:
             value = getattr(n, field, None)
             if isinstance(value, list):
                 out.extend([item for item in value if isinstance(item, ast.AST)])
             elif isinstance(value, ast.AST):
                 out.append(value)
+    return out
+
+
+def ast_children(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.iter_child_nodes(node))`, faster."""
+    out = []
+    fields = _CHILD_FIELDS.get(type(node))
+    for field in node._fields if fields is None else fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            out.extend([item for item in value if isinstance(item, ast.AST)])
+        elif isinstance(value, ast.AST):
+            out.append(value)
     return out
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from synthesis.normalize import ast_dump, ast_walk
+from synthesis.normalize import ast_children, ast_dump, ast_walk
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation")
@@ -95,9 +95,10 @@ def _loaded_names(node: ast.AST) -> set[str]:
 
 
 # ---- same operands ---------------------------------------------------------------------------
-def find_same_operands(fn: ast.FunctionDef) -> list[Finding]:
+def find_same_operands(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
+    """`nodes`, where given, is `ast_walk(fn)` (find_patterns walks each function once for all checks)."""
     out = []
-    for node in ast_walk(fn):
+    for node in ast_walk(fn) if nodes is None else nodes:
         pair = None
         if isinstance(node, ast.BinOp) and isinstance(node.op, SAME_BAD_BINOPS):
             pair = (node.left, node.right)
@@ -126,10 +127,10 @@ def find_same_operands(fn: ast.FunctionDef) -> list[Finding]:
 INVOLUTIONS = {"transpose", "inverse", "quat_inverse", "transform_inverse"}
 
 
-def _single_values(fn: ast.FunctionDef) -> dict[str, ast.expr]:
+def _single_values(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> dict[str, ast.expr]:
     """Locals assigned exactly once in `fn` (at any depth): name -> its value."""
     values: dict[str, list[ast.expr | None]] = {}
-    for n in ast_walk(fn):
+    for n in ast_walk(fn) if nodes is None else nodes:
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Name):
@@ -166,12 +167,13 @@ def _without_sign(node: ast.expr, values: dict[str, ast.expr]) -> ast.expr:
             return node
 
 
-def find_undone_operations(fn: ast.FunctionDef) -> list[Finding]:
+def find_undone_operations(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
     """An involution applied twice (`transpose(transpose(m))`, `-(-x)`, also through locals), and
     the cross product of a vector with itself or its negation (always zero)."""
-    values = _single_values(fn)
+    nodes = ast_walk(fn) if nodes is None else nodes
+    values = _single_values(fn, nodes)
     out = []
-    for node in ast_walk(fn):
+    for node in nodes:
         if isinstance(node, ast.Call) and call_name(node) in INVOLUTIONS and len(node.args) == 1:
             inner = _through_locals(node.args[0], values)
             if isinstance(inner, ast.Call) and call_name(inner) == call_name(node):
@@ -225,7 +227,7 @@ def find_literal_only(fn: ast.FunctionDef) -> list[Finding]:
         if isinstance(node, ast.expr) and _is_computation(node) and _literal_only(node):
             out.append(Finding("literal_only", node.lineno, _text(node)))
             return  # report the outermost one only
-        for child in ast.iter_child_nodes(node):
+        for child in ast_children(node):
             visit(child)
 
     for stmt in fn.body:
@@ -242,8 +244,8 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
     return []
 
 
-def find_self_assign(fn: ast.FunctionDef) -> list[Finding]:
-    return [Finding("self_assign", n.lineno, _text(n)) for n in ast_walk(fn)
+def find_self_assign(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
+    return [Finding("self_assign", n.lineno, _text(n)) for n in (ast_walk(fn) if nodes is None else nodes)
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
@@ -271,11 +273,12 @@ def _blocks(body: list[ast.stmt]):
                 yield from _blocks(inner)
 
 
-def dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
+def dead_value_statements(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[ast.stmt]:
     """Statements storing a value nobody reads: never, or not before every path overwrites it."""
     out = []
     reads = _Reads()
-    read = _loaded_names(fn)
+    read = {n.id for n in (ast_walk(fn) if nodes is None else nodes)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     blocks = list(_blocks(fn.body))
     for block in blocks:
         for i, stmt in enumerate(block):
@@ -293,8 +296,8 @@ def dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
     return out
 
 
-def find_dead_values(fn: ast.FunctionDef) -> list[Finding]:
-    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn)]
+def find_dead_values(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
+    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn, nodes)]
 
 
 def _is_literal_init(node: ast.expr) -> bool:
@@ -930,12 +933,13 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef):
             continue
-        out += find_same_operands(fn)
+        nodes = ast_walk(fn)  # one walk for the checks that visit every node
+        out += find_same_operands(fn, nodes)
         out += find_literal_only(fn)
-        out += find_self_assign(fn)
-        out += find_dead_values(fn)
+        out += find_self_assign(fn, nodes)
+        out += find_dead_values(fn, nodes)
         out += find_helper_problems(fn)
-        out += find_undone_operations(fn)
+        out += find_undone_operations(fn, nodes)
         if dim:
             out += find_constant_conditions(fn, dim, by_name)
     return out

@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from synthesis.categories import CATEGORY_NAMES, generate
-from synthesis.normalize import KEEP, ast_dump, ast_walk, structure_hash
+from synthesis.normalize import KEEP, ast_children, ast_dump, ast_walk, structure_hash
 
 
 class _Canonical(ast.NodeTransformer):
@@ -59,3 +59,9 @@ def test_structure_hash_ignores_names_and_literals_but_not_operators():
 def test_ast_walk_yields_ast_walks_nodes_in_its_order(category):
     tree = ast.parse(generate(category, 5).source)
     assert [id(n) for n in ast_walk(tree)] == [id(n) for n in ast.walk(tree)]
+
+
+def test_ast_children_are_iter_child_nodes_in_order():
+    tree = ast.parse(generate("transform", 3).source)
+    for node in ast.walk(tree):
+        assert [id(c) for c in ast_children(node)] == [id(c) for c in ast.iter_child_nodes(node)]
