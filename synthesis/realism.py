@@ -220,17 +220,47 @@ def _is_computation(node: ast.AST) -> bool:
     return False
 
 
+def _breaks_literal(n: ast.AST, callee: bool) -> bool:
+    """Whether node `n` makes a subtree holding it not `_literal_only`; `callee`: `n` is the callee of
+    its parent Call, and the subtree holds that Call."""
+    if isinstance(n, (ast.Name, ast.Subscript)):
+        return not (isinstance(n, ast.Name) and n.id == "wp")
+    if isinstance(n, ast.Attribute):
+        if not isinstance(n.ctx, ast.Load):
+            return True
+        if isinstance(n.value, ast.Name) and n.value.id == "wp":
+            return not callee
+    return False
+
+
 def find_literal_only(fn: ast.FunctionDef) -> list[Finding]:
     out: list[Finding] = []
+    # One bottom-up pass instead of `_literal_only` on every computation (a walk of its subtree each):
+    # clean[id(node)] says no node below `node` breaks literal-only-ness, so that
+    # _literal_only(node) == clean[id(node)] and not _breaks_literal(node, callee=False).
+    clean: dict[int, bool] = {}
+    children: dict[int, list[ast.AST]] = {}
+
+    def scan(node: ast.AST) -> None:
+        kids = children[id(node)] = ast_children(node)
+        ok = True
+        for child in kids:
+            scan(child)
+            if ok and not (clean[id(child)] and not _breaks_literal(child, isinstance(node, ast.Call)
+                                                                         and node.func is child)):
+                ok = False
+        clean[id(node)] = ok
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.expr) and _is_computation(node) and _literal_only(node):
+        if isinstance(node, ast.expr) and _is_computation(node) and clean[id(node)] \
+                and not _breaks_literal(node, False):
             out.append(Finding("literal_only", node.lineno, _text(node)))
             return  # report the outermost one only
-        for child in ast_children(node):
+        for child in children[id(node)]:
             visit(child)
 
     for stmt in fn.body:
+        scan(stmt)
         visit(stmt)
     return out
 
