@@ -285,8 +285,9 @@ class KernelWriter:
             args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
             cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
             cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
+            parsed = {name: self._parsed_expr(text) for name, text in cached.items()}
             self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
-                                                      cached))
+                                                      parsed))
         # a branch almost every thread takes the same way is as good as constant: 95% is the limit
         return condition_is_constant_in(condition, self._launch_cache[1], share=0.95)
 

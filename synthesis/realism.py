@@ -696,12 +696,14 @@ def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.
 
 def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
                    loops: list[tuple[str, list[int] | None]] = (),
-                   locals_: dict[str, str] | None = None) -> ConditionEvaluator:
-    """An evaluator over the launch; `locals_` maps a local to the source of its only value."""
+                   locals_: dict[str, str | ast.expr] | None = None) -> ConditionEvaluator:
+    """An evaluator over the launch; `locals_` maps a local to the source of its only value (or to
+    that source parsed, `ast.parse(text, mode="eval").body`, which the evaluator only reads)."""
     by_name = {a.name: a for a in args}
     env = launch_env(tid_names, dim, by_name, list(loops))
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
-    values = {name: ast.parse(text, mode="eval").body for name, text in (locals_ or {}).items()}
+    values = {name: ast.parse(text, mode="eval").body if isinstance(text, str) else text
+              for name, text in (locals_ or {}).items()}
     return ConditionEvaluator(env, values, read_only)
 
 
