@@ -9,6 +9,7 @@ character for character.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 
 # Names that carry structure (Warp builtins and Python keywords-as-functions) keep their identity.
@@ -98,6 +99,13 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+@functools.lru_cache(maxsize=8)
+def parse_module(source: str) -> ast.Module:
+    """`ast.parse(source)`, shared: a generated kernel's source is parsed by the hazard check, the
+    realism check and structure_hash, one after the other. The tree is shared; callers only read it."""
+    return ast.parse(source)
+
+
 def ast_walk(node: ast.AST) -> list[ast.AST]:
     """The nodes `ast.walk(node)` yields, in its order (breadth first), as a list: about three times
     faster than the generator, for the realism checks that walk every kernel many times. Fields the
@@ -138,5 +146,5 @@ def ast_dump(node: ast.AST) -> str:
 
 def structure_hash(source: str) -> str:
     """Equal for two kernels that differ only in names and numeric literals."""
-    text = _CanonicalDump().node(ast.parse(source))
+    text = _CanonicalDump().node(parse_module(source))
     return hashlib.sha256(text.encode()).hexdigest()

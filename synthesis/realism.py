@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from synthesis.normalize import ast_children, ast_dump, ast_walk
+from synthesis.normalize import ast_children, ast_dump, ast_walk, parse_module
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation")
@@ -959,7 +959,7 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
 # ---- everything -------------------------------------------------------------------------------
 def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | None = None) -> list[Finding]:
     """All SOURCE_PATTERNS findings in a module of @wp.func helpers and @wp.kernels."""
-    tree = ast.parse(source)
+    tree = parse_module(source)
     by_name = {a.name: a for a in (args or [])}
     out: list[Finding] = []
     for fn in tree.body:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 
-from synthesis.normalize import ast_walk
+from synthesis.normalize import ast_walk, parse_module
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With)
 
@@ -65,7 +65,7 @@ def global_first_read_in_branch(source: str) -> str | None:
     A source that binds no module-level name is not parsed (nor checked for syntax)."""
     if _binds_no_module_name(source):
         return None
-    tree = ast.parse(source)
+    tree = parse_module(source)
     module_names = _module_names(tree)
     if not module_names:
         return None
