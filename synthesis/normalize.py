@@ -25,12 +25,24 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
 
 
 class _Dump:
-    """`ast.dump(node, annotate_fields=False)`, written with per-class field tables."""
+    """`ast.dump(node, annotate_fields=False)`, written with per-class field tables; with a `memo`
+    (id(node) -> text, for nodes that stay alive), each subtree is written once."""
+
+    def __init__(self, memo: dict[int, str] | None = None) -> None:
+        self.memo = memo
 
     def name(self, name: str) -> str:
         return name
 
     def node(self, node: ast.AST) -> str:
+        if self.memo is None:
+            return self._node(node)
+        text = self.memo.get(id(node))
+        if text is None:
+            text = self.memo[id(node)] = self._node(node)
+        return text
+
+    def _node(self, node: ast.AST) -> str:
         cls = type(node)
         if cls is ast.Name:
             return f"Name({self.name(node.id)!r}, {type(node.ctx).__name__}())"
@@ -73,6 +85,7 @@ class _CanonicalDump(_Dump):
     by their type's name."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.names: dict[str, str] = {}
 
     def name(self, name: str) -> str:
@@ -139,9 +152,10 @@ def ast_children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-def ast_dump(node: ast.AST) -> str:
-    """`ast.dump(node, annotate_fields=False)`, character for character, in about a third of the time."""
-    return _Dump().node(node)
+def ast_dump(node: ast.AST, memo: dict[int, str] | None = None) -> str:
+    """`ast.dump(node, annotate_fields=False)`, character for character, faster. `memo` (a dict the
+    caller keeps while the tree lives) remembers every subtree's text across calls."""
+    return _Dump(memo).node(node)
 
 
 def structure_hash(source: str) -> str:

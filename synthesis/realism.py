@@ -98,6 +98,11 @@ def _loaded_names(node: ast.AST) -> set[str]:
 def find_same_operands(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
     """`nodes`, where given, is `ast_walk(fn)` (find_patterns walks each function once for all checks)."""
     out = []
+    memo: dict[int, str] = {}  # nested operations compare nested operands: write each subtree once
+
+    def _dump(node: ast.AST) -> str:
+        return ast_dump(node, memo)
+
     for node in ast_walk(fn) if nodes is None else nodes:
         pair = None
         if isinstance(node, ast.BinOp) and isinstance(node.op, SAME_BAD_BINOPS):
@@ -234,34 +239,28 @@ def _breaks_literal(n: ast.AST, callee: bool) -> bool:
 
 
 def find_literal_only(fn: ast.FunctionDef) -> list[Finding]:
+    """The outermost computations of literals only (`_is_computation` and `_literal_only`), in the
+    order of a depth-first walk. One bottom-up pass instead of `_literal_only` on every computation (a
+    walk of its subtree each); a computation inside a literal-only one is literal-only too, so the
+    outermost ones are those without a literal-only computation above them."""
+
+    def scan(node: ast.AST) -> tuple[bool, list[ast.expr]]:
+        """(no node below `node` breaks literal-only-ness, the outermost literal-only computations
+        in `node`'s subtree)."""
+        clean, found = True, []
+        for child in ast_children(node):
+            child_clean, child_found = scan(child)
+            found += child_found
+            if clean and not (child_clean and not _breaks_literal(child, isinstance(node, ast.Call)
+                                                                  and node.func is child)):
+                clean = False
+        if clean and isinstance(node, ast.expr) and _is_computation(node) and not _breaks_literal(node, False):
+            return clean, [node]  # report the outermost one only
+        return clean, found
+
     out: list[Finding] = []
-    # One bottom-up pass instead of `_literal_only` on every computation (a walk of its subtree each):
-    # clean[id(node)] says no node below `node` breaks literal-only-ness, so that
-    # _literal_only(node) == clean[id(node)] and not _breaks_literal(node, callee=False).
-    clean: dict[int, bool] = {}
-    children: dict[int, list[ast.AST]] = {}
-
-    def scan(node: ast.AST) -> None:
-        kids = children[id(node)] = ast_children(node)
-        ok = True
-        for child in kids:
-            scan(child)
-            if ok and not (clean[id(child)] and not _breaks_literal(child, isinstance(node, ast.Call)
-                                                                         and node.func is child)):
-                ok = False
-        clean[id(node)] = ok
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.expr) and _is_computation(node) and clean[id(node)] \
-                and not _breaks_literal(node, False):
-            out.append(Finding("literal_only", node.lineno, _text(node)))
-            return  # report the outermost one only
-        for child in children[id(node)]:
-            visit(child)
-
     for stmt in fn.body:
-        scan(stmt)
-        visit(stmt)
+        out += [Finding("literal_only", node.lineno, _text(node)) for node in scan(stmt)[1]]
     return out
 
 
