@@ -353,8 +353,6 @@ class KernelWriter:
 
     def judge_value(self, src: str) -> str | None:
         """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
-        import ast
-
         from synthesis.realism import ArgInfo, judge_value, sampling_evaluator, sampling_start
 
         defs = {name: text for name, text in self.defs.items()}
@@ -382,6 +380,7 @@ class KernelWriter:
         return tree
 
     def _parsed_module(self, text: str):
+        """`ast.parse(text)` (a helper's module), parsed once per text."""
         import ast
 
         key = ("module", text)

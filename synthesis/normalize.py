@@ -5,6 +5,10 @@ every identifier renamed `n0, n1, ...` in order of first appearance and every li
 its type's name. `_CanonicalDump` writes that text in one pass over the unmodified tree, without
 building the renamed tree (it is on the pipeline's per-kernel path); its output is `ast.dump`'s,
 character for character.
+
+The same tables give the per-kernel checks (synthesis/realism.py, synthesis/warp_hazards.py) faster
+equivalents of `ast.dump`, `ast.walk` and `ast.iter_child_nodes`, and `parse_module` shares one parse
+of a kernel's source between them.
 """
 from __future__ import annotations
 
@@ -120,9 +124,9 @@ def parse_module(source: str) -> ast.Module:
 
 
 def ast_walk(node: ast.AST) -> list[ast.AST]:
-    """The nodes `ast.walk(node)` yields, in its order (breadth first), as a list: about three times
-    faster than the generator, for the realism checks that walk every kernel many times. Fields the
-    grammar fills with identifiers or numbers only are not looked into."""
+    """The nodes `ast.walk(node)` yields, in its order (breadth first), as a list, faster than the
+    generator: the realism checks walk every kernel many times. Fields the grammar fills with
+    identifiers or numbers only are not looked into."""
     out = [node]
     i = 0
     while i < len(out):

@@ -69,7 +69,7 @@ def global_first_read_in_branch(source: str) -> str | None:
     module_names = _module_names(tree)
     if not module_names:
         return None
-    lines = source.splitlines()
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # the parser's line numbers
     for fn in tree.body:
         if not (isinstance(fn, ast.FunctionDef) and _is_warp_function(fn)):
             continue
