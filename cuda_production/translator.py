@@ -99,6 +99,8 @@ class ModuleInfo:
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
     # kernels the translator sees but refuses outright (defined inside a function or class): name -> error
     refused: dict[str, "TranslationError"] = field(default_factory=dict)
+    # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
+    instances: dict[str, object] = field(default_factory=dict)  # name -> kernel_instances.KernelInstance
 
     def module_names(self) -> set[str]:
         return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
@@ -120,13 +122,15 @@ def _decorator_kind(fn: ast.AST) -> str | None:
     return None
 
 
-def parse_module(source: str, filename: str) -> ModuleInfo:
+def parse_module(source: str, filename: str, declared_types: dict[str, dict[str, str]] | None = None) -> ModuleInfo:
     """Find the @wp.kernel, @wp.func and @wp.struct definitions and module constants. Nothing is executed.
 
     Module constants are top-level names bound to a number computed from literals, other constants,
     `math` functions and `wp.constant(...)` (Warp captures their Python value; so do we, folding the
     arithmetic in Python). A kernel defined anywhere but at module level (in a function, a class, an
-    `if` block) is found too, and refused with its location.
+    `if` block) and each instance of a generic kernel become kernels of their own
+    (`kernel_instances`), or are refused with their location. `declared_types`: kernel -> parameter ->
+    type, for generic kernels without a wp.overload (from `--inputs`).
     """
     try:
         tree = ast.parse(source, filename)
@@ -135,13 +139,11 @@ def parse_module(source: str, filename: str) -> ModuleInfo:
     except (ValueError, RecursionError, MemoryError) as exc:
         raise TranslationError(filename, None, f"cannot parse the file ({type(exc).__name__})", kind="error") from None
     info = ModuleInfo(filename)
-    top_level = set()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             kind = _decorator_kind(node)
             if kind == "kernel":
                 info.kernels[node.name] = node
-                top_level.add(id(node))
             elif kind == "func":
                 info.funcs[node.name] = node
         elif isinstance(node, ast.ClassDef) and _decorator_kind(node) == "struct":
@@ -159,12 +161,17 @@ def parse_module(source: str, filename: str) -> ModuleInfo:
                 info.constants.pop(name, None)  # rebound to something else: no longer a constant
             else:
                 info.constants[name] = value
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _decorator_kind(node) == "kernel" \
-                and id(node) not in top_level and node.name not in info.kernels:
-            info.refused[node.name] = TranslationError(
-                filename, node, f"kernel '{node.name}' is not defined at module level (inside a function, class or "
-                                "block it may depend on local values); move it to the top level to translate it")
+    from cuda_production.kernel_instances import expand  # builds on this module's constant rules
+
+    found = expand(tree, dict(info.kernels), info.constants, info.type_aliases,
+                   lambda fn: _decorator_kind(fn) == "kernel", declared_types, info.module_names())
+    for name in found.replaced:
+        del info.kernels[name]
+    for name, why in found.refused.items():
+        info.refused[name] = TranslationError(filename, found.refused_at[name], why)
+    for name, instance in found.instances.items():
+        info.kernels[name] = instance.node
+        info.instances[name] = instance
     return info
 
 
@@ -1410,13 +1417,24 @@ class ModuleTranslator:
         return "\n\n".join(parts)
 
 
-def translate_source(source: str, filename: str = "<source>") -> dict[str, TranslatedKernel | TranslationError]:
+def _kernel_scope(info: ModuleInfo, name: str) -> ModuleInfo:
+    """The module as kernel `name` sees it: a nested kernel also sees the locals it captures."""
+    instance = info.instances.get(name)
+    if instance is None or not (instance.constants or instance.type_aliases):
+        return info
+    constants = {n: v for n, v in info.constants.items() if n not in instance.type_aliases}
+    aliases = {n: t for n, t in info.type_aliases.items() if n not in instance.constants}
+    return replace(info, constants={**constants, **instance.constants}, type_aliases={**aliases, **instance.type_aliases})
+
+
+def translate_source(source: str, filename: str = "<source>",
+                     declared_types: dict[str, dict[str, str]] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
     """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
-    info = parse_module(source, filename)
+    info = parse_module(source, filename, declared_types)
     results: dict[str, TranslatedKernel | TranslationError] = dict(info.refused)
     for name in info.kernels:
         try:
-            results[name] = ModuleTranslator(info).translate_kernel(name)
+            results[name] = ModuleTranslator(_kernel_scope(info, name)).translate_kernel(name)
         except TranslationError as exc:
             results[name] = exc
     lines = {**{n: e.line for n, e in info.refused.items()}, **{n: k.lineno for n, k in info.kernels.items()}}
@@ -1428,4 +1446,4 @@ def translate_kernel(source: str, kernel_name: str, filename: str = "<source>") 
     info = parse_module(source, filename)
     if kernel_name not in info.kernels:
         raise TranslationError(filename, None, f"no @wp.kernel named '{kernel_name}'", kind="error")
-    return ModuleTranslator(info).translate_kernel(kernel_name)
+    return ModuleTranslator(_kernel_scope(info, kernel_name)).translate_kernel(kernel_name)
