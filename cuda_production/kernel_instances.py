@@ -300,6 +300,7 @@ class Expansion:
     instances: dict[str, KernelInstance] = field(default_factory=dict)
     refused: dict[str, str] = field(default_factory=dict)  # name -> message (without the location)
     refused_at: dict[str, ast.AST] = field(default_factory=dict)  # name -> where
+    def_lines: dict[str, int] = field(default_factory=dict)  # refused name -> line of its def
     replaced: set[str] = field(default_factory=set)  # module-level generic kernels replaced by their instances
 
 
@@ -361,7 +362,7 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
         except CaptureError as exc:
             where = f"inside '{chain[-1].name}'" if chain else "inside a block"
             refusal = f"kernel '{fn.name}' ({where}) captures {exc}; only locals assigned a literal, a constant " \
-                      f"or a type once before the kernel are translated (move it to module level otherwise)"
+                      f"or a type once before the kernel are translated"
         bases.append((fn, name, closure, refusal))
     overloads = _overloads(tree)
     for fn in top_kernels.values():
@@ -371,7 +372,7 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
 
     for fn, name, closure, refusal in sorted(bases, key=lambda b: b[0].lineno):
         if refusal is not None:
-            result.refused[name], result.refused_at[name] = refusal, fn
+            result.refused[name], result.refused_at[name], result.def_lines[name] = refusal, fn, fn.lineno
             continue
         generic = generic_params(fn)
         if not generic:
@@ -404,9 +405,8 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
             unknown_types = [(p, t) for p, t in types.items() if t not in TYPE_ALIASES]
             if missing:
                 problem = (f"parameter '{missing[0]}' of kernel '{fn.name}' has a generic type "
-                           f"({_short(next(a.annotation for a in fn.args.args if a.arg == missing[0]))}); declare it "
-                           f"with wp.overload({fn.name}, {{...}}) in the file or `types = {{{missing[0]} = \"float32\"}}` "
-                           f"for '{name}' in --inputs")
+                           f"'{_short(next(a.annotation for a in fn.args.args if a.arg == missing[0]))}': declare its "
+                           f"type with wp.overload in the file, or with `types` for '{name}' in --inputs")
             elif unknown_types:
                 p, t = unknown_types[0]
                 problem = f"declared type '{t}' of parameter '{p}' of '{fn.name}' is not a type the translator knows"
@@ -416,6 +416,7 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
         if problem is not None:
             missing_arg = next((a for a in fn.args.args if f"parameter '{a.arg}' of" in problem), None)
             result.refused[name], result.refused_at[name] = problem, (missing_arg.annotation if missing_arg else fn)
+            result.def_lines[name] = fn.lineno
             continue
         if len(variants) == 1:
             names = [name]

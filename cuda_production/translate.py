@@ -450,6 +450,16 @@ or with --inputs FILE, TOML (or JSON of the same structure), one entry per kerne
   args.points = {{shape = [100], low = -2, high = 2}}
 Fields: role (input, index, output, inout), shape, low, high, grid_bits (values on a grid
 of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
+
+\b
+Generic kernels (a parameter typed Any, or wp.array(dtype=Any)) are translated once per
+wp.overload(kernel, {{...}}) call or @wp.overload stub in FILE, as <kernel>_<types>/ when there
+are several; without an overload, declare the types in --inputs (for an array, its element type):
+  [axpy]
+  types = {{x = "float32", alpha = "float32"}}
+Kernels defined inside a function are translated when every local they capture is assigned a
+literal, a constant or a type once before them; a kernel name used twice in FILE becomes
+<enclosing function>_<kernel>/.
 """
 
 

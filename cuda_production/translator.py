@@ -101,6 +101,11 @@ class ModuleInfo:
     refused: dict[str, "TranslationError"] = field(default_factory=dict)
     # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
     instances: dict[str, object] = field(default_factory=dict)  # name -> kernel_instances.KernelInstance
+    refused_def_lines: dict[str, int] = field(default_factory=dict)  # refused kernel -> line of its def
+
+    def def_line(self, kernel: str) -> int:
+        """The line of the `def` a kernel (or instance, or refused kernel) comes from."""
+        return self.kernels[kernel].lineno if kernel in self.kernels else self.refused_def_lines.get(kernel, 0)
 
     def module_names(self) -> set[str]:
         return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
@@ -169,6 +174,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
         del info.kernels[name]
     for name, why in found.refused.items():
         info.refused[name] = TranslationError(filename, found.refused_at[name], why)
+        info.refused_def_lines[name] = found.def_lines[name]
     for name, instance in found.instances.items():
         info.kernels[name] = instance.node
         info.instances[name] = instance

@@ -118,9 +118,9 @@ def test_probe_exit_zero_output_compiles_with_nvcc(probe_outputs, nvcc_verdicts,
     assert nvcc_verdicts[case] == "", nvcc_verdicts[case]
 
 
-def test_kernel_inside_a_function_is_refused_with_a_line_and_the_others_written(tmp_path):
+def test_kernel_inside_a_function_capturing_a_run_time_value_is_refused_with_a_line_and_the_others_written(tmp_path):
     source = HEADER + kernel("top", "a: wp.array(dtype=float)", "    a[i] = 1.0") + (
-        "def make():\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = 2.0\n"
+        "def make(v):\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = v\n"
         "    return inner\n")
     code, out, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
     assert_refused(code, err)
