@@ -351,8 +351,8 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
 
     bases: list[tuple[ast.FunctionDef, str, _Closure | None, str | None]] = []  # (def, name, closure, refusal)
     for fn, chain in nested:
-        outer = chain[-1].name if chain else f"line{fn.lineno}"
-        name = unique(([fn.name] if every_name.count(fn.name) == 1 else []) + [f"{outer}_{fn.name}"])
+        other = f"{chain[-1].name}_{fn.name}" if chain else f"{fn.name}_line{fn.lineno}"
+        name = unique(([fn.name] if every_name.count(fn.name) == 1 else []) + [other])
         closure = _Closure(chain, min([d.lineno for d in fn.decorator_list] + [fn.lineno]), module_constants,
                            module_aliases)
         refusal = None
@@ -364,6 +364,13 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
             refusal = f"kernel '{fn.name}' ({where}) captures {exc}; only locals assigned a literal, a constant " \
                       f"or a type once before the kernel are translated"
         bases.append((fn, name, closure, refusal))
+    last_def = {fn.name: fn for fn in tree.body if isinstance(fn, ast.FunctionDef) and is_kernel(fn)}
+    for fn in tree.body:  # a kernel defined twice at module level: the later def replaces the earlier, as in Python
+        if isinstance(fn, ast.FunctionDef) and is_kernel(fn) and last_def[fn.name] is not fn:
+            key = f"{fn.name}@{fn.lineno}"
+            result.refused[key], result.refused_at[key], result.def_lines[key] = (
+                f"kernel '{fn.name}' is defined again at line {last_def[fn.name].lineno}, which replaces this "
+                f"definition (as in Python); only the later one is translated"), fn, fn.lineno
     overloads = _overloads(tree)
     for fn in top_kernels.values():
         if generic_params(fn):

@@ -26,7 +26,7 @@ import click
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
-from cuda_production.translator import TranslatedKernel, TranslationError, parse_module, translate_source
+from cuda_production.translator import ModuleInfo, TranslatedKernel, TranslationError, parse_module, translate_module
 from cuda_production.user_inputs import (
     MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
     module_int_constants,
@@ -97,15 +97,16 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
     return None
 
 
-def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]]) -> dict:
-    """translate_source on a thread with a stack deep enough for MAX_NESTING levels."""
+def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]]) -> tuple[dict, ModuleInfo]:
+    """The parsed module and its kernels' translations, on a thread with a stack deep enough for MAX_NESTING levels."""
     result: dict = {}
 
     def work() -> None:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
         try:
-            result["value"] = translate_source(source, filename, declared_types)
+            info = parse_module(source, filename, declared_types)
+            result["value"] = (translate_module(info), info)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             result["error"] = exc
         finally:
@@ -235,8 +236,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     declared_types = {name: decl.types for name, decl in declarations.items() if decl.types}
     refused_deep, translatable = _what_to_translate(index, list(top_kernels), str(path), tree)
     try:
-        results = _translate_deep(translatable, str(path), declared_types)
-        info = parse_module(translatable, str(path), declared_types)  # the nested and generic kernels' details
+        results, info = _translate_deep(translatable, str(path), declared_types)
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2

@@ -97,6 +97,7 @@ class ModuleInfo:
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
     structs: dict[str, ast.ClassDef] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
+    foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
     # kernels the translator sees but refuses outright (defined inside a function or class): name -> error
     refused: dict[str, "TranslationError"] = field(default_factory=dict)
     # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
@@ -153,19 +154,15 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
                 info.funcs[node.name] = node
         elif isinstance(node, ast.ClassDef) and _decorator_kind(node) == "struct":
             info.structs[node.name] = node
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            alias = node.value.attr if _is_wp_attr(node.value, *TYPE_ALIASES) else None
-            if alias is not None:  # `wptype = wp.float32`: a type alias, usable in annotations and casts
-                info.type_aliases[name] = TYPE_ALIASES[alias]
-                info.constants.pop(name, None)
-                continue
-            info.type_aliases.pop(name, None)
-            value = _constant_value(node.value, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
-            if value is None:
-                info.constants.pop(name, None)  # rebound to something else: no longer a constant
-            else:
-                info.constants[name] = value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                _bind_module_name(info, target.id, node.value)
+            elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                    and len(target.elts) == len(node.value.elts):  # `np_type, wp_type = np.float32, wp.float32`
+                for t, v in zip(target.elts, node.value.elts):
+                    if isinstance(t, ast.Name):
+                        _bind_module_name(info, t.id, v)
     from cuda_production.kernel_instances import expand  # builds on this module's constant rules
 
     found = expand(tree, dict(info.kernels), info.constants, info.type_aliases,
@@ -179,6 +176,28 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
         info.kernels[name] = instance.node
         info.instances[name] = instance
     return info
+
+
+_WARP_TYPE_NAME = re.compile(r"(u?int|float)\d+|(vec|mat|quat|transform|spatial_)\w*")
+
+
+def _bind_module_name(info: ModuleInfo, name: str, value_node: ast.AST) -> None:
+    """Record a module-level `name = value`: a type alias, a constant, or neither (forgetting an earlier binding)."""
+    info.type_aliases.pop(name, None)
+    info.foreign_aliases.pop(name, None)
+    alias = value_node.attr if _is_wp_attr(value_node, *TYPE_ALIASES) else None
+    if alias is not None:  # `wptype = wp.float32`: a type alias, usable in annotations and casts
+        info.type_aliases[name] = TYPE_ALIASES[alias]
+        info.constants.pop(name, None)
+        return
+    if isinstance(value_node, ast.Attribute) and _is_wp_attr(value_node, value_node.attr) \
+            and _WARP_TYPE_NAME.fullmatch(value_node.attr):
+        info.foreign_aliases[name] = f"wp.{value_node.attr}"  # a Warp type the translator has not: refused by name
+    value = _constant_value(value_node, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
+    if value is None:
+        info.constants.pop(name, None)  # rebound to something else: no longer a constant
+    else:
+        info.constants[name] = value
 
 
 _MATH_FUNCS = {"sqrt", "sin", "cos", "tan", "exp", "log", "log2", "log10", "floor", "ceil", "atan", "atan2", "pow", "fabs"}
@@ -398,6 +417,8 @@ class FunctionTranslator:
             return self.module.struct_type(node.id, node)
         if isinstance(node, ast.Name) and node.id in self.module.info.type_aliases:
             return self.module.info.type_aliases[node.id]
+        if isinstance(node, ast.Name) and node.id in self.module.info.foreign_aliases:
+            raise self.unsupported(node, f"type {self.module.info.foreign_aliases[node.id]}")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
             if node.attr in TYPE_ALIASES:
                 return TYPE_ALIASES[node.attr]
@@ -1436,7 +1457,11 @@ def _kernel_scope(info: ModuleInfo, name: str) -> ModuleInfo:
 def translate_source(source: str, filename: str = "<source>",
                      declared_types: dict[str, dict[str, str]] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
     """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
-    info = parse_module(source, filename, declared_types)
+    return translate_module(parse_module(source, filename, declared_types))
+
+
+def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | TranslationError]:
+    """Translate every kernel of a parsed module, in source order; each gets its result or its error."""
     results: dict[str, TranslatedKernel | TranslationError] = dict(info.refused)
     for name in info.kernels:
         try:

@@ -209,3 +209,12 @@ def test_captured_constant_expression_is_folded_to_pythons_value(a, b, c):
               "    @wp.kernel\n    def k(out: wp.array(dtype=int)):\n        i = wp.tid()\n        out[i] = K\n    return k\n")
     info = parse_module(source, "u.py")
     assert info.instances["k"].constants == {"K": ("int32", (a * b + c) // c)}
+
+
+def test_kernel_redefined_at_module_level_refuses_the_replaced_definition():
+    source = ("import warp as wp\n@wp.kernel\ndef k(a: wp.array(dtype=int)):\n    i = wp.tid()\n    a[i] = 1\n"
+              "@wp.kernel\ndef k(a: wp.array(dtype=int)):\n    i = wp.tid()\n    a[i] = 2\n")
+    results = translate_source(source, "u.py")
+    assert str(results["k@3"]) == ("u.py:3:1: unsupported: kernel 'k' is defined again at line 7, which replaces "
+                                   "this definition (as in Python); only the later one is translated")
+    assert "a[i] = 2;" in results["k"].kernel_code
