@@ -176,6 +176,9 @@ class _Closure:
                 raise CaptureError(f"'{name}', declared global or nonlocal in '{fn.name}'")
             if len(nodes) != 1:
                 raise CaptureError(f"'{name}', assigned {len(nodes)} times in '{fn.name}'")
+            if isinstance(nodes[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                raise CaptureError(f"'{name}', a function or class defined inside '{fn.name}' (helpers and structs "
+                                   f"are translated from module level)")
             stmt = next((s for s in fn.body if isinstance(s, (ast.Assign, ast.AnnAssign))
                          and (s.targets if isinstance(s, ast.Assign) else [s.target]) == [nodes[0]]), None)
             if stmt is None or stmt.value is None:
@@ -198,7 +201,10 @@ class _Closure:
             return
         for n in ast.walk(value):  # a value built from other captured names: resolve those first
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                self.resolve(n.id, level + 1, line)
+                try:
+                    self.resolve(n.id, level + 1, line)
+                except CaptureError as exc:
+                    raise CaptureError(f"'{name}' = `{_short(value)}` from '{fn.name}', which reads {exc}") from None
         known = {**self.module_constants, **{k: ("type", v) for k, v in self.module_aliases.items()},
                  **self.constants, **{k: ("type", v) for k, v in self.type_aliases.items()}}
         folded = _constant_value(value, known)

@@ -218,3 +218,16 @@ def test_kernel_redefined_at_module_level_refuses_the_replaced_definition():
     assert str(results["k@3"]) == ("u.py:3:1: unsupported: kernel 'k' is defined again at line 7, which replaces "
                                    "this definition (as in Python); only the later one is translated")
     assert "a[i] = 2;" in results["k"].kernel_code
+
+
+def test_kernel_in_a_nested_function_sees_every_enclosing_functions_constants():
+    source = ("import warp as wp\ndef outer():\n    N = 4\n    def inner():\n        M = N * 2\n        @wp.kernel\n"
+              "        def deep(a: wp.array(dtype=int)):\n            i = wp.tid()\n            a[i] = M + N\n"
+              "        return deep\n    return inner()\n")
+    assert parse_module(source, "u.py").instances["deep"].constants == {"N": ("int32", 4), "M": ("int32", 8)}
+
+
+def test_helper_defined_inside_the_factory_is_refused_naming_it():
+    source = ("import warp as wp\ndef make():\n    @wp.func\n    def h(x: int):\n        return x + 1\n    @wp.kernel\n"
+              "    def k(a: wp.array(dtype=int)):\n        i = wp.tid()\n        a[i] = h(i)\n    return k\n")
+    assert "captures 'h', a function or class defined inside 'make'" in str(translate_source(source, "u.py")["k"])
