@@ -23,18 +23,19 @@ from pathlib import Path
 
 import click
 
+from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
-from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
 from cuda_production.translator import ModuleInfo, TranslatedKernel, TranslationError, parse_module, translate_module
 from cuda_production.user_inputs import (
-    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
+    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, file_launches, infer_inputs, load_inputs_file,
     module_int_constants,
 )
 from cuda_production.user_source import (
     MAX_NESTING, MAX_SOURCE_BYTES, SourceError, SourceIndex, decode_source, decorated_start, nesting_depth,
     parse_source,
 )
+from synthesis.warp_hazards import global_first_read_in_branch
 
 INPUT_SEED = 12345
 STAMP = ".cuda_production_translate.json"  # marks a folder this tool wrote, listing the files it wrote
@@ -257,6 +258,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
+    launches = file_launches(tree, constants)
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str, str]] = []
     for name in sorted({*results, *refused_deep}, key=lambda n: (lines.get(n, 0), n)):
@@ -278,10 +280,11 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         instance = info.instances.get(name)
         try:
-            file_decl = declarations.get(name) or (declarations.get(instance.original.name) if instance else None)
+            original = instance.original.name if instance else name
+            file_decl = declarations.get(name) or declarations.get(original)
             declared = _merge(comment_declaration(index.lines, fn, str(path)), file_decl)
             launch, args = infer_inputs(result, fn, declared, {**constants, **(instance.int_constants() if instance else {})},
-                                        funcs)
+                                        funcs, launches.get(name) or launches.get(original))
         except InputsError as exc:
             report.refuse(str(exc))
             continue
@@ -397,6 +400,10 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
                 why = next((l for l in run.output.splitlines() if l.startswith(("mismatch", "FAIL"))),
                            (run.output.strip().splitlines() or ["no output"])[-1])
                 line += f": NOT equal to Warp (host emulation): {why}"
+                hazard = global_first_read_in_branch(python_sources[name])
+                if hazard:
+                    line += (f" (Warp 1.19 miscompiles {hazard.split(': ')[1]}: a module-level name read first inside "
+                             "a branch and again after it, NVIDIA/warp#1574; read it once before the branch)")
         click.echo(line)
 
 
