@@ -150,6 +150,7 @@ class _Closure:
     kernel_line: int  # the kernel's first line (decorators included): captured values must be bound before it
     module_constants: dict[str, tuple[str, object]]
     module_aliases: dict[str, str]
+    declared: dict[str, object] = field(default_factory=dict)  # the user's values (--inputs `captures`)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)
     _bindings: dict[int, dict[str, list[ast.AST]]] = field(default_factory=dict)
@@ -160,7 +161,8 @@ class _Closure:
         return self._bindings[id(fn)]
 
     def resolve(self, name: str, depth: int | None = None, before: int | None = None) -> None:
-        """Record `name`'s captured value, if an enclosing function binds it; CaptureError if it is not static."""
+        """Record `name`'s captured value, if an enclosing function binds it: the file's static value, else
+        the user's declared one; CaptureError if neither."""
         depth = len(self.chain) if depth is None else depth
         before = self.kernel_line if before is None else before
         for level in range(depth - 1, -1, -1):
@@ -170,27 +172,47 @@ class _Closure:
                 continue
             if name in self.constants or name in self.type_aliases:
                 return
-            if any(isinstance(n, ast.arg) for n in nodes):
-                raise CaptureError(f"'{name}', a parameter of '{fn.name}' (its value is known only when the code runs)")
-            if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in nodes):
-                raise CaptureError(f"'{name}', declared global or nonlocal in '{fn.name}'")
-            if len(nodes) != 1:
-                raise CaptureError(f"'{name}', assigned {len(nodes)} times in '{fn.name}'")
-            if isinstance(nodes[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                raise CaptureError(f"'{name}', a function or class defined inside '{fn.name}' (helpers and structs "
-                                   f"are translated from module level)")
-            stmt = next((s for s in fn.body if isinstance(s, (ast.Assign, ast.AnnAssign))
-                         and (s.targets if isinstance(s, ast.Assign) else [s.target]) == [nodes[0]]), None)
-            if stmt is None or stmt.value is None:
-                raise CaptureError(f"'{name}', which '{fn.name}' binds other than by one `{name} = value` statement "
-                                   f"in its body")
-            if stmt.lineno >= before:
-                raise CaptureError(f"'{name}', assigned in '{fn.name}' only after the kernel")
-            nonlocal_writers = [n for n in ast.walk(fn) if isinstance(n, ast.Nonlocal) and name in n.names]
-            if nonlocal_writers:
-                raise CaptureError(f"'{name}', reassigned through `nonlocal` inside '{fn.name}'")
-            self.bind(name, stmt.value, level, stmt.lineno, fn)
+            try:
+                self._resolve_static(name, nodes, fn, level, before)
+            except CaptureError:
+                if name not in self.declared:
+                    raise
+                self.bind_declared(name)
             return
+
+    def bind_declared(self, name: str) -> None:
+        from cuda_production.translator import _constant_value
+
+        value = self.declared[name]
+        if isinstance(value, str):
+            self.type_aliases[name] = value
+            return
+        folded = _constant_value(ast.Constant(value), {})
+        if folded is None:
+            raise CaptureError(f"'{name}', declared as {value!r}, outside int32 or not finite")
+        self.constants[name] = folded
+
+    def _resolve_static(self, name: str, nodes: list[ast.AST], fn: ast.FunctionDef, level: int, before: int) -> None:
+        if any(isinstance(n, ast.arg) for n in nodes):
+            raise CaptureError(f"'{name}', a parameter of '{fn.name}' (its value is known only when the code runs)")
+        if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in nodes):
+            raise CaptureError(f"'{name}', declared global or nonlocal in '{fn.name}'")
+        if len(nodes) != 1:
+            raise CaptureError(f"'{name}', assigned {len(nodes)} times in '{fn.name}'")
+        if isinstance(nodes[0], (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            raise CaptureError(f"'{name}', a function or class defined inside '{fn.name}' (helpers and structs "
+                               f"are translated from module level)")
+        stmt = next((s for s in fn.body if isinstance(s, (ast.Assign, ast.AnnAssign))
+                     and (s.targets if isinstance(s, ast.Assign) else [s.target]) == [nodes[0]]), None)
+        if stmt is None or stmt.value is None:
+            raise CaptureError(f"'{name}', which '{fn.name}' binds other than by one `{name} = value` statement "
+                               f"in its body")
+        if stmt.lineno >= before:
+            raise CaptureError(f"'{name}', assigned in '{fn.name}' only after the kernel")
+        nonlocal_writers = [n for n in ast.walk(fn) if isinstance(n, ast.Nonlocal) and name in n.names]
+        if nonlocal_writers:
+            raise CaptureError(f"'{name}', reassigned through `nonlocal` inside '{fn.name}'")
+        self.bind(name, stmt.value, level, stmt.lineno, fn)
 
     def bind(self, name: str, value: ast.expr, level: int, line: int, fn: ast.FunctionDef) -> None:
         from cuda_production.translator import _constant_value  # the module-constant rules
@@ -336,7 +358,7 @@ def nested_kernel_defs(tree: ast.Module, is_kernel) -> list[tuple[ast.FunctionDe
 
 def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_constants: dict[str, tuple[str, object]],
            module_aliases: dict[str, str], is_kernel, declared_types: dict[str, dict[str, str]] | None = None,
-           module_names: set[str] = frozenset()) -> Expansion:
+           module_names: set[str] = frozenset(), declared_captures: dict[str, dict[str, object]] | None = None) -> Expansion:
     """Nested kernels resolved, generic kernels instantiated; each with its unique name, or refused."""
     declared_types = declared_types or {}
     result = Expansion()
@@ -359,8 +381,9 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
     for fn, chain in nested:
         other = f"{chain[-1].name}_{fn.name}" if chain else f"{fn.name}_line{fn.lineno}"
         name = unique(([fn.name] if every_name.count(fn.name) == 1 else []) + [other])
+        declared = (declared_captures or {}).get(name) or (declared_captures or {}).get(fn.name) or {}
         closure = _Closure(chain, min([d.lineno for d in fn.decorator_list] + [fn.lineno]), module_constants,
-                           module_aliases)
+                           module_aliases, dict(declared))
         refusal = None
         try:
             for free in free_names(fn):
@@ -368,7 +391,8 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
         except CaptureError as exc:
             where = f"inside '{chain[-1].name}'" if chain else "inside a block"
             refusal = f"kernel '{fn.name}' ({where}) captures {exc}; only locals assigned a literal, a constant " \
-                      f"or a type once before the kernel are translated"
+                      f"or a type once before the kernel, or declared with `captures` for '{name}' in --inputs, " \
+                      f"are translated"
         bases.append((fn, name, closure, refusal))
     last_def = {fn.name: fn for fn in tree.body if isinstance(fn, ast.FunctionDef) and is_kernel(fn)}
     for fn in tree.body:  # a kernel defined twice at module level: the later def replaces the earlier, as in Python

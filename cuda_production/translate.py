@@ -98,7 +98,8 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
     return None
 
 
-def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]]) -> tuple[dict, ModuleInfo]:
+def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]],
+                    declared_captures: dict[str, dict[str, object]]) -> tuple[dict, ModuleInfo]:
     """The parsed module and its kernels' translations, on a thread with a stack deep enough for MAX_NESTING levels."""
     result: dict = {}
 
@@ -106,7 +107,7 @@ def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[s
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
         try:
-            info = parse_module(source, filename, declared_types)
+            info = parse_module(source, filename, declared_types, declared_captures)
             result["value"] = (translate_module(info), info)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             result["error"] = exc
@@ -235,9 +236,10 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     index = SourceIndex.build(source, tree)
     top_kernels = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)}
     declared_types = {name: decl.types for name, decl in declarations.items() if decl.types}
+    declared_captures = {name: decl.captures for name, decl in declarations.items() if decl.captures}
     refused_deep, translatable = _what_to_translate(index, list(top_kernels), str(path), tree)
     try:
-        results, info = _translate_deep(translatable, str(path), declared_types)
+        results, info = _translate_deep(translatable, str(path), declared_types, declared_captures)
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
@@ -415,7 +417,7 @@ def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) ->
     for n, f in file.args.items():
         args.setdefault(n, {}).update(f)
     return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args,
-                             {**comment.types, **file.types})
+                             {**comment.types, **file.types}, {**comment.captures, **file.captures})
 
 
 def _is_kernel(fn: ast.FunctionDef) -> bool:
@@ -465,8 +467,11 @@ are several; without an overload, declare the types in --inputs (for an array, i
   [axpy]
   types = {{x = "float32", alpha = "float32"}}
 Kernels defined inside a function are translated when every local they capture is assigned a
-literal, a constant or a type once before them; a kernel name used twice in FILE becomes
-<enclosing function>_<kernel>/.
+literal, a constant or a type once before them, or declared (a factory's parameter, as the
+factory would be called; a number or a type name):
+  [gemm]
+  captures = {{m = 32, n = 32, dtype = "float32"}}
+A kernel name used twice in FILE becomes <enclosing function>_<kernel>/.
 """
 
 

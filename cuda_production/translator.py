@@ -128,7 +128,8 @@ def _decorator_kind(fn: ast.AST) -> str | None:
     return None
 
 
-def parse_module(source: str, filename: str, declared_types: dict[str, dict[str, str]] | None = None) -> ModuleInfo:
+def parse_module(source: str, filename: str, declared_types: dict[str, dict[str, str]] | None = None,
+                 declared_captures: dict[str, dict[str, object]] | None = None) -> ModuleInfo:
     """Find the @wp.kernel, @wp.func and @wp.struct definitions and module constants. Nothing is executed.
 
     Module constants are top-level names bound to a number computed from literals, other constants,
@@ -136,7 +137,8 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     arithmetic in Python). A kernel defined anywhere but at module level (in a function, a class, an
     `if` block) and each instance of a generic kernel become kernels of their own
     (`kernel_instances`), or are refused with their location. `declared_types`: kernel -> parameter ->
-    type, for generic kernels without a wp.overload (from `--inputs`).
+    type, for generic kernels without a wp.overload; `declared_captures`: kernel -> captured name -> value
+    (a number or a type name), for captured locals the file does not fix (both from `--inputs`).
     """
     try:
         tree = ast.parse(source, filename)
@@ -166,7 +168,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     from cuda_production.kernel_instances import expand  # builds on this module's constant rules
 
     found = expand(tree, dict(info.kernels), info.constants, info.type_aliases,
-                   lambda fn: _decorator_kind(fn) == "kernel", declared_types, info.module_names())
+                   lambda fn: _decorator_kind(fn) == "kernel", declared_types, info.module_names(), declared_captures)
     for name in found.replaced:
         del info.kernels[name]
     for name, why in found.refused.items():
@@ -1455,9 +1457,10 @@ def _kernel_scope(info: ModuleInfo, name: str) -> ModuleInfo:
 
 
 def translate_source(source: str, filename: str = "<source>",
-                     declared_types: dict[str, dict[str, str]] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
+                     declared_types: dict[str, dict[str, str]] | None = None,
+                     declared_captures: dict[str, dict[str, object]] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
     """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
-    return translate_module(parse_module(source, filename, declared_types))
+    return translate_module(parse_module(source, filename, declared_types, declared_captures))
 
 
 def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | TranslationError]:

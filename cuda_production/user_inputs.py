@@ -59,6 +59,7 @@ class KernelDeclaration:
     dim: tuple[int, ...] | None = None
     args: dict[str, dict] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)  # generic parameter -> type (an array's: its element type)
+    captures: dict[str, object] = field(default_factory=dict)  # captured local -> number or type (nested kernels)
 
 
 # ---- reading declarations ----------------------------------------------------------------------
@@ -82,15 +83,17 @@ def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
         origin = f"{path}: kernel '{kernel}'"
         if not isinstance(entry, dict):
             raise InputsError(f"{origin}: error: expected a table with 'dim' and/or 'args'")
-        unknown = set(entry) - {"dim", "args", "types"}
+        unknown = set(entry) - {"dim", "args", "types", "captures"}
         if unknown:
-            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args', 'types')")
+            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args', 'types', "
+                              f"'captures')")
         args = entry.get("args", {})
         if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
             raise InputsError(f"{origin}: error: 'args' must map parameter names to tables of fields")
         declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
                                                  {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()},
-                                                 _types(entry.get("types", {}), origin))
+                                                 _types(entry.get("types", {}), origin),
+                                                 _captures(entry.get("captures", {}), origin))
     return declarations
 
 
@@ -144,6 +147,22 @@ def _types(types, origin: str) -> dict[str, str]:
             raise InputsError(f"{origin}: error: type of '{name}' must be one of {', '.join(sorted(TYPE_ALIASES))}, "
                               f"not {type_name!r}")
     return {name: TYPE_ALIASES[t.removeprefix("wp.")] for name, t in types.items()}
+
+
+def _captures(captures, origin: str) -> dict[str, object]:
+    """`captures = {m = 32, dtype = "float32"}`: values of the locals a nested kernel captures (numbers or types)."""
+    if not isinstance(captures, dict):
+        raise InputsError(f"{origin}: error: 'captures' must map captured names to numbers or type names")
+    found = {}
+    for name, value in captures.items():
+        if isinstance(value, str) and value.removeprefix("wp.") in TYPE_ALIASES:
+            found[name] = TYPE_ALIASES[value.removeprefix("wp.")]  # a type: kept as its name
+        elif isinstance(value, (bool, int, float)) and not isinstance(value, str):
+            found[name] = value
+        else:
+            raise InputsError(f"{origin}: error: captured '{name}' must be a number, true/false or a type name, "
+                              f"not {value!r}")
+    return found
 
 
 def _number(text: str, origin: str) -> int | float:

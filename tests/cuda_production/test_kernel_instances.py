@@ -56,6 +56,17 @@ def make_scaled(gain):
     return scaled
 
 
+def make_gain(g, dtype):
+    G2 = g * 2
+
+    @wp.kernel
+    def gained(a: wp.array(dtype=dtype), b: wp.array(dtype=dtype)):
+        i = wp.tid()
+        b[i] = a[i] * dtype(G2)
+
+    return gained
+
+
 @wp.kernel
 def twice(a: wp.array(dtype=Any), b: wp.array(dtype=Any)):
     i = wp.tid()
@@ -87,7 +98,8 @@ def line_of(text: str) -> int:
     return next(k for k, line in enumerate(FACTORIES.splitlines(), 1) if text in line)
 
 
-TYPES = '[axpy]\ntypes = {x = "float32", y = "float32", alpha = "float32"}\n'
+TYPES = ('[axpy]\ntypes = {x = "float32", y = "float32", alpha = "float32"}\n'
+         '[gained]\ncaptures = {g = 1.25, dtype = "float32"}\n')
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +117,7 @@ def run(tmp_path_factory):
 def test_nested_and_generic_kernels_are_written_and_equal_to_warp(run):
     _, out, _, _ = run
     written = {line.split(":")[0]: line for line in out.splitlines()}
-    assert set(written) == {"make_shift_shift", "make_other_shift", "twice_float32", "twice_vec3", "axpy"}
+    assert set(written) == {"make_shift_shift", "make_other_shift", "gained", "twice_float32", "twice_vec3", "axpy"}
     assert all(line.endswith(": equal to Warp (host emulation)") for line in written.values()), out
 
 
@@ -194,6 +206,7 @@ def test_names_of_nested_kernels_are_the_same_on_every_parse():
 @pytest.mark.parametrize("entry, message", [
     ('types = {x = "float128"}', "type of 'x' must be one of"),
     ("types = 3", "'types' must map parameter names to type names"),
+    ('captures = {g = "fast"}', "captured 'g' must be a number, true/false or a type name, not 'fast'"),
 ])
 def test_bad_declared_type_is_one_line(tmp_path, entry, message):
     path = tmp_path / "t.toml"
@@ -231,3 +244,14 @@ def test_helper_defined_inside_the_factory_is_refused_naming_it():
     source = ("import warp as wp\ndef make():\n    @wp.func\n    def h(x: int):\n        return x + 1\n    @wp.kernel\n"
               "    def k(a: wp.array(dtype=int)):\n        i = wp.tid()\n        a[i] = h(i)\n    return k\n")
     assert "captures 'h', a function or class defined inside 'make'" in str(translate_source(source, "u.py")["k"])
+
+
+def test_declared_captures_stand_in_for_the_factorys_arguments():
+    info = parse_module(FACTORIES, "user.py", declared_captures={"gained": {"g": 1.25, "dtype": "vec3"}})
+    instance = info.instances["gained"]
+    assert instance.constants == {"G2": ("float32", 2.5)} and instance.type_aliases == {"dtype": "vec3"}
+
+
+def test_declared_capture_outside_int32_is_refused():
+    result = translate_source(FACTORIES, "user.py", declared_captures={"gained": {"g": 2**40, "dtype": "float32"}})
+    assert "captures 'G2' = `g * 2` from 'make_gain', which reads 'g', declared as 1099511627776" in str(result["gained"])
