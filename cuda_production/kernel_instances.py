@@ -226,12 +226,12 @@ class _Closure:
                 try:
                     self.resolve(n.id, level + 1, line)
                 except CaptureError as exc:
-                    raise CaptureError(f"'{name}' = `{_short(value)}` from '{fn.name}', which reads {exc}") from None
+                    raise CaptureError(f"'{name}' = '{_short(value)}' from '{fn.name}', which reads {exc}") from None
         known = {**self.module_constants, **{k: ("type", v) for k, v in self.module_aliases.items()},
                  **self.constants, **{k: ("type", v) for k, v in self.type_aliases.items()}}
         folded = _constant_value(value, known)
         if folded is None:
-            raise CaptureError(f"'{name}' = `{_short(value)}` from '{fn.name}', which is not a literal, a constant "
+            raise CaptureError(f"'{name}' = '{_short(value)}' from '{fn.name}', which is not a literal, a constant "
                                f"or a type")
         self.constants[name] = folded
 
