@@ -26,7 +26,6 @@ from __future__ import annotations
 import ast
 import copy
 import re
-import textwrap
 from dataclasses import dataclass, field
 
 from cuda_production.cuda_types import TYPE_ALIASES
@@ -54,7 +53,7 @@ class KernelInstance:
         """The instance as module-level Python: the captured values, then the def (renamed, concrete types,
         dedented); and the line of the def within that text (1-based), to map Warp's lines back."""
         head = [f"{n} = {_literal(t, v)}" for n, (t, v) in self.constants.items()]
-        head += [f"{n} = wp.{_alias_attr(t)}" for n, t in self.type_aliases.items()]
+        head += [f"{n} = wp.{t}" for n, t in self.type_aliases.items()]  # the translator's type names are Warp's
         fn = self.original
         first = min([d.lineno for d in fn.decorator_list] + [fn.lineno])
         rows = [line.encode("utf-8") for line in lines[first - 1: fn.end_lineno]]
@@ -73,24 +72,20 @@ class KernelInstance:
         edits.append((def_row, match.start(1), match.end(1), self.name.encode()))
         for row, start, end, text in sorted(edits, reverse=True):
             rows[row] = rows[row][:start] + text + rows[row][end:]
-        body = textwrap.dedent("\n".join(r.decode("utf-8") for r in rows))
+        indent = rows[def_row][: fn.col_offset]  # the def's indentation, taken off every line that has it
+        body = "\n".join((r[len(indent):] if r.startswith(indent) else r).decode("utf-8") for r in rows)
         prefix = "\n".join(head) + "\n\n\n" if head else ""
         return prefix + body + "\n", prefix.count("\n") + def_row + 1
 
     def _unparsed_text(self, head: list[str]) -> tuple[str, int]:
-        node = copy.deepcopy(self.node)
         prefix = "\n".join(head) + "\n\n\n" if head else ""
-        text = ast.unparse(node)
+        text = ast.unparse(self.node)
         def_line = next(k for k, line in enumerate(text.splitlines()) if line.lstrip().startswith("def "))
         return prefix + text + "\n", prefix.count("\n") + def_line + 1
 
 
 def _literal(t: str, v: object) -> str:
     return repr(v) if t != "bool" else str(bool(v))
-
-
-def _alias_attr(t: str) -> str:
-    return t  # TYPE_ALIASES maps Warp's names to themselves for every canonical type
 
 
 # ---- scopes ---------------------------------------------------------------------------------------
