@@ -502,6 +502,8 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
                 extent = size
             else:
                 extent = SIDE_OF_OTHER_ARRAYS
+            if d in usage.other_dims.get(p.name, set()):  # a loop or computed index: not below the default
+                extent = max(extent, SIDE_OF_OTHER_ARRAYS)  # (a serial kernel launched once scans a table)
             shape.append(max([extent, *needs]) if max([extent, *needs]) <= MAX_ELEMENTS else extent)
         shapes[p.name] = tuple(shape)
 

@@ -488,3 +488,11 @@ def test_a_kernel_the_file_launches_serially_keeps_one_thread_at_bench_size(tmp_
     meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
     assert meta["launch_dim"] == [1]
     assert meta["bench"]["launch_dim"] == [1]  # grown, copies of the scan would race
+
+
+def test_a_serial_kernels_scanned_array_is_not_sized_like_its_one_thread_launch(tmp_path):
+    code, _, err = cli(write(tmp_path, SERIAL), "-o", tmp_path / "out")
+    assert code == 0, err
+    meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
+    shapes = {a["name"]: a["shape"] for a in meta["arguments"]}
+    assert shapes["values"] == [16]  # indexed by the loop, not the thread: the default side, not 1
