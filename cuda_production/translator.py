@@ -955,8 +955,8 @@ class FunctionTranslator:
             self.module.need(f"mneg:{MAT_DIM[v.type]}")
         elif is_quat(v.type):
             self.module.need("qneg")
-        elif v.type not in ("float32", "float64", "float16", "int32"):
-            raise self.error(node, f"unary minus on {v.type}")
+        elif v.type not in ("float32", "float64", "int32"):
+            raise self.unsupported(node, f"unary minus on {v.type}")
         return negate(v)
 
     def emit_BinOp(self, node: ast.BinOp) -> CExpr:
@@ -988,6 +988,10 @@ class FunctionTranslator:
                 raise self.error(node, "@ on scalars")
             prec = _PREC[opname]
             return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
+        if ta == tb == "float16" and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            # Warp's half arithmetic: in float, rounded back to half (exact for one operation)
+            expr = f"__half2float({a.code}) {sym} __half2float({b.code})"
+            return CExpr(f"__float2half({expr})", ta)
         if {ta, tb} <= set(NUMERIC_TYPES) and ta != tb:
             raise self.error(node, f"operands of '{sym}' have types {ta} and {tb}; Warp requires matching types")
         # vectors
