@@ -431,5 +431,9 @@ add_builtin("randf", (U, F, F), F, "randf({0}, {1}, {2})", snippets=("rand",), a
 add_builtin("randn", (U,), F, "randn({0})", snippets=("rand",), arg_names=("state",), stateful=True)
 # noise takes the state by value (it hashes it with the lattice point): not stateful
 add_builtin("noise", (U, F), F, "noise({0}, {1})", snippets=("noise:1",), arg_names=("state", "x"))
+add_builtin("pnoise", (U, F, I), F, "pnoise({0}, {1}, {2})", snippets=("pnoise:1",), arg_names=("state", "x", "px"))
 for n, v in VEC.items():
     add_builtin("noise", (U, v), F, "noise({0}, {1})", snippets=(f"noise:{n}",), arg_names=("state", "xy"))
+    periods = ("px", "py", "pz", "pt")[:n]
+    add_builtin("pnoise", (U, v) + (I,) * n, F, f"pnoise({{0}}, {{1}}, {', '.join(f'{{{k + 2}}}' for k in range(n))})",
+                snippets=(f"pnoise:{n}",), arg_names=("state", "xy", *periods))

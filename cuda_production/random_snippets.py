@@ -110,16 +110,21 @@ def _gradient(n: int) -> str:
     return gradient + "\n\n" + dot
 
 
-def _noise(n: int) -> str:
-    """noise(state, x) for a float (n = 1) or a float{n}: noise.h's noise and noise_{n}d, inlined.
+def _noise(n: int, periodic: bool = False) -> str:
+    """noise(state, x) for a float (n = 1) or a float{n}: noise.h's noise and noise_{n}d, inlined;
+    with `periodic`, pnoise(state, x, px[, py...]): the lattice wraps with C's `%`, as Warp's mod(int).
 
     Corners are blended along x first, then y, z and t, as noise_{n}d does."""
     lines = []
     for k, a in enumerate(_AXES[:n]):
         comp = "p" if n == 1 else f"p.{'xyzw'[k]}"
         lines.append(f"    float d{a} = {comp} - floorf({comp});")
-        lines.append(f"    int {a}0 = (int)floorf({comp});")
-        lines.append(f"    int {a}1 = {a}0 + 1;")
+        if periodic:
+            lines.append(f"    int {a}0 = ((int)floorf({comp})) % p{a};")
+            lines.append(f"    int {a}1 = ({a}0 + 1) % p{a};")
+        else:
+            lines.append(f"    int {a}0 = (int)floorf({comp});")
+            lines.append(f"    int {a}1 = {a}0 + 1;")
 
     def corner(bits: tuple[int, ...]) -> str:
         idx = ", ".join(f"{a}{b}" for a, b in zip(_AXES, bits))
@@ -133,7 +138,9 @@ def _noise(n: int) -> str:
         return f"noise_interpolate({nested(axis - 1, (0,) + high)}, {nested(axis - 1, (1,) + high)}, d{_AXES[axis]})"
 
     arg = "float p" if n == 1 else f"float{n} p"
-    return (_FN + f"float noise(uint32_t state, {arg})\n{{\n" + "\n".join(lines) +
+    if periodic:
+        arg += "".join(f", int p{a}" for a in _AXES[:n])
+    return (_FN + f"float {'pnoise' if periodic else 'noise'}(uint32_t state, {arg})\n{{\n" + "\n".join(lines) +
             f"\n    return {nested(n - 1, ())};\n}}")
 
 
@@ -161,8 +168,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]] | None:
         n = int(arg)
         deps = ("rand",) if n == 1 else ("rand", f"normalize:{n}")
         return _gradient(n), deps
-    if kind == "noise":
-        return _noise(int(arg)), ("noise_common", f"noise_gradient:{arg}")
+    if kind in ("noise", "pnoise"):
+        return _noise(int(arg), kind == "pnoise"), ("noise_common", f"noise_gradient:{arg}")
     if kind == "matd":
         n = int(arg)
         return f"struct mat{n}{n}d\n{{\n    double m[{n}][{n}];  // row-major, like Warp's mat{n}{n}d\n}};", ()

@@ -286,7 +286,7 @@ floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
 atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4"""
-_RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise noise_interpolate random_gradient_1d random_gradient_2d
+_RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
