@@ -373,7 +373,7 @@ def _to_half(args: list[CExpr]) -> CExpr:
 
 for t in (F, I, B, D, U, H):
     add_builtin("float64", (t,), D, emit=_to_double, snippets=("half",) if t == H else ())
-    add_builtin("float16", (t,), H, emit=_to_half, snippets=("half",), aliases=("half",))
+    add_builtin("float16", (t,), H, emit=_to_half, snippets=("half",))
     add_builtin("uint32", (t,), U, emit=_cast(U, "uint32_t"), snippets=("half",) if t == H else ())
 for t in (D, U, H):
     add_builtin("float", (t,), F, emit=_cast(F, "float"), python_name=True, aliases=("float32",),

@@ -94,7 +94,7 @@ def _matrix(n: int, scalar: str = "float32") -> DType:
 TYPES: dict[str, DType] = {t.name: t for t in (
     _scalar("float32", "float", ("float32", "float"), ("float", "wp.float32")),
     _scalar("float64", "double", ("float64",), ("wp.float64",)),
-    _scalar("float16", "__half", ("float16", "half"), ("wp.float16",)),
+    _scalar("float16", "__half", ("float16",), ("wp.float16",)),
     _scalar("int32", "int", ("int32", "int"), ("int", "wp.int32")),
     _scalar("uint32", "uint32_t", ("uint32",), ("wp.uint32",)),
     _scalar("bool", "bool", ("bool",), ("bool",)),
