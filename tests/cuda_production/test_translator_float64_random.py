@@ -33,6 +33,24 @@ def rand_floats(seed: int, scale: float, u: wp.array(dtype=float), g: wp.array(d
     u[tid] = wp.randf(state) + wp.randf(state, -scale, scale)
     g[tid] = wp.vec3(wp.randn(state), wp.randn(state), wp.randn(state))
 ''', [scal("seed", I, 7), scal("scale", F, 2.5), arr("u", F, "output", bound=4.0), arr("g", "vec3", "output", bound=6.0)]),
+    spec("rand_state_by_value", '''
+@wp.func
+def draw(s: wp.uint32, scale: float) -> float:
+    return wp.randf(s) * scale
+
+
+@wp.kernel
+def rand_state_by_value(seed: int, out: wp.array(dtype=float)):
+    tid = wp.tid()
+    s = wp.rand_init(seed, tid)
+    copy = s
+    a = draw(s, 2.0) + wp.randf(copy)
+    b = wp.randf(s)
+    c = draw(s, 3.0)
+    out[tid] = a + 10.0 * b + 100.0 * c
+    for k in range(3):
+        out[tid] += wp.randf(s)
+''', [scal("seed", I, 99), arr("out", F, "output", bound=512.0)]),
     spec("noise_fields", '''
 @wp.kernel
 def noise_fields(seed: int, x: wp.array(dtype=float), y: wp.array(dtype=float), out: wp.array(dtype=float),
@@ -92,8 +110,9 @@ def warp_results():
     return warp_reference(CASES, "test_float64_random_module")
 
 
-# integer results, and uniform floats (exact arithmetic on the hash), must equal Warp's bit for bit
-BIT_EXACT = {"rand_integers", "rand_floats"}
+# integer results, and uniform floats (exact arithmetic on the hash), must equal Warp's bit for bit;
+# a state passed to a helper or copied to another name is a copy in Warp too (by value)
+BIT_EXACT = {"rand_integers", "rand_floats", "rand_state_by_value"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
