@@ -97,7 +97,7 @@ def warp_run(wp, kernel, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
     launch_args, written = [], []
     for position, arg in enumerate(args):
         if arg.kind == "scalar":
-            launch_args.append(float(arg.value) if arg.dtype == "float32" else int(arg.value))
+            launch_args.append(float(arg.value) if lookup_dtype(arg.dtype).is_float else int(arg.value))
             continue
         t = lookup_dtype(arg.dtype)
         host = make_input(arg, position, seed).reshape(arg.shape + t.shape)
