@@ -48,10 +48,10 @@ def test_unsupported_construct_is_located(body, message, col):
 
 
 @pytest.mark.parametrize("annotation,message", [
-    ("wp.array(dtype=wp.float64)", "unsupported: type wp.float64"),
-    ("wp.array(dtype=wp.vec3d)", "unsupported: type wp.vec3d"),
+    ("wp.array(dtype=wp.int64)", "unsupported: type wp.int64"),
+    ("wp.array(dtype=wp.vec3h)", "unsupported: type wp.vec3h"),
     ("wp.array(dtype=float, ndim=4)", "unsupported: array ndim other than 1, 2 or 3"),
-    ("wp.uint32", "unsupported: type wp.uint32"),
+    ("wp.uint64", "unsupported: type wp.uint64"),
 ])
 def test_unsupported_types(annotation, message):
     source = f"@wp.kernel\ndef k(x: {annotation}):\n    tid = wp.tid()\n"
