@@ -287,9 +287,14 @@ class _Reads:
 
     def __call__(self, node: ast.AST) -> frozenset[str]:
         key = id(node)
-        if key not in self.sets:
-            self.sets[key] = frozenset(_loaded_names(node))
-        return self.sets[key]
+        names = self.sets.get(key)
+        if names is None:
+            # a nested statement's names come from (and stay in) the memo: each node is walked once
+            found = {node.id} if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else set()
+            for child in ast_children(node):
+                found |= self(child) if isinstance(child, ast.stmt) else _loaded_names(child)
+            names = self.sets[key] = frozenset(found)
+        return names
 
 
 def _blocks(body: list[ast.stmt]):
