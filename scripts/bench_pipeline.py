@@ -168,8 +168,9 @@ def baseline_figures(args) -> None:
     with revision_tree(args.baseline) as old_root:
         costs: dict[str, list] = {"new": [], "old": []}
         rates: dict[str, list] = {"new": [], "old": []}
-        for _ in range(args.rounds):
-            for side, root in (("old", old_root), ("new", ROOT)):
+        for round_ in range(args.rounds):
+            sides = (("old", old_root), ("new", ROOT))
+            for side, root in sides if round_ % 2 == 0 else sides[::-1]:  # neither side always first
                 costs[side].append(generation_cost(args.count, args.seed, root))
                 if not args.generation:
                     rates[side].append(pipeline_rate(args.count, args.seed, 1, root=root))
