@@ -3,7 +3,10 @@
 A stand-in `cuda_runtime.h` turns the CUDA constructs the translator emits into plain C++: thread
 indices become globals that a launch loops over (one thread at a time, which is a valid schedule
 of any kernel without barriers), atomics become plain read-modify-writes, the runtime API becomes
-malloc/memcpy. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
+malloc/memcpy. A kernel with barriers (`__syncthreads()`: tiles) cannot run one thread at a time:
+there (EMU_COOPERATIVE) each block's threads run concurrently, one std::thread each, blocks one after
+another; `__syncthreads()` is a std::barrier of the block, `__shared__` storage is `static` (one
+block at a time uses it), thread indices are `thread_local`, and atomics take a lock. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
 `emu_launch(k, grid, block, args)`. Everything else, main() with its input hashing and its check
 against expected.bin included, is the shipped file, compiled by g++.
 
@@ -32,12 +35,27 @@ EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tes
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __shared__ static
 
 struct dim3 {
     unsigned x, y, z;
     dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-static dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+#ifdef EMU_COOPERATIVE
+#include <barrier>
+#include <mutex>
+#include <thread>
+static thread_local dim3 threadIdx, blockIdx;
+static std::mutex emu_atomic_mutex;
+#define EMU_ATOMIC std::lock_guard<std::mutex> emu_atomic_guard(emu_atomic_mutex)
+static thread_local std::barrier<>* emu_block_barrier = nullptr;  // the running block's __syncthreads()
+inline void __syncthreads() { emu_block_barrier->arrive_and_wait(); }
+#else
+static dim3 threadIdx, blockIdx;
+#define EMU_ATOMIC
+#endif
+static dim3 blockDim, gridDim;
 
 struct float2 { float x, y; };
 struct float3 { float x, y, z; };
@@ -49,14 +67,14 @@ inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z,
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 
-inline float atomicAdd(float* p, float v) { float old = *p; *p = old + v; return old; }
-inline int atomicAdd(int* p, int v) { int old = *p; *p = old + v; return old; }
-inline int atomicSub(int* p, int v) { int old = *p; *p = old - v; return old; }
-inline int atomicMin(int* p, int v) { int old = *p; *p = old < v ? old : v; return old; }
-inline int atomicMax(int* p, int v) { int old = *p; *p = old > v ? old : v; return old; }
-inline int atomicCAS(int* p, int compare, int v) { int old = *p; if (old == compare) *p = v; return old; }
-inline int atomicExch(int* p, int v) { int old = *p; *p = v; return old; }
-inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old; }
+inline float atomicAdd(float* p, float v) { EMU_ATOMIC; float old = *p; *p = old + v; return old; }
+inline int atomicAdd(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old + v; return old; }
+inline int atomicSub(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old - v; return old; }
+inline int atomicMin(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old < v ? old : v; return old; }
+inline int atomicMax(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old > v ? old : v; return old; }
+inline int atomicCAS(int* p, int compare, int v) { EMU_ATOMIC; int old = *p; if (old == compare) *p = v; return old; }
+inline int atomicExch(int* p, int v) { EMU_ATOMIC; int old = *p; *p = v; return old; }
+inline float atomicExch(float* p, float v) { EMU_ATOMIC; float old = *p; *p = v; return old; }
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 
@@ -128,6 +146,36 @@ void emu_run(Kernel kernel, dim3 grid, dim3 block, Args... args)
 {
     gridDim = grid;
     blockDim = block;
+#ifdef EMU_COOPERATIVE
+    // One std::thread per thread of a block, all blocks in turn: `between` starts each block (its
+    // completion makes the block's barrier); a thread leaving the kernel (its end, or an early
+    // return) drops out of that barrier, as an exited CUDA thread no longer counts at __syncthreads.
+    const unsigned threads = block.x * block.y * block.z;
+    const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
+    auto next_block = []() noexcept {};
+    std::barrier<decltype(next_block)> between(threads, next_block);
+    std::vector<std::barrier<>*> barriers;
+    for (unsigned long b = 0; b < blocks; ++b)
+        barriers.push_back(new std::barrier<>(threads));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+            for (unsigned long b = 0; b < blocks; ++b) {
+                between.arrive_and_wait();
+                emu_block_barrier = barriers[b];
+                blockIdx = dim3(b % grid.x, (b / grid.x) % grid.y, b / ((unsigned long)grid.x * grid.y));
+                kernel(args...);
+                barriers[b]->arrive_and_drop();
+            }
+        });
+    for (auto& th : pool)
+        th.join();
+    for (auto* b : barriers)
+        delete b;
+    emu_block_barrier = nullptr;
+    return;
+#endif
     for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
             for (unsigned bx = 0; bx < grid.x; ++bx)
@@ -170,11 +218,14 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     include.mkdir(exist_ok=True)
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
-    source.write_text(rewrite_launches(cu_path.read_text()))
+    text = rewrite_launches(cu_path.read_text())
+    cooperative = "__syncthreads" in text  # barriers: each block's threads run concurrently (C++20 std::barrier)
+    source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.
     flags = ["-Wformat", "-Werror=format", "-Werror=return-type", "-Werror=uninitialized", "-Werror=maybe-uninitialized"]
-    return subprocess.run(["g++", "-std=c++17", "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
+    standard = ["-std=c++20", "-pthread"] if cooperative else ["-std=c++17"]
+    return subprocess.run(["g++", *standard, "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
                           capture_output=True, text=True)
 
 

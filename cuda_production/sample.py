@@ -65,6 +65,9 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
         "bench": bench_metadata(args, tuple(launch_dim)),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
+    if kernel.block_dim:  # a kernel using tiles: how Warp launches it
+        meta["tiles"] = {"block_dim": kernel.block_dim, "block_dim_origin": kernel.block_dim_origin,
+                         "launch": "wp.launch_tiled" if kernel.tiled else "wp.launch"}
     if expected is not None:
         (tmp / "expected.bin").write_bytes(expected)
     (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")

@@ -25,7 +25,8 @@ import click
 
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
-from cuda_production.translator import TranslatedKernel, TranslationError, translate_source
+from cuda_production.tiles import find_launches
+from cuda_production.translator import TranslatedKernel, TranslationError, _constant_value, _fold, translate_source
 from cuda_production.user_inputs import (
     MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
     module_int_constants,
@@ -96,7 +97,8 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
     return None
 
 
-def _translate_deep(source: str, filename: str) -> dict:
+def _translate_deep(source: str, filename: str, block_dims: dict[str, int] | None = None,
+                    launches: dict | None = None) -> dict:
     """translate_source on a thread with a stack deep enough for MAX_NESTING levels."""
     result: dict = {}
 
@@ -104,7 +106,7 @@ def _translate_deep(source: str, filename: str) -> dict:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
         try:
-            result["value"] = translate_source(source, filename)
+            result["value"] = translate_source(source, filename, block_dims, launches)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             result["error"] = exc
         finally:
@@ -215,7 +217,8 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             return 2
     refused_deep, translatable = _what_to_translate(index, list(kernel_nodes), str(path))
     try:
-        results = _translate_deep(translatable, str(path))
+        results = _translate_deep(translatable, str(path), _declared_block_dims(index, kernel_nodes, declarations, path),
+                                  _launches(tree))
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
@@ -298,7 +301,8 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         module_path.write_text(module_text)
         defs = {n.name: n.lineno for n in ast.parse(module_text).body if isinstance(n, ast.FunctionDef)}
         jobs = [ReferenceJob(k.name, str(module_path), args, launch, INPUT_SEED,
-                             kernel_nodes[k.name].lineno - defs[k.name], str(path)) for k, launch, args, _ in ready]
+                             kernel_nodes[k.name].lineno - defs[k.name], str(path), k.block_dim, k.tiled)
+                for k, launch, args, _ in ready]
         results = run_references(jobs, staging / "runs")
         if len(jobs) > 1:  # a kernel Warp refused may have failed its whole module: retry those alone
             alone = []
@@ -359,6 +363,33 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         click.echo(line)
 
 
+def _launches(tree: ast.Module) -> dict:
+    """How the file launches its kernels (read before the translator sees only the kernels' own code)."""
+    constants: dict = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _constant_value(node.value, constants)
+            if value is None:
+                constants.pop(node.targets[0].id, None)
+            else:
+                constants[node.targets[0].id] = value
+    return find_launches(tree, lambda n: _fold(n, constants))
+
+
+def _declared_block_dims(index: SourceIndex, kernel_nodes: dict, declarations: dict, path: Path) -> dict[str, int]:
+    """block_dim per kernel from --inputs or a `# translate: block_dim=N` comment (a bad comment is
+    reported with the kernel's other inputs, later)."""
+    found = {}
+    for name, fn in kernel_nodes.items():
+        try:
+            declared = _merge(comment_declaration(index.lines, fn, str(path)), declarations.get(name))
+        except InputsError:
+            continue
+        if declared is not None and declared.block_dim:
+            found[name] = declared.block_dim
+    return found
+
+
 def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) -> KernelDeclaration | None:
     """A declaration from --inputs overrides the comment block's, field by field."""
     if comment is None or file is None:
@@ -366,7 +397,8 @@ def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) ->
     args = {n: dict(f) for n, f in comment.args.items()}
     for n, f in file.args.items():
         args.setdefault(n, {}).update(f)
-    return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args)
+    return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args,
+                             file.block_dim or comment.block_dim)
 
 
 def _is_kernel(fn: ast.FunctionDef) -> bool:
