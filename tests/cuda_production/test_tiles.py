@@ -147,8 +147,9 @@ def test_tiled_launch_runs_one_block_per_launch_index(tile_run):
 
 
 def test_block_dim_is_declared_when_the_file_does_not_say():
-    source = TILE_KERNELS.split("def launch(")[0]
-    found = translate_source(source, "tiles.py", block_dims={"block_stats": 128})["block_stats"]
+    source = ("import warp as wp\n\n@wp.kernel\ndef energy(x: wp.array(dtype=float), total: wp.array(dtype=float)):\n"
+              "    i = wp.tid()\n    v = x[i]\n    wp.tile_atomic_add(total, wp.tile_sum(wp.tile(v * v)))\n")
+    found = translate_source(source, "user.py", block_dims={"energy": 128})["energy"]
     assert found.block_dim == 128 and "__shared__ float partial0[128];" in found.kernel_code
 
 
