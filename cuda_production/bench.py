@@ -111,7 +111,11 @@ def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
 
 
 def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> tuple[int, ...]:
-    """The launch at bench size: the outermost dimension grown, the others kept."""
+    """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
+    stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
+    once would race on the same elements."""
+    if prod(launch_dim) == 1:
+        return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
     threads = MAX_THREADS
     while threads > MIN_THREADS and threads * per_thread > TARGET_BYTES:

@@ -28,13 +28,14 @@ from cuda_production.templates import Tolerance
 from cuda_production.tiles import find_launches
 from cuda_production.translator import TranslatedKernel, TranslationError, _constant_value, _fold, translate_source
 from cuda_production.user_inputs import (
-    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, infer_inputs, load_inputs_file,
+    MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, file_launches, infer_inputs, load_inputs_file,
     module_int_constants,
 )
 from cuda_production.user_source import (
     MAX_NESTING, MAX_SOURCE_BYTES, SourceError, SourceIndex, decode_source, decorated_start, nesting_depth,
     parse_source,
 )
+from synthesis.warp_hazards import global_first_read_in_branch
 
 INPUT_SEED = 12345
 STAMP = ".cuda_production_translate.json"  # marks a folder this tool wrote, listing the files it wrote
@@ -236,6 +237,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
+    launches = file_launches(tree, constants)
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
     for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
@@ -255,7 +257,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             continue
         try:
             declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
-            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs)
+            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs, launches.get(name))
         except InputsError as exc:
             report.refuse(str(exc))
             continue
@@ -360,6 +362,10 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
                 why = next((l for l in run.output.splitlines() if l.startswith(("mismatch", "FAIL"))),
                            (run.output.strip().splitlines() or ["no output"])[-1])
                 line += f": NOT equal to Warp (host emulation): {why}"
+                hazard = global_first_read_in_branch(python_sources[name])
+                if hazard:
+                    line += (f" (Warp 1.19 miscompiles {hazard.split(': ')[1]}: a module-level name read first inside "
+                             "a branch and again after it, NVIDIA/warp#1574; read it once before the branch)")
         click.echo(line)
 
 

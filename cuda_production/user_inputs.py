@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -439,9 +440,12 @@ def _is_wp(node: ast.AST, *names: str) -> bool:
 
 def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: KernelDeclaration | None = None,
                  constants: dict[str, int] | None = None,
-                 funcs: dict[str, ast.FunctionDef] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
+                 funcs: dict[str, ast.FunctionDef] | None = None,
+                 launched: tuple[int, ...] | None = None) -> tuple[tuple[int, ...], list[ArgSpec]]:
     """The launch and the arguments' ArgSpecs: declared fields first, inferred for the rest.
-    `constants`: the file's module-level int constants (a guard `if i >= N: return` sets the launch)."""
+    `constants`: the file's module-level int constants (a guard `if i >= N: return` sets the launch).
+    `launched`: the dimensions the file's own `wp.launch` calls give (`file_launches`), used when
+    no dimensions are declared."""
     declared = declared or KernelDeclaration("no declaration")
     names = [p.name for p in kernel.params]
     for name in declared.args:
@@ -449,6 +453,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             raise InputsError(f"{declared.origin}: error: no parameter '{name}' in kernel '{kernel.name}'")
     usage = kernel_usage(fn, kernel, constants, funcs)
     launch = declared.dim
+    if (launch is None and launched is not None and len(launched) == kernel.launch_ndim
+            and math.prod(launched) <= MAX_INFERRED_LAUNCH):
+        launch = launched
     if launch is None:
         defaults = DEFAULT_TILED_LAUNCH if kernel.tiled else DEFAULT_LAUNCH
         launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(defaults[kernel.launch_ndim]))
@@ -573,6 +580,29 @@ def _check_array(arg: ArgSpec, p, where: str) -> None:
     lo, span, _ = arg.fill
     if span > 1 << 31 or abs(lo) > 1 << 30:
         raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
+
+
+def _literal_dim(node: ast.AST, constants: dict[str, int]) -> tuple[int, ...] | None:
+    """`dim=` of a launch as integers: a literal or module constant, or a tuple/list of them."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    dims = tuple(_constant_int(item, constants) for item in items)
+    return dims if dims and all(d is not None and d > 0 for d in dims) else None
+
+
+def file_launches(tree: ast.Module, constants: dict[str, int]) -> dict[str, tuple[int, ...]]:
+    """Kernel name -> the launch dimensions its `wp.launch(kernel, dim=...)` calls in the file give,
+    when every such call names the same literal dimensions (`dim=1`, `dim=(1,)`, `dim=N` with N a
+    module int constant). A serial kernel (`dim=1`: a scan, a counter) launched wide is a race."""
+    seen: dict[str, set[tuple[int, ...] | None]] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _is_wp(node.func, "launch")):
+            continue
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        kernel = keywords.get("kernel", node.args[0] if node.args else None)
+        dim = keywords.get("dim", node.args[1] if len(node.args) > 1 else None)
+        if isinstance(kernel, ast.Name) and dim is not None:
+            seen.setdefault(kernel.id, set()).add(_literal_dim(dim, constants))
+    return {name: next(iter(dims)) for name, dims in seen.items() if len(dims) == 1 and None not in dims}
 
 
 def module_int_constants(tree: ast.Module) -> dict[str, int]:

@@ -7,7 +7,7 @@ floor leaves out kernel creation too. End to end: `synthesis/pipeline.py -d cuda
 extraction, JSON and shard writing included; and `--standalone` (translation, Warp's CPU reference,
 batched nvcc validation per kernel on top) on a smaller count.
 
-    python scripts/bench_pipeline.py [-n 2000] [--standalone-count 200] [--workers 1,2,4,8,16]
+    python scripts/bench_pipeline.py [-n 2000] [--standalone-count 200] [--workers 1,2,4,8,16] [--per-worker 1000]
 """
 from __future__ import annotations
 
@@ -47,13 +47,40 @@ def floor_rate(count: int, seed: int) -> tuple[float, float]:
     return with_load, strict
 
 
+def _timed_floor(count: int, seed: int, barrier, results) -> None:
+    """One process of `concurrent_floor`: prepare (untimed), wait for all, then time the floor."""
+    from extraction import warp_compat
+    from extraction.loader import load_kernels, unload
+    from synthesis.categories import generate
+    from synthesis.stages import canonical_categories, task_for
+
+    cats = canonical_categories(())
+    specs = [generate(t.category, t.seed) for t in (task_for(i, cats, seed) for i in range(count))]
+    warm = load_kernels(specs[0].source, "warm")[specs[0].name]
+    warp_compat.build_module(warm, True).codegen("cuda")
+    barrier.wait()
+    t0 = time.monotonic()
+    for sp in specs:
+        k = load_kernels(sp.source, "f_" + sp.name)[sp.name]
+        warp_compat.build_module(k, True).codegen("cuda")
+        unload("f_" + sp.name)
+    results.put((t0, time.monotonic(), count))
+
+
 def concurrent_floor(count: int, seed: int, processes: int) -> float:
-    """The floor with `processes` copies running at once: what this machine allows in parallel."""
+    """The floor with `processes` copies running at once, `count` kernels each, from a common start
+    (a barrier) to the last one's end: what this machine allows in parallel."""
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        rates = pool.starmap(floor_rate, [(count // processes, seed + p) for p in range(processes)])
-    return sum(r[0] for r in rates)
+    ctx = multiprocessing.get_context("fork")
+    barrier, results = ctx.Barrier(processes), ctx.Queue()
+    procs = [ctx.Process(target=_timed_floor, args=(count, seed + 7919 * p, barrier, results)) for p in range(processes)]
+    for proc in procs:
+        proc.start()
+    spans = [results.get() for _ in procs]
+    for proc in procs:
+        proc.join()
+    return sum(n for _, _, n in spans) / (max(t1 for _, t1, _ in spans) - min(t0 for t0, _, _ in spans))
 
 
 def pipeline_rate(count: int, seed: int, workers: int, *extra: str) -> float:
@@ -73,14 +100,18 @@ def main() -> None:
     ap.add_argument("--standalone-count", type=int, default=200, help="kernels for the --standalone figure (0: skip)")
     ap.add_argument("--workers", default="1,2", help="worker counts for the scaling table")
     ap.add_argument("--standalone-only", action="store_true", help="only the --standalone figures")
+    ap.add_argument("--per-worker", type=int, default=0,
+                    help="scaling table with this many kernels per worker (n = workers x this; weak scaling), "
+                         "so that start-up is the same share at every count; 0: -n kernels at every count")
     args = ap.parse_args()
     counts = sorted({1, 2, *(int(w) for w in args.workers.split(","))})
     cores = os.cpu_count() or 1
     if args.standalone_only:
         return standalone_figures(args)
     floor, strict = floor_rate(args.count, args.seed)
-    floor2 = concurrent_floor(args.count, args.seed, 2)
-    rates = {w: pipeline_rate(args.count, args.seed, w) for w in counts}
+    floor2 = concurrent_floor(args.count // 2, args.seed, 2)
+    sizes = {w: args.per_worker * w if args.per_worker else args.count for w in counts}
+    rates = {w: pipeline_rate(sizes[w], args.seed, w) for w in counts}
     one, two = rates[1], rates[2]
     print(f"kernels                         {args.count} (all categories, -d cuda, backward on), {cores} cores")
     print(f"warp floor (create+build+emit)  {floor:7.0f} kernels/s  (1 process)")
@@ -90,8 +121,14 @@ def main() -> None:
     print(f"warp floor, 2 processes at once {floor2:7.0f} kernels/s  (= {floor2 / floor:.2f} x floor: the machine's own scaling)")
     print(f"pipeline 2 workers / that       {two / floor2:.2f}")
     print(f"scaling 2 workers / 1 worker    {two / one:.2f}x")
+    # The machine's own scaling: Warp's floor as w processes at once, against w x the floor alone.
+    floors = {w: floor if w == 1 else concurrent_floor(max(sizes[w] // w, 50), args.seed, w) for w in counts}
+    print("scaling (pipeline: kernels/s and share of w x one worker; warp floor as w processes at once: same;"
+          " pipeline against that floor)")
     for w in counts:
-        print(f"  {w:3d} workers                   {rates[w]:7.0f} kernels/s = {rates[w] / (w * one):.2f} x {w} x one worker")
+        print(f"  {w:3d} workers, {sizes[w]:6d} kernels  pipeline {rates[w]:7.0f}/s = {rates[w] / (w * one):.2f} x {w} x one"
+              f"   floor {floors[w]:7.0f}/s = {floors[w] / (w * floor):.2f} x {w} x one"
+              f"   pipeline / floor {rates[w] / floors[w]:.2f} (1 worker: {one / floor:.2f})")
     standalone_figures(args)
 
 

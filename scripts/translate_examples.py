@@ -8,6 +8,8 @@ Each example file is given to `python -m cuda_production.translate` as a user wo
 counts the kernels by parsing the files (at any nesting level), so a kernel the CLI skips silently
 would show as missing. Nothing of the examples is copied into the project: outputs go to a
 temporary folder (or --keep DIR). Every kernel not translated, or not equal, is listed with its reason.
+An example whose inputs cannot be inferred (a lock that must start released) gets them declared, as a
+user would, in `scripts/example_inputs/<its path>.toml`, passed with --inputs.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import click
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITTEN = re.compile(r"^(\w+): (\S+)")
+INPUTS_DIR = ROOT / "scripts" / "example_inputs"  # declared inputs for examples whose inputs cannot be inferred
 
 
 def examples_dir() -> Path:
@@ -102,7 +105,9 @@ def examples(out_root: Path, reference: bool, timeout: float) -> None:
         names = kernels_in(f)
         total += len(names)
         out = out_root / "translated" / f.relative_to(examples_dir()).with_suffix("")
-        written, errors, traceback = one_pass(f, out, [], timeout)
+        declared = INPUTS_DIR / f.relative_to(examples_dir()).with_suffix(".toml")
+        inputs = ["--inputs", str(declared)] if declared.exists() else []
+        written, errors, traceback = one_pass(f, out, inputs, timeout)
         tracebacks += traceback
         translated += len(written)
         lines.extend(errors)
@@ -112,7 +117,7 @@ def examples(out_root: Path, reference: bool, timeout: float) -> None:
             lines.append(f"{f}: {len(names) - len(written) - len(errors)} kernel(s) neither written nor refused")
         if reference and written:
             out = out_root / "reference" / f.relative_to(examples_dir()).with_suffix("")
-            proven, errors, traceback = one_pass(f, out, ["--reference", "--check"], timeout)
+            proven, errors, traceback = one_pass(f, out, [*inputs, "--reference", "--check"], timeout)
             tracebacks += traceback
             checked += len(written)
             equal += sum(1 for line in proven.values() if line.endswith("equal to Warp (host emulation)"))

@@ -20,6 +20,7 @@ from synthesis.categories import (
     vector,
 )
 from synthesis.spec import KernelSpec
+from synthesis.warp_hazards import global_first_read_in_branch
 
 CATEGORIES = {
     "arithmetic": (arithmetic, "arith"),
@@ -37,6 +38,7 @@ CATEGORIES = {
     "particles": (particles, "part"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
+MAX_REDRAWS = 8
 
 
 def kernel_name(category: str, seed: int) -> str:
@@ -49,6 +51,12 @@ def generate(category: str, seed: int) -> KernelSpec:
     if category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}; choose from {', '.join(CATEGORY_NAMES)}")
     module, _ = CATEGORIES[category]
-    # The rng is seeded from both arguments, so no category's output depends on another's.
-    rng = random.Random(f"{category}:{seed}")
-    return module.generate(rng, kernel_name(category, seed), seed)
+    name = kernel_name(category, seed)
+    # The rng is seeded from both arguments, so no category's output depends on another's. A draw
+    # that Warp would miscompile (synthesis.warp_hazards) is redrawn from a derived seed.
+    for redraw in range(MAX_REDRAWS + 1):
+        rng = random.Random(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
+        spec = module.generate(rng, name, seed)
+        if global_first_read_in_branch(spec.source) is None:
+            return spec
+    raise RuntimeError(f"{category} seed {seed}: every draw hits a Warp miscompile pattern")

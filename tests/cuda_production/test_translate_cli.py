@@ -461,3 +461,30 @@ def test_periodic_index_helper_sizes_the_grid_it_wraps():
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "cyclic"}
     _, args = infer_inputs(result, fn, None, module_int_constants(tree), funcs)
     assert {a.name: a.shape for a in args} == {"u": (300, 300), "v": (64, 64)}
+
+
+SERIAL = HEADER + ("N = 4\n\n@wp.kernel\ndef scan(values: wp.array(dtype=float), total: wp.array(dtype=float)):\n"
+                   "    s = float(0.0)\n    for k in range(values.shape[0]):\n        s += values[k]\n        values[k] = s\n"
+                   "    total[0] = s\n\n\ndef run(values, total):\n    wp.launch(scan, dim=1, inputs=[values, total])\n")
+
+
+def test_a_literal_launch_in_the_file_sets_the_launch():
+    from cuda_production.user_inputs import file_launches, module_int_constants
+
+    tree = ast.parse(SERIAL.replace("dim=1", "dim=(N, 2)"))
+    assert file_launches(tree, module_int_constants(tree)) == {"scan": (4, 2)}
+
+
+def test_launches_with_different_dims_set_nothing():
+    from cuda_production.user_inputs import file_launches
+
+    tree = ast.parse(SERIAL + "    wp.launch(scan, dim=values.shape[0], inputs=[values, total])\n")
+    assert file_launches(tree, {}) == {}
+
+
+def test_a_kernel_the_file_launches_serially_keeps_one_thread_at_bench_size(tmp_path):
+    code, _, err = cli(write(tmp_path, SERIAL), "-o", tmp_path / "out")
+    assert code == 0, err
+    meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
+    assert meta["launch_dim"] == [1]
+    assert meta["bench"]["launch_dim"] == [1]  # grown, copies of the scan would race
