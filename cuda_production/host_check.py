@@ -4,9 +4,11 @@ A stand-in `cuda_runtime.h` turns the CUDA constructs the translator emits into 
 indices become globals that a launch loops over (one thread at a time, which is a valid schedule
 of any kernel without barriers), atomics become plain read-modify-writes, the runtime API becomes
 malloc/memcpy. A kernel with barriers (`__syncthreads()`: tiles) cannot run one thread at a time:
-there (EMU_COOPERATIVE) each block's threads run concurrently, one std::thread each, blocks one after
-another; `__syncthreads()` is a std::barrier of the block, `__shared__` storage is `static` (one
-block at a time uses it), thread indices are `thread_local`, and atomics take a lock. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
+there (EMU_COOPERATIVE) each thread of a block is a fiber (ucontext) with its own stack, blocks one
+after another; the block runs in rounds, every live thread to its next `__syncthreads()` or its end
+(an exited thread no longer counts, as in CUDA), so a barrier completes when every thread of the
+block has reached it. `__shared__` storage is `static` (one block at a time uses it); the fibers
+share one OS thread, so atomics stay plain read-modify-writes. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
 `emu_launch(k, grid, block, args)`. Everything else, main() with its input hashing and its check
 against expected.bin included, is the shipped file, compiled by g++.
 
@@ -43,17 +45,26 @@ struct dim3 {
 };
 
 #ifdef EMU_COOPERATIVE
-#include <barrier>
-#include <mutex>
-#include <thread>
-static thread_local dim3 threadIdx, blockIdx;
-static std::mutex emu_atomic_mutex;
-#define EMU_ATOMIC std::lock_guard<std::mutex> emu_atomic_guard(emu_atomic_mutex)
-static thread_local std::barrier<>* emu_block_barrier = nullptr;  // the running block's __syncthreads()
-inline void __syncthreads() { emu_block_barrier->arrive_and_wait(); }
+#include <memory>
+#include <ucontext.h>
+// Not `static`: the compiler must assume a fiber switch (an external call) changes them.
+inline dim3 threadIdx, blockIdx;
+struct EmuFiber {
+    ucontext_t context;
+    dim3 thread;
+    bool done = false;
+};
+inline ucontext_t emu_scheduler;
+inline EmuFiber* emu_running = nullptr;
+inline std::function<void()> emu_block_body;
+inline void __syncthreads() { swapcontext(&emu_running->context, &emu_scheduler); }
+inline void emu_fiber_main()
+{
+    emu_block_body();
+    emu_running->done = true;  // returning resumes the scheduler (uc_link)
+}
 #else
 static dim3 threadIdx, blockIdx;
-#define EMU_ATOMIC
 #endif
 static dim3 blockDim, gridDim;
 
@@ -67,14 +78,14 @@ inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z,
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 
-inline float atomicAdd(float* p, float v) { EMU_ATOMIC; float old = *p; *p = old + v; return old; }
-inline int atomicAdd(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old + v; return old; }
-inline int atomicSub(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old - v; return old; }
-inline int atomicMin(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old < v ? old : v; return old; }
-inline int atomicMax(int* p, int v) { EMU_ATOMIC; int old = *p; *p = old > v ? old : v; return old; }
-inline int atomicCAS(int* p, int compare, int v) { EMU_ATOMIC; int old = *p; if (old == compare) *p = v; return old; }
-inline int atomicExch(int* p, int v) { EMU_ATOMIC; int old = *p; *p = v; return old; }
-inline float atomicExch(float* p, float v) { EMU_ATOMIC; float old = *p; *p = v; return old; }
+inline float atomicAdd(float* p, float v) { float old = *p; *p = old + v; return old; }
+inline int atomicAdd(int* p, int v) { int old = *p; *p = old + v; return old; }
+inline int atomicSub(int* p, int v) { int old = *p; *p = old - v; return old; }
+inline int atomicMin(int* p, int v) { int old = *p; *p = old < v ? old : v; return old; }
+inline int atomicMax(int* p, int v) { int old = *p; *p = old > v ? old : v; return old; }
+inline int atomicCAS(int* p, int compare, int v) { int old = *p; if (old == compare) *p = v; return old; }
+inline int atomicExch(int* p, int v) { int old = *p; *p = v; return old; }
+inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old; }
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 
@@ -147,33 +158,38 @@ void emu_run(Kernel kernel, dim3 grid, dim3 block, Args... args)
     gridDim = grid;
     blockDim = block;
 #ifdef EMU_COOPERATIVE
-    // One std::thread per thread of a block, all blocks in turn: `between` starts each block (its
-    // completion makes the block's barrier); a thread leaving the kernel (its end, or an early
-    // return) drops out of that barrier, as an exited CUDA thread no longer counts at __syncthreads.
+    // Each block in turn; its threads are fibers run in rounds, each to its next barrier or its end.
     const unsigned threads = block.x * block.y * block.z;
     const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
-    auto next_block = []() noexcept {};
-    std::barrier<decltype(next_block)> between(threads, next_block);
-    std::vector<std::barrier<>*> barriers;
-    for (unsigned long b = 0; b < blocks; ++b)
-        barriers.push_back(new std::barrier<>(threads));
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
-            for (unsigned long b = 0; b < blocks; ++b) {
-                between.arrive_and_wait();
-                emu_block_barrier = barriers[b];
-                blockIdx = dim3(b % grid.x, (b / grid.x) % grid.y, b / ((unsigned long)grid.x * grid.y));
-                kernel(args...);
-                barriers[b]->arrive_and_drop();
+    const size_t stack_bytes = 128 * 1024;
+    std::unique_ptr<char[]> stacks(new char[stack_bytes * threads]);
+    std::vector<EmuFiber> fibers(threads);
+    emu_block_body = [&] { kernel(args...); };
+    for (unsigned long b = 0; b < blocks; ++b) {
+        blockIdx = dim3(b % grid.x, (b / grid.x) % grid.y, b / ((unsigned long)grid.x * grid.y));
+        for (unsigned t = 0; t < threads; ++t) {
+            EmuFiber& f = fibers[t];
+            f.thread = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+            f.done = false;
+            getcontext(&f.context);
+            f.context.uc_stack.ss_sp = stacks.get() + stack_bytes * t;
+            f.context.uc_stack.ss_size = stack_bytes;
+            f.context.uc_link = &emu_scheduler;
+            makecontext(&f.context, emu_fiber_main, 0);
+        }
+        for (bool live = true; live;) {
+            live = false;
+            for (EmuFiber& f : fibers) {
+                if (f.done)
+                    continue;
+                threadIdx = f.thread;
+                emu_running = &f;
+                swapcontext(&emu_scheduler, &f.context);
+                live = live || !f.done;
             }
-        });
-    for (auto& th : pool)
-        th.join();
-    for (auto* b : barriers)
-        delete b;
-    emu_block_barrier = nullptr;
+        }
+    }
+    emu_running = nullptr;
     return;
 #endif
     for (unsigned bz = 0; bz < grid.z; ++bz)
@@ -219,13 +235,12 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
-    cooperative = "__syncthreads" in text  # barriers: each block's threads run concurrently (C++20 std::barrier)
+    cooperative = "__syncthreads" in text  # barriers: each block's threads run as fibers
     source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.
     flags = ["-Wformat", "-Werror=format", "-Werror=return-type", "-Werror=uninitialized", "-Werror=maybe-uninitialized"]
-    standard = ["-std=c++20", "-pthread"] if cooperative else ["-std=c++17"]
-    return subprocess.run(["g++", *standard, "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
+    return subprocess.run(["g++", "-std=c++17", "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
                           capture_output=True, text=True)
 
 

@@ -41,6 +41,9 @@ DEFAULT_TILED_LAUNCH = {1: (8,), 2: (4, 4), 3: (2, 2, 2)}  # wp.launch_tiled: bl
 SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
 MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits
 MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger ones keep the default
+# a kernel using tiles proves itself on the host with every block's threads as fibers switching at each
+# barrier: launches taken from the file above this size keep the default (declare dim to choose)
+MAX_TILE_LAUNCH = 1 << 16
 ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
               "value": (int, float, list), "bound": (int, float)}
 COMMENT_PREFIX = "# translate:"
@@ -454,7 +457,7 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     usage = kernel_usage(fn, kernel, constants, funcs)
     launch = declared.dim
     if (launch is None and launched is not None and len(launched) == kernel.launch_ndim
-            and math.prod(launched) <= MAX_INFERRED_LAUNCH):
+            and math.prod(launched) <= (MAX_TILE_LAUNCH if kernel.block_dim else MAX_INFERRED_LAUNCH)):
         launch = launched
     if launch is None:
         defaults = DEFAULT_TILED_LAUNCH if kernel.tiled else DEFAULT_LAUNCH
