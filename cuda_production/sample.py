@@ -62,7 +62,7 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
         "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol,
                       "rule": "|got - want| <= atol * bound + rtol * |want| per float element; int32 exact",
                       "bounds": {a.name: a.bound for a in args if a.name in written}},
-        "bench": bench_metadata(args, tuple(launch_dim)),
+        "bench": bench_metadata(args, tuple(launch_dim), kernel.block_dim if kernel.tiled else 1),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
     if kernel.block_dim:  # a kernel using tiles: how Warp launches it

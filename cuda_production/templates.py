@@ -469,7 +469,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("int main(int argc, char** argv)")
     w("{")
-    for line in _main_options(bench_launch_dim(args, launch_dim)[0]):
+    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0]):
         w(line)
     w("")
     if filled:
