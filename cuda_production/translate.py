@@ -446,6 +446,8 @@ or with --inputs FILE, TOML (or JSON of the same structure), one entry per kerne
   args.points = {{shape = [100], low = -2, high = 2}}
 Fields: role (input, index, output, inout), shape, low, high, grid_bits (values on a grid
 of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
+A kernel using tiles also takes block_dim (threads per block) when the file's wp.launch_tiled /
+wp.launch call does not give it as a constant: `block_dim = 128`, or `# translate: block_dim=128`.
 """
 
 
