@@ -37,7 +37,8 @@ def scale_tiles(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), out: wp.
     i, j = wp.tid()
     ta = wp.tile_load(a, shape=(TILE, TILE), offset=(i * TILE, j * TILE))
     tb = wp.tile_load(b, shape=(TILE, TILE), offset=(i * TILE, j * TILE), storage="shared")
-    wp.tile_store(out, ta * 2.0 - tb + ta * tb, offset=(i * TILE, j * TILE))
+    low = wp.tile_map(wp.min, -ta, tb / 2.0)
+    wp.tile_store(out, ta * 2.0 - tb + ta * tb + low, offset=(i * TILE, j * TILE))
 
 
 # translate: dim=2,2
@@ -56,8 +57,9 @@ def gemm(A: wp.array2d(dtype=float), B: wp.array2d(dtype=float), C: wp.array2d(d
 
 @wp.kernel
 def reshape(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), out: wp.array2d(dtype=float),
-            rows: wp.array2d(dtype=float)):
+            rows: wp.array2d(dtype=float), flat: wp.array(dtype=wp.vec3), flat_out: wp.array(dtype=wp.vec3)):
     i = wp.tid()
+    wp.tile_store(flat_out, wp.tile_load(flat, shape=4, offset=i * 4) * 0.5, offset=i * 4)
     ta = wp.tile_load(a, shape=(4, 8), offset=(i * 4, 0))
     tb = wp.tile_load(b, shape=(8, 4))
     wp.tile_store(out, wp.tile_transpose(wp.tile_matmul(ta, tb)), offset=(0, i * 4))
@@ -83,11 +85,11 @@ def block_stats(x: wp.array(dtype=float), flags: wp.array(dtype=int), total: wp.
 def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(scale_tiles, dim=[2, 3], inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(gemm, dim=[2, 2], inputs=[a, b, c], block_dim=64)
-    wp.launch_tiled(reshape, dim=3, inputs=[a, b, c, d], block_dim=BLOCK)
+    wp.launch_tiled(reshape, dim=3, inputs=[a, b, c, d, f, h], block_dim=BLOCK)
     wp.launch(block_stats, dim=256, inputs=[x, f, t, h, y], block_dim=LANES)
 '''
-# scale_tiles: tile_load/store, element-wise arithmetic; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
-# reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func);
+# scale_tiles: tile_load/store, element-wise arithmetic, negation, tile_map of two tiles; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
+# reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
 # block_stats (wp.launch): tile(x), tile_sum, tile_atomic_add, tile_ones, int tiles, tile elements, untile
 KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats")
 
