@@ -240,6 +240,31 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
                 "        old = atomicCAS(address_as_int, assumed, result);\n"
                 "    } while (assumed != old);\n    return __int_as_float(old);")
         return _fn("float", f"{name_}(float* address, float val)", body), ()
+    if kind == "lane_id":
+        body = ("    // warps are cut from the block's linear thread index, whatever the block's shape\n"
+                "    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;")
+        return _fn("unsigned", "lane_id()", body), ()
+    if kind == "warp_atomic":
+        # arg: "<op>_<type>", op in add/min/max (sub is an add of the negated value), type int/float
+        op, _, t = arg.partition("_")
+        c = "int" if t == "int" else "float"
+        combine = {"add": "total += other;", "min": "total = other < total ? other : total;",
+                   "max": "total = other > total ? other : total;"}[op]
+        atomic = {("add", "int"): "atomicAdd", ("min", "int"): "atomicMin", ("max", "int"): "atomicMax",
+                  ("add", "float"): "atomicAdd", ("min", "float"): "atomicMinFloat",
+                  ("max", "float"): "atomicMaxFloat"}[(op, t)]
+        fn = f"warp_atomic_{op}"
+        body = ("    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few\n"
+                "    // addresses, and their atomics queue up one behind the other. The lanes that share an\n"
+                "    // address combine their values first (in lane order); one of them does the atomic.\n"
+                "    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));\n"
+                f"    {c} total = __shfl_sync(peers, val, __ffs(peers) - 1);\n"
+                "    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {\n"
+                f"        const {c} other = __shfl_sync(peers, val, __ffs(rest) - 1);\n"
+                f"        {combine}\n    }}\n"
+                f"    if (lane_id() == unsigned(__ffs(peers) - 1))\n        {atomic}(address, total);")
+        deps = ("lane_id",) + ((f"atomic_{op}_f",) if t == "float" and op in ("min", "max") else ())
+        return _fn("void", f"{fn}({c}* address, {c} val)", body), deps
     if kind in ("vatomic_add", "vatomic_sub", "vatomic_min", "vatomic_max"):
         n = int(arg); v = f"float{n}"; op = kind.split("_")[1]
         call = {"add": "atomicAdd({p}, {x})", "sub": "atomicAdd({p}, -{x})",

@@ -89,6 +89,14 @@ inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old;
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 
+// Warp-level intrinsics: each emulated thread runs alone, so it is the only lane of its warp that is
+// active; a warp-aggregated atomic then combines a lane's own value and does its own atomic.
+inline unsigned emu_lane() { return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u; }
+inline unsigned __activemask() { return 1u << emu_lane(); }
+inline unsigned __match_any_sync(unsigned mask, unsigned long long) { return mask & (1u << emu_lane()); }
+template <typename T> inline T __shfl_sync(unsigned, T value, int) { return value; }
+inline int __ffs(unsigned x) { return x ? __builtin_ctz(x) + 1 : 0; }
+
 typedef int cudaError_t;
 static const cudaError_t cudaSuccess = 0;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };

@@ -66,6 +66,7 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool, stop=N
     from cuda_production.templates import render_cu
     from synthesis.spec import ArgSpec
     from cuda_production.translator import TranslationError, translate_kernel
+    from cuda_production.bench import small_tables
 
     samples = sorted(p for p in folder.glob("sample_*") if p.is_dir())
     if not samples:
@@ -85,8 +86,8 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool, stop=N
             name = meta["kernel_name"]
             py = (s / f"{name}.py").read_text()
             cu = (s / f"{name}.cu").read_text()
-            kernel = translate_kernel(py, name, str(s / f"{name}.py"))
             args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
+            kernel = translate_kernel(py, name, str(s / f"{name}.py"), small_tables(args, tuple(meta["launch_dim"])))
             tol = Tolerance(meta["tolerance"]["atol"], meta["tolerance"]["rtol"])
             has_ref = meta.get("reference") is not None
             fresh = render_cu(kernel, args, tuple(meta["launch_dim"]), meta["input_seed"], tol, has_ref, meta.get("description") or f"Kernel {name}")

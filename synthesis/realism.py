@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
-                   "helper_passthrough", "helper_unused_param")
+                   "helper_passthrough", "helper_unused_param", "undone_operation")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
@@ -115,6 +115,71 @@ def find_same_operands(fn: ast.FunctionDef) -> list[Finding]:
             pair = (node.args[1], node.args[2])
         if pair is not None and _dump(pair[0]) == _dump(pair[1]):
             out.append(Finding("same_operands", node.lineno, _text(node)))
+    return out
+
+
+# ---- operations undone ---------------------------------------------------------------------------
+# Calls that are their own inverse: applied twice they give back the argument.
+INVOLUTIONS = {"transpose", "inverse", "quat_inverse", "transform_inverse"}
+
+
+def _single_values(fn: ast.FunctionDef) -> dict[str, ast.expr]:
+    """Locals assigned exactly once in `fn` (at any depth): name -> its value."""
+    values: dict[str, list[ast.expr | None]] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(n.target, ast.Name):
+            values.setdefault(n.target.id, []).extend([None, None])
+    return {k: v[0] for k, v in values.items() if len(v) == 1 and v[0] is not None}
+
+
+def _through_locals(node: ast.expr, values: dict[str, ast.expr], depth: int = 8) -> ast.expr:
+    while depth and isinstance(node, ast.Name) and node.id in values:
+        node, depth = values[node.id], depth - 1
+    return node
+
+
+def _is_number(node: ast.expr) -> bool:
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+
+
+def _without_sign(node: ast.expr, values: dict[str, ast.expr]) -> ast.expr:
+    """`node`'s direction: locals followed, negations and scalings by a number dropped
+    (cross(x, -x) and cross(x * -1.875, x * -0.5) are as zero as cross(x, x))."""
+    while True:
+        node = _through_locals(node, values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node = node.operand
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)) and _is_number(node.right):
+            node = node.left
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and _is_number(node.left):
+            node = node.right
+        else:
+            return node
+
+
+def find_undone_operations(fn: ast.FunctionDef) -> list[Finding]:
+    """An involution applied twice (`transpose(transpose(m))`, `-(-x)`, also through locals), and
+    the cross product of a vector with itself or its negation (always zero)."""
+    values = _single_values(fn)
+    out = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and call_name(node) in INVOLUTIONS and len(node.args) == 1:
+            inner = _through_locals(node.args[0], values)
+            if isinstance(inner, ast.Call) and call_name(inner) == call_name(node):
+                out.append(Finding("undone_operation", node.lineno, _text(node)))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = _through_locals(node.operand, values)
+            if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.USub) and isinstance(node.operand, ast.Name):
+                out.append(Finding("undone_operation", node.lineno, _text(node)))  # -(-x) written out is literal_only's
+        elif isinstance(node, ast.Call) and call_name(node) == "cross" and len(node.args) == 2:
+            if _dump(_without_sign(node.args[0], values)) == _dump(_without_sign(node.args[1], values)):
+                out.append(Finding("undone_operation", node.lineno, _text(node)))
     return out
 
 
@@ -814,6 +879,7 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
         out += find_self_assign(fn)
         out += find_dead_values(fn)
         out += find_helper_problems(fn)
+        out += find_undone_operations(fn)
         if dim:
             out += find_constant_conditions(fn, dim, by_name)
     return out

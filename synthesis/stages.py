@@ -84,6 +84,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
     """The standalone CUDA: the kernel with its helpers, and the program that checks it against Warp."""
     if not record.ok:
         return record
+    from cuda_production.bench import small_tables
     from cuda_production.compile_cuda import DEVICE_INCLUDES, device_part
     from cuda_production.reference import input_seed, sample_args
     from cuda_production.templates import render_cu, render_makefile
@@ -91,7 +92,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
 
     spec = record.spec
     try:
-        kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+        kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", small_tables(list(spec.args), spec.dim))
     except TranslationError as exc:
         return record.failed("translate", exc.construct)
     written = tuple(p.name for p in kernel.params if p.kind == "array" and p.written)

@@ -19,6 +19,7 @@ from synthesis.categories import (
     transform,
     vector,
 )
+from synthesis.realism import find_patterns
 from synthesis.spec import KernelSpec
 from synthesis.warp_hazards import global_first_read_in_branch
 
@@ -53,10 +54,18 @@ def generate(category: str, seed: int) -> KernelSpec:
     module, _ = CATEGORIES[category]
     name = kernel_name(category, seed)
     # The rng is seeded from both arguments, so no category's output depends on another's. A draw
-    # that Warp would miscompile (synthesis.warp_hazards) is redrawn from a derived seed.
+    # that Warp would miscompile (synthesis.warp_hazards), or that holds code no person writes
+    # (synthesis.realism's source patterns, e.g. transpose(transpose(m)) through a local), is redrawn
+    # from a derived seed; a draw with only the latter is kept if every redraw has it too.
+    fallback = None
     for redraw in range(MAX_REDRAWS + 1):
         rng = random.Random(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
         spec = module.generate(rng, name, seed)
-        if global_first_read_in_branch(spec.source) is None:
+        if global_first_read_in_branch(spec.source) is not None:
+            continue
+        if not find_patterns(spec.source):
             return spec
-    raise RuntimeError(f"{category} seed {seed}: every draw hits a Warp miscompile pattern")
+        fallback = fallback or spec
+    if fallback is None:
+        raise RuntimeError(f"{category} seed {seed}: every draw hits a Warp miscompile pattern")
+    return fallback

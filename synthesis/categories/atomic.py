@@ -69,8 +69,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         w.note_bound(target, 4 + dim[0] * value.mag)
     if rng.random() < 0.5:
         # Each thread owns its slot, so the returned old value is deterministic.
-        slots = w.add_array("slots", dtype, "inout", low=-4, high=4, grid_bits=grid)
         value = exact_value(gen, dtype, 1, 1)
+        # stored values over the value's own range, so that a min or max changes about half the slots
+        # (values in [-4, 4] against `max(x, tid)` changed none: the output was a copy of the input)
+        span = max(4, int(value.mag))
+        slots = w.add_array("slots", dtype, "inout", low=-span, high=span, grid_bits=grid)
         op = rng.choice(ATOMICS)
         used.append(op)
         old = w.assign(Expr(f"wp.{op}({slots}, tid, {value.src})", dtype, 4.0, grid), "old")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cuda_production.bench import small_tables
 from cuda_production.host_check import HostRun, run_on_host
 from cuda_production.reference import input_seed, make_input, sample_args
 from cuda_production.sample import write_sample
@@ -35,7 +36,7 @@ def inputs(s: KernelSpec) -> dict:
 
 
 def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:
-    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim))  # as the pipeline
     folder = write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
                           expected, {"category": s.category, "description": s.description})
     return run_on_host(folder)

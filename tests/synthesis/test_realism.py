@@ -51,6 +51,7 @@ PLANTED = [
      "r = float(0.0)\nif a[tid] > 0.0:\n    r = 1.0\nelse:\n    r = b[tid]\nout[tid] = r"),
     ("self_assign", "r = a[tid]\nif b[tid] > 0.0:\n    r = r\nout[tid] = r",
      "r = a[tid]\nif b[tid] > 0.0:\n    r = -r\nout[tid] = r"),
+    ("undone_operation", "x = a[tid]\nt1 = -x\nout[tid] = -t1 * b[tid]", "x = a[tid]\nt1 = -x\nout[tid] = t1 * b[tid]"),
 ]
 
 
@@ -58,6 +59,37 @@ PLANTED = [
 def test_detector_flags_planted_pattern_and_passes_near_miss(pattern, planted, near_miss):
     assert pattern in patterns(kernel(planted))
     assert patterns(kernel(near_miss)) == set()
+
+
+VECTORS = """@wp.kernel
+def k(v: wp.array(dtype=wp.vec3), m: wp.array(dtype=wp.mat33), out: wp.array(dtype=wp.vec3), mo: wp.array(dtype=wp.mat33)):
+    tid = wp.tid()
+    x = v[tid]
+    t1 = -x
+    w = m[tid]
+    m1 = wp.transpose(w)
+    out[tid] = wp.cross({cross})
+    mo[tid] = {matrix}
+"""
+
+
+def test_cross_of_a_vector_and_its_negation_is_flagged():
+    found = find_patterns(VECTORS.format(cross="x, t1", matrix="m1 * 2.0"))
+    assert [f.pattern for f in found] == ["undone_operation"]
+
+
+def test_cross_of_two_scalings_of_one_vector_is_flagged():
+    found = find_patterns(VECTORS.format(cross="t1 * (-1.875), x * 0.5", matrix="m1 * 2.0"))
+    assert [f.pattern for f in found] == ["undone_operation"]
+
+
+def test_transpose_of_a_transpose_through_a_local_is_flagged():
+    found = find_patterns(VECTORS.format(cross="t1, v[(tid + 1) % 8]", matrix="wp.transpose(m1)"))
+    assert [f.pattern for f in found] == ["undone_operation"]
+
+
+def test_cross_of_different_vectors_and_one_transpose_pass():
+    assert find_patterns(VECTORS.format(cross="t1, v[(tid + 1) % 8]", matrix="m1 * 2.0")) == []
 
 
 def test_float_zero_accumulator_idiom_is_not_flagged():
