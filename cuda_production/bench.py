@@ -115,7 +115,7 @@ def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
     total = 0
     for a in array_args(args):
         if scales(a, launch_dim):
-            per = a.width * 4 * prod(a.shape[len(launch_dim):]) * scale_factor(a, launch_dim)
+            per = a.width * a.component_bytes * prod(a.shape[len(launch_dim):]) * scale_factor(a, launch_dim)
             total += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
     return total
 
@@ -157,7 +157,7 @@ def bytes_moved(args: list[ArgSpec]) -> tuple[int, int]:
     """(bytes read, bytes written) per launch under BYTE_RULE, for arrays at their given shapes."""
     read = written = 0
     for a in array_args(args):
-        nbytes = a.size * a.width * 4
+        nbytes = a.size * a.width * a.component_bytes
         read += nbytes if a.role in READ_ROLES else 0
         written += nbytes if a.role in WRITTEN_ROLES else 0
     return read, written

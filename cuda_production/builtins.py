@@ -36,6 +36,9 @@ class Builtin:
     snippets: tuple[str, ...] = ()  # device helpers the spelling calls (cuda_types.snippet names)
     arg_names: tuple[str, ...] = ()  # Warp's parameter names, for keyword arguments
     python_name: bool = False  # also callable without `wp.` (Python's own min, max, abs, float, int)
+    # advances its first argument, a Warp RNG state (uint32&): the translator evaluates the call in a
+    # statement of its own, in source order, as Warp's generated code does
+    stateful: bool = False
 
     def accepts(self, types: list) -> bool:
         if self.input_types is None:
@@ -53,10 +56,11 @@ BUILTINS: dict[str, list[Builtin]] = {}
 
 def add_builtin(key: str, input_types: tuple[str, ...] | None, value_type: str | None, cuda: str | None = None, *,
                 emit: Callable[[list[CExpr]], CExpr] | None = None, snippets: tuple[str, ...] = (),
-                arg_names: tuple[str, ...] = (), python_name: bool = False, aliases: tuple[str, ...] = ()) -> None:
+                arg_names: tuple[str, ...] = (), python_name: bool = False, aliases: tuple[str, ...] = (),
+                stateful: bool = False) -> None:
     for k in (key, *aliases):
         BUILTINS.setdefault(k, []).append(
-            Builtin(k, input_types, value_type, cuda, emit, snippets, arg_names, python_name))
+            Builtin(k, input_types, value_type, cuda, emit, snippets, arg_names, python_name, stateful))
 
 
 def lookup(key: str, types: list) -> Builtin:
@@ -318,3 +322,118 @@ CONSTANTS: dict[str, CExpr] = {
     "half_pi": CExpr("1.57079632679490f", F),
     "inf": CExpr("INFINITY", F),
 }
+
+
+# ---- float64, float16 and uint32 (Warp's builtin.h: the C library's double functions) -----------
+D, H, U = "float64", "float16", "uint32"
+
+
+def double_literal(value: float) -> str:
+    """A double constant in C, at full precision (Warp's wp.float64(0.1) is the double 0.1)."""
+    text = repr(float(value))
+    if "inf" in text or "nan" in text:
+        raise ValueError(text)
+    return text if ("." in text or "e" in text) else text + ".0"
+
+
+def _to_double(args: list[CExpr]) -> CExpr:
+    a = args[0]
+    if a.type == D:
+        return a
+    if a.literal is not None and not isinstance(a.literal, bool):
+        # Warp builds a 64-bit constant straight from the literal (codegen: "constant precision preservation")
+        lit = float(a.literal)
+        return CExpr(double_literal(lit), D, P_ATOM if lit >= 0 else P_UNARY, literal=lit)
+    if a.type == H:
+        return CExpr(f"(double)__half2float({a.code})", D, P_UNARY)
+    return CExpr(f"(double){a.at(P_UNARY)}", D, P_UNARY)
+
+
+def _cast(to: str, ctype_: str) -> Callable[[list[CExpr]], CExpr]:
+    def emit(args: list[CExpr]) -> CExpr:
+        a = args[0]
+        if a.type == to:
+            return a
+        if a.type == H:  # through float, as Warp's half conversions
+            return CExpr(f"({ctype_})__half2float({a.code})", to, P_UNARY)
+        return CExpr(f"({ctype_}){a.at(P_UNARY)}", to, P_UNARY)
+    return emit
+
+
+def _to_half(args: list[CExpr]) -> CExpr:
+    a = args[0]
+    if a.type == H:
+        return a
+    if a.literal is not None and not isinstance(a.literal, bool):
+        return CExpr(f"__float2half({float_literal(float(a.literal))})", H)
+    if a.type == D:
+        return CExpr(f"__double2half({a.code})", H)
+    return CExpr(f"__float2half((float){a.at(P_UNARY)})", H)
+
+
+for t in (F, I, B, D, U, H):
+    add_builtin("float64", (t,), D, emit=_to_double, snippets=("half",) if t == H else ())
+    add_builtin("float16", (t,), H, emit=_to_half, snippets=("half",))
+    add_builtin("uint32", (t,), U, emit=_cast(U, "uint32_t"), snippets=("half",) if t == H else ())
+for t in (D, U, H):
+    add_builtin("float", (t,), F, emit=_cast(F, "float"), python_name=True, aliases=("float32",),
+                snippets=("half",) if t == H else ())
+    add_builtin("int", (t,), I, emit=_cast(I, "int"), python_name=True, aliases=("int32",),
+                snippets=("half",) if t == H else ())
+for name in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "log", "log2", "log10", "sqrt",
+             "floor", "ceil", "trunc", "round", "cbrt"):
+    add_builtin(name, (D,), D, f"{name}({{0}})", arg_names=("x",))
+add_builtin("atan2", (D, D), D, "atan2({0}, {1})", arg_names=("y", "x"))
+add_builtin("pow", (D, D), D, "pow({0}, {1})", arg_names=("x", "y"))
+add_builtin("mod", (D, D), D, "fmod({0}, {1})", arg_names=("a", "b"))
+add_builtin("min", (D, D), D, "fmin({0}, {1})", arg_names=("a", "b"), python_name=True)
+add_builtin("max", (D, D), D, "fmax({0}, {1})", arg_names=("a", "b"), python_name=True)
+add_builtin("abs", (D,), D, "fabs({0})", arg_names=("x",), python_name=True)
+add_builtin("clamp", (D, D, D), D, "fmin(fmax({0}, {1}), {2})", arg_names=("x", "low", "high"))
+add_builtin("sign", (D,), D, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0 ? -1.0 : 1.0)", D), arg_names=("x",))
+
+
+def _vecd_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
+    """wp.vec{n}d(...): components are float64 values or literals (Warp casts literals to float64)."""
+    vt = f"vec{n}d"
+
+    def emit(args: list[CExpr]) -> CExpr:
+        args = [_to_double([a]) if a.literal is not None and not isinstance(a.literal, bool) else a for a in args]
+        if not args:
+            return CExpr(f"make_double{n}({', '.join(['0.0'] * n)})", vt)
+        if len(args) == 1 and args[0].type == D:
+            return CExpr(f"make_double{n}({', '.join([args[0].code] * n)})", vt)
+        if len(args) == 1 and args[0].type == vt:
+            return args[0]
+        if len(args) != n or any(a.type != D for a in args):
+            raise BuiltinMismatch(f"wp.vec{n}d() of {[a.type for a in args]}")
+        return CExpr(f"make_double{n}({', '.join(a.code for a in args)})", vt)
+    return emit
+
+
+for n in (2, 3, 4):
+    add_builtin(f"vec{n}d", None, f"vec{n}d", emit=_vecd_ctor(n))
+
+
+# ---- random numbers and noise (warp/native/rand.h, noise.h) --------------------------------------
+# The state is a uint32 local that randi/randu/randf/randn advance in place (stateful).
+add_builtin("rand_init", (I,), U, "rand_init({0})", snippets=("rand",), arg_names=("seed",))
+add_builtin("rand_init", (I, I), U, "rand_init({0}, {1})", snippets=("rand",), arg_names=("seed", "offset"))
+add_builtin("randi", (U,), I, "randi({0})", snippets=("rand",), arg_names=("state",), stateful=True)
+add_builtin("randi", (U, I, I), I, "randi({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+            stateful=True)
+add_builtin("randu", (U,), U, "randu({0})", snippets=("rand",), arg_names=("state",), stateful=True)
+add_builtin("randu", (U, U, U), U, "randu({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+            stateful=True)
+add_builtin("randf", (U,), F, "randf({0})", snippets=("rand",), arg_names=("state",), stateful=True)
+add_builtin("randf", (U, F, F), F, "randf({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+            stateful=True)
+add_builtin("randn", (U,), F, "randn({0})", snippets=("rand",), arg_names=("state",), stateful=True)
+# noise takes the state by value (it hashes it with the lattice point): not stateful
+add_builtin("noise", (U, F), F, "noise({0}, {1})", snippets=("noise:1",), arg_names=("state", "x"))
+add_builtin("pnoise", (U, F, I), F, "pnoise({0}, {1}, {2})", snippets=("pnoise:1",), arg_names=("state", "x", "px"))
+for n, v in VEC.items():
+    add_builtin("noise", (U, v), F, "noise({0}, {1})", snippets=(f"noise:{n}",), arg_names=("state", "xy"))
+    periods = ("px", "py", "pz", "pt")[:n]
+    add_builtin("pnoise", (U, v) + (I,) * n, F, f"pnoise({{0}}, {{1}}, {', '.join(f'{{{k + 2}}}' for k in range(n))})",
+                snippets=(f"pnoise:{n}",), arg_names=("state", "xy", *periods))

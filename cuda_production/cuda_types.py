@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cuda_production import random_snippets
 from synthesis.dtypes import ALIASES, MATRIX_TYPES, TYPES, VECTOR_TYPES
 
-VEC_LEN = VECTOR_TYPES
-MAT_DIM = MATRIX_TYPES
+# float32 vectors and matrices, which have operators and helpers below; their float64 twins (vec3d,
+# mat33d) are values the translator builds, reads and passes, with no arithmetic (yet)
+VEC_LEN = {n: k for n, k in VECTOR_TYPES.items() if TYPES[n].scalar == "float32"}
+MAT_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float32"}
+VECD_LEN = {n: k for n, k in VECTOR_TYPES.items() if TYPES[n].scalar == "float64"}
+MATD_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float64"}
+FLOAT_TYPES = ("float32", "float64", "float16")  # scalar types with float arithmetic
+INT_TYPES = ("int32", "uint32")
+NUMERIC_TYPES = FLOAT_TYPES + INT_TYPES
 COMPONENTS = "xyzw"
 
 # Warp annotation spellings -> our type names (the registry's)
@@ -121,6 +129,10 @@ def struct_snippet(t) -> str | None:
     """The snippet defining the C struct of type `t`, if it needs one."""
     if is_mat(t):
         return f"mat:{MAT_DIM[t]}"
+    if t in MATD_DIM:
+        return f"matd:{MATD_DIM[t]}"
+    if t == "float16":
+        return "half"
     if t in ("quat", "transform"):
         return t
     return None
@@ -146,6 +158,9 @@ def _mat_elementwise(n: int, element: str) -> str:
 
 def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     """Source of helper `name` and the helpers it depends on."""
+    extra = random_snippets.snippet(name)  # random numbers, noise, float64 and float16 support
+    if extra is not None:
+        return extra
     kind, _, arg = name.partition(":")
     if kind in ("vadd", "vsub"):
         n = int(arg); sym = "+" if kind == "vadd" else "-"; v = f"float{n}"
@@ -447,5 +462,5 @@ def render_snippets(names: set[str]) -> str:
 
 def _snippet_order(name: str) -> tuple[int, str]:
     kind = name.split(":")[0]
-    rank = 0 if kind in ("mat", "quat") else (1 if kind == "transform" else 2)
+    rank = -1 if kind == "half" else 0 if kind in ("mat", "matd", "quat") else (1 if kind == "transform" else 2)
     return (rank, name)

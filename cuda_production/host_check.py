@@ -89,6 +89,21 @@ inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old;
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 
+// float64: CUDA's double vectors and double atomics
+struct double2 { double x, y; };
+struct double3 { double x, y, z; };
+struct double4 { double x, y, z, w; };
+inline double2 make_double2(double x, double y) { return {x, y}; }
+inline double3 make_double3(double x, double y, double z) { return {x, y, z}; }
+inline double4 make_double4(double x, double y, double z, double w) { return {x, y, z, w}; }
+inline double atomicAdd(double* p, double v) { double old = *p; *p = old + v; return old; }
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare, unsigned long long v)
+{
+    unsigned long long old = *p; if (old == compare) *p = v; return old;
+}
+inline long long __double_as_longlong(double d) { long long i; std::memcpy(&i, &d, 8); return i; }
+inline double __longlong_as_double(long long i) { double d; std::memcpy(&d, &i, 8); return d; }
+
 // Warp-level intrinsics: each emulated thread runs alone, so it is the only lane of its warp that is
 // active; a warp-aggregated atomic then combines a lane's own value and does its own atomic.
 inline unsigned emu_lane() { return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u; }
@@ -222,6 +237,67 @@ void emu_launch(Kernel kernel, EmuConfig config, Args... args)
 }
 '''
 
+# cuda_fp16.h on the host: __half as its 16 bits, converted to and from float with round to nearest
+# even (as __float2half); no arithmetic on __half values themselves (the translator emits none).
+FP16_HEADER = r'''// Host emulation of cuda_fp16.h for equivalence tests (not part of any sample).
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+struct __half { uint16_t bits; };
+
+inline float __half2float(__half h)
+{
+    uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16, exp = (h.bits >> 10) & 0x1fu, mant = h.bits & 0x3ffu, f;
+    if (exp == 0x1fu)
+        f = sign | 0x7f800000u | (mant << 13);
+    else if (exp != 0)
+        f = sign | ((exp + 112u) << 23) | (mant << 13);
+    else if (mant == 0)
+        f = sign;
+    else {  // subnormal: normalise
+        int e = -1;
+        do { ++e; mant <<= 1; } while (!(mant & 0x400u));
+        f = sign | ((uint32_t)(112 - e) << 23) | ((mant & 0x3ffu) << 13);
+    }
+    float out;
+    std::memcpy(&out, &f, 4);
+    return out;
+}
+
+inline __half __float2half(float value)
+{
+    uint32_t x;
+    std::memcpy(&x, &value, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, abs_x = x & 0x7fffffffu;
+    uint16_t bits;
+    if (abs_x >= 0x7f800000u)  // inf, nan
+        bits = (uint16_t)(sign | 0x7c00u | (abs_x > 0x7f800000u ? 0x200u : 0u));
+    else if (abs_x >= 0x477ff000u)  // rounds to beyond the largest half
+        bits = (uint16_t)(sign | 0x7c00u);
+    else if (abs_x < 0x38800000u) {  // subnormal half (or zero)
+        float magnitude;
+        uint32_t a = abs_x;
+        std::memcpy(&magnitude, &a, 4);
+        float scaled = magnitude * 16777216.0f;  // / 2^-24, exact; round to nearest even below
+        uint32_t q = (uint32_t)scaled;
+        float rest = scaled - (float)q;
+        if (rest > 0.5f || (rest == 0.5f && (q & 1u)))
+            ++q;
+        bits = (uint16_t)(sign | q);
+    } else {
+        uint32_t mant = abs_x & 0x7fffffu, exp = (abs_x >> 23) - 112u;
+        uint32_t h = (exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
+        if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+            ++h;
+        bits = (uint16_t)(sign | h);
+    }
+    return __half{bits};
+}
+
+inline __half __double2half(double value) { return __float2half((float)value); }
+'''
+
 _LAUNCH = re.compile(r"(\w+)<<<([^;]*?)>>>\(")
 
 
@@ -241,6 +317,7 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     include = workdir / "include"
     include.mkdir(exist_ok=True)
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
+    (include / "cuda_fp16.h").write_text(FP16_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
     cooperative = "__syncthreads" in text  # barriers: each block's threads run as fibers

@@ -38,12 +38,16 @@ def make_input(arg: ArgSpec, position: int, seed: int) -> np.ndarray:
     """The host array main() builds for `arg` (flat, element-major: element i, then components)."""
     total = arg.count * arg.width
     if arg.role not in ("input", "inout", "index"):
-        return np.zeros(total, dtype=np.int32 if arg.is_int else np.float32)
+        return np.zeros(total, dtype=arg.numpy_dtype)
     lo, span, step = arg.fill
     bits = input_bits(seed, position, total) % np.uint32(span)
-    if arg.is_int:
-        return (np.int64(lo) + bits.astype(np.int64)).astype(np.int32)
-    return (np.int64(lo) + bits.astype(np.int64)).astype(np.float32) * np.float32(step)
+    grid = np.int64(lo) + bits.astype(np.int64)
+    if arg.is_int:  # a uint32 array holds the same bits as the int32 values (two's complement)
+        return grid.astype(np.int32).view(arg.numpy_dtype)
+    if arg.numpy_dtype == "float64":
+        return grid.astype(np.float64) * np.float64(step)
+    values = grid.astype(np.float32) * np.float32(step)
+    return values.astype(np.float16) if arg.numpy_dtype == "float16" else values
 
 
 def sample_args(spec: KernelSpec) -> list[ArgSpec]:

@@ -62,6 +62,7 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
         "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol,
                       "rule": "|got - want| <= atol * bound + rtol * |want| per float element; int32 exact",
                       "bounds": {a.name: a.bound for a in args if a.name in written}},
+        **_wide_tolerances(args, written, tolerance),
         "bench": bench_metadata(args, tuple(launch_dim), kernel.block_dim if kernel.tiled else 1),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
@@ -71,3 +72,12 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
     if expected is not None:
         (tmp / "expected.bin").write_bytes(expected)
     (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+
+
+def _wide_tolerances(args, written, tolerance: Tolerance) -> dict:
+    """float64 / float16 outputs are compared at their own precision: their (atol, rtol), when present."""
+    from synthesis.dtypes import dtype as lookup_dtype
+
+    scalars = {lookup_dtype(a.dtype).scalar for a in args if a.name in written and a.kind != "struct"}
+    return {f"tolerance_{s}": dict(zip(("atol", "rtol"), tolerance.for_dtype(s)))
+            for s in sorted(scalars & {"float64", "float16"})}

@@ -30,11 +30,34 @@ class Tolerance:
 
     atol: float = 1e-4
     rtol: float = 1e-4
+    # float64 outputs are compared at float64 precision; float16 ones at float16's
+    atol64: float = 1e-10
+    rtol64: float = 1e-10
+    atol16: float = 1e-2
+    rtol16: float = 1e-2
+
+    def for_dtype(self, scalar: str) -> tuple[float, float]:
+        """(atol, rtol) for an array of `scalar` components."""
+        return {"float64": (self.atol64, self.rtol64), "float16": (self.atol16, self.rtol16)}.get(
+            scalar, (self.atol, self.rtol))
 
 
 def _fmt_float(x: float) -> str:
     text = repr(float(x))
     return (text if ("." in text or "e" in text) else text + ".0") + "f"
+
+
+def _fmt_scalar(scalar: str, x) -> str:
+    """A component of type `scalar` as a C constant."""
+    if scalar == "float64":
+        return _fmt_float(x)[:-1]
+    if scalar == "float16":
+        return f"__float2half({_fmt_float(x)})"
+    if scalar == "uint32":
+        return f"{int(x) & 0xFFFFFFFF}U"
+    if scalar == "int32":
+        return str(int(x))
+    return _fmt_float(x)
 
 
 PRELUDE = r'''#include <cuda_runtime.h>
@@ -89,6 +112,23 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+'''
+
+FILL_DOUBLE = r'''
+static void fill_double(double* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, double step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (double)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+'''
+
+FILL_HALF = r'''
+// float16 inputs: the float grid value rounded to nearest (exact for the grids used)
+static void fill_half(__half* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = __float2half((float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step);
 }
 '''
 
@@ -154,6 +194,48 @@ static bool check_int(const char* name, const int* got, const int* want, size_t 
     if (first_bad < count)
         fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
     return first_bad == count;
+}
+'''
+
+CHECK_DOUBLE = r'''
+static bool check_double(const char* name, const double* got, const double* want, size_t count,
+                         double atol, double rtol, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs(got[i] - want[i]);
+        double rel = diff / std::max(std::fabs(want[i]), 1e-300);
+        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
+        double allowed = atol + rtol * std::fabs(want[i]);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.17g, Warp computed %.17g\n", name, first_bad,
+                got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+'''
+
+CHECK_HALF = r'''
+static bool check_half(const char* name, const __half* got, const __half* want, size_t count,
+                       float atol, float rtol, CheckStats& stats)
+{
+    std::vector<float> got_f(count), want_f(count);
+    for (size_t i = 0; i < count; ++i) {
+        got_f[i] = __half2float(got[i]);
+        want_f[i] = __half2float(want[i]);
+    }
+    return check_float(name, got_f.data(), want_f.data(), count, atol, rtol, stats);
 }
 '''
 
@@ -223,13 +305,13 @@ def value_literal(dtype: str, value) -> str:
     if t.kind == "scalar":
         if t.scalar == "bool":
             return "true" if value else "false"
-        return _fmt_float(value) if t.is_float else str(int(value))
+        return _fmt_scalar(t.scalar, value)
     comps = list(value) if isinstance(value, (tuple, list)) else [value] * t.width
     if len(comps) != t.width:
         raise ValueError(f"{dtype} takes {t.width} values, got {len(comps)}")
-    f = [_fmt_float(c) for c in comps]
+    f = [_fmt_scalar(t.scalar, c) for c in comps]
     if t.kind == "vector":
-        return f"make_float{t.width}({', '.join(f)})"
+        return f"make_{t.ctype}({', '.join(f)})"
     if t.kind == "matrix":
         n = t.shape[0]
         rows = ", ".join("{" + ", ".join(f[r * n:(r + 1) * n]) + "}" for r in range(n))
@@ -256,13 +338,18 @@ def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dic
 
 def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> None:
     a = h.arg
-    elem = "int" if a.is_int else "float"
+    elem = lookup_dtype(a.dtype).component_ctype
     total = _element_count(a, kernel, launch_dim)
     w(f"    std::vector<{elem}> h_{h.var}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
     if a.role in ("input", "inout", "index"):
         lo, span, step = a.fill
         if a.is_int:
-            w(f"    fill_int(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
+            data = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<int*>(h_{h.var}.data())"
+            w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
+        elif elem in ("double", "__half"):
+            fill = "fill_double" if elem == "double" else "fill_half"
+            w(f"    {fill}(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, "
+              f"{_fmt_scalar('float64', step) if elem == 'double' else _fmt_float(step)});")
         else:
             w(f"    fill_float(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, {_fmt_float(step)});")
 
@@ -449,17 +536,31 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if filled:
         w("")
         w(HASH.strip("\n"))
-    if any(not a.is_int for a in filled):
+    filled_scalars = {lookup_dtype(a.dtype).scalar for a in filled}
+    if "float32" in filled_scalars:
         w("")
         w(FILL_FLOAT.strip("\n"))
+    if "float64" in filled_scalars:
+        w("")
+        w(FILL_DOUBLE.strip("\n"))
+    if "float16" in filled_scalars:
+        w("")
+        w(FILL_HALF.strip("\n"))
     if any(a.is_int for a in filled):
         w("")
         w(FILL_INT.strip("\n"))
     w("")
     w(CHECK_STATS.strip("\n"))
-    if has_reference and any(not h.arg.is_int for h in written):
+    written_scalars = {lookup_dtype(h.arg.dtype).scalar for h in written}
+    if has_reference and written_scalars & {"float32", "float16"}:
         w("")
         w(CHECK_FLOAT.strip("\n"))
+    if has_reference and "float64" in written_scalars:
+        w("")
+        w(CHECK_DOUBLE.strip("\n"))
+    if has_reference and "float16" in written_scalars:
+        w("")
+        w(CHECK_HALF.strip("\n"))
     if has_reference and any(h.arg.is_int for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
@@ -553,7 +654,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("    bool ok = true;")
     w("    CheckStats stats;")
     if has_reference:
-        expected_bytes = sum(h.arg.count * h.arg.width * 4 for h in written)
+        expected_bytes = sum(h.arg.count * h.arg.width * h.arg.component_bytes for h in written)
         w("    const std::vector<char> expected = read_file(expected_path);")
         w(f"    if (expected.size() != {expected_bytes}) {{")
         w(f'        fprintf(stderr, "%s: expected {expected_bytes} bytes of Warp results, found %zu\\n", expected_path, expected.size());')
@@ -563,12 +664,17 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         for h in written:
             a = h.arg
             n = a.count * a.width
+            elem = lookup_dtype(a.dtype).component_ctype
             if a.is_int:
-                w(f'    ok &= check_int("{h.label}", h_{h.var}.data(), reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
+                got = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<const int*>(h_{h.var}.data())"
+                w(f'    ok &= check_int("{h.label}", {got}, reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
             else:
-                w(f'    ok &= check_float("{h.label}", h_{h.var}.data(), reinterpret_cast<const float*>(expected.data() + {offset}), {n},')
-                w(f"                      {_fmt_float(tolerance.atol * a.bound)}, {_fmt_float(tolerance.rtol)}, stats);")
-            offset += 4 * n
+                check = {"double": "check_double", "__half": "check_half"}.get(elem, "check_float")
+                atol, rtol = tolerance.for_dtype(lookup_dtype(a.dtype).scalar)
+                fmt = (lambda x: _fmt_scalar("float64", x)) if elem == "double" else _fmt_float
+                w(f'    ok &= {check}("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n},')
+                w(f"                      {fmt(atol * a.bound)}, {fmt(rtol)}, stats);")
+            offset += a.component_bytes * n
         w(f'    printf("%s {name}: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\\n",')
         w('           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);')
     else:

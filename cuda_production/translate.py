@@ -23,10 +23,13 @@ from pathlib import Path
 
 import click
 
+from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.tiles import find_launches
-from cuda_production.translator import TranslatedKernel, TranslationError, _constant_value, _fold, translate_source
+from cuda_production.translator import (
+    ModuleInfo, TranslatedKernel, TranslationError, _constant_value, _fold, parse_module, translate_module,
+)
 from cuda_production.user_inputs import (
     MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, file_launches, infer_inputs, load_inputs_file,
     module_int_constants,
@@ -98,16 +101,21 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
     return None
 
 
-def _translate_deep(source: str, filename: str, block_dims: dict[str, int] | None = None,
-                    launches: dict | None = None) -> dict:
-    """translate_source on a thread with a stack deep enough for MAX_NESTING levels."""
+def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]],
+                    declared_captures: dict[str, dict[str, object]], block_dims: dict[str, int] | None = None,
+                    launches: dict | None = None) -> tuple[dict, ModuleInfo]:
+    """The parsed module and its kernels' translations, on a thread with a stack deep enough for MAX_NESTING levels.
+    `launches`: how the whole file launches its kernels (the source given here is only the kernels' own code)."""
     result: dict = {}
 
     def work() -> None:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
         try:
-            result["value"] = translate_source(source, filename, block_dims, launches)
+            info = parse_module(source, filename, declared_types, declared_captures)
+            info.block_dims = dict(block_dims or {})
+            info.launches = {**info.launches, **(launches or {})}
+            result["value"] = (translate_module(info), info)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             result["error"] = exc
         finally:
@@ -159,10 +167,13 @@ def _commit(staged: Path, folder: Path, trash: Path) -> None:
     os.replace(staged, folder)
 
 
-def _what_to_translate(index: SourceIndex, kernels: list[str], filename: str) -> tuple[dict[str, str], str]:
+def _what_to_translate(index: SourceIndex, kernels: list[str], filename: str,
+                       tree: ast.Module) -> tuple[dict[str, str], str]:
     """The source the translator needs: the kernels and what they use, every other line blanked (line
-    numbers kept), so a large file's other code costs nothing. Kernels using a function nested deeper
-    than MAX_NESTING are left out too, each with its refusal line."""
+    numbers kept), so a large file's other code costs nothing. Kernels defined inside a function or
+    block bring the whole top-level statement around them, generic kernels their wp.overload
+    statements. Kernels using a function nested deeper than MAX_NESTING are left out too, each with
+    its refusal line."""
     deep: dict[int, str] = {}
     for k, stmt in enumerate(index.statements):
         # Every AST level takes at least one character: a short function cannot be too deep.
@@ -179,20 +190,39 @@ def _what_to_translate(index: SourceIndex, kernels: list[str], filename: str) ->
             refused[name] = deep[hit[0]]
         else:
             keep |= needs
+    for fn, _ in nested_kernel_defs(tree, _is_kernel):
+        needs = index.closure_of([index.statement_at(fn.lineno)])
+        hit = sorted(needs & set(deep))
+        if hit:
+            refused[fn.name] = deep[hit[0]]
+        else:
+            keep |= needs
+    keep |= index.closure_of([k for k, stmt in enumerate(index.statements) if is_overload_statement(stmt)])
     return refused, index.only(keep)
 
 
-def _nested_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
-    """@wp.kernel functions defined inside a function or class (statements only: cheap on any file)."""
-    found, todo = [], [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If))]
-    while todo:
-        node = todo.pop()
-        for child in (c for attr in ("body", "orelse", "finalbody", "handlers") for c in getattr(node, attr, [])):
-            if isinstance(child, ast.FunctionDef) and _is_kernel(child):
-                found.append(child)
-            if isinstance(child, ast.stmt) or isinstance(child, ast.ExceptHandler):
-                todo.append(child)
-    return sorted(found, key=lambda n: n.lineno)
+def _python_text(index: SourceIndex, info, name: str) -> tuple[str, str | None]:
+    """The kernel's own Python (without `import warp as wp`): the kernel and what it depends on; and why
+    it cannot be written that way (None if it can). A nested kernel or generic instance is written as a
+    module-level kernel after the statements it needs, its captured values as module-level names."""
+    instance = info.instances.get(name)
+    if instance is None:
+        return index.kernel_source(name), None
+    own, _ = instance.python_text(index.lines)
+    captured = set(instance.constants) | set(instance.type_aliases)
+    deps = index.needed_by(set(free_names(instance.node)) - captured)
+    deps.discard(index.statement_at(instance.original.lineno))
+    shadowed = sorted(captured & set().union(set(), *(index.reads(k) for k in deps)))
+    if shadowed:
+        return "", (f"kernel '{name}' captures '{shadowed[0]}' while the module-level code it uses reads the "
+                    f"module's own '{shadowed[0]}' (rename one of them)")
+    head = index.statements_source(deps)
+    return (head + "\n\n" + own) if head else own, None
+
+
+def _def_line(text: str, name: str) -> int:
+    """Line of `def name` in the module text."""
+    return next(n.lineno for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
 
 
 def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force: bool = False,
@@ -211,53 +241,60 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
         click.echo(str(exc), err=True)
         return 2
     index = SourceIndex.build(source, tree)
-    kernel_nodes = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)}
-    for name, decl in declarations.items():
-        if name not in kernel_nodes:
-            click.echo(f"{decl.origin}: error: no @wp.kernel named '{name}' in {path}", err=True)
-            return 2
-    refused_deep, translatable = _what_to_translate(index, list(kernel_nodes), str(path))
+    top_kernels = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)}
+    declared_types = {name: decl.types for name, decl in declarations.items() if decl.types}
+    declared_captures = {name: decl.captures for name, decl in declarations.items() if decl.captures}
+    refused_deep, translatable = _what_to_translate(index, list(top_kernels), str(path), tree)
     try:
-        results = _translate_deep(translatable, str(path), _declared_block_dims(index, kernel_nodes, declarations, path),
-                                  _launches(tree))
+        results, info = _translate_deep(translatable, str(path), declared_types, declared_captures,
+                                         _declared_block_dims(index, top_kernels, declarations, path), _launches(tree))
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
     except (RecursionError, MemoryError):
         click.echo(f"{path}: error: too large or too deeply nested to translate (limit {MAX_NESTING} levels)", err=True)
         return 2
-    nested = _nested_kernels(tree)
-    if not results and not refused_deep and not nested:
+    if not results and not refused_deep:
         click.echo(f"{path}: error: no @wp.kernel found", err=True)
         return 2
-    for fn in nested:
-        if fn.name not in results:  # the translator sees module-level kernels only: say so for these
-            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: @wp.kernel '{fn.name}' defined "
-                          f"inside a function or class (only module-level kernels are translated)")
+    known = set(results) | set(refused_deep) | {i.original.name for i in info.instances.values()} | set(top_kernels)
+    for name, decl in declarations.items():
+        if name not in known:
+            click.echo(f"{decl.origin}: error: no @wp.kernel named '{name}' in {path}", err=True)
+            return 2
+    kernel_nodes = {**top_kernels, **info.kernels}
+    lines = {**{n: top_kernels[n].lineno for n in refused_deep if n in top_kernels},
+             **{n: (r.line if isinstance(r, TranslationError) else kernel_nodes[n].lineno) for n, r in results.items()}}
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
     launches = file_launches(tree, constants)
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
-    ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str]] = []
-    for name in [*kernel_nodes, *(n for n in results if n not in kernel_nodes)]:
+    ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str, str]] = []
+    for name in sorted({*results, *refused_deep}, key=lambda n: (lines.get(n, 0), n)):
         if name in refused_deep:
             report.refuse(refused_deep[name])
             continue
-        result = results.get(name)
-        if result is None:
-            continue
+        result = results[name]
         if isinstance(result, TranslationError):
             report.refuse(str(result))
             continue
+        fn = kernel_nodes[name]
         clash = cuda_name_clash(result)
         if clash:
-            fn = kernel_nodes[name]
             report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: in '{name}': {clash} (rename it)")
             continue
+        python_source, why_not = _python_text(index, info, name)
+        if why_not:
+            report.refuse(f"{path}:{fn.lineno}:{fn.col_offset + 1}: unsupported: {why_not}")
+            continue
+        instance = info.instances.get(name)
         try:
-            declared = _merge(comment_declaration(index.lines, kernel_nodes[name], str(path)), declarations.get(name))
-            launch, args = infer_inputs(result, kernel_nodes[name], declared, constants, funcs, launches.get(name))
+            original = instance.original.name if instance else name
+            file_decl = declarations.get(name) or declarations.get(original)
+            declared = _merge(comment_declaration(index.lines, fn, str(path)), file_decl)
+            launch, args = infer_inputs(result, fn, declared, {**constants, **(instance.int_constants() if instance else {})},
+                                        funcs, launches.get(name) or launches.get(original))
         except InputsError as exc:
             report.refuse(str(exc))
             continue
@@ -266,7 +303,9 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
             report.refuse(problem)
             continue
         origin = declared.origin if declared else "inferred from the kernel's use of its arguments"
-        ready.append((result, launch, args, origin))
+        if instance is not None:
+            origin += f"; kernel {instance.origin}"
+        ready.append((result, launch, args, origin, python_source))
     if not ready:
         return report.status
 
@@ -278,7 +317,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
         return 2
     staging = Path(tempfile.mkdtemp(prefix=".translate-", dir=out))
     try:
-        _write_all(path, source, index, kernel_nodes, ready, out, staging, reference, check, report)
+        _write_all(path, source, index, kernel_nodes, ready, out, staging, reference, check, report, info.instances)
     except OSError as exc:
         click.echo(f"{out}: error: cannot write: {exc.strerror or exc}", err=True)
         report.refused += 1
@@ -290,26 +329,36 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
 
 def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, ready: list, out: Path,
-               staging: Path, reference: bool, check: bool, report: Report) -> None:
-    python_sources = {k.name: index.kernel_source(k.name) for k, *_ in ready}
+               staging: Path, reference: bool, check: bool, report: Report, instances: dict) -> None:
+    python_sources = {k.name: text for k, *_, text in ready}
     expected: dict[str, bytes] = {}
     if reference:
         from cuda_production.user_reference import ReferenceJob, run_references
 
-        # One module for all of them (Warp compiles a module at a time): the union of their own code.
+        # One module for the module-level kernels (Warp compiles a module at a time): the union of their
+        # own code. A nested kernel or generic instance runs from its own .py (captured names may differ).
         module_path = staging / "reference" / f"{path.stem}_kernels.py"
         module_path.parent.mkdir()
-        module_text = "import warp as wp\n\n\n" + index.kernel_source(*(k.name for k, *_ in ready))
-        module_path.write_text(module_text)
+        shared = [k.name for k, *_ in ready if k.name not in instances]
+        module_text = "import warp as wp\n\n\n" + index.kernel_source(*shared)
+        if shared:
+            module_path.write_text(module_text)
         defs = {n.name: n.lineno for n in ast.parse(module_text).body if isinstance(n, ast.FunctionDef)}
-        jobs = [ReferenceJob(k.name, str(module_path), args, launch, INPUT_SEED,
-                             kernel_nodes[k.name].lineno - defs[k.name], str(path), k.block_dim, k.tiled)
-                for k, launch, args, _ in ready]
+        jobs = []
+        for k, launch, args, _, text in ready:
+            job_path, def_line = module_path, defs.get(k.name)
+            if k.name in instances:
+                job_path = module_path.with_name(f"{k.name}.py")
+                job_path.write_text("import warp as wp\n\n\n" + text)
+                def_line = _def_line("import warp as wp\n\n\n" + text, k.name)
+            jobs.append(ReferenceJob(k.name, str(job_path), args, launch, INPUT_SEED,
+                                     kernel_nodes[k.name].lineno - def_line, str(path),
+                                     k.block_dim, k.tiled))
         results = run_references(jobs, staging / "runs")
         if len(jobs) > 1:  # a kernel Warp refused may have failed its whole module: retry those alone
             alone = []
             for job in jobs:
-                if results[job.name].raised:
+                if results[job.name].raised and job.name not in instances:
                     own = module_path.with_name(f"{job.name}.py")
                     own_text = "import warp as wp\n\n\n" + index.kernel_source(job.name)
                     own.write_text(own_text)
@@ -326,7 +375,7 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
                 report.refuse(result.refusal)
     trash = staging / "replaced"
     trash.mkdir()
-    for kernel, launch, args, origin in ready:
+    for kernel, launch, args, origin, _ in ready:
         name = kernel.name
         if reference and name not in expected:
             continue
@@ -404,6 +453,7 @@ def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) ->
     for n, f in file.args.items():
         args.setdefault(n, {}).update(f)
     return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args,
+                             {**comment.types, **file.types}, {**comment.captures, **file.captures},
                              file.block_dim or comment.block_dim)
 
 
@@ -448,6 +498,19 @@ Fields: role (input, index, output, inout), shape, low, high, grid_bits (values 
 of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
 A kernel using tiles also takes block_dim (threads per block) when the file's wp.launch_tiled /
 wp.launch call does not give it as a constant: `block_dim = 128`, or `# translate: block_dim=128`.
+
+\b
+Generic kernels (a parameter typed Any, or wp.array(dtype=Any)) are translated once per
+wp.overload(kernel, {{...}}) call or @wp.overload stub in FILE, as <kernel>_<types>/ when there
+are several; without an overload, declare the types in --inputs (for an array, its element type):
+  [axpy]
+  types = {{x = "float32", alpha = "float32"}}
+Kernels defined inside a function are translated when every local they capture is assigned a
+literal, a constant or a type once before them, or declared (a factory's parameter, as the
+factory would be called; a number or a type name):
+  [gemm]
+  captures = {{m = 32, n = 32, dtype = "float32"}}
+A kernel name used twice in FILE becomes <enclosing function>_<kernel>/.
 """
 
 

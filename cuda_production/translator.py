@@ -21,7 +21,7 @@ from cuda_production import builtins
 from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
-    P_XOR, TYPE_ALIASES, VEC_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
+    P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType,
 )
 from cuda_production.tiles import (
@@ -107,10 +107,19 @@ class ModuleInfo:
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
     structs: dict[str, ast.ClassDef] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
+    foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
     # kernels the translator sees but refuses outright (defined inside a function or class): name -> error
     refused: dict[str, "TranslationError"] = field(default_factory=dict)
     # how each kernel is launched where that matters (kernels using tiles): name -> TileLaunch
     launches: dict[str, TileLaunch] = field(default_factory=dict)
+    block_dims: dict[str, int] = field(default_factory=dict)  # declared block_dim per kernel (--inputs)
+    # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
+    instances: dict[str, object] = field(default_factory=dict)  # name -> kernel_instances.KernelInstance
+    refused_def_lines: dict[str, int] = field(default_factory=dict)  # refused kernel -> line of its def
+
+    def def_line(self, kernel: str) -> int:
+        """The line of the `def` a kernel (or instance, or refused kernel) comes from."""
+        return self.kernels[kernel].lineno if kernel in self.kernels else self.refused_def_lines.get(kernel, 0)
 
     def module_names(self) -> set[str]:
         return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
@@ -132,13 +141,17 @@ def _decorator_kind(fn: ast.AST) -> str | None:
     return None
 
 
-def parse_module(source: str, filename: str) -> ModuleInfo:
+def parse_module(source: str, filename: str, declared_types: dict[str, dict[str, str]] | None = None,
+                 declared_captures: dict[str, dict[str, object]] | None = None) -> ModuleInfo:
     """Find the @wp.kernel, @wp.func and @wp.struct definitions and module constants. Nothing is executed.
 
     Module constants are top-level names bound to a number computed from literals, other constants,
     `math` functions and `wp.constant(...)` (Warp captures their Python value; so do we, folding the
     arithmetic in Python). A kernel defined anywhere but at module level (in a function, a class, an
-    `if` block) is found too, and refused with its location.
+    `if` block) and each instance of a generic kernel become kernels of their own
+    (`kernel_instances`), or are refused with their location. `declared_types`: kernel -> parameter ->
+    type, for generic kernels without a wp.overload; `declared_captures`: kernel -> captured name -> value
+    (a number or a type name), for captured locals the file does not fix (both from `--inputs`).
     """
     try:
         tree = ast.parse(source, filename)
@@ -147,38 +160,60 @@ def parse_module(source: str, filename: str) -> ModuleInfo:
     except (ValueError, RecursionError, MemoryError) as exc:
         raise TranslationError(filename, None, f"cannot parse the file ({type(exc).__name__})", kind="error") from None
     info = ModuleInfo(filename)
-    top_level = set()
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             kind = _decorator_kind(node)
             if kind == "kernel":
                 info.kernels[node.name] = node
-                top_level.add(id(node))
             elif kind == "func":
                 info.funcs[node.name] = node
         elif isinstance(node, ast.ClassDef) and _decorator_kind(node) == "struct":
             info.structs[node.name] = node
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            alias = node.value.attr if _is_wp_attr(node.value, *TYPE_ALIASES) else None
-            if alias is not None:  # `wptype = wp.float32`: a type alias, usable in annotations and casts
-                info.type_aliases[name] = TYPE_ALIASES[alias]
-                info.constants.pop(name, None)
-                continue
-            info.type_aliases.pop(name, None)
-            value = _constant_value(node.value, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
-            if value is None:
-                info.constants.pop(name, None)  # rebound to something else: no longer a constant
-            else:
-                info.constants[name] = value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                _bind_module_name(info, target.id, node.value)
+            elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                    and len(target.elts) == len(node.value.elts):  # `np_type, wp_type = np.float32, wp.float32`
+                for t, v in zip(target.elts, node.value.elts):
+                    if isinstance(t, ast.Name):
+                        _bind_module_name(info, t.id, v)
+    from cuda_production.kernel_instances import expand  # builds on this module's constant rules
+
+    found = expand(tree, dict(info.kernels), info.constants, info.type_aliases,
+                   lambda fn: _decorator_kind(fn) == "kernel", declared_types, info.module_names(), declared_captures)
+    for name in found.replaced:
+        del info.kernels[name]
+    for name, why in found.refused.items():
+        info.refused[name] = TranslationError(filename, found.refused_at[name], why)
+        info.refused_def_lines[name] = found.def_lines[name]
+    for name, instance in found.instances.items():
+        info.kernels[name] = instance.node
+        info.instances[name] = instance
     info.launches = find_launches(tree, lambda node: _fold(node, info.constants))
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _decorator_kind(node) == "kernel" \
-                and id(node) not in top_level and node.name not in info.kernels:
-            info.refused[node.name] = TranslationError(
-                filename, node, f"kernel '{node.name}' is not defined at module level (inside a function, class or "
-                                "block it may depend on local values); move it to the top level to translate it")
     return info
+
+
+_WARP_TYPE_NAME = re.compile(r"(u?int|float)\d+|(vec|mat|quat|transform|spatial_)\w*")
+
+
+def _bind_module_name(info: ModuleInfo, name: str, value_node: ast.AST) -> None:
+    """Record a module-level `name = value`: a type alias, a constant, or neither (forgetting an earlier binding)."""
+    info.type_aliases.pop(name, None)
+    info.foreign_aliases.pop(name, None)
+    alias = value_node.attr if _is_wp_attr(value_node, *TYPE_ALIASES) else None
+    if alias is not None:  # `wptype = wp.float32`: a type alias, usable in annotations and casts
+        info.type_aliases[name] = TYPE_ALIASES[alias]
+        info.constants.pop(name, None)
+        return
+    if isinstance(value_node, ast.Attribute) and _is_wp_attr(value_node, value_node.attr) \
+            and _WARP_TYPE_NAME.fullmatch(value_node.attr):
+        info.foreign_aliases[name] = f"wp.{value_node.attr}"  # a Warp type the translator has not: refused by name
+    value = _constant_value(value_node, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
+    if value is None:
+        info.constants.pop(name, None)  # rebound to something else: no longer a constant
+    else:
+        info.constants[name] = value
 
 
 _MATH_FUNCS = {"sqrt", "sin", "cos", "tan", "exp", "log", "log2", "log10", "floor", "ceil", "atan", "atan2", "pow", "fabs"}
@@ -302,8 +337,13 @@ floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
 atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4"""
+_RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
+random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
+dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
+mat22d mat33d mat44d __half __float2half __half2float __double2half"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats check_float check_int read_file emu_launch"""
-RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _HARNESS_NAMES).split())
+RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
+                            + _HARNESS_NAMES).split())
 
 
 def needs_rename(name: str) -> bool:
@@ -384,6 +424,9 @@ class FunctionTranslator(TileTranslator):
         self.tile_accesses: list = []
         self.shared_at = 0
         self.tiles_written = False  # no barrier is needed before the first tile write outside loops
+        # where a statement cannot be placed before the expression being translated (a while
+        # condition, an elif condition): the reason, refusing calls that need one (stateful builtins)
+        self.no_statements: str | None = None
 
     # ---- errors and lookup ---------------------------------------------------------------------
     def unsupported(self, node: ast.AST, what: str) -> TranslationError:
@@ -411,6 +454,8 @@ class FunctionTranslator(TileTranslator):
             return self.module.struct_type(node.id, node)
         if isinstance(node, ast.Name) and node.id in self.module.info.type_aliases:
             return self.module.info.type_aliases[node.id]
+        if isinstance(node, ast.Name) and node.id in self.module.info.foreign_aliases:
+            raise self.unsupported(node, f"type {self.module.info.foreign_aliases[node.id]}")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "wp":
             if node.attr in TYPE_ALIASES:
                 return TYPE_ALIASES[node.attr]
@@ -794,7 +839,8 @@ class FunctionTranslator(TileTranslator):
                 raise self.error(target, f"'{target.id}' is used before assignment")
             combined = self.binary(node, node.op, CExpr(target.id, current), value)
             self.check_same(node, current, combined.type, f"in-place update of '{target.id}'")
-            if isinstance(current, str) and current in ("float32", "int32") and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div) \
+            if isinstance(current, str) and current in ("float32", "float64", "int32") \
+                    and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div) \
                     and not (current == "int32" and isinstance(node.op, ast.Div)):
                 self.out(f"{target.id} {_OPS[type(node.op)]}= {value.code};")
             else:
@@ -809,7 +855,7 @@ class FunctionTranslator(TileTranslator):
         raise self.unsupported(target, "in-place update of " + _describe(target))
 
     def emit_If(self, node: ast.If, chained: bool = False) -> None:
-        cond = self.condition(node.test)
+        cond = self.statement_free("in an elif condition", self.condition, node.test) if chained else self.condition(node.test)
         self.out(f"{'} else if' if chained else 'if'} ({cond.code}) {{")
         self.nested(node.body)
         orelse = node.orelse
@@ -820,6 +866,14 @@ class FunctionTranslator(TileTranslator):
             self.out("} else {")
             self.nested(orelse)
         self.out("}")
+
+    def statement_free(self, reason: str, fn, *args):
+        """fn(*args) with statements before the current expression refused (see `no_statements`)."""
+        saved, self.no_statements = self.no_statements, reason
+        try:
+            return fn(*args)
+        finally:
+            self.no_statements = saved
 
     def nested(self, body: list[ast.stmt]) -> None:
         self.indent += 1
@@ -832,14 +886,14 @@ class FunctionTranslator(TileTranslator):
 
     def condition(self, test: ast.AST) -> CExpr:
         cond = self.emit(test)
-        if cond.type not in ("bool", "int32", "float32"):
+        if cond.type not in ("bool", *NUMERIC_TYPES):
             raise self.unsupported(test, f"condition of type {cond.type}")
         return cond
 
     def emit_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.unsupported(node, "while ... else")
-        cond = self.condition(node.test)
+        cond = self.statement_free("in a while condition", self.condition, node.test)
         self.out(f"while ({cond.code}) {{")
         self.loop_depth += 1
         self.nested(node.body)
@@ -972,6 +1026,8 @@ class FunctionTranslator(TileTranslator):
         """`base.attr`: a vector or quat component, a transform's p or q, a struct member."""
         if (is_vec(base.type) and attr in COMPONENTS[: VEC_LEN[base.type]]) or (is_quat(base.type) and attr in "xyzw"):
             return CExpr(f"{base.at(P_ATOM)}.{attr}", "float32")
+        if base.type in VECD_LEN and attr in COMPONENTS[: VECD_LEN[base.type]]:
+            return CExpr(f"{base.at(P_ATOM)}.{attr}", "float64")
         if is_transform(base.type) and attr in ("p", "q"):
             return CExpr(f"{base.at(P_ATOM)}.{attr}", "vec3" if attr == "p" else "quat")
         if isinstance(base.type, StructType) and base.type.field(attr) is not None:
@@ -1040,6 +1096,14 @@ class FunctionTranslator(TileTranslator):
             i = self.int_index(index_nodes[0])
             parts = [f"{base.at(P_ATOM)}.m[{i.code}][{k}]" for k in range(n)]
             return CExpr(f"make_float{n}({', '.join(parts)})", f"vec{n}")
+        if base.type in VECD_LEN and len(index_nodes) == 1:
+            i = self.int_index(index_nodes[0])
+            if i.literal is None or not 0 <= i.literal < VECD_LEN[base.type]:
+                raise self.unsupported(node, f"{base.type} component index other than a literal")
+            return CExpr(f"{base.at(P_ATOM)}.{COMPONENTS[i.literal]}", "float64")
+        if base.type in MATD_DIM and len(index_nodes) == 2:
+            i, j = (self.int_index(x) for x in index_nodes)
+            return CExpr(f"{base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float64")
         if is_quat(base.type) and len(index_nodes) == 1:
             i = self.int_index(index_nodes[0])
             if i.literal is None or not 0 <= i.literal < 4:
@@ -1066,17 +1130,17 @@ class FunctionTranslator(TileTranslator):
         if isinstance(node.op, ast.Not):
             return CExpr(f"!{v.at(P_UNARY)}", "bool", P_UNARY)
         if isinstance(node.op, ast.Invert):
-            if v.type != "int32":
+            if v.type not in INT_TYPES:
                 raise self.error(node, f"~ on {v.type}")
-            return CExpr(f"~{v.at(P_UNARY)}", "int32", P_UNARY)
+            return CExpr(f"~{v.at(P_UNARY)}", v.type, P_UNARY)
         if is_vec(v.type):
             self.module.need(f"vneg:{VEC_LEN[v.type]}")
         elif is_mat(v.type):
             self.module.need(f"mneg:{MAT_DIM[v.type]}")
         elif is_quat(v.type):
             self.module.need("qneg")
-        elif v.type not in ("float32", "int32"):
-            raise self.error(node, f"unary minus on {v.type}")
+        elif v.type not in ("float32", "float64", "int32"):
+            raise self.unsupported(node, f"unary minus on {v.type}")
         return negate(v)
 
     def emit_BinOp(self, node: ast.BinOp) -> CExpr:
@@ -1094,25 +1158,31 @@ class FunctionTranslator(TileTranslator):
         sym = _OPS.get(opname)
         if sym is None:
             raise self.unsupported(node, f"operator {type(op).__name__}")
-        if ta in ("float32", "int32") and ta == tb:
-            if opname is ast.Mod and ta == "float32":
-                return CExpr(f"fmodf({a.code}, {b.code})", ta)
+        if ta in ("float32", "float64", "int32", "uint32") and ta == tb:
+            if opname is ast.Mod and ta in ("float32", "float64"):
+                return CExpr(f"{'fmodf' if ta == 'float32' else 'fmod'}({a.code}, {b.code})", ta)
             if opname is ast.FloorDiv:
-                if ta == "float32":
-                    return CExpr(f"floorf({a.at(P_MUL)} / {b.at(P_MUL + 1)})", ta)
+                if ta in ("float32", "float64"):
+                    return CExpr(f"{'floorf' if ta == 'float32' else 'floor'}({a.at(P_MUL)} / {b.at(P_MUL + 1)})", ta)
+                if ta == "uint32":  # unsigned: the C quotient is the floor
+                    return CExpr(f"{a.at(P_MUL)} / {b.at(P_MUL + 1)}", ta, P_MUL)
                 self.module.need("floordiv")
                 return CExpr(f"floordiv({a.code}, {b.code})", ta)
             if opname is ast.Pow:
-                if ta != "float32":
+                if ta not in ("float32", "float64"):
                     raise self.unsupported(node, "integer power")
-                return CExpr(f"powf({a.code}, {b.code})", ta)
-            if opname in (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift) and ta != "int32":
+                return CExpr(f"{'powf' if ta == 'float32' else 'pow'}({a.code}, {b.code})", ta)
+            if opname in (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift) and ta not in INT_TYPES:
                 raise self.error(node, f"bitwise operator on {ta}")
             if opname is ast.MatMult:
                 raise self.error(node, "@ on scalars")
             prec = _PREC[opname]
             return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
-        if {ta, tb} <= {"float32", "int32"} and ta != tb:
+        if ta == tb == "float16" and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            # Warp's half arithmetic: in float, rounded back to half (exact for one operation)
+            expr = f"__half2float({a.code}) {sym} __half2float({b.code})"
+            return CExpr(f"__float2half({expr})", ta)
+        if {ta, tb} <= set(NUMERIC_TYPES) and ta != tb:
             raise self.error(node, f"operands of '{sym}' have types {ta} and {tb}; Warp requires matching types")
         # vectors
         if is_vec(ta) and ta == tb and opname in (ast.Add, ast.Sub):
@@ -1167,7 +1237,7 @@ class FunctionTranslator(TileTranslator):
             sym = _CMP.get(type(op))
             if sym is None:
                 raise self.unsupported(node, f"comparison '{type(op).__name__}'")
-            scalars = ("float32", "int32", "bool")
+            scalars = ("bool", *NUMERIC_TYPES)
             if left.type not in scalars or right.type not in scalars:
                 raise self.unsupported(node, f"comparison of {left.type} and {right.type}")
             if pieces and left.type != right.type:
@@ -1222,6 +1292,8 @@ class FunctionTranslator(TileTranslator):
             return self.atomic_call(node, name, place, self.emit(node.args[-1]))
         if name in SWAPS:
             return self.swap_call(node, name)
+        if name == "printf" and isinstance(func, ast.Attribute):
+            return self.printf_call(node)
         if name in _OPERATOR_BUILTINS:
             args = [self.emit(a) for a in self.positional(node, ("a", "b"))]
             if len(args) != 2:
@@ -1310,6 +1382,13 @@ class FunctionTranslator(TileTranslator):
                 return CExpr(f"atomicAdd({addr}, {negate(value).code})", dtype)
             self.module.need(f"atomic_{kind}_f")
             return CExpr(f"atomic{kind.capitalize()}Float({addr}, {value.code})", dtype)
+        if dtype == "float64":  # native double atomicAdd (sm_60 and later)
+            if kind == "add":
+                return CExpr(f"atomicAdd({addr}, {value.code})", dtype)
+            if kind == "sub":
+                return CExpr(f"atomicAdd({addr}, {negate(value).code})", dtype)
+            self.module.need(f"atomic_{kind}_d")
+            return CExpr(f"atomic{kind.capitalize()}Double({addr}, {value.code})", dtype)
         if is_vec(dtype):
             n = VEC_LEN[dtype]
             self.module.need(f"vatomic_{kind}:{n}")
@@ -1350,7 +1429,49 @@ class FunctionTranslator(TileTranslator):
         for snippet_name in entry.snippets:
             self.module.need(snippet_name)
         self.module.ctype(result.type)  # defines the struct of a matrix/quat/transform result
+        if entry.stateful:
+            return self.stateful_call(node, name, args, result)
         return result
+
+    def stateful_call(self, node: ast.Call, name: str, args: list[CExpr], result: CExpr) -> CExpr:
+        """A call that advances an RNG state: in a statement of its own, so that several in one
+        expression draw in source order (C leaves the order of a call's arguments open; Warp's
+        generated code has one statement per call)."""
+        state = node.args[0] if node.args else None
+        if not (isinstance(state, ast.Name) and args[0].code == state.id):
+            raise self.unsupported(node, f"wp.{name} with a state other than a local variable or parameter")
+        if self.no_statements:
+            raise self.unsupported(node, f"wp.{name} {self.no_statements}")
+        tmp = self.fresh(name)
+        self.out(f"const {self.module.ctype(result.type)} {tmp} = {result.code};")
+        return CExpr(tmp, result.type)
+
+    def printf_call(self, node: ast.Call) -> CExpr:
+        """wp.printf(fmt, args...): the C library's printf, as Warp calls it (a float promotes to double)."""
+        if node.keywords or not node.args or not (isinstance(node.args[0], ast.Constant)
+                                                   and isinstance(node.args[0].value, str)):
+            raise self.unsupported(node, "wp.printf other than (format string literal, values...)")
+        values = [self.emit(a) for a in node.args[1:]]
+        for v, src in zip(values, node.args[1:]):
+            if v.type not in ("bool", "float32", "float64", "int32", "uint32"):
+                raise self.unsupported(src, f"wp.printf of a {v.type}")
+        parts = [_c_string(node.args[0].value)] + [v.code for v in values]
+        return CExpr(f"printf({', '.join(parts)})", "void")
+
+
+def _c_string(text: str) -> str:
+    """A C string literal holding `text` (non-ASCII as escaped UTF-8 bytes)."""
+    escapes = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+    out = []
+    for byte in text.encode("utf-8"):
+        ch = chr(byte)
+        if ch in escapes:
+            out.append(escapes[ch])
+        elif 32 <= byte < 127:
+            out.append(ch)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 def _describe(node: ast.AST) -> str:
@@ -1392,11 +1513,9 @@ class FuncSignature:
 class ModuleTranslator:
     """Holds what the kernels of one file share: its @wp.funcs, constants, and needed helpers."""
 
-    def __init__(self, info: ModuleInfo, small_tables: frozenset[str] = frozenset(),
-                 block_dims: dict[str, int] | None = None):
+    def __init__(self, info: ModuleInfo, small_tables: frozenset[str] = frozenset()):
         self.info = info
         self.small_tables = small_tables  # array parameters that are small fixed-size atomic targets
-        self.block_dims = block_dims or {}  # declared block_dim per kernel (--inputs), over what the file says
         self.snippets: set[str] = set()
         self.constants_used: set[str] = set()
         self.funcs_done: dict[str, FuncSignature] = {}
@@ -1535,8 +1654,8 @@ class ModuleTranslator:
     def launch_of(self, kernel: str) -> TileLaunch:
         """How a kernel using tiles is launched: the file's launch call, a declared block_dim over it."""
         found = self.info.launches.get(kernel)
-        if kernel in self.block_dims:
-            return TileLaunch(found.tiled if found else True, self.block_dims[kernel], "declared block_dim",
+        if kernel in self.info.block_dims:
+            return TileLaunch(found.tiled if found else True, self.info.block_dims[kernel], "declared block_dim",
                               found.ndim if found else None)
         if found is not None:
             return found
@@ -1596,19 +1715,33 @@ class ModuleTranslator:
         return "\n\n".join(parts)
 
 
-def translate_source(source: str, filename: str = "<source>", block_dims: dict[str, int] | None = None,
-                     launches: dict[str, TileLaunch] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
-    """Translate every @wp.kernel in `source`; each kernel gets its result or its error.
+def _kernel_scope(info: ModuleInfo, name: str) -> ModuleInfo:
+    """The module as kernel `name` sees it: a nested kernel also sees the locals it captures."""
+    instance = info.instances.get(name)
+    if instance is None or not (instance.constants or instance.type_aliases):
+        return info
+    constants = {n: v for n, v in info.constants.items() if n not in instance.type_aliases}
+    aliases = {n: t for n, t in info.type_aliases.items() if n not in instance.constants}
+    return replace(info, constants={**constants, **instance.constants}, type_aliases={**aliases, **instance.type_aliases})
 
-    `launches`: how kernels are launched when `source` is not the whole file (the translate CLI blanks
-    code the kernels do not use, launch calls included); `block_dims`: declared block_dim per kernel."""
-    info = parse_module(source, filename)
-    if launches is not None:
-        info.launches = {**info.launches, **launches}
+
+def translate_source(source: str, filename: str = "<source>",
+                     declared_types: dict[str, dict[str, str]] | None = None,
+                     declared_captures: dict[str, dict[str, object]] | None = None,
+                     block_dims: dict[str, int] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
+    """Translate every @wp.kernel in `source`; each kernel gets its result or its error.
+    `block_dims`: declared block_dim per kernel using tiles (over the file's launch calls)."""
+    info = parse_module(source, filename, declared_types, declared_captures)
+    info.block_dims = dict(block_dims or {})
+    return translate_module(info)
+
+
+def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | TranslationError]:
+    """Translate every kernel of a parsed module, in source order; each gets its result or its error."""
     results: dict[str, TranslatedKernel | TranslationError] = dict(info.refused)
     for name in info.kernels:
         try:
-            results[name] = ModuleTranslator(info, block_dims=block_dims).translate_kernel(name)
+            results[name] = ModuleTranslator(_kernel_scope(info, name)).translate_kernel(name)
         except TranslationError as exc:
             results[name] = exc
     lines = {**{n: e.line for n, e in info.refused.items()}, **{n: k.lineno for n, k in info.kernels.items()}}
@@ -1616,13 +1749,11 @@ def translate_source(source: str, filename: str = "<source>", block_dims: dict[s
 
 
 def translate_kernel(source: str, kernel_name: str, filename: str = "<source>",
-                     small_tables: frozenset[str] = frozenset(),
-                     block_dims: dict[str, int] | None = None) -> TranslatedKernel:
+                     small_tables: frozenset[str] = frozenset()) -> TranslatedKernel:
     """Translate one kernel of `source`, raising TranslationError if it cannot be translated.
     `small_tables`: array parameters known to be small fixed-size atomic targets (a histogram, a
-    few totals), whose atomics with an unused result are warp-aggregated. `block_dims`: declared
-    block_dim per kernel using tiles."""
+    few totals), whose atomics with an unused result are warp-aggregated."""
     info = parse_module(source, filename)
     if kernel_name not in info.kernels:
         raise TranslationError(filename, None, f"no @wp.kernel named '{kernel_name}'", kind="error")
-    return ModuleTranslator(info, small_tables, block_dims).translate_kernel(kernel_name)
+    return ModuleTranslator(_kernel_scope(info, kernel_name), small_tables).translate_kernel(kernel_name)

@@ -32,6 +32,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cuda_production.cuda_types import TYPE_ALIASES
 from cuda_production.translator import TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
@@ -61,6 +62,8 @@ class KernelDeclaration:
     origin: str
     dim: tuple[int, ...] | None = None
     args: dict[str, dict] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)  # generic parameter -> type (an array's: its element type)
+    captures: dict[str, object] = field(default_factory=dict)  # captured local -> number or type (nested kernels)
     block_dim: int | None = None  # threads per block, for a kernel using tiles
 
 
@@ -85,14 +88,17 @@ def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
         origin = f"{path}: kernel '{kernel}'"
         if not isinstance(entry, dict):
             raise InputsError(f"{origin}: error: expected a table with 'dim' and/or 'args'")
-        unknown = set(entry) - {"dim", "args", "block_dim"}
+        unknown = set(entry) - {"dim", "args", "types", "captures", "block_dim"}
         if unknown:
-            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args', 'block_dim')")
+            raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args', 'types', "
+                              f"'captures', 'block_dim')")
         args = entry.get("args", {})
         if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
             raise InputsError(f"{origin}: error: 'args' must map parameter names to tables of fields")
         declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
                                                  {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()},
+                                                 _types(entry.get("types", {}), origin),
+                                                 _captures(entry.get("captures", {}), origin),
                                                  _block_dim(entry["block_dim"], origin) if "block_dim" in entry else None)
     return declarations
 
@@ -139,6 +145,33 @@ def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) ->
                 fields[key] = _number(value, origin)
         decl.args.setdefault(name, {}).update(_fields(fields, f"{origin}: parameter '{name}'"))
     return decl
+
+
+def _types(types, origin: str) -> dict[str, str]:
+    """`types = {param = "float32"}`: the type of each generic parameter (for an array, its element type)."""
+    if not isinstance(types, dict):
+        raise InputsError(f"{origin}: error: 'types' must map parameter names to type names")
+    for name, type_name in types.items():
+        if not isinstance(type_name, str) or type_name.removeprefix("wp.") not in TYPE_ALIASES:
+            raise InputsError(f"{origin}: error: type of '{name}' must be one of {', '.join(sorted(TYPE_ALIASES))}, "
+                              f"not {type_name!r}")
+    return {name: TYPE_ALIASES[t.removeprefix("wp.")] for name, t in types.items()}
+
+
+def _captures(captures, origin: str) -> dict[str, object]:
+    """`captures = {m = 32, dtype = "float32"}`: values of the locals a nested kernel captures (numbers or types)."""
+    if not isinstance(captures, dict):
+        raise InputsError(f"{origin}: error: 'captures' must map captured names to numbers or type names")
+    found = {}
+    for name, value in captures.items():
+        if isinstance(value, str) and value.removeprefix("wp.") in TYPE_ALIASES:
+            found[name] = TYPE_ALIASES[value.removeprefix("wp.")]  # a type: kept as its name
+        elif isinstance(value, (bool, int, float)) and not isinstance(value, str):
+            found[name] = value
+        else:
+            raise InputsError(f"{origin}: error: captured '{name}' must be a number, true/false or a type name, "
+                              f"not {value!r}")
+    return found
 
 
 def _number(text: str, origin: str) -> int | float:
@@ -503,6 +536,8 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
                 extent = size
             else:
                 extent = SIDE_OF_OTHER_ARRAYS
+            if d in usage.other_dims.get(p.name, set()):  # a loop or computed index: not below the default
+                extent = max(extent, SIDE_OF_OTHER_ARRAYS)  # (a serial kernel launched once scans a table)
             shape.append(max([extent, *needs]) if max([extent, *needs]) <= MAX_ELEMENTS else extent)
         shapes[p.name] = tuple(shape)
 

@@ -5,6 +5,7 @@ Nothing here imports or executes the file. The limits are stated once, here, and
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import tokenize
 from dataclasses import dataclass, field
@@ -60,6 +61,15 @@ def decorated_start(node: ast.stmt) -> int:
     return min([d.lineno for d in decorators] + [node.lineno])
 
 
+def _is_overload(decorator: ast.AST) -> bool:
+    return isinstance(decorator, ast.Attribute) and decorator.attr == "overload"
+
+
+def _is_overload_stub(node: ast.stmt) -> bool:
+    """`@wp.overload def k(...)`: it names an instance of the generic kernel `k`, it does not define `k`."""
+    return isinstance(node, ast.FunctionDef) and any(_is_overload(d) for d in node.decorator_list)
+
+
 def _bound_names(node: ast.stmt) -> set[str]:
     """Module-level names a top-level statement defines."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -97,6 +107,7 @@ class SourceIndex:
     statements: list[ast.stmt]
     defines: dict[str, list[int]]  # name -> indices of the statements that bind it
     _reads: dict[int, set[str]] = field(default_factory=dict)  # computed when first needed
+    _starts: list[int] = field(default_factory=list)  # each statement's first line, computed when first needed
 
     def reads(self, k: int) -> set[str]:
         if k not in self._reads:
@@ -121,9 +132,25 @@ class SourceIndex:
 
     def closure(self, function: str) -> set[int]:
         """Indices of the top-level function `function` and every statement it needs, transitively."""
-        start = [k for k in self.defines.get(function, []) if isinstance(self.statements[k], ast.FunctionDef)]
+        start = [k for k in self.defines.get(function, []) if isinstance(self.statements[k], ast.FunctionDef)
+                 and not _is_overload_stub(self.statements[k])]
+        return self.closure_of(start[-1:])
+
+    def needed_by(self, names: set[str]) -> set[int]:
+        """Indices of the statements defining `names` and every statement those need, transitively."""
+        return self.closure_of([k for name in sorted(names) for k in self.defines.get(name, [])
+                                if not _is_overload_stub(self.statements[k])])
+
+    def statement_at(self, line: int) -> int:
+        """Index of the top-level statement holding `line` (decorators included)."""
+        if not self._starts:
+            self._starts.extend(decorated_start(s) for s in self.statements)
+        return bisect.bisect_right(self._starts, line) - 1
+
+    def closure_of(self, start: list[int]) -> set[int]:
+        """The statements `start` and every statement they need, transitively."""
         keep: set[int] = set()
-        todo = start[-1:]
+        todo = list(start)
         while todo:
             k = todo.pop()
             if k in keep:
@@ -144,8 +171,14 @@ class SourceIndex:
     def kernel_source(self, *kernels: str, omit_imports: tuple[str, ...] = ("wp",)) -> str:
         """The kernels and what they depend on, in file order: the @wp.func helpers they call
         (transitively), the constants, structs and imports they use. Never the file's other code."""
+        return self.statements_source(set().union(*(self.closure(name) for name in kernels)), omit_imports)
+
+    def statements_source(self, keep: set[int], omit_imports: tuple[str, ...] = ("wp",)) -> str:
+        """The statements `keep`, in file order, each with its decorators (the `import warp as wp` left out)."""
+        if not keep:
+            return ""
         parts = []
-        for k in sorted(set().union(*(self.closure(name) for name in kernels))):
+        for k in sorted(keep):
             stmt = self.statements[k]
             if isinstance(stmt, ast.Import) and all((a.asname or a.name) in omit_imports for a in stmt.names):
                 continue  # the sample's .py starts with `import warp as wp`

@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cuda_production.bench import array_args, bench_args, bytes_moved, scales  # noqa: E402
-from cuda_production.reference import make_input  # noqa: E402
+from cuda_production.reference import make_input, warp_value  # noqa: E402
 from synthesis.dtypes import dtype as lookup_dtype  # noqa: E402
 from synthesis.spec import ArgSpec  # noqa: E402
 
@@ -91,20 +91,30 @@ def run_cuda(sample: Path, kernel: str, outer: int, dump: Path, launches: int, w
     return json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("{")))
 
 
-def warp_run(wp, kernel, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
+def warp_run(wp, kernel, module, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
              launches: int, warmup: int, trials: int) -> tuple[list[np.ndarray], list[float]]:
-    """Warp's results of one launch from fresh inputs (written arrays, flat), then its timing."""
-    launch_args, written = [], []
-    for position, arg in enumerate(args):
+    """Warp's results of one launch from fresh inputs (written arrays, flat), then its timing.
+    Arguments are built as the reference stage builds them (cuda_production.reference): hashed
+    positions over the flattened arguments, structs from the kernel's module, by-value vectors."""
+    positions = iter(range(10**9))
+    written: list = []
+
+    def build(arg: ArgSpec):
+        if arg.kind == "struct":
+            instance = getattr(module, arg.dtype)()
+            for f in arg.fields:
+                setattr(instance, f.name, build(f))
+            return instance
+        position = next(positions)
         if arg.kind == "scalar":
-            launch_args.append(float(arg.value) if arg.dtype == "float32" else int(arg.value))
-            continue
+            return warp_value(arg)
         t = lookup_dtype(arg.dtype)
-        host = make_input(arg, position, seed).reshape(arg.shape + t.shape)
-        array = wp.array(host, dtype=t.warp_type())
-        launch_args.append(array)
+        array = wp.array(make_input(arg, position, seed).reshape(arg.shape + t.shape), dtype=t.warp_type())
         if arg.is_written:
             written.append(array)
+        return array
+
+    launch_args = [build(arg) for arg in args]
     wp.launch(kernel, dim=dim, inputs=launch_args)
     results = [a.numpy().reshape(-1).copy() for a in written]  # before the timed launches change them
     times = time_graph(wp, lambda: wp.launch(kernel, dim=dim, inputs=launch_args), launches, warmup, trials)
@@ -161,7 +171,7 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
     module = f"cmp_{name}"
     kernels = load_kernels((sample / f"{name}.py").read_text(), module)
     try:
-        warp_results, warp_times = warp_run(wp, kernels[name], sized, bench_dim, meta["input_seed"], launches, warmup, trials)
+        warp_results, warp_times = warp_run(wp, kernels[name], sys.modules[module], sized, bench_dim, meta["input_seed"], launches, warmup, trials)
     finally:
         unload(module)
     threads_ratio = np.prod(bench_dim) / np.prod(dim)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from cuda_production.compile_cuda import find_nvcc, validate_samples
 from cuda_production.translate import translate_file
-from cuda_production.translator import TranslationError, translate_source
+from cuda_production.translator import TranslationError, parse_module, translate_source
 from synthesis.categories import generate
 from synthesis.constructs import KernelInventory, inventory_source
 from synthesis.stages import canonical_categories, task_for
@@ -70,16 +70,22 @@ def _refusal(err: TranslationError) -> str:
     return re.sub(r"'[^']*'", "'…'", err.construct)
 
 
-def translate_examples(root: Path, kernels: list[KernelInventory], out: Path, use_nvcc: bool) -> dict[tuple[str, str], str]:
-    """(file, kernel) -> "ok" | "refused: <construct>" | "nvcc rejected" | "cli error: ...", via the translate CLI."""
+def translate_examples(root: Path, kernels: list[KernelInventory], out: Path, use_nvcc: bool) -> dict[tuple[str, int], str]:
+    """(file, line of the kernel's def) -> "ok" | "refused: <construct>" | "nvcc rejected" | "cli error: ...", via
+    the translate CLI. A generic kernel with several overloads is "ok" only if every instance is."""
     status: dict[tuple[str, str], str] = {}
+    def_lines: dict[tuple[str, str], int] = {}
     written: list[tuple[Path, tuple[str, str]]] = []
     for rel in sorted({k.filename for k in kernels}):
         path = root / rel
+        source = path.read_text(encoding="utf-8")
         try:
-            results = translate_source(path.read_text(encoding="utf-8"), str(path))
+            results = translate_source(source, str(path))
+            info = parse_module(source, str(path))
+            def_lines.update({(rel, name): info.def_line(name) for name in results})
         except TranslationError as exc:
             results = {k.name: exc for k in kernels if k.filename == rel}
+            def_lines.update({(rel, k.name): k.line for k in kernels if k.filename == rel})
         folder = out / rel.replace("/", "__").removesuffix(".py")
         sink = io.StringIO()
         with contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
@@ -103,7 +109,12 @@ def translate_examples(root: Path, kernels: list[KernelInventory], out: Path, us
         for (cu, key), v in zip(written, validate_samples([(cu, key[1]) for cu, key in written])):
             if v.status != "ok":
                 status[key] = "nvcc rejected"
-    return status
+    by_def: dict[tuple[str, int], str] = {}
+    for key, s in status.items():
+        where = (key[0], def_lines[key])
+        if by_def.get(where, "ok") == "ok":
+            by_def[where] = s
+    return by_def
 
 
 def main() -> None:
@@ -130,8 +141,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="coverage_") as tmp:
         status = translate_examples(root, kernels, Path(tmp), not args.no_nvcc)
-    per_kernel = [status.get((k.filename, k.name), "not found by the translator (kernel defined inside a function)")
-                  for k in kernels]
+    per_kernel = [status.get((k.filename, k.line), "not found by the translator") for k in kernels]
     ok = sum(s == "ok" for s in per_kernel)
     rejected = sum(s == "nvcc rejected" for s in per_kernel)
     cli_errors = sum(s.startswith("cli error") for s in per_kernel)

@@ -103,11 +103,11 @@ def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[
     for position, arg in enumerate(args):
         if arg.kind != "array":
             continue
-        dtype = np.dtype("<i4") if arg.is_int else np.dtype("<f4")
+        dtype = np.dtype(arg.numpy_dtype).newbyteorder("<")
         if arg.role in ("output", "inout"):
             n = arg.count * arg.width
             written[arg.name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(dtype.newbyteorder("="))
-            offset += n * 4
+            offset += n * dtype.itemsize
         if arg.role in ("input", "inout", "index"):
             values = make_input(arg, position, meta["input_seed"])
             (initial if arg.role == "inout" else inputs)[arg.name] = values
@@ -134,11 +134,11 @@ def run_outputs(count: int, seed: int, show: int) -> bool:
             for position, arg in enumerate(args):
                 if arg.kind != "array":
                     continue
-                dtype = np.int32 if arg.is_int else np.float32
+                dtype = np.dtype(arg.numpy_dtype)
                 if arg.role in ("output", "inout"):
                     n = arg.count * arg.width
                     written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=n, offset=offset)
-                    offset += n * 4
+                    offset += n * dtype.itemsize
                 if arg.role in ("input", "inout", "index"):
                     (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
             found = degenerate_outputs(written, inputs, initial)

@@ -18,7 +18,7 @@ from math import prod
 class DType:
     name: str  # canonical name, used in specs, metadata and records
     kind: str  # scalar | vector | matrix | quaternion | transform
-    scalar: str  # component type: float32 | int32 | bool
+    scalar: str  # component type: float32 | float64 | float16 | int32 | uint32 | bool
     shape: tuple[int, ...]  # component shape: () for scalars, (3,) vec3, (3, 3) mat33, (7,) transform
     ctype: str  # the type in standalone CUDA
     spellings: tuple[str, ...]  # names Warp code uses for it after `wp.` (also bare for float/int/bool)
@@ -27,25 +27,34 @@ class DType:
 
     @property
     def width(self) -> int:
-        """Number of 32-bit components in one value."""
+        """Number of components in one value (each `component_bytes` wide)."""
         return prod(self.shape) if self.shape else 1
 
     @property
     def is_int(self) -> bool:
-        return self.scalar == "int32"
+        return self.scalar in INT_SCALARS
 
     @property
     def is_float(self) -> bool:
-        return self.scalar == "float32"
+        return self.scalar in FLOAT_SCALARS
 
     @property
     def numpy_scalar(self) -> str:
         """numpy dtype name of one component."""
-        return {"float32": "float32", "int32": "int32", "bool": "bool"}[self.scalar]
+        return self.scalar
+
+    @property
+    def component_bytes(self) -> int:
+        return SCALAR_BYTES[self.scalar]
+
+    @property
+    def component_ctype(self) -> str:
+        """The C type of one component (host arrays, expected.bin's element type)."""
+        return SCALAR_CTYPES[self.scalar]
 
     @property
     def nbytes(self) -> int:
-        return 4 * self.width
+        return self.component_bytes * self.width
 
     def warp_type(self):
         import warp as wp
@@ -53,26 +62,46 @@ class DType:
         return getattr(wp, self.warp_attr)
 
 
+# Component types: their size and their C spelling. float16 is CUDA's __half (cuda_fp16.h); uint32
+# is the state of Warp's random number generator (rand.h).
+SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "uint32": 4, "bool": 1}
+SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "int32": "int", "uint32": "uint32_t",
+                 "bool": "bool"}
+FLOAT_SCALARS = ("float32", "float64", "float16")
+INT_SCALARS = ("int32", "uint32")
+
+
 def _scalar(name: str, ctype: str, spellings: tuple[str, ...], annotations: tuple[str, ...]) -> DType:
     return DType(name, "scalar", name, (), ctype, spellings, annotations, name)
 
 
-def _vector(n: int) -> DType:
+def _vector(n: int, scalar: str = "float32") -> DType:
+    if scalar == "float64":  # vec3d: CUDA's double3
+        name = f"vec{n}d"
+        return DType(name, "vector", scalar, (n,), f"double{n}", (name,), (f"wp.{name}",), name)
     name = f"vec{n}"
     return DType(name, "vector", "float32", (n,), f"float{n}", (name, f"{name}f"), (f"wp.{name}",), name)
 
 
-def _matrix(n: int) -> DType:
+def _matrix(n: int, scalar: str = "float32") -> DType:
+    if scalar == "float64":
+        name = f"mat{n}{n}d"
+        return DType(name, "matrix", scalar, (n, n), name, (name,), (f"wp.{name}",), name)
     name = f"mat{n}{n}"
     return DType(name, "matrix", "float32", (n, n), name, (name, f"{name}f"), (f"wp.{name}",), name)
 
 
 TYPES: dict[str, DType] = {t.name: t for t in (
     _scalar("float32", "float", ("float32", "float"), ("float", "wp.float32")),
+    _scalar("float64", "double", ("float64",), ("wp.float64",)),
+    _scalar("float16", "__half", ("float16",), ("wp.float16",)),
     _scalar("int32", "int", ("int32", "int"), ("int", "wp.int32")),
+    _scalar("uint32", "uint32_t", ("uint32",), ("wp.uint32",)),
     _scalar("bool", "bool", ("bool",), ("bool",)),
     _vector(2), _vector(3), _vector(4),
+    _vector(2, "float64"), _vector(3, "float64"), _vector(4, "float64"),
     _matrix(2), _matrix(3), _matrix(4),
+    _matrix(2, "float64"), _matrix(3, "float64"), _matrix(4, "float64"),
     DType("quat", "quaternion", "float32", (4,), "quat", ("quat", "quatf"), ("wp.quat",), "quat"),
     DType("transform", "transform", "float32", (7,), "transform", ("transform", "transformf"),
           ("wp.transform",), "transform"),

@@ -60,8 +60,17 @@ class ArgSpec:
 
     @property
     def width(self) -> int:
-        """32-bit components per element (1 for structs, which are described by their fields)."""
+        """Components per element (1 for structs, which are described by their fields)."""
         return 1 if self.role == "struct" else type_width(self.dtype)
+
+    @property
+    def numpy_dtype(self) -> str:
+        """numpy dtype of one component (how the hashed inputs and expected.bin hold it)."""
+        return lookup_dtype(self.dtype).numpy_scalar
+
+    @property
+    def component_bytes(self) -> int:
+        return lookup_dtype(self.dtype).component_bytes
 
     @property
     def count(self) -> int:

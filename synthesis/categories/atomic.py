@@ -2,6 +2,12 @@
 
 Inputs lie on a coarse grid (multiples of 1/8) and values are sums and products of them, so every
 float sum is exact in any order: the result does not depend on which thread wins a race.
+
+A quarter of the kernels accumulate in float64, as Warp's topology-optimisation example sums its
+losses: float64 arrays and parameters, `wp.float64(...)` casts of float32 data and of constants
+(Warp does not mix precisions: a float literal is float32, so every float64 constant is cast).
+Values are products of grid values and divisions by powers of two, exact in float64 whatever the
+order of the atomic updates; a `wp.pow` term rounds, well inside float64's tolerance.
 """
 from __future__ import annotations
 
@@ -26,9 +32,72 @@ def exact_value(gen: ExprGen, dtype: str, depth: int, contributions: int) -> Exp
     return gen.leaf(dtype) if dtype == "int32" else Expr("1.0", "float32", 1.0, 0)
 
 
+def f64(value: float) -> str:
+    """A float64 constant as Warp code spells it."""
+    return f"wp.float64({value!r})"
+
+
+def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
+    """A float64 reduction: per-element terms in float64 summed into a few slots (atomic_add or `+=`)."""
+    n = w.dim[0]
+    density = w.add_array(rng.choice(["density", "rho", "fraction", "phi"]), "float64", "input", low=0.0, high=1.0,
+                          grid_bits=rng.choice([6, 8, 10]))
+    d = w.load(density)
+    terms: list[str] = []
+    kind = rng.choice(["volume", "weighted", "penalised", "mixed"])
+    count = w.add_scalar(rng.choice(["count", "normalization", "total_cells"]), "float64",
+                         float(rng.choice([n // 4, n // 2, n, 2 * n])))
+    if kind == "volume":  # mean density
+        value = f"{d.src} / {count.src}"
+        mag = 1.0
+    elif kind == "weighted":  # float32 data joins through a cast
+        weight = w.add_array(rng.choice(["weight", "area", "volume"]), "float32", "input", low=0.0, high=2.0,
+                             grid_bits=4)
+        wv = w.load(weight)
+        w.emit(f"contrib = wp.float64({wv.src}) * {d.src}")
+        value = f"contrib / {count.src}"
+        mag = 2.0
+        terms.append("float32 cast to float64")
+    else:  # SIMP-like stiffness scaling of an energy, floor on the density
+        energy = w.add_array(rng.choice(["energy", "strain_energy", "work"]), "float64", "input", low=0.0, high=4.0,
+                             grid_bits=6)
+        e = w.load(energy)
+        floor = rng.choice([0.0625, 0.125, 0.001])
+        w.emit(f"rho_c = wp.max({d.src}, {f64(floor)})")
+        if kind == "penalised":
+            penal = w.add_scalar("penal", "float64", rng.choice([2.0, 3.0]))
+            ratio = w.add_scalar(rng.choice(["emin_ratio", "min_ratio"]), "float64", rng.choice([0.0625, 0.125]))
+            w.emit(f"scale = {ratio.src} + ({f64(1.0)} - {ratio.src}) * wp.pow(rho_c, {penal.src})")
+        else:
+            w.emit(f"scale = rho_c * {f64(rng.choice([0.5, 2.0, 0.25]))}")
+        value = f"-scale * {e.src} / {count.src}" if rng.random() < 0.5 else f"scale * {e.src} / {count.src}"
+        mag = 4.0 * 2.0
+    keep_term = rng.random() < 0.4  # the per-element term kept too, as float32 for a float32 consumer
+    if keep_term:
+        w.emit(f"term = {value}")
+        value = "term"
+    slots = rng.choice([1, 1, 4, 8])
+    loss = w.add_array(rng.choice(["loss", "total", "objective", "accum"]), "float64", "output", shape=(slots,))
+    slot = "0" if slots == 1 else f"tid % {slots}"
+    if rng.random() < 0.5:
+        w.emit(f"wp.atomic_add({loss}, {slot}, {value})")
+    else:
+        w.emit(f"{loss}[{slot}] += {value}")
+    w.note_bound(loss, 4.0 + n * mag)
+    if keep_term:
+        out = w.add_array(rng.choice(["per_cell", "cell_term", "cell_value"]), "float32", "output")
+        w.emit(f"{out}[tid] = float({value})")
+        w.note_bound(out, mag)
+        terms.append("float64 to float32 cast")
+    w.feature(f"float64 accumulation ({kind})" + "".join(f"; {t}" for t in terms))
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     dim = (rng.choice([64, 128, 256, 512]),)
     w = KernelWriter(rng, name, "atomic", seed, dim)
+    if rng.random() < 0.25:
+        float64_accumulation(rng, w)
+        return w.finish("Atomic float64 accumulation kernel")
     dtype = rng.choice(["float32", "float32", "int32"])
     if dtype == "float32":
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)

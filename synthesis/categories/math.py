@@ -1,11 +1,16 @@
-"""Math: transcendental and rounding builtins mixed into arithmetic trees, sometimes via @wp.func."""
+"""Math: transcendental and rounding builtins mixed into arithmetic trees, sometimes via @wp.func.
+
+Some kernels sample Perlin noise as Warp's graph-capture example does (`state = wp.rand_init(seed)`,
+`wp.noise(state, frequency * p)` at a point built from the inputs): the seed and the frequency
+are arguments."""
 from __future__ import annotations
 
 import random
+import re
 
 from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
                                          realistic_extras)
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
 
@@ -20,6 +25,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     float_statements(w, gen, rng.randint(0, 3))
     if helper:
         w.assign(call_helper(gen, *helper))
+    if rng.random() < 0.2:
+        noise_field(rng, w, loads)
     for _ in range(rng.randint(1, 2)):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
     if not any(f"wp.{op}(" in line for line in w.lines for op in math_ops):
@@ -29,3 +36,25 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         w.store(add_output(w), gen.meaningful(forced))
     w.feature("math " + ", ".join(sorted(math_ops)))
     return w.finish("Math-function kernel")
+
+
+def noise_field(rng: random.Random, w: KernelWriter, loads: list[str]) -> None:
+    """`amplitude * wp.noise(state, frequency * p)`: 1-D, 2-D or 3-D noise at a point built from inputs."""
+    seed = w.add_scalar(rng.choice(["seed", "kernel_seed", "noise_seed"]), "int32", rng.randint(1, 1 << 20))
+    frequency = w.add_scalar(rng.choice(["frequency", "freq", "scale"]), "float32", rng.choice([0.75, 1.5, 2.0, 3.25]))
+    amplitude = w.add_scalar(rng.choice(["amplitude", "amp", "strength"]), "float32", rng.choice([0.5, 1.0, 2.5]))
+    taken = {a.name for a in w.args} | {n for line in w.lines + w.load_lines for n in re.findall(r"\w+", line)}
+    state, point_name = (next(f"{base}{k or ''}" for k in range(99) if f"{base}{k or ''}" not in taken)
+                         for base in ("state", "point"))
+    w.emit(f"{state} = wp.rand_init({seed.src})")
+    values = [w.load(name).src for name in loads]
+    dims = rng.choice([d for d in (1, 2, 3) if d <= len(values) + 1])
+    if dims == 1:
+        point = values[0]
+    else:  # a thread index fills a missing coordinate
+        comps = (values + [f"float({w.tid_names[0]})"])[:dims]
+        point = f"wp.vec{dims}({', '.join(comps)})"
+    w.emit(f"{point_name} = {frequency.src} * {point}")
+    out = add_output(w)
+    w.store(out, Expr(f"{amplitude.src} * wp.noise({state}, {point_name})", "float32", amplitude.mag * 2.0, None, atom=False))
+    w.feature(f"{dims}-D Perlin noise")

@@ -83,6 +83,7 @@ class ParticleKernel:
                 "ground": ("float32", lambda: grid_value(rng, -1.5, -0.25)),
                 "restitution": ("float32", lambda: grid_value(rng, 0.25, 0.75)),
                 "frame": ("mat33", self.rotation_like),
+                "jitter": ("float32", lambda: grid_value(rng, 0.0625, 0.25)),
             }[key]
             self.param_fields[key] = struct_value(key, dtype, value())
             if dtype == "float32":  # expressions may read the scalar parameters
@@ -320,9 +321,38 @@ def kinetic_energy(k: ParticleKernel) -> None:
     w.feature("energy reduction")
 
 
-BODIES = [integrate, springs, density, collide, kinetic_energy]
+def jitter(k: ParticleKernel) -> None:
+    """Seeded jitter, as Warp's SPH example places its particles: one random stream per particle
+    (`wp.rand_init(seed, tid)`), Gaussian (`wp.randn`) or uniform (`wp.randf`) offsets scaled by a
+    parameter. The seed is an argument: the stream, not a constant, decides the offsets."""
+    rng, w = k.rng, k.w
+    k.make_state({"pos": "inout"})
+    k.make_params(["jitter"])
+    s = k.state
+    seed = w.add_scalar(rng.choice(["seed", "rng_seed", "step_seed"]), "int32", rng.randint(1, 1 << 20))
+    state = k.local(rng.choice(["rng", "rng_state", "rand_state"]), f"wp.rand_init({seed.src}, tid)", "uint32", 0.0)
+    form = rng.choice(["randn", "randn", "randf_range", "randf_centered"])
+    if form == "randn":
+        draw_src, draw_mag = f"wp.randn({state.src})", 6.0  # |randn| < 5.8: its uniform is at least 5.96e-8
+    elif form == "randf_range":
+        draw_src, draw_mag = f"wp.randf({state.src}, -1.0, 1.0)", 1.0
+    else:
+        draw_src, draw_mag = f"(wp.randf({state.src}) - 0.5)", 0.5
+    offset = k.local(rng.choice(["offset", "delta", "noise"]), f"wp.vec3({', '.join([draw_src] * 3)})", "vec3",
+                     draw_mag, None)
+    amount = k.p("jitter")
+    if rng.random() < 0.5:
+        w.emit(f"{s}.pos[tid] = {s}.pos[tid] + {amount.src} * {offset.src}")
+    else:
+        w.emit(f"{s}.pos[tid] += {offset.src} * {amount.src}")
+    w.note_bound(f"{s}.pos", 2.0 + amount.mag * draw_mag)
+    w.feature(f"random jitter ({form})")
+
+
+BODIES = [integrate, springs, density, collide, kinetic_energy, jitter]
 # Bodies that move particles cannot share a launch with bodies that read other particles' positions.
-CONFLICTS = {frozenset((integrate, springs)), frozenset((integrate, density))}
+CONFLICTS = {frozenset((integrate, springs)), frozenset((integrate, density)), frozenset((jitter, springs)),
+             frozenset((jitter, density))}
 
 
 def generate(rng: random.Random, name: str, seed: int):

@@ -118,9 +118,9 @@ def test_probe_exit_zero_output_compiles_with_nvcc(probe_outputs, nvcc_verdicts,
     assert nvcc_verdicts[case] == "", nvcc_verdicts[case]
 
 
-def test_kernel_inside_a_function_is_refused_with_a_line_and_the_others_written(tmp_path):
+def test_kernel_inside_a_function_capturing_a_run_time_value_is_refused_with_a_line_and_the_others_written(tmp_path):
     source = HEADER + kernel("top", "a: wp.array(dtype=float)", "    a[i] = 1.0") + (
-        "def make():\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = 2.0\n"
+        "def make(v):\n    @wp.kernel\n    def inner(a: wp.array(dtype=float)):\n        i = wp.tid()\n        a[i] = v\n"
         "    return inner\n")
     code, out, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
     assert_refused(code, err)
@@ -488,3 +488,11 @@ def test_a_kernel_the_file_launches_serially_keeps_one_thread_at_bench_size(tmp_
     meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
     assert meta["launch_dim"] == [1]
     assert meta["bench"]["launch_dim"] == [1]  # grown, copies of the scan would race
+
+
+def test_a_serial_kernels_scanned_array_is_not_sized_like_its_one_thread_launch(tmp_path):
+    code, _, err = cli(write(tmp_path, SERIAL), "-o", tmp_path / "out")
+    assert code == 0, err
+    meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
+    shapes = {a["name"]: a["shape"] for a in meta["arguments"]}
+    assert shapes["values"] == [16]  # indexed by the loop, not the thread: the default side, not 1
