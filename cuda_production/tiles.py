@@ -29,7 +29,8 @@ from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, COMPONE
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
-TILE_DTYPES = ("float32", "int32", "vec2", "vec3", "vec4")
+TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4")
+MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 
 
@@ -117,6 +118,10 @@ add_tile_builtin("tile_map", ("op", "a", "b"), 2, "tile_map")
 def zero_of(dtype: str, one: bool = False) -> str:
     if dtype == "float32":
         return "1.0f" if one else "0.0f"
+    if dtype == "float64":
+        return "1.0" if one else "0.0"
+    if dtype == "float16":
+        return "__float2half(1.0f)" if one else "__float2half(0.0f)"
     if dtype == "int32":
         return "1" if one else "0"
     n = VEC_LEN[dtype]
@@ -363,7 +368,7 @@ class TileTranslator:
         x = self.emit(a["x"])
         preserve = self.const_flag(a.get("preserve_type"), False, "preserve_type")
         b = self.block_dim
-        if x.type in ("float32", "int32") or (is_vec(x.type) and preserve):
+        if x.type in ("float32", "float64", "int32") or (is_vec(x.type) and preserve):
             tt = TileType(x.type, (b,))
         elif is_vec(x.type):
             tt = TileType("float32", (VEC_LEN[x.type], b))
@@ -400,7 +405,7 @@ class TileTranslator:
         dest = self.claim_dest()
         t = self.tile_value(a["a"])
         dtype = t.type.dtype
-        if dtype not in ("float32", "int32"):
+        if dtype not in ("float32", "float64", "int32"):
             raise self.unsupported(node, f"wp.tile_sum of a tile of {dtype}")
         b = self.block_dim
         partial = self.tile_buffer(node, TileType(dtype, (b,)), None, "partial")
@@ -434,35 +439,50 @@ class TileTranslator:
             raise self.unsupported(node, "the value of wp.tile_matmul(a, b, out)")
         ta, tb = self.tile_value(a["a"]), self.tile_value(a["b"])
         for t, src in ((ta, a["a"]), (tb, a["b"])):
-            if len(t.type.shape) != 2 or t.type.dtype != "float32":
-                raise self.unsupported(src, f"wp.tile_matmul of a {t.type} (2-D float32 tiles only)")
+            if len(t.type.shape) != 2 or t.type.dtype not in MATMUL_DTYPES:
+                raise self.unsupported(src, f"wp.tile_matmul of a {t.type} (2-D float tiles only)")
         (m, k), (k2, n) = ta.type.shape, tb.type.shape
         if k != k2:
             raise self.error(node, f"wp.tile_matmul of shapes {ta.type.shape} and {tb.type.shape}")
         precision = self.const_flag(a.get("precision"), "default", "precision")
         if precision != "default":
             raise self.unsupported(node, f"wp.tile_matmul precision '{precision}'")
-        tt = TileType("float32", (m, n))
+        tt = TileType(ta.type.dtype, (m, n))
         if accumulate:
             out = self.tile_value(a["out"])
-            if out.type != tt:
-                raise self.error(node, f"wp.tile_matmul into a {out.type}; the product is a {tt}")
+            if out.type.shape != tt.shape or out.type.dtype not in MATMUL_DTYPES:
+                raise self.error(node, f"wp.tile_matmul into a {out.type}; the product is {m}x{n}")
+            tt = out.type
             dst = out.code
             alpha = self.emit(a["alpha"]) if "alpha" in a else CExpr("1.0f", "float32", literal=1.0)
             beta = self.emit(a["beta"]) if "beta" in a else CExpr("1.0f", "float32", literal=1.0)
             for v, what in ((alpha, "alpha"), (beta, "beta")):
-                if v.type != "float32":
-                    raise self.error(node, f"wp.tile_matmul {what} of type {v.type}")
+                if v.type != "float32" or (tt.dtype != "float32" and v.literal != 1.0):
+                    raise self.unsupported(node, f"wp.tile_matmul {what} of type {v.type} into a tile of {tt.dtype}")
         else:
             dst = self.tile_buffer(node, tt, dest, "product")
         sum_, r, c, kk = self.fresh("dot"), self.fresh("row"), self.fresh("col"), self.fresh("k")
         self.sync()
         self.out(f"// {dst} {'+' if accumulate else ''}= {ta.code} ({m}x{k}) @ {tb.code} ({k}x{n})")
 
+        acc = "float32" if tt.dtype == "float16" else tt.dtype  # half products accumulate in float
+        acc_c = self.module.ctype(acc)
+
+        def widen(code: str, dtype: str) -> str:
+            """An operand in the accumulator's type (Warp converts a and b to it)."""
+            if dtype == "float16":
+                code = f"__half2float({code})"
+                dtype = "float32"
+            return code if dtype == acc else f"({acc_c}){code}"
+
         def body(e):
-            lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"float {sum_} = 0.0f;",
+            lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
                      f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
-                     f"    {sum_} += {ta.code}[{r} * {k} + {kk}] * {tb.code}[{kk} * {n} + {c}];"]
+                     f"    {sum_} += {widen(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
+                     f"{widen(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)};"]
+            if tt.dtype == "float16":
+                value = f"__float2half({sum_})" if not accumulate else f"__float2half(__half2float({dst}[{e}]) + {sum_})"
+                return lines + [f"{dst}[{e}] = {value};"]
             if not accumulate:
                 return lines + [f"{dst}[{e}] = {sum_};"]
             if alpha.literal == 1.0 and beta.literal == 1.0:

@@ -82,16 +82,28 @@ def block_stats(x: wp.array(dtype=float), flags: wp.array(dtype=int), total: wp.
     y[i] = wp.untile(t * 3.0) - first
 
 
+@wp.kernel
+def mixed_precision(a: wp.array2d(dtype=float), b: wp.array2d(dtype=wp.float16), c: wp.array2d(dtype=wp.float64),
+                    total: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    acc = wp.tile_zeros(shape=(4, 4), dtype=wp.float64)
+    wp.tile_matmul(wp.tile_load(a, shape=(4, 8), offset=(i * 4, 0)), wp.tile_load(b, shape=(8, 4)), acc)
+    wp.tile_store(c, acc, offset=(i * 4, 0))
+    wp.tile_atomic_add(total, wp.tile_sum(acc))
+
+
 def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(scale_tiles, dim=[2, 3], inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(gemm, dim=[2, 2], inputs=[a, b, c], block_dim=64)
     wp.launch_tiled(reshape, dim=3, inputs=[a, b, c, d, f, h], block_dim=BLOCK)
     wp.launch(block_stats, dim=256, inputs=[x, f, t, h, y], block_dim=LANES)
+    wp.launch_tiled(mixed_precision, dim=4, inputs=[a, b, c, t], block_dim=BLOCK)
 '''
 # scale_tiles: tile_load/store, element-wise arithmetic, negation, tile_map of two tiles; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
 # reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
 # block_stats (wp.launch): tile(x), tile_sum, tile_atomic_add, tile_ones, int tiles, tile elements, untile
-KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats")
+# mixed_precision: float32 @ float16 accumulated in a float64 tile (Warp's rule: out's type), float64 tile_sum
+KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision")
 
 
 @pytest.fixture(scope="module")
