@@ -724,6 +724,8 @@ class FunctionTranslator(TileTranslator):
             self.assign_tuple(node, target, node.value)
             return
         if isinstance(target, ast.Subscript):
+            if isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+                raise self.unsupported(target, "assignment to a tile element")
             value = self.emit(node.value)
             place = self.emit_Subscript(target)
             self.check_same(node, place.type, value.type, "assignment")
@@ -818,6 +820,8 @@ class FunctionTranslator(TileTranslator):
             tile = CExpr(target.id, self.tiles[target.id])
             self.tile_binary(node, node.op, tile, self.emit(node.value), dest=target.id)
             return
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+            raise self.unsupported(target, "in-place update of a tile element")
         value = self.emit(node.value)
         if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
             # Warp makes `a[i] += v` / `a[i] -= v` atomic

@@ -175,6 +175,14 @@ def test_an_unsupported_tile_builtin_is_refused_with_its_location():
     assert str(result) == "user.py:7:5: unsupported: builtin wp.tile_sort"
 
 
+def test_writing_a_tile_element_is_refused():
+    source = ("import warp as wp\n\n@wp.kernel\ndef poke(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+              "    t = wp.tile_load(a, shape=16)\n    t[0] = 1.0\n    wp.tile_store(a, t)\n")
+    result = translate_source(source, "user.py")["poke"]
+    assert isinstance(result, TranslationError)
+    assert str(result) == "user.py:7:5: unsupported: assignment to a tile element"
+
+
 def test_tiles_over_the_shared_memory_limit_are_refused():
     source = ("import warp as wp\n\n@wp.kernel\ndef big(a: wp.array2d(dtype=float)):\n    i = wp.tid()\n"
               "    t = wp.tile_load(a, shape=(128, 128))\n    wp.tile_store(a, t)\n")
