@@ -120,15 +120,16 @@ def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
     return total
 
 
-def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> tuple[int, ...]:
+def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> tuple[int, ...]:
     """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
     stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
-    once would race on the same elements."""
+    once would race on the same elements. `threads_per_index`: threads per launch index (a
+    wp.launch_tiled kernel runs a block of block_dim threads per index)."""
     if prod(launch_dim) == 1:
         return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
-    threads = MAX_THREADS
-    while threads > MIN_THREADS and threads * per_thread > TARGET_BYTES:
+    threads = max(1, MAX_THREADS // threads_per_index)
+    while threads > MIN_THREADS // threads_per_index and threads * per_thread > TARGET_BYTES:
         threads //= 2
     inner = prod(launch_dim[1:])
     outer = max(launch_dim[0], min(-(-threads // inner), max_outer(launch_dim)))
@@ -162,14 +163,14 @@ def bytes_moved(args: list[ArgSpec]) -> tuple[int, int]:
     return read, written
 
 
-def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> dict:
+def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> dict:
     """The `bench` entry of metadata.json: size, per-array scaling and the byte count."""
-    dim = bench_launch_dim(args, launch_dim)
+    dim = bench_launch_dim(args, launch_dim, threads_per_index)
     sized = bench_args(args, launch_dim, dim)
     read, written = bytes_moved(sized)
     return {
         "launch_dim": list(dim),
-        "threads": prod(dim),
+        "threads": prod(dim) * threads_per_index,
         "arrays": {a.name: {"scales": scales(a, launch_dim), "shape": list(b.shape)}
                    for a, b in zip(array_args(args), array_args(sized))},
         "bytes_read": read,

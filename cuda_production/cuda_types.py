@@ -46,6 +46,26 @@ class StructType:
         return dict(zip((f for f, _ in self.fields), self.c_members)).get(name, name)
 
 
+@dataclass(frozen=True)
+class TileType:
+    """A Warp tile: a block-wide value of `shape` (compile-time constants) with elements of `dtype`.
+
+    Translated as a `__shared__` array of the block (row-major, flat), written cooperatively by the
+    block's threads (cuda_production/tiles.py)."""
+    dtype: str
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __str__(self) -> str:
+        return f"tile({self.dtype}, shape={self.shape})"
+
+
 # C operator precedence (higher binds tighter)
 P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
     16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)

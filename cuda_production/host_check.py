@@ -3,7 +3,12 @@
 A stand-in `cuda_runtime.h` turns the CUDA constructs the translator emits into plain C++: thread
 indices become globals that a launch loops over (one thread at a time, which is a valid schedule
 of any kernel without barriers), atomics become plain read-modify-writes, the runtime API becomes
-malloc/memcpy. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
+malloc/memcpy. A kernel with barriers (`__syncthreads()`: tiles) cannot run one thread at a time:
+there (EMU_COOPERATIVE) each thread of a block is a fiber (ucontext) with its own stack, blocks one
+after another; the block runs in rounds, every live thread to its next `__syncthreads()` or its end
+(an exited thread no longer counts, as in CUDA), so a barrier completes when every thread of the
+block has reached it. `__shared__` storage is `static` (one block at a time uses it); the fibers
+share one OS thread, so atomics stay plain read-modify-writes. The only edit to the .cu itself is `k<<<grid, block>>>(args)` ->
 `emu_launch(k, grid, block, args)`. Everything else, main() with its input hashing and its check
 against expected.bin included, is the shipped file, compiled by g++.
 
@@ -32,12 +37,36 @@ EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tes
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __shared__ static
 
 struct dim3 {
     unsigned x, y, z;
     dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-static dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+#ifdef EMU_COOPERATIVE
+#include <memory>
+#include <ucontext.h>
+// Not `static`: the compiler must assume a fiber switch (an external call) changes them.
+inline dim3 threadIdx, blockIdx;
+struct EmuFiber {
+    ucontext_t context;
+    dim3 thread;
+    bool done = false;
+};
+inline ucontext_t emu_scheduler;
+inline EmuFiber* emu_running = nullptr;
+inline std::function<void()> emu_block_body;
+inline void __syncthreads() { swapcontext(&emu_running->context, &emu_scheduler); }
+inline void emu_fiber_main()
+{
+    emu_block_body();
+    emu_running->done = true;  // returning resumes the scheduler (uc_link)
+}
+#else
+static dim3 threadIdx, blockIdx;
+#endif
+static dim3 blockDim, gridDim;
 
 struct float2 { float x, y; };
 struct float3 { float x, y, z; };
@@ -151,6 +180,41 @@ void emu_run(Kernel kernel, dim3 grid, dim3 block, Args... args)
 {
     gridDim = grid;
     blockDim = block;
+#ifdef EMU_COOPERATIVE
+    // Each block in turn; its threads are fibers run in rounds, each to its next barrier or its end.
+    const unsigned threads = block.x * block.y * block.z;
+    const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
+    const size_t stack_bytes = 128 * 1024;
+    std::unique_ptr<char[]> stacks(new char[stack_bytes * threads]);
+    std::vector<EmuFiber> fibers(threads);
+    emu_block_body = [&] { kernel(args...); };
+    for (unsigned long b = 0; b < blocks; ++b) {
+        blockIdx = dim3(b % grid.x, (b / grid.x) % grid.y, b / ((unsigned long)grid.x * grid.y));
+        for (unsigned t = 0; t < threads; ++t) {
+            EmuFiber& f = fibers[t];
+            f.thread = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+            f.done = false;
+            getcontext(&f.context);
+            f.context.uc_stack.ss_sp = stacks.get() + stack_bytes * t;
+            f.context.uc_stack.ss_size = stack_bytes;
+            f.context.uc_link = &emu_scheduler;
+            makecontext(&f.context, emu_fiber_main, 0);
+        }
+        for (bool live = true; live;) {
+            live = false;
+            for (EmuFiber& f : fibers) {
+                if (f.done)
+                    continue;
+                threadIdx = f.thread;
+                emu_running = &f;
+                swapcontext(&emu_scheduler, &f.context);
+                live = live || !f.done;
+            }
+        }
+    }
+    emu_running = nullptr;
+    return;
+#endif
     for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
             for (unsigned bx = 0; bx < grid.x; ++bx)
@@ -255,7 +319,9 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     (include / "cuda_fp16.h").write_text(FP16_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
-    source.write_text(rewrite_launches(cu_path.read_text()))
+    text = rewrite_launches(cu_path.read_text())
+    cooperative = "__syncthreads" in text  # barriers: each block's threads run as fibers
+    source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.
     flags = ["-Wformat", "-Werror=format", "-Werror=return-type", "-Werror=uninitialized", "-Werror=maybe-uninitialized"]

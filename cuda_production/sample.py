@@ -63,9 +63,12 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
                       "rule": "|got - want| <= atol * bound + rtol * |want| per float element; int32 exact",
                       "bounds": {a.name: a.bound for a in args if a.name in written}},
         **_wide_tolerances(args, written, tolerance),
-        "bench": bench_metadata(args, tuple(launch_dim)),
+        "bench": bench_metadata(args, tuple(launch_dim), kernel.block_dim if kernel.tiled else 1),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
+    if kernel.block_dim:  # a kernel using tiles: how Warp launches it
+        meta["tiles"] = {"block_dim": kernel.block_dim, "block_dim_origin": kernel.block_dim_origin,
+                         "launch": "wp.launch_tiled" if kernel.tiled else "wp.launch"}
     if expected is not None:
         (tmp / "expected.bin").write_bytes(expected)
     (tmp / "metadata.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")

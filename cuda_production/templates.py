@@ -570,7 +570,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("int main(int argc, char** argv)")
     w("{")
-    for line in _main_options(bench_launch_dim(args, launch_dim)[0]):
+    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0]):
         w(line)
     w("")
     if filled:
@@ -614,7 +614,14 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     # launch configuration
     nd = kernel.launch_ndim
-    if nd == 1:
+    if kernel.block_dim:  # tiles: 1-D blocks of block_dim threads (the kernel unravels Warp's indices)
+        threads = " * ".join(kernel.launch_names)
+        w(f"    const dim3 block({kernel.block_dim});  // block_dim: {kernel.block_dim_origin}")
+        if kernel.tiled:
+            w(f"    const dim3 grid({threads});  // wp.launch_tiled: one block per launch index")
+        else:
+            w(f"    const dim3 grid(({threads} + block.x - 1) / block.x);")
+    elif nd == 1:
         w(f"    const dim3 block({block_shape(launch_dim)[0]});")
         w(f"    const dim3 grid(({kernel.launch_names[0]} + block.x - 1) / block.x);")
     else:

@@ -26,7 +26,10 @@ import click
 from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
-from cuda_production.translator import ModuleInfo, TranslatedKernel, TranslationError, parse_module, translate_module
+from cuda_production.tiles import find_launches
+from cuda_production.translator import (
+    ModuleInfo, TranslatedKernel, TranslationError, _constant_value, _fold, parse_module, translate_module,
+)
 from cuda_production.user_inputs import (
     MAX_ELEMENTS, InputsError, KernelDeclaration, comment_declaration, file_launches, infer_inputs, load_inputs_file,
     module_int_constants,
@@ -99,8 +102,10 @@ def cuda_name_clash(kernel: TranslatedKernel) -> str | None:
 
 
 def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[str, str]],
-                    declared_captures: dict[str, dict[str, object]]) -> tuple[dict, ModuleInfo]:
-    """The parsed module and its kernels' translations, on a thread with a stack deep enough for MAX_NESTING levels."""
+                    declared_captures: dict[str, dict[str, object]], block_dims: dict[str, int] | None = None,
+                    launches: dict | None = None) -> tuple[dict, ModuleInfo]:
+    """The parsed module and its kernels' translations, on a thread with a stack deep enough for MAX_NESTING levels.
+    `launches`: how the whole file launches its kernels (the source given here is only the kernels' own code)."""
     result: dict = {}
 
     def work() -> None:
@@ -108,6 +113,8 @@ def _translate_deep(source: str, filename: str, declared_types: dict[str, dict[s
         sys.setrecursionlimit(max(old, 40 * MAX_NESTING))
         try:
             info = parse_module(source, filename, declared_types, declared_captures)
+            info.block_dims = dict(block_dims or {})
+            info.launches = {**info.launches, **(launches or {})}
             result["value"] = (translate_module(info), info)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
             result["error"] = exc
@@ -239,7 +246,8 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     declared_captures = {name: decl.captures for name, decl in declarations.items() if decl.captures}
     refused_deep, translatable = _what_to_translate(index, list(top_kernels), str(path), tree)
     try:
-        results, info = _translate_deep(translatable, str(path), declared_types, declared_captures)
+        results, info = _translate_deep(translatable, str(path), declared_types, declared_captures,
+                                         _declared_block_dims(index, top_kernels, declarations, path), _launches(tree))
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
@@ -344,7 +352,8 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
                 job_path.write_text("import warp as wp\n\n\n" + text)
                 def_line = _def_line("import warp as wp\n\n\n" + text, k.name)
             jobs.append(ReferenceJob(k.name, str(job_path), args, launch, INPUT_SEED,
-                                     kernel_nodes[k.name].lineno - def_line, str(path)))
+                                     kernel_nodes[k.name].lineno - def_line, str(path),
+                                     k.block_dim, k.tiled))
         results = run_references(jobs, staging / "runs")
         if len(jobs) > 1:  # a kernel Warp refused may have failed its whole module: retry those alone
             alone = []
@@ -409,6 +418,33 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         click.echo(line)
 
 
+def _launches(tree: ast.Module) -> dict:
+    """How the file launches its kernels (read before the translator sees only the kernels' own code)."""
+    constants: dict = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _constant_value(node.value, constants)
+            if value is None:
+                constants.pop(node.targets[0].id, None)
+            else:
+                constants[node.targets[0].id] = value
+    return find_launches(tree, lambda n: _fold(n, constants))
+
+
+def _declared_block_dims(index: SourceIndex, kernel_nodes: dict, declarations: dict, path: Path) -> dict[str, int]:
+    """block_dim per kernel from --inputs or a `# translate: block_dim=N` comment (a bad comment is
+    reported with the kernel's other inputs, later)."""
+    found = {}
+    for name, fn in kernel_nodes.items():
+        try:
+            declared = _merge(comment_declaration(index.lines, fn, str(path)), declarations.get(name))
+        except InputsError:
+            continue
+        if declared is not None and declared.block_dim:
+            found[name] = declared.block_dim
+    return found
+
+
 def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) -> KernelDeclaration | None:
     """A declaration from --inputs overrides the comment block's, field by field."""
     if comment is None or file is None:
@@ -417,7 +453,8 @@ def _merge(comment: KernelDeclaration | None, file: KernelDeclaration | None) ->
     for n, f in file.args.items():
         args.setdefault(n, {}).update(f)
     return KernelDeclaration(f"{file.origin} (over {comment.origin})", file.dim or comment.dim, args,
-                             {**comment.types, **file.types}, {**comment.captures, **file.captures})
+                             {**comment.types, **file.types}, {**comment.captures, **file.captures},
+                             file.block_dim or comment.block_dim)
 
 
 def _is_kernel(fn: ast.FunctionDef) -> bool:
@@ -459,6 +496,8 @@ or with --inputs FILE, TOML (or JSON of the same structure), one entry per kerne
   args.points = {{shape = [100], low = -2, high = 2}}
 Fields: role (input, index, output, inout), shape, low, high, grid_bits (values on a grid
 of 2**-grid_bits), value (by-value parameters; a list for vectors/matrices), bound.
+A kernel using tiles also takes block_dim (threads per block) when the file's wp.launch_tiled /
+wp.launch call does not give it as a constant: `block_dim = 128`, or `# translate: block_dim=128`.
 
 \b
 Generic kernels (a parameter typed Any, or wp.array(dtype=Any)) are translated once per

@@ -22,7 +22,10 @@ from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
-    is_vec, negate, render_snippets, struct_snippet,
+    is_vec, negate, render_snippets, struct_snippet, TileType,
+)
+from cuda_production.tiles import (
+    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles,
 )
 
 
@@ -79,6 +82,13 @@ class TranslatedKernel:
     device_code: str  # everything the kernel needs before it: structs, helpers, constants, @wp.funcs
 
     c_name: str = ""  # the __global__ function's name when the kernel's name collides (a kernel named `main`)
+    # tiles (cuda_production/tiles.py): threads per block (0: the kernel uses no tiles), whether it is
+    # launched with wp.launch_tiled (one block per launch index), where block_dim comes from, and each
+    # tile access of an array (name, offset nodes, tile shape) for input inference
+    block_dim: int = 0
+    tiled: bool = False
+    block_dim_origin: str = ""
+    tile_accesses: tuple = ()
 
     @property
     def cname(self) -> str:
@@ -100,6 +110,9 @@ class ModuleInfo:
     foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
     # kernels the translator sees but refuses outright (defined inside a function or class): name -> error
     refused: dict[str, "TranslationError"] = field(default_factory=dict)
+    # how each kernel is launched where that matters (kernels using tiles): name -> TileLaunch
+    launches: dict[str, TileLaunch] = field(default_factory=dict)
+    block_dims: dict[str, int] = field(default_factory=dict)  # declared block_dim per kernel (--inputs)
     # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
     instances: dict[str, object] = field(default_factory=dict)  # name -> kernel_instances.KernelInstance
     refused_def_lines: dict[str, int] = field(default_factory=dict)  # refused kernel -> line of its def
@@ -177,6 +190,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     for name, instance in found.instances.items():
         info.kernels[name] = instance.node
         info.instances[name] = instance
+    info.launches = find_launches(tree, lambda node: _fold(node, info.constants))
     return info
 
 
@@ -288,6 +302,9 @@ def _arrays_needing_extents(fn: ast.FunctionDef, info: ModuleInfo) -> set[str]:
     for node in ast.walk(fn):
         if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
             names.add(node.value.id)
+        if isinstance(node, ast.Call) and _is_wp_attr(node.func, *TILE_MEMORY) and node.args \
+                and isinstance(node.args[0], ast.Name):
+            names.add(node.args[0].id)  # tile accesses test every extent
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name) and node.func.id == "len" and node.args and isinstance(node.args[0], ast.Name):
                 names.add(node.args[0].id)
@@ -378,7 +395,7 @@ def _names_stored(node: ast.stmt) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
-class FunctionTranslator:
+class FunctionTranslator(TileTranslator):
     """Translates one @wp.kernel or @wp.func body (the counterpart of Warp's `Adjoint`)."""
 
     def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool):
@@ -397,6 +414,16 @@ class FunctionTranslator:
         self.tid_names: tuple[str, ...] = ()
         self.loop_depth = 0
         self.fresh_names: set[str] = set()
+        self.launch_ndim = 0
+        # tiles (TileTranslator): threads per block (0: no tiles), buffers, the pending assignment target
+        self.block_dim = 0
+        self.tiled = False
+        self.block_dim_origin = ""
+        self.tiles: dict[str, TileType] = {}
+        self.tile_dest: str | None = None
+        self.tile_accesses: list = []
+        self.shared_at = 0
+        self.tiles_written = False  # no barrier is needed before the first tile write outside loops
         # where a statement cannot be placed before the expression being translated (a while
         # condition, an elif condition): the reason, refusing calls that need one (stateful builtins)
         self.no_statements: str | None = None
@@ -494,8 +521,15 @@ class FunctionTranslator:
         if self.is_kernel:
             if fn.returns is not None and not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
                 raise self.error(fn.returns, "a kernel cannot return a value")
-            self.emit_thread_index(fn)
+            if uses_tiles(fn):
+                launch = self.module.launch_of(fn.name)
+                self.block_dim, self.tiled, self.block_dim_origin = launch.block_dim, launch.tiled, launch.origin
+                self.emit_tiled_thread_index(fn, launch)
+            else:
+                self.emit_thread_index(fn)
         self.emit_block(fn.body)
+        if self.tiles:
+            self.lines[self.shared_at:self.shared_at] = ["    " + d for d in self.shared_declarations()] + [""]
         return "\n".join(self.lines)
 
     def return_annotation(self, node: ast.AST):
@@ -552,6 +586,61 @@ class FunctionTranslator:
         for n in names:
             self.scopes[0][n] = "int32"
 
+    def emit_tiled_thread_index(self, fn: ast.FunctionDef, launch: TileLaunch) -> None:
+        """The thread's indices in Warp's launch, for a kernel using tiles (a 1-D grid of 1-D blocks).
+
+        wp.launch_tiled: block b runs launch index b (row-major over the launch), its threads share
+        it; a name past the launch's rank is the thread's lane. wp.launch: Warp's linear thread index,
+        blockDim.x consecutive threads forming a block, unravelled row-major."""
+        tid_stmt = next((s for s in fn.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
+                         and _is_wp_attr(s.value.func, "tid")), None)
+        found = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _is_wp_attr(n.func, "tid")]
+        if found and (tid_stmt is None or len(found) > 1):
+            raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
+        names: tuple[str, ...] = ()
+        if tid_stmt is not None:
+            target = tid_stmt.targets[0]
+            elts = target.elts if isinstance(target, ast.Tuple) else [target]
+            if not all(isinstance(e, ast.Name) for e in elts) or not 1 <= len(elts) <= 4:
+                raise self.unsupported(target, "wp.tid() target")
+            names = tuple(e.id for e in elts)
+        lane = None
+        ndim = launch.ndim or max(1, len(names))
+        if launch.tiled and len(names) == ndim + 1:
+            names, lane = names[:-1], names[-1]
+        if len(names) > ndim or ndim > 3:
+            raise self.unsupported(tid_stmt or fn, f"wp.tid() of {len(names) + (lane is not None)} indices in a launch "
+                                                   f"of {ndim} dimensions{' plus the block' if launch.tiled else ''}")
+        self.launch_ndim = ndim
+        self.tid_names = names + ((lane,) if lane else ())
+        taken = set(names) | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | {p.name for p in self.params}
+        if ndim == 1:
+            self.launch_names = (next(b for b in ("n", "num_threads", "n_threads", "launch_n") if b not in taken),)
+        else:
+            self.launch_names = tuple(f"dim{k}" if f"dim{k}" not in taken else f"launch_dim{k}" for k in range(ndim))
+        bounds = self.launch_names
+        if launch.tiled:
+            self.out(f"// wp.launch_tiled: block b of {self.block_dim} threads runs launch index b; its threads share the tiles")
+            linear = "blockIdx.x"
+        else:
+            linear = self.fresh("thread")
+            self.out(f"// Warp's linear thread index; {self.block_dim} consecutive threads form a block and share the tiles")
+            self.out(f"const int {linear} = blockIdx.x * blockDim.x + threadIdx.x;")
+            self.out(f"if ({linear} >= {' * '.join(bounds)})")
+            self.out("    return;")
+        for k, name in enumerate(names):
+            inner = " * ".join(bounds[k + 1:])
+            c = linear if not inner else (f"{linear} / {inner}" if " * " not in inner else f"{linear} / ({inner})")
+            if k > 0:
+                c = f"{c} % {bounds[k]}"
+            self.out(f"const int {name} = {c};")
+        if lane:
+            self.out(f"const int {lane} = threadIdx.x;")
+        self.out("")
+        self.shared_at = len(self.lines)
+        for n in self.tid_names:
+            self.scopes[0][n] = "int32"
+
     # ---- statements ----------------------------------------------------------------------------
     def emit_block(self, stmts: list[ast.stmt]) -> None:
         for i, stmt in enumerate(stmts):
@@ -589,6 +678,11 @@ class FunctionTranslator:
         if not isinstance(node.value, ast.Call):
             raise self.unsupported(node, "expression statement without effect")
         call = node.value
+        if _is_wp_attr(call.func, *TILE_BUILTINS):
+            code = self.call_tile_builtin(call, call.func.attr, statement=True).code
+            if code:
+                self.out(code + ";")
+            return
         if (_is_wp_attr(call.func, *ATOMICS) and not call.keywords and len(call.args) >= 3
                 and self.is_small_table(call.args[0]) and isinstance(self.emit(call.args[0]).type, ArrayType)):
             place = self.array_element(call, call.args[0], call.args[1:-1])
@@ -609,7 +703,19 @@ class FunctionTranslator:
                 return  # emitted up front by emit_thread_index
             raise self.unsupported(node, "wp.tid() in a @wp.func")
         if isinstance(target, ast.Name):
-            value = self.emit(node.value)
+            produces_tile = isinstance(node.value, (ast.BinOp, ast.UnaryOp)) or (
+                isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, *TILE_BUILTINS))
+            if self.block_dim and produces_tile and target.id not in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}:
+                self.tile_dest = target.id  # a tile value may be written straight into the variable's buffer
+            try:
+                value = self.emit(node.value)
+            finally:
+                self.tile_dest = None
+            if isinstance(value.type, TileType):
+                self.assign_tile(node, target.id, value)
+                return
+            if target.id in self.tiles:
+                raise self.error(node, f"'{target.id}' is a tile; a value of type {value.type} is assigned to it")
             if isinstance(value.type, TupleType):
                 raise self.unsupported(node, f"a tuple of {len(value.type.types)} values assigned to one name")
             self.assign_name(node, target.id, value)
@@ -618,6 +724,8 @@ class FunctionTranslator:
             self.assign_tuple(node, target, node.value)
             return
         if isinstance(target, ast.Subscript):
+            if isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+                raise self.unsupported(target, "assignment to a tile element")
             value = self.emit(node.value)
             place = self.emit_Subscript(target)
             self.check_same(node, place.type, value.type, "assignment")
@@ -662,6 +770,17 @@ class FunctionTranslator:
         for k, (name, t) in enumerate(zip(names, value.type.types)):
             self.assign_name(node, name, CExpr(f"{tmp}.v{k}", t))
 
+    def assign_tile(self, node: ast.AST, name: str, value: CExpr) -> None:
+        if name == value.code:
+            return  # written in place
+        if self.lookup(name) is not None or name in self.arrays or name in self.module.info.constants:
+            raise self.error(node, f"a tile assigned to '{name}', which holds a value of type {self.lookup(name)}")
+        known = self.tiles.get(name)
+        if known is not None and known != value.type:
+            raise self.error(node, f"'{name}' is a {known}; a {value.type} is assigned to it")
+        self.tiles[name] = value.type
+        self.tile_copy(node, name, value)
+
     def fresh(self, base: str) -> str:
         """A local name used nowhere in the function (nor by the module's names)."""
         taken = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(self.fn) if isinstance(a, ast.arg)}
@@ -697,6 +816,12 @@ class FunctionTranslator:
 
     def emit_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
+        if isinstance(target, ast.Name) and target.id in self.tiles:
+            tile = CExpr(target.id, self.tiles[target.id])
+            self.tile_binary(node, node.op, tile, self.emit(node.value), dest=target.id)
+            return
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+            raise self.unsupported(target, "in-place update of a tile element")
         value = self.emit(node.value)
         if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
             # Warp makes `a[i] += v` / `a[i] -= v` atomic
@@ -878,6 +1003,8 @@ class FunctionTranslator:
         raise self.unsupported(node, f"{type(v).__name__} constant")
 
     def emit_Name(self, node: ast.Name) -> CExpr:
+        if node.id in self.tiles:
+            return CExpr(node.id, self.tiles[node.id])
         t = self.lookup(node.id)
         if t is None and node.id in self.pending and self.pending[node.id] is not None:
             t = self.pending[node.id]
@@ -935,6 +1062,15 @@ class FunctionTranslator:
                     raise self.unsupported(node, f".shape[k] of a {arr.type.ndim}-D array with k other than a literal 0..{arr.type.ndim - 1}")
                 return CExpr(f"{arr.code}_dim{k.literal}", "int32")
         base = self.emit(node.value)
+        if isinstance(base.type, TileType):  # an element of a tile (in shared memory: every thread reads it)
+            shape = base.type.shape
+            if len(index_nodes) != len(shape):
+                raise self.unsupported(node, f"indexing a {len(shape)}-D tile with {len(index_nodes)} indices")
+            flat = None
+            for k, i in enumerate(index_nodes):
+                idx = self.int_index(i)
+                flat = idx if flat is None else CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
+            return CExpr(f"{base.code}[{flat.code}]", base.type.dtype)
         if isinstance(base.type, ArrayType):
             arr = base.type
             if len(index_nodes) != arr.ndim:
@@ -986,7 +1122,13 @@ class FunctionTranslator:
         return e
 
     def emit_UnaryOp(self, node: ast.UnaryOp) -> CExpr:
+        dest = self.claim_dest()
         v = self.emit(node.operand)
+        if isinstance(v.type, TileType):
+            if not isinstance(node.op, ast.USub):
+                raise self.unsupported(node, f"operator {type(node.op).__name__} on a tile")
+            self.tile_dest = dest
+            return self.tile_negate(node, v)
         if isinstance(node.op, ast.UAdd):
             return v
         if isinstance(node.op, ast.Not):
@@ -1006,10 +1148,16 @@ class FunctionTranslator:
         return negate(v)
 
     def emit_BinOp(self, node: ast.BinOp) -> CExpr:
-        return self.binary(node, node.op, self.emit(node.left), self.emit(node.right))
+        dest = self.claim_dest()
+        left, right = self.emit(node.left), self.emit(node.right)
+        if isinstance(left.type, TileType) or isinstance(right.type, TileType):
+            return self.tile_binary(node, node.op, left, right, dest)
+        return self.binary(node, node.op, left, right)
 
     def binary(self, node: ast.AST, op: ast.operator, a: CExpr, b: CExpr) -> CExpr:
         ta, tb = a.type, b.type
+        if isinstance(ta, TileType) or isinstance(tb, TileType):
+            raise self.unsupported(node, f"operator on {ta} and {tb}")
         opname = type(op)
         sym = _OPS.get(opname)
         if sym is None:
@@ -1135,6 +1283,10 @@ class FunctionTranslator:
                 raise self.unsupported(node, f"call to '{name}'")
         else:
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
+        if name in TILE_BUILTINS and isinstance(func, ast.Attribute):
+            return self.call_tile_builtin(node, name)
+        if name == "block_dim" and isinstance(func, ast.Attribute) and not node.args and self.block_dim:
+            return CExpr(str(self.block_dim), "int32", literal=self.block_dim)
         if name in ATOMICS:
             if node.keywords:
                 raise self.unsupported(node, "keyword arguments to an atomic")
@@ -1346,6 +1498,8 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
+TILE_WRITES = ("tile_store", "tile_atomic_add")
+TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
 SWAPS = ("atomic_cas", "atomic_exch")
 # wp.add(a, b) etc.: Warp's operators as functions, translated like the operators
@@ -1456,7 +1610,7 @@ class ModuleTranslator:
                         if isinstance(sub, ast.Subscript) and _array_key(sub.value):
                             written.add(_array_key(sub.value))
             if isinstance(node, ast.Call):
-                if _is_wp_attr(node.func, *ATOMICS, *SWAPS) and node.args and _array_key(node.args[0]):
+                if _is_wp_attr(node.func, *ATOMICS, *SWAPS, *TILE_WRITES) and node.args and _array_key(node.args[0]):
                     written.add(_array_key(node.args[0]))
                 if isinstance(node.func, ast.Name) and node.func.id in self.info.funcs and node.func.id != fn.name:
                     params = [a.arg for a in self.info.funcs[node.func.id].args.args]
@@ -1501,6 +1655,17 @@ class ModuleTranslator:
     def func_c_name(self, name: str) -> str:
         return self.global_c_name(name)
 
+    def launch_of(self, kernel: str) -> TileLaunch:
+        """How a kernel using tiles is launched: the file's launch call, a declared block_dim over it."""
+        found = self.info.launches.get(kernel)
+        if kernel in self.info.block_dims:
+            return TileLaunch(found.tiled if found else True, self.info.block_dims[kernel], "declared block_dim",
+                              found.ndim if found else None)
+        if found is not None:
+            return found
+        return TileLaunch(True, DEFAULT_TILED_BLOCK_DIM, "default: no wp.launch_tiled call of this kernel with a "
+                                                         "readable block_dim found (declare block_dim with --inputs)")
+
     def translate_kernel(self, name: str) -> TranslatedKernel:
         fn = self.info.kernels[name]
         t = FunctionTranslator(self, fn, is_kernel=True)
@@ -1509,8 +1674,9 @@ class ModuleTranslator:
         original = {new: old for old, new in t.renames.items()}
         t.params = [replace(p, name=original[p.name], c_name=p.name) if p.name in original else p for p in t.params]
         c_name = self.global_c_name(name)
-        kernel = TranslatedKernel(name, t.params, len(t.tid_names), t.launch_names, "", "",
-                                  c_name if c_name != name else "")
+        kernel = TranslatedKernel(name, t.params, t.launch_ndim or len(t.tid_names), t.launch_names, "", "",
+                                  c_name if c_name != name else "", t.block_dim, t.tiled, t.block_dim_origin,
+                                  tuple(t.tile_accesses))
         name = c_name
         params = []
         for p in t.params:
@@ -1526,6 +1692,10 @@ class ModuleTranslator:
         head = f"__global__ void {name}({', '.join(params)})"
         if len(head) > 100:
             head = f"__global__ void {name}(\n    " + ",\n    ".join(params) + ")"
+        if t.block_dim:
+            mode = "wp.launch_tiled: one block per launch index" if t.tiled else "wp.launch: blocks of consecutive threads"
+            head = (f"// Uses tiles: launched with blocks of {t.block_dim} threads ({mode}); block_dim from "
+                    f"{t.block_dim_origin}.\n// Each tile is a __shared__ array the block's threads fill together.\n{head}")
         kernel.kernel_code = f"{head}\n{{\n{body.rstrip()}\n}}"
         kernel.device_code = self.device_code()
         return kernel
@@ -1561,9 +1731,13 @@ def _kernel_scope(info: ModuleInfo, name: str) -> ModuleInfo:
 
 def translate_source(source: str, filename: str = "<source>",
                      declared_types: dict[str, dict[str, str]] | None = None,
-                     declared_captures: dict[str, dict[str, object]] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
-    """Translate every @wp.kernel in `source`; each kernel gets its result or its error."""
-    return translate_module(parse_module(source, filename, declared_types, declared_captures))
+                     declared_captures: dict[str, dict[str, object]] | None = None,
+                     block_dims: dict[str, int] | None = None) -> dict[str, TranslatedKernel | TranslationError]:
+    """Translate every @wp.kernel in `source`; each kernel gets its result or its error.
+    `block_dims`: declared block_dim per kernel using tiles (over the file's launch calls)."""
+    info = parse_module(source, filename, declared_types, declared_captures)
+    info.block_dims = dict(block_dims or {})
+    return translate_module(info)
 
 
 def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | TranslationError]:

@@ -38,9 +38,13 @@ from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
 DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16)}
+DEFAULT_TILED_LAUNCH = {1: (8,), 2: (4, 4), 3: (2, 2, 2)}  # wp.launch_tiled: blocks, each block_dim threads
 SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
 MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits
 MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger ones keep the default
+# a kernel using tiles proves itself on the host with every block's threads as fibers switching at each
+# barrier: launches taken from the file above this size keep the default (declare dim to choose)
+MAX_TILE_LAUNCH = 1 << 16
 ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
               "value": (int, float, list), "bound": (int, float)}
 COMMENT_PREFIX = "# translate:"
@@ -60,6 +64,7 @@ class KernelDeclaration:
     args: dict[str, dict] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)  # generic parameter -> type (an array's: its element type)
     captures: dict[str, object] = field(default_factory=dict)  # captured local -> number or type (nested kernels)
+    block_dim: int | None = None  # threads per block, for a kernel using tiles
 
 
 # ---- reading declarations ----------------------------------------------------------------------
@@ -83,17 +88,18 @@ def load_inputs_file(path: Path) -> dict[str, KernelDeclaration]:
         origin = f"{path}: kernel '{kernel}'"
         if not isinstance(entry, dict):
             raise InputsError(f"{origin}: error: expected a table with 'dim' and/or 'args'")
-        unknown = set(entry) - {"dim", "args", "types", "captures"}
+        unknown = set(entry) - {"dim", "args", "types", "captures", "block_dim"}
         if unknown:
             raise InputsError(f"{origin}: error: unknown key '{sorted(unknown)[0]}' (expected 'dim', 'args', 'types', "
-                              f"'captures')")
+                              f"'captures', 'block_dim')")
         args = entry.get("args", {})
         if not isinstance(args, dict) or not all(isinstance(v, dict) for v in args.values()):
             raise InputsError(f"{origin}: error: 'args' must map parameter names to tables of fields")
         declarations[kernel] = KernelDeclaration(origin, _dims(entry["dim"], origin) if "dim" in entry else None,
                                                  {name: _fields(f, f"{origin}, parameter '{name}'") for name, f in args.items()},
                                                  _types(entry.get("types", {}), origin),
-                                                 _captures(entry.get("captures", {}), origin))
+                                                 _captures(entry.get("captures", {}), origin),
+                                                 _block_dim(entry["block_dim"], origin) if "block_dim" in entry else None)
     return declarations
 
 
@@ -116,9 +122,12 @@ def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) ->
         if "=" in tokens[0]:  # kernel-level: dim=...
             for token in tokens:
                 key, _, value = token.partition("=")
+                if key == "block_dim":
+                    decl.block_dim = _block_dim(_number(value, origin), origin)
+                    continue
                 if key != "dim":
                     raise InputsError(f"{origin}: error: unknown kernel setting '{key}' (expected dim=N[,N[,N]], "
-                                      f"or a parameter name followed by field=value pairs)")
+                                      f"block_dim=N, or a parameter name followed by field=value pairs)")
                 decl.dim = _dims([_number(v, origin) for v in value.split(",")], origin)
             continue
         name, fields = tokens[0], {}
@@ -190,6 +199,12 @@ def _dims(value, origin: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _block_dim(value, origin: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024:
+        raise InputsError(f"{origin}: error: block_dim must be an integer from 1 to 1024")
+    return value
+
+
 def _fields(fields: dict, origin: str) -> dict:
     out = {}
     for key, value in fields.items():
@@ -225,6 +240,8 @@ class Usage:
     indexes_into: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
     # thread-index axis -> the extent its guards name (`if i >= N: return`, `i == N - 1`)
     guarded_extent: dict[int, int] = field(default_factory=dict)
+    # (array, dimension) -> the largest tile extent read or written along it (wp.tile_load/store/atomic_add)
+    tile_extent: dict[tuple[str, int], int] = field(default_factory=dict)
 
 
 def _constant_int(node: ast.AST, constants: dict[str, int]) -> int | None:
@@ -363,7 +380,7 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp(stmt.value.func, "tid"):
             target = stmt.targets[0]
             elts = target.elts if isinstance(target, ast.Tuple) else [target]
-            usage.tid_names = tuple(e.id for e in elts if isinstance(e, ast.Name))
+            usage.tid_names = tuple(e.id for e in elts if isinstance(e, ast.Name))[: kernel.launch_ndim]
             break
 
     # Which int arrays' values flow into each local (assignments, loop variables), to a fixed point.
@@ -439,6 +456,17 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
         elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS) and node.args
               and isinstance(node.args[0], ast.Name) and node.args[0].id in arrays):
             record(node.args[0].id, list(node.args[1:-1]))
+    for arr, offsets, shape in kernel.tile_accesses:
+        # a tile of extent s at offset o needs o + s elements along its axis
+        if arr not in arrays:
+            continue
+        for d, (offset, extent) in enumerate(zip(offsets, shape)):
+            usage.tile_extent[(arr, d)] = max(extent, usage.tile_extent.get((arr, d), 0))
+            form = _affine(offset, usage.tid_names, constants or {}) if offset is not None else (None, 0, 0)
+            if form is None:
+                usage.other_dims.setdefault(arr, set()).add(d)
+            else:
+                usage.affine.setdefault(arr, {}).setdefault(d, []).append((form[0], form[1], form[2] + extent - 1))
     return usage
 
 
@@ -462,10 +490,11 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     usage = kernel_usage(fn, kernel, constants, funcs)
     launch = declared.dim
     if (launch is None and launched is not None and len(launched) == kernel.launch_ndim
-            and math.prod(launched) <= MAX_INFERRED_LAUNCH):
+            and math.prod(launched) <= (MAX_TILE_LAUNCH if kernel.block_dim else MAX_INFERRED_LAUNCH)):
         launch = launched
     if launch is None:
-        launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(DEFAULT_LAUNCH[kernel.launch_ndim]))
+        defaults = DEFAULT_TILED_LAUNCH if kernel.tiled else DEFAULT_LAUNCH
+        launch = tuple(usage.guarded_extent.get(axis, d) for axis, d in enumerate(defaults[kernel.launch_ndim]))
         total = 1
         for d in launch:
             total *= d
@@ -477,6 +506,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     size = 1
     for d in launch:
         size *= d
+    if kernel.block_dim and not kernel.tiled and size % kernel.block_dim:
+        raise InputsError(f"{declared.origin}: error: kernel '{kernel.name}' uses tiles: its launch of {size} threads "
+                          f"must be a multiple of block_dim {kernel.block_dim} (declare dim or block_dim)")
 
     shapes: dict[str, tuple[int, ...]] = {}
     for p in kernel.params:
@@ -496,6 +528,8 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
                      for axis, stride, offset in usage.affine.get(p.name, {}).get(d, []) if stride >= 0]
             if needs and d not in usage.other_dims.get(p.name, set()):
                 extent = max(needs)
+            elif (p.name, d) in usage.tile_extent:  # tiles at offsets the analysis cannot bound (a loop's)
+                extent = usage.tile_extent[(p.name, d)] * max(launch)
             elif p.ndim == len(launch):
                 extent = launch[d]
             elif p.ndim == 1:

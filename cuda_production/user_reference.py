@@ -33,6 +33,8 @@ class ReferenceJob:
     seed: int
     line_offset: int = 0  # user's line = line in module_path + line_offset
     source_file: str = ""
+    block_dim: int = 0  # threads per block of a kernel using tiles (0: none), run with Warp's CPU blocks
+    tiled: bool = False  # launched with wp.launch_tiled (block_dim appended to the launch)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -248,6 +250,17 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
 
 
+def _launch(wp, job: ReferenceJob, kernel, inputs: list) -> None:
+    """The launch the .cu makes: a kernel using tiles runs with its block_dim on Warp's CPU blocks
+    (`wp.config.enable_cpu_blocks`; without it Warp's CPU blocks are one thread wide)."""
+    if not job.block_dim:
+        wp.launch(kernel, dim=job.launch, inputs=inputs, device="cpu")
+        return
+    wp.config.enable_cpu_blocks = True
+    launch = wp.launch_tiled if job.tiled else wp.launch
+    launch(kernel, dim=list(job.launch), inputs=inputs, device="cpu", block_dim=job.block_dim)
+
+
 def child_main(mode: str, spec_path: str) -> None:
     import warp as wp
 
@@ -272,11 +285,11 @@ def child_main(mode: str, spec_path: str) -> None:
             inputs, written = _launch_inputs(job, module)
             if mode == "diagnose":
                 report = wp.zeros(4, dtype=wp.int32, device="cpu")
-                wp.launch(kernel, dim=job.launch, inputs=[*inputs, report], device="cpu")
+                _launch(wp, job, kernel, [*inputs, report])
                 wp.synchronize_device("cpu")
                 (workdir / f"{job.name}.oob").write_text(json.dumps([int(x) for x in report.numpy()]))
                 continue
-            wp.launch(kernel, dim=job.launch, inputs=inputs, device="cpu")
+            _launch(wp, job, kernel, inputs)
             wp.synchronize_device("cpu")
             data = b"".join(a.numpy().tobytes() for a in written)
             tmp = workdir / f"{job.name}.bin.tmp"
