@@ -28,10 +28,50 @@ __device__ __forceinline__ float atomicMinFloat(float* address, float val)
     return __int_as_float(old);
 }
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ __forceinline__ void warp_atomic_min(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total = other < total ? other : total;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicMinFloat(address, total);
+}
+
 __global__ void atom_8f90b8570e(
     const float* __restrict__ b,
+    const float* __restrict__ src,
     float* acc,
     const int* __restrict__ idx,
+    float* counts,
+    float* acc2,
+    const int* __restrict__ idx2,
     float* slots,
     float* prev,
     int n)
@@ -41,10 +81,14 @@ __global__ void atom_8f90b8570e(
         return;
 
     float b_v = b[tid];
+    float src_v = src[tid];
     int idx_v = idx[tid];
-    atomicMinFloat(&acc[idx_v], b_v);
-    float old1 = atomicAdd(&slots[tid], -(-b_v));
-    prev[tid] = -b_v - old1;
+    int idx2_v = idx2[tid];
+    warp_atomic_min(&acc[idx_v], src_v);
+    warp_atomic_add(&counts[tid % 8], -fmaxf(src_v, 0.5f));
+    warp_atomic_add(&acc2[idx2_v], -b_v);
+    float old1 = atomicMinFloat(&slots[tid], -src_v);
+    prev[tid] = -src_v - old1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,12 +225,19 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_b((size_t)n * 1);  // input, shape [512] of float32
     fill_float(h_b.data(), h_b.size(), seed, 0, -32, 65U, 0.125f);
+    std::vector<float> h_src((size_t)n * 1);  // input, shape [512] of float32
+    fill_float(h_src.data(), h_src.size(), seed, 1, -32, 65U, 0.125f);
     std::vector<float> h_acc(128);  // inout, shape [128] of float32
-    fill_float(h_acc.data(), h_acc.size(), seed, 1, -4, 9U, 0.125f);
+    fill_float(h_acc.data(), h_acc.size(), seed, 2, -4, 9U, 0.125f);
     std::vector<int> h_idx((size_t)n * 1);  // index, shape [512] of int32
-    fill_int(h_idx.data(), h_idx.size(), seed, 2, 0, 128U);
+    fill_int(h_idx.data(), h_idx.size(), seed, 3, 0, 128U);
+    std::vector<float> h_counts(8);  // inout, shape [8] of float32
+    fill_float(h_counts.data(), h_counts.size(), seed, 4, -32, 65U, 0.125f);
+    std::vector<float> h_acc2(4);  // output, shape [4] of float32
+    std::vector<int> h_idx2((size_t)n * 1);  // index, shape [512] of int32
+    fill_int(h_idx2.data(), h_idx2.size(), seed, 6, 0, 4U);
     std::vector<float> h_slots((size_t)n * 1);  // inout, shape [512] of float32
-    fill_float(h_slots.data(), h_slots.size(), seed, 3, -32, 65U, 0.125f);
+    fill_float(h_slots.data(), h_slots.size(), seed, 7, -32, 65U, 0.125f);
     std::vector<float> h_prev((size_t)n * 1);  // output, shape [512] of float32
 
     // Device buffers
@@ -194,6 +245,10 @@ int main(int argc, char** argv)
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
+    float* d_src = nullptr;
+    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
+    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
+    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
     float* d_acc = nullptr;
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
@@ -202,6 +257,18 @@ int main(int argc, char** argv)
     const size_t bytes_idx = h_idx.size() * sizeof(h_idx[0]);
     CUDA_CHECK(cudaMalloc(&d_idx, bytes_idx));
     CUDA_CHECK(cudaMemcpy(d_idx, h_idx.data(), bytes_idx, cudaMemcpyHostToDevice));
+    float* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
+    float* d_acc2 = nullptr;
+    const size_t bytes_acc2 = h_acc2.size() * sizeof(h_acc2[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc2, bytes_acc2));
+    CUDA_CHECK(cudaMemcpy(d_acc2, h_acc2.data(), bytes_acc2, cudaMemcpyHostToDevice));
+    int* d_idx2 = nullptr;
+    const size_t bytes_idx2 = h_idx2.size() * sizeof(h_idx2[0]);
+    CUDA_CHECK(cudaMalloc(&d_idx2, bytes_idx2));
+    CUDA_CHECK(cudaMemcpy(d_idx2, h_idx2.data(), bytes_idx2, cudaMemcpyHostToDevice));
     float* d_slots = nullptr;
     const size_t bytes_slots = h_slots.size() * sizeof(h_slots[0]);
     CUDA_CHECK(cudaMalloc(&d_slots, bytes_slots));
@@ -215,10 +282,12 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_8f90b8570e<<<grid, block>>>(d_b, d_acc, d_idx, d_slots, d_prev, n);
+    atom_8f90b8570e<<<grid, block>>>(d_b, d_src, d_acc, d_idx, d_counts, d_acc2, d_idx2, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc2.data(), d_acc2, bytes_acc2, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_slots.data(), d_slots, bytes_slots, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_prev.data(), d_prev, bytes_prev, cudaMemcpyDeviceToHost));
 
@@ -229,6 +298,8 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
+            dump_ok = dump_ok && fwrite(h_acc2.data(), 1, bytes_acc2, dump) == bytes_acc2;
             dump_ok = dump_ok && fwrite(h_slots.data(), 1, bytes_slots, dump) == bytes_slots;
             dump_ok = dump_ok && fwrite(h_prev.data(), 1, bytes_prev, dump) == bytes_prev;
             if (dump)
@@ -246,7 +317,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_8f90b8570e<<<grid, block, 0, stream>>>(d_b, d_acc, d_idx, d_slots, d_prev, n);
+            atom_8f90b8570e<<<grid, block, 0, stream>>>(d_b, d_src, d_acc, d_idx, d_counts, d_acc2, d_idx2, d_slots, d_prev, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -273,8 +344,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_acc + bytes_idx + bytes_slots;
-        const size_t bytes_written = bytes_acc + bytes_slots + bytes_prev;
+        const size_t bytes_read = bytes_b + bytes_src + bytes_acc + bytes_idx + bytes_counts + bytes_idx2 + bytes_slots;
+        const size_t bytes_written = bytes_acc + bytes_counts + bytes_acc2 + bytes_slots + bytes_prev;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -294,8 +365,12 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_b));
+        CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_acc));
         CUDA_CHECK(cudaFree(d_idx));
+        CUDA_CHECK(cudaFree(d_counts));
+        CUDA_CHECK(cudaFree(d_acc2));
+        CUDA_CHECK(cudaFree(d_idx2));
         CUDA_CHECK(cudaFree(d_slots));
         CUDA_CHECK(cudaFree(d_prev));
         return 0;
@@ -304,15 +379,19 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4608) {
-        fprintf(stderr, "%s: expected 4608 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4656) {
+        fprintf(stderr, "%s: expected 4656 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_float("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                       0.20520000000000002f, 0.0001f, stats);
-    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 512), 512,
+    ok &= check_float("counts", h_counts.data(), reinterpret_cast<const float*>(expected.data() + 512), 8,
+                      0.20520000000000002f, 0.0001f, stats);
+    ok &= check_float("acc2", h_acc2.data(), reinterpret_cast<const float*>(expected.data() + 544), 4,
+                      0.20520000000000002f, 0.0001f, stats);
+    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 560), 512,
                       0.0008f, 0.0001f, stats);
-    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 2560), 512,
+    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 2608), 512,
                       0.0008f, 0.0001f, stats);
     printf("%s atom_8f90b8570e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -324,13 +403,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_8f90b8570e<<<grid, block>>>(d_b, d_acc, d_idx, d_slots, d_prev, n);
+        atom_8f90b8570e<<<grid, block>>>(d_b, d_src, d_acc, d_idx, d_counts, d_acc2, d_idx2, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_8f90b8570e<<<grid, block>>>(d_b, d_acc, d_idx, d_slots, d_prev, n);
+        atom_8f90b8570e<<<grid, block>>>(d_b, d_src, d_acc, d_idx, d_counts, d_acc2, d_idx2, d_slots, d_prev, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -350,8 +429,12 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_acc));
     CUDA_CHECK(cudaFree(d_idx));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_acc2));
+    CUDA_CHECK(cudaFree(d_idx2));
     CUDA_CHECK(cudaFree(d_slots));
     CUDA_CHECK(cudaFree(d_prev));
     return ok ? 0 : 1;

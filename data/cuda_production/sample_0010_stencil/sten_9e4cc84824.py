@@ -5,9 +5,6 @@ TIME_STEP = 0.4375
 RELAX = 0.75
 
 
-TIME_STEP
-RELAX
-
 @wp.func
 def sten_9e4cc84824_at(f: wp.array(dtype=float), x: int) -> float:
     if x < 0 or x >= f.shape[0]:

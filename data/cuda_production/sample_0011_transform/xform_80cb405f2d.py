@@ -4,8 +4,6 @@ import warp as wp
 KE = wp.constant(4.0)
 
 
-KE
-
 @wp.func
 def xform_80cb405f2d_plane_distance(plane: wp.vec4, p: wp.vec3) -> float:
     normal = wp.vec3(plane.x, plane.y, plane.z)

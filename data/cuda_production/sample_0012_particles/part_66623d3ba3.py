@@ -15,8 +15,6 @@ class SimParams:
     radius: float
 
 
-K
-
 @wp.kernel
 def part_66623d3ba3(particles: Particles, params: SimParams, adjacency: wp.array[wp.int32], charge: wp.array(dtype=float)):
     tid = wp.tid()

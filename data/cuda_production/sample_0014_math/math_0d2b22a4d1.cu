@@ -11,7 +11,11 @@
 #include <cstring>
 #include <vector>
 
-__global__ void math_0d2b22a4d1(const float* __restrict__ vals, float* output, float* res, int n)
+__global__ void math_0d2b22a4d1(
+    const float* __restrict__ vals,
+    float* output,
+    float* output2,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -22,8 +26,8 @@ __global__ void math_0d2b22a4d1(const float* __restrict__ vals, float* output, f
     float vals_right = vals[min(tid + 1, 999)];
     float lap1 = vals_left + vals_right - 2.0f * vals_v;
     float v2 = ceilf(lap1);
-    output[tid] = cosf(vals_v) - v2;
-    res[tid] = fabsf(floorf(vals_v)) * (tanhf(lap1) * logf(fabsf(vals_v) + 1.0f));
+    output[tid] = v2;
+    output2[tid] = cosf(ceilf(fmaxf(vals_v, 1.25f))) + vals_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,7 +159,7 @@ int main(int argc, char** argv)
     std::vector<float> h_vals((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_output((size_t)n * 1);  // output, shape [1000] of float32
-    std::vector<float> h_res((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_output2((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -166,20 +170,20 @@ int main(int argc, char** argv)
     const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
     CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
     CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_output2 = nullptr;
+    const size_t bytes_output2 = h_output2.size() * sizeof(h_output2[0]);
+    CUDA_CHECK(cudaMalloc(&d_output2, bytes_output2));
+    CUDA_CHECK(cudaMemcpy(d_output2, h_output2.data(), bytes_output2, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_res, n);
+    math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_output2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output2.data(), d_output2, bytes_output2, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -188,7 +192,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_output2.data(), 1, bytes_output2, dump) == bytes_output2;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -204,7 +208,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_0d2b22a4d1<<<grid, block, 0, stream>>>(d_vals, d_output, d_res, n);
+            math_0d2b22a4d1<<<grid, block, 0, stream>>>(d_vals, d_output, d_output2, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -232,7 +236,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_vals;
-        const size_t bytes_written = bytes_output + bytes_res;
+        const size_t bytes_written = bytes_output + bytes_output2;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -253,7 +257,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_output2));
         return 0;
     }
 
@@ -265,9 +269,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                      0.001f, 0.0001f, stats);
-    ok &= check_float("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
-                      0.0003298836866004329f, 0.0001f, stats);
+                      0.0009000000000000001f, 0.0001f, stats);
+    ok &= check_float("output2", h_output2.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+                      0.00030000000000000003f, 0.0001f, stats);
     printf("%s math_0d2b22a4d1: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -278,13 +282,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_res, n);
+        math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_output2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_res, n);
+        math_0d2b22a4d1<<<grid, block>>>(d_vals, d_output, d_output2, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -305,6 +309,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_output2));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 256; old value returned; float32 atomic_max, atomic_min, atomic_sub)
+// Atomic float64 accumulation kernel (1-D launch 256; float64 accumulation (weighted); float32 cast to float64; float64 to float32 cast)
 // Standalone CUDA translation of the Warp kernel `atom_e86c6bc2f9` (see atom_e86c6bc2f9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,59 +11,24 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float atomicMaxFloat(float* address, float val)
-{
-    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
-    // leaving at once when the stored value already wins (it only moves one way)
-    int* address_as_int = reinterpret_cast<int*>(address);
-    int old = *address_as_int;
-    int assumed;
-    do {
-        assumed = old;
-        const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
-        if (result == assumed)
-            break;
-        old = atomicCAS(address_as_int, assumed, result);
-    } while (assumed != old);
-    return __int_as_float(old);
-}
-
-__device__ __forceinline__ float atomicMinFloat(float* address, float val)
-{
-    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
-    // leaving at once when the stored value already wins (it only moves one way)
-    int* address_as_int = reinterpret_cast<int*>(address);
-    int old = *address_as_int;
-    int assumed;
-    do {
-        assumed = old;
-        const int result = __float_as_int(fminf(val, __int_as_float(assumed)));
-        if (result == assumed)
-            break;
-        old = atomicCAS(address_as_int, assumed, result);
-    } while (assumed != old);
-    return __int_as_float(old);
-}
-
 __global__ void atom_e86c6bc2f9(
-    const float* __restrict__ a,
-    float* total,
-    float* counts,
-    float* counts2,
-    float* slots,
-    float* prev,
+    const double* __restrict__ rho,
+    double total_cells,
+    const float* __restrict__ weight,
+    double* objective,
+    float* cell_value,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float a_v = a[tid];
-    atomicAdd(&total[tid % 8], -a_v);
-    atomicMaxFloat(&counts[tid % 32], a_v);
-    atomicAdd(&counts2[0], -(0.4375f * a_v));
-    float old1 = atomicMinFloat(&slots[tid], a_v);
-    prev[tid] = a_v - old1;
+    double rho_v = rho[tid];
+    float weight_v = weight[tid];
+    double contrib = (double)weight_v * rho_v;
+    double term = contrib / total_cells;
+    atomicAdd(&objective[0], term);
+    cell_value[tid] = (float)term;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,6 +69,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
 }
 
+static void fill_double(double* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, double step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (double)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
 struct CheckStats {
     double max_abs = 0.0;
     double max_rel = 0.0;
@@ -134,6 +105,33 @@ static bool check_float(const char* name, const float* got, const float* want, s
     }
     if (first_bad < count)
         fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
+                got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static bool check_double(const char* name, const double* got, const double* want, size_t count,
+                         double atol, double rtol, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs(got[i] - want[i]);
+        double rel = diff / std::max(std::fabs(want[i]), 1e-300);
+        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
+        double allowed = atol + rtol * std::fabs(want[i]);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.17g, Warp computed %.17g\n", name, first_bad,
                 got[first_bad], want[first_bad]);
     return first_bad == count;
 }
@@ -192,55 +190,41 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    std::vector<float> h_a((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 0, -32, 65U, 0.125f);
-    std::vector<float> h_total(8);  // output, shape [8] of float32
-    std::vector<float> h_counts(32);  // inout, shape [32] of float32
-    fill_float(h_counts.data(), h_counts.size(), seed, 2, -4, 9U, 0.125f);
-    std::vector<float> h_counts2(1);  // inout, shape [1] of float32
-    fill_float(h_counts2.data(), h_counts2.size(), seed, 3, -32, 65U, 0.125f);
-    std::vector<float> h_slots((size_t)n * 1);  // inout, shape [256] of float32
-    fill_float(h_slots.data(), h_slots.size(), seed, 4, -32, 65U, 0.125f);
-    std::vector<float> h_prev((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<double> h_rho((size_t)n * 1);  // input, shape [256] of float64
+    fill_double(h_rho.data(), h_rho.size(), seed, 0, 0, 65U, 0.015625);
+    const double total_cells = 128.0;
+    std::vector<float> h_weight((size_t)n * 1);  // input, shape [256] of float32
+    fill_float(h_weight.data(), h_weight.size(), seed, 2, 0, 33U, 0.0625f);
+    std::vector<double> h_objective(1);  // output, shape [1] of float64
+    std::vector<float> h_cell_value((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
-    float* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_total = nullptr;
-    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
-    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
-    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
-    float* d_counts = nullptr;
-    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
-    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
-    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
-    float* d_counts2 = nullptr;
-    const size_t bytes_counts2 = h_counts2.size() * sizeof(h_counts2[0]);
-    CUDA_CHECK(cudaMalloc(&d_counts2, bytes_counts2));
-    CUDA_CHECK(cudaMemcpy(d_counts2, h_counts2.data(), bytes_counts2, cudaMemcpyHostToDevice));
-    float* d_slots = nullptr;
-    const size_t bytes_slots = h_slots.size() * sizeof(h_slots[0]);
-    CUDA_CHECK(cudaMalloc(&d_slots, bytes_slots));
-    CUDA_CHECK(cudaMemcpy(d_slots, h_slots.data(), bytes_slots, cudaMemcpyHostToDevice));
-    float* d_prev = nullptr;
-    const size_t bytes_prev = h_prev.size() * sizeof(h_prev[0]);
-    CUDA_CHECK(cudaMalloc(&d_prev, bytes_prev));
-    CUDA_CHECK(cudaMemcpy(d_prev, h_prev.data(), bytes_prev, cudaMemcpyHostToDevice));
+    double* d_rho = nullptr;
+    const size_t bytes_rho = h_rho.size() * sizeof(h_rho[0]);
+    CUDA_CHECK(cudaMalloc(&d_rho, bytes_rho));
+    CUDA_CHECK(cudaMemcpy(d_rho, h_rho.data(), bytes_rho, cudaMemcpyHostToDevice));
+    float* d_weight = nullptr;
+    const size_t bytes_weight = h_weight.size() * sizeof(h_weight[0]);
+    CUDA_CHECK(cudaMalloc(&d_weight, bytes_weight));
+    CUDA_CHECK(cudaMemcpy(d_weight, h_weight.data(), bytes_weight, cudaMemcpyHostToDevice));
+    double* d_objective = nullptr;
+    const size_t bytes_objective = h_objective.size() * sizeof(h_objective[0]);
+    CUDA_CHECK(cudaMalloc(&d_objective, bytes_objective));
+    CUDA_CHECK(cudaMemcpy(d_objective, h_objective.data(), bytes_objective, cudaMemcpyHostToDevice));
+    float* d_cell_value = nullptr;
+    const size_t bytes_cell_value = h_cell_value.size() * sizeof(h_cell_value[0]);
+    CUDA_CHECK(cudaMalloc(&d_cell_value, bytes_cell_value));
+    CUDA_CHECK(cudaMemcpy(d_cell_value, h_cell_value.data(), bytes_cell_value, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_e86c6bc2f9<<<grid, block>>>(d_a, d_total, d_counts, d_counts2, d_slots, d_prev, n);
+    atom_e86c6bc2f9<<<grid, block>>>(d_rho, total_cells, d_weight, d_objective, d_cell_value, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_counts2.data(), d_counts2, bytes_counts2, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_slots.data(), d_slots, bytes_slots, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_prev.data(), d_prev, bytes_prev, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_objective.data(), d_objective, bytes_objective, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_cell_value.data(), d_cell_value, bytes_cell_value, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -248,11 +232,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
-            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
-            dump_ok = dump_ok && fwrite(h_counts2.data(), 1, bytes_counts2, dump) == bytes_counts2;
-            dump_ok = dump_ok && fwrite(h_slots.data(), 1, bytes_slots, dump) == bytes_slots;
-            dump_ok = dump_ok && fwrite(h_prev.data(), 1, bytes_prev, dump) == bytes_prev;
+            dump_ok = dump_ok && fwrite(h_objective.data(), 1, bytes_objective, dump) == bytes_objective;
+            dump_ok = dump_ok && fwrite(h_cell_value.data(), 1, bytes_cell_value, dump) == bytes_cell_value;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -268,7 +249,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_e86c6bc2f9<<<grid, block, 0, stream>>>(d_a, d_total, d_counts, d_counts2, d_slots, d_prev, n);
+            atom_e86c6bc2f9<<<grid, block, 0, stream>>>(d_rho, total_cells, d_weight, d_objective, d_cell_value, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -295,8 +276,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_a + bytes_counts + bytes_counts2 + bytes_slots;
-        const size_t bytes_written = bytes_total + bytes_counts + bytes_counts2 + bytes_slots + bytes_prev;
+        const size_t bytes_read = bytes_rho + bytes_weight;
+        const size_t bytes_written = bytes_objective + bytes_cell_value;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -315,32 +296,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_total));
-        CUDA_CHECK(cudaFree(d_counts));
-        CUDA_CHECK(cudaFree(d_counts2));
-        CUDA_CHECK(cudaFree(d_slots));
-        CUDA_CHECK(cudaFree(d_prev));
+        CUDA_CHECK(cudaFree(d_rho));
+        CUDA_CHECK(cudaFree(d_weight));
+        CUDA_CHECK(cudaFree(d_objective));
+        CUDA_CHECK(cudaFree(d_cell_value));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2212) {
-        fprintf(stderr, "%s: expected 2212 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1032) {
+        fprintf(stderr, "%s: expected 1032 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
-                      0.1028f, 0.0001f, stats);
-    ok &= check_float("counts", h_counts.data(), reinterpret_cast<const float*>(expected.data() + 32), 32,
-                      0.1028f, 0.0001f, stats);
-    ok &= check_float("counts2", h_counts2.data(), reinterpret_cast<const float*>(expected.data() + 160), 1,
-                      0.045200000000000004f, 0.0001f, stats);
-    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 164), 256,
-                      0.0008f, 0.0001f, stats);
-    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 1188), 256,
-                      0.0008f, 0.0001f, stats);
+    ok &= check_double("objective", h_objective.data(), reinterpret_cast<const double*>(expected.data() + 0), 1,
+                      5.16e-08, 1e-10, stats);
+    ok &= check_float("cell_value", h_cell_value.data(), reinterpret_cast<const float*>(expected.data() + 8), 256,
+                      0.0002f, 0.0001f, stats);
     printf("%s atom_e86c6bc2f9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -351,13 +324,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_e86c6bc2f9<<<grid, block>>>(d_a, d_total, d_counts, d_counts2, d_slots, d_prev, n);
+        atom_e86c6bc2f9<<<grid, block>>>(d_rho, total_cells, d_weight, d_objective, d_cell_value, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_e86c6bc2f9<<<grid, block>>>(d_a, d_total, d_counts, d_counts2, d_slots, d_prev, n);
+        atom_e86c6bc2f9<<<grid, block>>>(d_rho, total_cells, d_weight, d_objective, d_cell_value, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -376,11 +349,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_total));
-    CUDA_CHECK(cudaFree(d_counts));
-    CUDA_CHECK(cudaFree(d_counts2));
-    CUDA_CHECK(cudaFree(d_slots));
-    CUDA_CHECK(cudaFree(d_prev));
+    CUDA_CHECK(cudaFree(d_rho));
+    CUDA_CHECK(cudaFree(d_weight));
+    CUDA_CHECK(cudaFree(d_objective));
+    CUDA_CHECK(cudaFree(d_cell_value));
     return ok ? 0 : 1;
 }

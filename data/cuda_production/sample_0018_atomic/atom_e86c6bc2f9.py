@@ -2,11 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def atom_e86c6bc2f9(a: wp.array(dtype=wp.float32), total: wp.array(dtype=wp.float32), counts: wp.array(dtype=float), counts2: wp.array[wp.float32], slots: wp.array(dtype=wp.float32), prev: wp.array(dtype=float)):
+def atom_e86c6bc2f9(rho: wp.array[wp.float64], total_cells: wp.float64, weight: wp.array[wp.float32], objective: wp.array(dtype=wp.float64), cell_value: wp.array[float]):
     tid = wp.tid()
-    a_v = a[tid]
-    wp.atomic_sub(total, tid % 8, a_v)
-    wp.atomic_max(counts, tid % 32, a_v)
-    wp.atomic_sub(counts2, 0, 0.4375 * a_v)
-    old1 = wp.atomic_min(slots, tid, a_v)
-    prev[tid] = a_v - old1
+    rho_v = rho[tid]
+    weight_v = weight[tid]
+    contrib = wp.float64(weight_v) * rho_v
+    term = contrib / total_cells
+    wp.atomic_add(objective, 0, term)
+    cell_value[tid] = float(term)

@@ -11,6 +11,27 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
 __global__ void comb_768732ab37(const float* __restrict__ src, float* acc, float* output, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,7 +45,7 @@ __global__ void comb_768732ab37(const float* __restrict__ src, float* acc, float
     } else {
         r1 = (float)tid;
     }
-    atomicAdd(&acc[tid % 8], r1);
+    warp_atomic_add(&acc[tid % 8], r1);
     output[tid] = atan2f(0.375f, src_v / 2.0f);
 }
 

@@ -4,8 +4,6 @@ import warp as wp
 HALF_WIDTH = wp.constant(2)
 
 
-HALF_WIDTH
-
 @wp.func
 def sten_e3e9feff7c_at(f: wp.array2d(dtype=float), x: int, y: int) -> float:
     cx = wp.clamp(x, low=0, high=f.shape[0] - 1)

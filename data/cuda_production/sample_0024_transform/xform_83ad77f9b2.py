@@ -4,8 +4,6 @@ import warp as wp
 CONTACT_KE = 1.75
 
 
-CONTACT_KE
-
 @wp.func
 def xform_83ad77f9b2_signed_distance(plane: wp.vec4, p: wp.vec3) -> float:
     normal = wp.vec3(plane.x, plane.y, plane.z)

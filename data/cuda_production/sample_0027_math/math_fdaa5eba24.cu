@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 128; gather through an index array; @wp.func helper; math clamp, cos, sin)
+// Math-function kernel (1-D launch 128; gather through an index array; @wp.func helper; 1-D Perlin noise; math clamp, cos, sin)
 // Standalone CUDA translation of the Warp kernel `math_fdaa5eba24` (see math_fdaa5eba24.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -10,6 +10,95 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+__device__ __forceinline__ float noise_interpolate(float a0, float a1, float t)
+{
+    float s = t * t * t * (t * (t * 6.f - 15.f) + 10.f);  // smootherstep
+    return (a1 - a0) * s + a0;
+}
+
+__device__ __forceinline__ uint32_t rand_pcg(uint32_t state)
+{
+    // PCG hash (Jarzynski and Olano, JCGT 2020), as warp/native/rand.h
+    uint32_t b = state * 747796405u + 2891336453u;
+    uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
+    return (c >> 22u) ^ c;
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed)
+{
+    return rand_pcg((uint32_t)seed);
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed, int offset)
+{
+    return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
+}
+
+__device__ __forceinline__ int randi(uint32_t& state)
+{
+    state = rand_pcg(state);
+    return (int)state;
+}
+
+__device__ __forceinline__ int randi(uint32_t& state, int min, int max)
+{
+    state = rand_pcg(state);
+    return state % (max - min) + min;  // unsigned arithmetic, as Warp's
+}
+
+__device__ __forceinline__ uint32_t randu(uint32_t& state)
+{
+    state = rand_pcg(state);
+    return state;
+}
+
+__device__ __forceinline__ uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
+{
+    state = rand_pcg(state);
+    return state % (max - min) + min;
+}
+
+__device__ __forceinline__ float randf(uint32_t& state)
+{
+    // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
+    state = rand_pcg(state);
+    return (state >> 8) * (1.0f / 16777216.0f);
+}
+
+__device__ __forceinline__ float randf(uint32_t& state, float min, float max)
+{
+    return (max - min) * randf(state) + min;
+}
+
+__device__ __forceinline__ float randn(uint32_t& state)
+{
+    // Box-Muller; the two uniforms are drawn left to right
+    float u1 = randf(state);
+    float u2 = randf(state);
+    return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
+}
+
+__device__ __forceinline__ float random_gradient_1d(uint32_t state, int ix)
+{
+    const uint32_t p1 = 73856093;
+    uint32_t idx = ix * p1 + state;
+    return randf(idx, -1.f, 1.f);
+}
+
+__device__ __forceinline__ float dot_grid_gradient_1d(uint32_t state, int ix, float dx)
+{
+    float gradient = random_gradient_1d(state, ix);
+    return dx * gradient;
+}
+
+__device__ __forceinline__ float noise(uint32_t state, float p)
+{
+    float dx = p - floorf(p);
+    int x0 = (int)floorf(p);
+    int x1 = x0 + 1;
+    return noise_interpolate(dot_grid_gradient_1d(state, x0, dx), dot_grid_gradient_1d(state, x1, dx - 1.f), dx);
+}
 
 __device__ float math_fdaa5eba24_fn0(float u)
 {
@@ -23,7 +112,12 @@ __global__ void math_fdaa5eba24(
     const float* __restrict__ a,
     const float* __restrict__ b,
     const int* __restrict__ idx,
+    int seed,
+    float scale,
+    float strength,
+    float* result,
     float* out,
+    float* y_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +130,11 @@ __global__ void math_fdaa5eba24(
     float b_v = b[tid];
     float v1 = sinf(b_v) / (fabsf(b_g) + 1.0f);
     float v2 = math_fdaa5eba24_fn0(a_v / 4.0f);
-    out[tid] = cosf(v2) + v1;
+    uint32_t state = rand_init(seed);
+    float point = scale * a_v;
+    result[tid] = strength * noise(state, point);
+    out[tid] = fminf(fmaxf(v2, -0.5f), 1.0f) / (fabsf(v2 / 2.0f / 0.5f) + 2.0f) - v1;
+    y_out[tid] = -0.5f * a_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +232,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -177,7 +275,12 @@ int main(int argc, char** argv)
     fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_idx((size_t)n * 1);  // index, shape [128] of int32
     fill_int(h_idx.data(), h_idx.size(), seed, 2, 0, 128U);
+    const int arg_seed = 73699;
+    const float scale = 0.75f;
+    const float strength = 2.5f;
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [128] of float32
     std::vector<float> h_out((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_a = nullptr;
@@ -192,19 +295,29 @@ int main(int argc, char** argv)
     const size_t bytes_idx = h_idx.size() * sizeof(h_idx[0]);
     CUDA_CHECK(cudaMalloc(&d_idx, bytes_idx));
     CUDA_CHECK(cudaMemcpy(d_idx, h_idx.data(), bytes_idx, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
     float* d_out = nullptr;
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, d_out, n);
+    math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, arg_seed, scale, strength, d_result, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -212,7 +325,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
             dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -228,7 +343,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_fdaa5eba24<<<grid, block, 0, stream>>>(d_a, d_b, d_idx, d_out, n);
+            math_fdaa5eba24<<<grid, block, 0, stream>>>(d_a, d_b, d_idx, arg_seed, scale, strength, d_result, d_out, d_y_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -256,7 +371,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_a + bytes_b + bytes_idx;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_written = bytes_result + bytes_out + bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -278,19 +393,25 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_idx));
+        CUDA_CHECK(cudaFree(d_result));
         CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1536) {
+        fprintf(stderr, "%s: expected 1536 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                      0.0002f, 0.0001f, stats);
+    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                      0.0005f, 0.0001f, stats);
+    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
+                      0.00015000000000000001f, 0.0001f, stats);
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
+                      0.0001f, 0.0001f, stats);
     printf("%s math_fdaa5eba24: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -301,13 +422,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, d_out, n);
+        math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, arg_seed, scale, strength, d_result, d_out, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, d_out, n);
+        math_fdaa5eba24<<<grid, block>>>(d_a, d_b, d_idx, arg_seed, scale, strength, d_result, d_out, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -329,6 +450,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_idx));
+    CUDA_CHECK(cudaFree(d_result));
     CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

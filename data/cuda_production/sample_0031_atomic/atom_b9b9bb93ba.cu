@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 256; index array; float32 atomic_min, atomic_sub)
+// Atomic-update kernel (1-D launch 256; index array; old value returned; float32 atomic_min, atomic_sub)
 // Standalone CUDA translation of the Warp kernel `atom_b9b9bb93ba` (see atom_b9b9bb93ba.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -28,21 +28,65 @@ __device__ __forceinline__ float atomicMinFloat(float* address, float val)
     return __int_as_float(old);
 }
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ __forceinline__ void warp_atomic_min(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total = other < total ? other : total;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicMinFloat(address, total);
+}
+
 __global__ void atom_b9b9bb93ba(
-    const float* __restrict__ src,
-    float* bins,
+    const float* __restrict__ a,
+    const float* __restrict__ u,
+    float* acc,
+    float* acc2,
     const int* __restrict__ idx,
-    float* total,
+    float* hist,
+    float* slots,
+    float* prev,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float src_v = src[tid];
+    float a_v = a[tid];
+    float u_v = u[tid];
     int idx_v = idx[tid];
-    atomicMinFloat(&bins[idx_v], src_v);
-    atomicAdd(&total[0], -fminf(-0.125f + src_v, fminf((float)tid, src_v)));
+    warp_atomic_add(&acc[0], -u_v);
+    warp_atomic_min(&acc2[idx_v], u_v);
+    warp_atomic_add(&hist[0], -fminf((float)tid, u_v));
+    float old1 = atomicMinFloat(&slots[tid], a_v);
+    prev[tid] = a_v - old1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +184,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -177,41 +221,68 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    std::vector<float> h_src((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 0, -32, 65U, 0.125f);
-    std::vector<float> h_bins(64);  // inout, shape [64] of float32
-    fill_float(h_bins.data(), h_bins.size(), seed, 1, -4, 9U, 0.125f);
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [256] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -32, 65U, 0.125f);
+    std::vector<float> h_u((size_t)n * 1);  // input, shape [256] of float32
+    fill_float(h_u.data(), h_u.size(), seed, 1, -32, 65U, 0.125f);
+    std::vector<float> h_acc(1);  // inout, shape [1] of float32
+    fill_float(h_acc.data(), h_acc.size(), seed, 2, -32, 65U, 0.125f);
+    std::vector<float> h_acc2(64);  // inout, shape [64] of float32
+    fill_float(h_acc2.data(), h_acc2.size(), seed, 3, -4, 9U, 0.125f);
     std::vector<int> h_idx((size_t)n * 1);  // index, shape [256] of int32
-    fill_int(h_idx.data(), h_idx.size(), seed, 2, 0, 64U);
-    std::vector<float> h_total(1);  // output, shape [1] of float32
+    fill_int(h_idx.data(), h_idx.size(), seed, 4, 0, 64U);
+    std::vector<float> h_hist(1);  // inout, shape [1] of float32
+    fill_float(h_hist.data(), h_hist.size(), seed, 5, -32, 65U, 0.125f);
+    std::vector<float> h_slots((size_t)n * 1);  // inout, shape [256] of float32
+    fill_float(h_slots.data(), h_slots.size(), seed, 6, -32, 65U, 0.125f);
+    std::vector<float> h_prev((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
-    float* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    float* d_bins = nullptr;
-    const size_t bytes_bins = h_bins.size() * sizeof(h_bins[0]);
-    CUDA_CHECK(cudaMalloc(&d_bins, bytes_bins));
-    CUDA_CHECK(cudaMemcpy(d_bins, h_bins.data(), bytes_bins, cudaMemcpyHostToDevice));
+    float* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_u = nullptr;
+    const size_t bytes_u = h_u.size() * sizeof(h_u[0]);
+    CUDA_CHECK(cudaMalloc(&d_u, bytes_u));
+    CUDA_CHECK(cudaMemcpy(d_u, h_u.data(), bytes_u, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float* d_acc2 = nullptr;
+    const size_t bytes_acc2 = h_acc2.size() * sizeof(h_acc2[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc2, bytes_acc2));
+    CUDA_CHECK(cudaMemcpy(d_acc2, h_acc2.data(), bytes_acc2, cudaMemcpyHostToDevice));
     int* d_idx = nullptr;
     const size_t bytes_idx = h_idx.size() * sizeof(h_idx[0]);
     CUDA_CHECK(cudaMalloc(&d_idx, bytes_idx));
     CUDA_CHECK(cudaMemcpy(d_idx, h_idx.data(), bytes_idx, cudaMemcpyHostToDevice));
-    float* d_total = nullptr;
-    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
-    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
-    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
+    float* d_hist = nullptr;
+    const size_t bytes_hist = h_hist.size() * sizeof(h_hist[0]);
+    CUDA_CHECK(cudaMalloc(&d_hist, bytes_hist));
+    CUDA_CHECK(cudaMemcpy(d_hist, h_hist.data(), bytes_hist, cudaMemcpyHostToDevice));
+    float* d_slots = nullptr;
+    const size_t bytes_slots = h_slots.size() * sizeof(h_slots[0]);
+    CUDA_CHECK(cudaMalloc(&d_slots, bytes_slots));
+    CUDA_CHECK(cudaMemcpy(d_slots, h_slots.data(), bytes_slots, cudaMemcpyHostToDevice));
+    float* d_prev = nullptr;
+    const size_t bytes_prev = h_prev.size() * sizeof(h_prev[0]);
+    CUDA_CHECK(cudaMalloc(&d_prev, bytes_prev));
+    CUDA_CHECK(cudaMemcpy(d_prev, h_prev.data(), bytes_prev, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_b9b9bb93ba<<<grid, block>>>(d_src, d_bins, d_idx, d_total, n);
+    atom_b9b9bb93ba<<<grid, block>>>(d_a, d_u, d_acc, d_acc2, d_idx, d_hist, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_bins.data(), d_bins, bytes_bins, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc2.data(), d_acc2, bytes_acc2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_hist.data(), d_hist, bytes_hist, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_slots.data(), d_slots, bytes_slots, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_prev.data(), d_prev, bytes_prev, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -219,8 +290,11 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_bins.data(), 1, bytes_bins, dump) == bytes_bins;
-            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_acc2.data(), 1, bytes_acc2, dump) == bytes_acc2;
+            dump_ok = dump_ok && fwrite(h_hist.data(), 1, bytes_hist, dump) == bytes_hist;
+            dump_ok = dump_ok && fwrite(h_slots.data(), 1, bytes_slots, dump) == bytes_slots;
+            dump_ok = dump_ok && fwrite(h_prev.data(), 1, bytes_prev, dump) == bytes_prev;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -236,7 +310,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_b9b9bb93ba<<<grid, block, 0, stream>>>(d_src, d_bins, d_idx, d_total, n);
+            atom_b9b9bb93ba<<<grid, block, 0, stream>>>(d_a, d_u, d_acc, d_acc2, d_idx, d_hist, d_slots, d_prev, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -263,8 +337,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_bins + bytes_idx;
-        const size_t bytes_written = bytes_bins + bytes_total;
+        const size_t bytes_read = bytes_a + bytes_u + bytes_acc + bytes_acc2 + bytes_idx + bytes_hist + bytes_slots;
+        const size_t bytes_written = bytes_acc + bytes_acc2 + bytes_hist + bytes_slots + bytes_prev;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -283,24 +357,34 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_src));
-        CUDA_CHECK(cudaFree(d_bins));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_u));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_acc2));
         CUDA_CHECK(cudaFree(d_idx));
-        CUDA_CHECK(cudaFree(d_total));
+        CUDA_CHECK(cudaFree(d_hist));
+        CUDA_CHECK(cudaFree(d_slots));
+        CUDA_CHECK(cudaFree(d_prev));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 260) {
-        fprintf(stderr, "%s: expected 260 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2312) {
+        fprintf(stderr, "%s: expected 2312 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("bins", h_bins.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_float("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
                       0.1028f, 0.0001f, stats);
-    ok &= check_float("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 256), 1,
+    ok &= check_float("acc2", h_acc2.data(), reinterpret_cast<const float*>(expected.data() + 4), 64,
+                      0.1028f, 0.0001f, stats);
+    ok &= check_float("hist", h_hist.data(), reinterpret_cast<const float*>(expected.data() + 260), 1,
                       6.554f, 0.0001f, stats);
+    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 264), 256,
+                      0.0008f, 0.0001f, stats);
+    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 1288), 256,
+                      0.0008f, 0.0001f, stats);
     printf("%s atom_b9b9bb93ba: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -311,13 +395,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_b9b9bb93ba<<<grid, block>>>(d_src, d_bins, d_idx, d_total, n);
+        atom_b9b9bb93ba<<<grid, block>>>(d_a, d_u, d_acc, d_acc2, d_idx, d_hist, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_b9b9bb93ba<<<grid, block>>>(d_src, d_bins, d_idx, d_total, n);
+        atom_b9b9bb93ba<<<grid, block>>>(d_a, d_u, d_acc, d_acc2, d_idx, d_hist, d_slots, d_prev, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -336,9 +420,13 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_bins));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_u));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_acc2));
     CUDA_CHECK(cudaFree(d_idx));
-    CUDA_CHECK(cudaFree(d_total));
+    CUDA_CHECK(cudaFree(d_hist));
+    CUDA_CHECK(cudaFree(d_slots));
+    CUDA_CHECK(cudaFree(d_prev));
     return ok ? 0 : 1;
 }

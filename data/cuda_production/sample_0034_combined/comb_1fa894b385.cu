@@ -31,6 +31,27 @@ __device__ __forceinline__ float3 operator*(float s, float3 a)
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
 __global__ void comb_1fa894b385(
     const float* __restrict__ q,
     const float* __restrict__ y,
@@ -45,7 +66,7 @@ __global__ void comb_1fa894b385(
     float q_v = q[tid];
     float y_v = y[tid];
     float s1 = length(q_v * make_float3(0.5625f, fabsf(q_v), q_v));
-    atomicAdd(&acc[tid % 16], y_v);
+    warp_atomic_add(&acc[tid % 16], y_v);
     dst[tid] = sqrtf(fabsf(0.8125f + (float)tid)) / -2.0f + s1;
 }
 

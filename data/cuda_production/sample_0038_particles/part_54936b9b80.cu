@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; integration; struct Particles; struct Config)
+// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; integration; energy reduction; struct ParticleState; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_54936b9b80` (see part_54936b9b80.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -10,6 +10,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 
 __device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
@@ -32,7 +37,28 @@ __device__ __forceinline__ float3 operator*(float s, float3 a)
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
-struct Particles
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+struct ParticleState
 {
     float3* pos;
     int pos_dim0;
@@ -40,6 +66,8 @@ struct Particles
     int vel_dim0;
     float* inv_mass;
     int inv_mass_dim0;
+    float* mass;
+    int mass_dim0;
 };
 
 struct Config
@@ -50,16 +78,19 @@ struct Config
 };
 
 __global__ void part_54936b9b80(
-    Particles pstate,
+    ParticleState pstate,
     Config sim,
     const float3* __restrict__ forces,
     const float* __restrict__ temperature,
+    float* energy,
+    const int* __restrict__ group,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
+    float inv_mass_v = pstate.inv_mass[tid];
     float temperature_v = temperature[tid];
     float w = pstate.inv_mass[tid];
     if (w == 0.0f) {
@@ -70,6 +101,10 @@ __global__ void part_54936b9b80(
     float3 v_new = temperature_v * v;
     pstate.vel[tid] = v_new;
     atomicAddFloat3(&pstate.pos[tid], v_new * sim.dt);
+    float3 vi = pstate.vel[tid];
+    float ke = 0.5f * pstate.mass[tid] * dot(vi, vi);
+    int g = group[tid];
+    warp_atomic_add(&energy[g], ke + fabsf(inv_mass_v / 1.5f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,6 +143,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -204,10 +245,15 @@ int main(int argc, char** argv)
     fill_float(h_pstate_vel.data(), h_pstate_vel.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_pstate_inv_mass((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_pstate_inv_mass.data(), h_pstate_inv_mass.size(), seed, 2, 0, 9U, 0.25f);
+    std::vector<float> h_pstate_mass((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_pstate_mass.data(), h_pstate_mass.size(), seed, 3, 4, 29U, 0.0625f);
     std::vector<float> h_forces((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_forces.data(), h_forces.size(), seed, 6, -1024, 2049U, 0.0009765625f);
+    fill_float(h_forces.data(), h_forces.size(), seed, 7, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_temperature((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_temperature.data(), h_temperature.size(), seed, 7, -1024, 2049U, 0.0009765625f);
+    fill_float(h_temperature.data(), h_temperature.size(), seed, 8, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_energy(4);  // output, shape [4] of float32
+    std::vector<int> h_group((size_t)n * 1);  // index, shape [500] of int32
+    fill_int(h_group.data(), h_group.size(), seed, 10, 0, 4U);
 
     // Device buffers
     float3* d_pstate_pos = nullptr;
@@ -222,6 +268,10 @@ int main(int argc, char** argv)
     const size_t bytes_pstate_inv_mass = h_pstate_inv_mass.size() * sizeof(h_pstate_inv_mass[0]);
     CUDA_CHECK(cudaMalloc(&d_pstate_inv_mass, bytes_pstate_inv_mass));
     CUDA_CHECK(cudaMemcpy(d_pstate_inv_mass, h_pstate_inv_mass.data(), bytes_pstate_inv_mass, cudaMemcpyHostToDevice));
+    float* d_pstate_mass = nullptr;
+    const size_t bytes_pstate_mass = h_pstate_mass.size() * sizeof(h_pstate_mass[0]);
+    CUDA_CHECK(cudaMalloc(&d_pstate_mass, bytes_pstate_mass));
+    CUDA_CHECK(cudaMemcpy(d_pstate_mass, h_pstate_mass.data(), bytes_pstate_mass, cudaMemcpyHostToDevice));
     float3* d_forces = nullptr;
     const size_t bytes_forces = h_forces.size() * sizeof(h_forces[0]);
     CUDA_CHECK(cudaMalloc(&d_forces, bytes_forces));
@@ -230,13 +280,23 @@ int main(int argc, char** argv)
     const size_t bytes_temperature = h_temperature.size() * sizeof(h_temperature[0]);
     CUDA_CHECK(cudaMalloc(&d_temperature, bytes_temperature));
     CUDA_CHECK(cudaMemcpy(d_temperature, h_temperature.data(), bytes_temperature, cudaMemcpyHostToDevice));
-    Particles pstate{};
+    float* d_energy = nullptr;
+    const size_t bytes_energy = h_energy.size() * sizeof(h_energy[0]);
+    CUDA_CHECK(cudaMalloc(&d_energy, bytes_energy));
+    CUDA_CHECK(cudaMemcpy(d_energy, h_energy.data(), bytes_energy, cudaMemcpyHostToDevice));
+    int* d_group = nullptr;
+    const size_t bytes_group = h_group.size() * sizeof(h_group[0]);
+    CUDA_CHECK(cudaMalloc(&d_group, bytes_group));
+    CUDA_CHECK(cudaMemcpy(d_group, h_group.data(), bytes_group, cudaMemcpyHostToDevice));
+    ParticleState pstate{};
     pstate.pos = d_pstate_pos;
     pstate.pos_dim0 = n;
     pstate.vel = d_pstate_vel;
     pstate.vel_dim0 = n;
     pstate.inv_mass = d_pstate_inv_mass;
     pstate.inv_mass_dim0 = n;
+    pstate.mass = d_pstate_mass;
+    pstate.mass_dim0 = n;
     Config sim{};
     sim.dt = 0.1875f;
     sim.gravity = make_float3(0.0f, -3.625f, 0.0f);
@@ -246,11 +306,12 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, n);
+    part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, d_energy, d_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_pstate_pos.data(), d_pstate_pos, bytes_pstate_pos, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_pstate_vel.data(), d_pstate_vel, bytes_pstate_vel, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_energy.data(), d_energy, bytes_energy, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -260,6 +321,7 @@ int main(int argc, char** argv)
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_pstate_pos.data(), 1, bytes_pstate_pos, dump) == bytes_pstate_pos;
             dump_ok = dump_ok && fwrite(h_pstate_vel.data(), 1, bytes_pstate_vel, dump) == bytes_pstate_vel;
+            dump_ok = dump_ok && fwrite(h_energy.data(), 1, bytes_energy, dump) == bytes_energy;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -275,7 +337,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_54936b9b80<<<grid, block, 0, stream>>>(pstate, sim, d_forces, d_temperature, n);
+            part_54936b9b80<<<grid, block, 0, stream>>>(pstate, sim, d_forces, d_temperature, d_energy, d_group, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -302,8 +364,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_pstate_pos + bytes_pstate_vel + bytes_pstate_inv_mass + bytes_forces + bytes_temperature;
-        const size_t bytes_written = bytes_pstate_pos + bytes_pstate_vel;
+        const size_t bytes_read = bytes_pstate_pos + bytes_pstate_vel + bytes_pstate_inv_mass + bytes_pstate_mass + bytes_forces + bytes_temperature + bytes_group;
+        const size_t bytes_written = bytes_pstate_pos + bytes_pstate_vel + bytes_energy;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -325,22 +387,27 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_pstate_pos));
         CUDA_CHECK(cudaFree(d_pstate_vel));
         CUDA_CHECK(cudaFree(d_pstate_inv_mass));
+        CUDA_CHECK(cudaFree(d_pstate_mass));
         CUDA_CHECK(cudaFree(d_forces));
         CUDA_CHECK(cudaFree(d_temperature));
+        CUDA_CHECK(cudaFree(d_energy));
+        CUDA_CHECK(cudaFree(d_group));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 12000) {
-        fprintf(stderr, "%s: expected 12000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 12016) {
+        fprintf(stderr, "%s: expected 12016 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_float("pstate.pos", h_pstate_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
                       0.00023852539062500002f, 0.0001f, stats);
     ok &= check_float("pstate.vel", h_pstate_vel.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
                       0.00020546875f, 0.0001f, stats);
+    ok &= check_float("energy", h_energy.data(), reinterpret_cast<const float*>(expected.data() + 12000), 4,
+                      0.21676666666666666f, 0.0001f, stats);
     printf("%s part_54936b9b80: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -351,13 +418,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, n);
+        part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, d_energy, d_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, n);
+        part_54936b9b80<<<grid, block>>>(pstate, sim, d_forces, d_temperature, d_energy, d_group, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -379,7 +446,10 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_pstate_pos));
     CUDA_CHECK(cudaFree(d_pstate_vel));
     CUDA_CHECK(cudaFree(d_pstate_inv_mass));
+    CUDA_CHECK(cudaFree(d_pstate_mass));
     CUDA_CHECK(cudaFree(d_forces));
     CUDA_CHECK(cudaFree(d_temperature));
+    CUDA_CHECK(cudaFree(d_energy));
+    CUDA_CHECK(cudaFree(d_group));
     return ok ? 0 : 1;
 }

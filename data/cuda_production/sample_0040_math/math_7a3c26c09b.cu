@@ -13,9 +13,9 @@
 
 __global__ void math_7a3c26c09b(
     const float* __restrict__ x,
-    float* y_out,
-    float* result,
     float* output,
+    float* y_out,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -23,9 +23,9 @@ __global__ void math_7a3c26c09b(
         return;
 
     float x_v = x[tid];
-    y_out[tid] = 0.75f * x_v;
-    result[tid] = 0.75f * x_v;
-    output[tid] = expf(fminf(fmaxf(expf(x_v), -2.0f), 2.0f));
+    output[tid] = 0.5f * x_v;
+    y_out[tid] = fminf(x_v, 0.5625f);
+    res[tid] = expf(x_v * x_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,38 +156,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_x((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [1000] of float32
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [1000] of float32
     std::vector<float> h_output((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
     float* d_output = nullptr;
     const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
     CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
     CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_7a3c26c09b<<<grid, block>>>(d_x, d_y_out, d_result, d_output, n);
+    math_7a3c26c09b<<<grid, block>>>(d_x, d_output, d_y_out, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -195,9 +195,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
             dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -213,7 +213,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_7a3c26c09b<<<grid, block, 0, stream>>>(d_x, d_y_out, d_result, d_output, n);
+            math_7a3c26c09b<<<grid, block, 0, stream>>>(d_x, d_output, d_y_out, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -241,7 +241,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_x;
-        const size_t bytes_written = bytes_y_out + bytes_result + bytes_output;
+        const size_t bytes_written = bytes_output + bytes_y_out + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -261,9 +261,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_result));
         CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
@@ -274,12 +274,12 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 12000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                      0.00015000000000000001f, 0.0001f, stats);
-    ok &= check_float("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
-                      0.00015000000000000001f, 0.0001f, stats);
-    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 8000), 1000,
-                      0.0007389056098930651f, 0.0001f, stats);
+    ok &= check_float("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                      0.0001f, 0.0001f, stats);
+    ok &= check_float("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+                      0.0002f, 0.0001f, stats);
+    ok &= check_float("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 8000), 1000,
+                      0.005459815003314424f, 0.0001f, stats);
     printf("%s math_7a3c26c09b: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -290,13 +290,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_7a3c26c09b<<<grid, block>>>(d_x, d_y_out, d_result, d_output, n);
+        math_7a3c26c09b<<<grid, block>>>(d_x, d_output, d_y_out, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_7a3c26c09b<<<grid, block>>>(d_x, d_y_out, d_result, d_output, n);
+        math_7a3c26c09b<<<grid, block>>>(d_x, d_output, d_y_out, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -316,8 +316,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_result));
     CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

@@ -11,6 +11,27 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
 __global__ void comb_d6d1124ccc(const float* __restrict__ y, float* acc, float* dst, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -23,7 +44,7 @@ __global__ void comb_d6d1124ccc(const float* __restrict__ y, float* acc, float* 
     for (int k = 0; k < 8; ++k) {
         acc2 = acc2 + fminf(fmaxf(v1, 0.0f), 0.5f);
     }
-    atomicAdd(&acc[tid % 1], (float)tid - -0.3125f);
+    warp_atomic_add(&acc[tid % 1], (float)tid - -0.3125f);
     dst[tid] = sqrtf(fabsf((float)tid)) - acc2;
 }
 

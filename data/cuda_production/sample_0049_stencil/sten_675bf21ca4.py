@@ -4,8 +4,6 @@ import warp as wp
 TIME_STEP = wp.constant(0.5)
 
 
-TIME_STEP
-
 @wp.func
 def sten_675bf21ca4_fetch(f: wp.array2d(dtype=float), x: int, y: int) -> float:
     if x < 0 or x >= f.shape[0]:

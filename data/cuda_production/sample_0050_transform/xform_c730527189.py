@@ -4,8 +4,6 @@ import warp as wp
 STIFFNESS = 6.0
 
 
-STIFFNESS
-
 @wp.func
 def xform_c730527189_plane_sdf(plane: wp.vec4, p: wp.vec3) -> float:
     return plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2] + plane[3]

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 256; early return for pinned particles; integration; helper taking a struct; struct State; struct Config)
+// Particle kernel with struct arguments (1-D launch 256; early return for pinned particles; integration; helper taking a struct; struct Cloud; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_5ec0f3cc7f` (see part_5ec0f3cc7f.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -32,7 +32,7 @@ __device__ __forceinline__ float3 operator*(float s, float3 a)
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
-struct State
+struct Cloud
 {
     float3* pos;
     int pos_dim0;
@@ -59,7 +59,7 @@ __device__ float3 part_5ec0f3cc7f_bounce(Config prm, float3 x, float3 v)
     return v + make_float3(0.0f, prm.ground - x.y, 0.0f) * prm.dt;
 }
 
-__global__ void part_5ec0f3cc7f(State state, Config cfg, const float* __restrict__ age, int n)
+__global__ void part_5ec0f3cc7f(Cloud state, Config cfg, const float* __restrict__ age, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -232,7 +232,7 @@ int main(int argc, char** argv)
     const size_t bytes_age = h_age.size() * sizeof(h_age[0]);
     CUDA_CHECK(cudaMalloc(&d_age, bytes_age));
     CUDA_CHECK(cudaMemcpy(d_age, h_age.data(), bytes_age, cudaMemcpyHostToDevice));
-    State state{};
+    Cloud state{};
     state.pos = d_state_pos;
     state.pos_dim0 = n;
     state.vel = d_state_vel;

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.struct
-class State:
+class Cloud:
     pos: wp.array(dtype=wp.vec3)
     vel: wp.array(dtype=wp.vec3)
     inv_mass: wp.array(dtype=float)
@@ -24,7 +24,7 @@ def part_5ec0f3cc7f_bounce(prm: Config, x: wp.vec3, v: wp.vec3) -> wp.vec3:
     return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt
 
 @wp.kernel
-def part_5ec0f3cc7f(state: State, cfg: Config, age: wp.array(dtype=float)):
+def part_5ec0f3cc7f(state: Cloud, cfg: Config, age: wp.array(dtype=float)):
     tid = wp.tid()
     inv_mass_v = state.inv_mass[tid]
     age_v = age[tid]

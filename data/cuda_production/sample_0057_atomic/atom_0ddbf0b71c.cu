@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 512; float32 atomic_sub)
+// Atomic-update kernel (1-D launch 512; index array; old value returned; float32 += on an array, atomic_max, atomic_min, atomic_sub)
 // Standalone CUDA translation of the Warp kernel `atom_0ddbf0b71c` (see atom_0ddbf0b71c.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,14 +11,97 @@
 #include <cstring>
 #include <vector>
 
-__global__ void atom_0ddbf0b71c(const float* __restrict__ b, float* total, int n)
+__device__ __forceinline__ float atomicMaxFloat(float* address, float val)
+{
+    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
+    // leaving at once when the stored value already wins (it only moves one way)
+    int* address_as_int = reinterpret_cast<int*>(address);
+    int old = *address_as_int;
+    int assumed;
+    do {
+        assumed = old;
+        const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
+        if (result == assumed)
+            break;
+        old = atomicCAS(address_as_int, assumed, result);
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ __forceinline__ float atomicMinFloat(float* address, float val)
+{
+    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
+    // leaving at once when the stored value already wins (it only moves one way)
+    int* address_as_int = reinterpret_cast<int*>(address);
+    int old = *address_as_int;
+    int assumed;
+    do {
+        assumed = old;
+        const int result = __float_as_int(fminf(val, __int_as_float(assumed)));
+        if (result == assumed)
+            break;
+        old = atomicCAS(address_as_int, assumed, result);
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+
+__device__ __forceinline__ void warp_atomic_min(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total = other < total ? other : total;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicMinFloat(address, total);
+}
+
+__global__ void atom_0ddbf0b71c(
+    const float* __restrict__ a,
+    float* counts,
+    float* bins,
+    const int* __restrict__ idx,
+    float* total,
+    float* slots,
+    float* prev,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float b_v = b[tid];
-    atomicAdd(&total[tid % 16], -(fminf(b_v, 2.0f) + (b_v + -0.8125f)));
+    float a_v = a[tid];
+    int idx_v = idx[tid];
+    warp_atomic_add(&counts[0], a_v);
+    warp_atomic_min(&bins[idx_v], a_v);
+    warp_atomic_add(&total[tid % 4], -a_v);
+    float old1 = atomicMaxFloat(&slots[tid], fabsf(a_v));
+    prev[tid] = fabsf(a_v) - old1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -57,6 +140,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -110,7 +199,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -147,28 +236,61 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 512;
 
     // Inputs (host)
-    std::vector<float> h_b((size_t)n * 1);  // input, shape [512] of float32
-    fill_float(h_b.data(), h_b.size(), seed, 0, -32, 65U, 0.125f);
-    std::vector<float> h_total(16);  // output, shape [16] of float32
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [512] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -32, 65U, 0.125f);
+    std::vector<float> h_counts(1);  // inout, shape [1] of float32
+    fill_float(h_counts.data(), h_counts.size(), seed, 1, -32, 65U, 0.125f);
+    std::vector<float> h_bins(128);  // inout, shape [128] of float32
+    fill_float(h_bins.data(), h_bins.size(), seed, 2, -4, 9U, 0.125f);
+    std::vector<int> h_idx((size_t)n * 1);  // index, shape [512] of int32
+    fill_int(h_idx.data(), h_idx.size(), seed, 3, 0, 128U);
+    std::vector<float> h_total(4);  // output, shape [4] of float32
+    std::vector<float> h_slots((size_t)n * 1);  // inout, shape [512] of float32
+    fill_float(h_slots.data(), h_slots.size(), seed, 5, -32, 65U, 0.125f);
+    std::vector<float> h_prev((size_t)n * 1);  // output, shape [512] of float32
 
     // Device buffers
-    float* d_b = nullptr;
-    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
-    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
+    float* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
+    float* d_bins = nullptr;
+    const size_t bytes_bins = h_bins.size() * sizeof(h_bins[0]);
+    CUDA_CHECK(cudaMalloc(&d_bins, bytes_bins));
+    CUDA_CHECK(cudaMemcpy(d_bins, h_bins.data(), bytes_bins, cudaMemcpyHostToDevice));
+    int* d_idx = nullptr;
+    const size_t bytes_idx = h_idx.size() * sizeof(h_idx[0]);
+    CUDA_CHECK(cudaMalloc(&d_idx, bytes_idx));
+    CUDA_CHECK(cudaMemcpy(d_idx, h_idx.data(), bytes_idx, cudaMemcpyHostToDevice));
     float* d_total = nullptr;
     const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
     CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
     CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
+    float* d_slots = nullptr;
+    const size_t bytes_slots = h_slots.size() * sizeof(h_slots[0]);
+    CUDA_CHECK(cudaMalloc(&d_slots, bytes_slots));
+    CUDA_CHECK(cudaMemcpy(d_slots, h_slots.data(), bytes_slots, cudaMemcpyHostToDevice));
+    float* d_prev = nullptr;
+    const size_t bytes_prev = h_prev.size() * sizeof(h_prev[0]);
+    CUDA_CHECK(cudaMalloc(&d_prev, bytes_prev));
+    CUDA_CHECK(cudaMemcpy(d_prev, h_prev.data(), bytes_prev, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_0ddbf0b71c<<<grid, block>>>(d_b, d_total, n);
+    atom_0ddbf0b71c<<<grid, block>>>(d_a, d_counts, d_bins, d_idx, d_total, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_bins.data(), d_bins, bytes_bins, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_slots.data(), d_slots, bytes_slots, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_prev.data(), d_prev, bytes_prev, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -176,7 +298,11 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
+            dump_ok = dump_ok && fwrite(h_bins.data(), 1, bytes_bins, dump) == bytes_bins;
             dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
+            dump_ok = dump_ok && fwrite(h_slots.data(), 1, bytes_slots, dump) == bytes_slots;
+            dump_ok = dump_ok && fwrite(h_prev.data(), 1, bytes_prev, dump) == bytes_prev;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -192,7 +318,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_0ddbf0b71c<<<grid, block, 0, stream>>>(d_b, d_total, n);
+            atom_0ddbf0b71c<<<grid, block, 0, stream>>>(d_a, d_counts, d_bins, d_idx, d_total, d_slots, d_prev, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -219,8 +345,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b;
-        const size_t bytes_written = bytes_total;
+        const size_t bytes_read = bytes_a + bytes_counts + bytes_bins + bytes_idx + bytes_slots;
+        const size_t bytes_written = bytes_counts + bytes_bins + bytes_total + bytes_slots + bytes_prev;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -239,20 +365,33 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_b));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_counts));
+        CUDA_CHECK(cudaFree(d_bins));
+        CUDA_CHECK(cudaFree(d_idx));
         CUDA_CHECK(cudaFree(d_total));
+        CUDA_CHECK(cudaFree(d_slots));
+        CUDA_CHECK(cudaFree(d_prev));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 64) {
-        fprintf(stderr, "%s: expected 64 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4628) {
+        fprintf(stderr, "%s: expected 4628 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                      0.4516f, 0.0001f, stats);
+    ok &= check_float("counts", h_counts.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
+                      0.20520000000000002f, 0.0001f, stats);
+    ok &= check_float("bins", h_bins.data(), reinterpret_cast<const float*>(expected.data() + 4), 128,
+                      0.20520000000000002f, 0.0001f, stats);
+    ok &= check_float("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 516), 4,
+                      0.20520000000000002f, 0.0001f, stats);
+    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 532), 512,
+                      0.0008f, 0.0001f, stats);
+    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 2580), 512,
+                      0.0008f, 0.0001f, stats);
     printf("%s atom_0ddbf0b71c: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -263,13 +402,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_0ddbf0b71c<<<grid, block>>>(d_b, d_total, n);
+        atom_0ddbf0b71c<<<grid, block>>>(d_a, d_counts, d_bins, d_idx, d_total, d_slots, d_prev, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_0ddbf0b71c<<<grid, block>>>(d_b, d_total, n);
+        atom_0ddbf0b71c<<<grid, block>>>(d_a, d_counts, d_bins, d_idx, d_total, d_slots, d_prev, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -288,7 +427,12 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_bins));
+    CUDA_CHECK(cudaFree(d_idx));
     CUDA_CHECK(cudaFree(d_total));
+    CUDA_CHECK(cudaFree(d_slots));
+    CUDA_CHECK(cudaFree(d_prev));
     return ok ? 0 : 1;
 }

@@ -5,9 +5,6 @@ STIFFNESS = 2.75
 RADIUS = wp.constant(2.25)
 
 
-STIFFNESS
-RADIUS
-
 @wp.func
 def xform_2359c84fab_plane_sdf(plane: wp.vec4, p: wp.vec3) -> float:
     return plane[0] * p[0] + plane[1] * p[1] + plane[2] * p[2] + plane[3]

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; spring forces scattered; helper taking a struct; struct Particles; struct SimParams)
+// Particle kernel with struct arguments (1-D launch 500; spring forces scattered; helper taking a struct; struct State; struct SimParams)
 // Standalone CUDA translation of the Warp kernel `part_fc171a0bab` (see part_fc171a0bab.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -60,7 +60,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-struct Particles
+struct State
 {
     float3* pos;
     int pos_dim0;
@@ -88,7 +88,7 @@ __device__ float3 part_fc171a0bab_collide(SimParams prm, float3 x, float3 v)
 }
 
 __global__ void part_fc171a0bab(
-    Particles particles,
+    State particles,
     SimParams sim,
     const int* __restrict__ edges,
     int n)
@@ -103,9 +103,8 @@ __global__ void part_fc171a0bab(
     float l = length(d);
     float fs = sim.stiffness * (l - sim.rest_length);
     float3 f = normalize(d) * fs;
-    float3 f_total = f * (1.0f + 0.5f * tanhf(fabsf(l)));
-    atomicAddFloat3(&particles.force[i], f_total);
-    atomicSubFloat3(&particles.force[j], f_total);
+    atomicAddFloat3(&particles.force[i], f);
+    atomicSubFloat3(&particles.force[j], f);
     float3 v = part_fc171a0bab_collide(sim, particles.pos[tid], particles.vel[tid]);
     particles.vel[tid] = v;
 }
@@ -268,7 +267,7 @@ int main(int argc, char** argv)
     const size_t bytes_edges = h_edges.size() * sizeof(h_edges[0]);
     CUDA_CHECK(cudaMalloc(&d_edges, bytes_edges));
     CUDA_CHECK(cudaMemcpy(d_edges, h_edges.data(), bytes_edges, cudaMemcpyHostToDevice));
-    Particles particles{};
+    State particles{};
     particles.pos = d_particles_pos;
     particles.pos_dim0 = n;
     particles.vel = d_particles_vel;
@@ -278,9 +277,9 @@ int main(int argc, char** argv)
     SimParams sim{};
     sim.stiffness = 3.0f;
     sim.rest_length = 0.5f;
-    sim.ground = -1.375f;
-    sim.restitution = 0.625f;
-    sim.dt = 0.0625f;
+    sim.ground = -1.3125f;
+    sim.restitution = 0.3125f;
+    sim.dt = 0.25f;
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
@@ -379,7 +378,7 @@ int main(int argc, char** argv)
     ok &= check_float("particles.vel", h_particles_vel.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
                       0.0004f, 0.0001f, stats);
     ok &= check_float("particles.force", h_particles_force.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
-                      3.6001000000000003f, 0.0001f, stats);
+                      2.4001f, 0.0001f, stats);
     printf("%s part_fc171a0bab: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.struct
-class Particles:
+class State:
     pos: wp.array(dtype=wp.vec3)
     vel: wp.array(dtype=wp.vec3)
     force: wp.array(dtype=wp.vec3)
@@ -24,7 +24,7 @@ def part_fc171a0bab_collide(prm: SimParams, x: wp.vec3, v: wp.vec3) -> wp.vec3:
     return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt
 
 @wp.kernel
-def part_fc171a0bab(particles: Particles, sim: SimParams, edges: wp.array(dtype=wp.int32)):
+def part_fc171a0bab(particles: State, sim: SimParams, edges: wp.array(dtype=wp.int32)):
     tid = wp.tid()
     i = edges[tid * 2]
     j = edges[tid * 2 + 1]
@@ -32,8 +32,7 @@ def part_fc171a0bab(particles: Particles, sim: SimParams, edges: wp.array(dtype=
     l = wp.length(d)
     fs = sim.stiffness * (l - sim.rest_length)
     f = wp.normalize(d) * fs
-    f_total = f * (1.0 + 0.5 * wp.tanh(wp.abs(l)))
-    wp.atomic_add(particles.force, i, f_total)
-    wp.atomic_sub(particles.force, j, f_total)
+    particles.force[i] += f
+    particles.force[j] -= f
     v = part_fc171a0bab_collide(sim, particles.pos[tid], particles.vel[tid])
     particles.vel[tid] = v
