@@ -37,7 +37,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             v = gen.float_expr(1, exact=True)
             if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24 or not w.varies(v.src):
                 v = w.load(loads[0])  # a sum of one value per bin would be the same in every bin
-            w.emit(f"wp.atomic_add({target}, tid % {bins}, {v.src})")
+            slot = "0" if bins == 1 else f"tid % {bins}"  # one bin: a single total (`tid % 1` is always 0)
+            w.emit(f"wp.atomic_add({target}, {slot}, {v.src})")
             w.note_bound(target, w.dim[0] * v.mag)
     w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
     w.feature(", ".join(parts))

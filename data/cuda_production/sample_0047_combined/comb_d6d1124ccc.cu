@@ -44,7 +44,7 @@ __global__ void comb_d6d1124ccc(const float* __restrict__ y, float* acc, float* 
     for (int k = 0; k < 8; ++k) {
         acc2 = acc2 + fminf(fmaxf(v1, 0.0f), 0.5f);
     }
-    warp_atomic_add(&acc[tid % 1], (float)tid - -0.3125f);
+    warp_atomic_add(&acc[0], (float)tid - -0.3125f);
     dst[tid] = sqrtf(fabsf((float)tid)) - acc2;
 }
 

@@ -9,5 +9,5 @@ def comb_d6d1124ccc(y: wp.array(dtype=float), acc: wp.array(dtype=wp.float32), d
     acc2 = float(0.0)
     for k in range(8):
         acc2 = acc2 + wp.clamp(v1, 0.0, 0.5)
-    wp.atomic_add(acc, tid % 1, float(tid) - (-0.3125))
+    wp.atomic_add(acc, 0, float(tid) - (-0.3125))
     dst[tid] = wp.sqrt(wp.abs(float(tid))) - acc2
