@@ -103,6 +103,33 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
     return results
 
 
+def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = None) -> tuple[list, list]:
+    """The launch arguments of `args` for Warp, built as the .cu's main() builds them (hashed
+    positions over the flattened arguments; structs from the kernel's `module`; by-value values),
+    and the written arrays among them, in order."""
+    import warp as wp
+
+    positions = iter(range(10**9))
+    written: list = []
+
+    def build(arg: ArgSpec):
+        if arg.kind == "struct":
+            instance = getattr(module, arg.dtype)()
+            for f in arg.fields:
+                setattr(instance, f.name, build(f))
+            return instance
+        position = next(positions)
+        if arg.kind == "scalar":
+            return warp_value(arg)
+        t = lookup_dtype(arg.dtype)
+        array = wp.array(make_input(arg, position, seed).reshape(arg.shape + t.shape), dtype=t.warp_type(), device=device)
+        if arg.is_written:
+            written.append(array)
+        return array
+
+    return [build(arg) for arg in args], written
+
+
 def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
     import sys
 
@@ -115,27 +142,7 @@ def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
     try:
         results = {}
         for spec in specs:
-            seed = input_seed(spec)
-            positions = iter(range(10**9))
-            written: list = []
-
-            def build(arg: ArgSpec):
-                if arg.kind == "struct":
-                    instance = getattr(module, arg.dtype)()
-                    for f in arg.fields:
-                        setattr(instance, f.name, build(f))
-                    return instance
-                position = next(positions)
-                if arg.kind == "scalar":
-                    return warp_value(arg)
-                host = make_input(arg, position, seed)
-                t = lookup_dtype(arg.dtype)
-                array = wp.array(host.reshape(arg.shape + t.shape), dtype=t.warp_type(), device="cpu")
-                if arg.is_written:
-                    written.append(array)
-                return array
-
-            launch_args = [build(arg) for arg in spec.args]
+            launch_args, written = warp_arguments(list(spec.args), module, input_seed(spec), "cpu")
             wp.launch(kernels[spec.name], dim=spec.dim, inputs=launch_args, device="cpu")
             results[spec.name] = b"".join(a.numpy().tobytes() for a in written)
         return results

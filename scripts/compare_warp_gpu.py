@@ -35,8 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cuda_production.bench import array_args, bench_args, bytes_moved, scales  # noqa: E402
-from cuda_production.reference import make_input, warp_value  # noqa: E402
-from synthesis.dtypes import dtype as lookup_dtype  # noqa: E402
+from cuda_production.reference import warp_arguments  # noqa: E402
 from synthesis.spec import ArgSpec  # noqa: E402
 
 MEMORY_BOUND_SHARE = 0.5  # Warp at >= this share of the copy rate: the sample is memory-bound
@@ -93,28 +92,9 @@ def run_cuda(sample: Path, kernel: str, outer: int, dump: Path, launches: int, w
 
 def warp_run(wp, kernel, module, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
              launches: int, warmup: int, trials: int) -> tuple[list[np.ndarray], list[float]]:
-    """Warp's results of one launch from fresh inputs (written arrays, flat), then its timing.
-    Arguments are built as the reference stage builds them (cuda_production.reference): hashed
-    positions over the flattened arguments, structs from the kernel's module, by-value vectors."""
-    positions = iter(range(10**9))
-    written: list = []
-
-    def build(arg: ArgSpec):
-        if arg.kind == "struct":
-            instance = getattr(module, arg.dtype)()
-            for f in arg.fields:
-                setattr(instance, f.name, build(f))
-            return instance
-        position = next(positions)
-        if arg.kind == "scalar":
-            return warp_value(arg)
-        t = lookup_dtype(arg.dtype)
-        array = wp.array(make_input(arg, position, seed).reshape(arg.shape + t.shape), dtype=t.warp_type())
-        if arg.is_written:
-            written.append(array)
-        return array
-
-    launch_args = [build(arg) for arg in args]
+    """Warp's results of one launch from fresh inputs (written arrays, flat), then its timing;
+    arguments built as the reference stage builds them."""
+    launch_args, written = warp_arguments(args, module, seed)
     wp.launch(kernel, dim=dim, inputs=launch_args)
     results = [a.numpy().reshape(-1).copy() for a in written]  # before the timed launches change them
     times = time_graph(wp, lambda: wp.launch(kernel, dim=dim, inputs=launch_args), launches, warmup, trials)
