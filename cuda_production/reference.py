@@ -143,7 +143,11 @@ def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
         results = {}
         for spec in specs:
             launch_args, written = warp_arguments(list(spec.args), module, input_seed(spec), "cpu")
-            wp.launch(kernels[spec.name], dim=spec.dim, inputs=launch_args, device="cpu")
+            if spec.block_dim:  # one block of block_dim threads per launch index (Warp's CPU runs them as fibers)
+                wp.launch_tiled(kernels[spec.name], dim=spec.dim, inputs=launch_args, block_dim=spec.block_dim,
+                                device="cpu")
+            else:
+                wp.launch(kernels[spec.name], dim=spec.dim, inputs=launch_args, device="cpu")
             results[spec.name] = b"".join(a.numpy().tobytes() for a in written)
         return results
     finally:

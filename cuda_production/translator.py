@@ -1753,11 +1753,14 @@ def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | Translati
 
 
 def translate_kernel(source: str, kernel_name: str, filename: str = "<source>",
-                     small_tables: frozenset[str] = frozenset()) -> TranslatedKernel:
+                     small_tables: frozenset[str] = frozenset(), block_dim: int = 0) -> TranslatedKernel:
     """Translate one kernel of `source`, raising TranslationError if it cannot be translated.
     `small_tables`: array parameters known to be small fixed-size atomic targets (a histogram, a
-    few totals), whose atomics with an unused result are warp-aggregated."""
+    few totals), whose atomics with an unused result are warp-aggregated. `block_dim`: a kernel
+    using tiles that is launched with `wp.launch_tiled(..., block_dim=block_dim)` (0: not given)."""
     info = parse_module(source, filename)
+    if block_dim:
+        info.block_dims = {kernel_name: block_dim}
     if kernel_name not in info.kernels:
         raise TranslationError(filename, None, f"no @wp.kernel named '{kernel_name}'", kind="error")
     return ModuleTranslator(_kernel_scope(info, kernel_name), small_tables).translate_kernel(kernel_name)

@@ -91,13 +91,20 @@ def run_cuda(sample: Path, kernel: str, outer: int, dump: Path, launches: int, w
 
 
 def warp_run(wp, kernel, module, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
-             launches: int, warmup: int, trials: int) -> tuple[list[np.ndarray], list[float]]:
+             launches: int, warmup: int, trials: int, block_dim: int = 0) -> tuple[list[np.ndarray], list[float]]:
     """Warp's results of one launch from fresh inputs (written arrays, flat), then its timing;
-    arguments built as the reference stage builds them."""
+    arguments built as the reference stage builds them. `block_dim`: a kernel the sample launches
+    with wp.launch_tiled (metadata.json's `tiles`), at that many threads per block."""
     launch_args, written = warp_arguments(args, module, seed)
-    wp.launch(kernel, dim=dim, inputs=launch_args)
+
+    def launch():
+        if block_dim:
+            wp.launch_tiled(kernel, dim=dim, inputs=launch_args, block_dim=block_dim)
+        else:
+            wp.launch(kernel, dim=dim, inputs=launch_args)
+    launch()
     results = [a.numpy().reshape(-1).copy() for a in written]  # before the timed launches change them
-    times = time_graph(wp, lambda: wp.launch(kernel, dim=dim, inputs=launch_args), launches, warmup, trials)
+    times = time_graph(wp, launch, launches, warmup, trials)
     return results, times
 
 
@@ -151,7 +158,10 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
     module = f"cmp_{name}"
     kernels = load_kernels((sample / f"{name}.py").read_text(), module)
     try:
-        warp_results, warp_times = warp_run(wp, kernels[name], sys.modules[module], sized, bench_dim, meta["input_seed"], launches, warmup, trials)
+        tiles = meta.get("tiles") or {}
+        block_dim = tiles["block_dim"] if tiles.get("launch") == "wp.launch_tiled" else 0
+        warp_results, warp_times = warp_run(wp, kernels[name], sys.modules[module], sized, bench_dim, meta["input_seed"],
+                                            launches, warmup, trials, block_dim)
     finally:
         unload(module)
     threads_ratio = np.prod(bench_dim) / np.prod(dim)

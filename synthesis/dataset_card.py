@@ -18,7 +18,7 @@ VALIDATION = [("status", STRING), ("arch", STRING), ("nvcc_version", STRING), ("
               ("spill_stores_bytes", INT), ("spill_loads_bytes", INT), ("shared_memory_bytes", INT),
               ("stack_frame_bytes", INT), ("log", STRING), ("method", STRING)]
 PAIR_METADATA = [("kernel_name", STRING), ("category", STRING), ("description", STRING), ("device", STRING),
-                 ("seed", INT), ("run_seed", INT), ("index", INT), ("launch_dim", [INT]),
+                 ("seed", INT), ("run_seed", INT), ("index", INT), ("launch_dim", [INT]), ("block_dim", INT),
                  ("arguments", [ARGUMENT]), ("forward_function", STRING), ("backward_function", STRING),
                  ("warp_version", STRING), ("schema_version", INT), ("structure_hash", STRING)]
 STANDALONE = [("kernel", STRING), ("program", STRING), ("makefile", STRING), ("input_seed", INT),
@@ -28,7 +28,7 @@ KNOWN_LIMITS_TEMPLATE = """\
 - Kernels are random programs from ten generator families: they exercise Warp's language, they do
   not compute anything meaningful, and their distribution is not that of hand-written code.
 - Value types are drawn from the type registry (synthesis/dtypes.py: {types}) and `@wp.struct`s of
-  them; no tiles, textures, or user-defined generic functions.
+  them; tiles only in the `tiled` category; no textures or user-defined generic functions.
 - `structure_hash` equates kernels that differ only in names and numeric literals; near-duplicates
   with a different structure are not detected.
 - The standalone CUDA is proven equal to Warp on the CPU (host emulation) and compiled with nvcc to
@@ -120,7 +120,8 @@ sharding); rerunning the command in this folder resumes or verifies it.
 - `cpp_forward`, `cpp_backward` (null with `--no-backward`), `cpp_helpers`: the kernel's own
   functions and the helpers it calls, as Warp emits them for `metadata.device`.
 {"- `cuda_standalone`: `kernel` (device code that compiles alone), `program` (the whole .cu whose `main` checks the kernel against `expected_base64`, Warp's CPU outputs, read as `expected.bin`), `makefile`, `input_seed`, `written_arrays`, `validation` (nvcc status and resources)." + chr(10) if settings.get("standalone") else ""}- `metadata`: `kernel_name`, `category`, `description`, `device`, `seed` (the kernel's), `run_seed`,
-  `index`, `launch_dim`, `arguments` (name, type, array_ndim, role), `forward_function`,
+  `index`, `launch_dim`, `block_dim` (0: `wp.launch(kernel, dim=launch_dim)`; otherwise
+  `wp.launch_tiled(kernel, dim=launch_dim, block_dim=block_dim)`), `arguments` (name, type, array_ndim, role), `forward_function`,
   `backward_function`, `warp_version`, `schema_version`, `structure_hash` (SHA-256 of the kernel's
   syntax tree with names and literals normalised).
 

@@ -129,7 +129,11 @@ class ArgSpec:
 
 @dataclass(frozen=True)
 class KernelSpec:
-    """A generated kernel. `source` holds the @wp.func helpers and the @wp.kernel (no imports)."""
+    """A generated kernel. `source` holds the @wp.func helpers and the @wp.kernel (no imports).
+
+    block_dim: 0 for a kernel launched as `wp.launch(kernel, dim=dim)`; for a kernel using tiles,
+    the threads per block of `wp.launch_tiled(kernel, dim=dim, block_dim=block_dim)` (one block per
+    launch index)."""
 
     name: str
     category: str
@@ -139,6 +143,7 @@ class KernelSpec:
     dim: tuple[int, ...]
     seed: int
     helpers: tuple[str, ...] = field(default=())
+    block_dim: int = 0
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -157,4 +162,5 @@ class KernelSpec:
             dim=tuple(d["dim"]),
             seed=d["seed"],
             helpers=tuple(d.get("helpers", ())),
+            block_dim=d.get("block_dim", 0),
         )

@@ -92,9 +92,12 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
 
     spec = record.spec
     try:
-        kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", small_tables(list(spec.args), spec.dim))
+        kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", small_tables(list(spec.args), spec.dim),
+                                  spec.block_dim)
     except TranslationError as exc:
         return record.failed("translate", exc.construct)
+    if (kernel.block_dim if kernel.tiled else 0) != spec.block_dim:
+        return record.failed("translate", "the translation's launch differs from the generator's (tiles, block_dim)")
     written = tuple(p.name for p in kernel.params if p.kind == "array" and p.written)
     if set(written) != {a.name for a in spec.args if a.is_written}:
         return record.failed("translate", "written arrays differ from the generator's output roles")
@@ -177,6 +180,7 @@ def pair_dicts(record: KernelRecord, run_seed: int, standalone: bool) -> list[tu
                 "run_seed": run_seed,
                 "index": record.task.index,
                 "launch_dim": list(spec.dim),
+                "block_dim": spec.block_dim,
                 "arguments": [{"name": a.name, "type": a.dtype, "array_ndim": a.ndim, "role": a.role}
                               for a in spec.args],
                 "forward_function": code.forward_function,
