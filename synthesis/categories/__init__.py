@@ -16,6 +16,7 @@ from synthesis.categories import (
     particles,
     scalar_param,
     stencil,
+    tiled,
     transform,
     vector,
 )
@@ -37,6 +38,7 @@ CATEGORIES = {
     "stencil": (stencil, "sten"),
     "transform": (transform, "xform"),
     "particles": (particles, "part"),
+    "tiled": (tiled, "tile"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 MAX_REDRAWS = 8

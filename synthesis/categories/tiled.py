@@ -1,0 +1,582 @@
+"""Tiles: block-cooperative kernels launched with `wp.launch_tiled(kernel, dim=blocks, block_dim=B)`.
+
+What Warp's tile examples (warp/examples/tile/) and tile-based code do, one kind per function below:
+block-wise reductions (tile_load -> tile_map -> tile_sum -> a partial sum per block and/or an
+atomic total), column sums (`ones @ x`, a bias gradient), a linear layer (tiled GEMM with a K loop
+accumulating `tile_matmul` into a `tile_zeros` accumulator, weights in (K, N) or (N, K) layout
+through `tile_transpose`, bias by `tile_broadcast`, an activation by `tile_map` of a `@wp.func`),
+Gram / cross-covariance matrices (`X^T X` accumulated with `tile_atomic_add`), row normalisations
+(RMS norm, softmax, L1: row sums by a product with a ones column, broadcast back), column
+centering, batched small-matrix transposes (symmetric/skew parts, normal matrices) and fused
+element-wise maps of two tiles. Tile shapes are module constants (`wp.constant` or plain numbers).
+
+Every launch is 1-D over blocks: block `i` owns rows `i * TILE_M ...` of the arrays that scale with
+the launch (their outermost dimension is a whole multiple of the block count), while weights,
+biases and accumulation targets keep their size (`cuda_production/bench.py`'s scaling rule). The
+block count is drawn so that no fixed-size array's outermost dimension is a multiple of it (which
+that rule would read as scaling). Inputs lie on a coarse grid (2**-6 .. 2**-8) so that sums and
+products of a tile are exact or nearly so in float32, whatever the order of summation.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from synthesis.exprgen import fmt_float
+from synthesis.spec import ArgSpec, KernelSpec
+
+BLOCK_DIMS = (32, 64, 128, 256)
+BLOCK_COUNTS = tuple(range(5, 17))
+SHARED_BUDGET = 40 * 1024  # bytes of tiles per block the kinds below stay under (CUDA's static limit is 48 KiB)
+
+
+# ---- element-wise helpers for tile_map -----------------------------------------------------------
+@dataclass(frozen=True)
+class Helper:
+    """A `@wp.func` applied element-wise: its name, body (with {c} constants), parameter count and
+    the bound on |result| given bounds on |arguments|."""
+
+    name: str
+    body: str
+    arity: int
+    mag: Callable[..., float]
+    constants: tuple[tuple[str, float, float], ...] = ()  # (placeholder, low, high) drawn per kernel
+
+
+UNARY = [
+    Helper("relu", "return wp.max(x, 0.0)", 1, lambda m: m),
+    Helper("leaky_relu", "return wp.where(x > 0.0, x, {slope} * x)", 1, lambda m: m, (("slope", 0.0625, 0.25),)),
+    Helper("softplus", "return wp.log(1.0 + wp.exp(x))", 1, lambda m: m + 0.7),
+    Helper("sigmoid", "return 1.0 / (1.0 + wp.exp(-x))", 1, lambda m: 1.0),
+    Helper("silu", "return x / (1.0 + wp.exp(-x))", 1, lambda m: m),
+    Helper("gelu", "inner = 0.7978846 * (x + 0.044715 * x * x * x)\n    return 0.5 * x * (1.0 + wp.tanh(inner))", 1,
+           lambda m: m),
+    Helper("square", "return x * x", 1, lambda m: m * m),
+    Helper("huber", "a = wp.abs(x)\n    if a < {delta}:\n        return 0.5 * x * x\n    return {delta} * (a - 0.5 * {delta})",
+           1, lambda m: 0.5 * m * m + m, (("delta", 0.25, 1.0),)),
+    Helper("smooth_abs", "return wp.sqrt(x * x + {eps})", 1, lambda m: m + 1.0, (("eps", 0.0625, 0.25),)),
+    Helper("soft_clip", "return {limit} * wp.tanh(x / {limit})", 1, lambda m: m, (("limit", 0.5, 2.0),)),
+    Helper("gaussian", "return wp.exp(-{k} * x * x)", 1, lambda m: 1.0, (("k", 0.5, 4.0),)),
+    Helper("softsign", "return x / (1.0 + wp.abs(x))", 1, lambda m: 1.0),
+    Helper("cube_clamp", "c = wp.clamp(x, -{limit}, {limit})\n    return c * c * c", 1, lambda m: m ** 3,
+           (("limit", 0.5, 1.0),)),
+]
+BINARY = [
+    Helper("squared_error", "d = x - y\n    return d * d", 2, lambda a, b: (a + b) ** 2),
+    Helper("abs_error", "return wp.abs(x - y)", 2, lambda a, b: a + b),
+    Helper("axpy", "return {alpha} * x + y", 2, lambda a, b: 2.0 * a + b, (("alpha", -2.0, 2.0),)),
+    Helper("blend", "return wp.lerp(x, y, {t})", 2, lambda a, b: max(a, b), (("t", 0.125, 0.875),)),
+    Helper("hypot", "return wp.sqrt(x * x + y * y)", 2, lambda a, b: a + b),
+    Helper("gated", "return x / (1.0 + wp.exp(-y))", 2, lambda a, b: a),
+    Helper("weighted_product", "return x * y * {w}", 2, lambda a, b: 2.0 * a * b, (("w", 0.25, 2.0),)),
+    Helper("larger", "return wp.max(x, y)", 2, lambda a, b: max(a, b)),
+    Helper("charbonnier", "d = x - y\n    return wp.sqrt(d * d + {eps})", 2, lambda a, b: a + b + 1.0,
+           (("eps", 0.0625, 0.25),)),
+]
+# Builtins mapped directly (`wp.tile_map(wp.abs, t)`), with the bound of their result.
+UNARY_BUILTINS = [("wp.abs", lambda m: m), ("wp.sin", lambda m: 1.0), ("wp.tanh", lambda m: 1.0),
+                  ("wp.exp", lambda m: math.exp(m))]
+
+
+def grid_constant(rng: random.Random, low: float, high: float) -> float:
+    """A multiple of 1/16 in [low, high], never 0."""
+    while True:
+        v = rng.randint(int(low * 16), int(high * 16)) / 16
+        if v != 0.0:
+            return v
+
+
+class TileKernel:
+    """One tiled kernel under construction: module constants, helpers, arguments and body."""
+
+    def __init__(self, rng: random.Random, name: str, seed: int):
+        self.rng = rng
+        self.name = name
+        self.seed = seed
+        self.constants: dict[str, str] = {}
+        self.values: dict[str, int | float] = {}
+        self.helpers: list[str] = []
+        self.helper_names: list[str] = []
+        self.args: list[ArgSpec] = []
+        self.annotations: list[str] = []
+        self.lines: list[str] = ["i = wp.tid()"]
+        self.features: list[str] = []
+        self.indent = 0
+        self.style = rng.choice(["wp.constant", "plain", "wp.constant"])
+        self.grid_bits = rng.choice([6, 7, 8])
+        self.blocks = 0  # drawn at the end (see fixed sizes)
+        self.fixed_rows: list[int] = []  # outermost sizes of arrays that keep their size
+        self.tile_floats = 0  # float32 elements of all tiles (shared memory)
+
+    # ---- module level --------------------------------------------------------------------------
+    def constant(self, name: str, value: int | float) -> str:
+        if name not in self.constants:
+            text = str(value) if isinstance(value, int) else fmt_float(value)
+            self.constants[name] = f"{name} = wp.constant({text})" if self.style == "wp.constant" else f"{name} = {text}"
+            self.values[name] = value
+        return name
+
+    def helper(self, pool: list[Helper]) -> tuple[str, Helper]:
+        h = self.rng.choice(pool)
+        name = f"{self.name}_{h.name}"
+        if name not in self.helper_names:
+            body = h.body.format(**{p: fmt_float(grid_constant(self.rng, lo, hi)) for p, lo, hi in h.constants})
+            params = ", ".join(f"{p}: float" for p in ("x", "y")[: h.arity])
+            self.helpers.append(f"@wp.func\ndef {name}({params}) -> float:\n    {body}")
+            self.helper_names.append(name)
+        self.features.append(f"tile_map({h.name})")
+        return name, h
+
+    # ---- arguments -----------------------------------------------------------------------------
+    def array(self, hint: str, role: str, shape: tuple[int, ...], scales: bool, low: float = -1.0,
+              high: float = 1.0, bound: float = 1.0) -> str:
+        """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
+        (filled in when the block count is known): (rows per block, ...)."""
+        name = hint
+        taken = {a.name for a in self.args}
+        n = 1
+        while name in taken:
+            n += 1
+            name = f"{hint}{n}"
+        if not scales:
+            self.fixed_rows.append(shape[0])
+        ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
+               2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
+        grid = 0 if role == "output" else self.grid_bits
+        self.args.append(ArgSpec(name, "float32", role, shape, low if role != "output" else 0.0,
+                                 high if role != "output" else 0.0, grid, None, bound))
+        self.annotations.append(f"{name}: {ann}")
+        self._scaling = getattr(self, "_scaling", {})
+        self._scaling[name] = scales
+        return name
+
+    def set_bound(self, name: str, bound: float) -> None:
+        self.args = [ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
+                             max(1.0, float(bound))) if a.name == name else a for a in self.args]
+
+    # ---- body ----------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def tile(self, *shape: int) -> None:
+        self.tile_floats += math.prod(shape)
+
+    def finish(self, summary: str, block_dim: int) -> KernelSpec:
+        rng = self.rng
+        choices = [b for b in BLOCK_COUNTS if all(r % b for r in self.fixed_rows)]
+        self.blocks = rng.choice(choices)
+        args = []
+        for a in self.args:
+            if self._scaling[a.name]:
+                a = ArgSpec(a.name, a.dtype, a.role, (a.shape[0] * self.blocks, *a.shape[1:]), a.low, a.high,
+                            a.grid_bits, a.value, a.bound)
+            args.append(a)
+        header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
+        if len(header) > 100:
+            header = f"@wp.kernel\ndef {self.name}(\n    " + ",\n    ".join(self.annotations) + ",\n):\n"
+        body = "\n".join("    " + line for line in self.lines)
+        used = body + "\n".join(self.helpers)
+        constants = [line for name, line in self.constants.items() if name in used]
+        source = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(h + "\n\n\n" for h in self.helpers)
+        source += header + body + "\n"
+        detail = "; ".join(dict.fromkeys(self.features))
+        description = (f"{summary} (wp.launch_tiled over {self.blocks} blocks of {block_dim} threads"
+                       + (f"; {detail})" if detail else ")"))
+        return KernelSpec(self.name, "tiled", description, source, tuple(args), (self.blocks,), self.seed,
+                          tuple(self.helper_names), block_dim)
+
+
+def map_tile(k: TileKernel, tile: str, mag: float, builtin_share: float = 0.25) -> tuple[str, float]:
+    """`tile_map(f, tile)` with a helper or a builtin: (expression, bound)."""
+    if k.rng.random() < builtin_share:
+        fn, bound = k.rng.choice(UNARY_BUILTINS)
+        k.features.append(f"tile_map({fn})")
+        return f"wp.tile_map({fn}, {tile})", bound(mag)
+    fn, h = k.helper(UNARY)
+    return f"wp.tile_map({fn}, {tile})", h.mag(mag)
+
+
+def pick(rng: random.Random, *names: str) -> str:
+    return rng.choice(names)
+
+
+# ---- the kinds -------------------------------------------------------------------------------------
+def block_reduce(k: TileKernel) -> tuple[str, int]:
+    """Block-wise sum of a 1-D array (or of f(x), f(x, y), x * y): partial sums and/or a total."""
+    rng = k.rng
+    size = rng.choice([32, 64, 128, 256])
+    tile = k.constant(pick(rng, "TILE", "TILE_SIZE", "BLOCK_ITEMS"), size)
+    k.tile(size)
+    x = k.array(pick(rng, "x", "values", "samples", "data"), "input", (size,), True)
+    two = rng.random() < 0.5
+    k.emit(f"a = wp.tile_load({x}, shape={tile}, offset=i * {tile})")
+    if two:
+        y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size,), True)
+        k.emit(f"b = wp.tile_load({y}, shape={tile}, offset=i * {tile})")
+        k.tile(size)
+        r = rng.random()
+        if r < 0.6:
+            fn, h = k.helper(BINARY)
+            value, mag = f"wp.tile_map({fn}, a, b)", h.mag(1.0, 1.0)
+        else:
+            value, mag = "a * b", 1.0
+            k.features.append("dot product")
+    else:
+        r = rng.random()
+        if r < 0.75:
+            value, mag = map_tile(k, "a", 1.0)
+        else:
+            value, mag = "a", 1.0
+    outputs = rng.choice([("partial",), ("total",), ("partial", "total"), ("mapped", "total"), ("mapped", "partial")])
+    if value != "a" and "mapped" in outputs:
+        k.emit(f"v = {value}")
+        k.tile(size)
+        value = "v"
+    elif "mapped" in outputs:
+        outputs = outputs[1:]
+    mean = rng.random() < 0.3
+    k.tile(64)  # the sum's per-thread partials
+    if mean:
+        k.emit(f"s = wp.tile_sum({value}) / float({tile})")
+        total_mag = mag
+        k.features.append("block mean")
+    else:
+        k.emit(f"s = wp.tile_sum({value})")
+        total_mag = mag * size
+    for out in outputs:
+        if out == "partial":
+            p = k.array(pick(rng, "partial_sums", "block_sums", "partials"), "output", (1,), True, bound=total_mag)
+            k.emit(f"wp.tile_store({p}, s, offset=i)")
+            k.features.append("partial sum per block")
+        elif out == "total":
+            t = k.array(pick(rng, "total", "result", "accum"), "output", (1,), False, bound=total_mag * 16)
+            k.emit(f"wp.tile_atomic_add({t}, s)")
+            k.features.append("tile_atomic_add total")
+        else:
+            m = k.array(pick(rng, "mapped", "y_out", "activations"), "output", (size,), True, bound=mag)
+            k.emit(f"wp.tile_store({m}, {value}, offset=i * {tile})")
+    return "Block-wise tile reduction", rng.choice([b for b in BLOCK_DIMS if b <= max(64, size)])
+
+
+def column_sums(k: TileKernel) -> tuple[str, int]:
+    """Column sums of a row panel (`ones(1, TILE_M) @ x`), optionally of f(x) or a row-weighted x,
+    accumulated into a (1, C) table, e.g. a bias gradient; with per-block row totals too."""
+    rng = k.rng
+    tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "TILE_ROWS"), tm)
+    C = k.constant(pick(rng, "FEATURES", "COLS", "TILE_N", "CHANNELS"), c)
+    x = k.array(pick(rng, "grad_out", "x", "features", "dy"), "input", (tm, c), True)
+    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    k.tile(tm, c)
+    mag = 1.0
+    r = rng.random()
+    if r < 0.35:
+        w = k.array(pick(rng, "row_weights", "mask", "scale"), "input", (tm, 1), True, low=0.0, high=1.0)
+        k.emit(f"w = wp.tile_load({w}, shape=({TM}, 1), offset=(i * {TM}, 0))")
+        k.emit(f"t = t * wp.tile_broadcast(w, shape=({TM}, {C}))")
+        k.tile(tm, 1)
+        k.tile(tm, c)
+        k.features.append("row weights by tile_broadcast")
+    elif r < 0.7:
+        value, mag = map_tile(k, "t", 1.0)
+        k.emit(f"t = {value}")
+        k.tile(tm, c)
+    k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
+    k.emit("col = wp.tile_matmul(ones, t)")
+    k.tile(1, tm)
+    k.tile(1, c)
+    k.features.append("column sums by tile_matmul with ones")
+    out = k.array(pick(rng, "col_sums", "bias_grad", "column_totals"), "output", (1, c), False, bound=mag * tm * 16)
+    k.emit(f"wp.tile_atomic_add({out}, col)")
+    if rng.random() < 0.5:
+        p = k.array(pick(rng, "block_totals", "partials"), "output", (1,), True, bound=mag * tm * c)
+        k.emit(f"wp.tile_store({p}, wp.tile_sum(col), offset=i)")
+        k.tile(64)
+    return "Column sums of row panels", rng.choice([32, 64, 128])
+
+
+def linear_layer(k: TileKernel) -> tuple[str, int]:
+    """out = act(x @ W + bias): tiled GEMM over row panels, a K loop accumulating into tile_zeros."""
+    rng = k.rng
+    tm, tk, tn = rng.choice([8, 16, 32]), rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
+    k_tiles, n_tiles = rng.choice([1, 2, 3, 4]), rng.choice([1, 1, 2, 3])
+    K, N = tk * k_tiles, tn * n_tiles
+    TM = k.constant(pick(rng, "TILE_M", "BLOCK_M"), tm)
+    TK = k.constant(pick(rng, "TILE_K", "BLOCK_K"), tk)
+    TN = k.constant(pick(rng, "TILE_N", "BLOCK_N"), tn)
+    transposed = rng.random() < 0.4  # weights stored (N, K), as torch.nn.Linear keeps them
+    x = k.array(pick(rng, "x", "inputs", "activations", "A"), "input", (tm, K), True)
+    w = k.array(pick(rng, "weights", "W", "B"), "input", (N, K) if transposed else (K, N), False)
+    k.tile(tm, tk)
+    k.tile(tk, tn)
+    k.tile(tm, tn)
+    if transposed:
+        k.tile(tn, tk)
+    mag = float(K)
+    loop_n = n_tiles > 1
+    if loop_n:
+        count = k.constant("N_TILES", n_tiles) if rng.random() < 0.5 else f"{w}.shape[{0 if transposed else 1}] // {TN}"
+        k.emit(f"for j in range({count}):")
+        k.indent += 1
+        col = f"j * {TN}"
+    else:
+        col = "0"
+    k.emit(f"acc = wp.tile_zeros(shape=({TM}, {TN}), dtype=float)")
+    single_k = k_tiles == 1 and rng.random() < 0.5
+    if single_k:
+        k.emit(f"a = wp.tile_load({x}, shape=({TM}, {TK}), offset=(i * {TM}, 0))")
+        koff = "0"
+    else:
+        count = k.constant("K_TILES", k_tiles) if rng.random() < 0.5 else f"{x}.shape[1] // {TK}"
+        k.emit(f"for k in range({count}):")
+        k.indent += 1
+        koff = f"k * {TK}"
+        k.emit(f"a = wp.tile_load({x}, shape=({TM}, {TK}), offset=(i * {TM}, {koff}))")
+    if transposed:
+        k.emit(f"b = wp.tile_transpose(wp.tile_load({w}, shape=({TN}, {TK}), offset=({col}, {koff})))")
+        k.features.append("weights (N, K) through tile_transpose")
+    else:
+        storage = ', storage="shared"' if rng.random() < 0.3 else ""
+        k.emit(f"b = wp.tile_load({w}, shape=({TK}, {TN}), offset=({koff}, {col}){storage})")
+    k.emit("wp.tile_matmul(a, b, acc)")
+    if not single_k:
+        k.indent -= 1
+        k.features.append("K loop accumulating tile_matmul")
+    result = "acc"
+    if rng.random() < 0.6:
+        bias = k.array(pick(rng, "bias", "b0", "offset"), "input", (1, N), False)
+        k.emit(f"bt = wp.tile_load({bias}, shape=(1, {TN}), offset=(0, {col}))")
+        k.emit(f"acc = acc + wp.tile_broadcast(bt, shape=({TM}, {TN}))")
+        k.tile(1, tn)
+        k.tile(tm, tn)
+        mag += 1.0
+        k.features.append("bias by tile_broadcast")
+    if rng.random() < 0.7:
+        value, mag = map_tile(k, result, mag, builtin_share=0.15)
+        if "wp.exp" in value:  # exp of a K-term dot product would overflow the bound: use a helper
+            fn, h = k.helper([u for u in UNARY if u.name in ("relu", "leaky_relu", "gelu", "silu", "softsign")])
+            value, mag = f"wp.tile_map({fn}, {result})", h.mag(float(K) + 1.0)
+        k.emit(f"y = {value}")
+        k.tile(tm, tn)
+        result = "y"
+    out = k.array(pick(rng, "out", "y_out", "C", "hidden"), "output", (tm, N), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, {col}))")
+    if loop_n:
+        k.indent -= 1
+        k.features.append("loop over column tiles")
+    return "Tiled linear layer (GEMM)", rng.choice([32, 64, 128, 256])
+
+
+def gram(k: TileKernel) -> tuple[str, int]:
+    """G += X^T X (or X^T Y) over row panels, accumulated with tile_atomic_add."""
+    rng = k.rng
+    tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16])
+    d = rng.choice([8, 16]) if rng.random() < 0.4 else 0
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "SAMPLES_PER_BLOCK"), tm)
+    C = k.constant(pick(rng, "DIM", "FEATURES", "TILE_N"), c)
+    x = k.array(pick(rng, "x", "samples", "points", "features"), "input", (tm, c), True)
+    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    k.tile(tm, c)
+    if rng.random() < 0.35:
+        mean = k.array(pick(rng, "mean", "center", "mu"), "input", (1, c), False)
+        k.emit(f"m = wp.tile_load({mean}, shape=(1, {C}))")
+        k.emit(f"a = a - wp.tile_broadcast(m, shape=({TM}, {C}))")
+        k.tile(1, c)
+        k.tile(tm, c)
+        mag_a = 2.0
+        k.features.append("centered by tile_broadcast")
+    else:
+        mag_a = 1.0
+    if d:
+        D = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d)
+        y = k.array(pick(rng, "y", "targets", "responses"), "input", (tm, d), True)
+        k.emit(f"b = wp.tile_load({y}, shape=({TM}, {D}), offset=(i * {TM}, 0))")
+        k.tile(tm, d)
+        other, cols, mag_b = "b", d, 1.0
+        k.features.append("cross-covariance X^T Y")
+    else:
+        other, cols, mag_b = "a", c, mag_a
+        k.features.append("Gram matrix X^T X")
+    k.tile(c, tm)
+    k.tile(c, cols)
+    if rng.random() < 0.5:
+        k.emit(f"g = wp.tile_matmul(wp.tile_transpose(a), {other})")
+    else:
+        k.emit("at = wp.tile_transpose(a)")
+        k.emit(f"g = wp.tile_matmul(at, {other})")
+    mag = mag_a * mag_b * tm
+    if rng.random() < 0.3:
+        scale = k.constant(pick(rng, "INV_COUNT", "NORMALIZE", "SCALE"), grid_constant(rng, 0.0625, 0.5))
+        k.emit(f"g = g * {scale}")
+        mag *= k.values[scale]
+    out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
+    k.emit(f"wp.tile_atomic_add({out}, g)")
+    return "Gram matrix accumulation", rng.choice([32, 64, 128])
+
+
+def row_normalize(k: TileKernel) -> tuple[str, int]:
+    """RMS norm, softmax or L1 normalisation of each row of a panel; row sums by `t @ ones`, the
+    per-row factor broadcast back over the row; optionally a per-column gain."""
+    rng = k.rng
+    tm, c = rng.choice([8, 16]), rng.choice([16, 32])
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "TOKENS"), tm)
+    C = k.constant(pick(rng, "DIM", "HIDDEN", "COLS"), c)
+    x = k.array(pick(rng, "x", "logits", "hidden", "scores"), "input", (tm, c), True)
+    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    k.emit(f"ones = wp.tile_ones(shape=({C}, 1), dtype=float)")
+    for _ in range(5):
+        k.tile(tm, c)
+    kind = rng.choice(["rms", "softmax", "l1"])
+    if kind == "rms":
+        eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
+        name = f"{k.name}_{pick(rng, 'inv_rms', 'rsqrt_mean')}"
+        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    return 1.0 / wp.sqrt(sum_sq / float({C}) + {eps})")
+        k.helper_names.append(name)
+        sq = "t * t" if rng.random() < 0.5 else "wp.tile_map(wp.mul, t, t)"
+        k.emit(f"ss = wp.tile_matmul({sq}, ones)")
+        k.emit(f"scale = wp.tile_map({name}, ss)")
+        k.emit(f"y = t * wp.tile_broadcast(scale, shape=({TM}, {C}))")
+        mag = 1.0 / math.sqrt(0.0625)
+        k.features.append("RMS norm")
+    elif kind == "softmax":
+        name = f"{k.name}_{pick(rng, 'reciprocal', 'inverse')}"
+        k.helpers.append(f"@wp.func\ndef {name}(s: float) -> float:\n    return 1.0 / s")
+        k.helper_names.append(name)
+        k.emit("e = wp.tile_map(wp.exp, t)")
+        k.emit("total = wp.tile_matmul(e, ones)")
+        k.emit(f"y = e * wp.tile_broadcast(wp.tile_map({name}, total), shape=({TM}, {C}))")
+        mag = 1.0
+        k.features.append("softmax")
+    else:
+        eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
+        name = f"{k.name}_{pick(rng, 'inv_norm', 'inverse_l1')}"
+        k.helpers.append(f"@wp.func\ndef {name}(s: float) -> float:\n    return 1.0 / (s + {eps})")
+        k.helper_names.append(name)
+        k.emit("norm = wp.tile_matmul(wp.tile_map(wp.abs, t), ones)")
+        k.emit(f"y = t * wp.tile_broadcast(wp.tile_map({name}, norm), shape=({TM}, {C}))")
+        mag = 1.0 / 0.0625
+        k.features.append("L1 normalisation")
+    k.features.append("row sums by tile_matmul with ones")
+    if rng.random() < 0.5:
+        gain = k.array(pick(rng, "gamma", "gain", "weight"), "input", (1, c), False)
+        k.emit(f"g = wp.tile_load({gain}, shape=(1, {C}))")
+        k.emit(f"y = y * wp.tile_broadcast(g, shape=({TM}, {C}))")
+        k.tile(1, c)
+        k.features.append("per-column gain")
+    out = k.array(pick(rng, "out", "normalized", "probs", "y_out"), "output", (tm, c), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, y, offset=(i * {TM}, 0))")
+    return "Row normalisation", rng.choice([32, 64, 128])
+
+
+def center_columns(k: TileKernel) -> tuple[str, int]:
+    """Subtract each column's mean over the block's rows (`ones @ x / TILE_M`, broadcast back)."""
+    rng = k.rng
+    tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "GROUP"), tm)
+    C = k.constant(pick(rng, "COLS", "CHANNELS", "DIM"), c)
+    x = k.array(pick(rng, "x", "signal", "frames", "features"), "input", (tm, c), True)
+    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    k.emit(f"mean = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), t) / float({TM})")
+    k.emit(f"d = t - wp.tile_broadcast(mean, shape=({TM}, {C}))")
+    for _ in range(4):
+        k.tile(tm, c)
+    mag = 2.0
+    result = "d"
+    if rng.random() < 0.5:
+        value, mag = map_tile(k, "d", 2.0, builtin_share=0.3)
+        k.emit(f"r = {value}")
+        result = "r"
+    out = k.array(pick(rng, "centered", "out", "residual"), "output", (tm, c), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
+    k.features.append("column means by tile_matmul with ones, tile_broadcast")
+    if rng.random() < 0.4:
+        means = k.array(pick(rng, "means", "block_means"), "output", (1, c), True)
+        k.emit(f"wp.tile_store({means}, mean, offset=(i, 0))")
+    return "Column centering per block", rng.choice([32, 64, 128, 256])
+
+
+def batched_transpose(k: TileKernel) -> tuple[str, int]:
+    """A stack of small square matrices, one per block: transpose, symmetric/skew part, A^T A, A B^T."""
+    rng = k.rng
+    n = rng.choice([8, 16, 32])
+    N = k.constant(pick(rng, "N", "MAT_DIM", "TILE"), n)
+    a_arr = k.array(pick(rng, "mats", "A", "blocks", "jacobians"), "input", (n, n), True)
+    k.emit(f"a = wp.tile_load({a_arr}, shape=({N}, {N}), offset=(i * {N}, 0))")
+    k.tile(n, n)
+    k.tile(n, n)
+    kind = rng.choice(["sym", "skew", "normal", "abt", "scaled"])
+    if kind in ("sym", "skew"):
+        op = "+" if kind == "sym" else "-"
+        k.emit(f"at = wp.tile_transpose(a)")
+        k.emit(f"r = (a {op} at) * 0.5")
+        mag = 1.0
+        k.features.append("symmetric part" if kind == "sym" else "skew-symmetric part")
+    elif kind == "normal":
+        k.emit("r = wp.tile_matmul(wp.tile_transpose(a), a)")
+        mag = float(n)
+        k.features.append("normal matrix A^T A")
+    elif kind == "abt":
+        b_arr = k.array(pick(rng, "B", "others", "rhs"), "input", (n, n), True)
+        k.emit(f"b = wp.tile_load({b_arr}, shape=({N}, {N}), offset=(i * {N}, 0))")
+        k.emit("r = wp.tile_matmul(a, wp.tile_transpose(b))")
+        k.tile(n, n)
+        mag = float(n)
+        k.features.append("A B^T")
+    else:
+        s = k.constant(pick(rng, "SCALE", "ALPHA"), grid_constant(rng, -2.0, 2.0))
+        k.emit(f"r = wp.tile_transpose(a) * {s}")
+        mag = abs(k.values[s])
+        k.features.append("scaled transpose")
+    k.tile(n, n)
+    k.tile(n, n)
+    out = k.array(pick(rng, "out", "result", "transposed"), "output", (n, n), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, r, offset=(i * {N}, 0))")
+    k.features.append("tile_transpose")
+    return "Batched small-matrix transposes", rng.choice([32, 64, 128, 256])
+
+
+def fused_map(k: TileKernel) -> tuple[str, int]:
+    """out = f(x, y) [* s] over 2-D tiles, optionally with a per-column bias and a block total."""
+    rng = k.rng
+    tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32, 64])
+    TM = k.constant(pick(rng, "TILE_M", "ROWS"), tm)
+    C = k.constant(pick(rng, "TILE_N", "COLS", "WIDTH"), c)
+    x = k.array(pick(rng, "pred", "x", "a", "u"), "input", (tm, c), True)
+    y = k.array(pick(rng, "target", "y", "b", "v"), "input", (tm, c), True)
+    storage = ', storage="shared"' if rng.random() < 0.3 else ""
+    k.emit(f"ta = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
+    k.emit(f"tb = wp.tile_load({y}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
+    fn, h = k.helper(BINARY)
+    k.emit(f"r = wp.tile_map({fn}, ta, tb)")
+    for _ in range(4):
+        k.tile(tm, c)
+    mag = h.mag(1.0, 1.0)
+    if rng.random() < 0.4:
+        bias = k.array(pick(rng, "bias", "offset", "shift"), "input", (1, c), False)
+        k.emit(f"r = r + wp.tile_broadcast(wp.tile_load({bias}, shape=(1, {C})), shape=({TM}, {C}))")
+        k.tile(1, c)
+        k.tile(tm, c)
+        mag += 1.0
+        k.features.append("bias by tile_broadcast")
+    out = k.array(pick(rng, "out", "residual", "loss_map"), "output", (tm, c), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, r, offset=(i * {TM}, 0))")
+    if rng.random() < 0.4:
+        total = k.array(pick(rng, "loss", "total", "energy"), "output", (1,), False, bound=mag * tm * c * 16)
+        k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum(r))")
+        k.tile(64)
+        k.features.append("tile_atomic_add total")
+    return "Fused element-wise tile map", rng.choice([32, 64, 128, 256])
+
+
+KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map]
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    while True:
+        k = TileKernel(rng, name, seed)
+        kind = rng.choice(KINDS)
+        summary, block_dim = kind(k)
+        if k.tile_floats * 4 <= SHARED_BUDGET:
+            return k.finish(summary, block_dim)
