@@ -4,7 +4,9 @@
 A sample's check size (at most ~1,024 threads) is too small to time the kernel: a launch is over
 before the GPU fills. The bench size multiplies the outermost launch dimension until the launch
 has 2**22-2**24 threads (fewer threads when each moves many bytes), and within the grid limits of
-the sample's block shape.
+the sample's block shape. A wp.launch_tiled kernel (block_dim threads per launch index, each moving
+a share of its block's tiles) grows down from 2**24 threads to as few as 2**18 while a launch moves
+more than the target bytes (MIN_TILED_THREADS).
 
 Scaling rule, per array argument:
   * an array whose leading dimensions equal the launch dimensions ("shaped like the launch", e.g.
@@ -28,6 +30,10 @@ from math import prod
 from synthesis.spec import ArgSpec
 
 MIN_THREADS = 2**22
+# A wp.launch_tiled launch: each thread moves its share of a tile (often tens of elements), so 2**22
+# threads would mean arrays of 2**25-2**28 elements; its floor is 2**18 threads (about 8 waves of
+# a 132-SM GPU at 2,048 resident threads per SM) and the byte target sets its size above that.
+MIN_TILED_THREADS = 2**18
 MAX_THREADS = 2**24
 TARGET_BYTES = 2**27  # bytes moved per launch the size aims at: ~45 us on a 3 TB/s GPU
 
@@ -129,7 +135,8 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
         return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
     threads = max(1, MAX_THREADS // threads_per_index)
-    while threads > MIN_THREADS // threads_per_index and threads * per_thread > TARGET_BYTES:
+    floor = (MIN_TILED_THREADS if threads_per_index > 1 else MIN_THREADS) // threads_per_index
+    while threads > floor and threads * per_thread > TARGET_BYTES:
         threads //= 2
     inner = prod(launch_dim[1:])
     outer = max(launch_dim[0], min(-(-threads // inner), max_outer(launch_dim)))

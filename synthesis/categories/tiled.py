@@ -202,6 +202,40 @@ def pick(rng: random.Random, *names: str) -> str:
     return rng.choice(names)
 
 
+def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[str, str], mag: float) -> tuple[str, float]:
+    """What often follows a tile computation before it is stored: none, one or two of an activation
+    (`tile_map`), a constant scale, a per-column gain and/or bias (a (1, C) table broadcast over
+    the rows). Returns the tile holding the result and its bound."""
+    rng = k.rng
+    rows, cols = names
+    steps = rng.sample(["map", "scale", "gain", "bias"], rng.choice([0, 1, 1, 2]))
+    for step in steps:
+        k.tile(*shape)
+        if step == "map":
+            value, mag = map_tile(k, result, mag, builtin_share=0.3 if mag <= 4.0 else 0.0)
+            k.emit(f"z = {value}")
+            result = "z"
+        elif step == "scale":
+            scale = k.constant(pick(rng, "SCALE", "ALPHA", "GAIN", "STEP"), grid_constant(rng, -2.0, 2.0))
+            k.emit(f"{result} = {result} * {scale}")
+            mag *= abs(k.values[scale])
+            k.features.append("constant scale")
+        else:
+            table = k.array(pick(rng, "gamma", "col_scale") if step == "gain" else pick(rng, "beta", "col_bias"),
+                            "input", (1, shape[1]), False)
+            k.tile(1, shape[1])
+            op = "*" if step == "gain" else "+"
+            if rng.random() < 0.5:
+                k.emit(f"{step}_row = wp.tile_load({table}, shape=(1, {cols}))")
+                k.emit(f"{result} = {result} {op} wp.tile_broadcast({step}_row, shape=({rows}, {cols}))")
+            else:
+                k.emit(f"{result} = {result} {op} wp.tile_broadcast(wp.tile_load({table}, shape=(1, {cols})), "
+                       f"shape=({rows}, {cols}))")
+            mag = mag * 1.0 if step == "gain" else mag + 1.0
+            k.features.append(f"per-column {step} by tile_broadcast")
+    return result, mag
+
+
 # ---- the kinds -------------------------------------------------------------------------------------
 def block_reduce(k: TileKernel) -> tuple[str, int]:
     """Block-wise sum of a 1-D array (or of f(x), f(x, y), x * y): partial sums and/or a total."""
@@ -389,6 +423,11 @@ def gram(k: TileKernel) -> tuple[str, int]:
         k.features.append("centered by tile_broadcast")
     else:
         mag_a = 1.0
+    if rng.random() < 0.3:
+        value, mag_a = map_tile(k, "a", mag_a, builtin_share=0.4)
+        k.emit(f"a = {value}")
+        k.tile(tm, c)
+        k.features.append("feature map")
     if d:
         D = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d)
         y = k.array(pick(rng, "y", "targets", "responses"), "input", (tm, d), True)
@@ -413,6 +452,12 @@ def gram(k: TileKernel) -> tuple[str, int]:
         mag *= k.values[scale]
     out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
     k.emit(f"wp.tile_atomic_add({out}, g)")
+    if rng.random() < 0.35:  # first moments beside the second: column sums of the panel
+        sums = k.array(pick(rng, "col_sums", "first_moment", "sum_x"), "output", (1, c), False, bound=mag_a * tm * 16)
+        k.emit(f"wp.tile_atomic_add({sums}, wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), a))")
+        k.tile(1, tm)
+        k.tile(1, c)
+        k.features.append("column sums")
     return "Gram matrix accumulation", rng.choice([32, 64, 128])
 
 
@@ -429,16 +474,24 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     for _ in range(5):
         k.tile(tm, c)
     kind = rng.choice(["rms", "softmax", "l1"])
+    if kind == "softmax" and rng.random() < 0.4:
+        temp = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
+        k.emit(f"t = t * {temp}")
+        k.features.append("temperature")
     if kind == "rms":
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_rms', 'rsqrt_mean')}"
         k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    return 1.0 / wp.sqrt(sum_sq / float({C}) + {eps})")
         k.helper_names.append(name)
-        sq = "t * t" if rng.random() < 0.5 else "wp.tile_map(wp.mul, t, t)"
-        k.emit(f"ss = wp.tile_matmul({sq}, ones)")
+        if rng.random() < 0.5:
+            k.emit("ss = wp.tile_matmul(t * t, ones)")
+        else:
+            k.emit("sq = t * t")
+            k.emit("ss = wp.tile_matmul(sq, ones)")
         k.emit(f"scale = wp.tile_map({name}, ss)")
         k.emit(f"y = t * wp.tile_broadcast(scale, shape=({TM}, {C}))")
         mag = 1.0 / math.sqrt(0.0625)
+        stat = "ss"
         k.features.append("RMS norm")
     elif kind == "softmax":
         name = f"{k.name}_{pick(rng, 'reciprocal', 'inverse')}"
@@ -448,6 +501,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         k.emit("total = wp.tile_matmul(e, ones)")
         k.emit(f"y = e * wp.tile_broadcast(wp.tile_map({name}, total), shape=({TM}, {C}))")
         mag = 1.0
+        stat = "total"
         k.features.append("softmax")
     else:
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
@@ -457,16 +511,16 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         k.emit("norm = wp.tile_matmul(wp.tile_map(wp.abs, t), ones)")
         k.emit(f"y = t * wp.tile_broadcast(wp.tile_map({name}, norm), shape=({TM}, {C}))")
         mag = 1.0 / 0.0625
+        stat = "norm"
         k.features.append("L1 normalisation")
     k.features.append("row sums by tile_matmul with ones")
-    if rng.random() < 0.5:
-        gain = k.array(pick(rng, "gamma", "gain", "weight"), "input", (1, c), False)
-        k.emit(f"g = wp.tile_load({gain}, shape=(1, {C}))")
-        k.emit(f"y = y * wp.tile_broadcast(g, shape=({TM}, {C}))")
-        k.tile(1, c)
-        k.features.append("per-column gain")
+    y, mag = epilogue(k, "y", (tm, c), (TM, C), mag)
     out = k.array(pick(rng, "out", "normalized", "probs", "y_out"), "output", (tm, c), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, y, offset=(i * {TM}, 0))")
+    k.emit(f"wp.tile_store({out}, {y}, offset=(i * {TM}, 0))")
+    if rng.random() < 0.3:
+        rows = k.array(pick(rng, "row_stats", "row_sums"), "output", (tm, 1), True, bound=float(c) * 8.0)
+        k.emit(f"wp.tile_store({rows}, {stat}, offset=(i * {TM}, 0))")
+        k.features.append("row statistic stored")
     return "Row normalisation", rng.choice([32, 64, 128])
 
 
@@ -484,10 +538,18 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         k.tile(tm, c)
     mag = 2.0
     result = "d"
-    if rng.random() < 0.5:
-        value, mag = map_tile(k, "d", 2.0, builtin_share=0.3)
-        k.emit(f"r = {value}")
-        result = "r"
+    if rng.random() < 0.4:  # standardise: divide by the column's standard deviation (+ eps)
+        eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
+        name = f"{k.name}_{pick(rng, 'inv_std', 'rsqrt_var')}"
+        k.helpers.append(f"@wp.func\ndef {name}(var: float) -> float:\n    return 1.0 / wp.sqrt(var + {eps})")
+        k.helper_names.append(name)
+        k.emit(f"var = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), d * d) / float({TM})")
+        k.emit(f"d = d * wp.tile_broadcast(wp.tile_map({name}, var), shape=({TM}, {C}))")
+        k.tile(tm, c)
+        k.tile(tm, c)
+        mag = 2.0 / math.sqrt(0.0625)
+        k.features.append("standardised columns")
+    result, mag = epilogue(k, result, (tm, c), (TM, C), mag)
     out = k.array(pick(rng, "centered", "out", "residual"), "output", (tm, c), True, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
     k.features.append("column means by tile_matmul with ones, tile_broadcast")
@@ -506,6 +568,10 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
     k.emit(f"a = wp.tile_load({a_arr}, shape=({N}, {N}), offset=(i * {N}, 0))")
     k.tile(n, n)
     k.tile(n, n)
+    if rng.random() < 0.3:
+        value, _ = map_tile(k, "a", 1.0, builtin_share=0.5)
+        k.emit(f"a = {value}")
+        k.tile(n, n)
     kind = rng.choice(["sym", "skew", "normal", "abt", "scaled"])
     if kind in ("sym", "skew"):
         op = "+" if kind == "sym" else "-"
@@ -531,8 +597,19 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
         k.features.append("scaled transpose")
     k.tile(n, n)
     k.tile(n, n)
+    if rng.random() < 0.3:  # one factor per matrix, broadcast over it
+        scales = k.array(pick(rng, "factors", "weights", "dt"), "input", (1, 1), True, low=0.0, high=1.0)
+        k.emit(f"f = wp.tile_load({scales}, shape=(1, 1), offset=(i, 0))")
+        k.emit(f"r = r * wp.tile_broadcast(f, shape=({N}, {N}))")
+        k.tile(n, n)
+        k.features.append("per-matrix factor by tile_broadcast")
+    r, mag = epilogue(k, "r", (n, n), (N, N), mag)
     out = k.array(pick(rng, "out", "result", "transposed"), "output", (n, n), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, r, offset=(i * {N}, 0))")
+    k.emit(f"wp.tile_store({out}, {r}, offset=(i * {N}, 0))")
+    if rng.random() < 0.25:
+        total = k.array(pick(rng, "sum_mats", "accum"), "output", (n, n), False, bound=mag * 16)
+        k.emit(f"wp.tile_atomic_add({total}, {r})")
+        k.features.append("sum of the matrices by tile_atomic_add")
     k.features.append("tile_transpose")
     return "Batched small-matrix transposes", rng.choice([32, 64, 128, 256])
 
