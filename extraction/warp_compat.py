@@ -51,6 +51,9 @@ def init_warp() -> None:
 def module_options(kernel: Any, enable_backward: bool) -> dict:
     options = dict(kernel.module.options)
     options["enable_backward"] = enable_backward
+    # Tile builtins (tile_matmul, ...) read the target architecture while lowering; None is what
+    # Warp itself passes when it only needs the code (its generic tile path, no MathDx LTO).
+    options.setdefault("output_arch", None)
     return options
 
 
