@@ -1,0 +1,200 @@
+"""The tiled category (synthesis/categories/tiled.py): every tile window inside its array at the check
+and bench sizes, the launch the spec describes is the one the translation makes, and one kernel of
+each kind equal to Warp's wp.launch_tiled on the CPU (host emulation of the .cu), at the check size
+and, for one kernel, at a bench size."""
+from __future__ import annotations
+
+import ast
+import subprocess
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cuda_production.bench import bench_args, bench_launch_dim, scales
+from cuda_production.host_check import compile_host, run_on_host
+from cuda_production.reference import input_seed, sample_args, warp_reference
+from cuda_production.sample import write_sample
+from cuda_production.templates import Tolerance
+from cuda_production.translator import translate_kernel
+from synthesis.categories import CATEGORY_NAMES, generate, kernel_name
+from synthesis.categories.tiled import BLOCK_DIMS, KINDS
+from synthesis.spec import KernelSpec
+
+TILE_OPS = ("tile_load", "tile_store", "tile_atomic_add")
+
+
+def _kind_of(spec: KernelSpec) -> str:
+    return spec.description.split(" (wp.launch_tiled")[0]
+
+
+SUMMARIES = ("Block-wise tile reduction", "Column sums of row panels", "Tiled linear layer (GEMM)",
+             "Gram matrix accumulation", "Row normalisation", "Column centering per block",
+             "Batched small-matrix transposes", "Fused element-wise tile map")
+
+
+def _one_seed_per_kind() -> dict[str, int]:
+    found: dict[str, int] = {}
+    seed = 0
+    while len(found) < len(SUMMARIES):
+        found.setdefault(_kind_of(generate("tiled", seed)), seed)
+        seed += 1
+    return found
+
+
+KIND_SEEDS = _one_seed_per_kind()
+
+
+def test_tiled_is_the_last_category_with_its_prefix():
+    assert CATEGORY_NAMES[-1] == "tiled"
+    assert kernel_name("tiled", 5).startswith("tile_")
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES)
+
+
+# ---- tile windows ----------------------------------------------------------------------------------
+def _windows(spec: KernelSpec, blocks: int, shapes: dict[str, tuple[int, ...]]):
+    """(array, first element, last element) of every tile window the kernel touches, for block
+    indices up to `blocks - 1` and every loop value, with `shapes` the arrays' shapes."""
+    tree = ast.parse(spec.source)
+    constants = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            value = node.value.args[0] if isinstance(node.value, ast.Call) else node.value
+            constants[node.targets[0].id] = ast.literal_eval(value)
+    kernel = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == spec.name)
+
+    def value(node: ast.AST, env: dict) -> int:
+        code = compile(ast.Expression(node), "<offset>", "eval")
+        names = {**constants, **env}
+        names.update({n: type("A", (), {"shape": s}) for n, s in shapes.items()})
+        return eval(code, {"__builtins__": {}}, names)  # a generated arithmetic expression of ints
+
+    found = []
+
+    def visit(stmts: list[ast.stmt], env: dict) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, ast.For):
+                for v in range(value(stmt.iter.args[0], env)):
+                    visit(stmt.body, {**env, stmt.target.id: v})
+                continue
+            for call in ast.walk(stmt):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in TILE_OPS):
+                    continue
+                kw = {k.arg: k.value for k in call.keywords}
+                array = call.args[0].id
+                if call.func.attr == "tile_load":
+                    shape = value(kw["shape"], env)
+                else:  # the stored tile's shape is that of the window: taken from the array's rank and the load
+                    shape = None
+                offset = value(kw["offset"], env) if "offset" in kw else (0,) * len(shapes[array])
+                found.append((call.func.attr, array, offset, shape))
+
+    for i in range(blocks):
+        visit(kernel.body[1:], {"i": i})
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_every_loaded_tile_lies_inside_its_array_at_check_and_bench_size(seed):
+    spec = generate("tiled", seed)
+    bench_dim = bench_launch_dim(list(spec.args), spec.dim, spec.block_dim)
+    bench_dim = (min(bench_dim[0], 4 * spec.dim[0] + 3),)  # the rule is the same at any bench size
+    for blocks, args in ((spec.dim[0], list(spec.args)), (bench_dim[0], bench_args(list(spec.args), spec.dim, bench_dim))):
+        shapes = {a.name: a.shape for a in args if a.is_array}
+        for op, array, offset, shape in _windows(spec, blocks, shapes):
+            offset = offset if isinstance(offset, tuple) else (offset,)
+            assert len(offset) == len(shapes[array]), (op, array)
+            if shape is not None:
+                shape = shape if isinstance(shape, tuple) else (shape,)
+                assert all(o + s <= n for o, s, n in zip(offset, shape, shapes[array])), (spec.source, array, blocks)
+            assert all(0 <= o < n for o, n in zip(offset, shapes[array])), (spec.source, array, blocks)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_their_size(seed):
+    spec = generate("tiled", seed)
+    per_block = {n.args[0].id for n in ast.walk(ast.parse(spec.source))
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TILE_OPS
+                 and any(k.arg == "offset" and "i" in {x.id for x in ast.walk(k.value) if isinstance(x, ast.Name)}
+                         for k in n.keywords)}
+    assert {a.name for a in spec.args if a.is_array and scales(a, spec.dim)} == per_block
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_the_translation_launches_as_the_spec_says(seed):
+    spec = generate("tiled", seed)
+    assert len(spec.dim) == 1 and spec.block_dim in BLOCK_DIMS
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim)
+    assert kernel.tiled and kernel.block_dim == spec.block_dim
+    assert {p.name for p in kernel.params if p.kind == "array" and p.written} == \
+        {a.name for a in spec.args if a.is_written}
+
+
+def test_specs_keep_their_launch_through_a_round_trip():
+    spec = generate("tiled", KIND_SEEDS["Tiled linear layer (GEMM)"])
+    assert KernelSpec.from_dict(spec.to_dict()).block_dim == spec.block_dim > 0
+
+
+# ---- against Warp ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def kind_specs() -> dict[str, KernelSpec]:
+    return {kind: generate("tiled", seed) for kind, seed in KIND_SEEDS.items()}
+
+
+@pytest.fixture(scope="module")
+def expected(kind_specs) -> dict[str, bytes]:
+    return warp_reference(list(kind_specs.values()), "t_tiled_kinds")
+
+
+def _written(spec: KernelSpec, blob: bytes):
+    offset = 0
+    for arg in spec.args:
+        if arg.is_written:
+            values = np.frombuffer(blob, dtype=np.float32, count=arg.size, offset=offset)
+            offset += 4 * arg.size
+            yield arg, values
+
+
+def test_outputs_stay_within_their_bounds_and_vary(kind_specs, expected):
+    for spec in kind_specs.values():
+        for arg, values in _written(spec, expected[spec.name]):
+            assert np.all(np.isfinite(values)), (spec.name, arg.name)
+            assert np.abs(values).max() <= arg.bound, (spec.name, arg.name)
+            assert len(np.unique(values)) > 1 if values.size > 1 else values[0] != 0.0, (spec.name, arg.name)
+
+
+def _write(tmp_path, spec: KernelSpec, expected: bytes | None):
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim)
+    return write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                        Tolerance(), expected, {"category": "tiled", "description": spec.description})
+
+
+@pytest.mark.parametrize("kind", SUMMARIES)
+def test_each_kind_equals_warps_tiled_launch_on_the_host(tmp_path, kind_specs, expected, kind):
+    spec = kind_specs[kind]
+    run = run_on_host(_write(tmp_path, spec, expected[spec.name]))
+    assert run.passed, run.output[-2000:]
+
+
+def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
+    spec = generate("tiled", KIND_SEEDS["Tiled linear layer (GEMM)"])
+    folder = _write(tmp_path, spec, None)
+    binary = tmp_path / "bench.bin"
+    build = compile_host(folder / f"{spec.name}.cu", binary, tmp_path)
+    assert build.returncode == 0, build.stderr
+    outer = 2 * spec.dim[0] + 1
+    dump = tmp_path / "bench_results.bin"
+    run = subprocess.run([str(binary), "--bench", "--bench-dim", str(outer), "--launches", "1", "--warmup", "0",
+                          "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    scaled = KernelSpec(spec.name, spec.category, spec.description, spec.source,
+                        tuple(bench_args(list(spec.args), spec.dim, (outer,))), (outer,), spec.seed,
+                        block_dim=spec.block_dim)
+    want = np.frombuffer(warp_reference([scaled], "t_tiled_bench")[spec.name], dtype=np.float32)
+    got = np.frombuffer(dump.read_bytes(), dtype=np.float32)
+    assert got.size == want.size == sum(a.size for a in scaled.args if a.is_written)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
