@@ -25,7 +25,7 @@ STANDALONE = [("kernel", STRING), ("program", STRING), ("makefile", STRING), ("i
               ("written_arrays", [STRING]), ("expected_base64", STRING), ("validation", VALIDATION)]
 
 KNOWN_LIMITS_TEMPLATE = """\
-- Kernels are random programs from ten generator families: they exercise Warp's language, they do
+- Kernels are random programs from fourteen generator families: they exercise Warp's language, they do
   not compute anything meaningful, and their distribution is not that of hand-written code.
 - Value types are drawn from the type registry (synthesis/dtypes.py: {types}) and `@wp.struct`s of
   them; tiles only in the `tiled` category; no textures or user-defined generic functions.

@@ -104,6 +104,21 @@ def test_verify_passes_a_clean_folder_and_catches_tampering(slice_run, tmp_path)
     assert bad.returncode == 1 and "differs from a fresh translation" in bad.stderr
 
 
+def test_verify_translates_a_tiled_sample_at_its_recorded_block_dim(slice_run, tmp_path):
+    folder = tmp_path / "tiled"
+    sample = first_sample(slice_run, "tiled")
+    shutil.copytree(sample, folder / sample.name)
+    ok = produce(folder, "--verify", folder, check=False)
+    assert ok.returncode == 0 and "1 samples: 0 problems" in ok.stdout
+    meta_path = folder / sample.name / "metadata.json"
+    meta = json.loads(meta_path.read_text())
+    assert meta["tiles"]["launch"] == "wp.launch_tiled"
+    meta["tiles"]["block_dim"] = 2 * meta["tiles"]["block_dim"]  # metadata that no longer matches the .cu
+    meta_path.write_text(json.dumps(meta))
+    bad = produce(folder, "--verify", folder, check=False)
+    assert bad.returncode == 1 and "differs from a fresh translation" in bad.stderr
+
+
 @needs_nvcc
 def test_validate_records_ptx_success_and_resources(tmp_path):
     out = tmp_path / "v"
