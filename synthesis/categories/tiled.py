@@ -81,10 +81,10 @@ UNARY_BUILTINS = [("wp.abs", lambda m: m), ("wp.sin", lambda m: 1.0), ("wp.tanh"
 
 
 def grid_constant(rng: random.Random, low: float, high: float) -> float:
-    """A multiple of 1/16 in [low, high], never 0."""
+    """A multiple of 1/16 in [low, high], never 0 or +-1 (a factor nobody writes)."""
     while True:
         v = rng.randint(int(low * 16), int(high * 16)) / 16
-        if v != 0.0:
+        if v not in (0.0, 1.0, -1.0):
             return v
 
 
@@ -109,6 +109,7 @@ class TileKernel:
         self.blocks = 0  # drawn at the end (see fixed sizes)
         self.fixed_rows: list[int] = []  # outermost sizes of arrays that keep their size
         self.tile_floats = 0  # float32 elements of all tiles (shared memory)
+        self.scaled = False  # a constant factor applied already (a second one would be folded into it)
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
@@ -208,7 +209,7 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
     the rows). Returns the tile holding the result and its bound."""
     rng = k.rng
     rows, cols = names
-    steps = rng.sample(["map", "scale", "gain", "bias"], rng.choice([0, 1, 1, 2]))
+    steps = rng.sample(["map", "gain", "bias"] + ([] if k.scaled else ["scale"]), rng.choice([0, 1, 1, 2]))
     for step in steps:
         k.tile(*shape)
         if step == "map":
@@ -450,6 +451,7 @@ def gram(k: TileKernel) -> tuple[str, int]:
         scale = k.constant(pick(rng, "INV_COUNT", "NORMALIZE", "SCALE"), grid_constant(rng, 0.0625, 0.5))
         k.emit(f"g = g * {scale}")
         mag *= k.values[scale]
+        k.scaled = True
     out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
     k.emit(f"wp.tile_atomic_add({out}, g)")
     if rng.random() < 0.35:  # first moments beside the second: column sums of the panel
@@ -578,6 +580,7 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
         k.emit(f"at = wp.tile_transpose(a)")
         k.emit(f"r = (a {op} at) * 0.5")
         mag = 1.0
+        k.scaled = True
         k.features.append("symmetric part" if kind == "sym" else "skew-symmetric part")
     elif kind == "normal":
         k.emit("r = wp.tile_matmul(wp.tile_transpose(a), a)")
@@ -594,6 +597,7 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
         s = k.constant(pick(rng, "SCALE", "ALPHA"), grid_constant(rng, -2.0, 2.0))
         k.emit(f"r = wp.tile_transpose(a) * {s}")
         mag = abs(k.values[s])
+        k.scaled = True
         k.features.append("scaled transpose")
     k.tile(n, n)
     k.tile(n, n)
