@@ -36,7 +36,7 @@ def inputs(s: KernelSpec) -> dict:
 
 
 def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:
-    kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim))  # as the pipeline
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim), s.block_dim)  # as the pipeline
     folder = write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
                           expected, {"category": s.category, "description": s.description})
     return run_on_host(folder)
