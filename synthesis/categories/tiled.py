@@ -47,10 +47,10 @@ class Helper:
 
 UNARY = [
     Helper("relu", "return wp.max(x, 0.0)", 1, lambda m: m),
-    Helper("leaky_relu", "return wp.where(x > 0.0, x, {slope} * x)", 1, lambda m: m, (("slope", 0.0625, 0.25),)),
-    Helper("softplus", "return wp.log(1.0 + wp.exp(x))", 1, lambda m: m + 0.7),
-    Helper("sigmoid", "return 1.0 / (1.0 + wp.exp(-x))", 1, lambda m: 1.0),
-    Helper("silu", "return x / (1.0 + wp.exp(-x))", 1, lambda m: m),
+    Helper("leaky_relu", "if x > 0.0:\n        return x\n    return {slope} * x", 1, lambda m: m, (("slope", 0.0625, 0.25),)),
+    Helper("softplus", "a = wp.abs(x)\n    return wp.max(x, 0.0) + wp.log(1.0 + wp.exp(-a))", 1, lambda m: m + 0.7),
+    Helper("sigmoid", "e = wp.exp(-x)\n    return 1.0 / (1.0 + e)", 1, lambda m: 1.0),
+    Helper("silu", "s = 1.0 / (1.0 + wp.exp(-x))\n    return x * s", 1, lambda m: m),
     Helper("gelu", "inner = 0.7978846 * (x + 0.044715 * x * x * x)\n    return 0.5 * x * (1.0 + wp.tanh(inner))", 1,
            lambda m: m),
     Helper("square", "return x * x", 1, lambda m: m * m),
@@ -58,18 +58,18 @@ UNARY = [
            1, lambda m: 0.5 * m * m + m, (("delta", 0.25, 1.0),)),
     Helper("smooth_abs", "return wp.sqrt(x * x + {eps})", 1, lambda m: m + 1.0, (("eps", 0.0625, 0.25),)),
     Helper("soft_clip", "return {limit} * wp.tanh(x / {limit})", 1, lambda m: m, (("limit", 0.5, 2.0),)),
-    Helper("gaussian", "return wp.exp(-{k} * x * x)", 1, lambda m: 1.0, (("k", 0.5, 4.0),)),
+    Helper("gaussian", "r2 = x * x\n    return wp.exp(-{k} * r2)", 1, lambda m: 1.0, (("k", 0.5, 4.0),)),
     Helper("softsign", "return x / (1.0 + wp.abs(x))", 1, lambda m: 1.0),
     Helper("cube_clamp", "c = wp.clamp(x, -{limit}, {limit})\n    return c * c * c", 1, lambda m: m ** 3,
            (("limit", 0.5, 1.0),)),
 ]
 BINARY = [
     Helper("squared_error", "d = x - y\n    return d * d", 2, lambda a, b: (a + b) ** 2),
-    Helper("abs_error", "return wp.abs(x - y)", 2, lambda a, b: a + b),
+    Helper("abs_error", "d = x - y\n    return wp.abs(d)", 2, lambda a, b: a + b),
     Helper("axpy", "return {alpha} * x + y", 2, lambda a, b: 2.0 * a + b, (("alpha", -2.0, 2.0),)),
     Helper("blend", "return wp.lerp(x, y, {t})", 2, lambda a, b: max(a, b), (("t", 0.125, 0.875),)),
-    Helper("hypot", "return wp.sqrt(x * x + y * y)", 2, lambda a, b: a + b),
-    Helper("gated", "return x / (1.0 + wp.exp(-y))", 2, lambda a, b: a),
+    Helper("hypot", "r2 = x * x + y * y\n    return wp.sqrt(r2)", 2, lambda a, b: a + b),
+    Helper("gated", "gate = 1.0 / (1.0 + wp.exp(-y))\n    return x * gate", 2, lambda a, b: a),
     Helper("weighted_product", "return x * y * {w}", 2, lambda a, b: 2.0 * a * b, (("w", 0.25, 2.0),)),
     Helper("larger", "return wp.max(x, y)", 2, lambda a, b: max(a, b)),
     Helper("charbonnier", "d = x - y\n    return wp.sqrt(d * d + {eps})", 2, lambda a, b: a + b + 1.0,
@@ -483,7 +483,8 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     if kind == "rms":
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_rms', 'rsqrt_mean')}"
-        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    return 1.0 / wp.sqrt(sum_sq / float({C}) + {eps})")
+        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    mean_sq = sum_sq / float({C})\n"
+                         f"    return 1.0 / wp.sqrt(mean_sq + {eps})")
         k.helper_names.append(name)
         if rng.random() < 0.5:
             k.emit("ss = wp.tile_matmul(t * t, ones)")
@@ -496,12 +497,9 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         stat = "ss"
         k.features.append("RMS norm")
     elif kind == "softmax":
-        name = f"{k.name}_{pick(rng, 'reciprocal', 'inverse')}"
-        k.helpers.append(f"@wp.func\ndef {name}(s: float) -> float:\n    return 1.0 / s")
-        k.helper_names.append(name)
         k.emit("e = wp.tile_map(wp.exp, t)")
         k.emit("total = wp.tile_matmul(e, ones)")
-        k.emit(f"y = e * wp.tile_broadcast(wp.tile_map({name}, total), shape=({TM}, {C}))")
+        k.emit(f"y = e / wp.tile_broadcast(total, shape=({TM}, {C}))")
         mag = 1.0
         stat = "total"
         k.features.append("softmax")
@@ -543,7 +541,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
     if rng.random() < 0.4:  # standardise: divide by the column's standard deviation (+ eps)
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_std', 'rsqrt_var')}"
-        k.helpers.append(f"@wp.func\ndef {name}(var: float) -> float:\n    return 1.0 / wp.sqrt(var + {eps})")
+        k.helpers.append(f"@wp.func\ndef {name}(var: float) -> float:\n    std = wp.sqrt(var + {eps})\n    return 1.0 / std")
         k.helper_names.append(name)
         k.emit(f"var = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), d * d) / float({TM})")
         k.emit(f"d = d * wp.tile_broadcast(wp.tile_map({name}, var), shape=({TM}, {C}))")
