@@ -25,7 +25,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     is_vec, negate, render_snippets, struct_snippet, TileType,
 )
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles,
+    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches, uses_tiles,
 )
 
 
@@ -190,7 +190,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     for name, instance in found.instances.items():
         info.kernels[name] = instance.node
         info.instances[name] = instance
-    info.launches = find_launches(tree, lambda node: _fold(node, info.constants))
+    info.launches = tile_launches(launch_calls(tree, lambda node: _fold(node, info.constants)))
     return info
 
 
