@@ -654,7 +654,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
                 # float32/float16 tolerances as float constants, float64's as double (the values compared before)
                 fmt = (lambda x: _fmt_scalar("float64", x)) if elem == "double" else _fmt_float
                 w(f'    ok &= check_values("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n},')
-                w(f"                      {fmt(atol * a.bound)}, {fmt(rtol)}, stats);")
+                w(f"                       {fmt(atol * a.bound)}, {fmt(rtol)}, stats);")
             offset += a.component_bytes * n
         w(f'    printf("%s {name}: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\\n",')
         w('           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);')
