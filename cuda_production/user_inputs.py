@@ -623,8 +623,10 @@ def _check_array(arg: ArgSpec, p, where: str) -> None:
 
 def file_launches(calls: list[LaunchCall]) -> dict[str, tuple[int, ...]]:
     """Kernel name -> the launch dimensions the file's `wp.launch(kernel, dim=...)` calls give, when
-    every such call names the same constant dimensions (`dim=1`, `dim=(1,)`, `dim=N` with N a module
-    int constant). A serial kernel (`dim=1`: a scan, a counter) launched wide is a race."""
+    every such call names the same constant dimensions (`dim=1`, `dim=(1,)`, `dim=N` or `N // 4` with
+    N a module int constant); one call whose dim is not constant (or not written: `**kwargs`) sets
+    nothing. A serial kernel (`dim=1`: a scan, a counter) launched wide is a race. `wp.launch_tiled`
+    calls do not count: their dim is a grid of blocks (tile_launches reads them)."""
     seen: dict[str, set[tuple[int, ...] | None]] = {}
     for call in calls:
         if not call.tiled:
