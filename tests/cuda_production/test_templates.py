@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cuda_production.bench import small_tables
 from cuda_production.host_check import CHECK_ARGS, compile_host
+from cuda_production.reference import input_seed, sample_args
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import translate_kernel
 from tests.cuda_production.harness import arr, inputs, spec
-from cuda_production.reference import input_seed, sample_args
-from cuda_production.bench import small_tables
 
 COPIES = spec("copies", '''
 @wp.kernel
@@ -88,3 +88,12 @@ def test_a_value_passes_exactly_when_within_its_types_tolerance(copies_program, 
     within = abs(got - float(want)) <= atol + rtol * abs(float(want))
     proc = run_with(copies_program, output, want)
     assert proc.returncode == (0 if within else 1), (float(want), proc.stderr)
+
+
+@pytest.mark.parametrize("output", OUTPUTS)
+def test_a_nan_where_the_program_has_a_number_is_a_mismatch(copies_program, output):
+    got = copies_program[2][output][CHANGED]
+    digits = OUTPUTS[output][3]
+    proc = run_with(copies_program, output, np.nan)
+    assert proc.returncode == 1
+    assert proc.stderr == f"mismatch: {output}[{CHANGED}] = {float(got):.{digits}g}, Warp computed nan\n"
