@@ -25,7 +25,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     is_vec, negate, render_snippets, struct_snippet, TileType,
 )
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles,
+    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches, uses_tiles,
 )
 
 
@@ -190,7 +190,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     for name, instance in found.instances.items():
         info.kernels[name] = instance.node
         info.instances[name] = instance
-    info.launches = find_launches(tree, lambda node: _fold(node, info.constants))
+    info.launches = tile_launches(launch_calls(tree, lambda node: _fold(node, info.constants)))
     return info
 
 
@@ -341,7 +341,7 @@ _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
-_HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats check_float check_int read_file emu_launch"""
+_HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 
@@ -1365,19 +1365,23 @@ class FunctionTranslator(TileTranslator):
 
     def atomic_call(self, node: ast.AST, op: str, place: CExpr, value: CExpr, aggregate: bool = False) -> CExpr:
         """`aggregate`: the result is unused and the array is a small table (`small_tables`): lanes of
-        a warp that hit one address combine first (cuda_types `warp_atomic`), measured 2.4x-10x
-        faster on 4-32 targets and 4.7x slower on distinct ones, hence only there."""
+        a warp that add to one address combine first (cuda_types `warp_atomic`), measured 2.4x-10x
+        faster on 4-32 targets and 4.7x slower on distinct ones, hence only there. Min and max are
+        never aggregated: their early exit (a load, and no atomic once the stored value wins) is
+        faster still, 5-7x faster than aggregating on 4-4,096 targets (scripts/bench_warp_atomics.py)."""
         dtype = place.type
         self.check_same(node, dtype, value.type, f"wp.{op} value")
         kind = op.split("_")[1]
         addr = f"&{place.code}"
-        if aggregate and dtype in ("int32", "float32"):
+        if aggregate and dtype in ("int32", "float32") and kind in ("add", "sub"):
             t = "int" if dtype == "int32" else "float"
-            base = "add" if kind in ("add", "sub") else kind
-            self.module.need(f"warp_atomic:{base}_{t}")
-            return CExpr(f"warp_atomic_{base}({addr}, {negate(value).code if kind == 'sub' else value.code})", dtype)
+            self.module.need(f"warp_atomic:add_{t}")
+            return CExpr(f"warp_atomic_add({addr}, {negate(value).code if kind == 'sub' else value.code})", dtype)
         if dtype == "int32":
-            fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax"}[kind]
+            if kind in ("min", "max"):
+                self.module.need(f"atomic_{kind}_i")
+                return CExpr(f"atomic{kind.capitalize()}Int({addr}, {value.code})", dtype)
+            fn = {"add": "atomicAdd", "sub": "atomicSub"}[kind]
             return CExpr(f"{fn}({addr}, {value.code})", dtype)
         if dtype == "float32":
             if kind == "add":

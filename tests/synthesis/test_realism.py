@@ -141,6 +141,14 @@ def test_condition_check_enumerates_the_launch():
     assert not condition_is_constant("i - j >= 0", ("i", "j"), (8, 8), ARGS)
 
 
+def test_a_float_condition_open_only_at_its_inputs_endpoint_counts_as_constant():
+    b = [ArgInfo("b", "input", "float32", -2.0, 2.0, None)]
+    assert condition_is_constant("2.0 > b[tid]", ("tid",), (256,), b)  # false only where b == 2.0
+    assert condition_is_constant("b[tid] >= -2.0", ("tid",), (256,), b)
+    assert not condition_is_constant("1.5 > b[tid]", ("tid",), (256,), b)
+    assert not condition_is_constant("tid < 255", ("tid",), (256,), ARGS)  # an int guard on the last thread is real
+
+
 def test_figures_count_repeated_loads_neighbours_and_gathers():
     repeated = kernel("out[tid] = a[tid] * a[tid] + a[tid]")
     own = kernel("x = a[tid]\nout[tid] = x * x + x")
@@ -159,6 +167,14 @@ def test_output_detector_flags_zero_constant_and_copies():
                                 "copy": np.arange(8, dtype=np.float32)}, inputs)
     assert {(f.pattern, f.text) for f in found} == {("zero_output", "z"), ("constant_output", "c"),
                                                     ("copy_of_input", "copy == a")}
+
+
+def test_output_detector_flags_one_vector_written_by_every_thread():
+    # Each element is (1, 2, 3): the flat values differ, the elements do not.
+    same = np.tile(np.array([1.0, 2.0, 3.0], np.float32), (8, 1))
+    varied = same + np.arange(8, dtype=np.float32)[:, None]
+    found = degenerate_outputs({"same": same, "varied": varied}, {})
+    assert [(f.pattern, f.text) for f in found] == [("constant_output", "same")]
 
 
 def test_output_detector_flags_unchanged_inout_and_passes_real_outputs():
@@ -205,10 +221,12 @@ def test_generated_outputs_are_not_constant_zero_or_copies_in_warp():
             dtype = np.int32 if arg.is_int else np.float32
             if arg.role in ("output", "inout"):
                 count = arg.count * arg.width
-                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count, offset=offset)
+                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count,
+                                                  offset=offset).reshape(arg.count, arg.width)
                 offset += count * 4
             if arg.role in ("input", "inout", "index"):
-                (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
+                (initial if arg.role == "inout" else inputs)[arg.name] = make_input(
+                    arg, position, input_seed(spec)).reshape(arg.count, arg.width)
         if degenerate_outputs(written, inputs, initial):
             bad.append(spec.name)
     assert bad == []
