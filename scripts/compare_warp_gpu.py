@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -241,6 +242,7 @@ def main() -> None:
     copy_gb_s = copy_rate_gb_s(wp, 1 << 30, args.launches, args.warmup, args.trials)
     records = []
     for sample, error in zip(samples, build_errors):
+        started = time.perf_counter()
         if error:
             records.append({"sample": sample.name, "category": sample.name.split("_", 2)[-1], "error": "build: " + error})
             continue
@@ -250,6 +252,10 @@ def main() -> None:
             records.append({"sample": sample.name, "category": sample.name.split("_", 2)[-1],
                             "error": f"{type(exc).__name__}: {exc}"[:300]})
         gc.collect()
+        # a line per sample as it ends, so a run stopped by a time limit still shows its results
+        r = records[-1]
+        done = r.get("error") or f"equal={r['equal']} ratio={r['speed_ratio']:.2f}"
+        print(f"{sample.name}: {done} ({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     if args.out:
         tmp = args.out.with_name(args.out.name + ".tmp")
         tmp.write_text("".join(json.dumps({**r, "copy_gb_per_s": copy_gb_s}) + "\n" for r in records))
