@@ -49,21 +49,6 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ __forceinline__ void warp_atomic_min(float* address, float val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total = other < total ? other : total;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicMinFloat(address, total);
-}
-
 __global__ void atom_8f90b8570e(
     const float* __restrict__ b,
     const float* __restrict__ src,
@@ -84,7 +69,7 @@ __global__ void atom_8f90b8570e(
     float src_v = src[tid];
     int idx_v = idx[tid];
     int idx2_v = idx2[tid];
-    warp_atomic_min(&acc[idx_v], src_v);
+    atomicMinFloat(&acc[idx_v], src_v);
     warp_atomic_add(&counts[tid % 8], -fmaxf(src_v, 0.5f));
     warp_atomic_add(&acc2[idx2_v], -b_v);
     float old1 = atomicMinFloat(&slots[tid], -src_v);
@@ -142,15 +127,27 @@ struct CheckStats {
     size_t mismatches = 0;
 };
 
-static bool check_float(const char* name, const float* got, const float* want, size_t count,
-                        float atol, float rtol, CheckStats& stats)
+template <typename T> struct CheckType;  // one specialisation per float type this program checks
+template <> struct CheckType<float> {
+    static double value(float x) { return x; }
+    static constexpr double rel_floor = 1e-30;
+    static constexpr int digits = 9;
+};
+
+template <typename T>
+static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
+                         CheckStats& stats)
 {
+    const double rel_floor = CheckType<T>::rel_floor;
+    const int digits = CheckType<T>::digits;
     size_t first_bad = count;
     for (size_t i = 0; i < count; ++i) {
-        double diff = std::fabs((double)got[i] - (double)want[i]);
-        double rel = diff / std::max(std::fabs((double)want[i]), 1e-30);
-        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
-        double allowed = atol + rtol * std::fabs((double)want[i]);
+        const double got_i = CheckType<T>::value(got[i]);
+        const double want_i = CheckType<T>::value(want[i]);
+        double diff = std::fabs(got_i - want_i);
+        double rel = diff / std::max(std::fabs(want_i), rel_floor);
+        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
+        double allowed = atol + rtol * std::fabs(want_i);
         if (!same_nan) {
             stats.max_abs = std::max(stats.max_abs, diff);
             stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
@@ -164,8 +161,8 @@ static bool check_float(const char* name, const float* got, const float* want, s
         }
     }
     if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
-                got[first_bad], want[first_bad]);
+        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
+                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
     return first_bad == count;
 }
 
@@ -383,16 +380,16 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4656 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                      0.20520000000000002f, 0.0001f, stats);
-    ok &= check_float("counts", h_counts.data(), reinterpret_cast<const float*>(expected.data() + 512), 8,
-                      0.20520000000000002f, 0.0001f, stats);
-    ok &= check_float("acc2", h_acc2.data(), reinterpret_cast<const float*>(expected.data() + 544), 4,
-                      0.20520000000000002f, 0.0001f, stats);
-    ok &= check_float("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 560), 512,
-                      0.0008f, 0.0001f, stats);
-    ok &= check_float("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 2608), 512,
-                      0.0008f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                       0.20520000000000002f, 0.0001f, stats);
+    ok &= check_values("counts", h_counts.data(), reinterpret_cast<const float*>(expected.data() + 512), 8,
+                       0.20520000000000002f, 0.0001f, stats);
+    ok &= check_values("acc2", h_acc2.data(), reinterpret_cast<const float*>(expected.data() + 544), 4,
+                       0.20520000000000002f, 0.0001f, stats);
+    ok &= check_values("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 560), 512,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_values("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 2608), 512,
+                       0.0008f, 0.0001f, stats);
     printf("%s atom_8f90b8570e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -92,15 +92,27 @@ struct CheckStats {
     size_t mismatches = 0;
 };
 
-static bool check_float(const char* name, const float* got, const float* want, size_t count,
-                        float atol, float rtol, CheckStats& stats)
+template <typename T> struct CheckType;  // one specialisation per float type this program checks
+template <> struct CheckType<float> {
+    static double value(float x) { return x; }
+    static constexpr double rel_floor = 1e-30;
+    static constexpr int digits = 9;
+};
+
+template <typename T>
+static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
+                         CheckStats& stats)
 {
+    const double rel_floor = CheckType<T>::rel_floor;
+    const int digits = CheckType<T>::digits;
     size_t first_bad = count;
     for (size_t i = 0; i < count; ++i) {
-        double diff = std::fabs((double)got[i] - (double)want[i]);
-        double rel = diff / std::max(std::fabs((double)want[i]), 1e-30);
-        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
-        double allowed = atol + rtol * std::fabs((double)want[i]);
+        const double got_i = CheckType<T>::value(got[i]);
+        const double want_i = CheckType<T>::value(want[i]);
+        double diff = std::fabs(got_i - want_i);
+        double rel = diff / std::max(std::fabs(want_i), rel_floor);
+        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
+        double allowed = atol + rtol * std::fabs(want_i);
         if (!same_nan) {
             stats.max_abs = std::max(stats.max_abs, diff);
             stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
@@ -114,8 +126,8 @@ static bool check_float(const char* name, const float* got, const float* want, s
         }
     }
     if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
-                got[first_bad], want[first_bad]);
+        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
+                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
     return first_bad == count;
 }
 
@@ -284,8 +296,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_float("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                      0.0001f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                       0.0001f, 0.0001f, stats);
     printf("%s sten_9e4cc84824: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

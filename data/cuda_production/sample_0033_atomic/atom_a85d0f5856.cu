@@ -1,0 +1,384 @@
+// Atomic-update kernel (1-D launch 128; index array; old value returned; int32 atomic_add, atomic_sub)
+// Standalone CUDA translation of the Warp kernel `atom_a85d0f5856` (see atom_a85d0f5856.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+__device__ __forceinline__ int floordiv(int a, int b)
+{
+    // Python floor division: round the C quotient toward negative infinity
+    int q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+    return q;
+}
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(int* address, int val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__global__ void atom_a85d0f5856(
+    const int* __restrict__ u,
+    const int* __restrict__ src,
+    int* hist,
+    int* total,
+    const int* __restrict__ idx,
+    int* total2,
+    int* slots,
+    int* prev,
+    int n)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+
+    int u_v = u[tid];
+    int src_v = src[tid];
+    int idx_v = idx[tid];
+    warp_atomic_add(&hist[tid % 32], src_v);
+    warp_atomic_add(&total[idx_v], -(src_v * u_v));
+    warp_atomic_add(&total2[tid % 32], -(src_v / 3));
+    int old1 = atomicSub(&slots[tid], floordiv(src_v, 7));
+    prev[tid] = floordiv(src_v, 7) - old1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+int main(int argc, char** argv)
+{
+    bool bench = false;
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
+    const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = std::max(0, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
+    }
+
+    const uint32_t seed = 2658404468U;
+
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 128;
+
+    // Inputs (host)
+    std::vector<int> h_u((size_t)n * 1);  // input, shape [128] of int32
+    fill_int(h_u.data(), h_u.size(), seed, 0, -50, 101U);
+    std::vector<int> h_src((size_t)n * 1);  // input, shape [128] of int32
+    fill_int(h_src.data(), h_src.size(), seed, 1, -50, 101U);
+    std::vector<int> h_hist(32);  // output, shape [32] of int32
+    std::vector<int> h_total(8);  // output, shape [8] of int32
+    std::vector<int> h_idx((size_t)n * 1);  // index, shape [128] of int32
+    fill_int(h_idx.data(), h_idx.size(), seed, 4, 0, 8U);
+    std::vector<int> h_total2(32);  // output, shape [32] of int32
+    std::vector<int> h_slots((size_t)n * 1);  // inout, shape [128] of int32
+    fill_int(h_slots.data(), h_slots.size(), seed, 6, -51, 103U);
+    std::vector<int> h_prev((size_t)n * 1);  // output, shape [128] of int32
+
+    // Device buffers
+    int* d_u = nullptr;
+    const size_t bytes_u = h_u.size() * sizeof(h_u[0]);
+    CUDA_CHECK(cudaMalloc(&d_u, bytes_u));
+    CUDA_CHECK(cudaMemcpy(d_u, h_u.data(), bytes_u, cudaMemcpyHostToDevice));
+    int* d_src = nullptr;
+    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
+    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
+    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
+    int* d_hist = nullptr;
+    const size_t bytes_hist = h_hist.size() * sizeof(h_hist[0]);
+    CUDA_CHECK(cudaMalloc(&d_hist, bytes_hist));
+    CUDA_CHECK(cudaMemcpy(d_hist, h_hist.data(), bytes_hist, cudaMemcpyHostToDevice));
+    int* d_total = nullptr;
+    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
+    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
+    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
+    int* d_idx = nullptr;
+    const size_t bytes_idx = h_idx.size() * sizeof(h_idx[0]);
+    CUDA_CHECK(cudaMalloc(&d_idx, bytes_idx));
+    CUDA_CHECK(cudaMemcpy(d_idx, h_idx.data(), bytes_idx, cudaMemcpyHostToDevice));
+    int* d_total2 = nullptr;
+    const size_t bytes_total2 = h_total2.size() * sizeof(h_total2[0]);
+    CUDA_CHECK(cudaMalloc(&d_total2, bytes_total2));
+    CUDA_CHECK(cudaMemcpy(d_total2, h_total2.data(), bytes_total2, cudaMemcpyHostToDevice));
+    int* d_slots = nullptr;
+    const size_t bytes_slots = h_slots.size() * sizeof(h_slots[0]);
+    CUDA_CHECK(cudaMalloc(&d_slots, bytes_slots));
+    CUDA_CHECK(cudaMemcpy(d_slots, h_slots.data(), bytes_slots, cudaMemcpyHostToDevice));
+    int* d_prev = nullptr;
+    const size_t bytes_prev = h_prev.size() * sizeof(h_prev[0]);
+    CUDA_CHECK(cudaMalloc(&d_prev, bytes_prev));
+    CUDA_CHECK(cudaMemcpy(d_prev, h_prev.data(), bytes_prev, cudaMemcpyHostToDevice));
+
+    const dim3 block(256);
+    const dim3 grid((n + block.x - 1) / block.x);
+
+    // Run once and check the results
+    atom_a85d0f5856<<<grid, block>>>(d_u, d_src, d_hist, d_total, d_idx, d_total2, d_slots, d_prev, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_hist.data(), d_hist, bytes_hist, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_total2.data(), d_total2, bytes_total2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_slots.data(), d_slots, bytes_slots, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_prev.data(), d_prev, bytes_prev, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_hist.data(), 1, bytes_hist, dump) == bytes_hist;
+            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
+            dump_ok = dump_ok && fwrite(h_total2.data(), 1, bytes_total2, dump) == bytes_total2;
+            dump_ok = dump_ok && fwrite(h_slots.data(), 1, bytes_slots, dump) == bytes_slots;
+            dump_ok = dump_ok && fwrite(h_prev.data(), 1, bytes_prev, dump) == bytes_prev;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            atom_a85d0f5856<<<grid, block, 0, stream>>>(d_u, d_src, d_hist, d_total, d_idx, d_total2, d_slots, d_prev, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_u + bytes_src + bytes_idx + bytes_slots;
+        const size_t bytes_written = bytes_hist + bytes_total + bytes_total2 + bytes_slots + bytes_prev;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"atom_a85d0f5856\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_u));
+        CUDA_CHECK(cudaFree(d_src));
+        CUDA_CHECK(cudaFree(d_hist));
+        CUDA_CHECK(cudaFree(d_total));
+        CUDA_CHECK(cudaFree(d_idx));
+        CUDA_CHECK(cudaFree(d_total2));
+        CUDA_CHECK(cudaFree(d_slots));
+        CUDA_CHECK(cudaFree(d_prev));
+        return 0;
+    }
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 1312) {
+        fprintf(stderr, "%s: expected 1312 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_int("hist", h_hist.data(), reinterpret_cast<const int*>(expected.data() + 0), 32, stats);
+    ok &= check_int("total", h_total.data(), reinterpret_cast<const int*>(expected.data() + 128), 8, stats);
+    ok &= check_int("total2", h_total2.data(), reinterpret_cast<const int*>(expected.data() + 160), 32, stats);
+    ok &= check_int("slots", h_slots.data(), reinterpret_cast<const int*>(expected.data() + 288), 128, stats);
+    ok &= check_int("prev", h_prev.data(), reinterpret_cast<const int*>(expected.data() + 800), 128, stats);
+    printf("%s atom_a85d0f5856: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        atom_a85d0f5856<<<grid, block>>>(d_u, d_src, d_hist, d_total, d_idx, d_total2, d_slots, d_prev, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        atom_a85d0f5856<<<grid, block>>>(d_u, d_src, d_hist, d_total, d_idx, d_total2, d_slots, d_prev, n);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"atom_a85d0f5856\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_u));
+    CUDA_CHECK(cudaFree(d_src));
+    CUDA_CHECK(cudaFree(d_hist));
+    CUDA_CHECK(cudaFree(d_total));
+    CUDA_CHECK(cudaFree(d_idx));
+    CUDA_CHECK(cudaFree(d_total2));
+    CUDA_CHECK(cudaFree(d_slots));
+    CUDA_CHECK(cudaFree(d_prev));
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,21 @@
+import warp as wp
+
+
+RADIUS = 1
+RELAX = wp.constant(0.6875)
+
+
+@wp.func
+def sten_aea329f084_lookup(f: wp.array(dtype=float), x: int) -> float:
+    if x < 0 or x >= f.shape[0]:
+        return 0.0
+    return f[x]
+
+@wp.kernel
+def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array[wp.float32]):
+    tid = wp.tid()
+    acc = float(0.0)
+    for di in range(-RADIUS, RADIUS + 1):
+        acc += sten_aea329f084_lookup(phi, tid + di)
+    out[tid] = acc / 3.0
+    out[tid] *= RELAX
