@@ -24,12 +24,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, COMPONENTS, ArrayType
+from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
-TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4")
+TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4", "vec2d")
+FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
+TWO_PI = "6.28318530717958647692528676655900576839433879875021"  # Warp's fft_consts<T>::two_pi()
 MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 
@@ -113,6 +115,8 @@ add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"),
 add_tile_builtin("tile_transpose", ("a",), 1, "tile_transpose")
 add_tile_builtin("tile_broadcast", ("a", "shape"), 2, "tile_broadcast")
 add_tile_builtin("tile_map", ("op", "a", "b"), 2, "tile_map")
+add_tile_builtin("tile_fft", ("inout",), 1, "tile_fft")
+add_tile_builtin("tile_ifft", ("inout",), 1, "tile_ifft")
 
 
 def zero_of(dtype: str, one: bool = False) -> str:
@@ -124,8 +128,20 @@ def zero_of(dtype: str, one: bool = False) -> str:
         return "__float2half(1.0f)" if one else "__float2half(0.0f)"
     if dtype == "int32":
         return "1" if one else "0"
+    if dtype in VECD_LEN:
+        n = VECD_LEN[dtype]
+        return f"make_double{n}({', '.join(['1.0' if one else '0.0'] * n)})"
     n = VEC_LEN[dtype]
     return f"make_float{n}({', '.join(['1.0f' if one else '0.0f'] * n)})"
+
+
+def element_bytes(dtype: str) -> int:
+    """Bytes of one tile element in shared memory."""
+    if dtype in VECD_LEN:
+        return 8 * VECD_LEN[dtype]
+    if is_vec(dtype):
+        return 4 * VEC_LEN[dtype]
+    return {"float64": 8, "float16": 2}.get(dtype, 4)
 
 
 def coords(e: str, shape: tuple[int, ...]) -> list[str]:
@@ -492,6 +508,83 @@ class TileTranslator:
         self.sync()
         return CExpr("", "void") if accumulate else CExpr(dst, tt)
 
+    # ---- Fourier transforms -------------------------------------------------------------------
+    def tile_fft(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.fourier(node, a, statement, -1)
+
+    def tile_ifft(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.fourier(node, a, statement, 1)
+
+    def fourier(self, node: ast.Call, a: dict, statement: bool, sign: int) -> CExpr:
+        """wp.tile_fft / tile_ifft(t): each row (the last dimension) of a complex tile transformed in
+        place, unnormalized. Warp's cooperative path (warp/native/tile_fft.h, used on the CPU with
+        block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
+        stages shared over the block, each twiddle computed from its angle; same arithmetic here."""
+        name = "tile_fft" if sign < 0 else "tile_ifft"
+        if not statement:
+            raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
+        t = self.tile_value(a["inout"])
+        tt = t.type
+        if tt.dtype not in FFT_DTYPES:
+            raise self.unsupported(node, f"wp.{name} of a {tt} (tiles of vec2f or vec2d only)")
+        n = tt.shape[-1]
+        if n < 2 or n & (n - 1):
+            raise self.unsupported(node, f"wp.{name} of rows of {n} elements (powers of two only)")
+        log_n = n.bit_length() - 1
+        real = "float" if tt.dtype == "vec2" else "double"
+        batch = tt.size // n
+        row, i, j, k, v = (self.fresh(x) for x in ("row", "i", "j", "k", "v"))
+        x, length, half, base, b = (self.fresh(x) for x in ("x", "len", "half", "theta_base", "b"))
+        self.sync()
+        self.out(f"// wp.{name}({t.code}): radix-2 {'forward' if sign < 0 else 'inverse'} transform (unnormalized) "
+                 f"of each of its {batch} row(s) of {n}")
+        self.out(f"for (int {row} = 0; {row} < {batch}; ++{row}) {{")
+        self.indent += 1
+        ct = self.module.ctype(tt.dtype)
+        self.out(f"{ct}* {x} = {t.code} + {row} * {n};")
+        self.out(f"for (int {i} = threadIdx.x; {i} < {n}; {i} += blockDim.x) {{  // bit-reverse permutation")
+        self.out(f"    int {j} = 0;")
+        self.out(f"    for (int {k} = 0, {v} = {i}; {k} < {log_n}; ++{k}, {v} >>= 1)")
+        self.out(f"        {j} = ({j} << 1) | ({v} & 1);")
+        self.out(f"    if ({i} < {j}) {{")
+        self.out(f"        const {ct} swap = {x}[{i}];")
+        self.out(f"        {x}[{i}] = {x}[{j}];")
+        self.out(f"        {x}[{j}] = swap;")
+        self.out("    }")
+        self.out("}")
+        self.out("__syncthreads();")
+        self.out(f"for (int {length} = 2; {length} <= {n}; {length} <<= 1) {{")
+        self.indent += 1
+        self.out(f"const int {half} = {length} >> 1;")
+        self.out(f"const {real} {base} = {real}({sign}) * {real}({TWO_PI}) / {real}({length});")
+        self.out(f"for (int {b} = threadIdx.x; {b} < {n // 2}; {b} += blockDim.x) {{")
+        self.indent += 1
+        sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
+        for line in (f"const int group = {b} / {half};",
+                     f"const int pos = {b} - group * {half};",
+                     f"const int lo = group * {length} + pos;",
+                     f"const int hi = lo + {half};",
+                     f"const {real} theta = {base} * {real}(pos);",
+                     f"const {real} w_re = {cos}(theta);",
+                     f"const {real} w_im = {sin}(theta);",
+                     f"const {real} t_re = w_re * {x}[hi].x - w_im * {x}[hi].y;",
+                     f"const {real} t_im = w_re * {x}[hi].y + w_im * {x}[hi].x;",
+                     f"const {real} u_re = {x}[lo].x;",
+                     f"const {real} u_im = {x}[lo].y;",
+                     f"{x}[lo].x = u_re + t_re;",
+                     f"{x}[lo].y = u_im + t_im;",
+                     f"{x}[hi].x = u_re - t_re;",
+                     f"{x}[hi].y = u_im - t_im;"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        self.out("__syncthreads();")
+        self.indent -= 1
+        self.out("}")
+        self.indent -= 1
+        self.out("}")
+        return CExpr("", "void")
+
     # ---- reshaping and element-wise ----------------------------------------------------------
     def tile_transpose(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
@@ -593,7 +686,7 @@ class TileTranslator:
     def shared_declarations(self) -> list[str]:
         lines, total = [], 0
         for name, tt in self.tiles.items():
-            size = tt.size * (4 * (VEC_LEN[tt.dtype] if is_vec(tt.dtype) else 1))
+            size = tt.size * element_bytes(tt.dtype)
             total += size
             lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{tt.size}];  // tile {tt.dtype}, "
                          f"shape {'x'.join(map(str, tt.shape))}")

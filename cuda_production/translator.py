@@ -629,17 +629,20 @@ class FunctionTranslator(TileTranslator):
             self.out(f"if ({linear} >= {' * '.join(bounds)})")
             self.out("    return;")
         for k, name in enumerate(names):
+            if name == "_":
+                continue  # an index the kernel discards (`i, _, _ = wp.tid()`)
             inner = " * ".join(bounds[k + 1:])
             c = linear if not inner else (f"{linear} / {inner}" if " * " not in inner else f"{linear} / ({inner})")
             if k > 0:
                 c = f"{c} % {bounds[k]}"
             self.out(f"const int {name} = {c};")
-        if lane:
+        if lane and lane != "_":
             self.out(f"const int {lane} = threadIdx.x;")
         self.out("")
         self.shared_at = len(self.lines)
         for n in self.tid_names:
-            self.scopes[0][n] = "int32"
+            if n != "_":
+                self.scopes[0][n] = "int32"
 
     # ---- statements ----------------------------------------------------------------------------
     def emit_block(self, stmts: list[ast.stmt]) -> None:
