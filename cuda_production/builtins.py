@@ -414,6 +414,12 @@ def _vecd_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
 for n in (2, 3, 4):
     add_builtin(f"vec{n}d", None, f"vec{n}d", emit=_vecd_ctor(n))
 
+# component-wise product and quotient of two vectors, float32 and float64 alike
+for n in (2, 3, 4):
+    for v in (VEC[n], f"vec{n}d"):
+        for name in ("cw_mul", "cw_div"):
+            add_builtin(name, (v, v), v, f"{name}({{0}}, {{1}})", snippets=(f"{name}:{v}",), arg_names=("a", "b"))
+
 
 # ---- random numbers and noise (warp/native/rand.h, noise.h) --------------------------------------
 # The state is a uint32 local that randi/randu/randf/randn advance in place (stateful).

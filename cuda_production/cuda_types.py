@@ -176,6 +176,11 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "vdiv":
         n = int(arg); v = f"float{n}"
         return _fn(v, f"operator/({v} a, float s)", f"    return {_make(n, [f'a.{c} / s' for c in _comps(n)])};"), ()
+    if kind in ("cw_mul", "cw_div"):  # arg: vec{n} or vec{n}d; Warp's vec.h: component by component
+        n = int(arg[3]); real = "double" if arg.endswith("d") else "float"; v = f"{real}{n}"
+        sym = "*" if kind == "cw_mul" else "/"
+        parts = ", ".join(f"a.{c} {sym} b.{c}" for c in _comps(n))
+        return _fn(v, f"{kind}({v} a, {v} b)", f"    return make_{v}({parts});"), ()
     if kind in ("vmin", "vmax"):
         n = int(arg); v = f"float{n}"; f = "fminf" if kind == "vmin" else "fmaxf"
         return _fn(v, f"{kind[1:]}({v} a, {v} b)", f"    return {_make(n, [f'{f}(a.{c}, b.{c})' for c in _comps(n)])};"), ()

@@ -105,6 +105,8 @@ class ModuleInfo:
     funcs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     kernels: dict[str, ast.FunctionDef] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
+    # module-level vectors of constants (`scale = wp.vec2d(wp.float64(1 / N), 0.5)`): name -> (type, components)
+    vector_constants: dict[str, tuple[str, tuple[float, ...]]] = field(default_factory=dict)
     structs: dict[str, ast.ClassDef] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
     foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
@@ -122,7 +124,7 @@ class ModuleInfo:
         return self.kernels[kernel].lineno if kernel in self.kernels else self.refused_def_lines.get(kernel, 0)
 
     def module_names(self) -> set[str]:
-        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
+        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs) | set(self.vector_constants)
 
 
 def _is_wp_attr(node: ast.AST, *names: str) -> bool:
@@ -209,6 +211,12 @@ def _bind_module_name(info: ModuleInfo, name: str, value_node: ast.AST) -> None:
     if isinstance(value_node, ast.Attribute) and _is_wp_attr(value_node, value_node.attr) \
             and _WARP_TYPE_NAME.fullmatch(value_node.attr):
         info.foreign_aliases[name] = f"wp.{value_node.attr}"  # a Warp type the translator has not: refused by name
+    info.vector_constants.pop(name, None)
+    vector = _vector_constant(value_node, info.constants)
+    if vector is not None:
+        info.vector_constants[name] = vector
+        info.constants.pop(name, None)
+        return
     value = _constant_value(value_node, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
     if value is None:
         info.constants.pop(name, None)  # rebound to something else: no longer a constant
@@ -229,6 +237,28 @@ def _constant_value(node: ast.AST, known: dict[str, tuple[str, object]]) -> tupl
     if isinstance(value, float):
         return ("float32", value) if math.isfinite(value) else None
     return None
+
+
+def _vector_constant(node: ast.AST, known: dict[str, tuple[str, object]]) -> tuple[str, tuple[float, ...]] | None:
+    """(type, components) of `wp.vec2d(a, b)` / `wp.vec3(x)` with constant components, or None. A component
+    may be wrapped in a cast to the vector's scalar type (`wp.float64(1 / N)`); Warp keeps the Python value."""
+    if not (isinstance(node, ast.Call) and not node.keywords and isinstance(node.func, ast.Attribute)
+            and _is_wp_attr(node.func, node.func.attr) and TYPE_ALIASES.get(node.func.attr) in VEC_LEN | VECD_LEN):
+        return None
+    vt = TYPE_ALIASES[node.func.attr]
+    n = (VEC_LEN | VECD_LEN)[vt]
+    values = []
+    for arg in node.args:
+        if isinstance(arg, ast.Call) and not arg.keywords and len(arg.args) == 1 and (
+                _is_wp_attr(arg.func, "float32", "float64") or (isinstance(arg.func, ast.Name) and arg.func.id == "float")):
+            arg = arg.args[0]
+        v = _fold(arg, known)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+            return None
+        values.append(float(v))
+    if len(values) == 1:
+        values *= n
+    return (vt, tuple(values)) if len(values) == n else None
 
 
 def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
@@ -1017,6 +1047,10 @@ class FunctionTranslator(TileTranslator):
             t, _ = self.module.info.constants[node.id]
             self.module.constants_used.add(node.id)
             return CExpr(self.module.global_c_name(node.id), t)
+        if node.id in self.module.info.vector_constants:
+            t, _ = self.module.info.vector_constants[node.id]
+            self.module.constants_used.add(node.id)
+            return CExpr(self.module.global_c_name(node.id), t)
         if node.id in ("True", "False"):
             return CExpr(node.id.lower(), "bool")
         raise self.error(node, f"unknown name '{node.id}'")
@@ -1713,6 +1747,11 @@ class ModuleTranslator:
         if self.constants_used:
             consts = []
             for c in sorted(self.constants_used):
+                if c in self.info.vector_constants:
+                    t, values = self.info.vector_constants[c]
+                    text = ", ".join(repr(v) if t in VECD_LEN else float_literal(v) for v in values)
+                    consts.append(f"__device__ const {ctype(t)} {self.global_c_name(c)} = {{{text}}};")
+                    continue
                 t, v = self.info.constants[c]
                 text = float_literal(v) if t == "float32" else (str(v).lower() if t == "bool" else str(v))
                 consts.append(f"constexpr {ctype(t)} {self.global_c_name(c)} = {text};")
