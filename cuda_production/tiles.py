@@ -114,9 +114,16 @@ add_tile_builtin("tile_sum", ("a",), 1, "tile_sum")
 add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"), 2, "tile_matmul")
 add_tile_builtin("tile_transpose", ("a",), 1, "tile_transpose")
 add_tile_builtin("tile_broadcast", ("a", "shape"), 2, "tile_broadcast")
-add_tile_builtin("tile_map", ("op", "a", "b"), 2, "tile_map")
+# Warp's tile_map takes one to eight tiles; past `b` they are positional only (no keyword can name them)
+add_tile_builtin("tile_map", ("op", "a", "b", *(f"*{k}" for k in range(3, 9))), 2, "tile_map")
 add_tile_builtin("tile_fft", ("inout",), 1, "tile_fft")
 add_tile_builtin("tile_ifft", ("inout",), 1, "tile_ifft")
+add_tile_builtin("tile_scan_inclusive", ("a",), 1, "tile_scan_inclusive")
+add_tile_builtin("tile_scan_exclusive", ("a",), 1, "tile_scan_exclusive")
+add_tile_builtin("tile_extract", ("a", "i", "j", "k", "l"), 2, "tile_extract")
+add_tile_builtin("tile_from_thread", ("shape", "value", "thread_idx", "storage"), 3, "tile_from_thread")
+add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 3, "tile_store_indexed")
+SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
 
 
 def zero_of(dtype: str, one: bool = False) -> str:
@@ -585,6 +592,103 @@ class TileTranslator:
         self.out("}")
         return CExpr("", "void")
 
+    # ---- scans, single elements and scatters --------------------------------------------------
+    def tile_scan_inclusive(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.scan(node, a, inclusive=True)
+
+    def tile_scan_exclusive(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.scan(node, a, inclusive=False)
+
+    def scan(self, node: ast.Call, a: dict, inclusive: bool) -> CExpr:
+        """Prefix sums over the tile's row-major sequence: Hillis-Steele steps over the block, each
+        step reading one buffer and writing a scratch copy (a barrier between), log2(size) steps.
+        The exclusive scan is the inclusive scan of the input shifted by one (a zero first)."""
+        name = "tile_scan_inclusive" if inclusive else "tile_scan_exclusive"
+        dest = self.claim_dest()
+        t = self.tile_value(a["a"])
+        if t.type.dtype not in SCAN_DTYPES:
+            raise self.unsupported(node, f"wp.{name} of a tile of {t.type.dtype}")
+        tt = t.type
+        dst = self.tile_buffer(node, tt, dest if dest != t.code else None, "scan")
+        scratch = self.tile_buffer(node, tt, None, "scan_step")
+        zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
+        stride = self.fresh("stride")
+        self.sync()
+        self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {t.code} ({tt.size} elements)")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {t.code}[{e}];" if inclusive
+                                      else f"{dst}[{e}] = {e} > 0 ? {t.code}[{e} - 1] : {zero};"])
+        self.out("__syncthreads();")
+        self.out(f"for (int {stride} = 1; {stride} < {tt.size}; {stride} *= 2) {{")
+        self.indent += 1
+        self.coop(tt.size, lambda e: [f"{scratch}[{e}] = {e} >= {stride} ? {dst}[{e} - {stride}] + {dst}[{e}] : {dst}[{e}];"])
+        self.out("__syncthreads();")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {scratch}[{e}];"])
+        self.out("__syncthreads();")
+        self.indent -= 1
+        self.out("}")
+        return CExpr(dst, tt)
+
+    def tile_extract(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_extract(t, i[, j, ...]): the element, as `t[i, j]` (every thread reads shared memory)."""
+        self.claim_dest()  # the result is a per-thread value, not a tile
+        indices = [a[k] for k in ("i", "j", "k", "l") if k in a]
+        index = indices[0] if len(indices) == 1 else ast.Tuple(elts=indices, ctx=ast.Load())
+        return self.emit(ast.copy_location(ast.Subscript(value=a["a"], slice=index, ctx=ast.Load()), node))
+
+    def tile_from_thread(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """A tile filled with the value of one thread of the block: that thread writes it to a shared
+        slot, then the block fills the tile from the slot."""
+        dest = self.claim_dest()
+        shape = self.const_shape(a["shape"])
+        value = self.emit(a["value"])
+        lane = self.emit(a["thread_idx"])
+        if lane.type != "int32":
+            raise self.error(a["thread_idx"], f"thread_idx of type {lane.type}; Warp requires int")
+        self.const_flag(a.get("storage"), "register", "storage")
+        tt = TileType(value.type, shape)
+        dst = self.tile_buffer(node, tt, dest, "broadcast")
+        slot = self.tile_buffer(node, TileType(value.type, (1,)), None, "slot")
+        self.sync()
+        self.out(f"if (threadIdx.x == {lane.code})")
+        self.out(f"    {slot}[0] = {value.code};  // the value of thread {ast.unparse(a['thread_idx'])}")
+        self.out("__syncthreads();")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {slot}[0];"])
+        self.sync()
+        return CExpr(dst, tt)
+
+    def tile_store_indexed(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """Element c of t goes to a[offset + c], except along `axis`: offset[axis] + indices[c[axis]].
+        A destination outside the array (a negative index, -1 by convention) is skipped, as Warp does."""
+        if not statement:
+            raise self.unsupported(node, "the value of wp.tile_store_indexed")
+        arr = self.array_arg(a["a"], "wp.tile_store_indexed")
+        indices = self.tile_value(a["indices"])
+        t = self.tile_value(a["t"])
+        tt = t.type
+        axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
+        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
+            raise self.error(node, f"wp.tile_store_indexed of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
+        if not 0 <= axis < len(tt.shape):
+            raise self.error(node, f"axis {axis} of a {len(tt.shape)}-D tile")
+        if indices.type.dtype != "int32" or indices.type.shape != (tt.shape[axis],):
+            raise self.error(a["indices"], f"indices: a tile of {tt.shape[axis]} int is expected, found a {indices.type}")
+        offs = self.offsets(a.get("offset"), len(tt.shape))
+
+        def body(e):
+            names = [self.fresh(c) for c in ("row", "col", "depth")[: len(tt.shape)]]
+            lines = []
+            for k, (n, o, c) in enumerate(zip(names, offs, coords(e, tt.shape))):
+                c = f"{indices.code}[{c}]" if k == axis else c
+                lines.append(f"const int {n} = {o + ' + ' if o != '0' else ''}{c};")
+            cond = " && ".join(f"{n} >= 0 && {n} < {arr.code}_dim{k}" for k, n in enumerate(names))
+            flat = names[0]
+            for k in range(1, len(names)):
+                flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
+            return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {t.code}[{e}];"]
+        self.sync()
+        self.coop(tt.size, body)
+        return CExpr("", "void")
+
     # ---- reshaping and element-wise ----------------------------------------------------------
     def tile_transpose(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
@@ -624,9 +728,9 @@ class TileTranslator:
 
     def tile_map(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
-        operands = [self.tile_value(a["a"])] + ([self.tile_value(a["b"])] if "b" in a else [])
-        if len(operands) == 2 and operands[0].type.shape != operands[1].type.shape:
-            raise self.error(node, f"wp.tile_map of tiles of shapes {operands[0].type.shape} and {operands[1].type.shape}")
+        operands = [self.tile_value(a[name]) for name in TILE_BUILTINS["tile_map"].arg_names[1:] if name in a]
+        if any(t.type.shape != operands[0].type.shape for t in operands[1:]):
+            raise self.error(node, f"wp.tile_map of tiles of shapes {', '.join(str(t.type.shape) for t in operands)}")
         op = a["op"]
         e = self.fresh("e")
         elems = [CExpr(f"{t.code}[{e}]", t.type.dtype) for t in operands]

@@ -1535,7 +1535,7 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
-TILE_WRITES = ("tile_store", "tile_atomic_add")
+TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
 SWAPS = ("atomic_cas", "atomic_exch")
