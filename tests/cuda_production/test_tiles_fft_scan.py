@@ -1,0 +1,210 @@
+"""Tile FFTs, scans and scatters (cuda_production/tiles.py), complex (vec2f / vec2d) tiles, module-level
+vector constants and wp.cw_mul / cw_div: each translated and proven equal to Warp on the CPU (Warp's
+CPU blocks at the same block_dim vs the .cu under host emulation), and the refusals' one-line errors.
+
+One translate run (`--reference --check`) covers every kernel below."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from cuda_production.reference import make_input
+from cuda_production.translate import translate_file
+from cuda_production.translator import TranslationError, translate_source
+from synthesis.spec import ArgSpec
+
+KERNELS_SOURCE = '''import warp as wp
+
+ROWS = 2
+N = 32
+BLOCK = 8
+LANES = 16
+
+scale = wp.vec2d(wp.float64(1 / N), 0.5)
+weights = wp.vec3(0.25, -2.0, 3.0)
+
+
+@wp.func
+def damp(x: wp.vec2d):
+    return wp.cw_mul(x, scale)
+
+
+@wp.func
+def place(valid: int, rank: int, base: int) -> int:
+    if valid > 0:
+        return rank + base - 1
+    return -1
+
+
+@wp.func
+def mirror(k: int) -> int:
+    return LANES - 1 - k
+
+
+# translate: dim=3
+@wp.kernel
+def fft_rows(x: wp.array2d(dtype=wp.vec2d), y: wp.array2d(dtype=wp.vec2d),
+             u: wp.array2d(dtype=wp.vec2f), v: wp.array2d(dtype=wp.vec2f)):
+    i, _ = wp.tid()
+    a = wp.tile_load(x, shape=(ROWS, N), offset=(i * ROWS, 0))
+    wp.tile_fft(a)
+    wp.tile_store(y, a, offset=(i * ROWS, 0))
+    b = wp.tile_load(u, shape=(ROWS, N), offset=(i * ROWS, 0))
+    wp.tile_ifft(b)
+    wp.tile_store(v, b, offset=(i * ROWS, 0))
+
+
+# translate: dim=2
+@wp.kernel
+def filtered(x: wp.array2d(dtype=wp.vec2d), y: wp.array2d(dtype=wp.vec2d)):
+    i = wp.tid()
+    a = wp.tile_load(x, shape=(1, N), offset=(i, 0))
+    wp.tile_fft(a)
+    b = wp.tile_map(damp, a)
+    wp.tile_ifft(b)
+    wp.tile_store(y, b, offset=(i, 0))
+
+
+@wp.kernel
+def componentwise(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    out[i] = wp.cw_div(wp.cw_mul(a[i], weights), b[i] + wp.vec3(4.0, 4.0, 4.0))
+
+
+# translate: dim=4
+# translate: flags low=0 high=1
+# translate: packed shape=64
+@wp.kernel
+def compact(flags: wp.array(dtype=int), data: wp.array(dtype=float), count: wp.array(dtype=int),
+            packed: wp.array(dtype=float), sums: wp.array(dtype=float), rows: wp.array2d(dtype=float),
+            mirrored: wp.array2d(dtype=float)):
+    i, lane = wp.tid()
+    values = wp.tile_load(data, LANES, offset=i * LANES)
+    valid = wp.tile_load(flags, LANES, offset=i * LANES)
+    rank = wp.tile_scan_inclusive(valid)
+    base = 0
+    if lane == wp.block_dim() - 1:
+        base = wp.atomic_add(count, 0, wp.tile_extract(rank, wp.block_dim() - 1))
+    bases = wp.tile_from_thread(shape=LANES, value=base, thread_idx=wp.block_dim() - 1, storage="shared")
+    wp.tile_store_indexed(packed, wp.tile_map(place, valid, rank, bases), values, axis=0)
+    wp.tile_store(sums, wp.tile_scan_exclusive(values * 2.0), offset=i * LANES)
+    reversed_lanes = wp.tile_map(mirror, wp.tile_scan_exclusive(wp.tile_ones(shape=LANES, dtype=int)))
+    block = wp.tile_load(rows, shape=(2, LANES), offset=(2 * i, 0))
+    wp.tile_store_indexed(mirrored, reversed_lanes, block, offset=(2 * i, 0), axis=1)
+
+
+def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m):
+    wp.launch_tiled(fft_rows, dim=[3], inputs=[x, y, u, v], block_dim=BLOCK)
+    wp.launch_tiled(filtered, dim=[2], inputs=[x, y], block_dim=BLOCK)
+    wp.launch(componentwise, dim=64, inputs=[a, b, c])
+    wp.launch_tiled(compact, dim=[4], inputs=[f, d, n, p, s, r, m], block_dim=LANES)
+'''
+# fft_rows: tile_fft / tile_ifft of vec2d and vec2f tiles of several rows, `_` in wp.tid()'s targets;
+# filtered: fft, tile_map of a @wp.func using cw_mul and a module-level wp.vec2d constant, ifft;
+# componentwise: cw_mul / cw_div of vec3 and a module-level wp.vec3 constant;
+# compact: stream compaction (tile_scan_inclusive, tile_extract, tile_from_thread, tile_map of three tiles,
+# tile_store_indexed along axis 0 skipping -1), tile_scan_exclusive of int and float tiles, and a 2-D
+# tile_store_indexed along axis 1
+KERNELS = ("fft_rows", "filtered", "componentwise", "compact")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    base = tmp_path_factory.mktemp("tiles_fft_scan")
+    src = base / "kernels.py"
+    src.write_text(KERNELS_SOURCE)
+    out = base / "out"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = translate_file(src, out, reference=True, check=True)
+    return code, stdout.getvalue(), stderr.getvalue(), out
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_kernel_equals_warp_on_the_cpu(run, kernel):
+    _, out, err, _ = run
+    line = next((line for line in out.splitlines() if line.startswith(f"{kernel}:")), f"no line for {kernel}: {err}")
+    assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
+
+
+def _inputs(folder, *names):
+    meta = json.loads((folder / "metadata.json").read_text())
+    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
+    by_name = {a.name: (k, a) for k, a in enumerate(args)}
+    return [make_input(by_name[n][1], by_name[n][0], meta["input_seed"]) for n in names], meta
+
+
+def test_fft_reference_is_numpys_fft_of_each_row(run):
+    """Warp's result (what the .cu was checked against) is the discrete Fourier transform."""
+    folder = run[3] / "fft_rows"
+    (x,), meta = _inputs(folder, "x")
+    shape = next(a["shape"] for a in meta["arguments"] if a["name"] == "x")
+    signal = x.reshape(*shape, 2)
+    rows = 3 * 2  # three blocks of two rows
+    want = np.fft.fft(signal[:rows, :32, 0] + 1j * signal[:rows, :32, 1], axis=1)
+    raw = np.frombuffer((folder / "expected.bin").read_bytes(), dtype=np.float64)
+    got = raw[: np.prod(shape) * 2].reshape(*shape, 2)[:rows, :32]
+    assert np.allclose(got[..., 0] + 1j * got[..., 1], want, atol=1e-9)
+
+
+def test_compaction_packs_the_flagged_values(run):
+    """Warp's result (what the .cu was checked against) is the compaction: blocks reserve their slots
+    after `count`'s initial value, in block order (Warp's CPU runs the blocks in turn)."""
+    folder = run[3] / "compact"
+    (flags, data, count0), meta = _inputs(folder, "flags", "data", "count")
+    kept = data[flags > 0]
+    shape = {a["name"]: a["shape"] for a in meta["arguments"]}
+    raw = (folder / "expected.bin").read_bytes()
+    arrays, offset = {}, 0
+    for name in meta["written_arrays"]:  # expected.bin: each written array in turn
+        n = int(np.prod(shape[name])) * 4
+        arrays[name] = raw[offset: offset + n]
+        offset += n
+    start = int(count0[0])
+    count = int(np.frombuffer(arrays["count"], dtype=np.int32)[0])
+    packed = np.frombuffer(arrays["packed"], dtype=np.float32)
+    assert count == start + len(kept) and len(kept) > 0
+    assert np.array_equal(packed[start: start + len(kept)], kept[: len(packed) - start])
+
+
+def _refusal(body: str, params: str = "a: wp.array2d(dtype=wp.vec2f)") -> str:
+    source = f"import warp as wp\n\n@wp.kernel\ndef k({params}):\n    i = wp.tid()\n{body}"
+    result = translate_source(source, "user.py")["k"]
+    assert isinstance(result, TranslationError)
+    return str(result)
+
+
+def test_fft_of_rows_not_a_power_of_two_is_refused():
+    assert _refusal("    t = wp.tile_load(a, shape=(1, 24))\n    wp.tile_fft(t)\n    wp.tile_store(a, t)\n") == \
+        "user.py:7:5: unsupported: wp.tile_fft of rows of 24 elements (powers of two only)"
+
+
+def test_fft_of_a_real_tile_is_refused():
+    message = _refusal("    t = wp.tile_load(a, shape=(1, 32))\n    wp.tile_ifft(t)\n    wp.tile_store(a, t)\n",
+                       "a: wp.array2d(dtype=float)")
+    assert message == ("user.py:7:5: unsupported: wp.tile_ifft of a tile(float32, shape=(1, 32)) "
+                       "(tiles of vec2f or vec2d only)")
+
+
+def test_the_value_of_an_in_place_fft_is_refused():
+    assert _refusal("    t = wp.tile_load(a, shape=(1, 32))\n    s = wp.tile_fft(t)\n") == \
+        "user.py:7:9: unsupported: the value of wp.tile_fft (it transforms its tile in place)"
+
+
+def test_scan_of_a_vector_tile_is_refused():
+    assert _refusal("    t = wp.tile_load(a, shape=(1, 32))\n    s = wp.tile_scan_inclusive(t)\n") == \
+        "user.py:7:9: unsupported: wp.tile_scan_inclusive of a tile of vec2"
+
+
+def test_scatter_indices_of_the_wrong_length_are_an_error():
+    message = _refusal("    t = wp.tile_load(a, shape=8)\n    idx = wp.tile_load(b, shape=4)\n"
+                       "    wp.tile_store_indexed(a, idx, t)\n",
+                       "a: wp.array(dtype=float), b: wp.array(dtype=int)")
+    assert message == "user.py:8:30: error: indices: a tile of 8 int is expected, found a tile(int32, shape=(4,))"
