@@ -454,6 +454,8 @@ class FunctionTranslator(TileTranslator):
         self.tile_accesses: list = []
         self.shared_at = 0
         self.tiles_written = False  # no barrier is needed before the first tile write outside loops
+        # the C name every `wp.tid()` used as a value stands for (`x = a[wp.tid()]`: a 1-D launch's index)
+        self.tid_value: str | None = None
         # where a statement cannot be placed before the expression being translated (a while
         # condition, an elif condition): the reason, refusing calls that need one (stateful builtins)
         self.no_statements: str | None = None
@@ -581,10 +583,13 @@ class FunctionTranslator(TileTranslator):
             if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp_attr(stmt.value.func, "tid"):
                 tid_stmt = stmt
                 break
+        taken_names = {p.name for p in self.params} | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
         if not found:
             names: tuple[str, ...] = ("tid",)
+        elif tid_stmt is None:  # wp.tid() only as a value: the thread's index in a 1-D launch
+            names = (self.tid_value_name(taken_names),)
         else:
-            if tid_stmt is None or len(found) > 1:
+            if len(found) > 1:
                 raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
             target = tid_stmt.targets[0]
             if isinstance(target, ast.Name):
@@ -616,6 +621,10 @@ class FunctionTranslator(TileTranslator):
         for n in names:
             self.scopes[0][n] = "int32"
 
+    def tid_value_name(self, taken: set[str]) -> str:
+        self.tid_value = next(n for n in ("tid", "thread_index", "launch_index", "tid_") if n not in taken)
+        return self.tid_value
+
     def emit_tiled_thread_index(self, fn: ast.FunctionDef, launch: TileLaunch) -> None:
         """The thread's indices in Warp's launch, for a kernel using tiles (a 1-D grid of 1-D blocks).
 
@@ -625,10 +634,16 @@ class FunctionTranslator(TileTranslator):
         tid_stmt = next((s for s in fn.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
                          and _is_wp_attr(s.value.func, "tid")), None)
         found = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _is_wp_attr(n.func, "tid")]
-        if found and (tid_stmt is None or len(found) > 1):
+        if found and tid_stmt is not None and len(found) > 1:
             raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
         names: tuple[str, ...] = ()
-        if tid_stmt is not None:
+        if found and tid_stmt is None:  # wp.tid() only as a value: the thread's index in a 1-D wp.launch
+            if launch.tiled or (launch.ndim or 1) != 1:
+                raise self.unsupported(found[0], "wp.tid() as a value in a launch of several dimensions "
+                                                 "(wp.launch_tiled adds the block's); assign it: `i, j = wp.tid()`")
+            taken = {p.name for p in self.params} | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+            names = (self.tid_value_name(taken),)
+        elif tid_stmt is not None:
             target = tid_stmt.targets[0]
             elts = target.elts if isinstance(target, ast.Tuple) else [target]
             if not all(isinstance(e, ast.Name) for e in elts) or not 1 <= len(elts) <= 4:
@@ -731,7 +746,7 @@ class FunctionTranslator(TileTranslator):
         if len(node.targets) != 1:
             raise self.unsupported(node, "chained assignment")
         target = node.targets[0]
-        if isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, "tid"):
+        if isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, "tid") and self.tid_value is None:
             if self.is_kernel and node in self.fn.body:
                 return  # emitted up front by emit_thread_index
             raise self.unsupported(node, "wp.tid() in a @wp.func")
@@ -1322,6 +1337,8 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
         if name in TILE_BUILTINS and isinstance(func, ast.Attribute):
             return self.call_tile_builtin(node, name)
+        if name == "tid" and isinstance(func, ast.Attribute) and not node.args and self.tid_value is not None:
+            return CExpr(self.tid_value, "int32")
         if name == "block_dim" and isinstance(func, ast.Attribute) and not node.args and self.block_dim:
             return CExpr(str(self.block_dim), "int32", literal=self.block_dim)
         if name in ATOMICS:
