@@ -124,6 +124,10 @@ add_tile_builtin("tile_extract", ("a", "i", "j", "k", "l"), 2, "tile_extract")
 add_tile_builtin("tile_from_thread", ("shape", "value", "thread_idx", "storage"), 3, "tile_from_thread")
 add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 3, "tile_store_indexed")
 SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
+add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
+add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
+add_tile_builtin("tile_cholesky_solve", ("L", "y", "fill_mode"), 2, "tile_cholesky_solve")
+SOLVER_DTYPES = ("float32", "float64")
 
 
 def zero_of(dtype: str, one: bool = False) -> str:
@@ -688,6 +692,128 @@ class TileTranslator:
         self.sync()
         self.coop(tt.size, body)
         return CExpr("", "void")
+
+    # ---- linear algebra ------------------------------------------------------------------------
+    def square(self, node: ast.AST, t: CExpr, what: str) -> int:
+        if len(t.type.shape) != 2 or t.type.shape[0] != t.type.shape[1] or t.type.dtype not in SOLVER_DTYPES:
+            raise self.unsupported(node, f"wp.{what} of a {t.type} (square float32 / float64 tiles only)")
+        return t.type.shape[0]
+
+    def fill_mode(self, a: dict, what: str) -> bool:
+        """Whether the factor is upper triangular (fill_mode="upper"; Warp's default is "lower")."""
+        mode = self.const_flag(a.get("fill_mode"), "lower", "fill_mode")
+        if mode not in ("lower", "upper"):
+            raise self.error(a["fill_mode"], f"fill_mode '{mode}' of wp.{what}; Warp takes 'lower' or 'upper'")
+        return mode == "upper"
+
+    def tile_diag_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        dest = self.claim_dest()
+        m, d = self.tile_value(a["a"]), self.tile_value(a["d"])
+        if len(m.type.shape) != 2 or m.type.shape[0] != m.type.shape[1] or d.type.shape != m.type.shape[:1] \
+                or d.type.dtype != m.type.dtype:
+            raise self.error(node, f"wp.tile_diag_add of a {m.type} and a {d.type}")
+        n = m.type.shape[0]
+        dst = self.tile_buffer(node, m.type, dest if dest not in (m.code, d.code) else None, "diag_added")
+        self.sync()
+        self.coop(m.type.size, lambda e: [f"{dst}[{e}] = {e} / {n} == {e} % {n} ? {m.code}[{e}] + {d.code}[{e} / {n}] "
+                                          f": {m.code}[{e}];"])
+        self.sync()
+        return CExpr(dst, m.type)
+
+    def tile_cholesky(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """The Cholesky factor, as Warp's cooperative scalar path (warp/native/tile_cholesky.h): column
+        by column, every thread computing the diagonal, the rows below shared over the block."""
+        dest = self.claim_dest()
+        src = self.tile_value(a["A"])
+        n = self.square(node, src, "tile_cholesky")
+        upper = self.fill_mode(a, "tile_cholesky")
+        tt = src.type
+        real = self.module.ctype(tt.dtype)
+        out = self.tile_buffer(node, tt, dest if dest != src.code else None, "factor")
+        j, k, i, s, r, si, inv = (self.fresh(x) for x in ("j", "k", "i", "s", "r", "s_i", "inv_s"))
+
+        def at(row: str, col: str) -> str:  # the factor's element (row, col) of L, or of U = L^T
+            return f"{out}[{col} * {n} + {row}]" if upper else f"{out}[{row} * {n} + {col}]"
+        sqrt = "sqrtf" if tt.dtype == "float32" else "sqrt"
+        self.sync()
+        self.out(f"// {out} = Cholesky factor of {src.code} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
+        self.coop(tt.size, lambda e: [f"{out}[{e}] = {src.code}[{e}];"])
+        self.out("__syncthreads();")
+        self.out(f"for (int {j} = 0; {j} < {n}; ++{j}) {{")
+        self.indent += 1
+        for line in (f"{real} {s} = {src.code}[{j} * {n} + {j}];",
+                     f"for (int {k} = 0; {k} < {j}; ++{k}) {{",
+                     f"    const {real} {r} = {at(j, k)};",
+                     f"    {s} -= {r} * {r};",
+                     "}",
+                     f"{s} = {sqrt}({s});",
+                     f"const {real} {inv} = 1.0 / {s};  // in double, as Warp's `T invS = 1.0 / s`",
+                     "if (threadIdx.x == 0)",
+                     f"    {at(j, j)} = {s};",
+                     f"for (int {i} = {j} + 1 + threadIdx.x; {i} < {n}; {i} += blockDim.x) {{",
+                     f"    {real} {si} = {src.code}[{f'{j} * {n} + {i}' if upper else f'{i} * {n} + {j}'}];",
+                     f"    for (int {k} = 0; {k} < {j}; ++{k})",
+                     f"        {si} -= {at(i, k)} * {at(j, k)};",
+                     f"    {at(i, j)} = {si} * {inv};",
+                     "}",
+                     f"for (int {k} = {j} + 1 + threadIdx.x; {k} < {n}; {k} += blockDim.x)",
+                     f"    {at(j, k)} = {zero_of(tt.dtype)};",
+                     "__syncthreads();"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        return CExpr(out, tt)
+
+    def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """x with L L^T x = y (or U^T U x = y): forward then back substitution, Warp's cooperative
+        scalar path (warp/native/tile_solve.h): thread 0 alone for a vector y, the columns of a
+        matrix y shared over the block."""
+        dest = self.claim_dest()
+        factor = self.tile_value(a["L"])
+        y = self.tile_value(a["y"])
+        n = self.square(node, factor, "tile_cholesky_solve")
+        upper = self.fill_mode(a, "tile_cholesky_solve")
+        if y.type.shape[0] != n or len(y.type.shape) > 2 or y.type.dtype != factor.type.dtype:
+            raise self.error(node, f"wp.tile_cholesky_solve of a {factor.type} and a {y.type}")
+        tt = y.type
+        m = tt.shape[1] if len(tt.shape) == 2 else 1
+        real = self.module.ctype(tt.dtype)
+        x = self.tile_buffer(node, tt, dest if dest not in (factor.code, y.code) else None, "solution")
+        col, i, j, s, diag = (self.fresh(v) for v in ("col", "i", "j", "s", "diag"))
+
+        def lower(row: str, c: str) -> str:  # L[row, c] (U[c, row] when upper)
+            return f"{factor.code}[{c} * {n} + {row}]" if upper else f"{factor.code}[{row} * {n} + {c}]"
+
+        def elem(buf: str, row: str) -> str:
+            return f"{buf}[{row} * {m} + {col}]" if m > 1 else f"{buf}[{row}]"
+        self.sync()
+        self.out(f"// {x} = solution of ({'U^T U' if upper else 'L L^T'}) x = {y.code}, {factor.code} the factor")
+        self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
+        self.out("__syncthreads();")
+        if m > 1:
+            self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += blockDim.x) {{")
+        else:
+            self.out("if (threadIdx.x == 0) {")
+        self.indent += 1
+        for line in (f"for (int {i} = 0; {i} < {n}; ++{i}) {{  // forward substitution",
+                     f"    {real} {s} = {elem(y.code, i)};",
+                     f"    for (int {j} = 0; {j} < {i}; ++{j})",
+                     f"        {s} -= {lower(i, j)} * {elem(x, j)};",
+                     f"    const {real} {diag} = {lower(i, i)};",
+                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
+                     "}",
+                     f"for (int {i} = {n} - 1; {i} >= 0; --{i}) {{  // back substitution",
+                     f"    {real} {s} = {elem(x, i)};",
+                     f"    for (int {j} = {i} + 1; {j} < {n}; ++{j})",
+                     f"        {s} -= {lower(j, i)} * {elem(x, j)};",
+                     f"    const {real} {diag} = {lower(i, i)};",
+                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
+                     "}"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        self.out("__syncthreads();")
+        return CExpr(x, tt)
 
     # ---- reshaping and element-wise ----------------------------------------------------------
     def tile_transpose(self, node: ast.Call, a: dict, statement: bool) -> CExpr:

@@ -98,11 +98,30 @@ def compact(flags: wp.array(dtype=int), data: wp.array(dtype=float), count: wp.a
     wp.tile_store_indexed(mirrored, reversed_lanes, block, offset=(2 * i, 0), axis=1)
 
 
-def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m):
+# translate: dim=2
+# translate: shift low=8 high=9
+@wp.kernel
+def solve(a: wp.array2d(dtype=wp.float64), shift: wp.array(dtype=wp.float64), rhs: wp.array(dtype=wp.float64),
+          rhs2: wp.array2d(dtype=wp.float64), lower: wp.array2d(dtype=wp.float64), upper: wp.array2d(dtype=wp.float64),
+          x: wp.array(dtype=wp.float64), x2: wp.array2d(dtype=wp.float64)):
+    i = wp.tid()
+    m = wp.tile_load(a, shape=(8, 8), offset=(i * 8, 0))
+    spd = wp.tile_diag_add(wp.tile_matmul(m, wp.tile_transpose(m)), wp.tile_load(shift, shape=8, offset=i * 8))
+    l = wp.tile_cholesky(spd)
+    u = wp.tile_cholesky(spd, fill_mode="upper")
+    wp.tile_store(lower, l, offset=(i * 8, 0))
+    wp.tile_store(upper, u, offset=(i * 8, 0))
+    wp.tile_store(x, wp.tile_cholesky_solve(l, wp.tile_load(rhs, shape=8, offset=i * 8)), offset=i * 8)
+    wp.tile_store(x2, wp.tile_cholesky_solve(u, wp.tile_load(rhs2, shape=(8, 3), offset=(i * 8, 0)), fill_mode="upper"),
+                  offset=(i * 8, 0))
+
+
+def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m, g, h, k, q):
     wp.launch_tiled(fft_rows, dim=[3], inputs=[x, y, u, v], block_dim=BLOCK)
     wp.launch_tiled(filtered, dim=[2], inputs=[x, y], block_dim=BLOCK)
     wp.launch(componentwise, dim=64, inputs=[a, b, c])
     wp.launch_tiled(compact, dim=[4], inputs=[f, d, n, p, s, r, m], block_dim=LANES)
+    wp.launch_tiled(solve, dim=[2], inputs=[g, h, k, q, a, b, c, d], block_dim=BLOCK)
 '''
 # fft_rows: tile_fft / tile_ifft of vec2d and vec2f tiles of several rows, `_` in wp.tid()'s targets;
 # filtered: fft, tile_map of a @wp.func using cw_mul and a module-level wp.vec2d constant, ifft;
@@ -110,7 +129,8 @@ def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m):
 # compact: stream compaction (tile_scan_inclusive, tile_extract, tile_from_thread, tile_map of three tiles,
 # tile_store_indexed along axis 0 skipping -1), tile_scan_exclusive of int and float tiles, and a 2-D
 # tile_store_indexed along axis 1
-KERNELS = ("fft_rows", "filtered", "componentwise", "compact")
+# solve: tile_diag_add, tile_cholesky (lower and upper), tile_cholesky_solve of a vector and of a matrix
+KERNELS = ("fft_rows", "filtered", "componentwise", "compact", "solve")
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +192,31 @@ def test_compaction_packs_the_flagged_values(run):
     packed = np.frombuffer(arrays["packed"], dtype=np.float32)
     assert count == start + len(kept) and len(kept) > 0
     assert np.array_equal(packed[start: start + len(kept)], kept[: len(packed) - start])
+
+
+def test_cholesky_reference_is_numpys_factor_and_solution(run):
+    """Warp's results (what the .cu was checked against) factor m m^T + diag(shift) and solve with it."""
+    folder = run[3] / "solve"
+    (a, shift, rhs, rhs2), meta = _inputs(folder, "a", "shift", "rhs", "rhs2")
+    raw = np.frombuffer((folder / "expected.bin").read_bytes(), dtype=np.float64)
+    sizes = {"lower": 128, "upper": 128, "x": 16, "x2": 48}
+    got, offset = {}, 0
+    for name in meta["written_arrays"]:
+        got[name], offset = raw[offset: offset + sizes[name]], offset + sizes[name]
+    for i in range(2):
+        m = a.reshape(16, 8)[i * 8:(i + 1) * 8]
+        spd = m @ m.T + np.diag(shift[i * 8:(i + 1) * 8])
+        rows = slice(i * 8, (i + 1) * 8)
+        assert np.allclose(got["lower"].reshape(16, 8)[rows], np.linalg.cholesky(spd))
+        assert np.allclose(got["upper"].reshape(16, 8)[rows], np.linalg.cholesky(spd).T)
+        assert np.allclose(got["x"][rows], np.linalg.solve(spd, rhs[rows]))
+        assert np.allclose(got["x2"].reshape(16, 3)[rows], np.linalg.solve(spd, rhs2.reshape(16, 3)[rows]))
+
+
+def test_cholesky_of_a_non_square_tile_is_refused():
+    message = _refusal("    t = wp.tile_load(a, shape=(4, 8))\n    l = wp.tile_cholesky(t)\n", "a: wp.array2d(dtype=float)")
+    assert message == ("user.py:7:9: unsupported: wp.tile_cholesky of a tile(float32, shape=(4, 8)) "
+                       "(square float32 / float64 tiles only)")
 
 
 def _refusal(body: str, params: str = "a: wp.array2d(dtype=wp.vec2f)") -> str:
