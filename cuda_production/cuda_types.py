@@ -66,6 +66,18 @@ class TileType:
         return f"tile({self.dtype}, shape={self.shape})"
 
 
+@dataclass(frozen=True)
+class LocalVectorType:
+    """`wp.types.vector(dtype=T, length=N)` built in a kernel: a local C array `T name[N]` (any length,
+    any scalar type), read and written by index, turned into a tile by wp.tile() and out of one by
+    wp.untile(); not passed as a value."""
+    dtype: str
+    length: int
+
+    def __str__(self) -> str:
+        return f"vector(length={self.length}, dtype={self.dtype})"
+
+
 # C operator precedence (higher binds tighter)
 P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
     16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType
+from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
@@ -395,6 +395,17 @@ class TileTranslator:
         x = self.emit(a["x"])
         preserve = self.const_flag(a.get("preserve_type"), False, "preserve_type")
         b = self.block_dim
+        if isinstance(x.type, LocalVectorType):  # a local vector of any length: component k in row k
+            if preserve:
+                raise self.unsupported(node, f"wp.tile(preserve_type=True) of a {x.type}")
+            tt = TileType(x.type.dtype, (x.type.length, b))
+            dst = self.tile_buffer(node, tt, dest)
+            k = self.fresh("k")
+            self.sync()
+            self.out(f"for (int {k} = 0; {k} < {x.type.length}; ++{k})  // component k of each thread's vector: row k")
+            self.out(f"    {dst}[{k} * {b} + threadIdx.x] = {x.code}[{k}];")
+            self.sync()
+            return CExpr(dst, tt)
         if x.type in ("float32", "float64", "int32") or (is_vec(x.type) and preserve):
             tt = TileType(x.type, (b,))
         elif is_vec(x.type):
@@ -425,6 +436,14 @@ class TileTranslator:
             n = tt.shape[0]
             parts = ", ".join(f"{t.code}[{k * b} + threadIdx.x]" for k in range(n))
             return CExpr(f"make_float{n}({parts})", f"vec{n}")
+        if len(tt.shape) == 2 and tt.shape[1] == b and tt.dtype in ("float32", "float64", "float16", "int32"):
+            # a vector of another length or type (Warp's vector(length=rows, dtype)): a local C array
+            vt = LocalVectorType(tt.dtype, tt.shape[0])
+            name, k = self.fresh("untiled"), self.fresh("k")
+            self.out(f"{self.module.ctype(tt.dtype)} {name}[{vt.length}];  // column threadIdx.x of {t.code}")
+            self.out(f"for (int {k} = 0; {k} < {vt.length}; ++{k})")
+            self.out(f"    {name}[{k}] = {t.code}[{k} * {b} + threadIdx.x];")
+            return CExpr(name, vt)
         raise self.unsupported(node, f"wp.untile of a {tt} with block_dim {b}")
 
     # ---- reductions and products -------------------------------------------------------------
@@ -502,12 +521,22 @@ class TileTranslator:
                 dtype = "float32"
             return code if dtype == acc else f"({acc_c}){code}"
 
+        def as_half(code: str, dtype: str) -> str:
+            """An operand converted to half, as a float (Warp converts a and b to a half output's type)."""
+            return {"float16": f"__half2float({code})", "float32": f"__half2float(__float2half({code}))",
+                    "float64": f"__half2float(__double2half({code}))"}[dtype]
+
         def body(e):
             lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
                      f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
                      f"    {sum_} += {widen(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
                      f"{widen(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)};"]
             if tt.dtype == "float16":
+                # Warp accumulates in the output's type: each product and each sum rounded to half
+                # (tile_matmul.h scalar_matmul, T = half); `sum` holds that half value as a float
+                product = (f"{as_half(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
+                           f"{as_half(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)}")
+                lines[-1] = f"    {sum_} = __half2float(__float2half({sum_} + __half2float(__float2half({product}))));"
                 value = f"__float2half({sum_})" if not accumulate else f"__float2half(__half2float({dst}[{e}]) + {sum_})"
                 return lines + [f"{dst}[{e}] = {value};"]
             if not accumulate:

@@ -22,10 +22,10 @@ from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
-    is_vec, negate, render_snippets, struct_snippet, TileType,
+    is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType,
 )
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles,
+    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles, zero_of,
 )
 
 
@@ -766,6 +766,9 @@ class FunctionTranslator(TileTranslator):
                 raise self.error(node, f"'{target.id}' is a tile; a value of type {value.type} is assigned to it")
             if isinstance(value.type, TupleType):
                 raise self.unsupported(node, f"a tuple of {len(value.type.types)} values assigned to one name")
+            if isinstance(value.type, LocalVectorType):
+                self.assign_local_vector(node, target.id, value)
+                return
             self.assign_name(node, target.id, value)
             return
         if isinstance(target, ast.Tuple):
@@ -789,6 +792,36 @@ class FunctionTranslator(TileTranslator):
             self.out(f"{place.code} = {value.code};")
             return
         raise self.unsupported(target, "assignment to " + _describe(target))
+
+    def assign_local_vector(self, node: ast.AST, name: str, value: CExpr) -> None:
+        """`v = wp.types.vector(dtype=T, length=N)` (zeros) or `v = <another such vector>` (a copy):
+        `v` is a local C array, declared where first assigned."""
+        vt = value.type
+        known = self.lookup(name)
+        if known is None and name in self.pending:
+            raise self.unsupported(node, f"a {vt} first assigned inside a block and used after it")
+        if known is None:
+            if name in self.module.info.module_names() or name in self.arrays:
+                raise self.unsupported(node, f"assignment to '{name}'")
+            self.scopes[-1][name] = vt
+            self.out(f"{self.module.ctype(vt.dtype)} {name}[{vt.length}];")
+        elif known != vt:
+            raise self.error(node, f"'{name}' is a {known}; a {vt} is assigned to it")
+        k = self.fresh("k")
+        source = f"{value.code}[{k}]" if value.code else zero_of(vt.dtype)
+        self.out(f"for (int {k} = 0; {k} < {vt.length}; ++{k})")
+        self.out(f"    {name}[{k}] = {source};")
+
+    def local_vector(self, node: ast.Call) -> CExpr:
+        """`wp.types.vector(dtype=T, length=N)`: a vector of N zeros (its code is empty: assigned only)."""
+        keywords = {k.arg: k.value for k in node.keywords}
+        if node.args or set(keywords) != {"dtype", "length"}:
+            raise self.unsupported(node, "wp.types.vector() other than `wp.types.vector(dtype=T, length=N)` (zeros)")
+        dtype = self.annotation_type(keywords["dtype"])
+        length = self.const_int(keywords["length"], "vector length")
+        if dtype not in NUMERIC_TYPES or not 1 <= length <= 1024:
+            raise self.unsupported(node, f"wp.types.vector of {length} {dtype}")
+        return CExpr("", LocalVectorType(dtype, length))
 
     def assign_tuple(self, node: ast.Assign, target: ast.Tuple, value_node: ast.AST) -> None:
         """`a, b = x, y` (Python evaluates the right side first) or `a, b = helper(...)` (several results)."""
@@ -938,6 +971,8 @@ class FunctionTranslator(TileTranslator):
 
     def condition(self, test: ast.AST) -> CExpr:
         cond = self.emit(test)
+        if isinstance(cond.type, ArrayType):  # `if arr:` is Warp's test for an array that is not None
+            return CExpr(f"{cond.code} != nullptr", "bool", P_EQ)
         if cond.type not in ("bool", *NUMERIC_TYPES):
             raise self.unsupported(test, f"condition of type {cond.type}")
         return cond
@@ -1123,6 +1158,10 @@ class FunctionTranslator(TileTranslator):
                 idx = self.int_index(i)
                 flat = idx if flat is None else CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
             return CExpr(f"{base.code}[{flat.code}]", base.type.dtype)
+        if isinstance(base.type, LocalVectorType):  # a component of a local vector (a C array)
+            if len(index_nodes) != 1:
+                raise self.unsupported(node, f"indexing a {base.type} with {len(index_nodes)} indices")
+            return CExpr(f"{base.code}[{self.int_index(index_nodes[0]).code}]", base.type.dtype)
         if isinstance(base.type, ArrayType):
             arr = base.type
             if len(index_nodes) != arr.ndim:
@@ -1318,6 +1357,9 @@ class FunctionTranslator(TileTranslator):
         func = node.func
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.unsupported(node, "*args or **kwargs in a call")
+        if isinstance(func, ast.Attribute) and func.attr == "vector" and (
+                _is_wp_attr(func, "vector") or (isinstance(func.value, ast.Attribute) and _is_wp_attr(func.value, "types"))):
+            return self.local_vector(node)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
             name = func.attr
         elif isinstance(func, ast.Name):
