@@ -116,12 +116,36 @@ def solve(a: wp.array2d(dtype=wp.float64), shift: wp.array(dtype=wp.float64), rh
                   offset=(i * 8, 0))
 
 
-def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m, g, h, k, q):
+@wp.func
+def relu(x: wp.float16):
+    return wp.max(x, wp.float16(0.0))
+
+
+# translate: out shape=5,64
+# translate: wide shape=8,16
+@wp.kernel
+def mlp_layer(idx: wp.array(dtype=int), w: wp.array2d(dtype=wp.float16), wide: wp.array2d(dtype=float),
+              out: wp.array2d(dtype=float), loss: wp.array(dtype=float)):
+    k = idx[wp.tid()]
+    v = wp.types.vector(dtype=wp.float16, length=6)
+    for c in range(6):
+        v[c] = wp.float16(wp.sin(float(k + c)))
+    h = wp.tile_map(relu, wp.tile_matmul(wp.tile_load(w, shape=(5, 6)), wp.tile(v)))
+    r = wp.untile(h)
+    m = wp.untile(wp.tile_matmul(wp.tile_load(wide, shape=(7, 4)), wp.tile_load(wide, shape=(4, LANES))))
+    for c in range(5):
+        out[c, wp.tid()] = float(r[c]) + m[c + 2]
+    if loss:
+        wp.atomic_add(loss, 0, float(wp.min(r[0], r[1])))
+
+
+def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m, g, h, k, q, o):
     wp.launch_tiled(fft_rows, dim=[3], inputs=[x, y, u, v], block_dim=BLOCK)
     wp.launch_tiled(filtered, dim=[2], inputs=[x, y], block_dim=BLOCK)
     wp.launch(componentwise, dim=64, inputs=[a, b, c])
     wp.launch_tiled(compact, dim=[4], inputs=[f, d, n, p, s, r, m], block_dim=LANES)
     wp.launch_tiled(solve, dim=[2], inputs=[g, h, k, q, a, b, c, d], block_dim=BLOCK)
+    wp.launch(mlp_layer, dim=64, inputs=[f, h, d, r, o], block_dim=LANES)
 '''
 # fft_rows: tile_fft / tile_ifft of vec2d and vec2f tiles of several rows, `_` in wp.tid()'s targets;
 # filtered: fft, tile_map of a @wp.func using cw_mul and a module-level wp.vec2d constant, ifft;
@@ -130,7 +154,10 @@ def launch(x, y, u, v, a, b, c, f, d, n, p, s, r, m, g, h, k, q):
 # tile_store_indexed along axis 0 skipping -1), tile_scan_exclusive of int and float tiles, and a 2-D
 # tile_store_indexed along axis 1
 # solve: tile_diag_add, tile_cholesky (lower and upper), tile_cholesky_solve of a vector and of a matrix
-KERNELS = ("fft_rows", "filtered", "componentwise", "compact", "solve")
+# mlp_layer (as Warp's tile MLP example): wp.tid() as a value, a local wp.types.vector of float16 filled by
+# index and tiled with wp.tile, a float16 tile_matmul (accumulated in half, as Warp), half max/min in a
+# tile_map, wp.untile to vectors of 5 halves and 7 floats read by index, `if array:`
+KERNELS = ("fft_rows", "filtered", "componentwise", "compact", "solve", "mlp_layer")
 
 
 @pytest.fixture(scope="module")
@@ -217,6 +244,17 @@ def test_cholesky_of_a_non_square_tile_is_refused():
     message = _refusal("    t = wp.tile_load(a, shape=(4, 8))\n    l = wp.tile_cholesky(t)\n", "a: wp.array2d(dtype=float)")
     assert message == ("user.py:7:9: unsupported: wp.tile_cholesky of a tile(float32, shape=(4, 8)) "
                        "(square float32 / float64 tiles only)")
+
+
+def test_local_vectors_are_c_arrays_and_an_array_condition_tests_for_null(run):
+    cu = (run[3] / "mlp_layer" / "mlp_layer.cu").read_text()
+    assert "__half v[6];" in cu and "if (loss != nullptr)" in cu
+
+
+def test_a_local_vector_with_initial_values_is_refused():
+    message = _refusal("    v = wp.types.vector(1.0, 2.0, dtype=float, length=2)\n", "a: wp.array(dtype=float)")
+    assert message == ("user.py:6:9: unsupported: wp.types.vector() other than "
+                       "`wp.types.vector(dtype=T, length=N)` (zeros)")
 
 
 def _refusal(body: str, params: str = "a: wp.array2d(dtype=wp.vec2f)") -> str:
