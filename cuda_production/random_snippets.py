@@ -146,11 +146,13 @@ def _noise(n: int, periodic: bool = False) -> str:
 
 ATOMIC_DOUBLE = {
     kind: _FN + f"double atomic{kind.capitalize()}Double(double* address, double val)\n{{\n"
-    "    // no native double atomic min/max: compare-and-swap until no other thread intervened\n"
+    "    // no native double atomic min/max: compare-and-swap until no other thread intervened,\n"
+    "    // leaving at once when the stored value already wins (it only moves one way)\n"
     "    unsigned long long* address_as_ull = reinterpret_cast<unsigned long long*>(address);\n"
     "    unsigned long long old = *address_as_ull;\n    unsigned long long assumed;\n    do {\n"
     "        assumed = old;\n"
     f"        const double result = {'fmin' if kind == 'min' else 'fmax'}(val, __longlong_as_double((long long)assumed));\n"
+    "        if ((unsigned long long)__double_as_longlong(result) == assumed)\n            break;\n"
     "        old = atomicCAS(address_as_ull, assumed, (unsigned long long)__double_as_longlong(result));\n"
     "    } while (assumed != old);\n    return __longlong_as_double((long long)old);\n}"
     for kind in ("min", "max")

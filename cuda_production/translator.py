@@ -1461,19 +1461,23 @@ class FunctionTranslator(TileTranslator):
 
     def atomic_call(self, node: ast.AST, op: str, place: CExpr, value: CExpr, aggregate: bool = False) -> CExpr:
         """`aggregate`: the result is unused and the array is a small table (`small_tables`): lanes of
-        a warp that hit one address combine first (cuda_types `warp_atomic`), measured 2.4x-10x
-        faster on 4-32 targets and 4.7x slower on distinct ones, hence only there."""
+        a warp that add to one address combine first (cuda_types `warp_atomic`), measured 2.4x-10x
+        faster on 4-32 targets and 4.7x slower on distinct ones, hence only there. Min and max are
+        never aggregated: their early exit (a load, and no atomic once the stored value wins) is
+        faster still, 5-7x faster than aggregating on 4-4,096 targets (scripts/bench_warp_atomics.py)."""
         dtype = place.type
         self.check_same(node, dtype, value.type, f"wp.{op} value")
         kind = op.split("_")[1]
         addr = f"&{place.code}"
-        if aggregate and dtype in ("int32", "float32"):
+        if aggregate and dtype in ("int32", "float32") and kind in ("add", "sub"):
             t = "int" if dtype == "int32" else "float"
-            base = "add" if kind in ("add", "sub") else kind
-            self.module.need(f"warp_atomic:{base}_{t}")
-            return CExpr(f"warp_atomic_{base}({addr}, {negate(value).code if kind == 'sub' else value.code})", dtype)
+            self.module.need(f"warp_atomic:add_{t}")
+            return CExpr(f"warp_atomic_add({addr}, {negate(value).code if kind == 'sub' else value.code})", dtype)
         if dtype == "int32":
-            fn = {"add": "atomicAdd", "sub": "atomicSub", "min": "atomicMin", "max": "atomicMax"}[kind]
+            if kind in ("min", "max"):
+                self.module.need(f"atomic_{kind}_i")
+                return CExpr(f"atomic{kind.capitalize()}Int({addr}, {value.code})", dtype)
+            fn = {"add": "atomicAdd", "sub": "atomicSub"}[kind]
             return CExpr(f"{fn}({addr}, {value.code})", dtype)
         if dtype == "float32":
             if kind == "add":

@@ -1,6 +1,6 @@
 """Warp-aggregated atomics (the translator's `warp_atomic_*` helpers) against plain atomics, on a GPU.
 
-16.7M threads add into a table of 4, 32, 4,096 or 1M elements at random indices, or each into its own
+16.7M threads add (or min, max) into a table of 4, 32, 4,096 or 1M elements at random indices, or each into its own
 slot; int and float; both kernels on the same device arrays, timed with CUDA events over 10 launches.
 The int results of one launch each way are compared. This is the measurement behind
 `cuda_production.bench.SMALL_TABLE`: aggregate only where the table is small.
@@ -20,6 +20,12 @@ from cuda_production.cuda_types import snippet  # noqa: E402
 N = 1 << 24
 
 
+OPS = ("add", "min", "max")
+# The plain atomic per (op, type), as the translator writes it without aggregation.
+PLAIN = {("add", "int"): "atomicAdd", ("min", "int"): "atomicMin", ("max", "int"): "atomicMax",
+         ("add", "float"): "atomicAdd", ("min", "float"): "atomicMinFloat", ("max", "float"): "atomicMaxFloat"}
+
+
 def helpers() -> str:
     done, out = set(), []
 
@@ -32,21 +38,33 @@ def helpers() -> str:
             add(d)
         out.append(code)
 
-    for name in ("warp_atomic:add_int", "warp_atomic:add_float"):
-        add(name)
+    for op in OPS:
+        for t in ("int", "float"):
+            add(f"warp_atomic:{op}_{t}")
     return "\n\n".join(out)
 
 
-KERNELS = r'''
-extern "C" __global__ void plain_i(const int* __restrict__ v, const int* __restrict__ idx, int* out, int n)
-{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; atomicAdd(&out[idx[t]], v[t]); }
-extern "C" __global__ void agg_i(const int* __restrict__ v, const int* __restrict__ idx, int* out, int n)
-{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; warp_atomic_add(&out[idx[t]], v[t]); }
-extern "C" __global__ void plain_f(const float* __restrict__ v, const int* __restrict__ idx, float* out, int n)
-{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; atomicAdd(&out[idx[t]], v[t]); }
-extern "C" __global__ void agg_f(const float* __restrict__ v, const int* __restrict__ idx, float* out, int n)
-{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; warp_atomic_add(&out[idx[t]], v[t]); }
+# Integer min/max with Warp's float early exit: skip the atomic when the stored value already wins.
+EARLY_INT = r'''
+__device__ __forceinline__ void early_min(int* address, int val) { if (val < *address) atomicMin(address, val); }
+__device__ __forceinline__ void early_max(int* address, int val) { if (val > *address) atomicMax(address, val); }
 '''
+
+
+def kernels() -> str:
+    out = [EARLY_INT]
+    for op in ("min", "max"):
+        out.append(f'extern "C" __global__ void early_{op}_int(const int* __restrict__ v, '
+                   "const int* __restrict__ idx, int* out, int n)\n"
+                   "{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; "
+                   f"early_{op}(&out[idx[t]], v[t]); }}")
+    for (op, t), plain in PLAIN.items():
+        for kind, call in (("plain", plain), ("agg", f"warp_atomic_{op}")):
+            out.append(f'extern "C" __global__ void {kind}_{op}_{t}(const {t}* __restrict__ v, '
+                       f"const int* __restrict__ idx, {t}* out, int n)\n"
+                       "{ const int t = blockIdx.x * blockDim.x + threadIdx.x; if (t >= n) return; "
+                       f"{call}(&out[idx[t]], v[t]); }}")
+    return "\n".join(out)
 
 
 def main() -> None:
@@ -54,7 +72,7 @@ def main() -> None:
         import cupy as cp
     except ImportError:
         raise SystemExit("bench_warp_atomics: needs CuPy and a CUDA GPU")
-    module = cp.RawModule(code=helpers() + "\n" + KERNELS, options=("-std=c++17",))
+    module = cp.RawModule(code=helpers() + "\n" + kernels(), options=("-std=c++17",))
     rng = np.random.default_rng(1)
     grid, block = ((N + 255) // 256,), (256,)
 
@@ -70,22 +88,30 @@ def main() -> None:
         stop.synchronize()
         return cp.cuda.get_elapsed_time(start, stop) / 10 * 1000
 
-    print(f"device: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}; {N} threads, block 256")
-    for label, targets in (("4 targets", 4), ("32 targets", 32), ("4096 targets", 4096), ("1M targets", 1 << 20),
-                           ("own slot", N)):
+    print(f"device: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}; {N} threads, block 256; "
+          "values in [-1.125, 1.125], tables start at 0")
+    for label, targets in (("4 targets", 4), ("32 targets", 32), ("256 targets", 256), ("4096 targets", 4096),
+                           ("1M targets", 1 << 20), ("own slot", N)):
         idx = (cp.arange(N, dtype=cp.int32) if targets == N
                else cp.asarray(rng.integers(0, targets, N, dtype=np.int32)))
         vi = cp.asarray(rng.integers(-9, 9, N, dtype=np.int32))
-        vf = vi.astype(cp.float32) * 0.125
-        oi, of = cp.zeros(targets, cp.int32), cp.zeros(targets, cp.float32)
-        pi, ai = time_us("plain_i", vi, idx, oi), time_us("agg_i", vi, idx, oi)
-        pf, af = time_us("plain_f", vf, idx, of), time_us("agg_f", vf, idx, of)
-        once = [cp.zeros(targets, cp.int32) for _ in range(2)]
-        for name, out in zip(("plain_i", "agg_i"), once):
-            module.get_function(name)(grid, block, (vi, idx, out, np.int32(N)))
-        equal = bool((once[0] == once[1]).all())
-        print(f"{label:13s} int plain {pi:8.0f} us aggregated {ai:8.0f} us ({pi / ai:5.2f}x)   "
-              f"float plain {pf:8.0f} us aggregated {af:8.0f} us ({pf / af:5.2f}x)   int results equal: {equal}")
+        values = {"int": vi, "float": vi.astype(cp.float32) * 0.125}
+        for op in OPS:
+            line = [f"{label:13s} {op}"]
+            for t, dtype in (("int", cp.int32), ("float", cp.float32)):
+                p = time_us(f"plain_{op}_{t}", values[t], idx, cp.zeros(targets, dtype))
+                a = time_us(f"agg_{op}_{t}", values[t], idx, cp.zeros(targets, dtype))
+                once = [cp.zeros(targets, dtype) for _ in range(2)]
+                for kind, out in zip(("plain", "agg"), once):
+                    module.get_function(f"{kind}_{op}_{t}")(grid, block, (values[t], idx, out, np.int32(N)))
+                same = bool((once[0] == once[1]).all()) if t == "int" or op != "add" else "n/a"
+                line.append(f"{t} plain {p:8.0f} us aggregated {a:8.0f} us ({p / a:5.2f}x, equal {same})")
+                if t == "int" and op != "add":
+                    e = time_us(f"early_{op}_int", values[t], idx, cp.zeros(targets, dtype))
+                    out = cp.zeros(targets, dtype)
+                    module.get_function(f"early_{op}_int")(grid, block, (values[t], idx, out, np.int32(N)))
+                    line.append(f"early exit {e:8.0f} us ({p / e:5.2f}x, equal {bool((out == once[0]).all())})")
+            print("   ".join(line), flush=True)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def run_kernels(count: int, seed: int, show: int) -> bool:
 
 
 def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """(metadata, source, written arrays, read-only inputs, inout start values), arrays flat."""
+    """(metadata, source, written arrays, read-only inputs, inout start values), arrays shaped (elements, components)."""
     from cuda_production.reference import make_input
     from synthesis.spec import ArgSpec
 
@@ -106,10 +106,11 @@ def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[
         dtype = np.dtype(arg.numpy_dtype).newbyteorder("<")
         if arg.role in ("output", "inout"):
             n = arg.count * arg.width
-            written[arg.name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(dtype.newbyteorder("="))
+            written[arg.name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(
+                dtype.newbyteorder("=")).reshape(arg.count, arg.width)
             offset += n * dtype.itemsize
         if arg.role in ("input", "inout", "index"):
-            values = make_input(arg, position, meta["input_seed"])
+            values = make_input(arg, position, meta["input_seed"]).reshape(arg.count, arg.width)
             (initial if arg.role == "inout" else inputs)[arg.name] = values
     if offset != len(blob):
         raise ValueError(f"{folder}: expected.bin holds {len(blob)} bytes, the arguments describe {offset}")
@@ -137,10 +138,12 @@ def run_outputs(count: int, seed: int, show: int) -> bool:
                 dtype = np.dtype(arg.numpy_dtype)
                 if arg.role in ("output", "inout"):
                     n = arg.count * arg.width
-                    written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=n, offset=offset)
+                    written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=n,
+                                                      offset=offset).reshape(arg.count, arg.width)
                     offset += n * dtype.itemsize
                 if arg.role in ("input", "inout", "index"):
-                    (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
+                    (initial if arg.role == "inout" else inputs)[arg.name] = make_input(
+                        arg, position, input_seed(spec)).reshape(arg.count, arg.width)
             found = degenerate_outputs(written, inputs, initial)
             out_cat[spec.category].append({f.pattern for f in found})
             for f in found:

@@ -994,15 +994,17 @@ def figures(source: str, array_names: set[str]) -> dict[str, int]:
 
 def degenerate_outputs(written: dict[str, np.ndarray], inputs: dict[str, np.ndarray],
                        initial: dict[str, np.ndarray] | None = None) -> list[Finding]:
-    """OUTPUT_PATTERNS over a kernel's written arrays (flat), its inputs and its inout start values.
+    """OUTPUT_PATTERNS over a kernel's written arrays, its inputs and its inout start values.
 
-    A one-element array (a total) is never `constant`.
+    Arrays of vectors, matrices or transforms come shaped (elements, components): an output is
+    `constant` when every element is the same value, even if its components differ (every thread
+    writing one transform). A one-element array (a total) is never `constant`.
     """
     out = []
     for name, data in written.items():
-        if data.size > 1 and np.all(data == 0):
+        if len(data) > 1 and np.all(data == 0):
             out.append(Finding("zero_output", 0, name))
-        elif data.size > 1 and np.all(data == data.flat[0]):
+        elif len(data) > 1 and np.all(data == data[0]):
             out.append(Finding("constant_output", 0, name))
         sources = dict(inputs)
         if initial and name in initial:

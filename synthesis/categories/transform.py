@@ -71,10 +71,14 @@ class Rigid:
         return name
 
     # ---- where frames and rotations come from ---------------------------------------------
-    def frame(self) -> Expr:
-        """A transform: gathered by body index, own element, by value, or built from parts."""
+    def frame(self, per_thread: bool = False) -> Expr:
+        """A transform: gathered by body index, own element, by value, or built from parts.
+
+        `per_thread` leaves out the by-value frame, for a result that would otherwise depend on
+        by-value arguments only (every thread writing the same transform).
+        """
         w, rng = self.w, self.rng
-        how = rng.choice(["gather", "own", "value", "build"])
+        how = rng.choice(["gather", "own", "build"] if per_thread else ["gather", "own", "value", "build"])
         if how == "value":
             p = grid_tuple(rng, 3, -2.0, 2.0)
             q = unit_quat(rng)
@@ -173,7 +177,7 @@ def move_points(r: Rigid) -> None:
 
 
 def compose(r: Rigid) -> None:
-    X = r.frame()
+    X = r.frame(per_thread=True)  # the parent is by value
     parent = r.w.add_value(r.rng.choice(["X_parent", "root", "offset"]), "transform",
                            grid_tuple(r.rng, 3, -2.0, 2.0) + unit_quat(r.rng))
     spelled = r.rng.choice(["wp.mul({a}, {b})", "{a} * {b}"])

@@ -85,6 +85,18 @@ def test_a_2d_block_leaves_at_most_a_fifth_of_its_row_idle(inner):
     assert inner / (-(-inner // x) * x) >= 0.8
 
 
+@pytest.mark.parametrize("inner", [(10, 4), (3, 5), (6, 12), (16, 2)])
+def test_a_3d_block_fits_small_inner_extents(inner):
+    block = block_shape((4,) + inner)
+    for extent, size in zip(inner[::-1], block):
+        assert extent / (-(-extent // size) * size) >= 0.8
+    assert prod(block) <= 256 and block[2] <= 64
+
+
+def test_a_3d_launch_that_fills_8_by_8_keeps_the_8_8_4_block():
+    assert block_shape((4, 16, 8)) == (8, 8, 4)
+
+
 def test_many_bytes_per_thread_give_fewer_threads():
     light = [arr("a"), arr("b", role="output")]
     heavy = [arr("m", "mat44"), arr("n", "mat44", role="output")]

@@ -47,14 +47,19 @@ def test_a_table_over_the_limit_is_not_small():
     assert small_tables([big], (64,)) == frozenset()
 
 
-def test_unused_results_on_small_tables_are_aggregated_the_rest_stay_plain():
+def test_unused_adds_on_small_tables_are_aggregated_the_rest_stay_plain():
     code = translate_kernel(HIST, "hist_k", "h.py", frozenset({"hist", "cnt", "peak"})).kernel_code
     assert "warp_atomic_add(&hist[idx[i]], x);" in code
     assert "warp_atomic_add(&cnt[i % 4], 1);" in code
-    assert "warp_atomic_max(&cnt[idx[i]], i);" in code
-    assert "warp_atomic_min(&peak[i % 2], x);" in code
     assert "atomicAdd(&own[i], x);" in code  # not a small table
     assert "int old = atomicAdd(&cnt[4], 1);" in code  # its old value is used
+
+
+def test_min_and_max_keep_their_early_exit_instead_of_aggregating():
+    code = translate_kernel(HIST, "hist_k", "h.py", frozenset({"hist", "cnt", "peak"})).kernel_code
+    assert "atomicMaxInt(&cnt[idx[i]], i);" in code
+    assert "atomicMinFloat(&peak[i % 2], x);" in code
+    assert "warp_atomic_min" not in code and "warp_atomic_max" not in code
 
 
 def test_without_small_tables_no_atomic_is_aggregated():

@@ -161,6 +161,14 @@ def test_output_detector_flags_zero_constant_and_copies():
                                                     ("copy_of_input", "copy == a")}
 
 
+def test_output_detector_flags_one_vector_written_by_every_thread():
+    # Each element is (1, 2, 3): the flat values differ, the elements do not.
+    same = np.tile(np.array([1.0, 2.0, 3.0], np.float32), (8, 1))
+    varied = same + np.arange(8, dtype=np.float32)[:, None]
+    found = degenerate_outputs({"same": same, "varied": varied}, {})
+    assert [(f.pattern, f.text) for f in found] == [("constant_output", "same")]
+
+
 def test_output_detector_flags_unchanged_inout_and_passes_real_outputs():
     start = {"acc": np.array([1, 2, 3], np.int32)}
     assert [f.pattern for f in degenerate_outputs({"acc": np.array([1, 2, 3], np.int32)}, {}, start)] == ["copy_of_input"]
@@ -205,10 +213,12 @@ def test_generated_outputs_are_not_constant_zero_or_copies_in_warp():
             dtype = np.int32 if arg.is_int else np.float32
             if arg.role in ("output", "inout"):
                 count = arg.count * arg.width
-                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count, offset=offset)
+                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count,
+                                                  offset=offset).reshape(arg.count, arg.width)
                 offset += count * 4
             if arg.role in ("input", "inout", "index"):
-                (initial if arg.role == "inout" else inputs)[arg.name] = make_input(arg, position, input_seed(spec))
+                (initial if arg.role == "inout" else inputs)[arg.name] = make_input(
+                    arg, position, input_seed(spec)).reshape(arg.count, arg.width)
         if degenerate_outputs(written, inputs, initial):
             bad.append(spec.name)
     assert bad == []
