@@ -832,6 +832,9 @@ class FunctionTranslator(TileTranslator):
             if len(value_node.elts) != len(names):
                 raise self.error(node, f"{len(value_node.elts)} values assigned to {len(names)} names")
             values = [self.emit(v) for v in value_node.elts]
+            for v, src in zip(values, value_node.elts):
+                if isinstance(v.type, LocalVectorType):
+                    raise self.unsupported(src, f"a {v.type} in a tuple assignment")
             read = {n.id for n in ast.walk(value_node) if isinstance(n, ast.Name)}
             if read & set(names):  # a swap: evaluate every value before assigning any
                 temps = []
@@ -876,6 +879,8 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"assignment to array parameter '{name}'")
         if isinstance(value.type, ArrayType):
             raise self.unsupported(node, "array-valued local variable")
+        if isinstance(value.type, LocalVectorType):
+            raise self.unsupported(node, f"a {value.type} assigned here (only `name = vector` is translated)")
         known = self.lookup(name)
         if known is None and name in self.pending:
             if self.pending[name] is None:
@@ -1057,6 +1062,9 @@ class FunctionTranslator(TileTranslator):
             return
         if isinstance(node.value, ast.Tuple):
             values = [self.emit(v) for v in node.value.elts]
+            for v, src in zip(values, node.value.elts):
+                if isinstance(v.type, LocalVectorType):
+                    raise self.unsupported(src, f"returning a {v.type} from a @wp.func")
             if self.return_type is None:
                 self.return_type = self.module.tuple_type(self.fn.name, tuple(v.type for v in values))
             if not isinstance(self.return_type, TupleType) or self.return_type.types != tuple(v.type for v in values):
@@ -1064,6 +1072,8 @@ class FunctionTranslator(TileTranslator):
             self.out(f"return {self.return_type.name}{{{', '.join(v.code for v in values)}}};")
             return
         value = self.emit(node.value)
+        if isinstance(value.type, LocalVectorType):
+            raise self.unsupported(node.value, f"returning a {value.type} from a @wp.func")
         if self.return_type is None:
             self.return_type = value.type
         self.check_same(node, self.return_type, value.type, "return value")

@@ -257,6 +257,13 @@ def test_a_local_vector_with_initial_values_is_refused():
                        "`wp.types.vector(dtype=T, length=N)` (zeros)")
 
 
+def test_returning_a_local_vector_from_a_helper_is_refused():
+    source = ("import warp as wp\n\n@wp.func\ndef g(x: float):\n    v = wp.types.vector(dtype=float, length=3)\n"
+              "    return v\n\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n    a[i] = g(1.0)[0]\n")
+    result = translate_source(source, "user.py")["k"]
+    assert str(result) == "user.py:6:12: unsupported: returning a vector(length=3, dtype=float32) from a @wp.func"
+
+
 def _refusal(body: str, params: str = "a: wp.array2d(dtype=wp.vec2f)") -> str:
     source = f"import warp as wp\n\n@wp.kernel\ndef k({params}):\n    i = wp.tid()\n{body}"
     result = translate_source(source, "user.py")["k"]
