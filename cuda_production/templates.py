@@ -149,16 +149,43 @@ struct CheckStats {
 };
 '''
 
-CHECK_FLOAT = r'''
-static bool check_float(const char* name, const float* got, const float* want, size_t count,
-                        float atol, float rtol, CheckStats& stats)
+# How check_values reads each float element type: as a double, the smallest |want| a relative error
+# divides by, and the significant digits a mismatch prints (enough to tell any two values apart).
+CHECK_TYPES = {  # scalar -> (C type, the element x as a double, relative-error floor, digits printed)
+    "float32": ("float", "x", "1e-30", 9),
+    "float64": ("double", "x", "1e-300", 17),
+    "float16": ("__half", "__half2float(x)", "1e-30", 9),
+}
+
+
+def check_types(scalars: set[str]) -> str:
+    """CheckType<T> for each float scalar the program checks (check_values reads its elements through it)."""
+    lines = ["template <typename T> struct CheckType;  // one specialisation per float type this program checks"]
+    for scalar, (ctype_name, as_double, rel_floor, digits) in CHECK_TYPES.items():
+        if scalar in scalars:
+            lines += [f"template <> struct CheckType<{ctype_name}> {{",
+                      f"    static double value({ctype_name} x) {{ return {as_double}; }}",
+                      f"    static constexpr double rel_floor = {rel_floor};",
+                      f"    static constexpr int digits = {digits};",
+                      "};"]
+    return "\n".join(lines)
+
+
+CHECK_VALUES = r'''
+template <typename T>
+static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
+                         CheckStats& stats)
 {
+    const double rel_floor = CheckType<T>::rel_floor;
+    const int digits = CheckType<T>::digits;
     size_t first_bad = count;
     for (size_t i = 0; i < count; ++i) {
-        double diff = std::fabs((double)got[i] - (double)want[i]);
-        double rel = diff / std::max(std::fabs((double)want[i]), 1e-30);
-        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
-        double allowed = atol + rtol * std::fabs((double)want[i]);
+        const double got_i = CheckType<T>::value(got[i]);
+        const double want_i = CheckType<T>::value(want[i]);
+        double diff = std::fabs(got_i - want_i);
+        double rel = diff / std::max(std::fabs(want_i), rel_floor);
+        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
+        double allowed = atol + rtol * std::fabs(want_i);
         if (!same_nan) {
             stats.max_abs = std::max(stats.max_abs, diff);
             stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
@@ -172,8 +199,8 @@ static bool check_float(const char* name, const float* got, const float* want, s
         }
     }
     if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %.9g, Warp computed %.9g\n", name, first_bad,
-                got[first_bad], want[first_bad]);
+        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
+                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
     return first_bad == count;
 }
 '''
@@ -194,48 +221,6 @@ static bool check_int(const char* name, const int* got, const int* want, size_t 
     if (first_bad < count)
         fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
     return first_bad == count;
-}
-'''
-
-CHECK_DOUBLE = r'''
-static bool check_double(const char* name, const double* got, const double* want, size_t count,
-                         double atol, double rtol, CheckStats& stats)
-{
-    size_t first_bad = count;
-    for (size_t i = 0; i < count; ++i) {
-        double diff = std::fabs(got[i] - want[i]);
-        double rel = diff / std::max(std::fabs(want[i]), 1e-300);
-        bool same_nan = std::isnan(got[i]) && std::isnan(want[i]);
-        double allowed = atol + rtol * std::fabs(want[i]);
-        if (!same_nan) {
-            stats.max_abs = std::max(stats.max_abs, diff);
-            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
-            if (diff > 0.0)
-                stats.max_rel = std::max(stats.max_rel, rel);
-        }
-        if (!same_nan && !(diff <= allowed)) {
-            if (first_bad == count)
-                first_bad = i;
-            ++stats.mismatches;
-        }
-    }
-    if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %.17g, Warp computed %.17g\n", name, first_bad,
-                got[first_bad], want[first_bad]);
-    return first_bad == count;
-}
-'''
-
-CHECK_HALF = r'''
-static bool check_half(const char* name, const __half* got, const __half* want, size_t count,
-                       float atol, float rtol, CheckStats& stats)
-{
-    std::vector<float> got_f(count), want_f(count);
-    for (size_t i = 0; i < count; ++i) {
-        got_f[i] = __half2float(got[i]);
-        want_f[i] = __half2float(want[i]);
-    }
-    return check_float(name, got_f.data(), want_f.data(), count, atol, rtol, stats);
 }
 '''
 
@@ -551,16 +536,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(FILL_INT.strip("\n"))
     w("")
     w(CHECK_STATS.strip("\n"))
-    written_scalars = {lookup_dtype(h.arg.dtype).scalar for h in written}
-    if has_reference and written_scalars & {"float32", "float16"}:
+    written_floats = {lookup_dtype(h.arg.dtype).scalar for h in written} & set(CHECK_TYPES)
+    if has_reference and written_floats:
         w("")
-        w(CHECK_FLOAT.strip("\n"))
-    if has_reference and "float64" in written_scalars:
+        w(check_types(written_floats))
         w("")
-        w(CHECK_DOUBLE.strip("\n"))
-    if has_reference and "float16" in written_scalars:
-        w("")
-        w(CHECK_HALF.strip("\n"))
+        w(CHECK_VALUES.strip("\n"))
     if has_reference and any(h.arg.is_int for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
@@ -669,11 +650,11 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
                 got = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<const int*>(h_{h.var}.data())"
                 w(f'    ok &= check_int("{h.label}", {got}, reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
             else:
-                check = {"double": "check_double", "__half": "check_half"}.get(elem, "check_float")
                 atol, rtol = tolerance.for_dtype(lookup_dtype(a.dtype).scalar)
+                # float32/float16 tolerances as float constants, float64's as double (the values compared before)
                 fmt = (lambda x: _fmt_scalar("float64", x)) if elem == "double" else _fmt_float
-                w(f'    ok &= {check}("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n},')
-                w(f"                      {fmt(atol * a.bound)}, {fmt(rtol)}, stats);")
+                w(f'    ok &= check_values("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n},')
+                w(f"                       {fmt(atol * a.bound)}, {fmt(rtol)}, stats);")
             offset += a.component_bytes * n
         w(f'    printf("%s {name}: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\\n",')
         w('           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);')

@@ -51,12 +51,28 @@ def _is_wp(node: ast.AST, *names: str) -> bool:
         and node.attr in names
 
 
-def find_launches(tree: ast.AST, fold) -> dict[str, TileLaunch]:
-    """Every `wp.launch(_tiled)(kernel, ...)` naming a kernel directly: its mode, block_dim and launch rank.
+@dataclass(frozen=True)
+class LaunchCall:
+    """One `wp.launch(kernel, ...)` or `wp.launch_tiled(kernel, ...)` of a user's file naming its kernel
+    directly, as the file writes it (parsed, never executed)."""
 
-    `fold(node)` gives a node's constant value (literals and module constants) or None. The first
-    launch of a kernel with a readable block_dim wins."""
-    found: dict[str, TileLaunch] = {}
+    kernel: str
+    tiled: bool  # wp.launch_tiled
+    dim: tuple[int | None, ...] | None  # one entry per launch dimension, None where not a constant int; None: rank unknown
+    block_dim: int | None  # block_dim= when a constant int
+    block_dim_text: str | None  # block_dim= as written; None when the call gives none
+    line: int
+
+
+def _int_value(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def launch_calls(tree: ast.AST, fold) -> list[LaunchCall]:
+    """Every `wp.launch(_tiled)(kernel, ...)` naming a kernel directly, in `ast.walk` order.
+
+    `fold(node)` gives a node's constant value (literals, module constants, their arithmetic) or None."""
+    calls = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _is_wp(node.func, *LAUNCH_FUNCTIONS)):
             continue
@@ -64,23 +80,37 @@ def find_launches(tree: ast.AST, fold) -> dict[str, TileLaunch]:
         kernel = node.args[0] if node.args else keywords.get("kernel")
         if not isinstance(kernel, ast.Name):
             continue
-        tiled = node.func.attr == "launch_tiled"
         dim = node.args[1] if len(node.args) > 1 else keywords.get("dim")
-        ndim = len(dim.elts) if isinstance(dim, (ast.List, ast.Tuple)) else (
-            1 if dim is not None and isinstance(fold(dim), int) else None)
+        if isinstance(dim, (ast.List, ast.Tuple)):
+            dims = tuple(_int_value(fold(item)) for item in dim.elts)
+        else:
+            value = _int_value(fold(dim)) if dim is not None else None
+            dims = None if value is None else (value,)
         block = keywords.get("block_dim")
-        value = fold(block) if block is not None else None
-        line = f"line {node.lineno}"
-        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1024:
-            launch = TileLaunch(tiled, value, f"block_dim={ast.unparse(block)} at the wp.{node.func.attr} call, {line}", ndim)
-        elif block is None and not tiled:
+        calls.append(LaunchCall(kernel.id, node.func.attr == "launch_tiled", dims,
+                                _int_value(fold(block)) if block is not None else None,
+                                ast.unparse(block) if block is not None else None, node.lineno))
+    return calls
+
+
+def tile_launches(calls: list[LaunchCall]) -> dict[str, TileLaunch]:
+    """Kernel name -> its launch mode, block_dim and launch rank. The first launch of a kernel with a
+    readable block_dim wins."""
+    found: dict[str, TileLaunch] = {}
+    for call in calls:
+        function = "wp.launch_tiled" if call.tiled else "wp.launch"
+        ndim = len(call.dim) if call.dim is not None else None
+        line = f"line {call.line}"
+        if call.block_dim is not None and 1 <= call.block_dim <= 1024:
+            launch = TileLaunch(call.tiled, call.block_dim, f"block_dim={call.block_dim_text} at the {function} call, {line}", ndim)
+        elif call.block_dim_text is None and not call.tiled:
             launch = TileLaunch(False, WARP_CUDA_BLOCK_DIM, f"wp.launch without block_dim ({line}): Warp's CUDA default", ndim)
         else:
-            launch = TileLaunch(tiled, DEFAULT_TILED_BLOCK_DIM, f"default: block_dim of the wp.{node.func.attr} call at "
+            launch = TileLaunch(call.tiled, DEFAULT_TILED_BLOCK_DIM, f"default: block_dim of the {function} call at "
                                 f"{line} is not a constant (declare block_dim with --inputs)", ndim)
-        known = found.get(kernel.id)
+        known = found.get(call.kernel)
         if known is None or (known.origin.startswith("default") and not launch.origin.startswith("default")):
-            found[kernel.id] = launch
+            found[call.kernel] = launch
     return found
 
 

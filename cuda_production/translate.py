@@ -26,7 +26,7 @@ import click
 from cuda_production.kernel_instances import free_names, is_overload_statement, nested_kernel_defs
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
-from cuda_production.tiles import find_launches
+from cuda_production.tiles import LaunchCall, launch_calls, tile_launches
 from cuda_production.translator import (
     ModuleInfo, TranslatedKernel, TranslationError, _constant_value, _fold, parse_module, translate_module,
 )
@@ -246,8 +246,10 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
     declared_captures = {name: decl.captures for name, decl in declarations.items() if decl.captures}
     refused_deep, translatable = _what_to_translate(index, list(top_kernels), str(path), tree)
     try:
+        calls = file_launch_calls(tree)  # folding may recurse as deep as the file nests
         results, info = _translate_deep(translatable, str(path), declared_types, declared_captures,
-                                         _declared_block_dims(index, top_kernels, declarations, path), _launches(tree))
+                                         _declared_block_dims(index, top_kernels, declarations, path),
+                                         tile_launches(calls))
     except TranslationError as exc:
         click.echo(str(exc), err=True)
         return 2
@@ -268,7 +270,7 @@ def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force
 
     # Inputs and destinations first: nothing is written for a kernel refused here.
     constants = module_int_constants(tree)
-    launches = file_launches(tree, constants)
+    launches = file_launches(calls)
     funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _is_kernel(n)}
     ready: list[tuple[TranslatedKernel, tuple[int, ...], list, str, str]] = []
     for name in sorted({*results, *refused_deep}, key=lambda n: (lines.get(n, 0), n)):
@@ -418,8 +420,9 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         click.echo(line)
 
 
-def _launches(tree: ast.Module) -> dict:
-    """How the file launches its kernels (read before the translator sees only the kernels' own code)."""
+def file_launch_calls(tree: ast.Module) -> list[LaunchCall]:
+    """The file's launch calls, their values folded with its module constants (read before the translator
+    sees only the kernels' own code)."""
     constants: dict = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -428,7 +431,7 @@ def _launches(tree: ast.Module) -> dict:
                 constants.pop(node.targets[0].id, None)
             else:
                 constants[node.targets[0].id] = value
-    return find_launches(tree, lambda n: _fold(n, constants))
+    return launch_calls(tree, lambda n: _fold(n, constants))
 
 
 def _declared_block_dims(index: SourceIndex, kernel_nodes: dict, declarations: dict, path: Path) -> dict[str, int]:

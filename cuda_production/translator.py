@@ -25,7 +25,8 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType,
 )
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, find_launches, uses_tiles, zero_of,
+    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches, uses_tiles,
+    zero_of,
 )
 
 
@@ -192,7 +193,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
     for name, instance in found.instances.items():
         info.kernels[name] = instance.node
         info.instances[name] = instance
-    info.launches = find_launches(tree, lambda node: _fold(node, info.constants))
+    info.launches = tile_launches(launch_calls(tree, lambda node: _fold(node, info.constants)))
     return info
 
 
@@ -371,7 +372,7 @@ _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
-_HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats check_float check_int read_file emu_launch"""
+_HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cuda_production.cuda_types import TYPE_ALIASES
+from cuda_production.tiles import LaunchCall
 from cuda_production.translator import TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
@@ -620,26 +621,17 @@ def _check_array(arg: ArgSpec, p, where: str) -> None:
         raise InputsError(f"{where}: error: the range [{arg.low}, {arg.high}] on a grid of 2**-{arg.grid_bits} is too large")
 
 
-def _literal_dim(node: ast.AST, constants: dict[str, int]) -> tuple[int, ...] | None:
-    """`dim=` of a launch as integers: a literal or module constant, or a tuple/list of them."""
-    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
-    dims = tuple(_constant_int(item, constants) for item in items)
-    return dims if dims and all(d is not None and d > 0 for d in dims) else None
-
-
-def file_launches(tree: ast.Module, constants: dict[str, int]) -> dict[str, tuple[int, ...]]:
-    """Kernel name -> the launch dimensions its `wp.launch(kernel, dim=...)` calls in the file give,
-    when every such call names the same literal dimensions (`dim=1`, `dim=(1,)`, `dim=N` with N a
-    module int constant). A serial kernel (`dim=1`: a scan, a counter) launched wide is a race."""
+def file_launches(calls: list[LaunchCall]) -> dict[str, tuple[int, ...]]:
+    """Kernel name -> the launch dimensions the file's `wp.launch(kernel, dim=...)` calls give, when
+    every such call names the same constant dimensions (`dim=1`, `dim=(1,)`, `dim=N` or `N // 4` with
+    N a module int constant); one call whose dim is not constant (or not written: `**kwargs`) sets
+    nothing. A serial kernel (`dim=1`: a scan, a counter) launched wide is a race. `wp.launch_tiled`
+    calls do not count: their dim is a grid of blocks (tile_launches reads them)."""
     seen: dict[str, set[tuple[int, ...] | None]] = {}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _is_wp(node.func, "launch")):
-            continue
-        keywords = {k.arg: k.value for k in node.keywords if k.arg}
-        kernel = keywords.get("kernel", node.args[0] if node.args else None)
-        dim = keywords.get("dim", node.args[1] if len(node.args) > 1 else None)
-        if isinstance(kernel, ast.Name) and dim is not None:
-            seen.setdefault(kernel.id, set()).add(_literal_dim(dim, constants))
+    for call in calls:
+        if not call.tiled:
+            known = call.dim is not None and call.dim and all(d is not None and d > 0 for d in call.dim)
+            seen.setdefault(call.kernel, set()).add(call.dim if known else None)
     return {name: next(iter(dims)) for name, dims in seen.items() if len(dims) == 1 and None not in dims}
 
 

@@ -22,6 +22,7 @@ machine may be shared), and prints the ratios new / REV.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import re
@@ -37,26 +38,33 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def floor_rate(count: int, seed: int) -> tuple[float, float]:
-    from extraction import warp_compat
-    from extraction.loader import load_kernels, unload
     from synthesis.categories import generate
     from synthesis.stages import canonical_categories, task_for
 
     cats = canonical_categories(())
     specs = [generate(t.category, t.seed) for t in (task_for(i, cats, seed) for i in range(count))]
-    warm = load_kernels(specs[0].source, "warm")[specs[0].name]
-    warp_compat.build_module(warm, True).codegen("cuda")
+    return floor_of([(sp.name, sp.source) for sp in specs])
+
+
+def floor_of(kernels: list[tuple[str, str]]) -> tuple[float, float]:
+    """Warp's floor over (kernel name, module source) pairs: kernels/s of create + build + emit, and
+    of build + emit alone (kernels created beforehand)."""
+    from extraction import warp_compat
+    from extraction.loader import load_kernels, unload
+
+    name, source = kernels[0]
+    warp_compat.build_module(load_kernels(source, "warm")[name], True).codegen("cuda")
     t0 = time.perf_counter()
-    for sp in specs:
-        k = load_kernels(sp.source, "f_" + sp.name)[sp.name]
+    for name, source in kernels:
+        k = load_kernels(source, "f_" + name)[name]
         warp_compat.build_module(k, True).codegen("cuda")
-        unload("f_" + sp.name)
-    with_load = count / (time.perf_counter() - t0)
-    kernels = [load_kernels(sp.source, "g_" + sp.name)[sp.name] for sp in specs]
+        unload("f_" + name)
+    with_load = len(kernels) / (time.perf_counter() - t0)
+    created = [load_kernels(source, "g_" + name)[name] for name, source in kernels]
     t0 = time.perf_counter()
-    for k in kernels:
+    for k in created:
         warp_compat.build_module(k, True).codegen("cuda")
-    strict = count / (time.perf_counter() - t0)
+    strict = len(kernels) / (time.perf_counter() - t0)
     return with_load, strict
 
 
@@ -96,15 +104,28 @@ def concurrent_floor(count: int, seed: int, processes: int) -> float:
     return sum(n for _, _, n in spans) / (max(t1 for _, t1, _ in spans) - min(t0 for t0, _, _ in spans))
 
 
-def pipeline_rate(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> float:
-    """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported)."""
+def tree_env(root: Path) -> dict[str, str]:
+    """The environment with `root` first on PYTHONPATH (its code imported), the rest kept (a Warp
+    installed outside site-packages)."""
+    rest = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=str(root) + (os.pathsep + rest if rest else ""))
+
+
+def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> tuple[float, float]:
+    """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported), and
+    the kB of JSONL pairs (Python source, Warp's C++/CUDA) it wrote per kernel: how big the kernels are."""
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run(
             [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
              "-o", str(Path(tmp) / "out"), "-s", str(seed), "-j", str(workers), "--no-progress", *extra],
-            capture_output=True, text=True, check=True, cwd=root, env=dict(os.environ, PYTHONPATH=str(root)))
+            capture_output=True, text=True, check=True, cwd=root, env=tree_env(root))
+        written = sum(f.stat().st_size for f in (Path(tmp) / "out").rglob("*.jsonl"))
     match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", proc.stdout)
-    return count / float(match.group(2))  # kernels/s from the printed time (the rate is rounded)
+    return count / float(match.group(2)), written / 1000 / count  # from the printed time (the rate is rounded)
+
+
+def pipeline_rate(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> float:
+    return pipeline_run(count, seed, workers, *extra, root=root)[0]
 
 
 # Run in a subprocess with the measured tree on PYTHONPATH: CPU ms per kernel of generation and of
@@ -133,10 +154,30 @@ print(1000 * spent_generate / count, 1000 * spent_hash / count if structure_hash
 """
 
 
+# Run in a subprocess with a tree on PYTHONPATH: the (name, source) of the kernels that tree's
+# generators make, in the pipeline's order, as JSON to a file.
+SOURCE_DUMP = r"""
+import json, sys
+from synthesis.categories import CATEGORY_NAMES, generate
+count, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+specs = [generate(CATEGORY_NAMES[i % len(CATEGORY_NAMES)], seed + i) for i in range(count)]
+json.dump([(sp.name, sp.source) for sp in specs], open(out, "w"))
+"""
+
+
+def tree_sources(count: int, seed: int, root: Path) -> list[tuple[str, str]]:
+    """(name, source) of `count` kernels generated by the tree at `root`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "sources.json"
+        subprocess.run([sys.executable, "-c", SOURCE_DUMP, str(count), str(seed), str(out)], capture_output=True,
+                       text=True, check=True, cwd=root, env=tree_env(root))
+        return [tuple(pair) for pair in json.loads(out.read_text())]
+
+
 def generation_cost(count: int, seed: int, root: Path = ROOT) -> tuple[float, float]:
     """CPU ms per kernel of generate and of structure_hash, in the tree at `root`."""
     proc = subprocess.run([sys.executable, "-c", GENERATION_TIMER, str(count), str(seed)], capture_output=True,
-                          text=True, check=True, cwd=root, env=dict(os.environ, PYTHONPATH=str(root)))
+                          text=True, check=True, cwd=root, env=tree_env(root))
     gen, digest = proc.stdout.split()
     return float(gen), float(digest)
 
@@ -166,6 +207,10 @@ def generation_figures(args) -> None:
 def baseline_figures(args) -> None:
     """Generation cost and pipeline throughput here and at --baseline, measured alternately."""
     with revision_tree(args.baseline) as old_root:
+        # Warp's own floor on each tree's kernels (same Warp, this process): how much of a change in
+        # throughput is Warp's work on different kernels rather than the pipeline's.
+        sources = {"old": tree_sources(args.count, args.seed, old_root), "new": tree_sources(args.count, args.seed, ROOT)}
+        floors: dict[str, list] = {"new": [], "old": []}
         costs: dict[str, list] = {"new": [], "old": []}
         rates: dict[str, list] = {"new": [], "old": []}
         for round_ in range(args.rounds):
@@ -173,7 +218,9 @@ def baseline_figures(args) -> None:
             for side, root in sides if round_ % 2 == 0 else sides[::-1]:  # neither side always first
                 costs[side].append(generation_cost(args.count, args.seed, root))
                 if not args.generation:
-                    rates[side].append(pipeline_rate(args.count, args.seed, 1, root=root))
+                    floors[side].append(floor_of(sources[side])[0])
+                if not args.generation:
+                    rates[side].append(pipeline_run(args.count, args.seed, 1, root=root))
     rev = args.baseline
     best = {side: tuple(min(c[k] for c in costs[side]) for k in (0, 1)) for side in costs}
     print(f"best of {args.rounds} alternate runs, {args.count} kernels; CPU ms per kernel; {rev} against this tree")
@@ -184,9 +231,17 @@ def baseline_figures(args) -> None:
     old, new = sum(x for x in best["old"] if not math.isnan(x)), sum(best["new"])
     print(f"both             {rev} {old:6.2f}   now {new:6.2f}   {old / new:.2f}x faster")
     if rates["new"]:
-        new, old = max(rates["new"]), max(rates["old"])
+        (new, new_kb), (old, old_kb) = max(rates["new"]), max(rates["old"])
         print(f"pipeline -d cuda -j 1  {rev} {old:6.1f} kernels/s   now {new:6.1f} kernels/s   "
               f"new / {rev} = {new / old:.2f}")
+        print(f"pairs written          {rev} {old_kb:6.1f} kB/kernel    now {new_kb:6.1f} kB/kernel    "
+              f"new / {rev} = {new_kb / old_kb:.2f}  (Python + Warp's C++/CUDA, forward and backward)")
+        print(f"pipeline output        {rev} {old * old_kb:6.0f} kB/s         now {new * new_kb:6.0f} kB/s         "
+              f"new / {rev} = {new * new_kb / (old * old_kb):.2f}")
+        old_floor, new_floor = max(floors["old"]), max(floors["new"])
+        print(f"Warp floor             {rev} kernels {old_floor:6.1f}/s   now {new_floor:6.1f}/s   "
+              f"new / {rev} = {new_floor / old_floor:.2f}  (create + build + emit, forward and backward)")
+        print(f"pipeline / Warp floor  {rev} {old / old_floor:.2f}   now {new / new_floor:.2f}")
 
 
 def main() -> None:
@@ -253,4 +308,9 @@ def standalone_figures(args) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except subprocess.CalledProcessError as exc:  # a measured run failed: its own last line says why
+        last = (exc.stderr or "").strip().splitlines()[-1:] or ["no output"]
+        sys.exit(f"bench_pipeline: {Path(exc.cmd[1]).name if len(exc.cmd) > 1 else exc.cmd[0]} failed "
+                 f"(exit {exc.returncode}): {last[0]}")

@@ -5,6 +5,7 @@ import random
 
 from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
+from synthesis.sampled_run import degenerate_written
 
 
 def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int, allow_else: bool = True) -> None:
@@ -34,7 +35,23 @@ def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int,
             break
 
 
+# Draws per kernel before one whose outputs, run at 64 sampled points, are constant or a copy of an
+# input at 90% of them or more is kept regardless (about 1 draw in 10 is redrawn).
+MAX_DRAWS = 8
+
+
 def generate(rng: random.Random, name: str, seed: int):
+    """A branch chain kernel. Its outputs pass through branches, which realism's point evaluator
+    does not follow; the kernel is run at sampled points (synthesis.sampled_run) and redrawn while
+    an output is the same everywhere or an input copied through (e.g. `if 2.0 > b: r = b`)."""
+    for _ in range(MAX_DRAWS):
+        spec = draw_kernel(rng, name, seed)
+        if not degenerate_written(spec, points=64, share=0.9):
+            return spec
+    return spec
+
+
+def draw_kernel(rng: random.Random, name: str, seed: int):
     w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)

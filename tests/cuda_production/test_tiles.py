@@ -6,6 +6,7 @@ One translate run (`--reference --check`) covers every kernel below: one Warp bu
 per kernel."""
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -165,6 +166,38 @@ def test_block_dim_is_declared_when_the_file_does_not_say():
               "    i = wp.tid()\n    v = x[i]\n    wp.tile_atomic_add(total, wp.tile_sum(wp.tile(v * v)))\n")
     found = translate_source(source, "user.py", block_dims={"energy": 128})["energy"]
     assert found.block_dim == 128 and "__shared__ float partial0[128];" in found.kernel_code
+
+
+LAUNCHES = ("import warp as wp\n\nB = 32\nN = 4\n\n\ndef run(a, n):\n"
+            "    wp.launch_tiled(k, dim=[N, n], inputs=[a], block_dim=B * 2)\n"
+            "    wp.launch(kernel=serial, dim=N - 3, inputs=[a])\n"
+            "    wp.launch(kernels[0], dim=1, inputs=[a])\n")
+
+
+def test_launch_calls_read_kernel_mode_dims_and_block_dim_through_the_files_constants():
+    from cuda_production.tiles import LaunchCall, launch_calls
+    from cuda_production.translate import file_launch_calls
+
+    tree = ast.parse(LAUNCHES)
+    assert file_launch_calls(tree) == [LaunchCall("k", True, (4, None), 64, "B * 2", 8),
+                                       LaunchCall("serial", False, (1,), None, None, 9)]
+    assert launch_calls(tree, lambda node: None)[1].dim is None  # nothing constant: rank unknown
+
+
+def test_a_launch_with_a_readable_block_dim_wins_over_an_earlier_unreadable_one():
+    from cuda_production.tiles import LaunchCall, tile_launches
+
+    calls = [LaunchCall("k", True, (2,), None, "n", 3), LaunchCall("k", True, (2, 2), 128, "128", 4),
+             LaunchCall("k", True, (2,), 32, "32", 5)]
+    launch = tile_launches(calls)["k"]
+    assert (launch.block_dim, launch.ndim, launch.origin) == (128, 2, "block_dim=128 at the wp.launch_tiled call, line 4")
+
+
+def test_a_plain_launch_without_block_dim_gets_warps_cuda_default():
+    from cuda_production.tiles import LaunchCall, WARP_CUDA_BLOCK_DIM, tile_launches
+
+    launch = tile_launches([LaunchCall("k", False, (256,), None, None, 7)])["k"]
+    assert (launch.tiled, launch.block_dim) == (False, WARP_CUDA_BLOCK_DIM)
 
 
 def test_an_unsupported_tile_builtin_is_refused_with_its_location():

@@ -468,18 +468,31 @@ SERIAL = HEADER + ("N = 4\n\n@wp.kernel\ndef scan(values: wp.array(dtype=float),
                    "    total[0] = s\n\n\ndef run(values, total):\n    wp.launch(scan, dim=1, inputs=[values, total])\n")
 
 
-def test_a_literal_launch_in_the_file_sets_the_launch():
-    from cuda_production.user_inputs import file_launches, module_int_constants
+def launched_dims(source: str) -> dict[str, tuple[int, ...]]:
+    from cuda_production.translate import file_launch_calls
+    from cuda_production.user_inputs import file_launches
 
-    tree = ast.parse(SERIAL.replace("dim=1", "dim=(N, 2)"))
-    assert file_launches(tree, module_int_constants(tree)) == {"scan": (4, 2)}
+    return file_launches(file_launch_calls(ast.parse(source)))
+
+
+def test_a_literal_launch_in_the_file_sets_the_launch():
+    assert launched_dims(SERIAL.replace("dim=1", "dim=(N, 2)")) == {"scan": (4, 2)}
 
 
 def test_launches_with_different_dims_set_nothing():
-    from cuda_production.user_inputs import file_launches
+    assert launched_dims(SERIAL + "    wp.launch(scan, dim=values.shape[0], inputs=[values, total])\n") == {}
 
-    tree = ast.parse(SERIAL + "    wp.launch(scan, dim=values.shape[0], inputs=[values, total])\n")
-    assert file_launches(tree, {}) == {}
+
+def test_a_launch_dim_computed_from_module_constants_sets_the_launch():
+    assert launched_dims(SERIAL.replace("dim=1", "dim=N // 4")) == {"scan": (1,)}
+
+
+def test_a_launch_whose_dim_comes_through_keyword_unpacking_sets_nothing():
+    assert launched_dims(SERIAL + "    wp.launch(scan, **settings)\n") == {}
+
+
+def test_a_tiled_launch_does_not_set_the_launch():
+    assert launched_dims(SERIAL.replace("wp.launch(scan, dim=1,", "wp.launch_tiled(scan, dim=1, block_dim=32,")) == {}
 
 
 def test_a_kernel_the_file_launches_serially_keeps_one_thread_at_bench_size(tmp_path):

@@ -141,6 +141,14 @@ def test_condition_check_enumerates_the_launch():
     assert not condition_is_constant("i - j >= 0", ("i", "j"), (8, 8), ARGS)
 
 
+def test_a_float_condition_open_only_at_its_inputs_endpoint_counts_as_constant():
+    b = [ArgInfo("b", "input", "float32", -2.0, 2.0, None)]
+    assert condition_is_constant("2.0 > b[tid]", ("tid",), (256,), b)  # false only where b == 2.0
+    assert condition_is_constant("b[tid] >= -2.0", ("tid",), (256,), b)
+    assert not condition_is_constant("1.5 > b[tid]", ("tid",), (256,), b)
+    assert not condition_is_constant("tid < 255", ("tid",), (256,), ARGS)  # an int guard on the last thread is real
+
+
 def test_figures_count_repeated_loads_neighbours_and_gathers():
     repeated = kernel("out[tid] = a[tid] * a[tid] + a[tid]")
     own = kernel("x = a[tid]\nout[tid] = x * x + x")

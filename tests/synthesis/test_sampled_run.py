@@ -1,0 +1,56 @@
+"""synthesis.sampled_run: scalar kernels run as Python at sampled points, outputs judged."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from synthesis.categories import multi_conditional
+from synthesis.sampled_run import degenerate_written
+from synthesis.spec import ArgSpec, KernelSpec
+
+B = ArgSpec("b", "float32", "input", (64,), -2.0, 2.0, 10)
+A = ArgSpec("a", "float32", "input", (64,), -2.0, 2.0, 10)
+OUT = ArgSpec("out", "float32", "output", (64,), -4.0, 4.0, 10, bound=4.0)
+
+
+def kernel(body: str, args=(A, B, OUT)) -> KernelSpec:
+    params = ", ".join(f"{a.name}: wp.array(dtype=float)" for a in args)
+    lines = "\n".join("    " + line for line in body.splitlines())
+    source = f"@wp.kernel\ndef k({params}):\n    tid = wp.tid()\n{lines}\n"
+    return KernelSpec("k", "test", "test", source, tuple(args), (64,), 1)
+
+
+def test_an_input_copied_through_a_branch_that_is_always_taken_is_a_copy():
+    # b <= 2.0 everywhere: the first arm always runs, so out is b
+    body = "b_v = b[tid]\nr = float(0.0)\nif 2.0 > b_v:\n    r = b_v\nelse:\n    r = a[tid]\nout[tid] = r"
+    assert degenerate_written(kernel(body)) == ["out: copy of b"]
+
+
+def test_a_value_every_arm_sets_to_one_constant_is_constant():
+    body = "r = float(1.5)\nif a[tid] > 0.0:\n    r = 1.5\nelif b[tid] > 0.0:\n    r = wp.abs(-1.5)\nout[tid] = r"
+    assert degenerate_written(kernel(body)) == ["out: constant"]
+
+
+def test_branches_that_choose_between_inputs_pass():
+    body = "r = a[tid]\nif a[tid] > b[tid]:\n    r = b[tid] * 2.0\nout[tid] = wp.max(r, -1.0)"
+    assert degenerate_written(kernel(body)) == []
+
+
+def test_a_kernel_beyond_the_stand_in_is_not_judged():
+    body = "v = wp.vec3(a[tid], 0.0, 0.0)\nout[tid] = wp.length(v)"
+    assert degenerate_written(kernel(body)) == []
+
+
+def test_an_output_that_differs_only_in_a_rare_branch_is_caught_below_share_one():
+    # b == 2.0 is one input value in 4096: the second arm almost never runs
+    body = "r = b[tid]\nif b[tid] >= 2.0:\n    r = a[tid]\nout[tid] = r"
+    assert degenerate_written(kernel(body), share=0.9) == ["out: copy of b"]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.integers(min_value=0, max_value=2**31 - 1))
+def test_multi_conditional_outputs_are_neither_constant_nor_copies(seed):
+    # judged at other points than the generator's own check, and at every one of them
+    spec = multi_conditional.generate(random.Random(seed), f"cond_{seed}", seed)
+    assert degenerate_written(spec, points=64, seed=99) == []
