@@ -389,6 +389,11 @@ add_builtin("mod", (D, D), D, "fmod({0}, {1})", arg_names=("a", "b"))
 add_builtin("min", (D, D), D, "fmin({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("max", (D, D), D, "fmax({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("abs", (D,), D, "fabs({0})", arg_names=("x",), python_name=True)
+# Warp's half min/max compare in float (builtin.h _wp_native_fmin/_fmax), the result rounded back (exact)
+add_builtin("min", (H, H), H, "__float2half(fminf(__half2float({0}), __half2float({1})))", snippets=("half",),
+            arg_names=("a", "b"), python_name=True)
+add_builtin("max", (H, H), H, "__float2half(fmaxf(__half2float({0}), __half2float({1})))", snippets=("half",),
+            arg_names=("a", "b"), python_name=True)
 add_builtin("clamp", (D, D, D), D, "fmin(fmax({0}, {1}), {2})", arg_names=("x", "low", "high"))
 add_builtin("sign", (D,), D, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0 ? -1.0 : 1.0)", D), arg_names=("x",))
 
@@ -413,6 +418,12 @@ def _vecd_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
 
 for n in (2, 3, 4):
     add_builtin(f"vec{n}d", None, f"vec{n}d", emit=_vecd_ctor(n))
+
+# component-wise product and quotient of two vectors, float32 and float64 alike
+for n in (2, 3, 4):
+    for v in (VEC[n], f"vec{n}d"):
+        for name in ("cw_mul", "cw_div"):
+            add_builtin(name, (v, v), v, f"{name}({{0}}, {{1}})", snippets=(f"{name}:{v}",), arg_names=("a", "b"))
 
 
 # ---- random numbers and noise (warp/native/rand.h, noise.h) --------------------------------------

@@ -66,6 +66,18 @@ class TileType:
         return f"tile({self.dtype}, shape={self.shape})"
 
 
+@dataclass(frozen=True)
+class LocalVectorType:
+    """`wp.types.vector(dtype=T, length=N)` built in a kernel: a local C array `T name[N]` (any length,
+    any scalar type), read and written by index, turned into a tile by wp.tile() and out of one by
+    wp.untile(); not passed as a value."""
+    dtype: str
+    length: int
+
+    def __str__(self) -> str:
+        return f"vector(length={self.length}, dtype={self.dtype})"
+
+
 # C operator precedence (higher binds tighter)
 P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
     16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
@@ -176,6 +188,11 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "vdiv":
         n = int(arg); v = f"float{n}"
         return _fn(v, f"operator/({v} a, float s)", f"    return {_make(n, [f'a.{c} / s' for c in _comps(n)])};"), ()
+    if kind in ("cw_mul", "cw_div"):  # arg: vec{n} or vec{n}d; Warp's vec.h: component by component
+        n = int(arg[3]); real = "double" if arg.endswith("d") else "float"; v = f"{real}{n}"
+        sym = "*" if kind == "cw_mul" else "/"
+        parts = ", ".join(f"a.{c} {sym} b.{c}" for c in _comps(n))
+        return _fn(v, f"{kind}({v} a, {v} b)", f"    return make_{v}({parts});"), ()
     if kind in ("vmin", "vmax"):
         n = int(arg); v = f"float{n}"; f = "fminf" if kind == "vmin" else "fmaxf"
         return _fn(v, f"{kind[1:]}({v} a, {v} b)", f"    return {_make(n, [f'{f}(a.{c}, b.{c})' for c in _comps(n)])};"), ()

@@ -24,12 +24,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, COMPONENTS, ArrayType
+from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
-TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4")
+TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4", "vec2d")
+FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
+TWO_PI = "6.28318530717958647692528676655900576839433879875021"  # Warp's fft_consts<T>::two_pi()
 MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 
@@ -142,7 +144,20 @@ add_tile_builtin("tile_sum", ("a",), 1, "tile_sum")
 add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"), 2, "tile_matmul")
 add_tile_builtin("tile_transpose", ("a",), 1, "tile_transpose")
 add_tile_builtin("tile_broadcast", ("a", "shape"), 2, "tile_broadcast")
-add_tile_builtin("tile_map", ("op", "a", "b"), 2, "tile_map")
+# Warp's tile_map takes one to eight tiles; past `b` they are positional only (no keyword can name them)
+add_tile_builtin("tile_map", ("op", "a", "b", *(f"*{k}" for k in range(3, 9))), 2, "tile_map")
+add_tile_builtin("tile_fft", ("inout",), 1, "tile_fft")
+add_tile_builtin("tile_ifft", ("inout",), 1, "tile_ifft")
+add_tile_builtin("tile_scan_inclusive", ("a",), 1, "tile_scan_inclusive")
+add_tile_builtin("tile_scan_exclusive", ("a",), 1, "tile_scan_exclusive")
+add_tile_builtin("tile_extract", ("a", "i", "j", "k", "l"), 2, "tile_extract")
+add_tile_builtin("tile_from_thread", ("shape", "value", "thread_idx", "storage"), 3, "tile_from_thread")
+add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 3, "tile_store_indexed")
+SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
+add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
+add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
+add_tile_builtin("tile_cholesky_solve", ("L", "y", "fill_mode"), 2, "tile_cholesky_solve")
+SOLVER_DTYPES = ("float32", "float64")
 
 
 def zero_of(dtype: str, one: bool = False) -> str:
@@ -154,8 +169,20 @@ def zero_of(dtype: str, one: bool = False) -> str:
         return "__float2half(1.0f)" if one else "__float2half(0.0f)"
     if dtype == "int32":
         return "1" if one else "0"
+    if dtype in VECD_LEN:
+        n = VECD_LEN[dtype]
+        return f"make_double{n}({', '.join(['1.0' if one else '0.0'] * n)})"
     n = VEC_LEN[dtype]
     return f"make_float{n}({', '.join(['1.0f' if one else '0.0f'] * n)})"
+
+
+def element_bytes(dtype: str) -> int:
+    """Bytes of one tile element in shared memory."""
+    if dtype in VECD_LEN:
+        return 8 * VECD_LEN[dtype]
+    if is_vec(dtype):
+        return 4 * VEC_LEN[dtype]
+    return {"float64": 8, "float16": 2}.get(dtype, 4)
 
 
 def coords(e: str, shape: tuple[int, ...]) -> list[str]:
@@ -398,6 +425,17 @@ class TileTranslator:
         x = self.emit(a["x"])
         preserve = self.const_flag(a.get("preserve_type"), False, "preserve_type")
         b = self.block_dim
+        if isinstance(x.type, LocalVectorType):  # a local vector of any length: component k in row k
+            if preserve:
+                raise self.unsupported(node, f"wp.tile(preserve_type=True) of a {x.type}")
+            tt = TileType(x.type.dtype, (x.type.length, b))
+            dst = self.tile_buffer(node, tt, dest)
+            k = self.fresh("k")
+            self.sync()
+            self.out(f"for (int {k} = 0; {k} < {x.type.length}; ++{k})  // component k of each thread's vector: row k")
+            self.out(f"    {dst}[{k} * {b} + threadIdx.x] = {x.code}[{k}];")
+            self.sync()
+            return CExpr(dst, tt)
         if x.type in ("float32", "float64", "int32") or (is_vec(x.type) and preserve):
             tt = TileType(x.type, (b,))
         elif is_vec(x.type):
@@ -428,6 +466,14 @@ class TileTranslator:
             n = tt.shape[0]
             parts = ", ".join(f"{t.code}[{k * b} + threadIdx.x]" for k in range(n))
             return CExpr(f"make_float{n}({parts})", f"vec{n}")
+        if len(tt.shape) == 2 and tt.shape[1] == b and tt.dtype in ("float32", "float64", "float16", "int32"):
+            # a vector of another length or type (Warp's vector(length=rows, dtype)): a local C array
+            vt = LocalVectorType(tt.dtype, tt.shape[0])
+            name, k = self.fresh("untiled"), self.fresh("k")
+            self.out(f"{self.module.ctype(tt.dtype)} {name}[{vt.length}];  // column threadIdx.x of {t.code}")
+            self.out(f"for (int {k} = 0; {k} < {vt.length}; ++{k})")
+            self.out(f"    {name}[{k}] = {t.code}[{k} * {b} + threadIdx.x];")
+            return CExpr(name, vt)
         raise self.unsupported(node, f"wp.untile of a {tt} with block_dim {b}")
 
     # ---- reductions and products -------------------------------------------------------------
@@ -505,12 +551,22 @@ class TileTranslator:
                 dtype = "float32"
             return code if dtype == acc else f"({acc_c}){code}"
 
+        def as_half(code: str, dtype: str) -> str:
+            """An operand converted to half, as a float (Warp converts a and b to a half output's type)."""
+            return {"float16": f"__half2float({code})", "float32": f"__half2float(__float2half({code}))",
+                    "float64": f"__half2float(__double2half({code}))"}[dtype]
+
         def body(e):
             lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
                      f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
                      f"    {sum_} += {widen(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
                      f"{widen(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)};"]
             if tt.dtype == "float16":
+                # Warp accumulates in the output's type: each product and each sum rounded to half
+                # (tile_matmul.h scalar_matmul, T = half); `sum` holds that half value as a float
+                product = (f"{as_half(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
+                           f"{as_half(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)}")
+                lines[-1] = f"    {sum_} = __half2float(__float2half({sum_} + __half2float(__float2half({product}))));"
                 value = f"__float2half({sum_})" if not accumulate else f"__float2half(__half2float({dst}[{e}]) + {sum_})"
                 return lines + [f"{dst}[{e}] = {value};"]
             if not accumulate:
@@ -521,6 +577,302 @@ class TileTranslator:
         self.coop(m * n, body)
         self.sync()
         return CExpr("", "void") if accumulate else CExpr(dst, tt)
+
+    # ---- Fourier transforms -------------------------------------------------------------------
+    def tile_fft(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.fourier(node, a, statement, -1)
+
+    def tile_ifft(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.fourier(node, a, statement, 1)
+
+    def fourier(self, node: ast.Call, a: dict, statement: bool, sign: int) -> CExpr:
+        """wp.tile_fft / tile_ifft(t): each row (the last dimension) of a complex tile transformed in
+        place, unnormalized. Warp's cooperative path (warp/native/tile_fft.h, used on the CPU with
+        block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
+        stages shared over the block, each twiddle computed from its angle; same arithmetic here."""
+        name = "tile_fft" if sign < 0 else "tile_ifft"
+        if not statement:
+            raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
+        t = self.tile_value(a["inout"])
+        tt = t.type
+        if tt.dtype not in FFT_DTYPES:
+            raise self.unsupported(node, f"wp.{name} of a {tt} (tiles of vec2f or vec2d only)")
+        n = tt.shape[-1]
+        if n < 2 or n & (n - 1):
+            raise self.unsupported(node, f"wp.{name} of rows of {n} elements (powers of two only)")
+        log_n = n.bit_length() - 1
+        real = "float" if tt.dtype == "vec2" else "double"
+        batch = tt.size // n
+        row, i, j, k, v = (self.fresh(x) for x in ("row", "i", "j", "k", "v"))
+        x, length, half, base, b = (self.fresh(x) for x in ("x", "len", "half", "theta_base", "b"))
+        self.sync()
+        self.out(f"// wp.{name}({t.code}): radix-2 {'forward' if sign < 0 else 'inverse'} transform (unnormalized) "
+                 f"of each of its {batch} row(s) of {n}")
+        self.out(f"for (int {row} = 0; {row} < {batch}; ++{row}) {{")
+        self.indent += 1
+        ct = self.module.ctype(tt.dtype)
+        self.out(f"{ct}* {x} = {t.code} + {row} * {n};")
+        self.out(f"for (int {i} = threadIdx.x; {i} < {n}; {i} += blockDim.x) {{  // bit-reverse permutation")
+        self.out(f"    int {j} = 0;")
+        self.out(f"    for (int {k} = 0, {v} = {i}; {k} < {log_n}; ++{k}, {v} >>= 1)")
+        self.out(f"        {j} = ({j} << 1) | ({v} & 1);")
+        self.out(f"    if ({i} < {j}) {{")
+        self.out(f"        const {ct} swap = {x}[{i}];")
+        self.out(f"        {x}[{i}] = {x}[{j}];")
+        self.out(f"        {x}[{j}] = swap;")
+        self.out("    }")
+        self.out("}")
+        self.out("__syncthreads();")
+        self.out(f"for (int {length} = 2; {length} <= {n}; {length} <<= 1) {{")
+        self.indent += 1
+        self.out(f"const int {half} = {length} >> 1;")
+        self.out(f"const {real} {base} = {real}({sign}) * {real}({TWO_PI}) / {real}({length});")
+        self.out(f"for (int {b} = threadIdx.x; {b} < {n // 2}; {b} += blockDim.x) {{")
+        self.indent += 1
+        sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
+        for line in (f"const int group = {b} / {half};",
+                     f"const int pos = {b} - group * {half};",
+                     f"const int lo = group * {length} + pos;",
+                     f"const int hi = lo + {half};",
+                     f"const {real} theta = {base} * {real}(pos);",
+                     f"const {real} w_re = {cos}(theta);",
+                     f"const {real} w_im = {sin}(theta);",
+                     f"const {real} t_re = w_re * {x}[hi].x - w_im * {x}[hi].y;",
+                     f"const {real} t_im = w_re * {x}[hi].y + w_im * {x}[hi].x;",
+                     f"const {real} u_re = {x}[lo].x;",
+                     f"const {real} u_im = {x}[lo].y;",
+                     f"{x}[lo].x = u_re + t_re;",
+                     f"{x}[lo].y = u_im + t_im;",
+                     f"{x}[hi].x = u_re - t_re;",
+                     f"{x}[hi].y = u_im - t_im;"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        self.out("__syncthreads();")
+        self.indent -= 1
+        self.out("}")
+        self.indent -= 1
+        self.out("}")
+        return CExpr("", "void")
+
+    # ---- scans, single elements and scatters --------------------------------------------------
+    def tile_scan_inclusive(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.scan(node, a, inclusive=True)
+
+    def tile_scan_exclusive(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.scan(node, a, inclusive=False)
+
+    def scan(self, node: ast.Call, a: dict, inclusive: bool) -> CExpr:
+        """Prefix sums over the tile's row-major sequence: Hillis-Steele steps over the block, each
+        step reading one buffer and writing a scratch copy (a barrier between), log2(size) steps.
+        The exclusive scan is the inclusive scan of the input shifted by one (a zero first)."""
+        name = "tile_scan_inclusive" if inclusive else "tile_scan_exclusive"
+        dest = self.claim_dest()
+        t = self.tile_value(a["a"])
+        if t.type.dtype not in SCAN_DTYPES:
+            raise self.unsupported(node, f"wp.{name} of a tile of {t.type.dtype}")
+        tt = t.type
+        dst = self.tile_buffer(node, tt, dest if dest != t.code else None, "scan")
+        scratch = self.tile_buffer(node, tt, None, "scan_step")
+        zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
+        stride = self.fresh("stride")
+        self.sync()
+        self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {t.code} ({tt.size} elements)")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {t.code}[{e}];" if inclusive
+                                      else f"{dst}[{e}] = {e} > 0 ? {t.code}[{e} - 1] : {zero};"])
+        self.out("__syncthreads();")
+        self.out(f"for (int {stride} = 1; {stride} < {tt.size}; {stride} *= 2) {{")
+        self.indent += 1
+        self.coop(tt.size, lambda e: [f"{scratch}[{e}] = {e} >= {stride} ? {dst}[{e} - {stride}] + {dst}[{e}] : {dst}[{e}];"])
+        self.out("__syncthreads();")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {scratch}[{e}];"])
+        self.out("__syncthreads();")
+        self.indent -= 1
+        self.out("}")
+        return CExpr(dst, tt)
+
+    def tile_extract(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_extract(t, i[, j, ...]): the element, as `t[i, j]` (every thread reads shared memory)."""
+        self.claim_dest()  # the result is a per-thread value, not a tile
+        indices = [a[k] for k in ("i", "j", "k", "l") if k in a]
+        index = indices[0] if len(indices) == 1 else ast.Tuple(elts=indices, ctx=ast.Load())
+        return self.emit(ast.copy_location(ast.Subscript(value=a["a"], slice=index, ctx=ast.Load()), node))
+
+    def tile_from_thread(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """A tile filled with the value of one thread of the block: that thread writes it to a shared
+        slot, then the block fills the tile from the slot."""
+        dest = self.claim_dest()
+        shape = self.const_shape(a["shape"])
+        value = self.emit(a["value"])
+        lane = self.emit(a["thread_idx"])
+        if lane.type != "int32":
+            raise self.error(a["thread_idx"], f"thread_idx of type {lane.type}; Warp requires int")
+        self.const_flag(a.get("storage"), "register", "storage")
+        tt = TileType(value.type, shape)
+        dst = self.tile_buffer(node, tt, dest, "broadcast")
+        slot = self.tile_buffer(node, TileType(value.type, (1,)), None, "slot")
+        self.sync()
+        self.out(f"if (threadIdx.x == {lane.code})")
+        self.out(f"    {slot}[0] = {value.code};  // the value of thread {ast.unparse(a['thread_idx'])}")
+        self.out("__syncthreads();")
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {slot}[0];"])
+        self.sync()
+        return CExpr(dst, tt)
+
+    def tile_store_indexed(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """Element c of t goes to a[offset + c], except along `axis`: offset[axis] + indices[c[axis]].
+        A destination outside the array (a negative index, -1 by convention) is skipped, as Warp does."""
+        if not statement:
+            raise self.unsupported(node, "the value of wp.tile_store_indexed")
+        arr = self.array_arg(a["a"], "wp.tile_store_indexed")
+        indices = self.tile_value(a["indices"])
+        t = self.tile_value(a["t"])
+        tt = t.type
+        axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
+        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
+            raise self.error(node, f"wp.tile_store_indexed of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
+        if not 0 <= axis < len(tt.shape):
+            raise self.error(node, f"axis {axis} of a {len(tt.shape)}-D tile")
+        if indices.type.dtype != "int32" or indices.type.shape != (tt.shape[axis],):
+            raise self.error(a["indices"], f"indices: a tile of {tt.shape[axis]} int is expected, found a {indices.type}")
+        offs = self.offsets(a.get("offset"), len(tt.shape))
+
+        def body(e):
+            names = [self.fresh(c) for c in ("row", "col", "depth")[: len(tt.shape)]]
+            lines = []
+            for k, (n, o, c) in enumerate(zip(names, offs, coords(e, tt.shape))):
+                c = f"{indices.code}[{c}]" if k == axis else c
+                lines.append(f"const int {n} = {o + ' + ' if o != '0' else ''}{c};")
+            cond = " && ".join(f"{n} >= 0 && {n} < {arr.code}_dim{k}" for k, n in enumerate(names))
+            flat = names[0]
+            for k in range(1, len(names)):
+                flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
+            return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {t.code}[{e}];"]
+        self.sync()
+        self.coop(tt.size, body)
+        return CExpr("", "void")
+
+    # ---- linear algebra ------------------------------------------------------------------------
+    def square(self, node: ast.AST, t: CExpr, what: str) -> int:
+        if len(t.type.shape) != 2 or t.type.shape[0] != t.type.shape[1] or t.type.dtype not in SOLVER_DTYPES:
+            raise self.unsupported(node, f"wp.{what} of a {t.type} (square float32 / float64 tiles only)")
+        return t.type.shape[0]
+
+    def fill_mode(self, a: dict, what: str) -> bool:
+        """Whether the factor is upper triangular (fill_mode="upper"; Warp's default is "lower")."""
+        mode = self.const_flag(a.get("fill_mode"), "lower", "fill_mode")
+        if mode not in ("lower", "upper"):
+            raise self.error(a["fill_mode"], f"fill_mode '{mode}' of wp.{what}; Warp takes 'lower' or 'upper'")
+        return mode == "upper"
+
+    def tile_diag_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        dest = self.claim_dest()
+        m, d = self.tile_value(a["a"]), self.tile_value(a["d"])
+        if len(m.type.shape) != 2 or m.type.shape[0] != m.type.shape[1] or d.type.shape != m.type.shape[:1] \
+                or d.type.dtype != m.type.dtype:
+            raise self.error(node, f"wp.tile_diag_add of a {m.type} and a {d.type}")
+        n = m.type.shape[0]
+        dst = self.tile_buffer(node, m.type, dest if dest not in (m.code, d.code) else None, "diag_added")
+        self.sync()
+        self.coop(m.type.size, lambda e: [f"{dst}[{e}] = {e} / {n} == {e} % {n} ? {m.code}[{e}] + {d.code}[{e} / {n}] "
+                                          f": {m.code}[{e}];"])
+        self.sync()
+        return CExpr(dst, m.type)
+
+    def tile_cholesky(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """The Cholesky factor, as Warp's cooperative scalar path (warp/native/tile_cholesky.h): column
+        by column, every thread computing the diagonal, the rows below shared over the block."""
+        dest = self.claim_dest()
+        src = self.tile_value(a["A"])
+        n = self.square(node, src, "tile_cholesky")
+        upper = self.fill_mode(a, "tile_cholesky")
+        tt = src.type
+        real = self.module.ctype(tt.dtype)
+        out = self.tile_buffer(node, tt, dest if dest != src.code else None, "factor")
+        j, k, i, s, r, si, inv = (self.fresh(x) for x in ("j", "k", "i", "s", "r", "s_i", "inv_s"))
+
+        def at(row: str, col: str) -> str:  # the factor's element (row, col) of L, or of U = L^T
+            return f"{out}[{col} * {n} + {row}]" if upper else f"{out}[{row} * {n} + {col}]"
+        sqrt = "sqrtf" if tt.dtype == "float32" else "sqrt"
+        self.sync()
+        self.out(f"// {out} = Cholesky factor of {src.code} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
+        self.coop(tt.size, lambda e: [f"{out}[{e}] = {src.code}[{e}];"])
+        self.out("__syncthreads();")
+        self.out(f"for (int {j} = 0; {j} < {n}; ++{j}) {{")
+        self.indent += 1
+        for line in (f"{real} {s} = {src.code}[{j} * {n} + {j}];",
+                     f"for (int {k} = 0; {k} < {j}; ++{k}) {{",
+                     f"    const {real} {r} = {at(j, k)};",
+                     f"    {s} -= {r} * {r};",
+                     "}",
+                     f"{s} = {sqrt}({s});",
+                     f"const {real} {inv} = 1.0 / {s};  // in double, as Warp's `T invS = 1.0 / s`",
+                     "if (threadIdx.x == 0)",
+                     f"    {at(j, j)} = {s};",
+                     f"for (int {i} = {j} + 1 + threadIdx.x; {i} < {n}; {i} += blockDim.x) {{",
+                     f"    {real} {si} = {src.code}[{f'{j} * {n} + {i}' if upper else f'{i} * {n} + {j}'}];",
+                     f"    for (int {k} = 0; {k} < {j}; ++{k})",
+                     f"        {si} -= {at(i, k)} * {at(j, k)};",
+                     f"    {at(i, j)} = {si} * {inv};",
+                     "}",
+                     f"for (int {k} = {j} + 1 + threadIdx.x; {k} < {n}; {k} += blockDim.x)",
+                     f"    {at(j, k)} = {zero_of(tt.dtype)};",
+                     "__syncthreads();"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        return CExpr(out, tt)
+
+    def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """x with L L^T x = y (or U^T U x = y): forward then back substitution, Warp's cooperative
+        scalar path (warp/native/tile_solve.h): thread 0 alone for a vector y, the columns of a
+        matrix y shared over the block."""
+        dest = self.claim_dest()
+        factor = self.tile_value(a["L"])
+        y = self.tile_value(a["y"])
+        n = self.square(node, factor, "tile_cholesky_solve")
+        upper = self.fill_mode(a, "tile_cholesky_solve")
+        if y.type.shape[0] != n or len(y.type.shape) > 2 or y.type.dtype != factor.type.dtype:
+            raise self.error(node, f"wp.tile_cholesky_solve of a {factor.type} and a {y.type}")
+        tt = y.type
+        m = tt.shape[1] if len(tt.shape) == 2 else 1
+        real = self.module.ctype(tt.dtype)
+        x = self.tile_buffer(node, tt, dest if dest not in (factor.code, y.code) else None, "solution")
+        col, i, j, s, diag = (self.fresh(v) for v in ("col", "i", "j", "s", "diag"))
+
+        def lower(row: str, c: str) -> str:  # L[row, c] (U[c, row] when upper)
+            return f"{factor.code}[{c} * {n} + {row}]" if upper else f"{factor.code}[{row} * {n} + {c}]"
+
+        def elem(buf: str, row: str) -> str:
+            return f"{buf}[{row} * {m} + {col}]" if m > 1 else f"{buf}[{row}]"
+        self.sync()
+        self.out(f"// {x} = solution of ({'U^T U' if upper else 'L L^T'}) x = {y.code}, {factor.code} the factor")
+        self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
+        self.out("__syncthreads();")
+        if m > 1:
+            self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += blockDim.x) {{")
+        else:
+            self.out("if (threadIdx.x == 0) {")
+        self.indent += 1
+        for line in (f"for (int {i} = 0; {i} < {n}; ++{i}) {{  // forward substitution",
+                     f"    {real} {s} = {elem(y.code, i)};",
+                     f"    for (int {j} = 0; {j} < {i}; ++{j})",
+                     f"        {s} -= {lower(i, j)} * {elem(x, j)};",
+                     f"    const {real} {diag} = {lower(i, i)};",
+                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
+                     "}",
+                     f"for (int {i} = {n} - 1; {i} >= 0; --{i}) {{  // back substitution",
+                     f"    {real} {s} = {elem(x, i)};",
+                     f"    for (int {j} = {i} + 1; {j} < {n}; ++{j})",
+                     f"        {s} -= {lower(j, i)} * {elem(x, j)};",
+                     f"    const {real} {diag} = {lower(i, i)};",
+                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
+                     "}"):
+            self.out(line)
+        self.indent -= 1
+        self.out("}")
+        self.out("__syncthreads();")
+        return CExpr(x, tt)
 
     # ---- reshaping and element-wise ----------------------------------------------------------
     def tile_transpose(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -561,9 +913,9 @@ class TileTranslator:
 
     def tile_map(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
-        operands = [self.tile_value(a["a"])] + ([self.tile_value(a["b"])] if "b" in a else [])
-        if len(operands) == 2 and operands[0].type.shape != operands[1].type.shape:
-            raise self.error(node, f"wp.tile_map of tiles of shapes {operands[0].type.shape} and {operands[1].type.shape}")
+        operands = [self.tile_value(a[name]) for name in TILE_BUILTINS["tile_map"].arg_names[1:] if name in a]
+        if any(t.type.shape != operands[0].type.shape for t in operands[1:]):
+            raise self.error(node, f"wp.tile_map of tiles of shapes {', '.join(str(t.type.shape) for t in operands)}")
         op = a["op"]
         e = self.fresh("e")
         elems = [CExpr(f"{t.code}[{e}]", t.type.dtype) for t in operands]
@@ -623,7 +975,7 @@ class TileTranslator:
     def shared_declarations(self) -> list[str]:
         lines, total = [], 0
         for name, tt in self.tiles.items():
-            size = tt.size * (4 * (VEC_LEN[tt.dtype] if is_vec(tt.dtype) else 1))
+            size = tt.size * element_bytes(tt.dtype)
             total += size
             lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{tt.size}];  // tile {tt.dtype}, "
                          f"shape {'x'.join(map(str, tt.shape))}")

@@ -22,10 +22,11 @@ from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
-    is_vec, negate, render_snippets, struct_snippet, TileType,
+    is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType,
 )
 from cuda_production.tiles import (
     DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches, uses_tiles,
+    zero_of,
 )
 
 
@@ -105,6 +106,8 @@ class ModuleInfo:
     funcs: dict[str, ast.FunctionDef] = field(default_factory=dict)
     kernels: dict[str, ast.FunctionDef] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
+    # module-level vectors of constants (`scale = wp.vec2d(wp.float64(1 / N), 0.5)`): name -> (type, components)
+    vector_constants: dict[str, tuple[str, tuple[float, ...]]] = field(default_factory=dict)
     structs: dict[str, ast.ClassDef] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
     foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
@@ -122,7 +125,7 @@ class ModuleInfo:
         return self.kernels[kernel].lineno if kernel in self.kernels else self.refused_def_lines.get(kernel, 0)
 
     def module_names(self) -> set[str]:
-        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs)
+        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs) | set(self.vector_constants)
 
 
 def _is_wp_attr(node: ast.AST, *names: str) -> bool:
@@ -209,6 +212,12 @@ def _bind_module_name(info: ModuleInfo, name: str, value_node: ast.AST) -> None:
     if isinstance(value_node, ast.Attribute) and _is_wp_attr(value_node, value_node.attr) \
             and _WARP_TYPE_NAME.fullmatch(value_node.attr):
         info.foreign_aliases[name] = f"wp.{value_node.attr}"  # a Warp type the translator has not: refused by name
+    info.vector_constants.pop(name, None)
+    vector = _vector_constant(value_node, info.constants)
+    if vector is not None:
+        info.vector_constants[name] = vector
+        info.constants.pop(name, None)
+        return
     value = _constant_value(value_node, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
     if value is None:
         info.constants.pop(name, None)  # rebound to something else: no longer a constant
@@ -229,6 +238,28 @@ def _constant_value(node: ast.AST, known: dict[str, tuple[str, object]]) -> tupl
     if isinstance(value, float):
         return ("float32", value) if math.isfinite(value) else None
     return None
+
+
+def _vector_constant(node: ast.AST, known: dict[str, tuple[str, object]]) -> tuple[str, tuple[float, ...]] | None:
+    """(type, components) of `wp.vec2d(a, b)` / `wp.vec3(x)` with constant components, or None. A component
+    may be wrapped in a cast to the vector's scalar type (`wp.float64(1 / N)`); Warp keeps the Python value."""
+    if not (isinstance(node, ast.Call) and not node.keywords and isinstance(node.func, ast.Attribute)
+            and _is_wp_attr(node.func, node.func.attr) and TYPE_ALIASES.get(node.func.attr) in VEC_LEN | VECD_LEN):
+        return None
+    vt = TYPE_ALIASES[node.func.attr]
+    n = (VEC_LEN | VECD_LEN)[vt]
+    values = []
+    for arg in node.args:
+        if isinstance(arg, ast.Call) and not arg.keywords and len(arg.args) == 1 and (
+                _is_wp_attr(arg.func, "float32", "float64") or (isinstance(arg.func, ast.Name) and arg.func.id == "float")):
+            arg = arg.args[0]
+        v = _fold(arg, known)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+            return None
+        values.append(float(v))
+    if len(values) == 1:
+        values *= n
+    return (vt, tuple(values)) if len(values) == n else None
 
 
 def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
@@ -424,6 +455,8 @@ class FunctionTranslator(TileTranslator):
         self.tile_accesses: list = []
         self.shared_at = 0
         self.tiles_written = False  # no barrier is needed before the first tile write outside loops
+        # the C name every `wp.tid()` used as a value stands for (`x = a[wp.tid()]`: a 1-D launch's index)
+        self.tid_value: str | None = None
         # where a statement cannot be placed before the expression being translated (a while
         # condition, an elif condition): the reason, refusing calls that need one (stateful builtins)
         self.no_statements: str | None = None
@@ -551,10 +584,13 @@ class FunctionTranslator(TileTranslator):
             if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and _is_wp_attr(stmt.value.func, "tid"):
                 tid_stmt = stmt
                 break
+        taken_names = {p.name for p in self.params} | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
         if not found:
             names: tuple[str, ...] = ("tid",)
+        elif tid_stmt is None:  # wp.tid() only as a value: the thread's index in a 1-D launch
+            names = (self.tid_value_name(taken_names),)
         else:
-            if tid_stmt is None or len(found) > 1:
+            if len(found) > 1:
                 raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
             target = tid_stmt.targets[0]
             if isinstance(target, ast.Name):
@@ -586,6 +622,10 @@ class FunctionTranslator(TileTranslator):
         for n in names:
             self.scopes[0][n] = "int32"
 
+    def tid_value_name(self, taken: set[str]) -> str:
+        self.tid_value = next(n for n in ("tid", "thread_index", "launch_index", "tid_") if n not in taken)
+        return self.tid_value
+
     def emit_tiled_thread_index(self, fn: ast.FunctionDef, launch: TileLaunch) -> None:
         """The thread's indices in Warp's launch, for a kernel using tiles (a 1-D grid of 1-D blocks).
 
@@ -595,10 +635,16 @@ class FunctionTranslator(TileTranslator):
         tid_stmt = next((s for s in fn.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
                          and _is_wp_attr(s.value.func, "tid")), None)
         found = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _is_wp_attr(n.func, "tid")]
-        if found and (tid_stmt is None or len(found) > 1):
+        if found and tid_stmt is not None and len(found) > 1:
             raise self.unsupported(found[0], "wp.tid() other than one `i[, j, k] = wp.tid()` at the kernel's top level")
         names: tuple[str, ...] = ()
-        if tid_stmt is not None:
+        if found and tid_stmt is None:  # wp.tid() only as a value: the thread's index in a 1-D wp.launch
+            if launch.tiled or (launch.ndim or 1) != 1:
+                raise self.unsupported(found[0], "wp.tid() as a value in a launch of several dimensions "
+                                                 "(wp.launch_tiled adds the block's); assign it: `i, j = wp.tid()`")
+            taken = {p.name for p in self.params} | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+            names = (self.tid_value_name(taken),)
+        elif tid_stmt is not None:
             target = tid_stmt.targets[0]
             elts = target.elts if isinstance(target, ast.Tuple) else [target]
             if not all(isinstance(e, ast.Name) for e in elts) or not 1 <= len(elts) <= 4:
@@ -629,17 +675,20 @@ class FunctionTranslator(TileTranslator):
             self.out(f"if ({linear} >= {' * '.join(bounds)})")
             self.out("    return;")
         for k, name in enumerate(names):
+            if name == "_":
+                continue  # an index the kernel discards (`i, _, _ = wp.tid()`)
             inner = " * ".join(bounds[k + 1:])
             c = linear if not inner else (f"{linear} / {inner}" if " * " not in inner else f"{linear} / ({inner})")
             if k > 0:
                 c = f"{c} % {bounds[k]}"
             self.out(f"const int {name} = {c};")
-        if lane:
+        if lane and lane != "_":
             self.out(f"const int {lane} = threadIdx.x;")
         self.out("")
         self.shared_at = len(self.lines)
         for n in self.tid_names:
-            self.scopes[0][n] = "int32"
+            if n != "_":
+                self.scopes[0][n] = "int32"
 
     # ---- statements ----------------------------------------------------------------------------
     def emit_block(self, stmts: list[ast.stmt]) -> None:
@@ -698,7 +747,7 @@ class FunctionTranslator(TileTranslator):
         if len(node.targets) != 1:
             raise self.unsupported(node, "chained assignment")
         target = node.targets[0]
-        if isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, "tid"):
+        if isinstance(node.value, ast.Call) and _is_wp_attr(node.value.func, "tid") and self.tid_value is None:
             if self.is_kernel and node in self.fn.body:
                 return  # emitted up front by emit_thread_index
             raise self.unsupported(node, "wp.tid() in a @wp.func")
@@ -718,6 +767,9 @@ class FunctionTranslator(TileTranslator):
                 raise self.error(node, f"'{target.id}' is a tile; a value of type {value.type} is assigned to it")
             if isinstance(value.type, TupleType):
                 raise self.unsupported(node, f"a tuple of {len(value.type.types)} values assigned to one name")
+            if isinstance(value.type, LocalVectorType):
+                self.assign_local_vector(node, target.id, value)
+                return
             self.assign_name(node, target.id, value)
             return
         if isinstance(target, ast.Tuple):
@@ -742,6 +794,36 @@ class FunctionTranslator(TileTranslator):
             return
         raise self.unsupported(target, "assignment to " + _describe(target))
 
+    def assign_local_vector(self, node: ast.AST, name: str, value: CExpr) -> None:
+        """`v = wp.types.vector(dtype=T, length=N)` (zeros) or `v = <another such vector>` (a copy):
+        `v` is a local C array, declared where first assigned."""
+        vt = value.type
+        known = self.lookup(name)
+        if known is None and name in self.pending:
+            raise self.unsupported(node, f"a {vt} first assigned inside a block and used after it")
+        if known is None:
+            if name in self.module.info.module_names() or name in self.arrays:
+                raise self.unsupported(node, f"assignment to '{name}'")
+            self.scopes[-1][name] = vt
+            self.out(f"{self.module.ctype(vt.dtype)} {name}[{vt.length}];")
+        elif known != vt:
+            raise self.error(node, f"'{name}' is a {known}; a {vt} is assigned to it")
+        k = self.fresh("k")
+        source = f"{value.code}[{k}]" if value.code else zero_of(vt.dtype)
+        self.out(f"for (int {k} = 0; {k} < {vt.length}; ++{k})")
+        self.out(f"    {name}[{k}] = {source};")
+
+    def local_vector(self, node: ast.Call) -> CExpr:
+        """`wp.types.vector(dtype=T, length=N)`: a vector of N zeros (its code is empty: assigned only)."""
+        keywords = {k.arg: k.value for k in node.keywords}
+        if node.args or set(keywords) != {"dtype", "length"}:
+            raise self.unsupported(node, "wp.types.vector() other than `wp.types.vector(dtype=T, length=N)` (zeros)")
+        dtype = self.annotation_type(keywords["dtype"])
+        length = self.const_int(keywords["length"], "vector length")
+        if dtype not in NUMERIC_TYPES or not 1 <= length <= 1024:
+            raise self.unsupported(node, f"wp.types.vector of {length} {dtype}")
+        return CExpr("", LocalVectorType(dtype, length))
+
     def assign_tuple(self, node: ast.Assign, target: ast.Tuple, value_node: ast.AST) -> None:
         """`a, b = x, y` (Python evaluates the right side first) or `a, b = helper(...)` (several results)."""
         if not all(isinstance(t, ast.Name) for t in target.elts):
@@ -751,6 +833,9 @@ class FunctionTranslator(TileTranslator):
             if len(value_node.elts) != len(names):
                 raise self.error(node, f"{len(value_node.elts)} values assigned to {len(names)} names")
             values = [self.emit(v) for v in value_node.elts]
+            for v, src in zip(values, value_node.elts):
+                if isinstance(v.type, LocalVectorType):
+                    raise self.unsupported(src, f"a {v.type} in a tuple assignment")
             read = {n.id for n in ast.walk(value_node) if isinstance(n, ast.Name)}
             if read & set(names):  # a swap: evaluate every value before assigning any
                 temps = []
@@ -795,6 +880,8 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"assignment to array parameter '{name}'")
         if isinstance(value.type, ArrayType):
             raise self.unsupported(node, "array-valued local variable")
+        if isinstance(value.type, LocalVectorType):
+            raise self.unsupported(node, f"a {value.type} assigned here (only `name = vector` is translated)")
         known = self.lookup(name)
         if known is None and name in self.pending:
             if self.pending[name] is None:
@@ -890,6 +977,8 @@ class FunctionTranslator(TileTranslator):
 
     def condition(self, test: ast.AST) -> CExpr:
         cond = self.emit(test)
+        if isinstance(cond.type, ArrayType):  # `if arr:` is Warp's test for an array that is not None
+            return CExpr(f"{cond.code} != nullptr", "bool", P_EQ)
         if cond.type not in ("bool", *NUMERIC_TYPES):
             raise self.unsupported(test, f"condition of type {cond.type}")
         return cond
@@ -974,6 +1063,9 @@ class FunctionTranslator(TileTranslator):
             return
         if isinstance(node.value, ast.Tuple):
             values = [self.emit(v) for v in node.value.elts]
+            for v, src in zip(values, node.value.elts):
+                if isinstance(v.type, LocalVectorType):
+                    raise self.unsupported(src, f"returning a {v.type} from a @wp.func")
             if self.return_type is None:
                 self.return_type = self.module.tuple_type(self.fn.name, tuple(v.type for v in values))
             if not isinstance(self.return_type, TupleType) or self.return_type.types != tuple(v.type for v in values):
@@ -981,6 +1073,8 @@ class FunctionTranslator(TileTranslator):
             self.out(f"return {self.return_type.name}{{{', '.join(v.code for v in values)}}};")
             return
         value = self.emit(node.value)
+        if isinstance(value.type, LocalVectorType):
+            raise self.unsupported(node.value, f"returning a {value.type} from a @wp.func")
         if self.return_type is None:
             self.return_type = value.type
         self.check_same(node, self.return_type, value.type, "return value")
@@ -1012,6 +1106,10 @@ class FunctionTranslator(TileTranslator):
             return CExpr(node.id, t)
         if node.id in self.module.info.constants:
             t, _ = self.module.info.constants[node.id]
+            self.module.constants_used.add(node.id)
+            return CExpr(self.module.global_c_name(node.id), t)
+        if node.id in self.module.info.vector_constants:
+            t, _ = self.module.info.vector_constants[node.id]
             self.module.constants_used.add(node.id)
             return CExpr(self.module.global_c_name(node.id), t)
         if node.id in ("True", "False"):
@@ -1071,6 +1169,10 @@ class FunctionTranslator(TileTranslator):
                 idx = self.int_index(i)
                 flat = idx if flat is None else CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
             return CExpr(f"{base.code}[{flat.code}]", base.type.dtype)
+        if isinstance(base.type, LocalVectorType):  # a component of a local vector (a C array)
+            if len(index_nodes) != 1:
+                raise self.unsupported(node, f"indexing a {base.type} with {len(index_nodes)} indices")
+            return CExpr(f"{base.code}[{self.int_index(index_nodes[0]).code}]", base.type.dtype)
         if isinstance(base.type, ArrayType):
             arr = base.type
             if len(index_nodes) != arr.ndim:
@@ -1266,6 +1368,9 @@ class FunctionTranslator(TileTranslator):
         func = node.func
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             raise self.unsupported(node, "*args or **kwargs in a call")
+        if isinstance(func, ast.Attribute) and func.attr == "vector" and (
+                _is_wp_attr(func, "vector") or (isinstance(func.value, ast.Attribute) and _is_wp_attr(func.value, "types"))):
+            return self.local_vector(node)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
             name = func.attr
         elif isinstance(func, ast.Name):
@@ -1285,6 +1390,8 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
         if name in TILE_BUILTINS and isinstance(func, ast.Attribute):
             return self.call_tile_builtin(node, name)
+        if name == "tid" and isinstance(func, ast.Attribute) and not node.args and self.tid_value is not None:
+            return CExpr(self.tid_value, "int32")
         if name == "block_dim" and isinstance(func, ast.Attribute) and not node.args and self.block_dim:
             return CExpr(str(self.block_dim), "int32", literal=self.block_dim)
         if name in ATOMICS:
@@ -1502,7 +1609,7 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
-TILE_WRITES = ("tile_store", "tile_atomic_add")
+TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
 SWAPS = ("atomic_cas", "atomic_exch")
@@ -1714,6 +1821,11 @@ class ModuleTranslator:
         if self.constants_used:
             consts = []
             for c in sorted(self.constants_used):
+                if c in self.info.vector_constants:
+                    t, values = self.info.vector_constants[c]
+                    text = ", ".join(repr(v) if t in VECD_LEN else float_literal(v) for v in values)
+                    consts.append(f"__device__ const {ctype(t)} {self.global_c_name(c)} = {{{text}}};")
+                    continue
                 t, v = self.info.constants[c]
                 text = float_literal(v) if t == "float32" else (str(v).lower() if t == "bool" else str(v))
                 consts.append(f"constexpr {ctype(t)} {self.global_c_name(c)} = {text};")
