@@ -72,12 +72,19 @@ def block_shape(launch_dim: tuple[int, ...]) -> tuple[int, ...]:
     which measured 0.73x Warp's speed (Warp launches a flat grid and divides; a fitted block needs no
     division). 3-D launches whose inner extents fill 8 x 8 keep (8, 8, 4), measured at least Warp's
     speed; smaller inner extents get a fitted block too: an (8, 8, 4) block over a [N, 10, 4] launch
-    left 69% of its threads idle and ran at 0.80x Warp's speed, a (4, 4, 16) one 1.6x (H100)."""
+    left 69% of its threads idle and ran at 0.80x Warp's speed, a (4, 4, 16) one 1.6x (H100); inner
+    extents of at most 32 threads get a block of exactly their shape."""
     if len(launch_dim) == 1:
         return (THREADS_PER_BLOCK,)
     if len(launch_dim) == 3:
         if all(_axis_block(extent, 8) == 8 for extent in launch_dim[1:]):
             return (8, 8, 4)
+        inner = launch_dim[1] * launch_dim[2]
+        if inner <= 32:  # so the outermost extent keeps at least 8 threads per block
+            # The block spans the inner extents exactly (not a power of two): consecutive threads
+            # then read consecutive elements of a row-major array, with no idle thread. A
+            # power-of-two (2, 2, 64) block over [N, 5, 6] ran at 0.79x Warp's speed (H100).
+            return (launch_dim[2], launch_dim[1], min(MAX_BLOCK_Z, THREADS_PER_BLOCK // inner))
         x = _axis_block(launch_dim[2], 32)
         y = _axis_block(launch_dim[1], THREADS_PER_BLOCK // x)
         return (x, y, min(MAX_BLOCK_Z, THREADS_PER_BLOCK // (x * y)))

@@ -93,6 +93,11 @@ def test_a_3d_block_fits_small_inner_extents(inner):
     assert prod(block) <= 256 and block[2] <= 64
 
 
+def test_small_inner_extents_get_a_block_of_their_exact_shape():
+    assert block_shape((4, 5, 6)) == (6, 5, 8)  # consecutive threads, consecutive elements
+    assert block_shape((4, 1, 1)) == (1, 1, 64)  # blockDim.z stays within CUDA's 64
+
+
 def test_a_3d_launch_that_fills_8_by_8_keeps_the_8_8_4_block():
     assert block_shape((4, 16, 8)) == (8, 8, 4)
 

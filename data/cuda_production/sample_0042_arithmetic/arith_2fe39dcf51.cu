@@ -207,7 +207,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
-    const dim3 block(2, 2, 64);
+    const dim3 block(6, 5, 8);
     const dim3 grid((dim2 + block.x - 1) / block.x, (dim1 + block.y - 1) / block.y, (dim0 + block.z - 1) / block.z);
 
     // Run once and check the results
