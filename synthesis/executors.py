@@ -13,9 +13,11 @@ Job arrays need no executor: `--shard I/N` just selects the shards this process 
 """
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Callable
@@ -73,7 +75,21 @@ def run_shards(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome],
 
 
 # ---- local processes ---------------------------------------------------------------------------
-def _worker_main(job: Job, conn) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the parent ends, even by SIGKILL. Since the fork the worker holds both
+    ends of its pipe, so it would never see the parent's end close: an orphan would wait on it
+    forever (found as processes left by the kill -9 resume test)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent was already gone before the line above
+        os._exit(1)
+
+
+def _worker_main(job: Job, conn, parent: int) -> None:
+    _die_with_parent(parent)
     try:
         os.setsid()  # off the terminal's process group: Ctrl-C is the parent's business, nvcc's too
     except OSError:
@@ -102,7 +118,7 @@ def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], 
         try:
             for _ in range(min(workers, len(queue))):
                 parent_end, child_end = ctx.Pipe()
-                proc = ctx.Process(target=_worker_main, args=(job, child_end), daemon=True)
+                proc = ctx.Process(target=_worker_main, args=(job, child_end, os.getpid()), daemon=True)
                 proc.start()
                 child_end.close()
                 procs.append((proc, parent_end))

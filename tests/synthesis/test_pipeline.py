@@ -90,6 +90,37 @@ def test_kill_minus_nine_then_resume_equals_an_uninterrupted_run(reference_run, 
     assert got == tree_bytes(reference_run)
 
 
+def processes_running(text: str) -> list[int]:
+    """Pids of live processes whose command line contains `text` (zombies have none)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(entry.name))
+            except OSError:  # ended meanwhile
+                pass
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_workers_end_when_the_parent_is_killed(tmp_path):
+    out = tmp_path / "orphaned"
+    proc = subprocess.Popen([sys.executable, str(SCRIPT), "--no-progress", "-n", "60", "-d", "cpu", "-o", str(out),
+                             "-j", "2", "--shard-size", "10"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(processes_running(str(out))) < 3:  # the parent and 2 workers
+        time.sleep(0.05)
+    assert len(processes_running(str(out))) >= 3, "the workers never started"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and processes_running(str(out)):
+        time.sleep(0.05)
+    assert processes_running(str(out)) == []
+
+
 def test_json_format_works_with_the_users_loader(tmp_path):
     out = tmp_path / "json"
     run("-n", 20, "-d", "cuda", "-o", out, "--format", "json", "-c", "math", "-c", "vector")
