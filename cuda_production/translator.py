@@ -1475,7 +1475,7 @@ class FunctionTranslator(TileTranslator):
         a warp that add to one address combine first (cuda_types `warp_atomic`), measured 2.4x-10x
         faster on 4-32 targets and 4.7x slower on distinct ones, hence only there. Min and max are
         never aggregated: their early exit (a load, and no atomic once the stored value wins) is
-        faster still, 5-7x faster than aggregating on 4-4,096 targets (scripts/bench_warp_atomics.py)."""
+        faster still, 5-9x faster than aggregating on 4-4,096 targets (scripts/bench_warp_atomics.py)."""
         dtype = place.type
         self.check_same(node, dtype, value.type, f"wp.{op} value")
         kind = op.split("_")[1]
