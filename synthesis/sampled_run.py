@@ -11,6 +11,7 @@ Only the generator's own code is run here, never a user's file.
 """
 from __future__ import annotations
 
+import __future__
 import ast
 import math
 import random
@@ -116,8 +117,8 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
         raise Unsupported("not a scalar kernel")
     wp = _Warp()
     scope: dict[str, Any] = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
-    exec(compile(spec.source, f"<{spec.name}>", "exec", flags=__import__("__future__").annotations.compiler_flag),
-         scope)
+    # annotations stay unevaluated: `wp.array(dtype=float)` needs no stand-in
+    exec(compile(spec.source, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
     kernel = scope[spec.name]
     rng = random.Random(seed)
     outputs: dict[str, list[tuple[float, list[float]]]] = {a.name: [] for a in spec.args if a.role == "output"}
