@@ -162,6 +162,47 @@ def ast_dump(node: ast.AST, memo: dict[int, str] | None = None) -> str:
     return _Dump(memo).node(node)
 
 
+def ast_fields(cls: type) -> tuple[tuple[str, bool], ...]:
+    """The fields `ast.dump` writes for node class `cls`, each with whether it is optional."""
+    fields = _FIELDS.get(cls)
+    return fields if fields is not None else tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of node class `cls` that can hold nodes, in order (those `ast_walk` looks into)."""
+    fields = _CHILD_FIELDS.get(cls)
+    return fields if fields is not None else cls._fields
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, ast.AST):
+        return isinstance(b, ast.AST) and same_tree(a, b)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(b, (ast.AST, list)):
+        return False
+    return repr(a) == repr(b)  # as the dump writes them: 0.0 and -0.0 differ, 1 and True differ
+
+
+def same_tree(a: ast.AST, b: ast.AST) -> bool:
+    """`ast_dump(a) == ast_dump(b)` for trees from the parser, without writing either: two different
+    trees usually differ at their roots. (A field the dump leaves out, an optional None, is None on
+    both sides or the dumps differ; parsed nodes have every field.)"""
+    if a is b:
+        return True
+    cls = type(a)
+    if cls is not type(b):
+        return False
+    if cls is ast.Name:
+        return a.id == b.id and type(a.ctx) is type(b.ctx)
+    if cls is ast.Constant:
+        return a.kind == b.kind and repr(a.value) == repr(b.value)
+    for field, _ in ast_fields(cls):
+        if not _same_value(getattr(a, field, None), getattr(b, field, None)):
+            return False
+    return True
+
+
 def structure_hash(source: str) -> str:
     """Equal for two kernels that differ only in names and numeric literals."""
     text = _CanonicalDump().node(parse_module(source))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from synthesis.normalize import ast_children, ast_dump, ast_walk, parse_module
+from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_module, same_tree
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation")
@@ -94,35 +94,125 @@ def _loaded_names(node: ast.AST) -> set[str]:
     return {n.id for n in ast_walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
+# ---- one walk of a function, shared by the checks ------------------------------------------------
+# Fields whose nodes (expression contexts, operators) no check looks at: the index does not visit them.
+_UNINDEXED_FIELDS = {"ctx", "op", "ops"}
+_INDEXED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _indexed_fields(cls: type) -> tuple[str, ...]:
+    fields = _INDEXED_FIELDS.get(cls)
+    if fields is None:
+        fields = _INDEXED_FIELDS[cls] = tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
+    return fields
+
+
+class FunctionIndex:
+    """What the checks need to know about one function's tree, from one depth-first walk: its nodes
+    in `ast.walk`'s order (contexts and operators left out), the names any node's subtree loads,
+    and its body's outermost literal-only computations (`find_literal_only`). The checks used to
+    walk the tree once each; the tree must not change while the index is in use."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.fn = fn
+        self._levels: list[list[ast.AST]] = [[fn]]  # nodes by depth: ast.walk's breadth-first order
+        self._loads: list[str] = []  # loaded names, in depth-first order
+        self._spans: dict[int, tuple[int, int]] = {}  # id(node) -> its subtree's slice of _loads
+        self._literal: list[ast.expr] = []
+        self._reads: dict[int, frozenset[str]] = {}
+        self._kinds: dict[tuple[type, ...], list[ast.AST]] = {}
+        for field in _indexed_fields(type(fn)):
+            value = getattr(fn, field, None)
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ast.AST):
+                    mark = len(self._literal)
+                    self._visit(child, 1, False)
+                    if field != "body":
+                        del self._literal[mark:]  # find_literal_only scans the body only
+        self._spans[id(fn)] = (0, len(self._loads))
+        self.nodes: list[ast.AST] = [n for level in self._levels for n in level]
+        self.literal_only: list[ast.expr] = self._literal
+
+    def _visit(self, node: ast.AST, depth: int, callee: bool) -> bool:
+        """Index `node`'s subtree; whether it keeps a computation holding it literal-only
+        (`_breaks_literal`; `callee`: `node` is its parent Call's callee)."""
+        levels = self._levels
+        if depth == len(levels):
+            levels.append([])
+        levels[depth].append(node)
+        start = len(self._loads)
+        cls = type(node)
+        clean = True
+        if cls is ast.Name:
+            if type(node.ctx) is ast.Load:
+                self._loads.append(node.id)
+        elif cls is not ast.Constant:
+            mark = len(self._literal)
+            for field in _indexed_fields(cls):
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
+                            clean = False
+                elif isinstance(value, ast.AST):
+                    if not self._visit(value, depth + 1, cls is ast.Call and field == "func"):
+                        clean = False
+            if clean and isinstance(node, ast.expr) and _is_computation(node) and not _breaks_literal(node, False):
+                del self._literal[mark:]  # report the outermost one only
+                self._literal.append(node)
+        self._spans[id(node)] = (start, len(self._loads))
+        return clean and not _breaks_literal(node, callee)
+
+    def of_kind(self, *kinds: type) -> list[ast.AST]:
+        """The nodes of these classes, in `ast.walk`'s order."""
+        found = self._kinds.get(kinds)
+        if found is None:
+            found = self._kinds[kinds] = [n for n in self.nodes if isinstance(n, kinds)]
+        return found
+
+    def reads(self, node: ast.AST) -> frozenset[str]:
+        """The names `node`'s subtree loads (`_loaded_names`), for a node of this function."""
+        key = id(node)
+        names = self._reads.get(key)
+        if names is None:
+            start, end = self._spans[key]
+            names = self._reads[key] = frozenset(self._loads[start:end])
+        return names
+
+    def all_reads(self) -> frozenset[str]:
+        return self.reads(self.fn)
+
+
 # ---- same operands ---------------------------------------------------------------------------
-def find_same_operands(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
-    """`nodes`, where given, is `ast_walk(fn)` (find_patterns walks each function once for all checks)."""
+def find_same_operands(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """`index`, where given, is `FunctionIndex(fn)` (find_patterns indexes each function once for all checks)."""
+    index = FunctionIndex(fn) if index is None else index
     out = []
-    memo: dict[int, str] = {}  # nested operations compare nested operands: write each subtree once
-
-    def _dump(node: ast.AST) -> str:
-        return ast_dump(node, memo)
-
-    for node in ast_walk(fn) if nodes is None else nodes:
+    for node in index.of_kind(ast.BinOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Call):
         pair = None
-        if isinstance(node, ast.BinOp) and isinstance(node.op, SAME_BAD_BINOPS):
-            pair = (node.left, node.right)
-        elif isinstance(node, ast.Compare) and len(node.comparators) == 1:
-            pair = (node.left, node.comparators[0])
-        elif isinstance(node, ast.BoolOp):
-            dumps = [_dump(v) for v in node.values]
-            if len(set(dumps)) < len(dumps):
+        cls = type(node)
+        if cls is ast.BinOp:
+            if isinstance(node.op, SAME_BAD_BINOPS):
+                pair = (node.left, node.right)
+        elif cls is ast.Compare:
+            if len(node.comparators) == 1:
+                pair = (node.left, node.comparators[0])
+        elif cls is ast.BoolOp:
+            values = node.values
+            if any(same_tree(values[i], values[j]) for i in range(len(values)) for j in range(i + 1, len(values))):
                 out.append(Finding("same_operands", node.lineno, _text(node)))
             continue
-        elif isinstance(node, ast.IfExp):
+        elif cls is ast.IfExp:
             pair = (node.body, node.orelse)
-        elif isinstance(node, ast.Call) and call_name(node) in SAME_BAD_CALLS:
-            args = node.args[1:] if call_name(node) in ("where", "select") else node.args
-            if len(args) >= 2:
-                pair = (args[0], args[1])
-        elif isinstance(node, ast.Call) and call_name(node) == "clamp" and len(node.args) == 3:
-            pair = (node.args[1], node.args[2])
-        if pair is not None and _dump(pair[0]) == _dump(pair[1]):
+        else:
+            name = call_name(node)
+            if name in SAME_BAD_CALLS:
+                args = node.args[1:] if name in ("where", "select") else node.args
+                if len(args) >= 2:
+                    pair = (args[0], args[1])
+            elif name == "clamp" and len(node.args) == 3:
+                pair = (node.args[1], node.args[2])
+        if pair is not None and same_tree(pair[0], pair[1]):
             out.append(Finding("same_operands", node.lineno, _text(node)))
     return out
 
@@ -132,10 +222,10 @@ def find_same_operands(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) 
 INVOLUTIONS = {"transpose", "inverse", "quat_inverse", "transform_inverse"}
 
 
-def _single_values(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> dict[str, ast.expr]:
-    """Locals assigned exactly once in `fn` (at any depth): name -> its value."""
+def _single_values(index: FunctionIndex) -> dict[str, ast.expr]:
+    """Locals assigned exactly once in the indexed function (at any depth): name -> its value."""
     values: dict[str, list[ast.expr | None]] = {}
-    for n in ast_walk(fn) if nodes is None else nodes:
+    for n in index.of_kind(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Name):
@@ -172,13 +262,13 @@ def _without_sign(node: ast.expr, values: dict[str, ast.expr]) -> ast.expr:
             return node
 
 
-def find_undone_operations(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
+def find_undone_operations(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """An involution applied twice (`transpose(transpose(m))`, `-(-x)`, also through locals), and
     the cross product of a vector with itself or its negation (always zero)."""
-    nodes = ast_walk(fn) if nodes is None else nodes
-    values = _single_values(fn, nodes)
+    index = FunctionIndex(fn) if index is None else index
+    values = _single_values(index)
     out = []
-    for node in nodes:
+    for node in index.of_kind(ast.Call, ast.UnaryOp):
         if isinstance(node, ast.Call) and call_name(node) in INVOLUTIONS and len(node.args) == 1:
             inner = _through_locals(node.args[0], values)
             if isinstance(inner, ast.Call) and call_name(inner) == call_name(node):
@@ -188,7 +278,7 @@ def find_undone_operations(fn: ast.FunctionDef, nodes: list[ast.AST] | None = No
             if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.USub) and isinstance(node.operand, ast.Name):
                 out.append(Finding("undone_operation", node.lineno, _text(node)))  # -(-x) written out is literal_only's
         elif isinstance(node, ast.Call) and call_name(node) == "cross" and len(node.args) == 2:
-            if _dump(_without_sign(node.args[0], values)) == _dump(_without_sign(node.args[1], values)):
+            if same_tree(_without_sign(node.args[0], values), _without_sign(node.args[1], values)):
                 out.append(Finding("undone_operation", node.lineno, _text(node)))
     return out
 
@@ -238,30 +328,14 @@ def _breaks_literal(n: ast.AST, callee: bool) -> bool:
     return False
 
 
-def find_literal_only(fn: ast.FunctionDef) -> list[Finding]:
+def find_literal_only(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """The outermost computations of literals only (`_is_computation` and `_literal_only`), in the
-    order of a depth-first walk. One bottom-up pass instead of `_literal_only` on every computation (a
-    walk of its subtree each); a computation inside a literal-only one is literal-only too, so the
-    outermost ones are those without a literal-only computation above them."""
-
-    def scan(node: ast.AST) -> tuple[bool, list[ast.expr]]:
-        """(no node below `node` breaks literal-only-ness, the outermost literal-only computations
-        in `node`'s subtree)."""
-        clean, found = True, []
-        for child in ast_children(node):
-            child_clean, child_found = scan(child)
-            found += child_found
-            if clean and not (child_clean and not _breaks_literal(child, isinstance(node, ast.Call)
-                                                                  and node.func is child)):
-                clean = False
-        if clean and isinstance(node, ast.expr) and _is_computation(node) and not _breaks_literal(node, False):
-            return clean, [node]  # report the outermost one only
-        return clean, found
-
-    out: list[Finding] = []
-    for stmt in fn.body:
-        out += [Finding("literal_only", node.lineno, _text(node)) for node in scan(stmt)[1]]
-    return out
+    order of a depth-first walk. `FunctionIndex` finds them in its one bottom-up pass instead of
+    `_literal_only` on every computation (a walk of its subtree each); a computation inside a
+    literal-only one is literal-only too, so the outermost ones are those without a literal-only
+    computation above them."""
+    index = FunctionIndex(fn) if index is None else index
+    return [Finding("literal_only", node.lineno, _text(node)) for node in index.literal_only]
 
 
 # ---- dead values and self-assignment ------------------------------------------------------------
@@ -273,28 +347,11 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
     return []
 
 
-def find_self_assign(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
-    return [Finding("self_assign", n.lineno, _text(n)) for n in (ast_walk(fn) if nodes is None else nodes)
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+def find_self_assign(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    index = FunctionIndex(fn) if index is None else index
+    return [Finding("self_assign", n.lineno, _text(n)) for n in index.of_kind(ast.Assign)
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
-
-
-class _Reads:
-    """The names a node loads, computed on first use and remembered."""
-
-    def __init__(self) -> None:
-        self.sets: dict[int, frozenset[str]] = {}
-
-    def __call__(self, node: ast.AST) -> frozenset[str]:
-        key = id(node)
-        names = self.sets.get(key)
-        if names is None:
-            # a nested statement's names come from (and stay in) the memo: each node is walked once
-            found = {node.id} if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else set()
-            for child in ast_children(node):
-                found |= self(child) if isinstance(child, ast.stmt) else _loaded_names(child)
-            names = self.sets[key] = frozenset(found)
-        return names
 
 
 def _blocks(body: list[ast.stmt]):
@@ -307,12 +364,12 @@ def _blocks(body: list[ast.stmt]):
                 yield from _blocks(inner)
 
 
-def dead_value_statements(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[ast.stmt]:
+def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[ast.stmt]:
     """Statements storing a value nobody reads: never, or not before every path overwrites it."""
     out = []
-    reads = _Reads()
-    read = {n.id for n in (ast_walk(fn) if nodes is None else nodes)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    index = FunctionIndex(fn) if index is None else index
+    reads = index.reads
+    read = index.all_reads()
     blocks = list(_blocks(fn.body))
     for block in blocks:
         for i, stmt in enumerate(block):
@@ -330,8 +387,8 @@ def dead_value_statements(fn: ast.FunctionDef, nodes: list[ast.AST] | None = Non
     return out
 
 
-def find_dead_values(fn: ast.FunctionDef, nodes: list[ast.AST] | None = None) -> list[Finding]:
-    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn, nodes)]
+def find_dead_values(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    return [Finding("dead_value", s.lineno, _text(s)) for s in dead_value_statements(fn, index)]
 
 
 def _is_literal_init(node: ast.expr) -> bool:
@@ -369,19 +426,19 @@ def first_use(stmts: list[ast.stmt], name: str, reads=None) -> str:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
-def find_helper_problems(fn: ast.FunctionDef) -> list[Finding]:
+def find_helper_problems(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     if not _is_wp_func(fn, "func"):
         return []
+    index = FunctionIndex(fn) if index is None else index
     out = []
     params = [a.arg for a in fn.args.args]
-    read = _loaded_names(ast.Module(body=fn.body, type_ignores=[]))
+    read = set().union(*[index.reads(stmt) for stmt in fn.body])
     for p in params:
         if p not in read:
             out.append(Finding("helper_unused_param", fn.lineno, f"{fn.name}: {p}"))
-    returns = [n for n in ast_walk(fn) if isinstance(n, ast.Return) and n.value is not None]
-    reassigned = {name for n in ast_walk(fn) if isinstance(n, ast.stmt) for name in _assigned_names(n)}
-    values = {_dump(r.value) for r in returns}
-    if returns and len(values) == 1 and isinstance(returns[0].value, ast.Name) \
+    returns = [n for n in index.of_kind(ast.Return) if n.value is not None]
+    reassigned = {name for n in index.of_kind(ast.Assign, ast.AnnAssign) for name in _assigned_names(n)}
+    if returns and all(same_tree(returns[0].value, r.value) for r in returns[1:]) and isinstance(returns[0].value, ast.Name) \
             and returns[0].value.id in params and returns[0].value.id not in reassigned:
         out.append(Finding("helper_passthrough", fn.lineno, f"{fn.name}: return {returns[0].value.id}"))
     return out
@@ -645,9 +702,9 @@ def _range_values(call: ast.Call, scalars: dict[str, float | int]) -> list[int] 
     return r or None
 
 
-def _conditions(fn: ast.FunctionDef) -> list[ast.expr]:
+def _conditions(index: FunctionIndex) -> list[ast.expr]:
     tests = []
-    for n in ast_walk(fn):
+    for n in index.of_kind(ast.If, ast.While, ast.IfExp, ast.Call):
         if isinstance(n, (ast.If, ast.While, ast.IfExp)):
             tests.append(n.test)
         elif isinstance(n, ast.Call) and call_name(n) in ("where", "select") and n.args:
@@ -729,14 +786,16 @@ def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, 
     return condition_is_constant_in(src, launch_context(tid_names, dim, args, loops, locals_))
 
 
-def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo]) -> list[Finding]:
+def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: dict[str, ArgInfo],
+                             index: FunctionIndex | None = None) -> list[Finding]:
     if not _is_wp_func(fn, "kernel"):
         return []
+    index = FunctionIndex(fn) if index is None else index
     scalars = {a.name: a.value for a in args.values() if a.role == "scalar" and isinstance(a.value, (int, float))}
     read_only = {a.name: a for a in args.values() if a.role in ("input", "index")}
     loops: list[tuple[str, list[int] | None]] = []
     assigned: dict[str, list[ast.expr]] = {}
-    for n in ast_walk(fn):
+    for n in index.of_kind(ast.For, ast.Assign, ast.AugAssign):
         if isinstance(n, ast.For) and isinstance(n.target, ast.Name):
             values = _range_values(n.iter, scalars) if isinstance(n.iter, ast.Call) else None
             loops.append((n.target.id, values))
@@ -754,7 +813,7 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
         if name not in locals_ and name not in env and name not in own:
             env[name] = Interval.unknown()
     evaluator = ConditionEvaluator(env, locals_, read_only)
-    return [Finding("constant_condition", c.lineno, _text(c)) for c in _conditions(fn) if is_constant(evaluator, c)]
+    return [Finding("constant_condition", c.lineno, _text(c)) for c in _conditions(index) if is_constant(evaluator, c)]
 
 
 # ---- outputs, by evaluation at sampled points -------------------------------------------------
@@ -975,15 +1034,15 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef):
             continue
-        nodes = ast_walk(fn)  # one walk for the checks that visit every node
-        out += find_same_operands(fn, nodes)
-        out += find_literal_only(fn)
-        out += find_self_assign(fn, nodes)
-        out += find_dead_values(fn, nodes)
-        out += find_helper_problems(fn)
-        out += find_undone_operations(fn, nodes)
+        index = FunctionIndex(fn)  # one walk for all the checks
+        out += find_same_operands(fn, index)
+        out += find_literal_only(fn, index)
+        out += find_self_assign(fn, index)
+        out += find_dead_values(fn, index)
+        out += find_helper_problems(fn, index)
+        out += find_undone_operations(fn, index)
         if dim:
-            out += find_constant_conditions(fn, dim, by_name)
+            out += find_constant_conditions(fn, dim, by_name, index)
     return out
 
 
