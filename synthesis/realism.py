@@ -523,6 +523,18 @@ def _trunc_div(a, b):
         return np.trunc(a / b)
 
 
+@functools.lru_cache(maxsize=None)
+def _eval_method(evaluator: type, node_class: type):
+    """The evaluator class's `eval_<node class>` method, None if it has none (looked up once per pair
+    of classes: evaluations dispatch on every node)."""
+    return getattr(evaluator, f"eval_{node_class.__name__}", None)
+
+
+def _same_shape(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`np.broadcast_arrays(lo, hi)`, without its cost where the shapes already agree."""
+    return (lo, hi) if lo.shape == hi.shape else tuple(np.broadcast_arrays(lo, hi))
+
+
 class ConditionEvaluator:
     """Interval value of an expression at every launch (and literal loop) point."""
 
@@ -546,8 +558,8 @@ class ConditionEvaluator:
         try:
             if self.depth > 40:
                 return Interval.unknown()
-            method = getattr(self, f"eval_{type(node).__name__}", None)
-            return method(node) if method else Interval.unknown()
+            method = _eval_method(type(self), type(node))
+            return method(self, node) if method else Interval.unknown()
         finally:
             self.depth -= 1
 
@@ -625,7 +637,7 @@ class ConditionEvaluator:
         if isinstance(op, (ast.Gt, ast.GtE)):
             a, b, op = b, a, (ast.Lt() if isinstance(op, ast.Gt) else ast.LtE())
         if isinstance(op, (ast.Lt, ast.LtE)) and not (a.is_int and b.is_int) \
-                and (np.any(a.lo < a.hi) or np.any(b.lo < b.hi)):
+                and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
             # endpoint (`2.0 > b` for b in [-2, 2]) is decided in practice (one input value in
             # thousands; none at all among most launches' inputs).
@@ -753,12 +765,13 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
 def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.0) -> bool:
     """Whether `cond` is decided the same way at (at least `share` of) the launch points."""
     v = evaluator.eval(cond)
-    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    lo, hi = _same_shape(v.lo, v.hi)
     if not lo.size:
         return False
     if share >= 1.0:
-        return bool(np.all(lo == 1) or np.all(hi == 0))
-    return bool(max(np.mean(lo == 1), np.mean(hi == 0)) >= share)
+        return bool((lo == 1).all() or (hi == 0).all())
+    # the shares np.mean gives (whole counts over the size, one division each), faster
+    return bool(max(np.count_nonzero(lo == 1) / lo.size, np.count_nonzero(hi == 0) / lo.size) >= share)
 
 
 def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
@@ -895,13 +908,13 @@ class PointEvaluator(ConditionEvaluator):
 def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     """"constant" or "copy" when `value` is, at every sampled point, one number or one element read."""
     v = evaluator.eval(value)
-    lo, hi = np.broadcast_arrays(v.lo, v.hi)
-    if not (lo.size and np.all(lo == hi) and np.all(np.isfinite(lo))):
+    lo, hi = _same_shape(v.lo, v.hi)
+    if not (lo.size and (lo == hi).all() and np.isfinite(lo).all()):
         return None
-    if np.all(lo == lo.flat[0]):
+    if (lo == lo.flat[0]).all():
         return "constant"
     for draw in evaluator.draws.values():
-        if np.array_equal(np.broadcast_to(draw.lo, lo.shape), lo):
+        if (np.broadcast_to(draw.lo, lo.shape) == lo).all():  # np.array_equal, shapes equal
             return "copy"
     return None
 

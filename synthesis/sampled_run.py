@@ -15,8 +15,10 @@ import __future__
 import ast
 import math
 import random
+from collections import Counter
 from typing import Any
 
+from synthesis.normalize import parse_module
 from synthesis.spec import ArgSpec, KernelSpec
 
 
@@ -80,6 +82,10 @@ class _Array:
         self.shape, self.values, self.draw = shape, values if values is not None else {}, draw
 
     def _key(self, index: Any) -> tuple[int, ...]:
+        if type(index) is int:  # the common case, `a[tid]`, without building a tuple of conversions
+            if len(self.shape) != 1 or not 0 <= index < self.shape[0]:
+                raise Unsupported("index out of range")
+            return (index,)
         key = tuple(int(i) for i in (index if isinstance(index, tuple) else (index,)))
         if len(key) != len(self.shape) or any(not 0 <= k < n for k, n in zip(key, self.shape)):
             raise Unsupported("index out of range")
@@ -110,7 +116,7 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     """Per written array: for each element written at a sampled launch point, (its value, the same
     element of every input array of its shape, None where unread). Raises Unsupported for a kernel
     outside the stand-in's reach."""
-    tree = ast.parse(spec.source)
+    tree = parse_module(spec.source)  # shared: the kernel kept is parsed next by the realism check
     kernels = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec.name]
     if not kernels or any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
                           for a in spec.args):
@@ -118,15 +124,19 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     wp = _Warp()
     scope: dict[str, Any] = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
     # annotations stay unevaluated: `wp.array(dtype=float)` needs no stand-in
-    exec(compile(spec.source, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
+    exec(compile(tree, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
     kernel = scope[spec.name]
     rng = random.Random(seed)
     outputs: dict[str, list[tuple[float, list[float]]]] = {a.name: [] for a in spec.args if a.role == "output"}
+    # per point, each input's elements are drawn afresh as they are first read; the draws depend on
+    # nothing but the argument and the generator, so one drawer per input serves every point
+    drawers = [(a, _drawer(a, rng)) for a in spec.args if a.role in ("input", "index")]
+    outputs_args = [a for a in spec.args if a.role == "output"]
     for _ in range(points):
         point = tuple(rng.randrange(d) for d in spec.dim)
         wp.current = point
-        inputs = {a.name: _Array(a.shape, draw=_drawer(a, rng)) for a in spec.args if a.role in ("input", "index")}
-        written = {a.name: _Array(a.shape) for a in spec.args if a.role == "output"}
+        inputs = {a.name: _Array(a.shape, draw=draw) for a, draw in drawers}
+        written = {a.name: _Array(a.shape) for a in outputs_args}
         call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
         try:
             kernel(*call)
@@ -156,7 +166,7 @@ def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share:
             continue
         need = share * len(samples)
         values = [v for v, _ in samples]
-        if max(values.count(v) for v in set(values)) >= need:
+        if max(Counter(values).values()) >= need:  # the count of the most frequent value
             found.append(f"{name}: constant")
             continue
         for other in samples[0][1]:
