@@ -97,14 +97,16 @@ def _loaded_names(node: ast.AST) -> set[str]:
 # ---- one walk of a function, shared by the checks ------------------------------------------------
 # Fields whose nodes (expression contexts, operators) no check looks at: the index does not visit them.
 _UNINDEXED_FIELDS = {"ctx", "op", "ops"}
-_INDEXED_FIELDS: dict[type, tuple[str, ...]] = {}
+_INDEXED_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
+    for cls in (getattr(ast, n) for n in dir(ast)) if isinstance(cls, type) and issubclass(cls, ast.AST)
+}
+_COMPUTATIONS = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call)  # what `_is_computation` may accept
 
 
 def _indexed_fields(cls: type) -> tuple[str, ...]:
-    fields = _INDEXED_FIELDS.get(cls)
-    if fields is None:
-        fields = _INDEXED_FIELDS[cls] = tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
-    return fields
+    """The fields of a node class outside the table (none from the parser)."""
+    return tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
 
 
 class FunctionIndex:
@@ -121,7 +123,7 @@ class FunctionIndex:
         self._literal: list[ast.expr] = []
         self._reads: dict[int, frozenset[str]] = {}
         self._kinds: dict[tuple[type, ...], list[ast.AST]] = {}
-        for field in _indexed_fields(type(fn)):
+        for field in _INDEXED_FIELDS.get(type(fn)) or _indexed_fields(type(fn)):
             value = getattr(fn, field, None)
             for child in value if isinstance(value, list) else [value]:
                 if isinstance(child, ast.AST):
@@ -135,33 +137,42 @@ class FunctionIndex:
 
     def _visit(self, node: ast.AST, depth: int, callee: bool) -> bool:
         """Index `node`'s subtree; whether it keeps a computation holding it literal-only
-        (`_breaks_literal`; `callee`: `node` is its parent Call's callee)."""
+        (`not _breaks_literal(node, callee)` and no node below breaks it; `callee`: `node` is its
+        parent Call's callee)."""
         levels = self._levels
         if depth == len(levels):
-            levels.append([])
-        levels[depth].append(node)
-        start = len(self._loads)
+            levels.append([node])
+        else:
+            levels[depth].append(node)
+        loads = self._loads
+        start = len(loads)
         cls = type(node)
-        clean = True
-        if cls is ast.Name:
+        if cls is ast.Name:  # the leaves, most nodes, first
             if type(node.ctx) is ast.Load:
-                self._loads.append(node.id)
-        elif cls is not ast.Constant:
-            mark = len(self._literal)
-            for field in _indexed_fields(cls):
-                value = getattr(node, field, None)
-                if isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
-                            clean = False
-                elif isinstance(value, ast.AST):
-                    if not self._visit(value, depth + 1, cls is ast.Call and field == "func"):
+                loads.append(node.id)
+            self._spans[id(node)] = (start, len(loads))
+            return node.id == "wp"
+        if cls is ast.Constant:
+            self._spans[id(node)] = (start, start)
+            return True
+        literal = self._literal
+        mark = len(literal)
+        clean = True
+        for field in _INDEXED_FIELDS.get(cls) or _indexed_fields(cls):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
                         clean = False
-            if clean and isinstance(node, ast.expr) and _is_computation(node) and not _breaks_literal(node, False):
-                del self._literal[mark:]  # report the outermost one only
-                self._literal.append(node)
-        self._spans[id(node)] = (start, len(self._loads))
-        return clean and not _breaks_literal(node, callee)
+            elif isinstance(value, ast.AST):
+                if not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
+                    clean = False
+        self._spans[id(node)] = (start, len(loads))
+        # a computation cannot break literal-only-ness itself (_breaks_literal(node, False) is False)
+        if clean and cls in _COMPUTATIONS and _is_computation(node):
+            del literal[mark:]  # report the outermost one only
+            literal.append(node)
+        return clean and not (cls is ast.Subscript or cls is ast.Attribute and _breaks_literal(node, callee))
 
     def of_kind(self, *kinds: type) -> list[ast.AST]:
         """The nodes of these classes, in `ast.walk`'s order."""
