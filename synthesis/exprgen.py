@@ -141,6 +141,7 @@ class KernelWriter:
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
+        self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -366,7 +367,8 @@ class KernelWriter:
         constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
         helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
         evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
-                                       helpers=helpers, start=sampling_start(tuple(self.tid_names), tuple(self.dim)))
+                                       helpers=helpers, start=sampling_start(tuple(self.tid_names), tuple(self.dim)),
+                                       dumps=self._dump_cache)
         return judge_value(evaluator, value)
 
     def _parsed_expr(self, text: str):
@@ -559,15 +561,14 @@ class ExprGen:
                 choices += (load, load)  # loads are the common case
         unused = w.unused
         if unused:
-            keys = {c.src: c.src for c in choices}  # what `unused` calls each choice: a load by its array
-            keys.update(loaded)
+            array_of = dict(loaded)  # what `unused` calls each choice: a load by its array, others by their text
             unused_set = set(unused)
-            fresh = [c for c in choices if keys[c.src] in unused_set]
+            fresh = [c for c in choices if array_of.get(c.src, c.src) in unused_set]
         else:
             fresh = []
         if fresh and self.rng.random() < 0.7:
             pick = self.rng.choice(fresh)
-            self.w.unused.remove(keys[pick.src])
+            self.w.unused.remove(array_of.get(pick.src, pick.src))
             return pick
         if dtype == "float32":
             choices.append(self.const_float())

@@ -529,6 +529,22 @@ def _hull(*vals):
     return lo, hi
 
 
+def _point_arithmetic(op: ast.operator, a: np.ndarray, b: np.ndarray, is_int: bool) -> Interval:
+    """`a op b` for two exact values (the common case at sampled points): each bound that the
+    interval rules compute is this one value, computed once; a NaN product is unknown, as `_hull`
+    makes it."""
+    if isinstance(op, ast.Add):
+        value = a + b
+    elif isinstance(op, ast.Sub):
+        value = a - b
+    else:
+        value = a * b
+        bad = np.isnan(value)
+        if bad.any():
+            return Interval(np.where(bad, -np.inf, value), np.where(bad, np.inf, value), is_int)
+    return Interval(value, value, is_int)
+
+
 def _trunc_div(a, b):
     with np.errstate(all="ignore"):
         return np.trunc(a / b)
@@ -612,6 +628,8 @@ class ConditionEvaluator:
         a, b = self.eval(node.left), self.eval(node.right)
         is_int = a.is_int and b.is_int
         op = node.op
+        if a.lo is a.hi and b.lo is b.hi and isinstance(op, (ast.Add, ast.Sub, ast.Mult)):
+            return _point_arithmetic(op, a.lo, b.lo, is_int)
         if isinstance(op, ast.Add):
             return Interval(a.lo + b.lo, a.hi + b.hi, is_int)
         if isinstance(op, ast.Sub):
@@ -852,6 +870,12 @@ class PointEvaluator(ConditionEvaluator):
         self.draws: dict[str, Interval] = {}  # inputs read
         self.free: dict[str, Interval] = {}  # values not followed
         self.helpers: dict[str, ast.FunctionDef] = {}  # @wp.funcs, followed into (straight-line bodies)
+        # id(node) -> ast_dump(node), for the keys of draws and free values; a caller whose trees
+        # outlive the evaluator (KernelWriter) may share one across evaluators
+        self.dumps: dict[int, str] = {}
+
+    def _key(self, node: ast.AST) -> str:
+        return ast_dump(node, self.dumps)
 
     def _free(self, key: str) -> Interval:
         if key not in self.free:
@@ -869,10 +893,10 @@ class PointEvaluator(ConditionEvaluator):
             body = {t.id: s.value for s in fn.body[:-1] if isinstance(s, ast.Assign) for t in s.targets
                     if isinstance(t, ast.Name)}
             inner = PointEvaluator(env, body, {}, self.rng, self.points)
-            inner.free, inner.helpers = self.free, self.helpers
+            inner.free, inner.helpers, inner.dumps = self.free, self.helpers, self.dumps
             return inner.eval(fn.body[-1].value)
         v = self._eval_call(node)
-        return self._free(_dump(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
+        return self._free(self._key(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         c, a, b = self.eval(node.test), self.eval(node.body), self.eval(node.orelse)
@@ -882,8 +906,8 @@ class PointEvaluator(ConditionEvaluator):
 
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
         if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
-            return self._free(_dump(node))
-        key = _dump(node)
+            return self._free(self._key(node))
+        key = self._key(node)
         if key not in self.draws:
             a = self.arrays[node.value.id]
             grid = 1.0 if a.dtype == "int32" else 1.0 / 64
@@ -972,9 +996,11 @@ def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: l
                        locals_: dict[str, ast.expr], unknown: set[str], points: int = 48,
                        seed: int = 0, constants: dict[str, float] | None = None,
                        helpers: dict[str, ast.FunctionDef] | None = None,
-                       start: SamplingStart | None = None) -> PointEvaluator:
+                       start: SamplingStart | None = None, dumps: dict[int, str] | None = None) -> PointEvaluator:
     """A PointEvaluator at `points` random launch points; `start` (from `sampling_start` with the same
-    launch, points and seed) gives the same evaluator, faster."""
+    launch, points and seed) gives the same evaluator, faster. `dumps`: a memo of node texts
+    (`PointEvaluator.dumps`) kept by a caller whose trees outlive the evaluator, all of them alive
+    while the memo is."""
     if start is None:
         start = sampling_start(tid_names, dim, points, seed)
     elif (start.tid_names, start.dim, start.points, start.seed) != (tuple(tid_names), tuple(dim), points, seed):
@@ -993,6 +1019,8 @@ def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: l
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
     evaluator = PointEvaluator(env, locals_, read_only, rng, points)
     evaluator.helpers = dict(helpers or {})
+    if dumps is not None:
+        evaluator.dumps = dumps
     return evaluator
 
 
