@@ -111,7 +111,8 @@ def _indexed_fields(cls: type) -> tuple[str, ...]:
 
 class FunctionIndex:
     """What the checks need to know about one function's tree, from one depth-first walk: its nodes
-    in `ast.walk`'s order (contexts and operators left out), the names any node's subtree loads,
+    in `ast.walk`'s order (names, constants, contexts and operators left out: no check selects
+    them), the names any node's subtree loads,
     and its body's outermost literal-only computations (`find_literal_only`). The checks used to
     walk the tree once each; the tree must not change while the index is in use."""
 
@@ -139,15 +140,10 @@ class FunctionIndex:
         """Index `node`'s subtree; whether it keeps a computation holding it literal-only
         (`not _breaks_literal(node, callee)` and no node below breaks it; `callee`: `node` is its
         parent Call's callee)."""
-        levels = self._levels
-        if depth == len(levels):
-            levels.append([node])
-        else:
-            levels[depth].append(node)
         loads = self._loads
         start = len(loads)
         cls = type(node)
-        if cls is ast.Name:  # the leaves, most nodes, first
+        if cls is ast.Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
             if type(node.ctx) is ast.Load:
                 loads.append(node.id)
             self._spans[id(node)] = (start, len(loads))
@@ -155,6 +151,11 @@ class FunctionIndex:
         if cls is ast.Constant:
             self._spans[id(node)] = (start, start)
             return True
+        levels = self._levels
+        if depth == len(levels):
+            levels.append([node])
+        else:
+            levels[depth].append(node)
         literal = self._literal
         mark = len(literal)
         clean = True
@@ -175,7 +176,7 @@ class FunctionIndex:
         return clean and not (cls is ast.Subscript or cls is ast.Attribute and _breaks_literal(node, callee))
 
     def of_kind(self, *kinds: type) -> list[ast.AST]:
-        """The nodes of these classes, in `ast.walk`'s order."""
+        """The nodes of these classes (not Name or Constant), in `ast.walk`'s order."""
         found = self._kinds.get(kinds)
         if found is None:
             found = self._kinds[kinds] = [n for n in self.nodes if isinstance(n, kinds)]
