@@ -112,8 +112,7 @@ def _indexed_fields(cls: type) -> tuple[str, ...]:
 class FunctionIndex:
     """What the checks need to know about one function's tree, from one depth-first walk: its nodes
     in `ast.walk`'s order (names, constants, contexts and operators left out: no check selects
-    them), the names any node's subtree loads,
-    and its body's outermost literal-only computations (`find_literal_only`). The checks used to
+    them), the names each statement (and `if` test) loads, and its body's outermost literal-only computations (`find_literal_only`). The checks used to
     walk the tree once each; the tree must not change while the index is in use."""
 
     def __init__(self, fn: ast.FunctionDef) -> None:
@@ -146,10 +145,8 @@ class FunctionIndex:
         if cls is ast.Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
             if type(node.ctx) is ast.Load:
                 loads.append(node.id)
-            self._spans[id(node)] = (start, len(loads))
             return node.id == "wp"
         if cls is ast.Constant:
-            self._spans[id(node)] = (start, start)
             return True
         levels = self._levels
         if depth == len(levels):
@@ -166,9 +163,13 @@ class FunctionIndex:
                     if isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
                         clean = False
             elif isinstance(value, ast.AST):
+                test_start = len(loads)
                 if not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
                     clean = False
-        self._spans[id(node)] = (start, len(loads))
+                if field == "test" and cls is ast.If:  # first_use reads a branch's test on its own
+                    self._spans[id(value)] = (test_start, len(loads))
+        if isinstance(node, ast.stmt):
+            self._spans[id(node)] = (start, len(loads))
         # a computation cannot break literal-only-ness itself (_breaks_literal(node, False) is False)
         if clean and cls in _COMPUTATIONS and _is_computation(node):
             del literal[mark:]  # report the outermost one only
@@ -183,7 +184,8 @@ class FunctionIndex:
         return found
 
     def reads(self, node: ast.AST) -> frozenset[str]:
-        """The names `node`'s subtree loads (`_loaded_names`), for a node of this function."""
+        """The names `node`'s subtree loads (`_loaded_names`), for a statement of this function, an
+        `if`'s test or the function itself."""
         key = id(node)
         names = self._reads.get(key)
         if names is None:
