@@ -584,6 +584,7 @@ class ConditionEvaluator:
         return self._eval(node)
 
     def _eval(self, node: ast.expr) -> Interval:
+        """`eval` below the top (the eval_ methods call this: the error state is already set)."""
         self.depth += 1
         try:
             if self.depth > 40:
@@ -607,7 +608,7 @@ class ConditionEvaluator:
             key = (node.id, self.depth)
             value = self.local_values.get(key)
             if value is None:
-                value = self.local_values[key] = self.eval(self.locals[node.id])
+                value = self.local_values[key] = self._eval(self.locals[node.id])
             return value
         return Interval.unknown()
 
@@ -618,7 +619,7 @@ class ConditionEvaluator:
         return Interval.unknown()
 
     def eval_UnaryOp(self, node: ast.UnaryOp) -> Interval:
-        a = self.eval(node.operand)
+        a = self._eval(node.operand)
         if isinstance(node.op, ast.USub):
             return Interval(-a.hi, -a.lo, a.is_int)
         if isinstance(node.op, ast.UAdd):
@@ -628,7 +629,7 @@ class ConditionEvaluator:
         return Interval.unknown()
 
     def eval_BinOp(self, node: ast.BinOp) -> Interval:
-        a, b = self.eval(node.left), self.eval(node.right)
+        a, b = self._eval(node.left), self._eval(node.right)
         is_int = a.is_int and b.is_int
         op = node.op
         if a.lo is a.hi and b.lo is b.hi and isinstance(op, (ast.Add, ast.Sub, ast.Mult)):
@@ -664,7 +665,7 @@ class ConditionEvaluator:
     def eval_Compare(self, node: ast.Compare) -> Interval:
         if len(node.comparators) != 1:
             return Interval(0, 1, True)
-        a, b = self.eval(node.left), self.eval(node.comparators[0])
+        a, b = self._eval(node.left), self._eval(node.comparators[0])
         op = node.ops[0]
         if isinstance(op, (ast.Gt, ast.GtE)):
             a, b, op = b, a, (ast.Lt() if isinstance(op, ast.Gt) else ast.LtE())
@@ -687,7 +688,7 @@ class ConditionEvaluator:
         return Interval(np.where(true, 1, 0), np.where(false, 0, 1), True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
-        vals = [self.eval(v) for v in node.values]
+        vals = [self._eval(v) for v in node.values]
         if isinstance(node.op, ast.And):
             lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
             hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
@@ -697,12 +698,12 @@ class ConditionEvaluator:
         return Interval(lo, hi, True)
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
-        a, b = self.eval(node.body), self.eval(node.orelse)
+        a, b = self._eval(node.body), self._eval(node.orelse)
         return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
 
     def eval_Call(self, node: ast.Call) -> Interval:
         name = call_name(node)
-        args = [self.eval(a) for a in node.args]
+        args = [self._eval(a) for a in node.args]
         if name in ("float", "float32") and len(args) == 1:
             return Interval(args[0].lo, args[0].hi, False)
         if name in ("int", "int32") and len(args) == 1:
@@ -892,7 +893,7 @@ class PointEvaluator(ConditionEvaluator):
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
         if fn is not None and isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None:
-            env = {p.arg: self.eval(a) for p, a in zip(fn.args.args, node.args)}
+            env = {p.arg: self._eval(a) for p, a in zip(fn.args.args, node.args)}
             body = {t.id: s.value for s in fn.body[:-1] if isinstance(s, ast.Assign) for t in s.targets
                     if isinstance(t, ast.Name)}
             inner = PointEvaluator(env, body, {}, self.rng, self.points)
@@ -902,7 +903,7 @@ class PointEvaluator(ConditionEvaluator):
         return self._free(self._key(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
-        c, a, b = self.eval(node.test), self.eval(node.body), self.eval(node.orelse)
+        c, a, b = self._eval(node.test), self._eval(node.body), self._eval(node.orelse)
         decided, pick_a = c.lo == c.hi, c.lo == 1
         return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
                         np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
@@ -923,17 +924,17 @@ class PointEvaluator(ConditionEvaluator):
         name = call_name(node)
         exact = {"sin": np.sin, "cos": np.cos}
         if name in exact and len(node.args) == 1:
-            a = self.eval(node.args[0])
+            a = self._eval(node.args[0])
             value = exact[name](a.lo)
             point = (a.lo == a.hi) & np.isfinite(value)
             return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
         if name in ("atan2", "pow") and len(node.args) == 2:
-            a, b = self.eval(node.args[0]), self.eval(node.args[1])
+            a, b = self._eval(node.args[0]), self._eval(node.args[1])
             point = (a.lo == a.hi) & (b.lo == b.hi)
             v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
             return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
         if name in ("where", "select") and len(node.args) == 3:
-            c, a, b = (self.eval(x) for x in node.args)
+            c, a, b = (self._eval(x) for x in node.args)
             if name == "select":
                 a, b = b, a  # select(cond, false_value, true_value)
             decided = c.lo == c.hi
