@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from synthesis.categories import CATEGORY_NAMES, generate
-from synthesis.normalize import KEEP, ast_children, ast_dump, ast_walk, structure_hash
+from synthesis.normalize import KEEP, ast_children, ast_dump, ast_walk, same_tree, structure_hash
 
 
 class _Canonical(ast.NodeTransformer):
@@ -65,3 +65,20 @@ def test_ast_children_are_iter_child_nodes_in_order():
     tree = ast.parse(generate("transform", 3).source)
     for node in ast.walk(tree):
         assert [id(c) for c in ast_children(node)] == [id(c) for c in ast.iter_child_nodes(node)]
+
+
+def test_same_tree_is_equality_of_dumps():
+    """same_tree answers what comparing ast_dump texts answers, on every pair of expressions of a
+    kernel (most differ at the root, some deep inside) and on literals that compare equal in
+    Python but are written differently (1, 1.0, True; 0.0 and -0.0; a u-string)."""
+    sources = [generate(c, 11).source for c in ("multi_conditional", "matrix", "transform")]
+    tree = ast.parse("\n".join(sources) + "\nx = (1, 1.0, True, u'a', 'a', a - b, a - b, a - c)\n")
+    exprs = [n for n in ast.walk(tree) if isinstance(n, ast.expr)][:400]
+    exprs += [ast.Constant(0.0), ast.Constant(-0.0)]
+    dumps = [ast.dump(e, annotate_fields=False) for e in exprs]
+    equal_pairs = 0
+    for a, dump_a in zip(exprs, dumps):
+        for b, dump_b in zip(exprs, dumps):
+            assert same_tree(a, b) == (dump_a == dump_b)
+            equal_pairs += a is not b and dump_a == dump_b
+    assert equal_pairs > 0  # the comparison met equal trees that are different objects

@@ -260,3 +260,38 @@ def test_sampling_start_for_another_launch_is_refused():
     with pytest.raises(ValueError, match="another launch"):
         sampling_evaluator(("tid",), (128,), ARGS, {}, set(), start=sampling_start(("tid",), (256,)))
 
+
+
+def _outermost_literal_only(fn: ast.FunctionDef) -> list[ast.AST]:
+    """find_literal_only's definition, spelled out: the computations of the body that are
+    literal-only (`_literal_only`, a walk of each), less those inside another such one."""
+    from synthesis.realism import _is_computation, _literal_only
+
+    found = [n for stmt in fn.body for n in ast.walk(stmt)
+             if isinstance(n, ast.expr) and _is_computation(n) and _literal_only(n)]
+    inner = {id(m) for n in found for m in ast.walk(n) if m is not n}
+    return [n for n in found if id(n) not in inner]
+
+
+INDEX_KINDS = [(ast.BinOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Call), (ast.Assign, ast.AugAssign, ast.For),
+               (ast.Return,), (ast.If, ast.While, ast.IfExp, ast.Call), (ast.UnaryOp,)]
+
+
+@pytest.mark.parametrize("source", [kernel(p[1]) for p in PLANTED] + [generate(c, 3).source for c in CATEGORY_NAMES])
+def test_function_index_answers_what_separate_walks_answer(source):
+    """The one-walk index the checks share gives, per function, the nodes each check selects in
+    ast.walk's order, the names each statement and branch test loads, and the outermost
+    literal-only computations (as a set: the index lists them depth first)."""
+    from synthesis.realism import FunctionIndex
+
+    for fn in ast.parse(source).body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        index = FunctionIndex(fn)
+        for kinds in INDEX_KINDS:
+            assert [id(n) for n in index.of_kind(*kinds)] == [id(n) for n in ast.walk(fn) if isinstance(n, kinds)]
+        statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt)]
+        for node in statements + [s.test for s in statements if isinstance(s, ast.If)]:
+            loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            assert index.reads(node) == loaded
+        assert {id(n) for n in index.literal_only} == {id(n) for n in _outermost_literal_only(fn)}
