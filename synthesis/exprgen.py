@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.normalize import parse_expression
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
 EXACT_BITS = 24  # float32 significand
@@ -374,11 +375,10 @@ class KernelWriter:
     def _parsed_expr(self, text: str):
         """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,
         and judge_value re-reads every local's definition on each call."""
-        import ast
-
         tree = self._parse_cache.get(text)
         if tree is None:
-            tree = self._parse_cache[text] = ast.parse(text, mode="eval").body
+            # held here as long as the writer: _dump_cache keys its nodes by id()
+            tree = self._parse_cache[text] = parse_expression(text)
         return tree
 
     def _parsed_module(self, text: str):

@@ -123,6 +123,14 @@ def parse_module(source: str) -> ast.Module:
     return ast.parse(source)
 
 
+@functools.lru_cache(maxsize=4096)
+def parse_expression(text: str) -> ast.expr:
+    """`ast.parse(text, mode="eval").body`, shared like `parse_module`: the generators judge the same
+    small expressions (a load, a local's value, a comparison) kernel after kernel. Callers only read
+    the tree; one that keys anything by `id()` of its nodes keeps the tree alive while it does."""
+    return ast.parse(text, mode="eval").body
+
+
 def ast_walk(node: ast.AST) -> list[ast.AST]:
     """The nodes `ast.walk(node)` yields, in its order (breadth first), as a list, faster than the
     generator: the realism checks walk every kernel many times. Fields the grammar fills with

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_module, same_tree
+from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expression, parse_module, same_tree
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation")
@@ -815,7 +815,7 @@ def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[
     by_name = {a.name: a for a in args}
     env = launch_env(tid_names, dim, by_name, list(loops))
     read_only = {a.name: a for a in args if a.role in ("input", "index")}
-    values = {name: ast.parse(text, mode="eval").body if isinstance(text, str) else text
+    values = {name: parse_expression(text) if isinstance(text, str) else text
               for name, text in (locals_ or {}).items()}
     return ConditionEvaluator(env, values, read_only)
 
@@ -823,7 +823,7 @@ def launch_context(tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[
 def condition_is_constant_in(src: str, context: ConditionEvaluator, share: float = 1.0) -> bool:
     """Whether condition `src` is decided, the same way, at every point of the launch (other locals
     unknown), or at least at `share` of them."""
-    return is_constant(context, ast.parse(src, mode="eval").body, share)
+    return is_constant(context, parse_expression(src), share)
 
 
 def condition_is_constant(src: str, tid_names: tuple[str, ...], dim: tuple[int, ...], args: list[ArgInfo],
