@@ -61,6 +61,7 @@ def _is_literal(src: str) -> bool:
 
 
 NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
 
 
 def reads(name: str) -> "re.Pattern[str]":
@@ -450,18 +451,20 @@ class KernelWriter:
         Stores overwritten on every path before a read are the categories' business
         (`drop_dead_stores`), where branches make them.
         """
-        counts = Counter(t for line in self.lines + self.helpers for t in NAME_TOKEN.findall(line))
+        # one scan of the joined text: a name never spans a line break, and a line's start is no
+        # letter, digit or dot, so the tokens are those of the lines one by one
+        counts = Counter(NAME_TOKEN.findall("\n".join(self.lines + self.helpers)))
         changed = True
         while changed:
             changed = False
             for i, line in enumerate(self.lines):
-                m = re.match(r"^    (\w+) = (.*)$", line)
+                m = TOP_LEVEL_ASSIGN.match(line)
                 if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
                     counts.subtract(NAME_TOKEN.findall(line))
                     del self.lines[i]
                     changed = True
                     break
-        in_kernel = Counter(t for line in self.lines for t in NAME_TOKEN.findall(line))  # helpers have own names
+        in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
