@@ -86,7 +86,7 @@ class _Array:
             if len(self.shape) != 1 or not 0 <= index < self.shape[0]:
                 raise Unsupported("index out of range")
             return (index,)
-        key = tuple(int(i) for i in (index if isinstance(index, tuple) else (index,)))
+        key = tuple(map(int, index if isinstance(index, tuple) else (index,)))
         if len(key) != len(self.shape) or any(not 0 <= k < n for k, n in zip(key, self.shape)):
             raise Unsupported("index out of range")
         return key
