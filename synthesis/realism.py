@@ -112,8 +112,9 @@ def _indexed_fields(cls: type) -> tuple[str, ...]:
 class FunctionIndex:
     """What the checks need to know about one function's tree, from one depth-first walk: its nodes
     in `ast.walk`'s order (names, constants, contexts and operators left out: no check selects
-    them), the names each statement (and `if` test) loads, and its body's outermost literal-only computations (`find_literal_only`). The checks used to
-    walk the tree once each; the tree must not change while the index is in use."""
+    them), the names each statement (and `if` test) loads, and its body's outermost literal-only
+    computations (`find_literal_only`). The checks used to walk the tree once each; the tree must
+    not change while the index is in use."""
 
     def __init__(self, fn: ast.FunctionDef) -> None:
         self.fn = fn
@@ -452,7 +453,8 @@ def find_helper_problems(fn: ast.FunctionDef, index: FunctionIndex | None = None
             out.append(Finding("helper_unused_param", fn.lineno, f"{fn.name}: {p}"))
     returns = [n for n in index.of_kind(ast.Return) if n.value is not None]
     reassigned = {name for n in index.of_kind(ast.Assign, ast.AnnAssign) for name in _assigned_names(n)}
-    if returns and all(same_tree(returns[0].value, r.value) for r in returns[1:]) and isinstance(returns[0].value, ast.Name) \
+    one_value = all(same_tree(returns[0].value, r.value) for r in returns[1:])  # every return the same
+    if returns and one_value and isinstance(returns[0].value, ast.Name) \
             and returns[0].value.id in params and returns[0].value.id not in reassigned:
         out.append(Finding("helper_passthrough", fn.lineno, f"{fn.name}: return {returns[0].value.id}"))
     return out
