@@ -484,8 +484,8 @@ def stageable_arrays(fn: ast.FunctionDef, arrays: dict[str, ArrayType]) -> list[
         return []
     tid_stmts = [s for s in fn.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
                  and _is_wp_attr(s.value.func, "tid")]
-    if len(tid_stmts) > 1:
-        return []
+    if tid_stmts and sum(isinstance(n, ast.Call) and _is_wp_attr(n.func, "tid") for n in ast.walk(fn)) > 1:
+        return []  # refused by emit_thread_index
     if tid_stmts:
         if len(tid_stmts[0].targets) != 1 or not isinstance(tid_stmts[0].targets[0], ast.Name):
             return []  # `i, j = wp.tid()`: not a 1-D launch
@@ -747,8 +747,6 @@ class FunctionTranslator(TileTranslator):
     def plan_staged_stores(self, fn: ast.FunctionDef) -> None:
         """Which arrays' stores go through shared memory (stageable_arrays' rule), within CUDA's static
         __shared__ limit; only for a 1-D launch."""
-        if sum(isinstance(n, ast.Call) and _is_wp_attr(n.func, "tid") for n in ast.walk(fn)) > 1:
-            return  # refused by emit_thread_index
         used = 0
         for name, store in stageable_arrays(fn, self.arrays):
             dtype = self.arrays[name].dtype

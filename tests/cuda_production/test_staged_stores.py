@@ -44,6 +44,12 @@ def pick33d(p: wp.array(dtype=wp.mat33d), q: wp.array(dtype=wp.mat33d), s: wp.ar
     total[tid] = m[0, 0] * s[tid] + m[2, 1]
 ''', [arr("p", "mat33d", shape=(N,)), arr("q", "mat33d", shape=(N,)), arr("s", "float64", shape=(N,)),
       arr("out", "mat33d", "output", shape=(N,)), arr("total", "float64", "output", shape=(N,), bound=8.0)], dim=(N,)),
+    # the thread index only as a value (no `tid = wp.tid()`)
+    spec("transpose_direct", '''
+@wp.kernel
+def transpose_direct(a: wp.array(dtype=wp.mat33), out: wp.array(dtype=wp.mat33)):
+    out[wp.tid()] = wp.transpose(a[wp.tid()])
+''', [arr("a", "mat33", shape=(N,)), arr("out", "mat33", "output", shape=(N,))], dim=(N,)),
 ]
 BY_NAME = {c.name: c for c in CASES}
 
