@@ -137,6 +137,19 @@ def is_transform(t) -> bool:
     return t == "transform"
 
 
+def component_paths(t: str) -> list[str]:
+    """Each component of a value of type `t` as a C member path (`.m[1][2]`, `.p.x`), in Warp's memory
+    order (synthesis/dtypes.py): what a value is copied component by component through."""
+    d = TYPES[t]
+    if d.kind == "matrix":
+        return [f".m[{i}][{j}]" for i in range(d.shape[0]) for j in range(d.shape[1])]
+    if d.kind in ("vector", "quaternion"):
+        return [f".{c}" for c in COMPONENTS[: d.shape[0]]]
+    if d.kind == "transform":
+        return [f".p.{c}" for c in "xyz"] + [f".q.{c}" for c in "xyzw"]
+    return [""]
+
+
 def struct_snippet(t) -> str | None:
     """The snippet defining the C struct of type `t`, if it needs one."""
     if is_mat(t):

@@ -602,6 +602,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             w(f"    const dim3 grid({threads});  // wp.launch_tiled: one block per launch index")
         else:
             w(f"    const dim3 grid(({threads} + block.x - 1) / block.x);")
+    elif nd == 1 and kernel.stage_threads:
+        # the kernel stages stores in __shared__ arrays sized for this block (the same constant)
+        w("    const dim3 block(STAGE_THREADS);")
+        w(f"    const dim3 grid(({kernel.launch_names[0]} + block.x - 1) / block.x);")
     elif nd == 1:
         w(f"    const dim3 block({block_shape(launch_dim)[0]});")
         w(f"    const dim3 grid(({kernel.launch_names[0]} + block.x - 1) / block.x);")
