@@ -22,6 +22,7 @@ translator's one-line error; never translated into something else.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass
 
@@ -232,6 +233,7 @@ class LazyTile:
     heavy: bool  # applies a function per element (tile_map): never evaluated twice per element
     varying: bool  # uses a per-thread value: element e must be computed by the thread that owns e
     sources: tuple[ast.stmt, ...]  # the Warp statements it computes, for the comment of its loop
+    transpose_of: CExpr | None = None  # the tile it transposes: element (r, c) is that tile's (c, r)
 
 
 @dataclass
@@ -517,6 +519,13 @@ class TileTranslator:
     def element_at(self, v: CExpr, index: str) -> CExpr:
         el = self.element(v)
         return CExpr(at_index(el.code, index), el.type, el.prec)
+
+    def element_rc(self, v: CExpr, row: str, col: str) -> CExpr:
+        """Element (row, col) of a 2-D tile value (a transpose read through its source's index)."""
+        lazy = self.lazy_of(v)
+        if lazy is not None and lazy.transpose_of is not None:
+            return self.element_rc(lazy.transpose_of, col, row)
+        return self.element_at(v, f"{row} * {v.type.shape[1]} + {col}")
 
     def make_lazy(self, tt: TileType, element: CExpr, reads: dict[str, bool], work: int, heavy: bool,
                   varying: bool, parts: list[CExpr]) -> CExpr:
@@ -980,7 +989,7 @@ class TileTranslator:
         self.out(f"        {partial}[threadIdx.x] += {partial}[threadIdx.x + {stride}];")
         self.out("    __syncthreads();")
         self.out("}")
-        self.access({partial: False}, {dst: False})  # after the tree's last barrier: none needed
+        self.access({partial: False}, {dst: True})  # after the tree's last barrier; element 0 is thread 0's
         self.out("if (threadIdx.x == 0)")
         self.out(f"    {dst}[0] = {partial}[0];")
         return CExpr(dst, tt)
@@ -1042,8 +1051,8 @@ class TileTranslator:
                     "float64": f"__half2float(__double2half({code}))"}[dtype]
 
         def body(e):
-            a_el = self.element_at(ta, f"{r} * {k} + {kk}").code
-            b_el = self.element_at(tb, f"{kk} * {n} + {c}").code
+            a_el = self.element_rc(ta, r, kk).code
+            b_el = self.element_rc(tb, kk, c).code
             lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
                      f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
                      f"    {sum_} += {widen(a_el, ta.type.dtype)} * {widen(b_el, tb.type.dtype)};"]
@@ -1399,7 +1408,9 @@ class TileTranslator:
         t = self.rearranged(node, t, repeats=False)
         m, n = t.type.shape
         element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}")
-        return self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
+        out = self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
+        self.lazy_of(out).transpose_of = t
+        return out
 
     def tile_broadcast(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         self.claim_dest()
@@ -1412,10 +1423,12 @@ class TileTranslator:
         if src == shape:
             return t
         t = self.rearranged(node, t, repeats=True)
-        flat = "0"
-        for s, c in zip(src, coords(E, shape)[lead:]):
-            term = "0" if s == 1 else f"({c})"
-            flat = term if flat == "0" else f"({flat}) * {s} + {term}"
+        terms = []  # the source's flat index: its coordinates along the dimensions it does not repeat
+        for k, (s, c) in enumerate(zip(src, coords(E, shape)[lead:])):
+            stride = math.prod(src[k + 1:])
+            if s != 1:
+                terms.append(c if stride == 1 else f"({c}) * {stride}")
+        flat = " + ".join(terms) or "0"
         return self.derived(TileType(t.type.dtype, shape), self.element_at(t, flat), [], [t], 0)
 
     def tile_map(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
