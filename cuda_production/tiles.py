@@ -362,18 +362,22 @@ class TileTranslator:
         self.tile_depth = 0
         self.hazards = Hazards({}, {})
         self.current_stmt: ast.stmt | None = None
+        self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
         self.tile_parents: dict | None = None
+        self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
         self.out("__syncthreads();")
         self.hazards = Hazards({}, {})
+        self.shared_events += 1
 
     def access(self, reads: dict[str, bool] | None = None, writes: dict[str, bool] | None = None) -> None:
         """Shared-memory accesses about to be emitted (buffer -> only at the thread's own element); a
         barrier first where they conflict with accesses since the last one (read after write, write
         after read or write) by another thread."""
         reads, writes = reads or {}, writes or {}
+        self.shared_events += 1
         h = self.hazards
         need = h.unknown and bool(reads or writes)
         need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
@@ -389,7 +393,7 @@ class TileTranslator:
 
     # ---- loops and branches (called by FunctionTranslator around their bodies) ----------------
     def tile_statement(self, stmt: ast.stmt) -> None:
-        self.current_stmt = stmt
+        self.current_stmt, self.before_current = stmt, False
 
     def tile_enter(self, node: ast.stmt) -> None:
         """Before a loop or branch: each tile variable it assigns that lives past it (or from one
@@ -398,7 +402,7 @@ class TileTranslator:
         self.pin_levels.append([])
         if not self.block_dim:
             return
-        self.current_stmt = node
+        self.current_stmt, self.before_current = node, True  # what the body reads counts as live
         for name in sorted(_assigned(node)):
             if name in self.pinned or self.is_local_to(node, name):
                 continue
@@ -420,7 +424,7 @@ class TileTranslator:
 
     def body_enter(self, loop: bool) -> tuple:
         """Entering a loop body or a branch: what to restore on leaving it."""
-        saved = (dict(self.tile_vars), self.hazards.copy())
+        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events)
         self.tile_depth += 1
         if loop:  # the previous iteration's accesses are not tracked: the first access needs a barrier
             self.hazards = Hazards({}, {}, unknown=True)
@@ -429,8 +433,10 @@ class TileTranslator:
     def body_exit(self, saved: tuple, loop: bool, while_loop: bool = False) -> Hazards:
         """Leaving a body: its variables go out of scope except pinned ones (in their buffers).
         Returns the accesses at its end (an if joins its branches)."""
-        bindings, _ = saved
-        if while_loop and self.block_dim and not self.hazards.clean:
+        bindings, entry, events = saved
+        if events == self.shared_events:  # the body touched no shared memory
+            self.hazards = entry
+        if while_loop and self.block_dim and events != self.shared_events and not self.hazards.clean:
             self.barrier()  # the condition may read what the body wrote
         self.tile_depth -= 1
         for name in set(self.tile_vars) | set(bindings):
@@ -442,7 +448,7 @@ class TileTranslator:
             else:
                 del self.tile_vars[name]
         end = self.hazards
-        if loop:
+        if loop and events != self.shared_events:
             self.hazards = Hazards({}, {}, unknown=True)
         return end
 
@@ -488,6 +494,10 @@ class TileTranslator:
         return live, count
 
     def is_live(self, name: str) -> bool:
+        if self.before_current and self.current_stmt is not None:
+            reads, kills = _effect(self.current_stmt, name)
+            if reads or kills:
+                return reads
         return self.uses_after(self.current_stmt, name)[0]
 
     def is_local_to(self, node: ast.stmt, name: str) -> bool:

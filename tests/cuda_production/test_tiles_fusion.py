@@ -54,6 +54,17 @@ def rewritten(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), out: wp.ar
 
 
 @wp.kernel
+def looped(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
+    i = wp.tid()
+    t = wp.tile_load(a, shape=(N, N), offset=(i * N, 0))
+    u = wp.tile_transpose(t) * 2.0
+    for k in range(2):
+        wp.tile_atomic_add(out, u, offset=(i * N, 0))
+        t = wp.tile_load(b, shape=(N, N), offset=(i * N, k))
+    wp.tile_atomic_add(out, t, offset=(i * N, 0))
+
+
+@wp.kernel
 def carried(a: wp.array2d(dtype=float), w: wp.array2d(dtype=float), out: wp.array2d(dtype=float),
             out2: wp.array2d(dtype=float)):
     i = wp.tid()
@@ -92,16 +103,18 @@ def reused(a: wp.array2d(dtype=float), out: wp.array2d(dtype=float), out2: wp.ar
 def launch(a, b, c, d):
     wp.launch_tiled(symmetric, dim=4, inputs=[a, b, c, d], block_dim=BLOCK)
     wp.launch_tiled(rewritten, dim=4, inputs=[a, b, c], block_dim=BLOCK)
+    wp.launch_tiled(looped, dim=4, inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(carried, dim=4, inputs=[a, b, c, d], block_dim=BLOCK)
     wp.launch_tiled(branched, dim=4, inputs=[a, b], block_dim=BLOCK)
     wp.launch_tiled(reused, dim=4, inputs=[a, b, c], block_dim=64)
 '''
 # symmetric: the issue's example (transpose, element-wise arithmetic, a broadcast, two consumers)
 # rewritten: `u` reads `t` at transposed elements, then `t` is loaded again
+# looped: `u` reads `t` inside a loop that loads `t` again (each iteration must see the first `t`)
 # carried: `before` reads `acc` before a loop rewrites it; `kept` reads `c` before an in-place tile_matmul
 # branched: `s` reads `t` before one branch transposes it in place and the other maps it
 # reused: a tile_map of a @wp.func read twice
-KERNELS = ("symmetric", "rewritten", "carried", "branched", "reused")
+KERNELS = ("symmetric", "rewritten", "looped", "carried", "branched", "reused")
 
 
 @pytest.fixture(scope="module")
