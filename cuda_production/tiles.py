@@ -10,11 +10,15 @@ Warp's semantics (warp/_src/builtins.py, warp/native/tile*.h, `wp.launch_tiled` 
   (the launch index; one more name gets the thread's lane). A plain `wp.launch(k, dim=D, block_dim=B)`
   of a kernel using tiles forms blocks of B consecutive threads of the (row-major) launch.
 
-The translation keeps that model: each tile value lives in a `__shared__` array of the block (flat,
+The translation keeps that model: a tile value lives in a `__shared__` array of the block (flat,
 row-major), written by the block's threads in a strided loop (`for (e = threadIdx.x; e < size;
-e += blockDim.x)`) between `__syncthreads()` barriers: one before a write (earlier readers are done)
-and one after (every thread sees the result). Reductions are a strided partial sum per thread and a
-tree over the block; `tile_matmul` is the inner-product loop over shared memory.
+e += blockDim.x)`), or is lazy: element-wise operations, maps, transposes, broadcasts and constants
+are a C expression for element e, computed inline by whatever consumes the value element by element
+(a store, an atomic add, a sum's partial loop), stored only where it must be (`TileTranslator`).
+A `__syncthreads()` stands only where one thread reads or writes an element another thread accessed
+since the last barrier (element e belongs to thread e % blockDim.x in every strided loop).
+Reductions are a strided partial sum per thread and a tree over the block; `tile_matmul` is the
+inner-product loop over shared memory.
 
 A tile builtin outside the table, or a tile form the table does not cover, is refused with the
 translator's one-line error; never translated into something else.
