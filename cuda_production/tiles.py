@@ -434,14 +434,17 @@ class TileTranslator:
             self.hazards = Hazards({}, {}, unknown=True)
         return saved
 
-    def body_exit(self, saved: tuple, loop: bool, while_loop: bool = False) -> Hazards:
+    def body_exit(self, saved: tuple, loop: bool, while_test: ast.AST | None = None) -> Hazards:
         """Leaving a body: its variables go out of scope except pinned ones (in their buffers).
-        Returns the accesses at its end (an if joins its branches)."""
+        Returns the accesses at its end (an if joins its branches). `while_test`: the condition a
+        while loop evaluates after the body."""
         bindings, entry, events = saved
         if events == self.shared_events:  # the body touched no shared memory
             self.hazards = entry
-        if while_loop and self.block_dim and events != self.shared_events and not self.hazards.clean:
-            self.barrier()  # the condition may read what the body wrote
+        reads_tiles = while_test is not None and any(isinstance(n, ast.Name) and self.is_tile_var(n.id)
+                                                     for n in ast.walk(while_test))
+        if reads_tiles and events != self.shared_events and not self.hazards.clean:
+            self.barrier()  # the condition reads what the body may have written
         self.tile_depth -= 1
         for name in set(self.tile_vars) | set(bindings):
             home = self.pinned.get(name)

@@ -996,7 +996,7 @@ class FunctionTranslator(TileTranslator):
         saved = self.body_enter(loop=True)
         self.nested(node.body)
         self.indent += 1
-        self.body_exit(saved, loop=True, while_loop=True)
+        self.body_exit(saved, loop=True, while_test=node.test)
         self.indent -= 1
         self.loop_depth -= 1
         self.out("}")

@@ -84,11 +84,22 @@ def branched(a: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
     i = wp.tid()
     t = wp.tile_load(a, shape=(N, N), offset=(i * N, 0))
     s = t * 2.0
-    if i % 2 == 0:
+    if i % 3 == 0:
         t = wp.tile_transpose(t)
-    else:
+    elif i % 3 == 1:
         t = wp.tile_map(soft, t)
     wp.tile_store(out, s + t, offset=(i * N, 0))
+
+
+@wp.kernel
+def repeated(a: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
+    i = wp.tid()
+    t = wp.tile_load(a, shape=(N, N), offset=(i * N, 0))
+    k = int(0)
+    while k < 3:
+        t = t * 0.5 + wp.tile_transpose(t)
+        k = k + 1
+    wp.tile_store(out, t, offset=(i * N, 0))
 
 
 @wp.kernel
@@ -106,15 +117,17 @@ def launch(a, b, c, d):
     wp.launch_tiled(looped, dim=4, inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(carried, dim=4, inputs=[a, b, c, d], block_dim=BLOCK)
     wp.launch_tiled(branched, dim=4, inputs=[a, b], block_dim=BLOCK)
+    wp.launch_tiled(repeated, dim=4, inputs=[a, b], block_dim=BLOCK)
     wp.launch_tiled(reused, dim=4, inputs=[a, b, c], block_dim=64)
 '''
 # symmetric: the issue's example (transpose, element-wise arithmetic, a broadcast, two consumers)
 # rewritten: `u` reads `t` at transposed elements, then `t` is loaded again
 # looped: `u` reads `t` inside a loop that loads `t` again (each iteration must see the first `t`)
 # carried: `before` reads `acc` before a loop rewrites it; `kept` reads `c` before an in-place tile_matmul
-# branched: `s` reads `t` before one branch transposes it in place and the other maps it
+# branched: `s` reads `t` before one branch (of if / elif, no else) transposes it in place and the other maps it
+# repeated: a tile carried through a while loop, each iteration reading it transposed
 # reused: a tile_map of a @wp.func read twice
-KERNELS = ("symmetric", "rewritten", "looped", "carried", "branched", "reused")
+KERNELS = ("symmetric", "rewritten", "looped", "carried", "branched", "repeated", "reused")
 
 
 @pytest.fixture(scope="module")
