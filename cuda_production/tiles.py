@@ -446,7 +446,7 @@ class TileTranslator:
         if reads_tiles and events != self.shared_events and not self.hazards.clean:
             self.barrier()  # the condition reads what the body may have written
         self.tile_depth -= 1
-        for name in set(self.tile_vars) | set(bindings):
+        for name in [*self.tile_vars, *(n for n in bindings if n not in self.tile_vars)]:  # in a fixed order
             home = self.pinned.get(name)
             if home is not None:
                 self.tile_vars[name] = TileBinding(CExpr(home, self.tiles[home]), self.tile_depth)
@@ -1548,6 +1548,6 @@ class TileTranslator:
         if total > SHARED_MEMORY_LIMIT:
             raise self.unsupported(self.fn, f"tiles needing {total} bytes of shared memory per block "
                                             f"(over {SHARED_MEMORY_LIMIT} bytes)")
-        if any("@" in line for line in self.lines if not line.lstrip().startswith("//")):
+        if any(E in line or "@lazy" in line for line in self.lines):
             raise self.unsupported(self.fn, "a tile form the translator cannot place (internal: a lazy tile left in the code)")
         return lines

@@ -1819,7 +1819,8 @@ class ModuleTranslator:
         if t.block_dim:
             mode = "wp.launch_tiled: one block per launch index" if t.tiled else "wp.launch: blocks of consecutive threads"
             head = (f"// Uses tiles: launched with blocks of {t.block_dim} threads ({mode}); block_dim from "
-                    f"{t.block_dim_origin}.\n// Each tile is a __shared__ array the block's threads fill together.\n{head}")
+                    f"{t.block_dim_origin}.\n// A tile is a __shared__ array the block's threads fill together, or an expression computed\n"
+                    f"// element by element where it is used.\n{head}")
         kernel.kernel_code = f"{head}\n{{\n{body.rstrip()}\n}}"
         kernel.device_code = self.device_code()
         return kernel
