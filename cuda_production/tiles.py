@@ -10,11 +10,15 @@ Warp's semantics (warp/_src/builtins.py, warp/native/tile*.h, `wp.launch_tiled` 
   (the launch index; one more name gets the thread's lane). A plain `wp.launch(k, dim=D, block_dim=B)`
   of a kernel using tiles forms blocks of B consecutive threads of the (row-major) launch.
 
-The translation keeps that model: each tile value lives in a `__shared__` array of the block (flat,
+The translation keeps that model: a tile value lives in a `__shared__` array of the block (flat,
 row-major), written by the block's threads in a strided loop (`for (e = threadIdx.x; e < size;
-e += blockDim.x)`) between `__syncthreads()` barriers: one before a write (earlier readers are done)
-and one after (every thread sees the result). Reductions are a strided partial sum per thread and a
-tree over the block; `tile_matmul` is the inner-product loop over shared memory.
+e += blockDim.x)`), or is lazy: element-wise operations, maps, transposes, broadcasts and constants
+are a C expression for element e, computed inline by whatever consumes the value element by element
+(a store, an atomic add, a sum's partial loop), stored only where it must be (`TileTranslator`).
+A `__syncthreads()` stands only where one thread reads or writes an element another thread accessed
+since the last barrier (element e belongs to thread e % blockDim.x in every strided loop).
+Reductions are a strided partial sum per thread and a tree over the block; `tile_matmul` is the
+inner-product loop over shared memory.
 
 A tile builtin outside the table, or a tile form the table does not cover, is refused with the
 translator's one-line error; never translated into something else.
@@ -22,9 +26,13 @@ translator's one-line error; never translated into something else.
 from __future__ import annotations
 
 import ast
+import math
+import re
 from dataclasses import dataclass
 
-from cuda_production.cuda_types import CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType
+from cuda_production.cuda_types import (
+    CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType, P_ADD,
+)
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
@@ -199,37 +207,517 @@ def coords(e: str, shape: tuple[int, ...]) -> list[str]:
     return out
 
 
+# ---- lazy tiles -------------------------------------------------------------------------------------
+E = "@E@"  # the flat element index in a lazy tile's element code (never valid C: a leak fails to compile)
+_AT_E = re.compile(r"\[@E@\]|@E@")
+# tile_map builtins cheap enough to evaluate twice rather than store (everything else a tile_map
+# applies, a @wp.func or a transcendental, is `heavy`)
+CHEAP_MAP_BUILTINS = ("abs", "min", "max")
+# A lazy value read more than once is re-evaluated at each read when cheap: loads from shared memory
+# and at most this many arithmetic operations per element, no tile_map of a function. Otherwise it
+# is stored once (materialised) and read back.
+REEVALUATED_WORK = 4
+
+
+def at_index(code: str, index: str) -> str:
+    """A lazy element's code at flat index `index` (parenthesised where it is an operand)."""
+    plain = index.isidentifier() or index.isdigit()
+    return _AT_E.sub(lambda m: f"[{index}]" if m.group(0) != E else (index if plain else f"({index})"), code)
+
+
+@dataclass
+class LazyTile:
+    """A tile value not stored anywhere: element E is `element` (code with the placeholder E), computed
+    where it is consumed. Pure: a function of shared buffers (read, never written while the value
+    lives) and of per-thread values captured into constants when it was made."""
+
+    element: CExpr
+    reads: dict[str, bool]  # shared buffer -> read only at element E itself (a thread reads what it wrote)
+    work: int  # arithmetic operations per element (0: indexing or a constant)
+    heavy: bool  # applies a function per element (tile_map): never evaluated twice per element
+    varying: bool  # uses a per-thread value: element e must be computed by the thread that owns e
+    sources: tuple[ast.stmt, ...]  # the Warp statements it computes, for the comment of its loop
+    transpose_of: CExpr | None = None  # the tile it transposes: element (r, c) is that tile's (c, r)
+
+
+@dataclass
+class TileBinding:
+    value: CExpr  # a buffer (code: its name) or a lazy tile (code: its key in `lazy_tiles`)
+    depth: int  # nesting of loop / branch bodies where the variable was bound
+
+
+@dataclass
+class Hazards:
+    """Shared-memory accesses since the last barrier: buffer -> whether every access was at the
+    accessing thread's own element (`for (e = threadIdx.x; ...; e += blockDim.x)` reading or writing
+    element e: the thread that writes element e is the one that reads it, so no barrier is needed
+    between them). `unknown`: accesses not tracked (a loop's previous iteration), any access needs one."""
+
+    reads: dict[str, bool]
+    writes: dict[str, bool]
+    unknown: bool = False
+
+    def copy(self) -> "Hazards":
+        return Hazards(dict(self.reads), dict(self.writes), self.unknown)
+
+    def join(self, other: "Hazards") -> "Hazards":
+        def merge(a: dict, b: dict) -> dict:
+            return {k: a.get(k, True) and b.get(k, True) for k in a.keys() | b.keys()}
+        return Hazards(merge(self.reads, other.reads), merge(self.writes, other.writes), self.unknown or other.unknown)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.reads or self.writes or self.unknown)
+
+
+def merge_reads(a: dict[str, bool], b: dict[str, bool]) -> dict[str, bool]:
+    return {k: a.get(k, True) and b.get(k, True) for k in a.keys() | b.keys()}
+
+
+def _loads(node: ast.AST, name: str) -> int:
+    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
+
+
+def _jumps(node: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) for n in ast.walk(node))
+
+
+def _effect(stmt: ast.stmt, name: str) -> tuple[bool, bool]:
+    """(whether `stmt` may read the value `name` has before it, whether it assigns `name` on every
+    path). Conservative: a statement that jumps (break, continue, return) reads everything."""
+    if _jumps(stmt):
+        return True, False
+    if isinstance(stmt, ast.Assign):
+        kills = len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name
+        return _loads(stmt, name) > 0, kills
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+        return True, True
+    if isinstance(stmt, ast.If):
+        body, orelse = _block_effect(stmt.body, name), _block_effect(stmt.orelse, name)
+        return _loads(stmt.test, name) > 0 or body[0] or orelse[0], body[1] and orelse[1]
+    if isinstance(stmt, (ast.For, ast.While)):
+        head = stmt.iter if isinstance(stmt, ast.For) else stmt.test
+        return _loads(head, name) > 0 or _block_effect(stmt.body, name)[0], False
+    return _loads(stmt, name) > 0, False
+
+
+def _block_effect(stmts: list[ast.stmt], name: str) -> tuple[bool, bool]:
+    for stmt in stmts:
+        reads, kills = _effect(stmt, name)
+        if reads or kills:
+            return reads, kills
+    return False, False
+
+
+def _inplace_targets(node: ast.AST) -> set[str]:
+    """Tile variables a statement changes in place: `wp.tile_matmul(a, b, out)`, `wp.tile_fft(t)`."""
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and _is_wp(n.func, "tile_matmul", "tile_fft", "tile_ifft"):
+            k = 2 if n.func.attr == "tile_matmul" else 0
+            kw = "out" if n.func.attr == "tile_matmul" else "inout"
+            arg = n.args[k] if len(n.args) > k else next((x.value for x in n.keywords if x.arg == kw), None)
+            if isinstance(arg, ast.Name):
+                found.add(arg.id)
+    return found
+
+
+def _assigned(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | _inplace_targets(node)
+
+
+def _evaluations(node: ast.AST, name: str, repeated: bool = False) -> int:
+    """Reads of `name` in `node`; a read inside a loop counts twice (it runs more than once)."""
+    total = 0
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load):
+            total += 2 if repeated else 1
+        else:
+            total += _evaluations(child, name, repeated or isinstance(child, (ast.For, ast.While)))
+    return total
+
+
 class TileTranslator:
     """The tile half of FunctionTranslator (mixed in): tile values, their buffers and the builtins.
 
-    State (set by FunctionTranslator): `block_dim` (0: the function uses no tiles), `tiles` (buffer
-    name -> TileType, user tile variables and temporaries alike), `tile_dest` (the variable an
-    assignment's value may be written into directly), `tile_accesses` (array, offset nodes, tile
-    shape) for input inference."""
+    A tile value is either a shared buffer (`__shared__` array, code: its name) or a lazy tile
+    (`LazyTile`, code: its key in `lazy_tiles`): element-wise operations, tile_map, transposes,
+    broadcasts and constants are lazy, and whatever consumes a value element by element (a store, an
+    atomic add, a sum's partial loop, another element-wise operation) computes the element inline.
+    A value is stored only where it must be (`materialise`): an operation reading other elements than
+    its own (a product, a scan, a factorisation), a value read again whose element is real work, a
+    variable that a loop or branch assigns and that lives past it (`pin`).
 
-    # ---- buffers and barriers ----------------------------------------------------------------
-    def sync(self) -> None:
-        """A barrier, unless one was just emitted or no tile was written yet (outside any loop)."""
-        first, self.tiles_written = not self.tiles_written, True
-        if first and self.loop_depth == 0:
+    State (set up by `init_tile_state`): `block_dim` (set by FunctionTranslator; 0: the function uses
+    no tiles), `tiles` (buffer name -> TileType), `lazy_tiles`, `tile_vars` (variable -> its value),
+    `pinned` (variable -> its own buffer while a loop or branch that assigns it is translated),
+    `tile_dest` (the variable an assignment's value may be written into directly), `hazards` (what
+    the next barrier guards), `tile_accesses` (array, offset nodes, tile shape) for input inference."""
+
+    def init_tile_state(self) -> None:
+        self.tiles: dict[str, TileType] = {}
+        self.tile_dest: str | None = None
+        self.tile_accesses: list = []
+        self.lazy_tiles: dict[str, LazyTile] = {}
+        self.tile_vars: dict[str, TileBinding] = {}
+        self.tile_var_types: dict[str, TileType] = {}
+        self.pinned: dict[str, str | None] = {}
+        self.pin_levels: list[list[str]] = []
+        self.tile_depth = 0
+        self.hazards = Hazards({}, {})
+        self.current_stmt: ast.stmt | None = None
+        self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
+        self.tile_parents: dict | None = None
+        self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
+
+    # ---- barriers ------------------------------------------------------------------------------
+    def barrier(self) -> None:
+        self.out("__syncthreads();")
+        self.hazards = Hazards({}, {})
+        self.shared_events += 1
+
+    def access(self, reads: dict[str, bool] | None = None, writes: dict[str, bool] | None = None) -> None:
+        """Shared-memory accesses about to be emitted (buffer -> only at the thread's own element); a
+        barrier first where they conflict with accesses since the last one (read after write, write
+        after read or write) by another thread."""
+        reads, writes = reads or {}, writes or {}
+        self.shared_events += 1
+        h = self.hazards
+        need = h.unknown and bool(reads or writes)
+        need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
+        need = need or any((b in h.reads and not (own and h.reads[b])) or (b in h.writes and not (own and h.writes[b]))
+                           for b, own in writes.items())
+        if need:
+            self.barrier()
+        h = self.hazards
+        for b, own in reads.items():
+            h.reads[b] = h.reads.get(b, True) and own
+        for b, own in writes.items():
+            h.writes[b] = h.writes.get(b, True) and own
+
+    # ---- loops and branches (called by FunctionTranslator around their bodies) ----------------
+    def tile_statement(self, stmt: ast.stmt) -> None:
+        self.current_stmt, self.before_current = stmt, False
+
+    def tile_enter(self, node: ast.stmt) -> None:
+        """Before a loop or branch: each tile variable it assigns that lives past it (or from one
+        iteration into the next) gets a buffer of its own, holding its value on entry; inside, every
+        assignment writes that buffer, so the code after the body reads it whichever path ran."""
+        self.pin_levels.append([])
+        if not self.block_dim:
             return
-        last = next((line.strip() for line in reversed(self.lines) if line.strip()), "")
-        if last != "__syncthreads();":
-            self.out("__syncthreads();")
+        self.current_stmt, self.before_current = node, True  # what the body reads counts as live
+        for name in sorted(_assigned(node)):
+            if name in self.pinned or self.is_local_to(node, name):
+                continue
+            binding = self.tile_vars.get(name)
+            if binding is None:
+                if self.lookup(name) is not None or name in self.arrays:
+                    continue  # a scalar
+                self.pinned[name] = None  # a tile first assigned inside: its buffer is made there
+            else:
+                self.pinned[name] = self.own_buffer(node, name, binding.value)
+                self.tile_vars[name] = TileBinding(CExpr(self.pinned[name], binding.value.type), self.tile_depth)
+            self.pin_levels[-1].append(name)
+
+    def tile_exit(self, node: ast.stmt) -> None:
+        for name in self.pin_levels.pop():
+            home = self.pinned.pop(name)
+            if home is not None:
+                self.tile_vars[name] = TileBinding(CExpr(home, self.tiles[home]), self.tile_depth)
+
+    def body_enter(self, loop: bool) -> tuple:
+        """Entering a loop body or a branch: what to restore on leaving it."""
+        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events)
+        self.tile_depth += 1
+        if loop:  # the previous iteration's accesses are not tracked: the first access needs a barrier
+            self.hazards = Hazards({}, {}, unknown=True)
+        return saved
+
+    def body_exit(self, saved: tuple, loop: bool, while_test: ast.AST | None = None) -> Hazards:
+        """Leaving a body: its variables go out of scope except pinned ones (in their buffers).
+        Returns the accesses at its end (an if joins its branches). `while_test`: the condition a
+        while loop evaluates after the body."""
+        bindings, entry, events = saved
+        if events == self.shared_events:  # the body touched no shared memory
+            self.hazards = entry
+        reads_tiles = while_test is not None and any(isinstance(n, ast.Name) and self.is_tile_var(n.id)
+                                                     for n in ast.walk(while_test))
+        if reads_tiles and events != self.shared_events and not self.hazards.clean:
+            self.barrier()  # the condition reads what the body may have written
+        self.tile_depth -= 1
+        for name in [*self.tile_vars, *(n for n in bindings if n not in self.tile_vars)]:  # in a fixed order
+            home = self.pinned.get(name)
+            if home is not None:
+                self.tile_vars[name] = TileBinding(CExpr(home, self.tiles[home]), self.tile_depth)
+            elif name in bindings:
+                self.tile_vars[name] = bindings[name]
+            else:
+                del self.tile_vars[name]
+        end = self.hazards
+        if loop and events != self.shared_events:
+            self.hazards = Hazards({}, {}, unknown=True)
+        return end
+
+    def branches_joined(self, ends: list[Hazards]) -> None:
+        joined = ends[0]
+        for h in ends[1:]:
+            joined = joined.join(h)
+        self.hazards = joined
+
+    # ---- liveness ------------------------------------------------------------------------------
+    def parents(self) -> dict:
+        if self.tile_parents is None:
+            found = {}
+            for owner in ast.walk(self.fn):
+                for field in ("body", "orelse"):
+                    stmts = getattr(owner, field, None)
+                    if isinstance(stmts, list):
+                        for k, s in enumerate(stmts):
+                            found[id(s)] = (owner, stmts, k)
+            self.tile_parents = found
+        return self.tile_parents
+
+    def uses_after(self, stmt: ast.stmt | None, name: str) -> tuple[bool, int]:
+        """Whether the value `name` holds after `stmt` may be read, and how many times (reads in
+        loops count twice). Read from the function's AST: later statements, a loop's next iteration."""
+        parents = self.parents()
+        live, count, node = False, 0, stmt
+        while node is not None and id(node) in parents:
+            owner, stmts, k = parents[id(node)]
+            for s in stmts[k + 1:]:
+                reads, kills = _effect(s, name)
+                if reads:
+                    live = True
+                    count += _evaluations(s, name, isinstance(s, (ast.For, ast.While)))
+                if kills:
+                    return live, count
+            if isinstance(owner, (ast.For, ast.While)):  # the next iteration
+                head = owner.iter if isinstance(owner, ast.For) else owner.test
+                if _loads(head, name) or _block_effect(owner.body, name)[0]:
+                    live = True
+                    count += 2 * max(1, _evaluations(owner, name))
+            node = owner
+        return live, count
+
+    def is_live(self, name: str) -> bool:
+        if self.before_current and self.current_stmt is not None:
+            reads, kills = _effect(self.current_stmt, name)
+            if reads or kills:
+                return reads
+        return self.uses_after(self.current_stmt, name)[0]
+
+    def is_local_to(self, node: ast.stmt, name: str) -> bool:
+        """Whether `name`, assigned in the loop / branch `node`, is dead after it and (a loop) not
+        carried from one iteration into the next: then it needs no buffer of its own."""
+        if self.uses_after(node, name)[0]:
+            return False
+        if isinstance(node, (ast.For, ast.While)):
+            head = node.iter if isinstance(node, ast.For) else node.test
+            return not _loads(head, name) and not _block_effect(node.body, name)[0]
+        return True
+
+    # ---- values and buffers --------------------------------------------------------------------
+    def is_tile_var(self, name: str) -> bool:
+        return name in self.tile_vars or self.pinned.get(name) is not None
+
+    def lazy_of(self, v: CExpr) -> LazyTile | None:
+        return self.lazy_tiles.get(v.code) if isinstance(v.code, str) else None
+
+    def tile_reads(self, v: CExpr) -> dict[str, bool]:
+        lazy = self.lazy_of(v)
+        return dict(lazy.reads) if lazy is not None else {v.code: True}
+
+    def element(self, v: CExpr) -> CExpr:
+        """Element E of a tile value (code with the placeholder E)."""
+        lazy = self.lazy_of(v)
+        return lazy.element if lazy is not None else CExpr(f"{v.code}[{E}]", v.type.dtype)
+
+    def element_at(self, v: CExpr, index: str) -> CExpr:
+        el = self.element(v)
+        return CExpr(at_index(el.code, index), el.type, el.prec)
+
+    def element_rc(self, v: CExpr, row: str, col: str) -> CExpr:
+        """Element (row, col) of a 2-D tile value (a transpose read through its source's index)."""
+        lazy = self.lazy_of(v)
+        if lazy is not None and lazy.transpose_of is not None:
+            return self.element_rc(lazy.transpose_of, col, row)
+        return self.element_at(v, f"{row} * {v.type.shape[1]} + {col}")
+
+    def make_lazy(self, tt: TileType, element: CExpr, reads: dict[str, bool], work: int, heavy: bool,
+                  varying: bool, parts: list[CExpr]) -> CExpr:
+        sources = [self.current_stmt] if self.current_stmt is not None else []
+        for p in parts:
+            lazy = self.lazy_of(p)
+            if lazy is not None:
+                sources.extend(lazy.sources)
+        unique = {id(s): s for s in sources}
+        ordered = tuple(sorted(unique.values(), key=lambda s: (s.lineno, s.col_offset)))
+        key = f"@lazy{len(self.lazy_tiles)}@"
+        self.lazy_tiles[key] = LazyTile(element, reads, work, heavy, varying, ordered)
+        return CExpr(key, tt)
+
+    def new_buffer(self, node: ast.AST, tt: TileType, base: str) -> str:
+        if tt.dtype not in TILE_DTYPES:
+            raise self.unsupported(node, f"tile of {tt.dtype}")
+        name = self.fresh(base)
+        self.tiles[name] = tt
+        return name
+
+    def buffer_free(self, name: str, tt: TileType, owner: str | None, reads: dict[str, bool]) -> bool:
+        """Whether buffer `name` may receive a new value for variable `owner`: same type, not read by
+        the operation writing it except at each thread's own element, and no live variable but the
+        owner reading it."""
+        if (name in self.tiles and self.tiles[name] != tt) or reads.get(name, True) is False:
+            return False
+        if any(home == name for var, home in self.pinned.items() if var != owner):
+            return False
+        return not any(var != owner and name in self.tile_reads(b.value) and self.is_live(var)
+                       for var, b in self.tile_vars.items())
 
     def claim_dest(self) -> str | None:
         dest, self.tile_dest = self.tile_dest, None
         return dest
 
-    def tile_buffer(self, node: ast.AST, tt: TileType, dest: str | None, base: str = "tile") -> str:
+    def tile_buffer(self, node: ast.AST, tt: TileType, dest: str | None, base: str = "tile",
+                    reads: dict[str, bool] | None = None) -> str:
+        """The buffer an operation writes its result to: the destination variable's (its own buffer
+        when pinned, the buffer named after it when free), else a new one. `reads`: what the
+        operation reads (a buffer it reads at other elements than its own cannot be written)."""
         if tt.dtype not in TILE_DTYPES:
             raise self.unsupported(node, f"tile of {tt.dtype}")
-        if dest is not None and self.tiles.get(dest, tt) == tt:
+        reads = reads or {}
+        if dest is not None and dest in self.pinned:
+            home = self.pinned[dest] or self.new_home(node, dest, tt, reads)
+            if self.tiles[home] == tt and reads.get(home, True):
+                self.evacuate(node, home, dest)
+                return home
+        elif dest is not None and self.buffer_free(dest, tt, dest, reads) and dest not in self.arrays \
+                and self.lookup(dest) is None:
             self.tiles[dest] = tt
             return dest
-        name = self.fresh(base)
-        self.tiles[name] = tt
-        return name
+        return self.new_buffer(node, tt, base)
+
+    def new_home(self, node: ast.AST, name: str, tt: TileType, reads: dict[str, bool]) -> str:
+        home = name if self.buffer_free(name, tt, name, reads) else self.fresh(name)
+        self.tiles[home] = tt
+        self.pinned[name] = home
+        return home
+
+    def own_buffer(self, node: ast.AST, name: str, value: CExpr) -> str:
+        """A buffer holding `value` that no other live variable reads (variable `name` is to be
+        changed in place or pinned): its current one when so, else a copy."""
+        if self.lazy_of(value) is None and self.buffer_free(value.code, value.type, name, {}):
+            return value.code
+        home = name if self.buffer_free(name, value.type, name, self.tile_reads(value)) else self.fresh(name)
+        self.tiles[home] = value.type
+        self.write_value(node, home, value)
+        return home
+
+    def evacuate(self, node: ast.AST, buffer: str, owner: str | None) -> None:
+        """`buffer` is about to be overwritten: every other live variable whose value reads it gets
+        the value stored elsewhere first (a dead one is forgotten)."""
+        for var, b in list(self.tile_vars.items()):
+            if var == owner or buffer not in self.tile_reads(b.value):
+                continue
+            if not self.is_live(var):
+                del self.tile_vars[var]
+                continue
+            if b.depth != self.tile_depth:
+                raise self.unsupported(node, f"tile '{var}' read after a loop or branch overwrites the tile it was made from")
+            copy = self.new_buffer(node, b.value.type, var)
+            self.write_value(node, copy, b.value)
+            self.tile_vars[var] = TileBinding(CExpr(copy, b.value.type), b.depth)
+
+    def write_value(self, node: ast.AST, dst: str, value: CExpr, what: str | None = None) -> None:
+        """dst[e] = element e of `value`, for every e: one loop over the block's threads."""
+        reads = self.tile_reads(value)
+        self.access(reads, {dst: True})
+        self.fused_comment([value], what or f"{dst} = the tile computed by")
+        self.coop(value.type.size, lambda e: [f"{dst}[{e}] = {self.element_at(value, e).code};"])
+
+    def materialise(self, node: ast.AST, v: CExpr, base: str = "tile") -> CExpr:
+        """A buffer holding tile value `v` (itself when it is one). Variables bound to the lazy
+        value in this body are rebound to the buffer, so that it is computed once."""
+        lazy = self.lazy_of(v)
+        if lazy is None:
+            return v
+        owners = [n for n, b in self.tile_vars.items() if b.value.code == v.code and b.depth == self.tile_depth]
+        name = next((n for n in owners if n not in self.pinned and self.lookup(n) is None
+                     and self.buffer_free(n, v.type, n, lazy.reads)), None)
+        if name is not None:
+            self.tiles[name] = v.type
+        else:
+            name = self.new_buffer(node, v.type, base)
+        self.write_value(node, name, v)
+        out = CExpr(name, v.type)
+        for n in owners:
+            self.tile_vars[n] = TileBinding(out, self.tile_depth)
+        return out
+
+    def fused_comment(self, values: list[CExpr], head: str | None = None) -> None:
+        """A comment naming the Warp statements a loop computes inline (lazy values it evaluates).
+        `head`: the loop stores a value (its statements listed); None: the loop is the statement
+        being translated, which computes its lazy operands (listed when they come from others)."""
+        sources = {}
+        for v in values:
+            lazy = self.lazy_of(v)
+            if lazy is not None:
+                sources.update((id(s), s) for s in lazy.sources)
+        if head is None and self.current_stmt is not None:
+            sources.pop(id(self.current_stmt), None)
+            head = f"{ast.unparse(self.current_stmt).splitlines()[0]}: computes inline"
+        if not sources:
+            return
+        self.out(f"// {head}")
+        for s in sorted(sources.values(), key=lambda s: (s.lineno, s.col_offset)):
+            self.out(f"//   {ast.unparse(s).splitlines()[0]}")
+
+    def assign_tile_var(self, node: ast.AST, name: str, value: CExpr) -> None:
+        """`name = value` for a tile value: bound to the value (nothing emitted) or, for a pinned
+        variable, written into the variable's own buffer. A heavy lazy value read more than once is
+        stored here (REEVALUATED_WORK)."""
+        known = self.tile_var_types.get(name)
+        if known is not None and known != value.type:
+            raise self.error(node, f"'{name}' is a {known}; a {value.type} is assigned to it")
+        self.tile_var_types[name] = value.type
+        if name in self.pinned:
+            lazy = self.lazy_of(value)
+            home = self.pinned[name] or self.new_home(node, name, value.type, self.tile_reads(value))
+            if value.code != home:
+                if lazy is not None and self.tile_reads(value).get(home, True):
+                    self.evacuate(node, home, name)
+                    self.write_value(node, home, value, f"{name} (its own buffer) = the tile computed by")
+                else:  # a buffer, or a value reading the buffer at other elements: stored, then copied
+                    value = self.materialise(node, value)
+                    self.evacuate(node, home, name)
+                    self.write_value(node, home, value, f"{name} (its own buffer) = the tile computed by")
+            self.tile_vars[name] = TileBinding(CExpr(home, value.type), self.tile_depth)
+            return
+        self.tile_vars[name] = TileBinding(value, self.tile_depth)
+        lazy = self.lazy_of(value)
+        if lazy is not None and (lazy.heavy or lazy.work > REEVALUATED_WORK) and self.uses_after(self.current_stmt, name)[1] > 1:
+            self.materialise(node, value)
+
+    def tile_var(self, name: str) -> CExpr:
+        return self.tile_vars[name].value
+
+    def inplace_target(self, node: ast.AST) -> CExpr:
+        """The buffer of a tile an operation changes in place (`wp.tile_matmul(a, b, out)`), made
+        the variable's own first (no other live variable reads it)."""
+        if isinstance(node, ast.Name) and node.id in self.tile_vars:
+            value = self.tile_var(node.id)
+            home = self.own_buffer(node, node.id, value)
+            self.evacuate(node, home, node.id)
+            out = CExpr(home, value.type)
+            self.tile_vars[node.id] = TileBinding(out, self.tile_vars[node.id].depth)
+            return out
+        return self.materialise(node, self.tile_value(node))
+
+    def tile_element(self, node: ast.AST, t: CExpr, index: str) -> CExpr:
+        """`t[i, j]`: one element, read by every thread."""
+        self.access({b: False for b in self.tile_reads(t)})
+        return self.element_at(t, index)
 
     def coop(self, count: int, body) -> None:
         """The block's threads share `count` elements: `body(e)` gives the lines for element e."""
@@ -241,11 +729,24 @@ class TileTranslator:
         self.indent -= 1
         self.out("}")
 
-    def tile_value(self, node: ast.AST) -> CExpr:
+    def tile_operand(self, node: ast.AST) -> CExpr:
+        """A tile value as it is: a buffer or a lazy tile (for consumers going element by element)."""
         v = self.emit(node)
         if not isinstance(v.type, TileType):
             raise self.error(node, f"a tile is expected here, found a value of type {v.type}")
         return v
+
+    def tile_value(self, node: ast.AST) -> CExpr:
+        """A tile value in a buffer (for operations reading other elements than their own)."""
+        return self.materialise(node, self.tile_operand(node))
+
+    def indexable(self, node: ast.AST) -> CExpr:
+        """A tile value read at arbitrary elements by every thread: lazy when its element is only
+        indexing (a transpose or broadcast of a buffer, a constant), else in a buffer."""
+        v = self.tile_operand(node)
+        lazy = self.lazy_of(v)
+        return v if lazy is not None and lazy.work == 0 and not lazy.heavy and not lazy.varying \
+            else self.materialise(node, v)
 
     def const_int(self, node: ast.AST, what: str) -> int:
         from cuda_production.translator import _fold
@@ -346,7 +847,7 @@ class TileTranslator:
         self.record_access(a["a"], a.get("offset"), shape)
         tt = TileType(arr.type.dtype, shape)
         dst = self.tile_buffer(node, tt, dest)
-        self.sync()
+        self.access(writes={dst: True})
         self.out(f"// {dst} = {'x'.join(map(str, shape))} tile of {ast.unparse(a['a'])} (outside the array: 0)"
                  if check else f"// {dst} = {'x'.join(map(str, shape))} tile of {ast.unparse(a['a'])}")
 
@@ -355,14 +856,13 @@ class TileTranslator:
             value = f"{arr.code}[{flat}]"
             return lines + [f"{dst}[{e}] = {f'({cond}) ? {value} : {zero_of(tt.dtype)}' if cond else value};"]
         self.coop(tt.size, body)
-        self.sync()
         return CExpr(dst, tt)
 
     def tile_store(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_store")
         arr = self.array_arg(a["a"], "wp.tile_store")
-        t = self.tile_value(a["t"])
+        t = self.tile_operand(a["t"])
         tt = t.type
         if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
             raise self.error(node, f"wp.tile_store of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
@@ -373,8 +873,10 @@ class TileTranslator:
 
         def body(e):
             lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
-            store = f"{arr.code}[{flat}] = {t.code}[{e}];"
+            store = f"{arr.code}[{flat}] = {self.element_at(t, e).code};"
             return lines + ([f"if ({cond})", f"    {store}"] if cond else [store])
+        self.access(self.tile_reads(t))
+        self.fused_comment([t])
         self.coop(tt.size, body)
         return CExpr("", "void")
 
@@ -382,7 +884,7 @@ class TileTranslator:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_atomic_add (the tile of old values)")
         arr = self.array_arg(a["a"], "wp.tile_atomic_add")
-        t = self.tile_value(a["t"])
+        t = self.tile_operand(a["t"])
         tt = t.type
         if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
             raise self.error(node, f"wp.tile_atomic_add of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
@@ -393,25 +895,25 @@ class TileTranslator:
         def body(e):
             lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
             add = self.atomic_call(node, "atomic_add", CExpr(f"{arr.code}[{flat}]", tt.dtype),
-                                   CExpr(f"{t.code}[{e}]", tt.dtype)).code + ";"
+                                   self.element_at(t, e)).code + ";"
             return lines + ([f"if ({cond})", f"    {add}"] if cond else [add])
+        self.access(self.tile_reads(t))
+        self.fused_comment([t])
         self.coop(tt.size, body)
         return CExpr("", "void")
 
     # ---- construction ------------------------------------------------------------------------
     def tile_fill(self, node: ast.Call, a: dict, one: bool) -> CExpr:
-        dest = self.claim_dest()
+        """A constant tile: lazy, its element the constant (stored only where an operation needs it)."""
+        self.claim_dest()
         shape = self.const_shape(a["shape"])
         dtype = "float32"
         if "dtype" in a:
             dtype = self.annotation_type(a["dtype"])
         self.const_flag(a.get("storage"), "register", "storage")
-        tt = TileType(dtype, shape)
-        dst = self.tile_buffer(node, tt, dest)
-        self.sync()
-        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {zero_of(dtype, one)};"])
-        self.sync()
-        return CExpr(dst, tt)
+        if dtype not in TILE_DTYPES:
+            raise self.unsupported(node, f"tile of {dtype}")
+        return self.make_lazy(TileType(dtype, shape), CExpr(zero_of(dtype, one), dtype), {}, 0, False, False, [])
 
     def tile_zeros(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         return self.tile_fill(node, a, False)
@@ -431,10 +933,9 @@ class TileTranslator:
             tt = TileType(x.type.dtype, (x.type.length, b))
             dst = self.tile_buffer(node, tt, dest)
             k = self.fresh("k")
-            self.sync()
+            self.access(writes={dst: True})
             self.out(f"for (int {k} = 0; {k} < {x.type.length}; ++{k})  // component k of each thread's vector: row k")
             self.out(f"    {dst}[{k} * {b} + threadIdx.x] = {x.code}[{k}];")
-            self.sync()
             return CExpr(dst, tt)
         if x.type in ("float32", "float64", "int32") or (is_vec(x.type) and preserve):
             tt = TileType(x.type, (b,))
@@ -447,73 +948,78 @@ class TileTranslator:
             self.out(f"const {self.module.ctype(x.type)} {value} = {x.code};")
             x = CExpr(value, x.type)
         dst = self.tile_buffer(node, tt, dest)
-        self.sync()
+        self.access(writes={dst: True})  # element threadIdx.x (+ k * block_dim): the thread's own
         if len(tt.shape) == 1:
             self.out(f"{dst}[threadIdx.x] = {x.code};  // one element per thread of the block")
         else:
             for k in range(tt.shape[0]):
                 self.out(f"{dst}[{k * b} + threadIdx.x] = {x.at(16)}.{COMPONENTS[k]};")
-        self.sync()
         return CExpr(dst, tt)
 
     def untile(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         self.claim_dest()  # the result is a per-thread value, not a tile
-        t = self.tile_value(a["a"])
+        t = self.tile_operand(a["a"])
         tt, b = t.type, self.block_dim
         if tt.shape == (b,):
-            return CExpr(f"{t.code}[threadIdx.x]", tt.dtype)
+            self.access(self.tile_reads(t))
+            return self.element_at(t, "threadIdx.x")
         if len(tt.shape) == 2 and tt.shape[1] == b and tt.dtype == "float32" and tt.shape[0] in (2, 3, 4):
             n = tt.shape[0]
-            parts = ", ".join(f"{t.code}[{k * b} + threadIdx.x]" for k in range(n))
+            self.access(self.tile_reads(t))
+            parts = ", ".join(self.element_at(t, f"{k * b} + threadIdx.x").code for k in range(n))
             return CExpr(f"make_float{n}({parts})", f"vec{n}")
         if len(tt.shape) == 2 and tt.shape[1] == b and tt.dtype in ("float32", "float64", "float16", "int32"):
             # a vector of another length or type (Warp's vector(length=rows, dtype)): a local C array
             vt = LocalVectorType(tt.dtype, tt.shape[0])
             name, k = self.fresh("untiled"), self.fresh("k")
-            self.out(f"{self.module.ctype(tt.dtype)} {name}[{vt.length}];  // column threadIdx.x of {t.code}")
+            self.access(self.tile_reads(t))
+            self.out(f"{self.module.ctype(tt.dtype)} {name}[{vt.length}];  // column threadIdx.x of {ast.unparse(a['a'])}")
             self.out(f"for (int {k} = 0; {k} < {vt.length}; ++{k})")
-            self.out(f"    {name}[{k}] = {t.code}[{k} * {b} + threadIdx.x];")
+            self.out(f"    {name}[{k}] = {self.element_at(t, f'{k} * {b} + threadIdx.x').code};")
             return CExpr(name, vt)
         raise self.unsupported(node, f"wp.untile of a {tt} with block_dim {b}")
 
     # ---- reductions and products -------------------------------------------------------------
     def tile_sum(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
-        t = self.tile_value(a["a"])
+        t = self.tile_operand(a["a"])
         dtype = t.type.dtype
         if dtype not in ("float32", "float64", "int32"):
             raise self.unsupported(node, f"wp.tile_sum of a tile of {dtype}")
         b = self.block_dim
-        partial = self.tile_buffer(node, TileType(dtype, (b,)), None, "partial")
+        partial = self.new_buffer(node, TileType(dtype, (b,)), "partial")
         tt = TileType(dtype, (1,))
-        dst = self.tile_buffer(node, tt, dest, "total")
+        dst = self.tile_buffer(node, tt, dest, "total", {k: False for k in self.tile_reads(t)})
         acc, e, stride = self.fresh("sum"), self.fresh("e"), self.fresh("stride")
         ct = self.module.ctype(dtype)
-        self.out(f"// {dst} = sum of {t.code}: a strided partial sum per thread, then a tree over the block")
+        self.access(self.tile_reads(t))
+        self.out(f"// {dst} = sum of {ast.unparse(a['a'])}: a strided partial sum per thread, then a tree over the block")
+        self.fused_comment([t])
         self.out(f"{ct} {acc} = {zero_of(dtype)};")
         self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += blockDim.x)")
-        self.out(f"    {acc} += {t.code}[{e}];")
-        self.sync()
+        self.out(f"    {acc} += {self.element_at(t, e).code};")
+        self.access(writes={partial: True})
         self.out(f"{partial}[threadIdx.x] = {acc};")
-        self.out("__syncthreads();")
+        self.barrier()
         self.out(f"for (int {stride} = 1; {stride} < {b}; {stride} *= 2) {{")
         self.out(f"    if (threadIdx.x % (2 * {stride}) == 0 && threadIdx.x + {stride} < {b})")
         self.out(f"        {partial}[threadIdx.x] += {partial}[threadIdx.x + {stride}];")
         self.out("    __syncthreads();")
         self.out("}")
+        self.access({partial: False}, {dst: True})  # after the tree's last barrier; element 0 is thread 0's
         self.out("if (threadIdx.x == 0)")
         self.out(f"    {dst}[0] = {partial}[0];")
-        self.out("__syncthreads();")
         return CExpr(dst, tt)
 
     def tile_matmul(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """c = a @ b, or out = alpha * a @ b + beta * out: each thread computes a strided share of the
-        output elements, each an inner product over rows of a and columns of b in shared memory."""
+        output elements, each an inner product over rows of a and columns of b in shared memory
+        (an operand that is only indexing, a transpose or a constant, is read through its index)."""
         accumulate = "out" in a
         dest = None if accumulate else self.claim_dest()
         if accumulate and not statement:
             raise self.unsupported(node, "the value of wp.tile_matmul(a, b, out)")
-        ta, tb = self.tile_value(a["a"]), self.tile_value(a["b"])
+        ta, tb = self.indexable(a["a"]), self.indexable(a["b"])
         for t, src in ((ta, a["a"]), (tb, a["b"])):
             if len(t.type.shape) != 2 or t.type.dtype not in MATMUL_DTYPES:
                 raise self.unsupported(src, f"wp.tile_matmul of a {t.type} (2-D float tiles only)")
@@ -524,22 +1030,27 @@ class TileTranslator:
         if precision != "default":
             raise self.unsupported(node, f"wp.tile_matmul precision '{precision}'")
         tt = TileType(ta.type.dtype, (m, n))
+        reads = {b: False for b in {**self.tile_reads(ta), **self.tile_reads(tb)}}
         if accumulate:
-            out = self.tile_value(a["out"])
+            out_type = self.tile_operand(a["out"]).type if isinstance(a["out"], ast.Name) else None
+            if out_type is not None and (out_type.shape != tt.shape or out_type.dtype not in MATMUL_DTYPES):
+                raise self.error(node, f"wp.tile_matmul into a {out_type}; the product is {m}x{n}")
+            alpha = self.emit(a["alpha"]) if "alpha" in a else CExpr("1.0f", "float32", literal=1.0)
+            beta = self.emit(a["beta"]) if "beta" in a else CExpr("1.0f", "float32", literal=1.0)
+            out = self.inplace_target(a["out"])
             if out.type.shape != tt.shape or out.type.dtype not in MATMUL_DTYPES:
                 raise self.error(node, f"wp.tile_matmul into a {out.type}; the product is {m}x{n}")
             tt = out.type
-            dst = out.code
-            alpha = self.emit(a["alpha"]) if "alpha" in a else CExpr("1.0f", "float32", literal=1.0)
-            beta = self.emit(a["beta"]) if "beta" in a else CExpr("1.0f", "float32", literal=1.0)
             for v, what in ((alpha, "alpha"), (beta, "beta")):
                 if v.type != "float32" or (tt.dtype != "float32" and v.literal != 1.0):
                     raise self.unsupported(node, f"wp.tile_matmul {what} of type {v.type} into a tile of {tt.dtype}")
+            dst = out.code
+            reads[dst] = reads.get(dst, True)
         else:
-            dst = self.tile_buffer(node, tt, dest, "product")
+            dst = self.tile_buffer(node, tt, dest, "product", reads)
         sum_, r, c, kk = self.fresh("dot"), self.fresh("row"), self.fresh("col"), self.fresh("k")
-        self.sync()
-        self.out(f"// {dst} {'+' if accumulate else ''}= {ta.code} ({m}x{k}) @ {tb.code} ({k}x{n})")
+        self.access(reads, {dst: True})
+        self.out(f"// {dst} {'+' if accumulate else ''}= {ast.unparse(a['a'])} ({m}x{k}) @ {ast.unparse(a['b'])} ({k}x{n})")
 
         acc = "float32" if tt.dtype == "float16" else tt.dtype  # half products accumulate in float
         acc_c = self.module.ctype(acc)
@@ -557,15 +1068,15 @@ class TileTranslator:
                     "float64": f"__half2float(__double2half({code}))"}[dtype]
 
         def body(e):
+            a_el = self.element_rc(ta, r, kk).code
+            b_el = self.element_rc(tb, kk, c).code
             lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
                      f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
-                     f"    {sum_} += {widen(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
-                     f"{widen(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)};"]
+                     f"    {sum_} += {widen(a_el, ta.type.dtype)} * {widen(b_el, tb.type.dtype)};"]
             if tt.dtype == "float16":
                 # Warp accumulates in the output's type: each product and each sum rounded to half
                 # (tile_matmul.h scalar_matmul, T = half); `sum` holds that half value as a float
-                product = (f"{as_half(f'{ta.code}[{r} * {k} + {kk}]', ta.type.dtype)} * "
-                           f"{as_half(f'{tb.code}[{kk} * {n} + {c}]', tb.type.dtype)}")
+                product = f"{as_half(a_el, ta.type.dtype)} * {as_half(b_el, tb.type.dtype)}"
                 lines[-1] = f"    {sum_} = __half2float(__float2half({sum_} + __half2float(__float2half({product}))));"
                 value = f"__float2half({sum_})" if not accumulate else f"__float2half(__half2float({dst}[{e}]) + {sum_})"
                 return lines + [f"{dst}[{e}] = {value};"]
@@ -575,7 +1086,6 @@ class TileTranslator:
                 return lines + [f"{dst}[{e}] += {sum_};"]
             return lines + [f"{dst}[{e}] = {alpha.at(13)} * {sum_} + {beta.at(13)} * {dst}[{e}];"]
         self.coop(m * n, body)
-        self.sync()
         return CExpr("", "void") if accumulate else CExpr(dst, tt)
 
     # ---- Fourier transforms -------------------------------------------------------------------
@@ -593,7 +1103,10 @@ class TileTranslator:
         name = "tile_fft" if sign < 0 else "tile_ifft"
         if not statement:
             raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
-        t = self.tile_value(a["inout"])
+        tt = self.tile_operand(a["inout"]).type if isinstance(a["inout"], ast.Name) else None
+        if tt is not None and tt.dtype not in FFT_DTYPES:
+            raise self.unsupported(node, f"wp.{name} of a {tt} (tiles of vec2f or vec2d only)")
+        t = self.inplace_target(a["inout"])
         tt = t.type
         if tt.dtype not in FFT_DTYPES:
             raise self.unsupported(node, f"wp.{name} of a {tt} (tiles of vec2f or vec2d only)")
@@ -605,9 +1118,9 @@ class TileTranslator:
         batch = tt.size // n
         row, i, j, k, v = (self.fresh(x) for x in ("row", "i", "j", "k", "v"))
         x, length, half, base, b = (self.fresh(x) for x in ("x", "len", "half", "theta_base", "b"))
-        self.sync()
-        self.out(f"// wp.{name}({t.code}): radix-2 {'forward' if sign < 0 else 'inverse'} transform (unnormalized) "
-                 f"of each of its {batch} row(s) of {n}")
+        self.access({t.code: False}, {t.code: False})
+        self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
+                 f"(unnormalized) of each of its {batch} row(s) of {n}")
         self.out(f"for (int {row} = 0; {row} < {batch}; ++{row}) {{")
         self.indent += 1
         ct = self.module.ctype(tt.dtype)
@@ -653,6 +1166,7 @@ class TileTranslator:
         self.out("}")
         self.indent -= 1
         self.out("}")
+        self.hazards = Hazards({}, {})  # every row's last stage ends with a barrier (n >= 2, one row at least)
         return CExpr("", "void")
 
     # ---- scans, single elements and scatters --------------------------------------------------
@@ -668,19 +1182,24 @@ class TileTranslator:
         The exclusive scan is the inclusive scan of the input shifted by one (a zero first)."""
         name = "tile_scan_inclusive" if inclusive else "tile_scan_exclusive"
         dest = self.claim_dest()
-        t = self.tile_value(a["a"])
+        t = self.tile_operand(a["a"])
         if t.type.dtype not in SCAN_DTYPES:
             raise self.unsupported(node, f"wp.{name} of a tile of {t.type.dtype}")
+        lazy = self.lazy_of(t)
+        if lazy is not None and lazy.varying:
+            t = self.materialise(node, t)
         tt = t.type
-        dst = self.tile_buffer(node, tt, dest if dest != t.code else None, "scan")
-        scratch = self.tile_buffer(node, tt, None, "scan_step")
+        reads = {k: False for k in self.tile_reads(t)}
+        dst = self.tile_buffer(node, tt, dest, "scan", reads)
+        scratch = self.new_buffer(node, tt, "scan_step")
         zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
         stride = self.fresh("stride")
-        self.sync()
-        self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {t.code} ({tt.size} elements)")
-        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {t.code}[{e}];" if inclusive
-                                      else f"{dst}[{e}] = {e} > 0 ? {t.code}[{e} - 1] : {zero};"])
-        self.out("__syncthreads();")
+        self.access(reads, {dst: True})
+        self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {ast.unparse(a['a'])} ({tt.size} elements)")
+        self.fused_comment([t])
+        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {self.element_at(t, e).code};" if inclusive
+                                      else f"{dst}[{e}] = {e} > 0 ? {self.element_at(t, f'{e} - 1').code} : {zero};"])
+        self.barrier()
         self.out(f"for (int {stride} = 1; {stride} < {tt.size}; {stride} *= 2) {{")
         self.indent += 1
         self.coop(tt.size, lambda e: [f"{scratch}[{e}] = {e} >= {stride} ? {dst}[{e} - {stride}] + {dst}[{e}] : {dst}[{e}];"])
@@ -689,6 +1208,7 @@ class TileTranslator:
         self.out("__syncthreads();")
         self.indent -= 1
         self.out("}")
+        self.hazards = Hazards({}, {})  # each step ends with a barrier, and so does the copy before
         return CExpr(dst, tt)
 
     def tile_extract(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -700,8 +1220,8 @@ class TileTranslator:
 
     def tile_from_thread(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """A tile filled with the value of one thread of the block: that thread writes it to a shared
-        slot, then the block fills the tile from the slot."""
-        dest = self.claim_dest()
+        slot; the tile is lazy, every element reads the slot."""
+        self.claim_dest()
         shape = self.const_shape(a["shape"])
         value = self.emit(a["value"])
         lane = self.emit(a["thread_idx"])
@@ -709,15 +1229,11 @@ class TileTranslator:
             raise self.error(a["thread_idx"], f"thread_idx of type {lane.type}; Warp requires int")
         self.const_flag(a.get("storage"), "register", "storage")
         tt = TileType(value.type, shape)
-        dst = self.tile_buffer(node, tt, dest, "broadcast")
-        slot = self.tile_buffer(node, TileType(value.type, (1,)), None, "slot")
-        self.sync()
+        slot = self.new_buffer(node, TileType(value.type, (1,)), "slot")
+        self.access(writes={slot: False})
         self.out(f"if (threadIdx.x == {lane.code})")
         self.out(f"    {slot}[0] = {value.code};  // the value of thread {ast.unparse(a['thread_idx'])}")
-        self.out("__syncthreads();")
-        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {slot}[0];"])
-        self.sync()
-        return CExpr(dst, tt)
+        return self.make_lazy(tt, CExpr(f"{slot}[0]", value.type), {slot: False}, 0, False, False, [])
 
     def tile_store_indexed(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """Element c of t goes to a[offset + c], except along `axis`: offset[axis] + indices[c[axis]].
@@ -725,8 +1241,8 @@ class TileTranslator:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_store_indexed")
         arr = self.array_arg(a["a"], "wp.tile_store_indexed")
-        indices = self.tile_value(a["indices"])
-        t = self.tile_value(a["t"])
+        indices = self.indexable(a["indices"])
+        t = self.tile_operand(a["t"])
         tt = t.type
         axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
         if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
@@ -741,14 +1257,15 @@ class TileTranslator:
             names = [self.fresh(c) for c in ("row", "col", "depth")[: len(tt.shape)]]
             lines = []
             for k, (n, o, c) in enumerate(zip(names, offs, coords(e, tt.shape))):
-                c = f"{indices.code}[{c}]" if k == axis else c
+                c = self.element_at(indices, c).code if k == axis else c
                 lines.append(f"const int {n} = {o + ' + ' if o != '0' else ''}{c};")
             cond = " && ".join(f"{n} >= 0 && {n} < {arr.code}_dim{k}" for k, n in enumerate(names))
             flat = names[0]
             for k in range(1, len(names)):
                 flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
-            return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {t.code}[{e}];"]
-        self.sync()
+            return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {self.element_at(t, e).code};"]
+        self.access(merge_reads(self.tile_reads(t), {k: False for k in self.tile_reads(indices)}))
+        self.fused_comment([t])
         self.coop(tt.size, body)
         return CExpr("", "void")
 
@@ -766,18 +1283,17 @@ class TileTranslator:
         return mode == "upper"
 
     def tile_diag_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        dest = self.claim_dest()
-        m, d = self.tile_value(a["a"]), self.tile_value(a["d"])
+        """m + diag(d): lazy (element e is m's, plus d's on the diagonal)."""
+        self.claim_dest()
+        m, d = self.tile_operand(a["a"]), self.indexable(a["d"])
         if len(m.type.shape) != 2 or m.type.shape[0] != m.type.shape[1] or d.type.shape != m.type.shape[:1] \
                 or d.type.dtype != m.type.dtype:
             raise self.error(node, f"wp.tile_diag_add of a {m.type} and a {d.type}")
         n = m.type.shape[0]
-        dst = self.tile_buffer(node, m.type, dest if dest not in (m.code, d.code) else None, "diag_added")
-        self.sync()
-        self.coop(m.type.size, lambda e: [f"{dst}[{e}] = {e} / {n} == {e} % {n} ? {m.code}[{e}] + {d.code}[{e} / {n}] "
-                                          f": {m.code}[{e}];"])
-        self.sync()
-        return CExpr(dst, m.type)
+        el = self.element(m).at(P_ADD)
+        diag = self.element_at(d, f"{E} / {n}").at(P_ADD + 1)
+        value = CExpr(f"({E} / {n} == {E} % {n} ? {el} + {diag} : {el})", m.type.dtype)
+        return self.derived(m.type, value, [m], [d], 1)
 
     def tile_cholesky(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """The Cholesky factor, as Warp's cooperative scalar path (warp/native/tile_cholesky.h): column
@@ -788,16 +1304,16 @@ class TileTranslator:
         upper = self.fill_mode(a, "tile_cholesky")
         tt = src.type
         real = self.module.ctype(tt.dtype)
-        out = self.tile_buffer(node, tt, dest if dest != src.code else None, "factor")
+        out = self.tile_buffer(node, tt, dest, "factor", {src.code: False})
         j, k, i, s, r, si, inv = (self.fresh(x) for x in ("j", "k", "i", "s", "r", "s_i", "inv_s"))
 
         def at(row: str, col: str) -> str:  # the factor's element (row, col) of L, or of U = L^T
             return f"{out}[{col} * {n} + {row}]" if upper else f"{out}[{row} * {n} + {col}]"
         sqrt = "sqrtf" if tt.dtype == "float32" else "sqrt"
-        self.sync()
-        self.out(f"// {out} = Cholesky factor of {src.code} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
+        self.access({src.code: False}, {out: False})
+        self.out(f"// {out} = Cholesky factor of {ast.unparse(a['A'])} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
         self.coop(tt.size, lambda e: [f"{out}[{e}] = {src.code}[{e}];"])
-        self.out("__syncthreads();")
+        self.barrier()
         self.out(f"for (int {j} = 0; {j} < {n}; ++{j}) {{")
         self.indent += 1
         for line in (f"{real} {s} = {src.code}[{j} * {n} + {j}];",
@@ -821,6 +1337,7 @@ class TileTranslator:
             self.out(line)
         self.indent -= 1
         self.out("}")
+        self.hazards = Hazards({}, {})  # each column ends with a barrier (n >= 1)
         return CExpr(out, tt)
 
     def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -837,7 +1354,7 @@ class TileTranslator:
         tt = y.type
         m = tt.shape[1] if len(tt.shape) == 2 else 1
         real = self.module.ctype(tt.dtype)
-        x = self.tile_buffer(node, tt, dest if dest not in (factor.code, y.code) else None, "solution")
+        x = self.tile_buffer(node, tt, dest, "solution", {factor.code: False, y.code: False})
         col, i, j, s, diag = (self.fresh(v) for v in ("col", "i", "j", "s", "diag"))
 
         def lower(row: str, c: str) -> str:  # L[row, c] (U[c, row] when upper)
@@ -845,10 +1362,11 @@ class TileTranslator:
 
         def elem(buf: str, row: str) -> str:
             return f"{buf}[{row} * {m} + {col}]" if m > 1 else f"{buf}[{row}]"
-        self.sync()
-        self.out(f"// {x} = solution of ({'U^T U' if upper else 'L L^T'}) x = {y.code}, {factor.code} the factor")
+        self.access({factor.code: False, y.code: False}, {x: False})
+        self.out(f"// {x} = solution of ({'U^T U' if upper else 'L L^T'}) x = {ast.unparse(a['y'])}, "
+                 f"{ast.unparse(a['L'])} the factor")
         self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
-        self.out("__syncthreads();")
+        self.barrier()
         if m > 1:
             self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += blockDim.x) {{")
         else:
@@ -871,106 +1389,154 @@ class TileTranslator:
             self.out(line)
         self.indent -= 1
         self.out("}")
-        self.out("__syncthreads();")
+        self.barrier()
         return CExpr(x, tt)
 
-    # ---- reshaping and element-wise ----------------------------------------------------------
+    # ---- reshaping and element-wise (lazy) -----------------------------------------------------
+    def derived(self, tt: TileType, element: CExpr, same: list[CExpr], other: list[CExpr], work: int,
+                heavy: bool = False, varying: bool = False) -> CExpr:
+        """A lazy tile computed from `same` (read at its own element E) and `other` (read at other
+        elements) with `work` operations per element on top of theirs."""
+        if tt.dtype not in TILE_DTYPES:
+            raise self.unsupported(self.current_stmt, f"tile of {tt.dtype}")
+        reads: dict[str, bool] = {}
+        for part in same:
+            reads = merge_reads(reads, self.tile_reads(part))
+        for part in other:
+            reads = merge_reads(reads, {k: False for k in self.tile_reads(part)})
+        lazies = [lz for lz in (self.lazy_of(p) for p in same + other) if lz is not None]
+        return self.make_lazy(tt, element, reads, work + sum(lz.work for lz in lazies),
+                              heavy or any(lz.heavy for lz in lazies), varying or any(lz.varying for lz in lazies),
+                              same + other)
+
+    def rearranged(self, node: ast.AST, t: CExpr, repeats: bool) -> CExpr:
+        """`t` ready to be read at other elements than its own by a transpose or broadcast: stored
+        first when its element uses a per-thread value, or when it is work a broadcast would repeat."""
+        lazy = self.lazy_of(t)
+        if lazy is not None and (lazy.varying or (repeats and (lazy.heavy or lazy.work > REEVALUATED_WORK))):
+            return self.materialise(node, t)
+        return t
+
     def tile_transpose(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        dest = self.claim_dest()
-        t = self.tile_value(a["a"])
+        self.claim_dest()
+        t = self.tile_operand(a["a"])
         if len(t.type.shape) != 2:
             raise self.error(node, f"wp.tile_transpose of a {t.type}")
+        t = self.rearranged(node, t, repeats=False)
         m, n = t.type.shape
-        tt = TileType(t.type.dtype, (n, m))
-        dst = self.tile_buffer(node, tt, dest, "transposed")
-        self.sync()
-        self.coop(tt.size, lambda e: [f"{dst}[{e}] = {t.code}[({e} % {m}) * {n} + {e} / {m}];"])
-        self.sync()
-        return CExpr(dst, tt)
+        element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}")
+        out = self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
+        self.lazy_of(out).transpose_of = t
+        return out
 
     def tile_broadcast(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        dest = self.claim_dest()
-        t = self.tile_value(a["a"])
+        self.claim_dest()
+        t = self.tile_operand(a["a"])
         shape = self.const_shape(a["shape"])
         src = t.type.shape
         lead = len(shape) - len(src)
         if lead < 0 or any(s not in (1, d) for s, d in zip(src, shape[lead:])):
             raise self.error(node, f"wp.tile_broadcast of shape {src} to {shape}")
-        tt = TileType(t.type.dtype, shape)
-        dst = self.tile_buffer(node, tt, dest, "broadcast")
-
-        def body(e):
-            cs = coords(e, shape)[lead:]
-            flat = "0"
-            for k, (s, c) in enumerate(zip(src, cs)):
-                term = "0" if s == 1 else f"({c})"
-                flat = term if flat == "0" else f"({flat}) * {s} + {term}"
-            return [f"{dst}[{e}] = {t.code}[{flat}];"]
-        self.sync()
-        self.coop(tt.size, body)
-        self.sync()
-        return CExpr(dst, tt)
+        if src == shape:
+            return t
+        t = self.rearranged(node, t, repeats=True)
+        terms = []  # the source's flat index: its coordinates along the dimensions it does not repeat
+        for k, (s, c) in enumerate(zip(src, coords(E, shape)[lead:])):
+            stride = math.prod(src[k + 1:])
+            if s != 1:
+                terms.append(c if stride == 1 else f"({c}) * {stride}")
+        flat = " + ".join(terms) or "0"
+        return self.derived(TileType(t.type.dtype, shape), self.element_at(t, flat), [], [t], 0)
 
     def tile_map(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        dest = self.claim_dest()
-        operands = [self.tile_value(a[name]) for name in TILE_BUILTINS["tile_map"].arg_names[1:] if name in a]
+        self.claim_dest()
+        operands = [self.tile_operand(a[name]) for name in TILE_BUILTINS["tile_map"].arg_names[1:] if name in a]
         if any(t.type.shape != operands[0].type.shape for t in operands[1:]):
             raise self.error(node, f"wp.tile_map of tiles of shapes {', '.join(str(t.type.shape) for t in operands)}")
         op = a["op"]
-        e = self.fresh("e")
-        elems = [CExpr(f"{t.code}[{e}]", t.type.dtype) for t in operands]
+        elems = [self.element(t) for t in operands]
+        start = len(self.lines)
         if isinstance(op, ast.Name) and op.id in self.module.info.funcs:
             sig = self.module.translate_func(op.id, node)
             if len(sig.params) != len(elems) or any(p.dtype != x.type for p, x in zip(sig.params, elems)):
                 raise self.error(node, f"wp.tile_map: '{op.id}' does not take {[x.type for x in elems]}")
             value = CExpr(f"{self.module.func_c_name(op.id)}({', '.join(x.code for x in elems)})", sig.return_type)
+            heavy = True
         elif _is_wp(op) or (isinstance(op, ast.Attribute) and isinstance(op.value, ast.Name) and op.value.id == "wp"):
             from cuda_production import builtins
             if not builtins.is_builtin(op.attr):
                 raise self.unsupported(op, f"wp.tile_map of wp.{op.attr}")
             value = self.call_builtin(node, op.attr, elems)
+            heavy = op.attr not in CHEAP_MAP_BUILTINS
         else:
             raise self.unsupported(op, "wp.tile_map of anything but a @wp.func or a wp builtin")
-        tt = TileType(value.type, operands[0].type.shape)
-        dst = self.tile_buffer(node, tt, dest, "mapped")
-        self.sync()
-        self.out(f"for (int {e} = threadIdx.x; {e} < {tt.size}; {e} += blockDim.x)")
-        self.out(f"    {dst}[{e}] = {value.code};")
-        self.sync()
-        return CExpr(dst, tt)
+        if len(self.lines) != start:
+            raise self.unsupported(op, f"wp.tile_map of {ast.unparse(op)} (a call that needs a statement of its own)")
+        return self.derived(TileType(value.type, operands[0].type.shape), value, operands, [], 1, heavy=heavy)
 
     def tile_binary(self, node: ast.AST, op: ast.operator, a: CExpr, b: CExpr, dest: str | None = None) -> CExpr:
-        """Element-wise `a op b` of tiles of one shape, or of a tile and a (per-thread) scalar."""
-        if dest is None:
-            dest = self.claim_dest()
+        """Element-wise `a op b` of tiles of one shape, or of a tile and a (per-thread) scalar: lazy.
+        A scalar other than a constant is read once, here, into a local (it may change later)."""
+        self.claim_dest()
         ta = a.type if isinstance(a.type, TileType) else None
         tb = b.type if isinstance(b.type, TileType) else None
         if ta and tb and ta.shape != tb.shape:
             raise self.error(node, f"element-wise operation on tiles of shapes {ta.shape} and {tb.shape}")
         if not (ta and tb) and not isinstance(op, (ast.Mult, ast.Div)):
             raise self.unsupported(node, "tile and scalar combined other than by * or /")
-        shape = (ta or tb).shape
-        e = self.fresh("e")
-        ea = CExpr(f"{a.code}[{e}]", ta.dtype) if ta else a
-        eb = CExpr(f"{b.code}[{e}]", tb.dtype) if tb else b
+        varying = False
+        if not (ta and tb):
+            scalar = b if ta else a
+            source = None
+            if isinstance(node, ast.BinOp):
+                source = node.right if ta else node.left
+            elif isinstance(node, ast.AugAssign):
+                source = node.value
+            if scalar.literal is None:
+                from cuda_production.translator import _fold
+                varying = source is None or _fold(source, self.module.info.constants) is None
+                if varying and not self.unchanging(source):
+                    name = self.fresh("scalar")
+                    self.out(f"const {self.module.ctype(scalar.type)} {name} = {scalar.code};  // {ast.unparse(source) if source else 'the scalar'}, read once")
+                    scalar = CExpr(name, scalar.type)
+            a, b = (a, scalar) if ta else (scalar, b)
+        ea = self.element(a) if ta else a
+        eb = self.element(b) if tb else b
         value = self.binary(node, op, ea, eb)
-        tt = TileType(value.type, shape)
-        dst = self.tile_buffer(node, tt, dest)
-        self.sync()
-        self.out(f"for (int {e} = threadIdx.x; {e} < {tt.size}; {e} += blockDim.x)")
-        self.out(f"    {dst}[{e}] = {value.code};")
-        self.sync()
-        return CExpr(dst, tt)
+        tiles = [v for v, t in ((a, ta), (b, tb)) if t]
+        return self.derived(TileType(value.type, (ta or tb).shape), value, tiles, [], 1, varying=varying)
+
+    def unchanging(self, source: ast.AST | None) -> bool:
+        """Whether a scalar expression keeps its value for the rest of the kernel: literals, module
+        constants, and names assigned at most once (parameters, the thread index, single-assignment
+        locals), combined by arithmetic and casts."""
+        if source is None:
+            return False
+        stores = self.store_counts()
+        for n in ast.walk(source):
+            if isinstance(n, ast.Name):
+                if stores.get(n.id, 0) > 1 or (isinstance(n.ctx, ast.Load) and n.id in self.arrays):
+                    return False
+            elif isinstance(n, ast.Call):
+                if not (isinstance(n.func, ast.Name) and n.func.id in ("float", "int")) \
+                        and not _is_wp(n.func, "float32", "float64", "int32"):
+                    return False
+            elif isinstance(n, (ast.Subscript, ast.Attribute)) and not _is_wp(n, "float32", "float64", "int32"):
+                return False
+        return True
+
+    def store_counts(self) -> dict[str, int]:
+        """How many times each name is assigned (a parameter once, on entry)."""
+        counts = {p.name: 1 for p in self.params}
+        for n in ast.walk(self.fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                counts[n.id] = counts.get(n.id, 0) + 1
+        return counts
 
     def tile_negate(self, node: ast.AST, t: CExpr) -> CExpr:
-        dest = self.claim_dest()
         return self.tile_binary(node, ast.Mult(), t, CExpr("-1.0f" if t.type.dtype != "int32" else "-1",
-                                                            "float32" if t.type.dtype != "int32" else "int32"), dest)
-
-    def tile_copy(self, node: ast.AST, dst: str, src: CExpr) -> None:
-        self.sync()
-        self.coop(src.type.size, lambda e: [f"{dst}[{e}] = {src.code}[{e}];"])
-        self.sync()
+                                                            "float32" if t.type.dtype != "int32" else "int32",
+                                                            literal=-1.0 if t.type.dtype != "int32" else -1))
 
     def shared_declarations(self) -> list[str]:
         lines, total = [], 0
@@ -982,4 +1548,6 @@ class TileTranslator:
         if total > SHARED_MEMORY_LIMIT:
             raise self.unsupported(self.fn, f"tiles needing {total} bytes of shared memory per block "
                                             f"(over {SHARED_MEMORY_LIMIT} bytes)")
+        if any(E in line or "@lazy" in line for line in self.lines):
+            raise self.unsupported(self.fn, "a tile form the translator cannot place (internal: a lazy tile left in the code)")
         return lines

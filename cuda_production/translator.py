@@ -557,11 +557,8 @@ class FunctionTranslator(TileTranslator):
         self.block_dim = 0
         self.tiled = False
         self.block_dim_origin = ""
-        self.tiles: dict[str, TileType] = {}
-        self.tile_dest: str | None = None
-        self.tile_accesses: list = []
         self.shared_at = 0
-        self.tiles_written = False  # no barrier is needed before the first tile write outside loops
+        self.init_tile_state()
         # the C name every `wp.tid()` used as a value stands for (`x = a[wp.tid()]`: a 1-D launch's index)
         self.tid_value: str | None = None
         # where a statement cannot be placed before the expression being translated (a while
@@ -673,8 +670,10 @@ class FunctionTranslator(TileTranslator):
         self.emit_block(fn.body)
         if self.staged:
             self.emit_staged_copy_out()
-        if self.tiles:
+        if self.block_dim and self.tiles:
             self.lines[self.shared_at:self.shared_at] = ["    " + d for d in self.shared_declarations()] + [""]
+        elif self.block_dim:
+            self.shared_declarations()  # none: checks that no lazy tile was left in the code
         return "\n".join(self.lines)
 
     def return_annotation(self, node: ast.AST):
@@ -866,6 +865,7 @@ class FunctionTranslator(TileTranslator):
     # ---- statements ----------------------------------------------------------------------------
     def emit_block(self, stmts: list[ast.stmt]) -> None:
         for i, stmt in enumerate(stmts):
+            self.tile_statement(stmt)
             if isinstance(stmt, (ast.If, ast.For, ast.While)):
                 # A name first assigned inside the block but read after it must be declared before it.
                 later = _names_loaded(stmts[i + 1:])
@@ -936,7 +936,7 @@ class FunctionTranslator(TileTranslator):
             if isinstance(value.type, TileType):
                 self.assign_tile(node, target.id, value)
                 return
-            if target.id in self.tiles:
+            if self.is_tile_var(target.id):
                 raise self.error(node, f"'{target.id}' is a tile; a value of type {value.type} is assigned to it")
             if isinstance(value.type, TupleType):
                 raise self.unsupported(node, f"a tuple of {len(value.type.types)} values assigned to one name")
@@ -949,7 +949,7 @@ class FunctionTranslator(TileTranslator):
             self.assign_tuple(node, target, node.value)
             return
         if isinstance(target, ast.Subscript):
-            if isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+            if isinstance(target.value, ast.Name) and self.is_tile_var(target.value.id):
                 raise self.unsupported(target, "assignment to a tile element")
             if node in self.staged:
                 self.emit_staged_store(node, self.staged[node])
@@ -1032,15 +1032,9 @@ class FunctionTranslator(TileTranslator):
             self.assign_name(node, name, CExpr(f"{tmp}.v{k}", t))
 
     def assign_tile(self, node: ast.AST, name: str, value: CExpr) -> None:
-        if name == value.code:
-            return  # written in place
         if self.lookup(name) is not None or name in self.arrays or name in self.module.info.constants:
             raise self.error(node, f"a tile assigned to '{name}', which holds a value of type {self.lookup(name)}")
-        known = self.tiles.get(name)
-        if known is not None and known != value.type:
-            raise self.error(node, f"'{name}' is a {known}; a {value.type} is assigned to it")
-        self.tiles[name] = value.type
-        self.tile_copy(node, name, value)
+        self.assign_tile_var(node, name, value)
 
     def fresh(self, base: str) -> str:
         """A local name used nowhere in the function (nor by the module's names)."""
@@ -1079,11 +1073,11 @@ class FunctionTranslator(TileTranslator):
 
     def emit_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
-        if isinstance(target, ast.Name) and target.id in self.tiles:
-            tile = CExpr(target.id, self.tiles[target.id])
-            self.tile_binary(node, node.op, tile, self.emit(node.value), dest=target.id)
+        if isinstance(target, ast.Name) and self.is_tile_var(target.id):
+            tile = self.emit(target)
+            self.assign_tile_var(node, target.id, self.tile_binary(node, node.op, tile, self.emit(node.value)))
             return
-        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in self.tiles:
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and self.is_tile_var(target.value.id):
             raise self.unsupported(target, "in-place update of a tile element")
         value = self.emit(node.value)
         if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
@@ -1122,17 +1116,26 @@ class FunctionTranslator(TileTranslator):
         raise self.unsupported(target, "in-place update of " + _describe(target))
 
     def emit_If(self, node: ast.If, chained: bool = False) -> None:
+        if not chained:
+            self.tile_enter(node)  # tiles the branches assign get buffers of their own (tiles.py)
         cond = self.statement_free("in an elif condition", self.condition, node.test) if chained else self.condition(node.test)
         self.out(f"{'} else if' if chained else 'if'} ({cond.code}) {{")
+        saved = self.body_enter(loop=False)
         self.nested(node.body)
+        ends = [self.body_exit(saved, loop=False)]
         orelse = node.orelse
+        saved = self.body_enter(loop=False)
         if len(orelse) == 1 and isinstance(orelse[0], ast.If):
             self.emit_If(orelse[0], chained=True)
-            return
-        if orelse:
-            self.out("} else {")
-            self.nested(orelse)
-        self.out("}")
+        else:
+            if orelse:
+                self.out("} else {")
+                self.nested(orelse)
+            self.out("}")
+        ends.append(self.body_exit(saved, loop=False))
+        self.branches_joined(ends)
+        if not chained:
+            self.tile_exit(node)
 
     def statement_free(self, reason: str, fn, *args):
         """fn(*args) with statements before the current expression refused (see `no_statements`)."""
@@ -1162,12 +1165,18 @@ class FunctionTranslator(TileTranslator):
     def emit_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.unsupported(node, "while ... else")
+        self.tile_enter(node)
         cond = self.statement_free("in a while condition", self.condition, node.test)
         self.out(f"while ({cond.code}) {{")
         self.loop_depth += 1
+        saved = self.body_enter(loop=True)
         self.nested(node.body)
+        self.indent += 1
+        self.body_exit(saved, loop=True, while_test=node.test)
+        self.indent -= 1
         self.loop_depth -= 1
         self.out("}")
+        self.tile_exit(node)
 
     def emit_For(self, node: ast.For) -> None:
         if node.orelse:
@@ -1177,6 +1186,7 @@ class FunctionTranslator(TileTranslator):
         it = node.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
             raise self.unsupported(it, "for-loop over anything but range(...)")
+        self.tile_enter(node)  # tiles the body assigns and that outlive it get buffers of their own (tiles.py)
         args = [self.emit(a) for a in it.args]
         for a, src in zip(args, it.args):
             if a.type != "int32":
@@ -1212,13 +1222,16 @@ class FunctionTranslator(TileTranslator):
         self.loop_depth += 1
         self.indent += 1
         self.scopes.append({var: "int32"})
+        saved = self.body_enter(loop=True)
         try:
             self.emit_block(node.body)
         finally:
             self.scopes.pop()
             self.indent -= 1
             self.loop_depth -= 1
+        self.body_exit(saved, loop=True)
         self.out("}")
+        self.tile_exit(node)
 
     def emit_Break(self, node: ast.Break) -> None:
         self.out("break;")
@@ -1273,8 +1286,8 @@ class FunctionTranslator(TileTranslator):
         raise self.unsupported(node, f"{type(v).__name__} constant")
 
     def emit_Name(self, node: ast.Name) -> CExpr:
-        if node.id in self.tiles:
-            return CExpr(node.id, self.tiles[node.id])
+        if node.id in self.tile_vars:
+            return self.tile_var(node.id)
         t = self.lookup(node.id)
         if t is None and node.id in self.pending and self.pending[node.id] is not None:
             t = self.pending[node.id]
@@ -1344,7 +1357,7 @@ class FunctionTranslator(TileTranslator):
             for k, i in enumerate(index_nodes):
                 idx = self.int_index(i)
                 flat = idx if flat is None else CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
-            return CExpr(f"{base.code}[{flat.code}]", base.type.dtype)
+            return self.tile_element(node, base, flat.code)
         if isinstance(base.type, LocalVectorType):  # a component of a local vector (a C array)
             if len(index_nodes) != 1:
                 raise self.unsupported(node, f"indexing a {base.type} with {len(index_nodes)} indices")
@@ -1986,7 +1999,8 @@ class ModuleTranslator:
         if t.block_dim:
             mode = "wp.launch_tiled: one block per launch index" if t.tiled else "wp.launch: blocks of consecutive threads"
             head = (f"// Uses tiles: launched with blocks of {t.block_dim} threads ({mode}); block_dim from "
-                    f"{t.block_dim_origin}.\n// Each tile is a __shared__ array the block's threads fill together.\n{head}")
+                    f"{t.block_dim_origin}.\n// A tile is a __shared__ array the block's threads fill together, or an expression computed\n"
+                    f"// element by element where it is used.\n{head}")
         kernel.kernel_code = f"{head}\n{{\n{body.rstrip()}\n}}"
         kernel.device_code = self.device_code()
         return kernel
