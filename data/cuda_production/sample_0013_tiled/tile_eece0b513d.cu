@@ -15,7 +15,8 @@ constexpr float INV_COUNT = 0.375f;
 constexpr int ROWS = 32;
 
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
-// Each tile is a __shared__ array the block's threads fill together.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
 __global__ void tile_eece0b513d(
     const float* __restrict__ samples,
     int samples_dim0,
@@ -33,9 +34,7 @@ __global__ void tile_eece0b513d(
 
     __shared__ float a[256];  // tile float32, shape 32x8
     __shared__ float b[256];  // tile float32, shape 32x8
-    __shared__ float transposed0[256];  // tile float32, shape 8x32
     __shared__ float g[64];  // tile float32, shape 8x8
-    __shared__ float tile0[64];  // tile float32, shape 8x8
 
     const int offset0 = i * ROWS;
     // a = 32x8 tile of samples (outside the array: 0)
@@ -44,9 +43,7 @@ __global__ void tile_eece0b513d(
         const int col0 = e0 % 8;
         a[e0] = (row0 < samples_dim0 && col0 < samples_dim1) ? samples[row0 * samples_dim1 + col0] : 0.0f;
     }
-    __syncthreads();
     const int offset1 = i * ROWS;
-    __syncthreads();
     // b = 32x8 tile of targets (outside the array: 0)
     for (int e1 = threadIdx.x; e1 < 256; e1 += blockDim.x) {
         const int row1 = offset1 + e1 / 8;
@@ -54,32 +51,22 @@ __global__ void tile_eece0b513d(
         b[e1] = (row1 < targets_dim0 && col1 < targets_dim1) ? targets[row1 * targets_dim1 + col1] : 0.0f;
     }
     __syncthreads();
-    for (int e2 = threadIdx.x; e2 < 256; e2 += blockDim.x) {
-        transposed0[e2] = a[(e2 % 32) * 8 + e2 / 32];
-    }
-    __syncthreads();
-    // g = transposed0 (8x32) @ b (32x8)
-    for (int e3 = threadIdx.x; e3 < 64; e3 += blockDim.x) {
-        const int row2 = e3 / 8;
-        const int col2 = e3 % 8;
+    // g = wp.tile_transpose(a) (8x32) @ b (32x8)
+    for (int e2 = threadIdx.x; e2 < 64; e2 += blockDim.x) {
+        const int row2 = e2 / 8;
+        const int col2 = e2 % 8;
         float dot0 = 0.0f;
         for (int k0 = 0; k0 < 32; ++k0)
-            dot0 += transposed0[row2 * 32 + k0] * b[k0 * 8 + col2];
-        g[e3] = dot0;
+            dot0 += a[k0 * 8 + row2] * b[k0 * 8 + col2];
+        g[e2] = dot0;
     }
-    __syncthreads();
-    for (int e4 = threadIdx.x; e4 < 64; e4 += blockDim.x)
-        tile0[e4] = g[e4] * INV_COUNT;
-    __syncthreads();
-    for (int e5 = threadIdx.x; e5 < 64; e5 += blockDim.x) {
-        g[e5] = tile0[e5];
-    }
-    __syncthreads();
-    for (int e6 = threadIdx.x; e6 < 64; e6 += blockDim.x) {
-        const int row3 = e6 / 8;
-        const int col3 = e6 % 8;
+    // wp.tile_atomic_add(xtx, g): computes inline
+    //   g = g * INV_COUNT
+    for (int e3 = threadIdx.x; e3 < 64; e3 += blockDim.x) {
+        const int row3 = e3 / 8;
+        const int col3 = e3 % 8;
         if (row3 < xtx_dim0 && col3 < xtx_dim1)
-            atomicAdd(&xtx[row3 * xtx_dim1 + col3], g[e6]);
+            atomicAdd(&xtx[row3 * xtx_dim1 + col3], g[e3] * INV_COUNT);
     }
 }
 

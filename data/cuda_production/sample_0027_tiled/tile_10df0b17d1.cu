@@ -19,7 +19,8 @@ __device__ float tile_10df0b17d1_relu(float x)
 }
 
 // Uses tiles: launched with blocks of 128 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
-// Each tile is a __shared__ array the block's threads fill together.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
 __global__ void tile_10df0b17d1(
     const float* __restrict__ values,
     int values_dim0,
@@ -33,7 +34,6 @@ __global__ void tile_10df0b17d1(
     const int i = blockIdx.x;
 
     __shared__ float a[128];  // tile float32, shape 128
-    __shared__ float mapped0[128];  // tile float32, shape 128
     __shared__ float partial0[128];  // tile float32, shape 128
     __shared__ float s[1];  // tile float32, shape 1
 
@@ -43,15 +43,10 @@ __global__ void tile_10df0b17d1(
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
-    __syncthreads();
-    for (int e1 = threadIdx.x; e1 < 128; e1 += blockDim.x)
-        mapped0[e1] = tile_10df0b17d1_relu(a[e1]);
-    __syncthreads();
-    // s = sum of mapped0: a strided partial sum per thread, then a tree over the block
+    // s = sum of wp.tile_map(tile_10df0b17d1_relu, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e2 = threadIdx.x; e2 < 128; e2 += blockDim.x)
-        sum0 += mapped0[e2];
-    __syncthreads();
+    for (int e1 = threadIdx.x; e1 < 128; e1 += blockDim.x)
+        sum0 += tile_10df0b17d1_relu(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 128; stride0 *= 2) {
@@ -61,17 +56,16 @@ __global__ void tile_10df0b17d1(
     }
     if (threadIdx.x == 0)
         s[0] = partial0[0];
-    __syncthreads();
     const int offset1 = i;
-    for (int e3 = threadIdx.x; e3 < 1; e3 += blockDim.x) {
-        const int idx1 = offset1 + e3;
+    for (int e2 = threadIdx.x; e2 < 1; e2 += blockDim.x) {
+        const int idx1 = offset1 + e2;
         if (idx1 < partials_dim0)
-            partials[idx1] = s[e3];
+            partials[idx1] = s[e2];
     }
-    for (int e4 = threadIdx.x; e4 < 1; e4 += blockDim.x) {
-        const int idx2 = e4;
+    for (int e3 = threadIdx.x; e3 < 1; e3 += blockDim.x) {
+        const int idx2 = e3;
         if (idx2 < result_dim0)
-            atomicAdd(&result[idx2], s[e4]);
+            atomicAdd(&result[idx2], s[e3]);
     }
 }
 

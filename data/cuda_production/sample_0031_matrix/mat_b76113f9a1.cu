@@ -60,20 +60,50 @@ __device__ __forceinline__ mat44 outer(float4 a, float4 b)
     return r;
 }
 
+// Threads per block: the launch and the kernel's staging arrays (stores of large elements) use it
+constexpr int STAGE_THREADS = 256;
+
 __global__ void mat_b76113f9a1(
     const mat44* __restrict__ vals,
     const float* __restrict__ vals2,
     mat44* res,
     int n)
 {
+    // res's 64-byte elements: the block stages its slice here and writes it out contiguously
+    __shared__ float res_stage0[STAGE_THREADS * 17];
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    float vals2_v = vals2[tid];
-    mat44 vals_v = vals[tid];
-    mat44 m1 = vals_v - outer(make_float4(vals2_v, -1.4375f, vals2_v, vals2_v), make_float4(-1.9375f, vals2_v, vals2_v, -1.5f));
-    res[tid] = vals_v * m1;
+    if (tid < n) {
+        float vals2_v = vals2[tid];
+        mat44 vals_v = vals[tid];
+        mat44 m1 = vals_v - outer(make_float4(vals2_v, -1.4375f, vals2_v, vals2_v), make_float4(-1.9375f, vals2_v, vals2_v, -1.5f));
+        const mat44 res_value0 = vals_v * m1;
+        // res[tid] = res_value0: staged, written out by the block after the barrier
+        res_stage0[threadIdx.x * 17 + 0] = res_value0.m[0][0];
+        res_stage0[threadIdx.x * 17 + 1] = res_value0.m[0][1];
+        res_stage0[threadIdx.x * 17 + 2] = res_value0.m[0][2];
+        res_stage0[threadIdx.x * 17 + 3] = res_value0.m[0][3];
+        res_stage0[threadIdx.x * 17 + 4] = res_value0.m[1][0];
+        res_stage0[threadIdx.x * 17 + 5] = res_value0.m[1][1];
+        res_stage0[threadIdx.x * 17 + 6] = res_value0.m[1][2];
+        res_stage0[threadIdx.x * 17 + 7] = res_value0.m[1][3];
+        res_stage0[threadIdx.x * 17 + 8] = res_value0.m[2][0];
+        res_stage0[threadIdx.x * 17 + 9] = res_value0.m[2][1];
+        res_stage0[threadIdx.x * 17 + 10] = res_value0.m[2][2];
+        res_stage0[threadIdx.x * 17 + 11] = res_value0.m[2][3];
+        res_stage0[threadIdx.x * 17 + 12] = res_value0.m[3][0];
+        res_stage0[threadIdx.x * 17 + 13] = res_value0.m[3][1];
+        res_stage0[threadIdx.x * 17 + 14] = res_value0.m[3][2];
+        res_stage0[threadIdx.x * 17 + 15] = res_value0.m[3][3];
+    }
+    __syncthreads();  // the block's staged elements are all in shared memory
+    {
+        // res[res_first0 .. res_first0 + res_count0 / 16): the elements of this block's threads inside the launch
+        const int res_first0 = blockIdx.x * STAGE_THREADS;
+        const int res_count0 = min(STAGE_THREADS, n - res_first0) * 16;
+        float* res_slice0 = reinterpret_cast<float*>(res + res_first0);
+        for (int res_k0 = threadIdx.x; res_k0 < res_count0; res_k0 += STAGE_THREADS)
+            res_slice0[res_k0] = res_stage0[res_k0 / 16 * 17 + res_k0 % 16];
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,7 +264,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
     CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
+    const dim3 block(STAGE_THREADS);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results

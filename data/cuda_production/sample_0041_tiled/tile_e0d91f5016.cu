@@ -20,7 +20,8 @@ __device__ float tile_e0d91f5016_sigmoid(float x)
 }
 
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
-// Each tile is a __shared__ array the block's threads fill together.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
 __global__ void tile_e0d91f5016(
     const float* __restrict__ x,
     int x_dim0,
@@ -32,7 +33,6 @@ __global__ void tile_e0d91f5016(
     const int i = blockIdx.x;
 
     __shared__ float a[32];  // tile float32, shape 32
-    __shared__ float mapped0[32];  // tile float32, shape 32
     __shared__ float partial0[64];  // tile float32, shape 64
     __shared__ float s[1];  // tile float32, shape 1
 
@@ -42,15 +42,10 @@ __global__ void tile_e0d91f5016(
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < x_dim0) ? x[idx0] : 0.0f;
     }
-    __syncthreads();
-    for (int e1 = threadIdx.x; e1 < 32; e1 += blockDim.x)
-        mapped0[e1] = tile_e0d91f5016_sigmoid(a[e1]);
-    __syncthreads();
-    // s = sum of mapped0: a strided partial sum per thread, then a tree over the block
+    // s = sum of wp.tile_map(tile_e0d91f5016_sigmoid, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e2 = threadIdx.x; e2 < 32; e2 += blockDim.x)
-        sum0 += mapped0[e2];
-    __syncthreads();
+    for (int e1 = threadIdx.x; e1 < 32; e1 += blockDim.x)
+        sum0 += tile_e0d91f5016_sigmoid(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 64; stride0 *= 2) {
@@ -60,11 +55,10 @@ __global__ void tile_e0d91f5016(
     }
     if (threadIdx.x == 0)
         s[0] = partial0[0];
-    __syncthreads();
-    for (int e3 = threadIdx.x; e3 < 1; e3 += blockDim.x) {
-        const int idx1 = e3;
+    for (int e2 = threadIdx.x; e2 < 1; e2 += blockDim.x) {
+        const int idx1 = e2;
         if (idx1 < accum_dim0)
-            atomicAdd(&accum[idx1], s[e3]);
+            atomicAdd(&accum[idx1], s[e2]);
     }
 }
 

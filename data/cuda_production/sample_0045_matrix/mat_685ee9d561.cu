@@ -57,6 +57,9 @@ __device__ __forceinline__ mat33 outer(float3 a, float3 b)
     return r;
 }
 
+// Threads per block: the launch and the kernel's staging arrays (stores of large elements) use it
+constexpr int STAGE_THREADS = 256;
+
 __global__ void mat_685ee9d561(
     const mat33* __restrict__ x,
     const float* __restrict__ p,
@@ -64,15 +67,35 @@ __global__ void mat_685ee9d561(
     mat33* out,
     int n)
 {
+    // out's 36-byte elements: the block stages its slice here and writes it out contiguously
+    __shared__ float out_stage0[STAGE_THREADS * 9];
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    float p_v = p[tid];
-    mat33 x_v = x[tid];
-    mat33 m1 = outer(normalize(make_float3(p_v * -2.4375f, 1.25f, fabsf(p_v))), make_float3(p_v, -p_v, p_v));
-    dst[tid] = m1.m[0][2];
-    out[tid] = m1 - x_v;
+    if (tid < n) {
+        float p_v = p[tid];
+        mat33 x_v = x[tid];
+        mat33 m1 = outer(normalize(make_float3(p_v * -2.4375f, 1.25f, fabsf(p_v))), make_float3(p_v, -p_v, p_v));
+        dst[tid] = m1.m[0][2];
+        const mat33 out_value0 = m1 - x_v;
+        // out[tid] = out_value0: staged, written out by the block after the barrier
+        out_stage0[threadIdx.x * 9 + 0] = out_value0.m[0][0];
+        out_stage0[threadIdx.x * 9 + 1] = out_value0.m[0][1];
+        out_stage0[threadIdx.x * 9 + 2] = out_value0.m[0][2];
+        out_stage0[threadIdx.x * 9 + 3] = out_value0.m[1][0];
+        out_stage0[threadIdx.x * 9 + 4] = out_value0.m[1][1];
+        out_stage0[threadIdx.x * 9 + 5] = out_value0.m[1][2];
+        out_stage0[threadIdx.x * 9 + 6] = out_value0.m[2][0];
+        out_stage0[threadIdx.x * 9 + 7] = out_value0.m[2][1];
+        out_stage0[threadIdx.x * 9 + 8] = out_value0.m[2][2];
+    }
+    __syncthreads();  // the block's staged elements are all in shared memory
+    {
+        // out[out_first0 .. out_first0 + out_count0 / 9): the elements of this block's threads inside the launch
+        const int out_first0 = blockIdx.x * STAGE_THREADS;
+        const int out_count0 = min(STAGE_THREADS, n - out_first0) * 9;
+        float* out_slice0 = reinterpret_cast<float*>(out + out_first0);
+        for (int out_k0 = threadIdx.x; out_k0 < out_count0; out_k0 += STAGE_THREADS)
+            out_slice0[out_k0] = out_stage0[out_k0];
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,7 +261,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
+    const dim3 block(STAGE_THREADS);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results

@@ -14,7 +14,8 @@
 constexpr int ROWS = 8;
 
 // Uses tiles: launched with blocks of 32 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
-// Each tile is a __shared__ array the block's threads fill together.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
 __global__ void tile_0dc3aaf400(
     const float* __restrict__ x,
     int x_dim0,
@@ -30,7 +31,6 @@ __global__ void tile_0dc3aaf400(
     const int i = blockIdx.x;
 
     __shared__ float t[256];  // tile float32, shape 8x32
-    __shared__ float ones[8];  // tile float32, shape 1x8
     __shared__ float col[32];  // tile float32, shape 1x32
     __shared__ float partial0[32];  // tile float32, shape 32
     __shared__ float total0[1];  // tile float32, shape 1
@@ -43,31 +43,25 @@ __global__ void tile_0dc3aaf400(
         t[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
     }
     __syncthreads();
-    for (int e1 = threadIdx.x; e1 < 8; e1 += blockDim.x) {
-        ones[e1] = 1.0f;
-    }
-    __syncthreads();
     // col = ones (1x8) @ t (8x32)
-    for (int e2 = threadIdx.x; e2 < 32; e2 += blockDim.x) {
-        const int row1 = e2 / 32;
-        const int col1 = e2 % 32;
+    for (int e1 = threadIdx.x; e1 < 32; e1 += blockDim.x) {
+        const int row1 = e1 / 32;
+        const int col1 = e1 % 32;
         float dot0 = 0.0f;
         for (int k0 = 0; k0 < 8; ++k0)
-            dot0 += ones[row1 * 8 + k0] * t[k0 * 32 + col1];
-        col[e2] = dot0;
+            dot0 += 1.0f * t[k0 * 32 + col1];
+        col[e1] = dot0;
     }
-    __syncthreads();
-    for (int e3 = threadIdx.x; e3 < 32; e3 += blockDim.x) {
-        const int row2 = e3 / 32;
-        const int col2 = e3 % 32;
+    for (int e2 = threadIdx.x; e2 < 32; e2 += blockDim.x) {
+        const int row2 = e2 / 32;
+        const int col2 = e2 % 32;
         if (row2 < column_totals_dim0 && col2 < column_totals_dim1)
-            atomicAdd(&column_totals[row2 * column_totals_dim1 + col2], col[e3]);
+            atomicAdd(&column_totals[row2 * column_totals_dim1 + col2], col[e2]);
     }
     // total0 = sum of col: a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e4 = threadIdx.x; e4 < 32; e4 += blockDim.x)
-        sum0 += col[e4];
-    __syncthreads();
+    for (int e3 = threadIdx.x; e3 < 32; e3 += blockDim.x)
+        sum0 += col[e3];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 32; stride0 *= 2) {
@@ -77,12 +71,11 @@ __global__ void tile_0dc3aaf400(
     }
     if (threadIdx.x == 0)
         total0[0] = partial0[0];
-    __syncthreads();
     const int offset1 = i;
-    for (int e5 = threadIdx.x; e5 < 1; e5 += blockDim.x) {
-        const int idx0 = offset1 + e5;
+    for (int e4 = threadIdx.x; e4 < 1; e4 += blockDim.x) {
+        const int idx0 = offset1 + e4;
         if (idx0 < block_totals_dim0)
-            block_totals[idx0] = total0[e5];
+            block_totals[idx0] = total0[e4];
     }
 }
 

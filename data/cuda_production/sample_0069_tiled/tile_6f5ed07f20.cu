@@ -20,7 +20,8 @@ __device__ float tile_6f5ed07f20_gelu(float x)
 }
 
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
-// Each tile is a __shared__ array the block's threads fill together.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
 __global__ void tile_6f5ed07f20(
     const float* __restrict__ values,
     int values_dim0,
@@ -44,15 +45,15 @@ __global__ void tile_6f5ed07f20(
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
-    __syncthreads();
-    for (int e1 = threadIdx.x; e1 < 64; e1 += blockDim.x)
+    // v = the tile computed by
+    //   v = wp.tile_map(tile_6f5ed07f20_gelu, a)
+    for (int e1 = threadIdx.x; e1 < 64; e1 += blockDim.x) {
         v[e1] = tile_6f5ed07f20_gelu(a[e1]);
-    __syncthreads();
+    }
     // s = sum of v: a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
     for (int e2 = threadIdx.x; e2 < 64; e2 += blockDim.x)
         sum0 += v[e2];
-    __syncthreads();
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 64; stride0 *= 2) {
@@ -62,7 +63,6 @@ __global__ void tile_6f5ed07f20(
     }
     if (threadIdx.x == 0)
         s[0] = partial0[0];
-    __syncthreads();
     const int offset1 = i * BLOCK_ITEMS;
     for (int e3 = threadIdx.x; e3 < 64; e3 += blockDim.x) {
         const int idx1 = offset1 + e3;
