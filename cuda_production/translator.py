@@ -27,8 +27,8 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches, uses_tiles,
-    zero_of,
+    DEFAULT_TILED_BLOCK_DIM, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches,
+    uses_tiles, zero_of,
 )
 
 
@@ -440,7 +440,6 @@ def _names_stored(node: ast.stmt) -> set[str]:
 # alone (they go through L1; staging them measured slower).
 STAGE_MIN_BYTES = 36  # mat33 and up: smaller elements (vec3, transform) store well enough as they are
 STAGE_THREADS = THREADS_PER_BLOCK  # a staging kernel's block, fixed at compile time (bench.block_shape's 1-D block)
-STAGE_SHARED_BYTES = 48 * 1024  # CUDA's limit on a block's static __shared__ memory
 
 
 @dataclass(frozen=True)
@@ -755,7 +754,7 @@ class FunctionTranslator(TileTranslator):
             # A stride of an even number of components puts threads 2, 4, ... apart on the same bank
             # (mat44: 16 floats, 16-way conflicts); an odd one spreads a warp over every bank.
             staged = StagedStore(name, dtype, self.fresh(f"{name}_stage"), width | 1)
-            if used + staged.shared_bytes > STAGE_SHARED_BYTES:
+            if used + staged.shared_bytes > SHARED_MEMORY_LIMIT:
                 continue
             used += staged.shared_bytes
             self.staged[store] = staged
