@@ -241,6 +241,27 @@ class LazyTile:
 
 
 @dataclass
+class ElementConsumer:
+    """A statement consuming a tile element by element (a store, an atomic add): its arguments are
+    evaluated; `body(e, value)` gives its lines for element e given the element's value."""
+
+    node: ast.Call
+    stmt: ast.stmt | None  # the statement it is (its loop's comment names it)
+    value: CExpr  # the tile consumed (a buffer or a lazy tile)
+    body: object  # (e: str, value: CExpr) -> list[str]
+
+
+FUSED_CONSUMERS = ("tile_store", "tile_atomic_add")
+
+
+def consumer_call(stmt: ast.stmt) -> ast.Call | None:
+    """The call of a statement that is a tile store or atomic add, else None."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _is_wp(stmt.value.func, *FUSED_CONSUMERS):
+        return stmt.value
+    return None
+
+
+@dataclass
 class TileBinding:
     value: CExpr  # a buffer (code: its name) or a lazy tile (code: its key in `lazy_tiles`)
     depth: int  # nesting of loop / branch bodies where the variable was bound
@@ -861,46 +882,159 @@ class TileTranslator:
     def tile_store(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_store")
-        arr = self.array_arg(a["a"], "wp.tile_store")
-        t = self.tile_operand(a["t"])
-        tt = t.type
-        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"wp.tile_store of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
-        check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
-        self.const_flag(a.get("aligned"), False, "aligned")
-        offs = self.offsets(a.get("offset"), len(tt.shape))
-        self.record_access(a["a"], a.get("offset"), tt.shape)
-
-        def body(e):
-            lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
-            store = f"{arr.code}[{flat}] = {self.element_at(t, e).code};"
-            return lines + ([f"if ({cond})", f"    {store}"] if cond else [store])
-        self.access(self.tile_reads(t))
-        self.fused_comment([t])
-        self.coop(tt.size, body)
+        self.consumer_loop([self.consumer(node, a, "tile_store")])
         return CExpr("", "void")
 
     def tile_atomic_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_atomic_add (the tile of old values)")
-        arr = self.array_arg(a["a"], "wp.tile_atomic_add")
+        self.consumer_loop([self.consumer(node, a, "tile_atomic_add")])
+        return CExpr("", "void")
+
+    def consumer(self, node: ast.Call, a: dict, key: str) -> "ElementConsumer":
+        """A store or atomic add of a tile into an array, its arguments evaluated (offsets into
+        locals), its loop not yet emitted (`consumer_loop`)."""
+        what = f"wp.{key}"
+        arr = self.array_arg(a["a"], what)
         t = self.tile_operand(a["t"])
         tt = t.type
         if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"wp.tile_atomic_add of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
+            raise self.error(node, f"{what} of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
         check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
+        if key == "tile_store":
+            self.const_flag(a.get("aligned"), False, "aligned")
         offs = self.offsets(a.get("offset"), len(tt.shape))
         self.record_access(a["a"], a.get("offset"), tt.shape)
 
-        def body(e):
+        def body(e: str, value: CExpr) -> list[str]:
             lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
-            add = self.atomic_call(node, "atomic_add", CExpr(f"{arr.code}[{flat}]", tt.dtype),
-                                   self.element_at(t, e)).code + ";"
-            return lines + ([f"if ({cond})", f"    {add}"] if cond else [add])
+            place = f"{arr.code}[{flat}]"
+            if key == "tile_store":
+                effect = f"{place} = {value.code};"
+            else:
+                effect = self.atomic_call(node, "atomic_add", CExpr(place, tt.dtype), value).code + ";"
+            return lines + ([f"if ({cond})", f"    {effect}"] if cond else [effect])
         self.access(self.tile_reads(t))
-        self.fused_comment([t])
-        self.coop(tt.size, body)
-        return CExpr("", "void")
+        return ElementConsumer(node, self.current_stmt, t, body)
+
+    def consumer_loop(self, consumers: list["ElementConsumer"]) -> None:
+        """One loop over the elements doing the work of each consumer (tiles of one shape): a lazy
+        value that several consume is computed once per element, into a local."""
+        values = [c.value for c in consumers]
+        if len(consumers) == 1:
+            current, self.current_stmt = self.current_stmt, consumers[0].stmt
+            self.fused_comment(values)
+            self.current_stmt = current
+        else:
+            head, start = "one loop for " + "; ".join(ast.unparse(c.node) for c in consumers), len(self.lines)
+            self.fused_comment(values, f"{head}: computes inline")
+            if len(self.lines) == start:
+                self.out(f"// {head}")
+        shared = [v.code for k, v in enumerate(values) if self.lazy_of(v) is not None
+                  and any(w.code == v.code for w in values[:k]) and all(w.code != v.code for w in values[k + 1:])]
+
+        def body(e: str) -> list[str]:
+            lines, locals_ = [], {}
+            for code in shared:  # in the order of their last consumer: deterministic
+                v = next(v for v in values if v.code == code)
+                name = self.fresh(f"{self.var_of(v) or 'value'}_e")
+                el = self.element_at(v, e)
+                lines.append(f"const {self.module.ctype(el.type)} {name} = {el.code};")
+                locals_[code] = CExpr(name, el.type)
+            for c in consumers:
+                lines += c.body(e, locals_.get(c.value.code) or self.element_at(c.value, e))
+            return lines
+        self.coop(values[0].type.size, body)
+
+    def var_of(self, v: CExpr) -> str | None:
+        """The tile variable bound to value `v`, if any (for a local's name)."""
+        return next((n for n, b in sorted(self.tile_vars.items()) if b.value.code == v.code), None)
+
+    def fusable_consumers(self, stmts: list[ast.stmt], first: int) -> int:
+        """How many statements from `stmts[first]` on are stores and atomic adds of tiles whose loops
+        may be one (1: none to fuse). A follower must be provably unaffected by running before the
+        loops of those ahead of it (its arguments are evaluated before them) and by sharing their loop:
+        its tile is tile variables combined by arithmetic with constants (no call, so no shared-memory
+        access and no array read), its offsets integer arithmetic of scalars, and its array a kernel
+        parameter that is never reassigned and that no other consumer of the run writes (the program
+        allocates each array parameter separately, so distinct parameters are distinct buffers; the
+        translator already declares read-only ones `__restrict__`). Whether the shapes agree is checked
+        once the tiles are known (`fused_consumer_run`)."""
+        from cuda_production.translator import TranslationError
+        if not self.block_dim or consumer_call(stmts[first]) is None:
+            return 1
+        stores = self.store_counts()
+        kernel_arrays = {p.name for p in self.params if p.kind == "array"} & {arg.arg for arg in self.fn.args.args}
+
+        def arguments(stmt: ast.stmt) -> dict | None:
+            call = consumer_call(stmt)
+            try:
+                return None if call is None else self.bind(call, TILE_BUILTINS[call.func.attr])
+            except TranslationError:  # reported when the statement is translated, in order
+                return None
+        head = arguments(stmts[first])
+        if not (head and isinstance(head["a"], ast.Name) and head["a"].id in kernel_arrays
+                and stores.get(head["a"].id, 0) == 1):
+            return 1
+        count, targets = 1, {head["a"].id}
+        for stmt in stmts[first + 1:]:
+            args = arguments(stmt)
+            if args is None:
+                break
+            dest = args["a"]
+            if not (isinstance(dest, ast.Name) and dest.id in kernel_arrays and stores.get(dest.id, 0) == 1
+                    and dest.id not in targets):
+                break
+            if not (self.pure_tile_expr(args["t"]) and all(self.pure_int_expr(args[k]) for k in ("offset",) if k in args)
+                    and all(isinstance(args[k], ast.Constant) for k in ("bounds_check", "aligned") if k in args)):
+                break
+            targets.add(dest.id)
+            count += 1
+        return count
+
+    def pure_tile_expr(self, node: ast.AST) -> bool:
+        """Tile variables combined by + - * / and negation with numeric literals and module constants:
+        evaluated without emitting a line (no call, no array, no per-thread scalar)."""
+        if isinstance(node, ast.Name):
+            return self.is_tile_var(node.id) or (node.id in self.module.info.constants and self.lookup(node.id) is None)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)) \
+                and self.pure_tile_expr(node.left) and self.pure_tile_expr(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub) and self.pure_tile_expr(node.operand)
+        return False
+
+    def pure_int_expr(self, node: ast.AST) -> bool:
+        """Integer arithmetic of literals, module constants and scalar locals or parameters (no array,
+        no call): its value is the same before or after stores to arrays."""
+        if isinstance(node, ast.Tuple):
+            return all(self.pure_int_expr(e) for e in node.elts)
+        if isinstance(node, ast.Name):
+            return node.id not in self.arrays and not self.is_tile_var(node.id)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) \
+                and self.pure_int_expr(node.left) and self.pure_int_expr(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub) and self.pure_int_expr(node.operand)
+        return False
+
+    def fused_consumer_run(self, stmts: list[ast.stmt]) -> None:
+        """Statements `fusable_consumers` accepted: their arguments in order, then one loop per run of
+        tiles of one shape (a tile of another shape closes the loop so far)."""
+        group: list[ElementConsumer] = []
+        for stmt in stmts:
+            self.tile_statement(stmt)
+            call = consumer_call(stmt)
+            c = self.consumer(call, self.bind(call, TILE_BUILTINS[call.func.attr]), call.func.attr)
+            if group and c.value.type.shape != group[0].value.type.shape:
+                self.consumer_loop(group)
+                group = []
+            group.append(c)
+        self.consumer_loop(group)
 
     # ---- construction ------------------------------------------------------------------------
     def tile_fill(self, node: ast.Call, a: dict, one: bool) -> CExpr:
