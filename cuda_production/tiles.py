@@ -225,6 +225,87 @@ def at_index(code: str, index: str) -> str:
     return _AT_E.sub(lambda m: f"[{index}]" if m.group(0) != E else (index if plain else f"({index})"), code)
 
 
+# A 2-D tile of 4-byte elements whose rows are a multiple of 32 elements, read through a transpose,
+# puts a column (one element per row) in one of shared memory's 32 banks: a warp reading 32 rows of
+# a column waits 32 times. Such a buffer gets one unused element after each row (a row stride of
+# cols + 1): the same column is then in 32 distinct banks (`pad_transposed_buffers`).
+BANKS = 32
+PADDED_DTYPES = ("float32", "int32")
+
+
+def padded_index(index: str, rows: int, cols: int, pitch: int) -> str:
+    """Where element `index` (row-major flat, 0 <= index < rows * cols) of a tile lies in a buffer
+    whose rows are `pitch` elements apart. The transpose's index `(x % rows) * cols + x / rows`
+    (x < rows * cols, so its column x / rows is below cols) keeps its row and column."""
+    index = index.strip()
+    if index.isdigit():
+        k = int(index)
+        return str(k // cols * pitch + k % cols)
+    m = re.fullmatch(rf"\((?P<x>.+) % {rows}\) \* {cols} \+ (?P=x) / {rows}", index)
+    if m:
+        return f"({m.group('x')} % {rows}) * {pitch} + {m.group('x')} / {rows}"
+    x = index if index.isidentifier() else f"({index})"
+    return f"{x} / {cols} * {pitch} + {x} % {cols}"
+
+
+def code_only(line: str) -> str:
+    """`line` with its string and character literals and its comment blanked (same length)."""
+    out, k, n = list(line), 0, len(line)
+    while k < n:
+        if line[k] in "\"'":
+            end = k + 1
+            while end < n and line[end] != line[k]:
+                end += 2 if line[end] == "\\" else 1
+            out[k + 1:min(end, n)] = " " * (min(end, n) - k - 1)
+            k = end + 1
+        elif line.startswith("//", k):
+            out[k:] = " " * (n - k)
+            break
+        else:
+            k += 1
+    return "".join(out)
+
+
+def only_indexed(lines: list[str], name: str) -> bool:
+    """Whether every use of buffer `name` in the code is an element access `name[...]` (no pointer
+    arithmetic on it, which a change of its layout would not follow)."""
+    bare = re.compile(rf"(?<![\w.>]){re.escape(name)}\b(?!\[)")
+    return not any(bare.search(code_only(line)) for line in lines)
+
+
+def with_row_pitch(line: str, name: str, rows: int, cols: int, pitch: int) -> str:
+    """`line` with every element access `name[index]` of the buffer (not in a comment or a string
+    literal, nor a member `.name[` / `->name[`) placed by `padded_index`; indices are rewritten
+    inside out, so a nested access to the same buffer is placed too."""
+    out, k, n = [], 0, len(line)
+    while k < n:
+        ch = line[k]
+        if ch == '"' or ch == "'":  # a literal: copied as it is
+            end = k + 1
+            while end < n and line[end] != ch:
+                end += 2 if line[end] == "\\" else 1
+            out.append(line[k:end + 1])
+            k = end + 1
+            continue
+        if line.startswith("//", k):
+            out.append(line[k:])
+            break
+        if line.startswith(name + "[", k) and (k == 0 or not (line[k - 1].isalnum() or line[k - 1] in "_.>")):
+            depth, end = 0, k + len(name)
+            while True:  # the matching bracket
+                depth += {"[": 1, "]": -1}.get(line[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            inner = with_row_pitch(line[k + len(name) + 1:end], name, rows, cols, pitch)
+            out.append(f"{name}[{padded_index(inner, rows, cols, pitch)}]")
+            k = end + 1
+            continue
+        out.append(ch)
+        k += 1
+    return "".join(out)
+
+
 @dataclass
 class LazyTile:
     """A tile value not stored anywhere: element E is `element` (code with the placeholder E), computed
@@ -390,6 +471,8 @@ class TileTranslator:
         self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
         self.tile_parents: dict | None = None
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
+        self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
+        self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
@@ -1557,6 +1640,7 @@ class TileTranslator:
         if len(t.type.shape) != 2:
             raise self.error(node, f"wp.tile_transpose of a {t.type}")
         t = self.rearranged(node, t, repeats=False)
+        self.transposed_reads.update(self.tile_reads(t))
         m, n = t.type.shape
         element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}")
         out = self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
@@ -1672,13 +1756,40 @@ class TileTranslator:
                                                             "float32" if t.type.dtype != "int32" else "int32",
                                                             literal=-1.0 if t.type.dtype != "int32" else -1))
 
+    def buffer_bytes(self, name: str) -> int:
+        tt = self.tiles[name]
+        rows = tt.size // tt.shape[-1]
+        return rows * self.row_pitch.get(name, tt.shape[-1]) * element_bytes(tt.dtype)
+
+    def pad_transposed_buffers(self) -> None:
+        """Each buffer read through a transpose whose rows put a column in one bank gets a row stride
+        of cols + 1 (BANKS), while the block's shared memory stays within SHARED_MEMORY_LIMIT; every
+        access to it in the kernel's lines is placed accordingly (`with_row_pitch`), so the layout is
+        decided here, once, after every access is known."""
+        total = sum(self.buffer_bytes(name) for name in self.tiles)
+        for name in sorted(self.transposed_reads & set(self.tiles)):
+            tt = self.tiles[name]
+            if len(tt.shape) != 2 or tt.shape[0] < 2 or tt.shape[1] % BANKS or tt.dtype not in PADDED_DTYPES \
+                    or not only_indexed(self.lines, name):
+                continue
+            extra = tt.shape[0] * element_bytes(tt.dtype)
+            if total + extra > SHARED_MEMORY_LIMIT:
+                continue
+            total += extra
+            rows, cols = tt.shape
+            self.row_pitch[name] = cols + 1
+            self.lines = [with_row_pitch(line, name, rows, cols, cols + 1) for line in self.lines]
+
     def shared_declarations(self) -> list[str]:
+        self.pad_transposed_buffers()
         lines, total = [], 0
         for name, tt in self.tiles.items():
-            size = tt.size * element_bytes(tt.dtype)
-            total += size
-            lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{tt.size}];  // tile {tt.dtype}, "
-                         f"shape {'x'.join(map(str, tt.shape))}")
+            total += self.buffer_bytes(name)
+            pitch = self.row_pitch.get(name)
+            size = tt.size if pitch is None else tt.size // tt.shape[-1] * pitch
+            layout = "" if pitch is None else f", rows {pitch} elements apart (one padding element: a column spans 32 banks)"
+            lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{size}];  // tile {tt.dtype}, "
+                         f"shape {'x'.join(map(str, tt.shape))}{layout}")
         if total > SHARED_MEMORY_LIMIT:
             raise self.unsupported(self.fn, f"tiles needing {total} bytes of shared memory per block "
                                             f"(over {SHARED_MEMORY_LIMIT} bytes)")
