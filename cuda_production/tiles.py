@@ -228,16 +228,34 @@ def at_index(code: str, index: str) -> str:
 # A 2-D tile of 4-byte elements whose rows are a multiple of 32 elements, read through a transpose,
 # puts a column (one element per row) in one of shared memory's 32 banks: a warp reading 32 rows of
 # a column waits 32 times. Such a buffer gets one unused element after each row (a row stride of
-# cols + 1): the same column is then in 32 distinct banks (`pad_transposed_buffers`).
+# cols + 1): the same column is then in 32 distinct banks (`pad_transposed_buffers`), where that
+# lowers the conflict (`transposed_read_ways`: a tile of fewer than 8 rows gains nothing).
 BANKS = 32
 PADDED_DTYPES = ("float32", "int32")
 
 
-def padded_index(index: str, rows: int, cols: int, pitch: int) -> str:
+def transposed_read_ways(rows: int, cols: int, pitch: int) -> int:
+    """The most distinct 4-byte words one bank serves for a warp of 32 consecutive elements of the
+    transpose of a rows x cols tile stored with rows `pitch` elements apart (1: no conflict)."""
+    worst = 1
+    for first in range(0, rows * cols, BANKS):
+        words = {(e % rows) * pitch + e // rows for e in range(first, min(first + BANKS, rows * cols))}
+        per_bank: dict[int, int] = {}
+        for w in words:
+            per_bank[w % BANKS] = per_bank.get(w % BANKS, 0) + 1
+        worst = max(worst, *per_bank.values())
+    return worst
+
+
+def padded_index(index: str, rows: int, cols: int, pitch: int, coordinates: dict[str, tuple[str, str]]) -> str:
     """Where element `index` (row-major flat, 0 <= index < rows * cols) of a tile lies in a buffer
-    whose rows are `pitch` elements apart. The transpose's index `(x % rows) * cols + x / rows`
-    (x < rows * cols, so its column x / rows is below cols) keeps its row and column."""
+    whose rows are `pitch` elements apart. An index known as a (row, column) pair (`coordinates`,
+    from `element_rc`) and the transpose's index `(x % rows) * cols + x / rows` (x < rows * cols,
+    so its column x / rows is below cols) keep their row and column; any other is divided."""
     index = index.strip()
+    if index in coordinates:
+        row, col = coordinates[index]
+        return f"{row} * {pitch} + {col}"
     if index.isdigit():
         k = int(index)
         return str(k // cols * pitch + k % cols)
@@ -273,7 +291,8 @@ def only_indexed(lines: list[str], name: str) -> bool:
     return not any(bare.search(code_only(line)) for line in lines)
 
 
-def with_row_pitch(line: str, name: str, rows: int, cols: int, pitch: int) -> str:
+def with_row_pitch(line: str, name: str, rows: int, cols: int, pitch: int,
+                   coordinates: dict[str, tuple[str, str]]) -> str:
     """`line` with every element access `name[index]` of the buffer (not in a comment or a string
     literal, nor a member `.name[` / `->name[`) placed by `padded_index`; indices are rewritten
     inside out, so a nested access to the same buffer is placed too."""
@@ -297,8 +316,8 @@ def with_row_pitch(line: str, name: str, rows: int, cols: int, pitch: int) -> st
                 if depth == 0:
                     break
                 end += 1
-            inner = with_row_pitch(line[k + len(name) + 1:end], name, rows, cols, pitch)
-            out.append(f"{name}[{padded_index(inner, rows, cols, pitch)}]")
+            inner = with_row_pitch(line[k + len(name) + 1:end], name, rows, cols, pitch, coordinates)
+            out.append(f"{name}[{padded_index(inner, rows, cols, pitch, coordinates)}]")
             k = end + 1
             continue
         out.append(ch)
@@ -473,6 +492,7 @@ class TileTranslator:
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
         self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
         self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
+        self.coordinates: dict[str, tuple[str, str]] = {}  # flat index code -> its (row, column), both in range
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
@@ -642,11 +662,15 @@ class TileTranslator:
         return CExpr(at_index(el.code, index), el.type, el.prec)
 
     def element_rc(self, v: CExpr, row: str, col: str) -> CExpr:
-        """Element (row, col) of a 2-D tile value (a transpose read through its source's index)."""
+        """Element (row, col) of a 2-D tile value (a transpose read through its source's index). Row and
+        column are within the tile (the caller's loop bounds), so a padded buffer places them as a pair."""
         lazy = self.lazy_of(v)
         if lazy is not None and lazy.transpose_of is not None:
             return self.element_rc(lazy.transpose_of, col, row)
-        return self.element_at(v, f"{row} * {v.type.shape[1]} + {col}")
+        index = f"{row} * {v.type.shape[1]} + {col}"
+        if row.isidentifier() and col.isidentifier():  # loop variables within the tile's rows and columns
+            self.coordinates[index] = (row, col)
+        return self.element_at(v, index)
 
     def make_lazy(self, tt: TileType, element: CExpr, reads: dict[str, bool], work: int, heavy: bool,
                   varying: bool, parts: list[CExpr]) -> CExpr:
@@ -1769,7 +1793,8 @@ class TileTranslator:
         total = sum(self.buffer_bytes(name) for name in self.tiles)
         for name in sorted(self.transposed_reads & set(self.tiles)):
             tt = self.tiles[name]
-            if len(tt.shape) != 2 or tt.shape[0] < 2 or tt.shape[1] % BANKS or tt.dtype not in PADDED_DTYPES \
+            if len(tt.shape) != 2 or tt.shape[1] % BANKS or tt.dtype not in PADDED_DTYPES \
+                    or transposed_read_ways(*tt.shape, tt.shape[1] + 1) >= transposed_read_ways(*tt.shape, tt.shape[1]) \
                     or not only_indexed(self.lines, name):
                 continue
             extra = tt.shape[0] * element_bytes(tt.dtype)
@@ -1778,7 +1803,7 @@ class TileTranslator:
             total += extra
             rows, cols = tt.shape
             self.row_pitch[name] = cols + 1
-            self.lines = [with_row_pitch(line, name, rows, cols, cols + 1) for line in self.lines]
+            self.lines = [with_row_pitch(line, name, rows, cols, cols + 1, self.coordinates) for line in self.lines]
 
     def shared_declarations(self) -> list[str]:
         self.pad_transposed_buffers()
