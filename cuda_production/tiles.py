@@ -1066,7 +1066,7 @@ class TileTranslator:
         parameter that is never reassigned and that no other consumer of the run writes (the program
         allocates each array parameter separately, so distinct parameters are distinct buffers; the
         translator already declares read-only ones `__restrict__`). Whether the shapes agree is checked
-        once the tiles are known (`fused_consumer_run`)."""
+        before each is evaluated (`fused_consumer_run`)."""
         from cuda_production.translator import TranslationError
         if not self.block_dim or consumer_call(stmts[first]) is None:
             return 1
@@ -1129,19 +1129,27 @@ class TileTranslator:
             return isinstance(node.op, ast.USub) and self.pure_int_expr(node.operand)
         return False
 
-    def fused_consumer_run(self, stmts: list[ast.stmt]) -> None:
-        """Statements `fusable_consumers` accepted: their arguments in order, then one loop per run of
-        tiles of one shape (a tile of another shape closes the loop so far)."""
+    def fused_consumer_run(self, stmts: list[ast.stmt]) -> int:
+        """Statements `fusable_consumers` accepted: the first, then each next whose tile has the
+        first's shape (read from its tile variables before it is evaluated), share one loop. Returns
+        how many statements it translated (the others are translated as usual)."""
         group: list[ElementConsumer] = []
         for stmt in stmts:
-            self.tile_statement(stmt)
             call = consumer_call(stmt)
-            c = self.consumer(call, self.bind(call, TILE_BUILTINS[call.func.attr]), call.func.attr)
-            if group and c.value.type.shape != group[0].value.type.shape:
-                self.consumer_loop(group)
-                group = []
-            group.append(c)
+            args = self.bind(call, TILE_BUILTINS[call.func.attr])
+            if group and self.pure_tile_shape(args["t"]) != group[0].value.type.shape:
+                break
+            self.tile_statement(stmt)
+            group.append(self.consumer(call, args, call.func.attr))
         self.consumer_loop(group)
+        return len(group)
+
+    def pure_tile_shape(self, node: ast.AST) -> tuple[int, ...] | None:
+        """The shape of a `pure_tile_expr` tile: its first tile variable's (None: it has none)."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and self.is_tile_var(n.id):
+                return self.tile_var(n.id).type.shape if n.id in self.tile_vars else self.tiles[self.pinned[n.id]].shape
+        return None
 
     # ---- construction ------------------------------------------------------------------------
     def tile_fill(self, node: ast.Call, a: dict, one: bool) -> CExpr:

@@ -869,8 +869,7 @@ class FunctionTranslator(TileTranslator):
             self.tile_statement(stmt)
             fused = self.fusable_consumers(stmts, i)
             if fused > 1:  # consecutive tile stores / atomic adds sharing one loop (tiles.py)
-                self.fused_consumer_run(stmts[i:i + fused])
-                i += fused
+                i += self.fused_consumer_run(stmts[i:i + fused])
                 continue
             if isinstance(stmt, (ast.If, ast.For, ast.While)):
                 # A name first assigned inside the block but read after it must be declared before it.
