@@ -15,6 +15,9 @@ row-major), written by the block's threads in a strided loop (`for (e = threadId
 e += blockDim.x)`), or is lazy: element-wise operations, maps, transposes, broadcasts and constants
 are a C expression for element e, computed inline by whatever consumes the value element by element
 (a store, an atomic add, a sum's partial loop), stored only where it must be (`TileTranslator`).
+Consecutive stores and atomic adds of tiles of one shape share one loop, a value they share computed
+once (`fusable_consumers`); a 2-D buffer read through a transpose gets rows cols + 1 elements apart,
+so a column spans the 32 banks (`pad_transposed_buffers`).
 A `__syncthreads()` stands only where one thread reads or writes an element another thread accessed
 since the last barrier (element e belongs to thread e % blockDim.x in every strided loop).
 Reductions are a strided partial sum per thread and a tree over the block; `tile_matmul` is the
