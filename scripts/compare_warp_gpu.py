@@ -258,11 +258,14 @@ class AccumulationUses(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:  # not a statement-level accumulation
         for arg in node.args:
             if isinstance(arg, ast.Name) and arg.id in self.candidates:
-                callee = ast.unparse(node.func)
-                self.accumulates(arg.id)  # a helper or an atomic's result: it may accumulate, unseen
-                name = _wp_name(node.func)
-                self.refuse(arg.id, f"the kernel uses the value {callee} returns"
-                            if name in ACCUMULATING_ATOMICS + TILE_ATOMICS else f"passed to {callee}")
+                callee, name = ast.unparse(node.func), _wp_name(node.func)
+                if name in ACCUMULATING_ATOMICS + TILE_ATOMICS:
+                    self.accumulates(arg.id)
+                    self.refuse(arg.id, f"the kernel uses the value {callee} returns")
+                else:
+                    if name is None:  # a helper: it may accumulate into the array, unseen here
+                        self.accumulates(arg.id)
+                    self.refuse(arg.id, f"passed to {callee}")
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -400,55 +403,71 @@ def magnitude_kernel(source: str, kernel_name: str, candidates: dict[str, ArgSpe
     return MagnitudeKernel(ast.unparse(ast.fix_missing_locations(tree)), tuple(order), refused)
 
 
-def order_allowance(wp, source: str, kernel_name: str, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
-                    block_dim: int = 0, device: str | None = None) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """Per accumulated float array the magnitude kernel derives: the extra error two summation
-    orders may produce, 2 * (n - 1) * u * sum|x_i| per component (flat, like the compared results),
-    from one run of the magnitude kernel on the same inputs and launch as the real run (`device`:
-    Warp's default, or "cpu"); and the accumulated arrays refused, with why.
+@dataclass
+class Magnitudes:
+    """One run of a magnitude kernel, per derived array, flat per component like the compared
+    results: sum|x_i| (|start| of an inout array included) and the rounded additions n - 1 (counted
+    terms, minus 1 for an output, which starts at zero so its first addition is exact; an inout
+    array's start is a term of its own); and the accumulated arrays refused, with why."""
 
-    n - 1 (the rounded additions) per element: its counted terms, minus 1 for an output (it starts
-    at zero, so the first addition is exact; an inout array starts from its input, which counts as
-    a term, |start| included in sum|x_i|). u: the array's unit roundoff (UNIT_ROUNDOFF). The float64
-    magnitude sum is itself inexact by at most (n - 1) * 2**-53 relative: scaled up by that. An
-    element whose magnitude is not finite gets no allowance (today's check)."""
+    sums: dict[str, np.ndarray] = field(default_factory=dict)
+    additions: dict[str, np.ndarray] = field(default_factory=dict)
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+def magnitudes(wp, source: str, kernel_name: str, args: list[ArgSpec], dim: tuple[int, ...], seed: int,
+               block_dim: int = 0, device: str | None = None) -> Magnitudes:
+    """Runs the magnitude kernel of `kernel_name` (see magnitude_kernel) once, on the same inputs and
+    launch as the real run (`device`: Warp's default, or "cpu"), each derived array starting from
+    |its real start| in float64 and its term count from zero. A failure refuses every derived array."""
     from extraction.loader import load_kernels, unload
 
     candidates = {a.name: a for a in args if a.is_array and a.is_written and not a.is_int}
     rewrite = magnitude_kernel(source, kernel_name, candidates)
     if not rewrite.derived:
-        return {}, rewrite.refused
+        return Magnitudes(refused=rewrite.refused)
     module_name = f"order_{kernel_name}"
     try:
         kernel = load_kernels(rewrite.source, module_name)[kernel_name]
         kernel.module.options["enable_backward"] = False  # one forward launch
         launch_args, _ = warp_arguments(args, sys.modules[module_name], seed, device)
-        magnitudes, terms = {}, {}
+        sums, terms = {}, {}
         for position, arg in enumerate(args):
             if arg.name in rewrite.derived:
                 start = np.abs(launch_args[position].numpy().astype(np.float64))  # zero for an output
-                magnitudes[arg.name] = wp.array(start, dtype=getattr(wp, magnitude_type(arg)), device=device)
+                sums[arg.name] = wp.array(start, dtype=getattr(wp, magnitude_type(arg)), device=device)
                 terms[arg.name] = wp.zeros(arg.shape, dtype=wp.float64, device=device)
-                launch_args[position] = magnitudes[arg.name]
+                launch_args[position] = sums[arg.name]
         launch_args += [terms[name] for name in rewrite.derived]
         if block_dim:
             wp.launch_tiled(kernel, dim=dim, inputs=launch_args, block_dim=block_dim, device=device)
         else:
             wp.launch(kernel, dim=dim, inputs=launch_args, device=device)
-        allowance = {}
+        result = Magnitudes(refused=rewrite.refused)
         for arg in (a for a in args if a.name in rewrite.derived):
-            width = lookup_dtype(arg.dtype).width
-            counts = np.repeat(terms[arg.name].numpy().reshape(-1), width)
-            additions = np.maximum(counts - (arg.role != "inout"), 0.0)
-            magnitude = magnitudes[arg.name].numpy().reshape(-1) * (1.0 + (additions + 1.0) * 2.0**-53)
-            extra = 2.0 * additions * UNIT_ROUNDOFF[arg.numpy_dtype] * magnitude
-            allowance[arg.name] = np.where(np.isfinite(extra), extra, 0.0)
-        return allowance, rewrite.refused
+            counts = np.repeat(terms[arg.name].numpy().reshape(-1), lookup_dtype(arg.dtype).width)
+            result.sums[arg.name] = sums[arg.name].numpy().reshape(-1)
+            result.additions[arg.name] = np.maximum(counts - (arg.role != "inout"), 0.0)
+        return result
     except Exception as exc:  # noqa: BLE001 - the arrays fall back to today's check, with the reason
         reason = f"magnitude kernel failed: {type(exc).__name__}: {exc}"[:300]
-        return {}, {**rewrite.refused, **{name: reason for name in rewrite.derived}}
+        return Magnitudes(refused={**rewrite.refused, **{name: reason for name in rewrite.derived}})
     finally:
         unload(module_name)
+
+
+def order_allowance(args: list[ArgSpec], found: Magnitudes) -> dict[str, np.ndarray]:
+    """Per derived array, the extra error two summation orders may produce per component:
+    2 * (n - 1) * u * sum|x_i|, u the array's unit roundoff (UNIT_ROUNDOFF). The float64 magnitude
+    sum is itself inexact by at most (n - 1) * 2**-53 relative: scaled up by that. An element whose
+    magnitude is not finite (an overflowing or NaN term) gets none (today's check)."""
+    allowance = {}
+    for arg in (a for a in args if a.name in found.sums):
+        additions = found.additions[arg.name]
+        magnitude = found.sums[arg.name] * (1.0 + (additions + 1.0) * 2.0**-53)
+        extra = 2.0 * additions * UNIT_ROUNDOFF[arg.numpy_dtype] * magnitude
+        allowance[arg.name] = np.where(np.isfinite(extra), extra, 0.0)
+    return allowance
 
 
 def compare(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[ArgSpec], bounds: dict[str, float],
@@ -512,7 +531,8 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
                                             launches, warmup, trials, block_dim)
     finally:
         unload(module)
-    order, order_refused = order_allowance(wp, source, name, sized, bench_dim, meta["input_seed"], block_dim)
+    found = magnitudes(wp, source, name, sized, bench_dim, meta["input_seed"], block_dim)
+    order = order_allowance(sized, found)
     threads_ratio = np.prod(bench_dim) / np.prod(dim)
     written = [a for a in array_args(sized) if a.is_written]
     bounds = {a.name: a.bound * (1.0 if scales(a, dim) else threads_ratio) for a in array_args(args) if a.is_written}
@@ -522,7 +542,7 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
     read, wrote = bytes_moved(sized)
     warp_us = statistics.median(warp_times)
     return {**record, "equal": mismatches == 0, "mismatches": mismatches, "tolerance_used": used,
-            "order_aware": list(order), "order_refused": order_refused,
+            "order_aware": list(order), "order_refused": found.refused,
             "tolerance_used_without_order": used_without_order,
             "cuda_us": cuda["median_us"], "warp_us": warp_us, "speed_ratio": warp_us / cuda["median_us"],
             "bytes_per_launch": read + wrote, "cuda_gb_per_s": cuda["gb_per_s"],
