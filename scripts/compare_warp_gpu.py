@@ -543,6 +543,9 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
     warp_us = statistics.median(warp_times)
     return {**record, "equal": mismatches == 0, "mismatches": mismatches, "tolerance_used": used,
             "order_aware": list(order), "order_refused": found.refused,
+            # largest allowance per array as a share of its element's sum|x_i|: 2 (n - 1) u
+            "order_share": {n: float(np.max(a / np.where(found.sums[n] > 0, found.sums[n], np.inf), initial=0.0))
+                            for n, a in order.items()},
             "tolerance_used_without_order": used_without_order,
             "cuda_us": cuda["median_us"], "warp_us": warp_us, "speed_ratio": warp_us / cuda["median_us"],
             "bytes_per_launch": read + wrote, "cuda_gb_per_s": cuda["gb_per_s"],
@@ -586,8 +589,9 @@ def summarise(records: list[dict], copy_gb_s: float) -> list[str]:
                  f"accumulated arrays refused (today's check): {len(refused)}")
     for r in aware:
         if r["tolerance_used_without_order"] > 1.0:
+            shares = ", ".join(f"{n} {share:.3g}" for n, share in r["order_share"].items())
             lines.append(f"  {r['sample']}: order-aware {r['order_aware']}: tolerance used {r['tolerance_used']:.3g} "
-                         f"(without it {r['tolerance_used_without_order']:.3g})")
+                         f"(without it {r['tolerance_used_without_order']:.3g}); allowance / sum|x_i|: {shares}")
     for sample, name, why in refused:
         lines.append(f"  {sample}: {name}: refused: {why}")
     for r in records:

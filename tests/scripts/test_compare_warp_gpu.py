@@ -1,0 +1,199 @@
+"""The order-aware bound of scripts/compare_warp_gpu.py: the magnitude kernel's AST rewrite, its
+refusals, its result on Warp's CPU against numpy, and compare() under the new allowance."""
+from __future__ import annotations
+
+import ast
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from cuda_production.reference import make_input, warp_arguments
+from scripts.compare_warp_gpu import (UNIT_ROUNDOFF, Magnitudes, compare, magnitude_kernel, magnitudes,
+                                      order_allowance)
+from synthesis.spec import ArgSpec
+
+
+def kernel_source(signature: str, body: str) -> str:
+    return (f"import warp as wp\n\n\n@wp.kernel\ndef k({signature}):\n"
+            + textwrap.indent(textwrap.dedent(body).strip() + "\n", "    "))
+
+
+def statements(source: str) -> list[str]:
+    """The kernel body of `source`, one unparsed statement per entry (nested ones included)."""
+    kernel = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == "k")
+    return [ast.unparse(n) for s in kernel.body for n in ast.walk(s) if isinstance(n, ast.stmt) and n is not kernel]
+
+
+def same(code: str) -> str:
+    """`code` as ast.unparse spells it, so expectations do not depend on spacing or parentheses."""
+    return ast.unparse(ast.parse(code))
+
+
+X = ArgSpec("x", "float32", "input", (64,))
+TOTAL = ArgSpec("total", "float32", "output", (4,))
+SIGNATURE = "x: wp.array(dtype=float), total: wp.array(dtype=float)"
+
+
+def rewrite(body: str, signature: str = SIGNATURE, args: tuple[ArgSpec, ...] = (TOTAL,)):
+    return magnitude_kernel(kernel_source(signature, body), "k", {a.name: a for a in args})
+
+
+def test_atomic_add_adds_the_float64_magnitude_and_counts_the_term():
+    result = rewrite("i = wp.tid()\nwp.atomic_add(total, i % 4, x[i] * 2.0)")
+    assert result.derived == ("total",)
+    assert statements(result.source)[1:] == [same("wp.atomic_add(total, i % 4, wp.float64(wp.abs(x[i] * 2.0)))"),
+                                             same("wp.atomic_add(total__terms, i % 4, wp.float64(1.0))")]
+
+
+def test_atomic_sub_becomes_an_atomic_add_of_the_magnitude():
+    result = rewrite("i = wp.tid()\nwp.atomic_sub(total, 0, x[i])")
+    assert statements(result.source)[1:] == [same("wp.atomic_add(total, 0, wp.float64(wp.abs(x[i])))"),
+                                             same("wp.atomic_add(total__terms, 0, wp.float64(1.0))")]
+
+
+@pytest.mark.parametrize("operator", ["+=", "-="])
+def test_augmented_assignment_adds_the_magnitude(operator):
+    result = rewrite(f"i = wp.tid()\ntotal[i % 4] {operator} x[i]")
+    assert statements(result.source)[1:] == [same("total[i % 4] += wp.float64(wp.abs(x[i]))"),
+                                             same("total__terms[i % 4] += wp.float64(1.0)")]
+
+
+def test_signature_holds_float64_magnitudes_and_term_counts():
+    source = rewrite("i = wp.tid()\ntotal[0] += x[i]").source
+    kernel = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    assert [(a.arg, ast.unparse(a.annotation)) for a in kernel.args.args] == [
+        ("x", "wp.array(dtype=float)"), ("total", "wp.array(dtype=wp.float64, ndim=1)"),
+        ("total__terms", "wp.array(dtype=wp.float64, ndim=1)")]
+
+
+def test_vector_terms_use_the_element_wise_abs_in_float64():
+    v = ArgSpec("v", "vec3", "input", (64,))
+    forces = ArgSpec("forces", "vec3", "inout", (8,))
+    result = rewrite("i = wp.tid()\nforces[i % 8] -= v[i]", "v: wp.array(dtype=wp.vec3), forces: wp.array(dtype=wp.vec3)",
+                     (forces,))
+    assert statements(result.source)[1] == same("forces[i % 8] += wp.vec3d(wp.abs(v[i]))")
+
+
+def test_an_index_with_a_read_is_evaluated_once():
+    idx = "idx: wp.array(dtype=int), " + SIGNATURE
+    result = rewrite("i = wp.tid()\nwp.atomic_add(total, idx[i], x[i])", idx)
+    assert statements(result.source)[1:] == [same("_order_index_0 = idx[i]"),
+                                             same("wp.atomic_add(total, _order_index_0, wp.float64(wp.abs(x[i])))"),
+                                             same("wp.atomic_add(total__terms, _order_index_0, wp.float64(1.0))")]
+
+
+def test_tile_atomic_add_adds_the_tile_of_magnitudes_at_the_same_offset():
+    result = rewrite("i = wp.tid()\nt = wp.tile_load(x, shape=(16,), offset=i * 16)\n"
+                     "wp.tile_atomic_add(total, wp.tile_sum(t), offset=i % 4)")
+    assert statements(result.source)[2:] == [
+        same("_order_tile_0 = wp.tile_sum(t)"),
+        same("wp.tile_atomic_add(total, wp.tile_map(_order_abs64, _order_tile_0), offset=i % 4)"),
+        same("wp.tile_atomic_add(total__terms, wp.tile_map(_order_one64, _order_tile_0), offset=i % 4)")]
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("i = wp.tid()\ntotal[0] = 0.0\nwp.atomic_add(total, 0, x[i])", "plain store"),
+    ("i = wp.tid()\nold = wp.atomic_add(total, 0, x[i])", "uses the value"),
+    ("i = wp.tid()\ntotal[0] += total[1] * x[i]", "also read"),
+    ("i = wp.tid()\ntotal[0] *= x[i]", "updated by"),
+])
+def test_refuses_what_it_cannot_rewrite_safely(body, reason):
+    result = rewrite(body)
+    assert result.source is None and result.derived == ()
+    assert reason in result.refused["total"]
+
+
+def test_refuses_matrices_whose_abs_is_not_element_wise():
+    m = ArgSpec("m", "mat22", "output", (1,))
+    result = rewrite("i = wp.tid()\nm[0] += wp.mat22(x[i], 0.0, 0.0, x[i])", "x: wp.array(dtype=float), m: wp.array(dtype=wp.mat22)",
+                     (m,))
+    assert "not element-wise" in result.refused["m"]
+
+
+N = 2**16
+SUM_SIGNATURE = "x: wp.array(dtype=float), total: wp.array(dtype=float), acc: wp.array(dtype=float)"
+SUM_BODY = "i = wp.tid()\nwp.atomic_add(total, 0, x[i] * 1.37)\nacc[0] -= x[i] * 1.37"
+SUM_ARGS = [ArgSpec("x", "float32", "input", (N,), low=-3.0, high=2.0),
+            ArgSpec("total", "float32", "output", (1,)), ArgSpec("acc", "float32", "inout", (1,))]
+SEED = 12345
+
+
+@pytest.fixture(scope="module")
+def summed():
+    """The magnitude kernel and the real kernel of SUM_BODY on Warp's CPU over 2**16 threads, and the
+    float32 terms as numpy computes them (one correctly rounded multiply, as Warp's)."""
+    import warp as wp
+
+    from extraction.loader import load_kernels, unload
+
+    source = kernel_source(SUM_SIGNATURE, SUM_BODY)
+    found = magnitudes(wp, source, "k", SUM_ARGS, (N,), SEED, device="cpu")
+    kernel = load_kernels(source, "test_order_sum")["k"]
+    try:
+        launch_args, written = warp_arguments(SUM_ARGS, sys.modules["test_order_sum"], SEED, "cpu")
+        wp.launch(kernel, dim=N, inputs=launch_args, device="cpu")
+        results = {a.name: w.numpy().reshape(-1) for a, w in zip(SUM_ARGS[1:], written)}
+    finally:
+        unload("test_order_sum")
+    terms = make_input(SUM_ARGS[0], 0, SEED) * np.float32(1.37)
+    start = make_input(SUM_ARGS[2], 2, SEED)
+    return found, results, terms, start
+
+
+def test_magnitude_kernel_sums_the_absolute_terms(summed):
+    found, _, terms, start = summed
+    want = np.abs(terms.astype(np.float64)).sum()
+    assert found.refused == {}
+    assert found.sums["total"][0] == pytest.approx(want, rel=1e-12)
+    assert found.sums["acc"][0] == pytest.approx(want + abs(float(start[0])), rel=1e-12)
+
+
+def test_rounded_additions_are_counted_per_element(summed):
+    found = summed[0]
+    assert found.additions["total"].tolist() == [N - 1]  # an output starts at zero: its first addition is exact
+    assert found.additions["acc"].tolist() == [N]  # an inout array starts from its input
+
+
+def test_bound_holds_for_the_float32_sums(summed):
+    """Every partial sum below is a multiple of 2**-34 under 2**17: numpy's float64 sum is exact."""
+    found, results, terms, start = summed
+    exact = {"total": terms.astype(np.float64).sum(), "acc": float(start[0]) - terms.astype(np.float64).sum()}
+    allowance = order_allowance(SUM_ARGS, found)
+    for name, want in exact.items():
+        error = abs(float(results[name][0]) - want)
+        assert 0 < error <= allowance[name][0] / 2  # one order's error: half of what two orders may differ by
+
+
+WRITTEN = [ArgSpec("total", "float32", "output", (1,), bound=1.0), ArgSpec("plain", "float32", "output", (1,), bound=1.0)]
+
+
+def dump(values: list[float]) -> bytes:
+    return np.array(values, dtype=np.float32).tobytes()
+
+
+def test_compare_accepts_a_difference_inside_the_order_bound():
+    want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
+    order = {"total": np.array([0.5])}  # today's rule alone allows 1e-4 + 0.1
+    assert compare(dump([1000.5, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 0
+    assert compare(dump([1000.5, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4)[0] == 1
+
+
+def test_compare_rejects_a_difference_outside_the_order_bound():
+    want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
+    order = {"total": np.array([0.5])}
+    assert compare(dump([1000.75, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 1
+    # an array without an order allowance keeps today's rule
+    assert compare(dump([1000.0, 1000.5]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 1
+
+
+def test_unit_roundoff_is_half_an_ulp_of_one():
+    for name, u in UNIT_ROUNDOFF.items():
+        assert u == float(np.finfo(name).eps) / 2
+
+
+def test_no_allowance_for_a_non_finite_magnitude():
+    found = Magnitudes(sums={"total": np.array([np.inf, 4.0])}, additions={"total": np.array([3.0, 3.0])})
+    allowance = order_allowance([ArgSpec("total", "float32", "output", (2,))], found)["total"]
+    assert allowance[0] == 0.0 and allowance[1] == pytest.approx(2 * 3 * 2.0**-24 * 4.0)
