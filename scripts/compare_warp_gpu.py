@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
+import hashlib
 import json
 import os
 import statistics
@@ -426,7 +427,7 @@ def magnitudes(wp, source: str, kernel_name: str, args: list[ArgSpec], dim: tupl
     rewrite = magnitude_kernel(source, kernel_name, candidates)
     if not rewrite.derived:
         return Magnitudes(refused=rewrite.refused)
-    module_name = f"order_{kernel_name}"
+    module_name = f"order_{kernel_name}_{hashlib.sha256(rewrite.source.encode()).hexdigest()[:12]}"
     try:
         kernel = load_kernels(rewrite.source, module_name)[kernel_name]
         kernel.module.options["enable_backward"] = False  # one forward launch
