@@ -6,7 +6,8 @@ For each sample folder: builds the .cu (`make ARCH=...`), runs `./<kernel> --ben
 (bench size from cuda_production/bench.py), runs the sample's own Python kernel with Warp on the
 GPU on the same inputs (reference.make_input at the bench shapes), checks every written element
 against the .cu's (the sample's tolerance rule; the bound of a fixed-size written array, which
-accumulates over all threads, is scaled by bench threads / check threads), and times Warp the way
+accumulates over all threads, is scaled by bench threads / check threads; accumulated float
+elements get the order-aware term below), and times Warp the way
 the .cu times itself: `--launches` back-to-back launches captured in one CUDA graph, each replay
 between one event pair, `--trials` replays after `--warmup`, median microseconds per launch.
 
@@ -15,6 +16,28 @@ Prints, per category: samples, equal, median and lowest speed ratio (Warp time /
 the share of the measured device-to-device copy rate (timed in the same run, the same way) that
 memory-bound samples reach. A sample is memory-bound when Warp's own kernel reaches half the copy
 rate on it. Executes the samples' .py kernels (pipeline-generated code) through Warp.
+
+Order-aware bound. A float element that the kernel accumulates (wp.atomic_add / atomic_sub,
+`a[i] += v` / `-= v`, wp.tile_atomic_add) is a sum whose order differs between the .cu and Warp
+(atomics, per-warp partial sums), and no order is exact. A float sum of n terms by any n - 1
+rounded additions is within (n - 1) * u * sum|x_i| of the exact sum (Higham, "Accuracy and
+Stability of Numerical Algorithms", 2nd ed., section 4.2, the first-order form of gamma_{n-1}),
+so two orders differ by at most twice that: such an element may differ by today's allowed error
+plus 2 * (n - 1) * u * sum|x_i|, u = 2**-24 (float32), 2**-53 (float64), 2**-11 (float16).
+sum|x_i| and n come from one run of a magnitude kernel, the sample's kernel rewritten on its AST
+(`magnitude_kernel`): each accumulation into the array adds wp.float64(wp.abs(term)) instead
+(wp.abs is element-wise on vectors; vectors become vecNd) and 1.0 into a float64 term count at
+the same index, on the same inputs and launch as the real run (GPU), the array starting from
+|its real start| (zero for an output; an inout array's start counts as a term). n - 1 is the counted
+terms, minus 1 for an output (its first addition, to zero, is exact). The rewrite refuses an array
+(today's check, reason in the record) that is also stored to, read, passed to a helper, updated by
+another operator or component-wise, whose atomic's result the kernel uses, that is a struct field,
+or whose element type has no element-wise abs (matrices, quaternions, transforms). Each record
+names `order_aware` (arrays with the allowance), `order_refused` (array: reason), `order_share`
+(largest allowance / sum|x_i| per array: 2 (n - 1) u) and `tolerance_used_without_order` (today's
+rule) next to `tolerance_used` (the rule applied). The bound is worst-case: at 2**24 float32
+terms into one element, 2 (n - 1) u is about 2, i.e. the element is checked only to within twice
+the sum of its terms' magnitudes.
 """
 from __future__ import annotations
 
@@ -113,16 +136,9 @@ def warp_run(wp, kernel, module, args: list[ArgSpec], dim: tuple[int, ...], seed
     return results, times
 
 
-# ---------------------------------------------------------------------------------------------
-# Order-aware bound for accumulated float elements.
-#
-# A float sum of n terms computed by any sequence of n - 1 rounded additions (one atomic after
-# another in any order, or per-warp partial sums then atomics) is within (n - 1) * u * sum|x_i| of
-# the exact sum (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., section 4.2:
-# the first-order form of gamma_{n-1} = (n - 1)u / (1 - (n - 1)u)); two such orders differ by at
-# most twice that. sum|x_i| and n per element come from the sample's own kernel, rewritten on the
-# AST into a magnitude kernel: each accumulation into the array adds |term| (in float64, so the
-# magnitude is not itself a float32 sum of millions of terms) and 1.0 into a term-count array.
+# Order-aware bound for accumulated float elements (the rule: the module docstring). The magnitude
+# sums run in float64 so that sum|x_i| is not itself a float32 sum of millions of terms, whose own
+# error can reach (n - 1) * 2**-24 of it.
 
 UNIT_ROUNDOFF = {"float16": 2.0**-11, "float32": 2.0**-24, "float64": 2.0**-53}
 ACCUMULATING_ATOMICS = ("atomic_add", "atomic_sub")  # wp.<name>(array, *indices, term)
