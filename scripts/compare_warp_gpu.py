@@ -186,13 +186,14 @@ def _repeatable(expr: ast.expr) -> bool:
 
 def _accumulation(node: ast.stmt) -> tuple[str, ast.expr] | None:
     """(how, target array expression) of a statement that accumulates into an array: a statement
-    call of wp.atomic_add / atomic_sub / tile_atomic_add, or `a[...] += v` / `-=` / any other
-    augmented operator (`how` is then the operator, which the rewrite refuses)."""
+    call of wp.atomic_add / atomic_sub / tile_atomic_add (`how`: its name), or `a[...] += v` /
+    `-= v` (`how`: Add / Sub)."""
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and node.value.args:
         name = _wp_name(node.value.func)
         if name in ACCUMULATING_ATOMICS + TILE_ATOMICS:
             return name, node.value.args[0]
-    if isinstance(node, ast.AugAssign) and isinstance(node.target, (ast.Subscript, ast.Attribute)):
+    if (isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Add, ast.Sub))
+            and isinstance(node.target, (ast.Subscript, ast.Attribute))):
         return type(node.op).__name__, node.target.value
     return None
 
@@ -221,6 +222,11 @@ class AccumulationUses(ast.NodeVisitor):
         self._statement(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        base = node.target
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
+            base = base.value
+        if _accumulation(node) is None and isinstance(base, ast.Name) and base.id in self.candidates:
+            self.refuse(base.id, f"updated by `{ast.unparse(node)}`")  # `*=`: not a sum; refused if also summed into
         self._statement(node)
 
     def _statement(self, node: ast.Expr | ast.AugAssign) -> None:
@@ -250,8 +256,6 @@ class AccumulationUses(ast.NodeVisitor):
         self.accumulates(name)
         if isinstance(node, ast.AugAssign):
             if not isinstance(node.target, ast.Subscript):
-                self.refuse(name, f"updated by `{ast.unparse(node)}`")
-            if how not in ("Add", "Sub"):
                 self.refuse(name, f"updated by `{ast.unparse(node)}`")
             self.visit(node.target.slice if isinstance(node.target, ast.Subscript) else node.target)
             self.visit(node.value)

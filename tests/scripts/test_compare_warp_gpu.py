@@ -97,12 +97,17 @@ def test_tile_atomic_add_adds_the_tile_of_magnitudes_at_the_same_offset():
     ("i = wp.tid()\ntotal[0] = 0.0\nwp.atomic_add(total, 0, x[i])", "plain store"),
     ("i = wp.tid()\nold = wp.atomic_add(total, 0, x[i])", "uses the value"),
     ("i = wp.tid()\ntotal[0] += total[1] * x[i]", "also read"),
-    ("i = wp.tid()\ntotal[0] *= x[i]", "updated by"),
+    ("i = wp.tid()\ntotal[0] += x[i]\ntotal[0] *= 2.0", "updated by"),
 ])
 def test_refuses_what_it_cannot_rewrite_safely(body, reason):
     result = rewrite(body)
     assert result.source is None and result.derived == ()
     assert reason in result.refused["total"]
+
+
+def test_an_array_only_scaled_in_place_is_not_an_accumulation():
+    result = rewrite("i = wp.tid()\ntotal[i % 4] = x[i]\ntotal[i % 4] *= 2.0")
+    assert result.refused == {} and result.derived == ()
 
 
 def test_refuses_matrices_whose_abs_is_not_element_wise():
