@@ -346,10 +346,10 @@ class MagnitudeRewrite(ast.NodeTransformer):
             self.uses_tiles = True
             tile = self.fresh(call.args[1], before, "tile")
             rest = call.args[2:]
-            updates = [_wp_call(how, ast.Name(array, ast.Load()), _wp_call("tile_map", ast.Name(f"{REWRITE_PREFIX}abs64", ast.Load()), tile),
-                                *rest, keywords=call.keywords),
-                       _wp_call(how, terms, _wp_call("tile_map", ast.Name(f"{REWRITE_PREFIX}one64", ast.Load()), tile),
-                                *rest, keywords=call.keywords)]
+            absolute, one = (ast.Name(f"{REWRITE_PREFIX}{helper}", ast.Load()) for helper in ("abs64", "one64"))
+            updates = [_wp_call(how, ast.Name(array, ast.Load()), _wp_call("tile_map", absolute, tile), *rest,
+                                keywords=call.keywords),
+                       _wp_call(how, terms, _wp_call("tile_map", one, tile), *rest, keywords=call.keywords)]
         return [*before, *(ast.Expr(u) for u in updates)]
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST | list[ast.stmt]:

@@ -112,8 +112,8 @@ def test_an_array_only_scaled_in_place_is_not_an_accumulation():
 
 def test_refuses_matrices_whose_abs_is_not_element_wise():
     m = ArgSpec("m", "mat22", "output", (1,))
-    result = rewrite("i = wp.tid()\nm[0] += wp.mat22(x[i], 0.0, 0.0, x[i])", "x: wp.array(dtype=float), m: wp.array(dtype=wp.mat22)",
-                     (m,))
+    result = rewrite("i = wp.tid()\nm[0] += wp.mat22(x[i], 0.0, 0.0, x[i])",
+                     "x: wp.array(dtype=float), m: wp.array(dtype=wp.mat22)", (m,))
     assert "not element-wise" in result.refused["m"]
 
 
