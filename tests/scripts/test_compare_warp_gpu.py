@@ -1,5 +1,6 @@
-"""The order-aware bound of scripts/compare_warp_gpu.py: the magnitude kernel's AST rewrite, its
-refusals, its result on Warp's CPU against numpy, and compare() under the new allowance."""
+"""The order-aware check of scripts/compare_warp_gpu.py: the magnitude kernel's AST rewrite, its
+refusals, its results (sum|x_i|, the exact sum, the term counts) on Warp's CPU against numpy, and
+compare() accepting an accumulated element as accurate as Warp's and rejecting a less accurate one."""
 from __future__ import annotations
 
 import ast
@@ -10,8 +11,8 @@ import numpy as np
 import pytest
 
 from cuda_production.reference import make_input, warp_arguments
-from scripts.compare_warp_gpu import (UNIT_ROUNDOFF, Magnitudes, compare, magnitude_kernel, magnitudes,
-                                      order_allowance)
+from scripts.compare_warp_gpu import (ACCURACY_FACTOR, UNIT_ROUNDOFF, ExactSums, Magnitudes, compare, exact_sums,
+                                      magnitude_kernel, magnitudes)
 from synthesis.spec import ArgSpec
 
 
@@ -40,23 +41,29 @@ def rewrite(body: str, signature: str = SIGNATURE, args: tuple[ArgSpec, ...] = (
     return magnitude_kernel(kernel_source(signature, body), "k", {a.name: a for a in args})
 
 
-def test_atomic_add_adds_the_float64_magnitude_and_counts_the_term():
+def test_atomic_add_adds_the_magnitude_and_the_signed_term_in_float64_and_counts_it():
     result = rewrite("i = wp.tid()\nwp.atomic_add(total, i % 4, x[i] * 2.0)")
     assert result.derived == ("total",)
-    assert statements(result.source)[1:] == [same("wp.atomic_add(total, i % 4, wp.float64(wp.abs(x[i] * 2.0)))"),
+    assert statements(result.source)[1:] == [same("_order_term_0 = x[i] * 2.0"),
+                                             same("wp.atomic_add(total, i % 4, wp.float64(wp.abs(_order_term_0)))"),
+                                             same("wp.atomic_add(total__exact, i % 4, wp.float64(_order_term_0))"),
                                              same("wp.atomic_add(total__terms, i % 4, wp.float64(1.0))")]
 
 
-def test_atomic_sub_becomes_an_atomic_add_of_the_magnitude():
+def test_atomic_sub_adds_the_magnitude_and_subtracts_the_signed_term():
     result = rewrite("i = wp.tid()\nwp.atomic_sub(total, 0, x[i])")
-    assert statements(result.source)[1:] == [same("wp.atomic_add(total, 0, wp.float64(wp.abs(x[i])))"),
+    assert statements(result.source)[1:] == [same("_order_term_0 = x[i]"),
+                                             same("wp.atomic_add(total, 0, wp.float64(wp.abs(_order_term_0)))"),
+                                             same("wp.atomic_sub(total__exact, 0, wp.float64(_order_term_0))"),
                                              same("wp.atomic_add(total__terms, 0, wp.float64(1.0))")]
 
 
 @pytest.mark.parametrize("operator", ["+=", "-="])
-def test_augmented_assignment_adds_the_magnitude(operator):
+def test_augmented_assignment_adds_the_magnitude_and_keeps_the_sign(operator):
     result = rewrite(f"i = wp.tid()\ntotal[i % 4] {operator} x[i]")
-    assert statements(result.source)[1:] == [same("total[i % 4] += wp.float64(wp.abs(x[i]))"),
+    assert statements(result.source)[1:] == [same("_order_term_0 = x[i]"),
+                                             same("total[i % 4] += wp.float64(wp.abs(_order_term_0))"),
+                                             same(f"total__exact[i % 4] {operator} wp.float64(_order_term_0)"),
                                              same("total__terms[i % 4] += wp.float64(1.0)")]
 
 
@@ -65,7 +72,7 @@ def test_signature_holds_float64_magnitudes_and_term_counts():
     kernel = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
     assert [(a.arg, ast.unparse(a.annotation)) for a in kernel.args.args] == [
         ("x", "wp.array(dtype=float)"), ("total", "wp.array(dtype=wp.float64, ndim=1)"),
-        ("total__terms", "wp.array(dtype=wp.float64, ndim=1)")]
+        ("total__terms", "wp.array(dtype=wp.float64, ndim=1)"), ("total__exact", "wp.array(dtype=wp.float64, ndim=1)")]
 
 
 def test_vector_terms_use_the_element_wise_abs_in_float64():
@@ -73,15 +80,16 @@ def test_vector_terms_use_the_element_wise_abs_in_float64():
     forces = ArgSpec("forces", "vec3", "inout", (8,))
     result = rewrite("i = wp.tid()\nforces[i % 8] -= v[i]", "v: wp.array(dtype=wp.vec3), forces: wp.array(dtype=wp.vec3)",
                      (forces,))
-    assert statements(result.source)[1] == same("forces[i % 8] += wp.vec3d(wp.abs(v[i]))")
+    assert statements(result.source)[1:4] == [same("_order_term_0 = v[i]"),
+                                              same("forces[i % 8] += wp.vec3d(wp.abs(_order_term_0))"),
+                                              same("forces__exact[i % 8] -= wp.vec3d(_order_term_0)")]
 
 
 def test_an_index_with_a_read_is_evaluated_once():
     idx = "idx: wp.array(dtype=int), " + SIGNATURE
     result = rewrite("i = wp.tid()\nwp.atomic_add(total, idx[i], x[i])", idx)
-    assert statements(result.source)[1:] == [same("_order_index_0 = idx[i]"),
-                                             same("wp.atomic_add(total, _order_index_0, wp.float64(wp.abs(x[i])))"),
-                                             same("wp.atomic_add(total__terms, _order_index_0, wp.float64(1.0))")]
+    assert statements(result.source)[1:3] == [same("_order_index_0 = idx[i]"), same("_order_term_1 = x[i]")]
+    assert all("_order_index_0" in s for s in statements(result.source)[3:])
 
 
 def test_tile_atomic_add_adds_the_tile_of_magnitudes_at_the_same_offset():
@@ -90,6 +98,7 @@ def test_tile_atomic_add_adds_the_tile_of_magnitudes_at_the_same_offset():
     assert statements(result.source)[2:] == [
         same("_order_tile_0 = wp.tile_sum(t)"),
         same("wp.tile_atomic_add(total, wp.tile_map(_order_abs64, _order_tile_0), offset=i % 4)"),
+        same("wp.tile_atomic_add(total__exact, wp.tile_map(_order_f64, _order_tile_0), offset=i % 4)"),
         same("wp.tile_atomic_add(total__terms, wp.tile_map(_order_one64, _order_tile_0), offset=i % 4)")]
 
 
@@ -161,36 +170,60 @@ def test_rounded_additions_are_counted_per_element(summed):
     assert found.additions["acc"].tolist() == [N]  # an inout array starts from its input
 
 
-def test_bound_holds_for_the_float32_sums(summed):
+def test_exact_sum_is_the_float64_sum_of_the_signed_terms(summed):
     """Every partial sum below is a multiple of 2**-34 under 2**17: numpy's float64 sum is exact."""
-    found, results, terms, start = summed
-    exact = {"total": terms.astype(np.float64).sum(), "acc": float(start[0]) - terms.astype(np.float64).sum()}
-    allowance = order_allowance(SUM_ARGS, found)
-    for name, want in exact.items():
-        error = abs(float(results[name][0]) - want)
-        assert 0 < error <= allowance[name][0] / 2  # one order's error: half of what two orders may differ by
+    found, _, terms, start = summed
+    assert found.exact["total"][0] == terms.astype(np.float64).sum()
+    assert found.exact["acc"][0] == float(start[0]) - terms.astype(np.float64).sum()
+
+
+def test_the_float32_sums_pass_as_accurate_as_themselves_and_lose_a_dropped_block(summed):
+    """Warp's own float32 sums against themselves: accepted; the same sums missing one block of 64
+    threads' terms (what a translation that skips a block would write): rejected, although the
+    block's sum is far inside the worst-case order bound 2 (n - 1) u sum|x_i|."""
+    found, results, terms, _ = summed
+    order = exact_sums(SUM_ARGS, found)
+    written, want = SUM_ARGS[1:], [results["total"], results["acc"]]
+    bounds = {"total": 1.0, "acc": 1.0}
+    assert compare(dump([results["total"][0], results["acc"][0]]), want, written, bounds, 1e-6, 1e-6, order)[0] == 0
+    block = float(terms[:64].astype(np.float64).sum())
+    assert abs(block) < 2 * (N - 1) * UNIT_ROUNDOFF["float32"] * found.sums["total"][0] / 10
+    skipped = dump([results["total"][0] - block, results["acc"][0]])
+    assert compare(skipped, want, written, bounds, 1e-6, 1e-6, order)[0] == 1
 
 
 WRITTEN = [ArgSpec("total", "float32", "output", (1,), bound=1.0), ArgSpec("plain", "float32", "output", (1,), bound=1.0)]
+BOUNDS = {"total": 1.0, "plain": 1.0}
 
 
 def dump(values: list[float]) -> bytes:
     return np.array(values, dtype=np.float32).tobytes()
 
 
-def test_compare_accepts_a_difference_inside_the_order_bound():
-    want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
-    order = {"total": np.array([0.5])}  # today's rule alone allows 1e-4 + 0.1
-    assert compare(dump([1000.5, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 0
-    assert compare(dump([1000.5, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4)[0] == 1
+def sums_at(exact: float, typical: float = 0.0) -> dict[str, ExactSums]:
+    return {"total": ExactSums(np.array([exact]), np.array([0.0]), np.array([typical]))}
 
 
-def test_compare_rejects_a_difference_outside_the_order_bound():
+def test_compare_accepts_an_element_as_accurate_as_warps():
     want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
-    order = {"total": np.array([0.5])}
-    assert compare(dump([1000.75, 1000.0]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 1
-    # an array without an order allowance keeps today's rule
-    assert compare(dump([1000.0, 1000.5]), want, WRITTEN, {"total": 1.0, "plain": 1.0}, 1e-4, 1e-4, order)[0] == 1
+    # Warp is 1 from the exact sum; the .cu 3 on the other side (today's rule alone allows 1e-4 + 0.1)
+    assert compare(dump([1004.0, 1000.0]), want, WRITTEN, BOUNDS, 1e-4, 1e-4, sums_at(1001.0))[0] == 0
+    assert compare(dump([1004.0, 1000.0]), want, WRITTEN, BOUNDS, 1e-4, 1e-4)[0] == 1
+
+
+def test_compare_rejects_an_element_less_accurate_than_warps():
+    want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
+    far = 1001.0 + ACCURACY_FACTOR * 1.0 + 2.0  # beyond ACCURACY_FACTOR times Warp's distance of 1
+    assert compare(dump([far, 1000.0]), want, WRITTEN, BOUNDS, 1e-4, 1e-4, sums_at(1001.0))[0] == 1
+    # an array without an exact sum keeps today's rule
+    assert compare(dump([1000.0, 1000.5]), want, WRITTEN, BOUNDS, 1e-4, 1e-4, sums_at(1001.0))[0] == 1
+
+
+def test_typical_rounding_floors_a_lucky_warp():
+    want = [np.array([1000.0], np.float32), np.array([1000.0], np.float32)]
+    # Warp lands on the exact sum; the .cu is 2 away, inside 4 x the typical rounding of 1
+    assert compare(dump([1002.0, 1000.0]), want, WRITTEN, BOUNDS, 1e-4, 1e-4, sums_at(1000.0, typical=1.0))[0] == 0
+    assert compare(dump([1002.0, 1000.0]), want, WRITTEN, BOUNDS, 1e-4, 1e-4, sums_at(1000.0, typical=0.1))[0] == 1
 
 
 def test_unit_roundoff_is_half_an_ulp_of_one():
@@ -198,7 +231,9 @@ def test_unit_roundoff_is_half_an_ulp_of_one():
         assert u == float(np.finfo(name).eps) / 2
 
 
-def test_no_allowance_for_a_non_finite_magnitude():
-    found = Magnitudes(sums={"total": np.array([np.inf, 4.0])}, additions={"total": np.array([3.0, 3.0])})
-    allowance = order_allowance([ArgSpec("total", "float32", "output", (2,))], found)["total"]
-    assert allowance[0] == 0.0 and allowance[1] == pytest.approx(2 * 3 * 2.0**-24 * 4.0)
+def test_no_exact_sum_for_a_non_finite_magnitude():
+    found = Magnitudes(sums={"total": np.array([np.inf, 4.0])}, exact={"total": np.array([1.0, -2.0])},
+                       additions={"total": np.array([3.0, 3.0])})
+    sums = exact_sums([ArgSpec("total", "float32", "output", (2,))], found)["total"]
+    assert np.isnan(sums.exact[0]) and sums.exact[1] == -2.0
+    assert sums.typical[1] == pytest.approx(3.0**0.5 * 2.0**-24 * 4.0)
