@@ -15,6 +15,9 @@ row-major), written by the block's threads in a strided loop (`for (e = threadId
 e += blockDim.x)`), or is lazy: element-wise operations, maps, transposes, broadcasts and constants
 are a C expression for element e, computed inline by whatever consumes the value element by element
 (a store, an atomic add, a sum's partial loop), stored only where it must be (`TileTranslator`).
+Consecutive stores and atomic adds of tiles of one shape share one loop, a value they share computed
+once (`fusable_consumers`); a 2-D buffer read through a transpose gets rows cols + 1 elements apart,
+so a column spans the 32 banks (`pad_transposed_buffers`).
 A `__syncthreads()` stands only where one thread reads or writes an element another thread accessed
 since the last barrier (element e belongs to thread e % blockDim.x in every strided loop).
 Reductions are a strided partial sum per thread and a tree over the block; `tile_matmul` is the
@@ -225,6 +228,106 @@ def at_index(code: str, index: str) -> str:
     return _AT_E.sub(lambda m: f"[{index}]" if m.group(0) != E else (index if plain else f"({index})"), code)
 
 
+# A 2-D tile of 4-byte elements whose rows are a multiple of 32 elements, read through a transpose,
+# puts a column (one element per row) in one of shared memory's 32 banks: a warp reading 32 rows of
+# a column waits 32 times. Such a buffer gets one unused element after each row (a row stride of
+# cols + 1): the same column is then in 32 distinct banks (`pad_transposed_buffers`), where that
+# lowers the conflict (`transposed_read_ways`: a tile of fewer than 8 rows gains nothing).
+BANKS = 32
+PADDED_DTYPES = ("float32", "int32")
+
+
+def transposed_read_ways(rows: int, cols: int, pitch: int) -> int:
+    """The most distinct 4-byte words one bank serves for a warp of 32 consecutive elements of the
+    transpose of a rows x cols tile stored with rows `pitch` elements apart (1: no conflict)."""
+    worst = 1
+    for first in range(0, rows * cols, BANKS):
+        words = {(e % rows) * pitch + e // rows for e in range(first, min(first + BANKS, rows * cols))}
+        per_bank: dict[int, int] = {}
+        for w in words:
+            per_bank[w % BANKS] = per_bank.get(w % BANKS, 0) + 1
+        worst = max(worst, *per_bank.values())
+    return worst
+
+
+def padded_index(index: str, rows: int, cols: int, pitch: int, coordinates: dict[str, tuple[str, str]]) -> str:
+    """Where element `index` (row-major flat, 0 <= index < rows * cols) of a tile lies in a buffer
+    whose rows are `pitch` elements apart. An index known as a (row, column) pair (`coordinates`,
+    from `element_rc`) and the transpose's index `(x % rows) * cols + x / rows` (x < rows * cols,
+    so its column x / rows is below cols) keep their row and column; any other is divided."""
+    index = index.strip()
+    if index in coordinates:
+        row, col = coordinates[index]
+        return f"{row} * {pitch} + {col}"
+    if index.isdigit():
+        k = int(index)
+        return str(k // cols * pitch + k % cols)
+    m = re.fullmatch(rf"\((?P<x>.+) % {rows}\) \* {cols} \+ (?P=x) / {rows}", index)
+    if m:
+        return f"({m.group('x')} % {rows}) * {pitch} + {m.group('x')} / {rows}"
+    x = index if index.isidentifier() else f"({index})"
+    return f"{x} / {cols} * {pitch} + {x} % {cols}"
+
+
+def code_only(line: str) -> str:
+    """`line` with its string and character literals and its comment blanked (same length)."""
+    out, k, n = list(line), 0, len(line)
+    while k < n:
+        if line[k] in "\"'":
+            end = k + 1
+            while end < n and line[end] != line[k]:
+                end += 2 if line[end] == "\\" else 1
+            out[k + 1:min(end, n)] = " " * (min(end, n) - k - 1)
+            k = end + 1
+        elif line.startswith("//", k):
+            out[k:] = " " * (n - k)
+            break
+        else:
+            k += 1
+    return "".join(out)
+
+
+def only_indexed(lines: list[str], name: str) -> bool:
+    """Whether every use of buffer `name` in the code is an element access `name[...]` (no pointer
+    arithmetic on it, which a change of its layout would not follow)."""
+    bare = re.compile(rf"(?<![\w.>]){re.escape(name)}\b(?!\[)")
+    return not any(bare.search(code_only(line)) for line in lines)
+
+
+def with_row_pitch(line: str, name: str, rows: int, cols: int, pitch: int,
+                   coordinates: dict[str, tuple[str, str]]) -> str:
+    """`line` with every element access `name[index]` of the buffer (not in a comment or a string
+    literal, nor a member `.name[` / `->name[`) placed by `padded_index`; indices are rewritten
+    inside out, so a nested access to the same buffer is placed too."""
+    out, k, n = [], 0, len(line)
+    while k < n:
+        ch = line[k]
+        if ch == '"' or ch == "'":  # a literal: copied as it is
+            end = k + 1
+            while end < n and line[end] != ch:
+                end += 2 if line[end] == "\\" else 1
+            out.append(line[k:end + 1])
+            k = end + 1
+            continue
+        if line.startswith("//", k):
+            out.append(line[k:])
+            break
+        if line.startswith(name + "[", k) and (k == 0 or not (line[k - 1].isalnum() or line[k - 1] in "_.>")):
+            depth, end = 0, k + len(name)
+            while True:  # the matching bracket
+                depth += {"[": 1, "]": -1}.get(line[end], 0)
+                if depth == 0:
+                    break
+                end += 1
+            inner = with_row_pitch(line[k + len(name) + 1:end], name, rows, cols, pitch, coordinates)
+            out.append(f"{name}[{padded_index(inner, rows, cols, pitch, coordinates)}]")
+            k = end + 1
+            continue
+        out.append(ch)
+        k += 1
+    return "".join(out)
+
+
 @dataclass
 class LazyTile:
     """A tile value not stored anywhere: element E is `element` (code with the placeholder E), computed
@@ -238,6 +341,27 @@ class LazyTile:
     varying: bool  # uses a per-thread value: element e must be computed by the thread that owns e
     sources: tuple[ast.stmt, ...]  # the Warp statements it computes, for the comment of its loop
     transpose_of: CExpr | None = None  # the tile it transposes: element (r, c) is that tile's (c, r)
+
+
+@dataclass
+class ElementConsumer:
+    """A statement consuming a tile element by element (a store, an atomic add): its arguments are
+    evaluated; `body(e, value)` gives its lines for element e given the element's value."""
+
+    node: ast.Call
+    stmt: ast.stmt | None  # the statement it is (its loop's comment names it)
+    value: CExpr  # the tile consumed (a buffer or a lazy tile)
+    body: object  # (e: str, value: CExpr) -> list[str]
+
+
+FUSED_CONSUMERS = ("tile_store", "tile_atomic_add")
+
+
+def consumer_call(stmt: ast.stmt) -> ast.Call | None:
+    """The call of a statement that is a tile store or atomic add, else None."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _is_wp(stmt.value.func, *FUSED_CONSUMERS):
+        return stmt.value
+    return None
 
 
 @dataclass
@@ -369,6 +493,9 @@ class TileTranslator:
         self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
         self.tile_parents: dict | None = None
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
+        self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
+        self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
+        self.coordinates: dict[str, tuple[str, str]] = {}  # flat index code -> its (row, column), both in range
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
@@ -538,11 +665,15 @@ class TileTranslator:
         return CExpr(at_index(el.code, index), el.type, el.prec)
 
     def element_rc(self, v: CExpr, row: str, col: str) -> CExpr:
-        """Element (row, col) of a 2-D tile value (a transpose read through its source's index)."""
+        """Element (row, col) of a 2-D tile value (a transpose read through its source's index). Row and
+        column are within the tile (the caller's loop bounds), so a padded buffer places them as a pair."""
         lazy = self.lazy_of(v)
         if lazy is not None and lazy.transpose_of is not None:
             return self.element_rc(lazy.transpose_of, col, row)
-        return self.element_at(v, f"{row} * {v.type.shape[1]} + {col}")
+        index = f"{row} * {v.type.shape[1]} + {col}"
+        if row.isidentifier() and col.isidentifier():  # loop variables within the tile's rows and columns
+            self.coordinates[index] = (row, col)
+        return self.element_at(v, index)
 
     def make_lazy(self, tt: TileType, element: CExpr, reads: dict[str, bool], work: int, heavy: bool,
                   varying: bool, parts: list[CExpr]) -> CExpr:
@@ -861,46 +992,167 @@ class TileTranslator:
     def tile_store(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_store")
-        arr = self.array_arg(a["a"], "wp.tile_store")
-        t = self.tile_operand(a["t"])
-        tt = t.type
-        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"wp.tile_store of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
-        check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
-        self.const_flag(a.get("aligned"), False, "aligned")
-        offs = self.offsets(a.get("offset"), len(tt.shape))
-        self.record_access(a["a"], a.get("offset"), tt.shape)
-
-        def body(e):
-            lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
-            store = f"{arr.code}[{flat}] = {self.element_at(t, e).code};"
-            return lines + ([f"if ({cond})", f"    {store}"] if cond else [store])
-        self.access(self.tile_reads(t))
-        self.fused_comment([t])
-        self.coop(tt.size, body)
+        self.consumer_loop([self.consumer(node, a, "tile_store")])
         return CExpr("", "void")
 
     def tile_atomic_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_atomic_add (the tile of old values)")
-        arr = self.array_arg(a["a"], "wp.tile_atomic_add")
+        self.consumer_loop([self.consumer(node, a, "tile_atomic_add")])
+        return CExpr("", "void")
+
+    def consumer(self, node: ast.Call, a: dict, key: str) -> "ElementConsumer":
+        """A store or atomic add of a tile into an array, its arguments evaluated (offsets into
+        locals), its loop not yet emitted (`consumer_loop`)."""
+        what = f"wp.{key}"
+        arr = self.array_arg(a["a"], what)
         t = self.tile_operand(a["t"])
         tt = t.type
         if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"wp.tile_atomic_add of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
+            raise self.error(node, f"{what} of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
         check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
+        if key == "tile_store":
+            self.const_flag(a.get("aligned"), False, "aligned")
         offs = self.offsets(a.get("offset"), len(tt.shape))
         self.record_access(a["a"], a.get("offset"), tt.shape)
 
-        def body(e):
+        def body(e: str, value: CExpr) -> list[str]:
             lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
-            add = self.atomic_call(node, "atomic_add", CExpr(f"{arr.code}[{flat}]", tt.dtype),
-                                   self.element_at(t, e)).code + ";"
-            return lines + ([f"if ({cond})", f"    {add}"] if cond else [add])
+            place = f"{arr.code}[{flat}]"
+            if key == "tile_store":
+                effect = f"{place} = {value.code};"
+            else:
+                effect = self.atomic_call(node, "atomic_add", CExpr(place, tt.dtype), value).code + ";"
+            return lines + ([f"if ({cond})", f"    {effect}"] if cond else [effect])
         self.access(self.tile_reads(t))
-        self.fused_comment([t])
-        self.coop(tt.size, body)
-        return CExpr("", "void")
+        return ElementConsumer(node, self.current_stmt, t, body)
+
+    def consumer_loop(self, consumers: list["ElementConsumer"]) -> None:
+        """One loop over the elements doing the work of each consumer (tiles of one shape): a lazy
+        value that several consume is computed once per element, into a local."""
+        values = [c.value for c in consumers]
+        if len(consumers) == 1:
+            current, self.current_stmt = self.current_stmt, consumers[0].stmt
+            self.fused_comment(values)
+            self.current_stmt = current
+        else:
+            head, start = "one loop for " + "; ".join(ast.unparse(c.node) for c in consumers), len(self.lines)
+            self.fused_comment(values, f"{head}: computes inline")
+            if len(self.lines) == start:
+                self.out(f"// {head}")
+        shared = [v.code for k, v in enumerate(values) if self.lazy_of(v) is not None
+                  and any(w.code == v.code for w in values[:k]) and all(w.code != v.code for w in values[k + 1:])]
+
+        def body(e: str) -> list[str]:
+            lines, locals_ = [], {}
+            for code in shared:  # in the order of their last consumer: deterministic
+                v = next(v for v in values if v.code == code)
+                name = self.fresh(f"{self.var_of(v) or 'value'}_e")
+                el = self.element_at(v, e)
+                lines.append(f"const {self.module.ctype(el.type)} {name} = {el.code};")
+                locals_[code] = CExpr(name, el.type)
+            for c in consumers:
+                lines += c.body(e, locals_.get(c.value.code) or self.element_at(c.value, e))
+            return lines
+        self.coop(values[0].type.size, body)
+
+    def var_of(self, v: CExpr) -> str | None:
+        """The tile variable bound to value `v`, if any (for a local's name)."""
+        return next((n for n, b in sorted(self.tile_vars.items()) if b.value.code == v.code), None)
+
+    def fusable_consumers(self, stmts: list[ast.stmt], first: int) -> int:
+        """How many statements from `stmts[first]` on are stores and atomic adds of tiles whose loops
+        may be one (1: none to fuse). A follower must be provably unaffected by running before the
+        loops of those ahead of it (its arguments are evaluated before them) and by sharing their loop:
+        its tile is tile variables combined by arithmetic with constants (no call, so no shared-memory
+        access and no array read), its offsets integer arithmetic of scalars, and its array a kernel
+        parameter that is never reassigned and that no other consumer of the run writes (the program
+        allocates each array parameter separately, so distinct parameters are distinct buffers; the
+        translator already declares read-only ones `__restrict__`). Whether the shapes agree is checked
+        before each is evaluated (`fused_consumer_run`)."""
+        from cuda_production.translator import TranslationError
+        if not self.block_dim or consumer_call(stmts[first]) is None:
+            return 1
+        stores = self.store_counts()
+        kernel_arrays = {p.name for p in self.params if p.kind == "array"} & {arg.arg for arg in self.fn.args.args}
+
+        def arguments(stmt: ast.stmt) -> dict | None:
+            call = consumer_call(stmt)
+            try:
+                return None if call is None else self.bind(call, TILE_BUILTINS[call.func.attr])
+            except TranslationError:  # reported when the statement is translated, in order
+                return None
+        head = arguments(stmts[first])
+        if not (head and isinstance(head["a"], ast.Name) and head["a"].id in kernel_arrays
+                and stores.get(head["a"].id, 0) == 1):
+            return 1
+        count, targets = 1, {head["a"].id}
+        for stmt in stmts[first + 1:]:
+            args = arguments(stmt)
+            if args is None:
+                break
+            dest = args["a"]
+            if not (isinstance(dest, ast.Name) and dest.id in kernel_arrays and stores.get(dest.id, 0) == 1
+                    and dest.id not in targets):
+                break
+            if not (self.pure_tile_expr(args["t"]) and all(self.pure_int_expr(args[k]) for k in ("offset",) if k in args)
+                    and all(isinstance(args[k], ast.Constant) for k in ("bounds_check", "aligned") if k in args)):
+                break
+            targets.add(dest.id)
+            count += 1
+        return count
+
+    def pure_tile_expr(self, node: ast.AST) -> bool:
+        """Tile variables combined by + - * / and negation with numeric literals and module constants:
+        evaluated without emitting a line (no call, no array, no per-thread scalar)."""
+        if isinstance(node, ast.Name):
+            return self.is_tile_var(node.id) or (node.id in self.module.info.constants and self.lookup(node.id) is None)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)) \
+                and self.pure_tile_expr(node.left) and self.pure_tile_expr(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub) and self.pure_tile_expr(node.operand)
+        return False
+
+    def pure_int_expr(self, node: ast.AST) -> bool:
+        """Integer arithmetic of literals, module constants and scalar locals or parameters (no array,
+        no call): its value is the same before or after stores to arrays."""
+        if isinstance(node, ast.Tuple):
+            return all(self.pure_int_expr(e) for e in node.elts)
+        if isinstance(node, ast.Name):
+            return node.id not in self.arrays and not self.is_tile_var(node.id)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) \
+                and self.pure_int_expr(node.left) and self.pure_int_expr(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub) and self.pure_int_expr(node.operand)
+        return False
+
+    def fused_consumer_run(self, stmts: list[ast.stmt]) -> int:
+        """Statements `fusable_consumers` accepted: the first, then each next whose tile has the
+        first's shape (read from its tile variables before it is evaluated), share one loop. Returns
+        how many statements it translated (the others are translated as usual)."""
+        group: list[ElementConsumer] = []
+        for stmt in stmts:
+            call = consumer_call(stmt)
+            args = self.bind(call, TILE_BUILTINS[call.func.attr])
+            if group and self.pure_tile_shape(args["t"]) != group[0].value.type.shape:
+                break
+            self.tile_statement(stmt)
+            group.append(self.consumer(call, args, call.func.attr))
+        self.consumer_loop(group)
+        return len(group)
+
+    def pure_tile_shape(self, node: ast.AST) -> tuple[int, ...] | None:
+        """The shape of a `pure_tile_expr` tile: its first tile variable's (None: it has none)."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and self.is_tile_var(n.id):
+                return self.tile_var(n.id).type.shape if n.id in self.tile_vars else self.tiles[self.pinned[n.id]].shape
+        return None
 
     # ---- construction ------------------------------------------------------------------------
     def tile_fill(self, node: ast.Call, a: dict, one: bool) -> CExpr:
@@ -1423,6 +1675,7 @@ class TileTranslator:
         if len(t.type.shape) != 2:
             raise self.error(node, f"wp.tile_transpose of a {t.type}")
         t = self.rearranged(node, t, repeats=False)
+        self.transposed_reads.update(self.tile_reads(t))
         m, n = t.type.shape
         element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}")
         out = self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
@@ -1538,13 +1791,41 @@ class TileTranslator:
                                                             "float32" if t.type.dtype != "int32" else "int32",
                                                             literal=-1.0 if t.type.dtype != "int32" else -1))
 
+    def buffer_bytes(self, name: str) -> int:
+        tt = self.tiles[name]
+        rows = tt.size // tt.shape[-1]
+        return rows * self.row_pitch.get(name, tt.shape[-1]) * element_bytes(tt.dtype)
+
+    def pad_transposed_buffers(self) -> None:
+        """Each buffer read through a transpose whose rows put a column in one bank gets a row stride
+        of cols + 1 (BANKS), while the block's shared memory stays within SHARED_MEMORY_LIMIT; every
+        access to it in the kernel's lines is placed accordingly (`with_row_pitch`), so the layout is
+        decided here, once, after every access is known."""
+        total = sum(self.buffer_bytes(name) for name in self.tiles)
+        for name in sorted(self.transposed_reads & set(self.tiles)):
+            tt = self.tiles[name]
+            if len(tt.shape) != 2 or tt.shape[1] % BANKS or tt.dtype not in PADDED_DTYPES \
+                    or transposed_read_ways(*tt.shape, tt.shape[1] + 1) >= transposed_read_ways(*tt.shape, tt.shape[1]) \
+                    or not only_indexed(self.lines, name):
+                continue
+            extra = tt.shape[0] * element_bytes(tt.dtype)
+            if total + extra > SHARED_MEMORY_LIMIT:
+                continue
+            total += extra
+            rows, cols = tt.shape
+            self.row_pitch[name] = cols + 1
+            self.lines = [with_row_pitch(line, name, rows, cols, cols + 1, self.coordinates) for line in self.lines]
+
     def shared_declarations(self) -> list[str]:
+        self.pad_transposed_buffers()
         lines, total = [], 0
         for name, tt in self.tiles.items():
-            size = tt.size * element_bytes(tt.dtype)
-            total += size
-            lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{tt.size}];  // tile {tt.dtype}, "
-                         f"shape {'x'.join(map(str, tt.shape))}")
+            total += self.buffer_bytes(name)
+            pitch = self.row_pitch.get(name)
+            size = tt.size if pitch is None else tt.size // tt.shape[-1] * pitch
+            layout = "" if pitch is None else f", rows {pitch} elements apart (one padding element: a column spans 32 banks)"
+            lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{size}];  // tile {tt.dtype}, "
+                         f"shape {'x'.join(map(str, tt.shape))}{layout}")
         if total > SHARED_MEMORY_LIMIT:
             raise self.unsupported(self.fn, f"tiles needing {total} bytes of shared memory per block "
                                             f"(over {SHARED_MEMORY_LIMIT} bytes)")

@@ -863,8 +863,14 @@ class FunctionTranslator(TileTranslator):
 
     # ---- statements ----------------------------------------------------------------------------
     def emit_block(self, stmts: list[ast.stmt]) -> None:
-        for i, stmt in enumerate(stmts):
+        i = 0
+        while i < len(stmts):
+            stmt = stmts[i]
             self.tile_statement(stmt)
+            fused = self.fusable_consumers(stmts, i)
+            if fused > 1:  # consecutive tile stores / atomic adds sharing one loop (tiles.py)
+                i += self.fused_consumer_run(stmts[i:i + fused])
+                continue
             if isinstance(stmt, (ast.If, ast.For, ast.While)):
                 # A name first assigned inside the block but read after it must be declared before it.
                 later = _names_loaded(stmts[i + 1:])
@@ -883,6 +889,7 @@ class FunctionTranslator(TileTranslator):
                 self.lines[start:start] = decls
             else:
                 self.emit(stmt)
+            i += 1
 
     def emit(self, node: ast.AST):
         method = getattr(self, f"emit_{type(node).__name__}", None)
