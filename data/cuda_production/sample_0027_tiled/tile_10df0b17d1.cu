@@ -57,15 +57,14 @@ __global__ void tile_10df0b17d1(
     if (threadIdx.x == 0)
         s[0] = partial0[0];
     const int offset1 = i;
+    // one loop for wp.tile_store(partials, s, offset=i); wp.tile_atomic_add(result, s)
     for (int e2 = threadIdx.x; e2 < 1; e2 += blockDim.x) {
         const int idx1 = offset1 + e2;
         if (idx1 < partials_dim0)
             partials[idx1] = s[e2];
-    }
-    for (int e3 = threadIdx.x; e3 < 1; e3 += blockDim.x) {
-        const int idx2 = e3;
+        const int idx2 = e2;
         if (idx2 < result_dim0)
-            atomicAdd(&result[idx2], s[e3]);
+            atomicAdd(&result[idx2], s[e2]);
     }
 }
 
