@@ -352,8 +352,8 @@ class LazyTile:
 
 # Warp holds a register tile in ceil(size / block_dim) registers per thread, unrolled. A value shared
 # by the consumers of a run is held so (`register_consumer_loops`) while it takes at most this many
-# 4-byte registers per thread; a larger one (a 64x64 tile over 64 threads: 64) would spill to local
-# memory, so it is computed in one loop doing every consumer's work instead.
+# 4-byte registers per thread; a larger one (a 64x64 tile over 64 threads: 64) risks spilling to local
+# memory, so it is computed in one loop doing every consumer's work instead (a guard, not a tuned figure).
 REGISTER_TILE_WORDS = 32
 
 
@@ -1092,9 +1092,9 @@ class TileTranslator:
         once into a per-thread array, element k of it being tile element threadIdx.x + k * TILE_THREADS
         (the thread's own elements, as in every strided loop), in one unrolled loop; then one
         unrolled loop per consumer reading the registers, the stores first, then the atomic adds,
-        each in source order (the run's statements are independent, `fusable_consumers`). Measured
-        on an H100 (notes/design.md): the shared value's loads and arithmetic are done before any
-        store or atomic is issued, instead of alternating with them."""
+        each in source order (the run's statements are independent, `fusable_consumers`). Why: on an
+        H100 this form of the issue-9 kernel ran at Warp's speed, one loop doing both at 0.79x
+        (notes/design.md); the value's loads and arithmetic are issued before any store or atomic."""
         values = [c.value for c in consumers]
         size = values[0].type.size
         registers = -(-size // self.block_dim)
