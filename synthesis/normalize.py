@@ -28,46 +28,55 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
 }
 
 
+_MISSING = object()
+
+
 class _Dump:
     """`ast.dump(node, annotate_fields=False)`, written with per-class field tables; with a `memo`
     (id(node) -> text, for nodes that stay alive), each subtree is written once."""
 
     def __init__(self, memo: dict[int, str] | None = None) -> None:
         self.memo = memo
+        if memo is None:
+            self.node = self._node  # no lookup per node: structure_hash writes every kernel's tree
 
     def name(self, name: str) -> str:
         return name
 
     def node(self, node: ast.AST) -> str:
-        if self.memo is None:
-            return self._node(node)
         text = self.memo.get(id(node))
         if text is None:
             text = self.memo[id(node)] = self._node(node)
         return text
 
     def _node(self, node: ast.AST) -> str:
+        # the children are written here rather than through `value`: one call per node, not two
         cls = type(node)
         if cls is ast.Name:
             return f"Name({self.name(node.id)!r}, {type(node.ctx).__name__}())"
         if cls is ast.Constant:
             return self.constant(node)
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+        if not fields:  # operators and contexts: `Add()`, `Load()`
+            return f"{cls.__name__}()"
         parts = []
         keywords = False
-        fields = _FIELDS.get(cls) or tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+        write = self.node
         for field, optional in fields:
-            try:
-                value = getattr(node, field)
-            except AttributeError:
-                keywords = True
+            value = getattr(node, field, _MISSING)
+            if value is _MISSING or value is None and optional:
+                keywords = True  # every later field is written `field=value`
                 continue
-            if value is None and optional:
-                keywords = True
-                continue
-            if field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
+            if type(value) is list:
+                text = f"[{', '.join([write(v) if isinstance(v, ast.AST) else self.value(v) for v in value])}]"
+            elif isinstance(value, ast.AST):
+                text = write(value)
+            elif field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
                 text = repr(self.name(value))
             else:
-                text = self.value(value)
+                text = repr(value)
             parts.append(f"{field}={text}" if keywords else text)
         return f"{cls.__name__}({', '.join(parts)})"
 
