@@ -14,6 +14,7 @@ neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -64,8 +65,11 @@ NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
 
 
+@functools.lru_cache(maxsize=1024)
 def reads(name: str) -> "re.Pattern[str]":
-    """Matches `name` used as a variable (`v.x` is an attribute, not the variable x)."""
+    """Matches `name` used as a variable (`v.x` is an attribute, not the variable x). Cached: the
+    writer asks about the same few names line after line (re's own cache costs an escape and a
+    format per call)."""
     return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
 
 
@@ -395,7 +399,7 @@ class KernelWriter:
     # ---- what varies over the launch ---------------------------------------------------------
     def varies(self, src: str) -> bool:
         """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
-        names = set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src))
+        names = set(NAME_TOKEN.findall(src))
         cached = {e.src for e in self._loads.values()}
         return bool(names & (set(self.tid_names) | cached | self.varying))
 

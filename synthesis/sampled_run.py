@@ -113,7 +113,7 @@ def _drawer(arg: ArgSpec, rng: random.Random):
         return lambda: rng.randint(int(arg.low), int(arg.high))
     step = 2.0 ** -arg.grid_bits
     span = int(round((arg.high - arg.low) / step))
-    return lambda: arg.low + step * rng.randint(0, span)
+    return lambda: arg.low + step * rng.randrange(span + 1)  # rng.randint(0, span), one call less
 
 
 def sampled_outputs(spec: KernelSpec, points: int = 32,
