@@ -56,6 +56,20 @@ class _Dump:
             return f"Name({self.name(node.id)!r}, {type(node.ctx).__name__}())"
         if cls is ast.Constant:
             return self.constant(node)
+        write = self.node
+        # the commonest nodes of a kernel written directly, as the loop below writes them (none of
+        # their fields is optional, but an Assign's type_comment, which the parser leaves None)
+        if cls is ast.Attribute:
+            return f"Attribute({write(node.value)}, {node.attr!r}, {type(node.ctx).__name__}())"
+        if cls is ast.Call:
+            return (f"Call({write(node.func)}, [{', '.join([write(a) for a in node.args])}], "
+                    f"[{', '.join([write(k) for k in node.keywords])}])")
+        if cls is ast.Assign and node.type_comment is None:
+            return f"Assign([{', '.join([write(t) for t in node.targets])}], {write(node.value)})"
+        if cls is ast.Subscript:
+            return f"Subscript({write(node.value)}, {write(node.slice)}, {type(node.ctx).__name__}())"
+        if cls is ast.BinOp:
+            return f"BinOp({write(node.left)}, {type(node.op).__name__}(), {write(node.right)})"
         fields = _FIELDS.get(cls)
         if fields is None:
             fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
@@ -63,7 +77,6 @@ class _Dump:
             return f"{cls.__name__}()"
         parts = []
         keywords = False
-        write = self.node
         for field, optional in fields:
             value = getattr(node, field, _MISSING)
             if value is _MISSING or value is None and optional:
