@@ -61,7 +61,10 @@ def _is_literal(src: str) -> bool:
         return False
 
 
-NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+# A name, not an attribute (`v.x`) nor the tail of a longer word: `(?<![.\w])[A-Za-z_]\w*`, with the
+# look-behind moved after the first letter (it then spans that letter too), so the regex engine scans
+# for a letter first instead of trying the look-behind at every character; the same matches.
+NAME_TOKEN = re.compile(r"[A-Za-z_](?<![.\w].)\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
 
 
@@ -458,16 +461,20 @@ class KernelWriter:
         # one scan of the joined text: a name never spans a line break, and a line's start is no
         # letter, digit or dot, so the tokens are those of the lines one by one
         counts = Counter(NAME_TOKEN.findall("\n".join(self.lines + self.helpers)))
+        # Dropping a line only lowers counts, so a droppable line stays droppable: whatever the
+        # order, the same lines go. Passes over all lines repeat until none goes.
         changed = True
         while changed:
             changed = False
-            for i, line in enumerate(self.lines):
+            kept = []
+            for line in self.lines:
                 m = TOP_LEVEL_ASSIGN.match(line)
                 if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
                     counts.subtract(NAME_TOKEN.findall(line))
-                    del self.lines[i]
                     changed = True
-                    break
+                else:
+                    kept.append(line)
+            self.lines[:] = kept
         in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]

@@ -57,8 +57,8 @@ class _Dump:
         if cls is ast.Constant:
             return self.constant(node)
         write = self.node
-        # the commonest nodes of a kernel written directly, as the loop below writes them (none of
-        # their fields is optional, but an Assign's type_comment, which the parser leaves None)
+        # the commonest nodes of a kernel written directly, as the loop below writes them (where
+        # their optional fields, which the loop would leave out, are None as from the parser)
         if cls is ast.Attribute:
             return f"Attribute({write(node.value)}, {node.attr!r}, {type(node.ctx).__name__}())"
         if cls is ast.Call:
@@ -70,6 +70,10 @@ class _Dump:
             return f"Subscript({write(node.value)}, {write(node.slice)}, {type(node.ctx).__name__}())"
         if cls is ast.BinOp:
             return f"BinOp({write(node.left)}, {type(node.op).__name__}(), {write(node.right)})"
+        if cls is ast.keyword and node.arg is not None:  # a keyword's name is the callee's: kept
+            return f"keyword({node.arg!r}, {write(node.value)})"
+        if cls is ast.arg and node.annotation is not None and node.type_comment is None:
+            return f"arg({self.name(node.arg)!r}, {write(node.annotation)})"
         fields = _FIELDS.get(cls)
         if fields is None:
             fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
