@@ -14,6 +14,7 @@ neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -60,12 +61,18 @@ def _is_literal(src: str) -> bool:
         return False
 
 
-NAME_TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+# A name, not an attribute (`v.x`) nor the tail of a longer word: `(?<![.\w])[A-Za-z_]\w*`, with the
+# look-behind moved after the first letter (it then spans that letter too), so the regex engine scans
+# for a letter first instead of trying the look-behind at every character; the same matches.
+NAME_TOKEN = re.compile(r"[A-Za-z_](?<![.\w].)\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
 
 
+@functools.lru_cache(maxsize=1024)
 def reads(name: str) -> "re.Pattern[str]":
-    """Matches `name` used as a variable (`v.x` is an attribute, not the variable x)."""
+    """Matches `name` used as a variable (`v.x` is an attribute, not the variable x). Cached: the
+    writer asks about the same few names line after line (re's own cache costs an escape and a
+    format per call)."""
     return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
 
 
@@ -395,7 +402,7 @@ class KernelWriter:
     # ---- what varies over the launch ---------------------------------------------------------
     def varies(self, src: str) -> bool:
         """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
-        names = set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src))
+        names = set(NAME_TOKEN.findall(src))
         cached = {e.src for e in self._loads.values()}
         return bool(names & (set(self.tid_names) | cached | self.varying))
 
@@ -454,16 +461,20 @@ class KernelWriter:
         # one scan of the joined text: a name never spans a line break, and a line's start is no
         # letter, digit or dot, so the tokens are those of the lines one by one
         counts = Counter(NAME_TOKEN.findall("\n".join(self.lines + self.helpers)))
+        # Dropping a line only lowers counts, so a droppable line stays droppable: whatever the
+        # order, the same lines go. Passes over all lines repeat until none goes.
         changed = True
         while changed:
             changed = False
-            for i, line in enumerate(self.lines):
+            kept = []
+            for line in self.lines:
                 m = TOP_LEVEL_ASSIGN.match(line)
                 if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
                     counts.subtract(NAME_TOKEN.findall(line))
-                    del self.lines[i]
                     changed = True
-                    break
+                else:
+                    kept.append(line)
+            self.lines[:] = kept
         in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]

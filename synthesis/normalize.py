@@ -28,46 +28,72 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
 }
 
 
+_MISSING = object()
+
+
 class _Dump:
     """`ast.dump(node, annotate_fields=False)`, written with per-class field tables; with a `memo`
     (id(node) -> text, for nodes that stay alive), each subtree is written once."""
 
     def __init__(self, memo: dict[int, str] | None = None) -> None:
         self.memo = memo
+        if memo is None:
+            self.node = self._node  # no lookup per node: structure_hash writes every kernel's tree
 
     def name(self, name: str) -> str:
         return name
 
     def node(self, node: ast.AST) -> str:
-        if self.memo is None:
-            return self._node(node)
         text = self.memo.get(id(node))
         if text is None:
             text = self.memo[id(node)] = self._node(node)
         return text
 
     def _node(self, node: ast.AST) -> str:
+        # the children are written here rather than through `value`: one call per node, not two
         cls = type(node)
         if cls is ast.Name:
             return f"Name({self.name(node.id)!r}, {type(node.ctx).__name__}())"
         if cls is ast.Constant:
             return self.constant(node)
+        write = self.node
+        # the commonest nodes of a kernel written directly, as the loop below writes them (where
+        # their optional fields, which the loop would leave out, are None as from the parser)
+        if cls is ast.Attribute:
+            return f"Attribute({write(node.value)}, {node.attr!r}, {type(node.ctx).__name__}())"
+        if cls is ast.Call:
+            return (f"Call({write(node.func)}, [{', '.join([write(a) for a in node.args])}], "
+                    f"[{', '.join([write(k) for k in node.keywords])}])")
+        if cls is ast.Assign and node.type_comment is None:
+            return f"Assign([{', '.join([write(t) for t in node.targets])}], {write(node.value)})"
+        if cls is ast.Subscript:
+            return f"Subscript({write(node.value)}, {write(node.slice)}, {type(node.ctx).__name__}())"
+        if cls is ast.BinOp:
+            return f"BinOp({write(node.left)}, {type(node.op).__name__}(), {write(node.right)})"
+        if cls is ast.keyword and node.arg is not None:  # a keyword's name is the callee's: kept
+            return f"keyword({node.arg!r}, {write(node.value)})"
+        if cls is ast.arg and node.annotation is not None and node.type_comment is None:
+            return f"arg({self.name(node.arg)!r}, {write(node.annotation)})"
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+        if not fields:  # operators and contexts: `Add()`, `Load()`
+            return f"{cls.__name__}()"
         parts = []
         keywords = False
-        fields = _FIELDS.get(cls) or tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
         for field, optional in fields:
-            try:
-                value = getattr(node, field)
-            except AttributeError:
-                keywords = True
+            value = getattr(node, field, _MISSING)
+            if value is _MISSING or value is None and optional:
+                keywords = True  # every later field is written `field=value`
                 continue
-            if value is None and optional:
-                keywords = True
-                continue
-            if field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
+            if type(value) is list:
+                text = f"[{', '.join([write(v) if isinstance(v, ast.AST) else self.value(v) for v in value])}]"
+            elif isinstance(value, ast.AST):
+                text = write(value)
+            elif field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
                 text = repr(self.name(value))
             else:
-                text = self.value(value)
+                text = repr(value)
             parts.append(f"{field}={text}" if keywords else text)
         return f"{cls.__name__}({', '.join(parts)})"
 

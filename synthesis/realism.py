@@ -504,13 +504,20 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
 
 
 # ---- launch-constant conditions -----------------------------------------------------------------
+_FLOAT64 = np.dtype(np.float64)
+
+
 class Interval:
     """Closed intervals [lo, hi] at every point of an enumeration grid (numpy arrays)."""
 
     __slots__ = ("lo", "hi", "is_int")
 
     def __init__(self, lo, hi, is_int: bool = False):
-        self.lo, self.hi, self.is_int = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64), is_int
+        # most bounds are already float64 arrays (results of the arithmetic): kept as they are, which
+        # `np.asarray` would do too, without its call
+        self.lo = lo if type(lo) is np.ndarray and lo.dtype is _FLOAT64 else np.asarray(lo, dtype=np.float64)
+        self.hi = hi if type(hi) is np.ndarray and hi.dtype is _FLOAT64 else np.asarray(hi, dtype=np.float64)
+        self.is_int = is_int
 
     @staticmethod
     def unknown() -> "Interval":

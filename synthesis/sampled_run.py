@@ -80,10 +80,11 @@ class _Array:
     def __init__(self, shape: tuple[int, ...], values: dict[tuple[int, ...], float] | None = None,
                  draw=None) -> None:
         self.shape, self.values, self.draw = shape, values if values is not None else {}, draw
+        self.length = shape[0] if len(shape) == 1 else None  # a 1-D array's bound, for `a[tid]`
 
     def _key(self, index: Any) -> tuple[int, ...]:
         if type(index) is int:  # the common case, `a[tid]`, without building a tuple of conversions
-            if len(self.shape) != 1 or not 0 <= index < self.shape[0]:
+            if self.length is None or not 0 <= index < self.length:
                 raise Unsupported("index out of range")
             return (index,)
         key = tuple(map(int, index if isinstance(index, tuple) else (index,)))
@@ -93,14 +94,18 @@ class _Array:
 
     def __getitem__(self, index: Any) -> float:
         key = self._key(index)
-        if key not in self.values:
+        value = self.values.get(key, _UNSET)
+        if value is _UNSET:
             if self.draw is None:
                 return 0.0
-            self.values[key] = self.draw()
-        return self.values[key]
+            value = self.values[key] = self.draw()
+        return value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         self.values[self._key(index)] = value
+
+
+_UNSET = object()
 
 
 def _drawer(arg: ArgSpec, rng: random.Random):
@@ -108,7 +113,7 @@ def _drawer(arg: ArgSpec, rng: random.Random):
         return lambda: rng.randint(int(arg.low), int(arg.high))
     step = 2.0 ** -arg.grid_bits
     span = int(round((arg.high - arg.low) / step))
-    return lambda: arg.low + step * rng.randint(0, span)
+    return lambda: arg.low + step * rng.randrange(span + 1)  # rng.randint(0, span), one call less
 
 
 def sampled_outputs(spec: KernelSpec, points: int = 32,
@@ -132,6 +137,8 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     # nothing but the argument and the generator, so one drawer per input serves every point
     drawers = [(a, _drawer(a, rng)) for a in spec.args if a.role in ("input", "index")]
     outputs_args = [a for a in spec.args if a.role == "output"]
+    # per output, the inputs shaped like it (in argument order): their elements are compared with its
+    same_shape = {o.name: [a.name for a, _ in drawers if a.shape == o.shape] for o in outputs_args}
     for _ in range(points):
         point = tuple(rng.randrange(d) for d in spec.dim)
         wp.current = point
@@ -147,7 +154,7 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
         for name, arr in written.items():
             for key, value in arr.values.items():
                 # the same element of each input shaped like this output, where the kernel read it
-                own = {n: src.values.get(key) for n, src in inputs.items() if src.shape == arr.shape}
+                own = {n: inputs[n].values.get(key) for n in same_shape[name]}
                 outputs[name].append((value, own))
     return outputs
 
