@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scale_factor, scales
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
+from cuda_production.tiles import TILE_THREADS
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
@@ -597,7 +598,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     nd = kernel.launch_ndim
     if kernel.block_dim:  # tiles: 1-D blocks of block_dim threads (the kernel unravels Warp's indices)
         threads = " * ".join(kernel.launch_names)
-        w(f"    const dim3 block({kernel.block_dim});  // block_dim: {kernel.block_dim_origin}")
+        w(f"    const dim3 block({TILE_THREADS});  // block_dim: {kernel.block_dim_origin}")
         if kernel.tiled:
             w(f"    const dim3 grid({threads});  // wp.launch_tiled: one block per launch index")
         else:

@@ -12,14 +12,17 @@ Warp's semantics (warp/_src/builtins.py, warp/native/tile*.h, `wp.launch_tiled` 
 
 The translation keeps that model: a tile value lives in a `__shared__` array of the block (flat,
 row-major), written by the block's threads in a strided loop (`for (e = threadIdx.x; e < size;
-e += blockDim.x)`), or is lazy: element-wise operations, maps, transposes, broadcasts and constants
-are a C expression for element e, computed inline by whatever consumes the value element by element
-(a store, an atomic add, a sum's partial loop), stored only where it must be (`TileTranslator`).
-Consecutive stores and atomic adds of tiles of one shape share one loop, a value they share computed
-once (`fusable_consumers`); a 2-D buffer read through a transpose gets rows cols + 1 elements apart,
-so a column spans the 32 banks (`pad_transposed_buffers`).
+e += TILE_THREADS)`, the block size a compile-time constant), or is lazy: element-wise operations,
+maps, transposes, broadcasts and constants are a C expression for element e, computed inline by
+whatever consumes the value element by element (a store, an atomic add, a sum's partial loop),
+stored only where it must be (`TileTranslator`). Consecutive stores and atomic adds of tiles of one
+shape are one run (`fusable_consumers`): a value they share is computed once per element into
+registers, Warp's register tile (`register_consumer_loops`), or, past REGISTER_TILE_WORDS, in one
+shared loop; a 2-D buffer read through a transpose gets rows cols + 1 elements apart, so a column
+spans the 32 banks (`pad_transposed_buffers`).
 A `__syncthreads()` stands only where one thread reads or writes an element another thread accessed
-since the last barrier (element e belongs to thread e % blockDim.x in every strided loop).
+since the last barrier (element e belongs to thread e % TILE_THREADS in every strided loop and
+register tile).
 Reductions are a strided partial sum per thread and a tree over the block; `tile_matmul` is the
 inner-product loop over shared memory.
 
@@ -45,6 +48,10 @@ FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in v
 TWO_PI = "6.28318530717958647692528676655900576839433879875021"  # Warp's fft_consts<T>::two_pi()
 MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
+# The C constant holding a tiled kernel's threads per block, defined once before the kernel: its
+# launch and its cooperative loops use it, so a loop over a tile has a trip count known when compiling
+# (unrolled) where the tile's size is a multiple of it.
+TILE_THREADS = "TILE_THREADS"
 
 
 @dataclass(frozen=True)
@@ -343,6 +350,18 @@ class LazyTile:
     transpose_of: CExpr | None = None  # the tile it transposes: element (r, c) is that tile's (c, r)
 
 
+# Warp holds a register tile in ceil(size / block_dim) registers per thread, unrolled. A value shared
+# by the consumers of a run is held so (`register_consumer_loops`) while it takes at most this many
+# 4-byte registers per thread; a larger one (a 64x64 tile over 64 threads: 64) risks spilling to local
+# memory, so it is computed in one loop doing every consumer's work instead (a guard, not a tuned figure).
+REGISTER_TILE_WORDS = 32
+
+
+def register_words(dtype: str) -> int:
+    """4-byte registers one tile element of `dtype` takes (a half: one)."""
+    return max(1, element_bytes(dtype) // 4)
+
+
 @dataclass
 class ElementConsumer:
     """A statement consuming a tile element by element (a store, an atomic add): its arguments are
@@ -373,7 +392,7 @@ class TileBinding:
 @dataclass
 class Hazards:
     """Shared-memory accesses since the last barrier: buffer -> whether every access was at the
-    accessing thread's own element (`for (e = threadIdx.x; ...; e += blockDim.x)` reading or writing
+    accessing thread's own element (`for (e = threadIdx.x; ...; e += TILE_THREADS)` reading or writing
     element e: the thread that writes element e is the one that reads it, so no barrier is needed
     between them). `unknown`: accesses not tracked (a loop's previous iteration), any access needs one."""
 
@@ -853,7 +872,7 @@ class TileTranslator:
     def coop(self, count: int, body) -> None:
         """The block's threads share `count` elements: `body(e)` gives the lines for element e."""
         e = self.fresh("e")
-        self.out(f"for (int {e} = threadIdx.x; {e} < {count}; {e} += blockDim.x) {{")
+        self.out(f"for (int {e} = threadIdx.x; {e} < {count}; {e} += {TILE_THREADS}) {{")
         self.indent += 1
         for line in body(e):
             self.out(line)
@@ -1028,9 +1047,20 @@ class TileTranslator:
         return ElementConsumer(node, self.current_stmt, t, body)
 
     def consumer_loop(self, consumers: list["ElementConsumer"]) -> None:
-        """One loop over the elements doing the work of each consumer (tiles of one shape): a lazy
-        value that several consume is computed once per element, into a local."""
+        """The work of each consumer (tiles of one shape) over the elements. A lazy value that several
+        consume is computed once per element: into registers, each consumer then running its own
+        loop over them (`register_consumer_loops`), or, where the registers would exceed
+        REGISTER_TILE_WORDS, into a local of one loop doing every consumer's work."""
         values = [c.value for c in consumers]
+        shared = [v.code for k, v in enumerate(values) if self.lazy_of(v) is not None
+                  and any(w.code == v.code for w in values[:k]) and all(w.code != v.code for w in values[k + 1:])]
+        size = values[0].type.size
+        registers = -(-size // self.block_dim)
+        words = max((register_words(self.element(next(v for v in values if v.code == code)).type)
+                     for code in shared), default=0)
+        if shared and registers * words <= REGISTER_TILE_WORDS:
+            self.register_consumer_loops(consumers, shared)
+            return
         if len(consumers) == 1:
             current, self.current_stmt = self.current_stmt, consumers[0].stmt
             self.fused_comment(values)
@@ -1040,8 +1070,9 @@ class TileTranslator:
             self.fused_comment(values, f"{head}: computes inline")
             if len(self.lines) == start:
                 self.out(f"// {head}")
-        shared = [v.code for k, v in enumerate(values) if self.lazy_of(v) is not None
-                  and any(w.code == v.code for w in values[:k]) and all(w.code != v.code for w in values[k + 1:])]
+            if shared:
+                self.out(f"// (one loop, not registers: {registers} elements per thread of a shared value would take "
+                         f"{registers * words} registers, over {REGISTER_TILE_WORDS})")
 
         def body(e: str) -> list[str]:
             lines, locals_ = [], {}
@@ -1054,7 +1085,60 @@ class TileTranslator:
             for c in consumers:
                 lines += c.body(e, locals_.get(c.value.code) or self.element_at(c.value, e))
             return lines
-        self.coop(values[0].type.size, body)
+        self.coop(size, body)
+
+    def register_consumer_loops(self, consumers: list["ElementConsumer"], shared: list[str]) -> None:
+        """Warp's register tile (tile.h, `tile_layout_register_t`): each shared lazy value computed
+        once into a per-thread array, element k of it being tile element threadIdx.x + k * TILE_THREADS
+        (the thread's own elements, as in every strided loop), in one unrolled loop; then one
+        unrolled loop per consumer reading the registers, the stores first, then the atomic adds,
+        each in source order (the run's statements are independent, `fusable_consumers`). Why: on an
+        H100 this form of the issue-9 kernel ran at Warp's speed, one loop doing both at 0.86x
+        (notes/design.md); the value's loads and arithmetic are issued before any store or atomic."""
+        values = [c.value for c in consumers]
+        size = values[0].type.size
+        registers = -(-size // self.block_dim)
+        head = "; ".join(ast.unparse(c.node) for c in consumers)
+        start = len(self.lines)
+        self.fused_comment(values, f"{head}: the shared value computed once per element into registers (Warp's register tile)")
+        if len(self.lines) == start:
+            self.out(f"// {head}: the shared value computed once per element into registers (Warp's register tile)")
+        k = self.fresh("k")
+
+        def loop(body) -> None:
+            """An unrolled loop over the thread's elements; `body(e)` gives the lines for element e."""
+            e = self.fresh("e")
+            self.out("#pragma unroll")
+            self.out(f"for (int {k} = 0; {k} < {registers}; ++{k}) {{")
+            self.indent += 1
+            self.out(f"const int {e} = threadIdx.x + {k} * {TILE_THREADS};")
+            if size % self.block_dim:  # the last register of some threads is past the tile
+                self.out(f"if ({e} < {size}) {{")
+                self.indent += 1
+            for line in body(e):
+                self.out(line)
+            if size % self.block_dim:
+                self.indent -= 1
+                self.out("}")
+            self.indent -= 1
+            self.out("}")
+        held = {}
+        for code in shared:  # in the order of their last consumer: deterministic
+            v = next(v for v in values if v.code == code)
+            name = self.fresh(f"{self.var_of(v) or 'value'}_reg")
+            el_type = self.element(v).type
+            self.out(f"{self.module.ctype(el_type)} {name}[{registers}];  // element threadIdx.x + {k} * "
+                     f"{TILE_THREADS} in {name}[{k}]")
+            held[code] = (name, el_type, v)
+        loop(lambda e: [f"{name}[{k}] = {self.element_at(v, e).code};" for name, _, v in held.values()])
+        ordered = [c for c in consumers if c.node.func.attr == "tile_store"] + \
+                  [c for c in consumers if c.node.func.attr != "tile_store"]
+        for c in ordered:
+            if c.value.code in held:
+                name, el_type, _ = held[c.value.code]
+                loop(lambda e, c=c, name=name, el_type=el_type: c.body(e, CExpr(f"{name}[{k}]", el_type)))
+            else:
+                loop(lambda e, c=c: c.body(e, self.element_at(c.value, e)))
 
     def var_of(self, v: CExpr) -> str | None:
         """The tile variable bound to value `v`, if any (for a local's name)."""
@@ -1248,7 +1332,7 @@ class TileTranslator:
         self.out(f"// {dst} = sum of {ast.unparse(a['a'])}: a strided partial sum per thread, then a tree over the block")
         self.fused_comment([t])
         self.out(f"{ct} {acc} = {zero_of(dtype)};")
-        self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += blockDim.x)")
+        self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += {TILE_THREADS})")
         self.out(f"    {acc} += {self.element_at(t, e).code};")
         self.access(writes={partial: True})
         self.out(f"{partial}[threadIdx.x] = {acc};")
@@ -1377,7 +1461,7 @@ class TileTranslator:
         self.indent += 1
         ct = self.module.ctype(tt.dtype)
         self.out(f"{ct}* {x} = {t.code} + {row} * {n};")
-        self.out(f"for (int {i} = threadIdx.x; {i} < {n}; {i} += blockDim.x) {{  // bit-reverse permutation")
+        self.out(f"for (int {i} = threadIdx.x; {i} < {n}; {i} += {TILE_THREADS}) {{  // bit-reverse permutation")
         self.out(f"    int {j} = 0;")
         self.out(f"    for (int {k} = 0, {v} = {i}; {k} < {log_n}; ++{k}, {v} >>= 1)")
         self.out(f"        {j} = ({j} << 1) | ({v} & 1);")
@@ -1392,7 +1476,7 @@ class TileTranslator:
         self.indent += 1
         self.out(f"const int {half} = {length} >> 1;")
         self.out(f"const {real} {base} = {real}({sign}) * {real}({TWO_PI}) / {real}({length});")
-        self.out(f"for (int {b} = threadIdx.x; {b} < {n // 2}; {b} += blockDim.x) {{")
+        self.out(f"for (int {b} = threadIdx.x; {b} < {n // 2}; {b} += {TILE_THREADS}) {{")
         self.indent += 1
         sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
         for line in (f"const int group = {b} / {half};",
@@ -1577,13 +1661,13 @@ class TileTranslator:
                      f"const {real} {inv} = 1.0 / {s};  // in double, as Warp's `T invS = 1.0 / s`",
                      "if (threadIdx.x == 0)",
                      f"    {at(j, j)} = {s};",
-                     f"for (int {i} = {j} + 1 + threadIdx.x; {i} < {n}; {i} += blockDim.x) {{",
+                     f"for (int {i} = {j} + 1 + threadIdx.x; {i} < {n}; {i} += {TILE_THREADS}) {{",
                      f"    {real} {si} = {src.code}[{f'{j} * {n} + {i}' if upper else f'{i} * {n} + {j}'}];",
                      f"    for (int {k} = 0; {k} < {j}; ++{k})",
                      f"        {si} -= {at(i, k)} * {at(j, k)};",
                      f"    {at(i, j)} = {si} * {inv};",
                      "}",
-                     f"for (int {k} = {j} + 1 + threadIdx.x; {k} < {n}; {k} += blockDim.x)",
+                     f"for (int {k} = {j} + 1 + threadIdx.x; {k} < {n}; {k} += {TILE_THREADS})",
                      f"    {at(j, k)} = {zero_of(tt.dtype)};",
                      "__syncthreads();"):
             self.out(line)
@@ -1620,7 +1704,7 @@ class TileTranslator:
         self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
         self.barrier()
         if m > 1:
-            self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += blockDim.x) {{")
+            self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += {TILE_THREADS}) {{")
         else:
             self.out("if (threadIdx.x == 0) {")
         self.indent += 1

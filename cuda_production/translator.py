@@ -27,7 +27,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TileLaunch, TileTranslator, launch_calls, tile_launches,
+    DEFAULT_TILED_BLOCK_DIM, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
     uses_tiles, zero_of,
 )
 
@@ -377,7 +377,7 @@ random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d 
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
-STAGE_THREADS"""
+STAGE_THREADS TILE_THREADS"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 
@@ -2007,6 +2007,8 @@ class ModuleTranslator:
             head = (f"// Uses tiles: launched with blocks of {t.block_dim} threads ({mode}); block_dim from "
                     f"{t.block_dim_origin}.\n// A tile is a __shared__ array the block's threads fill together, or an expression computed\n"
                     f"// element by element where it is used.\n{head}")
+            head = (f"// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it\n"
+                    f"constexpr int {TILE_THREADS} = {t.block_dim};\n\n{head}")
         kernel.kernel_code = f"{head}\n{{\n{body.rstrip()}\n}}"
         kernel.device_code = self.device_code()
         return kernel

@@ -1,5 +1,6 @@
 """Prints the shape of the CUDA the translator emits for generated tiled kernels: cooperative loops
-(`for (int e = threadIdx.x; ...)`), loops doing two or more statements' work, `__shared__` buffers,
+(`for (int e = threadIdx.x; ...)`), loops doing two or more statements' work, values held in
+per-thread registers (Warp's register tile) and the unrolled loops over them, `__shared__` buffers,
 buffers with padded rows, `__syncthreads()` barriers, and the transposed reads of a 32-column
 buffer that one bank serves (32-way conflicts). Static counts over the kernel text, summed.
 
@@ -19,6 +20,9 @@ from cuda_production.translator import TranslationError, translate_kernel
 from synthesis.categories import generate
 
 COOPERATIVE_LOOP = re.compile(r"for \(int \w+ = threadIdx\.x;")
+# a loop over a thread's registers starts with its element: `const int e = threadIdx.x + k * TILE_THREADS;`
+REGISTER_LOOP = re.compile(r"const int \w+ = threadIdx\.x \+ \w+ \* TILE_THREADS;")
+REGISTER_TILE = re.compile(r"^\s*\w+ \w+_reg\d+\[\d+\];")
 SHARED = re.compile(r"__shared__ \w+ (\w+)\[(\d+)\];\s*// tile \w+, shape ([\dx]+)")
 # a transpose's read `buf[(e % m) * 32k + e / m]`: consecutive e, one column, rows 32k apart
 CONFLICTED_TRANSPOSE = re.compile(r"\w+\[\(\w+ % \d+\) \* (\d+) \+ \w+ / \d+\]")
@@ -31,6 +35,8 @@ def kernel_counts(code: str) -> dict[str, int]:
     return {
         "loops": sum(bool(COOPERATIVE_LOOP.search(line)) for line in lines),
         "fused loops": body.count("// one loop for "),
+        "register tiles": sum(bool(REGISTER_TILE.match(line)) for line in lines),
+        "register loops": sum(bool(REGISTER_LOOP.search(line)) for line in lines),
         "shared buffers": len(shared),
         "padded buffers": sum(int(m.group(2)) != math.prod(map(int, m.group(3).split("x"))) for m in shared),
         "barriers": sum(line.strip() == "__syncthreads();" for line in lines),

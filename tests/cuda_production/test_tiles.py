@@ -158,7 +158,8 @@ def test_block_dim_and_launch_mode_come_from_the_launch_call(tile_run):
 
 def test_tiled_launch_runs_one_block_per_launch_index(tile_run):
     cu = (tile_run[3] / "scale_tiles" / "scale_tiles.cu").read_text()
-    assert "const dim3 block(32);" in cu and re.search(r"const dim3 grid\(dim0 \* dim1\);", cu)
+    assert "constexpr int TILE_THREADS = 32;" in cu and "const dim3 block(TILE_THREADS);" in cu
+    assert re.search(r"const dim3 grid\(dim0 \* dim1\);", cu)
 
 
 def test_block_dim_is_declared_when_the_file_does_not_say():

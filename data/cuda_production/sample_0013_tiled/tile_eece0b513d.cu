@@ -14,6 +14,9 @@
 constexpr float INV_COUNT = 0.375f;
 constexpr int ROWS = 32;
 
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 64;
+
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
@@ -38,21 +41,21 @@ __global__ void tile_eece0b513d(
 
     const int offset0 = i * ROWS;
     // a = 32x8 tile of samples (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 256; e0 += blockDim.x) {
+    for (int e0 = threadIdx.x; e0 < 256; e0 += TILE_THREADS) {
         const int row0 = offset0 + e0 / 8;
         const int col0 = e0 % 8;
         a[e0] = (row0 < samples_dim0 && col0 < samples_dim1) ? samples[row0 * samples_dim1 + col0] : 0.0f;
     }
     const int offset1 = i * ROWS;
     // b = 32x8 tile of targets (outside the array: 0)
-    for (int e1 = threadIdx.x; e1 < 256; e1 += blockDim.x) {
+    for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {
         const int row1 = offset1 + e1 / 8;
         const int col1 = e1 % 8;
         b[e1] = (row1 < targets_dim0 && col1 < targets_dim1) ? targets[row1 * targets_dim1 + col1] : 0.0f;
     }
     __syncthreads();
     // g = wp.tile_transpose(a) (8x32) @ b (32x8)
-    for (int e2 = threadIdx.x; e2 < 64; e2 += blockDim.x) {
+    for (int e2 = threadIdx.x; e2 < 64; e2 += TILE_THREADS) {
         const int row2 = e2 / 8;
         const int col2 = e2 % 8;
         float dot0 = 0.0f;
@@ -62,7 +65,7 @@ __global__ void tile_eece0b513d(
     }
     // wp.tile_atomic_add(xtx, g): computes inline
     //   g = g * INV_COUNT
-    for (int e3 = threadIdx.x; e3 < 64; e3 += blockDim.x) {
+    for (int e3 = threadIdx.x; e3 < 64; e3 += TILE_THREADS) {
         const int row3 = e3 / 8;
         const int col3 = e3 % 8;
         if (row3 < xtx_dim0 && col3 < xtx_dim1)
@@ -228,7 +231,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_xtx, bytes_xtx));
     CUDA_CHECK(cudaMemcpy(d_xtx, h_xtx.data(), bytes_xtx, cudaMemcpyHostToDevice));
 
-    const dim3 block(64);  // block_dim: declared block_dim
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results

@@ -18,6 +18,9 @@ __device__ float tile_10df0b17d1_relu(float x)
     return fmaxf(x, 0.0f);
 }
 
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 128;
+
 // Uses tiles: launched with blocks of 128 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
@@ -39,13 +42,13 @@ __global__ void tile_10df0b17d1(
 
     const int offset0 = i * TILE;
     // a = 128 tile of values (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 128; e0 += blockDim.x) {
+    for (int e0 = threadIdx.x; e0 < 128; e0 += TILE_THREADS) {
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
     // s = sum of wp.tile_map(tile_10df0b17d1_relu, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e1 = threadIdx.x; e1 < 128; e1 += blockDim.x)
+    for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS)
         sum0 += tile_10df0b17d1_relu(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
@@ -58,7 +61,7 @@ __global__ void tile_10df0b17d1(
         s[0] = partial0[0];
     const int offset1 = i;
     // one loop for wp.tile_store(partials, s, offset=i); wp.tile_atomic_add(result, s)
-    for (int e2 = threadIdx.x; e2 < 1; e2 += blockDim.x) {
+    for (int e2 = threadIdx.x; e2 < 1; e2 += TILE_THREADS) {
         const int idx1 = offset1 + e2;
         if (idx1 < partials_dim0)
             partials[idx1] = s[e2];
@@ -225,7 +228,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
     CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
-    const dim3 block(128);  // block_dim: declared block_dim
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results

@@ -19,6 +19,9 @@ __device__ float tile_e0d91f5016_sigmoid(float x)
     return 1.0f / (1.0f + e);
 }
 
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 64;
+
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
@@ -38,13 +41,13 @@ __global__ void tile_e0d91f5016(
 
     const int offset0 = i * BLOCK_ITEMS;
     // a = 32 tile of x (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 32; e0 += blockDim.x) {
+    for (int e0 = threadIdx.x; e0 < 32; e0 += TILE_THREADS) {
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < x_dim0) ? x[idx0] : 0.0f;
     }
     // s = sum of wp.tile_map(tile_e0d91f5016_sigmoid, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e1 = threadIdx.x; e1 < 32; e1 += blockDim.x)
+    for (int e1 = threadIdx.x; e1 < 32; e1 += TILE_THREADS)
         sum0 += tile_e0d91f5016_sigmoid(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
@@ -55,7 +58,7 @@ __global__ void tile_e0d91f5016(
     }
     if (threadIdx.x == 0)
         s[0] = partial0[0];
-    for (int e2 = threadIdx.x; e2 < 1; e2 += blockDim.x) {
+    for (int e2 = threadIdx.x; e2 < 1; e2 += TILE_THREADS) {
         const int idx1 = e2;
         if (idx1 < accum_dim0)
             atomicAdd(&accum[idx1], s[e2]);
@@ -214,7 +217,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
     CUDA_CHECK(cudaMemcpy(d_accum, h_accum.data(), bytes_accum, cudaMemcpyHostToDevice));
 
-    const dim3 block(64);  // block_dim: declared block_dim
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results

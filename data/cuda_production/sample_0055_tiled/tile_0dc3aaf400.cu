@@ -13,6 +13,9 @@
 
 constexpr int ROWS = 8;
 
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 32;
+
 // Uses tiles: launched with blocks of 32 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
@@ -37,14 +40,14 @@ __global__ void tile_0dc3aaf400(
 
     const int offset0 = i * ROWS;
     // t = 8x32 tile of x (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 256; e0 += blockDim.x) {
+    for (int e0 = threadIdx.x; e0 < 256; e0 += TILE_THREADS) {
         const int row0 = offset0 + e0 / 32;
         const int col0 = e0 % 32;
         t[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
     }
     __syncthreads();
     // col = ones (1x8) @ t (8x32)
-    for (int e1 = threadIdx.x; e1 < 32; e1 += blockDim.x) {
+    for (int e1 = threadIdx.x; e1 < 32; e1 += TILE_THREADS) {
         const int row1 = e1 / 32;
         const int col1 = e1 % 32;
         float dot0 = 0.0f;
@@ -52,7 +55,7 @@ __global__ void tile_0dc3aaf400(
             dot0 += 1.0f * t[k0 * 32 + col1];
         col[e1] = dot0;
     }
-    for (int e2 = threadIdx.x; e2 < 32; e2 += blockDim.x) {
+    for (int e2 = threadIdx.x; e2 < 32; e2 += TILE_THREADS) {
         const int row2 = e2 / 32;
         const int col2 = e2 % 32;
         if (row2 < column_totals_dim0 && col2 < column_totals_dim1)
@@ -60,7 +63,7 @@ __global__ void tile_0dc3aaf400(
     }
     // total0 = sum of col: a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e3 = threadIdx.x; e3 < 32; e3 += blockDim.x)
+    for (int e3 = threadIdx.x; e3 < 32; e3 += TILE_THREADS)
         sum0 += col[e3];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
@@ -72,7 +75,7 @@ __global__ void tile_0dc3aaf400(
     if (threadIdx.x == 0)
         total0[0] = partial0[0];
     const int offset1 = i;
-    for (int e4 = threadIdx.x; e4 < 1; e4 += blockDim.x) {
+    for (int e4 = threadIdx.x; e4 < 1; e4 += TILE_THREADS) {
         const int idx0 = offset1 + e4;
         if (idx0 < block_totals_dim0)
             block_totals[idx0] = total0[e4];
@@ -236,7 +239,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_block_totals, bytes_block_totals));
     CUDA_CHECK(cudaMemcpy(d_block_totals, h_block_totals.data(), bytes_block_totals, cudaMemcpyHostToDevice));
 
-    const dim3 block(32);  // block_dim: declared block_dim
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results

@@ -19,6 +19,9 @@ __device__ float tile_6f5ed07f20_gelu(float x)
     return 0.5f * x * (1.0f + tanhf(inner));
 }
 
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 64;
+
 // Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
@@ -41,18 +44,18 @@ __global__ void tile_6f5ed07f20(
 
     const int offset0 = i * BLOCK_ITEMS;
     // a = 64 tile of values (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 64; e0 += blockDim.x) {
+    for (int e0 = threadIdx.x; e0 < 64; e0 += TILE_THREADS) {
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
     // v = the tile computed by
     //   v = wp.tile_map(tile_6f5ed07f20_gelu, a)
-    for (int e1 = threadIdx.x; e1 < 64; e1 += blockDim.x) {
+    for (int e1 = threadIdx.x; e1 < 64; e1 += TILE_THREADS) {
         v[e1] = tile_6f5ed07f20_gelu(a[e1]);
     }
     // s = sum of v: a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e2 = threadIdx.x; e2 < 64; e2 += blockDim.x)
+    for (int e2 = threadIdx.x; e2 < 64; e2 += TILE_THREADS)
         sum0 += v[e2];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
@@ -64,12 +67,12 @@ __global__ void tile_6f5ed07f20(
     if (threadIdx.x == 0)
         s[0] = partial0[0];
     const int offset1 = i * BLOCK_ITEMS;
-    for (int e3 = threadIdx.x; e3 < 64; e3 += blockDim.x) {
+    for (int e3 = threadIdx.x; e3 < 64; e3 += TILE_THREADS) {
         const int idx1 = offset1 + e3;
         if (idx1 < activations_dim0)
             activations[idx1] = v[e3];
     }
-    for (int e4 = threadIdx.x; e4 < 1; e4 += blockDim.x) {
+    for (int e4 = threadIdx.x; e4 < 1; e4 += TILE_THREADS) {
         const int idx2 = e4;
         if (idx2 < accum_dim0)
             atomicAdd(&accum[idx2], s[e4]);
@@ -233,7 +236,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
     CUDA_CHECK(cudaMemcpy(d_accum, h_accum.data(), bytes_accum, cudaMemcpyHostToDevice));
 
-    const dim3 block(64);  // block_dim: declared block_dim
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
