@@ -1,7 +1,12 @@
 """Test helpers: translate a kernel, give it Warp's (or numpy's) expected values, run its .cu on the CPU."""
 from __future__ import annotations
 
+import contextlib
+import io
+import shutil
 from pathlib import Path
+
+import pytest
 
 from cuda_production.bench import small_tables
 from cuda_production.host_check import HostRun, run_on_host
@@ -49,3 +54,20 @@ def vec_value(name: str, dtype: str, value: tuple) -> ArgSpec:
 
 def struct(name: str, struct_name: str, fields: list[ArgSpec]) -> ArgSpec:
     return ArgSpec(name, struct_name, "struct", fields=tuple(fields))
+
+
+def translate_checked(tmp_path_factory, name: str, source: str) -> tuple[int, str, str, Path]:
+    """`translate.py FILE --reference --check` on `source` (a file of kernels) in a fresh folder, its
+    output captured: (exit code, stdout, stderr, output folder). Skips the test without g++ (the
+    check runs each .cu on the CPU)."""
+    from cuda_production.translate import translate_file
+
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    base = tmp_path_factory.mktemp(name)
+    src = base / f"{name}.py"
+    src.write_text(source)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = translate_file(src, base / "out", reference=True, check=True)
+    return code, stdout.getvalue(), stderr.getvalue(), base / "out"

@@ -10,16 +10,15 @@ import ast
 import json
 import re
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cuda_production.host_check import run_on_host
 from cuda_production.reference import make_input
-from cuda_production.translate import translate_file
 from cuda_production.translator import TranslationError, translate_source
 from synthesis.spec import ArgSpec
+from tests.cuda_production.harness import translate_checked
 
 TILE_KERNELS = '''import warp as wp
 
@@ -109,18 +108,7 @@ KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision")
 
 @pytest.fixture(scope="module")
 def tile_run(tmp_path_factory):
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not installed")
-    base = tmp_path_factory.mktemp("tiles")
-    src = base / "tiles.py"
-    src.write_text(TILE_KERNELS)
-    out = base / "out"
-    import contextlib
-    import io
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        code = translate_file(src, out, reference=True, check=True)
-    return code, stdout.getvalue(), stderr.getvalue(), out
+    return translate_checked(tmp_path_factory, "tiles", TILE_KERNELS)
 
 
 def verdict(run, kernel: str) -> str:

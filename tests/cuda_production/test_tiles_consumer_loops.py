@@ -7,18 +7,15 @@ stride of cols + 1, every access placed accordingly. Each kernel is proven equal
 (one translate run, `--reference --check`)."""
 from __future__ import annotations
 
-import contextlib
-import io
 import re
-import shutil
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuda_production.tiles import padded_index
-from cuda_production.translate import translate_file
 from cuda_production.translator import translate_source
+from tests.cuda_production.harness import translate_checked
 
 KERNELS = '''import warp as wp
 
@@ -126,15 +123,7 @@ REGISTER_ARRAY = re.compile(r"^\s*(\w+) (\w+_reg\d+)\[(\d+)\];$")
 
 @pytest.fixture(scope="module")
 def host_run(tmp_path_factory):
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not installed")
-    base = tmp_path_factory.mktemp("consumer_loops")
-    src = base / "consumer_loops.py"
-    src.write_text(KERNELS)
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        translate_file(src, base / "out", reference=True, check=True)
-    return stdout.getvalue(), stderr.getvalue(), base / "out"
+    return translate_checked(tmp_path_factory, "consumer_loops", KERNELS)[1:]
 
 
 @pytest.fixture(scope="module")

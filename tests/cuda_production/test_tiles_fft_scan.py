@@ -5,18 +5,15 @@ CPU blocks at the same block_dim vs the .cu under host emulation), and the refus
 One translate run (`--reference --check`) covers every kernel below."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import shutil
 
 import numpy as np
 import pytest
 
 from cuda_production.reference import make_input
-from cuda_production.translate import translate_file
 from cuda_production.translator import TranslationError, translate_source
 from synthesis.spec import ArgSpec
+from tests.cuda_production.harness import translate_checked
 
 KERNELS_SOURCE = '''import warp as wp
 
@@ -162,16 +159,7 @@ KERNELS = ("fft_rows", "filtered", "componentwise", "compact", "solve", "mlp_lay
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not installed")
-    base = tmp_path_factory.mktemp("tiles_fft_scan")
-    src = base / "kernels.py"
-    src.write_text(KERNELS_SOURCE)
-    out = base / "out"
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        code = translate_file(src, out, reference=True, check=True)
-    return code, stdout.getvalue(), stderr.getvalue(), out
+    return translate_checked(tmp_path_factory, "tiles_fft_scan", KERNELS_SOURCE)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

@@ -6,19 +6,16 @@ a loop and a branch, and by an in-place product), each proven equal to Warp on t
 One translate run (`--reference --check`) covers every kernel below."""
 from __future__ import annotations
 
-import contextlib
-import io
 import re
-import shutil
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuda_production.bench import small_tables
-from cuda_production.translate import translate_file
 from cuda_production.translator import translate_kernel, translate_source
 from synthesis.categories import generate
+from tests.cuda_production.harness import translate_checked
 
 FUSION_KERNELS = '''import warp as wp
 
@@ -132,15 +129,7 @@ KERNELS = ("symmetric", "rewritten", "looped", "carried", "branched", "repeated"
 
 @pytest.fixture(scope="module")
 def fusion_run(tmp_path_factory):
-    if shutil.which("g++") is None:
-        pytest.skip("g++ not installed")
-    base = tmp_path_factory.mktemp("fusion")
-    src = base / "fusion.py"
-    src.write_text(FUSION_KERNELS)
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        code = translate_file(src, base / "out", reference=True, check=True)
-    return code, stdout.getvalue(), stderr.getvalue()
+    return translate_checked(tmp_path_factory, "fusion", FUSION_KERNELS)[:3]
 
 
 @pytest.fixture(scope="module")
