@@ -14,7 +14,9 @@ of an earlier revision's): `--generation` prints the CPU time per kernel of gene
 (`synthesis.categories.generate`) and of `structure_hash`, the two costs of ours in front of Warp's.
 `--baseline REV` checks REV out in a temporary git worktree and measures the same figures and the
 pipeline's throughput (`-j 1`) there and here, alternately, `--rounds` times (best of each: the
-machine may be shared), and prints the ratios new / REV.
+machine may be shared), and prints the ratios new / REV: in wall time, and in CPU time per kernel
+(each run less a 28-kernel run of the same tree: start-up cancels), which a shared machine moves far
+less.
 
     python scripts/bench_pipeline.py --generation [-n 1300]
     python scripts/bench_pipeline.py --baseline 34f262e [-n 600] [--rounds 3]
@@ -26,6 +28,7 @@ import json
 import math
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +39,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SMALL_RUN = 28  # kernels of the short run whose CPU time is subtracted (two of each category)
 
 
 def floor_rate(count: int, seed: int) -> tuple[float, float]:
@@ -112,17 +116,30 @@ def tree_env(root: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(root) + (os.pathsep + rest if rest else ""))
 
 
-def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> tuple[float, float]:
-    """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported), and
-    the kB of JSONL pairs (Python source, Warp's C++/CUDA) it wrote per kernel: how big the kernels are."""
+def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> tuple[float, float, float]:
+    """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported), the
+    kB of JSONL pairs (Python source, Warp's C++/CUDA) it wrote per kernel (how big the kernels are),
+    and the CPU seconds the run took, its worker processes included (start-up included too)."""
     with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
             [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
              "-o", str(Path(tmp) / "out"), "-s", str(seed), "-j", str(workers), "--no-progress", *extra],
             capture_output=True, text=True, check=True, cwd=root, env=tree_env(root))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         written = sum(f.stat().st_size for f in (Path(tmp) / "out").rglob("*.jsonl"))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", proc.stdout)
-    return count / float(match.group(2)), written / 1000 / count  # from the printed time (the rate is rounded)
+    return count / float(match.group(2)), written / 1000 / count, cpu  # from the printed time (the rate is rounded)
+
+
+def cpu_per_kernel(count: int, cpu: float, small_cpu: float) -> float:
+    """CPU ms per kernel of a `count`-kernel run that took `cpu` seconds, less a SMALL_RUN-kernel run
+    of the same seed and tree (`small_cpu`). Python's start, Warp's import and initialisation and the
+    manifest cost the same in both and cancel; what is left is the per-kernel cost, which another
+    tenant of the machine can slow (cache, memory bandwidth) but cannot inflate the way it inflates
+    wall time (our process waiting for a core)."""
+    return 1000 * (cpu - small_cpu) / (count - SMALL_RUN)
 
 
 def pipeline_rate(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> float:
@@ -214,6 +231,7 @@ def baseline_figures(args) -> None:
         floors: dict[str, list] = {"new": [], "old": []}
         costs: dict[str, list] = {"new": [], "old": []}
         rates: dict[str, list] = {"new": [], "old": []}
+        cpu: dict[str, list] = {"new": [], "old": []}  # CPU ms per kernel (pipeline_cpu_per_kernel)
         for round_ in range(args.rounds):
             sides = (("old", old_root), ("new", ROOT))
             for side, root in sides if round_ % 2 == 0 else sides[::-1]:  # neither side always first
@@ -222,6 +240,8 @@ def baseline_figures(args) -> None:
                     floors[side].append(floor_of(sources[side])[0])
                 if not args.generation:
                     rates[side].append(pipeline_run(args.count, args.seed, 1, root=root))
+                    small = pipeline_run(SMALL_RUN, args.seed, 1, root=root)
+                    cpu[side].append(cpu_per_kernel(args.count, rates[side][-1][2], small[2]))
     rev = args.baseline
     best = {side: tuple(min(c[k] for c in costs[side]) for k in (0, 1)) for side in costs}
     print(f"best of {args.rounds} alternate runs, {args.count} kernels; CPU ms per kernel; {rev} against this tree")
@@ -232,7 +252,7 @@ def baseline_figures(args) -> None:
     old, new = sum(x for x in best["old"] if not math.isnan(x)), sum(best["new"])
     print(f"both             {rev} {old:6.2f}   now {new:6.2f}   {old / new:.2f}x faster")
     if rates["new"]:
-        (new, new_kb), (old, old_kb) = max(rates["new"]), max(rates["old"])
+        (new, new_kb, _), (old, old_kb, _) = max(rates["new"]), max(rates["old"])
         print(f"pipeline -d cuda -j 1  {rev} {old:6.1f} kernels/s   now {new:6.1f} kernels/s   "
               f"new / {rev} = {new / old:.2f}")
         print(f"pairs written          {rev} {old_kb:6.1f} kB/kernel    now {new_kb:6.1f} kB/kernel    "
@@ -249,6 +269,15 @@ def baseline_figures(args) -> None:
         print("pipeline per round     " + ", ".join(f"{o[0]:.0f}/{n[0]:.0f}" for n, o in zip(rates["new"], rates["old"]))
               + f" kernels/s ({rev}/now); paired ratios {', '.join(f'{r:.2f}' for r in paired)}; "
               f"median {statistics.median(paired):.2f}")
+        # CPU time per kernel: what a core does per kernel, start-up cancelled (a run of SMALL_RUN
+        # kernels subtracted); a shared machine moves it far less than wall time.
+        old_cpu, new_cpu = min(cpu["old"]), min(cpu["new"])
+        paired_cpu = [o / n for n, o in zip(cpu["new"], cpu["old"])]
+        print(f"CPU per kernel -j 1    {rev} {old_cpu:6.2f} ms      now {new_cpu:6.2f} ms      "
+              f"new / {rev} throughput per core = {old_cpu / new_cpu:.2f} (best of each); start-up excluded")
+        print("CPU per round          " + ", ".join(f"{o:.2f}/{n:.2f}" for n, o in zip(cpu["new"], cpu["old"]))
+              + f" ms ({rev}/now); paired ratios {', '.join(f'{r:.2f}' for r in paired_cpu)}; "
+              f"median {statistics.median(paired_cpu):.2f}")
 
 
 def main() -> None:
@@ -268,6 +297,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.count < 1 or args.rounds < 1:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
+    if args.baseline is not None and not args.generation and args.count <= 2 * SMALL_RUN:
+        sys.exit(f"bench_pipeline: --baseline needs -n above {2 * SMALL_RUN} (a {SMALL_RUN}-kernel run is subtracted)")
     if args.baseline is not None:
         known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
                                capture_output=True)
