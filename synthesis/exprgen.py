@@ -20,7 +20,7 @@ import random
 import re
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.normalize import parse_expression
@@ -32,10 +32,14 @@ MAX_INT_MAG = 1 << 20
 
 # Constants are multiples of 1/16: exactly representable, so Python, Warp and nvcc agree on them.
 CONST_Q = 4
+_EXACT_LIMIT = 2.0**EXACT_BITS
 
 
-@dataclass(frozen=True)
-class Expr:
+class Expr(NamedTuple):
+    """A generated expression (a record). A named tuple rather than a frozen dataclass: the generators
+    make tens of them per kernel, and a tuple is built in one call (a frozen dataclass sets each field
+    through `object.__setattr__`); fields, defaults, equality, hash and repr read the same."""
+
     src: str
     type: str  # float32 | int32 | bool | vecN | matNN
     mag: float  # bound on |value| (component-wise for vectors and matrices)
@@ -47,7 +51,7 @@ class Expr:
     def exact(self) -> bool:
         if self.type in ("int32", "bool"):
             return True
-        return self.q is not None and self.mag * 2.0**self.q < 2.0**EXACT_BITS
+        return self.q is not None and self.mag * 2.0**self.q < _EXACT_LIMIT
 
     def operand(self) -> str:
         return self.src if self.atom else f"({self.src})"

@@ -44,6 +44,36 @@ CATEGORY_NAMES = tuple(CATEGORIES)
 MAX_REDRAWS = 8
 
 
+class DrawRandom(random.Random):
+    """`random.Random` with `choice` and `randint` written out: the generators call them over a hundred
+    times per kernel, and the library's versions go through two or three Python calls each. Each
+    makes exactly the library's draws (the same `getrandbits` calls: `_randbelow_with_getrandbits`,
+    the `_randbelow` of `random.Random`), so every result, and every later draw, is the same."""
+
+    def choice(self, seq):
+        n = len(seq)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        getrandbits = self.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return seq[r]
+
+    def randint(self, a: int, b: int) -> int:
+        # randrange(a, b + 1) with integer bounds: a + _randbelow(b + 1 - a)
+        n = b + 1 - a
+        if type(a) is not int or type(b) is not int or n <= 0:
+            return super().randint(a, b)  # the library's errors and conversions
+        getrandbits = self.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return a + r
+
+
 def kernel_name(category: str, seed: int) -> str:
     """Deterministic and, through the hash of (category, seed), unique for practical purposes."""
     digest = hashlib.sha256(f"{category}:{seed}".encode()).hexdigest()[:10]
@@ -61,7 +91,7 @@ def generate(category: str, seed: int) -> KernelSpec:
     # from a derived seed; a draw with only the latter is kept if every redraw has it too.
     fallback = None
     for redraw in range(MAX_REDRAWS + 1):
-        rng = random.Random(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
+        rng = DrawRandom(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
         spec = module.generate(rng, name, seed)
         if global_first_read_in_branch(spec.source) is not None:
             continue
