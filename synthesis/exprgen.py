@@ -557,6 +557,7 @@ class ExprGen:
         self.leaf_prob = leaf_prob
         self.loads = loads if loads is not None else []  # array names readable at own index
         self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
+        self._loaded_of: dict[str, tuple[list[str], list[Expr], dict[str, str]]] = {}  # see _loaded
 
     # leaves
     def const_float(self) -> Expr:
@@ -566,58 +567,86 @@ class ExprGen:
         v = self.rng.randint(lo, hi)
         return Expr(str(v), "int32", float(abs(v)), 0, atom=v >= 0, lit=True)
 
-    def leaf(self, dtype: str) -> Expr:
+    def _loaded(self, dtype: str) -> tuple[list[Expr], dict[str, str]]:
+        """The loads of `dtype` among the leaves (each twice: loads are the common case) and, for
+        each load's text, its array (what `unused` calls it). Remembered per dtype while `loads` is
+        unchanged (categories append to it): `w.load` gives the same local for a name once it has
+        made one, so only the first look (the one that makes the locals, as before) calls it."""
+        cached = self._loaded_of.get(dtype)
+        if cached is not None and cached[0] == self.loads:
+            return cached[1], cached[2]
         w = self.w
-        choices: list[Expr] = w.visible(dtype)
-        if self.extra:
-            choices += [e for e in self.extra if e.type == dtype]
-        loaded = []
+        choices: list[Expr] = []
+        array_of: dict[str, str] = {}
         for name in self.loads:
             if w.arg(name).dtype == dtype:
                 load = w.load(name)
-                loaded.append((load.src, name))
-                choices += (load, load)  # loads are the common case
+                array_of[load.src] = name
+                choices += (load, load)
+        self._loaded_of[dtype] = (list(self.loads), choices, array_of)
+        return choices, array_of
+
+    def leaf(self, dtype: str) -> Expr:
+        w = self.w
+        rng = self.rng
+        choices: list[Expr] = [e for scope in w.scopes for e in scope.values() if e.type == dtype]  # w.visible
+        if self.extra:
+            choices += [e for e in self.extra if e.type == dtype]
+        if self.loads:
+            loaded, array_of = self._loaded(dtype)
+            choices += loaded
+        else:
+            array_of = {}
         unused = w.unused
         if unused:
-            array_of = dict(loaded)  # what `unused` calls each choice: a load by its array, others by their text
+            # what `unused` calls each choice: a load by its array, others by their text
             unused_set = set(unused)
-            fresh = [c for c in choices if array_of.get(c.src, c.src) in unused_set]
-        else:
-            fresh = []
-        if fresh and self.rng.random() < 0.7:
-            pick = self.rng.choice(fresh)
-            self.w.unused.remove(array_of.get(pick.src, pick.src))
-            return pick
+            if array_of:
+                fresh = [c for c in choices if array_of.get(c.src, c.src) in unused_set]
+            else:
+                fresh = [c for c in choices if c.src in unused_set]
+            if fresh and rng.random() < 0.7:
+                pick = rng.choice(fresh)
+                unused.remove(array_of.get(pick.src, pick.src))
+                return pick
         if dtype == "float32":
             choices.append(self.const_float())
-            if not choices[:-1] or self.rng.random() < 0.15:
-                ints = self.w.visible("int32")
+            if len(choices) == 1 or rng.random() < 0.15:
+                ints = w.visible("int32")
                 if ints:
-                    e = self.rng.choice(ints)
+                    e = rng.choice(ints)
                     return Expr(f"float({e.src})", "float32", e.mag, 0)
         if dtype == "int32":
             choices.append(self.const_int())
         if not choices:
             raise ValueError(f"nothing of type {dtype} in scope")
-        return self.rng.choice(choices)
+        return rng.choice(choices)
 
     # floats
     def _has_operand(self, exact: bool) -> bool:
         """Whether a float leaf other than a literal exists: without one, every operation is refused."""
-        # the cheap test first (both are pure): most kernels load a float input
-        if any(self.w.arg(n).dtype == "float32" for n in self.loads) or self.w.visible("int32"):
-            return True
-        return any(v.exact or not exact for v in self.w.visible("float32"))
+        # the cheap tests first (all are pure): most kernels load a float input, and a thread index is
+        # an int in scope
+        w = self.w
+        for name in self.loads:
+            if w.arg(name).dtype == "float32":
+                return True
+        for scope in w.scopes:
+            for e in scope.values():
+                if e.type == "int32" or e.type == "float32" and (not exact or e.exact):
+                    return True
+        return False
 
     def float_expr(self, depth: int, exact: bool = False) -> Expr:
         if depth > 0 and not self._has_operand(exact):
             return self.const_float()
+        rng = self.rng
         for _ in range(12):
-            if depth <= 0 or self.rng.random() < self.leaf_prob:
+            if depth <= 0 or rng.random() < self.leaf_prob:
                 e = self.leaf("float32")
             else:
-                e = self._float_op(self.rng.choice(self.float_ops), depth)
-            if e is not None and e.mag <= MAX_FLOAT_MAG and (e.exact or not exact):
+                e = self._float_op(rng.choice(self.float_ops), depth)
+            if e is not None and e.mag <= MAX_FLOAT_MAG and (not exact or e.exact):
                 return e
         # An exact, small fallback always exists: a constant.
         return self.const_float()
@@ -694,16 +723,18 @@ class ExprGen:
     def degenerate(self, *operands: Expr, same_ok: bool = False) -> bool:
         """An operation no person writes: on literals only (fold them), or on two copies of a value
         (also through a local: `abs(x) - v1` where `v1 = abs(x)`)."""
-        if all(o.lit for o in operands):
-            return True
-        if same_ok or len(operands) != 2:
-            return False
+        if len(operands) != 2:
+            return all(o.lit for o in operands)
         a, b = operands
+        if a.lit and b.lit:
+            return True
+        if same_ok:
+            return False
         defs = self.w.defs
         return a.src == b.src or defs.get(a.src, a.src) == defs.get(b.src, b.src)
 
     def _float_op(self, op: str, depth: int) -> Expr | None:
-        sub = lambda: self.float_expr(depth - 1)  # noqa: E731
+        sub = functools.partial(self.float_expr, depth - 1)
         if op in ("add", "sub", "mul"):
             a, b = sub(), sub()
             if self.degenerate(a, b, same_ok=op == "mul"):
