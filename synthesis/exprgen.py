@@ -155,6 +155,7 @@ class KernelWriter:
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
+        self._judge_cache: tuple | None = None  # (state key, judge_value's inputs): see _judge_inputs
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -367,22 +368,43 @@ class KernelWriter:
 
     def judge_value(self, src: str) -> str | None:
         """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
-        from synthesis.realism import ArgInfo, judge_value, sampling_evaluator, sampling_start
+        from synthesis.realism import judge_value
 
+        inputs = self._judge_inputs()
+        if inputs is None:
+            return None
+        sampling, locals_ = inputs
+        try:
+            value = self._parsed_expr(src)
+        except SyntaxError:
+            return None
+        return judge_value(sampling.evaluator(locals_, dumps=self._dump_cache), value)
+
+    def _judge_inputs(self):
+        """(realism.SamplingInputs, the locals' parsed values) for judge_value, None when a local's
+        value does not parse. Both depend only on the key below (the locals' values, the cached loads,
+        the reassigned locals, the arguments, constants and helpers), so they are made again only when
+        it changes: a kernel judges value after value between two new locals."""
+        from synthesis.realism import ArgInfo, SamplingInputs, sampling_start
+
+        key = (tuple(self.defs.items()), len(self.load_lines), frozenset(self.reassigned), tuple(self.args),
+               len(self.constants), len(self.helpers))
+        if self._judge_cache is not None and self._judge_cache[0] == key:
+            return self._judge_cache[1]
         defs = {name: text for name, text in self.defs.items()}
         defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
         try:
             locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
-            value = self._parsed_expr(src)
         except SyntaxError:
-            return None
-        args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-        constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
-        helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
-        evaluator = sampling_evaluator(self.tid_names, self.dim, args, locals_, self.reassigned, constants=constants,
-                                       helpers=helpers, start=sampling_start(tuple(self.tid_names), tuple(self.dim)),
-                                       dumps=self._dump_cache)
-        return judge_value(evaluator, value)
+            inputs = None
+        else:
+            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+            constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
+            helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
+            start = sampling_start(tuple(self.tid_names), tuple(self.dim))
+            inputs = (SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers), locals_)
+        self._judge_cache = (key, inputs)
+        return inputs
 
     def _parsed_expr(self, text: str):
         """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,

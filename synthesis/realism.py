@@ -886,6 +886,9 @@ class PointEvaluator(ConditionEvaluator):
         # id(node) -> ast_dump(node), for the keys of draws and free values; a caller whose trees
         # outlive the evaluator (KernelWriter) may share one across evaluators
         self.dumps: dict[int, str] = {}
+        # env name -> whether its value is unknown everywhere (read as a free value); env values never
+        # change, so evaluators that share an env may share this too
+        self.env_unknown: dict[str, bool] = {}
 
     def _key(self, node: ast.AST) -> str:
         return ast_dump(node, self.dumps)
@@ -896,8 +899,15 @@ class PointEvaluator(ConditionEvaluator):
         return self.free[key]
 
     def eval_Name(self, node: ast.Name) -> Interval:
+        name = node.id
+        v = self.env.get(name)
+        if v is not None:  # what super().eval_Name gives first, its unknown-ness looked at once
+            unknown = self.env_unknown.get(name)
+            if unknown is None:
+                unknown = self.env_unknown[name] = bool(np.isinf(v.lo).all())
+            return self._free(name) if unknown else v
         v = super().eval_Name(node)
-        return self._free(node.id) if np.isinf(v.lo).all() else v
+        return self._free(name) if np.isinf(v.lo).all() else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
@@ -962,7 +972,8 @@ def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     if (lo == lo.flat[0]).all():
         return "constant"
     for draw in evaluator.draws.values():
-        if (np.broadcast_to(draw.lo, lo.shape) == lo).all():  # np.array_equal, shapes equal
+        drawn = draw.lo if draw.lo.shape == lo.shape else np.broadcast_to(draw.lo, lo.shape)
+        if (drawn == lo).all():  # np.array_equal, shapes equal
             return "copy"
     return None
 
@@ -1018,23 +1029,42 @@ def sampling_evaluator(tid_names: tuple[str, ...], dim: tuple[int, ...], args: l
         start = sampling_start(tid_names, dim, points, seed)
     elif (start.tid_names, start.dim, start.points, start.seed) != (tuple(tid_names), tuple(dim), points, seed):
         raise ValueError("sampling_evaluator: the start was drawn for another launch")
-    else:
+    return SamplingInputs(start, args, unknown, constants, helpers).evaluator(locals_, dumps)
+
+
+class SamplingInputs:
+    """What `sampling_evaluator` makes of a launch's arguments, unknown names, constants and helpers
+    (the evaluator's environment), once: a caller that judges value after value over unchanged inputs
+    (KernelWriter) keeps it and makes each evaluator from it. Evaluators only read the environment."""
+
+    def __init__(self, start: SamplingStart, args: list[ArgInfo], unknown: set[str],
+                 constants: dict[str, float] | None = None, helpers: dict[str, ast.FunctionDef] | None = None):
+        points = start.points
+        env = dict(start.tids)
+        for name, value in (constants or {}).items():
+            env[name] = Interval.point(np.full(points, value))
+        for a in args:
+            if a.role == "scalar" and isinstance(a.value, (int, float)):  # vector values stay unknown
+                env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
+        for name in unknown:
+            env[name] = Interval.unknown()
+        self.start = start
+        self.env = env
+        self.read_only = {a.name: a for a in args if a.role in ("input", "index")}
+        self.helpers = dict(helpers or {})
+        self.env_unknown: dict[str, bool] = {}  # PointEvaluator.env_unknown, for this env
+
+    def evaluator(self, locals_: dict[str, ast.expr], dumps: dict[int, str] | None = None) -> PointEvaluator:
+        """A PointEvaluator with the start's generator at the start's state (as `sampling_evaluator`
+        makes it); valid until the next evaluator made from the same start."""
+        start = self.start
         start.rng.bit_generator.state = start.state
-    rng = start.rng
-    env = dict(start.tids)
-    for name, value in (constants or {}).items():
-        env[name] = Interval.point(np.full(points, value))
-    for a in args:
-        if a.role == "scalar" and isinstance(a.value, (int, float)):  # vector values stay unknown
-            env[a.name] = Interval.point(np.full(points, float(a.value)), a.dtype == "int32")
-    for name in unknown:
-        env[name] = Interval.unknown()
-    read_only = {a.name: a for a in args if a.role in ("input", "index")}
-    evaluator = PointEvaluator(env, locals_, read_only, rng, points)
-    evaluator.helpers = dict(helpers or {})
-    if dumps is not None:
-        evaluator.dumps = dumps
-    return evaluator
+        evaluator = PointEvaluator(self.env, locals_, self.read_only, start.rng, start.points)
+        evaluator.helpers = dict(self.helpers)
+        evaluator.env_unknown = self.env_unknown
+        if dumps is not None:
+            evaluator.dumps = dumps
+        return evaluator
 
 
 def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInfo], points: int = 48,
