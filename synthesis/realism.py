@@ -891,7 +891,8 @@ class PointEvaluator(ConditionEvaluator):
         self.env_unknown: dict[str, bool] = {}
 
     def _key(self, node: ast.AST) -> str:
-        return ast_dump(node, self.dumps)
+        text = self.dumps.get(id(node))  # ast_dump's own memo lookup, without making its writer
+        return text if text is not None else ast_dump(node, self.dumps)
 
     def _free(self, key: str) -> Interval:
         if key not in self.free:

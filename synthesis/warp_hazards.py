@@ -44,8 +44,27 @@ def _reads(stmt: ast.stmt, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast_walk(stmt))
 
 
+def _decorator_names_warp(d: ast.expr) -> bool:
+    """Whether `ast.unparse(d)` contains "kernel" or "func". The common shapes (`name`, `wp.kernel`,
+    and calls of them) are written out as unparse writes them, without unparse (slow); a call's text
+    starts with its callee's, so a callee that names one decides."""
+    node = d.func if isinstance(d, ast.Call) else d
+    if isinstance(node, ast.Name):
+        text = node.id
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        text = f"{node.value.id}.{node.attr}"
+    else:
+        text = None
+    if text is not None and ("kernel" in text or "func" in text):
+        return True
+    if text is not None and node is d:
+        return False
+    unparsed = ast.unparse(d)
+    return "kernel" in unparsed or "func" in unparsed
+
+
 def _is_warp_function(fn: ast.FunctionDef) -> bool:
-    return any("kernel" in ast.unparse(d) or "func" in ast.unparse(d) for d in fn.decorator_list)
+    return any(_decorator_names_warp(d) for d in fn.decorator_list)
 
 
 def _binds_no_module_name(source: str) -> bool:
