@@ -486,7 +486,8 @@ class KernelWriter:
         """
         # one scan of the joined text: a name never spans a line break, and a line's start is no
         # letter, digit or dot, so the tokens are those of the lines one by one
-        counts = Counter(NAME_TOKEN.findall("\n".join(self.lines + self.helpers)))
+        in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
+        counts = in_kernel + Counter(NAME_TOKEN.findall("\n".join(self.helpers)))
         # Dropping a line only lowers counts, so a droppable line stays droppable: whatever the
         # order, the same lines go. Passes over all lines repeat until none goes.
         changed = True
@@ -496,12 +497,13 @@ class KernelWriter:
             for line in self.lines:
                 m = TOP_LEVEL_ASSIGN.match(line)
                 if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
-                    counts.subtract(NAME_TOKEN.findall(line))
+                    tokens = NAME_TOKEN.findall(line)
+                    counts.subtract(tokens)
+                    in_kernel.subtract(tokens)  # the counts over the kept lines, as a scan of them gives
                     changed = True
                 else:
                     kept.append(line)
             self.lines[:] = kept
-        in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]

@@ -109,6 +109,20 @@ def _indexed_fields(cls: type) -> tuple[str, ...]:
     return tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
 
 
+# The node selections (`FunctionIndex.of_kind`) the checks make, and per node class those it is in.
+_CHECKED_KINDS = (
+    (ast.BinOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Call),  # find_same_operands
+    (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For),  # _single_values
+    (ast.Call, ast.UnaryOp),  # find_undone_operations
+    (ast.Assign,),  # find_self_assign
+    (ast.Return,), (ast.Assign, ast.AnnAssign),  # find_helper_problems
+    (ast.If, ast.While, ast.IfExp, ast.Call),  # _conditions
+)
+_CHECKED_KINDS_OF: dict[type, tuple[tuple[type, ...], ...]] = {
+    cls: tuple(k for k in _CHECKED_KINDS if issubclass(cls, k)) for cls in _INDEXED_FIELDS
+}
+
+
 class FunctionIndex:
     """What the checks need to know about one function's tree, from one depth-first walk: its nodes
     in `ast.walk`'s order (names, constants, contexts and operators left out: no check selects
@@ -135,6 +149,17 @@ class FunctionIndex:
         self._spans[id(fn)] = (0, len(self._loads))
         self.nodes: list[ast.AST] = [n for level in self._levels for n in level]
         self.literal_only: list[ast.expr] = self._literal
+        # the selections the checks make, in one pass over the nodes instead of one each
+        kinds = self._kinds
+        for key in _CHECKED_KINDS:
+            kinds[key] = []
+        for n in self.nodes:
+            cls = type(n)
+            keys = _CHECKED_KINDS_OF.get(cls)
+            if keys is None:  # a class outside the table (none from the parser)
+                keys = tuple(k for k in _CHECKED_KINDS if issubclass(cls, k))
+            for key in keys:
+                kinds[key].append(n)
 
     def _visit(self, node: ast.AST, depth: int, callee: bool) -> bool:
         """Index `node`'s subtree; whether it keeps a computation holding it literal-only
