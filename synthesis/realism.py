@@ -306,18 +306,24 @@ def find_undone_operations(fn: ast.FunctionDef, index: FunctionIndex | None = No
     """An involution applied twice (`transpose(transpose(m))`, `-(-x)`, also through locals), and
     the cross product of a vector with itself or its negation (always zero)."""
     index = FunctionIndex(fn) if index is None else index
-    values = _single_values(index)
+    values = None  # _single_values(index), made when a candidate needs it (most functions have none)
     out = []
     for node in index.of_kind(ast.Call, ast.UnaryOp):
-        if isinstance(node, ast.Call) and call_name(node) in INVOLUTIONS and len(node.args) == 1:
+        name = call_name(node) if isinstance(node, ast.Call) else None
+        if name in INVOLUTIONS and len(node.args) == 1:
+            values = _single_values(index) if values is None else values
             inner = _through_locals(node.args[0], values)
-            if isinstance(inner, ast.Call) and call_name(inner) == call_name(node):
+            if isinstance(inner, ast.Call) and call_name(inner) == name:
                 out.append(Finding("undone_operation", node.lineno, _text(node)))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            if not isinstance(node.operand, ast.Name):
+                continue  # -(-x) written out is literal_only's
+            values = _single_values(index) if values is None else values
             inner = _through_locals(node.operand, values)
-            if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.USub) and isinstance(node.operand, ast.Name):
-                out.append(Finding("undone_operation", node.lineno, _text(node)))  # -(-x) written out is literal_only's
-        elif isinstance(node, ast.Call) and call_name(node) == "cross" and len(node.args) == 2:
+            if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.USub):
+                out.append(Finding("undone_operation", node.lineno, _text(node)))
+        elif name == "cross" and len(node.args) == 2:
+            values = _single_values(index) if values is None else values
             if same_tree(_without_sign(node.args[0], values), _without_sign(node.args[1], values)):
                 out.append(Finding("undone_operation", node.lineno, _text(node)))
     return out
