@@ -582,6 +582,7 @@ class ExprGen:
         self.loads = loads if loads is not None else []  # array names readable at own index
         self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
         self._loaded_of: dict[str, tuple[list[str], list[Expr], dict[str, str]]] = {}  # see _loaded
+        self._as_float: dict[Expr, Expr] = {}  # an int leaf -> `float(leaf)`
 
     # leaves
     def const_float(self) -> Expr:
@@ -622,7 +623,7 @@ class ExprGen:
         else:
             array_of = {}
         unused = w.unused
-        if unused:
+        if unused and choices:
             # what `unused` calls each choice: a load by its array, others by their text
             unused_set = set(unused)
             if array_of:
@@ -639,7 +640,10 @@ class ExprGen:
                 ints = w.visible("int32")
                 if ints:
                     e = rng.choice(ints)
-                    return Expr(f"float({e.src})", "float32", e.mag, 0)
+                    as_float = self._as_float.get(e)
+                    if as_float is None:  # Exprs are immutable: one per int value serves every draw of it
+                        as_float = self._as_float[e] = Expr(f"float({e.src})", "float32", e.mag, 0)
+                    return as_float
         if dtype == "int32":
             choices.append(self.const_int())
         if not choices:
