@@ -101,6 +101,7 @@ _INDEXED_FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
     for cls in (getattr(ast, n) for n in dir(ast)) if isinstance(cls, type) and issubclass(cls, ast.AST)
 }
+_STATEMENTS = frozenset(cls for cls in _INDEXED_FIELDS if issubclass(cls, ast.stmt))  # isinstance(node, ast.stmt)
 _COMPUTATIONS = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call)  # what `_is_computation` may accept
 
 
@@ -186,15 +187,25 @@ class FunctionIndex:
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
+                    if type(item) is ast.Name:  # what _visit does for a Name, without the call
+                        if type(item.ctx) is ast.Load:
+                            loads.append(item.id)
+                        if item.id != "wp":
+                            clean = False
+                    elif isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
                         clean = False
             elif isinstance(value, ast.AST):
                 test_start = len(loads)
-                if not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
+                if type(value) is ast.Name:  # as for a list's Name
+                    if type(value.ctx) is ast.Load:
+                        loads.append(value.id)
+                    if value.id != "wp":
+                        clean = False
+                elif not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
                     clean = False
                 if field == "test" and cls is ast.If:  # first_use reads a branch's test on its own
                     self._spans[id(value)] = (test_start, len(loads))
-        if isinstance(node, ast.stmt):
+        if cls in _STATEMENTS or cls not in _INDEXED_FIELDS and isinstance(node, ast.stmt):
             self._spans[id(node)] = (start, len(loads))
         # a computation cannot break literal-only-ness itself (_breaks_literal(node, False) is False)
         if clean and cls in _COMPUTATIONS and _is_computation(node):
