@@ -618,7 +618,8 @@ class ExprGen:
         if self.extra:
             choices += [e for e in self.extra if e.type == dtype]
         if self.loads:
-            loaded, array_of = self._loaded(dtype)
+            cached = self._loaded_of.get(dtype)  # _loaded's own look, without its call
+            loaded, array_of = cached[1:] if cached is not None and cached[0] == self.loads else self._loaded(dtype)
             choices += loaded
         else:
             array_of = {}
@@ -635,9 +636,9 @@ class ExprGen:
                 unused.remove(array_of.get(pick.src, pick.src))
                 return pick
         if dtype == "float32":
-            choices.append(self.const_float())
+            choices.append(rng.choice(FLOAT_CONST_EXPRS))  # self.const_float()
             if len(choices) == 1 or rng.random() < 0.15:
-                ints = w.visible("int32")
+                ints = [e for scope in w.scopes for e in scope.values() if e.type == "int32"]  # w.visible
                 if ints:
                     e = rng.choice(ints)
                     as_float = self._as_float.get(e)
