@@ -411,14 +411,16 @@ def find_self_assign(fn: ast.FunctionDef, index: FunctionIndex | None = None) ->
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
 
-def _blocks(body: list[ast.stmt]):
-    """Every statement list (function body, branch, loop body), outermost first."""
-    yield body
+def _blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
+    """Every statement list (function body, branch, loop body), outermost first (as a list: one call
+    per block, not a generator per level)."""
+    out = [body]
     for stmt in body:
         for field in ("body", "orelse"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                yield from _blocks(inner)
+                out += _blocks(inner)
+    return out
 
 
 def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[ast.stmt]:
@@ -427,12 +429,14 @@ def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | None = Non
     index = FunctionIndex(fn) if index is None else index
     reads = index.reads
     read = index.all_reads()
-    blocks = list(_blocks(fn.body))
-    for block in blocks:
+    for block in _blocks(fn.body):
         for i, stmt in enumerate(block):
-            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+            cls = type(stmt)
+            if cls is ast.AugAssign and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
                 out.append(stmt)
                 continue
+            if cls is not ast.Assign and cls is not ast.AnnAssign:
+                continue  # assigns no name (`_assigned_names` is empty): never dead here
             names = _assigned_names(stmt)
             if any(name not in read for name in names):
                 out.append(stmt)
@@ -463,8 +467,9 @@ def first_use(stmts: list[ast.stmt], name: str, reads=None) -> str:
         if isinstance(s, ast.Assign):
             if name in loaded(s):
                 return "read"
-            if name in _assigned_names(s):
-                return "assigned"
+            for t in s.targets:  # name in _assigned_names(s)
+                if isinstance(t, ast.Name) and t.id == name:
+                    return "assigned"
             continue
         if isinstance(s, ast.If):
             if name in loaded(s.test):
