@@ -640,11 +640,7 @@ class ExprGen:
             if len(choices) == 1 or rng.random() < 0.15:
                 ints = [e for scope in w.scopes for e in scope.values() if e.type == "int32"]  # w.visible
                 if ints:
-                    e = rng.choice(ints)
-                    as_float = self._as_float.get(e)
-                    if as_float is None:  # Exprs are immutable: one per int value serves every draw of it
-                        as_float = self._as_float[e] = Expr(f"float({e.src})", "float32", e.mag, 0)
-                    return as_float
+                    return self._float_of(rng.choice(ints))
         if dtype == "int32":
             choices.append(self.const_int())
         if not choices:
@@ -670,6 +666,8 @@ class ExprGen:
         if depth > 0 and not self._has_operand(exact):
             return self.const_float()
         rng = self.rng
+        if depth <= 0 and not self._has_float_leaf():
+            return self._literal_or_int_leaf(exact)
         for _ in range(12):
             if depth <= 0 or rng.random() < self.leaf_prob:
                 e = self.leaf("float32")
@@ -678,6 +676,46 @@ class ExprGen:
             if e is not None and e.mag <= MAX_FLOAT_MAG and (not exact or e.exact):
                 return e
         # An exact, small fallback always exists: a constant.
+        return self.const_float()
+
+    def _float_of(self, i: Expr) -> Expr:
+        """`float(i)` of an int leaf, made once per ExprGen (Exprs are immutable: one serves every draw)."""
+        e = self._as_float.get(i)
+        if e is None:
+            e = self._as_float[i] = Expr(f"float({i.src})", "float32", i.mag, 0)
+        return e
+
+    def _has_float_leaf(self) -> bool:
+        """Whether `leaf("float32")` has a choice other than a literal: a float in scope, a float
+        extra leaf or a float load (`loads` only looked at: nothing is loaded here)."""
+        w = self.w
+        for name in self.loads:
+            if w.arg(name).dtype == "float32":
+                return True
+        for e in self.extra:
+            if e.type == "float32":
+                return True
+        for scope in w.scopes:
+            for e in scope.values():
+                if e.type == "float32":
+                    return True
+        return False
+
+    def _literal_or_int_leaf(self, exact: bool) -> Expr:
+        """`float_expr(0, exact)` where `leaf("float32")` has no choice but a literal or `float(i)` of
+        an int in scope (matrix kernels, where the sizes rule most ints out): the leaf's own draws,
+        attempt after attempt, without gathering its choices each time (nothing changes between
+        attempts: no fresh leaf is taken, nothing is loaded)."""
+        rng = self.rng
+        ints = [e for scope in self.w.scopes for e in scope.values() if e.type == "int32"]
+        for _ in range(12):
+            literal = rng.choice(FLOAT_CONST_EXPRS)  # leaf draws a literal first, always
+            if ints:  # with no other choice, leaf takes an int without drawing `random()`
+                e = self._float_of(rng.choice(ints))
+            else:
+                e = rng.choice([literal])
+            if e.mag <= MAX_FLOAT_MAG and (not exact or e.exact):
+                return e
         return self.const_float()
 
     def meaningful(self, e: Expr) -> Expr:
