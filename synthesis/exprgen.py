@@ -70,6 +70,10 @@ def _is_literal(src: str) -> bool:
 # for a letter first instead of trying the look-behind at every character; the same matches.
 NAME_TOKEN = re.compile(r"[A-Za-z_](?<![.\w].)\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
+# compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
+WORD = re.compile(r"\w+")
+ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -82,8 +86,8 @@ def reads(name: str) -> "re.Pattern[str]":
 
 def _same_names(a: str, b: str) -> bool:
     """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
-    names_a = set(re.findall(r"[A-Za-z_]\w*", a)) - {"wp", "float", "int", "abs", "min", "max"}
-    names_b = set(re.findall(r"[A-Za-z_]\w*", b)) - {"wp", "float", "int", "abs", "min", "max"}
+    names_a = set(IDENTIFIER.findall(a)) - {"wp", "float", "int", "abs", "min", "max"}
+    names_b = set(IDENTIFIER.findall(b)) - {"wp", "float", "int", "abs", "min", "max"}
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
 
 
@@ -351,7 +355,7 @@ class KernelWriter:
 
     def assign(self, value: Expr, prefix: str = "v") -> Expr:
         """`name = value` for a fresh name; a bare name or literal is returned as is (no `v2 = v1`)."""
-        if re.fullmatch(r"\w+", value.src) or value.lit:
+        if WORD.fullmatch(value.src) or value.lit:
             return value
         for scope in self.scopes:  # the same value computed twice: reuse the first (`v2 = abs(x)` again)
             for var in scope.values():
@@ -440,7 +444,7 @@ class KernelWriter:
     def is_bare(self, e: Expr) -> bool:
         """A literal, a parameter or a loaded element as it is: storing it computes nothing."""
         return e.lit or e.src in self._by_name or e.src in {x.src for x in self._loads.values()} \
-            or re.fullmatch(r"\w+\[[\w, ]+\]", e.src) is not None
+            or ELEMENT.fullmatch(e.src) is not None
 
     def declare(self, name: str, value: Expr, var_mag: float, var_q: int | None) -> Expr:
         """Declare a variable that later code reassigns: its recorded bound covers every value.
