@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.normalize import parse_expression
+from synthesis.normalize import parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
 EXACT_BITS = 24  # float32 significand
@@ -420,13 +420,12 @@ class KernelWriter:
         return tree
 
     def _parsed_module(self, text: str):
-        """`ast.parse(text)` (a helper's module), parsed once per text."""
-        import ast
-
+        """`ast.parse(text)` (a helper's module), parsed once per text; through the shared
+        `parse_module`, which float_helper's own check of the helper has just filled."""
         key = ("module", text)
         tree = self._parse_cache.get(key)
         if tree is None:
-            tree = self._parse_cache[key] = ast.parse(text)
+            tree = self._parse_cache[key] = parse_module(text)  # read only; held here while the memo is
         return tree
 
     # ---- what varies over the launch ---------------------------------------------------------
