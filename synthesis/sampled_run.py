@@ -12,13 +12,13 @@ Only the generator's own code is run here, never a user's file.
 from __future__ import annotations
 
 import __future__
-import ast
 import math
 import random
+import re
 from collections import Counter
+from types import FunctionType
 from typing import Any
 
-from synthesis.normalize import parse_module
 from synthesis.spec import ArgSpec, KernelSpec
 
 
@@ -116,23 +116,23 @@ def _drawer(arg: ArgSpec, rng: random.Random):
     return lambda: arg.low + step * rng.randrange(span + 1)  # rng.randint(0, span), one call less
 
 
-def sampled_outputs(spec: KernelSpec, points: int = 32,
-                    seed: int = 0) -> dict[str, list[tuple[float, dict[str, float | None]]]]:
-    """Per written array: for each element written at a sampled launch point, (its value, the same
-    element of every input array of its shape, None where unread). Raises Unsupported for a kernel
-    outside the stand-in's reach."""
-    tree = parse_module(spec.source)  # shared: the kernel kept is parsed next by the realism check
-    kernels = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec.name]
-    if not kernels or any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
-                          for a in spec.args):
+def _kernel_runs(spec: KernelSpec, points: int, seed: int):
+    """The kernel run at `points` sampled launch points: yields, per point, for each written array its
+    (value, own) samples at that point (see `sampled_outputs`). Raises Unsupported (as it runs) for a
+    kernel outside the stand-in's reach."""
+    if any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
+           for a in spec.args):
         raise Unsupported("not a scalar kernel")
     wp = _Warp()
     scope: dict[str, Any] = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
-    # annotations stay unevaluated: `wp.array(dtype=float)` needs no stand-in
-    exec(compile(tree, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
-    kernel = scope[spec.name]
+    # Compiled from the text, not from a parsed tree: handing a tree to `compile` converts it back to
+    # the compiler's own form, which costs more than parsing the text again. Annotations stay
+    # unevaluated: `wp.array(dtype=float)` needs no stand-in.
+    exec(compile(spec.source, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
+    kernel = scope.get(spec.name)
+    if not isinstance(kernel, FunctionType):  # no `def <name>` in the module
+        raise Unsupported("not a scalar kernel")
     rng = random.Random(seed)
-    outputs: dict[str, list[tuple[float, list[float]]]] = {a.name: [] for a in spec.args if a.role == "output"}
     # per point, each input's elements are drawn afresh as they are first read; the draws depend on
     # nothing but the argument and the generator, so one drawer per input serves every point
     drawers = [(a, _drawer(a, rng)) for a in spec.args if a.role in ("input", "index")]
@@ -151,20 +151,88 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
             raise
         except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
             raise Unsupported(type(exc).__name__) from exc
-        for name, arr in written.items():
-            for key, value in arr.values.items():
-                # the same element of each input shaped like this output, where the kernel read it
-                own = {n: inputs[n].values.get(key) for n in same_shape[name]}
-                outputs[name].append((value, own))
+        # the same element of each input shaped like the output, where the kernel read it
+        yield {name: [(value, {n: inputs[n].values.get(key) for n in same_shape[name]})
+                      for key, value in arr.values.items()]
+               for name, arr in written.items()}
+
+
+def sampled_outputs(spec: KernelSpec, points: int = 32,
+                    seed: int = 0) -> dict[str, list[tuple[float, dict[str, float | None]]]]:
+    """Per written array: for each element written at a sampled launch point, (its value, the same
+    element of every input array of its shape, None where unread). Raises Unsupported for a kernel
+    outside the stand-in's reach."""
+    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {
+        a.name: [] for a in spec.args if a.role == "output"}
+    for at_point in _kernel_runs(spec, points, seed):
+        for name, samples in at_point.items():
+            outputs[name].extend(samples)
     return outputs
+
+
+_LOOP = re.compile(r"\b(for|while)\b")
+
+
+def _writes_per_point(spec: KernelSpec) -> dict[str, int] | None:
+    """Per output, a bound on the elements one run of the kernel writes to it, from the source text:
+    without loops each write is one `name[...]` in the text, as long as the array is used only
+    through subscripts (never passed on or aliased, which would hide writes). None where the text
+    gives no bound: a loop, a helper (`@wp.func`), an output used other than as `name[...]`."""
+    source = spec.source
+    if _LOOP.search(source) or "@wp.func" in source:
+        return None
+    bounds = {}
+    for a in spec.args:
+        if a.role != "output":
+            continue
+        uses = len(re.findall(rf"(?<![.\w]){re.escape(a.name)}\b", source))
+        subscripts = len(re.findall(rf"(?<![.\w]){re.escape(a.name)}\[", source))
+        if uses != subscripts + 1:  # the one use that is not a subscript: its parameter declaration
+            return None
+        bounds[a.name] = subscripts
+    return bounds
+
+
+def _out_of_reach(count: int, samples: int, more: int, share: float) -> bool:
+    """Whether `count + x >= share * (samples + x)` fails for every x in [0, more] (`count` grows by
+    at most one per new sample): linear in x, so both ends decide. The margin keeps the verdict safe
+    from the rounding of `share * n` in the final check."""
+    margin = 1e-9 * (samples + more + 1)
+    return share * samples - count > margin and share * (samples + more) - (count + more) > margin
 
 
 def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share: float = 1.0) -> list[str]:
     """Written arrays that, at (at least `share` of) the sampled points, hold one constant or the
     same element of one input ("name: constant" / "name: copy of x"); [] when the kernel cannot be
-    judged this way. A `share` below 1 also catches an output that differs only in a rare branch."""
+    judged this way. A `share` below 1 also catches an output that differs only in a rare branch.
+
+    The run stops early once no output can reach `share` any more, whatever the points left give:
+    the answer is then [] (as it is for a run that fails later), and the points left are not run.
+    """
+    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {
+        a.name: [] for a in spec.args if a.role == "output"}
+    bounds = _writes_per_point(spec)
+    counts = {name: Counter() for name in outputs}  # per output, how often each value came
+    copies = {name: Counter() for name in outputs}  # per output, per input, how often it was copied
+    left = points
     try:
-        outputs = sampled_outputs(spec, points, seed)
+        for at_point in _kernel_runs(spec, points, seed):
+            left -= 1
+            for name, samples in at_point.items():
+                outputs[name].extend(samples)
+                if bounds is not None:
+                    count, copied = counts[name], copies[name]
+                    for v, own in samples:
+                        count[v] += 1
+                        for other, x in own.items():
+                            if x is not None and v == x:
+                                copied[other] += 1
+            if bounds is not None and left and all(
+                    _out_of_reach(max(counts[name].values(), default=0), len(samples), left * bounds[name], share)
+                    and all(_out_of_reach(copies[name][other], len(samples), left * bounds[name], share)
+                            for other in (samples[0][1] if samples else ()))
+                    for name, samples in outputs.items()):
+                return []
     except Unsupported:
         return []
     found = []
