@@ -135,26 +135,29 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
     rng = random.Random(seed)
     # per point, each input's elements are drawn afresh as they are first read; the draws depend on
     # nothing but the argument and the generator, so one drawer per input serves every point
-    drawers = [(a, _drawer(a, rng)) for a in spec.args if a.role in ("input", "index")]
-    outputs_args = [a for a in spec.args if a.role == "output"]
-    # per output, the inputs shaped like it (in argument order): their elements are compared with its
-    same_shape = {o.name: [a.name for a, _ in drawers if a.shape == o.shape] for o in outputs_args}
+    inputs = {a.name: _Array(a.shape, draw=_drawer(a, rng)) for a in spec.args if a.role in ("input", "index")}
+    written = {a.name: _Array(a.shape) for a in spec.args if a.role == "output"}
+    call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
+    # The arrays serve every point, their elements forgotten between points (as new arrays would be).
+    # Per output, its elements and those of the inputs shaped like it (in argument order): their
+    # elements are compared with its.
+    per_output = [(name, arr.values, [(n, x.values) for n, x in inputs.items() if x.shape == arr.shape])
+                  for name, arr in written.items()]
+    elements = [arr.values for arr in (*inputs.values(), *written.values())]
+    dim = spec.dim
     for _ in range(points):
-        point = tuple(rng.randrange(d) for d in spec.dim)
-        wp.current = point
-        inputs = {a.name: _Array(a.shape, draw=draw) for a, draw in drawers}
-        written = {a.name: _Array(a.shape) for a in outputs_args}
-        call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
+        wp.current = tuple(rng.randrange(d) for d in dim)
+        for values in elements:
+            values.clear()
         try:
             kernel(*call)
         except Unsupported:
             raise
         except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
             raise Unsupported(type(exc).__name__) from exc
-        # the same element of each input shaped like the output, where the kernel read it
-        yield {name: [(value, {n: inputs[n].values.get(key) for n in same_shape[name]})
-                      for key, value in arr.values.items()]
-               for name, arr in written.items()}
+        # the same element of each input shaped like the output, where the kernel read it (else None)
+        yield {name: [(value, {n: read.get(key) for n, read in same}) for key, value in out.items()]
+               for name, out, same in per_output}
 
 
 def sampled_outputs(spec: KernelSpec, points: int = 32,
@@ -171,6 +174,9 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
 
 
 _LOOP = re.compile(r"\b(for|while)\b")
+# A name used as a variable (not an attribute `v.x`, nor the tail of a longer word), with the `[`
+# that follows it where one does: "out" and "out[" counted apart in one scan.
+_NAME_USE = re.compile(r"[A-Za-z_](?<![.\w].)\w*\[?")
 
 
 def _writes_per_point(spec: KernelSpec) -> dict[str, int] | None:
@@ -181,15 +187,14 @@ def _writes_per_point(spec: KernelSpec) -> dict[str, int] | None:
     source = spec.source
     if _LOOP.search(source) or "@wp.func" in source:
         return None
+    uses = Counter(_NAME_USE.findall(source))
     bounds = {}
     for a in spec.args:
         if a.role != "output":
             continue
-        uses = len(re.findall(rf"(?<![.\w]){re.escape(a.name)}\b", source))
-        subscripts = len(re.findall(rf"(?<![.\w]){re.escape(a.name)}\[", source))
-        if uses != subscripts + 1:  # the one use that is not a subscript: its parameter declaration
+        if uses[a.name] != 1:  # the one use that is not a subscript: its parameter declaration
             return None
-        bounds[a.name] = subscripts
+        bounds[a.name] = uses[a.name + "["]
     return bounds
 
 
@@ -212,27 +217,33 @@ def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share:
     outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {
         a.name: [] for a in spec.args if a.role == "output"}
     bounds = _writes_per_point(spec)
-    counts = {name: Counter() for name in outputs}  # per output, how often each value came
-    copies = {name: Counter() for name in outputs}  # per output, per input, how often it was copied
+    # outputs that may still reach the share; once one cannot, it never can again (the points left
+    # only shrink what may come), so it is not checked again
+    in_reach = set(outputs) if bounds is not None else None
+    counts: dict[str, dict] = {name: {} for name in outputs}  # per output, how often each value came
+    copies: dict[str, dict] = {name: {} for name in outputs}  # per output, per input, how often it was copied
     left = points
     try:
         for at_point in _kernel_runs(spec, points, seed):
             left -= 1
             for name, samples in at_point.items():
                 outputs[name].extend(samples)
-                if bounds is not None:
+                if in_reach is not None:
                     count, copied = counts[name], copies[name]
                     for v, own in samples:
-                        count[v] += 1
+                        count[v] = count.get(v, 0) + 1  # as Counter(values) counts
                         for other, x in own.items():
                             if x is not None and v == x:
-                                copied[other] += 1
-            if bounds is not None and left and all(
-                    _out_of_reach(max(counts[name].values(), default=0), len(samples), left * bounds[name], share)
-                    and all(_out_of_reach(copies[name][other], len(samples), left * bounds[name], share)
-                            for other in (samples[0][1] if samples else ()))
-                    for name, samples in outputs.items()):
-                return []
+                                copied[other] = copied.get(other, 0) + 1
+            if in_reach and left:
+                for name in list(in_reach):
+                    samples, more = outputs[name], left * bounds[name]
+                    if samples and _out_of_reach(max(counts[name].values()), len(samples), more, share) \
+                            and all(_out_of_reach(copies[name].get(other, 0), len(samples), more, share)
+                                    for other in samples[0][1]):
+                        in_reach.discard(name)
+                if not in_reach:
+                    return []
     except Unsupported:
         return []
     found = []
