@@ -487,7 +487,7 @@ class KernelWriter:
         """
         import ast
 
-        from synthesis.realism import _blocks, dead_value_statements
+        from synthesis.realism import StatementReads, _blocks, dead_value_statements
 
         fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
         block_of: dict[int, int] = {}  # statement line -> its block's id
@@ -497,7 +497,8 @@ class KernelWriter:
             for stmt in block:
                 block_of[stmt.lineno] = id(block)
         dead = []
-        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn)}):
+        # StatementReads: the one index dead_value_statements reads, without FunctionIndex's others
+        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn, StatementReads(fn))}):
             text = self.lines[line - 2]
             if "atomic_" in text or "wp.tid()" in text:
                 continue

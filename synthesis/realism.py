@@ -379,8 +379,44 @@ def _blocks(body: list[ast.stmt]):
                 yield from _blocks(inner)
 
 
-def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[ast.stmt]:
-    """Statements storing a value nobody reads: never, or not before every path overwrites it."""
+class StatementReads:
+    """`FunctionIndex.reads` and `all_reads` alone (the names each statement, `if` test and the
+    function load), from one walk that records nothing else: what `dead_value_statements` needs,
+    for a caller that runs no other check on the tree (KernelWriter.drop_dead_stores). The tree
+    must not change while this is in use."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.fn = fn
+        self._reads: dict[int, frozenset[str]] = {}
+        self._reads[id(fn)] = frozenset(self._visit(fn))
+
+    def _visit(self, node: ast.AST) -> set[str]:
+        names: set[str] = set()
+        for field in _INDEXED_FIELDS.get(type(node)) or _indexed_fields(type(node)):
+            value = getattr(node, field, None)
+            for child in value if type(value) is list else (value,):
+                cls = type(child)
+                if cls is ast.Name:
+                    inner = {child.id} if type(child.ctx) is ast.Load else set()
+                elif cls is ast.Constant or not isinstance(child, ast.AST):
+                    inner = set()
+                else:
+                    inner = self._visit(child)
+                if isinstance(child, ast.stmt) or (field == "test" and type(node) is ast.If):
+                    self._reads[id(child)] = frozenset(inner)
+                names |= inner
+        return names
+
+    def reads(self, node: ast.AST) -> frozenset[str]:
+        return self._reads[id(node)]
+
+    def all_reads(self) -> frozenset[str]:
+        return self._reads[id(self.fn)]
+
+
+def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | StatementReads | None = None) -> list[ast.stmt]:
+    """Statements storing a value nobody reads: never, or not before every path overwrites it.
+    `index`: `FunctionIndex(fn)` or `StatementReads(fn)` (only its `reads` and `all_reads` are used)."""
     out = []
     index = FunctionIndex(fn) if index is None else index
     reads = index.reads
