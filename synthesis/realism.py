@@ -711,26 +711,29 @@ class ConditionEvaluator:
         if len(node.comparators) != 1:
             return Interval(0, 1, True)
         a, b = self._eval(node.left), self._eval(node.comparators[0])
-        op = node.ops[0]
-        if isinstance(op, (ast.Gt, ast.GtE)):
-            a, b, op = b, a, (ast.Lt() if isinstance(op, ast.Gt) else ast.LtE())
-        if isinstance(op, (ast.Lt, ast.LtE)) and not (a.is_int and b.is_int) \
+        # dispatched on the operator's class, and `>` as a flipped `<` without making a node: this
+        # runs for nearly every condition the generators check
+        op = type(node.ops[0])
+        if op is ast.Gt or op is ast.GtE:
+            a, b, op = b, a, (ast.Lt if op is ast.Gt else ast.LtE)
+        if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) \
                 and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
             # endpoint (`2.0 > b` for b in [-2, 2]) is decided in practice (one input value in
             # thousands; none at all among most launches' inputs).
             true, false = a.hi <= b.lo, a.lo >= b.hi
-        elif isinstance(op, ast.Lt):
+        elif op is ast.Lt:
             true, false = a.hi < b.lo, a.lo >= b.hi
-        elif isinstance(op, ast.LtE):
+        elif op is ast.LtE:
             true, false = a.hi <= b.lo, a.lo > b.hi
-        elif isinstance(op, (ast.Eq, ast.NotEq)):
+        elif op is ast.Eq or op is ast.NotEq:
             eq = (a.lo == a.hi) & (b.lo == b.hi) & (a.lo == b.lo)
             ne = (a.hi < b.lo) | (b.hi < a.lo)
-            true, false = (eq, ne) if isinstance(op, ast.Eq) else (ne, eq)
+            true, false = (eq, ne) if op is ast.Eq else (ne, eq)
         else:
             return Interval(0, 1, True)
-        return Interval(np.where(true, 1, 0), np.where(false, 0, 1), True)
+        # float bounds straight away (np.where(true, 1, 0) made integers for Interval to convert)
+        return Interval(np.where(true, 1.0, 0.0), np.where(false, 0.0, 1.0), True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
         vals = [self._eval(v) for v in node.values]
