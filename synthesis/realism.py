@@ -610,6 +610,11 @@ def _same_shape(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return (lo, hi) if lo.shape == hi.shape else tuple(np.broadcast_arrays(lo, hi))
 
 
+# Calls whose value range is that of the function at the argument's bounds (made once: eval_Call
+# runs for every call in every condition).
+_MONOTONE = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt, "log": np.log}
+
+
 class ConditionEvaluator:
     """Interval value of an expression at every launch (and literal loop) point."""
 
@@ -767,10 +772,8 @@ class ConditionEvaluator:
             a, lo, hi = args
             return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
                             a.is_int)
-        monotone = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt,
-                    "log": np.log}
-        if name in monotone and len(args) == 1:
-            f = monotone[name]
+        if name in _MONOTONE and len(args) == 1:
+            f = _MONOTONE[name]
             return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
         if name in ("sin", "cos") and len(args) == 1:
             return Interval(-1.0, 1.0)
