@@ -675,7 +675,7 @@ class ConditionEvaluator:
         if isinstance(node.op, ast.UAdd):
             return a
         if isinstance(node.op, ast.Not):
-            return Interval(1 - a.hi, 1 - a.lo, True)
+            return logical_not(a)
         return Interval.unknown()
 
     def eval_BinOp(self, node: ast.BinOp) -> Interval:
@@ -741,14 +741,7 @@ class ConditionEvaluator:
         return Interval(np.where(true, 1.0, 0.0), np.where(false, 0.0, 1.0), True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
-        vals = [self._eval(v) for v in node.values]
-        if isinstance(node.op, ast.And):
-            lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-            hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-        else:
-            lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-            hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-        return Interval(lo, hi, True)
+        return bool_op(node.op, [self._eval(v) for v in node.values])
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         a, b = self._eval(node.body), self._eval(node.orelse)
@@ -781,6 +774,46 @@ class ConditionEvaluator:
             a, b = args[1], args[2]
             return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
         return Interval.unknown()
+
+
+def bool_op(op: ast.boolop, vals: list[Interval]) -> Interval:
+    """`and` / `or` of the values of its operands (ConditionEvaluator.eval_BoolOp)."""
+    if isinstance(op, ast.And):
+        lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+        hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    else:
+        lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+        hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    return Interval(lo, hi, True)
+
+
+def logical_not(a: Interval) -> Interval:
+    """`not` of its operand's value (ConditionEvaluator.eval_UnaryOp)."""
+    return Interval(1 - a.hi, 1 - a.lo, True)
+
+
+def evaluation_height(context: ConditionEvaluator, node: ast.AST, heights: dict[str, int]) -> int:
+    """A bound on the levels an evaluation of `node` in `context` descends (`node` itself one, a local
+    read one more than its value): at most 40 minus the depth it starts at, and no evaluation is cut
+    short by the depth limit. `heights` remembers the locals' (a local met again while its own value
+    is measured counts as too deep)."""
+    cls = type(node)
+    if cls is ast.Name:
+        name = node.id
+        if name in context.env or name not in context.locals:
+            return 1
+        height = heights.get(name)
+        if height is None:
+            heights[name] = 1 << 20  # a cycle, if one is met before the value below replaces this
+            height = heights[name] = 1 + evaluation_height(context, context.locals[name], heights)
+        return height
+    below = 0
+    for field in child_fields(cls):
+        value = getattr(node, field, None)
+        for child in value if type(value) is list else (value,):
+            if isinstance(child, ast.AST):
+                below = max(below, evaluation_height(context, child, heights))
+    return 1 + below
 
 
 def _range_values(call: ast.Call, scalars: dict[str, float | int]) -> list[int] | None:
@@ -848,7 +881,11 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
 
 def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.0) -> bool:
     """Whether `cond` is decided the same way at (at least `share` of) the launch points."""
-    v = evaluator.eval(cond)
+    return decided(evaluator.eval(cond), share)
+
+
+def decided(v: Interval, share: float = 1.0) -> bool:
+    """Whether a condition of value `v` is decided the same way at (at least `share` of) the points."""
     lo, hi = _same_shape(v.lo, v.hi)
     if not lo.size:
         return False
