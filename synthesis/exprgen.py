@@ -76,10 +76,13 @@ def reads(name: str) -> "re.Pattern[str]":
     return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
 def _same_names(a: str, b: str) -> bool:
     """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
-    names_a = set(re.findall(r"[A-Za-z_]\w*", a)) - {"wp", "float", "int", "abs", "min", "max"}
-    names_b = set(re.findall(r"[A-Za-z_]\w*", b)) - {"wp", "float", "int", "abs", "min", "max"}
+    names_a = set(_WORD.findall(a)) - {"wp", "float", "int", "abs", "min", "max"}
+    names_b = set(_WORD.findall(b)) - {"wp", "float", "int", "abs", "min", "max"}
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
 
 

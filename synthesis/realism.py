@@ -887,6 +887,8 @@ def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.
 def decided(v: Interval, share: float = 1.0) -> bool:
     """Whether a condition of value `v` is decided the same way at (at least `share` of) the points."""
     lo, hi = _same_shape(v.lo, v.hi)
+    if lo.size == 1 and 0.0 < share <= 1.0:  # a share is then 0 or 1: the one point decides
+        return lo.item() == 1 or hi.item() == 0
     if not lo.size:
         return False
     if share >= 1.0:

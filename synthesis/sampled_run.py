@@ -93,7 +93,10 @@ class _Array:
         return key
 
     def __getitem__(self, index: Any) -> float:
-        key = self._key(index)
+        if type(index) is int and self.length is not None and 0 <= index < self.length:
+            key = (index,)  # `_key`'s common case inline: every read of an element comes here
+        else:
+            key = self._key(index)
         value = self.values.get(key, _UNSET)
         if value is _UNSET:
             if self.draw is None:
@@ -113,7 +116,8 @@ def _drawer(arg: ArgSpec, rng: random.Random):
         return lambda: rng.randint(int(arg.low), int(arg.high))
     step = 2.0 ** -arg.grid_bits
     span = int(round((arg.high - arg.low) / step))
-    return lambda: arg.low + step * rng.randrange(span + 1)  # rng.randint(0, span), one call less
+    low, randrange = arg.low, rng.randrange
+    return lambda: low + step * randrange(span + 1)  # rng.randint(0, span), one call less
 
 
 def _kernel_runs(spec: KernelSpec, points: int, seed: int):
