@@ -615,6 +615,38 @@ def _same_shape(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 _MONOTONE = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt, "log": np.log}
 
 
+# The bounds of a comparison's value at one point, shared by every such value (read-only: no Interval
+# is ever changed in place). Each bound has its own array, so `lo is hi` never holds for them, as for
+# the arrays np.where made.
+def _frozen(value: float) -> np.ndarray:
+    a = np.array(value)
+    a.flags.writeable = False
+    return a
+
+
+_TRUE_LO, _TRUE_HI, _FALSE_LO, _FALSE_HI = _frozen(1.0), _frozen(1.0), _frozen(0.0), _frozen(0.0)
+
+
+def _compare_points(op: type, a: "Interval", b: "Interval") -> "Interval":
+    """ConditionEvaluator.eval_Compare's rules where all four bounds are single values (0-d arrays:
+    loads, parameters, literals), in Python floats, which compare as numpy's float64 do (NaN unequal
+    and unordered); `op` is Lt, LtE, Eq or NotEq (`>` flipped already), else nothing is decided."""
+    al, ah, bl, bh = a.lo.item(), a.hi.item(), b.lo.item(), b.hi.item()
+    if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) and (al < ah or bl < bh):
+        true, false = ah <= bl, al >= bh  # floats over a range: see eval_Compare
+    elif op is ast.Lt:
+        true, false = ah < bl, al >= bh
+    elif op is ast.LtE:
+        true, false = ah <= bl, al > bh
+    elif op is ast.Eq or op is ast.NotEq:
+        eq = al == ah and bl == bh and al == bl
+        ne = ah < bl or bh < al
+        true, false = (eq, ne) if op is ast.Eq else (ne, eq)
+    else:
+        return Interval(0, 1, True)
+    return Interval(_TRUE_LO if true else _FALSE_LO, _FALSE_HI if false else _TRUE_HI, True)
+
+
 class ConditionEvaluator:
     """Interval value of an expression at every launch (and literal loop) point."""
 
@@ -721,6 +753,8 @@ class ConditionEvaluator:
         op = type(node.ops[0])
         if op is ast.Gt or op is ast.GtE:
             a, b, op = b, a, (ast.Lt if op is ast.Gt else ast.LtE)
+        if a.lo.ndim == 0 and a.hi.ndim == 0 and b.lo.ndim == 0 and b.hi.ndim == 0:
+            return _compare_points(op, a, b)
         if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) \
                 and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
