@@ -81,9 +81,13 @@ def init_warp(gpu: bool = False) -> None:
 def _native_stderr_filtered(expected: tuple[str, ...]):
     """Hold what native code writes to file descriptor 2 meanwhile, then pass on every line that
     does not start with one of `expected`."""
-    sys.stderr.flush()
-    with tempfile.TemporaryFile() as held:
+    try:
+        sys.stderr.flush()
         saved = os.dup(2)
+    except (OSError, ValueError):  # no stderr to filter (closed): nothing to hold back
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
         os.dup2(held.fileno(), 2)
         try:
             yield

@@ -49,12 +49,14 @@ class RunPlan:
 
 def run_stages(plan: RunPlan, indices: range) -> list[KernelRecord]:
     """generate -> extract -> translate -> reference -> validate, for a range of kernel indices."""
-    from cuda_production.templates import Tolerance
-
     records = [generate(KernelRecord(task_for(i, plan.categories, plan.seed), plan.seed)) for i in indices]
     if plan.devices:
         records = [extract(r, plan.devices, plan.backward) for r in records]
     if plan.standalone:
+        # imported here, not at the top: the translator's modules cost a worker ~0.2 s to import,
+        # a pairs-only run never needs them, and its parent does not preload them
+        from cuda_production.templates import Tolerance
+
         tolerance = Tolerance(*plan.tolerance)
         records = [translate(r, tolerance) for r in records]
         for start in range(0, len(records), REFERENCE_BATCH):
@@ -95,6 +97,13 @@ def produce_shard(plan: RunPlan, shard: int) -> ShardOutcome:
     except Exception as exc:  # noqa: BLE001 - a bug is one line to the user, not a traceback
         return ShardOutcome(shard, last - first + 1, f"internal error in shard {shard}: {short_reason(exc)}")
     return ShardOutcome(shard, last - first + 1)
+
+
+def _done_on_disk(plan: RunPlan, shard: int) -> bool:
+    try:
+        return all(f.shard_done(shard) for f in plan.folders)
+    except (OSError, ValueError, KeyError):  # a marker being replaced as we read: not done
+        return False
 
 
 @dataclass
@@ -148,7 +157,9 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
         run_shards(partial(produce_shard, plan), pending, on_outcome, executor=executor, workers=workers,
                    ray_address=ray_address, stop=stop, cleanup=cleanup)
     except Interrupted as exc:
-        exc.done = len(selected) - len(pending) + len(finished)
+        # Counted on disk, not from the outcomes received: a worker may finish a shard (its marker
+        # written) just before the stop reaches the parent, and the resume will skip that shard.
+        exc.done = sum(1 for s in selected if s not in pending or s in finished or _done_on_disk(plan, s))
         exc.total = len(selected)
         raise
     finally:
