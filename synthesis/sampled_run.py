@@ -120,10 +120,16 @@ def _drawer(arg: ArgSpec, rng: random.Random):
     return lambda: low + step * randrange(span + 1)  # rng.randint(0, span), one call less
 
 
+def _compared_inputs(spec: KernelSpec) -> dict[str, list[str]]:
+    """Per output, the inputs shaped like it (in argument order): their elements are compared with its."""
+    inputs = [a for a in spec.args if a.role in ("input", "index")]
+    return {o.name: [a.name for a in inputs if a.shape == o.shape] for o in spec.args if o.role == "output"}
+
+
 def _kernel_runs(spec: KernelSpec, points: int, seed: int):
     """The kernel run at `points` sampled launch points: yields, per point, for each written array its
-    (value, own) samples at that point (see `sampled_outputs`). Raises Unsupported (as it runs) for a
-    kernel outside the stand-in's reach."""
+    samples there, (value, the same element of each of its `_compared_inputs`, None where unread).
+    Raises Unsupported (as it runs) for a kernel outside the stand-in's reach."""
     if any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
            for a in spec.args):
         raise Unsupported("not a scalar kernel")
@@ -143,10 +149,8 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
     written = {a.name: _Array(a.shape) for a in spec.args if a.role == "output"}
     call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
     # The arrays serve every point, their elements forgotten between points (as new arrays would be).
-    # Per output, its elements and those of the inputs shaped like it (in argument order): their
-    # elements are compared with its.
-    per_output = [(name, arr.values, [(n, x.values) for n, x in inputs.items() if x.shape == arr.shape])
-                  for name, arr in written.items()]
+    compared = _compared_inputs(spec)
+    per_output = [(name, arr.values, [inputs[n].values for n in compared[name]]) for name, arr in written.items()]
     elements = [arr.values for arr in (*inputs.values(), *written.values())]
     dim = spec.dim
     for _ in range(points):
@@ -159,8 +163,7 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
             raise
         except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
             raise Unsupported(type(exc).__name__) from exc
-        # the same element of each input shaped like the output, where the kernel read it (else None)
-        yield {name: [(value, {n: read.get(key) for n, read in same}) for key, value in out.items()]
+        yield {name: [(value, tuple(read.get(key) for read in same)) for key, value in out.items()]
                for name, out, same in per_output}
 
 
@@ -169,11 +172,11 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     """Per written array: for each element written at a sampled launch point, (its value, the same
     element of every input array of its shape, None where unread). Raises Unsupported for a kernel
     outside the stand-in's reach."""
-    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {
-        a.name: [] for a in spec.args if a.role == "output"}
+    compared = _compared_inputs(spec)
+    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {name: [] for name in compared}
     for at_point in _kernel_runs(spec, points, seed):
         for name, samples in at_point.items():
-            outputs[name].extend(samples)
+            outputs[name].extend((value, dict(zip(compared[name], own))) for value, own in samples)
     return outputs
 
 
@@ -215,52 +218,51 @@ def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share:
     same element of one input ("name: constant" / "name: copy of x"); [] when the kernel cannot be
     judged this way. A `share` below 1 also catches an output that differs only in a rare branch.
 
-    The run stops early once no output can reach `share` any more, whatever the points left give:
-    the answer is then [] (as it is for a run that fails later), and the points left are not run.
+    The samples are counted as they come, not kept: per output how often each value came and how
+    often it equalled each input's element. The run stops early once no output can reach `share`
+    any more, whatever the points left give: the answer is then [] (as it is for a run that fails
+    later), and the points left are not run.
     """
-    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {
-        a.name: [] for a in spec.args if a.role == "output"}
+    compared = _compared_inputs(spec)
     bounds = _writes_per_point(spec)
     # outputs that may still reach the share; once one cannot, it never can again (the points left
     # only shrink what may come), so it is not checked again
-    in_reach = set(outputs) if bounds is not None else None
-    counts: dict[str, dict] = {name: {} for name in outputs}  # per output, how often each value came
-    copies: dict[str, dict] = {name: {} for name in outputs}  # per output, per input, how often it was copied
+    in_reach = set(compared) if bounds is not None else None
+    sizes = dict.fromkeys(compared, 0)  # per output, its samples so far
+    counts: dict[str, dict] = {name: {} for name in compared}  # per output, how often each value came
+    copies = {name: [0] * len(inputs) for name, inputs in compared.items()}  # per output, per compared input
     left = points
     try:
         for at_point in _kernel_runs(spec, points, seed):
             left -= 1
             for name, samples in at_point.items():
-                outputs[name].extend(samples)
-                if in_reach is not None:
-                    count, copied = counts[name], copies[name]
-                    for v, own in samples:
-                        count[v] = count.get(v, 0) + 1  # as Counter(values) counts
-                        for other, x in own.items():
-                            if x is not None and v == x:
-                                copied[other] = copied.get(other, 0) + 1
+                sizes[name] += len(samples)
+                count, copied = counts[name], copies[name]
+                for v, own in samples:
+                    count[v] = count.get(v, 0) + 1  # as Counter(values) counts
+                    for i, x in enumerate(own):
+                        if x is not None and v == x:
+                            copied[i] += 1
             if in_reach and left:
                 for name in list(in_reach):
-                    samples, more = outputs[name], left * bounds[name]
-                    if samples and _out_of_reach(max(counts[name].values()), len(samples), more, share) \
-                            and all(_out_of_reach(copies[name].get(other, 0), len(samples), more, share)
-                                    for other in samples[0][1]):
+                    n, more = sizes[name], left * bounds[name]
+                    if n and _out_of_reach(max(counts[name].values()), n, more, share) \
+                            and all(_out_of_reach(c, n, more, share) for c in copies[name]):
                         in_reach.discard(name)
                 if not in_reach:
                     return []
     except Unsupported:
         return []
     found = []
-    for name, samples in outputs.items():
-        if len(samples) < 2:
+    for name, n in sizes.items():
+        if n < 2:
             continue
-        need = share * len(samples)
-        values = [v for v, _ in samples]
-        if max(Counter(values).values()) >= need:  # the count of the most frequent value
+        need = share * n
+        if max(counts[name].values()) >= need:  # the count of the most frequent value
             found.append(f"{name}: constant")
             continue
-        for other in samples[0][1]:
-            if sum(1 for v, own in samples if own.get(other) is not None and v == own[other]) >= need:
+        for other, c in zip(compared[name], copies[name]):
+            if c >= need:
                 found.append(f"{name}: copy of {other}")
                 break
     return found
