@@ -294,9 +294,17 @@ class KernelWriter:
         self.head = len(self.lines)
         self.feature("early return")
 
-    def launch_constant(self, condition: str) -> bool:
-        """Whether `condition` takes one value over the whole launch (see synthesis/realism.py)."""
-        from synthesis.realism import ArgInfo, condition_is_constant_in, launch_context
+    def launch_constant(self, condition: str, combines: tuple[str, ...] | None = None) -> bool:
+        """Whether `condition` takes one value over the whole launch (see synthesis/realism.py).
+
+        `combines`: ("and" | "or", a, b) where `condition` is `(a) and (b)` / `(a) or (b)`, or
+        ("not", a) where it is `not (a)`, for conditions a and b: their values, where this launch
+        state has judged them already, are combined instead of evaluated again."""
+        import ast
+
+        import numpy as np
+
+        from synthesis.realism import ArgInfo, bool_op, decided, evaluation_height, launch_context, logical_not
 
         key = (len(self.args), len(self.load_lines), len(self.defs),
                tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
@@ -305,10 +313,30 @@ class KernelWriter:
             cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
             cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
             parsed = {name: self._parsed_expr(text) for name, text in cached.items()}
+            # the evaluator, the conditions' values judged in it (text -> Interval) and its locals'
+            # evaluation heights: all three hold while the state the key sums up is unchanged
             self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
-                                                      parsed))
+                                                      parsed), {}, {})
+        _, context, values, heights = self._launch_cache
         # a branch almost every thread takes the same way is as good as constant: 95% is the limit
-        return condition_is_constant_in(condition, self._launch_cache[1], share=0.95)
+        if combines is not None:
+            # An operand's value is the same whether evaluated alone (its root at depth 1) or under
+            # the `and`/`or`/`not` (at depth 2) unless the evaluator's depth limit (40) cuts one of
+            # them short: its evaluation height (<= 39) rules that out.
+            parts = [values.get(text) for text in combines[1:]]
+            if all(v is not None for v in parts) and all(
+                    evaluation_height(context, self._parsed_expr(text), heights) <= 39 for text in combines[1:]):
+                with np.errstate(all="ignore"):  # as ConditionEvaluator.eval evaluates
+                    if combines[0] == "not":
+                        value = logical_not(parts[0])
+                    else:
+                        value = bool_op(ast.And() if combines[0] == "and" else ast.Or(), parts)
+                values[condition] = value
+                return decided(value, share=0.95)
+        value = values.get(condition)
+        if value is None:
+            value = values[condition] = context.eval(self._parsed_expr(condition))
+        return decided(value, share=0.95)
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -518,7 +546,7 @@ class KernelWriter:
         """
         import ast
 
-        from synthesis.realism import _blocks, dead_value_statements
+        from synthesis.realism import StatementReads, _blocks, dead_value_statements
 
         fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
         block_of: dict[int, int] = {}  # statement line -> its block's id
@@ -528,7 +556,8 @@ class KernelWriter:
             for stmt in block:
                 block_of[stmt.lineno] = id(block)
         dead = []
-        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn)}):
+        # StatementReads: the one index dead_value_statements reads, without FunctionIndex's others
+        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn, StatementReads(fn))}):
             text = self.lines[line - 2]
             if "atomic_" in text or "wp.tid()" in text:
                 continue
@@ -963,10 +992,13 @@ class ExprGen:
                     continue
                 op = self.rng.choice(["and", "or"])
                 cond = Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
+                # `(a) op (b)` (comparisons are never atoms): its value combines theirs
+                combines = (op, a.src, b.src) if not (a.atom or b.atom) else None
             else:
                 a = self.compare(depth)
                 cond = Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
-            if not self.w.launch_constant(cond.src):  # `t != 1 or t <= 4` holds everywhere
+                combines = ("not", a.src)
+            if not self.w.launch_constant(cond.src, combines):  # `t != 1 or t <= 4` holds everywhere
                 return cond
         return self.compare(depth)
 

@@ -423,8 +423,44 @@ def _blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
     return out
 
 
-def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[ast.stmt]:
-    """Statements storing a value nobody reads: never, or not before every path overwrites it."""
+class StatementReads:
+    """`FunctionIndex.reads` and `all_reads` alone (the names each statement, `if` test and the
+    function load), from one walk that records nothing else: what `dead_value_statements` needs,
+    for a caller that runs no other check on the tree (KernelWriter.drop_dead_stores). The tree
+    must not change while this is in use."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.fn = fn
+        self._reads: dict[int, frozenset[str]] = {}
+        self._reads[id(fn)] = frozenset(self._visit(fn))
+
+    def _visit(self, node: ast.AST) -> set[str]:
+        names: set[str] = set()
+        for field in _INDEXED_FIELDS.get(type(node)) or _indexed_fields(type(node)):
+            value = getattr(node, field, None)
+            for child in value if type(value) is list else (value,):
+                cls = type(child)
+                if cls is ast.Name:
+                    inner = {child.id} if type(child.ctx) is ast.Load else set()
+                elif cls is ast.Constant or not isinstance(child, ast.AST):
+                    inner = set()
+                else:
+                    inner = self._visit(child)
+                if isinstance(child, ast.stmt) or (field == "test" and type(node) is ast.If):
+                    self._reads[id(child)] = frozenset(inner)
+                names |= inner
+        return names
+
+    def reads(self, node: ast.AST) -> frozenset[str]:
+        return self._reads[id(node)]
+
+    def all_reads(self) -> frozenset[str]:
+        return self._reads[id(self.fn)]
+
+
+def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | StatementReads | None = None) -> list[ast.stmt]:
+    """Statements storing a value nobody reads: never, or not before every path overwrites it.
+    `index`: `FunctionIndex(fn)` or `StatementReads(fn)` (only its `reads` and `all_reads` are used)."""
     out = []
     index = FunctionIndex(fn) if index is None else index
     reads = index.reads
@@ -621,6 +657,43 @@ def _same_shape(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return (lo, hi) if lo.shape == hi.shape else tuple(np.broadcast_arrays(lo, hi))
 
 
+# Calls whose value range is that of the function at the argument's bounds (made once: eval_Call
+# runs for every call in every condition).
+_MONOTONE = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt, "log": np.log}
+
+
+# The bounds of a comparison's value at one point, shared by every such value (read-only: no Interval
+# is ever changed in place). Each bound has its own array, so `lo is hi` never holds for them, as for
+# the arrays np.where made.
+def _frozen(value: float) -> np.ndarray:
+    a = np.array(value)
+    a.flags.writeable = False
+    return a
+
+
+_TRUE_LO, _TRUE_HI, _FALSE_LO, _FALSE_HI = _frozen(1.0), _frozen(1.0), _frozen(0.0), _frozen(0.0)
+
+
+def _compare_points(op: type, a: "Interval", b: "Interval") -> "Interval":
+    """ConditionEvaluator.eval_Compare's rules where all four bounds are single values (0-d arrays:
+    loads, parameters, literals), in Python floats, which compare as numpy's float64 do (NaN unequal
+    and unordered); `op` is Lt, LtE, Eq or NotEq (`>` flipped already), else nothing is decided."""
+    al, ah, bl, bh = a.lo.item(), a.hi.item(), b.lo.item(), b.hi.item()
+    if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) and (al < ah or bl < bh):
+        true, false = ah <= bl, al >= bh  # floats over a range: see eval_Compare
+    elif op is ast.Lt:
+        true, false = ah < bl, al >= bh
+    elif op is ast.LtE:
+        true, false = ah <= bl, al > bh
+    elif op is ast.Eq or op is ast.NotEq:
+        eq = al == ah and bl == bh and al == bl
+        ne = ah < bl or bh < al
+        true, false = (eq, ne) if op is ast.Eq else (ne, eq)
+    else:
+        return Interval(0, 1, True)
+    return Interval(_TRUE_LO if true else _FALSE_LO, _FALSE_HI if false else _TRUE_HI, True)
+
+
 class ConditionEvaluator:
     """Interval value of an expression at every launch (and literal loop) point."""
 
@@ -681,7 +754,7 @@ class ConditionEvaluator:
         if isinstance(node.op, ast.UAdd):
             return a
         if isinstance(node.op, ast.Not):
-            return Interval(1 - a.hi, 1 - a.lo, True)
+            return logical_not(a)
         return Interval.unknown()
 
     def eval_BinOp(self, node: ast.BinOp) -> Interval:
@@ -722,36 +795,34 @@ class ConditionEvaluator:
         if len(node.comparators) != 1:
             return Interval(0, 1, True)
         a, b = self._eval(node.left), self._eval(node.comparators[0])
-        op = node.ops[0]
-        if isinstance(op, (ast.Gt, ast.GtE)):
-            a, b, op = b, a, (ast.Lt() if isinstance(op, ast.Gt) else ast.LtE())
-        if isinstance(op, (ast.Lt, ast.LtE)) and not (a.is_int and b.is_int) \
+        # dispatched on the operator's class, and `>` as a flipped `<` without making a node: this
+        # runs for nearly every condition the generators check
+        op = type(node.ops[0])
+        if op is ast.Gt or op is ast.GtE:
+            a, b, op = b, a, (ast.Lt if op is ast.Gt else ast.LtE)
+        if a.lo.ndim == 0 and a.hi.ndim == 0 and b.lo.ndim == 0 and b.hi.ndim == 0:
+            return _compare_points(op, a, b)
+        if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) \
                 and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
             # endpoint (`2.0 > b` for b in [-2, 2]) is decided in practice (one input value in
             # thousands; none at all among most launches' inputs).
             true, false = a.hi <= b.lo, a.lo >= b.hi
-        elif isinstance(op, ast.Lt):
+        elif op is ast.Lt:
             true, false = a.hi < b.lo, a.lo >= b.hi
-        elif isinstance(op, ast.LtE):
+        elif op is ast.LtE:
             true, false = a.hi <= b.lo, a.lo > b.hi
-        elif isinstance(op, (ast.Eq, ast.NotEq)):
+        elif op is ast.Eq or op is ast.NotEq:
             eq = (a.lo == a.hi) & (b.lo == b.hi) & (a.lo == b.lo)
             ne = (a.hi < b.lo) | (b.hi < a.lo)
-            true, false = (eq, ne) if isinstance(op, ast.Eq) else (ne, eq)
+            true, false = (eq, ne) if op is ast.Eq else (ne, eq)
         else:
             return Interval(0, 1, True)
-        return Interval(np.where(true, 1, 0), np.where(false, 0, 1), True)
+        # float bounds straight away (np.where(true, 1, 0) made integers for Interval to convert)
+        return Interval(np.where(true, 1.0, 0.0), np.where(false, 0.0, 1.0), True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
-        vals = [self._eval(v) for v in node.values]
-        if isinstance(node.op, ast.And):
-            lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-            hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-        else:
-            lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-            hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-        return Interval(lo, hi, True)
+        return bool_op(node.op, [self._eval(v) for v in node.values])
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         a, b = self._eval(node.body), self._eval(node.orelse)
@@ -775,10 +846,8 @@ class ConditionEvaluator:
             a, lo, hi = args
             return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
                             a.is_int)
-        monotone = {"floor": np.floor, "ceil": np.ceil, "exp": np.exp, "tanh": np.tanh, "sqrt": np.sqrt,
-                    "log": np.log}
-        if name in monotone and len(args) == 1:
-            f = monotone[name]
+        if name in _MONOTONE and len(args) == 1:
+            f = _MONOTONE[name]
             return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
         if name in ("sin", "cos") and len(args) == 1:
             return Interval(-1.0, 1.0)
@@ -786,6 +855,46 @@ class ConditionEvaluator:
             a, b = args[1], args[2]
             return Interval(np.minimum(a.lo, b.lo), np.maximum(a.hi, b.hi), a.is_int and b.is_int)
         return Interval.unknown()
+
+
+def bool_op(op: ast.boolop, vals: list[Interval]) -> Interval:
+    """`and` / `or` of the values of its operands (ConditionEvaluator.eval_BoolOp)."""
+    if isinstance(op, ast.And):
+        lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+        hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    else:
+        lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+        hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    return Interval(lo, hi, True)
+
+
+def logical_not(a: Interval) -> Interval:
+    """`not` of its operand's value (ConditionEvaluator.eval_UnaryOp)."""
+    return Interval(1 - a.hi, 1 - a.lo, True)
+
+
+def evaluation_height(context: ConditionEvaluator, node: ast.AST, heights: dict[str, int]) -> int:
+    """A bound on the levels an evaluation of `node` in `context` descends (`node` itself one, a local
+    read one more than its value): at most 40 minus the depth it starts at, and no evaluation is cut
+    short by the depth limit. `heights` remembers the locals' (a local met again while its own value
+    is measured counts as too deep)."""
+    cls = type(node)
+    if cls is ast.Name:
+        name = node.id
+        if name in context.env or name not in context.locals:
+            return 1
+        height = heights.get(name)
+        if height is None:
+            heights[name] = 1 << 20  # a cycle, if one is met before the value below replaces this
+            height = heights[name] = 1 + evaluation_height(context, context.locals[name], heights)
+        return height
+    below = 0
+    for field in child_fields(cls):
+        value = getattr(node, field, None)
+        for child in value if type(value) is list else (value,):
+            if isinstance(child, ast.AST):
+                below = max(below, evaluation_height(context, child, heights))
+    return 1 + below
 
 
 def _range_values(call: ast.Call, scalars: dict[str, float | int]) -> list[int] | None:
@@ -853,8 +962,14 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
 
 def is_constant(evaluator: ConditionEvaluator, cond: ast.expr, share: float = 1.0) -> bool:
     """Whether `cond` is decided the same way at (at least `share` of) the launch points."""
-    v = evaluator.eval(cond)
+    return decided(evaluator.eval(cond), share)
+
+
+def decided(v: Interval, share: float = 1.0) -> bool:
+    """Whether a condition of value `v` is decided the same way at (at least `share` of) the points."""
     lo, hi = _same_shape(v.lo, v.hi)
+    if lo.size == 1 and 0.0 < share <= 1.0:  # a share is then 0 or 1: the one point decides
+        return lo.item() == 1 or hi.item() == 0
     if not lo.size:
         return False
     if share >= 1.0:

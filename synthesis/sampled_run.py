@@ -12,13 +12,13 @@ Only the generator's own code is run here, never a user's file.
 from __future__ import annotations
 
 import __future__
-import ast
 import math
 import random
+import re
 from collections import Counter
+from types import FunctionType
 from typing import Any
 
-from synthesis.normalize import parse_module
 from synthesis.spec import ArgSpec, KernelSpec
 
 
@@ -93,7 +93,10 @@ class _Array:
         return key
 
     def __getitem__(self, index: Any) -> float:
-        key = self._key(index)
+        if type(index) is int and self.length is not None and 0 <= index < self.length:
+            key = (index,)  # `_key`'s common case inline: every read of an element comes here
+        else:
+            key = self._key(index)
         value = self.values.get(key, _UNSET)
         if value is _UNSET:
             if self.draw is None:
@@ -113,7 +116,55 @@ def _drawer(arg: ArgSpec, rng: random.Random):
         return lambda: rng.randint(int(arg.low), int(arg.high))
     step = 2.0 ** -arg.grid_bits
     span = int(round((arg.high - arg.low) / step))
-    return lambda: arg.low + step * rng.randrange(span + 1)  # rng.randint(0, span), one call less
+    low, randrange = arg.low, rng.randrange
+    return lambda: low + step * randrange(span + 1)  # rng.randint(0, span), one call less
+
+
+def _compared_inputs(spec: KernelSpec) -> dict[str, list[str]]:
+    """Per output, the inputs shaped like it (in argument order): their elements are compared with its."""
+    inputs = [a for a in spec.args if a.role in ("input", "index")]
+    return {o.name: [a.name for a in inputs if a.shape == o.shape] for o in spec.args if o.role == "output"}
+
+
+def _kernel_runs(spec: KernelSpec, points: int, seed: int):
+    """The kernel run at `points` sampled launch points: yields, per point, for each written array its
+    samples there, (value, the same element of each of its `_compared_inputs`, None where unread).
+    Raises Unsupported (as it runs) for a kernel outside the stand-in's reach."""
+    if any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
+           for a in spec.args):
+        raise Unsupported("not a scalar kernel")
+    wp = _Warp()
+    scope: dict[str, Any] = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
+    # Compiled from the text, not from a parsed tree: handing a tree to `compile` converts it back to
+    # the compiler's own form, which costs more than parsing the text again. Annotations stay
+    # unevaluated: `wp.array(dtype=float)` needs no stand-in.
+    exec(compile(spec.source, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
+    kernel = scope.get(spec.name)
+    if not isinstance(kernel, FunctionType):  # no `def <name>` in the module
+        raise Unsupported("not a scalar kernel")
+    rng = random.Random(seed)
+    # per point, each input's elements are drawn afresh as they are first read; the draws depend on
+    # nothing but the argument and the generator, so one drawer per input serves every point
+    inputs = {a.name: _Array(a.shape, draw=_drawer(a, rng)) for a in spec.args if a.role in ("input", "index")}
+    written = {a.name: _Array(a.shape) for a in spec.args if a.role == "output"}
+    call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
+    # The arrays serve every point, their elements forgotten between points (as new arrays would be).
+    compared = _compared_inputs(spec)
+    per_output = [(name, arr.values, [inputs[n].values for n in compared[name]]) for name, arr in written.items()]
+    elements = [arr.values for arr in (*inputs.values(), *written.values())]
+    dim = spec.dim
+    for _ in range(points):
+        wp.current = tuple(rng.randrange(d) for d in dim)
+        for values in elements:
+            values.clear()
+        try:
+            kernel(*call)
+        except Unsupported:
+            raise
+        except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
+            raise Unsupported(type(exc).__name__) from exc
+        yield {name: [(value, tuple(read.get(key) for read in same)) for key, value in out.items()]
+               for name, out, same in per_output}
 
 
 def sampled_outputs(spec: KernelSpec, points: int = 32,
@@ -121,63 +172,97 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     """Per written array: for each element written at a sampled launch point, (its value, the same
     element of every input array of its shape, None where unread). Raises Unsupported for a kernel
     outside the stand-in's reach."""
-    tree = parse_module(spec.source)  # shared: the kernel kept is parsed next by the realism check
-    kernels = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec.name]
-    if not kernels or any(a.role in ("struct", "inout") or (a.role == "scalar" and not isinstance(a.value, (int, float)))
-                          for a in spec.args):
-        raise Unsupported("not a scalar kernel")
-    wp = _Warp()
-    scope: dict[str, Any] = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
-    # annotations stay unevaluated: `wp.array(dtype=float)` needs no stand-in
-    exec(compile(tree, f"<{spec.name}>", "exec", flags=__future__.annotations.compiler_flag), scope)
-    kernel = scope[spec.name]
-    rng = random.Random(seed)
-    outputs: dict[str, list[tuple[float, list[float]]]] = {a.name: [] for a in spec.args if a.role == "output"}
-    # per point, each input's elements are drawn afresh as they are first read; the draws depend on
-    # nothing but the argument and the generator, so one drawer per input serves every point
-    drawers = [(a, _drawer(a, rng)) for a in spec.args if a.role in ("input", "index")]
-    outputs_args = [a for a in spec.args if a.role == "output"]
-    # per output, the inputs shaped like it (in argument order): their elements are compared with its
-    same_shape = {o.name: [a.name for a, _ in drawers if a.shape == o.shape] for o in outputs_args}
-    for _ in range(points):
-        point = tuple(rng.randrange(d) for d in spec.dim)
-        wp.current = point
-        inputs = {a.name: _Array(a.shape, draw=draw) for a, draw in drawers}
-        written = {a.name: _Array(a.shape) for a in outputs_args}
-        call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
-        try:
-            kernel(*call)
-        except Unsupported:
-            raise
-        except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
-            raise Unsupported(type(exc).__name__) from exc
-        for name, arr in written.items():
-            for key, value in arr.values.items():
-                # the same element of each input shaped like this output, where the kernel read it
-                own = {n: inputs[n].values.get(key) for n in same_shape[name]}
-                outputs[name].append((value, own))
+    compared = _compared_inputs(spec)
+    outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {name: [] for name in compared}
+    for at_point in _kernel_runs(spec, points, seed):
+        for name, samples in at_point.items():
+            outputs[name].extend((value, dict(zip(compared[name], own))) for value, own in samples)
     return outputs
+
+
+_LOOP = re.compile(r"\b(for|while)\b")
+# A name used as a variable (not an attribute `v.x`, nor the tail of a longer word), with the `[`
+# that follows it where one does: "out" and "out[" counted apart in one scan.
+_NAME_USE = re.compile(r"[A-Za-z_](?<![.\w].)\w*\[?")
+
+
+def _writes_per_point(spec: KernelSpec) -> dict[str, int] | None:
+    """Per output, a bound on the elements one run of the kernel writes to it, from the source text:
+    without loops each write is one `name[...]` in the text, as long as the array is used only
+    through subscripts (never passed on or aliased, which would hide writes). None where the text
+    gives no bound: a loop, a helper (`@wp.func`), an output used other than as `name[...]`."""
+    source = spec.source
+    if _LOOP.search(source) or "@wp.func" in source:
+        return None
+    uses = Counter(_NAME_USE.findall(source))
+    bounds = {}
+    for a in spec.args:
+        if a.role != "output":
+            continue
+        if uses[a.name] != 1:  # the one use that is not a subscript: its parameter declaration
+            return None
+        bounds[a.name] = uses[a.name + "["]
+    return bounds
+
+
+def _out_of_reach(count: int, samples: int, more: int, share: float) -> bool:
+    """Whether `count + x >= share * (samples + x)` fails for every x in [0, more] (`count` grows by
+    at most one per new sample): linear in x, so both ends decide. The margin keeps the verdict safe
+    from the rounding of `share * n` in the final check."""
+    margin = 1e-9 * (samples + more + 1)
+    return share * samples - count > margin and share * (samples + more) - (count + more) > margin
 
 
 def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share: float = 1.0) -> list[str]:
     """Written arrays that, at (at least `share` of) the sampled points, hold one constant or the
     same element of one input ("name: constant" / "name: copy of x"); [] when the kernel cannot be
-    judged this way. A `share` below 1 also catches an output that differs only in a rare branch."""
+    judged this way. A `share` below 1 also catches an output that differs only in a rare branch.
+
+    The samples are counted as they come, not kept: per output how often each value came and how
+    often it equalled each input's element. The run stops early once no output can reach `share`
+    any more, whatever the points left give: the answer is then [] (as it is for a run that fails
+    later), and the points left are not run.
+    """
+    compared = _compared_inputs(spec)
+    bounds = _writes_per_point(spec)
+    # outputs that may still reach the share; once one cannot, it never can again (the points left
+    # only shrink what may come), so it is not checked again
+    in_reach = set(compared) if bounds is not None else None
+    sizes = dict.fromkeys(compared, 0)  # per output, its samples so far
+    counts: dict[str, dict] = {name: {} for name in compared}  # per output, how often each value came
+    copies = {name: [0] * len(inputs) for name, inputs in compared.items()}  # per output, per compared input
+    left = points
     try:
-        outputs = sampled_outputs(spec, points, seed)
+        for at_point in _kernel_runs(spec, points, seed):
+            left -= 1
+            for name, samples in at_point.items():
+                sizes[name] += len(samples)
+                count, copied = counts[name], copies[name]
+                for v, own in samples:
+                    count[v] = count.get(v, 0) + 1  # as Counter(values) counts
+                    for i, x in enumerate(own):
+                        if x is not None and v == x:
+                            copied[i] += 1
+            if in_reach and left:
+                for name in list(in_reach):
+                    n, more = sizes[name], left * bounds[name]
+                    if n and _out_of_reach(max(counts[name].values()), n, more, share) \
+                            and all(_out_of_reach(c, n, more, share) for c in copies[name]):
+                        in_reach.discard(name)
+                if not in_reach:
+                    return []
     except Unsupported:
         return []
     found = []
-    for name, samples in outputs.items():
-        if len(samples) < 2:
+    for name, n in sizes.items():
+        if n < 2:
             continue
-        need = share * len(samples)
-        values = [v for v, _ in samples]
-        if max(Counter(values).values()) >= need:  # the count of the most frequent value
+        need = share * n
+        if max(counts[name].values()) >= need:  # the count of the most frequent value
             found.append(f"{name}: constant")
             continue
-        for other in samples[0][1]:
-            if sum(1 for v, own in samples if own.get(other) is not None and v == own[other]) >= need:
+        for other, c in zip(compared[name], copies[name]):
+            if c >= need:
                 found.append(f"{name}: copy of {other}")
                 break
     return found

@@ -295,3 +295,44 @@ def test_function_index_answers_what_separate_walks_answer(source):
             loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
             assert index.reads(node) == loaded
         assert {id(n) for n in index.literal_only} == {id(n) for n in _outermost_literal_only(fn)}
+
+
+@pytest.mark.parametrize("source", [kernel(p[1]) for p in PLANTED] + [generate(c, 5).source for c in CATEGORY_NAMES]
+                         + [kernel("r = a[tid]\nif flag:\n    r = b[tid]\nelif True:\n    r = 1.0\nout[tid] = r")])
+def test_statement_reads_answer_what_the_function_index_answers(source):
+    """The reads-only index drop_dead_stores uses gives FunctionIndex's reads for every statement
+    and branch test (a bare name or literal test too), and so the same dead statements."""
+    from synthesis.realism import FunctionIndex, StatementReads, dead_value_statements
+
+    for fn in ast.parse(source).body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        full, light = FunctionIndex(fn), StatementReads(fn)
+        statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt)]
+        for node in [fn] + statements + [s.test for s in statements if isinstance(s, ast.If)]:
+            assert light.reads(node) == full.reads(node)
+        assert dead_value_statements(fn, light) == dead_value_statements(fn, full)
+
+
+BOUNDS = [-np.inf, -2.0, -0.0, 0.0, 0.5, 2.0, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">=", "==", "!="])
+@pytest.mark.parametrize("ints", [(False, False), (True, True)])
+def test_a_comparison_of_single_values_is_judged_as_over_arrays(op, ints):
+    """Bounds that are single values (0-d) are compared in Python floats; over one-element arrays
+    the numpy rules run: every bound combination (infinities, signed zeros, NaN) agrees."""
+    from itertools import product
+
+    from synthesis.realism import ConditionEvaluator, Interval
+
+    class Given(ConditionEvaluator):
+        def eval_Name(self, node):
+            return self.env[node.id]
+
+    node = ast.parse(f"a {op} b", mode="eval").body
+    for al, ah, bl, bh in product(BOUNDS, repeat=4):
+        single = Given({"a": Interval(al, ah, ints[0]), "b": Interval(bl, bh, ints[1])}, {}, {}).eval(node)
+        arrays = Given({"a": Interval(np.array([al]), np.array([ah]), ints[0]),
+                        "b": Interval(np.array([bl]), np.array([bh]), ints[1])}, {}, {}).eval(node)
+        assert (single.lo.item(), single.hi.item()) == (arrays.lo[0], arrays.hi[0])

@@ -54,3 +54,42 @@ def test_multi_conditional_outputs_are_neither_constant_nor_copies(seed):
     # judged at other points than the generator's own check, and at every one of them
     spec = multi_conditional.generate(random.Random(seed), f"cond_{seed}", seed)
     assert degenerate_written(spec, points=64, seed=99) == []
+
+
+def _judged_on_every_point(spec: KernelSpec, points: int, seed: int, share: float) -> list[str]:
+    """degenerate_written's definition, over the full sampled_outputs (no early stop)."""
+    from collections import Counter
+
+    from synthesis.sampled_run import Unsupported, sampled_outputs
+
+    try:
+        outputs = sampled_outputs(spec, points, seed)
+    except Unsupported:
+        return []
+    found = []
+    for name, samples in outputs.items():
+        if len(samples) < 2:
+            continue
+        if max(Counter(v for v, _ in samples).values()) >= share * len(samples):
+            found.append(f"{name}: constant")
+            continue
+        for other in samples[0][1]:
+            if sum(1 for v, own in samples if own[other] is not None and v == own[other]) >= share * len(samples):
+                found.append(f"{name}: copy of {other}")
+                break
+    return found
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(min_value=0, max_value=2**31 - 1), st.sampled_from([0.5, 0.9, 1.0]), st.sampled_from([16, 64]))
+def test_stopping_once_no_output_can_reach_the_share_changes_no_verdict(seed, share, points):
+    # raw draws, before the generator's own check: about one in ten is degenerate
+    rng = random.Random(seed)
+    spec = multi_conditional.draw_kernel(rng, f"cond_{seed}", seed)
+    assert degenerate_written(spec, points, seed % 7, share) == _judged_on_every_point(spec, points, seed % 7, share)
+
+
+def test_an_output_written_through_an_alias_is_still_judged_on_every_point():
+    # `o` hides writes to `out` from the text: no early stop, and the copy is still found
+    body = "o = out\nr = b[tid]\nif b[tid] >= 2.0:\n    r = a[tid]\no[tid] = r"
+    assert degenerate_written(kernel(body), points=64, share=0.9) == ["out: copy of b"]
