@@ -15,8 +15,11 @@ of an earlier revision's): `--generation` prints the CPU time per kernel of gene
 `--baseline REV` checks REV out in a temporary git worktree and measures the same figures and the
 pipeline's throughput (`-j 1`) there and here, alternately, `--rounds` times (best of each: the
 machine may be shared), and prints the ratios new / REV: in wall time, and in CPU time per kernel
-(each run less a 28-kernel run of the same tree: start-up cancels), which a shared machine moves far
-less.
+(each run less a 28-kernel run of the same tree: start-up cancels). On a shared machine whose speed
+moves within seconds, `--side-by-side K` runs K copies of each side at the same time instead, so each
+round's ratio compares runs that saw the same machine.
+
+    python scripts/bench_pipeline.py --baseline 34f262e -n 600 --rounds 5 --side-by-side 2
 
     python scripts/bench_pipeline.py --generation [-n 1300]
     python scripts/bench_pipeline.py --baseline 34f262e [-n 600] [--rounds 3]
@@ -131,6 +134,68 @@ def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = 
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", proc.stdout)
     return count / float(match.group(2)), written / 1000 / count, cpu  # from the printed time (the rate is rounded)
+
+
+def pipelines_at_once(runs: list[tuple[Path, int]], seed: int) -> list[tuple[float, float]]:
+    """`pipeline.py -d cuda -j 1` for each (tree, kernel count) in `runs`, all started at once: each
+    run's kernels/s (from its printed time) and CPU seconds (its own and its worker's, from wait4).
+    Runs that share the machine's moments share its moods too, so their ratio is paired in time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for k, (root, count) in enumerate(runs):
+            log = open(Path(tmp) / f"{k}.out", "w+")
+            proc = subprocess.Popen(
+                [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
+                 "-o", str(Path(tmp) / f"out{k}"), "-s", str(seed), "-j", "1", "--no-progress"],
+                stdout=log, stderr=subprocess.STDOUT, text=True, cwd=root, env=tree_env(root))
+            procs.append((proc, log, count))
+        results = []
+        for proc, log, count in procs:
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            log.seek(0)
+            text = log.read()
+            log.close()
+            if proc.returncode:
+                raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
+            match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", text)
+            results.append((count / float(match.group(2)), usage.ru_utime + usage.ru_stime))
+        return results
+
+
+def side_by_side_figures(args) -> None:
+    """The pipeline here and at --baseline, `--side-by-side K` copies of each running at the same
+    time (2K processes on as many cores), `--rounds` times; then the same with SMALL_RUN kernels, so
+    that start-up cancels from the CPU time per kernel."""
+    cores = os.cpu_count() or 1
+    # one busy process per run (its worker; the parent waits), and as many cores again left free, so
+    # the runs do not compete for cores
+    if 4 * args.side_by_side > cores:
+        sys.exit(f"bench_pipeline: --side-by-side {args.side_by_side} needs {4 * args.side_by_side} cores, "
+                 f"this machine has {cores}")
+    rev, k = args.baseline, args.side_by_side
+    with revision_tree(rev) as old_root:
+        rounds = []
+        for round_ in range(args.rounds):
+            # old and new alternate in the start order, so neither side always starts first
+            roots = [old_root, ROOT] * k if round_ % 2 == 0 else [ROOT, old_root] * k
+            big = pipelines_at_once([(r, args.count) for r in roots], args.seed)
+            small = pipelines_at_once([(r, SMALL_RUN) for r in roots], args.seed)
+            side = lambda root, values: [v for r, v in zip(roots, values) if r == root]  # noqa: E731
+            rate = {n: statistics.mean(x[0] for x in side(r, big)) for n, r in (("old", old_root), ("new", ROOT))}
+            cpu = {n: statistics.mean(cpu_per_kernel(args.count, b[1], s[1]) for b, s in zip(side(r, big), side(r, small)))
+                   for n, r in (("old", old_root), ("new", ROOT))}
+            rounds.append((rate, cpu))
+    print(f"{k} run(s) of {rev} and {k} of this tree at the same time, {args.count} kernels each, -d cuda -j 1; "
+          f"{args.rounds} rounds ({cores} cores)")
+    for r, (rate, cpu) in enumerate(rounds):
+        print(f"  round {r + 1}: kernels/s {rate['old']:6.1f} ({rev}) {rate['new']:6.1f} (now) = {rate['new'] / rate['old']:.2f}"
+              f";  CPU ms/kernel {cpu['old']:5.2f} {cpu['new']:5.2f} -> throughput per core {cpu['old'] / cpu['new']:.2f}")
+    wall = [rate["new"] / rate["old"] for rate, _ in rounds]
+    core = [cpu["old"] / cpu["new"] for _, cpu in rounds]
+    print(f"pipeline -d cuda -j 1, new / {rev}: kernels/s median {statistics.median(wall):.2f} "
+          f"(range {min(wall):.2f}-{max(wall):.2f}); per core (CPU time, start-up excluded) median "
+          f"{statistics.median(core):.2f} (range {min(core):.2f}-{max(core):.2f})")
 
 
 def cpu_per_kernel(count: int, cpu: float, small_cpu: float) -> float:
@@ -294,6 +359,9 @@ def main() -> None:
                     help="only the CPU cost per kernel of generation and structure_hash")
     ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV (its own worktree)")
     ap.add_argument("--rounds", type=int, default=3, help="alternate runs for --generation/--baseline (best kept)")
+    ap.add_argument("--side-by-side", type=int, default=0, metavar="K",
+                    help="with --baseline: run K copies of each side at the same time, paired in time (a shared "
+                         "machine's speed moves within seconds); needs 4K cores")
     args = ap.parse_args()
     if args.count < 1 or args.rounds < 1:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
@@ -304,7 +372,7 @@ def main() -> None:
                                capture_output=True)
         if known.returncode:
             sys.exit(f"bench_pipeline: --baseline {args.baseline!r} is not a revision of this repository")
-        return baseline_figures(args)
+        return side_by_side_figures(args) if args.side_by_side else baseline_figures(args)
     if args.generation:
         return generation_figures(args)
     counts = sorted({1, 2, *(int(w) for w in args.workers.split(","))})
