@@ -16,8 +16,9 @@ of an earlier revision's): `--generation` prints the CPU time per kernel of gene
 pipeline's throughput (`-j 1`) there and here, alternately, `--rounds` times (best of each: the
 machine may be shared), and prints the ratios new / REV: in wall time, and in CPU time per kernel
 (each run less a 28-kernel run of the same tree: start-up cancels). On a shared machine whose speed
-moves within seconds, `--side-by-side K` runs K copies of each side at the same time instead, so each
-round's ratio compares runs that saw the same machine.
+moves within seconds, `--side-by-side K` runs K copies of each side at the same time instead, each
+pinned to a physical core of its own (a process sharing a core with another busy one runs far
+slower), so each round's ratio compares runs that saw the same machine.
 
     python scripts/bench_pipeline.py --baseline 34f262e -n 600 --rounds 5 --side-by-side 2
 
@@ -27,6 +28,7 @@ round's ratio compares runs that saw the same machine.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -136,15 +138,37 @@ def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = 
     return count / float(match.group(2)), written / 1000 / count, cpu  # from the printed time (the rate is rounded)
 
 
+def one_cpu_per_core() -> list[int]:
+    """One logical CPU of each physical core this process may run on (SMT siblings left out): two
+    busy processes on siblings of one core each run far slower, which a timing must not depend on."""
+    allowed = sorted(os.sched_getaffinity(0))
+    seen, chosen = set(), []
+    for cpu in allowed:
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            core = ((topology / "physical_package_id").read_text().strip(), (topology / "core_id").read_text().strip())
+        except OSError:
+            core = ("", str(cpu))
+        if core not in seen:
+            seen.add(core)
+            chosen.append(cpu)
+    return chosen
+
+
 def pipelines_at_once(runs: list[tuple[Path, int]], seed: int) -> list[tuple[float, float]]:
     """`pipeline.py -d cuda -j 1` for each (tree, kernel count) in `runs`, all started at once: each
     run's kernels/s (from its printed time) and CPU seconds (its own and its worker's, from wait4).
     Runs that share the machine's moments share its moods too, so their ratio is paired in time."""
+    cpus = one_cpu_per_core()
+    if len(cpus) < len(runs):
+        sys.exit(f"bench_pipeline: {len(runs)} runs at once need as many physical cores; {len(cpus)} here")
     with tempfile.TemporaryDirectory() as tmp:
         procs = []
         for k, (root, count) in enumerate(runs):
             log = open(Path(tmp) / f"{k}.out", "w+")
-            proc = subprocess.Popen(
+            # each run (its parent and worker) pinned to a core of its own
+            pin = functools.partial(os.sched_setaffinity, 0, {cpus[k]})
+            proc = subprocess.Popen(preexec_fn=pin, args=
                 [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda",
                  "-o", str(Path(tmp) / f"out{k}"), "-s", str(seed), "-j", "1", "--no-progress"],
                 stdout=log, stderr=subprocess.STDOUT, text=True, cwd=root, env=tree_env(root))
@@ -167,11 +191,9 @@ def side_by_side_figures(args) -> None:
     """The pipeline here and at --baseline, `--side-by-side K` copies of each running at the same
     time (2K processes on as many cores), `--rounds` times; then the same with SMALL_RUN kernels, so
     that start-up cancels from the CPU time per kernel."""
-    cores = os.cpu_count() or 1
-    # one busy process per run (its worker; the parent waits), and as many cores again left free, so
-    # the runs do not compete for cores
-    if 4 * args.side_by_side > cores:
-        sys.exit(f"bench_pipeline: --side-by-side {args.side_by_side} needs {4 * args.side_by_side} cores, "
+    cores = len(one_cpu_per_core())
+    if 2 * args.side_by_side > cores:  # one busy process per run (its worker; the parent waits)
+        sys.exit(f"bench_pipeline: --side-by-side {args.side_by_side} needs {2 * args.side_by_side} physical cores, "
                  f"this machine has {cores}")
     rev, k = args.baseline, args.side_by_side
     with revision_tree(rev) as old_root:
@@ -187,7 +209,7 @@ def side_by_side_figures(args) -> None:
                    for n, r in (("old", old_root), ("new", ROOT))}
             rounds.append((rate, cpu))
     print(f"{k} run(s) of {rev} and {k} of this tree at the same time, {args.count} kernels each, -d cuda -j 1; "
-          f"{args.rounds} rounds ({cores} cores)")
+          f"{args.rounds} rounds; each run pinned to a physical core of its own ({cores} here)")
     for r, (rate, cpu) in enumerate(rounds):
         print(f"  round {r + 1}: kernels/s {rate['old']:6.1f} ({rev}) {rate['new']:6.1f} (now) = {rate['new'] / rate['old']:.2f}"
               f";  CPU ms/kernel {cpu['old']:5.2f} {cpu['new']:5.2f} -> throughput per core {cpu['old'] / cpu['new']:.2f}")
@@ -361,7 +383,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="alternate runs for --generation/--baseline (best kept)")
     ap.add_argument("--side-by-side", type=int, default=0, metavar="K",
                     help="with --baseline: run K copies of each side at the same time, paired in time (a shared "
-                         "machine's speed moves within seconds); needs 4K cores")
+                         "machine's speed moves within seconds), each pinned to a physical core of its own; needs 2K cores")
     args = ap.parse_args()
     if args.count < 1 or args.rounds < 1:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
