@@ -22,6 +22,11 @@ slower), so each round's ratio compares runs that saw the same machine.
 
     python scripts/bench_pipeline.py --baseline 34f262e -n 600 --rounds 5 --side-by-side 2
 
+`--paired-floor K` measures the two-worker figure the same way: K pipelines with 2 workers and K pairs
+of Warp floor processes at the same time, each process pinned to a core of its own.
+
+    python scripts/bench_pipeline.py --paired-floor 3 -n 1200 --rounds 4
+
     python scripts/bench_pipeline.py --generation [-n 1300]
     python scripts/bench_pipeline.py --baseline 34f262e [-n 600] [--rounds 3]
 """
@@ -185,6 +190,80 @@ def pipelines_at_once(runs: list[tuple[Path, int]], seed: int) -> list[tuple[flo
             match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", text)
             results.append((count / float(match.group(2)), usage.ru_utime + usage.ru_stime))
         return results
+
+
+# Run in a subprocess pinned to one core: Warp's floor (create + build + emit) over `count` kernels of
+# seed `seed`, generated beforehand (untimed), after one warm-up kernel; prints kernels/s.
+FLOOR_TIMER = r"""
+import sys, time
+from extraction import warp_compat
+from extraction.loader import load_kernels, unload
+from synthesis.categories import generate
+from synthesis.stages import canonical_categories, task_for
+count, seed = int(sys.argv[1]), int(sys.argv[2])
+cats = canonical_categories(())
+specs = [generate(t.category, t.seed) for t in (task_for(i, cats, seed) for i in range(count))]
+warp_compat.build_module(load_kernels(specs[0].source, "warm")[specs[0].name], True).codegen("cuda")
+t0 = time.perf_counter()
+for sp in specs:
+    k = load_kernels(sp.source, "f_" + sp.name)[sp.name]
+    warp_compat.build_module(k, True).codegen("cuda")
+    unload("f_" + sp.name)
+print(count / (time.perf_counter() - t0))
+"""
+
+
+def paired_floor_figures(args) -> None:
+    """Issue 7's two-worker figure paired in time: K pipelines with 2 workers (each pinned to 2 cores
+    of its own) and K pairs of Warp floor processes (each pinned to a core of its own, -n / 2 kernels
+    each, seeds as `concurrent_floor`'s) all at the same time, `--rounds` times."""
+    cpus = one_cpu_per_core()
+    k = args.paired_floor
+    if 4 * k > len(cpus):
+        sys.exit(f"bench_pipeline: --paired-floor {k} needs {4 * k} physical cores, this machine has {len(cpus)}")
+    ratios = []
+    print(f"{k} pipeline(s) -j 2 and {k} pair(s) of Warp floor processes at the same time, each process on a "
+          f"core of its own; {args.count} kernels per pipeline, {args.count // 2} per floor process")
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(args.rounds):
+            procs = []
+            for j in range(k):
+                pipe_cpus, floor_cpus = cpus[4 * j:4 * j + 2], cpus[4 * j + 2:4 * j + 4]
+                if round_ % 2:  # the two kinds swap cores every other round
+                    pipe_cpus, floor_cpus = floor_cpus, pipe_cpus
+                log = open(Path(tmp) / f"p{round_}_{j}.out", "w+")
+                proc = subprocess.Popen(
+                    [sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "-n", str(args.count), "-d", "cuda",
+                     "-o", str(Path(tmp) / f"out{round_}_{j}"), "-s", str(args.seed + round_), "-j", "2", "--no-progress"],
+                    stdout=log, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=tree_env(ROOT),
+                    preexec_fn=functools.partial(os.sched_setaffinity, 0, set(pipe_cpus)))
+                procs.append(("pipeline", j, proc, log))
+                for p, cpu in enumerate(floor_cpus):
+                    log = open(Path(tmp) / f"f{round_}_{j}_{p}.out", "w+")
+                    proc = subprocess.Popen(
+                        [sys.executable, "-c", FLOOR_TIMER, str(args.count // 2), str(args.seed + round_ + 7919 * p)],
+                        stdout=log, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=tree_env(ROOT),
+                        preexec_fn=functools.partial(os.sched_setaffinity, 0, {cpu}))
+                    procs.append(("floor", j, proc, log))
+            pipeline_rates, floor_rates = [0.0] * k, [0.0] * k
+            for kind, j, proc, log in procs:
+                proc.wait()
+                log.seek(0)
+                text = log.read()
+                log.close()
+                if proc.returncode:
+                    raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
+                if kind == "pipeline":
+                    match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", text)
+                    pipeline_rates[j] = args.count / float(match.group(2))
+                else:
+                    floor_rates[j] += float(text.strip().splitlines()[-1])
+            pipe, floor = statistics.mean(pipeline_rates), statistics.mean(floor_rates)
+            ratios.append(pipe / floor)
+            print(f"  round {round_ + 1}: pipeline -j 2 {pipe:6.1f} kernels/s, Warp floor as 2 processes "
+                  f"{floor:6.1f} kernels/s: {pipe / floor:.2f}")
+    print(f"pipeline 2 workers / Warp's floor as 2 processes at once: median {statistics.median(ratios):.2f} "
+          f"(range {min(ratios):.2f}-{max(ratios):.2f})")
 
 
 def side_by_side_figures(args) -> None:
@@ -384,6 +463,9 @@ def main() -> None:
     ap.add_argument("--side-by-side", type=int, default=0, metavar="K",
                     help="with --baseline: run K copies of each side at the same time, paired in time (a shared "
                          "machine's speed moves within seconds), each pinned to a physical core of its own; needs 2K cores")
+    ap.add_argument("--paired-floor", type=int, default=0, metavar="K",
+                    help="only the two-worker figure, paired in time: K pipelines -j 2 and K pairs of Warp floor "
+                         "processes at once, each process on a core of its own; needs 4K cores")
     args = ap.parse_args()
     if args.count < 1 or args.rounds < 1:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
@@ -397,6 +479,8 @@ def main() -> None:
         return side_by_side_figures(args) if args.side_by_side else baseline_figures(args)
     if args.generation:
         return generation_figures(args)
+    if args.paired_floor:
+        return paired_floor_figures(args)
     counts = sorted({1, 2, *(int(w) for w in args.workers.split(","))})
     cores = os.cpu_count() or 1
     if args.standalone_only:
