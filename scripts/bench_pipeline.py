@@ -126,6 +126,14 @@ def tree_env(root: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(root) + (os.pathsep + rest if rest else ""))
 
 
+THROUGHPUT_LINE = re.compile(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)")
+
+
+def printed_rate(output: str, count: int) -> float:
+    """Kernels/s of a pipeline run from the time its throughput line prints (the rate there is rounded)."""
+    return count / float(THROUGHPUT_LINE.search(output).group(2))
+
+
 def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = ROOT) -> tuple[float, float, float]:
     """Kernels/s of `synthesis/pipeline.py -d cuda` in the tree at `root` (its own code imported), the
     kB of JSONL pairs (Python source, Warp's C++/CUDA) it wrote per kernel (how big the kernels are),
@@ -139,8 +147,7 @@ def pipeline_run(count: int, seed: int, workers: int, *extra: str, root: Path = 
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         written = sum(f.stat().st_size for f in (Path(tmp) / "out").rglob("*.jsonl"))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", proc.stdout)
-    return count / float(match.group(2)), written / 1000 / count, cpu  # from the printed time (the rate is rounded)
+    return printed_rate(proc.stdout, count), written / 1000 / count, cpu
 
 
 def one_cpu_per_core() -> list[int]:
@@ -187,8 +194,7 @@ def pipelines_at_once(runs: list[tuple[Path, int]], seed: int) -> list[tuple[flo
             log.close()
             if proc.returncode:
                 raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
-            match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", text)
-            results.append((count / float(match.group(2)), usage.ru_utime + usage.ru_stime))
+            results.append((printed_rate(text, count), usage.ru_utime + usage.ru_stime))
         return results
 
 
@@ -254,8 +260,7 @@ def paired_floor_figures(args) -> None:
                 if proc.returncode:
                     raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
                 if kind == "pipeline":
-                    match = re.search(r"throughput\s+(\d+) kernels/s \(\d+ workers, ([\d.]+) s\)", text)
-                    pipeline_rates[j] = args.count / float(match.group(2))
+                    pipeline_rates[j] = printed_rate(text, args.count)
                 else:
                     floor_rates[j] += float(text.strip().splitlines()[-1])
             pipe, floor = statistics.mean(pipeline_rates), statistics.mean(floor_rates)
