@@ -411,15 +411,20 @@ def find_self_assign(fn: ast.FunctionDef, index: FunctionIndex | None = None) ->
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
 
+# Statement classes with a `body` or `orelse` field (the others hold no statement list `_blocks` reads).
+_NESTING = frozenset(cls for cls in _STATEMENTS if "body" in cls._fields or "orelse" in cls._fields)
+
+
 def _blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
     """Every statement list (function body, branch, loop body), outermost first (as a list: one call
     per block, not a generator per level)."""
     out = [body]
     for stmt in body:
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                out += _blocks(inner)
+        if type(stmt) in _NESTING or type(stmt) not in _STATEMENTS:
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    out += _blocks(inner)
     return out
 
 
@@ -465,22 +470,47 @@ def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | StatementR
     index = FunctionIndex(fn) if index is None else index
     reads = index.reads
     read = index.all_reads()
-    for block in _blocks(fn.body):
+    blocks = _blocks(fn.body)
+    # How many `name = ...` targets each name has among the blocks' statements: `first_use` answers
+    # "assigned" only at a later such statement of the block (or of its branches), so a name no other
+    # statement assigns needs no `first_use`.
+    assigned: dict[str, int] = {}
+    for block in blocks:
+        for stmt in block:
+            if type(stmt) is ast.Assign:
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        assigned[t.id] = assigned.get(t.id, 0) + 1
+    for block in blocks:
         for i, stmt in enumerate(block):
             cls = type(stmt)
-            if cls is ast.AugAssign and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
-                out.append(stmt)
-                continue
-            if cls is not ast.Assign and cls is not ast.AnnAssign:
+            if cls is ast.Assign:
+                targets = stmt.targets
+                if len(targets) == 1:  # `_assigned_names` without its list comprehension
+                    target = targets[0]
+                    names = [target.id] if isinstance(target, ast.Name) else []
+                else:
+                    names = _assigned_names(stmt)
+            elif cls is ast.AnnAssign:
+                names = _assigned_names(stmt)
+            else:
+                if cls is ast.AugAssign and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+                    out.append(stmt)
                 continue  # assigns no name (`_assigned_names` is empty): never dead here
-            names = _assigned_names(stmt)
-            if any(name not in read for name in names):
-                out.append(stmt)
-                continue
-            if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
-                continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
-            if any(first_use(block[i + 1:], name, reads) == "assigned" for name in names):
-                out.append(stmt)
+            for name in names:
+                if name not in read:
+                    break
+            else:
+                # names another statement assigns (an overwrite `first_use` may find), usually none
+                later = [name for name in names if assigned.get(name, 0) > (names.count(name) if cls is ast.Assign else 0)]
+                if not later or cls is ast.Assign and _is_literal_init(stmt.value):
+                    continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
+                for name in later:
+                    if first_use(block[i + 1:], name, reads) == "assigned":
+                        break
+                else:
+                    continue
+            out.append(stmt)
     return out
 
 
