@@ -105,6 +105,10 @@ _STATEMENTS = frozenset(cls for cls in _INDEXED_FIELDS if issubclass(cls, ast.st
 _COMPUTATIONS = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call)  # what `_is_computation` may accept
 
 
+_Name, _Constant, _Load, _AST, _If, _Call, _Attribute, _Subscript = (
+    ast.Name, ast.Constant, ast.Load, ast.AST, ast.If, ast.Call, ast.Attribute, ast.Subscript)
+
+
 def _indexed_fields(cls: type) -> tuple[str, ...]:
     """The fields of a node class outside the table (none from the parser)."""
     return tuple(f for f in child_fields(cls) if f not in _UNINDEXED_FIELDS)
@@ -165,15 +169,15 @@ class FunctionIndex:
     def _visit(self, node: ast.AST, depth: int, callee: bool) -> bool:
         """Index `node`'s subtree; whether it keeps a computation holding it literal-only
         (`not _breaks_literal(node, callee)` and no node below breaks it; `callee`: `node` is its
-        parent Call's callee)."""
+        parent Call's callee). Names and constants below it are handled here, without a call."""
         loads = self._loads
         start = len(loads)
         cls = type(node)
-        if cls is ast.Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
-            if type(node.ctx) is ast.Load:
+        if cls is _Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
+            if type(node.ctx) is _Load:
                 loads.append(node.id)
             return node.id == "wp"
-        if cls is ast.Constant:
+        if cls is _Constant:
             return True
         levels = self._levels
         if depth == len(levels):
@@ -183,35 +187,50 @@ class FunctionIndex:
         literal = self._literal
         mark = len(literal)
         clean = True
-        for field in _INDEXED_FIELDS.get(cls) or _indexed_fields(cls):
+        fields = _INDEXED_FIELDS.get(cls)
+        for field in _indexed_fields(cls) if fields is None else fields:
             value = getattr(node, field, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 for item in value:
-                    if type(item) is ast.Name:  # what _visit does for a Name, without the call
-                        if type(item.ctx) is ast.Load:
+                    kind = type(item)
+                    if kind is _Name:  # what _visit does for a Name, without the call
+                        if type(item.ctx) is _Load:
                             loads.append(item.id)
                         if item.id != "wp":
                             clean = False
-                    elif isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
+                    elif kind is _Constant:
+                        pass
+                    elif isinstance(item, _AST) and not self._visit(item, depth + 1, False):
                         clean = False
-            elif isinstance(value, ast.AST):
-                test_start = len(loads)
-                if type(value) is ast.Name:  # as for a list's Name
-                    if type(value.ctx) is ast.Load:
+            else:
+                if kind is _Name:  # as for a list's Name
+                    if type(value.ctx) is _Load:
                         loads.append(value.id)
                     if value.id != "wp":
                         clean = False
-                elif not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
+                elif kind is _Constant:
+                    pass
+                elif isinstance(value, _AST) and not self._visit(value, depth + 1, cls is _Call and field == "func"):
                     clean = False
-                if field == "test" and cls is ast.If:  # first_use reads a branch's test on its own
-                    self._spans[id(value)] = (test_start, len(loads))
+                if cls is _If and field == "test":  # first_use reads a branch's test on its own
+                    self._spans[id(value)] = (start, len(loads))  # the test is an If's first field
         if cls in _STATEMENTS or cls not in _INDEXED_FIELDS and isinstance(node, ast.stmt):
             self._spans[id(node)] = (start, len(loads))
+            return clean
+        if not clean:
+            return False
         # a computation cannot break literal-only-ness itself (_breaks_literal(node, False) is False)
-        if clean and cls in _COMPUTATIONS and _is_computation(node):
+        if cls in _COMPUTATIONS and _is_computation(node):
             del literal[mark:]  # report the outermost one only
             literal.append(node)
-        return clean and not (cls is ast.Subscript or cls is ast.Attribute and _breaks_literal(node, callee))
+            return True
+        if cls is _Attribute:  # _breaks_literal(node, callee), written out
+            if type(node.ctx) is not _Load:
+                return False
+            value = node.value
+            return callee or not (type(value) is _Name and value.id == "wp")
+        return cls is not _Subscript
 
     def of_kind(self, *kinds: type) -> list[ast.AST]:
         """The nodes of these classes (not Name or Constant), in `ast.walk`'s order."""
