@@ -102,7 +102,7 @@ _INDEXED_FIELDS: dict[type, tuple[str, ...]] = {
     for cls in (getattr(ast, n) for n in dir(ast)) if isinstance(cls, type) and issubclass(cls, ast.AST)
 }
 _STATEMENTS = frozenset(cls for cls in _INDEXED_FIELDS if issubclass(cls, ast.stmt))  # isinstance(node, ast.stmt)
-_COMPUTATIONS = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call)  # what `_is_computation` may accept
+_COMPUTATIONS = frozenset((ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call))  # what `_is_computation` may accept
 
 
 _Name, _Constant, _Load, _AST, _If, _Call, _Attribute, _Subscript = (
