@@ -2,7 +2,7 @@
 
 The fingerprint is the sha256 of `ast.dump(tree, annotate_fields=False)` of the kernel's tree with
 every identifier renamed `n0, n1, ...` in order of first appearance and every literal replaced by
-its type's name. `_CanonicalDump` writes that text in one pass over the unmodified tree, without
+its type's name. `canonical_dump` writes that text in one pass over the unmodified tree, without
 building the renamed tree (it is on the pipeline's per-kernel path); its output is `ast.dump`'s,
 character for character.
 
@@ -110,25 +110,93 @@ class _Dump:
         return repr(value)
 
 
-class _CanonicalDump(_Dump):
-    """The dump of the canonical tree: names renamed in order of first appearance, literals replaced
-    by their type's name."""
+# ---- the canonical dump -------------------------------------------------------------------------
+_KEEP_TEXTS = {name: repr(name) for name in KEEP}  # a kept name as the dump writes it
+_Name, _Constant, _Attribute, _Call, _Assign, _Subscript, _BinOp, _keyword, _arg, _Load, _AST, _FunctionDef = (
+    ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Assign, ast.Subscript, ast.BinOp, ast.keyword, ast.arg,
+    ast.Load, ast.AST, ast.FunctionDef)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: dict[str, str] = {}
 
-    def name(self, name: str) -> str:
-        if name in KEEP:
-            return name
-        names = self.names
-        new = names.get(name)
-        if new is None:
-            new = names[name] = f"n{len(names)}"
-        return new
+def _canonical_writer(rename, name_texts: dict[str, str]):
+    """`write(node)`: the canonical dump of `node`. `rename(name)` gives a renamed identifier as the dump
+    writes it (quoted); `name_texts` remembers the text of each loaded Name. Written like `_Dump._node`,
+    whose output it is (with the renamings), one branch per common node, in order of frequency in a kernel.
+    A closure rather than a `_Dump` subclass: no attribute lookups per node."""
 
-    def constant(self, node: ast.Constant) -> str:
-        return f"Constant({type(node.value).__name__!r})"
+    def value(v) -> str:
+        if isinstance(v, _AST):
+            return write(v)
+        if isinstance(v, list):
+            return f"[{', '.join([value(x) for x in v])}]"
+        return repr(v)
+
+    def write(node) -> str:
+        cls = type(node)
+        if cls is _Name:
+            ctx = type(node.ctx)
+            if ctx is _Load:
+                text = name_texts.get(node.id)
+                if text is None:
+                    text = name_texts[node.id] = f"Name({rename(node.id)}, Load())"
+                return text
+            return f"Name({rename(node.id)}, {ctx.__name__}())"
+        if cls is _Attribute:
+            return f"Attribute({write(node.value)}, {node.attr!r}, {type(node.ctx).__name__}())"
+        if cls is _Call:
+            return (f"Call({write(node.func)}, [{', '.join(map(write, node.args))}], "
+                    f"[{', '.join(map(write, node.keywords))}])")
+        if cls is _Assign and node.type_comment is None:
+            return f"Assign([{', '.join(map(write, node.targets))}], {write(node.value)})"
+        if cls is _Subscript:
+            return f"Subscript({write(node.value)}, {write(node.slice)}, {type(node.ctx).__name__}())"
+        if cls is _BinOp:
+            return f"BinOp({write(node.left)}, {type(node.op).__name__}(), {write(node.right)})"
+        if cls is _Constant:
+            return f"Constant({type(node.value).__name__!r})"
+        if cls is _arg and node.annotation is not None and node.type_comment is None:
+            return f"arg({rename(node.arg)}, {write(node.annotation)})"
+        if cls is _keyword and node.arg is not None:  # a keyword's name is the callee's: kept
+            return f"keyword({node.arg!r}, {write(node.value)})"
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+        if not fields:  # operators and contexts: `Add()`, `Load()`
+            return f"{cls.__name__}()"
+        parts = []
+        keywords = False
+        for field, optional in fields:
+            v = getattr(node, field, _MISSING)
+            if v is _MISSING or v is None and optional:
+                keywords = True  # every later field is written `field=value`
+                continue
+            if type(v) is list:
+                text = f"[{', '.join([write(x) if isinstance(x, _AST) else value(x) for x in v])}]"
+            elif isinstance(v, _AST):
+                text = write(v)
+            elif field == "name" and cls is _FunctionDef or field == "arg" and cls is _arg:
+                text = rename(v)
+            else:
+                text = repr(v)
+            parts.append(f"{field}={text}" if keywords else text)
+        return f"{cls.__name__}({', '.join(parts)})"
+
+    return write
+
+
+def canonical_dump(tree: ast.AST) -> str:
+    """`ast.dump(tree, annotate_fields=False)` of the canonical tree: identifiers renamed `n0, n1, ...`
+    in order of first appearance (KEEP excepted) and literals replaced by their type's name, written
+    in one pass over the unmodified tree."""
+    renamed = dict(_KEEP_TEXTS)
+    kept = len(renamed)
+
+    def rename(name: str) -> str:
+        text = renamed.get(name)
+        if text is None:
+            text = renamed[name] = f"'n{len(renamed) - kept}'"
+        return text
+
+    return _canonical_writer(rename, {})(tree)
 
 
 # Fields the grammar fills with identifiers, strings or numbers, never nodes: the walk skips them.
@@ -239,5 +307,5 @@ def same_tree(a: ast.AST, b: ast.AST) -> bool:
 
 def structure_hash(source: str) -> str:
     """Equal for two kernels that differ only in names and numeric literals."""
-    text = _CanonicalDump().node(parse_module(source))
+    text = canonical_dump(parse_module(source))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -102,7 +102,11 @@ _INDEXED_FIELDS: dict[type, tuple[str, ...]] = {
     for cls in (getattr(ast, n) for n in dir(ast)) if isinstance(cls, type) and issubclass(cls, ast.AST)
 }
 _STATEMENTS = frozenset(cls for cls in _INDEXED_FIELDS if issubclass(cls, ast.stmt))  # isinstance(node, ast.stmt)
-_COMPUTATIONS = (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call)  # what `_is_computation` may accept
+_COMPUTATIONS = frozenset((ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call))  # what `_is_computation` may accept
+
+
+_Name, _Constant, _Load, _AST, _If, _Call, _Attribute, _Subscript = (
+    ast.Name, ast.Constant, ast.Load, ast.AST, ast.If, ast.Call, ast.Attribute, ast.Subscript)
 
 
 def _indexed_fields(cls: type) -> tuple[str, ...]:
@@ -165,15 +169,15 @@ class FunctionIndex:
     def _visit(self, node: ast.AST, depth: int, callee: bool) -> bool:
         """Index `node`'s subtree; whether it keeps a computation holding it literal-only
         (`not _breaks_literal(node, callee)` and no node below breaks it; `callee`: `node` is its
-        parent Call's callee)."""
+        parent Call's callee). Names and constants below it are handled here, without a call."""
         loads = self._loads
         start = len(loads)
         cls = type(node)
-        if cls is ast.Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
-            if type(node.ctx) is ast.Load:
+        if cls is _Name:  # the leaves, most nodes, first (no check selects them: not in `nodes`)
+            if type(node.ctx) is _Load:
                 loads.append(node.id)
             return node.id == "wp"
-        if cls is ast.Constant:
+        if cls is _Constant:
             return True
         levels = self._levels
         if depth == len(levels):
@@ -183,35 +187,50 @@ class FunctionIndex:
         literal = self._literal
         mark = len(literal)
         clean = True
-        for field in _INDEXED_FIELDS.get(cls) or _indexed_fields(cls):
+        fields = _INDEXED_FIELDS.get(cls)
+        for field in _indexed_fields(cls) if fields is None else fields:
             value = getattr(node, field, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 for item in value:
-                    if type(item) is ast.Name:  # what _visit does for a Name, without the call
-                        if type(item.ctx) is ast.Load:
+                    kind = type(item)
+                    if kind is _Name:  # what _visit does for a Name, without the call
+                        if type(item.ctx) is _Load:
                             loads.append(item.id)
                         if item.id != "wp":
                             clean = False
-                    elif isinstance(item, ast.AST) and not self._visit(item, depth + 1, False):
+                    elif kind is _Constant:
+                        pass
+                    elif isinstance(item, _AST) and not self._visit(item, depth + 1, False):
                         clean = False
-            elif isinstance(value, ast.AST):
-                test_start = len(loads)
-                if type(value) is ast.Name:  # as for a list's Name
-                    if type(value.ctx) is ast.Load:
+            else:
+                if kind is _Name:  # as for a list's Name
+                    if type(value.ctx) is _Load:
                         loads.append(value.id)
                     if value.id != "wp":
                         clean = False
-                elif not self._visit(value, depth + 1, field == "func" and cls is ast.Call):
+                elif kind is _Constant:
+                    pass
+                elif isinstance(value, _AST) and not self._visit(value, depth + 1, cls is _Call and field == "func"):
                     clean = False
-                if field == "test" and cls is ast.If:  # first_use reads a branch's test on its own
-                    self._spans[id(value)] = (test_start, len(loads))
+                if cls is _If and field == "test":  # first_use reads a branch's test on its own
+                    self._spans[id(value)] = (start, len(loads))  # the test is an If's first field
         if cls in _STATEMENTS or cls not in _INDEXED_FIELDS and isinstance(node, ast.stmt):
             self._spans[id(node)] = (start, len(loads))
+            return clean
+        if not clean:
+            return False
         # a computation cannot break literal-only-ness itself (_breaks_literal(node, False) is False)
-        if clean and cls in _COMPUTATIONS and _is_computation(node):
+        if cls in _COMPUTATIONS and _is_computation(node):
             del literal[mark:]  # report the outermost one only
             literal.append(node)
-        return clean and not (cls is ast.Subscript or cls is ast.Attribute and _breaks_literal(node, callee))
+            return True
+        if cls is _Attribute:  # _breaks_literal(node, callee), written out
+            if type(node.ctx) is not _Load:
+                return False
+            value = node.value
+            return callee or not (type(value) is _Name and value.id == "wp")
+        return cls is not _Subscript
 
     def of_kind(self, *kinds: type) -> list[ast.AST]:
         """The nodes of these classes (not Name or Constant), in `ast.walk`'s order."""
@@ -411,15 +430,20 @@ def find_self_assign(fn: ast.FunctionDef, index: FunctionIndex | None = None) ->
             and isinstance(n.value, ast.Name) and n.value.id == n.targets[0].id]
 
 
+# Statement classes with a `body` or `orelse` field (the others hold no statement list `_blocks` reads).
+_NESTING = frozenset(cls for cls in _STATEMENTS if "body" in cls._fields or "orelse" in cls._fields)
+
+
 def _blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
     """Every statement list (function body, branch, loop body), outermost first (as a list: one call
     per block, not a generator per level)."""
     out = [body]
     for stmt in body:
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                out += _blocks(inner)
+        if type(stmt) in _NESTING or type(stmt) not in _STATEMENTS:
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    out += _blocks(inner)
     return out
 
 
@@ -465,22 +489,47 @@ def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | StatementR
     index = FunctionIndex(fn) if index is None else index
     reads = index.reads
     read = index.all_reads()
-    for block in _blocks(fn.body):
+    blocks = _blocks(fn.body)
+    # How many `name = ...` targets each name has among the blocks' statements: `first_use` answers
+    # "assigned" only at a later such statement of the block (or of its branches), so a name no other
+    # statement assigns needs no `first_use`.
+    assigned: dict[str, int] = {}
+    for block in blocks:
+        for stmt in block:
+            if type(stmt) is ast.Assign:
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        assigned[t.id] = assigned.get(t.id, 0) + 1
+    for block in blocks:
         for i, stmt in enumerate(block):
             cls = type(stmt)
-            if cls is ast.AugAssign and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
-                out.append(stmt)
-                continue
-            if cls is not ast.Assign and cls is not ast.AnnAssign:
+            if cls is ast.Assign:
+                targets = stmt.targets
+                if len(targets) == 1:  # `_assigned_names` without its list comprehension
+                    target = targets[0]
+                    names = [target.id] if isinstance(target, ast.Name) else []
+                else:
+                    names = _assigned_names(stmt)
+            elif cls is ast.AnnAssign:
+                names = _assigned_names(stmt)
+            else:
+                if cls is ast.AugAssign and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+                    out.append(stmt)
                 continue  # assigns no name (`_assigned_names` is empty): never dead here
-            names = _assigned_names(stmt)
-            if any(name not in read for name in names):
-                out.append(stmt)
-                continue
-            if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
-                continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
-            if any(first_use(block[i + 1:], name, reads) == "assigned" for name in names):
-                out.append(stmt)
+            for name in names:
+                if name not in read:
+                    break
+            else:
+                # names another statement assigns (an overwrite `first_use` may find), usually none
+                later = [name for name in names if assigned.get(name, 0) > (names.count(name) if cls is ast.Assign else 0)]
+                if not later or cls is ast.Assign and _is_literal_init(stmt.value):
+                    continue  # `r = float(0.0)` before an if/else that sets r: Warp's declaration idiom
+                for name in later:
+                    if first_use(block[i + 1:], name, reads) == "assigned":
+                        break
+                else:
+                    continue
+            out.append(stmt)
     return out
 
 

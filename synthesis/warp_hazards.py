@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 
-from synthesis.normalize import ast_walk, parse_module
+from synthesis.normalize import child_fields, parse_module
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.With)
 
@@ -40,8 +40,30 @@ def _module_names(tree: ast.Module) -> set[str]:
     return names
 
 
+# Per node class: the fields that can hold a Name (`child_fields` less contexts and operators).
+_NAME_FIELDS = {cls: tuple(f for f in child_fields(cls) if f not in ("ctx", "op", "ops"))
+                for cls in (getattr(ast, n) for n in dir(ast)) if isinstance(cls, type) and issubclass(cls, ast.AST)}
+
+
 def _reads(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast_walk(stmt))
+    """Whether a node of `ast_walk(stmt)` loads `name`: a depth-first search that stops at the first
+    (the statement's text holds the name, so it usually does, early)."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is ast.Name or isinstance(node, ast.Name):
+            if node.id == name and isinstance(node.ctx, ast.Load):
+                return True
+            continue
+        fields = _NAME_FIELDS.get(cls)
+        for field in child_fields(cls) if fields is None else fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack += [item for item in value if isinstance(item, ast.AST)]
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return False
 
 
 def _decorator_names_warp(d: ast.expr) -> bool:

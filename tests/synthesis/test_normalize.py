@@ -82,3 +82,22 @@ def test_same_tree_is_equality_of_dumps():
             assert same_tree(a, b) == (dump_a == dump_b)
             equal_pairs += a is not b and dump_a == dump_b
     assert equal_pairs > 0  # the comparison met equal trees that are different objects
+
+
+def test_structure_hash_is_the_digest_of_the_rewritten_tree_on_uncommon_syntax():
+    """Beyond generated kernels: the canonical dump's generic path (classes, lambdas, `**kwargs`, an
+    unannotated argument, `del`, imports, a starred target, f-strings, a non-ASCII name) agrees with
+    the rewrite too."""
+    source = (
+        "import numpy as np\nfrom a.b import c as d\nK = 3\n"
+        "class S:\n    x: int = 1\n    def m(self, *a, k=2, **kw) -> 'T':\n        return lambda q, r=1: q + r\n"
+        "@wp.func\ndef g(x, y: float = 0.5, *, z=None):\n    global K\n    del x[0], y.w\n"
+        "    a, *b = f(*x, **{'k': 1}, j=2)\n    s = f'{a!r:>{K}} \\u00e9' + 'é'\n"
+        "    for i, v in enumerate(b):\n        if not v or i is None:\n            continue\n"
+        "    while True:\n        break\n    with open(s) as h:\n        pass\n"
+        "    try:\n        raise ValueError(s)\n    except (ValueError, KeyError) as e:\n        pass\n"
+        "    finally:\n        pass\n    assert a, 'message'\n    ñ = [c for c in range(3) if c]\n"
+        "    return {k: v for k, v in {}.items()}, x[1:2, ...], -ñ, a @ b, (yield)\n"
+    )
+    text = ast.dump(_Canonical().visit(ast.parse(source)), annotate_fields=False)
+    assert structure_hash(source) == hashlib.sha256(text.encode()).hexdigest()

@@ -336,3 +336,129 @@ def test_a_comparison_of_single_values_is_judged_as_over_arrays(op, ints):
         arrays = Given({"a": Interval(np.array([al]), np.array([ah]), ints[0]),
                         "b": Interval(np.array([bl]), np.array([bh]), ints[1])}, {}, {}).eval(node)
         assert (single.lo.item(), single.hi.item()) == (arrays.lo[0], arrays.hi[0])
+
+
+# ---- the checks' shortcuts against their definitions, on random function bodies -----------------
+def _expressions(depth: int):
+    from hypothesis import strategies as st
+
+    leaves = st.sampled_from(["a[tid]", "b[tid]", "x", "r", "scale", "1.5", "2", "-0.5", "wp.pi", "True"])
+    if depth == 0:
+        return leaves
+    sub = _expressions(depth - 1)
+    return st.one_of(
+        leaves,
+        st.tuples(sub, st.sampled_from(["+", "-", "*", "<", "==", "and", "or"]), sub).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        sub.map(lambda e: f"-({e})"), sub.map(lambda e: f"(not {e})"),
+        st.tuples(st.sampled_from(["wp.exp", "float", "wp.min", "wp.transpose", "wp.cross"]), sub, sub).map(
+            lambda t: f"{t[0]}({t[1]})" if t[0] in ("wp.exp", "float", "wp.transpose") else f"{t[0]}({t[1]}, {t[2]})"),
+        st.tuples(sub, sub, sub).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+    )
+
+
+def _bodies(depth: int = 2):
+    """Statement lists over a few names: assignments (plain, chained, annotated, augmented, a name
+    to itself), stores, and if/else, for and while blocks holding more of them."""
+    from hypothesis import strategies as st
+
+    names = st.sampled_from(["x", "r", "t1"])
+    expr = _expressions(2)
+    simple = st.one_of(
+        st.tuples(names, expr).map(lambda t: [f"{t[0]} = {t[1]}"]),
+        st.tuples(names, names, expr).map(lambda t: [f"{t[0]} = {t[1]} = {t[2]}"]),
+        st.tuples(names, expr).map(lambda t: [f"{t[0]}: float = {t[1]}"]),
+        st.tuples(names, expr).map(lambda t: [f"{t[0]} += {t[1]}"]),
+        names.map(lambda n: [f"{n} = {n}"]),
+        names.map(lambda n: [f"{n} = float(0.0)"]),
+        expr.map(lambda e: [f"out[tid] = {e}"]),
+    )
+    if depth == 0:
+        return simple
+    block = st.lists(_bodies(depth - 1), min_size=1, max_size=3).map(lambda parts: [line for p in parts for line in p])
+    indent = lambda lines: ["    " + line for line in lines]  # noqa: E731
+    return st.one_of(
+        simple,
+        st.tuples(expr, block, block).map(lambda t: [f"if {t[0]}:", *indent(t[1]), "else:", *indent(t[2])]),
+        st.tuples(names, block).map(lambda t: [f"if {t[0]}:", *indent(t[1])]),
+        block.map(lambda b: ["for i in range(3):", *indent(b)]),
+        st.tuples(expr, block).map(lambda t: [f"while {t[0]}:", *indent(t[1]), "    break"]),
+    )
+
+
+def _reference_dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
+    """dead_value_statements' definition, without its shortcuts: every assigned name's first use
+    looked up over the statements after it, each statement's reads from a walk of its own."""
+    from synthesis.realism import _assigned_names, _is_literal_init, _loaded_names, first_use
+
+    def blocks(body):
+        out = [body]
+        for stmt in body:
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    out += blocks(inner)
+        return out
+
+    out = []
+    read = _loaded_names(fn)
+    for block in blocks(fn.body):
+        for i, stmt in enumerate(block):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id not in read:
+                out.append(stmt)
+                continue
+            names = _assigned_names(stmt)
+            if any(name not in read for name in names):
+                out.append(stmt)
+                continue
+            if isinstance(stmt, ast.Assign) and _is_literal_init(stmt.value):
+                continue
+            if any(first_use(block[i + 1:], name) == "assigned" for name in names):
+                out.append(stmt)
+    return out
+
+
+def _random_kernels():
+    from hypothesis import strategies as st
+
+    return st.lists(_bodies(), min_size=1, max_size=5).map(lambda parts: kernel("\n".join(l for p in parts for l in p)))
+
+
+def _check_against_definitions(source: str) -> None:
+    from synthesis.realism import FunctionIndex, StatementReads, dead_value_statements
+
+    fn = ast.parse(source).body[-1]
+    index = FunctionIndex(fn)
+    expected = [id(s) for s in _reference_dead_value_statements(fn)]
+    assert [id(s) for s in dead_value_statements(fn, index)] == expected
+    assert [id(s) for s in dead_value_statements(fn, StatementReads(fn))] == expected
+    for kinds in INDEX_KINDS:
+        assert [id(n) for n in index.of_kind(*kinds)] == [id(n) for n in ast.walk(fn) if isinstance(n, kinds)]
+    statements = [n for n in ast.walk(fn) if isinstance(n, ast.stmt)]
+    for node in statements + [s.test for s in statements if isinstance(s, ast.If)]:
+        assert index.reads(node) == {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    assert {id(n) for n in index.literal_only} == {id(n) for n in _outermost_literal_only(fn)}
+
+
+OVERWRITES = [
+    "x: float = a[tid]\nx = b[tid]\nout[tid] = x",  # an annotated value overwritten
+    "x = x = a[tid]\nout[tid] = x",  # one statement assigning a name twice
+    "x = r = a[tid]\nif b[tid] > 0.0:\n    x = 1.0\nelse:\n    r = x = 2.0\nout[tid] = x + r",
+    "x = a[tid]\nfor i in range(3):\n    x = b[tid]\nx = 2.0\nout[tid] = x",
+    "x = a[tid]\nif x:\n    x = b[tid]\nelif True:\n    x = 1.0\nout[tid] = x",
+]
+
+
+@pytest.mark.parametrize("source", [kernel(body) for body in OVERWRITES] + [kernel(p[1]) for p in PLANTED])
+def test_dead_values_and_index_answer_their_definitions(source):
+    """dead_value_statements (both indexes) finds what its definition finds, and FunctionIndex
+    gives each statement's and branch test's reads, the checks' selections and the outermost
+    literal-only computations as separate walks do."""
+    _check_against_definitions(source)
+
+
+def test_dead_values_and_index_answer_their_definitions_on_random_bodies():
+    """As above on random bodies (many with dead values, overwrites in branches, chained and
+    annotated assignments, literal-only and same-operand expressions)."""
+    from hypothesis import given, settings
+
+    settings(max_examples=150, deadline=None, derandomize=True)(given(_random_kernels())(_check_against_definitions))()

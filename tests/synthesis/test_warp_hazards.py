@@ -56,3 +56,26 @@ def test_local_names_are_not_module_names():
 @given(seed=st.integers(0, 2**62), category=st.sampled_from(["multi_conditional", "combined", "control_flow"]))
 def test_generated_kernels_never_contain_the_hazard(seed, category):
     assert global_first_read_in_branch(generate(category, seed).source) is None
+
+
+def test_a_statement_reads_a_name_as_a_walk_of_it_finds():
+    """`_reads` (a search that stops at the first load) answers what a full walk answers, for every
+    statement of the planted hazard and of kernels with module constants and structs, and every
+    name they hold: loaded, stored, an attribute's or a keyword's name, or absent."""
+    import ast
+
+    from synthesis.warp_hazards import _reads
+
+    sources = [HAZARD, generate("particles", 3).source, generate("stencil", 4).source,
+               "K = 2\ndef f(a, *b, k=K, **c):\n    del a[K]\n    x.K = f(K=1)\n    return [K for K in b if K], {**c}\n"]
+    checked = 0
+    for source in sources:
+        tree = ast.parse(source)
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {"absent", "dtype", "wp"}
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)):
+            for name in names:
+                walked = any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                             for n in ast.walk(stmt))
+                assert _reads(stmt, name) == walked
+                checked += walked
+    assert checked > 50
