@@ -159,7 +159,7 @@ class KernelWriter:
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
-        self._judge_cache: tuple | None = None  # (state key, judge_value's inputs): see _judge_inputs
+        self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -414,28 +414,38 @@ class KernelWriter:
 
     def _judge_inputs(self):
         """(realism.SamplingInputs, the locals' parsed values) for judge_value, None when a local's
-        value does not parse. Both depend only on the key below (the locals' values, the cached loads,
-        the reassigned locals, the arguments, constants and helpers), so they are made again only when
-        it changes: a kernel judges value after value between two new locals."""
+        value does not parse. The sampling inputs depend only on the arguments, the reassigned locals,
+        constants and helpers, the locals only on their values and the cached loads: each is made
+        again only when what it depends on changes (a kernel judges value after value, and between
+        two judgements usually only a new local comes)."""
         from synthesis.realism import ArgInfo, SamplingInputs, sampling_start
 
-        key = (tuple(self.defs.items()), len(self.load_lines), frozenset(self.reassigned), tuple(self.args),
-               len(self.constants), len(self.helpers))
-        if self._judge_cache is not None and self._judge_cache[0] == key:
-            return self._judge_cache[1]
-        defs = {name: text for name, text in self.defs.items()}
-        defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
-        try:
-            locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
-        except SyntaxError:
+        locals_key = (tuple(self.defs.items()), len(self.load_lines))
+        inputs_key = (frozenset(self.reassigned), tuple(self.args), len(self.constants), len(self.helpers))
+        cache = self._judge_cache
+        if cache is not None and cache[0] == locals_key and cache[1] == inputs_key:
+            return cache[2]
+        if cache is not None and cache[0] == locals_key:
+            locals_ = cache[3]
+        else:
+            defs = {name: text for name, text in self.defs.items()}
+            defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
+            try:
+                locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
+            except SyntaxError:
+                locals_ = None
+        if locals_ is None:
             inputs = None
         else:
-            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-            constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
-            helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
-            start = sampling_start(tuple(self.tid_names), tuple(self.dim))
-            inputs = (SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers), locals_)
-        self._judge_cache = (key, inputs)
+            sampling = cache[4] if cache is not None and cache[1] == inputs_key else None
+            if sampling is None:
+                args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+                constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
+                helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
+                start = sampling_start(tuple(self.tid_names), tuple(self.dim))
+                sampling = SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers)
+            inputs = (sampling, locals_)
+        self._judge_cache = (locals_key, inputs_key, inputs, locals_, None if inputs is None else inputs[0])
         return inputs
 
     def _parsed_expr(self, text: str):
