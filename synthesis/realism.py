@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -1034,6 +1035,14 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
 
 
 # ---- outputs, by evaluation at sampled points -------------------------------------------------
+def _all_inf(a: np.ndarray) -> bool:
+    """`np.isinf(a).all()`, answered by the first element where that one is finite or NaN (the
+    evaluators' values mostly are), without the two numpy calls."""
+    if a.size and not math.isinf(a.item(0)):
+        return False
+    return bool(np.isinf(a).all())
+
+
 class PointEvaluator(ConditionEvaluator):
     """Exact values at sampled launch points: each distinct element read gets its own random input,
     and each value it cannot follow (a variable set in a branch or loop, a helper's result, a vector
@@ -1069,8 +1078,14 @@ class PointEvaluator(ConditionEvaluator):
             if unknown is None:
                 unknown = self.env_unknown[name] = bool(np.isinf(v.lo).all())
             return self._free(name) if unknown else v
-        v = super().eval_Name(node)
-        return self._free(name) if np.isinf(v.lo).all() else v
+        value = self.locals.get(name)
+        if value is None:  # unknown everywhere (super().eval_Name's answer): a free value
+            return self._free(name)
+        key = (name, self.depth)  # super().eval_Name's memo of the local's value, without its call
+        v = self.local_values.get(key)
+        if v is None:
+            v = self.local_values[key] = self._eval(value)
+        return self._free(name) if _all_inf(v.lo) else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
@@ -1082,7 +1097,7 @@ class PointEvaluator(ConditionEvaluator):
             inner.free, inner.helpers, inner.dumps = self.free, self.helpers, self.dumps
             return inner.eval(fn.body[-1].value)
         v = self._eval_call(node)
-        return self._free(self._key(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
+        return self._free(self._key(node)) if _all_inf(v.lo) and _all_inf(v.hi) else v
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         c, a, b = self._eval(node.test), self._eval(node.body), self._eval(node.orelse)
@@ -1168,6 +1183,56 @@ class SamplingStart:
     tids: dict[str, Interval]
     rng: np.random.Generator
     state: dict
+    # the draws evaluators made from the start, as a tree: per draw (its kind and arguments) the values
+    # drawn, the generator's state after them, and the draws that followed (see ReplayedDraws)
+    replays: dict = field(default_factory=dict)
+    replayed: int = 0  # entries in `replays`
+
+
+# The most draws a start remembers (`SamplingStart.replays`) before it forgets them all.
+REPLAY_LIMIT = 1 << 14
+
+
+class ReplayedDraws:
+    """The start's generator for one evaluator, from the start's state (`integers` and `normal`, the
+    draws a PointEvaluator makes): a sequence of draws some evaluator made before is given its values
+    again from the start's tree, without drawing. The generator only draws (its state first set to
+    where the sequence is) for a draw the tree does not hold, so every value is the one the generator
+    would give; evaluators judge value after value, and most sequences repeat the last one's start."""
+
+    __slots__ = ("start", "node", "state", "synced")
+
+    def __init__(self, start: SamplingStart) -> None:
+        self.start = start
+        self.node = start.replays  # the draws that may follow those made so far
+        self.state = start.state  # the generator's state after the draws made so far
+        self.synced = False  # whether the generator is at `state`
+
+    def _replay(self, key: tuple, draw) -> np.ndarray:
+        entry = self.node.get(key)
+        if entry is None:
+            start = self.start
+            rng = start.rng
+            if not self.synced:
+                rng.bit_generator.state = self.state
+            values = draw(rng)
+            values.flags.writeable = False  # shared by every evaluator that replays it
+            if start.replayed >= REPLAY_LIMIT:
+                start.replays.clear()  # nodes held by evaluators stay valid: they are whole subtrees
+                start.replayed = 0
+            entry = self.node[key] = (values, rng.bit_generator.state, {})
+            start.replayed += 1
+            self.synced = True
+        else:
+            self.synced = False
+        self.state, self.node = entry[1], entry[2]
+        return entry[0]
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        return self._replay(("integers", low, high, size), lambda rng: rng.integers(low, high, size))
+
+    def normal(self, loc: float, scale: float, size: int) -> np.ndarray:
+        return self._replay(("normal", loc, scale, size), lambda rng: rng.normal(loc, scale, size))
 
 
 @functools.lru_cache(maxsize=64)
@@ -1219,10 +1284,9 @@ class SamplingInputs:
 
     def evaluator(self, locals_: dict[str, ast.expr], dumps: dict[int, str] | None = None) -> PointEvaluator:
         """A PointEvaluator with the start's generator at the start's state (as `sampling_evaluator`
-        makes it); valid until the next evaluator made from the same start."""
+        makes it, through ReplayedDraws); valid until the next evaluator made from the same start."""
         start = self.start
-        start.rng.bit_generator.state = start.state
-        evaluator = PointEvaluator(self.env, locals_, self.read_only, start.rng, start.points)
+        evaluator = PointEvaluator(self.env, locals_, self.read_only, ReplayedDraws(start), start.points)
         evaluator.helpers = dict(self.helpers)
         evaluator.env_unknown = self.env_unknown
         if dumps is not None:
