@@ -1145,12 +1145,20 @@ def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     """"constant" or "copy" when `value` is, at every sampled point, one number or one element read."""
     v = evaluator.eval(value)
     lo, hi = _same_shape(v.lo, v.hi)
-    if not (lo.size and (lo == hi).all() and np.isfinite(lo).all()):
+    # `lo is hi`: equal wherever not NaN, and a NaN fails the isfinite test anyway
+    if not (lo.size and (lo is hi or (lo == hi).all()) and np.isfinite(lo).all()):
         return None
-    if (lo == lo.flat[0]).all():
+    first = lo.item(0)
+    # two different values (finite: Python's float comparison is numpy's) answer most cases at once
+    if not (lo.size > 1 and lo.item(-1) != first) and (lo == first).all():
         return "constant"
     for draw in evaluator.draws.values():
-        drawn = draw.lo if draw.lo.shape == lo.shape else np.broadcast_to(draw.lo, lo.shape)
+        drawn = draw.lo
+        if drawn.shape == lo.shape:
+            if drawn.item(0) != first:  # unequal at the first point (a NaN too: numpy's == is False)
+                continue
+        else:
+            drawn = np.broadcast_to(drawn, lo.shape)
         if (drawn == lo).all():  # np.array_equal, shapes equal
             return "copy"
     return None

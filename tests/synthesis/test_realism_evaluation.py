@@ -1,0 +1,104 @@
+"""synthesis.realism's value evaluators (the launch and sampled-point evaluation, `judge_value`):
+their shortcuts answer what the plain numpy computations they replace answer, edge values included
+(NaN, +-inf, +-0). (The source checks are tested in test_realism.py.)"""
+import ast
+import math
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from synthesis.realism import (
+    Interval,
+    PointEvaluator,
+    ReplayedDraws,
+    _all_inf,
+    judge_value,
+    sampling_start,
+)
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, math.nan, math.inf, -math.inf, 3.0e38, -2.0**31]
+values = st.sampled_from(EDGES)
+
+
+def arrays(size=st.integers(0, 5)):
+    """An array (0-d where the size drawn is None) of edge values."""
+    return st.one_of(st.builds(np.array, values),
+                     size.flatmap(lambda n: st.lists(values, min_size=n, max_size=n).map(np.array)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=arrays())
+def test_all_inf_answers_numpys_all_of_isinf(a):
+    assert _all_inf(a) == bool(np.isinf(a).all())
+
+
+def _judged_as_before(v: Interval, draws: dict) -> str | None:
+    """judge_value's rules as the plain numpy tests wrote them before its shortcuts."""
+    lo, hi = np.broadcast_arrays(v.lo, v.hi)
+    if not (lo.size and (lo == hi).all() and np.isfinite(lo).all()):
+        return None
+    if (lo == lo.flat[0]).all():
+        return "constant"
+    for draw in draws.values():
+        if (np.broadcast_to(draw.lo, lo.shape) == lo).all():
+            return "copy"
+    return None
+
+
+@st.composite
+def judged_values(draw):
+    """A value (bounds equal in value, the same array, or apart) and the draws it is compared with,
+    some of them equal to it."""
+    n = draw(st.integers(1, 5))
+    lo = np.array(draw(st.lists(values, min_size=n, max_size=n)))
+    kind = draw(st.sampled_from(["same", "equal", "apart", "scalar"]))
+    if kind == "scalar":
+        lo = np.array(lo[0])
+    hi = lo if kind in ("same", "scalar") else (
+        lo.copy() if kind == "equal" else np.array(draw(st.lists(values, min_size=n, max_size=n))))
+    if draw(st.booleans()):  # a value the same everywhere
+        lo = np.full(lo.shape, lo.flat[0] if lo.size else 0.0)
+        hi = lo
+    draws = {}
+    for k in range(draw(st.integers(0, 3))):
+        pick = draw(st.sampled_from(["copy", "other", "scalar"]))
+        if pick == "copy":
+            d = np.array(lo, copy=True)
+        elif pick == "scalar":
+            d = np.array(draw(values))
+        else:
+            d = np.array(draw(st.lists(values, min_size=lo.size, max_size=lo.size))).reshape(lo.shape)
+        draws[f"d{k}"] = Interval.point(d)
+    return Interval(lo, hi), draws
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=judged_values())
+def test_judge_value_gives_the_plain_tests_verdict(case):
+    value, draws = case
+    evaluator = PointEvaluator({"v": value}, {}, {}, np.random.default_rng(0), 5)
+    evaluator.env_unknown["v"] = False  # judged as the value it is, even all-infinite
+    evaluator.draws = dict(draws)
+    assert judge_value(evaluator, ast.parse("v", mode="eval").body) == _judged_as_before(value, draws)
+
+
+draw_steps = st.lists(st.one_of(st.tuples(st.just("integers"), st.integers(1, 300)), st.just(("normal",))),
+                      min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sequences=st.lists(draw_steps, min_size=1, max_size=6))
+def test_replayed_draws_are_the_generators_draws(sequences):
+    """Sequences of draws, many sharing a start, through ReplayedDraws from one start: each value is
+    what a generator at the start's state draws in that sequence."""
+    start = sampling_start(("tid",), (97,), 7, 11)  # a launch of its own: its replay tree is this test's
+    for sequence in sequences + sequences:  # the second time through, all replayed
+        replayed = ReplayedDraws(start)
+        fresh = np.random.default_rng(0)
+        fresh.bit_generator.state = start.state
+        for step in sequence:
+            if step[0] == "integers":
+                got, want = replayed.integers(0, step[1], 7), fresh.integers(0, step[1], 7)
+            else:
+                got, want = replayed.normal(0.0, 2.0, 7), fresh.normal(0.0, 2.0, 7)
+            assert got.tobytes() == want.tobytes()
