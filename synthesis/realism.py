@@ -625,6 +625,14 @@ def _hull(*vals):
     return lo, hi
 
 
+def _point(v, is_int: bool = False) -> Interval:
+    """A computed value, exact everywhere, as an Interval whose one array is both bounds (`lo is hi`,
+    the test of the evaluators' fast paths for exact values; numpy gives a 0-d result as a scalar)."""
+    if type(v) is not np.ndarray or v.dtype is not _FLOAT64:
+        v = np.asarray(v, dtype=np.float64)
+    return Interval(v, v, is_int)
+
+
 def _point_arithmetic(op: ast.operator, a: np.ndarray, b: np.ndarray, is_int: bool) -> Interval:
     """`a op b` for two exact values (the common case at sampled points): each bound that the
     interval rules compute is this one value, computed once; a NaN product is unknown, as `_hull`
@@ -751,6 +759,8 @@ class ConditionEvaluator:
     def eval_UnaryOp(self, node: ast.UnaryOp) -> Interval:
         a = self._eval(node.operand)
         if isinstance(node.op, ast.USub):
+            if a.lo is a.hi:  # an exact value: both bounds are its negation
+                return _point(-a.lo, a.is_int)
             return Interval(-a.hi, -a.lo, a.is_int)
         if isinstance(node.op, ast.UAdd):
             return a
@@ -772,6 +782,16 @@ class ConditionEvaluator:
             return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
         if isinstance(op, (ast.Div, ast.FloorDiv)):
             excludes_zero = (b.lo > 0) | (b.hi < 0)
+            if a.lo is a.hi and b.lo is b.hi and excludes_zero.all():
+                # exact values, never over zero: the four quotients below are one, and where none is
+                # NaN the hull and the zero test leave it as it is
+                q = a.lo / b.lo
+                if is_int:
+                    q = np.floor(q) if isinstance(op, ast.FloorDiv) else np.trunc(q)
+                elif isinstance(op, ast.FloorDiv):
+                    q = np.floor(q)
+                if not np.isnan(q).any():
+                    return _point(q, is_int)
             quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
             if is_int:
                 rnd = np.floor if isinstance(op, ast.FloorDiv) else np.trunc
@@ -832,23 +852,38 @@ class ConditionEvaluator:
     def eval_Call(self, node: ast.Call) -> Interval:
         name = call_name(node)
         args = [self._eval(a) for a in node.args]
+        # Where the arguments are exact values (`lo is hi`), each rule's two bounds are one computation
+        # of the same numbers, made once below (`_point`); the rules themselves as written after.
         if name in ("float", "float32") and len(args) == 1:
             return Interval(args[0].lo, args[0].hi, False)
         if name in ("int", "int32") and len(args) == 1:
+            if args[0].lo is args[0].hi:
+                return _point(np.trunc(args[0].lo), True)
             return Interval(np.trunc(args[0].lo), np.trunc(args[0].hi), True)
         if name in ("min", "max") and len(args) == 2:
             f = np.minimum if name == "min" else np.maximum
+            if args[0].lo is args[0].hi and args[1].lo is args[1].hi:
+                return _point(f(args[0].lo, args[1].lo), args[0].is_int and args[1].is_int)
             return Interval(f(args[0].lo, args[1].lo), f(args[0].hi, args[1].hi), args[0].is_int and args[1].is_int)
         if name == "abs" and len(args) == 1:
             a = args[0]
+            if a.lo is a.hi:  # |x| is the rule's lower bound too: 0 where x is +-0, |x| elsewhere (NaN as well)
+                return _point(np.abs(a.lo), a.is_int)
             lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
             return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
         if name == "clamp" and len(args) == 3:
             a, lo, hi = args
+            if a.lo is a.hi:  # both bounds clamp the one value between lo.lo and hi.hi
+                return _point(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), a.is_int)
             return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
                             a.is_int)
         if name in _MONOTONE and len(args) == 1:
             f = _MONOTONE[name]
+            if args[0].lo is args[0].hi:
+                v = f(args[0].lo)
+                if not np.isnan(v).any():  # the hull of v and v is v
+                    return _point(v)
+                return Interval(*_hull(v, v))
             return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
         if name in ("sin", "cos") and len(args) == 1:
             return Interval(-1.0, 1.0)
@@ -1123,12 +1158,16 @@ class PointEvaluator(ConditionEvaluator):
         if name in exact and len(node.args) == 1:
             a = self._eval(node.args[0])
             value = exact[name](a.lo)
+            if a.lo is a.hi and np.isfinite(value).all():  # exact (x == x where sin(x) is finite)
+                return _point(value)
             point = (a.lo == a.hi) & np.isfinite(value)
             return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
         if name in ("atan2", "pow") and len(node.args) == 2:
             a, b = self._eval(node.args[0]), self._eval(node.args[1])
             point = (a.lo == a.hi) & (b.lo == b.hi)
             v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
+            if a.lo is a.hi and b.lo is b.hi and point.all():  # no NaN argument: v at every point
+                return _point(v)
             return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
         if name in ("where", "select") and len(node.args) == 3:
             c, a, b = (self._eval(x) for x in node.args)

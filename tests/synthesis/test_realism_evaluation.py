@@ -102,3 +102,51 @@ def test_replayed_draws_are_the_generators_draws(sequences):
             else:
                 got, want = replayed.normal(0.0, 2.0, 7), fresh.normal(0.0, 2.0, 7)
             assert got.tobytes() == want.tobytes()
+
+
+class _RulesOnly(PointEvaluator):
+    """The evaluator with its exact-value shortcuts out of reach: every value's bounds are copies (never
+    one array), so each node goes through its interval rule as written."""
+
+    def _eval(self, node):
+        v = super()._eval(node)
+        return Interval(np.array(v.lo, copy=True), np.array(v.hi, copy=True), v.is_int)
+
+
+LEAVES = ["x", "y", "z", "r", "1.5", "2", "0.0", "3"]
+UNARY = ["-{}", "wp.abs({})", "wp.floor({})", "wp.ceil({})", "wp.exp({})", "wp.tanh({})", "wp.sqrt({})",
+         "wp.log({})", "int({})", "float({})", "wp.sin({})", "wp.cos({})", "wp.clamp({}, -1.0, 2.0)"]
+BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} // {}", "{} % {}", "wp.min({}, {})", "wp.max({}, {})",
+          "wp.atan2({}, {})", "wp.pow({}, {})"]
+expressions = st.recursive(
+    st.sampled_from(LEAVES),
+    lambda inner: st.one_of(st.tuples(st.sampled_from(UNARY), inner).map(lambda t: t[0].format(f"({t[1]})")),
+                            st.tuples(st.sampled_from(BINARY), inner, inner).map(
+                                lambda t: t[0].format(f"({t[1]})", f"({t[2]})"))),
+    max_leaves=8)
+
+
+def _same(u: np.ndarray, v: np.ndarray) -> bool:
+    """Equal element for element, NaN as NaN, and zeros of one sign."""
+    u, v = np.broadcast_arrays(u, v)
+    return bool(np.array_equal(u, v, equal_nan=True) and (np.isnan(u) | (np.signbit(u) == np.signbit(v))).all())
+
+
+one_operation = st.one_of(st.tuples(st.sampled_from(UNARY), st.sampled_from(LEAVES)).map(lambda t: t[0].format(t[1])),
+                          st.tuples(st.sampled_from(BINARY), st.sampled_from(LEAVES), st.sampled_from(LEAVES)).map(
+                              lambda t: t[0].format(*t[1:])))
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.one_of(one_operation, expressions), x=st.lists(values, min_size=4, max_size=4), y=st.lists(values, min_size=4, max_size=4),
+       z=values, ints=st.booleans())
+def test_exact_value_shortcuts_give_the_interval_rules_values(text, x, y, z, ints):
+    """Every evaluation shortcut for exact values (`lo is hi`) gives, bit for bit (NaN aside), the
+    bounds the interval rules give, over edge values, with a range (r) among them."""
+    env = {"x": Interval.point(np.array(x), ints), "y": Interval.point(np.array(y)), "z": Interval.point(z, ints),
+           "r": Interval(-1.0, 2.0)}
+    node = ast.parse(text, mode="eval").body
+    with np.errstate(all="ignore"):
+        fast = PointEvaluator(dict(env), {}, {}, np.random.default_rng(0), 4).eval(node)
+        rules = _RulesOnly(dict(env), {}, {}, np.random.default_rng(0), 4).eval(node)
+    assert _same(fast.lo, rules.lo) and _same(fast.hi, rules.hi) and fast.is_int == rules.is_int
