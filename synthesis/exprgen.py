@@ -154,7 +154,7 @@ class KernelWriter:
         self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
-        self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
+        self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
@@ -304,7 +304,7 @@ class KernelWriter:
 
         import numpy as np
 
-        from synthesis.realism import ArgInfo, bool_op, decided, evaluation_height, launch_context, logical_not
+        from synthesis.realism import ArgInfo, bool_op, decided, launch_context, logical_not
 
         key = (len(self.args), len(self.load_lines), len(self.defs),
                tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
@@ -316,8 +316,8 @@ class KernelWriter:
             # the evaluator, the conditions' values judged in it (text -> Interval) and its locals'
             # evaluation heights: all three hold while the state the key sums up is unchanged
             self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
-                                                      parsed), {}, {})
-        _, context, values, heights = self._launch_cache
+                                                      parsed), {}, {}, {})
+        _, context, values, heights, condition_heights = self._launch_cache
         # a branch almost every thread takes the same way is as good as constant: 95% is the limit
         if combines is not None:
             # An operand's value is the same whether evaluated alone (its root at depth 1) or under
@@ -325,7 +325,7 @@ class KernelWriter:
             # them short: its evaluation height (<= 39) rules that out.
             parts = [values.get(text) for text in combines[1:]]
             if all(v is not None for v in parts) and all(
-                    evaluation_height(context, self._parsed_expr(text), heights) <= 39 for text in combines[1:]):
+                    self._condition_height(text, context, heights, condition_heights) <= 39 for text in combines[1:]):
                 with np.errstate(all="ignore"):  # as ConditionEvaluator.eval evaluates
                     if combines[0] == "not":
                         value = logical_not(parts[0])
@@ -337,6 +337,16 @@ class KernelWriter:
         if value is None:
             value = values[condition] = context.eval(self._parsed_expr(condition))
         return decided(value, share=0.95)
+
+    def _condition_height(self, text: str, context, heights: dict[str, int], known: dict[str, int]) -> int:
+        """realism.evaluation_height of condition `text` in the launch context, measured once per text
+        while the context holds (`known`): `condition` asks about a comparison again and again."""
+        from synthesis.realism import evaluation_height
+
+        height = known.get(text)
+        if height is None:
+            height = known[text] = evaluation_height(context, self._parsed_expr(text), heights)
+        return height
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))

@@ -1111,7 +1111,7 @@ class PointEvaluator(ConditionEvaluator):
         if v is not None:  # what super().eval_Name gives first, its unknown-ness looked at once
             unknown = self.env_unknown.get(name)
             if unknown is None:
-                unknown = self.env_unknown[name] = bool(np.isinf(v.lo).all())
+                unknown = self.env_unknown[name] = _all_inf(v.lo)
             return self._free(name) if unknown else v
         value = self.locals.get(name)
         if value is None:  # unknown everywhere (super().eval_Name's answer): a free value
