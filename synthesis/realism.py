@@ -625,6 +625,17 @@ def _hull(*vals):
     return lo, hi
 
 
+@functools.lru_cache(maxsize=4096)
+def _constant(value: float, is_int: bool, sign: float) -> Interval:
+    """A literal's value (`Interval.point(value, is_int)`), made once per literal: evaluations read the
+    same few literals over and over, and no Interval is ever changed in place (its arrays are made
+    read-only here all the same, as they are shared). `sign` keeps 0.0 and -0.0 apart in the cache."""
+    v = Interval.point(value, is_int)
+    v.lo.flags.writeable = False
+    v.hi.flags.writeable = False
+    return v
+
+
 def _point(v, is_int: bool = False) -> Interval:
     """A computed value, exact everywhere, as an Interval whose one array is both bounds (`lo is hi`,
     the test of the evaluators' fast paths for exact values; numpy gives a 0-d result as a scalar)."""
@@ -733,10 +744,12 @@ class ConditionEvaluator:
             self.depth -= 1
 
     def eval_Constant(self, node: ast.Constant) -> Interval:
-        if isinstance(node.value, bool):
-            return Interval.point(float(node.value), True)
-        if isinstance(node.value, (int, float)):
-            return Interval.point(float(node.value), isinstance(node.value, int))
+        value = node.value
+        if isinstance(value, bool):
+            return _constant(float(value), True, 1.0)
+        if isinstance(value, (int, float)):
+            value = float(value)
+            return _constant(value, isinstance(node.value, int), math.copysign(1.0, value))
         return Interval.unknown()
 
     def eval_Name(self, node: ast.Name) -> Interval:
@@ -1072,8 +1085,11 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
 # ---- outputs, by evaluation at sampled points -------------------------------------------------
 def _all_inf(a: np.ndarray) -> bool:
     """`np.isinf(a).all()`, answered by the first element where that one is finite or NaN (the
-    evaluators' values mostly are), without the two numpy calls."""
-    if a.size and not math.isinf(a.item(0)):
+    evaluators' values mostly are) or the only one, without the two numpy calls."""
+    size = a.size
+    if size == 1:
+        return math.isinf(a.item(0))
+    if size and not math.isinf(a.item(0)):
         return False
     return bool(np.isinf(a).all())
 
