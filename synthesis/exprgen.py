@@ -125,11 +125,10 @@ def _fits(part: ast.AST, parent: ast.AST, bracketed: bool) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _template(template: str) -> tuple[tuple[tuple[ast.AST, bool], ...], object] | None:
-    """Per part of `template` (each `{i}` a placeholder name in its tree) its parent node and whether the
-    template brackets it (`({i})` outside a call), and a function of the parts' trees building the
-    template's tree around them (its own nodes shared where they hold no part). None for a template
-    with a part elsewhere than in a call's arguments or an operand's place (the parents `_fits` knows)."""
+def _template(template: str) -> tuple[ast.expr, dict[str, tuple[ast.AST, bool]]]:
+    """The tree of `template` with each `{i}` a placeholder name, and per placeholder its parent node and
+    whether the template brackets it (`({i})` outside a call). Placeholders only in a call's arguments
+    or an operand's place (the parents `_fits` knows); a template with one elsewhere has no slots."""
     names = [_SLOT.format(i) for i in range(template.count("{"))]
     tree = ast.parse(template.format(*names), mode="eval").body
     slots: dict[str, tuple[ast.AST, bool]] = {}
@@ -141,51 +140,48 @@ def _template(template: str) -> tuple[tuple[tuple[ast.AST, bool], ...], object] 
                     known = type(parent) in (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp) or (
                         type(parent) is ast.Call and field == "args")
                     if not known or child.id in slots:
-                        return None
+                        return tree, {}
                     slots[child.id] = (parent, "({%d})" % names.index(child.id) in template)
     if len(slots) != len(names):
-        return None
-    return tuple(slots[name] for name in names), _builder(tree, {name: i for i, name in enumerate(names)})[0]
-
-
-def _builder(node: ast.AST, index: dict[str, int]):
-    """(a function of the parts' trees giving `node` with its placeholders replaced, whether `node`
-    holds one): see `_template`. A subtree holding none is the template's own, shared."""
-    if type(node) is ast.Name and node.id in index:
-        i = index[node.id]
-        return (lambda parts: parts[i]), True
-    fields = []
-    holds_part = False
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if type(value) is list:
-            items = [_builder(v, index) if isinstance(v, ast.AST) else ((lambda parts, v=v: v), False) for v in value]
-            holds_part = holds_part or any(holds for _, holds in items)
-            fields.append((field, lambda parts, items=tuple(b for b, _ in items): [b(parts) for b in items]))
-        elif isinstance(value, ast.AST):
-            b, holds = _builder(value, index)
-            holds_part = holds_part or holds
-            fields.append((field, b))
-        else:
-            fields.append((field, lambda parts, v=value: v))
-    if not holds_part:
-        return (lambda parts: node), False
-    cls = type(node)
-    return (lambda parts: cls(**{field: b(parts) for field, b in fields})), True
+        return tree, {}
+    return tree, slots
 
 
 def composed_tree(template: str, parts: list[ast.expr]) -> ast.expr | None:
     """The tree `ast.parse(template.format(*texts), mode="eval").body` gives, where each of `parts` is
-    the tree of the text in its place, built from them; None where a part's text could parse otherwise
-    in its place (see `_fits`)."""
-    made = _template(template)
-    if made is None:
+    the tree of the text in its place, built from them (the template's own nodes shared where they
+    hold no part); None where a part's text could parse otherwise in its place (see `_fits`)."""
+    tree, slots = _template(template)
+    if not slots:
         return None
-    slots, build = made
-    for part, (parent, bracketed) in zip(parts, slots):
+    by_name = {}
+    for i, part in enumerate(parts):
+        name = _SLOT.format(i)
+        parent, bracketed = slots[name]
         if not _fits(part, parent, bracketed):
             return None
-    return build(parts)
+        by_name[name] = part
+    return _filled(tree, by_name)
+
+
+def _filled(node: ast.AST, parts: dict[str, ast.expr]):
+    """`node` with its placeholder names replaced by `parts` (new nodes on the way to one only)."""
+    if type(node) is ast.Name:
+        return parts.get(node.id, node)
+    fields = {}
+    changed = False
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            new = [_filled(v, parts) if isinstance(v, ast.AST) else v for v in value]
+            changed = changed or any(a is not b for a, b in zip(new, value))
+        elif isinstance(value, ast.AST):
+            new = _filled(value, parts)
+            changed = changed or new is not value
+        else:
+            new = value
+        fields[field] = new
+    return type(node)(**fields) if changed else node
 
 
 def _slot(e: "Expr", i: int) -> str:
