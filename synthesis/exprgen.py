@@ -14,7 +14,6 @@ neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
-import ast
 import functools
 import math
 import random
@@ -24,7 +23,7 @@ from contextlib import contextmanager
 from typing import NamedTuple
 
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.normalize import child_fields, parse_expression, parse_module
+from synthesis.normalize import parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
 EXACT_BITS = 24  # float32 significand
@@ -90,104 +89,6 @@ def _same_names(a: str, b: str) -> bool:
     names_a = set(IDENTIFIER.findall(a)) - {"wp", "float", "int", "abs", "min", "max"}
     names_b = set(IDENTIFIER.findall(b)) - {"wp", "float", "int", "abs", "min", "max"}
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
-
-
-# ---- trees of composed texts -------------------------------------------------------------------
-# A part written into a template without parentheses of its own keeps its tree only where the
-# grammar cannot bind it differently: a primary (name, literal, call, attribute, subscript) always;
-# a unary minus, a binary operation or a comparison where the template's operator binds less tightly.
-_PRIMARY = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
-_ANY_PART = _PRIMARY + (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp)  # inside parentheses or a call's
-_SLOT = "__part{}"
-
-
-def _minus(node: ast.AST) -> bool:
-    return type(node) is ast.UnaryOp and type(node.op) in (ast.USub, ast.UAdd)
-
-
-def _fits(part: ast.AST, parent: ast.AST, bracketed: bool) -> bool:
-    """Whether `part`'s text, written at a slot of `parent` (in brackets or as it is), parses as `part`."""
-    if bracketed or type(parent) is ast.Call:
-        return isinstance(part, _ANY_PART)
-    if isinstance(part, _PRIMARY):
-        return True
-    cls = type(parent)
-    if cls is ast.BinOp:
-        return _minus(part) and type(parent.op) is not ast.Pow
-    if cls is ast.UnaryOp:
-        return _minus(part) if type(parent.op) is not ast.Not else (_minus(part) or type(part) in (ast.BinOp, ast.Compare))
-    if cls is ast.Compare:
-        return _minus(part) or type(part) is ast.BinOp
-    if cls is ast.BoolOp:
-        return _minus(part) or type(part) in (ast.BinOp, ast.Compare) or (
-            type(part) is ast.UnaryOp and type(part.op) is ast.Not)
-    return False
-
-
-@functools.lru_cache(maxsize=1024)
-def _template(template: str) -> tuple[ast.expr, dict[str, tuple[ast.AST, bool]]]:
-    """The tree of `template` with each `{i}` a placeholder name, and per placeholder its parent node and
-    whether the template brackets it (`({i})` outside a call). Placeholders only in a call's arguments
-    or an operand's place (the parents `_fits` knows); a template with one elsewhere has no slots."""
-    names = [_SLOT.format(i) for i in range(template.count("{"))]
-    tree = ast.parse(template.format(*names), mode="eval").body
-    slots: dict[str, tuple[ast.AST, bool]] = {}
-    for parent in ast.walk(tree):
-        for field in child_fields(type(parent)):
-            value = getattr(parent, field, None)
-            for child in value if type(value) is list else (value,):
-                if type(child) is ast.Name and child.id in names:
-                    known = type(parent) in (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp) or (
-                        type(parent) is ast.Call and field == "args")
-                    if not known or child.id in slots:
-                        return tree, {}
-                    slots[child.id] = (parent, "({%d})" % names.index(child.id) in template)
-    if len(slots) != len(names):
-        return tree, {}
-    return tree, slots
-
-
-def composed_tree(template: str, parts: list[ast.expr]) -> ast.expr | None:
-    """The tree `ast.parse(template.format(*texts), mode="eval").body` gives, where each of `parts` is
-    the tree of the text in its place, built from them (the template's own nodes shared where they
-    hold no part); None where a part's text could parse otherwise in its place (see `_fits`)."""
-    tree, slots = _template(template)
-    if not slots:
-        return None
-    by_name = {}
-    for i, part in enumerate(parts):
-        name = _SLOT.format(i)
-        parent, bracketed = slots[name]
-        if not _fits(part, parent, bracketed):
-            return None
-        by_name[name] = part
-    return _filled(tree, by_name)
-
-
-def _filled(node: ast.AST, parts: dict[str, ast.expr]):
-    """`node` with its placeholder names replaced by `parts` (new nodes on the way to one only)."""
-    if type(node) is ast.Name:
-        return parts.get(node.id, node)
-    fields = {}
-    changed = False
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if type(value) is list:
-            new = [_filled(v, parts) if isinstance(v, ast.AST) else v for v in value]
-            changed = changed or any(a is not b for a, b in zip(new, value))
-        elif isinstance(value, ast.AST):
-            new = _filled(value, parts)
-            changed = changed or new is not value
-        else:
-            new = value
-        fields[field] = new
-    return type(node)(**fields) if changed else node
-
-
-def _slot(e: "Expr", i: int) -> str:
-    """Part i of a `compose` template where `e` is an operand: `{i}`, or `({i})` where `e.operand()`
-    brackets it."""
-    return ("{%d}" if e.atom else "({%d})") % i
 
 
 def bounded_argument(a: "Expr", limit: float) -> "Expr":
@@ -257,7 +158,6 @@ class KernelWriter:
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
-        self._recipes: dict[str, tuple[str, tuple[str, ...]]] = {}  # text -> (template, parts): see compose
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
         self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
         if len(dim) == 1:
@@ -558,28 +458,13 @@ class KernelWriter:
         self._judge_cache = (locals_key, inputs_key, inputs, locals_, None if inputs is None else inputs[0])
         return inputs
 
-    def compose(self, template: str, *parts: str) -> str:
-        """`template.format(*parts)`, the text of an expression made of others' texts (`{0} + {1}`), with
-        how it was made remembered: its tree, when a judge asks for it, is then put together from the
-        parts' trees (`_parsed_expr`) instead of parsing the whole text again."""
-        text = template.format(*parts)
-        self._recipes[text] = (template, parts)
-        return text
-
     def _parsed_expr(self, text: str):
         """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,
-        and judge_value re-reads every local's definition on each call. A text made by `compose` gets
-        the tree its parse gives, put together from its parts' (see `composed_tree`)."""
+        and judge_value re-reads every local's definition on each call."""
         tree = self._parse_cache.get(text)
         if tree is None:
-            recipe = self._recipes.get(text)
-            if recipe is not None:
-                try:
-                    tree = composed_tree(recipe[0], [self._parsed_expr(part) for part in recipe[1]])
-                except SyntaxError:
-                    tree = None  # a part that does not parse: the whole text's own parse decides
             # held here as long as the writer: _dump_cache keys its nodes by id()
-            self._parse_cache[text] = tree = parse_expression(text) if tree is None else tree
+            tree = self._parse_cache[text] = parse_expression(text)
         return tree
 
     def _parsed_module(self, text: str):
@@ -898,12 +783,12 @@ class ExprGen:
             leaves = self._varying_leaves(e.type)
             if verdict == "constant" and leaves:
                 leaf = self.rng.choice(leaves)
-                e = Expr(self._binary(e, "+", leaf), e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+                e = Expr(f"{e.operand()} + {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
             elif e.type == "int32":
-                e = Expr(self.w.compose(_slot(e, 0) + " * 3", e.src), "int32", e.mag * 3, 0, atom=False)
+                e = Expr(f"{e.operand()} * 3", "int32", e.mag * 3, 0, atom=False)
             else:
                 c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
-                e = Expr(self.w.compose(fmt_float(c) + " * " + _slot(e, 0), e.src), e.type, e.mag * abs(c),
+                e = Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c),
                          None if e.q is None else e.q + CONST_Q, atom=False)
         return e
 
@@ -913,17 +798,17 @@ class ExprGen:
             if leaves:
                 leaf = self.rng.choice(leaves)
                 sym = self.rng.choice(["+", "-"])
-                e = Expr(self._binary(e, sym, leaf), e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
+                e = Expr(f"{e.operand()} {sym} {leaf.operand()}", e.type, e.mag + leaf.mag, join_q(e.q, leaf.q), atom=False)
         if self.w.is_bare(e) or not self.w.varies(e.src):
             if e.type == "int32":
                 k = self.const_int(2, 5)
-                return Expr(self._binary(e, "*", k), "int32", e.mag * k.mag, 0, atom=False)
+                return Expr(f"{e.operand()} * {k.src}", "int32", e.mag * k.mag, 0, atom=False)
             if e.type in ("float32",) and self.w.visible("int32") and not self.w.varies(e.src):
                 t = Expr(f"float({self.w.tid_names[0]})", "float32", float(self.w.dim[0]), 0)
-                return Expr(self._binary(e, "+", t), "float32", e.mag + t.mag, join_q(e.q, 0), atom=False)
+                return Expr(f"{e.operand()} + {t.src}", "float32", e.mag + t.mag, join_q(e.q, 0), atom=False)
             c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
             q = None if e.q is None else e.q + CONST_Q
-            return Expr(self.w.compose(fmt_float(c) + " * " + _slot(e, 0), e.src), e.type, e.mag * abs(c), q, atom=False)
+            return Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c), q, atom=False)
         return e
 
     def _varying_leaves(self, dtype: str) -> list[Expr]:
@@ -940,7 +825,7 @@ class ExprGen:
             if var.src in self.w.unused:
                 self.w.unused.remove(var.src)
             sym = self.rng.choice(["+", "-"])
-            e = Expr(self._binary(e, sym, var), "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
+            e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return self.meaningful(e)
 
     def fold_unread(self, e: Expr) -> Expr:
@@ -951,12 +836,8 @@ class ExprGen:
             if e.mag + var.mag > MAX_FLOAT_MAG:
                 continue
             sym = self.rng.choice(["+", "-"])
-            e = Expr(self._binary(e, sym, var), e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
+            e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return self.meaningful(e)
-
-    def _binary(self, a: Expr, sym: str, b: Expr) -> str:
-        """`f"{a.operand()} {sym} {b.operand()}"`, composed (KernelWriter.compose)."""
-        return self.w.compose(_slot(a, 0) + " " + sym + " " + _slot(b, 1), a.src, b.src)
 
     def degenerate(self, *operands: Expr, same_ok: bool = False) -> bool:
         """An operation no person writes: on literals only (fold them), or on two copies of a value
@@ -983,7 +864,7 @@ class ExprGen:
                 q = None if a.q is None or b.q is None else a.q + b.q
             else:
                 mag, q = a.mag + b.mag, join_q(a.q, b.q)
-            return Expr(self._binary(a, sym, b), "float32", mag, q, atom=False)
+            return Expr(f"{a.operand()} {sym} {b.operand()}", "float32", mag, q, atom=False)
         if op == "div_const":
             a = sub()
             if a.lit:
@@ -995,31 +876,30 @@ class ExprGen:
                 q = None
             else:
                 q = a.q + max(int(k), 0)
-            return Expr(self.w.compose(_slot(a, 0) + " / " + fmt_float(c), a.src), "float32", a.mag / abs(c), q, atom=False)
+            return Expr(f"{a.operand()} / {fmt_float(c)}", "float32", a.mag / abs(c), q, atom=False)
         if op == "div_safe":
             a, b = sub(), sub()
             if self.degenerate(a, b) or b.lit or b.src.startswith("-"):  # not abs(-x)
                 return None
             k = self.rng.choice([0.5, 1.0, 2.0])
             fn = self.rng.choice(["wp.abs", "abs"])
-            return Expr(self.w.compose(_slot(a, 0) + " / (" + fn + "({1}) + " + fmt_float(k) + ")", a.src, b.src),
-                        "float32", a.mag / k, None, atom=False)
+            return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
         if op in ("min", "max"):
             a, b = sub(), sub()
             if self.degenerate(a, b) or decided_by_range(a, b):
                 return None
             fn = self.rng.choice([f"wp.{op}", op])
-            return Expr(self.w.compose(fn + "({0}, {1})", a.src, b.src), "float32", max(a.mag, b.mag), join_q(a.q, b.q))
+            return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
         if op == "abs":
             a = sub()
             if a.lit or a.src.startswith(("wp.abs(", "-")):
                 return None
-            return Expr(self.w.compose("wp.abs({0})", a.src), "float32", a.mag, a.q)
+            return Expr(f"wp.abs({a.src})", "float32", a.mag, a.q)
         if op == "neg":
             a = sub()
             if a.lit or a.src.startswith("-"):
                 return None
-            return Expr(self.w.compose("-" + _slot(a, 0), a.src), "float32", a.mag, a.q, atom=False)
+            return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
         a = None
         if op in ("sqrt", "floor", "ceil"):
             # sqrt's slope is unbounded at 0 and floor/ceil are discontinuous: exact arguments only
@@ -1030,35 +910,33 @@ class ExprGen:
             return None
         if op in ("sin", "cos", "tanh"):
             a = bounded_argument(a, 8.0)
-            return Expr(self.w.compose("wp." + op + "({0})", a.src), "float32", 1.0, None)
+            return Expr(f"wp.{op}({a.src})", "float32", 1.0, None)
         if op == "exp":
             a = bounded_argument(a, 4.0)
-            return Expr(self.w.compose("wp.exp({0})", a.src), "float32", math.exp(a.mag), None)
+            return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
         if op == "log":
-            return Expr(self.w.compose("wp.log(wp.abs({0}) + 1.0)", a.src), "float32", math.log(a.mag + 1.0) + 1e-3, None)
+            return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
         if op == "sqrt":
-            return Expr(self.w.compose("wp.sqrt(wp.abs({0}))", a.src), "float32", math.sqrt(a.mag) + 1e-3, None)
+            return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
         if op == "pow":
             p = self.rng.choice([0.5, 1.5, 2.0, 3.0])
             if (a.mag + 1.0) ** p > MAX_FLOAT_MAG:
                 return None
-            return Expr(self.w.compose("wp.pow(wp.abs({0}) + 1.0, " + fmt_float(p) + ")", a.src), "float32",
-                        (a.mag + 1.0) ** p, None)
+            return Expr(f"wp.pow(wp.abs({a.src}) + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
-            return Expr(self.w.compose("wp." + op + "({0})", a.src), "float32", a.mag + 1.0, 0 if a.q is not None else None)
+            return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
             hi = self.rng.choice([0.5, 1.0, 2.0])
             if -a.mag >= lo and a.mag <= hi:  # never clamps
                 return None
-            return Expr(self.w.compose("wp.clamp({0}, " + fmt_float(lo) + ", " + fmt_float(hi) + ")", a.src), "float32",
-                        max(abs(lo), hi), join_q(a.q, CONST_Q))
+            return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
             # atan2 is ill-conditioned near the origin: exact arguments only
             a, b = self.float_expr(depth - 1, exact=True), self.float_expr(depth - 1, exact=True)
             if self.degenerate(a, b):
                 return None
-            return Expr(self.w.compose("wp.atan2({0}, {1})", a.src, b.src), "float32", math.pi + 1e-3, None)
+            return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
         raise ValueError(op)
 
     # ints
@@ -1080,24 +958,22 @@ class ExprGen:
                 return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
             mag = a.mag * b.mag if op == "mul" else a.mag + b.mag
-            return Expr(self._binary(a, sym, b), "int32", mag, 0, atom=False)
+            return Expr(f"{a.operand()} {sym} {b.operand()}", "int32", mag, 0, atom=False)
         if a.lit:
             return None
         if op in ("div", "floordiv", "mod"):
             c = self.rng.choice([2, 3, 4, 5, 7, -3, -2])
             sym = {"div": "/", "floordiv": "//", "mod": "%"}[op]
             mag = a.mag if op != "mod" else float(abs(c))
-            return Expr(self.w.compose(_slot(a, 0) + " " + sym + " " + (str(c) if c > 0 else f"({c})"), a.src), "int32",
-                        mag + 1, 0, atom=False)
+            return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
         if op in ("min", "max"):
             b = self.int_expr(depth - 1)
             if self.degenerate(a, b) or decided_by_range(a, b):
                 return None
-            return Expr(self.w.compose(self.rng.choice(["wp.", ""]) + op + "({0}, {1})", a.src, b.src), "int32",
-                        max(a.mag, b.mag), 0)
+            return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
         if a.src.startswith("wp.abs("):
             return None
-        return Expr(self.w.compose("wp.abs({0})", a.src), "int32", a.mag, 0)
+        return Expr(f"wp.abs({a.src})", "int32", a.mag, 0)
 
     # booleans: comparisons of exact values only (see the module docstring)
     def compare(self, depth: int = 1) -> Expr:
@@ -1110,7 +986,7 @@ class ExprGen:
             if self.degenerate(a, b) or _same_names(a.src, b.src):
                 continue
             op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
-            cond = Expr(self.w.compose("{0} " + op + " {1}", a.src, b.src), "bool", 1.0, 0, atom=False)
+            cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
             if not self.w.launch_constant(cond.src):
                 return cond
         return self._fallback_compare()
@@ -1135,12 +1011,12 @@ class ExprGen:
                 if a.src == b.src:
                     continue
                 op = self.rng.choice(["and", "or"])
-                cond = Expr(self._binary(a, op, b), "bool", 1.0, 0, atom=False)
+                cond = Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
                 # `(a) op (b)` (comparisons are never atoms): its value combines theirs
                 combines = (op, a.src, b.src) if not (a.atom or b.atom) else None
             else:
                 a = self.compare(depth)
-                cond = Expr(self.w.compose("not ({0})", a.src), "bool", 1.0, 0, atom=False)
+                cond = Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
                 combines = ("not", a.src)
             if not self.w.launch_constant(cond.src, combines):  # `t != 1 or t <= 4` holds everywhere
                 return cond
@@ -1151,8 +1027,7 @@ class ExprGen:
         a, b = self.float_expr(depth - 1), self.float_expr(depth - 1)
         while a.src == b.src:  # both arms the same value: the condition would mean nothing
             b = self.float_expr(depth - 1)
-        return Expr(self.w.compose("wp.where({0}, {1}, {2})", c.src, a.src, b.src), "float32", max(a.mag, b.mag),
-                    join_q(a.q, b.q))
+        return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
 
     # vectors and matrices
     def unread(self, dtype: str) -> Expr | None:
