@@ -612,6 +612,20 @@ class Interval:
         return Interval(v, v, is_int)
 
 
+def _all(x) -> bool:
+    """`x.all()` of a boolean array (or numpy bool), through np.count_nonzero: the method's Python
+    wrapper and reduction cost several times as much on the evaluators' small arrays."""
+    return _count_nonzero(x) == x.size
+
+
+def _any(x) -> bool:
+    """`x.any()` of a boolean array (or numpy bool), as `_all`."""
+    return _count_nonzero(x) != 0
+
+
+_count_nonzero = np.count_nonzero
+
+
 def _hull(*vals):
     """Element-wise min and max of `vals`; [-inf, inf] where any is NaN. Folded pairwise (the
     order `stack.min(axis=0)` reduces in, so a signed zero comes out the same): on the evaluators'
@@ -620,7 +634,7 @@ def _hull(*vals):
     for v in vals[1:]:
         lo, hi = np.minimum(lo, v), np.maximum(hi, v)  # both propagate NaN
     bad = np.isnan(lo)
-    if bad.any():
+    if _any(bad):
         lo, hi = np.where(bad, -np.inf, lo), np.where(bad, np.inf, hi)
     return lo, hi
 
@@ -655,7 +669,7 @@ def _point_arithmetic(op: ast.operator, a: np.ndarray, b: np.ndarray, is_int: bo
     else:
         value = a * b
         bad = np.isnan(value)
-        if bad.any():
+        if _any(bad):
             return Interval(np.where(bad, -np.inf, value), np.where(bad, np.inf, value), is_int)
     return Interval(value, value, is_int)
 
@@ -795,7 +809,7 @@ class ConditionEvaluator:
             return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
         if isinstance(op, (ast.Div, ast.FloorDiv)):
             excludes_zero = (b.lo > 0) | (b.hi < 0)
-            if a.lo is a.hi and b.lo is b.hi and excludes_zero.all():
+            if a.lo is a.hi and b.lo is b.hi and _all(excludes_zero):
                 # exact values, never over zero: the four quotients below are one, and where none is
                 # NaN the hull and the zero test leave it as it is
                 q = a.lo / b.lo
@@ -803,7 +817,7 @@ class ConditionEvaluator:
                     q = np.floor(q) if isinstance(op, ast.FloorDiv) else np.trunc(q)
                 elif isinstance(op, ast.FloorDiv):
                     q = np.floor(q)
-                if not np.isnan(q).any():
+                if not _any(np.isnan(q)):
                     return _point(q, is_int)
             quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
             if is_int:
@@ -837,7 +851,7 @@ class ConditionEvaluator:
         if a.lo.ndim == 0 and a.hi.ndim == 0 and b.lo.ndim == 0 and b.hi.ndim == 0:
             return _compare_points(op, a, b)
         if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) \
-                and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
+                and (_any(a.lo < a.hi) or _any(b.lo < b.hi)):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
             # endpoint (`2.0 > b` for b in [-2, 2]) is decided in practice (one input value in
             # thousands; none at all among most launches' inputs).
@@ -894,7 +908,7 @@ class ConditionEvaluator:
             f = _MONOTONE[name]
             if args[0].lo is args[0].hi:
                 v = f(args[0].lo)
-                if not np.isnan(v).any():  # the hull of v and v is v
+                if not _any(np.isnan(v)):  # the hull of v and v is v
                     return _point(v)
                 return Interval(*_hull(v, v))
             return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
@@ -1022,7 +1036,7 @@ def decided(v: Interval, share: float = 1.0) -> bool:
     if not lo.size:
         return False
     if share >= 1.0:
-        return bool((lo == 1).all() or (hi == 0).all())
+        return _all(lo == 1) or _all(hi == 0)
     # the shares np.mean gives (whole counts over the size, one division each), faster
     return bool(max(np.count_nonzero(lo == 1) / lo.size, np.count_nonzero(hi == 0) / lo.size) >= share)
 
@@ -1091,7 +1105,7 @@ def _all_inf(a: np.ndarray) -> bool:
         return math.isinf(a.item(0))
     if size and not math.isinf(a.item(0)):
         return False
-    return bool(np.isinf(a).all())
+    return _all(np.isinf(a))
 
 
 class PointEvaluator(ConditionEvaluator):
@@ -1174,7 +1188,7 @@ class PointEvaluator(ConditionEvaluator):
         if name in exact and len(node.args) == 1:
             a = self._eval(node.args[0])
             value = exact[name](a.lo)
-            if a.lo is a.hi and np.isfinite(value).all():  # exact (x == x where sin(x) is finite)
+            if a.lo is a.hi and _all(np.isfinite(value)):  # exact (x == x where sin(x) is finite)
                 return _point(value)
             point = (a.lo == a.hi) & np.isfinite(value)
             return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
@@ -1182,7 +1196,7 @@ class PointEvaluator(ConditionEvaluator):
             a, b = self._eval(node.args[0]), self._eval(node.args[1])
             point = (a.lo == a.hi) & (b.lo == b.hi)
             v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
-            if a.lo is a.hi and b.lo is b.hi and point.all():  # no NaN argument: v at every point
+            if a.lo is a.hi and b.lo is b.hi and _all(point):  # no NaN argument: v at every point
                 return _point(v)
             return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
         if name in ("where", "select") and len(node.args) == 3:
@@ -1201,11 +1215,11 @@ def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     v = evaluator.eval(value)
     lo, hi = _same_shape(v.lo, v.hi)
     # `lo is hi`: equal wherever not NaN, and a NaN fails the isfinite test anyway
-    if not (lo.size and (lo is hi or (lo == hi).all()) and np.isfinite(lo).all()):
+    if not (lo.size and (lo is hi or _all(lo == hi)) and _all(np.isfinite(lo))):
         return None
     first = lo.item(0)
     # two different values (finite: Python's float comparison is numpy's) answer most cases at once
-    if not (lo.size > 1 and lo.item(-1) != first) and (lo == first).all():
+    if not (lo.size > 1 and lo.item(-1) != first) and _all(lo == first):
         return "constant"
     for draw in evaluator.draws.values():
         drawn = draw.lo
@@ -1214,7 +1228,7 @@ def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
                 continue
         else:
             drawn = np.broadcast_to(drawn, lo.shape)
-        if (drawn == lo).all():  # np.array_equal, shapes equal
+        if _all(drawn == lo):  # np.array_equal, shapes equal
             return "copy"
     return None
 

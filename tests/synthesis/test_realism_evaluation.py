@@ -11,7 +11,9 @@ from synthesis.realism import (
     Interval,
     PointEvaluator,
     ReplayedDraws,
+    _all,
     _all_inf,
+    _any,
     judge_value,
     sampling_start,
 )
@@ -30,6 +32,14 @@ def arrays(size=st.integers(0, 5)):
 @given(a=arrays())
 def test_all_inf_answers_numpys_all_of_isinf(a):
     assert _all_inf(a) == bool(np.isinf(a).all())
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=arrays())
+def test_all_and_any_answer_numpys_methods(a):
+    """_all and _any of a boolean array (or the numpy bool a 0-d comparison gives) are .all() and .any()."""
+    for flags in (a > 0, a == a, np.isinf(a), np.isnan(a)):
+        assert _all(flags) == bool(flags.all()) and _any(flags) == bool(flags.any())
 
 
 def _judged_as_before(v: Interval, draws: dict) -> str | None:
