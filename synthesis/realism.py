@@ -605,11 +605,21 @@ class Interval:
 
     @staticmethod
     def unknown() -> "Interval":
-        return Interval(-np.inf, np.inf)
+        return _UNKNOWN  # one for all: no Interval is ever changed in place
 
     @staticmethod
     def point(v, is_int: bool = False) -> "Interval":
         return Interval(v, v, is_int)
+
+
+def _read_only(v: Interval) -> Interval:
+    """`v`, its arrays made read-only: an Interval shared by every evaluation."""
+    v.lo.flags.writeable = False
+    v.hi.flags.writeable = False
+    return v
+
+
+_UNKNOWN = _read_only(Interval(-np.inf, np.inf))
 
 
 def _all(x) -> bool:
@@ -639,15 +649,19 @@ def _hull(*vals):
     return lo, hi
 
 
+@functools.lru_cache(maxsize=1024)
+def _element_range(low: float, high: float, is_int: bool, *signs: float) -> Interval:
+    """`Interval(low, high, is_int)`, the range of an element of a read-only array, made once per
+    range: evaluations read the same few arrays over and over (`signs` keep 0.0 and -0.0 apart)."""
+    return _read_only(Interval(low, high, is_int))
+
+
 @functools.lru_cache(maxsize=4096)
 def _constant(value: float, is_int: bool, sign: float) -> Interval:
     """A literal's value (`Interval.point(value, is_int)`), made once per literal: evaluations read the
     same few literals over and over, and no Interval is ever changed in place (its arrays are made
     read-only here all the same, as they are shared). `sign` keeps 0.0 and -0.0 apart in the cache."""
-    v = Interval.point(value, is_int)
-    v.lo.flags.writeable = False
-    v.hi.flags.writeable = False
-    return v
+    return _read_only(Interval.point(value, is_int))
 
 
 def _point(v, is_int: bool = False) -> Interval:
@@ -780,7 +794,7 @@ class ConditionEvaluator:
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
         if isinstance(node.value, ast.Name) and node.value.id in self.arrays:
             a = self.arrays[node.value.id]
-            return Interval(a.low, a.high, a.dtype == "int32")
+            return _element_range(a.low, a.high, a.dtype == "int32", math.copysign(1.0, a.low), math.copysign(1.0, a.high))
         return Interval.unknown()
 
     def eval_UnaryOp(self, node: ast.UnaryOp) -> Interval:
