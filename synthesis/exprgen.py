@@ -544,20 +544,28 @@ class KernelWriter:
         counts.update(NAME_TOKEN.findall("\n".join(self.helpers)))
         # Dropping a line only lowers counts, so a droppable line stays droppable: whatever the
         # order, the same lines go. Passes over all lines repeat until none goes.
+        # per line, the name it assigns where it is a droppable kind of line (a top-level assignment,
+        # no atomic, not the thread index), else None: read once, not once per pass
+        lines = []
+        for line in self.lines:
+            m = TOP_LEVEL_ASSIGN.match(line)
+            droppable = m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names
+            lines.append((line, m.group(1) if droppable else None))
         changed = True
         while changed:
             changed = False
             kept = []
-            for line in self.lines:
-                m = TOP_LEVEL_ASSIGN.match(line)
-                if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
-                    tokens = NAME_TOKEN.findall(line)
+            for entry in lines:
+                name = entry[1]
+                if name is not None and counts[name] == 1:
+                    tokens = NAME_TOKEN.findall(entry[0])
                     counts.subtract(tokens)
                     in_kernel.subtract(tokens)  # the counts over the kept lines, as a scan of them gives
                     changed = True
                 else:
-                    kept.append(line)
-            self.lines[:] = kept
+                    kept.append(entry)
+            lines = kept
+        self.lines[:] = [line for line, _ in lines]
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
