@@ -159,6 +159,7 @@ class KernelWriter:
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
+        self._arg_info_cache: tuple | None = None  # (the arguments, their ArgInfo records): see _arg_infos
         self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
         if len(dim) == 1:
             self.tid_names = ("tid",)
@@ -304,12 +305,12 @@ class KernelWriter:
 
         import numpy as np
 
-        from synthesis.realism import ArgInfo, bool_op, decided, launch_context, logical_not
+        from synthesis.realism import bool_op, decided, launch_context, logical_not
 
         key = (len(self.args), len(self.load_lines), len(self.defs),
                tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
         if self._launch_cache is None or self._launch_cache[0] != key:
-            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+            args = self._arg_infos()
             cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
             cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
             parsed = {name: self._parsed_expr(text) for name, text in cached.items()}
@@ -428,7 +429,7 @@ class KernelWriter:
         constants and helpers, the locals only on their values and the cached loads: each is made
         again only when what it depends on changes (a kernel judges value after value, and between
         two judgements usually only a new local comes)."""
-        from synthesis.realism import ArgInfo, SamplingInputs, sampling_start
+        from synthesis.realism import SamplingInputs, sampling_start
 
         locals_key = (tuple(self.defs.items()), len(self.load_lines))
         inputs_key = (frozenset(self.reassigned), tuple(self.args), len(self.constants), len(self.helpers))
@@ -449,7 +450,7 @@ class KernelWriter:
         else:
             sampling = cache[4] if cache is not None and cache[1] == inputs_key else None
             if sampling is None:
-                args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+                args = self._arg_infos()
                 constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
                 helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
                 start = sampling_start(tuple(self.tid_names), tuple(self.dim))
@@ -457,6 +458,16 @@ class KernelWriter:
             inputs = (sampling, locals_)
         self._judge_cache = (locals_key, inputs_key, inputs, locals_, None if inputs is None else inputs[0])
         return inputs
+
+    def _arg_infos(self) -> list:
+        """The arguments as realism.ArgInfo records (a new list), made again only when the arguments
+        change: launch_constant and judge_value ask for them between two new arguments many times."""
+        from synthesis.realism import ArgInfo
+
+        key = tuple(self.args)  # compared element by element, identical ArgSpecs at once
+        if self._arg_info_cache is None or self._arg_info_cache[0] != key:
+            self._arg_info_cache = (key, [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args])
+        return list(self._arg_info_cache[1])
 
     def _parsed_expr(self, text: str):
         """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,
