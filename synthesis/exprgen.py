@@ -491,8 +491,11 @@ class KernelWriter:
     def varies(self, src: str) -> bool:
         """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
         names = set(NAME_TOKEN.findall(src))
-        cached = {e.src for e in self._loads.values()}
-        return bool(names & (set(self.tid_names) | cached | self.varying))
+        if not names:
+            return False
+        if not names.isdisjoint(self.varying) or not names.isdisjoint(self.tid_names):
+            return True
+        return any(e.src in names for e in self._loads.values())  # a cached load
 
     def note_varying(self, name: str, *sources: str) -> None:
         """Record `name` as varying when any value assigned to it does."""
