@@ -14,6 +14,7 @@ neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import math
 import random
@@ -22,6 +23,9 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import NamedTuple
 
+import numpy as np
+
+from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.normalize import parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
@@ -301,12 +305,6 @@ class KernelWriter:
         `combines`: ("and" | "or", a, b) where `condition` is `(a) and (b)` / `(a) or (b)`, or
         ("not", a) where it is `not (a)`, for conditions a and b: their values, where this launch
         state has judged them already, are combined instead of evaluated again."""
-        import ast
-
-        import numpy as np
-
-        from synthesis.realism import bool_op, decided, launch_context, logical_not
-
         key = (len(self.args), len(self.load_lines), len(self.defs),
                tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
         if self._launch_cache is None or self._launch_cache[0] != key:
@@ -316,7 +314,7 @@ class KernelWriter:
             parsed = {name: self._parsed_expr(text) for name, text in cached.items()}
             # the evaluator, the conditions' values judged in it (text -> Interval) and its locals'
             # evaluation heights: all three hold while the state the key sums up is unchanged
-            self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
+            self._launch_cache = (key, realism.launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
                                                       parsed), {}, {}, {})
         _, context, values, heights, condition_heights = self._launch_cache
         # a branch almost every thread takes the same way is as good as constant: 95% is the limit
@@ -329,24 +327,22 @@ class KernelWriter:
                     self._condition_height(text, context, heights, condition_heights) <= 39 for text in combines[1:]):
                 with np.errstate(all="ignore"):  # as ConditionEvaluator.eval evaluates
                     if combines[0] == "not":
-                        value = logical_not(parts[0])
+                        value = realism.logical_not(parts[0])
                     else:
-                        value = bool_op(ast.And() if combines[0] == "and" else ast.Or(), parts)
+                        value = realism.bool_op(ast.And() if combines[0] == "and" else ast.Or(), parts)
                 values[condition] = value
-                return decided(value, share=0.95)
+                return realism.decided(value, share=0.95)
         value = values.get(condition)
         if value is None:
             value = values[condition] = context.eval(self._parsed_expr(condition))
-        return decided(value, share=0.95)
+        return realism.decided(value, share=0.95)
 
     def _condition_height(self, text: str, context, heights: dict[str, int], known: dict[str, int]) -> int:
         """realism.evaluation_height of condition `text` in the launch context, measured once per text
         while the context holds (`known`): `condition` asks about a comparison again and again."""
-        from synthesis.realism import evaluation_height
-
         height = known.get(text)
         if height is None:
-            height = known[text] = evaluation_height(context, self._parsed_expr(text), heights)
+            height = known[text] = realism.evaluation_height(context, self._parsed_expr(text), heights)
         return height
 
     def note_bound(self, name: str, mag: float) -> None:
@@ -375,13 +371,9 @@ class KernelWriter:
             self.indent -= 1
 
     def _note_loop(self, header: str) -> None:
-        import ast
-
-        from synthesis.realism import _range_values
-
         node = ast.parse(header + " pass").body[0]
         scalars = {a.name: a.value for a in self.args if a.role == "scalar"}
-        values = _range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
+        values = realism._range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
         name = node.target.id
         if name in self.loop_ranges and self.loop_ranges[name] != values:
             old = self.loop_ranges[name]
@@ -411,8 +403,6 @@ class KernelWriter:
 
     def judge_value(self, src: str) -> str | None:
         """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
-        from synthesis.realism import judge_value
-
         inputs = self._judge_inputs()
         if inputs is None:
             return None
@@ -421,7 +411,7 @@ class KernelWriter:
             value = self._parsed_expr(src)
         except SyntaxError:
             return None
-        return judge_value(sampling.evaluator(locals_, dumps=self._dump_cache), value)
+        return realism.judge_value(sampling.evaluator(locals_, dumps=self._dump_cache), value)
 
     def _judge_inputs(self):
         """(realism.SamplingInputs, the locals' parsed values) for judge_value, None when a local's
@@ -429,8 +419,6 @@ class KernelWriter:
         constants and helpers, the locals only on their values and the cached loads: each is made
         again only when what it depends on changes (a kernel judges value after value, and between
         two judgements usually only a new local comes)."""
-        from synthesis.realism import SamplingInputs, sampling_start
-
         locals_key = (tuple(self.defs.items()), len(self.load_lines))
         inputs_key = (frozenset(self.reassigned), tuple(self.args), len(self.constants), len(self.helpers))
         cache = self._judge_cache
@@ -453,8 +441,8 @@ class KernelWriter:
                 args = self._arg_infos()
                 constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
                 helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
-                start = sampling_start(tuple(self.tid_names), tuple(self.dim))
-                sampling = SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers)
+                start = realism.sampling_start(tuple(self.tid_names), tuple(self.dim))
+                sampling = realism.SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers)
             inputs = (sampling, locals_)
         self._judge_cache = (locals_key, inputs_key, inputs, locals_, None if inputs is None else inputs[0])
         return inputs
@@ -462,11 +450,9 @@ class KernelWriter:
     def _arg_infos(self) -> list:
         """The arguments as realism.ArgInfo records (a new list), made again only when the arguments
         change: launch_constant and judge_value ask for them between two new arguments many times."""
-        from synthesis.realism import ArgInfo
-
         key = tuple(self.args)  # compared element by element, identical ArgSpecs at once
         if self._arg_info_cache is None or self._arg_info_cache[0] != key:
-            self._arg_info_cache = (key, [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args])
+            self._arg_info_cache = (key, [realism.ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args])
         return list(self._arg_info_cache[1])
 
     def _parsed_expr(self, text: str):
@@ -589,20 +575,16 @@ class KernelWriter:
         a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
         dropping a write never makes another one dead.
         """
-        import ast
-
-        from synthesis.realism import StatementReads, _blocks, dead_value_statements
-
         fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
         block_of: dict[int, int] = {}  # statement line -> its block's id
         room: dict[int, int] = {}  # block id -> how many statements may go (one must stay)
-        for block in _blocks(fn.body):
+        for block in realism._blocks(fn.body):
             room[id(block)] = len(block) - 1
             for stmt in block:
                 block_of[stmt.lineno] = id(block)
         dead = []
         # StatementReads: the one index dead_value_statements reads, without FunctionIndex's others
-        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn, StatementReads(fn))}):
+        for line in sorted({stmt.lineno for stmt in realism.dead_value_statements(fn, realism.StatementReads(fn))}):
             text = self.lines[line - 2]
             if "atomic_" in text or "wp.tid()" in text:
                 continue
