@@ -1146,7 +1146,7 @@ class PointEvaluator(ConditionEvaluator):
 
     def _free(self, key: str) -> Interval:
         if key not in self.free:
-            self.free[key] = Interval.point(np.round(self.rng.normal(0.0, 2.0, self.points) * 64) / 64)
+            self.free[key] = _made_from(self.rng, self.rng.normal(0.0, 2.0, self.points), ("free",), _free_value)
         return self.free[key]
 
     def eval_Name(self, node: ast.Name) -> Interval:
@@ -1192,8 +1192,10 @@ class PointEvaluator(ConditionEvaluator):
             a = self.arrays[node.value.id]
             grid = 1.0 if a.dtype == "int32" else 1.0 / 64
             steps = int(round((a.high - a.low) / grid))
-            v = a.low + self.rng.integers(0, steps + 1, self.points) * grid
-            self.draws[key] = Interval.point(v, a.dtype == "int32")
+            is_int = a.dtype == "int32"
+            self.draws[key] = _made_from(self.rng, self.rng.integers(0, steps + 1, self.points),
+                                         ("input", a.low, math.copysign(1.0, a.low), grid, is_int),
+                                         lambda steps_drawn: Interval.point(a.low + steps_drawn * grid, is_int))
         return self.draws[key]
 
     def _eval_call(self, node: ast.Call) -> Interval:
@@ -1222,6 +1224,19 @@ class PointEvaluator(ConditionEvaluator):
             return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
                             np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
         return super().eval_Call(node)
+
+
+def _free_value(drawn: np.ndarray) -> Interval:
+    """A value the evaluator does not follow, from its normal draw: on the grid of 1/64."""
+    return Interval.point(np.round(drawn * 64) / 64)
+
+
+def _made_from(rng, drawn: np.ndarray, key: tuple, make) -> Interval:
+    """`make(drawn)`, for the draw just made; from ReplayedDraws, made once per draw of the start's
+    tree and kind (`key`) and shared, read-only, by every evaluator that replays the draw."""
+    if type(rng) is ReplayedDraws:
+        return rng.made_from_last(key, lambda: _read_only(make(drawn)))
+    return make(drawn)
 
 
 def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
@@ -1291,13 +1306,14 @@ class ReplayedDraws:
     where the sequence is) for a draw the tree does not hold, so every value is the one the generator
     would give; evaluators judge value after value, and most sequences repeat the last one's start."""
 
-    __slots__ = ("start", "node", "state", "synced")
+    __slots__ = ("start", "node", "state", "synced", "last")
 
     def __init__(self, start: SamplingStart) -> None:
         self.start = start
         self.node = start.replays  # the draws that may follow those made so far
         self.state = start.state  # the generator's state after the draws made so far
         self.synced = False  # whether the generator is at `state`
+        self.last: tuple | None = None  # the tree's entry of the last draw
 
     def _replay(self, key: tuple, draw) -> np.ndarray:
         entry = self.node.get(key)
@@ -1311,13 +1327,23 @@ class ReplayedDraws:
             if start.replayed >= REPLAY_LIMIT:
                 start.replays.clear()  # nodes held by evaluators stay valid: they are whole subtrees
                 start.replayed = 0
-            entry = self.node[key] = (values, rng.bit_generator.state, {})
+            entry = self.node[key] = (values, rng.bit_generator.state, {}, {})
             start.replayed += 1
             self.synced = True
         else:
             self.synced = False
         self.state, self.node = entry[1], entry[2]
+        self.last = entry
         return entry[0]
+
+    def made_from_last(self, key: tuple, make):
+        """`make()`, a value made from the last draw's values only, remembered with that draw (per
+        `key`, the kind of value): evaluators replaying the draw make it once."""
+        made = self.last[3]
+        value = made.get(key)
+        if value is None:
+            value = made[key] = make()
+        return value
 
     def integers(self, low: int, high: int, size: int) -> np.ndarray:
         return self._replay(("integers", low, high, size), lambda rng: rng.integers(low, high, size))

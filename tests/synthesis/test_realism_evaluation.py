@@ -160,3 +160,24 @@ def test_exact_value_shortcuts_give_the_interval_rules_values(text, x, y, z, int
         fast = PointEvaluator(dict(env), {}, {}, np.random.default_rng(0), 4).eval(node)
         rules = _RulesOnly(dict(env), {}, {}, np.random.default_rng(0), 4).eval(node)
     assert _same(fast.lo, rules.lo) and _same(fast.hi, rules.hi) and fast.is_int == rules.is_int
+
+
+def test_a_replaying_evaluator_draws_what_the_generator_draws():
+    """Evaluators from a sampling start (ReplayedDraws, values made from draws shared) give the
+    values and draws of an evaluator drawing from a generator at the start's state, the first time
+    (drawing) and the second (replaying)."""
+    from synthesis.realism import ArgInfo, SamplingInputs
+
+    args = [ArgInfo("a", "input", low=-2.0, high=2.0), ArgInfo("i", "index", "int32", low=0.0, high=9.0)]
+    start = sampling_start(("tid",), (61,), 9, 3)  # a launch of its own
+    inputs = SamplingInputs(start, args, set())
+    value = ast.parse("a[tid] * wp.dot(u, w) + a[i[tid]] - wp.length(u)", mode="eval").body
+    for _ in range(2):
+        rng = np.random.default_rng(0)
+        rng.bit_generator.state = start.state
+        plain = PointEvaluator(inputs.env, {}, inputs.read_only, rng, 9)
+        replayed = inputs.evaluator({})
+        want, got = plain.eval(value), replayed.eval(value)
+        assert want.lo.tobytes() == got.lo.tobytes() and want.hi.tobytes() == got.hi.tobytes()
+        assert {k: v.lo.tobytes() for k, v in plain.draws.items()} == {k: v.lo.tobytes() for k, v in replayed.draws.items()}
+        assert {k: v.lo.tobytes() for k, v in plain.free.items()} == {k: v.lo.tobytes() for k, v in replayed.free.items()}
