@@ -880,8 +880,9 @@ class ConditionEvaluator:
             true, false = (eq, ne) if op is ast.Eq else (ne, eq)
         else:
             return Interval(0, 1, True)
-        # float bounds straight away (np.where(true, 1, 0) made integers for Interval to convert)
-        return Interval(np.where(true, 1.0, 0.0), np.where(false, 0.0, 1.0), True)
+        # the flags as bounds: Interval converts each to floats (1.0 where set, 0.0 elsewhere), as
+        # np.where(true, 1.0, 0.0) and np.where(false, 0.0, 1.0) give them, in one cast each
+        return Interval(true, ~false, True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
         return bool_op(node.op, [self._eval(v) for v in node.values])
