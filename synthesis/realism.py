@@ -937,12 +937,14 @@ class ConditionEvaluator:
 
 def bool_op(op: ast.boolop, vals: list[Interval]) -> Interval:
     """`and` / `or` of the values of its operands (ConditionEvaluator.eval_BoolOp)."""
-    if isinstance(op, ast.And):
-        lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-        hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-    else:
-        lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-        hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    # the reduction over the operands broadcast to one shape, folded pair by pair in its order (the
+    # ufunc broadcasts each pair): the same values, without stacking the operands
+    f = np.minimum if isinstance(op, ast.And) else np.maximum
+    lo, hi = vals[0].lo, vals[0].hi
+    if len(vals) == 1:
+        return Interval(lo.copy(), hi.copy(), True)
+    for v in vals[1:]:
+        lo, hi = f(lo, v.lo), f(hi, v.hi)
     return Interval(lo, hi, True)
 
 

@@ -181,3 +181,18 @@ def test_a_replaying_evaluator_draws_what_the_generator_draws():
         assert want.lo.tobytes() == got.lo.tobytes() and want.hi.tobytes() == got.hi.tobytes()
         assert {k: v.lo.tobytes() for k, v in plain.draws.items()} == {k: v.lo.tobytes() for k, v in replayed.draws.items()}
         assert {k: v.lo.tobytes() for k, v in plain.free.items()} == {k: v.lo.tobytes() for k, v in replayed.free.items()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.tuples(arrays(st.just(3)), arrays(st.just(3))), min_size=1, max_size=4),
+       conjunction=st.booleans())
+def test_bool_op_gives_the_stacked_reduction(parts, conjunction):
+    """bool_op's pairwise fold gives, bit for bit, the reduction over its operands broadcast to one shape."""
+    from synthesis.realism import bool_op
+
+    vals = [Interval(lo, hi) for lo, hi in parts]
+    f = np.minimum if conjunction else np.maximum
+    want_lo = f.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
+    want_hi = f.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    got = bool_op(ast.And() if conjunction else ast.Or(), vals)
+    assert _same(got.lo, want_lo) and _same(got.hi, want_hi) and got.lo.shape == np.shape(want_lo) and got.is_int
