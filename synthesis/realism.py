@@ -820,6 +820,13 @@ class ConditionEvaluator:
         if isinstance(op, ast.Sub):
             return Interval(a.lo - b.hi, a.hi - b.lo, is_int)
         if isinstance(op, ast.Mult):
+            if b.lo is b.hi:
+                # products (p, p, q, q): folding a value with itself keeps it, so their hull is p and q's
+                p, q = a.lo * b.lo, a.hi * b.lo
+                return Interval(*_hull(p, q), is_int)
+            if a.lo is a.hi:  # products (p, q, p, q), each made once
+                p, q = a.lo * b.lo, a.lo * b.hi
+                return Interval(*_hull(p, q, p, q), is_int)
             return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
         if isinstance(op, (ast.Div, ast.FloorDiv)):
             excludes_zero = (b.lo > 0) | (b.hi < 0)
@@ -911,8 +918,9 @@ class ConditionEvaluator:
             a = args[0]
             if a.lo is a.hi:  # |x| is the rule's lower bound too: 0 where x is +-0, |x| elsewhere (NaN as well)
                 return _point(np.abs(a.lo), a.is_int)
-            lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
-            return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
+            abs_lo, abs_hi = np.abs(a.lo), np.abs(a.hi)
+            lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(abs_lo, abs_hi))
+            return Interval(lo, np.maximum(abs_lo, abs_hi), a.is_int)
         if name == "clamp" and len(args) == 3:
             a, lo, hi = args
             if a.lo is a.hi:  # both bounds clamp the one value between lo.lo and hi.hi
