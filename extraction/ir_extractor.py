@@ -43,7 +43,8 @@ def _cut_function(source: str, start: int) -> str:
     return source[start : end + 2]
 
 
-def _find_function(source: str, symbol: str, device: str, direction: str) -> tuple[str, str]:
+def _find_function(source: str, symbol: str, device: str, direction: str) -> tuple[str, str, int]:
+    """The function's name, its text, and where the text starts in `source`."""
     header = _function_header(symbol, device, direction)
     at = source.find(header)
     if at < 0:
@@ -53,22 +54,41 @@ def _find_function(source: str, symbol: str, device: str, direction: str) -> tup
         if template >= 0 and source.count("\n", template, at) == 1:
             at = template
     name = f"{symbol}_{device}_kernel_{direction}"
-    return name, _cut_function(source, at)
+    return name, _cut_function(source, at), at
 
 
 # @wp.func definitions: `static CUDA_CALLABLE T name_0(` for CUDA, `static T name_0(` for the CPU.
 _HELPER_DEF = re.compile(r"^static (?:CUDA_CALLABLE )?[^\n(]*?\b(adj_)?(\w+_\d+)\($", re.M)
+# Any @wp.func definition's first line ends so: `name_<n>(` (n counts the process's functions of that
+# name, so not always 0).
+_ANY_HELPER_DEF = re.compile(r"_\d+\(\n")
+
+
+def _is_called(name: str, text: str) -> bool:
+    """`name(` in `text` as a whole word: `name` not the tail of a longer identifier (`adj_name(`)."""
+    needle = name + "("
+    at = text.find(needle)
+    while at >= 0:
+        if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+            return True
+        at = text.find(needle, at + 1)
+    return False
 
 
 def _helpers_called(source: str, prefix_end: int, bodies: list[str]) -> str:
-    """@wp.func definitions precede the kernels; scan only that part, and only if there are any."""
-    head = source[:prefix_end]
-    if "_0(\n" not in head:  # Warp suffixes every @wp.func overload with _<n>
+    """The @wp.func definitions (forward and adjoint) whose name the kernel's bodies call. They precede
+    the kernels: only `source[:prefix_end]` is scanned, and only if it defines any; each definition's
+    name is looked up in the bodies, not every call."""
+    if _ANY_HELPER_DEF.search(source, 0, prefix_end) is None:
         return ""
-    called = set(re.findall(r"\b(\w+_\d+)\(", "\n".join(bodies)))
+    text = "\n".join(bodies)
+    called: dict[str, bool] = {}
     pieces = []
-    for match in _HELPER_DEF.finditer(head):
-        if match.group(2) in called:
+    for match in _HELPER_DEF.finditer(source, 0, prefix_end):
+        name = match.group(2)
+        if name not in called:
+            called[name] = _is_called(name, text)
+        if called[name]:
             pieces.append(_cut_function(source, match.start()))
     return "\n".join(pieces)
 
@@ -87,11 +107,11 @@ def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
     result = {}
     for device in devices:
         source = warp_compat.codegen(builder, device)
-        fwd_name, forward = _find_function(source, symbol, device, "forward")
+        fwd_name, forward, forward_at = _find_function(source, symbol, device, "forward")
         bwd_name = backward = None
         if include_backward:
-            bwd_name, backward = _find_function(source, symbol, device, "backward")
-        helpers = _helpers_called(source, source.find(forward), [forward] + ([backward] if backward else []))
+            bwd_name, backward, _ = _find_function(source, symbol, device, "backward")
+        helpers = _helpers_called(source, forward_at, [forward] + ([backward] if backward else []))
         result[device] = KernelIR(kernel.key, device, fwd_name, forward, bwd_name, backward,
                                   helpers, warp_compat.WARP_VERSION)
     return result

@@ -27,6 +27,16 @@ of Warp floor processes at the same time, each process pinned to a core of its o
 
     python scripts/bench_pipeline.py --paired-floor 3 -n 1200 --rounds 4
 
+`--equal-load W` measures the scaling figure (W workers against W x one worker) with the machine
+equally loaded on both sides: a core runs slower when all cores are busy (shared clock budget, memory
+bandwidth, caches), so one worker alone on an idle machine sets a bar no W processes can reach, Warp's
+own floor included. Rounds alternate W single-worker pipelines at once (each pinned to a core of its
+own; their kernels/s summed: W x one worker on a loaded machine) and one pipeline with W workers on
+the same cores; each W-worker round is set against the mean of the single-worker rounds either side
+of it. What is left of the ratio is the executor's own cost: the parent, shard hand-out, the tail.
+
+    python scripts/bench_pipeline.py --equal-load 16 --per-worker 600 --rounds 3
+
     python scripts/bench_pipeline.py --generation [-n 1300]
     python scripts/bench_pipeline.py --baseline 34f262e [-n 600] [--rounds 3]
 """
@@ -271,6 +281,72 @@ def paired_floor_figures(args) -> None:
           f"(range {min(ratios):.2f}-{max(ratios):.2f})")
 
 
+def pinned_pipeline(root: Path, count: int, seed: int, workers: int, cpus: set[int], out: Path, log):
+    """Start `pipeline.py -d cuda -j workers` in the tree at `root`, pinned (parent and workers) to `cpus`."""
+    return subprocess.Popen(
+        [sys.executable, str(root / "synthesis" / "pipeline.py"), "-n", str(count), "-d", "cuda", "-o", str(out),
+         "-s", str(seed), "-j", str(workers), "--no-progress"],
+        stdout=log, stderr=subprocess.STDOUT, text=True, cwd=root, env=tree_env(root),
+        preexec_fn=functools.partial(os.sched_setaffinity, 0, cpus))
+
+
+def equal_load_rates(workers: int, per_worker: int, seed: int, cpus: list[int], root: Path = ROOT) -> tuple[float, float]:
+    """One round of `--equal-load`: kernels/s of `workers` single-worker pipelines at once (summed; each
+    on a core of its own, `per_worker` kernels each), then of one pipeline with `workers` workers on
+    the same cores (`workers * per_worker` kernels)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        singles = []
+        for k in range(workers):
+            log = open(Path(tmp) / f"one{k}.out", "w+")
+            singles.append((pinned_pipeline(root, per_worker, seed + k, 1, {cpus[k]}, Path(tmp) / f"one{k}", log), log))
+        total_one = sum(printed_rate(_finished(proc, log), per_worker) for proc, log in singles)
+        log = open(Path(tmp) / "many.out", "w+")
+        proc = pinned_pipeline(root, workers * per_worker, seed, workers, set(cpus[:workers]), Path(tmp) / "many", log)
+        many = printed_rate(_finished(proc, log), workers * per_worker)
+    return total_one, many
+
+
+def _finished(proc: subprocess.Popen, log) -> str:
+    """Wait for `proc`; its output (from `log`, closed here), or CalledProcessError if it failed."""
+    proc.wait()
+    log.seek(0)
+    text = log.read()
+    log.close()
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
+    return text
+
+
+def equal_load_figures(args) -> None:
+    """Issue 7's scaling figure with the machine equally loaded on both sides (see the module's text)."""
+    cpus = one_cpu_per_core()
+    w = args.equal_load
+    if w < 2 or w > len(cpus):
+        sys.exit(f"bench_pipeline: --equal-load needs 2 to {len(cpus)} workers (one physical core each here), got {w}")
+    per_worker = args.per_worker or max(args.count // w, 1)
+    print(f"{w} pipelines -j 1 at once ({per_worker} kernels each, each on a core of its own), then one pipeline "
+          f"-j {w} ({w * per_worker} kernels) on the same cores; {args.rounds} rounds")
+    ones, manys = [], []
+    for round_ in range(args.rounds):
+        one, many = equal_load_rates(w, per_worker, args.seed + round_, cpus)
+        ones.append(one)
+        manys.append(many)
+        print(f"  round {round_ + 1}: {w} x one worker at once {one:7.1f} kernels/s; {w} workers {many:7.1f} kernels/s")
+    ratios = equal_load_ratios(ones, manys)
+    print(f"{w} workers / {w} x one worker, machine equally loaded: median {statistics.median(ratios):.2f} "
+          f"(range {min(ratios):.2f}-{max(ratios):.2f})")
+
+
+def equal_load_ratios(ones: list[float], manys: list[float]) -> list[float]:
+    """Each W-worker round against the mean of the single-worker rounds just before and after it (the
+    one before only, for the last round): the W-worker run sits between them in time."""
+    ratios = []
+    for r, many in enumerate(manys):
+        around = ones[r:r + 2]
+        ratios.append(many / statistics.mean(around))
+    return ratios
+
+
 def side_by_side_figures(args) -> None:
     """The pipeline here and at --baseline, `--side-by-side K` copies of each running at the same
     time (2K processes on as many cores), `--rounds` times; then the same with SMALL_RUN kernels, so
@@ -471,6 +547,9 @@ def main() -> None:
     ap.add_argument("--paired-floor", type=int, default=0, metavar="K",
                     help="only the two-worker figure, paired in time: K pipelines -j 2 and K pairs of Warp floor "
                          "processes at once, each process on a core of its own; needs 4K cores")
+    ap.add_argument("--equal-load", type=int, default=0, metavar="W",
+                    help="only the scaling figure with the machine equally loaded: W single-worker pipelines at "
+                         "once against one with W workers on the same cores, alternately; --per-worker kernels each")
     args = ap.parse_args()
     if args.count < 1 or args.rounds < 1:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
@@ -486,6 +565,8 @@ def main() -> None:
         return generation_figures(args)
     if args.paired_floor:
         return paired_floor_figures(args)
+    if args.equal_load:
+        return equal_load_figures(args)
     counts = sorted({1, 2, *(int(w) for w in args.workers.split(","))})
     cores = os.cpu_count() or 1
     if args.standalone_only:

@@ -28,11 +28,13 @@ DELAY_SHARE = 0.7  # delays spread over the first 70% of a clean run: most signa
 # Lines Warp itself prints (no CUDA driver here); not the CLI's.
 FOREIGN = ("Warp CUDA warning",)
 
+# Shards of 30 and 21 kernels: with 2 workers each is computed in parts (10 kernels each) and written
+# by one job, so signals also land between a shard's parts and its writing.
 COMMANDS = {
     "pairs": [sys.executable, str(ROOT / "synthesis" / "pipeline.py"), "--no-progress", "-n", "120", "-d", "cpu",
-              "-s", "3", "--shard-size", "10", "-j", "2"],
+              "-s", "3", "--shard-size", "30", "-j", "2"],
     "samples": [sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "--no-progress", "-n", "3",
-                "-s", "3", "--shard-size", "3", "-j", "2"],
+                "-s", "3", "--shard-size", "21", "-j", "2"],
 }
 
 

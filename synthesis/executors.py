@@ -1,7 +1,9 @@
-"""Executors: who runs which shard. Each shard job writes its own files and completion marker, so an
-executor only hands out shard numbers and collects small outcomes; none of them changes a byte.
+"""Executors: who runs which job. Each job writes its own files (a shard job, its shard and completion
+marker), so an executor only hands out small job descriptions and collects small outcomes; none of
+them changes a byte. An outcome may call for follow-up jobs (`on_outcome` returns them): the last
+part of a shard computed calls for the job that writes the shard.
 
-* `local`: worker processes fed one shard at a time over a pipe each (`-j N`). Workers leave the
+* `local`: worker processes fed one job at a time over a pipe each (`-j N`). Workers leave the
   terminal's process group and ignore SIGINT, so Ctrl-C reaches only the parent (as a
   `StopRequest`, which wakes its wait), which kills them with their children (no Python code runs in
   them after that, so nothing they print), removes the temporaries that carry their pids, and raises
@@ -20,7 +22,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from synthesis.interrupt import StopRequest
 
@@ -29,11 +31,14 @@ RAY_POLL_SECONDS = 0.2
 
 @dataclass(frozen=True)
 class ShardOutcome:
-    """What a shard job reports back: how many kernels it covered, or the one-line error that stopped it."""
+    """What a job reports back: how many kernels it computed, or the one-line error that stopped it.
+    `part`: None for a whole shard (computed and written); n >= 0 for part n of the shard (computed
+    and saved for the shard's writer); runner.WRITE for a shard written from its saved parts."""
 
     shard: int
     kernels: int
     error: str | None = None
+    part: int | None = None
 
 
 class Interrupted(Exception):
@@ -47,7 +52,9 @@ class JobFailed(Exception):
     """A shard job could not finish (a full disk, a dead worker); the message is one line."""
 
 
-Job = Callable[[int], ShardOutcome]
+Job = Callable[[Any], ShardOutcome]
+# Sees each outcome as it arrives; returns the follow-up jobs it calls for (run before the rest).
+OnOutcome = Callable[[ShardOutcome], "Sequence[Any] | None"]
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -61,17 +68,22 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, total
 
 
-def run_shards(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], *, executor: str = "local",
+def run_shards(job: Job, units: list, on_outcome: OnOutcome, *, executor: str = "local",
                workers: int = 1, ray_address: str | None = None, stop: StopRequest | None = None,
                cleanup: Callable[[list[int]], None] = lambda pids: None) -> None:
-    """Run `job` over `shards`; `on_outcome` sees each outcome as it arrives. A failed outcome stops
-    the run with `JobFailed`; a `stop` request (Ctrl-C) with `Interrupted`."""
-    if not shards:
+    """Run `job` over `units` (job descriptions) and the follow-ups `on_outcome` returns. `on_outcome`
+    raising (`JobFailed` for a failed outcome) stops the run; a `stop` request (Ctrl-C) stops it with
+    `Interrupted`."""
+    if not units:
         return
     if executor == "ray":
-        run_on_ray(job, shards, on_outcome, workers, ray_address, stop)
+        run_on_ray(job, units, on_outcome, workers, ray_address, stop)
     else:
-        run_local(job, shards, on_outcome, workers, cleanup, stop)
+        run_local(job, units, on_outcome, workers, cleanup, stop)
+
+
+def describe(unit: Any) -> str:
+    return f"shard {unit}" if isinstance(unit, int) else str(unit)
 
 
 # ---- local processes ---------------------------------------------------------------------------
@@ -106,10 +118,10 @@ def _worker_main(job: Job, conn, parent: int) -> None:
         conn.send(job(shard))
 
 
-def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
+def run_local(job: Job, units: list, on_outcome: OnOutcome, workers: int,
               cleanup: Callable[[list[int]], None], stop: StopRequest | None = None) -> None:
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    queue = list(shards)
+    queue = list(units)
     procs: list[tuple[multiprocessing.Process, object]] = []
     finished = False
     try:
@@ -125,28 +137,30 @@ def run_local(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], 
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         busy: dict = {}
-        for proc, conn in procs:
-            conn.send(queue.pop(0))
-            busy[conn] = proc
+        idle = [(conn, proc) for proc, conn in reversed(procs)]  # waiting for a job: one may follow
         wake = [stop.reader] if stop else []
-        while busy:
+        while True:
+            while idle and queue:
+                conn, proc = idle.pop()
+                conn.send(queue.pop(0))
+                busy[conn] = proc
+            if not busy:
+                break
             ready = wait(list(busy) + wake)
             if stop and stop.requested:
                 raise Interrupted()
             for conn in ready:
-                proc = busy[conn]
+                proc = busy.pop(conn)
                 try:
                     outcome = conn.recv()
                 except (EOFError, OSError):
                     proc.join(1)
                     raise JobFailed(f"a worker process died (exit code {proc.exitcode}); "
                                     "run the same command to resume") from None
-                on_outcome(outcome)
-                if queue:
-                    conn.send(queue.pop(0))
-                else:
-                    conn.send(None)
-                    del busy[conn]
+                queue[:0] = on_outcome(outcome) or ()
+                idle.append((conn, proc))
+        for conn, _ in idle:
+            conn.send(None)
         finished = True
     except KeyboardInterrupt:  # without a StopRequest (a caller of its own): the default handler
         raise Interrupted() from None
@@ -176,11 +190,11 @@ def _stop_workers(procs, finished: bool, cleanup: Callable[[list[int]], None]) -
 
 
 # ---- Ray ---------------------------------------------------------------------------------------
-def _ray_call(job: Job, shard: int) -> ShardOutcome:
-    return job(shard)
+def _ray_call(job: Job, unit: Any) -> ShardOutcome:
+    return job(unit)
 
 
-def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome], None], workers: int,
+def run_on_ray(job: Job, units: list, on_outcome: OnOutcome, workers: int,
                address: str | None, stop: StopRequest | None = None) -> None:
     try:
         import ray
@@ -198,19 +212,20 @@ def run_on_ray(job: Job, shards: list[int], on_outcome: Callable[[ShardOutcome],
     pending: dict = {}
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_call)
-        pending = {task.remote(job, s): s for s in shards}
+        pending = {task.remote(job, u): u for u in units}
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1, timeout=RAY_POLL_SECONDS)
             if stop and stop.requested:
                 raise Interrupted()
             for ref in done:
-                shard = pending.pop(ref)
+                unit = pending.pop(ref)
                 try:
                     outcome = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001
-                    raise JobFailed(f"Ray task for shard {shard} failed: {type(exc).__name__}; "
+                    raise JobFailed(f"Ray task for {describe(unit)} failed: {type(exc).__name__}; "
                                     "run the same command to resume") from None
-                on_outcome(outcome)
+                for follow_up in on_outcome(outcome) or ():
+                    pending[task.remote(job, follow_up)] = follow_up
     except KeyboardInterrupt:
         raise Interrupted() from None
     finally:

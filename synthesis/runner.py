@@ -1,7 +1,10 @@
-"""A run: which stages, which output folders, which shards; and the shard job that executors run.
+"""A run: which stages, which output folders, which shards; and the jobs that executors run.
 
 Both CLIs build a `RunPlan` and call `execute`; neither runs a stage itself. A shard is a fixed
-range of kernel indices (`shard_size` of them), so the layout depends on the arguments only.
+range of kernel indices (`shard_size` of them), so the layout depends on the arguments only. With
+several workers a shard is computed in parts (PART_SIZE kernels each, any worker each) and written
+by one job once its parts are in: a run's last shards then end together instead of leaving workers
+idle while the slowest finishes a whole shard. The shard's files are the same bytes either way.
 """
 from __future__ import annotations
 
@@ -16,8 +19,12 @@ from synthesis.stages import extract, generate, reference, short_reason, task_fo
 from synthesis.writer import OutputError, PairFolder, RunFolder, SampleFolder
 
 REFERENCE_BATCH = 10  # kernels per Warp CPU module for the reference outputs (about 1.5 s to build)
+# Kernels per part of a shard when workers share it (about 0.15 s of work for pairs): a multiple of
+# REFERENCE_BATCH, so the reference batches are those of the whole shard.
+PART_SIZE = REFERENCE_BATCH
+WRITE = -1  # ShardJob.part of the job that writes a shard from its saved parts
 
-__all__ = ["Interrupted", "JobFailed", "OutputError", "RunPlan", "RunReport", "execute", "produce_shard"]
+__all__ = ["Interrupted", "JobFailed", "OutputError", "RunPlan", "RunReport", "ShardJob", "execute", "produce"]
 
 
 @dataclass(frozen=True)
@@ -42,9 +49,32 @@ class RunPlan:
         """First and last kernel index (inclusive) of `shard`."""
         return shard * self.shard_size, min((shard + 1) * self.shard_size, self.count) - 1
 
+    def part_count(self, shard: int) -> int:
+        first, last = self.shard_range(shard)
+        return (last - first + PART_SIZE) // PART_SIZE
+
+    def part_range(self, shard: int, part: int) -> tuple[int, int]:
+        """First and last kernel index (inclusive) of part `part` of `shard`."""
+        first, last = self.shard_range(shard)
+        return first + part * PART_SIZE, min(first + (part + 1) * PART_SIZE - 1, last)
+
     @property
     def folders(self) -> list[RunFolder]:
         return [f for f in (self.pairs, self.samples) if f is not None]
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """What an executor hands a worker: a whole shard (`part` None), part `part` of it, or (WRITE)
+    the writing of a shard whose parts are all saved."""
+
+    shard: int
+    part: int | None = None
+
+    def __str__(self) -> str:
+        if self.part is None:
+            return f"shard {self.shard}"
+        return f"the writing of shard {self.shard}" if self.part == WRITE else f"part {self.part} of shard {self.shard}"
 
 
 def run_stages(plan: RunPlan, indices: range) -> list[KernelRecord]:
@@ -85,18 +115,40 @@ def preload_stage_modules(plan: RunPlan) -> None:
     gc.freeze()
 
 
-def produce_shard(plan: RunPlan, shard: int) -> ShardOutcome:
-    """The job an executor runs: every stage for one shard, then its files and completion markers."""
-    first, last = plan.shard_range(shard)
+def produce(plan: RunPlan, job: ShardJob) -> ShardOutcome:
+    """The job an executor runs: every stage for a shard (or a part of it) and the shard's files and
+    completion markers (or the part saved for its writer); or the shard's files from its saved parts."""
+    first, last = plan.shard_range(job.shard)
     try:
-        records = run_stages(plan, range(first, last + 1))
-        for folder in plan.folders:
-            folder.write_shard(shard, first, last, records)
+        if job.part is None:
+            records = run_stages(plan, range(first, last + 1))
+            write_shard(plan, job.shard, records)
+            return ShardOutcome(job.shard, last - first + 1)
+        keeper = plan.folders[0]  # holds the parts of every folder's shards
+        if job.part == WRITE:
+            write_shard(plan, job.shard, keeper.load_parts(job.shard, plan.part_count(job.shard)))
+            keeper.remove_parts(job.shard)
+            return ShardOutcome(job.shard, 0, part=WRITE)
+        lo, hi = plan.part_range(job.shard, job.part)
+        keeper.save_part(job.shard, job.part, run_stages(plan, range(lo, hi + 1)))
+        return ShardOutcome(job.shard, hi - lo + 1, part=job.part)
     except OutputError as exc:
-        return ShardOutcome(shard, last - first + 1, str(exc))
+        return ShardOutcome(job.shard, 0, str(exc), job.part)
     except Exception as exc:  # noqa: BLE001 - a bug is one line to the user, not a traceback
-        return ShardOutcome(shard, last - first + 1, f"internal error in shard {shard}: {short_reason(exc)}")
-    return ShardOutcome(shard, last - first + 1)
+        return ShardOutcome(job.shard, 0, f"internal error in {job}: {short_reason(exc)}", job.part)
+
+
+def write_shard(plan: RunPlan, shard: int, records: list[KernelRecord]) -> None:
+    first, last = plan.shard_range(shard)
+    for folder in plan.folders:
+        folder.write_shard(shard, first, last, records)
+
+
+def jobs_for(plan: RunPlan, shards: list[int], split: bool) -> list[ShardJob]:
+    """Whole shards, or (`split`) every part of each shard in turn."""
+    if not split:
+        return [ShardJob(s) for s in shards]
+    return [ShardJob(s, p) for s in shards for p in range(plan.part_count(s))]
 
 
 def _done_on_disk(plan: RunPlan, shard: int) -> bool:
@@ -136,14 +188,21 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
 
         bar = tqdm(total=sum(size(s) for s in pending), unit="kernel", desc=desc, file=sys.stderr)
     finished: list[int] = []
+    # Parts pay off where several workers share the shards; one worker computes whole shards.
+    split = (executor == "ray" or workers > 1) and plan.shard_size > PART_SIZE
+    parts_left = {s: plan.part_count(s) for s in pending} if split else {}
 
-    def on_outcome(outcome: ShardOutcome) -> None:
+    def on_outcome(outcome: ShardOutcome) -> list[ShardJob]:
         if outcome.error:
             raise JobFailed(outcome.error)
-        finished.append(outcome.shard)
         report.kernels_run += outcome.kernels
-        if bar:
+        if bar and outcome.kernels:
             bar.update(outcome.kernels)
+        if outcome.part is None or outcome.part == WRITE:
+            finished.append(outcome.shard)
+            return []
+        parts_left[outcome.shard] -= 1
+        return [ShardJob(outcome.shard, WRITE)] if parts_left[outcome.shard] == 0 else []
 
     def cleanup(pids: list[int]) -> None:
         for folder in plan.folders:
@@ -154,8 +213,8 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
             raise Interrupted()
         if executor == "local" and len(pending) > 1:
             preload_stage_modules(plan)
-        run_shards(partial(produce_shard, plan), pending, on_outcome, executor=executor, workers=workers,
-                   ray_address=ray_address, stop=stop, cleanup=cleanup)
+        run_shards(partial(produce, plan), jobs_for(plan, pending, split), on_outcome, executor=executor,
+                   workers=workers, ray_address=ray_address, stop=stop, cleanup=cleanup)
     except Interrupted as exc:
         # Counted on disk, not from the outcomes received: a worker may finish a shard (its marker
         # written) just before the stop reaches the parent, and the resume will skip that shard.
@@ -169,6 +228,7 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
     others = sorted(set(range(plan.shard_count)) - set(selected))
     if all(f.shard_done(s) for f in plan.folders for s in others):
         report.complete = True
+        plan.folders[0].remove_parts()  # what an interrupted run left of shards written since
         for folder in plan.folders:
             report.manifests[str(folder.root)] = folder.write_manifest(plan.shard_count)
         if write_cards:

@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import os
+import pickle
 import shutil
 from collections import Counter
 from dataclasses import dataclass
@@ -164,6 +165,45 @@ class RunFolder:
         # The state file is written last: its presence is what marks the shard done.
         atomic_write(self.shard_state_path(shard), dumps_stable({"shard": shard, **state}))
         return state
+
+    # ---- parts of a shard (computed by several workers, written by one) -----------------------
+    def part_path(self, shard: int, part: int) -> Path:
+        return self.state / f"shard_{shard:05d}.part_{part:02d}.pickle"
+
+    def save_part(self, shard: int, part: int, records: list[KernelRecord]) -> None:
+        """A part's records for the job that writes the shard. Not synced to disk: a part is never
+        reused by another run (a resumed run computes an unfinished shard's parts again)."""
+        path = self.part_path(shard, part)
+        tmp = temporary_name(path)
+        try:
+            with open(tmp, "wb") as fh:
+                pickle.dump(records, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException as exc:
+            tmp.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            raise
+
+    def load_parts(self, shard: int, parts: int) -> list[KernelRecord]:
+        records: list[KernelRecord] = []
+        for part in range(parts):
+            path = self.part_path(shard, part)
+            try:
+                with open(path, "rb") as fh:
+                    records.extend(pickle.load(fh))
+            except (OSError, pickle.UnpicklingError, EOFError) as exc:
+                raise OutputError(f"cannot read {path} ({getattr(exc, 'strerror', None) or type(exc).__name__}); "
+                                  "run the same command to redo that shard") from exc
+        return records
+
+    def remove_parts(self, shard: int | None = None) -> None:
+        """The saved parts of `shard` (once it is written), or of every shard (once the run is done)."""
+        if not self.state.is_dir():
+            return
+        pattern = f"shard_{shard:05d}.part_*.pickle" if shard is not None else "shard_*.part_*.pickle"
+        for path in self.state.glob(pattern):
+            path.unlink(missing_ok=True)
 
     def states(self, shard_count: int) -> list[dict]:
         return [self.shard_state(s) for s in range(shard_count)]

@@ -1,8 +1,12 @@
+import re
+
 import pytest
 import warp as wp
+from hypothesis import given, strategies as st
 
 from extraction import extract_ir, extract_ir_devices, load_kernels
 from extraction import warp_compat
+from extraction.ir_extractor import _is_called
 from extraction.loader import KernelLoadError, unload
 
 SOURCE = '''
@@ -58,6 +62,31 @@ def test_wp_func_helpers_are_extracted_for_each_device(kernel):
         assert "twice_0(" in irs[device].helpers
         assert "adj_twice_0(" in irs[device].helpers
     assert "CUDA_CALLABLE" in irs["cuda"].helpers
+
+
+def test_helpers_whose_name_the_process_has_seen_before_are_extracted(kernel):
+    # Warp numbers a @wp.func name's definitions across the process: the second module defining
+    # `twice` emits `twice_1` (or later), not `twice_0`
+    other = load_kernels(SOURCE, "test_extract_saxpy_again")["saxpy"]
+    try:
+        helpers = extract_ir(other, device="cuda").helpers
+    finally:
+        unload("test_extract_saxpy_again")
+    assert re.search(r"\btwice_[1-9]\d*\(\n", helpers) and re.search(r"\badj_twice_[1-9]\d*\(\n", helpers)
+
+
+# Pieces of C++ around a helper's name: the name called, the name as the tail or the head of a longer
+# identifier, the name not called, separators.
+_PIECES = ["{n}(", "adj_{n}(", "x{n}(", "{n}1(", "{n}_2(", "{n} (", "{n}", "(", " ", "\n", "_", "a", "1", ":"]
+
+
+@given(stem=st.sampled_from(["a", "ab", "b_a", "_a"]), number=st.sampled_from(["0", "1", "10"]),
+       pieces=st.lists(st.sampled_from(_PIECES), max_size=8))
+def test_a_helper_counts_as_called_exactly_when_a_call_names_it_as_a_whole_word(stem, number, pieces):
+    name = f"{stem}_{number}"
+    text = "".join(piece.format(n=name) for piece in pieces)
+    calls = set(re.findall(r"\b(\w+_\d+)\(", text))  # every whole identifier ending in _<n> before "("
+    assert _is_called(name, text) == (name in calls)
 
 
 def test_records_the_warp_version(kernel):

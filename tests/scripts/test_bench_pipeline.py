@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scripts.bench_pipeline import cpu_per_kernel, one_cpu_per_core, pipelines_at_once, SMALL_RUN
+from scripts.bench_pipeline import (SMALL_RUN, cpu_per_kernel, equal_load_rates, equal_load_ratios, one_cpu_per_core,
+                                    pipelines_at_once)
 
 # A stand-in for a tree's synthesis/pipeline.py: burns CPU for about as long as its -n says (in tenths
 # of a second), in a child process as the real pipeline's worker does, then prints the throughput
@@ -54,3 +55,18 @@ def test_runs_at_once_report_each_runs_own_cpu_time_worker_included(tmp_path):
 
 def test_cpu_per_kernel_subtracts_the_short_run():
     assert cpu_per_kernel(SMALL_RUN + 100, cpu=3.0, small_cpu=2.0) == 10.0  # 1 s over 100 more kernels
+
+
+def test_equal_load_sets_each_many_worker_round_between_the_single_worker_rounds_around_it():
+    ratios = equal_load_ratios(ones=[100.0, 80.0, 60.0], manys=[90.0, 35.0, 30.0])
+    assert ratios == [90.0 / 90.0, 35.0 / 70.0, 30.0 / 60.0]
+
+
+def test_equal_load_sums_the_single_worker_runs_rates_and_reads_the_many_worker_runs_own(tmp_path):
+    tree = _fake_tree(tmp_path / "tree")
+    cpus = one_cpu_per_core()
+    workers = min(2, len(cpus))
+    total_one, many = equal_load_rates(workers, 3, seed=1, cpus=cpus, root=tree)
+    # the fake prints n kernels/s over 2.0 s: each single run 3 / 2.0, the many-worker run (3 * workers) / 2.0
+    assert total_one == workers * 3 / 2.0
+    assert many == workers * 3 / 2.0

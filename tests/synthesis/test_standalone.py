@@ -27,8 +27,9 @@ def cli(script: str, *args):
 @pytest.fixture(scope="module")
 def standalone_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("standalone")
-    cli("synthesis/pipeline.py", "-n", 10, "-d", "cuda", "-s", 5, "--standalone", "--samples", root / "samples",
-        "-o", root / "pairs")
+    # two workers: the shard is computed in two parts (10 + 2 kernels) and written from them
+    cli("synthesis/pipeline.py", "-n", 12, "-d", "cuda", "-s", 5, "--standalone", "--samples", root / "samples",
+        "-o", root / "pairs", "-j", 2)
     with jsonlines.open(root / "pairs" / "shard_00000.jsonl") as reader:
         pairs = list(reader)
     return root, pairs
@@ -41,12 +42,13 @@ def test_pairs_and_sample_folders_name_the_same_kernels(standalone_run):
     for folder in (root / "samples").glob("sample_*"):
         meta = json.loads((folder / "metadata.json").read_text())
         from_samples[meta["index"]] = meta["kernel_name"]
-    assert len(from_pairs) == 10 and from_pairs == from_samples
+    assert len(from_pairs) == 12 and from_pairs == from_samples
 
 
 def test_the_production_cli_makes_the_same_samples(standalone_run, tmp_path):
     root, _ = standalone_run
-    cli("cuda_production/production_pipeline.py", "-n", 1, "-s", 5, "--validate", "-o", tmp_path / "prod")
+    # one worker: whole shards, against the fixture's shard written from parts
+    cli("cuda_production/production_pipeline.py", "-n", 1, "-s", 5, "--validate", "-o", tmp_path / "prod", "-j", 1)
     for folder in (root / "samples").glob("sample_*"):
         twin = tmp_path / "prod" / folder.name
         assert {p.name: p.read_bytes() for p in folder.iterdir()} == {p.name: p.read_bytes() for p in twin.iterdir()}

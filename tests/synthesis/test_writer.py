@@ -34,3 +34,13 @@ def test_split_fractions_are_respected():
 
 def test_duplicates_count_every_repeat_of_a_structure():
     assert structure_counts(["a", "b", "a", "a", "c"]) == {"kernels": 5, "distinct": 3, "duplicates": 2}
+
+
+def test_a_missing_part_is_one_line_naming_it(tmp_path):
+    from synthesis.writer import PairFolder
+
+    folder = PairFolder(tmp_path, {"format": "jsonl"})
+    folder.state.mkdir()
+    folder.save_part(0, 0, [])
+    with pytest.raises(OutputError, match=r"cannot read .*shard_00000\.part_01\.pickle .*run the same command"):
+        folder.load_parts(0, 2)
