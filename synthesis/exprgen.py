@@ -14,6 +14,7 @@ neither one number nor a copy of an input.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import math
 import random
@@ -22,6 +23,9 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import NamedTuple
 
+import numpy as np
+
+from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.normalize import parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
@@ -154,12 +158,13 @@ class KernelWriter:
         self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
-        self._launch_cache: tuple | None = None  # (state key, realism.launch_context) for launch_constant
+        self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
-        self._judge_cache: tuple | None = None  # (state key, judge_value's inputs): see _judge_inputs
+        self._arg_info_cache: tuple | None = None  # (the arguments, their ArgInfo records): see _arg_infos
+        self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
         if len(dim) == 1:
             self.tid_names = ("tid",)
             self.emit("tid = wp.tid()")
@@ -300,24 +305,18 @@ class KernelWriter:
         `combines`: ("and" | "or", a, b) where `condition` is `(a) and (b)` / `(a) or (b)`, or
         ("not", a) where it is `not (a)`, for conditions a and b: their values, where this launch
         state has judged them already, are combined instead of evaluated again."""
-        import ast
-
-        import numpy as np
-
-        from synthesis.realism import ArgInfo, bool_op, decided, evaluation_height, launch_context, logical_not
-
         key = (len(self.args), len(self.load_lines), len(self.defs),
                tuple((k, tuple(v or ())) for k, v in self.loop_ranges.items()))
         if self._launch_cache is None or self._launch_cache[0] != key:
-            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
+            args = self._arg_infos()
             cached = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines}
             cached.update((k, v) for k, v in self.defs.items() if k not in self.reassigned)
             parsed = {name: self._parsed_expr(text) for name, text in cached.items()}
             # the evaluator, the conditions' values judged in it (text -> Interval) and its locals'
             # evaluation heights: all three hold while the state the key sums up is unchanged
-            self._launch_cache = (key, launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
-                                                      parsed), {}, {})
-        _, context, values, heights = self._launch_cache
+            self._launch_cache = (key, realism.launch_context(self.tid_names, self.dim, args, list(self.loop_ranges.items()),
+                                                      parsed), {}, {}, {})
+        _, context, values, heights, condition_heights = self._launch_cache
         # a branch almost every thread takes the same way is as good as constant: 95% is the limit
         if combines is not None:
             # An operand's value is the same whether evaluated alone (its root at depth 1) or under
@@ -325,18 +324,26 @@ class KernelWriter:
             # them short: its evaluation height (<= 39) rules that out.
             parts = [values.get(text) for text in combines[1:]]
             if all(v is not None for v in parts) and all(
-                    evaluation_height(context, self._parsed_expr(text), heights) <= 39 for text in combines[1:]):
+                    self._condition_height(text, context, heights, condition_heights) <= 39 for text in combines[1:]):
                 with np.errstate(all="ignore"):  # as ConditionEvaluator.eval evaluates
                     if combines[0] == "not":
-                        value = logical_not(parts[0])
+                        value = realism.logical_not(parts[0])
                     else:
-                        value = bool_op(ast.And() if combines[0] == "and" else ast.Or(), parts)
+                        value = realism.bool_op(ast.And() if combines[0] == "and" else ast.Or(), parts)
                 values[condition] = value
-                return decided(value, share=0.95)
+                return realism.decided(value, share=0.95)
         value = values.get(condition)
         if value is None:
             value = values[condition] = context.eval(self._parsed_expr(condition))
-        return decided(value, share=0.95)
+        return realism.decided(value, share=0.95)
+
+    def _condition_height(self, text: str, context, heights: dict[str, int], known: dict[str, int]) -> int:
+        """realism.evaluation_height of condition `text` in the launch context, measured once per text
+        while the context holds (`known`): `condition` asks about a comparison again and again."""
+        height = known.get(text)
+        if height is None:
+            height = known[text] = realism.evaluation_height(context, self._parsed_expr(text), heights)
+        return height
 
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
@@ -364,13 +371,9 @@ class KernelWriter:
             self.indent -= 1
 
     def _note_loop(self, header: str) -> None:
-        import ast
-
-        from synthesis.realism import _range_values
-
         node = ast.parse(header + " pass").body[0]
         scalars = {a.name: a.value for a in self.args if a.role == "scalar"}
-        values = _range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
+        values = realism._range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
         name = node.target.id
         if name in self.loop_ranges and self.loop_ranges[name] != values:
             old = self.loop_ranges[name]
@@ -400,8 +403,6 @@ class KernelWriter:
 
     def judge_value(self, src: str) -> str | None:
         """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
-        from synthesis.realism import judge_value
-
         inputs = self._judge_inputs()
         if inputs is None:
             return None
@@ -410,33 +411,49 @@ class KernelWriter:
             value = self._parsed_expr(src)
         except SyntaxError:
             return None
-        return judge_value(sampling.evaluator(locals_, dumps=self._dump_cache), value)
+        return realism.judge_value(sampling.evaluator(locals_, dumps=self._dump_cache), value)
 
     def _judge_inputs(self):
         """(realism.SamplingInputs, the locals' parsed values) for judge_value, None when a local's
-        value does not parse. Both depend only on the key below (the locals' values, the cached loads,
-        the reassigned locals, the arguments, constants and helpers), so they are made again only when
-        it changes: a kernel judges value after value between two new locals."""
-        from synthesis.realism import ArgInfo, SamplingInputs, sampling_start
-
-        key = (tuple(self.defs.items()), len(self.load_lines), frozenset(self.reassigned), tuple(self.args),
-               len(self.constants), len(self.helpers))
-        if self._judge_cache is not None and self._judge_cache[0] == key:
-            return self._judge_cache[1]
-        defs = {name: text for name, text in self.defs.items()}
-        defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
-        try:
-            locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
-        except SyntaxError:
+        value does not parse. The sampling inputs depend only on the arguments, the reassigned locals,
+        constants and helpers, the locals only on their values and the cached loads: each is made
+        again only when what it depends on changes (a kernel judges value after value, and between
+        two judgements usually only a new local comes)."""
+        locals_key = (tuple(self.defs.items()), len(self.load_lines))
+        inputs_key = (frozenset(self.reassigned), tuple(self.args), len(self.constants), len(self.helpers))
+        cache = self._judge_cache
+        if cache is not None and cache[0] == locals_key and cache[1] == inputs_key:
+            return cache[2]
+        if cache is not None and cache[0] == locals_key:
+            locals_ = cache[3]
+        else:
+            defs = {name: text for name, text in self.defs.items()}
+            defs.update({line.split(" = ")[0].strip(): line.split(" = ")[1] for line in self.load_lines})
+            try:
+                locals_ = {name: self._parsed_expr(text) for name, text in defs.items()}
+            except SyntaxError:
+                locals_ = None
+        if locals_ is None:
             inputs = None
         else:
-            args = [ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args]
-            constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
-            helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
-            start = sampling_start(tuple(self.tid_names), tuple(self.dim))
-            inputs = (SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers), locals_)
-        self._judge_cache = (key, inputs)
+            sampling = cache[4] if cache is not None and cache[1] == inputs_key else None
+            if sampling is None:
+                args = self._arg_infos()
+                constants = {line.split(" = ")[0]: float(line.split("(")[1].rstrip(")")) for line in self.constants}
+                helpers = {f.name: f for h in self.helpers for f in self._parsed_module(h).body}
+                start = realism.sampling_start(tuple(self.tid_names), tuple(self.dim))
+                sampling = realism.SamplingInputs(start, args, self.reassigned, constants=constants, helpers=helpers)
+            inputs = (sampling, locals_)
+        self._judge_cache = (locals_key, inputs_key, inputs, locals_, None if inputs is None else inputs[0])
         return inputs
+
+    def _arg_infos(self) -> list:
+        """The arguments as realism.ArgInfo records (a new list), made again only when the arguments
+        change: launch_constant and judge_value ask for them between two new arguments many times."""
+        key = tuple(self.args)  # compared element by element, identical ArgSpecs at once
+        if self._arg_info_cache is None or self._arg_info_cache[0] != key:
+            self._arg_info_cache = (key, [realism.ArgInfo(a.name, a.role, a.dtype, a.low, a.high, a.value) for a in self.args])
+        return list(self._arg_info_cache[1])
 
     def _parsed_expr(self, text: str):
         """`ast.parse(text, mode="eval").body`, parsed once per text: the evaluators only read trees,
@@ -460,8 +477,11 @@ class KernelWriter:
     def varies(self, src: str) -> bool:
         """Whether `src` reads a thread index, a cached load, or a local that varies over the launch."""
         names = set(NAME_TOKEN.findall(src))
-        cached = {e.src for e in self._loads.values()}
-        return bool(names & (set(self.tid_names) | cached | self.varying))
+        if not names:
+            return False
+        if not names.isdisjoint(self.varying) or not names.isdisjoint(self.tid_names):
+            return True
+        return any(e.src in names for e in self._loads.values())  # a cached load
 
     def note_varying(self, name: str, *sources: str) -> None:
         """Record `name` as varying when any value assigned to it does."""
@@ -518,23 +538,34 @@ class KernelWriter:
         # one scan of the joined text: a name never spans a line break, and a line's start is no
         # letter, digit or dot, so the tokens are those of the lines one by one
         in_kernel = Counter(NAME_TOKEN.findall("\n".join(self.lines)))  # helpers have own names
-        counts = in_kernel + Counter(NAME_TOKEN.findall("\n".join(self.helpers)))
+        # `in_kernel + Counter(<the helpers' tokens>)` (every count is positive, so `+` drops none),
+        # without Counter.__add__'s Python loop over every name
+        counts = in_kernel.copy()
+        counts.update(NAME_TOKEN.findall("\n".join(self.helpers)))
         # Dropping a line only lowers counts, so a droppable line stays droppable: whatever the
         # order, the same lines go. Passes over all lines repeat until none goes.
+        # per line, the name it assigns where it is a droppable kind of line (a top-level assignment,
+        # no atomic, not the thread index), else None: read once, not once per pass
+        lines = []
+        for line in self.lines:
+            m = TOP_LEVEL_ASSIGN.match(line)
+            droppable = m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names
+            lines.append((line, m.group(1) if droppable else None))
         changed = True
         while changed:
             changed = False
             kept = []
-            for line in self.lines:
-                m = TOP_LEVEL_ASSIGN.match(line)
-                if m and "atomic_" not in m.group(2) and m.group(1) not in self.tid_names and counts[m.group(1)] == 1:
-                    tokens = NAME_TOKEN.findall(line)
+            for entry in lines:
+                name = entry[1]
+                if name is not None and counts[name] == 1:
+                    tokens = NAME_TOKEN.findall(entry[0])
                     counts.subtract(tokens)
                     in_kernel.subtract(tokens)  # the counts over the kept lines, as a scan of them gives
                     changed = True
                 else:
-                    kept.append(line)
-            self.lines[:] = kept
+                    kept.append(entry)
+            lines = kept
+        self.lines[:] = [line for line, _ in lines]
         keep = [k for k, a in enumerate(self.args) if a.role in ("output", "inout") or in_kernel[a.name] > 0]
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
@@ -544,20 +575,16 @@ class KernelWriter:
         a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
         dropping a write never makes another one dead.
         """
-        import ast
-
-        from synthesis.realism import StatementReads, _blocks, dead_value_statements
-
         fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
         block_of: dict[int, int] = {}  # statement line -> its block's id
         room: dict[int, int] = {}  # block id -> how many statements may go (one must stay)
-        for block in _blocks(fn.body):
+        for block in realism._blocks(fn.body):
             room[id(block)] = len(block) - 1
             for stmt in block:
                 block_of[stmt.lineno] = id(block)
         dead = []
         # StatementReads: the one index dead_value_statements reads, without FunctionIndex's others
-        for line in sorted({stmt.lineno for stmt in dead_value_statements(fn, StatementReads(fn))}):
+        for line in sorted({stmt.lineno for stmt in realism.dead_value_statements(fn, realism.StatementReads(fn))}):
             text = self.lines[line - 2]
             if "atomic_" in text or "wp.tid()" in text:
                 continue

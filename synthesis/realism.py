@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -653,11 +654,35 @@ class Interval:
 
     @staticmethod
     def unknown() -> "Interval":
-        return Interval(-np.inf, np.inf)
+        return _UNKNOWN  # one for all: no Interval is ever changed in place
 
     @staticmethod
     def point(v, is_int: bool = False) -> "Interval":
         return Interval(v, v, is_int)
+
+
+def _read_only(v: Interval) -> Interval:
+    """`v`, its arrays made read-only: an Interval shared by every evaluation."""
+    v.lo.flags.writeable = False
+    v.hi.flags.writeable = False
+    return v
+
+
+_UNKNOWN = _read_only(Interval(-np.inf, np.inf))
+
+
+def _all(x) -> bool:
+    """`x.all()` of a boolean array (or numpy bool), through np.count_nonzero: the method's Python
+    wrapper and reduction cost several times as much on the evaluators' small arrays."""
+    return _count_nonzero(x) == x.size
+
+
+def _any(x) -> bool:
+    """`x.any()` of a boolean array (or numpy bool), as `_all`."""
+    return _count_nonzero(x) != 0
+
+
+_count_nonzero = np.count_nonzero
 
 
 def _hull(*vals):
@@ -668,9 +693,32 @@ def _hull(*vals):
     for v in vals[1:]:
         lo, hi = np.minimum(lo, v), np.maximum(hi, v)  # both propagate NaN
     bad = np.isnan(lo)
-    if bad.any():
+    if _any(bad):
         lo, hi = np.where(bad, -np.inf, lo), np.where(bad, np.inf, hi)
     return lo, hi
+
+
+@functools.lru_cache(maxsize=1024)
+def _element_range(low: float, high: float, is_int: bool, *signs: float) -> Interval:
+    """`Interval(low, high, is_int)`, the range of an element of a read-only array, made once per
+    range: evaluations read the same few arrays over and over (`signs` keep 0.0 and -0.0 apart)."""
+    return _read_only(Interval(low, high, is_int))
+
+
+@functools.lru_cache(maxsize=4096)
+def _constant(value: float, is_int: bool, sign: float) -> Interval:
+    """A literal's value (`Interval.point(value, is_int)`), made once per literal: evaluations read the
+    same few literals over and over, and no Interval is ever changed in place (its arrays are made
+    read-only here all the same, as they are shared). `sign` keeps 0.0 and -0.0 apart in the cache."""
+    return _read_only(Interval.point(value, is_int))
+
+
+def _point(v, is_int: bool = False) -> Interval:
+    """A computed value, exact everywhere, as an Interval whose one array is both bounds (`lo is hi`,
+    the test of the evaluators' fast paths for exact values; numpy gives a 0-d result as a scalar)."""
+    if type(v) is not np.ndarray or v.dtype is not _FLOAT64:
+        v = np.asarray(v, dtype=np.float64)
+    return Interval(v, v, is_int)
 
 
 def _point_arithmetic(op: ast.operator, a: np.ndarray, b: np.ndarray, is_int: bool) -> Interval:
@@ -684,7 +732,7 @@ def _point_arithmetic(op: ast.operator, a: np.ndarray, b: np.ndarray, is_int: bo
     else:
         value = a * b
         bad = np.isnan(value)
-        if bad.any():
+        if _any(bad):
             return Interval(np.where(bad, -np.inf, value), np.where(bad, np.inf, value), is_int)
     return Interval(value, value, is_int)
 
@@ -773,10 +821,12 @@ class ConditionEvaluator:
             self.depth -= 1
 
     def eval_Constant(self, node: ast.Constant) -> Interval:
-        if isinstance(node.value, bool):
-            return Interval.point(float(node.value), True)
-        if isinstance(node.value, (int, float)):
-            return Interval.point(float(node.value), isinstance(node.value, int))
+        value = node.value
+        if isinstance(value, bool):
+            return _constant(float(value), True, 1.0)
+        if isinstance(value, (int, float)):
+            value = float(value)
+            return _constant(value, isinstance(node.value, int), math.copysign(1.0, value))
         return Interval.unknown()
 
     def eval_Name(self, node: ast.Name) -> Interval:
@@ -793,12 +843,14 @@ class ConditionEvaluator:
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
         if isinstance(node.value, ast.Name) and node.value.id in self.arrays:
             a = self.arrays[node.value.id]
-            return Interval(a.low, a.high, a.dtype == "int32")
+            return _element_range(a.low, a.high, a.dtype == "int32", math.copysign(1.0, a.low), math.copysign(1.0, a.high))
         return Interval.unknown()
 
     def eval_UnaryOp(self, node: ast.UnaryOp) -> Interval:
         a = self._eval(node.operand)
         if isinstance(node.op, ast.USub):
+            if a.lo is a.hi:  # an exact value: both bounds are its negation
+                return _point(-a.lo, a.is_int)
             return Interval(-a.hi, -a.lo, a.is_int)
         if isinstance(node.op, ast.UAdd):
             return a
@@ -817,9 +869,26 @@ class ConditionEvaluator:
         if isinstance(op, ast.Sub):
             return Interval(a.lo - b.hi, a.hi - b.lo, is_int)
         if isinstance(op, ast.Mult):
+            if b.lo is b.hi:
+                # products (p, p, q, q): folding a value with itself keeps it, so their hull is p and q's
+                p, q = a.lo * b.lo, a.hi * b.lo
+                return Interval(*_hull(p, q), is_int)
+            if a.lo is a.hi:  # products (p, q, p, q), each made once
+                p, q = a.lo * b.lo, a.lo * b.hi
+                return Interval(*_hull(p, q, p, q), is_int)
             return Interval(*_hull(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi), is_int)
         if isinstance(op, (ast.Div, ast.FloorDiv)):
             excludes_zero = (b.lo > 0) | (b.hi < 0)
+            if a.lo is a.hi and b.lo is b.hi and _all(excludes_zero):
+                # exact values, never over zero: the four quotients below are one, and where none is
+                # NaN the hull and the zero test leave it as it is
+                q = a.lo / b.lo
+                if is_int:
+                    q = np.floor(q) if isinstance(op, ast.FloorDiv) else np.trunc(q)
+                elif isinstance(op, ast.FloorDiv):
+                    q = np.floor(q)
+                if not _any(np.isnan(q)):
+                    return _point(q, is_int)
             quots = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi]
             if is_int:
                 rnd = np.floor if isinstance(op, ast.FloorDiv) else np.trunc
@@ -852,7 +921,7 @@ class ConditionEvaluator:
         if a.lo.ndim == 0 and a.hi.ndim == 0 and b.lo.ndim == 0 and b.hi.ndim == 0:
             return _compare_points(op, a, b)
         if (op is ast.Lt or op is ast.LtE) and not (a.is_int and b.is_int) \
-                and ((a.lo < a.hi).any() or (b.lo < b.hi).any()):
+                and (_any(a.lo < a.hi) or _any(b.lo < b.hi)):
             # Floats over a range: a comparison decided everywhere but where both sides meet at one
             # endpoint (`2.0 > b` for b in [-2, 2]) is decided in practice (one input value in
             # thousands; none at all among most launches' inputs).
@@ -867,8 +936,9 @@ class ConditionEvaluator:
             true, false = (eq, ne) if op is ast.Eq else (ne, eq)
         else:
             return Interval(0, 1, True)
-        # float bounds straight away (np.where(true, 1, 0) made integers for Interval to convert)
-        return Interval(np.where(true, 1.0, 0.0), np.where(false, 0.0, 1.0), True)
+        # the flags as bounds: Interval converts each to floats (1.0 where set, 0.0 elsewhere), as
+        # np.where(true, 1.0, 0.0) and np.where(false, 0.0, 1.0) give them, in one cast each
+        return Interval(true, ~false, True)
 
     def eval_BoolOp(self, node: ast.BoolOp) -> Interval:
         return bool_op(node.op, [self._eval(v) for v in node.values])
@@ -880,23 +950,39 @@ class ConditionEvaluator:
     def eval_Call(self, node: ast.Call) -> Interval:
         name = call_name(node)
         args = [self._eval(a) for a in node.args]
+        # Where the arguments are exact values (`lo is hi`), each rule's two bounds are one computation
+        # of the same numbers, made once below (`_point`); the rules themselves as written after.
         if name in ("float", "float32") and len(args) == 1:
             return Interval(args[0].lo, args[0].hi, False)
         if name in ("int", "int32") and len(args) == 1:
+            if args[0].lo is args[0].hi:
+                return _point(np.trunc(args[0].lo), True)
             return Interval(np.trunc(args[0].lo), np.trunc(args[0].hi), True)
         if name in ("min", "max") and len(args) == 2:
             f = np.minimum if name == "min" else np.maximum
+            if args[0].lo is args[0].hi and args[1].lo is args[1].hi:
+                return _point(f(args[0].lo, args[1].lo), args[0].is_int and args[1].is_int)
             return Interval(f(args[0].lo, args[1].lo), f(args[0].hi, args[1].hi), args[0].is_int and args[1].is_int)
         if name == "abs" and len(args) == 1:
             a = args[0]
-            lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(np.abs(a.lo), np.abs(a.hi)))
-            return Interval(lo, np.maximum(np.abs(a.lo), np.abs(a.hi)), a.is_int)
+            if a.lo is a.hi:  # |x| is the rule's lower bound too: 0 where x is +-0, |x| elsewhere (NaN as well)
+                return _point(np.abs(a.lo), a.is_int)
+            abs_lo, abs_hi = np.abs(a.lo), np.abs(a.hi)
+            lo = np.where((a.lo <= 0) & (a.hi >= 0), 0, np.minimum(abs_lo, abs_hi))
+            return Interval(lo, np.maximum(abs_lo, abs_hi), a.is_int)
         if name == "clamp" and len(args) == 3:
             a, lo, hi = args
+            if a.lo is a.hi:  # both bounds clamp the one value between lo.lo and hi.hi
+                return _point(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), a.is_int)
             return Interval(np.minimum(np.maximum(a.lo, lo.lo), hi.hi), np.minimum(np.maximum(a.hi, lo.lo), hi.hi),
                             a.is_int)
         if name in _MONOTONE and len(args) == 1:
             f = _MONOTONE[name]
+            if args[0].lo is args[0].hi:
+                v = f(args[0].lo)
+                if not _any(np.isnan(v)):  # the hull of v and v is v
+                    return _point(v)
+                return Interval(*_hull(v, v))
             return Interval(*_hull(f(args[0].lo), f(args[0].hi)))
         if name in ("sin", "cos") and len(args) == 1:
             return Interval(-1.0, 1.0)
@@ -908,12 +994,14 @@ class ConditionEvaluator:
 
 def bool_op(op: ast.boolop, vals: list[Interval]) -> Interval:
     """`and` / `or` of the values of its operands (ConditionEvaluator.eval_BoolOp)."""
-    if isinstance(op, ast.And):
-        lo = np.minimum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-        hi = np.minimum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
-    else:
-        lo = np.maximum.reduce([np.broadcast_to(v.lo, np.broadcast(*[x.lo for x in vals]).shape) for v in vals])
-        hi = np.maximum.reduce([np.broadcast_to(v.hi, np.broadcast(*[x.hi for x in vals]).shape) for v in vals])
+    # the reduction over the operands broadcast to one shape, folded pair by pair in its order (the
+    # ufunc broadcasts each pair): the same values, without stacking the operands
+    f = np.minimum if isinstance(op, ast.And) else np.maximum
+    lo, hi = vals[0].lo, vals[0].hi
+    if len(vals) == 1:
+        return Interval(lo.copy(), hi.copy(), True)
+    for v in vals[1:]:
+        lo, hi = f(lo, v.lo), f(hi, v.hi)
     return Interval(lo, hi, True)
 
 
@@ -1022,7 +1110,7 @@ def decided(v: Interval, share: float = 1.0) -> bool:
     if not lo.size:
         return False
     if share >= 1.0:
-        return bool((lo == 1).all() or (hi == 0).all())
+        return _all(lo == 1) or _all(hi == 0)
     # the shares np.mean gives (whole counts over the size, one division each), faster
     return bool(max(np.count_nonzero(lo == 1) / lo.size, np.count_nonzero(hi == 0) / lo.size) >= share)
 
@@ -1083,6 +1171,17 @@ def find_constant_conditions(fn: ast.FunctionDef, dim: tuple[int, ...], args: di
 
 
 # ---- outputs, by evaluation at sampled points -------------------------------------------------
+def _all_inf(a: np.ndarray) -> bool:
+    """`np.isinf(a).all()`, answered by the first element where that one is finite or NaN (the
+    evaluators' values mostly are) or the only one, without the two numpy calls."""
+    size = a.size
+    if size == 1:
+        return math.isinf(a.item(0))
+    if size and not math.isinf(a.item(0)):
+        return False
+    return _all(np.isinf(a))
+
+
 class PointEvaluator(ConditionEvaluator):
     """Exact values at sampled launch points: each distinct element read gets its own random input,
     and each value it cannot follow (a variable set in a branch or loop, a helper's result, a vector
@@ -1107,7 +1206,7 @@ class PointEvaluator(ConditionEvaluator):
 
     def _free(self, key: str) -> Interval:
         if key not in self.free:
-            self.free[key] = Interval.point(np.round(self.rng.normal(0.0, 2.0, self.points) * 64) / 64)
+            self.free[key] = _made_from(self.rng, self.rng.normal(0.0, 2.0, self.points), ("free",), _free_value)
         return self.free[key]
 
     def eval_Name(self, node: ast.Name) -> Interval:
@@ -1116,10 +1215,16 @@ class PointEvaluator(ConditionEvaluator):
         if v is not None:  # what super().eval_Name gives first, its unknown-ness looked at once
             unknown = self.env_unknown.get(name)
             if unknown is None:
-                unknown = self.env_unknown[name] = bool(np.isinf(v.lo).all())
+                unknown = self.env_unknown[name] = _all_inf(v.lo)
             return self._free(name) if unknown else v
-        v = super().eval_Name(node)
-        return self._free(name) if np.isinf(v.lo).all() else v
+        value = self.locals.get(name)
+        if value is None:  # unknown everywhere (super().eval_Name's answer): a free value
+            return self._free(name)
+        key = (name, self.depth)  # super().eval_Name's memo of the local's value, without its call
+        v = self.local_values.get(key)
+        if v is None:
+            v = self.local_values[key] = self._eval(value)
+        return self._free(name) if _all_inf(v.lo) else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
@@ -1131,7 +1236,7 @@ class PointEvaluator(ConditionEvaluator):
             inner.free, inner.helpers, inner.dumps = self.free, self.helpers, self.dumps
             return inner.eval(fn.body[-1].value)
         v = self._eval_call(node)
-        return self._free(self._key(node)) if np.isinf(v.lo).all() and np.isinf(v.hi).all() else v
+        return self._free(self._key(node)) if _all_inf(v.lo) and _all_inf(v.hi) else v
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         c, a, b = self._eval(node.test), self._eval(node.body), self._eval(node.orelse)
@@ -1147,8 +1252,10 @@ class PointEvaluator(ConditionEvaluator):
             a = self.arrays[node.value.id]
             grid = 1.0 if a.dtype == "int32" else 1.0 / 64
             steps = int(round((a.high - a.low) / grid))
-            v = a.low + self.rng.integers(0, steps + 1, self.points) * grid
-            self.draws[key] = Interval.point(v, a.dtype == "int32")
+            is_int = a.dtype == "int32"
+            self.draws[key] = _made_from(self.rng, self.rng.integers(0, steps + 1, self.points),
+                                         ("input", a.low, math.copysign(1.0, a.low), grid, is_int),
+                                         lambda steps_drawn: Interval.point(a.low + steps_drawn * grid, is_int))
         return self.draws[key]
 
     def _eval_call(self, node: ast.Call) -> Interval:
@@ -1157,12 +1264,16 @@ class PointEvaluator(ConditionEvaluator):
         if name in exact and len(node.args) == 1:
             a = self._eval(node.args[0])
             value = exact[name](a.lo)
+            if a.lo is a.hi and _all(np.isfinite(value)):  # exact (x == x where sin(x) is finite)
+                return _point(value)
             point = (a.lo == a.hi) & np.isfinite(value)
             return Interval(np.where(point, value, -1.0), np.where(point, value, 1.0))
         if name in ("atan2", "pow") and len(node.args) == 2:
             a, b = self._eval(node.args[0]), self._eval(node.args[1])
             point = (a.lo == a.hi) & (b.lo == b.hi)
             v = np.arctan2(a.lo, b.lo) if name == "atan2" else np.power(a.lo, b.lo)
+            if a.lo is a.hi and b.lo is b.hi and _all(point):  # no NaN argument: v at every point
+                return _point(v)
             return Interval(np.where(point, v, -np.inf), np.where(point, v, np.inf))
         if name in ("where", "select") and len(node.args) == 3:
             c, a, b = (self._eval(x) for x in node.args)
@@ -1175,17 +1286,38 @@ class PointEvaluator(ConditionEvaluator):
         return super().eval_Call(node)
 
 
+def _free_value(drawn: np.ndarray) -> Interval:
+    """A value the evaluator does not follow, from its normal draw: on the grid of 1/64."""
+    return Interval.point(np.round(drawn * 64) / 64)
+
+
+def _made_from(rng, drawn: np.ndarray, key: tuple, make) -> Interval:
+    """`make(drawn)`, for the draw just made; from ReplayedDraws, made once per draw of the start's
+    tree and kind (`key`) and shared, read-only, by every evaluator that replays the draw."""
+    if type(rng) is ReplayedDraws:
+        return rng.made_from_last(key, lambda: _read_only(make(drawn)))
+    return make(drawn)
+
+
 def judge_value(evaluator: PointEvaluator, value: ast.expr) -> str | None:
     """"constant" or "copy" when `value` is, at every sampled point, one number or one element read."""
     v = evaluator.eval(value)
     lo, hi = _same_shape(v.lo, v.hi)
-    if not (lo.size and (lo == hi).all() and np.isfinite(lo).all()):
+    # `lo is hi`: equal wherever not NaN, and a NaN fails the isfinite test anyway
+    if not (lo.size and (lo is hi or _all(lo == hi)) and _all(np.isfinite(lo))):
         return None
-    if (lo == lo.flat[0]).all():
+    first = lo.item(0)
+    # two different values (finite: Python's float comparison is numpy's) answer most cases at once
+    if not (lo.size > 1 and lo.item(-1) != first) and _all(lo == first):
         return "constant"
     for draw in evaluator.draws.values():
-        drawn = draw.lo if draw.lo.shape == lo.shape else np.broadcast_to(draw.lo, lo.shape)
-        if (drawn == lo).all():  # np.array_equal, shapes equal
+        drawn = draw.lo
+        if drawn.shape == lo.shape:
+            if drawn.item(0) != first:  # unequal at the first point (a NaN too: numpy's == is False)
+                continue
+        else:
+            drawn = np.broadcast_to(drawn, lo.shape)
+        if _all(drawn == lo):  # np.array_equal, shapes equal
             return "copy"
     return None
 
@@ -1217,6 +1349,67 @@ class SamplingStart:
     tids: dict[str, Interval]
     rng: np.random.Generator
     state: dict
+    # the draws evaluators made from the start, as a tree: per draw (its kind and arguments) the values
+    # drawn, the generator's state after them, and the draws that followed (see ReplayedDraws)
+    replays: dict = field(default_factory=dict)
+    replayed: int = 0  # entries in `replays`
+
+
+# The most draws a start remembers (`SamplingStart.replays`) before it forgets them all.
+REPLAY_LIMIT = 1 << 14
+
+
+class ReplayedDraws:
+    """The start's generator for one evaluator, from the start's state (`integers` and `normal`, the
+    draws a PointEvaluator makes): a sequence of draws some evaluator made before is given its values
+    again from the start's tree, without drawing. The generator only draws (its state first set to
+    where the sequence is) for a draw the tree does not hold, so every value is the one the generator
+    would give; evaluators judge value after value, and most sequences repeat the last one's start."""
+
+    __slots__ = ("start", "node", "state", "synced", "last")
+
+    def __init__(self, start: SamplingStart) -> None:
+        self.start = start
+        self.node = start.replays  # the draws that may follow those made so far
+        self.state = start.state  # the generator's state after the draws made so far
+        self.synced = False  # whether the generator is at `state`
+        self.last: tuple | None = None  # the tree's entry of the last draw
+
+    def _replay(self, key: tuple, draw) -> np.ndarray:
+        entry = self.node.get(key)
+        if entry is None:
+            start = self.start
+            rng = start.rng
+            if not self.synced:
+                rng.bit_generator.state = self.state
+            values = draw(rng)
+            values.flags.writeable = False  # shared by every evaluator that replays it
+            if start.replayed >= REPLAY_LIMIT:
+                start.replays.clear()  # nodes held by evaluators stay valid: they are whole subtrees
+                start.replayed = 0
+            entry = self.node[key] = (values, rng.bit_generator.state, {}, {})
+            start.replayed += 1
+            self.synced = True
+        else:
+            self.synced = False
+        self.state, self.node = entry[1], entry[2]
+        self.last = entry
+        return entry[0]
+
+    def made_from_last(self, key: tuple, make):
+        """`make()`, a value made from the last draw's values only, remembered with that draw (per
+        `key`, the kind of value): evaluators replaying the draw make it once."""
+        made = self.last[3]
+        value = made.get(key)
+        if value is None:
+            value = made[key] = make()
+        return value
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        return self._replay(("integers", low, high, size), lambda rng: rng.integers(low, high, size))
+
+    def normal(self, loc: float, scale: float, size: int) -> np.ndarray:
+        return self._replay(("normal", loc, scale, size), lambda rng: rng.normal(loc, scale, size))
 
 
 @functools.lru_cache(maxsize=64)
@@ -1268,10 +1461,9 @@ class SamplingInputs:
 
     def evaluator(self, locals_: dict[str, ast.expr], dumps: dict[int, str] | None = None) -> PointEvaluator:
         """A PointEvaluator with the start's generator at the start's state (as `sampling_evaluator`
-        makes it); valid until the next evaluator made from the same start."""
+        makes it, through ReplayedDraws); valid until the next evaluator made from the same start."""
         start = self.start
-        start.rng.bit_generator.state = start.state
-        evaluator = PointEvaluator(self.env, locals_, self.read_only, start.rng, start.points)
+        evaluator = PointEvaluator(self.env, locals_, self.read_only, ReplayedDraws(start), start.points)
         evaluator.helpers = dict(self.helpers)
         evaluator.env_unknown = self.env_unknown
         if dumps is not None:

@@ -111,13 +111,29 @@ class _Array:
 _UNSET = object()
 
 
+def _below(rng: random.Random, n: int, low: int | float = 0, step: int | float = 1):
+    """`low + step * rng.randrange(n)` as a function of no arguments: the library's own draws
+    (`_randbelow_with_getrandbits`: `getrandbits(k)` until below n), without randrange's checks and
+    calls on each of the thousands of draws a run makes; every result and later draw the same."""
+    if n <= 0:
+        return lambda: low + step * rng.randrange(n)  # the library's error, when drawn
+    getrandbits, k = rng.getrandbits, n.bit_length()
+
+    def draw() -> int | float:
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return low + step * r
+    return draw
+
+
 def _drawer(arg: ArgSpec, rng: random.Random):
     if arg.role == "index" or arg.dtype in ("int32", "int64", "uint32"):
-        return lambda: rng.randint(int(arg.low), int(arg.high))
+        low = int(arg.low)
+        return _below(rng, int(arg.high) + 1 - low, low)  # rng.randint(low, high)
     step = 2.0 ** -arg.grid_bits
     span = int(round((arg.high - arg.low) / step))
-    low, randrange = arg.low, rng.randrange
-    return lambda: low + step * randrange(span + 1)  # rng.randint(0, span), one call less
+    return _below(rng, span + 1, arg.low, step)  # arg.low + step * rng.randint(0, span)
 
 
 def _compared_inputs(spec: KernelSpec) -> dict[str, list[str]]:
@@ -152,9 +168,9 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
     compared = _compared_inputs(spec)
     per_output = [(name, arr.values, [inputs[n].values for n in compared[name]]) for name, arr in written.items()]
     elements = [arr.values for arr in (*inputs.values(), *written.values())]
-    dim = spec.dim
+    launch_draws = [_below(rng, d) for d in spec.dim]  # rng.randrange(d) per launch axis
     for _ in range(points):
-        wp.current = tuple(rng.randrange(d) for d in dim)
+        wp.current = tuple([draw() for draw in launch_draws])
         for values in elements:
             values.clear()
         try:
@@ -163,7 +179,7 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
             raise
         except Exception as exc:  # noqa: BLE001 - log(0), a vector's .x, ...: not this stand-in's to judge
             raise Unsupported(type(exc).__name__) from exc
-        yield {name: [(value, tuple(read.get(key) for read in same)) for key, value in out.items()]
+        yield {name: [(value, tuple([read.get(key) for read in same])) for key, value in out.items()]
                for name, out, same in per_output}
 
 

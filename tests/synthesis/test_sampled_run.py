@@ -93,3 +93,25 @@ def test_an_output_written_through_an_alias_is_still_judged_on_every_point():
     # `o` hides writes to `out` from the text: no early stop, and the copy is still found
     body = "o = out\nr = b[tid]\nif b[tid] >= 2.0:\n    r = a[tid]\no[tid] = r"
     assert degenerate_written(kernel(body), points=64, share=0.9) == ["out: copy of b"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), low=st.integers(-8, 8), width=st.integers(1, 5000), grid_bits=st.integers(0, 12),
+       integer=st.booleans())
+def test_an_input_drawer_makes_the_libraries_draws(seed, low, width, grid_bits, integer):
+    """_drawer's inlined `_randbelow` gives, draw after draw, what randint/randrange give, and leaves
+    the generator where they leave it."""
+    from synthesis.sampled_run import _drawer
+
+    step = 2.0 ** -grid_bits
+    if integer:
+        arg = ArgSpec("x", "int32", "input", (8,), low, low + width - 1, 0)
+        expected = lambda r: r.randint(low, low + width - 1)  # noqa: E731
+    else:
+        arg = ArgSpec("x", "float32", "input", (8,), float(low), low + (width - 1) * step, grid_bits)
+        span = int(round((arg.high - arg.low) / step))
+        expected = lambda r: arg.low + step * r.randrange(span + 1)  # noqa: E731
+    ours, library = random.Random(seed), random.Random(seed)
+    draw = _drawer(arg, ours)
+    assert [draw() for _ in range(20)] == [expected(library) for _ in range(20)]
+    assert ours.random() == library.random()
