@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sys
+
+# `socket` (for StopRequest) is imported where it is used: importing it takes milliseconds, and this
+# module is what a CLI imports first to take Ctrl-C over; until then a Ctrl-C is a traceback.
 
 INTERRUPTED_STATUS = 130
 
@@ -35,6 +37,8 @@ class StopRequest:
     """Set by SIGINT; `reader` becomes readable then, so a wait on worker pipes wakes up at once."""
 
     def __init__(self) -> None:
+        import socket
+
         self.requested = False
         self.reader, self._writer = socket.socketpair()
         for end in (self.reader, self._writer):
