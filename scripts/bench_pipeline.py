@@ -263,12 +263,7 @@ def paired_floor_figures(args) -> None:
                     procs.append(("floor", j, proc, log))
             pipeline_rates, floor_rates = [0.0] * k, [0.0] * k
             for kind, j, proc, log in procs:
-                proc.wait()
-                log.seek(0)
-                text = log.read()
-                log.close()
-                if proc.returncode:
-                    raise subprocess.CalledProcessError(proc.returncode, proc.args, "", text)
+                text = _finished(proc, log)
                 if kind == "pipeline":
                     pipeline_rates[j] = printed_rate(text, args.count)
                 else:

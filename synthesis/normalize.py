@@ -31,6 +31,35 @@ _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {
 _MISSING = object()
 
 
+def dump_fields(node: ast.AST, write, value, name_text) -> str:
+    """The branch both dumps share for a node without a branch of its own: `Cls(field, ...,
+    field=value)` as `ast.dump(annotate_fields=False)` writes it. Child nodes through `write`, other
+    list items through `value`, the identifier of a FunctionDef or an arg through `name_text` (quoted)."""
+    cls = type(node)
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
+    if not fields:  # operators and contexts: `Add()`, `Load()`
+        return f"{cls.__name__}()"
+    parts = []
+    keywords = False
+    for field, optional in fields:
+        v = getattr(node, field, _MISSING)
+        if v is _MISSING or v is None and optional:
+            keywords = True  # every later field is written `field=value`
+            continue
+        if type(v) is list:
+            text = f"[{', '.join([write(x) if isinstance(x, ast.AST) else value(x) for x in v])}]"
+        elif isinstance(v, ast.AST):
+            text = write(v)
+        elif field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
+            text = name_text(v)
+        else:
+            text = repr(v)
+        parts.append(f"{field}={text}" if keywords else text)
+    return f"{cls.__name__}({', '.join(parts)})"
+
+
 class _Dump:
     """`ast.dump(node, annotate_fields=False)`, written with per-class field tables; with a `memo`
     (id(node) -> text, for nodes that stay alive), each subtree is written once."""
@@ -42,6 +71,9 @@ class _Dump:
 
     def name(self, name: str) -> str:
         return name
+
+    def _quoted_name(self, name: str) -> str:
+        return repr(self.name(name))
 
     def node(self, node: ast.AST) -> str:
         text = self.memo.get(id(node))
@@ -74,28 +106,7 @@ class _Dump:
             return f"keyword({node.arg!r}, {write(node.value)})"
         if cls is ast.arg and node.annotation is not None and node.type_comment is None:
             return f"arg({self.name(node.arg)!r}, {write(node.annotation)})"
-        fields = _FIELDS.get(cls)
-        if fields is None:
-            fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
-        if not fields:  # operators and contexts: `Add()`, `Load()`
-            return f"{cls.__name__}()"
-        parts = []
-        keywords = False
-        for field, optional in fields:
-            value = getattr(node, field, _MISSING)
-            if value is _MISSING or value is None and optional:
-                keywords = True  # every later field is written `field=value`
-                continue
-            if type(value) is list:
-                text = f"[{', '.join([write(v) if isinstance(v, ast.AST) else self.value(v) for v in value])}]"
-            elif isinstance(value, ast.AST):
-                text = write(value)
-            elif field == "name" and cls is ast.FunctionDef or field == "arg" and cls is ast.arg:
-                text = repr(self.name(value))
-            else:
-                text = repr(value)
-            parts.append(f"{field}={text}" if keywords else text)
-        return f"{cls.__name__}({', '.join(parts)})"
+        return dump_fields(node, write, self.value, self._quoted_name)
 
     def constant(self, node: ast.Constant) -> str:
         if node.kind is None:
@@ -157,28 +168,7 @@ def _canonical_writer(rename, name_texts: dict[str, str]):
             return f"arg({rename(node.arg)}, {write(node.annotation)})"
         if cls is _keyword and node.arg is not None:  # a keyword's name is the callee's: kept
             return f"keyword({node.arg!r}, {write(node.value)})"
-        fields = _FIELDS.get(cls)
-        if fields is None:
-            fields = tuple((f, getattr(cls, f, ...) is None) for f in cls._fields)
-        if not fields:  # operators and contexts: `Add()`, `Load()`
-            return f"{cls.__name__}()"
-        parts = []
-        keywords = False
-        for field, optional in fields:
-            v = getattr(node, field, _MISSING)
-            if v is _MISSING or v is None and optional:
-                keywords = True  # every later field is written `field=value`
-                continue
-            if type(v) is list:
-                text = f"[{', '.join([write(x) if isinstance(x, _AST) else value(x) for x in v])}]"
-            elif isinstance(v, _AST):
-                text = write(v)
-            elif field == "name" and cls is _FunctionDef or field == "arg" and cls is _arg:
-                text = rename(v)
-            else:
-                text = repr(v)
-            parts.append(f"{field}={text}" if keywords else text)
-        return f"{cls.__name__}({', '.join(parts)})"
+        return dump_fields(node, write, value, rename)
 
     return write
 

@@ -39,13 +39,16 @@ def temporary_name(path: Path, pid: int | None = None) -> Path:
     return path.with_name(f".{path.name}.{os.getpid() if pid is None else pid}.tmp")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, sync: bool = True) -> None:
+    """`data` to a temporary name, then renamed to `path`; synced to disk first unless `sync` is off
+    (for files no later run trusts)."""
     tmp = temporary_name(path)
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
@@ -173,17 +176,7 @@ class RunFolder:
     def save_part(self, shard: int, part: int, records: list[KernelRecord]) -> None:
         """A part's records for the job that writes the shard. Not synced to disk: a part is never
         reused by another run (a resumed run computes an unfinished shard's parts again)."""
-        path = self.part_path(shard, part)
-        tmp = temporary_name(path)
-        try:
-            with open(tmp, "wb") as fh:
-                pickle.dump(records, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException as exc:
-            tmp.unlink(missing_ok=True)
-            if isinstance(exc, OSError):
-                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
-            raise
+        atomic_write(self.part_path(shard, part), pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL), sync=False)
 
     def load_parts(self, shard: int, parts: int) -> list[KernelRecord]:
         records: list[KernelRecord] = []
