@@ -211,10 +211,11 @@ def execute(plan: RunPlan, *, executor: str = "local", workers: int = 1, ray_add
     try:
         if stop is not None and stop.requested:
             raise Interrupted()
-        if executor == "local" and len(pending) > 1:
+        jobs = jobs_for(plan, pending, split)
+        if executor == "local" and len(jobs) > 1:
             preload_stage_modules(plan)
-        run_shards(partial(produce, plan), jobs_for(plan, pending, split), on_outcome, executor=executor,
-                   workers=workers, ray_address=ray_address, stop=stop, cleanup=cleanup)
+        run_shards(partial(produce, plan), jobs, on_outcome, executor=executor, workers=workers,
+                   ray_address=ray_address, stop=stop, cleanup=cleanup)
     except Interrupted as exc:
         # Counted on disk, not from the outcomes received: a worker may finish a shard (its marker
         # written) just before the stop reaches the parent, and the resume will skip that shard.
