@@ -832,13 +832,16 @@ class ConditionEvaluator:
     def eval_Name(self, node: ast.Name) -> Interval:
         if node.id in self.env:
             return self.env[node.id]
-        if node.id in self.locals:
-            key = (node.id, self.depth)
-            value = self.local_values.get(key)
-            if value is None:
-                value = self.local_values[key] = self._eval(self.locals[node.id])
-            return value
-        return Interval.unknown()
+        value = self.locals.get(node.id)
+        return Interval.unknown() if value is None else self._local_value(node.id, value)
+
+    def _local_value(self, name: str, value: ast.expr) -> Interval:
+        """The value of local `name` (assigned `value`), evaluated once per depth."""
+        key = (name, self.depth)
+        v = self.local_values.get(key)
+        if v is None:
+            v = self.local_values[key] = self._eval(value)
+        return v
 
     def eval_Subscript(self, node: ast.Subscript) -> Interval:
         if isinstance(node.value, ast.Name) and node.value.id in self.arrays:
@@ -1220,10 +1223,7 @@ class PointEvaluator(ConditionEvaluator):
         value = self.locals.get(name)
         if value is None:  # unknown everywhere (super().eval_Name's answer): a free value
             return self._free(name)
-        key = (name, self.depth)  # super().eval_Name's memo of the local's value, without its call
-        v = self.local_values.get(key)
-        if v is None:
-            v = self.local_values[key] = self._eval(value)
+        v = self._local_value(name, value)
         return self._free(name) if _all_inf(v.lo) else v
 
     def eval_Call(self, node: ast.Call) -> Interval:
