@@ -23,6 +23,12 @@ REFERENCE_BATCH = 10  # kernels per Warp CPU module for the reference outputs (a
 # REFERENCE_BATCH, so the reference batches are those of the whole shard.
 PART_SIZE = REFERENCE_BATCH
 WRITE = -1  # ShardJob.part of the job that writes a shard from its saved parts
+# The collector's thresholds in a process that runs jobs. Python's default (700, 10, 10) collects
+# the youngest generation every 700 allocations, and a kernel allocates tens of thousands (ASTs,
+# Warp's adjoints and modules), nearly all freed by reference counting alone. At 10,000 a worker
+# runs 0.9 M fewer instructions per kernel (2%; 50,000 saves no more), and the collector chases
+# fewer pointers through memory. Cycles are still collected, each generation 14x less often.
+WORKER_COLLECTOR_THRESHOLDS = (10_000, 10, 10)
 
 __all__ = ["Interrupted", "JobFailed", "OutputError", "RunPlan", "RunReport", "ShardJob", "execute", "produce"]
 
@@ -115,11 +121,27 @@ def preload_stage_modules(plan: RunPlan) -> None:
     gc.freeze()
 
 
+def settle_worker(plan: RunPlan) -> None:
+    """Once per process that runs jobs, before its first: initialise Warp (when the plan records its
+    code) and freeze what exists then (Warp's builtins and registries, the modules), so the collector
+    never walks those objects again, and collect less often (WORKER_COLLECTOR_THRESHOLDS)."""
+    if gc.get_threshold() == WORKER_COLLECTOR_THRESHOLDS:
+        return
+    if plan.devices:
+        from extraction import warp_compat
+
+        warp_compat.init_warp()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*WORKER_COLLECTOR_THRESHOLDS)
+
+
 def produce(plan: RunPlan, job: ShardJob) -> ShardOutcome:
     """The job an executor runs: every stage for a shard (or a part of it) and the shard's files and
     completion markers (or the part saved for its writer); or the shard's files from its saved parts."""
     first, last = plan.shard_range(job.shard)
     try:
+        settle_worker(plan)
         if job.part is None:
             records = run_stages(plan, range(first, last + 1))
             write_shard(plan, job.shard, records)

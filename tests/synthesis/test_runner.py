@@ -1,6 +1,9 @@
 """The runner's jobs: shards computed whole or in parts, and parts written by one job."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from hypothesis import given, strategies as st
 
 from synthesis.runner import PART_SIZE, WRITE, RunPlan, ShardJob, execute, jobs_for
@@ -47,3 +50,17 @@ def test_a_shard_made_in_parts_equals_a_whole_one_and_leaves_no_part_behind(tmp_
 
 def test_the_writing_job_is_named_for_the_user():
     assert str(ShardJob(4, WRITE)) == "the writing of shard 4" and str(ShardJob(4, 1)) == "part 1 of shard 4"
+
+
+def test_a_worker_freezes_what_exists_before_its_first_job_and_collects_less_often():
+    # In a fresh interpreter: the collector's settings are the process's, not this test's to change.
+    script = (
+        "import gc\n"
+        "from synthesis.runner import WORKER_COLLECTOR_THRESHOLDS, RunPlan, settle_worker\n"
+        "from synthesis.stages import canonical_categories\n"
+        "assert gc.get_threshold() != WORKER_COLLECTOR_THRESHOLDS and gc.get_freeze_count() == 0\n"
+        "settle_worker(RunPlan(1, 3, canonical_categories(()), 1))\n"
+        "print(gc.get_threshold() == WORKER_COLLECTOR_THRESHOLDS, gc.get_freeze_count() > 1000)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
