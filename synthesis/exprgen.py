@@ -95,6 +95,134 @@ def _same_names(a: str, b: str) -> bool:
     return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
 
 
+# ---- the statement tree of a kernel body, from its lines (drop_dead_stores) -----------------------
+# The writer's lines have a few fixed shapes: `if X:`, `elif X:`, `else:`, `return`, and assignments
+# to a name, to names (`i, j = wp.tid()`) or to an element (`out[tid] = X`). For those, the tree
+# `dead_value_statements` reads (statements, their nesting, the names each loads) is built from the
+# text without the parser; any other line (a loop, `+=`, a string, a keyword argument...) leaves it
+# to `ast.parse`.
+_HEADER = re.compile(r"(if|elif) (.+):")
+_NAMES_TARGET = re.compile(r"[A-Za-z_]\w*(?:, [A-Za-z_]\w*)*")  # `r1`, `i, j`
+_ELEMENT_TARGET = re.compile(r"([A-Za-z_]\w*)\[[^\[\]=:'\"#]*\]")  # `out[tid]`, `out[i, j]`
+# what a name token may not be read past: a store or keyword argument (a lone `=`), a string, a
+# comment, a comprehension's or lambda's own names, a line continuation, an attribute after a space
+_NOT_PLAIN = re.compile(r"(?<![=!<>])=(?!=)|['\"#;\\:]|\b(?:for|lambda|async|await|yield)\b|\s\.")
+# names whose call may make a literal initialisation (`float(0.0)`, `wp.float32(-1.0)`, `True`): a
+# value reading only these (or an attribute call `x.float32(...)`) is parsed for `_is_literal_init`
+_LITERAL_INIT_NAMES = frozenset({"float", "int", "float32", "int32", "wp", "True", "False", "None"})
+
+
+class LineReads:
+    """`realism.StatementReads`'s `reads` and `all_reads` for a statement tree built from lines
+    (`statement_tree`): the names each statement and `if` test loads, by id."""
+
+    def __init__(self, body: list, reads: dict[int, frozenset[str]]) -> None:
+        self._reads = reads
+        self._all = frozenset().union(*[reads[id(stmt)] for stmt in body])
+
+    def reads(self, node: ast.AST) -> frozenset[str]:
+        return self._reads[id(node)]
+
+    def all_reads(self) -> frozenset[str]:
+        return self._all
+
+
+def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None:
+    """`ast.parse("def kernel():\n" + "\n".join(lines)).body[0]` as far as `realism.dead_value_statements`
+    reads it (statement classes, nesting, line numbers, assignment targets, literal initial values),
+    with the names each statement loads; None where a line has another shape than the writer's."""
+    body: list[ast.stmt] = []
+    blocks = [(4, body)]  # (indent, statement list) from the outermost
+    chains: dict[int, ast.If | None] = {}  # per indent, the `if`/`elif` an `elif`/`else` there continues
+    reads: dict[int, frozenset[str]] = {}
+    opened: list | None = None  # the statement list a header opened: the next line must be indented into it
+    names_of = NAME_TOKEN.findall
+    for lineno, line in enumerate(lines, start=2):
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        if not text or indent % 4 or not line.isascii() or text[-1:] in (" ", "\t"):
+            return None
+        if opened is not None:
+            if indent != blocks[-1][0] + 4:
+                return None
+            blocks.append((indent, opened))
+            opened = None
+        else:
+            while blocks[-1][0] > indent:
+                chains.pop(blocks[-1][0], None)
+                blocks.pop()
+            if blocks[-1][0] != indent:
+                return None
+        block = blocks[-1][1]
+        if text.endswith(":"):
+            if text == "else:":
+                node = chains.get(indent)
+                if node is None:
+                    return None
+                chains[indent] = None
+                opened = node.orelse
+                continue
+            m = _HEADER.fullmatch(text)
+            if m is None or _NOT_PLAIN.search(m.group(2)):
+                return None
+            test = ast.Name("_", ast.Load())
+            reads[id(test)] = frozenset(names_of(m.group(2)))
+            node = ast.If(test=test, body=[], orelse=[], lineno=lineno)
+            if m.group(1) == "if":
+                block.append(node)
+            else:
+                previous = chains.get(indent)
+                if previous is None:
+                    return None
+                previous.orelse.append(node)
+            chains[indent] = node
+            opened = node.body
+            continue
+        chains[indent] = None
+        if text == "return":
+            node = ast.Return(lineno=lineno)
+            reads[id(node)] = frozenset()
+            block.append(node)
+            continue
+        target_text, sep, value_text = text.partition(" = ")
+        if not sep or _NOT_PLAIN.search(value_text):
+            return None
+        loads = names_of(value_text)
+        if _NAMES_TARGET.fullmatch(target_text) is None:
+            element = _ELEMENT_TARGET.fullmatch(target_text)
+            if element is None:
+                return None
+            # an element: its array and index are read
+            target = ast.Subscript(ast.Name(element.group(1), ast.Load()), ast.Name("_", ast.Load()), ast.Store())
+            loads += names_of(target_text)
+        elif "," in target_text:
+            target = ast.Tuple([ast.Name(n, ast.Store()) for n in target_text.split(", ")], ast.Store())
+        else:
+            target = ast.Name(target_text, ast.Store())
+        # only `_is_literal_init` reads the value: a stand-in where it cannot be a literal
+        if set(loads).issubset(_LITERAL_INIT_NAMES) or ".float" in value_text or ".int" in value_text:
+            value = parse_expression(value_text)
+        else:
+            value = ast.Name("_", ast.Load())
+        node = ast.Assign(targets=[target], value=value, lineno=lineno)
+        reads[id(node)] = frozenset(loads)
+        block.append(node)
+    if opened is not None:
+        return None  # a header without a body
+    _union_reads(body, reads)
+    return ast.FunctionDef(name="kernel", body=body), LineReads(body, reads)
+
+
+def _union_reads(block: list, reads: dict[int, frozenset[str]]) -> None:
+    """An `if`'s reads: its test's and every statement's below it (as StatementReads records them)."""
+    for stmt in block:
+        if type(stmt) is ast.If:
+            _union_reads(stmt.body, reads)
+            _union_reads(stmt.orelse, reads)
+            reads[id(stmt)] = reads[id(stmt.test)].union(*[reads[id(s)] for s in stmt.body],
+                                                          *[reads[id(s)] for s in stmt.orelse])
+
+
 def bounded_argument(a: "Expr", limit: float) -> "Expr":
     """Keep the argument of sin/cos/tanh/exp within +-limit: their output error grows with it."""
     if a.mag <= limit:
@@ -575,7 +703,12 @@ class KernelWriter:
         a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
         dropping a write never makes another one dead.
         """
-        fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+        tree = statement_tree(self.lines)
+        if tree is None:
+            fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+            index = realism.StatementReads(fn)  # the one index dead_value_statements reads
+        else:
+            fn, index = tree
         block_of: dict[int, int] = {}  # statement line -> its block's id
         room: dict[int, int] = {}  # block id -> how many statements may go (one must stay)
         for block in realism._blocks(fn.body):
@@ -583,8 +716,7 @@ class KernelWriter:
             for stmt in block:
                 block_of[stmt.lineno] = id(block)
         dead = []
-        # StatementReads: the one index dead_value_statements reads, without FunctionIndex's others
-        for line in sorted({stmt.lineno for stmt in realism.dead_value_statements(fn, realism.StatementReads(fn))}):
+        for line in sorted({stmt.lineno for stmt in realism.dead_value_statements(fn, index)}):
             text = self.lines[line - 2]
             if "atomic_" in text or "wp.tid()" in text:
                 continue

@@ -50,3 +50,69 @@ def test_an_or_of_judged_conditions_is_judged_as_when_evaluated_whole():
                                 (f"not ({a})", ("not", a))):
             whole = is_constant(w._launch_cache[1], parse_expression(combined), share=0.95)
             assert w.launch_constant(combined, parts) == whole, (levels, combined)
+
+
+# ---- statement_tree: drop_dead_stores' tree from the writer's lines, against the parser's ----------
+_VALUES = ["float(0.0)", "-1.5", "int(3)", "wp.float32(2.0)", "True", "x * 2.0", "wp.sin(r1) + r2",
+           "float(tid)", "max(r2, x)", "r1 if x > 0.0 else r2", "not r1", "x.y + 1e-3", "a[tid] - r1"]
+_TESTS = ["x > 0.0", "r1 < r2 and x >= 1.0", "not (r2 == 3.0)", "tid % 2 == 0", "wp.abs(r1) <= 0.5"]
+
+
+@st.composite
+def _writer_body(draw, depth=0, indent=1):
+    """Lines as the writer emits them: assignments (to names, a pair of names, an element), returns
+    and if/elif/else chains nesting up to two deep."""
+    lines = []
+    pad = "    " * indent
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["assign", "assign", "store", "chain", "return"] if depth < 2
+                                    else ["assign", "assign", "store", "return"]))
+        if kind == "assign":
+            lines.append(f"{pad}{draw(st.sampled_from(['r1', 'r2', 'x', 'x, r2']))} = {draw(st.sampled_from(_VALUES))}")
+        elif kind == "store":
+            lines.append(f"{pad}{draw(st.sampled_from(['out[tid]', 'out[i, j]']))} = {draw(st.sampled_from(_VALUES))}")
+        elif kind == "return":
+            lines.append(f"{pad}return")
+        else:
+            for arm in range(draw(st.integers(1, 3))):
+                lines.append(f"{pad}{'if' if arm == 0 else 'elif'} {draw(st.sampled_from(_TESTS))}:")
+                lines += draw(_writer_body(depth + 1, indent + 1))
+            if draw(st.booleans()):
+                lines.append(f"{pad}else:")
+                lines += draw(_writer_body(depth + 1, indent + 1))
+    return lines
+
+
+_KEYWORDS = {"and", "or", "not", "if", "else", "True", "False", "None"}
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_writer_body())
+def test_statement_tree_finds_the_dead_stores_the_parsed_tree_gives(lines):
+    import ast
+
+    from synthesis import realism
+    from synthesis.exprgen import statement_tree
+
+    fn = ast.parse("def kernel():\n" + "\n".join(lines)).body[0]
+    parsed_reads = realism.StatementReads(fn)
+    tree = statement_tree(lines)
+    assert tree is not None
+    built, built_reads = tree
+    assert [s.lineno for s in realism.dead_value_statements(built, built_reads)] == \
+        [s.lineno for s in realism.dead_value_statements(fn, parsed_reads)]
+    # the same blocks of the same statements, each loading the same names (keywords, which no local
+    # is named, aside)
+    assert [[(type(s), s.lineno, built_reads.reads(s) - _KEYWORDS) for s in block] for block in realism._blocks(built.body)] == \
+        [[(type(s), s.lineno, parsed_reads.reads(s)) for s in block] for block in realism._blocks(fn.body)]
+    assert built_reads.all_reads() - _KEYWORDS == parsed_reads.all_reads()
+
+
+def test_statement_tree_leaves_other_shapes_to_the_parser():
+    from synthesis.exprgen import statement_tree
+
+    assert statement_tree(["    x = 1.0", "    if x > 0.0:", "        x = 2.0"]) is not None
+    assert statement_tree(["    x = 1.0", "    for k in range(3):", "        x = 2.0"]) is None
+    for line in ("    r1 += 1.0", "    r1 = f(a=1)", "    r1 = 'a'", "    r1 = [k for k in x]",
+                 "    r1 = r2 = 0.0", "    pass", "    a[b[tid]] = 1.0", "    r1 = x[1:2]"):
+        assert statement_tree(["    x = 1.0", line]) is None, line
