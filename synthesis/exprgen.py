@@ -78,6 +78,10 @@ TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the ke
 WORD = re.compile(r"\w+")
 ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+FLOAT_LITERAL = re.compile(r"[0-9]+\.[0-9]+")  # `0.5`, as fmt_float writes the literals of FLOAT_CONSTS
+INT_LITERAL = re.compile(r"0|[1-9][0-9]*")
+_NAMED_CONSTANTS = frozenset({"True", "False", "None"})  # identifiers the parser makes Constants
+_COMPARE_OPS = {"<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE, "==": ast.Eq, "!=": ast.NotEq}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -591,6 +595,26 @@ class KernelWriter:
             # held here as long as the writer: _dump_cache keys its nodes by id()
             tree = self._parse_cache[text] = parse_expression(text)
         return tree
+
+    def note_comparison(self, text: str, left: str, op: str, right: str) -> None:
+        """Remember the tree of comparison `text`, `left op right` for two generated values (never
+        themselves comparisons, boolean operations or conditional expressions, which bind less
+        tightly than `op`), built from its operands' trees instead of parsing the whole text: a
+        `compare` judges comparison after comparison, most of a name and a literal."""
+        if text not in self._parse_cache:
+            self._parse_cache[text] = ast.Compare(self._operand_tree(left), [_COMPARE_OPS[op]()],
+                                                  [self._operand_tree(right)])
+
+    def _operand_tree(self, text: str) -> ast.expr:
+        """`parse_expression(text)` for an operand of a comparison; a name or an unsigned number is
+        built directly (as the parser builds it), anything else parsed once per text."""
+        if IDENTIFIER.fullmatch(text) and text not in _NAMED_CONSTANTS:
+            return ast.Name(text, ast.Load())
+        if FLOAT_LITERAL.fullmatch(text):
+            return ast.Constant(float(text))
+        if INT_LITERAL.fullmatch(text):
+            return ast.Constant(int(text))
+        return self._parsed_expr(text)
 
     def _parsed_module(self, text: str):
         """`ast.parse(text)` (a helper's module), parsed once per text; through the shared
@@ -1126,6 +1150,7 @@ class ExprGen:
                 continue
             op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
             cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
+            self.w.note_comparison(cond.src, a.src, op, b.src)
             if not self.w.launch_constant(cond.src):
                 return cond
         return self._fallback_compare()

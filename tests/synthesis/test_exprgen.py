@@ -116,3 +116,25 @@ def test_statement_tree_leaves_other_shapes_to_the_parser():
     for line in ("    r1 += 1.0", "    r1 = f(a=1)", "    r1 = 'a'", "    r1 = [k for k in x]",
                  "    r1 = r2 = 0.0", "    pass", "    a[b[tid]] = 1.0", "    r1 = x[1:2]"):
         assert statement_tree(["    x = 1.0", line]) is None, line
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
+def test_a_noted_comparison_has_the_tree_the_parser_gives(seed, op):
+    """note_comparison builds `a op b` from its operands' trees (names and numbers directly): the
+    tree must be the parsed text's, for operands as compare draws them."""
+    import ast
+    import random
+
+    from synthesis.exprgen import ExprGen, KernelWriter
+
+    w = KernelWriter(random.Random(seed), "k", "test", seed, (64,))
+    w.add_array("a", "float32", "input")
+    w.add_array("n", "int32", "input", low=0, high=9)
+    gen = ExprGen(w, loads=["a", "n"])
+    for depth in (0, 1, 2):
+        a, b = (gen.float_expr(depth, exact=True), gen.float_expr(max(depth - 1, 0), exact=True)) if seed % 2 \
+            else (gen.int_expr(depth), gen.int_expr(max(depth - 1, 0)))
+        text = f"{a.src} {op} {b.src}"
+        w.note_comparison(text, a.src, op, b.src)
+        assert ast.dump(w._parsed_expr(text)) == ast.dump(ast.parse(text, mode="eval").body)
