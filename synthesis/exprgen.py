@@ -118,14 +118,25 @@ _LITERAL_INIT_NAMES = frozenset({"float", "int", "float32", "int32", "wp", "True
 
 class LineReads:
     """`realism.StatementReads`'s `reads` and `all_reads` for a statement tree built from lines
-    (`statement_tree`): the names each statement and `if` test loads, by id."""
+    (`statement_tree`): the names each statement and `if` test loads. Each statement's set is made
+    when first asked for (`dead_value_statements` asks about few)."""
 
-    def __init__(self, body: list, reads: dict[int, frozenset[str]]) -> None:
-        self._reads = reads
-        self._all = frozenset().union(*[reads[id(stmt)] for stmt in body])
+    def __init__(self, loads: dict[int, list[str]], all_loads: set[str]) -> None:
+        self._loads = loads  # id(statement or test) -> the names its own text loads (an `if`: its test's)
+        self._sets: dict[int, frozenset[str]] = {}
+        self._all = frozenset(all_loads)
 
     def reads(self, node: ast.AST) -> frozenset[str]:
-        return self._reads[id(node)]
+        key = id(node)
+        found = self._sets.get(key)
+        if found is None:
+            if type(node) is ast.If:  # its test's and every statement's below it, as StatementReads records
+                found = self.reads(node.test).union(*[self.reads(s) for s in node.body],
+                                                    *[self.reads(s) for s in node.orelse])
+            else:
+                found = frozenset(self._loads[key])
+            self._sets[key] = found
+        return found
 
     def all_reads(self) -> frozenset[str]:
         return self._all
@@ -138,13 +149,17 @@ def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None
     body: list[ast.stmt] = []
     blocks = [(4, body)]  # (indent, statement list) from the outermost
     chains: dict[int, ast.If | None] = {}  # per indent, the `if`/`elif` an `elif`/`else` there continues
-    reads: dict[int, frozenset[str]] = {}
+    loads_of: dict[int, list[str]] = {}
+    all_loads: set[str] = set()
     opened: list | None = None  # the statement list a header opened: the next line must be indented into it
     names_of = NAME_TOKEN.findall
+    load, store = ast.Load(), ast.Store()
+    opaque = ast.Name("_", load)  # the value of an assignment that cannot be a literal (read by nobody)
+    Assign, If, Name = ast.Assign, ast.If, ast.Name
     for lineno, line in enumerate(lines, start=2):
         text = line.lstrip(" ")
         indent = len(line) - len(text)
-        if not text or indent % 4 or not line.isascii() or text[-1:] in (" ", "\t"):
+        if not text or indent % 4 or not line.isascii() or text[-1] in " \t":
             return None
         if opened is not None:
             if indent != blocks[-1][0] + 4:
@@ -158,7 +173,7 @@ def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None
             if blocks[-1][0] != indent:
                 return None
         block = blocks[-1][1]
-        if text.endswith(":"):
+        if text[-1] == ":":
             if text == "else:":
                 node = chains.get(indent)
                 if node is None:
@@ -169,9 +184,11 @@ def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None
             m = _HEADER.fullmatch(text)
             if m is None or _NOT_PLAIN.search(m.group(2)):
                 return None
-            test = ast.Name("_", ast.Load())
-            reads[id(test)] = frozenset(names_of(m.group(2)))
-            node = ast.If(test=test, body=[], orelse=[], lineno=lineno)
+            test = Name("_", load)
+            loads = loads_of[id(test)] = names_of(m.group(2))
+            all_loads.update(loads)
+            node = If(test, [], [])
+            node.lineno = lineno
             if m.group(1) == "if":
                 block.append(node)
             else:
@@ -184,8 +201,9 @@ def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None
             continue
         chains[indent] = None
         if text == "return":
-            node = ast.Return(lineno=lineno)
-            reads[id(node)] = frozenset()
+            node = ast.Return()
+            node.lineno = lineno
+            loads_of[id(node)] = []
             block.append(node)
             continue
         target_text, sep, value_text = text.partition(" = ")
@@ -197,34 +215,25 @@ def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None
             if element is None:
                 return None
             # an element: its array and index are read
-            target = ast.Subscript(ast.Name(element.group(1), ast.Load()), ast.Name("_", ast.Load()), ast.Store())
+            target = ast.Subscript(Name(element.group(1), load), opaque, store)
             loads += names_of(target_text)
         elif "," in target_text:
-            target = ast.Tuple([ast.Name(n, ast.Store()) for n in target_text.split(", ")], ast.Store())
+            target = ast.Tuple([Name(n, store) for n in target_text.split(", ")], store)
         else:
-            target = ast.Name(target_text, ast.Store())
+            target = Name(target_text, store)
         # only `_is_literal_init` reads the value: a stand-in where it cannot be a literal
-        if set(loads).issubset(_LITERAL_INIT_NAMES) or ".float" in value_text or ".int" in value_text:
+        if _LITERAL_INIT_NAMES.issuperset(loads) or ".float" in value_text or ".int" in value_text:
             value = parse_expression(value_text)
         else:
-            value = ast.Name("_", ast.Load())
-        node = ast.Assign(targets=[target], value=value, lineno=lineno)
-        reads[id(node)] = frozenset(loads)
+            value = opaque
+        node = Assign([target], value)
+        node.lineno = lineno
+        loads_of[id(node)] = loads
+        all_loads.update(loads)
         block.append(node)
     if opened is not None:
         return None  # a header without a body
-    _union_reads(body, reads)
-    return ast.FunctionDef(name="kernel", body=body), LineReads(body, reads)
-
-
-def _union_reads(block: list, reads: dict[int, frozenset[str]]) -> None:
-    """An `if`'s reads: its test's and every statement's below it (as StatementReads records them)."""
-    for stmt in block:
-        if type(stmt) is ast.If:
-            _union_reads(stmt.body, reads)
-            _union_reads(stmt.orelse, reads)
-            reads[id(stmt)] = reads[id(stmt.test)].union(*[reads[id(s)] for s in stmt.body],
-                                                          *[reads[id(s)] for s in stmt.orelse])
+    return ast.FunctionDef(name="kernel", body=body), LineReads(loads_of, all_loads)
 
 
 def bounded_argument(a: "Expr", limit: float) -> "Expr":
