@@ -115,3 +115,24 @@ def test_an_input_drawer_makes_the_libraries_draws(seed, low, width, grid_bits, 
     draw = _drawer(arg, ours)
     assert [draw() for _ in range(20)] == [expected(library) for _ in range(20)]
     assert ours.random() == library.random()
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1))
+def test_the_runnable_source_is_the_kernel_without_its_decorator_and_annotations(seed):
+    """_kernel_runs compiles the source with the signature written bare: the module must be the
+    kernel's own but for the decorator and the (unevaluated) annotations."""
+    import ast
+
+    from synthesis.categories import generate
+    from synthesis.sampled_run import _runnable_source
+
+    spec = generate("multi_conditional", seed)
+    original, runnable = ast.parse(spec.source), ast.parse(_runnable_source(spec))
+    for node in ast.walk(original):
+        if isinstance(node, ast.FunctionDef) and node.name == spec.name:
+            node.decorator_list = []
+            for arg in node.args.args:
+                arg.annotation = None
+    assert ast.dump(runnable) == ast.dump(original)
+    assert _runnable_source(spec) != spec.source
