@@ -92,11 +92,15 @@ def reads(name: str) -> "re.Pattern[str]":
     return re.compile(rf"(?<![.\w]){re.escape(name)}\b")
 
 
+_NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
+
+
 def _same_names(a: str, b: str) -> bool:
     """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
-    names_a = set(IDENTIFIER.findall(a)) - {"wp", "float", "int", "abs", "min", "max"}
-    names_b = set(IDENTIFIER.findall(b)) - {"wp", "float", "int", "abs", "min", "max"}
-    return len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b))
+    names = set(IDENTIFIER.findall(a))  # (names of a | names of b) - _NOT_VARIABLES, in one set
+    names.update(IDENTIFIER.findall(b))
+    names -= _NOT_VARIABLES
+    return len(names) <= 1 and not (_is_literal(a) or _is_literal(b))
 
 
 # ---- the statement tree of a kernel body, from its lines (drop_dead_stores) -----------------------

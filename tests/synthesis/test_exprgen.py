@@ -138,3 +138,13 @@ def test_a_noted_comparison_has_the_tree_the_parser_gives(seed, op):
         text = f"{a.src} {op} {b.src}"
         w.note_comparison(text, a.src, op, b.src)
         assert ast.dump(w._parsed_expr(text)) == ast.dump(ast.parse(text, mode="eval").body)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(alphabet="xyw p.()+-*0159", max_size=16), st.text(alphabet="xyw p.()+-*0159", max_size=16))
+def test_same_names_is_the_union_of_each_sides_variables(a, b):
+    from synthesis.exprgen import IDENTIFIER, _is_literal, _same_names
+
+    kept = {"wp", "float", "int", "abs", "min", "max"}
+    names_a, names_b = set(IDENTIFIER.findall(a)) - kept, set(IDENTIFIER.findall(b)) - kept
+    assert _same_names(a, b) == (len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b)))
