@@ -147,7 +147,7 @@ class LineReads:
 
 
 def statement_tree(lines: list[str]) -> tuple[ast.FunctionDef, LineReads] | None:
-    """`ast.parse("def kernel():\n" + "\n".join(lines)).body[0]` as far as `realism.dead_value_statements`
+    """`ast.parse("def kernel():\\n" + "\\n".join(lines)).body[0]` as far as `realism.dead_value_statements`
     reads it (statement classes, nesting, line numbers, assignment targets, literal initial values),
     with the names each statement loads; None where a line has another shape than the writer's."""
     body: list[ast.stmt] = []
