@@ -160,7 +160,7 @@ def _runnable_source(spec: KernelSpec) -> str:
     return f"{source[:start]}def {spec.name}({', '.join(names)}):\n{source[end + 3:]}"
 
 
-def _kernel_runs(spec: KernelSpec, points: int, seed: int):
+def _kernel_runs(spec: KernelSpec, points: int, seed: int, compared: dict[str, list[str]] | None = None):
     """The kernel run at `points` sampled launch points: yields, per point, for each written array its
     samples there, (value, the same element of each of its `_compared_inputs`, None where unread).
     Raises Unsupported (as it runs) for a kernel outside the stand-in's reach."""
@@ -183,7 +183,7 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int):
     written = {a.name: _Array(a.shape) for a in spec.args if a.role == "output"}
     call = [inputs.get(a.name) or written.get(a.name) or a.value for a in spec.args]
     # The arrays serve every point, their elements forgotten between points (as new arrays would be).
-    compared = _compared_inputs(spec)
+    compared = _compared_inputs(spec) if compared is None else compared  # the caller's, where it has them
     per_output = [(name, arr.values, [inputs[n].values for n in compared[name]]) for name, arr in written.items()]
     elements = [arr.values for arr in (*inputs.values(), *written.values())]
     launch_draws = [_below(rng, d) for d in spec.dim]  # rng.randrange(d) per launch axis
@@ -208,7 +208,7 @@ def sampled_outputs(spec: KernelSpec, points: int = 32,
     outside the stand-in's reach."""
     compared = _compared_inputs(spec)
     outputs: dict[str, list[tuple[float, dict[str, float | None]]]] = {name: [] for name in compared}
-    for at_point in _kernel_runs(spec, points, seed):
+    for at_point in _kernel_runs(spec, points, seed, compared):
         for name, samples in at_point.items():
             outputs[name].extend((value, dict(zip(compared[name], own))) for value, own in samples)
     return outputs
@@ -267,7 +267,7 @@ def degenerate_written(spec: KernelSpec, points: int = 32, seed: int = 0, share:
     copies = {name: [0] * len(inputs) for name, inputs in compared.items()}  # per output, per compared input
     left = points
     try:
-        for at_point in _kernel_runs(spec, points, seed):
+        for at_point in _kernel_runs(spec, points, seed, compared):
             left -= 1
             for name, samples in at_point.items():
                 sizes[name] += len(samples)
