@@ -8,6 +8,9 @@ Source patterns (one function each, `find_patterns` runs them all):
   self_assign         `r1 = r1`
   helper_passthrough  a @wp.func returning one of its parameters unchanged
   helper_unused_param a @wp.func parameter the body never reads
+  undone_operation    an involution applied twice (`-(-x)`, `transpose(transpose(m))`), `cross(v, -v)`
+  invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`),
+                      or whose `break`/`continue` test is the same on every trip
 Figures reported beside them (not degenerate: compilers cache loads; real code is often element-wise):
   repeated_load       the same array element loaded three or more times in one function
   non_own_read        a read of another element than the thread's own: neighbour, gather or loop-indexed
@@ -32,7 +35,7 @@ import numpy as np
 from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expression, parse_module, same_tree
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
-                   "helper_passthrough", "helper_unused_param", "undone_operation")
+                   "helper_passthrough", "helper_unused_param", "undone_operation", "invariant_loop")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
@@ -123,6 +126,7 @@ _CHECKED_KINDS = (
     (ast.Assign,),  # find_self_assign
     (ast.Return,), (ast.Assign, ast.AnnAssign),  # find_helper_problems
     (ast.If, ast.While, ast.IfExp, ast.Call),  # _conditions
+    (ast.For, ast.While),  # find_invariant_loops
 )
 _CHECKED_KINDS_OF: dict[type, tuple[tuple[type, ...], ...]] = {
     cls: tuple(k for k in _CHECKED_KINDS if issubclass(cls, k)) for cls in _INDEXED_FIELDS
@@ -1524,6 +1528,132 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
     return out
 
 
+# ---- loops whose trips are all alike --------------------------------------------------------------
+# Updates `x = x op e` (or `x op= e`, `x = min(x, e)`) that, with `e` the same on every trip, a
+# person writes as one operation: `n * e`, `e ** n`, or `min(x, e)` once.
+_FOLDING_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+_FOLDING_CALLS = {"min", "max"}
+
+
+def _changes_state(node: ast.AST) -> bool:
+    """Whether `node` calls a builtin that returns something new on each call or changes its
+    arguments (`hash_grid_query_next(query, index)`, `randf(state)`, `atomic_add`): a test or value
+    holding one may differ from trip to trip however alike its arguments are."""
+    for n in ast_walk(node):
+        if isinstance(n, ast.Call):
+            name = call_name(n)
+            if name.endswith("_next") or name.startswith(("rand", "sample_", "atomic_", "poisson")):
+                return True
+    return False
+
+
+def _stored_names(stmts: list[ast.stmt]) -> set[str]:
+    return {n.id for s in stmts for n in ast_walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _folding_update(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    """(x, e) for `x = x op e`, `x op= e` (op + - * /) or `x = min(x, e)` / `max` (`wp.` or not)."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.op, _FOLDING_BINOPS):
+        return stmt.target.id, stmt.value
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return None
+    name, value = stmt.targets[0].id, stmt.value
+    if isinstance(value, ast.BinOp) and isinstance(value.op, _FOLDING_BINOPS) \
+            and isinstance(value.left, ast.Name) and value.left.id == name:
+        return name, value.right
+    if isinstance(value, ast.Call) and call_name(value) in _FOLDING_CALLS and len(value.args) == 2 and not value.keywords:
+        a, b = value.args
+        if isinstance(a, ast.Name) and a.id == name:
+            return name, b
+        if isinstance(b, ast.Name) and b.id == name:
+            return name, a
+    return None
+
+
+def _carried_names(stmts: list[ast.stmt], assigned: set[str], defined: set[str]) -> set[str]:
+    """Names of `assigned` that a trip may read before it assigns them: the values one trip hands the
+    next. `defined`: the names this trip has surely assigned so far (updated)."""
+    carried: set[str] = set()
+    for s in stmts:
+        if isinstance(s, ast.If):
+            carried |= (_loaded_names(s.test) & assigned) - defined
+            carried |= _carried_names(s.body, assigned, set(defined))
+            carried |= _carried_names(s.orelse, assigned, set(defined))
+        elif isinstance(s, (ast.For, ast.While)):
+            header = s.iter if isinstance(s, ast.For) else s.test
+            carried |= (_loaded_names(header) & assigned) - defined
+            inner = set(defined) | {n.id for n in ast_walk(s.target) if isinstance(n, ast.Name)} \
+                if isinstance(s, ast.For) else set(defined)
+            carried |= _carried_names(s.body, assigned, inner)
+        else:
+            reads = _loaded_names(s)
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+                reads.add(s.target.id)
+            carried |= (reads & assigned) - defined
+            defined |= set(_assigned_names(s))
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+                defined.add(s.target.id)
+    return carried
+
+
+def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], counters: set[str]) -> tuple[bool, bool]:
+    """(every trip does the same, a `break`/`continue` test reads nothing that changes between trips)
+    for a loop body. `varying` holds the trip variables and the carried names, and gains, in order,
+    every name assigned from something that changes between trips (or under a test that does)."""
+    alike, fixed_exit = True, False
+    for s in stmts:
+        update = _folding_update(s)
+        if update is not None and update[0] in counters:
+            continue  # `c = c + 1` of a while loop's counter
+        if update is not None and update[0] in carried:
+            if _loaded_names(update[1]) & varying:
+                alike = False
+            continue
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            header = s.test if not isinstance(s, ast.For) else s.iter
+            if _loaded_names(header) & varying or _changes_state(header):
+                alike = False
+                varying |= _stored_names(s.body + s.orelse)  # assigned on some trips only, or differently
+            elif isinstance(s, ast.If) and any(isinstance(b, (ast.Break, ast.Continue)) for b in s.body + s.orelse):
+                fixed_exit = True
+            for block in (s.body, s.orelse):
+                a, f = _trips_alike(block, varying, carried, counters)
+                alike = alike and a
+                fixed_exit = fixed_exit or f and isinstance(s, ast.If)  # an inner loop's exits are its own
+        elif _loaded_names(s) & varying or isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
+                and s.target.id in varying or _changes_state(s):
+            alike = False
+            varying |= set(_assigned_names(s))
+    return alike, fixed_exit
+
+
+def find_invariant_loops(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """Loops whose every trip does the same thing: no statement reads the loop variable (a while
+    loop's counter) or a value an earlier trip left, except updates `x = x op e` that fold one
+    unchanging `e` into `x` (`for k in range(n): acc += x` is `n * x`); and loops whose `break` or
+    `continue` test is the same on every trip (it holds on all of them or on none)."""
+    index = FunctionIndex(fn) if index is None else index
+    out = []
+    for loop in index.of_kind(ast.For, ast.While):
+        assigned = _stored_names(loop.body)
+        if isinstance(loop, ast.For):
+            if not (isinstance(loop.iter, ast.Call) and call_name(loop.iter) == "range"):
+                continue  # a query's or an array's elements: how many, and which, depends on the data
+            trip_vars = {n.id for n in ast_walk(loop.target) if isinstance(n, ast.Name)}
+            counters: set[str] = set()
+            header = f"for {_text(loop.target)} in {_text(loop.iter)}"
+        else:
+            trip_vars = counters = _loaded_names(loop.test) & assigned
+            header = f"while {_text(loop.test)}"
+            if not counters:
+                continue  # a test nothing in the body changes: not a counted loop
+        carried = _carried_names(loop.body, assigned, set()) - trip_vars
+        alike, fixed_exit = _trips_alike(loop.body, trip_vars | carried, carried, counters)
+        if alike or fixed_exit:
+            out.append(Finding("invariant_loop", loop.lineno, header))
+    return out
+
+
 # ---- everything -------------------------------------------------------------------------------
 def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | None = None) -> list[Finding]:
     """All SOURCE_PATTERNS findings in a module of @wp.func helpers and @wp.kernels."""
@@ -1540,6 +1670,8 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
         out += find_dead_values(fn, index)
         out += find_helper_problems(fn, index)
         out += find_undone_operations(fn, index)
+        if index.of_kind(ast.For, ast.While):
+            out += find_invariant_loops(fn, index)
         if dim:
             out += find_constant_conditions(fn, dim, by_name, index)
     return out

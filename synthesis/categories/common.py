@@ -99,9 +99,44 @@ def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
     return Expr(f"{name}({', '.join(args)})", "float32", mag, None)
 
 
+# How a trip folds its value into a loop's accumulator when the value does not read the loop
+# variable (`acc += x` on every trip is `n * x`, which nobody writes as a loop): weighted by the trip
+# (a moment, a ramp), divided by it (a series), relaxed toward it or smoothed with it (the carried
+# value changes each trip).
+TRIP_SHAPES = ("weighted", "weighted", "series", "relax", "smooth")
+RELAX_RATES = (0.5, 0.25, 0.125, 0.75)
+SMOOTH_DECAYS = (0.5, 0.25, 0.75)
+
+
+def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int, init_mag: float,
+                init_q: int | None) -> tuple[str, float, int | None]:
+    """The statement adding `body` to `acc` on each trip, and the accumulator's bound and grid. When
+    `body` does not read `loop_var`, a shape of TRIP_SHAPES makes trips differ."""
+    if reads(loop_var).search(body.src):
+        step, shape = body, "sum"
+    else:
+        shape = w.rng.choice(TRIP_SHAPES)
+        if shape == "weighted":
+            step = Expr(f"{body.operand()} * float({loop_var})", "float32", body.mag * float(2 * trips + 2), body.q,
+                        atom=False)
+        elif shape == "series":
+            step = Expr(f"{body.operand()} / float({loop_var} + 1)", "float32", body.mag, None, atom=False)
+    if shape == "relax":
+        rate = fmt_float(w.rng.choice(RELAX_RATES))
+        w.feature("relaxation loop")
+        return f"{acc} = {acc} + {rate} * ({body.src} - {acc})", max(init_mag, body.mag), None
+    if shape == "smooth":
+        decay = w.rng.choice(SMOOTH_DECAYS)
+        w.feature("smoothing loop")
+        return f"{acc} = {acc} * {fmt_float(decay)} + {body.operand()}", init_mag + body.mag / (1.0 - decay), None
+    update = f"{acc} += {step.src}" if w.rng.choice([True, False]) else f"{acc} = {acc} + {step.operand()}"
+    return update, init_mag + trips * step.mag, join_q(init_q, step.q)
+
+
 def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, trips: int,
                     depth: int = 2, init: Expr | None = None, extra=None, base: Expr | None = None) -> Expr:
-    """`acc = init; for ...: acc = acc + expr(loop_var)`: the accumulator's bound covers all trips."""
+    """`acc = init; for ...: acc = acc + expr(loop_var)` (see `trip_update` for a value that does not
+    read the loop variable): the accumulator's bound covers all trips."""
     w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
     body = gen.float_expr(depth)
     for _ in range(20):  # `row + row`, a loop summing one literal, or the same sum in every thread: redraw
@@ -120,7 +155,8 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     w.scopes.pop()
     init = init or Expr("0.0", "float32", 0.0, 0)
     acc = w.fresh("acc")
-    var = w.declare(acc, init, init.mag + trips * body.mag, join_q(init.q, body.q))
+    update, acc_mag, acc_q = trip_update(w, acc, body, loop_var, trips, init.mag, init.q)
+    var = w.declare(acc, init, acc_mag, acc_q)
     w.note_varying(acc, body.src, base.src if base is not None else "")
     with w.block(header):
         w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
@@ -130,11 +166,18 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
             extra(var)
             for scope, value in hidden:
                 scope[acc] = value
-        if w.rng.choice([True, False]):  # both spellings Warp accepts
-            w.emit(f"{acc} += {body.src}")
-        else:
-            w.emit(f"{acc} = {acc} + {body.operand()}")
+        w.emit(update)
     return var
+
+
+def trip_test(gen: ExprGen, loop_var: str) -> Expr | None:
+    """A condition for a `break`/`continue` that reads the loop variable (a test that reads nothing
+    changing from trip to trip holds on every trip or on none), or None when none is drawn."""
+    for _ in range(8):
+        cond = gen.compare(1)
+        if reads(loop_var).search(cond.src):
+            return cond
+    return None
 
 
 def range_header(rng: random.Random, var: str, trips: int, bound_src: str | None = None) -> str:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, range_header, realistic_extras
+from synthesis.categories.common import (accumulate_loop, add_inputs, add_output, pick_dim, range_header,
+                                         realistic_extras, trip_test, trip_update)
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
@@ -42,7 +43,10 @@ def loop(w: KernelWriter, gen: ExprGen) -> Expr:
     if w.rng.random() < 0.4:
         def extra(acc: Expr) -> None:
             kw = w.rng.choice(["break", "continue"])
-            with w.block(f"if {gen.compare(1).src}:"):
+            test = trip_test(gen, "k")
+            if test is None:
+                return
+            with w.block(f"if {test.src}:"):
                 w.emit(kw)
             w.feature(kw)
     return accumulate_loop(w, gen, header, "k", trips, depth=w.rng.randint(1, 2), extra=extra)
@@ -51,14 +55,18 @@ def loop(w: KernelWriter, gen: ExprGen) -> Expr:
 def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
     trips = w.rng.choice([3, 4, 5, 6, 8, 10])
     counter = w.fresh("c")
+    w.scopes.append({counter: Expr(counter, "int32", float(trips), 0)})  # a trip's value may read its count
     body = gen.float_expr(w.rng.randint(1, 2))
     while body.lit or not w.varies(body.src):
         body = gen.meaningful(body)
-    acc = w.declare(w.fresh("acc"), Expr("0.0", "float32", 0.0, 0), trips * body.mag, body.q)
+    w.scopes.pop()
+    name = w.fresh("acc")
+    update, mag, q = trip_update(w, name, body, counter, trips, 0.0, 0)
+    acc = w.declare(name, Expr("0.0", "float32", 0.0, 0), mag, q)
     w.note_varying(acc.src, body.src)
     w.emit(f"{counter} = int(0)")
     with w.block(f"while {counter} < {trips}:"):
-        w.emit(f"{acc.src} = {acc.src} + {body.operand()}")
+        w.emit(update)
         w.emit(f"{counter} = {counter} + 1")
     w.feature("while")
     return acc

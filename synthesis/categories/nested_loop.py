@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, range_header
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, range_header, trip_test
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -30,12 +30,15 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
 
         def extra(acc: Expr) -> None:
             if rng.random() < 0.3:
-                with w.block(f"if {gen.compare(1).src}:"):
-                    w.emit(rng.choice(["continue", "break"]))
+                test = trip_test(gen, "c")
+                if test is not None:
+                    with w.block(f"if {test.src}:"):
+                        w.emit(rng.choice(["continue", "break"]))
 
         row = Expr(f"{rows}[tid, c]", "float32", 2.0, 10)
         wt = Expr(f"{weights}[r, c]", "float32", 2.0, 10)
-        base = rng.choice([row, wt, Expr(f"{row.src} * {wt.src}", "float32", 4.0, 20, atom=False)])
+        # the weights' row is the outer trip's: without them every outer trip would sum the same row
+        base = rng.choice([wt, Expr(f"{row.src} * {wt.src}", "float32", 4.0, 20, atom=False)])
         w.scopes.append({"c": Expr("c", "int32", float(inner), 0), "__row": row, "__wt": wt})
         acc = accumulate_loop(w, gen, header, "c", inner, depth=rng.randint(0, 2), extra=extra, base=base)
         w.scopes.pop()

@@ -54,6 +54,25 @@ PLANTED = [
     ("self_assign", "r = a[tid]\nif b[tid] > 0.0:\n    r = r\nout[tid] = r",
      "r = a[tid]\nif b[tid] > 0.0:\n    r = -r\nout[tid] = r"),
     ("undone_operation", "x = a[tid]\nt1 = -x\nout[tid] = -t1 * b[tid]", "x = a[tid]\nt1 = -x\nout[tid] = t1 * b[tid]"),
+    # a sum of one value n times (n * x), a running minimum of one value, a counted while loop
+    ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid]\nout[tid] = acc",
+     "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid] * float(k)\nout[tid] = acc"),
+    ("invariant_loop", "m = a[tid]\nfor k in range(n):\n    m = wp.min(m, b[tid])\nout[tid] = m",
+     "m = a[tid]\nfor k in range(n):\n    m = wp.min(m, b[k])\nout[tid] = m"),
+    ("invariant_loop", "acc = float(0.0)\nc = int(0)\nwhile c < 4:\n    acc = acc + a[tid]\n    c = c + 1\nout[tid] = acc",
+     "acc = float(0.0)\nc = int(0)\nwhile c < 4:\n    acc = acc * 0.5 + a[tid]\n    c = c + 1\nout[tid] = acc"),
+    # an outer loop whose trips repeat one inner sum, through a local reset on each trip
+    ("invariant_loop", "t = float(0.0)\nfor r in range(3):\n    s = float(0.0)\n    for c in range(4):\n        s += a[c]\n"
+                       "    t = t + s\nout[tid] = t",
+     "t = float(0.0)\nfor r in range(3):\n    s = float(0.0)\n    for c in range(4):\n        s += a[r * 4 + c]\n"
+     "    t = t + s\nout[tid] = t"),
+    # an exit test that holds on every trip or on none
+    ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    if a[tid] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc",
+     "acc = float(0.0)\nfor k in range(4):\n    if a[k] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc"),
+    ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    x = a[tid] * 2.0\n    if x > 0.5:\n        continue\n"
+                       "    acc += b[k]\nout[tid] = acc",
+     "acc = float(0.0)\nfor k in range(4):\n    x = a[k] * 2.0\n    if x > 0.5:\n        continue\n"
+     "    acc += b[k]\nout[tid] = acc"),
 ]
 
 
@@ -92,6 +111,38 @@ def test_transpose_of_a_transpose_through_a_local_is_flagged():
 
 def test_cross_of_different_vectors_and_one_transpose_pass():
     assert find_patterns(VECTORS.format(cross="t1, v[(tid + 1) % 8]", matrix="m1 * 2.0")) == []
+
+
+def test_a_loop_over_a_query_counting_its_results_is_not_flagged():
+    source = ("@wp.kernel\ndef k(grid: wp.uint64, p: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):\n"
+              "    tid = wp.tid()\n    query = wp.hash_grid_query(grid, p[tid], 0.5)\n    count = int(0)\n"
+              "    for index in query:\n        count += 1\n    out[tid] = count\n")
+    assert find_patterns(source) == []
+
+
+def test_a_loop_stopped_by_a_stateful_query_is_not_flagged():
+    source = ("@wp.kernel\ndef k(grid: wp.uint64, p: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=int)):\n"
+              "    tid = wp.tid()\n    query = wp.hash_grid_query(grid, p[tid], 0.5)\n    index = int(0)\n"
+              "    count = int(0)\n    while count < 8:\n        if not wp.hash_grid_query_next(query, index):\n"
+              "            break\n        out[tid, count] = index\n        count += 1\n")
+    assert find_patterns(source) == []
+
+
+def test_no_loop_in_warps_own_examples_is_flagged_invariant():
+    import pathlib
+
+    import warp
+
+    from synthesis.realism import find_invariant_loops
+
+    loops, flagged = 0, []
+    for path in sorted((pathlib.Path(warp.__file__).parent / "examples").rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if isinstance(fn, ast.FunctionDef) and fn.decorator_list:
+                loops += sum(isinstance(n, (ast.For, ast.While)) for n in ast.walk(fn))
+                flagged += [(path.name, fn.name, f.text) for f in find_invariant_loops(fn)]
+    assert loops >= 30  # the examples do loop: the check below looked at something
+    assert flagged == []
 
 
 def test_float_zero_accumulator_idiom_is_not_flagged():
