@@ -95,6 +95,64 @@ def reads(name: str) -> "re.Pattern[str]":
 _NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
 
 
+_NEVER_NEGATIVE_CALLS = ("wp.abs(", "abs(", "wp.sqrt(", "wp.exp(", "wp.length(", "wp.length_sq(")
+
+
+def _call_args(src: str, prefixes: tuple[str, ...]) -> list[str] | None:
+    """The top-level arguments of `src` when it is one call to one of `prefixes` (`wp.max(a, b)`)."""
+    if not src.startswith(prefixes) or not src.endswith(")"):
+        return None
+    start = src.index("(") + 1
+    args, depth, begin = [], 0, start
+    for i in range(start, len(src) - 1):
+        ch = src[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                return None  # `f(a) + g(b)`: the first call closes before the end
+        elif ch == "," and depth == 0:
+            args.append(src[begin:i].strip())
+            begin = i + 1
+    if depth:
+        return None
+    args.append(src[begin:len(src) - 1].strip())
+    return args
+
+
+def _square_side(src: str) -> str | None:
+    """x for `src` == `x * x` (one product at the top level, of two equal sides), else None."""
+    depth, at = 0, []
+    for i, ch in enumerate(src):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth == 0 and ch in "+-*/%<>=!&|" and 0 < i < len(src) - 1 and src[i - 1] == src[i + 1] == " ":
+            at.append(i)  # a binary operator, written ` op ` (a unary minus has no space after it)
+    if len(at) != 1 or src[at[0]] != "*":
+        return None
+    left, right = src[:at[0] - 1], src[at[0] + 2:]
+    return left if left == right else None
+
+
+def never_negative(src: str) -> bool:
+    """`src` is one call whose value is never negative (`wp.sqrt(...)`) or a square (`x * x`): `abs` of
+    it changes nothing."""
+    return _call_args(src, _NEVER_NEGATIVE_CALLS) is not None or _square_side(src) is not None
+
+
+def absorbs(op: str, a: str, b: str) -> bool:
+    """`op(a, b)` changes nothing: one side is `op(x, y)` (as `wp.op` or `op`) and the other is x or y."""
+    prefixes = (f"wp.{op}(", f"{op}(")
+    for inner, other in ((a, b), (b, a)):
+        args = _call_args(inner, prefixes)
+        if args is not None and other in args:
+            return True
+    return False
+
+
 def _same_names(a: str, b: str) -> bool:
     """`n - n >= n`-style comparisons: both sides read the same single name and nothing else."""
     names = set(IDENTIFIER.findall(a))  # (names of a | names of b) - _NOT_VARIABLES, in one set
@@ -906,6 +964,28 @@ class ExprGen:
         # An exact, small fallback always exists: a constant.
         return self.const_float()
 
+    def _value_of(self, src: str) -> str:
+        """`src`, or for a local assigned once (and never again) the text of its value, followed through
+        such locals: `abs(v2)` with `v2 = wp.abs(x)` changes nothing either."""
+        defs, reassigned = self.w.defs, self.w.reassigned
+        for _ in range(8):
+            value = defs.get(src)
+            if value is None or src in reassigned:
+                break
+            src = value
+        return src
+
+    def _never_negative(self, src: str) -> bool:
+        return never_negative(self._value_of(src))
+
+    def _absorbs(self, op: str, a: str, b: str) -> bool:
+        return absorbs(op, self._value_of(a), b) or absorbs(op, a, self._value_of(b)) \
+            or absorbs(op, self._value_of(a), self._value_of(b))
+
+    def _magnitude_src(self, src: str) -> str:
+        """`wp.abs(src)`, or `src` itself where it is never negative."""
+        return src if self._never_negative(src) else f"wp.abs({src})"
+
     def _float_of(self, i: Expr) -> Expr:
         """`float(i)` of an int leaf, made once per ExprGen (Exprs are immutable: one serves every draw)."""
         e = self._as_float.get(i)
@@ -1059,16 +1139,17 @@ class ExprGen:
                 return None
             k = self.rng.choice([0.5, 1.0, 2.0])
             fn = self.rng.choice(["wp.abs", "abs"])
-            return Expr(f"{a.operand()} / ({fn}({b.src}) + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
+            size = b.operand() if self._never_negative(b.src) else f"{fn}({b.src})"
+            return Expr(f"{a.operand()} / ({size} + {fmt_float(k)})", "float32", a.mag / k, None, atom=False)
         if op in ("min", "max"):
             a, b = sub(), sub()
-            if self.degenerate(a, b) or decided_by_range(a, b):
+            if self.degenerate(a, b) or decided_by_range(a, b) or self._absorbs(op, a.src, b.src):
                 return None
             fn = self.rng.choice([f"wp.{op}", op])
             return Expr(f"{fn}({a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
         if op == "abs":
             a = sub()
-            if a.lit or a.src.startswith(("wp.abs(", "-")):
+            if a.lit or a.src.startswith(("wp.abs(", "-")) or self._never_negative(a.src):
                 return None
             return Expr(f"wp.abs({a.src})", "float32", a.mag, a.q)
         if op == "neg":
@@ -1091,14 +1172,14 @@ class ExprGen:
             a = bounded_argument(a, 4.0)
             return Expr(f"wp.exp({a.src})", "float32", math.exp(a.mag), None)
         if op == "log":
-            return Expr(f"wp.log(wp.abs({a.src}) + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
+            return Expr(f"wp.log({self._magnitude_src(a.src)} + 1.0)", "float32", math.log(a.mag + 1.0) + 1e-3, None)
         if op == "sqrt":
-            return Expr(f"wp.sqrt(wp.abs({a.src}))", "float32", math.sqrt(a.mag) + 1e-3, None)
+            return Expr(f"wp.sqrt({self._magnitude_src(a.src)})", "float32", math.sqrt(a.mag) + 1e-3, None)
         if op == "pow":
             p = self.rng.choice([0.5, 1.5, 2.0, 3.0])
             if (a.mag + 1.0) ** p > MAX_FLOAT_MAG:
                 return None
-            return Expr(f"wp.pow(wp.abs({a.src}) + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
+            return Expr(f"wp.pow({self._magnitude_src(a.src)} + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
@@ -1144,10 +1225,10 @@ class ExprGen:
             return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
         if op in ("min", "max"):
             b = self.int_expr(depth - 1)
-            if self.degenerate(a, b) or decided_by_range(a, b):
+            if self.degenerate(a, b) or decided_by_range(a, b) or self._absorbs(op, a.src, b.src):
                 return None
             return Expr(f"{self.rng.choice(['wp.', ''])}{op}({a.src}, {b.src})", "int32", max(a.mag, b.mag), 0)
-        if a.src.startswith("wp.abs("):
+        if a.src.startswith("wp.abs(") or self._never_negative(a.src):
             return None
         return Expr(f"wp.abs({a.src})", "int32", a.mag, 0)
 

@@ -9,6 +9,8 @@ Source patterns (one function each, `find_patterns` runs them all):
   helper_passthrough  a @wp.func returning one of its parameters unchanged
   helper_unused_param a @wp.func parameter the body never reads
   undone_operation    an involution applied twice (`-(-x)`, `transpose(transpose(m))`), `cross(v, -v)`
+  no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`),
+                      a min/max with an operand the inner one already took (`max(max(x, c), x)`)
   invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`),
                       or whose `break`/`continue` test is the same on every trip
 Figures reported beside them (not degenerate: compilers cache loads; real code is often element-wise):
@@ -35,7 +37,8 @@ import numpy as np
 from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expression, parse_module, same_tree
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
-                   "helper_passthrough", "helper_unused_param", "undone_operation", "invariant_loop")
+                   "helper_passthrough", "helper_unused_param", "undone_operation", "no_effect",
+                   "invariant_loop")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
@@ -361,6 +364,42 @@ def find_undone_operations(fn: ast.FunctionDef, index: FunctionIndex | None = No
             values = _single_values(index) if values is None else values
             if same_tree(_without_sign(node.args[0], values), _without_sign(node.args[1], values)):
                 out.append(Finding("undone_operation", node.lineno, _text(node)))
+    return out
+
+
+# Calls whose value is never negative, whatever their argument.
+NEVER_NEGATIVE_CALLS = {"abs", "sqrt", "exp", "length", "length_sq", "cosh"}
+
+
+def _never_negative(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        return call_name(node) in NEVER_NEGATIVE_CALLS
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and same_tree(node.left, node.right)
+
+
+def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """Operations that change nothing (also through locals): `abs` of a value that is never negative
+    (`abs`, `sqrt`, `exp`, a length, `x * x`), and `min`/`max` of a value and a `min`/`max` that
+    already took it (`max(max(x, c), x)` is `max(x, c)`)."""
+    index = FunctionIndex(fn) if index is None else index
+    values = None  # _single_values(index), once a candidate needs it
+    out = []
+    for node in index.of_kind(ast.Call, ast.UnaryOp):
+        if not isinstance(node, ast.Call) or node.keywords:
+            continue
+        name = call_name(node)
+        if name == "abs" and len(node.args) == 1:
+            values = _single_values(index) if values is None else values
+            if _never_negative(_through_locals(node.args[0], values)):
+                out.append(Finding("no_effect", node.lineno, _text(node)))
+        elif name in ("min", "max") and len(node.args) == 2:
+            values = _single_values(index) if values is None else values
+            for inner, other in ((node.args[0], node.args[1]), (node.args[1], node.args[0])):
+                inner = _through_locals(inner, values)
+                if isinstance(inner, ast.Call) and call_name(inner) == name and len(inner.args) == 2 \
+                        and any(same_tree(_through_locals(a, values), _through_locals(other, values)) for a in inner.args):
+                    out.append(Finding("no_effect", node.lineno, _text(node)))
+                    break
     return out
 
 
@@ -1670,6 +1709,7 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
         out += find_dead_values(fn, index)
         out += find_helper_problems(fn, index)
         out += find_undone_operations(fn, index)
+        out += find_no_effect(fn, index)
         if index.of_kind(ast.For, ast.While):
             out += find_invariant_loops(fn, index)
         if dim:

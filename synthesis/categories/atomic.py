@@ -44,11 +44,24 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
                           grid_bits=rng.choice([6, 8, 10]))
     d = w.load(density)
     terms: list[str] = []
-    kind = rng.choice(["volume", "weighted", "penalised", "mixed"])
+    kind = rng.choice(["volume", "weighted", "penalised", "mixed", "grayness", "moment"])
     count = w.add_scalar(rng.choice(["count", "normalization", "total_cells"]), "float64",
                          float(rng.choice([n // 4, n // 2, n, 2 * n])))
     if kind == "volume":  # mean density
         value = f"{d.src} / {count.src}"
+        mag = 1.0
+    elif kind == "grayness":  # how far densities are from 0 or 1 (a topology optimiser's penalty)
+        scale = rng.choice([1.0, 4.0])
+        gray = f"{d.src} * ({f64(1.0)} - {d.src})"
+        value = f"{f64(scale)} * {gray} / {count.src}" if scale != 1.0 else f"{gray} / {count.src}"
+        mag = scale * 0.25
+    elif kind == "moment":  # second moment of the density about a reference level
+        level = rng.choice([0.0, 0.25, 0.5])
+        if level:
+            w.emit(f"dev = {d.src} - {f64(level)}")
+            value = f"dev * dev / {count.src}"
+        else:
+            value = f"{d.src} * {d.src} / {count.src}"
         mag = 1.0
     elif kind == "weighted":  # float32 data joins through a cast
         weight = w.add_array(rng.choice(["weight", "area", "volume"]), "float32", "input", low=0.0, high=2.0,

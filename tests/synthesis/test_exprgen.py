@@ -1,10 +1,11 @@
 """synthesis.exprgen: the name scanner the writer's pruning and `varies` rely on."""
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synthesis.exprgen import NAME_TOKEN
+from synthesis.exprgen import NAME_TOKEN, absorbs, never_negative
 
 # The definition NAME_TOKEN is a faster spelling of: a name not preceded by a word character or a dot.
 NAME_NOT_ATTRIBUTE = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
@@ -148,3 +149,18 @@ def test_same_names_is_the_union_of_each_sides_variables(a, b):
     kept = {"wp", "float", "int", "abs", "min", "max"}
     names_a, names_b = set(IDENTIFIER.findall(a)) - kept, set(IDENTIFIER.findall(b)) - kept
     assert _same_names(a, b) == (len(names_a | names_b) <= 1 and not (_is_literal(a) or _is_literal(b)))
+
+
+@pytest.mark.parametrize("src,expected", [
+    ("wp.sqrt(x)", True), ("wp.abs(a - b)", True), ("abs(a)", True), ("wp.exp(v1)", True), ("q_v * q_v", True),
+    ("(a + b) * (a + b)", True), ("-a * -a", True), ("a * b", False), ("a * a + b", False), ("a * a * a", False),
+    ("wp.abs(a) - 1.0", False), ("wp.sqrt(a) * b", False), ("wp.sin(x)", False)])
+def test_never_negative_knows_calls_and_squares(src, expected):
+    assert never_negative(src) is expected
+
+
+@pytest.mark.parametrize("op,a,b,expected", [
+    ("max", "wp.max(x, 0.5)", "x", True), ("max", "x", "max(y, x)", True), ("min", "wp.max(x, 0.5)", "x", False),
+    ("max", "wp.max(x, 0.5)", "y", False), ("max", "wp.max(x, 0.5) + x", "x", False)])
+def test_absorbs_finds_a_min_or_max_that_already_took_the_other_side(op, a, b, expected):
+    assert absorbs(op, a, b) is expected

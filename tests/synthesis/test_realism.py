@@ -66,6 +66,12 @@ PLANTED = [
                        "    t = t + s\nout[tid] = t",
      "t = float(0.0)\nfor r in range(3):\n    s = float(0.0)\n    for c in range(4):\n        s += a[r * 4 + c]\n"
      "    t = t + s\nout[tid] = t"),
+    # operations that change nothing, also through locals
+    ("no_effect", "x = a[tid]\ns = wp.sqrt(wp.abs(x))\nout[tid] = wp.abs(s) * b[tid]",
+     "x = a[tid]\ns = wp.sqrt(wp.abs(x)) - b[tid]\nout[tid] = wp.abs(s) * b[tid]"),
+    ("no_effect", "x = a[tid] * b[tid]\nout[tid] = wp.abs(x * x) + b[tid]", "x = a[tid] * b[tid]\nout[tid] = wp.abs(x * b[tid]) + b[tid]"),
+    ("no_effect", "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, x) + b[tid]",
+     "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, b[tid]) + x"),
     # an exit test that holds on every trip or on none
     ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    if a[tid] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc",
      "acc = float(0.0)\nfor k in range(4):\n    if a[k] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc"),
@@ -255,6 +261,20 @@ def test_generated_kernels_have_no_degenerate_pattern(category):
         if found:
             bad.append((seed, found[0]))
     assert bad == []
+
+
+@pytest.mark.parametrize("category", ["control_flow", "nested_loop", "combined", "scalar_param", "arithmetic", "math"])
+def test_generators_write_no_alike_loop_and_no_idle_operation_before_any_redraw(category, monkeypatch):
+    """Loops whose trips differ and operations that do something come from the generators themselves,
+    not from `generate` redrawing what the check finds: with the check blind to both, none appears."""
+    import synthesis.categories as categories
+
+    checked = categories.find_patterns
+    blind = ("invariant_loop", "no_effect")
+    monkeypatch.setattr(categories, "find_patterns",
+                        lambda source, *a, **k: [f for f in checked(source, *a, **k) if f.pattern not in blind])
+    found = [(seed, f) for seed in range(40) for f in checked(generate(category, seed).source) if f.pattern in blind]
+    assert found == []
 
 
 def test_generated_outputs_are_not_constant_zero_or_copies_in_warp():
