@@ -95,6 +95,10 @@ def reads(name: str) -> "re.Pattern[str]":
 _NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
 
 
+# Calls this generator only ever writes with a result >= 0: `wp.pow(|a| + 1.0, p)`, `wp.log(|a| + 1.0)`,
+# `wp.log(1.0 + wp.exp(a))`, `wp.smoothstep(lo, hi, a)`.
+_GENERATED_NON_NEGATIVE = ("wp.pow(", "wp.log(", "wp.smoothstep(")
+_FLOAT_OF_NAME = re.compile(r"float\((\w+)\)")
 _NEVER_NEGATIVE_CALLS = ("wp.abs(", "abs(", "wp.sqrt(", "wp.exp(", "wp.length(", "wp.length_sq(")
 
 
@@ -135,6 +139,19 @@ def _square_side(src: str) -> str | None:
         return None
     left, right = src[:at[0] - 1], src[at[0] + 2:]
     return left if left == right else None
+
+
+# How each of FORMULA_OPS reads in a kernel's source (for its features).
+FORMULA_MARKS = (("sigmoid", re.compile(r"1\.0 / \(1\.0 \+ wp\.exp\(-")), ("softplus", re.compile(r"wp\.log\(1\.0 \+ wp\.exp\(")),
+                 ("ReLU", re.compile(r"max\(.*, 0\.0\)")), ("leaky ReLU", re.compile(r"wp\.where\((\w+) > 0\.0, \1, ")),
+                 ("Gaussian falloff", re.compile(r"wp\.exp\(-(\w+) \* \1 \* ")), ("softsign", re.compile(r"(\w+) / \(1\.0 \+ wp\.abs\(\1\)\)")),
+                 ("smoothstep", re.compile(r"wp\.smoothstep\(")))
+
+
+def formula_features(lines: list[str]) -> list[str]:
+    """The formulas (FORMULA_OPS) a kernel's lines hold, by name."""
+    text = "\n".join(lines)
+    return [name for name, mark in FORMULA_MARKS if mark.search(text)]
 
 
 def never_negative(src: str) -> bool:
@@ -851,6 +868,8 @@ class KernelWriter:
 # ---- expression generation --------------------------------------------------------------------
 ARITH_OPS = ("add", "sub", "mul", "div_const", "div_safe", "min", "max", "abs", "neg")
 MATH_OPS = ("sin", "cos", "tanh", "exp", "log", "sqrt", "pow", "floor", "ceil", "clamp", "atan2")
+# Formulas real kernels are made of (activations, falloffs), each the way people spell it in Warp.
+FORMULA_OPS = ("sigmoid", "softplus", "relu", "leaky_relu", "gaussian", "softsign", "smoothstep")
 FLOAT_CONSTS = [k / 16 for k in range(-40, 41) if k != 0]
 # The literal leaf for each of FLOAT_CONSTS, built once: a leaf is drawn for nearly every node.
 FLOAT_CONST_EXPRS = tuple(Expr(fmt_float(v), "float32", abs(v), CONST_Q, atom=v > 0, lit=True) for v in FLOAT_CONSTS)
@@ -976,7 +995,15 @@ class ExprGen:
         return src
 
     def _never_negative(self, src: str) -> bool:
-        return never_negative(self._value_of(src))
+        """Whether `src` is never negative: by `never_negative`, or as this generator writes `pow`,
+        `log` (of a magnitude plus one), a sigmoid, smoothstep, or a thread index as a float."""
+        value = self._value_of(src)
+        if never_negative(value) or _call_args(value, _GENERATED_NON_NEGATIVE) is not None:
+            return True
+        if value.startswith("1.0 / (1.0 + wp.exp("):
+            return True
+        index = _FLOAT_OF_NAME.fullmatch(value)
+        return index is not None and index.group(1) in self.w.tid_names
 
     def _absorbs(self, op: str, a: str, b: str) -> bool:
         return absorbs(op, self._value_of(a), b) or absorbs(op, a, self._value_of(b)) \
@@ -1157,6 +1184,8 @@ class ExprGen:
             if a.lit or a.src.startswith("-"):
                 return None
             return Expr(f"-{a.operand()}", "float32", a.mag, a.q, atom=False)
+        if op in FORMULA_OPS:
+            return self._formula(op, sub)
         a = None
         if op in ("sqrt", "floor", "ceil"):
             # sqrt's slope is unbounded at 0 and floor/ceil are discontinuous: exact arguments only
@@ -1181,11 +1210,15 @@ class ExprGen:
                 return None
             return Expr(f"wp.pow({self._magnitude_src(a.src)} + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
+            if _FLOAT_OF_NAME.fullmatch(self._value_of(a.src)):  # of an int made float: nothing to round
+                return None
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
             hi = self.rng.choice([0.5, 1.0, 2.0])
             if -a.mag >= lo and a.mag <= hi:  # never clamps
+                return None
+            if lo <= 0.0 and self._never_negative(a.src):  # the lower bound would never act: min(a, hi)
                 return None
             return Expr(f"wp.clamp({a.src}, {fmt_float(lo)}, {fmt_float(hi)})", "float32", max(abs(lo), hi), join_q(a.q, CONST_Q))
         if op == "atan2":
@@ -1195,6 +1228,37 @@ class ExprGen:
                 return None
             return Expr(f"wp.atan2({a.src}, {b.src})", "float32", math.pi + 1e-3, None)
         raise ValueError(op)
+
+    def _formula(self, op: str, sub) -> Expr | None:
+        """One of FORMULA_OPS over a drawn value (`sub()`), or over a named value where the formula
+        reads it more than once (`x / (1.0 + wp.abs(x))`: a person names x first)."""
+        rng = self.rng
+        if op in ("leaky_relu", "gaussian", "softsign"):
+            x = self.leaf("float32")
+            if x.lit or not WORD.fullmatch(x.src) or not self.w.varies(x.src) or self._never_negative(x.src):
+                return None
+            if op == "leaky_relu":
+                slope = rng.choice(["0.01", "0.1", "0.2"])
+                return Expr(f"wp.where({x.src} > 0.0, {x.src}, {slope} * {x.src})", "float32", x.mag, None)
+            if op == "gaussian":
+                width = rng.choice(["0.5", "2.0", "0.25"])
+                return Expr(f"wp.exp(-{x.src} * {x.src} * {width})", "float32", 1.0, None)
+            return Expr(f"{x.src} / (1.0 + wp.abs({x.src}))", "float32", 1.0, None, atom=False)
+        a = sub()
+        if a.lit or a.src.startswith("-"):
+            return None
+        if op == "relu":
+            if self._never_negative(a.src):
+                return None
+            return Expr(f"{rng.choice(['wp.max', 'max'])}({a.src}, 0.0)", "float32", a.mag, a.q)
+        if op == "smoothstep":
+            lo, hi = rng.choice([("0.0", "1.0"), ("-1.0", "1.0"), ("-2.0", "2.0"), ("0.0", "2.0")])
+            return Expr(f"wp.smoothstep({lo}, {hi}, {a.src})", "float32", 1.0, None)
+        a = bounded_argument(a, 8.0)
+        if op == "sigmoid":
+            return Expr(f"1.0 / (1.0 + wp.exp(-{a.operand()}))", "float32", 1.0, None, atom=False)
+        # log(1 + e^a) <= max(a, 0) + log 2
+        return Expr(f"wp.log(1.0 + wp.exp({a.src}))", "float32", a.mag + 0.7, None)
 
     # ints
     def int_expr(self, depth: int) -> Expr:

@@ -10,7 +10,8 @@ Source patterns (one function each, `find_patterns` runs them all):
   helper_unused_param a @wp.func parameter the body never reads
   undone_operation    an involution applied twice (`-(-x)`, `transpose(transpose(m))`), `cross(v, -v)`
   no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`),
-                      a min/max with an operand the inner one already took (`max(max(x, c), x)`)
+                      a min/max with an operand the inner one already took (`max(max(x, c), x)`), rounding
+                      an integer made float (`wp.floor(float(tid))`)
   invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`),
                       or whose `break`/`continue` test is the same on every trip
 Figures reported beside them (not degenerate: compilers cache loads; real code is often element-wise):
@@ -377,18 +378,44 @@ def _never_negative(node: ast.expr) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and same_tree(node.left, node.right)
 
 
+ROUNDING_CALLS = {"floor", "ceil", "round", "trunc", "rint"}
+INT_ANNOTATIONS = {"int", "int32", "int64", "uint32"}
+
+
+def _int_names(fn: ast.FunctionDef) -> set[str]:
+    """Names that hold integers throughout `fn`: thread indices, `range` loop variables, int parameters."""
+    names = {a.arg for a in fn.args.args if a.annotation is not None
+             and (getattr(a.annotation, "attr", None) or getattr(a.annotation, "id", None)) in INT_ANNOTATIONS}
+    for n in ast_walk(fn):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "tid":
+            names |= {t.id for target in n.targets for t in ast_walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(n, ast.For) and isinstance(n.iter, ast.Call) and call_name(n.iter) == "range":
+            names |= {t.id for t in ast_walk(n.target) if isinstance(t, ast.Name)}
+    return names
+
+
 def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Operations that change nothing (also through locals): `abs` of a value that is never negative
-    (`abs`, `sqrt`, `exp`, a length, `x * x`), and `min`/`max` of a value and a `min`/`max` that
-    already took it (`max(max(x, c), x)` is `max(x, c)`)."""
+    (`abs`, `sqrt`, `exp`, a length, `x * x`), `min`/`max` of a value and a `min`/`max` that already
+    took it (`max(max(x, c), x)` is `max(x, c)`), and rounding an integer made float
+    (`wp.floor(float(tid))`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
+    ints = None  # _int_names(fn), likewise
     out = []
     for node in index.of_kind(ast.Call, ast.UnaryOp):
         if not isinstance(node, ast.Call) or node.keywords:
             continue
         name = call_name(node)
-        if name == "abs" and len(node.args) == 1:
+        if name in ROUNDING_CALLS and len(node.args) == 1:
+            values = _single_values(index) if values is None else values
+            inner = _through_locals(node.args[0], values)
+            if isinstance(inner, ast.Call) and call_name(inner) in ("float", "float32") and len(inner.args) == 1 \
+                    and isinstance(inner.args[0], ast.Name):
+                ints = _int_names(fn) if ints is None else ints
+                if inner.args[0].id in ints:
+                    out.append(Finding("no_effect", node.lineno, _text(node)))
+        elif name == "abs" and len(node.args) == 1:
             values = _single_values(index) if values is None else values
             if _never_negative(_through_locals(node.args[0], values)):
                 out.append(Finding("no_effect", node.lineno, _text(node)))

@@ -5,7 +5,7 @@ import random
 
 from synthesis.categories import control_flow
 from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 
 
@@ -13,6 +13,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "combined", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     ops = tuple(rng.sample(ARITH_OPS, 5)) + tuple(rng.sample(MATH_OPS, 3))
+    if rng.random() < 0.5:
+        ops += tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2)))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
     parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where"], rng.randint(2, 4))
@@ -42,4 +44,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             w.note_bound(target, w.dim[0] * v.mag)
     w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
     w.feature(", ".join(parts))
+    for name in formula_features(w.lines + w.helpers):
+        w.feature(name)
     return w.finish("Combined kernel")

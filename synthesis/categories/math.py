@@ -10,7 +10,7 @@ import re
 
 from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
                                          realistic_extras)
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 
 
@@ -18,7 +18,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "math", seed, pick_dim(rng, nd_prob=0.2))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     math_ops = tuple(rng.sample(MATH_OPS, rng.randint(2, 6)))
-    ops = math_ops + tuple(rng.sample(ARITH_OPS, rng.randint(1, 4)))
+    formulas = tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2))) if rng.random() < 0.5 else ()
+    ops = math_ops + formulas + tuple(rng.sample(ARITH_OPS, rng.randint(1, 4)))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
     helper = float_helper(w, ops, rng.randint(1, 3)) if rng.random() < 0.35 else None
@@ -35,6 +36,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             forced = gen._float_op(rng.choice(math_ops), 2)
         w.store(add_output(w), gen.meaningful(forced))
     w.feature("math " + ", ".join(sorted(math_ops)))
+    for name in formula_features(w.lines + w.helpers):
+        w.feature(name)
     return w.finish("Math-function kernel")
 
 

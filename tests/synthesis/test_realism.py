@@ -72,6 +72,7 @@ PLANTED = [
     ("no_effect", "x = a[tid] * b[tid]\nout[tid] = wp.abs(x * x) + b[tid]", "x = a[tid] * b[tid]\nout[tid] = wp.abs(x * b[tid]) + b[tid]"),
     ("no_effect", "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, x) + b[tid]",
      "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, b[tid]) + x"),
+    ("no_effect", "out[tid] = wp.floor(float(tid)) * a[tid]", "out[tid] = wp.floor(a[tid] * 4.0) * b[tid]"),
     # an exit test that holds on every trip or on none
     ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    if a[tid] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc",
      "acc = float(0.0)\nfor k in range(4):\n    if a[k] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc"),
