@@ -164,3 +164,36 @@ def test_never_negative_knows_calls_and_squares(src, expected):
     ("max", "wp.max(x, 0.5)", "y", False), ("max", "wp.max(x, 0.5) + x", "x", False)])
 def test_absorbs_finds_a_min_or_max_that_already_took_the_other_side(op, a, b, expected):
     assert absorbs(op, a, b) is expected
+
+
+FORMULA_NAMES = {"sigmoid": "sigmoid", "softplus": "softplus", "relu": "ReLU", "leaky_relu": "leaky ReLU",
+                 "gaussian": "Gaussian falloff", "softsign": "softsign", "smoothstep": "smoothstep"}
+
+
+@pytest.mark.parametrize("op", sorted(FORMULA_NAMES))
+def test_each_formula_is_written_as_its_features_name_it_and_parses(op):
+    import ast
+    import random
+    import types
+
+    import numpy as np
+
+    from synthesis.exprgen import FORMULA_OPS, ExprGen, KernelWriter, formula_features
+
+    assert set(FORMULA_OPS) == set(FORMULA_NAMES)
+    w = KernelWriter(random.Random(1), "k", "test", 1, (64,))
+    w.add_array("a", "float32", "input")
+    gen = ExprGen(w, ("add", "mul"), loads=["a"])
+    drawn = [e for e in (gen._float_op(op, 2) for _ in range(40)) if e is not None]
+    assert drawn, f"{op} never drawn"
+    # the recorded bound holds at every input value (the tolerances are derived from it)
+    wp = types.SimpleNamespace(exp=np.exp, log=np.log, abs=np.abs, sqrt=np.sqrt, max=np.maximum, min=np.minimum,
+                               where=np.where, clamp=np.clip, sin=np.sin, cos=np.cos, tanh=np.tanh, floor=np.floor,
+                               ceil=np.ceil, pow=np.power, atan2=np.arctan2,
+                               smoothstep=lambda lo, hi, x: (lambda t: t * t * (3 - 2 * t))(np.clip((x - lo) / (hi - lo), 0, 1)))
+    names = {"wp": wp, "a_v": np.linspace(w.arg("a").low, w.arg("a").high, 64), "tid": np.arange(64), "float": lambda x: np.asarray(x, float),
+             "max": np.maximum, "min": np.minimum, "abs": np.abs}
+    for e in drawn:
+        ast.parse(e.src, mode="eval")
+        assert formula_features([e.src]) == [FORMULA_NAMES[op]]
+        assert np.all(np.abs(eval(e.src, names)) <= e.mag + 1e-6), e
