@@ -12,8 +12,9 @@ Source patterns (one function each, `find_patterns` runs them all):
   no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`),
                       a min/max with an operand the inner one already took (`max(max(x, c), x)`), rounding
                       an integer made float (`wp.floor(float(tid))`)
-  invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`),
-                      or whose `break`/`continue` test is the same on every trip
+  invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`; also
+                      `acc += x * float(k)`, x times a number), or whose `break`/`continue` test is the same
+                      on every trip
 Figures reported beside them (not degenerate: compilers cache loads; real code is often element-wise):
   repeated_load       the same array element loaded three or more times in one function
   non_own_read        a read of another element than the thread's own: neighbour, gather or loop-indexed
@@ -1636,6 +1637,35 @@ def _folding_update(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
     return None
 
 
+_CAST_NAMES = {"wp", "float", "int", "float32", "int32"}
+
+
+def _factors(node: ast.expr) -> list[ast.expr]:
+    """The factors of a product or quotient (`a * b / c` -> a, b, c), signs dropped."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _factors(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)):
+        return _factors(node.left) + _factors(node.right)
+    return [node]
+
+
+def _separable(value: ast.expr, varying: set[str], trip_vars: set[str]) -> bool:
+    """Whether a folded value is (something the same on every trip) times or over (a function of the
+    loop variable alone): `x * float(k)` summed over the trips is `x` times a number
+    (`x * n * (n - 1) / 2`), which a person writes without the loop."""
+    by_trip = held = False
+    for factor in _factors(value):
+        names = _loaded_names(factor) - _CAST_NAMES
+        if names & varying:
+            if not names <= trip_vars or any(isinstance(n, ast.Subscript) for n in ast_walk(factor)):
+                return False
+            by_trip = True
+        elif names:
+            held = True
+    # a function of the trip alone (`result *= i`, a factorial) is what the loop is for
+    return by_trip and held
+
+
 def _carried_names(stmts: list[ast.stmt], assigned: set[str], defined: set[str]) -> set[str]:
     """Names of `assigned` that a trip may read before it assigns them: the values one trip hands the
     next. `defined`: the names this trip has surely assigned so far (updated)."""
@@ -1662,7 +1692,8 @@ def _carried_names(stmts: list[ast.stmt], assigned: set[str], defined: set[str])
     return carried
 
 
-def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], counters: set[str]) -> tuple[bool, bool]:
+def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], counters: set[str],
+                 trip_vars: set[str]) -> tuple[bool, bool]:
     """(every trip does the same, a `break`/`continue` test reads nothing that changes between trips)
     for a loop body. `varying` holds the trip variables and the carried names, and gains, in order,
     every name assigned from something that changes between trips (or under a test that does)."""
@@ -1672,7 +1703,7 @@ def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], co
         if update is not None and update[0] in counters:
             continue  # `c = c + 1` of a while loop's counter
         if update is not None and update[0] in carried:
-            if _loaded_names(update[1]) & varying:
+            if _loaded_names(update[1]) & varying and not _separable(update[1], varying, trip_vars):
                 alike = False
             continue
         if isinstance(s, (ast.If, ast.For, ast.While)):
@@ -1683,7 +1714,7 @@ def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], co
             elif isinstance(s, ast.If) and any(isinstance(b, (ast.Break, ast.Continue)) for b in s.body + s.orelse):
                 fixed_exit = True
             for block in (s.body, s.orelse):
-                a, f = _trips_alike(block, varying, carried, counters)
+                a, f = _trips_alike(block, varying, carried, counters, trip_vars)
                 alike = alike and a
                 fixed_exit = fixed_exit or f and isinstance(s, ast.If)  # an inner loop's exits are its own
         elif _loaded_names(s) & varying or isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
@@ -1696,8 +1727,9 @@ def _trips_alike(stmts: list[ast.stmt], varying: set[str], carried: set[str], co
 def find_invariant_loops(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Loops whose every trip does the same thing: no statement reads the loop variable (a while
     loop's counter) or a value an earlier trip left, except updates `x = x op e` that fold one
-    unchanging `e` into `x` (`for k in range(n): acc += x` is `n * x`); and loops whose `break` or
-    `continue` test is the same on every trip (it holds on all of them or on none)."""
+    unchanging `e` into `x` (`for k in range(n): acc += x` is `n * x`), or an `e` that is such a value
+    times a function of the loop variable alone (`acc += x * float(k)` is x times a number); and
+    loops whose `break` or `continue` test is the same on every trip (it holds on all or on none)."""
     index = FunctionIndex(fn) if index is None else index
     out = []
     for loop in index.of_kind(ast.For, ast.While):
@@ -1714,7 +1746,7 @@ def find_invariant_loops(fn: ast.FunctionDef, index: FunctionIndex | None = None
             if not counters:
                 continue  # a test nothing in the body changes: not a counted loop
         carried = _carried_names(loop.body, assigned, set()) - trip_vars
-        alike, fixed_exit = _trips_alike(loop.body, trip_vars | carried, carried, counters)
+        alike, fixed_exit = _trips_alike(loop.body, trip_vars | carried, carried, counters, trip_vars)
         if alike or fixed_exit:
             out.append(Finding("invariant_loop", loop.lineno, header))
     return out

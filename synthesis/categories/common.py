@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
 
@@ -99,33 +100,43 @@ def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
     return Expr(f"{name}({', '.join(args)})", "float32", mag, None)
 
 
-# How a trip folds its value into a loop's accumulator when the value does not read the loop
-# variable (`acc += x` on every trip is `n * x`, which nobody writes as a loop): weighted by the trip
-# (a moment, a ramp), divided by it (a series), relaxed toward it or smoothed with it (the carried
-# value changes each trip).
-TRIP_SHAPES = ("weighted", "weighted", "series", "relax", "smooth")
+# How a trip folds its value into a loop's accumulator when the value reads nothing that changes from
+# trip to trip (`acc += x` on every trip is `n * x`, and `acc += x * float(k)` is x times a number:
+# nobody writes either as a loop): weighted by a per-trip coefficient from a table (a filter's taps, a
+# quadrature's weights), or folded into a carried value that changes each trip (relaxation, smoothing).
+TRIP_SHAPES = ("table", "table", "relax", "smooth")
 RELAX_RATES = (0.5, 0.25, 0.125, 0.75)
 SMOOTH_DECAYS = (0.5, 0.25, 0.75)
+TABLE_HINTS = ("coef", "weights", "taps", "gains", "profile")
+
+
+def _reads_by_trip(src: str, loop_var: str) -> bool:
+    """Whether `src` reads an array element chosen by the loop variable (`rows[tid, c]`, `kern[r, c]`)."""
+    return re.search(rf"\[[^\]]*(?<![.\w]){re.escape(loop_var)}\b[^\]]*\]", src) is not None
 
 
 def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int, init_mag: float,
-                init_q: int | None) -> tuple[str, float, int | None]:
-    """The statement adding `body` to `acc` on each trip, and the accumulator's bound and grid. When
-    `body` does not read `loop_var`, a shape of TRIP_SHAPES makes trips differ."""
-    if reads(loop_var).search(body.src):
-        step, shape = body, "sum"
-    else:
-        shape = w.rng.choice(TRIP_SHAPES)
-        if shape == "weighted":
-            step = Expr(f"{body.operand()} * float({loop_var})", "float32", body.mag * float(2 * trips + 2), body.q,
-                        atom=False)
-        elif shape == "series":
-            step = Expr(f"{body.operand()} / float({loop_var} + 1)", "float32", body.mag, None, atom=False)
-    if shape == "relax":
+                init_q: int | None, last_trip: int | None = None) -> tuple[str, float, int | None]:
+    """The statement adding `body` to `acc` on each trip, and the accumulator's bound and grid. A
+    `body` that reads no element chosen by the loop variable gets a shape of TRIP_SHAPES, so that
+    trips differ. `last_trip`: the loop variable's largest value (the table's last index; default
+    trips - 1)."""
+    shape = "sum" if _reads_by_trip(body.src, loop_var) else w.rng.choice(TRIP_SHAPES)
+    step = body
+    if shape == "table":
+        length = (trips - 1 if last_trip is None else last_trip) + 1
+        table = w.add_array(w.rng.choice(TABLE_HINTS), "float32", "input", shape=(length,), low=-1.0, high=1.0,
+                            grid_bits=4)
+        if table in w.unused:
+            w.unused.remove(table)  # read here, by the trip; never at the thread's own index
+        q = None if body.q is None else body.q + 4
+        step = Expr(f"{table}[{loop_var}] * {body.operand()}", "float32", body.mag, q, atom=False)
+        w.feature("per-trip coefficient table")
+    elif shape == "relax":
         rate = fmt_float(w.rng.choice(RELAX_RATES))
         w.feature("relaxation loop")
         return f"{acc} = {acc} + {rate} * ({body.src} - {acc})", max(init_mag, body.mag), None
-    if shape == "smooth":
+    elif shape == "smooth":
         decay = w.rng.choice(SMOOTH_DECAYS)
         w.feature("smoothing loop")
         return f"{acc} = {acc} * {fmt_float(decay)} + {body.operand()}", init_mag + body.mag / (1.0 - decay), None
@@ -155,7 +166,8 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
     w.scopes.pop()
     init = init or Expr("0.0", "float32", 0.0, 0)
     acc = w.fresh("acc")
-    update, acc_mag, acc_q = trip_update(w, acc, body, loop_var, trips, init.mag, init.q)
+    last_trip = 2 * (trips - 1) if ", 2):" in header else trips - 1  # range_header's "step" shape
+    update, acc_mag, acc_q = trip_update(w, acc, body, loop_var, trips, init.mag, init.q, last_trip)
     var = w.declare(acc, init, acc_mag, acc_q)
     w.note_varying(acc, body.src, base.src if base is not None else "")
     with w.block(header):

@@ -56,7 +56,10 @@ PLANTED = [
     ("undone_operation", "x = a[tid]\nt1 = -x\nout[tid] = -t1 * b[tid]", "x = a[tid]\nt1 = -x\nout[tid] = t1 * b[tid]"),
     # a sum of one value n times (n * x), a running minimum of one value, a counted while loop
     ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid]\nout[tid] = acc",
-     "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid] * float(k)\nout[tid] = acc"),
+     "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid] * b[k]\nout[tid] = acc"),
+    # x times a function of the trip alone: x times a number
+    ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    acc += a[tid] * float(k) / 2.0\nout[tid] = acc",
+     "acc = float(0.0)\nfor k in range(4):\n    acc += wp.sin(a[tid] * float(k))\nout[tid] = acc"),
     ("invariant_loop", "m = a[tid]\nfor k in range(n):\n    m = wp.min(m, b[tid])\nout[tid] = m",
      "m = a[tid]\nfor k in range(n):\n    m = wp.min(m, b[k])\nout[tid] = m"),
     ("invariant_loop", "acc = float(0.0)\nc = int(0)\nwhile c < 4:\n    acc = acc + a[tid]\n    c = c + 1\nout[tid] = acc",
@@ -153,7 +156,7 @@ def test_no_loop_in_warps_own_examples_is_flagged_invariant():
 
 
 def test_float_zero_accumulator_idiom_is_not_flagged():
-    source = kernel("acc = float(0.0)\nfor i in range(4):\n    acc += a[tid] * float(i)\nout[tid] = acc")
+    source = kernel("acc = float(0.0)\nfor i in range(4):\n    acc += a[i] * float(i)\nout[tid] = acc")
     assert patterns(source) == set()
 
 

@@ -2,10 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array(dtype=wp.float32), res: wp.array[wp.float32], output: wp.array(dtype=float), res2: wp.array(dtype=float)):
+def math_443c2606d0(inp: wp.array(dtype=wp.float32), res: wp.array(dtype=wp.float32), out: wp.array[wp.float32]):
     tid = wp.tid()
-    q_v = q[tid]
     inp_v = inp[tid]
-    res[tid] = 0.25 * inp_v
-    output[tid] = -inp_v
-    res2[tid] = wp.ceil(q_v)
+    inp_left = inp[max(tid - 1, 0)]
+    inp_right = inp[min(tid + 1, 63)]
+    lap1 = inp_left + inp_right - 2.0 * inp_v
+    res[tid] = (inp_v / (1.0 + wp.abs(inp_v))) + lap1
+    out[tid] = wp.ceil(min(0.4375, inp_v))

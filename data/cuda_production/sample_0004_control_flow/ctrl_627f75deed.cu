@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); argument loop bound)
+// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); argument loop bound; relaxation loop)
 // Standalone CUDA translation of the Warp kernel `ctrl_627f75deed` (see ctrl_627f75deed.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -18,7 +18,7 @@ __global__ void ctrl_627f75deed(
     const float* __restrict__ src,
     const float* __restrict__ a,
     int count,
-    float* out,
+    float* output,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,9 +38,9 @@ __global__ void ctrl_627f75deed(
     }
     float acc2 = 0.0f;
     for (int k = 0; k < count; ++k) {
-        acc2 = acc2 + (-a_v - -q_v);
+        acc2 = acc2 + 0.25f * (-a_v - -q_v - acc2);
     }
-    out[tid] = r1 / (fabsf(a_right) + 1.0f) / (fabsf(acc2 / (fabsf(src_v) + 2.0f)) + 1.0f) + WEIGHT_627F75DEED;
+    output[tid] = r1 / (fabsf(a_right) + 1.0f) / (fabsf(acc2 / (fabsf(src_v) + 2.0f)) + 1.0f) + WEIGHT_627F75DEED;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ int main(int argc, char** argv)
     std::vector<float> h_a((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     const int count = 12;
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
@@ -203,19 +203,19 @@ int main(int argc, char** argv)
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_out, n);
+    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -223,7 +223,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -239,7 +239,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, count, d_out, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, count, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -267,7 +267,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_src + bytes_a;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_written = bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -289,7 +289,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_output));
         return 0;
     }
 
@@ -300,7 +300,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 256 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.008670833333333332f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -312,13 +312,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_out, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_out, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -340,6 +340,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;
 }

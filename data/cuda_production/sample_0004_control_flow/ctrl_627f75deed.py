@@ -4,7 +4,7 @@ import warp as wp
 WEIGHT_627F75DEED = wp.constant(1.375)
 
 @wp.kernel
-def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), count: wp.int32, out: wp.array[float]):
+def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), count: wp.int32, output: wp.array[float]):
     tid = wp.tid()
     a_left = a[max(tid - 1, 0)]
     a_right = a[min(tid + 1, 63)]
@@ -18,5 +18,5 @@ def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(d
         r1 = (float(tid) / 1.5) / (abs(src_v / 4.0) + 0.5)
     acc2 = float(0.0)
     for k in range(0, count):
-        acc2 = acc2 + ((-a_v) - (-q_v))
-    out[tid] = ((r1 / (abs(a_right) + 1.0)) / (abs(acc2 / (abs(src_v) + 2.0)) + 1.0)) + WEIGHT_627F75DEED
+        acc2 = acc2 + 0.25 * ((-a_v) - (-q_v) - acc2)
+    output[tid] = ((r1 / (abs(a_right) + 1.0)) / (abs(acc2 / (abs(src_v) + 2.0)) + 1.0)) + WEIGHT_627F75DEED

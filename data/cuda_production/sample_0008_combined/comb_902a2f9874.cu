@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; wp.constant; gather through an index array; @wp.func helper; vector, helper, branch)
+// Combined kernel (1-D launch 500; early return; smoothing loop; while; @wp.func helper; while, helper, atomic, vector)
 // Standalone CUDA translation of the Warp kernel `comb_902a2f9874` (see comb_902a2f9874.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,45 +16,72 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float3 a)
+__device__ __forceinline__ float3 operator*(float3 a, float s)
 {
-    return sqrtf(dot(a, a));
+    return make_float3(a.x * s, a.y * s, a.z * s);
 }
 
-constexpr float BIAS_902A2F9874 = 0.125f;
-
-__device__ float comb_902a2f9874_fn0(float x, float y)
+__device__ __forceinline__ float3 operator*(float s, float3 a)
 {
-    float h = y * x;
-    return h * x;
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ float comb_902a2f9874_fn0(float p, float q, float r)
+{
+    float t = r * r;
+    return fminf(t * -0.6875f, t) - p + q;
 }
 
 __global__ void comb_902a2f9874(
     const float* __restrict__ vals,
     const float* __restrict__ inp,
-    const int* __restrict__ indices,
-    const float3* __restrict__ x,
-    float* y_out,
+    int count,
+    float* acc,
+    const float3* __restrict__ y,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    int indices_v = indices[tid];
-    float inp_g = inp[indices_v];
-    float3 x_v = x[tid];
+    if (tid >= count) {
+        return;
+    }
     float vals_v = vals[tid];
     float inp_v = inp[tid];
-    float s1 = length(x_v);
-    float v2 = comb_902a2f9874_fn0(inp_v, vals_v * -1.8125f);
-    float r3 = 0.0f;
-    if (inp_g + vals_v >= inp_v) {
-        r3 = s1;
-    } else {
-        r3 = vals_v + s1;
+    float3 y_v = y[tid];
+    float acc2 = 0.0f;
+    int c1 = 0;
+    while (c1 < 8) {
+        acc2 = acc2 * 0.75f + vals_v;
+        c1 = c1 + 1;
     }
-    y_out[tid] = tanhf(vals_v / 1.5f * vals_v) - BIAS_902A2F9874 + v2 - r3;
+    float v3 = comb_902a2f9874_fn0(floorf(inp_v), vals_v, 1.375f * vals_v);
+    warp_atomic_add(&acc[tid % 8], floorf(inp_v));
+    float s4 = dot(y_v * vals_v, v3 * y_v);
+    res[tid] = floorf(inp_v) + acc2 + s4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,12 +120,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -205,11 +226,11 @@ int main(int argc, char** argv)
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<int> h_indices((size_t)n * 1);  // index, shape [500] of int32
-    fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, 500U);
-    std::vector<float> h_x((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_x.data(), h_x.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [500] of float32
+    const int count = 467;
+    std::vector<float> h_acc(8);  // output, shape [8] of float32
+    std::vector<float> h_y((size_t)n * 3);  // input, shape [500] of vec3
+    fill_float(h_y.data(), h_y.size(), seed, 4, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -220,27 +241,28 @@ int main(int argc, char** argv)
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    int* d_indices = nullptr;
-    const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
-    CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
-    CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
-    float3* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float3* d_y = nullptr;
+    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
+    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
+    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, d_indices, d_x, d_y_out, n);
+    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -248,7 +270,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -264,7 +287,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, d_indices, d_x, d_y_out, n);
+            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, count, d_acc, d_y, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -291,8 +314,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_inp + bytes_indices + bytes_x;
-        const size_t bytes_written = bytes_y_out;
+        const size_t bytes_read = bytes_vals + bytes_inp + bytes_y;
+        const size_t bytes_written = bytes_acc + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -313,21 +336,23 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_indices));
-        CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_y));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2032) {
+        fprintf(stderr, "%s: expected 2032 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0070590101615137756f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
+                       0.15f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
+                       0.0587f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -338,13 +363,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, d_indices, d_x, d_y_out, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, d_indices, d_x, d_y_out, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -365,8 +390,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_indices));
-    CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_y));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

@@ -1,26 +1,25 @@
 import warp as wp
 
 
-BIAS_902A2F9874 = wp.constant(0.125)
-
 @wp.func
-def comb_902a2f9874_fn0(x: float, y: float) -> float:
-    h = y * x
-    return h * x
+def comb_902a2f9874_fn0(p: float, q: float, r: float) -> float:
+    t = r * r
+    return (wp.min(t * (-0.6875), t) - p) + q
 
 @wp.kernel
-def comb_902a2f9874(vals: wp.array(dtype=float), inp: wp.array[wp.float32], indices: wp.array[wp.int32], x: wp.array(dtype=wp.vec3), y_out: wp.array[float]):
+def comb_902a2f9874(vals: wp.array(dtype=float), inp: wp.array[wp.float32], count: int, acc: wp.array(dtype=float), y: wp.array(dtype=wp.vec3), res: wp.array[float]):
     tid = wp.tid()
-    indices_v = indices[tid]
-    inp_g = inp[indices_v]
-    x_v = x[tid]
+    if tid >= count:
+        return
     vals_v = vals[tid]
     inp_v = inp[tid]
-    s1 = wp.length(x_v)
-    v2 = comb_902a2f9874_fn0(inp_v, vals_v * (-1.8125))
-    r3 = float(0.0)
-    if inp_g + vals_v >= inp_v:
-        r3 = s1
-    else:
-        r3 = vals_v + s1
-    y_out[tid] = ((wp.tanh((vals_v / 1.5) * vals_v) - BIAS_902A2F9874) + v2) - r3
+    y_v = y[tid]
+    acc2 = float(0.0)
+    c1 = int(0)
+    while c1 < 8:
+        acc2 = acc2 * 0.75 + vals_v
+        c1 = c1 + 1
+    v3 = comb_902a2f9874_fn0(wp.floor(inp_v), vals_v, 1.375 * vals_v)
+    wp.atomic_add(acc, tid % 8, wp.floor(inp_v))
+    s4 = wp.dot(y_v * vals_v, v3 * y_v)
+    res[tid] = (wp.floor(inp_v) + acc2) + s4

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 256; early return; math atan2, exp, sin)
+// Math-function kernel (1-D launch 256; math atan2, exp, sin; softplus)
 // Standalone CUDA translation of the Warp kernel `math_f349515bf0` (see math_f349515bf0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -15,24 +15,20 @@ __global__ void math_f349515bf0(
     const float* __restrict__ src,
     const float* __restrict__ u,
     const float* __restrict__ q,
-    int num,
-    float* res,
+    float* result,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    if (tid >= num) {
-        return;
-    }
     float src_v = src[tid];
     float u_v = u[tid];
     float q_v = q[tid];
     float v1 = atan2f(u_v, src_v);
-    float v2 = sinf(q_v / -2.0f);
-    float v3 = atan2f(q_v, u_v / 8.0f);
-    res[tid] = sinf(v3 / 2.0f) + v1 - v2;
+    float v2 = -q_v;
+    float v3 = logf(1.0f + expf(expf(u_v)));
+    result[tid] = logf(1.0f + expf(v2)) + v1 - v3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,8 +175,7 @@ int main(int argc, char** argv)
     fill_float(h_u.data(), h_u.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    const int num = 247;
-    std::vector<float> h_res((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -195,19 +190,19 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, num, d_res, n);
+    math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -215,7 +210,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -231,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_u, d_q, num, d_res, n);
+            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_u, d_q, d_result, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -259,7 +254,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_src + bytes_u + bytes_q;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_written = bytes_result;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -281,7 +276,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_u));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_result));
         return 0;
     }
 
@@ -292,8 +287,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0005142592653589792f, 0.0001f, stats);
+    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.0013931648752520444f, 0.0001f, stats);
     printf("%s math_f349515bf0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -304,13 +299,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, num, d_res, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, num, d_res, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_u, d_q, d_result, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -332,6 +327,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_u));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 100; neighbour stencil (clamped); break; while; vector, loop, while, atomic)
+// Combined kernel (1-D launch 100; wp.constant; neighbour stencil (clamped); gather through an index array; smoothing loop; while; @wp.func helper; vector, while, helper)
 // Standalone CUDA translation of the Warp kernel `comb_b2ada90b17` (see comb_b2ada90b17.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,45 +16,25 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float3 a)
+__device__ __forceinline__ float3 operator-(float3 a)
 {
-    return sqrtf(dot(a, a));
+    return make_float3(-a.x, -a.y, -a.z);
 }
 
-__device__ __forceinline__ float3 normalize(float3 a)
-{
-    // Warp returns the zero vector for a zero-length input
-    float l = length(a);
-    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
-}
+constexpr float GAIN_B2ADA90B17 = 1.875f;
 
-__device__ __forceinline__ unsigned lane_id()
+__device__ float comb_b2ada90b17_fn0(float x)
 {
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(float* address, float val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
+    float t = x / 3.0f;
+    float d = x - -0.0625f;
+    return t + d;
 }
 
 __global__ void comb_b2ada90b17(
     const float* __restrict__ p,
     const float* __restrict__ q,
-    const float3* __restrict__ a,
-    float* acc,
-    float* dst,
+    const float3* __restrict__ src,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -62,25 +42,17 @@ __global__ void comb_b2ada90b17(
         return;
 
     float p_right = p[min(tid + 1, 99)];
-    float3 a_v = a[tid];
-    float p_v = p[tid];
+    float3 src_v = src[tid];
     float q_v = q[tid];
-    float s1 = length(normalize(a_v));
-    float acc2 = 0.0f;
-    for (int k = 0; k < 10; ++k) {
-        if (floorf(p_right) > p_v) {
-            break;
-        }
-        acc2 += floorf(p_v);
+    float s1 = dot(src_v, -src_v);
+    float acc3 = 0.0f;
+    int c2 = 0;
+    while (c2 < 8) {
+        acc3 = acc3 * 0.75f + powf(fabsf(q_v - s1) + 1.0f, 1.5f);
+        c2 = c2 + 1;
     }
-    float acc4 = 0.0f;
-    int c3 = 0;
-    while (c3 < 6) {
-        acc4 = acc4 + q_v;
-        c3 = c3 + 1;
-    }
-    warp_atomic_add(&acc[tid % 16], acc2 / 4.0f);
-    dst[tid] = powf(fabsf(s1) + 1.0f, 2.0f) / 1.5f - acc4;
+    float v4 = comb_b2ada90b17_fn0(s1 / 3.0f);
+    res[tid] = floorf(ceilf(p_right)) + GAIN_B2ADA90B17 - acc3 - v4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,10 +197,9 @@ int main(int argc, char** argv)
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [100] of float32
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_a((size_t)n * 3);  // input, shape [100] of vec3
-    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_acc(16);  // output, shape [16] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [100] of float32
+    std::vector<float> h_src((size_t)n * 3);  // input, shape [100] of vec3
+    fill_float(h_src.data(), h_src.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [100] of float32
 
     // Device buffers
     float* d_p = nullptr;
@@ -239,28 +210,23 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float3* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_acc = nullptr;
-    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
-    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
-    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float3* d_src = nullptr;
+    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
+    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
+    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_a, d_acc, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_src, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -268,8 +234,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -285,7 +250,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_a, d_acc, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_src, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -312,8 +277,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q + bytes_a;
-        const size_t bytes_written = bytes_acc + bytes_dst;
+        const size_t bytes_read = bytes_p + bytes_q + bytes_src;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -334,23 +299,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_src));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 464) {
-        fprintf(stderr, "%s: expected 464 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 400) {
+        fprintf(stderr, "%s: expected 400 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.075f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 100,
-                       0.0016979711144501928f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
+                       0.024364983410577835f, 0.0001f, stats);
     printf("%s comb_b2ada90b17: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -361,13 +323,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_a, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_src, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_a, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_src, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -388,8 +350,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_src));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

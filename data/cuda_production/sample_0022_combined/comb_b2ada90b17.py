@@ -1,23 +1,25 @@
 import warp as wp
 
 
+GAIN_B2ADA90B17 = wp.constant(1.875)
+
+@wp.func
+def comb_b2ada90b17_fn0(x: float) -> float:
+    t = x / 3.0
+    d = x - (-0.0625)
+    return t + d
+
 @wp.kernel
-def comb_b2ada90b17(p: wp.array[wp.float32], q: wp.array[float], a: wp.array(dtype=wp.vec3), acc: wp.array(dtype=float), dst: wp.array[float]):
+def comb_b2ada90b17(p: wp.array[wp.float32], q: wp.array[float], src: wp.array[wp.vec3], res: wp.array[wp.float32]):
     tid = wp.tid()
     p_right = p[wp.min(tid + 1, 99)]
-    a_v = a[tid]
-    p_v = p[tid]
+    src_v = src[tid]
     q_v = q[tid]
-    s1 = wp.length(wp.normalize(a_v))
-    acc2 = float(0.0)
-    for k in range(0, 10):
-        if wp.floor(p_right) > p_v:
-            break
-        acc2 += wp.floor(p_v)
-    acc4 = float(0.0)
-    c3 = int(0)
-    while c3 < 6:
-        acc4 = acc4 + q_v
-        c3 = c3 + 1
-    wp.atomic_add(acc, tid % 16, acc2 / 4.0)
-    dst[tid] = (wp.pow(wp.abs(s1) + 1.0, 2.0) / 1.5) - acc4
+    s1 = wp.dot(src_v, -src_v)
+    acc3 = float(0.0)
+    c2 = int(0)
+    while c2 < 8:
+        acc3 = acc3 * 0.75 + wp.pow(wp.abs(q_v - s1) + 1.0, 1.5)
+        c2 = c2 + 1
+    v4 = comb_b2ada90b17_fn0(s1 / 3.0)
+    res[tid] = ((wp.floor(wp.ceil(p_right)) + GAIN_B2ADA90B17) - acc3) - v4

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (2-D launch 16x32; wp.constant; loop bound from argument; 3 scalar parameters)
+// Scalar-parameter kernel (2-D launch 16x32; wp.constant; smoothing loop; loop bound from argument; 3 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_40d958e3f3` (see scal_40d958e3f3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -35,7 +35,7 @@ __global__ void scal_40d958e3f3(
     float src_v = src[i * src_dim1 + j];
     float acc1 = 0.0f;
     for (int s = 0; s < n_iter; ++s) {
-        acc1 += src_v;
+        acc1 = acc1 * 0.5f + src_v;
     }
     y_out[i * y_out_dim1 + j] = fabsf(x_v) + alpha + eps + SCALE_40D958E3F3 - acc1;
 }
@@ -294,7 +294,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
-                       0.00113125f, 0.0001f, stats);
+                       0.00093125f, 0.0001f, stats);
     printf("%s scal_40d958e3f3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

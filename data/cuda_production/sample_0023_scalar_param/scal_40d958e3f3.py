@@ -10,5 +10,5 @@ def scal_40d958e3f3(x: wp.array2d(dtype=float), src: wp.array2d(dtype=float), al
     src_v = src[i, j]
     acc1 = float(0.0)
     for s in range(n_iter):
-        acc1 += src_v
+        acc1 = acc1 * 0.5 + src_v
     y_out[i, j] = (((wp.abs(x_v) + alpha) + eps) + SCALE_40D958E3F3) - acc1

@@ -31,7 +31,7 @@ __global__ void math_b51c2f8a1e(
     float p_v = p[tid];
     float data_v = data[tid];
     float v1 = math_b51c2f8a1e_fn0(fabsf(p_v));
-    dst[tid] = logf(fabsf(expf(data_v)) + 1.0f) + v1;
+    dst[tid] = logf(expf(data_v) + 1.0f) + v1;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,4 +13,4 @@ def math_b51c2f8a1e(p: wp.array(dtype=float), data: wp.array[float], dst: wp.arr
     p_v = p[tid]
     data_v = data[tid]
     v1 = math_b51c2f8a1e_fn0(wp.abs(p_v))
-    dst[tid] = wp.log(wp.abs(wp.exp(data_v)) + 1.0) + v1
+    dst[tid] = wp.log(wp.exp(data_v) + 1.0) + v1

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1000; neighbour stencil (clamped); while)
+// Control-flow kernel (1-D launch 1000; neighbour stencil (clamped); smoothing loop; while)
 // Standalone CUDA translation of the Warp kernel `ctrl_9f56771ad3` (see ctrl_9f56771ad3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -15,7 +15,7 @@ __global__ void ctrl_9f56771ad3(
     const float* __restrict__ b,
     const float* __restrict__ q,
     const float* __restrict__ data,
-    float* out,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,16 +31,16 @@ __global__ void ctrl_9f56771ad3(
     float acc3 = 0.0f;
     int c2 = 0;
     while (c2 < 6) {
-        acc3 = acc3 + -data_left;
+        acc3 = acc3 * 0.5f + -data_left;
         c2 = c2 + 1;
     }
     float r4 = 0.0f;
-    if (fminf(v1, acc3) > acc3) {
+    if (data_v / 4.0f < q_v) {
         r4 = acc3 / (fabsf(q_v) + 1.0f);
     } else {
         r4 = v1;
     }
-    out[tid] = r4;
+    res[tid] = r4 * b_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ int main(int argc, char** argv)
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_data((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_data.data(), h_data.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_b = nullptr;
@@ -202,19 +202,19 @@ int main(int argc, char** argv)
     const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
     CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
     CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_out, n);
+    ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -222,7 +222,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -238,7 +238,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_9f56771ad3<<<grid, block, 0, stream>>>(d_b, d_q, d_data, d_out, n);
+            ctrl_9f56771ad3<<<grid, block, 0, stream>>>(d_b, d_q, d_data, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -266,7 +266,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_b + bytes_q + bytes_data;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -288,7 +288,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_data));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
@@ -299,8 +299,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0012000000000000001f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                       0.0008f, 0.0001f, stats);
     printf("%s ctrl_9f56771ad3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -311,13 +311,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_out, n);
+        ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_out, n);
+        ctrl_9f56771ad3<<<grid, block>>>(d_b, d_q, d_data, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -339,6 +339,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_data));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

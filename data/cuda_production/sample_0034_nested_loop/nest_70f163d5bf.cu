@@ -12,26 +12,29 @@
 #include <vector>
 
 __global__ void nest_70f163d5bf(
-    const float* __restrict__ rows,
-    int rows_dim1,
+    const float* __restrict__ w,
     const float* __restrict__ coef,
     int coef_dim1,
-    float* result,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
+    float w_v = w[tid];
     float total1 = 0.0f;
     for (int r = 0; r < 6; ++r) {
         float acc2 = 0.0f;
         for (int c = 0; c < 10; ++c) {
-            acc2 += rows[tid * rows_dim1 + c] * coef[r * coef_dim1 + c] - rows[tid * rows_dim1 + c];
+            if (abs(r) <= c) {
+                break;
+            }
+            acc2 = acc2 + (coef[r * coef_dim1 + c] - w_v);
         }
         total1 = total1 + acc2;
     }
-    result[tid] = total1;
+    res[tid] = total1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +138,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -172,34 +175,34 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 32;
 
     // Inputs (host)
-    std::vector<float> h_rows((size_t)n * 10);  // input, shape [32, 10] of float32
-    fill_float(h_rows.data(), h_rows.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_w((size_t)n * 1);  // input, shape [32] of float32
+    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_coef(60);  // input, shape [6, 10] of float32
     fill_float(h_coef.data(), h_coef.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [32] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [32] of float32
 
     // Device buffers
-    float* d_rows = nullptr;
-    const size_t bytes_rows = h_rows.size() * sizeof(h_rows[0]);
-    CUDA_CHECK(cudaMalloc(&d_rows, bytes_rows));
-    CUDA_CHECK(cudaMemcpy(d_rows, h_rows.data(), bytes_rows, cudaMemcpyHostToDevice));
+    float* d_w = nullptr;
+    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
+    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
     float* d_coef = nullptr;
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
     CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_70f163d5bf<<<grid, block>>>(d_rows, 10, d_coef, 10, d_result, n);
+    nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -207,7 +210,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -223,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_rows, 10, d_coef, 10, d_result, n);
+            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_w, d_coef, 10, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -250,8 +253,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_rows + bytes_coef;
-        const size_t bytes_written = bytes_result;
+        const size_t bytes_read = bytes_w + bytes_coef;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -270,9 +273,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_rows));
+        CUDA_CHECK(cudaFree(d_w));
         CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
@@ -283,8 +286,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 128 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 32,
-                       0.036000000000000004f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 32,
+                       0.024f, 0.0001f, stats);
     printf("%s nest_70f163d5bf: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -295,13 +298,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_70f163d5bf<<<grid, block>>>(d_rows, 10, d_coef, 10, d_result, n);
+        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_70f163d5bf<<<grid, block>>>(d_rows, 10, d_coef, 10, d_result, n);
+        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -320,8 +323,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_rows));
+    CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

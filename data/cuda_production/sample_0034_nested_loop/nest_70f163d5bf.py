@@ -2,12 +2,15 @@ import warp as wp
 
 
 @wp.kernel
-def nest_70f163d5bf(rows: wp.array2d(dtype=float), coef: wp.array2d(dtype=wp.float32), result: wp.array(dtype=wp.float32)):
+def nest_70f163d5bf(w: wp.array[wp.float32], coef: wp.array2d(dtype=wp.float32), res: wp.array[float]):
     tid = wp.tid()
+    w_v = w[tid]
     total1 = float(0.0)
     for r in range(6):
         acc2 = float(0.0)
         for c in range(10):
-            acc2 += (rows[tid, c] * coef[r, c]) - rows[tid, c]
+            if wp.abs(r) <= c:
+                break
+            acc2 = acc2 + (coef[r, c] - w_v)
         total1 = total1 + acc2
-    result[tid] = total1
+    res[tid] = total1

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 1000; early return; wp.constant; @wp.func helper; helper, branch)
+// Combined kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); gradient stencil; gather through an index array; @wp.func helper; while; argument loop bound; helper, while, loop; leaky ReLU)
 // Standalone CUDA translation of the Warp kernel `comb_31924bd3f2` (see comb_31924bd3f2.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,28 +11,44 @@
 #include <cstring>
 #include <vector>
 
-constexpr float SCALE_31924BD3F2 = -0.25f;
+constexpr float BIAS_31924BD3F2 = -0.375f;
 
-__device__ float comb_31924bd3f2_fn0(float p, float q, float r)
+__device__ float comb_31924bd3f2_fn0(float x, float y)
 {
-    float d = p / 2.0f;
-    float g = d + 2.375f;
-    return (g + q) * r;
+    float t = -x;
+    float m = x + 0.25f;
+    return cosf(m / 2.0f) * y + t;
 }
 
-__global__ void comb_31924bd3f2(const float* __restrict__ vals, int count, float* dst, int n)
+__global__ void comb_31924bd3f2(
+    const float* __restrict__ vals,
+    const int* __restrict__ indices,
+    int steps,
+    float* out,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    if (tid >= count) {
-        return;
-    }
     float vals_v = vals[tid];
-    float v1 = comb_31924bd3f2_fn0(cosf(vals_v), vals_v - SCALE_31924BD3F2, powf(fabsf(vals_v) + 1.0f, 0.5f));
-    float r2 = -1.0625f >= vals_v ? v1 + (-1.5f - vals_v) : vals_v;
-    dst[tid] = -(SCALE_31924BD3F2 + r2);
+    float vals_left = vals[max(tid - 1, 0)];
+    float vals_right = vals[min(tid + 1, 999)];
+    int indices_v = indices[tid];
+    float vals_g = vals[indices_v];
+    float grad1 = 0.5f * (vals_right - vals_left);
+    float v2 = comb_31924bd3f2_fn0(vals_g > 0.0f ? vals_g : 0.2f * vals_g, vals_v);
+    float acc4 = 0.0f;
+    int c3 = 0;
+    while (c3 < 6) {
+        acc4 += (BIAS_31924BD3F2 - grad1) / (float)(c3 + 1);
+        c3 = c3 + 1;
+    }
+    float acc5 = 0.0f;
+    for (int k = 0; k < steps; ++k) {
+        acc5 += fminf(1.1875f, acc4) / 1.5f / (float)(k + 1);
+    }
+    out[tid] = v2 - vals_v - acc5;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -71,6 +87,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -136,7 +158,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -175,27 +197,33 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_vals((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const int count = 969;
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<int> h_indices((size_t)n * 1);  // index, shape [1000] of int32
+    fill_int(h_indices.data(), h_indices.size(), seed, 1, 0, 1000U);
+    const int steps = 10;
+    std::vector<float> h_out((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_vals = nullptr;
     const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
     CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
     CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    int* d_indices = nullptr;
+    const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
+    CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
+    CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_31924bd3f2<<<grid, block>>>(d_vals, count, d_dst, n);
+    comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, steps, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -203,7 +231,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -219,7 +247,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, count, d_dst, n);
+            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, d_indices, steps, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -246,8 +274,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_vals + bytes_indices;
+        const size_t bytes_written = bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -267,7 +295,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_indices));
+        CUDA_CHECK(cudaFree(d_out));
         return 0;
     }
 
@@ -278,8 +307,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.003725f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                       0.0105f, 0.0001f, stats);
     printf("%s comb_31924bd3f2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -290,13 +319,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_31924bd3f2<<<grid, block>>>(d_vals, count, d_dst, n);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, steps, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_31924bd3f2<<<grid, block>>>(d_vals, count, d_dst, n);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, steps, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -316,6 +345,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_indices));
+    CUDA_CHECK(cudaFree(d_out));
     return ok ? 0 : 1;
 }

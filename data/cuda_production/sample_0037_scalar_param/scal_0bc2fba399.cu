@@ -18,7 +18,7 @@ __global__ void scal_0bc2fba399(
     float gain,
     float bias,
     int n_iter,
-    float* dst,
+    float* output,
     float* res,
     int n)
 {
@@ -30,9 +30,9 @@ __global__ void scal_0bc2fba399(
     float q_v = q[tid];
     float acc1 = 0.0f;
     for (int s = 0; s < n_iter; ++s) {
-        acc1 += inp_v;
+        acc1 = acc1 + inp_v * (float)s;
     }
-    dst[tid] = fabsf(q_v) - scale + gain + bias + acc1;
+    output[tid] = fabsf(q_v) - scale + gain + bias + acc1;
     res[tid] = bias - q_v;
 }
 
@@ -182,7 +182,7 @@ int main(int argc, char** argv)
     const float gain = -1.5f;
     const float bias = 0.375f;
     const int n_iter = 2;
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [256] of float32
     std::vector<float> h_res((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
@@ -194,10 +194,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
     float* d_res = nullptr;
     const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
     CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
@@ -207,10 +207,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_dst, d_res, n);
+    scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_output, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -219,7 +219,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -236,7 +236,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_inp, d_q, scale, gain, bias, n_iter, d_dst, d_res, n);
+            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_inp, d_q, scale, gain, bias, n_iter, d_output, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -264,7 +264,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_inp + bytes_q;
-        const size_t bytes_written = bytes_dst + bytes_res;
+        const size_t bytes_written = bytes_output + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -285,7 +285,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_output));
         CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
@@ -297,8 +297,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0009000000000000001f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.0029000000000000002f, 0.0001f, stats);
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
                        0.0002375f, 0.0001f, stats);
     printf("%s scal_0bc2fba399: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
@@ -311,13 +311,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_dst, d_res, n);
+        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_output, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_dst, d_res, n);
+        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_output, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -338,7 +338,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_output));
     CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1024; early return; wp.constant; while)
+// Control-flow kernel (1-D launch 1024; early return; wp.constant; smoothing loop; while)
 // Standalone CUDA translation of the Warp kernel `ctrl_7388f775ee` (see ctrl_7388f775ee.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -32,7 +32,7 @@ __global__ void ctrl_7388f775ee(
     float acc2 = 0.0f;
     int c1 = 0;
     while (c1 < 10) {
-        acc2 = acc2 + q_v / 0.5f;
+        acc2 = acc2 * 0.75f + q_v / 0.5f;
         c1 = c1 + 1;
     }
     res[tid] = u_v + DAMPING_7388F775EE + acc2;
@@ -289,7 +289,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0042375f, 0.0001f, stats);
+                       0.0018375000000000002f, 0.0001f, stats);
     printf("%s ctrl_7388f775ee: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -12,7 +12,10 @@
 #include <vector>
 
 __global__ void nest_fbbb55055d(
+    const float* __restrict__ a,
     const float* __restrict__ x,
+    const float* __restrict__ table,
+    int table_dim1,
     const float* __restrict__ coef,
     int coef_dim1,
     int inner,
@@ -23,14 +26,19 @@ __global__ void nest_fbbb55055d(
     if (tid >= n)
         return;
 
+    float a_v = a[tid];
     float x_v = x[tid];
     float total1 = 0.0f;
     for (int r = 0; r < 2; ++r) {
         float acc2 = 0.0f;
         for (int c = 0; c < inner; ++c) {
-            acc2 = acc2 + coef[r * coef_dim1 + c] * x_v;
+            acc2 = acc2 + table[tid * table_dim1 + c] * coef[r * coef_dim1 + c] * x_v;
         }
-        total1 = total1 + acc2;
+        float acc3 = acc2;
+        for (int d = 0; d < 3; ++d) {
+            acc3 += -a_v * (float)d;
+        }
+        total1 = total1 + acc3;
     }
     dst[tid] = total1;
 }
@@ -136,7 +144,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -173,18 +181,30 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_x((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    fill_float(h_x.data(), h_x.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_table((size_t)n * 3);  // input, shape [128, 3] of float32
+    fill_float(h_table.data(), h_table.size(), seed, 2, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_coef(6);  // input, shape [2, 3] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    fill_float(h_coef.data(), h_coef.size(), seed, 3, -1024, 2049U, 0.0009765625f);
     const int inner = 3;
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
+    float* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
+    float* d_table = nullptr;
+    const size_t bytes_table = h_table.size() * sizeof(h_table[0]);
+    CUDA_CHECK(cudaMalloc(&d_table, bytes_table));
+    CUDA_CHECK(cudaMemcpy(d_table, h_table.data(), bytes_table, cudaMemcpyHostToDevice));
     float* d_coef = nullptr;
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
@@ -198,7 +218,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_fbbb55055d<<<grid, block>>>(d_x, d_coef, 3, inner, d_dst, n);
+    nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -225,7 +245,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_fbbb55055d<<<grid, block, 0, stream>>>(d_x, d_coef, 3, inner, d_dst, n);
+            nest_fbbb55055d<<<grid, block, 0, stream>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -252,7 +272,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x + bytes_coef;
+        const size_t bytes_read = bytes_a + bytes_x + bytes_table + bytes_coef;
         const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -272,7 +292,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_table));
         CUDA_CHECK(cudaFree(d_coef));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
@@ -286,7 +308,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0024000000000000002f, 0.0001f, stats);
+                       0.014400000000000001f, 0.0001f, stats);
     printf("%s nest_fbbb55055d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -297,13 +319,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_fbbb55055d<<<grid, block>>>(d_x, d_coef, 3, inner, d_dst, n);
+        nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_fbbb55055d<<<grid, block>>>(d_x, d_coef, 3, inner, d_dst, n);
+        nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -322,7 +344,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_table));
     CUDA_CHECK(cudaFree(d_coef));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;

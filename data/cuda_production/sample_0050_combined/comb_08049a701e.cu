@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; argument loop bound; vector, loop)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; relaxation loop; while; @wp.func helper; while, helper, atomic)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,46 +11,60 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
+__device__ __forceinline__ unsigned lane_id()
 {
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
 }
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
 }
 
-__device__ __forceinline__ float3 operator-(float3 a)
+__device__ float comb_08049a701e_fn0(float a, float b, float c)
 {
-    return make_float3(-a.x, -a.y, -a.z);
+    float m = b / 8.0f;
+    return sinf(fminf(b, m)) + a + c;
 }
 
 __global__ void comb_08049a701e(
     const float* __restrict__ vals,
     const float* __restrict__ y,
     const float* __restrict__ inp,
-    const float3* __restrict__ w,
-    int steps,
-    float* result,
+    float* acc,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float3 w_v = w[tid];
     float vals_v = vals[tid];
+    float vals_left = vals[max(tid - 1, 0)];
+    float vals_right = vals[min(tid + 1, 499)];
     float y_v = y[tid];
     float inp_v = inp[tid];
-    float s1 = dot(-w_v, cross(w_v, make_float3(vals_v + y_v, inp_v, y_v)));
-    float acc2 = 0.0f;
-    for (int k = 0; k < steps; ++k) {
-        acc2 += vals_v;
+    float avg1 = (vals_left + vals_right) / 2.0f;
+    float acc3 = 0.0f;
+    int c2 = 0;
+    while (c2 < 3) {
+        acc3 = acc3 + 0.25f * (tanhf(tanhf(vals_v)) - acc3);
+        c2 = c2 + 1;
     }
-    result[tid] = cosf(fminf(fmaxf(inp_v + s1, -4.0f), 4.0f)) / 2.0f + acc2;
+    float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, acc3));
+    warp_atomic_add(&acc[tid % 16], vals_v / -2.0f);
+    dst[tid] = tanhf(fminf(fmaxf(v4, -4.0f), 4.0f)) + v4 / 1.5f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,7 +168,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -197,10 +211,8 @@ int main(int argc, char** argv)
     fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_w((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_w.data(), h_w.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    const int steps = 3;
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_acc(16);  // output, shape [16] of float32
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -215,23 +227,24 @@ int main(int argc, char** argv)
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float3* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_w, steps, d_result, n);
+    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -239,7 +252,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -255,7 +269,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_w, steps, d_result, n);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -282,8 +296,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_y + bytes_inp + bytes_w;
-        const size_t bytes_written = bytes_result;
+        const size_t bytes_read = bytes_vals + bytes_y + bytes_inp;
+        const size_t bytes_written = bytes_acc + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -305,20 +319,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2064) {
+        fprintf(stderr, "%s: expected 2064 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0006500000000000001f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
+                       0.05f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
+                       0.0007f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -329,13 +345,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_w, steps, d_result, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_w, steps, d_result, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -357,7 +373,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

@@ -1,15 +1,25 @@
 import warp as wp
 
 
+@wp.func
+def comb_08049a701e_fn0(a: float, b: float, c: float) -> float:
+    m = b / 8.0
+    return (wp.sin(min(b, m)) + a) + c
+
 @wp.kernel
-def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: wp.array(dtype=wp.float32), w: wp.array[wp.vec3], steps: wp.int32, result: wp.array(dtype=wp.float32)):
+def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: wp.array(dtype=wp.float32), acc: wp.array(dtype=float), dst: wp.array[float]):
     tid = wp.tid()
-    w_v = w[tid]
     vals_v = vals[tid]
+    vals_left = vals[max(tid - 1, 0)]
+    vals_right = vals[wp.min(tid + 1, 499)]
     y_v = y[tid]
     inp_v = inp[tid]
-    s1 = wp.dot(-w_v, wp.cross(w_v, wp.vec3(vals_v + y_v, inp_v, y_v)))
-    acc2 = float(0.0)
-    for k in range(steps):
-        acc2 += vals_v
-    result[tid] = (wp.cos(wp.clamp(inp_v + s1, -4.0, 4.0)) / 2.0) + acc2
+    avg1 = (vals_left + vals_right) / 2.0
+    acc3 = float(0.0)
+    c2 = int(0)
+    while c2 < 3:
+        acc3 = acc3 + 0.25 * (wp.tanh(wp.tanh(vals_v)) - acc3)
+        c2 = c2 + 1
+    v4 = comb_08049a701e_fn0(avg1, min(inp_v, vals_v), min(y_v, acc3))
+    wp.atomic_add(acc, tid % 16, vals_v / -2.0)
+    dst[tid] = wp.tanh(wp.clamp(v4, -4.0, 4.0)) + (v4 / 1.5)

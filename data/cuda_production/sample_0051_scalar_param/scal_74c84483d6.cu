@@ -16,7 +16,7 @@ __global__ void scal_74c84483d6(
     const float* __restrict__ b,
     float alpha,
     int n_iter,
-    float* output,
+    float* out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,9 +30,9 @@ __global__ void scal_74c84483d6(
     float v3 = fmaxf(-1.75f, v2);
     float acc4 = 0.0f;
     for (int s = 0; s < n_iter; ++s) {
-        acc4 = acc4 + v1 * b_v;
+        acc4 += v1 * b_v / (float)(s + 1);
     }
-    output[tid] = fmaxf(acc4 * src_v, acc4) + alpha - v3;
+    out[tid] = acc4 * src_v + alpha - v3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ int main(int argc, char** argv)
     fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const float alpha = 1.375f;
     const int n_iter = 2;
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_out((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -190,19 +190,19 @@ int main(int argc, char** argv)
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_output, n);
+    scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -210,7 +210,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -226,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, d_b, alpha, n_iter, d_output, n);
+            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, d_b, alpha, n_iter, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -254,7 +254,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_src + bytes_b;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_written = bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -275,7 +275,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_out));
         return 0;
     }
 
@@ -286,7 +286,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0049375f, 0.0001f, stats);
     printf("%s scal_74c84483d6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -298,13 +298,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_output, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_output, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, n_iter, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -325,6 +325,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_out));
     return ok ? 0 : 1;
 }

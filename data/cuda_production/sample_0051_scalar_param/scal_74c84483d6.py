@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float, n_iter: wp.int32, output: wp.array(dtype=float)):
+def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float, n_iter: wp.int32, out: wp.array[wp.float32]):
     tid = wp.tid()
     src_v = src[tid]
     b_v = b[tid]
@@ -11,5 +11,5 @@ def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float
     v3 = max(-1.75, v2)
     acc4 = float(0.0)
     for s in range(n_iter):
-        acc4 = acc4 + (v1 * b_v)
-    output[tid] = (wp.max(acc4 * src_v, acc4) + alpha) - v3
+        acc4 += (v1 * b_v) / float(s + 1)
+    out[tid] = ((acc4 * src_v) + alpha) - v3

@@ -2,7 +2,6 @@ import warp as wp
 
 
 RADIUS = 1
-RELAX = wp.constant(0.6875)
 
 
 @wp.func
@@ -17,5 +16,4 @@ def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array[wp.float32]):
     acc = float(0.0)
     for di in range(-RADIUS, RADIUS + 1):
         acc += sten_aea329f084_lookup(phi, tid + di)
-    out[tid] = acc / 3.0
-    out[tid] *= RELAX
+    out[tid] = (acc / 3.0) - max(-1.875, wp.abs(acc))

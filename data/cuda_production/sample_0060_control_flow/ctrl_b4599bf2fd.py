@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.array(dtype=float), res: wp.array(dtype=float), dst: wp.array[float]):
+def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.array(dtype=float), out: wp.array(dtype=float), res: wp.array[wp.float32]):
     tid = wp.tid()
     src_v = src[tid]
     b_v = b[tid]
@@ -10,8 +10,8 @@ def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.a
     acc2 = float(0.0)
     c1 = int(0)
     while c1 < 5:
-        acc2 = acc2 + w_v
+        acc2 = acc2 + (w_v / float(c1 + 1))
         c1 = c1 + 1
-    v3 = wp.where(-src_v <= b_v, acc2 + src_v, b_v / (wp.abs(src_v) + 1.0))
-    res[tid] = wp.max(v3, float(tid))
-    dst[tid] = 0.5 * wp.min(float(tid), w_v)
+    v3 = wp.where(wp.max(w_v, b_v) > src_v, src_v, acc2)
+    out[tid] = v3 / (abs(src_v) + 0.5)
+    res[tid] = wp.min(w_v, b_v + src_v)

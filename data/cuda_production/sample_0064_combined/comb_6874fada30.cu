@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 64; neighbour stencil (clamped); while; where, while)
+// Combined kernel (1-D launch 500; relaxation loop; while; @wp.func helper; loop, while, helper)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,30 +11,38 @@
 #include <cstring>
 #include <vector>
 
+__device__ float comb_6874fada30_fn0(float p, float q, float r)
+{
+    float t = q * p;
+    return fabsf(t) * fabsf(r) * p;
+}
+
 __global__ void comb_6874fada30(
-    const float* __restrict__ inp,
-    const float* __restrict__ q,
-    const float* __restrict__ y,
-    float* y_out,
+    const float* __restrict__ data,
+    const float* __restrict__ b,
+    const float* __restrict__ w,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float inp_left = inp[max(tid - 1, 0)];
-    float inp_right = inp[min(tid + 1, 63)];
-    float inp_v = inp[tid];
-    float q_v = q[tid];
-    float y_v = y[tid];
-    float v1 = inp_v <= inp_right ? q_v / (fabsf(inp_left) + 2.0f) : y_v;
+    float data_v = data[tid];
+    float b_v = b[tid];
+    float w_v = w[tid];
+    float acc1 = 0.0f;
+    for (int k = 11; k > -1; --k) {
+        acc1 = acc1 + 0.5f * (data_v - acc1);
+    }
     float acc3 = 0.0f;
     int c2 = 0;
-    while (c2 < 6) {
-        acc3 = acc3 + v1;
+    while (c2 < 3) {
+        acc3 = acc3 + w_v / 8.0f * (float)c2;
         c2 = c2 + 1;
     }
-    y_out[tid] = expf(sqrtf(fabsf(floorf(y_v)))) + acc3;
+    float v4 = comb_6874fada30_fn0(acc1 + b_v, fabsf(b_v), atan2f(w_v, -0.75f));
+    res[tid] = data_v + acc3 - v4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,43 +180,43 @@ int main(int argc, char** argv)
     const uint32_t seed = 712115591U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 64;
+    const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_b((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_w((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_w.data(), h_w.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    float* d_b = nullptr;
+    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
+    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
+    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
+    float* d_w = nullptr;
+    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
+    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_y_out, n);
+    comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -216,7 +224,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -232,7 +240,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_inp, d_q, d_y, d_y_out, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_data, d_b, d_w, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -259,8 +267,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_q + bytes_y;
-        const size_t bytes_written = bytes_y_out;
+        const size_t bytes_read = bytes_data + bytes_b + bytes_w;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -279,22 +287,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_data));
+        CUDA_CHECK(cudaFree(d_b));
+        CUDA_CHECK(cudaFree(d_w));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 256) {
-        fprintf(stderr, "%s: expected 256 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2000) {
+        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0017657888734767238f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+                       0.0264f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -305,13 +313,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_y_out, n);
+        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_y_out, n);
+        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -330,9 +338,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_w));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

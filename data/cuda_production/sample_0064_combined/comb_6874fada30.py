@@ -1,18 +1,24 @@
 import warp as wp
 
 
+@wp.func
+def comb_6874fada30_fn0(p: float, q: float, r: float) -> float:
+    t = q * p
+    return (wp.abs(t) * wp.abs(r)) * p
+
 @wp.kernel
-def comb_6874fada30(inp: wp.array[float], q: wp.array[float], y: wp.array(dtype=wp.float32), y_out: wp.array[wp.float32]):
+def comb_6874fada30(data: wp.array(dtype=float), b: wp.array(dtype=wp.float32), w: wp.array[float], res: wp.array(dtype=float)):
     tid = wp.tid()
-    inp_left = inp[wp.max(tid - 1, 0)]
-    inp_right = inp[wp.min(tid + 1, 63)]
-    inp_v = inp[tid]
-    q_v = q[tid]
-    y_v = y[tid]
-    v1 = wp.where(inp_v <= inp_right, q_v / (wp.abs(inp_left) + 2.0), y_v)
+    data_v = data[tid]
+    b_v = b[tid]
+    w_v = w[tid]
+    acc1 = float(0.0)
+    for k in range(11, -1, -1):
+        acc1 = acc1 + 0.5 * (data_v - acc1)
     acc3 = float(0.0)
     c2 = int(0)
-    while c2 < 6:
-        acc3 = acc3 + v1
+    while c2 < 3:
+        acc3 = acc3 + ((w_v / 8.0) * float(c2))
         c2 = c2 + 1
-    y_out[tid] = wp.exp(wp.sqrt(wp.abs(wp.floor(y_v)))) + acc3
+    v4 = comb_6874fada30_fn0(acc1 + b_v, wp.abs(b_v), wp.atan2(w_v, -0.75))
+    res[tid] = (data_v + acc3) - v4

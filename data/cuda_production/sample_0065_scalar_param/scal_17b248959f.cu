@@ -18,8 +18,10 @@ __global__ void scal_17b248959f(
     float offset,
     float alpha,
     int n_iter,
-    float* res,
-    int res_dim1,
+    float* out,
+    int out_dim1,
+    float* y_out,
+    int y_out_dim1,
     int dim0,
     int dim1)
 {
@@ -31,9 +33,10 @@ __global__ void scal_17b248959f(
     float x_v = x[i * x_dim1 + j];
     float acc1 = 0.0f;
     for (int s = 0; s < n_iter; ++s) {
-        acc1 += x_v;
+        acc1 += x_v * (float)s;
     }
-    res[i * res_dim1 + j] = acc1 * (fabsf(x_v) * (float)n_iter) + bias + offset + alpha;
+    out[i * out_dim1 + j] = fabsf(acc1) - bias - offset - alpha;
+    y_out[i * y_out_dim1 + j] = 0.75f * x_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +140,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 524280;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 262144;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -181,26 +184,32 @@ int main(int argc, char** argv)
     const float offset = -1.9375f;
     const float alpha = -0.9375f;
     const int n_iter = 3;
-    std::vector<float> h_res((size_t)dim0 * 32);  // output, shape [24, 32] of float32
+    std::vector<float> h_out((size_t)dim0 * 32);  // output, shape [24, 32] of float32
+    std::vector<float> h_y_out((size_t)dim0 * 32);  // output, shape [24, 32] of float32
 
     // Device buffers
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(32, 8);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_res, 32, dim0, dim1);
+    scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_out, 32, d_y_out, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -208,7 +217,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -224,7 +234,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_17b248959f<<<grid, block, 0, stream>>>(d_x, 32, bias, offset, alpha, n_iter, d_res, 32, dim0, dim1);
+            scal_17b248959f<<<grid, block, 0, stream>>>(d_x, 32, bias, offset, alpha, n_iter, d_out, 32, d_y_out, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -252,7 +262,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_x;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_written = bytes_out + bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -272,19 +282,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 3072) {
-        fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 6144) {
+        fprintf(stderr, "%s: expected 6144 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.0039562500000000006f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
+                       0.00515625f, 0.0001f, stats);
+    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 768,
+                       0.00015000000000000001f, 0.0001f, stats);
     printf("%s scal_17b248959f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -295,13 +308,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_res, 32, dim0, dim1);
+        scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_out, 32, d_y_out, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_res, 32, dim0, dim1);
+        scal_17b248959f<<<grid, block>>>(d_x, 32, bias, offset, alpha, n_iter, d_out, 32, d_y_out, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -321,6 +334,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }
