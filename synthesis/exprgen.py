@@ -1002,6 +1002,9 @@ class ExprGen:
             return True
         if value.startswith("1.0 / (1.0 + wp.exp("):
             return True
+        choice = _call_args(value, ("wp.where(",))  # both of its values never negative
+        if choice is not None and len(choice) == 3:
+            return self._never_negative(choice[1]) and self._never_negative(choice[2])
         index = _FLOAT_OF_NAME.fullmatch(value)
         return index is not None and index.group(1) in self.w.tid_names
 
