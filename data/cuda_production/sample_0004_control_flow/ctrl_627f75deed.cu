@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); argument loop bound; relaxation loop)
+// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); argument loop bound; smoothing loop)
 // Standalone CUDA translation of the Warp kernel `ctrl_627f75deed` (see ctrl_627f75deed.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -38,7 +38,7 @@ __global__ void ctrl_627f75deed(
     }
     float acc2 = 0.0f;
     for (int k = 0; k < count; ++k) {
-        acc2 = acc2 + 0.25f * (-a_v - -q_v - acc2);
+        acc2 = acc2 * 0.5f + (-a_v - -q_v);
     }
     output[tid] = r1 / (fabsf(a_right) + 1.0f) / (fabsf(acc2 / (fabsf(src_v) + 2.0f)) + 1.0f) + WEIGHT_627F75DEED;
 }

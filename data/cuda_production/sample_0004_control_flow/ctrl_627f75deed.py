@@ -18,5 +18,5 @@ def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(d
         r1 = (float(tid) / 1.5) / (abs(src_v / 4.0) + 0.5)
     acc2 = float(0.0)
     for k in range(0, count):
-        acc2 = acc2 + 0.25 * ((-a_v) - (-q_v) - acc2)
+        acc2 = acc2 * 0.5 + ((-a_v) - (-q_v))
     output[tid] = ((r1 / (abs(a_right) + 1.0)) / (abs(acc2 / (abs(src_v) + 2.0)) + 1.0)) + WEIGHT_627F75DEED

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; relaxation loop; while; @wp.func helper; while, helper, atomic)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; smoothing loop; while; @wp.func helper; while, helper, atomic)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -59,7 +59,7 @@ __global__ void comb_08049a701e(
     float acc3 = 0.0f;
     int c2 = 0;
     while (c2 < 3) {
-        acc3 = acc3 + 0.25f * (tanhf(tanhf(vals_v)) - acc3);
+        acc3 = acc3 * 0.5f + tanhf(tanhf(vals_v));
         c2 = c2 + 1;
     }
     float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, acc3));

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 1024; loop bound from argument; 2 scalar parameters)
+// Scalar-parameter kernel (1-D launch 1024; relaxation loop; loop bound from argument; 2 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_74c84483d6` (see scal_74c84483d6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -30,7 +30,7 @@ __global__ void scal_74c84483d6(
     float v3 = fmaxf(-1.75f, v2);
     float acc4 = 0.0f;
     for (int s = 0; s < n_iter; ++s) {
-        acc4 += v1 * b_v / (float)(s + 1);
+        acc4 = acc4 + 0.25f * (v1 * b_v - acc4);
     }
     out[tid] = acc4 * src_v + alpha - v3;
 }
@@ -287,7 +287,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0049375f, 0.0001f, stats);
+                       0.0033375f, 0.0001f, stats);
     printf("%s scal_74c84483d6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

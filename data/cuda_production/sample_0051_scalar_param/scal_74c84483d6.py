@@ -11,5 +11,5 @@ def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float
     v3 = max(-1.75, v2)
     acc4 = float(0.0)
     for s in range(n_iter):
-        acc4 += (v1 * b_v) / float(s + 1)
+        acc4 = acc4 + 0.25 * (v1 * b_v - acc4)
     out[tid] = ((acc4 * src_v) + alpha) - v3

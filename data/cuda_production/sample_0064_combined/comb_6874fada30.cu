@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; relaxation loop; while; @wp.func helper; loop, while, helper)
+// Combined kernel (1-D launch 500; smoothing loop; while; @wp.func helper; loop, while, helper)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -21,7 +21,7 @@ __global__ void comb_6874fada30(
     const float* __restrict__ data,
     const float* __restrict__ b,
     const float* __restrict__ w,
-    float* res,
+    float* output,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,16 +33,16 @@ __global__ void comb_6874fada30(
     float w_v = w[tid];
     float acc1 = 0.0f;
     for (int k = 11; k > -1; --k) {
-        acc1 = acc1 + 0.5f * (data_v - acc1);
+        acc1 = acc1 * 0.75f + data_v;
     }
     float acc3 = 0.0f;
     int c2 = 0;
     while (c2 < 3) {
-        acc3 = acc3 + w_v / 8.0f * (float)c2;
+        acc3 = acc3 * 0.75f + data_v;
         c2 = c2 + 1;
     }
-    float v4 = comb_6874fada30_fn0(acc1 + b_v, fabsf(b_v), atan2f(w_v, -0.75f));
-    res[tid] = data_v + acc3 - v4;
+    float v4 = comb_6874fada30_fn0(fminf(fmaxf(fabsf(acc1), -4.0f), 4.0f), atan2f(w_v, 1.4375f), fabsf(b_v));
+    output[tid] = expf(fminf(fmaxf(v4, -2.0f), 2.0f)) - acc3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ int main(int argc, char** argv)
     fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_w((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_w.data(), h_w.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_res((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_data = nullptr;
@@ -204,19 +204,19 @@ int main(int argc, char** argv)
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
     CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
+    comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -224,7 +224,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -240,7 +240,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_data, d_b, d_w, d_res, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_data, d_b, d_w, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -268,7 +268,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_data + bytes_b + bytes_w;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_written = bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -290,7 +290,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_data));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_output));
         return 0;
     }
 
@@ -301,8 +301,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0264f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+                       0.0015389056098930652f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -313,13 +313,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
+        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_res, n);
+        comb_6874fada30<<<grid, block>>>(d_data, d_b, d_w, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -341,6 +341,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_data));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;
 }

@@ -7,18 +7,18 @@ def comb_6874fada30_fn0(p: float, q: float, r: float) -> float:
     return (wp.abs(t) * wp.abs(r)) * p
 
 @wp.kernel
-def comb_6874fada30(data: wp.array(dtype=float), b: wp.array(dtype=wp.float32), w: wp.array[float], res: wp.array(dtype=float)):
+def comb_6874fada30(data: wp.array(dtype=float), b: wp.array(dtype=wp.float32), w: wp.array[float], output: wp.array[float]):
     tid = wp.tid()
     data_v = data[tid]
     b_v = b[tid]
     w_v = w[tid]
     acc1 = float(0.0)
     for k in range(11, -1, -1):
-        acc1 = acc1 + 0.5 * (data_v - acc1)
+        acc1 = acc1 * 0.75 + data_v
     acc3 = float(0.0)
     c2 = int(0)
     while c2 < 3:
-        acc3 = acc3 + ((w_v / 8.0) * float(c2))
+        acc3 = acc3 * 0.75 + data_v
         c2 = c2 + 1
-    v4 = comb_6874fada30_fn0(acc1 + b_v, wp.abs(b_v), wp.atan2(w_v, -0.75))
-    res[tid] = (data_v + acc3) - v4
+    v4 = comb_6874fada30_fn0(wp.clamp(wp.abs(acc1), -4.0, 4.0), wp.atan2(w_v, 1.4375), wp.abs(b_v))
+    output[tid] = wp.exp(wp.clamp(v4, -2.0, 2.0)) - acc3
