@@ -99,7 +99,8 @@ _NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
 # `wp.log(1.0 + wp.exp(a))`, `wp.smoothstep(lo, hi, a)`.
 _GENERATED_NON_NEGATIVE = ("wp.pow(", "wp.log(", "wp.smoothstep(")
 _FLOAT_OF_NAME = re.compile(r"float\((\w+)\)")
-_NEVER_NEGATIVE_CALLS = ("wp.abs(", "abs(", "wp.sqrt(", "wp.exp(", "wp.length(", "wp.length_sq(")
+# realism's calls never negative, as the generators spell them (`abs` also without `wp.`)
+_NEVER_NEGATIVE_CALLS = tuple(f"wp.{name}(" for name in sorted(realism.NEVER_NEGATIVE_CALLS)) + ("abs(",)
 
 
 def _call_args(src: str, prefixes: tuple[str, ...]) -> list[str] | None:

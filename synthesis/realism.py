@@ -12,6 +12,8 @@ Source patterns (one function each, `find_patterns` runs them all):
   no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`),
                       a min/max with an operand the inner one already took (`max(max(x, c), x)`), rounding
                       an integer made float (`wp.floor(float(tid))`)
+  cancelling_terms    a sum in which one value is both added and subtracted (`(x + z) - (x + y)`, also through
+                      locals): a person writes `z - y`
   invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`; also
                       `acc += x * float(k)`, x times a number), or whose `break`/`continue` test is the same
                       on every trip
@@ -40,7 +42,7 @@ from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expressi
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation", "no_effect",
-                   "invariant_loop")
+                   "cancelling_terms", "invariant_loop")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
@@ -428,6 +430,37 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                         and any(same_tree(_through_locals(a, values), _through_locals(other, values)) for a in inner.args):
                     out.append(Finding("no_effect", node.lineno, _text(node)))
                     break
+    return out
+
+
+def _signed_terms(node: ast.expr, values: dict[str, ast.expr], sign: int = 1, depth: int = 0) -> list[tuple[int, ast.expr]]:
+    """The terms of a sum or difference with their signs, through locals assigned once (a few levels)."""
+    if depth < 4:
+        node = _through_locals(node, values)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            right = sign if isinstance(node.op, ast.Add) else -sign
+            return _signed_terms(node.left, values, sign, depth + 1) + _signed_terms(node.right, values, right, depth + 1)
+    return [(sign, node)]
+
+
+def find_cancelling_terms(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """Sums in which one value (not a literal) is added and also subtracted, also through locals:
+    `(x + z) - (x + y)` is `z - y`. Each outermost such sum is reported once."""
+    index = FunctionIndex(fn) if index is None else index
+    sums = [n for n in index.of_kind(ast.BinOp) if isinstance(n.op, (ast.Add, ast.Sub))]
+    if not sums:
+        return []
+    values = _single_values(index)
+    out, inside = [], set()
+    for node in sums:  # ast.walk's order: outer sums first
+        if id(node) in inside:
+            continue
+        terms = _signed_terms(node, values)
+        plus = [t for sign, t in terms if sign > 0 and not isinstance(t, ast.Constant)]
+        minus = [t for sign, t in terms if sign < 0 and not isinstance(t, ast.Constant)]
+        if any(same_tree(a, b) for a in plus for b in minus):
+            out.append(Finding("cancelling_terms", node.lineno, _text(node)))
+            inside |= {id(n) for n in ast_walk(node)}
     return out
 
 
@@ -1769,6 +1802,7 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
         out += find_helper_problems(fn, index)
         out += find_undone_operations(fn, index)
         out += find_no_effect(fn, index)
+        out += find_cancelling_terms(fn, index)
         if index.of_kind(ast.For, ast.While):
             out += find_invariant_loops(fn, index)
         if dim:

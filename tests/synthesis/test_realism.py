@@ -76,6 +76,10 @@ PLANTED = [
     ("no_effect", "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, x) + b[tid]",
      "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, b[tid]) + x"),
     ("no_effect", "out[tid] = wp.floor(float(tid)) * a[tid]", "out[tid] = wp.floor(a[tid] * 4.0) * b[tid]"),
+    # a value added and subtracted, also through locals
+    ("cancelling_terms", "x = a[tid] + b[tid]\nout[tid] = x - a[tid]", "x = a[tid] + b[tid]\nout[tid] = x - b[tid] * 2.0"),
+    ("cancelling_terms", "e = a[tid] + scale\nd = a[tid] + b[tid]\nout[tid] = e - d",
+     "e = a[tid] + scale\nd = b[tid] * 2.0\nout[tid] = e - d"),
     # an exit test that holds on every trip or on none
     ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    if a[tid] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc",
      "acc = float(0.0)\nfor k in range(4):\n    if a[k] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc"),
