@@ -168,7 +168,9 @@ def absorbs(op: str, a: str, b: str) -> bool:
         args = _call_args(inner, prefixes)
         if args is not None and other in args:
             return True
-    return False
+    left, right = _call_args(a, prefixes), _call_args(b, prefixes)
+    # `max(max(x, c), max(d, x))`: x twice, the outer max of three values written with a repeat
+    return left is not None and right is not None and not set(left).isdisjoint(right)
 
 
 def _same_names(a: str, b: str) -> bool:
@@ -379,12 +381,14 @@ class KernelWriter:
         self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
+        self.coordinates: set[str] = set()  # the grid-coordinate locals (`coordinate`): never negative
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
         self._parse_cache: dict = {}  # source text -> its (read-only) tree, for the realism evaluators
         self._dump_cache: dict[int, str] = {}  # id(node) -> its text, for the trees of _parse_cache (alive as long)
         self._arg_info_cache: tuple | None = None  # (the arguments, their ArgInfo records): see _arg_infos
+        self._local_values: tuple | None = None  # (state key, locals' parsed values): see local_values
         self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
         if len(dim) == 1:
             self.tid_names = ("tid",)
@@ -454,6 +458,39 @@ class KernelWriter:
             self.load_lines.append(f"    {local} = {expr.src}")
             expr = Expr(local, spec.dtype, float(mag), spec.grid_bits)
             self._loads[name] = expr
+        return expr
+
+    COORDINATE_NAMES = {"position": ("px", "py", "pz"), "centre": ("cx", "cy", "cz"), "fraction": ("fx", "fy", "fz")}
+
+    def coordinate(self, axis: int = 0) -> Expr:
+        """The thread's place on the launch grid along `axis` as a value, the way kernels use a thread
+        index as data: a grid position (`px = float(tid) * 0.0625`), a cell's centre
+        (`cx = (float(i) + 0.5) * 0.125`) or a fraction of the launch (`fx = float(tid) / 256.0`).
+        The spacing is a power of two (exact), so the grid spans 4 to 8 units. Made once, in a
+        local at the top, like a cached load."""
+        key = f"@coordinate{axis}"
+        if key in self._loads:
+            return self._loads[key]
+        t, n = self.tid_names[axis], self.dim[axis]
+        bits = max(0, (n - 1).bit_length() - 3)  # n * 2**-bits in [4, 8) for n >= 8
+        forms = ["position", "centre"] + (["fraction"] if n & (n - 1) == 0 and n >= 8 else [])
+        form = self.rng.choice(forms)
+        step = fmt_float(2.0 ** -bits)
+        if form == "position":
+            value, mag, q = f"float({t}) * {step}" if bits else f"float({t})", n * 2.0 ** -bits, bits
+        elif form == "centre":
+            value, mag, q = f"(float({t}) + 0.5) * {step}" if bits else f"float({t}) + 0.5", (n + 0.5) * 2.0 ** -bits, bits + 1
+        else:
+            value, mag, q = f"float({t}) / {fmt_float(float(n))}", 1.0, (n - 1).bit_length()
+        taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
+        local = self._unique_local(self.COORDINATE_NAMES[form][axis])
+        while local in taken:
+            local = self._unique_local(local + "_")
+        self.load_lines.append(f"    {local} = {value}")
+        expr = Expr(local, "float32", float(mag), q)
+        self._loads[key] = expr
+        self.coordinates.add(local)
+        self.feature("grid coordinate from the thread index")
         return expr
 
     NEIGHBOUR_WORDS = {1: {0: ("left", "right")}, 2: {0: ("up", "down"), 1: ("left", "right")},
@@ -621,6 +658,16 @@ class KernelWriter:
         self.note_varying(name, value.src)
         self.defs[name] = value.src
         return var
+
+    def local_values(self) -> dict[str, ast.expr]:
+        """The locals with one value (never reassigned), parsed: name -> its value's tree, as realism's
+        checks follow locals. Made again only when a local comes or goes."""
+        key = (len(self.defs), len(self.reassigned))
+        cached = self._local_values
+        if cached is None or cached[0] != key:
+            cached = self._local_values = (key, {name: self._parsed_expr(text) for name, text in self.defs.items()
+                                                 if name not in self.reassigned})
+        return cached[1]
 
     def judge_value(self, src: str) -> str | None:
         """"constant" or "copy" when the value of `src` is, on sampled inputs, one number or one input."""
@@ -876,6 +923,11 @@ FLOAT_CONSTS = [k / 16 for k in range(-40, 41) if k != 0]
 FLOAT_CONST_EXPRS = tuple(Expr(fmt_float(v), "float32", abs(v), CONST_Q, atom=v > 0, lit=True) for v in FLOAT_CONSTS)
 
 
+# The literal Expr of each divisor div_const draws, for `ExprGen.folds`.
+FLOAT_LITERAL_OF = {c: Expr(fmt_float(c), "float32", abs(c), CONST_Q, atom=c > 0, lit=True)
+                    for c in (2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0)}
+
+
 class ExprGen:
     """Draws random typed expressions over what a KernelWriter has in scope."""
 
@@ -946,7 +998,10 @@ class ExprGen:
             if len(choices) == 1 or rng.random() < 0.15:
                 ints = [e for scope in w.scopes for e in scope.values() if e.type == "int32"]  # w.visible
                 if ints:
-                    return self._float_of(rng.choice(ints))
+                    i = rng.choice(ints)
+                    # a thread index as a value (its grid coordinate) now and then, as in real kernels
+                    if i.src not in w.tid_names or rng.random() < 0.1:
+                        return self._float_of(i)
         if dtype == "int32":
             choices.append(self.const_int())
         if not choices:
@@ -1007,7 +1062,18 @@ class ExprGen:
         if choice is not None and len(choice) == 3:
             return self._never_negative(choice[1]) and self._never_negative(choice[2])
         index = _FLOAT_OF_NAME.fullmatch(value)
-        return index is not None and index.group(1) in self.w.tid_names
+        name = value if index is None else index.group(1)
+        if name in self.w.tid_names or name in self.w.coordinates:
+            return True
+        trips = self.w.loop_ranges.get(name)  # a loop counter whose values are all known and >= 0
+        if trips:
+            return min(trips) >= 0
+        # sums, products, quotients and casts of such (`1.75 / (px + 2.0)`), as realism reads them
+        if not any(ch in value for ch in "+*/(") or value.startswith("-"):
+            return False
+        counters = set(self.w.tid_names) | self.w.coordinates
+        counters.update(k for k, v in self.w.loop_ranges.items() if v and min(v) >= 0)
+        return realism.never_negative_value(self.w._parsed_expr(value), self.w.local_values(), counters)
 
     def _absorbs(self, op: str, a: str, b: str) -> bool:
         return absorbs(op, self._value_of(a), b) or absorbs(op, a, self._value_of(b)) \
@@ -1018,7 +1084,11 @@ class ExprGen:
         return src if self._never_negative(src) else f"wp.abs({src})"
 
     def _float_of(self, i: Expr) -> Expr:
-        """`float(i)` of an int leaf, made once per ExprGen (Exprs are immutable: one serves every draw)."""
+        """`float(i)` of an int leaf, made once per ExprGen (Exprs are immutable: one serves every draw);
+        for a thread index, its grid coordinate (`px = float(tid) * 0.0625`): real kernels use a
+        thread index as a value as a position on a grid, not as a count."""
+        if i.src in self.w.tid_names:
+            return self.w.coordinate(self.w.tid_names.index(i.src))
         e = self._as_float.get(i)
         if e is None:
             e = self._as_float[i] = Expr(f"float({i.src})", "float32", i.mag, 0)
@@ -1049,8 +1119,9 @@ class ExprGen:
         ints = [e for scope in self.w.scopes for e in scope.values() if e.type == "int32"]
         for _ in range(12):
             literal = rng.choice(FLOAT_CONST_EXPRS)  # leaf draws a literal first, always
-            if ints:  # with no other choice, leaf takes an int without drawing `random()`
-                e = self._float_of(rng.choice(ints))
+            if ints:  # with no other choice, leaf takes an int (a thread index one time in five)
+                i = rng.choice(ints)
+                e = self._float_of(i) if i.src not in self.w.tid_names or rng.random() < 0.2 else rng.choice([literal])
             else:
                 e = rng.choice([literal])
             if e.mag <= MAX_FLOAT_MAG and (not exact or e.exact):
@@ -1091,8 +1162,8 @@ class ExprGen:
                 k = self.const_int(2, 5)
                 return Expr(f"{e.operand()} * {k.src}", "int32", e.mag * k.mag, 0, atom=False)
             if e.type in ("float32",) and self.w.visible("int32") and not self.w.varies(e.src):
-                t = Expr(f"float({self.w.tid_names[0]})", "float32", float(self.w.dim[0]), 0)
-                return Expr(f"{e.operand()} + {t.src}", "float32", e.mag + t.mag, join_q(e.q, 0), atom=False)
+                t = self.w.coordinate(0)
+                return Expr(f"{e.operand()} + {t.src}", "float32", e.mag + t.mag, join_q(e.q, t.q), atom=False)
             c = self.rng.choice([0.5, 0.25, 2.0, 1.5, -0.5, 0.75])
             q = None if e.q is None else e.q + CONST_Q
             return Expr(f"{fmt_float(c)} * {e.operand()}", e.type, e.mag * abs(c), q, atom=False)
@@ -1139,6 +1210,18 @@ class ExprGen:
         defs = self.w.defs
         return a.src == b.src or defs.get(a.src, a.src) == defs.get(b.src, b.src)
 
+    def folds(self, a: Expr, sym: str, b: Expr) -> bool:
+        """Whether `a sym b` has two literals a person folds into one (realism's foldable_constants):
+        a number literal on one side and, on the other, a value a literal already scales (for `*`,
+        `/`) or shifts (for `+`, `-`), or, for `*` and `/`, a negation a negative literal undoes."""
+        if a.lit == b.lit:  # no literal (nothing to fold) or two (degenerate's)
+            return False
+        lit, other = (a, b) if a.lit else (b, a)
+        family = realism.MULTIPLYING if sym in ("*", "/") else realism.ADDING
+        if realism.scaled_by_literal(self.w._parsed_expr(other.src), family) is not None:
+            return True
+        return family is realism.MULTIPLYING and lit.src.startswith("-") and other.src.startswith("-")
+
     def _float_op(self, op: str, depth: int) -> Expr | None:
         sub = functools.partial(self.float_expr, depth - 1)
         if op in ("add", "sub", "mul"):
@@ -1146,6 +1229,12 @@ class ExprGen:
             if self.degenerate(a, b, same_ok=op == "mul"):
                 return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+            if op != "mul" and b.lit and b.src.startswith("-"):  # `x - 2.375`, not `x + -2.375`
+                sym, b = "-" if sym == "+" else "+", Expr(b.src[1:], b.type, b.mag, b.q, atom=True, lit=True)
+            elif op == "add" and a.lit and a.src.startswith("-"):  # `x - 0.9375`, not `(-0.9375) + x`
+                a, sym, b = b, "-", Expr(a.src[1:], a.type, a.mag, a.q, atom=True, lit=True)
+            if self.folds(a, sym, b):
+                return None
             if op == "mul":
                 mag = a.mag * b.mag
                 q = None if a.q is None or b.q is None else a.q + b.q
@@ -1157,6 +1246,8 @@ class ExprGen:
             if a.lit:
                 return None
             c = self.rng.choice([2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0])
+            if self.folds(a, "/", FLOAT_LITERAL_OF[c]):  # `(x * 2.5) / 2.0`, `(-x) / -2.0`
+                return None
             k = math.log2(abs(c))
             # Dividing by a power of two is exact; by 2**k, k > 0, the grid gets k bits finer.
             if not k.is_integer() or a.q is None:
@@ -1282,6 +1373,8 @@ class ExprGen:
             if self.degenerate(a, b, same_ok=op == "mul"):
                 return None
             sym = {"add": "+", "sub": "-", "mul": "*"}[op]
+            if self.folds(a, sym, b):
+                return None
             mag = a.mag * b.mag if op == "mul" else a.mag + b.mag
             return Expr(f"{a.operand()} {sym} {b.operand()}", "int32", mag, 0, atom=False)
         if a.lit:
@@ -1313,6 +1406,9 @@ class ExprGen:
             op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
             cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
             self.w.note_comparison(cond.src, a.src, op, b.src)
+            tree, values = self.w._parsed_expr(cond.src), self.w.local_values()
+            if realism.comparison_cancels(tree, values) or realism.compares_with_own_operand(tree, values):
+                continue  # `x + t >= t` is `x >= 0`; `max(a, b) >= a` always holds
             if not self.w.launch_constant(cond.src):
                 return cond
         return self._fallback_compare()
@@ -1338,12 +1434,20 @@ class ExprGen:
                     continue
                 op = self.rng.choice(["and", "or"])
                 cond = Expr(f"{a.operand()} {op} {b.operand()}", "bool", 1.0, 0, atom=False)
+                if realism.redundant_tests(self.w._parsed_expr(cond.src)):
+                    continue  # `a <= b and b >= a`, `x > 1.0 and x > -1.0`
                 # `(a) op (b)` (comparisons are never atoms): its value combines theirs
                 combines = (op, a.src, b.src) if not (a.atom or b.atom) else None
-            else:
-                a = self.compare(depth)
-                cond = Expr(f"not ({a.src})", "bool", 1.0, 0, atom=False)
-                combines = ("not", a.src)
+            else:  # `not` over a compound test (over one comparison a person flips the comparison)
+                a, b = self.compare(depth), self.compare(depth)
+                if a.src == b.src:
+                    continue
+                op = self.rng.choice(["and", "or"])
+                inner = f"{a.operand()} {op} {b.operand()}"
+                if realism.redundant_tests(self.w._parsed_expr(inner)):
+                    continue
+                cond = Expr(f"not ({inner})", "bool", 1.0, 0, atom=False)
+                combines = None
             if not self.w.launch_constant(cond.src, combines):  # `t != 1 or t <= 4` holds everywhere
                 return cond
         return self.compare(depth)
@@ -1377,7 +1481,15 @@ class ExprGen:
             return pick
         choices += extra
         if not choices or self.rng.random() < 0.15:
-            parts = [self.float_expr(self.rng.choice([0, 0, 1]), exact=True) for _ in range(n)]
+            parts: list[Expr] = []
+            for _ in range(n):  # components that differ: not `wp.vec3(px, px, px)`
+                for _ in range(4):
+                    part = self.float_expr(self.rng.choice([0, 0, 1]), exact=True)
+                    if part.lit or all(part.src != p.src for p in parts):
+                        break
+                else:
+                    part = self.const_float()
+                parts.append(part)
             return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
                         max(p.mag for p in parts), join_q(*(p.q for p in parts)), lit=all(p.lit for p in parts))
         return self.rng.choice(choices)

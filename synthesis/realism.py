@@ -9,11 +9,17 @@ Source patterns (one function each, `find_patterns` runs them all):
   helper_passthrough  a @wp.func returning one of its parameters unchanged
   helper_unused_param a @wp.func parameter the body never reads
   undone_operation    an involution applied twice (`-(-x)`, `transpose(transpose(m))`), `cross(v, -v)`
-  no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`),
+  no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`,
+                      `wp.abs(tid)`, `abs(float(i) * 0.5)`),
                       a min/max with an operand the inner one already took (`max(max(x, c), x)`), rounding
                       an integer made float (`wp.floor(float(tid))`)
   cancelling_terms    a sum in which one value is both added and subtracted (`(x + z) - (x + y)`, also through
-                      locals): a person writes `z - y`
+                      locals): a person writes `z - y`; also across a comparison (`x + t >= t` is `x >= 0`)
+  foldable_constants  two number literals a person folds into one: `(x * 2.5) / 1.5`, `(x + 1.0) - 0.25`,
+                      a negation undone by a negative literal (`(-x) / -2.0`), `x + -2.375`
+  redundant_branch    branching that decides nothing: an `if` whose arms are the same, an arm that assigns a
+                      value the variable was just given, an `and`/`or` that repeats or implies one of its
+                      comparisons (`a <= b and b >= a`, `x > 1.0 and x > -1.0`), `max(a, b) >= a`
   invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`; also
                       `acc += x * float(k)`, x times a number), or whose `break`/`continue` test is the same
                       on every trip
@@ -42,7 +48,7 @@ from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expressi
 
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation", "no_effect",
-                   "cancelling_terms", "invariant_loop")
+                   "cancelling_terms", "foldable_constants", "redundant_branch", "invariant_loop")
 FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
@@ -375,10 +381,60 @@ def find_undone_operations(fn: ast.FunctionDef, index: FunctionIndex | None = No
 NEVER_NEGATIVE_CALLS = {"abs", "sqrt", "exp", "length", "length_sq", "cosh"}
 
 
-def _never_negative(node: ast.expr) -> bool:
-    if isinstance(node, ast.Call):
-        return call_name(node) in NEVER_NEGATIVE_CALLS
-    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and same_tree(node.left, node.right)
+def never_negative_value(node: ast.expr, values: dict[str, ast.expr] | None = None,
+                    counters: frozenset[str] | set[str] = frozenset(), depth: int = 0) -> bool:
+    """Whether `node` is never negative: a call that never is (`abs`, `sqrt`, ...), `x * x`, a
+    thread index or a counter of a loop from a non-negative start (`counters`), a number literal
+    that is not negative, and sums, products, quotients and casts of such (`float(i) * 0.5`).
+    `values`: locals assigned once, followed."""
+    if values is not None:
+        node = _through_locals(node, values)
+    cls = type(node)
+    if cls is ast.Call:
+        name = call_name(node)
+        if name in NEVER_NEGATIVE_CALLS or name == "tid":
+            return True
+        return name in _CASTS and len(node.args) == 1 and depth < 6 \
+            and never_negative_value(node.args[0], values, counters, depth + 1)
+    if cls is ast.Name:
+        return node.id in counters
+    if cls is ast.Constant:
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool) and node.value >= 0
+    if cls is ast.BinOp:
+        if isinstance(node.op, ast.Mult) and same_tree(node.left, node.right):
+            return True
+        return isinstance(node.op, (ast.Add, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)) and depth < 6 \
+            and never_negative_value(node.left, values, counters, depth + 1) \
+            and never_negative_value(node.right, values, counters, depth + 1)
+    return False
+
+
+_CASTS = {"float", "float32", "float64", "int", "int32", "int64"}
+
+
+def _counters(fn: ast.FunctionDef) -> set[str]:
+    """Names that are never negative throughout `fn`: thread indices and the variables of `range`
+    loops whose start is a literal that is not negative and whose step, where given, is positive."""
+    names = set()
+    for n in ast_walk(fn):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "tid":
+            names |= {t.id for target in n.targets for t in ast_walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call) \
+                and call_name(n.iter) == "range" and not n.iter.keywords and 1 <= len(n.iter.args) <= 3:
+            args = n.iter.args
+            start_ok = len(args) == 1 or isinstance(args[0], ast.Constant) and isinstance(args[0].value, int) \
+                and args[0].value >= 0
+            step_ok = len(args) < 3 or isinstance(args[2], ast.Constant) and isinstance(args[2].value, int) \
+                and args[2].value > 0
+            if start_ok and step_ok:
+                names.add(n.target.id)
+    # a counter assigned anywhere else is no counter
+    for n in ast_walk(fn):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if not (isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "tid"):
+                names -= {t.id for target in targets for t in ast_walk(target) if isinstance(t, ast.Name)}
+    return names
 
 
 ROUNDING_CALLS = {"floor", "ceil", "round", "trunc", "rint"}
@@ -399,12 +455,13 @@ def _int_names(fn: ast.FunctionDef) -> set[str]:
 
 def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Operations that change nothing (also through locals): `abs` of a value that is never negative
-    (`abs`, `sqrt`, `exp`, a length, `x * x`), `min`/`max` of a value and a `min`/`max` that already
-    took it (`max(max(x, c), x)` is `max(x, c)`), and rounding an integer made float
+    (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a value and a `min`/`max` that already
+    took it (`max(max(x, c), x)` is `max(x, c)`; also `max(max(x, c), max(d, x))`), and rounding an integer made float
     (`wp.floor(float(tid))`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
     ints = None  # _int_names(fn), likewise
+    counters = None  # _counters(fn), likewise
     out = []
     for node in index.of_kind(ast.Call, ast.UnaryOp):
         if not isinstance(node, ast.Call) or node.keywords:
@@ -420,7 +477,8 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                     out.append(Finding("no_effect", node.lineno, _text(node)))
         elif name == "abs" and len(node.args) == 1:
             values = _single_values(index) if values is None else values
-            if _never_negative(_through_locals(node.args[0], values)):
+            counters = _counters(fn) if counters is None else counters
+            if never_negative_value(node.args[0], values, counters):
                 out.append(Finding("no_effect", node.lineno, _text(node)))
         elif name in ("min", "max") and len(node.args) == 2:
             values = _single_values(index) if values is None else values
@@ -430,6 +488,12 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                         and any(same_tree(_through_locals(a, values), _through_locals(other, values)) for a in inner.args):
                     out.append(Finding("no_effect", node.lineno, _text(node)))
                     break
+            else:  # max(max(x, c), max(d, x)): x taken twice
+                left, right = (_through_locals(a, values) for a in node.args)
+                if all(isinstance(c, ast.Call) and call_name(c) == name and len(c.args) == 2 for c in (left, right)) \
+                        and any(same_tree(_through_locals(a, values), _through_locals(b, values))
+                                for a in left.args for b in right.args):
+                    out.append(Finding("no_effect", node.lineno, _text(node)))
     return out
 
 
@@ -443,24 +507,211 @@ def _signed_terms(node: ast.expr, values: dict[str, ast.expr], sign: int = 1, de
     return [(sign, node)]
 
 
+def comparison_cancels(node: ast.Compare, values: dict[str, ast.expr]) -> bool:
+    """Whether one value (not a literal) is on both sides of comparison `node` with the same sign."""
+    return _cancels(_signed_terms(node.left, values) + [(-sign, t) for sign, t in _signed_terms(node.comparators[0], values)])
+
+
+def _cancels(terms: list[tuple[int, ast.expr]]) -> bool:
+    plus = [t for sign, t in terms if sign > 0 and not isinstance(t, ast.Constant)]
+    minus = [t for sign, t in terms if sign < 0 and not isinstance(t, ast.Constant)]
+    return any(same_tree(a, b) for a in plus for b in minus)
+
+
 def find_cancelling_terms(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Sums in which one value (not a literal) is added and also subtracted, also through locals:
-    `(x + z) - (x + y)` is `z - y`. Each outermost such sum is reported once."""
+    `(x + z) - (x + y)` is `z - y`. Each outermost such sum is reported once. A comparison is its
+    left side minus its right: `x + t >= t` (one value on both sides) is `x >= 0`."""
     index = FunctionIndex(fn) if index is None else index
     sums = [n for n in index.of_kind(ast.BinOp) if isinstance(n.op, (ast.Add, ast.Sub))]
-    if not sums:
+    compares = [n for n in index.of_kind(ast.Compare) if len(n.ops) == 1]
+    if not sums and not compares:
         return []
     values = _single_values(index)
     out, inside = [], set()
+    for node in compares:
+        if comparison_cancels(node, values):
+            out.append(Finding("cancelling_terms", node.lineno, _text(node)))
+            inside |= {id(n) for n in ast_walk(node)}
     for node in sums:  # ast.walk's order: outer sums first
         if id(node) in inside:
             continue
-        terms = _signed_terms(node, values)
-        plus = [t for sign, t in terms if sign > 0 and not isinstance(t, ast.Constant)]
-        minus = [t for sign, t in terms if sign < 0 and not isinstance(t, ast.Constant)]
-        if any(same_tree(a, b) for a in plus for b in minus):
+        if _cancels(_signed_terms(node, values)):
             out.append(Finding("cancelling_terms", node.lineno, _text(node)))
             inside |= {id(n) for n in ast_walk(node)}
+    return out
+
+
+# ---- constants a person folds, branching that decides nothing -----------------------------------
+MULTIPLYING = (ast.Mult, ast.Div)
+ADDING = (ast.Add, ast.Sub)
+
+
+def _number(node: ast.expr) -> float | None:
+    """The value of a number literal (`-2.0` included), else None."""
+    sign = 1
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign, node = (-sign if isinstance(node.op, ast.USub) else sign), node.operand
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return sign * node.value
+    return None
+
+
+def scaled_by_literal(node: ast.expr, family: tuple[type, ...]) -> ast.Constant | None:
+    """For `x op c` / `c op x` with `op` in `family`, exactly one side a number literal: that literal."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, family):
+        left, right = _number(node.left), _number(node.right)
+        if (left is None) != (right is None):
+            return node.left if left is not None else node.right
+    return None
+
+
+def _is_float_literal(node: ast.expr) -> bool:
+    while isinstance(node, ast.UnaryOp):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, float)
+
+
+def find_foldable_constants(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """A number literal applied to a value that another literal already scales or shifts by the same
+    kind of operation (`(x * 2.5) / 1.5`, `c - (x - c2)`): a person writes one constant. Also a
+    negation undone by a negative literal (`(-x) / -2.0`) and a negative literal added or subtracted
+    (`x + -2.375` is `x - 2.375`). Integer quotients (truncating) are left alone."""
+    index = FunctionIndex(fn) if index is None else index
+    out = []
+    for node in index.of_kind(ast.BinOp):
+        for family in (MULTIPLYING, ADDING):
+            literal = scaled_by_literal(node, family)
+            if literal is None:
+                continue
+            other = node.right if literal is node.left else node.left
+            inner = scaled_by_literal(other, family)
+            foldable = inner is not None and (family is ADDING or not isinstance(node.op, ast.Div)
+                                              and not isinstance(other.op, ast.Div)
+                                              or _is_float_literal(literal) or _is_float_literal(inner))
+            if family is MULTIPLYING and isinstance(other, ast.UnaryOp) and isinstance(other.op, ast.USub) \
+                    and _number(other) is None and _number(literal) < 0:
+                foldable = True  # (-x) / -2.0
+            if family is ADDING and literal is node.right and isinstance(literal, ast.UnaryOp) and _number(literal) < 0:
+                foldable = True  # x + -2.375
+            if foldable:
+                out.append(Finding("foldable_constants", node.lineno, _text(node)))
+            break
+    return out
+
+
+_FLIPPED = {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Lt, ast.LtE: ast.LtE}
+
+
+def _bound(node: ast.expr) -> tuple[ast.expr, str, float] | None:
+    """A comparison of a value with a number literal as (value, "upper" | "lower", the number)."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _FLIPPED):
+        return None
+    left, right, op = node.left, node.comparators[0], type(node.ops[0])
+    if _number(left) is not None and _number(right) is None:
+        left, right, op = right, left, {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}[op]
+    number = _number(right)
+    if number is None or _number(left) is not None:
+        return None
+    return left, ("upper" if op in (ast.Lt, ast.LtE) else "lower"), number
+
+
+def _same_comparison(a: ast.expr, b: ast.expr) -> bool:
+    """`a` and `b` are one comparison, also written the other way round (`x <= y`, `y >= x`)."""
+    if same_tree(a, b):
+        return True
+    if not (isinstance(a, ast.Compare) and isinstance(b, ast.Compare) and len(a.ops) == 1 and len(b.ops) == 1):
+        return False
+    flipped = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+    return flipped.get(type(a.ops[0])) is type(b.ops[0]) and same_tree(a.left, b.comparators[0]) \
+        and same_tree(a.comparators[0], b.left)
+
+
+def redundant_tests(node: ast.BoolOp) -> bool:
+    """An `and`/`or` one of whose comparisons repeats another or is implied by it: two lower (or two
+    upper) bounds of one value (`x > 1.0 and x > -1.0`)."""
+    values = node.values
+    for i in range(len(values)):
+        for j in range(i + 1, len(values)):
+            a, b = values[i], values[j]
+            if _same_comparison(a, b):
+                return True
+            ba, bb = _bound(a), _bound(b)
+            if ba is not None and bb is not None and ba[1] == bb[1] and same_tree(ba[0], bb[0]):
+                return True
+    return False
+
+
+def compares_with_own_operand(node: ast.Compare, values: dict[str, ast.expr]) -> bool:
+    """A comparison of `min(a, b)` or `max(a, b)` with `a` (also through locals): always true, always
+    false, or `b` compared with `a` written the long way."""
+    if len(node.ops) != 1:
+        return False
+    for side, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+        side = _through_locals(side, values)
+        if isinstance(side, ast.Call) and call_name(side) in ("min", "max") and len(side.args) == 2:
+            other = _through_locals(other, values)
+            if any(same_tree(_through_locals(a, values), other) for a in side.args):
+                return True
+    return False
+
+
+def _arms(node: ast.If) -> list[list[ast.stmt]]:
+    """The statement lists of an if/elif/else chain's arms."""
+    arms = [node.body]
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        node = node.orelse[0]
+        arms.append(node.body)
+    if node.orelse:
+        arms.append(node.orelse)
+    return arms
+
+
+def _kept_values(block: list[ast.stmt], given: dict[str, ast.expr], in_arm: bool, out: list[Finding]) -> None:
+    """Walk `block` (an arm of an `if` where `in_arm`) knowing `given` (name -> the value it was last
+    assigned, as far as known here): report each assignment in an arm that gives a name the value it
+    already holds."""
+    given = dict(given)
+    for stmt in block:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            held = given.get(name)
+            if in_arm and held is not None and same_tree(held, stmt.value):
+                out.append(Finding("redundant_branch", stmt.lineno, _text(stmt)))
+            given = {k: v for k, v in given.items() if k != name and name not in _loaded_names(v)}
+            if name not in _loaded_names(stmt.value):
+                given[name] = stmt.value
+        elif isinstance(stmt, ast.If):
+            for arm in _arms(stmt):
+                _kept_values(arm, given, True, out)
+            given = {}
+        else:
+            given = {}
+
+
+def find_redundant_branches(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
+    """Branching that decides nothing: an `if` whose two arms are the same statements, an arm that
+    assigns a variable the value it was just given (`r = x` then `if c: r = x`), an `and`/`or`
+    that repeats or implies one of its comparisons, and a comparison of `min(a, b)`/`max(a, b)` with
+    `a` (`max(a, b) >= a` always holds; `max(a, b) > a` is `b > a`)."""
+    index = FunctionIndex(fn) if index is None else index
+    out = []
+    ifs = index.of_kind(ast.If, ast.While, ast.IfExp, ast.Call)
+    for node in ifs:
+        if isinstance(node, ast.If) and node.orelse and len(node.body) == len(node.orelse) \
+                and all(same_tree(a, b) for a, b in zip(node.body, node.orelse)):
+            out.append(Finding("redundant_branch", node.lineno, _text(node.test)))
+    values = None  # _single_values(index), once a comparison needs it
+    for node in index.of_kind(ast.BinOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Call):  # find_same_operands' selection
+        cls = type(node)
+        if cls is ast.BoolOp and redundant_tests(node):
+            out.append(Finding("redundant_branch", node.lineno, _text(node)))
+        elif cls is ast.Compare:
+            values = _single_values(index) if values is None else values
+            if compares_with_own_operand(node, values):
+                out.append(Finding("redundant_branch", node.lineno, _text(node)))
+    if any(isinstance(n, ast.If) for n in ifs):
+        _kept_values(fn.body, {}, False, out)
     return out
 
 
@@ -1803,6 +2054,8 @@ def find_patterns(source: str, dim: tuple[int, ...] = (), args: list[ArgInfo] | 
         out += find_undone_operations(fn, index)
         out += find_no_effect(fn, index)
         out += find_cancelling_terms(fn, index)
+        out += find_foldable_constants(fn, index)
+        out += find_redundant_branches(fn, index)
         if index.of_kind(ast.For, ast.While):
             out += find_invariant_loops(fn, index)
         if dim:

@@ -54,8 +54,8 @@ def noise_field(rng: random.Random, w: KernelWriter, loads: list[str]) -> None:
     dims = rng.choice([d for d in (1, 2, 3) if d <= len(values) + 1])
     if dims == 1:
         point = values[0]
-    else:  # a thread index fills a missing coordinate
-        comps = (values + [f"float({w.tid_names[0]})"])[:dims]
+    else:  # the thread's grid coordinate fills a missing one
+        comps = (values + [w.coordinate(0).src])[:dims]
         point = f"wp.vec{dims}({', '.join(comps)})"
     w.emit(f"{point_name} = {frequency.src} * {point}")
     out = add_output(w)

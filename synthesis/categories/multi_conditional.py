@@ -4,35 +4,91 @@ from __future__ import annotations
 import random
 
 from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, fmt_float, join_q
 from synthesis.sampled_run import degenerate_written
 
 
-def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int, allow_else: bool = True) -> None:
-    """An if/elif(/else) chain assigning some of `targets` in each arm.
+def threshold_tests(w: KernelWriter, gen: ExprGen, count: int) -> list[str] | None:
+    """`count` tests of one quantity against thresholds in order (`q < -0.5`, `q < 1.0`, ...), as
+    piecewise code is written: the quantity a float input, its magnitude or a difference of two
+    inputs (named first), the thresholds inside its range on the input grid, so every arm is taken.
+    None when the kernel loads no float input."""
+    rng = w.rng
+    loads = [n for n in gen.loads if w.arg(n).dtype == "float32"]
+    if not loads:
+        return None
+    first = w.load(rng.choice(loads))
+    others = [w.load(n) for n in loads if w.load(n).src != first.src]
+    spec = w.arg(next(n for n in loads if w.load(n).src == first.src))
+    form = rng.choice(["value", "magnitude", "difference"] if others else ["value", "magnitude"])
+    if form == "value":
+        quantity, low, high = first.src, spec.low, spec.high
+    elif form == "magnitude":
+        quantity = w.assign(Expr(f"wp.abs({first.src})", "float32", first.mag, first.q), prefix="mag").src
+        low, high = 0.0, max(abs(spec.low), abs(spec.high))
+    else:
+        other = rng.choice(others)
+        quantity = w.assign(Expr(f"{first.src} - {other.src}", "float32", first.mag + other.mag,
+                                 join_q(first.q, other.q), atom=False), prefix="diff").src
+        low, high = -first.mag - other.mag, first.mag + other.mag
+    # thresholds on a 0.25 grid strictly inside the middle of the range (inputs are spread over it)
+    span = high - low
+    grid = [low + span * k / 8 for k in range(2, 7)]
+    grid = sorted({round(g * 4) / 4 for g in grid})
+    if len(grid) < count:
+        return None
+    thresholds = sorted(rng.sample(grid, count))
+    if rng.random() < 0.5:
+        op = rng.choice(["<", "<="])
+    else:
+        op, thresholds = rng.choice([">", ">="]), thresholds[::-1]
+    w.feature("piecewise thresholds")
+    return [f"{quantity} {op} {fmt_float(t)}" for t in thresholds]
+
+
+def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int, held: dict[str, str],
+                 allow_else: bool = True) -> set[str]:
+    """An if/elif(/else) chain assigning some of `targets` in each arm: half the time a piecewise
+    chain over ordered thresholds of one quantity, else compound conditions.
 
     A nested chain assigns only what its arm has not, and a chain that follows another has no
-    `else`, so no assignment is overwritten on every path before it is read.
+    `else`, so no assignment is overwritten on every path before it is read. `held`: target -> the
+    text of the value it holds before the chain, where known: no arm assigns that value again, and
+    no two arms of a chain assign one target the same value (the branch would decide nothing).
+    Returns the targets some arm assigns (nested chains included); `held` forgets them.
     """
-    arms = w.rng.randint(2, 4)
+    rng = w.rng
+    arms = rng.randint(2, 4)
+    has_else = allow_else and rng.random() >= 0.3
+    tests = threshold_tests(w, gen, arms - 1 if has_else else arms) if rng.random() < 0.5 else None
+    given: set[tuple[str, str]] = set()
+    changed: set[str] = set()
     for arm in range(arms):
         keyword = "if" if arm == 0 else "elif"
-        last = arm == arms - 1 and allow_else and w.rng.random() >= 0.3
-        header = "else:" if last else f"{keyword} {gen.condition(1).src}:"
+        last = arm == arms - 1 and has_else
+        test = tests[arm] if tests is not None and not last else None
+        header = "else:" if last else f"{keyword} {test if test is not None else gen.condition(1).src}:"
         with w.block(header):
-            assigned = w.rng.sample(targets, w.rng.randint(1, len(targets)))
+            assigned = rng.sample(targets, rng.randint(1, len(targets)))
             for t in assigned:
-                value = gen.float_expr(w.rng.randint(0, 2), exact=t.q is not None)
-                while value.src == t.src:  # `r1 = r1`
-                    value = gen.float_expr(w.rng.randint(0, 2), exact=t.q is not None)
+                for _ in range(12):
+                    value = gen.float_expr(rng.randint(0, 2), exact=t.q is not None)
+                    if value.src != t.src and value.src != held.get(t.src) and (t.src, value.src) not in given:
+                        break  # not `r1 = r1`, not the value r1 holds, not another arm's
+                given.add((t.src, value.src))
                 w.emit(f"{t.src} = {value.src}")
                 w.note_varying(t.src, value.src)
             rest = [t for t in targets if t not in assigned]
-            if depth > 0 and rest and w.rng.random() < 0.4:
-                branch_chain(w, gen, rest, depth - 1)
+            if depth > 0 and rest and rng.random() < 0.4:
+                # the next arms run where this one did not: what the nested chain assigns still holds there
+                changed |= branch_chain(w, gen, rest, depth - 1, dict(held))
                 w.feature("nested branches")
         if last:
             break
+    changed |= {src for src, _ in given}
+    for name in changed:
+        held.pop(name, None)  # after the chain: one of several values
+    return changed
 
 
 # Draws per kernel before one whose outputs, run at 64 sampled points, are constant or a copy of an
@@ -64,8 +120,9 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
         targets.append(w.declare(w.fresh("r"), init, 64.0 if exact else 256.0, 20 if exact else None))
         inits[targets[-1].src] = init.src
     chains = rng.randint(1, 2)
+    held = {t.src: w.defs.get(t.src, init) for t, init in zip(targets, inits.values())}
     for chain in range(chains):
-        branch_chain(w, gen, targets, 1, allow_else=chain == 0)
+        branch_chain(w, gen, targets, 1, held, allow_else=chain == 0)
     for t in targets:
         if not any(line.startswith("        ") and line.strip().startswith(f"{t.src} = ") for line in w.lines):
             w.reassigned.discard(t.src)  # no branch assigns it: it holds its first value, judge that

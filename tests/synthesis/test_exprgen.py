@@ -193,6 +193,10 @@ def test_each_formula_is_written_as_its_features_name_it_and_parses(op):
                                smoothstep=lambda lo, hi, x: (lambda t: t * t * (3 - 2 * t))(np.clip((x - lo) / (hi - lo), 0, 1)))
     names = {"wp": wp, "a_v": np.linspace(w.arg("a").low, w.arg("a").high, 64), "tid": np.arange(64), "float": lambda x: np.asarray(x, float),
              "max": np.maximum, "min": np.minimum, "abs": np.abs}
+    for line in w.load_lines:  # the locals cached at the top that are not loads: grid coordinates
+        local, value = line.strip().split(" = ", 1)
+        if local not in names:
+            names[local] = eval(value, names)
     for e in drawn:
         ast.parse(e.src, mode="eval")
         assert formula_features([e.src]) == [FORMULA_NAMES[op]]

@@ -80,6 +80,31 @@ PLANTED = [
     ("cancelling_terms", "x = a[tid] + b[tid]\nout[tid] = x - a[tid]", "x = a[tid] + b[tid]\nout[tid] = x - b[tid] * 2.0"),
     ("cancelling_terms", "e = a[tid] + scale\nd = a[tid] + b[tid]\nout[tid] = e - d",
      "e = a[tid] + scale\nd = b[tid] * 2.0\nout[tid] = e - d"),
+    # one value on both sides of a comparison
+    ("cancelling_terms", "x = a[tid]\nt = b[tid]\nr = float(0.0)\nif x + t >= t:\n    r = x\nout[tid] = r",
+     "x = a[tid]\nt = b[tid]\nr = float(0.0)\nif x + t >= 0.5:\n    r = x\nout[tid] = r"),
+    # an abs of a thread index or of a grid coordinate built from it
+    ("no_effect", "out[tid] = a[tid] * float(wp.abs(tid))", "out[tid] = a[tid] * float(wp.abs(tid - 128))"),
+    ("no_effect", "px = float(tid) * 0.0625\nout[tid] = a[tid] * wp.abs(px)",
+     "px = float(tid) * 0.0625 - 1.0\nout[tid] = a[tid] * wp.abs(px)"),
+    ("no_effect", "x = a[tid]\nout[tid] = wp.max(wp.max(x, scale), wp.max(b[tid], x))",
+     "x = a[tid]\nout[tid] = wp.max(wp.max(x, scale), wp.min(b[tid], x))"),
+    # two literals a person folds into one
+    ("foldable_constants", "out[tid] = (a[tid] * 2.5) / 1.5", "out[tid] = (a[tid] + 2.5) / 1.5"),
+    ("foldable_constants", "x = a[tid]\nout[tid] = (-x) / -2.0", "x = a[tid]\nout[tid] = (-x) / 2.0"),
+    ("foldable_constants", "out[tid] = a[tid] + -2.375", "out[tid] = a[tid] - 2.375"),
+    ("foldable_constants", "out[tid] = 0.5 - (a[tid] - 1.25)", "out[tid] = 0.5 - (a[tid] * 1.25)"),
+    # branching that decides nothing
+    ("redundant_branch", "x = a[tid]\nr = float(0.0)\nif x > 0.5:\n    r = x * 2.0\nelse:\n    r = x * 2.0\nout[tid] = r",
+     "x = a[tid]\nr = float(0.0)\nif x > 0.5:\n    r = x * 2.0\nelse:\n    r = x * 3.0\nout[tid] = r"),
+    ("redundant_branch", "x = a[tid]\nr = x\nif b[tid] > 0.5:\n    r = x\nelse:\n    r = x * 2.0\nout[tid] = r",
+     "x = a[tid]\nr = x\nif b[tid] > 0.5:\n    r = x * 3.0\nout[tid] = r"),
+    ("redundant_branch", "x = a[tid]\ny = b[tid]\nr = x\nif x <= y and y >= x:\n    r = y\nout[tid] = r",
+     "x = a[tid]\ny = b[tid]\nr = x\nif x <= y and y >= 0.5:\n    r = y\nout[tid] = r"),
+    ("redundant_branch", "x = a[tid]\nr = x\nif x > 1.0 and -1.0 < x:\n    r = b[tid]\nout[tid] = r",
+     "x = a[tid]\nr = x\nif x > -1.0 and x < 1.0:\n    r = b[tid]\nout[tid] = r"),
+    ("redundant_branch", "x = a[tid]\ny = b[tid]\nr = x\nif wp.max(x, y) > x:\n    r = y\nout[tid] = r",
+     "x = a[tid]\ny = b[tid]\nr = x\nif wp.max(x, y) > 0.5:\n    r = y\nout[tid] = r"),
     # an exit test that holds on every trip or on none
     ("invariant_loop", "acc = float(0.0)\nfor k in range(4):\n    if a[tid] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc",
      "acc = float(0.0)\nfor k in range(4):\n    if a[k] > 0.5:\n        break\n    acc += b[k]\nout[tid] = acc"),
