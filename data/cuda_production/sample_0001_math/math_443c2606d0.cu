@@ -11,7 +11,12 @@
 #include <cstring>
 #include <vector>
 
-__global__ void math_443c2606d0(const float* __restrict__ inp, float* res, float* out, int n)
+__global__ void math_443c2606d0(
+    const float* __restrict__ q,
+    const float* __restrict__ inp,
+    float* res,
+    float* out,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -20,9 +25,10 @@ __global__ void math_443c2606d0(const float* __restrict__ inp, float* res, float
     float inp_v = inp[tid];
     float inp_left = inp[max(tid - 1, 0)];
     float inp_right = inp[min(tid + 1, 63)];
+    float q_v = q[tid];
     float lap1 = inp_left + inp_right - 2.0f * inp_v;
     res[tid] = inp_v / (1.0f + fabsf(inp_v)) + lap1;
-    out[tid] = ceilf(fminf(0.4375f, inp_v));
+    out[tid] = powf(fabsf(-q_v) + 1.0f, 3.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,12 +169,18 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
+    std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_res((size_t)n * 1);  // output, shape [64] of float32
     std::vector<float> h_out((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
+    float* d_q = nullptr;
+    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
+    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
+    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
@@ -186,7 +198,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_443c2606d0<<<grid, block>>>(d_inp, d_res, d_out, n);
+    math_443c2606d0<<<grid, block>>>(d_q, d_inp, d_res, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
@@ -215,7 +227,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_443c2606d0<<<grid, block, 0, stream>>>(d_inp, d_res, d_out, n);
+            math_443c2606d0<<<grid, block, 0, stream>>>(d_q, d_inp, d_res, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -242,7 +254,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp;
+        const size_t bytes_read = bytes_q + bytes_inp;
         const size_t bytes_written = bytes_res + bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -262,6 +274,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_res));
         CUDA_CHECK(cudaFree(d_out));
@@ -278,7 +291,7 @@ int main(int argc, char** argv)
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.0009000000000000001f, 0.0001f, stats);
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                       0.00030000000000000003f, 0.0001f, stats);
+                       0.0027f, 0.0001f, stats);
     printf("%s math_443c2606d0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -289,13 +302,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_443c2606d0<<<grid, block>>>(d_inp, d_res, d_out, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, d_res, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_443c2606d0<<<grid, block>>>(d_inp, d_res, d_out, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, d_res, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -314,6 +327,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_res));
     CUDA_CHECK(cudaFree(d_out));

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); argument loop bound; smoothing loop)
+// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); relaxation loop; break; grid coordinate from the thread index)
 // Standalone CUDA translation of the Warp kernel `ctrl_627f75deed` (see ctrl_627f75deed.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,8 +17,8 @@ __global__ void ctrl_627f75deed(
     const float* __restrict__ q,
     const float* __restrict__ src,
     const float* __restrict__ a,
-    int count,
-    float* output,
+    float* result,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,17 +30,22 @@ __global__ void ctrl_627f75deed(
     float q_v = q[tid];
     float src_v = src[tid];
     float a_v = a[tid];
+    float fx = (float)tid / 64.0f;
     float r1 = 0.0f;
-    if (abs(tid) >= 6) {
+    if (-src_v >= a_v) {
         r1 = a_left / (fabsf(a_right) + 0.5f);
     } else {
-        r1 = (float)tid / 1.5f / (fabsf(src_v / 4.0f) + 0.5f);
+        r1 = a_v / 0.5f / (fabsf(q_v) + 2.0f);
     }
     float acc2 = 0.0f;
-    for (int k = 0; k < count; ++k) {
-        acc2 = acc2 * 0.5f + (-a_v - -q_v);
+    for (int k = 0; k < 4; ++k) {
+        if (-(float)k <= a_right) {
+            break;
+        }
+        acc2 = acc2 + 0.25f * (r1 / (fabsf(src_v) + 0.5f) - acc2);
     }
-    output[tid] = r1 / (fabsf(a_right) + 1.0f) / (fabsf(acc2 / (fabsf(src_v) + 2.0f)) + 1.0f) + WEIGHT_627F75DEED;
+    result[tid] = -src_v - fx / 8.0f - WEIGHT_627F75DEED + acc2;
+    dst[tid] = fmaxf(a_right, a_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,7 +149,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -187,8 +192,8 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    const int count = 12;
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
@@ -203,19 +208,24 @@ int main(int argc, char** argv)
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
+    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -223,7 +233,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -239,7 +250,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, count, d_output, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, d_result, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -267,7 +278,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_src + bytes_a;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_written = bytes_result + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -289,19 +300,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 256) {
-        fprintf(stderr, "%s: expected 256 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 512) {
+        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.008670833333333332f, 0.0001f, stats);
+    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+                       0.00115f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+                       0.0002f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -312,13 +326,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, count, d_output, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -340,6 +354,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

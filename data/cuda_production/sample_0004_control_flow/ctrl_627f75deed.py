@@ -4,19 +4,23 @@ import warp as wp
 WEIGHT_627F75DEED = wp.constant(1.375)
 
 @wp.kernel
-def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), count: wp.int32, output: wp.array[float]):
+def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), result: wp.array(dtype=float), dst: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     a_left = a[max(tid - 1, 0)]
     a_right = a[min(tid + 1, 63)]
     q_v = q[tid]
     src_v = src[tid]
     a_v = a[tid]
+    fx = float(tid) / 64.0
     r1 = float(0.0)
-    if wp.abs(tid) >= 6:
+    if -src_v >= a_v:
         r1 = a_left / (abs(a_right) + 0.5)
     else:
-        r1 = (float(tid) / 1.5) / (abs(src_v / 4.0) + 0.5)
+        r1 = (a_v / 0.5) / (abs(q_v) + 2.0)
     acc2 = float(0.0)
-    for k in range(0, count):
-        acc2 = acc2 * 0.5 + ((-a_v) - (-q_v))
-    output[tid] = ((r1 / (abs(a_right) + 1.0)) / (abs(acc2 / (abs(src_v) + 2.0)) + 1.0)) + WEIGHT_627F75DEED
+    for k in range(4):
+        if -float(k) <= a_right:
+            break
+        acc2 = acc2 + 0.25 * (r1 / (abs(src_v) + 0.5) - acc2)
+    result[tid] = (((-src_v) - (fx / 8.0)) - WEIGHT_627F75DEED) + acc2
+    dst[tid] = max(a_right, a_v)

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); 1 branch chain(s), 1 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); piecewise thresholds; 1 branch chain(s), 1 branch-assigned values)
 // Standalone CUDA translation of the Warp kernel `cond_20b84fa030` (see cond_20b84fa030.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,12 +11,10 @@
 #include <cstring>
 #include <vector>
 
-constexpr float WEIGHT_20B84FA030 = -0.1875f;
-
 __global__ void cond_20b84fa030(
     const float* __restrict__ p,
-    const float* __restrict__ q,
-    float* dst,
+    const float* __restrict__ a,
+    float* out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,18 +22,18 @@ __global__ void cond_20b84fa030(
         return;
 
     float p_left = p[max(tid - 1, 0)];
-    float p_right = p[min(tid + 1, 999)];
     float p_v = p[tid];
-    float q_v = q[tid];
+    float a_v = a[tid];
     float r1 = 0.0f;
-    if (p_right < p_v) {
+    float diff2 = p_v - a_v;
+    if (diff2 <= 0.0f) {
+        r1 = p_v;
+    } else if (diff2 <= 1.0f) {
         r1 = p_left;
-    } else if (-p_left < WEIGHT_20B84FA030) {
-        r1 = q_v;
     } else {
-        r1 = p_left / (fabsf(q_v) + 1.0f);
+        r1 = a_v;
     }
-    dst[tid] = r1;
+    out[tid] = r1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,32 +176,32 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_p((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [1000] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_out((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_20b84fa030<<<grid, block>>>(d_p, d_q, d_dst, n);
+    cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -211,7 +209,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -227,7 +225,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_20b84fa030<<<grid, block, 0, stream>>>(d_p, d_q, d_dst, n);
+            cond_20b84fa030<<<grid, block, 0, stream>>>(d_p, d_a, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -254,8 +252,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_p + bytes_a;
+        const size_t bytes_written = bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -275,8 +273,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_out));
         return 0;
     }
 
@@ -287,7 +285,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
                        0.0256f, 0.0001f, stats);
     printf("%s cond_20b84fa030: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -299,13 +297,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_20b84fa030<<<grid, block>>>(d_p, d_q, d_dst, n);
+        cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_20b84fa030<<<grid, block>>>(d_p, d_q, d_dst, n);
+        cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -325,7 +323,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; gather through an index array; per-trip coefficient table)
+// Control-flow kernel (1-D launch 64; gather through an index array; relaxation loop)
 // Standalone CUDA translation of the Warp kernel `ctrl_3d4c416ed4` (see ctrl_3d4c416ed4.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -15,8 +15,8 @@ __global__ void ctrl_3d4c416ed4(
     const float* __restrict__ u,
     const float* __restrict__ y,
     const int* __restrict__ indices,
-    const float* __restrict__ profile,
     float* out,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,16 +27,19 @@ __global__ void ctrl_3d4c416ed4(
     float y_g = y[indices_v];
     float u_v = u[tid];
     float y_v = y[tid];
-    float v1 = y_v + u_v < u_v ? y_v : u_v;
+    float v1 = y_g >= u_v ? u_v : u_v * y_v;
     float acc2 = 0.0f;
-    for (int k = 0; k < 6; k += 2) {
-        acc2 = acc2 + profile[k] * (y_v / (fabsf(u_v) + 1.0f));
+    for (int k = 0; k < 3; ++k) {
+        acc2 = acc2 + 0.5f * (y_v - acc2);
     }
-    float r3 = v1 * u_v;
-    if (y_g + y_v >= y_v) {
-        r3 = (float)tid * u_v * (y_g / (fabsf(y_v) + 1.0f));
+    float r3 = 0.0f;
+    if (!(u_v < y_g && y_g * y_v > y_v)) {
+        r3 = fmaxf(v1, u_v);
+    } else {
+        r3 = acc2 / (fabsf(y_v) + 0.5f);
     }
-    out[tid] = 0.1875f + acc2 - r3;
+    out[tid] = r3;
+    res[tid] = y_v * v1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,7 +149,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -189,9 +192,8 @@ int main(int argc, char** argv)
     fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_indices((size_t)n * 1);  // index, shape [64] of int32
     fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, 64U);
-    std::vector<float> h_profile(5);  // input, shape [5] of float32
-    fill_float(h_profile.data(), h_profile.size(), seed, 3, -16, 33U, 0.0625f);
     std::vector<float> h_out((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_u = nullptr;
@@ -206,23 +208,24 @@ int main(int argc, char** argv)
     const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
     CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
     CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
-    float* d_profile = nullptr;
-    const size_t bytes_profile = h_profile.size() * sizeof(h_profile[0]);
-    CUDA_CHECK(cudaMalloc(&d_profile, bytes_profile));
-    CUDA_CHECK(cudaMemcpy(d_profile, h_profile.data(), bytes_profile, cudaMemcpyHostToDevice));
     float* d_out = nullptr;
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_profile, d_out, n);
+    ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_out, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -231,6 +234,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -246,7 +250,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_u, d_y, d_indices, d_profile, d_out, n);
+            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_u, d_y, d_indices, d_out, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -273,8 +277,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_u + bytes_y + bytes_indices + bytes_profile;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_read = bytes_u + bytes_y + bytes_indices;
+        const size_t bytes_written = bytes_out + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -296,20 +300,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_u));
         CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_indices));
-        CUDA_CHECK(cudaFree(d_profile));
         CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 256) {
-        fprintf(stderr, "%s: expected 256 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 512) {
+        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.026218750000000002f, 0.0001f, stats);
+                       0.0004f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+                       0.0008f, 0.0001f, stats);
     printf("%s ctrl_3d4c416ed4: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -320,13 +326,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_profile, d_out, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_out, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_profile, d_out, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, d_indices, d_out, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -348,7 +354,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_u));
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_indices));
-    CUDA_CHECK(cudaFree(d_profile));
     CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

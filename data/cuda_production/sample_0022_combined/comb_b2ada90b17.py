@@ -9,9 +9,11 @@ def comb_b2ada90b17_fn0(x: float, y: float) -> float:
     return e + x
 
 @wp.kernel
-def comb_b2ada90b17(p: wp.array[wp.float32], q: wp.array[float], src: wp.array[wp.vec3], coef: wp.array(dtype=float), out: wp.array[wp.float32]):
+def comb_b2ada90b17(p: wp.array[wp.float32], q: wp.array[float], perm: wp.array(dtype=int), src: wp.array[wp.vec3], coef: wp.array(dtype=float), out: wp.array[wp.float32]):
     tid = wp.tid()
     p_left = p[max(tid - 1, 0)]
+    perm_v = perm[tid]
+    p_g = p[perm_v]
     src_v = src[tid]
     q_v = q[tid]
     s1 = wp.dot(src_v, -src_v)
@@ -21,4 +23,4 @@ def comb_b2ada90b17(p: wp.array[wp.float32], q: wp.array[float], src: wp.array[w
         acc3 += coef[c2] * wp.pow(wp.abs(q_v - s1) + 1.0, 1.5)
         c2 = c2 + 1
     v4 = comb_b2ada90b17_fn0(q_v, p_left)
-    out[tid] = ((wp.floor(wp.ceil(-float(tid))) + GAIN_B2ADA90B17) + acc3) - v4
+    out[tid] = ((wp.floor((-p_g) / 4.0) + GAIN_B2ADA90B17) - acc3) - v4

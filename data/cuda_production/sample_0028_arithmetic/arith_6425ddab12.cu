@@ -14,7 +14,6 @@
 constexpr float GAIN_6425DDAB12 = 1.1875f;
 
 __global__ void arith_6425ddab12(
-    const float* __restrict__ w,
     const float* __restrict__ p,
     const float* __restrict__ a,
     const float* __restrict__ q,
@@ -28,12 +27,11 @@ __global__ void arith_6425ddab12(
     float q_v = q[tid];
     float q_left = q[max(tid - 1, 0)];
     float q_right = q[min(tid + 1, 499)];
-    float w_v = w[tid];
     float p_v = p[tid];
     float a_v = a[tid];
     float lap1 = q_left + q_right - 2.0f * q_v;
     float v2 = fmaxf(a_v, lap1);
-    dst[tid] = fminf(v2, p_v) / (fabsf(lap1 - w_v) + 2.0f) - GAIN_6425DDAB12;
+    dst[tid] = fminf(v2, p_v) / (fabsf(lap1 + 1.75f) + 0.5f) + GAIN_6425DDAB12;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +135,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -174,21 +172,15 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_w((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_p((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_p.data(), h_p.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
     float* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
@@ -210,7 +202,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_dst, n);
+    arith_6425ddab12<<<grid, block>>>(d_p, d_a, d_q, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -237,7 +229,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_6425ddab12<<<grid, block, 0, stream>>>(d_w, d_p, d_a, d_q, d_dst, n);
+            arith_6425ddab12<<<grid, block, 0, stream>>>(d_p, d_a, d_q, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -264,7 +256,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_w + bytes_p + bytes_a + bytes_q;
+        const size_t bytes_read = bytes_p + bytes_a + bytes_q;
         const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -284,7 +276,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_w));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_q));
@@ -300,7 +291,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.00051875f, 0.0001f, stats);
+                       0.00171875f, 0.0001f, stats);
     printf("%s arith_6425ddab12: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -311,13 +302,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_dst, n);
+        arith_6425ddab12<<<grid, block>>>(d_p, d_a, d_q, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_dst, n);
+        arith_6425ddab12<<<grid, block>>>(d_p, d_a, d_q, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -336,7 +327,6 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_q));

@@ -13,25 +13,20 @@
 
 __device__ float math_b51c2f8a1e_fn0(float u)
 {
-    float m = u + -0.5f;
+    float m = u - 0.5f;
     float d = u + 1.8125f;
     return fabsf(u + m) + d;
 }
 
-__global__ void math_b51c2f8a1e(
-    const float* __restrict__ p,
-    const float* __restrict__ data,
-    float* dst,
-    int n)
+__global__ void math_b51c2f8a1e(const float* __restrict__ p, float* dst, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float p_v = p[tid];
-    float data_v = data[tid];
     float v1 = math_b51c2f8a1e_fn0(fabsf(p_v));
-    dst[tid] = logf(expf(data_v) + 1.0f) + v1;
+    dst[tid] = logf(fabsf(v1) + 1.0f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +130,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -174,8 +169,6 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_p((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_data((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_data.data(), h_data.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
@@ -183,10 +176,6 @@ int main(int argc, char** argv)
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_data = nullptr;
-    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
-    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
-    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
     float* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
@@ -196,7 +185,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_dst, n);
+    math_b51c2f8a1e<<<grid, block>>>(d_p, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -223,7 +212,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_data, d_dst, n);
+            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -250,7 +239,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_data;
+        const size_t bytes_read = bytes_p;
         const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -271,7 +260,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_data));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
@@ -284,7 +272,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0016440428011042973f, 0.0001f, stats);
+                       0.00027296694883049456f, 0.0001f, stats);
     printf("%s math_b51c2f8a1e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -295,13 +283,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_dst, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_dst, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -321,7 +309,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_data));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

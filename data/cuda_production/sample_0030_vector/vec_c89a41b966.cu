@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 64; vec4)
+// Vector kernel (1-D launch 64; grid coordinate from the thread index; vec4)
 // Standalone CUDA translation of the Warp kernel `vec_c89a41b966` (see vec_c89a41b966.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,38 +11,6 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float4 a, float4 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-
-__device__ __forceinline__ float length(float4 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float4 normalize(float4 a)
-{
-    // Warp returns the zero vector for a zero-length input
-    float l = length(a);
-    return l > 0.0f ? make_float4(a.x / l, a.y / l, a.z / l, a.w / l) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ float4 operator+(float4 a, float4 b)
-{
-    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
-}
-
-__device__ __forceinline__ float4 max(float4 a, float4 b)
-{
-    return make_float4(fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z), fmaxf(a.w, b.w));
-}
-
-__device__ __forceinline__ float4 min(float4 a, float4 b)
-{
-    return make_float4(fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z), fminf(a.w, b.w));
-}
-
 __device__ __forceinline__ float4 operator*(float4 a, float s)
 {
     return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
@@ -53,32 +21,14 @@ __device__ __forceinline__ float4 operator*(float s, float4 a)
     return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
 
-__device__ __forceinline__ float4 operator-(float4 a, float4 b)
-{
-    return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
-}
-
-__global__ void vec_c89a41b966(
-    const float4* __restrict__ b,
-    const float4* __restrict__ y,
-    const float* __restrict__ b2,
-    float4* res,
-    float* y_out,
-    int n)
+__global__ void vec_c89a41b966(const float4* __restrict__ b, float4* res, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float4 b_v = b[tid];
-    float4 y_v = y[tid];
-    float b2_v = b2[tid];
-    float4 t1 = max(max(b2_v * y_v, y_v), b2_v * (y_v - make_float4(b2_v, -0.625f, b2_v * b2_v, (float)tid)));
-    float4 t2 = normalize(t1);
-    float s3 = t2.x;
-    float s4 = dot(b_v, b_v);
-    res[tid] = min(t2, t1 + y_v);
-    y_out[tid] = b_v.w + s3 + s4;
+    res[tid] = -0.5f * b_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,44 +171,26 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_b((size_t)n * 4);  // input, shape [64] of vec4
     fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 4);  // input, shape [64] of vec4
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_b2((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_b2.data(), h_b2.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_res((size_t)n * 4);  // output, shape [64] of vec4
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float4* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float4* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_b2 = nullptr;
-    const size_t bytes_b2 = h_b2.size() * sizeof(h_b2[0]);
-    CUDA_CHECK(cudaMalloc(&d_b2, bytes_b2));
-    CUDA_CHECK(cudaMemcpy(d_b2, h_b2.data(), bytes_b2, cudaMemcpyHostToDevice));
     float4* d_res = nullptr;
     const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
     CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
     CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_c89a41b966<<<grid, block>>>(d_b, d_y, d_b2, d_res, d_y_out, n);
+    vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -267,7 +199,6 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -283,7 +214,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_c89a41b966<<<grid, block, 0, stream>>>(d_b, d_y, d_b2, d_res, d_y_out, n);
+            vec_c89a41b966<<<grid, block, 0, stream>>>(d_b, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -310,8 +241,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_y + bytes_b2;
-        const size_t bytes_written = bytes_res + bytes_y_out;
+        const size_t bytes_read = bytes_b;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -331,24 +262,19 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_b2));
         CUDA_CHECK(cudaFree(d_res));
-        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1280) {
-        fprintf(stderr, "%s: expected 1280 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1024) {
+        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0134f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 64,
-                       0.0019f, 0.0001f, stats);
+                       0.0001f, 0.0001f, stats);
     printf("%s vec_c89a41b966: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -359,13 +285,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_c89a41b966<<<grid, block>>>(d_b, d_y, d_b2, d_res, d_y_out, n);
+        vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_c89a41b966<<<grid, block>>>(d_b, d_y, d_b2, d_res, d_y_out, n);
+        vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -385,9 +311,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_b2));
     CUDA_CHECK(cudaFree(d_res));
-    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

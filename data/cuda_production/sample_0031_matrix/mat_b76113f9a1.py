@@ -2,9 +2,10 @@ import warp as wp
 
 
 @wp.kernel
-def mat_b76113f9a1(vals: wp.array(dtype=wp.mat44), vals2: wp.array(dtype=float), res: wp.array[wp.mat44]):
+def mat_b76113f9a1(vals2: wp.array(dtype=float), result: wp.array[wp.mat44], out: wp.array[wp.vec4]):
     tid = wp.tid()
     vals2_v = vals2[tid]
-    vals_v = vals[tid]
-    m1 = vals_v - wp.outer(wp.vec4(vals2_v, -1.4375, vals2_v, vals2_v), wp.vec4(-1.9375, vals2_v, vals2_v, -1.5))
-    res[tid] = wp.mul(vals_v, m1)
+    m1 = (-1.9375) * wp.outer(wp.vec4(vals2_v, -2.25, -1.1875, -vals2_v), wp.vec4(vals2_v, 0.75, 0.5625, -1.125))
+    m2 = vals2_v * m1
+    result[tid] = m2
+    out[tid] = m2 * wp.vec4(vals2_v, -vals2_v, max(-0.625, vals2_v), wp.abs(vals2_v))

@@ -15,7 +15,7 @@ __global__ void nest_70f163d5bf(
     const float* __restrict__ w,
     const float* __restrict__ coef,
     int coef_dim1,
-    float* res,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,14 +27,14 @@ __global__ void nest_70f163d5bf(
     for (int r = 0; r < 6; ++r) {
         float acc2 = 0.0f;
         for (int c = 0; c < 10; ++c) {
-            if (abs(r) <= c) {
+            if (max(r, 3) <= c) {
                 break;
             }
             acc2 = acc2 + (coef[r * coef_dim1 + c] - w_v);
         }
         total1 = total1 + acc2;
     }
-    res[tid] = total1;
+    dst[tid] = total1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ int main(int argc, char** argv)
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_coef(60);  // input, shape [6, 10] of float32
     fill_float(h_coef.data(), h_coef.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_res((size_t)n * 1);  // output, shape [32] of float32
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [32] of float32
 
     // Device buffers
     float* d_w = nullptr;
@@ -190,19 +190,19 @@ int main(int argc, char** argv)
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
     CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
+    nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -210,7 +210,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -226,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_w, d_coef, 10, d_res, n);
+            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_w, d_coef, 10, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -254,7 +254,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_w + bytes_coef;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -275,7 +275,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_w));
         CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
@@ -286,7 +286,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 128 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 32,
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 32,
                        0.024f, 0.0001f, stats);
     printf("%s nest_70f163d5bf: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -298,13 +298,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
+        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_res, n);
+        nest_70f163d5bf<<<grid, block>>>(d_w, d_coef, 10, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -325,6 +325,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

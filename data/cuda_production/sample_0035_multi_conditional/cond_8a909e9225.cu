@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 500; early return; 1 branch chain(s), 2 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 500; early return; piecewise thresholds; 1 branch chain(s), 2 branch-assigned values)
 // Standalone CUDA translation of the Warp kernel `cond_8a909e9225` (see cond_8a909e9225.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,6 +14,7 @@
 __global__ void cond_8a909e9225(
     const float* __restrict__ inp,
     const float* __restrict__ a,
+    const float* __restrict__ q,
     int n,
     float* y_out,
     float* res,
@@ -28,13 +29,15 @@ __global__ void cond_8a909e9225(
     }
     float inp_v = inp[tid];
     float a_v = a[tid];
+    float q_v = q[tid];
     float r1 = 0.0f;
     float r2 = fminf(inp_v, a_v);
-    if (!(-inp_v > a_v)) {
-        r1 = r2;
-    } else {
+    float diff3 = q_v - inp_v;
+    if (diff3 >= 2.0f) {
         r1 = a_v;
-        r2 = 1.5625f;
+        r2 = fminf(inp_v, fabsf(diff3));
+    } else {
+        r1 = -r2;
     }
     y_out[tid] = r1;
     res[tid] = r2;
@@ -141,7 +144,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -182,6 +185,8 @@ int main(int argc, char** argv)
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)num_threads * 1);  // input, shape [500] of float32
     fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_q((size_t)num_threads * 1);  // input, shape [500] of float32
+    fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     const int n = 458;
     std::vector<float> h_y_out((size_t)num_threads * 1);  // output, shape [500] of float32
     std::vector<float> h_res((size_t)num_threads * 1);  // output, shape [500] of float32
@@ -195,6 +200,10 @@ int main(int argc, char** argv)
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_q = nullptr;
+    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
+    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
+    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
     float* d_y_out = nullptr;
     const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
     CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
@@ -208,7 +217,7 @@ int main(int argc, char** argv)
     const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_8a909e9225<<<grid, block>>>(d_inp, d_a, n, d_y_out, d_res, num_threads);
+    cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
@@ -237,7 +246,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_8a909e9225<<<grid, block, 0, stream>>>(d_inp, d_a, n, d_y_out, d_res, num_threads);
+            cond_8a909e9225<<<grid, block, 0, stream>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -264,7 +273,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_a;
+        const size_t bytes_read = bytes_inp + bytes_a + bytes_q;
         const size_t bytes_written = bytes_y_out + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -286,6 +295,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_y_out));
         CUDA_CHECK(cudaFree(d_res));
         return 0;
@@ -312,13 +322,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, n, d_y_out, d_res, num_threads);
+        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, n, d_y_out, d_res, num_threads);
+        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -339,6 +349,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_y_out));
     CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;

@@ -48,7 +48,7 @@ __global__ void comb_31924bd3f2(
     for (int k = 0; k < steps; ++k) {
         acc5 = acc5 + 0.25f * (fminf(1.1875f, acc4) / 1.5f - acc5);
     }
-    out[tid] = v2 - vals_v - acc5;
+    out[tid] = vals_g - vals_v - v2 + acc5;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0011583333333333335f, 0.0001f, stats);
+                       0.0013583333333333334f, 0.0001f, stats);
     printf("%s comb_31924bd3f2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -27,4 +27,4 @@ def comb_31924bd3f2(vals: wp.array[float], indices: wp.array(dtype=wp.int32), st
     acc5 = float(0.0)
     for k in range(steps):
         acc5 = acc5 + 0.25 * (min(1.1875, acc4) / 1.5 - acc5)
-    out[tid] = (v2 - vals_v) - acc5
+    out[tid] = ((vals_g - vals_v) - v2) + acc5

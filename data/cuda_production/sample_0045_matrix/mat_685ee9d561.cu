@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1024; mat33 elem/mat)
+// Matrix kernel (1-D launch 1024; mat33 mat)
 // Standalone CUDA translation of the Warp kernel `mat_685ee9d561` (see mat_685ee9d561.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,13 +16,31 @@ struct mat33
     float m[3][3];  // row-major, like Warp's mat33
 };
 
-__device__ __forceinline__ mat33 operator-(const mat33& a, const mat33& b)
+__device__ __forceinline__ mat33 operator*(const mat33& a, const mat33& b)
+{
+    mat33 r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            float sum = 0.0f;
+            for (int k = 0; k < 3; ++k)
+                sum = fmaf(a.m[i][k], b.m[k][j], sum);  // Warp accumulates with fma
+            r.m[i][j] = sum;
+        }
+    return r;
+}
+
+__device__ __forceinline__ mat33 operator*(const mat33& a, float s)
 {
     mat33 r;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
-            r.m[i][j] = a.m[i][j] - b.m[i][j];
+            r.m[i][j] = a.m[i][j] * s;
     return r;
+}
+
+__device__ __forceinline__ mat33 operator*(float s, const mat33& a)
+{
+    return a * s;
 }
 
 __device__ __forceinline__ float dot(float3 a, float3 b)
@@ -57,35 +75,42 @@ __device__ __forceinline__ mat33 outer(float3 a, float3 b)
     return r;
 }
 
+__device__ __forceinline__ mat33 transpose(const mat33& a)
+{
+    mat33 r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            r.m[i][j] = a.m[j][i];
+    return r;
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
 // Threads per block: the launch and the kernel's staging arrays (stores of large elements) use it
 constexpr int STAGE_THREADS = 256;
 
-__global__ void mat_685ee9d561(
-    const mat33* __restrict__ x,
-    const float* __restrict__ p,
-    float* dst,
-    mat33* out,
-    int n)
+__global__ void mat_685ee9d561(const float* __restrict__ p, mat33* out, int n)
 {
     // out's 36-byte elements: the block stages its slice here and writes it out contiguously
     __shared__ float out_stage0[STAGE_THREADS * 9];
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < n) {
         float p_v = p[tid];
-        mat33 x_v = x[tid];
-        mat33 m1 = outer(normalize(make_float3(p_v * -2.4375f, 1.25f, fabsf(p_v))), make_float3(p_v, -p_v, p_v));
-        dst[tid] = m1.m[0][2];
-        const mat33 out_value0 = m1 - x_v;
-        // out[tid] = out_value0: staged, written out by the block after the barrier
-        out_stage0[threadIdx.x * 9 + 0] = out_value0.m[0][0];
-        out_stage0[threadIdx.x * 9 + 1] = out_value0.m[0][1];
-        out_stage0[threadIdx.x * 9 + 2] = out_value0.m[0][2];
-        out_stage0[threadIdx.x * 9 + 3] = out_value0.m[1][0];
-        out_stage0[threadIdx.x * 9 + 4] = out_value0.m[1][1];
-        out_stage0[threadIdx.x * 9 + 5] = out_value0.m[1][2];
-        out_stage0[threadIdx.x * 9 + 6] = out_value0.m[2][0];
-        out_stage0[threadIdx.x * 9 + 7] = out_value0.m[2][1];
-        out_stage0[threadIdx.x * 9 + 8] = out_value0.m[2][2];
+        mat33 m1 = outer(normalize(make_float3(p_v, fabsf(p_v), -p_v)), make_float3(fmaxf(-0.9375f, p_v), p_v * p_v, p_v));
+        mat33 m2 = transpose(p_v * m1) * outer(make_float3(p_v, 1.0f, p_v * 1.875f) + make_float3(p_v, 0.6875f, -p_v), make_float3(1.3125f + p_v, p_v / 4.0f, p_v) + make_float3(-2.375f - p_v, p_v, fminf(-0.125f, p_v)));
+        // out[tid] = m2: staged, written out by the block after the barrier
+        out_stage0[threadIdx.x * 9 + 0] = m2.m[0][0];
+        out_stage0[threadIdx.x * 9 + 1] = m2.m[0][1];
+        out_stage0[threadIdx.x * 9 + 2] = m2.m[0][2];
+        out_stage0[threadIdx.x * 9 + 3] = m2.m[1][0];
+        out_stage0[threadIdx.x * 9 + 4] = m2.m[1][1];
+        out_stage0[threadIdx.x * 9 + 5] = m2.m[1][2];
+        out_stage0[threadIdx.x * 9 + 6] = m2.m[2][0];
+        out_stage0[threadIdx.x * 9 + 7] = m2.m[2][1];
+        out_stage0[threadIdx.x * 9 + 8] = m2.m[2][2];
     }
     __syncthreads();  // the block's staged elements are all in shared memory
     {
@@ -236,26 +261,15 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1024;
 
     // Inputs (host)
-    std::vector<float> h_x((size_t)n * 9);  // input, shape [1024] of mat33
-    fill_float(h_x.data(), h_x.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_p((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_p.data(), h_p.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [1024] of float32
+    fill_float(h_p.data(), h_p.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_out((size_t)n * 9);  // output, shape [1024] of mat33
 
     // Device buffers
-    mat33* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
     float* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
     mat33* d_out = nullptr;
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
@@ -265,10 +279,9 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_685ee9d561<<<grid, block>>>(d_x, d_p, d_dst, d_out, n);
+    mat_685ee9d561<<<grid, block>>>(d_p, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -277,7 +290,6 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -294,7 +306,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_685ee9d561<<<grid, block, 0, stream>>>(d_x, d_p, d_dst, d_out, n);
+            mat_685ee9d561<<<grid, block, 0, stream>>>(d_p, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -321,8 +333,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x + bytes_p;
-        const size_t bytes_written = bytes_dst + bytes_out;
+        const size_t bytes_read = bytes_p;
+        const size_t bytes_written = bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -341,9 +353,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_x));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_dst));
         CUDA_CHECK(cudaFree(d_out));
         return 0;
     }
@@ -351,14 +361,12 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 40960) {
-        fprintf(stderr, "%s: expected 40960 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 36864) {
+        fprintf(stderr, "%s: expected 36864 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0001f, 0.0001f, stats);
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 4096), 9216,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 9216,
+                       0.00490546875f, 0.0001f, stats);
     printf("%s mat_685ee9d561: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -369,13 +377,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_685ee9d561<<<grid, block>>>(d_x, d_p, d_dst, d_out, n);
+        mat_685ee9d561<<<grid, block>>>(d_p, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_685ee9d561<<<grid, block>>>(d_x, d_p, d_dst, d_out, n);
+        mat_685ee9d561<<<grid, block>>>(d_p, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -394,9 +402,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_dst));
     CUDA_CHECK(cudaFree(d_out));
     return ok ? 0 : 1;
 }

@@ -2,10 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def mat_685ee9d561(x: wp.array(dtype=wp.mat33), p: wp.array[wp.float32], dst: wp.array(dtype=float), out: wp.array[wp.mat33]):
+def mat_685ee9d561(p: wp.array[wp.float32], out: wp.array(dtype=wp.mat33)):
     tid = wp.tid()
     p_v = p[tid]
-    x_v = x[tid]
-    m1 = wp.outer(wp.normalize(wp.vec3(p_v * (-2.4375), 1.25, wp.abs(p_v))), wp.vec3(p_v, -p_v, p_v))
-    dst[tid] = m1[0][2]
-    out[tid] = m1 - x_v
+    m1 = wp.outer(wp.normalize(wp.vec3(p_v, wp.abs(p_v), -p_v)), wp.vec3(wp.max(-0.9375, p_v), p_v * p_v, p_v))
+    m2 = wp.mul(wp.transpose(p_v * m1), wp.outer(wp.vec3(p_v, 1.0, p_v * 1.875) + wp.vec3(p_v, 0.6875, -p_v), wp.vec3(1.3125 + p_v, p_v / 4.0, p_v) + wp.vec3((-2.375) - p_v, p_v, min(-0.125, p_v))))
+    out[tid] = m2

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; smoothing loop; while; @wp.func helper; while, helper, atomic)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; smoothing loop; while; @wp.func helper; grid coordinate from the thread index; while, helper, atomic)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -43,7 +43,7 @@ __global__ void comb_08049a701e(
     const float* __restrict__ y,
     const float* __restrict__ inp,
     float* acc,
-    float* dst,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -62,9 +62,9 @@ __global__ void comb_08049a701e(
         acc3 = acc3 * 0.5f + tanhf(tanhf(vals_v));
         c2 = c2 + 1;
     }
-    float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, acc3));
-    warp_atomic_add(&acc[tid % 16], vals_v / -2.0f);
-    dst[tid] = tanhf(fminf(fmaxf(v4, -4.0f), 4.0f)) + v4 / 1.5f;
+    float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, inp_v));
+    warp_atomic_add(&acc[tid % 16], y_v);
+    res[tid] = v4 + y_v + acc3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_acc(16);  // output, shape [16] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -231,20 +231,20 @@ int main(int argc, char** argv)
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
     CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
+    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -253,7 +253,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -269,7 +269,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -297,7 +297,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_vals + bytes_y + bytes_inp;
-        const size_t bytes_written = bytes_acc + bytes_dst;
+        const size_t bytes_written = bytes_acc + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -320,7 +320,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
@@ -332,9 +332,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.05f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
-                       0.0007f, 0.0001f, stats);
+                       0.1f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
+                       0.0013000000000000002f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -345,13 +345,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_dst, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -374,6 +374,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

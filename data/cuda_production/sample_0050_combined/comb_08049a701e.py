@@ -7,7 +7,7 @@ def comb_08049a701e_fn0(a: float, b: float, c: float) -> float:
     return (wp.sin(min(b, m)) + a) + c
 
 @wp.kernel
-def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: wp.array(dtype=wp.float32), acc: wp.array(dtype=float), dst: wp.array[float]):
+def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: wp.array(dtype=wp.float32), acc: wp.array(dtype=float), res: wp.array[float]):
     tid = wp.tid()
     vals_v = vals[tid]
     vals_left = vals[max(tid - 1, 0)]
@@ -20,6 +20,6 @@ def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: w
     while c2 < 3:
         acc3 = acc3 * 0.5 + wp.tanh(wp.tanh(vals_v))
         c2 = c2 + 1
-    v4 = comb_08049a701e_fn0(avg1, min(inp_v, vals_v), min(y_v, acc3))
-    wp.atomic_add(acc, tid % 16, vals_v / -2.0)
-    dst[tid] = wp.tanh(wp.clamp(v4, -4.0, 4.0)) + (v4 / 1.5)
+    v4 = comb_08049a701e_fn0(avg1, min(inp_v, vals_v), min(y_v, inp_v))
+    wp.atomic_add(acc, tid % 16, y_v)
+    res[tid] = (v4 + y_v) + acc3

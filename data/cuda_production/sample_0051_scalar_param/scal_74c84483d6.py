@@ -2,14 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float, n_iter: wp.int32, out: wp.array[wp.float32]):
+def scal_74c84483d6(src: wp.array(dtype=float), b: wp.array[float], alpha: float, out: wp.array(dtype=wp.float32), dst: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     src_v = src[tid]
     b_v = b[tid]
-    v1 = ((b_v / (wp.abs(src_v) + 0.5)) / (wp.abs(src_v) + 2.0)) * max(src_v, -b_v)
-    v2 = v1 * v1
-    v3 = max(-1.75, v2)
-    acc4 = float(0.0)
-    for s in range(n_iter):
-        acc4 = acc4 + 0.25 * (v1 * b_v - acc4)
-    out[tid] = ((acc4 * src_v) + alpha) - v3
+    v1 = ((b_v / (wp.abs(src_v) + 0.5)) / (wp.abs(src_v) + 2.0)) * (-(b_v * src_v))
+    v2 = v1 * b_v
+    out[tid] = alpha + v2
+    dst[tid] = (b_v * src_v) * (-1.1875)

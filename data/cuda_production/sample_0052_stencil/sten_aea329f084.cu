@@ -1,4 +1,4 @@
-// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1)
+// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1; grid coordinate from the thread index)
 // Standalone CUDA translation of the Warp kernel `sten_aea329f084` (see sten_aea329f084.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -27,11 +27,12 @@ __global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, flo
     if (tid >= n)
         return;
 
+    float fx = (float)tid / 256.0f;
     float acc = 0.0f;
     for (int di = -RADIUS; di < RADIUS + 1; ++di) {
         acc += sten_aea329f084_lookup(phi, phi_dim0, tid + di);
     }
-    out[tid] = acc / 3.0f - fmaxf(-1.875f, fabsf(acc));
+    out[tid] = acc / 3.0f + fmaxf(acc, fx);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ def sten_aea329f084_lookup(f: wp.array(dtype=float), x: int) -> float:
 @wp.kernel
 def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array[wp.float32]):
     tid = wp.tid()
+    fx = float(tid) / 256.0
     acc = float(0.0)
     for di in range(-RADIUS, RADIUS + 1):
         acc += sten_aea329f084_lookup(phi, tid + di)
-    out[tid] = (acc / 3.0) - max(-1.875, wp.abs(acc))
+    out[tid] = (acc / 3.0) + wp.max(acc, fx)

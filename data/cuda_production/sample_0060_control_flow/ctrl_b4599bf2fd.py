@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.array(dtype=float), out: wp.array(dtype=float), res: wp.array[wp.float32]):
+def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.array(dtype=float), out: wp.array(dtype=float), y_out: wp.array[wp.float32]):
     tid = wp.tid()
     src_v = src[tid]
     b_v = b[tid]
@@ -13,5 +13,5 @@ def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.a
         acc2 = acc2 + 0.75 * (w_v - acc2)
         c1 = c1 + 1
     v3 = wp.where(wp.max(w_v, b_v) > src_v, src_v, acc2)
-    out[tid] = v3 / (abs(src_v) + 0.5)
-    res[tid] = wp.min(w_v, b_v + src_v)
+    out[tid] = v3 / (abs(min(src_v, v3)) + 1.0)
+    y_out[tid] = wp.min(src_v / (wp.abs(b_v) + 1.0), w_v)

@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 256; index array; old value returned; float32 += on an array, atomic_add, atomic_max, atomic_min)
+// Atomic-update kernel (1-D launch 256; index array; old value returned; float32 += on an array, atomic_add, atomic_max)
 // Standalone CUDA translation of the Warp kernel `atom_19ac478aaa` (see atom_19ac478aaa.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -21,23 +21,6 @@ __device__ __forceinline__ float atomicMaxFloat(float* address, float val)
     do {
         assumed = old;
         const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
-        if (result == assumed)
-            break;
-        old = atomicCAS(address_as_int, assumed, result);
-    } while (assumed != old);
-    return __int_as_float(old);
-}
-
-__device__ __forceinline__ float atomicMinFloat(float* address, float val)
-{
-    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
-    // leaving at once when the stored value already wins (it only moves one way)
-    int* address_as_int = reinterpret_cast<int*>(address);
-    int old = *address_as_int;
-    int assumed;
-    do {
-        assumed = old;
-        const int result = __float_as_int(fminf(val, __int_as_float(assumed)));
         if (result == assumed)
             break;
         old = atomicCAS(address_as_int, assumed, result);
@@ -87,8 +70,8 @@ __global__ void atom_19ac478aaa(
     warp_atomic_add(&hist[tid % 8], fabsf(fmaxf(a_v, p_v)));
     atomicMaxFloat(&bins[idx_v], a_v);
     warp_atomic_add(&total[0], a_v);
-    float old1 = atomicMinFloat(&slots[tid], (float)tid);
-    prev[tid] = (float)tid - old1;
+    float old1 = atomicMaxFloat(&slots[tid], p_v);
+    prev[tid] = p_v - old1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,7 +230,7 @@ int main(int argc, char** argv)
     std::vector<float> h_total(1);  // inout, shape [1] of float32
     fill_float(h_total.data(), h_total.size(), seed, 5, -32, 65U, 0.125f);
     std::vector<float> h_slots((size_t)n * 1);  // inout, shape [256] of float32
-    fill_float(h_slots.data(), h_slots.size(), seed, 6, -2048, 4097U, 0.125f);
+    fill_float(h_slots.data(), h_slots.size(), seed, 6, -32, 65U, 0.125f);
     std::vector<float> h_prev((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
@@ -395,9 +378,9 @@ int main(int argc, char** argv)
     ok &= check_values("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 160), 1,
                        0.1028f, 0.0001f, stats);
     ok &= check_values("slots", h_slots.data(), reinterpret_cast<const float*>(expected.data() + 164), 256,
-                       0.026000000000000002f, 0.0001f, stats);
+                       0.0008f, 0.0001f, stats);
     ok &= check_values("prev", h_prev.data(), reinterpret_cast<const float*>(expected.data() + 1188), 256,
-                       0.026000000000000002f, 0.0001f, stats);
+                       0.0008f, 0.0001f, stats);
     printf("%s atom_19ac478aaa: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

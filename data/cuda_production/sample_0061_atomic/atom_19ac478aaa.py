@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def atom_19ac478aaa(p: wp.array(dtype=wp.float32), a: wp.array(dtype=float), hist: wp.array[float], bins: wp.array(dtype=float), idx: wp.array(dtype=wp.int32), total: wp.array(dtype=float), slots: wp.array(dtype=wp.float32), prev: wp.array[float]):
+def atom_19ac478aaa(p: wp.array(dtype=wp.float32), a: wp.array(dtype=float), hist: wp.array[float], bins: wp.array(dtype=float), idx: wp.array(dtype=wp.int32), total: wp.array(dtype=float), slots: wp.array(dtype=wp.float32), prev: wp.array(dtype=float)):
     tid = wp.tid()
     p_v = p[tid]
     a_v = a[tid]
@@ -10,5 +10,5 @@ def atom_19ac478aaa(p: wp.array(dtype=wp.float32), a: wp.array(dtype=float), his
     wp.atomic_add(hist, tid % 8, wp.abs(max(a_v, p_v)))
     wp.atomic_max(bins, idx_v, a_v)
     total[0] += a_v
-    old1 = wp.atomic_min(slots, tid, float(tid))
-    prev[tid] = float(tid) - old1
+    old1 = wp.atomic_max(slots, tid, p_v)
+    prev[tid] = p_v - old1

@@ -1,16 +1,18 @@
 import warp as wp
 
 
+BIAS_61DCDA9DB0 = wp.constant(-0.125)
+
 @wp.kernel
-def cond_61dcda9db0(vals: wp.array2d(dtype=float), src: wp.array2d(dtype=float), y_out: wp.array2d(dtype=wp.float32)):
+def cond_61dcda9db0(vals: wp.array2d(dtype=float), src: wp.array2d(dtype=float), res: wp.array2d(dtype=float)):
     i, j = wp.tid()
-    src_down = src[min(i + 1, 7), j]
     src_left = src[i, wp.max(j - 1, 0)]
+    src_right = src[i, wp.min(j + 1, 19)]
     vals_v = vals[i, j]
     src_v = src[i, j]
-    r1 = float(0.0)
-    if src_left >= vals_v:
-        r1 = src_down
-    else:
-        r1 = src_v
-    y_out[i, j] = r1
+    r1 = min(BIAS_61DCDA9DB0, src_v)
+    if src_right <= src_left:
+        r1 = min(min(vals_v, src_right), -1.4375)
+    elif BIAS_61DCDA9DB0 >= src_right:
+        r1 = 0.8125
+    res[i, j] = r1

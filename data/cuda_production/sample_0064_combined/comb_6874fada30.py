@@ -7,10 +7,9 @@ def comb_6874fada30_fn0(p: float, q: float, r: float) -> float:
     return (wp.abs(t) * wp.abs(r)) * p
 
 @wp.kernel
-def comb_6874fada30(data: wp.array(dtype=float), b: wp.array(dtype=wp.float32), w: wp.array[float], output: wp.array[float]):
+def comb_6874fada30(data: wp.array(dtype=float), w: wp.array[float], dst: wp.array[float]):
     tid = wp.tid()
     data_v = data[tid]
-    b_v = b[tid]
     w_v = w[tid]
     acc1 = float(0.0)
     for k in range(11, -1, -1):
@@ -20,5 +19,5 @@ def comb_6874fada30(data: wp.array(dtype=float), b: wp.array(dtype=wp.float32), 
     while c2 < 3:
         acc3 = acc3 * 0.75 + data_v
         c2 = c2 + 1
-    v4 = comb_6874fada30_fn0(wp.clamp(wp.abs(acc1), -4.0, 4.0), wp.atan2(w_v, 1.4375), wp.abs(b_v))
-    output[tid] = wp.exp(wp.clamp(v4, -2.0, 2.0)) - acc3
+    v4 = comb_6874fada30_fn0(wp.clamp(wp.abs(acc1), -4.0, 4.0), wp.atan2(w_v, 1.4375), wp.abs(data_v))
+    dst[tid] = wp.exp(wp.clamp(v4, -2.0, 2.0)) - acc3
