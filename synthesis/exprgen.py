@@ -1556,6 +1556,8 @@ class ExprGen:
                 return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
             if op == "length":
                 return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
+            if op in ("component", "attr") and self._value_of(a.src).startswith(f"wp.{vtype}("):
+                continue  # a component of a vector just built from components is one of them
             c = self.rng.randrange(n)
             var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
             if op == "attr":

@@ -10,7 +10,7 @@ Source patterns (one function each, `find_patterns` runs them all):
   helper_unused_param a @wp.func parameter the body never reads
   undone_operation    an involution applied twice (`-(-x)`, `transpose(transpose(m))`), `cross(v, -v)`
   no_effect           an operation that changes nothing: `abs` of a value never negative (`wp.abs(wp.sqrt(x))`,
-                      `wp.abs(tid)`, `abs(float(i) * 0.5)`),
+                      `wp.abs(tid)`, `abs(float(i) * 0.5)`), a literal component of a vector built from components,
                       a min/max with an operand the inner one already took (`max(max(x, c), x)`), rounding
                       an integer made float (`wp.floor(float(tid))`)
   cancelling_terms    a sum in which one value is both added and subtracted (`(x + z) - (x + y)`, also through
@@ -456,7 +456,8 @@ def _int_names(fn: ast.FunctionDef) -> set[str]:
 def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Operations that change nothing (also through locals): `abs` of a value that is never negative
     (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a value and a `min`/`max` that already
-    took it (`max(max(x, c), x)` is `max(x, c)`; also `max(max(x, c), max(d, x))`), and rounding an integer made float
+    took it (`max(max(x, c), x)` is `max(x, c)`; also `max(max(x, c), max(d, x))`), a literal
+    component of a vector built from components (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float
     (`wp.floor(float(tid))`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
@@ -494,6 +495,39 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                         and any(same_tree(_through_locals(a, values), _through_locals(b, values))
                                 for a in left.args for b in right.args):
                     out.append(Finding("no_effect", node.lineno, _text(node)))
+    return out + _components_taken(index, values)
+
+
+_VECTOR_CONSTRUCTORS = {"vec2", "vec3", "vec4", "vector"}
+
+
+def _components_taken(index: FunctionIndex, values: dict[str, ast.expr] | None) -> list[Finding]:
+    """A component of a vector built from components that is a number literal there
+    (`wp.vec3(a, -1.0, b)[1]`, `.y`, through locals): a constant read the long way. (Reading a
+    computed component back is real code: `pos_xz = wp.vec3(p[0], 0.0, p[2])`, then `pos_xz[0]`.)
+    `values`: `_single_values(index)` or None (made when needed)."""
+    out = []
+    passed = None
+    for node in index.of_kind(ast.Subscript, ast.Attribute):
+        if not isinstance(node.ctx, ast.Load):
+            continue
+        if isinstance(node, ast.Subscript):
+            if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)):
+                continue
+            component = node.slice.value
+        elif node.attr in ("x", "y", "z", "w"):
+            component = "xyzw".index(node.attr)
+        else:
+            continue
+        values = _single_values(index) if values is None else values
+        if passed is None:  # names handed to a call, which may write them (`volume_sample_grad(..., grad)`)
+            passed = {a.id for c in index.of_kind(ast.Call) for a in c.args if isinstance(a, ast.Name)}
+        if isinstance(node.value, ast.Name) and node.value.id in passed:
+            continue
+        built = _through_locals(node.value, values)
+        if isinstance(built, ast.Call) and call_name(built) in _VECTOR_CONSTRUCTORS and len(built.args) > 1 \
+                and component < len(built.args) and _number(built.args[component]) is not None:
+            out.append(Finding("no_effect", node.lineno, _text(node)))
     return out
 
 

@@ -89,6 +89,8 @@ PLANTED = [
      "px = float(tid) * 0.0625 - 1.0\nout[tid] = a[tid] * wp.abs(px)"),
     ("no_effect", "x = a[tid]\nout[tid] = wp.max(wp.max(x, scale), wp.max(b[tid], x))",
      "x = a[tid]\nout[tid] = wp.max(wp.max(x, scale), wp.min(b[tid], x))"),
+    ("no_effect", "t = wp.vec3(a[tid], -1.0, b[tid])\nout[tid] = 1.5 * t[1]",
+     "t = wp.vec3(a[tid], -1.0, b[tid])\nout[tid] = 1.5 * t[2]"),
     # two literals a person folds into one
     ("foldable_constants", "out[tid] = (a[tid] * 2.5) / 1.5", "out[tid] = (a[tid] + 2.5) / 1.5"),
     ("foldable_constants", "x = a[tid]\nout[tid] = (-x) / -2.0", "x = a[tid]\nout[tid] = (-x) / 2.0"),
