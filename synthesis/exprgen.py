@@ -146,7 +146,14 @@ def _square_side(src: str) -> str | None:
 FORMULA_MARKS = (("sigmoid", re.compile(r"1\.0 / \(1\.0 \+ wp\.exp\(-")), ("softplus", re.compile(r"wp\.log\(1\.0 \+ wp\.exp\(")),
                  ("ReLU", re.compile(r"max\(.*, 0\.0\)")), ("leaky ReLU", re.compile(r"wp\.where\((\w+) > 0\.0, \1, ")),
                  ("Gaussian falloff", re.compile(r"wp\.exp\(-(\w+) \* \1 \* ")), ("softsign", re.compile(r"(\w+) / \(1\.0 \+ wp\.abs\(\1\)\)")),
-                 ("smoothstep", re.compile(r"wp\.smoothstep\(")))
+                 ("smoothstep", re.compile(r"wp\.smoothstep\(")),
+                 ("reflection about a normal", re.compile(r"(\w+) - 2\.0 \* wp\.dot\(\1, (\w+)\) \* \2\b")),
+                 ("projection onto a normal", re.compile(r"(?<!- )(?<!2\.0 \* )wp\.dot\((\w+), (\w+)\) \* \2\b")),
+                 ("part orthogonal to a normal", re.compile(r"(\w+) - wp\.dot\(\1, (\w+)\) \* \2\b")),
+                 ("symmetric part", re.compile(r"0\.5 \* \((\w+) \+ wp\.transpose\(\1\)\)")),
+                 ("skew part", re.compile(r"0\.5 \* \((\w+) - wp\.transpose\(\1\)\)")),
+                 ("Gram matrix", re.compile(r"wp\.transpose\((\w+)\) @ \1\b")),
+                 ("change of frame", re.compile(r"(\w+) @ \w+ @ wp\.transpose\(\1\)")))
 
 
 def formula_features(lines: list[str]) -> list[str]:
@@ -896,6 +903,8 @@ class KernelWriter:
         self.lines[self.head:self.head] = self.load_lines
         self.load_lines = []
         self.prune()
+        if self.coordinates and not any(line.strip().split(" = ")[0] in self.coordinates for line in self.lines):
+            self.features.remove("grid coordinate from the thread index")  # pruned: nothing read it
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
@@ -921,6 +930,20 @@ FORMULA_OPS = ("sigmoid", "softplus", "relu", "leaky_relu", "gaussian", "softsig
 FLOAT_CONSTS = [k / 16 for k in range(-40, 41) if k != 0]
 # The literal leaf for each of FLOAT_CONSTS, built once: a leaf is drawn for nearly every node.
 FLOAT_CONST_EXPRS = tuple(Expr(fmt_float(v), "float32", abs(v), CONST_Q, atom=v > 0, lit=True) for v in FLOAT_CONSTS)
+
+
+_FLIPPED_COMPARISON = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _balanced(text: str) -> bool:
+    """Whether every parenthesis in `text` closes inside it (`a) + (b` is not)."""
+    depth = 0
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 # The literal Expr of each divisor div_const draws, for `ExprGen.folds`.
@@ -1380,7 +1403,7 @@ class ExprGen:
         if a.lit:
             return None
         if op in ("div", "floordiv", "mod"):
-            c = self.rng.choice([2, 3, 4, 5, 7, -3, -2])
+            c = self.rng.choice([2, 3, 4, 5, 7, 8, 16])  # a person divides by a positive constant
             sym = {"div": "/", "floordiv": "//", "mod": "%"}[op]
             mag = a.mag if op != "mod" else float(abs(c))
             return Expr(f"{a.operand()} {sym} {c if c > 0 else f'({c})'}", "int32", mag + 1, 0, atom=False)
@@ -1404,6 +1427,7 @@ class ExprGen:
             if self.degenerate(a, b) or _same_names(a.src, b.src):
                 continue
             op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="] if a.type == "int32" else ["<", "<=", ">", ">="])
+            a, op, b = self._plain_comparison(a, op, b)
             cond = Expr(f"{a.src} {op} {b.src}", "bool", 1.0, 0, atom=False)
             self.w.note_comparison(cond.src, a.src, op, b.src)
             tree, values = self.w._parsed_expr(cond.src), self.w.local_values()
@@ -1412,6 +1436,23 @@ class ExprGen:
             if not self.w.launch_constant(cond.src):
                 return cond
         return self._fallback_compare()
+
+    def _plain_comparison(self, a: Expr, op: str, b: Expr) -> tuple[Expr, str, Expr]:
+        """`a op b` as a person writes it: the literal on the right (`x > 1.5`, not `1.5 < x`) and a
+        negation moved into it (`x >= -1.5`, not `-x <= 1.5`)."""
+        if a.lit and not b.lit:
+            a, op, b = b, _FLIPPED_COMPARISON[op], a
+        if b.lit and a.src.startswith("-"):
+            tree = self.w._parsed_expr(a.src)
+            if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.USub):
+                inner = a.src[1:]
+                if inner.startswith("(") and inner.endswith(")") and _balanced(inner[1:-1]):
+                    inner = inner[1:-1]
+                value = b.src[1:] if b.src.startswith("-") else f"-{b.src}"
+                a = Expr(inner, a.type, a.mag, a.q, atom=False)
+                b = Expr(value, b.type, b.mag, b.q, atom=not value.startswith("-"), lit=True)
+                op = _FLIPPED_COMPARISON[op]
+        return a, op, b
 
     def _fallback_compare(self) -> Expr:
         for name in self.loads:
@@ -1499,8 +1540,12 @@ class ExprGen:
         for _ in range(12):
             if depth <= 0 or self.rng.random() < self.leaf_prob:
                 return self.vec_leaf(vtype)
-            op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw"])
-            if op in ("add", "sub"):
+            op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw", "geometry"])
+            if op == "geometry":
+                e = self._vector_formula(vtype)
+                if e is None:
+                    continue
+            elif op in ("add", "sub"):
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
                 if self.degenerate(a, b):
                     continue
@@ -1542,6 +1587,25 @@ class ExprGen:
                 return e
         return self.vec_leaf(vtype)
 
+    def _vector_formula(self, vtype: str) -> Expr | None:
+        """The vector formulas geometry code is made of, over named vectors (each reads its operands
+        more than once): a reflection about a unit normal (`d - 2.0 * wp.dot(d, n) * n`), the
+        projection onto one (`wp.dot(d, n) * n`) and the part orthogonal to it (`d - wp.dot(d, n) *
+        n`). The normal is a named `wp.normalize` of an exact vector (1/|v| is unbounded near 0)."""
+        d, axis = self.vec_leaf(vtype), self.vec_leaf(vtype)
+        if d.lit or axis.lit or not WORD.fullmatch(d.src) or not WORD.fullmatch(axis.src) or d.src == axis.src \
+                or not axis.exact:
+            return None
+        n = self.w.assign(Expr(f"wp.normalize({axis.src})", vtype, 1.0, None), "n")
+        width = VECTOR_TYPES[vtype]
+        along = f"wp.dot({d.src}, {n.src}) * {n.src}"
+        kind = self.rng.choice(["reflect", "project", "reject"])
+        if kind == "reflect":
+            return Expr(f"{d.src} - 2.0 * {along}", vtype, d.mag * (1.0 + 2.0 * math.sqrt(width)), None, atom=False)
+        if kind == "project":
+            return Expr(along, vtype, d.mag * math.sqrt(width), None, atom=False)
+        return Expr(f"{d.src} - {along}", vtype, d.mag * (1.0 + math.sqrt(width)), None, atom=False)
+
     def vec_scalar(self, vtype: str, depth: int) -> Expr:
         """A float computed from vectors: dot, length, a component."""
         n = VECTOR_TYPES[vtype]
@@ -1580,8 +1644,12 @@ class ExprGen:
         for _ in range(12):
             if depth <= 0 or self.rng.random() < self.leaf_prob:
                 return self.mat_leaf(mtype)
-            op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer"])
-            if op in ("add", "sub"):
+            op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer", "structure"])
+            if op == "structure":
+                e = self._matrix_formula(mtype)
+                if e is None:
+                    continue
+            elif op in ("add", "sub"):
                 a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
                 if self.degenerate(a, b):
                     continue
@@ -1612,6 +1680,28 @@ class ExprGen:
             if e.mag <= MAX_FLOAT_MAG:
                 return e
         return self.mat_leaf(mtype)
+
+    def _matrix_formula(self, mtype: str) -> Expr | None:
+        """The matrix formulas mechanics code is made of, over named matrices: the symmetric and the
+        skew part (`0.5 * (m + wp.transpose(m))`), the Gram matrix (`wp.transpose(m) @ m`) and a
+        change of frame (`r @ m @ wp.transpose(r)`)."""
+        m = self.mat_leaf(mtype)
+        if not WORD.fullmatch(m.src):
+            return None
+        n = MATRIX_TYPES[mtype]
+        kind = self.rng.choice(["symmetric", "skew", "gram", "frame"])
+        if kind in ("symmetric", "skew"):
+            sign = "+" if kind == "symmetric" else "-"
+            return Expr(f"0.5 * ({m.src} {sign} wp.transpose({m.src}))", mtype, m.mag,
+                        None if m.q is None else m.q + 1, atom=False)
+        if kind == "gram":
+            return Expr(f"wp.transpose({m.src}) @ {m.src}", mtype, n * m.mag * m.mag,
+                        None if m.q is None else 2 * m.q, atom=False)
+        r = self.mat_leaf(mtype)
+        if not WORD.fullmatch(r.src) or r.src == m.src:
+            return None
+        q = None if m.q is None or r.q is None else m.q + 2 * r.q
+        return Expr(f"{r.src} @ {m.src} @ wp.transpose({r.src})", mtype, n * n * r.mag * r.mag * m.mag, q, atom=False)
 
     def mat_vec(self, mtype: str, depth: int) -> Expr:
         n = MATRIX_TYPES[mtype]

@@ -16,10 +16,11 @@ Source patterns (one function each, `find_patterns` runs them all):
   cancelling_terms    a sum in which one value is both added and subtracted (`(x + z) - (x + y)`, also through
                       locals): a person writes `z - y`; also across a comparison (`x + t >= t` is `x >= 0`)
   foldable_constants  two number literals a person folds into one: `(x * 2.5) / 1.5`, `(x + 1.0) - 0.25`,
-                      a negation undone by a negative literal (`(-x) / -2.0`), `x + -2.375`
+                      a negation undone by a negative literal (`(-x) / -2.0`), `x + -2.375`, `-x <= 1.5`
   redundant_branch    branching that decides nothing: an `if` whose arms are the same, an arm that assigns a
                       value the variable was just given, an `and`/`or` that repeats or implies one of its
-                      comparisons (`a <= b and b >= a`, `x > 1.0 and x > -1.0`), `max(a, b) >= a`
+                      comparisons (`a <= b and b >= a`, `x > 1.0 and x > -1.0`), `max(a, b) >= a`, a test
+                      the enclosing tests decide (`elif x > 1.5` in the `else` of `if x >= 0.0`)
   invariant_loop      a loop whose trips all do the same thing (`for k in range(n): acc += x` is `n * x`; also
                       `acc += x * float(k)`, x times a number), or whose `break`/`continue` test is the same
                       on every trip
@@ -412,13 +413,16 @@ def never_negative_value(node: ast.expr, values: dict[str, ast.expr] | None = No
 _CASTS = {"float", "float32", "float64", "int", "int32", "int64"}
 
 
-def _counters(fn: ast.FunctionDef) -> set[str]:
-    """Names that are never negative throughout `fn`: thread indices and the variables of `range`
-    loops whose start is a literal that is not negative and whose step, where given, is positive."""
-    names = set()
-    for n in ast_walk(fn):
+def _counters(index: FunctionIndex) -> set[str]:
+    """Names that are never negative throughout the indexed function: thread indices and the
+    variables of `range` loops whose start is a literal that is not negative and whose step, where
+    given, is positive; a name also assigned anything else is none."""
+    names, other = set(), set()
+    for n in index.of_kind(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        assigned = {t.id for target in targets for t in ast_walk(target) if isinstance(t, ast.Name)}
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "tid":
-            names |= {t.id for target in n.targets for t in ast_walk(target) if isinstance(t, ast.Name)}
+            names |= assigned
         elif isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call) \
                 and call_name(n.iter) == "range" and not n.iter.keywords and 1 <= len(n.iter.args) <= 3:
             args = n.iter.args
@@ -426,15 +430,10 @@ def _counters(fn: ast.FunctionDef) -> set[str]:
                 and args[0].value >= 0
             step_ok = len(args) < 3 or isinstance(args[2], ast.Constant) and isinstance(args[2].value, int) \
                 and args[2].value > 0
-            if start_ok and step_ok:
-                names.add(n.target.id)
-    # a counter assigned anywhere else is no counter
-    for n in ast_walk(fn):
-        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-            if not (isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and call_name(n.value) == "tid"):
-                names -= {t.id for target in targets for t in ast_walk(target) if isinstance(t, ast.Name)}
-    return names
+            (names if start_ok and step_ok else other).update(assigned)
+        else:
+            other |= assigned
+    return names - other
 
 
 ROUNDING_CALLS = {"floor", "ceil", "round", "trunc", "rint"}
@@ -478,7 +477,7 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                     out.append(Finding("no_effect", node.lineno, _text(node)))
         elif name == "abs" and len(node.args) == 1:
             values = _single_values(index) if values is None else values
-            counters = _counters(fn) if counters is None else counters
+            counters = _counters(index) if counters is None else counters
             if never_negative_value(node.args[0], values, counters):
                 out.append(Finding("no_effect", node.lineno, _text(node)))
         elif name in ("min", "max") and len(node.args) == 2:
@@ -538,6 +537,8 @@ def _signed_terms(node: ast.expr, values: dict[str, ast.expr], sign: int = 1, de
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
             right = sign if isinstance(node.op, ast.Add) else -sign
             return _signed_terms(node.left, values, sign, depth + 1) + _signed_terms(node.right, values, right, depth + 1)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and not isinstance(node.operand, ast.Constant):
+            return _signed_terms(node.operand, values, -sign, depth + 1)  # n + (-n)
     return [(sign, node)]
 
 
@@ -609,8 +610,9 @@ def _is_float_literal(node: ast.expr) -> bool:
 def find_foldable_constants(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """A number literal applied to a value that another literal already scales or shifts by the same
     kind of operation (`(x * 2.5) / 1.5`, `c - (x - c2)`): a person writes one constant. Also a
-    negation undone by a negative literal (`(-x) / -2.0`) and a negative literal added or subtracted
-    (`x + -2.375` is `x - 2.375`). Integer quotients (truncating) are left alone."""
+    negation undone by a negative literal (`(-x) / -2.0`), a negative literal added or subtracted
+    (`x + -2.375` is `x - 2.375`) and a negation compared with a literal (`-x <= 1.5` is
+    `x >= -1.5`). Integer quotients (truncating) are left alone."""
     index = FunctionIndex(fn) if index is None else index
     out = []
     for node in index.of_kind(ast.BinOp):
@@ -631,6 +633,13 @@ def find_foldable_constants(fn: ast.FunctionDef, index: FunctionIndex | None = N
             if foldable:
                 out.append(Finding("foldable_constants", node.lineno, _text(node)))
             break
+    for node in index.of_kind(ast.Compare):  # -x <= 1.5 is x >= -1.5
+        if len(node.ops) == 1:
+            for side, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+                if isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub) and _number(side) is None \
+                        and _number(other) is not None:
+                    out.append(Finding("foldable_constants", node.lineno, _text(node)))
+                    break
     return out
 
 
@@ -701,33 +710,108 @@ def _arms(node: ast.If) -> list[list[ast.stmt]]:
     return arms
 
 
-def _kept_values(block: list[ast.stmt], given: dict[str, ast.expr], in_arm: bool, out: list[Finding]) -> None:
+def _kept_values(block: list[ast.stmt], given: dict[str, tuple[ast.expr, frozenset[str]]], in_arm: bool,
+                 index: FunctionIndex, out: list[Finding]) -> None:
     """Walk `block` (an arm of an `if` where `in_arm`) knowing `given` (name -> the value it was last
-    assigned, as far as known here): report each assignment in an arm that gives a name the value it
-    already holds."""
+    assigned, as far as known here, and the names that value reads): report each assignment in an arm
+    that gives a name the value it already holds, and `b = a` right after `a = b`."""
     given = dict(given)
     for stmt in block:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
             held = given.get(name)
-            if in_arm and held is not None and same_tree(held, stmt.value):
+            through = given.get(stmt.value.id) if isinstance(stmt.value, ast.Name) else None
+            if in_arm and held is not None and same_tree(held[0], stmt.value) \
+                    or through is not None and isinstance(through[0], ast.Name) and through[0].id == name:
                 out.append(Finding("redundant_branch", stmt.lineno, _text(stmt)))
-            given = {k: v for k, v in given.items() if k != name and name not in _loaded_names(v)}
-            if name not in _loaded_names(stmt.value):
-                given[name] = stmt.value
+            if given:
+                given = {k: v for k, v in given.items() if k != name and name not in v[1]}
+            reads = index.reads(stmt)  # the value's names (the target, a plain name, loads none)
+            if name not in reads:
+                given[name] = (stmt.value, reads)
         elif isinstance(stmt, ast.If):
             for arm in _arms(stmt):
-                _kept_values(arm, given, True, out)
+                _kept_values(arm, given, True, index, out)
             given = {}
         else:
             given = {}
 
 
+def _decides(interval: tuple[float, bool, float, bool], side: str, number: float, strict: bool) -> bool | None:
+    """Whether a value known to lie in `interval` (low, low strict, high, high strict) always (True)
+    or never (False) passes the test `value > number` (side "lower") / `value < number` ("upper"),
+    `strict` for `<`/`>`; None when it depends."""
+    low, low_strict, high, high_strict = interval
+    if side == "lower":  # value > number (strict) / value >= number
+        if low > number or low == number and (low_strict or not strict):
+            return True
+        if high < number or high == number and (strict or high_strict):
+            return False
+    else:  # value < number (strict) / value <= number
+        if high < number or high == number and (high_strict or not strict):
+            return True
+        if low > number or low == number and (strict or low_strict):
+            return False
+    return None
+
+
+def _narrowed(interval, side: str, number: float, strict: bool):
+    """`interval` where the test (as `_decides` reads it) holds."""
+    low, low_strict, high, high_strict = interval
+    if side == "lower" and (number > low or number == low and strict):
+        low, low_strict = number, strict
+    elif side == "upper" and (number < high or number == high and strict):
+        high, high_strict = number, strict
+    return low, low_strict, high, high_strict
+
+
+def _bounds_test(test: ast.expr) -> tuple[ast.expr, str, float, bool] | None:
+    """A test of one value against a number literal as (value, "lower" | "upper", number, strict)."""
+    bound = _bound(test)
+    if bound is None:
+        return None
+    value, side, number = bound
+    return value, side, number, isinstance(test.ops[0], (ast.Lt, ast.Gt))  # flipping keeps strictness
+
+
+def _decided_tests(block: list[ast.stmt], known: dict[str, tuple], out: list[Finding]) -> None:
+    """Walk `block` knowing, per value (by its text), the interval the enclosing tests confine it to;
+    report an `if`/`elif` test they already decide (`elif x > 1.5` under `if x >= 0.0: ... else:`)."""
+    known = dict(known)
+    for stmt in block:
+        if isinstance(stmt, ast.If):
+            test = _bounds_test(stmt.test)
+            inside, outside = known, known
+            if test is not None:
+                value, side, number, strict = test
+                key = _dump(value)
+                interval = known.get(key, (-math.inf, False, math.inf, False))
+                if key in known and _decides(interval, side, number, strict) is not None:
+                    out.append(Finding("redundant_branch", stmt.lineno, _text(stmt.test)))
+                other = "upper" if side == "lower" else "lower"
+                inside = {**known, key: _narrowed(interval, side, number, strict)}
+                outside = {**known, key: _narrowed(interval, other, number, not strict)}
+            _decided_tests(stmt.body, inside, out)
+            _decided_tests(stmt.orelse, outside, out)
+        elif isinstance(stmt, (ast.For, ast.While)):
+            _decided_tests(stmt.body, {}, out)
+            known = {}
+        if known and isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If)):
+            # a value reading a name assigned here is no longer known (at the top level nothing is known)
+            written = {t.id for n in ast_walk(stmt) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For))
+                       for target in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                       for t in ast_walk(target) if isinstance(t, ast.Name)}
+            if written and known:
+                known = {k: v for k, v in known.items() if not any(f"Name('{name}'" in k for name in written)}
+
+
 def find_redundant_branches(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Branching that decides nothing: an `if` whose two arms are the same statements, an arm that
     assigns a variable the value it was just given (`r = x` then `if c: r = x`), an `and`/`or`
-    that repeats or implies one of its comparisons, and a comparison of `min(a, b)`/`max(a, b)` with
-    `a` (`max(a, b) >= a` always holds; `max(a, b) > a` is `b > a`)."""
+    that repeats or implies one of its comparisons, a comparison of `min(a, b)`/`max(a, b)` with
+    `a` (`max(a, b) >= a` always holds; `max(a, b) > a` is `b > a`), and a test of a value against a
+    literal that the tests enclosing it already decide (`elif x > 1.5` in the `else` of
+    `if x >= 0.0`)."""
     index = FunctionIndex(fn) if index is None else index
     out = []
     ifs = index.of_kind(ast.If, ast.While, ast.IfExp, ast.Call)
@@ -745,7 +829,8 @@ def find_redundant_branches(fn: ast.FunctionDef, index: FunctionIndex | None = N
             if compares_with_own_operand(node, values):
                 out.append(Finding("redundant_branch", node.lineno, _text(node)))
     if any(isinstance(n, ast.If) for n in ifs):
-        _kept_values(fn.body, {}, False, out)
+        _kept_values(fn.body, {}, False, index, out)
+        _decided_tests(fn.body, {}, out)
     return out
 
 

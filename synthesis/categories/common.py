@@ -187,8 +187,11 @@ def trip_test(gen: ExprGen, loop_var: str) -> Expr | None:
     changing from trip to trip holds on every trip or on none), or None when none is drawn."""
     for _ in range(8):
         cond = gen.compare(1)
-        if reads(loop_var).search(cond.src):
-            return cond
+        if not reads(loop_var).search(cond.src):
+            continue
+        if re.fullmatch(rf"(?:{loop_var} [!=]= -?\d+|-?\d+ [!=]= {loop_var})", cond.src):
+            continue  # `if k != 7: continue` works on one trip: a person writes no loop
+        return cond
     return None
 
 

@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import random
+import re
 
 from synthesis.categories.common import add_inputs, add_output, pick_dim
-from synthesis.exprgen import Expr, ExprGen, KernelWriter
+from synthesis.exprgen import Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
+
+
+SKEW = re.compile(r"^0\.5 \* \((\w+) - wp\.transpose\(\1\)\)$")
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
@@ -31,7 +35,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             while w.is_bare(m):  # an element of an input as it is: compute something first
                 m = w.assign(gen.mat_expr(mtype, 1), "m")
             r, c = rng.randrange(n), rng.randrange(n)
+            if r == c and SKEW.search(w.defs.get(m.src, m.src)):
+                c = (r + 1) % n  # a skew part's diagonal is zero
             elem = f"{m.src}[{r}, {c}]" if rng.random() < 0.5 else f"{m.src}[{r}][{c}]"
             w.store(add_output(w), Expr(elem, "float32", m.mag, m.q))
     w.feature(f"{mtype} " + "/".join(outputs))
+    for name in formula_features(w.lines):
+        w.feature(name)
     return w.finish("Matrix kernel")

@@ -60,7 +60,9 @@ def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int,
     rng = w.rng
     arms = rng.randint(2, 4)
     has_else = allow_else and rng.random() >= 0.3
-    tests = threshold_tests(w, gen, arms - 1 if has_else else arms) if rng.random() < 0.5 else None
+    # a nested chain tests compound conditions: thresholds of a quantity an enclosing test confines
+    # could be decided there (`if mag >= 0.75` in the `else` of `if mag <= 1.25`)
+    tests = threshold_tests(w, gen, arms - 1 if has_else else arms) if rng.random() < 0.5 and depth > 0 else None
     given: set[tuple[str, str]] = set()
     changed: set[str] = set()
     for arm in range(arms):
@@ -70,12 +72,15 @@ def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int,
         header = "else:" if last else f"{keyword} {test if test is not None else gen.condition(1).src}:"
         with w.block(header):
             assigned = rng.sample(targets, rng.randint(1, len(targets)))
+            set_here: dict[str, str] = {}  # target -> the value this arm gave it
             for t in assigned:
                 for _ in range(12):
                     value = gen.float_expr(rng.randint(0, 2), exact=t.q is not None)
-                    if value.src != t.src and value.src != held.get(t.src) and (t.src, value.src) not in given:
-                        break  # not `r1 = r1`, not the value r1 holds, not another arm's
+                    if value.src != t.src and value.src != held.get(t.src) and (t.src, value.src) not in given \
+                            and set_here.get(value.src) != t.src:
+                        break  # not `r1 = r1`, not the value r1 holds, not another arm's, not `r3 = r2; r2 = r3`
                 given.add((t.src, value.src))
+                set_here[t.src] = value.src
                 w.emit(f"{t.src} = {value.src}")
                 w.note_varying(t.src, value.src)
             rest = [t for t in targets if t not in assigned]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from synthesis.categories.common import add_gather, add_inputs, add_output, pick_dim
-from synthesis.exprgen import ExprGen, KernelWriter
+from synthesis.exprgen import ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 
 
@@ -29,4 +29,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         else:
             w.store(add_output(w), gen.fold_unread(gen.vec_scalar(vtype, rng.randint(0, 2))))
     w.feature(vtype)
+    for name in formula_features(w.lines):
+        w.feature(name)
     return w.finish("Vector kernel")

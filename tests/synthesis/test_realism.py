@@ -80,6 +80,7 @@ PLANTED = [
     ("cancelling_terms", "x = a[tid] + b[tid]\nout[tid] = x - a[tid]", "x = a[tid] + b[tid]\nout[tid] = x - b[tid] * 2.0"),
     ("cancelling_terms", "e = a[tid] + scale\nd = a[tid] + b[tid]\nout[tid] = e - d",
      "e = a[tid] + scale\nd = b[tid] * 2.0\nout[tid] = e - d"),
+    ("cancelling_terms", "x = a[tid] * 2.0\nout[tid] = (x + (-x)) + b[tid]", "x = a[tid] * 2.0\nout[tid] = (x + (-b[tid])) + x"),
     # one value on both sides of a comparison
     ("cancelling_terms", "x = a[tid]\nt = b[tid]\nr = float(0.0)\nif x + t >= t:\n    r = x\nout[tid] = r",
      "x = a[tid]\nt = b[tid]\nr = float(0.0)\nif x + t >= 0.5:\n    r = x\nout[tid] = r"),
@@ -91,6 +92,12 @@ PLANTED = [
      "x = a[tid]\nout[tid] = wp.max(wp.max(x, scale), wp.min(b[tid], x))"),
     ("no_effect", "t = wp.vec3(a[tid], -1.0, b[tid])\nout[tid] = 1.5 * t[1]",
      "t = wp.vec3(a[tid], -1.0, b[tid])\nout[tid] = 1.5 * t[2]"),
+    ("redundant_branch", "x = a[tid]\nr = x\nif x >= 0.0:\n    r = b[tid]\nelse:\n    if x > 1.5:\n        r = x * 2.0\nout[tid] = r",
+     "x = a[tid]\nr = x\nif x >= 0.0:\n    r = b[tid]\nelse:\n    if x > -1.5:\n        r = x * 2.0\nout[tid] = r"),
+    ("redundant_branch", "x = a[tid]\nr = x\nif x < -0.5:\n    r = b[tid]\nelif x < -1.0:\n    r = x * 2.0\nout[tid] = r",
+     "x = a[tid]\nr = x\nif x < -0.5:\n    r = b[tid]\nelif x < 1.0:\n    r = x * 2.0\nout[tid] = r"),
+    ("foldable_constants", "x = a[tid]\nr = x\nif -x <= 1.5:\n    r = b[tid]\nout[tid] = r",
+     "x = a[tid]\nr = x\nif x >= -1.5:\n    r = b[tid]\nout[tid] = r"),
     # two literals a person folds into one
     ("foldable_constants", "out[tid] = (a[tid] * 2.5) / 1.5", "out[tid] = (a[tid] + 2.5) / 1.5"),
     ("foldable_constants", "x = a[tid]\nout[tid] = (-x) / -2.0", "x = a[tid]\nout[tid] = (-x) / 2.0"),
