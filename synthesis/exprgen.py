@@ -385,6 +385,7 @@ class KernelWriter:
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
         self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
+        self.loop_counters: dict[str, bool] = {}  # loop variable -> whether every loop over it counts up from >= 0
         self.load_lines: list[str] = []  # `v = a[tid]` caches, placed after the head when finished
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
@@ -625,7 +626,7 @@ class KernelWriter:
     @contextmanager
     def block(self, header: str):
         if header.startswith("for "):
-            self._note_loop(header)
+            self.note_loop(header)
         self.emit(header)
         self.indent += 1
         self.scopes.append({})
@@ -635,11 +636,16 @@ class KernelWriter:
             self.scopes.pop()
             self.indent -= 1
 
-    def _note_loop(self, header: str) -> None:
+    def note_loop(self, header: str) -> None:
         node = ast.parse(header + " pass").body[0]
         scalars = {a.name: a.value for a in self.args if a.role == "scalar"}
         values = realism._range_values(node.iter, scalars) if isinstance(node.iter, ast.Call) else None
         name = node.target.id
+        args = node.iter.args if isinstance(node.iter, ast.Call) else []
+        counts_up = 1 <= len(args) <= 3 and (len(args) == 1 or isinstance(args[0], ast.Constant) and args[0].value >= 0) \
+            and (len(args) < 3 or isinstance(args[2], ast.Constant) and args[2].value > 0)
+        # `range(n)`, `range(0, n, 2)`: never negative, whatever n (in every loop over the name)
+        self.loop_counters[name] = bool(counts_up) and self.loop_counters.get(name, True)
         if name in self.loop_ranges and self.loop_ranges[name] != values:
             old = self.loop_ranges[name]
             values = None if old is None or values is None else sorted(set(old) | set(values))
@@ -1088,6 +1094,8 @@ class ExprGen:
         name = value if index is None else index.group(1)
         if name in self.w.tid_names or name in self.w.coordinates:
             return True
+        if self.w.loop_counters.get(name):  # a counter of loops from a start >= 0
+            return True
         trips = self.w.loop_ranges.get(name)  # a loop counter whose values are all known and >= 0
         if trips:
             return min(trips) >= 0
@@ -1096,11 +1104,19 @@ class ExprGen:
             return False
         counters = set(self.w.tid_names) | self.w.coordinates
         counters.update(k for k, v in self.w.loop_ranges.items() if v and min(v) >= 0)
+        counters.update(k for k, v in self.w.loop_counters.items() if v)
         return realism.never_negative_value(self.w._parsed_expr(value), self.w.local_values(), counters)
 
     def _absorbs(self, op: str, a: str, b: str) -> bool:
-        return absorbs(op, self._value_of(a), b) or absorbs(op, a, self._value_of(b)) \
-            or absorbs(op, self._value_of(a), self._value_of(b))
+        if absorbs(op, self._value_of(a), b) or absorbs(op, a, self._value_of(b)) \
+                or absorbs(op, self._value_of(a), self._value_of(b)):
+            return True
+        prefixes = (f"wp.{op}(", f"{op}(")  # `max(abs(w), max(r, m))` with `m = abs(w)`
+        for inner, other in ((a, b), (b, a)):
+            args = _call_args(self._value_of(inner), prefixes)
+            if args is not None and self._value_of(other) in {self._value_of(x) for x in args}:
+                return True
+        return False
 
     def _magnitude_src(self, src: str) -> str:
         """`wp.abs(src)`, or `src` itself where it is never negative."""

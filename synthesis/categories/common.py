@@ -148,6 +148,7 @@ def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, t
                     depth: int = 2, init: Expr | None = None, extra=None, base: Expr | None = None) -> Expr:
     """`acc = init; for ...: acc = acc + expr(loop_var)` (see `trip_update` for a value that does not
     read the loop variable): the accumulator's bound covers all trips."""
+    w.note_loop(header)  # what the loop variable takes, known while its body is drawn
     w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
     body = gen.float_expr(depth)
     for _ in range(20):  # `row + row`, a loop summing one literal, or the same sum in every thread: redraw
