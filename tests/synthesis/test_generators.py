@@ -1,4 +1,5 @@
 import ast
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -93,3 +94,48 @@ def test_no_dead_code(category):
         assert stores - loads - loop_vars - {"tid", "i", "j", "k"} == set(), (seed, spec.source)
         unread = [a.name for a in spec.args if a.role in ("input", "index", "scalar") and a.name not in loads]
         assert unread == [], (seed, spec.source)
+
+
+COORDINATE = re.compile(r"^\s+\w+ = (\(float\((tid|i|j|k)\) \+ 0\.5\) \* [\d.]+|float\((tid|i|j|k)\)( \+ 0\.5)?( \* [\d.]+| / [\d.]+)?)$")
+
+
+@pytest.mark.parametrize("category", [c for c in CATEGORY_NAMES if c != "stencil"])
+def test_a_thread_index_used_as_a_value_is_a_grid_coordinate(category):
+    """`float(tid)` appears only where a grid coordinate is made (`px = float(tid) * 0.0625`), never as
+    a count inside arithmetic (stencil's semi-Lagrangian backtrace, `float(tid) - u * dt`, is already
+    a coordinate in cell units)."""
+    plain = []
+    for seed in range(40):
+        source = generate(category, seed).source
+        tids = {n.strip() for line in source.splitlines() if line.strip().endswith("= wp.tid()")
+                for n in line.split("=")[0].split(",")}
+        for line in source.splitlines():
+            if any(f"float({t})" in line for t in tids) and not COORDINATE.match(line):
+                plain.append((seed, line.strip()))
+    assert plain == []
+
+
+def test_piecewise_chains_test_one_quantity_against_ordered_thresholds():
+    """Each `if q < t1: ... elif q < t2:` chain multi_conditional draws as piecewise code has
+    thresholds in order (ascending for `<`, descending for `>`), so every arm can be taken."""
+    chains = 0
+    for seed in range(60):
+        spec = generate("multi_conditional", seed)
+        if "piecewise thresholds" not in spec.description:
+            continue
+        for node in ast.walk(ast.parse(spec.source)):
+            if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+                    and isinstance(node.test.comparators[0], ast.Constant)):
+                continue
+            tests = [node.test]
+            while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                node = node.orelse[0]
+                tests.append(node.test)
+            same = [t for t in tests if isinstance(t, ast.Compare) and ast.dump(t.left) == ast.dump(tests[0].left)
+                    and type(t.ops[0]) is type(tests[0].ops[0]) and isinstance(t.comparators[0], ast.Constant)]
+            if len(same) == len(tests) >= 2:
+                chains += 1
+                values = [t.comparators[0].value for t in same]
+                upward = isinstance(tests[0].ops[0], (ast.Lt, ast.LtE))
+                assert values == sorted(values, reverse=not upward) and len(set(values)) == len(values), ast.unparse(node)
+    assert chains >= 5
