@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
+from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -105,7 +105,7 @@ def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
 # nobody writes either as a loop): weighted by a per-trip coefficient from a table (a filter's taps, a
 # quadrature's weights), or folded into a carried value that changes each trip (relaxation, smoothing).
 TRIP_SHAPES = ("table", "table", "relax", "smooth")
-RELAX_RATES = (0.5, 0.25, 0.125, 0.75)
+KEPLER_ECCENTRICITIES = (0.5, 0.25, 0.125, 0.75)
 SMOOTH_DECAYS = (0.5, 0.25, 0.75)
 TABLE_HINTS = ("coef", "weights", "taps", "gains", "profile")
 
@@ -133,13 +133,19 @@ def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int
         step = Expr(f"{table}[{loop_var}] * {body.operand()}", "float32", body.mag, q, atom=False)
         w.feature("per-trip coefficient table")
     elif shape == "relax":
-        rate = fmt_float(w.rng.choice(RELAX_RATES))
-        w.feature("relaxation loop")
-        return f"{acc} = {acc} + {rate} * ({body.src} - {acc})", max(init_mag, body.mag), None
+        # A fixed-point iteration, as Kepler's equation E = M + e sin E is solved: a linear relaxation
+        # toward a value every trip sees alike (`acc + 0.5 * (x - acc)`) has a closed form no one loops
+        # for. |e cos| <= e < 1: each trip shrinks an error, so rounding differences do not grow.
+        e = fmt_float(w.rng.choice(KEPLER_ECCENTRICITIES))
+        w.feature("fixed-point iteration (Kepler's equation)")
+        # `body` is the left operand of `+`: every float expression binds at least as tightly
+        return f"{acc} = {body.src} + {e} * wp.sin({acc})", max(init_mag, body.mag + 1.0), None
     elif shape == "smooth":
+        # A recurrent update h = tanh(decay * h + x): bounded by 1, and a contraction (decay < 1)
         decay = w.rng.choice(SMOOTH_DECAYS)
-        w.feature("smoothing loop")
-        return f"{acc} = {acc} * {fmt_float(decay)} + {body.operand()}", init_mag + body.mag / (1.0 - decay), None
+        w.feature("recurrent update (tanh)")
+        added = f"- {body.src[1:]}" if body.src.startswith("-") and WORD.fullmatch(body.src[1:]) else f"+ {body.operand()}"
+        return f"{acc} = wp.tanh({fmt_float(decay)} * {acc} {added})", max(init_mag, 1.0), None
     update = f"{acc} += {step.src}" if w.rng.choice([True, False]) else f"{acc} = {acc} + {step.operand()}"
     return update, init_mag + trips * step.mag, join_q(init_q, step.q)
 
