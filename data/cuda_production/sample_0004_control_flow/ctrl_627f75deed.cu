@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); relaxation loop; break; grid coordinate from the thread index)
+// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); fixed-point iteration (Kepler's equation); break; grid coordinate from the thread index)
 // Standalone CUDA translation of the Warp kernel `ctrl_627f75deed` (see ctrl_627f75deed.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -42,7 +42,7 @@ __global__ void ctrl_627f75deed(
         if (-(float)k <= a_right) {
             break;
         }
-        acc2 = acc2 + 0.25f * (r1 / (fabsf(src_v) + 0.5f) - acc2);
+        acc2 = r1 / (fabsf(src_v) + 0.5f) + 0.25f * sinf(acc2);
     }
     result[tid] = -src_v - fx / 8.0f - WEIGHT_627F75DEED + acc2;
     dst[tid] = fmaxf(a_right, a_v);
@@ -313,7 +313,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.00115f, 0.0001f, stats);
+                       0.00125f, 0.0001f, stats);
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0002f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",

@@ -21,6 +21,6 @@ def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(d
     for k in range(4):
         if -float(k) <= a_right:
             break
-        acc2 = acc2 + 0.25 * (r1 / (abs(src_v) + 0.5) - acc2)
+        acc2 = r1 / (abs(src_v) + 0.5) + 0.25 * wp.sin(acc2)
     result[tid] = (((-src_v) - (fx / 8.0)) - WEIGHT_627F75DEED) + acc2
     dst[tid] = max(a_right, a_v)

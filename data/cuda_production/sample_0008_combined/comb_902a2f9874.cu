@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; early return; smoothing loop; while; @wp.func helper; grid coordinate from the thread index; while, helper, atomic, vector)
+// Combined kernel (1-D launch 500; early return; recurrent update (tanh); while; @wp.func helper; grid coordinate from the thread index; while, helper, atomic, vector)
 // Standalone CUDA translation of the Warp kernel `comb_902a2f9874` (see comb_902a2f9874.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -63,7 +63,7 @@ __global__ void comb_902a2f9874(
     float acc2 = 0.0f;
     int c1 = 0;
     while (c1 < 8) {
-        acc2 = acc2 * 0.25f + vals_v;
+        acc2 = tanhf(0.25f * acc2 + vals_v);
         c1 = c1 + 1;
     }
     float v3 = comb_902a2f9874_fn0(vals_v, fminf(fmaxf(cx, -4.0f), 4.0f), logf(fabsf(inp_v) + 1.0f));
@@ -340,7 +340,7 @@ int main(int argc, char** argv)
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
                        0.1f, 0.0001f, stats);
     ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 4), 500,
-                       0.003233333333333333f, 0.0001f, stats);
+                       0.0030666666666666668f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -20,7 +20,7 @@ def comb_902a2f9874(vals: wp.array(dtype=float), inp: wp.array[wp.float32], coun
     acc2 = float(0.0)
     c1 = int(0)
     while c1 < 8:
-        acc2 = acc2 * 0.25 + vals_v
+        acc2 = wp.tanh(0.25 * acc2 + vals_v)
         c1 = c1 + 1
     v3 = comb_902a2f9874_fn0(vals_v, wp.clamp(cx, -4.0, 4.0), wp.log(wp.abs(inp_v) + 1.0))
     wp.atomic_add(acc, 0, inp_v)

@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 1000; vec2)
+// Vector kernel (1-D launch 1000; vec3)
 // Standalone CUDA translation of the Warp kernel `vec_349a556f64` (see vec_349a556f64.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,19 +11,46 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float2 min(float2 a, float2 b)
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
 {
-    return make_float2(fminf(a.x, b.x), fminf(a.y, b.y));
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
 }
 
-__device__ __forceinline__ float2 operator-(float2 a)
+__device__ __forceinline__ float dot(float3 a, float3 b)
 {
-    return make_float2(-a.x, -a.y);
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 normalize(float3 a)
+{
+    // Warp returns the zero vector for a zero-length input
+    float l = length(a);
+    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
 __global__ void vec_349a556f64(
-    const float2* __restrict__ p,
-    const float2* __restrict__ y,
+    const float3* __restrict__ w,
+    const float3* __restrict__ inp,
+    const float3* __restrict__ a,
+    const float* __restrict__ y,
+    float3* res,
     float* output,
     int n)
 {
@@ -31,10 +58,16 @@ __global__ void vec_349a556f64(
     if (tid >= n)
         return;
 
-    float2 p_v = p[tid];
-    float2 y_v = y[tid];
-    float2 t1 = min(y_v, -p_v);
-    output[tid] = t1.x;
+    float3 w_v = w[tid];
+    float3 inp_v = inp[tid];
+    float3 a_v = a[tid];
+    float y_v = y[tid];
+    float3 t1 = inp_v + a_v;
+    float s2 = t1.z;
+    float3 t3 = normalize(t1);
+    res[tid] = cross(t3, t3 - w_v);
+    float3 t4 = t1 + (w_v - make_float3(y_v, fabsf(s2), fmaxf(s2, y_v)));
+    output[tid] = 0.5f * t4.y;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,21 +208,38 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1000;
 
     // Inputs (host)
-    std::vector<float> h_p((size_t)n * 2);  // input, shape [1000] of vec2
-    fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 2);  // input, shape [1000] of vec2
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_w((size_t)n * 3);  // input, shape [1000] of vec3
+    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_inp((size_t)n * 3);  // input, shape [1000] of vec3
+    fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_a((size_t)n * 3);  // input, shape [1000] of vec3
+    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_y((size_t)n * 1);  // input, shape [1000] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_res((size_t)n * 3);  // output, shape [1000] of vec3
     std::vector<float> h_output((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
-    float2* d_p = nullptr;
-    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
-    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float2* d_y = nullptr;
+    float3* d_w = nullptr;
+    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
+    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
+    float3* d_inp = nullptr;
+    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
+    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
+    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
+    float3* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
+    float3* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
     float* d_output = nullptr;
     const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
     CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
@@ -199,9 +249,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_349a556f64<<<grid, block>>>(d_p, d_y, d_output, n);
+    vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_res, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -210,6 +261,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -226,7 +278,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_349a556f64<<<grid, block, 0, stream>>>(d_p, d_y, d_output, n);
+            vec_349a556f64<<<grid, block, 0, stream>>>(d_w, d_inp, d_a, d_y, d_res, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -253,8 +305,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_y;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_read = bytes_w + bytes_inp + bytes_a + bytes_y;
+        const size_t bytes_written = bytes_res + bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -273,8 +325,11 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_p));
+        CUDA_CHECK(cudaFree(d_w));
+        CUDA_CHECK(cudaFree(d_inp));
+        CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_y));
+        CUDA_CHECK(cudaFree(d_res));
         CUDA_CHECK(cudaFree(d_output));
         return 0;
     }
@@ -282,12 +337,14 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 16000) {
+        fprintf(stderr, "%s: expected 16000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 3000,
+                       0.0006000000000000001f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 12000), 1000,
+                       0.0005f, 0.0001f, stats);
     printf("%s vec_349a556f64: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -298,13 +355,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_349a556f64<<<grid, block>>>(d_p, d_y, d_output, n);
+        vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_res, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_349a556f64<<<grid, block>>>(d_p, d_y, d_output, n);
+        vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_res, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -323,8 +380,11 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_p));
+    CUDA_CHECK(cudaFree(d_w));
+    CUDA_CHECK(cudaFree(d_inp));
+    CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_y));
+    CUDA_CHECK(cudaFree(d_res));
     CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 500; mat22 vec)
+// Matrix kernel (1-D launch 500; mat22 elem)
 // Standalone CUDA translation of the Warp kernel `mat_f324d3f444` (see mat_f324d3f444.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,63 +16,25 @@ struct mat22
     float m[2][2];  // row-major, like Warp's mat22
 };
 
-__device__ __forceinline__ mat22 operator+(const mat22& a, const mat22& b)
+__device__ __forceinline__ mat22 outer(float2 a, float2 b)
 {
     mat22 r;
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-            r.m[i][j] = a.m[i][j] + b.m[i][j];
+    r.m[0][0] = a.x * b.x;
+    r.m[0][1] = a.x * b.y;
+    r.m[1][0] = a.y * b.x;
+    r.m[1][1] = a.y * b.y;
     return r;
 }
 
-__device__ __forceinline__ mat22 operator*(const mat22& a, const mat22& b)
-{
-    mat22 r;
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j) {
-            float sum = 0.0f;
-            for (int k = 0; k < 2; ++k)
-                sum = fmaf(a.m[i][k], b.m[k][j], sum);  // Warp accumulates with fma
-            r.m[i][j] = sum;
-        }
-    return r;
-}
-
-__device__ __forceinline__ float2 operator*(const mat22& a, float2 b)
-{
-    return make_float2(a.m[0][0] * b.x + a.m[0][1] * b.y,
-                       a.m[1][0] * b.x + a.m[1][1] * b.y);
-}
-
-__device__ __forceinline__ mat22 operator*(const mat22& a, float s)
-{
-    mat22 r;
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-            r.m[i][j] = a.m[i][j] * s;
-    return r;
-}
-
-__device__ __forceinline__ mat22 operator*(float s, const mat22& a)
-{
-    return a * s;
-}
-
-__global__ void mat_f324d3f444(
-    const mat22* __restrict__ src,
-    const float2* __restrict__ q,
-    float2* output,
-    int n)
+__global__ void mat_f324d3f444(const float2* __restrict__ q, float* output, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    mat22 src_v = src[tid];
     float2 q_v = q[tid];
-    mat22 m1 = 0.5625f * src_v;
-    mat22 m2 = m1 + m1 * m1;
-    output[tid] = m2 * q_v;
+    mat22 m2 = outer(make_float2(-2.25f, -1.8125f), q_v);
+    output[tid] = m2.m[1][1];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,7 +138,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -213,22 +175,16 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_src((size_t)n * 4);  // input, shape [500] of mat22
-    fill_float(h_src.data(), h_src.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 2);  // input, shape [500] of vec2
-    fill_float(h_q.data(), h_q.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_output((size_t)n * 2);  // output, shape [500] of vec2
+    fill_float(h_q.data(), h_q.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    mat22* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
     float2* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float2* d_output = nullptr;
+    float* d_output = nullptr;
     const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
     CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
     CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
@@ -237,7 +193,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_f324d3f444<<<grid, block>>>(d_src, d_q, d_output, n);
+    mat_f324d3f444<<<grid, block>>>(d_q, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
@@ -264,7 +220,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_f324d3f444<<<grid, block, 0, stream>>>(d_src, d_q, d_output, n);
+            mat_f324d3f444<<<grid, block, 0, stream>>>(d_q, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -291,7 +247,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_q;
+        const size_t bytes_read = bytes_q;
         const size_t bytes_written = bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -311,7 +267,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_output));
         return 0;
@@ -320,12 +275,12 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2000) {
+        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.00023906250000000002f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+                       0.00022500000000000002f, 0.0001f, stats);
     printf("%s mat_f324d3f444: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -336,13 +291,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_f324d3f444<<<grid, block>>>(d_src, d_q, d_output, n);
+        mat_f324d3f444<<<grid, block>>>(d_q, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_f324d3f444<<<grid, block>>>(d_src, d_q, d_output, n);
+        mat_f324d3f444<<<grid, block>>>(d_q, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -361,7 +316,6 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;

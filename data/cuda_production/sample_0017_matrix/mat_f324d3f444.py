@@ -2,10 +2,8 @@ import warp as wp
 
 
 @wp.kernel
-def mat_f324d3f444(src: wp.array[wp.mat22], q: wp.array[wp.vec2], output: wp.array[wp.vec2]):
+def mat_f324d3f444(q: wp.array[wp.vec2], output: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    src_v = src[tid]
     q_v = q[tid]
-    m1 = 0.5625 * src_v
-    m2 = m1 + wp.mul(m1, m1)
-    output[tid] = m2 @ q_v
+    m2 = wp.outer(wp.vec2(-2.25, -1.8125), q_v)
+    output[tid] = m2[1][1]

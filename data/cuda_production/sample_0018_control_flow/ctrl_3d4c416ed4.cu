@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; gather through an index array; relaxation loop)
+// Control-flow kernel (1-D launch 64; gather through an index array; fixed-point iteration (Kepler's equation))
 // Standalone CUDA translation of the Warp kernel `ctrl_3d4c416ed4` (see ctrl_3d4c416ed4.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -30,7 +30,7 @@ __global__ void ctrl_3d4c416ed4(
     float v1 = y_g >= u_v ? u_v : u_v * y_v;
     float acc2 = 0.0f;
     for (int k = 0; k < 3; ++k) {
-        acc2 = acc2 + 0.5f * (y_v - acc2);
+        acc2 = y_v + 0.5f * sinf(acc2);
     }
     float r3 = 0.0f;
     if (!(u_v < y_g && y_g * y_v > y_v)) {
@@ -313,7 +313,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0004f, 0.0001f, stats);
+                       0.0006000000000000001f, 0.0001f, stats);
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0008f, 0.0001f, stats);
     printf("%s ctrl_3d4c416ed4: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",

@@ -11,7 +11,7 @@ def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), indices: 
     v1 = wp.where(y_g >= u_v, u_v, u_v * y_v)
     acc2 = float(0.0)
     for k in range(0, 3):
-        acc2 = acc2 + 0.5 * (y_v - acc2)
+        acc2 = y_v + 0.5 * wp.sin(acc2)
     r3 = float(0.0)
     if not ((u_v < y_g) and (y_g * y_v > y_v)):
         r3 = max(v1, u_v)

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; grid coordinate from the thread index; 1 branch chain(s), 2 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; 1 branch chain(s), 2 branch-assigned values)
 // Standalone CUDA translation of the Warp kernel `cond_f5342e899f` (see cond_f5342e899f.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 64; grid coordinate from the thread index; vec4)
+// Vector kernel (1-D launch 64; vec4)
 // Standalone CUDA translation of the Warp kernel `vec_c89a41b966` (see vec_c89a41b966.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,6 +11,11 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float4 operator+(float4 a, float4 b)
+{
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+
 __device__ __forceinline__ float4 operator*(float4 a, float s)
 {
     return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
@@ -21,14 +26,16 @@ __device__ __forceinline__ float4 operator*(float s, float4 a)
     return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
 
-__global__ void vec_c89a41b966(const float4* __restrict__ b, float4* res, int n)
+__global__ void vec_c89a41b966(const float* __restrict__ b2, float4* res, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float4 b_v = b[tid];
-    res[tid] = -0.5f * b_v;
+    float b2_v = b2[tid];
+    float4 t1 = b2_v * -0.625f * (b2_v * b2_v) * make_float4(b2_v, 1.25f, 1.6875f, fminf(0.1875f, b2_v));
+    float4 t2 = make_float4(b2_v, -2.5f, fabsf(b2_v), b2_v * b2_v);
+    res[tid] = t2 + t1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,15 +176,15 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_b((size_t)n * 4);  // input, shape [64] of vec4
-    fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_b2((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_b2.data(), h_b2.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_res((size_t)n * 4);  // output, shape [64] of vec4
 
     // Device buffers
-    float4* d_b = nullptr;
-    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
-    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
+    float* d_b2 = nullptr;
+    const size_t bytes_b2 = h_b2.size() * sizeof(h_b2[0]);
+    CUDA_CHECK(cudaMalloc(&d_b2, bytes_b2));
+    CUDA_CHECK(cudaMemcpy(d_b2, h_b2.data(), bytes_b2, cudaMemcpyHostToDevice));
     float4* d_res = nullptr;
     const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
     CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
@@ -187,7 +194,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
+    vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
@@ -214,7 +221,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_c89a41b966<<<grid, block, 0, stream>>>(d_b, d_res, n);
+            vec_c89a41b966<<<grid, block, 0, stream>>>(d_b2, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -241,7 +248,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b;
+        const size_t bytes_read = bytes_b2;
         const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -261,7 +268,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_b));
+        CUDA_CHECK(cudaFree(d_b2));
         CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
@@ -274,7 +281,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0001f, 0.0001f, stats);
+                       0.0014f, 0.0001f, stats);
     printf("%s vec_c89a41b966: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -285,13 +292,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
+        vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_c89a41b966<<<grid, block>>>(d_b, d_res, n);
+        vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -310,7 +317,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_b2));
     CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); gradient stencil; gather through an index array; @wp.func helper; relaxation loop; while; argument loop bound; helper, while, loop; leaky ReLU)
+// Combined kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); gradient stencil; gather through an index array; @wp.func helper; fixed-point iteration (Kepler's equation); while; argument loop bound; helper, while, loop; leaky ReLU)
 // Standalone CUDA translation of the Warp kernel `comb_31924bd3f2` (see comb_31924bd3f2.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -41,12 +41,12 @@ __global__ void comb_31924bd3f2(
     float acc4 = 0.0f;
     int c3 = 0;
     while (c3 < 6) {
-        acc4 = acc4 + 0.5f * (BIAS_31924BD3F2 - grad1 - acc4);
+        acc4 = BIAS_31924BD3F2 - grad1 + 0.5f * sinf(acc4);
         c3 = c3 + 1;
     }
     float acc5 = 0.0f;
     for (int k = 0; k < steps; ++k) {
-        acc5 = acc5 + 0.25f * (fminf(1.1875f, acc4) / 1.5f - acc5);
+        acc5 = fminf(1.1875f, acc4) / 1.5f + 0.25f * sinf(acc5);
     }
     out[tid] = vals_g - vals_v - v2 + acc5;
 }
@@ -308,7 +308,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0013583333333333334f, 0.0001f, stats);
+                       0.001525f, 0.0001f, stats);
     printf("%s comb_31924bd3f2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

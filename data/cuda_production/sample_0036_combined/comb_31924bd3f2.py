@@ -22,9 +22,9 @@ def comb_31924bd3f2(vals: wp.array[float], indices: wp.array(dtype=wp.int32), st
     acc4 = float(0.0)
     c3 = int(0)
     while c3 < 6:
-        acc4 = acc4 + 0.5 * (BIAS_31924BD3F2 - grad1 - acc4)
+        acc4 = BIAS_31924BD3F2 - grad1 + 0.5 * wp.sin(acc4)
         c3 = c3 + 1
     acc5 = float(0.0)
     for k in range(steps):
-        acc5 = acc5 + 0.25 * (min(1.1875, acc4) / 1.5 - acc5)
+        acc5 = min(1.1875, acc4) / 1.5 + 0.25 * wp.sin(acc5)
     out[tid] = ((vals_g - vals_v) - v2) + acc5

@@ -11,14 +11,24 @@
 #include <cstring>
 #include <vector>
 
-__global__ void vec_ce09310926(const float4* __restrict__ w, float* dst, int n)
+__device__ __forceinline__ float4 operator*(float4 a, float s)
+{
+    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
+}
+
+__device__ __forceinline__ float4 operator*(float s, float4 a)
+{
+    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+}
+
+__global__ void vec_ce09310926(const float4* __restrict__ w, float4* dst, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float4 w_v = w[tid];
-    dst[tid] = 0.5f * w_v.z;
+    dst[tid] = 0.75f * w_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,14 +171,14 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_w((size_t)n * 4);  // input, shape [128] of vec4
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_dst((size_t)n * 4);  // output, shape [128] of vec4
 
     // Device buffers
     float4* d_w = nullptr;
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
     CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
+    float4* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
     CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
@@ -259,12 +269,12 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2048) {
+        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0001f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
+                       0.00015000000000000001f, 0.0001f, stats);
     printf("%s vec_ce09310926: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def vec_ce09310926(w: wp.array[wp.vec4], dst: wp.array(dtype=wp.float32)):
+def vec_ce09310926(w: wp.array[wp.vec4], dst: wp.array[wp.vec4]):
     tid = wp.tid()
     w_v = w[tid]
-    dst[tid] = 0.5 * w_v[2]
+    dst[tid] = 0.75 * w_v

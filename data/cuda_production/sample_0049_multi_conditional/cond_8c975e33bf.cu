@@ -27,15 +27,15 @@ __global__ void cond_8c975e33bf(
     float r1 = w_v;
     float r2 = 0.0f;
     float r3 = -1.125f;
-    if (1.3125f > w_v) {
+    if (w_v < 1.3125f) {
         r2 = w_v;
-        if (!(-1.0f > w_v || -1.0625f < w_v)) {
+        if (!(w_v < -1.0f || w_v > -1.0625f)) {
             r3 = 1.25f;
-        } else if (0.875f <= w_v && 0.4375f > cx) {
+        } else if (w_v >= 0.875f && cx < 0.4375f) {
             r1 = cx;
-        } else if (0.875f <= w_v) {
+        } else if (w_v >= 0.875f) {
             r1 = r2;
-        } else if (-0.6875f <= w_v) {
+        } else if (w_v >= -0.6875f) {
             r3 = w_v;
             r1 = cx / (fabsf(w_v) + 0.5f) + r2;
         }

@@ -9,15 +9,15 @@ def cond_8c975e33bf(w: wp.array(dtype=float), dst: wp.array[wp.float32], result:
     r1 = w_v
     r2 = float(0.0)
     r3 = float(-1.125)
-    if 1.3125 > w_v:
+    if w_v < 1.3125:
         r2 = w_v
-        if not ((-1.0 > w_v) or (-1.0625 < w_v)):
+        if not ((w_v < -1.0) or (w_v > -1.0625)):
             r3 = 1.25
-        elif (0.875 <= w_v) and (0.4375 > cx):
+        elif (w_v >= 0.875) and (cx < 0.4375):
             r1 = cx
-        elif 0.875 <= w_v:
+        elif w_v >= 0.875:
             r1 = r2
-        elif -0.6875 <= w_v:
+        elif w_v >= -0.6875:
             r3 = w_v
             r1 = (cx / (abs(w_v) + 0.5)) + r2
     else:

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; smoothing loop; while; @wp.func helper; grid coordinate from the thread index; while, helper, atomic)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; recurrent update (tanh); while; @wp.func helper; while, helper, atomic)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -59,7 +59,7 @@ __global__ void comb_08049a701e(
     float acc3 = 0.0f;
     int c2 = 0;
     while (c2 < 3) {
-        acc3 = acc3 * 0.5f + tanhf(tanhf(vals_v));
+        acc3 = tanhf(0.5f * acc3 + tanhf(tanhf(vals_v)));
         c2 = c2 + 1;
     }
     float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, inp_v));
@@ -334,7 +334,7 @@ int main(int argc, char** argv)
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
                        0.1f, 0.0001f, stats);
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
-                       0.0013000000000000002f, 0.0001f, stats);
+                       0.0012000000000000001f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

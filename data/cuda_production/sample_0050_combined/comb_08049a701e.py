@@ -18,7 +18,7 @@ def comb_08049a701e(vals: wp.array(dtype=float), y: wp.array[wp.float32], inp: w
     acc3 = float(0.0)
     c2 = int(0)
     while c2 < 3:
-        acc3 = acc3 * 0.5 + wp.tanh(wp.tanh(vals_v))
+        acc3 = wp.tanh(0.5 * acc3 + wp.tanh(wp.tanh(vals_v)))
         c2 = c2 + 1
     v4 = comb_08049a701e_fn0(avg1, min(inp_v, vals_v), min(y_v, inp_v))
     wp.atomic_add(acc, tid % 16, y_v)

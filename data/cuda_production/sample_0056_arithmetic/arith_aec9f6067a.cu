@@ -39,7 +39,7 @@ __global__ void arith_aec9f6067a(
 
     int w_v = w[i * w_dim1 + j];
     int q_v = q[i * q_dim1 + j];
-    int n1 = q_v / -2;
+    int n1 = q_v / 16;
     int n2 = abs(w_v * q_v);
     res[i * res_dim1 + j] = max(n1 + q_v, floordiv(n2, 5));
     res2[i * res2_dim1 + j] = w_v * 5;

@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 256; mat44 elem)
+// Matrix kernel (1-D launch 256; mat44 elem; skew part; Gram matrix; change of frame)
 // Standalone CUDA translation of the Warp kernel `mat_7e3907f5c9` (see mat_7e3907f5c9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,51 +16,39 @@ struct mat44
     float m[4][4];  // row-major, like Warp's mat44
 };
 
+__device__ __forceinline__ mat44 operator*(const mat44& a, const mat44& b)
+{
+    mat44 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; ++k)
+                sum = fmaf(a.m[i][k], b.m[k][j], sum);  // Warp accumulates with fma
+            r.m[i][j] = sum;
+        }
+    return r;
+}
+
+__device__ __forceinline__ mat44 operator*(const mat44& a, float s)
+{
+    mat44 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            r.m[i][j] = a.m[i][j] * s;
+    return r;
+}
+
+__device__ __forceinline__ mat44 operator*(float s, const mat44& a)
+{
+    return a * s;
+}
+
 __device__ __forceinline__ mat44 operator-(const mat44& a, const mat44& b)
 {
     mat44 r;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j)
             r.m[i][j] = a.m[i][j] - b.m[i][j];
-    return r;
-}
-
-__device__ __forceinline__ float dot(float4 a, float4 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-
-__device__ __forceinline__ float length(float4 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float4 normalize(float4 a)
-{
-    // Warp returns the zero vector for a zero-length input
-    float l = length(a);
-    return l > 0.0f ? make_float4(a.x / l, a.y / l, a.z / l, a.w / l) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ mat44 outer(float4 a, float4 b)
-{
-    mat44 r;
-    r.m[0][0] = a.x * b.x;
-    r.m[0][1] = a.x * b.y;
-    r.m[0][2] = a.x * b.z;
-    r.m[0][3] = a.x * b.w;
-    r.m[1][0] = a.y * b.x;
-    r.m[1][1] = a.y * b.y;
-    r.m[1][2] = a.y * b.z;
-    r.m[1][3] = a.y * b.w;
-    r.m[2][0] = a.z * b.x;
-    r.m[2][1] = a.z * b.y;
-    r.m[2][2] = a.z * b.z;
-    r.m[2][3] = a.z * b.w;
-    r.m[3][0] = a.w * b.x;
-    r.m[3][1] = a.w * b.y;
-    r.m[3][2] = a.w * b.z;
-    r.m[3][3] = a.w * b.w;
     return r;
 }
 
@@ -73,29 +61,16 @@ __device__ __forceinline__ mat44 transpose(const mat44& a)
     return r;
 }
 
-__device__ __forceinline__ float4 min(float4 a, float4 b)
-{
-    return make_float4(fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z), fminf(a.w, b.w));
-}
-
-__global__ void mat_7e3907f5c9(
-    const mat44* __restrict__ p,
-    const float4* __restrict__ b,
-    const float4* __restrict__ q,
-    float* dst,
-    int n)
+__global__ void mat_7e3907f5c9(const mat44* __restrict__ p, float* result, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     mat44 p_v = p[tid];
-    float4 b_v = b[tid];
-    float4 q_v = q[tid];
-    mat44 m1 = transpose(p_v);
-    mat44 m2 = outer(normalize(min(b_v, q_v)), normalize(b_v));
-    mat44 m3 = m2 - m1;
-    dst[tid] = m3.m[3][1];
+    mat44 m1 = 0.5f * (p_v - transpose(p_v));
+    mat44 m3 = transpose(m1) * m1;
+    result[tid] = m3.m[1][3];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,38 +213,26 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_p((size_t)n * 16);  // input, shape [256] of mat44
     fill_float(h_p.data(), h_p.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_b((size_t)n * 4);  // input, shape [256] of vec4
-    fill_float(h_b.data(), h_b.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_q((size_t)n * 4);  // input, shape [256] of vec4
-    fill_float(h_q.data(), h_q.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_result((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     mat44* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float4* d_b = nullptr;
-    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
-    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float4* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_7e3907f5c9<<<grid, block>>>(d_p, d_b, d_q, d_dst, n);
+    mat_7e3907f5c9<<<grid, block>>>(d_p, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -277,7 +240,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -293,7 +256,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_7e3907f5c9<<<grid, block, 0, stream>>>(d_p, d_b, d_q, d_dst, n);
+            mat_7e3907f5c9<<<grid, block, 0, stream>>>(d_p, d_result, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -320,8 +283,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_b + bytes_q;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_p;
+        const size_t bytes_written = bytes_result;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -341,9 +304,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_result));
         return 0;
     }
 
@@ -354,8 +315,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.0004f, 0.0001f, stats);
     printf("%s mat_7e3907f5c9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -366,13 +327,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_7e3907f5c9<<<grid, block>>>(d_p, d_b, d_q, d_dst, n);
+        mat_7e3907f5c9<<<grid, block>>>(d_p, d_result, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_7e3907f5c9<<<grid, block>>>(d_p, d_b, d_q, d_dst, n);
+        mat_7e3907f5c9<<<grid, block>>>(d_p, d_result, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -392,8 +353,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 256; relaxation loop; while)
+// Control-flow kernel (1-D launch 256; fixed-point iteration (Kepler's equation); while)
 // Standalone CUDA translation of the Warp kernel `ctrl_b4599bf2fd` (see ctrl_b4599bf2fd.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -29,7 +29,7 @@ __global__ void ctrl_b4599bf2fd(
     float acc2 = 0.0f;
     int c1 = 0;
     while (c1 < 5) {
-        acc2 = acc2 + 0.75f * (w_v - acc2);
+        acc2 = w_v + 0.75f * sinf(acc2);
         c1 = c1 + 1;
     }
     float v3 = fmaxf(w_v, b_v) > src_v ? src_v : acc2;
@@ -302,7 +302,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0002f, 0.0001f, stats);
+                       0.00030000000000000003f, 0.0001f, stats);
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
                        0.0002f, 0.0001f, stats);
     printf("%s ctrl_b4599bf2fd: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",

@@ -10,7 +10,7 @@ def ctrl_b4599bf2fd(src: wp.array[float], b: wp.array(dtype=wp.float32), w: wp.a
     acc2 = float(0.0)
     c1 = int(0)
     while c1 < 5:
-        acc2 = acc2 + 0.75 * (w_v - acc2)
+        acc2 = w_v + 0.75 * wp.sin(acc2)
         c1 = c1 + 1
     v3 = wp.where(wp.max(w_v, b_v) > src_v, src_v, acc2)
     out[tid] = v3 / (abs(min(src_v, v3)) + 1.0)

@@ -35,7 +35,7 @@ __global__ void cond_61dcda9db0(
     float r1 = fminf(BIAS_61DCDA9DB0, src_v);
     if (src_right <= src_left) {
         r1 = fminf(fminf(vals_v, src_right), -1.4375f);
-    } else if (BIAS_61DCDA9DB0 >= src_right) {
+    } else if (src_right <= BIAS_61DCDA9DB0) {
         r1 = 0.8125f;
     }
     res[i * res_dim1 + j] = r1;

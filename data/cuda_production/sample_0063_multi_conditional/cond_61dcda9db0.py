@@ -13,6 +13,6 @@ def cond_61dcda9db0(vals: wp.array2d(dtype=float), src: wp.array2d(dtype=float),
     r1 = min(BIAS_61DCDA9DB0, src_v)
     if src_right <= src_left:
         r1 = min(min(vals_v, src_right), -1.4375)
-    elif BIAS_61DCDA9DB0 >= src_right:
+    elif src_right <= BIAS_61DCDA9DB0:
         r1 = 0.8125
     res[i, j] = r1

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; smoothing loop; while; @wp.func helper; loop, while, helper)
+// Combined kernel (1-D launch 500; recurrent update (tanh); while; @wp.func helper; loop, while, helper)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -31,15 +31,15 @@ __global__ void comb_6874fada30(
     float w_v = w[tid];
     float acc1 = 0.0f;
     for (int k = 11; k > -1; --k) {
-        acc1 = acc1 * 0.75f + data_v;
+        acc1 = tanhf(0.75f * acc1 + data_v);
     }
     float acc3 = 0.0f;
     int c2 = 0;
     while (c2 < 3) {
-        acc3 = acc3 * 0.75f + data_v;
+        acc3 = tanhf(0.75f * acc3 + data_v);
         c2 = c2 + 1;
     }
-    float v4 = comb_6874fada30_fn0(fminf(fmaxf(fabsf(acc1), -4.0f), 4.0f), atan2f(w_v, 1.4375f), fabsf(data_v));
+    float v4 = comb_6874fada30_fn0(fabsf(acc1), atan2f(w_v, 1.4375f), fabsf(data_v));
     dst[tid] = expf(fminf(fmaxf(v4, -2.0f), 2.0f)) - acc3;
 }
 
@@ -293,7 +293,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0015389056098930652f, 0.0001f, stats);
+                       0.0008389056098930651f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
