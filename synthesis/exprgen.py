@@ -1587,7 +1587,7 @@ class ExprGen:
                 e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
             elif op == "cross" and n == 3:
                 a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
-                if self.degenerate(a, b):
+                if self.degenerate(a, b) or self._one_vector(a, b, vtype):
                     continue
                 q = None if a.q is None or b.q is None else a.q + b.q
                 e = Expr(f"wp.cross({a.src}, {b.src})", vtype, 2 * a.mag * b.mag, q)
@@ -1602,6 +1602,15 @@ class ExprGen:
             if e.mag <= MAX_FLOAT_MAG:
                 return e
         return self.vec_leaf(vtype)
+
+    def _one_vector(self, a: Expr, b: Expr, vtype: str) -> bool:
+        """Whether `a` and `b` are both made from one and the same vector (`-x - x * s`, `x * -1.75`,
+        `wp.normalize(t)` and `t`): mostly parallel, so their cross product would be zero."""
+        vectors = {e.src for e in self.w.visible(vtype)} | {e.src for e in self.w._loads.values() if e.type == vtype}
+        vectors |= {e.src for e in self.extra if e.type == vtype}
+        used_a = set(NAME_TOKEN.findall(self._value_of(a.src))) & vectors
+        used_b = set(NAME_TOKEN.findall(self._value_of(b.src))) & vectors
+        return len(used_a) == 1 and used_a == used_b
 
     def _vector_formula(self, vtype: str) -> Expr | None:
         """The vector formulas geometry code is made of, over named vectors (each reads its operands

@@ -347,6 +347,8 @@ def _without_sign(node: ast.expr, values: dict[str, ast.expr]) -> ast.expr:
             node = node.left
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and _is_number(node.left):
             node = node.right
+        elif isinstance(node, ast.Call) and call_name(node) == "normalize" and len(node.args) == 1:
+            node = node.args[0]  # cross(t, normalize(t)) is zero too
         else:
             return node
 

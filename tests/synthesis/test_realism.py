@@ -157,6 +157,11 @@ def test_transpose_of_a_transpose_through_a_local_is_flagged():
     assert [f.pattern for f in found] == ["undone_operation"]
 
 
+def test_cross_of_a_vector_and_its_direction_is_flagged():
+    source = VECTORS.format(cross="x, wp.normalize(x)", matrix="m1")
+    assert "undone_operation" in {f.pattern for f in find_patterns(source)}
+
+
 def test_cross_of_different_vectors_and_one_transpose_pass():
     assert find_patterns(VECTORS.format(cross="t1, v[(tid + 1) % 8]", matrix="m1 * 2.0")) == []
 
