@@ -11,19 +11,25 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float3 operator-(float3 a)
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
 {
-    return make_float3(-a.x, -a.y, -a.z);
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
 }
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+__device__ __forceinline__ float dot(float3 a, float3 b)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
 }
 
 __global__ void vec_3ffcab7b8e(
     const float3* __restrict__ inp,
-    const float3* __restrict__ vals,
     const float* __restrict__ b,
     float3* dst,
     float* dst2,
@@ -34,12 +40,10 @@ __global__ void vec_3ffcab7b8e(
         return;
 
     float3 inp_v = inp[tid];
-    float3 vals_v = vals[tid];
     float b_v = b[tid];
     float3 t1 = make_float3(b_v, fminf(b_v, -1.9375f), 0.875f);
-    dst[tid] = vals_v - t1;
-    float3 t2 = -inp_v;
-    dst2[tid] = 0.5f * t2.z;
+    dst[tid] = t1;
+    dst2[tid] = length(cross(make_float3(fabsf(b_v), -1.0f, b_v), inp_v));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,10 +186,8 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 3);  // input, shape [1000] of vec3
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_vals((size_t)n * 3);  // input, shape [1000] of vec3
-    fill_float(h_vals.data(), h_vals.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_b((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_b.data(), h_b.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_dst((size_t)n * 3);  // output, shape [1000] of vec3
     std::vector<float> h_dst2((size_t)n * 1);  // output, shape [1000] of float32
 
@@ -194,10 +196,6 @@ int main(int argc, char** argv)
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float3* d_vals = nullptr;
-    const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
-    CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
-    CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
     float* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
@@ -215,7 +213,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_vals, d_b, d_dst, d_dst2, n);
+    vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -244,7 +242,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_inp, d_vals, d_b, d_dst, d_dst2, n);
+            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_inp, d_b, d_dst, d_dst2, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -271,7 +269,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_vals + bytes_b;
+        const size_t bytes_read = bytes_inp + bytes_b;
         const size_t bytes_written = bytes_dst + bytes_dst2;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -292,7 +290,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_dst));
         CUDA_CHECK(cudaFree(d_dst2));
@@ -307,9 +304,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 3000,
-                       0.0004f, 0.0001f, stats);
+                       0.0002f, 0.0001f, stats);
     ok &= check_values("dst2", h_dst2.data(), reinterpret_cast<const float*>(expected.data() + 12000), 1000,
-                       0.0001f, 0.0001f, stats);
+                       0.0013857406460551017f, 0.0001f, stats);
     printf("%s vec_3ffcab7b8e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -320,13 +317,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_vals, d_b, d_dst, d_dst2, n);
+        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_vals, d_b, d_dst, d_dst2, n);
+        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -346,7 +343,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_dst));
     CUDA_CHECK(cudaFree(d_dst2));
