@@ -456,14 +456,15 @@ def _int_names(fn: ast.FunctionDef) -> set[str]:
 
 def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     """Operations that change nothing (also through locals): `abs` of a value that is never negative
-    (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a value and a `min`/`max` that already
-    took it (`max(max(x, c), x)` is `max(x, c)`; also `max(max(x, c), max(d, x))`), a literal
-    component of a vector built from components (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float
+    (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a
+    value and a `min`/`max` that already took it (`max(max(x, c), x)` is `max(x, c)`; also
+    `max(max(x, c), max(d, x))`), a literal component of a vector built from components
+    (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float
     (`wp.floor(float(tid))`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
     ints = None  # _int_names(fn), likewise
-    counters = None  # _counters(fn), likewise
+    counters = None  # _counters(index), likewise
     out = []
     for node in index.of_kind(ast.Call, ast.UnaryOp):
         if not isinstance(node, ast.Call) or node.keywords:
@@ -645,16 +646,18 @@ def find_foldable_constants(fn: ast.FunctionDef, index: FunctionIndex | None = N
     return out
 
 
-_FLIPPED = {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Lt, ast.LtE: ast.LtE}
+# An order comparison read from the other side (`a < b` is `b > a`).
+_ORDER_FLIPPED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+_SIDES_SWAPPED = {**_ORDER_FLIPPED, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}  # `==` and `!=` read alike both ways
 
 
 def _bound(node: ast.expr) -> tuple[ast.expr, str, float] | None:
     """A comparison of a value with a number literal as (value, "upper" | "lower", the number)."""
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _FLIPPED):
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _ORDER_FLIPPED):
         return None
     left, right, op = node.left, node.comparators[0], type(node.ops[0])
     if _number(left) is not None and _number(right) is None:
-        left, right, op = right, left, {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}[op]
+        left, right, op = right, left, _ORDER_FLIPPED[op]
     number = _number(right)
     if number is None or _number(left) is not None:
         return None
@@ -667,8 +670,7 @@ def _same_comparison(a: ast.expr, b: ast.expr) -> bool:
         return True
     if not (isinstance(a, ast.Compare) and isinstance(b, ast.Compare) and len(a.ops) == 1 and len(b.ops) == 1):
         return False
-    flipped = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
-    return flipped.get(type(a.ops[0])) is type(b.ops[0]) and same_tree(a.left, b.comparators[0]) \
+    return _SIDES_SWAPPED.get(type(a.ops[0])) is type(b.ops[0]) and same_tree(a.left, b.comparators[0]) \
         and same_tree(a.comparators[0], b.left)
 
 
