@@ -1214,8 +1214,9 @@ class ExprGen:
         return out
 
     def output_expr(self, depth: int) -> Expr:
-        """A float expression that also reads every float variable nothing reads yet."""
-        e = self.float_expr(depth)
+        """A float expression that computes something and also reads every float variable nothing
+        reads yet."""
+        e = self.computed(lambda: self.float_expr(depth))
         for var in self.w.visible("float32"):
             if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
                 continue
@@ -1224,6 +1225,16 @@ class ExprGen:
             sym = self.rng.choice(["+", "-"])
             e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
         return self.meaningful(e)
+
+    def computed(self, draw, tries: int = 8) -> Expr:
+        """A value from `draw()` that computes something, drawn again while it is a bare input,
+        parameter or literal: stored as it is, `meaningful` would scale it by a constant, and a kernel
+        made of such scalings (`out[tid] = 0.25 * x_v`) teaches nothing."""
+        for _ in range(tries):
+            e = draw()
+            if not self.w.is_bare(e):
+                return e
+        return e
 
     def fold_unread(self, e: Expr) -> Expr:
         """`e` plus (or minus) every variable of e's type that nothing reads yet, within bounds."""

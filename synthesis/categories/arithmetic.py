@@ -17,7 +17,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         for _ in range(rng.randint(0, 3)):
             w.assign(gen.int_expr(rng.randint(1, 3)), "n")
         for _ in range(rng.randint(1, 2)):
-            w.store(add_output(w, "int32"), gen.meaningful(gen.int_expr(rng.randint(1, 3))))
+            w.store(add_output(w, "int32"), gen.meaningful(gen.computed(lambda: gen.int_expr(rng.randint(1, 3)))))
         w.feature("int32 / // % semantics")
         return w.finish("Integer arithmetic kernel")
     loads = add_inputs(w, "float32", rng.randint(1, 4))
@@ -28,6 +28,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(2, 3))))
     float_statements(w, gen, rng.randint(0, 4))
     for _ in range(rng.randint(1, 2)):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
+        w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))  # reads every variable nothing reads yet
     w.feature("ops " + ", ".join(sorted(ops)))
     return w.finish("Float arithmetic kernel")

@@ -23,11 +23,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         loads += add_inputs(w, "float32", 1, low=-1.0, high=1.0)
     gen = ExprGen(w, loads=loads)
     for _ in range(rng.randint(1, 3)):
-        w.assign(gen.mat_expr(mtype, rng.randint(1, 3)), "m")
+        w.assign(gen.computed(lambda: gen.mat_expr(mtype, rng.randint(1, 3))), "m")
     outputs = rng.sample(["mat", "vec", "elem"], rng.randint(1, 2))
     for kind in outputs:
         if kind == "mat":
-            w.store(add_output(w, mtype), gen.fold_unread(gen.mat_expr(mtype, rng.randint(1, 2))))
+            w.store(add_output(w, mtype), gen.fold_unread(gen.computed(lambda: gen.mat_expr(mtype, rng.randint(1, 2)))))
         elif kind == "vec":
             w.store(add_output(w, vtype), gen.fold_unread(gen.mat_vec(mtype, rng.randint(0, 1))))
         else:

@@ -17,26 +17,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     gen = ExprGen(w, loads=loads)
     if rng.random() < 0.3:
         add_gather(w, gen, loads[0])  # e.g. positions of neighbours listed in an index array
-    def computed(draw):
-        """A drawn value that computes something: a bare input stored as it is would be scaled by a
-        constant (`meaningful`), and a kernel made of that one scaling teaches nothing."""
-        for _ in range(8):
-            e = draw()
-            if not w.is_bare(e):
-                return e
-        return e
-
     for _ in range(rng.randint(1, 3)):
         if rng.random() < 0.6:
-            w.assign(computed(lambda: gen.vec_expr(vtype, rng.randint(1, 3))), "t")
+            w.assign(gen.computed(lambda: gen.vec_expr(vtype, rng.randint(1, 3))), "t")
         else:
-            w.assign(computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2))), "s")
+            w.assign(gen.computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2))), "s")
     outputs = rng.choice([("v",), ("s",), ("v", "s")])
     for kind in outputs:
         if kind == "v":
-            w.store(add_output(w, vtype), gen.fold_unread(computed(lambda: gen.vec_expr(vtype, rng.randint(1, 2)))))
+            w.store(add_output(w, vtype), gen.fold_unread(gen.computed(lambda: gen.vec_expr(vtype, rng.randint(1, 2)))))
         else:
-            w.store(add_output(w), gen.fold_unread(computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2)))))
+            w.store(add_output(w), gen.fold_unread(gen.computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2)))))
     w.feature(vtype)
     for name in formula_features(w.lines):
         w.feature(name)
