@@ -16,30 +16,33 @@ struct mat33
     float m[3][3];  // row-major, like Warp's mat33
 };
 
-__device__ __forceinline__ mat33 outer(float3 a, float3 b)
+__device__ __forceinline__ mat33 operator*(const mat33& a, const mat33& b)
 {
     mat33 r;
-    r.m[0][0] = a.x * b.x;
-    r.m[0][1] = a.x * b.y;
-    r.m[0][2] = a.x * b.z;
-    r.m[1][0] = a.y * b.x;
-    r.m[1][1] = a.y * b.y;
-    r.m[1][2] = a.y * b.z;
-    r.m[2][0] = a.z * b.x;
-    r.m[2][1] = a.z * b.y;
-    r.m[2][2] = a.z * b.z;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            float sum = 0.0f;
+            for (int k = 0; k < 3; ++k)
+                sum = fmaf(a.m[i][k], b.m[k][j], sum);  // Warp accumulates with fma
+            r.m[i][j] = sum;
+        }
     return r;
 }
 
-__global__ void mat_4ad2e081d9(const float3* __restrict__ x, float* res, int n)
+__global__ void mat_4ad2e081d9(
+    const mat33* __restrict__ inp,
+    const mat33* __restrict__ data,
+    float* res,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float3 x_v = x[tid];
-    mat33 m1 = outer(x_v, x_v);
-    res[tid] = m1.m[0][0];
+    mat33 inp_v = inp[tid];
+    mat33 data_v = data[tid];
+    mat33 m1 = inp_v * data_v;
+    res[tid] = m1.m[1][2];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +146,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -180,15 +183,21 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    std::vector<float> h_x((size_t)n * 3);  // input, shape [256] of vec3
-    fill_float(h_x.data(), h_x.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_inp((size_t)n * 9);  // input, shape [256] of mat33
+    fill_float(h_inp.data(), h_inp.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_data((size_t)n * 9);  // input, shape [256] of mat33
+    fill_float(h_data.data(), h_data.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_res((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
-    float3* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
+    mat33* d_inp = nullptr;
+    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
+    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
+    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
+    mat33* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
     float* d_res = nullptr;
     const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
     CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
@@ -198,7 +207,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_4ad2e081d9<<<grid, block>>>(d_x, d_res, n);
+    mat_4ad2e081d9<<<grid, block>>>(d_inp, d_data, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
@@ -225,7 +234,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_4ad2e081d9<<<grid, block, 0, stream>>>(d_x, d_res, n);
+            mat_4ad2e081d9<<<grid, block, 0, stream>>>(d_inp, d_data, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -252,7 +261,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x;
+        const size_t bytes_read = bytes_inp + bytes_data;
         const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -272,7 +281,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_inp));
+        CUDA_CHECK(cudaFree(d_data));
         CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
@@ -285,7 +295,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0001f, 0.0001f, stats);
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s mat_4ad2e081d9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -296,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_4ad2e081d9<<<grid, block>>>(d_x, d_res, n);
+        mat_4ad2e081d9<<<grid, block>>>(d_inp, d_data, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_4ad2e081d9<<<grid, block>>>(d_x, d_res, n);
+        mat_4ad2e081d9<<<grid, block>>>(d_inp, d_data, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -321,7 +331,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_inp));
+    CUDA_CHECK(cudaFree(d_data));
     CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

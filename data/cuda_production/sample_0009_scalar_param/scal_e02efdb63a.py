@@ -9,4 +9,4 @@ def scal_e02efdb63a(vals: wp.array[float], inp: wp.array[wp.float32], eps: float
     v1 = inp_v + vals_v
     v2 = -v1
     out[tid] = wp.abs(v2) - eps
-    output[tid] = 0.5 * inp_v
+    output[tid] = wp.abs(v2)

@@ -38,7 +38,7 @@ __global__ void arith_2fe39dcf51(
     float q_v = q[(i * q_dim1 + j) * q_dim2 + k];
     float y_v = y[(i * y_dim1 + j) * y_dim2 + k];
     float v1 = (q_v + vals_v) / (fabsf(y_v / 8.0f) + 2.0f);
-    out[(i * out_dim1 + j) * out_dim2 + k] = q_v - v1;
+    out[(i * out_dim1 + j) * out_dim2 + k] = v1 * -2.5f - vals_v / 2.0f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,7 +300,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 240,
-                       0.0004f, 0.0001f, stats);
+                       0.0006000000000000001f, 0.0001f, stats);
     printf("%s arith_2fe39dcf51: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -8,4 +8,4 @@ def arith_2fe39dcf51(vals: wp.array3d(dtype=wp.float32), q: wp.array3d(dtype=wp.
     q_v = q[i, j, k]
     y_v = y[i, j, k]
     v1 = (q_v + vals_v) / (abs(y_v / 8.0) + 2.0)
-    out[i, j, k] = q_v - v1
+    out[i, j, k] = (v1 * (-2.5)) - (vals_v / 2.0)

@@ -16,7 +16,7 @@ __global__ void scal_74c84483d6(
     const float* __restrict__ b,
     float alpha,
     float* out,
-    float* dst,
+    float* out2,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,8 +27,8 @@ __global__ void scal_74c84483d6(
     float b_v = b[tid];
     float v1 = b_v / (fabsf(src_v) + 0.5f) / (fabsf(src_v) + 2.0f) * -(b_v * src_v);
     float v2 = v1 * b_v;
-    out[tid] = alpha + v2;
-    dst[tid] = b_v * src_v * -1.1875f;
+    out[tid] = v2 - alpha;
+    out2[tid] = fmaxf(src_v, v1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ int main(int argc, char** argv)
     fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const float alpha = 1.375f;
     std::vector<float> h_out((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_out2((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -190,20 +190,20 @@ int main(int argc, char** argv)
     const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
     CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
     CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_out2 = nullptr;
+    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
+    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
+    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_dst, n);
+    scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_out2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -212,7 +212,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_out2.data(), 1, bytes_out2, dump) == bytes_out2;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -228,7 +228,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, d_b, alpha, d_out, d_dst, n);
+            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, d_b, alpha, d_out, d_out2, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -256,7 +256,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_src + bytes_b;
-        const size_t bytes_written = bytes_out + bytes_dst;
+        const size_t bytes_written = bytes_out + bytes_out2;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -278,7 +278,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_out));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_out2));
         return 0;
     }
 
@@ -291,8 +291,8 @@ int main(int argc, char** argv)
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0017375000000000001f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
-                       0.000475f, 0.0001f, stats);
+    ok &= check_values("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+                       0.0008f, 0.0001f, stats);
     printf("%s scal_74c84483d6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -303,13 +303,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_dst, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_out2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_dst, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, d_out, d_out2, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -331,6 +331,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_out2));
     return ok ? 0 : 1;
 }

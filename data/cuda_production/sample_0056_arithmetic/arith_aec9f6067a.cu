@@ -42,7 +42,7 @@ __global__ void arith_aec9f6067a(
     int n1 = q_v / 16;
     int n2 = abs(w_v * q_v);
     res[i * res_dim1 + j] = max(n1 + q_v, floordiv(n2, 5));
-    res2[i * res2_dim1 + j] = w_v * 5;
+    res2[i * res2_dim1 + j] = min(w_v * n2, q_v) / 8;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,4 +9,4 @@ def scal_17b248959f(x: wp.array2d(dtype=wp.float32), bias: wp.float32, offset: w
     for s in range(n_iter):
         acc1 = acc1 + (weights[s] * x_v)
     y_out[i, j] = ((wp.abs(acc1) - bias) - offset) - alpha
-    y_out2[i, j] = 0.75 * x_v
+    y_out2[i, j] = offset * (1.8125 * x_v)
