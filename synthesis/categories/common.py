@@ -103,8 +103,9 @@ def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
 # How a trip folds its value into a loop's accumulator when the value reads nothing that changes from
 # trip to trip (`acc += x` on every trip is `n * x`, and `acc += x * float(k)` is x times a number:
 # nobody writes either as a loop): weighted by a per-trip coefficient from a table (a filter's taps, a
-# quadrature's weights), or folded into a carried value that changes each trip (relaxation, smoothing).
-TRIP_SHAPES = ("table", "table", "relax", "smooth")
+# quadrature's weights), or folded nonlinearly into a carried value that changes each trip (a fixed-point
+# iteration, a recurrent update).
+TRIP_SHAPES = ("table", "table", "fixed_point", "recurrent")
 KEPLER_ECCENTRICITIES = (0.5, 0.25, 0.125, 0.75)
 SMOOTH_DECAYS = (0.5, 0.25, 0.75)
 TABLE_HINTS = ("coef", "weights", "taps", "gains", "profile")
@@ -132,7 +133,7 @@ def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int
         q = None if body.q is None else body.q + 4
         step = Expr(f"{table}[{loop_var}] * {body.operand()}", "float32", body.mag, q, atom=False)
         w.feature("per-trip coefficient table")
-    elif shape == "relax":
+    elif shape == "fixed_point":
         # A fixed-point iteration, as Kepler's equation E = M + e sin E is solved: a linear relaxation
         # toward a value every trip sees alike (`acc + 0.5 * (x - acc)`) has a closed form no one loops
         # for. |e cos| <= e < 1: each trip shrinks an error, so rounding differences do not grow.
@@ -140,7 +141,7 @@ def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int
         w.feature("fixed-point iteration (Kepler's equation)")
         # `body` is the left operand of `+`: every float expression binds at least as tightly
         return f"{acc} = {body.src} + {e} * wp.sin({acc})", max(init_mag, body.mag + 1.0), None
-    elif shape == "smooth":
+    elif shape == "recurrent":
         # A recurrent update h = tanh(decay * h + x): bounded by 1, and a contraction (decay < 1)
         decay = w.rng.choice(SMOOTH_DECAYS)
         w.feature("recurrent update (tanh)")

@@ -17,9 +17,9 @@ def threshold_tests(w: KernelWriter, gen: ExprGen, count: int) -> list[str] | No
     loads = [n for n in gen.loads if w.arg(n).dtype == "float32"]
     if not loads:
         return None
-    first = w.load(rng.choice(loads))
-    others = [w.load(n) for n in loads if w.load(n).src != first.src]
-    spec = w.arg(next(n for n in loads if w.load(n).src == first.src))
+    name = rng.choice(loads)
+    first, spec = w.load(name), w.arg(name)
+    others = [w.load(n) for n in loads if n != name]
     form = rng.choice(["value", "magnitude", "difference"] if others else ["value", "magnitude"])
     if form == "value":
         quantity, low, high = first.src, spec.low, spec.high
