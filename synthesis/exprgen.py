@@ -390,6 +390,7 @@ class KernelWriter:
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
         self.coordinates: set[str] = set()  # the grid-coordinate locals (`coordinate`): never negative
+        self.local_features: dict[str, str] = {}  # a local loaded at the top -> the feature it stands for
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
@@ -498,7 +499,7 @@ class KernelWriter:
         expr = Expr(local, "float32", float(mag), q)
         self._loads[key] = expr
         self.coordinates.add(local)
-        self.feature("grid coordinate from the thread index")
+        self._feature_of_local(local, "grid coordinate from the thread index")
         return expr
 
     NEIGHBOUR_WORDS = {1: {0: ("left", "right")}, 2: {0: ("up", "down"), 1: ("left", "right")},
@@ -522,7 +523,7 @@ class KernelWriter:
         self.load_lines.append(f"    {local} = {name}[{', '.join(parts)}]")
         expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
         self._loads[key] = expr
-        self.feature("neighbour stencil (clamped)")
+        self._feature_of_local(local, "neighbour stencil (clamped)")
         return expr
 
     def gather(self, name: str, index_name: str) -> Expr:
@@ -536,8 +537,35 @@ class KernelWriter:
         self.load_lines.append(f"    {local} = {name}[{idx.src}]")
         expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
         self._loads[key] = expr
-        self.feature("gather through an index array")
+        self._feature_of_local(local, "gather through an index array")
         return expr
+
+    def shifted(self, name: str, shift: str) -> Expr:
+        """The element `shift` (an int parameter, >= 0) places on from the thread's own, wrapping past
+        the end (`a[(tid + shift) % 256]`) as a periodic boundary does; loaded once into a local at the
+        top. One-dimensional launches only."""
+        key = f"{name}@shift{shift}"
+        if key in self._loads:
+            return self._loads[key]
+        spec = self.arg(name)
+        t = self.tid_names[0]
+        local = self._unique_local(f"{name}_next")
+        self.load_lines.append(f"    {local} = {name}[({t} + {shift}) % {spec.shape[0]}]")
+        expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
+        self._loads[key] = expr
+        self._feature_of_local(local, "periodic shift by a parameter")
+        return expr
+
+    def _feature_of_local(self, local: str, feature: str) -> None:
+        """Record `feature` for the kernel, standing for `local`: `finish` drops it again if nothing
+        reads any of its locals (pruned), so a description never names what the code lacks."""
+        self.local_features[local] = feature
+        self.feature(feature)
+
+    def retire(self, name: str) -> None:
+        """Take parameter `name` out of what expressions draw from: it has been used as its name says
+        (a `scale` scales), and a further random use (`(2.0 - scale) / x`) would read as noise."""
+        self.scopes[0].pop(name, None)
 
     def _unique_local(self, hint: str) -> str:
         # a struct member `s.mass` names its local after the member (`mass_v`), never `s.mass_v`
@@ -909,8 +937,10 @@ class KernelWriter:
         self.lines[self.head:self.head] = self.load_lines
         self.load_lines = []
         self.prune()
-        if self.coordinates and not any(line.strip().split(" = ")[0] in self.coordinates for line in self.lines):
-            self.features.remove("grid coordinate from the thread index")  # pruned: nothing read it
+        if self.local_features:
+            kept = {line.strip().split(" = ")[0] for line in self.lines}
+            standing = {f for local, f in self.local_features.items() if local in kept}
+            self.features = [f for f in self.features if f in standing or f not in self.local_features.values()]
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
@@ -950,6 +980,16 @@ def _balanced(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+# The arithmetic people write by hand, by name (`ExprGen.arith_formula`, `ExprGen.int_formula`): each
+# name goes into the kernel's features as it is.
+ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpolation", "squared difference",
+                  "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep")
+INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
+                "clamp to a range", "sum of squares")
+# Weights of a two-term average and interpolation parameters: eighths, exact in float32.
+BLEND_WEIGHTS = (0.125, 0.25, 0.375, 0.625, 0.75, 0.875)
 
 
 # The literal Expr of each divisor div_const draws, for `ExprGen.folds`.
@@ -1404,6 +1444,118 @@ class ExprGen:
             return Expr(f"1.0 / (1.0 + wp.exp(-{a.operand()}))", "float32", 1.0, None, atom=False)
         # log(1 + e^a) <= max(a, 0) + log 2
         return Expr(f"wp.log(1.0 + wp.exp({a.src}))", "float32", a.mag + 0.7, None)
+
+    def named_value(self, dtype: str, avoid: tuple[str, ...] = ()) -> Expr | None:
+        """A value of `dtype` with a name (a cached load, a local, a neighbour) that varies over the
+        launch, is not a thread index and is none of `avoid`: what a formula reading its operand
+        twice reads (a person names a value before writing `x + t * (y - x)`). None if no draw has one."""
+        for _ in range(8):
+            e = self.leaf(dtype)
+            if not e.lit and WORD.fullmatch(e.src) and e.src not in avoid and e.src not in self.w.tid_names \
+                    and e.src not in self.w._by_name and self.w.varies(e.src):
+                return e
+        return None
+
+    def arith_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
+        """One of ARITH_FORMULAS over named float values, and its name: an affine map
+        (`1.5 * x - 0.25`), a midpoint, a weighted average, a linear interpolation (`x + 0.25 * (y -
+        x)`), a squared difference (through a named difference), a sum of squares, a polynomial in
+        Horner form, a clamp to a range inside the value's, or the cubic smoothstep of a clamped value.
+        None when the kernel has no named value to build it on or its bound would be too large."""
+        rng = self.rng
+        kind = kind or rng.choice(ARITH_FORMULAS)
+        x = self.named_value("float32")
+        if x is None:
+            return None
+        two = kind in ("midpoint", "weighted average", "linear interpolation", "squared difference", "sum of squares")
+        y = self.named_value("float32", avoid=(x.src,)) if two else None
+        if two and y is None:
+            return None
+        if kind == "affine map":
+            scale = rng.choice([c for c in FLOAT_CONSTS if abs(c) >= 0.25 and abs(c) != 1.0])
+            shift = rng.choice(FLOAT_CONSTS)
+            sign = "-" if shift < 0 else "+"
+            e = Expr(f"{fmt_float(scale)} * {x.src} {sign} {fmt_float(abs(shift))}", "float32",
+                     abs(scale) * x.mag + abs(shift), join_q(None if x.q is None else x.q + CONST_Q, CONST_Q), atom=False)
+        elif kind == "midpoint":
+            e = Expr(f"0.5 * ({x.src} + {y.src})", "float32", max(x.mag, y.mag), None if join_q(x.q, y.q) is None
+                     else join_q(x.q, y.q) + 1, atom=False)
+        elif kind == "weighted average":
+            weight = rng.choice(BLEND_WEIGHTS)
+            e = Expr(f"{fmt_float(weight)} * {x.src} + {fmt_float(1.0 - weight)} * {y.src}", "float32",
+                     max(x.mag, y.mag), None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 3, atom=False)
+        elif kind == "linear interpolation":
+            t = rng.choice(BLEND_WEIGHTS)
+            e = Expr(f"{x.src} + {fmt_float(t)} * ({y.src} - {x.src})", "float32", max(x.mag, y.mag) + x.mag * t,
+                     None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 3, atom=False)
+        elif kind == "squared difference":
+            d = self.w.assign(Expr(f"{x.src} - {y.src}", "float32", x.mag + y.mag, join_q(x.q, y.q), atom=False), "d")
+            e = Expr(f"{d.src} * {d.src}", "float32", d.mag * d.mag, None if d.q is None else 2 * d.q, atom=False)
+        elif kind == "sum of squares":
+            e = Expr(f"{x.src} * {x.src} + {y.src} * {y.src}", "float32", x.mag * x.mag + y.mag * y.mag,
+                     None if join_q(x.q, y.q) is None else 2 * join_q(x.q, y.q), atom=False)
+        elif kind == "polynomial (Horner form)":
+            coefficients = [rng.choice(FLOAT_CONSTS) for _ in range(rng.randint(3, 4))]
+            text, mag = fmt_float(coefficients[0]), abs(coefficients[0])
+            for c in coefficients[1:]:
+                text = f"({text} * {x.src} {'-' if c < 0 else '+'} {fmt_float(abs(c))})"
+                mag = mag * x.mag + abs(c)
+            q = None if x.q is None else (len(coefficients) - 1) * x.q + CONST_Q
+            e = Expr(text[1:-1], "float32", mag, q, atom=False)
+        else:
+            bounds = [b for b in (0.25, 0.5, 0.75, 1.0, 1.5) if b < x.mag]
+            if kind == "cubic smoothstep":
+                if x.mag <= 1.0:
+                    return None
+                t = self.w.assign(Expr(f"wp.clamp({x.src}, 0.0, 1.0)", "float32", 1.0, join_q(x.q, CONST_Q)), "t")
+                e = Expr(f"{t.src} * {t.src} * (3.0 - 2.0 * {t.src})", "float32", 1.0,
+                         None if t.q is None else 3 * t.q + 1, atom=False)
+            elif not bounds:
+                return None
+            else:
+                hi = rng.choice(bounds)
+                lo = rng.choice([-hi, 0.0])
+                spelled = rng.choice([f"wp.clamp({x.src}, {fmt_float(lo)}, {fmt_float(hi)})",
+                                      f"{rng.choice(['wp.min', 'min'])}({rng.choice(['wp.max', 'max'])}({x.src}, {fmt_float(lo)}), {fmt_float(hi)})"])
+                e = Expr(spelled, "float32", hi, join_q(x.q, CONST_Q))
+        if e.mag > MAX_FLOAT_MAG:
+            return None
+        return e, kind
+
+    def int_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
+        """One of INT_FORMULAS over named int values, and its name: a midpoint (`(a + b) // 2`), the
+        remainder that is never negative (`((a % 16) + 16) % 16`, as C's `%` keeps the dividend's
+        sign), a round down to a multiple, an absolute difference, a clamp, a sum of squares."""
+        rng = self.rng
+        kind = kind or rng.choice(INT_FORMULAS)
+        a = self.named_value("int32")
+        if a is None:
+            return None
+        two = kind in ("integer midpoint", "absolute difference", "sum of squares")
+        b = self.named_value("int32", avoid=(a.src,)) if two else None
+        if two and b is None:
+            return None
+        if kind == "integer midpoint":
+            e = Expr(f"({a.src} + {b.src}) // 2", "int32", (a.mag + b.mag) / 2 + 1, 0, atom=False)
+        elif kind == "non-negative remainder":
+            m = rng.choice([8, 10, 12, 16, 32])
+            e = Expr(f"(({a.src} % {m}) + {m}) % {m}", "int32", float(m), 0, atom=False)
+        elif kind == "round down to a multiple":
+            m = rng.choice([4, 8, 16])
+            e = Expr(f"({a.src} // {m}) * {m}", "int32", a.mag + m, 0, atom=False)
+        elif kind == "absolute difference":
+            e = Expr(f"wp.abs({a.src} - {b.src})", "int32", a.mag + b.mag, 0)
+        elif kind == "sum of squares":
+            e = Expr(f"{a.src} * {a.src} + {b.src} * {b.src}", "int32", a.mag * a.mag + b.mag * b.mag, 0, atom=False)
+        else:
+            hi = rng.choice([h for h in (8, 16, 25, 50, 63) if h < a.mag] or [0])
+            if not hi:
+                return None
+            lo = rng.choice([-hi, 0])
+            e = Expr(f"wp.clamp({a.src}, {lo}, {hi})", "int32", float(hi), 0)
+        if e.mag > MAX_INT_MAG:
+            return None
+        return e, kind
 
     # ints
     def int_expr(self, depth: int) -> Expr:

@@ -17,7 +17,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         ops += tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2)))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
-    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where"], rng.randint(2, 4))
+    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where", "formula"], rng.randint(2, 4))
     for part in parts:
         if part == "branch":
             control_flow.if_else(w, gen)
@@ -27,6 +27,13 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             control_flow.while_loop(w, gen)
         elif part == "where":
             w.assign(gen.where(2))
+        elif part == "formula":
+            drawn = gen.arith_formula()
+            if drawn is None:  # no named value to build it on
+                parts = [p for p in parts if p != "formula"]
+            else:
+                w.assign(drawn[0], "f")
+                w.feature(drawn[1])
         elif part == "helper":
             w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(1, 3))))
         elif part == "vector":

@@ -1,33 +1,129 @@
-"""Scalar parameters: float and int arguments passed by value, scaling values and bounding loops."""
+"""Scalar parameters: float and int arguments passed by value, each used as its name says: a scale, a
+gain and bias, an offset, a blend weight, the two weights of `alpha * x + beta * y`, a threshold, an
+epsilon that keeps a square root smooth, a periodic shift, a loop bound."""
 from __future__ import annotations
 
 import random
 
 from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q
 from synthesis.spec import KernelSpec
 
-FLOAT_HINTS = ["scale", "alpha", "beta", "offset", "bias", "gain", "threshold", "eps"]
+ROLES = ("scale", "gain and bias", "offset", "blend weight", "alpha and beta", "threshold", "epsilon")
+SCALES = [k / 16 for k in range(4, 65) if k != 16]  # 0.25 to 4, never 1
+EPSILONS = (1e-6, 1e-4, 1e-3)
+
+
+def _signed(rng: random.Random, values: list[float]) -> float:
+    return rng.choice(values) * rng.choice([1.0, -1.0])
+
+
+def _param(w: KernelWriter, hint: str, value: float) -> Expr:
+    """A float parameter used once, for its role: taken out of what expressions draw from."""
+    p = w.add_scalar(hint, "float32", value)
+    w.retire(p.src)
+    return p
+
+
+def _named(w: KernelWriter, gen: ExprGen, base: Expr | None, avoid: tuple[str, ...] = ()) -> Expr | None:
+    """`base` (named first if it is an expression), or a named value of the kernel's."""
+    if base is None:
+        return gen.named_value("float32", avoid)
+    return base if WORD.fullmatch(base.src) else w.assign(base, "t")
+
+
+def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> Expr | None:
+    """A local holding `base` (or a value drawn here, for None) put through a parameter in `role`,
+    named for what it holds; None when the kernel has no value the role can use."""
+    rng = w.rng
+    if role in ("scale", "gain and bias", "offset"):
+        x = base or gen.computed(lambda: gen.float_expr(rng.randint(0, 1)))
+        if x.lit:
+            return None
+        if role == "scale":
+            scale = _param(w, "scale", _signed(rng, SCALES))
+            value = Expr(f"{scale.src} * {x.operand()}", "float32", scale.mag * x.mag,
+                         None if x.q is None else x.q + 4, atom=False)
+            return w.assign(value, "scaled")
+        if role == "gain and bias":
+            gain = _param(w, "gain", _signed(rng, SCALES))
+            bias = _param(w, "bias", _signed(rng, [k / 16 for k in range(1, 33)]))
+            value = Expr(f"{gain.src} * {x.operand()} + {bias.src}", "float32", gain.mag * x.mag + bias.mag,
+                         None if x.q is None else x.q + 4, atom=False)
+            return w.assign(value, "response")
+        offset = _param(w, "offset", _signed(rng, [k / 16 for k in range(1, 33)]))
+        value = Expr(f"{x.operand()} - {offset.src}", "float32", x.mag + offset.mag, join_q(x.q, 4), atom=False)
+        return w.assign(value, "centered")
+    x = _named(w, gen, base)
+    if x is None:
+        return None
+    if role in ("blend weight", "alpha and beta"):
+        y = gen.named_value("float32", avoid=(x.src,))
+        if y is None:
+            return None
+        if role == "blend weight":
+            weight = _param(w, "weight", rng.choice(BLEND_WEIGHTS))
+            value = Expr(f"{x.src} + {weight.src} * ({y.src} - {x.src})", "float32", max(x.mag, y.mag) + x.mag,
+                         None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 4, atom=False)
+            return w.assign(value, "blended")
+        alpha = _param(w, "alpha", _signed(rng, SCALES))
+        beta = _param(w, "beta", _signed(rng, SCALES))
+        value = Expr(f"{alpha.src} * {x.src} + {beta.src} * {y.src}", "float32", alpha.mag * x.mag + beta.mag * y.mag,
+                     None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 4, atom=False)
+        return w.assign(value, "combined")
+    if role == "threshold":
+        # the threshold lies inside the value's range, so both sides of it occur
+        threshold = _param(w, "threshold", rng.choice([k / 16 for k in range(-8, 9) if abs(k / 16) < x.mag / 2] or [0.0]))
+        if x.exact and rng.random() < 0.5:  # a discontinuity only on an exact value (exprgen's docstring)
+            value = Expr(f"wp.where({x.src} > {threshold.src}, {x.src}, 0.0)", "float32", x.mag, join_q(x.q, 4))
+            return w.assign(value, "kept")
+        value = Expr(f"wp.max({x.src} - {threshold.src}, 0.0)", "float32", x.mag + threshold.mag, join_q(x.q, 4))
+        return w.assign(value, "excess")
+    eps = _param(w, "eps", rng.choice(EPSILONS))
+    if rng.random() < 0.5:
+        value = Expr(f"{x.src} / wp.sqrt({x.src} * {x.src} + {eps.src})", "float32", 1.0, None, atom=False)
+        return w.assign(value, "soft_sign")
+    value = Expr(f"wp.sqrt({x.src} * {x.src} + {eps.src})", "float32", x.mag + 0.01, None)
+    return w.assign(value, "soft_abs")
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "scalar_param", seed, pick_dim(rng, nd_prob=0.25))
-    loads = add_inputs(w, "float32", rng.randint(1, 2))
-    for hint in rng.sample(FLOAT_HINTS, rng.randint(1, 3)):
-        w.add_scalar(hint, "float32", rng.choice([k / 16 for k in range(-32, 33) if k]))
-    if rng.random() < 0.5:
-        w.add_scalar(rng.choice(["shift", "k", "stride"]), "int32", rng.randint(-5, 9))
+    loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 6)), loads=loads)
     realistic_extras(w, gen, loads)
-    for _ in range(rng.randint(0, 3)):
-        w.assign(gen.float_expr(rng.randint(1, 3)))
+    if len(w.dim) == 1 and rng.random() < 0.25:
+        shift = w.add_scalar("shift", "int32", rng.randint(1, 9))
+        w.retire(shift.src)
+        value = w.shifted(rng.choice(loads), shift.src)  # the first role's value
+    else:
+        value = None
+    for n, role in enumerate(rng.sample(ROLES, rng.randint(1, 3))):
+        # now and then a role takes the last one's result: `gain * centered + bias`
+        got = apply_role(w, gen, role, value if value is not None and (n == 0 or rng.random() < 0.5) else None)
+        if got is not None:
+            value = got
+            w.feature(f"{role} parameter{'s' if ' and ' in role else ''}")
+    for _ in range(4):  # no role found its values: a scale always does (on a value drawn for it)
+        if any(a.role == "scalar" and a.dtype == "float32" for a in w.args):
+            break
+        got = apply_role(w, gen, "scale", None)
+        if got is not None:
+            value = got
+            w.feature("scale parameter")
+    if value is None:
+        value = w.assign(gen.computed(lambda: gen.float_expr(2)))
     if rng.random() < 0.35:
         trips = rng.choice([2, 3, 4, 5, 6, 8, 10, 16])
         bound = w.add_scalar("n_iter", "int32", trips)
+        w.retire(bound.src)
         accumulate_loop(w, gen, f"for s in range({bound.src}):", "s", trips, depth=1)
         w.feature("loop bound from argument")
-    for _ in range(rng.randint(1, 2)):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
+    if not w.is_read(value.src):
+        w.store(add_output(w), gen.meaningful(value))
+    unread = [v for v in w.visible("float32") if v.src not in w.tid_names and not w.is_read(v.src)]
+    for _ in range(rng.randint(1, 2) if unread or not any(a.is_written for a in w.args) else 0):
+        w.store(add_output(w), gen.output_expr(rng.randint(1, 2)))
     scalars = [a for a in w.args if a.role == "scalar"]
-    w.feature(f"{len(scalars)} scalar parameters")
+    w.feature(f"{len(scalars)} scalar parameter{'' if len(scalars) == 1 else 's'}")
     return w.finish("Scalar-parameter kernel")

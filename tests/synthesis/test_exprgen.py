@@ -201,3 +201,104 @@ def test_each_formula_is_written_as_its_features_name_it_and_parses(op):
         ast.parse(e.src, mode="eval")
         assert formula_features([e.src]) == [FORMULA_NAMES[op]]
         assert np.all(np.abs(eval(e.src, names)) <= e.mag + 1e-6), e
+
+
+def _formula_function(kind: str, dtype: str):
+    """(f(a, b), the operand locals it reads) for `kind` drawn over two loaded arrays a and b: f runs
+    the writer's statements and the formula in Python on the values given for a and b."""
+    import random
+    import types
+
+    import numpy as np
+
+    from synthesis.exprgen import ExprGen, KernelWriter
+
+    wp = types.SimpleNamespace(abs=abs, max=max, min=min, sqrt=np.sqrt, clamp=lambda x, lo, hi: min(max(x, lo), hi))
+    for seed in range(40):
+        w = KernelWriter(random.Random(seed), "k", "test", seed, (64,))
+        low, high = (-100, 100) if dtype == "int32" else (-2.0, 2.0)
+        w.add_array("a", dtype, "input", low=low, high=high)
+        w.add_array("b", dtype, "input", low=low, high=high)
+        gen = ExprGen(w, ("add", "mul"), loads=["a", "b"])
+        drawn = (gen.int_formula if dtype == "int32" else gen.arith_formula)(kind)
+        if drawn is None:
+            continue
+        e, name = drawn
+        assert name == kind
+        text = "\n".join(w.lines[1:] + [e.src])
+        if re.search(r"\b(px|cx|fx|tid)\b", text):  # a grid coordinate drawn as the operand: another seed
+            continue
+
+        def f(a, b, e=e, w=w):
+            names = {"wp": wp, "a_v": a, "b_v": b, "min": min, "max": max, "abs": abs}
+            for line in w.lines[1:]:
+                local, value = line.strip().split(" = ", 1)
+                names[local] = eval(value, names)
+            return eval(e.src, names)
+
+        return f, set(re.findall(r"\b[ab]_v\b", text))
+    raise AssertionError(f"{kind} never drawn over two loads")
+
+
+@pytest.mark.parametrize("kind", ["affine map", "midpoint", "weighted average", "linear interpolation",
+                                  "squared difference", "sum of squares", "polynomial (Horner form)",
+                                  "clamp to a range", "cubic smoothstep"])
+def test_each_float_formula_computes_what_its_name_says(kind):
+    from synthesis.exprgen import ARITH_FORMULAS
+
+    assert kind in ARITH_FORMULAS
+    f, operands = _formula_function(kind, "float32")
+    close = lambda x, y: abs(x - y) < 1e-9  # noqa: E731
+    if kind in ("affine map", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep"):
+        assert len(operands) == 1
+        g = (lambda x: f(x, 0.0)) if operands == {"a_v"} else (lambda x: f(0.0, x))
+        if kind == "affine map":
+            assert close(g(-1.0) + g(1.5), 2 * g(0.25)) and not close(g(-1.0), g(1.5))
+        elif kind == "polynomial (Horner form)":  # degree 2 or 3: the 4th difference vanishes, the 2nd not
+            h = [g(-1.0 + 0.5 * k) for k in range(5)]
+            assert close(h[0] - 4 * h[1] + 6 * h[2] - 4 * h[3] + h[4], 0.0)
+            assert not close(h[0] - 2 * h[1] + h[2], 0.0) or not close(h[2] - 2 * h[3] + h[4], 0.0)
+        elif kind == "clamp to a range":
+            assert close(g(0.2), 0.2) and 0.25 <= g(100.0) <= 1.5 and g(-100.0) in (0.0, -g(100.0))
+        else:
+            assert (g(-5.0), g(0.5), g(5.0)) == (0.0, 0.5, 1.0) and g(0.25) < g(0.5) < g(0.75)
+        return
+    assert operands == {"a_v", "b_v"}
+    if kind == "squared difference":
+        assert close(f(1.5, -0.25), 1.75 ** 2) and close(f(-0.25, 1.5), 1.75 ** 2)
+    elif kind == "sum of squares":
+        assert close(f(1.5, -0.25), 1.5 ** 2 + 0.25 ** 2)
+    else:  # a convex combination: f(v, v) = v, weights in (0, 1) summing to one
+        assert close(f(0.75, 0.75), 0.75)
+        assert 0.0 < f(1.0, 0.0) < 1.0 and close(f(1.0, 0.0) + f(0.0, 1.0), 1.0)
+        if kind == "midpoint":
+            assert close(f(1.0, 0.0), 0.5)
+
+
+@pytest.mark.parametrize("kind", ["integer midpoint", "non-negative remainder", "round down to a multiple",
+                                  "absolute difference", "clamp to a range", "sum of squares"])
+def test_each_int_formula_computes_what_its_name_says(kind):
+    from synthesis.exprgen import INT_FORMULAS
+
+    assert kind in INT_FORMULAS
+    f, operands = _formula_function(kind, "int32")
+    if kind in ("non-negative remainder", "round down to a multiple", "clamp to a range"):
+        assert len(operands) == 1
+        g = (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
+        values = [g(x) for x in range(-60, 61)]
+        if kind == "non-negative remainder":  # C's % keeps the dividend's sign; this one never does
+            m = max(values) + 1
+            assert min(values) == 0 and all((v - x) % m == 0 for v, x in zip(values, range(-60, 61)))
+        elif kind == "round down to a multiple":
+            m = min(v for v in values if v > 0)
+            assert all(v % m == 0 and 0 <= x - v < m for v, x in zip(values, range(-60, 61)))
+        else:
+            assert g(0) == 0 and g(1000) > 0 and g(-1000) in (0, -g(1000))
+        return
+    assert operands == {"a_v", "b_v"}
+    if kind == "integer midpoint":
+        assert f(7, 7) == 7 and f(10, 4) == 7
+    elif kind == "absolute difference":
+        assert f(3, 10) == f(10, 3) == 7 and f(5, 5) == 0
+    else:
+        assert f(3, -4) == 25

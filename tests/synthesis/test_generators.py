@@ -139,3 +139,33 @@ def test_piecewise_chains_test_one_quantity_against_ordered_thresholds():
                 upward = isinstance(tests[0].ops[0], (ast.Lt, ast.LtE))
                 assert values == sorted(values, reverse=not upward) and len(set(values)) == len(values), ast.unparse(node)
     assert chains >= 5
+
+
+# Each float parameter of scalar_param, by name: the one statement shape that uses it.
+PARAMETER_USES = {
+    "scale": r"scaled\d+ = scale \* ", "gain": r"response\d+ = gain \* .+ \+ bias$", "bias": r"\+ bias$",
+    "offset": r"centered\d+ = .+ - offset$", "weight": r"blended\d+ = (\w+) \+ weight \* \(\w+ - \1\)$",
+    "alpha": r"combined\d+ = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
+    "threshold": r"(kept\d+ = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess\d+ = wp\.max\(\w+ - threshold, 0\.0\))$",
+    "eps": r"soft_(sign\d+ = (\w+) / wp\.sqrt\(\2 \* \2 \+ eps\)|abs\d+ = wp\.sqrt\((\w+) \* \3 \+ eps\))$",
+}
+
+
+def test_scalar_parameters_are_used_as_their_names_say():
+    """A `scale` scales, an `eps` keeps a square root away from zero: each float parameter is read in
+    exactly one statement, of the shape its name says, with a value that fits the name."""
+    for seed in range(80):
+        spec = generate("scalar_param", seed)
+        body = [line.strip() for line in spec.source.splitlines()]
+        floats = [a for a in spec.args if a.role == "scalar" and a.dtype == "float32"]
+        assert floats, spec.source
+        for arg in floats:
+            uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line]
+            assert len(uses) == 1 and re.search(PARAMETER_USES[arg.name], uses[0]), (arg.name, spec.source)
+        for arg in (a for a in spec.args if a.role == "scalar" and a.dtype == "int32" and a.name in ("shift", "n_iter")):
+            uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line[:-1]]
+            shape = r"\w+ = \w+\[\(tid \+ shift\) % (\d+)\]$" if arg.name == "shift" else r"for s in range\(n_iter\):$"
+            assert len(uses) == 1 and re.search(shape, uses[0]) and arg.value >= 1, (arg.name, spec.source)
+        value = {a.name: a.value for a in floats}
+        assert 0.0 < value.get("eps", 1e-3) <= 1e-3 and 0.0 < value.get("weight", 0.5) < 1.0
+        assert all(abs(value[n]) not in (0.0, 1.0) for n in ("scale", "gain") if n in value)
