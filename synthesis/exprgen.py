@@ -98,6 +98,7 @@ _NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
 # Calls this generator only ever writes with a result >= 0: `wp.pow(|a| + 1.0, p)`, `wp.log(|a| + 1.0)`,
 # `wp.log(1.0 + wp.exp(a))`, `wp.smoothstep(lo, hi, a)`.
 _GENERATED_NON_NEGATIVE = ("wp.pow(", "wp.log(", "wp.smoothstep(")
+_ROUNDED = re.compile(r"wp\.(floor|ceil|round|trunc|rint)\(.*\)$")  # a rounding call as a whole value
 _FLOAT_OF_NAME = re.compile(r"float\((\w+)\)")
 # realism's calls never negative, as the generators spell them (`abs` also without `wp.`)
 _NEVER_NEGATIVE_CALLS = tuple(f"wp.{name}(" for name in sorted(realism.NEVER_NEGATIVE_CALLS)) + ("abs(",)
@@ -1395,8 +1396,10 @@ class ExprGen:
                 return None
             return Expr(f"wp.pow({self._magnitude_src(a.src)} + 1.0, {fmt_float(p)})", "float32", (a.mag + 1.0) ** p, None)
         if op in ("floor", "ceil"):
-            if _FLOAT_OF_NAME.fullmatch(self._value_of(a.src)):  # of an int made float: nothing to round
-                return None
+            value = self._value_of(a.src)
+            rounded = _ROUNDED.match(value)
+            if _FLOAT_OF_NAME.fullmatch(value) or rounded and _balanced(value[rounded.end(1) + 1:-1]):
+                return None  # of an int made float or of a value already rounded: nothing to round
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])

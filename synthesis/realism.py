@@ -459,8 +459,8 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
     (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a
     value and a `min`/`max` that already took it (`max(max(x, c), x)` is `max(x, c)`; also
     `max(max(x, c), max(d, x))`), a literal component of a vector built from components
-    (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float
-    (`wp.floor(float(tid))`)."""
+    (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float (`wp.floor(float(tid))`) or a
+    value already rounded (`wp.ceil(f)` with `f = wp.floor(x)`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
     ints = None  # _int_names(fn), likewise
@@ -473,7 +473,9 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
         if name in ROUNDING_CALLS and len(node.args) == 1:
             values = _single_values(index) if values is None else values
             inner = _through_locals(node.args[0], values)
-            if isinstance(inner, ast.Call) and call_name(inner) in ("float", "float32") and len(inner.args) == 1 \
+            if isinstance(inner, ast.Call) and call_name(inner) in ROUNDING_CALLS:  # already a whole number
+                out.append(Finding("no_effect", node.lineno, _text(node)))
+            elif isinstance(inner, ast.Call) and call_name(inner) in ("float", "float32") and len(inner.args) == 1 \
                     and isinstance(inner.args[0], ast.Name):
                 ints = _int_names(fn) if ints is None else ints
                 if inner.args[0].id in ints:
