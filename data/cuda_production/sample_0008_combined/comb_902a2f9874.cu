@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; early return; recurrent update (tanh); while; @wp.func helper; grid coordinate from the thread index; while, helper, atomic, vector)
+// Combined kernel (1-D launch 500; early return; @wp.func helper; sum of squares; atomic, helper, where, formula)
 // Standalone CUDA translation of the Warp kernel `comb_902a2f9874` (see comb_902a2f9874.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -32,12 +32,12 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ float comb_902a2f9874_fn0(float x, float y, float z)
+__device__ float comb_902a2f9874_fn0(float x, float y)
 {
-    float g = x / 0.5f;
-    float e = z * z;
-    float d = y / 0.5f;
-    return tanhf(d) / 1.5f - g + e;
+    float d = y * x;
+    float t = 2.5f * d;
+    float m = t + d;
+    return x * m;
 }
 
 __global__ void comb_902a2f9874(
@@ -45,8 +45,7 @@ __global__ void comb_902a2f9874(
     const float* __restrict__ inp,
     int count,
     float* acc,
-    const float3* __restrict__ a,
-    float* output,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -58,18 +57,11 @@ __global__ void comb_902a2f9874(
     }
     float vals_v = vals[tid];
     float inp_v = inp[tid];
-    float cx = ((float)tid + 0.5f) * 0.015625f;
-    float3 a_v = a[tid];
-    float acc2 = 0.0f;
-    int c1 = 0;
-    while (c1 < 8) {
-        acc2 = tanhf(0.25f * acc2 + vals_v);
-        c1 = c1 + 1;
-    }
-    float v3 = comb_902a2f9874_fn0(vals_v, fminf(fmaxf(cx, -4.0f), 4.0f), logf(fabsf(inp_v) + 1.0f));
-    warp_atomic_add(&acc[0], inp_v);
-    float s4 = a_v.y;
-    output[tid] = floorf(inp_v) - acc2 + v3 + s4;
+    warp_atomic_add(&acc[tid % 16], inp_v);
+    float v1 = comb_902a2f9874_fn0(vals_v, inp_v);
+    float v2 = floorf(inp_v) >= vals_v ? -0.8125f : inp_v;
+    float f3 = v2 * v2 + vals_v * vals_v;
+    dst[tid] = f3 / 3.0f + v1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,7 +165,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -215,10 +207,8 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const int count = 467;
-    std::vector<float> h_acc(1);  // output, shape [1] of float32
-    std::vector<float> h_a((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_a.data(), h_a.size(), seed, 4, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_acc(16);  // output, shape [16] of float32
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -233,24 +223,20 @@ int main(int argc, char** argv)
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
     CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float3* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_a, d_output, n);
+    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -259,7 +245,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -275,7 +261,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, count, d_acc, d_a, d_output, n);
+            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, count, d_acc, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -302,8 +288,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_inp + bytes_a;
-        const size_t bytes_written = bytes_acc + bytes_output;
+        const size_t bytes_read = bytes_vals + bytes_inp;
+        const size_t bytes_written = bytes_acc + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -325,22 +311,21 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2004) {
-        fprintf(stderr, "%s: expected 2004 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2064) {
+        fprintf(stderr, "%s: expected 2064 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
                        0.1f, 0.0001f, stats);
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 4), 500,
-                       0.0030666666666666668f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
+                       0.02266666666666667f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -351,13 +336,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_a, d_output, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_a, d_output, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -379,7 +364,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

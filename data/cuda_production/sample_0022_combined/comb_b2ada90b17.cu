@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 100; wp.constant; neighbour stencil (clamped); gather through an index array; per-trip coefficient table; while; @wp.func helper; vector, while, helper)
+// Combined kernel (1-D launch 100; wp.constant; neighbour stencil (clamped); @wp.func helper; recurrent update (tanh); while; atomic, helper, while)
 // Standalone CUDA translation of the Warp kernel `comb_b2ada90b17` (see comb_b2ada90b17.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,25 +11,39 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+__device__ __forceinline__ unsigned lane_id()
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
 }
 
 constexpr float GAIN_B2ADA90B17 = 1.875f;
 
-__device__ float comb_b2ada90b17_fn0(float x, float y)
+__device__ float comb_b2ada90b17_fn0(float x)
 {
-    float e = 2.4375f / (fabsf(y) + 2.0f);
-    return e + x;
+    float d = -x;
+    return d / 2.0f - x;
 }
 
 __global__ void comb_b2ada90b17(
     const float* __restrict__ p,
     const float* __restrict__ q,
-    const int* __restrict__ perm,
-    const float3* __restrict__ src,
-    const float* __restrict__ coef,
+    float* acc,
     float* dst,
     int n)
 {
@@ -39,20 +53,17 @@ __global__ void comb_b2ada90b17(
 
     float p_left = p[max(tid - 1, 0)];
     float p_right = p[min(tid + 1, 99)];
-    int perm_v = perm[tid];
-    float p_g = p[perm_v];
-    float3 src_v = src[tid];
     float p_v = p[tid];
     float q_v = q[tid];
-    float s1 = dot(src_v, src_v);
+    warp_atomic_add(&acc[tid % 16], p_v);
+    float v1 = comb_b2ada90b17_fn0(ceilf(p_left));
     float acc3 = 0.0f;
     int c2 = 0;
-    while (c2 < 3) {
-        acc3 += coef[c2] * (powf(fabsf(p_g) + 1.0f, 2.0f) - 1.4375f);
+    while (c2 < 4) {
+        acc3 = tanhf(0.75f * acc3 + (GAIN_B2ADA90B17 - p_v));
         c2 = c2 + 1;
     }
-    float v4 = comb_b2ada90b17_fn0(q_v, p_right / (fabsf(p_v) + 2.0f));
-    dst[tid] = powf(fabsf(p_left) + 1.0f, 2.0f) - GAIN_B2ADA90B17 + s1 - acc3 - v4;
+    dst[tid] = acc3 - ceilf(q_v - p_right) + v1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,12 +102,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -162,7 +167,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -203,12 +208,7 @@ int main(int argc, char** argv)
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [100] of float32
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<int> h_perm((size_t)n * 1);  // index, shape [100] of int32
-    fill_int(h_perm.data(), h_perm.size(), seed, 2, 0, 100U);
-    std::vector<float> h_src((size_t)n * 3);  // input, shape [100] of vec3
-    fill_float(h_src.data(), h_src.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_coef(3);  // input, shape [3] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 4, -16, 33U, 0.0625f);
+    std::vector<float> h_acc(16);  // output, shape [16] of float32
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [100] of float32
 
     // Device buffers
@@ -220,18 +220,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    int* d_perm = nullptr;
-    const size_t bytes_perm = h_perm.size() * sizeof(h_perm[0]);
-    CUDA_CHECK(cudaMalloc(&d_perm, bytes_perm));
-    CUDA_CHECK(cudaMemcpy(d_perm, h_perm.data(), bytes_perm, cudaMemcpyHostToDevice));
-    float3* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
     float* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
@@ -241,9 +233,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_src, d_coef, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -252,6 +245,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
             dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -268,7 +262,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_perm, d_src, d_coef, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_acc, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -295,8 +289,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q + bytes_perm + bytes_src + bytes_coef;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_p + bytes_q;
+        const size_t bytes_written = bytes_acc + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -317,9 +311,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_perm));
-        CUDA_CHECK(cudaFree(d_src));
-        CUDA_CHECK(cudaFree(d_coef));
+        CUDA_CHECK(cudaFree(d_acc));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
@@ -327,12 +319,14 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 400) {
-        fprintf(stderr, "%s: expected 400 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 464) {
+        fprintf(stderr, "%s: expected 464 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
-                       0.005940625000000001f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
+                       0.02f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 100,
+                       0.0012000000000000001f, 0.0001f, stats);
     printf("%s comb_b2ada90b17: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -343,13 +337,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_src, d_coef, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_src, d_coef, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -370,9 +364,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_perm));
-    CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_coef));
+    CUDA_CHECK(cudaFree(d_acc));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

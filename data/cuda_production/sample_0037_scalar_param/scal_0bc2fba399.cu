@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 256; per-trip coefficient table; loop bound from argument; 4 scalar parameters)
+// Scalar-parameter kernel (1-D launch 256; early return; neighbour stencil (clamped); scale parameter; 2 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_0bc2fba399` (see scal_0bc2fba399.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,29 +12,22 @@
 #include <vector>
 
 __global__ void scal_0bc2fba399(
-    const float* __restrict__ inp,
     const float* __restrict__ q,
+    int num,
     float scale,
-    float gain,
-    float bias,
-    int n_iter,
-    const float* __restrict__ gains,
-    float* output,
-    float* result,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float inp_v = inp[tid];
-    float q_v = q[tid];
-    float acc1 = 0.0f;
-    for (int s = 0; s < n_iter; ++s) {
-        acc1 += gains[s] * inp_v;
+    if (tid >= num) {
+        return;
     }
-    output[tid] = inp_v * bias - scale + gain - acc1;
-    result[tid] = fminf(q_v, inp_v);
+    float q_right = q[min(tid + 1, 255)];
+    float scaled1 = scale * -q_right;
+    dst[tid] = scaled1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +131,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -175,50 +168,30 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    const float scale = -1.125f;
-    const float gain = -1.5f;
-    const float bias = 0.375f;
-    const int n_iter = 2;
-    std::vector<float> h_gains(2);  // input, shape [2] of float32
-    fill_float(h_gains.data(), h_gains.size(), seed, 6, -16, 33U, 0.0625f);
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [256] of float32
+    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const int num = 237;
+    const float scale = 2.25f;
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
     float* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_gains = nullptr;
-    const size_t bytes_gains = h_gains.size() * sizeof(h_gains[0]);
-    CUDA_CHECK(cudaMalloc(&d_gains, bytes_gains));
-    CUDA_CHECK(cudaMemcpy(d_gains, h_gains.data(), bytes_gains, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_gains, d_output, d_result, n);
+    scal_0bc2fba399<<<grid, block>>>(d_q, num, scale, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -226,8 +199,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -243,7 +215,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_inp, d_q, scale, gain, bias, n_iter, d_gains, d_output, d_result, n);
+            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_q, num, scale, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -270,8 +242,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_q + bytes_gains;
-        const size_t bytes_written = bytes_output + bytes_result;
+        const size_t bytes_read = bytes_q;
+        const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -290,25 +262,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_gains));
-        CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2048) {
-        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1024) {
+        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0007375f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.00045000000000000004f, 0.0001f, stats);
     printf("%s scal_0bc2fba399: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -319,13 +286,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_gains, d_output, d_result, n);
+        scal_0bc2fba399<<<grid, block>>>(d_q, num, scale, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_0bc2fba399<<<grid, block>>>(d_inp, d_q, scale, gain, bias, n_iter, d_gains, d_output, d_result, n);
+        scal_0bc2fba399<<<grid, block>>>(d_q, num, scale, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -344,10 +311,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_gains));
-    CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; recurrent update (tanh); while; @wp.func helper; while, helper, atomic)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; @wp.func helper; cubic smoothstep; atomic, helper, formula)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -32,18 +32,17 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ float comb_08049a701e_fn0(float a, float b, float c)
+__device__ float comb_08049a701e_fn0(float x)
 {
-    float m = b / 8.0f;
-    return sinf(fminf(b, m)) + a + c;
+    float g = 2.25f + x;
+    return g * x + g;
 }
 
 __global__ void comb_08049a701e(
     const float* __restrict__ vals,
-    const float* __restrict__ y,
     const float* __restrict__ inp,
     float* acc,
-    float* res,
+    float* y_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -53,18 +52,13 @@ __global__ void comb_08049a701e(
     float vals_v = vals[tid];
     float vals_left = vals[max(tid - 1, 0)];
     float vals_right = vals[min(tid + 1, 499)];
-    float y_v = y[tid];
     float inp_v = inp[tid];
     float avg1 = (vals_left + vals_right) / 2.0f;
-    float acc3 = 0.0f;
-    int c2 = 0;
-    while (c2 < 3) {
-        acc3 = tanhf(0.5f * acc3 + tanhf(tanhf(vals_v)));
-        c2 = c2 + 1;
-    }
-    float v4 = comb_08049a701e_fn0(avg1, fminf(inp_v, vals_v), fminf(y_v, inp_v));
-    warp_atomic_add(&acc[tid % 16], y_v);
-    res[tid] = v4 + y_v + acc3;
+    warp_atomic_add(&acc[tid % 8], vals_v / 8.0f);
+    float v2 = comb_08049a701e_fn0(inp_v);
+    float t3 = fminf(fmaxf(inp_v, 0.0f), 1.0f);
+    float f4 = t3 * t3 * (3.0f - 2.0f * t3);
+    y_out[tid] = t3 / (fabsf(f4) + 2.0f) + avg1 + v2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,22 +201,16 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_vals((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_acc(16);  // output, shape [16] of float32
-    std::vector<float> h_res((size_t)n * 1);  // output, shape [500] of float32
+    fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_acc(8);  // output, shape [8] of float32
+    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
     const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
     CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
     CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
@@ -231,20 +219,20 @@ int main(int argc, char** argv)
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
     CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
+    comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -253,7 +241,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -269,7 +257,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_inp, d_acc, d_y_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -296,8 +284,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_y + bytes_inp;
-        const size_t bytes_written = bytes_acc + bytes_res;
+        const size_t bytes_read = bytes_vals + bytes_inp;
+        const size_t bytes_written = bytes_acc + bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -317,24 +305,23 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
-        CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2064) {
-        fprintf(stderr, "%s: expected 2064 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2032) {
+        fprintf(stderr, "%s: expected 2032 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.1f, 0.0001f, stats);
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
-                       0.0012000000000000001f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
+                       0.0125f, 0.0001f, stats);
+    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
+                       0.003375f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -345,13 +332,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_res, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -371,9 +358,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
-    CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; recurrent update (tanh); while; @wp.func helper; loop, while, helper)
+// Combined kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); laplacian stencil; argument loop bound; per-trip coefficient table; @wp.func helper; loop, helper, atomic)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,36 +11,62 @@
 #include <cstring>
 #include <vector>
 
-__device__ float comb_6874fada30_fn0(float p, float q, float r)
+__device__ __forceinline__ unsigned lane_id()
 {
-    float t = q * p;
-    return fabsf(t) * fabsf(r) * p;
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+constexpr float DAMPING_6874FADA30 = 0.3125f;
+
+__device__ float comb_6874fada30_fn0(float a, float b, float c)
+{
+    float t = b - 0.625f;
+    return fabsf(t) / (fabsf(t * c) + 2.0f) + a;
 }
 
 __global__ void comb_6874fada30(
-    const float* __restrict__ data,
-    const float* __restrict__ w,
-    float* dst,
+    const float* __restrict__ inp,
+    const float* __restrict__ q,
+    const float* __restrict__ y,
+    int steps,
+    const float* __restrict__ taps,
+    float* acc,
+    float* res,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float data_v = data[tid];
-    float w_v = w[tid];
-    float acc1 = 0.0f;
-    for (int k = 11; k > -1; --k) {
-        acc1 = tanhf(0.75f * acc1 + data_v);
+    float inp_v = inp[tid];
+    float inp_left = inp[max(tid - 1, 0)];
+    float inp_right = inp[min(tid + 1, 63)];
+    float q_v = q[tid];
+    float y_v = y[tid];
+    float lap1 = inp_left + inp_right - 2.0f * inp_v;
+    float acc2 = 0.0f;
+    for (int k = 0; k < steps; ++k) {
+        acc2 = acc2 + taps[k] * fabsf(y_v);
     }
-    float acc3 = 0.0f;
-    int c2 = 0;
-    while (c2 < 3) {
-        acc3 = tanhf(0.75f * acc3 + data_v);
-        c2 = c2 + 1;
-    }
-    float v4 = comb_6874fada30_fn0(fabsf(acc1), atan2f(w_v, 1.4375f), fabsf(data_v));
-    dst[tid] = expf(fminf(fmaxf(v4, -2.0f), 2.0f)) - acc3;
+    float v3 = comb_6874fada30_fn0(fminf(fmaxf(acc2, -4.0f), 4.0f), fminf(fmaxf(fabsf(acc2), -4.0f), 4.0f), fminf(fmaxf(fmaxf(inp_v, acc2), -4.0f), 4.0f));
+    warp_atomic_add(&acc[tid % 8], inp_v);
+    res[tid] = (1.75f - q_v) / (fabsf(-1.25f * acc2) + 0.5f) * lap1 + DAMPING_6874FADA30 + v3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,37 +204,56 @@ int main(int argc, char** argv)
     const uint32_t seed = 712115591U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 500;
+    const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_data((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_w((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_y((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    const int steps = 5;
+    std::vector<float> h_taps(5);  // input, shape [5] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 4, -16, 33U, 0.0625f);
+    std::vector<float> h_acc(8);  // output, shape [8] of float32
+    std::vector<float> h_res((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
-    float* d_data = nullptr;
-    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
-    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
-    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_inp = nullptr;
+    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
+    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
+    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
+    float* d_q = nullptr;
+    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
+    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
+    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
+    float* d_y = nullptr;
+    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
+    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
+    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
+    float* d_taps = nullptr;
+    const size_t bytes_taps = h_taps.size() * sizeof(h_taps[0]);
+    CUDA_CHECK(cudaMalloc(&d_taps, bytes_taps));
+    CUDA_CHECK(cudaMemcpy(d_taps, h_taps.data(), bytes_taps, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_data, d_w, d_dst, n);
+    comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, steps, d_taps, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -216,7 +261,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -232,7 +278,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_data, d_w, d_dst, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_inp, d_q, d_y, steps, d_taps, d_acc, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -259,8 +305,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_data + bytes_w;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_inp + bytes_q + bytes_y + bytes_taps;
+        const size_t bytes_written = bytes_acc + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -279,21 +325,26 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_data));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_inp));
+        CUDA_CHECK(cudaFree(d_q));
+        CUDA_CHECK(cudaFree(d_y));
+        CUDA_CHECK(cudaFree(d_taps));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 288) {
+        fprintf(stderr, "%s: expected 288 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0008389056098930651f, 0.0001f, stats);
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
+                       0.0128f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 32), 64,
+                       0.0066625f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -304,13 +355,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_data, d_w, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, steps, d_taps, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_data, d_w, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, steps, d_taps, d_acc, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -329,8 +380,11 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_data));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_inp));
+    CUDA_CHECK(cudaFree(d_q));
+    CUDA_CHECK(cudaFree(d_y));
+    CUDA_CHECK(cudaFree(d_taps));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }
