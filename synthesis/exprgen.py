@@ -989,6 +989,9 @@ ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpol
                   "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
                 "clamp to a range", "sum of squares")
+# The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
+MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
+                 "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
 # Weights of a two-term average and interpolation parameters: eighths, exact in float32.
 BLEND_WEIGHTS = (0.125, 0.25, 0.375, 0.625, 0.75, 0.875)
 
@@ -1398,8 +1401,9 @@ class ExprGen:
         if op in ("floor", "ceil"):
             value = self._value_of(a.src)
             rounded = _ROUNDED.match(value)
-            if _FLOAT_OF_NAME.fullmatch(value) or rounded and _balanced(value[rounded.end(1) + 1:-1]):
-                return None  # of an int made float or of a value already rounded: nothing to round
+            if _FLOAT_OF_NAME.fullmatch(value) or rounded and _balanced(value[rounded.end(1) + 1:-1]) \
+                    or a.q is not None and a.q <= 0:
+                return None  # of an int made float, a value already rounded or a whole number: nothing to round
             return Expr(f"wp.{op}({a.src})", "float32", a.mag + 1.0, 0 if a.q is not None else None)
         if op == "clamp":
             lo = self.rng.choice([-2.0, -1.0, -0.5, 0.0])
@@ -1521,6 +1525,61 @@ class ExprGen:
                 spelled = rng.choice([f"wp.clamp({x.src}, {fmt_float(lo)}, {fmt_float(hi)})",
                                       f"{rng.choice(['wp.min', 'min'])}({rng.choice(['wp.max', 'max'])}({x.src}, {fmt_float(lo)}), {fmt_float(hi)})"])
                 e = Expr(spelled, "float32", hi, join_q(x.q, CONST_Q))
+        if e.mag > MAX_FLOAT_MAG:
+            return None
+        return e, kind
+
+    def math_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
+        """One of MATH_FORMULAS over named float values, and its name: a hypotenuse (`wp.sqrt(x * x + y
+        * y)`), a root mean square, a polar angle (`wp.atan2(y, x)`, exact arguments only: it is
+        ill-conditioned near the origin), a polar-to-Cartesian component (`r * wp.cos(theta)`), an
+        exponential decay or an oscillation along the grid coordinate (`x * wp.exp(-0.75 * px)`,
+        `x * wp.sin(2.0 * px + 0.5)`), a Cauchy loss (`wp.log(1.0 + r * r)`), a gamma correction of a
+        value clamped to [0, 1], a fractional part (`x - wp.floor(x)`), a soft minimum
+        (`-wp.log(wp.exp(-x) + wp.exp(-y))`). None when the kernel lacks the values it needs."""
+        rng = self.rng
+        kind = kind or rng.choice(MATH_FORMULAS)
+        x = self.named_value("float32")
+        if x is None:
+            return None
+        two = kind in ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "soft minimum")
+        y = self.named_value("float32", avoid=(x.src,)) if two else None
+        if two and y is None:
+            return None
+        if kind == "hypotenuse":
+            e = Expr(f"wp.sqrt({x.src} * {x.src} + {y.src} * {y.src})", "float32", math.hypot(x.mag, y.mag) + 1e-3, None)
+        elif kind == "root mean square":
+            e = Expr(f"wp.sqrt(0.5 * ({x.src} * {x.src} + {y.src} * {y.src}))", "float32", max(x.mag, y.mag) + 1e-3, None)
+        elif kind == "polar angle":
+            if not (x.exact and y.exact):
+                return None
+            e = Expr(f"wp.atan2({y.src}, {x.src})", "float32", math.pi + 1e-3, None)
+        elif kind == "polar to Cartesian":
+            theta = bounded_argument(y, 8.0)
+            e = Expr(f"{x.src} * wp.{rng.choice(['cos', 'sin'])}({theta.src})", "float32", x.mag, None, atom=False)
+        elif kind in ("exponential decay", "oscillation"):
+            t = self.w.coordinate(0)
+            if kind == "exponential decay":
+                rate = rng.choice([0.25, 0.5, 0.75, 1.5])
+                e = Expr(f"{x.src} * wp.exp(-{fmt_float(rate)} * {t.src})", "float32", x.mag, None, atom=False)
+            else:
+                omega, phase = rng.choice([0.5, 1.5, 2.0, 3.0]), rng.choice([0.25, 0.5, 1.0])
+                e = Expr(f"{x.src} * wp.{rng.choice(['sin', 'cos'])}({fmt_float(omega)} * {t.src} + {fmt_float(phase)})",
+                         "float32", x.mag, None, atom=False)
+        elif kind == "Cauchy loss":
+            e = Expr(f"wp.log(1.0 + {x.src} * {x.src})", "float32", math.log1p(x.mag * x.mag) + 1e-3, None)
+        elif kind == "gamma correction":
+            c = self.w.assign(Expr(f"wp.clamp({x.src}, 0.0, 1.0)", "float32", 1.0, join_q(x.q, CONST_Q)), "c")
+            e = Expr(f"wp.pow({c.src}, {rng.choice(['2.2', '0.4545'])})", "float32", 1.0 + 1e-3, None)
+        elif kind == "fractional part":
+            if x.q is None or x.q <= 0:  # a step a rounding error could move; of a whole number, 0
+                return None
+            e = Expr(f"{x.src} - wp.floor({x.src})", "float32", 1.0, x.q, atom=False)
+        else:
+            if x.mag > 8.0 or y.mag > 8.0:
+                return None
+            e = Expr(f"-wp.log(wp.exp(-{x.operand()}) + wp.exp(-{y.operand()}))", "float32",
+                     max(x.mag, y.mag) + math.log(2.0) + 1e-3, None, atom=False)
         if e.mag > MAX_FLOAT_MAG:
             return None
         return e, kind

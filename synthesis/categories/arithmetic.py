@@ -12,7 +12,7 @@ from synthesis.spec import KernelSpec
 FORMULA_SHARE = 0.7  # kernels whose first outputs are formulas (the rest: expression trees only)
 
 
-def formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
+def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
     """Up to `count` formulas from `draw()` (ExprGen.arith_formula or int_formula), their names
     recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
     out: list[Expr] = []
@@ -36,7 +36,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.35:
         loads = add_inputs(w, "int32", rng.randint(1, 3), low=-100, high=100, grid_bits=0)
         gen = ExprGen(w, loads=loads)
-        stored = formulas(gen, gen.int_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
+        stored = draw_formulas(gen, gen.int_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
         for _ in range(rng.randint(0, 1 if stored else 3)):
             w.assign(gen.int_expr(rng.randint(1, 3)), "n")
         for value in stored:
@@ -51,7 +51,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     realistic_extras(w, gen, loads)
     if rng.random() < 0.15:
         w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(2, 3))))
-    stored = formulas(gen, gen.arith_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
+    stored = draw_formulas(gen, gen.arith_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
     float_statements(w, gen, rng.randint(0, 1 if stored else 4))
     for value in stored:
         w.store(add_output(w), gen.meaningful(value))

@@ -1,4 +1,6 @@
-"""Math: transcendental and rounding builtins mixed into arithmetic trees, sometimes via @wp.func.
+"""Math: the formulas people write with transcendental and rounding builtins (a hypotenuse, a polar
+angle, a decay or an oscillation along the grid, a Cauchy loss, a gamma correction, a fractional part, a
+soft minimum) and such builtins mixed into arithmetic trees, sometimes via @wp.func.
 
 Some kernels sample Perlin noise as Warp's graph-capture example does (`state = wp.rand_init(seed)`,
 `wp.noise(state, frequency * p)` at a point built from the inputs): the seed and the frequency
@@ -8,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 
+from synthesis.categories.arithmetic import FORMULA_SHARE, draw_formulas, unread
 from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
                                          realistic_extras)
 from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
@@ -23,14 +26,18 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
     helper = float_helper(w, ops, rng.randint(1, 3)) if rng.random() < 0.35 else None
-    float_statements(w, gen, rng.randint(0, 3))
+    stored = draw_formulas(gen, gen.math_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
+    float_statements(w, gen, rng.randint(0, 1 if stored else 3))
     if helper:
         w.assign(call_helper(gen, *helper))
     if rng.random() < 0.2:
         noise_field(rng, w, loads)
-    for _ in range(rng.randint(1, 2)):
+    for value in stored:
+        w.store(add_output(w), gen.meaningful(value))
+    # an expression tree over what nothing reads yet (every variable ends up read)
+    for _ in range(0 if stored and not unread(w, "float32") else rng.randint(1, 2)):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
-    if not any(f"wp.{op}(" in line for line in w.lines for op in math_ops):
+    if not any(f"wp.{op}(" in line for line in w.lines for op in MATH_OPS):
         forced = None
         while forced is None or forced.mag > 256.0:  # _float_op declines ops that would overflow
             forced = gen._float_op(rng.choice(math_ops), 2)

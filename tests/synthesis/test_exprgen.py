@@ -203,9 +203,9 @@ def test_each_formula_is_written_as_its_features_name_it_and_parses(op):
         assert np.all(np.abs(eval(e.src, names)) <= e.mag + 1e-6), e
 
 
-def _formula_function(kind: str, dtype: str):
-    """(f(a, b), the operand locals it reads) for `kind` drawn over two loaded arrays a and b: f runs
-    the writer's statements and the formula in Python on the values given for a and b."""
+def _formula_function(kind: str, dtype: str, method: str):
+    """(f(a, b, tid), the operand locals it reads) for `kind` drawn by ExprGen.`method` over two loaded
+    arrays a and b: f runs the writer's statements and the formula in Python on the values given."""
     import random
     import types
 
@@ -213,25 +213,26 @@ def _formula_function(kind: str, dtype: str):
 
     from synthesis.exprgen import ExprGen, KernelWriter
 
-    wp = types.SimpleNamespace(abs=abs, max=max, min=min, sqrt=np.sqrt, clamp=lambda x, lo, hi: min(max(x, lo), hi))
+    wp = types.SimpleNamespace(abs=abs, max=max, min=min, sqrt=np.sqrt, exp=np.exp, log=np.log, sin=np.sin, cos=np.cos,
+                               atan2=np.arctan2, pow=np.power, floor=np.floor, clamp=lambda x, lo, hi: min(max(x, lo), hi))
     for seed in range(40):
         w = KernelWriter(random.Random(seed), "k", "test", seed, (64,))
         low, high = (-100, 100) if dtype == "int32" else (-2.0, 2.0)
         w.add_array("a", dtype, "input", low=low, high=high)
         w.add_array("b", dtype, "input", low=low, high=high)
         gen = ExprGen(w, ("add", "mul"), loads=["a", "b"])
-        drawn = (gen.int_formula if dtype == "int32" else gen.arith_formula)(kind)
+        drawn = getattr(gen, method)(kind)
         if drawn is None:
             continue
         e, name = drawn
         assert name == kind
         text = "\n".join(w.lines[1:] + [e.src])
-        if re.search(r"\b(px|cx|fx|tid)\b", text):  # a grid coordinate drawn as the operand: another seed
-            continue
+        if kind not in ("exponential decay", "oscillation") and re.search(r"\b(px|cx|fx|tid)\b", text):
+            continue  # a grid coordinate drawn as the operand: another seed
 
-        def f(a, b, e=e, w=w):
-            names = {"wp": wp, "a_v": a, "b_v": b, "min": min, "max": max, "abs": abs}
-            for line in w.lines[1:]:
+        def f(a, b, tid=0, e=e, w=w):
+            names = {"wp": wp, "a_v": a, "b_v": b, "tid": tid, "min": min, "max": max, "abs": abs, "float": float}
+            for line in [line.strip() for line in w.load_lines if " = a[" not in line and " = b[" not in line] + w.lines[1:]:
                 local, value = line.strip().split(" = ", 1)
                 names[local] = eval(value, names)
             return eval(e.src, names)
@@ -247,7 +248,7 @@ def test_each_float_formula_computes_what_its_name_says(kind):
     from synthesis.exprgen import ARITH_FORMULAS
 
     assert kind in ARITH_FORMULAS
-    f, operands = _formula_function(kind, "float32")
+    f, operands = _formula_function(kind, "float32", "arith_formula")
     close = lambda x, y: abs(x - y) < 1e-9  # noqa: E731
     if kind in ("affine map", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep"):
         assert len(operands) == 1
@@ -281,7 +282,7 @@ def test_each_int_formula_computes_what_its_name_says(kind):
     from synthesis.exprgen import INT_FORMULAS
 
     assert kind in INT_FORMULAS
-    f, operands = _formula_function(kind, "int32")
+    f, operands = _formula_function(kind, "int32", "int_formula")
     if kind in ("non-negative remainder", "round down to a multiple", "clamp to a range"):
         assert len(operands) == 1
         g = (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
@@ -302,3 +303,45 @@ def test_each_int_formula_computes_what_its_name_says(kind):
         assert f(3, 10) == f(10, 3) == 7 and f(5, 5) == 0
     else:
         assert f(3, -4) == 25
+
+
+@pytest.mark.parametrize("kind", ["hypotenuse", "root mean square", "polar angle", "polar to Cartesian",
+                                  "exponential decay", "oscillation", "Cauchy loss", "gamma correction",
+                                  "fractional part", "soft minimum"])
+def test_each_math_formula_computes_what_its_name_says(kind):
+    import math
+
+    from synthesis.exprgen import MATH_FORMULAS
+
+    assert kind in MATH_FORMULAS
+    f, operands = _formula_function(kind, "float32", "math_formula")
+    close = lambda x, y: abs(x - y) < 1e-9  # noqa: E731
+    if len(operands) == 1:
+        g = (lambda x, tid=0: f(x, 0.0, tid)) if operands == {"a_v"} else (lambda x, tid=0: f(0.0, x, tid))
+    if kind == "hypotenuse":
+        assert close(f(3.0, 4.0), 5.0) and close(f(4.0, -3.0), 5.0)
+    elif kind == "root mean square":
+        assert close(f(1.0, -1.0), 1.0) and close(f(3.0, 4.0), math.sqrt(12.5))
+    elif kind == "polar angle":
+        assert {round(f(1.0, 0.0), 9), round(f(0.0, 1.0), 9)} == {0.0, round(math.pi / 2, 9)}
+    elif kind == "polar to Cartesian":  # r * cos(theta) or r * sin(theta), either input the radius
+        values = {round(f(2.0, 0.3), 9), round(f(0.3, 2.0), 9)}
+        assert values & {round(2.0 * math.cos(0.3), 9), round(2.0 * math.sin(0.3), 9),
+                         round(0.3 * math.cos(2.0), 9), round(0.3 * math.sin(2.0), 9)}
+        assert close(f(0.0, 0.0), 0.0)
+    elif kind == "exponential decay":  # along the grid coordinate: smaller further out, linear in the value
+        assert 0.0 < g(1.0, tid=40) < g(1.0, tid=0) <= 1.0 and close(g(-2.0, tid=7), -2.0 * g(1.0, tid=7))
+    elif kind == "oscillation":
+        samples = [g(1.0, tid=t) for t in range(64)]
+        assert max(abs(v) for v in samples) <= 1.0 and max(samples) - min(samples) > 0.5
+        assert close(g(-2.0, tid=5), -2.0 * g(1.0, tid=5))
+    elif kind == "Cauchy loss":
+        assert close(g(0.0), 0.0) and close(g(-1.5), math.log(1.0 + 2.25))
+    elif kind == "gamma correction":
+        assert (g(-3.0), g(0.0), g(1.0), g(3.0)) == (0.0, 0.0, 1.0, 1.0)
+        assert round(g(0.5), 9) in (round(0.5 ** 2.2, 9), round(0.5 ** 0.4545, 9))
+    elif kind == "fractional part":
+        assert close(g(2.25), 0.25) and close(g(-0.25), 0.75)
+    else:  # soft minimum: below the minimum by at most log 2, symmetric
+        assert close(f(1.0, 1.0), 1.0 - math.log(2.0)) and close(f(0.5, 2.0), f(2.0, 0.5))
+        assert 0.5 - math.log(2.0) <= f(0.5, 2.0) <= 0.5
