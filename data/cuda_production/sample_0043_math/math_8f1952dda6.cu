@@ -21,7 +21,7 @@ __global__ void math_8f1952dda6(const float* __restrict__ inp, float* dst, float
     float v1 = cosf(ceilf(fabsf(inp_v)));
     float v2 = fabsf(ceilf(inp_v));
     dst[tid] = v2 - v1;
-    out[tid] = cosf(-fabsf(inp_v));
+    out[tid] = fabsf(cosf(-v1));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,4 +8,4 @@ def math_8f1952dda6(inp: wp.array[wp.float32], dst: wp.array(dtype=wp.float32), 
     v1 = wp.cos(wp.ceil(wp.abs(inp_v)))
     v2 = wp.abs(wp.ceil(inp_v))
     dst[tid] = v2 - v1
-    out[tid] = wp.cos(-wp.abs(inp_v))
+    out[tid] = wp.abs(wp.cos(-v1))
