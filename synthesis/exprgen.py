@@ -996,9 +996,12 @@ MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cart
 BLEND_WEIGHTS = (0.125, 0.25, 0.375, 0.625, 0.75, 0.875)
 
 
+# The constants div_const divides by: those people divide by. Not 0.5 (a person writes `2.0 * x`) nor a
+# negative one (`-0.5 * x`, not `x / -2.0`).
+DIVISORS = (2.0, 3.0, 4.0, 8.0, 10.0, 16.0, 1.5)
 # The literal Expr of each divisor div_const draws, for `ExprGen.folds`.
 FLOAT_LITERAL_OF = {c: Expr(fmt_float(c), "float32", abs(c), CONST_Q, atom=c > 0, lit=True)
-                    for c in (2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0)}
+                    for c in DIVISORS}
 
 
 class ExprGen:
@@ -1339,7 +1342,7 @@ class ExprGen:
             a = sub()
             if a.lit:
                 return None
-            c = self.rng.choice([2.0, 4.0, 0.5, -2.0, 3.0, 1.5, 8.0])
+            c = self.rng.choice(DIVISORS)
             if self.folds(a, "/", FLOAT_LITERAL_OF[c]):  # `(x * 2.5) / 2.0`, `(-x) / -2.0`
                 return None
             k = math.log2(abs(c))

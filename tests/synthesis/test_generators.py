@@ -169,3 +169,14 @@ def test_scalar_parameters_are_used_as_their_names_say():
         value = {a.name: a.value for a in floats}
         assert 0.0 < value.get("eps", 1e-3) <= 1e-3 and 0.0 < value.get("weight", 0.5) < 1.0
         assert all(abs(value[n]) not in (0.0, 1.0) for n in ("scale", "gain") if n in value)
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_no_division_by_a_negative_literal_or_one_below_one(category):
+    """People write `2.0 * x` and `-0.5 * x`, not `x / 0.5` and `x / -2.0`. A soft clip
+    (`0.5 * wp.tanh(x / 0.5)`) divides by its limit, which is what it means."""
+    divisor = re.compile(r"/ \(?(-\d[\d.]*|0\.\d+)\)?(?![\d.])")
+    for seed in range(60):
+        for line in generate(category, seed).source.splitlines():
+            m = divisor.search(line)
+            assert m is None or re.search(rf"{re.escape(m.group(1))} \* wp\.tanh\(\w+ / {re.escape(m.group(1))}\)", line), line
