@@ -16,11 +16,11 @@ def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(d
     if -src_v >= a_v:
         r1 = a_left / (abs(a_right) + 0.5)
     else:
-        r1 = (a_v / 0.5) / (abs(q_v) + 2.0)
+        r1 = (a_v / 4.0) / (abs(q_v) + 2.0)
     acc2 = float(0.0)
     for k in range(4):
         if -float(k) <= a_right:
             break
         acc2 = r1 / (abs(src_v) + 0.5) + 0.25 * wp.sin(acc2)
-    result[tid] = (((-src_v) - (fx / 8.0)) - WEIGHT_627F75DEED) + acc2
+    result[tid] = (((-src_v) - (fx / 1.5)) - WEIGHT_627F75DEED) + acc2
     dst[tid] = max(a_right, a_v)

@@ -61,7 +61,7 @@ __global__ void comb_902a2f9874(
     float v1 = comb_902a2f9874_fn0(vals_v, inp_v);
     float v2 = floorf(inp_v) >= vals_v ? -0.8125f : inp_v;
     float f3 = v2 * v2 + vals_v * vals_v;
-    dst[tid] = f3 / 3.0f + v1;
+    dst[tid] = f3 / 10.0f + v1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ int main(int argc, char** argv)
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
                        0.1f, 0.0001f, stats);
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
-                       0.02266666666666667f, 0.0001f, stats);
+                       0.022480000000000003f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -19,4 +19,4 @@ def comb_902a2f9874(vals: wp.array(dtype=float), inp: wp.array[wp.float32], coun
     v1 = comb_902a2f9874_fn0(vals_v, inp_v)
     v2 = wp.where(wp.floor(inp_v) >= vals_v, -0.8125, inp_v)
     f3 = v2 * v2 + vals_v * vals_v
-    dst[tid] = (f3 / 3.0) + v1
+    dst[tid] = (f3 / 10.0) + v1

@@ -28,7 +28,7 @@ __global__ void arith_b85139bf0e(
 
     float y_v = y[i * y_dim1 + j];
     result[i * result_dim1 + j] = -y_v + 1.5625f;
-    y_out[i * y_out_dim1 + j] = (1.5625f - y_v) / 3.0f;
+    y_out[i * y_out_dim1 + j] = (1.5625f - y_v) / 10.0f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,7 +285,7 @@ int main(int argc, char** argv)
     ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.00035625f, 0.0001f, stats);
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.00011875f, 0.0001f, stats);
+                       0.0001f, 0.0001f, stats);
     printf("%s arith_b85139bf0e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

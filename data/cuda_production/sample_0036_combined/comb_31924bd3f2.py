@@ -19,4 +19,4 @@ def comb_31924bd3f2(vals: wp.array[float], indices: wp.array(dtype=wp.int32), co
         acc4 = acc4 + (coef[c3] * wp.pow(wp.abs(grad1) + 1.0, 0.5))
         c3 = c3 + 1
     wp.atomic_add(acc, tid % 16, vals_v)
-    res[tid] = (((wp.min(vals_g, vals_v) / -2.0) - BIAS_31924BD3F2) + f2) - acc4
+    res[tid] = (((wp.min(vals_g, vals_v) / 8.0) - BIAS_31924BD3F2) + f2) - acc4

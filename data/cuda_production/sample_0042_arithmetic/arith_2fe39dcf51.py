@@ -9,6 +9,6 @@ def arith_2fe39dcf51(vals: wp.array3d(dtype=wp.float32), a: wp.array3d(dtype=wp.
     q_v = q[i, j, k]
     y_v = y[i, j, k]
     v1 = a_v - vals_v
-    v2 = q_v / 8.0
+    v2 = q_v / 1.5
     output[i, j, k] = (((v2 * y_v) * (vals_v / 2.0)) - (-v2)) - v1
     y_out[i, j, k] = (-q_v) + a_v

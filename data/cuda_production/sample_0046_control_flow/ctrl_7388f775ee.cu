@@ -31,7 +31,7 @@ __global__ void ctrl_7388f775ee(
     float acc2 = 0.0f;
     int c1 = 0;
     while (c1 < 10) {
-        acc2 += gains[c1] * (q_v / 0.5f);
+        acc2 += gains[c1] * (q_v / 4.0f);
         c1 = c1 + 1;
     }
     y_out[tid] = acc2 + DAMPING_7388F775EE;
@@ -288,7 +288,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0040375f, 0.0001f, stats);
+                       0.0005375f, 0.0001f, stats);
     printf("%s ctrl_7388f775ee: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

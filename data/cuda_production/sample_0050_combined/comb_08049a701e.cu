@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; @wp.func helper; cubic smoothstep; atomic, helper, formula)
+// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; @wp.func helper; weighted average; atomic, helper, formula)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -34,15 +34,16 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
 
 __device__ float comb_08049a701e_fn0(float x)
 {
-    float g = 2.25f + x;
-    return g * x + g;
+    float d = x - 1.6875f;
+    float h = x / (fabsf(d) + 0.5f);
+    return fminf(d, tanhf(h));
 }
 
 __global__ void comb_08049a701e(
     const float* __restrict__ vals,
     const float* __restrict__ inp,
     float* acc,
-    float* y_out,
+    float* out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -54,11 +55,10 @@ __global__ void comb_08049a701e(
     float vals_right = vals[min(tid + 1, 499)];
     float inp_v = inp[tid];
     float avg1 = (vals_left + vals_right) / 2.0f;
-    warp_atomic_add(&acc[tid % 8], vals_v / 8.0f);
-    float v2 = comb_08049a701e_fn0(inp_v);
-    float t3 = fminf(fmaxf(inp_v, 0.0f), 1.0f);
-    float f4 = t3 * t3 * (3.0f - 2.0f * t3);
-    y_out[tid] = t3 / (fabsf(f4) + 2.0f) + avg1 + v2;
+    warp_atomic_add(&acc[tid % 8], avg1);
+    float v2 = comb_08049a701e_fn0(vals_v / (fabsf(inp_v) + 2.0f));
+    float f3 = 0.25f * vals_v + 0.75f * v2;
+    out[tid] = f3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_acc(8);  // output, shape [8] of float32
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -219,20 +219,20 @@ int main(int argc, char** argv)
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
     CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
+    comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -241,7 +241,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -257,7 +257,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_inp, d_acc, d_y_out, n);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_inp, d_acc, d_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -285,7 +285,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_vals + bytes_inp;
-        const size_t bytes_written = bytes_acc + bytes_y_out;
+        const size_t bytes_written = bytes_acc + bytes_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -307,7 +307,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_out));
         return 0;
     }
 
@@ -319,9 +319,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
-                       0.0125f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
-                       0.003375f, 0.0001f, stats);
+                       0.1f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
+                       0.00056875f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -332,13 +332,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_y_out, n);
+        comb_08049a701e<<<grid, block>>>(d_vals, d_inp, d_acc, d_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -360,6 +360,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_out));
     return ok ? 0 : 1;
 }
