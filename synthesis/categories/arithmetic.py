@@ -4,32 +4,10 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
-                                         realistic_extras)
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, call_helper, draw_formulas, float_helper,
+                                         float_statements, pick_dim, realistic_extras, unread)
+from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
-
-FORMULA_SHARE = 0.7  # kernels whose first outputs are formulas (the rest: expression trees only)
-
-
-def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
-    """Up to `count` formulas from `draw()` (ExprGen.arith_formula or int_formula), their names
-    recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
-    out: list[Expr] = []
-    for _ in range(3 * count):
-        if len(out) == count:
-            break
-        drawn = draw()
-        if drawn is not None and drawn[0].src not in {e.src for e in out}:
-            out.append(drawn[0])
-            gen.w.feature(drawn[1])
-    return out
-
-
-def unread(w: KernelWriter, dtype: str) -> bool:
-    """Whether a variable of `dtype` (not a thread index) is still read by nothing."""
-    return any(v.src not in w.tid_names and not w.is_read(v.src) for v in w.visible(dtype))
-
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))

@@ -33,6 +33,28 @@ def float_statements(w: KernelWriter, gen: ExprGen, count: int, depth: tuple[int
         w.assign(gen.float_expr(w.rng.randint(*depth)))
 
 
+FORMULA_SHARE = 0.7  # kernels whose first outputs are formulas (the rest: expression trees only)
+
+
+def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
+    """Up to `count` formulas from `draw()` (ExprGen.arith_formula, int_formula or math_formula), their names
+    recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
+    out: list[Expr] = []
+    for _ in range(3 * count):
+        if len(out) == count:
+            break
+        drawn = draw()
+        if drawn is not None and drawn[0].src not in {e.src for e in out}:
+            out.append(drawn[0])
+            gen.w.feature(drawn[1])
+    return out
+
+
+def unread(w: KernelWriter, dtype: str) -> bool:
+    """Whether a variable of `dtype` (not a thread index) is still read by nothing."""
+    return any(v.src not in w.tid_names and not w.is_read(v.src) for v in w.visible(dtype))
+
+
 HELPER_PARAM_MAG = 4.0
 HELPER_PARAMS = [("x", "y", "z"), ("a", "b", "c"), ("u", "v", "s"), ("p", "q", "r")]
 HELPER_LOCALS = ["t", "d", "h", "m", "e", "g"]

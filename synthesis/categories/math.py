@@ -10,9 +10,8 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.categories.arithmetic import FORMULA_SHARE, draw_formulas, unread
-from synthesis.categories.common import (add_inputs, add_output, call_helper, float_helper, float_statements, pick_dim,
-                                         realistic_extras)
+from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, call_helper, draw_formulas, float_helper,
+                                         float_statements, pick_dim, realistic_extras, unread)
 from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 

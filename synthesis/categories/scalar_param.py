@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q
+from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, realistic_extras, unread
+from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, CONST_Q, WORD, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
 ROLES = ("scale", "gain and bias", "offset", "blend weight", "alpha and beta", "threshold", "epsilon")
@@ -25,10 +25,10 @@ def _param(w: KernelWriter, hint: str, value: float) -> Expr:
     return p
 
 
-def _named(w: KernelWriter, gen: ExprGen, base: Expr | None, avoid: tuple[str, ...] = ()) -> Expr | None:
+def _named(w: KernelWriter, gen: ExprGen, base: Expr | None) -> Expr | None:
     """`base` (named first if it is an expression), or a named value of the kernel's."""
     if base is None:
-        return gen.named_value("float32", avoid)
+        return gen.named_value("float32")
     return base if WORD.fullmatch(base.src) else w.assign(base, "t")
 
 
@@ -43,16 +43,16 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
         if role == "scale":
             scale = _param(w, "scale", _signed(rng, SCALES))
             value = Expr(f"{scale.src} * {x.operand()}", "float32", scale.mag * x.mag,
-                         None if x.q is None else x.q + 4, atom=False)
+                         None if x.q is None else x.q + CONST_Q, atom=False)
             return w.assign(value, "scaled")
         if role == "gain and bias":
             gain = _param(w, "gain", _signed(rng, SCALES))
             bias = _param(w, "bias", _signed(rng, [k / 16 for k in range(1, 33)]))
             value = Expr(f"{gain.src} * {x.operand()} + {bias.src}", "float32", gain.mag * x.mag + bias.mag,
-                         None if x.q is None else x.q + 4, atom=False)
+                         None if x.q is None else x.q + CONST_Q, atom=False)
             return w.assign(value, "response")
         offset = _param(w, "offset", _signed(rng, [k / 16 for k in range(1, 33)]))
-        value = Expr(f"{x.operand()} - {offset.src}", "float32", x.mag + offset.mag, join_q(x.q, 4), atom=False)
+        value = Expr(f"{x.operand()} - {offset.src}", "float32", x.mag + offset.mag, join_q(x.q, CONST_Q), atom=False)
         return w.assign(value, "centered")
     x = _named(w, gen, base)
     if x is None:
@@ -64,20 +64,20 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
         if role == "blend weight":
             weight = _param(w, "weight", rng.choice(BLEND_WEIGHTS))
             value = Expr(f"{x.src} + {weight.src} * ({y.src} - {x.src})", "float32", max(x.mag, y.mag) + x.mag,
-                         None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 4, atom=False)
+                         None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + CONST_Q, atom=False)
             return w.assign(value, "blended")
         alpha = _param(w, "alpha", _signed(rng, SCALES))
         beta = _param(w, "beta", _signed(rng, SCALES))
         value = Expr(f"{alpha.src} * {x.src} + {beta.src} * {y.src}", "float32", alpha.mag * x.mag + beta.mag * y.mag,
-                     None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + 4, atom=False)
+                     None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + CONST_Q, atom=False)
         return w.assign(value, "combined")
     if role == "threshold":
         # the threshold lies inside the value's range, so both sides of it occur
         threshold = _param(w, "threshold", rng.choice([k / 16 for k in range(-8, 9) if abs(k / 16) < x.mag / 2] or [0.0]))
         if x.exact and rng.random() < 0.5:  # a discontinuity only on an exact value (exprgen's docstring)
-            value = Expr(f"wp.where({x.src} > {threshold.src}, {x.src}, 0.0)", "float32", x.mag, join_q(x.q, 4))
+            value = Expr(f"wp.where({x.src} > {threshold.src}, {x.src}, 0.0)", "float32", x.mag, join_q(x.q, CONST_Q))
             return w.assign(value, "kept")
-        value = Expr(f"wp.max({x.src} - {threshold.src}, 0.0)", "float32", x.mag + threshold.mag, join_q(x.q, 4))
+        value = Expr(f"wp.max({x.src} - {threshold.src}, 0.0)", "float32", x.mag + threshold.mag, join_q(x.q, CONST_Q))
         return w.assign(value, "excess")
     eps = _param(w, "eps", rng.choice(EPSILONS))
     if rng.random() < 0.5:
@@ -121,8 +121,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         w.feature("loop bound from argument")
     if not w.is_read(value.src):
         w.store(add_output(w), gen.meaningful(value))
-    unread = [v for v in w.visible("float32") if v.src not in w.tid_names and not w.is_read(v.src)]
-    for _ in range(rng.randint(1, 2) if unread or not any(a.is_written for a in w.args) else 0):
+    for _ in range(rng.randint(1, 2) if unread(w, "float32") or not any(a.is_written for a in w.args) else 0):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 2)))
     scalars = [a for a in w.args if a.role == "scalar"]
     w.feature(f"{len(scalars)} scalar parameter{'' if len(scalars) == 1 else 's'}")
