@@ -453,6 +453,9 @@ class KernelWriter:
     def arg(self, name: str) -> ArgSpec:
         return self._by_name[name]
 
+    def is_argument(self, name: str) -> bool:
+        return name in self._by_name
+
     def own_index(self) -> str:
         return ", ".join(self.tid_names)
 
@@ -1462,7 +1465,7 @@ class ExprGen:
         for _ in range(8):
             e = self.leaf(dtype)
             if not e.lit and WORD.fullmatch(e.src) and e.src not in avoid and e.src not in self.w.tid_names \
-                    and e.src not in self.w._by_name and self.w.varies(e.src):
+                    and not self.w.is_argument(e.src) and self.w.varies(e.src):
                 return e
         return None
 
