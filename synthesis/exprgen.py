@@ -157,6 +157,27 @@ FORMULA_MARKS = (("sigmoid", re.compile(r"1\.0 / \(1\.0 \+ wp\.exp\(-")), ("soft
                  ("change of frame", re.compile(r"(\w+) @ \w+ @ wp\.transpose\(\1\)")))
 
 
+_OPERATOR_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+                     ast.Pow: "**"}
+
+
+def operations_used(source: str, calls: tuple[str, ...], operators: bool = True) -> list[str]:
+    """The binary operators (`+ - * / // % **`) and negation (with `operators`), then the calls among
+    `calls` (`min`, `wp.sin`, ...), that `source` uses, each once, in that order."""
+    found_ops: set[str] = set()
+    found_calls: set[str] = set()
+    for node in ast.walk(parse_module(source)):
+        if isinstance(node, ast.BinOp) and operators:
+            found_ops.add(_OPERATOR_SYMBOLS.get(type(node.op), ""))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and operators \
+                and not isinstance(node.operand, ast.Constant):
+            found_ops.add("negation")
+        elif isinstance(node, ast.Call) and realism.call_name(node) in calls:
+            found_calls.add(realism.call_name(node))
+    order = list(_OPERATOR_SYMBOLS.values()) + ["negation"]
+    return [o for o in order if o in found_ops] + [c for c in calls if c in found_calls]
+
+
 def formula_features(lines: list[str]) -> list[str]:
     """The formulas (FORMULA_OPS) a kernel's lines hold, by name."""
     text = "\n".join(lines)
@@ -392,6 +413,7 @@ class KernelWriter:
         self.varying: set[str] = set()  # locals whose value differs between threads
         self.coordinates: set[str] = set()  # the grid-coordinate locals (`coordinate`): never negative
         self.local_features: dict[str, str] = {}  # a local loaded at the top -> the feature it stands for
+        self._operations_feature: tuple[str, tuple[str, ...], bool] | None = None  # see describe_operations
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
         self.reassigned: set[str] = set()  # locals with several values (declare)
@@ -565,6 +587,12 @@ class KernelWriter:
         reads any of its locals (pruned), so a description never names what the code lacks."""
         self.local_features[local] = feature
         self.feature(feature)
+
+    def describe_operations(self, label: str, calls: tuple[str, ...], operators: bool) -> None:
+        """Name in the description, after `label`, the operators (with `operators`) and the calls among
+        `calls` the finished kernel uses: measured on the code, so a draw that was dropped or pruned
+        names nothing."""
+        self._operations_feature = (label, calls, operators)
 
     def retire(self, name: str) -> None:
         """Take parameter `name` out of what expressions draw from: it has been used as its name says
@@ -950,6 +978,11 @@ class KernelWriter:
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
         prelude = "".join(c + "\n" for c in constants) + ("\n" if constants else "")
         source = prelude + "".join(h + "\n\n" for h in self.helpers) + header + body + "\n"
+        if self._operations_feature is not None:
+            label, calls, operators = self._operations_feature
+            used = operations_used(source, calls, operators)
+            if used:
+                self.feature(f"{label} {', '.join(used)}")
         args = tuple(
             ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
                     max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))

@@ -22,6 +22,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         for _ in range(0 if stored and not unread(w, "int32") else rng.randint(1, 2)):
             w.store(add_output(w, "int32"), gen.meaningful(gen.computed(lambda: gen.int_expr(rng.randint(1, 3)))))
         w.feature("int32 / // % semantics")
+        w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
         return w.finish("Integer arithmetic kernel")
     loads = add_inputs(w, "float32", rng.randint(1, 4))
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
@@ -36,5 +37,5 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     # an expression tree over what nothing reads yet (every variable ends up read)
     for _ in range(0 if stored and not unread(w, "float32") else rng.randint(1, 2)):
         w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
-    w.feature("ops " + ", ".join(sorted(ops)))
+    w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
     return w.finish("Float arithmetic kernel")

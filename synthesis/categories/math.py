@@ -41,7 +41,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         while forced is None or forced.mag > 256.0:  # _float_op declines ops that would overflow
             forced = gen._float_op(rng.choice(math_ops), 2)
         w.store(add_output(w), gen.meaningful(forced))
-    w.feature("math " + ", ".join(sorted(math_ops)))
+    w.describe_operations("math", MATH_OPS, operators=False)
     for name in formula_features(w.lines + w.helpers):
         w.feature(name)
     return w.finish("Math-function kernel")

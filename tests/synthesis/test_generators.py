@@ -180,3 +180,21 @@ def test_no_division_by_a_negative_literal_or_one_below_one(category):
         for line in generate(category, seed).source.splitlines():
             m = divisor.search(line)
             assert m is None or re.search(rf"{re.escape(m.group(1))} \* wp\.tanh\(\w+ / {re.escape(m.group(1))}\)", line), line
+
+
+@pytest.mark.parametrize("category", ["arithmetic", "math"])
+def test_the_description_names_the_operations_the_code_uses(category):
+    """"ops ..." and "math ..." list what the finished kernel holds: a call is named exactly when the
+    source calls it, an operator exactly when the source applies it."""
+    from synthesis.exprgen import MATH_OPS
+
+    calls = MATH_OPS if category == "math" else ("min", "max", "abs", "clamp")
+    label = "math " if category == "math" else "ops "
+    for seed in range(40):
+        spec = generate(category, seed)
+        named = next((f[len(label):].rstrip(")").split(", ") for f in spec.description.split("; ") if f.startswith(label)), [])
+        for call in calls:
+            assert (call in named) == bool(re.search(rf"(?<![\w.])(wp\.)?{call}\(", spec.source)), (call, spec.source)
+        if category == "arithmetic":
+            for symbol, pattern in (("*", r" \* "), ("/", r" / "), ("//", r" // "), ("%", r" % ")):
+                assert (symbol in named) == bool(re.search(pattern, spec.source)), (symbol, spec.source)
