@@ -1,4 +1,4 @@
-// Float arithmetic kernel (2-D launch 16x20; polynomial (Horner form); squared difference; ops abs, div_const, div_safe, mul, neg)
+// Float arithmetic kernel (2-D launch 16x20; polynomial (Horner form); squared difference; ops +, -, *, /, negation, abs)
 // Standalone CUDA translation of the Warp kernel `arith_64c0f1ebd3` (see arith_64c0f1ebd3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

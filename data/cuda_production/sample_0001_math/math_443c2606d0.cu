@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; neighbour stencil (clamped); laplacian stencil; gamma correction; math atan2, ceil, pow)
+// Math-function kernel (1-D launch 64; neighbour stencil (clamped); laplacian stencil; gamma correction; math pow, ceil, clamp)
 // Standalone CUDA translation of the Warp kernel `math_443c2606d0` (see math_443c2606d0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

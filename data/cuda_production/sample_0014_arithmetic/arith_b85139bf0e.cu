@@ -1,4 +1,4 @@
-// Float arithmetic kernel (2-D launch 16x16; ops abs, add, div_const, max, neg, sub)
+// Float arithmetic kernel (2-D launch 16x16; ops +, -, /, negation)
 // Standalone CUDA translation of the Warp kernel `arith_b85139bf0e` (see arith_b85139bf0e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 256; soft minimum; math atan2, exp, sin; softplus)
+// Math-function kernel (1-D launch 256; soft minimum; softplus; math sin, exp, log)
 // Standalone CUDA translation of the Warp kernel `math_f349515bf0` (see math_f349515bf0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

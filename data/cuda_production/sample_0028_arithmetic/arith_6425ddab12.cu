@@ -1,4 +1,4 @@
-// Float arithmetic kernel (1-D launch 500; wp.constant; neighbour stencil (clamped); laplacian stencil; ops abs, add, div_const, div_safe, max, min, mul, neg, sub)
+// Float arithmetic kernel (1-D launch 500; wp.constant; neighbour stencil (clamped); laplacian stencil; ops +, -, *, /, min, max, abs)
 // Standalone CUDA translation of the Warp kernel `arith_6425ddab12` (see arith_6425ddab12.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 1024; @wp.func helper; fractional part; grid coordinate from the thread index; exponential decay; 3-D Perlin noise; math exp, log, sqrt)
+// Math-function kernel (1-D launch 1024; @wp.func helper; fractional part; grid coordinate from the thread index; exponential decay; 3-D Perlin noise; math exp, log, floor)
 // Standalone CUDA translation of the Warp kernel `math_b51c2f8a1e` (see math_b51c2f8a1e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

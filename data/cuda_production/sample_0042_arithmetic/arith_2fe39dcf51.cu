@@ -1,4 +1,4 @@
-// Float arithmetic kernel (3-D launch 8x5x6; ops add, div_const, div_safe, max, mul, neg, sub)
+// Float arithmetic kernel (3-D launch 8x5x6; ops +, -, *, /, negation)
 // Standalone CUDA translation of the Warp kernel `arith_2fe39dcf51` (see arith_2fe39dcf51.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; math atan2, ceil, clamp, cos, pow)
+// Math-function kernel (1-D launch 64; math cos, ceil)
 // Standalone CUDA translation of the Warp kernel `math_8f1952dda6` (see math_8f1952dda6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Integer arithmetic kernel (2-D launch 16x16; integer midpoint; int32 / // % semantics)
+// Integer arithmetic kernel (2-D launch 16x16; integer midpoint; int32 / // % semantics; ops +, //, %, min, abs)
 // Standalone CUDA translation of the Warp kernel `arith_aec9f6067a` (see arith_aec9f6067a.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

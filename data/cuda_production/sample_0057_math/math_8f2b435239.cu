@@ -1,4 +1,4 @@
-// Math-function kernel (2-D launch 16x32; Cauchy loss; grid coordinate from the thread index; exponential decay; math atan2, floor)
+// Math-function kernel (2-D launch 16x32; Cauchy loss; grid coordinate from the thread index; exponential decay; math exp, log)
 // Standalone CUDA translation of the Warp kernel `math_8f2b435239` (see math_8f2b435239.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
