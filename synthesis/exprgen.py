@@ -1502,6 +1502,16 @@ class ExprGen:
                 return e
         return None
 
+    def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
+        """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them."""
+        x = self.named_value(dtype)
+        if x is None:
+            return None
+        y = self.named_value(dtype, avoid=(x.src,)) if two else None
+        if two and y is None:
+            return None
+        return x, y
+
     def arith_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
         """One of ARITH_FORMULAS over named float values, and its name: an affine map
         (`1.5 * x - 0.25`), a midpoint, a weighted average, a linear interpolation (`x + 0.25 * (y -
@@ -1510,13 +1520,11 @@ class ExprGen:
         None when the kernel has no named value to build it on or its bound would be too large."""
         rng = self.rng
         kind = kind or rng.choice(ARITH_FORMULAS)
-        x = self.named_value("float32")
-        if x is None:
+        operands = self._formula_operands("float32", kind in ("midpoint", "weighted average", "linear interpolation",
+                                                              "squared difference", "sum of squares"))
+        if operands is None:
             return None
-        two = kind in ("midpoint", "weighted average", "linear interpolation", "squared difference", "sum of squares")
-        y = self.named_value("float32", avoid=(x.src,)) if two else None
-        if two and y is None:
-            return None
+        x, y = operands
         if kind == "affine map":
             scale = rng.choice([c for c in FLOAT_CONSTS if abs(c) >= 0.25 and abs(c) != 1.0])
             shift = rng.choice(FLOAT_CONSTS)
@@ -1578,13 +1586,11 @@ class ExprGen:
         (`-wp.log(wp.exp(-x) + wp.exp(-y))`). None when the kernel lacks the values it needs."""
         rng = self.rng
         kind = kind or rng.choice(MATH_FORMULAS)
-        x = self.named_value("float32")
-        if x is None:
+        operands = self._formula_operands("float32", kind in ("hypotenuse", "root mean square", "polar angle",
+                                                              "polar to Cartesian", "soft minimum"))
+        if operands is None:
             return None
-        two = kind in ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "soft minimum")
-        y = self.named_value("float32", avoid=(x.src,)) if two else None
-        if two and y is None:
-            return None
+        x, y = operands
         if kind == "hypotenuse":
             e = Expr(f"wp.sqrt({x.src} * {x.src} + {y.src} * {y.src})", "float32", math.hypot(x.mag, y.mag) + 1e-3, None)
         elif kind == "root mean square":
@@ -1629,13 +1635,10 @@ class ExprGen:
         sign), a round down to a multiple, an absolute difference, a clamp, a sum of squares."""
         rng = self.rng
         kind = kind or rng.choice(INT_FORMULAS)
-        a = self.named_value("int32")
-        if a is None:
+        operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares"))
+        if operands is None:
             return None
-        two = kind in ("integer midpoint", "absolute difference", "sum of squares")
-        b = self.named_value("int32", avoid=(a.src,)) if two else None
-        if two and b is None:
-            return None
+        a, b = operands
         if kind == "integer midpoint":
             e = Expr(f"({a.src} + {b.src}) // 2", "int32", (a.mag + b.mag) / 2 + 1, 0, atom=False)
         elif kind == "non-negative remainder":
