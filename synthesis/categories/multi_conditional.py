@@ -1,110 +1,438 @@
-"""Multi-way conditionals: if/elif/else chains, nested branches, compound conditions."""
+"""Multi-way conditionals: the piecewise code people write, one table entry per form.
+
+A kernel holds one to three piecewise computations drawn from PIECEWISE_FORMS: a saturating ramp, a
+dead zone, the Huber loss of a residual, a leaky ReLU or ELU, quantisation into levels, a B-spline or
+hat weight, a soft clipping knee, a window mask (a chained comparison), a quadrant label (nested
+branches), an upwind difference, a minmod slope limiter (nested), a penalty contact force, a
+reflection at walls and stick-slip friction. Each is written as such code is: the default value
+declared first (`float(0.0)`, Warp's idiom for a variable branches assign), then `if`/`elif`/`else`.
+
+Every condition tests an exact value (an input, its magnitude, a difference of two inputs, a step
+`x + dt * v` with dt a power of two) against thresholds on a 0.25 grid inside its range: Warp, the
+standalone CUDA and float64 Python take the same branch, and every arm is taken on the inputs.
+Thresholds are literals, kernel parameters or `wp.constant`s, named for their role.
+"""
 from __future__ import annotations
 
 import random
+from typing import Callable, NamedTuple
 
-from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, fmt_float, join_q
+from synthesis.categories.common import INPUT_HINTS, early_return, pick_dim
+from synthesis.exprgen import CONST_Q, Expr, ExprGen, KernelWriter, fmt_float
 from synthesis.sampled_run import degenerate_written
 
+ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
 
-def threshold_tests(w: KernelWriter, gen: ExprGen, count: int) -> list[str] | None:
-    """`count` tests of one quantity against thresholds in order (`q < -0.5`, `q < 1.0`, ...), as
-    piecewise code is written: the quantity a float input, its magnitude or a difference of two
-    inputs (named first), the thresholds inside its range on the input grid, so every arm is taken.
-    None when the kernel loads no float input."""
-    rng = w.rng
-    loads = [n for n in gen.loads if w.arg(n).dtype == "float32"]
-    if not loads:
-        return None
-    name = rng.choice(loads)
-    first, spec = w.load(name), w.arg(name)
-    others = [w.load(n) for n in loads if n != name]
-    form = rng.choice(["value", "magnitude", "difference"] if others else ["value", "magnitude"])
-    if form == "value":
-        quantity, low, high = first.src, spec.low, spec.high
-    elif form == "magnitude":
-        quantity = w.assign(Expr(f"wp.abs({first.src})", "float32", first.mag, first.q), prefix="mag").src
-        low, high = 0.0, max(abs(spec.low), abs(spec.high))
-    else:
-        other = rng.choice(others)
-        quantity = w.assign(Expr(f"{first.src} - {other.src}", "float32", first.mag + other.mag,
-                                 join_q(first.q, other.q), atom=False), prefix="diff").src
-        low, high = -first.mag - other.mag, first.mag + other.mag
-    # thresholds on a 0.25 grid strictly inside the middle of the range (inputs are spread over it)
+
+class Quantity(NamedTuple):
+    """An exact value a condition tests, and the range its values span on the inputs."""
+
+    value: Expr
+    low: float
+    high: float
+
+
+class Result(NamedTuple):
+    value: Expr
+    hint: str  # the output array's name
+    weight: bool = False  # a weight in [0, 1]: may scale another input before it is stored
+
+
+class Draw:
+    """What the forms of one kernel share: the writer, its generic inputs, the named ones forms add."""
+
+    def __init__(self, w: KernelWriter, gen: ExprGen, loads: list[str]) -> None:
+        self.w, self.gen, self.loads = w, gen, loads
+        self.named: dict[str, str] = {}  # role hint ("vel") -> the array a form added for it
+
+    @property
+    def rng(self) -> random.Random:
+        return self.w.rng
+
+    def input(self, hint: str, low: float = -2.0, high: float = 2.0) -> Expr:
+        """The thread's element of the input named for `hint` (added once, shared by the forms)."""
+        if hint not in self.named:
+            self.named[hint] = self.w.add_array(hint, "float32", "input", low=low, high=high, grid_bits=10)
+        return self.w.load(self.named[hint])
+
+    def quantity(self, kinds: tuple[str, ...] = ("value", "magnitude", "difference"), prefix: str = "diff") -> Quantity:
+        """One of the generic inputs, its magnitude, or the difference of two (named first)."""
+        rng, w = self.rng, self.w
+        name = rng.choice(self.loads)
+        first, spec = w.load(name), w.arg(name)
+        kinds = tuple(k for k in kinds if k != "difference" or len(self.loads) > 1)
+        kind = rng.choice(kinds)
+        if kind == "value":
+            return Quantity(first, spec.low, spec.high)
+        if kind == "magnitude":
+            mag = w.assign(Expr(f"wp.abs({first.src})", "float32", first.mag, first.q), prefix="mag")
+            return Quantity(mag, 0.0, max(abs(spec.low), abs(spec.high)))
+        other = w.load(rng.choice([n for n in self.loads if n != name]))
+        diff = w.assign(Expr(f"{first.src} - {other.src}", "float32", first.mag + other.mag, max(first.q, other.q),
+                             atom=False), prefix=prefix)
+        return Quantity(diff, -diff.mag, diff.mag)
+
+    def threshold(self, hint: str, value: float) -> Expr:
+        """`value` as a literal, or named for its role: a kernel parameter or a `wp.constant`."""
+        return self.thresholds((hint,), (value,))[0]
+
+    def thresholds(self, hints: tuple[str, ...], values: tuple[float, ...]) -> list[Expr]:
+        """Thresholds that belong together (a window's edges, two walls) spelled alike: all literals,
+        all kernel parameters or all `wp.constant`s."""
+        r = self.rng.random()
+        w = self.w
+        if r < 0.25:
+            out = []
+            for hint, value in zip(hints, values):
+                e = w.add_scalar(hint, "float32", value)
+                w.retire(e.src)  # used as its name says, nowhere else
+                out.append(Expr(e.src, "float32", abs(value), CONST_Q, lit=True))
+            w.feature("scalar parameter")
+            return out
+        taken = {line.split(" = ")[0].rsplit("_", 1)[0] for line in w.constants}
+        if r < 0.4 and not taken & {h.upper() for h in hints}:
+            out = [Expr(w.add_constant(h, v).src, "float32", abs(v), CONST_Q, lit=True) for h, v in zip(hints, values)]
+            w.feature("wp.constant")
+            return out
+        return [Expr(fmt_float(v), "float32", abs(v), CONST_Q, lit=True) for v in values]
+
+
+def is_number(e: Expr) -> bool:
+    return e.src.lstrip("-")[:1].isdigit()
+
+
+def minus(x: str, t: Expr) -> str:
+    """`x - t` as people write it: `x + 0.5` for t = -0.5, `x` for t = 0."""
+    if is_number(t):
+        v = float(t.src)
+        return x if v == 0.0 else f"{x} + {fmt_float(-v)}" if v < 0.0 else f"{x} - {t.src}"
+    return f"{x} - {t.src}"
+
+
+def plus(x: str, t: Expr) -> str:
+    return minus(x, Expr(fmt_float(-float(t.src)), "float32", t.mag, t.q, lit=True)) if is_number(t) else f"{x} + {t.src}"
+
+
+def negated(t: Expr) -> str:
+    return fmt_float(-float(t.src)) if is_number(t) else f"-{t.src}"
+
+
+def grid(low: float, high: float, count: int, rng: random.Random, above: float | None = None) -> list[float] | None:
+    """`count` thresholds in order on a 0.25 grid strictly inside the middle of [low, high] (the
+    inputs are spread over the range, so every arm is taken), all above `above` if given."""
     span = high - low
-    grid = [low + span * k / 8 for k in range(2, 7)]
-    grid = sorted({round(g * 4) / 4 for g in grid})
-    if len(grid) < count:
+    points = sorted({round((low + span * k / 8) * 4) / 4 for k in range(2, 7)})
+    if above is not None:
+        points = [p for p in points if p > above]
+    if len(points) < count:
         return None
-    thresholds = sorted(rng.sample(grid, count))
-    if rng.random() < 0.5:
-        op = rng.choice(["<", "<="])
+    return sorted(rng.sample(points, count))
+
+
+def branch(w: KernelWriter, header: str, *assignments: tuple[str, str]) -> None:
+    with w.block(header):
+        for target, value in assignments:
+            w.emit(f"{target} = {value}")
+            w.note_varying(target, value)
+
+
+# ---- the forms ----------------------------------------------------------------------------------
+def saturating_ramp(d: Draw) -> list[Result] | None:
+    """0 below the lower edge, 1 above the upper, linear between: `(x - lower) / (upper - lower)`."""
+    q = d.quantity()
+    edges = grid(q.low, q.high, 2, d.rng)
+    if edges is None or edges[1] - edges[0] < 1.0 and d.rng.random() < 0.5:
+        return None
+    lower, upper = d.thresholds(("lower", "upper"), tuple(edges))
+    x, w = q.value.src, d.w
+    if is_number(lower) and is_number(upper):
+        width = edges[1] - edges[0]
+        if width < 1.0:
+            return None  # `/ 0.75` reads as a multiplication written backwards
+        shifted = minus(x, lower)
+        rise = shifted if width == 1.0 else f"{shifted if shifted == x else f'({shifted})'} / {fmt_float(width)}"
     else:
-        op, thresholds = rng.choice([">", ">="]), thresholds[::-1]
+        rise = f"({minus(x, lower)}) / ({upper.src} - {lower.src})"
+    t = w.declare(w.fresh("ramp"), ZERO, 1.0, None)
+    branch(w, f"if {x} >= {upper.src}:", (t.src, "1.0"))
+    branch(w, f"elif {x} > {lower.src}:", (t.src, rise))
+    return [Result(t, "weight", weight=True)]
+
+
+def dead_zone(d: Draw) -> list[Result] | None:
+    """0 inside [-t, t], the excess beyond it outside (soft thresholding)."""
+    q = d.quantity(("value", "difference"))
+    points = grid(0.0, q.high, 1, d.rng, above=0.0)
+    if points is None:
+        return None
+    t = d.threshold(d.rng.choice(["threshold", "band", "deadband"]), points[0])
+    x, w = q.value.src, d.w
+    y = w.declare(w.fresh("shrunk"), ZERO, q.value.mag, q.value.q)
+    branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
+    branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
+    return [Result(y, "shrunk")]
+
+
+def huber_loss(d: Draw) -> list[Result] | None:
+    """0.5 r^2 for |r| <= delta, delta (|r| - delta / 2) beyond: quadratic near zero, linear outside."""
+    q = d.quantity(("value", "difference"), prefix="resid")
+    w = d.w
+    points = grid(0.0, q.high, 1, d.rng, above=0.0)
+    if points is None:
+        return None
+    delta = d.threshold("delta", points[0])
+    r = q.value.src
+    mag = w.assign(Expr(f"wp.abs({r})", "float32", q.value.mag, q.value.q), prefix="mag")
+    half = fmt_float(points[0] / 2) if is_number(delta) else f"0.5 * {delta.src}"
+    loss = w.declare(w.fresh("loss"), ZERO, 0.5 * q.value.mag ** 2 + 1.0, None)
+    branch(w, f"if {mag.src} <= {delta.src}:", (loss.src, f"0.5 * {r} * {r}"))
+    branch(w, "else:", (loss.src, f"{delta.src} * ({mag.src} - {half})"))
+    return [Result(loss, "loss")]
+
+
+def activation(d: Draw) -> list[Result] | None:
+    """Leaky ReLU (`alpha * x` below zero) or ELU (`alpha * (wp.exp(x) - 1.0)`), x itself above."""
+    q = d.quantity(("value", "difference"))
+    x, w = q.value.src, d.w
+    elu = d.rng.random() < 0.5
+    # a leaky slope well below one (1.0 would be the identity); ELU's scale up to one
+    alpha = d.threshold("alpha", d.rng.choice([0.5, 1.0] if elu else [0.01, 0.05, 0.1, 0.2, 0.25]))
+    below = f"{alpha.src} * (wp.exp({x}) - 1.0)" if elu else f"{alpha.src} * {x}"
+    act = w.declare(w.fresh("act"), ZERO, q.value.mag, None)
+    branch(w, f"if {x} > 0.0:", (act.src, x))
+    branch(w, "else:", (act.src, below))
+    w.feature("ELU" if elu else "leaky ReLU")
+    return [Result(act, "activated")]
+
+
+def quantize(d: Draw) -> list[Result] | None:
+    """An integer level: how many of two or three ordered thresholds the value reaches."""
+    q = d.quantity()
+    count = d.rng.randint(2, 3)
+    points = grid(q.low, q.high, count, d.rng)
+    if points is None:
+        return None
+    x, w = q.value.src, d.w
+    level = w.fresh("level")
+    if d.rng.random() < 0.5:  # from the top: `if x >= t3: level = 3 elif x >= t2: ...`
+        op = d.rng.choice([">=", ">"])
+        var = w.declare(level, Expr("0", "int32", 0.0, 0, lit=True), float(count), 0)
+        for k in range(count, 0, -1):
+            branch(w, f"{'if' if k == count else 'elif'} {x} {op} {fmt_float(points[k - 1])}:", (var.src, str(k)))
+    else:  # from the bottom, the default the top level
+        op = d.rng.choice(["<", "<="])
+        var = w.declare(level, Expr(str(count), "int32", float(count), 0, lit=True), float(count), 0)
+        for k in range(count):
+            branch(w, f"{'if' if k == 0 else 'elif'} {x} {op} {fmt_float(points[k])}:", (var.src, str(k)))
     w.feature("piecewise thresholds")
-    return [f"{quantity} {op} {fmt_float(t)}" for t in thresholds]
+    return [Result(var, d.rng.choice(["label", "level", "bin_id"]))]
 
 
-def branch_chain(w: KernelWriter, gen: ExprGen, targets: list[Expr], depth: int, held: dict[str, str],
-                 allow_else: bool = True) -> set[str]:
-    """An if/elif(/else) chain assigning some of `targets` in each arm: half the time a piecewise
-    chain over ordered thresholds of one quantity, else compound conditions.
+def spline_weight(d: Draw) -> list[Result] | None:
+    """The cubic B-spline kernel of the distance q (in units of the support: particle-in-cell and SPH
+    weights), or a hat `1 - q` inside q < 1."""
+    q = d.quantity(("value", "difference"))
+    w = d.w
+    centre = d.rng.choice([0.0, 0.25, 0.5, -0.5])
+    spline = d.rng.random() < 0.6
+    # the distance reaches well past the support (2 units, or 1 for the hat) on the inputs: the
+    # outermost test is no test otherwise
+    reach = max(abs(q.low - centre), abs(q.high - centre))
+    scale = d.rng.choice([s for s in (1.0, 2.0) if reach * s >= (2.5 if spline else 1.25)])
+    diff = minus(q.value.src, Expr(fmt_float(centre), "float32", abs(centre), CONST_Q, lit=True))
+    text = f"wp.abs({diff})" + ("" if scale == 1.0 else f" * {fmt_float(scale)}")
+    dist = w.assign(Expr(text, "float32", (q.value.mag + abs(centre)) * scale, q.value.q + 2, atom=scale == 1.0), prefix="dist")
+    s = dist.src
+    wgt = w.declare(w.fresh("wgt"), ZERO, 1.0, None)
+    if spline:
+        with w.block(f"if {s} < 1.0:"):
+            w.emit(f"{wgt.src} = (4.0 + {s} * {s} * (3.0 * {s} - 6.0)) / 6.0")
+        with w.block(f"elif {s} < 2.0:"):
+            w.emit(f"t = 2.0 - {s}")
+            w.emit(f"{wgt.src} = t * t * t / 6.0")
+        w.note_varying(wgt.src, s)
+        w.feature("cubic B-spline weight")
+    else:
+        branch(w, f"if {s} < 1.0:", (wgt.src, f"1.0 - {s}"))
+        w.feature("hat weight")
+    return [Result(wgt, "weight", weight=True)]
 
-    A nested chain assigns only what its arm has not, and a chain that follows another has no
-    `else`, so no assignment is overwritten on every path before it is read. `held`: target -> the
-    text of the value it holds before the chain, where known: no arm assigns that value again, and
-    no two arms of a chain assign one target the same value (the branch would decide nothing).
-    Returns the targets some arm assigns (nested chains included); `held` forgets them.
-    """
-    rng = w.rng
-    arms = rng.randint(2, 4)
-    has_else = allow_else and rng.random() >= 0.3
-    # a nested chain tests compound conditions: thresholds of a quantity an enclosing test confines
-    # could be decided there (`if mag >= 0.75` in the `else` of `if mag <= 1.25`)
-    tests = threshold_tests(w, gen, arms - 1 if has_else else arms) if rng.random() < 0.5 and depth > 0 else None
-    given: set[tuple[str, str]] = set()
-    changed: set[str] = set()
-    for arm in range(arms):
-        keyword = "if" if arm == 0 else "elif"
-        last = arm == arms - 1 and has_else
-        test = tests[arm] if tests is not None and not last else None
-        header = "else:" if last else f"{keyword} {test if test is not None else gen.condition(1).src}:"
-        with w.block(header):
-            assigned = rng.sample(targets, rng.randint(1, len(targets)))
-            set_here: dict[str, str] = {}  # target -> the value this arm gave it
-            for t in assigned:
-                for _ in range(12):
-                    value = gen.float_expr(rng.randint(0, 2), exact=t.q is not None)
-                    if value.src != t.src and value.src != held.get(t.src) and (t.src, value.src) not in given \
-                            and set_here.get(value.src) != t.src:
-                        break  # not `r1 = r1`, not the value r1 holds, not another arm's, not `r3 = r2; r2 = r3`
-                given.add((t.src, value.src))
-                set_here[t.src] = value.src
-                w.emit(f"{t.src} = {value.src}")
-                w.note_varying(t.src, value.src)
-            rest = [t for t in targets if t not in assigned]
-            if depth > 0 and rest and rng.random() < 0.4:
-                # the next arms run where this one did not: what the nested chain assigns still holds there
-                changed |= branch_chain(w, gen, rest, depth - 1, dict(held))
-                w.feature("nested branches")
-        if last:
-            break
-    changed |= {src for src, _ in given}
-    for name in changed:
-        held.pop(name, None)  # after the chain: one of several values
-    return changed
+
+def soft_clip(d: Draw) -> list[Result] | None:
+    """x inside [-knee, knee]; beyond it the excess enters at a lower slope, as a compressor does."""
+    q = d.quantity(("value", "difference"))
+    points = grid(0.0, q.high, 1, d.rng, above=0.0)
+    if points is None:
+        return None
+    knee = d.threshold("knee", points[0])
+    ratio = d.rng.choice([0.125, 0.25, 0.5])
+    x, w = q.value.src, d.w
+    y = w.declare(w.fresh("clipped"), q.value, q.value.mag, None)
+    branch(w, f"if {x} > {knee.src}:", (y.src, f"{knee.src} + {fmt_float(ratio)} * ({minus(x, knee)})"))
+    branch(w, f"elif {x} < {negated(knee)}:", (y.src, f"{fmt_float(ratio)} * ({plus(x, knee)}) - {knee.src}"))
+    return [Result(y, "clipped")]
+
+
+def window_mask(d: Draw) -> list[Result] | None:
+    """A value kept where the test quantity lies in a window (`lower <= x <= upper`), zero elsewhere."""
+    if len(d.loads) < 2:
+        return None
+    q = d.quantity(("value", "magnitude"))
+    edges = grid(q.low, q.high, 2, d.rng)
+    if edges is None:
+        return None
+    lower, upper = d.thresholds(("lower", "upper"), tuple(edges))
+    kept = d.rng.choice([d.w.load(n) for n in d.loads if d.w.load(n).src != q.value.src])
+    w = d.w
+    m = w.declare(w.fresh("masked"), ZERO, kept.mag, None)
+    branch(w, f"if {lower.src} <= {q.value.src} <= {upper.src}:", (m.src, kept.src))
+    w.feature("chained comparison")
+    return [Result(m, "masked")]
+
+
+def quadrant(d: Draw) -> list[Result] | None:
+    """Which quadrant around (cx, cy) a pair of values lies in, with nested branches."""
+    if len(d.loads) < 2:
+        return None
+    a, b = d.rng.sample(d.loads, 2)
+    x, y = d.w.load(a), d.w.load(b)
+    w = d.w
+    cx, cy = d.thresholds(("cx", "cy"), (d.rng.choice([-0.5, 0.0, 0.5]), d.rng.choice([-0.5, 0.0, 0.5])))
+    region = w.declare(w.fresh("quadrant"), Expr("0", "int32", 0.0, 0, lit=True), 3.0, 0)
+    with w.block(f"if {x.src} >= {cx.src}:"):
+        branch(w, f"if {y.src} < {cy.src}:", (region.src, "3"))
+    with w.block("else:"):
+        branch(w, f"if {y.src} >= {cy.src}:", (region.src, "1"))
+        branch(w, "else:", (region.src, "2"))
+    w.note_varying(region.src, x.src)
+    w.feature("nested branches")
+    return [Result(region, "quadrant_id")]
+
+
+def upwind_difference(d: Draw) -> list[Result] | None:
+    """First-order upwind advection: the one-sided difference on the side the flow comes from."""
+    w = d.w
+    axis = d.rng.randrange(len(w.dim))
+    field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]))
+    name = field.src.rsplit("_v", 1)[0]
+    vel = d.input("vel")
+    left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
+    du = w.declare(w.fresh("du"), ZERO, 2 * field.mag, field.q)
+    branch(w, f"if {vel.src} > 0.0:", (du.src, f"{field.src} - {left.src}"))
+    branch(w, "else:", (du.src, f"{right.src} - {field.src}"))
+    dt = fmt_float(d.rng.choice([0.05, 0.1, 0.125, 0.25]))
+    new = Expr(f"{field.src} - {dt} * {vel.src} * {du.src}", "float32", field.mag + vel.mag * du.mag, None, atom=False)
+    w.feature("upwind difference")
+    return [Result(new, "advected")]
+
+
+def minmod_slope(d: Draw) -> list[Result] | None:
+    """The minmod slope limiter: zero at an extremum, else the one-sided slope of least magnitude."""
+    w = d.w
+    axis = d.rng.randrange(len(w.dim))
+    field = d.input(d.rng.choice(["u", "phi", "rho", "q"]))
+    name = field.src.rsplit("_v", 1)[0]
+    left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
+    dl = w.assign(Expr(f"{field.src} - {left.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dl")
+    dr = w.assign(Expr(f"{right.src} - {field.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dr")
+    slope = w.declare(w.fresh("slope"), ZERO, dl.mag, dl.q)
+    with w.block(f"if {dl.src} * {dr.src} > 0.0:"):
+        branch(w, f"if wp.abs({dl.src}) < wp.abs({dr.src}):", (slope.src, dl.src))
+        branch(w, "else:", (slope.src, dr.src))
+    w.note_varying(slope.src, dl.src)
+    w.feature("minmod limiter")
+    w.feature("nested branches")
+    return [Result(slope, "slope")]
+
+
+def contact_force(d: Draw) -> list[Result] | None:
+    """A penalty contact: a spring-damper force while a body is below the ground, zero above it."""
+    w = d.w
+    height, vel = d.input(d.rng.choice(["height", "pos_y", "y"])), d.input("vel")
+    ground = d.threshold("ground", d.rng.choice([-1.0, -0.5, 0.0, 0.5]))
+    below = f"-{height.src}" if is_number(ground) and float(ground.src) == 0.0 else f"{ground.src} - {height.src}"
+    depth = w.assign(Expr(below, "float32", ground.mag + height.mag, height.q, atom=False), prefix="depth")
+    ke = d.threshold("stiffness", d.rng.choice([10.0, 50.0, 100.0, 200.0]))
+    kd = d.threshold("damping", d.rng.choice([0.5, 1.0, 2.0, 5.0]))
+    force = w.declare(w.fresh("force"), ZERO, ke.mag * depth.mag + kd.mag * vel.mag, None)
+    branch(w, f"if {depth.src} > 0.0:", (force.src, f"{ke.src} * {depth.src} - {kd.src} * {vel.src}"))
+    w.feature("penalty contact")
+    return [Result(force, "force")]
+
+
+def reflect_at_walls(d: Draw) -> list[Result] | None:
+    """One explicit step `x + dt * v`, reflected at the walls lower and upper, the velocity reversed
+    (and scaled by a restitution below one) where it hits."""
+    w = d.w
+    pos, vel = d.input(d.rng.choice(["pos", "x", "px"])), d.input("vel")
+    dt = d.rng.choice([0.125, 0.25, 0.5])
+    lo, hi = d.rng.choice([(-1.5, 1.5), (-1.0, 1.0), (-1.75, 1.25), (-1.25, 1.75)])
+    lower, upper = d.thresholds(("lower", "upper"), (lo, hi))
+    e = d.rng.choice([1.0, 0.9, 0.8, 0.5])
+    step = Expr(f"{pos.src} + {fmt_float(dt)} * {vel.src}", "float32", pos.mag + dt * vel.mag, 13, atom=False)
+    x_new = w.declare(w.fresh("x_new"), step, 2 * 1.75 + step.mag, 13)
+    v_new = w.declare(w.fresh("v_new"), vel, vel.mag, None)
+    bounce = f"-{vel.src}" if e == 1.0 else f"-{fmt_float(e)} * {vel.src}"
+    def mirror(wall: Expr) -> str:  # x reflected at the wall: 2 * wall - x, folded for a literal wall
+        return f"{fmt_float(2 * float(wall.src))} - {x_new.src}" if is_number(wall) else f"2.0 * {wall.src} - {x_new.src}"
+
+    branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, mirror(lower)), (v_new.src, bounce))
+    branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, mirror(upper)), (v_new.src, bounce))
+    w.feature("reflecting walls")
+    return [Result(x_new, "pos_out"), Result(v_new, "vel_out")]
+
+
+def stick_slip_friction(d: Draw) -> list[Result] | None:
+    """Coulomb friction `-mu * v / |v|` while sliding; below the stick speed, a viscous `-k * v`."""
+    w = d.w
+    vel = d.input(d.rng.choice(["vel", "v", "speed_in"]))
+    speed = w.assign(Expr(f"wp.abs({vel.src})", "float32", vel.mag, vel.q), prefix="speed")
+    stick = d.threshold("v_stick", d.rng.choice([0.25, 0.5]))
+    mu = d.threshold("mu", d.rng.choice([0.3, 0.5, 0.75]))
+    k = d.rng.choice([1.0, 2.0, 4.0])
+    f = w.declare(w.fresh("friction"), ZERO, 8.0, None)
+    branch(w, f"if {speed.src} > {stick.src}:", (f.src, f"-{mu.src} * {vel.src} / {speed.src}"))
+    viscous = f"{fmt_float(-k * float(mu.src))} * {vel.src}" if is_number(mu) else f"-{fmt_float(k)} * {mu.src} * {vel.src}"
+    branch(w, "else:", (f.src, viscous))
+    w.feature("stick-slip friction")
+    return [Result(f, "friction_force")]
+
+
+class Form(NamedTuple):
+    build: Callable[[Draw], list[Result] | None]
+    min_loads: int  # generic inputs the form reads
+
+
+# One entry per form: name (the kernel's feature) -> how it is built.
+PIECEWISE_FORMS: dict[str, Form] = {
+    "saturating ramp": Form(saturating_ramp, 1),
+    "dead zone": Form(dead_zone, 1),
+    "Huber loss": Form(huber_loss, 1),
+    "activation": Form(activation, 1),
+    "quantisation into levels": Form(quantize, 1),
+    "spline weight": Form(spline_weight, 1),
+    "soft clipping knee": Form(soft_clip, 1),
+    "window mask": Form(window_mask, 2),
+    "quadrant label": Form(quadrant, 2),
+    "upwind difference": Form(upwind_difference, 0),
+    "minmod slope": Form(minmod_slope, 0),
+    "penalty contact": Form(contact_force, 0),
+    "reflecting walls": Form(reflect_at_walls, 0),
+    "stick-slip friction": Form(stick_slip_friction, 0),
+}
+# Features a form names itself (more precisely than its table name).
+_SELF_NAMED = {"activation", "spline weight", "upwind difference", "minmod slope", "penalty contact",
+               "reflecting walls", "stick-slip friction"}
 
 
 # Draws per kernel before one whose outputs, run at 64 sampled points, are constant or a copy of an
-# input at 90% of them or more is kept regardless (about 1 draw in 10 is redrawn).
+# input at 90% of them or more is kept regardless.
 MAX_DRAWS = 8
 
 
 def generate(rng: random.Random, name: str, seed: int):
-    """A branch chain kernel. Its outputs pass through branches, which realism's point evaluator
-    does not follow; the kernel is run at sampled points (synthesis.sampled_run) and redrawn while
-    an output is the same everywhere or an input copied through (e.g. `if 2.0 > b: r = b`)."""
+    """A piecewise kernel, run at sampled points (synthesis.sampled_run) and redrawn while an output
+    is the same everywhere or an input copied through."""
     for _ in range(MAX_DRAWS):
         spec = draw_kernel(rng, name, seed)
         if not degenerate_written(spec, points=64, share=0.9):
@@ -114,25 +442,35 @@ def generate(rng: random.Random, name: str, seed: int):
 
 def draw_kernel(rng: random.Random, name: str, seed: int):
     w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
-    loads = add_inputs(w, "float32", rng.randint(1, 3))
-    gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
-    realistic_extras(w, gen, loads)
-    targets, inits = [], {}
-    for _ in range(rng.randint(1, 3)):
-        init = gen.float_expr(1, exact=True)
-        # Targets stay exact (so later conditions may read them) when every arm assigns exact values.
-        exact = rng.random() < 0.5
-        targets.append(w.declare(w.fresh("r"), init, 64.0 if exact else 256.0, 20 if exact else None))
-        inits[targets[-1].src] = init.src
-    chains = rng.randint(1, 2)
-    held = {t.src: w.defs.get(t.src, init) for t, init in zip(targets, inits.values())}
-    for chain in range(chains):
-        branch_chain(w, gen, targets, 1, held, allow_else=chain == 0)
-    for t in targets:
-        if not any(line.startswith("        ") and line.strip().startswith(f"{t.src} = ") for line in w.lines):
-            w.reassigned.discard(t.src)  # no branch assigns it: it holds its first value, judge that
-            w.defs[t.src] = inits[t.src]
-        w.store(add_output(w), gen.meaningful(t))
+    hints = rng.sample([h for h in INPUT_HINTS if h not in ("x", "y", "p", "q", "u", "w")], rng.randint(1, 3))
+    loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0, grid_bits=10) for h in hints]
+    gen = ExprGen(w, (), loads=loads)
+    if len(w.dim) == 1 and rng.random() < 0.15:
+        early_return(w)
+    draw = Draw(w, gen, loads)
+    pieces: list[list[Result]] = []
+    names = list(PIECEWISE_FORMS)
+    wanted = rng.choice([1, 2, 2, 3])
+    for form in rng.sample(names, len(names)):
+        if len(pieces) >= wanted:
+            break
+        entry = PIECEWISE_FORMS[form]
+        if entry.min_loads > len(loads):
+            continue
+        built = entry.build(draw)
+        if built:
+            pieces.append(built)
+            if form not in _SELF_NAMED:
+                w.feature(form)
+    others = [w.load(n) for n in loads]
+    for built in pieces:
+        for r in built:
+            value, dtype = r.value, r.value.type
+            if r.weight and rng.random() < 0.4:
+                # a weight in [0, 1] scales another value, as masks and kernel weights are used
+                other = rng.choice(others)
+                value = Expr(f"{r.value.src} * {other.src}", "float32", other.mag, None, atom=False)
+                w.feature("weighted input")
+            w.store(w.add_array(r.hint, dtype, "output"), value)
     w.drop_dead_stores()
-    w.feature(f"{chains} branch chain(s), {len(targets)} branch-assigned values")
     return w.finish("Multi-way conditional kernel")
