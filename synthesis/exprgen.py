@@ -100,6 +100,7 @@ _NOT_VARIABLES = frozenset({"wp", "float", "int", "abs", "min", "max"})
 _GENERATED_NON_NEGATIVE = ("wp.pow(", "wp.log(", "wp.smoothstep(")
 _ROUNDED = re.compile(r"wp\.(floor|ceil|round|trunc|rint)\(.*\)$")  # a rounding call as a whole value
 _FLOAT_OF_NAME = re.compile(r"float\((\w+)\)")
+_CUBIC_SMOOTHSTEP = re.compile(r"(\w+) \* \1 \* \(3\.0 - 2\.0 \* \1\)")  # as arith_formula writes it
 # realism's calls never negative, as the generators spell them (`abs` also without `wp.`)
 _NEVER_NEGATIVE_CALLS = tuple(f"wp.{name}(" for name in sorted(realism.NEVER_NEGATIVE_CALLS)) + ("abs(",)
 
@@ -1169,6 +1170,10 @@ class ExprGen:
         if never_negative(value) or _call_args(value, _GENERATED_NON_NEGATIVE) is not None:
             return True
         if value.startswith("1.0 / (1.0 + wp.exp("):
+            return True
+        smooth = _CUBIC_SMOOTHSTEP.fullmatch(value)  # t * t * (3.0 - 2.0 * t) of t clamped to [0, 1]
+        if smooth is not None and self._value_of(smooth.group(1)).endswith(", 0.0, 1.0)") \
+                and self._value_of(smooth.group(1)).startswith("wp.clamp("):
             return True
         choice = _call_args(value, ("wp.where(",))  # both of its values never negative
         if choice is not None and len(choice) == 3:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories import control_flow
+from synthesis.categories import control_flow, multi_conditional
 from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
@@ -17,14 +17,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         ops += tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2)))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
-    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where", "formula"], rng.randint(2, 4))
+    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where", "formula", "piecewise"],
+                       rng.randint(2, 4))
     for part in parts:
         if part == "branch":
             control_flow.if_else(w, gen)
-        elif part == "loop":
-            control_flow.loop(w, gen)
-        elif part == "while":
-            control_flow.while_loop(w, gen)
+        elif part in ("loop", "while"):
+            # a loop with a purpose (a filter, a series, a Newton iteration; a bisection for `while`)
+            floats = [n for n in gen.loads if w.arg(n).dtype == "float32"]
+            form = "bisection while" if part == "while" else rng.choice(control_flow.FLOAT_LOOP_FORMS)
+            for result in control_flow.LOOP_FORMS[form](w, floats):
+                w.assign(result.value, "lp")
         elif part == "where":
             w.assign(gen.where(2))
         elif part == "formula":
@@ -34,6 +37,13 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             else:
                 w.assign(drawn[0], "f")
                 w.feature(drawn[1])
+        elif part == "piecewise":
+            # a piecewise form (a dead zone, a Huber loss, an upwind difference, ...) feeds the rest
+            floats = [n for n in gen.loads if w.arg(n).dtype == "float32"]
+            draw = multi_conditional.Draw(w, gen, floats)
+            for built in multi_conditional.draw_pieces(draw, 1, multi_conditional.FLOAT_FORMS):
+                for r in built:
+                    w.assign(r.value, "pw")
         elif part == "helper":
             w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(1, 3))))
         elif part == "vector":

@@ -1,12 +1,16 @@
-"""Control flow: if/else, for loops with constant or argument bounds, while, break/continue, where."""
+"""Control flow: the loops people write (LOOP_FORMS), with constant or argument bounds, while,
+break/continue. `if_else`, `loop` and `while_loop` are the building blocks combined draws on."""
 from __future__ import annotations
 
 import random
+from typing import Callable, NamedTuple
 
-from synthesis.categories.common import (accumulate_loop, add_inputs, add_output, pick_dim, range_header,
-                                         realistic_extras, trip_test, trip_update)
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, join_q
+from synthesis.categories.common import (accumulate_loop, add_inputs, early_return, pick_dim, range_header, trip_test,
+                                         trip_update)
+from synthesis.exprgen import Expr, ExprGen, KernelWriter, fmt_float, join_q
 from synthesis.spec import KernelSpec
+
+ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
 
 
 def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
@@ -72,14 +76,261 @@ def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
     return acc
 
 
+# ---- the loops people write ---------------------------------------------------------------------
+# One table entry per loop form, as the builtins are registered: each reads the thread's neighbourhood
+# or iterates on its value with a purpose (a filter, a polynomial, a series, a Newton iteration, a
+# search), so every trip differs and the loop computes what its name says.
+
+
+class LoopResult(NamedTuple):
+    value: Expr
+    hint: str  # the output array's name
+
+
+def _window_index(w: KernelWriter, offset: str) -> str:
+    """`wp.clamp(tid + offset, 0, n - 1)`: an element near the thread's own, clamped to the array."""
+    t, n = w.tid_names[0], w.dim[0]
+    return f"wp.clamp({t} + {offset}, 0, {n - 1})"
+
+
+def _bound(w: KernelWriter, hints: list[str], trips: int) -> str:
+    """A loop bound: the trip count, or (one time in three) a kernel parameter holding it."""
+    if w.rng.random() < 0.33:
+        w.feature("argument loop bound")
+        return w.add_scalar(w.rng.choice(hints), "int32", trips).src
+    return str(trips)
+
+
+def _coefficients(w: KernelWriter, hints: tuple[str, ...], length: int) -> str:
+    table = w.add_array(w.rng.choice(hints), "float32", "input", shape=(length,), low=-1.0, high=1.0, grid_bits=4)
+    if table in w.unused:
+        w.unused.remove(table)  # read by the trip, never at the thread's own index
+    return table
+
+
+def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """A filter: taps weight the elements of a window centred on the thread's own (a convolution)."""
+    name, taps = w.rng.choice(loads), w.rng.choice([3, 5, 7, 9])
+    table = _coefficients(w, ("taps", "kernel_w", "weights", "coef"), taps)
+    acc = w.declare(w.fresh("acc"), ZERO, taps * w.arg(name).high, None)
+    update = "+=" if w.rng.random() < 0.5 else f"= {acc.src} +"
+    r = taps // 2
+    if w.rng.random() < 0.5:  # over the taps
+        with w.block(f"for k in range({taps}):"):
+            w.emit(f"j = {_window_index(w, f'k - {r}')}")
+            w.emit(f"{acc.src} {update} {table}[k] * {name}[j]")
+    else:  # over the offsets
+        with w.block(f"for k in range(-{r}, {r + 1}):"):
+            w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k')}]")
+    w.feature("windowed filter (taps)")
+    return [LoopResult(acc, "filtered")]
+
+
+def horner_loop(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """A polynomial with coefficients from a table, evaluated at the thread's value by Horner's rule."""
+    x = w.load(w.rng.choice(loads))
+    degree = w.rng.randint(2, 5)
+    table = _coefficients(w, ("coef", "poly", "c"), degree + 1)
+    y = w.declare(w.fresh("y"), ZERO, sum(x.mag ** k for k in range(degree + 1)), None)
+    slope = w.rng.random() < 0.4  # the derivative alongside, as Newton's method needs it
+    dy = w.declare(w.fresh("dy"), ZERO, degree * y.mag, None) if slope else None
+    with w.block(f"for k in range({degree + 1}):"):
+        if slope:
+            w.emit(f"{dy.src} = {dy.src} * {x.src} + {y.src}")
+        w.emit(f"{y.src} = {y.src} * {x.src} + {table}[k]")
+    w.feature("polynomial from a coefficient table (Horner loop)" + (", with its derivative" if slope else ""))
+    return [LoopResult(y, "poly_out")] + ([LoopResult(dy, "slope_out")] if slope else [])
+
+
+def exp_series(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """The exponential's Taylor series, term by term: each term the last times x / k."""
+    x = w.load(w.rng.choice(loads))
+    terms = w.rng.choice([6, 8, 10, 12])
+    bound = _bound(w, ["n_terms", "terms", "order"], terms)
+    term = w.declare(w.fresh("term"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
+    total = w.declare(w.fresh("total"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
+    if w.rng.random() < 0.5:
+        with w.block(f"for k in range(1, {bound}):"):
+            w.emit(f"{term.src} = {term.src} * {x.src} / float(k)")
+            w.emit(f"{total.src} += {term.src}")
+    else:
+        with w.block(f"for k in range({bound}):"):
+            w.emit(f"{term.src} *= {x.src} / float(k + 1)")
+            w.emit(f"{total.src} = {total.src} + {term.src}")
+    w.feature("Taylor series (exp)")
+    return [LoopResult(total, "series")]
+
+
+def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """Newton's iteration for a square root, `y = 0.5 * (y + s / y)`, from y = s on a positive value."""
+    x = w.load(w.rng.choice(loads))
+    form = w.rng.choice(["plus_one", "abs", "norm"] if len(loads) > 1 else ["plus_one", "abs"])
+    if form == "plus_one":
+        s = Expr(f"{x.src} * {x.src} + 1.0", "float32", x.mag * x.mag + 1.0, None, atom=False)
+    elif form == "abs":
+        s = Expr(f"wp.abs({x.src}) + 0.5", "float32", x.mag + 0.5, None, atom=False)
+    else:  # the length of (x, y), kept off zero
+        y_ = w.load(w.rng.choice([n for n in loads if w.load(n).src != x.src]))
+        s = Expr(f"{x.src} * {x.src} + {y_.src} * {y_.src} + 0.25", "float32", x.mag ** 2 + y_.mag ** 2 + 0.25, None,
+                 atom=False)
+    s = w.assign(s, prefix="s")
+    start = s if w.rng.random() < 0.5 else Expr("1.0", "float32", 1.0, 0, lit=True)
+    y = w.declare(w.fresh("root"), start, max(s.mag, 1.0), None)
+    with w.block(f"for it in range({w.rng.choice([4, 5, 6])}):"):
+        w.emit(f"{y.src} = 0.5 * ({y.src} + {s.src} / {y.src})")
+    w.feature("Newton iteration (square root)")
+    return [LoopResult(y, "root_out")]
+
+
+def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """Kepler's equation E = M + e sin E solved by fixed-point iteration (e < 1: a contraction)."""
+    m = w.load(w.rng.choice(loads))
+    e = fmt_float(w.rng.choice([0.125, 0.25, 0.5]))
+    big_e = w.declare(w.fresh("ecc_anom"), m, m.mag + 1.0, None)
+    if w.rng.random() < 0.5:
+        with w.block(f"for it in range({w.rng.choice([5, 6, 8, 10])}):"):
+            w.emit(f"{big_e.src} = {m.src} + {e} * wp.sin({big_e.src})")
+        w.feature("fixed-point iteration (Kepler's equation)")
+    else:  # Newton's method on E - e sin E - M: 1 - e cos E >= 1 - e > 0
+        with w.block(f"for it in range({w.rng.choice([3, 4, 5])}):"):
+            w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
+                   f"(1.0 - {e} * wp.cos({big_e.src}))")
+        w.feature("Newton iteration (Kepler's equation)")
+    return [LoopResult(big_e, "anomaly")]
+
+
+def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """The largest element of the window ahead of the thread, and where it is (an arg-max)."""
+    name, width = w.rng.choice(loads), w.rng.choice([4, 5, 8])
+    first = w.load(name)
+    op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
+    best = w.declare(w.fresh("best"), first, first.mag, first.q)
+    arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
+    with w.block(f"for k in range(1, {width}):"):
+        w.emit(f"v = {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})]")
+        with w.block(f"if v {op} {best.src}:"):
+            w.emit(f"{best.src} = v")
+            if with_arg:
+                w.emit(f"{arg.src} = k")
+    w.note_varying(best.src, first.src)
+    if with_arg:
+        w.note_varying(arg.src, first.src)
+    kind = "maximum" if op == ">" else "minimum"
+    w.feature(f"running {kind}" + (f" (arg-{kind[:3]})" if with_arg else ""))
+    return [LoopResult(best, f"window_{kind[:3]}")] + ([LoopResult(arg, f"arg{kind[:3]}")] if with_arg else [])
+
+
+def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """How many elements of a centred window exceed a threshold."""
+    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
+    spec = w.arg(name)
+    t = fmt_float(w.rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) * (spec.high - spec.low) / 4)
+    count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0)
+    with w.block(f"for k in range({width}):"):
+        with w.block(f"if {name}[{_window_index(w, f'k - {width // 2}')}] {w.rng.choice(['>', '>=', '<'])} {t}:"):
+            w.emit(f"{count.src} += 1")
+    w.note_varying(count.src, w.load(name).src)
+    w.feature("count over a window")
+    return [LoopResult(count, "count_out")]
+
+
+def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """The offset of the first element ahead that exceeds a threshold (a search that stops: `break`);
+    the window's width where none does."""
+    name, width = w.rng.choice(loads), w.rng.choice([4, 6, 8])
+    bound = _bound(w, ["max_steps", "horizon", "window"], width)
+    op = w.rng.choice([">", "<"])
+    t = fmt_float(w.rng.choice([0.5, 1.0]) * (1 if op == ">" else -1))
+    found = w.declare(w.fresh("first"), Expr(str(width), "int32", float(width), 0, lit=True), float(width), 0)
+    with w.block(f"for k in range({bound}):"):
+        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})] {op} {t}:"):
+            w.emit(f"{found.src} = k")
+            w.emit("break")
+    w.note_varying(found.src, w.load(name).src)
+    w.feature("search (break)")
+    return [LoopResult(found, "first_index")]
+
+
+def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """The sum of a window's positive elements: negative ones skipped with `continue`."""
+    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
+    positive = w.rng.random() < 0.6
+    acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
+    with w.block(f"for k in range({width}):"):
+        w.emit(f"v = {name}[{_window_index(w, f'k - {width // 2}')}]")
+        with w.block(f"if v {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if v {w.rng.choice(['>=', '>'])} 0.0:"):
+            w.emit("continue")
+        w.emit(f"{acc.src} += v" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + v")
+    w.note_varying(acc.src, w.load(name).src)
+    w.feature("skip (continue)")
+    return [LoopResult(acc, "pos_sum_out" if positive else "neg_sum_out")]
+
+
+def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """A square root by bisection in a counted `while` loop: the bracket halves toward sqrt(|x|). The
+    midpoints stay on a power-of-two grid, so `mid * mid > v` is exact in float32."""
+    x = w.load(w.rng.choice(loads))
+    v = w.assign(Expr(f"wp.abs({x.src})", "float32", x.mag, 10), prefix="v")
+    steps = w.rng.choice([6, 8, 10])
+    lo = w.declare(w.fresh("lo"), ZERO, 2.0, steps + 1)
+    hi = w.declare(w.fresh("hi"), Expr("2.0", "float32", 2.0, 0, lit=True), 2.0, steps + 1)
+    it = w.declare(w.fresh("it"), Expr("0", "int32", 0.0, 0, lit=True), float(steps), 0)
+    with w.block(f"while {it.src} < {steps}:"):
+        w.emit(f"mid = 0.5 * ({lo.src} + {hi.src})")
+        with w.block(f"if mid * mid > {v.src}:"):
+            w.emit(f"{hi.src} = mid")
+        with w.block("else:"):
+            w.emit(f"{lo.src} = mid")
+        w.emit(f"{it.src} += 1")
+    for name in (lo.src, hi.src):
+        w.note_varying(name, v.src)
+    w.feature("while")
+    w.feature("bisection (square root)")
+    return [LoopResult(Expr(f"0.5 * ({lo.src} + {hi.src})", "float32", 2.0, None, atom=False), "root_out")]
+
+
+def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """A recurrent state run over the thread's history, oldest first: h = tanh(decay * h + x)."""
+    name, steps = w.rng.choice(loads), w.rng.choice([3, 4, 6, 8])
+    decay = fmt_float(w.rng.choice([0.5, 0.25, 0.75]))
+    ema = w.rng.random() < 0.4
+    h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
+    with w.block(f"for k in range({steps}):"):
+        w.emit(f"j = {_window_index(w, f'k - {steps - 1}')}")
+        if ema:
+            w.emit(f"{h.src} = {h.src} + {decay} * ({name}[j] - {h.src})")
+        else:
+            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[j])")
+    w.feature("exponential moving average" if ema else "recurrent update (tanh)")
+    return [LoopResult(h, "state")]
+
+
+LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
+    "windowed filter": fir_filter,
+    "Horner loop": horner_loop,
+    "exp series": exp_series,
+    "Newton square root": newton_sqrt,
+    "Kepler iteration": kepler,
+    "running maximum": running_max,
+    "count over a window": count_above,
+    "search with break": first_above,
+    "sum with continue": positive_sum,
+    "bisection while": bisection_sqrt,
+    "recurrent window": recurrent_window,
+}
+
+
+# Forms whose results are all float values: what other categories compute on.
+FLOAT_LOOP_FORMS = ("windowed filter", "Horner loop", "exp series", "Newton square root", "Kepler iteration",
+                    "sum with continue", "recurrent window")
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
-    gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
-    realistic_extras(w, gen, loads)
-    makers = [if_else, loop, while_loop, lambda w_, g: w_.assign(g.where(2))]
-    for maker in rng.sample(makers, rng.randint(1, 3)):
-        maker(w, gen)
-    for _ in range(rng.randint(1, 2)):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 2)))
+    if rng.random() < 0.15:
+        early_return(w)
+    for form in rng.sample(list(LOOP_FORMS), rng.choice([1, 2, 2, 3, 3])):
+        for result in LOOP_FORMS[form](w, loads):
+            w.store(w.add_array(result.hint, result.value.type, "output"), result.value)
     return w.finish("Control-flow kernel")

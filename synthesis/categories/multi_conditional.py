@@ -392,7 +392,10 @@ def stick_slip_friction(d: Draw) -> list[Result] | None:
     k = d.rng.choice([1.0, 2.0, 4.0])
     f = w.declare(w.fresh("friction"), ZERO, 8.0, None)
     branch(w, f"if {speed.src} > {stick.src}:", (f.src, f"-{mu.src} * {vel.src} / {speed.src}"))
-    viscous = f"{fmt_float(-k * float(mu.src))} * {vel.src}" if is_number(mu) else f"-{fmt_float(k)} * {mu.src} * {vel.src}"
+    if not is_number(mu):
+        viscous = f"-{fmt_float(k)} * {mu.src} * {vel.src}"
+    else:
+        viscous = f"-{vel.src}" if k * float(mu.src) == 1.0 else f"{fmt_float(-k * float(mu.src))} * {vel.src}"
     branch(w, "else:", (f.src, viscous))
     w.feature("stick-slip friction")
     return [Result(f, "friction_force")]
@@ -425,6 +428,30 @@ _SELF_NAMED = {"activation", "spline weight", "upwind difference", "minmod slope
                "reflecting walls", "stick-slip friction"}
 
 
+def draw_pieces(draw: Draw, count: int, forms: tuple[str, ...] | None = None) -> list[list[Result]]:
+    """Up to `count` forms (of `forms`, default all) built into the kernel, in random order, each
+    named in its features; a form the kernel cannot hold (too few inputs, no room for a threshold)
+    is passed over."""
+    names = list(forms or PIECEWISE_FORMS)
+    pieces: list[list[Result]] = []
+    for form in draw.rng.sample(names, len(names)):
+        if len(pieces) >= count:
+            break
+        entry = PIECEWISE_FORMS[form]
+        if entry.min_loads > len(draw.loads):
+            continue
+        built = entry.build(draw)
+        if built:
+            pieces.append(built)
+            if form not in _SELF_NAMED:
+                draw.w.feature(form)
+    return pieces
+
+
+# Forms whose results are float values (not labels): what other categories compute on.
+FLOAT_FORMS = tuple(f for f in PIECEWISE_FORMS if f not in ("quantisation into levels", "quadrant label"))
+
+
 # Draws per kernel before one whose outputs, run at 64 sampled points, are constant or a copy of an
 # input at 90% of them or more is kept regardless.
 MAX_DRAWS = 8
@@ -448,20 +475,7 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
     if len(w.dim) == 1 and rng.random() < 0.15:
         early_return(w)
     draw = Draw(w, gen, loads)
-    pieces: list[list[Result]] = []
-    names = list(PIECEWISE_FORMS)
-    wanted = rng.choice([1, 2, 2, 3])
-    for form in rng.sample(names, len(names)):
-        if len(pieces) >= wanted:
-            break
-        entry = PIECEWISE_FORMS[form]
-        if entry.min_loads > len(loads):
-            continue
-        built = entry.build(draw)
-        if built:
-            pieces.append(built)
-            if form not in _SELF_NAMED:
-                w.feature(form)
+    pieces = draw_pieces(draw, rng.choice([1, 2, 2, 3]))
     others = [w.load(n) for n in loads]
     for built in pieces:
         for r in built:

@@ -1,0 +1,205 @@
+"""Each loop form of control_flow computes what its name says.
+
+A form is built into a kernel of its own over an input `a` (and `b`), and the kernel's Python body
+is run over inputs the test chooses; the results are checked against the computation the form's
+name promises, done here independently (a convolution, a polynomial, exp, sqrt, Kepler's equation,
+a window's extremum, a count, a search).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories.control_flow import LOOP_FORMS
+from synthesis.exprgen import KernelWriter
+from synthesis.sampled_run import _runnable_source, _Warp
+
+N = 64
+SEEDS = st.integers(0, 2**32 - 1)
+PROPERTY = settings(max_examples=12, deadline=None, derandomize=True)
+A = [round(2 * math.sin(0.7 * k) * 64) / 64 for k in range(N)]  # on the inputs' 1/64 grid, in [-2, 2]
+B = [round(1.5 * math.cos(0.3 * k) * 64) / 64 for k in range(N)]
+
+
+def build(form: str, seed: int):
+    """(the kernel holding only `form` over inputs a and b, its outputs' names, its coefficient
+    tables' names)."""
+    w = KernelWriter(random.Random(seed), "k", "control_flow", seed, (N,))
+    loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("a", "b")]
+    before = {a.name for a in w.args}
+    results = LOOP_FORMS[form](w, loads[:1] if form != "Newton square root" else loads)
+    outputs = [w.add_array(r.hint, r.value.type, "output") for r in results]
+    for name, r in zip(outputs, results):
+        w.store(name, r.value)
+    tables = [a.name for a in w.args if a.name not in before and a.role == "input"]
+    return w.finish("test"), outputs, tables
+
+
+def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:
+    wp = _Warp()
+    wp.tanh = math.tanh  # the stand-in models the calls multi-way conditionals make; loops call these too
+    names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
+    exec(compile(_runnable_source(spec), spec.name, "exec"), names)
+    outputs = {a.name: [None] * N for a in spec.args if a.role == "output"}
+    args = [a.value if a.role == "scalar" else outputs[a.name] if a.role == "output" else inputs[a.name]
+            for a in spec.args]
+    for t in range(N):
+        wp.current = (t,)
+        names[spec.name](*args)
+    return outputs
+
+
+def table(length: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [rng.randint(-16, 16) / 16 for _ in range(length)]
+
+
+def table_length(spec, name: str) -> int:
+    return next(a.shape[0] for a in spec.args if a.name == name)
+
+
+def clamped(k: int) -> int:
+    return min(max(k, 0), N - 1)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_windowed_filter_is_the_convolution_of_the_taps_with_a_clamped_window(seed):
+    spec, (out,), (taps,) = build("windowed filter", seed)
+    coef = table(table_length(spec, taps), seed)
+    r = len(coef) // 2
+    got = run(spec, {"a": A, taps: coef})[out]
+    want = [sum(c * A[clamped(t + k - r)] for k, c in enumerate(coef)) for t in range(N)]
+    assert all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_horner_loop_evaluates_the_polynomial_and_its_derivative(seed):
+    spec, outputs, (poly,) = build("Horner loop", seed)
+    coef = table(table_length(spec, poly), seed)
+    got = run(spec, {"a": A, poly: coef})
+    d = len(coef) - 1
+    value = [sum(c * x ** (d - k) for k, c in enumerate(coef)) for x in A]
+    assert all(math.isclose(g, v, abs_tol=1e-9) for g, v in zip(got[outputs[0]], value))
+    if len(outputs) == 2:
+        slope = [sum((d - k) * c * x ** (d - k - 1) for k, c in enumerate(coef[:-1])) for x in A]
+        assert all(math.isclose(g, v, abs_tol=1e-9) for g, v in zip(got[outputs[1]], slope))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_an_exp_series_approaches_exp(seed):
+    spec, (out,), _ = build("exp series", seed)
+    got = run(spec, {"a": A})[out]
+    terms = max(a.value for a in spec.args if a.role == "scalar") if any(a.role == "scalar" for a in spec.args) else None
+    for x, g in zip(A, got):
+        assert abs(g - math.exp(x)) <= 2 * abs(x) ** 6 / math.factorial(6) * math.exp(abs(x)) + 1e-12, (x, g, terms)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_newton_square_root_converges_to_the_root(seed):
+    spec, (out,), _ = build("Newton square root", seed)
+    got = run(spec, {"a": A, "b": B})[out]
+    roots = {round(g, 9) ** 2 for g in got}
+    assert len(roots) > N // 4  # the root of something that varies, over threads
+    for t, g in enumerate(got):
+        squares = {A[t] ** 2 + 1.0, abs(A[t]) + 0.5, abs(B[t]) + 0.5, B[t] ** 2 + 1.0,
+                   A[t] ** 2 + B[t] ** 2 + 0.25}
+        assert any(math.isclose(g * g, s, rel_tol=1e-4) for s in squares), (t, g)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_kepler_iteration_solves_keplers_equation(seed):
+    spec, (out,), _ = build("Kepler iteration", seed)
+    got = run(spec, {"a": A})[out]
+    residuals = []
+    for e in (0.125, 0.25, 0.5):  # the eccentricity the form drew: the one that fits
+        residuals.append(max(abs(E - e * math.sin(E) - m) for E, m in zip(got, A)))
+    assert min(residuals) < 1e-2 and max(residuals) > 1e-2
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_running_extremum_is_the_extremum_of_the_window_ahead_and_where_it_is(seed):
+    spec, outputs, _ = build("running maximum", seed)
+    got = run(spec, {"a": A})
+    pick = max if "max" in outputs[0] else min
+    width = next(w for w in (4, 5, 8)
+                 if all(got[outputs[0]][t] == pick(A[clamped(t + k)] for k in range(w)) for t in range(N)))
+    if len(outputs) == 2:
+        for t in range(N):
+            window = [A[clamped(t + k)] for k in range(width)]
+            assert got[outputs[1]][t] == window.index(pick(window))  # the first of equal extremes
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_window_count_counts_the_elements_past_the_threshold(seed):
+    spec, (out,), _ = build("count over a window", seed)
+    got = run(spec, {"a": A})[out]
+    candidates = []
+    for width in (3, 5, 7):
+        for t_ in (-1.0, -0.5, 0.0, 0.25, 0.5, 1.0):
+            for test in (lambda v, t_=t_: v > t_, lambda v, t_=t_: v >= t_, lambda v, t_=t_: v < t_):
+                if all(g == sum(1 for k in range(width) if test(A[clamped(t + k - width // 2)])) for t, g in enumerate(got)):
+                    candidates.append((width, t_))
+    assert candidates and len(set(got)) > 1
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_search_stops_at_the_first_element_past_the_threshold(seed):
+    spec, (out,), _ = build("search with break", seed)
+    got = run(spec, {"a": A})[out]
+    limit = max(got)  # the width: returned where no element is past the threshold
+
+    def first(t: int, past) -> int:
+        return next((k for k in range(limit) if past(A[clamped(t + k)])), limit)
+
+    fits = [all(g == first(t, past) for t, g in enumerate(got))
+            for threshold in (0.5, 1.0) for past in (lambda v, c=threshold: v > c, lambda v, c=threshold: v < -c)]
+    assert sum(fits) >= 1 and len(set(got)) > 2
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_sum_with_continue_adds_only_one_sign(seed):
+    spec, (out,), _ = build("sum with continue", seed)
+    got = run(spec, {"a": A})[out]
+    widths = [w for w in (3, 5, 7) for sign in (1, -1)
+              if all(math.isclose(g, sum(v for v in (A[clamped(t + k - w // 2)] for k in range(w)) if sign * v > 0))
+                     for t, g in enumerate(got))]
+    assert widths
+
+
+@PROPERTY
+@given(SEEDS)
+def test_bisection_brackets_the_square_root(seed):
+    spec, (out,), _ = build("bisection while", seed)
+    got = run(spec, {"a": A})[out]
+    assert all(abs(g - math.sqrt(abs(x))) <= 2.0 / 2 ** 6 for g, x in zip(got, A))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_recurrent_window_runs_over_the_history_oldest_first(seed):
+    spec, (out,), _ = build("recurrent window", seed)
+    got = run(spec, {"a": A})[out]
+    fits = []
+    for steps in (3, 4, 6, 8):
+        for decay in (0.25, 0.5, 0.75):
+            for update in (lambda h, x, d=decay: math.tanh(d * h + x), lambda h, x, d=decay: h + d * (x - h)):
+                want = []
+                for t in range(N):
+                    h = 0.0
+                    for k in range(steps):
+                        h = update(h, A[clamped(t + k - steps + 1)])
+                    want.append(h)
+                fits.append(all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want)))
+    assert sum(fits) == 1
