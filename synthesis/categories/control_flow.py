@@ -93,6 +93,17 @@ def _window_index(w: KernelWriter, offset: str) -> str:
     return f"wp.clamp({t} + {offset}, 0, {n - 1})"
 
 
+def _temp(w: KernelWriter, hint: str) -> str:
+    """A loop temporary's name (`v`, `j`, `mid`): `hint`, or a longer one where an argument has it
+    (Warp does not let a local take a parameter's symbol)."""
+    name = hint
+    for alternative in (f"{hint}_elem", f"{hint}_tmp", f"{hint}_{w.counter}"):
+        if not w.is_argument(name):
+            break
+        name = alternative
+    return name
+
+
 def _bound(w: KernelWriter, hints: list[str], trips: int) -> str:
     """A loop bound: the trip count, or (one time in three) a kernel parameter holding it."""
     if w.rng.random() < 0.33:
@@ -116,9 +127,10 @@ def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     update = "+=" if w.rng.random() < 0.5 else f"= {acc.src} +"
     r = taps // 2
     if w.rng.random() < 0.5:  # over the taps
+        j = _temp(w, "j")
         with w.block(f"for k in range({taps}):"):
-            w.emit(f"j = {_window_index(w, f'k - {r}')}")
-            w.emit(f"{acc.src} {update} {table}[k] * {name}[j]")
+            w.emit(f"{j} = {_window_index(w, f'k - {r}')}")
+            w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
     else:  # over the offsets
         with w.block(f"for k in range(-{r}, {r + 1}):"):
             w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k')}]")
@@ -204,12 +216,13 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     name, width = w.rng.choice(loads), w.rng.choice([4, 5, 8])
     first = w.load(name)
     op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
+    v = _temp(w, "v")
     best = w.declare(w.fresh("best"), first, first.mag, first.q)
     arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
     with w.block(f"for k in range(1, {width}):"):
-        w.emit(f"v = {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})]")
-        with w.block(f"if v {op} {best.src}:"):
-            w.emit(f"{best.src} = v")
+        w.emit(f"{v} = {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})]")
+        with w.block(f"if {v} {op} {best.src}:"):
+            w.emit(f"{best.src} = {v}")
             if with_arg:
                 w.emit(f"{arg.src} = k")
     w.note_varying(best.src, first.src)
@@ -255,12 +268,13 @@ def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """The sum of a window's positive elements: negative ones skipped with `continue`."""
     name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
     positive = w.rng.random() < 0.6
+    v = _temp(w, "v")
     acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
     with w.block(f"for k in range({width}):"):
-        w.emit(f"v = {name}[{_window_index(w, f'k - {width // 2}')}]")
-        with w.block(f"if v {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if v {w.rng.choice(['>=', '>'])} 0.0:"):
+        w.emit(f"{v} = {name}[{_window_index(w, f'k - {width // 2}')}]")
+        with w.block(f"if {v} {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if {v} {w.rng.choice(['>=', '>'])} 0.0:"):
             w.emit("continue")
-        w.emit(f"{acc.src} += v" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + v")
+        w.emit(f"{acc.src} += {v}" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + {v}")
     w.note_varying(acc.src, w.load(name).src)
     w.feature("skip (continue)")
     return [LoopResult(acc, "pos_sum_out" if positive else "neg_sum_out")]
@@ -275,12 +289,13 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     lo = w.declare(w.fresh("lo"), ZERO, 2.0, steps + 1)
     hi = w.declare(w.fresh("hi"), Expr("2.0", "float32", 2.0, 0, lit=True), 2.0, steps + 1)
     it = w.declare(w.fresh("it"), Expr("0", "int32", 0.0, 0, lit=True), float(steps), 0)
+    mid = _temp(w, "mid")
     with w.block(f"while {it.src} < {steps}:"):
-        w.emit(f"mid = 0.5 * ({lo.src} + {hi.src})")
-        with w.block(f"if mid * mid > {v.src}:"):
-            w.emit(f"{hi.src} = mid")
+        w.emit(f"{mid} = 0.5 * ({lo.src} + {hi.src})")
+        with w.block(f"if {mid} * {mid} > {v.src}:"):
+            w.emit(f"{hi.src} = {mid}")
         with w.block("else:"):
-            w.emit(f"{lo.src} = mid")
+            w.emit(f"{lo.src} = {mid}")
         w.emit(f"{it.src} += 1")
     for name in (lo.src, hi.src):
         w.note_varying(name, v.src)
@@ -294,13 +309,14 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     name, steps = w.rng.choice(loads), w.rng.choice([3, 4, 6, 8])
     decay = fmt_float(w.rng.choice([0.5, 0.25, 0.75]))
     ema = w.rng.random() < 0.4
+    j = _temp(w, "j")
     h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
     with w.block(f"for k in range({steps}):"):
-        w.emit(f"j = {_window_index(w, f'k - {steps - 1}')}")
+        w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}')}")
         if ema:
-            w.emit(f"{h.src} = {h.src} + {decay} * ({name}[j] - {h.src})")
+            w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
         else:
-            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[j])")
+            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[{j}])")
     w.feature("exponential moving average" if ema else "recurrent update (tanh)")
     return [LoopResult(h, "state")]
 

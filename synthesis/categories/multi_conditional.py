@@ -247,9 +247,10 @@ def spline_weight(d: Draw) -> list[Result] | None:
     if spline:
         with w.block(f"if {s} < 1.0:"):
             w.emit(f"{wgt.src} = (4.0 + {s} * {s} * (3.0 * {s} - 6.0)) / 6.0")
+        t = "t" if not w.is_argument("t") else "t_rest"  # a local never takes a parameter's name
         with w.block(f"elif {s} < 2.0:"):
-            w.emit(f"t = 2.0 - {s}")
-            w.emit(f"{wgt.src} = t * t * t / 6.0")
+            w.emit(f"{t} = 2.0 - {s}")
+            w.emit(f"{wgt.src} = {t} * {t} * {t} / 6.0")
         w.note_varying(wgt.src, s)
         w.feature("cubic B-spline weight")
     else:
@@ -385,7 +386,7 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
 def stick_slip_friction(d: Draw) -> list[Result] | None:
     """Coulomb friction `-mu * v / |v|` while sliding; below the stick speed, a viscous `-k * v`."""
     w = d.w
-    vel = d.input(d.rng.choice(["vel", "v", "speed_in"]))
+    vel = d.input(d.rng.choice(["vel", "velocity", "speed_in"]))
     speed = w.assign(Expr(f"wp.abs({vel.src})", "float32", vel.mag, vel.q), prefix="speed")
     stick = d.threshold("v_stick", d.rng.choice([0.25, 0.5]))
     mu = d.threshold("mu", d.rng.choice([0.3, 0.5, 0.75]))

@@ -45,7 +45,9 @@ class Stencil:
         """The own cell's value, loaded once into a local where first needed."""
         if self._center is None:
             own = ", ".join(self.idx)
-            self._center = self.local(self.rng.choice(["c", "center", "u0"]), f"{self.field}[{own}]", 1.0, 10)
+            # never a parameter's name (a wave speed `c`): Warp would assign to the parameter
+            names = [n for n in ("c", "center", "u0") if not self.w.is_argument(n)]
+            self._center = self.local(self.rng.choice(names), f"{self.field}[{own}]", 1.0, 10)
         return self._center
 
     # ---- pieces --------------------------------------------------------------------------
@@ -95,6 +97,8 @@ class Stencil:
     def coefficient(self, hint: str, low: float, high: float) -> Expr:
         """A step or rate: a module constant or a float argument (multiples of 1/16)."""
         value = grid_value(self.rng, low, high)
+        if any(hint in scope for scope in self.w.scopes):  # a local holds the name (the centre `c`)
+            hint = {"c": "wave_speed"}.get(hint, f"{hint}_coef")
         if self.rng.random() < 0.6:
             return self.w.add_constant(hint.upper(), value)
         return self.w.add_scalar(hint, "float32", value)

@@ -203,3 +203,19 @@ def test_a_recurrent_window_runs_over_the_history_oldest_first(seed):
                     want.append(h)
                 fits.append(all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want)))
     assert sum(fits) == 1
+
+
+def test_loop_temporaries_never_take_an_arguments_name():
+    """An input named like a loop temporary (`v`, `j`, `mid`) gets no local of its name: Warp refuses to
+    assign to a parameter's symbol."""
+    import ast
+
+    for form in LOOP_FORMS:
+        for seed in range(6):
+            w = KernelWriter(random.Random(seed), "k", "control_flow", seed, (N,))
+            loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("v", "j", "mid")]
+            for r in LOOP_FORMS[form](w, loads):
+                w.store(w.add_array(r.hint, r.value.type, "output"), r.value)
+            fn = ast.parse(w.finish("test").source).body[-1]
+            stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            assert not stored & {a.arg for a in fn.args.args}, (form, seed)

@@ -68,6 +68,20 @@ def test_generate_is_pure_and_self_consistent(category, seed):
             assert len(arg.shape) in (1, 2, 3) and arg.size > 0
 
 
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_no_local_takes_the_name_of_a_parameter(category):
+    """Warp refuses to assign to a kernel parameter's symbol (`v = a[j]` where `v` is an array): forms
+    that write fixed temporaries (`v`, `j`, `t`, `mid`) must not meet inputs named alike."""
+    clashes = []
+    for seed in range(400):
+        tree = ast.parse(generate(category, seed).source)
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            params = {a.arg for a in fn.args.args}
+            stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            clashes += [(seed, fn.name, name) for name in stored & params]
+    assert clashes == []
+
+
 def test_categories_use_their_constructs():
     sources = {c: "\n".join(generate(c, s).source for s in range(80)) for c in CATEGORY_NAMES}
     assert "wp.atomic_" in sources["atomic"]
