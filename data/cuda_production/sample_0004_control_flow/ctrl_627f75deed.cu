@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); fixed-point iteration (Kepler's equation); break; grid coordinate from the thread index)
+// Control-flow kernel (1-D launch 64; argument loop bound; Taylor series (exp); search (break); windowed filter (taps))
 // Standalone CUDA translation of the Warp kernel `ctrl_627f75deed` (see ctrl_627f75deed.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,41 +11,43 @@
 #include <cstring>
 #include <vector>
 
-constexpr float WEIGHT_627F75DEED = 1.375f;
-
 __global__ void ctrl_627f75deed(
     const float* __restrict__ q,
     const float* __restrict__ src,
     const float* __restrict__ a,
-    float* result,
-    float* dst,
+    int order,
+    float* series,
+    int* first_index,
+    const float* __restrict__ taps,
+    float* filtered,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float a_left = a[max(tid - 1, 0)];
-    float a_right = a[min(tid + 1, 63)];
-    float q_v = q[tid];
-    float src_v = src[tid];
     float a_v = a[tid];
-    float fx = (float)tid / 64.0f;
-    float r1 = 0.0f;
-    if (-src_v >= a_v) {
-        r1 = a_left / (fabsf(a_right) + 0.5f);
-    } else {
-        r1 = a_v / 4.0f / (fabsf(q_v) + 2.0f);
+    float term1 = 1.0f;
+    float total2 = 1.0f;
+    for (int k = 0; k < order; ++k) {
+        term1 *= a_v / (float)(k + 1);
+        total2 = total2 + term1;
     }
-    float acc2 = 0.0f;
+    series[tid] = total2;
+    int first3 = 4;
     for (int k = 0; k < 4; ++k) {
-        if (-(float)k <= a_right) {
+        if (src[min(tid + k, 63)] < -0.5f) {
+            first3 = k;
             break;
         }
-        acc2 = r1 / (fabsf(src_v) + 0.5f) + 0.25f * sinf(acc2);
     }
-    result[tid] = -src_v - fx / 1.5f - WEIGHT_627F75DEED + acc2;
-    dst[tid] = fmaxf(a_right, a_v);
+    first_index[tid] = first3;
+    float acc4 = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+        int j = min(max(tid + k - 1, 0), 63);
+        acc4 += taps[k] * q[j];
+    }
+    filtered[tid] = acc4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +134,23 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -192,8 +211,12 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
+    const int order = 10;
+    std::vector<float> h_series((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<int> h_first_index((size_t)n * 1);  // output, shape [64] of int32
+    std::vector<float> h_taps(3);  // input, shape [3] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 6, -16, 33U, 0.0625f);
+    std::vector<float> h_filtered((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
@@ -208,24 +231,33 @@ int main(int argc, char** argv)
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_series = nullptr;
+    const size_t bytes_series = h_series.size() * sizeof(h_series[0]);
+    CUDA_CHECK(cudaMalloc(&d_series, bytes_series));
+    CUDA_CHECK(cudaMemcpy(d_series, h_series.data(), bytes_series, cudaMemcpyHostToDevice));
+    int* d_first_index = nullptr;
+    const size_t bytes_first_index = h_first_index.size() * sizeof(h_first_index[0]);
+    CUDA_CHECK(cudaMalloc(&d_first_index, bytes_first_index));
+    CUDA_CHECK(cudaMemcpy(d_first_index, h_first_index.data(), bytes_first_index, cudaMemcpyHostToDevice));
+    float* d_taps = nullptr;
+    const size_t bytes_taps = h_taps.size() * sizeof(h_taps[0]);
+    CUDA_CHECK(cudaMalloc(&d_taps, bytes_taps));
+    CUDA_CHECK(cudaMemcpy(d_taps, h_taps.data(), bytes_taps, cudaMemcpyHostToDevice));
+    float* d_filtered = nullptr;
+    const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
+    CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
+    CUDA_CHECK(cudaMemcpy(d_filtered, h_filtered.data(), bytes_filtered, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
+    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_series.data(), d_series, bytes_series, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_first_index.data(), d_first_index, bytes_first_index, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -233,8 +265,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_series.data(), 1, bytes_series, dump) == bytes_series;
+            dump_ok = dump_ok && fwrite(h_first_index.data(), 1, bytes_first_index, dump) == bytes_first_index;
+            dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -250,7 +283,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, d_result, d_dst, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -277,8 +310,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q + bytes_src + bytes_a;
-        const size_t bytes_written = bytes_result + bytes_dst;
+        const size_t bytes_read = bytes_q + bytes_src + bytes_a + bytes_taps;
+        const size_t bytes_written = bytes_series + bytes_first_index + bytes_filtered;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -300,22 +333,25 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_result));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_series));
+        CUDA_CHECK(cudaFree(d_first_index));
+        CUDA_CHECK(cudaFree(d_taps));
+        CUDA_CHECK(cudaFree(d_filtered));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 768) {
+        fprintf(stderr, "%s: expected 768 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0013041666666666666f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("series", h_series.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_int("first_index", h_first_index.data(), reinterpret_cast<const int*>(expected.data() + 256), 64, stats);
+    ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+                       0.0006000000000000001f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -326,13 +362,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, d_result, d_dst, n);
+        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -354,7 +390,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_result));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_series));
+    CUDA_CHECK(cudaFree(d_first_index));
+    CUDA_CHECK(cudaFree(d_taps));
+    CUDA_CHECK(cudaFree(d_filtered));
     return ok ? 0 : 1;
 }

@@ -1,26 +1,24 @@
 import warp as wp
 
 
-WEIGHT_627F75DEED = wp.constant(1.375)
-
 @wp.kernel
-def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), result: wp.array(dtype=float), dst: wp.array(dtype=wp.float32)):
+def ctrl_627f75deed(q: wp.array[wp.float32], src: wp.array[float], a: wp.array(dtype=float), order: wp.int32, series: wp.array(dtype=wp.float32), first_index: wp.array(dtype=int), taps: wp.array(dtype=wp.float32), filtered: wp.array(dtype=float)):
     tid = wp.tid()
-    a_left = a[max(tid - 1, 0)]
-    a_right = a[min(tid + 1, 63)]
-    q_v = q[tid]
-    src_v = src[tid]
     a_v = a[tid]
-    fx = float(tid) / 64.0
-    r1 = float(0.0)
-    if -src_v >= a_v:
-        r1 = a_left / (abs(a_right) + 0.5)
-    else:
-        r1 = (a_v / 4.0) / (abs(q_v) + 2.0)
-    acc2 = float(0.0)
+    term1 = float(1.0)
+    total2 = float(1.0)
+    for k in range(order):
+        term1 *= a_v / float(k + 1)
+        total2 = total2 + term1
+    series[tid] = total2
+    first3 = int(4)
     for k in range(4):
-        if -float(k) <= a_right:
+        if src[wp.min(tid + k, 63)] < -0.5:
+            first3 = k
             break
-        acc2 = r1 / (abs(src_v) + 0.5) + 0.25 * wp.sin(acc2)
-    result[tid] = (((-src_v) - (fx / 1.5)) - WEIGHT_627F75DEED) + acc2
-    dst[tid] = max(a_right, a_v)
+    first_index[tid] = first3
+    acc4 = float(0.0)
+    for k in range(3):
+        j = wp.clamp(tid + k - 1, 0, 63)
+        acc4 += taps[k] * q[j]
+    filtered[tid] = acc4

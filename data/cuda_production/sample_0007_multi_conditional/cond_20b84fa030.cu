@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); piecewise thresholds; 1 branch chain(s), 1 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 1000; dead zone; leaky ReLU)
 // Standalone CUDA translation of the Warp kernel `cond_20b84fa030` (see cond_20b84fa030.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,28 +12,32 @@
 #include <vector>
 
 __global__ void cond_20b84fa030(
-    const float* __restrict__ p,
     const float* __restrict__ a,
-    float* out,
+    const float* __restrict__ data,
+    float* shrunk,
+    float* activated,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float p_left = p[max(tid - 1, 0)];
-    float p_v = p[tid];
     float a_v = a[tid];
-    float r1 = 0.0f;
-    float diff2 = p_v - a_v;
-    if (diff2 <= 0.0f) {
-        r1 = p_v;
-    } else if (diff2 <= 1.0f) {
-        r1 = p_left;
-    } else {
-        r1 = a_v;
+    float data_v = data[tid];
+    float shrunk1 = 0.0f;
+    if (a_v > 0.75f) {
+        shrunk1 = a_v - 0.75f;
+    } else if (a_v < -0.75f) {
+        shrunk1 = a_v + 0.75f;
     }
-    out[tid] = r1;
+    float act2 = 0.0f;
+    if (data_v > 0.0f) {
+        act2 = data_v;
+    } else {
+        act2 = 0.2f * data_v;
+    }
+    shrunk[tid] = shrunk1;
+    activated[tid] = act2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,34 +178,40 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1000;
 
     // Inputs (host)
-    std::vector<float> h_p((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [1000] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [1000] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_shrunk((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_activated((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
-    float* d_p = nullptr;
-    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
-    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
     float* d_a = nullptr;
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    float* d_shrunk = nullptr;
+    const size_t bytes_shrunk = h_shrunk.size() * sizeof(h_shrunk[0]);
+    CUDA_CHECK(cudaMalloc(&d_shrunk, bytes_shrunk));
+    CUDA_CHECK(cudaMemcpy(d_shrunk, h_shrunk.data(), bytes_shrunk, cudaMemcpyHostToDevice));
+    float* d_activated = nullptr;
+    const size_t bytes_activated = h_activated.size() * sizeof(h_activated[0]);
+    CUDA_CHECK(cudaMalloc(&d_activated, bytes_activated));
+    CUDA_CHECK(cudaMemcpy(d_activated, h_activated.data(), bytes_activated, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
+    cond_20b84fa030<<<grid, block>>>(d_a, d_data, d_shrunk, d_activated, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_shrunk.data(), d_shrunk, bytes_shrunk, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_activated.data(), d_activated, bytes_activated, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -209,7 +219,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_shrunk.data(), 1, bytes_shrunk, dump) == bytes_shrunk;
+            dump_ok = dump_ok && fwrite(h_activated.data(), 1, bytes_activated, dump) == bytes_activated;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -225,7 +236,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_20b84fa030<<<grid, block, 0, stream>>>(d_p, d_a, d_out, n);
+            cond_20b84fa030<<<grid, block, 0, stream>>>(d_a, d_data, d_shrunk, d_activated, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -252,8 +263,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_a;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_read = bytes_a + bytes_data;
+        const size_t bytes_written = bytes_shrunk + bytes_activated;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -272,21 +283,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_data));
+        CUDA_CHECK(cudaFree(d_shrunk));
+        CUDA_CHECK(cudaFree(d_activated));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 8000) {
+        fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0256f, 0.0001f, stats);
+    ok &= check_values("shrunk", h_shrunk.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("activated", h_activated.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+                       0.0002f, 0.0001f, stats);
     printf("%s cond_20b84fa030: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -297,13 +311,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
+        cond_20b84fa030<<<grid, block>>>(d_a, d_data, d_shrunk, d_activated, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_20b84fa030<<<grid, block>>>(d_p, d_a, d_out, n);
+        cond_20b84fa030<<<grid, block>>>(d_a, d_data, d_shrunk, d_activated, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -322,8 +336,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_shrunk));
+    CUDA_CHECK(cudaFree(d_activated));
     return ok ? 0 : 1;
 }

@@ -2,17 +2,19 @@ import warp as wp
 
 
 @wp.kernel
-def cond_20b84fa030(p: wp.array(dtype=wp.float32), a: wp.array[float], out: wp.array(dtype=float)):
+def cond_20b84fa030(a: wp.array[float], data: wp.array(dtype=wp.float32), shrunk: wp.array[float], activated: wp.array[float]):
     tid = wp.tid()
-    p_left = p[wp.max(tid - 1, 0)]
-    p_v = p[tid]
     a_v = a[tid]
-    r1 = float(0.0)
-    diff2 = p_v - a_v
-    if diff2 <= 0.0:
-        r1 = p_v
-    elif diff2 <= 1.0:
-        r1 = p_left
+    data_v = data[tid]
+    shrunk1 = float(0.0)
+    if a_v > 0.75:
+        shrunk1 = a_v - 0.75
+    elif a_v < -0.75:
+        shrunk1 = a_v + 0.75
+    act2 = float(0.0)
+    if data_v > 0.0:
+        act2 = data_v
     else:
-        r1 = a_v
-    out[tid] = r1
+        act2 = 0.2 * data_v
+    shrunk[tid] = shrunk1
+    activated[tid] = act2

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; early return; @wp.func helper; sum of squares; atomic, helper, where, formula)
+// Combined kernel (1-D launch 500; early return; sum of squares; @wp.func helper; atomic, formula, where, helper)
 // Standalone CUDA translation of the Warp kernel `comb_902a2f9874` (see comb_902a2f9874.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -32,12 +32,10 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ float comb_902a2f9874_fn0(float x, float y)
+__device__ float comb_902a2f9874_fn0(float a, float b, float c)
 {
-    float d = y * x;
-    float t = 2.5f * d;
-    float m = t + d;
-    return x * m;
+    float m = a - 2.125f;
+    return fminf(b, logf(fabsf(m) + 1.0f)) + c;
 }
 
 __global__ void comb_902a2f9874(
@@ -45,7 +43,7 @@ __global__ void comb_902a2f9874(
     const float* __restrict__ inp,
     int count,
     float* acc,
-    float* dst,
+    float* y_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,11 +55,11 @@ __global__ void comb_902a2f9874(
     }
     float vals_v = vals[tid];
     float inp_v = inp[tid];
-    warp_atomic_add(&acc[tid % 16], inp_v);
-    float v1 = comb_902a2f9874_fn0(vals_v, inp_v);
-    float v2 = floorf(inp_v) >= vals_v ? -0.8125f : inp_v;
-    float f3 = v2 * v2 + vals_v * vals_v;
-    dst[tid] = f3 / 10.0f + v1;
+    warp_atomic_add(&acc[tid % 8], inp_v);
+    float f1 = inp_v * inp_v + vals_v * vals_v;
+    float v2 = vals_v > f1 ? inp_v : floorf(f1);
+    float v3 = comb_902a2f9874_fn0(fminf(fmaxf(v2 + inp_v, -4.0f), 4.0f), fminf(fmaxf(inp_v - 2.1875f, -4.0f), 4.0f), 0.3125f);
+    y_out[tid] = 0.3125f * f1 + v3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,8 +205,8 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const int count = 467;
-    std::vector<float> h_acc(16);  // output, shape [16] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_acc(8);  // output, shape [8] of float32
+    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -223,20 +221,20 @@ int main(int argc, char** argv)
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
     CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
+    comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -245,7 +243,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -261,7 +259,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, count, d_acc, d_dst, n);
+            comb_902a2f9874<<<grid, block, 0, stream>>>(d_vals, d_inp, count, d_acc, d_y_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -289,7 +287,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_vals + bytes_inp;
-        const size_t bytes_written = bytes_acc + bytes_dst;
+        const size_t bytes_written = bytes_acc + bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -311,21 +309,21 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2064) {
-        fprintf(stderr, "%s: expected 2064 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2032) {
+        fprintf(stderr, "%s: expected 2032 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
                        0.1f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
-                       0.022480000000000003f, 0.0001f, stats);
+    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
+                       0.0010500000000000002f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -336,13 +334,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_dst, n);
+        comb_902a2f9874<<<grid, block>>>(d_vals, d_inp, count, d_acc, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -364,6 +362,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

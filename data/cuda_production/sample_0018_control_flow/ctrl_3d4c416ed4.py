@@ -2,20 +2,27 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), indices: wp.array(dtype=wp.int32), out: wp.array[float], res: wp.array(dtype=float)):
+def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), num: int, root_out: wp.array[wp.float32], pos_sum_out: wp.array(dtype=float)):
     tid = wp.tid()
-    indices_v = indices[tid]
-    y_g = y[indices_v]
+    if tid >= num:
+        return
     u_v = u[tid]
-    y_v = y[tid]
-    v1 = wp.where(y_g >= u_v, u_v, u_v * y_v)
-    acc2 = float(0.0)
-    for k in range(0, 3):
-        acc2 = y_v + 0.5 * wp.sin(acc2)
-    r3 = float(0.0)
-    if not ((u_v < y_g) and (y_g * y_v > y_v)):
-        r3 = max(v1, u_v)
-    else:
-        r3 = acc2 / (wp.abs(y_v) + 0.5)
-    out[tid] = r3
-    res[tid] = y_v * v1
+    v1 = wp.abs(u_v)
+    lo2 = float(0.0)
+    hi3 = float(2.0)
+    it4 = int(0)
+    while it4 < 8:
+        mid = 0.5 * (lo2 + hi3)
+        if mid * mid > v1:
+            hi3 = mid
+        else:
+            lo2 = mid
+        it4 += 1
+    root_out[tid] = 0.5 * (lo2 + hi3)
+    pos_sum5 = float(0.0)
+    for k in range(3):
+        v = y[wp.clamp(tid + k - 1, 0, 63)]
+        if v < 0.0:
+            continue
+        pos_sum5 += v
+    pos_sum_out[tid] = pos_sum5

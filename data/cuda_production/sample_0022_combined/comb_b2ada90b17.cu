@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 100; wp.constant; neighbour stencil (clamped); @wp.func helper; recurrent update (tanh); while; atomic, helper, while)
+// Combined kernel (1-D launch 100; wp.constant; gather through an index array; weighted average; while; bisection (square root); atomic, formula, while)
 // Standalone CUDA translation of the Warp kernel `comb_b2ada90b17` (see comb_b2ada90b17.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -34,15 +34,10 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
 
 constexpr float GAIN_B2ADA90B17 = 1.875f;
 
-__device__ float comb_b2ada90b17_fn0(float x)
-{
-    float d = -x;
-    return d / 2.0f - x;
-}
-
 __global__ void comb_b2ada90b17(
     const float* __restrict__ p,
     const float* __restrict__ q,
+    const int* __restrict__ perm,
     float* acc,
     float* dst,
     int n)
@@ -51,19 +46,27 @@ __global__ void comb_b2ada90b17(
     if (tid >= n)
         return;
 
-    float p_left = p[max(tid - 1, 0)];
-    float p_right = p[min(tid + 1, 99)];
+    int perm_v = perm[tid];
+    float p_g = p[perm_v];
     float p_v = p[tid];
     float q_v = q[tid];
     warp_atomic_add(&acc[tid % 16], p_v);
-    float v1 = comb_b2ada90b17_fn0(ceilf(p_left));
-    float acc3 = 0.0f;
-    int c2 = 0;
-    while (c2 < 4) {
-        acc3 = tanhf(0.75f * acc3 + (GAIN_B2ADA90B17 - p_v));
-        c2 = c2 + 1;
+    float f1 = 0.75f * p_v + 0.25f * p_g;
+    float v2 = fabsf(p_v);
+    float lo3 = 0.0f;
+    float hi4 = 2.0f;
+    int it5 = 0;
+    while (it5 < 10) {
+        float mid = 0.5f * (lo3 + hi4);
+        if (mid * mid > v2) {
+            hi4 = mid;
+        } else {
+            lo3 = mid;
+        }
+        it5 += 1;
     }
-    dst[tid] = acc3 - ceilf(q_v - p_right) + v1;
+    float lp6 = 0.5f * (lo3 + hi4);
+    dst[tid] = lp6 - q_v - GAIN_B2ADA90B17 - f1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +105,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -208,6 +217,8 @@ int main(int argc, char** argv)
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [100] of float32
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<int> h_perm((size_t)n * 1);  // index, shape [100] of int32
+    fill_int(h_perm.data(), h_perm.size(), seed, 2, 0, 100U);
     std::vector<float> h_acc(16);  // output, shape [16] of float32
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [100] of float32
 
@@ -220,6 +231,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
+    int* d_perm = nullptr;
+    const size_t bytes_perm = h_perm.size() * sizeof(h_perm[0]);
+    CUDA_CHECK(cudaMalloc(&d_perm, bytes_perm));
+    CUDA_CHECK(cudaMemcpy(d_perm, h_perm.data(), bytes_perm, cudaMemcpyHostToDevice));
     float* d_acc = nullptr;
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
@@ -233,7 +248,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
@@ -262,7 +277,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_acc, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -289,7 +304,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q;
+        const size_t bytes_read = bytes_p + bytes_q + bytes_perm;
         const size_t bytes_written = bytes_acc + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -311,6 +326,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_q));
+        CUDA_CHECK(cudaFree(d_perm));
         CUDA_CHECK(cudaFree(d_acc));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
@@ -326,7 +342,7 @@ int main(int argc, char** argv)
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
                        0.02f, 0.0001f, stats);
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 100,
-                       0.0012000000000000001f, 0.0001f, stats);
+                       0.0007875f, 0.0001f, stats);
     printf("%s comb_b2ada90b17: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -337,13 +353,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -364,6 +380,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_q));
+    CUDA_CHECK(cudaFree(d_perm));
     CUDA_CHECK(cudaFree(d_acc));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;

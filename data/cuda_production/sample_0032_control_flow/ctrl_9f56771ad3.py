@@ -2,19 +2,22 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_9f56771ad3(b: wp.array[float], q: wp.array[wp.float32], data: wp.array[wp.float32], coef: wp.array(dtype=wp.float32), dst: wp.array(dtype=wp.float32), dst2: wp.array(dtype=wp.float32)):
+def ctrl_9f56771ad3(data: wp.array[wp.float32], anomaly: wp.array[wp.float32], root_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    data_left = data[max(tid - 1, 0)]
-    data_right = data[min(tid + 1, 999)]
-    b_v = b[tid]
-    q_v = q[tid]
     data_v = data[tid]
-    v1 = wp.where(q_v >= b_v, -data_v, data_right)
-    acc3 = float(0.0)
-    c2 = int(0)
-    while c2 < 6:
-        acc3 += coef[c2] * (-data_left)
-        c2 = c2 + 1
-    r4 = v1 / (wp.abs(data_left) + 2.0) if (-v1 >= acc3) and (b_v * q_v > 1.5) else acc3
-    dst[tid] = r4 * acc3
-    dst2[tid] = -v1
+    ecc_anom1 = data_v
+    for it in range(3):
+        ecc_anom1 = ecc_anom1 - (ecc_anom1 - 0.125 * wp.sin(ecc_anom1) - data_v) / (1.0 - 0.125 * wp.cos(ecc_anom1))
+    anomaly[tid] = ecc_anom1
+    v2 = wp.abs(data_v)
+    lo3 = float(0.0)
+    hi4 = float(2.0)
+    it5 = int(0)
+    while it5 < 8:
+        mid = 0.5 * (lo3 + hi4)
+        if mid * mid > v2:
+            hi4 = mid
+        else:
+            lo3 = mid
+        it5 += 1
+    root_out[tid] = 0.5 * (lo3 + hi4)

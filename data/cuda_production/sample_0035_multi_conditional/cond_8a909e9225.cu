@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 500; early return; piecewise thresholds; 1 branch chain(s), 2 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 500; leaky ReLU; scalar parameter; stick-slip friction; Huber loss)
 // Standalone CUDA translation of the Warp kernel `cond_8a909e9225` (see cond_8a909e9225.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,35 +12,43 @@
 #include <vector>
 
 __global__ void cond_8a909e9225(
-    const float* __restrict__ inp,
     const float* __restrict__ a,
-    const float* __restrict__ q,
-    int n,
-    float* y_out,
-    float* res,
-    int num_threads)
+    const float* __restrict__ velocity,
+    float mu,
+    float* activated,
+    float* friction_force,
+    float* loss,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= num_threads)
+    if (tid >= n)
         return;
 
-    if (tid >= n) {
-        return;
-    }
-    float inp_v = inp[tid];
     float a_v = a[tid];
-    float q_v = q[tid];
-    float r1 = 0.0f;
-    float r2 = fminf(inp_v, a_v);
-    float diff3 = q_v - inp_v;
-    if (diff3 >= 2.0f) {
-        r1 = a_v;
-        r2 = fminf(inp_v, fabsf(diff3));
+    float velocity_v = velocity[tid];
+    float act1 = 0.0f;
+    if (a_v > 0.0f) {
+        act1 = a_v;
     } else {
-        r1 = -r2;
+        act1 = 0.05f * a_v;
     }
-    y_out[tid] = r1;
-    res[tid] = r2;
+    float speed2 = fabsf(velocity_v);
+    float friction3 = 0.0f;
+    if (speed2 > 0.25f) {
+        friction3 = -mu * velocity_v / speed2;
+    } else {
+        friction3 = -1.0f * mu * velocity_v;
+    }
+    float mag4 = fabsf(a_v);
+    float loss5 = 0.0f;
+    if (mag4 <= 1.5f) {
+        loss5 = 0.5f * a_v * a_v;
+    } else {
+        loss5 = 1.5f * (mag4 - 0.75f);
+    }
+    activated[tid] = act1;
+    friction_force[tid] = friction3;
+    loss[tid] = loss5;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,50 +186,50 @@ int main(int argc, char** argv)
     const uint32_t seed = 1254232040U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int num_threads = bench ? bench_outer : 500;
+    const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)num_threads * 1);  // input, shape [500] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_a((size_t)num_threads * 1);  // input, shape [500] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_q((size_t)num_threads * 1);  // input, shape [500] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    const int n = 458;
-    std::vector<float> h_y_out((size_t)num_threads * 1);  // output, shape [500] of float32
-    std::vector<float> h_res((size_t)num_threads * 1);  // output, shape [500] of float32
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_velocity((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_velocity.data(), h_velocity.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    const float mu = 0.75f;
+    std::vector<float> h_activated((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_friction_force((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_loss((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
     float* d_a = nullptr;
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_velocity = nullptr;
+    const size_t bytes_velocity = h_velocity.size() * sizeof(h_velocity[0]);
+    CUDA_CHECK(cudaMalloc(&d_velocity, bytes_velocity));
+    CUDA_CHECK(cudaMemcpy(d_velocity, h_velocity.data(), bytes_velocity, cudaMemcpyHostToDevice));
+    float* d_activated = nullptr;
+    const size_t bytes_activated = h_activated.size() * sizeof(h_activated[0]);
+    CUDA_CHECK(cudaMalloc(&d_activated, bytes_activated));
+    CUDA_CHECK(cudaMemcpy(d_activated, h_activated.data(), bytes_activated, cudaMemcpyHostToDevice));
+    float* d_friction_force = nullptr;
+    const size_t bytes_friction_force = h_friction_force.size() * sizeof(h_friction_force[0]);
+    CUDA_CHECK(cudaMalloc(&d_friction_force, bytes_friction_force));
+    CUDA_CHECK(cudaMemcpy(d_friction_force, h_friction_force.data(), bytes_friction_force, cudaMemcpyHostToDevice));
+    float* d_loss = nullptr;
+    const size_t bytes_loss = h_loss.size() * sizeof(h_loss[0]);
+    CUDA_CHECK(cudaMalloc(&d_loss, bytes_loss));
+    CUDA_CHECK(cudaMemcpy(d_loss, h_loss.data(), bytes_loss, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
-    const dim3 grid((num_threads + block.x - 1) / block.x);
+    const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
+    cond_8a909e9225<<<grid, block>>>(d_a, d_velocity, mu, d_activated, d_friction_force, d_loss, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_activated.data(), d_activated, bytes_activated, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_friction_force.data(), d_friction_force, bytes_friction_force, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_loss.data(), d_loss, bytes_loss, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -229,8 +237,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_activated.data(), 1, bytes_activated, dump) == bytes_activated;
+            dump_ok = dump_ok && fwrite(h_friction_force.data(), 1, bytes_friction_force, dump) == bytes_friction_force;
+            dump_ok = dump_ok && fwrite(h_loss.data(), 1, bytes_loss, dump) == bytes_loss;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -246,7 +255,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_8a909e9225<<<grid, block, 0, stream>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
+            cond_8a909e9225<<<grid, block, 0, stream>>>(d_a, d_velocity, mu, d_activated, d_friction_force, d_loss, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -273,8 +282,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_a + bytes_q;
-        const size_t bytes_written = bytes_y_out + bytes_res;
+        const size_t bytes_read = bytes_a + bytes_velocity;
+        const size_t bytes_written = bytes_activated + bytes_friction_force + bytes_loss;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -286,32 +295,34 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_velocity));
+        CUDA_CHECK(cudaFree(d_activated));
+        CUDA_CHECK(cudaFree(d_friction_force));
+        CUDA_CHECK(cudaFree(d_loss));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 6000) {
+        fprintf(stderr, "%s: expected 6000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0256f, 0.0001f, stats);
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
-                       0.0064f, 0.0001f, stats);
+    ok &= check_values("activated", h_activated.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("friction_force", h_friction_force.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_values("loss", h_loss.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s cond_8a909e9225: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -322,13 +333,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
+        cond_8a909e9225<<<grid, block>>>(d_a, d_velocity, mu, d_activated, d_friction_force, d_loss, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_8a909e9225<<<grid, block>>>(d_inp, d_a, d_q, n, d_y_out, d_res, num_threads);
+        cond_8a909e9225<<<grid, block>>>(d_a, d_velocity, mu, d_activated, d_friction_force, d_loss, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -347,10 +358,10 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_velocity));
+    CUDA_CHECK(cudaFree(d_activated));
+    CUDA_CHECK(cudaFree(d_friction_force));
+    CUDA_CHECK(cudaFree(d_loss));
     return ok ? 0 : 1;
 }

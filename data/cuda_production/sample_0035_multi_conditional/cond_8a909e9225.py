@@ -2,20 +2,27 @@ import warp as wp
 
 
 @wp.kernel
-def cond_8a909e9225(inp: wp.array(dtype=float), a: wp.array(dtype=float), q: wp.array[float], n: int, y_out: wp.array[float], res: wp.array[float]):
+def cond_8a909e9225(a: wp.array(dtype=float), velocity: wp.array(dtype=wp.float32), mu: float, activated: wp.array[wp.float32], friction_force: wp.array(dtype=float), loss: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    if tid >= n:
-        return
-    inp_v = inp[tid]
     a_v = a[tid]
-    q_v = q[tid]
-    r1 = float(0.0)
-    r2 = wp.min(inp_v, a_v)
-    diff3 = q_v - inp_v
-    if diff3 >= 2.0:
-        r1 = a_v
-        r2 = min(inp_v, wp.abs(diff3))
+    velocity_v = velocity[tid]
+    act1 = float(0.0)
+    if a_v > 0.0:
+        act1 = a_v
     else:
-        r1 = -r2
-    y_out[tid] = r1
-    res[tid] = r2
+        act1 = 0.05 * a_v
+    speed2 = wp.abs(velocity_v)
+    friction3 = float(0.0)
+    if speed2 > 0.25:
+        friction3 = -mu * velocity_v / speed2
+    else:
+        friction3 = -1.0 * mu * velocity_v
+    mag4 = wp.abs(a_v)
+    loss5 = float(0.0)
+    if mag4 <= 1.5:
+        loss5 = 0.5 * a_v * a_v
+    else:
+        loss5 = 1.5 * (mag4 - 0.75)
+    activated[tid] = act1
+    friction_force[tid] = friction3
+    loss[tid] = loss5

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); gradient stencil; gather through an index array; weighted average; per-trip coefficient table; while; formula, while, atomic)
+// Combined kernel (1-D launch 1000; wp.constant; neighbour stencil (clamped); gradient stencil; gather through an index array; weighted average; formula, vector, atomic; leaky ReLU)
 // Standalone CUDA translation of the Warp kernel `comb_31924bd3f2` (see comb_31924bd3f2.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -10,6 +10,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+__device__ __forceinline__ float3 operator-(float3 a)
+{
+    return make_float3(-a.x, -a.y, -a.z);
+}
 
 __device__ __forceinline__ unsigned lane_id()
 {
@@ -37,7 +42,7 @@ constexpr float BIAS_31924BD3F2 = -0.375f;
 __global__ void comb_31924bd3f2(
     const float* __restrict__ vals,
     const int* __restrict__ indices,
-    const float* __restrict__ coef,
+    const float3* __restrict__ x,
     float* acc,
     float* res,
     int n)
@@ -51,16 +56,13 @@ __global__ void comb_31924bd3f2(
     float vals_right = vals[min(tid + 1, 999)];
     int indices_v = indices[tid];
     float vals_g = vals[indices_v];
+    float3 x_v = x[tid];
     float grad1 = 0.5f * (vals_right - vals_left);
     float f2 = 0.75f * vals_v + 0.25f * vals_g;
-    float acc4 = 0.0f;
-    int c3 = 0;
-    while (c3 < 4) {
-        acc4 = acc4 + coef[c3] * powf(fabsf(grad1) + 1.0f, 0.5f);
-        c3 = c3 + 1;
-    }
-    warp_atomic_add(&acc[tid % 16], vals_v);
-    res[tid] = fminf(vals_g, vals_v) / 8.0f - BIAS_31924BD3F2 + f2 - acc4;
+    float3 t3 = -x_v;
+    float s4 = t3.x;
+    warp_atomic_add(&acc[tid % 16], s4 - grad1);
+    res[tid] = (vals_v > 0.0f ? vals_v : 0.01f * vals_v) + BIAS_31924BD3F2 - f2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,7 +172,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -211,8 +213,8 @@ int main(int argc, char** argv)
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_indices((size_t)n * 1);  // index, shape [1000] of int32
     fill_int(h_indices.data(), h_indices.size(), seed, 1, 0, 1000U);
-    std::vector<float> h_coef(4);  // input, shape [4] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 2, -16, 33U, 0.0625f);
+    std::vector<float> h_x((size_t)n * 3);  // input, shape [1000] of vec3
+    fill_float(h_x.data(), h_x.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_acc(16);  // output, shape [16] of float32
     std::vector<float> h_res((size_t)n * 1);  // output, shape [1000] of float32
 
@@ -225,10 +227,10 @@ int main(int argc, char** argv)
     const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
     CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
     CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
+    float3* d_x = nullptr;
+    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
     float* d_acc = nullptr;
     const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
     CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
@@ -242,7 +244,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_coef, d_acc, d_res, n);
+    comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_x, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
@@ -271,7 +273,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, d_indices, d_coef, d_acc, d_res, n);
+            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, d_indices, d_x, d_acc, d_res, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -298,7 +300,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_indices + bytes_coef;
+        const size_t bytes_read = bytes_vals + bytes_indices + bytes_x;
         const size_t bytes_written = bytes_acc + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -320,7 +322,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_indices));
-        CUDA_CHECK(cudaFree(d_coef));
+        CUDA_CHECK(cudaFree(d_x));
         CUDA_CHECK(cudaFree(d_acc));
         CUDA_CHECK(cudaFree(d_res));
         return 0;
@@ -334,9 +336,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.2f, 0.0001f, stats);
+                       0.4f, 0.0001f, stats);
     ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 64), 1000,
-                       0.000955320323027551f, 0.0001f, stats);
+                       0.0004375f, 0.0001f, stats);
     printf("%s comb_31924bd3f2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -347,13 +349,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_coef, d_acc, d_res, n);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_x, d_acc, d_res, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_coef, d_acc, d_res, n);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, d_indices, d_x, d_acc, d_res, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -374,7 +376,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_indices));
-    CUDA_CHECK(cudaFree(d_coef));
+    CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_acc));
     CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;

@@ -1,17 +1,19 @@
 import warp as wp
 
 
-DAMPING_7388F775EE = wp.constant(-0.375)
-
 @wp.kernel
-def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), count: wp.int32, gains: wp.array(dtype=float), y_out: wp.array(dtype=wp.float32)):
+def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), root_out: wp.array[float]):
     tid = wp.tid()
-    if tid >= count:
-        return
     q_v = q[tid]
-    acc2 = float(0.0)
-    c1 = int(0)
-    while c1 < 10:
-        acc2 += gains[c1] * (q_v / 4.0)
-        c1 = c1 + 1
-    y_out[tid] = acc2 + DAMPING_7388F775EE
+    v1 = wp.abs(q_v)
+    lo2 = float(0.0)
+    hi3 = float(2.0)
+    it4 = int(0)
+    while it4 < 6:
+        mid = 0.5 * (lo2 + hi3)
+        if mid * mid > v1:
+            hi3 = mid
+        else:
+            lo2 = mid
+        it4 += 1
+    root_out[tid] = 0.5 * (lo2 + hi3)

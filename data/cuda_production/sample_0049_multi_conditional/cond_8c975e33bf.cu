@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 500; grid coordinate from the thread index; nested branches; 1 branch chain(s), 3 branch-assigned values)
+// Multi-way conditional kernel (1-D launch 500; piecewise thresholds; quantisation into levels; cubic B-spline weight; scalar parameter; reflecting walls)
 // Standalone CUDA translation of the Warp kernel `cond_8c975e33bf` (see cond_8c975e33bf.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,40 +12,51 @@
 #include <vector>
 
 __global__ void cond_8c975e33bf(
-    const float* __restrict__ w,
-    float* dst,
-    float* result,
-    float* output,
+    const float* __restrict__ data,
+    const float* __restrict__ pos,
+    const float* __restrict__ vel,
+    float lower,
+    float upper,
+    int* level,
+    float* weight,
+    float* pos_out,
+    float* vel_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float w_v = w[tid];
-    float cx = ((float)tid + 0.5f) * 0.015625f;
-    float r1 = w_v;
-    float r2 = 0.0f;
-    float r3 = -1.125f;
-    if (w_v < 1.3125f) {
-        r2 = w_v;
-        if (!(w_v < -1.0f || w_v > -1.0625f)) {
-            r3 = 1.25f;
-        } else if (w_v >= 0.875f && cx < 0.4375f) {
-            r1 = cx;
-        } else if (w_v >= 0.875f) {
-            r1 = r2;
-        } else if (w_v >= -0.6875f) {
-            r3 = w_v;
-            r1 = cx / (fabsf(w_v) + 0.5f) + r2;
-        }
-    } else {
-        r3 = -w_v;
-        r2 = 0.625f * w_v;
+    float data_v = data[tid];
+    float pos_v = pos[tid];
+    float vel_v = vel[tid];
+    int level2 = 0;
+    if (data_v > 1.0f) {
+        level2 = 2;
+    } else if (data_v > 0.0f) {
+        level2 = 1;
     }
-    dst[tid] = r1;
-    result[tid] = r2;
-    output[tid] = r3;
+    float dist3 = fabsf(data_v) * 2.0f;
+    float wgt4 = 0.0f;
+    if (dist3 < 1.0f) {
+        wgt4 = (4.0f + dist3 * dist3 * (3.0f * dist3 - 6.0f)) / 6.0f;
+    } else if (dist3 < 2.0f) {
+        float t = 2.0f - dist3;
+        wgt4 = t * t * t / 6.0f;
+    }
+    float x_new5 = pos_v + 0.25f * vel_v;
+    float v_new6 = vel_v;
+    if (x_new5 < lower) {
+        x_new5 = 2.0f * lower - x_new5;
+        v_new6 = -0.5f * vel_v;
+    } else if (x_new5 > upper) {
+        x_new5 = 2.0f * upper - x_new5;
+        v_new6 = -0.5f * vel_v;
+    }
+    level[tid] = level2;
+    weight[tid] = wgt4;
+    pos_out[tid] = x_new5;
+    vel_out[tid] = v_new6;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +143,23 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -149,7 +177,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -186,40 +214,60 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_w((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_pos((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_pos.data(), h_pos.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_vel((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_vel.data(), h_vel.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    const float lower = -1.0f;
+    const float upper = 1.0f;
+    std::vector<int> h_level((size_t)n * 1);  // output, shape [500] of int32
+    std::vector<float> h_weight((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_pos_out((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_vel_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    float* d_pos = nullptr;
+    const size_t bytes_pos = h_pos.size() * sizeof(h_pos[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos, bytes_pos));
+    CUDA_CHECK(cudaMemcpy(d_pos, h_pos.data(), bytes_pos, cudaMemcpyHostToDevice));
+    float* d_vel = nullptr;
+    const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
+    CUDA_CHECK(cudaMemcpy(d_vel, h_vel.data(), bytes_vel, cudaMemcpyHostToDevice));
+    int* d_level = nullptr;
+    const size_t bytes_level = h_level.size() * sizeof(h_level[0]);
+    CUDA_CHECK(cudaMalloc(&d_level, bytes_level));
+    CUDA_CHECK(cudaMemcpy(d_level, h_level.data(), bytes_level, cudaMemcpyHostToDevice));
+    float* d_weight = nullptr;
+    const size_t bytes_weight = h_weight.size() * sizeof(h_weight[0]);
+    CUDA_CHECK(cudaMalloc(&d_weight, bytes_weight));
+    CUDA_CHECK(cudaMemcpy(d_weight, h_weight.data(), bytes_weight, cudaMemcpyHostToDevice));
+    float* d_pos_out = nullptr;
+    const size_t bytes_pos_out = h_pos_out.size() * sizeof(h_pos_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos_out, bytes_pos_out));
+    CUDA_CHECK(cudaMemcpy(d_pos_out, h_pos_out.data(), bytes_pos_out, cudaMemcpyHostToDevice));
+    float* d_vel_out = nullptr;
+    const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
+    CUDA_CHECK(cudaMemcpy(d_vel_out, h_vel_out.data(), bytes_vel_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_8c975e33bf<<<grid, block>>>(d_w, d_dst, d_result, d_output, n);
+    cond_8c975e33bf<<<grid, block>>>(d_data, d_pos, d_vel, lower, upper, d_level, d_weight, d_pos_out, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_level.data(), d_level, bytes_level, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_weight.data(), d_weight, bytes_weight, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_pos_out.data(), d_pos_out, bytes_pos_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_vel_out.data(), d_vel_out, bytes_vel_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -227,9 +275,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_level.data(), 1, bytes_level, dump) == bytes_level;
+            dump_ok = dump_ok && fwrite(h_weight.data(), 1, bytes_weight, dump) == bytes_weight;
+            dump_ok = dump_ok && fwrite(h_pos_out.data(), 1, bytes_pos_out, dump) == bytes_pos_out;
+            dump_ok = dump_ok && fwrite(h_vel_out.data(), 1, bytes_vel_out, dump) == bytes_vel_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -245,7 +294,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_8c975e33bf<<<grid, block, 0, stream>>>(d_w, d_dst, d_result, d_output, n);
+            cond_8c975e33bf<<<grid, block, 0, stream>>>(d_data, d_pos, d_vel, lower, upper, d_level, d_weight, d_pos_out, d_vel_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -272,8 +321,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_w;
-        const size_t bytes_written = bytes_dst + bytes_result + bytes_output;
+        const size_t bytes_read = bytes_data + bytes_pos + bytes_vel;
+        const size_t bytes_written = bytes_level + bytes_weight + bytes_pos_out + bytes_vel_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -292,26 +341,30 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_dst));
-        CUDA_CHECK(cudaFree(d_result));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_data));
+        CUDA_CHECK(cudaFree(d_pos));
+        CUDA_CHECK(cudaFree(d_vel));
+        CUDA_CHECK(cudaFree(d_level));
+        CUDA_CHECK(cudaFree(d_weight));
+        CUDA_CHECK(cudaFree(d_pos_out));
+        CUDA_CHECK(cudaFree(d_vel_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 6000) {
-        fprintf(stderr, "%s: expected 6000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 8000) {
+        fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0256f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
-                       0.0064f, 0.0001f, stats);
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
-                       0.0064f, 0.0001f, stats);
+    ok &= check_int("level", h_level.data(), reinterpret_cast<const int*>(expected.data() + 0), 500, stats);
+    ok &= check_values("weight", h_weight.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("pos_out", h_pos_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
+                       0.0006000000000000001f, 0.0001f, stats);
+    ok &= check_values("vel_out", h_vel_out.data(), reinterpret_cast<const float*>(expected.data() + 6000), 500,
+                       0.0002f, 0.0001f, stats);
     printf("%s cond_8c975e33bf: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -322,13 +375,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_8c975e33bf<<<grid, block>>>(d_w, d_dst, d_result, d_output, n);
+        cond_8c975e33bf<<<grid, block>>>(d_data, d_pos, d_vel, lower, upper, d_level, d_weight, d_pos_out, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_8c975e33bf<<<grid, block>>>(d_w, d_dst, d_result, d_output, n);
+        cond_8c975e33bf<<<grid, block>>>(d_data, d_pos, d_vel, lower, upper, d_level, d_weight, d_pos_out, d_vel_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -347,9 +400,12 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_dst));
-    CUDA_CHECK(cudaFree(d_result));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_pos));
+    CUDA_CHECK(cudaFree(d_vel));
+    CUDA_CHECK(cudaFree(d_level));
+    CUDA_CHECK(cudaFree(d_weight));
+    CUDA_CHECK(cudaFree(d_pos_out));
+    CUDA_CHECK(cudaFree(d_vel_out));
     return ok ? 0 : 1;
 }

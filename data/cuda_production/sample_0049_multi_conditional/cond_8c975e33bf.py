@@ -2,27 +2,32 @@ import warp as wp
 
 
 @wp.kernel
-def cond_8c975e33bf(w: wp.array(dtype=float), dst: wp.array[wp.float32], result: wp.array(dtype=wp.float32), output: wp.array(dtype=float)):
+def cond_8c975e33bf(data: wp.array(dtype=float), pos: wp.array(dtype=wp.float32), vel: wp.array(dtype=wp.float32), lower: float, upper: float, level: wp.array(dtype=wp.int32), weight: wp.array[float], pos_out: wp.array[wp.float32], vel_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    w_v = w[tid]
-    cx = (float(tid) + 0.5) * 0.015625
-    r1 = w_v
-    r2 = float(0.0)
-    r3 = float(-1.125)
-    if w_v < 1.3125:
-        r2 = w_v
-        if not ((w_v < -1.0) or (w_v > -1.0625)):
-            r3 = 1.25
-        elif (w_v >= 0.875) and (cx < 0.4375):
-            r1 = cx
-        elif w_v >= 0.875:
-            r1 = r2
-        elif w_v >= -0.6875:
-            r3 = w_v
-            r1 = (cx / (abs(w_v) + 0.5)) + r2
-    else:
-        r3 = -w_v
-        r2 = 0.625 * w_v
-    dst[tid] = r1
-    result[tid] = r2
-    output[tid] = r3
+    data_v = data[tid]
+    pos_v = pos[tid]
+    vel_v = vel[tid]
+    level2 = int(0)
+    if data_v > 1.0:
+        level2 = 2
+    elif data_v > 0.0:
+        level2 = 1
+    dist3 = wp.abs(data_v) * 2.0
+    wgt4 = float(0.0)
+    if dist3 < 1.0:
+        wgt4 = (4.0 + dist3 * dist3 * (3.0 * dist3 - 6.0)) / 6.0
+    elif dist3 < 2.0:
+        t = 2.0 - dist3
+        wgt4 = t * t * t / 6.0
+    x_new5 = pos_v + 0.25 * vel_v
+    v_new6 = vel_v
+    if x_new5 < lower:
+        x_new5 = 2.0 * lower - x_new5
+        v_new6 = -0.5 * vel_v
+    elif x_new5 > upper:
+        x_new5 = 2.0 * upper - x_new5
+        v_new6 = -0.5 * vel_v
+    level[tid] = level2
+    weight[tid] = wgt4
+    pos_out[tid] = x_new5
+    vel_out[tid] = v_new6

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 256; fixed-point iteration (Kepler's equation); while)
+// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop), with its derivative)
 // Standalone CUDA translation of the Warp kernel `ctrl_b4599bf2fd` (see ctrl_b4599bf2fd.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,27 +14,41 @@
 __global__ void ctrl_b4599bf2fd(
     const float* __restrict__ src,
     const float* __restrict__ b,
-    const float* __restrict__ w,
-    float* out,
-    float* y_out,
+    const float* __restrict__ kernel_w,
+    float* filtered,
+    float* neg_sum_out,
+    const float* __restrict__ poly,
+    float* poly_out,
+    float* slope_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float src_v = src[tid];
     float b_v = b[tid];
-    float w_v = w[tid];
-    float acc2 = 0.0f;
-    int c1 = 0;
-    while (c1 < 5) {
-        acc2 = w_v + 0.75f * sinf(acc2);
-        c1 = c1 + 1;
+    float acc1 = 0.0f;
+    for (int k = -4; k < 5; ++k) {
+        acc1 = acc1 + kernel_w[k + 4] * b[min(max(tid + k, 0), 255)];
     }
-    float v3 = fmaxf(w_v, b_v) > src_v ? src_v : acc2;
-    out[tid] = v3 / (fabsf(fminf(src_v, v3)) + 1.0f);
-    y_out[tid] = fminf(src_v / (fabsf(b_v) + 1.0f), w_v);
+    filtered[tid] = acc1;
+    float neg_sum2 = 0.0f;
+    for (int k = 0; k < 7; ++k) {
+        float v = src[min(max(tid + k - 3, 0), 255)];
+        if (v >= 0.0f) {
+            continue;
+        }
+        neg_sum2 = neg_sum2 + v;
+    }
+    neg_sum_out[tid] = neg_sum2;
+    float y3 = 0.0f;
+    float dy4 = 0.0f;
+    for (int k = 0; k < 5; ++k) {
+        dy4 = dy4 * b_v + y3;
+        y3 = y3 * b_v + poly[k];
+    }
+    poly_out[tid] = y3;
+    slope_out[tid] = dy4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,10 +193,14 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_b((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_w((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_kernel_w(9);  // input, shape [9] of float32
+    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 2, -16, 33U, 0.0625f);
+    std::vector<float> h_filtered((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_neg_sum_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_poly(5);  // input, shape [5] of float32
+    fill_float(h_poly.data(), h_poly.size(), seed, 5, -16, 33U, 0.0625f);
+    std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_slope_out((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -193,28 +211,42 @@ int main(int argc, char** argv)
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_kernel_w = nullptr;
+    const size_t bytes_kernel_w = h_kernel_w.size() * sizeof(h_kernel_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_kernel_w, bytes_kernel_w));
+    CUDA_CHECK(cudaMemcpy(d_kernel_w, h_kernel_w.data(), bytes_kernel_w, cudaMemcpyHostToDevice));
+    float* d_filtered = nullptr;
+    const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
+    CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
+    CUDA_CHECK(cudaMemcpy(d_filtered, h_filtered.data(), bytes_filtered, cudaMemcpyHostToDevice));
+    float* d_neg_sum_out = nullptr;
+    const size_t bytes_neg_sum_out = h_neg_sum_out.size() * sizeof(h_neg_sum_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_neg_sum_out, bytes_neg_sum_out));
+    CUDA_CHECK(cudaMemcpy(d_neg_sum_out, h_neg_sum_out.data(), bytes_neg_sum_out, cudaMemcpyHostToDevice));
+    float* d_poly = nullptr;
+    const size_t bytes_poly = h_poly.size() * sizeof(h_poly[0]);
+    CUDA_CHECK(cudaMalloc(&d_poly, bytes_poly));
+    CUDA_CHECK(cudaMemcpy(d_poly, h_poly.data(), bytes_poly, cudaMemcpyHostToDevice));
+    float* d_poly_out = nullptr;
+    const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
+    CUDA_CHECK(cudaMemcpy(d_poly_out, h_poly_out.data(), bytes_poly_out, cudaMemcpyHostToDevice));
+    float* d_slope_out = nullptr;
+    const size_t bytes_slope_out = h_slope_out.size() * sizeof(h_slope_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_slope_out, bytes_slope_out));
+    CUDA_CHECK(cudaMemcpy(d_slope_out, h_slope_out.data(), bytes_slope_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_w, d_out, d_y_out, n);
+    ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_neg_sum_out.data(), d_neg_sum_out, bytes_neg_sum_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_poly_out.data(), d_poly_out, bytes_poly_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_slope_out.data(), d_slope_out, bytes_slope_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -222,8 +254,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
+            dump_ok = dump_ok && fwrite(h_neg_sum_out.data(), 1, bytes_neg_sum_out, dump) == bytes_neg_sum_out;
+            dump_ok = dump_ok && fwrite(h_poly_out.data(), 1, bytes_poly_out, dump) == bytes_poly_out;
+            dump_ok = dump_ok && fwrite(h_slope_out.data(), 1, bytes_slope_out, dump) == bytes_slope_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -239,7 +273,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_src, d_b, d_w, d_out, d_y_out, n);
+            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -266,8 +300,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_b + bytes_w;
-        const size_t bytes_written = bytes_out + bytes_y_out;
+        const size_t bytes_read = bytes_src + bytes_b + bytes_kernel_w + bytes_poly;
+        const size_t bytes_written = bytes_filtered + bytes_neg_sum_out + bytes_poly_out + bytes_slope_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -288,23 +322,30 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_out));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_kernel_w));
+        CUDA_CHECK(cudaFree(d_filtered));
+        CUDA_CHECK(cudaFree(d_neg_sum_out));
+        CUDA_CHECK(cudaFree(d_poly));
+        CUDA_CHECK(cudaFree(d_poly_out));
+        CUDA_CHECK(cudaFree(d_slope_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2048) {
-        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4096) {
+        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.00030000000000000003f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.0018000000000000002f, 0.0001f, stats);
+    ok &= check_values("neg_sum_out", h_neg_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+                       0.0014f, 0.0001f, stats);
+    ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
+                       0.0031000000000000003f, 0.0001f, stats);
+    ok &= check_values("slope_out", h_slope_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 256,
+                       0.012400000000000001f, 0.0001f, stats);
     printf("%s ctrl_b4599bf2fd: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -315,13 +356,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_w, d_out, d_y_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_w, d_out, d_y_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -342,8 +383,11 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_kernel_w));
+    CUDA_CHECK(cudaFree(d_filtered));
+    CUDA_CHECK(cudaFree(d_neg_sum_out));
+    CUDA_CHECK(cudaFree(d_poly));
+    CUDA_CHECK(cudaFree(d_poly_out));
+    CUDA_CHECK(cudaFree(d_slope_out));
     return ok ? 0 : 1;
 }
