@@ -1,12 +1,11 @@
 """Control flow: the loops people write (LOOP_FORMS), with constant or argument bounds, while,
-break/continue. `if_else`, `loop` and `while_loop` are the building blocks combined draws on."""
+break/continue; `if_else`, a branch combined draws on."""
 from __future__ import annotations
 
 import random
 from typing import Callable, NamedTuple
 
-from synthesis.categories.common import (accumulate_loop, add_inputs, early_return, pick_dim, range_header, trip_test,
-                                         trip_update)
+from synthesis.categories.common import add_inputs, early_return, pick_dim
 from synthesis.exprgen import Expr, ExprGen, KernelWriter, fmt_float, join_q
 from synthesis.spec import KernelSpec
 
@@ -34,46 +33,6 @@ def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
         with w.block("else:"):
             w.emit(f"{var.src} = {b.src}")
     return var
-
-
-def loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.choice([3, 4, 5, 6, 8, 10, 12, 16, 20, 32])
-    bound = None
-    if w.rng.random() < 0.4:
-        bound = w.add_scalar(w.rng.choice(["count", "steps", "iters", "m"]), "int32", trips).src
-        w.feature("argument loop bound")
-    header = range_header(w.rng, "k", trips, bound)
-    extra = None
-    if w.rng.random() < 0.4:
-        def extra(acc: Expr) -> None:
-            kw = w.rng.choice(["break", "continue"])
-            test = trip_test(gen, "k")
-            if test is None:
-                return
-            with w.block(f"if {test.src}:"):
-                w.emit(kw)
-            w.feature(kw)
-    return accumulate_loop(w, gen, header, "k", trips, depth=w.rng.randint(1, 2), extra=extra)
-
-
-def while_loop(w: KernelWriter, gen: ExprGen) -> Expr:
-    trips = w.rng.choice([3, 4, 5, 6, 8, 10])
-    counter = w.fresh("c")
-    w.scopes.append({counter: Expr(counter, "int32", float(trips), 0)})  # a trip's value may read its count
-    body = gen.float_expr(w.rng.randint(1, 2))
-    while body.lit or not w.varies(body.src):
-        body = gen.meaningful(body)
-    w.scopes.pop()
-    name = w.fresh("acc")
-    update, mag, q = trip_update(w, name, body, counter, trips, 0.0, 0)
-    acc = w.declare(name, Expr("0.0", "float32", 0.0, 0), mag, q)
-    w.note_varying(acc.src, body.src)
-    w.emit(f"{counter} = int(0)")
-    with w.block(f"while {counter} < {trips}:"):
-        w.emit(update)
-        w.emit(f"{counter} = {counter} + 1")
-    w.feature("while")
-    return acc
 
 
 # ---- the loops people write ---------------------------------------------------------------------
