@@ -40,7 +40,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         elif part == "piecewise":
             # a piecewise form (a dead zone, a Huber loss, an upwind difference, ...) feeds the rest
             floats = [n for n in gen.loads if w.arg(n).dtype == "float32"]
-            draw = multi_conditional.Draw(w, gen, floats)
+            draw = multi_conditional.Draw(w, floats)
             for built in multi_conditional.draw_pieces(draw, 1, multi_conditional.FLOAT_FORMS):
                 for r in built:
                     w.assign(r.value, "pw")

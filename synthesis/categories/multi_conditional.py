@@ -18,7 +18,7 @@ import random
 from typing import Callable, NamedTuple
 
 from synthesis.categories.common import INPUT_HINTS, early_return, pick_dim
-from synthesis.exprgen import CONST_Q, Expr, ExprGen, KernelWriter, fmt_float
+from synthesis.exprgen import CONST_Q, Expr, KernelWriter, fmt_float
 from synthesis.sampled_run import degenerate_written
 
 ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
@@ -41,8 +41,8 @@ class Result(NamedTuple):
 class Draw:
     """What the forms of one kernel share: the writer, its generic inputs, the named ones forms add."""
 
-    def __init__(self, w: KernelWriter, gen: ExprGen, loads: list[str]) -> None:
-        self.w, self.gen, self.loads = w, gen, loads
+    def __init__(self, w: KernelWriter, loads: list[str]) -> None:
+        self.w, self.loads = w, loads
         self.named: dict[str, str] = {}  # role hint ("vel") -> the array a form added for it
 
     @property
@@ -472,10 +472,9 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
     w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
     hints = rng.sample([h for h in INPUT_HINTS if h not in ("x", "y", "p", "q", "u", "w")], rng.randint(1, 3))
     loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0, grid_bits=10) for h in hints]
-    gen = ExprGen(w, (), loads=loads)
     if len(w.dim) == 1 and rng.random() < 0.15:
         early_return(w)
-    draw = Draw(w, gen, loads)
+    draw = Draw(w, loads)
     pieces = draw_pieces(draw, rng.choice([1, 2, 2, 3]))
     others = [w.load(n) for n in loads]
     for built in pieces:

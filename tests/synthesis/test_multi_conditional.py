@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthesis.categories.multi_conditional import PIECEWISE_FORMS, Draw, Quantity
-from synthesis.exprgen import ExprGen, KernelWriter
+from synthesis.exprgen import KernelWriter
 from synthesis.sampled_run import _runnable_source, _Warp
 
 N = 257
@@ -35,7 +35,7 @@ def build(form: str, seed: int, n: int = N):
     inputs the form added: role hint -> array name); None where the form cannot be drawn."""
     w = KernelWriter(random.Random(seed), "k", "multi_conditional", seed, (n,))
     loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("a", "b")]
-    draw = OnA(w, ExprGen(w, (), loads=loads), loads)
+    draw = OnA(w, loads)
     results = PIECEWISE_FORMS[form].build(draw)
     if not results:
         return None
