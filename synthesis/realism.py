@@ -1981,9 +1981,15 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
                 if isinstance(target, ast.Name):
                     assigned.setdefault(target.id, []).extend([None, None])
         locals_ = {k: v[0] for k, v in assigned.items() if len(v) == 1 and k not in own}
+        # an integer variable set in a loop or branch (a count, a label: `n = int(0)`, then `n += 1`)
+        # takes small integers, which `n == 3` can meet; a free float value never would
+        counts = np.random.default_rng(seed + 1)
         for k in assigned:
             if k not in locals_ and k not in own:
-                env[k] = Interval.unknown()
+                if any(isinstance(v, ast.Call) and call_name(v) in ("int", "int32") for v in assigned[k]):
+                    env[k] = Interval.point(counts.integers(0, 9, points).astype(np.float64), True)
+                else:
+                    env[k] = Interval.unknown()
         ev = PointEvaluator(env, locals_, read_only, rng, points)
         ev.helpers = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _is_wp_func(f, "func")}
         for stmt in fn.body:

@@ -1,54 +1,521 @@
-"""Nested loops: two or three levels with constant or argument bounds over 1-D/2-D arrays."""
+"""Nested loops: the loop nests people write, one table entry per form (NESTED_FORMS).
+
+A kernel holds one loop nest, a computation with a name: a dense layer (rows of a
+weight matrix times the thread's feature row, a bias, an activation), a matrix product one output row
+per thread, the nearest centroid (k-means' assignment step), attention with an online softmax, a
+tensor-product polynomial (nested Horner), the pair energy of a chain (a triangular `range(a + 1, m)`),
+quadrature over a cell (midpoint or trapezoid rule, in two or three dimensions), a 2-D convolution or
+box blur (clamped or guarded borders), and Conway's Game of Life (periodic or guarded neighbourhood,
+the centre skipped with `!=` or `continue`).
+
+Inner bounds are literals, kernel parameters or an array's extent (`feats.shape[1]`), as such code
+spells them. Comparisons that decide a branch read exact values (integers, or sums of squares of
+values on a power-of-two grid), so Warp, the standalone CUDA and float64 Python take the same branch.
+"""
 from __future__ import annotations
 
 import random
+from contextlib import ExitStack
+from typing import Callable
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, range_header, trip_test
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter
+from synthesis.categories.common import pick_dim
+from synthesis.categories.control_flow import _temp
+from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
+
+ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
+
+
+def _add(w: KernelWriter, acc: str, term: str) -> None:
+    """`acc += term`, or `acc = acc + term`: both spellings are common."""
+    w.emit(f"{acc} += {term}" if w.rng.random() < 0.6 else f"{acc} = {acc} + {term}")
+
+
+def _extent(w: KernelWriter, array: str, axis: int, hints: tuple[str, ...]) -> str:
+    """An inner loop bound: the literal extent, a kernel parameter holding it, or `array.shape[axis]`."""
+    size = w.arg(array).shape[axis]
+    r = w.rng.random()
+    if r < 0.25:
+        w.feature("argument loop bound")
+        return w.add_scalar(w.rng.choice(hints), "int32", size).src
+    if r < 0.5:
+        w.feature("bound from .shape")
+        return f"{array}.shape[{axis}]"
+    return str(size)
+
+
+def _row_array(w: KernelWriter, hints: tuple[str, ...], width: int, grid_bits: int = 10,
+               low: float = -1.0, high: float = 1.0) -> str:
+    """An input holding a row of `width` values per thread (shape n x width)."""
+    return w.add_array(w.rng.choice(hints), "float32", "input", shape=(w.dim[0], width), low=low, high=high,
+                       grid_bits=grid_bits)
+
+
+def _table(w: KernelWriter, hints: tuple[str, ...], shape: tuple[int, ...], grid_bits: int = 10) -> str:
+    """A weight table every thread reads whole (not at its own index)."""
+    table = w.add_array(w.rng.choice(hints), "float32", "input", shape=shape, grid_bits=grid_bits)
+    if table in w.unused:
+        w.unused.remove(table)
+    return table
+
+
+def _output(w: KernelWriter, hint: str, value: Expr, dtype: str = "float32") -> None:
+    w.store(w.add_array(hint, dtype, "output"), value)
+
+
+# ---- the loop nests -----------------------------------------------------------------------------
+
+
+def dense_layer(w: KernelWriter) -> None:
+    """A fully connected layer on the thread's feature row: h[o] = act(b[o] + sum_c W[o, c] x[c]);
+    written out per unit (a 2-D output), or reduced by a second layer's weights to one value."""
+    n_in, n_out = w.rng.choice([3, 4, 6, 8]), w.rng.choice([2, 4, 8])
+    feats = _row_array(w, ("features", "feats", "x_in", "inputs"), n_in)
+    weights = _table(w, ("weights", "w_hidden", "W"), (n_out, n_in))
+    bias = _table(w, ("bias", "b_hidden"), (n_out,)) if w.rng.random() < 0.7 else None
+    act = w.rng.choice(["relu", "tanh", "sigmoid", "none"])
+    reduce = w.rng.random() < 0.4
+    bound = _extent(w, feats, 1, ("n_in", "in_features"))
+    o, c, acc = _temp(w, "o"), _temp(w, "c"), _temp(w, "acc")
+    mag = n_in + (1.0 if bias else 0.0)
+    if reduce:
+        head = _table(w, ("w_out", "readout", "v"), (n_out,))
+        y = w.declare(w.fresh("y"), ZERO, n_out * mag, None)
+    else:
+        out = w.add_array(w.rng.choice(["hidden", "h_out", "activations"]), "float32", "output",
+                          shape=(w.dim[0], n_out))
+    cache = w.rng.random() < 0.4
+    with w.block(f"for {o} in range({n_out}):"):
+        w.emit(f"{acc} = {bias}[{o}]" if bias else f"{acc} = float(0.0)")
+        with w.block(f"for {c} in range({bound}):"):
+            term = f"{weights}[{o}, {c}] * {feats}[{w.tid_names[0]}, {c}]" if w.rng.random() < 0.5 \
+                else f"{feats}[{w.tid_names[0]}, {c}] * {weights}[{o}, {c}]"
+            _add(w, acc, term)
+        value = {"relu": f"wp.max({acc}, 0.0)", "tanh": f"wp.tanh({acc})",
+                 "sigmoid": f"1.0 / (1.0 + wp.exp(-{acc}))", "none": acc}[act]
+        if cache and act != "none":
+            w.emit(f"{_temp(w, 'h')} = {value}")
+            value = _temp(w, "h")
+        if reduce:
+            _add(w, y.src, f"{head}[{o}] * {value}")
+        else:
+            w.emit(f"{out}[{w.tid_names[0]}, {o}] = {value}")
+            w.note_bound(out, mag)
+    if reduce:
+        _output(w, w.rng.choice(["score", "y_out", "logit"]), y)
+    w.feature(f"dense layer ({act if act != 'none' else 'linear'})" + (" reduced by output weights" if reduce else ""))
+
+
+def row_matmul(w: KernelWriter) -> None:
+    """C = A B (or A B^T) with one output row per thread: for each column, a dot product over the
+    shared axis; written as is, or as GEMM's C = alpha A B + beta C on an in-out C."""
+    k_dim, m_dim = w.rng.choice([3, 4, 6, 8]), w.rng.choice([2, 3, 4, 6])
+    a = _row_array(w, ("a_rows", "lhs", "A"), k_dim)
+    transposed = w.rng.random() < 0.35
+    b = _table(w, ("rhs", "B", "basis"), (m_dim, k_dim) if transposed else (k_dim, m_dim))
+    gemm = w.rng.random() < 0.35
+    out = w.add_array(w.rng.choice(["product", "C", "projected"]), "float32", "inout" if gemm else "output",
+                      shape=(w.dim[0], m_dim))
+    t = w.tid_names[0]
+    j, k, s = _temp(w, "j"), _temp(w, "k"), _temp(w, "s")
+    inner = _extent(w, a, 1, ("inner_dim", "k_dim"))
+    cols = _extent(w, b, 0 if transposed else 1, ("n_cols", "m_dim"))
+    if gemm:
+        alpha = w.add_scalar("alpha", "float32", w.rng.choice([0.5, 1.0, 2.0])).src
+        beta = w.add_scalar("beta", "float32", w.rng.choice([0.5, 1.0, -1.0])).src
+    with w.block(f"for {j} in range({cols}):"):
+        w.emit(f"{s} = float(0.0)")
+        with w.block(f"for {k} in range({inner}):"):
+            _add(w, s, f"{a}[{t}, {k}] * {b}[{j}, {k}]" if transposed else f"{a}[{t}, {k}] * {b}[{k}, {j}]")
+        if gemm:
+            w.emit(f"{out}[{t}, {j}] = {alpha} * {s} + {beta} * {out}[{t}, {j}]")
+        else:
+            w.emit(f"{out}[{t}, {j}] = {s}")
+    w.note_bound(out, 3.0 * k_dim)
+    w.feature("GEMM (C = alpha A B + beta C)" if gemm else "matrix product (a row per thread)")
+    if transposed:
+        w.feature("transposed operand")
+
+
+def nearest_centroid(w: KernelWriter) -> None:
+    """k-means' assignment step: the squared (or Manhattan) distance to each centroid over the
+    coordinates, the nearest one's index, and optionally each cluster's size counted with an atomic
+    add. Coordinates on a 1/8 grid keep every distance exact."""
+    dims, k = w.rng.choice([2, 3, 4]), w.rng.choice([3, 4, 5, 8])
+    pts = _row_array(w, ("points", "samples", "coords"), dims, grid_bits=3, low=-2.0, high=2.0)
+    cent = _table(w, ("centroids", "centers", "means"), (k, dims), grid_bits=3)
+    t = w.tid_names[0]
+    manhattan = w.rng.random() < 0.3
+    best = w.declare(w.fresh("best_d"), Expr("1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None)
+    label = w.declare(w.fresh("label"), Expr("0", "int32", 0.0, 0, lit=True), float(k), 0)
+    c, d, dist, diff = _temp(w, "c"), _temp(w, "d"), _temp(w, "dist"), _temp(w, "diff")
+    with w.block(f"for {c} in range({_extent(w, cent, 0, ('n_clusters', 'k'))}):"):
+        w.emit(f"{dist} = float(0.0)")
+        with w.block(f"for {d} in range({_extent(w, pts, 1, ('n_dims', 'dims'))}):"):
+            w.emit(f"{diff} = {pts}[{t}, {d}] - {cent}[{c}, {d}]")
+            _add(w, dist, f"wp.abs({diff})" if manhattan else f"{diff} * {diff}")
+        with w.block(f"if {dist} < {best.src}:"):
+            w.emit(f"{best.src} = {dist}")
+            w.emit(f"{label.src} = {c}")
+    w.note_varying(best.src, pts)
+    w.note_varying(label.src, pts)
+    _output(w, w.rng.choice(["assignment", "labels", "cluster"]), label, "int32")
+    if w.rng.random() < 0.5:
+        value = f"wp.sqrt({best.src})" if not manhattan and w.rng.random() < 0.5 else best.src
+        _output(w, w.rng.choice(["distance", "min_dist"]), Expr(value, "float32", 4.0 * dims, None))
+    if w.rng.random() < 0.4:
+        sizes = w.add_array(w.rng.choice(["cluster_sizes", "counts"]), "int32", "output", shape=(k,))
+        w.emit(f"wp.atomic_add({sizes}, {label.src}, 1)")
+        w.note_bound(sizes, float(w.dim[0]))
+        w.feature("cluster sizes by atomic add")
+    w.feature("nearest centroid (k-means assignment" + (", Manhattan distance)" if manhattan else ")"))
+
+
+def attention(w: KernelWriter) -> None:
+    """One query row per thread against every key: scaled dot-product scores, an online softmax (the
+    running maximum rescales the sums), and the weighted mean of the values."""
+    dim, keys_n = w.rng.choice([2, 4, 8, 16]), w.rng.choice([4, 6, 8, 16])
+    q = _row_array(w, ("query", "q_rows", "queries"), dim)
+    keys = _table(w, ("keys", "k_rows"), (keys_n, dim))
+    vals = _table(w, ("values", "v_rows"), (keys_n,))
+    t = w.tid_names[0]
+    # 1 / sqrt(dim): a literal where it is a short one, else a parameter the caller computes
+    if dim in (4, 16) and w.rng.random() < 0.6:
+        scale = fmt_float(1.0 / dim ** 0.5)
+    else:
+        scale = w.add_scalar(w.rng.choice(["scale", "inv_sqrt_d"]), "float32", 1.0 / dim ** 0.5).src
+    run_max = w.declare(w.fresh("m"), Expr("-1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None)
+    denom = w.declare(w.fresh("denom"), ZERO, float(keys_n), None)
+    acc = w.declare(w.fresh("acc"), ZERO, float(keys_n), None)
+    j, c, score, m_new, corr, p = (_temp(w, h) for h in ("j", "c", "score", "m_new", "corr", "p"))
+    with w.block(f"for {j} in range({_extent(w, keys, 0, ('n_keys', 'seq_len'))}):"):
+        w.emit(f"{score} = float(0.0)")
+        with w.block(f"for {c} in range({dim}):"):
+            _add(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")
+        w.emit(f"{score} = {score} * {scale}")
+        w.emit(f"{m_new} = wp.max({run_max.src}, {score})")
+        w.emit(f"{corr} = wp.exp({run_max.src} - {m_new})")
+        w.emit(f"{p} = wp.exp({score} - {m_new})")
+        w.emit(f"{denom.src} = {denom.src} * {corr} + {p}")
+        w.emit(f"{acc.src} = {acc.src} * {corr} + {p} * {vals}[{j}]")
+        w.emit(f"{run_max.src} = {m_new}")
+    _output(w, w.rng.choice(["attended", "context", "out"]),
+            Expr(f"{acc.src} / {denom.src}", "float32", 1.0, None, atom=False))
+    w.feature("attention (online softmax)")
+
+
+def tensor_polynomial(w: KernelWriter) -> None:
+    """p(x, y) = sum_ab c[a, b] x^a y^b by nested Horner: each row in the inner variable, then the rows
+    in the outer one; optionally the derivative in the outer variable alongside."""
+    px, py = w.rng.choice([2, 3, 4]), w.rng.choice([2, 3, 4])
+    if w.rng.random() < 0.35:  # the point as one vec2 per thread
+        pts = w.add_array(w.rng.choice(["uv", "pts", "xy"]), "vec2", "input", low=-1.0, high=1.0)
+        p = w.load(pts)
+        x, y = Expr(f"{p.src}[0]", "float32", 1.0, 10), Expr(f"{p.src}[1]", "float32", 1.0, 10)
+    else:
+        x = w.load(w.add_array(w.rng.choice(["x", "u", "s"]), "float32", "input", low=-1.0, high=1.0))
+        y = w.load(w.add_array(w.rng.choice(["y", "v", "t_in"]), "float32", "input", low=-1.0, high=1.0))
+    coef = _table(w, ("coef", "poly2d", "c2d"), (px + 1, py + 1))
+    y_outer = w.rng.random() < 0.4  # rows of the table run in y: Horner in x inside
+    outer, inner = (y, x) if y_outer else (x, y)
+    slope = w.rng.random() < 0.35
+    val = w.declare(w.fresh("val"), ZERO, float((px + 1) * (py + 1)), None)
+    dval = w.declare(w.fresh("dval"), ZERO, float(px * (px + 1) * (py + 1)), None) if slope else None
+    a, b, row = _temp(w, "a"), _temp(w, "b"), _temp(w, "row")
+    rows, cols = (_extent(w, coef, axis, hints) for axis, hints in ((0, ("n_rows", "deg_x")), (1, ("n_cols", "deg_y"))))
+    if y_outer:
+        rows, cols = cols, rows
+    with w.block(f"for {a} in range({rows}):"):
+        w.emit(f"{row} = float(0.0)")
+        with w.block(f"for {b} in range({cols}):"):
+            entry = f"{coef}[{b}, {a}]" if y_outer else f"{coef}[{a}, {b}]"
+            w.emit(f"{row} = {row} * {inner.src} + {entry}")
+        if slope:
+            w.emit(f"{dval.src} = {dval.src} * {outer.src} + {val.src}")
+        w.emit(f"{val.src} = {val.src} * {outer.src} + {row}")
+    _output(w, w.rng.choice(["surface", "poly_out", "p_xy"]), val)
+    if slope:
+        _output(w, f"d{'y' if y_outer else 'x'}_out", dval)
+    w.feature("tensor-product polynomial (nested Horner)" + (" with a partial derivative" if slope else ""))
+
+
+def chain_energy(w: KernelWriter) -> None:
+    """The pair energy of a chain of beads, each pair once (a triangular loop `range(a + 1, m)`):
+    positions on a line or in 3-D, a Coulomb, soft Gaussian, spring or Lennard-Jones law, optionally
+    cut off beyond a radius. Positions on a 1/32 grid keep each squared distance exact, so the cutoff
+    test takes one branch on every backend."""
+    beads = w.rng.choice([4, 5, 6, 8])
+    spatial = w.rng.random() < 0.4
+    pos = w.add_array(w.rng.choice(["beads", "chain", "positions"]), "vec3" if spatial else "float32", "input",
+                      shape=(w.dim[0], beads), low=-2.0, high=2.0, grid_bits=5)
+    t = w.tid_names[0]
+    energy = w.declare(w.fresh("energy"), ZERO, float(beads * beads * 10), None)
+    a, b, r, r2, d = _temp(w, "a"), _temp(w, "b"), _temp(w, "r"), _temp(w, "r2"), _temp(w, "d")
+    law = w.rng.choice(["coulomb", "spring", "soft", "lennard-jones"])
+    soft = fmt_float(w.rng.choice([0.25, 0.5]))
+    cutoff = w.rng.choice([None, None, 1.5, 2.0])
+    bound = _extent(w, pos, 1, ("n_beads", "chain_len"))
+    with w.block(f"for {a} in range({bound}):"):
+        with w.block(f"for {b} in range({a} + 1, {bound}):"):
+            if spatial:
+                w.emit(f"{d} = {pos}[{t}, {a}] - {pos}[{t}, {b}]")
+                w.emit(f"{r2} = wp.dot({d}, {d})")
+                distance = f"wp.sqrt({r2})"
+            else:
+                w.emit(f"{d} = {pos}[{t}, {a}] - {pos}[{t}, {b}]")
+                w.emit(f"{r2} = {d} * {d}")
+                distance = f"wp.abs({d})"
+            scope = w.block(f"if {r2} < {fmt_float(cutoff * cutoff)}:") if cutoff else ExitStack()
+            with scope:
+                if law == "spring":
+                    w.emit(f"{r} = {distance} - {fmt_float(w.rng.choice([0.5, 1.0]))}")
+                    _add(w, energy.src, f"0.5 * {r} * {r}")
+                elif law == "lennard-jones":
+                    inv6 = _temp(w, "inv6")
+                    w.emit(f"{inv6} = 1.0 / (({r2} + {soft}) * ({r2} + {soft}) * ({r2} + {soft}))")
+                    _add(w, energy.src, f"4.0 * ({inv6} * {inv6} - {inv6})")
+                else:
+                    w.emit(f"{r} = {distance} + {soft}")
+                    _add(w, energy.src, f"1.0 / {r}" if law == "coulomb" else f"wp.exp(-{r} * {r})")
+    _output(w, w.rng.choice(["energy_out", "potential", "e_pair"]), energy)
+    w.feature(f"pair energy over a chain ({law}{', cut off' if cutoff else ''}; triangular loop)")
+
+
+def cell_quadrature(w: KernelWriter) -> None:
+    """The integral of a function over the thread's cell by the midpoint or trapezoid rule, on an
+    m x m (or m x m x m) grid of points."""
+    dims = 3 if w.rng.random() < 0.3 else 2
+    m = w.rng.choice([2, 3, 4] if dims == 3 else [3, 4, 6, 8])
+    origin = [w.load(w.add_array(h, "float32", "input", low=-2.0, high=2.0))
+              for h in w.rng.sample(["x0", "y0", "z0"], dims)]
+    spacing = w.rng.choice([0.03125, 0.0625, 0.125])  # a power of two: the points are exact
+    step = fmt_float(spacing)
+    rule = w.rng.choice(["midpoint", "trapezoid"])
+    total = w.declare(w.fresh("integral"), ZERO, 1.0, None)
+    idx = [_temp(w, v) for v in ("a", "b", "c")[:dims]]
+    pts = [_temp(w, v) for v in ("px", "py", "pz")[:dims]]
+    func = w.rng.choice(["gaussian", "wave", "lorentz"] + (["moment"] if dims == 2 else []))
+    trips = m if rule == "midpoint" else m + 1
+    weight = _temp(w, "wt")
+    with ExitStack() as nest:
+        for ix, pt, o in zip(idx, pts, origin):
+            nest.enter_context(w.block(f"for {ix} in range({trips}):"))
+            offset = f"(float({ix}) + 0.5)" if rule == "midpoint" else f"float({ix})"
+            w.emit(f"{pt} = {o.src} + {offset} * {step}")
+        r2 = " + ".join(f"{p} * {p}" for p in pts)
+        value = {"gaussian": f"wp.exp(-({r2}))", "lorentz": f"1.0 / (1.0 + {r2})",
+                 "wave": " * ".join([f"wp.sin({pts[0]})"] + [f"wp.cos({p})" for p in pts[1:]]),
+                 "moment": f"{pts[0]} * {pts[1]} * {pts[1]}"}[func]
+        if rule == "trapezoid":
+            factors = [f"(0.5 if {ix} == 0 or {ix} == {m} else 1.0)" for ix in idx]
+            w.emit(f"{weight} = {' * '.join(factors)}")
+            _add(w, total.src, f"{weight} * {value}")
+        else:
+            _add(w, total.src, value)
+    _output(w, w.rng.choice(["integral_out", "cell_mass", "flux"]),
+            Expr(f"{total.src} * {fmt_float(spacing ** dims)}", "float32", 1.0, None, atom=False))
+    w.feature(f"{rule} rule over a {'cube' if dims == 3 else 'square'} cell ({dims} nested loops)")
+
+
+def _extents(w: KernelWriter, array: str) -> tuple[str, str]:
+    """An image's two extents, as literals or as `array.shape[k]`."""
+    if w.rng.random() < 0.4:
+        w.feature("bound from .shape")
+        return f"{array}.shape[0]", f"{array}.shape[1]"
+    return str(w.arg(array).shape[0]), str(w.arg(array).shape[1])
+
+
+def _offsets(var: str, radius: int, shifted: bool) -> tuple[str, str, str]:
+    """A loop over the offsets -radius..radius: `range(-r, r + 1)`, or `range(2r + 1)` shifted back.
+    Returns the header, the offset as an addend (`di` or `di - 1`) and the loop value at offset 0."""
+    if not shifted:
+        return f"for {var} in range(-{radius}, {radius + 1}):", var, "0"
+    return f"for {var} in range({2 * radius + 1}):", f"{var} - {radius}", str(radius)
+
+
+def neighbourhood_filter(w: KernelWriter) -> None:
+    """A filter over an image, one pixel per thread: weighted taps from a table, a Gaussian whose
+    weights are computed and normalised, a box mean, a Sobel edge magnitude, or a dilation/erosion
+    (max/min). The border is clamped, or guarded (only pixels inside count)."""
+    i, j = w.tid_names[:2]
+    img = w.add_array(w.rng.choice(["image", "img", "field", "src_img"]), "float32", "input", low=-1.0, high=1.0)
+    op = w.rng.choice(["taps", "gaussian", "box", "sobel", "morphology"])
+    radius = 1 if op == "sobel" else w.rng.choice([1, 1, 2])
+    side = 2 * radius + 1
+    guarded = w.rng.random() < 0.4
+    rows, cols = _extents(w, img)
+    di, dj, ii, jj, v = (_temp(w, h) for h in ("di", "dj", "ii", "jj", "v"))
+    shifted = w.rng.random() < 0.4
+    head_i, off_i, ci = _offsets(di, radius, shifted)
+    head_j, off_j, cj = _offsets(dj, radius, shifted)
+    kern = _table(w, ("kernel2d", "weights", "taps"), (side, side)) if op == "taps" else None
+    if op == "sobel":
+        gx = w.declare(w.fresh("gx"), ZERO, 4.0, None)
+        gy = w.declare(w.fresh("gy"), ZERO, 4.0, None)
+    elif op == "morphology":
+        dilate = w.rng.random() < 0.5
+        best = w.declare(w.fresh("peak" if dilate else "floor"), Expr("-1.0e30" if dilate else "1.0e30", "float32",
+                                                                         1.0e30, None, lit=True), 1.0, 10)
+    else:
+        acc = w.declare(w.fresh("acc"), ZERO, float(side * side), None)
+    norm = None
+    if op == "gaussian" or (op == "box" and guarded):
+        norm = w.declare(w.fresh("wsum" if op == "gaussian" else "count"), ZERO, float(side * side), None)
+    sigma = w.add_scalar(w.rng.choice(["sigma", "radius_sigma"]), "float32", w.rng.choice([0.5, 1.0, 1.5, 2.0])).src \
+        if op == "gaussian" else None
+    with w.block(head_i):
+        with w.block(head_j):
+            if guarded:
+                w.emit(f"{ii} = {i} + {off_i}")
+                w.emit(f"{jj} = {j} + {off_j}")
+                scope = w.block(f"if {ii} >= 0 and {ii} < {rows} and {jj} >= 0 and {jj} < {cols}:")
+            else:
+                w.emit(f"{ii} = wp.clamp({i} + {off_i}, 0, {rows} - 1)")
+                w.emit(f"{jj} = wp.clamp({j} + {off_j}, 0, {cols} - 1)")
+                scope = ExitStack()
+            with scope:
+                w.emit(f"{v} = {img}[{ii}, {jj}]")
+                if op == "taps":
+                    # the table's index is the loop value where the loop counts from 0
+                    ti, tj = (d if o != d else f"{d} + {radius}" for d, o in ((di, off_i), (dj, off_j)))
+                    _add(w, acc.src, f"{kern}[{ti}, {tj}] * {v}")
+                elif op == "gaussian":
+                    wt = _temp(w, "wt")
+                    sq_i, sq_j = (f"({o}) * ({o})" if " " in o else f"{o} * {o}" for o in (off_i, off_j))
+                    w.emit(f"{wt} = wp.exp(-float({sq_i} + {sq_j}) / (2.0 * {sigma} * {sigma}))")
+                    _add(w, acc.src, f"{wt} * {v}")
+                    _add(w, norm.src, wt)
+                elif op == "box":
+                    _add(w, acc.src, v)
+                    if norm is not None:
+                        _add(w, norm.src, "1.0")
+                elif op == "sobel":
+                    wt = _temp(w, "wt")
+                    w.emit(f"{wt} = 2.0 if {di} == {ci} else 1.0")
+                    _add(w, gx.src, f"float({off_j}) * {wt} * {v}")
+                    w.emit(f"{wt} = 2.0 if {dj} == {cj} else 1.0")
+                    _add(w, gy.src, f"float({off_i}) * {wt} * {v}")
+                else:
+                    w.emit(f"{best.src} = wp.{'max' if dilate else 'min'}({best.src}, {v})")
+    if op == "taps":
+        result = acc
+    elif op in ("gaussian", "box") and norm is not None:
+        result = Expr(f"{acc.src} / {norm.src}", "float32", 1.0, None, atom=False)
+    elif op == "box":
+        result = Expr(f"{acc.src} / {fmt_float(float(side * side))}", "float32", 1.0, None, atom=False)
+    elif op == "sobel":
+        result = Expr(f"wp.sqrt({gx.src} * {gx.src} + {gy.src} * {gy.src})", "float32", 6.0, None, atom=False)
+    else:
+        result = best
+    for local in ("acc", "gx", "gy", "best"):
+        if local in locals():
+            w.note_varying(locals()[local].src, img)
+    name = {"taps": "2-D convolution", "gaussian": "Gaussian blur (normalised weights)", "box": "box blur",
+            "sobel": "Sobel edge magnitude", "morphology": "dilation" if op == "morphology" and dilate else "erosion"}[op]
+    hint = {"sobel": ["edges", "grad_mag"], "morphology": ["dilated" if op == "morphology" and dilate else "eroded"]}
+    _output(w, w.rng.choice(hint.get(op, ["blurred", "filtered", "smoothed"])), result)
+    w.feature(name + (" (guarded border)" if guarded else " (clamped border)"))
+
+
+# Cellular-automaton rules: (births, survivals), as counts of live neighbours.
+LIFE_RULES = {"Conway's Game of Life": ((3,), (2, 3)), "HighLife": ((3, 6), (2, 3)), "Seeds": ((2,), ())}
+
+
+def _any_equal(var: str, values: tuple[int, ...]) -> str:
+    return " or ".join(f"{var} == {v}" for v in values)
+
+
+def game_of_life(w: KernelWriter) -> None:
+    """One step of a life-like cellular automaton (Conway's, HighLife, Seeds): count the eight
+    neighbours, the centre skipped (`continue`, a `!=` guard, or subtracted after), then the birth and
+    survival rule. The grid wraps around (periodic) or its outside counts as dead."""
+    i, j = w.tid_names[:2]
+    cells = w.add_array(w.rng.choice(["cells", "board", "alive"]), "int32", "input", low=0, high=1, grid_bits=0)
+    rule = w.rng.choice(list(LIFE_RULES))
+    births, survivals = LIFE_RULES[rule]
+    periodic = w.rng.random() < 0.5
+    skip = w.rng.choice(["continue", "guard", "subtract"])
+    rows, cols = _extents(w, cells)
+    alive = w.declare(w.fresh("neighbours"), Expr("0", "int32", 0.0, 0, lit=True), 9.0, 0)
+    di, dj, ii, jj = _temp(w, "di"), _temp(w, "dj"), _temp(w, "ii"), _temp(w, "jj")
+    shifted = w.rng.random() < 0.4
+    head_i, off_i, centre_i = _offsets(di, 1, shifted)
+    head_j, off_j, centre_j = _offsets(dj, 1, shifted)
+    with w.block(head_i):
+        with w.block(head_j):
+            guard = None
+            if skip == "continue":
+                with w.block(f"if {di} == {centre_i} and {dj} == {centre_j}:"):
+                    w.emit("continue")
+            elif skip == "guard":
+                guard = f"{di} != {centre_i} or {dj} != {centre_j}"
+            if periodic:
+                w.emit(f"{ii} = ({i} + {off_i} + {rows}) % {rows}")
+                w.emit(f"{jj} = ({j} + {off_j} + {cols}) % {cols}")
+                inside = guard
+            else:
+                w.emit(f"{ii} = {i} + {off_i}")
+                w.emit(f"{jj} = {j} + {off_j}")
+                bounds = f"{ii} >= 0 and {ii} < {rows} and {jj} >= 0 and {jj} < {cols}"
+                inside = bounds if guard is None else f"({guard}) and {bounds}"
+            if inside is None:
+                w.emit(f"{alive.src} += {cells}[{ii}, {jj}]")
+            else:
+                with w.block(f"if {inside}:"):
+                    w.emit(f"{alive.src} += {cells}[{ii}, {jj}]")
+    state = w.load(cells)
+    if skip == "subtract":
+        w.emit(f"{alive.src} -= {state.src}")
+    w.note_varying(alive.src, cells)
+    # a birth needs a dead cell unless every birth count is also a survival count (Conway's B3/S23)
+    born = _any_equal(alive.src, births)
+    if not set(births) <= set(survivals):
+        born = f"{state.src} == 0 and ({born})" if len(births) > 1 else f"{state.src} == 0 and {born}"
+    survives = f"{state.src} == 1 and ({_any_equal(alive.src, survivals)})" if survivals else None
+    either = born if survives is None else f"({born}) or ({survives})"
+    spelling = w.rng.choice(["if_elif", "one_if", "where"])
+    if spelling == "where":
+        nxt = Expr(f"wp.where({either}, 1, 0)", "int32", 1.0, 0, atom=False)
+    else:
+        nxt = w.declare(w.fresh("next_state"), Expr("0", "int32", 0.0, 0, lit=True), 1.0, 0)
+        if spelling == "if_elif" and survives is not None:
+            with w.block(f"if {survives}:"):
+                w.emit(f"{nxt.src} = 1")
+            dead_born = born if born.startswith(f"{state.src} == 0") else \
+                f"{state.src} == 0 and " + (f"({born})" if " or " in born else born)
+            with w.block(f"elif {dead_born}:"):
+                w.emit(f"{nxt.src} = 1")
+        else:
+            with w.block(f"if {either}:"):
+                w.emit(f"{nxt.src} = 1")
+        w.note_varying(nxt.src, cells)
+    _output(w, w.rng.choice(["next_cells", "new_board", "cells_out"]), nxt, "int32")
+    if w.rng.random() < 0.3:
+        _output(w, w.rng.choice(["counts", "live_neighbours"]), alive, "int32")
+    w.feature(f"{rule} step ({'periodic' if periodic else 'guarded'} neighbourhood)")
+
+
+# One entry per loop nest: the form and the launch it needs (1: a row per thread, 2: a pixel per thread).
+NESTED_FORMS: dict[str, tuple[Callable[[KernelWriter], None], int]] = {
+    "dense layer": (dense_layer, 1),
+    "row matmul": (row_matmul, 1),
+    "nearest centroid": (nearest_centroid, 1),
+    "attention": (attention, 1),
+    "tensor polynomial": (tensor_polynomial, 1),
+    "chain energy": (chain_energy, 1),
+    "cell quadrature": (cell_quadrature, 1),
+    "neighbourhood filter": (neighbourhood_filter, 2),
+    "Game of Life": (game_of_life, 2),
+}
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    n = rng.choice([32, 64, 128, 256])
-    w = KernelWriter(rng, name, "nested_loop", seed, (n,))
-    outer, inner = rng.choice([2, 3, 4, 5, 6, 8]), rng.choice([3, 4, 5, 6, 8, 10, 12, 16])
-    loads = add_inputs(w, "float32", rng.randint(1, 2))
-    # A row per thread (n x inner) and a weight per inner index (outer x inner): loops index them.
-    rows = w.add_array(rng.choice(["table", "rows", "grid"]), "float32", "input", shape=(n, inner))
-    weights = w.add_array(rng.choice(["weights", "coef", "kern"]), "float32", "input", shape=(outer, inner))
-    gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
-    use_arg = rng.random() < 0.4
-    bound = w.add_scalar("inner", "int32", inner).src if use_arg else None
-    total = w.declare(w.fresh("total"), Expr("0.0", "float32", 0.0, 0), 0.0, 10)
-    w.scopes[-1].pop(total.src)
-    bound_mag = 0.0
-    with w.block(f"for r in range({outer}):"):
-        w.scopes[-1]["r"] = Expr("r", "int32", float(outer), 0)
-        header = range_header(rng, "c", inner, bound) if rng.random() < 0.5 else f"for c in range({bound or inner}):"
-        if "-1, -1" in header or ", 2)" in header:
-            header = f"for c in range({bound or inner}):"
-
-        def extra(acc: Expr) -> None:
-            if rng.random() < 0.3:
-                test = trip_test(gen, "c")
-                if test is not None:
-                    with w.block(f"if {test.src}:"):
-                        w.emit(rng.choice(["continue", "break"]))
-
-        row = Expr(f"{rows}[tid, c]", "float32", 2.0, 10)
-        wt = Expr(f"{weights}[r, c]", "float32", 2.0, 10)
-        # the weights' row is the outer trip's: without them every outer trip would sum the same row
-        base = rng.choice([wt, Expr(f"{row.src} * {wt.src}", "float32", 4.0, 20, atom=False)])
-        w.scopes.append({"c": Expr("c", "int32", float(inner), 0), "__row": row, "__wt": wt})
-        acc = accumulate_loop(w, gen, header, "c", inner, depth=rng.randint(0, 2), extra=extra, base=base)
-        w.scopes.pop()
-        if rng.random() < 0.4 and outer * inner <= 16:
-            third = rng.randint(2, 3)
-            acc2 = accumulate_loop(w, gen, f"for d in range({third}):", "d", third, depth=1, init=acc)
-            acc = acc2
-        w.emit(f"{total.src} = {total.src} + {acc.src}")
-        bound_mag = outer * acc.mag
-    w.scopes[-1][total.src] = Expr(total.src, "float32", bound_mag, None)
-    w.store(add_output(w), Expr(total.src, "float32", bound_mag, None))
-    w.feature(f"{outer}x{inner} loops" + (", argument bound" if use_arg else ""))
+    form = rng.choice(list(NESTED_FORMS))
+    build, ndim = NESTED_FORMS[form]
+    if ndim == 2:
+        dim = (rng.choice([16, 24, 32, 64]), rng.choice([16, 32, 48, 64]))
+    else:
+        dim = (rng.choice([64, 128, 256, 512]),)
+    w = KernelWriter(rng, name, "nested_loop", seed, dim)
+    build(w)
     return w.finish("Nested-loop kernel")

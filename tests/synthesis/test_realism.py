@@ -320,6 +320,16 @@ def test_sampled_outputs_catch_cancellations_through_locals():
     assert sampled_output_findings(real, (256,), ARGS) == []
 
 
+def test_sampled_outputs_let_an_integer_count_meet_the_values_it_is_tested_for():
+    """A count kept in a loop (`n = int(0)`, `n += 1`) takes small integers: a rule on it (`n == 3`,
+    as a cellular automaton writes) is not judged constant, and a rule no count can meet still is."""
+    loop = "n = int(0)\nfor k in range(8):\n    if a[k] > 0.0:\n        n += 1\n"
+    rule = kernel(loop + "out[tid] = wp.where(n == 3, 1.0, 0.0)")
+    never = kernel(loop + "out[tid] = wp.where(n == 3.5, 1.0, 0.0)")
+    assert sampled_output_findings(rule, (256,), ARGS) == []
+    assert [f.pattern for f in sampled_output_findings(never, (256,), ARGS)] == ["constant_output"]
+
+
 @pytest.mark.parametrize("category", CATEGORY_NAMES)
 def test_generated_kernels_have_no_degenerate_pattern(category):
     bad = []

@@ -1,0 +1,318 @@
+"""Each loop nest of nested_loop computes what its name says.
+
+A form is built into a kernel of its own, and the kernel's Python body is run, thread by thread, over
+inputs drawn on the arrays' own grids (numpy arrays stand in for Warp's). The results are checked
+against the computation the form's name promises, done here independently with numpy: a dense layer,
+a matrix product, k-means' assignment, softmax attention, a 2-D polynomial, a chain's pair energy, a
+cell's integral, an image filter, a cellular automaton's step.
+"""
+from __future__ import annotations
+
+import math
+import random
+import types
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories.nested_loop import LIFE_RULES, NESTED_FORMS
+from synthesis.exprgen import KernelWriter
+from synthesis.sampled_run import _runnable_source
+
+SEEDS = st.integers(0, 2**32 - 1)
+PROPERTY = settings(max_examples=12, deadline=None, derandomize=True)
+ROWS = 24  # threads of a 1-D form
+GRID = (9, 7)  # pixels of a 2-D form
+
+
+def _wp() -> types.SimpleNamespace:
+    def atomic_add(array, index, value):
+        array[index] += value
+
+    return types.SimpleNamespace(
+        tid=None, min=min, max=max, abs=abs, clamp=lambda x, lo, hi: min(max(x, lo), hi), sqrt=math.sqrt,
+        exp=math.exp, sin=math.sin, cos=math.cos, tanh=math.tanh, dot=lambda a, b: float(np.dot(a, b)),
+        where=lambda c, a, b: a if c else b, atomic_add=atomic_add)
+
+
+def build(form: str, seed: int):
+    build_form, ndim = NESTED_FORMS[form]
+    w = KernelWriter(random.Random(seed), "k", "nested_loop", seed, (ROWS,) if ndim == 1 else GRID)
+    build_form(w)
+    return w.finish("test")
+
+
+def draw_inputs(spec, seed: int) -> dict[str, np.ndarray]:
+    """Every input array on its grid (`low..high` in steps of 2**-grid_bits), vectors with a last axis."""
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for a in spec.args:
+        if a.role not in ("input", "inout"):
+            continue
+        width = {"vec2": 2, "vec3": 3}.get(a.dtype, 1)
+        shape = tuple(a.shape) + ((width,) if width > 1 else ())
+        step = 2.0 ** -a.grid_bits
+        ints = rng.integers(round(a.low / step), round(a.high / step) + 1, size=shape)
+        arrays[a.name] = ints.astype(np.int64) if a.dtype == "int32" else ints * step
+    return arrays
+
+
+def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The kernel's body run once per thread; returns the written arrays (inout ones included)."""
+    wp = _wp()
+    names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
+    exec(compile(_runnable_source(spec), spec.name, "exec"), names)
+    arrays = {k: v.copy() for k, v in inputs.items()}
+    written = []
+    for a in spec.args:
+        if a.role == "output":
+            arrays[a.name] = np.zeros(a.shape, dtype=np.int64 if a.dtype == "int32" else np.float64)
+        if a.role in ("output", "inout"):
+            written.append(a.name)
+    args = [a.value if a.role == "scalar" else arrays[a.name] for a in spec.args]
+    for point in np.ndindex(*spec.dim):
+        wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
+        names[spec.name](*args)
+    return {n: arrays[n] for n in written}
+
+
+def named(spec, *hints: str) -> str:
+    """The argument whose name is one of `hints` (the form names each array for its role)."""
+    return next(a.name for a in spec.args if a.name in hints)
+
+
+def has(spec, *hints: str) -> bool:
+    return any(a.name in hints for a in spec.args)
+
+
+def scalar(spec, *hints: str):
+    return next(a.value for a in spec.args if a.name in hints and a.role == "scalar")
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_dense_layer_is_the_activation_of_the_affine_map(seed):
+    spec = build("dense layer", seed)
+    inputs = draw_inputs(spec, seed)
+    x, weights = inputs[named(spec, "features", "feats", "x_in", "inputs")], inputs[named(spec, "weights", "w_hidden", "W")]
+    pre = x @ weights.T + (inputs[named(spec, "bias", "b_hidden")] if has(spec, "bias", "b_hidden") else 0.0)
+    acts = {"relu": np.maximum(pre, 0.0), "tanh": np.tanh(pre), "sigmoid": 1.0 / (1.0 + np.exp(-pre)), "linear": pre}
+    act = next(k for k in acts if f"dense layer ({k})" in spec.description)
+    got = run(spec, inputs)
+    if has(spec, "score", "y_out", "logit"):
+        want = acts[act] @ inputs[named(spec, "w_out", "readout", "v")]
+        np.testing.assert_allclose(got[named(spec, "score", "y_out", "logit")], want, atol=1e-12)
+    else:
+        np.testing.assert_allclose(got[named(spec, "hidden", "h_out", "activations")], acts[act], atol=1e-12)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_row_matmul_is_the_matrix_product_or_gemm(seed):
+    spec = build("row matmul", seed)
+    inputs = draw_inputs(spec, seed)
+    a, b = inputs[named(spec, "a_rows", "lhs", "A")], inputs[named(spec, "rhs", "B", "basis")]
+    product = a @ (b.T if "transposed operand" in spec.description else b)
+    out = named(spec, "product", "C", "projected")
+    if "GEMM" in spec.description:
+        product = scalar(spec, "alpha") * product + scalar(spec, "beta") * inputs[out]
+    np.testing.assert_allclose(run(spec, inputs)[out], product, atol=1e-12)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_nearest_centroid_assigns_each_point_to_its_closest_centroid_and_counts_the_clusters(seed):
+    spec = build("nearest centroid", seed)
+    inputs = draw_inputs(spec, seed)
+    pts, cent = inputs[named(spec, "points", "samples", "coords")], inputs[named(spec, "centroids", "centers", "means")]
+    diff = pts[:, None, :] - cent[None, :, :]
+    dist = np.abs(diff).sum(-1) if "Manhattan" in spec.description else (diff ** 2).sum(-1)
+    labels = dist.argmin(1)  # the first of equal distances, as `<` keeps it
+    got = run(spec, inputs)
+    np.testing.assert_array_equal(got[named(spec, "assignment", "labels", "cluster")], labels)
+    assert len(set(labels)) > 1
+    if has(spec, "distance", "min_dist"):
+        d = got[named(spec, "distance", "min_dist")]
+        best = dist.min(1)
+        assert np.allclose(d, best, atol=1e-12) or np.allclose(d, np.sqrt(best), atol=1e-12)
+    if has(spec, "cluster_sizes", "counts"):
+        sizes = got[named(spec, "cluster_sizes", "counts")]
+        np.testing.assert_array_equal(sizes, np.bincount(labels, minlength=len(sizes)))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_attention_is_the_softmax_weighted_mean_of_the_values(seed):
+    spec = build("attention", seed)
+    inputs = draw_inputs(spec, seed)
+    q, k = inputs[named(spec, "query", "q_rows", "queries")], inputs[named(spec, "keys", "k_rows")]
+    v = inputs[named(spec, "values", "v_rows")]
+    scores = q @ k.T / math.sqrt(q.shape[1])
+    p = np.exp(scores - scores.max(1, keepdims=True))
+    want = (p / p.sum(1, keepdims=True)) @ v
+    np.testing.assert_allclose(run(spec, inputs)[named(spec, "attended", "context", "out")], want, atol=1e-6)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_tensor_polynomial_evaluates_the_coefficient_table_and_its_derivative(seed):
+    spec = build("tensor polynomial", seed)
+    inputs = draw_inputs(spec, seed)
+    coef = inputs[named(spec, "coef", "poly2d", "c2d")]
+    if has(spec, "uv", "pts", "xy"):
+        p = inputs[named(spec, "uv", "pts", "xy")]
+        x, y = p[:, 0], p[:, 1]
+    else:
+        x, y = inputs[named(spec, "x", "u", "s")], inputs[named(spec, "y", "v", "t_in")]
+    got = run(spec, inputs)
+    rows, cols = coef.shape  # row a, column b: the coefficient of x^(rows-1-a) y^(cols-1-b)
+    terms = [(coef[a, b], rows - 1 - a, cols - 1 - b) for a in range(rows) for b in range(cols)]
+    value = sum(c * x ** i * y ** j for c, i, j in terms)
+    np.testing.assert_allclose(got[named(spec, "surface", "poly_out", "p_xy")], value, atol=1e-9)
+    if has(spec, "dx_out"):
+        slope = sum(c * i * x ** max(i - 1, 0) * y ** j for c, i, j in terms)
+        np.testing.assert_allclose(got["dx_out"], slope, atol=1e-9)
+    if has(spec, "dy_out"):
+        slope = sum(c * j * x ** i * y ** max(j - 1, 0) for c, i, j in terms)
+        np.testing.assert_allclose(got["dy_out"], slope, atol=1e-9)
+    assert rows > 2 or cols > 2
+
+
+def _pair_law(law: str, r: np.ndarray, soft: float, rest: float) -> np.ndarray:
+    return {"coulomb": 1.0 / (r + soft), "soft": np.exp(-(r + soft) ** 2), "spring": 0.5 * (r - rest) ** 2,
+            "lennard-jones": 4.0 * ((r * r + soft) ** -6 - (r * r + soft) ** -3)}[law]
+
+
+@PROPERTY
+@given(SEEDS)
+def test_chain_energy_sums_the_pair_law_over_each_pair_once(seed):
+    spec = build("chain energy", seed)
+    inputs = draw_inputs(spec, seed)
+    pos = inputs[named(spec, "beads", "chain", "positions")]
+    if pos.ndim == 2:
+        pos = pos[..., None]
+    m = pos.shape[1]
+    r = np.stack([np.linalg.norm(pos[:, a] - pos[:, b], axis=-1) for a in range(m) for b in range(a + 1, m)], 1)
+    law = next(k for k in ("coulomb", "soft", "spring", "lennard-jones") if f"({k}" in spec.description)
+    got = run(spec, inputs)[named(spec, "energy_out", "potential", "e_pair")]
+    fits = [np.allclose(got, np.where(r < cut, _pair_law(law, r, soft, rest), 0.0).sum(1), atol=1e-9)
+            for soft in (0.25, 0.5) for rest in (0.5, 1.0) for cut in ((1.5, 2.0) if "cut off" in spec.description else (np.inf,))]
+    assert any(fits)
+
+
+def _integral(func: str, lo: np.ndarray, size: float, dims: int, points: int = 400) -> np.ndarray:
+    """The integral of `func` over the cells [lo, lo + size]^dims by a fine midpoint rule."""
+    t = (np.arange(points) + 0.5) / points * size
+    grids = np.meshgrid(*([t] * dims), indexing="ij")
+    total = []
+    for corner in lo:
+        p = [g + c for g, c in zip(grids, corner)]
+        f = {"gaussian": lambda: np.exp(-sum(q * q for q in p)), "lorentz": lambda: 1.0 / (1.0 + sum(q * q for q in p)),
+             "wave": lambda: np.sin(p[0]) * np.prod([np.cos(q) for q in p[1:]], axis=0),
+             "moment": lambda: p[0] * p[1] * p[1]}[func]()
+        total.append(f.mean() * size ** dims)
+    return np.array(total)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_cell_quadrature_approximates_the_integral_over_the_cell(seed):
+    spec = build("cell quadrature", seed)
+    inputs = draw_inputs(spec, seed)
+    corners = np.stack([inputs[a.name] for a in spec.args if a.role == "input"], 1)[:6]
+    dims = corners.shape[1]
+    got = run(spec, inputs)[next(a.name for a in spec.args if a.role == "output")][:6]
+    # the cell's side is the trip count times a power-of-two spacing; the function is one of four:
+    # the sum must approximate one such integral within the rule's error, and no other reading
+    fits = []
+    for m in (2, 3, 4, 6, 8):
+        for spacing in (0.03125, 0.0625, 0.125):
+            for func in ("gaussian", "lorentz", "wave", "moment")[: 4 if dims == 2 else 3]:
+                want = _integral(func, corners, m * spacing, dims, points=400 if dims == 2 else 60)
+                scale = (m * spacing) ** dims
+                fits.append(np.allclose(got, want, atol=0.01 * scale, rtol=0))
+    assert sum(fits) >= 1 and not np.allclose(got, 0.0)
+
+
+def _neighbourhood(img: np.ndarray, radius: int, clamped: bool):
+    """Per pixel, (offset (di, dj), value) for every pixel of its window that counts: clamped to the
+    image, or only those inside it."""
+    h, w = img.shape
+    for i in range(h):
+        for j in range(w):
+            window = []
+            for di in range(-radius, radius + 1):
+                for dj in range(-radius, radius + 1):
+                    ii, jj = i + di, j + dj
+                    if clamped:
+                        window.append(((di, dj), img[min(max(ii, 0), h - 1), min(max(jj, 0), w - 1)]))
+                    elif 0 <= ii < h and 0 <= jj < w:
+                        window.append(((di, dj), img[ii, jj]))
+            yield (i, j), window
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_neighbourhood_filter_applies_its_named_filter_at_every_pixel(seed):
+    spec = build("neighbourhood filter", seed)
+    inputs = draw_inputs(spec, seed)
+    img = inputs[named(spec, "image", "img", "field", "src_img")]
+    out = run(spec, inputs)[next(a.name for a in spec.args if a.role == "output")]
+    clamped = "clamped border" in spec.description
+    d = spec.description
+    candidates = []
+    for radius in (1, 2):
+        for sigma2 in [2.0 * scalar(spec, "sigma", "radius_sigma") ** 2] if "Gaussian" in spec.description else [None]:
+            want = np.zeros(GRID)
+            for (i, j), window in _neighbourhood(img, radius, clamped):
+                values = np.array([v for _, v in window])
+                if "2-D convolution" in d:
+                    taps = inputs[named(spec, "kernel2d", "weights", "taps")]
+                    want[i, j] = sum(taps[di + radius, dj + radius] * v for (di, dj), v in window) \
+                        if taps.shape[0] == 2 * radius + 1 else np.nan
+                elif "Gaussian" in d:
+                    wts = np.array([math.exp(-(di * di + dj * dj) / sigma2) for (di, dj), _ in window])
+                    want[i, j] = (wts * values).sum() / wts.sum()
+                elif "box blur" in d:
+                    want[i, j] = values.mean()
+                elif "Sobel" in d:
+                    gx = sum(dj * (2.0 if di == 0 else 1.0) * v for (di, dj), v in window)
+                    gy = sum(di * (2.0 if dj == 0 else 1.0) * v for (di, dj), v in window)
+                    want[i, j] = math.hypot(gx, gy)
+                else:
+                    want[i, j] = values.max() if "dilation" in d else values.min()
+            candidates.append(np.allclose(out, want, atol=1e-9))
+    assert any(candidates) and np.ptp(out) > 0
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_life_step_applies_the_birth_and_survival_rule_to_the_eight_neighbours(seed):
+    spec = build("Game of Life", seed)
+    inputs = draw_inputs(spec, seed)
+    cells = inputs[named(spec, "cells", "board", "alive")]
+    got = run(spec, inputs)
+    rule = next(r for r in LIFE_RULES if r in spec.description)
+    births, survivals = LIFE_RULES[rule]
+    h, w = cells.shape
+    periodic = "periodic" in spec.description
+    count = np.zeros_like(cells)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if (di, dj) != (0, 0):
+                if periodic:
+                    count += np.roll(cells, (-di, -dj), axis=(0, 1))
+                else:
+                    padded = np.pad(cells, 1)
+                    count += padded[1 + di:1 + di + h, 1 + dj:1 + dj + w]
+    want = np.where(cells == 1, np.isin(count, survivals), np.isin(count, births)).astype(int)
+    np.testing.assert_array_equal(got[named(spec, "next_cells", "new_board", "cells_out")], want)
+    if has(spec, "counts", "live_neighbours"):
+        np.testing.assert_array_equal(got[named(spec, "counts", "live_neighbours")], count)
+
+
+def test_every_form_is_tested():
+    tested = {"dense layer", "row matmul", "nearest centroid", "attention", "tensor polynomial", "chain energy",
+              "cell quadrature", "neighbourhood filter", "Game of Life"}
+    assert set(NESTED_FORMS) == tested
