@@ -1,66 +1,243 @@
-"""Combined: loops, branches, math, vectors, helpers and atomics in one kernel."""
+"""Combined: loops, branches, math, vectors, helpers and atomics in one kernel, as one computation.
+
+A kernel is a small pipeline over the thread's data, each stage feeding the next, the way a loss or
+a post-processing kernel is written:
+1. one or two sources, each a computation with a name: a loop form (control_flow's `LOOP_FORMS`: a
+   filter, a series, a Newton iteration, a bisection in a `while`), a piecewise form
+   (multi_conditional's), a vector quantity (a speed, a distance, a projection on an axis, a kinetic
+   energy) or an arithmetic formula;
+2. a stage through a `@wp.func` helper with a purpose (`HELPERS`): a loss of the residual against a
+   target (Huber with its branch, pseudo-Huber, log-cosh, Cauchy, squared), a soft clip, a sigmoid
+   gate, or a blend of the two sources;
+3. often a reduction with atomics: the total into one slot, sums (and counts) per group through an
+   index array, or the peak with `atomic_max`;
+4. the result stored per thread.
+"""
 from __future__ import annotations
 
 import random
+from typing import Callable, NamedTuple
 
 from synthesis.categories import control_flow, multi_conditional
-from synthesis.categories.common import add_inputs, add_output, call_helper, float_helper, pick_dim, realistic_extras
-from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, ExprGen, KernelWriter, formula_features
+from synthesis.categories.common import add_inputs, early_return, pick_dim
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
+
+
+class Helper(NamedTuple):
+    """A `@wp.func` with a purpose: its parameters (the value first, then the scalar knobs with the
+    values a kernel passes), its body, and a bound on |result| for |value| <= 1 (scaled by callers)."""
+
+    params: tuple[str, ...]
+    knobs: tuple[tuple[str, tuple[float, ...]], ...]  # (name, choices) of each parameter after the value
+    body: tuple[str, ...]
+    bound: Callable[[float, tuple[float, ...]], float]  # (|value| bound, knob values) -> |result| bound
+
+
+HELPERS: dict[str, Helper] = {
+    "huber": Helper(("r", "delta"), (("delta", (0.5, 1.0, 1.5)),),
+                    ("a = wp.abs(r)", "if a <= delta:", "    return 0.5 * r * r", "return delta * (a - 0.5 * delta)"),
+                    lambda m, k: 0.5 * m * m + k[0] * m),
+    "pseudo_huber": Helper(("r", "delta"), (("delta", (0.5, 1.0, 2.0)),),
+                           ("t = r / delta", "return delta * delta * (wp.sqrt(1.0 + t * t) - 1.0)"),
+                           lambda m, k: k[0] * m + 1.0),
+    "log_cosh": Helper(("r",), (), ("return wp.log(wp.cosh(r))",), lambda m, k: m + 1.0),
+    "cauchy": Helper(("r", "c"), (("c", (0.5, 1.0, 2.0)),),
+                     ("t = r / c", "return 0.5 * c * c * wp.log(1.0 + t * t)"), lambda m, k: k[0] * k[0] * (m / k[0] + 1.0)),
+    "squared_error": Helper(("r",), (), ("return 0.5 * r * r",), lambda m, k: 0.5 * m * m),
+    "soft_clip": Helper(("x", "limit"), (("limit", (0.5, 1.0, 2.0)),),
+                        ("return limit * wp.tanh(x / limit)",), lambda m, k: k[0]),
+    "sigmoid": Helper(("x",), (), ("return 1.0 / (1.0 + wp.exp(-x))",), lambda m, k: 1.0),
+    "blend": Helper(("a", "b", "t"), (), ("return a + t * (b - a)",), lambda m, k: 2.0 * m),
+}
+LOSSES = ("huber", "pseudo_huber", "log_cosh", "cauchy", "squared_error")
+
+
+def helper(w: KernelWriter, kind: str) -> str:
+    """The helper `kind` written once into the kernel's module, named for what it does (with the
+    kernel's suffix: kernels share Warp modules)."""
+    name = f"{kind}_{w.name.split('_')[-1]}"
+    if name not in w.helper_names:
+        spec = HELPERS[kind]
+        params = ", ".join(f"{p}: float" for p in spec.params)
+        w.add_helper(f"@wp.func\ndef {name}({params}) -> float:\n" + "".join(f"    {line}\n" for line in spec.body)
+                     .rstrip("\n"), name)
+        w.feature(f"@wp.func helper ({kind.replace('_', ' ')})")
+    return name
+
+
+def call(w: KernelWriter, kind: str, *values: Expr) -> Expr:
+    """A call of helper `kind` on `values`, its knobs passed as kernel parameters or literals."""
+    spec = HELPERS[kind]
+    knobs = []
+    for knob, choices in spec.knobs:
+        value = w.rng.choice(choices)
+        knobs.append(value)
+        values += (w.add_scalar(knob, "float32", value) if w.rng.random() < 0.5
+                   else Expr(fmt_float(value), "float32", value, None, lit=True),)
+    mag = spec.bound(max(v.mag for v in values[: len(spec.params) - len(spec.knobs)]), tuple(knobs))
+    return Expr(f"{helper(w, kind)}({', '.join(v.src for v in values)})", "float32", mag, None)
+
+
+# ---- sources ------------------------------------------------------------------------------------
+
+
+def _floats(w: KernelWriter, loads: list[str]) -> list[str]:
+    return [n for n in loads if w.arg(n).dtype == "float32"]
+
+
+def loop_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+    form = w.rng.choice(control_flow.FLOAT_LOOP_FORMS)
+    return control_flow.LOOP_FORMS[form](w, _floats(w, loads))[0].value
+
+
+def while_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+    return control_flow.LOOP_FORMS["bisection while"](w, _floats(w, loads))[0].value
+
+
+def piecewise_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+    built = multi_conditional.draw_pieces(multi_conditional.Draw(w, _floats(w, loads)), 1, multi_conditional.FLOAT_FORMS)
+    return built[0][0].value if built else None
+
+
+def vector_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+    """A scalar quantity of vectors: a speed, a distance between two points, the component along an
+    axis, a kinetic energy."""
+    rng = w.rng
+    kind = rng.choice(["speed", "distance", "projection", "kinetic energy"])
+    if kind in ("speed", "kinetic energy"):
+        v = w.load(w.add_array(rng.choice(["vel", "velocity"]), "vec3", "input"))
+        if kind == "speed":
+            value = Expr(f"wp.length({v.src})", "float32", 1.8, None)
+        else:
+            m = w.load(w.add_array(rng.choice(["mass", "m"]), "float32", "input", low=0.25, high=2.0, grid_bits=4))
+            value = Expr(f"0.5 * {m.src} * wp.dot({v.src}, {v.src})", "float32", 3.0, None, atom=False)
+    elif kind == "distance":
+        p = w.load(w.add_array(rng.choice(["pos", "points"]), "vec3", "input"))
+        q = w.load(w.add_array(rng.choice(["anchor", "target_pos", "goal"]), "vec3", "input"))
+        d = w.assign(Expr(f"{p.src} - {q.src}", "vec3", 2.0, None, atom=False), "d")
+        value = Expr(f"wp.length({d.src})", "float32", 3.5, None)
+    else:
+        f = w.load(w.add_array(rng.choice(["force", "flow", "field"]), "vec3", "input"))
+        n = w.load(w.add_array(rng.choice(["normal", "axis", "direction"]), "vec3", "input"))
+        value = Expr(f"wp.dot({f.src}, wp.normalize({n.src}))", "float32", 1.8, None)
+    w.feature(f"vector quantity ({kind})")
+    return value
+
+
+def formula_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+    drawn = gen.arith_formula()
+    if drawn is None:
+        return None
+    w.feature(drawn[1])
+    return drawn[0]
+
+
+SOURCES: dict[str, Callable[[KernelWriter, ExprGen, list[str]], Expr | None]] = {
+    "loop": loop_source,
+    "while": while_source,
+    "piecewise": piecewise_source,
+    "vector": vector_source,
+    "formula": formula_source,
+}
+
+
+# ---- stages -------------------------------------------------------------------------------------
+
+
+def loss_stage(w: KernelWriter, values: list[Expr]) -> Expr:
+    """The loss of the residual against a target input."""
+    target = w.load(w.add_array(w.rng.choice(["target", "label", "y_true", "reference"]), "float32", "input",
+                                low=-2.0, high=2.0))
+    r = w.assign(Expr(f"{values[0].src} - {target.src}", "float32", values[0].mag + 2.0, None, atom=False), "r")
+    kind = w.rng.choice(LOSSES)
+    w.feature(f"loss against a target ({kind.replace('_', ' ')})")
+    return w.assign(call(w, kind, r), "loss")
+
+
+def clip_stage(w: KernelWriter, values: list[Expr]) -> Expr:
+    return w.assign(call(w, "soft_clip", values[0]), "clipped")
+
+
+def gate_stage(w: KernelWriter, values: list[Expr]) -> Expr:
+    """value * sigmoid(gate): the gate from the second source, or from an input of its own."""
+    if len(values) > 1:
+        gate_in = values[1]
+    else:
+        gate_in = w.load(w.add_array(w.rng.choice(["gate", "logit", "g"]), "float32", "input", low=-3.0, high=3.0))
+    g = w.assign(call(w, "sigmoid", gate_in), "gate")
+    w.feature("sigmoid gate")
+    return w.assign(Expr(f"{g.src} * {values[0].src}", "float32", values[0].mag, None, atom=False), "gated")
+
+
+def blend_stage(w: KernelWriter, values: list[Expr]) -> Expr:
+    """A blend of the two sources by a weight: a parameter, or an input in [0, 1] per thread."""
+    if w.rng.random() < 0.5:
+        t = w.add_scalar(w.rng.choice(["alpha", "mix", "t"]), "float32", w.rng.choice([0.25, 0.5, 0.75]))
+    else:
+        t = w.load(w.add_array(w.rng.choice(["weight", "alpha_in", "t_in"]), "float32", "input", low=0.0, high=1.0))
+    w.feature("blend of two computations")
+    return w.assign(call(w, "blend", values[0], values[1], t), "blended")
+
+
+STAGES: dict[str, tuple[Callable[[KernelWriter, list[Expr]], Expr], int]] = {
+    "loss": (loss_stage, 1),
+    "soft clip": (clip_stage, 1),
+    "gate": (gate_stage, 1),
+    "blend": (blend_stage, 2),
+}
+
+
+def reduce(w: KernelWriter, value: Expr) -> None:
+    """A reduction of the per-thread result with atomics: the total, per-group sums (and counts)
+    through an index array, or the peak."""
+    rng = w.rng
+    kind = rng.choice(["total", "groups", "peak"])
+    n = w.dim[0]
+    if kind == "total":
+        total = w.add_array(rng.choice(["total", "loss_sum", "acc"]), "float32", "output", shape=(1,))
+        w.emit(f"wp.atomic_add({total}, 0, {value.src})")
+        w.note_bound(total, n * value.mag)
+    elif kind == "groups":
+        groups = rng.choice([4, 8, 16])
+        index = w.add_array(rng.choice(["group", "segment", "batch_id"]), "int32", "index", index_high=groups - 1)
+        g = w.load(index)
+        sums = w.add_array(rng.choice(["group_sum", "per_group"]), "float32", "output", shape=(groups,))
+        w.emit(f"wp.atomic_add({sums}, {g.src}, {value.src})")
+        w.note_bound(sums, n * value.mag)
+        if rng.random() < 0.5:
+            counts = w.add_array("group_count", "int32", "output", shape=(groups,))
+            w.emit(f"wp.atomic_add({counts}, {g.src}, 1)")
+            w.note_bound(counts, float(n))
+    else:
+        peak = w.add_array(rng.choice(["peak", "max_value"]), "float32", "output", shape=(1,))
+        w.emit(f"wp.atomic_max({peak}, 0, {value.src})")
+        w.note_bound(peak, value.mag)
+    w.feature(f"atomic reduction ({kind})")
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "combined", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
-    ops = tuple(rng.sample(ARITH_OPS, 5)) + tuple(rng.sample(MATH_OPS, 3))
-    if rng.random() < 0.5:
-        ops += tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2)))
-    gen = ExprGen(w, ops, loads=loads)
-    realistic_extras(w, gen, loads)
-    parts = rng.sample(["branch", "loop", "while", "helper", "vector", "atomic", "where", "formula", "piecewise"],
-                       rng.randint(2, 4))
-    for part in parts:
-        if part == "branch":
-            control_flow.if_else(w, gen)
-        elif part in ("loop", "while"):
-            # a loop with a purpose (a filter, a series, a Newton iteration; a bisection for `while`)
-            floats = [n for n in gen.loads if w.arg(n).dtype == "float32"]
-            form = "bisection while" if part == "while" else rng.choice(control_flow.FLOAT_LOOP_FORMS)
-            for result in control_flow.LOOP_FORMS[form](w, floats):
-                w.assign(result.value, "lp")
-        elif part == "where":
-            w.assign(gen.where(2))
-        elif part == "formula":
-            drawn = gen.arith_formula()
-            if drawn is None:  # no named value to build it on
-                parts = [p for p in parts if p != "formula"]
-            else:
-                w.assign(drawn[0], "f")
-                w.feature(drawn[1])
-        elif part == "piecewise":
-            # a piecewise form (a dead zone, a Huber loss, an upwind difference, ...) feeds the rest
-            floats = [n for n in gen.loads if w.arg(n).dtype == "float32"]
-            draw = multi_conditional.Draw(w, floats)
-            for built in multi_conditional.draw_pieces(draw, 1, multi_conditional.FLOAT_FORMS):
-                for r in built:
-                    w.assign(r.value, "pw")
-        elif part == "helper":
-            w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(1, 3))))
-        elif part == "vector":
-            vecs = add_inputs(w, "vec3", 1)
-            gen.loads.extend(vecs)
-            w.assign(gen.vec_scalar("vec3", 1), "s")
-        else:
-            bins = rng.choice([1, 8, 16])
-            target = w.add_array("acc", "float32", "output", shape=(bins,))
-            v = gen.float_expr(1, exact=True)
-            if v.q is None or (w.dim[0] * v.mag + 1) * 2.0**v.q >= 2.0**24 or not w.varies(v.src):
-                v = w.load(loads[0])  # a sum of one value per bin would be the same in every bin
-            slot = "0" if bins == 1 else f"tid % {bins}"  # one bin: a single total (`tid % 1` is always 0)
-            w.emit(f"wp.atomic_add({target}, {slot}, {v.src})")
-            w.note_bound(target, w.dim[0] * v.mag)
-    w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
-    w.feature(", ".join(parts))
-    for name in formula_features(w.lines + w.helpers):
-        w.feature(name)
+    gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 5)), loads=loads)
+    if rng.random() < 0.15:
+        early_return(w)
+    stage = rng.choice(list(STAGES))
+    build_stage, needs = STAGES[stage]
+    # a gate reads its second source where there is one; a loss and a clip use only the first
+    count = 2 if needs == 2 or (stage == "gate" and rng.random() < 0.5) else 1
+    values: list[Expr] = []
+    sources = []
+    for kind in rng.sample(list(SOURCES), len(SOURCES)):
+        if len(values) >= count:
+            break
+        value = SOURCES[kind](w, gen, loads)
+        if value is not None:
+            values.append(w.assign(value, "s"))
+            sources.append(kind)
+    result = build_stage(w, values)
+    if rng.random() < 0.6:
+        reduce(w, result)
+    w.store(w.add_array(rng.choice(["out", "result", "dst", "res", "output"]), "float32", "output"), result)
+    w.feature(" + ".join(sources) + f" -> {stage}")
     return w.finish("Combined kernel")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import types
 
 import numpy as np
 from hypothesis import given, settings
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 from synthesis.categories.nested_loop import LIFE_RULES, NESTED_FORMS
 from synthesis.exprgen import KernelWriter
-from synthesis.sampled_run import _runnable_source
+from tests.synthesis.python_run import draw_inputs, run
 
 SEEDS = st.integers(0, 2**32 - 1)
 PROPERTY = settings(max_examples=12, deadline=None, derandomize=True)
@@ -26,55 +25,11 @@ ROWS = 24  # threads of a 1-D form
 GRID = (9, 7)  # pixels of a 2-D form
 
 
-def _wp() -> types.SimpleNamespace:
-    def atomic_add(array, index, value):
-        array[index] += value
-
-    return types.SimpleNamespace(
-        tid=None, min=min, max=max, abs=abs, clamp=lambda x, lo, hi: min(max(x, lo), hi), sqrt=math.sqrt,
-        exp=math.exp, sin=math.sin, cos=math.cos, tanh=math.tanh, dot=lambda a, b: float(np.dot(a, b)),
-        where=lambda c, a, b: a if c else b, atomic_add=atomic_add)
-
-
 def build(form: str, seed: int):
     build_form, ndim = NESTED_FORMS[form]
     w = KernelWriter(random.Random(seed), "k", "nested_loop", seed, (ROWS,) if ndim == 1 else GRID)
     build_form(w)
     return w.finish("test")
-
-
-def draw_inputs(spec, seed: int) -> dict[str, np.ndarray]:
-    """Every input array on its grid (`low..high` in steps of 2**-grid_bits), vectors with a last axis."""
-    rng = np.random.default_rng(seed)
-    arrays = {}
-    for a in spec.args:
-        if a.role not in ("input", "inout"):
-            continue
-        width = {"vec2": 2, "vec3": 3}.get(a.dtype, 1)
-        shape = tuple(a.shape) + ((width,) if width > 1 else ())
-        step = 2.0 ** -a.grid_bits
-        ints = rng.integers(round(a.low / step), round(a.high / step) + 1, size=shape)
-        arrays[a.name] = ints.astype(np.int64) if a.dtype == "int32" else ints * step
-    return arrays
-
-
-def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The kernel's body run once per thread; returns the written arrays (inout ones included)."""
-    wp = _wp()
-    names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
-    exec(compile(_runnable_source(spec), spec.name, "exec"), names)
-    arrays = {k: v.copy() for k, v in inputs.items()}
-    written = []
-    for a in spec.args:
-        if a.role == "output":
-            arrays[a.name] = np.zeros(a.shape, dtype=np.int64 if a.dtype == "int32" else np.float64)
-        if a.role in ("output", "inout"):
-            written.append(a.name)
-    args = [a.value if a.role == "scalar" else arrays[a.name] for a in spec.args]
-    for point in np.ndindex(*spec.dim):
-        wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
-        names[spec.name](*args)
-    return {n: arrays[n] for n in written}
 
 
 def named(spec, *hints: str) -> str:
