@@ -2,19 +2,15 @@ import warp as wp
 
 
 @wp.func
-def comb_902a2f9874_fn0(a: float, b: float, c: float) -> float:
-    m = a - 2.125
-    return wp.min(b, wp.log(wp.abs(m) + 1.0)) + c
+def soft_clip_902a2f9874(x: float, limit: float) -> float:
+    return limit * wp.tanh(x / limit)
 
 @wp.kernel
-def comb_902a2f9874(vals: wp.array(dtype=float), inp: wp.array[wp.float32], count: int, acc: wp.array(dtype=wp.float32), y_out: wp.array(dtype=wp.float32)):
+def comb_902a2f9874(velocity: wp.array[wp.vec3], m: wp.array[wp.float32], limit: float, max_value: wp.array(dtype=wp.float32), result: wp.array[float]):
     tid = wp.tid()
-    if tid >= count:
-        return
-    vals_v = vals[tid]
-    inp_v = inp[tid]
-    wp.atomic_add(acc, tid % 8, inp_v)
-    f1 = inp_v * inp_v + vals_v * vals_v
-    v2 = wp.where(vals_v > f1, inp_v, wp.floor(f1))
-    v3 = comb_902a2f9874_fn0(wp.clamp(v2 + inp_v, -4.0, 4.0), wp.clamp(inp_v - 2.1875, -4.0, 4.0), 0.3125)
-    y_out[tid] = (0.3125 * f1) + v3
+    velocity_v = velocity[tid]
+    m_v = m[tid]
+    s1 = 0.5 * m_v * wp.dot(velocity_v, velocity_v)
+    clipped2 = soft_clip_902a2f9874(s1, limit)
+    wp.atomic_max(max_value, 0, clipped2)
+    result[tid] = clipped2

@@ -2,16 +2,16 @@ import warp as wp
 
 
 @wp.kernel
-def nest_45c7dfcb78(vals: wp.array[wp.float32], u: wp.array(dtype=wp.float32), kern: wp.array2d(dtype=wp.float32), dst: wp.array[wp.float32]):
+def nest_45c7dfcb78(xy: wp.array[wp.vec2], poly2d: wp.array2d(dtype=wp.float32), poly_out: wp.array[wp.float32], dy_out: wp.array[float]):
     tid = wp.tid()
-    vals_v = vals[tid]
-    u_v = u[tid]
-    total1 = float(0.0)
-    for r in range(3):
-        acc2 = float(0.0)
-        for c in range(8):
-            if min(vals_v, u_v) > kern[r, c]:
-                break
-            acc2 = acc2 + (kern[r, c] - wp.min(wp.abs(u_v), float(c)))
-        total1 = total1 + acc2
-    dst[tid] = total1
+    xy_v = xy[tid]
+    val1 = float(0.0)
+    dval2 = float(0.0)
+    for a in range(poly2d.shape[1]):
+        row = float(0.0)
+        for b in range(4):
+            row = row * xy_v[0] + poly2d[b, a]
+        dval2 = dval2 * xy_v[1] + val1
+        val1 = val1 * xy_v[1] + row
+    poly_out[tid] = val1
+    dy_out[tid] = dval2

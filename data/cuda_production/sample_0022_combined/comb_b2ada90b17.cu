@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 100; wp.constant; gather through an index array; weighted average; while; bisection (square root); atomic, formula, while)
+// Combined kernel (1-D launch 100; ELU; fixed-point iteration (Kepler's equation); blend of two computations; @wp.func helper (blend); piecewise + loop -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_b2ada90b17` (see comb_b2ada90b17.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,34 +11,15 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
+__device__ float blend_b2ada90b17(float a, float b, float t)
 {
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+    return a + t * (b - a);
 }
-
-__device__ __forceinline__ void warp_atomic_add(float* address, float val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
-constexpr float GAIN_B2ADA90B17 = 1.875f;
 
 __global__ void comb_b2ada90b17(
     const float* __restrict__ p,
     const float* __restrict__ q,
-    const int* __restrict__ perm,
-    float* acc,
+    const float* __restrict__ alpha_in,
     float* dst,
     int n)
 {
@@ -46,27 +27,21 @@ __global__ void comb_b2ada90b17(
     if (tid >= n)
         return;
 
-    int perm_v = perm[tid];
-    float p_g = p[perm_v];
     float p_v = p[tid];
     float q_v = q[tid];
-    warp_atomic_add(&acc[tid % 16], p_v);
-    float f1 = 0.75f * p_v + 0.25f * p_g;
-    float v2 = fabsf(p_v);
-    float lo3 = 0.0f;
-    float hi4 = 2.0f;
-    int it5 = 0;
-    while (it5 < 10) {
-        float mid = 0.5f * (lo3 + hi4);
-        if (mid * mid > v2) {
-            hi4 = mid;
-        } else {
-            lo3 = mid;
-        }
-        it5 += 1;
+    float alpha_in_v = alpha_in[tid];
+    float act1 = 0.0f;
+    if (p_v > 0.0f) {
+        act1 = p_v;
+    } else {
+        act1 = 1.0f * (expf(p_v) - 1.0f);
     }
-    float lp6 = 0.5f * (lo3 + hi4);
-    dst[tid] = lp6 - q_v - GAIN_B2ADA90B17 - f1;
+    float ecc_anom2 = q_v;
+    for (int it = 0; it < 8; ++it) {
+        ecc_anom2 = q_v + 0.125f * sinf(ecc_anom2);
+    }
+    float blended3 = blend_b2ada90b17(act1, ecc_anom2, alpha_in_v);
+    dst[tid] = blended3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,12 +80,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -217,9 +186,8 @@ int main(int argc, char** argv)
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [100] of float32
     fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<int> h_perm((size_t)n * 1);  // index, shape [100] of int32
-    fill_int(h_perm.data(), h_perm.size(), seed, 2, 0, 100U);
-    std::vector<float> h_acc(16);  // output, shape [16] of float32
+    std::vector<float> h_alpha_in((size_t)n * 1);  // input, shape [100] of float32
+    fill_float(h_alpha_in.data(), h_alpha_in.size(), seed, 2, 0, 1025U, 0.0009765625f);
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [100] of float32
 
     // Device buffers
@@ -231,14 +199,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    int* d_perm = nullptr;
-    const size_t bytes_perm = h_perm.size() * sizeof(h_perm[0]);
-    CUDA_CHECK(cudaMalloc(&d_perm, bytes_perm));
-    CUDA_CHECK(cudaMemcpy(d_perm, h_perm.data(), bytes_perm, cudaMemcpyHostToDevice));
-    float* d_acc = nullptr;
-    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
-    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
-    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float* d_alpha_in = nullptr;
+    const size_t bytes_alpha_in = h_alpha_in.size() * sizeof(h_alpha_in[0]);
+    CUDA_CHECK(cudaMalloc(&d_alpha_in, bytes_alpha_in));
+    CUDA_CHECK(cudaMemcpy(d_alpha_in, h_alpha_in.data(), bytes_alpha_in, cudaMemcpyHostToDevice));
     float* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
@@ -248,10 +212,9 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -260,7 +223,6 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
             dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -277,7 +239,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_alpha_in, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -304,8 +266,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q + bytes_perm;
-        const size_t bytes_written = bytes_acc + bytes_dst;
+        const size_t bytes_read = bytes_p + bytes_q + bytes_alpha_in;
+        const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -326,8 +288,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_perm));
-        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_alpha_in));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
@@ -335,14 +296,12 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 464) {
-        fprintf(stderr, "%s: expected 464 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 400) {
+        fprintf(stderr, "%s: expected 400 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.02f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 64), 100,
-                       0.0007875f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
+                       0.0006000000000000001f, 0.0001f, stats);
     printf("%s comb_b2ada90b17: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -353,13 +312,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_perm, d_acc, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -380,8 +339,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_perm));
-    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_alpha_in));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 128; per-trip coefficient table; 2x3 loops, argument bound)
+// Nested-loop kernel (2-D launch 32x16; bound from .shape; Conway's Game of Life step (periodic neighbourhood))
 // Standalone CUDA translation of the Warp kernel `nest_fbbb55055d` (see nest_fbbb55055d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,36 +12,39 @@
 #include <vector>
 
 __global__ void nest_fbbb55055d(
-    const float* __restrict__ a,
-    const float* __restrict__ x,
-    const float* __restrict__ table,
-    int table_dim1,
-    const float* __restrict__ coef,
-    int coef_dim1,
-    int inner,
-    const float* __restrict__ coef2,
-    float* output,
-    int n)
+    const int* __restrict__ cells,
+    int cells_dim0,
+    int cells_dim1,
+    int* next_cells,
+    int next_cells_dim1,
+    int* counts,
+    int counts_dim1,
+    int dim0,
+    int dim1)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
         return;
 
-    float a_v = a[tid];
-    float x_v = x[tid];
-    float total1 = 0.0f;
-    for (int r = 0; r < 2; ++r) {
-        float acc2 = 0.0f;
-        for (int c = 0; c < inner; ++c) {
-            acc2 = acc2 + table[tid * table_dim1 + c] * coef[r * coef_dim1 + c] * x_v;
+    int cells_v = cells[i * cells_dim1 + j];
+    int neighbours1 = 0;
+    for (int di = -1; di < 2; ++di) {
+        for (int dj = -1; dj < 2; ++dj) {
+            int ii = (i + di + cells_dim0) % cells_dim0;
+            int jj = (j + dj + cells_dim1) % cells_dim1;
+            neighbours1 += cells[ii * cells_dim1 + jj];
         }
-        float acc3 = acc2;
-        for (int d = 0; d < 3; ++d) {
-            acc3 = acc3 + coef2[d] * -a_v;
-        }
-        total1 = total1 + acc3;
     }
-    output[tid] = total1;
+    neighbours1 -= cells_v;
+    int next_state2 = 0;
+    if (cells_v == 1 && (neighbours1 == 2 || neighbours1 == 3)) {
+        next_state2 = 1;
+    } else if (cells_v == 0 && neighbours1 == 3) {
+        next_state2 = 1;
+    }
+    next_cells[i * next_cells_dim1 + j] = next_state2;
+    counts[i * counts_dim1 + j] = neighbours1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -75,11 +78,10 @@ static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
     return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
 }
 
-// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
-static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
 {
     for (size_t i = 0; i < count; ++i)
-        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -89,42 +91,20 @@ struct CheckStats {
     size_t mismatches = 0;
 };
 
-template <typename T> struct CheckType;  // one specialisation per float type this program checks
-template <> struct CheckType<float> {
-    static double value(float x) { return x; }
-    static constexpr double rel_floor = 1e-30;
-    static constexpr int digits = 9;
-};
-
-template <typename T>
-static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
-                         CheckStats& stats)
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
 {
-    const double rel_floor = CheckType<T>::rel_floor;
-    const int digits = CheckType<T>::digits;
     size_t first_bad = count;
     for (size_t i = 0; i < count; ++i) {
-        const double got_i = CheckType<T>::value(got[i]);
-        const double want_i = CheckType<T>::value(want[i]);
-        double diff = std::fabs(got_i - want_i);
-        double rel = diff / std::max(std::fabs(want_i), rel_floor);
-        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
-        double allowed = atol + rtol * std::fabs(want_i);
-        if (!same_nan) {
-            stats.max_abs = std::max(stats.max_abs, diff);
-            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
-            if (diff > 0.0)
-                stats.max_rel = std::max(stats.max_rel, rel);
-        }
-        if (!same_nan && !(diff <= allowed)) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
             if (first_bad == count)
                 first_bad = i;
             ++stats.mismatches;
         }
     }
     if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
-                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
     return first_bad == count;
 }
 
@@ -145,7 +125,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 524288;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -179,56 +159,38 @@ int main(int argc, char** argv)
     const uint32_t seed = 2279425565U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 128;
+    const int dim0 = bench ? bench_outer : 32;
+    const int dim1 = 16;
 
     // Inputs (host)
-    std::vector<float> h_a((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_x((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_x.data(), h_x.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_table((size_t)n * 3);  // input, shape [128, 3] of float32
-    fill_float(h_table.data(), h_table.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_coef(6);  // input, shape [2, 3] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    const int inner = 3;
-    std::vector<float> h_coef2(3);  // input, shape [3] of float32
-    fill_float(h_coef2.data(), h_coef2.size(), seed, 5, -16, 33U, 0.0625f);
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<int> h_cells((size_t)dim0 * 16);  // input, shape [32, 16] of int32
+    fill_int(h_cells.data(), h_cells.size(), seed, 0, 0, 2U);
+    std::vector<int> h_next_cells((size_t)dim0 * 16);  // output, shape [32, 16] of int32
+    std::vector<int> h_counts((size_t)dim0 * 16);  // output, shape [32, 16] of int32
 
     // Device buffers
-    float* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_table = nullptr;
-    const size_t bytes_table = h_table.size() * sizeof(h_table[0]);
-    CUDA_CHECK(cudaMalloc(&d_table, bytes_table));
-    CUDA_CHECK(cudaMemcpy(d_table, h_table.data(), bytes_table, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_coef2 = nullptr;
-    const size_t bytes_coef2 = h_coef2.size() * sizeof(h_coef2[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef2, bytes_coef2));
-    CUDA_CHECK(cudaMemcpy(d_coef2, h_coef2.data(), bytes_coef2, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    int* d_cells = nullptr;
+    const size_t bytes_cells = h_cells.size() * sizeof(h_cells[0]);
+    CUDA_CHECK(cudaMalloc(&d_cells, bytes_cells));
+    CUDA_CHECK(cudaMemcpy(d_cells, h_cells.data(), bytes_cells, cudaMemcpyHostToDevice));
+    int* d_next_cells = nullptr;
+    const size_t bytes_next_cells = h_next_cells.size() * sizeof(h_next_cells[0]);
+    CUDA_CHECK(cudaMalloc(&d_next_cells, bytes_next_cells));
+    CUDA_CHECK(cudaMemcpy(d_next_cells, h_next_cells.data(), bytes_next_cells, cudaMemcpyHostToDevice));
+    int* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 block(16, 16);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_coef2, d_output, n);
+    nest_fbbb55055d<<<grid, block>>>(d_cells, dim0, 16, d_next_cells, 16, d_counts, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_next_cells.data(), d_next_cells, bytes_next_cells, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -236,7 +198,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_next_cells.data(), 1, bytes_next_cells, dump) == bytes_next_cells;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -252,7 +215,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_fbbb55055d<<<grid, block, 0, stream>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_coef2, d_output, n);
+            nest_fbbb55055d<<<grid, block, 0, stream>>>(d_cells, dim0, 16, d_next_cells, 16, d_counts, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -279,8 +242,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_a + bytes_x + bytes_table + bytes_coef + bytes_coef2;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_read = bytes_cells;
+        const size_t bytes_written = bytes_next_cells + bytes_counts;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -288,35 +251,32 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
         CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
         const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
-        printf("{\"kernel\": \"nest_fbbb55055d\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+        printf("{\"kernel\": \"nest_fbbb55055d\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_table));
-        CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_coef2));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_cells));
+        CUDA_CHECK(cudaFree(d_next_cells));
+        CUDA_CHECK(cudaFree(d_counts));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4096) {
+        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.006f, 0.0001f, stats);
+    ok &= check_int("next_cells", h_next_cells.data(), reinterpret_cast<const int*>(expected.data() + 0), 512, stats);
+    ok &= check_int("counts", h_counts.data(), reinterpret_cast<const int*>(expected.data() + 2048), 512, stats);
     printf("%s nest_fbbb55055d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -327,13 +287,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_coef2, d_output, n);
+        nest_fbbb55055d<<<grid, block>>>(d_cells, dim0, 16, d_next_cells, 16, d_counts, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_fbbb55055d<<<grid, block>>>(d_a, d_x, d_table, 3, d_coef, 3, inner, d_coef2, d_output, n);
+        nest_fbbb55055d<<<grid, block>>>(d_cells, dim0, 16, d_next_cells, 16, d_counts, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -352,11 +312,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_table));
-    CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_coef2));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_cells));
+    CUDA_CHECK(cudaFree(d_next_cells));
+    CUDA_CHECK(cudaFree(d_counts));
     return ok ? 0 : 1;
 }

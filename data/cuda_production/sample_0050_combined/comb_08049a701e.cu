@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; neighbour stencil (clamped); average stencil; reflecting walls; atomic, where, piecewise)
+// Combined kernel (1-D launch 500; early return; fixed-point iteration (Kepler's equation); loss against a target (cauchy); @wp.func helper (cauchy); loop -> loss)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,61 +11,36 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
+__device__ float cauchy_08049a701e(float r, float c)
 {
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(float* address, float val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
+    float t = r / c;
+    return 0.5f * c * c * logf(1.0f + t * t);
 }
 
 __global__ void comb_08049a701e(
-    const float* __restrict__ vals,
     const float* __restrict__ y,
-    const float* __restrict__ inp,
-    float* acc,
-    const float* __restrict__ pos,
-    const float* __restrict__ vel,
-    float* result,
-    int n)
+    int n,
+    const float* __restrict__ label,
+    float c,
+    float* res,
+    int num_threads)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    if (tid >= num_threads)
         return;
 
-    float vals_v = vals[tid];
-    float vals_left = vals[max(tid - 1, 0)];
-    float vals_right = vals[min(tid + 1, 499)];
-    float y_v = y[tid];
-    float inp_v = inp[tid];
-    float pos_v = pos[tid];
-    float vel_v = vel[tid];
-    float avg1 = (vals_left + vals_right) / 2.0f;
-    warp_atomic_add(&acc[tid % 8], avg1);
-    float v2 = inp_v >= 0.1875f ? vals_v + inp_v : cosf(avg1);
-    float x_new3 = pos_v + 0.125f * vel_v;
-    float v_new4 = vel_v;
-    if (x_new3 < -1.75f) {
-        x_new3 = -3.5f - x_new3;
-        v_new4 = -vel_v;
-    } else if (x_new3 > 1.25f) {
-        x_new3 = 2.5f - x_new3;
-        v_new4 = -vel_v;
+    if (tid >= n) {
+        return;
     }
-    result[tid] = tanhf(v_new4) / (fabsf(y_v) + 2.0f) + v2;
+    float y_v = y[tid];
+    float label_v = label[tid];
+    float ecc_anom1 = y_v;
+    for (int it = 0; it < 8; ++it) {
+        ecc_anom1 = y_v + 0.5f * sinf(ecc_anom1);
+    }
+    float r2 = ecc_anom1 - label_v;
+    float loss3 = cauchy_08049a701e(r2, c);
+    res[tid] = loss3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +144,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -203,61 +178,39 @@ int main(int argc, char** argv)
     const uint32_t seed = 2303749355U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 500;
+    const int num_threads = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_vals((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_inp((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_acc(8);  // output, shape [8] of float32
-    std::vector<float> h_pos((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_pos.data(), h_pos.size(), seed, 4, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_vel((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_vel.data(), h_vel.size(), seed, 5, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_y((size_t)num_threads * 1);  // input, shape [500] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const int n = 490;
+    std::vector<float> h_label((size_t)num_threads * 1);  // input, shape [500] of float32
+    fill_float(h_label.data(), h_label.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    const float c = 2.0f;
+    std::vector<float> h_res((size_t)num_threads * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float* d_vals = nullptr;
-    const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
-    CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
-    CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_acc = nullptr;
-    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
-    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
-    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_pos = nullptr;
-    const size_t bytes_pos = h_pos.size() * sizeof(h_pos[0]);
-    CUDA_CHECK(cudaMalloc(&d_pos, bytes_pos));
-    CUDA_CHECK(cudaMemcpy(d_pos, h_pos.data(), bytes_pos, cudaMemcpyHostToDevice));
-    float* d_vel = nullptr;
-    const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
-    CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
-    CUDA_CHECK(cudaMemcpy(d_vel, h_vel.data(), bytes_vel, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_label = nullptr;
+    const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
+    CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
+    CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_pos, d_vel, d_result, n);
+    comb_08049a701e<<<grid, block>>>(d_y, n, d_label, c, d_res, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -265,8 +218,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -282,7 +234,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_vals, d_y, d_inp, d_acc, d_pos, d_vel, d_result, n);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_y, n, d_label, c, d_res, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -309,8 +261,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_y + bytes_inp + bytes_pos + bytes_vel;
-        const size_t bytes_written = bytes_acc + bytes_result;
+        const size_t bytes_read = bytes_y + bytes_label;
+        const size_t bytes_written = bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -322,34 +274,28 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_pos));
-        CUDA_CHECK(cudaFree(d_vel));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_label));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2032) {
-        fprintf(stderr, "%s: expected 2032 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2000) {
+        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
-                       0.1f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 32), 500,
-                       0.00045000000000000004f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+                       0.0014f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -360,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_pos, d_vel, d_result, n);
+        comb_08049a701e<<<grid, block>>>(d_y, n, d_label, c, d_res, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_vals, d_y, d_inp, d_acc, d_pos, d_vel, d_result, n);
+        comb_08049a701e<<<grid, block>>>(d_y, n, d_label, c, d_res, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -385,12 +331,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_pos));
-    CUDA_CHECK(cudaFree(d_vel));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_label));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

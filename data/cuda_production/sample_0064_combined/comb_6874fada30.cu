@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 64; wp.constant; neighbour stencil (clamped); laplacian stencil; polynomial from a coefficient table (Horner loop), with its derivative; loop, where, atomic)
+// Combined kernel (1-D launch 64; polynomial from a coefficient table (Horner loop), with its derivative; polynomial (Horner form); blend of two computations; @wp.func helper (blend); atomic reduction (peak); loop + formula -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,36 +11,34 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
+__device__ __forceinline__ float atomicMaxFloat(float* address, float val)
 {
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
+    // leaving at once when the stored value already wins (it only moves one way)
+    int* address_as_int = reinterpret_cast<int*>(address);
+    int old = *address_as_int;
+    int assumed;
+    do {
+        assumed = old;
+        const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
+        if (result == assumed)
+            break;
+        old = atomicCAS(address_as_int, assumed, result);
+    } while (assumed != old);
+    return __int_as_float(old);
 }
 
-__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+__device__ float blend_6874fada30(float a, float b, float t)
 {
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
+    return a + t * (b - a);
 }
-
-constexpr float DAMPING_6874FADA30 = 0.3125f;
 
 __global__ void comb_6874fada30(
     const float* __restrict__ inp,
-    const float* __restrict__ q,
-    const float* __restrict__ y,
     const float* __restrict__ coef,
-    float* acc,
-    float* result,
+    float t,
+    float* max_value,
+    float* dst,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,20 +46,16 @@ __global__ void comb_6874fada30(
         return;
 
     float inp_v = inp[tid];
-    float inp_left = inp[max(tid - 1, 0)];
-    float inp_right = inp[min(tid + 1, 63)];
-    float q_v = q[tid];
-    float y_v = y[tid];
-    float lap1 = inp_left + inp_right - 2.0f * inp_v;
-    float y2 = 0.0f;
-    float dy3 = 0.0f;
-    for (int k = 0; k < 4; ++k) {
-        dy3 = dy3 * inp_v + y2;
-        y2 = y2 * inp_v + coef[k];
+    float y1 = 0.0f;
+    float dy2 = 0.0f;
+    for (int k = 0; k < 5; ++k) {
+        dy2 = dy2 * inp_v + y1;
+        y1 = y1 * inp_v + coef[k];
     }
-    float v4 = tid / 7 < 8 ? q_v : floorf(y_v);
-    warp_atomic_add(&acc[tid % 16], q_v);
-    result[tid] = lap1 + DAMPING_6874FADA30 - dy3 - v4;
+    float s3 = (2.5f * inp_v - 1.0625f) * inp_v - 1.125f;
+    float blended4 = blend_6874fada30(y1, s3, t);
+    atomicMaxFloat(&max_value[0], blended4);
+    dst[tid] = blended4;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +159,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -204,50 +198,39 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_coef(4);  // input, shape [4] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 3, -16, 33U, 0.0625f);
-    std::vector<float> h_acc(16);  // output, shape [16] of float32
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_coef(5);  // input, shape [5] of float32
+    fill_float(h_coef.data(), h_coef.size(), seed, 1, -16, 33U, 0.0625f);
+    const float arg_t = 0.25f;
+    std::vector<float> h_max_value(1);  // output, shape [1] of float32
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
     float* d_coef = nullptr;
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
     CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_acc = nullptr;
-    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
-    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
-    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_max_value = nullptr;
+    const size_t bytes_max_value = h_max_value.size() * sizeof(h_max_value[0]);
+    CUDA_CHECK(cudaMalloc(&d_max_value, bytes_max_value));
+    CUDA_CHECK(cudaMemcpy(d_max_value, h_max_value.data(), bytes_max_value, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_coef, d_acc, d_result, n);
+    comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -255,8 +238,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_max_value.data(), 1, bytes_max_value, dump) == bytes_max_value;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -272,7 +255,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_inp, d_q, d_y, d_coef, d_acc, d_result, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -299,8 +282,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_q + bytes_y + bytes_coef;
-        const size_t bytes_written = bytes_acc + bytes_result;
+        const size_t bytes_read = bytes_inp + bytes_coef;
+        const size_t bytes_written = bytes_max_value + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -320,25 +303,23 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_acc));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_max_value));
+        CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 320) {
-        fprintf(stderr, "%s: expected 320 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 260) {
+        fprintf(stderr, "%s: expected 260 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 16,
-                       0.0128f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 64), 64,
-                       0.00563125f, 0.0001f, stats);
+    ok &= check_values("max_value", h_max_value.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
+                       0.006200000000000001f, 0.0001f, stats);
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 4), 64,
+                       0.006200000000000001f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -349,13 +330,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_coef, d_acc, d_result, n);
+        comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_inp, d_q, d_y, d_coef, d_acc, d_result, n);
+        comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -375,10 +356,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_acc));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_max_value));
+    CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }
