@@ -828,7 +828,7 @@ class KernelWriter:
 
     def _parsed_module(self, text: str):
         """`ast.parse(text)` (a helper's module), parsed once per text; through the shared
-        `parse_module`, which float_helper's own check of the helper has just filled."""
+        `parse_module`."""
         key = ("module", text)
         tree = self._parse_cache.get(key)
         if tree is None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, call_helper, draw_formulas, float_helper,
-                                         float_statements, pick_dim, realistic_extras, unread)
+from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, draw_formulas, float_statements, pick_dim,
+                                         realistic_extras, unread)
+from synthesis.categories.helpers import call
 from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -28,8 +29,15 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
-    if rng.random() < 0.15:
-        w.assign(call_helper(gen, *float_helper(w, ops, rng.randint(2, 3))))
+    if rng.random() < 0.15:  # a helper with a purpose: a blend of two inputs, a squared error, a Huber loss
+        kind = rng.choice(["blend", "squared_error", "huber"] if len(loads) >= 2 else ["squared_error", "huber"])
+        a = w.load(loads[0])
+        if kind == "blend":
+            t = w.add_scalar(rng.choice(["alpha", "t", "mix"]), "float32", rng.choice([0.25, 0.5, 0.75]))
+            value = call(w, kind, a, w.load(loads[1]), t)
+        else:
+            value = call(w, kind, a)
+        w.store(add_output(w), value)
     stored = draw_formulas(gen, gen.arith_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
     float_statements(w, gen, rng.randint(0, 1 if stored else 4))
     for value in stored:

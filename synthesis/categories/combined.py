@@ -6,7 +6,7 @@ a post-processing kernel is written:
    filter, a series, a Newton iteration, a bisection in a `while`), a piecewise form
    (multi_conditional's), a vector quantity (a speed, a distance, a projection on an axis, a kinetic
    energy) or an arithmetic formula;
-2. a stage through a `@wp.func` helper with a purpose (`HELPERS`): a loss of the residual against a
+2. a stage through a `@wp.func` helper with a purpose (`helpers.HELPERS`): a loss of the residual against a
    target (Huber with its branch, pseudo-Huber, log-cosh, Cauchy, squared), a soft clip, a sigmoid
    gate, or a blend of the two sources;
 3. often a reduction with atomics: the total into one slot, sums (and counts) per group through an
@@ -16,67 +16,13 @@ a post-processing kernel is written:
 from __future__ import annotations
 
 import random
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from synthesis.categories import control_flow, multi_conditional
 from synthesis.categories.common import add_inputs, early_return, pick_dim
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter, fmt_float
+from synthesis.categories.helpers import LOSSES, call
+from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
-
-
-class Helper(NamedTuple):
-    """A `@wp.func` with a purpose: its parameters (the value first, then the scalar knobs with the
-    values a kernel passes), its body, and a bound on |result| for |value| <= 1 (scaled by callers)."""
-
-    params: tuple[str, ...]
-    knobs: tuple[tuple[str, tuple[float, ...]], ...]  # (name, choices) of each parameter after the value
-    body: tuple[str, ...]
-    bound: Callable[[float, tuple[float, ...]], float]  # (|value| bound, knob values) -> |result| bound
-
-
-HELPERS: dict[str, Helper] = {
-    "huber": Helper(("r", "delta"), (("delta", (0.5, 1.0, 1.5)),),
-                    ("a = wp.abs(r)", "if a <= delta:", "    return 0.5 * r * r", "return delta * (a - 0.5 * delta)"),
-                    lambda m, k: 0.5 * m * m + k[0] * m),
-    "pseudo_huber": Helper(("r", "delta"), (("delta", (0.5, 1.0, 2.0)),),
-                           ("t = r / delta", "return delta * delta * (wp.sqrt(1.0 + t * t) - 1.0)"),
-                           lambda m, k: k[0] * m + 1.0),
-    "log_cosh": Helper(("r",), (), ("return wp.log(wp.cosh(r))",), lambda m, k: m + 1.0),
-    "cauchy": Helper(("r", "c"), (("c", (0.5, 1.0, 2.0)),),
-                     ("t = r / c", "return 0.5 * c * c * wp.log(1.0 + t * t)"), lambda m, k: k[0] * k[0] * (m / k[0] + 1.0)),
-    "squared_error": Helper(("r",), (), ("return 0.5 * r * r",), lambda m, k: 0.5 * m * m),
-    "soft_clip": Helper(("x", "limit"), (("limit", (0.5, 1.0, 2.0)),),
-                        ("return limit * wp.tanh(x / limit)",), lambda m, k: k[0]),
-    "sigmoid": Helper(("x",), (), ("return 1.0 / (1.0 + wp.exp(-x))",), lambda m, k: 1.0),
-    "blend": Helper(("a", "b", "t"), (), ("return a + t * (b - a)",), lambda m, k: 2.0 * m),
-}
-LOSSES = ("huber", "pseudo_huber", "log_cosh", "cauchy", "squared_error")
-
-
-def helper(w: KernelWriter, kind: str) -> str:
-    """The helper `kind` written once into the kernel's module, named for what it does (with the
-    kernel's suffix: kernels share Warp modules)."""
-    name = f"{kind}_{w.name.split('_')[-1]}"
-    if name not in w.helper_names:
-        spec = HELPERS[kind]
-        params = ", ".join(f"{p}: float" for p in spec.params)
-        w.add_helper(f"@wp.func\ndef {name}({params}) -> float:\n" + "".join(f"    {line}\n" for line in spec.body)
-                     .rstrip("\n"), name)
-        w.feature(f"@wp.func helper ({kind.replace('_', ' ')})")
-    return name
-
-
-def call(w: KernelWriter, kind: str, *values: Expr) -> Expr:
-    """A call of helper `kind` on `values`, its knobs passed as kernel parameters or literals."""
-    spec = HELPERS[kind]
-    knobs = []
-    for knob, choices in spec.knobs:
-        value = w.rng.choice(choices)
-        knobs.append(value)
-        values += (w.add_scalar(knob, "float32", value) if w.rng.random() < 0.5
-                   else Expr(fmt_float(value), "float32", value, None, lit=True),)
-    mag = spec.bound(max(v.mag for v in values[: len(spec.params) - len(spec.knobs)]), tuple(knobs))
-    return Expr(f"{helper(w, kind)}({', '.join(v.src for v in values)})", "float32", mag, None)
 
 
 # ---- sources ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.exprgen import CONST_Q, MAX_FLOAT_MAG, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
+from synthesis.exprgen import CONST_Q, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -53,73 +53,6 @@ def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
 def unread(w: KernelWriter, dtype: str) -> bool:
     """Whether a variable of `dtype` (not a thread index) is still read by nothing."""
     return any(v.src not in w.tid_names and not w.is_read(v.src) for v in w.visible(dtype))
-
-
-HELPER_PARAM_MAG = 4.0
-HELPER_PARAMS = [("x", "y", "z"), ("a", "b", "c"), ("u", "v", "s"), ("p", "q", "r")]
-HELPER_LOCALS = ["t", "d", "h", "m", "e", "g"]
-
-
-def float_helper(w: KernelWriter, ops: tuple[str, ...], arity: int, depth: int = 2) -> tuple[str, int, float]:
-    """Emit an @wp.func taking `arity` floats; returns its name, arity and a bound on its result.
-
-    The body, one to three local statements and a return, reads every parameter and every local,
-    and never returns a parameter unchanged. It sees only its parameters, bounded by PARAM_MAG;
-    call sites pass bounded arguments.
-    """
-    from synthesis.realism import find_patterns
-
-    params = list(w.rng.choice(HELPER_PARAMS)[:arity])
-    name = f"{w.name}_fn{len(w.helpers)}"
-    sig = ", ".join(f"{p}: float" for p in params)
-    saved_scopes, saved_unused = w.scopes, w.unused
-    try:
-        for _ in range(20):
-            w.scopes = [{p: Expr(p, "float32", HELPER_PARAM_MAG, None) for p in params}]
-            w.unused = list(params)
-            gen = ExprGen(w, ops, leaf_prob=0.25)
-            body, local_names = [], w.rng.sample(HELPER_LOCALS, 3)
-            for local in local_names[:w.rng.randint(1, 3)]:
-                for _ in range(6):
-                    value = gen.float_expr(max(depth - 1, 1))
-                    if not (value.lit or value.atom or value.mag > MAX_FLOAT_MAG):  # no `h = r` aliases
-                        break
-                else:
-                    continue
-                body.append(f"    {local} = {value.src}")
-                w.scopes[0][local] = Expr(local, "float32", value.mag, value.q)
-                w.unused.append(local)
-            result = gen.float_expr(depth)
-            for var in list(w.scopes[0].values()):  # every parameter and local feeds the result
-                text = "\n".join(body) + result.src
-                if not reads(var.src).search(text.replace(f"    {var.src} = ", "")) \
-                        and result.mag * max(var.mag, 1.0) <= MAX_FLOAT_MAG:
-                    sym = w.rng.choice(["+", "-", "*"])
-                    mag = result.mag * var.mag if sym == "*" else result.mag + var.mag
-                    result = Expr(f"{result.operand()} {sym} {var.operand()}", "float32", mag, None, atom=False)
-            source = f"@wp.func\ndef {name}({sig}) -> float:\n" + "".join(line + "\n" for line in body) + \
-                f"    return {result.src}"
-            if body and not find_patterns(source):
-                break
-    finally:
-        w.scopes, w.unused = saved_scopes, saved_unused
-    w.add_helper(source, name)
-    w.feature("@wp.func helper")
-    return name, arity, result.mag
-
-
-def call_helper(gen: ExprGen, name: str, arity: int, mag: float) -> Expr:
-    """A call with bounded arguments: never all literals, never one value passed twice."""
-    for attempt in range(20):
-        exprs = [gen.float_expr(1) for _ in range(arity)]
-        if len({e.src for e in exprs}) == arity and not all(e.lit for e in exprs):
-            break
-    args = []
-    for e in exprs:
-        if e.mag > HELPER_PARAM_MAG:
-            e = Expr(f"wp.clamp({e.src}, -4.0, 4.0)", "float32", HELPER_PARAM_MAG, None)
-        args.append(e.src)
-    return Expr(f"{name}({', '.join(args)})", "float32", mag, None)
 
 
 # How a trip folds its value into a loop's accumulator when the value reads nothing that changes from

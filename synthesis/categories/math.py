@@ -1,6 +1,7 @@
 """Math: the formulas people write with transcendental and rounding builtins (a hypotenuse, a polar
 angle, a decay or an oscillation along the grid, a Cauchy loss, a gamma correction, a fractional part, a
-soft minimum) and such builtins mixed into arithmetic trees, sometimes via @wp.func.
+soft minimum) and such builtins mixed into arithmetic trees; sometimes a `@wp.func` helper with a purpose
+(a sigmoid, a softplus, a Gaussian falloff, a smoothstep, a soft clip, a robust loss) on an input.
 
 Some kernels sample Perlin noise as Warp's graph-capture example does (`state = wp.rand_init(seed)`,
 `wp.noise(state, frequency * p)` at a point built from the inputs): the seed and the frequency
@@ -10,10 +11,15 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, call_helper, draw_formulas, float_helper,
-                                         float_statements, pick_dim, realistic_extras, unread)
+from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, draw_formulas, float_statements, pick_dim,
+                                         realistic_extras, unread)
+from synthesis.categories.helpers import call
 from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
+
+
+# Helpers (synthesis.categories.helpers) a math kernel applies to an input.
+MATH_HELPERS = ("sigmoid", "softplus", "gaussian", "smoothstep", "soft_clip", "log_cosh", "pseudo_huber", "cauchy")
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
@@ -24,11 +30,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     ops = math_ops + formulas + tuple(rng.sample(ARITH_OPS, rng.randint(1, 4)))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
-    helper = float_helper(w, ops, rng.randint(1, 3)) if rng.random() < 0.35 else None
+    helper = rng.choice(MATH_HELPERS) if rng.random() < 0.35 else None
     stored = draw_formulas(gen, gen.math_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
     float_statements(w, gen, rng.randint(0, 1 if stored else 3))
-    if helper:
-        w.assign(call_helper(gen, *helper))
+    if helper:  # a helper with a purpose (a sigmoid, a Gaussian falloff, a smoothstep) on an input
+        w.store(add_output(w), call(w, helper, w.load(rng.choice(loads))))
     if rng.random() < 0.2:
         noise_field(rng, w, loads)
     for value in stored:

@@ -18,7 +18,6 @@ import random
 from contextlib import ExitStack
 from typing import Callable
 
-from synthesis.categories.common import pick_dim
 from synthesis.categories.control_flow import _temp
 from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
