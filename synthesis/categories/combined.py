@@ -2,13 +2,14 @@
 
 A kernel is a small pipeline over the thread's data, each stage feeding the next, the way a loss or
 a post-processing kernel is written:
-1. one or two sources, each a computation with a name: a loop form (control_flow's `LOOP_FORMS`: a
+1. a source, a computation with a name (two for a blend): a loop form (control_flow's `LOOP_FORMS`: a
    filter, a series, a Newton iteration, a bisection in a `while`), a piecewise form
    (multi_conditional's), a vector quantity (a speed, a distance, a projection on an axis, a kinetic
    energy) or an arithmetic formula;
 2. a stage through a `@wp.func` helper with a purpose (`helpers.HELPERS`): a loss of the residual against a
    target (Huber with its branch, pseudo-Huber, log-cosh, Cauchy, squared), a soft clip, a sigmoid
-   gate, or a blend of the two sources;
+   gate (its logit an input), or a blend of two estimates of one signal (a windowed filter and a
+   recurrent average of the same input);
 3. often a reduction with atomics: the total into one slot, sums (and counts) per group through an
    index array, or the peak with `atomic_max`;
 4. the result stored per thread.
@@ -106,18 +107,16 @@ def clip_stage(w: KernelWriter, values: list[Expr]) -> Expr:
 
 
 def gate_stage(w: KernelWriter, values: list[Expr]) -> Expr:
-    """value * sigmoid(gate): the gate from the second source, or from an input of its own."""
-    if len(values) > 1:
-        gate_in = values[1]
-    else:
-        gate_in = w.load(w.add_array(w.rng.choice(["gate", "logit", "g"]), "float32", "input", low=-3.0, high=3.0))
+    """value * sigmoid(gate), the gate's logit an input of its own."""
+    gate_in = w.load(w.add_array(w.rng.choice(["gate", "logit", "g"]), "float32", "input", low=-3.0, high=3.0))
     g = w.assign(call(w, "sigmoid", gate_in), "gate")
     w.feature("sigmoid gate")
     return w.assign(Expr(f"{g.src} * {values[0].src}", "float32", values[0].mag, None, atom=False), "gated")
 
 
 def blend_stage(w: KernelWriter, values: list[Expr]) -> Expr:
-    """A blend of the two sources by a weight: a parameter, or an input in [0, 1] per thread."""
+    """A blend of two estimates of one signal (`blend_sources`) by a weight: a parameter, or an input
+    in [0, 1] per thread."""
     if w.rng.random() < 0.5:
         t = w.add_scalar(w.rng.choice(["alpha", "mix", "t"]), "float32", w.rng.choice([0.25, 0.5, 0.75]))
     else:
@@ -132,6 +131,15 @@ STAGES: dict[str, tuple[Callable[[KernelWriter, list[Expr]], Expr], int]] = {
     "gate": (gate_stage, 1),
     "blend": (blend_stage, 2),
 }
+
+
+def blend_sources(w: KernelWriter, loads: list[str]) -> tuple[list[Expr], list[str]]:
+    """What a blend mixes: two estimates of one input signal, its windowed filter and its recurrent
+    average (or tanh state) over the thread's history, in either order."""
+    signal = w.rng.choice(_floats(w, loads))
+    forms = w.rng.sample(["windowed filter", "recurrent window"], 2)
+    values = [w.assign(control_flow.LOOP_FORMS[form](w, [signal])[0].value, "s") for form in forms]
+    return values, forms
 
 
 def reduce(w: KernelWriter, value: Expr) -> None:
@@ -170,12 +178,12 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         early_return(w)
     stage = rng.choice(list(STAGES))
     build_stage, needs = STAGES[stage]
-    # a gate reads its second source where there is one; a loss and a clip use only the first
-    count = 2 if needs == 2 or (stage == "gate" and rng.random() < 0.5) else 1
     values: list[Expr] = []
-    sources = []
+    sources: list[str] = []
+    if needs == 2:  # a blend mixes two estimates of one signal
+        values, sources = blend_sources(w, loads)
     for kind in rng.sample(list(SOURCES), len(SOURCES)):
-        if len(values) >= count:
+        if len(values) >= needs:
             break
         value = SOURCES[kind](w, gen, loads)
         if value is not None:
