@@ -12,8 +12,9 @@ from synthesis.exprgen import Expr, KernelWriter, fmt_float
 
 
 class Helper(NamedTuple):
-    """A `@wp.func` with a purpose: its parameters (the value first, then the scalar knobs with the
-    values a kernel passes), its body, and a bound on |result| for |value| <= 1 (scaled by callers)."""
+    """A `@wp.func` with a purpose: its parameters (the values first, then the scalar knobs, with the
+    choices a kernel passes for them), its body, and a bound on |result| from a bound on the values'
+    magnitude and the knobs drawn."""
 
     params: tuple[str, ...]
     knobs: tuple[tuple[str, tuple[float, ...]], ...]  # (name, choices) of each parameter after the value
