@@ -36,8 +36,7 @@ def draw_inputs(spec, seed: int) -> dict[str, np.ndarray]:
     for a in spec.args:
         if a.role not in ("input", "inout", "index"):
             continue
-        width = {"vec2": 2, "vec3": 3}.get(a.dtype, 1)
-        shape = tuple(a.shape) + ((width,) if width > 1 else ())
+        shape = tuple(a.shape) + ((a.width,) if a.width > 1 else ())  # the type registry's component count
         step = 2.0 ** -a.grid_bits
         ints = rng.integers(round(a.low / step), round(a.high / step) + 1, size=shape)
         arrays[a.name] = ints.astype(np.int64) if a.dtype == "int32" else ints * step
