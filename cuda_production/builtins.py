@@ -232,11 +232,28 @@ def _mat_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
     return emit
 
 
+def _mat_from_vectors(n: int, as_columns: bool) -> Callable[[list[CExpr]], CExpr]:
+    """`wp.matrix_from_rows(r0, r1, ...)` / `wp.matrix_from_cols(c0, c1, ...)`: element (r, c) is
+    component c of vector r, or component r of vector c."""
+    mt = f"mat{n}{n}"
+
+    def emit(args: list[CExpr]) -> CExpr:
+        def element(r: int, c: int) -> str:
+            vec, comp = (args[c], r) if as_columns else (args[r], c)
+            return f"{vec.at(P_ATOM)}.{'xyzw'[comp]}"
+        rows = ", ".join("{" + ", ".join(element(r, c) for c in range(n)) + "}" for r in range(n))
+        return CExpr(f"{mt}{{{{{rows}}}}}", mt)
+    return emit
+
+
 for n, m in MAT.items():
     add_builtin(m, None, m, emit=_mat_ctor(n), snippets=(f"mat:{n}",), aliases=(f"{m}f",))
+    add_builtin("matrix_from_rows", (VEC[n],) * n, m, emit=_mat_from_vectors(n, False), snippets=(f"mat:{n}",))
+    add_builtin("matrix_from_cols", (VEC[n],) * n, m, emit=_mat_from_vectors(n, True), snippets=(f"mat:{n}",))
     add_builtin("transpose", (m,), m, "transpose({0})", snippets=(f"transpose:{n}",), arg_names=("a",))
     add_builtin("determinant", (m,), F, "determinant({0})", snippets=(f"determinant:{n}",), arg_names=("a",))
     add_builtin("trace", (m,), F, "trace({0})", snippets=(f"trace:{n}",), arg_names=("a",))
+    add_builtin("ddot", (m, m), F, "ddot({0}, {1})", snippets=(f"ddot:{n}",), arg_names=("a", "b"))
 
 
 def _identity(args: list[CExpr]) -> CExpr:

@@ -257,6 +257,12 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         lead = f"    return make_float{n}("
         body = lead + (",\n" + " " * len(lead)).join(rows) + ");"
         return _fn(v, f"operator*(const {m}& a, {v} b)", body), (f"mat:{n}",)
+    if kind == "vecmat":  # a row vector times a matrix (Warp's mul(vec, mat)): row k of a scaled by b[k], summed
+        n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"
+        cols = [" + ".join(f"a.m[{k}][{j}] * b.{COMPONENTS[k]}" for k in range(n)) for j in range(n)]
+        lead = f"    return make_float{n}("
+        body = lead + (",\n" + " " * len(lead)).join(cols) + ");"
+        return _fn(v, f"operator*({v} b, const {m}& a)", body), (f"mat:{n}",)
     if kind == "transpose":
         n = int(arg); m = f"mat{n}{n}"
         return _fn(m, f"transpose(const {m}& a)", _mat_elementwise(n, "a.m[j][i]")), (f"mat:{n}",)
@@ -344,6 +350,12 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         n = int(arg); m = f"mat{n}{n}"
         body = "    float r = a.m[0][0];\n" + "".join(f"    r += a.m[{i}][{i}];\n" for i in range(1, n)) + "    return r;"
         return _fn("float", f"trace(const {m}& a)", body), (f"mat:{n}",)
+    if kind == "ddot":
+        n = int(arg); m = f"mat{n}{n}"
+        body = ("    float r = 0.0f;\n"
+                f"    for (int i = 0; i < {n}; ++i)\n        for (int j = 0; j < {n}; ++j)\n"
+                "            r = fmaf(a.m[i][j], b.m[i][j], r);  // Warp's muladd\n    return r;")
+        return _fn("float", f"ddot(const {m}& a, const {m}& b)", body), (f"mat:{n}",)
     if kind == "determinant":
         n = int(arg); m = f"mat{n}{n}"
         if n == 2:

@@ -1506,6 +1506,9 @@ class FunctionTranslator(TileTranslator):
         if opname in (ast.Mult, ast.MatMult) and is_mat(ta) and is_vec(tb) and VEC_LEN[tb] == MAT_DIM[ta]:
             self.module.need(f"matvec:{MAT_DIM[ta]}")
             return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", tb, P_MUL)
+        if opname in (ast.Mult, ast.MatMult) and is_vec(ta) and is_mat(tb) and VEC_LEN[ta] == MAT_DIM[tb]:
+            self.module.need(f"vecmat:{MAT_DIM[tb]}")
+            return CExpr(f"{a.at(P_MUL)} * {b.at(P_MUL + 1)}", ta, P_MUL)
         if opname is ast.Mult and ((is_mat(ta) and tb == "float32") or (ta == "float32" and is_mat(tb))):
             mt = ta if is_mat(ta) else tb
             self.module.need(f"mscale:{MAT_DIM[mt]}")
@@ -1930,7 +1933,7 @@ class ModuleTranslator:
     def need(self, snippet_name: str) -> None:
         self.snippets.add(snippet_name)
         kind, _, arg = snippet_name.partition(":")
-        if kind in ("madd", "msub", "mneg", "mscale", "matmul", "matvec", "transpose", "outer"):
+        if kind in ("madd", "msub", "mneg", "mscale", "matmul", "matvec", "vecmat", "transpose", "outer"):
             self.snippets.add(f"mat:{arg}")
 
     def translate_func(self, name: str, call_site: ast.AST) -> FuncSignature:

@@ -46,9 +46,11 @@ def main() -> None:
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="host_equiv_")) / "samples"
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n", str(args.per_category),
-                    "-o", str(out), "-s", str(args.seed), "-j", str(args.workers), "--no-progress"]
-                   + [x for c in args.category for x in ("-c", c)], check=True)
+    produced = subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n",
+                               str(args.per_category), "-o", str(out), "-s", str(args.seed), "-j", str(args.workers),
+                               "--no-progress"] + [x for c in args.category for x in ("-c", c)])
+    if produced.returncode:  # the pipeline printed its failures (stage and reason) above
+        sys.exit(f"host_equivalence: the production pipeline failed (exit {produced.returncode}); no samples checked")
     samples = sorted(p for p in out.glob("sample_*") if p.is_dir())
     nvcc = find_nvcc()
     with ThreadPoolExecutor(args.workers) as pool:

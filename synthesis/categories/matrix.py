@@ -1,45 +1,348 @@
-"""Matrix: mat22/33/44 products with matrices and vectors, transpose, outer, element access."""
+"""Matrix: the linear algebra people write per element, one table entry per computation (MATRIX_FORMS).
+
+A kernel holds one computation with a name, on mat22/mat33 arrays: a small regularised linear system
+solved ((A + lambda I) x = b, with `wp.inverse`), the Green strain and volume ratio of a deformation
+gradient (with a neo-Hookean energy density), a tensor moved into another frame (R S R^T, with a
+rotation built from an angle in 2-D), a Gaussian's quadratic form (Mahalanobis distance), the
+eigenvalues of a symmetric 2x2 matrix, a rank-one update (A + alpha u v^T), a normal transformed by
+the inverse transpose, and power iteration for a dominant eigenvector. Where the thread's element
+comes from and whether the computation is a `@wp.func` are drawn around it
+(`synthesis/categories/site.py`).
+
+Numerics: every inverted matrix is the identity (or lambda I, lambda >= 1) plus entries of at most 1/4
+per element: diagonally dominant, so well conditioned, and its determinant is positive (the logarithm
+of a volume ratio exists). The 2x2 eigenvalues read inputs on a 1/32 grid: the discriminant is exact,
+so its square root is the same everywhere even at a double eigenvalue.
+"""
 from __future__ import annotations
 
+import math
 import random
-import re
+from typing import Callable, NamedTuple
 
-from synthesis.categories.common import add_inputs, add_output, pick_dim
-from synthesis.exprgen import Expr, ExprGen, KernelWriter, formula_features
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.categories.site import ACCESSES, Core, Site, launch
 from synthesis.spec import KernelSpec
 
+FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
 
-SKEW = re.compile(r"^0\.5 \* \((\w+) - wp\.transpose\(\1\)\)$")
+
+def _identity(w: RichKernelWriter, n: int) -> str:
+    """`wp.identity(n=3, dtype=float)`, spelled as people do."""
+    return w.rng.choice([f"wp.identity(n={n}, dtype=float)", f"wp.identity(n={n}, dtype=wp.float32)"])
+
+
+def _matmul(w: RichKernelWriter, a: str, b: str) -> str:
+    """A matrix product: `a @ b` mostly, `wp.mul(a, b)` in older code."""
+    return f"wp.mul({a}, {b})" if w.rng.random() < 0.25 else f"{a} @ {b}"
+
+
+def _knob(site: Site, hints: tuple[str, ...], choices: tuple[float, ...], literal: bool = True) -> str:
+    """A coefficient: a kernel parameter (mostly), or (`literal`) a literal."""
+    value = site.w.rng.choice(choices)
+    if not literal or site.w.rng.random() < 0.7:
+        return site.w.add_scalar(site.w.rng.choice(hints), "float32", value).src
+    return repr(float(value))
+
+
+def regularised_solve(site: Site, as_func: bool) -> None:
+    """x = (A + lambda I)^-1 b: a ridge-regularised (Tikhonov) solve of a small system per thread,
+    lambda a parameter; the solution written, and with it the system's determinant."""
+    w = site.w
+    n = w.rng.choice([2, 3])
+    a_in = site.input(("A", "systems", "mats"), f"mat{n}{n}", -0.25, 0.25)
+    b_in = site.input(("rhs", "b", "targets"), f"vec{n}", -1.0, 1.0)
+    with_det = w.rng.random() < 0.4
+    core = Core(site, "solve_regularised", as_func and not with_det)
+    lam = core.param("lam", "float32", _knob(site, ("lam", "reg", "damping"), (1.0, 1.5, 2.0)))
+    m = core.let("M", f"{core.param('a', f'mat{n}{n}', a_in)} + {lam} * {_identity(w, n)}")
+    if w.rng.random() < 0.5:
+        x = core.result(_matmul(w, f"wp.inverse({m})", core.param("b", f"vec{n}", b_in)), f"vec{n}")
+    else:  # the inverse kept in a local, as when it is used again
+        m_inv = core.let("M_inv", f"wp.inverse({m})")
+        x = core.result(_matmul(w, m_inv, core.param("b", f"vec{n}", b_in)), f"vec{n}")
+    site.store(("x", "solution", "coeffs"), f"vec{n}", x, 8.0)
+    if with_det:
+        site.store(("det", "jacobian"), "float32", f"wp.determinant({m})", 4.0 ** n)
+    w.feature(f"regularised {n}x{n} solve (wp.inverse)")
+
+
+def strain(site: Site, as_func: bool) -> None:
+    """Continuum mechanics at a material point from the displacement gradient G: finite strain with
+    F = I + G, C = F^T F, the Green strain E = (C - I) / 2, the volume ratio J = det F, or the small
+    strain (G + G^T) / 2; written as the tensor, its deviatoric part, a shear component with the
+    dilation tr E, J, or an energy density: neo-Hookean mu/2 (tr C - 3) - mu log J + lambda/2 (log J)^2,
+    or St. Venant-Kirchhoff mu E:E + lambda/2 (tr E)^2."""
+    w = site.w
+    g_in = site.input(("grad_u", "disp_grad", "H"), "mat33", -0.25, 0.25)
+    kind = w.rng.choice(["strain", "deviatoric", "shear", "neo-Hookean", "St. Venant-Kirchhoff", "volume"])
+    small = kind in ("strain", "deviatoric", "shear") and w.rng.random() < 0.35
+    core = Core(site, {"strain": "strain_tensor", "deviatoric": "deviatoric_strain", "shear": "strain_tensor",
+                       "neo-Hookean": "neo_hookean", "St. Venant-Kirchhoff": "stvk_energy",
+                       "volume": "volume_ratio"}[kind], as_func)
+    g = core.param("grad_u", "mat33", g_in)
+    if small:
+        e = core.let("eps", f"0.5 * ({g} + wp.transpose({g}))")
+        w.feature("small-strain tensor")
+    elif kind != "volume":
+        f = core.let("F", f"{_identity(w, 3)} + {g}")
+        if kind != "neo-Hookean":
+            c = core.let("C", _matmul(w, f"wp.transpose({f})", f))
+            e = core.let("E", f"0.5 * ({c} - {_identity(w, 3)})")
+            w.feature("Green strain")
+    if kind == "strain":
+        site.store(("strain", "E_out", "green"), "mat33", core.result(e, "mat33"), 2.0)
+    elif kind == "deviatoric":
+        dev = core.result(f"{e} - (wp.trace({e}) / 3.0) * {_identity(w, 3)}", "mat33")
+        site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
+        w.feature("deviatoric part")
+    elif kind == "shear":
+        e = site.local("E_t", core.result(e, "mat33")) if core.as_func else e
+        i, j = w.rng.sample(range(3), 2)
+        element = f"{e}[{i}, {j}]" if w.rng.random() < 0.5 else f"{e}[{i}][{j}]"
+        site.store(("shear", "e_shear"), "float32", element, 2.0)
+        site.store(("dilation", "trace_e"), "float32", f"wp.trace({e})", 6.0)
+        w.feature("shear strain and dilation")
+    elif kind == "volume":
+        site.store(("volume_ratio", "J_out", "jac"), "float32",
+                   core.result(f"wp.determinant({_identity(w, 3)} + {g})", "float32"), 4.0)
+        w.feature("volume ratio (determinant)")
+    elif kind == "St. Venant-Kirchhoff":
+        mu = core.param("mu", "float32", _knob(site, ("mu", "shear_mod"), (0.5, 1.0, 2.0), literal=False))
+        lam = core.param("lam", "float32", _knob(site, ("lam", "bulk"), (1.0, 2.0, 4.0), literal=False))
+        tr = core.let("tr_e", f"wp.trace({e})")
+        value = f"{mu} * wp.ddot({e}, {e}) + 0.5 * {lam} * {tr} * {tr}"
+        site.store(("energy", "psi"), "float32", core.result(value, "float32"), 40.0)
+        w.feature("St. Venant-Kirchhoff energy density (wp.ddot)")
+    else:
+        j = core.let("J", f"wp.determinant({f})")
+        i1 = core.let("I1", f"wp.trace({_matmul(w, f'wp.transpose({f})', f)})") if w.rng.random() < 0.5 \
+            else core.let("I1", f"wp.ddot({f}, {f})")
+        mu = core.param("mu", "float32", _knob(site, ("mu", "shear_mod"), (0.5, 1.0, 2.0), literal=False))
+        lam = core.param("lam", "float32", _knob(site, ("lam", "bulk"), (1.0, 2.0, 4.0), literal=False))
+        log_j = core.let("log_j", f"wp.log({j})")
+        value = f"0.5 * {mu} * ({i1} - 3.0) - {mu} * {log_j} + 0.5 * {lam} * {log_j} * {log_j}"
+        site.store(("energy", "psi"), "float32", core.result(value, "float32"), 40.0)
+        w.feature("neo-Hookean energy density")
+
+
+def rotate_tensor(site: Site, as_func: bool) -> None:
+    """A tensor moved between frames: R S R^T into the world, R^T S R into the local frame; in 2-D with
+    R built from an angle (`wp.mat22(c, -s, s, c)`, per element or one for all), in 3-D with the
+    frame's rows given; the tensor written, or its normal component along the frame's first axis."""
+    w = site.w
+    two_d = w.rng.random() < 0.5
+    n = 2 if two_d else 3
+    s_in = site.input(("stress", "S", "tensors"), f"mat{n}{n}", -2.0, 2.0)
+    if two_d:
+        frame_in = site.input(("theta", "angle", "orient"), "float32", -3.0, 3.0) if w.rng.random() < 0.6 \
+            else w.add_scalar(w.rng.choice(["theta", "angle"]), "float32", grid_value(w.rng, -3.0, 3.0, 4)).src
+    else:
+        frame_in = site.input(("frames", "R", "rot"), "mat33", -1.0, 1.0)
+    to_local = w.rng.random() < 0.4
+    core = Core(site, "to_local_frame" if to_local else "rotate_tensor", as_func)
+    s_val = core.param("s", f"mat{n}{n}", s_in)
+    if two_d:
+        theta = core.param("theta", "float32", frame_in)
+        c, sn = core.let("c", f"wp.cos({theta})"), core.let("s_", f"wp.sin({theta})")
+        r = core.let("R", f"wp.mat22({c}, -{sn}, {sn}, {c})")
+        w.feature("2-D rotation matrix from an angle")
+    else:
+        r = core.param("r", "mat33", frame_in)
+    if to_local:
+        rotated = core.result(_matmul(w, _matmul(w, f"wp.transpose({r})", s_val), r), f"mat{n}{n}")
+        w.feature("tensor taken into a local frame (R^T S R)")
+    else:
+        rotated = core.result(_matmul(w, _matmul(w, r, s_val), f"wp.transpose({r})"), f"mat{n}{n}")
+        w.feature("tensor rotated into a frame (R S R^T)")
+    bound = 2.0 * n * n * n
+    if w.rng.random() < 0.3:
+        rotated = site.local("S_rot", rotated)
+        site.store(("sigma_nn", "normal_stress"), "float32", f"{rotated}[0, 0]", bound)
+        w.feature("normal component")
+        if w.rng.random() < 0.5:
+            site.store(("rotated", "S_world", "stress_out"), f"mat{n}{n}", rotated, bound)
+    else:
+        site.store(("rotated", "S_world", "stress_out"), f"mat{n}{n}", rotated, bound)
+
+
+def quadratic_form(site: Site, as_func: bool) -> None:
+    """A Gaussian's quadratic form (the squared Mahalanobis distance) d^T P d, d = x - mean, with the
+    precision matrix P = L L^T passed by value; written as is or as the unnormalised density
+    exp(-q / 2)."""
+    w = site.w
+    n = w.rng.choice([2, 3])
+    x_in = site.input(("samples", "x", "points"), f"vec{n}", -2.0, 2.0)
+    mean = w.add_value(w.rng.choice(["mean", "mu", "center"]), f"vec{n}",
+                       tuple(grid_value(w.rng, -1.0, 1.0, 3) for _ in range(n)))
+    per_element = w.rng.random() < 0.4  # each element's own shape: P = L L^T + eps I from a factor L
+    if per_element:
+        factor_in = site.input(("L", "chol", "shape_factor"), f"mat{n}{n}", -1.0, 1.0)
+        top = 1.0 * n + 0.5
+    else:
+        lower = [[(grid_value(w.rng, 0.5, 1.5, 3) if i == j else grid_value(w.rng, -0.5, 0.5, 3)) if j <= i else 0.0
+                  for j in range(n)] for i in range(n)]
+        precision = tuple(sum(lower[i][k] * lower[j][k] for k in range(n)) for i in range(n) for j in range(n))
+        p_val = w.add_value(w.rng.choice(["precision", "P", "inv_cov"]), f"mat{n}{n}", precision)
+        top = max(abs(v) for v in precision)
+    density = w.rng.random() < 0.5
+    core = Core(site, "gaussian_density" if density else "mahalanobis_sq", as_func)
+    d = core.let("d", f"{core.param('x', f'vec{n}', x_in)} - {core.param('mean', f'vec{n}', mean.src)}")
+    if per_element:
+        factor = core.param("l", f"mat{n}{n}", factor_in)
+        p = core.let("P", f"{_matmul(w, factor, f'wp.transpose({factor})')} + 0.5 * {_identity(w, n)}")
+        w.feature("precision from a per-element factor")
+    else:
+        p = core.param("precision", f"mat{n}{n}", p_val.src)
+    q = f"wp.dot({d}, {_matmul(w, p, d)})"
+    if density:
+        site.store(("density", "weight", "likelihood"), "float32", core.result(f"wp.exp(-0.5 * {q})", "float32"), 1.0)
+        w.feature("Gaussian density (quadratic form)")
+    else:
+        bound = 9.0 * n * n * top
+        site.store(("mahalanobis_sq", "d2", "energy"), "float32", core.result(q, "float32"), bound)
+        w.feature("squared Mahalanobis distance")
+
+
+def eigen2(site: Site, as_func: bool) -> None:
+    """The eigenvalues of a symmetric 2x2 matrix, tr/2 +- sqrt((tr/2)^2 - det): of an input's symmetric
+    part (a stress: the principal values, their spread, the von Mises stress, the principal angle
+    atan2(2 s01, s00 - s11) / 2), or of a Gram matrix M^T M (M's singular values, their square roots)."""
+    w = site.w
+    gram = w.rng.random() < 0.35
+    # inputs on a coarse grid: every value below is exact, so the square roots agree everywhere
+    m_in = site.input(("tensors", "M", "hessian"), "mat22", -1.0, 1.0, grid_bits=3) if gram \
+        else site.input(("stress", "tensors", "sigma"), "mat22", -2.0, 2.0, grid_bits=5)
+    kind = w.rng.choice(["pair", "largest"] if gram else ["pair", "largest", "spread", "von Mises", "angle"])
+    core = Core(site, {"pair": "singular_values" if gram else "principal_values", "largest": "largest_eigval",
+                       "spread": "max_shear", "von Mises": "von_mises", "angle": "principal_angle"}[kind], as_func)
+    m = core.param("m", "mat22", m_in)
+    s = core.let("S", _matmul(w, f"wp.transpose({m})", m) if gram else f"0.5 * ({m} + wp.transpose({m}))")
+    if kind == "angle":
+        two_theta = f"wp.atan2(2.0 * {s}[0, 1], {s}[0, 0] - {s}[1, 1])"
+        site.store(("theta_p", "principal_angle"), "float32", core.result(f"0.5 * {two_theta}", "float32"), 2.0)
+        w.feature("principal angle")
+        return
+    half = core.let("half_tr", f"0.5 * wp.trace({s})")
+    disc = core.let("disc", f"wp.sqrt(wp.max({half} * {half} - wp.determinant({s}), 0.0))")
+    hi, lo = f"{half} + {disc}", f"{half} - {disc}"
+    if gram:
+        hi, lo = f"wp.sqrt({hi})", f"wp.sqrt(wp.max({lo}, 0.0))"
+        w.feature("singular values of a 2x2 matrix")
+    if kind == "pair":
+        if core.as_func and w.rng.random() < 0.5:
+            call = core.result(f"{hi}, {lo}", ("float32", "float32"))
+            a, b = site.local_name("l_max"), site.local_name("l_min")
+            w.emit(f"{a}, {b} = {call}")
+            site.store(("eigvals", "lambdas", "sv"), "vec2", f"wp.vec2({a}, {b})", 8.0)
+            w.feature("tuple return")
+        else:
+            site.store(("eigvals", "lambdas", "sv"), "vec2", core.result(f"wp.vec2({hi}, {lo})", "vec2"), 8.0)
+    elif kind == "largest":
+        site.store(("lambda_max", "principal"), "float32", core.result(hi, "float32"), 8.0)
+    elif kind == "spread":
+        site.store(("tau_max", "max_shear"), "float32", core.result(disc, "float32"), 8.0)
+    else:
+        s1, s2 = core.let("s1", hi), core.let("s2", lo)
+        site.store(("von_mises", "sigma_vm"), "float32",
+                   core.result(f"wp.sqrt({s1} * {s1} - {s1} * {s2} + {s2} * {s2})", "float32"), 8.0)
+    if not gram:
+        w.feature(f"principal stresses of a 2x2 tensor ({kind})")
+
+
+def rank_one_update(site: Site, as_func: bool) -> None:
+    """A rank-one update A + alpha u v^T per thread (a quasi-Newton or covariance update), alpha a
+    parameter; the updated matrix written, or applied to a vector."""
+    w = site.w
+    n = w.rng.choice([2, 3, 4])
+    a_in = site.input(("A", "mats", "H"), f"mat{n}{n}")
+    u_in = site.input(("u", "s_step", "dx"), f"vec{n}")
+    symmetric = w.rng.random() < 0.3
+    v_in = u_in if symmetric else site.input(("v", "y_step", "dg"), f"vec{n}")
+    core = Core(site, "rank_one_update", as_func)
+    a, u = core.param("a", f"mat{n}{n}", a_in), core.param("u", f"vec{n}", u_in)
+    v = u if symmetric else core.param("v", f"vec{n}", v_in)
+    alpha = core.param("alpha", "float32", _knob(site, ("alpha", "rho", "step"), (0.5, -0.5, 0.25)))
+    updated = core.result(f"{a} + {alpha} * wp.outer({u}, {v})", f"mat{n}{n}")
+    if symmetric:
+        w.feature("symmetric rank-one update")
+    if w.rng.random() < 0.6:
+        site.store(("A_out", "updated", "mats_out"), f"mat{n}{n}", updated, 2.0)
+    else:
+        updated = site.local("A_new", updated)
+        g = site.input(("g", "grad", "rhs"), f"vec{n}")
+        site.store(("direction", "applied"), f"vec{n}", _matmul(w, updated, g), 2.0 * n)
+        w.feature("updated matrix applied to a vector")
+    w.feature("rank-one update (wp.outer)")
+
+
+def normal_transform(site: Site, as_func: bool) -> None:
+    """Normals under a linear map M = I + G: multiplied by the inverse transpose (M^-T n) and
+    renormalised, as normals are, while positions take M itself."""
+    w = site.w
+    g_in = site.input(("deform", "G", "linear"), "mat33", -0.25, 0.25)
+    n_in = site.input(("normals", "n_in"), "vec3")
+    with_points = w.rng.random() < 0.5
+    core = Core(site, "transform_normal", as_func and not with_points)
+    m = core.let("M", f"{_identity(w, 3)} + {core.param('g', 'mat33', g_in)}")
+    nrm = core.param("n", "vec3", n_in)
+    if w.rng.random() < 0.5:
+        value = f"wp.normalize({_matmul(w, f'wp.transpose(wp.inverse({m}))', nrm)})"
+    else:
+        value = f"wp.normalize({_matmul(w, nrm, f'wp.inverse({m})')})"  # n^T M^-1, the same vector
+        w.feature("row vector times the inverse")
+    site.store(("normals_out", "n_out"), "vec3", core.result(value, "vec3"), 1.0)
+    if with_points:
+        p = site.input(("points", "verts"), "vec3", -2.0, 2.0)
+        site.store(("points_out", "moved"), "vec3", _matmul(w, m, p), 6.0)
+        w.feature("positions and normals mapped")
+    w.feature("normal matrix (inverse transpose)")
+
+
+def power_iteration(site: Site, as_func: bool) -> None:
+    """A few steps of power iteration on a symmetric positive matrix A = B^T B + I per thread: v <- A v
+    normalised; the dominant eigenvector written, and the Rayleigh quotient v.(A v) its eigenvalue."""
+    w = site.w
+    n = w.rng.choice([2, 3])
+    b_in = site.input(("B", "factors", "mats"), f"mat{n}{n}", -1.0, 1.0)
+    v_in = site.input(("v0", "guess", "init"), f"vec{n}", 0.25, 1.0)
+    steps = w.rng.choice([4, 6, 8])
+    rayleigh = w.rng.random() < 0.6
+    core = Core(site, "dominant_eigvec", as_func and not rayleigh)
+    b = core.param("b", f"mat{n}{n}", b_in)
+    a = core.let("A", f"{_matmul(w, f'wp.transpose({b})', b)} + {_identity(w, n)}")
+    v = core.let("v_it", f"wp.normalize({core.param('v0', f'vec{n}', v_in)})")
+    k = "it" if core.as_func else site.local_name("it")
+    with core.block(f"for {k} in range({steps}):"):
+        core.emit(f"{v} = wp.normalize({_matmul(w, a, v)})")
+    site.store(("eigvec", "dominant"), f"vec{n}", core.result(v, f"vec{n}"), 1.0)
+    if rayleigh:
+        site.store(("eigval", "rayleigh"), "float32", f"wp.dot({v}, {_matmul(w, a, v)})", 1.0 + n * n)
+    w.feature(f"power iteration ({steps} steps)")
+
+
+class Form(NamedTuple):
+    build: Callable[[Site, bool], None]
+    accesses: tuple[str, ...]  # the launches it is written for (site.ACCESSES)
+
+
+PER_ELEMENT = ("own", "guarded", "active")
+# One entry per computation, with the launches that suit it (a grid for fields of tensors).
+MATRIX_FORMS: dict[str, Form] = {
+    "regularised solve": Form(regularised_solve, PER_ELEMENT),
+    "strain": Form(strain, ACCESSES),
+    "rotate tensor": Form(rotate_tensor, ACCESSES),
+    "quadratic form": Form(quadratic_form, PER_ELEMENT),
+    "eigenvalues 2x2": Form(eigen2, ACCESSES),
+    "rank-one update": Form(rank_one_update, PER_ELEMENT),
+    "normal transform": Form(normal_transform, PER_ELEMENT),
+    "power iteration": Form(power_iteration, PER_ELEMENT),
+}
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    w = KernelWriter(rng, name, "matrix", seed, pick_dim(rng))
-    n = rng.choice([2, 3, 3, 4])
-    mtype, vtype = f"mat{n}{n}", f"vec{n}"
-    loads = add_inputs(w, mtype, rng.randint(1, 2), low=-1.0, high=1.0)
-    if rng.random() < 0.7:
-        loads += add_inputs(w, vtype, rng.randint(1, 2), low=-1.0, high=1.0)
-    if rng.random() < 0.4:
-        loads += add_inputs(w, "float32", 1, low=-1.0, high=1.0)
-    gen = ExprGen(w, loads=loads)
-    for _ in range(rng.randint(1, 3)):
-        w.assign(gen.computed(lambda: gen.mat_expr(mtype, rng.randint(1, 3))), "m")
-    outputs = rng.sample(["mat", "vec", "elem"], rng.randint(1, 2))
-    for kind in outputs:
-        if kind == "mat":
-            w.store(add_output(w, mtype), gen.fold_unread(gen.computed(lambda: gen.mat_expr(mtype, rng.randint(1, 2)))))
-        elif kind == "vec":
-            w.store(add_output(w, vtype), gen.fold_unread(gen.mat_vec(mtype, rng.randint(0, 1))))
-        else:
-            m = w.assign(gen.mat_expr(mtype, rng.randint(1, 2)), "m")
-            while w.is_bare(m):  # an element of an input as it is: compute something first
-                m = w.assign(gen.mat_expr(mtype, 1), "m")
-            r, c = rng.randrange(n), rng.randrange(n)
-            if r == c and SKEW.search(w.defs.get(m.src, m.src)):
-                c = (r + 1) % n  # a skew part's diagonal is zero
-            elem = f"{m.src}[{r}, {c}]" if rng.random() < 0.5 else f"{m.src}[{r}][{c}]"
-            w.store(add_output(w), Expr(elem, "float32", m.mag, m.q))
-    w.feature(f"{mtype} " + "/".join(outputs))
-    for name in formula_features(w.lines):
-        w.feature(name)
+    form = MATRIX_FORMS[rng.choice(list(MATRIX_FORMS))]
+    access = rng.choice(form.accesses)
+    w = RichKernelWriter(rng, name, "matrix", seed, launch(rng, access))
+    form.build(Site(w, access), rng.random() < FUNC_SHARE)
     return w.finish("Matrix kernel")

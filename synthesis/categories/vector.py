@@ -1,34 +1,434 @@
-"""Vector: vec2/3/4 arithmetic, dot, cross, length, normalize, component access."""
+"""Vector: the vector geometry kernels people write, one table entry per computation (VECTOR_FORMS).
+
+A kernel holds one computation with a name, on vec2/vec3/vec4 arrays: a velocity bounced off a surface
+(reflection with restitution), a vector split into its normal and tangential parts (with friction),
+Lambert and Blinn-Phong shading against a light passed by value, a mesh triangle's normal and area
+through index arrays, the distance to a capsule (a point-segment distance), the angle between two
+vectors (the atan2 form, robust near 0 and pi), an orthonormal frame by Gram-Schmidt, a vector's
+length limited (a speed cap), and colours composited (premultiplied "over", interpolation, luminance).
+Where the thread's element comes from (its own, a padded launch, an active set, a 2-D grid) and whether
+the computation is a `@wp.func` are drawn around it (`synthesis/categories/site.py`).
+
+Numerics: nothing branches on a rounded value (caps and clamps are `wp.min` / `wp.clamp`, continuous);
+a length is divided by only where it is bounded away from zero (a by-value segment of non-zero length,
+a guard `wp.max(len, eps)`), and an angle is taken with atan2, whose rounding error stays small at
+every angle (acos of a rounded cosine does not, near 0 and pi).
+"""
 from __future__ import annotations
 
+import math
 import random
+from typing import Callable, NamedTuple
 
-from synthesis.categories.common import add_gather, add_inputs, add_output, pick_dim
-from synthesis.exprgen import ExprGen, KernelWriter, formula_features
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.categories.site import ACCESSES, Core, Site, launch
 from synthesis.spec import KernelSpec
+
+FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
+
+
+def _width(dtype: str) -> int:
+    return int(dtype[-1])
+
+
+def _knob(site: Site, hints: tuple[str, ...], choices: tuple[float, ...]) -> str:
+    """A coefficient: a kernel parameter (mostly) or a literal."""
+    value = site.w.rng.choice(choices)
+    if site.w.rng.random() < 0.7:
+        return site.w.add_scalar(site.w.rng.choice(hints), "float32", value).src
+    return repr(float(value))
+
+
+def _integrate(site: Site, velocity: str, vtype: str) -> None:
+    """Now and then the new velocity also moves the element: x + dt v, written beside it."""
+    if site.w.rng.random() < 0.35:
+        x = site.input(("pos", "x", "positions"), vtype, -4.0, 4.0)
+        dt = site.w.add_scalar(site.w.rng.choice(["dt", "time_step"]), "float32", site.w.rng.choice([0.01, 0.005, 0.02]))
+        site.store(("pos_out", "x_new", "positions_out"), vtype, f"{x} + {dt.src} * {velocity}", 5.0)
+        site.w.feature("position integrated")
+
+
+def bounce(site: Site, as_func: bool) -> None:
+    """A velocity bounced off a surface: the approaching normal part reversed and scaled by a
+    restitution coefficient, v - (1 + e) min(v.n, 0) n (a receding velocity is left as it is)."""
+    w = site.w
+    vtype = w.rng.choice(["vec2", "vec3", "vec3"])
+    v_in = site.input(("vel", "velocities", "v_in"), vtype, -2.0, 2.0)
+    n_in = site.input(("normals", "surface_n", "contact_normal"), vtype)
+    core = Core(site, w.rng.choice(["bounce", "reflect_velocity"]), as_func)
+    v = core.param("v", vtype, v_in)
+    n = core.let("n", f"wp.normalize({core.param('normal', vtype, n_in)})")
+    vn = core.let("vn", f"wp.min(wp.dot({v}, {n}), 0.0)")
+    if w.rng.random() < 0.5:
+        e = core.param("restitution", "float32", _knob(site, ("restitution", "e"), (0.25, 0.5, 0.75)))
+        factor = repr(1.0 + float(e)) if e[0].isdigit() else f"(1.0 + {e})"  # a literal one folded
+        w.feature("reflection with restitution")
+    else:
+        factor = "2.0"
+        w.feature("mirror reflection")
+    new_v = core.result(f"{v} - {factor} * {vn} * {n}", vtype)
+    bound = 2.0 + 4.0 * math.sqrt(_width(vtype))
+    if w.rng.random() < 0.35:
+        new_v = site.local("v_new", new_v)
+        site.store(("vel_out", "reflected", "v_after"), vtype, new_v, bound)
+        _integrate(site, new_v, vtype)
+    else:
+        site.store(("vel_out", "reflected", "v_after"), vtype, new_v, bound)
+
+
+def normal_tangential(site: Site, as_func: bool) -> None:
+    """A vector split along a surface normal: v_n = (v.n) n and v_t = v - v_n; the tangential part
+    kept, damped by friction with the normal part reversed, or both parts' sizes written."""
+    w = site.w
+    vtype = w.rng.choice(["vec2", "vec3", "vec3"])
+    v_in = site.input(("vel", "v_rel", "forces"), vtype, -2.0, 2.0)
+    n_in = site.input(("normals", "surface_n", "axis_dirs"), vtype)
+    bound = 2.0 * math.sqrt(_width(vtype))
+    kind = w.rng.choice(["tangential", "friction", "magnitudes"])
+    core = Core(site, "split_normal_tangent", as_func)
+    v = core.param("v", vtype, v_in)
+    n = core.let("n", f"wp.normalize({core.param('normal', vtype, n_in)})")
+    vn = core.let("v_n", f"wp.dot({v}, {n}) * {n}" if w.rng.random() < 0.5 else f"{n} * wp.dot({v}, {n})")
+    if kind == "tangential":
+        site.store(("v_tangent", "tangential", "slide"), vtype, core.result(f"{v} - {vn}", vtype), 2.0 * bound)
+        w.feature("tangential component")
+        return
+    vt = core.let("v_t", f"{v} - {vn}")
+    if kind == "friction":
+        mu = core.param("mu", "float32", _knob(site, ("friction", "mu"), (0.125, 0.25, 0.5)))
+        keep = repr(1.0 - float(mu)) if mu[0].isdigit() else f"(1.0 - {mu})"  # a literal one folded
+        new_v = core.result(f"{vt} * {keep} - {vn}", vtype)
+        if w.rng.random() < 0.4:
+            new_v = site.local("v_new", new_v)
+            site.store(("vel_out", "v_after", "response"), vtype, new_v, 3.0 * bound)
+            _integrate(site, new_v, vtype)
+        else:
+            site.store(("vel_out", "v_after", "response"), vtype, new_v, 3.0 * bound)
+        w.feature("friction on the tangential component, normal part reversed")
+        return
+    if core.as_func:
+        parts = core.result(f"{vn}, {vt}", (vtype, vtype))
+        w.emit(f"{site.local_name('v_n')}, {site.local_name('v_t')} = {parts}")
+        vn, vt = site.local_name("v_n"), site.local_name("v_t")
+        w.feature("tuple return")
+    site.store(("normal_speed", "v_normal"), "float32", f"wp.length({vn})", bound)
+    site.store(("tangent_speed", "v_slide"), "float32", f"wp.length({vt})", 2.0 * bound)
+    w.feature("normal and tangential magnitudes")
+
+
+def shading(site: Site, as_func: bool) -> None:
+    """Diffuse (Lambert) shading of surface normals by a light passed by value, max(n.l, 0) times an
+    albedo, plus an ambient term; or with a Blinn-Phong specular highlight (half vector, a power)."""
+    w = site.w
+    n_in = site.input(("normals", "surface_n", "n_world"), "vec3")
+    coloured = w.rng.random() < 0.5
+    albedo_in = site.input(("albedo", "base_color", "diffuse"), "vec3" if coloured else "float32", 0.0, 1.0)
+    point = w.rng.random() < 0.4
+    if point:  # a point light above the surface points (|p| <= 2 per component): never at one of them
+        p_in = site.input(("positions", "points", "p_world"), "vec3", -2.0, 2.0)
+        light = w.add_value(w.rng.choice(["light_pos", "lamp"]), "vec3",
+                            (grid_value(w.rng, -1.0, 1.0, 3), grid_value(w.rng, 4.0, 6.0, 3), grid_value(w.rng, -1.0, 1.0, 3)))
+    else:
+        light = w.add_value(w.rng.choice(["light_dir", "sun", "to_light"]), "vec3",
+                            tuple(grid_value(w.rng, -1.0, 1.0, 3) for _ in range(3)))
+    specular = w.rng.random() < 0.5
+    core = Core(site, "blinn_phong" if specular else "lambert", as_func)
+    n = core.let("n", f"wp.normalize({core.param('normal', 'vec3', n_in)})")
+    if point:
+        to_light = core.let("to_l", f"{core.param('light_pos', 'vec3', light.src)} - {core.param('p', 'vec3', p_in)}")
+        dist2 = core.let("dist2", f"wp.dot({to_light}, {to_light})")
+        l_dir = core.let("l", f"{to_light} / wp.sqrt({dist2})")
+        w.feature("point light (inverse-square falloff)")
+    else:
+        l_dir = core.let("l", f"wp.normalize({core.param('light', 'vec3', light.src)})")
+        w.feature("directional light")
+    albedo = core.param("albedo", "vec3" if coloured else "float32", albedo_in)
+    if point:
+        ndotl = core.let("ndotl", f"wp.max(wp.dot({n}, {l_dir}), 0.0) * 16.0 / {dist2}")
+    else:
+        ndotl = core.let("ndotl", f"wp.max(wp.dot({n}, {l_dir}), 0.0)")
+    light_term = ndotl
+    if w.rng.random() < 0.5:
+        ambient = core.param("ambient", "float32", _knob(site, ("ambient", "ka"), (0.05, 0.1, 0.125)))
+        light_term = f"({ambient} + {ndotl})"
+    if specular:
+        view = w.add_value(w.rng.choice(["view_dir", "eye", "to_eye"]), "vec3",
+                           tuple(grid_value(w.rng, -1.0, 1.0, 3) for _ in range(3)))
+        h = core.let("h", f"wp.normalize({l_dir} + wp.normalize({core.param('view', 'vec3', view.src)}))")
+        power = core.param("shininess", "float32", _knob(site, ("shininess", "spec_power"), (8.0, 16.0, 32.0)))
+        spec = core.let("spec", f"wp.pow(wp.max(wp.dot({n}, {h}), 0.0), {power})")
+        value = f"{albedo} * {light_term} + " + (f"wp.vec3({spec}, {spec}, {spec})" if coloured else spec)
+        w.feature("Blinn-Phong shading")
+    else:
+        value = f"{albedo} * {light_term}"
+        w.feature("Lambert shading")
+    site.store(("color", "radiance", "shade"), "vec3" if coloured else "float32",
+               core.result(value, "vec3" if coloured else "float32"), 2.5)
+
+
+def triangle(site: Site, as_func: bool) -> None:
+    """A mesh triangle per thread, its corners gathered through index arrays: the normal is the cross
+    product of two edges, the area half its length; written as area, unit normal or both, the areas
+    also summed into the mesh's total with an atomic add."""
+    w = site.w
+    tris = w.dim[0]
+    n_verts = w.rng.choice([tris // 2 + 3, tris + 2])
+    verts = w.add_array(w.rng.choice(["verts", "points", "positions"]), "vec3", "input", shape=(n_verts,),
+                        low=-2.0, high=2.0)
+    w.unused.remove(verts)
+    t = w.tid_names[0]
+    corners = []
+    if w.rng.random() < 0.5:
+        indices = w.add_array(w.rng.choice(["indices", "tri_indices", "faces"]), "int32", "index", shape=(3 * tris,),
+                              index_high=n_verts - 1)
+        for k in range(3):
+            offset = f" + {k}" if k else ""
+            corners.append(site.local("abc"[k], f"{verts}[{indices}[3 * {t}{offset}]]"))
+        w.feature("triangle corners through a flat index array")
+    else:
+        for k in range(3):
+            idx = w.add_array(w.rng.choice([f"i{k}", f"v{k}_idx", f"corner{k}"]), "int32", "index",
+                              index_high=n_verts - 1)
+            corners.append(site.local("abc"[k], f"{verts}[{idx}[{t}]]"))
+        w.feature("triangle corners through index arrays")
+    core = Core(site, "triangle_normal", as_func)
+    a, b, c = (core.param(p, "vec3", v) for p, v in zip(("p0", "p1", "p2"), corners))
+    nrm = site.local("nrm", core.result(f"wp.cross({b} - {a}, {c} - {a})", "vec3"))
+    kind = w.rng.choice(["area", "normal", "both"])
+    if kind in ("area", "both"):
+        area = f"0.5 * wp.length({nrm})"
+        if w.rng.random() < 0.4:
+            area = site.local("area", area)
+            total = w.add_array(w.rng.choice(["total_area", "surface_area"]), "float32", "output", shape=(1,))
+            w.emit(f"wp.atomic_add({total}, 0, {area})")
+            w.note_bound(total, 16.0 * math.sqrt(3.0) * tris)
+            w.feature("total area (atomic add)")
+        site.store(("tri_area", "areas"), "float32", area, 16.0 * math.sqrt(3.0))
+    if kind in ("normal", "both"):
+        site.store(("face_normals", "tri_normals", "normals_out"), "vec3", f"wp.normalize({nrm})", 1.0)
+    w.feature(f"triangle {'area and normal' if kind == 'both' else kind}")
+
+
+def capsule_distance(site: Site, as_func: bool) -> None:
+    """The distance from a point to a segment (a, b) passed by value: the projection parameter clamped
+    to [0, 1], the closest point, its distance; minus a radius, a capsule's signed distance, and from
+    it a penalty force's size k max(-d, 0)."""
+    w = site.w
+    vtype = w.rng.choice(["vec2", "vec3", "vec3"])
+    width = _width(vtype)
+    p_in = site.input(("points", "queries", "x"), vtype, -2.0, 2.0)
+    while True:
+        ends = [tuple(grid_value(w.rng, -1.5, 1.5, 2) for _ in range(width)) for _ in range(2)]
+        if sum((x - y) ** 2 for x, y in zip(*ends)) >= 0.5:  # a segment of length >= 0.7
+            break
+    a_val = w.add_value(w.rng.choice(["seg_a", "p0", "start"]), vtype, ends[0])
+    b_val = w.add_value(w.rng.choice(["seg_b", "p1", "end"]), vtype, ends[1])
+    capsule = w.rng.random() < 0.5
+    core = Core(site, "sd_capsule" if capsule else "segment_distance", as_func)
+    p = core.param("p", vtype, p_in)
+    a, b = core.param("a", vtype, a_val.src), core.param("b", vtype, b_val.src)
+    ab = core.let("ab", f"{b} - {a}")
+    ab2 = f"wp.dot({ab}, {ab})" if w.rng.random() < 0.5 else f"wp.length_sq({ab})"
+    t = core.let("t", f"wp.clamp(wp.dot({p} - {a}, {ab}) / {ab2}, 0.0, 1.0)")
+    closest = f"{a} + {t} * {ab}"
+    bound = 3.5 * math.sqrt(width)
+    if capsule:
+        radius = core.param("radius", "float32", _knob(site, ("radius", "r"), (0.25, 0.5)))
+        d = core.result(f"wp.length({p} - ({closest})) - {radius}", "float32")
+        w.feature("capsule signed distance")
+        if w.rng.random() < 0.5:
+            d = site.local("d", d)
+            k = w.add_scalar(w.rng.choice(["stiffness", "k_contact"]), "float32", w.rng.choice([10.0, 100.0]))
+            site.store(("penalty", "contact_force"), "float32", f"{k.src} * wp.max(-{d}, 0.0)", 100.0 * bound)
+            w.feature("penalty from penetration depth")
+        site.store(("sdf", "dist", "phi"), "float32", d, bound)
+    else:
+        c = core.let("closest", closest)
+        if core.as_func or w.rng.random() < 0.5:
+            site.store(("dist", "distance", "d_seg"), "float32", core.result(f"wp.length({p} - {c})", "float32"), bound)
+        else:  # the closest point is written too
+            site.store(("nearest", "closest_pt"), vtype, c, 1.5)
+            site.store(("dist", "distance", "d_seg"), "float32", f"wp.length({p} - {c})", bound)
+            w.feature("closest point")
+        w.feature("point-segment distance")
+
+
+def angle_between(site: Site, as_func: bool) -> None:
+    """The angle between two vectors as atan2(|a x b|, a.b): accurate at every angle (acos of the
+    normalised dot product loses it near 0 and pi); in 2-D the cross product is a number, and its sign
+    gives a signed angle."""
+    w = site.w
+    vtype = w.rng.choice(["vec2", "vec3", "vec3"])
+    a_in = site.input(("a", "u", "dir_a"), vtype, -2.0, 2.0)
+    b_in = site.input(("b", "v", "dir_b"), vtype, -2.0, 2.0)
+    core = Core(site, "angle_between", as_func)
+    a, b = core.param("a", vtype, a_in), core.param("b", vtype, b_in)
+    if vtype == "vec3":
+        sine = f"wp.length(wp.cross({a}, {b}))"
+    else:
+        cross = core.let("cross_z", f"{a}[0] * {b}[1] - {a}[1] * {b}[0]")
+        sine = cross if w.rng.random() < 0.5 else f"wp.abs({cross})"
+        if sine == cross:
+            w.feature("signed angle")
+    angle = core.result(f"wp.atan2({sine}, wp.dot({a}, {b}))", "float32")
+    if w.rng.random() < 0.4:
+        site.store(("angle_deg", "degrees_out"), "float32", f"wp.degrees({angle})", 180.0)
+    else:
+        site.store(("angle", "theta", "angles"), "float32", angle, math.pi)
+    w.feature("angle between vectors (atan2)")
+
+
+def orthonormal_frame(site: Site, as_func: bool) -> None:
+    """A tangent frame: Gram-Schmidt (the tangent made orthogonal to the normal and normalised, the
+    bitangent their cross product) or two cross products; written as vectors, as a matrix's columns
+    (TBN) or rows, or used for normal mapping (a tangent-space normal taken to the world)."""
+    w = site.w
+    n_in = site.input(("normals", "n_in", "up"), "vec3")
+    handed = w.rng.random() < 0.35  # glTF's tangents: xyz the direction, w the handedness (its sign)
+    t_in = site.input(("tangents", "t_in", "guide"), "vec4" if handed else "vec3")
+    use = w.rng.choice(["vectors", "matrix", "normal map"])
+    mapped = site.input(("normal_map", "n_tangent", "bump"), "vec3", -0.5, 1.0) if use == "normal map" else None
+    core = Core(site, "perturb_normal" if use == "normal map" else "tangent_frame", as_func)
+    n = core.let("n", f"wp.normalize({core.param('normal', 'vec3', n_in)})")
+    guide = core.param("tangent", "vec4" if handed else "vec3", t_in)
+    sign = None
+    if handed:
+        sign = core.let("sign", f"wp.where({guide}[3] < 0.0, -1.0, 1.0)")
+        guide = core.let("g", f"wp.vec3({guide}[0], {guide}[1], {guide}[2])")
+        w.feature("tangent handedness")
+    if w.rng.random() < 0.5:
+        t = core.let("t", f"wp.normalize({guide} - wp.dot({guide}, {n}) * {n})")
+        b = core.let("b", f"wp.cross({n}, {t})" + (f" * {sign}" if sign else ""))
+        w.feature("orthonormal frame (Gram-Schmidt)")
+    else:
+        b = core.let("b", f"wp.normalize(wp.cross({n}, {guide}))" + (f" * {sign}" if sign else ""))
+        t = core.let("t", f"wp.cross({b}, {n})" + (f" * {sign}" if sign else ""))
+        w.feature("orthonormal frame (cross products)")
+    if use == "normal map":
+        m = core.param("n_ts", "vec3", mapped)
+        if w.rng.random() < 0.5:
+            value = f"wp.normalize({t} * {m}[0] + {b} * {m}[1] + {n} * {m}[2])"
+        else:
+            value = f"wp.normalize(wp.matrix_from_cols({t}, {b}, {n}) @ {m})"
+        site.store(("shading_normal", "n_out", "mapped_n"), "vec3", core.result(value, "vec3"), 1.0)
+        w.feature("normal mapping (tangent space to world)")
+    elif use == "matrix":
+        columns = w.rng.random() < 0.5  # a TBN matrix (columns) maps tangent space to the world
+        ctor = "wp.matrix_from_cols" if columns else "wp.matrix_from_rows"
+        site.store(("frames", "tbn", "basis"), "mat33", core.result(f"{ctor}({t}, {b}, {n})", "mat33"), 1.0)
+        w.feature(f"frame as matrix {'columns' if columns else 'rows'}")
+    else:
+        if core.as_func:
+            call = core.result(f"{t}, {b}", ("vec3", "vec3"))
+            t, b = site.local_name("t"), site.local_name("b")
+            w.emit(f"{t}, {b} = {call}")
+            w.feature("tuple return")
+        site.store(("tangent_out", "t_out"), "vec3", t, 1.0)
+        site.store(("bitangent", "b_out"), "vec3", b, 1.0)
+
+
+def limit_length(site: Site, as_func: bool) -> None:
+    """A vector's length capped (a speed limit, a maximum force): scaled by min(1, max / |v|), the
+    length guarded away from zero; or clamped between a least and a greatest length."""
+    w = site.w
+    vtype = w.rng.choice(["vec2", "vec3", "vec3", "vec4"])
+    v_in = site.input(("vel", "forces", "steps"), vtype, -4.0, 4.0)
+    core = Core(site, "clamp_length", as_func)
+    v = core.param("v", vtype, v_in)
+    top = core.param("max_len", "float32", _knob(site, ("max_speed", "v_max", "max_len"), (1.0, 2.0, 2.5)))
+    length = core.let("speed", f"wp.length({v})")
+    guarded = f"wp.max({length}, 1.0e-6)"
+    if w.rng.random() < 0.5:
+        scale = f"wp.min(1.0, {top} / {guarded})"
+        w.feature("length capped")
+    else:
+        low = core.param("min_len", "float32", _knob(site, ("min_speed", "v_min"), (0.25, 0.5)))
+        scale = f"wp.clamp({length}, {low}, {top}) / {guarded}"
+        w.feature("length clamped to a range")
+    new_v = core.result(f"{v} * ({scale})", vtype)
+    if vtype != "vec4" and w.rng.random() < 0.35:
+        new_v = site.local("v_new", new_v)
+        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0)
+        _integrate(site, new_v, vtype)
+    else:
+        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0)
+
+
+def composite(site: Site, as_func: bool) -> None:
+    """Colours (RGBA as vec4): one layer over another (premultiplied "over", src + dst (1 - alpha_src),
+    the source premultiplied first when it holds straight alpha), multiplied or screened, or
+    interpolated by a per-pixel weight; the result's luminance (Rec. 709 weights) written beside it."""
+    w = site.w
+    src_in = site.input(("src_rgba", "layer", "fg"), "vec4", 0.0, 1.0)
+    canvas = None
+    if w.rng.random() < 0.4:  # the layer blended onto a canvas in place
+        canvas, dst_in = site.inout(("canvas", "framebuffer", "accum"), "vec4", 0.0, 1.0)
+        w.feature("blended in place (in-out canvas)")
+    else:
+        dst_in = site.input(("dst_rgba", "background", "bg"), "vec4", 0.0, 1.0)
+    mode = w.rng.choice(["over", "over", "multiply", "screen", "lerp"])
+    core = Core(site, {"over": "over", "multiply": "multiply_blend", "screen": "screen_blend",
+                       "lerp": "mix_colors"}[mode], as_func)
+    src, dst = core.param("src", "vec4", src_in), core.param("dst", "vec4", dst_in)
+    if mode == "over":
+        if w.rng.random() < 0.5:
+            src = core.let("pre", f"wp.vec4({src}[0] * {src}[3], {src}[1] * {src}[3], {src}[2] * {src}[3], {src}[3])")
+            w.feature("straight alpha premultiplied")
+        alpha = f"{src}[3]" if w.rng.random() < 0.5 else f"{src}.w"
+        rgba = core.result(f"{src} + {dst} * (1.0 - {alpha})", "vec4")
+        w.feature("alpha compositing (over)")
+    elif mode == "multiply":
+        rgba = core.result(f"wp.cw_mul({src}, {dst})", "vec4")
+        w.feature("multiply blend (cw_mul)")
+    elif mode == "screen":
+        one = core.let("one", "wp.vec4(1.0, 1.0, 1.0, 1.0)")
+        rgba = core.result(f"{one} - wp.cw_mul({one} - {src}, {one} - {dst})", "vec4")
+        w.feature("screen blend")
+    else:
+        t = core.param("t", "float32", site.input(("mix", "weight", "coverage"), "float32", 0.0, 1.0))
+        rgba = core.result(f"wp.lerp({dst}, {src}, {t})", "vec4")
+        w.feature("colour interpolation (lerp)")
+    if w.rng.random() < 0.5:
+        rgba = site.local("rgba", rgba)
+        if canvas:
+            site.store_to(canvas, rgba, 2.0)
+        else:
+            site.store(("composite", "rgba_out", "blended"), "vec4", rgba, 2.0)
+        weights = "wp.vec3(0.2126, 0.7152, 0.0722)"
+        if w.rng.random() < 0.5:
+            weights = w.add_value(w.rng.choice(["luma_weights", "rec709"]), "vec3", (0.2126, 0.7152, 0.0722)).src
+        rgb = f"wp.vec3({rgba}[0], {rgba}[1], {rgba}[2])"
+        site.store(("luminance", "gray"), "float32", f"wp.dot({rgb}, {weights})", 2.0)
+        w.feature("luminance")
+    elif canvas:
+        site.store_to(canvas, rgba, 2.0)
+    else:
+        site.store(("composite", "rgba_out", "blended"), "vec4", rgba, 2.0)
+
+
+class Form(NamedTuple):
+    build: Callable[[Site, bool], None]
+    accesses: tuple[str, ...]  # the launches it is written for (site.ACCESSES)
+
+
+PER_ELEMENT = ("own", "guarded", "active")
+# One entry per computation, with the launches that suit it (a grid for per-pixel and per-cell data).
+VECTOR_FORMS: dict[str, Form] = {
+    "bounce": Form(bounce, PER_ELEMENT),
+    "normal and tangential parts": Form(normal_tangential, PER_ELEMENT),
+    "shading": Form(shading, ACCESSES),
+    "triangle": Form(triangle, ("own",)),
+    "capsule distance": Form(capsule_distance, ACCESSES),
+    "angle between": Form(angle_between, PER_ELEMENT),
+    "orthonormal frame": Form(orthonormal_frame, ACCESSES),
+    "limit length": Form(limit_length, ACCESSES),
+    "composite": Form(composite, ("own", "guarded", "grid")),
+}
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    w = KernelWriter(rng, name, "vector", seed, pick_dim(rng))
-    vtype = rng.choice(["vec2", "vec3", "vec3", "vec4"])
-    loads = add_inputs(w, vtype, rng.randint(1, 3))
-    if rng.random() < 0.4:
-        loads += add_inputs(w, "float32", 1)
-    gen = ExprGen(w, loads=loads)
-    if rng.random() < 0.3:
-        add_gather(w, gen, loads[0])  # e.g. positions of neighbours listed in an index array
-    for _ in range(rng.randint(1, 3)):
-        if rng.random() < 0.6:
-            w.assign(gen.computed(lambda: gen.vec_expr(vtype, rng.randint(1, 3))), "t")
-        else:
-            w.assign(gen.computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2))), "s")
-    outputs = rng.choice([("v",), ("s",), ("v", "s")])
-    for kind in outputs:
-        if kind == "v":
-            w.store(add_output(w, vtype), gen.fold_unread(gen.computed(lambda: gen.vec_expr(vtype, rng.randint(1, 2)))))
-        else:
-            w.store(add_output(w), gen.fold_unread(gen.computed(lambda: gen.vec_scalar(vtype, rng.randint(0, 2)))))
-    w.feature(vtype)
-    for name in formula_features(w.lines):
-        w.feature(name)
+    form = VECTOR_FORMS[rng.choice(list(VECTOR_FORMS))]
+    access = rng.choice(form.accesses)
+    w = RichKernelWriter(rng, name, "vector", seed, launch(rng, access))
+    form.build(Site(w, access), rng.random() < FUNC_SHARE)
     return w.finish("Vector kernel")

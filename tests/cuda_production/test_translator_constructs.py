@@ -68,6 +68,23 @@ def matrix_functions(m2: wp.array(dtype=wp.mat22), m3: wp.array(dtype=wp.mat33),
 ''', [arr("m2", "mat22", low=-1, high=1), arr("m3", "mat33", low=-1, high=1), arr("m4", "mat44", low=-1, high=1),
       arr("det", role="output", bound=64.0), arr("inv2", "mat22", "output", bound=8.0),
       arr("inv3", "mat33", "output", bound=8.0)]),
+    spec("matrices_from_vectors", '''
+@wp.kernel
+def matrices_from_vectors(u: wp.array(dtype=wp.vec3), v: wp.array(dtype=wp.vec3), w2: wp.array(dtype=wp.vec2),
+                          m3: wp.array(dtype=wp.mat33), rows: wp.array(dtype=wp.mat33), cols: wp.array(dtype=wp.mat22),
+                          s: wp.array(dtype=float), c: wp.array(dtype=wp.vec3), rv: wp.array(dtype=wp.vec3)):
+    tid = wp.tid()
+    a = u[tid]
+    b = v[tid]
+    r = wp.matrix_from_rows(a, b, wp.cross(a, b))
+    rows[tid] = r
+    cols[tid] = wp.matrix_from_cols(w2[tid], wp.vec2(1.5, -0.5))
+    s[tid] = wp.ddot(r, m3[tid]) + wp.ddot(cols[tid], cols[tid])
+    c[tid] = wp.cw_mul(a, b) + wp.matrix_from_cols(a, b, a) @ b
+    rv[tid] = b @ m3[tid] + wp.mul(a, r) - m3[tid] @ b  # row vectors times matrices, and a matrix times a column
+''', [arr("u", "vec3"), arr("v", "vec3"), arr("w2", "vec2"), arr("m3", "mat33"),
+      arr("rows", "mat33", "output", bound=2.0), arr("cols", "mat22", "output", bound=2.0),
+      arr("s", role="output", bound=16.0), arr("c", "vec3", "output", bound=8.0), arr("rv", "vec3", "output", bound=16.0)]),
     spec("quaternions", '''
 @wp.kernel
 def quaternions(q: wp.array(dtype=wp.quat), p: wp.array(dtype=wp.vec3), angle: wp.array(dtype=float),

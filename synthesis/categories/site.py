@@ -1,0 +1,170 @@
+"""Where a per-element kernel reads and writes (`Site`), and how its core computation is packaged (`Core`).
+
+The vector and matrix categories write one named computation per kernel (their FORMS tables). Around
+it, real kernels differ in ways that do not change what is computed, and `Site` and `Core` draw them:
+
+* the launch (ACCESSES): one thread per element; a padded launch that returns early past a count; an
+  active set, where each thread updates the element an index array names (`i = active[tid]`, as
+  particle and contact kernels do); or a 2-D grid of elements (`i, j = wp.tid()`, a field per pixel
+  or cell), for the computations that make sense on a grid;
+* the packaging: the computation written in the kernel's body, or as a `@wp.func` the kernel calls
+  (typed vector/matrix parameters, a typed result, several results as a tuple), named for what it does.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from synthesis.categories.common import early_return
+from synthesis.categories.control_flow import _temp
+from synthesis.categories.rich import RichKernelWriter
+from synthesis.exprgen import Expr
+
+ACCESSES = ("own", "guarded", "active", "grid")
+GRID_SHAPES = ((16, 16), (16, 32), (32, 32), (24, 40), (64, 32))
+LAUNCH_SIZES = (64, 100, 128, 256, 500, 1000, 1024)
+ACTIVE_HINTS = ("active", "ids", "indices", "particle_ids")
+
+
+def launch(rng, access: str) -> tuple[int, ...]:
+    """The launch shape for `access`: a grid for "grid", else one of the usual 1-D sizes."""
+    return rng.choice(GRID_SHAPES) if access == "grid" else (rng.choice(LAUNCH_SIZES),)
+
+
+def annotation(dtype: str) -> str:
+    """A parameter's or result's annotation in a `@wp.func`: `float`, `int`, `wp.vec3`, ..."""
+    return {"float32": "float", "int32": "int"}.get(dtype, f"wp.{dtype}")
+
+
+def free_hints(w: RichKernelWriter, hints: tuple[str, ...]) -> tuple[str, ...]:
+    """The hints no local takes (Warp does not let a parameter and a local share a symbol)."""
+    assigned = {line.split(" = ")[0].strip() for line in w.lines if " = " in line}
+    return tuple(h for h in hints if h not in assigned) or tuple(f"{h}_out" for h in hints)
+
+
+class Site:
+    """Where the kernel's thread reads its inputs and writes its outputs (see ACCESSES)."""
+
+    def __init__(self, w: RichKernelWriter, access: str):
+        self.w = w
+        self.access = access
+        self.shape: tuple[int, ...] | None = None  # the arrays' shape, where it is not the launch's
+        self.index: str | None = None  # the element's index, where it is not the thread's own
+        if access == "guarded":
+            early_return(w)
+            w.feature("padded launch (early return)")
+        elif access == "active":
+            self.shape = (w.rng.choice([w.dim[0] + w.dim[0] // 2, 2 * w.dim[0]]),)
+            ids = w.add_array(w.rng.choice(ACTIVE_HINTS), "int32", "index", index_high=self.shape[0] - 1)
+            self.index = _temp(w, "i")
+            w.emit(f"{self.index} = {ids}[{w.tid_names[0]}]")
+            w.head = len(w.lines)  # the elements' loads come after the index they read
+            w.feature("active set through an index array")
+        elif access == "grid":
+            w.feature("2-D grid of elements")
+
+    def input(self, hints: tuple[str, ...], dtype: str, low: float = -1.0, high: float = 1.0,
+              grid_bits: int = 10) -> str:
+        """A new input array; the local holding the thread's element of it."""
+        w = self.w
+        name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "input", shape=self.shape,
+                           low=low, high=high, grid_bits=grid_bits)
+        if self.index is None:
+            return w.load(name).src
+        local = w._unique_local(f"{name}_i")
+        w.load_lines.append(f"    {local} = {name}[{self.index}]")
+        w.unused.remove(name)
+        return local
+
+    def inout(self, hints: tuple[str, ...], dtype: str, low: float = -1.0, high: float = 1.0) -> tuple[str, str]:
+        """A new array read and then rewritten (updated in place): (its name, the local holding the
+        thread's element)."""
+        w = self.w
+        name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "inout", shape=self.shape, low=low, high=high)
+        w.unused.remove(name)
+        local = w._unique_local(f"{name}_v" if self.index is None else f"{name}_i")
+        w.load_lines.append(f"    {local} = {name}[{self.index or w.own_index()}]")
+        return name, local
+
+    def store_to(self, name: str, value: str, bound: float) -> None:
+        """`name[element] = value` into an array made earlier (an in-out one)."""
+        self.w.store(name, Expr(value, self.w.arg(name).dtype, bound, None), index=self.index)
+
+    def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float) -> str:
+        """`out[element] = value` into a new output array; returns the array's name."""
+        w = self.w
+        name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
+        w.store(name, Expr(value, dtype, bound, None), index=self.index)
+        return name
+
+    def local_name(self, hint: str) -> str:
+        """A local's name in the kernel's body: `hint`, or a longer one where a parameter has it."""
+        return _temp(self.w, hint)
+
+    def local(self, hint: str, value: str) -> str:
+        """`hint = value` in the kernel's body (a name no parameter takes)."""
+        name = self.local_name(hint)
+        self.w.emit(f"{name} = {value}")
+        return name
+
+
+class Core:
+    """A form's core computation: written into the kernel's body, or (`as_func`) as a `@wp.func`
+    named `<kind>_<kernel suffix>` that the kernel calls. A form writes it the same way either way:
+    `param` names an input (the caller's value inline, the parameter in a function), `let` and `emit`
+    write statements, `result` gives what the kernel uses (the expression inline, the call otherwise)."""
+
+    def __init__(self, site: Site, kind: str, as_func: bool):
+        self.site = site
+        self.w = site.w
+        self.kind = kind
+        self.as_func = as_func
+        self.params: list[tuple[str, str]] = []  # (name, dtype)
+        self.values: list[str] = []  # what the kernel passes for each parameter
+        self.body: list[str] = []
+        self.indent = 1
+
+    def param(self, name: str, dtype: str, value: str) -> str:
+        if not self.as_func:
+            return value
+        self.params.append((name, dtype))
+        self.values.append(value)
+        return name
+
+    def let(self, hint: str, value: str) -> str:
+        if not self.as_func:
+            return self.site.local(hint, value)
+        self.emit(f"{hint} = {value}")
+        return hint
+
+    def emit(self, line: str) -> None:
+        if self.as_func:
+            self.body.append("    " * self.indent + line)
+        else:
+            self.w.emit(line)
+
+    @contextmanager
+    def block(self, header: str):
+        if not self.as_func:
+            with self.w.block(header):
+                yield
+            return
+        self.emit(header)
+        self.indent += 1
+        try:
+            yield
+        finally:
+            self.indent -= 1
+
+    def result(self, value: str, dtype: str | tuple[str, ...]) -> str:
+        """What the kernel uses: `value` itself inline; else `value` is returned (a tuple for several
+        dtypes) and the call is the result."""
+        if not self.as_func:
+            return value
+        name = f"{self.kind}_{self.w.name.split('_')[-1]}"
+        params = ", ".join(f"{p}: {annotation(t)}" for p, t in self.params)
+        returns = annotation(dtype) if isinstance(dtype, str) else \
+            f"tuple[{', '.join(annotation(t) for t in dtype)}]"
+        lines = "\n".join(self.body + [f"    return {value}"])
+        self.w.add_helper(f"@wp.func\ndef {name}({params}) -> {returns}:\n{lines}", name)
+        self.w.feature(f"@wp.func helper ({self.kind.replace('_', ' ')})")
+        return f"{name}({', '.join(self.values)})"
