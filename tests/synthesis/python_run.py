@@ -1,13 +1,42 @@
 """Run a generated kernel's body in Python, thread by thread, over numpy arrays standing in for
-Warp's: what the per-form tests check a form's results with."""
+Warp's: what the per-form tests check a form's results with. Vectors and matrices are numpy arrays
+shaped as the type registry says (`vec3` (3,), `mat33` (3, 3)), so `@`, `m[i, j]` and `v[0]` mean
+what they mean in Warp; `Vec` adds the `.x .. .w` component names."""
 from __future__ import annotations
 
+import __future__
 import math
 import types
 
 import numpy as np
 
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.sampled_run import _runnable_source
+
+
+class Vec(np.ndarray):
+    """A numpy vector with Warp's component names."""
+
+    x = property(lambda self: self[..., 0])
+    y = property(lambda self: self[..., 1])
+    z = property(lambda self: self[..., 2])
+    w = property(lambda self: self[..., 3])
+
+
+def _vec(*values) -> Vec:
+    return np.array([float(v) for v in values]).view(Vec)
+
+
+def _vector_ctor(n: int):
+    def make(*values):
+        if len(values) == 1 and np.ndim(values[0]) == 0:
+            values = values * n
+        return _vec(*values)
+    return make
+
+
+def _matrix_ctor(n: int):
+    return lambda *values: np.array([float(v) for v in values]).reshape(n, n)
 
 
 def _wp() -> types.SimpleNamespace:
@@ -21,25 +50,54 @@ def _wp() -> types.SimpleNamespace:
         n = float(np.linalg.norm(v))
         return v / n if n > 0.0 else v * 0.0
 
-    return types.SimpleNamespace(
+    def lerp(a, b, t):
+        return a * (1.0 - t) + b * t
+
+    def mul(a, b):
+        return a @ b if np.ndim(a) and np.ndim(b) else a * b
+
+    namespace = types.SimpleNamespace(
         tid=None, min=min, max=max, abs=abs, clamp=lambda x, lo, hi: min(max(x, lo), hi), sqrt=math.sqrt,
-        exp=math.exp, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh,
-        dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)), normalize=normalize,
+        exp=math.exp, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
+        atan2=math.atan2, degrees=math.degrees,
+        dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)),
+        length_sq=lambda v: float(np.dot(v, v)), normalize=normalize, cross=lambda a, b: np.cross(a, b).view(Vec),
+        cw_mul=lambda a, b: a * b, lerp=lerp, mul=mul, outer=np.outer, transpose=np.transpose,
+        inverse=np.linalg.inv, determinant=lambda m: float(np.linalg.det(m)), trace=lambda m: float(np.trace(m)),
+        ddot=lambda a, b: float(np.sum(a * b)), identity=lambda n, dtype=None: np.eye(n),
+        matrix_from_rows=lambda *rows: np.array(rows), matrix_from_cols=lambda *cols: np.array(cols).T,
         where=lambda c, a, b: a if c else b, atomic_add=atomic_add, atomic_max=atomic_max,
-        func=lambda f: f, constant=lambda v: v)
+        func=lambda f: f, constant=lambda v: v, float32=float)
+    for n in (2, 3, 4):
+        setattr(namespace, f"vec{n}", _vector_ctor(n))
+        setattr(namespace, f"mat{n}{n}", _matrix_ctor(n))
+    return namespace
+
+
+def _element_shape(dtype: str) -> tuple[int, ...]:
+    return tuple(lookup_dtype(dtype).shape)
+
+
+def _as_value(arg):
+    """A scalar parameter's value; a by-value vector or matrix as numpy (the registry's shape)."""
+    if not isinstance(arg.value, tuple):
+        return arg.value
+    value = np.array(arg.value, dtype=np.float64).reshape(_element_shape(arg.dtype))
+    return value.view(Vec) if value.ndim == 1 else value
 
 
 def draw_inputs(spec, seed: int) -> dict[str, np.ndarray]:
-    """Every input array on its grid (`low..high` in steps of 2**-grid_bits), vectors with a last axis."""
+    """Every input array on its grid (`low..high` in steps of 2**-grid_bits), vectors and matrices
+    with trailing axes of their component shape."""
     rng = np.random.default_rng(seed)
     arrays = {}
     for a in spec.args:
         if a.role not in ("input", "inout", "index"):
             continue
-        shape = tuple(a.shape) + ((a.width,) if a.width > 1 else ())  # the type registry's component count
+        shape = tuple(a.shape) + _element_shape(a.dtype)  # the type registry's component shape
         step = 2.0 ** -a.grid_bits
         ints = rng.integers(round(a.low / step), round(a.high / step) + 1, size=shape)
-        arrays[a.name] = ints.astype(np.int64) if a.dtype == "int32" else ints * step
+        arrays[a.name] = ints.astype(np.int64) if a.dtype == "int32" else (ints * step).view(Vec)
     return arrays
 
 
@@ -47,18 +105,17 @@ def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The kernel's body run once per thread; returns the written arrays (inout ones included)."""
     wp = _wp()
     names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
-    exec(compile(_runnable_source(spec), spec.name, "exec"), names)
+    exec(compile(_runnable_source(spec), spec.name, "exec", flags=__future__.annotations.compiler_flag), names)
     arrays = {k: v.copy() for k, v in inputs.items()}
     written = []
     for a in spec.args:
         if a.role == "output":
-            arrays[a.name] = np.zeros(a.shape, dtype=np.int64 if a.dtype == "int32" else np.float64)
+            arrays[a.name] = np.zeros(tuple(a.shape) + _element_shape(a.dtype),
+                                      dtype=np.int64 if a.dtype == "int32" else np.float64)
         if a.role in ("output", "inout"):
             written.append(a.name)
-    args = [a.value if a.role == "scalar" else arrays[a.name] for a in spec.args]
+    args = [_as_value(a) if a.role == "scalar" else arrays[a.name] for a in spec.args]
     for point in np.ndindex(*spec.dim):
         wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
         names[spec.name](*args)
     return {n: arrays[n] for n in written}
-
-

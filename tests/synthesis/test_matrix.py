@@ -1,0 +1,203 @@
+"""Each computation of the matrix category computes what its name says.
+
+A form is built into a kernel of its own and run in Python, thread by thread, over inputs drawn on the
+arrays' grids; every coefficient is a kernel parameter here, so the test reads it. The results are
+checked against numpy's linear algebra: a solve against the system it solves, strains and energies
+against their formulas, eigenvalues against `eigvalsh` and `svd`, power iteration against the same
+iteration done here.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories import matrix
+from synthesis.categories.matrix import MATRIX_FORMS
+from tests.synthesis.forms import build, elements, named, scalar, value
+from tests.synthesis.python_run import draw_inputs, run
+
+SEEDS = st.integers(0, 2**32 - 1)
+PROPERTY = settings(max_examples=10, deadline=None, derandomize=True)
+
+
+def form(name: str, seed: int, **kwargs):
+    spec = build(matrix, MATRIX_FORMS, name, seed, literal_knobs=False, **kwargs)
+    inputs = draw_inputs(spec, seed)
+    return spec, inputs, run(spec, inputs)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_regularised_solve_solves_the_shifted_system(seed):
+    spec, inputs, got = form("regularised solve", seed)
+    lam = scalar(spec, "lam", "reg", "damping")
+    for e in elements(spec, inputs):
+        a, b = inputs[named(spec, "A", "systems", "mats")][e], inputs[named(spec, "rhs", "b", "targets")][e]
+        m = a + lam * np.eye(len(b))
+        np.testing.assert_allclose(m @ got[named(spec, "x", "solution", "coeffs")][e], b, atol=1e-9)
+        if named(spec, "det", "jacobian"):
+            assert got[named(spec, "det", "jacobian")][e] == pytest.approx(np.linalg.det(m), abs=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_strains_and_energies_follow_their_formulas(seed):
+    spec, inputs, got = form("strain", seed)
+    d = spec.description
+    for e in elements(spec, inputs):
+        g = inputs[named(spec, "grad_u", "disp_grad", "H")][e]
+        f = np.eye(3) + g
+        strain = 0.5 * (g + g.T) if "small-strain" in d else 0.5 * (f.T @ f - np.eye(3))
+        if named(spec, "strain", "E_out", "green"):
+            np.testing.assert_allclose(got[named(spec, "strain", "E_out", "green")][e], strain, atol=1e-9)
+        elif named(spec, "deviator", "dev_strain"):
+            want = strain - np.trace(strain) / 3.0 * np.eye(3)
+            np.testing.assert_allclose(got[named(spec, "deviator", "dev_strain")][e], want, atol=1e-9)
+            assert np.trace(got[named(spec, "deviator", "dev_strain")][e]) == pytest.approx(0.0, abs=1e-9)
+        elif named(spec, "shear", "e_shear"):
+            i, j = (int(x) for x in re.search(r"\[(\d)(?:, |\]\[)(\d)\]", spec.source).groups())
+            assert got[named(spec, "shear", "e_shear")][e] == pytest.approx(strain[i, j], abs=1e-9)
+            assert got[named(spec, "dilation", "trace_e")][e] == pytest.approx(np.trace(strain), abs=1e-9)
+        elif named(spec, "volume_ratio", "J_out", "jac"):
+            assert got[named(spec, "volume_ratio", "J_out", "jac")][e] == pytest.approx(np.linalg.det(f), abs=1e-9)
+        else:
+            mu, lam = scalar(spec, "mu", "shear_mod"), scalar(spec, "lam", "bulk")
+            if "neo-Hookean" in d:
+                log_j = np.log(np.linalg.det(f))
+                want = 0.5 * mu * (np.trace(f.T @ f) - 3.0) - mu * log_j + 0.5 * lam * log_j ** 2
+            else:
+                want = mu * np.sum(strain * strain) + 0.5 * lam * np.trace(strain) ** 2
+            assert got[named(spec, "energy", "psi")][e] == pytest.approx(want, abs=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_rotated_tensor_is_r_s_r_transposed(seed):
+    spec, inputs, got = form("rotate tensor", seed)
+    for e in elements(spec, inputs):
+        s = inputs[named(spec, "stress", "S", "tensors")][e]
+        if "angle" in spec.description:
+            theta_array = named(spec, "theta", "angle", "orient")
+            theta = inputs[theta_array][e] if theta_array in inputs else scalar(spec, "theta", "angle")
+            r = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+        else:
+            r = inputs[named(spec, "frames", "R", "rot")][e]
+        want = r.T @ s @ r if "local frame" in spec.description else r @ s @ r.T
+        if named(spec, "rotated", "S_world", "stress_out"):
+            np.testing.assert_allclose(got[named(spec, "rotated", "S_world", "stress_out")][e], want, atol=1e-9)
+        if named(spec, "sigma_nn", "normal_stress"):
+            assert got[named(spec, "sigma_nn", "normal_stress")][e] == pytest.approx(want[0, 0], abs=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_quadratic_form_is_the_mahalanobis_distance_under_its_precision(seed):
+    spec, inputs, got = form("quadratic form", seed)
+    mean = value(spec, "mean", "mu", "center")
+    for e in elements(spec, inputs):
+        d = inputs[named(spec, "samples", "x", "points")][e] - mean
+        if named(spec, "L", "chol", "shape_factor"):
+            factor = inputs[named(spec, "L", "chol", "shape_factor")][e]
+            p = factor @ factor.T + 0.5 * np.eye(len(d))
+        else:
+            p = value(spec, "precision", "P", "inv_cov")
+        q = d @ p @ d
+        assert q > 0.0
+        if named(spec, "density", "weight", "likelihood"):
+            assert got[named(spec, "density", "weight", "likelihood")][e] == pytest.approx(np.exp(-0.5 * q), abs=1e-9)
+        else:
+            assert got[named(spec, "mahalanobis_sq", "d2", "energy")][e] == pytest.approx(q, abs=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_2x2_eigenvalues_match_numpy_and_name_what_they_describe(seed):
+    spec, inputs, got = form("eigenvalues 2x2", seed)
+    d = spec.description
+    for e in elements(spec, inputs):
+        m = inputs[named(spec, "stress", "tensors", "sigma", "M", "hessian")][e]
+        if "singular values" in d:
+            hi, lo = np.linalg.svd(m, compute_uv=False)
+        else:
+            lo, hi = np.linalg.eigvalsh(0.5 * (m + m.T))
+        s = 0.5 * (m + m.T)
+        checks = {("eigvals", "lambdas", "sv"): np.array([hi, lo]), ("lambda_max", "principal"): hi,
+                  ("tau_max", "max_shear"): 0.5 * (hi - lo),
+                  ("von_mises", "sigma_vm"): np.sqrt(hi * hi - hi * lo + lo * lo),
+                  ("theta_p", "principal_angle"): 0.5 * np.arctan2(2.0 * s[0, 1], s[0, 0] - s[1, 1])}
+        for hints, want in checks.items():
+            if named(spec, *hints):
+                np.testing.assert_allclose(got[named(spec, *hints)][e], want, atol=1e-7)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_rank_one_update_adds_alpha_u_v_transposed(seed):
+    spec, inputs, got = form("rank-one update", seed)
+    alpha = scalar(spec, "alpha", "rho", "step")
+    for e in elements(spec, inputs):
+        a, u = inputs[named(spec, "A", "mats", "H")][e], inputs[named(spec, "u", "s_step", "dx")][e]
+        v = u if "symmetric" in spec.description else inputs[named(spec, "v", "y_step", "dg")][e]
+        updated = a + alpha * np.outer(u, v)
+        if named(spec, "A_out", "updated", "mats_out"):
+            np.testing.assert_allclose(got[named(spec, "A_out", "updated", "mats_out")][e], updated, atol=1e-12)
+        else:
+            g = inputs[named(spec, "g", "grad", "rhs")][e]
+            np.testing.assert_allclose(got[named(spec, "direction", "applied")][e], updated @ g, atol=1e-12)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_normals_take_the_inverse_transpose_and_stay_perpendicular_to_mapped_tangents(seed):
+    spec, inputs, got = form("normal transform", seed)
+    rng = np.random.default_rng(seed)
+    for e in elements(spec, inputs):
+        m = np.eye(3) + inputs[named(spec, "deform", "G", "linear")][e]
+        n = inputs[named(spec, "normals", "n_in")][e]
+        out = got[named(spec, "normals_out", "n_out")][e]
+        want = np.linalg.inv(m).T @ n
+        np.testing.assert_allclose(out, want / np.linalg.norm(want), atol=1e-9)
+        tangent = np.cross(n, rng.normal(size=3))  # any tangent of the surface, mapped by M, stays one
+        assert np.dot(out, m @ tangent) == pytest.approx(0.0, abs=1e-9)
+        if named(spec, "points_out", "moved"):
+            p = inputs[named(spec, "points", "verts")][e]
+            np.testing.assert_allclose(got[named(spec, "points_out", "moved")][e], m @ p, atol=1e-12)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_power_iteration_repeats_a_normalised_product_and_its_rayleigh_quotient_is_an_eigenvalue_bound(seed):
+    spec, inputs, got = form("power iteration", seed)
+    steps = int(re.search(r"power iteration \((\d+) steps\)", spec.description).group(1))
+    for e in elements(spec, inputs):
+        b = inputs[named(spec, "B", "factors", "mats")][e]
+        a = b.T @ b + np.eye(len(b))
+        v = inputs[named(spec, "v0", "guess", "init")][e]
+        v = v / np.linalg.norm(v)
+        for _ in range(steps):
+            v = a @ v / np.linalg.norm(a @ v)
+        np.testing.assert_allclose(got[named(spec, "eigvec", "dominant")][e], v, atol=1e-9)
+        if named(spec, "eigval", "rayleigh"):
+            quotient = got[named(spec, "eigval", "rayleigh")][e]
+            assert quotient == pytest.approx(v @ a @ v, abs=1e-9)
+            low, high = np.linalg.eigvalsh(a)[[0, -1]]
+            assert low - 1e-9 <= quotient <= high + 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_FORMS))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_helper_function_computes_what_the_inline_code_computes(name, seed):
+    """Packaging the computation as a @wp.func changes the code, never a result."""
+    inline = build(matrix, MATRIX_FORMS, name, seed, as_func=False)
+    packaged = build(matrix, MATRIX_FORMS, name, seed, as_func=True)
+    if inline.source == packaged.source or [a.name for a in inline.args] != [a.name for a in packaged.args]:
+        return  # nothing to package on this draw (a second output reads the inline locals), or a tuple asked for
+    assert "@wp.func" in packaged.source and "@wp.func" not in inline.source
+    inputs = draw_inputs(inline, seed)
+    a, b = run(inline, inputs), run(packaged, inputs)
+    for key in a:
+        np.testing.assert_allclose(a[key], b[key], atol=1e-12)

@@ -1,0 +1,84 @@
+"""Where a per-element kernel reads and writes (Site) and how its computation is packaged (Core)."""
+from __future__ import annotations
+
+import ast
+import random
+
+import numpy as np
+import pytest
+
+from synthesis.categories import vector
+from synthesis.categories.rich import RichKernelWriter
+from synthesis.categories.site import ACCESSES, Core, Site
+from synthesis.categories.vector import VECTOR_FORMS
+from tests.synthesis.forms import build
+from tests.synthesis.python_run import draw_inputs, run
+
+
+def written_elements(spec, seed: int) -> tuple[dict, dict]:
+    inputs = draw_inputs(spec, seed)
+    return inputs, run(spec, inputs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_active_set_updates_exactly_the_elements_its_index_array_names(seed):
+    spec = build(vector, VECTOR_FORMS, "limit length", seed, access="active")
+    ids = next(a for a in spec.args if a.role == "index")
+    data = next(a for a in spec.args if a.role == "input")
+    assert data.shape[0] > spec.dim[0]  # the set is a part of the elements
+    inputs, got = written_elements(spec, seed)
+    out = got[next(a.name for a in spec.args if a.role == "output")]
+    named = set(inputs[ids.name].tolist())
+    for element in range(data.shape[0]):
+        assert (np.any(out[element] != 0.0) or np.all(inputs[data.name][element] == 0.0)) == (element in named)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_padded_launch_leaves_the_elements_past_its_count_alone(seed):
+    spec = build(vector, VECTOR_FORMS, "angle between", seed, access="guarded")
+    count = next(a.value for a in spec.args if a.role == "scalar" and a.dtype == "int32")
+    assert 0 < count < spec.dim[0]
+    _, got = written_elements(spec, seed)
+    out = got[next(a.name for a in spec.args if a.role == "output")]
+    assert np.all(out[count:] == 0.0) and np.any(out[:count] != 0.0)
+
+
+def test_a_grid_launch_reads_and_writes_2d_arrays():
+    spec = build(vector, VECTOR_FORMS, "shading", 3, access="grid")
+    assert "i, j = wp.tid()" in spec.source
+    assert all(len(a.shape) == 2 for a in spec.args if a.role in ("input", "output"))
+
+
+def test_every_access_is_used_by_some_form():
+    used = {access for form in VECTOR_FORMS.values() for access in form.accesses}
+    assert used == set(ACCESSES)
+
+
+def test_a_packaged_computation_is_a_typed_function_named_for_what_it_does():
+    w = RichKernelWriter(random.Random(0), "vec_0123abcd45", "vector", 0, (8,))
+    site = Site(w, "own")
+    core = Core(site, "reflect", as_func=True)
+    v = core.param("v", "vec3", site.input(("vel",), "vec3"))
+    n = core.let("n", f"wp.normalize({core.param('normal', 'vec3', site.input(('normals',), 'vec3'))})")
+    call = core.result(f"{v} - 2.0 * wp.dot({v}, {n}) * {n}", "vec3")
+    assert call == "reflect_0123abcd45(vel_v, normals_v)"
+    fn = ast.parse(w.helpers[0]).body[0]
+    assert fn.name == "reflect_0123abcd45" and ast.unparse(fn.returns) == "wp.vec3"
+    assert [(a.arg, ast.unparse(a.annotation)) for a in fn.args.args] == [("v", "wp.vec3"), ("normal", "wp.vec3")]
+
+
+def test_several_results_are_returned_as_an_annotated_tuple():
+    w = RichKernelWriter(random.Random(0), "vec_0123abcd45", "vector", 0, (8,))
+    site = Site(w, "own")
+    core = Core(site, "split", as_func=True)
+    v = core.param("v", "vec2", site.input(("vel",), "vec2"))
+    core.result(f"{v} * 0.5, {v} * 2.0", ("vec2", "vec2"))
+    assert "-> tuple[wp.vec2, wp.vec2]:" in w.helpers[0] and "return v * 0.5, v * 2.0" in w.helpers[0]
+
+
+def test_inline_code_names_no_local_like_a_parameter():
+    w = RichKernelWriter(random.Random(0), "vec_0123abcd45", "vector", 0, (8,))
+    site = Site(w, "own")
+    w.add_array("n", "vec3", "input")
+    core = Core(site, "reflect", as_func=False)
+    assert core.let("n", "wp.vec3(1.0, 0.0, 0.0)") != "n"

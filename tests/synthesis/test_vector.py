@@ -1,0 +1,236 @@
+"""Each computation of the vector category computes what its name says.
+
+A form is built into a kernel of its own and run in Python, thread by thread, over inputs drawn on the
+arrays' grids. Its results are checked against the geometry the name promises, computed here with
+numpy: a bounce keeps the tangential velocity and reverses the approaching normal part by one
+restitution coefficient; a tangent frame is orthonormal; a capsule's distance is the least distance
+to points of its segment; and so on.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories import vector
+from synthesis.categories.vector import VECTOR_FORMS
+from tests.synthesis.forms import build, elements, named, scalar, value
+from tests.synthesis.python_run import draw_inputs, run
+
+SEEDS = st.integers(0, 2**32 - 1)
+PROPERTY = settings(max_examples=10, deadline=None, derandomize=True)
+
+
+def form(name: str, seed: int, **kwargs):
+    spec = build(vector, VECTOR_FORMS, name, seed, **kwargs)
+    inputs = draw_inputs(spec, seed)
+    return spec, inputs, run(spec, inputs)
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_bounce_keeps_the_tangential_velocity_and_reverses_the_approach_by_one_restitution(seed):
+    spec, inputs, got = form("bounce", seed)
+    v_name, n_name = named(spec, "vel", "velocities", "v_in"), named(spec, "normals", "surface_n", "contact_normal")
+    out = got[named(spec, "vel_out", "reflected", "v_after")]
+    factors = set()
+    for e in elements(spec, inputs):
+        v, n, r = inputs[v_name][e], unit(inputs[n_name][e]), out[e]
+        np.testing.assert_allclose(r - np.dot(r, n) * n, v - np.dot(v, n) * n, atol=1e-9)
+        if np.dot(v, n) >= 0.0:
+            np.testing.assert_allclose(r, v, atol=1e-12)  # receding: untouched
+        elif np.dot(v, n) < -1e-3:
+            factors.add(round(-np.dot(r, n) / np.dot(v, n), 6))
+    allowed = {1.0} if "mirror reflection" in spec.description else {0.25, 0.5, 0.75}
+    assert len(factors) <= 1 and factors <= allowed, factors
+
+
+@PROPERTY
+@given(SEEDS)
+def test_the_normal_and_tangential_parts_add_up_and_friction_damps_the_tangential_one(seed):
+    spec, inputs, got = form("normal and tangential parts", seed)
+    v_name, n_name = named(spec, "vel", "v_rel", "forces"), named(spec, "normals", "surface_n", "axis_dirs")
+    mus = set()
+    for e in elements(spec, inputs):
+        v, n = inputs[v_name][e], unit(inputs[n_name][e])
+        vn, vt = np.dot(v, n) * n, v - np.dot(v, n) * n
+        if "friction" in spec.description:
+            r = got[named(spec, "vel_out", "v_after", "response")][e]
+            np.testing.assert_allclose(np.dot(r, n) * n, -vn, atol=1e-9)
+            if np.linalg.norm(vt) > 1e-3:
+                mus.add(round(1.0 - np.linalg.norm(r + vn) / np.linalg.norm(vt), 6))
+        elif "tangential component" in spec.description:
+            np.testing.assert_allclose(got[named(spec, "v_tangent", "tangential", "slide")][e], vt, atol=1e-9)
+        else:
+            assert got[named(spec, "normal_speed", "v_normal")][e] == pytest.approx(np.linalg.norm(vn), abs=1e-9)
+            assert got[named(spec, "tangent_speed", "v_slide")][e] == pytest.approx(np.linalg.norm(vt), abs=1e-9)
+    assert len(mus) <= 1 and mus <= {0.125, 0.25, 0.5}
+
+
+@PROPERTY
+@given(SEEDS)
+def test_shading_is_lambert_or_blinn_phong_of_the_normal_against_the_light(seed):
+    spec, inputs, got = form("shading", seed, literal_knobs=False)
+    n_name = named(spec, "normals", "surface_n", "n_world")
+    albedo = inputs[named(spec, "albedo", "base_color", "diffuse")]
+    out = got[named(spec, "color", "radiance", "shade")]
+    ambient = scalar(spec, "ambient", "ka") or 0.0
+    for e in elements(spec, inputs):
+        n = unit(inputs[n_name][e])
+        if "point light" in spec.description:
+            to_l = value(spec, "light_pos", "lamp") - inputs[named(spec, "positions", "points", "p_world")][e]
+            l, falloff = unit(to_l), 16.0 / np.dot(to_l, to_l)
+        else:
+            l, falloff = unit(value(spec, "light_dir", "sun", "to_light")), 1.0
+        want = albedo[e] * (ambient + max(np.dot(n, l), 0.0) * falloff)
+        if "Blinn-Phong" in spec.description:
+            h = unit(l + unit(value(spec, "view_dir", "eye", "to_eye")))
+            want = want + max(np.dot(n, h), 0.0) ** scalar(spec, "shininess", "spec_power")
+        np.testing.assert_allclose(out[e], want, atol=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_triangles_area_and_normal_come_from_the_cross_product_of_its_edges(seed):
+    spec, inputs, got = form("triangle", seed)
+    verts = inputs[named(spec, "verts", "points", "positions")]
+    flat = named(spec, "indices", "tri_indices", "faces")
+    areas = []
+    for t in range(spec.dim[0]):
+        if flat:
+            corners = [verts[inputs[flat][3 * t + k]] for k in range(3)]
+        else:
+            corners = [verts[inputs[named(spec, f"i{k}", f"v{k}_idx", f"corner{k}")][t]] for k in range(3)]
+        cross = np.cross(corners[1] - corners[0], corners[2] - corners[0])
+        areas.append(0.5 * np.linalg.norm(cross))
+        if named(spec, "tri_area", "areas"):
+            assert got[named(spec, "tri_area", "areas")][t] == pytest.approx(areas[-1], abs=1e-9)
+        if named(spec, "face_normals", "tri_normals", "normals_out") and np.linalg.norm(cross) > 1e-9:
+            np.testing.assert_allclose(got[named(spec, "face_normals", "tri_normals", "normals_out")][t],
+                                       unit(cross), atol=1e-9)
+    if named(spec, "total_area", "surface_area"):
+        assert got[named(spec, "total_area", "surface_area")][0] == pytest.approx(sum(areas), rel=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_capsules_distance_is_the_least_distance_to_its_segment_less_the_radius(seed):
+    spec, inputs, got = form("capsule distance", seed, literal_knobs=False)
+    a, b = value(spec, "seg_a", "p0", "start"), value(spec, "seg_b", "p1", "end")
+    samples = a + np.linspace(0.0, 1.0, 4001)[:, None] * (b - a)
+    radius = scalar(spec, "radius", "r") or 0.0
+    dist = got[named(spec, "sdf", "dist", "phi", "distance", "d_seg")]
+    for e in elements(spec, inputs):
+        p = inputs[named(spec, "points", "queries", "x")][e]
+        least = np.min(np.linalg.norm(samples - p, axis=1))
+        assert dist[e] == pytest.approx(least - radius, abs=2e-3)
+        if named(spec, "nearest", "closest_pt"):
+            assert np.linalg.norm(got[named(spec, "nearest", "closest_pt")][e] - p) == pytest.approx(least, abs=2e-3)
+        if named(spec, "penalty", "contact_force"):
+            k = scalar(spec, "stiffness", "k_contact")
+            assert got[named(spec, "penalty", "contact_force")][e] == pytest.approx(k * max(radius - least, 0.0), abs=1.0)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_the_angle_between_two_vectors_is_the_arccosine_of_their_normalised_dot_product(seed):
+    spec, inputs, got = form("angle between", seed)
+    out_name = named(spec, "angle", "theta", "angles", "angle_deg", "degrees_out")
+    for e in elements(spec, inputs):
+        a, b = inputs[named(spec, "a", "u", "dir_a")][e], inputs[named(spec, "b", "v", "dir_b")][e]
+        if min(np.linalg.norm(a), np.linalg.norm(b)) < 1e-6:
+            continue
+        want = math.acos(np.clip(np.dot(unit(a), unit(b)), -1.0, 1.0))
+        if "signed angle" in spec.description and a[0] * b[1] - a[1] * b[0] < 0.0:
+            want = -want
+        if out_name in ("angle_deg", "degrees_out"):
+            want = math.degrees(want)
+        assert got[out_name][e] == pytest.approx(want, abs=1e-6)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_tangent_frame_is_orthonormal_and_follows_the_normal(seed):
+    spec, inputs, got = form("orthonormal frame", seed)
+    for e in elements(spec, inputs):
+        n = unit(inputs[named(spec, "normals", "n_in", "up")][e])
+        guide = inputs[named(spec, "tangents", "t_in", "guide")][e]
+        sign = (-1.0 if guide[3] < 0.0 else 1.0) if len(guide) == 4 else 1.0
+        t = unit(guide[:3] - np.dot(guide[:3], n) * n)
+        b = np.cross(n, t) * sign
+        if named(spec, "shading_normal", "n_out", "mapped_n"):
+            m = inputs[named(spec, "normal_map", "n_tangent", "bump")][e]
+            want = unit(t * m[0] + b * m[1] + n * m[2])
+            np.testing.assert_allclose(got[named(spec, "shading_normal", "n_out", "mapped_n")][e], want, atol=1e-9)
+        elif named(spec, "frames", "tbn", "basis"):
+            frame = np.array([t, b, n])
+            want = frame.T if "columns" in spec.description else frame
+            np.testing.assert_allclose(got[named(spec, "frames", "tbn", "basis")][e], want, atol=1e-9)
+        else:
+            np.testing.assert_allclose(got[named(spec, "tangent_out", "t_out")][e], t, atol=1e-9)
+            np.testing.assert_allclose(got[named(spec, "bitangent", "b_out")][e], b, atol=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_limited_vector_keeps_its_direction_and_its_length_stays_within_the_limits(seed):
+    spec, inputs, got = form("limit length", seed, literal_knobs=False)
+    top, low = scalar(spec, "max_speed", "v_max", "max_len"), scalar(spec, "min_speed", "v_min")
+    for e in elements(spec, inputs):
+        v = inputs[named(spec, "vel", "forces", "steps")][e]
+        r = got[named(spec, "vel_out", "limited", "clamped")][e]
+        length = np.linalg.norm(v)
+        want = min(length, top) if low is None else min(max(length, low), top)
+        assert np.linalg.norm(r) == pytest.approx(want, abs=1e-9)
+        np.testing.assert_allclose(r * length, v * np.linalg.norm(r), atol=1e-9)  # the same direction
+
+
+@PROPERTY
+@given(SEEDS)
+def test_colours_are_composited_by_their_blend_mode_and_the_luminance_uses_rec709(seed):
+    spec, inputs, got = form("composite", seed)
+    src_name = named(spec, "src_rgba", "layer", "fg")
+    canvas = named(spec, "canvas", "framebuffer", "accum")
+    dst_name = canvas or named(spec, "dst_rgba", "background", "bg")
+    out = got[canvas or named(spec, "composite", "rgba_out", "blended")]
+    for e in elements(spec, inputs):
+        s, d = inputs[src_name][e], inputs[dst_name][e]
+        if "alpha compositing" in spec.description:
+            if "premultiplied" in spec.description:
+                s = np.array([s[0] * s[3], s[1] * s[3], s[2] * s[3], s[3]])
+            want = s + d * (1.0 - s[3])
+        elif "multiply" in spec.description:
+            want = s * d
+        elif "screen" in spec.description:
+            want = 1.0 - (1.0 - s) * (1.0 - d)
+        else:
+            t = inputs[named(spec, "mix", "weight", "coverage")][e]
+            want = d * (1.0 - t) + s * t
+        np.testing.assert_allclose(out[e], want, atol=1e-9)
+        if named(spec, "luminance", "gray"):
+            luma = got[named(spec, "luminance", "gray")][e]
+            assert luma == pytest.approx(np.dot(want[:3], [0.2126, 0.7152, 0.0722]), abs=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(VECTOR_FORMS))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_helper_function_computes_what_the_inline_code_computes(name, seed):
+    """Packaging the computation as a @wp.func changes the code, never a result."""
+    inline = build(vector, VECTOR_FORMS, name, seed, as_func=False)
+    packaged = build(vector, VECTOR_FORMS, name, seed, as_func=True)
+    if inline.source == packaged.source:
+        return  # a form with nothing to package on this draw (colour interpolation)
+    assert "@wp.func" in packaged.source and "@wp.func" not in inline.source
+    inputs = draw_inputs(inline, seed)
+    if [a.name for a in inline.args] != [a.name for a in packaged.args]:
+        return  # the draw took a different turn (a tuple return asked for)
+    a, b = run(inline, inputs), run(packaged, inputs)
+    for key in a:
+        np.testing.assert_allclose(a[key], b[key], atol=1e-12)
