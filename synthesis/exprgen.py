@@ -1025,7 +1025,7 @@ def _balanced(text: str) -> bool:
 ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpolation", "squared difference",
                   "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
-                "clamp to a range", "sum of squares")
+                "clamp to a range", "sum of squares", "bit field", "low bits")
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
@@ -1637,7 +1637,8 @@ class ExprGen:
     def int_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
         """One of INT_FORMULAS over named int values, and its name: a midpoint (`(a + b) // 2`), the
         remainder that is never negative (`((a % 16) + 16) % 16`, as C's `%` keeps the dividend's
-        sign), a round down to a multiple, an absolute difference, a clamp, a sum of squares."""
+        sign), a round down to a multiple, an absolute difference, a clamp, a sum of squares, a bit field
+        (`(a >> 2) & 7`), the low bits (`a & 15`)."""
         rng = self.rng
         kind = kind or rng.choice(INT_FORMULAS)
         operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares"))
@@ -1656,6 +1657,12 @@ class ExprGen:
             e = Expr(f"wp.abs({a.src} - {b.src})", "int32", a.mag + b.mag, 0)
         elif kind == "sum of squares":
             e = Expr(f"{a.src} * {a.src} + {b.src} * {b.src}", "int32", a.mag * a.mag + b.mag * b.mag, 0, atom=False)
+        elif kind == "bit field":  # bits s.. of a packed value; >> of a negative int shifts its sign in
+            shift, width = rng.choice([1, 2, 3, 4]), rng.choice([1, 2, 3, 4])
+            e = Expr(f"({a.src} >> {shift}) & {(1 << width) - 1}", "int32", float((1 << width) - 1), 0, atom=False)
+        elif kind == "low bits":  # a & (2^k - 1): the non-negative remainder by a power of two, as bits
+            mask = rng.choice([3, 7, 15, 31])
+            e = Expr(f"{a.src} & {mask}", "int32", float(mask), 0, atom=False)
         else:
             hi = rng.choice([h for h in (8, 16, 25, 50, 63) if h < a.mag] or [0])
             if not hi:

@@ -1,27 +1,35 @@
-"""Arithmetic: + - * /, min, max, abs on float32 or int32 arrays; the formulas people write by hand
-(an affine map, a midpoint, an interpolation, a polynomial, a clamp) and expression trees."""
+"""Arithmetic: the formulas people write by hand with + - * /, min, max, abs on float32 or int32 arrays
+(an affine map, a midpoint, a weighted average, an interpolation, a squared difference, a polynomial in
+Horner form, a clamp, a smoothstep; for integers a midpoint, a non-negative remainder, a round down to a
+multiple, a bit field, the low bits), one to three per kernel, each stored as an output of its own; now and then a `@wp.func`
+helper with a purpose (a blend, a squared error, a Huber loss), neighbours, a stencil, a gather, a module
+constant or a padded launch around them (`common.realistic_extras`)."""
 from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, draw_formulas, float_statements, pick_dim,
-                                         realistic_extras, unread)
+from synthesis.categories.common import (add_gather, add_inputs, add_output, draw_formulas, early_return, pick_dim,
+                                         realistic_extras)
 from synthesis.categories.helpers import call
-from synthesis.exprgen import ARITH_OPS, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_FORMULAS, ARITH_OPS, INT_FORMULAS, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
+
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
         loads = add_inputs(w, "int32", rng.randint(1, 3), low=-100, high=100, grid_bits=0)
         gen = ExprGen(w, loads=loads)
-        stored = draw_formulas(gen, gen.int_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
-        for _ in range(rng.randint(0, 1 if stored else 3)):
-            w.assign(gen.int_expr(rng.randint(1, 3)), "n")
+        if len(w.dim) == 1 and rng.random() < 0.15:
+            early_return(w)
+        if len(w.dim) == 1 and rng.random() < 0.2:
+            add_gather(w, gen, rng.choice(loads))  # e.g. a label looked up through a permutation
+        stored = draw_formulas(gen, gen.int_formula, rng.randint(1, 3))
+        if not stored:  # every formula needs named values: one of one input is always there
+            stored = draw_formulas(gen, lambda: gen.int_formula(rng.choice(("non-negative remainder",
+                                                                               "round down to a multiple"))), 1)
         for value in stored:
             w.store(add_output(w, "int32"), gen.meaningful(value))
-        for _ in range(0 if stored and not unread(w, "int32") else rng.randint(1, 2)):
-            w.store(add_output(w, "int32"), gen.meaningful(gen.computed(lambda: gen.int_expr(rng.randint(1, 3)))))
         w.feature("int32 / // % semantics")
         w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
         return w.finish("Integer arithmetic kernel")
@@ -29,6 +37,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
+    helped = False
     if rng.random() < 0.15:  # a helper with a purpose: a blend of two inputs, a squared error, a Huber loss
         kind = rng.choice(["blend", "squared_error", "huber"] if len(loads) >= 2 else ["squared_error", "huber"])
         a = w.load(loads[0])
@@ -38,12 +47,14 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         else:
             value = call(w, kind, a)
         w.store(add_output(w), value)
-    stored = draw_formulas(gen, gen.arith_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
-    float_statements(w, gen, rng.randint(0, 1 if stored else 4))
+        helped = True
+    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0 if helped else 1, 3))
+    if not stored and not helped:  # one named value always takes an affine map
+        stored = draw_formulas(gen, lambda: gen.arith_formula("affine map"), 1)
     for value in stored:
         w.store(add_output(w), gen.meaningful(value))
-    # an expression tree over what nothing reads yet (every variable ends up read)
-    for _ in range(0 if stored and not unread(w, "float32") else rng.randint(1, 2)):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
     return w.finish("Float arithmetic kernel")
+
+
+__all__ = ["ARITH_FORMULAS", "INT_FORMULAS", "generate"]

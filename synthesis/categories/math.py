@@ -1,7 +1,9 @@
-"""Math: the formulas people write with transcendental and rounding builtins (a hypotenuse, a polar
-angle, a decay or an oscillation along the grid, a Cauchy loss, a gamma correction, a fractional part, a
-soft minimum) and such builtins mixed into arithmetic trees; sometimes a `@wp.func` helper with a purpose
-(a sigmoid, a softplus, a Gaussian falloff, a smoothstep, a soft clip, a robust loss) on an input.
+"""Math: the formulas people write with transcendental and rounding builtins (a hypotenuse, a root mean
+square, a polar angle, polar to Cartesian, a decay or an oscillation along the grid, a Cauchy loss, a
+gamma correction, a fractional part, a soft minimum), one to three per kernel, each stored as an output
+of its own; sometimes a `@wp.func` helper with a purpose (a sigmoid, a softplus, a Gaussian falloff, a
+smoothstep, a soft clip, a robust loss) on an input, with neighbours, a stencil, a gather, a module
+constant or a padded launch around them (`common.realistic_extras`).
 
 Some kernels sample Perlin noise as Warp's graph-capture example does (`state = wp.rand_init(seed)`,
 `wp.noise(state, frequency * p)` at a point built from the inputs): the seed and the frequency
@@ -11,10 +13,9 @@ from __future__ import annotations
 import random
 import re
 
-from synthesis.categories.common import (FORMULA_SHARE, add_inputs, add_output, draw_formulas, float_statements, pick_dim,
-                                         realistic_extras, unread)
+from synthesis.categories.common import add_inputs, add_output, draw_formulas, pick_dim, realistic_extras
 from synthesis.categories.helpers import call
-from synthesis.exprgen import ARITH_OPS, FORMULA_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 
 
@@ -25,28 +26,20 @@ MATH_HELPERS = ("sigmoid", "softplus", "gaussian", "smoothstep", "soft_clip", "l
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "math", seed, pick_dim(rng, nd_prob=0.2))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
-    math_ops = tuple(rng.sample(MATH_OPS, rng.randint(2, 6)))
-    formulas = tuple(rng.sample(FORMULA_OPS, rng.randint(1, 2))) if rng.random() < 0.5 else ()
-    ops = math_ops + formulas + tuple(rng.sample(ARITH_OPS, rng.randint(1, 4)))
-    gen = ExprGen(w, ops, loads=loads)
+    gen = ExprGen(w, tuple(rng.sample(MATH_OPS, rng.randint(2, 6))) + tuple(rng.sample(ARITH_OPS, rng.randint(1, 4))),
+                  loads=loads)
     realistic_extras(w, gen, loads)
     helper = rng.choice(MATH_HELPERS) if rng.random() < 0.35 else None
-    stored = draw_formulas(gen, gen.math_formula, rng.randint(1, 2)) if rng.random() < FORMULA_SHARE else []
-    float_statements(w, gen, rng.randint(0, 1 if stored else 3))
+    noise = rng.random() < 0.2
+    stored = draw_formulas(gen, gen.math_formula, rng.randint(0 if helper or noise else 1, 3))
+    if not stored and not helper and not noise:  # one named value always takes a fractional part
+        stored = draw_formulas(gen, lambda: gen.math_formula("fractional part"), 1)
     if helper:  # a helper with a purpose (a sigmoid, a Gaussian falloff, a smoothstep) on an input
         w.store(add_output(w), call(w, helper, w.load(rng.choice(loads))))
-    if rng.random() < 0.2:
+    if noise:
         noise_field(rng, w, loads)
     for value in stored:
         w.store(add_output(w), gen.meaningful(value))
-    # an expression tree over what nothing reads yet (every variable ends up read)
-    for _ in range(0 if stored and not unread(w, "float32") else rng.randint(1, 2)):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 3)))
-    if not any(f"wp.{op}(" in line for line in w.lines for op in MATH_OPS):
-        forced = None
-        while forced is None or forced.mag > 256.0:  # _float_op declines ops that would overflow
-            forced = gen._float_op(rng.choice(math_ops), 2)
-        w.store(add_output(w), gen.meaningful(forced))
     w.describe_operations("math", MATH_OPS, operators=False)
     for name in formula_features(w.lines + w.helpers):
         w.feature(name)

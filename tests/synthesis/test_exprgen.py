@@ -277,19 +277,24 @@ def test_each_float_formula_computes_what_its_name_says(kind):
 
 
 @pytest.mark.parametrize("kind", ["integer midpoint", "non-negative remainder", "round down to a multiple",
-                                  "absolute difference", "clamp to a range", "sum of squares"])
+                                  "absolute difference", "clamp to a range", "sum of squares", "bit field",
+                                  "low bits"])
 def test_each_int_formula_computes_what_its_name_says(kind):
     from synthesis.exprgen import INT_FORMULAS
 
     assert kind in INT_FORMULAS
     f, operands = _formula_function(kind, "int32", "int_formula")
-    if kind in ("non-negative remainder", "round down to a multiple", "clamp to a range"):
+    if kind in ("non-negative remainder", "round down to a multiple", "clamp to a range", "bit field", "low bits"):
         assert len(operands) == 1
         g = (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
         values = [g(x) for x in range(-60, 61)]
-        if kind == "non-negative remainder":  # C's % keeps the dividend's sign; this one never does
+        if kind in ("non-negative remainder", "low bits"):  # C's % keeps the dividend's sign; this one never does
             m = max(values) + 1
             assert min(values) == 0 and all((v - x) % m == 0 for v, x in zip(values, range(-60, 61)))
+        elif kind == "bit field":  # bits s .. s + width - 1 of the two's-complement value
+            assert any(all(v == (x // 2 ** s) % 2 ** width for v, x in zip(values, range(-60, 61)))
+                       for s in range(1, 5) for width in range(1, 5))
+            assert len(set(values)) > 1
         elif kind == "round down to a multiple":
             m = min(v for v in values if v > 0)
             assert all(v % m == 0 and 0 <= x - v < m for v, x in zip(values, range(-60, 61)))
