@@ -1,6 +1,9 @@
-"""Atomics: atomic_add/sub/min/max into shared bins, and per-thread slots whose old value is used.
+"""Atomics as kernels use them, one table entry per pattern (ATOMIC_FORMS): a histogram (counts per bin,
+sums per bin), a segmented reduction (sums and counts per group through an index array), global
+moments (total, sum of squares, peak), extremes per group (atomic_max / atomic_min), stocks drawn
+down (atomic_sub), and a per-thread best-so-far whose returned old value is used.
 
-Inputs lie on a coarse grid (multiples of 1/8) and values are sums and products of them, so every
+Inputs lie on a coarse grid (multiples of 1/8) and values are inputs or products of two, so every
 float sum is exact in any order: the result does not depend on which thread wins a race.
 
 A quarter of the kernels accumulate in float64, as Warp's topology-optimisation example sums its
@@ -13,24 +16,9 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import add_inputs, add_output, pick_dim
-from synthesis.exprgen import Expr, ExprGen, KernelWriter
+from synthesis.categories.common import add_inputs, early_return
+from synthesis.exprgen import Expr, KernelWriter
 from synthesis.spec import KernelSpec
-
-ATOMICS = ["atomic_add", "atomic_sub", "atomic_min", "atomic_max"]
-
-
-def exact_value(gen: ExprGen, dtype: str, depth: int, contributions: int) -> Expr:
-    """A value whose sum over `contributions` threads stays exact (float) or far from overflow."""
-    for _ in range(20):
-        e = gen.float_expr(depth, exact=True) if dtype == "float32" else gen.int_expr(depth)
-        total = 4 + contributions * e.mag
-        if dtype == "int32" and total < 2**30:
-            return e
-        if dtype == "float32" and e.q is not None and total * 2.0**e.q < 2.0**24:
-            return e
-    return gen.leaf(dtype) if dtype == "int32" else Expr("1.0", "float32", 1.0, 0)
-
 
 def f64(value: float) -> str:
     """A float64 constant as Warp code spells it."""
@@ -44,10 +32,23 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
                           grid_bits=rng.choice([6, 8, 10]))
     d = w.load(density)
     terms: list[str] = []
-    kind = rng.choice(["volume", "weighted", "penalised", "mixed", "grayness", "moment"])
+    kind = rng.choice(["volume", "weighted", "penalised", "mixed", "grayness", "moment", "mass", "squared error"])
+    if rng.random() < 0.2:
+        early_return(w)
     count = w.add_scalar(rng.choice(["count", "normalization", "total_cells"]), "float64",
                          float(rng.choice([n // 4, n // 2, n, 2 * n])))
-    if kind == "volume":  # mean density
+    if kind == "mass":  # density times a cell volume passed by value, no normalisation
+        cell = w.add_scalar(rng.choice(["cell_volume", "dv", "voxel_size"]), "float64", rng.choice([0.125, 0.25, 0.5]))
+        value = f"{d.src} * {cell.src}"
+        mag = 0.5
+    elif kind == "squared error":  # against a float32 target, accumulated in float64
+        target = w.add_array(rng.choice(["target", "reference", "goal"]), "float32", "input", low=0.0, high=1.0,
+                             grid_bits=6)
+        w.emit(f"err = {d.src} - wp.float64({w.load(target).src})")
+        value = f"err * err / {count.src}"
+        mag = 1.0
+        terms.append("float32 cast to float64")
+    elif kind == "volume":  # mean density
         value = f"{d.src} / {count.src}"
         mag = 1.0
     elif kind == "grayness":  # how far densities are from 0 or 1 (a topology optimiser's penalty)
@@ -105,64 +106,167 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     w.feature(f"float64 accumulation ({kind})" + "".join(f"; {t}" for t in terms))
 
 
+def _group_index(w: KernelWriter, groups: int) -> str:
+    """The thread's group (a label array, as a segment or cluster id is given), loaded once."""
+    idx = w.add_array(w.rng.choice(["group", "label", "segment", "cell_id"]), "int32", "index", index_high=groups - 1)
+    return w.load(idx).src
+
+
+def _value(w: KernelWriter, loads: list[str], dtype: str) -> Expr:
+    """What a thread contributes: an input as it is, or (floats) the product of two, a weighted value."""
+    x = w.load(w.rng.choice(loads))
+    if dtype == "float32" and len(loads) > 1 and w.rng.random() < 0.4:
+        a, b = (w.load(name) for name in loads[:2])
+        return Expr(f"{a.src} * {b.src}", dtype, a.mag * b.mag, 6, atom=False)
+    return x
+
+
+def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """Counts per bin: the bin from the value (`int((x - LO) / WIDTH)`, clamped to the last bin; for ints
+    the low bits), `wp.atomic_add(counts, b, 1)`; sometimes the values summed per bin too."""
+    x = w.load(loads[0])
+    nbins = w.rng.choice([8, 16])
+    counts = w.add_array(w.rng.choice(["counts", "hist", "histogram"]), "int32", "output", shape=(nbins,))
+    b = w.fresh("b")
+    if dtype == "float32":
+        width = 8.0 / nbins  # the inputs span [-4, 4]: bins of a power-of-two width, so the bin is exact
+        shifted = f"({x.src} + 4.0)" if w.rng.random() < 0.5 else f"({x.src} - {w.add_constant('LO', -4.0).src})"
+        if w.rng.random() < 0.5:  # the bin width named at module level
+            scaled = f"{shifted} / {w.add_constant('BIN_WIDTH', width).src}"
+        else:  # bins per unit as a literal factor (none for unit bins)
+            scaled = shifted[1:-1] if width == 1.0 else f"{shifted} * {1.0 / width!r}"
+        b_raw = f"int({scaled})" if w.rng.random() < 0.6 else f"int(wp.floor({scaled}))"
+        w.emit(f"{b} = wp.min({b_raw}, {nbins - 1})" if w.rng.random() < 0.5 else f"{b} = wp.clamp({b_raw}, 0, {nbins - 1})")
+        w.feature("histogram of a float value")
+    else:
+        w.emit(f"{b} = {x.src} & {nbins - 1}" if w.rng.random() < 0.5 else f"{b} = (({x.src} % {nbins}) + {nbins}) % {nbins}")
+        w.feature("histogram of an integer's residue")
+    w.emit(f"wp.atomic_add({counts}, {b}, 1)" if w.rng.random() < 0.6 else f"{counts}[{b}] += 1")
+    w.note_bound(counts, w.dim[0])
+    if w.rng.random() < 0.4:
+        value = _value(w, loads, dtype)
+        sums = w.add_array(w.rng.choice(["bin_sums", "weights_per_bin"]), dtype, "output", shape=(nbins,))
+        w.emit(f"wp.atomic_add({sums}, {b}, {value.src})")
+        w.note_bound(sums, w.dim[0] * value.mag)
+        w.feature("sums per bin")
+
+
+def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """A segmented reduction: each thread adds its value into its group's sum (and 1 into its count)
+    through an index array: sums and counts from which the group means follow."""
+    groups = w.rng.choice([4, 8, 16, 32])
+    g = _group_index(w, groups)
+    value = _value(w, loads, dtype)
+    sums = w.add_array(w.rng.choice(["sums", "group_total", "acc"]), dtype, "output", shape=(groups,))
+    w.emit(f"wp.atomic_add({sums}, {g}, {value.src})" if w.rng.random() < 0.6 else f"{sums}[{g}] += {value.src}")
+    w.note_bound(sums, w.dim[0] * value.mag)
+    if w.rng.random() < 0.6:
+        counts = w.add_array(w.rng.choice(["counts", "group_size", "n_members"]), "int32", "output", shape=(groups,))
+        w.emit(f"wp.atomic_add({counts}, {g}, 1)")
+        w.note_bound(counts, w.dim[0])
+        w.feature("sums and counts per group")
+    else:
+        w.feature("sums per group")
+
+
+def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """Global moments for a mean and a variance: the sum of the values and of their squares (or the
+    total and the largest value), each into a one-element array."""
+    x = w.load(loads[0])
+    total = w.add_array(w.rng.choice(["total", "sum_x"]), dtype, "output", shape=(1,))
+    w.emit(f"wp.atomic_add({total}, 0, {x.src})" if w.rng.random() < 0.6 else f"{total}[0] += {x.src}")
+    w.note_bound(total, w.dim[0] * x.mag)
+    if w.rng.random() < 0.5:
+        sq = w.add_array(w.rng.choice(["sum_sq", "energy", "sum_x2"]), dtype, "output", shape=(1,))
+        w.emit(f"wp.atomic_add({sq}, 0, {x.src} * {x.src})")
+        w.note_bound(sq, w.dim[0] * x.mag * x.mag)
+        w.feature("sum and sum of squares")
+    else:
+        peak = w.add_array(w.rng.choice(["peak", "max_value"]), dtype, "inout", shape=(1,),
+                           low=-0.5 if dtype == "float32" else -5, high=0.5 if dtype == "float32" else 5,
+                           grid_bits=3 if dtype == "float32" else 0)
+        w.emit(f"wp.atomic_max({peak}, 0, {x.src})")
+        w.note_bound(peak, x.mag + 4)
+        w.feature("total and peak")
+
+
+def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """The largest and/or smallest value per group (a cell's highest point, a cluster's extent), with
+    atomic_max / atomic_min into arrays that start from the caller's values."""
+    groups = w.rng.choice([max(4, w.dim[0] // 16), max(4, w.dim[0] // 8)])
+    g = _group_index(w, groups)
+    x = w.load(loads[0])
+    span = 0.5 if dtype == "float32" else 5
+    grid = 3 if dtype == "float32" else 0
+    kinds = w.rng.choice([("max",), ("min",), ("max", "min")])
+    for kind in kinds:
+        target = w.add_array(w.rng.choice([f"{kind}_per_group", f"group_{kind}", f"cell_{kind}"]), dtype, "inout",
+                             shape=(groups,), low=-span, high=span, grid_bits=grid)
+        w.emit(f"wp.atomic_{kind}({target}, {g}, {x.src})")
+        w.note_bound(target, x.mag + 4)
+    w.feature("extremes per group (" + ", ".join(f"atomic_{k}" for k in kinds) + ")")
+
+
+def budget(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """Demands taken from shared stocks: `wp.atomic_sub(stock, item, amount)` (or `-=`), each thread
+    drawing on the item an index array names."""
+    items = w.rng.choice([4, 8, 16])
+    g = _group_index(w, items)
+    amount = w.load(loads[0])
+    span = 64.0 if dtype == "float32" else 500
+    stock = w.add_array(w.rng.choice(["stock", "remaining", "capacity"]), dtype, "inout", shape=(items,),
+                        low=0.0 if dtype == "float32" else 0, high=span, grid_bits=3 if dtype == "float32" else 0)
+    w.emit(f"wp.atomic_sub({stock}, {g}, {amount.src})" if w.rng.random() < 0.6 else f"{stock}[{g}] -= {amount.src}")
+    w.note_bound(stock, span + w.dim[0] * amount.mag)
+    w.feature("stock drawn down (atomic_sub)")
+
+
+def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """Each thread owns its slot, so the old value an atomic returns is deterministic: the best score
+    so far updated with `old = wp.atomic_max(best, tid, score)` (or the lowest cost with atomic_min),
+    and the improvement over it written."""
+    score = w.load(loads[0])
+    span = 4 if dtype == "float32" else 50
+    kind = w.rng.choice(["max", "min"])
+    best = w.add_array(w.rng.choice(["best", "record"]) if kind == "max" else w.rng.choice(["lowest", "best_cost"]),
+                       dtype, "inout", low=-span, high=span, grid_bits=3 if dtype == "float32" else 0)
+    old = w.assign(Expr(f"wp.atomic_{kind}({best}, {w.own_index()}, {score.src})", dtype, float(span),
+                        3 if dtype == "float32" else 0), "old")
+    w.note_bound(best, span + score.mag)
+    zero = "0.0" if dtype == "float32" else "0"
+    gain = f"wp.max({score.src} - {old.src}, {zero})" if kind == "max" else f"wp.max({old.src} - {score.src}, {zero})"
+    w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
+            Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
+    w.feature(f"old value returned (atomic_{kind})")
+
+
+# One table entry per pattern of atomics, as kernels use them.
+ATOMIC_FORMS = {
+    "histogram": histogram,
+    "group sums": group_sums,
+    "moments": moments,
+    "extremes per group": extremes_per_group,
+    "budget": budget,
+    "best so far": best_so_far,
+}
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    dim = (rng.choice([64, 128, 256, 512]),)
-    w = KernelWriter(rng, name, "atomic", seed, dim)
     if rng.random() < 0.25:
+        w = KernelWriter(rng, name, "atomic", seed, (rng.choice([64, 128, 256, 512]),))
         float64_accumulation(rng, w)
         return w.finish("Atomic float64 accumulation kernel")
+    # a quarter over an image or a grid (`i, j = wp.tid()`): a histogram of pixels, sums per region
+    dim = (rng.choice([8, 16]), rng.choice([16, 32])) if rng.random() < 0.25 else (rng.choice([64, 128, 256, 512]),)
+    w = KernelWriter(rng, name, "atomic", seed, dim)
+    if len(dim) == 1 and rng.random() < 0.15:
+        early_return(w)
     dtype = rng.choice(["float32", "float32", "int32"])
     if dtype == "float32":
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)
     else:
         loads = add_inputs(w, "int32", rng.randint(1, 2), low=-50, high=50, grid_bits=0)
-    gen = ExprGen(w, ("add", "sub", "mul", "min", "max", "abs", "neg"), loads=loads)
-    used = []
-    grid = 3 if dtype == "float32" else 0
-    for _ in range(rng.randint(1, 3)):
-        value = exact_value(gen, dtype, rng.randint(0, 2), dim[0])
-        op = rng.choice(ATOMICS)
-        used.append(op)
-        extreme = op in ("atomic_min", "atomic_max")
-        # min/max start from values near zero (inout), so data moves them.
-        # min/max over many values would all reach the input range's end: a few values per bin
-        bins = rng.choice([dim[0] // 4, dim[0] // 8]) if extreme else rng.choice([1, 4, 8, 16, 32])
-        role = "inout" if extreme else rng.choice(["output", "inout"])
-        span = (0.5 if dtype == "float32" else 5) if extreme else 4
-        target = w.add_array(rng.choice(["bins", "acc", "hist", "total", "counts"]), dtype, role, shape=(bins,),
-                             low=-span, high=span, grid_bits=grid)
-        if extreme:  # the data itself, which straddles the start values, so every bin can move
-            load = w.load(rng.choice(loads))
-            value = load if rng.random() < 0.6 else Expr(f"-{load.src}", dtype, load.mag, load.q, atom=False)
-        uniform = not w.varies(value.src)
-        if bins == 1:
-            slot = "0"
-        elif rng.random() < 0.5 and not uniform:
-            slot = f"tid % {bins}"
-        else:  # a data-dependent bin: a count of `1` per bin then means something
-            idx = w.add_array("idx", "int32", "index", index_high=bins - 1)
-            slot = w.load(idx).src
-            w.feature("index array")
-        if op == "atomic_add" and rng.random() < 0.4:
-            w.emit(f"{target}[{slot}] += {value.src}")  # Warp makes `+=` on an array atomic
-            used[-1] = "+= on an array"
-        else:
-            w.emit(f"wp.{op}({target}, {slot}, {value.src})")
-        w.note_bound(target, 4 + dim[0] * value.mag)
-    if rng.random() < 0.5:
-        # Each thread owns its slot, so the returned old value is deterministic.
-        value = exact_value(gen, dtype, 1, 1)
-        # stored values over the value's own range, so that a min or max changes about half the slots
-        # (values in [-4, 4] against `max(x, tid)` changed none: the output was a copy of the input)
-        span = max(4, int(value.mag))
-        slots = w.add_array("slots", dtype, "inout", low=-span, high=span, grid_bits=grid)
-        op = rng.choice(ATOMICS)
-        used.append(op)
-        old = w.assign(Expr(f"wp.{op}({slots}, tid, {value.src})", dtype, 4.0, grid), "old")
-        w.note_bound(slots, 4 + value.mag)
-        prev = w.add_array("prev", dtype, "output")
-        # what the update changed: the stored old value alone would copy the input
-        w.store(prev, Expr(f"{value.operand()} - {old.src}", dtype, 4.0 + value.mag, grid, atom=False))
-        w.feature("old value returned")
-    w.feature(f"{dtype} " + ", ".join(sorted(set(used))))
+    for form in rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2])):
+        ATOMIC_FORMS[form](w, loads, dtype)
+    w.feature(dtype)
     return w.finish("Atomic-update kernel")

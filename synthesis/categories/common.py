@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import random
-import re
 
-from synthesis.exprgen import CONST_Q, WORD, Expr, ExprGen, KernelWriter, fmt_float, join_q, reads
+from synthesis.exprgen import CONST_Q, Expr, ExprGen, KernelWriter, fmt_float
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -28,14 +27,6 @@ def add_output(w: KernelWriter, dtype: str = "float32", role: str = "output") ->
     return w.add_array(w.rng.choice(OUTPUT_HINTS), dtype, role)
 
 
-def float_statements(w: KernelWriter, gen: ExprGen, count: int, depth: tuple[int, int] = (1, 3)) -> None:
-    for _ in range(count):
-        w.assign(gen.float_expr(w.rng.randint(*depth)))
-
-
-FORMULA_SHARE = 0.7  # kernels whose first outputs are formulas (the rest: expression trees only)
-
-
 def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
     """Up to `count` formulas from `draw()` (ExprGen.arith_formula, int_formula or math_formula), their names
     recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
@@ -48,127 +39,6 @@ def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
             out.append(drawn[0])
             gen.w.feature(drawn[1])
     return out
-
-
-def unread(w: KernelWriter, dtype: str) -> bool:
-    """Whether a variable of `dtype` (not a thread index) is still read by nothing."""
-    return any(v.src not in w.tid_names and not w.is_read(v.src) for v in w.visible(dtype))
-
-
-# How a trip folds its value into a loop's accumulator when the value reads nothing that changes from
-# trip to trip (`acc += x` on every trip is `n * x`, and `acc += x * float(k)` is x times a number:
-# nobody writes either as a loop): weighted by a per-trip coefficient from a table (a filter's taps, a
-# quadrature's weights), or folded nonlinearly into a carried value that changes each trip (a fixed-point
-# iteration, a recurrent update).
-TRIP_SHAPES = ("table", "table", "fixed_point", "recurrent")
-KEPLER_ECCENTRICITIES = (0.5, 0.25, 0.125, 0.75)
-SMOOTH_DECAYS = (0.5, 0.25, 0.75)
-TABLE_HINTS = ("coef", "weights", "taps", "gains", "profile")
-
-
-def _reads_by_trip(src: str, loop_var: str) -> bool:
-    """Whether `src` reads an array element chosen by the loop variable (`rows[tid, c]`, `kern[r, c]`)."""
-    return re.search(rf"\[[^\]]*(?<![.\w]){re.escape(loop_var)}\b[^\]]*\]", src) is not None
-
-
-def trip_update(w: KernelWriter, acc: str, body: Expr, loop_var: str, trips: int, init_mag: float,
-                init_q: int | None, last_trip: int | None = None) -> tuple[str, float, int | None]:
-    """The statement adding `body` to `acc` on each trip, and the accumulator's bound and grid. A
-    `body` that reads no element chosen by the loop variable gets a shape of TRIP_SHAPES, so that
-    trips differ. `last_trip`: the loop variable's largest value (the table's last index; default
-    trips - 1)."""
-    shape = "sum" if _reads_by_trip(body.src, loop_var) else w.rng.choice(TRIP_SHAPES)
-    step = body
-    if shape == "table":
-        length = (trips - 1 if last_trip is None else last_trip) + 1
-        table = w.add_array(w.rng.choice(TABLE_HINTS), "float32", "input", shape=(length,), low=-1.0, high=1.0,
-                            grid_bits=4)
-        if table in w.unused:
-            w.unused.remove(table)  # read here, by the trip; never at the thread's own index
-        q = None if body.q is None else body.q + 4
-        step = Expr(f"{table}[{loop_var}] * {body.operand()}", "float32", body.mag, q, atom=False)
-        w.feature("per-trip coefficient table")
-    elif shape == "fixed_point":
-        # A fixed-point iteration, as Kepler's equation E = M + e sin E is solved: a linear relaxation
-        # toward a value every trip sees alike (`acc + 0.5 * (x - acc)`) has a closed form no one loops
-        # for. |e cos| <= e < 1: each trip shrinks an error, so rounding differences do not grow.
-        e = fmt_float(w.rng.choice(KEPLER_ECCENTRICITIES))
-        w.feature("fixed-point iteration (Kepler's equation)")
-        # `body` is the left operand of `+`: every float expression binds at least as tightly
-        return f"{acc} = {body.src} + {e} * wp.sin({acc})", max(init_mag, body.mag + 1.0), None
-    elif shape == "recurrent":
-        # A recurrent update h = tanh(decay * h + x): bounded by 1, and a contraction (decay < 1)
-        decay = w.rng.choice(SMOOTH_DECAYS)
-        w.feature("recurrent update (tanh)")
-        added = f"- {body.src[1:]}" if body.src.startswith("-") and WORD.fullmatch(body.src[1:]) else f"+ {body.operand()}"
-        return f"{acc} = wp.tanh({fmt_float(decay)} * {acc} {added})", max(init_mag, 1.0), None
-    update = f"{acc} += {step.src}" if w.rng.choice([True, False]) else f"{acc} = {acc} + {step.operand()}"
-    return update, init_mag + trips * step.mag, join_q(init_q, step.q)
-
-
-def accumulate_loop(w: KernelWriter, gen: ExprGen, header: str, loop_var: str, trips: int,
-                    depth: int = 2, init: Expr | None = None, extra=None, base: Expr | None = None) -> Expr:
-    """`acc = init; for ...: acc = acc + expr(loop_var)` (see `trip_update` for a value that does not
-    read the loop variable): the accumulator's bound covers all trips."""
-    w.note_loop(header)  # what the loop variable takes, known while its body is drawn
-    w.scopes.append({loop_var: Expr(loop_var, "int32", float(2 * trips + 2), 0)})
-    body = gen.float_expr(depth)
-    for _ in range(20):  # `row + row`, a loop summing one literal, or the same sum in every thread: redraw
-        same = body.src == base.src if base is not None else body.lit
-        uniform = not w.varies(body.src) and (base is None or not w.varies(base.src))
-        if not same and not uniform:
-            break
-        body = gen.float_expr(depth)
-    else:
-        body = gen.meaningful(body)
-    if base is not None:
-        sym = w.rng.choice(["*", "+", "-"])
-        mag = base.mag * body.mag if sym == "*" else base.mag + body.mag
-        q = None if base.q is None or body.q is None else (base.q + body.q if sym == "*" else max(base.q, body.q))
-        body = Expr(f"{base.operand()} {sym} {body.operand()}", "float32", mag, q, atom=False)
-    w.scopes.pop()
-    init = init or Expr("0.0", "float32", 0.0, 0)
-    acc = w.fresh("acc")
-    last_trip = 2 * (trips - 1) if ", 2):" in header else trips - 1  # range_header's "step" shape
-    update, acc_mag, acc_q = trip_update(w, acc, body, loop_var, trips, init.mag, init.q, last_trip)
-    var = w.declare(acc, init, acc_mag, acc_q)
-    w.note_varying(acc, body.src, base.src if base is not None else "")
-    with w.block(header):
-        w.scopes[-1][loop_var] = Expr(loop_var, "int32", float(2 * trips + 2), 0)
-        if extra:
-            # an exit test on the accumulator would fire on the first trip (it starts at zero)
-            hidden = [(scope, scope.pop(acc)) for scope in w.scopes if acc in scope]
-            extra(var)
-            for scope, value in hidden:
-                scope[acc] = value
-        w.emit(update)
-    return var
-
-
-def trip_test(gen: ExprGen, loop_var: str) -> Expr | None:
-    """A condition for a `break`/`continue` that reads the loop variable (a test that reads nothing
-    changing from trip to trip holds on every trip or on none), or None when none is drawn."""
-    for _ in range(8):
-        cond = gen.compare(1)
-        if not reads(loop_var).search(cond.src):
-            continue
-        if re.fullmatch(rf"(?:{loop_var} [!=]= -?\d+|-?\d+ [!=]= {loop_var})", cond.src):
-            continue  # `if k != 7: continue` works on one trip: a person writes no loop
-        return cond
-    return None
-
-
-def range_header(rng: random.Random, var: str, trips: int, bound_src: str | None = None) -> str:
-    """A `for` header that runs exactly `trips` times, in one of several shapes."""
-    shape = rng.choice(["plain", "plain", "start", "step", "reverse"])
-    bound = bound_src or str(trips)
-    if shape == "plain" or bound_src is not None and shape == "reverse":
-        return f"for {var} in range({bound}):"
-    if shape == "start":
-        return f"for {var} in range(0, {bound}):"
-    if shape == "step":
-        return f"for {var} in range(0, {trips * 2}, 2):"
-    return f"for {var} in range({trips - 1}, -1, -1):"
 
 
 # ---- what real kernels do around the arithmetic ------------------------------------------------

@@ -1,38 +1,15 @@
 """Control flow: the loops people write (LOOP_FORMS), with constant or argument bounds, while,
-break/continue; `if_else`, a branch combined draws on."""
+break/continue."""
 from __future__ import annotations
 
 import random
 from typing import Callable, NamedTuple
 
 from synthesis.categories.common import add_inputs, early_return, pick_dim
-from synthesis.exprgen import Expr, ExprGen, KernelWriter, fmt_float, join_q
+from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
 ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
-
-
-def if_else(w: KernelWriter, gen: ExprGen) -> Expr:
-    """`r = x; if c: r = a` or, declared as Warp does, `r = float(0.0); if c: r = a else: r = b`."""
-    a, b = gen.float_expr(w.rng.randint(1, 2)), gen.float_expr(w.rng.randint(1, 2))
-    while b.src == a.src:
-        b = gen.float_expr(w.rng.randint(1, 2))
-    shape = w.rng.choice(["if", "if_else", "if_else", "ternary"])
-    cond = gen.condition(1)
-    if shape == "ternary":
-        return w.assign(Expr(f"{a.src} if {cond.src} else {b.src}", "float32", max(a.mag, b.mag), join_q(a.q, b.q),
-                             atom=False), "r")
-    init = gen.float_expr(1) if shape == "if" else Expr("0.0", "float32", 0.0, 0, lit=True)
-    while init.src == a.src:
-        init = gen.float_expr(1)
-    var = w.declare(w.fresh("r"), init, max(a.mag, b.mag, init.mag), join_q(a.q, b.q, init.q))
-    w.note_varying(var.src, a.src, b.src)
-    with w.block(f"if {cond.src}:"):
-        w.emit(f"{var.src} = {a.src}")
-    if shape == "if_else":
-        with w.block("else:"):
-            w.emit(f"{var.src} = {b.src}")
-    return var
 
 
 # ---- the loops people write ---------------------------------------------------------------------

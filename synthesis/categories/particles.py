@@ -13,11 +13,8 @@ slot) absorbs many times over.
 from __future__ import annotations
 
 import random
-import re
-
-from synthesis.categories.rich import (RichKernelWriter, StructField, degenerate, draw, grid_value, struct_array,
-                                       struct_value)
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen
+from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, struct_array, struct_value
+from synthesis.exprgen import Expr
 
 STATE_CLASSES = ["ParticleState", "Particles", "State", "Cloud"]
 # per-particle fields: dtype and the range and grid of their inputs (positions on a 1/64 grid)
@@ -36,7 +33,6 @@ class ParticleKernel:
         self.params = rng.choice(["params", "sim", "cfg"])
         self.state_roles: dict[str, str] = {}
         self.param_fields: dict[str, StructField] = {}
-        self.gen = ExprGen(self.w, tuple(rng.sample(ARITH_OPS, 4)))
         self.param_class = rng.choice(PARAM_CLASSES)
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
@@ -63,8 +59,6 @@ class ParticleKernel:
             # readable (and loadable) now; the struct itself is declared once all bodies are written
             self.w.field_specs[f"{self.state}.{key}"] = struct_array(key, dtype, self.state_roles[key], (self.n,),
                                                                    lo, hi, bits).spec
-            if dtype == "float32" and roles[key] == "input" and f"{self.state}.{key}" not in self.gen.loads:
-                self.gen.loads.append(f"{self.state}.{key}")
         return self.state
 
     def make_params(self, keys: list[str]) -> str:
@@ -126,48 +120,27 @@ class ParticleKernel:
         return Expr(f"{self.params}.{key}", spec.dtype, float(abs(spec.value)), 0 if spec.dtype == "int32" else 4)
 
 
+# A per-particle factor on top of a result, as its name says it acts: (name, range, how it applies).
+MODULATIONS = (
+    ("drag", (0.0, 0.5), "{v} * (1.0 - {f})"),
+    ("charge", (-1.0, 1.0), "{f} * {v}"),
+    ("temperature", (-1.0, 1.0), "{v} * (1.0 + 0.5 * wp.tanh({f}))"),
+    ("age", (0.0, 2.0), "{v} * wp.exp(-{f})"),
+    ("radius_scale", (0.5, 1.5), "{v} * {f}"),
+)
+
+
 def modulate(k: ParticleKernel, value: Expr) -> Expr:
-    """Often, a per-particle factor on top (drag, charge, temperature): an expression over what is known."""
+    """Often, a per-particle factor on top, applied as its name says (MODULATIONS): a drag damps, a
+    charge scales, a temperature modulates through tanh, an age fades exponentially."""
     rng, w = k.rng, k.w
-    if rng.random() < 0.1:
+    if rng.random() < 0.45:
         return value
-    if rng.random() < 0.5:
-        extra = w.add_array(rng.choice(["charge", "drag", "temperature", "age", "radius_scale"]), "float32", "input",
-                            low=-1.0, high=1.0)
-        k.gen.loads.append(extra)
-    factor = draw(lambda: k.gen.float_expr(rng.randint(1, 3)))
-    if factor is None or not _reads_a_name(factor.src) or _names(factor.src) & _names(value.src):
-        return value  # literals only say nothing; the value itself on top could cancel it
-    if factor.mag > 16.0 or _is_number(factor.src) or not w.varies(factor.src):
-        return value  # a factor that is the same for every particle (parameters only) is no modulation
-    shape = rng.choice(["tanh", "scale", "add"])
-    if shape == "tanh":
-        return Expr(f"{value.operand()} * (1.0 + 0.5 * wp.tanh({factor.src}))", value.type, 1.5 * value.mag, None, atom=False)
-    if shape == "scale" and value.type != "float32":
-        return Expr(f"{factor.operand()} * {value.operand()}", value.type, factor.mag * value.mag, None, atom=False)
-    if value.type == "float32":
-        return Expr(f"{value.operand()} + {factor.operand()}", value.type, value.mag + factor.mag, None, atom=False)
-    vec = k.gen.vec_leaf(value.type)
-    if vec.src == value.src or vec.src in value.src or degenerate(vec.src):
-        return value
-    return Expr(f"{value.operand()} + {factor.operand()} * {vec.operand()}", value.type,
-                value.mag + factor.mag * vec.mag, None, atom=False)
-
-
-def _names(src: str) -> set[str]:
-    return set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src)) - {"wp", "float", "int", "abs", "min", "max"}
-
-
-def _reads_a_name(src: str) -> bool:
-    return bool(_names(src))
-
-
-def _is_number(src: str) -> bool:
-    try:
-        float(src.strip("()"))
-        return True
-    except ValueError:
-        return False
+    name, (low, high), shape = rng.choice(MODULATIONS)
+    factor = w.load(w.add_array(name, "float32", "input", low=low, high=high))
+    w.feature(f"per-particle {name.replace('_', ' ')}")
+    text = shape.format(v=value.operand(), f=factor.src)
+    return Expr(text, value.type, value.mag * max(abs(low), abs(high), 1.5), None, atom=False)
 
 
 # ---- kernel bodies -----------------------------------------------------------------------------

@@ -1,15 +1,17 @@
 """Scalar parameters: float and int arguments passed by value, each used as its name says: a scale, a
 gain and bias, an offset, a blend weight, the two weights of `alpha * x + beta * y`, a threshold, an
-epsilon that keeps a square root smooth, a periodic shift, a loop bound."""
+epsilon that keeps a square root smooth, a periodic shift, a loop's trip count (sub-steps of a relaxation,
+iterations of Heron's square root)."""
 from __future__ import annotations
 
 import random
 
-from synthesis.categories.common import accumulate_loop, add_inputs, add_output, pick_dim, realistic_extras, unread
+from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, CONST_Q, WORD, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
-ROLES = ("scale", "gain and bias", "offset", "blend weight", "alpha and beta", "threshold", "epsilon")
+ROLES = ("scale", "gain and bias", "offset", "blend weight", "alpha and beta", "threshold", "epsilon",
+         "clamp range", "mean and std", "frequency and phase", "temperature")
 SCALES = [k / 16 for k in range(4, 65) if k != 16]  # 0.25 to 4, never 1
 EPSILONS = (1e-6, 1e-4, 1e-3)
 
@@ -37,8 +39,8 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
     named for what it holds; None when the kernel has no value the role can use."""
     rng = w.rng
     if role in ("scale", "gain and bias", "offset"):
-        x = base or gen.computed(lambda: gen.float_expr(rng.randint(0, 1)))
-        if x.lit:
+        x = base or gen.named_value("float32")
+        if x is None or x.lit:
             return None
         if role == "scale":
             scale = _param(w, "scale", _signed(rng, SCALES))
@@ -71,6 +73,23 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
         value = Expr(f"{alpha.src} * {x.src} + {beta.src} * {y.src}", "float32", alpha.mag * x.mag + beta.mag * y.mag,
                      None if join_q(x.q, y.q) is None else join_q(x.q, y.q) + CONST_Q, atom=False)
         return w.assign(value, "combined")
+    if role == "clamp range":  # limits inside the value's range, so both clamp
+        hi = _param(w, "hi", rng.choice([k / 16 for k in range(2, 17) if k / 16 < x.mag] or [x.mag / 2]))
+        lo = _param(w, "lo", -hi.mag if rng.random() < 0.5 else 0.0)
+        return w.assign(Expr(f"wp.clamp({x.src}, {lo.src}, {hi.src})", "float32", hi.mag, None), "limited")
+    if role == "mean and std":  # a standard score
+        mean = _param(w, "mean", _signed(rng, [k / 16 for k in range(0, 17)]))
+        std = _param(w, "std", rng.choice([0.5, 0.75, 1.25, 2.0]))
+        value = Expr(f"({x.src} - {mean.src}) / {std.src}", "float32", (x.mag + mean.mag) / std.mag, None, atom=False)
+        return w.assign(value, "z")
+    if role == "frequency and phase":
+        freq = _param(w, "freq", rng.choice([0.5, 1.5, 2.0, 3.0]))
+        phase = _param(w, "phase", rng.choice([0.25, 0.5, 1.0, -0.75]))
+        return w.assign(Expr(f"wp.sin({freq.src} * {x.src} + {phase.src})", "float32", 1.0, None), "wave")
+    if role == "temperature":  # a logistic with a temperature: soft below 1, sharp above
+        temp = _param(w, "temperature", rng.choice([0.25, 0.5, 2.0]))
+        value = Expr(f"1.0 / (1.0 + wp.exp(-{x.src} / {temp.src}))", "float32", 1.0, None, atom=False)
+        return w.assign(value, "p")
     if role == "threshold":
         # the threshold lies inside the value's range, so both sides of it occur
         threshold = _param(w, "threshold", rng.choice([k / 16 for k in range(-8, 9) if abs(k / 16) < x.mag / 2] or [0.0]))
@@ -87,6 +106,34 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
     return w.assign(value, "soft_abs")
 
 
+def iterate(w: KernelWriter, x: Expr) -> Expr:
+    """A loop whose trip count is an argument, as simulation and numerics code passes it: sub-stepped
+    relaxation of a state toward `x` (`for s in range(n_substeps): v = v + h * (x - k * v)`), or
+    Heron's square root of 1 + x^2 refined `n_iter` times."""
+    rng = w.rng
+    if rng.random() < 0.5:
+        steps = w.add_scalar(rng.choice(["n_substeps", "substeps"]), "int32", rng.choice([2, 4, 8, 10]))
+        h = w.add_scalar(rng.choice(["h", "dt_sub"]), "float32", rng.choice([0.0625, 0.125, 0.25]))
+        k = w.add_scalar(rng.choice(["stiffness", "rate", "decay"]), "float32", rng.choice([0.5, 1.0, 2.0]))
+        for p in (steps, h, k):
+            w.retire(p.src)
+        v = w.declare(w.fresh("state"), Expr("0.0", "float32", 0.0, 0, lit=True), x.mag / k.mag + x.mag, None)
+        with w.block(f"for s in range({steps.src}):"):
+            w.emit(f"{v.src} = {v.src} + {h.src} * ({x.operand()} - {k.src} * {v.src})")
+        w.note_varying(v.src, x.src)
+        w.feature("sub-stepped relaxation (trip count from argument)")
+        return v
+    steps = w.add_scalar(rng.choice(["n_iter", "iterations"]), "int32", rng.choice([3, 4, 5, 6]))
+    w.retire(steps.src)
+    a = w.assign(Expr(f"1.0 + {x.src} * {x.src}", "float32", 1.0 + x.mag * x.mag, None, atom=False), "a")
+    y = w.declare(w.fresh("root"), a, a.mag, None)
+    with w.block(f"for s in range({steps.src}):"):
+        w.emit(f"{y.src} = 0.5 * ({y.src} + {a.src} / {y.src})")
+    w.note_varying(y.src, x.src)
+    w.feature("Heron's square root (trip count from argument)")
+    return y
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "scalar_param", seed, pick_dim(rng, nd_prob=0.25))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
@@ -98,7 +145,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         value = w.shifted(rng.choice(loads), shift.src)  # the first role's value
     else:
         value = None
-    for n, role in enumerate(rng.sample(ROLES, rng.randint(1, 3))):
+    for n, role in enumerate(rng.sample(ROLES, rng.choice([1, 2, 2, 3, 3]))):
         # now and then a role takes the last one's result: `gain * centered + bias`
         got = apply_role(w, gen, role, value if value is not None and (n == 0 or rng.random() < 0.5) else None)
         if got is not None:
@@ -111,18 +158,15 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         if got is not None:
             value = got
             w.feature("scale parameter")
-    if value is None:
-        value = w.assign(gen.computed(lambda: gen.float_expr(2)))
-    if rng.random() < 0.35:
-        trips = rng.choice([2, 3, 4, 5, 6, 8, 10, 16])
-        bound = w.add_scalar("n_iter", "int32", trips)
-        w.retire(bound.src)
-        accumulate_loop(w, gen, f"for s in range({bound.src}):", "s", trips, depth=1)
-        w.feature("loop bound from argument")
-    if not w.is_read(value.src):
+    if rng.random() < 0.45:
+        if value is not None and rng.random() < 0.5:
+            value = iterate(w, value)
+        else:  # a loop of its own on an input, beside what the roles computed
+            if value is not None and not w.is_read(value.src):
+                w.store(add_output(w), gen.meaningful(value))
+            value = iterate(w, w.load(rng.choice(loads)))
+    if value is not None and not w.is_read(value.src):
         w.store(add_output(w), gen.meaningful(value))
-    for _ in range(rng.randint(1, 2) if unread(w, "float32") or not any(a.is_written for a in w.args) else 0):
-        w.store(add_output(w), gen.output_expr(rng.randint(1, 2)))
     scalars = [a for a in w.args if a.role == "scalar"]
     w.feature(f"{len(scalars)} scalar parameter{'' if len(scalars) == 1 else 's'}")
     return w.finish("Scalar-parameter kernel")

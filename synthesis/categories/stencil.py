@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 
-from synthesis.categories.rich import RichKernelWriter, draw, grid_value
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, fmt_float, join_q
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.exprgen import Expr, fmt_float
 
 SHAPES = {
     1: [(128,), (256,), (500,), (1000,)],
@@ -300,6 +299,29 @@ def tuple_gradient(s: Stencil) -> Expr:
 STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient]
 
 
+def pointwise_term(s: Stencil, value: Expr) -> Expr:
+    """A term at the point itself on top of the stencil, as reaction-diffusion and forced problems add
+    one: a forcing read from an array (`+ dt * f[i, j]`), a linear decay of the centre (`- k * c`), or
+    the cubic reaction of the Allen-Cahn equation (`+ k * (c - c * c * c)`)."""
+    w, rng = s.w, s.rng
+    own = ", ".join(s.idx)
+    term = rng.choice(["forcing", "decay", "cubic"])
+    if term == "forcing":
+        source = w.add_array(rng.choice(["forcing", "source", "heat_in"]), "float32", "input", low=-1.0, high=1.0)
+        w.unused.remove(source)
+        dt = s.coefficient("dt", 0.0625, 0.5)
+        w.feature("forcing term")
+        return Expr(f"{value.operand()} + {dt.src} * {source}[{own}]", "float32", value.mag + dt.mag, None, atom=False)
+    k = s.coefficient("k", 0.0625, 0.5)
+    c = s.center.src
+    if term == "decay":
+        w.feature("linear decay term")
+        return Expr(f"{value.operand()} - {k.src} * {c}", "float32", value.mag + k.mag, None, atom=False)
+    w.feature("cubic reaction term (Allen-Cahn)")
+    return Expr(f"{value.operand()} + {k.src} * ({c} - {c} * {c} * {c})", "float32", value.mag + 2.0 * k.mag, None,
+                atom=False)
+
+
 def generate(rng: random.Random, name: str, seed: int):
     s = Stencil(rng, name, seed)
     w = s.w
@@ -325,14 +347,7 @@ def generate(rng: random.Random, name: str, seed: int):
         w.feature("interior test")
     value = kind(s)
     if rng.random() < 0.5:
-        # A pointwise term on top, drawn over the locals (decay, forcing, nonlinearity).
-        gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 4)))
-        extra = draw(lambda: gen.float_expr(rng.randint(1, 2)))
-        bare_name = extra is not None and extra.src.isidentifier() and re.search(rf"(?<![.\w]){extra.src}\b", value.src)
-        if extra is not None and extra.mag <= 64.0 and not bare_name and any(ch.isalpha() for ch in extra.src):
-            sym = rng.choice(["+", "-"])
-            value = Expr(f"{value.operand()} {sym} {extra.operand()}", "float32", value.mag + extra.mag,
-                         join_q(value.q, extra.q), atom=False)
+        value = pointwise_term(s, value)
     decay_in_place = False
     if rng.random() < 0.4:
         decay = w.add_constant(rng.choice(["DECAY", "DAMPING", "RELAX"]), grid_value(rng, 0.5, 0.9375))

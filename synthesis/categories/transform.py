@@ -17,8 +17,8 @@ import random
 
 import numpy as np
 
-from synthesis.categories.rich import RichKernelWriter, draw, grid_value
-from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, join_q
+from synthesis.categories.rich import RichKernelWriter, grid_value
+from synthesis.exprgen import Expr
 
 POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
 VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
@@ -43,16 +43,11 @@ def unit_quat(rng: random.Random) -> tuple[float, ...]:
             return tuple(float(np.float32(c / n)) for c in q)
 
 
-def names(src: str) -> set[str]:
-    return set(re.findall(r"(?<![.\w])[A-Za-z_]\w*", src)) - {"wp"}
-
-
 class Rigid:
     def __init__(self, rng: random.Random, name: str, seed: int):
         self.rng = rng
         n = rng.choice([64, 100, 128, 256, 500])
         self.w = RichKernelWriter(rng, name, "transform", seed, (n,))
-        self.gen = ExprGen(self.w, tuple(rng.sample(ARITH_OPS, 4)))
         self.vec_outputs = 0
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
@@ -143,16 +138,18 @@ class Rigid:
 
     def store_vec(self, value: Expr, hint: list[str]) -> None:
         if value.type == "vec3" and self.rng.random() < 0.4:
-            # Scaled or offset by something else the kernel knows (a vector or a float expression).
+            # Weighted per element (a per-body weight array) or shifted by a frame origin passed by value.
             if self.rng.random() < 0.5:
-                extra = draw(lambda: self.gen.vec_expr("vec3", self.rng.randint(0, 2)))
-                if extra is not None and extra.mag <= 16.0 and not names(extra.src) & names(value.src):
-                    value = Expr(f"{value.operand()} {self.rng.choice(['+', '-'])} {extra.operand()}", "vec3",
-                                 value.mag + extra.mag, None, atom=False)
+                origin = self.w.add_value(self.rng.choice(["origin", "offset", "shift"]), "vec3",
+                                          grid_tuple(self.rng, 3, -1.0, 1.0))
+                value = Expr(f"{value.operand()} + {origin.src}", "vec3", value.mag + 1.0, None, atom=False)
+                self.w.feature("offset by a by-value origin")
             else:
-                scale = draw(lambda: self.gen.float_expr(self.rng.randint(1, 2)))
-                if scale is not None and scale.mag <= 8.0 and any(ch.isalpha() for ch in scale.src):
-                    value = Expr(f"{scale.operand()} * {value.operand()}", "vec3", value.mag * scale.mag, None, atom=False)
+                weights = self.w.add_array(self.rng.choice(["weights", "gain", "scale"]), "float32", "input",
+                                           low=0.0, high=2.0)
+                self.w.unused.remove(weights)
+                value = Expr(f"{weights}[tid] * {value.operand()}", "vec3", value.mag * 2.0, None, atom=False)
+                self.w.feature("weighted per element")
         out = self.w.add_array(self.rng.choice(hint), value.type, "output")
         self.w.store(out, value)
 
@@ -285,10 +282,11 @@ def falloff(r: Rigid) -> None:
     strength = r.w.add_scalar(r.rng.choice(["strength", "k", "stiffness"]), "float32", grid_value(r.rng, 0.5, 4.0))
     expo = r.rng.choice(["{w} ** 2.0", "{w} * {w}", "{w}"]).format(w=wgt.src)
     f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * 3.0, None, atom=False)
-    if r.rng.random() < 0.5:
-        extra = draw(lambda: r.gen.vec_expr("vec3", 1))
-        if extra is not None and extra.mag <= 16.0 and not names(extra.src) & names(f.src):
-            f = Expr(f"{f.src} + {extra.operand()}", "vec3", f.mag + extra.mag, None, atom=False)
+    if r.rng.random() < 0.5:  # a spring-damper: the velocity damped against
+        vel = r.vec_input(VEC_NAMES[:2], -2.0, 2.0)
+        damping = r.w.add_scalar(r.rng.choice(["damping", "kd"]), "float32", grid_value(r.rng, 0.125, 1.0))
+        f = Expr(f"{f.src} - {damping.src} * {vel.src}", "vec3", f.mag + 2.0 * damping.mag, None, atom=False)
+        r.w.feature("damped by the velocity")
     r.store_vec(f, ["force", "f_out", "out"])
 
 

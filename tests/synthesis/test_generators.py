@@ -162,6 +162,17 @@ PARAMETER_USES = {
     "alpha": r"combined\d+ = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
     "threshold": r"(kept\d+ = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess\d+ = wp\.max\(\w+ - threshold, 0\.0\))$",
     "eps": r"soft_(sign\d+ = (\w+) / wp\.sqrt\(\2 \* \2 \+ eps\)|abs\d+ = wp\.sqrt\((\w+) \* \3 \+ eps\))$",
+    "hi": r"limited\d+ = wp\.clamp\(\w+, lo, hi\)$", "lo": r"limited\d+ = wp\.clamp\(\w+, lo, hi\)$",
+    "mean": r"z\d+ = \(\w+ - mean\) / std$", "std": r"z\d+ = \(\w+ - mean\) / std$",
+    "freq": r"wave\d+ = wp\.sin\(freq \* \w+ \+ phase\)$", "phase": r"wave\d+ = wp\.sin\(freq \* \w+ \+ phase\)$",
+    "temperature": r"p\d+ = 1\.0 / \(1\.0 \+ wp\.exp\(-\w+ / temperature\)\)$",
+    **{step: rf"(\w+) = \1 \+ {step} \* \(\w+ - (stiffness|rate|decay) \* \1\)$" for step in ("h", "dt_sub")},
+    **{rate: rf"(\w+) = \1 \+ (h|dt_sub) \* \(\w+ - {rate} \* \1\)$" for rate in ("stiffness", "rate", "decay")},
+}
+# integer parameters: the shape of the one line reading each
+INT_PARAMETER_USES = {
+    "shift": r"\w+ = \w+\[\(tid \+ shift\) % (\d+)\]$",
+    **{n: rf"for s in range\({n}\):$" for n in ("n_iter", "iterations", "n_substeps", "substeps")},
 }
 
 
@@ -176,10 +187,9 @@ def test_scalar_parameters_are_used_as_their_names_say():
         for arg in floats:
             uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line]
             assert len(uses) == 1 and re.search(PARAMETER_USES[arg.name], uses[0]), (arg.name, spec.source)
-        for arg in (a for a in spec.args if a.role == "scalar" and a.dtype == "int32" and a.name in ("shift", "n_iter")):
+        for arg in (a for a in spec.args if a.role == "scalar" and a.dtype == "int32" and a.name in INT_PARAMETER_USES):
             uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line[:-1]]
-            shape = r"\w+ = \w+\[\(tid \+ shift\) % (\d+)\]$" if arg.name == "shift" else r"for s in range\(n_iter\):$"
-            assert len(uses) == 1 and re.search(shape, uses[0]) and arg.value >= 1, (arg.name, spec.source)
+            assert len(uses) == 1 and re.search(INT_PARAMETER_USES[arg.name], uses[0]) and arg.value >= 1, (arg.name, spec.source)
         value = {a.name: a.value for a in floats}
         assert 0.0 < value.get("eps", 1e-3) <= 1e-3 and 0.0 < value.get("weight", 0.5) < 1.0
         assert all(abs(value[n]) not in (0.0, 1.0) for n in ("scale", "gain") if n in value)
