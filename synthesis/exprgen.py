@@ -1507,12 +1507,19 @@ class ExprGen:
                 return e
         return None
 
+    def unrelated_value(self, dtype: str, x: Expr) -> Expr | None:
+        """A named value other than `x`, neither computed from `x` nor read by `x`'s definition: a
+        formula over both would cancel (`0.5 * (x + d)` with `d = t - x`)."""
+        related = (x.src,) + tuple(n for n, text in self.w.defs.items() if reads(x.src).search(text)) \
+            + tuple(NAME_TOKEN.findall(self.w.defs.get(x.src, "")))
+        return self.named_value(dtype, avoid=related)
+
     def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
         """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them."""
         x = self.named_value(dtype)
         if x is None:
             return None
-        y = self.named_value(dtype, avoid=(x.src,)) if two else None
+        y = self.unrelated_value(dtype, x) if two else None
         if two and y is None:
             return None
         return x, y

@@ -33,18 +33,26 @@ def _floats(w: KernelWriter, loads: list[str]) -> list[str]:
     return [n for n in loads if w.arg(n).dtype == "float32"]
 
 
+def _first(w: KernelWriter, results: list) -> Expr:
+    """The first result of a form, the one the next stage takes; the form's other results (a slope
+    beside a polynomial, a velocity beside a reflected position) are stored as they are."""
+    for extra in results[1:]:
+        w.store(w.add_array(extra.hint, extra.value.type, "output"), extra.value)
+    return results[0].value
+
+
 def loop_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
     form = w.rng.choice(control_flow.FLOAT_LOOP_FORMS)
-    return control_flow.LOOP_FORMS[form](w, _floats(w, loads))[0].value
+    return _first(w, control_flow.LOOP_FORMS[form](w, _floats(w, loads)))
 
 
 def while_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
-    return control_flow.LOOP_FORMS["bisection while"](w, _floats(w, loads))[0].value
+    return _first(w, control_flow.LOOP_FORMS["bisection while"](w, _floats(w, loads)))
 
 
 def piecewise_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
     built = multi_conditional.draw_pieces(multi_conditional.Draw(w, _floats(w, loads)), 1, multi_conditional.FLOAT_FORMS)
-    return built[0][0].value if built else None
+    return _first(w, built[0]) if built else None
 
 
 def vector_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:

@@ -262,7 +262,8 @@ def chain_energy(w: KernelWriter) -> None:
                 distance = f"wp.sqrt({r2})"
             else:
                 w.emit(f"{d} = {pos}[{t}, {a}] - {pos}[{t}, {b}]")
-                w.emit(f"{r2} = {d} * {d}")
+                if cutoff or law == "lennard-jones":  # on a line the distance itself is |d|
+                    w.emit(f"{r2} = {d} * {d}")
                 distance = f"wp.abs({d})"
             scope = w.block(f"if {r2} < {fmt_float(cutoff * cutoff)}:") if cutoff else ExitStack()
             with scope:
@@ -324,6 +325,20 @@ def _extents(w: KernelWriter, array: str) -> tuple[str, str]:
     return str(w.arg(array).shape[0]), str(w.arg(array).shape[1])
 
 
+def _last(extent: str) -> str:
+    """The last index along an extent: folded for a literal (`15`), `rows - 1` otherwise."""
+    return str(int(extent) - 1) if extent.isdigit() else f"{extent} - 1"
+
+
+def _wrapped(index: str, offset: str, extent: str) -> str:
+    """`(i + offset + n) % n`, the periodic neighbour, with a literal shift folded into a literal extent
+    (`(i + di + 63) % 64`, not `(i + di - 1 + 64) % 64`)."""
+    if extent.isdigit() and " - " in offset:
+        var, shift = offset.split(" - ")
+        return f"({index} + {var} + {int(extent) - int(shift)}) % {extent}"
+    return f"({index} + {offset} + {extent}) % {extent}"
+
+
 def _offsets(var: str, radius: int, shifted: bool) -> tuple[str, str, str]:
     """A loop over the offsets -radius..radius: `range(-r, r + 1)`, or `range(2r + 1)` shifted back.
     Returns the header, the offset as an addend (`di` or `di - 1`) and the loop value at offset 0."""
@@ -369,8 +384,8 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                 w.emit(f"{jj} = {j} + {off_j}")
                 scope = w.block(f"if {ii} >= 0 and {ii} < {rows} and {jj} >= 0 and {jj} < {cols}:")
             else:
-                w.emit(f"{ii} = wp.clamp({i} + {off_i}, 0, {rows} - 1)")
-                w.emit(f"{jj} = wp.clamp({j} + {off_j}, 0, {cols} - 1)")
+                w.emit(f"{ii} = wp.clamp({i} + {off_i}, 0, {_last(rows)})")
+                w.emit(f"{jj} = wp.clamp({j} + {off_j}, 0, {_last(cols)})")
                 scope = ExitStack()
             with scope:
                 w.emit(f"{v} = {img}[{ii}, {jj}]")
@@ -449,8 +464,8 @@ def game_of_life(w: KernelWriter) -> None:
             elif skip == "guard":
                 guard = f"{di} != {centre_i} or {dj} != {centre_j}"
             if periodic:
-                w.emit(f"{ii} = ({i} + {off_i} + {rows}) % {rows}")
-                w.emit(f"{jj} = ({j} + {off_j} + {cols}) % {cols}")
+                w.emit(f"{ii} = {_wrapped(i, off_i, rows)}")
+                w.emit(f"{jj} = {_wrapped(j, off_j, cols)}")
                 inside = guard
             else:
                 w.emit(f"{ii} = {i} + {off_i}")

@@ -60,7 +60,7 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
     if x is None:
         return None
     if role in ("blend weight", "alpha and beta"):
-        y = gen.named_value("float32", avoid=(x.src,))
+        y = gen.unrelated_value("float32", x)
         if y is None:
             return None
         if role == "blend weight":

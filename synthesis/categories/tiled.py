@@ -35,8 +35,9 @@ SHARED_BUDGET = 40 * 1024  # bytes of tiles per block the kinds below stay under
 # ---- element-wise helpers for tile_map -----------------------------------------------------------
 @dataclass(frozen=True)
 class Helper:
-    """A `@wp.func` applied element-wise: its name, body (with {c} constants), parameter count and
-    the bound on |result| given bounds on |arguments|."""
+    """A `@wp.func` applied element-wise: its name, body (with {c} constants drawn per kernel, and
+    {half_c} for half of one, folded), parameter count and the bound on |result| given bounds on
+    |arguments|."""
 
     name: str
     body: str
@@ -54,7 +55,7 @@ UNARY = [
     Helper("gelu", "inner = 0.7978846 * (x + 0.044715 * x * x * x)\n    return 0.5 * x * (1.0 + wp.tanh(inner))", 1,
            lambda m: m),
     Helper("square", "return x * x", 1, lambda m: m * m),
-    Helper("huber", "a = wp.abs(x)\n    if a < {delta}:\n        return 0.5 * x * x\n    return {delta} * (a - 0.5 * {delta})",
+    Helper("huber", "a = wp.abs(x)\n    if a < {delta}:\n        return 0.5 * x * x\n    return {delta} * (a - {half_delta})",
            1, lambda m: 0.5 * m * m + m, (("delta", 0.25, 1.0),)),
     Helper("smooth_abs", "return wp.sqrt(x * x + {eps})", 1, lambda m: m + 1.0, (("eps", 0.0625, 0.25),)),
     Helper("soft_clip", "return {limit} * wp.tanh(x / {limit})", 1, lambda m: m, (("limit", 0.5, 2.0),)),
@@ -123,7 +124,10 @@ class TileKernel:
         h = self.rng.choice(pool)
         name = f"{self.name}_{h.name}"
         if name not in self.helper_names:
-            body = h.body.format(**{p: fmt_float(grid_constant(self.rng, lo, hi)) for p, lo, hi in h.constants})
+            drawn = {p: grid_constant(self.rng, lo, hi) for p, lo, hi in h.constants}
+            # `{half_delta}`: half a drawn constant, written folded (never `0.5 * 0.6875`)
+            body = h.body.format(**{p: fmt_float(v) for p, v in drawn.items()},
+                                 **{f"half_{p}": fmt_float(v / 2.0) for p, v in drawn.items()})
             params = ", ".join(f"{p}: float" for p in ("x", "y")[: h.arity])
             self.helpers.append(f"@wp.func\ndef {name}({params}) -> float:\n    {body}")
             self.helper_names.append(name)
