@@ -1,4 +1,4 @@
-// Float arithmetic kernel (2-D launch 16x20; polynomial (Horner form); squared difference; ops +, -, *, /, negation, abs)
+// Float arithmetic kernel (2-D launch 16x20; polynomial (Horner form); ops +, -, *)
 // Standalone CUDA translation of the Warp kernel `arith_64c0f1ebd3` (see arith_64c0f1ebd3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,20 +12,10 @@
 #include <vector>
 
 __global__ void arith_64c0f1ebd3(
-    const float* __restrict__ q,
-    int q_dim1,
-    const float* __restrict__ x,
-    int x_dim1,
-    const float* __restrict__ src,
-    int src_dim1,
     const float* __restrict__ w,
     int w_dim1,
     float* y_out,
     int y_out_dim1,
-    float* output,
-    int output_dim1,
-    float* res,
-    int res_dim1,
     int dim0,
     int dim1)
 {
@@ -34,15 +24,8 @@ __global__ void arith_64c0f1ebd3(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float q_v = q[i * q_dim1 + j];
-    float x_v = x[i * x_dim1 + j];
-    float src_v = src[i * src_dim1 + j];
     float w_v = w[i * w_dim1 + j];
-    float d1 = q_v - x_v;
-    float v2 = -fabsf(w_v);
-    y_out[i * y_out_dim1 + j] = (2.4375f * src_v + 0.125f) * src_v - 0.6875f;
-    output[i * output_dim1 + j] = d1 * d1;
-    res[i * res_dim1 + j] = -(src_v / 2.0f) + v2;
+    y_out[i * y_out_dim1 + j] = ((1.4375f * w_v + 1.375f) * w_v - 0.125f) * w_v - 2.1875f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,7 +129,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 209716;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 838861;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -184,31 +167,11 @@ int main(int argc, char** argv)
     const int dim1 = 20;
 
     // Inputs (host)
-    std::vector<float> h_q((size_t)dim0 * 20);  // input, shape [16, 20] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_x((size_t)dim0 * 20);  // input, shape [16, 20] of float32
-    fill_float(h_x.data(), h_x.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_src((size_t)dim0 * 20);  // input, shape [16, 20] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_w((size_t)dim0 * 20);  // input, shape [16, 20] of float32
-    fill_float(h_w.data(), h_w.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_y_out((size_t)dim0 * 20);  // output, shape [16, 20] of float32
-    std::vector<float> h_output((size_t)dim0 * 20);  // output, shape [16, 20] of float32
-    std::vector<float> h_res((size_t)dim0 * 20);  // output, shape [16, 20] of float32
 
     // Device buffers
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
     float* d_w = nullptr;
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
@@ -217,25 +180,15 @@ int main(int argc, char** argv)
     const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
     CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
     CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(8, 32);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_y_out, 20, d_output, 20, d_res, 20, dim0, dim1);
+    arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -244,8 +197,6 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -261,7 +212,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_64c0f1ebd3<<<grid, block, 0, stream>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_y_out, 20, d_output, 20, d_res, 20, dim0, dim1);
+            arith_64c0f1ebd3<<<grid, block, 0, stream>>>(d_w, 20, d_y_out, 20, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -288,8 +239,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q + bytes_x + bytes_src + bytes_w;
-        const size_t bytes_written = bytes_y_out + bytes_output + bytes_res;
+        const size_t bytes_read = bytes_w;
+        const size_t bytes_written = bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -308,29 +259,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_w));
         CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 3840) {
-        fprintf(stderr, "%s: expected 3840 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1280) {
+        fprintf(stderr, "%s: expected 1280 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 320,
-                       0.00106875f, 0.0001f, stats);
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 1280), 320,
-                       0.0016f, 0.0001f, stats);
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 2560), 320,
-                       0.00030000000000000003f, 0.0001f, stats);
+                       0.0019437500000000002f, 0.0001f, stats);
     printf("%s arith_64c0f1ebd3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -341,13 +283,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_y_out, 20, d_output, 20, d_res, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_64c0f1ebd3<<<grid, block>>>(d_q, 20, d_x, 20, d_src, 20, d_w, 20, d_y_out, 20, d_output, 20, d_res, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -366,12 +308,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

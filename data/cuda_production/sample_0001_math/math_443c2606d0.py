@@ -2,14 +2,14 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array(dtype=wp.float32), y_out: wp.array(dtype=wp.float32), out: wp.array[float], out2: wp.array[float]):
+def math_443c2606d0(q: wp.array[float], inp: wp.array(dtype=wp.float32), noise_seed: wp.int32, frequency: wp.float32, amplitude: float, out: wp.array[wp.float32], out2: wp.array[float], y_out: wp.array[float], out3: wp.array[float]):
     tid = wp.tid()
-    inp_v = inp[tid]
-    inp_left = inp[max(tid - 1, 0)]
-    inp_right = inp[min(tid + 1, 63)]
     q_v = q[tid]
-    lap1 = inp_left + inp_right - 2.0 * inp_v
-    c2 = wp.clamp(inp_v, 0.0, 1.0)
-    y_out[tid] = wp.pow(c2, 2.2)
-    out[tid] = wp.ceil(q_v) - lap1
-    out2[tid] = c2
+    inp_v = inp[tid]
+    c1 = wp.clamp(inp_v, 0.0, 1.0)
+    state = wp.rand_init(noise_seed)
+    point = frequency * wp.vec2(q_v, inp_v)
+    out[tid] = amplitude * wp.noise(state, point)
+    out2[tid] = wp.pow(c1, 2.2)
+    y_out[tid] = wp.sqrt(q_v * q_v + c1 * c1)
+    out3[tid] = wp.sqrt(c1 * c1 + q_v * q_v)

@@ -1,13 +1,16 @@
 import warp as wp
 
 
+@wp.func
+def over_90052b7dc4(src: wp.vec4, dst: wp.vec4) -> wp.vec4:
+    pre = wp.vec4(src[0] * src[3], src[1] * src[3], src[2] * src[3], src[3])
+    return pre + dst * (1.0 - pre[3])
+
 @wp.kernel
-def vec_90052b7dc4(data: wp.array[wp.vec2], inp: wp.array(dtype=float), perm: wp.array[wp.int32], res: wp.array[wp.vec2], y_out: wp.array(dtype=wp.float32)):
+def vec_90052b7dc4(layer: wp.array[wp.vec4], framebuffer: wp.array(dtype=wp.vec4), luminance: wp.array(dtype=float)):
     tid = wp.tid()
-    perm_v = perm[tid]
-    data_g = data[perm_v]
-    data_v = data[tid]
-    inp_v = inp[tid]
-    t1 = (-(inp_v * data_g)) * (-(inp_v * (-2.0625)))
-    res[tid] = wp.normalize(data_g) + t1
-    y_out[tid] = wp.dot(wp.normalize(data_v), t1)
+    layer_v = layer[tid]
+    framebuffer_v = framebuffer[tid]
+    rgba = over_90052b7dc4(layer_v, framebuffer_v)
+    framebuffer[tid] = rgba
+    luminance[tid] = wp.dot(wp.vec3(rgba[0], rgba[1], rgba[2]), wp.vec3(0.2126, 0.7152, 0.0722))

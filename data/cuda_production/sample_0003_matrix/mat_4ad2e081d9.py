@@ -2,9 +2,14 @@ import warp as wp
 
 
 @wp.kernel
-def mat_4ad2e081d9(inp: wp.array[wp.mat33], data: wp.array(dtype=wp.mat33), res: wp.array(dtype=float)):
+def mat_4ad2e081d9(num: wp.int32, factors: wp.array(dtype=wp.mat33), guess: wp.array(dtype=wp.vec3), eigvec: wp.array[wp.vec3]):
     tid = wp.tid()
-    inp_v = inp[tid]
-    data_v = data[tid]
-    m1 = inp_v @ data_v
-    res[tid] = m1[1, 2]
+    if tid >= num:
+        return
+    factors_v = factors[tid]
+    guess_v = guess[tid]
+    A = wp.transpose(factors_v) @ factors_v + wp.identity(n=3, dtype=float)
+    v_it = wp.normalize(guess_v)
+    for it in range(4):
+        v_it = wp.normalize(A @ v_it)
+    eigvec[tid] = v_it

@@ -2,14 +2,13 @@ import warp as wp
 
 
 @wp.kernel
-def atom_8f90b8570e(b: wp.array[float], src: wp.array(dtype=float), acc: wp.array(dtype=float), idx: wp.array[int], counts: wp.array[wp.float32], acc2: wp.array[wp.float32], idx2: wp.array(dtype=int), slots: wp.array[float], prev: wp.array(dtype=wp.float32)):
+def atom_8f90b8570e(count: int, x: wp.array[wp.float32], label: wp.array(dtype=wp.int32), acc: wp.array[float], counts: wp.array[int], lowest: wp.array[wp.float32], improvement: wp.array[wp.float32]):
     tid = wp.tid()
-    b_v = b[tid]
-    src_v = src[tid]
-    idx_v = idx[tid]
-    idx2_v = idx2[tid]
-    wp.atomic_min(acc, idx_v, src_v)
-    wp.atomic_sub(counts, tid % 8, max(src_v, 0.5))
-    wp.atomic_sub(acc2, idx2_v, b_v)
-    old1 = wp.atomic_min(slots, tid, -src_v)
-    prev[tid] = (-src_v) - old1
+    if tid >= count:
+        return
+    label_v = label[tid]
+    x_v = x[tid]
+    wp.atomic_add(acc, label_v, x_v)
+    wp.atomic_add(counts, label_v, 1)
+    old1 = wp.atomic_min(lowest, tid, x_v)
+    improvement[tid] = wp.max(old1 - x_v, 0.0)

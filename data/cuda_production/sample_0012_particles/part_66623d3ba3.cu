@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; module constants; neighbour density; struct Particles; struct SimParams)
+// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; per-particle drag; integration; struct ParticleState; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_66623d3ba3` (see part_66623d3ba3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,55 +11,65 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+__device__ __forceinline__ float3 atomicAddFloat3(float3* address, float3 val)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+    // component-wise, as Warp does; returns the old vector
+    return make_float3(atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z));
 }
 
-struct Particles
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+struct ParticleState
 {
     float3* pos;
     int pos_dim0;
-    float* density;
-    int density_dim0;
+    float3* vel;
+    int vel_dim0;
+    float* inv_mass;
+    int inv_mass_dim0;
 };
 
-struct SimParams
+struct Config
 {
-    float radius;
+    float dt;
+    float3 gravity;
+    float damping;
 };
-
-constexpr int K = 6;
 
 __global__ void part_66623d3ba3(
-    Particles particles,
-    SimParams params,
-    const int* __restrict__ adjacency,
-    const float* __restrict__ charge,
-    int num_threads)
+    ParticleState particles,
+    Config params,
+    const float3* __restrict__ external,
+    const float* __restrict__ drag,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= num_threads)
+    if (tid >= n)
         return;
 
-    float charge_v = charge[tid];
-    float3 xi = particles.pos[tid];
-    float h2 = params.radius * params.radius;
-    float rho = 0.0f;
-    for (int n = 0; n < K; ++n) {
-        int j = adjacency[tid * K + n];
-        float r2 = dot(xi - particles.pos[j], xi - particles.pos[j]);
-        if (r2 < h2) {
-            float diff = h2 - r2;
-            rho += diff * diff * diff;
-        }
+    float drag_v = drag[tid];
+    float w = particles.inv_mass[tid];
+    if (w == 0.0f) {
+        return;
     }
-    particles.density[tid] = rho + charge_v * charge_v;
+    float3 v = particles.vel[tid] + (external[tid] * w + params.gravity) * params.dt;
+    float3 v_damped = v * params.damping;
+    float3 v_new = v_damped * (1.0f - drag_v);
+    particles.vel[tid] = v_new;
+    atomicAddFloat3(&particles.pos[tid], v_new * params.dt);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,12 +108,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -203,50 +207,62 @@ int main(int argc, char** argv)
     const uint32_t seed = 3750352679U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int num_threads = bench ? bench_outer : 500;
+    const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_particles_pos((size_t)num_threads * 3);  // input, shape [500] of vec3
+    std::vector<float> h_particles_pos((size_t)n * 3);  // inout, shape [500] of vec3
     fill_float(h_particles_pos.data(), h_particles_pos.size(), seed, 0, -128, 257U, 0.015625f);
-    std::vector<float> h_particles_density((size_t)num_threads * 1);  // output, shape [500] of float32
-    std::vector<int> h_adjacency((size_t)num_threads * 6);  // index, shape [3000] of int32
-    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 3, 0, 500U);
-    std::vector<float> h_charge((size_t)num_threads * 1);  // input, shape [500] of float32
-    fill_float(h_charge.data(), h_charge.size(), seed, 4, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_particles_vel((size_t)n * 3);  // inout, shape [500] of vec3
+    fill_float(h_particles_vel.data(), h_particles_vel.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_particles_inv_mass((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_particles_inv_mass.data(), h_particles_inv_mass.size(), seed, 2, 0, 9U, 0.25f);
+    std::vector<float> h_external((size_t)n * 3);  // input, shape [500] of vec3
+    fill_float(h_external.data(), h_external.size(), seed, 6, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_drag((size_t)n * 1);  // input, shape [500] of float32
+    fill_float(h_drag.data(), h_drag.size(), seed, 7, 0, 513U, 0.0009765625f);
 
     // Device buffers
     float3* d_particles_pos = nullptr;
     const size_t bytes_particles_pos = h_particles_pos.size() * sizeof(h_particles_pos[0]);
     CUDA_CHECK(cudaMalloc(&d_particles_pos, bytes_particles_pos));
     CUDA_CHECK(cudaMemcpy(d_particles_pos, h_particles_pos.data(), bytes_particles_pos, cudaMemcpyHostToDevice));
-    float* d_particles_density = nullptr;
-    const size_t bytes_particles_density = h_particles_density.size() * sizeof(h_particles_density[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_density, bytes_particles_density));
-    CUDA_CHECK(cudaMemcpy(d_particles_density, h_particles_density.data(), bytes_particles_density, cudaMemcpyHostToDevice));
-    int* d_adjacency = nullptr;
-    const size_t bytes_adjacency = h_adjacency.size() * sizeof(h_adjacency[0]);
-    CUDA_CHECK(cudaMalloc(&d_adjacency, bytes_adjacency));
-    CUDA_CHECK(cudaMemcpy(d_adjacency, h_adjacency.data(), bytes_adjacency, cudaMemcpyHostToDevice));
-    float* d_charge = nullptr;
-    const size_t bytes_charge = h_charge.size() * sizeof(h_charge[0]);
-    CUDA_CHECK(cudaMalloc(&d_charge, bytes_charge));
-    CUDA_CHECK(cudaMemcpy(d_charge, h_charge.data(), bytes_charge, cudaMemcpyHostToDevice));
-    Particles particles{};
+    float3* d_particles_vel = nullptr;
+    const size_t bytes_particles_vel = h_particles_vel.size() * sizeof(h_particles_vel[0]);
+    CUDA_CHECK(cudaMalloc(&d_particles_vel, bytes_particles_vel));
+    CUDA_CHECK(cudaMemcpy(d_particles_vel, h_particles_vel.data(), bytes_particles_vel, cudaMemcpyHostToDevice));
+    float* d_particles_inv_mass = nullptr;
+    const size_t bytes_particles_inv_mass = h_particles_inv_mass.size() * sizeof(h_particles_inv_mass[0]);
+    CUDA_CHECK(cudaMalloc(&d_particles_inv_mass, bytes_particles_inv_mass));
+    CUDA_CHECK(cudaMemcpy(d_particles_inv_mass, h_particles_inv_mass.data(), bytes_particles_inv_mass, cudaMemcpyHostToDevice));
+    float3* d_external = nullptr;
+    const size_t bytes_external = h_external.size() * sizeof(h_external[0]);
+    CUDA_CHECK(cudaMalloc(&d_external, bytes_external));
+    CUDA_CHECK(cudaMemcpy(d_external, h_external.data(), bytes_external, cudaMemcpyHostToDevice));
+    float* d_drag = nullptr;
+    const size_t bytes_drag = h_drag.size() * sizeof(h_drag[0]);
+    CUDA_CHECK(cudaMalloc(&d_drag, bytes_drag));
+    CUDA_CHECK(cudaMemcpy(d_drag, h_drag.data(), bytes_drag, cudaMemcpyHostToDevice));
+    ParticleState particles{};
     particles.pos = d_particles_pos;
-    particles.pos_dim0 = num_threads;
-    particles.density = d_particles_density;
-    particles.density_dim0 = num_threads;
-    SimParams params{};
-    params.radius = 2.0f;
+    particles.pos_dim0 = n;
+    particles.vel = d_particles_vel;
+    particles.vel_dim0 = n;
+    particles.inv_mass = d_particles_inv_mass;
+    particles.inv_mass_dim0 = n;
+    Config params{};
+    params.dt = 0.0625f;
+    params.gravity = make_float3(0.0f, -2.25f, 0.0f);
+    params.damping = 0.9375f;
 
     const dim3 block(256);
-    const dim3 grid((num_threads + block.x - 1) / block.x);
+    const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_66623d3ba3<<<grid, block>>>(particles, params, d_adjacency, d_charge, num_threads);
+    part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_particles_density.data(), d_particles_density, bytes_particles_density, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_particles_pos.data(), d_particles_pos, bytes_particles_pos, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_particles_vel.data(), d_particles_vel, bytes_particles_vel, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -254,7 +270,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_particles_density.data(), 1, bytes_particles_density, dump) == bytes_particles_density;
+            dump_ok = dump_ok && fwrite(h_particles_pos.data(), 1, bytes_particles_pos, dump) == bytes_particles_pos;
+            dump_ok = dump_ok && fwrite(h_particles_vel.data(), 1, bytes_particles_vel, dump) == bytes_particles_vel;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -270,7 +287,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_66623d3ba3<<<grid, block, 0, stream>>>(particles, params, d_adjacency, d_charge, num_threads);
+            part_66623d3ba3<<<grid, block, 0, stream>>>(particles, params, d_external, d_drag, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -297,8 +314,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_adjacency + bytes_charge;
-        const size_t bytes_written = bytes_particles_density;
+        const size_t bytes_read = bytes_particles_pos + bytes_particles_vel + bytes_particles_inv_mass + bytes_external + bytes_drag;
+        const size_t bytes_written = bytes_particles_pos + bytes_particles_vel;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -310,7 +327,7 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
@@ -318,21 +335,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_particles_pos));
-        CUDA_CHECK(cudaFree(d_particles_density));
-        CUDA_CHECK(cudaFree(d_adjacency));
-        CUDA_CHECK(cudaFree(d_charge));
+        CUDA_CHECK(cudaFree(d_particles_vel));
+        CUDA_CHECK(cudaFree(d_particles_inv_mass));
+        CUDA_CHECK(cudaFree(d_external));
+        CUDA_CHECK(cudaFree(d_drag));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 12000) {
+        fprintf(stderr, "%s: expected 12000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0386f, 0.0001f, stats);
+    ok &= check_values("particles.pos", h_particles_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
+                       0.000211865234375f, 0.0001f, stats);
+    ok &= check_values("particles.vel", h_particles_vel.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
+                       0.00018984375000000002f, 0.0001f, stats);
     printf("%s part_66623d3ba3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -343,13 +363,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_66623d3ba3<<<grid, block>>>(particles, params, d_adjacency, d_charge, num_threads);
+        part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_66623d3ba3<<<grid, block>>>(particles, params, d_adjacency, d_charge, num_threads);
+        part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -369,8 +389,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_particles_pos));
-    CUDA_CHECK(cudaFree(d_particles_density));
-    CUDA_CHECK(cudaFree(d_adjacency));
-    CUDA_CHECK(cudaFree(d_charge));
+    CUDA_CHECK(cudaFree(d_particles_vel));
+    CUDA_CHECK(cudaFree(d_particles_inv_mass));
+    CUDA_CHECK(cudaFree(d_external));
+    CUDA_CHECK(cudaFree(d_drag));
     return ok ? 0 : 1;
 }

@@ -1,31 +1,29 @@
 import warp as wp
 
 
-K = 6
-
-
 @wp.struct
-class Particles:
+class ParticleState:
     pos: wp.array(dtype=wp.vec3)
-    density: wp.array(dtype=float)
+    vel: wp.array(dtype=wp.vec3)
+    inv_mass: wp.array(dtype=float)
 
 
 @wp.struct
-class SimParams:
-    radius: float
+class Config:
+    dt: float
+    gravity: wp.vec3
+    damping: float
 
 
 @wp.kernel
-def part_66623d3ba3(particles: Particles, params: SimParams, adjacency: wp.array[wp.int32], charge: wp.array(dtype=float)):
+def part_66623d3ba3(particles: ParticleState, params: Config, external: wp.array[wp.vec3], drag: wp.array(dtype=float)):
     tid = wp.tid()
-    charge_v = charge[tid]
-    xi = particles.pos[tid]
-    h2 = params.radius * params.radius
-    rho = float(0.0)
-    for n in range(K):
-        j = adjacency[tid * K + n]
-        r2 = wp.length_sq(xi - particles.pos[j])
-        if r2 < h2:
-            diff = h2 - r2
-            rho += diff * diff * diff
-    particles.density[tid] = rho + (charge_v * charge_v)
+    drag_v = drag[tid]
+    w = particles.inv_mass[tid]
+    if w == 0.0:
+        return
+    v = particles.vel[tid] + (external[tid] * w + params.gravity) * params.dt
+    v_damped = v * params.damping
+    v_new = v_damped * (1.0 - drag_v)
+    particles.vel[tid] = v_new
+    particles.pos[tid] += v_new * params.dt

@@ -1,4 +1,4 @@
-// Float arithmetic kernel (2-D launch 16x16; ops +, -, /, negation)
+// Float arithmetic kernel (2-D launch 16x16; affine map; grid coordinate from the thread index; squared difference; cubic smoothstep; ops -, *, /, clamp)
 // Standalone CUDA translation of the Warp kernel `arith_b85139bf0e` (see arith_b85139bf0e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,10 +14,12 @@
 __global__ void arith_b85139bf0e(
     const float* __restrict__ y,
     int y_dim1,
-    float* result,
-    int result_dim1,
+    float* output,
+    int output_dim1,
     float* y_out,
     int y_out_dim1,
+    float* res,
+    int res_dim1,
     int dim0,
     int dim1)
 {
@@ -27,8 +29,12 @@ __global__ void arith_b85139bf0e(
         return;
 
     float y_v = y[i * y_dim1 + j];
-    result[i * result_dim1 + j] = -y_v + 1.5625f;
-    y_out[i * y_out_dim1 + j] = (1.5625f - y_v) / 10.0f;
+    float fx = (float)i / 16.0f;
+    float d1 = y_v - fx;
+    float t2 = fminf(fmaxf(d1, 0.0f), 1.0f);
+    output[i * output_dim1 + j] = -0.875f * y_v - 0.9375f;
+    y_out[i * y_out_dim1 + j] = d1 * d1;
+    res[i * res_dim1 + j] = t2 * t2 * (3.0f - 2.0f * t2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,32 +178,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_y((size_t)dim0 * 16);  // input, shape [16, 16] of float32
     fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result((size_t)dim0 * 16);  // output, shape [16, 16] of float32
+    std::vector<float> h_output((size_t)dim0 * 16);  // output, shape [16, 16] of float32
     std::vector<float> h_y_out((size_t)dim0 * 16);  // output, shape [16, 16] of float32
+    std::vector<float> h_res((size_t)dim0 * 16);  // output, shape [16, 16] of float32
 
     // Device buffers
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
     float* d_y_out = nullptr;
     const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
     CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
     CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
 
     const dim3 block(16, 16);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_result, 16, d_y_out, 16, dim0, dim1);
+    arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_output, 16, d_y_out, 16, d_res, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -205,8 +217,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -222,7 +235,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_b85139bf0e<<<grid, block, 0, stream>>>(d_y, 16, d_result, 16, d_y_out, 16, dim0, dim1);
+            arith_b85139bf0e<<<grid, block, 0, stream>>>(d_y, 16, d_output, 16, d_y_out, 16, d_res, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -250,7 +263,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_y;
-        const size_t bytes_written = bytes_result + bytes_y_out;
+        const size_t bytes_written = bytes_output + bytes_y_out + bytes_res;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -270,21 +283,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_output));
         CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_res));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2048) {
-        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 3072) {
+        fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.00035625f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.00026875f, 0.0001f, stats);
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+                       0.0009000000000000001f, 0.0001f, stats);
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
                        0.0001f, 0.0001f, stats);
     printf("%s arith_b85139bf0e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -296,13 +312,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_result, 16, d_y_out, 16, dim0, dim1);
+        arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_output, 16, d_y_out, 16, d_res, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_result, 16, d_y_out, 16, dim0, dim1);
+        arith_b85139bf0e<<<grid, block>>>(d_y, 16, d_output, 16, d_y_out, 16, d_res, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -322,7 +338,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_output));
     CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_res));
     return ok ? 0 : 1;
 }

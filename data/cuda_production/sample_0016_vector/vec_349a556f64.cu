@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 1000; vec3)
+// Vector kernel (2-D launch 32x32; 2-D grid of elements; multiply blend (cw_mul); luminance)
 // Standalone CUDA translation of the Warp kernel `vec_349a556f64` (see vec_349a556f64.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,11 +11,9 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
+__device__ __forceinline__ float4 cw_mul(float4 a, float4 b)
 {
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
+    return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w);
 }
 
 __device__ __forceinline__ float dot(float3 a, float3 b)
@@ -23,49 +21,28 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float3 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
-{
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-__device__ __forceinline__ float3 max(float3 a, float3 b)
-{
-    return make_float3(fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z));
-}
-
-__device__ __forceinline__ float3 operator-(float3 a)
-{
-    return make_float3(-a.x, -a.y, -a.z);
-}
-
 __global__ void vec_349a556f64(
-    const float3* __restrict__ w,
-    const float3* __restrict__ inp,
-    const float3* __restrict__ a,
-    const float* __restrict__ y,
-    float* dst,
-    int n)
+    const float4* __restrict__ fg,
+    int fg_dim1,
+    const float4* __restrict__ dst_rgba,
+    int dst_rgba_dim1,
+    float4* composite,
+    int composite_dim1,
+    float* gray,
+    int gray_dim1,
+    int dim0,
+    int dim1)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
         return;
 
-    float3 w_v = w[tid];
-    float3 inp_v = inp[tid];
-    float3 a_v = a[tid];
-    float y_v = y[tid];
-    float3 t1 = inp_v + a_v;
-    float s2 = t1.x;
-    float3 t3 = -w_v;
-    float s4 = t3.x;
-    float s5 = length(inp_v);
-    float3 t6 = max(cross(make_float3(s4, y_v + 1.875f, s2 - 0.375f), t3), cross(t3, a_v));
-    dst[tid] = t6.x - s5;
+    float4 fg_v = fg[i * fg_dim1 + j];
+    float4 dst_rgba_v = dst_rgba[i * dst_rgba_dim1 + j];
+    float4 rgba = cw_mul(fg_v, dst_rgba_v);
+    composite[i * composite_dim1 + j] = rgba;
+    gray[i * gray_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), make_float3(0.2126f, 0.7152f, 0.0722f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +146,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 131072;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -203,49 +180,44 @@ int main(int argc, char** argv)
     const uint32_t seed = 3126369979U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 1000;
+    const int dim0 = bench ? bench_outer : 32;
+    const int dim1 = 32;
 
     // Inputs (host)
-    std::vector<float> h_w((size_t)n * 3);  // input, shape [1000] of vec3
-    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_inp((size_t)n * 3);  // input, shape [1000] of vec3
-    fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_a((size_t)n * 3);  // input, shape [1000] of vec3
-    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_fg((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
+    fill_float(h_fg.data(), h_fg.size(), seed, 0, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_dst_rgba((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
+    fill_float(h_dst_rgba.data(), h_dst_rgba.size(), seed, 1, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_composite((size_t)dim0 * 128);  // output, shape [32, 32] of vec4
+    std::vector<float> h_gray((size_t)dim0 * 32);  // output, shape [32, 32] of float32
 
     // Device buffers
-    float3* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float3* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float3* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float4* d_fg = nullptr;
+    const size_t bytes_fg = h_fg.size() * sizeof(h_fg[0]);
+    CUDA_CHECK(cudaMalloc(&d_fg, bytes_fg));
+    CUDA_CHECK(cudaMemcpy(d_fg, h_fg.data(), bytes_fg, cudaMemcpyHostToDevice));
+    float4* d_dst_rgba = nullptr;
+    const size_t bytes_dst_rgba = h_dst_rgba.size() * sizeof(h_dst_rgba[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst_rgba, bytes_dst_rgba));
+    CUDA_CHECK(cudaMemcpy(d_dst_rgba, h_dst_rgba.data(), bytes_dst_rgba, cudaMemcpyHostToDevice));
+    float4* d_composite = nullptr;
+    const size_t bytes_composite = h_composite.size() * sizeof(h_composite[0]);
+    CUDA_CHECK(cudaMalloc(&d_composite, bytes_composite));
+    CUDA_CHECK(cudaMemcpy(d_composite, h_composite.data(), bytes_composite, cudaMemcpyHostToDevice));
+    float* d_gray = nullptr;
+    const size_t bytes_gray = h_gray.size() * sizeof(h_gray[0]);
+    CUDA_CHECK(cudaMalloc(&d_gray, bytes_gray));
+    CUDA_CHECK(cudaMemcpy(d_gray, h_gray.data(), bytes_gray, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 block(32, 8);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_dst, n);
+    vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_composite.data(), d_composite, bytes_composite, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gray.data(), d_gray, bytes_gray, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -253,7 +225,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_composite.data(), 1, bytes_composite, dump) == bytes_composite;
+            dump_ok = dump_ok && fwrite(h_gray.data(), 1, bytes_gray, dump) == bytes_gray;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -269,7 +242,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_349a556f64<<<grid, block, 0, stream>>>(d_w, d_inp, d_a, d_y, d_dst, n);
+            vec_349a556f64<<<grid, block, 0, stream>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -296,8 +269,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_w + bytes_inp + bytes_a + bytes_y;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_read = bytes_fg + bytes_dst_rgba;
+        const size_t bytes_written = bytes_composite + bytes_gray;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -305,34 +278,35 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
         CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
         const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
-        printf("{\"kernel\": \"vec_349a556f64\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+        printf("{\"kernel\": \"vec_349a556f64\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_fg));
+        CUDA_CHECK(cudaFree(d_dst_rgba));
+        CUDA_CHECK(cudaFree(d_composite));
+        CUDA_CHECK(cudaFree(d_gray));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 20480) {
+        fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0020965101615137757f, 0.0001f, stats);
+    ok &= check_values("composite", h_composite.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("gray", h_gray.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1024,
+                       0.0002f, 0.0001f, stats);
     printf("%s vec_349a556f64: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -343,13 +317,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_dst, n);
+        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_349a556f64<<<grid, block>>>(d_w, d_inp, d_a, d_y, d_dst, n);
+        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -368,10 +342,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_fg));
+    CUDA_CHECK(cudaFree(d_dst_rgba));
+    CUDA_CHECK(cudaFree(d_composite));
+    CUDA_CHECK(cudaFree(d_gray));
     return ok ? 0 : 1;
 }

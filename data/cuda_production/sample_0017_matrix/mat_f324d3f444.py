@@ -1,9 +1,15 @@
 import warp as wp
 
 
+@wp.func
+def max_shear_f324d3f444(m: wp.mat22) -> float:
+    S = 0.5 * (m + wp.transpose(m))
+    half_tr = 0.5 * wp.trace(S)
+    disc = wp.sqrt(wp.max(half_tr * half_tr - wp.determinant(S), 0.0))
+    return disc
+
 @wp.kernel
-def mat_f324d3f444(q: wp.array[wp.vec2], output: wp.array(dtype=wp.float32)):
+def mat_f324d3f444(sigma: wp.array[wp.mat22], tau_max: wp.array[wp.float32]):
     tid = wp.tid()
-    q_v = q[tid]
-    m2 = wp.outer(wp.vec2(-2.25, -1.8125), q_v)
-    output[tid] = m2[1][1]
+    sigma_v = sigma[tid]
+    tau_max[tid] = max_shear_f324d3f444(sigma_v)

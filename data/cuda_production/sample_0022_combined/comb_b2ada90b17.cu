@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 100; ELU; fixed-point iteration (Kepler's equation); blend of two computations; @wp.func helper (blend); piecewise + loop -> blend)
+// Combined kernel (1-D launch 100; windowed filter (taps); recurrent update (tanh); blend of two computations; @wp.func helper (blend); windowed filter + recurrent window -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_b2ada90b17` (see comb_b2ada90b17.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,9 +17,9 @@ __device__ float blend_b2ada90b17(float a, float b, float t)
 }
 
 __global__ void comb_b2ada90b17(
-    const float* __restrict__ p,
     const float* __restrict__ q,
-    const float* __restrict__ alpha_in,
+    const float* __restrict__ kernel_w,
+    float mix,
     float* dst,
     int n)
 {
@@ -27,20 +27,16 @@ __global__ void comb_b2ada90b17(
     if (tid >= n)
         return;
 
-    float p_v = p[tid];
-    float q_v = q[tid];
-    float alpha_in_v = alpha_in[tid];
-    float act1 = 0.0f;
-    if (p_v > 0.0f) {
-        act1 = p_v;
-    } else {
-        act1 = 1.0f * (expf(p_v) - 1.0f);
+    float acc1 = 0.0f;
+    for (int k = -2; k < 3; ++k) {
+        acc1 += kernel_w[k + 2] * q[min(max(tid + k, 0), 99)];
     }
-    float ecc_anom2 = q_v;
-    for (int it = 0; it < 8; ++it) {
-        ecc_anom2 = q_v + 0.125f * sinf(ecc_anom2);
+    float h2 = 0.0f;
+    for (int k = 0; k < 3; ++k) {
+        int j = min(max(tid + k - 2, 0), 99);
+        h2 = tanhf(0.75f * h2 + q[j]);
     }
-    float blended3 = blend_b2ada90b17(act1, ecc_anom2, alpha_in_v);
+    float blended3 = blend_b2ada90b17(acc1, h2, mix);
     dst[tid] = blended3;
 }
 
@@ -145,7 +141,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -182,27 +178,22 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 100;
 
     // Inputs (host)
-    std::vector<float> h_p((size_t)n * 1);  // input, shape [100] of float32
-    fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [100] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_alpha_in((size_t)n * 1);  // input, shape [100] of float32
-    fill_float(h_alpha_in.data(), h_alpha_in.size(), seed, 2, 0, 1025U, 0.0009765625f);
+    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_kernel_w(5);  // input, shape [5] of float32
+    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 1, -16, 33U, 0.0625f);
+    const float mix = 0.25f;
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [100] of float32
 
     // Device buffers
-    float* d_p = nullptr;
-    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
-    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
     float* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_alpha_in = nullptr;
-    const size_t bytes_alpha_in = h_alpha_in.size() * sizeof(h_alpha_in[0]);
-    CUDA_CHECK(cudaMalloc(&d_alpha_in, bytes_alpha_in));
-    CUDA_CHECK(cudaMemcpy(d_alpha_in, h_alpha_in.data(), bytes_alpha_in, cudaMemcpyHostToDevice));
+    float* d_kernel_w = nullptr;
+    const size_t bytes_kernel_w = h_kernel_w.size() * sizeof(h_kernel_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_kernel_w, bytes_kernel_w));
+    CUDA_CHECK(cudaMemcpy(d_kernel_w, h_kernel_w.data(), bytes_kernel_w, cudaMemcpyHostToDevice));
     float* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
@@ -212,7 +203,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -239,7 +230,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_p, d_q, d_alpha_in, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_q, d_kernel_w, mix, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -266,7 +257,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_q + bytes_alpha_in;
+        const size_t bytes_read = bytes_q + bytes_kernel_w;
         const size_t bytes_written = bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -286,9 +277,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_alpha_in));
+        CUDA_CHECK(cudaFree(d_kernel_w));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
     }
@@ -301,7 +291,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
-                       0.0006000000000000001f, 0.0001f, stats);
+                       0.002f, 0.0001f, stats);
     printf("%s comb_b2ada90b17: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -312,13 +302,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_p, d_q, d_alpha_in, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -337,9 +327,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_alpha_in));
+    CUDA_CHECK(cudaFree(d_kernel_w));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;
 }

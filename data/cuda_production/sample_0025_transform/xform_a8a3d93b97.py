@@ -1,21 +1,16 @@
 import warp as wp
 
 
-STEP = wp.constant(0.0625)
-
-
 @wp.kernel(enable_backward=False)
-def xform_a8a3d93b97(inertia: wp.mat33, orient: wp.array[wp.quat], torque: wp.array[wp.vec3], out: wp.array(dtype=wp.vec3), jac: wp.array(dtype=wp.float32), rpy: wp.array(dtype=wp.vec3), dirs: wp.array[wp.vec3], g: wp.vec3, out2: wp.array(dtype=wp.vec3)):
+def xform_a8a3d93b97(I_body: wp.mat33, axis: wp.vec3, theta_deg: wp.array(dtype=float), tau: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3), jac: wp.array(dtype=wp.float32), ang_vel: wp.array(dtype=wp.vec3), arm: wp.array[wp.vec3], lin_vel: wp.vec3, vel_out: wp.array[wp.vec3]):
     tid = wp.tid()
-    q = wp.normalize(orient[tid])
-    p = torque[tid]
-    tau_b = wp.quat_rotate_inv(q, p)
-    I_eff = inertia + wp.outer(tau_b, tau_b)
+    q = wp.quat_from_axis_angle(wp.normalize(axis), wp.radians(theta_deg[tid]))
+    v = tau[tid]
+    tau_b = wp.quat_rotate_inv(q, v)
+    I_eff = I_body + wp.outer(tau_b, tau_b)
     out[tid] = wp.quat_rotate(q, I_eff * tau_b)
     det = wp.determinant(I_eff)
-    jac[tid] = det * p[0]
-    e = rpy[tid]
-    q2 = wp.quat_rpy(e.x, e.y, e.z)
-    v = dirs[tid]
-    v_rot = wp.quat_rotate_inv(q2, v)
-    out2[tid] = v_rot + g * STEP
+    jac[tid] = det * v[0]
+    r = ang_vel[tid]
+    v2 = arm[tid]
+    vel_out[tid] = lin_vel + wp.cross(r, v2)

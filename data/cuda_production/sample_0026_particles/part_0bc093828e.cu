@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 256; energy reduction; struct ParticleState)
+// Particle kernel with struct arguments (1-D launch 256; energy reduction; random jitter (randf_centered); struct State; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_0bc093828e` (see part_0bc093828e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,6 +14,84 @@
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ uint32_t rand_pcg(uint32_t state)
+{
+    // PCG hash (Jarzynski and Olano, JCGT 2020), as warp/native/rand.h
+    uint32_t b = state * 747796405u + 2891336453u;
+    uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
+    return (c >> 22u) ^ c;
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed)
+{
+    return rand_pcg((uint32_t)seed);
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed, int offset)
+{
+    return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
+}
+
+__device__ __forceinline__ int randi(uint32_t& state)
+{
+    state = rand_pcg(state);
+    return (int)state;
+}
+
+__device__ __forceinline__ int randi(uint32_t& state, int min, int max)
+{
+    state = rand_pcg(state);
+    return state % (max - min) + min;  // unsigned arithmetic, as Warp's
+}
+
+__device__ __forceinline__ uint32_t randu(uint32_t& state)
+{
+    state = rand_pcg(state);
+    return state;
+}
+
+__device__ __forceinline__ uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
+{
+    state = rand_pcg(state);
+    return state % (max - min) + min;
+}
+
+__device__ __forceinline__ float randf(uint32_t& state)
+{
+    // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
+    state = rand_pcg(state);
+    return (state >> 8) * (1.0f / 16777216.0f);
+}
+
+__device__ __forceinline__ float randf(uint32_t& state, float min, float max)
+{
+    return (max - min) * randf(state) + min;
+}
+
+__device__ __forceinline__ float randn(uint32_t& state)
+{
+    // Box-Muller; the two uniforms are drawn left to right
+    float u1 = randf(state);
+    float u2 = randf(state);
+    return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
+}
+
+__device__ __forceinline__ float3 atomicAddFloat3(float3* address, float3 val)
+{
+    // component-wise, as Warp does; returns the old vector
+    return make_float3(atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z));
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
 __device__ __forceinline__ unsigned lane_id()
@@ -37,18 +115,27 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-struct ParticleState
+struct State
 {
+    float3* pos;
+    int pos_dim0;
     float3* vel;
     int vel_dim0;
     float* mass;
     int mass_dim0;
 };
 
+struct Config
+{
+    float jitter;
+};
+
 __global__ void part_0bc093828e(
-    ParticleState state,
+    State state,
+    Config cfg,
     float* ke_sum,
     const int* __restrict__ owner,
+    int step_seed,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,6 +146,12 @@ __global__ void part_0bc093828e(
     float ke = 0.5f * state.mass[tid] * dot(vi, vi);
     int g = owner[tid];
     warp_atomic_add(&ke_sum[g], ke);
+    uint32_t rng = rand_init(step_seed, tid);
+    const float randf0 = randf(rng);
+    const float randf1 = randf(rng);
+    const float randf2 = randf(rng);
+    float3 noise_ = make_float3(randf0 - 0.5f, randf1 - 0.5f, randf2 - 0.5f);
+    atomicAddFloat3(&state.pos[tid], noise_ * cfg.jitter);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,15 +298,22 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
+    std::vector<float> h_state_pos((size_t)n * 3);  // inout, shape [256] of vec3
+    fill_float(h_state_pos.data(), h_state_pos.size(), seed, 0, -128, 257U, 0.015625f);
     std::vector<float> h_state_vel((size_t)n * 3);  // input, shape [256] of vec3
-    fill_float(h_state_vel.data(), h_state_vel.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    fill_float(h_state_vel.data(), h_state_vel.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_state_mass((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_state_mass.data(), h_state_mass.size(), seed, 1, 4, 29U, 0.0625f);
+    fill_float(h_state_mass.data(), h_state_mass.size(), seed, 2, 4, 29U, 0.0625f);
     std::vector<float> h_ke_sum(4);  // output, shape [4] of float32
     std::vector<int> h_owner((size_t)n * 1);  // index, shape [256] of int32
-    fill_int(h_owner.data(), h_owner.size(), seed, 3, 0, 4U);
+    fill_int(h_owner.data(), h_owner.size(), seed, 5, 0, 4U);
+    const int step_seed = 69738;
 
     // Device buffers
+    float3* d_state_pos = nullptr;
+    const size_t bytes_state_pos = h_state_pos.size() * sizeof(h_state_pos[0]);
+    CUDA_CHECK(cudaMalloc(&d_state_pos, bytes_state_pos));
+    CUDA_CHECK(cudaMemcpy(d_state_pos, h_state_pos.data(), bytes_state_pos, cudaMemcpyHostToDevice));
     float3* d_state_vel = nullptr;
     const size_t bytes_state_vel = h_state_vel.size() * sizeof(h_state_vel[0]);
     CUDA_CHECK(cudaMalloc(&d_state_vel, bytes_state_vel));
@@ -230,19 +330,24 @@ int main(int argc, char** argv)
     const size_t bytes_owner = h_owner.size() * sizeof(h_owner[0]);
     CUDA_CHECK(cudaMalloc(&d_owner, bytes_owner));
     CUDA_CHECK(cudaMemcpy(d_owner, h_owner.data(), bytes_owner, cudaMemcpyHostToDevice));
-    ParticleState state{};
+    State state{};
+    state.pos = d_state_pos;
+    state.pos_dim0 = n;
     state.vel = d_state_vel;
     state.vel_dim0 = n;
     state.mass = d_state_mass;
     state.mass_dim0 = n;
+    Config cfg{};
+    cfg.jitter = 0.0625f;
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_0bc093828e<<<grid, block>>>(state, d_ke_sum, d_owner, n);
+    part_0bc093828e<<<grid, block>>>(state, cfg, d_ke_sum, d_owner, step_seed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_state_pos.data(), d_state_pos, bytes_state_pos, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_ke_sum.data(), d_ke_sum, bytes_ke_sum, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -251,6 +356,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_state_pos.data(), 1, bytes_state_pos, dump) == bytes_state_pos;
             dump_ok = dump_ok && fwrite(h_ke_sum.data(), 1, bytes_ke_sum, dump) == bytes_ke_sum;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -267,7 +373,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_0bc093828e<<<grid, block, 0, stream>>>(state, d_ke_sum, d_owner, n);
+            part_0bc093828e<<<grid, block, 0, stream>>>(state, cfg, d_ke_sum, d_owner, step_seed, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -294,8 +400,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_state_vel + bytes_state_mass + bytes_owner;
-        const size_t bytes_written = bytes_ke_sum;
+        const size_t bytes_read = bytes_state_pos + bytes_state_vel + bytes_state_mass + bytes_owner;
+        const size_t bytes_written = bytes_state_pos + bytes_ke_sum;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -314,6 +420,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_state_pos));
         CUDA_CHECK(cudaFree(d_state_vel));
         CUDA_CHECK(cudaFree(d_state_mass));
         CUDA_CHECK(cudaFree(d_ke_sum));
@@ -324,11 +431,13 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 16) {
-        fprintf(stderr, "%s: expected 16 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 3088) {
+        fprintf(stderr, "%s: expected 3088 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("ke_sum", h_ke_sum.data(), reinterpret_cast<const float*>(expected.data() + 0), 4,
+    ok &= check_values("state.pos", h_state_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
+                       0.00020312500000000002f, 0.0001f, stats);
+    ok &= check_values("ke_sum", h_ke_sum.data(), reinterpret_cast<const float*>(expected.data() + 3072), 4,
                        0.07690000000000001f, 0.0001f, stats);
     printf("%s part_0bc093828e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -340,13 +449,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_0bc093828e<<<grid, block>>>(state, d_ke_sum, d_owner, n);
+        part_0bc093828e<<<grid, block>>>(state, cfg, d_ke_sum, d_owner, step_seed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_0bc093828e<<<grid, block>>>(state, d_ke_sum, d_owner, n);
+        part_0bc093828e<<<grid, block>>>(state, cfg, d_ke_sum, d_owner, step_seed, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -365,6 +474,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_state_pos));
     CUDA_CHECK(cudaFree(d_state_vel));
     CUDA_CHECK(cudaFree(d_state_mass));
     CUDA_CHECK(cudaFree(d_ke_sum));

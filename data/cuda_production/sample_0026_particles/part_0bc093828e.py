@@ -2,15 +2,24 @@ import warp as wp
 
 
 @wp.struct
-class ParticleState:
+class State:
+    pos: wp.array(dtype=wp.vec3)
     vel: wp.array(dtype=wp.vec3)
     mass: wp.array(dtype=float)
 
 
+@wp.struct
+class Config:
+    jitter: float
+
+
 @wp.kernel
-def part_0bc093828e(state: ParticleState, ke_sum: wp.array[wp.float32], owner: wp.array(dtype=int)):
+def part_0bc093828e(state: State, cfg: Config, ke_sum: wp.array(dtype=wp.float32), owner: wp.array[int], step_seed: int):
     tid = wp.tid()
     vi = state.vel[tid]
-    ke = 0.5 * state.mass[tid] * wp.length_sq(vi)
+    ke = 0.5 * state.mass[tid] * wp.dot(vi, vi)
     g = owner[tid]
-    wp.atomic_add(ke_sum, g, ke)
+    ke_sum[g] += ke
+    rng = wp.rand_init(step_seed, tid)
+    noise = wp.vec3((wp.randf(rng) - 0.5), (wp.randf(rng) - 0.5), (wp.randf(rng) - 0.5))
+    state.pos[tid] += noise * cfg.jitter

@@ -16,16 +16,22 @@ __device__ float sigmoid_b51c2f8a1e(float x)
     return 1.0f / (1.0f + expf(-x));
 }
 
-__global__ void math_b51c2f8a1e(const float* __restrict__ p, float* result, float* out, int n)
+__global__ void math_b51c2f8a1e(
+    const float* __restrict__ p,
+    const float* __restrict__ data,
+    float* output,
+    float* output2,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float p_v = p[tid];
+    float data_v = data[tid];
     float px = (float)tid * 0.0078125f;
-    result[tid] = sigmoid_b51c2f8a1e(p_v);
-    out[tid] = p_v * cosf(1.5f * px + 0.5f);
+    output[tid] = sigmoid_b51c2f8a1e(data_v);
+    output2[tid] = p_v * cosf(1.5f * px + 0.5f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,32 +174,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_p((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [1024] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_output2((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_output2 = nullptr;
+    const size_t bytes_output2 = h_output2.size() * sizeof(h_output2[0]);
+    CUDA_CHECK(cudaMalloc(&d_output2, bytes_output2));
+    CUDA_CHECK(cudaMemcpy(d_output2, h_output2.data(), bytes_output2, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_b51c2f8a1e<<<grid, block>>>(d_p, d_result, d_out, n);
+    math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output2.data(), d_output2, bytes_output2, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -201,8 +213,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_output2.data(), 1, bytes_output2, dump) == bytes_output2;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -218,7 +230,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_result, d_out, n);
+            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_data, d_output, d_output2, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -245,8 +257,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p;
-        const size_t bytes_written = bytes_result + bytes_out;
+        const size_t bytes_read = bytes_p + bytes_data;
+        const size_t bytes_written = bytes_output + bytes_output2;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -266,8 +278,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_result));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_data));
+        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_output2));
         return 0;
     }
 
@@ -278,9 +291,9 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8192 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0001f, 0.0001f, stats);
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+    ok &= check_values("output2", h_output2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
                        0.0002f, 0.0001f, stats);
     printf("%s math_b51c2f8a1e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -292,13 +305,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_result, d_out, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_result, d_out, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -318,7 +331,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_result));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_output2));
     return ok ? 0 : 1;
 }

@@ -6,9 +6,10 @@ def sigmoid_b51c2f8a1e(x: float) -> float:
     return 1.0 / (1.0 + wp.exp(-x))
 
 @wp.kernel
-def math_b51c2f8a1e(p: wp.array(dtype=float), result: wp.array(dtype=wp.float32), out: wp.array[float]):
+def math_b51c2f8a1e(p: wp.array(dtype=float), data: wp.array[float], output: wp.array(dtype=float), output2: wp.array(dtype=float)):
     tid = wp.tid()
     p_v = p[tid]
+    data_v = data[tid]
     px = float(tid) * 0.0078125
-    result[tid] = sigmoid_b51c2f8a1e(p_v)
-    out[tid] = p_v * wp.cos(1.5 * px + 0.5)
+    output[tid] = sigmoid_b51c2f8a1e(data_v)
+    output2[tid] = p_v * wp.cos(1.5 * px + 0.5)

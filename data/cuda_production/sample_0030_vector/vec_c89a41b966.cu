@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 64; vec4)
+// Vector kernel (2-D launch 16x16; 2-D grid of elements; capsule signed distance; penalty from penetration depth)
 // Standalone CUDA translation of the Warp kernel `vec_c89a41b966` (see vec_c89a41b966.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,31 +11,61 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float4 operator+(float4 a, float4 b)
+__device__ __forceinline__ float dot(float3 a, float3 b)
 {
-    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float4 operator*(float4 a, float s)
+__device__ __forceinline__ float length(float3 a)
 {
-    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
+    return sqrtf(dot(a, a));
 }
 
-__device__ __forceinline__ float4 operator*(float s, float4 a)
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
-    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__global__ void vec_c89a41b966(const float* __restrict__ b2, float4* res, int n)
+__device__ __forceinline__ float3 operator*(float3 a, float s)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+__global__ void vec_c89a41b966(
+    const float3* __restrict__ points,
+    int points_dim1,
+    float3 p0,
+    float3 seg_b,
+    float radius,
+    float stiffness,
+    float* penalty,
+    int penalty_dim1,
+    float* dist,
+    int dist_dim1,
+    int dim0,
+    int dim1)
+{
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
         return;
 
-    float b2_v = b2[tid];
-    float4 t1 = b2_v * -0.625f * (b2_v * b2_v) * make_float4(b2_v, 1.25f, 1.6875f, fminf(0.1875f, b2_v));
-    float4 t2 = make_float4(b2_v, -2.5f, fabsf(b2_v), b2_v * b2_v);
-    res[tid] = t2 + t1;
+    float3 points_v = points[i * points_dim1 + j];
+    float3 ab = seg_b - p0;
+    float t = fminf(fmaxf(dot(points_v - p0, ab) / dot(ab, ab), 0.0f), 1.0f);
+    float d = length(points_v - (p0 + t * ab)) - radius;
+    penalty[i * penalty_dim1 + j] = stiffness * fmaxf(-d, 0.0f);
+    dist[i * dist_dim1 + j] = d;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +169,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 262144;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -173,31 +203,42 @@ int main(int argc, char** argv)
     const uint32_t seed = 725153704U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 64;
+    const int dim0 = bench ? bench_outer : 16;
+    const int dim1 = 16;
 
     // Inputs (host)
-    std::vector<float> h_b2((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_b2.data(), h_b2.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_res((size_t)n * 4);  // output, shape [64] of vec4
+    std::vector<float> h_points((size_t)dim0 * 48);  // input, shape [16, 16] of vec3
+    fill_float(h_points.data(), h_points.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const float3 p0 = make_float3(-0.75f, 1.0f, -0.75f);
+    const float3 seg_b = make_float3(1.0f, -0.75f, -0.5f);
+    const float radius = 0.25f;
+    const float stiffness = 100.0f;
+    std::vector<float> h_penalty((size_t)dim0 * 16);  // output, shape [16, 16] of float32
+    std::vector<float> h_dist((size_t)dim0 * 16);  // output, shape [16, 16] of float32
 
     // Device buffers
-    float* d_b2 = nullptr;
-    const size_t bytes_b2 = h_b2.size() * sizeof(h_b2[0]);
-    CUDA_CHECK(cudaMalloc(&d_b2, bytes_b2));
-    CUDA_CHECK(cudaMemcpy(d_b2, h_b2.data(), bytes_b2, cudaMemcpyHostToDevice));
-    float4* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float3* d_points = nullptr;
+    const size_t bytes_points = h_points.size() * sizeof(h_points[0]);
+    CUDA_CHECK(cudaMalloc(&d_points, bytes_points));
+    CUDA_CHECK(cudaMemcpy(d_points, h_points.data(), bytes_points, cudaMemcpyHostToDevice));
+    float* d_penalty = nullptr;
+    const size_t bytes_penalty = h_penalty.size() * sizeof(h_penalty[0]);
+    CUDA_CHECK(cudaMalloc(&d_penalty, bytes_penalty));
+    CUDA_CHECK(cudaMemcpy(d_penalty, h_penalty.data(), bytes_penalty, cudaMemcpyHostToDevice));
+    float* d_dist = nullptr;
+    const size_t bytes_dist = h_dist.size() * sizeof(h_dist[0]);
+    CUDA_CHECK(cudaMalloc(&d_dist, bytes_dist));
+    CUDA_CHECK(cudaMemcpy(d_dist, h_dist.data(), bytes_dist, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 block(16, 16);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
+    vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_penalty.data(), d_penalty, bytes_penalty, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dist.data(), d_dist, bytes_dist, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -205,7 +246,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_penalty.data(), 1, bytes_penalty, dump) == bytes_penalty;
+            dump_ok = dump_ok && fwrite(h_dist.data(), 1, bytes_dist, dump) == bytes_dist;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -221,7 +263,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_c89a41b966<<<grid, block, 0, stream>>>(d_b2, d_res, n);
+            vec_c89a41b966<<<grid, block, 0, stream>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -248,8 +290,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b2;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_read = bytes_points;
+        const size_t bytes_written = bytes_penalty + bytes_dist;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -257,31 +299,34 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
         CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
         const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
-        printf("{\"kernel\": \"vec_c89a41b966\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+        printf("{\"kernel\": \"vec_c89a41b966\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_b2));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_points));
+        CUDA_CHECK(cudaFree(d_penalty));
+        CUDA_CHECK(cudaFree(d_dist));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1024) {
-        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2048) {
+        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0014f, 0.0001f, stats);
+    ok &= check_values("penalty", h_penalty.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.060621778264910706f, 0.0001f, stats);
+    ok &= check_values("dist", h_dist.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+                       0.000606217782649107f, 0.0001f, stats);
     printf("%s vec_c89a41b966: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -292,13 +337,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
+        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_c89a41b966<<<grid, block>>>(d_b2, d_res, n);
+        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -317,7 +362,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_b2));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_points));
+    CUDA_CHECK(cudaFree(d_penalty));
+    CUDA_CHECK(cudaFree(d_dist));
     return ok ? 0 : 1;
 }

@@ -2,9 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def vec_c89a41b966(b2: wp.array(dtype=float), res: wp.array(dtype=wp.vec4)):
-    tid = wp.tid()
-    b2_v = b2[tid]
-    t1 = ((b2_v * (-0.625)) * (b2_v * b2_v)) * wp.vec4(b2_v, 1.25, 1.6875, min(0.1875, b2_v))
-    t2 = wp.vec4(b2_v, -2.5, wp.abs(b2_v), b2_v * b2_v)
-    res[tid] = t2 + t1
+def vec_c89a41b966(points: wp.array2d(dtype=wp.vec3), p0: wp.vec3, seg_b: wp.vec3, radius: float, stiffness: float, penalty: wp.array2d(dtype=wp.float32), dist: wp.array2d(dtype=wp.float32)):
+    i, j = wp.tid()
+    points_v = points[i, j]
+    ab = seg_b - p0
+    t = wp.clamp(wp.dot(points_v - p0, ab) / wp.length_sq(ab), 0.0, 1.0)
+    d = wp.length(points_v - (p0 + t * ab)) - radius
+    penalty[i, j] = stiffness * wp.max(-d, 0.0)
+    dist[i, j] = d

@@ -1,11 +1,18 @@
 import warp as wp
 
 
+@wp.func
+def strain_tensor_b76113f9a1(grad_u: wp.mat33) -> wp.mat33:
+    F = wp.identity(n=3, dtype=float) + grad_u
+    C = wp.mul(wp.transpose(F), F)
+    E = 0.5 * (C - wp.identity(n=3, dtype=wp.float32))
+    return E
+
 @wp.kernel
-def mat_b76113f9a1(vals2: wp.array(dtype=float), result: wp.array[wp.mat44], out: wp.array[wp.vec4]):
+def mat_b76113f9a1(indices: wp.array(dtype=int), disp_grad: wp.array(dtype=wp.mat33), e_shear: wp.array(dtype=float), dilation: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    vals2_v = vals2[tid]
-    m1 = (-1.9375) * wp.outer(wp.vec4(vals2_v, -2.25, -1.1875, -vals2_v), wp.vec4(vals2_v, 0.75, 0.5625, -1.125))
-    m2 = vals2_v * m1
-    result[tid] = m2
-    out[tid] = m2 * wp.vec4(vals2_v, -vals2_v, max(-0.625, vals2_v), wp.abs(vals2_v))
+    i = indices[tid]
+    disp_grad_i = disp_grad[i]
+    E_t = strain_tensor_b76113f9a1(disp_grad_i)
+    e_shear[i] = E_t[1][2]
+    dilation[i] = wp.trace(E_t)

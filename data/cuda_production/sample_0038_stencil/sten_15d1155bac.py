@@ -2,6 +2,8 @@ import warp as wp
 
 
 DT = wp.constant(0.5)
+K_COEF = wp.constant(0.1875)
+RELAX = 0.8125
 
 
 @wp.func
@@ -34,4 +36,7 @@ def sten_15d1155bac(density: wp.array3d(dtype=wp.float32), dst: wp.array3d(dtype
     s10 = wp.lerp(s000, s010, ty)
     s11 = wp.lerp(s001, s011, ty)
     s2 = wp.lerp(s10, s11, tz)
-    dst[i, j, k] = s2 - tz
+    c = density[i, j, k]
+    r = s2 + K_COEF * (c - c * c * c)
+    r *= RELAX
+    dst[i, j, k] = r

@@ -1,4 +1,4 @@
-// Float arithmetic kernel (3-D launch 8x5x6; ops +, -, *, /, negation)
+// Float arithmetic kernel (3-D launch 8x5x6; polynomial (Horner form); sum of squares; ops +, -, *)
 // Standalone CUDA translation of the Warp kernel `arith_2fe39dcf51` (see arith_2fe39dcf51.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -24,12 +24,15 @@ __global__ void arith_2fe39dcf51(
     const float* __restrict__ y,
     int y_dim1,
     int y_dim2,
-    float* output,
-    int output_dim1,
-    int output_dim2,
-    float* y_out,
-    int y_out_dim1,
-    int y_out_dim2,
+    float* res,
+    int res_dim1,
+    int res_dim2,
+    float* out,
+    int out_dim1,
+    int out_dim2,
+    float* res2,
+    int res2_dim1,
+    int res2_dim2,
     int dim0,
     int dim1,
     int dim2)
@@ -44,10 +47,9 @@ __global__ void arith_2fe39dcf51(
     float a_v = a[(i * a_dim1 + j) * a_dim2 + k];
     float q_v = q[(i * q_dim1 + j) * q_dim2 + k];
     float y_v = y[(i * y_dim1 + j) * y_dim2 + k];
-    float v1 = a_v - vals_v;
-    float v2 = q_v / 1.5f;
-    output[(i * output_dim1 + j) * output_dim2 + k] = v2 * y_v * (vals_v / 2.0f) - -v2 - v1;
-    y_out[(i * y_out_dim1 + j) * y_out_dim2 + k] = -q_v + a_v;
+    res[(i * res_dim1 + j) * res_dim2 + k] = ((0.4375f * vals_v - 2.0625f) * vals_v + 2.4375f) * vals_v - 1.5f;
+    out[(i * out_dim1 + j) * out_dim2 + k] = a_v * a_v + q_v * q_v;
+    res2[(i * res2_dim1 + j) * res2_dim2 + k] = a_v * a_v + y_v * y_v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,8 +200,9 @@ int main(int argc, char** argv)
     fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_y((size_t)dim0 * 30);  // input, shape [8, 5, 6] of float32
     fill_float(h_y.data(), h_y.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
-    std::vector<float> h_y_out((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    std::vector<float> h_res((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    std::vector<float> h_out((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    std::vector<float> h_res2((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -218,24 +221,29 @@ int main(int argc, char** argv)
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_res = nullptr;
+    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
+    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
+    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_out = nullptr;
+    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
+    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_res2 = nullptr;
+    const size_t bytes_res2 = h_res2.size() * sizeof(h_res2[0]);
+    CUDA_CHECK(cudaMalloc(&d_res2, bytes_res2));
+    CUDA_CHECK(cudaMemcpy(d_res2, h_res2.data(), bytes_res2, cudaMemcpyHostToDevice));
 
     const dim3 block(6, 5, 8);
     const dim3 grid((dim2 + block.x - 1) / block.x, (dim1 + block.y - 1) / block.y, (dim0 + block.z - 1) / block.z);
 
     // Run once and check the results
-    arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_output, 5, 6, d_y_out, 5, 6, dim0, dim1, dim2);
+    arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_res, 5, 6, d_out, 5, 6, d_res2, 5, 6, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_res2.data(), d_res2, bytes_res2, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -243,8 +251,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_res2.data(), 1, bytes_res2, dump) == bytes_res2;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -260,7 +269,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_2fe39dcf51<<<grid, block, 0, stream>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_output, 5, 6, d_y_out, 5, 6, dim0, dim1, dim2);
+            arith_2fe39dcf51<<<grid, block, 0, stream>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_res, 5, 6, d_out, 5, 6, d_res2, 5, 6, dim0, dim1, dim2);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -288,7 +297,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_vals + bytes_a + bytes_q + bytes_y;
-        const size_t bytes_written = bytes_output + bytes_y_out;
+        const size_t bytes_written = bytes_res + bytes_out + bytes_res2;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -311,22 +320,25 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_res2));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1920) {
-        fprintf(stderr, "%s: expected 1920 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2880) {
+        fprintf(stderr, "%s: expected 2880 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 240,
+    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 240,
+                       0.0018125f, 0.0001f, stats);
+    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 960), 240,
                        0.0008f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 960), 240,
-                       0.0004f, 0.0001f, stats);
+    ok &= check_values("res2", h_res2.data(), reinterpret_cast<const float*>(expected.data() + 1920), 240,
+                       0.0008f, 0.0001f, stats);
     printf("%s arith_2fe39dcf51: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -337,13 +349,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_output, 5, 6, d_y_out, 5, 6, dim0, dim1, dim2);
+        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_res, 5, 6, d_out, 5, 6, d_res2, 5, 6, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_output, 5, 6, d_y_out, 5, 6, dim0, dim1, dim2);
+        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_res, 5, 6, d_out, 5, 6, d_res2, 5, 6, dim0, dim1, dim2);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -366,7 +378,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_res2));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; math cos, ceil)
+// Math-function kernel (1-D launch 64; Cauchy loss; gamma correction; math log, pow, clamp)
 // Standalone CUDA translation of the Warp kernel `math_8f1952dda6` (see math_8f1952dda6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,17 +11,16 @@
 #include <cstring>
 #include <vector>
 
-__global__ void math_8f1952dda6(const float* __restrict__ inp, float* dst, float* out, int n)
+__global__ void math_8f1952dda6(const float* __restrict__ inp, float* dst, float* output, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float inp_v = inp[tid];
-    float v1 = cosf(ceilf(fabsf(inp_v)));
-    float v2 = fabsf(ceilf(inp_v));
-    dst[tid] = v2 - v1;
-    out[tid] = fabsf(cosf(-v1));
+    float c1 = fminf(fmaxf(inp_v, 0.0f), 1.0f);
+    dst[tid] = logf(1.0f + inp_v * inp_v);
+    output[tid] = powf(c1, 2.2f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,7 +164,7 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_inp = nullptr;
@@ -176,20 +175,20 @@ int main(int argc, char** argv)
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
     CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_out, n);
+    math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -198,7 +197,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -214,7 +213,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_dst, d_out, n);
+            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_dst, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -242,7 +241,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_inp;
-        const size_t bytes_written = bytes_dst + bytes_out;
+        const size_t bytes_written = bytes_dst + bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -263,7 +262,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_dst));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_output));
         return 0;
     }
 
@@ -275,9 +274,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0004f, 0.0001f, stats);
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                       0.0001f, 0.0001f, stats);
+                       0.00016104379124341002f, 0.0001f, stats);
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+                       0.0001001f, 0.0001f, stats);
     printf("%s math_8f1952dda6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -288,13 +287,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_out, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_out, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_dst, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -315,6 +314,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_dst));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;
 }

@@ -2,10 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def math_8f1952dda6(inp: wp.array[wp.float32], dst: wp.array(dtype=wp.float32), out: wp.array(dtype=float)):
+def math_8f1952dda6(inp: wp.array[wp.float32], dst: wp.array[wp.float32], output: wp.array(dtype=float)):
     tid = wp.tid()
     inp_v = inp[tid]
-    v1 = wp.cos(wp.ceil(wp.abs(inp_v)))
-    v2 = wp.abs(wp.ceil(inp_v))
-    dst[tid] = v2 - v1
-    out[tid] = wp.abs(wp.cos(-v1))
+    c1 = wp.clamp(inp_v, 0.0, 1.0)
+    dst[tid] = wp.log(1.0 + inp_v * inp_v)
+    output[tid] = wp.pow(c1, 2.2)

@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 128; gather through an index array; vec4)
+// Vector kernel (2-D launch 16x32; 2-D grid of elements; closest point; point-segment distance)
 // Standalone CUDA translation of the Warp kernel `vec_ce09310926` (see vec_ce09310926.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,48 +11,59 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float4 a, float4 b)
+__device__ __forceinline__ float dot(float3 a, float3 b)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float4 operator-(float4 a)
+__device__ __forceinline__ float length(float3 a)
 {
-    return make_float4(-a.x, -a.y, -a.z, -a.w);
+    return sqrtf(dot(a, a));
 }
 
-__device__ __forceinline__ float4 operator*(float4 a, float s)
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
-    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__device__ __forceinline__ float4 operator*(float s, float4 a)
+__device__ __forceinline__ float3 operator*(float3 a, float s)
 {
-    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+    return make_float3(a.x * s, a.y * s, a.z * s);
 }
 
-__device__ __forceinline__ float4 operator-(float4 a, float4 b)
+__device__ __forceinline__ float3 operator*(float s, float3 a)
 {
-    return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
 __global__ void vec_ce09310926(
-    const float4* __restrict__ w,
-    const float* __restrict__ a,
-    const int* __restrict__ src_idx,
-    float* output,
-    int n)
+    const float3* __restrict__ queries,
+    int queries_dim1,
+    float3 p0,
+    float3 p1,
+    float3* nearest,
+    int nearest_dim1,
+    float* dist,
+    int dist_dim1,
+    int dim0,
+    int dim1)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
         return;
 
-    int src_idx_v = src_idx[tid];
-    float4 w_g = w[src_idx_v];
-    float4 w_v = w[tid];
-    float a_v = a[tid];
-    float4 t1 = w_g - w_v;
-    output[tid] = dot(-t1, t1 * a_v);
+    float3 queries_v = queries[i * queries_dim1 + j];
+    float3 ab = p1 - p0;
+    float t = fminf(fmaxf(dot(queries_v - p0, ab) / dot(ab, ab), 0.0f), 1.0f);
+    float3 closest = p0 + t * ab;
+    nearest[i * nearest_dim1 + j] = closest;
+    dist[i * dist_dim1 + j] = length(queries_v - closest);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,12 +102,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -162,7 +167,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 131072;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -196,43 +201,40 @@ int main(int argc, char** argv)
     const uint32_t seed = 53768790U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 128;
+    const int dim0 = bench ? bench_outer : 16;
+    const int dim1 = 32;
 
     // Inputs (host)
-    std::vector<float> h_w((size_t)n * 4);  // input, shape [128] of vec4
-    fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_a((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<int> h_src_idx((size_t)n * 1);  // index, shape [128] of int32
-    fill_int(h_src_idx.data(), h_src_idx.size(), seed, 2, 0, 128U);
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_queries((size_t)dim0 * 96);  // input, shape [16, 32] of vec3
+    fill_float(h_queries.data(), h_queries.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const float3 p0 = make_float3(0.75f, -1.5f, -0.25f);
+    const float3 p1 = make_float3(-0.75f, -0.25f, -1.25f);
+    std::vector<float> h_nearest((size_t)dim0 * 96);  // output, shape [16, 32] of vec3
+    std::vector<float> h_dist((size_t)dim0 * 32);  // output, shape [16, 32] of float32
 
     // Device buffers
-    float4* d_w = nullptr;
-    const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
-    CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    int* d_src_idx = nullptr;
-    const size_t bytes_src_idx = h_src_idx.size() * sizeof(h_src_idx[0]);
-    CUDA_CHECK(cudaMalloc(&d_src_idx, bytes_src_idx));
-    CUDA_CHECK(cudaMemcpy(d_src_idx, h_src_idx.data(), bytes_src_idx, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float3* d_queries = nullptr;
+    const size_t bytes_queries = h_queries.size() * sizeof(h_queries[0]);
+    CUDA_CHECK(cudaMalloc(&d_queries, bytes_queries));
+    CUDA_CHECK(cudaMemcpy(d_queries, h_queries.data(), bytes_queries, cudaMemcpyHostToDevice));
+    float3* d_nearest = nullptr;
+    const size_t bytes_nearest = h_nearest.size() * sizeof(h_nearest[0]);
+    CUDA_CHECK(cudaMalloc(&d_nearest, bytes_nearest));
+    CUDA_CHECK(cudaMemcpy(d_nearest, h_nearest.data(), bytes_nearest, cudaMemcpyHostToDevice));
+    float* d_dist = nullptr;
+    const size_t bytes_dist = h_dist.size() * sizeof(h_dist[0]);
+    CUDA_CHECK(cudaMalloc(&d_dist, bytes_dist));
+    CUDA_CHECK(cudaMemcpy(d_dist, h_dist.data(), bytes_dist, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 block(32, 8);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_ce09310926<<<grid, block>>>(d_w, d_a, d_src_idx, d_output, n);
+    vec_ce09310926<<<grid, block>>>(d_queries, 32, p0, p1, d_nearest, 32, d_dist, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_nearest.data(), d_nearest, bytes_nearest, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dist.data(), d_dist, bytes_dist, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -240,7 +242,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_nearest.data(), 1, bytes_nearest, dump) == bytes_nearest;
+            dump_ok = dump_ok && fwrite(h_dist.data(), 1, bytes_dist, dump) == bytes_dist;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -256,7 +259,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_ce09310926<<<grid, block, 0, stream>>>(d_w, d_a, d_src_idx, d_output, n);
+            vec_ce09310926<<<grid, block, 0, stream>>>(d_queries, 32, p0, p1, d_nearest, 32, d_dist, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -283,8 +286,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_w + bytes_a + bytes_src_idx;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_read = bytes_queries;
+        const size_t bytes_written = bytes_nearest + bytes_dist;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -292,33 +295,34 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
         CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
         const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
-        printf("{\"kernel\": \"vec_ce09310926\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+        printf("{\"kernel\": \"vec_ce09310926\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_src_idx));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_queries));
+        CUDA_CHECK(cudaFree(d_nearest));
+        CUDA_CHECK(cudaFree(d_dist));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 8192) {
+        fprintf(stderr, "%s: expected 8192 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0128f, 0.0001f, stats);
+    ok &= check_values("nearest", h_nearest.data(), reinterpret_cast<const float*>(expected.data() + 0), 1536,
+                       0.00015000000000000001f, 0.0001f, stats);
+    ok &= check_values("dist", h_dist.data(), reinterpret_cast<const float*>(expected.data() + 6144), 512,
+                       0.000606217782649107f, 0.0001f, stats);
     printf("%s vec_ce09310926: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -329,13 +333,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_ce09310926<<<grid, block>>>(d_w, d_a, d_src_idx, d_output, n);
+        vec_ce09310926<<<grid, block>>>(d_queries, 32, p0, p1, d_nearest, 32, d_dist, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_ce09310926<<<grid, block>>>(d_w, d_a, d_src_idx, d_output, n);
+        vec_ce09310926<<<grid, block>>>(d_queries, 32, p0, p1, d_nearest, 32, d_dist, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -354,9 +358,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_src_idx));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_queries));
+    CUDA_CHECK(cudaFree(d_nearest));
+    CUDA_CHECK(cudaFree(d_dist));
     return ok ? 0 : 1;
 }

@@ -2,11 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def vec_ce09310926(w: wp.array[wp.vec4], a: wp.array[wp.float32], src_idx: wp.array[wp.int32], output: wp.array[float]):
-    tid = wp.tid()
-    src_idx_v = src_idx[tid]
-    w_g = w[src_idx_v]
-    w_v = w[tid]
-    a_v = a[tid]
-    t1 = w_g - w_v
-    output[tid] = wp.dot(-t1, t1 * a_v)
+def vec_ce09310926(queries: wp.array2d(dtype=wp.vec3), p0: wp.vec3, p1: wp.vec3, nearest: wp.array2d(dtype=wp.vec3), dist: wp.array2d(dtype=float)):
+    i, j = wp.tid()
+    queries_v = queries[i, j]
+    ab = p1 - p0
+    t = wp.clamp(wp.dot(queries_v - p0, ab) / wp.dot(ab, ab), 0.0, 1.0)
+    closest = p0 + t * ab
+    nearest[i, j] = closest
+    dist[i, j] = wp.length(queries_v - closest)

@@ -2,11 +2,12 @@ import warp as wp
 
 
 @wp.kernel
-def mat_685ee9d561(b: wp.array(dtype=wp.mat33), p: wp.array[wp.float32], dst: wp.array(dtype=wp.mat33)):
+def mat_685ee9d561(ids: wp.array(dtype=int), grad_u: wp.array[wp.mat33], mu: float, lam: wp.float32, energy: wp.array(dtype=float)):
     tid = wp.tid()
-    p_v = p[tid]
-    px = float(tid) * 0.0078125
-    b_v = b[tid]
-    m1 = wp.outer(wp.vec3(p_v, wp.abs(p_v), -p_v) + wp.vec3(p_v, -0.6875, px), wp.vec3(p_v, wp.abs(p_v), 2.4375))
-    m2 = b_v @ b_v
-    dst[tid] = (wp.outer(wp.vec3(-1.3125, 1.875, p_v), wp.vec3(0.6875, p_v, -p_v)) + m1) - m2
+    i = ids[tid]
+    grad_u_i = grad_u[i]
+    F = wp.identity(n=3, dtype=wp.float32) + grad_u_i
+    C = wp.transpose(F) @ F
+    E = 0.5 * (C - wp.identity(n=3, dtype=wp.float32))
+    tr_e = wp.trace(E)
+    energy[i] = mu * wp.ddot(E, E) + 0.5 * lam * tr_e * tr_e

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 1024; wp.constant; neighbour stencil (clamped); alpha and beta parameters; 2 scalar parameters)
+// Scalar-parameter kernel (1-D launch 1024; wp.constant; frequency and phase parameters; Heron's square root (trip count from argument); 3 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_74c84483d6` (see scal_74c84483d6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,30 +11,26 @@
 #include <cstring>
 #include <vector>
 
-constexpr float DAMPING_74C84483D6 = 1.125f;
-
 __global__ void scal_74c84483d6(
     const float* __restrict__ src,
-    const float* __restrict__ b,
-    float alpha,
-    float beta,
+    float freq,
+    float phase,
+    int iterations,
     float* output,
-    float* output2,
-    float* y_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float src_left = src[max(tid - 1, 0)];
-    float src_right = src[min(tid + 1, 1023)];
     float src_v = src[tid];
-    float b_v = b[tid];
-    float combined1 = alpha * src_v + beta * b_v;
-    output[tid] = combined1;
-    output2[tid] = combined1 + DAMPING_74C84483D6;
-    y_out[tid] = src_right / (fabsf(src_left) + 1.0f);
+    float wave1 = sinf(freq * src_v + phase);
+    float a2 = 1.0f + wave1 * wave1;
+    float root3 = a2;
+    for (int s = 0; s < iterations; ++s) {
+        root3 = 0.5f * (root3 + a2 / root3);
+    }
+    output[tid] = root3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +134,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -177,46 +173,29 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_src((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_b((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    const float alpha = -3.8125f;
-    const float beta = 0.25f;
+    const float freq = 0.5f;
+    const float phase = 1.0f;
+    const int iterations = 3;
     std::vector<float> h_output((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_output2((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_src = nullptr;
     const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
     CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
     CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    float* d_b = nullptr;
-    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
-    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
     float* d_output = nullptr;
     const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
     CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
     CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_output2 = nullptr;
-    const size_t bytes_output2 = h_output2.size() * sizeof(h_output2[0]);
-    CUDA_CHECK(cudaMalloc(&d_output2, bytes_output2));
-    CUDA_CHECK(cudaMemcpy(d_output2, h_output2.data(), bytes_output2, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, beta, d_output, d_output2, d_y_out, n);
+    scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output2.data(), d_output2, bytes_output2, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -225,8 +204,6 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_output2.data(), 1, bytes_output2, dump) == bytes_output2;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -242,7 +219,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, d_b, alpha, beta, d_output, d_output2, d_y_out, n);
+            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, freq, phase, iterations, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -269,8 +246,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_b;
-        const size_t bytes_written = bytes_output + bytes_output2 + bytes_y_out;
+        const size_t bytes_read = bytes_src;
+        const size_t bytes_written = bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -290,25 +267,18 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
-        CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_output2));
-        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 12288) {
-        fprintf(stderr, "%s: expected 12288 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4096) {
+        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0008125000000000001f, 0.0001f, stats);
-    ok &= check_values("output2", h_output2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
-                       0.000925f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
                        0.0002f, 0.0001f, stats);
     printf("%s scal_74c84483d6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -320,13 +290,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, beta, d_output, d_output2, d_y_out, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_74c84483d6<<<grid, block>>>(d_src, d_b, alpha, beta, d_output, d_output2, d_y_out, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -346,9 +316,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_output2));
-    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1; grid coordinate from the thread index)
+// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1; linear decay term)
 // Standalone CUDA translation of the Warp kernel `sten_aea329f084` (see sten_aea329f084.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+constexpr float DECAY = 0.8125f;
+constexpr float K = 0.5f;
 constexpr int RADIUS = 1;
 
 __device__ float sten_aea329f084_lookup(const float* f, int f_dim0, int x)
@@ -27,12 +29,13 @@ __global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, flo
     if (tid >= n)
         return;
 
-    float fx = (float)tid / 256.0f;
     float acc = 0.0f;
     for (int di = -RADIUS; di < RADIUS + 1; ++di) {
         acc += sten_aea329f084_lookup(phi, phi_dim0, tid + di);
     }
-    out[tid] = acc / 3.0f + fmaxf(acc, fx);
+    float center = phi[tid];
+    out[tid] = acc / 3.0f - K * center;
+    out[tid] = out[tid] * DECAY;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -278,7 +281,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0004f, 0.0001f, stats);
+                       0.00015000000000000001f, 0.0001f, stats);
     printf("%s sten_aea329f084: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -2,6 +2,8 @@ import warp as wp
 
 
 RADIUS = 1
+K = 0.5
+DECAY = wp.constant(0.8125)
 
 
 @wp.func
@@ -13,8 +15,9 @@ def sten_aea329f084_lookup(f: wp.array(dtype=float), x: int) -> float:
 @wp.kernel
 def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array[wp.float32]):
     tid = wp.tid()
-    fx = float(tid) / 256.0
     acc = float(0.0)
     for di in range(-RADIUS, RADIUS + 1):
         acc += sten_aea329f084_lookup(phi, tid + di)
-    out[tid] = (acc / 3.0) + wp.max(acc, fx)
+    center = phi[tid]
+    out[tid] = (acc / 3.0) - K * center
+    out[tid] *= DECAY

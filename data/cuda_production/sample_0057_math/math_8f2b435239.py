@@ -1,10 +1,15 @@
 import warp as wp
 
 
+@wp.func
+def log_cosh_8f2b435239(r: float) -> float:
+    return wp.log(wp.cosh(r))
+
 @wp.kernel
-def math_8f2b435239(y: wp.array2d(dtype=wp.float32), y_out: wp.array2d(dtype=wp.float32), res: wp.array2d(dtype=wp.float32)):
+def math_8f2b435239(y: wp.array2d(dtype=wp.float32), res: wp.array2d(dtype=wp.float32), res2: wp.array2d(dtype=float), res3: wp.array2d(dtype=float)):
     i, j = wp.tid()
     y_v = y[i, j]
-    fx = float(i) / 16.0
-    y_out[i, j] = wp.log(1.0 + y_v * y_v)
-    res[i, j] = y_v * wp.exp(-0.75 * fx)
+    px = float(i) * 0.5
+    res[i, j] = log_cosh_8f2b435239(y_v)
+    res2[i, j] = y_v * wp.exp(-0.5 * px)
+    res3[i, j] = y_v * wp.cos(3.0 * px + 1.0)

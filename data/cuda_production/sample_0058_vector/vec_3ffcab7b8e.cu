@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 1000; vec3)
+// Vector kernel (2-D launch 32x32; 2-D grid of elements; blended in place (in-out canvas); straight alpha premultiplied; alpha compositing (over); luminance)
 // Standalone CUDA translation of the Warp kernel `vec_3ffcab7b8e` (see vec_3ffcab7b8e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,39 +11,48 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
-}
-
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float3 a)
+__device__ __forceinline__ float4 operator+(float4 a, float4 b)
 {
-    return sqrtf(dot(a, a));
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+
+__device__ __forceinline__ float4 operator*(float4 a, float s)
+{
+    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
+}
+
+__device__ __forceinline__ float4 operator*(float s, float4 a)
+{
+    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
 
 __global__ void vec_3ffcab7b8e(
-    const float3* __restrict__ inp,
-    const float* __restrict__ b,
-    float3* dst,
-    float* dst2,
-    int n)
+    const float4* __restrict__ layer,
+    int layer_dim1,
+    float4* accum,
+    int accum_dim1,
+    float3 rec709,
+    float* luminance,
+    int luminance_dim1,
+    int dim0,
+    int dim1)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
         return;
 
-    float3 inp_v = inp[tid];
-    float b_v = b[tid];
-    float3 t1 = make_float3(b_v, fminf(b_v, -1.9375f), 0.875f);
-    dst[tid] = t1;
-    dst2[tid] = length(cross(make_float3(fabsf(b_v), -1.0f, b_v), inp_v));
+    float4 layer_v = layer[i * layer_dim1 + j];
+    float4 accum_v = accum[i * accum_dim1 + j];
+    float4 pre = make_float4(layer_v.x * layer_v.w, layer_v.y * layer_v.w, layer_v.z * layer_v.w, layer_v.w);
+    float4 rgba = pre + accum_v * (1.0f - pre.w);
+    accum[i * accum_dim1 + j] = rgba;
+    luminance[i * luminance_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), rec709);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,7 +156,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 131072;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -181,43 +190,40 @@ int main(int argc, char** argv)
     const uint32_t seed = 889016936U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 1000;
+    const int dim0 = bench ? bench_outer : 32;
+    const int dim1 = 32;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)n * 3);  // input, shape [1000] of vec3
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_b((size_t)n * 1);  // input, shape [1000] of float32
-    fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 3);  // output, shape [1000] of vec3
-    std::vector<float> h_dst2((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_layer((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
+    fill_float(h_layer.data(), h_layer.size(), seed, 0, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_accum((size_t)dim0 * 128);  // inout, shape [32, 32] of vec4
+    fill_float(h_accum.data(), h_accum.size(), seed, 1, 0, 1025U, 0.0009765625f);
+    const float3 rec709 = make_float3(0.2126f, 0.7152f, 0.0722f);
+    std::vector<float> h_luminance((size_t)dim0 * 32);  // output, shape [32, 32] of float32
 
     // Device buffers
-    float3* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_b = nullptr;
-    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
-    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
-    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float3* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
-    float* d_dst2 = nullptr;
-    const size_t bytes_dst2 = h_dst2.size() * sizeof(h_dst2[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst2, bytes_dst2));
-    CUDA_CHECK(cudaMemcpy(d_dst2, h_dst2.data(), bytes_dst2, cudaMemcpyHostToDevice));
+    float4* d_layer = nullptr;
+    const size_t bytes_layer = h_layer.size() * sizeof(h_layer[0]);
+    CUDA_CHECK(cudaMalloc(&d_layer, bytes_layer));
+    CUDA_CHECK(cudaMemcpy(d_layer, h_layer.data(), bytes_layer, cudaMemcpyHostToDevice));
+    float4* d_accum = nullptr;
+    const size_t bytes_accum = h_accum.size() * sizeof(h_accum[0]);
+    CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
+    CUDA_CHECK(cudaMemcpy(d_accum, h_accum.data(), bytes_accum, cudaMemcpyHostToDevice));
+    float* d_luminance = nullptr;
+    const size_t bytes_luminance = h_luminance.size() * sizeof(h_luminance[0]);
+    CUDA_CHECK(cudaMalloc(&d_luminance, bytes_luminance));
+    CUDA_CHECK(cudaMemcpy(d_luminance, h_luminance.data(), bytes_luminance, cudaMemcpyHostToDevice));
 
-    const dim3 block(256);
-    const dim3 grid((n + block.x - 1) / block.x);
+    const dim3 block(32, 8);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
+    vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst2.data(), d_dst2, bytes_dst2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_accum.data(), d_accum, bytes_accum, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_luminance.data(), d_luminance, bytes_luminance, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -225,8 +231,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
-            dump_ok = dump_ok && fwrite(h_dst2.data(), 1, bytes_dst2, dump) == bytes_dst2;
+            dump_ok = dump_ok && fwrite(h_accum.data(), 1, bytes_accum, dump) == bytes_accum;
+            dump_ok = dump_ok && fwrite(h_luminance.data(), 1, bytes_luminance, dump) == bytes_luminance;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -242,7 +248,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_inp, d_b, d_dst, d_dst2, n);
+            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -269,8 +275,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_b;
-        const size_t bytes_written = bytes_dst + bytes_dst2;
+        const size_t bytes_read = bytes_layer + bytes_accum;
+        const size_t bytes_written = bytes_accum + bytes_luminance;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -278,35 +284,34 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
         CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
         const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
-        printf("{\"kernel\": \"vec_3ffcab7b8e\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+        printf("{\"kernel\": \"vec_3ffcab7b8e\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_dst));
-        CUDA_CHECK(cudaFree(d_dst2));
+        CUDA_CHECK(cudaFree(d_layer));
+        CUDA_CHECK(cudaFree(d_accum));
+        CUDA_CHECK(cudaFree(d_luminance));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 16000) {
-        fprintf(stderr, "%s: expected 16000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 20480) {
+        fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 3000,
+    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("dst2", h_dst2.data(), reinterpret_cast<const float*>(expected.data() + 12000), 1000,
-                       0.0013857406460551017f, 0.0001f, stats);
+    ok &= check_values("luminance", h_luminance.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1024,
+                       0.0002f, 0.0001f, stats);
     printf("%s vec_3ffcab7b8e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -317,13 +322,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
+        vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_3ffcab7b8e<<<grid, block>>>(d_inp, d_b, d_dst, d_dst2, n);
+        vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -342,9 +347,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_dst));
-    CUDA_CHECK(cudaFree(d_dst2));
+    CUDA_CHECK(cudaFree(d_layer));
+    CUDA_CHECK(cudaFree(d_accum));
+    CUDA_CHECK(cudaFree(d_luminance));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 64; polynomial from a coefficient table (Horner loop), with its derivative; polynomial (Horner form); blend of two computations; @wp.func helper (blend); atomic reduction (peak); loop + formula -> blend)
+// Combined kernel (1-D launch 64; windowed filter (taps); recurrent update (tanh); blend of two computations; @wp.func helper (blend); atomic reduction (peak); windowed filter + recurrent window -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -34,8 +34,8 @@ __device__ float blend_6874fada30(float a, float b, float t)
 }
 
 __global__ void comb_6874fada30(
-    const float* __restrict__ inp,
-    const float* __restrict__ coef,
+    const float* __restrict__ y,
+    const float* __restrict__ taps,
     float t,
     float* max_value,
     float* dst,
@@ -45,17 +45,20 @@ __global__ void comb_6874fada30(
     if (tid >= n)
         return;
 
-    float inp_v = inp[tid];
-    float y1 = 0.0f;
-    float dy2 = 0.0f;
-    for (int k = 0; k < 5; ++k) {
-        dy2 = dy2 * inp_v + y1;
-        y1 = y1 * inp_v + coef[k];
+    float acc1 = 0.0f;
+    int j;
+    for (int k = 0; k < 3; ++k) {
+        j = min(max(tid + k - 1, 0), 63);
+        acc1 = acc1 + taps[k] * y[j];
     }
-    float s3 = (2.5f * inp_v - 1.0625f) * inp_v - 1.125f;
-    float blended4 = blend_6874fada30(y1, s3, t);
-    atomicMaxFloat(&max_value[0], blended4);
-    dst[tid] = blended4;
+    float h2 = 0.0f;
+    for (int k = 0; k < 6; ++k) {
+        j = min(max(tid + k - 5, 0), 63);
+        h2 = tanhf(0.5f * h2 + y[j]);
+    }
+    float blended3 = blend_6874fada30(acc1, h2, t);
+    atomicMaxFloat(&max_value[0], blended3);
+    dst[tid] = blended3;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,23 +199,23 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_coef(5);  // input, shape [5] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 1, -16, 33U, 0.0625f);
+    std::vector<float> h_y((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_taps(3);  // input, shape [3] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 1, -16, 33U, 0.0625f);
     const float arg_t = 0.25f;
     std::vector<float> h_max_value(1);  // output, shape [1] of float32
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
+    float* d_y = nullptr;
+    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
+    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
+    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
+    float* d_taps = nullptr;
+    const size_t bytes_taps = h_taps.size() * sizeof(h_taps[0]);
+    CUDA_CHECK(cudaMalloc(&d_taps, bytes_taps));
+    CUDA_CHECK(cudaMemcpy(d_taps, h_taps.data(), bytes_taps, cudaMemcpyHostToDevice));
     float* d_max_value = nullptr;
     const size_t bytes_max_value = h_max_value.size() * sizeof(h_max_value[0]);
     CUDA_CHECK(cudaMalloc(&d_max_value, bytes_max_value));
@@ -226,7 +229,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
+    comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
@@ -255,7 +258,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -282,7 +285,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_coef;
+        const size_t bytes_read = bytes_y + bytes_taps;
         const size_t bytes_written = bytes_max_value + bytes_dst;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -302,8 +305,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_coef));
+        CUDA_CHECK(cudaFree(d_y));
+        CUDA_CHECK(cudaFree(d_taps));
         CUDA_CHECK(cudaFree(d_max_value));
         CUDA_CHECK(cudaFree(d_dst));
         return 0;
@@ -317,9 +320,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("max_value", h_max_value.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
-                       0.006200000000000001f, 0.0001f, stats);
+                       0.0012000000000000001f, 0.0001f, stats);
     ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 4), 64,
-                       0.006200000000000001f, 0.0001f, stats);
+                       0.0012000000000000001f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -330,13 +333,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_inp, d_coef, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -355,8 +358,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_coef));
+    CUDA_CHECK(cudaFree(d_y));
+    CUDA_CHECK(cudaFree(d_taps));
     CUDA_CHECK(cudaFree(d_max_value));
     CUDA_CHECK(cudaFree(d_dst));
     return ok ? 0 : 1;

@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 128; module constants; plane contact (vec4 helper))
+// Rigid-body transform kernel (1-D launch 128; module constants; orientation integration; plane contact (vec4 helper))
 // Standalone CUDA translation of the Warp kernel `xform_184f355d0d` (see xform_184f355d0d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,9 +11,61 @@
 #include <cstring>
 #include <vector>
 
+struct quat
+{
+    float x, y, z, w;  // Warp's order: vector part, then scalar part
+};
+
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ quat make_quat(float3 v, float w)
+{
+    return quat{v.x, v.y, v.z, w};
+}
+
+__device__ __forceinline__ quat operator+(quat a, quat b)
+{
+    return quat{a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
+}
+
+__device__ __forceinline__ quat operator*(quat a, quat b)
+{
+    return quat{a.w * b.x + b.w * a.x + a.y * b.z - b.y * a.z, a.w * b.y + b.w * a.y + a.z * b.x - b.z * a.x,
+                a.w * b.z + b.w * a.z + a.x * b.y - b.x * a.y, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+__device__ __forceinline__ float dot(quat a, quat b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+
+__device__ __forceinline__ float length(quat a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ quat normalize(quat a)
+{
+    // Warp returns the identity for a zero-length input
+    float l = length(a);
+    if (l > 0.0f) {
+        float inv_l = 1.0f / l;
+        return quat{a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l};
+    }
+    return quat{0.0f, 0.0f, 0.0f, 1.0f};
+}
+
+__device__ __forceinline__ quat operator*(quat a, float s)
+{
+    return quat{a.x * s, a.y * s, a.z * s, a.w * s};
+}
+
+__device__ __forceinline__ quat operator*(float s, quat a)
+{
+    return a * s;
 }
 
 __device__ __forceinline__ float3 operator*(float3 a, float s)
@@ -26,7 +78,8 @@ __device__ __forceinline__ float3 operator*(float s, float3 a)
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
-constexpr float STIFFNESS = 4.125f;
+constexpr float DT = 0.0625f;
+constexpr float KE = 6.6875f;
 
 __device__ float xform_184f355d0d_signed_distance(float4 plane, float3 p)
 {
@@ -35,18 +88,26 @@ __device__ float xform_184f355d0d_signed_distance(float4 plane, float3 p)
 }
 
 __global__ void xform_184f355d0d(
+    const quat* __restrict__ body_rot,
+    const float3* __restrict__ omega,
+    quat* orient_out,
     float4 plane,
-    const float3* __restrict__ x_local,
-    float3* contact_force,
+    const float3* __restrict__ verts,
+    float3* f_contact,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float3 p = x_local[tid];
-    float depth = fminf(xform_184f355d0d_signed_distance(plane, p), 0.0f);
-    contact_force[tid] = depth * (-STIFFNESS * depth * make_float3(plane.x, plane.y, plane.z));
+    quat q = normalize(body_rot[tid]);
+    float3 v = omega[tid];
+    quat dq = make_quat(v, 0.0f) * q;
+    quat q_new = normalize(q + dq * (0.5f * DT));
+    orient_out[tid] = q_new;
+    float3 r = verts[tid];
+    float depth = fminf(xform_184f355d0d_signed_distance(plane, r), 0.0f);
+    f_contact[tid] = -KE * depth * make_float3(plane.x, plane.y, plane.z);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,29 +248,47 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
-    const float4 plane = make_float4(-0.1875f, -0.625f, 0.6875f, -0.875f);
-    std::vector<float> h_x_local((size_t)n * 3);  // input, shape [128] of vec3
-    fill_float(h_x_local.data(), h_x_local.size(), seed, 1, -512, 1025U, 0.00390625f);
-    std::vector<float> h_contact_force((size_t)n * 3);  // output, shape [128] of vec3
+    std::vector<float> h_body_rot((size_t)n * 4);  // input, shape [128] of quat
+    fill_float(h_body_rot.data(), h_body_rot.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_omega((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_omega.data(), h_omega.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_orient_out((size_t)n * 4);  // output, shape [128] of quat
+    const float4 plane = make_float4(-0.5625f, 0.75f, 0.5625f, -0.3125f);
+    std::vector<float> h_verts((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_verts.data(), h_verts.size(), seed, 4, -512, 1025U, 0.00390625f);
+    std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [128] of vec3
 
     // Device buffers
-    float3* d_x_local = nullptr;
-    const size_t bytes_x_local = h_x_local.size() * sizeof(h_x_local[0]);
-    CUDA_CHECK(cudaMalloc(&d_x_local, bytes_x_local));
-    CUDA_CHECK(cudaMemcpy(d_x_local, h_x_local.data(), bytes_x_local, cudaMemcpyHostToDevice));
-    float3* d_contact_force = nullptr;
-    const size_t bytes_contact_force = h_contact_force.size() * sizeof(h_contact_force[0]);
-    CUDA_CHECK(cudaMalloc(&d_contact_force, bytes_contact_force));
-    CUDA_CHECK(cudaMemcpy(d_contact_force, h_contact_force.data(), bytes_contact_force, cudaMemcpyHostToDevice));
+    quat* d_body_rot = nullptr;
+    const size_t bytes_body_rot = h_body_rot.size() * sizeof(h_body_rot[0]);
+    CUDA_CHECK(cudaMalloc(&d_body_rot, bytes_body_rot));
+    CUDA_CHECK(cudaMemcpy(d_body_rot, h_body_rot.data(), bytes_body_rot, cudaMemcpyHostToDevice));
+    float3* d_omega = nullptr;
+    const size_t bytes_omega = h_omega.size() * sizeof(h_omega[0]);
+    CUDA_CHECK(cudaMalloc(&d_omega, bytes_omega));
+    CUDA_CHECK(cudaMemcpy(d_omega, h_omega.data(), bytes_omega, cudaMemcpyHostToDevice));
+    quat* d_orient_out = nullptr;
+    const size_t bytes_orient_out = h_orient_out.size() * sizeof(h_orient_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_orient_out, bytes_orient_out));
+    CUDA_CHECK(cudaMemcpy(d_orient_out, h_orient_out.data(), bytes_orient_out, cudaMemcpyHostToDevice));
+    float3* d_verts = nullptr;
+    const size_t bytes_verts = h_verts.size() * sizeof(h_verts[0]);
+    CUDA_CHECK(cudaMalloc(&d_verts, bytes_verts));
+    CUDA_CHECK(cudaMemcpy(d_verts, h_verts.data(), bytes_verts, cudaMemcpyHostToDevice));
+    float3* d_f_contact = nullptr;
+    const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
+    CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
+    CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_184f355d0d<<<grid, block>>>(plane, d_x_local, d_contact_force, n);
+    xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_contact_force.data(), d_contact_force, bytes_contact_force, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_orient_out.data(), d_orient_out, bytes_orient_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_f_contact.data(), d_f_contact, bytes_f_contact, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -217,7 +296,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_contact_force.data(), 1, bytes_contact_force, dump) == bytes_contact_force;
+            dump_ok = dump_ok && fwrite(h_orient_out.data(), 1, bytes_orient_out, dump) == bytes_orient_out;
+            dump_ok = dump_ok && fwrite(h_f_contact.data(), 1, bytes_f_contact, dump) == bytes_f_contact;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -233,7 +313,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_184f355d0d<<<grid, block, 0, stream>>>(plane, d_x_local, d_contact_force, n);
+            xform_184f355d0d<<<grid, block, 0, stream>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -260,8 +340,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x_local;
-        const size_t bytes_written = bytes_contact_force;
+        const size_t bytes_read = bytes_body_rot + bytes_omega + bytes_verts;
+        const size_t bytes_written = bytes_orient_out + bytes_f_contact;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -280,20 +360,25 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_x_local));
-        CUDA_CHECK(cudaFree(d_contact_force));
+        CUDA_CHECK(cudaFree(d_body_rot));
+        CUDA_CHECK(cudaFree(d_omega));
+        CUDA_CHECK(cudaFree(d_orient_out));
+        CUDA_CHECK(cudaFree(d_verts));
+        CUDA_CHECK(cudaFree(d_f_contact));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1536) {
-        fprintf(stderr, "%s: expected 1536 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 3584) {
+        fprintf(stderr, "%s: expected 3584 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("contact_force", h_contact_force.data(), reinterpret_cast<const float*>(expected.data() + 0), 384,
-                       0.0264f, 0.0001f, stats);
+    ok &= check_values("orient_out", h_orient_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 2048), 384,
+                       0.005350000000000001f, 0.0001f, stats);
     printf("%s xform_184f355d0d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -304,13 +389,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_184f355d0d<<<grid, block>>>(plane, d_x_local, d_contact_force, n);
+        xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_184f355d0d<<<grid, block>>>(plane, d_x_local, d_contact_force, n);
+        xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -329,7 +414,10 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_x_local));
-    CUDA_CHECK(cudaFree(d_contact_force));
+    CUDA_CHECK(cudaFree(d_body_rot));
+    CUDA_CHECK(cudaFree(d_omega));
+    CUDA_CHECK(cudaFree(d_orient_out));
+    CUDA_CHECK(cudaFree(d_verts));
+    CUDA_CHECK(cudaFree(d_f_contact));
     return ok ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 import warp as wp
 
 
-STIFFNESS = wp.constant(4.125)
+DT = 0.0625
+KE = wp.constant(6.6875)
 
 
 @wp.func
@@ -10,8 +11,13 @@ def xform_184f355d0d_signed_distance(plane: wp.vec4, p: wp.vec3) -> float:
     return wp.dot(normal, p) + plane.w
 
 @wp.kernel
-def xform_184f355d0d(plane: wp.vec4, x_local: wp.array[wp.vec3], contact_force: wp.array[wp.vec3]):
+def xform_184f355d0d(body_rot: wp.array[wp.quat], omega: wp.array(dtype=wp.vec3), orient_out: wp.array[wp.quat], plane: wp.vec4, verts: wp.array[wp.vec3], f_contact: wp.array[wp.vec3]):
     tid = wp.tid()
-    p = x_local[tid]
-    depth = wp.min(xform_184f355d0d_signed_distance(plane, p), 0.0)
-    contact_force[tid] = depth * (-STIFFNESS * depth * wp.vec3(plane[0], plane[1], plane[2]))
+    q = wp.normalize(body_rot[tid])
+    v = omega[tid]
+    dq = wp.quat(v, 0.0) * q
+    q_new = wp.normalize(q + dq * (0.5 * DT))
+    orient_out[tid] = q_new
+    r = verts[tid]
+    depth = wp.min(xform_184f355d0d_signed_distance(plane, r), 0.0)
+    f_contact[tid] = -KE * depth * wp.vec3(plane[0], plane[1], plane[2])
