@@ -1,4 +1,7 @@
-"""Random, typed Warp expression trees and a writer for kernel bodies.
+"""A writer for kernel bodies (KernelWriter), and the named formulas and operand choices the
+categories build with (ExprGen). ExprGen can still draw random float and int expression trees; no
+category does any more (every kernel is a named computation), but the realism checks' tests draw them
+to find what those checks must catch.
 
 Every expression carries a bound on its magnitude and, where float32 computes it without rounding,
 its "grid": the value is a multiple of 2**-q. Only exact values feed anything discontinuous
@@ -1042,7 +1045,9 @@ FLOAT_LITERAL_OF = {c: Expr(fmt_float(c), "float32", abs(c), CONST_Q, atom=c > 0
 
 
 class ExprGen:
-    """Draws random typed expressions over what a KernelWriter has in scope."""
+    """Named formulas over what a KernelWriter has in scope (`arith_formula`, `int_formula`,
+    `math_formula`), the named values they take (`named_value`), and `meaningful`, which makes a
+    value fit to store; random float/int expression trees (`float_expr`, `int_expr`) for tests."""
 
     def __init__(self, writer: KernelWriter, float_ops: tuple[str, ...] = ARITH_OPS,
                  leaf_prob: float = 0.3, loads: list[str] | None = None):
@@ -1300,40 +1305,6 @@ class ExprGen:
         out = [v for v in self.w.visible(dtype) if v.src in self.w.varying]
         out += [self.w.load(n) for n in self.loads if self.w.arg(n).dtype == dtype]
         return out
-
-    def output_expr(self, depth: int) -> Expr:
-        """A float expression that computes something and also reads every float variable nothing
-        reads yet."""
-        e = self.computed(lambda: self.float_expr(depth))
-        for var in self.w.visible("float32"):
-            if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
-                continue
-            if var.src in self.w.unused:
-                self.w.unused.remove(var.src)
-            sym = self.rng.choice(["+", "-"])
-            e = Expr(f"{e.operand()} {sym} {var.operand()}", "float32", e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return self.meaningful(e)
-
-    def computed(self, draw, tries: int = 8) -> Expr:
-        """A value from `draw()` that computes something, drawn again while it is a bare input,
-        parameter or literal: stored as it is, `meaningful` would scale it by a constant, and a kernel
-        made of such scalings (`out[tid] = 0.25 * x_v`) teaches nothing."""
-        for _ in range(tries):
-            e = draw()
-            if not self.w.is_bare(e):
-                return e
-        return e
-
-    def fold_unread(self, e: Expr) -> Expr:
-        """`e` plus (or minus) every variable of e's type that nothing reads yet, within bounds."""
-        for var in self.w.visible(e.type):
-            if var.src in self.w.tid_names or self.w.is_read(var.src) or var.src in e.src:
-                continue
-            if e.mag + var.mag > MAX_FLOAT_MAG:
-                continue
-            sym = self.rng.choice(["+", "-"])
-            e = Expr(f"{e.operand()} {sym} {var.operand()}", e.type, e.mag + var.mag, join_q(e.q, var.q), atom=False)
-        return self.meaningful(e)
 
     def degenerate(self, *operands: Expr, same_ok: bool = False) -> bool:
         """An operation no person writes: on literals only (fold them), or on two copies of a value
@@ -1801,223 +1772,3 @@ class ExprGen:
         while a.src == b.src:  # both arms the same value: the condition would mean nothing
             b = self.float_expr(depth - 1)
         return Expr(f"wp.where({c.src}, {a.src}, {b.src})", "float32", max(a.mag, b.mag), join_q(a.q, b.q))
-
-    # vectors and matrices
-    def unread(self, dtype: str) -> Expr | None:
-        """A variable of `dtype` nothing reads yet, most of the time, so intermediates get used."""
-        fresh = [v for v in self.w.visible(dtype) if not self.w.is_read(v.src)]
-        return self.rng.choice(fresh) if fresh and self.rng.random() < 0.8 else None
-
-    def vec_leaf(self, vtype: str) -> Expr:
-        n = VECTOR_TYPES[vtype]
-        fresh = self.unread(vtype)
-        if fresh is not None:
-            return fresh
-        choices = list(self.w.visible(vtype))
-        for name in self.loads:
-            if self.w.arg(name).dtype == vtype:
-                choices += [self.w.load(name)] * 2
-        extra = [e for e in self.extra if e.type == vtype]
-        if any(e.src in self.w.unused for e in extra):  # a gathered element not read yet comes first
-            pick = next(e for e in extra if e.src in self.w.unused)
-            self.w.unused.remove(pick.src)
-            return pick
-        choices += extra
-        if not choices or self.rng.random() < 0.15:
-            parts: list[Expr] = []
-            for _ in range(n):  # components that differ: not `wp.vec3(px, px, px)`
-                for _ in range(4):
-                    part = self.float_expr(self.rng.choice([0, 0, 1]), exact=True)
-                    if part.lit or all(part.src != p.src for p in parts):
-                        break
-                else:
-                    part = self.const_float()
-                parts.append(part)
-            return Expr(f"wp.{vtype}({', '.join(p.src for p in parts)})", vtype,
-                        max(p.mag for p in parts), join_q(*(p.q for p in parts)), lit=all(p.lit for p in parts))
-        return self.rng.choice(choices)
-
-    def vec_expr(self, vtype: str, depth: int) -> Expr:
-        n = VECTOR_TYPES[vtype]
-        for _ in range(12):
-            if depth <= 0 or self.rng.random() < self.leaf_prob:
-                return self.vec_leaf(vtype)
-            op = self.rng.choice(["add", "sub", "scale", "neg", "normalize", "cross", "cw", "geometry"])
-            if op == "geometry":
-                e = self._vector_formula(vtype)
-                if e is None:
-                    continue
-            elif op in ("add", "sub"):
-                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
-                if self.degenerate(a, b):
-                    continue
-                e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", vtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
-            elif op == "scale":
-                a, s = self.vec_expr(vtype, depth - 1), self.float_expr(depth - 1)
-                if self.degenerate(a, s, same_ok=True):
-                    continue
-                q = None if a.q is None or s.q is None else a.q + s.q
-                text = f"{s.operand()} * {a.operand()}" if self.rng.random() < 0.5 else f"{a.operand()} * {s.operand()}"
-                e = Expr(text, vtype, a.mag * s.mag, q, atom=False)
-            elif op == "neg":
-                a = self.vec_expr(vtype, depth - 1)
-                if a.lit or a.src.startswith("-"):
-                    continue
-                e = Expr(f"-{a.operand()}", vtype, a.mag, a.q, atom=False)
-            elif op == "normalize":
-                a = self.vec_expr(vtype, depth - 1)
-                if not a.exact:  # 1/|v| is unbounded near zero: normalise exact vectors only
-                    a = self.vec_leaf(vtype)
-                if a.lit or a.src.startswith("wp.normalize("):
-                    continue
-                e = Expr(f"wp.normalize({a.src})", vtype, 1.0, None)
-            elif op == "cross" and n == 3:
-                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
-                if self.degenerate(a, b) or self._one_vector(a, b, vtype):
-                    continue
-                q = None if a.q is None or b.q is None else a.q + b.q
-                e = Expr(f"wp.cross({a.src}, {b.src})", vtype, 2 * a.mag * b.mag, q)
-            elif op == "cw":
-                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
-                if self.degenerate(a, b):
-                    continue
-                fn = self.rng.choice(["min", "max"])
-                e = Expr(f"wp.{fn}({a.src}, {b.src})", vtype, max(a.mag, b.mag), join_q(a.q, b.q))
-            else:
-                continue
-            if e.mag <= MAX_FLOAT_MAG:
-                return e
-        return self.vec_leaf(vtype)
-
-    def _one_vector(self, a: Expr, b: Expr, vtype: str) -> bool:
-        """Whether `a` and `b` are both made from one and the same vector (`-x - x * s`, `x * -1.75`,
-        `wp.normalize(t)` and `t`): mostly parallel, so their cross product would be zero."""
-        vectors = {e.src for e in self.w.visible(vtype)} | {e.src for e in self.w._loads.values() if e.type == vtype}
-        vectors |= {e.src for e in self.extra if e.type == vtype}
-        used_a = set(NAME_TOKEN.findall(self._value_of(a.src))) & vectors
-        used_b = set(NAME_TOKEN.findall(self._value_of(b.src))) & vectors
-        return len(used_a) == 1 and used_a == used_b
-
-    def _vector_formula(self, vtype: str) -> Expr | None:
-        """The vector formulas geometry code is made of, over named vectors (each reads its operands
-        more than once): a reflection about a unit normal (`d - 2.0 * wp.dot(d, n) * n`), the
-        projection onto one (`wp.dot(d, n) * n`) and the part orthogonal to it (`d - wp.dot(d, n) *
-        n`). The normal is a named `wp.normalize` of an exact vector (1/|v| is unbounded near 0)."""
-        d, axis = self.vec_leaf(vtype), self.vec_leaf(vtype)
-        if d.lit or axis.lit or not WORD.fullmatch(d.src) or not WORD.fullmatch(axis.src) or d.src == axis.src \
-                or not axis.exact:
-            return None
-        n = self.w.assign(Expr(f"wp.normalize({axis.src})", vtype, 1.0, None), "n")
-        width = VECTOR_TYPES[vtype]
-        along = f"wp.dot({d.src}, {n.src}) * {n.src}"
-        kind = self.rng.choice(["reflect", "project", "reject"])
-        if kind == "reflect":
-            return Expr(f"{d.src} - 2.0 * {along}", vtype, d.mag * (1.0 + 2.0 * math.sqrt(width)), None, atom=False)
-        if kind == "project":
-            return Expr(along, vtype, d.mag * math.sqrt(width), None, atom=False)
-        return Expr(f"{d.src} - {along}", vtype, d.mag * (1.0 + math.sqrt(width)), None, atom=False)
-
-    def vec_scalar(self, vtype: str, depth: int) -> Expr:
-        """A float computed from vectors: dot, length, a component."""
-        n = VECTOR_TYPES[vtype]
-        for _ in range(12):
-            op = self.rng.choice(["dot", "length", "component", "attr"])
-            a = self.vec_expr(vtype, depth)
-            if a.lit:
-                continue
-            if op == "dot":
-                b = self.vec_expr(vtype, depth)
-                q = None if a.q is None or b.q is None else a.q + b.q
-                return Expr(f"wp.dot({a.src}, {b.src})", "float32", n * a.mag * b.mag, q)
-            if op == "length":
-                return Expr(f"wp.length({a.src})", "float32", math.sqrt(n) * a.mag + 1e-3, None)
-            if op in ("component", "attr") and self._value_of(a.src).startswith(f"wp.{vtype}("):
-                continue  # a component of a vector just built from components is one of them
-            c = self.rng.randrange(n)
-            var = a if a.atom and "(" not in a.src else self.w.assign(a, "t")
-            if op == "attr":
-                return Expr(f"{var.src}.{'xyzw'[c]}", "float32", a.mag, a.q)
-            return Expr(f"{var.src}[{c}]", "float32", a.mag, a.q)
-        raise ValueError(f"no {vtype} value in scope")
-
-    def mat_leaf(self, mtype: str) -> Expr:
-        fresh = self.unread(mtype)
-        if fresh is not None:
-            return fresh
-        choices = list(self.w.visible(mtype))
-        for name in self.loads:
-            if self.w.arg(name).dtype == mtype:
-                choices += [self.w.load(name)] * 2
-        return self.rng.choice(choices)
-
-    def mat_expr(self, mtype: str, depth: int) -> Expr:
-        n = MATRIX_TYPES[mtype]
-        for _ in range(12):
-            if depth <= 0 or self.rng.random() < self.leaf_prob:
-                return self.mat_leaf(mtype)
-            op = self.rng.choice(["add", "sub", "matmul", "transpose", "scale", "outer", "structure"])
-            if op == "structure":
-                e = self._matrix_formula(mtype)
-                if e is None:
-                    continue
-            elif op in ("add", "sub"):
-                a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
-                if self.degenerate(a, b):
-                    continue
-                e = Expr(f"{a.operand()} {'+' if op == 'add' else '-'} {b.operand()}", mtype, a.mag + b.mag, join_q(a.q, b.q), atom=False)
-            elif op == "matmul":
-                a, b = self.mat_expr(mtype, depth - 1), self.mat_expr(mtype, depth - 1)
-                q = None if a.q is None or b.q is None else a.q + b.q
-                sym = self.rng.choice(["@", "*"])
-                e = Expr(f"{a.operand()} {sym} {b.operand()}", mtype, n * a.mag * b.mag, q, atom=False)
-                if sym == "*":
-                    e = Expr(f"wp.mul({a.src}, {b.src})", mtype, e.mag, q)
-            elif op == "transpose":
-                a = self.mat_expr(mtype, depth - 1)
-                if a.src.startswith("wp.transpose("):
-                    continue
-                e = Expr(f"wp.transpose({a.src})", mtype, a.mag, a.q)
-            elif op == "scale":
-                a, s = self.mat_expr(mtype, depth - 1), self.float_expr(depth - 1)
-                q = None if a.q is None or s.q is None else a.q + s.q
-                e = Expr(f"{s.operand()} * {a.operand()}", mtype, a.mag * s.mag, q, atom=False)
-            else:
-                vtype = f"vec{n}"
-                a, b = self.vec_expr(vtype, depth - 1), self.vec_expr(vtype, depth - 1)
-                if self.degenerate(a, b, same_ok=True):
-                    continue
-                q = None if a.q is None or b.q is None else a.q + b.q
-                e = Expr(f"wp.outer({a.src}, {b.src})", mtype, a.mag * b.mag, q)
-            if e.mag <= MAX_FLOAT_MAG:
-                return e
-        return self.mat_leaf(mtype)
-
-    def _matrix_formula(self, mtype: str) -> Expr | None:
-        """The matrix formulas mechanics code is made of, over named matrices: the symmetric and the
-        skew part (`0.5 * (m + wp.transpose(m))`), the Gram matrix (`wp.transpose(m) @ m`) and a
-        change of frame (`r @ m @ wp.transpose(r)`)."""
-        m = self.mat_leaf(mtype)
-        if not WORD.fullmatch(m.src):
-            return None
-        n = MATRIX_TYPES[mtype]
-        kind = self.rng.choice(["symmetric", "skew", "gram", "frame"])
-        if kind in ("symmetric", "skew"):
-            sign = "+" if kind == "symmetric" else "-"
-            return Expr(f"0.5 * ({m.src} {sign} wp.transpose({m.src}))", mtype, m.mag,
-                        None if m.q is None else m.q + 1, atom=False)
-        if kind == "gram":
-            return Expr(f"wp.transpose({m.src}) @ {m.src}", mtype, n * m.mag * m.mag,
-                        None if m.q is None else 2 * m.q, atom=False)
-        r = self.mat_leaf(mtype)
-        if not WORD.fullmatch(r.src) or r.src == m.src:
-            return None
-        q = None if m.q is None or r.q is None else m.q + 2 * r.q
-        return Expr(f"{r.src} @ {m.src} @ wp.transpose({r.src})", mtype, n * n * r.mag * r.mag * m.mag, q, atom=False)
-
-    def mat_vec(self, mtype: str, depth: int) -> Expr:
-        n = MATRIX_TYPES[mtype]
-        m = self.mat_expr(mtype, depth)
-        v = self.vec_expr(f"vec{n}", depth)
-        q = None if m.q is None or v.q is None else m.q + v.q
-        sym = self.rng.choice(["@", "*"])
-        return Expr(f"{m.operand()} {sym} {v.operand()}", f"vec{n}", n * m.mag * v.mag, q, atom=False)
