@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, NamedTuple
 
 from synthesis.categories.rich import RichKernelWriter, grid_value
-from synthesis.categories.site import ACCESSES, Core, Site, launch
+from synthesis.categories.site import ACCESSES, PER_ELEMENT, Core, Form, Site, launch
 from synthesis.spec import KernelSpec
 
 FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
@@ -37,14 +36,6 @@ def _matmul(w: RichKernelWriter, a: str, b: str) -> str:
     return f"wp.mul({a}, {b})" if w.rng.random() < 0.25 else f"{a} @ {b}"
 
 
-def _knob(site: Site, hints: tuple[str, ...], choices: tuple[float, ...], literal: bool = True) -> str:
-    """A coefficient: a kernel parameter (mostly), or (`literal`) a literal."""
-    value = site.w.rng.choice(choices)
-    if not literal or site.w.rng.random() < 0.7:
-        return site.w.add_scalar(site.w.rng.choice(hints), "float32", value).src
-    return repr(float(value))
-
-
 def regularised_solve(site: Site, as_func: bool) -> None:
     """x = (A + lambda I)^-1 b: a ridge-regularised (Tikhonov) solve of a small system per thread,
     lambda a parameter; the solution written, and with it the system's determinant."""
@@ -54,7 +45,7 @@ def regularised_solve(site: Site, as_func: bool) -> None:
     b_in = site.input(("rhs", "b", "targets"), f"vec{n}", -1.0, 1.0)
     with_det = w.rng.random() < 0.4
     core = Core(site, "solve_regularised", as_func and not with_det)
-    lam = core.param("lam", "float32", _knob(site, ("lam", "reg", "damping"), (1.0, 1.5, 2.0)))
+    lam = core.param("lam", "float32", site.knob(("lam", "reg", "damping"), (1.0, 1.5, 2.0)))
     m = core.let("M", f"{core.param('a', f'mat{n}{n}', a_in)} + {lam} * {_identity(w, n)}")
     if w.rng.random() < 0.5:
         x = core.result(_matmul(w, f"wp.inverse({m})", core.param("b", f"vec{n}", b_in)), f"vec{n}")
@@ -65,6 +56,13 @@ def regularised_solve(site: Site, as_func: bool) -> None:
     if with_det:
         site.store(("det", "jacobian"), "float32", f"wp.determinant({m})", 4.0 ** n)
     w.feature(f"regularised {n}x{n} solve (wp.inverse)")
+
+
+def _moduli(site: Site, core: Core) -> tuple[str, str]:
+    """An elastic material's Lame parameters (mu, lambda), always kernel parameters."""
+    mu = core.param("mu", "float32", site.knob(("mu", "shear_mod"), (0.5, 1.0, 2.0), literal=False))
+    lam = core.param("lam", "float32", site.knob(("lam", "bulk"), (1.0, 2.0, 4.0), literal=False))
+    return mu, lam
 
 
 def strain(site: Site, as_func: bool) -> None:
@@ -108,8 +106,7 @@ def strain(site: Site, as_func: bool) -> None:
                    core.result(f"wp.determinant({_identity(w, 3)} + {g})", "float32"), 4.0)
         w.feature("volume ratio (determinant)")
     elif kind == "St. Venant-Kirchhoff":
-        mu = core.param("mu", "float32", _knob(site, ("mu", "shear_mod"), (0.5, 1.0, 2.0), literal=False))
-        lam = core.param("lam", "float32", _knob(site, ("lam", "bulk"), (1.0, 2.0, 4.0), literal=False))
+        mu, lam = _moduli(site, core)
         tr = core.let("tr_e", f"wp.trace({e})")
         value = f"{mu} * wp.ddot({e}, {e}) + 0.5 * {lam} * {tr} * {tr}"
         site.store(("energy", "psi"), "float32", core.result(value, "float32"), 40.0)
@@ -118,8 +115,7 @@ def strain(site: Site, as_func: bool) -> None:
         j = core.let("J", f"wp.determinant({f})")
         i1 = core.let("I1", f"wp.trace({_matmul(w, f'wp.transpose({f})', f)})") if w.rng.random() < 0.5 \
             else core.let("I1", f"wp.ddot({f}, {f})")
-        mu = core.param("mu", "float32", _knob(site, ("mu", "shear_mod"), (0.5, 1.0, 2.0), literal=False))
-        lam = core.param("lam", "float32", _knob(site, ("lam", "bulk"), (1.0, 2.0, 4.0), literal=False))
+        mu, lam = _moduli(site, core)
         log_j = core.let("log_j", f"wp.log({j})")
         value = f"0.5 * {mu} * ({i1} - 3.0) - {mu} * {log_j} + 0.5 * {lam} * {log_j} * {log_j}"
         site.store(("energy", "psi"), "float32", core.result(value, "float32"), 40.0)
@@ -262,7 +258,7 @@ def rank_one_update(site: Site, as_func: bool) -> None:
     core = Core(site, "rank_one_update", as_func)
     a, u = core.param("a", f"mat{n}{n}", a_in), core.param("u", f"vec{n}", u_in)
     v = u if symmetric else core.param("v", f"vec{n}", v_in)
-    alpha = core.param("alpha", "float32", _knob(site, ("alpha", "rho", "step"), (0.5, -0.5, 0.25)))
+    alpha = core.param("alpha", "float32", site.knob(("alpha", "rho", "step"), (0.5, -0.5, 0.25)))
     updated = core.result(f"{a} + {alpha} * wp.outer({u}, {v})", f"mat{n}{n}")
     if symmetric:
         w.feature("symmetric rank-one update")
@@ -321,12 +317,6 @@ def power_iteration(site: Site, as_func: bool) -> None:
     w.feature(f"power iteration ({steps} steps)")
 
 
-class Form(NamedTuple):
-    build: Callable[[Site, bool], None]
-    accesses: tuple[str, ...]  # the launches it is written for (site.ACCESSES)
-
-
-PER_ELEMENT = ("own", "guarded", "active")
 # One entry per computation, with the launches that suit it (a grid for fields of tensors).
 MATRIX_FORMS: dict[str, Form] = {
     "regularised solve": Form(regularised_solve, PER_ELEMENT),

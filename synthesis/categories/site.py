@@ -13,6 +13,7 @@ it, real kernels differ in ways that do not change what is computed, and `Site` 
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Callable, NamedTuple
 
 from synthesis.categories.common import early_return
 from synthesis.categories.control_flow import _temp
@@ -20,6 +21,7 @@ from synthesis.categories.rich import RichKernelWriter
 from synthesis.exprgen import Expr
 
 ACCESSES = ("own", "guarded", "active", "grid")
+PER_ELEMENT = ("own", "guarded", "active")  # the launches of a computation that makes no sense on a grid
 GRID_SHAPES = ((16, 16), (16, 32), (32, 32), (24, 40), (64, 32))
 LAUNCH_SIZES = (64, 100, 128, 256, 500, 1000, 1024)
 ACTIVE_HINTS = ("active", "ids", "indices", "particle_ids")
@@ -42,11 +44,13 @@ def free_hints(w: RichKernelWriter, hints: tuple[str, ...]) -> tuple[str, ...]:
 
 
 class Site:
-    """Where the kernel's thread reads its inputs and writes its outputs (see ACCESSES)."""
+    """Where the kernel's thread reads its inputs and writes its outputs (see ACCESSES).
+    `literal_knobs=False` makes every coefficient a kernel parameter (tests read their values)."""
 
-    def __init__(self, w: RichKernelWriter, access: str):
+    def __init__(self, w: RichKernelWriter, access: str, literal_knobs: bool = True):
         self.w = w
         self.access = access
+        self.literal_knobs = literal_knobs
         self.shape: tuple[int, ...] | None = None  # the arrays' shape, where it is not the launch's
         self.index: str | None = None  # the element's index, where it is not the thread's own
         if access == "guarded":
@@ -95,6 +99,14 @@ class Site:
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
         w.store(name, Expr(value, dtype, bound, None), index=self.index)
         return name
+
+    def knob(self, hints: tuple[str, ...], choices: tuple[float, ...], literal: bool = True) -> str:
+        """A coefficient: a kernel parameter (mostly), or (`literal`) a literal."""
+        w = self.w
+        value = w.rng.choice(choices)
+        if not literal or not self.literal_knobs or w.rng.random() < 0.7:
+            return w.add_scalar(w.rng.choice(hints), "float32", value).src
+        return repr(float(value))
 
     def local_name(self, hint: str) -> str:
         """A local's name in the kernel's body: `hint`, or a longer one where a parameter has it."""
@@ -168,3 +180,10 @@ class Core:
         self.w.add_helper(f"@wp.func\ndef {name}({params}) -> {returns}:\n{lines}", name)
         self.w.feature(f"@wp.func helper ({self.kind.replace('_', ' ')})")
         return f"{name}({', '.join(self.values)})"
+
+
+class Form(NamedTuple):
+    """A FORMS table entry (vector, matrix): the computation and the launches it is written for."""
+
+    build: Callable[[Site, bool], None]  # (site, as_func)
+    accesses: tuple[str, ...]  # of ACCESSES

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable, NamedTuple
 
 from synthesis.categories.rich import RichKernelWriter, grid_value
-from synthesis.categories.site import ACCESSES, Core, Site, launch
+from synthesis.categories.site import ACCESSES, PER_ELEMENT, Core, Form, Site, launch
 from synthesis.spec import KernelSpec
 
 FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
@@ -29,14 +28,6 @@ FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
 
 def _width(dtype: str) -> int:
     return int(dtype[-1])
-
-
-def _knob(site: Site, hints: tuple[str, ...], choices: tuple[float, ...]) -> str:
-    """A coefficient: a kernel parameter (mostly) or a literal."""
-    value = site.w.rng.choice(choices)
-    if site.w.rng.random() < 0.7:
-        return site.w.add_scalar(site.w.rng.choice(hints), "float32", value).src
-    return repr(float(value))
 
 
 def _integrate(site: Site, velocity: str, vtype: str) -> None:
@@ -60,7 +51,7 @@ def bounce(site: Site, as_func: bool) -> None:
     n = core.let("n", f"wp.normalize({core.param('normal', vtype, n_in)})")
     vn = core.let("vn", f"wp.min(wp.dot({v}, {n}), 0.0)")
     if w.rng.random() < 0.5:
-        e = core.param("restitution", "float32", _knob(site, ("restitution", "e"), (0.25, 0.5, 0.75)))
+        e = core.param("restitution", "float32", site.knob(("restitution", "e"), (0.25, 0.5, 0.75)))
         factor = repr(1.0 + float(e)) if e[0].isdigit() else f"(1.0 + {e})"  # a literal one folded
         w.feature("reflection with restitution")
     else:
@@ -95,7 +86,7 @@ def normal_tangential(site: Site, as_func: bool) -> None:
         return
     vt = core.let("v_t", f"{v} - {vn}")
     if kind == "friction":
-        mu = core.param("mu", "float32", _knob(site, ("friction", "mu"), (0.125, 0.25, 0.5)))
+        mu = core.param("mu", "float32", site.knob(("friction", "mu"), (0.125, 0.25, 0.5)))
         keep = repr(1.0 - float(mu)) if mu[0].isdigit() else f"(1.0 - {mu})"  # a literal one folded
         new_v = core.result(f"{vt} * {keep} - {vn}", vtype)
         if w.rng.random() < 0.4:
@@ -149,13 +140,13 @@ def shading(site: Site, as_func: bool) -> None:
         ndotl = core.let("ndotl", f"wp.max(wp.dot({n}, {l_dir}), 0.0)")
     light_term = ndotl
     if w.rng.random() < 0.5:
-        ambient = core.param("ambient", "float32", _knob(site, ("ambient", "ka"), (0.05, 0.1, 0.125)))
+        ambient = core.param("ambient", "float32", site.knob(("ambient", "ka"), (0.05, 0.1, 0.125)))
         light_term = f"({ambient} + {ndotl})"
     if specular:
         view = w.add_value(w.rng.choice(["view_dir", "eye", "to_eye"]), "vec3",
                            tuple(grid_value(w.rng, -1.0, 1.0, 3) for _ in range(3)))
         h = core.let("h", f"wp.normalize({l_dir} + wp.normalize({core.param('view', 'vec3', view.src)}))")
-        power = core.param("shininess", "float32", _knob(site, ("shininess", "spec_power"), (8.0, 16.0, 32.0)))
+        power = core.param("shininess", "float32", site.knob(("shininess", "spec_power"), (8.0, 16.0, 32.0)))
         spec = core.let("spec", f"wp.pow(wp.max(wp.dot({n}, {h}), 0.0), {power})")
         value = f"{albedo} * {light_term} + " + (f"wp.vec3({spec}, {spec}, {spec})" if coloured else spec)
         w.feature("Blinn-Phong shading")
@@ -233,7 +224,7 @@ def capsule_distance(site: Site, as_func: bool) -> None:
     closest = f"{a} + {t} * {ab}"
     bound = 3.5 * math.sqrt(width)
     if capsule:
-        radius = core.param("radius", "float32", _knob(site, ("radius", "r"), (0.25, 0.5)))
+        radius = core.param("radius", "float32", site.knob(("radius", "r"), (0.25, 0.5)))
         d = core.result(f"wp.length({p} - ({closest})) - {radius}", "float32")
         w.feature("capsule signed distance")
         if w.rng.random() < 0.5:
@@ -335,14 +326,14 @@ def limit_length(site: Site, as_func: bool) -> None:
     v_in = site.input(("vel", "forces", "steps"), vtype, -4.0, 4.0)
     core = Core(site, "clamp_length", as_func)
     v = core.param("v", vtype, v_in)
-    top = core.param("max_len", "float32", _knob(site, ("max_speed", "v_max", "max_len"), (1.0, 2.0, 2.5)))
+    top = core.param("max_len", "float32", site.knob(("max_speed", "v_max", "max_len"), (1.0, 2.0, 2.5)))
     length = core.let("speed", f"wp.length({v})")
     guarded = f"wp.max({length}, 1.0e-6)"
     if w.rng.random() < 0.5:
         scale = f"wp.min(1.0, {top} / {guarded})"
         w.feature("length capped")
     else:
-        low = core.param("min_len", "float32", _knob(site, ("min_speed", "v_min"), (0.25, 0.5)))
+        low = core.param("min_len", "float32", site.knob(("min_speed", "v_min"), (0.25, 0.5)))
         scale = f"wp.clamp({length}, {low}, {top}) / {guarded}"
         w.feature("length clamped to a range")
     new_v = core.result(f"{v} * ({scale})", vtype)
@@ -406,12 +397,6 @@ def composite(site: Site, as_func: bool) -> None:
         site.store(("composite", "rgba_out", "blended"), "vec4", rgba, 2.0)
 
 
-class Form(NamedTuple):
-    build: Callable[[Site, bool], None]
-    accesses: tuple[str, ...]  # the launches it is written for (site.ACCESSES)
-
-
-PER_ELEMENT = ("own", "guarded", "active")
 # One entry per computation, with the launches that suit it (a grid for per-pixel and per-cell data).
 VECTOR_FORMS: dict[str, Form] = {
     "bounce": Form(bounce, PER_ELEMENT),

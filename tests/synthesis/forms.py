@@ -9,7 +9,7 @@ from typing import Iterator
 import numpy as np
 
 from synthesis.categories.rich import RichKernelWriter
-from synthesis.categories.site import ACTIVE_HINTS, Core, Site
+from synthesis.categories.site import ACTIVE_HINTS, Site
 
 ROWS = 24  # threads of a 1-D launch
 GRID = (5, 4)  # threads of a 2-D launch
@@ -26,14 +26,7 @@ def build(module, forms: dict, form: str, seed: int, access: str | None = None, 
     as_func = rng.random() < 0.5 if as_func is None else as_func
     dim = GRID if access == "grid" else (ROWS,)
     w = RichKernelWriter(rng, "k_0a1b2c3d4e", module.__name__.rsplit(".", 1)[-1], seed, dim)
-    original = module._knob
-    if not literal_knobs:
-        module._knob = lambda site, hints, choices, *a, **k: site.w.add_scalar(
-            site.w.rng.choice(hints), "float32", site.w.rng.choice(choices)).src
-    try:
-        entry.build(Site(w, access), as_func)
-    finally:
-        module._knob = original
+    entry.build(Site(w, access, literal_knobs=literal_knobs), as_func)
     return w.finish("test")
 
 
@@ -69,4 +62,4 @@ def elements(spec, inputs: dict[str, np.ndarray]) -> Iterator[tuple]:
         yield (int(inputs[ids][point[0]]),) if ids else point
 
 
-__all__ = ["Core", "build", "elements", "named", "scalar", "value"]
+__all__ = ["build", "elements", "named", "scalar", "value"]

@@ -186,18 +186,3 @@ def test_power_iteration_repeats_a_normalised_product_and_its_rayleigh_quotient_
             assert quotient == pytest.approx(v @ a @ v, abs=1e-9)
             low, high = np.linalg.eigvalsh(a)[[0, -1]]
             assert low - 1e-9 <= quotient <= high + 1e-9
-
-
-@pytest.mark.parametrize("name", sorted(MATRIX_FORMS))
-@pytest.mark.parametrize("seed", range(4))
-def test_a_helper_function_computes_what_the_inline_code_computes(name, seed):
-    """Packaging the computation as a @wp.func changes the code, never a result."""
-    inline = build(matrix, MATRIX_FORMS, name, seed, as_func=False)
-    packaged = build(matrix, MATRIX_FORMS, name, seed, as_func=True)
-    if inline.source == packaged.source or [a.name for a in inline.args] != [a.name for a in packaged.args]:
-        return  # nothing to package on this draw (a second output reads the inline locals), or a tuple asked for
-    assert "@wp.func" in packaged.source and "@wp.func" not in inline.source
-    inputs = draw_inputs(inline, seed)
-    a, b = run(inline, inputs), run(packaged, inputs)
-    for key in a:
-        np.testing.assert_allclose(a[key], b[key], atol=1e-12)

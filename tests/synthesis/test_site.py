@@ -7,7 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from synthesis.categories import vector
+from synthesis.categories import matrix, vector
+from synthesis.categories.matrix import MATRIX_FORMS
 from synthesis.categories.rich import RichKernelWriter
 from synthesis.categories.site import ACCESSES, Core, Site
 from synthesis.categories.vector import VECTOR_FORMS
@@ -82,3 +83,23 @@ def test_inline_code_names_no_local_like_a_parameter():
     w.add_array("n", "vec3", "input")
     core = Core(site, "reflect", as_func=False)
     assert core.let("n", "wp.vec3(1.0, 0.0, 0.0)") != "n"
+
+
+TABLES = [(vector, VECTOR_FORMS, name) for name in sorted(VECTOR_FORMS)] + \
+    [(matrix, MATRIX_FORMS, name) for name in sorted(MATRIX_FORMS)]
+
+
+@pytest.mark.parametrize("module, forms, name", TABLES, ids=[t[2] for t in TABLES])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_helper_function_computes_what_the_inline_code_computes(module, forms, name, seed):
+    """Packaging a form's computation as a @wp.func changes the code, never a result."""
+    inline = build(module, forms, name, seed, as_func=False)
+    packaged = build(module, forms, name, seed, as_func=True)
+    if inline.source == packaged.source or [a.name for a in inline.args] != [a.name for a in packaged.args]:
+        return  # nothing to package on this draw (colour interpolation, a second output reading the
+        # inline locals), or the draw took another turn (a tuple return asked for)
+    assert "@wp.func" in packaged.source and "@wp.func" not in inline.source
+    inputs = draw_inputs(inline, seed)
+    a, b = run(inline, inputs), run(packaged, inputs)
+    for key in a:
+        np.testing.assert_allclose(a[key], b[key], atol=1e-12)

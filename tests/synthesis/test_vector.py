@@ -217,20 +217,3 @@ def test_colours_are_composited_by_their_blend_mode_and_the_luminance_uses_rec70
         if named(spec, "luminance", "gray"):
             luma = got[named(spec, "luminance", "gray")][e]
             assert luma == pytest.approx(np.dot(want[:3], [0.2126, 0.7152, 0.0722]), abs=1e-9)
-
-
-@pytest.mark.parametrize("name", sorted(VECTOR_FORMS))
-@pytest.mark.parametrize("seed", range(4))
-def test_a_helper_function_computes_what_the_inline_code_computes(name, seed):
-    """Packaging the computation as a @wp.func changes the code, never a result."""
-    inline = build(vector, VECTOR_FORMS, name, seed, as_func=False)
-    packaged = build(vector, VECTOR_FORMS, name, seed, as_func=True)
-    if inline.source == packaged.source:
-        return  # a form with nothing to package on this draw (colour interpolation)
-    assert "@wp.func" in packaged.source and "@wp.func" not in inline.source
-    inputs = draw_inputs(inline, seed)
-    if [a.name for a in inline.args] != [a.name for a in packaged.args]:
-        return  # the draw took a different turn (a tuple return asked for)
-    a, b = run(inline, inputs), run(packaged, inputs)
-    for key in a:
-        np.testing.assert_allclose(a[key], b[key], atol=1e-12)
