@@ -18,6 +18,7 @@ from typing import Callable, NamedTuple
 from synthesis.categories.common import early_return
 from synthesis.categories.control_flow import _temp
 from synthesis.categories.rich import RichKernelWriter
+from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.exprgen import Expr
 
 ACCESSES = ("own", "guarded", "active", "grid")
@@ -33,8 +34,9 @@ def launch(rng, access: str) -> tuple[int, ...]:
 
 
 def annotation(dtype: str) -> str:
-    """A parameter's or result's annotation in a `@wp.func`: `float`, `int`, `wp.vec3`, ..."""
-    return {"float32": "float", "int32": "int"}.get(dtype, f"wp.{dtype}")
+    """A parameter's or result's annotation in a `@wp.func`: the type registry's first spelling
+    (`float`, `int`, `wp.vec3`, ...)."""
+    return lookup_dtype(dtype).annotations[0]
 
 
 def free_hints(w: RichKernelWriter, hints: tuple[str, ...]) -> tuple[str, ...]:
