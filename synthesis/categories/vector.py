@@ -2,10 +2,12 @@
 
 A kernel holds one computation with a name, on vec2/vec3/vec4 arrays: a velocity bounced off a surface
 (reflection with restitution), a vector split into its normal and tangential parts (with friction),
-Lambert and Blinn-Phong shading against a light passed by value, a mesh triangle's normal and area
-through index arrays, the distance to a capsule (a point-segment distance), the angle between two
-vectors (the atan2 form, robust near 0 and pi), an orthonormal frame by Gram-Schmidt, a vector's
-length limited (a speed cap), and colours composited (premultiplied "over", interpolation, luminance).
+Lambert and Blinn-Phong shading against a directional or point light passed by value, a mesh
+triangle's normal and area through index arrays, the distance to a capsule (a point-segment
+distance), the angle between two vectors (the atan2 form, robust near 0 and pi), a tangent frame
+(Gram-Schmidt or cross products, glTF handedness, a TBN matrix, normal mapping), a vector's length
+limited (a speed cap), and colours composited (premultiplied "over", multiply, screen, interpolation,
+luminance).
 Where the thread's element comes from (its own, a padded launch, an active set, a 2-D grid) and whether
 the computation is a `@wp.func` are drawn around it (`synthesis/categories/site.py`).
 
