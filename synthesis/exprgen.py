@@ -1532,7 +1532,10 @@ class ExprGen:
             e = Expr(f"{x.src} * {x.src} + {y.src} * {y.src}", "float32", x.mag * x.mag + y.mag * y.mag,
                      None if join_q(x.q, y.q) is None else 2 * join_q(x.q, y.q), atom=False)
         elif kind == "polynomial (Horner form)":
+            # the leading coefficient is never +-1 (`1.0 * x` computes nothing, `-1.0 * x` is `-x`)
             coefficients = [rng.choice(FLOAT_CONSTS) for _ in range(rng.randint(3, 4))]
+            while abs(coefficients[0]) == 1.0:
+                coefficients[0] = rng.choice(FLOAT_CONSTS)
             text, mag = fmt_float(coefficients[0]), abs(coefficients[0])
             for c in coefficients[1:]:
                 text = f"({text} * {x.src} {'-' if c < 0 else '+'} {fmt_float(abs(c))})"

@@ -459,8 +459,9 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
     (`abs`, `sqrt`, `exp`, a length, `x * x`, a thread index, `float(i) * 0.5`), `min`/`max` of a
     value and a `min`/`max` that already took it (`max(max(x, c), x)` is `max(x, c)`; also
     `max(max(x, c), max(d, x))`), a literal component of a vector built from components
-    (`wp.vec3(a, -1.0, b)[1]`), and rounding an integer made float (`wp.floor(float(tid))`) or a
-    value already rounded (`wp.ceil(f)` with `f = wp.floor(x)`)."""
+    (`wp.vec3(a, -1.0, b)[1]`), rounding an integer made float (`wp.floor(float(tid))`) or a
+    value already rounded (`wp.ceil(f)` with `f = wp.floor(x)`), and arithmetic with an identity
+    element (`x * 1.0`, `x + 0.0`, `x / 1.0`)."""
     index = FunctionIndex(fn) if index is None else index
     values = None  # _single_values(index), once a candidate needs it
     ints = None  # _int_names(fn), likewise
@@ -499,7 +500,29 @@ def find_no_effect(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> l
                         and any(same_tree(_through_locals(a, values), _through_locals(b, values))
                                 for a in left.args for b in right.args):
                     out.append(Finding("no_effect", node.lineno, _text(node)))
-    return out + _components_taken(index, values)
+    return out + _components_taken(index, values) + _identity_operations(index)
+
+
+# An operand that leaves the other as it is: `x * 1.0`, `x / 1.0`, `x + 0.0`, `x - 0.0`, `x ** 1.0`.
+_IDENTITY_ELEMENTS = {ast.Mult: 1, ast.Div: 1, ast.Pow: 1, ast.Add: 0, ast.Sub: 0}
+_RIGHT_ONLY = (ast.Div, ast.Pow, ast.Sub)  # `1.0 / x` and `0.0 - x` do something
+
+
+def _identity_operations(index: FunctionIndex) -> list[Finding]:
+    """Arithmetic with its operation's identity element as a literal operand (`200.0 * d - 1.0 * v`)."""
+    out = []
+    for node in index.of_kind(*_CHECKED_KINDS[0]):
+        if type(node) is not ast.BinOp:
+            continue
+        op = type(node.op)
+        unit = _IDENTITY_ELEMENTS.get(op)
+        if unit is None:
+            continue
+        sides = (node.right,) if op in _RIGHT_ONLY else (node.left, node.right)
+        # float literals only: `tid * 2 + 0` beside `tid * 2 + 1` is how index arithmetic is written
+        if any(type(side) is ast.Constant and type(side.value) is float and side.value == unit for side in sides):
+            out.append(Finding("no_effect", node.lineno, _text(node)))
+    return out
 
 
 _VECTOR_CONSTRUCTORS = {"vec2", "vec3", "vec4", "vector"}

@@ -46,7 +46,8 @@ def regularised_solve(site: Site, as_func: bool) -> None:
     with_det = w.rng.random() < 0.4
     core = Core(site, "solve_regularised", as_func and not with_det)
     lam = core.param("lam", "float32", site.knob(("lam", "reg", "damping"), (1.0, 1.5, 2.0)))
-    m = core.let("M", f"{core.param('a', f'mat{n}{n}', a_in)} + {lam} * {_identity(w, n)}")
+    shift = _identity(w, n) if lam == "1.0" else f"{lam} * {_identity(w, n)}"  # `1.0 * I` is I
+    m = core.let("M", f"{core.param('a', f'mat{n}{n}', a_in)} + {shift}")
     if w.rng.random() < 0.5:
         x = core.result(_matmul(w, f"wp.inverse({m})", core.param("b", f"vec{n}", b_in)), f"vec{n}")
     else:  # the inverse kept in a local, as when it is used again

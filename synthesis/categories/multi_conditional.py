@@ -101,6 +101,19 @@ def is_number(e: Expr) -> bool:
     return e.src.lstrip("-")[:1].isdigit()
 
 
+def times(c: Expr, x: str) -> str:
+    """`c * x` as people write it: `x` itself (without its enclosing parentheses) for a literal 1.0,
+    since `1.0 * v` computes nothing."""
+    if c.src not in ("1.0", "1"):
+        return f"{c.src} * {x}"
+    depth = 0
+    for k, ch in enumerate(x):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and k < len(x) - 1:
+            return x  # `(a) + (b)`: the parentheses do not enclose it all
+    return x[1:-1] if x.startswith("(") else x
+
+
 def minus(x: str, t: Expr) -> str:
     """`x - t` as people write it: `x + 0.5` for t = -0.5, `x` for t = 0."""
     if is_number(t):
@@ -186,7 +199,7 @@ def huber_loss(d: Draw) -> list[Result] | None:
     half = fmt_float(points[0] / 2) if is_number(delta) else f"0.5 * {delta.src}"
     loss = w.declare(w.fresh("loss"), ZERO, 0.5 * q.value.mag ** 2 + 1.0, None)
     branch(w, f"if {mag.src} <= {delta.src}:", (loss.src, f"0.5 * {r} * {r}"))
-    branch(w, "else:", (loss.src, f"{delta.src} * ({mag.src} - {half})"))
+    branch(w, "else:", (loss.src, times(delta, f"({mag.src} - {half})")))
     return [Result(loss, "loss")]
 
 
@@ -197,7 +210,7 @@ def activation(d: Draw) -> list[Result] | None:
     elu = d.rng.random() < 0.5
     # a leaky slope well below one (1.0 would be the identity); ELU's scale up to one
     alpha = d.threshold("alpha", d.rng.choice([0.5, 1.0] if elu else [0.01, 0.05, 0.1, 0.2, 0.25]))
-    below = f"{alpha.src} * (wp.exp({x}) - 1.0)" if elu else f"{alpha.src} * {x}"
+    below = times(alpha, f"(wp.exp({x}) - 1.0)") if elu else times(alpha, x)
     act = w.declare(w.fresh("act"), ZERO, q.value.mag, None)
     branch(w, f"if {x} > 0.0:", (act.src, x))
     branch(w, "else:", (act.src, below))
@@ -356,7 +369,7 @@ def contact_force(d: Draw) -> list[Result] | None:
     ke = d.threshold("stiffness", d.rng.choice([10.0, 50.0, 100.0, 200.0]))
     kd = d.threshold("damping", d.rng.choice([0.5, 1.0, 2.0, 5.0]))
     force = w.declare(w.fresh("force"), ZERO, ke.mag * depth.mag + kd.mag * vel.mag, None)
-    branch(w, f"if {depth.src} > 0.0:", (force.src, f"{ke.src} * {depth.src} - {kd.src} * {vel.src}"))
+    branch(w, f"if {depth.src} > 0.0:", (force.src, f"{ke.src} * {depth.src} - {times(kd, vel.src)}"))
     w.feature("penalty contact")
     return [Result(force, "force")]
 

@@ -25,6 +25,17 @@ from synthesis.spec import KernelSpec
 ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
 
 
+def _factor(text: str) -> str:
+    """`text` as a factor of a product: parenthesised where an operator outside any parentheses
+    binds less tightly than `*` or would regroup (`w * 1.0 / (1.0 + e)` reads as `(w * 1.0) / ...`)."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch == " " and text[k + 1:k + 2] in ("+", "-", "/"):
+            return f"({text})"
+    return text
+
+
 def _add(w: KernelWriter, acc: str, term: str) -> None:
     """`acc += term`, or `acc = acc + term`: both spellings are common."""
     w.emit(f"{acc} += {term}" if w.rng.random() < 0.6 else f"{acc} = {acc} + {term}")
@@ -96,7 +107,7 @@ def dense_layer(w: KernelWriter) -> None:
             w.emit(f"{_temp(w, 'h')} = {value}")
             value = _temp(w, "h")
         if reduce:
-            _add(w, y.src, f"{head}[{o}] * {value}")
+            _add(w, y.src, f"{head}[{o}] * {_factor(value)}")
         else:
             w.emit(f"{out}[{w.tid_names[0]}, {o}] = {value}")
             w.note_bound(out, mag)
@@ -309,7 +320,7 @@ def cell_quadrature(w: KernelWriter) -> None:
         if rule == "trapezoid":
             factors = [f"(0.5 if {ix} == 0 or {ix} == {m} else 1.0)" for ix in idx]
             w.emit(f"{weight} = {' * '.join(factors)}")
-            _add(w, total.src, f"{weight} * {value}")
+            _add(w, total.src, f"{weight} * {_factor(value)}")
         else:
             _add(w, total.src, value)
     _output(w, w.rng.choice(["integral_out", "cell_mass", "flux"]),

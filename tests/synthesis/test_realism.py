@@ -77,6 +77,9 @@ PLANTED = [
      "x = a[tid]\nm = wp.max(x, 0.5)\nout[tid] = wp.max(m, b[tid]) + x"),
     ("no_effect", "out[tid] = wp.floor(float(tid)) * a[tid]", "out[tid] = wp.floor(a[tid] * 4.0) * b[tid]"),
     ("no_effect", "f = wp.floor(a[tid])\nout[tid] = wp.ceil(f) + b[tid]", "f = wp.floor(a[tid])\nout[tid] = wp.ceil(f * 0.5) + b[tid]"),
+    ("no_effect", "out[tid] = 2.0 * a[tid] - 1.0 * b[tid]", "out[tid] = 2.0 * a[tid] - 0.5 * b[tid]"),
+    ("no_effect", "out[tid] = (a[tid] + 0.0) * b[tid]", "out[tid] = (a[tid] + 0.5) * b[tid]"),
+    ("no_effect", "out[tid] = a[tid] / 1.0 + b[tid]", "out[tid] = 1.0 / a[tid] + b[tid]"),
     # a value added and subtracted, also through locals
     ("cancelling_terms", "x = a[tid] + b[tid]\nout[tid] = x - a[tid]", "x = a[tid] + b[tid]\nout[tid] = x - b[tid] * 2.0"),
     ("cancelling_terms", "e = a[tid] + scale\nd = a[tid] + b[tid]\nout[tid] = e - d",
