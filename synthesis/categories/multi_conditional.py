@@ -406,8 +406,8 @@ def stick_slip_friction(d: Draw) -> list[Result] | None:
     k = d.rng.choice([1.0, 2.0, 4.0])
     f = w.declare(w.fresh("friction"), ZERO, 8.0, None)
     branch(w, f"if {speed.src} > {stick.src}:", (f.src, f"-{mu.src} * {vel.src} / {speed.src}"))
-    if not is_number(mu):
-        viscous = f"-{fmt_float(k)} * {mu.src} * {vel.src}"
+    if not is_number(mu):  # `-1.0 * mu * v` is `-mu * v`
+        viscous = f"-{mu.src} * {vel.src}" if k == 1.0 else f"-{fmt_float(k)} * {mu.src} * {vel.src}"
     else:
         viscous = f"-{vel.src}" if k * float(mu.src) == 1.0 else f"{fmt_float(-k * float(mu.src))} * {vel.src}"
     branch(w, "else:", (f.src, viscous))
