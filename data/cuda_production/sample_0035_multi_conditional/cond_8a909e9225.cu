@@ -37,7 +37,7 @@ __global__ void cond_8a909e9225(
     if (speed2 > 0.25f) {
         friction3 = -mu * velocity_v / speed2;
     } else {
-        friction3 = -1.0f * mu * velocity_v;
+        friction3 = -mu * velocity_v;
     }
     float mag4 = fabsf(a_v);
     float loss5 = 0.0f;

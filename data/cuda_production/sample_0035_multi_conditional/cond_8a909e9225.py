@@ -16,7 +16,7 @@ def cond_8a909e9225(a: wp.array(dtype=float), velocity: wp.array(dtype=wp.float3
     if speed2 > 0.25:
         friction3 = -mu * velocity_v / speed2
     else:
-        friction3 = -1.0 * mu * velocity_v
+        friction3 = -mu * velocity_v
     mag4 = wp.abs(a_v)
     loss5 = float(0.0)
     if mag4 <= 1.5:
