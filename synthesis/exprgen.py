@@ -30,6 +30,7 @@ import numpy as np
 
 from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.naming import fresh_name
 from synthesis.normalize import ast_walk, parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
@@ -716,8 +717,10 @@ class KernelWriter:
         self.loop_ranges[name] = values
 
     def fresh(self, prefix: str = "v") -> str:
+        """A new local's name: numbered now, given its plain form once the module is whole
+        (synthesis.naming.plain_names)."""
         self.counter += 1
-        return f"{prefix}{self.counter}"
+        return fresh_name(prefix, self.counter)
 
     def assign(self, value: Expr, prefix: str = "v") -> Expr:
         """`name = value` for a fresh name; a bare name or literal is returned as is (no `v2 = v1`)."""

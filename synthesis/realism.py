@@ -50,7 +50,7 @@ from synthesis.normalize import ast_dump, ast_walk, child_fields, parse_expressi
 SOURCE_PATTERNS = ("same_operands", "literal_only", "constant_condition", "dead_value", "self_assign",
                    "helper_passthrough", "helper_unused_param", "undone_operation", "no_effect",
                    "cancelling_terms", "foldable_constants", "redundant_branch", "invariant_loop")
-FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read")
+FIGURES = ("repeated_load", "non_own_read", "neighbour_read", "gather_read", "unrelated_outputs")
 OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
 # Calls that build a value from literals rather than compute one (`float(0.0)` is Warp's idiom for a
@@ -1136,7 +1136,63 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
         elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast_walk(p)):
             kinds["neighbour_read"] = 1
     kinds["repeated_load"] = int(any(c >= 3 for c in loads.values()))
+    kinds["unrelated_outputs"] = int(len(output_groups(fn)) >= 2)
     return kinds
+
+
+def output_groups(fn: ast.FunctionDef) -> list[set[str]]:
+    """The function's writes (stores into arrays or struct fields, atomics) grouped by the parameters
+    they depend on: two writes share a group when their dependencies share a parameter, directly or
+    through other writes. One group is one computation; two or more are unrelated computations side by
+    side in one kernel (a clip of one input beside a loss of another). A value's dependencies include
+    the conditions and loop bounds it is computed under; the thread index and module names are no
+    parameter, so a guard `if tid >= n: return` joins nothing."""
+    params = {a.arg for a in fn.args.args}
+    deps: dict[str, set[str]] = {}
+
+    def reads(node: ast.AST | None) -> set[str]:
+        out: set[str] = set()
+        if node is not None:
+            for n in ast_walk(node):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    out |= deps.get(n.id, {n.id} & params)
+        return out
+
+    writes: list[set[str]] = []
+
+    def walk(stmts: list[ast.stmt], context: set[str]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                value = reads(stmt.value) | context
+                for target in targets:
+                    names = target.elts if isinstance(target, ast.Tuple) else [target]
+                    for t in names:
+                        if isinstance(t, ast.Name):
+                            keep = deps.get(t.id, set()) if isinstance(stmt, ast.AugAssign) or t.id in deps else set()
+                            deps[t.id] = keep | value
+                        else:  # a store into an array element or a field: a write
+                            writes.append(value | reads(t))
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                writes.append(reads(stmt.value) | context)  # wp.atomic_add(...), wp.tile_store(...)
+            elif isinstance(stmt, ast.If):
+                inner = reads(stmt.test) | context
+                walk(stmt.body, inner)
+                walk(stmt.orelse, inner)
+            elif isinstance(stmt, (ast.For, ast.While)):
+                inner = reads(stmt.iter if isinstance(stmt, ast.For) else stmt.test) | context
+                if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
+                    deps[stmt.target.id] = inner
+                for _ in range(2):  # a second pass: what a trip leaves for the next
+                    walk(stmt.body, inner)
+
+    walk(fn.body, set())
+    groups: list[set[str]] = []
+    for write in writes:
+        joined = [g for g in groups if g & write]
+        merged = set(write).union(*joined)
+        groups = [g for g in groups if not g & write] + [merged]
+    return groups
 
 
 # ---- launch-constant conditions -----------------------------------------------------------------

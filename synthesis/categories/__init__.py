@@ -1,6 +1,7 @@
 """The kernel categories and `generate(category, seed)`, a pure function of its arguments."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 
@@ -20,6 +21,7 @@ from synthesis.categories import (
     transform,
     vector,
 )
+from synthesis.naming import plain_names
 from synthesis.realism import find_patterns
 from synthesis.spec import KernelSpec
 from synthesis.warp_hazards import global_first_read_in_branch
@@ -93,6 +95,7 @@ def generate(category: str, seed: int) -> KernelSpec:
     for redraw in range(MAX_REDRAWS + 1):
         rng = DrawRandom(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
         spec = module.generate(rng, name, seed)
+        spec = dataclasses.replace(spec, source=plain_names(spec.source))
         if global_first_read_in_branch(spec.source) is not None:
             continue
         if not find_patterns(spec.source):

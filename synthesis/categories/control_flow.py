@@ -190,7 +190,8 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     bound = _bound(w, ["max_steps", "horizon", "window"], width)
     op = w.rng.choice([">", "<"])
     t = fmt_float(w.rng.choice([0.5, 1.0]) * (1 if op == ">" else -1))
-    found = w.declare(w.fresh("first"), Expr(str(width), "int32", float(width), 0, lit=True), float(width), 0)
+    # where no element qualifies, the loop's bound: the literal, or the parameter that holds it
+    found = w.declare(w.fresh("first"), Expr(bound, "int32", float(width), 0, lit=bound.isdigit()), float(width), 0)
     with w.block(f"for k in range({bound}):"):
         with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})] {op} {t}:"):
             w.emit(f"{found.src} = k")
@@ -283,6 +284,10 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.15:
         early_return(w)
     for form in rng.sample(list(LOOP_FORMS), rng.choice([1, 2, 2, 3, 3])):
-        for result in LOOP_FORMS[form](w, loads):
+        # A later loop reads, most times, only inputs an earlier one read: the loops of a kernel
+        # work on one signal (its filtered value, its running maximum), not on one input each.
+        body = "\n".join(w.lines)
+        read = [n for n in loads if f"{n}[" in body]
+        for result in LOOP_FORMS[form](w, read if read and rng.random() < 0.85 else loads):
             w.store(w.add_array(result.hint, result.value.type, "output"), result.value)
     return w.finish("Control-flow kernel")

@@ -44,21 +44,28 @@ class Draw:
     def __init__(self, w: KernelWriter, loads: list[str]) -> None:
         self.w, self.loads = w, loads
         self.named: dict[str, str] = {}  # role hint ("vel") -> the array a form added for it
+        self.used: list[str] = []  # the generic inputs forms have read, in order
 
     @property
     def rng(self) -> random.Random:
         return self.w.rng
 
-    def input(self, hint: str, low: float = -2.0, high: float = 2.0) -> Expr:
-        """The thread's element of the input named for `hint` (added once, shared by the forms)."""
-        if hint not in self.named:
-            self.named[hint] = self.w.add_array(hint, "float32", "input", low=low, high=high, grid_bits=10)
-        return self.w.load(self.named[hint])
+    def input(self, hint: str, role: str | None = None, low: float = -2.0, high: float = 2.0) -> Expr:
+        """The thread's element of the input for `role` (default `hint`), named for `hint` by the first
+        form that asks: the forms of a kernel share it (one field, one position, one velocity)."""
+        role = role or hint
+        if role not in self.named:
+            self.named[role] = self.w.add_array(hint, "float32", "input", low=low, high=high, grid_bits=10)
+        return self.w.load(self.named[role])
 
     def quantity(self, kinds: tuple[str, ...] = ("value", "magnitude", "difference"), prefix: str = "diff") -> Quantity:
-        """One of the generic inputs, its magnitude, or the difference of two (named first)."""
+        """One of the generic inputs, its magnitude, or the difference of two (named first). A later
+        form reads, most times, an input an earlier one read: a kernel's branches work on one
+        quantity (a value clipped, its dead zone, its loss), not on one unrelated input each."""
         rng, w = self.rng, self.w
-        name = rng.choice(self.loads)
+        name = rng.choice(self.used if self.used and rng.random() < 0.85 else self.loads)
+        if name not in self.used:
+            self.used.append(name)
         first, spec = w.load(name), w.arg(name)
         kinds = tuple(k for k in kinds if k != "difference" or len(self.loads) > 1)
         kind = rng.choice(kinds)
@@ -327,7 +334,7 @@ def upwind_difference(d: Draw) -> list[Result] | None:
     """First-order upwind advection: the one-sided difference on the side the flow comes from."""
     w = d.w
     axis = d.rng.randrange(len(w.dim))
-    field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]))
+    field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]), "field")
     name = field.src.rsplit("_v", 1)[0]
     vel = d.input("vel")
     left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
@@ -344,7 +351,7 @@ def minmod_slope(d: Draw) -> list[Result] | None:
     """The minmod slope limiter: zero at an extremum, else the one-sided slope of least magnitude."""
     w = d.w
     axis = d.rng.randrange(len(w.dim))
-    field = d.input(d.rng.choice(["u", "phi", "rho", "q"]))
+    field = d.input(d.rng.choice(["u", "phi", "rho", "q"]), "field")
     name = field.src.rsplit("_v", 1)[0]
     left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
     dl = w.assign(Expr(f"{field.src} - {left.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dl")
@@ -362,7 +369,7 @@ def minmod_slope(d: Draw) -> list[Result] | None:
 def contact_force(d: Draw) -> list[Result] | None:
     """A penalty contact: a spring-damper force while a body is below the ground, zero above it."""
     w = d.w
-    height, vel = d.input(d.rng.choice(["height", "pos_y", "y"])), d.input("vel")
+    height, vel = d.input(d.rng.choice(["height", "pos_y", "y"]), "position"), d.input("vel")
     ground = d.threshold("ground", d.rng.choice([-1.0, -0.5, 0.0, 0.5]))
     below = f"-{height.src}" if is_number(ground) and float(ground.src) == 0.0 else f"{ground.src} - {height.src}"
     depth = w.assign(Expr(below, "float32", ground.mag + height.mag, height.q, atom=False), prefix="depth")
@@ -378,7 +385,7 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
     """One explicit step `x + dt * v`, reflected at the walls lower and upper, the velocity reversed
     (and scaled by a restitution below one) where it hits."""
     w = d.w
-    pos, vel = d.input(d.rng.choice(["pos", "x", "px"])), d.input("vel")
+    pos, vel = d.input(d.rng.choice(["pos", "x", "px"]), "position"), d.input("vel")
     dt = d.rng.choice([0.125, 0.25, 0.5])
     lo, hi = d.rng.choice([(-1.5, 1.5), (-1.0, 1.0), (-1.75, 1.25), (-1.25, 1.75)])
     lower, upper = d.thresholds(("lower", "upper"), (lo, hi))
@@ -399,7 +406,7 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
 def stick_slip_friction(d: Draw) -> list[Result] | None:
     """Coulomb friction `-mu * v / |v|` while sliding; below the stick speed, a viscous `-k * v`."""
     w = d.w
-    vel = d.input(d.rng.choice(["vel", "velocity", "speed_in"]))
+    vel = d.input(d.rng.choice(["vel", "velocity", "speed_in"]), "vel")
     speed = w.assign(Expr(f"wp.abs({vel.src})", "float32", vel.mag, vel.q), prefix="speed")
     stick = d.threshold("v_stick", d.rng.choice([0.25, 0.5]))
     mu = d.threshold("mu", d.rng.choice([0.3, 0.5, 0.75]))
@@ -442,21 +449,31 @@ _SELF_NAMED = {"activation", "spline weight", "upwind difference", "minmod slope
                "reflecting walls", "stick-slip friction"}
 
 
+def _physical(form: str) -> bool:
+    """Whether a form models a field or a body (its own named inputs: u, vel, pos) rather than shaping
+    the kernel's generic inputs. A kernel holds forms of one kind: a contact force and the friction
+    on one body's velocity, or a value clipped and its loss, not a contact force beside a clip of
+    something else."""
+    return PIECEWISE_FORMS[form].min_loads == 0
+
+
 def draw_pieces(draw: Draw, count: int, forms: tuple[str, ...] | None = None) -> list[list[Result]]:
     """Up to `count` forms (of `forms`, default all) built into the kernel, in random order, each
     named in its features; a form the kernel cannot hold (too few inputs, no room for a threshold)
     is passed over."""
     names = list(forms or PIECEWISE_FORMS)
     pieces: list[list[Result]] = []
+    family = None  # the first form's: later ones work on what it works on (see _physical)
     for form in draw.rng.sample(names, len(names)):
         if len(pieces) >= count:
             break
         entry = PIECEWISE_FORMS[form]
-        if entry.min_loads > len(draw.loads):
+        if entry.min_loads > len(draw.loads) or family is not None and _physical(form) != family:
             continue
         built = entry.build(draw)
         if built:
             pieces.append(built)
+            family = _physical(form)
             if form not in _SELF_NAMED:
                 draw.w.feature(form)
     return pieces

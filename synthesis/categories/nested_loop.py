@@ -379,7 +379,7 @@ def neighbourhood_filter(w: KernelWriter) -> None:
         gy = w.declare(w.fresh("gy"), ZERO, 4.0, None)
     elif op == "morphology":
         dilate = w.rng.random() < 0.5
-        best = w.declare(w.fresh("peak" if dilate else "floor"), Expr("-1.0e30" if dilate else "1.0e30", "float32",
+        best = w.declare(w.fresh("peak" if dilate else "trough"), Expr("-1.0e30" if dilate else "1.0e30", "float32",
                                                                          1.0e30, None, lit=True), 1.0, 10)
     else:
         acc = w.declare(w.fresh("acc"), ZERO, float(side * side), None)

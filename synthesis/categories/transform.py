@@ -24,6 +24,13 @@ POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
 VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
 FRAME_NAMES = ["body_q", "frames", "poses", "X_wb"]
 ROT_NAMES = ["rot", "orient", "quats", "body_rot"]
+# The local holding a vec3 input's element, by the input's name: `p = points[tid]`, `w = omega[tid]`.
+LOCAL_NAMES = {
+    "points": "p", "x_local": "x", "verts": "p", "offsets": "r", "anchors": "p",
+    "vel": "v", "v_local": "v", "dirs": "d", "forces": "f", "normals": "n",
+    "omega": "w", "ang_vel": "w", "w_body": "w", "body_w": "w",
+    "torque": "tau", "tau": "t", "impulse": "j", "r_com": "r", "arm": "r",
+}
 
 
 # |quat_rotate(q, v)| per component <= |q|^2 |v| <= 4 * sqrt(3) * max|v_i| for q in [-1, 1]^4.
@@ -49,6 +56,14 @@ class Rigid:
         n = rng.choice([64, 100, 128, 256, 500])
         self.w = RichKernelWriter(rng, name, "transform", seed, (n,))
         self.vec_outputs = 0
+        # What a body leaves for the next one (a kernel's bodies work on one thing: the points one
+        # moves to world space are the points the next one tests against a plane): the frame, the
+        # rotation and the world-space point drawn or computed so far.
+        self.shared_frame: Expr | None = None
+        self.shared_rotation: Expr | None = None
+        self.shared_point: Expr | None = None
+        self.shared_dt: Expr | None = None
+        self.weights: str | None = None  # the per-element weight array, once one is drawn
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
         name = self.unique_local(name)
@@ -72,6 +87,13 @@ class Rigid:
         `per_thread` leaves out the by-value frame, for a result that would otherwise depend on
         by-value arguments only (every thread writing the same transform).
         """
+        shared = self.shared_frame
+        if shared is not None and not (per_thread and any(a.name == shared.src for a in self.w.args)):
+            return shared
+        self.shared_frame = self._new_frame(per_thread)
+        return self.shared_frame
+
+    def _new_frame(self, per_thread: bool) -> Expr:
         w, rng = self.w, self.rng
         how = rng.choice(["gather", "own", "build"] if per_thread else ["gather", "own", "value", "build"])
         if how == "value":
@@ -96,7 +118,13 @@ class Rigid:
         return self.local("X", f"{frames}[tid]", "transform", 1.0)
 
     def rotation(self) -> Expr:
-        """A unit quaternion (or one of length close to 1), from one of Warp's constructors."""
+        """A unit quaternion (or one of length close to 1), from one of Warp's constructors; the
+        kernel's rotation where an earlier body drew or computed one."""
+        if self.shared_rotation is None:
+            self.shared_rotation = self._new_rotation()
+        return self.shared_rotation
+
+    def _new_rotation(self) -> Expr:
         w, rng = self.w, self.rng
         how = rng.choice(["array", "axis_angle", "rpy", "value"])
         if how == "array":
@@ -127,39 +155,58 @@ class Rigid:
             return f"wp.radians({deg}[tid])"
         if how == "rate":
             omega = w.add_array(rng.choice(["omega", "rate", "spin"]), "float32", "input", low=-4.0, high=4.0)
-            dt = w.add_constant(rng.choice(["DT", "TIME_STEP", "FRAME_DT"]), grid_value(rng, 0.0625, 0.5))
+            dt = self.time_step(["DT", "TIME_STEP", "FRAME_DT"], grid_value(rng, 0.0625, 0.5))
             return f"{omega}[tid] * {dt.src}"
         theta = w.add_array(rng.choice(["theta", "angle", "phi"]), "float32", "input", low=-3.0, high=3.0)
         return f"{theta}[tid]"
 
     def vec_input(self, names: list[str], low: float = -1.0, high: float = 1.0, grid_bits: int = 10) -> Expr:
-        arr = self.w.add_array(self.rng.choice(names), "vec3", "input", low=low, high=high, grid_bits=grid_bits)
-        return self.local(self.rng.choice(["p", "v", "r"]), f"{arr}[tid]", "vec3", max(abs(low), high), grid_bits)
+        """The thread's element of a new vec3 input, in a local named as a physicist would (LOCAL_NAMES)."""
+        hint = self.rng.choice(names)
+        arr = self.w.add_array(hint, "vec3", "input", low=low, high=high, grid_bits=grid_bits)
+        return self.local(LOCAL_NAMES[hint], f"{arr}[tid]", "vec3", max(abs(low), high), grid_bits)
 
-    def store_vec(self, value: Expr, hint: list[str]) -> None:
+    def time_step(self, names: list[str], value: float) -> Expr:
+        """The kernel's time step: one module constant, however many bodies step with it."""
+        if self.shared_dt is None:
+            self.shared_dt = self.w.add_constant(self.rng.choice(names), value)
+        return self.shared_dt
+
+    def point(self, low: float = -1.0, high: float = 1.0, grid_bits: int = 10) -> Expr:
+        """The kernel's point: one an earlier body moved to world space, else a new input."""
+        if self.shared_point is None:
+            self.shared_point = self.vec_input(POINT_NAMES, low, high, grid_bits)
+        return self.shared_point
+
+    def store_vec(self, value: Expr, hint: list[str], point: bool = False) -> None:
+        """Store a vec3: a point (shifted, at times, by a frame origin passed by value) or a vector, a
+        force or velocity (weighted, at times, per element); under a name no other output has."""
         if value.type == "vec3" and self.rng.random() < 0.4:
-            # Weighted per element (a per-body weight array) or shifted by a frame origin passed by value.
-            if self.rng.random() < 0.5:
+            if point:
                 origin = self.w.add_value(self.rng.choice(["origin", "offset", "shift"]), "vec3",
                                           grid_tuple(self.rng, 3, -1.0, 1.0))
                 value = Expr(f"{value.operand()} + {origin.src}", "vec3", value.mag + 1.0, None, atom=False)
                 self.w.feature("offset by a by-value origin")
             else:
-                weights = self.w.add_array(self.rng.choice(["weights", "gain", "scale"]), "float32", "input",
-                                           low=0.0, high=2.0)
-                self.w.unused.remove(weights)
+                weights = self.weights
+                if weights is None:
+                    weights = self.weights = self.w.add_array(self.rng.choice(["weights", "gain", "scale"]), "float32",
+                                                              "input", low=0.0, high=2.0)
+                    self.w.unused.remove(weights)
                 value = Expr(f"{weights}[tid] * {value.operand()}", "vec3", value.mag * 2.0, None, atom=False)
                 self.w.feature("weighted per element")
-        out = self.w.add_array(self.rng.choice(hint), value.type, "output")
+        taken = {a.name for a in self.w.args}
+        out = self.w.add_array(self.rng.choice([h for h in hint if h not in taken] or hint), value.type, "output")
         self.w.store(out, value)
 
 
 # ---- the kernels' bodies ---------------------------------------------------------------------
 def move_points(r: Rigid) -> None:
     X = r.frame()
-    p = r.vec_input(POINT_NAMES)
-    mag = ROTATION_GAIN * p.mag + 2.0
+    p = r.point()
+    mag = ROTATION_GAIN * p.mag + max(X.mag, 2.0)
     world = r.local("p_world", f"wp.transform_point({X.src}, {p.src})", "vec3", mag)
+    r.shared_point = world
     r.w.feature("transform_point")
     if r.rng.random() < 0.5:
         v = r.vec_input(VEC_NAMES)
@@ -168,9 +215,9 @@ def move_points(r: Rigid) -> None:
         if r.rng.random() < 0.5:
             r.store_vec(vw, ["v_out", "world_vel", "dir_out"])
         else:
-            world = Expr(f"{world.src} + {vw.src} * {r.w.add_constant('DT', grid_value(r.rng, 0.0625, 0.25)).src}",
+            world = Expr(f"{world.src} + {vw.src} * {r.time_step(['DT'], grid_value(r.rng, 0.0625, 0.25)).src}",
                          "vec3", mag + vw.mag, None, atom=False)
-    r.store_vec(world, ["out", "x_world", "world_points", "p_out"])
+    r.store_vec(world, ["out", "x_world", "world_points", "p_out"], point=True)
 
 
 def compose(r: Rigid) -> None:
@@ -185,16 +232,18 @@ def compose(r: Rigid) -> None:
         out = r.w.add_array(r.rng.choice(["out", "body_q_out", "world_frames"]), "transform", "output")
         r.w.store(out, Y)
     elif how == "inverse":
-        p = r.vec_input(POINT_NAMES)
+        p = r.point()
         inv = r.local("X_inv", f"wp.transform_inverse({Y.src})", "transform", 64.0)
         r.w.feature("transform_inverse")
-        r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "out", "p_local"])
+        r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "out", "p_local"],
+                    point=True)
     else:
         t = r.local("t", f"wp.transform_get_translation({Y.src})", "vec3", 16.0)
         q = r.local("rq", f"wp.transform_get_rotation({Y.src})", "quat", 4.0)
         r.store_vec(Expr(f"wp.quat_rotate({q.src}, {t.src})", "vec3", 64.0, None), ["out", "rotated"])
         qa = r.w.add_array("q_out", "quat", "output")
         r.w.store(qa, q)
+    r.shared_frame = Y  # a later body works in the child frame
 
 
 def rotate(r: Rigid) -> None:
@@ -206,7 +255,7 @@ def rotate(r: Rigid) -> None:
     if r.rng.random() < 0.5:
         g = r.w.add_value(r.rng.choice(["gravity", "g", "accel"]), "vec3", (0.0, grid_value(r.rng, -10.0, -1.0), 0.0)
                           if r.rng.random() < 0.5 else grid_tuple(r.rng, 3, -2.0, 2.0))
-        dt = r.w.add_constant(r.rng.choice(["DT", "STEP"]), grid_value(r.rng, 0.0625, 0.25))
+        dt = r.time_step(["DT", "STEP"], grid_value(r.rng, 0.0625, 0.25))
         out = Expr(f"{out.src} + {g.src} * {dt.src}", "vec3", out.mag + g.mag * dt.mag, None, atom=False)
     r.store_vec(out, ["v_out", "out", "rotated"])
 
@@ -215,12 +264,13 @@ def integrate_orientation(r: Rigid) -> None:
     """q' = normalize(q + 0.5 dt * quat(w, 0) * q): stays close to unit length for small dt."""
     rot = r.w.add_array(r.rng.choice(ROT_NAMES), "quat", r.rng.choice(["input", "inout"]), low=-1.0, high=1.0)
     q = r.local("q", f"wp.normalize({rot}[tid])", "quat", 1.0)
-    omega = r.vec_input(["omega", "ang_vel", "w"])
-    dt = r.w.add_constant(r.rng.choice(["DT", "SUBSTEP"]), r.rng.choice([0.0625, 0.125]))
+    omega = r.vec_input(["omega", "ang_vel", "body_w"])
+    dt = r.time_step(["DT", "SUBSTEP"], r.rng.choice([0.0625, 0.125]))
     dq = r.local("dq", f"wp.quat({omega.src}, 0.0) * {q.src}", "quat", 4.0)
     spelled = r.rng.choice(["wp.normalize({q} + {dq} * (0.5 * {dt}))", "wp.normalize({q} + 0.5 * {dt} * {dq})"])
     q_new = r.local("q_new", spelled.format(q=q.src, dq=dq.src, dt=dt.src), "quat", 1.0)
     r.w.feature("orientation integration")
+    r.shared_rotation = q_new  # a later body rotates by the new orientation
     if r.w.arg(rot).role == "inout":
         r.w.store(rot, q_new)
     else:
@@ -269,19 +319,19 @@ def inertia(r: Rigid) -> None:
 
 def falloff(r: Rigid) -> None:
     """A force scaled by smoothstep of the distance to a by-value centre, with length_sq and **."""
-    p = r.vec_input(POINT_NAMES, -2.0, 2.0, grid_bits=8)  # |d|^2 stays exact: sqrt sees no rounding
+    p = r.point(-2.0, 2.0, grid_bits=8)  # a drawn point keeps |d|^2 exact: sqrt sees no rounding
     center = r.w.add_value(r.rng.choice(["center", "origin", "target"]), "vec3", grid_tuple(r.rng, 3, -1.0, 1.0))
     radius = r.w.add_constant(r.rng.choice(["RADIUS", "FALLOFF", "RANGE"]), grid_value(r.rng, 1.0, 3.0))
-    d = r.local("d", f"{p.src} - {center.src}", "vec3", 3.0, 10)
+    d = r.local("d", f"{p.src} - {center.src}", "vec3", p.mag + 1.0, 10 if p.q is not None else None)
     if r.rng.random() < 0.5:
-        dist = r.local("dist", f"wp.sqrt(wp.length_sq({d.src}))", "float32", 6.0)
+        dist = r.local("dist", f"wp.sqrt(wp.length_sq({d.src}))", "float32", 2.0 * d.mag)
     else:
-        dist = r.local("dist", f"wp.length({d.src})", "float32", 6.0)
+        dist = r.local("dist", f"wp.length({d.src})", "float32", 2.0 * d.mag)
     wgt = r.local("wgt", f"1.0 - wp.smoothstep(0.0, {radius.src}, {dist.src})", "float32", 1.0)
     r.w.feature("smoothstep falloff")
     strength = r.w.add_scalar(r.rng.choice(["strength", "k", "stiffness"]), "float32", grid_value(r.rng, 0.5, 4.0))
     expo = r.rng.choice(["{w} ** 2.0", "{w} * {w}", "{w}"]).format(w=wgt.src)
-    f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * 3.0, None, atom=False)
+    f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * d.mag, None, atom=False)
     if r.rng.random() < 0.5:  # a spring-damper: the velocity damped against
         vel = r.vec_input(VEC_NAMES[:2], -2.0, 2.0)
         damping = r.w.add_scalar(r.rng.choice(["damping", "kd"]), "float32", grid_value(r.rng, 0.125, 1.0))
@@ -302,37 +352,57 @@ def plane_contact(r: Rigid) -> None:
         "normal = wp.vec3(plane.x, plane.y, plane.z)\n    return wp.dot(normal, p) + plane.w",
     ])
     w.add_helper(f"@wp.func\ndef {name}(plane: wp.vec4, p: wp.vec3) -> float:\n    {body}", name)
-    p = r.vec_input(POINT_NAMES, -2.0, 2.0, grid_bits=8)
-    depth = r.local("depth", f"wp.min({name}({plane.src}, {p.src}), 0.0)", "float32", 8.0)
+    p = r.point(-2.0, 2.0, grid_bits=8)
+    depth = r.local("depth", f"wp.min({name}({plane.src}, {p.src}), 0.0)", "float32", 3.0 * p.mag + 2.0)
     k = w.add_constant(rng.choice(["CONTACT_KE", "STIFFNESS", "KE"]), grid_value(rng, 1.0, 8.0))
     normal = f"wp.vec3({plane.src}[0], {plane.src}[1], {plane.src}[2])"
     w.feature("plane contact (vec4 helper)")
-    r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * 8.0, None, atom=False),
+    r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * depth.mag, None, atom=False),
                 ["contact_force", "f_contact", "out"])
 
 
 def point_velocity(r: Rigid) -> None:
-    """Velocity of body points: v + w x r, with the cross product as a skew matrix (wp.mat33)."""
+    """Velocity of body points: v + w x r, with the cross product as a skew matrix (wp.mat33). The arm
+    from the body's origin to a point an earlier body moved to world space, or an input."""
     w, rng = r.w, r.rng
     omega = r.vec_input(["omega", "ang_vel", "w_body"])
-    arm = r.vec_input(["r_com", "arm", "offsets"], -2.0, 2.0)
+    if r.shared_point is not None and r.shared_frame is not None:
+        origin = f"wp.transform_get_translation({r.shared_frame.src})"
+        arm = r.local("arm", f"{r.shared_point.src} - {origin}", "vec3", r.shared_point.mag + r.shared_frame.mag)
+        w.feature("moment arm from the body origin")
+    else:
+        arm = r.vec_input(["r_com", "arm", "offsets"], -2.0, 2.0)
     o = omega.src
     if rng.random() < 0.6:
         W = r.local("W", f"wp.mat33(0.0, -{o}[2], {o}[1], {o}[2], 0.0, -{o}[0], -{o}[1], {o}[0], 0.0)", "mat33", 1.0)
         w.feature("skew matrix (wp.mat33)")
-        rel = Expr(f"{W.src} * {arm.src}", "vec3", 4.0, None, atom=False)
+        rel = Expr(f"{W.src} * {arm.src}", "vec3", 2.0 * arm.mag, None, atom=False)
     else:
-        rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 4.0, None)
+        rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 2.0 * arm.mag, None)
     v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
-    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", 6.0, None, atom=False), ["v_point", "out", "vel_out"])
+    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", rel.mag + 2.0, None, atom=False), ["v_point", "out", "vel_out"])
 
 
 BODIES = [move_points, compose, rotate, integrate_orientation, inertia, falloff, plane_contact, point_velocity]
+# Bodies that work on one thing, in order: each later one takes what an earlier one left (the world
+# points, the frame, the rotation; see Rigid.shared_*), as one kernel of a simulator's step does.
+CHAINS = [
+    (move_points, plane_contact),  # body points to world space, then their contact with the ground
+    (move_points, falloff),  # ... then a force field's pull on them
+    (move_points, point_velocity),  # ... then their velocity, v + w x (p - origin)
+    (move_points, plane_contact, point_velocity),
+    (compose, move_points),  # a child frame from its parent, then points through it
+    (compose, move_points, plane_contact),
+    (integrate_orientation, rotate),  # a new orientation, then a vector rotated by it
+    (rotate, inertia),  # one orientation for a rotated vector and the torque's frame
+    (falloff, plane_contact),  # two forces on the same points
+]
 
 
 def generate(rng: random.Random, name: str, seed: int):
     r = Rigid(rng, name, seed)
-    for body in rng.sample(BODIES, rng.choice([1, 2, 2, 3])):
+    bodies = (rng.choice(BODIES),) if rng.random() < 0.35 else rng.choice(CHAINS)
+    for body in bodies:
         body(r)
     if rng.random() < 0.4:
         r.w.option("enable_backward", "False")

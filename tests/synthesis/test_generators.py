@@ -157,15 +157,15 @@ def test_piecewise_chains_test_one_quantity_against_ordered_thresholds():
 
 # Each float parameter of scalar_param, by name: the one statement shape that uses it.
 PARAMETER_USES = {
-    "scale": r"scaled\d+ = scale \* ", "gain": r"response\d+ = gain \* .+ \+ bias$", "bias": r"\+ bias$",
-    "offset": r"centered\d+ = .+ - offset$", "weight": r"blended\d+ = (\w+) \+ weight \* \(\w+ - \1\)$",
-    "alpha": r"combined\d+ = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
-    "threshold": r"(kept\d+ = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess\d+ = wp\.max\(\w+ - threshold, 0\.0\))$",
-    "eps": r"soft_(sign\d+ = (\w+) / wp\.sqrt\(\2 \* \2 \+ eps\)|abs\d+ = wp\.sqrt\((\w+) \* \3 \+ eps\))$",
-    "hi": r"limited\d+ = wp\.clamp\(\w+, lo, hi\)$", "lo": r"limited\d+ = wp\.clamp\(\w+, lo, hi\)$",
-    "mean": r"z\d+ = \(\w+ - mean\) / std$", "std": r"z\d+ = \(\w+ - mean\) / std$",
-    "freq": r"wave\d+ = wp\.sin\(freq \* \w+ \+ phase\)$", "phase": r"wave\d+ = wp\.sin\(freq \* \w+ \+ phase\)$",
-    "temperature": r"p\d+ = 1\.0 / \(1\.0 \+ wp\.exp\(-\w+ / temperature\)\)$",
+    "scale": r"scaled(?:\d+|_val)? = scale \* ", "gain": r"response(?:\d+|_val)? = gain \* .+ \+ bias$", "bias": r"\+ bias$",
+    "offset": r"centered(?:\d+|_val)? = .+ - offset$", "weight": r"blended(?:\d+|_val)? = (\w+) \+ weight \* \(\w+ - \1\)$",
+    "alpha": r"combined(?:\d+|_val)? = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
+    "threshold": r"(kept(?:\d+|_val)? = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess(?:\d+|_val)? = wp\.max\(\w+ - threshold, 0\.0\))$",
+    "eps": r"soft_(sign(?:\d+|_val)? = (\w+) / wp\.sqrt\(\2 \* \2 \+ eps\)|abs(?:\d+|_val)? = wp\.sqrt\((\w+) \* \3 \+ eps\))$",
+    "hi": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$", "lo": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$",
+    "mean": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$", "std": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$",
+    "freq": r"wave(?:\d+|_val)? = wp\.sin\(freq \* \w+ \+ phase\)$", "phase": r"wave(?:\d+|_val)? = wp\.sin\(freq \* \w+ \+ phase\)$",
+    "temperature": r"p(?:\d+|_val)? = 1\.0 / \(1\.0 \+ wp\.exp\(-\w+ / temperature\)\)$",
     **{step: rf"(\w+) = \1 \+ {step} \* \(\w+ - (stiffness|rate|decay) \* \1\)$" for step in ("h", "dt_sub")},
     **{rate: rf"(\w+) = \1 \+ (h|dt_sub) \* \(\w+ - {rate} \* \1\)$" for rate in ("stiffness", "rate", "decay")},
 }

@@ -285,9 +285,22 @@ def test_figures_count_repeated_loads_neighbours_and_gathers():
     gather = kernel("j = b[tid]\nout[tid] = a[j]")
     arrays = {"a", "b", "out"}
     assert figures(repeated, arrays)["repeated_load"] == 1
-    assert figures(own, arrays) == {"repeated_load": 0, "non_own_read": 0, "neighbour_read": 0, "gather_read": 0}
+    assert figures(own, arrays) == {"repeated_load": 0, "non_own_read": 0, "neighbour_read": 0, "gather_read": 0,
+                                    "unrelated_outputs": 0}
     assert figures(neighbour, arrays)["neighbour_read"] == 1
     assert figures(gather, arrays)["gather_read"] == 1
+
+
+def test_figures_count_unrelated_computations_side_by_side():
+    arrays = {"a", "b", "c", "out", "out2", "total"}
+    apart = kernel("out[tid] = wp.abs(a[tid])\nout2[tid] = wp.sin(b[tid])")
+    shared_input = kernel("x = a[tid]\nout[tid] = wp.abs(x)\nout2[tid] = wp.sin(x) * b[tid]")
+    through_a_condition = kernel("y = float(0.0)\nif a[tid] > 0.0:\n    y = b[tid]\nout[tid] = y\nout2[tid] = a[tid]")
+    through_an_atomic = kernel("x = a[tid]\nwp.atomic_add(total, 0, x)\nout[tid] = x * x")
+    assert figures(apart, arrays)["unrelated_outputs"] == 1
+    assert figures(shared_input, arrays)["unrelated_outputs"] == 0
+    assert figures(through_a_condition, arrays)["unrelated_outputs"] == 0
+    assert figures(through_an_atomic, arrays)["unrelated_outputs"] == 0
 
 
 def test_output_detector_flags_zero_constant_and_copies():

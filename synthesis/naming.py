@@ -1,0 +1,116 @@
+"""Local names as people write them.
+
+While a kernel is drawn, its generators cannot know which names later code will take, so every local
+they invent is numbered (`ExprGen.fresh`): `acc`, then `root`, then `lo`, `hi` become `acc__1`,
+`root__2`, `lo__3`, `hi__4`. Once the whole module exists, `plain_names` gives each such local its
+plain name (`acc`, `root`, `lo`, `hi`) where nothing in the module already uses that name and no
+other numbered local in the same function shares it; the rest keep their number (`acc1`, `acc2`).
+Numbered locals everywhere (`acc1 = float(0.0)`, `lo3`, `hi4`, `it5`) were half the kernels' tell of
+generated code, and a model trained on them learns to write them.
+"""
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+
+# A numbered local as `fresh_name` writes it: the prefix, a double underscore, the number. Hand-written
+# templates never use a double underscore inside a name, so the pattern finds only fresh names.
+_NUMBERED = re.compile(r"\b([A-Za-z][A-Za-z0-9_]*?)__(\d+)\b")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Where a top-level definition starts: a decorator, `def` or `class` in column 0 (after a line that is
+# not itself a decorator, so a decorated function is one piece).
+_TOP_LEVEL = re.compile(r"^(?:@|def |class )", re.M)
+_PYTHON_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"wp", "self"}
+
+
+def fresh_name(prefix: str, number: int) -> str:
+    """The name of a generator's `number`th local, `prefix` its plain form (see `plain_names`)."""
+    return f"{prefix}__{number}"
+
+
+def _reserved(name: str) -> bool:
+    """A name a local must not take: Python's keywords and builtins, `wp`, and the names the CUDA
+    translation reserves (C++ keywords, CUDA and harness names), which it would rename."""
+    if name in _PYTHON_NAMES or name.endswith("_"):
+        return True
+    from cuda_production.translator import needs_rename
+
+    return needs_rename(name)
+
+
+def _definitions(source: str) -> list[str]:
+    """`source` cut before each top-level definition (decorators kept with their function)."""
+    starts = []
+    previous_decorator = False
+    for match in _TOP_LEVEL.finditer(source):
+        if not previous_decorator:
+            starts.append(match.start())
+        previous_decorator = source[match.start()] == "@"
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    return [source[a:b] for a, b in zip(starts, starts[1:] + [len(source)])]
+
+
+# Where a local's plain name is taken (often by the array it is stored to: `shrunk[tid] = shrunk_val`),
+# the next names tried: per prefix where `<prefix>_val` reads wrong, else `<prefix>_val` for a word.
+ALTERNATIVES: dict[str, tuple[str, ...]] = {
+    "it": ("iters", "step"),
+    "r": ("res",),
+    "acc": ("total", "accum"),
+}
+_TOP_LEVEL_NAME = re.compile(r"^(?:(?:def|class)\s+(\w+)|(\w+)\s*=)", re.M)
+
+
+def _alternatives(prefix: str) -> tuple[str, ...]:
+    if prefix in ALTERNATIVES:
+        return ALTERNATIVES[prefix]
+    return (prefix + "_val",) if len(prefix) >= 3 else ()
+
+
+def _names_in(piece: str, top_names: set[str]) -> dict[str, str]:
+    """Each numbered local of one function -> its final name."""
+    found: dict[str, tuple[str, str]] = {}
+    for match in _NUMBERED.finditer(piece):
+        found.setdefault(match.group(0), (match.group(1), match.group(2)))
+    if not found:
+        return {}
+    taken = set(_IDENTIFIER.findall(piece)) | top_names
+    series: dict[str, list[str]] = {}
+    for marked, (prefix, _) in found.items():
+        series.setdefault(prefix, []).append(marked)
+    names: dict[str, str] = {}
+    unchecked: list[str] = []  # numbered names, not yet checked against `taken`
+    for prefix, marks in series.items():
+        if len(marks) == 1:
+            for candidate in (prefix,) + _alternatives(prefix):
+                if candidate not in taken and not _reserved(candidate):
+                    names[marks[0]] = candidate
+                    taken.add(candidate)
+                    break
+            else:
+                names[marks[0]] = prefix + found[marks[0]][1]
+                unchecked.append(names[marks[0]])
+        else:  # several of one prefix in a function: a series, numbered from 1 in order of appearance
+            for k, marked in enumerate(marks, 1):
+                names[marked] = f"{prefix}{k}"
+                unchecked.append(names[marked])
+    if len(set(names.values())) != len(names) or any(name in taken for name in unchecked):
+        # `v2__1` and `v__21` would both be `v21`, or a template wrote `v21` itself: keep them apart
+        names = {marked: f"{prefix}_{number}" for marked, (prefix, number) in found.items()}
+    return names
+
+
+def plain_names(source: str) -> str:
+    """`source` with each numbered local (`fresh_name`) renamed: to its plain prefix, or failing that
+    to an alternative (`ALTERNATIVES`, `<prefix>_val`), when that name is free in its function and at
+    module level, is not reserved, and no other numbered local of its function has the prefix; several
+    of one prefix in a function are numbered from 1 (`acc1`, `acc2`)."""
+    if "__" not in source:
+        return source
+    top_names = {a or b for a, b in _TOP_LEVEL_NAME.findall(source)}
+    pieces = []
+    for piece in _definitions(source):
+        names = _names_in(piece, top_names)
+        pieces.append(_NUMBERED.sub(lambda m: names[m.group(0)], piece) if names else piece)
+    return "".join(pieces)

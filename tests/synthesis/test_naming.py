@@ -1,0 +1,89 @@
+"""Generators' numbered locals given the plain names people write (synthesis.naming)."""
+import ast
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories import CATEGORIES, CATEGORY_NAMES, DrawRandom, generate
+from synthesis.naming import fresh_name, plain_names
+from synthesis.normalize import canonical_dump
+
+
+def _kernel(body: str, params: str = "x: wp.array(dtype=float), out: wp.array(dtype=float)") -> str:
+    lines = "\n".join("    " + line for line in body.strip().splitlines())
+    return f"@wp.kernel\ndef k({params}):\n    tid = wp.tid()\n{lines}\n"
+
+
+def test_a_free_name_loses_its_number():
+    source = _kernel(f"{fresh_name('acc', 3)} = x[tid] * 2.0\nout[tid] = {fresh_name('acc', 3)}")
+    assert plain_names(source) == _kernel("acc = x[tid] * 2.0\nout[tid] = acc")
+
+
+def test_a_name_taken_by_an_array_takes_the_value_form():
+    params = "x: wp.array(dtype=float), shrunk: wp.array(dtype=float)"
+    source = _kernel(f"{fresh_name('shrunk', 2)} = x[tid] - 0.5\nshrunk[tid] = {fresh_name('shrunk', 2)}", params)
+    assert "shrunk_val = x[tid] - 0.5\n    shrunk[tid] = shrunk_val" in plain_names(source)
+
+
+def test_a_prefix_with_its_own_alternatives_uses_them():
+    source = _kernel(f"it = int(0)\n{fresh_name('it', 5)} = int(1)\nout[tid] = float(it + {fresh_name('it', 5)})")
+    assert "iters = int(1)" in plain_names(source)
+
+
+def test_several_of_one_prefix_are_numbered_from_one():
+    source = _kernel(f"{fresh_name('acc', 4)} = x[tid]\n{fresh_name('acc', 9)} = 2.0 * x[tid]\n"
+                     f"out[tid] = {fresh_name('acc', 4)} + {fresh_name('acc', 9)}")
+    assert plain_names(source) == _kernel("acc1 = x[tid]\nacc2 = 2.0 * x[tid]\nout[tid] = acc1 + acc2")
+
+
+def test_python_and_cuda_names_are_not_taken():
+    source = _kernel(f"{fresh_name('max', 1)} = x[tid]\n{fresh_name('floor', 2)} = x[tid] - 1.0\n"
+                     f"out[tid] = {fresh_name('max', 1)} + {fresh_name('floor', 2)}")
+    renamed = plain_names(source)
+    assert "max_val = x[tid]" in renamed and "floor_val = x[tid] - 1.0" in renamed
+
+
+def test_module_level_names_are_not_taken():
+    source = "SCALE = wp.constant(2.0)\n\n" + _kernel(f"{fresh_name('SCALE', 1)} = x[tid]\nout[tid] = {fresh_name('SCALE', 1)} * SCALE")
+    assert "SCALE_val = x[tid]" in plain_names(source)
+
+
+def test_each_function_is_named_on_its_own():
+    helper = "@wp.func\ndef f(r: float) -> float:\n    return r * r\n\n"
+    source = helper + _kernel(f"{fresh_name('r', 2)} = x[tid] - 1.0\nout[tid] = f({fresh_name('r', 2)})")
+    assert "    r = x[tid] - 1.0\n    out[tid] = f(r)" in plain_names(source)
+
+
+def _function_dumps(source: str) -> list[str]:
+    """Each function's canonical dump (identifiers renamed by first appearance within it): equal
+    before and after a renaming exactly when the renaming is one-to-one inside every function."""
+    return [canonical_dump(fn) for fn in ast.parse(source).body if isinstance(fn, ast.FunctionDef)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(category=st.sampled_from(CATEGORY_NAMES), seed=st.integers(0, 2**31))
+def test_renaming_keeps_every_function_the_same_program(category, seed):
+    module, _ = CATEGORIES[category]
+    drawn = module.generate(DrawRandom(f"{category}:{seed}"), "k_test", seed).source
+    renamed = plain_names(drawn)
+    assert "__" not in renamed
+    assert _function_dumps(renamed) == _function_dumps(drawn)
+
+
+def test_generated_kernels_rarely_number_a_local():
+    """Before plain names, half the kernels numbered a local (`acc1`, `lo3`); what stays numbered is
+    a series (`acc1`, `acc2`) or a name taken in both its plain and `_val` forms."""
+    numbered = total = 0
+    for category in CATEGORY_NAMES:
+        module, _ = CATEGORIES[category]
+        for seed in random.Random(category).sample(range(10**6), 20):
+            drawn = module.generate(DrawRandom(f"{category}:{seed}"), "k_test", seed).source
+            before = set(re.findall(r"\b[A-Za-z]\w*\b", drawn))
+            prefixes = set(re.findall(r"\b([A-Za-z]\w*?)__\d+\b", drawn))
+            new_names = set(re.findall(r"\b[A-Za-z]\w*\b", plain_names(drawn))) - before
+            total += 1
+            numbered += any(m is not None and m.group(1) in prefixes
+                            for m in (re.fullmatch(r"(\w+?)_?\d+", n) for n in new_names))
+    assert numbered / total < 0.1
