@@ -151,13 +151,13 @@ __global__ void math_443c2606d0(
 
     float q_v = q[tid];
     float inp_v = inp[tid];
-    float c1 = fminf(fmaxf(inp_v, 0.0f), 1.0f);
+    float c = fminf(fmaxf(inp_v, 0.0f), 1.0f);
     uint32_t state = rand_init(noise_seed);
     float2 point = frequency * make_float2(q_v, inp_v);
     out[tid] = amplitude * noise(state, point);
-    out2[tid] = powf(c1, 2.2f);
-    y_out[tid] = sqrtf(q_v * q_v + c1 * c1);
-    out3[tid] = sqrtf(c1 * c1 + q_v * q_v);
+    out2[tid] = powf(c, 2.2f);
+    y_out[tid] = sqrtf(q_v * q_v + c * c);
+    out3[tid] = sqrtf(c * c + q_v * q_v);
 }
 
 // ---------------------------------------------------------------------------------------------

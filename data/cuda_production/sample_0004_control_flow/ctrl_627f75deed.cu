@@ -12,7 +12,6 @@
 #include <vector>
 
 __global__ void ctrl_627f75deed(
-    const float* __restrict__ q,
     const float* __restrict__ src,
     const float* __restrict__ a,
     int order,
@@ -27,27 +26,26 @@ __global__ void ctrl_627f75deed(
         return;
 
     float a_v = a[tid];
-    float term1 = 1.0f;
-    float total2 = 1.0f;
+    float term = 1.0f;
+    float total = 1.0f;
     for (int k = 0; k < order; ++k) {
-        term1 *= a_v / (float)(k + 1);
-        total2 = total2 + term1;
+        term *= a_v / (float)(k + 1);
+        total = total + term;
     }
-    series[tid] = total2;
-    int first3 = 4;
+    series[tid] = total;
+    int first = 4;
     for (int k = 0; k < 4; ++k) {
         if (src[min(tid + k, 63)] < -0.5f) {
-            first3 = k;
+            first = k;
             break;
         }
     }
-    first_index[tid] = first3;
-    float acc4 = 0.0f;
-    for (int k = 0; k < 3; ++k) {
-        int j = min(max(tid + k - 1, 0), 63);
-        acc4 += taps[k] * q[j];
+    first_index[tid] = first;
+    float acc = 0.0f;
+    for (int k = -4; k < 5; ++k) {
+        acc += taps[k + 4] * src[min(max(tid + k, 0), 63)];
     }
-    filtered[tid] = acc4;
+    filtered[tid] = acc;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,24 +203,18 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_src((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     const int order = 10;
     std::vector<float> h_series((size_t)n * 1);  // output, shape [64] of float32
     std::vector<int> h_first_index((size_t)n * 1);  // output, shape [64] of int32
-    std::vector<float> h_taps(3);  // input, shape [3] of float32
-    fill_float(h_taps.data(), h_taps.size(), seed, 6, -16, 33U, 0.0625f);
+    std::vector<float> h_taps(9);  // input, shape [9] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 5, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
     float* d_src = nullptr;
     const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
     CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
@@ -252,7 +244,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+    ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_series.data(), d_series, bytes_series, cudaMemcpyDeviceToHost));
@@ -283,7 +275,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -310,7 +302,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q + bytes_src + bytes_a + bytes_taps;
+        const size_t bytes_read = bytes_src + bytes_a + bytes_taps;
         const size_t bytes_written = bytes_series + bytes_first_index + bytes_filtered;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -330,7 +322,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_series));
@@ -351,7 +342,7 @@ int main(int argc, char** argv)
                        0.0008f, 0.0001f, stats);
     ok &= check_int("first_index", h_first_index.data(), reinterpret_cast<const int*>(expected.data() + 256), 64, stats);
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
-                       0.0006000000000000001f, 0.0001f, stats);
+                       0.0018000000000000002f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -362,13 +353,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_q, d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -387,7 +378,6 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_series));

@@ -85,8 +85,8 @@ __global__ void atom_8f90b8570e(
     float x_v = x[tid];
     warp_atomic_add(&acc[label_v], x_v);
     warp_atomic_add(&counts[label_v], 1);
-    float old1 = atomicMinFloat(&lowest[tid], x_v);
-    improvement[tid] = fmaxf(old1 - x_v, 0.0f);
+    float old = atomicMinFloat(&lowest[tid], x_v);
+    improvement[tid] = fmaxf(old - x_v, 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,5 +10,5 @@ def atom_8f90b8570e(count: int, x: wp.array[wp.float32], label: wp.array(dtype=w
     x_v = x[tid]
     wp.atomic_add(acc, label_v, x_v)
     wp.atomic_add(counts, label_v, 1)
-    old1 = wp.atomic_min(lowest, tid, x_v)
-    improvement[tid] = wp.max(old1 - x_v, 0.0)
+    old = wp.atomic_min(lowest, tid, x_v)
+    improvement[tid] = wp.max(old - x_v, 0.0)

@@ -2,19 +2,18 @@ import warp as wp
 
 
 @wp.kernel
-def cond_20b84fa030(a: wp.array[float], data: wp.array(dtype=wp.float32), shrunk: wp.array[float], activated: wp.array[float]):
+def cond_20b84fa030(a: wp.array[float], alpha: wp.float32, shrunk: wp.array[float], activated: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     a_v = a[tid]
-    data_v = data[tid]
-    shrunk1 = float(0.0)
+    shrunk_val = float(0.0)
     if a_v > 0.75:
-        shrunk1 = a_v - 0.75
+        shrunk_val = a_v - 0.75
     elif a_v < -0.75:
-        shrunk1 = a_v + 0.75
-    act2 = float(0.0)
-    if data_v > 0.0:
-        act2 = data_v
+        shrunk_val = a_v + 0.75
+    act = float(0.0)
+    if a_v > 0.0:
+        act = a_v
     else:
-        act2 = 0.2 * data_v
-    shrunk[tid] = shrunk1
-    activated[tid] = act2
+        act = alpha * (wp.exp(a_v) - 1.0)
+    shrunk[tid] = shrunk_val
+    activated[tid] = act

@@ -52,10 +52,10 @@ __global__ void comb_902a2f9874(
 
     float3 velocity_v = velocity[tid];
     float m_v = m[tid];
-    float s1 = 0.5f * m_v * dot(velocity_v, velocity_v);
-    float clipped2 = soft_clip_902a2f9874(s1, limit);
-    atomicMaxFloat(&max_value[0], clipped2);
-    result[tid] = clipped2;
+    float s = 0.5f * m_v * dot(velocity_v, velocity_v);
+    float clipped = soft_clip_902a2f9874(s, limit);
+    atomicMaxFloat(&max_value[0], clipped);
+    result[tid] = clipped;
 }
 
 // ---------------------------------------------------------------------------------------------

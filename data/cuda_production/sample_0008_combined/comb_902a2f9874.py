@@ -10,7 +10,7 @@ def comb_902a2f9874(velocity: wp.array[wp.vec3], m: wp.array[wp.float32], limit:
     tid = wp.tid()
     velocity_v = velocity[tid]
     m_v = m[tid]
-    s1 = 0.5 * m_v * wp.dot(velocity_v, velocity_v)
-    clipped2 = soft_clip_902a2f9874(s1, limit)
-    wp.atomic_max(max_value, 0, clipped2)
-    result[tid] = clipped2
+    s = 0.5 * m_v * wp.dot(velocity_v, velocity_v)
+    clipped = soft_clip_902a2f9874(s, limit)
+    wp.atomic_max(max_value, 0, clipped)
+    result[tid] = clipped

@@ -28,15 +28,15 @@ __global__ void scal_e02efdb63a(
 
     float inp_v = inp[tid];
     float vals_v = vals[tid];
-    float soft_abs3 = sqrtf(inp_v * inp_v + eps);
-    float wave4 = sinf(freq * soft_abs3 + phase);
-    dst[tid] = wave4;
-    float a5 = 1.0f + vals_v * vals_v;
-    float root6 = a5;
+    float soft_abs = sqrtf(inp_v * inp_v + eps);
+    float wave = sinf(freq * soft_abs + phase);
+    dst[tid] = wave;
+    float a = 1.0f + vals_v * vals_v;
+    float root = a;
     for (int s = 0; s < n_iter; ++s) {
-        root6 = 0.5f * (root6 + a5 / root6);
+        root = 0.5f * (root + a / root);
     }
-    out[tid] = root6;
+    out[tid] = root;
 }
 
 // ---------------------------------------------------------------------------------------------

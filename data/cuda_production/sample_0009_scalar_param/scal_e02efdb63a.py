@@ -6,11 +6,11 @@ def scal_e02efdb63a(vals: wp.array[float], inp: wp.array[wp.float32], eps: wp.fl
     tid = wp.tid()
     inp_v = inp[tid]
     vals_v = vals[tid]
-    soft_abs3 = wp.sqrt(inp_v * inp_v + eps)
-    wave4 = wp.sin(freq * soft_abs3 + phase)
-    dst[tid] = wave4
-    a5 = 1.0 + vals_v * vals_v
-    root6 = a5
+    soft_abs = wp.sqrt(inp_v * inp_v + eps)
+    wave = wp.sin(freq * soft_abs + phase)
+    dst[tid] = wave
+    a = 1.0 + vals_v * vals_v
+    root = a
     for s in range(n_iter):
-        root6 = 0.5 * (root6 + a5 / root6)
-    out[tid] = root6
+        root = 0.5 * (root + a / root)
+    out[tid] = root

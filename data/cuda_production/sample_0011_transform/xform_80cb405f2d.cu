@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 64; normalised quaternion array; body-frame inertia; wp.inverse; weighted per element; skew matrix (wp.mat33))
+// Rigid-body transform kernel (1-D launch 64; normalised quaternion array; wp.transform; transform composition; transform_inverse; transform_point; offset by a by-value origin)
 // Standalone CUDA translation of the Warp kernel `xform_80cb405f2d` (see xform_80cb405f2d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,88 +11,16 @@
 #include <cstring>
 #include <vector>
 
-struct mat33
-{
-    float m[3][3];  // row-major, like Warp's mat33
-};
-
 struct quat
 {
     float x, y, z, w;  // Warp's order: vector part, then scalar part
 };
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+struct transform
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
-}
-
-__device__ __forceinline__ float determinant(const mat33& a)
-{
-    return dot(make_float3(a.m[0][0], a.m[0][1], a.m[0][2]),
-               cross(make_float3(a.m[1][0], a.m[1][1], a.m[1][2]), make_float3(a.m[2][0], a.m[2][1], a.m[2][2])));
-}
-
-__device__ __forceinline__ mat33 inverse(const mat33& a)
-{
-    // Warp: the zero matrix when the determinant is zero
-    float det = determinant(a);
-    if (det != 0.0f) {
-        mat33 b;
-        b.m[0][0] = a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1];
-        b.m[1][0] = a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2];
-        b.m[2][0] = a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0];
-        b.m[0][1] = a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2];
-        b.m[1][1] = a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0];
-        b.m[2][1] = a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1];
-        b.m[0][2] = a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1];
-        b.m[1][2] = a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2];
-        b.m[2][2] = a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];
-        float rcp_det = 1.0f / det;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                b.m[i][j] = b.m[i][j] * rcp_det;
-        return b;
-    }
-    return mat33{};
-}
-
-__device__ __forceinline__ mat33 operator+(const mat33& a, const mat33& b)
-{
-    mat33 r;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            r.m[i][j] = a.m[i][j] + b.m[i][j];
-    return r;
-}
-
-__device__ __forceinline__ float3 operator*(const mat33& a, float3 b)
-{
-    return make_float3(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z,
-                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z,
-                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z);
-}
-
-__device__ __forceinline__ mat33 outer(float3 a, float3 b)
-{
-    mat33 r;
-    r.m[0][0] = a.x * b.x;
-    r.m[0][1] = a.x * b.y;
-    r.m[0][2] = a.x * b.z;
-    r.m[1][0] = a.y * b.x;
-    r.m[1][1] = a.y * b.y;
-    r.m[1][2] = a.y * b.z;
-    r.m[2][0] = a.z * b.x;
-    r.m[2][1] = a.z * b.y;
-    r.m[2][2] = a.z * b.z;
-    return r;
-}
+    float3 p;  // translation
+    quat q;    // rotation
+};
 
 __device__ __forceinline__ float dot(quat a, quat b)
 {
@@ -124,13 +52,34 @@ __device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
                        x.z * c + q.z * d + (q.x * x.y - q.y * x.x) * q.w * 2.0f);
 }
 
-__device__ __forceinline__ float3 quat_rotate_inv(quat q, float3 x)
+__device__ __forceinline__ quat quat_inverse(quat q)
 {
-    float c = (2.0f * q.w * q.w - 1.0f);
-    float d = 2.0f * (q.x * x.x + q.y * x.y + q.z * x.z);
-    return make_float3(x.x * c + q.x * d - (q.y * x.z - q.z * x.y) * q.w * 2.0f,
-                       x.y * c + q.y * d - (q.z * x.x - q.x * x.z) * q.w * 2.0f,
-                       x.z * c + q.z * d - (q.x * x.y - q.y * x.x) * q.w * 2.0f);
+    return quat{-q.x, -q.y, -q.z, q.w};
+}
+
+__device__ __forceinline__ transform transform_inverse(transform t)
+{
+    quat q_inv = quat_inverse(t.q);
+    float3 r = quat_rotate(q_inv, t.p);
+    return transform{make_float3(-r.x, -r.y, -r.z), q_inv};
+}
+
+__device__ __forceinline__ quat operator*(quat a, quat b)
+{
+    return quat{a.w * b.x + b.w * a.x + a.y * b.z - b.y * a.z, a.w * b.y + b.w * a.y + a.z * b.x - b.z * a.x,
+                a.w * b.z + b.w * a.z + a.x * b.y - b.x * a.y, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+__device__ __forceinline__ transform transform_multiply(transform a, transform b)
+{
+    float3 r = quat_rotate(a.q, b.p);
+    return transform{make_float3(r.x + a.p.x, r.y + a.p.y, r.z + a.p.z), a.q * b.q};
+}
+
+__device__ __forceinline__ float3 transform_point(transform t, float3 x)
+{
+    float3 r = quat_rotate(t.q, x);
+    return make_float3(t.p.x + r.x, t.p.y + r.y, t.p.z + r.z);
 }
 
 __device__ __forceinline__ float3 operator+(float3 a, float3 b)
@@ -138,42 +87,28 @@ __device__ __forceinline__ float3 operator+(float3 a, float3 b)
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__device__ __forceinline__ float3 operator*(float3 a, float s)
-{
-    return make_float3(a.x * s, a.y * s, a.z * s);
-}
-
-__device__ __forceinline__ float3 operator*(float s, float3 a)
-{
-    return make_float3(s * a.x, s * a.y, s * a.z);
-}
-
 __global__ void xform_80cb405f2d(
-    mat33 inertia,
-    const quat* __restrict__ body_rot,
-    const float3* __restrict__ impulse,
-    const float* __restrict__ scale,
-    float3* out,
-    const float3* __restrict__ omega,
-    const float3* __restrict__ arm,
-    float3 v_com,
-    float3* v_point,
+    const float3* __restrict__ origins,
+    const quat* __restrict__ rot,
+    transform root,
+    const float3* __restrict__ points,
+    float3* p_local,
+    float3 shift,
+    float3* x_world,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    quat q = normalize(body_rot[tid]);
-    float3 p = impulse[tid];
-    float3 tau_b = quat_rotate_inv(q, p);
-    mat33 I_eff = inertia + outer(tau_b, tau_b);
-    mat33 I_inv = inverse(I_eff);
-    out[tid] = scale[tid] * quat_rotate(q, I_inv * tau_b);
-    float3 r = omega[tid];
-    float3 p2 = arm[tid];
-    mat33 W = mat33{{{0.0f, -r.z, r.y}, {r.z, 0.0f, -r.x}, {-r.y, r.x, 0.0f}}};
-    v_point[tid] = v_com + W * p2;
+    quat q = normalize(rot[tid]);
+    transform X = transform{origins[tid], q};
+    transform X_child = transform_multiply(root, X);
+    float3 p = points[tid];
+    transform X_inv = transform_inverse(X_child);
+    p_local[tid] = transform_point(X_inv, p);
+    float3 p_world = transform_point(X_child, p);
+    x_world[tid] = p_world + shift;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,60 +249,48 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    const mat33 inertia = mat33{{{1.625f, 0.0f, 0.0f}, {0.0f, 1.625f, 0.0f}, {0.0f, 0.0f, 1.0625f}}};
-    std::vector<float> h_body_rot((size_t)n * 4);  // input, shape [64] of quat
-    fill_float(h_body_rot.data(), h_body_rot.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_impulse((size_t)n * 3);  // input, shape [64] of vec3
-    fill_float(h_impulse.data(), h_impulse.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_scale((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_scale.data(), h_scale.size(), seed, 3, 0, 2049U, 0.0009765625f);
-    std::vector<float> h_out((size_t)n * 3);  // output, shape [64] of vec3
-    std::vector<float> h_omega((size_t)n * 3);  // input, shape [64] of vec3
-    fill_float(h_omega.data(), h_omega.size(), seed, 5, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_arm((size_t)n * 3);  // input, shape [64] of vec3
-    fill_float(h_arm.data(), h_arm.size(), seed, 6, -2048, 4097U, 0.0009765625f);
-    const float3 v_com = make_float3(1.5625f, 0.9375f, 1.0f);
-    std::vector<float> h_v_point((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_origins((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_origins.data(), h_origins.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_rot((size_t)n * 4);  // input, shape [64] of quat
+    fill_float(h_rot.data(), h_rot.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    const transform root = transform{make_float3(-1.125f, 1.4375f, -1.0625f), quat{-0.2592814862728119f, -0.06482037156820297f, 0.32410186529159546f, -0.9074851870536804f}};
+    std::vector<float> h_points((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_points.data(), h_points.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_p_local((size_t)n * 3);  // output, shape [64] of vec3
+    const float3 shift = make_float3(0.1875f, -0.9375f, -0.625f);
+    std::vector<float> h_x_world((size_t)n * 3);  // output, shape [64] of vec3
 
     // Device buffers
-    quat* d_body_rot = nullptr;
-    const size_t bytes_body_rot = h_body_rot.size() * sizeof(h_body_rot[0]);
-    CUDA_CHECK(cudaMalloc(&d_body_rot, bytes_body_rot));
-    CUDA_CHECK(cudaMemcpy(d_body_rot, h_body_rot.data(), bytes_body_rot, cudaMemcpyHostToDevice));
-    float3* d_impulse = nullptr;
-    const size_t bytes_impulse = h_impulse.size() * sizeof(h_impulse[0]);
-    CUDA_CHECK(cudaMalloc(&d_impulse, bytes_impulse));
-    CUDA_CHECK(cudaMemcpy(d_impulse, h_impulse.data(), bytes_impulse, cudaMemcpyHostToDevice));
-    float* d_scale = nullptr;
-    const size_t bytes_scale = h_scale.size() * sizeof(h_scale[0]);
-    CUDA_CHECK(cudaMalloc(&d_scale, bytes_scale));
-    CUDA_CHECK(cudaMemcpy(d_scale, h_scale.data(), bytes_scale, cudaMemcpyHostToDevice));
-    float3* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float3* d_omega = nullptr;
-    const size_t bytes_omega = h_omega.size() * sizeof(h_omega[0]);
-    CUDA_CHECK(cudaMalloc(&d_omega, bytes_omega));
-    CUDA_CHECK(cudaMemcpy(d_omega, h_omega.data(), bytes_omega, cudaMemcpyHostToDevice));
-    float3* d_arm = nullptr;
-    const size_t bytes_arm = h_arm.size() * sizeof(h_arm[0]);
-    CUDA_CHECK(cudaMalloc(&d_arm, bytes_arm));
-    CUDA_CHECK(cudaMemcpy(d_arm, h_arm.data(), bytes_arm, cudaMemcpyHostToDevice));
-    float3* d_v_point = nullptr;
-    const size_t bytes_v_point = h_v_point.size() * sizeof(h_v_point[0]);
-    CUDA_CHECK(cudaMalloc(&d_v_point, bytes_v_point));
-    CUDA_CHECK(cudaMemcpy(d_v_point, h_v_point.data(), bytes_v_point, cudaMemcpyHostToDevice));
+    float3* d_origins = nullptr;
+    const size_t bytes_origins = h_origins.size() * sizeof(h_origins[0]);
+    CUDA_CHECK(cudaMalloc(&d_origins, bytes_origins));
+    CUDA_CHECK(cudaMemcpy(d_origins, h_origins.data(), bytes_origins, cudaMemcpyHostToDevice));
+    quat* d_rot = nullptr;
+    const size_t bytes_rot = h_rot.size() * sizeof(h_rot[0]);
+    CUDA_CHECK(cudaMalloc(&d_rot, bytes_rot));
+    CUDA_CHECK(cudaMemcpy(d_rot, h_rot.data(), bytes_rot, cudaMemcpyHostToDevice));
+    float3* d_points = nullptr;
+    const size_t bytes_points = h_points.size() * sizeof(h_points[0]);
+    CUDA_CHECK(cudaMalloc(&d_points, bytes_points));
+    CUDA_CHECK(cudaMemcpy(d_points, h_points.data(), bytes_points, cudaMemcpyHostToDevice));
+    float3* d_p_local = nullptr;
+    const size_t bytes_p_local = h_p_local.size() * sizeof(h_p_local[0]);
+    CUDA_CHECK(cudaMalloc(&d_p_local, bytes_p_local));
+    CUDA_CHECK(cudaMemcpy(d_p_local, h_p_local.data(), bytes_p_local, cudaMemcpyHostToDevice));
+    float3* d_x_world = nullptr;
+    const size_t bytes_x_world = h_x_world.size() * sizeof(h_x_world[0]);
+    CUDA_CHECK(cudaMalloc(&d_x_world, bytes_x_world));
+    CUDA_CHECK(cudaMemcpy(d_x_world, h_x_world.data(), bytes_x_world, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_80cb405f2d<<<grid, block>>>(inertia, d_body_rot, d_impulse, d_scale, d_out, d_omega, d_arm, v_com, d_v_point, n);
+    xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, shift, d_x_world, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_v_point.data(), d_v_point, bytes_v_point, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_p_local.data(), d_p_local, bytes_p_local, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_x_world.data(), d_x_world, bytes_x_world, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -375,8 +298,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
-            dump_ok = dump_ok && fwrite(h_v_point.data(), 1, bytes_v_point, dump) == bytes_v_point;
+            dump_ok = dump_ok && fwrite(h_p_local.data(), 1, bytes_p_local, dump) == bytes_p_local;
+            dump_ok = dump_ok && fwrite(h_x_world.data(), 1, bytes_x_world, dump) == bytes_x_world;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -392,7 +315,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_80cb405f2d<<<grid, block, 0, stream>>>(inertia, d_body_rot, d_impulse, d_scale, d_out, d_omega, d_arm, v_com, d_v_point, n);
+            xform_80cb405f2d<<<grid, block, 0, stream>>>(d_origins, d_rot, root, d_points, d_p_local, shift, d_x_world, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -419,8 +342,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_body_rot + bytes_impulse + bytes_scale + bytes_omega + bytes_arm;
-        const size_t bytes_written = bytes_out + bytes_v_point;
+        const size_t bytes_read = bytes_origins + bytes_rot + bytes_points;
+        const size_t bytes_written = bytes_p_local + bytes_x_world;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -439,13 +362,11 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_body_rot));
-        CUDA_CHECK(cudaFree(d_impulse));
-        CUDA_CHECK(cudaFree(d_scale));
-        CUDA_CHECK(cudaFree(d_out));
-        CUDA_CHECK(cudaFree(d_omega));
-        CUDA_CHECK(cudaFree(d_arm));
-        CUDA_CHECK(cudaFree(d_v_point));
+        CUDA_CHECK(cudaFree(d_origins));
+        CUDA_CHECK(cudaFree(d_rot));
+        CUDA_CHECK(cudaFree(d_points));
+        CUDA_CHECK(cudaFree(d_p_local));
+        CUDA_CHECK(cudaFree(d_x_world));
         return 0;
     }
 
@@ -456,10 +377,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1536 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
-                       0.0048000000000000004f, 0.0001f, stats);
-    ok &= check_values("v_point", h_v_point.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
-                       0.0006000000000000001f, 0.0001f, stats);
+    ok &= check_values("p_local", h_p_local.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
+                       0.0064f, 0.0001f, stats);
+    ok &= check_values("x_world", h_x_world.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
+                       0.0024000000000000002f, 0.0001f, stats);
     printf("%s xform_80cb405f2d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -470,13 +391,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_80cb405f2d<<<grid, block>>>(inertia, d_body_rot, d_impulse, d_scale, d_out, d_omega, d_arm, v_com, d_v_point, n);
+        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, shift, d_x_world, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_80cb405f2d<<<grid, block>>>(inertia, d_body_rot, d_impulse, d_scale, d_out, d_omega, d_arm, v_com, d_v_point, n);
+        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, shift, d_x_world, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -495,12 +416,10 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_body_rot));
-    CUDA_CHECK(cudaFree(d_impulse));
-    CUDA_CHECK(cudaFree(d_scale));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_omega));
-    CUDA_CHECK(cudaFree(d_arm));
-    CUDA_CHECK(cudaFree(d_v_point));
+    CUDA_CHECK(cudaFree(d_origins));
+    CUDA_CHECK(cudaFree(d_rot));
+    CUDA_CHECK(cudaFree(d_points));
+    CUDA_CHECK(cudaFree(d_p_local));
+    CUDA_CHECK(cudaFree(d_x_world));
     return ok ? 0 : 1;
 }

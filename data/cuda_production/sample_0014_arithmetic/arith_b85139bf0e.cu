@@ -30,11 +30,11 @@ __global__ void arith_b85139bf0e(
 
     float y_v = y[i * y_dim1 + j];
     float fx = (float)i / 16.0f;
-    float d1 = y_v - fx;
-    float t2 = fminf(fmaxf(d1, 0.0f), 1.0f);
+    float d = y_v - fx;
+    float t = fminf(fmaxf(d, 0.0f), 1.0f);
     output[i * output_dim1 + j] = -0.875f * y_v - 0.9375f;
-    y_out[i * y_out_dim1 + j] = d1 * d1;
-    res[i * res_dim1 + j] = t2 * t2 * (3.0f - 2.0f * t2);
+    y_out[i * y_out_dim1 + j] = d * d;
+    res[i * res_dim1 + j] = t * t * (3.0f - 2.0f * t);
 }
 
 // ---------------------------------------------------------------------------------------------

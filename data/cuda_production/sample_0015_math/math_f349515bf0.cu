@@ -32,8 +32,8 @@ __global__ void math_f349515bf0(
     float u_v = u[tid];
     float q_v = q[tid];
     float cx = ((float)tid + 0.5f) * 0.03125f;
-    float c1 = fminf(fmaxf(src_v, 0.0f), 1.0f);
-    dst[tid] = powf(c1, 0.4545f);
+    float c = fminf(fmaxf(src_v, 0.0f), 1.0f);
+    dst[tid] = powf(c, 0.4545f);
     y_out[tid] = u_v * cosf(3.0f * cx + 1.0f);
     dst2[tid] = logf(1.0f + q_v * q_v);
 }

@@ -28,28 +28,28 @@ __global__ void ctrl_3d4c416ed4(
     }
     float u_v = u[tid];
     float v1 = fabsf(u_v);
-    float lo2 = 0.0f;
-    float hi3 = 2.0f;
-    int it4 = 0;
-    while (it4 < 8) {
-        float mid = 0.5f * (lo2 + hi3);
+    float lo = 0.0f;
+    float hi = 2.0f;
+    int it = 0;
+    while (it < 8) {
+        float mid = 0.5f * (lo + hi);
         if (mid * mid > v1) {
-            hi3 = mid;
+            hi = mid;
         } else {
-            lo2 = mid;
+            lo = mid;
         }
-        it4 += 1;
+        it += 1;
     }
-    root_out[tid] = 0.5f * (lo2 + hi3);
-    float pos_sum5 = 0.0f;
+    root_out[tid] = 0.5f * (lo + hi);
+    float pos_sum = 0.0f;
     for (int k = 0; k < 3; ++k) {
         float v = y[min(max(tid + k - 1, 0), 63)];
         if (v < 0.0f) {
             continue;
         }
-        pos_sum5 += v;
+        pos_sum += v;
     }
-    pos_sum_out[tid] = pos_sum5;
+    pos_sum_out[tid] = pos_sum;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,21 +8,21 @@ def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), num: int,
         return
     u_v = u[tid]
     v1 = wp.abs(u_v)
-    lo2 = float(0.0)
-    hi3 = float(2.0)
-    it4 = int(0)
-    while it4 < 8:
-        mid = 0.5 * (lo2 + hi3)
+    lo = float(0.0)
+    hi = float(2.0)
+    it = int(0)
+    while it < 8:
+        mid = 0.5 * (lo + hi)
         if mid * mid > v1:
-            hi3 = mid
+            hi = mid
         else:
-            lo2 = mid
-        it4 += 1
-    root_out[tid] = 0.5 * (lo2 + hi3)
-    pos_sum5 = float(0.0)
+            lo = mid
+        it += 1
+    root_out[tid] = 0.5 * (lo + hi)
+    pos_sum = float(0.0)
     for k in range(3):
         v = y[wp.clamp(tid + k - 1, 0, 63)]
         if v < 0.0:
             continue
-        pos_sum5 += v
-    pos_sum_out[tid] = pos_sum5
+        pos_sum += v
+    pos_sum_out[tid] = pos_sum

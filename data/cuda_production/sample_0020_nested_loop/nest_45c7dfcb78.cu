@@ -25,18 +25,18 @@ __global__ void nest_45c7dfcb78(
         return;
 
     float2 xy_v = xy[tid];
-    float val1 = 0.0f;
-    float dval2 = 0.0f;
+    float val = 0.0f;
+    float dval = 0.0f;
     for (int a = 0; a < poly2d_dim1; ++a) {
         float row = 0.0f;
         for (int b = 0; b < 4; ++b) {
             row = row * xy_v.x + poly2d[b * poly2d_dim1 + a];
         }
-        dval2 = dval2 * xy_v.y + val1;
-        val1 = val1 * xy_v.y + row;
+        dval = dval * xy_v.y + val;
+        val = val * xy_v.y + row;
     }
-    poly_out[tid] = val1;
-    dy_out[tid] = dval2;
+    poly_out[tid] = val;
+    dy_out[tid] = dval;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; quantisation into levels; neighbour stencil (clamped); upwind difference; minmod limiter; nested branches)
+// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; quantisation into levels; saturating ramp; wp.constant; leaky ReLU; weighted input)
 // Standalone CUDA translation of the Warp kernel `cond_f5342e899f` (see cond_f5342e899f.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,13 +11,13 @@
 #include <cstring>
 #include <vector>
 
+constexpr float ALPHA_F5342E899F = 0.2f;
+
 __global__ void cond_f5342e899f(
     const float* __restrict__ b,
-    const float* __restrict__ rho,
-    const float* __restrict__ vel,
     int* level,
-    float* advected,
-    float* slope,
+    float* weight,
+    float* activated,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,38 +25,30 @@ __global__ void cond_f5342e899f(
         return;
 
     float b_v = b[tid];
-    float rho_v = rho[tid];
-    float vel_v = vel[tid];
-    float rho_left = rho[max(tid - 1, 0)];
-    float rho_right = rho[min(tid + 1, 1023)];
-    float mag1 = fabsf(b_v);
-    int level2 = 0;
-    if (mag1 >= 1.25f) {
-        level2 = 3;
-    } else if (mag1 >= 1.0f) {
-        level2 = 2;
-    } else if (mag1 >= 0.75f) {
-        level2 = 1;
+    float mag = fabsf(b_v);
+    int level_val = 0;
+    if (mag >= 1.25f) {
+        level_val = 3;
+    } else if (mag >= 1.0f) {
+        level_val = 2;
+    } else if (mag >= 0.75f) {
+        level_val = 1;
     }
-    float du3 = 0.0f;
-    if (vel_v > 0.0f) {
-        du3 = rho_v - rho_left;
+    float ramp = 0.0f;
+    if (mag >= 1.5f) {
+        ramp = 1.0f;
+    } else if (mag > 0.5f) {
+        ramp = mag - 0.5f;
+    }
+    float act = 0.0f;
+    if (b_v > 0.0f) {
+        act = b_v;
     } else {
-        du3 = rho_right - rho_v;
+        act = ALPHA_F5342E899F * b_v;
     }
-    float dl4 = rho_v - rho_left;
-    float dr5 = rho_right - rho_v;
-    float slope6 = 0.0f;
-    if (dl4 * dr5 > 0.0f) {
-        if (fabsf(dl4) < fabsf(dr5)) {
-            slope6 = dl4;
-        } else {
-            slope6 = dr5;
-        }
-    }
-    level[tid] = level2;
-    advected[tid] = rho_v - 0.25f * vel_v * du3;
-    slope[tid] = slope6;
+    level[tid] = level_val;
+    weight[tid] = ramp * b_v;
+    activated[tid] = act;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,7 +169,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -216,50 +208,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_b((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_rho((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_rho.data(), h_rho.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_vel((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_vel.data(), h_vel.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_level((size_t)n * 1);  // output, shape [1024] of int32
-    std::vector<float> h_advected((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_slope((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_weight((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_activated((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    float* d_rho = nullptr;
-    const size_t bytes_rho = h_rho.size() * sizeof(h_rho[0]);
-    CUDA_CHECK(cudaMalloc(&d_rho, bytes_rho));
-    CUDA_CHECK(cudaMemcpy(d_rho, h_rho.data(), bytes_rho, cudaMemcpyHostToDevice));
-    float* d_vel = nullptr;
-    const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
-    CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
-    CUDA_CHECK(cudaMemcpy(d_vel, h_vel.data(), bytes_vel, cudaMemcpyHostToDevice));
     int* d_level = nullptr;
     const size_t bytes_level = h_level.size() * sizeof(h_level[0]);
     CUDA_CHECK(cudaMalloc(&d_level, bytes_level));
     CUDA_CHECK(cudaMemcpy(d_level, h_level.data(), bytes_level, cudaMemcpyHostToDevice));
-    float* d_advected = nullptr;
-    const size_t bytes_advected = h_advected.size() * sizeof(h_advected[0]);
-    CUDA_CHECK(cudaMalloc(&d_advected, bytes_advected));
-    CUDA_CHECK(cudaMemcpy(d_advected, h_advected.data(), bytes_advected, cudaMemcpyHostToDevice));
-    float* d_slope = nullptr;
-    const size_t bytes_slope = h_slope.size() * sizeof(h_slope[0]);
-    CUDA_CHECK(cudaMalloc(&d_slope, bytes_slope));
-    CUDA_CHECK(cudaMemcpy(d_slope, h_slope.data(), bytes_slope, cudaMemcpyHostToDevice));
+    float* d_weight = nullptr;
+    const size_t bytes_weight = h_weight.size() * sizeof(h_weight[0]);
+    CUDA_CHECK(cudaMalloc(&d_weight, bytes_weight));
+    CUDA_CHECK(cudaMemcpy(d_weight, h_weight.data(), bytes_weight, cudaMemcpyHostToDevice));
+    float* d_activated = nullptr;
+    const size_t bytes_activated = h_activated.size() * sizeof(h_activated[0]);
+    CUDA_CHECK(cudaMalloc(&d_activated, bytes_activated));
+    CUDA_CHECK(cudaMemcpy(d_activated, h_activated.data(), bytes_activated, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_f5342e899f<<<grid, block>>>(d_b, d_rho, d_vel, d_level, d_advected, d_slope, n);
+    cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_level.data(), d_level, bytes_level, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_advected.data(), d_advected, bytes_advected, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_slope.data(), d_slope, bytes_slope, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_weight.data(), d_weight, bytes_weight, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_activated.data(), d_activated, bytes_activated, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -268,8 +248,8 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_level.data(), 1, bytes_level, dump) == bytes_level;
-            dump_ok = dump_ok && fwrite(h_advected.data(), 1, bytes_advected, dump) == bytes_advected;
-            dump_ok = dump_ok && fwrite(h_slope.data(), 1, bytes_slope, dump) == bytes_slope;
+            dump_ok = dump_ok && fwrite(h_weight.data(), 1, bytes_weight, dump) == bytes_weight;
+            dump_ok = dump_ok && fwrite(h_activated.data(), 1, bytes_activated, dump) == bytes_activated;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -285,7 +265,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_f5342e899f<<<grid, block, 0, stream>>>(d_b, d_rho, d_vel, d_level, d_advected, d_slope, n);
+            cond_f5342e899f<<<grid, block, 0, stream>>>(d_b, d_level, d_weight, d_activated, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -312,8 +292,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_rho + bytes_vel;
-        const size_t bytes_written = bytes_level + bytes_advected + bytes_slope;
+        const size_t bytes_read = bytes_b;
+        const size_t bytes_written = bytes_level + bytes_weight + bytes_activated;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -333,11 +313,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_rho));
-        CUDA_CHECK(cudaFree(d_vel));
         CUDA_CHECK(cudaFree(d_level));
-        CUDA_CHECK(cudaFree(d_advected));
-        CUDA_CHECK(cudaFree(d_slope));
+        CUDA_CHECK(cudaFree(d_weight));
+        CUDA_CHECK(cudaFree(d_activated));
         return 0;
     }
 
@@ -349,10 +327,10 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_int("level", h_level.data(), reinterpret_cast<const int*>(expected.data() + 0), 1024, stats);
-    ok &= check_values("advected", h_advected.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
-                       0.001f, 0.0001f, stats);
-    ok &= check_values("slope", h_slope.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
-                       0.0004f, 0.0001f, stats);
+    ok &= check_values("weight", h_weight.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("activated", h_activated.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+                       0.0002f, 0.0001f, stats);
     printf("%s cond_f5342e899f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -363,13 +341,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_f5342e899f<<<grid, block>>>(d_b, d_rho, d_vel, d_level, d_advected, d_slope, n);
+        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_f5342e899f<<<grid, block>>>(d_b, d_rho, d_vel, d_level, d_advected, d_slope, n);
+        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -389,10 +367,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_rho));
-    CUDA_CHECK(cudaFree(d_vel));
     CUDA_CHECK(cudaFree(d_level));
-    CUDA_CHECK(cudaFree(d_advected));
-    CUDA_CHECK(cudaFree(d_slope));
+    CUDA_CHECK(cudaFree(d_weight));
+    CUDA_CHECK(cudaFree(d_activated));
     return ok ? 0 : 1;
 }

@@ -27,17 +27,17 @@ __global__ void comb_b2ada90b17(
     if (tid >= n)
         return;
 
-    float acc1 = 0.0f;
+    float acc = 0.0f;
     for (int k = -2; k < 3; ++k) {
-        acc1 += kernel_w[k + 2] * q[min(max(tid + k, 0), 99)];
+        acc += kernel_w[k + 2] * q[min(max(tid + k, 0), 99)];
     }
-    float h2 = 0.0f;
+    float h = 0.0f;
     for (int k = 0; k < 3; ++k) {
         int j = min(max(tid + k - 2, 0), 99);
-        h2 = tanhf(0.75f * h2 + q[j]);
+        h = tanhf(0.75f * h + q[j]);
     }
-    float blended3 = blend_b2ada90b17(acc1, h2, mix);
-    dst[tid] = blended3;
+    float blended = blend_b2ada90b17(acc, h, mix);
+    dst[tid] = blended;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,12 +8,12 @@ def blend_b2ada90b17(a: float, b: float, t: float) -> float:
 @wp.kernel
 def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array(dtype=float), mix: float, dst: wp.array[float]):
     tid = wp.tid()
-    acc1 = float(0.0)
+    acc = float(0.0)
     for k in range(-2, 3):
-        acc1 += kernel_w[k + 2] * q[wp.clamp(tid + k, 0, 99)]
-    h2 = float(0.0)
+        acc += kernel_w[k + 2] * q[wp.clamp(tid + k, 0, 99)]
+    h = float(0.0)
     for k in range(3):
         j = wp.clamp(tid + k - 2, 0, 99)
-        h2 = wp.tanh(0.75 * h2 + q[j])
-    blended3 = blend_b2ada90b17(acc1, h2, mix)
-    dst[tid] = blended3
+        h = wp.tanh(0.75 * h + q[j])
+    blended = blend_b2ada90b17(acc, h, mix)
+    dst[tid] = blended

@@ -38,14 +38,14 @@ __global__ void scal_40d958e3f3(
     float src_left = src[i * src_dim1 + max(j - 1, 0)];
     float src_right = src[i * src_dim1 + min(j + 1, 31)];
     float x_v = x[i * x_dim1 + j];
-    float lap1 = src_up + src_down + src_left + src_right - 4.0f * src_v;
-    float scaled3 = scale * lap1;
-    dst[i * dst_dim1 + j] = scaled3;
-    float state4 = 0.0f;
+    float lap = src_up + src_down + src_left + src_right - 4.0f * src_v;
+    float scaled = scale * lap;
+    dst[i * dst_dim1 + j] = scaled;
+    float state = 0.0f;
     for (int s = 0; s < n_substeps; ++s) {
-        state4 = state4 + dt_sub * (x_v - stiffness * state4);
+        state = state + dt_sub * (x_v - stiffness * state);
     }
-    output[i * output_dim1 + j] = state4;
+    output[i * output_dim1 + j] = state;
 }
 
 // ---------------------------------------------------------------------------------------------

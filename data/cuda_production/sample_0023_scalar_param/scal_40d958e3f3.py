@@ -10,10 +10,10 @@ def scal_40d958e3f3(x: wp.array2d(dtype=float), src: wp.array2d(dtype=float), sc
     src_left = src[i, max(j - 1, 0)]
     src_right = src[i, min(j + 1, 31)]
     x_v = x[i, j]
-    lap1 = src_up + src_down + src_left + src_right - 4.0 * src_v
-    scaled3 = scale * lap1
-    dst[i, j] = scaled3
-    state4 = float(0.0)
+    lap = src_up + src_down + src_left + src_right - 4.0 * src_v
+    scaled = scale * lap
+    dst[i, j] = scaled
+    state = float(0.0)
     for s in range(n_substeps):
-        state4 = state4 + dt_sub * (x_v - stiffness * state4)
-    output[i, j] = state4
+        state = state + dt_sub * (x_v - stiffness * state)
+    output[i, j] = state

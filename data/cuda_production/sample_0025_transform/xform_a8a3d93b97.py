@@ -1,16 +1,21 @@
 import warp as wp
 
 
-@wp.kernel(enable_backward=False)
-def xform_a8a3d93b97(I_body: wp.mat33, axis: wp.vec3, theta_deg: wp.array(dtype=float), tau: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3), jac: wp.array(dtype=wp.float32), ang_vel: wp.array(dtype=wp.vec3), arm: wp.array[wp.vec3], lin_vel: wp.vec3, vel_out: wp.array[wp.vec3]):
+RANGE = wp.constant(1.625)
+STIFFNESS = 4.8125
+
+
+@wp.func
+def xform_a8a3d93b97_plane_sdf(plane: wp.vec4, p: wp.vec3) -> float:
+    return wp.dot(wp.vec3(plane[0], plane[1], plane[2]), p) + plane[3]
+
+@wp.kernel
+def xform_a8a3d93b97(verts: wp.array(dtype=wp.vec3), origin: wp.vec3, k: float, gain: wp.array[float], force: wp.array[wp.vec3], halfspace: wp.vec4, out: wp.array[wp.vec3]):
     tid = wp.tid()
-    q = wp.quat_from_axis_angle(wp.normalize(axis), wp.radians(theta_deg[tid]))
-    v = tau[tid]
-    tau_b = wp.quat_rotate_inv(q, v)
-    I_eff = I_body + wp.outer(tau_b, tau_b)
-    out[tid] = wp.quat_rotate(q, I_eff * tau_b)
-    det = wp.determinant(I_eff)
-    jac[tid] = det * v[0]
-    r = ang_vel[tid]
-    v2 = arm[tid]
-    vel_out[tid] = lin_vel + wp.cross(r, v2)
+    p = verts[tid]
+    d = p - origin
+    dist = wp.sqrt(wp.length_sq(d))
+    wgt = 1.0 - wp.smoothstep(0.0, RANGE, dist)
+    force[tid] = gain[tid] * (k * wgt * wgt * d)
+    depth = wp.min(xform_a8a3d93b97_plane_sdf(halfspace, p), 0.0)
+    out[tid] = -STIFFNESS * depth * wp.vec3(halfspace[0], halfspace[1], halfspace[2])

@@ -31,11 +31,11 @@ __global__ void arith_6425ddab12(
     float w_v = w[tid];
     float p_v = p[tid];
     float a_v = a[tid];
-    float lap1 = q_left + q_right - 2.0f * q_v;
-    float d2 = q_v - p_v;
-    result[tid] = d2 * d2;
+    float lap = q_left + q_right - 2.0f * q_v;
+    float d = q_v - p_v;
+    result[tid] = d * d;
     output[tid] = (0.6875f * w_v - 1.4375f) * w_v + 0.25f;
-    y_out[tid] = 0.875f * lap1 + 0.125f * a_v;
+    y_out[tid] = 0.875f * lap + 0.125f * a_v;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,25 +22,25 @@ __global__ void ctrl_9f56771ad3(
         return;
 
     float data_v = data[tid];
-    float ecc_anom1 = data_v;
+    float ecc_anom = data_v;
     for (int it = 0; it < 3; ++it) {
-        ecc_anom1 = ecc_anom1 - (ecc_anom1 - 0.125f * sinf(ecc_anom1) - data_v) / (1.0f - 0.125f * cosf(ecc_anom1));
+        ecc_anom = ecc_anom - (ecc_anom - 0.125f * sinf(ecc_anom) - data_v) / (1.0f - 0.125f * cosf(ecc_anom));
     }
-    anomaly[tid] = ecc_anom1;
-    float v2 = fabsf(data_v);
-    float lo3 = 0.0f;
-    float hi4 = 2.0f;
-    int it5 = 0;
-    while (it5 < 8) {
-        float mid = 0.5f * (lo3 + hi4);
-        if (mid * mid > v2) {
-            hi4 = mid;
+    anomaly[tid] = ecc_anom;
+    float v = fabsf(data_v);
+    float lo = 0.0f;
+    float hi = 2.0f;
+    int iters = 0;
+    while (iters < 8) {
+        float mid = 0.5f * (lo + hi);
+        if (mid * mid > v) {
+            hi = mid;
         } else {
-            lo3 = mid;
+            lo = mid;
         }
-        it5 += 1;
+        iters += 1;
     }
-    root_out[tid] = 0.5f * (lo3 + hi4);
+    root_out[tid] = 0.5f * (lo + hi);
 }
 
 // ---------------------------------------------------------------------------------------------

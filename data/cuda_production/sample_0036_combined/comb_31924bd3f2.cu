@@ -58,10 +58,10 @@ __global__ void comb_31924bd3f2(
         return;
     }
     float3 vel_v = vel[tid];
-    float s1 = length(vel_v);
-    float clipped2 = soft_clip_31924bd3f2(s1, 0.5f);
-    atomicMaxFloat(&max_value[0], clipped2);
-    dst[tid] = clipped2;
+    float s = length(vel_v);
+    float clipped = soft_clip_31924bd3f2(s, 0.5f);
+    atomicMaxFloat(&max_value[0], clipped);
+    dst[tid] = clipped;
 }
 
 // ---------------------------------------------------------------------------------------------

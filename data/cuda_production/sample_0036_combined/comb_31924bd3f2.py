@@ -11,7 +11,7 @@ def comb_31924bd3f2(n: int, vel: wp.array[wp.vec3], max_value: wp.array(dtype=fl
     if tid >= n:
         return
     vel_v = vel[tid]
-    s1 = wp.length(vel_v)
-    clipped2 = soft_clip_31924bd3f2(s1, 0.5)
-    wp.atomic_max(max_value, 0, clipped2)
-    dst[tid] = clipped2
+    s = wp.length(vel_v)
+    clipped = soft_clip_31924bd3f2(s, 0.5)
+    wp.atomic_max(max_value, 0, clipped)
+    dst[tid] = clipped

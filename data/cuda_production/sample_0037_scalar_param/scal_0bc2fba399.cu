@@ -32,13 +32,13 @@ __global__ void scal_0bc2fba399(
     }
     float q_left = q[max(tid - 1, 0)];
     float q_v = q[tid];
-    float response1 = gain * q_left + bias;
-    dst[tid] = response1;
-    float state2 = 0.0f;
+    float response = gain * q_left + bias;
+    dst[tid] = response;
+    float state = 0.0f;
     for (int s = 0; s < substeps; ++s) {
-        state2 = state2 + h * (q_v - rate * state2);
+        state = state + h * (q_v - rate * state);
     }
-    output[tid] = state2;
+    output[tid] = state;
 }
 
 // ---------------------------------------------------------------------------------------------

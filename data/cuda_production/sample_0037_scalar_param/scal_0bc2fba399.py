@@ -8,9 +8,9 @@ def scal_0bc2fba399(q: wp.array[wp.float32], num: wp.int32, gain: wp.float32, bi
         return
     q_left = q[max(tid - 1, 0)]
     q_v = q[tid]
-    response1 = gain * q_left + bias
-    dst[tid] = response1
-    state2 = float(0.0)
+    response = gain * q_left + bias
+    dst[tid] = response
+    state = float(0.0)
     for s in range(substeps):
-        state2 = state2 + h * (q_v - rate * state2)
-    output[tid] = state2
+        state = state + h * (q_v - rate * state)
+    output[tid] = state

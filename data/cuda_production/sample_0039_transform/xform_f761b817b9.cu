@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 256; quat_from_axis_angle; body-frame inertia; wp.determinant)
+// Rigid-body transform kernel (1-D launch 256; wp.transform; transform composition)
 // Standalone CUDA translation of the Warp kernel `xform_f761b817b9` (see xform_f761b817b9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,84 +11,16 @@
 #include <cstring>
 #include <vector>
 
-struct mat33
-{
-    float m[3][3];  // row-major, like Warp's mat33
-};
-
 struct quat
 {
     float x, y, z, w;  // Warp's order: vector part, then scalar part
 };
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+struct transform
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
-}
-
-__device__ __forceinline__ float determinant(const mat33& a)
-{
-    return dot(make_float3(a.m[0][0], a.m[0][1], a.m[0][2]),
-               cross(make_float3(a.m[1][0], a.m[1][1], a.m[1][2]), make_float3(a.m[2][0], a.m[2][1], a.m[2][2])));
-}
-
-__device__ __forceinline__ mat33 operator+(const mat33& a, const mat33& b)
-{
-    mat33 r;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            r.m[i][j] = a.m[i][j] + b.m[i][j];
-    return r;
-}
-
-__device__ __forceinline__ float3 operator*(const mat33& a, float3 b)
-{
-    return make_float3(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z,
-                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z,
-                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z);
-}
-
-__device__ __forceinline__ float length(float3 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float3 normalize(float3 a)
-{
-    // Warp returns the zero vector for a zero-length input
-    float l = length(a);
-    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ mat33 outer(float3 a, float3 b)
-{
-    mat33 r;
-    r.m[0][0] = a.x * b.x;
-    r.m[0][1] = a.x * b.y;
-    r.m[0][2] = a.x * b.z;
-    r.m[1][0] = a.y * b.x;
-    r.m[1][1] = a.y * b.y;
-    r.m[1][2] = a.y * b.z;
-    r.m[2][0] = a.z * b.x;
-    r.m[2][1] = a.z * b.y;
-    r.m[2][2] = a.z * b.z;
-    return r;
-}
-
-__device__ __forceinline__ quat quat_from_axis_angle(float3 axis, float angle)
-{
-    float half = angle * 0.5f;
-    float w = cosf(half);
-    float s = sinf(half);
-    return quat{axis.x * s, axis.y * s, axis.z * s, w};
-}
+    float3 p;  // translation
+    quat q;    // rotation
+};
 
 __device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
 {
@@ -99,35 +31,32 @@ __device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
                        x.z * c + q.z * d + (q.x * x.y - q.y * x.x) * q.w * 2.0f);
 }
 
-__device__ __forceinline__ float3 quat_rotate_inv(quat q, float3 x)
+__device__ __forceinline__ quat operator*(quat a, quat b)
 {
-    float c = (2.0f * q.w * q.w - 1.0f);
-    float d = 2.0f * (q.x * x.x + q.y * x.y + q.z * x.z);
-    return make_float3(x.x * c + q.x * d - (q.y * x.z - q.z * x.y) * q.w * 2.0f,
-                       x.y * c + q.y * d - (q.z * x.x - q.x * x.z) * q.w * 2.0f,
-                       x.z * c + q.z * d - (q.x * x.y - q.y * x.x) * q.w * 2.0f);
+    return quat{a.w * b.x + b.w * a.x + a.y * b.z - b.y * a.z, a.w * b.y + b.w * a.y + a.z * b.x - b.z * a.x,
+                a.w * b.z + b.w * a.z + a.x * b.y - b.x * a.y, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+__device__ __forceinline__ transform transform_multiply(transform a, transform b)
+{
+    float3 r = quat_rotate(a.q, b.p);
+    return transform{make_float3(r.x + a.p.x, r.y + a.p.y, r.z + a.p.z), a.q * b.q};
 }
 
 __global__ void xform_f761b817b9(
-    mat33 I_body,
-    float3 spin_axis,
-    const float* __restrict__ angle,
-    const float3* __restrict__ impulse,
-    float3* ang_mom,
-    float* jac,
+    const float3* __restrict__ com,
+    quat orientation,
+    transform X_parent,
+    transform* world_frames,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    quat q = quat_from_axis_angle(normalize(spin_axis), angle[tid]);
-    float3 p = impulse[tid];
-    float3 tau_b = quat_rotate_inv(q, p);
-    mat33 I_eff = I_body + outer(tau_b, tau_b);
-    ang_mom[tid] = quat_rotate(q, I_eff * tau_b);
-    float det = determinant(I_eff);
-    jac[tid] = det * p.x;
+    transform X = transform{com[tid], orientation};
+    transform X_child = transform_multiply(X_parent, X);
+    world_frames[tid] = X_child;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,42 +197,30 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    const mat33 I_body = mat33{{{1.125f, 0.0f, 0.0625f}, {0.0f, 1.6875f, 0.0f}, {0.0625f, 0.0f, 1.875f}}};
-    const float3 spin_axis = make_float3(-0.0625f, -0.25f, -0.8125f);
-    std::vector<float> h_angle((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_angle.data(), h_angle.size(), seed, 2, -3072, 6145U, 0.0009765625f);
-    std::vector<float> h_impulse((size_t)n * 3);  // input, shape [256] of vec3
-    fill_float(h_impulse.data(), h_impulse.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_ang_mom((size_t)n * 3);  // output, shape [256] of vec3
-    std::vector<float> h_jac((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_com((size_t)n * 3);  // input, shape [256] of vec3
+    fill_float(h_com.data(), h_com.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const quat orientation = quat{0.049875468015670776f, -0.3990037441253662f, 0.448879212141037f, -0.7980074882507324f};
+    const transform X_parent = transform{make_float3(-0.125f, -0.0625f, -0.4375f), quat{-0.658280611038208f, 0.1519109010696411f, -0.20254787802696228f, 0.7089175581932068f}};
+    std::vector<float> h_world_frames((size_t)n * 7);  // output, shape [256] of transform
 
     // Device buffers
-    float* d_angle = nullptr;
-    const size_t bytes_angle = h_angle.size() * sizeof(h_angle[0]);
-    CUDA_CHECK(cudaMalloc(&d_angle, bytes_angle));
-    CUDA_CHECK(cudaMemcpy(d_angle, h_angle.data(), bytes_angle, cudaMemcpyHostToDevice));
-    float3* d_impulse = nullptr;
-    const size_t bytes_impulse = h_impulse.size() * sizeof(h_impulse[0]);
-    CUDA_CHECK(cudaMalloc(&d_impulse, bytes_impulse));
-    CUDA_CHECK(cudaMemcpy(d_impulse, h_impulse.data(), bytes_impulse, cudaMemcpyHostToDevice));
-    float3* d_ang_mom = nullptr;
-    const size_t bytes_ang_mom = h_ang_mom.size() * sizeof(h_ang_mom[0]);
-    CUDA_CHECK(cudaMalloc(&d_ang_mom, bytes_ang_mom));
-    CUDA_CHECK(cudaMemcpy(d_ang_mom, h_ang_mom.data(), bytes_ang_mom, cudaMemcpyHostToDevice));
-    float* d_jac = nullptr;
-    const size_t bytes_jac = h_jac.size() * sizeof(h_jac[0]);
-    CUDA_CHECK(cudaMalloc(&d_jac, bytes_jac));
-    CUDA_CHECK(cudaMemcpy(d_jac, h_jac.data(), bytes_jac, cudaMemcpyHostToDevice));
+    float3* d_com = nullptr;
+    const size_t bytes_com = h_com.size() * sizeof(h_com[0]);
+    CUDA_CHECK(cudaMalloc(&d_com, bytes_com));
+    CUDA_CHECK(cudaMemcpy(d_com, h_com.data(), bytes_com, cudaMemcpyHostToDevice));
+    transform* d_world_frames = nullptr;
+    const size_t bytes_world_frames = h_world_frames.size() * sizeof(h_world_frames[0]);
+    CUDA_CHECK(cudaMalloc(&d_world_frames, bytes_world_frames));
+    CUDA_CHECK(cudaMemcpy(d_world_frames, h_world_frames.data(), bytes_world_frames, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_f761b817b9<<<grid, block>>>(I_body, spin_axis, d_angle, d_impulse, d_ang_mom, d_jac, n);
+    xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_ang_mom.data(), d_ang_mom, bytes_ang_mom, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_jac.data(), d_jac, bytes_jac, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_world_frames.data(), d_world_frames, bytes_world_frames, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -311,8 +228,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_ang_mom.data(), 1, bytes_ang_mom, dump) == bytes_ang_mom;
-            dump_ok = dump_ok && fwrite(h_jac.data(), 1, bytes_jac, dump) == bytes_jac;
+            dump_ok = dump_ok && fwrite(h_world_frames.data(), 1, bytes_world_frames, dump) == bytes_world_frames;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -328,7 +244,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_f761b817b9<<<grid, block, 0, stream>>>(I_body, spin_axis, d_angle, d_impulse, d_ang_mom, d_jac, n);
+            xform_f761b817b9<<<grid, block, 0, stream>>>(d_com, orientation, X_parent, d_world_frames, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -355,8 +271,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_angle + bytes_impulse;
-        const size_t bytes_written = bytes_ang_mom + bytes_jac;
+        const size_t bytes_read = bytes_com;
+        const size_t bytes_written = bytes_world_frames;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -375,24 +291,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_angle));
-        CUDA_CHECK(cudaFree(d_impulse));
-        CUDA_CHECK(cudaFree(d_ang_mom));
-        CUDA_CHECK(cudaFree(d_jac));
+        CUDA_CHECK(cudaFree(d_com));
+        CUDA_CHECK(cudaFree(d_world_frames));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4096) {
-        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 7168) {
+        fprintf(stderr, "%s: expected 7168 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("ang_mom", h_ang_mom.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.008f, 0.0001f, stats);
-    ok &= check_values("jac", h_jac.data(), reinterpret_cast<const float*>(expected.data() + 3072), 256,
-                       0.146484375f, 0.0001f, stats);
+    ok &= check_values("world_frames", h_world_frames.data(), reinterpret_cast<const float*>(expected.data() + 0), 1792,
+                       0.0016f, 0.0001f, stats);
     printf("%s xform_f761b817b9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -403,13 +315,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_f761b817b9<<<grid, block>>>(I_body, spin_axis, d_angle, d_impulse, d_ang_mom, d_jac, n);
+        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_f761b817b9<<<grid, block>>>(I_body, spin_axis, d_angle, d_impulse, d_ang_mom, d_jac, n);
+        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -428,9 +340,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_angle));
-    CUDA_CHECK(cudaFree(d_impulse));
-    CUDA_CHECK(cudaFree(d_ang_mom));
-    CUDA_CHECK(cudaFree(d_jac));
+    CUDA_CHECK(cudaFree(d_com));
+    CUDA_CHECK(cudaFree(d_world_frames));
     return ok ? 0 : 1;
 }

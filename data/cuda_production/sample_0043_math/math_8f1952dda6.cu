@@ -18,9 +18,9 @@ __global__ void math_8f1952dda6(const float* __restrict__ inp, float* dst, float
         return;
 
     float inp_v = inp[tid];
-    float c1 = fminf(fmaxf(inp_v, 0.0f), 1.0f);
+    float c = fminf(fmaxf(inp_v, 0.0f), 1.0f);
     dst[tid] = logf(1.0f + inp_v * inp_v);
-    output[tid] = powf(c1, 2.2f);
+    output[tid] = powf(c, 2.2f);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,20 +18,20 @@ __global__ void ctrl_7388f775ee(const float* __restrict__ q, float* root_out, in
         return;
 
     float q_v = q[tid];
-    float v1 = fabsf(q_v);
-    float lo2 = 0.0f;
-    float hi3 = 2.0f;
-    int it4 = 0;
-    while (it4 < 6) {
-        float mid = 0.5f * (lo2 + hi3);
-        if (mid * mid > v1) {
-            hi3 = mid;
+    float v = fabsf(q_v);
+    float lo = 0.0f;
+    float hi = 2.0f;
+    int it = 0;
+    while (it < 6) {
+        float mid = 0.5f * (lo + hi);
+        if (mid * mid > v) {
+            hi = mid;
         } else {
-            lo2 = mid;
+            lo = mid;
         }
-        it4 += 1;
+        it += 1;
     }
-    root_out[tid] = 0.5f * (lo2 + hi3);
+    root_out[tid] = 0.5f * (lo + hi);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,23 +28,23 @@ __global__ void nest_fbbb55055d(
         return;
 
     int cells_v = cells[i * cells_dim1 + j];
-    int neighbours1 = 0;
+    int neighbours = 0;
     for (int di = -1; di < 2; ++di) {
         for (int dj = -1; dj < 2; ++dj) {
             int ii = (i + di + cells_dim0) % cells_dim0;
             int jj = (j + dj + cells_dim1) % cells_dim1;
-            neighbours1 += cells[ii * cells_dim1 + jj];
+            neighbours += cells[ii * cells_dim1 + jj];
         }
     }
-    neighbours1 -= cells_v;
-    int next_state2 = 0;
-    if (cells_v == 1 && (neighbours1 == 2 || neighbours1 == 3)) {
-        next_state2 = 1;
-    } else if (cells_v == 0 && neighbours1 == 3) {
-        next_state2 = 1;
+    neighbours -= cells_v;
+    int next_state = 0;
+    if (cells_v == 1 && (neighbours == 2 || neighbours == 3)) {
+        next_state = 1;
+    } else if (cells_v == 0 && neighbours == 3) {
+        next_state = 1;
     }
-    next_cells[i * next_cells_dim1 + j] = next_state2;
-    counts[i * counts_dim1 + j] = neighbours1;
+    next_cells[i * next_cells_dim1 + j] = next_state;
+    counts[i * counts_dim1 + j] = neighbours;
 }
 
 // ---------------------------------------------------------------------------------------------

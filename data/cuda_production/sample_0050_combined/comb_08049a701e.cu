@@ -34,13 +34,13 @@ __global__ void comb_08049a701e(
     }
     float y_v = y[tid];
     float label_v = label[tid];
-    float ecc_anom1 = y_v;
+    float ecc_anom = y_v;
     for (int it = 0; it < 8; ++it) {
-        ecc_anom1 = y_v + 0.5f * sinf(ecc_anom1);
+        ecc_anom = y_v + 0.5f * sinf(ecc_anom);
     }
-    float r2 = ecc_anom1 - label_v;
-    float loss3 = cauchy_08049a701e(r2, c);
-    res[tid] = loss3;
+    float r = ecc_anom - label_v;
+    float loss = cauchy_08049a701e(r, c);
+    res[tid] = loss;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ def comb_08049a701e(y: wp.array[wp.float32], n: int, label: wp.array[wp.float32]
         return
     y_v = y[tid]
     label_v = label[tid]
-    ecc_anom1 = y_v
+    ecc_anom = y_v
     for it in range(8):
-        ecc_anom1 = y_v + 0.5 * wp.sin(ecc_anom1)
-    r2 = ecc_anom1 - label_v
-    loss3 = cauchy_08049a701e(r2, c)
-    res[tid] = loss3
+        ecc_anom = y_v + 0.5 * wp.sin(ecc_anom)
+    r = ecc_anom - label_v
+    loss = cauchy_08049a701e(r, c)
+    res[tid] = loss

@@ -24,13 +24,13 @@ __global__ void scal_74c84483d6(
         return;
 
     float src_v = src[tid];
-    float wave1 = sinf(freq * src_v + phase);
-    float a2 = 1.0f + wave1 * wave1;
-    float root3 = a2;
+    float wave = sinf(freq * src_v + phase);
+    float a = 1.0f + wave * wave;
+    float root = a;
     for (int s = 0; s < iterations; ++s) {
-        root3 = 0.5f * (root3 + a2 / root3);
+        root = 0.5f * (root + a / root);
     }
-    output[tid] = root3;
+    output[tid] = root;
 }
 
 // ---------------------------------------------------------------------------------------------

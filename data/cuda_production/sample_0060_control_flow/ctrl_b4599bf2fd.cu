@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop), with its derivative)
+// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop))
 // Standalone CUDA translation of the Warp kernel `ctrl_b4599bf2fd` (see ctrl_b4599bf2fd.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,14 +12,12 @@
 #include <vector>
 
 __global__ void ctrl_b4599bf2fd(
-    const float* __restrict__ src,
     const float* __restrict__ b,
     const float* __restrict__ kernel_w,
     float* filtered,
     float* neg_sum_out,
-    const float* __restrict__ poly,
+    const float* __restrict__ coef,
     float* poly_out,
-    float* slope_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,28 +25,25 @@ __global__ void ctrl_b4599bf2fd(
         return;
 
     float b_v = b[tid];
-    float acc1 = 0.0f;
+    float acc = 0.0f;
     for (int k = -4; k < 5; ++k) {
-        acc1 = acc1 + kernel_w[k + 4] * b[min(max(tid + k, 0), 255)];
+        acc = acc + kernel_w[k + 4] * b[min(max(tid + k, 0), 255)];
     }
-    filtered[tid] = acc1;
-    float neg_sum2 = 0.0f;
+    filtered[tid] = acc;
+    float neg_sum = 0.0f;
     for (int k = 0; k < 7; ++k) {
-        float v = src[min(max(tid + k - 3, 0), 255)];
-        if (v >= 0.0f) {
+        float v = b[min(max(tid + k - 3, 0), 255)];
+        if (v > 0.0f) {
             continue;
         }
-        neg_sum2 = neg_sum2 + v;
+        neg_sum += v;
     }
-    neg_sum_out[tid] = neg_sum2;
-    float y3 = 0.0f;
-    float dy4 = 0.0f;
+    neg_sum_out[tid] = neg_sum;
+    float y = 0.0f;
     for (int k = 0; k < 5; ++k) {
-        dy4 = dy4 * b_v + y3;
-        y3 = y3 * b_v + poly[k];
+        y = y * b_v + coef[k];
     }
-    poly_out[tid] = y3;
-    slope_out[tid] = dy4;
+    poly_out[tid] = y;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +147,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -189,24 +184,17 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 256;
 
     // Inputs (host)
-    std::vector<float> h_src((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_b((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_b.data(), h_b.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_kernel_w(9);  // input, shape [9] of float32
-    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 2, -16, 33U, 0.0625f);
+    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 1, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [256] of float32
     std::vector<float> h_neg_sum_out((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_poly(5);  // input, shape [5] of float32
-    fill_float(h_poly.data(), h_poly.size(), seed, 5, -16, 33U, 0.0625f);
+    std::vector<float> h_coef(5);  // input, shape [5] of float32
+    fill_float(h_coef.data(), h_coef.size(), seed, 4, -16, 33U, 0.0625f);
     std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_slope_out((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
-    float* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
     float* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
@@ -223,30 +211,25 @@ int main(int argc, char** argv)
     const size_t bytes_neg_sum_out = h_neg_sum_out.size() * sizeof(h_neg_sum_out[0]);
     CUDA_CHECK(cudaMalloc(&d_neg_sum_out, bytes_neg_sum_out));
     CUDA_CHECK(cudaMemcpy(d_neg_sum_out, h_neg_sum_out.data(), bytes_neg_sum_out, cudaMemcpyHostToDevice));
-    float* d_poly = nullptr;
-    const size_t bytes_poly = h_poly.size() * sizeof(h_poly[0]);
-    CUDA_CHECK(cudaMalloc(&d_poly, bytes_poly));
-    CUDA_CHECK(cudaMemcpy(d_poly, h_poly.data(), bytes_poly, cudaMemcpyHostToDevice));
+    float* d_coef = nullptr;
+    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
+    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
+    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
     float* d_poly_out = nullptr;
     const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
     CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
     CUDA_CHECK(cudaMemcpy(d_poly_out, h_poly_out.data(), bytes_poly_out, cudaMemcpyHostToDevice));
-    float* d_slope_out = nullptr;
-    const size_t bytes_slope_out = h_slope_out.size() * sizeof(h_slope_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_slope_out, bytes_slope_out));
-    CUDA_CHECK(cudaMemcpy(d_slope_out, h_slope_out.data(), bytes_slope_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
+    ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_neg_sum_out.data(), d_neg_sum_out, bytes_neg_sum_out, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_poly_out.data(), d_poly_out, bytes_poly_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_slope_out.data(), d_slope_out, bytes_slope_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -257,7 +240,6 @@ int main(int argc, char** argv)
             dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
             dump_ok = dump_ok && fwrite(h_neg_sum_out.data(), 1, bytes_neg_sum_out, dump) == bytes_neg_sum_out;
             dump_ok = dump_ok && fwrite(h_poly_out.data(), 1, bytes_poly_out, dump) == bytes_poly_out;
-            dump_ok = dump_ok && fwrite(h_slope_out.data(), 1, bytes_slope_out, dump) == bytes_slope_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -273,7 +255,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
+            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -300,8 +282,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_b + bytes_kernel_w + bytes_poly;
-        const size_t bytes_written = bytes_filtered + bytes_neg_sum_out + bytes_poly_out + bytes_slope_out;
+        const size_t bytes_read = bytes_b + bytes_kernel_w + bytes_coef;
+        const size_t bytes_written = bytes_filtered + bytes_neg_sum_out + bytes_poly_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -320,22 +302,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_kernel_w));
         CUDA_CHECK(cudaFree(d_filtered));
         CUDA_CHECK(cudaFree(d_neg_sum_out));
-        CUDA_CHECK(cudaFree(d_poly));
+        CUDA_CHECK(cudaFree(d_coef));
         CUDA_CHECK(cudaFree(d_poly_out));
-        CUDA_CHECK(cudaFree(d_slope_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4096) {
-        fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 3072) {
+        fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
@@ -344,8 +324,6 @@ int main(int argc, char** argv)
                        0.0014f, 0.0001f, stats);
     ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
                        0.0031000000000000003f, 0.0001f, stats);
-    ok &= check_values("slope_out", h_slope_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 256,
-                       0.012400000000000001f, 0.0001f, stats);
     printf("%s ctrl_b4599bf2fd: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -356,13 +334,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_b4599bf2fd<<<grid, block>>>(d_src, d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, d_slope_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -381,13 +359,11 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_kernel_w));
     CUDA_CHECK(cudaFree(d_filtered));
     CUDA_CHECK(cudaFree(d_neg_sum_out));
-    CUDA_CHECK(cudaFree(d_poly));
+    CUDA_CHECK(cudaFree(d_coef));
     CUDA_CHECK(cudaFree(d_poly_out));
-    CUDA_CHECK(cudaFree(d_slope_out));
     return ok ? 0 : 1;
 }

@@ -45,20 +45,20 @@ __global__ void comb_6874fada30(
     if (tid >= n)
         return;
 
-    float acc1 = 0.0f;
+    float acc = 0.0f;
     int j;
     for (int k = 0; k < 3; ++k) {
         j = min(max(tid + k - 1, 0), 63);
-        acc1 = acc1 + taps[k] * y[j];
+        acc = acc + taps[k] * y[j];
     }
-    float h2 = 0.0f;
+    float h = 0.0f;
     for (int k = 0; k < 6; ++k) {
         j = min(max(tid + k - 5, 0), 63);
-        h2 = tanhf(0.5f * h2 + y[j]);
+        h = tanhf(0.5f * h + y[j]);
     }
-    float blended3 = blend_6874fada30(acc1, h2, t);
-    atomicMaxFloat(&max_value[0], blended3);
-    dst[tid] = blended3;
+    float blended = blend_6874fada30(acc, h, t);
+    atomicMaxFloat(&max_value[0], blended);
+    dst[tid] = blended;
 }
 
 // ---------------------------------------------------------------------------------------------

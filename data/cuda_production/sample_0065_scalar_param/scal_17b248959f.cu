@@ -26,8 +26,8 @@ __global__ void scal_17b248959f(
         return;
 
     float x_v = x[i * x_dim1 + j];
-    float excess1 = fmaxf(x_v - threshold, 0.0f);
-    output[i * output_dim1 + j] = excess1;
+    float excess = fmaxf(x_v - threshold, 0.0f);
+    output[i * output_dim1 + j] = excess;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,5 +5,5 @@ import warp as wp
 def scal_17b248959f(x: wp.array2d(dtype=wp.float32), threshold: float, output: wp.array2d(dtype=wp.float32)):
     i, j = wp.tid()
     x_v = x[i, j]
-    excess1 = wp.max(x_v - threshold, 0.0)
-    output[i, j] = excess1
+    excess = wp.max(x_v - threshold, 0.0)
+    output[i, j] = excess

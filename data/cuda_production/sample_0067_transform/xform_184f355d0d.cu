@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 128; module constants; orientation integration; plane contact (vec4 helper))
+// Rigid-body transform kernel (1-D launch 128; wp.transform; transform_point; offset by a by-value origin; module constants; plane contact (vec4 helper); moment arm from the body origin; weighted per element)
 // Standalone CUDA translation of the Warp kernel `xform_184f355d0d` (see xform_184f355d0d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,56 +16,42 @@ struct quat
     float x, y, z, w;  // Warp's order: vector part, then scalar part
 };
 
+struct transform
+{
+    float3 p;  // translation
+    quat q;    // rotation
+};
+
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
+{
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
+}
+
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ quat make_quat(float3 v, float w)
+__device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
 {
-    return quat{v.x, v.y, v.z, w};
+    float c = (2.0f * q.w * q.w - 1.0f);
+    float d = 2.0f * (q.x * x.x + q.y * x.y + q.z * x.z);
+    return make_float3(x.x * c + q.x * d + (q.y * x.z - q.z * x.y) * q.w * 2.0f,
+                       x.y * c + q.y * d + (q.z * x.x - q.x * x.z) * q.w * 2.0f,
+                       x.z * c + q.z * d + (q.x * x.y - q.y * x.x) * q.w * 2.0f);
 }
 
-__device__ __forceinline__ quat operator+(quat a, quat b)
+__device__ __forceinline__ float3 transform_point(transform t, float3 x)
 {
-    return quat{a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w};
+    float3 r = quat_rotate(t.q, x);
+    return make_float3(t.p.x + r.x, t.p.y + r.y, t.p.z + r.z);
 }
 
-__device__ __forceinline__ quat operator*(quat a, quat b)
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
-    return quat{a.w * b.x + b.w * a.x + a.y * b.z - b.y * a.z, a.w * b.y + b.w * a.y + a.z * b.x - b.z * a.x,
-                a.w * b.z + b.w * a.z + a.x * b.y - b.x * a.y, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-__device__ __forceinline__ float dot(quat a, quat b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-
-__device__ __forceinline__ float length(quat a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ quat normalize(quat a)
-{
-    // Warp returns the identity for a zero-length input
-    float l = length(a);
-    if (l > 0.0f) {
-        float inv_l = 1.0f / l;
-        return quat{a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l};
-    }
-    return quat{0.0f, 0.0f, 0.0f, 1.0f};
-}
-
-__device__ __forceinline__ quat operator*(quat a, float s)
-{
-    return quat{a.x * s, a.y * s, a.z * s, a.w * s};
-}
-
-__device__ __forceinline__ quat operator*(float s, quat a)
-{
-    return a * s;
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
 __device__ __forceinline__ float3 operator*(float3 a, float s)
@@ -78,36 +64,45 @@ __device__ __forceinline__ float3 operator*(float s, float3 a)
     return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
-constexpr float DT = 0.0625f;
-constexpr float KE = 6.6875f;
-
-__device__ float xform_184f355d0d_signed_distance(float4 plane, float3 p)
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
 {
-    float3 normal = make_float3(plane.x, plane.y, plane.z);
-    return dot(normal, p) + plane.w;
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+constexpr float CONTACT_KE = 7.625f;
+
+__device__ float xform_184f355d0d_plane_sdf(float4 plane, float3 p)
+{
+    return dot(make_float3(plane.x, plane.y, plane.z), p) + plane.w;
 }
 
 __global__ void xform_184f355d0d(
-    const quat* __restrict__ body_rot,
-    const float3* __restrict__ omega,
-    quat* orient_out,
-    float4 plane,
+    const float3* __restrict__ com,
+    quat q_offset,
     const float3* __restrict__ verts,
+    float3 offset,
+    float3* world_points,
+    float4 ground_plane,
     float3* f_contact,
+    const float3* __restrict__ w_body,
+    float3 v0,
+    const float* __restrict__ scale,
+    float3* vel_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    quat q = normalize(body_rot[tid]);
-    float3 v = omega[tid];
-    quat dq = make_quat(v, 0.0f) * q;
-    quat q_new = normalize(q + dq * (0.5f * DT));
-    orient_out[tid] = q_new;
-    float3 r = verts[tid];
-    float depth = fminf(xform_184f355d0d_signed_distance(plane, r), 0.0f);
-    f_contact[tid] = -KE * depth * make_float3(plane.x, plane.y, plane.z);
+    transform X = transform{com[tid], q_offset};
+    float3 p = verts[tid];
+    float3 p_world = transform_point(X, p);
+    world_points[tid] = p_world + offset;
+    float depth = fminf(xform_184f355d0d_plane_sdf(ground_plane, p_world), 0.0f);
+    f_contact[tid] = -CONTACT_KE * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z);
+    float3 w = w_body[tid];
+    float3 arm = p_world - X.p;
+    vel_out[tid] = scale[tid] * (v0 + cross(w, arm));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,47 +243,62 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
-    std::vector<float> h_body_rot((size_t)n * 4);  // input, shape [128] of quat
-    fill_float(h_body_rot.data(), h_body_rot.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_omega((size_t)n * 3);  // input, shape [128] of vec3
-    fill_float(h_omega.data(), h_omega.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_orient_out((size_t)n * 4);  // output, shape [128] of quat
-    const float4 plane = make_float4(-0.5625f, 0.75f, 0.5625f, -0.3125f);
+    std::vector<float> h_com((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_com.data(), h_com.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const quat q_offset = quat{-0.48056933283805847f, 0.5286262631416321f, -0.19222773611545563f, -0.6727970838546753f};
     std::vector<float> h_verts((size_t)n * 3);  // input, shape [128] of vec3
-    fill_float(h_verts.data(), h_verts.size(), seed, 4, -512, 1025U, 0.00390625f);
+    fill_float(h_verts.data(), h_verts.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float3 offset = make_float3(0.5625f, -0.875f, -0.3125f);
+    std::vector<float> h_world_points((size_t)n * 3);  // output, shape [128] of vec3
+    const float4 ground_plane = make_float4(0.625f, -0.4375f, -0.375f, 0.9375f);
     std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [128] of vec3
+    std::vector<float> h_w_body((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_w_body.data(), h_w_body.size(), seed, 7, -1024, 2049U, 0.0009765625f);
+    const float3 v0 = make_float3(0.5625f, 0.5f, -0.5f);
+    std::vector<float> h_scale((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_scale.data(), h_scale.size(), seed, 9, 0, 2049U, 0.0009765625f);
+    std::vector<float> h_vel_out((size_t)n * 3);  // output, shape [128] of vec3
 
     // Device buffers
-    quat* d_body_rot = nullptr;
-    const size_t bytes_body_rot = h_body_rot.size() * sizeof(h_body_rot[0]);
-    CUDA_CHECK(cudaMalloc(&d_body_rot, bytes_body_rot));
-    CUDA_CHECK(cudaMemcpy(d_body_rot, h_body_rot.data(), bytes_body_rot, cudaMemcpyHostToDevice));
-    float3* d_omega = nullptr;
-    const size_t bytes_omega = h_omega.size() * sizeof(h_omega[0]);
-    CUDA_CHECK(cudaMalloc(&d_omega, bytes_omega));
-    CUDA_CHECK(cudaMemcpy(d_omega, h_omega.data(), bytes_omega, cudaMemcpyHostToDevice));
-    quat* d_orient_out = nullptr;
-    const size_t bytes_orient_out = h_orient_out.size() * sizeof(h_orient_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_orient_out, bytes_orient_out));
-    CUDA_CHECK(cudaMemcpy(d_orient_out, h_orient_out.data(), bytes_orient_out, cudaMemcpyHostToDevice));
+    float3* d_com = nullptr;
+    const size_t bytes_com = h_com.size() * sizeof(h_com[0]);
+    CUDA_CHECK(cudaMalloc(&d_com, bytes_com));
+    CUDA_CHECK(cudaMemcpy(d_com, h_com.data(), bytes_com, cudaMemcpyHostToDevice));
     float3* d_verts = nullptr;
     const size_t bytes_verts = h_verts.size() * sizeof(h_verts[0]);
     CUDA_CHECK(cudaMalloc(&d_verts, bytes_verts));
     CUDA_CHECK(cudaMemcpy(d_verts, h_verts.data(), bytes_verts, cudaMemcpyHostToDevice));
+    float3* d_world_points = nullptr;
+    const size_t bytes_world_points = h_world_points.size() * sizeof(h_world_points[0]);
+    CUDA_CHECK(cudaMalloc(&d_world_points, bytes_world_points));
+    CUDA_CHECK(cudaMemcpy(d_world_points, h_world_points.data(), bytes_world_points, cudaMemcpyHostToDevice));
     float3* d_f_contact = nullptr;
     const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
     CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
     CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
+    float3* d_w_body = nullptr;
+    const size_t bytes_w_body = h_w_body.size() * sizeof(h_w_body[0]);
+    CUDA_CHECK(cudaMalloc(&d_w_body, bytes_w_body));
+    CUDA_CHECK(cudaMemcpy(d_w_body, h_w_body.data(), bytes_w_body, cudaMemcpyHostToDevice));
+    float* d_scale = nullptr;
+    const size_t bytes_scale = h_scale.size() * sizeof(h_scale[0]);
+    CUDA_CHECK(cudaMalloc(&d_scale, bytes_scale));
+    CUDA_CHECK(cudaMemcpy(d_scale, h_scale.data(), bytes_scale, cudaMemcpyHostToDevice));
+    float3* d_vel_out = nullptr;
+    const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
+    CUDA_CHECK(cudaMemcpy(d_vel_out, h_vel_out.data(), bytes_vel_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
+    xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_orient_out.data(), d_orient_out, bytes_orient_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_world_points.data(), d_world_points, bytes_world_points, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_f_contact.data(), d_f_contact, bytes_f_contact, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_vel_out.data(), d_vel_out, bytes_vel_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -296,8 +306,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_orient_out.data(), 1, bytes_orient_out, dump) == bytes_orient_out;
+            dump_ok = dump_ok && fwrite(h_world_points.data(), 1, bytes_world_points, dump) == bytes_world_points;
             dump_ok = dump_ok && fwrite(h_f_contact.data(), 1, bytes_f_contact, dump) == bytes_f_contact;
+            dump_ok = dump_ok && fwrite(h_vel_out.data(), 1, bytes_vel_out, dump) == bytes_vel_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -313,7 +324,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_184f355d0d<<<grid, block, 0, stream>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
+            xform_184f355d0d<<<grid, block, 0, stream>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -340,8 +351,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_body_rot + bytes_omega + bytes_verts;
-        const size_t bytes_written = bytes_orient_out + bytes_f_contact;
+        const size_t bytes_read = bytes_com + bytes_verts + bytes_w_body + bytes_scale;
+        const size_t bytes_written = bytes_world_points + bytes_f_contact + bytes_vel_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -360,25 +371,29 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_body_rot));
-        CUDA_CHECK(cudaFree(d_omega));
-        CUDA_CHECK(cudaFree(d_orient_out));
+        CUDA_CHECK(cudaFree(d_com));
         CUDA_CHECK(cudaFree(d_verts));
+        CUDA_CHECK(cudaFree(d_world_points));
         CUDA_CHECK(cudaFree(d_f_contact));
+        CUDA_CHECK(cudaFree(d_w_body));
+        CUDA_CHECK(cudaFree(d_scale));
+        CUDA_CHECK(cudaFree(d_vel_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 3584) {
-        fprintf(stderr, "%s: expected 3584 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 4608) {
+        fprintf(stderr, "%s: expected 4608 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("orient_out", h_orient_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
-                       0.0001f, 0.0001f, stats);
-    ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 2048), 384,
-                       0.005350000000000001f, 0.0001f, stats);
+    ok &= check_values("world_points", h_world_points.data(), reinterpret_cast<const float*>(expected.data() + 0), 384,
+                       0.001f, 0.0001f, stats);
+    ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 1536), 384,
+                       0.0221125f, 0.0001f, stats);
+    ok &= check_values("vel_out", h_vel_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 384,
+                       0.0048000000000000004f, 0.0001f, stats);
     printf("%s xform_184f355d0d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -389,13 +404,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
+        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_184f355d0d<<<grid, block>>>(d_body_rot, d_omega, d_orient_out, plane, d_verts, d_f_contact, n);
+        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -414,10 +429,12 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_body_rot));
-    CUDA_CHECK(cudaFree(d_omega));
-    CUDA_CHECK(cudaFree(d_orient_out));
+    CUDA_CHECK(cudaFree(d_com));
     CUDA_CHECK(cudaFree(d_verts));
+    CUDA_CHECK(cudaFree(d_world_points));
     CUDA_CHECK(cudaFree(d_f_contact));
+    CUDA_CHECK(cudaFree(d_w_body));
+    CUDA_CHECK(cudaFree(d_scale));
+    CUDA_CHECK(cudaFree(d_vel_out));
     return ok ? 0 : 1;
 }

@@ -1,23 +1,22 @@
 import warp as wp
 
 
-DT = 0.0625
-KE = wp.constant(6.6875)
+CONTACT_KE = 7.625
 
 
 @wp.func
-def xform_184f355d0d_signed_distance(plane: wp.vec4, p: wp.vec3) -> float:
-    normal = wp.vec3(plane.x, plane.y, plane.z)
-    return wp.dot(normal, p) + plane.w
+def xform_184f355d0d_plane_sdf(plane: wp.vec4, p: wp.vec3) -> float:
+    return wp.dot(wp.vec3(plane[0], plane[1], plane[2]), p) + plane[3]
 
-@wp.kernel
-def xform_184f355d0d(body_rot: wp.array[wp.quat], omega: wp.array(dtype=wp.vec3), orient_out: wp.array[wp.quat], plane: wp.vec4, verts: wp.array[wp.vec3], f_contact: wp.array[wp.vec3]):
+@wp.kernel(enable_backward=False)
+def xform_184f355d0d(com: wp.array(dtype=wp.vec3), q_offset: wp.quat, verts: wp.array(dtype=wp.vec3), offset: wp.vec3, world_points: wp.array[wp.vec3], ground_plane: wp.vec4, f_contact: wp.array[wp.vec3], w_body: wp.array[wp.vec3], v0: wp.vec3, scale: wp.array(dtype=wp.float32), vel_out: wp.array[wp.vec3]):
     tid = wp.tid()
-    q = wp.normalize(body_rot[tid])
-    v = omega[tid]
-    dq = wp.quat(v, 0.0) * q
-    q_new = wp.normalize(q + dq * (0.5 * DT))
-    orient_out[tid] = q_new
-    r = verts[tid]
-    depth = wp.min(xform_184f355d0d_signed_distance(plane, r), 0.0)
-    f_contact[tid] = -KE * depth * wp.vec3(plane[0], plane[1], plane[2])
+    X = wp.transform(com[tid], q_offset)
+    p = verts[tid]
+    p_world = wp.transform_point(X, p)
+    world_points[tid] = p_world + offset
+    depth = wp.min(xform_184f355d0d_plane_sdf(ground_plane, p_world), 0.0)
+    f_contact[tid] = -CONTACT_KE * depth * wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
+    w = w_body[tid]
+    arm = p_world - wp.transform_get_translation(X)
+    vel_out[tid] = scale[tid] * (v0 + wp.cross(w, arm))
