@@ -200,8 +200,9 @@ def test_interrupt_while_writing_leaves_no_temporary_folder(tmp_path, monkeypatc
 
 
 def test_sigint_to_the_cli_exits_without_traceback_or_leftovers(tmp_path):
-    """A real Ctrl-C (SIGINT) during a large translation."""
-    source = HEADER + "".join(kernel(f"k{n}", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0") for n in range(400))
+    """A real Ctrl-C (SIGINT) during a large translation (large enough that a busy machine, slow to
+    deliver the signal, still finds the translation running)."""
+    source = HEADER + "".join(kernel(f"k{n}", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0") for n in range(2000))
     src = write(tmp_path, source)
     proc = subprocess.Popen([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
