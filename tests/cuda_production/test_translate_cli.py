@@ -200,19 +200,26 @@ def test_interrupt_while_writing_leaves_no_temporary_folder(tmp_path, monkeypatc
 
 
 def test_sigint_to_the_cli_exits_without_traceback_or_leftovers(tmp_path):
-    """A real Ctrl-C (SIGINT) during a large translation (large enough that a busy machine, slow to
-    deliver the signal, still finds the translation running)."""
-    source = HEADER + "".join(kernel(f"k{n}", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0") for n in range(2000))
+    """A real Ctrl-C (SIGINT) while the samples are being written. On a busy machine the signal can
+    land after the last sample is written (a clean exit 0, also without leftovers): tried again, up
+    to three times, until one lands mid-write."""
+    source = HEADER + "".join(kernel(f"k{n}", "a: wp.array(dtype=float)", "    a[i] = a[i] * 2.0") for n in range(1000))
     src = write(tmp_path, source)
-    proc = subprocess.Popen([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(tmp_path / "out")],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout.readline().startswith("k0: ")  # writing has begun
-    proc.send_signal(2)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "Traceback" not in err
-    leftovers = [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
-    assert leftovers == []
+    codes = []
+    for attempt in range(3):
+        out = tmp_path / f"out{attempt}"
+        proc = subprocess.Popen([sys.executable, "-m", "cuda_production.translate", str(src), "-o", str(out)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
+        assert proc.stdout.readline().startswith("k0: ")  # writing has begun
+        proc.send_signal(2)
+        _, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err
+        assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+        codes.append(proc.returncode)
+        if proc.returncode == 130:
+            break
+    assert codes[-1] == 130 and set(codes) <= {0, 130}
 
 
 def test_kernel_py_holds_only_the_kernel_and_what_it_uses(tmp_path):
