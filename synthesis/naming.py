@@ -3,8 +3,9 @@
 While a kernel is drawn, its generators cannot know which names later code will take, so every local
 they invent is numbered (`ExprGen.fresh`): `acc`, then `root`, then `lo`, `hi` become `acc__1`,
 `root__2`, `lo__3`, `hi__4`. Once the whole module exists, `plain_names` gives each such local its
-plain name (`acc`, `root`, `lo`, `hi`) where nothing in the module already uses that name and no
-other numbered local in the same function shares it; the rest keep their number (`acc1`, `acc2`).
+plain name (`acc`, `root`, `lo`, `hi`) where neither its function nor the module level uses that name
+and no other numbered local of the function shares its prefix; else an alternative (`shrunk_val`,
+`iters`); several of one prefix in a function are numbered from 1 (`acc1`, `acc2`).
 Numbered locals everywhere (`acc1 = float(0.0)`, `lo3`, `hi4`, `it5`) were half the kernels' tell of
 generated code, and a model trained on them learns to write them.
 """
