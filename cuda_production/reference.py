@@ -1,13 +1,17 @@
 """Expected outputs: the same inputs the .cu builds, run through the Python kernel by Warp on the CPU.
 
 Only kernels the pipeline generated itself are executed here. Many kernels share one Warp module,
-because Warp compiles a whole module (about 1.5 s) on its first CPU launch; kernels whose
-module-level names (constants, struct classes) clash go to separate modules. Struct arguments are
+because Warp compiles a whole module (about 1.5 s) on its first CPU launch. Helpers and constants are
+named as people name them (`huber`, `DT`), so two kernels often both define one: each kernel's are
+renamed apart in the shared module (`own_module_names`); kernels whose struct classes clash go to
+separate modules. Struct arguments are
 built from their fields, each field an input position of its own (`ArgSpec.flattened`).
 """
 from __future__ import annotations
 
 import ast
+import dataclasses
+import re
 
 import numpy as np
 
@@ -69,6 +73,19 @@ def top_level_names(source: str) -> set[str]:
     return names
 
 
+def own_module_names(spec: KernelSpec, tag: str) -> KernelSpec:
+    """`spec` with its helpers and module constants renamed `<name>__<tag>` (its kernel and struct
+    classes keep theirs: the launch looks them up by name), so that kernels defining the same helper
+    or constant can share a module. Renaming changes no value the kernel computes."""
+    tree = ast.parse(spec.source)
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name != spec.name]
+    names += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+    if not names:
+        return spec
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?!\w)")
+    return dataclasses.replace(spec, source=pattern.sub(lambda m: f"{m.group(1)}__{tag}", spec.source))
+
+
 def module_groups(specs: list[KernelSpec]) -> list[list[KernelSpec]]:
     """Split kernels into as few modules as possible with no module-level name defined twice.
 
@@ -98,6 +115,7 @@ def warp_value(arg: ArgSpec):
 def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
     """For each kernel, Warp's values of every written array, concatenated in flattened argument order."""
     results: dict[str, bytes] = {}
+    specs = [own_module_names(spec, f"k{i}") for i, spec in enumerate(specs)]
     for k, group in enumerate(module_groups(specs)):
         results.update(_run_module(group, module_name if k == 0 else f"{module_name}_{k}"))
     return results

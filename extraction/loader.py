@@ -30,7 +30,8 @@ def load_kernels(source: str, module_name: str) -> dict[str, Any]:
     module.__file__ = filename
     sys.modules[module_name] = module
     try:
-        exec(compile(text, filename, "exec"), module.__dict__)
+        with warp_compat.function_ids_restored():  # a helper's C++ name, whatever was loaded before
+            exec(compile(text, filename, "exec"), module.__dict__)
     except Exception as exc:  # the reason is recorded per sample by the caller
         unload(module_name)
         raise KernelLoadError(f"{type(exc).__name__}: {exc}") from exc

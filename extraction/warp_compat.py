@@ -129,6 +129,22 @@ def kernel_symbol(kernel: Any) -> str:
     return f"{kernel.get_mangled_name()}"
 
 
+@contextlib.contextmanager
+def function_ids_restored():
+    """Warp numbers each user function by how many functions of its name the process has created
+    (`huber_0`, then `huber_1` in the next module that defines a `huber`), and that number is in the
+    C++/CUDA it emits. Kernels name their helpers as people do, so without this a kernel's code would
+    depend on which kernels its worker loaded before it. The count is put back once a module's
+    functions exist: every module's functions are numbered as in a fresh process."""
+    counts = _internal("function_key_counts")
+    saved = dict(counts)
+    try:
+        yield
+    finally:
+        counts.clear()
+        counts.update(saved)
+
+
 def forget_module(module_name: str) -> None:
     """Drop a generated module from Warp's registry so long runs do not grow without bound."""
     registry = _internal("user_modules")

@@ -1,4 +1,4 @@
-"""Structural diversity: share of distinct kernels per category after normalising names and literals.
+"""Structural diversity: share of distinct kernels per category after normalising names, literals and spellings.
 
     python scripts/diversity.py [-n 10000] [--seed 42]
 

@@ -29,8 +29,9 @@ KNOWN_LIMITS_TEMPLATE = """\
   not compute anything meaningful, and their distribution is not that of hand-written code.
 - Value types are drawn from the type registry (synthesis/dtypes.py: {types}) and `@wp.struct`s of
   them; tiles only in the `tiled` category; no textures or user-defined generic functions.
-- `structure_hash` equates kernels that differ only in names and numeric literals; near-duplicates
-  with a different structure are not detected.
+- `structure_hash` equates kernels that differ only in names, numeric literals and the spelling of
+  one thing (`wp.float32` / `float`, `wp.array[T]` / `wp.array(dtype=T)`); near-duplicates with a
+  different structure are not detected.
 - The standalone CUDA is proven equal to Warp on the CPU (host emulation) and compiled with nvcc to
   PTX; it was not run on a GPU when the dataset was made unless the manifest says so."""
 
@@ -123,7 +124,7 @@ sharding); rerunning the command in this folder resumes or verifies it.
   `index`, `launch_dim`, `block_dim` (0: `wp.launch(kernel, dim=launch_dim)`; otherwise
   `wp.launch_tiled(kernel, dim=launch_dim, block_dim=block_dim)`), `arguments` (name, type, array_ndim, role), `forward_function`,
   `backward_function`, `warp_version`, `schema_version`, `structure_hash` (SHA-256 of the kernel's
-  syntax tree with names and literals normalised).
+  syntax tree with names, literals and spellings normalised).
 
 ## Licence
 

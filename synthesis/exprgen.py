@@ -538,7 +538,8 @@ class KernelWriter:
 
     def neighbour(self, name: str, axis: int, step: int) -> Expr:
         """The element `step` (+-1) along `axis` from the thread's own, the index clamped to the array
-        (`a[wp.max(tid - 1, 0)]`), loaded once into a local at the top."""
+        (`a[wp.max(tid - 1, 0)]`, `a[wp.min(tid + 1, a.shape[0] - 1)]`), loaded once into a local at
+        the top."""
         key = f"{name}@{axis}{step:+d}"
         if key in self._loads:
             return self._loads[key]
@@ -548,7 +549,7 @@ class KernelWriter:
         if step < 0:
             parts[axis] = self.rng.choice([f"wp.max({t} - 1, 0)", f"max({t} - 1, 0)"])
         else:
-            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {spec.shape[axis] - 1})", f"min({t} + 1, {spec.shape[axis] - 1})"])
+            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {name}.shape[{axis}] - 1)", f"min({t} + 1, {name}.shape[{axis}] - 1)"])
         word = self.NEIGHBOUR_WORDS[len(self.tid_names)][axis][0 if step < 0 else 1]
         local = self._unique_local(f"{name}_{word}")
         self.load_lines.append(f"    {local} = {name}[{', '.join(parts)}]")
@@ -573,7 +574,7 @@ class KernelWriter:
 
     def shifted(self, name: str, shift: str) -> Expr:
         """The element `shift` (an int parameter, >= 0) places on from the thread's own, wrapping past
-        the end (`a[(tid + shift) % 256]`) as a periodic boundary does; loaded once into a local at the
+        the end (`a[(tid + shift) % a.shape[0]]`) as a periodic boundary does; loaded once into a local at the
         top. One-dimensional launches only."""
         key = f"{name}@shift{shift}"
         if key in self._loads:
@@ -581,7 +582,7 @@ class KernelWriter:
         spec = self.arg(name)
         t = self.tid_names[0]
         local = self._unique_local(f"{name}_next")
-        self.load_lines.append(f"    {local} = {name}[({t} + {shift}) % {spec.shape[0]}]")
+        self.load_lines.append(f"    {local} = {name}[({t} + {shift}) % {name}.shape[0]]")
         expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
         self._loads[key] = expr
         self._feature_of_local(local, "periodic shift by a parameter")
@@ -615,7 +616,8 @@ class KernelWriter:
         return name
 
     def add_constant(self, hint: str, value: float | int) -> Expr:
-        """A module-level `wp.constant`, named uniquely per kernel (kernels share Warp modules)."""
+        """A module-level `wp.constant`, named with the kernel's suffix while the kernel is drawn
+        (`naming.plain_module_names` gives it its plain name once the module is whole)."""
         name = f"{hint.upper()}_{self.name.split('_')[-1].upper()}"
         literal = fmt_float(value) if isinstance(value, float) else str(value)
         self.constants.append(f"{name} = wp.constant({literal})")

@@ -115,3 +115,48 @@ def plain_names(source: str) -> str:
         names = _names_in(piece, top_names)
         pieces.append(_NUMBERED.sub(lambda m: names[m.group(0)], piece) if names else piece)
     return "".join(pieces)
+
+
+# Warp builtins a helper is not named after: `smoothstep(x, a, b)` calling the module's own function
+# reads as Warp's builtin to anyone who knows Warp.
+_WARP_BUILTIN_NAMES = frozenset({"smoothstep", "lerp", "clamp", "sign", "step", "length", "normalize", "dot",
+                                  "cross", "min", "max", "abs", "sqrt", "exp", "log", "sin", "cos", "tanh"})
+# The name a helper takes where its plain name is not free, where `<name>_fn` reads wrong.
+_HELPER_ALTERNATIVES = {"smoothstep": "smooth_step"}
+
+
+def _plain_module_name(name: str, kernel_name: str) -> str | None:
+    """The plain form of a helper's or constant's name that the generators made unique per kernel
+    (`huber_9b2e5a7617`, `tile_7049bba659_weighted_product`, `MU_0DEFFB29BC`), else None."""
+    suffix = kernel_name.rsplit("_", 1)[-1]
+    if name.startswith(kernel_name + "_"):
+        return name[len(kernel_name) + 1:]
+    for end in ("_" + suffix, "_" + suffix.upper()):
+        if name.endswith(end) and len(name) > len(end):
+            return name[: -len(end)]
+    return None
+
+
+def plain_module_names(source: str, kernel_name: str) -> str:
+    """`source` with each helper and module constant named as people name them (`huber`, `MU`), not
+    with the kernel's hash (`huber_9b2e5a7617`, `MU_0DEFFB29BC`), where the plain name is free in the
+    module, not reserved and not a Warp builtin's; else an alternative (`smooth_step`, `<plain>_fn`,
+    `<PLAIN>_VALUE`). (Kernels that share a Warp module, as the CPU reference runs them, get their own
+    names there: see `cuda_production.reference`.)"""
+    plains = {name: plain for name in (a or b for a, b in _TOP_LEVEL_NAME.findall(source)) if name != kernel_name
+              for plain in (_plain_module_name(name, kernel_name),) if plain is not None}
+    if not plains:
+        return source
+    renames: dict[str, str] = {}
+    taken = set(_IDENTIFIER.findall(source))
+    for name, plain in plains.items():
+        fallback = plain + "_VALUE" if plain.isupper() else _HELPER_ALTERNATIVES.get(plain, plain + "_fn")
+        for candidate in (plain, fallback):
+            if candidate not in taken and not _reserved(candidate) and candidate not in _WARP_BUILTIN_NAMES:
+                renames[name] = candidate
+                taken.add(candidate)
+                break
+    if not renames:
+        return source
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
+    return pattern.sub(lambda m: renames[m.group(1)], source)

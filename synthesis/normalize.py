@@ -1,8 +1,11 @@
-"""Structural fingerprints of kernels: identifiers renamed canonically, literals replaced.
+"""Structural fingerprints of kernels: identifiers renamed canonically, literals replaced, spellings
+made one.
 
 The fingerprint is the sha256 of `ast.dump(tree, annotate_fields=False)` of the kernel's tree with
-every identifier renamed `n0, n1, ...` in order of first appearance and every literal replaced by
-its type's name. `canonical_dump` writes that text in one pass over the unmodified tree, without
+every identifier renamed `n0, n1, ...` in order of first appearance, every literal replaced by
+its type's name, and each of Warp's two spellings of one thing written as one (SAME_SPELLING:
+`wp.float32` as `float`, `wp.min` as `min`, `wp.array[T]` as `wp.array(dtype=T)`): two kernels that
+differ only in how they spell a type are one structure (one split, one duplicate). `canonical_dump` writes that text in one pass over the unmodified tree, without
 building the renamed tree (it is on the pipeline's per-kernel path); its output is `ast.dump`'s,
 character for character.
 
@@ -18,6 +21,9 @@ import hashlib
 
 # Names that carry structure (Warp builtins and Python keywords-as-functions) keep their identity.
 KEEP = {"wp", "float", "int", "range", "min", "max", "abs"}
+# `wp.<attr>` spellings written as the bare name (synthesis.style's families)
+SAME_SPELLING = {"float32": "float", "int32": "int", "min": "min", "max": "max", "abs": "abs"}
+_ARRAY_TYPES = frozenset({"array", "array1d", "array2d", "array3d", "array4d"})
 
 # Per node class: its fields, each with whether it is optional (a class-level default of None, which
 # `ast.dump` leaves out, naming every later field `field=value` instead).
@@ -152,14 +158,21 @@ def _canonical_writer(rename, name_texts: dict[str, str]):
                 return text
             return f"Name({rename(node.id)}, {ctx.__name__}())"
         if cls is _Attribute:
-            return f"Attribute({write(node.value)}, {node.attr!r}, {type(node.ctx).__name__}())"
+            base = node.value
+            if node.attr in SAME_SPELLING and type(base) is _Name and base.id == "wp":
+                return f"Name({_KEEP_TEXTS[SAME_SPELLING[node.attr]]}, {type(node.ctx).__name__}())"
+            return f"Attribute({write(base)}, {node.attr!r}, {type(node.ctx).__name__}())"
         if cls is _Call:
             return (f"Call({write(node.func)}, [{', '.join(map(write, node.args))}], "
                     f"[{', '.join(map(write, node.keywords))}])")
         if cls is _Assign and node.type_comment is None:
             return f"Assign([{', '.join(map(write, node.targets))}], {write(node.value)})"
         if cls is _Subscript:
-            return f"Subscript({write(node.value)}, {write(node.slice)}, {type(node.ctx).__name__}())"
+            base = node.value
+            if type(base) is _Attribute and base.attr in _ARRAY_TYPES and type(base.value) is _Name \
+                    and base.value.id == "wp":  # wp.array[T] written as wp.array(dtype=T)
+                return f"Call({write(base)}, [], [keyword('dtype', {write(node.slice)})])"
+            return f"Subscript({write(base)}, {write(node.slice)}, {type(node.ctx).__name__}())"
         if cls is _BinOp:
             return f"BinOp({write(node.left)}, {type(node.op).__name__}(), {write(node.right)})"
         if cls is _Constant:
@@ -175,8 +188,8 @@ def _canonical_writer(rename, name_texts: dict[str, str]):
 
 def canonical_dump(tree: ast.AST) -> str:
     """`ast.dump(tree, annotate_fields=False)` of the canonical tree: identifiers renamed `n0, n1, ...`
-    in order of first appearance (KEEP excepted) and literals replaced by their type's name, written
-    in one pass over the unmodified tree."""
+    in order of first appearance (KEEP excepted), literals replaced by their type's name and spellings
+    made one (SAME_SPELLING), written in one pass over the unmodified tree."""
     renamed = dict(_KEEP_TEXTS)
     kept = len(renamed)
 
@@ -296,6 +309,6 @@ def same_tree(a: ast.AST, b: ast.AST) -> bool:
 
 
 def structure_hash(source: str) -> str:
-    """Equal for two kernels that differ only in names and numeric literals."""
+    """Equal for two kernels that differ only in names, numeric literals and spellings (SAME_SPELLING)."""
     text = canonical_dump(parse_module(source))
     return hashlib.sha256(text.encode()).hexdigest()

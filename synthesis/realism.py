@@ -1110,6 +1110,11 @@ def _index_parts(sub: ast.Subscript) -> list[ast.expr]:
     return list(s.elts) if isinstance(s, ast.Tuple) else [s]
 
 
+def _is_shape(node: ast.Subscript) -> bool:
+    """`a.shape[k]`: an array's extent, not an element read through an index."""
+    return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+
+
 def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
     """Counts, in one function, of the read kinds that FIGURES names (1 = present)."""
     own = _own_index(fn)
@@ -1130,7 +1135,7 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
         if [p.id if isinstance(p, ast.Name) else None for p in parts] == list(own):
             continue
         kinds["non_own_read"] = 1
-        if any(isinstance(m, ast.Subscript) or isinstance(m, ast.Name) and m.id in loaded_locals
+        if any(isinstance(m, ast.Subscript) and not _is_shape(m) or isinstance(m, ast.Name) and m.id in loaded_locals
                for p in parts for m in ast_walk(p)):
             kinds["gather_read"] = 1
         elif any(isinstance(m, ast.Name) and m.id in own for p in parts for m in ast_walk(p)):

@@ -21,9 +21,10 @@ from synthesis.categories import (
     transform,
     vector,
 )
-from synthesis.naming import plain_names
+from synthesis.naming import plain_module_names, plain_names
 from synthesis.realism import find_patterns
 from synthesis.spec import KernelSpec
+from synthesis.style import consistent_spellings
 from synthesis.warp_hazards import global_first_read_in_branch
 
 CATEGORIES = {
@@ -95,7 +96,7 @@ def generate(category: str, seed: int) -> KernelSpec:
     for redraw in range(MAX_REDRAWS + 1):
         rng = DrawRandom(f"{category}:{seed}" + (f":redraw{redraw}" if redraw else ""))
         spec = module.generate(rng, name, seed)
-        spec = dataclasses.replace(spec, source=plain_names(spec.source))
+        spec = dataclasses.replace(spec, source=consistent_spellings(plain_names(plain_module_names(spec.source, name))))
         if global_first_read_in_branch(spec.source) is not None:
             continue
         if not find_patterns(spec.source):

@@ -266,7 +266,18 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)
     else:
         loads = add_inputs(w, "int32", rng.randint(1, 2), low=-50, high=50, grid_bits=0)
-    for form in rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2])):
-        ATOMIC_FORMS[form](w, loads, dtype)
+    forms = rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2]))
+    if len(dim) == 1 and "best so far" not in forms and rng.random() < 0.3:
+        # only the elements a flag marks contribute (particles in contact, live cells), as masked
+        # reductions do: the accumulation sits under the flag's test
+        flags = w.add_array(rng.choice(["active", "mask", "valid", "alive"]), "int32", "input", low=0, high=1,
+                            grid_bits=0)
+        with w.block(f"if {w.load(flags).src} != 0:"):
+            for form in forms:
+                ATOMIC_FORMS[form](w, loads, dtype)
+        w.feature("masked accumulation (a flag per element)")
+    else:
+        for form in forms:
+            ATOMIC_FORMS[form](w, loads, dtype)
     w.feature(dtype)
     return w.finish("Atomic-update kernel")

@@ -23,10 +23,10 @@ class LoopResult(NamedTuple):
     hint: str  # the output array's name
 
 
-def _window_index(w: KernelWriter, offset: str) -> str:
-    """`wp.clamp(tid + offset, 0, n - 1)`: an element near the thread's own, clamped to the array."""
-    t, n = w.tid_names[0], w.dim[0]
-    return f"wp.clamp({t} + {offset}, 0, {n - 1})"
+def _window_index(w: KernelWriter, offset: str, array: str) -> str:
+    """`wp.clamp(tid + offset, 0, a.shape[0] - 1)`: an element near the thread's own, clamped to the
+    array (to its own extent, as kernels that run on any size write it, not to a literal)."""
+    return f"wp.clamp({w.tid_names[0]} + {offset}, 0, {array}.shape[0] - 1)"
 
 
 def _temp(w: KernelWriter, hint: str) -> str:
@@ -65,11 +65,11 @@ def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     if w.rng.random() < 0.5:  # over the taps
         j = _temp(w, "j")
         with w.block(f"for k in range({taps}):"):
-            w.emit(f"{j} = {_window_index(w, f'k - {r}')}")
+            w.emit(f"{j} = {_window_index(w, f'k - {r}', name)}")
             w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
     else:  # over the offsets
         with w.block(f"for k in range(-{r}, {r + 1}):"):
-            w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k')}]")
+            w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k', name)}]")
     w.feature("windowed filter (taps)")
     return [LoopResult(acc, "filtered")]
 
@@ -156,7 +156,7 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     best = w.declare(w.fresh("best"), first, first.mag, first.q)
     arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
     with w.block(f"for k in range(1, {width}):"):
-        w.emit(f"{v} = {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})]")
+        w.emit(f"{v} = {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]")
         with w.block(f"if {v} {op} {best.src}:"):
             w.emit(f"{best.src} = {v}")
             if with_arg:
@@ -176,7 +176,7 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     t = fmt_float(w.rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) * (spec.high - spec.low) / 4)
     count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0)
     with w.block(f"for k in range({width}):"):
-        with w.block(f"if {name}[{_window_index(w, f'k - {width // 2}')}] {w.rng.choice(['>', '>=', '<'])} {t}:"):
+        with w.block(f"if {name}[{_window_index(w, f'k - {width // 2}', name)}] {w.rng.choice(['>', '>=', '<'])} {t}:"):
             w.emit(f"{count.src} += 1")
     w.note_varying(count.src, w.load(name).src)
     w.feature("count over a window")
@@ -193,7 +193,7 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     # where no element qualifies, the loop's bound: the literal, or the parameter that holds it
     found = w.declare(w.fresh("first"), Expr(bound, "int32", float(width), 0, lit=bound.isdigit()), float(width), 0)
     with w.block(f"for k in range({bound}):"):
-        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {w.dim[0] - 1})] {op} {t}:"):
+        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)] {op} {t}:"):
             w.emit(f"{found.src} = k")
             w.emit("break")
     w.note_varying(found.src, w.load(name).src)
@@ -208,7 +208,7 @@ def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     v = _temp(w, "v")
     acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
     with w.block(f"for k in range({width}):"):
-        w.emit(f"{v} = {name}[{_window_index(w, f'k - {width // 2}')}]")
+        w.emit(f"{v} = {name}[{_window_index(w, f'k - {width // 2}', name)}]")
         with w.block(f"if {v} {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if {v} {w.rng.choice(['>=', '>'])} 0.0:"):
             w.emit("continue")
         w.emit(f"{acc.src} += {v}" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + {v}")
@@ -249,7 +249,7 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     j = _temp(w, "j")
     h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
     with w.block(f"for k in range({steps}):"):
-        w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}')}")
+        w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}', name)}")
         if ema:
             w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
         else:

@@ -1,8 +1,8 @@
 """`@wp.func` helpers with a purpose, one table entry each (as Warp registers its builtins): a name
 that says what the helper computes, typed parameters (the value first, then its knobs), the body, and
 a bound on the result. Categories call them on named values; the knobs are passed as kernel
-parameters or literals. Each is written into the kernel's module once, named for what it does with
-the kernel's suffix (`huber_9b2e5a7617`): kernels share Warp modules.
+parameters or literals. Each is written into the kernel's module once, named for what it does (`huber`;
+written with the kernel's suffix while the kernel is drawn, which `naming.plain_module_names` drops).
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ LOSSES = ("huber", "pseudo_huber", "log_cosh", "cauchy", "squared_error")
 
 def helper(w: KernelWriter, kind: str) -> str:
     """The helper `kind` written once into the kernel's module, named for what it does (with the
-    kernel's suffix: kernels share Warp modules)."""
+    kernel's suffix while the kernel is drawn: `naming.plain_module_names` drops it)."""
     name = f"{kind}_{w.name.split('_')[-1]}"
     if name not in w.helper_names:
         spec = HELPERS[kind]

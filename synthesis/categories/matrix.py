@@ -193,7 +193,11 @@ def quadratic_form(site: Site, as_func: bool) -> None:
         p = core.param("precision", f"mat{n}{n}", p_val.src)
     q = f"wp.dot({d}, {_matmul(w, p, d)})"
     if density:
-        site.store(("density", "weight", "likelihood"), "float32", core.result(f"wp.exp(-0.5 * {q})", "float32"), 1.0)
+        value = core.result(f"wp.exp(-0.5 * {q})", "float32")
+        if w.rng.random() < 0.4:  # a mixture component's weight (its normalisation folded in)
+            value = f"{site.knob(('amplitude', 'mix_weight'), (0.25, 0.5, 0.75))} * {value}"
+            w.feature("weighted mixture component")
+        site.store(("density", "weight", "likelihood"), "float32", value, 1.0)
         w.feature("Gaussian density (quadratic form)")
     else:
         bound = 9.0 * n * n * top
@@ -278,7 +282,11 @@ def normal_transform(site: Site, as_func: bool) -> None:
     renormalised, as normals are, while positions take M itself."""
     w = site.w
     g_in = site.input(("deform", "G", "linear"), "mat33", -0.25, 0.25)
-    n_in = site.input(("normals", "n_in"), "vec3")
+    in_place = site.index is None and w.rng.random() < 0.3  # updated where they are (no active set: races)
+    if in_place:
+        normals, n_in = site.inout(("normals", "vertex_n"), "vec3")
+    else:
+        n_in = site.input(("normals", "n_in"), "vec3")
     with_points = w.rng.random() < 0.5
     core = Core(site, "transform_normal", as_func and not with_points)
     m = core.let("M", f"{_identity(w, 3)} + {core.param('g', 'mat33', g_in)}")
@@ -288,7 +296,11 @@ def normal_transform(site: Site, as_func: bool) -> None:
     else:
         value = f"wp.normalize({_matmul(w, nrm, f'wp.inverse({m})')})"  # n^T M^-1, the same vector
         w.feature("row vector times the inverse")
-    site.store(("normals_out", "n_out"), "vec3", core.result(value, "vec3"), 1.0)
+    if in_place:
+        site.store_to(normals, core.result(value, "vec3"), 1.0)
+        w.feature("normals updated in place")
+    else:
+        site.store(("normals_out", "n_out"), "vec3", core.result(value, "vec3"), 1.0)
     if with_points:
         p = site.input(("points", "verts"), "vec3", -2.0, 2.0)
         site.store(("points_out", "moved"), "vec3", _matmul(w, m, p), 6.0)

@@ -18,6 +18,7 @@ import random
 from contextlib import ExitStack
 from typing import Callable
 
+from synthesis.categories.common import early_return
 from synthesis.categories.control_flow import _temp
 from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
@@ -198,7 +199,12 @@ def attention(w: KernelWriter) -> None:
     denom = w.declare(w.fresh("denom"), ZERO, float(keys_n), None)
     acc = w.declare(w.fresh("acc"), ZERO, float(keys_n), None)
     j, c, score, m_new, corr, p = (_temp(w, h) for h in ("j", "c", "score", "m_new", "corr", "p"))
-    with w.block(f"for {j} in range({_extent(w, keys, 0, ('n_keys', 'seq_len'))}):"):
+    # padded sequences: each query attends to its first valid_len keys (at least one)
+    lengths = w.add_array(w.rng.choice(["valid_len", "seq_lens", "n_valid"]), "int32", "input", low=1,
+                          high=keys_n, grid_bits=0) if w.rng.random() < 0.35 else None
+    if lengths:
+        w.feature("attention over each query's valid keys")
+    with w.block(f"for {j} in range({w.load(lengths).src if lengths else _extent(w, keys, 0, ('n_keys', 'seq_len'))}):"):
         w.emit(f"{score} = float(0.0)")
         with w.block(f"for {c} in range({dim}):"):
             _add(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")
@@ -211,6 +217,10 @@ def attention(w: KernelWriter) -> None:
         w.emit(f"{run_max.src} = {m_new}")
     _output(w, w.rng.choice(["attended", "context", "out"]),
             Expr(f"{acc.src} / {denom.src}", "float32", 1.0, None, atom=False))
+    if w.rng.random() < 0.4:  # the log-sum-exp of the scores, kept for the backward pass
+        _output(w, w.rng.choice(["lse", "logsumexp"]),
+                Expr(f"{run_max.src} + wp.log({denom.src})", "float32", 4.0 * dim + 3.0, None, atom=False))
+        w.feature("log-sum-exp saved")
     w.feature("attention (online softmax)")
 
 
@@ -297,10 +307,18 @@ def cell_quadrature(w: KernelWriter) -> None:
     m x m (or m x m x m) grid of points."""
     dims = 3 if w.rng.random() < 0.3 else 2
     m = w.rng.choice([2, 3, 4] if dims == 3 else [3, 4, 6, 8])
-    origin = [w.load(w.add_array(h, "float32", "input", low=-2.0, high=2.0))
-              for h in w.rng.sample(["x0", "y0", "z0"], dims)]
+    if w.rng.random() < 0.5:  # the cell's corner as one vector per thread
+        corner = w.load(w.add_array(w.rng.choice(["corner", "cell_origin", "lower"]), f"vec{dims}", "input",
+                                    low=-2.0, high=2.0))
+        origin = [Expr(f"{corner.src}[{k}]", "float32", 2.0, 10) for k in range(dims)]
+        w.feature(f"cell corner as a vec{dims}")
+    else:
+        origin = [w.load(w.add_array(h, "float32", "input", low=-2.0, high=2.0))
+                  for h in ("x0", "y0", "z0")[:dims]]
     spacing = w.rng.choice([0.03125, 0.0625, 0.125])  # a power of two: the points are exact
-    step = fmt_float(spacing)
+    # the spacing as the caller's parameter (the cell size over the points per side), or a literal
+    step = w.add_scalar(w.rng.choice(["h", "dx", "spacing"]), "float32", spacing).src if w.rng.random() < 0.35 \
+        else fmt_float(spacing)
     rule = w.rng.choice(["midpoint", "trapezoid"])
     total = w.declare(w.fresh("integral"), ZERO, 1.0, None)
     idx = [_temp(w, v) for v in ("a", "b", "c")[:dims]]
@@ -324,13 +342,15 @@ def cell_quadrature(w: KernelWriter) -> None:
         else:
             _add(w, total.src, value)
     _output(w, w.rng.choice(["integral_out", "cell_mass", "flux"]),
-            Expr(f"{total.src} * {fmt_float(spacing ** dims)}", "float32", 1.0, None, atom=False))
+            Expr(f"{total.src} * {' * '.join([step] * dims) if step.isidentifier() else fmt_float(spacing ** dims)}",
+                 "float32", 1.0, None, atom=False))
     w.feature(f"{rule} rule over a {'cube' if dims == 3 else 'square'} cell ({dims} nested loops)")
 
 
 def _extents(w: KernelWriter, array: str) -> tuple[str, str]:
-    """An image's two extents, as literals or as `array.shape[k]`."""
-    if w.rng.random() < 0.4:
+    """An image's two extents, as `array.shape[k]` (mostly: the kernel then runs on any size) or as
+    literals."""
+    if w.rng.random() < 0.75:
         w.feature("bound from .shape")
         return f"{array}.shape[0]", f"{array}.shape[1]"
     return str(w.arg(array).shape[0]), str(w.arg(array).shape[1])
@@ -542,5 +562,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     else:
         dim = (rng.choice([64, 128, 256, 512]),)
     w = KernelWriter(rng, name, "nested_loop", seed, dim)
+    if ndim == 1 and rng.random() < 0.3:
+        early_return(w)  # a padded launch: threads past the row count return at once
     build(w)
     return w.finish("Nested-loop kernel")

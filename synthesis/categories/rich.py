@@ -60,7 +60,8 @@ class RichKernelWriter(KernelWriter):
         if isinstance(value, int):
             expr = Expr(name, "int32", float(abs(value)), 0)
         else:
-            q = next(k for k in range(0, 30) if float(value) * 2.0**k == int(float(value) * 2.0**k))
+            # the binary places the value needs (None for one no power of two makes whole: 0.1)
+            q = next((k for k in range(0, 30) if float(value) * 2.0**k == int(float(value) * 2.0**k)), None)
             expr = Expr(name, "float32", abs(float(value)), q)
         self.feature("module constants")
         self.constant_exprs[name] = expr

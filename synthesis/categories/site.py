@@ -103,11 +103,22 @@ class Site:
         return name
 
     def knob(self, hints: tuple[str, ...], choices: tuple[float, ...], literal: bool = True) -> str:
-        """A coefficient: a kernel parameter (mostly), or (`literal`) a literal."""
+        """A coefficient, supplied the ways kernels supply one: a kernel parameter (mostly), a module
+        constant, one value per element (a material property: `restitution[i]`, between the smallest
+        and largest choice), or (`literal`) a literal."""
         w = self.w
         value = w.rng.choice(choices)
-        if not literal or not self.literal_knobs or w.rng.random() < 0.7:
+        if not literal or not self.literal_knobs:
             return w.add_scalar(w.rng.choice(hints), "float32", value).src
+        how = w.rng.random()
+        if how < 0.45:
+            return w.add_scalar(w.rng.choice(hints), "float32", value).src
+        if how < 0.65:
+            w.feature("coefficient as a module constant")
+            return w.add_constant(w.rng.choice(hints).upper(), float(value)).src
+        if how < 0.8 and min(choices) > 0:
+            w.feature("coefficient per element")
+            return self.input(hints, "float32", float(min(choices)), float(max(choices)), grid_bits=4)
         return repr(float(value))
 
     def local_name(self, hint: str) -> str:
@@ -123,7 +134,7 @@ class Site:
 
 class Core:
     """A form's core computation: written into the kernel's body, or (`as_func`) as a `@wp.func`
-    named `<kind>_<kernel suffix>` that the kernel calls. A form writes it the same way either way:
+    named `<kind>` that the kernel calls. A form writes it the same way either way:
     `param` names an input (the caller's value inline, the parameter in a function), `let` and `emit`
     write statements, `result` gives what the kernel uses (the expression inline, the call otherwise)."""
 

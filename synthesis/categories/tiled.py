@@ -307,7 +307,8 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "TILE_ROWS"), tm)
     C = k.constant(pick(rng, "FEATURES", "COLS", "TILE_N", "CHANNELS"), c)
     x = k.array(pick(rng, "grad_out", "x", "features", "dy"), "input", (tm, c), True)
-    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    storage = ', storage="shared"' if rng.random() < 0.3 else ""  # read again by the matmul: kept in shared memory
+    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
     k.tile(tm, c)
     mag = 1.0
     r = rng.random()

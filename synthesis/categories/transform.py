@@ -64,6 +64,9 @@ class Rigid:
         self.shared_point: Expr | None = None
         self.shared_dt: Expr | None = None
         self.weights: str | None = None  # the per-element weight array, once one is drawn
+        # Where the kernel's frame puts points, where a by-value frame or parent fixes it (a plane
+        # tested against moved points must pass near them, or no point ever touches it).
+        self.frame_centre: tuple[float, ...] = (0.0, 0.0, 0.0)
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
         name = self.unique_local(name)
@@ -99,6 +102,7 @@ class Rigid:
         if how == "value":
             p = grid_tuple(rng, 3, -2.0, 2.0)
             q = unit_quat(rng)
+            self.frame_centre = p
             return w.add_value(rng.choice(["X_wb", "xform", "frame", "root"]), "transform", p + q)
         if how == "build":
             pos = w.add_array(rng.choice(["pos", "origins", "com"]), "vec3", "input", low=-2.0, high=2.0)
@@ -244,6 +248,7 @@ def compose(r: Rigid) -> None:
         qa = r.w.add_array("q_out", "quat", "output")
         r.w.store(qa, q)
     r.shared_frame = Y  # a later body works in the child frame
+    r.frame_centre = tuple(r.w.arg(parent.src).value[:3])  # the child's origins scatter around the parent's
 
 
 def rotate(r: Rigid) -> None:
@@ -343,8 +348,13 @@ def falloff(r: Rigid) -> None:
 def plane_contact(r: Rigid) -> None:
     """Penetration of points below a plane (a, b, c, d) passed by value, through a vec4 helper."""
     w, rng = r.w, r.rng
-    n = [grid_value(rng, -1.0, 1.0) for _ in range(3)]
-    plane = w.add_value(rng.choice(["plane", "ground_plane", "halfspace"]), "vec4", tuple(n) + (grid_value(rng, -1.0, 1.0),))
+    n = grid_tuple(rng, 3, -1.0, 1.0)
+    while math.sqrt(sum(c * c for c in n)) < 0.5:  # a tilt, not a plane whose every point reads ~d
+        n = grid_tuple(rng, 3, -1.0, 1.0)
+    # through the points' middle, give or take: some points are below it, some above
+    centre = r.frame_centre if r.shared_point is not None else (0.0, 0.0, 0.0)
+    d = round(-sum(a * b for a, b in zip(n, centre)) * 16.0) / 16.0 + grid_value(rng, -0.5, 0.5)
+    plane = w.add_value(rng.choice(["plane", "ground_plane", "halfspace"]), "vec4", n + (d,))
     name = f"{w.name}_{rng.choice(['plane_distance', 'signed_distance', 'plane_sdf'])}"
     body = rng.choice([
         "return wp.dot(wp.vec3(plane[0], plane[1], plane[2]), p) + plane[3]",

@@ -46,7 +46,13 @@ def bounce(site: Site, as_func: bool) -> None:
     restitution coefficient, v - (1 + e) min(v.n, 0) n (a receding velocity is left as it is)."""
     w = site.w
     vtype = w.rng.choice(["vec2", "vec3", "vec3"])
-    v_in = site.input(("vel", "velocities", "v_in"), vtype, -2.0, 2.0)
+    # the velocities updated where they are, as a solver step does (not through an active set, whose
+    # index array may name an element twice: two threads would update it at once)
+    in_place = site.index is None and w.rng.random() < 0.3
+    if in_place:
+        vel_array, v_in = site.inout(("vel", "velocities", "particle_v"), vtype, -2.0, 2.0)
+    else:
+        v_in = site.input(("vel", "velocities", "v_in"), vtype, -2.0, 2.0)
     n_in = site.input(("normals", "surface_n", "contact_normal"), vtype)
     core = Core(site, w.rng.choice(["bounce", "reflect_velocity"]), as_func)
     v = core.param("v", vtype, v_in)
@@ -61,7 +67,10 @@ def bounce(site: Site, as_func: bool) -> None:
         w.feature("mirror reflection")
     new_v = core.result(f"{v} - {factor} * {vn} * {n}", vtype)
     bound = 2.0 + 4.0 * math.sqrt(_width(vtype))
-    if w.rng.random() < 0.35:
+    if in_place:
+        site.store_to(vel_array, new_v, bound)
+        w.feature("velocity updated in place")
+    elif w.rng.random() < 0.35:
         new_v = site.local("v_new", new_v)
         site.store(("vel_out", "reflected", "v_after"), vtype, new_v, bound)
         _integrate(site, new_v, vtype)
@@ -199,6 +208,9 @@ def triangle(site: Site, as_func: bool) -> None:
         site.store(("tri_area", "areas"), "float32", area, 16.0 * math.sqrt(3.0))
     if kind in ("normal", "both"):
         site.store(("face_normals", "tri_normals", "normals_out"), "vec3", f"wp.normalize({nrm})", 1.0)
+    if w.rng.random() < 0.3:  # the face's centroid beside it (where a face's force or sample sits)
+        site.store(("centroids", "face_centers"), "vec3", f"({corners[0]} + {corners[1]} + {corners[2]}) / 3.0", 2.0)
+        w.feature("triangle centroid")
     w.feature(f"triangle {'area and normal' if kind == 'both' else kind}")
 
 
@@ -256,7 +268,16 @@ def angle_between(site: Site, as_func: bool) -> None:
     b_in = site.input(("b", "v", "dir_b"), vtype, -2.0, 2.0)
     core = Core(site, "angle_between", as_func)
     a, b = core.param("a", vtype, a_in), core.param("b", vtype, b_in)
-    if vtype == "vec3":
+    if vtype == "vec3" and w.rng.random() < 0.35:  # signed, about a hinge axis (a joint's twist)
+        axis_in = w.add_value(w.rng.choice(["axis", "hinge_axis", "up"]), "vec3",
+                              w.rng.choice([(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]))
+        axis = core.param("axis", "vec3", axis_in.src)
+        # both vectors projected onto the plane the (unit) axis is normal to, then their angle there
+        a = core.let("a_p", f"{a} - wp.dot({a}, {axis}) * {axis}")
+        b = core.let("b_p", f"{b} - wp.dot({b}, {axis}) * {axis}")
+        sine = f"wp.dot(wp.cross({a}, {b}), {axis})"
+        w.feature("angle about an axis (projected, signed)")
+    elif vtype == "vec3":
         sine = f"wp.length(wp.cross({a}, {b}))"
     else:
         cross = core.let("cross_z", f"{a}[0] * {b}[1] - {a}[1] * {b}[0]")

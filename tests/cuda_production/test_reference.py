@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuda_production.reference import input_seed, make_input, module_groups, warp_reference
+from cuda_production.reference import input_seed, make_input, module_groups, own_module_names, warp_reference
 from synthesis.spec import ArgSpec, KernelSpec
 
 N = 32
@@ -100,3 +100,12 @@ def test_kernels_defining_the_same_constant_each_see_their_own():
 def test_module_groups_share_a_module_when_names_do_not_clash():
     a, b, c = _constant_kernel("g_a", 2.0), _constant_kernel("g_b", 3.0), spec("g_c", "@wp.kernel\ndef g_c():\n    pass\n", [])
     assert [[s.name for s in g] for g in module_groups([a, b, c])] == [["g_a", "g_c"], ["g_b"]]
+
+
+def test_kernels_defining_the_same_constant_are_renamed_apart_into_one_module():
+    a, b = _constant_kernel("own_a", 2.0), _constant_kernel("own_b", 3.0)
+    assert len(module_groups([a, b])) == 2
+    renamed = [own_module_names(a, "k0"), own_module_names(b, "k1")]
+    assert len(module_groups(renamed)) == 1
+    assert "SCALE__k0 = wp.constant(2.0)" in renamed[0].source and "* SCALE__k0" in renamed[0].source
+    assert renamed[0].name == "own_a" and "def own_a(" in renamed[0].source

@@ -64,15 +64,16 @@ def test_wp_func_helpers_are_extracted_for_each_device(kernel):
     assert "CUDA_CALLABLE" in irs["cuda"].helpers
 
 
-def test_helpers_whose_name_the_process_has_seen_before_are_extracted(kernel):
-    # Warp numbers a @wp.func name's definitions across the process: the second module defining
-    # `twice` emits `twice_1` (or later), not `twice_0`
+def test_a_helper_is_named_as_in_a_fresh_process_whatever_was_loaded_before(kernel):
+    # Warp numbers a @wp.func name's definitions across the process (the second `twice` would be
+    # `twice_1`); the loader puts the count back, so a kernel's code does not depend on its worker's past
     other = load_kernels(SOURCE, "test_extract_saxpy_again")["saxpy"]
     try:
         helpers = extract_ir(other, device="cuda").helpers
     finally:
         unload("test_extract_saxpy_again")
-    assert re.search(r"\btwice_[1-9]\d*\(\n", helpers) and re.search(r"\badj_twice_[1-9]\d*\(\n", helpers)
+    assert re.search(r"\btwice_0\(\n", helpers) and re.search(r"\badj_twice_0\(\n", helpers)
+    assert extract_ir(kernel, device="cuda").helpers == helpers
 
 
 # Pieces of C++ around a helper's name: the name called, the name as the tail or the head of a longer

@@ -38,13 +38,21 @@ def build(form: str, seed: int):
     return w.finish("test"), outputs, tables
 
 
+class Shaped(list):
+    """A list with the `.shape` a kernel reads its extent from (`a.shape[0] - 1`)."""
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (len(self),)
+
+
 def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:
     wp = _Warp()
     wp.tanh = math.tanh  # the stand-in models the calls multi-way conditionals make; loops call these too
     names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
     exec(compile(_runnable_source(spec), spec.name, "exec"), names)
     outputs = {a.name: [None] * N for a in spec.args if a.role == "output"}
-    args = [a.value if a.role == "scalar" else outputs[a.name] if a.role == "output" else inputs[a.name]
+    args = [a.value if a.role == "scalar" else outputs[a.name] if a.role == "output" else Shaped(inputs[a.name])
             for a in spec.args]
     for t in range(N):
         wp.current = (t,)

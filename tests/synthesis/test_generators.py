@@ -171,7 +171,7 @@ PARAMETER_USES = {
 }
 # integer parameters: the shape of the one line reading each
 INT_PARAMETER_USES = {
-    "shift": r"\w+ = \w+\[\(tid \+ shift\) % (\d+)\]$",
+    "shift": r"\w+ = (\w+)\[\(tid \+ shift\) % \1\.shape\[0\]\]$",
     **{n: rf"for s in range\({n}\):$" for n in ("n_iter", "iterations", "n_substeps", "substeps")},
 }
 

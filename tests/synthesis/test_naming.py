@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthesis.categories import CATEGORIES, CATEGORY_NAMES, DrawRandom, generate
-from synthesis.naming import fresh_name, plain_names
+from synthesis.naming import fresh_name, plain_module_names, plain_names
 from synthesis.normalize import canonical_dump
 
 
@@ -87,3 +87,28 @@ def test_generated_kernels_rarely_number_a_local():
             numbered += any(m is not None and m.group(1) in prefixes
                             for m in (re.fullmatch(r"(\w+?)_?\d+", n) for n in new_names))
     assert numbered / total < 0.1
+
+
+KERNEL = "comb_9b2e5a7617"
+
+
+def _module(helper: str, constant: str, call: str) -> str:
+    return (f"{constant} = wp.constant(0.5)\n\n@wp.func\ndef {helper}(r: float) -> float:\n    return r * {constant}\n\n"
+            f"@wp.kernel\ndef {KERNEL}(x: wp.array(dtype=float)):\n    tid = wp.tid()\n    x[tid] = {call}(x[tid])\n")
+
+
+def test_helpers_and_constants_lose_the_kernels_hash():
+    source = _module("huber_9b2e5a7617", "MU_9B2E5A7617", "huber_9b2e5a7617")
+    assert plain_module_names(source, KERNEL) == _module("huber", "MU", "huber")
+
+
+def test_a_helper_named_after_the_kernel_loses_the_kernel_name():
+    source = _module(f"{KERNEL}_sample", "MU_9B2E5A7617", f"{KERNEL}_sample")
+    assert plain_module_names(source, KERNEL) == _module("sample", "MU", "sample")
+
+
+def test_a_taken_or_builtin_plain_name_takes_an_alternative():
+    source = _module("smoothstep_9b2e5a7617", "MU_9B2E5A7617", "smoothstep_9b2e5a7617").replace("(r: float)", "(MU: float)")
+    renamed = plain_module_names(source, KERNEL)
+    assert "def smooth_step(MU: float)" in renamed and "MU_VALUE = wp.constant(0.5)" in renamed
+    assert f"def {KERNEL}(" in renamed

@@ -10,7 +10,10 @@ from synthesis.normalize import KEEP, ast_children, ast_dump, ast_walk, same_tre
 
 class _Canonical(ast.NodeTransformer):
     """The fingerprint's definition, spelled as a tree rewrite: identifiers renamed n0, n1, ... in
-    order of first appearance (KEEP excepted), literals replaced by their type's name."""
+    order of first appearance (KEEP excepted), literals replaced by their type's name, one spelling
+    of `wp.float32`/`float`, `wp.min`/`min`, `wp.array[T]`/`wp.array(dtype=T)`."""
+
+    BARE = {"float32": "float", "int32": "int", "min": "min", "max": "max", "abs": "abs"}
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
@@ -34,6 +37,16 @@ class _Canonical(ast.NodeTransformer):
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return ast.Constant(type(node.value).__name__)
 
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.value.id == "wp" and node.attr in self.BARE:
+            return ast.Name(self.BARE[node.attr], node.ctx)
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if ast.unparse(node.value) in ("wp.array", "wp.array2d", "wp.array3d"):
+            return self.visit(ast.Call(node.value, [], [ast.keyword("dtype", node.slice)]))
+        return self.generic_visit(node)
+
 
 @pytest.mark.parametrize("category", CATEGORY_NAMES)
 def test_ast_dump_writes_what_ast_dump_writes(category):
@@ -53,6 +66,13 @@ def test_structure_hash_ignores_names_and_literals_but_not_operators():
     a = "def f(x):\n    return x * 2.0 + y\n"
     assert structure_hash(a) == structure_hash("def g(p):\n    return p * 7.5 + q\n")
     assert structure_hash(a) != structure_hash("def f(x):\n    return x - 2.0 + y\n")
+
+
+def test_structure_hash_is_blind_to_spelling_but_not_to_types():
+    a = "@wp.kernel\ndef k(x: wp.array(dtype=float), n: int):\n    x[0] = wp.min(float(n), 1.0)\n"
+    respelled = "@wp.kernel\ndef k(x: wp.array[wp.float32], n: wp.int32):\n    x[0] = min(wp.float32(n), 1.0)\n"
+    assert structure_hash(a) == structure_hash(respelled)
+    assert structure_hash(a) != structure_hash(a.replace("dtype=float", "dtype=wp.float64"))
 
 
 @pytest.mark.parametrize("category", CATEGORY_NAMES)

@@ -291,6 +291,12 @@ def test_figures_count_repeated_loads_neighbours_and_gathers():
     assert figures(gather, arrays)["gather_read"] == 1
 
 
+def test_a_clamp_to_the_arrays_extent_is_a_neighbour_read_not_a_gather():
+    clamped = kernel("out[tid] = a[wp.min(tid + 1, a.shape[0] - 1)] - a[tid]")
+    got = figures(clamped, {"a", "out"})
+    assert (got["neighbour_read"], got["gather_read"]) == (1, 0)
+
+
 def test_figures_count_unrelated_computations_side_by_side():
     arrays = {"a", "b", "c", "out", "out2", "total"}
     apart = kernel("out[tid] = wp.abs(a[tid])\nout2[tid] = wp.sin(b[tid])")

@@ -1,0 +1,27 @@
+"""The tells scripts/style_tells.py counts, on planted examples."""
+from scripts.style_tells import hashed_module_names, literal_extents, mixed_spellings
+
+KERNEL = "@wp.kernel\ndef k_ab12cd34ef(x: {a}, y: {b}):\n    tid = wp.tid()\n    y[tid] = {body}\n"
+
+
+def test_two_spellings_of_one_family_in_a_module_are_mixed():
+    assert mixed_spellings(KERNEL.format(a="wp.array(dtype=float)", b="wp.array[float]", body="x[tid]"))
+    assert mixed_spellings(KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=wp.float32)", body="x[tid]"))
+    assert mixed_spellings(KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=float)",
+                                         body="wp.min(x[tid], max(x[tid], 0.0))"))
+    assert not mixed_spellings(KERNEL.format(a="wp.array[float]", b="wp.array[float]",
+                                             body="min(float(tid), wp.float64(1.0))"))
+
+
+def test_a_helper_or_constant_with_the_kernels_hash_is_hashed():
+    helper = "@wp.func\ndef huber_ab12cd34ef(r: float) -> float:\n    return r\n\n"
+    plain = KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=float)", body="x[tid]")
+    assert hashed_module_names(helper + plain, "k_ab12cd34ef")
+    assert hashed_module_names("MU_AB12CD34EF = wp.constant(0.5)\n" + plain, "k_ab12cd34ef")
+    assert not hashed_module_names(helper.replace("_ab12cd34ef", "") + plain, "k_ab12cd34ef")
+
+
+def test_an_extent_written_as_a_literal_is_found_and_shape_is_not():
+    literal = KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=float)", body="x[wp.min(tid + 1, 255)]")
+    shaped = literal.replace("255", "x.shape[0] - 1")
+    assert literal_extents(literal, {256, 255}) and not literal_extents(shaped, {256, 255})
