@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array(dtype=wp.float32), noise_seed: wp.int32, frequency: wp.float32, amplitude: float, out: wp.array[wp.float32], out2: wp.array[float], y_out: wp.array[float], out3: wp.array[float]):
+def math_443c2606d0(q: wp.array[float], inp: wp.array[float], noise_seed: int, frequency: float, amplitude: float, out: wp.array[float], out2: wp.array[float], y_out: wp.array[float], out3: wp.array[float]):
     tid = wp.tid()
     q_v = q[tid]
     inp_v = inp[tid]

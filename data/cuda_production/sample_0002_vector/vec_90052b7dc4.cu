@@ -31,7 +31,7 @@ __device__ __forceinline__ float4 operator*(float s, float4 a)
     return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
 
-__device__ float4 over_90052b7dc4(float4 src, float4 dst)
+__device__ float4 over(float4 src, float4 dst)
 {
     float4 pre = make_float4(src.x * src.w, src.y * src.w, src.z * src.w, src.w);
     return pre + dst * (1.0f - pre.w);
@@ -49,7 +49,7 @@ __global__ void vec_90052b7dc4(
 
     float4 layer_v = layer[tid];
     float4 framebuffer_v = framebuffer[tid];
-    float4 rgba = over_90052b7dc4(layer_v, framebuffer_v);
+    float4 rgba = over(layer_v, framebuffer_v);
     framebuffer[tid] = rgba;
     luminance[tid] = dot(make_float3(rgba.x, rgba.y, rgba.z), make_float3(0.2126f, 0.7152f, 0.0722f));
 }

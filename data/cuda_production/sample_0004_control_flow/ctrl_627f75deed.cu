@@ -13,6 +13,7 @@
 
 __global__ void ctrl_627f75deed(
     const float* __restrict__ src,
+    int src_dim0,
     const float* __restrict__ a,
     int order,
     float* series,
@@ -35,7 +36,7 @@ __global__ void ctrl_627f75deed(
     series[tid] = total;
     int first = 4;
     for (int k = 0; k < 4; ++k) {
-        if (src[min(tid + k, 63)] < -0.5f) {
+        if (src[min(tid + k, src_dim0 - 1)] < -0.5f) {
             first = k;
             break;
         }
@@ -43,7 +44,7 @@ __global__ void ctrl_627f75deed(
     first_index[tid] = first;
     float acc = 0.0f;
     for (int k = -4; k < 5; ++k) {
-        acc += taps[k + 4] * src[min(max(tid + k, 0), 63)];
+        acc += taps[k + 4] * src[min(max(tid + k, 0), src_dim0 - 1)];
     }
     filtered[tid] = acc;
 }
@@ -244,7 +245,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+    ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_series.data(), d_series, bytes_series, cudaMemcpyDeviceToHost));
@@ -275,7 +276,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -353,13 +354,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_src, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

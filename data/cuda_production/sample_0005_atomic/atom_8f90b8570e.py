@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def atom_8f90b8570e(count: int, x: wp.array[wp.float32], label: wp.array(dtype=wp.int32), acc: wp.array[float], counts: wp.array[int], lowest: wp.array[wp.float32], improvement: wp.array[wp.float32]):
+def atom_8f90b8570e(count: int, x: wp.array[float], label: wp.array[int], acc: wp.array[float], counts: wp.array[int], lowest: wp.array[float], improvement: wp.array[float]):
     tid = wp.tid()
     if tid >= count:
         return

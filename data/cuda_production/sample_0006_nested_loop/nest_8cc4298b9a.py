@@ -2,11 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def nest_8cc4298b9a(feats: wp.array2d(dtype=float), weights: wp.array2d(dtype=wp.float32), b_hidden: wp.array[wp.float32], activations: wp.array2d(dtype=wp.float32)):
+def nest_8cc4298b9a(features: wp.array2d(dtype=float), W: wp.array2d(dtype=float), b_hidden: wp.array(dtype=float), activations: wp.array2d(dtype=float)):
     tid = wp.tid()
-    for o in range(4):
+    for o in range(2):
         acc = b_hidden[o]
-        for c in range(feats.shape[1]):
-            acc += feats[tid, c] * weights[o, c]
+        for c in range(features.shape[1]):
+            acc += features[tid, c] * W[o, c]
         h = wp.tanh(acc)
         activations[tid, o] = h

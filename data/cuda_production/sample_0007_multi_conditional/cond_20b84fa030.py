@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_20b84fa030(a: wp.array[float], alpha: wp.float32, shrunk: wp.array[float], activated: wp.array(dtype=wp.float32)):
+def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], activated: wp.array[float]):
     tid = wp.tid()
     a_v = a[tid]
     shrunk_val = float(0.0)

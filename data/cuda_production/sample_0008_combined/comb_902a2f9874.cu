@@ -33,7 +33,7 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ float soft_clip_902a2f9874(float x, float limit)
+__device__ float soft_clip(float x, float limit)
 {
     return limit * tanhf(x / limit);
 }
@@ -53,7 +53,7 @@ __global__ void comb_902a2f9874(
     float3 velocity_v = velocity[tid];
     float m_v = m[tid];
     float s = 0.5f * m_v * dot(velocity_v, velocity_v);
-    float clipped = soft_clip_902a2f9874(s, limit);
+    float clipped = soft_clip(s, limit);
     atomicMaxFloat(&max_value[0], clipped);
     result[tid] = clipped;
 }

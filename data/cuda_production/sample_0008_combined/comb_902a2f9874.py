@@ -2,15 +2,15 @@ import warp as wp
 
 
 @wp.func
-def soft_clip_902a2f9874(x: float, limit: float) -> float:
+def soft_clip(x: float, limit: float) -> float:
     return limit * wp.tanh(x / limit)
 
 @wp.kernel
-def comb_902a2f9874(velocity: wp.array[wp.vec3], m: wp.array[wp.float32], limit: float, max_value: wp.array(dtype=wp.float32), result: wp.array[float]):
+def comb_902a2f9874(velocity: wp.array[wp.vec3], m: wp.array[float], limit: float, max_value: wp.array[float], result: wp.array[float]):
     tid = wp.tid()
     velocity_v = velocity[tid]
     m_v = m[tid]
     s = 0.5 * m_v * wp.dot(velocity_v, velocity_v)
-    clipped = soft_clip_902a2f9874(s, limit)
+    clipped = soft_clip(s, limit)
     wp.atomic_max(max_value, 0, clipped)
     result[tid] = clipped

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def scal_e02efdb63a(vals: wp.array[float], inp: wp.array[wp.float32], eps: wp.float32, freq: float, phase: wp.float32, dst: wp.array[float], n_iter: wp.int32, out: wp.array(dtype=wp.float32)):
+def scal_e02efdb63a(vals: wp.array[float], inp: wp.array[float], eps: float, freq: float, phase: float, dst: wp.array[float], n_iter: int, out: wp.array[float]):
     tid = wp.tid()
     inp_v = inp[tid]
     vals_v = vals[tid]

@@ -19,7 +19,7 @@ __device__ __forceinline__ float lerp(float a, float b, float t)
 constexpr float RELAX = 0.75f;
 constexpr float TIME_STEP = 0.4375f;
 
-__device__ float sten_9e4cc84824_at(const float* f, int f_dim0, int x)
+__device__ float at(const float* f, int f_dim0, int x)
 {
     if (x < 0 || x >= f_dim0) {
         return 0.0f;
@@ -42,7 +42,7 @@ __global__ void sten_9e4cc84824(
     float px = (float)tid - vc * TIME_STEP;
     int lx = (int)floorf(px);
     float tx = px - (float)lx;
-    float s0 = lerp(sten_9e4cc84824_at(field, field_dim0, lx), sten_9e4cc84824_at(field, field_dim0, lx + 1), tx);
+    float s0 = lerp(at(field, field_dim0, lx), at(field, field_dim0, lx + 1), tx);
     s0 *= RELAX;
     out[tid] = s0;
 }

@@ -6,18 +6,18 @@ RELAX = 0.75
 
 
 @wp.func
-def sten_9e4cc84824_at(f: wp.array(dtype=float), x: int) -> float:
+def at(f: wp.array(dtype=float), x: int) -> float:
     if x < 0 or x >= f.shape[0]:
         return 0.0
     return f[x]
 
 @wp.kernel(enable_backward=False)
-def sten_9e4cc84824(field: wp.array[float], out: wp.array(dtype=wp.float32), v: wp.array(dtype=float)):
+def sten_9e4cc84824(field: wp.array(dtype=float), out: wp.array(dtype=float), v: wp.array(dtype=float)):
     tid = wp.tid()
     vc = v[tid]
     px = float(tid) - vc * TIME_STEP
     lx = int(wp.floor(px))
     tx = px - float(lx)
-    s0 = wp.lerp(sten_9e4cc84824_at(field, lx), sten_9e4cc84824_at(field, lx + 1), tx)
+    s0 = wp.lerp(at(field, lx), at(field, lx + 1), tx)
     s0 *= RELAX
     out[tid] = s0

@@ -16,7 +16,7 @@ class Config:
 
 
 @wp.kernel
-def part_66623d3ba3(particles: ParticleState, params: Config, external: wp.array[wp.vec3], drag: wp.array(dtype=float)):
+def part_66623d3ba3(particles: ParticleState, params: Config, external: wp.array(dtype=wp.vec3), drag: wp.array(dtype=float)):
     tid = wp.tid()
     drag_v = drag[tid]
     w = particles.inv_mass[tid]

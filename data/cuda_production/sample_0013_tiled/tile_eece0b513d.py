@@ -11,7 +11,7 @@ INV_COUNT = wp.constant(0.375)
 def tile_eece0b513d(
     samples: wp.array2d(dtype=wp.float32),
     targets: wp.array2d(dtype=wp.float32),
-    xtx: wp.array2d(dtype=float),
+    xtx: wp.array2d(dtype=wp.float32),
 ):
     i = wp.tid()
     a = wp.tile_load(samples, shape=(ROWS, FEATURES), offset=(i * ROWS, 0))

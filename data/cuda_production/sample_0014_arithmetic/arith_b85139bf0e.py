@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def arith_b85139bf0e(y: wp.array2d(dtype=wp.float32), output: wp.array2d(dtype=wp.float32), y_out: wp.array2d(dtype=float), res: wp.array2d(dtype=float)):
+def arith_b85139bf0e(y: wp.array2d(dtype=wp.float32), output: wp.array2d(dtype=wp.float32), y_out: wp.array2d(dtype=wp.float32), res: wp.array2d(dtype=wp.float32)):
     i, j = wp.tid()
     y_v = y[i, j]
     fx = float(i) / 16.0

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def math_f349515bf0(src: wp.array[wp.float32], u: wp.array(dtype=wp.float32), q: wp.array[float], num: wp.int32, dst: wp.array(dtype=float), y_out: wp.array[wp.float32], dst2: wp.array(dtype=float)):
+def math_f349515bf0(src: wp.array[wp.float32], u: wp.array[wp.float32], q: wp.array[wp.float32], num: wp.int32, dst: wp.array[wp.float32], y_out: wp.array[wp.float32], dst2: wp.array[wp.float32]):
     tid = wp.tid()
     if tid >= num:
         return

@@ -60,7 +60,7 @@ __device__ __forceinline__ mat22 transpose(const mat22& a)
     return r;
 }
 
-__device__ float max_shear_f324d3f444(mat22 m)
+__device__ float max_shear(mat22 m)
 {
     mat22 S = 0.5f * (m + transpose(m));
     float half_tr = 0.5f * trace(S);
@@ -75,7 +75,7 @@ __global__ void mat_f324d3f444(const mat22* __restrict__ sigma, float* tau_max, 
         return;
 
     mat22 sigma_v = sigma[tid];
-    tau_max[tid] = max_shear_f324d3f444(sigma_v);
+    tau_max[tid] = max_shear(sigma_v);
 }
 
 // ---------------------------------------------------------------------------------------------

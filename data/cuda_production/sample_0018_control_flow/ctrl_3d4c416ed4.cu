@@ -14,6 +14,7 @@
 __global__ void ctrl_3d4c416ed4(
     const float* __restrict__ u,
     const float* __restrict__ y,
+    int y_dim0,
     int num,
     float* root_out,
     float* pos_sum_out,
@@ -43,7 +44,7 @@ __global__ void ctrl_3d4c416ed4(
     root_out[tid] = 0.5f * (lo + hi);
     float pos_sum = 0.0f;
     for (int k = 0; k < 3; ++k) {
-        float v = y[min(max(tid + k - 1, 0), 63)];
+        float v = y[min(max(tid + k - 1, 0), y_dim0 - 1)];
         if (v < 0.0f) {
             continue;
         }
@@ -220,7 +221,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, num, d_root_out, d_pos_sum_out, n);
+    ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, n, num, d_root_out, d_pos_sum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_root_out.data(), d_root_out, bytes_root_out, cudaMemcpyDeviceToHost));
@@ -249,7 +250,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_u, d_y, num, d_root_out, d_pos_sum_out, n);
+            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_u, d_y, n, num, d_root_out, d_pos_sum_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -324,13 +325,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, num, d_root_out, d_pos_sum_out, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, n, num, d_root_out, d_pos_sum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, num, d_root_out, d_pos_sum_out, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_u, d_y, n, num, d_root_out, d_pos_sum_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), num: int, root_out: wp.array[wp.float32], pos_sum_out: wp.array(dtype=float)):
+def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array[float], num: int, root_out: wp.array[float], pos_sum_out: wp.array[float]):
     tid = wp.tid()
     if tid >= num:
         return
@@ -21,7 +21,7 @@ def ctrl_3d4c416ed4(u: wp.array[float], y: wp.array(dtype=wp.float32), num: int,
     root_out[tid] = 0.5 * (lo + hi)
     pos_sum = float(0.0)
     for k in range(3):
-        v = y[wp.clamp(tid + k - 1, 0, 63)]
+        v = y[wp.clamp(tid + k - 1, 0, y.shape[0] - 1)]
         if v < 0.0:
             continue
         pos_sum += v

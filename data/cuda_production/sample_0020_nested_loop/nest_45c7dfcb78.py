@@ -2,16 +2,15 @@ import warp as wp
 
 
 @wp.kernel
-def nest_45c7dfcb78(xy: wp.array[wp.vec2], poly2d: wp.array2d(dtype=wp.float32), poly_out: wp.array[wp.float32], dy_out: wp.array[float]):
+def nest_45c7dfcb78(num: wp.int32, pts: wp.array[wp.vec2], coef: wp.array2d[wp.float32], surface: wp.array[wp.float32]):
     tid = wp.tid()
-    xy_v = xy[tid]
+    if tid >= num:
+        return
+    pts_v = pts[tid]
     val = float(0.0)
-    dval = float(0.0)
-    for a in range(poly2d.shape[1]):
+    for a in range(coef.shape[0]):
         row = float(0.0)
         for b in range(4):
-            row = row * xy_v[0] + poly2d[b, a]
-        dval = dval * xy_v[1] + val
-        val = val * xy_v[1] + row
-    poly_out[tid] = val
-    dy_out[tid] = dval
+            row = row * pts_v[1] + coef[a, b]
+        val = val * pts_v[0] + row
+    surface[tid] = val

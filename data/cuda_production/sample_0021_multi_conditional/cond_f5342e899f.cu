@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-constexpr float ALPHA_F5342E899F = 0.2f;
+constexpr float ALPHA = 0.2f;
 
 __global__ void cond_f5342e899f(
     const float* __restrict__ b,
@@ -44,7 +44,7 @@ __global__ void cond_f5342e899f(
     if (b_v > 0.0f) {
         act = b_v;
     } else {
-        act = ALPHA_F5342E899F * b_v;
+        act = ALPHA * b_v;
     }
     level[tid] = level_val;
     weight[tid] = ramp * b_v;

@@ -1,10 +1,10 @@
 import warp as wp
 
 
-ALPHA_F5342E899F = wp.constant(0.2)
+ALPHA = wp.constant(0.2)
 
 @wp.kernel
-def cond_f5342e899f(b: wp.array(dtype=float), level: wp.array[wp.int32], weight: wp.array(dtype=float), activated: wp.array[float]):
+def cond_f5342e899f(b: wp.array(dtype=float), level: wp.array(dtype=int), weight: wp.array(dtype=float), activated: wp.array(dtype=float)):
     tid = wp.tid()
     b_v = b[tid]
     mag = wp.abs(b_v)
@@ -24,7 +24,7 @@ def cond_f5342e899f(b: wp.array(dtype=float), level: wp.array[wp.int32], weight:
     if b_v > 0.0:
         act = b_v
     else:
-        act = ALPHA_F5342E899F * b_v
+        act = ALPHA * b_v
     level[tid] = level_val
     weight[tid] = ramp * b_v
     activated[tid] = act

@@ -11,13 +11,14 @@
 #include <cstring>
 #include <vector>
 
-__device__ float blend_b2ada90b17(float a, float b, float t)
+__device__ float blend(float a, float b, float t)
 {
     return a + t * (b - a);
 }
 
 __global__ void comb_b2ada90b17(
     const float* __restrict__ q,
+    int q_dim0,
     const float* __restrict__ kernel_w,
     float mix,
     float* dst,
@@ -29,14 +30,14 @@ __global__ void comb_b2ada90b17(
 
     float acc = 0.0f;
     for (int k = -2; k < 3; ++k) {
-        acc += kernel_w[k + 2] * q[min(max(tid + k, 0), 99)];
+        acc += kernel_w[k + 2] * q[min(max(tid + k, 0), q_dim0 - 1)];
     }
     float h = 0.0f;
     for (int k = 0; k < 3; ++k) {
-        int j = min(max(tid + k - 2, 0), 99);
+        int j = min(max(tid + k - 2, 0), q_dim0 - 1);
         h = tanhf(0.75f * h + q[j]);
     }
-    float blended = blend_b2ada90b17(acc, h, mix);
+    float blended = blend(acc, h, mix);
     dst[tid] = blended;
 }
 
@@ -203,7 +204,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
+    comb_b2ada90b17<<<grid, block>>>(d_q, n, d_kernel_w, mix, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -230,7 +231,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_q, d_kernel_w, mix, d_dst, n);
+            comb_b2ada90b17<<<grid, block, 0, stream>>>(d_q, n, d_kernel_w, mix, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -302,13 +303,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_q, n, d_kernel_w, mix, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_b2ada90b17<<<grid, block>>>(d_q, d_kernel_w, mix, d_dst, n);
+        comb_b2ada90b17<<<grid, block>>>(d_q, n, d_kernel_w, mix, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

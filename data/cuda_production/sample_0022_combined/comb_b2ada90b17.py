@@ -2,18 +2,18 @@ import warp as wp
 
 
 @wp.func
-def blend_b2ada90b17(a: float, b: float, t: float) -> float:
+def blend(a: float, b: float, t: float) -> float:
     return a + t * (b - a)
 
 @wp.kernel
-def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array(dtype=float), mix: float, dst: wp.array[float]):
+def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array[float], mix: float, dst: wp.array[float]):
     tid = wp.tid()
     acc = float(0.0)
     for k in range(-2, 3):
-        acc += kernel_w[k + 2] * q[wp.clamp(tid + k, 0, 99)]
+        acc += kernel_w[k + 2] * q[wp.clamp(tid + k, 0, q.shape[0] - 1)]
     h = float(0.0)
     for k in range(3):
-        j = wp.clamp(tid + k - 2, 0, 99)
+        j = wp.clamp(tid + k - 2, 0, q.shape[0] - 1)
         h = wp.tanh(0.75 * h + q[j])
-    blended = blend_b2ada90b17(acc, h, mix)
+    blended = blend(acc, h, mix)
     dst[tid] = blended

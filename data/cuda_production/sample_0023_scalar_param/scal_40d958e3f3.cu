@@ -15,6 +15,7 @@ __global__ void scal_40d958e3f3(
     const float* __restrict__ x,
     int x_dim1,
     const float* __restrict__ src,
+    int src_dim0,
     int src_dim1,
     float scale,
     float* dst,
@@ -34,9 +35,9 @@ __global__ void scal_40d958e3f3(
 
     float src_v = src[i * src_dim1 + j];
     float src_up = src[max(i - 1, 0) * src_dim1 + j];
-    float src_down = src[min(i + 1, 15) * src_dim1 + j];
+    float src_down = src[min(i + 1, src_dim0 - 1) * src_dim1 + j];
     float src_left = src[i * src_dim1 + max(j - 1, 0)];
-    float src_right = src[i * src_dim1 + min(j + 1, 31)];
+    float src_right = src[i * src_dim1 + min(j + 1, src_dim1 - 1)];
     float x_v = x[i * x_dim1 + j];
     float lap = src_up + src_down + src_left + src_right - 4.0f * src_v;
     float scaled = scale * lap;
@@ -220,7 +221,7 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
+    scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, dim0, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -249,7 +250,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_40d958e3f3<<<grid, block, 0, stream>>>(d_x, 32, d_src, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
+            scal_40d958e3f3<<<grid, block, 0, stream>>>(d_x, 32, d_src, dim0, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -324,13 +325,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
+        scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, dim0, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
+        scal_40d958e3f3<<<grid, block>>>(d_x, 32, d_src, dim0, 32, scale, d_dst, 32, n_substeps, dt_sub, stiffness, d_output, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -38,11 +38,11 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 }
 
 constexpr float RANGE = 1.625f;
-constexpr float STIFFNESS = 4.8125f;
+constexpr float STIFFNESS = 7.5625f;
 
-__device__ float xform_a8a3d93b97_plane_sdf(float4 plane, float3 p)
+__device__ float plane_distance(float4 plane, float3 p)
 {
-    return dot(make_float3(plane.x, plane.y, plane.z), p) + plane.w;
+    return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w;
 }
 
 __global__ void xform_a8a3d93b97(
@@ -64,7 +64,7 @@ __global__ void xform_a8a3d93b97(
     float dist = sqrtf(dot(d, d));
     float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
     force[tid] = gain[tid] * (k * wgt * wgt * d);
-    float depth = fminf(xform_a8a3d93b97_plane_sdf(halfspace, p), 0.0f);
+    float depth = fminf(plane_distance(halfspace, p), 0.0f);
     out[tid] = -STIFFNESS * depth * make_float3(halfspace.x, halfspace.y, halfspace.z);
 }
 
@@ -213,7 +213,7 @@ int main(int argc, char** argv)
     std::vector<float> h_gain((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_gain.data(), h_gain.size(), seed, 3, 0, 2049U, 0.0009765625f);
     std::vector<float> h_force((size_t)n * 3);  // output, shape [64] of vec3
-    const float4 halfspace = make_float4(-0.5625f, -0.5625f, 0.5625f, 0.9375f);
+    const float4 halfspace = make_float4(-0.5625f, -0.5625f, 0.5625f, 0.4375f);
     std::vector<float> h_out((size_t)n * 3);  // output, shape [64] of vec3
 
     // Device buffers
@@ -331,7 +331,7 @@ int main(int argc, char** argv)
     ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
                        0.00075f, 0.0001f, stats);
     ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
-                       0.00385f, 0.0001f, stats);
+                       0.006050000000000001f, 0.0001f, stats);
     printf("%s xform_a8a3d93b97: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

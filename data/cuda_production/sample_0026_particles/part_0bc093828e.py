@@ -14,7 +14,7 @@ class Config:
 
 
 @wp.kernel
-def part_0bc093828e(state: State, cfg: Config, ke_sum: wp.array(dtype=wp.float32), owner: wp.array[int], step_seed: int):
+def part_0bc093828e(state: State, cfg: Config, ke_sum: wp.array(dtype=float), owner: wp.array(dtype=int), step_seed: int):
     tid = wp.tid()
     vi = state.vel[tid]
     ke = 0.5 * state.mass[tid] * wp.dot(vi, vi)

@@ -13,7 +13,7 @@
 
 constexpr int TILE = 128;
 
-__device__ float tile_10df0b17d1_relu(float x)
+__device__ float relu(float x)
 {
     return fmaxf(x, 0.0f);
 }
@@ -46,10 +46,10 @@ __global__ void tile_10df0b17d1(
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
-    // s = sum of wp.tile_map(tile_10df0b17d1_relu, a): a strided partial sum per thread, then a tree over the block
+    // s = sum of wp.tile_map(relu, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
     for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS)
-        sum0 += tile_10df0b17d1_relu(a[e1]);
+        sum0 += relu(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 128; stride0 *= 2) {

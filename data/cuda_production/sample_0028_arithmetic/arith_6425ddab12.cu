@@ -16,6 +16,7 @@ __global__ void arith_6425ddab12(
     const float* __restrict__ p,
     const float* __restrict__ a,
     const float* __restrict__ q,
+    int q_dim0,
     float* result,
     float* output,
     float* y_out,
@@ -27,7 +28,7 @@ __global__ void arith_6425ddab12(
 
     float q_v = q[tid];
     float q_left = q[max(tid - 1, 0)];
-    float q_right = q[min(tid + 1, 499)];
+    float q_right = q[min(tid + 1, q_dim0 - 1)];
     float w_v = w[tid];
     float p_v = p[tid];
     float a_v = a[tid];
@@ -222,7 +223,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_result, d_output, d_y_out, n);
+    arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
@@ -253,7 +254,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_6425ddab12<<<grid, block, 0, stream>>>(d_w, d_p, d_a, d_q, d_result, d_output, d_y_out, n);
+            arith_6425ddab12<<<grid, block, 0, stream>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -333,13 +334,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_result, d_output, d_y_out, n);
+        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, d_result, d_output, d_y_out, n);
+        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

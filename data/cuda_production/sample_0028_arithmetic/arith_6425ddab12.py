@@ -2,11 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def arith_6425ddab12(w: wp.array[float], p: wp.array(dtype=wp.float32), a: wp.array[wp.float32], q: wp.array[wp.float32], result: wp.array[wp.float32], output: wp.array(dtype=float), y_out: wp.array[float]):
+def arith_6425ddab12(w: wp.array[float], p: wp.array[float], a: wp.array[float], q: wp.array[float], result: wp.array[float], output: wp.array[float], y_out: wp.array[float]):
     tid = wp.tid()
     q_v = q[tid]
     q_left = q[max(tid - 1, 0)]
-    q_right = q[min(tid + 1, 499)]
+    q_right = q[min(tid + 1, q.shape[0] - 1)]
     w_v = w[tid]
     p_v = p[tid]
     a_v = a[tid]

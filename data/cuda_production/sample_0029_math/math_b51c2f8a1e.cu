@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-__device__ float sigmoid_b51c2f8a1e(float x)
+__device__ float sigmoid(float x)
 {
     return 1.0f / (1.0f + expf(-x));
 }
@@ -30,7 +30,7 @@ __global__ void math_b51c2f8a1e(
     float p_v = p[tid];
     float data_v = data[tid];
     float px = (float)tid * 0.0078125f;
-    output[tid] = sigmoid_b51c2f8a1e(data_v);
+    output[tid] = sigmoid(data_v);
     output2[tid] = p_v * cosf(1.5f * px + 0.5f);
 }
 

@@ -1,4 +1,4 @@
-// Vector kernel (2-D launch 16x16; 2-D grid of elements; capsule signed distance; penalty from penetration depth)
+// Vector kernel (2-D launch 16x16; 2-D grid of elements; coefficient as a module constant; module constants; capsule signed distance; penalty from penetration depth)
 // Standalone CUDA translation of the Warp kernel `vec_c89a41b966` (see vec_c89a41b966.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -41,12 +41,13 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
+constexpr float RADIUS = 0.25f;
+
 __global__ void vec_c89a41b966(
     const float3* __restrict__ points,
     int points_dim1,
     float3 p0,
     float3 seg_b,
-    float radius,
     float stiffness,
     float* penalty,
     int penalty_dim1,
@@ -63,7 +64,7 @@ __global__ void vec_c89a41b966(
     float3 points_v = points[i * points_dim1 + j];
     float3 ab = seg_b - p0;
     float t = fminf(fmaxf(dot(points_v - p0, ab) / dot(ab, ab), 0.0f), 1.0f);
-    float d = length(points_v - (p0 + t * ab)) - radius;
+    float d = length(points_v - (p0 + t * ab)) - RADIUS;
     penalty[i * penalty_dim1 + j] = stiffness * fmaxf(-d, 0.0f);
     dist[i * dist_dim1 + j] = d;
 }
@@ -211,7 +212,6 @@ int main(int argc, char** argv)
     fill_float(h_points.data(), h_points.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const float3 p0 = make_float3(-0.75f, 1.0f, -0.75f);
     const float3 seg_b = make_float3(1.0f, -0.75f, -0.5f);
-    const float radius = 0.25f;
     const float stiffness = 100.0f;
     std::vector<float> h_penalty((size_t)dim0 * 16);  // output, shape [16, 16] of float32
     std::vector<float> h_dist((size_t)dim0 * 16);  // output, shape [16, 16] of float32
@@ -234,7 +234,7 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+    vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_penalty.data(), d_penalty, bytes_penalty, cudaMemcpyDeviceToHost));
@@ -263,7 +263,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_c89a41b966<<<grid, block, 0, stream>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+            vec_c89a41b966<<<grid, block, 0, stream>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -337,13 +337,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, radius, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

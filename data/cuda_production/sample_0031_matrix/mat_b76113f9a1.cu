@@ -88,7 +88,7 @@ __device__ __forceinline__ mat33 transpose(const mat33& a)
     return r;
 }
 
-__device__ mat33 strain_tensor_b76113f9a1(mat33 grad_u)
+__device__ mat33 strain_tensor(mat33 grad_u)
 {
     mat33 F = mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}} + grad_u;
     mat33 C = transpose(F) * F;
@@ -109,7 +109,7 @@ __global__ void mat_b76113f9a1(
 
     int i = indices[tid];
     mat33 disp_grad_i = disp_grad[i];
-    mat33 E_t = strain_tensor_b76113f9a1(disp_grad_i);
+    mat33 E_t = strain_tensor(disp_grad_i);
     e_shear[i] = E_t.m[1][2];
     dilation[i] = trace(E_t);
 }

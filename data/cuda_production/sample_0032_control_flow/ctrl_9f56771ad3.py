@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_9f56771ad3(data: wp.array[wp.float32], anomaly: wp.array[wp.float32], root_out: wp.array(dtype=wp.float32)):
+def ctrl_9f56771ad3(data: wp.array[wp.float32], anomaly: wp.array[wp.float32], root_out: wp.array[wp.float32]):
     tid = wp.tid()
     data_v = data[tid]
     ecc_anom = data_v

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_8a909e9225(a: wp.array(dtype=float), activated: wp.array[float], loss: wp.array[wp.float32], shrunk: wp.array(dtype=float)):
+def cond_8a909e9225(a: wp.array(dtype=float), activated: wp.array(dtype=float), loss: wp.array(dtype=float), shrunk: wp.array(dtype=float)):
     tid = wp.tid()
     a_v = a[tid]
     act = float(0.0)

@@ -38,7 +38,7 @@ __device__ __forceinline__ float length(float3 a)
     return sqrtf(dot(a, a));
 }
 
-__device__ float soft_clip_31924bd3f2(float x, float limit)
+__device__ float soft_clip(float x, float limit)
 {
     return limit * tanhf(x / limit);
 }
@@ -59,7 +59,7 @@ __global__ void comb_31924bd3f2(
     }
     float3 vel_v = vel[tid];
     float s = length(vel_v);
-    float clipped = soft_clip_31924bd3f2(s, 0.5f);
+    float clipped = soft_clip(s, 0.5f);
     atomicMaxFloat(&max_value[0], clipped);
     dst[tid] = clipped;
 }

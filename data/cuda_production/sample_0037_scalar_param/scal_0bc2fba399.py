@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def scal_0bc2fba399(q: wp.array[wp.float32], num: wp.int32, gain: wp.float32, bias: float, dst: wp.array[float], substeps: int, h: wp.float32, rate: float, output: wp.array(dtype=float)):
+def scal_0bc2fba399(q: wp.array[wp.float32], num: wp.int32, gain: wp.float32, bias: wp.float32, dst: wp.array[wp.float32], substeps: wp.int32, h: wp.float32, rate: wp.float32, output: wp.array[wp.float32]):
     tid = wp.tid()
     if tid >= num:
         return

@@ -20,7 +20,7 @@ constexpr float DT = 0.5f;
 constexpr float K_COEF = 0.1875f;
 constexpr float RELAX = 0.8125f;
 
-__device__ float sten_15d1155bac_at(const float* f, int f_dim0, int f_dim1, int f_dim2, int x, int y, int z)
+__device__ float at(const float* f, int f_dim0, int f_dim1, int f_dim2, int x, int y, int z)
 {
     if (x < 0 || x >= f_dim0) {
         return 0.0f;
@@ -65,10 +65,10 @@ __global__ void sten_15d1155bac(
     float pz = (float)k - vc.z * DT;
     int lz = (int)floorf(pz);
     float tz = pz - (float)lz;
-    float s000 = lerp(sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx, ly, lz), sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly, lz), tx);
-    float s001 = lerp(sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx, ly, lz + 1), sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly, lz + 1), tx);
-    float s010 = lerp(sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx, ly + 1, lz), sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly + 1, lz), tx);
-    float s011 = lerp(sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx, ly + 1, lz + 1), sten_15d1155bac_at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly + 1, lz + 1), tx);
+    float s000 = lerp(at(density, density_dim0, density_dim1, density_dim2, lx, ly, lz), at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly, lz), tx);
+    float s001 = lerp(at(density, density_dim0, density_dim1, density_dim2, lx, ly, lz + 1), at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly, lz + 1), tx);
+    float s010 = lerp(at(density, density_dim0, density_dim1, density_dim2, lx, ly + 1, lz), at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly + 1, lz), tx);
+    float s011 = lerp(at(density, density_dim0, density_dim1, density_dim2, lx, ly + 1, lz + 1), at(density, density_dim0, density_dim1, density_dim2, lx + 1, ly + 1, lz + 1), tx);
     float s10 = lerp(s000, s010, ty);
     float s11 = lerp(s001, s011, ty);
     float s2 = lerp(s10, s11, tz);

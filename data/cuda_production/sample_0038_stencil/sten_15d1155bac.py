@@ -7,7 +7,7 @@ RELAX = 0.8125
 
 
 @wp.func
-def sten_15d1155bac_at(f: wp.array3d(dtype=float), x: int, y: int, z: int) -> float:
+def at(f: wp.array3d(dtype=float), x: int, y: int, z: int) -> float:
     if x < 0 or x >= f.shape[0]:
         return 0.0
     if y < 0 or y >= f.shape[1]:
@@ -17,7 +17,7 @@ def sten_15d1155bac_at(f: wp.array3d(dtype=float), x: int, y: int, z: int) -> fl
     return f[x, y, z]
 
 @wp.kernel(enable_backward=False)
-def sten_15d1155bac(density: wp.array3d(dtype=wp.float32), dst: wp.array3d(dtype=wp.float32), v: wp.array3d(dtype=wp.vec3)):
+def sten_15d1155bac(density: wp.array3d(dtype=float), dst: wp.array3d(dtype=float), v: wp.array3d(dtype=wp.vec3)):
     i, j, k = wp.tid()
     vc = v[i, j, k]
     px = float(i) - vc[0] * DT
@@ -29,10 +29,10 @@ def sten_15d1155bac(density: wp.array3d(dtype=wp.float32), dst: wp.array3d(dtype
     pz = float(k) - vc.z * DT
     lz = int(wp.floor(pz))
     tz = pz - float(lz)
-    s000 = wp.lerp(sten_15d1155bac_at(density, lx, ly, lz), sten_15d1155bac_at(density, lx + 1, ly, lz), tx)
-    s001 = wp.lerp(sten_15d1155bac_at(density, lx, ly, lz + 1), sten_15d1155bac_at(density, lx + 1, ly, lz + 1), tx)
-    s010 = wp.lerp(sten_15d1155bac_at(density, lx, ly + 1, lz), sten_15d1155bac_at(density, lx + 1, ly + 1, lz), tx)
-    s011 = wp.lerp(sten_15d1155bac_at(density, lx, ly + 1, lz + 1), sten_15d1155bac_at(density, lx + 1, ly + 1, lz + 1), tx)
+    s000 = wp.lerp(at(density, lx, ly, lz), at(density, lx + 1, ly, lz), tx)
+    s001 = wp.lerp(at(density, lx, ly, lz + 1), at(density, lx + 1, ly, lz + 1), tx)
+    s010 = wp.lerp(at(density, lx, ly + 1, lz), at(density, lx + 1, ly + 1, lz), tx)
+    s011 = wp.lerp(at(density, lx, ly + 1, lz + 1), at(density, lx + 1, ly + 1, lz + 1), tx)
     s10 = wp.lerp(s000, s010, ty)
     s11 = wp.lerp(s001, s011, ty)
     s2 = wp.lerp(s10, s11, tz)

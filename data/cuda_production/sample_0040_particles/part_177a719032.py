@@ -8,7 +8,7 @@ class ParticleState:
 
 
 @wp.kernel(enable_backward=False)
-def part_177a719032(pstate: ParticleState, ke_sum: wp.array(dtype=wp.float32), group: wp.array(dtype=int)):
+def part_177a719032(pstate: ParticleState, ke_sum: wp.array(dtype=float), group: wp.array(dtype=int)):
     tid = wp.tid()
     vi = pstate.vel[tid]
     ke = 0.5 * pstate.mass[tid] * wp.length_sq(vi)

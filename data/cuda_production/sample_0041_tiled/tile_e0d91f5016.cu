@@ -13,7 +13,7 @@
 
 constexpr int BLOCK_ITEMS = 32;
 
-__device__ float tile_e0d91f5016_sigmoid(float x)
+__device__ float sigmoid(float x)
 {
     float e = expf(-x);
     return 1.0f / (1.0f + e);
@@ -45,10 +45,10 @@ __global__ void tile_e0d91f5016(
         const int idx0 = offset0 + e0;
         a[e0] = (idx0 < x_dim0) ? x[idx0] : 0.0f;
     }
-    // s = sum of wp.tile_map(tile_e0d91f5016_sigmoid, a): a strided partial sum per thread, then a tree over the block
+    // s = sum of wp.tile_map(sigmoid, a): a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;
     for (int e1 = threadIdx.x; e1 < 32; e1 += TILE_THREADS)
-        sum0 += tile_e0d91f5016_sigmoid(a[e1]);
+        sum0 += sigmoid(a[e1]);
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 64; stride0 *= 2) {

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def arith_2fe39dcf51(vals: wp.array3d(dtype=wp.float32), a: wp.array3d(dtype=wp.float32), q: wp.array3d(dtype=wp.float32), y: wp.array3d(dtype=float), res: wp.array3d(dtype=float), out: wp.array3d(dtype=float), res2: wp.array3d(dtype=wp.float32)):
+def arith_2fe39dcf51(vals: wp.array3d(dtype=wp.float32), a: wp.array3d(dtype=wp.float32), q: wp.array3d(dtype=wp.float32), y: wp.array3d(dtype=wp.float32), res: wp.array3d(dtype=wp.float32), out: wp.array3d(dtype=wp.float32), res2: wp.array3d(dtype=wp.float32)):
     i, j, k = wp.tid()
     vals_v = vals[i, j, k]
     a_v = a[i, j, k]

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def math_8f1952dda6(inp: wp.array[wp.float32], dst: wp.array[wp.float32], output: wp.array(dtype=float)):
+def math_8f1952dda6(inp: wp.array[wp.float32], dst: wp.array[wp.float32], output: wp.array[wp.float32]):
     tid = wp.tid()
     inp_v = inp[tid]
     c = wp.clamp(inp_v, 0.0, 1.0)

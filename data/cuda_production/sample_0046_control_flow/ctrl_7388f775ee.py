@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), root_out: wp.array[float]):
+def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), root_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     q_v = q[tid]
     v = wp.abs(q_v)

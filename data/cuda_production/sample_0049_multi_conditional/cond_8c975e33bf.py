@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_8c975e33bf(data: wp.array(dtype=float), label: wp.array(dtype=int), weight: wp.array(dtype=wp.float32), clipped: wp.array[float]):
+def cond_8c975e33bf(data: wp.array(dtype=float), label: wp.array(dtype=int), weight: wp.array(dtype=float), clipped: wp.array(dtype=float)):
     tid = wp.tid()
     data_v = data[tid]
     level = int(0)

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-__device__ float cauchy_08049a701e(float r, float c)
+__device__ float cauchy(float r, float c)
 {
     float t = r / c;
     return 0.5f * c * c * logf(1.0f + t * t);
@@ -39,7 +39,7 @@ __global__ void comb_08049a701e(
         ecc_anom = y_v + 0.5f * sinf(ecc_anom);
     }
     float r = ecc_anom - label_v;
-    float loss = cauchy_08049a701e(r, c);
+    float loss = cauchy(r, c);
     res[tid] = loss;
 }
 

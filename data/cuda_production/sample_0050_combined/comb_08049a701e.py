@@ -2,12 +2,12 @@ import warp as wp
 
 
 @wp.func
-def cauchy_08049a701e(r: float, c: float) -> float:
+def cauchy(r: float, c: float) -> float:
     t = r / c
     return 0.5 * c * c * wp.log(1.0 + t * t)
 
 @wp.kernel
-def comb_08049a701e(y: wp.array[wp.float32], n: int, label: wp.array[wp.float32], c: float, res: wp.array[wp.float32]):
+def comb_08049a701e(y: wp.array[float], n: int, label: wp.array[float], c: float, res: wp.array[float]):
     tid = wp.tid()
     if tid >= n:
         return
@@ -17,5 +17,5 @@ def comb_08049a701e(y: wp.array[wp.float32], n: int, label: wp.array[wp.float32]
     for it in range(8):
         ecc_anom = y_v + 0.5 * wp.sin(ecc_anom)
     r = ecc_anom - label_v
-    loss = cauchy_08049a701e(r, c)
+    loss = cauchy(r, c)
     res[tid] = loss

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def scal_74c84483d6(src: wp.array(dtype=float), freq: wp.float32, phase: float, iterations: wp.int32, output: wp.array(dtype=wp.float32)):
+def scal_74c84483d6(src: wp.array(dtype=float), freq: float, phase: float, iterations: int, output: wp.array(dtype=float)):
     tid = wp.tid()
     src_v = src[tid]
     wave = wp.sin(freq * src_v + phase)

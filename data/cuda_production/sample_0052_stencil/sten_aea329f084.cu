@@ -15,7 +15,7 @@ constexpr float DECAY = 0.8125f;
 constexpr float K = 0.5f;
 constexpr int RADIUS = 1;
 
-__device__ float sten_aea329f084_lookup(const float* f, int f_dim0, int x)
+__device__ float lookup(const float* f, int f_dim0, int x)
 {
     if (x < 0 || x >= f_dim0) {
         return 0.0f;
@@ -31,7 +31,7 @@ __global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, flo
 
     float acc = 0.0f;
     for (int di = -RADIUS; di < RADIUS + 1; ++di) {
-        acc += sten_aea329f084_lookup(phi, phi_dim0, tid + di);
+        acc += lookup(phi, phi_dim0, tid + di);
     }
     float center = phi[tid];
     out[tid] = acc / 3.0f - K * center;

@@ -7,17 +7,17 @@ DECAY = wp.constant(0.8125)
 
 
 @wp.func
-def sten_aea329f084_lookup(f: wp.array(dtype=float), x: int) -> float:
+def lookup(f: wp.array(dtype=float), x: int) -> float:
     if x < 0 or x >= f.shape[0]:
         return 0.0
     return f[x]
 
 @wp.kernel
-def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array[wp.float32]):
+def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array(dtype=float)):
     tid = wp.tid()
     acc = float(0.0)
     for di in range(-RADIUS, RADIUS + 1):
-        acc += sten_aea329f084_lookup(phi, tid + di)
+        acc += lookup(phi, tid + di)
     center = phi[tid]
     out[tid] = (acc / 3.0) - K * center
     out[tid] *= DECAY

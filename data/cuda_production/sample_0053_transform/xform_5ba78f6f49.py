@@ -5,7 +5,7 @@ DT = 0.125
 
 
 @wp.kernel
-def xform_5ba78f6f49(body_rot: wp.array(dtype=wp.quat), omega: wp.array[wp.vec3], orient_out: wp.array(dtype=wp.quat), vel: wp.array(dtype=wp.vec3), gain: wp.array[wp.float32], v_out: wp.array(dtype=wp.vec3)):
+def xform_5ba78f6f49(body_rot: wp.array(dtype=wp.quat), omega: wp.array(dtype=wp.vec3), orient_out: wp.array(dtype=wp.quat), vel: wp.array(dtype=wp.vec3), gain: wp.array(dtype=wp.float32), v_out: wp.array(dtype=wp.vec3)):
     tid = wp.tid()
     q = wp.normalize(body_rot[tid])
     w = omega[tid]

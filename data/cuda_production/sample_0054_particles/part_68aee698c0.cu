@@ -40,7 +40,7 @@ struct Params
 
 constexpr int K = 8;
 
-__device__ float3 part_68aee698c0_collide(Params prm, float3 x, float3 v)
+__device__ float3 collide(Params prm, float3 x, float3 v)
 {
     if (x.y < prm.ground && v.y < 0.0f) {
         return make_float3(v.x, -v.y * prm.restitution, v.z);
@@ -69,7 +69,7 @@ __global__ void part_68aee698c0(
         }
     }
     state.density[tid] = rho;
-    float3 v = part_68aee698c0_collide(params, state.pos[tid], state.vel[tid]);
+    float3 v = collide(params, state.pos[tid], state.vel[tid]);
     state.vel[tid] = v;
 }
 

@@ -19,7 +19,7 @@ class Params:
 
 
 @wp.func
-def part_68aee698c0_collide(prm: Params, x: wp.vec3, v: wp.vec3) -> wp.vec3:
+def collide(prm: Params, x: wp.vec3, v: wp.vec3) -> wp.vec3:
     if x[1] < prm.ground and v[1] < 0.0:
         return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
     return v
@@ -36,5 +36,5 @@ def part_68aee698c0(state: Cloud, params: Params, nbrs: wp.array(dtype=int)):
         if r2 < h2:
             rho += (h2 - r2) ** 3.0
     state.density[tid] = rho
-    v = part_68aee698c0_collide(params, state.pos[tid], state.vel[tid])
+    v = collide(params, state.pos[tid], state.vel[tid])
     state.vel[tid] = v

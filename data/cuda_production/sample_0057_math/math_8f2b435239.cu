@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-__device__ float log_cosh_8f2b435239(float r)
+__device__ float log_cosh(float r)
 {
     return logf(coshf(r));
 }
@@ -35,7 +35,7 @@ __global__ void math_8f2b435239(
 
     float y_v = y[i * y_dim1 + j];
     float px = (float)i * 0.5f;
-    res[i * res_dim1 + j] = log_cosh_8f2b435239(y_v);
+    res[i * res_dim1 + j] = log_cosh(y_v);
     res2[i * res2_dim1 + j] = y_v * expf(-0.5f * px);
     res3[i * res3_dim1 + j] = y_v * cosf(3.0f * px + 1.0f);
 }

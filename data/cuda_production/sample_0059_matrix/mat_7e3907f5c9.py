@@ -2,12 +2,12 @@ import warp as wp
 
 
 @wp.kernel
-def mat_7e3907f5c9(active: wp.array(dtype=int), mats: wp.array(dtype=wp.mat22), init: wp.array[wp.vec2], eigvec: wp.array[wp.vec2], eigval: wp.array(dtype=wp.float32)):
+def mat_7e3907f5c9(active: wp.array(dtype=int), mats: wp.array(dtype=wp.mat22), init: wp.array(dtype=wp.vec2), eigvec: wp.array(dtype=wp.vec2), eigval: wp.array(dtype=float)):
     tid = wp.tid()
     i = active[tid]
     mats_i = mats[i]
     init_i = init[i]
-    A = wp.transpose(mats_i) @ mats_i + wp.identity(n=2, dtype=wp.float32)
+    A = wp.transpose(mats_i) @ mats_i + wp.identity(n=2, dtype=float)
     v_it = wp.normalize(init_i)
     for it in range(4):
         v_it = wp.normalize(A @ v_it)

@@ -13,6 +13,7 @@
 
 __global__ void ctrl_b4599bf2fd(
     const float* __restrict__ b,
+    int b_dim0,
     const float* __restrict__ kernel_w,
     float* filtered,
     float* neg_sum_out,
@@ -27,12 +28,12 @@ __global__ void ctrl_b4599bf2fd(
     float b_v = b[tid];
     float acc = 0.0f;
     for (int k = -4; k < 5; ++k) {
-        acc = acc + kernel_w[k + 4] * b[min(max(tid + k, 0), 255)];
+        acc = acc + kernel_w[k + 4] * b[min(max(tid + k, 0), b_dim0 - 1)];
     }
     filtered[tid] = acc;
     float neg_sum = 0.0f;
     for (int k = 0; k < 7; ++k) {
-        float v = b[min(max(tid + k - 3, 0), 255)];
+        float v = b[min(max(tid + k - 3, 0), b_dim0 - 1)];
         if (v > 0.0f) {
             continue;
         }
@@ -224,7 +225,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+    ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
@@ -255,7 +256,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -334,13 +335,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_b4599bf2fd<<<grid, block>>>(d_b, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def atom_19ac478aaa(u: wp.array2d(dtype=int), label: wp.array2d(dtype=wp.int32), stock: wp.array[wp.int32], segment: wp.array2d(dtype=int), cell_min: wp.array[int]):
+def atom_19ac478aaa(u: wp.array2d(dtype=int), label: wp.array2d(dtype=int), stock: wp.array(dtype=int), segment: wp.array2d(dtype=int), cell_min: wp.array(dtype=int)):
     i, j = wp.tid()
     label_v = label[i, j]
     u_v = u[i, j]

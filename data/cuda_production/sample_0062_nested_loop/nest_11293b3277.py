@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def nest_11293b3277(lhs: wp.array2d(dtype=float), rhs: wp.array2d(dtype=float), projected: wp.array2d(dtype=wp.float32), alpha: float, beta: wp.float32):
+def nest_11293b3277(lhs: wp.array2d(dtype=float), rhs: wp.array2d(dtype=float), projected: wp.array2d(dtype=float), alpha: float, beta: float):
     tid = wp.tid()
     for j in range(4):
         s = float(0.0)

@@ -13,6 +13,7 @@
 
 __global__ void cond_61dcda9db0(
     const float* __restrict__ u,
+    int u_dim0,
     int u_dim1,
     const float* __restrict__ vel,
     int vel_dim1,
@@ -30,7 +31,7 @@ __global__ void cond_61dcda9db0(
 
     float u_v = u[i * u_dim1 + j];
     float u_left = u[i * u_dim1 + max(j - 1, 0)];
-    float u_right = u[i * u_dim1 + min(j + 1, 19)];
+    float u_right = u[i * u_dim1 + min(j + 1, u_dim1 - 1)];
     float vel_v = vel[i * vel_dim1 + j];
     float dl = u_v - u_left;
     float dr = u_right - u_v;
@@ -221,7 +222,7 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    cond_61dcda9db0<<<grid, block>>>(d_u, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
+    cond_61dcda9db0<<<grid, block>>>(d_u, dim0, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_slope.data(), d_slope, bytes_slope, cudaMemcpyDeviceToHost));
@@ -250,7 +251,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_61dcda9db0<<<grid, block, 0, stream>>>(d_u, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
+            cond_61dcda9db0<<<grid, block, 0, stream>>>(d_u, dim0, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -325,13 +326,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_61dcda9db0<<<grid, block>>>(d_u, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
+        cond_61dcda9db0<<<grid, block>>>(d_u, dim0, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_61dcda9db0<<<grid, block>>>(d_u, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
+        cond_61dcda9db0<<<grid, block>>>(d_u, dim0, 20, d_vel, 20, d_slope, 20, d_friction_force, 20, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -6,7 +6,7 @@ def cond_61dcda9db0(u: wp.array2d(dtype=float), vel: wp.array2d(dtype=float), sl
     i, j = wp.tid()
     u_v = u[i, j]
     u_left = u[i, wp.max(j - 1, 0)]
-    u_right = u[i, min(j + 1, 19)]
+    u_right = u[i, wp.min(j + 1, u.shape[1] - 1)]
     vel_v = vel[i, j]
     dl = u_v - u_left
     dr = u_right - u_v

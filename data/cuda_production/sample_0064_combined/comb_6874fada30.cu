@@ -28,13 +28,14 @@ __device__ __forceinline__ float atomicMaxFloat(float* address, float val)
     return __int_as_float(old);
 }
 
-__device__ float blend_6874fada30(float a, float b, float t)
+__device__ float blend(float a, float b, float t)
 {
     return a + t * (b - a);
 }
 
 __global__ void comb_6874fada30(
     const float* __restrict__ y,
+    int y_dim0,
     const float* __restrict__ taps,
     float t,
     float* max_value,
@@ -48,15 +49,15 @@ __global__ void comb_6874fada30(
     float acc = 0.0f;
     int j;
     for (int k = 0; k < 3; ++k) {
-        j = min(max(tid + k - 1, 0), 63);
+        j = min(max(tid + k - 1, 0), y_dim0 - 1);
         acc = acc + taps[k] * y[j];
     }
     float h = 0.0f;
     for (int k = 0; k < 6; ++k) {
-        j = min(max(tid + k - 5, 0), 63);
+        j = min(max(tid + k - 5, 0), y_dim0 - 1);
         h = tanhf(0.5f * h + y[j]);
     }
-    float blended = blend_6874fada30(acc, h, t);
+    float blended = blend(acc, h, t);
     atomicMaxFloat(&max_value[0], blended);
     dst[tid] = blended;
 }
@@ -229,7 +230,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
+    comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
@@ -258,7 +259,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -333,13 +334,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_y, d_taps, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

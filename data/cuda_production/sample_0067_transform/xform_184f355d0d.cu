@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 128; wp.transform; transform_point; offset by a by-value origin; module constants; plane contact (vec4 helper); moment arm from the body origin; weighted per element)
+// Rigid-body transform kernel (1-D launch 128; wp.transform; transform_point; offset by a by-value origin; module constants; plane contact (vec4 helper); weighted per element; moment arm from the body origin; skew matrix (wp.mat33))
 // Standalone CUDA translation of the Warp kernel `xform_184f355d0d` (see xform_184f355d0d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,6 +11,11 @@
 #include <cstring>
 #include <vector>
 
+struct mat33
+{
+    float m[3][3];  // row-major, like Warp's mat33
+};
+
 struct quat
 {
     float x, y, z, w;  // Warp's order: vector part, then scalar part
@@ -22,16 +27,16 @@ struct transform
     quat q;    // rotation
 };
 
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
-}
-
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float3 operator*(const mat33& a, float3 b)
+{
+    return make_float3(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z,
+                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z,
+                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z);
 }
 
 __device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
@@ -69,9 +74,9 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-constexpr float CONTACT_KE = 7.625f;
+constexpr float STIFFNESS = 6.0f;
 
-__device__ float xform_184f355d0d_plane_sdf(float4 plane, float3 p)
+__device__ float plane_distance(float4 plane, float3 p)
 {
     return dot(make_float3(plane.x, plane.y, plane.z), p) + plane.w;
 }
@@ -82,11 +87,11 @@ __global__ void xform_184f355d0d(
     const float3* __restrict__ verts,
     float3 offset,
     float3* world_points,
-    float4 ground_plane,
-    float3* f_contact,
-    const float3* __restrict__ w_body,
-    float3 v0,
+    float4 halfspace,
     const float* __restrict__ scale,
+    float3* f_contact,
+    const float3* __restrict__ ang_vel,
+    float3 lin_vel,
     float3* vel_out,
     int n)
 {
@@ -98,11 +103,12 @@ __global__ void xform_184f355d0d(
     float3 p = verts[tid];
     float3 p_world = transform_point(X, p);
     world_points[tid] = p_world + offset;
-    float depth = fminf(xform_184f355d0d_plane_sdf(ground_plane, p_world), 0.0f);
-    f_contact[tid] = -CONTACT_KE * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z);
-    float3 w = w_body[tid];
+    float depth = fminf(plane_distance(halfspace, p_world), 0.0f);
+    f_contact[tid] = scale[tid] * (-STIFFNESS * depth * make_float3(halfspace.x, halfspace.y, halfspace.z));
+    float3 w = ang_vel[tid];
     float3 arm = p_world - X.p;
-    vel_out[tid] = scale[tid] * (v0 + cross(w, arm));
+    mat33 W = mat33{{{0.0f, -w.z, w.y}, {w.z, 0.0f, -w.x}, {-w.y, w.x, 0.0f}}};
+    vel_out[tid] = lin_vel + W * arm;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,13 +256,13 @@ int main(int argc, char** argv)
     fill_float(h_verts.data(), h_verts.size(), seed, 2, -1024, 2049U, 0.0009765625f);
     const float3 offset = make_float3(0.5625f, -0.875f, -0.3125f);
     std::vector<float> h_world_points((size_t)n * 3);  // output, shape [128] of vec3
-    const float4 ground_plane = make_float4(0.625f, -0.4375f, -0.375f, 0.9375f);
-    std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [128] of vec3
-    std::vector<float> h_w_body((size_t)n * 3);  // input, shape [128] of vec3
-    fill_float(h_w_body.data(), h_w_body.size(), seed, 7, -1024, 2049U, 0.0009765625f);
-    const float3 v0 = make_float3(0.5625f, 0.5f, -0.5f);
+    const float4 halfspace = make_float4(0.625f, -0.4375f, -0.375f, 0.4375f);
     std::vector<float> h_scale((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_scale.data(), h_scale.size(), seed, 9, 0, 2049U, 0.0009765625f);
+    fill_float(h_scale.data(), h_scale.size(), seed, 6, 0, 2049U, 0.0009765625f);
+    std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [128] of vec3
+    std::vector<float> h_ang_vel((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_ang_vel.data(), h_ang_vel.size(), seed, 8, -1024, 2049U, 0.0009765625f);
+    const float3 lin_vel = make_float3(0.8125f, 1.9375f, 0.4375f);
     std::vector<float> h_vel_out((size_t)n * 3);  // output, shape [128] of vec3
 
     // Device buffers
@@ -272,18 +278,18 @@ int main(int argc, char** argv)
     const size_t bytes_world_points = h_world_points.size() * sizeof(h_world_points[0]);
     CUDA_CHECK(cudaMalloc(&d_world_points, bytes_world_points));
     CUDA_CHECK(cudaMemcpy(d_world_points, h_world_points.data(), bytes_world_points, cudaMemcpyHostToDevice));
-    float3* d_f_contact = nullptr;
-    const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
-    CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
-    CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
-    float3* d_w_body = nullptr;
-    const size_t bytes_w_body = h_w_body.size() * sizeof(h_w_body[0]);
-    CUDA_CHECK(cudaMalloc(&d_w_body, bytes_w_body));
-    CUDA_CHECK(cudaMemcpy(d_w_body, h_w_body.data(), bytes_w_body, cudaMemcpyHostToDevice));
     float* d_scale = nullptr;
     const size_t bytes_scale = h_scale.size() * sizeof(h_scale[0]);
     CUDA_CHECK(cudaMalloc(&d_scale, bytes_scale));
     CUDA_CHECK(cudaMemcpy(d_scale, h_scale.data(), bytes_scale, cudaMemcpyHostToDevice));
+    float3* d_f_contact = nullptr;
+    const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
+    CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
+    CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
+    float3* d_ang_vel = nullptr;
+    const size_t bytes_ang_vel = h_ang_vel.size() * sizeof(h_ang_vel[0]);
+    CUDA_CHECK(cudaMalloc(&d_ang_vel, bytes_ang_vel));
+    CUDA_CHECK(cudaMemcpy(d_ang_vel, h_ang_vel.data(), bytes_ang_vel, cudaMemcpyHostToDevice));
     float3* d_vel_out = nullptr;
     const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
     CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
@@ -293,7 +299,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
+    xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, halfspace, d_scale, d_f_contact, d_ang_vel, lin_vel, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_world_points.data(), d_world_points, bytes_world_points, cudaMemcpyDeviceToHost));
@@ -324,7 +330,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_184f355d0d<<<grid, block, 0, stream>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
+            xform_184f355d0d<<<grid, block, 0, stream>>>(d_com, q_offset, d_verts, offset, d_world_points, halfspace, d_scale, d_f_contact, d_ang_vel, lin_vel, d_vel_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -351,7 +357,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_com + bytes_verts + bytes_w_body + bytes_scale;
+        const size_t bytes_read = bytes_com + bytes_verts + bytes_scale + bytes_ang_vel;
         const size_t bytes_written = bytes_world_points + bytes_f_contact + bytes_vel_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -374,9 +380,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_com));
         CUDA_CHECK(cudaFree(d_verts));
         CUDA_CHECK(cudaFree(d_world_points));
-        CUDA_CHECK(cudaFree(d_f_contact));
-        CUDA_CHECK(cudaFree(d_w_body));
         CUDA_CHECK(cudaFree(d_scale));
+        CUDA_CHECK(cudaFree(d_f_contact));
+        CUDA_CHECK(cudaFree(d_ang_vel));
         CUDA_CHECK(cudaFree(d_vel_out));
         return 0;
     }
@@ -391,9 +397,9 @@ int main(int argc, char** argv)
     ok &= check_values("world_points", h_world_points.data(), reinterpret_cast<const float*>(expected.data() + 0), 384,
                        0.001f, 0.0001f, stats);
     ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 1536), 384,
-                       0.0221125f, 0.0001f, stats);
+                       0.034800000000000005f, 0.0001f, stats);
     ok &= check_values("vel_out", h_vel_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 384,
-                       0.0048000000000000004f, 0.0001f, stats);
+                       0.0024000000000000002f, 0.0001f, stats);
     printf("%s xform_184f355d0d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -404,13 +410,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
+        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, halfspace, d_scale, d_f_contact, d_ang_vel, lin_vel, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_vel_out, n);
+        xform_184f355d0d<<<grid, block>>>(d_com, q_offset, d_verts, offset, d_world_points, halfspace, d_scale, d_f_contact, d_ang_vel, lin_vel, d_vel_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -432,9 +438,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_com));
     CUDA_CHECK(cudaFree(d_verts));
     CUDA_CHECK(cudaFree(d_world_points));
-    CUDA_CHECK(cudaFree(d_f_contact));
-    CUDA_CHECK(cudaFree(d_w_body));
     CUDA_CHECK(cudaFree(d_scale));
+    CUDA_CHECK(cudaFree(d_f_contact));
+    CUDA_CHECK(cudaFree(d_ang_vel));
     CUDA_CHECK(cudaFree(d_vel_out));
     return ok ? 0 : 1;
 }

@@ -35,7 +35,7 @@ struct Config
     float restitution;
 };
 
-__device__ float3 part_17681ea6d1_collide(Config prm, float3 x, float3 v)
+__device__ float3 collide(Config prm, float3 x, float3 v)
 {
     if (x.y < prm.ground && v.y < 0.0f) {
         return make_float3(v.x, -v.y * prm.restitution, v.z);
@@ -54,7 +54,7 @@ __global__ void part_17681ea6d1(
         return;
 
     float radius_scale_v = radius_scale[tid];
-    float3 v = part_17681ea6d1_collide(cfg, state.pos[tid], state.vel[tid]);
+    float3 v = collide(cfg, state.pos[tid], state.vel[tid]);
     float3 v_out = v * radius_scale_v;
     state.vel[tid] = v_out;
 }

@@ -14,7 +14,7 @@ class Config:
 
 
 @wp.func
-def part_17681ea6d1_collide(prm: Config, x: wp.vec3, v: wp.vec3) -> wp.vec3:
+def collide(prm: Config, x: wp.vec3, v: wp.vec3) -> wp.vec3:
     if x[1] < prm.ground and v[1] < 0.0:
         return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
     return v
@@ -23,6 +23,6 @@ def part_17681ea6d1_collide(prm: Config, x: wp.vec3, v: wp.vec3) -> wp.vec3:
 def part_17681ea6d1(state: State, cfg: Config, radius_scale: wp.array(dtype=float)):
     tid = wp.tid()
     radius_scale_v = radius_scale[tid]
-    v = part_17681ea6d1_collide(cfg, state.pos[tid], state.vel[tid])
+    v = collide(cfg, state.pos[tid], state.vel[tid])
     v_out = v * radius_scale_v
     state.vel[tid] = v_out

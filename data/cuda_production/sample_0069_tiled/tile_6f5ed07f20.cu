@@ -13,7 +13,7 @@
 
 constexpr int BLOCK_ITEMS = 64;
 
-__device__ float tile_6f5ed07f20_gelu(float x)
+__device__ float gelu(float x)
 {
     float inner = 0.7978846f * (x + 0.044715f * x * x * x);
     return 0.5f * x * (1.0f + tanhf(inner));
@@ -49,9 +49,9 @@ __global__ void tile_6f5ed07f20(
         a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
     // v = the tile computed by
-    //   v = wp.tile_map(tile_6f5ed07f20_gelu, a)
+    //   v = wp.tile_map(gelu, a)
     for (int e1 = threadIdx.x; e1 < 64; e1 += TILE_THREADS) {
-        v[e1] = tile_6f5ed07f20_gelu(a[e1]);
+        v[e1] = gelu(a[e1]);
     }
     // s = sum of v: a strided partial sum per thread, then a tree over the block
     float sum0 = 0.0f;

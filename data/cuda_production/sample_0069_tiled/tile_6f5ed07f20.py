@@ -5,7 +5,7 @@ BLOCK_ITEMS = 64
 
 
 @wp.func
-def tile_6f5ed07f20_gelu(x: float) -> float:
+def gelu(x: float) -> float:
     inner = 0.7978846 * (x + 0.044715 * x * x * x)
     return 0.5 * x * (1.0 + wp.tanh(inner))
 
@@ -13,12 +13,12 @@ def tile_6f5ed07f20_gelu(x: float) -> float:
 @wp.kernel
 def tile_6f5ed07f20(
     values: wp.array(dtype=float),
-    activations: wp.array(dtype=wp.float32),
+    activations: wp.array(dtype=float),
     accum: wp.array(dtype=float),
 ):
     i = wp.tid()
     a = wp.tile_load(values, shape=BLOCK_ITEMS, offset=i * BLOCK_ITEMS)
-    v = wp.tile_map(tile_6f5ed07f20_gelu, a)
+    v = wp.tile_map(gelu, a)
     s = wp.tile_sum(v)
     wp.tile_store(activations, v, offset=i * BLOCK_ITEMS)
     wp.tile_atomic_add(accum, s)
