@@ -1033,7 +1033,7 @@ def _balanced(text: str) -> bool:
 ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpolation", "squared difference",
                   "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
-                "clamp to a range", "sum of squares", "bit field", "low bits")
+                "clamp to a range", "sum of squares", "bit field", "low bits", "blocks to cover", "pack two fields")
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
@@ -1624,10 +1624,12 @@ class ExprGen:
         """One of INT_FORMULAS over named int values, and its name: a midpoint (`(a + b) // 2`), the
         remainder that is never negative (`((a % 16) + 16) % 16`, as C's `%` keeps the dividend's
         sign), a round down to a multiple, an absolute difference, a clamp, a sum of squares, a bit field
-        (`(a >> 2) & 7`), the low bits (`a & 15`)."""
+        (`(a >> 2) & 7`), the low bits (`a & 15`), the blocks of m that cover a count
+        (`(wp.abs(a) + 7) // 8`), two fields packed into one (`((a & 15) << 4) | (b & 15)`)."""
         rng = self.rng
         kind = kind or rng.choice(INT_FORMULAS)
-        operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares"))
+        operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares",
+                                                            "pack two fields"))
         if operands is None:
             return None
         a, b = operands
@@ -1646,6 +1648,14 @@ class ExprGen:
         elif kind == "bit field":  # bits s.. of a packed value; >> of a negative int shifts its sign in
             shift, width = rng.choice([1, 2, 3, 4]), rng.choice([1, 2, 3, 4])
             e = Expr(f"({a.src} >> {shift}) & {(1 << width) - 1}", "int32", float((1 << width) - 1), 0, atom=False)
+        elif kind == "blocks to cover":  # how many blocks of m hold a count: (a + m - 1) // m, a >= 0
+            m = rng.choice([4, 8, 16, 32])
+            e = Expr(f"(wp.abs({a.src}) + {m - 1}) // {m}", "int32", a.mag / m + 1, 0, atom=False)
+        elif kind == "pack two fields":  # two small fields in one int: (a & 15) << 4 | (b & 15)
+            bits = rng.choice([3, 4, 5])
+            mask = (1 << bits) - 1
+            e = Expr(f"(({a.src} & {mask}) << {bits}) | ({b.src} & {mask})", "int32", float((1 << 2 * bits) - 1), 0,
+                     atom=False)
         elif kind == "low bits":  # a & (2^k - 1): the non-negative remainder by a power of two, as bits
             mask = rng.choice([3, 7, 15, 31])
             e = Expr(f"{a.src} & {mask}", "int32", float(mask), 0, atom=False)

@@ -34,14 +34,15 @@ _QUALIFIED = {"float": "wp.float32", "int": "wp.int32", "min": "wp.min", "max": 
 _BARE = {q: b for b, q in _QUALIFIED.items()}
 
 
-def _names_one_way(text: str, pattern: re.Pattern) -> str:
-    """Every match of `pattern` (a bare or `wp.`-qualified name) spelled as the first one is."""
+def _names_one_way(text: str, pattern: re.Pattern, qualified: tuple[str, ...]) -> str:
+    """Every match of `pattern` (a bare or `wp.`-qualified name) spelled as the first one is.
+    `qualified`: the family's qualified spellings; a module with none of them is left as it is."""
+    if not any(q in text for q in qualified):
+        return text  # every spelling bare already (most modules): no search
     first = pattern.search(text)
     if first is None:
         return text
     table = _QUALIFIED if first.group(1).startswith("wp.") else _BARE
-    if table is _BARE and not any(q in text for q in _BARE):
-        return text  # no qualified spelling anywhere: nothing to rewrite (most modules)
     return pattern.sub(lambda m: table.get(m.group(1), m.group(1)), text)
 
 
@@ -52,6 +53,6 @@ def consistent_spellings(source: str) -> str:
         as_call = first.group(2) is not None
         source = _ARRAY.sub(lambda m: f"{m.group(1)}(dtype={m.group(2) or m.group(3)})" if as_call
                             else f"{m.group(1)}[{m.group(2) or m.group(3)}]", source)
-    for pattern in (_SCALAR_TYPE, _CAST, _BUILTIN):
-        source = _names_one_way(source, pattern)
-    return source
+    source = _names_one_way(source, _SCALAR_TYPE, ("wp.float32", "wp.int32"))
+    source = _names_one_way(source, _CAST, ("wp.float32(", "wp.int32("))
+    return _names_one_way(source, _BUILTIN, ("wp.min(", "wp.max(", "wp.abs("))

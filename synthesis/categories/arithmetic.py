@@ -18,13 +18,17 @@ from synthesis.spec import KernelSpec
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
-        loads = add_inputs(w, "int32", rng.randint(1, 3), low=-100, high=100, grid_bits=0)
+        formulas = rng.randint(1, 3)
+        # several formulas mostly decode one value (its bit fields, its residues, its multiple), as
+        # such kernels do, rather than each taking an input of its own
+        inputs = 1 if formulas >= 2 and rng.random() < 0.8 else rng.randint(1, 3)
+        loads = add_inputs(w, "int32", inputs, low=-100, high=100, grid_bits=0)
         gen = ExprGen(w, loads=loads)
         if len(w.dim) == 1 and rng.random() < 0.15:
             early_return(w)
         if len(w.dim) == 1 and rng.random() < 0.2:
             add_gather(w, gen, rng.choice(loads))  # e.g. a label looked up through a permutation
-        stored = draw_formulas(gen, gen.int_formula, rng.randint(1, 3))
+        stored = draw_formulas(gen, gen.int_formula, formulas)
         if not stored:  # every formula needs named values: one of one input is always there
             stored = draw_formulas(gen, lambda: gen.int_formula(rng.choice(("non-negative remainder",
                                                                                "round down to a multiple"))), 1)

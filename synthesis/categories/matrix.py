@@ -5,7 +5,8 @@ solved ((A + lambda I) x = b, with `wp.inverse`), the Green strain and volume ra
 gradient (with a neo-Hookean energy density), a tensor moved into another frame (R S R^T, with a
 rotation built from an angle in 2-D), a Gaussian's quadratic form (Mahalanobis distance), the
 eigenvalues of a symmetric 2x2 matrix, a rank-one update (A + alpha u v^T), a normal transformed by
-the inverse transpose, and power iteration for a dominant eigenvector. Where the thread's element
+the inverse transpose, power iteration for a dominant eigenvector, and a linear tetrahedral
+element's deformation gradient (F = Ds Dm^-1, its volume ratio or a stable neo-Hookean energy). Where the thread's element
 comes from and whether the computation is a `@wp.func` are drawn around it
 (`synthesis/categories/site.py`).
 
@@ -330,6 +331,65 @@ def power_iteration(site: Site, as_func: bool) -> None:
     w.feature(f"power iteration ({steps} steps)")
 
 
+def tet_deformation(site: Site, as_func: bool) -> None:
+    """A linear finite element per thread, as an FEM solver's element loop has it: the tetrahedron's
+    corners gathered through its indices, the edge matrix Ds (columns x1 - x0, x2 - x0, x3 - x0), the
+    deformation gradient F = Ds Dm^-1 with the element's inverse rest matrix, and from it the volume
+    ratio J = det F, a stable neo-Hookean energy density mu/2 (tr F^T F - 3) + lambda/2 (J - 1 - mu/lambda)^2
+    (no logarithm: defined for inverted elements too), weighted by the rest volume, or F itself."""
+    w = site.w
+    tets = w.dim[0]
+    n_verts = w.rng.choice([tets + 3, 2 * tets])
+    x = w.add_array(w.rng.choice(["x", "positions", "particle_q"]), "vec3", "input", shape=(n_verts,), low=-1.0, high=1.0)
+    w.unused.remove(x)
+    t = w.tid_names[0]
+    corners = []
+    if w.rng.random() < 0.5:
+        indices = w.add_array(w.rng.choice(["tet_indices", "tets", "elements"]), "int32", "index", shape=(4 * tets,),
+                              index_high=n_verts - 1)
+        for k in range(4):
+            corners.append(site.local(f"x{k}", f"{x}[{indices}[4 * {t}{f' + {k}' if k else ''}]]"))
+        w.feature("tetrahedron corners through a flat index array")
+    else:
+        pattern = w.rng.choice(["i{k}", "v{k}", "corner{k}"])  # one naming for the four
+        for k in range(4):
+            idx = w.add_array(pattern.format(k=k), "int32", "index", index_high=n_verts - 1)
+            corners.append(site.local(f"x{k}", f"{x}[{idx}[{t}]]"))
+        w.feature("tetrahedron corners through index arrays")
+    dm_inv = site.input(("Dm_inv", "rest_inv", "inv_rest"), "mat33", -0.5, 0.5)
+    x0 = corners[0]
+    if w.rng.random() < 0.6:
+        ds = site.local("Ds", f"wp.matrix_from_cols({', '.join(f'{c} - {x0}' for c in corners[1:])})")
+        w.feature("edge matrix (wp.matrix_from_cols)")
+    else:  # the edges in locals, the matrix written out by components (column k is edge k)
+        edges = [site.local(f"e{k}", f"{c} - {x0}") for k, c in enumerate(corners[1:], 1)]
+        ds = site.local("Ds", "wp.mat33(" + ", ".join(f"{edges[col]}[{row}]" for row in range(3) for col in range(3)) + ")")
+        w.feature("edge matrix (wp.mat33 by components)")
+    f = site.local("F", _matmul(w, ds, dm_inv))
+    kind = w.rng.choice(["volume", "energy", "energy", "gradient"])
+    weighted = kind != "gradient" and w.rng.random() < 0.5
+    rest = site.input(("rest_volume", "vol0", "volume"), "float32", 0.125, 1.0, grid_bits=3) if weighted else None
+    if kind == "volume":
+        j = f"wp.determinant({f})"
+        site.store(("J", "volume_ratio", "jacobian"), "float32", f"{rest} * {j}" if rest else j, 200.0)
+        w.feature("element volume ratio" + (" times rest volume" if rest else ""))
+    elif kind == "energy":
+        core = Core(site, "neo_hookean_energy", as_func)
+        ff = core.param("F", "mat33", f)
+        mu, lam = _moduli(site, core)
+        j = core.let("J", f"wp.determinant({ff})")
+        i1 = core.let("Ic", f"wp.ddot({ff}, {ff})" if w.rng.random() < 0.5 else f"wp.trace(wp.transpose({ff}) @ {ff})")
+        alpha = core.let("alpha", f"1.0 + {mu} / {lam}")
+        value = core.result(f"0.5 * {mu} * ({i1} - 3.0) + 0.5 * {lam} * ({j} - {alpha}) * ({j} - {alpha})", "float32")
+        weighted_value = f"{rest} * {value}" if core.as_func else f"{rest} * ({value})"  # a call, or a sum
+        site.store(("energy", "psi", "element_energy"), "float32", weighted_value if rest else value, 1.0e5)
+        w.feature("stable neo-Hookean element energy" + (" times rest volume" if rest else ""))
+    else:
+        site.store(("F_out", "def_grad"), "mat33", f, 6.0)
+        site.store(("J", "volume_ratio"), "float32", f"wp.determinant({f})", 200.0)
+        w.feature("deformation gradient and its determinant")
+
+
 # One entry per computation, with the launches that suit it (a grid for fields of tensors).
 MATRIX_FORMS: dict[str, Form] = {
     "regularised solve": Form(regularised_solve, PER_ELEMENT),
@@ -340,6 +400,7 @@ MATRIX_FORMS: dict[str, Form] = {
     "rank-one update": Form(rank_one_update, PER_ELEMENT),
     "normal transform": Form(normal_transform, PER_ELEMENT),
     "power iteration": Form(power_iteration, PER_ELEMENT),
+    "tetrahedral element": Form(tet_deformation, ("own",)),
 }
 
 

@@ -188,9 +188,9 @@ def triangle(site: Site, as_func: bool) -> None:
             corners.append(site.local("abc"[k], f"{verts}[{indices}[3 * {t}{offset}]]"))
         w.feature("triangle corners through a flat index array")
     else:
+        pattern = w.rng.choice(["i{k}", "v{k}_idx", "corner{k}"])  # one naming for the three
         for k in range(3):
-            idx = w.add_array(w.rng.choice([f"i{k}", f"v{k}_idx", f"corner{k}"]), "int32", "index",
-                              index_high=n_verts - 1)
+            idx = w.add_array(pattern.format(k=k), "int32", "index", index_high=n_verts - 1)
             corners.append(site.local("abc"[k], f"{verts}[{idx}[{t}]]"))
         w.feature("triangle corners through index arrays")
     core = Core(site, "triangle_normal", as_func)

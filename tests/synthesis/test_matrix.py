@@ -194,3 +194,29 @@ def test_power_iteration_repeats_a_normalised_product_and_its_rayleigh_quotient_
             assert quotient == pytest.approx(v @ a @ v, abs=1e-9)
             low, high = np.linalg.eigvalsh(a)[[0, -1]]
             assert low - 1e-9 <= quotient <= high + 1e-9
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_tetrahedral_element_maps_its_edges_by_the_inverse_rest_matrix(seed):
+    spec, inputs, got = form("tetrahedral element", seed)
+    x = inputs[named(spec, "x", "positions", "particle_q")]
+    flat = named(spec, "tet_indices", "tets", "elements")
+    dm_inv = inputs[named(spec, "Dm_inv", "rest_inv", "inv_rest")]
+    rest = named(spec, "rest_volume", "vol0", "volume")
+    mu, lam = scalar(spec, "mu", "shear_mod"), scalar(spec, "lam", "bulk")
+    for (t,) in elements(spec, inputs):
+        ids = inputs[flat][4 * t:4 * t + 4] if flat else \
+            [inputs[next(a.name for a in spec.args if a.role == "index" and a.name.endswith(str(k)))][t] for k in range(4)]
+        p = x[list(ids)]
+        f = np.stack([p[1] - p[0], p[2] - p[0], p[3] - p[0]], 1) @ dm_inv[t]
+        j = np.linalg.det(f)
+        weight = inputs[rest][t] if rest else 1.0
+        if named(spec, "F_out", "def_grad"):
+            np.testing.assert_allclose(got[named(spec, "F_out", "def_grad")][t], f, atol=1e-9)
+            assert got[named(spec, "J", "volume_ratio")][t] == pytest.approx(j, abs=1e-9)
+        elif mu is not None:
+            psi = 0.5 * mu * (np.sum(f * f) - 3.0) + 0.5 * lam * (j - 1.0 - mu / lam) ** 2
+            assert got[named(spec, "energy", "psi", "element_energy")][t] == pytest.approx(weight * psi, rel=1e-9, abs=1e-9)
+        else:
+            assert got[named(spec, "J", "volume_ratio", "jacobian")][t] == pytest.approx(weight * j, abs=1e-9)
