@@ -1031,7 +1031,8 @@ def _balanced(text: str) -> bool:
 # The arithmetic people write by hand, by name (`ExprGen.arith_formula`, `ExprGen.int_formula`): each
 # name goes into the kernel's features as it is.
 ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpolation", "squared difference",
-                  "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep")
+                  "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep",
+                  "relative difference", "signed square")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
                 "clamp to a range", "sum of squares", "bit field", "low bits", "blocks to cover", "pack two fields")
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
@@ -1064,6 +1065,9 @@ class ExprGen:
         self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
         self._loaded_of: dict[str, tuple[list[str], list[Expr], dict[str, str]]] = {}  # see _loaded
         self._as_float: dict[Expr, Expr] = {}  # an int leaf -> `float(leaf)`
+        # the first operands of the formulas drawn so far: a later formula mostly reads one of them
+        # (a kernel's outputs are one computation's, not unrelated formulas of unrelated inputs)
+        self.formula_operands: list[Expr] = []
 
     # leaves
     def const_float(self) -> Expr:
@@ -1491,10 +1495,14 @@ class ExprGen:
         return self.named_value(dtype, avoid=related)
 
     def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
-        """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them."""
-        x = self.named_value(dtype)
+        """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them.
+        The first is, most times, one an earlier formula of the kernel read."""
+        earlier = [e for e in self.formula_operands if e.type == dtype]
+        x = self.rng.choice(earlier) if earlier and self.rng.random() < 0.85 else self.named_value(dtype)
         if x is None:
             return None
+        if x not in self.formula_operands:
+            self.formula_operands.append(x)
         y = self.unrelated_value(dtype, x) if two else None
         if two and y is None:
             return None
@@ -1504,12 +1512,14 @@ class ExprGen:
         """One of ARITH_FORMULAS over named float values, and its name: an affine map
         (`1.5 * x - 0.25`), a midpoint, a weighted average, a linear interpolation (`x + 0.25 * (y -
         x)`), a squared difference (through a named difference), a sum of squares, a polynomial in
-        Horner form, a clamp to a range inside the value's, or the cubic smoothstep of a clamped value.
+        Horner form, a clamp to a range inside the value's, the cubic smoothstep of a clamped value, a
+        difference relative to a reference (`(x - y) / (wp.abs(y) + 0.01)`) or a signed square (`x * wp.abs(x)`).
         None when the kernel has no named value to build it on or its bound would be too large."""
         rng = self.rng
         kind = kind or rng.choice(ARITH_FORMULAS)
         operands = self._formula_operands("float32", kind in ("midpoint", "weighted average", "linear interpolation",
-                                                              "squared difference", "sum of squares"))
+                                                              "squared difference", "sum of squares",
+                                                              "relative difference"))
         if operands is None:
             return None
         x, y = operands
@@ -1536,6 +1546,13 @@ class ExprGen:
         elif kind == "sum of squares":
             e = Expr(f"{x.src} * {x.src} + {y.src} * {y.src}", "float32", x.mag * x.mag + y.mag * y.mag,
                      None if join_q(x.q, y.q) is None else 2 * join_q(x.q, y.q), atom=False)
+        elif kind == "relative difference":  # (x - y) / (|y| + eps): an error relative to a reference
+            eps = rng.choice([0.125, 0.25, 0.5])
+            e = Expr(f"({x.src} - {y.src}) / (wp.abs({y.src}) + {fmt_float(eps)})", "float32", (x.mag + y.mag) / eps,
+                     None, atom=False)
+        elif kind == "signed square":  # x |x|: the square that keeps the sign (a quadratic drag, a gain curve)
+            e = Expr(f"{x.src} * wp.abs({x.src})", "float32", x.mag * x.mag, None if x.q is None else 2 * x.q,
+                     atom=False)
         elif kind == "polynomial (Horner form)":
             # the leading coefficient is never +-1 (`1.0 * x` computes nothing, `-1.0 * x` is `-x`)
             coefficients = [rng.choice(FLOAT_CONSTS) for _ in range(rng.randint(3, 4))]

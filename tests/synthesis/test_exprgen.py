@@ -350,3 +350,35 @@ def test_each_math_formula_computes_what_its_name_says(kind):
     else:  # soft minimum: below the minimum by at most log 2, symmetric
         assert close(f(1.0, 1.0), 1.0 - math.log(2.0)) and close(f(0.5, 2.0), f(2.0, 0.5))
         assert 0.5 - math.log(2.0) <= f(0.5, 2.0) <= 0.5
+
+
+def test_a_relative_difference_is_the_difference_over_the_references_size():
+    f, operands = _formula_function("relative difference", "float32", "arith_formula")
+    assert operands == {"a_v", "b_v"}
+    forward, backward = f(1.5, -0.5), f(-0.5, 1.5)
+    # (x - y) / (|y| + eps) for the drawn order: one of the two readings, with one eps in {0.125, 0.25, 0.5}
+    assert any(abs(forward - (x - y) / (abs(y) + eps)) < 1e-9 and abs(backward - (y - x) / (abs(x) + eps)) < 1e-9
+               for x, y in ((1.5, -0.5), (-0.5, 1.5)) for eps in (0.125, 0.25, 0.5))
+    assert abs(f(0.75, 0.75)) < 1e-12
+
+
+def test_a_signed_square_keeps_the_sign():
+    f, operands = _formula_function("signed square", "float32", "arith_formula")
+    g = (lambda x: f(x, 0.0)) if operands == {"a_v"} else (lambda x: f(0.0, x))
+    assert g(1.5) == 2.25 and g(-1.5) == -2.25 and g(0.0) == 0.0
+
+
+def test_blocks_to_cover_is_the_ceiling_of_the_size_over_the_block():
+    f, operands = _formula_function("blocks to cover", "int32", "int_formula")
+    g = (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
+    assert any(all(g(x) == -(-abs(x) // m) for x in range(-60, 61)) for m in (4, 8, 16, 32))
+
+
+def test_packed_fields_hold_both_values_low_bits():
+    f, operands = _formula_function("pack two fields", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    for bits in (3, 4, 5):
+        m = (1 << bits) - 1
+        if all(f(x, y) in ((x & m) << bits | (y & m), (y & m) << bits | (x & m)) for x, y in ((5, 9), (-3, 7), (60, -1))):
+            return
+    raise AssertionError("no field width reads the packed value")
