@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; gamma correction; hypotenuse; 2-D Perlin noise; math sqrt, pow, clamp)
+// Math-function kernel (1-D launch 64; gamma correction; hypotenuse; fractional part; grid coordinate from the thread index; 3-D Perlin noise; math sqrt, pow, floor, clamp)
 // Standalone CUDA translation of the Warp kernel `math_443c2606d0` (see math_443c2606d0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -79,40 +79,42 @@ __device__ __forceinline__ float randn(uint32_t& state)
     return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
 }
 
-__device__ __forceinline__ float dot(float2 a, float2 b)
+__device__ __forceinline__ float dot(float3 a, float3 b)
 {
-    return a.x * b.x + a.y * b.y;
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float2 a)
+__device__ __forceinline__ float length(float3 a)
 {
     return sqrtf(dot(a, a));
 }
 
-__device__ __forceinline__ float2 normalize(float2 a)
+__device__ __forceinline__ float3 normalize(float3 a)
 {
     // Warp returns the zero vector for a zero-length input
     float l = length(a);
-    return l > 0.0f ? make_float2(a.x / l, a.y / l) : make_float2(0.0f, 0.0f);
+    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
 }
 
-__device__ __forceinline__ float2 random_gradient_2d(uint32_t state, int ix, int iy)
+__device__ __forceinline__ float3 random_gradient_3d(uint32_t state, int ix, int iy, int iz)
 {
     const uint32_t p1 = 73856093;
     const uint32_t p2 = 19349663;
-    uint32_t idx = ix * p1 ^ iy * p2 + state;
+    const uint32_t p3 = 53471161;
+    uint32_t idx = ix * p1 ^ iy * p2 ^ iz * p3 + state;
     float c0 = randf(idx) - 0.5f;
     float c1 = randf(idx) - 0.5f;
-    return normalize(make_float2(c0, c1));
+    float c2 = randf(idx) - 0.5f;
+    return normalize(make_float3(c0, c1, c2));
 }
 
-__device__ __forceinline__ float dot_grid_gradient_2d(uint32_t state, int ix, int iy, float dx, float dy)
+__device__ __forceinline__ float dot_grid_gradient_3d(uint32_t state, int ix, int iy, int iz, float dx, float dy, float dz)
 {
-    float2 gradient = random_gradient_2d(state, ix, iy);
-    return (dx * gradient.x + dy * gradient.y);
+    float3 gradient = random_gradient_3d(state, ix, iy, iz);
+    return (dx * gradient.x + dy * gradient.y + dz * gradient.z);
 }
 
-__device__ __forceinline__ float noise(uint32_t state, float2 p)
+__device__ __forceinline__ float noise(uint32_t state, float3 p)
 {
     float dx = p.x - floorf(p.x);
     int x0 = (int)floorf(p.x);
@@ -120,29 +122,32 @@ __device__ __forceinline__ float noise(uint32_t state, float2 p)
     float dy = p.y - floorf(p.y);
     int y0 = (int)floorf(p.y);
     int y1 = y0 + 1;
-    return noise_interpolate(noise_interpolate(dot_grid_gradient_2d(state, x0, y0, dx, dy), dot_grid_gradient_2d(state, x1, y0, dx - 1.f, dy), dx), noise_interpolate(dot_grid_gradient_2d(state, x0, y1, dx, dy - 1.f), dot_grid_gradient_2d(state, x1, y1, dx - 1.f, dy - 1.f), dx), dy);
+    float dz = p.z - floorf(p.z);
+    int z0 = (int)floorf(p.z);
+    int z1 = z0 + 1;
+    return noise_interpolate(noise_interpolate(noise_interpolate(dot_grid_gradient_3d(state, x0, y0, z0, dx, dy, dz), dot_grid_gradient_3d(state, x1, y0, z0, dx - 1.f, dy, dz), dx), noise_interpolate(dot_grid_gradient_3d(state, x0, y1, z0, dx, dy - 1.f, dz), dot_grid_gradient_3d(state, x1, y1, z0, dx - 1.f, dy - 1.f, dz), dx), dy), noise_interpolate(noise_interpolate(dot_grid_gradient_3d(state, x0, y0, z1, dx, dy, dz - 1.f), dot_grid_gradient_3d(state, x1, y0, z1, dx - 1.f, dy, dz - 1.f), dx), noise_interpolate(dot_grid_gradient_3d(state, x0, y1, z1, dx, dy - 1.f, dz - 1.f), dot_grid_gradient_3d(state, x1, y1, z1, dx - 1.f, dy - 1.f, dz - 1.f), dx), dy), dz);
 }
 
-__device__ __forceinline__ float2 operator*(float2 a, float s)
+__device__ __forceinline__ float3 operator*(float3 a, float s)
 {
-    return make_float2(a.x * s, a.y * s);
+    return make_float3(a.x * s, a.y * s, a.z * s);
 }
 
-__device__ __forceinline__ float2 operator*(float s, float2 a)
+__device__ __forceinline__ float3 operator*(float s, float3 a)
 {
-    return make_float2(s * a.x, s * a.y);
+    return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
 __global__ void math_443c2606d0(
     const float* __restrict__ q,
     const float* __restrict__ inp,
-    int noise_seed,
-    float frequency,
-    float amplitude,
-    float* out,
-    float* out2,
-    float* y_out,
-    float* out3,
+    int seed,
+    float freq,
+    float strength,
+    float* dst,
+    float* output,
+    float* dst2,
+    float* dst3,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -151,13 +156,14 @@ __global__ void math_443c2606d0(
 
     float q_v = q[tid];
     float inp_v = inp[tid];
+    float px = (float)tid * 0.125f;
     float c = fminf(fmaxf(inp_v, 0.0f), 1.0f);
-    uint32_t state = rand_init(noise_seed);
-    float2 point = frequency * make_float2(q_v, inp_v);
-    out[tid] = amplitude * noise(state, point);
-    out2[tid] = powf(c, 2.2f);
-    y_out[tid] = sqrtf(q_v * q_v + c * c);
-    out3[tid] = sqrtf(c * c + q_v * q_v);
+    uint32_t state = rand_init(seed);
+    float3 point = freq * make_float3(q_v, inp_v, px);
+    dst[tid] = strength * noise(state, point);
+    output[tid] = powf(c, 2.2f);
+    dst2[tid] = sqrtf(inp_v * inp_v + q_v * q_v);
+    dst3[tid] = inp_v - floorf(inp_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,13 +308,13 @@ int main(int argc, char** argv)
     fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    const int noise_seed = 162514;
-    const float frequency = 2.0f;
-    const float amplitude = 1.0f;
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_out2((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_out3((size_t)n * 1);  // output, shape [64] of float32
+    const int arg_seed = 934001;
+    const float freq = 0.75f;
+    const float strength = 1.0f;
+    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_output((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_dst2((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_dst3((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
@@ -319,34 +325,34 @@ int main(int argc, char** argv)
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
-    float* d_out2 = nullptr;
-    const size_t bytes_out2 = h_out2.size() * sizeof(h_out2[0]);
-    CUDA_CHECK(cudaMalloc(&d_out2, bytes_out2));
-    CUDA_CHECK(cudaMemcpy(d_out2, h_out2.data(), bytes_out2, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_out3 = nullptr;
-    const size_t bytes_out3 = h_out3.size() * sizeof(h_out3[0]);
-    CUDA_CHECK(cudaMalloc(&d_out3, bytes_out3));
-    CUDA_CHECK(cudaMemcpy(d_out3, h_out3.data(), bytes_out3, cudaMemcpyHostToDevice));
+    float* d_dst = nullptr;
+    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
+    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_output = nullptr;
+    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
+    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
+    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_dst2 = nullptr;
+    const size_t bytes_dst2 = h_dst2.size() * sizeof(h_dst2[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst2, bytes_dst2));
+    CUDA_CHECK(cudaMemcpy(d_dst2, h_dst2.data(), bytes_dst2, cudaMemcpyHostToDevice));
+    float* d_dst3 = nullptr;
+    const size_t bytes_dst3 = h_dst3.size() * sizeof(h_dst3[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst3, bytes_dst3));
+    CUDA_CHECK(cudaMemcpy(d_dst3, h_dst3.data(), bytes_dst3, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_443c2606d0<<<grid, block>>>(d_q, d_inp, noise_seed, frequency, amplitude, d_out, d_out2, d_y_out, d_out3, n);
+    math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out2.data(), d_out2, bytes_out2, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out3.data(), d_out3, bytes_out3, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst2.data(), d_dst2, bytes_dst2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dst3.data(), d_dst3, bytes_dst3, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -354,10 +360,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
-            dump_ok = dump_ok && fwrite(h_out2.data(), 1, bytes_out2, dump) == bytes_out2;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_out3.data(), 1, bytes_out3, dump) == bytes_out3;
+            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_dst2.data(), 1, bytes_dst2, dump) == bytes_dst2;
+            dump_ok = dump_ok && fwrite(h_dst3.data(), 1, bytes_dst3, dump) == bytes_dst3;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -373,7 +379,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_443c2606d0<<<grid, block, 0, stream>>>(d_q, d_inp, noise_seed, frequency, amplitude, d_out, d_out2, d_y_out, d_out3, n);
+            math_443c2606d0<<<grid, block, 0, stream>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -401,7 +407,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_inp;
-        const size_t bytes_written = bytes_out + bytes_out2 + bytes_y_out + bytes_out3;
+        const size_t bytes_written = bytes_dst + bytes_output + bytes_dst2 + bytes_dst3;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -422,10 +428,10 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_out));
-        CUDA_CHECK(cudaFree(d_out2));
-        CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_out3));
+        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_dst2));
+        CUDA_CHECK(cudaFree(d_dst3));
         return 0;
     }
 
@@ -436,14 +442,14 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("out2", h_out2.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0001001f, 0.0001f, stats);
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
-                       0.00022370679774997898f, 0.0001f, stats);
-    ok &= check_values("out3", h_out3.data(), reinterpret_cast<const float*>(expected.data() + 768), 64,
-                       0.00022370679774997898f, 0.0001f, stats);
+    ok &= check_values("dst2", h_dst2.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+                       0.000282942712474619f, 0.0001f, stats);
+    ok &= check_values("dst3", h_dst3.data(), reinterpret_cast<const float*>(expected.data() + 768), 64,
+                       0.0001f, 0.0001f, stats);
     printf("%s math_443c2606d0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -454,13 +460,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_443c2606d0<<<grid, block>>>(d_q, d_inp, noise_seed, frequency, amplitude, d_out, d_out2, d_y_out, d_out3, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_443c2606d0<<<grid, block>>>(d_q, d_inp, noise_seed, frequency, amplitude, d_out, d_out2, d_y_out, d_out3, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -481,9 +487,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_out2));
-    CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_out3));
+    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_dst2));
+    CUDA_CHECK(cudaFree(d_dst3));
     return ok ? 0 : 1;
 }

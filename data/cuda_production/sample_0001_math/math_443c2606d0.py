@@ -2,14 +2,15 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array[float], noise_seed: int, frequency: float, amplitude: float, out: wp.array[float], out2: wp.array[float], y_out: wp.array[float], out3: wp.array[float]):
+def math_443c2606d0(q: wp.array[float], inp: wp.array[float], seed: int, freq: float, strength: float, dst: wp.array[float], output: wp.array[float], dst2: wp.array[float], dst3: wp.array[float]):
     tid = wp.tid()
     q_v = q[tid]
     inp_v = inp[tid]
+    px = float(tid) * 0.125
     c = wp.clamp(inp_v, 0.0, 1.0)
-    state = wp.rand_init(noise_seed)
-    point = frequency * wp.vec2(q_v, inp_v)
-    out[tid] = amplitude * wp.noise(state, point)
-    out2[tid] = wp.pow(c, 2.2)
-    y_out[tid] = wp.sqrt(q_v * q_v + c * c)
-    out3[tid] = wp.sqrt(c * c + q_v * q_v)
+    state = wp.rand_init(seed)
+    point = freq * wp.vec3(q_v, inp_v, px)
+    dst[tid] = strength * wp.noise(state, point)
+    output[tid] = wp.pow(c, 2.2)
+    dst2[tid] = wp.sqrt(inp_v * inp_v + q_v * q_v)
+    dst3[tid] = inp_v - wp.floor(inp_v)

@@ -1,4 +1,4 @@
-// Float arithmetic kernel (1-D launch 500; wp.constant; neighbour stencil (clamped); laplacian stencil; squared difference; polynomial (Horner form); weighted average; ops +, -, *, min, max)
+// Float arithmetic kernel (1-D launch 500; wp.constant; laplacian stencil; squared difference; polynomial (Horner form); linear interpolation; ops +, -, *)
 // Standalone CUDA translation of the Warp kernel `arith_6425ddab12` (see arith_6425ddab12.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,9 +14,7 @@
 __global__ void arith_6425ddab12(
     const float* __restrict__ w,
     const float* __restrict__ p,
-    const float* __restrict__ a,
     const float* __restrict__ q,
-    int q_dim0,
     float* result,
     float* output,
     float* y_out,
@@ -27,16 +25,12 @@ __global__ void arith_6425ddab12(
         return;
 
     float q_v = q[tid];
-    float q_left = q[max(tid - 1, 0)];
-    float q_right = q[min(tid + 1, q_dim0 - 1)];
     float w_v = w[tid];
     float p_v = p[tid];
-    float a_v = a[tid];
-    float lap = q_left + q_right - 2.0f * q_v;
     float d = q_v - p_v;
     result[tid] = d * d;
-    output[tid] = (0.6875f * w_v - 1.4375f) * w_v + 0.25f;
-    y_out[tid] = 0.875f * lap + 0.125f * a_v;
+    output[tid] = ((-1.4375f * q_v + 0.25f) * q_v + 2.375f) * q_v - 1.3125f;
+    y_out[tid] = q_v + 0.875f * (w_v - q_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,10 +175,8 @@ int main(int argc, char** argv)
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_p((size_t)n * 1);  // input, shape [500] of float32
     fill_float(h_p.data(), h_p.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_a((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_q((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_result((size_t)n * 1);  // output, shape [500] of float32
     std::vector<float> h_output((size_t)n * 1);  // output, shape [500] of float32
     std::vector<float> h_y_out((size_t)n * 1);  // output, shape [500] of float32
@@ -198,10 +190,6 @@ int main(int argc, char** argv)
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
     float* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
@@ -223,7 +211,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
+    arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_q, d_result, d_output, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
@@ -254,7 +242,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_6425ddab12<<<grid, block, 0, stream>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
+            arith_6425ddab12<<<grid, block, 0, stream>>>(d_w, d_p, d_q, d_result, d_output, d_y_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -281,7 +269,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_w + bytes_p + bytes_a + bytes_q;
+        const size_t bytes_read = bytes_w + bytes_p + bytes_q;
         const size_t bytes_written = bytes_result + bytes_output + bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -303,7 +291,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_w));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_result));
         CUDA_CHECK(cudaFree(d_output));
@@ -321,9 +308,9 @@ int main(int argc, char** argv)
     ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
                        0.0016f, 0.0001f, stats);
     ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
-                       0.0005875f, 0.0001f, stats);
+                       0.00185625f, 0.0001f, stats);
     ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
-                       0.0008f, 0.0001f, stats);
+                       0.000375f, 0.0001f, stats);
     printf("%s arith_6425ddab12: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -334,13 +321,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
+        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_q, d_result, d_output, d_y_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_a, d_q, n, d_result, d_output, d_y_out, n);
+        arith_6425ddab12<<<grid, block>>>(d_w, d_p, d_q, d_result, d_output, d_y_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -361,7 +348,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_w));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_result));
     CUDA_CHECK(cudaFree(d_output));
