@@ -19,10 +19,12 @@ import ast
 import functools
 import hashlib
 
+from synthesis.style import QUALIFIED
+
 # Names that carry structure (Warp builtins and Python keywords-as-functions) keep their identity.
 KEEP = {"wp", "float", "int", "range", "min", "max", "abs"}
 # `wp.<attr>` spellings written as the bare name (synthesis.style's families)
-SAME_SPELLING = {"float32": "float", "int32": "int", "min": "min", "max": "max", "abs": "abs"}
+SAME_SPELLING = {qualified[3:]: bare for bare, qualified in QUALIFIED.items()}
 _ARRAY_TYPES = frozenset({"array", "array1d", "array2d", "array3d", "array4d"})
 
 # Per node class: its fields, each with whether it is optional (a class-level default of None, which

@@ -10,7 +10,7 @@ module only one. Only spellings change; Warp compiles both spellings of a family
 The rewriting is textual (a regular expression per family): it runs on every generated kernel, where
 a parse would cost as much as the rest of the realism checks; the tests hold it to the syntax tree.
 
-Families (SPELLINGS):
+Families:
 * array: `wp.array(dtype=T)` / `wp.array[T]` (and `wp.array2d`...), in annotations;
 * scalar type: `float`, `int` / `wp.float32`, `wp.int32`, where a type is written (annotations,
   results, struct fields, `dtype=` arguments);
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import re
 
-SPELLINGS = ("array", "scalar type", "cast", "builtin")
-
 # wp.array(dtype=T) / wp.array[T] (and wp.array2d...), T a dotted name; a call with more than dtype has
 # no subscript spelling and is left as it is
 _ARRAY = re.compile(r"(?<![\w.])(wp\.array(?:\dd)?)(?:\(dtype=([\w.]+)\)|\[([\w.]+)\])")
@@ -30,8 +28,9 @@ _ARRAY = re.compile(r"(?<![\w.])(wp\.array(?:\dd)?)(?:\(dtype=([\w.]+)\)|\[([\w.
 _SCALAR_TYPE = re.compile(r"(?:(?<=: )|(?<=-> )|(?<=dtype=)|(?<=\[)|(?<=, ))(float|int|wp\.float32|wp\.int32)(?![\w.(])")
 _CAST = re.compile(r"(?<![\w.])(float|int|wp\.float32|wp\.int32)(?=\()")
 _BUILTIN = re.compile(r"(?<![\w.])(min|max|abs|wp\.min|wp\.max|wp\.abs)(?=\()")
-_QUALIFIED = {"float": "wp.float32", "int": "wp.int32", "min": "wp.min", "max": "wp.max", "abs": "wp.abs"}
-_BARE = {q: b for b, q in _QUALIFIED.items()}
+# bare spelling -> `wp.` spelling: the one table of the name families (normalize.SAME_SPELLING reads it)
+QUALIFIED = {"float": "wp.float32", "int": "wp.int32", "min": "wp.min", "max": "wp.max", "abs": "wp.abs"}
+_BARE = {q: b for b, q in QUALIFIED.items()}
 
 
 def _names_one_way(text: str, pattern: re.Pattern, qualified: tuple[str, ...]) -> str:
@@ -42,12 +41,12 @@ def _names_one_way(text: str, pattern: re.Pattern, qualified: tuple[str, ...]) -
     first = pattern.search(text)
     if first is None:
         return text
-    table = _QUALIFIED if first.group(1).startswith("wp.") else _BARE
+    table = QUALIFIED if first.group(1).startswith("wp.") else _BARE
     return pattern.sub(lambda m: table.get(m.group(1), m.group(1)), text)
 
 
 def consistent_spellings(source: str) -> str:
-    """`source` with one spelling per family (SPELLINGS): the one the module writes first."""
+    """`source` with one spelling per family (see the module's docstring): the one it writes first."""
     first = _ARRAY.search(source)
     if first is not None:
         as_call = first.group(2) is not None

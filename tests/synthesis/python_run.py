@@ -119,3 +119,12 @@ def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
         names[spec.name](*args)
     return {n: arrays[n] for n in written}
+
+
+class Shaped(list):
+    """A list with the `.shape` a kernel reads its extent from (`a.shape[0] - 1`), for the tests that
+    run a kernel's body over plain lists."""
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (len(self),)

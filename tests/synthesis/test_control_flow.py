@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from synthesis.categories.control_flow import LOOP_FORMS
 from synthesis.exprgen import KernelWriter
 from synthesis.sampled_run import _runnable_source, _Warp
+from tests.synthesis.python_run import Shaped
 
 N = 64
 SEEDS = st.integers(0, 2**32 - 1)
@@ -36,14 +37,6 @@ def build(form: str, seed: int):
         w.store(name, r.value)
     tables = [a.name for a in w.args if a.name not in before and a.role == "input"]
     return w.finish("test"), outputs, tables
-
-
-class Shaped(list):
-    """A list with the `.shape` a kernel reads its extent from (`a.shape[0] - 1`)."""
-
-    @property
-    def shape(self) -> tuple[int]:
-        return (len(self),)
 
 
 def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:

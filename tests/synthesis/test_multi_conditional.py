@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from synthesis.categories.multi_conditional import PIECEWISE_FORMS, Draw, Quantity
 from synthesis.exprgen import KernelWriter
 from synthesis.sampled_run import _runnable_source, _Warp
+from tests.synthesis.python_run import Shaped
 
 N = 257
 GRID = [-2.0 + 4.0 * k / (N - 1) for k in range(N)]  # step 1/64: on the inputs' grid, 0 included
@@ -43,14 +44,6 @@ def build(form: str, seed: int, n: int = N):
     for name, r in zip(outputs, results):
         w.store(name, r.value)
     return w.finish("test"), outputs, dict(draw.named)
-
-
-class Shaped(list):
-    """A list with the `.shape` a kernel reads its extent from (`a.shape[0] - 1`)."""
-
-    @property
-    def shape(self) -> tuple[int]:
-        return (len(self),)
 
 
 def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:
