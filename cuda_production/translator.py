@@ -322,6 +322,20 @@ def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
     return None
 
 
+def _stored_arrays(target: ast.expr) -> set[str]:
+    """The arrays an assignment target stores into: the array a subscript chain starts from
+    (`a[i]`, `a[i].x`, `s.f[i, j]`), for each element of a tuple target; never an array read in an
+    index (`out[ids[tid]] = v` writes `out`, not `ids`)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(_stored_arrays(e) for e in target.elts))
+    node = target
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        if isinstance(node, ast.Subscript) and _array_key(node.value):
+            return {_array_key(node.value)}
+        node = node.value
+    return set()
+
+
 def _array_key(node: ast.AST) -> str | None:
     """`a` for an array name, `s.f` for a struct member: how written arrays are recorded."""
     if isinstance(node, ast.Name):
@@ -1915,9 +1929,7 @@ class ModuleTranslator:
             if isinstance(node, (ast.Assign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
-                    for sub in ast.walk(t):
-                        if isinstance(sub, ast.Subscript) and _array_key(sub.value):
-                            written.add(_array_key(sub.value))
+                    written.update(_stored_arrays(t))
             if isinstance(node, ast.Call):
                 if _is_wp_attr(node.func, *ATOMICS, *SWAPS, *TILE_WRITES) and node.args and _array_key(node.args[0]):
                     written.add(_array_key(node.args[0]))

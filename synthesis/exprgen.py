@@ -78,6 +78,10 @@ def _is_literal(src: str) -> bool:
 # for a letter first instead of trying the look-behind at every character; the same matches.
 NAME_TOKEN = re.compile(r"[A-Za-z_](?<![.\w].)\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
+TOP_LEVEL_LOAD = re.compile(r"^    (\w+) = (\w+)\[([^\[\]]+)\]$")  # `local = array[index]` in the top block
+TOP_LEVEL_STATEMENT = re.compile(r"^    (?!(?:if|elif|else|for|while)\b)\S")  # a statement of the top block, no block header
+ASSIGNED_NAME = re.compile(r"^\s*(\w+)\s*(?:=|\+=|-=|\*=|/=)(?!=)", re.M)  # a local's (re)assignments
+INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
 WORD = re.compile(r"\w+")
 ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
@@ -940,6 +944,39 @@ class KernelWriter:
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
 
+    def inline_single_loads(self) -> None:
+        """The other style people write loads in: an element of a read-only array used once, by a
+        top-level statement, is indexed where it is used (`wp.length(v[tid])`) instead of through a
+        local (`v_v = v[tid]`). Only where the meaning cannot change: the array is never written
+        (role input or index), the index reads only the thread index or locals assigned once, and
+        the use is outside every branch and loop (a global read inside a branch is a Warp hazard,
+        synthesis.warp_hazards, and inside a loop it would be read again on every trip)."""
+        text = "\n".join(self.lines)
+        counts = Counter(NAME_TOKEN.findall(text))
+        inlined = False
+        assigned = Counter(m.group(1) for m in ASSIGNED_NAME.finditer(text))
+        for k in range(len(self.lines) - 1, -1, -1):
+            m = TOP_LEVEL_LOAD.match(self.lines[k])
+            if m is None or counts[m.group(1)] != 2 or not self.is_argument(m.group(2)):
+                continue
+            local, array, index = m.groups()
+            if self.arg(array).role not in ("input", "index"):
+                continue
+            if any(t not in self.tid_names and assigned[t] != 1 for t in NAME_TOKEN.findall(index)):
+                continue
+            use = reads(local)
+            at = next(j for j in range(k + 1, len(self.lines)) if use.search(self.lines[j]))
+            line = self.lines[at]
+            if not TOP_LEVEL_STATEMENT.match(line) or re.search(rf"(?<![\w.]){local}\s*[.\[]", line):
+                continue
+            self.lines[at] = use.sub(lambda _: f"{array}[{index}]", line)
+            del self.lines[k]
+            if self.head > k:
+                self.head -= 1
+            inlined = True
+        if inlined:
+            self.feature("single-use loads indexed in place")
+
     def drop_dead_stores(self) -> None:
         """Remove stores that every path overwrites before reading (nested branches make them);
         a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
@@ -982,6 +1019,8 @@ class KernelWriter:
             kept = {line.strip().split(" = ")[0] for line in self.lines}
             standing = {f for local, f in self.local_features.items() if local in kept}
             self.features = [f for f in self.features if f in standing or f not in self.local_features.values()]
+        if self.rng.random() < INLINE_LOADS_SHARE:
+            self.inline_single_loads()
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]

@@ -99,12 +99,37 @@ def add_module_constant(w: KernelWriter) -> Expr:
     return c
 
 
-def early_return(w: KernelWriter) -> Expr:
-    """`if tid >= n: return` with n a little below the launch size, as for a padded launch."""
-    n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
-    bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n)
-    w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
-    return bound
+MASK_HINTS = ("mask", "enabled", "is_active")
+FLAG_HINTS = ("flags", "state_flags", "point_flags")
+FLAG_BITS = {"ACTIVE": (1, 2), "ENABLED": (1, 4)}  # bit constant -> the bits it may name
+
+
+def early_return(w: KernelWriter) -> Expr | None:
+    """Threads that have nothing to do return at once, the three ways kernels say so:
+    `if tid >= n: return`, n a little below the launch size (a padded launch; returns n);
+    `if mask[tid] == 0: return` (an int 0/1 per element); or a flag bit tested as warp.sim tests
+    its particle flags, `if (flags[tid] & ACTIVE) == 0: return` with `ACTIVE = wp.constant(1)`."""
+    how = w.rng.random()
+    if how < 0.5 or len(w.dim) != 1:
+        n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
+        bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n)
+        w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
+        w.feature("padded launch (early return)")
+        return bound
+    if how < 0.75:
+        mask = w.add_array(w.rng.choice(MASK_HINTS), "int32", "input", low=0, high=1, grid_bits=0)
+        w.unused.remove(mask)
+        w.guard_return(f"{mask}[{w.own_index()}] == 0")
+        w.feature("inactive elements skipped (a mask per element)")
+        return None
+    hint = w.rng.choice(list(FLAG_BITS))
+    bit = w.rng.choice(FLAG_BITS[hint])
+    flags = w.add_array(w.rng.choice(FLAG_HINTS), "int32", "input", low=0, high=4 * bit - 1, grid_bits=0)  # half set
+    w.unused.remove(flags)
+    const = w.add_constant(hint, bit)
+    w.guard_return(f"({flags}[{w.own_index()}] & {const.src}) == 0")
+    w.feature("inactive elements skipped (a flag bit)")
+    return None
 
 
 def realistic_extras(w: KernelWriter, gen: ExprGen, loads: list[str]) -> None:

@@ -183,45 +183,82 @@ def nearest_centroid(w: KernelWriter) -> None:
 
 
 def attention(w: KernelWriter) -> None:
-    """One query row per thread against every key: scaled dot-product scores, an online softmax (the
-    running maximum rescales the sums), and the weighted mean of the values."""
+    """One query row per thread against the keys it may see (all of them, its first valid_len, or, in
+    causal attention over batched sequences, those up to its own position): scaled dot-product
+    scores, a softmax (online: the running maximum rescales the sums; or two passes: the maximum
+    first), and the weighted mean of the values (scalars, or vectors)."""
     dim, keys_n = w.rng.choice([2, 4, 8, 16]), w.rng.choice([4, 6, 8, 16])
     q = _row_array(w, ("query", "q_rows", "queries"), dim)
     keys = _table(w, ("keys", "k_rows"), (keys_n, dim))
-    vals = _table(w, ("values", "v_rows"), (keys_n,))
+    vtype = w.rng.choice(["float32", "float32", "vec3"])
+    vals = w.add_array(w.rng.choice(["values", "v_rows"]), vtype, "input", shape=(keys_n,))
+    w.unused.remove(vals)
     t = w.tid_names[0]
     # 1 / sqrt(dim): a literal where it is a short one, else a parameter the caller computes
     if dim in (4, 16) and w.rng.random() < 0.6:
         scale = fmt_float(1.0 / dim ** 0.5)
     else:
         scale = w.add_scalar(w.rng.choice(["scale", "inv_sqrt_d"]), "float32", 1.0 / dim ** 0.5).src
+    two_pass = w.rng.random() < 0.35
+    zero_v = "float(0.0)" if vtype == "float32" else "wp.vec3(0.0)"
     run_max = w.declare(w.fresh("m"), Expr("-1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None)
-    denom = w.declare(w.fresh("denom"), ZERO, float(keys_n), None)
-    acc = w.declare(w.fresh("acc"), ZERO, float(keys_n), None)
     j, c, score, m_new, corr, p = (_temp(w, h) for h in ("j", "c", "score", "m_new", "corr", "p"))
-    # padded sequences: each query attends to its first valid_len keys (at least one)
-    lengths = w.add_array(w.rng.choice(["valid_len", "seq_lens", "n_valid"]), "int32", "input", low=1,
-                          high=keys_n, grid_bits=0) if w.rng.random() < 0.35 else None
-    if lengths:
+    # which keys the query sees: padded sequences (its first valid_len, at least one), causal
+    # attention over batched sequences (up to its own position), or all
+    seen = w.rng.random()
+    if seen < 0.3:
+        lengths = w.add_array(w.rng.choice(["valid_len", "seq_lens", "n_valid"]), "int32", "input", low=1,
+                              high=keys_n, grid_bits=0)
+        count = w.load(lengths).src
         w.feature("attention over each query's valid keys")
-    with w.block(f"for {j} in range({w.load(lengths).src if lengths else _extent(w, keys, 0, ('n_keys', 'seq_len'))}):"):
+    elif seen < 0.55:
+        seq = _extent(w, keys, 0, ("seq_len", "n_keys"))
+        pos = _temp(w, "pos")
+        w.emit(f"{pos} = {t} % {seq}")
+        count = f"{pos} + 1"
+        w.feature("causal attention (keys up to the query's position)")
+    else:
+        count = _extent(w, keys, 0, ("n_keys", "seq_len"))
+
+    term = f"{q}[{t}, {c}] * {keys}[{j}, {c}]"
+    add = f"{score} += {term}" if w.rng.random() < 0.6 else f"{score} = {score} + {term}"  # one spelling for both passes
+
+    def scores() -> None:
         w.emit(f"{score} = float(0.0)")
         with w.block(f"for {c} in range({dim}):"):
-            _add(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")
+            w.emit(add)
         w.emit(f"{score} = {score} * {scale}")
-        w.emit(f"{m_new} = wp.max({run_max.src}, {score})")
-        w.emit(f"{corr} = wp.exp({run_max.src} - {m_new})")
-        w.emit(f"{p} = wp.exp({score} - {m_new})")
-        w.emit(f"{denom.src} = {denom.src} * {corr} + {p}")
-        w.emit(f"{acc.src} = {acc.src} * {corr} + {p} * {vals}[{j}]")
-        w.emit(f"{run_max.src} = {m_new}")
-    _output(w, w.rng.choice(["attended", "context", "out"]),
-            Expr(f"{acc.src} / {denom.src}", "float32", 1.0, None, atom=False))
+
+    if two_pass:
+        with w.block(f"for {j} in range({count}):"):
+            scores()
+            w.emit(f"{run_max.src} = wp.max({run_max.src}, {score})")
+    denom = w.declare(w.fresh("denom"), ZERO, float(keys_n), None)
+    acc = w.fresh("acc")
+    w.emit(f"{acc} = {zero_v}")
+    with w.block(f"for {j} in range({count}):"):
+        scores()
+        if two_pass:
+            w.emit(f"{p} = wp.exp({score} - {run_max.src})")
+            w.emit(f"{denom.src} += {p}")
+            w.emit(f"{acc} += {p} * {vals}[{j}]")
+        else:
+            w.emit(f"{m_new} = wp.max({run_max.src}, {score})")
+            w.emit(f"{corr} = wp.exp({run_max.src} - {m_new})")
+            w.emit(f"{p} = wp.exp({score} - {m_new})")
+            w.emit(f"{denom.src} = {denom.src} * {corr} + {p}")
+            w.emit(f"{acc} = {acc} * {corr} + {p} * {vals}[{j}]")
+            w.emit(f"{run_max.src} = {m_new}")
+    w.note_varying(acc, q)
+    out = w.add_array(w.rng.choice(["attended", "context", "out"]), vtype, "output")
+    w.store(out, Expr(f"{acc} / {denom.src}", vtype, 1.0, None, atom=False))
     if w.rng.random() < 0.4:  # the log-sum-exp of the scores, kept for the backward pass
         _output(w, w.rng.choice(["lse", "logsumexp"]),
                 Expr(f"{run_max.src} + wp.log({denom.src})", "float32", 4.0 * dim + 3.0, None, atom=False))
         w.feature("log-sum-exp saved")
-    w.feature("attention (online softmax)")
+    if vtype != "float32":
+        w.feature("vector values")
+    w.feature("attention (" + ("two-pass softmax" if two_pass else "online softmax") + ")")
 
 
 def tensor_polynomial(w: KernelWriter) -> None:

@@ -3,7 +3,8 @@
 The vector and matrix categories write one named computation per kernel (their FORMS tables). Around
 it, real kernels differ in ways that do not change what is computed, and `Site` and `Core` draw them:
 
-* the launch (ACCESSES): one thread per element; a padded launch that returns early past a count; an
+* the launch (ACCESSES): one thread per element; threads that return early (past a count, or for an
+  element a mask or flag bit marks inactive: `common.early_return`); an
   active set, where each thread updates the element an index array names (`i = active[tid]`, as
   particle and contact kernels do); or a 2-D grid of elements (`i, j = wp.tid()`, a field per pixel
   or cell), for the computations that make sense on a grid;
@@ -26,6 +27,7 @@ PER_ELEMENT = ("own", "guarded", "active")  # the launches of a computation that
 GRID_SHAPES = ((16, 16), (16, 32), (32, 32), (24, 40), (64, 32))
 LAUNCH_SIZES = (64, 100, 128, 256, 500, 1000, 1024)
 ACTIVE_HINTS = ("active", "ids", "indices", "particle_ids")
+SPLIT_VECTORS_SHARE = 0.2  # kernels whose vector inputs come as one float array per component
 
 
 def launch(rng, access: str) -> tuple[int, ...]:
@@ -57,7 +59,6 @@ class Site:
         self.index: str | None = None  # the element's index, where it is not the thread's own
         if access == "guarded":
             early_return(w)
-            w.feature("padded launch (early return)")
         elif access == "active":
             self.shape = (w.rng.choice([w.dim[0] + w.dim[0] // 2, 2 * w.dim[0]]),)
             ids = w.add_array(w.rng.choice(ACTIVE_HINTS), "int32", "index", index_high=self.shape[0] - 1)
@@ -67,11 +68,15 @@ class Site:
             w.feature("active set through an index array")
         elif access == "grid":
             w.feature("2-D grid of elements")
+        # data kept as one float array per component (structure of arrays), as it often arrives
+        self.split_vectors = w.rng.random() < SPLIT_VECTORS_SHARE
 
     def input(self, hints: tuple[str, ...], dtype: str, low: float = -1.0, high: float = 1.0,
               grid_bits: int = 10) -> str:
         """A new input array; the local holding the thread's element of it."""
         w = self.w
+        if self.split_vectors and dtype in ("vec2", "vec3"):
+            return self._components(hints, dtype, low, high, grid_bits)
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "input", shape=self.shape,
                            low=low, high=high, grid_bits=grid_bits)
         if self.index is None:
@@ -79,6 +84,21 @@ class Site:
         local = w._unique_local(f"{name}_i")
         w.load_lines.append(f"    {local} = {name}[{self.index}]")
         w.unused.remove(name)
+        return local
+
+    def _components(self, hints: tuple[str, ...], dtype: str, low: float, high: float, grid_bits: int) -> str:
+        """A vector input stored as one float array per component (`pos_x`, `pos_y`, `pos_z`); the
+        local holding the thread's vector, `pos_v = wp.vec3(pos_x[tid], pos_y[tid], pos_z[tid])`."""
+        w = self.w
+        base = w.rng.choice(free_hints(w, hints))
+        names = [w.add_array(f"{base}_{axis}", "float32", "input", shape=self.shape, low=low, high=high,
+                             grid_bits=grid_bits) for axis in "xyz"[:int(dtype[-1])]]
+        for name in names:
+            w.unused.remove(name)
+        index = self.index or w.own_index()
+        local = w._unique_local(f"{base}_v" if self.index is None else f"{base}_i")
+        w.load_lines.append(f"    {local} = wp.{dtype}({', '.join(f'{n}[{index}]' for n in names)})")
+        w.feature("vectors stored as one array per component")
         return local
 
     def inout(self, hints: tuple[str, ...], dtype: str, low: float = -1.0, high: float = 1.0) -> tuple[str, str]:

@@ -89,6 +89,9 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
             return v
 
 
+LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
+
+
 class TileKernel:
     """One tiled kernel under construction: module constants, helpers, arguments and body."""
 
@@ -111,14 +114,24 @@ class TileKernel:
         self.fixed_rows: list[int] = []  # outermost sizes of arrays that keep their size
         self.tile_floats = 0  # float32 elements of all tiles (shared memory)
         self.scaled = False  # a constant factor applied already (a second one would be folded into it)
+        # tile sizes as module constants (most kernels) or written as literals where they are used
+        self.literal_sizes = rng.random() < LITERAL_SIZES_SHARE
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
+        """A module constant's name; an int size is its literal instead in a kernel of literal sizes."""
+        if isinstance(value, int) and self.literal_sizes:
+            return str(value)
         if name not in self.constants:
             text = str(value) if isinstance(value, int) else fmt_float(value)
             self.constants[name] = f"{name} = wp.constant({text})" if self.style == "wp.constant" else f"{name} = {text}"
             self.values[name] = value
         return name
+
+    @staticmethod
+    def as_float(size: str) -> str:
+        """An int size (a constant's name or a literal) as a float: `float(TILE)`, or `16.0`."""
+        return f"{size}.0" if size.isdigit() else f"float({size})"
 
     def helper(self, pool: list[Helper]) -> tuple[str, Helper]:
         h = self.rng.choice(pool)
@@ -278,7 +291,7 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     mean = rng.random() < 0.3
     k.tile(64)  # the sum's per-thread partials
     if mean:
-        k.emit(f"s = wp.tile_sum({value}) / float({tile})")
+        k.emit(f"s = wp.tile_sum({value}) / {k.as_float(tile)}")
         total_mag = mag
         k.features.append("block mean")
     else:
@@ -488,7 +501,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     if kind == "rms":
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_rms', 'rsqrt_mean')}"
-        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    mean_sq = sum_sq / float({C})\n"
+        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    mean_sq = sum_sq / {k.as_float(C)}\n"
                          f"    return 1.0 / wp.sqrt(mean_sq + {eps})")
         k.helper_names.append(name)
         if rng.random() < 0.5:
@@ -537,7 +550,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
     C = k.constant(pick(rng, "COLS", "CHANNELS", "DIM"), c)
     x = k.array(pick(rng, "x", "signal", "frames", "features"), "input", (tm, c), True)
     k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
-    k.emit(f"mean = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), t) / float({TM})")
+    k.emit(f"mean = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), t) / {k.as_float(TM)}")
     k.emit(f"d = t - wp.tile_broadcast(mean, shape=({TM}, {C}))")
     for _ in range(4):
         k.tile(tm, c)
@@ -548,7 +561,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         name = f"{k.name}_{pick(rng, 'inv_std', 'rsqrt_var')}"
         k.helpers.append(f"@wp.func\ndef {name}(var: float) -> float:\n    std = wp.sqrt(var + {eps})\n    return 1.0 / std")
         k.helper_names.append(name)
-        k.emit(f"var = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), d * d) / float({TM})")
+        k.emit(f"var = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), d * d) / {k.as_float(TM)}")
         k.emit(f"d = d * wp.tile_broadcast(wp.tile_map({name}, var), shape=({TM}, {C}))")
         k.tile(tm, c)
         k.tile(tm, c)

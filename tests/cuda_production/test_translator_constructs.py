@@ -8,6 +8,7 @@ and structs are built by main() from the argument descriptions, as in production
 import pytest
 
 from cuda_production.reference import warp_reference
+from cuda_production.translator import translate_kernel
 from tests.cuda_production.harness import arr, run_sample, scal, spec, struct, vec_value
 
 F, I = "float32", "int32"
@@ -252,6 +253,27 @@ def main(blockDim: wp.array(dtype=wp.vec3), threadIdx: wp.array(dtype=wp.vec3), 
     out[tid] = length + auto + wp.float32(n)
 ''', [arr("blockDim", "vec3"), arr("threadIdx", "vec3"), arr("x"), scal("h_x", F, 0.25),
       arr("out", role="output", bound=16.0), scal("n", I, 3)]),
+    # threads skipped by a flag bit and by a mask; a vector gathered from one array per component;
+    # a scatter through an index array read in the target's subscript (the index array stays read-only)
+    spec("flag_bit_and_scatter", '''
+ACTIVE = wp.constant(2)
+
+
+@wp.kernel
+def flag_bit_and_scatter(flags: wp.array(dtype=int), mask: wp.array(dtype=int), px: wp.array(dtype=float),
+                         py: wp.array(dtype=float), pz: wp.array(dtype=float), owner: wp.array(dtype=int),
+                         total: wp.array(dtype=wp.vec3), own: wp.array(dtype=wp.vec3)):
+    tid = wp.tid()
+    if (flags[tid] & ACTIVE) == 0:
+        return
+    p = wp.vec3(px[tid], py[tid], pz[tid])
+    total[owner[tid]] += p
+    if mask[tid] == 0:
+        return
+    own[tid] = p * 2.0
+''', [arr("flags", I, low=0, high=7), arr("mask", I, low=0, high=1), arr("px"), arr("py"), arr("pz"),
+      arr("owner", I, "index", high=7), arr("total", "vec3", "output", shape=(8,), bound=256.0),
+      arr("own", "vec3", "output", bound=8.0)]),
 ]
 
 
@@ -265,3 +287,10 @@ def test_construct_matches_warp(case, warp_results, tmp_path):
     run = run_sample(tmp_path, case, warp_results[case.name])
     assert run.compiled, run.output
     assert run.passed, run.output
+
+
+def test_an_index_array_read_in_a_stores_subscript_is_not_written():
+    case = next(c for c in CASES if c.name == "flag_bit_and_scatter")
+    kernel = translate_kernel(case.source, case.name, f"{case.name}.py")
+    written = {p.name for p in kernel.params if p.kind == "array" and p.written}
+    assert written == {"total", "own"}

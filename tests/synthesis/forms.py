@@ -4,10 +4,12 @@ and walk the elements its threads update."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Iterator
 
 import numpy as np
 
+from synthesis.categories.common import FLAG_HINTS, MASK_HINTS
 from synthesis.categories.rich import RichKernelWriter
 from synthesis.categories.site import ACTIVE_HINTS, Site
 
@@ -31,8 +33,24 @@ def build(module, forms: dict, form: str, seed: int, access: str | None = None, 
 
 
 def named(spec, *hints: str) -> str | None:
-    """The argument whose name is one of `hints` (a form names each array for its role), or None."""
-    return next((a.name for a in spec.args if a.name in hints), None)
+    """The argument whose name is one of `hints` (a form names each array for its role), or one
+    stored as an array per component (`pos_x`, `pos_y`, ...: its values under `joined`), or None."""
+    names = {a.name for a in spec.args}
+    return next((a.name for a in spec.args if a.name in hints), None) or \
+        next((h for h in hints if f"{h}_x" in names and f"{h}_y" in names), None)
+
+
+def joined(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`inputs` with each vector stored as one array per component also as one array of vectors,
+    under its plain name (Site's structure-of-arrays inputs)."""
+    names = {a.name for a in spec.args}
+    out = dict(inputs)
+    for a in spec.args:
+        if a.name.endswith("_x") and f"{a.name[:-2]}_y" in names:
+            base = a.name[:-2]
+            axes = [f"{base}_{c}" for c in "xyz" if f"{base}_{c}" in names]
+            out[base] = np.stack([inputs[n] for n in axes], axis=-1)
+    return out
 
 
 def scalar(spec, *hints: str):
@@ -51,15 +69,30 @@ def value(spec, *hints: str) -> np.ndarray | None:
 
 def elements(spec, inputs: dict[str, np.ndarray]) -> Iterator[tuple]:
     """The element each thread updates: its own, the one an active-set index array names, none for a
-    thread past a padded launch's count."""
+    thread past a padded launch's count or whose element a mask or flag bit marks inactive."""
     ids = next((a.name for a in spec.args if a.role == "index" and a.name in ACTIVE_HINTS
                 and tuple(a.shape) == tuple(spec.dim)), None)
     count = next((a.value for a in spec.args if a.role == "scalar" and a.name in ("n", "count", "num")
                   and a.dtype == "int32"), None)
+    skip = inactive(spec, inputs)
     for point in np.ndindex(*spec.dim):
-        if count is not None and point[0] >= count:
+        if count is not None and point[0] >= count or skip is not None and skip[point]:
             continue
         yield (int(inputs[ids][point[0]]),) if ids else point
 
 
-__all__ = ["build", "elements", "named", "scalar", "value"]
+def inactive(spec, inputs: dict[str, np.ndarray]) -> np.ndarray | None:
+    """Per launch index, whether the kernel's `if mask[tid] == 0` / `if (flags[tid] & BIT) == 0`
+    early return skips it (common.early_return); None without one."""
+    mask = next((a.name for a in spec.args if a.name in MASK_HINTS and a.role == "input"), None)
+    if mask is not None:
+        return inputs[mask] == 0
+    flags = next((a.name for a in spec.args if a.name in FLAG_HINTS and a.role == "input"), None)
+    if flags is None:
+        return None
+    bit = re.search(rf"\(\s*{flags}\[\w+\] & (\w+)\) == 0", spec.source).group(1)
+    value = int(re.search(rf"^{bit} = (?:wp\.constant\()?(\d+)", spec.source, re.M).group(1))
+    return (inputs[flags] & value) == 0
+
+
+__all__ = ["inactive", "joined", "build", "elements", "named", "scalar", "value"]

@@ -169,6 +169,8 @@ PARAMETER_USES = {
     **{step: rf"(\w+) = \1 \+ {step} \* \(\w+ - (stiffness|rate|decay) \* \1\)$" for step in ("h", "dt_sub")},
     **{rate: rf"(\w+) = \1 \+ (h|dt_sub) \* \(\w+ - {rate} \* \1\)$" for rate in ("stiffness", "rate", "decay")},
 }
+# an operand is a local or, where the kernel indexes a single-use load in place, an array element
+PARAMETER_USES = {name: pattern.replace(r"\w+", r"\w+(?:\[(?:\w+\[[\w, ]+\]|[\w, ])+\])?") for name, pattern in PARAMETER_USES.items()}
 # integer parameters: the shape of the one line reading each
 INT_PARAMETER_USES = {
     "shift": r"\w+ = (\w+)\[\(tid \+ shift\) % \1\.shape\[0\]\]$",

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from synthesis.categories import matrix
 from synthesis.categories.matrix import MATRIX_FORMS
-from tests.synthesis.forms import build, elements, named, scalar, value
+from tests.synthesis.forms import build, joined, elements, named, scalar, value
 from tests.synthesis.python_run import draw_inputs, run
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -27,7 +27,8 @@ PROPERTY = settings(max_examples=10, deadline=None, derandomize=True)
 def form(name: str, seed: int, **kwargs):
     spec = build(matrix, MATRIX_FORMS, name, seed, literal_knobs=False, **kwargs)
     inputs = draw_inputs(spec, seed)
-    return spec, inputs, run(spec, inputs)
+    got = run(spec, inputs)
+    return spec, joined(spec, inputs), got
 
 
 @PROPERTY

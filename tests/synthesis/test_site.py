@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 
 import numpy as np
 import pytest
@@ -34,14 +35,41 @@ def test_an_active_set_updates_exactly_the_elements_its_index_array_names(seed):
         assert (np.any(out[element] != 0.0) or np.all(inputs[data.name][element] == 0.0)) == (element in named)
 
 
-@pytest.mark.parametrize("seed", range(6))
+def guarded(seed: int, feature: str):
+    """The "angle between" form behind an early return of the kind `feature` names: the first seed
+    from `seed` on that draws it."""
+    while True:
+        spec = build(vector, VECTOR_FORMS, "angle between", seed, access="guarded")
+        if feature in spec.description:
+            return spec, seed
+        seed += 1
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_a_padded_launch_leaves_the_elements_past_its_count_alone(seed):
-    spec = build(vector, VECTOR_FORMS, "angle between", seed, access="guarded")
+    spec, seed = guarded(100 * seed, "padded launch")
     count = next(a.value for a in spec.args if a.role == "scalar" and a.dtype == "int32")
     assert 0 < count < spec.dim[0]
     _, got = written_elements(spec, seed)
     out = got[next(a.name for a in spec.args if a.role == "output")]
     assert np.all(out[count:] == 0.0) and np.any(out[:count] != 0.0)
+
+
+@pytest.mark.parametrize("kind", ["a mask per element", "a flag bit"])
+@pytest.mark.parametrize("seed", range(3))
+def test_an_element_marked_inactive_is_left_alone_and_every_other_is_written(kind, seed):
+    spec, seed = guarded(100 * seed, kind)
+    marks = next(a for a in spec.args if a.role == "input" and a.dtype == "int32")
+    inputs, got = written_elements(spec, seed)
+    out = got[next(a.name for a in spec.args if a.role == "output")]
+    if kind == "a flag bit":
+        bit = int(re.search(r"^[A-Z]+ = (?:wp\.constant\()?(\d+)", spec.source, re.M).group(1))
+        assert bit in (1, 2, 4)
+        active = (inputs[marks.name] & bit) != 0
+    else:
+        active = inputs[marks.name] != 0
+    assert 0 < active.sum() < spec.dim[0]
+    assert np.all(out[~active] == 0.0) and np.all(np.any(out[active] != 0.0, axis=-1) if out.ndim > 1 else out[active] != 0.0)
 
 
 def test_a_grid_launch_reads_and_writes_2d_arrays():

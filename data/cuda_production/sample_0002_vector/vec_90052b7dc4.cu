@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 500; blended in place (in-out canvas); straight alpha premultiplied; @wp.func helper (over); alpha compositing (over); luminance)
+// Vector kernel (1-D launch 500; straight alpha premultiplied; alpha compositing (over); luminance)
 // Standalone CUDA translation of the Warp kernel `vec_90052b7dc4` (see vec_90052b7dc4.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -31,27 +31,24 @@ __device__ __forceinline__ float4 operator*(float s, float4 a)
     return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
 }
 
-__device__ float4 over(float4 src, float4 dst)
-{
-    float4 pre = make_float4(src.x * src.w, src.y * src.w, src.z * src.w, src.w);
-    return pre + dst * (1.0f - pre.w);
-}
-
 __global__ void vec_90052b7dc4(
-    const float4* __restrict__ layer,
-    float4* framebuffer,
-    float* luminance,
+    const float4* __restrict__ src_rgba,
+    const float4* __restrict__ bg,
+    float4* rgba_out,
+    float3 luma_weights,
+    float* gray,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float4 layer_v = layer[tid];
-    float4 framebuffer_v = framebuffer[tid];
-    float4 rgba = over(layer_v, framebuffer_v);
-    framebuffer[tid] = rgba;
-    luminance[tid] = dot(make_float3(rgba.x, rgba.y, rgba.z), make_float3(0.2126f, 0.7152f, 0.0722f));
+    float4 src_rgba_v = src_rgba[tid];
+    float4 bg_v = bg[tid];
+    float4 pre = make_float4(src_rgba_v.x * src_rgba_v.w, src_rgba_v.y * src_rgba_v.w, src_rgba_v.z * src_rgba_v.w, src_rgba_v.w);
+    float4 rgba = pre + bg_v * (1.0f - pre.w);
+    rgba_out[tid] = rgba;
+    gray[tid] = dot(make_float3(rgba.x, rgba.y, rgba.z), luma_weights);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,35 +189,41 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_layer((size_t)n * 4);  // input, shape [500] of vec4
-    fill_float(h_layer.data(), h_layer.size(), seed, 0, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_framebuffer((size_t)n * 4);  // inout, shape [500] of vec4
-    fill_float(h_framebuffer.data(), h_framebuffer.size(), seed, 1, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_luminance((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_src_rgba((size_t)n * 4);  // input, shape [500] of vec4
+    fill_float(h_src_rgba.data(), h_src_rgba.size(), seed, 0, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_bg((size_t)n * 4);  // input, shape [500] of vec4
+    fill_float(h_bg.data(), h_bg.size(), seed, 1, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_rgba_out((size_t)n * 4);  // output, shape [500] of vec4
+    const float3 luma_weights = make_float3(0.2126f, 0.7152f, 0.0722f);
+    std::vector<float> h_gray((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float4* d_layer = nullptr;
-    const size_t bytes_layer = h_layer.size() * sizeof(h_layer[0]);
-    CUDA_CHECK(cudaMalloc(&d_layer, bytes_layer));
-    CUDA_CHECK(cudaMemcpy(d_layer, h_layer.data(), bytes_layer, cudaMemcpyHostToDevice));
-    float4* d_framebuffer = nullptr;
-    const size_t bytes_framebuffer = h_framebuffer.size() * sizeof(h_framebuffer[0]);
-    CUDA_CHECK(cudaMalloc(&d_framebuffer, bytes_framebuffer));
-    CUDA_CHECK(cudaMemcpy(d_framebuffer, h_framebuffer.data(), bytes_framebuffer, cudaMemcpyHostToDevice));
-    float* d_luminance = nullptr;
-    const size_t bytes_luminance = h_luminance.size() * sizeof(h_luminance[0]);
-    CUDA_CHECK(cudaMalloc(&d_luminance, bytes_luminance));
-    CUDA_CHECK(cudaMemcpy(d_luminance, h_luminance.data(), bytes_luminance, cudaMemcpyHostToDevice));
+    float4* d_src_rgba = nullptr;
+    const size_t bytes_src_rgba = h_src_rgba.size() * sizeof(h_src_rgba[0]);
+    CUDA_CHECK(cudaMalloc(&d_src_rgba, bytes_src_rgba));
+    CUDA_CHECK(cudaMemcpy(d_src_rgba, h_src_rgba.data(), bytes_src_rgba, cudaMemcpyHostToDevice));
+    float4* d_bg = nullptr;
+    const size_t bytes_bg = h_bg.size() * sizeof(h_bg[0]);
+    CUDA_CHECK(cudaMalloc(&d_bg, bytes_bg));
+    CUDA_CHECK(cudaMemcpy(d_bg, h_bg.data(), bytes_bg, cudaMemcpyHostToDevice));
+    float4* d_rgba_out = nullptr;
+    const size_t bytes_rgba_out = h_rgba_out.size() * sizeof(h_rgba_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_rgba_out, bytes_rgba_out));
+    CUDA_CHECK(cudaMemcpy(d_rgba_out, h_rgba_out.data(), bytes_rgba_out, cudaMemcpyHostToDevice));
+    float* d_gray = nullptr;
+    const size_t bytes_gray = h_gray.size() * sizeof(h_gray[0]);
+    CUDA_CHECK(cudaMalloc(&d_gray, bytes_gray));
+    CUDA_CHECK(cudaMemcpy(d_gray, h_gray.data(), bytes_gray, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_90052b7dc4<<<grid, block>>>(d_layer, d_framebuffer, d_luminance, n);
+    vec_90052b7dc4<<<grid, block>>>(d_src_rgba, d_bg, d_rgba_out, luma_weights, d_gray, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_framebuffer.data(), d_framebuffer, bytes_framebuffer, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_luminance.data(), d_luminance, bytes_luminance, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_rgba_out.data(), d_rgba_out, bytes_rgba_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gray.data(), d_gray, bytes_gray, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -228,8 +231,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_framebuffer.data(), 1, bytes_framebuffer, dump) == bytes_framebuffer;
-            dump_ok = dump_ok && fwrite(h_luminance.data(), 1, bytes_luminance, dump) == bytes_luminance;
+            dump_ok = dump_ok && fwrite(h_rgba_out.data(), 1, bytes_rgba_out, dump) == bytes_rgba_out;
+            dump_ok = dump_ok && fwrite(h_gray.data(), 1, bytes_gray, dump) == bytes_gray;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -245,7 +248,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_90052b7dc4<<<grid, block, 0, stream>>>(d_layer, d_framebuffer, d_luminance, n);
+            vec_90052b7dc4<<<grid, block, 0, stream>>>(d_src_rgba, d_bg, d_rgba_out, luma_weights, d_gray, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -272,8 +275,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_layer + bytes_framebuffer;
-        const size_t bytes_written = bytes_framebuffer + bytes_luminance;
+        const size_t bytes_read = bytes_src_rgba + bytes_bg;
+        const size_t bytes_written = bytes_rgba_out + bytes_gray;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -292,9 +295,10 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_layer));
-        CUDA_CHECK(cudaFree(d_framebuffer));
-        CUDA_CHECK(cudaFree(d_luminance));
+        CUDA_CHECK(cudaFree(d_src_rgba));
+        CUDA_CHECK(cudaFree(d_bg));
+        CUDA_CHECK(cudaFree(d_rgba_out));
+        CUDA_CHECK(cudaFree(d_gray));
         return 0;
     }
 
@@ -305,9 +309,9 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 10000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("framebuffer", h_framebuffer.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
+    ok &= check_values("rgba_out", h_rgba_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("luminance", h_luminance.data(), reinterpret_cast<const float*>(expected.data() + 8000), 500,
+    ok &= check_values("gray", h_gray.data(), reinterpret_cast<const float*>(expected.data() + 8000), 500,
                        0.0002f, 0.0001f, stats);
     printf("%s vec_90052b7dc4: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -319,13 +323,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_90052b7dc4<<<grid, block>>>(d_layer, d_framebuffer, d_luminance, n);
+        vec_90052b7dc4<<<grid, block>>>(d_src_rgba, d_bg, d_rgba_out, luma_weights, d_gray, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_90052b7dc4<<<grid, block>>>(d_layer, d_framebuffer, d_luminance, n);
+        vec_90052b7dc4<<<grid, block>>>(d_src_rgba, d_bg, d_rgba_out, luma_weights, d_gray, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -344,8 +348,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_layer));
-    CUDA_CHECK(cudaFree(d_framebuffer));
-    CUDA_CHECK(cudaFree(d_luminance));
+    CUDA_CHECK(cudaFree(d_src_rgba));
+    CUDA_CHECK(cudaFree(d_bg));
+    CUDA_CHECK(cudaFree(d_rgba_out));
+    CUDA_CHECK(cudaFree(d_gray));
     return ok ? 0 : 1;
 }

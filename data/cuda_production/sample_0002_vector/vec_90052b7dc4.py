@@ -1,16 +1,12 @@
 import warp as wp
 
 
-@wp.func
-def over(src: wp.vec4, dst: wp.vec4) -> wp.vec4:
-    pre = wp.vec4(src[0] * src[3], src[1] * src[3], src[2] * src[3], src[3])
-    return pre + dst * (1.0 - pre[3])
-
 @wp.kernel
-def vec_90052b7dc4(layer: wp.array[wp.vec4], framebuffer: wp.array[wp.vec4], luminance: wp.array[float]):
+def vec_90052b7dc4(src_rgba: wp.array(dtype=wp.vec4), bg: wp.array(dtype=wp.vec4), rgba_out: wp.array(dtype=wp.vec4), luma_weights: wp.vec3, gray: wp.array(dtype=float)):
     tid = wp.tid()
-    layer_v = layer[tid]
-    framebuffer_v = framebuffer[tid]
-    rgba = over(layer_v, framebuffer_v)
-    framebuffer[tid] = rgba
-    luminance[tid] = wp.dot(wp.vec3(rgba[0], rgba[1], rgba[2]), wp.vec3(0.2126, 0.7152, 0.0722))
+    src_rgba_v = src_rgba[tid]
+    bg_v = bg[tid]
+    pre = wp.vec4(src_rgba_v[0] * src_rgba_v[3], src_rgba_v[1] * src_rgba_v[3], src_rgba_v[2] * src_rgba_v[3], src_rgba_v[3])
+    rgba = pre + bg_v * (1.0 - pre[3])
+    rgba_out[tid] = rgba
+    gray[tid] = wp.dot(wp.vec3(rgba[0], rgba[1], rgba[2]), luma_weights)

@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1024; early return; padded launch (early return); power iteration (4 steps))
+// Matrix kernel (1-D launch 1024; early return; padded launch (early return); power iteration (4 steps); single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `mat_4ad2e081d9` (see mat_4ad2e081d9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -26,83 +26,83 @@ struct mat44
     float m[4][4];  // row-major, like Warp's mat44
 };
 
-__device__ __forceinline__ mat33 operator+(const mat33& a, const mat33& b)
+__device__ __forceinline__ float dot(float2 a, float2 b)
 {
-    mat33 r;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
+    return a.x * b.x + a.y * b.y;
+}
+
+__device__ __forceinline__ mat22 operator+(const mat22& a, const mat22& b)
+{
+    mat22 r;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
             r.m[i][j] = a.m[i][j] + b.m[i][j];
     return r;
 }
 
-__device__ __forceinline__ mat33 operator*(const mat33& a, const mat33& b)
+__device__ __forceinline__ mat22 operator*(const mat22& a, const mat22& b)
 {
-    mat33 r;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
+    mat22 r;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
             float sum = 0.0f;
-            for (int k = 0; k < 3; ++k)
+            for (int k = 0; k < 2; ++k)
                 sum = fmaf(a.m[i][k], b.m[k][j], sum);  // Warp accumulates with fma
             r.m[i][j] = sum;
         }
     return r;
 }
 
-__device__ __forceinline__ float3 operator*(const mat33& a, float3 b)
+__device__ __forceinline__ float2 operator*(const mat22& a, float2 b)
 {
-    return make_float3(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z,
-                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z,
-                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z);
+    return make_float2(a.m[0][0] * b.x + a.m[0][1] * b.y,
+                       a.m[1][0] * b.x + a.m[1][1] * b.y);
 }
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float length(float3 a)
+__device__ __forceinline__ float length(float2 a)
 {
     return sqrtf(dot(a, a));
 }
 
-__device__ __forceinline__ float3 normalize(float3 a)
+__device__ __forceinline__ float2 normalize(float2 a)
 {
     // Warp returns the zero vector for a zero-length input
     float l = length(a);
-    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
+    return l > 0.0f ? make_float2(a.x / l, a.y / l) : make_float2(0.0f, 0.0f);
 }
 
-__device__ __forceinline__ mat33 transpose(const mat33& a)
+__device__ __forceinline__ mat22 transpose(const mat22& a)
 {
-    mat33 r;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
+    mat22 r;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
             r.m[i][j] = a.m[j][i];
     return r;
 }
 
 __global__ void mat_4ad2e081d9(
-    int num,
-    const mat33* __restrict__ factors,
-    const float3* __restrict__ guess,
-    float3* eigvec,
+    int count,
+    const mat22* __restrict__ B,
+    const float2* __restrict__ guess,
+    float2* eigvec,
+    float* eigval,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    if (tid >= num) {
+    if (tid >= count) {
         return;
     }
-    mat33 factors_v = factors[tid];
-    float3 guess_v = guess[tid];
-    mat33 A = transpose(factors_v) * factors_v + mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}};
-    float3 v_it = normalize(guess_v);
+    mat22 B_v = B[tid];
+    mat22 A = transpose(B_v) * B_v + mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
+    float2 v_it = normalize(guess[tid]);
     for (int it = 0; it < 4; ++it) {
         v_it = normalize(A * v_it);
     }
     eigvec[tid] = v_it;
+    eigval[tid] = dot(v_it, A * v_it);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,35 +243,41 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1024;
 
     // Inputs (host)
-    const int num = 931;
-    std::vector<float> h_factors((size_t)n * 9);  // input, shape [1024] of mat33
-    fill_float(h_factors.data(), h_factors.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_guess((size_t)n * 3);  // input, shape [1024] of vec3
+    const int count = 915;
+    std::vector<float> h_B((size_t)n * 4);  // input, shape [1024] of mat22
+    fill_float(h_B.data(), h_B.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_guess((size_t)n * 2);  // input, shape [1024] of vec2
     fill_float(h_guess.data(), h_guess.size(), seed, 2, 256, 769U, 0.0009765625f);
-    std::vector<float> h_eigvec((size_t)n * 3);  // output, shape [1024] of vec3
+    std::vector<float> h_eigvec((size_t)n * 2);  // output, shape [1024] of vec2
+    std::vector<float> h_eigval((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
-    mat33* d_factors = nullptr;
-    const size_t bytes_factors = h_factors.size() * sizeof(h_factors[0]);
-    CUDA_CHECK(cudaMalloc(&d_factors, bytes_factors));
-    CUDA_CHECK(cudaMemcpy(d_factors, h_factors.data(), bytes_factors, cudaMemcpyHostToDevice));
-    float3* d_guess = nullptr;
+    mat22* d_B = nullptr;
+    const size_t bytes_B = h_B.size() * sizeof(h_B[0]);
+    CUDA_CHECK(cudaMalloc(&d_B, bytes_B));
+    CUDA_CHECK(cudaMemcpy(d_B, h_B.data(), bytes_B, cudaMemcpyHostToDevice));
+    float2* d_guess = nullptr;
     const size_t bytes_guess = h_guess.size() * sizeof(h_guess[0]);
     CUDA_CHECK(cudaMalloc(&d_guess, bytes_guess));
     CUDA_CHECK(cudaMemcpy(d_guess, h_guess.data(), bytes_guess, cudaMemcpyHostToDevice));
-    float3* d_eigvec = nullptr;
+    float2* d_eigvec = nullptr;
     const size_t bytes_eigvec = h_eigvec.size() * sizeof(h_eigvec[0]);
     CUDA_CHECK(cudaMalloc(&d_eigvec, bytes_eigvec));
     CUDA_CHECK(cudaMemcpy(d_eigvec, h_eigvec.data(), bytes_eigvec, cudaMemcpyHostToDevice));
+    float* d_eigval = nullptr;
+    const size_t bytes_eigval = h_eigval.size() * sizeof(h_eigval[0]);
+    CUDA_CHECK(cudaMalloc(&d_eigval, bytes_eigval));
+    CUDA_CHECK(cudaMemcpy(d_eigval, h_eigval.data(), bytes_eigval, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_4ad2e081d9<<<grid, block>>>(num, d_factors, d_guess, d_eigvec, n);
+    mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_eigvec.data(), d_eigvec, bytes_eigvec, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_eigval.data(), d_eigval, bytes_eigval, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -280,6 +286,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_eigvec.data(), 1, bytes_eigvec, dump) == bytes_eigvec;
+            dump_ok = dump_ok && fwrite(h_eigval.data(), 1, bytes_eigval, dump) == bytes_eigval;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -295,7 +302,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_4ad2e081d9<<<grid, block, 0, stream>>>(num, d_factors, d_guess, d_eigvec, n);
+            mat_4ad2e081d9<<<grid, block, 0, stream>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -322,8 +329,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_factors + bytes_guess;
-        const size_t bytes_written = bytes_eigvec;
+        const size_t bytes_read = bytes_B + bytes_guess;
+        const size_t bytes_written = bytes_eigvec + bytes_eigval;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -342,9 +349,10 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_factors));
+        CUDA_CHECK(cudaFree(d_B));
         CUDA_CHECK(cudaFree(d_guess));
         CUDA_CHECK(cudaFree(d_eigvec));
+        CUDA_CHECK(cudaFree(d_eigval));
         return 0;
     }
 
@@ -355,8 +363,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 12288 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("eigvec", h_eigvec.data(), reinterpret_cast<const float*>(expected.data() + 0), 3072,
+    ok &= check_values("eigvec", h_eigvec.data(), reinterpret_cast<const float*>(expected.data() + 0), 2048,
                        0.0001f, 0.0001f, stats);
+    ok &= check_values("eigval", h_eigval.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+                       0.0005f, 0.0001f, stats);
     printf("%s mat_4ad2e081d9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -367,13 +377,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_4ad2e081d9<<<grid, block>>>(num, d_factors, d_guess, d_eigvec, n);
+        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_4ad2e081d9<<<grid, block>>>(num, d_factors, d_guess, d_eigvec, n);
+        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -392,8 +402,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_factors));
+    CUDA_CHECK(cudaFree(d_B));
     CUDA_CHECK(cudaFree(d_guess));
     CUDA_CHECK(cudaFree(d_eigvec));
+    CUDA_CHECK(cudaFree(d_eigval));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 512; early return; sums and counts per group; old value returned (atomic_min); float32)
+// Atomic-update kernel (1-D launch 512; early return; inactive elements skipped (a mask per element); sums and counts per group; old value returned (atomic_min); float32)
 // Standalone CUDA translation of the Warp kernel `atom_8f90b8570e` (see atom_8f90b8570e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -65,7 +65,7 @@ __device__ __forceinline__ void warp_atomic_add(int* address, int val)
 }
 
 __global__ void atom_8f90b8570e(
-    int count,
+    const int* __restrict__ mask,
     const float* __restrict__ x,
     const int* __restrict__ label,
     float* acc,
@@ -78,7 +78,7 @@ __global__ void atom_8f90b8570e(
     if (tid >= n)
         return;
 
-    if (tid >= count) {
+    if (mask[tid] == 0) {
         return;
     }
     int label_v = label[tid];
@@ -250,7 +250,8 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 512;
 
     // Inputs (host)
-    const int count = 498;
+    std::vector<int> h_mask((size_t)n * 1);  // input, shape [512] of int32
+    fill_int(h_mask.data(), h_mask.size(), seed, 0, 0, 2U);
     std::vector<float> h_x((size_t)n * 1);  // input, shape [512] of float32
     fill_float(h_x.data(), h_x.size(), seed, 1, -32, 65U, 0.125f);
     std::vector<int> h_label((size_t)n * 1);  // index, shape [512] of int32
@@ -262,6 +263,10 @@ int main(int argc, char** argv)
     std::vector<float> h_improvement((size_t)n * 1);  // output, shape [512] of float32
 
     // Device buffers
+    int* d_mask = nullptr;
+    const size_t bytes_mask = h_mask.size() * sizeof(h_mask[0]);
+    CUDA_CHECK(cudaMalloc(&d_mask, bytes_mask));
+    CUDA_CHECK(cudaMemcpy(d_mask, h_mask.data(), bytes_mask, cudaMemcpyHostToDevice));
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
@@ -291,7 +296,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_8f90b8570e<<<grid, block>>>(count, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
+    atom_8f90b8570e<<<grid, block>>>(d_mask, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
@@ -324,7 +329,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_8f90b8570e<<<grid, block, 0, stream>>>(count, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
+            atom_8f90b8570e<<<grid, block, 0, stream>>>(d_mask, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -351,7 +356,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x + bytes_label + bytes_lowest;
+        const size_t bytes_read = bytes_mask + bytes_x + bytes_label + bytes_lowest;
         const size_t bytes_written = bytes_acc + bytes_counts + bytes_lowest + bytes_improvement;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -371,6 +376,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_mask));
         CUDA_CHECK(cudaFree(d_x));
         CUDA_CHECK(cudaFree(d_label));
         CUDA_CHECK(cudaFree(d_acc));
@@ -404,13 +410,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_8f90b8570e<<<grid, block>>>(count, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
+        atom_8f90b8570e<<<grid, block>>>(d_mask, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_8f90b8570e<<<grid, block>>>(count, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
+        atom_8f90b8570e<<<grid, block>>>(d_mask, d_x, d_label, d_acc, d_counts, d_lowest, d_improvement, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -429,6 +435,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_mask));
     CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_label));
     CUDA_CHECK(cudaFree(d_acc));

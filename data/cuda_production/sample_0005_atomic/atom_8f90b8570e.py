@@ -2,9 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def atom_8f90b8570e(count: int, x: wp.array[float], label: wp.array[int], acc: wp.array[float], counts: wp.array[int], lowest: wp.array[float], improvement: wp.array[float]):
+def atom_8f90b8570e(mask: wp.array(dtype=wp.int32), x: wp.array(dtype=wp.float32), label: wp.array(dtype=wp.int32), acc: wp.array(dtype=wp.float32), counts: wp.array(dtype=wp.int32), lowest: wp.array(dtype=wp.float32), improvement: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    if tid >= count:
+    if mask[tid] == 0:
         return
     label_v = label[tid]
     x_v = x[tid]

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; per-particle drag; integration; struct ParticleState; struct Config)
+// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; per-particle drag; integration; struct ParticleState; struct Config; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `part_66623d3ba3` (see part_66623d3ba3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -60,14 +60,13 @@ __global__ void part_66623d3ba3(
     if (tid >= n)
         return;
 
-    float drag_v = drag[tid];
     float w = particles.inv_mass[tid];
     if (w == 0.0f) {
         return;
     }
     float3 v = particles.vel[tid] + (external[tid] * w + params.gravity) * params.dt;
     float3 v_damped = v * params.damping;
-    float3 v_new = v_damped * (1.0f - drag_v);
+    float3 v_new = v_damped * (1.0f - drag[tid]);
     particles.vel[tid] = v_new;
     atomicAddFloat3(&particles.pos[tid], v_new * params.dt);
 }

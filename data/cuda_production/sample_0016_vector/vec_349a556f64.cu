@@ -1,4 +1,4 @@
-// Vector kernel (2-D launch 32x32; 2-D grid of elements; multiply blend (cw_mul); luminance)
+// Vector kernel (2-D launch 32x32; 2-D grid of elements; blended in place (in-out canvas); multiply blend (cw_mul); luminance)
 // Standalone CUDA translation of the Warp kernel `vec_349a556f64` (see vec_349a556f64.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -24,10 +24,9 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
 __global__ void vec_349a556f64(
     const float4* __restrict__ fg,
     int fg_dim1,
-    const float4* __restrict__ dst_rgba,
-    int dst_rgba_dim1,
-    float4* composite,
-    int composite_dim1,
+    float4* accum,
+    int accum_dim1,
+    float3 luma_weights,
     float* gray,
     int gray_dim1,
     int dim0,
@@ -39,10 +38,10 @@ __global__ void vec_349a556f64(
         return;
 
     float4 fg_v = fg[i * fg_dim1 + j];
-    float4 dst_rgba_v = dst_rgba[i * dst_rgba_dim1 + j];
-    float4 rgba = cw_mul(fg_v, dst_rgba_v);
-    composite[i * composite_dim1 + j] = rgba;
-    gray[i * gray_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), make_float3(0.2126f, 0.7152f, 0.0722f));
+    float4 accum_v = accum[i * accum_dim1 + j];
+    float4 rgba = cw_mul(fg_v, accum_v);
+    accum[i * accum_dim1 + j] = rgba;
+    gray[i * gray_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), luma_weights);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,9 +185,9 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_fg((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
     fill_float(h_fg.data(), h_fg.size(), seed, 0, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_dst_rgba((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
-    fill_float(h_dst_rgba.data(), h_dst_rgba.size(), seed, 1, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_composite((size_t)dim0 * 128);  // output, shape [32, 32] of vec4
+    std::vector<float> h_accum((size_t)dim0 * 128);  // inout, shape [32, 32] of vec4
+    fill_float(h_accum.data(), h_accum.size(), seed, 1, 0, 1025U, 0.0009765625f);
+    const float3 luma_weights = make_float3(0.2126f, 0.7152f, 0.0722f);
     std::vector<float> h_gray((size_t)dim0 * 32);  // output, shape [32, 32] of float32
 
     // Device buffers
@@ -196,14 +195,10 @@ int main(int argc, char** argv)
     const size_t bytes_fg = h_fg.size() * sizeof(h_fg[0]);
     CUDA_CHECK(cudaMalloc(&d_fg, bytes_fg));
     CUDA_CHECK(cudaMemcpy(d_fg, h_fg.data(), bytes_fg, cudaMemcpyHostToDevice));
-    float4* d_dst_rgba = nullptr;
-    const size_t bytes_dst_rgba = h_dst_rgba.size() * sizeof(h_dst_rgba[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst_rgba, bytes_dst_rgba));
-    CUDA_CHECK(cudaMemcpy(d_dst_rgba, h_dst_rgba.data(), bytes_dst_rgba, cudaMemcpyHostToDevice));
-    float4* d_composite = nullptr;
-    const size_t bytes_composite = h_composite.size() * sizeof(h_composite[0]);
-    CUDA_CHECK(cudaMalloc(&d_composite, bytes_composite));
-    CUDA_CHECK(cudaMemcpy(d_composite, h_composite.data(), bytes_composite, cudaMemcpyHostToDevice));
+    float4* d_accum = nullptr;
+    const size_t bytes_accum = h_accum.size() * sizeof(h_accum[0]);
+    CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
+    CUDA_CHECK(cudaMemcpy(d_accum, h_accum.data(), bytes_accum, cudaMemcpyHostToDevice));
     float* d_gray = nullptr;
     const size_t bytes_gray = h_gray.size() * sizeof(h_gray[0]);
     CUDA_CHECK(cudaMalloc(&d_gray, bytes_gray));
@@ -213,10 +208,10 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
+    vec_349a556f64<<<grid, block>>>(d_fg, 32, d_accum, 32, luma_weights, d_gray, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_composite.data(), d_composite, bytes_composite, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_accum.data(), d_accum, bytes_accum, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_gray.data(), d_gray, bytes_gray, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -225,7 +220,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_composite.data(), 1, bytes_composite, dump) == bytes_composite;
+            dump_ok = dump_ok && fwrite(h_accum.data(), 1, bytes_accum, dump) == bytes_accum;
             dump_ok = dump_ok && fwrite(h_gray.data(), 1, bytes_gray, dump) == bytes_gray;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -242,7 +237,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_349a556f64<<<grid, block, 0, stream>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
+            vec_349a556f64<<<grid, block, 0, stream>>>(d_fg, 32, d_accum, 32, luma_weights, d_gray, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -269,8 +264,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_fg + bytes_dst_rgba;
-        const size_t bytes_written = bytes_composite + bytes_gray;
+        const size_t bytes_read = bytes_fg + bytes_accum;
+        const size_t bytes_written = bytes_accum + bytes_gray;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -290,8 +285,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_fg));
-        CUDA_CHECK(cudaFree(d_dst_rgba));
-        CUDA_CHECK(cudaFree(d_composite));
+        CUDA_CHECK(cudaFree(d_accum));
         CUDA_CHECK(cudaFree(d_gray));
         return 0;
     }
@@ -303,7 +297,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("composite", h_composite.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
+    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
                        0.0002f, 0.0001f, stats);
     ok &= check_values("gray", h_gray.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1024,
                        0.0002f, 0.0001f, stats);
@@ -317,13 +311,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
+        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_accum, 32, luma_weights, d_gray, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_composite, 32, d_gray, 32, dim0, dim1);
+        vec_349a556f64<<<grid, block>>>(d_fg, 32, d_accum, 32, luma_weights, d_gray, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -343,8 +337,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_fg));
-    CUDA_CHECK(cudaFree(d_dst_rgba));
-    CUDA_CHECK(cudaFree(d_composite));
+    CUDA_CHECK(cudaFree(d_accum));
     CUDA_CHECK(cudaFree(d_gray));
     return ok ? 0 : 1;
 }

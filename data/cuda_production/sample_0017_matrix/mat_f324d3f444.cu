@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1000; @wp.func helper (max shear); principal stresses of a 2x2 tensor (spread))
+// Matrix kernel (1-D launch 1000; principal stresses of a 2x2 tensor (pair))
 // Standalone CUDA translation of the Warp kernel `mat_f324d3f444` (see mat_f324d3f444.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -60,22 +60,17 @@ __device__ __forceinline__ mat22 transpose(const mat22& a)
     return r;
 }
 
-__device__ float max_shear(mat22 m)
-{
-    mat22 S = 0.5f * (m + transpose(m));
-    float half_tr = 0.5f * trace(S);
-    float disc = sqrtf(fmaxf(half_tr * half_tr - determinant(S), 0.0f));
-    return disc;
-}
-
-__global__ void mat_f324d3f444(const mat22* __restrict__ sigma, float* tau_max, int n)
+__global__ void mat_f324d3f444(const mat22* __restrict__ tensors, float2* lambdas, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    mat22 sigma_v = sigma[tid];
-    tau_max[tid] = max_shear(sigma_v);
+    mat22 tensors_v = tensors[tid];
+    mat22 S = 0.5f * (tensors_v + transpose(tensors_v));
+    float half_tr = 0.5f * trace(S);
+    float disc = sqrtf(fmaxf(half_tr * half_tr - determinant(S), 0.0f));
+    lambdas[tid] = make_float2(half_tr + disc, half_tr - disc);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,28 +211,28 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1000;
 
     // Inputs (host)
-    std::vector<float> h_sigma((size_t)n * 4);  // input, shape [1000] of mat22
-    fill_float(h_sigma.data(), h_sigma.size(), seed, 0, -64, 129U, 0.03125f);
-    std::vector<float> h_tau_max((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_tensors((size_t)n * 4);  // input, shape [1000] of mat22
+    fill_float(h_tensors.data(), h_tensors.size(), seed, 0, -64, 129U, 0.03125f);
+    std::vector<float> h_lambdas((size_t)n * 2);  // output, shape [1000] of vec2
 
     // Device buffers
-    mat22* d_sigma = nullptr;
-    const size_t bytes_sigma = h_sigma.size() * sizeof(h_sigma[0]);
-    CUDA_CHECK(cudaMalloc(&d_sigma, bytes_sigma));
-    CUDA_CHECK(cudaMemcpy(d_sigma, h_sigma.data(), bytes_sigma, cudaMemcpyHostToDevice));
-    float* d_tau_max = nullptr;
-    const size_t bytes_tau_max = h_tau_max.size() * sizeof(h_tau_max[0]);
-    CUDA_CHECK(cudaMalloc(&d_tau_max, bytes_tau_max));
-    CUDA_CHECK(cudaMemcpy(d_tau_max, h_tau_max.data(), bytes_tau_max, cudaMemcpyHostToDevice));
+    mat22* d_tensors = nullptr;
+    const size_t bytes_tensors = h_tensors.size() * sizeof(h_tensors[0]);
+    CUDA_CHECK(cudaMalloc(&d_tensors, bytes_tensors));
+    CUDA_CHECK(cudaMemcpy(d_tensors, h_tensors.data(), bytes_tensors, cudaMemcpyHostToDevice));
+    float2* d_lambdas = nullptr;
+    const size_t bytes_lambdas = h_lambdas.size() * sizeof(h_lambdas[0]);
+    CUDA_CHECK(cudaMalloc(&d_lambdas, bytes_lambdas));
+    CUDA_CHECK(cudaMemcpy(d_lambdas, h_lambdas.data(), bytes_lambdas, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_f324d3f444<<<grid, block>>>(d_sigma, d_tau_max, n);
+    mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_tau_max.data(), d_tau_max, bytes_tau_max, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_lambdas.data(), d_lambdas, bytes_lambdas, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -245,7 +240,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_tau_max.data(), 1, bytes_tau_max, dump) == bytes_tau_max;
+            dump_ok = dump_ok && fwrite(h_lambdas.data(), 1, bytes_lambdas, dump) == bytes_lambdas;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -261,7 +256,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_f324d3f444<<<grid, block, 0, stream>>>(d_sigma, d_tau_max, n);
+            mat_f324d3f444<<<grid, block, 0, stream>>>(d_tensors, d_lambdas, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -288,8 +283,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_sigma;
-        const size_t bytes_written = bytes_tau_max;
+        const size_t bytes_read = bytes_tensors;
+        const size_t bytes_written = bytes_lambdas;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -308,19 +303,19 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_sigma));
-        CUDA_CHECK(cudaFree(d_tau_max));
+        CUDA_CHECK(cudaFree(d_tensors));
+        CUDA_CHECK(cudaFree(d_lambdas));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 4000) {
-        fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 8000) {
+        fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("tau_max", h_tau_max.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+    ok &= check_values("lambdas", h_lambdas.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
                        0.0008f, 0.0001f, stats);
     printf("%s mat_f324d3f444: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -332,13 +327,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_f324d3f444<<<grid, block>>>(d_sigma, d_tau_max, n);
+        mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_f324d3f444<<<grid, block>>>(d_sigma, d_tau_max, n);
+        mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -357,7 +352,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_sigma));
-    CUDA_CHECK(cudaFree(d_tau_max));
+    CUDA_CHECK(cudaFree(d_tensors));
+    CUDA_CHECK(cudaFree(d_lambdas));
     return ok ? 0 : 1;
 }

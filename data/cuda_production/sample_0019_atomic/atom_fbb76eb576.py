@@ -2,9 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def atom_fbb76eb576(density: wp.array[wp.float64], count: wp.int32, voxel_size: wp.float64, total: wp.array[wp.float64]):
+def atom_fbb76eb576(density: wp.array[wp.float64], num: int, voxel_size: wp.float64, accum: wp.array[wp.float64], cell_term: wp.array[float]):
     tid = wp.tid()
-    if tid >= count:
+    if tid >= num:
         return
     density_v = density[tid]
-    wp.atomic_add(total, tid % 8, density_v * voxel_size)
+    term = density_v * voxel_size
+    accum[0] += term
+    cell_term[tid] = float(term)

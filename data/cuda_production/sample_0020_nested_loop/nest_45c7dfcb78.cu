@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 128; early return; bound from .shape; tensor-product polynomial (nested Horner))
+// Nested-loop kernel (1-D launch 128; early return; padded launch (early return); bound from .shape; tensor-product polynomial (nested Horner))
 // Standalone CUDA translation of the Warp kernel `nest_45c7dfcb78` (see nest_45c7dfcb78.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,8 +12,8 @@
 #include <vector>
 
 __global__ void nest_45c7dfcb78(
-    int num,
-    const float2* __restrict__ pts,
+    int count,
+    const float2* __restrict__ xy,
     const float* __restrict__ coef,
     int coef_dim0,
     int coef_dim1,
@@ -24,17 +24,17 @@ __global__ void nest_45c7dfcb78(
     if (tid >= n)
         return;
 
-    if (tid >= num) {
+    if (tid >= count) {
         return;
     }
-    float2 pts_v = pts[tid];
+    float2 xy_v = xy[tid];
     float val = 0.0f;
     for (int a = 0; a < coef_dim0; ++a) {
         float row = 0.0f;
         for (int b = 0; b < 4; ++b) {
-            row = row * pts_v.y + coef[a * coef_dim1 + b];
+            row = row * xy_v.y + coef[a * coef_dim1 + b];
         }
-        val = val * pts_v.x + row;
+        val = val * xy_v.x + row;
     }
     surface[tid] = val;
 }
@@ -177,18 +177,18 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
-    const int num = 117;
-    std::vector<float> h_pts((size_t)n * 2);  // input, shape [128] of vec2
-    fill_float(h_pts.data(), h_pts.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_coef(16);  // input, shape [4, 4] of float32
+    const int count = 115;
+    std::vector<float> h_xy((size_t)n * 2);  // input, shape [128] of vec2
+    fill_float(h_xy.data(), h_xy.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_coef(12);  // input, shape [3, 4] of float32
     fill_float(h_coef.data(), h_coef.size(), seed, 2, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_surface((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
-    float2* d_pts = nullptr;
-    const size_t bytes_pts = h_pts.size() * sizeof(h_pts[0]);
-    CUDA_CHECK(cudaMalloc(&d_pts, bytes_pts));
-    CUDA_CHECK(cudaMemcpy(d_pts, h_pts.data(), bytes_pts, cudaMemcpyHostToDevice));
+    float2* d_xy = nullptr;
+    const size_t bytes_xy = h_xy.size() * sizeof(h_xy[0]);
+    CUDA_CHECK(cudaMalloc(&d_xy, bytes_xy));
+    CUDA_CHECK(cudaMemcpy(d_xy, h_xy.data(), bytes_xy, cudaMemcpyHostToDevice));
     float* d_coef = nullptr;
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
@@ -202,7 +202,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_45c7dfcb78<<<grid, block>>>(num, d_pts, d_coef, 4, 4, d_surface, n);
+    nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_surface.data(), d_surface, bytes_surface, cudaMemcpyDeviceToHost));
@@ -229,7 +229,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_45c7dfcb78<<<grid, block, 0, stream>>>(num, d_pts, d_coef, 4, 4, d_surface, n);
+            nest_45c7dfcb78<<<grid, block, 0, stream>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -256,7 +256,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_pts + bytes_coef;
+        const size_t bytes_read = bytes_xy + bytes_coef;
         const size_t bytes_written = bytes_surface;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -276,7 +276,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_pts));
+        CUDA_CHECK(cudaFree(d_xy));
         CUDA_CHECK(cudaFree(d_coef));
         CUDA_CHECK(cudaFree(d_surface));
         return 0;
@@ -290,7 +290,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("surface", h_surface.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0016f, 0.0001f, stats);
+                       0.0012000000000000001f, 0.0001f, stats);
     printf("%s nest_45c7dfcb78: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -301,13 +301,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_45c7dfcb78<<<grid, block>>>(num, d_pts, d_coef, 4, 4, d_surface, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_45c7dfcb78<<<grid, block>>>(num, d_pts, d_coef, 4, 4, d_surface, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -326,7 +326,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_pts));
+    CUDA_CHECK(cudaFree(d_xy));
     CUDA_CHECK(cudaFree(d_coef));
     CUDA_CHECK(cudaFree(d_surface));
     return ok ? 0 : 1;

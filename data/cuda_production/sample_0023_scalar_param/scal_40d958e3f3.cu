@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (2-D launch 16x32; neighbour stencil (clamped); laplacian stencil; frequency and phase parameters; scale parameter; sub-stepped relaxation (trip count from argument); 6 scalar parameters)
+// Scalar-parameter kernel (2-D launch 16x32; neighbour stencil (clamped); laplacian stencil; frequency and phase parameters; scale parameter; sub-stepped relaxation (trip count from argument); 6 scalar parameters; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `scal_40d958e3f3` (see scal_40d958e3f3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -33,13 +33,12 @@ __global__ void scal_40d958e3f3(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float src_v = src[i * src_dim1 + j];
     float src_up = src[max(i - 1, 0) * src_dim1 + j];
     float src_down = src[min(i + 1, src_dim0 - 1) * src_dim1 + j];
     float src_left = src[i * src_dim1 + max(j - 1, 0)];
     float src_right = src[i * src_dim1 + min(j + 1, src_dim1 - 1)];
     float x_v = x[i * x_dim1 + j];
-    float lap = src_up + src_down + src_left + src_right - 4.0f * src_v;
+    float lap = src_up + src_down + src_left + src_right - 4.0f * src[i * src_dim1 + j];
     float scaled = scale * lap;
     dst[i * dst_dim1 + j] = scaled;
     float state = 0.0f;

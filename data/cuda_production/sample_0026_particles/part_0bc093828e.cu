@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 256; energy reduction; random jitter (randf_centered); struct State; struct Config)
+// Particle kernel with struct arguments (1-D launch 256; energy reduction; random jitter (randf_centered); struct State; struct Config; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `part_0bc093828e` (see part_0bc093828e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -144,8 +144,7 @@ __global__ void part_0bc093828e(
 
     float3 vi = state.vel[tid];
     float ke = 0.5f * state.mass[tid] * dot(vi, vi);
-    int g = owner[tid];
-    warp_atomic_add(&ke_sum[g], ke);
+    warp_atomic_add(&ke_sum[owner[tid]], ke);
     uint32_t rng = rand_init(step_seed, tid);
     const float randf0 = randf(rng);
     const float randf1 = randf(rng);

@@ -1,4 +1,4 @@
-// Block-wise tile reduction (wp.launch_tiled over 9 blocks of 128 threads; tile_map(relu); partial sum per block; tile_atomic_add total)
+// Tiled linear layer (GEMM) (wp.launch_tiled over 6 blocks of 256 threads; K loop accumulating tile_matmul; loop over column tiles)
 // Standalone CUDA translation of the Warp kernel `tile_10df0b17d1` (see tile_10df0b17d1.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,63 +11,85 @@
 #include <cstring>
 #include <vector>
 
-constexpr int TILE = 128;
-
-__device__ float relu(float x)
+__device__ __forceinline__ int floordiv(int a, int b)
 {
-    return fmaxf(x, 0.0f);
+    // Python floor division: round the C quotient toward negative infinity
+    int q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+    return q;
 }
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
-constexpr int TILE_THREADS = 128;
+constexpr int TILE_THREADS = 256;
 
-// Uses tiles: launched with blocks of 128 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// Uses tiles: launched with blocks of 256 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_10df0b17d1(
-    const float* __restrict__ values,
-    int values_dim0,
-    float* partials,
-    int partials_dim0,
-    float* result,
-    int result_dim0,
+    const float* __restrict__ A,
+    int A_dim0,
+    int A_dim1,
+    const float* __restrict__ B,
+    int B_dim0,
+    int B_dim1,
+    float* hidden,
+    int hidden_dim0,
+    int hidden_dim1,
     int n)
 {
-    // wp.launch_tiled: block b of 128 threads runs launch index b; its threads share the tiles
+    // wp.launch_tiled: block b of 256 threads runs launch index b; its threads share the tiles
     const int i = blockIdx.x;
 
-    __shared__ float a[128];  // tile float32, shape 128
-    __shared__ float partial0[128];  // tile float32, shape 128
-    __shared__ float s[1];  // tile float32, shape 1
+    __shared__ float acc[256];  // tile float32, shape 32x8
+    __shared__ float a[256];  // tile float32, shape 32x8
+    __shared__ float b[64];  // tile float32, shape 8x8
 
-    const int offset0 = i * TILE;
-    // a = 128 tile of values (outside the array: 0)
-    for (int e0 = threadIdx.x; e0 < 128; e0 += TILE_THREADS) {
-        const int idx0 = offset0 + e0;
-        a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
-    }
-    // s = sum of wp.tile_map(relu, a): a strided partial sum per thread, then a tree over the block
-    float sum0 = 0.0f;
-    for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS)
-        sum0 += relu(a[e1]);
-    partial0[threadIdx.x] = sum0;
-    __syncthreads();
-    for (int stride0 = 1; stride0 < 128; stride0 *= 2) {
-        if (threadIdx.x % (2 * stride0) == 0 && threadIdx.x + stride0 < 128)
-            partial0[threadIdx.x] += partial0[threadIdx.x + stride0];
+    for (int j = 0; j < floordiv(B_dim1, 8); ++j) {
         __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        s[0] = partial0[0];
-    const int offset1 = i;
-    // one loop for wp.tile_store(partials, s, offset=i); wp.tile_atomic_add(result, s)
-    for (int e2 = threadIdx.x; e2 < 1; e2 += TILE_THREADS) {
-        const int idx1 = offset1 + e2;
-        if (idx1 < partials_dim0)
-            partials[idx1] = s[e2];
-        const int idx2 = e2;
-        if (idx2 < result_dim0)
-            atomicAdd(&result[idx2], s[e2]);
+        // acc = the tile computed by
+        //   acc = wp.tile_zeros(shape=(32, 8), dtype=wp.float32)
+        for (int e0 = threadIdx.x; e0 < 256; e0 += TILE_THREADS) {
+            acc[e0] = 0.0f;
+        }
+        for (int k = 0; k < floordiv(A_dim1, 8); ++k) {
+            const int offset0 = i * 32;
+            const int offset1 = k * 8;
+            __syncthreads();
+            // a = 32x8 tile of A (outside the array: 0)
+            for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {
+                const int row0 = offset0 + e1 / 8;
+                const int col0 = offset1 + e1 % 8;
+                a[e1] = (row0 < A_dim0 && col0 < A_dim1) ? A[row0 * A_dim1 + col0] : 0.0f;
+            }
+            const int offset2 = k * 8;
+            const int offset3 = j * 8;
+            // b = 8x8 tile of B (outside the array: 0)
+            for (int e2 = threadIdx.x; e2 < 64; e2 += TILE_THREADS) {
+                const int row1 = offset2 + e2 / 8;
+                const int col1 = offset3 + e2 % 8;
+                b[e2] = (row1 < B_dim0 && col1 < B_dim1) ? B[row1 * B_dim1 + col1] : 0.0f;
+            }
+            __syncthreads();
+            // acc += a (32x8) @ b (8x8)
+            for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
+                const int row2 = e3 / 8;
+                const int col2 = e3 % 8;
+                float dot0 = 0.0f;
+                for (int k0 = 0; k0 < 8; ++k0)
+                    dot0 += a[row2 * 8 + k0] * b[k0 * 8 + col2];
+                acc[e3] += dot0;
+            }
+        }
+        const int offset4 = i * 32;
+        const int offset5 = j * 8;
+        __syncthreads();
+        for (int e4 = threadIdx.x; e4 < 256; e4 += TILE_THREADS) {
+            const int row3 = offset4 + e4 / 8;
+            const int col3 = offset5 + e4 % 8;
+            if (row3 < hidden_dim0 && col3 < hidden_dim1)
+                hidden[row3 * hidden_dim1 + col3] = acc[e4];
+        }
     }
 }
 
@@ -172,7 +194,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 131072;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16384;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -206,37 +228,37 @@ int main(int argc, char** argv)
     const uint32_t seed = 1124438330U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 9;
+    const int n = bench ? bench_outer : 6;
 
     // Inputs (host)
-    std::vector<float> h_values((size_t)n * 128);  // input, shape [1152] of float32
-    fill_float(h_values.data(), h_values.size(), seed, 0, -64, 129U, 0.015625f);
-    std::vector<float> h_partials((size_t)n * 1);  // output, shape [9] of float32
-    std::vector<float> h_result(1);  // output, shape [1] of float32
+    std::vector<float> h_A((size_t)n * 512);  // input, shape [192, 16] of float32
+    fill_float(h_A.data(), h_A.size(), seed, 0, -64, 129U, 0.015625f);
+    std::vector<float> h_B(384);  // input, shape [16, 24] of float32
+    fill_float(h_B.data(), h_B.size(), seed, 1, -64, 129U, 0.015625f);
+    std::vector<float> h_hidden((size_t)n * 768);  // output, shape [192, 24] of float32
 
     // Device buffers
-    float* d_values = nullptr;
-    const size_t bytes_values = h_values.size() * sizeof(h_values[0]);
-    CUDA_CHECK(cudaMalloc(&d_values, bytes_values));
-    CUDA_CHECK(cudaMemcpy(d_values, h_values.data(), bytes_values, cudaMemcpyHostToDevice));
-    float* d_partials = nullptr;
-    const size_t bytes_partials = h_partials.size() * sizeof(h_partials[0]);
-    CUDA_CHECK(cudaMalloc(&d_partials, bytes_partials));
-    CUDA_CHECK(cudaMemcpy(d_partials, h_partials.data(), bytes_partials, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_A = nullptr;
+    const size_t bytes_A = h_A.size() * sizeof(h_A[0]);
+    CUDA_CHECK(cudaMalloc(&d_A, bytes_A));
+    CUDA_CHECK(cudaMemcpy(d_A, h_A.data(), bytes_A, cudaMemcpyHostToDevice));
+    float* d_B = nullptr;
+    const size_t bytes_B = h_B.size() * sizeof(h_B[0]);
+    CUDA_CHECK(cudaMalloc(&d_B, bytes_B));
+    CUDA_CHECK(cudaMemcpy(d_B, h_B.data(), bytes_B, cudaMemcpyHostToDevice));
+    float* d_hidden = nullptr;
+    const size_t bytes_hidden = h_hidden.size() * sizeof(h_hidden[0]);
+    CUDA_CHECK(cudaMalloc(&d_hidden, bytes_hidden));
+    CUDA_CHECK(cudaMemcpy(d_hidden, h_hidden.data(), bytes_hidden, cudaMemcpyHostToDevice));
 
     const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_10df0b17d1<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_result, 1, n);
+    tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_partials.data(), d_partials, bytes_partials, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_hidden.data(), d_hidden, bytes_hidden, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -244,8 +266,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_partials.data(), 1, bytes_partials, dump) == bytes_partials;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_hidden.data(), 1, bytes_hidden, dump) == bytes_hidden;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -261,7 +282,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_10df0b17d1<<<grid, block, 0, stream>>>(d_values, 128 * n, d_partials, n, d_result, 1, n);
+            tile_10df0b17d1<<<grid, block, 0, stream>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -288,8 +309,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_values;
-        const size_t bytes_written = bytes_partials + bytes_result;
+        const size_t bytes_read = bytes_A + bytes_B;
+        const size_t bytes_written = bytes_hidden;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -308,23 +329,21 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_values));
-        CUDA_CHECK(cudaFree(d_partials));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_A));
+        CUDA_CHECK(cudaFree(d_B));
+        CUDA_CHECK(cudaFree(d_hidden));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 40) {
-        fprintf(stderr, "%s: expected 40 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 18432) {
+        fprintf(stderr, "%s: expected 18432 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("partials", h_partials.data(), reinterpret_cast<const float*>(expected.data() + 0), 9,
-                       0.0128f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 36), 1,
-                       0.2048f, 0.0001f, stats);
+    ok &= check_values("hidden", h_hidden.data(), reinterpret_cast<const float*>(expected.data() + 0), 4608,
+                       0.0016f, 0.0001f, stats);
     printf("%s tile_10df0b17d1: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -335,13 +354,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_10df0b17d1<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_result, 1, n);
+        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_10df0b17d1<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_result, 1, n);
+        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -360,8 +379,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_values));
-    CUDA_CHECK(cudaFree(d_partials));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_A));
+    CUDA_CHECK(cudaFree(d_B));
+    CUDA_CHECK(cudaFree(d_hidden));
     return ok ? 0 : 1;
 }

@@ -1,22 +1,17 @@
 import warp as wp
 
 
-TILE = 128
-
-
-@wp.func
-def relu(x: float) -> float:
-    return wp.max(x, 0.0)
-
-
 @wp.kernel
 def tile_10df0b17d1(
-    values: wp.array(dtype=float),
-    partials: wp.array(dtype=float),
-    result: wp.array(dtype=float),
+    A: wp.array2d(dtype=wp.float32),
+    B: wp.array2d(dtype=wp.float32),
+    hidden: wp.array2d(dtype=wp.float32),
 ):
     i = wp.tid()
-    a = wp.tile_load(values, shape=TILE, offset=i * TILE)
-    s = wp.tile_sum(wp.tile_map(relu, a))
-    wp.tile_store(partials, s, offset=i)
-    wp.tile_atomic_add(result, s)
+    for j in range(B.shape[1] // 8):
+        acc = wp.tile_zeros(shape=(32, 8), dtype=wp.float32)
+        for k in range(A.shape[1] // 8):
+            a = wp.tile_load(A, shape=(32, 8), offset=(i * 32, k * 8))
+            b = wp.tile_load(B, shape=(8, 8), offset=(k * 8, j * 8))
+            wp.tile_matmul(a, b, acc)
+        wp.tile_store(hidden, acc, offset=(i * 32, j * 8))

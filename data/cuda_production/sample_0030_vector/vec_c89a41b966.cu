@@ -11,43 +11,43 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+__device__ __forceinline__ float dot(float2 a, float2 b)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    return a.x * b.x + a.y * b.y;
 }
 
-__device__ __forceinline__ float length(float3 a)
+__device__ __forceinline__ float length(float2 a)
 {
     return sqrtf(dot(a, a));
 }
 
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+__device__ __forceinline__ float2 operator+(float2 a, float2 b)
 {
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+    return make_float2(a.x + b.x, a.y + b.y);
 }
 
-__device__ __forceinline__ float3 operator*(float3 a, float s)
+__device__ __forceinline__ float2 operator*(float2 a, float s)
 {
-    return make_float3(a.x * s, a.y * s, a.z * s);
+    return make_float2(a.x * s, a.y * s);
 }
 
-__device__ __forceinline__ float3 operator*(float s, float3 a)
+__device__ __forceinline__ float2 operator*(float s, float2 a)
 {
-    return make_float3(s * a.x, s * a.y, s * a.z);
+    return make_float2(s * a.x, s * a.y);
 }
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+__device__ __forceinline__ float2 operator-(float2 a, float2 b)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+    return make_float2(a.x - b.x, a.y - b.y);
 }
 
 constexpr float RADIUS = 0.25f;
 
 __global__ void vec_c89a41b966(
-    const float3* __restrict__ points,
-    int points_dim1,
-    float3 p0,
-    float3 seg_b,
+    const float2* __restrict__ x,
+    int x_dim1,
+    float2 p0,
+    float2 seg_b,
     float stiffness,
     float* penalty,
     int penalty_dim1,
@@ -61,10 +61,10 @@ __global__ void vec_c89a41b966(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float3 points_v = points[i * points_dim1 + j];
-    float3 ab = seg_b - p0;
-    float t = fminf(fmaxf(dot(points_v - p0, ab) / dot(ab, ab), 0.0f), 1.0f);
-    float d = length(points_v - (p0 + t * ab)) - RADIUS;
+    float2 x_v = x[i * x_dim1 + j];
+    float2 ab = seg_b - p0;
+    float t = fminf(fmaxf(dot(x_v - p0, ab) / dot(ab, ab), 0.0f), 1.0f);
+    float d = length(x_v - (p0 + t * ab)) - RADIUS;
     penalty[i * penalty_dim1 + j] = stiffness * fmaxf(-d, 0.0f);
     dist[i * dist_dim1 + j] = d;
 }
@@ -170,7 +170,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 262144;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 524288;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -208,19 +208,19 @@ int main(int argc, char** argv)
     const int dim1 = 16;
 
     // Inputs (host)
-    std::vector<float> h_points((size_t)dim0 * 48);  // input, shape [16, 16] of vec3
-    fill_float(h_points.data(), h_points.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const float3 p0 = make_float3(-0.75f, 1.0f, -0.75f);
-    const float3 seg_b = make_float3(1.0f, -0.75f, -0.5f);
+    std::vector<float> h_x((size_t)dim0 * 32);  // input, shape [16, 16] of vec2
+    fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const float2 p0 = make_float2(-0.75f, 1.0f);
+    const float2 seg_b = make_float2(-0.75f, -0.5f);
     const float stiffness = 100.0f;
     std::vector<float> h_penalty((size_t)dim0 * 16);  // output, shape [16, 16] of float32
     std::vector<float> h_dist((size_t)dim0 * 16);  // output, shape [16, 16] of float32
 
     // Device buffers
-    float3* d_points = nullptr;
-    const size_t bytes_points = h_points.size() * sizeof(h_points[0]);
-    CUDA_CHECK(cudaMalloc(&d_points, bytes_points));
-    CUDA_CHECK(cudaMemcpy(d_points, h_points.data(), bytes_points, cudaMemcpyHostToDevice));
+    float2* d_x = nullptr;
+    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
     float* d_penalty = nullptr;
     const size_t bytes_penalty = h_penalty.size() * sizeof(h_penalty[0]);
     CUDA_CHECK(cudaMalloc(&d_penalty, bytes_penalty));
@@ -234,7 +234,7 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+    vec_c89a41b966<<<grid, block>>>(d_x, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_penalty.data(), d_penalty, bytes_penalty, cudaMemcpyDeviceToHost));
@@ -263,7 +263,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_c89a41b966<<<grid, block, 0, stream>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+            vec_c89a41b966<<<grid, block, 0, stream>>>(d_x, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -290,7 +290,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_points;
+        const size_t bytes_read = bytes_x;
         const size_t bytes_written = bytes_penalty + bytes_dist;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -310,7 +310,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_points));
+        CUDA_CHECK(cudaFree(d_x));
         CUDA_CHECK(cudaFree(d_penalty));
         CUDA_CHECK(cudaFree(d_dist));
         return 0;
@@ -324,9 +324,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("penalty", h_penalty.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.060621778264910706f, 0.0001f, stats);
+                       0.04949747468305833f, 0.0001f, stats);
     ok &= check_values("dist", h_dist.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.000606217782649107f, 0.0001f, stats);
+                       0.0004949747468305833f, 0.0001f, stats);
     printf("%s vec_c89a41b966: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -337,13 +337,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+        vec_c89a41b966<<<grid, block>>>(d_x, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_c89a41b966<<<grid, block>>>(d_points, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
+        vec_c89a41b966<<<grid, block>>>(d_x, 16, p0, seg_b, stiffness, d_penalty, 16, d_dist, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -362,7 +362,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_points));
+    CUDA_CHECK(cudaFree(d_x));
     CUDA_CHECK(cudaFree(d_penalty));
     CUDA_CHECK(cudaFree(d_dist));
     return ok ? 0 : 1;

@@ -2,16 +2,31 @@ import warp as wp
 
 
 @wp.func
-def soft_clip(x: float, limit: float) -> float:
-    return limit * wp.tanh(x / limit)
+def pseudo_huber(r: float, delta: float) -> float:
+    t = r / delta
+    return delta * delta * (wp.sqrt(1.0 + t * t) - 1.0)
 
 @wp.kernel
-def comb_31924bd3f2(n: int, vel: wp.array[wp.vec3], max_value: wp.array[float], dst: wp.array[float]):
+def comb_31924bd3f2(vals: wp.array[float], n: int, reference: wp.array[float], delta: float, group: wp.array[int], per_group: wp.array[float], result: wp.array[float]):
     tid = wp.tid()
     if tid >= n:
         return
-    vel_v = vel[tid]
-    s = wp.length(vel_v)
-    clipped = soft_clip(s, 0.5)
-    wp.atomic_max(max_value, 0, clipped)
-    dst[tid] = clipped
+    vals_v = vals[tid]
+    reference_v = reference[tid]
+    group_v = group[tid]
+    v = wp.abs(vals_v)
+    lo = float(0.0)
+    hi = float(2.0)
+    it = int(0)
+    while it < 6:
+        mid = 0.5 * (lo + hi)
+        if mid * mid > v:
+            hi = mid
+        else:
+            lo = mid
+        it += 1
+    s = 0.5 * (lo + hi)
+    r = s - reference_v
+    loss = pseudo_huber(r, delta)
+    wp.atomic_add(per_group, group_v, loss)
+    result[tid] = loss

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 256; early return; neighbour stencil (clamped); gain and bias parameters; sub-stepped relaxation (trip count from argument); 6 scalar parameters)
+// Scalar-parameter kernel (1-D launch 256; early return; inactive elements skipped (a mask per element); neighbour stencil (clamped); gain and bias parameters; sub-stepped relaxation (trip count from argument); 5 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_0bc2fba399` (see scal_0bc2fba399.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -13,7 +13,7 @@
 
 __global__ void scal_0bc2fba399(
     const float* __restrict__ q,
-    int num,
+    const int* __restrict__ is_active,
     float gain,
     float bias,
     float* dst,
@@ -27,7 +27,7 @@ __global__ void scal_0bc2fba399(
     if (tid >= n)
         return;
 
-    if (tid >= num) {
+    if (is_active[tid] == 0) {
         return;
     }
     float q_left = q[max(tid - 1, 0)];
@@ -77,6 +77,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -181,7 +187,8 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_q((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const int num = 237;
+    std::vector<int> h_is_active((size_t)n * 1);  // input, shape [256] of int32
+    fill_int(h_is_active.data(), h_is_active.size(), seed, 1, 0, 2U);
     const float gain = -0.4375f;
     const float bias = 1.875f;
     std::vector<float> h_dst((size_t)n * 1);  // output, shape [256] of float32
@@ -195,6 +202,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
+    int* d_is_active = nullptr;
+    const size_t bytes_is_active = h_is_active.size() * sizeof(h_is_active[0]);
+    CUDA_CHECK(cudaMalloc(&d_is_active, bytes_is_active));
+    CUDA_CHECK(cudaMemcpy(d_is_active, h_is_active.data(), bytes_is_active, cudaMemcpyHostToDevice));
     float* d_dst = nullptr;
     const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
     CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
@@ -208,7 +219,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_0bc2fba399<<<grid, block>>>(d_q, num, gain, bias, d_dst, substeps, h, rate, d_output, n);
+    scal_0bc2fba399<<<grid, block>>>(d_q, d_is_active, gain, bias, d_dst, substeps, h, rate, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
@@ -237,7 +248,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_q, num, gain, bias, d_dst, substeps, h, rate, d_output, n);
+            scal_0bc2fba399<<<grid, block, 0, stream>>>(d_q, d_is_active, gain, bias, d_dst, substeps, h, rate, d_output, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -264,7 +275,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q;
+        const size_t bytes_read = bytes_q + bytes_is_active;
         const size_t bytes_written = bytes_dst + bytes_output;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -285,6 +296,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
+        CUDA_CHECK(cudaFree(d_is_active));
         CUDA_CHECK(cudaFree(d_dst));
         CUDA_CHECK(cudaFree(d_output));
         return 0;
@@ -311,13 +323,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_0bc2fba399<<<grid, block>>>(d_q, num, gain, bias, d_dst, substeps, h, rate, d_output, n);
+        scal_0bc2fba399<<<grid, block>>>(d_q, d_is_active, gain, bias, d_dst, substeps, h, rate, d_output, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_0bc2fba399<<<grid, block>>>(d_q, num, gain, bias, d_dst, substeps, h, rate, d_output, n);
+        scal_0bc2fba399<<<grid, block>>>(d_q, d_is_active, gain, bias, d_dst, substeps, h, rate, d_output, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -337,6 +349,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
+    CUDA_CHECK(cudaFree(d_is_active));
     CUDA_CHECK(cudaFree(d_dst));
     CUDA_CHECK(cudaFree(d_output));
     return ok ? 0 : 1;

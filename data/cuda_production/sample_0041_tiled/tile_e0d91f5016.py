@@ -1,18 +1,20 @@
 import warp as wp
 
 
-BLOCK_ITEMS = 32
-
-
 @wp.func
-def sigmoid(x: float) -> float:
-    e = wp.exp(-x)
-    return 1.0 / (1.0 + e)
+def gaussian(x: float) -> float:
+    r2 = x * x
+    return wp.exp(-2.75 * r2)
 
 
 @wp.kernel
-def tile_e0d91f5016(x: wp.array(dtype=float), accum: wp.array(dtype=float)):
+def tile_e0d91f5016(
+    samples: wp.array[float],
+    block_sums: wp.array[float],
+    accum: wp.array[float],
+):
     i = wp.tid()
-    a = wp.tile_load(x, shape=BLOCK_ITEMS, offset=i * BLOCK_ITEMS)
-    s = wp.tile_sum(wp.tile_map(sigmoid, a))
+    a = wp.tile_load(samples, shape=128, offset=i * 128)
+    s = wp.tile_sum(wp.tile_map(gaussian, a))
+    wp.tile_store(block_sums, s, offset=i)
     wp.tile_atomic_add(accum, s)

@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 128; active set through an index array; Green strain; St. Venant-Kirchhoff energy density (wp.ddot))
+// Matrix kernel (1-D launch 128; active set through an index array; Green strain; @wp.func helper (stvk energy); St. Venant-Kirchhoff energy density (wp.ddot); single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `mat_685ee9d561` (see mat_685ee9d561.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -97,9 +97,18 @@ __device__ __forceinline__ mat33 transpose(const mat33& a)
     return r;
 }
 
+__device__ float stvk_energy(mat33 grad_u, float mu, float lam)
+{
+    mat33 F = mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}} + grad_u;
+    mat33 C = transpose(F) * F;
+    mat33 E = 0.5f * (C - mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}});
+    float tr_e = trace(E);
+    return mu * ddot(E, E) + 0.5f * lam * tr_e * tr_e;
+}
+
 __global__ void mat_685ee9d561(
     const int* __restrict__ ids,
-    const mat33* __restrict__ grad_u,
+    const mat33* __restrict__ H,
     float mu,
     float lam,
     float* energy,
@@ -110,12 +119,7 @@ __global__ void mat_685ee9d561(
         return;
 
     int i = ids[tid];
-    mat33 grad_u_i = grad_u[i];
-    mat33 F = mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}} + grad_u_i;
-    mat33 C = transpose(F) * F;
-    mat33 E = 0.5f * (C - mat33{{{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}}});
-    float tr_e = trace(E);
-    energy[i] = mu * ddot(E, E) + 0.5f * lam * tr_e * tr_e;
+    energy[i] = stvk_energy(H[i], mu, lam);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,8 +268,8 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<int> h_ids((size_t)n * 1);  // index, shape [128] of int32
     fill_int(h_ids.data(), h_ids.size(), seed, 0, 0, 192U);
-    std::vector<float> h_grad_u(1728);  // input, shape [192] of mat33
-    fill_float(h_grad_u.data(), h_grad_u.size(), seed, 1, -256, 513U, 0.0009765625f);
+    std::vector<float> h_H(1728);  // input, shape [192] of mat33
+    fill_float(h_H.data(), h_H.size(), seed, 1, -256, 513U, 0.0009765625f);
     const float mu = 1.0f;
     const float lam = 4.0f;
     std::vector<float> h_energy(192);  // output, shape [192] of float32
@@ -275,10 +279,10 @@ int main(int argc, char** argv)
     const size_t bytes_ids = h_ids.size() * sizeof(h_ids[0]);
     CUDA_CHECK(cudaMalloc(&d_ids, bytes_ids));
     CUDA_CHECK(cudaMemcpy(d_ids, h_ids.data(), bytes_ids, cudaMemcpyHostToDevice));
-    mat33* d_grad_u = nullptr;
-    const size_t bytes_grad_u = h_grad_u.size() * sizeof(h_grad_u[0]);
-    CUDA_CHECK(cudaMalloc(&d_grad_u, bytes_grad_u));
-    CUDA_CHECK(cudaMemcpy(d_grad_u, h_grad_u.data(), bytes_grad_u, cudaMemcpyHostToDevice));
+    mat33* d_H = nullptr;
+    const size_t bytes_H = h_H.size() * sizeof(h_H[0]);
+    CUDA_CHECK(cudaMalloc(&d_H, bytes_H));
+    CUDA_CHECK(cudaMemcpy(d_H, h_H.data(), bytes_H, cudaMemcpyHostToDevice));
     float* d_energy = nullptr;
     const size_t bytes_energy = h_energy.size() * sizeof(h_energy[0]);
     CUDA_CHECK(cudaMalloc(&d_energy, bytes_energy));
@@ -288,7 +292,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_685ee9d561<<<grid, block>>>(d_ids, d_grad_u, mu, lam, d_energy, n);
+    mat_685ee9d561<<<grid, block>>>(d_ids, d_H, mu, lam, d_energy, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_energy.data(), d_energy, bytes_energy, cudaMemcpyDeviceToHost));
@@ -315,7 +319,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_685ee9d561<<<grid, block, 0, stream>>>(d_ids, d_grad_u, mu, lam, d_energy, n);
+            mat_685ee9d561<<<grid, block, 0, stream>>>(d_ids, d_H, mu, lam, d_energy, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -342,7 +346,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_ids + bytes_grad_u;
+        const size_t bytes_read = bytes_ids + bytes_H;
         const size_t bytes_written = bytes_energy;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -363,7 +367,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_ids));
-        CUDA_CHECK(cudaFree(d_grad_u));
+        CUDA_CHECK(cudaFree(d_H));
         CUDA_CHECK(cudaFree(d_energy));
         return 0;
     }
@@ -387,13 +391,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_685ee9d561<<<grid, block>>>(d_ids, d_grad_u, mu, lam, d_energy, n);
+        mat_685ee9d561<<<grid, block>>>(d_ids, d_H, mu, lam, d_energy, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_685ee9d561<<<grid, block>>>(d_ids, d_grad_u, mu, lam, d_energy, n);
+        mat_685ee9d561<<<grid, block>>>(d_ids, d_H, mu, lam, d_energy, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -413,7 +417,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_ids));
-    CUDA_CHECK(cudaFree(d_grad_u));
+    CUDA_CHECK(cudaFree(d_H));
     CUDA_CHECK(cudaFree(d_energy));
     return ok ? 0 : 1;
 }

@@ -2,20 +2,30 @@ import warp as wp
 
 
 @wp.func
-def cauchy(r: float, c: float) -> float:
-    t = r / c
-    return 0.5 * c * c * wp.log(1.0 + t * t)
+def log_cosh(r: float) -> float:
+    return wp.log(wp.cosh(r))
 
 @wp.kernel
-def comb_08049a701e(y: wp.array[float], n: int, label: wp.array[float], c: float, res: wp.array[float]):
+def comb_08049a701e(inp: wp.array(dtype=float), n: int, y_true: wp.array(dtype=float), batch_id: wp.array(dtype=int), per_group: wp.array(dtype=float), result: wp.array(dtype=float)):
     tid = wp.tid()
     if tid >= n:
         return
-    y_v = y[tid]
-    label_v = label[tid]
-    ecc_anom = y_v
-    for it in range(8):
-        ecc_anom = y_v + 0.5 * wp.sin(ecc_anom)
-    r = ecc_anom - label_v
-    loss = cauchy(r, c)
-    res[tid] = loss
+    inp_v = inp[tid]
+    y_true_v = y_true[tid]
+    batch_id_v = batch_id[tid]
+    v = wp.abs(inp_v)
+    lo = float(0.0)
+    hi = float(2.0)
+    it = int(0)
+    while it < 6:
+        mid = 0.5 * (lo + hi)
+        if mid * mid > v:
+            hi = mid
+        else:
+            lo = mid
+        it += 1
+    s = 0.5 * (lo + hi)
+    r = s - y_true_v
+    loss = log_cosh(r)
+    wp.atomic_add(per_group, batch_id_v, loss)
+    result[tid] = loss

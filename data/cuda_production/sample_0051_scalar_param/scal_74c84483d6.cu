@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 1024; wp.constant; frequency and phase parameters; Heron's square root (trip count from argument); 3 scalar parameters)
+// Scalar-parameter kernel (1-D launch 1024; wp.constant; frequency and phase parameters; Heron's square root (trip count from argument); 3 scalar parameters; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `scal_74c84483d6` (see scal_74c84483d6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -23,8 +23,7 @@ __global__ void scal_74c84483d6(
     if (tid >= n)
         return;
 
-    float src_v = src[tid];
-    float wave = sinf(freq * src_v + phase);
+    float wave = sinf(freq * src[tid] + phase);
     float a = 1.0f + wave * wave;
     float root = a;
     for (int s = 0; s < iterations; ++s) {

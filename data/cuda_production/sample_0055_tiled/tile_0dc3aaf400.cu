@@ -1,4 +1,4 @@
-// Column sums of row panels (wp.launch_tiled over 12 blocks of 32 threads; column sums by tile_matmul with ones)
+// Batched small-matrix transposes (wp.launch_tiled over 14 blocks of 64 threads; normal matrix A^T A; tile_map(sigmoid); tile_transpose)
 // Standalone CUDA translation of the Warp kernel `tile_0dc3aaf400` (see tile_0dc3aaf400.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,74 +11,58 @@
 #include <cstring>
 #include <vector>
 
-constexpr int ROWS = 8;
+__device__ float sigmoid(float x)
+{
+    float e = expf(-x);
+    return 1.0f / (1.0f + e);
+}
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
-constexpr int TILE_THREADS = 32;
+constexpr int TILE_THREADS = 64;
 
-// Uses tiles: launched with blocks of 32 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_0dc3aaf400(
-    const float* __restrict__ x,
-    int x_dim0,
-    int x_dim1,
-    float* column_totals,
-    int column_totals_dim0,
-    int column_totals_dim1,
-    float* block_totals,
-    int block_totals_dim0,
+    const float* __restrict__ mats,
+    int mats_dim0,
+    int mats_dim1,
+    float* result,
+    int result_dim0,
+    int result_dim1,
     int n)
 {
-    // wp.launch_tiled: block b of 32 threads runs launch index b; its threads share the tiles
+    // wp.launch_tiled: block b of 64 threads runs launch index b; its threads share the tiles
     const int i = blockIdx.x;
 
-    __shared__ float t[256];  // tile float32, shape 8x32
-    __shared__ float col[32];  // tile float32, shape 1x32
-    __shared__ float partial0[32];  // tile float32, shape 32
-    __shared__ float total0[1];  // tile float32, shape 1
+    __shared__ float a[256];  // tile float32, shape 16x16
+    __shared__ float r[256];  // tile float32, shape 16x16
 
-    const int offset0 = i * ROWS;
-    // t = 8x32 tile of x (outside the array: 0)
+    const int offset0 = i * 16;
+    // a = 16x16 tile of mats (outside the array: 0)
     for (int e0 = threadIdx.x; e0 < 256; e0 += TILE_THREADS) {
-        const int row0 = offset0 + e0 / 32;
-        const int col0 = e0 % 32;
-        t[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
+        const int row0 = offset0 + e0 / 16;
+        const int col0 = e0 % 16;
+        a[e0] = (row0 < mats_dim0 && col0 < mats_dim1) ? mats[row0 * mats_dim1 + col0] : 0.0f;
     }
     __syncthreads();
-    // col = ones (1x8) @ t (8x32)
-    for (int e1 = threadIdx.x; e1 < 32; e1 += TILE_THREADS) {
-        const int row1 = e1 / 32;
-        const int col1 = e1 % 32;
+    // r = wp.tile_transpose(a) (16x16) @ a (16x16)
+    for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {
+        const int row1 = e1 / 16;
+        const int col1 = e1 % 16;
         float dot0 = 0.0f;
-        for (int k0 = 0; k0 < 8; ++k0)
-            dot0 += 1.0f * t[k0 * 32 + col1];
-        col[e1] = dot0;
+        for (int k0 = 0; k0 < 16; ++k0)
+            dot0 += a[k0 * 16 + row1] * a[k0 * 16 + col1];
+        r[e1] = dot0;
     }
-    for (int e2 = threadIdx.x; e2 < 32; e2 += TILE_THREADS) {
-        const int row2 = e2 / 32;
-        const int col2 = e2 % 32;
-        if (row2 < column_totals_dim0 && col2 < column_totals_dim1)
-            atomicAdd(&column_totals[row2 * column_totals_dim1 + col2], col[e2]);
-    }
-    // total0 = sum of col: a strided partial sum per thread, then a tree over the block
-    float sum0 = 0.0f;
-    for (int e3 = threadIdx.x; e3 < 32; e3 += TILE_THREADS)
-        sum0 += col[e3];
-    partial0[threadIdx.x] = sum0;
-    __syncthreads();
-    for (int stride0 = 1; stride0 < 32; stride0 *= 2) {
-        if (threadIdx.x % (2 * stride0) == 0 && threadIdx.x + stride0 < 32)
-            partial0[threadIdx.x] += partial0[threadIdx.x + stride0];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        total0[0] = partial0[0];
-    const int offset1 = i;
-    for (int e4 = threadIdx.x; e4 < 1; e4 += TILE_THREADS) {
-        const int idx0 = offset1 + e4;
-        if (idx0 < block_totals_dim0)
-            block_totals[idx0] = total0[e4];
+    const int offset1 = i * 16;
+    // wp.tile_store(result, z, offset=(i * 16, 0)): computes inline
+    //   z = wp.tile_map(sigmoid, r)
+    for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
+        const int row2 = offset1 + e2 / 16;
+        const int col2 = e2 % 16;
+        if (row2 < result_dim0 && col2 < result_dim1)
+            result[row2 * result_dim1 + col2] = sigmoid(r[e2]);
     }
 }
 
@@ -217,37 +201,31 @@ int main(int argc, char** argv)
     const uint32_t seed = 1845116887U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 12;
+    const int n = bench ? bench_outer : 14;
 
     // Inputs (host)
-    std::vector<float> h_x((size_t)n * 256);  // input, shape [96, 32] of float32
-    fill_float(h_x.data(), h_x.size(), seed, 0, -64, 129U, 0.015625f);
-    std::vector<float> h_column_totals(32);  // output, shape [1, 32] of float32
-    std::vector<float> h_block_totals((size_t)n * 1);  // output, shape [12] of float32
+    std::vector<float> h_mats((size_t)n * 256);  // input, shape [224, 16] of float32
+    fill_float(h_mats.data(), h_mats.size(), seed, 0, -64, 129U, 0.015625f);
+    std::vector<float> h_result((size_t)n * 256);  // output, shape [224, 16] of float32
 
     // Device buffers
-    float* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_column_totals = nullptr;
-    const size_t bytes_column_totals = h_column_totals.size() * sizeof(h_column_totals[0]);
-    CUDA_CHECK(cudaMalloc(&d_column_totals, bytes_column_totals));
-    CUDA_CHECK(cudaMemcpy(d_column_totals, h_column_totals.data(), bytes_column_totals, cudaMemcpyHostToDevice));
-    float* d_block_totals = nullptr;
-    const size_t bytes_block_totals = h_block_totals.size() * sizeof(h_block_totals[0]);
-    CUDA_CHECK(cudaMalloc(&d_block_totals, bytes_block_totals));
-    CUDA_CHECK(cudaMemcpy(d_block_totals, h_block_totals.data(), bytes_block_totals, cudaMemcpyHostToDevice));
+    float* d_mats = nullptr;
+    const size_t bytes_mats = h_mats.size() * sizeof(h_mats[0]);
+    CUDA_CHECK(cudaMalloc(&d_mats, bytes_mats));
+    CUDA_CHECK(cudaMemcpy(d_mats, h_mats.data(), bytes_mats, cudaMemcpyHostToDevice));
+    float* d_result = nullptr;
+    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
+    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
+    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
 
     const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_0dc3aaf400<<<grid, block>>>(d_x, 8 * n, 32, d_column_totals, 1, 32, d_block_totals, n, n);
+    tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_column_totals.data(), d_column_totals, bytes_column_totals, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_block_totals.data(), d_block_totals, bytes_block_totals, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -255,8 +233,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_column_totals.data(), 1, bytes_column_totals, dump) == bytes_column_totals;
-            dump_ok = dump_ok && fwrite(h_block_totals.data(), 1, bytes_block_totals, dump) == bytes_block_totals;
+            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -272,7 +249,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_0dc3aaf400<<<grid, block, 0, stream>>>(d_x, 8 * n, 32, d_column_totals, 1, 32, d_block_totals, n, n);
+            tile_0dc3aaf400<<<grid, block, 0, stream>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -299,8 +276,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x;
-        const size_t bytes_written = bytes_column_totals + bytes_block_totals;
+        const size_t bytes_read = bytes_mats;
+        const size_t bytes_written = bytes_result;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -319,23 +296,20 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_column_totals));
-        CUDA_CHECK(cudaFree(d_block_totals));
+        CUDA_CHECK(cudaFree(d_mats));
+        CUDA_CHECK(cudaFree(d_result));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 176) {
-        fprintf(stderr, "%s: expected 176 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 14336) {
+        fprintf(stderr, "%s: expected 14336 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("column_totals", h_column_totals.data(), reinterpret_cast<const float*>(expected.data() + 0), 32,
-                       0.0128f, 0.0001f, stats);
-    ok &= check_values("block_totals", h_block_totals.data(), reinterpret_cast<const float*>(expected.data() + 128), 12,
-                       0.0256f, 0.0001f, stats);
+    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 3584,
+                       0.0001f, 0.0001f, stats);
     printf("%s tile_0dc3aaf400: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -346,13 +320,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_0dc3aaf400<<<grid, block>>>(d_x, 8 * n, 32, d_column_totals, 1, 32, d_block_totals, n, n);
+        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_0dc3aaf400<<<grid, block>>>(d_x, 8 * n, 32, d_column_totals, 1, 32, d_block_totals, n, n);
+        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -371,8 +345,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_column_totals));
-    CUDA_CHECK(cudaFree(d_block_totals));
+    CUDA_CHECK(cudaFree(d_mats));
+    CUDA_CHECK(cudaFree(d_result));
     return ok ? 0 : 1;
 }

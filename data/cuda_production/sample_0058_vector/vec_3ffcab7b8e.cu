@@ -1,4 +1,4 @@
-// Vector kernel (2-D launch 32x32; 2-D grid of elements; blended in place (in-out canvas); straight alpha premultiplied; alpha compositing (over); luminance)
+// Vector kernel (2-D launch 32x32; 2-D grid of elements; screen blend; luminance; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `vec_3ffcab7b8e` (see vec_3ffcab7b8e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,32 +11,29 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float4 cw_mul(float4 a, float4 b)
+{
+    return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w);
+}
+
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float4 operator+(float4 a, float4 b)
+__device__ __forceinline__ float4 operator-(float4 a, float4 b)
 {
-    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
-}
-
-__device__ __forceinline__ float4 operator*(float4 a, float s)
-{
-    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
-}
-
-__device__ __forceinline__ float4 operator*(float s, float4 a)
-{
-    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+    return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 
 __global__ void vec_3ffcab7b8e(
-    const float4* __restrict__ layer,
-    int layer_dim1,
-    float4* accum,
-    int accum_dim1,
-    float3 rec709,
+    const float4* __restrict__ fg,
+    int fg_dim1,
+    const float4* __restrict__ dst_rgba,
+    int dst_rgba_dim1,
+    float4* rgba_out,
+    int rgba_out_dim1,
+    float3 luma_weights,
     float* luminance,
     int luminance_dim1,
     int dim0,
@@ -47,12 +44,10 @@ __global__ void vec_3ffcab7b8e(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float4 layer_v = layer[i * layer_dim1 + j];
-    float4 accum_v = accum[i * accum_dim1 + j];
-    float4 pre = make_float4(layer_v.x * layer_v.w, layer_v.y * layer_v.w, layer_v.z * layer_v.w, layer_v.w);
-    float4 rgba = pre + accum_v * (1.0f - pre.w);
-    accum[i * accum_dim1 + j] = rgba;
-    luminance[i * luminance_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), rec709);
+    float4 one = make_float4(1.0f, 1.0f, 1.0f, 1.0f);
+    float4 rgba = one - cw_mul(one - fg[i * fg_dim1 + j], one - dst_rgba[i * dst_rgba_dim1 + j]);
+    rgba_out[i * rgba_out_dim1 + j] = rgba;
+    luminance[i * luminance_dim1 + j] = dot(make_float3(rgba.x, rgba.y, rgba.z), luma_weights);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,22 +189,27 @@ int main(int argc, char** argv)
     const int dim1 = 32;
 
     // Inputs (host)
-    std::vector<float> h_layer((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
-    fill_float(h_layer.data(), h_layer.size(), seed, 0, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_accum((size_t)dim0 * 128);  // inout, shape [32, 32] of vec4
-    fill_float(h_accum.data(), h_accum.size(), seed, 1, 0, 1025U, 0.0009765625f);
-    const float3 rec709 = make_float3(0.2126f, 0.7152f, 0.0722f);
+    std::vector<float> h_fg((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
+    fill_float(h_fg.data(), h_fg.size(), seed, 0, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_dst_rgba((size_t)dim0 * 128);  // input, shape [32, 32] of vec4
+    fill_float(h_dst_rgba.data(), h_dst_rgba.size(), seed, 1, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_rgba_out((size_t)dim0 * 128);  // output, shape [32, 32] of vec4
+    const float3 luma_weights = make_float3(0.2126f, 0.7152f, 0.0722f);
     std::vector<float> h_luminance((size_t)dim0 * 32);  // output, shape [32, 32] of float32
 
     // Device buffers
-    float4* d_layer = nullptr;
-    const size_t bytes_layer = h_layer.size() * sizeof(h_layer[0]);
-    CUDA_CHECK(cudaMalloc(&d_layer, bytes_layer));
-    CUDA_CHECK(cudaMemcpy(d_layer, h_layer.data(), bytes_layer, cudaMemcpyHostToDevice));
-    float4* d_accum = nullptr;
-    const size_t bytes_accum = h_accum.size() * sizeof(h_accum[0]);
-    CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
-    CUDA_CHECK(cudaMemcpy(d_accum, h_accum.data(), bytes_accum, cudaMemcpyHostToDevice));
+    float4* d_fg = nullptr;
+    const size_t bytes_fg = h_fg.size() * sizeof(h_fg[0]);
+    CUDA_CHECK(cudaMalloc(&d_fg, bytes_fg));
+    CUDA_CHECK(cudaMemcpy(d_fg, h_fg.data(), bytes_fg, cudaMemcpyHostToDevice));
+    float4* d_dst_rgba = nullptr;
+    const size_t bytes_dst_rgba = h_dst_rgba.size() * sizeof(h_dst_rgba[0]);
+    CUDA_CHECK(cudaMalloc(&d_dst_rgba, bytes_dst_rgba));
+    CUDA_CHECK(cudaMemcpy(d_dst_rgba, h_dst_rgba.data(), bytes_dst_rgba, cudaMemcpyHostToDevice));
+    float4* d_rgba_out = nullptr;
+    const size_t bytes_rgba_out = h_rgba_out.size() * sizeof(h_rgba_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_rgba_out, bytes_rgba_out));
+    CUDA_CHECK(cudaMemcpy(d_rgba_out, h_rgba_out.data(), bytes_rgba_out, cudaMemcpyHostToDevice));
     float* d_luminance = nullptr;
     const size_t bytes_luminance = h_luminance.size() * sizeof(h_luminance[0]);
     CUDA_CHECK(cudaMalloc(&d_luminance, bytes_luminance));
@@ -219,10 +219,10 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
+    vec_3ffcab7b8e<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_rgba_out, 32, luma_weights, d_luminance, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_accum.data(), d_accum, bytes_accum, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_rgba_out.data(), d_rgba_out, bytes_rgba_out, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_luminance.data(), d_luminance, bytes_luminance, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -231,7 +231,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_accum.data(), 1, bytes_accum, dump) == bytes_accum;
+            dump_ok = dump_ok && fwrite(h_rgba_out.data(), 1, bytes_rgba_out, dump) == bytes_rgba_out;
             dump_ok = dump_ok && fwrite(h_luminance.data(), 1, bytes_luminance, dump) == bytes_luminance;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -248,7 +248,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
+            vec_3ffcab7b8e<<<grid, block, 0, stream>>>(d_fg, 32, d_dst_rgba, 32, d_rgba_out, 32, luma_weights, d_luminance, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -275,8 +275,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_layer + bytes_accum;
-        const size_t bytes_written = bytes_accum + bytes_luminance;
+        const size_t bytes_read = bytes_fg + bytes_dst_rgba;
+        const size_t bytes_written = bytes_rgba_out + bytes_luminance;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -295,8 +295,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_layer));
-        CUDA_CHECK(cudaFree(d_accum));
+        CUDA_CHECK(cudaFree(d_fg));
+        CUDA_CHECK(cudaFree(d_dst_rgba));
+        CUDA_CHECK(cudaFree(d_rgba_out));
         CUDA_CHECK(cudaFree(d_luminance));
         return 0;
     }
@@ -308,7 +309,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
+    ok &= check_values("rgba_out", h_rgba_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
                        0.0002f, 0.0001f, stats);
     ok &= check_values("luminance", h_luminance.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1024,
                        0.0002f, 0.0001f, stats);
@@ -322,13 +323,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
+        vec_3ffcab7b8e<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_rgba_out, 32, luma_weights, d_luminance, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_3ffcab7b8e<<<grid, block>>>(d_layer, 32, d_accum, 32, rec709, d_luminance, 32, dim0, dim1);
+        vec_3ffcab7b8e<<<grid, block>>>(d_fg, 32, d_dst_rgba, 32, d_rgba_out, 32, luma_weights, d_luminance, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -347,8 +348,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_layer));
-    CUDA_CHECK(cudaFree(d_accum));
+    CUDA_CHECK(cudaFree(d_fg));
+    CUDA_CHECK(cudaFree(d_dst_rgba));
+    CUDA_CHECK(cudaFree(d_rgba_out));
     CUDA_CHECK(cudaFree(d_luminance));
     return ok ? 0 : 1;
 }

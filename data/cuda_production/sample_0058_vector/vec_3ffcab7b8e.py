@@ -2,11 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def vec_3ffcab7b8e(layer: wp.array2d(dtype=wp.vec4), accum: wp.array2d(dtype=wp.vec4), rec709: wp.vec3, luminance: wp.array2d(dtype=float)):
+def vec_3ffcab7b8e(fg: wp.array2d(dtype=wp.vec4), dst_rgba: wp.array2d(dtype=wp.vec4), rgba_out: wp.array2d(dtype=wp.vec4), luma_weights: wp.vec3, luminance: wp.array2d(dtype=wp.float32)):
     i, j = wp.tid()
-    layer_v = layer[i, j]
-    accum_v = accum[i, j]
-    pre = wp.vec4(layer_v[0] * layer_v[3], layer_v[1] * layer_v[3], layer_v[2] * layer_v[3], layer_v[3])
-    rgba = pre + accum_v * (1.0 - pre[3])
-    accum[i, j] = rgba
-    luminance[i, j] = wp.dot(wp.vec3(rgba[0], rgba[1], rgba[2]), rec709)
+    one = wp.vec4(1.0, 1.0, 1.0, 1.0)
+    rgba = one - wp.cw_mul(one - fg[i, j], one - dst_rgba[i, j])
+    rgba_out[i, j] = rgba
+    luminance[i, j] = wp.dot(wp.vec3(rgba[0], rgba[1], rgba[2]), luma_weights)

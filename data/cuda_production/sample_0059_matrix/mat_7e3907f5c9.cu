@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 256; active set through an index array; power iteration (4 steps))
+// Matrix kernel (1-D launch 256; active set through an index array; power iteration (6 steps))
 // Standalone CUDA translation of the Warp kernel `mat_7e3907f5c9` (see mat_7e3907f5c9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -83,7 +83,7 @@ __device__ __forceinline__ mat22 transpose(const mat22& a)
 __global__ void mat_7e3907f5c9(
     const int* __restrict__ active,
     const mat22* __restrict__ mats,
-    const float2* __restrict__ init,
+    const float2* __restrict__ v0,
     float2* eigvec,
     float* eigval,
     int n)
@@ -94,10 +94,10 @@ __global__ void mat_7e3907f5c9(
 
     int i = active[tid];
     mat22 mats_i = mats[i];
-    float2 init_i = init[i];
+    float2 v0_i = v0[i];
     mat22 A = transpose(mats_i) * mats_i + mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
-    float2 v_it = normalize(init_i);
-    for (int it = 0; it < 4; ++it) {
+    float2 v_it = normalize(v0_i);
+    for (int it = 0; it < 6; ++it) {
         v_it = normalize(A * v_it);
     }
     eigvec[i] = v_it;
@@ -252,8 +252,8 @@ int main(int argc, char** argv)
     fill_int(h_active.data(), h_active.size(), seed, 0, 0, 384U);
     std::vector<float> h_mats(1536);  // input, shape [384] of mat22
     fill_float(h_mats.data(), h_mats.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_init(768);  // input, shape [384] of vec2
-    fill_float(h_init.data(), h_init.size(), seed, 2, 256, 769U, 0.0009765625f);
+    std::vector<float> h_v0(768);  // input, shape [384] of vec2
+    fill_float(h_v0.data(), h_v0.size(), seed, 2, 256, 769U, 0.0009765625f);
     std::vector<float> h_eigvec(768);  // output, shape [384] of vec2
     std::vector<float> h_eigval(384);  // output, shape [384] of float32
 
@@ -266,10 +266,10 @@ int main(int argc, char** argv)
     const size_t bytes_mats = h_mats.size() * sizeof(h_mats[0]);
     CUDA_CHECK(cudaMalloc(&d_mats, bytes_mats));
     CUDA_CHECK(cudaMemcpy(d_mats, h_mats.data(), bytes_mats, cudaMemcpyHostToDevice));
-    float2* d_init = nullptr;
-    const size_t bytes_init = h_init.size() * sizeof(h_init[0]);
-    CUDA_CHECK(cudaMalloc(&d_init, bytes_init));
-    CUDA_CHECK(cudaMemcpy(d_init, h_init.data(), bytes_init, cudaMemcpyHostToDevice));
+    float2* d_v0 = nullptr;
+    const size_t bytes_v0 = h_v0.size() * sizeof(h_v0[0]);
+    CUDA_CHECK(cudaMalloc(&d_v0, bytes_v0));
+    CUDA_CHECK(cudaMemcpy(d_v0, h_v0.data(), bytes_v0, cudaMemcpyHostToDevice));
     float2* d_eigvec = nullptr;
     const size_t bytes_eigvec = h_eigvec.size() * sizeof(h_eigvec[0]);
     CUDA_CHECK(cudaMalloc(&d_eigvec, bytes_eigvec));
@@ -283,7 +283,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_init, d_eigvec, d_eigval, n);
+    mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_v0, d_eigvec, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_eigvec.data(), d_eigvec, bytes_eigvec, cudaMemcpyDeviceToHost));
@@ -312,7 +312,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_7e3907f5c9<<<grid, block, 0, stream>>>(d_active, d_mats, d_init, d_eigvec, d_eigval, n);
+            mat_7e3907f5c9<<<grid, block, 0, stream>>>(d_active, d_mats, d_v0, d_eigvec, d_eigval, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -339,7 +339,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_active + bytes_mats + bytes_init;
+        const size_t bytes_read = bytes_active + bytes_mats + bytes_v0;
         const size_t bytes_written = bytes_eigvec + bytes_eigval;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -361,7 +361,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_active));
         CUDA_CHECK(cudaFree(d_mats));
-        CUDA_CHECK(cudaFree(d_init));
+        CUDA_CHECK(cudaFree(d_v0));
         CUDA_CHECK(cudaFree(d_eigvec));
         CUDA_CHECK(cudaFree(d_eigval));
         return 0;
@@ -388,13 +388,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_init, d_eigvec, d_eigval, n);
+        mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_v0, d_eigvec, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_init, d_eigvec, d_eigval, n);
+        mat_7e3907f5c9<<<grid, block>>>(d_active, d_mats, d_v0, d_eigvec, d_eigval, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -415,7 +415,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_active));
     CUDA_CHECK(cudaFree(d_mats));
-    CUDA_CHECK(cudaFree(d_init));
+    CUDA_CHECK(cudaFree(d_v0));
     CUDA_CHECK(cudaFree(d_eigvec));
     CUDA_CHECK(cudaFree(d_eigval));
     return ok ? 0 : 1;
