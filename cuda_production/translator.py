@@ -1116,6 +1116,8 @@ class FunctionTranslator(TileTranslator):
             return
         if isinstance(target, ast.Name):
             current = self.lookup(target.id)
+            if current is None:  # a name hoisted out of its block is typed by its first assignment
+                current = self.pending.get(target.id)
             if current is None:
                 raise self.error(target, f"'{target.id}' is used before assignment")
             combined = self.binary(node, node.op, CExpr(target.id, current), value)

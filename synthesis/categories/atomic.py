@@ -170,9 +170,11 @@ def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
 
 
 def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
-    """Global moments for a mean and a variance: the sum of the values and of their squares (or the
-    total and the largest value), each into a one-element array."""
-    x = w.load(loads[0])
+    """Global moments for a mean and a variance: the sum of the values (or weighted values) and of
+    their squares (or the total and the largest value), each into a one-element array."""
+    x = _value(w, loads, dtype)
+    if not x.atom:  # a weighted value, read twice below: a local
+        x = w.assign(x, "v")
     total = w.add_array(w.rng.choice(["total", "sum_x"]), dtype, "output", shape=(1,))
     w.emit(f"wp.atomic_add({total}, 0, {x.src})" if w.rng.random() < 0.6 else f"{total}[0] += {x.src}")
     w.note_bound(total, w.dim[0] * x.mag)
@@ -212,7 +214,7 @@ def budget(w: KernelWriter, loads: list[str], dtype: str) -> None:
     drawing on the item an index array names."""
     items = w.rng.choice([4, 8, 16])
     g = _group_index(w, items)
-    amount = w.load(loads[0])
+    amount = _value(w, loads, dtype)
     span = 64.0 if dtype == "float32" else 500
     stock = w.add_array(w.rng.choice(["stock", "remaining", "capacity"]), dtype, "inout", shape=(items,),
                         low=0.0 if dtype == "float32" else 0, high=span, grid_bits=3 if dtype == "float32" else 0)

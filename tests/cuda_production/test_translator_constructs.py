@@ -274,6 +274,26 @@ def flag_bit_and_scatter(flags: wp.array(dtype=int), mask: wp.array(dtype=int), 
 ''', [arr("flags", I, low=0, high=7), arr("mask", I, low=0, high=1), arr("px"), arr("py"), arr("pz"),
       arr("owner", I, "index", high=7), arr("total", "vec3", "output", shape=(8,), bound=256.0),
       arr("own", "vec3", "output", bound=8.0)]),
+    # a local first assigned in a loop and read after it (hoisted), updated in place in an inner
+    # loop: the two passes of a softmax reuse one name for the score
+    spec("hoisted_in_place", '''
+@wp.kernel
+def hoisted_in_place(q: wp.array2d(dtype=float), keys: wp.array2d(dtype=float), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    m = float(-1.0e30)
+    for j in range(4):
+        score = float(0.0)
+        for c in range(3):
+            score += q[tid, c] * keys[j, c]
+        m = wp.max(m, score)
+    denom = float(0.0)
+    for j in range(4):
+        score = float(0.0)
+        for c in range(3):
+            score += q[tid, c] * keys[j, c]
+        denom += wp.exp(score - m)
+    out[tid] = m + wp.log(denom) + score
+''', [arr("q", shape=(64, 3)), arr("keys", shape=(4, 3)), arr("out", role="output", bound=32.0)]),
 ]
 
 

@@ -43,7 +43,7 @@ __global__ void atom_19ac478aaa(
     int u_dim1,
     const int* __restrict__ label,
     int label_dim1,
-    int* stock,
+    int* remaining,
     const int* __restrict__ segment,
     int segment_dim1,
     int* cell_min,
@@ -58,7 +58,7 @@ __global__ void atom_19ac478aaa(
     int label_v = label[i * label_dim1 + j];
     int u_v = u[i * u_dim1 + j];
     int segment_v = segment[i * segment_dim1 + j];
-    warp_atomic_add(&stock[label_v], -u_v);
+    warp_atomic_add(&remaining[label_v], -u_v);
     atomicMinInt(&cell_min[segment_v], u_v);
 }
 
@@ -182,8 +182,8 @@ int main(int argc, char** argv)
     fill_int(h_u.data(), h_u.size(), seed, 0, -50, 101U);
     std::vector<int> h_label((size_t)dim0 * 16);  // index, shape [16, 16] of int32
     fill_int(h_label.data(), h_label.size(), seed, 1, 0, 16U);
-    std::vector<int> h_stock(16);  // inout, shape [16] of int32
-    fill_int(h_stock.data(), h_stock.size(), seed, 2, 0, 501U);
+    std::vector<int> h_remaining(16);  // inout, shape [16] of int32
+    fill_int(h_remaining.data(), h_remaining.size(), seed, 2, 0, 501U);
     std::vector<int> h_segment((size_t)dim0 * 16);  // index, shape [16, 16] of int32
     fill_int(h_segment.data(), h_segment.size(), seed, 3, 0, 4U);
     std::vector<int> h_cell_min(4);  // inout, shape [4] of int32
@@ -198,10 +198,10 @@ int main(int argc, char** argv)
     const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
     CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
     CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
-    int* d_stock = nullptr;
-    const size_t bytes_stock = h_stock.size() * sizeof(h_stock[0]);
-    CUDA_CHECK(cudaMalloc(&d_stock, bytes_stock));
-    CUDA_CHECK(cudaMemcpy(d_stock, h_stock.data(), bytes_stock, cudaMemcpyHostToDevice));
+    int* d_remaining = nullptr;
+    const size_t bytes_remaining = h_remaining.size() * sizeof(h_remaining[0]);
+    CUDA_CHECK(cudaMalloc(&d_remaining, bytes_remaining));
+    CUDA_CHECK(cudaMemcpy(d_remaining, h_remaining.data(), bytes_remaining, cudaMemcpyHostToDevice));
     int* d_segment = nullptr;
     const size_t bytes_segment = h_segment.size() * sizeof(h_segment[0]);
     CUDA_CHECK(cudaMalloc(&d_segment, bytes_segment));
@@ -215,10 +215,10 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_stock, d_segment, 16, d_cell_min, dim0, dim1);
+    atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_stock.data(), d_stock, bytes_stock, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_remaining.data(), d_remaining, bytes_remaining, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_cell_min.data(), d_cell_min, bytes_cell_min, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -227,7 +227,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_stock.data(), 1, bytes_stock, dump) == bytes_stock;
+            dump_ok = dump_ok && fwrite(h_remaining.data(), 1, bytes_remaining, dump) == bytes_remaining;
             dump_ok = dump_ok && fwrite(h_cell_min.data(), 1, bytes_cell_min, dump) == bytes_cell_min;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -244,7 +244,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_19ac478aaa<<<grid, block, 0, stream>>>(d_u, 16, d_label, 16, d_stock, d_segment, 16, d_cell_min, dim0, dim1);
+            atom_19ac478aaa<<<grid, block, 0, stream>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -271,8 +271,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_u + bytes_label + bytes_stock + bytes_segment + bytes_cell_min;
-        const size_t bytes_written = bytes_stock + bytes_cell_min;
+        const size_t bytes_read = bytes_u + bytes_label + bytes_remaining + bytes_segment + bytes_cell_min;
+        const size_t bytes_written = bytes_remaining + bytes_cell_min;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -293,7 +293,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_u));
         CUDA_CHECK(cudaFree(d_label));
-        CUDA_CHECK(cudaFree(d_stock));
+        CUDA_CHECK(cudaFree(d_remaining));
         CUDA_CHECK(cudaFree(d_segment));
         CUDA_CHECK(cudaFree(d_cell_min));
         return 0;
@@ -306,7 +306,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 80 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_int("stock", h_stock.data(), reinterpret_cast<const int*>(expected.data() + 0), 16, stats);
+    ok &= check_int("remaining", h_remaining.data(), reinterpret_cast<const int*>(expected.data() + 0), 16, stats);
     ok &= check_int("cell_min", h_cell_min.data(), reinterpret_cast<const int*>(expected.data() + 64), 4, stats);
     printf("%s atom_19ac478aaa: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -318,13 +318,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_stock, d_segment, 16, d_cell_min, dim0, dim1);
+        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_stock, d_segment, 16, d_cell_min, dim0, dim1);
+        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -345,7 +345,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_u));
     CUDA_CHECK(cudaFree(d_label));
-    CUDA_CHECK(cudaFree(d_stock));
+    CUDA_CHECK(cudaFree(d_remaining));
     CUDA_CHECK(cudaFree(d_segment));
     CUDA_CHECK(cudaFree(d_cell_min));
     return ok ? 0 : 1;
