@@ -53,8 +53,13 @@ def hashed_module_names(source: str, kernel_name: str) -> bool:
 
 def literal_extents(source: str, extents: set[int]) -> bool:
     """Whether an extent (or extent - 1) above 8 is written as a literal in an index, call, comparison
-    or arithmetic."""
-    for node in ast.walk(ast.parse(source)):
+    or arithmetic. A tile's `shape=` is not counted: Warp needs it at compile time, so it is never read
+    from an array (a literal or a constant are its only spellings)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func).startswith("wp.tile_"):
+            node.keywords = [k for k in node.keywords if k.arg != "shape"]
+    for node in ast.walk(tree):
         if isinstance(node, (ast.Subscript, ast.Compare, ast.Call, ast.BinOp)):
             if any(isinstance(m, ast.Constant) and type(m.value) is int and m.value > 8 and m.value in extents
                    for m in ast.walk(node)):

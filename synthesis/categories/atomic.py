@@ -35,8 +35,14 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     kind = rng.choice(["volume", "weighted", "penalised", "mixed", "grayness", "moment", "mass", "squared error"])
     if rng.random() < 0.2:
         early_return(w)
-    count = w.add_scalar(rng.choice(["count", "normalization", "total_cells"]), "float64",
-                         float(rng.choice([n // 4, n // 2, n, 2 * n])))
+    cells = float(rng.choice([n // 4, n // 2, n, 2 * n]))
+    # the normaliser: a count divided by, or its reciprocal (exact: a power of two) multiplied by
+    reciprocal = rng.random() < 0.35
+    if reciprocal:
+        count = w.add_scalar(rng.choice(["inv_count", "inv_n", "inv_cells"]), "float64", 1.0 / cells)
+    else:
+        count = w.add_scalar(rng.choice(["count", "normalization", "total_cells"]), "float64", cells)
+    per = f" * {count.src}" if reciprocal else f" / {count.src}"
     if kind == "mass":  # density times a cell volume passed by value, no normalisation
         cell = w.add_scalar(rng.choice(["cell_volume", "dv", "voxel_size"]), "float64", rng.choice([0.125, 0.25, 0.5]))
         value = f"{d.src} * {cell.src}"
@@ -45,31 +51,31 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
         target = w.add_array(rng.choice(["target", "reference", "goal"]), "float32", "input", low=0.0, high=1.0,
                              grid_bits=6)
         w.emit(f"err = {d.src} - wp.float64({w.load(target).src})")
-        value = f"err * err / {count.src}"
+        value = f"err * err{per}"
         mag = 1.0
         terms.append("float32 cast to float64")
     elif kind == "volume":  # mean density
-        value = f"{d.src} / {count.src}"
+        value = f"{d.src}{per}"
         mag = 1.0
     elif kind == "grayness":  # how far densities are from 0 or 1 (a topology optimiser's penalty)
         scale = rng.choice([1.0, 4.0])
         gray = f"{d.src} * ({f64(1.0)} - {d.src})"
-        value = f"{f64(scale)} * {gray} / {count.src}" if scale != 1.0 else f"{gray} / {count.src}"
+        value = f"{f64(scale)} * {gray}{per}" if scale != 1.0 else f"{gray}{per}"
         mag = scale * 0.25
     elif kind == "moment":  # second moment of the density about a reference level
         level = rng.choice([0.0, 0.25, 0.5])
         if level:
             w.emit(f"dev = {d.src} - {f64(level)}")
-            value = f"dev * dev / {count.src}"
+            value = f"dev * dev{per}"
         else:
-            value = f"{d.src} * {d.src} / {count.src}"
+            value = f"{d.src} * {d.src}{per}"
         mag = 1.0
     elif kind == "weighted":  # float32 data joins through a cast
         weight = w.add_array(rng.choice(["weight", "area", "volume"]), "float32", "input", low=0.0, high=2.0,
                              grid_bits=4)
         wv = w.load(weight)
         w.emit(f"contrib = wp.float64({wv.src}) * {d.src}")
-        value = f"contrib / {count.src}"
+        value = f"contrib{per}"
         mag = 2.0
         terms.append("float32 cast to float64")
     else:  # SIMP-like stiffness scaling of an energy, floor on the density
@@ -84,7 +90,7 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
             w.emit(f"scale = {ratio.src} + ({f64(1.0)} - {ratio.src}) * wp.pow(rho_c, {penal.src})")
         else:
             w.emit(f"scale = rho_c * {f64(rng.choice([0.5, 2.0, 0.25]))}")
-        value = f"-scale * {e.src} / {count.src}" if rng.random() < 0.5 else f"scale * {e.src} / {count.src}"
+        value = f"-scale * {e.src}{per}" if rng.random() < 0.5 else f"scale * {e.src}{per}"
         mag = 4.0 * 2.0
     keep_term = rng.random() < 0.4  # the per-element term kept too, as float32 for a float32 consumer
     if keep_term:
@@ -92,7 +98,13 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
         value = "term"
     slots = rng.choice([1, 1, 4, 8])
     loss = w.add_array(rng.choice(["loss", "total", "objective", "accum"]), "float64", "output", shape=(slots,))
-    slot = "0" if slots == 1 else f"tid % {slots}"
+    if slots == 1:
+        slot = "0"
+    elif rng.random() < 0.5:  # a slot per material (an id per element) rather than a spread over slots
+        slot = _group_index(w, slots)
+        terms.append("a slot per material")
+    else:
+        slot = f"tid % {slots}"
     if rng.random() < 0.5:
         w.emit(f"wp.atomic_add({loss}, {slot}, {value})")
     else:

@@ -158,20 +158,34 @@ def nearest_centroid(w: KernelWriter) -> None:
     t = w.tid_names[0]
     manhattan = w.rng.random() < 0.3
     best = w.declare(w.fresh("best_d"), Expr("1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None)
+    # the runner-up's distance too, for the assignment's margin (how clearly the point belongs)
+    margin = w.rng.random() < 0.3
+    second = w.declare(w.fresh("second_d"), Expr("1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None) \
+        if margin else None
     label = w.declare(w.fresh("label"), Expr("0", "int32", 0.0, 0, lit=True), float(k), 0)
     c, d, dist, diff = _temp(w, "c"), _temp(w, "d"), _temp(w, "dist"), _temp(w, "diff")
+    dims_bound = _extent(w, pts, 1, ('n_dims', 'dims'))
     with w.block(f"for {c} in range({_extent(w, cent, 0, ('n_clusters', 'k'))}):"):
         w.emit(f"{dist} = float(0.0)")
-        with w.block(f"for {d} in range({_extent(w, pts, 1, ('n_dims', 'dims'))}):"):
+        with w.block(f"for {d} in range({dims_bound}):"):
             w.emit(f"{diff} = {pts}[{t}, {d}] - {cent}[{c}, {d}]")
             _add(w, dist, f"wp.abs({diff})" if manhattan else f"{diff} * {diff}")
         with w.block(f"if {dist} < {best.src}:"):
+            if margin:
+                w.emit(f"{second.src} = {best.src}")
             w.emit(f"{best.src} = {dist}")
             w.emit(f"{label.src} = {c}")
+        if margin:
+            with w.block(f"elif {dist} < {second.src}:"):
+                w.emit(f"{second.src} = {dist}")
     w.note_varying(best.src, pts)
     w.note_varying(label.src, pts)
     _output(w, w.rng.choice(["assignment", "labels", "cluster"]), label, "int32")
-    if w.rng.random() < 0.5:
+    if margin:
+        w.note_varying(second.src, pts)
+        _output(w, w.rng.choice(["margin", "gap"]), Expr(f"{second.src} - {best.src}", "float32", 8.0 * dims, None, atom=False))
+        w.feature("assignment margin (runner-up distance)")
+    elif w.rng.random() < 0.5:
         value = f"wp.sqrt({best.src})" if not manhattan and w.rng.random() < 0.5 else best.src
         _output(w, w.rng.choice(["distance", "min_dist"]), Expr(value, "float32", 4.0 * dims, None))
     if w.rng.random() < 0.4:
@@ -179,6 +193,13 @@ def nearest_centroid(w: KernelWriter) -> None:
         w.emit(f"wp.atomic_add({sizes}, {label.src}, 1)")
         w.note_bound(sizes, float(w.dim[0]))
         w.feature("cluster sizes by atomic add")
+    if w.rng.random() < 0.3:  # the update step's sums: each point's coordinates into its cluster's row
+        sums = w.add_array(w.rng.choice(["coord_sums", "new_centroids", "centroid_acc"]), "float32", "output",
+                           shape=(k, dims))
+        with w.block(f"for {d} in range({dims_bound}):"):
+            w.emit(f"{sums}[{label.src}, {d}] += {pts}[{t}, {d}]")
+        w.note_bound(sums, 2.0 * w.dim[0])
+        w.feature("coordinates summed per cluster (update step)")
     w.feature("nearest centroid (k-means assignment" + (", Manhattan distance)" if manhattan else ")"))
 
 
@@ -282,6 +303,12 @@ def tensor_polynomial(w: KernelWriter) -> None:
     rows, cols = (_extent(w, coef, axis, hints) for axis, hints in ((0, ("n_rows", "deg_x")), (1, ("n_cols", "deg_y"))))
     if y_outer:
         rows, cols = cols, rows
+    # the table's order: highest degree first (Horner walks it forwards), or lowest first, as
+    # numpy's polyval2d stores it (Horner walks it backwards)
+    lowest_first = w.rng.random() < 0.4
+    if lowest_first:
+        rows, cols = (f"{int(n) - 1}, -1, -1" if n.isdigit() else f"{n} - 1, -1, -1" for n in (rows, cols))
+        w.feature("coefficients stored lowest degree first")
     with w.block(f"for {a} in range({rows}):"):
         w.emit(f"{row} = float(0.0)")
         with w.block(f"for {b} in range({cols}):"):

@@ -341,6 +341,11 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     k.tile(1, tm)
     k.tile(1, c)
     k.features.append("column sums by tile_matmul with ones")
+    if rng.random() < 0.35:  # one row of partial sums per block, reduced by a later pass: no atomics, same bits every run
+        out = k.array(pick(rng, "partial_col_sums", "block_col_sums"), "output", (1, c), True, bound=mag * tm)
+        k.emit(f"wp.tile_store({out}, col, offset=(i, 0))")
+        k.features.append("partial column sums per block (tile_store)")
+        return "Column sums of row panels", rng.choice([32, 64, 128])
     out = k.array(pick(rng, "col_sums", "bias_grad", "column_totals"), "output", (1, c), False, bound=mag * tm * 16)
     k.emit(f"wp.tile_atomic_add({out}, col)")
     if rng.random() < 0.5:

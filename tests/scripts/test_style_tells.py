@@ -25,3 +25,10 @@ def test_an_extent_written_as_a_literal_is_found_and_shape_is_not():
     literal = KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=float)", body="x[wp.min(tid + 1, 255)]")
     shaped = literal.replace("255", "x.shape[0] - 1")
     assert literal_extents(literal, {256, 255}) and not literal_extents(shaped, {256, 255})
+
+
+def test_a_tiles_compile_time_shape_is_not_a_literal_extent():
+    tiled = ("@wp.kernel\ndef k(x: wp.array2d(dtype=float), y: wp.array2d(dtype=float)):\n    i = wp.tid()\n"
+             "    t = wp.tile_load(x, shape=(16, 32), offset=(i * 16, 0))\n    wp.tile_store(y, t, offset=(i * 16, 0))\n")
+    assert not literal_extents(tiled.replace("i * 16", "i * TILE"), {16, 32})
+    assert literal_extents(tiled, {16, 32})  # the offset's row step is still counted

@@ -94,6 +94,14 @@ def test_nearest_centroid_assigns_each_point_to_its_closest_centroid_and_counts_
     if has(spec, "cluster_sizes", "counts"):
         sizes = got[named(spec, "cluster_sizes", "counts")]
         np.testing.assert_array_equal(sizes, np.bincount(labels, minlength=len(sizes)))
+    if has(spec, "margin", "gap"):  # the runner-up's distance less the nearest one's
+        ordered = np.sort(dist, axis=1)
+        np.testing.assert_allclose(got[named(spec, "margin", "gap")], ordered[:, 1] - ordered[:, 0], atol=1e-12)
+    if has(spec, "coord_sums", "new_centroids", "centroid_acc"):  # the k-means update step's sums
+        sums = got[named(spec, "coord_sums", "new_centroids", "centroid_acc")]
+        want = np.zeros_like(sums)
+        np.add.at(want, labels, pts)
+        np.testing.assert_allclose(sums, want, atol=1e-12)
 
 
 @PROPERTY
@@ -129,6 +137,8 @@ def test_a_tensor_polynomial_evaluates_the_coefficient_table_and_its_derivative(
     got = run(spec, inputs)
     rows, cols = coef.shape  # row a, column b: the coefficient of x^(rows-1-a) y^(cols-1-b)
     terms = [(coef[a, b], rows - 1 - a, cols - 1 - b) for a in range(rows) for b in range(cols)]
+    if "lowest degree first" in spec.description:  # row a, column b: the coefficient of x^a y^b
+        terms = [(coef[a, b], a, b) for a in range(rows) for b in range(cols)]
     value = sum(c * x ** i * y ** j for c, i, j in terms)
     np.testing.assert_allclose(got[named(spec, "surface", "poly_out", "p_xy")], value, atol=1e-9)
     if has(spec, "dx_out"):
