@@ -225,15 +225,24 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     steps = w.rng.choice([6, 8, 10])
     lo = w.declare(w.fresh("lo"), ZERO, 2.0, steps + 1)
     hi = w.declare(w.fresh("hi"), Expr("2.0", "float32", 2.0, 0, lit=True), 2.0, steps + 1)
-    it = w.declare(w.fresh("it"), Expr("0", "int32", 0.0, 0, lit=True), float(steps), 0)
+    # until a step count, or until the bracket is narrower than a tolerance (2 / 2^steps: the same
+    # steps, the widths being exact powers of two)
+    counted = w.rng.random() < 0.5
+    if counted:
+        it = w.declare(w.fresh("it"), Expr("0", "int32", 0.0, 0, lit=True), float(steps), 0)
+        condition = f"{it.src} < {steps}"
+    else:
+        condition = f"{hi.src} - {lo.src} > {fmt_float(2.0 / 2 ** steps)}"
+        w.feature("bracket tolerance")
     mid = _temp(w, "mid")
-    with w.block(f"while {it.src} < {steps}:"):
+    with w.block(f"while {condition}:"):
         w.emit(f"{mid} = 0.5 * ({lo.src} + {hi.src})")
         with w.block(f"if {mid} * {mid} > {v.src}:"):
             w.emit(f"{hi.src} = {mid}")
         with w.block("else:"):
             w.emit(f"{lo.src} = {mid}")
-        w.emit(f"{it.src} += 1")
+        if counted:
+            w.emit(f"{it.src} += 1")
     for name in (lo.src, hi.src):
         w.note_varying(name, v.src)
     w.feature("while")

@@ -400,7 +400,7 @@ MATRIX_FORMS: dict[str, Form] = {
     "rank-one update": Form(rank_one_update, PER_ELEMENT),
     "normal transform": Form(normal_transform, PER_ELEMENT),
     "power iteration": Form(power_iteration, PER_ELEMENT),
-    "tetrahedral element": Form(tet_deformation, ("own",)),
+    "tetrahedral element": Form(tet_deformation, ("own", "guarded")),
 }
 
 
