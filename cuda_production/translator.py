@@ -377,7 +377,11 @@ xor_eq NULL main std size_t int32_t uint32_t int64_t uint64_t printf fprintf exi
 memset strcmp atoi stderr stdout FILE fopen fclose fread sin cos tan asin acos atan atan2 sinh cosh tanh exp log log2
 log10 sqrt cbrt floor ceil trunc round pow fabs fmod fmin fmax abs min max isnan isinf isfinite INFINITY NAN assert
 sinf cosf tanf asinf acosf atanf atan2f sinhf coshf tanhf expf logf log2f log10f sqrtf cbrtf floorf ceilf truncf roundf
-powf fabsf fmodf fminf fmaxf fmaf"""
+powf fabsf fmodf fminf fmaxf fmaf hypot hypotf exp2 exp2f expm1 expm1f log1p log1pf logb logbf ilogb ilogbf erf erff
+erfc erfcf erfinv erfinvf lgamma lgammaf tgamma tgammaf copysign copysignf nextafter nextafterf remainder remainderf
+remquo remquof fdim fdimf fma ldexp ldexpf frexp frexpf modf modff nearbyint nearbyintf rint rintf lrint lround llround
+scalbn scalbnf signbit rsqrt rsqrtf rcbrt rcbrtf rhypot rhypotf norm norm3d norm4d rnorm sincos sincosf sinpi cospi
+exp10 exp10f j0 j1 y0 y1 jn yn"""
 _CUDA_NAMES = """threadIdx blockIdx blockDim gridDim warpSize dim3 float2 float3 float4 int2 int3 int4 make_float2
 make_float3 make_float4 atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch __syncthreads __float_as_int
 __int_as_float cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""

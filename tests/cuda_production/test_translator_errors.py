@@ -213,6 +213,23 @@ def test_colliding_names_are_renamed_consistently_in_kernel_and_host():
     assert "main_<<<grid, block>>>(d_threadIdx_, d_x, arg_h_x, n);" in cu
 
 
+def test_a_helper_named_like_a_c_math_function_is_renamed_and_compiles(tmp_path):
+    """`hypot`, `erf`, `exp2`... are overloaded in <cmath>: a __device__ function of that name is ambiguous."""
+    source = ("@wp.func\ndef hypot(x: float, y: float) -> float:\n    return wp.sqrt(x * x + y * y)\n\n"
+              "@wp.kernel\ndef k(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+              "    tid = wp.tid()\n    out[tid] = hypot(a[tid], 2.0)\n")
+    from cuda_production.compile_cuda import DEVICE_INCLUDES
+
+    kernel = translate_kernel(source, "k", "user.py")
+    code = kernel.device_code + "\n" + kernel.kernel_code
+    assert "hypot_(" in code and " hypot(" not in code
+    cu = tmp_path / "k.cu"
+    cu.write_text(DEVICE_INCLUDES + code)
+    result = subprocess.run(["nvcc", "-ptx", "-arch=sm_90", str(cu), "-o", str(tmp_path / "k.ptx")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
 def test_local_named_like_a_helper_is_renamed():
     source = ("@wp.kernel\ndef k(u: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3)):\n"
               "    tid = wp.tid()\n    cross = wp.cross(u[tid], u[tid])\n    out[tid] = cross\n")

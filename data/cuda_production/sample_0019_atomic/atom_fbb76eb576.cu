@@ -14,7 +14,7 @@
 __global__ void atom_fbb76eb576(
     const double* __restrict__ density,
     int num,
-    double voxel_size,
+    double cell_volume,
     double* accum,
     float* cell_term,
     int n)
@@ -27,8 +27,8 @@ __global__ void atom_fbb76eb576(
         return;
     }
     double density_v = density[tid];
-    double term = density_v * voxel_size;
-    atomicAdd(&accum[0], term);
+    double term = density_v * cell_volume;
+    atomicAdd(&accum[tid % 8], term);
     cell_term[tid] = (float)term;
 }
 
@@ -177,8 +177,8 @@ int main(int argc, char** argv)
     std::vector<double> h_density((size_t)n * 1);  // input, shape [128] of float64
     fill_double(h_density.data(), h_density.size(), seed, 0, 0, 257U, 0.00390625);
     const int num = 112;
-    const double voxel_size = 0.25;
-    std::vector<double> h_accum(1);  // output, shape [1] of float64
+    const double cell_volume = 0.25;
+    std::vector<double> h_accum(8);  // output, shape [8] of float64
     std::vector<float> h_cell_term((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
@@ -199,7 +199,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_fbb76eb576<<<grid, block>>>(d_density, num, voxel_size, d_accum, d_cell_term, n);
+    atom_fbb76eb576<<<grid, block>>>(d_density, num, cell_volume, d_accum, d_cell_term, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_accum.data(), d_accum, bytes_accum, cudaMemcpyDeviceToHost));
@@ -228,7 +228,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_fbb76eb576<<<grid, block, 0, stream>>>(d_density, num, voxel_size, d_accum, d_cell_term, n);
+            atom_fbb76eb576<<<grid, block, 0, stream>>>(d_density, num, cell_volume, d_accum, d_cell_term, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -284,13 +284,13 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 520) {
-        fprintf(stderr, "%s: expected 520 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 576) {
+        fprintf(stderr, "%s: expected 576 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const double*>(expected.data() + 0), 1,
+    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const double*>(expected.data() + 0), 8,
                        6.8000000000000005e-09, 1e-10, stats);
-    ok &= check_values("cell_term", h_cell_term.data(), reinterpret_cast<const float*>(expected.data() + 8), 128,
+    ok &= check_values("cell_term", h_cell_term.data(), reinterpret_cast<const float*>(expected.data() + 64), 128,
                        0.0001f, 0.0001f, stats);
     printf("%s atom_fbb76eb576: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -302,13 +302,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_fbb76eb576<<<grid, block>>>(d_density, num, voxel_size, d_accum, d_cell_term, n);
+        atom_fbb76eb576<<<grid, block>>>(d_density, num, cell_volume, d_accum, d_cell_term, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_fbb76eb576<<<grid, block>>>(d_density, num, voxel_size, d_accum, d_cell_term, n);
+        atom_fbb76eb576<<<grid, block>>>(d_density, num, cell_volume, d_accum, d_cell_term, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 128; early return; padded launch (early return); bound from .shape; tensor-product polynomial (nested Horner))
+// Nested-loop kernel (1-D launch 128; early return; padded launch (early return); bound from .shape; coefficients stored lowest degree first; tensor-product polynomial (nested Horner))
 // Standalone CUDA translation of the Warp kernel `nest_45c7dfcb78` (see nest_45c7dfcb78.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,7 +17,7 @@ __global__ void nest_45c7dfcb78(
     const float* __restrict__ coef,
     int coef_dim0,
     int coef_dim1,
-    float* surface,
+    float* poly_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -29,14 +29,14 @@ __global__ void nest_45c7dfcb78(
     }
     float2 xy_v = xy[tid];
     float val = 0.0f;
-    for (int a = 0; a < coef_dim0; ++a) {
+    for (int a = coef_dim0 - 1; a > -1; --a) {
         float row = 0.0f;
-        for (int b = 0; b < 4; ++b) {
+        for (int b = 3; b > -1; --b) {
             row = row * xy_v.y + coef[a * coef_dim1 + b];
         }
         val = val * xy_v.x + row;
     }
-    surface[tid] = val;
+    poly_out[tid] = val;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ int main(int argc, char** argv)
     fill_float(h_xy.data(), h_xy.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_coef(12);  // input, shape [3, 4] of float32
     fill_float(h_coef.data(), h_coef.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_surface((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float2* d_xy = nullptr;
@@ -193,19 +193,19 @@ int main(int argc, char** argv)
     const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
     CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
     CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_surface = nullptr;
-    const size_t bytes_surface = h_surface.size() * sizeof(h_surface[0]);
-    CUDA_CHECK(cudaMalloc(&d_surface, bytes_surface));
-    CUDA_CHECK(cudaMemcpy(d_surface, h_surface.data(), bytes_surface, cudaMemcpyHostToDevice));
+    float* d_poly_out = nullptr;
+    const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
+    CUDA_CHECK(cudaMemcpy(d_poly_out, h_poly_out.data(), bytes_poly_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
+    nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_surface.data(), d_surface, bytes_surface, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_poly_out.data(), d_poly_out, bytes_poly_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -213,7 +213,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_surface.data(), 1, bytes_surface, dump) == bytes_surface;
+            dump_ok = dump_ok && fwrite(h_poly_out.data(), 1, bytes_poly_out, dump) == bytes_poly_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -229,7 +229,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_45c7dfcb78<<<grid, block, 0, stream>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
+            nest_45c7dfcb78<<<grid, block, 0, stream>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -257,7 +257,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_xy + bytes_coef;
-        const size_t bytes_written = bytes_surface;
+        const size_t bytes_written = bytes_poly_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -278,7 +278,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_xy));
         CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_surface));
+        CUDA_CHECK(cudaFree(d_poly_out));
         return 0;
     }
 
@@ -289,7 +289,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("surface", h_surface.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+    ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                        0.0012000000000000001f, 0.0001f, stats);
     printf("%s nest_45c7dfcb78: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -301,13 +301,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_surface, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -328,6 +328,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_xy));
     CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_surface));
+    CUDA_CHECK(cudaFree(d_poly_out));
     return ok ? 0 : 1;
 }

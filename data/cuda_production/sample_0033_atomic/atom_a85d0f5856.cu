@@ -13,8 +13,8 @@
 
 __global__ void atom_a85d0f5856(
     const double* __restrict__ fraction,
-    double count,
-    const float* __restrict__ area,
+    double normalization,
+    const float* __restrict__ volume,
     double* objective,
     int n)
 {
@@ -23,9 +23,9 @@ __global__ void atom_a85d0f5856(
         return;
 
     double fraction_v = fraction[tid];
-    float area_v = area[tid];
-    double contrib = (double)area_v * fraction_v;
-    atomicAdd(&objective[0], contrib / count);
+    float volume_v = volume[tid];
+    double contrib = (double)volume_v * fraction_v;
+    atomicAdd(&objective[0], contrib / normalization);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,9 +174,9 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<double> h_fraction((size_t)n * 1);  // input, shape [256] of float64
     fill_double(h_fraction.data(), h_fraction.size(), seed, 0, 0, 1025U, 0.0009765625);
-    const double count = 128.0;
-    std::vector<float> h_area((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_area.data(), h_area.size(), seed, 2, 0, 33U, 0.0625f);
+    const double normalization = 128.0;
+    std::vector<float> h_volume((size_t)n * 1);  // input, shape [256] of float32
+    fill_float(h_volume.data(), h_volume.size(), seed, 2, 0, 33U, 0.0625f);
     std::vector<double> h_objective(1);  // output, shape [1] of float64
 
     // Device buffers
@@ -184,10 +184,10 @@ int main(int argc, char** argv)
     const size_t bytes_fraction = h_fraction.size() * sizeof(h_fraction[0]);
     CUDA_CHECK(cudaMalloc(&d_fraction, bytes_fraction));
     CUDA_CHECK(cudaMemcpy(d_fraction, h_fraction.data(), bytes_fraction, cudaMemcpyHostToDevice));
-    float* d_area = nullptr;
-    const size_t bytes_area = h_area.size() * sizeof(h_area[0]);
-    CUDA_CHECK(cudaMalloc(&d_area, bytes_area));
-    CUDA_CHECK(cudaMemcpy(d_area, h_area.data(), bytes_area, cudaMemcpyHostToDevice));
+    float* d_volume = nullptr;
+    const size_t bytes_volume = h_volume.size() * sizeof(h_volume[0]);
+    CUDA_CHECK(cudaMalloc(&d_volume, bytes_volume));
+    CUDA_CHECK(cudaMemcpy(d_volume, h_volume.data(), bytes_volume, cudaMemcpyHostToDevice));
     double* d_objective = nullptr;
     const size_t bytes_objective = h_objective.size() * sizeof(h_objective[0]);
     CUDA_CHECK(cudaMalloc(&d_objective, bytes_objective));
@@ -197,7 +197,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_a85d0f5856<<<grid, block>>>(d_fraction, count, d_area, d_objective, n);
+    atom_a85d0f5856<<<grid, block>>>(d_fraction, normalization, d_volume, d_objective, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_objective.data(), d_objective, bytes_objective, cudaMemcpyDeviceToHost));
@@ -224,7 +224,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_a85d0f5856<<<grid, block, 0, stream>>>(d_fraction, count, d_area, d_objective, n);
+            atom_a85d0f5856<<<grid, block, 0, stream>>>(d_fraction, normalization, d_volume, d_objective, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -251,7 +251,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_fraction + bytes_area;
+        const size_t bytes_read = bytes_fraction + bytes_volume;
         const size_t bytes_written = bytes_objective;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -272,7 +272,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_fraction));
-        CUDA_CHECK(cudaFree(d_area));
+        CUDA_CHECK(cudaFree(d_volume));
         CUDA_CHECK(cudaFree(d_objective));
         return 0;
     }
@@ -296,13 +296,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_a85d0f5856<<<grid, block>>>(d_fraction, count, d_area, d_objective, n);
+        atom_a85d0f5856<<<grid, block>>>(d_fraction, normalization, d_volume, d_objective, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_a85d0f5856<<<grid, block>>>(d_fraction, count, d_area, d_objective, n);
+        atom_a85d0f5856<<<grid, block>>>(d_fraction, normalization, d_volume, d_objective, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -322,7 +322,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_fraction));
-    CUDA_CHECK(cudaFree(d_area));
+    CUDA_CHECK(cudaFree(d_volume));
     CUDA_CHECK(cudaFree(d_objective));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1024; while; bisection (square root))
+// Control-flow kernel (1-D launch 1024; bracket tolerance; while; bisection (square root); single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `ctrl_7388f775ee` (see ctrl_7388f775ee.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,19 +17,16 @@ __global__ void ctrl_7388f775ee(const float* __restrict__ q, float* root_out, in
     if (tid >= n)
         return;
 
-    float q_v = q[tid];
-    float v = fabsf(q_v);
+    float v = fabsf(q[tid]);
     float lo = 0.0f;
     float hi = 2.0f;
-    int it = 0;
-    while (it < 6) {
+    while (hi - lo > 0.03125f) {
         float mid = 0.5f * (lo + hi);
         if (mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
-        it += 1;
     }
     root_out[tid] = 0.5f * (lo + hi);
 }

@@ -2,30 +2,27 @@ import warp as wp
 
 
 @wp.func
-def log_cosh(r: float) -> float:
-    return wp.log(wp.cosh(r))
+def cauchy(r: float, c: float) -> float:
+    t = r / c
+    return 0.5 * c * c * wp.log(1.0 + t * t)
 
 @wp.kernel
-def comb_08049a701e(inp: wp.array(dtype=float), n: int, y_true: wp.array(dtype=float), batch_id: wp.array(dtype=int), per_group: wp.array(dtype=float), result: wp.array(dtype=float)):
+def comb_08049a701e(inp: wp.array(dtype=float), n: int, label: wp.array(dtype=float), c: float, res: wp.array(dtype=float)):
     tid = wp.tid()
     if tid >= n:
         return
     inp_v = inp[tid]
-    y_true_v = y_true[tid]
-    batch_id_v = batch_id[tid]
+    label_v = label[tid]
     v = wp.abs(inp_v)
     lo = float(0.0)
     hi = float(2.0)
-    it = int(0)
-    while it < 6:
+    while hi - lo > 0.03125:
         mid = 0.5 * (lo + hi)
         if mid * mid > v:
             hi = mid
         else:
             lo = mid
-        it += 1
     s = 0.5 * (lo + hi)
-    r = s - y_true_v
-    loss = log_cosh(r)
-    wp.atomic_add(per_group, batch_id_v, loss)
-    result[tid] = loss
+    r = s - label_v
+    loss = cauchy(r, c)
+    res[tid] = loss
