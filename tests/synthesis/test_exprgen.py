@@ -382,3 +382,39 @@ def test_packed_fields_hold_both_values_low_bits():
         if all(f(x, y) in ((x & m) << bits | (y & m), (y & m) << bits | (x & m)) for x, y in ((5, 9), (-3, 7), (60, -1))):
             return
     raise AssertionError("no field width reads the packed value")
+
+
+# ---- single-use loads indexed in place (KernelWriter.inline_single_loads) ----------------------
+def _writer_with_loads():
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (64,))
+    a = w.add_array("a", "float32", "input")
+    b = w.add_array("b", "float32", "input")
+    c = w.add_array("c", "float32", "inout")
+    out = w.add_array("out", "float32", "output")
+    la, lb, lc = w.load(a), w.load(b), w.load(c)
+    with w.block(f"if {lb.src} > 0.0:"):
+        w.store(out, Expr(f"{lb.src} * 2.0", "float32", 4.0, None))
+    w.store(out, Expr(f"wp.abs({la.src}) + {lc.src}", "float32", 4.0, None))
+    w.store(c, Expr("1.0", "float32", 1.0, None))
+    w.lines[w.head:w.head] = w.load_lines
+    w.load_lines = []
+    return w
+
+
+def test_a_read_only_load_used_once_at_the_top_level_is_indexed_in_place():
+    w = _writer_with_loads()
+    w.inline_single_loads()
+    body = "\n".join(w.lines)
+    assert "out[tid] = wp.abs(a[tid]) + c_v" in body and "a_v = a[tid]" not in body
+
+
+def test_a_load_used_in_a_branch_or_of_an_array_written_stays_a_local():
+    w = _writer_with_loads()
+    w.inline_single_loads()
+    body = "\n".join(w.lines)
+    assert "b_v = b[tid]" in body and "if b_v > 0.0:" in body  # a global read inside a branch is a Warp hazard
+    assert "c_v = c[tid]" in body  # c is written after the read: its element must be read first
