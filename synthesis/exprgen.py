@@ -965,8 +965,8 @@ class KernelWriter:
             if any(t not in self.tid_names and assigned[t] != 1 for t in NAME_TOKEN.findall(index)):
                 continue
             use = reads(local)
-            at = next(j for j in range(k + 1, len(self.lines)) if use.search(self.lines[j]))
-            line = self.lines[at]
+            at = next((j for j in range(k + 1, len(self.lines)) if use.search(self.lines[j])), None)
+            line = "" if at is None else self.lines[at]
             if not TOP_LEVEL_STATEMENT.match(line) or re.search(rf"(?<![\w.]){local}\s*[.\[]", line):
                 continue
             self.lines[at] = use.sub(lambda _: f"{array}[{index}]", line)

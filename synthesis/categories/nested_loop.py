@@ -37,9 +37,13 @@ def _factor(text: str) -> str:
     return text
 
 
-def _add(w: KernelWriter, acc: str, term: str) -> None:
+def _sum_line(w: KernelWriter, acc: str, term: str) -> str:
     """`acc += term`, or `acc = acc + term`: both spellings are common."""
-    w.emit(f"{acc} += {term}" if w.rng.random() < 0.6 else f"{acc} = {acc} + {term}")
+    return f"{acc} += {term}" if w.rng.random() < 0.6 else f"{acc} = {acc} + {term}"
+
+
+def _add(w: KernelWriter, acc: str, term: str) -> None:
+    w.emit(_sum_line(w, acc, term))
 
 
 def _extent(w: KernelWriter, array: str, axis: int, hints: tuple[str, ...]) -> str:
@@ -241,8 +245,7 @@ def attention(w: KernelWriter) -> None:
     else:
         count = _extent(w, keys, 0, ("n_keys", "seq_len"))
 
-    term = f"{q}[{t}, {c}] * {keys}[{j}, {c}]"
-    add = f"{score} += {term}" if w.rng.random() < 0.6 else f"{score} = {score} + {term}"  # one spelling for both passes
+    add = _sum_line(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")  # one spelling for both passes
 
     def scores() -> None:
         w.emit(f"{score} = float(0.0)")
