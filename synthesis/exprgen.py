@@ -18,6 +18,7 @@ neither one number nor a copy of an input.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import math
 import random
@@ -82,6 +83,12 @@ TOP_LEVEL_LOAD = re.compile(r"^    (\w+) = (\w+)\[([^\[\]]+)\]$")  # `local = ar
 TOP_LEVEL_STATEMENT = re.compile(r"^    (?!(?:if|elif|else|for|while)\b)\S")  # a statement of the top block, no block header
 ASSIGNED_NAME = re.compile(r"^\s*(\w+)\s*(?:=|\+=|-=|\*=|/=)(?!=)", re.M)  # a local's (re)assignments
 INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
+# `out[index] = value` at any depth, the index free of brackets
+ELEMENT_STORE = re.compile(r"^(\s+)(\w+)\[([^\[\]]+)\] = (.+)$")
+LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
+OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
+UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4"})
+BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
 WORD = re.compile(r"\w+")
 ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
@@ -413,6 +420,9 @@ class KernelWriter:
         self.scopes: list[dict[str, Expr]] = [{}]
         self.counter = 0
         self.features: list[str] = []
+        # kernels whose finish updates an output in place (update_outputs); tests that check a
+        # form's values against its formula set 0
+        self.output_update_share = OUTPUT_UPDATE_SHARE
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
         self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
@@ -977,6 +987,64 @@ class KernelWriter:
         if inlined:
             self.feature("single-use loads indexed in place")
 
+    def _updatable_stores(self) -> list[int]:
+        """The lines that write an output array's element, where the array is written by that line
+        alone, read nowhere else, and the element is the thread's own: the index names every launch
+        index and the variable of every loop around the store (so no two writes meet one element)."""
+        counts = Counter(NAME_TOKEN.findall("\n".join(self.lines) + "\n".join(self.helpers)))
+        found = []
+        for k, line in enumerate(self.lines):
+            m = ELEMENT_STORE.match(line)
+            if m is None or not self.is_argument(m.group(2)) or counts[m.group(2)] != 1:
+                continue
+            indent, array, index, _ = m.groups()
+            if self.arg(array).role != "output" or self.arg(array).dtype not in UPDATABLE_DTYPES:
+                continue
+            tokens = set(NAME_TOKEN.findall(index))
+            loops, depth = [], len(indent)
+            for above in reversed(self.lines[:k]):
+                width = len(above) - len(above.lstrip())
+                if width < depth:
+                    depth = width
+                    header = LOOP_HEADER.match(above)
+                    if header is not None:
+                        loops.append(header.group(2))
+                    elif above.lstrip().startswith("while "):
+                        loops.append("")  # a trip count the index cannot name
+            if set(self.tid_names) <= tokens and set(loops) <= tokens:
+                found.append(k)
+        return found
+
+    def update_outputs(self) -> None:
+        """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
+        (`f[i] += value`, atomic in Warp), or a running estimate relaxed toward the new value
+        (`avg[i] = wp.lerp(avg[i], value, alpha)`, exponential smoothing, under-relaxation). The
+        array then holds values on entry (role inout); which output and how is drawn here."""
+        stores = self._updatable_stores()
+        if not stores:
+            return
+        k = self.rng.choice(stores)
+        indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
+        spec = self.arg(array)
+        blend = spec.dtype != "int32" and spec.dtype != "float64" and self.rng.random() < 0.45
+        if blend:
+            taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
+            hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])
+            rate = self.add_scalar(hint, "float32", self.rng.choice((0.1, 0.2, 0.25, 0.5, 0.75, 0.9)))
+            if self.rng.random() < 0.5:
+                self.lines[k] = f"{indent}{array}[{index}] = wp.lerp({array}[{index}], {value}, {rate.src})"
+            else:
+                operand = f"({value})" if isinstance(parse_expression(value), (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) else value
+                self.lines[k] = f"{indent}{array}[{index}] = (1.0 - {rate.src}) * {array}[{index}] + {rate.src} * {operand}"
+            self.feature("output relaxed toward the new value (exponential smoothing)")
+        else:
+            self.lines[k] = f"{indent}{array}[{index}] += {value}"
+            self.feature("output accumulated in place (+=)")
+        at = next(n for n, a in enumerate(self.args) if a.name == array)
+        self.args[at] = dataclasses.replace(spec, role="inout")
+        self._by_name[array] = self.args[at]
+        self.bounds[array] = self.bounds.get(array, 0.0) + max(abs(spec.low), abs(spec.high))
+
     def drop_dead_stores(self) -> None:
         """Remove stores that every path overwrites before reading (nested branches make them);
         a declaration every path overwrites becomes Warp's `float(0.0)` idiom. One pass suffices:
@@ -1021,6 +1089,8 @@ class KernelWriter:
             self.features = [f for f in self.features if f in standing or f not in self.local_features.values()]
         if self.rng.random() < INLINE_LOADS_SHARE:
             self.inline_single_loads()
+        if self.rng.random() < self.output_update_share:
+            self.update_outputs()
         header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]

@@ -28,6 +28,7 @@ def build(module, forms: dict, form: str, seed: int, access: str | None = None, 
     as_func = rng.random() < 0.5 if as_func is None else as_func
     dim = GRID if access == "grid" else (ROWS,)
     w = RichKernelWriter(rng, "k_0a1b2c3d4e", module.__name__.rsplit(".", 1)[-1], seed, dim)
+    w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
     entry.build(Site(w, access, literal_knobs=literal_knobs), as_func)
     return w.finish("test")
 

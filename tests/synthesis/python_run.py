@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import __future__
 import math
+import re
 import types
 
 import numpy as np
@@ -119,6 +120,20 @@ def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
         names[spec.name](*args)
     return {n: arrays[n] for n in written}
+
+
+def stored(spec, inputs: dict[str, np.ndarray], got: dict[str, np.ndarray], name: str) -> np.ndarray:
+    """The values the kernel computed for array `name`: what it wrote, or, for an output it updates
+    in place (KernelWriter.update_outputs), the value the update took in: `a[i] += v` added v to the
+    entry values; a blend at rate r (`wp.lerp(a[i], v, r)`) left (1 - r) * entry + r * v."""
+    line = next((l.strip() for l in spec.source.splitlines() if re.match(rf"\s*{name}\[[^\]]*\] (\+)?=", l)), "")
+    if line.startswith(f"{name}[") and " += " in line:
+        return got[name] - inputs[name]
+    blend = re.search(rf"wp\.lerp\({name}\[[^\]]*\], .+, (\w+)\)$|^\S+ = \(1\.0 - (\w+)\) \* {name}\[", line)
+    if blend is None:
+        return got[name]
+    rate = next(a.value for a in spec.args if a.name == (blend.group(1) or blend.group(2)))
+    return (got[name] - (1.0 - rate) * inputs[name]) / rate
 
 
 class Shaped(list):

@@ -29,6 +29,7 @@ def build(form: str, seed: int):
     """(the kernel holding only `form` over inputs a and b, its outputs' names, its coefficient
     tables' names)."""
     w = KernelWriter(random.Random(seed), "k", "control_flow", seed, (N,))
+    w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
     loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("a", "b")]
     before = {a.name for a in w.args}
     results = LOOP_FORMS[form](w, loads[:1] if form != "Newton square root" else loads)
@@ -214,6 +215,7 @@ def test_loop_temporaries_never_take_an_arguments_name():
     for form in LOOP_FORMS:
         for seed in range(6):
             w = KernelWriter(random.Random(seed), "k", "control_flow", seed, (N,))
+            w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
             loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("v", "j", "mid")]
             for r in LOOP_FORMS[form](w, loads):
                 w.store(w.add_array(r.hint, r.value.type, "output"), r.value)

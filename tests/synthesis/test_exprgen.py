@@ -418,3 +418,76 @@ def test_a_load_used_in_a_branch_or_of_an_array_written_stays_a_local():
     body = "\n".join(w.lines)
     assert "b_v = b[tid]" in body and "if b_v > 0.0:" in body  # a global read inside a branch is a Warp hazard
     assert "c_v = c[tid]" in body  # c is written after the read: its element must be read first
+
+
+# ---- outputs updated in place (KernelWriter.update_outputs) ---------------------------------------
+def _writer_with_stores(dtype: str = "float32"):
+    """A kernel writing `out` (its own element, in a loop over its columns), `shared` (one element
+    every thread writes), `cnt` (int) and `grid` (an element whose index misses the loop variable)."""
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
+    a = w.add_array("a", "float32", "input", shape=(16, 4))
+    out = w.add_array("out", dtype, "output", shape=(16, 4))
+    shared = w.add_array("shared", "float32", "output", shape=(1,))
+    grid = w.add_array("grid", "float32", "output")
+    with w.block("for j in range(4):"):
+        value = "int(a[tid, j] * 2.0)" if dtype == "int32" else "a[tid, j] * 2.0"
+        w.store(out, Expr(value, dtype, 2.0, None), index="tid, j")
+        w.store(grid, Expr("a[tid, j]", "float32", 1.0, None))
+    w.store(shared, Expr("a[tid, 0]", "float32", 1.0, None), index="0")
+    return w
+
+
+def _updated(dtype: str, seed: int):
+    import random
+
+    w = _writer_with_stores(dtype)
+    w.rng = random.Random(seed)
+    w.update_outputs()
+    return w
+
+
+def test_only_an_output_each_thread_writes_once_per_element_is_updated_in_place():
+    for seed in range(20):
+        w = _updated("float32", seed)
+        body = "\n".join(w.lines)
+        # `shared[0]` is every thread's, `grid[tid]` is written on every trip of the loop over j
+        assert "shared[0] = a[tid, 0]" in body and "grid[tid] = a[tid, j]" in body, body
+        assert "out[tid, j] = a[tid, j] * 2.0" not in body, body
+        assert w.arg("out").role == "inout" and w.arg("grid").role == "output"
+
+
+def test_an_updated_output_accumulates_or_relaxes_toward_the_new_value():
+    import numpy as np
+
+    from tests.synthesis.python_run import draw_inputs, run
+
+    kinds = set()
+    for seed in range(12):
+        spec = _updated("float32", seed).finish("test")
+        inputs = draw_inputs(spec, seed)
+        got = run(spec, inputs)["out"]
+        new = 2.0 * inputs["a"]
+        rate = next((a.value for a in spec.args if a.role == "scalar"), None)
+        want = inputs["out"] + new if rate is None else (1.0 - rate) * inputs["out"] + rate * new
+        np.testing.assert_allclose(got, want, atol=1e-12)
+        kinds.add(rate is None)
+    assert kinds == {True, False}  # both ways are drawn
+
+
+def test_an_integer_output_is_accumulated_never_blended():
+    for seed in range(20):
+        body = "\n".join(_updated("int32", seed).lines)
+        assert "out[tid, j] += " in body and "wp.lerp" not in body, body
+
+
+def test_an_output_read_elsewhere_is_left_as_written():
+    from synthesis.exprgen import Expr
+
+    w = _writer_with_stores()
+    w.store(w.add_array("copy", "float32", "output"), Expr("out[tid, 0]", "float32", 2.0, None))
+    w.update_outputs()
+    assert "out[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("out").role == "output"

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from extraction import extract_ir_devices, load_kernels
 from extraction.loader import unload
 from synthesis.categories import CATEGORY_NAMES, generate
+from synthesis.exprgen import BLEND_HINTS
 from synthesis.normalize import structure_hash
 from synthesis.spec import KernelSpec
 
@@ -169,6 +170,11 @@ PARAMETER_USES = {
     **{step: rf"(\w+) = \1 \+ {step} \* \(\w+ - (stiffness|rate|decay) \* \1\)$" for step in ("h", "dt_sub")},
     **{rate: rf"(\w+) = \1 \+ (h|dt_sub) \* \(\w+ - {rate} \* \1\)$" for rate in ("stiffness", "rate", "decay")},
 }
+# an output relaxed toward its new value (KernelWriter.update_outputs), by a rate of its own
+BLENDS = {rate: rf"(\w+\[[\w, ]+\]) = (wp\.lerp\(\1, .+, {rate}\)|\(1\.0 - {rate}\) \* \1 \+ {rate} \* .+)$"
+          for rate in BLEND_HINTS}
+PARAMETER_USES = {name: f"{PARAMETER_USES[name]}|{BLENDS[name]}" if name in PARAMETER_USES and name in BLENDS
+                  else PARAMETER_USES.get(name, BLENDS.get(name)) for name in {*PARAMETER_USES, *BLENDS}}
 # an operand is a local or, where the kernel indexes a single-use load in place, an array element
 PARAMETER_USES = {name: pattern.replace(r"\w+", r"\w+(?:\[(?:\w+\[[\w, ]+\]|[\w, ])+\])?") for name, pattern in PARAMETER_USES.items()}
 # integer parameters: the shape of the one line reading each

@@ -35,6 +35,7 @@ def build(form: str, seed: int, n: int = N):
     """(the kernel holding only `form` over inputs a and b, its outputs' names in order, the named
     inputs the form added: role hint -> array name); None where the form cannot be drawn."""
     w = KernelWriter(random.Random(seed), "k", "multi_conditional", seed, (n,))
+    w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
     loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0) for h in ("a", "b")]
     draw = OnA(w, loads)
     results = PIECEWISE_FORMS[form].build(draw)

@@ -28,6 +28,7 @@ GRID = (9, 7)  # pixels of a 2-D form
 def build(form: str, seed: int):
     build_form, ndim = NESTED_FORMS[form]
     w = KernelWriter(random.Random(seed), "k", "nested_loop", seed, (ROWS,) if ndim == 1 else GRID)
+    w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
     build_form(w)
     return w.finish("test")
 
