@@ -158,7 +158,9 @@ add_tile_builtin("tile_zeros", ("shape", "dtype", "storage"), 1, "tile_zeros")
 add_tile_builtin("tile_ones", ("shape", "dtype", "storage"), 1, "tile_ones")
 add_tile_builtin("tile", ("x", "preserve_type"), 1, "tile_from_threads")
 add_tile_builtin("untile", ("a",), 1, "untile")
-add_tile_builtin("tile_sum", ("a",), 1, "tile_sum")
+add_tile_builtin("tile_sum", ("a", "axis"), 1, "tile_sum")
+add_tile_builtin("tile_max", ("a",), 1, "tile_max")
+add_tile_builtin("tile_min", ("a",), 1, "tile_min")
 add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"), 2, "tile_matmul")
 add_tile_builtin("tile_transpose", ("a",), 1, "tile_transpose")
 add_tile_builtin("tile_broadcast", ("a", "shape"), 2, "tile_broadcast")
@@ -1317,34 +1319,86 @@ class TileTranslator:
 
     # ---- reductions and products -------------------------------------------------------------
     def tile_sum(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        if "axis" in a:
+            return self.tile_sum_axis(node, a)
+        return self.tile_reduction(node, a, "sum")
+
+    def tile_max(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.tile_reduction(node, a, "max")
+
+    def tile_min(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.tile_reduction(node, a, "min")
+
+    def tile_reduction(self, node: ast.Call, a: dict, kind: str) -> CExpr:
+        """wp.tile_sum / tile_max / tile_min of a whole tile, a (1,) tile: a strided partial per
+        thread (a thread with no element holds the operation's identity), then a tree over the block."""
         dest = self.claim_dest()
         t = self.tile_operand(a["a"])
         dtype = t.type.dtype
         if dtype not in ("float32", "float64", "int32"):
-            raise self.unsupported(node, f"wp.tile_sum of a tile of {dtype}")
+            raise self.unsupported(node, f"wp.tile_{kind} of a tile of {dtype}")
         b = self.block_dim
         partial = self.new_buffer(node, TileType(dtype, (b,)), "partial")
         tt = TileType(dtype, (1,))
-        dst = self.tile_buffer(node, tt, dest, "total", {k: False for k in self.tile_reads(t)})
-        acc, e, stride = self.fresh("sum"), self.fresh("e"), self.fresh("stride")
+        dst = self.tile_buffer(node, tt, dest, "total" if kind == "sum" else kind, {k: False for k in self.tile_reads(t)})
+        acc, e, stride = self.fresh(kind), self.fresh("e"), self.fresh("stride")
         ct = self.module.ctype(dtype)
+        lowest = {"float32": "-INFINITY", "float64": "-INFINITY", "int32": "(-2147483647 - 1)"}[dtype]
+        highest = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647"}[dtype]
+        start = {"sum": zero_of(dtype), "max": lowest, "min": highest}[kind]
+        fn = {"float32": "f", "float64": "", "int32": ""}[dtype]
+        combine = {"sum": lambda x, y: f"{x} + {y}",
+                   "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
+                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})"}[kind]
+        what = {"sum": "sum", "max": "largest element", "min": "smallest element"}[kind]
         self.access(self.tile_reads(t))
-        self.out(f"// {dst} = sum of {ast.unparse(a['a'])}: a strided partial sum per thread, then a tree over the block")
+        self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread, then a tree over the block")
         self.fused_comment([t])
-        self.out(f"{ct} {acc} = {zero_of(dtype)};")
+        self.out(f"{ct} {acc} = {start};")
         self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += {TILE_THREADS})")
-        self.out(f"    {acc} += {self.element_at(t, e).code};")
+        element = self.element_at(t, e).code
+        self.out(f"    {acc} += {element};" if kind == "sum" else f"    {acc} = {combine(acc, element)};")
         self.access(writes={partial: True})
         self.out(f"{partial}[threadIdx.x] = {acc};")
         self.barrier()
         self.out(f"for (int {stride} = 1; {stride} < {b}; {stride} *= 2) {{")
         self.out(f"    if (threadIdx.x % (2 * {stride}) == 0 && threadIdx.x + {stride} < {b})")
-        self.out(f"        {partial}[threadIdx.x] += {partial}[threadIdx.x + {stride}];")
+        mine, theirs = f"{partial}[threadIdx.x]", f"{partial}[threadIdx.x + {stride}]"
+        self.out(f"        {mine} += {theirs};" if kind == "sum" else f"        {mine} = {combine(mine, theirs)};")
         self.out("    __syncthreads();")
         self.out("}")
         self.access({partial: False}, {dst: True})  # after the tree's last barrier; element 0 is thread 0's
         self.out("if (threadIdx.x == 0)")
         self.out(f"    {dst}[0] = {partial}[0];")
+        return CExpr(dst, tt)
+
+    def tile_sum_axis(self, node: ast.Call, a: dict) -> CExpr:
+        """wp.tile_sum(t, axis=k) of a 2-D tile: the tile with that dimension summed away (column sums
+        for axis 0, row sums for axis 1); each thread sums a strided share of the results in order."""
+        dest = self.claim_dest()
+        t = self.indexable(a["a"])
+        dtype = t.type.dtype
+        if dtype not in ("float32", "float64", "int32") or len(t.type.shape) != 2:
+            raise self.unsupported(node, f"wp.tile_sum along an axis of a {t.type} (2-D tiles of scalars only)")
+        axis = self.const_int(a["axis"], "axis")
+        if axis not in (0, 1):
+            raise self.error(node, f"axis {axis} of a 2-D tile")
+        rows, cols = t.type.shape
+        kept, count = (cols, rows) if axis == 0 else (rows, cols)
+        tt = TileType(dtype, (kept,))
+        reads = {k: False for k in self.tile_reads(t)}
+        dst = self.tile_buffer(node, tt, dest, "sums", reads)
+        acc, r = self.fresh("sum"), self.fresh("r")
+        ct = self.module.ctype(dtype)
+        self.access(reads, {dst: True})
+        self.out(f"// {dst} = {ast.unparse(a['a'])} ({rows}x{cols}) summed along axis {axis}: "
+                 f"one {'column' if axis == 0 else 'row'} per element")
+
+        def body(e):
+            element = self.element_rc(t, r, e) if axis == 0 else self.element_rc(t, e, r)
+            return [f"{ct} {acc} = {zero_of(dtype)};", f"for (int {r} = 0; {r} < {count}; ++{r})",
+                    f"    {acc} += {element.code};", f"{dst}[{e}] = {acc};"]
+        self.coop(kept, body)
         return CExpr(dst, tt)
 
     def tile_matmul(self, node: ast.Call, a: dict, statement: bool) -> CExpr:

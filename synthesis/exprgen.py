@@ -86,6 +86,7 @@ INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
 # `out[index] = value` at any depth, the index free of brackets
 ELEMENT_STORE = re.compile(r"^(\s+)(\w+)\[([^\[\]]+)\] = (.+)$")
 LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
+FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in Warp's examples (18 of 170)
 OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
 UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4"})
 BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
@@ -420,6 +421,7 @@ class KernelWriter:
         self.scopes: list[dict[str, Expr]] = [{}]
         self.counter = 0
         self.features: list[str] = []
+        self.options: dict[str, str] = {}  # `@wp.kernel(key=value, ...)` options
         # kernels whose finish updates an output in place (update_outputs); tests that check a
         # form's values against its formula set 0
         self.output_update_share = OUTPUT_UPDATE_SHARE
@@ -907,6 +909,10 @@ class KernelWriter:
         if text not in self.features:
             self.features.append(text)
 
+    def option(self, key: str, value: str) -> None:
+        """A `@wp.kernel(key=value)` option."""
+        self.options[key] = value
+
     def add_helper(self, source: str, name: str) -> None:
         self.helpers.append(source)
         self.helper_names.append(name)
@@ -1091,7 +1097,10 @@ class KernelWriter:
             self.inline_single_loads()
         if self.rng.random() < self.output_update_share:
             self.update_outputs()
-        header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
+        if self.rng.random() < FORWARD_ONLY_SHARE:  # a kernel nobody differentiates through says so
+            self.options.setdefault("enable_backward", "False")
+        decorator = f"@wp.kernel({', '.join(f'{k}={v}' for k, v in self.options.items())})" if self.options else "@wp.kernel"
+        header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
         prelude = "".join(c + "\n" for c in constants) + ("\n" if constants else "")

@@ -143,17 +143,18 @@ def _compared_inputs(spec: KernelSpec) -> dict[str, list[str]]:
 
 
 def _runnable_source(spec: KernelSpec) -> str:
-    """`spec.source` with the kernel's `@wp.kernel` and signature written `def name(a, b, out):`, where
+    """`spec.source` with the kernel's `@wp.kernel` (options and all) and signature written `def name(a, b, out):`, where
     the signature's parameters are `spec.args`' names in order (else the source as it is): the
     decorator and the unevaluated annotations change nothing a run does, and the annotations are a
     tenth of what `compile` has to parse."""
     source = spec.source
-    head = f"@wp.kernel\ndef {spec.name}("
-    start = source.find(head)
-    end = source.find("):\n", start)
-    if start < 0 or end < 0:
+    head = f"\ndef {spec.name}("
+    at = source.find(head)
+    start = source.rfind("\n@wp.kernel", 0, at) + 1  # the decorator, with its options if any
+    end = source.find("):\n", at)
+    if at < 0 or start <= 0 and not source.startswith("@wp.kernel") or end < 0:
         return source
-    params = source[start + len(head):end].split(", ")
+    params = source[at + len(head):end].split(", ")
     names = [a.name for a in spec.args]
     if len(params) != len(names) or any(not p.startswith(n + ": ") or " = " in p for p, n in zip(params, names)):
         return source

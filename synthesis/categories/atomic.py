@@ -101,7 +101,7 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     if slots == 1:
         slot = "0"
     elif rng.random() < 0.5:  # a slot per material (an id per element) rather than a spread over slots
-        slot = _group_index(w, slots)
+        slot = _group_index(w, slots)[0]
         terms.append("a slot per material")
     else:
         slot = f"tid % {slots}"
@@ -118,19 +118,47 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     w.feature(f"float64 accumulation ({kind})" + "".join(f"; {t}" for t in terms))
 
 
-def _group_index(w: KernelWriter, groups: int) -> str:
-    """The thread's group (a label array, as a segment or cluster id is given), loaded once."""
-    idx = w.add_array(w.rng.choice(["group", "label", "segment", "cell_id"]), "int32", "index", index_high=groups - 1)
-    return w.load(idx).src
+def _group_index(w: KernelWriter, groups: int) -> tuple[str, int]:
+    """The thread's group (a label array, as a segment or cluster id is given), loaded once, and the
+    number of groups. Every form of one kernel reads the same labels (sums, counts and extremes per
+    segment are kept side by side), so the first form to ask sets how many groups there are."""
+    label = next((a for a in w.args if a.role == "index" and a.name in GROUP_HINTS), None)
+    if label is not None:
+        return w.load(label.name).src, label.high + 1
+    idx = w.add_array(w.rng.choice(GROUP_HINTS), "int32", "index", index_high=groups - 1)
+    return w.load(idx).src, groups
 
 
-def _value(w: KernelWriter, loads: list[str], dtype: str) -> Expr:
-    """What a thread contributes: an input as it is, or (floats) the product of two, a weighted value."""
+GROUP_HINTS = ("group", "label", "segment", "cell_id")
+
+
+def _value(w: KernelWriter, loads: list[str], dtype: str, squared: bool = False) -> Expr:
+    """What a thread contributes: an input as it is (most often), or the product of two (a weighted
+    value), its magnitude, its positive part, or (unless the caller squares it: `squared`) its square
+    (an energy) or the input times a scale passed by value, a power of two. Inputs lie on a grid
+    of 1/8, so each of these is exact and so is any sum of them."""
     x = w.load(w.rng.choice(loads))
-    if dtype == "float32" and len(loads) > 1 and w.rng.random() < 0.4:
+    how = w.rng.random()
+    if dtype == "float32" and len(loads) > 1 and how < 0.3:
         a, b = (w.load(name) for name in loads[:2])
         return Expr(f"{a.src} * {b.src}", dtype, a.mag * b.mag, 6, atom=False)
-    return x
+    if how < 0.55:
+        return x
+    if how < 0.67:
+        w.feature("magnitudes accumulated")
+        return Expr(f"wp.abs({x.src})", dtype, x.mag, x.q)
+    if how < 0.77:
+        w.feature("positive parts accumulated")
+        zero = "0.0" if dtype == "float32" else "0"
+        return Expr(f"wp.max({x.src}, {zero})", dtype, x.mag, x.q)
+    if squared:
+        return x
+    if how < 0.88 and dtype == "float32":
+        scale = w.add_scalar(w.rng.choice(["scale", "weight", "unit"]), "float32", w.rng.choice([0.25, 0.5, 2.0]))
+        w.feature("values scaled by a parameter")
+        return Expr(f"{x.src} * {scale.src}", dtype, 2.0 * x.mag, 6, atom=False)
+    w.feature("squares accumulated")
+    return Expr(f"{x.src} * {x.src}", dtype, x.mag * x.mag, 6, atom=False)
 
 
 def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
@@ -166,8 +194,7 @@ def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
 def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """A segmented reduction: each thread adds its value into its group's sum (and 1 into its count)
     through an index array: sums and counts from which the group means follow."""
-    groups = w.rng.choice([4, 8, 16, 32])
-    g = _group_index(w, groups)
+    g, groups = _group_index(w, w.rng.choice([4, 8, 16, 32]))
     value = _value(w, loads, dtype)
     sums = w.add_array(w.rng.choice(["sums", "group_total", "acc"]), dtype, "output", shape=(groups,))
     w.emit(f"wp.atomic_add({sums}, {g}, {value.src})" if w.rng.random() < 0.6 else f"{sums}[{g}] += {value.src}")
@@ -184,8 +211,8 @@ def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
 def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """Global moments for a mean and a variance: the sum of the values (or weighted values) and of
     their squares (or the total and the largest value), each into a one-element array."""
-    x = _value(w, loads, dtype)
-    if not x.atom:  # a weighted value, read twice below: a local
+    x = _value(w, loads, dtype, squared=True)
+    if not x.atom:  # a computed value, read twice below: a local
         x = w.assign(x, "v")
     total = w.add_array(w.rng.choice(["total", "sum_x"]), dtype, "output", shape=(1,))
     w.emit(f"wp.atomic_add({total}, 0, {x.src})" if w.rng.random() < 0.6 else f"{total}[0] += {x.src}")
@@ -207,8 +234,7 @@ def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
 def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """The largest and/or smallest value per group (a cell's highest point, a cluster's extent), with
     atomic_max / atomic_min into arrays that start from the caller's values."""
-    groups = w.rng.choice([max(4, w.dim[0] // 16), max(4, w.dim[0] // 8)])
-    g = _group_index(w, groups)
+    g, groups = _group_index(w, w.rng.choice([max(4, w.dim[0] // 16), max(4, w.dim[0] // 8)]))
     x = w.load(loads[0])
     span = 0.5 if dtype == "float32" else 5
     grid = 3 if dtype == "float32" else 0
@@ -224,8 +250,7 @@ def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
 def budget(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """Demands taken from shared stocks: `wp.atomic_sub(stock, item, amount)` (or `-=`), each thread
     drawing on the item an index array names."""
-    items = w.rng.choice([4, 8, 16])
-    g = _group_index(w, items)
+    g, items = _group_index(w, w.rng.choice([4, 8, 16]))
     amount = _value(w, loads, dtype)
     span = 64.0 if dtype == "float32" else 500
     stock = w.add_array(w.rng.choice(["stock", "remaining", "capacity"]), dtype, "inout", shape=(items,),
@@ -273,15 +298,16 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     # a quarter over an image or a grid (`i, j = wp.tid()`): a histogram of pixels, sums per region
     dim = (rng.choice([8, 16]), rng.choice([16, 32])) if rng.random() < 0.25 else (rng.choice([64, 128, 256, 512]),)
     w = KernelWriter(rng, name, "atomic", seed, dim)
+    skipped = False  # inactive elements already return early: no second flag below
     if len(dim) == 1 and rng.random() < 0.15:
-        early_return(w)
+        skipped = early_return(w) is None
     dtype = rng.choice(["float32", "float32", "int32"])
     if dtype == "float32":
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)
     else:
         loads = add_inputs(w, "int32", rng.randint(1, 2), low=-50, high=50, grid_bits=0)
     forms = rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2]))
-    if len(dim) == 1 and "best so far" not in forms and rng.random() < 0.3:
+    if len(dim) == 1 and "best so far" not in forms and rng.random() < 0.3 and not skipped:
         # only the elements a flag marks contribute (particles in contact, live cells), as masked
         # reductions do: the accumulation sits under the flag's test
         flags = w.add_array(rng.choice(["active", "mask", "valid", "alive"]), "int32", "input", low=0, high=1,

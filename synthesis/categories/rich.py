@@ -1,8 +1,8 @@
 """What the physics-style categories (stencil, transform, particles, reduction) add to KernelWriter.
 
 Real Warp modules name their constants at module level (`wp.constant` or plain numbers), pass
-vectors, matrices, quaternions and transforms by value, group arguments in `@wp.struct`s, and set
-`@wp.kernel(...)` options. `RichKernelWriter` records these next to the kernel: the finished
+vectors, matrices, quaternions and transforms by value and group arguments in `@wp.struct`s
+(`@wp.kernel(...)` options are KernelWriter's). `RichKernelWriter` records these next to the kernel: the finished
 `KernelSpec.source` is the module text (constants, struct classes, helpers, kernel), and a struct
 argument is one `ArgSpec` with role "struct" whose `fields` are the struct's members in declaration
 order (see `synthesis/spec.py`).
@@ -35,7 +35,7 @@ class StructField:
 
 
 class RichKernelWriter(KernelWriter):
-    """A KernelWriter that also writes module constants, structs, by-value and kernel options."""
+    """A KernelWriter that also writes module constants, structs and by-value parameters."""
 
     def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
         super().__init__(rng, name, category, seed, dim)
@@ -44,7 +44,6 @@ class RichKernelWriter(KernelWriter):
         self.structs: dict[str, list[StructField]] = {}  # class name -> fields
         self.struct_params: dict[str, str] = {}  # parameter name -> class name
         self.field_specs: dict[str, ArgSpec] = {}  # "param.field" -> the field's ArgSpec
-        self.options: dict[str, str] = {}
 
     # ---- module level -------------------------------------------------------------------
     def add_constant(self, name: str, value: float | int, style: str | None = None) -> Expr:
@@ -66,9 +65,6 @@ class RichKernelWriter(KernelWriter):
         self.feature("module constants")
         self.constant_exprs[name] = expr
         return expr
-
-    def option(self, key: str, value: str) -> None:
-        self.options[key] = value
 
     # ---- arguments -----------------------------------------------------------------------
     def add_value(self, hint: str, dtype: str, values: tuple[float, ...]) -> Expr:
@@ -113,9 +109,6 @@ class RichKernelWriter(KernelWriter):
                 structs.append(f"@wp.struct\nclass {class_name}:\n{body}")
         preamble = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(s + "\n\n\n" for s in structs)
         source = spec.source
-        if self.options:
-            opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
-            source = source.replace(f"@wp.kernel\ndef {self.name}(", f"@wp.kernel({opts})\ndef {self.name}(", 1)
         args = tuple(self._finish_struct(a) if a.role == "struct" else a for a in spec.args)
         return dataclasses.replace(spec, source=preamble + source, args=args)
 

@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from synthesis.exprgen import fmt_float
+from synthesis.exprgen import FORWARD_ONLY_SHARE, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
 
 BLOCK_DIMS = (32, 64, 128, 256)
@@ -191,9 +191,10 @@ class TileKernel:
                 a = ArgSpec(a.name, a.dtype, a.role, (a.shape[0] * self.blocks, *a.shape[1:]), a.low, a.high,
                             a.grid_bits, a.value, a.bound)
             args.append(a)
-        header = f"@wp.kernel\ndef {self.name}({', '.join(self.annotations)}):\n"
+        decorator = "@wp.kernel(enable_backward=False)" if rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
+        header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"
         if len(header) > 100:
-            header = f"@wp.kernel\ndef {self.name}(\n    " + ",\n    ".join(self.annotations) + ",\n):\n"
+            header = f"{decorator}\ndef {self.name}(\n    " + ",\n    ".join(self.annotations) + ",\n):\n"
         body = "\n".join("    " + line for line in self.lines)
         used = body + "\n".join(self.helpers)
         constants = [line for name, line in self.constants.items() if name in used]
@@ -288,9 +289,20 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         value = "v"
     elif "mapped" in outputs:
         outputs = outputs[1:]
-    mean = rng.random() < 0.3
-    k.tile(64)  # the sum's per-thread partials
-    if mean:
+    # the largest or smallest value per block (a CFL bound, a bounding range) instead of a sum:
+    # no atomic total then, each block's value is stored for a later pass
+    extreme = rng.random() < 0.2
+    mean = not extreme and rng.random() < 0.3
+    k.tile(64)  # the reduction's per-thread partials
+    if extreme:
+        kind = rng.choice(["max", "min"])
+        k.emit(f"s = wp.tile_{kind}({value})")
+        total_mag = mag
+        outputs = tuple(o for o in outputs if o != "total") or ("partial",)
+        if "partial" not in outputs:
+            outputs += ("partial",)
+        k.features.append(f"block {'maximum' if kind == 'max' else 'minimum'} (tile_{kind})")
+    elif mean:
         k.emit(f"s = wp.tile_sum({value}) / {k.as_float(tile)}")
         total_mag = mag
         k.features.append("block mean")
@@ -299,9 +311,11 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         total_mag = mag * size
     for out in outputs:
         if out == "partial":
-            p = k.array(pick(rng, "partial_sums", "block_sums", "partials"), "output", (1,), True, bound=total_mag)
+            hints = ("block_max", "peak_per_block", "partials") if extreme and kind == "max" else \
+                ("block_min", "low_per_block", "partials") if extreme else ("partial_sums", "block_sums", "partials")
+            p = k.array(pick(rng, *hints), "output", (1,), True, bound=total_mag)
             k.emit(f"wp.tile_store({p}, s, offset=i)")
-            k.features.append("partial sum per block")
+            k.features.append("partial per block" if extreme else "partial sum per block")
         elif out == "total":
             t = k.array(pick(rng, "total", "result", "accum"), "output", (1,), False, bound=total_mag * 16)
             k.emit(f"wp.tile_atomic_add({t}, s)")
@@ -336,17 +350,25 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
         value, mag = map_tile(k, "t", 1.0)
         k.emit(f"t = {value}")
         k.tile(tm, c)
-    k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
-    k.emit("col = wp.tile_matmul(ones, t)")
-    k.tile(1, tm)
-    k.tile(1, c)
-    k.features.append("column sums by tile_matmul with ones")
+    # the sums as a (1, C) product with a row of ones, or (Warp 1.10 on) as a (C,) reduction along the rows
+    along_axis = rng.random() < 0.45
+    if along_axis:
+        k.emit("col = wp.tile_sum(t, axis=0)")
+        k.tile(c)
+        k.features.append("column sums by tile_sum along axis 0")
+    else:
+        k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
+        k.emit("col = wp.tile_matmul(ones, t)")
+        k.tile(1, tm)
+        k.tile(1, c)
+        k.features.append("column sums by tile_matmul with ones")
+    row = (c,) if along_axis else (1, c)
     if rng.random() < 0.35:  # one row of partial sums per block, reduced by a later pass: no atomics, same bits every run
-        out = k.array(pick(rng, "partial_col_sums", "block_col_sums"), "output", (1, c), True, bound=mag * tm)
-        k.emit(f"wp.tile_store({out}, col, offset=(i, 0))")
+        out = k.array(pick(rng, "partial_col_sums", "block_col_sums"), "output", row, True, bound=mag * tm)
+        k.emit(f"wp.tile_store({out}, col, offset={f'i * {C}' if along_axis else '(i, 0)'})")
         k.features.append("partial column sums per block (tile_store)")
         return "Column sums of row panels", rng.choice([32, 64, 128])
-    out = k.array(pick(rng, "col_sums", "bias_grad", "column_totals"), "output", (1, c), False, bound=mag * tm * 16)
+    out = k.array(pick(rng, "col_sums", "bias_grad", "column_totals"), "output", row, False, bound=mag * tm * 16)
     k.emit(f"wp.tile_atomic_add({out}, col)")
     if rng.random() < 0.5:
         p = k.array(pick(rng, "block_totals", "partials"), "output", (1,), True, bound=mag * tm * c)
@@ -452,6 +474,16 @@ def gram(k: TileKernel) -> tuple[str, int]:
         k.emit(f"a = {value}")
         k.tile(tm, c)
         k.features.append("feature map")
+    # weighted least squares: X^T W X, each sample's row scaled by its weight on one side
+    weighted = rng.random() < 0.25
+    if weighted:
+        wts = k.array(pick(rng, "sample_weights", "w", "row_weights"), "input", (tm, 1), True, low=0.0, high=1.0)
+        k.emit(f"wt = wp.tile_load({wts}, shape=({TM}, 1), offset=(i * {TM}, 0))")
+        k.emit(f"aw = a * wp.tile_broadcast(wt, shape=({TM}, {C}))")
+        k.tile(tm, 1)
+        k.tile(tm, c)
+        k.features.append("row weights (X^T W X)")
+    left = "aw" if weighted else "a"
     if d:
         D = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d)
         y = k.array(pick(rng, "y", "targets", "responses"), "input", (tm, d), True)
@@ -465,9 +497,9 @@ def gram(k: TileKernel) -> tuple[str, int]:
     k.tile(c, tm)
     k.tile(c, cols)
     if rng.random() < 0.5:
-        k.emit(f"g = wp.tile_matmul(wp.tile_transpose(a), {other})")
+        k.emit(f"g = wp.tile_matmul(wp.tile_transpose({left}), {other})")
     else:
-        k.emit("at = wp.tile_transpose(a)")
+        k.emit(f"at = wp.tile_transpose({left})")
         k.emit(f"g = wp.tile_matmul(at, {other})")
     mag = mag_a * mag_b * tm
     if rng.random() < 0.3:
@@ -475,8 +507,13 @@ def gram(k: TileKernel) -> tuple[str, int]:
         k.emit(f"g = g * {scale}")
         mag *= k.values[scale]
         k.scaled = True
-    out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
-    k.emit(f"wp.tile_atomic_add({out}, g)")
+    if rng.random() < 0.3:  # each block's own product, summed by a later pass (the same bits every run)
+        out = k.array(pick(rng, "block_gram", "partial_cov", "gram_parts"), "output", (c, cols), True, bound=mag)
+        k.emit(f"wp.tile_store({out}, g, offset=(i * {C}, 0))")
+        k.features.append("a product per block (tile_store)")
+    else:
+        out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
+        k.emit(f"wp.tile_atomic_add({out}, g)")
     if rng.random() < 0.35:  # first moments beside the second: column sums of the panel
         sums = k.array(pick(rng, "col_sums", "first_moment", "sum_x"), "output", (1, c), False, bound=mag_a * tm * 16)
         k.emit(f"wp.tile_atomic_add({sums}, wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), a))")

@@ -92,18 +92,42 @@ def mixed_precision(a: wp.array2d(dtype=float), b: wp.array2d(dtype=wp.float16),
     wp.tile_atomic_add(total, wp.tile_sum(acc))
 
 
+# translate: dim=4
+# translate: a shape=16,8
+# translate: cols shape=8
+# translate: rows shape=16
+# translate: peaks shape=4
+# translate: lows shape=4
+# translate: counts shape=16,8
+# translate: top shape=4
+@wp.kernel
+def panel_stats(a: wp.array2d(dtype=float), cols: wp.array(dtype=float), rows: wp.array(dtype=float),
+                peaks: wp.array(dtype=float), lows: wp.array(dtype=float), counts: wp.array2d(dtype=int),
+                top: wp.array(dtype=int)):
+    i = wp.tid()
+    t = wp.tile_load(a, shape=(4, 8), offset=(i * 4, 0))
+    wp.tile_atomic_add(cols, wp.tile_sum(t, axis=0))
+    wp.tile_store(rows, wp.tile_sum(wp.tile_map(wp.abs, t), axis=1), offset=i * 4)
+    wp.tile_store(peaks, wp.tile_max(t), offset=i)
+    wp.tile_store(lows, wp.tile_min(t * 2.0), offset=i)
+    c = wp.tile_load(counts, shape=(4, 8), offset=(i * 4, 0))
+    wp.tile_store(top, wp.tile_max(c), offset=i)
+
+
 def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(scale_tiles, dim=[2, 3], inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(gemm, dim=[2, 2], inputs=[a, b, c], block_dim=64)
     wp.launch_tiled(reshape, dim=3, inputs=[a, b, c, d, f, h], block_dim=BLOCK)
     wp.launch(block_stats, dim=256, inputs=[x, f, t, h, y], block_dim=LANES)
     wp.launch_tiled(mixed_precision, dim=4, inputs=[a, b, c, t], block_dim=BLOCK)
+    wp.launch_tiled(panel_stats, dim=4, inputs=[a, x, y, t, t, h, h], block_dim=BLOCK)
 '''
 # scale_tiles: tile_load/store, element-wise arithmetic, negation, tile_map of two tiles; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
 # reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
 # block_stats (wp.launch): tile(x), tile_sum, tile_atomic_add, tile_ones, int tiles, tile elements, untile
 # mixed_precision: float32 @ float16 accumulated in a float64 tile (Warp's rule: out's type), float64 tile_sum
-KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision")
+# panel_stats: tile_sum along axis 0 and 1, tile_max / tile_min of float and int tiles
+KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats")
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +160,25 @@ def test_gemm_reference_is_the_matrix_product(tile_run):
     b = make_input(args[1], 1, meta["input_seed"]).reshape(args[1].shape)
     got = np.frombuffer((out / "expected.bin").read_bytes(), dtype=np.float32).reshape(args[2].shape)
     assert np.allclose(got, a @ b, atol=1e-4)
+
+
+def test_axis_sums_and_block_extremes_are_numpys(tile_run):
+    """Column sums (axis 0), row sums (axis 1) and each block's largest and smallest element, as numpy
+    computes them from the sample's inputs (the check above compares against these values)."""
+    out = tile_run[3] / "panel_stats"
+    meta = json.loads((out / "metadata.json").read_text())
+    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
+    a = make_input(args[0], 0, meta["input_seed"]).reshape(16, 8)
+    counts = make_input(args[5], 5, meta["input_seed"]).reshape(16, 8)
+    got = np.frombuffer((out / "expected.bin").read_bytes(), dtype=np.float32)
+    blocks = a.reshape(4, 4, 8)
+    cols_before = make_input(args[1], 1, meta["input_seed"])  # a file's written arrays start from values
+    np.testing.assert_allclose(got[:8], cols_before + a.sum(axis=0), atol=1e-5)
+    np.testing.assert_allclose(got[8:24], np.abs(a).sum(axis=1), atol=1e-5)
+    np.testing.assert_array_equal(got[24:28], blocks.max(axis=(1, 2)))
+    np.testing.assert_array_equal(got[28:32], 2.0 * blocks.min(axis=(1, 2)))
+    top = np.frombuffer((out / "expected.bin").read_bytes()[32 * 4:], dtype=np.int32)
+    np.testing.assert_array_equal(top, counts.reshape(4, 4, 8).max(axis=(1, 2)))
 
 
 def test_block_dim_and_launch_mode_come_from_the_launch_call(tile_run):
@@ -203,6 +246,19 @@ def test_writing_a_tile_element_is_refused():
     result = translate_source(source, "user.py")["poke"]
     assert isinstance(result, TranslationError)
     assert str(result) == "user.py:7:5: unsupported: assignment to a tile element"
+
+
+@pytest.mark.parametrize("call, message", [
+    ("wp.tile_sum(t, axis=2)", "axis 2 of a 2-D tile"),
+    ("wp.tile_sum(wp.tile_load(v, shape=4), axis=0)", "unsupported: wp.tile_sum along an axis of a"),
+    ("wp.tile_max(wp.tile_load(v, shape=4))", "unsupported: wp.tile_max of a tile of vec3"),
+])
+def test_a_reduction_the_translator_cannot_write_is_refused_with_its_reason(call, message):
+    source = ("import warp as wp\n\n@wp.kernel\ndef red(a: wp.array2d(dtype=float), v: wp.array(dtype=wp.vec3), "
+              f"out: wp.array(dtype=float)):\n    i = wp.tid()\n    t = wp.tile_load(a, shape=(4, 8))\n"
+              f"    s = {call}\n")
+    result = translate_source(source, "user.py")["red"]
+    assert isinstance(result, TranslationError) and message in str(result), result
 
 
 def test_tiles_over_the_shared_memory_limit_are_refused():
