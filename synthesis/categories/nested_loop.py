@@ -128,6 +128,8 @@ def row_matmul(w: KernelWriter) -> None:
     a = _row_array(w, ("a_rows", "lhs", "A"), k_dim)
     transposed = w.rng.random() < 0.35
     b = _table(w, ("rhs", "B", "basis"), (m_dim, k_dim) if transposed else (k_dim, m_dim))
+    # a bias per output column starts each sum (A B + b, a projection with an offset)
+    bias = _table(w, ("bias", "col_bias", "offset"), (m_dim,)) if w.rng.random() < 0.3 else None
     gemm = w.rng.random() < 0.35
     out = w.add_array(w.rng.choice(["product", "C", "projected"]), "float32", "inout" if gemm else "output",
                       shape=(w.dim[0], m_dim))
@@ -139,15 +141,17 @@ def row_matmul(w: KernelWriter) -> None:
         alpha = w.add_scalar("alpha", "float32", w.rng.choice([0.5, 1.0, 2.0])).src
         beta = w.add_scalar("beta", "float32", w.rng.choice([0.5, 1.0, -1.0])).src
     with w.block(f"for {j} in range({cols}):"):
-        w.emit(f"{s} = float(0.0)")
+        w.emit(f"{s} = {bias}[{j}]" if bias else f"{s} = float(0.0)")
         with w.block(f"for {k} in range({inner}):"):
             _add(w, s, f"{a}[{t}, {k}] * {b}[{j}, {k}]" if transposed else f"{a}[{t}, {k}] * {b}[{k}, {j}]")
         if gemm:
             w.emit(f"{out}[{t}, {j}] = {alpha} * {s} + {beta} * {out}[{t}, {j}]")
         else:
             w.emit(f"{out}[{t}, {j}] = {s}")
-    w.note_bound(out, 3.0 * k_dim)
+    w.note_bound(out, 3.0 * (k_dim + 1))
     w.feature("GEMM (C = alpha A B + beta C)" if gemm else "matrix product (a row per thread)")
+    if bias:
+        w.feature("bias per column")
     if transposed:
         w.feature("transposed operand")
 

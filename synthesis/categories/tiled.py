@@ -585,38 +585,49 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
 
 
 def center_columns(k: TileKernel) -> tuple[str, int]:
-    """Subtract each column's mean over the block's rows (`ones @ x / TILE_M`, broadcast back)."""
+    """Subtract each column's mean over the block's rows (`ones(1, TILE_M) @ x / TILE_M`, a batch
+    norm's centering) or each row's mean over its columns (`x @ ones(C, 1) / C`, a layer norm's),
+    broadcast back; optionally divided by the standard deviation too."""
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "GROUP"), tm)
     C = k.constant(pick(rng, "COLS", "CHANNELS", "DIM"), c)
     x = k.array(pick(rng, "x", "signal", "frames", "features"), "input", (tm, c), True)
     k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
-    k.emit(f"mean = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), t) / {k.as_float(TM)}")
+    rows = rng.random() < 0.4
+    if rows:
+        def mean_of(tile: str) -> str:
+            return f"wp.tile_matmul({tile}, wp.tile_ones(shape=({C}, 1), dtype=float)) / {k.as_float(C)}"
+        stat_shape = (tm, 1)
+    else:
+        def mean_of(tile: str) -> str:
+            return f"wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), {tile}) / {k.as_float(TM)}"
+        stat_shape = (1, c)
+    k.emit(f"mean = {mean_of('t')}")
     k.emit(f"d = t - wp.tile_broadcast(mean, shape=({TM}, {C}))")
     for _ in range(4):
         k.tile(tm, c)
     mag = 2.0
     result = "d"
-    if rng.random() < 0.4:  # standardise: divide by the column's standard deviation (+ eps)
+    if rng.random() < 0.4:  # standardise: divide by the standard deviation (+ eps)
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_std', 'rsqrt_var')}"
         k.helpers.append(f"@wp.func\ndef {name}(var: float) -> float:\n    std = wp.sqrt(var + {eps})\n    return 1.0 / std")
         k.helper_names.append(name)
-        k.emit(f"var = wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), d * d) / {k.as_float(TM)}")
+        k.emit(f"var = {mean_of('d * d')}")
         k.emit(f"d = d * wp.tile_broadcast(wp.tile_map({name}, var), shape=({TM}, {C}))")
         k.tile(tm, c)
         k.tile(tm, c)
         mag = 2.0 / math.sqrt(0.0625)
-        k.features.append("standardised columns")
+        k.features.append("standardised rows" if rows else "standardised columns")
     result, mag = epilogue(k, result, (tm, c), (TM, C), mag)
     out = k.array(pick(rng, "centered", "out", "residual"), "output", (tm, c), True, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
-    k.features.append("column means by tile_matmul with ones, tile_broadcast")
+    k.features.append(f"{'row' if rows else 'column'} means by tile_matmul with ones, tile_broadcast")
     if rng.random() < 0.4:
-        means = k.array(pick(rng, "means", "block_means"), "output", (1, c), True)
-        k.emit(f"wp.tile_store({means}, mean, offset=(i, 0))")
-    return "Column centering per block", rng.choice([32, 64, 128, 256])
+        means = k.array(pick(rng, "means", "row_means" if rows else "block_means"), "output", stat_shape, True)
+        k.emit(f"wp.tile_store({means}, mean, offset={f'(i * {TM}, 0)' if rows else '(i, 0)'})")
+    return "Mean centering per block", rng.choice([32, 64, 128, 256])
 
 
 def batched_transpose(k: TileKernel) -> tuple[str, int]:

@@ -70,6 +70,8 @@ def test_a_row_matmul_is_the_matrix_product_or_gemm(seed):
     inputs = draw_inputs(spec, seed)
     a, b = inputs[named(spec, "a_rows", "lhs", "A")], inputs[named(spec, "rhs", "B", "basis")]
     product = a @ (b.T if "transposed operand" in spec.description else b)
+    if "bias per column" in spec.description:
+        product = product + inputs[named(spec, "bias", "col_bias", "offset")]
     out = named(spec, "product", "C", "projected")
     if "GEMM" in spec.description:
         product = scalar(spec, "alpha") * product + scalar(spec, "beta") * inputs[out]

@@ -30,7 +30,7 @@ def _kind_of(spec: KernelSpec) -> str:
 
 
 SUMMARIES = ("Block-wise tile reduction", "Column sums of row panels", "Tiled linear layer (GEMM)",
-             "Gram matrix accumulation", "Row normalisation", "Column centering per block",
+             "Gram matrix accumulation", "Row normalisation", "Mean centering per block",
              "Batched small-matrix transposes", "Fused element-wise tile map")
 
 
