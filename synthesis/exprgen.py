@@ -88,6 +88,8 @@ ELEMENT_STORE = re.compile(r"^(\s+)(\w+)\[([^\[\]]+)\] = (.+)$")
 LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
 FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in Warp's examples (18 of 170)
 OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
+INTERMEDIATE_OUTPUT_SHARE = 0.2  # kernels that also store an intermediate value they compute
+STORABLE_LOCAL_TYPES = frozenset({"float32", "vec2", "vec3", "vec4"})
 UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4"})
 BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
@@ -425,6 +427,7 @@ class KernelWriter:
         # kernels whose finish updates an output in place (update_outputs); tests that check a
         # form's values against its formula set 0
         self.output_update_share = OUTPUT_UPDATE_SHARE
+        self.intermediate_output_share = INTERMEDIATE_OUTPUT_SHARE
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
         self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
@@ -1021,6 +1024,31 @@ class KernelWriter:
                 found.append(k)
         return found
 
+    def store_intermediate(self) -> None:
+        """A value the kernel computes on the way, stored beside its results (`dist_out[tid] = dist`
+        right after `dist = ...`), as kernels keep what a later pass, a loss or a plot reads. Only a
+        named top-level local assigned once from a computation (not a load as it is) whose value
+        differs between threads and which is read later; the new output is the launch's shape."""
+        candidates = []
+        for k, line in enumerate(self.lines):
+            m = TOP_LEVEL_ASSIGN.match(line)
+            if m is None or m.group(1) not in self.defs or m.group(1) not in self.varying:
+                continue
+            name = m.group(1)
+            prefix = name.split("__")[0]
+            local = self.scopes[0].get(name)
+            if local is None or local.type not in STORABLE_LOCAL_TYPES or len(prefix) < 3 \
+                    or TOP_LEVEL_LOAD.match(line) or not any(reads(name).search(later) for later in self.lines[k + 1:]):
+                continue
+            candidates.append((k, name, prefix, local))
+        if not candidates:
+            return
+        k, name, prefix, local = self.rng.choice(candidates)
+        out = self.add_array(f"{prefix}_out", local.type, "output")
+        self.lines.insert(k + 1, f"    {out}[{self.own_index()}] = {name}")
+        self.note_bound(out, local.mag)
+        self.feature("intermediate value stored")
+
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
         (`f[i] += value`, atomic in Warp), or a running estimate relaxed toward the new value
@@ -1095,6 +1123,8 @@ class KernelWriter:
             self.features = [f for f in self.features if f in standing or f not in self.local_features.values()]
         if self.rng.random() < INLINE_LOADS_SHARE:
             self.inline_single_loads()
+        if self.rng.random() < self.intermediate_output_share:
+            self.store_intermediate()
         if self.rng.random() < self.output_update_share:
             self.update_outputs()
         if self.rng.random() < FORWARD_ONLY_SHARE:  # a kernel nobody differentiates through says so

@@ -491,3 +491,48 @@ def test_an_output_read_elsewhere_is_left_as_written():
     w.store(w.add_array("copy", "float32", "output"), Expr("out[tid, 0]", "float32", 2.0, None))
     w.update_outputs()
     assert "out[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("out").role == "output"
+
+
+# ---- intermediate values stored (KernelWriter.store_intermediate) ---------------------------------
+def _writer_with_locals():
+    """`dist` (computed from the thread's element, read later), `unread` (computed, never read again)
+    and `scale2` (from a parameter alone: the same in every thread)."""
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
+    a = w.load(w.add_array("a", "float32", "input"))
+    g = w.add_scalar("gain", "float32", 0.5)
+    dist = w.assign(Expr(f"wp.abs({a.src}) * 2.0", "float32", 2.0, None, atom=False), "dist")
+    scale = w.assign(Expr(f"{g.src} * 4.0", "float32", 2.0, None, atom=False), "scale")
+    w.assign(Expr(f"{a.src} * 3.0", "float32", 3.0, None, atom=False), "unread")
+    w.store(w.add_array("out", "float32", "output"), Expr(f"{dist.src} * {scale.src} + 1.0", "float32", 5.0, None))
+    return w
+
+
+def test_a_computed_local_read_later_is_stored_where_it_is_computed():
+    import numpy as np
+
+    from tests.synthesis.python_run import draw_inputs, run
+
+    w = _writer_with_locals()
+    w.store_intermediate()
+    w.output_update_share = w.intermediate_output_share = 0.0
+    spec = w.finish("test")
+    lines = spec.source.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.strip().startswith("dist"))
+    local = lines[at].split(" = ")[0].strip()  # `dist__1` until the module's names are made plain
+    assert lines[at + 1].strip() == f"dist_out[tid] = {local}", spec.source
+    inputs = draw_inputs(spec, 0)
+    np.testing.assert_allclose(run(spec, inputs)["dist_out"], 2.0 * np.abs(inputs["a"]), atol=1e-12)
+
+
+def test_a_load_an_unread_local_or_one_every_thread_shares_is_not_stored():
+    for seed in range(10):
+        import random
+
+        w = _writer_with_locals()
+        w.rng = random.Random(seed)
+        w.store_intermediate()
+        assert [a.name for a in w.args if a.role == "output"] == ["out", "dist_out"], w.lines
