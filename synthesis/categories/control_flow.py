@@ -29,6 +29,28 @@ def _window_index(w: KernelWriter, offset: str, array: str) -> str:
     return f"wp.clamp({w.tid_names[0]} + {offset}, 0, {array}.shape[0] - 1)"
 
 
+def _iterations(w: KernelWriter, choices: list[int]) -> str:
+    """An iterative solve's trip count: a literal (most often), a kernel parameter the caller tunes,
+    or a module constant."""
+    n = w.rng.choice(choices)
+    how = w.rng.random()
+    if how < 0.3:
+        w.feature("iteration count as a parameter")
+        return w.add_scalar(w.rng.choice(["n_iter", "iterations", "max_iter"]), "int32", n).src
+    if how < 0.45:
+        w.feature("iteration count as a module constant")
+        return w.add_constant(w.rng.choice(["ITERATIONS", "NUM_ITERS", "SOLVER_ITERS"]), n).src
+    return str(n)
+
+
+def _coefficient(w: KernelWriter, choices: list[float], hints: list[str]) -> str:
+    """A model's coefficient (an eccentricity, a decay): a literal, or a parameter passed by value."""
+    value = w.rng.choice(choices)
+    if w.rng.random() < 0.4:
+        return w.add_scalar(w.rng.choice(hints), "float32", value).src
+    return fmt_float(value)
+
+
 def _temp(w: KernelWriter, hint: str) -> str:
     """A loop temporary's name (`v`, `j`, `mid`): `hint`, or a longer one where an argument has it
     (Warp does not let a local take a parameter's symbol)."""
@@ -124,7 +146,7 @@ def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     s = w.assign(s, prefix="s")
     start = s if w.rng.random() < 0.5 else Expr("1.0", "float32", 1.0, 0, lit=True)
     y = w.declare(w.fresh("root"), start, max(s.mag, 1.0), None)
-    with w.block(f"for it in range({w.rng.choice([4, 5, 6])}):"):
+    with w.block(f"for it in range({_iterations(w, [4, 5, 6])}):"):
         w.emit(f"{y.src} = 0.5 * ({y.src} + {s.src} / {y.src})")
     w.feature("Newton iteration (square root)")
     return [LoopResult(y, "root_out")]
@@ -133,14 +155,14 @@ def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
 def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """Kepler's equation E = M + e sin E solved by fixed-point iteration (e < 1: a contraction)."""
     m = w.load(w.rng.choice(loads))
-    e = fmt_float(w.rng.choice([0.125, 0.25, 0.5]))
+    e = _coefficient(w, [0.125, 0.25, 0.5], ["ecc", "eccentricity"])
     big_e = w.declare(w.fresh("ecc_anom"), m, m.mag + 1.0, None)
     if w.rng.random() < 0.5:
-        with w.block(f"for it in range({w.rng.choice([5, 6, 8, 10])}):"):
+        with w.block(f"for it in range({_iterations(w, [5, 6, 8, 10])}):"):
             w.emit(f"{big_e.src} = {m.src} + {e} * wp.sin({big_e.src})")
         w.feature("fixed-point iteration (Kepler's equation)")
     else:  # Newton's method on E - e sin E - M: 1 - e cos E >= 1 - e > 0
-        with w.block(f"for it in range({w.rng.choice([3, 4, 5])}):"):
+        with w.block(f"for it in range({_iterations(w, [3, 4, 5])}):"):
             w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
                    f"(1.0 - {e} * wp.cos({big_e.src}))")
         w.feature("Newton iteration (Kepler's equation)")
@@ -230,7 +252,7 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     counted = w.rng.random() < 0.5
     if counted:
         it = w.declare(w.fresh("it"), Expr("0", "int32", 0.0, 0, lit=True), float(steps), 0)
-        condition = f"{it.src} < {steps}"
+        condition = f"{it.src} < {_iterations(w, [steps])}"
     else:
         condition = f"{hi.src} - {lo.src} > {fmt_float(2.0 / 2 ** steps)}"
         w.feature("bracket tolerance")
@@ -253,8 +275,8 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
 def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """A recurrent state run over the thread's history, oldest first: h = tanh(decay * h + x)."""
     name, steps = w.rng.choice(loads), w.rng.choice([3, 4, 6, 8])
-    decay = fmt_float(w.rng.choice([0.5, 0.25, 0.75]))
     ema = w.rng.random() < 0.4
+    decay = _coefficient(w, [0.5, 0.25, 0.75], ["alpha", "smoothing"] if ema else ["decay", "leak"])
     j = _temp(w, "j")
     h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
     with w.block(f"for k in range({steps}):"):
