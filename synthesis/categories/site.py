@@ -20,7 +20,7 @@ from synthesis.categories.common import early_return
 from synthesis.categories.control_flow import _temp
 from synthesis.categories.rich import RichKernelWriter
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.exprgen import Expr
+from synthesis.exprgen import IDENTIFIER, Expr
 
 ACCESSES = ("own", "guarded", "active", "grid")
 PER_ELEMENT = ("own", "guarded", "active")  # the launches of a computation that makes no sense on a grid
@@ -28,6 +28,7 @@ GRID_SHAPES = ((16, 16), (16, 32), (32, 32), (24, 40), (64, 32))
 LAUNCH_SIZES = (64, 100, 128, 256, 500, 1000, 1024)
 ACTIVE_HINTS = ("active", "ids", "indices", "particle_ids")
 SPLIT_VECTORS_SHARE = 0.2  # kernels whose vector inputs come as one float array per component
+SPLIT_OUTPUTS_SHARE = 0.7  # of those, the vector results written the same way
 
 
 def launch(rng, access: str) -> tuple[int, ...]:
@@ -116,11 +117,26 @@ class Site:
         self.w.store(name, Expr(value, self.w.arg(name).dtype, bound, None), index=self.index)
 
     def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float) -> str:
-        """`out[element] = value` into a new output array; returns the array's name."""
+        """`out[element] = value` into a new output array; returns the array's name. Where the inputs
+        come one array per component, a vector result mostly leaves that way too (`_store_components`)."""
         w = self.w
+        if self.split_vectors and dtype in ("vec2", "vec3") and w.rng.random() < SPLIT_OUTPUTS_SHARE:
+            return self._store_components(hints, dtype, value, bound)
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
         w.store(name, Expr(value, dtype, bound, None), index=self.index)
         return name
+
+    def _store_components(self, hints: tuple[str, ...], dtype: str, value: str, bound: float) -> str:
+        """A vector result kept in a local and written one float array per component
+        (`n_x[tid] = n[0]`, ...); returns the arrays' common stem."""
+        w = self.w
+        base = w.rng.choice(free_hints(w, hints))
+        local = value if IDENTIFIER.fullmatch(value) else self.local(base, value)
+        for k, axis in enumerate("xyz"[:int(dtype[-1])]):
+            name = w.add_array(f"{base}_{axis}", "float32", "output", shape=self.shape)
+            w.store(name, Expr(f"{local}[{k}]", "float32", bound, None), index=self.index)
+        w.feature("results stored as one array per component")
+        return base
 
     def knob(self, hints: tuple[str, ...], choices: tuple[float, ...], literal: bool = True) -> str:
         """A coefficient, supplied the ways kernels supply one: a kernel parameter (mostly), a module

@@ -41,16 +41,15 @@ def named(spec, *hints: str) -> str | None:
         next((h for h in hints if f"{h}_x" in names and f"{h}_y" in names), None)
 
 
-def joined(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """`inputs` with each vector stored as one array per component also as one array of vectors,
-    under its plain name (Site's structure-of-arrays inputs)."""
-    names = {a.name for a in spec.args}
-    out = dict(inputs)
+def joined(spec, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`arrays` (the inputs, or what a run wrote) with each vector stored as one array per component
+    also as one array of vectors, under its plain name (Site's structure-of-arrays data)."""
+    out = dict(arrays)
     for a in spec.args:
-        if a.name.endswith("_x") and f"{a.name[:-2]}_y" in names:
+        if a.name.endswith("_x") and f"{a.name[:-2]}_y" in arrays:
             base = a.name[:-2]
-            axes = [f"{base}_{c}" for c in "xyz" if f"{base}_{c}" in names]
-            out[base] = np.stack([inputs[n] for n in axes], axis=-1)
+            axes = [f"{base}_{c}" for c in "xyz" if f"{base}_{c}" in arrays]
+            out[base] = np.stack([arrays[n] for n in axes], axis=-1)
     return out
 
 

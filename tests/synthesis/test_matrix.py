@@ -28,7 +28,7 @@ def form(name: str, seed: int, **kwargs):
     spec = build(matrix, MATRIX_FORMS, name, seed, literal_knobs=False, **kwargs)
     inputs = draw_inputs(spec, seed)
     got = run(spec, inputs)
-    return spec, joined(spec, inputs), got
+    return spec, joined(spec, inputs), joined(spec, got)
 
 
 @PROPERTY

@@ -113,6 +113,27 @@ def test_inline_code_names_no_local_like_a_parameter():
     assert core.let("n", "wp.vec3(1.0, 0.0, 0.0)") != "n"
 
 
+def test_a_vector_result_of_per_component_inputs_is_written_one_array_per_component():
+    """Inputs as `pos_x, pos_y, pos_z`: the result mostly leaves the same way, from one local."""
+    for seed in range(20):
+        w = RichKernelWriter(random.Random(seed), "vec_0123abcd45", "vector", seed, (8,))
+        w.output_update_share = w.intermediate_output_share = 0.0
+        site = Site(w, "own")
+        site.split_vectors = True
+        pos = site.input(("pos",), "vec3")
+        stem = site.store(("moved",), "vec3", f"{pos} * 2.0", 4.0)
+        if stem != "moved" or "moved_x" not in {a.name for a in w.args}:
+            continue
+        spec = w.finish("test")
+        assert "moved = pos_v * 2.0" in spec.source and "moved_z[tid] = moved[2]" in spec.source, spec.source
+        inputs = draw_inputs(spec, seed)
+        got = run(spec, inputs)
+        for axis in "xyz":
+            np.testing.assert_allclose(got[f"moved_{axis}"], 2.0 * inputs[f"pos_{axis}"], atol=1e-12)
+        return
+    pytest.fail("no seed wrote the result per component")
+
+
 TABLES = [(vector, VECTOR_FORMS, name) for name in sorted(VECTOR_FORMS)] + \
     [(matrix, MATRIX_FORMS, name) for name in sorted(MATRIX_FORMS)]
 

@@ -28,7 +28,7 @@ def form(name: str, seed: int, **kwargs):
     spec = build(vector, VECTOR_FORMS, name, seed, **kwargs)
     inputs = draw_inputs(spec, seed)
     got = run(spec, inputs)
-    return spec, joined(spec, inputs), got
+    return spec, joined(spec, inputs), joined(spec, got)
 
 
 def unit(v: np.ndarray) -> np.ndarray:
