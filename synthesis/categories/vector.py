@@ -264,8 +264,27 @@ def angle_between(site: Site, as_func: bool) -> None:
     gives a signed angle."""
     w = site.w
     vtype = w.rng.choice(["vec2", "vec3", "vec3"])
-    a_in = site.input(("a", "u", "dir_a"), vtype, -2.0, 2.0)
-    b_in = site.input(("b", "v", "dir_b"), vtype, -2.0, 2.0)
+    # the two vectors: given per element; the edges meeting at a polyline's vertex (its turning
+    # angle, as a rod or hair model bends); or a heading and the direction to a target
+    source = w.rng.choice(["given", "given", "polyline", "target"]) if site.access == "own" else \
+        w.rng.choice(["given", "given", "target"])
+    if source == "polyline":
+        pts = w.add_array(w.rng.choice(["points", "path", "polyline"]), vtype, "input", low=-2.0, high=2.0,
+                          grid_bits=4)
+        cur, prev, nxt = w.load(pts), w.neighbour(pts, 0, -1), w.neighbour(pts, 0, 1)
+        a_in = site.local("e_in", f"{cur.src} - {prev.src}")
+        b_in = site.local("e_out", f"{nxt.src} - {cur.src}")
+        w.feature("turning angle of a polyline (its edges at the vertex)")
+    elif source == "target":
+        pos = site.input(("pos", "positions", "x"), vtype, -2.0, 2.0)
+        a_in = site.input(("heading", "forward", "facing"), vtype, -2.0, 2.0)
+        target = w.add_value(w.rng.choice(["target", "goal", "look_at"]), vtype,
+                             tuple(grid_value(w.rng, -1.0, 1.0, 3) for _ in range(_width(vtype))))
+        b_in = site.local("to_target", f"{target.src} - {pos}")
+        w.feature("angle to a target (heading against the direction to it)")
+    else:
+        a_in = site.input(("a", "u", "dir_a"), vtype, -2.0, 2.0)
+        b_in = site.input(("b", "v", "dir_b"), vtype, -2.0, 2.0)
     core = Core(site, "angle_between", as_func)
     a, b = core.param("a", vtype, a_in), core.param("b", vtype, b_in)
     if vtype == "vec3" and w.rng.random() < 0.35:  # signed, about a hinge axis (a joint's twist)

@@ -149,8 +149,17 @@ def test_a_capsules_distance_is_the_least_distance_to_its_segment_less_the_radiu
 def test_the_angle_between_two_vectors_is_the_arccosine_of_their_normalised_dot_product(seed):
     spec, inputs, got = form("angle between", seed)
     out_name = named(spec, "angle", "theta", "angles", "angle_deg", "degrees_out")
+    path = named(spec, "points", "path", "polyline")
+    target = value(spec, "target", "goal", "look_at")
     for e in elements(spec, inputs):
-        a, b = inputs[named(spec, "a", "u", "dir_a")][e], inputs[named(spec, "b", "v", "dir_b")][e]
+        if path:  # the edges into and out of the vertex, the ends clamped (a zero edge)
+            pts, i = inputs[path], e[0]
+            a, b = pts[i] - pts[max(i - 1, 0)], pts[min(i + 1, len(pts) - 1)] - pts[i]
+        elif target is not None:
+            a = inputs[named(spec, "heading", "forward", "facing")][e]
+            b = target - inputs[named(spec, "pos", "positions", "x")][e]
+        else:
+            a, b = inputs[named(spec, "a", "u", "dir_a")][e], inputs[named(spec, "b", "v", "dir_b")][e]
         axis = next((np.array(x.value) for x in spec.args if x.name in ("axis", "hinge_axis", "up")), None)
         if axis is not None:  # the angle of the projections onto the plane normal to the axis, signed about it
             a, b = a - np.dot(a, axis) * axis, b - np.dot(b, axis) * axis
