@@ -89,6 +89,7 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
             return v
 
 
+RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
 LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
 
 
@@ -253,6 +254,28 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
             mag = mag * 1.0 if step == "gain" else mag + 1.0
             k.features.append(f"per-column {step} by tile_broadcast")
     return result, mag
+
+
+def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], names: tuple[str, str],
+                 value: str, offset: str, mag: float, tile_shape: tuple[int, int] | None = None) -> str:
+    """The block's result (a `tile_shape` tile, spelled `names`) stored into its window of a new array
+    of `shape` rows per block, or (RESULT_UPDATE_SHARE) added to what the window holds: a residual
+    connection, a gradient accumulated over passes. Returns the array's name."""
+    rng = k.rng
+    if rng.random() >= RESULT_UPDATE_SHARE:
+        out = k.array(pick(rng, *hints), "output", shape, True, bound=mag)
+        k.emit(f"wp.tile_store({out}, {value}, offset={offset})")
+        return out
+    out = k.array(pick(rng, *hints), "inout", shape, True, bound=mag + 1.0)
+    k.tile(*(tile_shape or shape))
+    if rng.random() < 0.5:
+        k.emit(f"prev = wp.tile_load({out}, shape=({names[0]}, {names[1]}), offset={offset})")
+        k.emit(f"wp.tile_store({out}, prev + {value}, offset={offset})")
+    else:
+        k.emit(f"wp.tile_store({out}, wp.tile_load({out}, shape=({names[0]}, {names[1]}), offset={offset}) + {value}, "
+               f"offset={offset})")
+    k.features.append("result added to the output's block (tile_load, tile_store)")
+    return out
 
 
 # ---- the kinds -------------------------------------------------------------------------------------
@@ -441,8 +464,7 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
         k.emit(f"y = {value}")
         k.tile(tm, tn)
         result = "y"
-    out = k.array(pick(rng, "out", "y_out", "C", "hidden"), "output", (tm, N), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, {col}))")
+    store_result(k, ("out", "y_out", "C", "hidden"), (tm, N), (TM, TN), result, f"(i * {TM}, {col})", mag, (tm, tn))
     if loop_n:
         k.indent -= 1
         k.features.append("loop over column tiles")
@@ -575,8 +597,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         k.features.append("L1 normalisation")
     k.features.append("row sums by tile_matmul with ones")
     y, mag = epilogue(k, "y", (tm, c), (TM, C), mag)
-    out = k.array(pick(rng, "out", "normalized", "probs", "y_out"), "output", (tm, c), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, {y}, offset=(i * {TM}, 0))")
+    store_result(k, ("out", "normalized", "probs", "y_out"), (tm, c), (TM, C), y, f"(i * {TM}, 0)", mag)
     if rng.random() < 0.3:
         rows = k.array(pick(rng, "row_stats", "row_sums"), "output", (tm, 1), True, bound=float(c) * 8.0)
         k.emit(f"wp.tile_store({rows}, {stat}, offset=(i * {TM}, 0))")
@@ -621,8 +642,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         mag = 2.0 / math.sqrt(0.0625)
         k.features.append("standardised rows" if rows else "standardised columns")
     result, mag = epilogue(k, result, (tm, c), (TM, C), mag)
-    out = k.array(pick(rng, "centered", "out", "residual"), "output", (tm, c), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
+    store_result(k, ("centered", "out", "residual"), (tm, c), (TM, C), result, f"(i * {TM}, 0)", mag)
     k.features.append(f"{'row' if rows else 'column'} means by tile_matmul with ones, tile_broadcast")
     if rng.random() < 0.4:
         means = k.array(pick(rng, "means", "row_means" if rows else "block_means"), "output", stat_shape, True)
@@ -677,8 +697,7 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
         k.tile(n, n)
         k.features.append("per-matrix factor by tile_broadcast")
     r, mag = epilogue(k, "r", (n, n), (N, N), mag)
-    out = k.array(pick(rng, "out", "result", "transposed"), "output", (n, n), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, {r}, offset=(i * {N}, 0))")
+    store_result(k, ("out", "result", "transposed"), (n, n), (N, N), r, f"(i * {N}, 0)", mag)
     if rng.random() < 0.25:
         total = k.array(pick(rng, "sum_mats", "accum"), "output", (n, n), False, bound=mag * 16)
         k.emit(f"wp.tile_atomic_add({total}, {r})")
@@ -710,8 +729,7 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
         k.tile(tm, c)
         mag += 1.0
         k.features.append("bias by tile_broadcast")
-    out = k.array(pick(rng, "out", "residual", "loss_map"), "output", (tm, c), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, r, offset=(i * {TM}, 0))")
+    store_result(k, ("out", "residual", "loss_map"), (tm, c), (TM, C), "r", f"(i * {TM}, 0)", mag)
     if rng.random() < 0.4:
         total = k.array(pick(rng, "loss", "total", "energy"), "output", (1,), False, bound=mag * tm * c * 16)
         k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum(r))")

@@ -180,22 +180,35 @@ def triangle(site: Site, as_func: bool) -> None:
     w.unused.remove(verts)
     t = w.tid_names[0]
     corners = []
+    # the face's (area-weighted) normal also added to its three vertices' normals, as a mesh's
+    # vertex normals are built: the corner indices are then kept in locals
+    scatter = w.rng.random() < 0.35
+    ids = []
     if w.rng.random() < 0.5:
         indices = w.add_array(w.rng.choice(["indices", "tri_indices", "faces"]), "int32", "index", shape=(3 * tris,),
                               index_high=n_verts - 1)
         for k in range(3):
             offset = f" + {k}" if k else ""
-            corners.append(site.local("abc"[k], f"{verts}[{indices}[3 * {t}{offset}]]"))
+            ids.append(f"{indices}[3 * {t}{offset}]")
         w.feature("triangle corners through a flat index array")
     else:
         pattern = w.rng.choice(["i{k}", "v{k}_idx", "corner{k}"])  # one naming for the three
         for k in range(3):
             idx = w.add_array(pattern.format(k=k), "int32", "index", index_high=n_verts - 1)
-            corners.append(site.local("abc"[k], f"{verts}[{idx}[{t}]]"))
+            ids.append(f"{idx}[{t}]")
         w.feature("triangle corners through index arrays")
+    if scatter:
+        ids = [site.local(f"{'abc'[k]}_id", ids[k]) for k in range(3)]
+    corners = [site.local("abc"[k], f"{verts}[{ids[k]}]") for k in range(3)]
     core = Core(site, "triangle_normal", as_func)
     a, b, c = (core.param(p, "vec3", v) for p, v in zip(("p0", "p1", "p2"), corners))
     nrm = site.local("nrm", core.result(f"wp.cross({b} - {a}, {c} - {a})", "vec3"))
+    if scatter:
+        vn = w.add_array(w.rng.choice(["vertex_normals", "normal_accum"]), "vec3", "output", shape=(n_verts,))
+        for k in range(3):
+            w.emit(f"wp.atomic_add({vn}, {ids[k]}, {nrm})")
+        w.note_bound(vn, 16.0 * 2.0 * tris)
+        w.feature("face normals added to their vertices (atomic add)")
     kind = w.rng.choice(["area", "normal", "both"])
     if kind in ("area", "both"):
         area = f"0.5 * wp.length({nrm})"

@@ -222,3 +222,27 @@ def test_loop_temporaries_never_take_an_arguments_name():
             fn = ast.parse(w.finish("test").source).body[-1]
             stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             assert not stored & {a.arg for a in fn.args.args}, (form, seed)
+
+
+def test_a_solvers_trip_count_parameter_or_constant_bounds_only_its_loop():
+    """An iteration count passed by value (`n_iter`) or named at module level (`ITERATIONS`) is read
+    by the loop it bounds and nowhere else, and holds a small positive count."""
+    import re
+
+    from synthesis.categories import generate
+
+    seen = set()
+    for seed in range(200):
+        spec = generate("control_flow", seed)
+        for arg in spec.args:
+            if arg.role == "scalar" and arg.name in ("n_iter", "iterations", "max_iter"):
+                seen.add("parameter")
+                uses = [line.strip() for line in spec.source.splitlines() if re.search(rf"\b{arg.name}\b", line)]
+                assert len(uses) == 2 and re.fullmatch(rf"(for \w+ in range\({arg.name}\):|while \w+ < {arg.name}:)", uses[1]), uses
+                assert 3 <= arg.value <= 10
+        for name, value in re.findall(r"^((?:ITERATIONS|NUM_ITERS|SOLVER_ITERS)\w*) = wp\.constant\((\d+)\)", spec.source, re.M):
+            seen.add("constant")
+            uses = [line.strip() for line in spec.source.splitlines() if re.search(rf"\b{name}\b", line)]
+            assert len(uses) == 2 and re.fullmatch(rf"(for \w+ in range\({name}\):|while \w+ < {name}:)", uses[1]), uses
+            assert 3 <= int(value) <= 10
+    assert seen == {"parameter", "constant"}

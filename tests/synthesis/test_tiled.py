@@ -198,3 +198,17 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
     got = np.frombuffer(dump.read_bytes(), dtype=np.float32)
     assert got.size == want.size == sum(a.size for a in scaled.args if a.is_written)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("feature", ["result added to the output's block", "block maximum", "block minimum",
+                                     "column sums by tile_sum along axis 0"])
+def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
+    """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
+    reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
+    spec = next(s for s in (generate("tiled", seed) for seed in range(2000)) if feature in s.description)
+    if feature.startswith("result added"):
+        out = next(a.name for a in spec.args if a.role == "inout")
+        assert f"wp.tile_load({out}, " in spec.source and f"wp.tile_store({out}, " in spec.source
+    module = "t_tiled_" + "".join(c if c.isalnum() else "_" for c in feature)  # a module of its own per kernel
+    run = run_on_host(_write(tmp_path, spec, warp_reference([spec], module)[spec.name]))
+    assert run.passed, run.output[-2000:]

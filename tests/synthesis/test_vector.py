@@ -123,6 +123,14 @@ def test_a_triangles_area_and_normal_come_from_the_cross_product_of_its_edges(se
                                        unit(cross), atol=1e-9)
     if named(spec, "total_area", "surface_area"):
         assert got[named(spec, "total_area", "surface_area")][0] == pytest.approx(sum(areas), rel=1e-9)
+    if named(spec, "vertex_normals", "normal_accum"):  # each face's cross product added to its corners
+        want = np.zeros_like(verts)
+        for t in range(spec.dim[0]):
+            ids = [inputs[flat][3 * t + k] if flat else inputs[named(spec, f"i{k}", f"v{k}_idx", f"corner{k}")][t]
+                   for k in range(3)]
+            for i in ids:
+                want[i] += np.cross(verts[ids[1]] - verts[ids[0]], verts[ids[2]] - verts[ids[0]])
+        np.testing.assert_allclose(got[named(spec, "vertex_normals", "normal_accum")], want, atol=1e-9)
 
 
 @PROPERTY
