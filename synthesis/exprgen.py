@@ -90,7 +90,7 @@ FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in
 OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
 INTERMEDIATE_OUTPUT_SHARE = 0.2  # kernels that also store an intermediate value they compute
 STORABLE_LOCAL_TYPES = frozenset({"float32", "vec2", "vec3", "vec4"})
-UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4"})
+UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4", "mat22", "mat33", "mat44"})
 BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
 WORD = re.compile(r"\w+")
@@ -1053,7 +1053,9 @@ class KernelWriter:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
         (`f[i] += value`, atomic in Warp), or a running estimate relaxed toward the new value
         (`avg[i] = wp.lerp(avg[i], value, alpha)`, exponential smoothing, under-relaxation). The
-        array then holds values on entry (role inout); which output and how is drawn here."""
+        array then holds values on entry (role inout); which output and how is drawn here. A matrix
+        is added to as a value (`m[i] = m[i] + value`: the translation has no matrix atomics) and
+        blended with the explicit mix (no `wp.lerp` of matrices)."""
         stores = self._updatable_stores()
         if not stores:
             return
@@ -1065,12 +1067,16 @@ class KernelWriter:
             taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
             hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])
             rate = self.add_scalar(hint, "float32", self.rng.choice((0.1, 0.2, 0.25, 0.5, 0.75, 0.9)))
-            if self.rng.random() < 0.5:
+            if self.rng.random() < 0.5 and not spec.dtype.startswith("mat"):
                 self.lines[k] = f"{indent}{array}[{index}] = wp.lerp({array}[{index}], {value}, {rate.src})"
             else:
                 operand = f"({value})" if isinstance(parse_expression(value), (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) else value
                 self.lines[k] = f"{indent}{array}[{index}] = (1.0 - {rate.src}) * {array}[{index}] + {rate.src} * {operand}"
             self.feature("output relaxed toward the new value (exponential smoothing)")
+        elif spec.dtype.startswith("mat"):  # a matrix element is added to as a value (no matrix atomics)
+            operand = f"({value})" if isinstance(parse_expression(value), (ast.BoolOp, ast.Compare, ast.IfExp)) else value
+            self.lines[k] = f"{indent}{array}[{index}] = {array}[{index}] + {operand}"
+            self.feature("output accumulated in place")
         else:
             self.lines[k] = f"{indent}{array}[{index}] += {value}"
             self.feature("output accumulated in place (+=)")

@@ -536,3 +536,19 @@ def test_a_load_an_unread_local_or_one_every_thread_shares_is_not_stored():
         w.rng = random.Random(seed)
         w.store_intermediate()
         assert [a.name for a in w.args if a.role == "output"] == ["out", "dist_out"], w.lines
+
+
+def test_a_matrix_output_is_added_to_as_a_value_and_never_lerped():
+    """The translation has no matrix atomics and no wp.lerp of matrices: `m[i] = m[i] + value`, or
+    the explicit mix."""
+    import re
+
+    kinds = set()
+    for seed in range(30):
+        line = next(l.strip() for l in _updated("mat33", seed).lines if l.strip().startswith("out[tid, j]"))
+        assert "+=" not in line and "wp.lerp" not in line, line
+        if re.fullmatch(r"out\[tid, j\] = out\[tid, j\] \+ a\[tid, j\] \* 2\.0", line):
+            kinds.add("added")
+        elif re.fullmatch(r"out\[tid, j\] = \(1\.0 - (\w+)\) \* out\[tid, j\] \+ \1 \* \(a\[tid, j\] \* 2\.0\)", line):
+            kinds.add("mixed")
+    assert kinds == {"added", "mixed"}
