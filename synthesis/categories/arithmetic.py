@@ -52,7 +52,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             value = call(w, kind, a)
         w.store(add_output(w), value)
         helped = True
-    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0 if helped else 1, 3))
+    # a kernel of its own rarely computes a single one-line formula: mostly two or three values
+    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else rng.choice([1, 2, 2, 3, 3]))
     if not stored and not helped:  # one named value always takes an affine map
         stored = draw_formulas(gen, lambda: gen.arith_formula("affine map"), 1)
     for value in stored:

@@ -31,7 +31,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     realistic_extras(w, gen, loads)
     helper = rng.choice(MATH_HELPERS) if rng.random() < 0.35 else None
     noise = rng.random() < 0.2
-    stored = draw_formulas(gen, gen.math_formula, rng.randint(0 if helper or noise else 1, 3))
+    # a kernel of its own rarely computes a single one-line formula: mostly two or three values
+    stored = draw_formulas(gen, gen.math_formula, rng.randint(0, 3) if helper or noise else rng.choice([1, 2, 2, 3, 3]))
     if not stored and not helper and not noise:  # one named value always takes a fractional part
         stored = draw_formulas(gen, lambda: gen.math_formula("fractional part"), 1)
     if helper:  # a helper with a purpose (a sigmoid, a Gaussian falloff, a smoothstep) on an input

@@ -390,31 +390,36 @@ def cell_quadrature(w: KernelWriter) -> None:
     # the spacing as the caller's parameter (the cell size over the points per side), or a literal
     step = w.add_scalar(w.rng.choice(["h", "dx", "spacing"]), "float32", spacing).src if w.rng.random() < 0.35 \
         else fmt_float(spacing)
-    rule = w.rng.choice(["midpoint", "trapezoid"])
+    rule = w.rng.choice(["midpoint", "trapezoid", "Simpson's"])
+    if rule == "Simpson's" and m % 2:  # Simpson's rule pairs the intervals
+        m += 1
     total = w.declare(w.fresh("integral"), ZERO, 1.0, None)
     idx = [_temp(w, v) for v in ("a", "b", "c")[:dims]]
     pts = [_temp(w, v) for v in ("px", "py", "pz")[:dims]]
     func = w.rng.choice(["gaussian", "wave", "lorentz"] + (["moment"] if dims == 2 else []))
     trips = m if rule == "midpoint" else m + 1
-    weight = _temp(w, "wt")
+    # a point's weight is the product of one factor per axis, each computed in its own loop: the
+    # trapezoid's 1/2 at the ends, Simpson's 1, 4, 2, 4, ..., 4, 1 (over 3 each, applied at the end)
+    weights = [_temp(w, f"w{v}") for v in ("a", "b", "c")[:dims]] if rule != "midpoint" else []
     with ExitStack() as nest:
-        for ix, pt, o in zip(idx, pts, origin):
+        for axis, (ix, pt, o) in enumerate(zip(idx, pts, origin)):
             nest.enter_context(w.block(f"for {ix} in range({trips}):"))
             offset = f"(float({ix}) + 0.5)" if rule == "midpoint" else f"float({ix})"
             w.emit(f"{pt} = {o.src} + {offset} * {step}")
+            if rule == "trapezoid":
+                w.emit(f"{weights[axis]} = 0.5 if {ix} == 0 or {ix} == {m} else 1.0")
+            elif rule == "Simpson's":
+                w.emit(f"{weights[axis]} = 1.0 if {ix} == 0 or {ix} == {m} else (4.0 if {ix} % 2 == 1 else 2.0)")
         r2 = " + ".join(f"{p} * {p}" for p in pts)
         value = {"gaussian": f"wp.exp(-({r2}))", "lorentz": f"1.0 / (1.0 + {r2})",
                  "wave": " * ".join([f"wp.sin({pts[0]})"] + [f"wp.cos({p})" for p in pts[1:]]),
                  "moment": f"{pts[0]} * {pts[1]} * {pts[1]}"}[func]
-        if rule == "trapezoid":
-            factors = [f"(0.5 if {ix} == 0 or {ix} == {m} else 1.0)" for ix in idx]
-            w.emit(f"{weight} = {' * '.join(factors)}")
-            _add(w, total.src, f"{weight} * {_factor(value)}")
-        else:
-            _add(w, total.src, value)
+        _add(w, total.src, " * ".join(weights + [_factor(value)]) if weights else value)
+    scale = " * ".join([step] * dims) if step.isidentifier() else fmt_float(spacing ** dims)
+    if rule == "Simpson's":
+        scale = f"{scale} / {fmt_float(3.0 ** dims)}"
     _output(w, w.rng.choice(["integral_out", "cell_mass", "flux"]),
-            Expr(f"{total.src} * {' * '.join([step] * dims) if step.isidentifier() else fmt_float(spacing ** dims)}",
-                 "float32", 1.0, None, atom=False))
+            Expr(f"{total.src} * {scale}", "float32", 1.0, None, atom=False))
     w.feature(f"{rule} rule over a {'cube' if dims == 3 else 'square'} cell ({dims} nested loops)")
 
 
