@@ -4,6 +4,7 @@ epsilon that keeps a square root smooth, a periodic shift, a loop's trip count (
 iterations of Heron's square root)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
@@ -150,14 +151,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         got = apply_role(w, gen, role, value if value is not None and (n == 0 or rng.random() < 0.5) else None)
         if got is not None:
             value = got
-            w.feature(f"{role} parameter{'s' if ' and ' in role else ''}")
+            # named for its local: a role whose value a later role replaces unread is pruned, and
+            # so is its name in the description
+            label = f"{role} parameter{'s' if ' and ' in role else ''}"
+            w._feature_of_local(got.src, label) if WORD.fullmatch(got.src) else w.feature(label)
     for _ in range(4):  # no role found its values: a scale always does (on a value drawn for it)
         if any(a.role == "scalar" and a.dtype == "float32" for a in w.args):
             break
         got = apply_role(w, gen, "scale", None)
         if got is not None:
             value = got
-            w.feature("scale parameter")
+            w._feature_of_local(got.src, "scale parameter") if WORD.fullmatch(got.src) else w.feature("scale parameter")
     if rng.random() < 0.45:
         if value is not None and rng.random() < 0.5:
             value = iterate(w, value)
@@ -167,6 +171,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             value = iterate(w, w.load(rng.choice(loads)))
     if value is not None and not w.is_read(value.src):
         w.store(add_output(w), gen.meaningful(value))
-    scalars = [a for a in w.args if a.role == "scalar"]
-    w.feature(f"{len(scalars)} scalar parameter{'' if len(scalars) == 1 else 's'}")
-    return w.finish("Scalar-parameter kernel")
+    spec = w.finish("Scalar-parameter kernel")
+    # counted once the kernel is whole: parameters of pruned values are gone from it
+    count = sum(a.role == "scalar" for a in spec.args)
+    return dataclasses.replace(spec, description=f"{spec.description[:-1]}; {count} scalar parameter"
+                                                 f"{'' if count == 1 else 's'})")

@@ -230,3 +230,17 @@ def test_the_description_names_the_operations_the_code_uses(category):
         if category == "arithmetic":
             for symbol, pattern in (("*", r" \* "), ("/", r" / "), ("//", r" // "), ("%", r" % ")):
                 assert (symbol in named) == bool(re.search(pattern, spec.source)), (symbol, spec.source)
+
+
+def test_a_scalar_parameter_kernels_description_counts_and_names_only_parameters_it_has():
+    """A role whose value a later role replaced unread is pruned from the kernel, and from its
+    description: the count is the kernel's, and each named role's parameter is there."""
+    role_params = {"offset parameter": {"offset"}, "epsilon parameter": {"eps"}, "threshold parameter": {"threshold"},
+                   "clamp range parameter": {"lo", "hi"}, "mean and std parameters": {"mean", "std"}}
+    for seed in range(150):
+        spec = generate("scalar_param", seed)
+        scalars = {a.name for a in spec.args if a.role == "scalar"}
+        count = int(re.search(r"(\d+) scalar parameters?\)$", spec.description).group(1))
+        assert count == len(scalars), spec.description
+        for role, params in role_params.items():
+            assert role not in spec.description or params <= scalars, (spec.description, scalars)
