@@ -89,6 +89,7 @@ LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
 FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in Warp's examples (18 of 170)
 OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
 INTERMEDIATE_OUTPUT_SHARE = 0.2  # kernels that also store an intermediate value they compute
+RESULT_INLINE_SHARE = 0.3  # kernels that write a result's expression into the store instead of naming it first
 STORABLE_LOCAL_TYPES = frozenset({"float32", "vec2", "vec3", "vec4"})
 UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4", "mat22", "mat33", "mat44"})
 BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
@@ -428,6 +429,7 @@ class KernelWriter:
         # form's values against its formula set 0
         self.output_update_share = OUTPUT_UPDATE_SHARE
         self.intermediate_output_share = INTERMEDIATE_OUTPUT_SHARE
+        self.result_inline_share = RESULT_INLINE_SHARE
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
         self.loop_ranges: dict[str, list[int] | None] = {}  # loop variable -> its values (None: unknown)
@@ -436,7 +438,7 @@ class KernelWriter:
         self.constants: list[str] = []  # module-level `NAME = wp.constant(...)` lines
         self.varying: set[str] = set()  # locals whose value differs between threads
         self.coordinates: set[str] = set()  # the grid-coordinate locals (`coordinate`): never negative
-        self.local_features: dict[str, str] = {}  # a local loaded at the top -> the feature it stands for
+        self.local_features: dict[str, str] = {}  # a local or constant -> the feature it stands for
         self._operations_feature: tuple[str, tuple[str, ...], bool] | None = None  # see describe_operations
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)
@@ -610,6 +612,9 @@ class KernelWriter:
     def _feature_of_local(self, local: str, feature: str) -> None:
         """Record `feature` for the kernel, standing for `local`: `finish` drops it again if nothing
         reads any of its locals (pruned), so a description never names what the code lacks."""
+        if not WORD.fullmatch(local):  # an expression, not a name: stands as long as the kernel does
+            self.feature(feature)
+            return
         self.local_features[local] = feature
         self.feature(feature)
 
@@ -996,6 +1001,26 @@ class KernelWriter:
         if inlined:
             self.feature("single-use loads indexed in place")
 
+    def inline_results(self) -> None:
+        """The other way people write a result: `out[tid] = a_v / wp.sqrt(a_v * a_v + eps)` instead
+        of naming it first (`soft_sign = ...` then `out[tid] = soft_sign`). Only a top-level local
+        assigned once from a computation and read once, by the store on the very next line (nothing
+        in between can change what its expression reads)."""
+        text = "\n".join(self.lines)
+        counts = Counter(NAME_TOKEN.findall(text))
+        assigned = Counter(m.group(1) for m in ASSIGNED_NAME.finditer(text))
+        for k in range(len(self.lines) - 2, -1, -1):
+            m = TOP_LEVEL_ASSIGN.match(self.lines[k])
+            if m is None or TOP_LEVEL_LOAD.match(self.lines[k]) or counts[m.group(1)] != 2 or assigned[m.group(1)] != 1:
+                continue
+            store = ELEMENT_STORE.match(self.lines[k + 1])
+            if store is None or store.group(1) != "    " or store.group(4) != m.group(1) or not self.is_argument(store.group(2)):
+                continue
+            self.lines[k + 1] = f"    {store.group(2)}[{store.group(3)}] = {m.group(2)}"
+            del self.lines[k]
+            if self.head > k:
+                self.head -= 1
+
     def _updatable_stores(self) -> list[int]:
         """The lines that write an output array's element, where the array is written by that line
         alone, read nowhere else, and the element is the thread's own: the index names every launch
@@ -1124,13 +1149,15 @@ class KernelWriter:
         self.load_lines = []
         self.prune()
         if self.local_features:
-            kept = {line.strip().split(" = ")[0] for line in self.lines}
-            standing = {f for local, f in self.local_features.items() if local in kept}
+            present = set(NAME_TOKEN.findall("\n".join(self.lines)))
+            standing = {f for local, f in self.local_features.items() if local in present}
             self.features = [f for f in self.features if f in standing or f not in self.local_features.values()]
         if self.rng.random() < INLINE_LOADS_SHARE:
             self.inline_single_loads()
         if self.rng.random() < self.intermediate_output_share:
             self.store_intermediate()
+        if self.rng.random() < self.result_inline_share:
+            self.inline_results()
         if self.rng.random() < self.output_update_share:
             self.update_outputs()
         if self.rng.random() < FORWARD_ONLY_SHARE:  # a kernel nobody differentiates through says so

@@ -67,6 +67,10 @@ class _Warp:
     def clamp(x: Any, lo: Any, hi: Any) -> Any:
         return min(max(x, lo), hi)
 
+    @staticmethod
+    def where(condition: Any, if_true: Any, if_false: Any) -> Any:
+        return if_true if condition else if_false
+
     sqrt, sin, cos, exp, log = (staticmethod(math.sqrt), staticmethod(math.sin), staticmethod(math.cos),
                                 staticmethod(math.exp), staticmethod(math.log))
 

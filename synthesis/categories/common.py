@@ -75,8 +75,9 @@ def stencil(w: KernelWriter, gen: ExprGen, name: str) -> Expr:
     else:
         lo, hi = w.rng.choice(pairs)
         value = Expr(f"0.5 * ({hi.src} - {lo.src})", "float32", centre.mag, None if q is None else q + 1, atom=False)
-    w.feature(f"{kind} stencil")
-    return w.assign(value, {"laplacian": "lap", "average": "avg", "gradient": "grad"}[kind])
+    local = w.assign(value, {"laplacian": "lap", "average": "avg", "gradient": "grad"}[kind])
+    w._feature_of_local(local.src, f"{kind} stencil")  # dropped from the description if pruned unread
+    return local
 
 
 def add_gather(w: KernelWriter, gen: ExprGen, name: str) -> None:
@@ -95,7 +96,7 @@ def add_module_constant(w: KernelWriter) -> Expr:
     c = Expr(c.src, c.type, c.mag, c.q, lit=True)  # a named literal: never computed on alone (`wp.ceil(SCALE)`)
     w.scopes[0][c.src] = c
     w.unused.append(c.src)
-    w.feature("wp.constant")
+    w._feature_of_local(c.src, "wp.constant")
     return c
 
 

@@ -104,10 +104,16 @@ def horner_loop(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     y = w.declare(w.fresh("y"), ZERO, sum(x.mag ** k for k in range(degree + 1)), None)
     slope = w.rng.random() < 0.4  # the derivative alongside, as Newton's method needs it
     dy = w.declare(w.fresh("dy"), ZERO, degree * y.mag, None) if slope else None
-    with w.block(f"for k in range({degree + 1}):"):
+    # the table highest power first (`for k in range(n)`), or lowest first as numpy.polynomial
+    # keeps it (walked from its end)
+    order = w.rng.choice(["highest first", "highest first", "lowest first"])
+    header = f"for k in range({degree + 1}):" if order == "highest first" else f"for k in range({degree}, -1, -1):"
+    with w.block(header):
         if slope:
             w.emit(f"{dy.src} = {dy.src} * {x.src} + {y.src}")
         w.emit(f"{y.src} = {y.src} * {x.src} + {table}[k]")
+    if order == "lowest first":
+        w.feature("coefficients lowest power first")
     w.feature("polynomial from a coefficient table (Horner loop)" + (", with its derivative" if slope else ""))
     return [LoopResult(y, "poly_out")] + ([LoopResult(dy, "slope_out")] if slope else [])
 
@@ -162,10 +168,21 @@ def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
             w.emit(f"{big_e.src} = {m.src} + {e} * wp.sin({big_e.src})")
         w.feature("fixed-point iteration (Kepler's equation)")
     else:  # Newton's method on E - e sin E - M: 1 - e cos E >= 1 - e > 0
-        with w.block(f"for it in range({_iterations(w, [3, 4, 5])}):"):
-            w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
-                   f"(1.0 - {e} * wp.cos({big_e.src}))")
-        w.feature("Newton iteration (Kepler's equation)")
+        spelled = w.rng.random() < 0.5  # the residual and its derivative named, as a solver reads
+        stop = spelled and w.rng.random() < 0.5  # and the loop left once the residual is small
+        with w.block(f"for it in range({_iterations(w, [3, 4, 5] if not stop else [6, 8, 10])}):"):
+            if spelled:
+                f, fp = _temp(w, "f"), _temp(w, "df")
+                w.emit(f"{f} = {big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}")
+                if stop:
+                    with w.block(f"if wp.abs({f}) < {w.rng.choice(['1.0e-6', '1.0e-5', '1.0e-4'])}:"):
+                        w.emit("break")
+                w.emit(f"{fp} = 1.0 - {e} * wp.cos({big_e.src})")
+                w.emit(f"{big_e.src} = {big_e.src} - {f} / {fp}")
+            else:
+                w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
+                       f"(1.0 - {e} * wp.cos({big_e.src}))")
+        w.feature("Newton iteration (Kepler's equation)" + (", stopped at a tolerance" if stop else ""))
     return [LoopResult(big_e, "anomaly")]
 
 
@@ -195,11 +212,17 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """How many elements of a centred window exceed a threshold."""
     name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
     spec = w.arg(name)
-    t = fmt_float(w.rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) * (spec.high - spec.low) / 4)
+    t = w.rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) * (spec.high - spec.low) / 4
+    t = _coefficient(w, [t], ["threshold", "level", "cutoff"]) if t != 0.0 else fmt_float(t)
     count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0)
+    op = w.rng.choice(['>', '>=', '<'])
     with w.block(f"for k in range({width}):"):
-        with w.block(f"if {name}[{_window_index(w, f'k - {width // 2}', name)}] {w.rng.choice(['>', '>=', '<'])} {t}:"):
-            w.emit(f"{count.src} += 1")
+        element = f"{name}[{_window_index(w, f'k - {width // 2}', name)}]"
+        if w.rng.random() < 0.3:  # counted without a branch
+            w.emit(f"{count.src} += wp.where({element} {op} {t}, 1, 0)")
+        else:
+            with w.block(f"if {element} {op} {t}:"):
+                w.emit(f"{count.src} += 1")
     w.note_varying(count.src, w.load(name).src)
     w.feature("count over a window")
     return [LoopResult(count, "count_out")]
