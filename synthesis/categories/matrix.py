@@ -22,6 +22,7 @@ import random
 
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.categories.site import ACCESSES, PER_ELEMENT, Core, Form, Site, launch
+from synthesis.exprgen import fmt_float
 from synthesis.spec import KernelSpec
 
 FUNC_SHARE = 0.4  # kernels whose computation is a @wp.func
@@ -310,24 +311,55 @@ def normal_transform(site: Site, as_func: bool) -> None:
 
 
 def power_iteration(site: Site, as_func: bool) -> None:
-    """A few steps of power iteration on a symmetric positive matrix A = B^T B + I per thread: v <- A v
-    normalised; the dominant eigenvector written, and the Rayleigh quotient v.(A v) its eigenvalue."""
+    """A few steps of power iteration on a symmetric positive matrix per thread (B^T B + I, B B^T + I,
+    or B's symmetric part shifted past Gershgorin's bound): v <- A v normalised; the dominant
+    eigenvector written, and its eigenvalue estimated (the Rayleigh quotient v.(A v), the length of
+    A v, or the length kept by the loop as it normalises)."""
     w = site.w
     n = w.rng.choice([2, 3])
     b_in = site.input(("B", "factors", "mats"), f"mat{n}{n}", -1.0, 1.0)
     v_in = site.input(("v0", "guess", "init"), f"vec{n}", 0.25, 1.0)
     steps = w.rng.choice([4, 6, 8])
-    rayleigh = w.rng.random() < 0.6
-    core = Core(site, "dominant_eigvec", as_func and not rayleigh)
+    estimate = w.rng.choice(["rayleigh", "rayleigh", "length", "in loop"]) if w.rng.random() < 0.6 else None
+    core = Core(site, "dominant_eigvec", as_func and estimate is None)
     b = core.param("b", f"mat{n}{n}", b_in)
-    a = core.let("A", f"{_matmul(w, f'wp.transpose({b})', b)} + {_identity(w, n)}")
+    built = w.rng.choice(["B^T B", "B^T B", "B B^T", "shifted symmetric part"])
+    if built == "B^T B":
+        a = core.let("A", f"{_matmul(w, f'wp.transpose({b})', b)} + {_identity(w, n)}")
+    elif built == "B B^T":
+        a = core.let("A", f"{_matmul(w, b, f'wp.transpose({b})')} + {_identity(w, n)}")
+    else:  # entries of the symmetric part lie in [-1, 1]: a shift of n + 1 makes every eigenvalue >= 1
+        a = core.let("A", f"0.5 * ({b} + wp.transpose({b})) + {fmt_float(n + 1.0)} * {_identity(w, n)}")
+    w.feature(f"power iteration on {built}" + (" + I" if built != "shifted symmetric part" else ""))
     v = core.let("v_it", f"wp.normalize({core.param('v0', f'vec{n}', v_in)})")
     k = "it" if core.as_func else site.local_name("it")
-    with core.block(f"for {k} in range({steps}):"):
-        core.emit(f"{v} = wp.normalize({_matmul(w, a, v)})")
+    trips = str(steps)
+    if w.rng.random() < 0.25:
+        trips = core.param("n_iter", "int32", w.add_scalar(w.rng.choice(["n_iter", "iterations", "power_steps"]),
+                                                           "int32", steps).src)
+        w.feature("iteration count as a parameter")
+    lam = None
+    if estimate == "in loop":
+        lam = site.local("lam", "float(0.0)")
+        av = site.local_name("av")
+        with core.block(f"for {k} in range({trips}):"):
+            core.emit(f"{av} = {_matmul(w, a, v)}")
+            core.emit(f"{lam} = wp.length({av})")
+            core.emit(f"{v} = {av} / {lam}")
+    else:
+        with core.block(f"for {k} in range({trips}):"):
+            core.emit(f"{v} = wp.normalize({_matmul(w, a, v)})")
     site.store(("eigvec", "dominant"), f"vec{n}", core.result(v, f"vec{n}"), 1.0)
-    if rayleigh:
-        site.store(("eigval", "rayleigh"), "float32", f"wp.dot({v}, {_matmul(w, a, v)})", 1.0 + n * n)
+    bound = 1.0 + n * n if built != "shifted symmetric part" else 2.0 * n + 1.0
+    if estimate == "rayleigh":
+        site.store(("eigval", "rayleigh"), "float32", f"wp.dot({v}, {_matmul(w, a, v)})", bound)
+    elif estimate == "length":
+        site.store(("eigval", "lambda_max"), "float32", f"wp.length({_matmul(w, a, v)})", bound)
+    elif estimate == "in loop":
+        site.store(("eigval", "lambda_max"), "float32", lam, bound)
+    if estimate is not None:
+        w.feature({"rayleigh": "eigenvalue by the Rayleigh quotient", "length": "eigenvalue as the length of A v",
+                   "in loop": "eigenvalue kept by the loop"}[estimate])
     w.feature(f"power iteration ({steps} steps)")
 
 

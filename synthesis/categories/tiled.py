@@ -472,14 +472,27 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
 
 
 def gram(k: TileKernel) -> tuple[str, int]:
-    """G += X^T X (or X^T Y) over row panels, accumulated with tile_atomic_add."""
+    """G += X^T X (or X^T Y) over row panels, accumulated with tile_atomic_add; a block reads one
+    panel, or several in a loop that accumulates in the block (`tile_matmul(at, a, g)`), so fewer
+    blocks add into the output."""
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16])
     d = rng.choice([8, 16]) if rng.random() < 0.4 else 0
+    panels = rng.choice([2, 3, 4]) if rng.random() < 0.3 else 1
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "SAMPLES_PER_BLOCK"), tm)
     C = k.constant(pick(rng, "DIM", "FEATURES", "TILE_N"), c)
-    x = k.array(pick(rng, "x", "samples", "points", "features"), "input", (tm, c), True)
-    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
+    x = k.array(pick(rng, "x", "samples", "points", "features"), "input", (tm * panels, c), True)
+    if panels > 1:
+        P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
+        D_ = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d) if d else C
+        k.emit(f"g = wp.tile_zeros(shape=({C}, {D_}), dtype=float)")
+        k.emit(f"for p in range({P}):")
+        k.indent += 1
+        row = f"(i * {P} + p) * {TM}"
+        k.features.append(f"{panels} panels per block (accumulating tile_matmul)")
+    else:
+        row = f"i * {TM}"
+    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {C}), offset=({row}, 0))")
     k.tile(tm, c)
     if rng.random() < 0.35:
         mean = k.array(pick(rng, "mean", "center", "mu"), "input", (1, c), False)
@@ -499,17 +512,17 @@ def gram(k: TileKernel) -> tuple[str, int]:
     # weighted least squares: X^T W X, each sample's row scaled by its weight on one side
     weighted = rng.random() < 0.25
     if weighted:
-        wts = k.array(pick(rng, "sample_weights", "w", "row_weights"), "input", (tm, 1), True, low=0.0, high=1.0)
-        k.emit(f"wt = wp.tile_load({wts}, shape=({TM}, 1), offset=(i * {TM}, 0))")
+        wts = k.array(pick(rng, "sample_weights", "w", "row_weights"), "input", (tm * panels, 1), True, low=0.0, high=1.0)
+        k.emit(f"wt = wp.tile_load({wts}, shape=({TM}, 1), offset=({row}, 0))")
         k.emit(f"aw = a * wp.tile_broadcast(wt, shape=({TM}, {C}))")
         k.tile(tm, 1)
         k.tile(tm, c)
         k.features.append("row weights (X^T W X)")
     left = "aw" if weighted else "a"
     if d:
-        D = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d)
-        y = k.array(pick(rng, "y", "targets", "responses"), "input", (tm, d), True)
-        k.emit(f"b = wp.tile_load({y}, shape=({TM}, {D}), offset=(i * {TM}, 0))")
+        D = D_ if panels > 1 else k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d)
+        y = k.array(pick(rng, "y", "targets", "responses"), "input", (tm * panels, d), True)
+        k.emit(f"b = wp.tile_load({y}, shape=({TM}, {D}), offset=({row}, 0))")
         k.tile(tm, d)
         other, cols, mag_b = "b", d, 1.0
         k.features.append("cross-covariance X^T Y")
@@ -518,12 +531,16 @@ def gram(k: TileKernel) -> tuple[str, int]:
         k.features.append("Gram matrix X^T X")
     k.tile(c, tm)
     k.tile(c, cols)
+    into = ", g" if panels > 1 else ""
     if rng.random() < 0.5:
-        k.emit(f"g = wp.tile_matmul(wp.tile_transpose({left}), {other})")
+        k.emit(f"{'' if panels > 1 else 'g = '}wp.tile_matmul(wp.tile_transpose({left}), {other}{into})")
     else:
         k.emit(f"at = wp.tile_transpose({left})")
-        k.emit(f"g = wp.tile_matmul(at, {other})")
-    mag = mag_a * mag_b * tm
+        k.emit(f"{'' if panels > 1 else 'g = '}wp.tile_matmul(at, {other}{into})")
+    if panels > 1:
+        k.indent -= 1
+        k.tile(c, cols)
+    mag = mag_a * mag_b * tm * panels
     if rng.random() < 0.3:
         scale = k.constant(pick(rng, "INV_COUNT", "NORMALIZE", "SCALE"), grid_constant(rng, 0.0625, 0.5))
         k.emit(f"g = g * {scale}")
@@ -536,7 +553,7 @@ def gram(k: TileKernel) -> tuple[str, int]:
     else:
         out = k.array(pick(rng, "gram", "cov", "xtx", "moments"), "output", (c, cols), False, bound=mag * 16)
         k.emit(f"wp.tile_atomic_add({out}, g)")
-    if rng.random() < 0.35:  # first moments beside the second: column sums of the panel
+    if panels == 1 and rng.random() < 0.35:  # first moments beside the second: column sums of the panel
         sums = k.array(pick(rng, "col_sums", "first_moment", "sum_x"), "output", (1, c), False, bound=mag_a * tm * 16)
         k.emit(f"wp.tile_atomic_add({sums}, wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), a))")
         k.tile(1, tm)
@@ -557,7 +574,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     k.emit(f"ones = wp.tile_ones(shape=({C}, 1), dtype=float)")
     for _ in range(5):
         k.tile(tm, c)
-    kind = rng.choice(["rms", "softmax", "l1"])
+    kind = rng.choice(["rms", "softmax", "l1", "l2"])
     if kind == "softmax" and rng.random() < 0.4:
         temp = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
         k.emit(f"t = t * {temp}")
@@ -585,10 +602,22 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         mag = 1.0
         stat = "total"
         k.features.append("softmax")
+    elif kind == "l2":  # each row scaled to unit length (kept off zero)
+        eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
+        name = f"{k.name}_{pick(rng, 'inv_length', 'inverse_l2')}"
+        body = rng.choice([f"return 1.0 / wp.sqrt(sum_sq + {eps})", f"return 1.0 / wp.max(wp.sqrt(sum_sq), {eps})"])
+        k.helpers.append(f"@wp.func\ndef {name}(sum_sq: float) -> float:\n    {body}")
+        k.helper_names.append(name)
+        k.emit("ss = wp.tile_matmul(t * t, ones)")
+        k.emit(f"y = t * wp.tile_broadcast(wp.tile_map({name}, ss), shape=({TM}, {C}))")
+        mag = 1.0
+        stat = "ss"
+        k.features.append("L2 normalisation")
     else:
         eps = fmt_float(grid_constant(rng, 0.0625, 0.25))
         name = f"{k.name}_{pick(rng, 'inv_norm', 'inverse_l1')}"
-        k.helpers.append(f"@wp.func\ndef {name}(s: float) -> float:\n    return 1.0 / (s + {eps})")
+        body = rng.choice([f"return 1.0 / (s + {eps})", f"return 1.0 / wp.max(s, {eps})"])
+        k.helpers.append(f"@wp.func\ndef {name}(s: float) -> float:\n    {body}")
         k.helper_names.append(name)
         k.emit("norm = wp.tile_matmul(wp.tile_map(wp.abs, t), ones)")
         k.emit(f"y = t * wp.tile_broadcast(wp.tile_map({name}, norm), shape=({TM}, {C}))")
@@ -620,6 +649,10 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         def mean_of(tile: str) -> str:
             return f"wp.tile_matmul({tile}, wp.tile_ones(shape=({C}, 1), dtype=float)) / {k.as_float(C)}"
         stat_shape = (tm, 1)
+    elif rng.random() < 0.4:  # (Warp 1.10 on) a (C,) reduction along the rows, broadcast like NumPy's
+        def mean_of(tile: str) -> str:
+            return f"wp.tile_sum({tile}, axis=0) / {k.as_float(TM)}"
+        stat_shape = (c,)
     else:
         def mean_of(tile: str) -> str:
             return f"wp.tile_matmul(wp.tile_ones(shape=(1, {TM}), dtype=float), {tile}) / {k.as_float(TM)}"
@@ -643,10 +676,12 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         k.features.append("standardised rows" if rows else "standardised columns")
     result, mag = epilogue(k, result, (tm, c), (TM, C), mag)
     store_result(k, ("centered", "out", "residual"), (tm, c), (TM, C), result, f"(i * {TM}, 0)", mag)
-    k.features.append(f"{'row' if rows else 'column'} means by tile_matmul with ones, tile_broadcast")
+    by = "tile_sum along axis 0" if stat_shape == (c,) else "tile_matmul with ones"
+    k.features.append(f"{'row' if rows else 'column'} means by {by}, tile_broadcast")
     if rng.random() < 0.4:
         means = k.array(pick(rng, "means", "row_means" if rows else "block_means"), "output", stat_shape, True)
-        k.emit(f"wp.tile_store({means}, mean, offset={f'(i * {TM}, 0)' if rows else '(i, 0)'})")
+        offset = f"(i * {TM}, 0)" if rows else f"i * {C}" if stat_shape == (c,) else "(i, 0)"
+        k.emit(f"wp.tile_store({means}, mean, offset={offset})")
     return "Mean centering per block", rng.choice([32, 64, 128, 256])
 
 
