@@ -68,6 +68,10 @@ class _Warp:
         return min(max(x, lo), hi)
 
     @staticmethod
+    def sign(x: Any) -> Any:  # Warp's: -1 below zero, else 1 (sign(0) is 1)
+        return -1.0 if x < 0 else 1.0
+
+    @staticmethod
     def where(condition: Any, if_true: Any, if_false: Any) -> Any:
         return if_true if condition else if_false
 

@@ -338,11 +338,19 @@ def upwind_difference(d: Draw) -> list[Result] | None:
     name = field.src.rsplit("_v", 1)[0]
     vel = d.input("vel")
     left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
+    # the Courant factor dt / dx: a literal, or named for its role (a parameter, a constant)
+    dt = d.threshold(d.rng.choice(["courant", "dt_over_dx", "cfl"]), d.rng.choice([0.05, 0.1, 0.125, 0.25]))
+    if d.rng.random() < 0.35:  # the whole update written in each branch
+        new = w.declare(w.fresh("advected"), ZERO, field.mag + vel.mag * 2 * field.mag, None)
+        branch(w, f"if {vel.src} > 0.0:", (new.src, f"{field.src} - {dt.src} * {vel.src} * ({field.src} - {left.src})"))
+        branch(w, "else:", (new.src, f"{field.src} - {dt.src} * {vel.src} * ({right.src} - {field.src})"))
+        w.note_varying(new.src, field.src)
+        w.feature("upwind difference")
+        return [Result(new, "advected")]
     du = w.declare(w.fresh("du"), ZERO, 2 * field.mag, field.q)
     branch(w, f"if {vel.src} > 0.0:", (du.src, f"{field.src} - {left.src}"))
     branch(w, "else:", (du.src, f"{right.src} - {field.src}"))
-    dt = fmt_float(d.rng.choice([0.05, 0.1, 0.125, 0.25]))
-    new = Expr(f"{field.src} - {dt} * {vel.src} * {du.src}", "float32", field.mag + vel.mag * du.mag, None, atom=False)
+    new = Expr(f"{field.src} - {dt.src} * {vel.src} * {du.src}", "float32", field.mag + vel.mag * du.mag, None, atom=False)
     w.feature("upwind difference")
     return [Result(new, "advected")]
 
@@ -356,13 +364,22 @@ def minmod_slope(d: Draw) -> list[Result] | None:
     left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
     dl = w.assign(Expr(f"{field.src} - {left.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dl")
     dr = w.assign(Expr(f"{right.src} - {field.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dr")
-    slope = w.declare(w.fresh("slope"), ZERO, dl.mag, dl.q)
-    with w.block(f"if {dl.src} * {dr.src} > 0.0:"):
-        branch(w, f"if wp.abs({dl.src}) < wp.abs({dr.src}):", (slope.src, dl.src))
-        branch(w, "else:", (slope.src, dr.src))
+    limiter = d.rng.choice(["minmod", "minmod", "van Leer", "monotonized central"])
+    slope = w.declare(w.fresh("slope"), ZERO, dl.mag if limiter != "monotonized central" else 2 * dl.mag,
+                      dl.q if limiter == "minmod" else None)
+    if limiter == "minmod":
+        with w.block(f"if {dl.src} * {dr.src} > 0.0:"):
+            branch(w, f"if wp.abs({dl.src}) < wp.abs({dr.src}):", (slope.src, dl.src))
+            branch(w, "else:", (slope.src, dr.src))
+        w.feature("nested branches")
+    elif limiter == "van Leer":  # the harmonic mean of the one-sided slopes (same sign: dl + dr != 0)
+        branch(w, f"if {dl.src} * {dr.src} > 0.0:", (slope.src, f"2.0 * {dl.src} * {dr.src} / ({dl.src} + {dr.src})"))
+    else:  # MC: the least of twice each one-sided slope and the central one, with their sign
+        branch(w, f"if {dl.src} * {dr.src} > 0.0:",
+               (slope.src, f"wp.sign({dl.src}) * wp.min(wp.min(2.0 * wp.abs({dl.src}), 2.0 * wp.abs({dr.src})), "
+                           f"0.5 * wp.abs({dl.src} + {dr.src}))"))
     w.note_varying(slope.src, dl.src)
-    w.feature("minmod limiter")
-    w.feature("nested branches")
+    w.feature(f"{limiter} limiter")
     return [Result(slope, "slope")]
 
 

@@ -220,17 +220,24 @@ def test_an_upwind_difference_is_taken_on_the_side_the_flow_comes_from(seed):
 
 @PROPERTY
 @given(SEEDS)
-def test_minmod_is_zero_at_an_extremum_and_else_the_smaller_slope(seed):
+def test_a_slope_limiter_is_zero_at_an_extremum_and_else_its_limited_slope(seed):
     n = 64
     spec, outputs, named = build("minmod slope", seed, n=n)
     (field,) = named.values()
     u = _profile(n)
     out = run(spec, {field: u})[outputs[0]]
+    limiter = next(name for name in ("minmod", "van Leer", "monotonized central") if f"{name} limiter" in spec.description)
     limited = 0
     for k in range(n):
         left, right = u[k] - u[max(k - 1, 0)], u[min(k + 1, n - 1)] - u[k]
-        assert out[k] == (0.0 if left * right <= 0.0 else min(left, right, key=abs))
-        limited += left * right > 0.0 and abs(left) != abs(right)
+        if left * right <= 0.0:
+            assert out[k] == 0.0
+            continue
+        want = {"minmod": min(left, right, key=abs), "van Leer": 2 * left * right / (left + right),
+                "monotonized central": math.copysign(min(2 * abs(left), 2 * abs(right), 0.5 * abs(left + right)), left)}
+        assert out[k] == pytest.approx(want[limiter], abs=1e-12)
+        assert abs(out[k]) <= 2 * max(abs(left), abs(right))  # never steeper than the data allows
+        limited += abs(left) != abs(right)
     assert limited > n // 4
 
 @PROPERTY
