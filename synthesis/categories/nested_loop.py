@@ -454,6 +454,11 @@ def _offsets(var: str, radius: int, shifted: bool) -> tuple[str, str, str]:
     return f"for {var} in range({2 * radius + 1}):", f"{var} - {radius}", str(radius)
 
 
+def name_of(op: str, dilate: bool) -> str:
+    return {"taps": "2-D convolution", "gaussian": "Gaussian blur (normalised weights)", "box": "box blur",
+            "sobel": "Sobel edge magnitude", "morphology": "dilation" if dilate else "erosion"}[op]
+
+
 def neighbourhood_filter(w: KernelWriter) -> None:
     """A filter over an image, one pixel per thread: weighted taps from a table, a Gaussian whose
     weights are computed and normalised, a box mean, a Sobel edge magnitude, or a dilation/erosion
@@ -466,6 +471,7 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     guarded = w.rng.random() < 0.4
     rows, cols = _extents(w, img)
     di, dj, ii, jj, v = (_temp(w, h) for h in ("di", "dj", "ii", "jj", "v"))
+    inline_read = w.rng.random() < 0.35
     shifted = w.rng.random() < 0.4
     head_i, off_i, ci = _offsets(di, radius, shifted)
     head_j, off_j, cj = _offsets(dj, radius, shifted)
@@ -495,7 +501,10 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                 w.emit(f"{jj} = wp.clamp({j} + {off_j}, 0, {_last(cols)})")
                 scope = ExitStack()
             with scope:
-                w.emit(f"{v} = {img}[{ii}, {jj}]")
+                if op in ("taps", "box", "morphology") and inline_read:  # read where it is used, once
+                    v = f"{img}[{ii}, {jj}]"
+                else:
+                    w.emit(f"{v} = {img}[{ii}, {jj}]")
                 if op == "taps":
                     # the table's index is the loop value where the loop counts from 0
                     ti, tj = (d if o != d else f"{d} + {radius}" for d, o in ((di, off_i), (dj, off_j)))
@@ -531,8 +540,16 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     for local in ("acc", "gx", "gy", "best"):
         if local in locals():
             w.note_varying(locals()[local].src, img)
-    name = {"taps": "2-D convolution", "gaussian": "Gaussian blur (normalised weights)", "box": "box blur",
-            "sobel": "Sobel edge magnitude", "morphology": "dilation" if op == "morphology" and dilate else "erosion"}[op]
+    if op in ("gaussian", "box") and w.rng.random() < 0.3:  # unsharp masking: the pixel pushed away from its blur
+        mean = w.assign(result, prefix="blur")
+        centre = w.load(img)
+        amount = w.add_scalar(w.rng.choice(["amount", "sharpen", "strength"]), "float32", w.rng.choice([0.5, 1.0, 1.5]))
+        result = Expr(f"{centre.src} + {amount.src} * ({centre.src} - {mean.src})", "float32", 4.0, None, atom=False)
+        _output(w, w.rng.choice(["sharpened", "sharp", "enhanced"]), result)
+        w.feature("unsharp mask")
+        w.feature(name_of(op, False) + (" (guarded border)" if guarded else " (clamped border)"))
+        return
+    name = name_of(op, op == "morphology" and dilate)
     hint = {"sobel": ["edges", "grad_mag"], "morphology": ["dilated" if op == "morphology" and dilate else "eroded"]}
     _output(w, w.rng.choice(hint.get(op, ["blurred", "filtered", "smoothed"])), result)
     w.feature(name + (" (guarded border)" if guarded else " (clamped border)"))

@@ -230,7 +230,15 @@ def _neighbourhood(img: np.ndarray, radius: int, clamped: bool):
 @PROPERTY
 @given(SEEDS)
 def test_a_neighbourhood_filter_applies_its_named_filter_at_every_pixel(seed):
-    spec = build("neighbourhood filter", seed)
+    check_filter(build("neighbourhood filter", seed), seed)
+
+
+def test_an_unsharp_mask_pushes_each_pixel_away_from_its_blur():
+    seed = next(s for s in range(500) if "unsharp mask" in build("neighbourhood filter", s).description)
+    check_filter(build("neighbourhood filter", seed), seed)
+
+
+def check_filter(spec, seed: int) -> None:
     inputs = draw_inputs(spec, seed)
     img = inputs[named(spec, "image", "img", "field", "src_img")]
     out = run(spec, inputs)[next(a.name for a in spec.args if a.role == "output")]
@@ -257,6 +265,9 @@ def test_a_neighbourhood_filter_applies_its_named_filter_at_every_pixel(seed):
                     want[i, j] = math.hypot(gx, gy)
                 else:
                     want[i, j] = values.max() if "dilation" in d else values.min()
+            if "unsharp mask" in d:  # the pixel pushed away from its blur by `amount`
+                amount = scalar(spec, "amount", "sharpen", "strength")
+                want = img + amount * (img - want)
             candidates.append(np.allclose(out, want, atol=1e-9))
     assert any(candidates) and np.ptp(out) > 0
 
