@@ -365,6 +365,8 @@ def minmod_slope(d: Draw) -> list[Result] | None:
     dl = w.assign(Expr(f"{field.src} - {left.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dl")
     dr = w.assign(Expr(f"{right.src} - {field.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dr")
     limiter = d.rng.choice(["minmod", "minmod", "van Leer", "monotonized central"])
+    if limiter != "minmod":  # the central slope: (dl + dr) / 2, from the neighbours themselves
+        dc = w.assign(Expr(f"0.5 * ({right.src} - {left.src})", "float32", 2 * field.mag, None, atom=False), prefix="dc")
     slope = w.declare(w.fresh("slope"), ZERO, dl.mag if limiter != "monotonized central" else 2 * dl.mag,
                       dl.q if limiter == "minmod" else None)
     if limiter == "minmod":
@@ -372,12 +374,12 @@ def minmod_slope(d: Draw) -> list[Result] | None:
             branch(w, f"if wp.abs({dl.src}) < wp.abs({dr.src}):", (slope.src, dl.src))
             branch(w, "else:", (slope.src, dr.src))
         w.feature("nested branches")
-    elif limiter == "van Leer":  # the harmonic mean of the one-sided slopes (same sign: dl + dr != 0)
-        branch(w, f"if {dl.src} * {dr.src} > 0.0:", (slope.src, f"2.0 * {dl.src} * {dr.src} / ({dl.src} + {dr.src})"))
+    elif limiter == "van Leer":  # the harmonic mean of the one-sided slopes, 2 dl dr / (dl + dr) (same sign: dc != 0)
+        branch(w, f"if {dl.src} * {dr.src} > 0.0:", (slope.src, f"{dl.src} * {dr.src} / {dc.src}"))
     else:  # MC: the least of twice each one-sided slope and the central one, with their sign
         branch(w, f"if {dl.src} * {dr.src} > 0.0:",
-               (slope.src, f"wp.sign({dl.src}) * wp.min(wp.min(2.0 * wp.abs({dl.src}), 2.0 * wp.abs({dr.src})), "
-                           f"0.5 * wp.abs({dl.src} + {dr.src}))"))
+               (slope.src, f"wp.sign({dc.src}) * wp.min(wp.min(2.0 * wp.abs({dl.src}), 2.0 * wp.abs({dr.src})), "
+                           f"wp.abs({dc.src}))"))
     w.note_varying(slope.src, dl.src)
     w.feature(f"{limiter} limiter")
     return [Result(slope, "slope")]

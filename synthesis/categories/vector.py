@@ -184,13 +184,19 @@ def triangle(site: Site, as_func: bool) -> None:
     # vertex normals are built: the corner indices are then kept in locals
     scatter = w.rng.random() < 0.35
     ids = []
-    if w.rng.random() < 0.5:
+    layout = w.rng.random()
+    if layout < 0.35:
         indices = w.add_array(w.rng.choice(["indices", "tri_indices", "faces"]), "int32", "index", shape=(3 * tris,),
                               index_high=n_verts - 1)
         for k in range(3):
             offset = f" + {k}" if k else ""
             ids.append(f"{indices}[3 * {t}{offset}]")
         w.feature("triangle corners through a flat index array")
+    elif layout < 0.6:  # one row of three corner indices per triangle, as warp.sim keeps them
+        indices = w.add_array(w.rng.choice(["tri_indices", "faces", "tris"]), "int32", "index", shape=(tris, 3),
+                              index_high=n_verts - 1)
+        ids = [f"{indices}[{t}, {k}]" for k in range(3)]
+        w.feature("triangle corners through a 2-D index array")
     else:
         pattern = w.rng.choice(["i{k}", "v{k}_idx", "corner{k}"])  # one naming for the three
         for k in range(3):
@@ -202,7 +208,11 @@ def triangle(site: Site, as_func: bool) -> None:
     corners = [site.local("abc"[k], f"{verts}[{ids[k]}]") for k in range(3)]
     core = Core(site, "triangle_normal", as_func)
     a, b, c = (core.param(p, "vec3", v) for p, v in zip(("p0", "p1", "p2"), corners))
-    nrm = site.local("nrm", core.result(f"wp.cross({b} - {a}, {c} - {a})", "vec3"))
+    if not core.as_func and w.rng.random() < 0.4:  # the edges named first
+        e1, e2 = site.local("e1", f"{b} - {a}"), site.local("e2", f"{c} - {a}")
+        nrm = site.local("nrm", f"wp.cross({e1}, {e2})")
+    else:
+        nrm = site.local("nrm", core.result(f"wp.cross({b} - {a}, {c} - {a})", "vec3"))
     if scatter:
         vn = w.add_array(w.rng.choice(["vertex_normals", "normal_accum"]), "vec3", "output", shape=(n_verts,))
         for k in range(3):

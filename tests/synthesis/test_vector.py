@@ -107,13 +107,18 @@ def test_shading_is_lambert_or_blinn_phong_of_the_normal_against_the_light(seed)
 def test_a_triangles_area_and_normal_come_from_the_cross_product_of_its_edges(seed):
     spec, inputs, got = form("triangle", seed)
     verts = inputs[named(spec, "verts", "points", "positions")]
-    flat = named(spec, "indices", "tri_indices", "faces")
+    table = named(spec, "indices", "tri_indices", "faces", "tris")
+
+    def corner_ids(t: int) -> list[int]:
+        if table and inputs[table].ndim == 2:  # a row of three per triangle
+            return [inputs[table][t, k] for k in range(3)]
+        if table:
+            return [inputs[table][3 * t + k] for k in range(3)]
+        return [inputs[named(spec, f"i{k}", f"v{k}_idx", f"corner{k}")][t] for k in range(3)]
+
     areas = []
     for t in range(spec.dim[0]):
-        if flat:
-            corners = [verts[inputs[flat][3 * t + k]] for k in range(3)]
-        else:
-            corners = [verts[inputs[named(spec, f"i{k}", f"v{k}_idx", f"corner{k}")][t]] for k in range(3)]
+        corners = [verts[i] for i in corner_ids(t)]
         cross = np.cross(corners[1] - corners[0], corners[2] - corners[0])
         areas.append(0.5 * np.linalg.norm(cross))
         if named(spec, "tri_area", "areas"):
@@ -126,8 +131,7 @@ def test_a_triangles_area_and_normal_come_from_the_cross_product_of_its_edges(se
     if named(spec, "vertex_normals", "normal_accum"):  # each face's cross product added to its corners
         want = np.zeros_like(verts)
         for t in range(spec.dim[0]):
-            ids = [inputs[flat][3 * t + k] if flat else inputs[named(spec, f"i{k}", f"v{k}_idx", f"corner{k}")][t]
-                   for k in range(3)]
+            ids = corner_ids(t)
             for i in ids:
                 want[i] += np.cross(verts[ids[1]] - verts[ids[0]], verts[ids[2]] - verts[ids[0]])
         np.testing.assert_allclose(got[named(spec, "vertex_normals", "normal_accum")], want, atol=1e-9)
