@@ -493,6 +493,47 @@ def test_an_output_read_elsewhere_is_left_as_written():
     assert "out[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("out").role == "output"
 
 
+# ---- results written into their store (KernelWriter.inline_results) -------------------------------
+def _writer_with_named_results():
+    """`soft` (read once, by the store on the next line) and `shared` (read by two stores)."""
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
+    a = w.load(w.add_array("a", "float32", "input"))
+    soft = w.assign(Expr(f"{a.src} / wp.sqrt({a.src} * {a.src} + 0.25)", "float32", 2.0, None, atom=False), "soft")
+    w.store(w.add_array("soft_out", "float32", "output"), soft)
+    shared = w.assign(Expr(f"wp.abs({a.src}) * 2.0", "float32", 4.0, None, atom=False), "shared")
+    w.store(w.add_array("twice", "float32", "output"), shared)
+    w.store(w.add_array("plus", "float32", "output"), Expr(f"{shared.src} + 1.0", "float32", 5.0, None, atom=False))
+    return w
+
+
+def test_a_result_read_only_by_the_next_store_is_written_into_it():
+    import numpy as np
+
+    from tests.synthesis.python_run import draw_inputs, run
+
+    w = _writer_with_named_results()
+    w.inline_results()
+    w.output_update_share = w.intermediate_output_share = w.result_inline_share = 0.0
+    spec = w.finish("test")
+    body = [line.strip() for line in spec.source.splitlines()]
+    assert "soft_out[tid] = a_v / wp.sqrt(a_v * a_v + 0.25)" in body and not any(l.startswith("soft") and " = " in l and "[" not in l.split(" = ")[0] for l in body), spec.source
+    inputs = draw_inputs(spec, 0)
+    a = inputs["a"]
+    np.testing.assert_allclose(run(spec, inputs)["soft_out"], a / np.sqrt(a * a + 0.25), atol=1e-12)
+
+
+def test_a_result_read_twice_keeps_its_name():
+    w = _writer_with_named_results()
+    w.inline_results()
+    text = "\n".join(w.lines)
+    shared = next(line.split(" = ")[0].strip() for line in w.lines if line.strip().startswith("shared"))
+    assert f"twice[tid] = {shared}" in text and f"plus[tid] = {shared} + 1.0" in text, text
+
+
 # ---- intermediate values stored (KernelWriter.store_intermediate) ---------------------------------
 def _writer_with_locals():
     """`dist` (computed from the thread's element, read later), `unread` (computed, never read again)

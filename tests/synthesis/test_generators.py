@@ -162,7 +162,7 @@ PARAMETER_USES = {
     "offset": r"centered(?:\d+|_val)? = .+ - offset$", "weight": r"blended(?:\d+|_val)? = (\w+) \+ weight \* \(\w+ - \1\)$",
     "alpha": r"combined(?:\d+|_val)? = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
     "threshold": r"(kept(?:\d+|_val)? = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess(?:\d+|_val)? = wp\.max\(\w+ - threshold, 0\.0\))$",
-    "eps": r"soft_(sign(?:\d+|_val)? = (\w+) / wp\.sqrt\(\2 \* \2 \+ eps\)|abs(?:\d+|_val)? = wp\.sqrt\((\w+) \* \3 \+ eps\))$",
+    "eps": r"(?:soft_sign(?:\d+|_val)? = )(\w+) / wp\.sqrt\(\1 \* \1 \+ eps\)$|(?:soft_abs(?:\d+|_val)? = )wp\.sqrt\((\w+) \* \2 \+ eps\)$",
     "hi": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$", "lo": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$",
     "mean": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$", "std": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$",
     "freq": r"wave(?:\d+|_val)? = wp\.sin\(freq \* \w+ \+ phase\)$", "phase": r"wave(?:\d+|_val)? = wp\.sin\(freq \* \w+ \+ phase\)$",
@@ -177,11 +177,29 @@ PARAMETER_USES = {name: f"{PARAMETER_USES[name]}|{BLENDS[name]}" if name in PARA
                   else PARAMETER_USES.get(name, BLENDS.get(name)) for name in {*PARAMETER_USES, *BLENDS}}
 # an operand is a local or, where the kernel indexes a single-use load in place, an array element
 PARAMETER_USES = {name: pattern.replace(r"\w+", r"\w+(?:\[(?:\w+\[[\w, ]+\]|[\w, ])+\])?") for name, pattern in PARAMETER_USES.items()}
+# a result written straight into its output (KernelWriter.inline_results) instead of through its
+# named local: `out[tid] = scale * x`, or added to it (`out[tid] += ...`)
+PARAMETER_USES = {name: re.sub(r"\(\?:(\w+)\(\?:\\d\+\|_val\)\? = \)|(\w+)\(\?:\\d\+\|_val\)\? = ",
+                               lambda m: f"(?:{m.group(1) or m.group(2)}(?:\\d+|_val)? = |\\w+\\[[\\w, ]+\\] \\+?= )", pattern)
+                  for name, pattern in PARAMETER_USES.items()}
 # integer parameters: the shape of the one line reading each
 INT_PARAMETER_USES = {
     "shift": r"\w+ = (\w+)\[\(tid \+ shift\) % \1\.shape\[0\]\]$",
     **{n: rf"for s in range\({n}\):$" for n in ("n_iter", "iterations", "n_substeps", "substeps")},
 }
+
+
+def blended_value(line: str) -> str:
+    """`out[i] = wp.lerp(out[i], value, rate)` or `out[i] = (1.0 - rate) * out[i] + rate * (value)` as
+    `out[i] = value`; any other line as it is."""
+    m = re.fullmatch(r"(\w+\[[\w, ]+\]) = wp\.lerp\(\1, (.+), \w+\)", line) or \
+        re.fullmatch(r"(\w+\[[\w, ]+\]) = \(1\.0 - (?P<r>\w+)\) \* \1 \+ (?P=r) \* (.+)", line)
+    if m is None:
+        return line
+    value = m.groups()[-1]
+    if value.startswith("(") and value.endswith(")") and ast.dump(ast.parse(value)) == ast.dump(ast.parse(value[1:-1])):
+        value = value[1:-1]
+    return f"{m.group(1)} = {value}"
 
 
 def test_scalar_parameters_are_used_as_their_names_say():
@@ -194,6 +212,8 @@ def test_scalar_parameters_are_used_as_their_names_say():
         assert floats, spec.source
         for arg in floats:
             uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line]
+            if arg.name not in BLEND_HINTS:  # a value written straight into a blended output: its own shape
+                uses = [blended_value(line) for line in uses]
             assert len(uses) == 1 and re.search(PARAMETER_USES[arg.name], uses[0]), (arg.name, spec.source)
         for arg in (a for a in spec.args if a.role == "scalar" and a.dtype == "int32" and a.name in INT_PARAMETER_USES):
             uses = [line for line in body if re.search(rf"\b{arg.name}\b", line) and ":" not in line[:-1]]
