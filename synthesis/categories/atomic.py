@@ -51,7 +51,8 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
         target = w.add_array(rng.choice(["target", "reference", "goal"]), "float32", "input", low=0.0, high=1.0,
                              grid_bits=6)
         w.emit(f"err = {d.src} - wp.float64({w.load(target).src})")
-        value = f"err * err{per}"
+        half = rng.random() < 0.4  # the 1/2 that makes the gradient the error itself
+        value = f"{f64(0.5)} * err * err{per}" if half else f"err * err{per}"
         mag = 1.0
         terms.append("float32 cast to float64")
     elif kind == "volume":  # mean density
@@ -88,6 +89,11 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
             penal = w.add_scalar("penal", "float64", rng.choice([2.0, 3.0]))
             ratio = w.add_scalar(rng.choice(["emin_ratio", "min_ratio"]), "float64", rng.choice([0.0625, 0.125]))
             w.emit(f"scale = {ratio.src} + ({f64(1.0)} - {ratio.src}) * wp.pow(rho_c, {penal.src})")
+            if rng.random() < 0.35:  # the compliance's sensitivity to the density, for the optimiser's update
+                sens = w.add_array(rng.choice(["sensitivity", "dc_drho", "grad_rho"]), "float64", "output")
+                w.emit(f"{sens}[tid] = -{penal.src} * ({f64(1.0)} - {ratio.src}) * wp.pow(rho_c, {penal.src} - {f64(1.0)}) * {e.src}")
+                w.note_bound(sens, 3.0 * 4.0)
+                terms.append("density sensitivity")
         else:
             w.emit(f"scale = rho_c * {f64(rng.choice([0.5, 2.0, 0.25]))}")
         value = f"-scale * {e.src}{per}" if rng.random() < 0.5 else f"scale * {e.src}{per}"
@@ -142,7 +148,7 @@ def _value(w: KernelWriter, loads: list[str], dtype: str, squared: bool = False)
     if dtype == "float32" and len(loads) > 1 and how < 0.3:
         a, b = (w.load(name) for name in loads[:2])
         return Expr(f"{a.src} * {b.src}", dtype, a.mag * b.mag, 6, atom=False)
-    if how < 0.55:
+    if how < 0.45:
         return x
     if how < 0.67:
         w.feature("magnitudes accumulated")
@@ -273,9 +279,17 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
                         3 if dtype == "float32" else 0), "old")
     w.note_bound(best, span + score.mag)
     zero = "0.0" if dtype == "float32" else "0"
-    gain = f"wp.max({score.src} - {old.src}, {zero})" if kind == "max" else f"wp.max({old.src} - {score.src}, {zero})"
-    w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
-            Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
+    better = f"{score.src} > {old.src}" if kind == "max" else f"{score.src} < {old.src}"
+    margin = f"{score.src} - {old.src}" if kind == "max" else f"{old.src} - {score.src}"
+    how = w.rng.random()
+    if how < 0.25:  # whether this thread set a new record: a flag per element
+        w.store(w.add_array(w.rng.choice(["improved", "new_record"]), "int32", "output"),
+                Expr(f"wp.where({better}, 1, 0)", "int32", 1.0, 0))
+        w.feature("new-record flag")
+    else:
+        gain = f"wp.max({margin}, {zero})" if how < 0.7 else f"wp.where({better}, {margin}, {zero})"
+        w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
+                Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
     w.feature(f"old value returned (atomic_{kind})")
 
 

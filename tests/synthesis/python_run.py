@@ -44,8 +44,15 @@ def _wp() -> types.SimpleNamespace:
     def atomic_add(array, index, value):
         array[index] += value
 
-    def atomic_max(array, index, value):
-        array[index] = max(array[index], value)
+    def atomic_max(array, index, value):  # returns the old value, as Warp's atomics do
+        old = array[index]
+        array[index] = max(old, value)
+        return old
+
+    def atomic_min(array, index, value):
+        old = array[index]
+        array[index] = min(old, value)
+        return old
 
     def normalize(v):
         n = float(np.linalg.norm(v))
@@ -68,7 +75,7 @@ def _wp() -> types.SimpleNamespace:
         ddot=lambda a, b: float(np.sum(a * b)), identity=lambda n, dtype=None: np.eye(n),
         matrix_from_rows=lambda *rows: np.array(rows), matrix_from_cols=lambda *cols: np.array(cols).T,
         where=lambda c, a, b: a if c else b, atomic_add=atomic_add, atomic_max=atomic_max,
-        func=lambda f: f, constant=lambda v: v, float32=float)
+        atomic_min=atomic_min, func=lambda f: f, constant=lambda v: v, float32=float, float64=float)
     for n in (2, 3, 4):
         setattr(namespace, f"vec{n}", _vector_ctor(n))
         setattr(namespace, f"mat{n}{n}", _matrix_ctor(n))

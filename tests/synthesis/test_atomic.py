@@ -1,0 +1,72 @@
+"""The atomic category's forms do what their names say, checked on their own kernels run in Python
+(tests/synthesis/python_run.py): a record kept with the old value an atomic returns, a float64
+objective with its density sensitivity."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from synthesis.categories.atomic import ATOMIC_FORMS, float64_accumulation
+from synthesis.exprgen import KernelWriter
+from tests.synthesis.python_run import draw_inputs, run
+
+N = 64
+
+
+def writer(seed: int) -> KernelWriter:
+    w = KernelWriter(random.Random(seed), "k_0123456789", "atomic", seed, (N,))
+    w.output_update_share = w.intermediate_output_share = w.result_inline_share = 0.0
+    return w
+
+
+def best_so_far(seed: int):
+    w = writer(seed)
+    loads = [w.add_array(h, "float32", "input", low=-4.0, high=4.0, grid_bits=3) for h in ("a", "b")]
+    ATOMIC_FORMS["best so far"](w, loads, "float32")
+    return w.finish("test")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_record_keeps_the_best_score_and_reports_what_beat_it(seed):
+    spec = best_so_far(seed)
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    record = next(a.name for a in spec.args if a.role == "inout")
+    keep_max = "atomic_max" in spec.source
+    old, score = inputs[record], inputs["a"]
+    better = score > old if keep_max else score < old
+    np.testing.assert_array_equal(got[record], np.maximum(old, score) if keep_max else np.minimum(old, score))
+    (out,) = (a for a in spec.args if a.role == "output")
+    if "new-record flag" in spec.description:
+        np.testing.assert_array_equal(got[out.name], better.astype(np.int64))
+    else:
+        np.testing.assert_array_equal(got[out.name], np.where(better, np.abs(score - old), 0.0))
+    assert 0 < better.sum() < N  # some threads beat the record, some do not
+
+
+def test_each_way_of_reporting_a_record_is_drawn():
+    sources = [best_so_far(seed) for seed in range(40)]
+    assert any("new-record flag" in s.description for s in sources)
+    assert any("wp.where(" in s.source and "new-record flag" not in s.description for s in sources)
+    assert any("wp.max(" in s.source for s in sources)
+
+
+def test_a_penalised_objective_writes_its_density_sensitivity():
+    for seed in range(3000):
+        w = writer(seed)
+        float64_accumulation(random.Random(seed), w)
+        if "density sensitivity" in " ".join(w.features) and not any("early return" in f for f in w.features):
+            break
+    spec = w.finish("test")
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
+    rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
+    energy = next(inputs[n] for n in ("energy", "strain_energy", "work") if n in inputs)
+    sens = next(got[n] for n in ("sensitivity", "dc_drho", "grad_rho") if n in got)
+    p, ratio = scalars["penal"], next(scalars[n] for n in ("emin_ratio", "min_ratio") if n in scalars)
+    fits = [np.allclose(sens, -p * (1 - ratio) * np.maximum(rho, floor) ** (p - 1) * energy, rtol=1e-12, atol=0)
+            for floor in (0.0625, 0.125, 0.001)]  # the density floor the form drew
+    assert any(fits) and np.ptp(sens) > 0
