@@ -144,6 +144,10 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         shift = w.add_scalar("shift", "int32", rng.randint(1, 9))
         w.retire(shift.src)
         value = w.shifted(rng.choice(loads), shift.src)  # the first role's value
+    elif rng.random() < 0.35:  # the first role on a value the kernel computes (`d = a - b`), not on a load as it is
+        value = gen.meaningful(gen.float_expr(rng.choice([1, 1, 2])))
+        value = value if value.lit or WORD.fullmatch(value.src) else w.assign(value, rng.choice(["d", "x", "val", "u"]))
+        value = None if value.lit else value
     else:
         value = None
     for n, role in enumerate(rng.sample(ROLES, rng.choice([1, 2, 2, 3, 3]))):

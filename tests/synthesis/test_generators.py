@@ -161,7 +161,7 @@ PARAMETER_USES = {
     "scale": r"scaled(?:\d+|_val)? = scale \* ", "gain": r"response(?:\d+|_val)? = gain \* .+ \+ bias$", "bias": r"\+ bias$",
     "offset": r"centered(?:\d+|_val)? = .+ - offset$", "weight": r"blended(?:\d+|_val)? = (\w+) \+ weight \* \(\w+ - \1\)$",
     "alpha": r"combined(?:\d+|_val)? = alpha \* \w+ \+ beta \* \w+$", "beta": r"\+ beta \* \w+$",
-    "threshold": r"(kept(?:\d+|_val)? = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess(?:\d+|_val)? = wp\.max\(\w+ - threshold, 0\.0\))$",
+    "threshold": r"(kept(?:\d+|_val)? = wp\.where\((\w+) > threshold, \2, 0\.0\)|excess(?:\d+|_val)? = (?:wp\.)?max\(\w+ - threshold, 0\.0\))$",
     "eps": r"(?:soft_sign(?:\d+|_val)? = )(\w+) / wp\.sqrt\(\1 \* \1 \+ eps\)$|(?:soft_abs(?:\d+|_val)? = )wp\.sqrt\((\w+) \* \2 \+ eps\)$",
     "hi": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$", "lo": r"limited(?:\d+|_val)? = wp\.clamp\(\w+, lo, hi\)$",
     "mean": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$", "std": r"z(?:\d+|_val)? = \(\w+ - mean\) / std$",
