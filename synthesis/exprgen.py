@@ -1835,7 +1835,12 @@ class ExprGen:
             e = Expr(f"({a.src} + {b.src}) // 2", "int32", (a.mag + b.mag) / 2 + 1, 0, atom=False)
         elif kind == "non-negative remainder":
             m = rng.choice([8, 10, 12, 16, 32])
-            e = Expr(f"(({a.src} % {m}) + {m}) % {m}", "int32", float(m), 0, atom=False)
+            # the period a literal, or the caller's (a ring buffer's length, a number of bins)
+            period = str(m)
+            if rng.random() < 0.3:
+                period = self.w.add_scalar(rng.choice(["period", "n_bins", "ring_size"]), "int32", m).src
+                self.w.retire(period)  # read as the period alone
+            e = Expr(f"(({a.src} % {period}) + {period}) % {period}", "int32", float(m), 0, atom=False)
         elif kind == "round down to a multiple":
             m = rng.choice([4, 8, 16])
             e = Expr(f"({a.src} // {m}) * {m}", "int32", a.mag + m, 0, atom=False)

@@ -18,7 +18,7 @@ from synthesis.spec import KernelSpec
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
-        formulas = rng.randint(1, 3)
+        formulas = rng.choice([1, 2, 2, 3, 3])  # as the float kernels: mostly two or three values
         # several formulas mostly decode one value (its bit fields, its residues, its multiple), as
         # such kernels do, rather than each taking an input of its own
         inputs = 1 if formulas >= 2 and rng.random() < 0.8 else rng.randint(1, 3)

@@ -231,7 +231,8 @@ def _formula_function(kind: str, dtype: str, method: str):
             continue  # a grid coordinate drawn as the operand: another seed
 
         def f(a, b, tid=0, e=e, w=w):
-            names = {"wp": wp, "a_v": a, "b_v": b, "tid": tid, "min": min, "max": max, "abs": abs, "float": float}
+            names = {"wp": wp, "a_v": a, "b_v": b, "tid": tid, "min": min, "max": max, "abs": abs, "float": float,
+                     **{p.name: p.value for p in w.args if p.role == "scalar"}}  # a period passed by value
             for line in [line.strip() for line in w.load_lines if " = a[" not in line and " = b[" not in line] + w.lines[1:]:
                 local, value = line.strip().split(" = ", 1)
                 names[local] = eval(value, names)
