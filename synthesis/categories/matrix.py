@@ -376,12 +376,22 @@ def tet_deformation(site: Site, as_func: bool) -> None:
     w.unused.remove(x)
     t = w.tid_names[0]
     corners = []
-    if w.rng.random() < 0.5:
+    layout = w.rng.random()
+    if layout < 0.35:
         indices = w.add_array(w.rng.choice(["tet_indices", "tets", "elements"]), "int32", "index", shape=(4 * tets,),
                               index_high=n_verts - 1)
         for k in range(4):
             corners.append(site.local(f"x{k}", f"{x}[{indices}[4 * {t}{f' + {k}' if k else ''}]]"))
         w.feature("tetrahedron corners through a flat index array")
+    elif layout < 0.65:  # a row of four corner indices per element, as warp.sim keeps tet_indices
+        indices = w.add_array(w.rng.choice(["tet_indices", "tets", "elements"]), "int32", "index", shape=(tets, 4),
+                              index_high=n_verts - 1)
+        if w.rng.random() < 0.5:  # the indices named first, as the solver reads them again for the forces
+            ids = [site.local(f"{'ijkl'[k]}", f"{indices}[{t}, {k}]") for k in range(4)]
+            corners.extend(site.local(f"x{k}", f"{x}[{ids[k]}]") for k in range(4))
+        else:
+            corners.extend(site.local(f"x{k}", f"{x}[{indices}[{t}, {k}]]") for k in range(4))
+        w.feature("tetrahedron corners through a 2-D index array")
     else:
         pattern = w.rng.choice(["i{k}", "v{k}", "corner{k}"])  # one naming for the four
         for k in range(4):
