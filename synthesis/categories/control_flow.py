@@ -123,6 +123,14 @@ def exp_series(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     x = w.load(w.rng.choice(loads))
     terms = w.rng.choice([6, 8, 10, 12])
     bound = _bound(w, ["n_terms", "terms", "order"], terms)
+    if w.rng.random() < 0.35:  # the sine's series: odd powers, alternating, term *= -x^2 / ((2k)(2k + 1))
+        term = w.declare(w.fresh("term"), x, 8.0, None)
+        total = w.declare(w.fresh("total"), x, 8.0, None)
+        with w.block(f"for k in range(1, {bound}):"):
+            w.emit(f"{term.src} = -{term.src} * {x.src} * {x.src} / float((2 * k) * (2 * k + 1))")
+            w.emit(f"{total.src} += {term.src}")
+        w.feature("Taylor series (sin)")
+        return [LoopResult(total, "series")]
     term = w.declare(w.fresh("term"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
     total = w.declare(w.fresh("total"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
     if w.rng.random() < 0.5:
@@ -300,12 +308,15 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     name, steps = w.rng.choice(loads), w.rng.choice([3, 4, 6, 8])
     ema = w.rng.random() < 0.4
     decay = _coefficient(w, [0.5, 0.25, 0.75], ["alpha", "smoothing"] if ema else ["decay", "leak"])
+    gain = _coefficient(w, [0.5, 1.5, 2.0], ["w_in", "input_gain"]) if not ema and w.rng.random() < 0.4 else None
     j = _temp(w, "j")
     h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
     with w.block(f"for k in range({steps}):"):
         w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}', name)}")
         if ema:
             w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
+        elif gain is not None:  # the input weighted too, as a recurrent cell's input weight does
+            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {gain} * {name}[{j}])")
         else:
             w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[{j}])")
     w.feature("exponential moving average" if ema else "recurrent update (tanh)")

@@ -97,12 +97,20 @@ def test_a_horner_loop_evaluates_the_polynomial_and_its_derivative(seed):
 
 @PROPERTY
 @given(SEEDS)
-def test_an_exp_series_approaches_exp(seed):
+def test_a_series_approaches_its_function(seed):
     spec, (out,), _ = build("exp series", seed)
     got = run(spec, {"a": A})[out]
     terms = max(a.value for a in spec.args if a.role == "scalar") if any(a.role == "scalar" for a in spec.args) else None
     for x, g in zip(A, got):
-        assert abs(g - math.exp(x)) <= 2 * abs(x) ** 6 / math.factorial(6) * math.exp(abs(x)) + 1e-12, (x, g, terms)
+        if "Taylor series (sin)" in spec.description:  # x - x^3/3! + ...: at least 6 terms, up to x^11
+            assert abs(g - math.sin(x)) <= abs(x) ** 13 / math.factorial(13) + 1e-12, (x, g, terms)
+        else:
+            assert abs(g - math.exp(x)) <= 2 * abs(x) ** 6 / math.factorial(6) * math.exp(abs(x)) + 1e-12, (x, g, terms)
+
+
+def test_both_series_are_drawn():
+    kinds = {"sin" if "Taylor series (sin)" in build("exp series", seed)[0].description else "exp" for seed in range(30)}
+    assert kinds == {"sin", "exp"}
 
 
 @PROPERTY
@@ -199,7 +207,9 @@ def test_a_recurrent_window_runs_over_the_history_oldest_first(seed):
     fits = []
     for steps in (3, 4, 6, 8):
         for decay in (0.25, 0.5, 0.75):
-            for update in (lambda h, x, d=decay: math.tanh(d * h + x), lambda h, x, d=decay: h + d * (x - h)):
+            updates = [lambda h, x, d=decay: h + d * (x - h)] + [lambda h, x, d=decay, g=gain: math.tanh(d * h + g * x)
+                                                                 for gain in (1.0, 0.5, 1.5, 2.0)]
+            for update in updates:
                 want = []
                 for t in range(N):
                     h = 0.0
