@@ -346,6 +346,14 @@ def chain_energy(w: KernelWriter) -> None:
     soft = fmt_float(w.rng.choice([0.25, 0.5]))
     cutoff = w.rng.choice([None, None, 1.5, 2.0])
     bound = _extent(w, pos, 1, ("n_beads", "chain_len"))
+    # the law's constants passed by value, as a force field's parameters are (half the time)
+    params = w.rng.random() < 0.5 and law in ("spring", "lennard-jones")
+    if params and law == "spring":
+        k_s = w.add_scalar(w.rng.choice(["k_spring", "stiffness"]), "float32", w.rng.choice([0.5, 1.0, 2.0])).src
+        rest = w.add_scalar(w.rng.choice(["rest_length", "l0"]), "float32", w.rng.choice([0.5, 1.0])).src
+    elif params:
+        eps_lj = w.add_scalar(w.rng.choice(["epsilon", "eps_lj", "well_depth"]), "float32", w.rng.choice([0.5, 1.0])).src
+        sigma = w.add_scalar(w.rng.choice(["sigma", "sigma_lj"]), "float32", w.rng.choice([0.5, 0.75])).src
     with w.block(f"for {a} in range({bound}):"):
         with w.block(f"for {b} in range({a} + 1, {bound}):"):
             if spatial:
@@ -359,9 +367,17 @@ def chain_energy(w: KernelWriter) -> None:
                 distance = f"wp.abs({d})"
             scope = w.block(f"if {r2} < {fmt_float(cutoff * cutoff)}:") if cutoff else ExitStack()
             with scope:
-                if law == "spring":
+                if law == "spring" and params:
+                    w.emit(f"{r} = {distance} - {rest}")
+                    _add(w, energy.src, f"0.5 * {k_s} * {r} * {r}")
+                elif law == "spring":
                     w.emit(f"{r} = {distance} - {fmt_float(w.rng.choice([0.5, 1.0]))}")
                     _add(w, energy.src, f"0.5 * {r} * {r}")
+                elif law == "lennard-jones" and params:  # (sigma / r)^6 with r^2 kept off zero
+                    s2, s6 = _temp(w, "s2"), _temp(w, "s6")
+                    w.emit(f"{s2} = {sigma} * {sigma} / ({r2} + {soft})")
+                    w.emit(f"{s6} = {s2} * {s2} * {s2}")
+                    _add(w, energy.src, f"4.0 * {eps_lj} * ({s6} * {s6} - {s6})")
                 elif law == "lennard-jones":
                     inv6 = _temp(w, "inv6")
                     w.emit(f"{inv6} = 1.0 / (({r2} + {soft}) * ({r2} + {soft}) * ({r2} + {soft}))")
@@ -371,6 +387,8 @@ def chain_energy(w: KernelWriter) -> None:
                     _add(w, energy.src, f"1.0 / {r}" if law == "coulomb" else f"wp.exp(-{r} * {r})")
     _output(w, w.rng.choice(["energy_out", "potential", "e_pair"]), energy)
     w.feature(f"pair energy over a chain ({law}{', cut off' if cutoff else ''}; triangular loop)")
+    if params:
+        w.feature("force-field constants as parameters")
 
 
 def cell_quadrature(w: KernelWriter) -> None:

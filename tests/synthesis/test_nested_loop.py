@@ -43,7 +43,7 @@ def has(spec, *hints: str) -> bool:
 
 
 def scalar(spec, *hints: str):
-    return next(a.value for a in spec.args if a.name in hints and a.role == "scalar")
+    return next((a.value for a in spec.args if a.name in hints and a.role == "scalar"), None)
 
 
 @PROPERTY
@@ -153,9 +153,11 @@ def test_a_tensor_polynomial_evaluates_the_coefficient_table_and_its_derivative(
     assert rows > 2 or cols > 2
 
 
-def _pair_law(law: str, r: np.ndarray, soft: float, rest: float) -> np.ndarray:
-    return {"coulomb": 1.0 / (r + soft), "soft": np.exp(-(r + soft) ** 2), "spring": 0.5 * (r - rest) ** 2,
-            "lennard-jones": 4.0 * ((r * r + soft) ** -6 - (r * r + soft) ** -3)}[law]
+def _pair_law(law: str, r: np.ndarray, soft: float, rest: float, k: float = 1.0, eps: float = 1.0,
+              sigma: float = 1.0) -> np.ndarray:
+    s6 = (sigma * sigma / (r * r + soft)) ** 3
+    return {"coulomb": 1.0 / (r + soft), "soft": np.exp(-(r + soft) ** 2), "spring": 0.5 * k * (r - rest) ** 2,
+            "lennard-jones": 4.0 * eps * (s6 * s6 - s6)}[law]
 
 
 @PROPERTY
@@ -170,8 +172,12 @@ def test_chain_energy_sums_the_pair_law_over_each_pair_once(seed):
     r = np.stack([np.linalg.norm(pos[:, a] - pos[:, b], axis=-1) for a in range(m) for b in range(a + 1, m)], 1)
     law = next(k for k in ("coulomb", "soft", "spring", "lennard-jones") if f"({k}" in spec.description)
     got = run(spec, inputs)[named(spec, "energy_out", "potential", "e_pair")]
-    fits = [np.allclose(got, np.where(r < cut, _pair_law(law, r, soft, rest), 0.0).sum(1), atol=1e-9)
-            for soft in (0.25, 0.5) for rest in (0.5, 1.0) for cut in ((1.5, 2.0) if "cut off" in spec.description else (np.inf,))]
+    constants = {"k": scalar(spec, "k_spring", "stiffness"), "eps": scalar(spec, "epsilon", "eps_lj", "well_depth"),
+                 "sigma": scalar(spec, "sigma", "sigma_lj")} if "constants as parameters" in spec.description else {}
+    constants = {k: v for k, v in constants.items() if v is not None}
+    rests = (0.5, 1.0) if scalar(spec, "rest_length", "l0") is None else (scalar(spec, "rest_length", "l0"),)
+    fits = [np.allclose(got, np.where(r < cut, _pair_law(law, r, soft, rest, **constants), 0.0).sum(1), atol=1e-9)
+            for soft in (0.25, 0.5) for rest in rests for cut in ((1.5, 2.0) if "cut off" in spec.description else (np.inf,))]
     assert any(fits)
 
 
