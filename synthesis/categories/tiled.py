@@ -356,15 +356,28 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "TILE_ROWS"), tm)
     C = k.constant(pick(rng, "FEATURES", "COLS", "TILE_N", "CHANNELS"), c)
-    x = k.array(pick(rng, "grad_out", "x", "features", "dy"), "input", (tm, c), True)
+    # the sums as a (1, C) product with a row of ones, or (Warp 1.10 on) as a (C,) reduction along the rows
+    along_axis = rng.random() < 0.45
+    # a block sums one panel, or several in a loop accumulating into its row (`tile_matmul(ones, t, col)`)
+    panels = rng.choice([2, 3, 4]) if not along_axis and rng.random() < 0.3 else 1
+    x = k.array(pick(rng, "grad_out", "x", "features", "dy"), "input", (tm * panels, c), True)
+    row = f"i * {TM}"
+    if panels > 1:
+        P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
+        k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
+        k.emit(f"col = wp.tile_zeros(shape=(1, {C}), dtype=float)")
+        k.emit(f"for p in range({P}):")
+        k.indent += 1
+        row = f"(i * {P} + p) * {TM}"
+        k.features.append(f"{panels} panels per block (accumulating tile_matmul)")
     storage = ', storage="shared"' if rng.random() < 0.3 else ""  # read again by the matmul: kept in shared memory
-    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
+    k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=({row}, 0){storage})")
     k.tile(tm, c)
     mag = 1.0
     r = rng.random()
     if r < 0.35:
-        w = k.array(pick(rng, "row_weights", "mask", "scale"), "input", (tm, 1), True, low=0.0, high=1.0)
-        k.emit(f"w = wp.tile_load({w}, shape=({TM}, 1), offset=(i * {TM}, 0))")
+        w = k.array(pick(rng, "row_weights", "mask", "scale"), "input", (tm * panels, 1), True, low=0.0, high=1.0)
+        k.emit(f"w = wp.tile_load({w}, shape=({TM}, 1), offset=({row}, 0))")
         k.emit(f"t = t * wp.tile_broadcast(w, shape=({TM}, {C}))")
         k.tile(tm, 1)
         k.tile(tm, c)
@@ -373,9 +386,14 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
         value, mag = map_tile(k, "t", 1.0)
         k.emit(f"t = {value}")
         k.tile(tm, c)
-    # the sums as a (1, C) product with a row of ones, or (Warp 1.10 on) as a (C,) reduction along the rows
-    along_axis = rng.random() < 0.45
-    if along_axis:
+    mag *= panels
+    if panels > 1:
+        k.emit("wp.tile_matmul(ones, t, col)")
+        k.indent -= 1
+        k.tile(1, tm)
+        k.tile(1, c)
+        k.features.append("column sums by tile_matmul with ones")
+    elif along_axis:
         k.emit("col = wp.tile_sum(t, axis=0)")
         k.tile(c)
         k.features.append("column sums by tile_sum along axis 0")
