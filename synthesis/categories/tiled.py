@@ -285,12 +285,25 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     size = rng.choice([32, 64, 128, 256])
     tile = k.constant(pick(rng, "TILE", "TILE_SIZE", "BLOCK_ITEMS"), size)
     k.tile(size)
-    x = k.array(pick(rng, "x", "values", "samples", "data"), "input", (size,), True)
+    outputs = rng.choice([("partial",), ("total",), ("partial", "total"), ("mapped", "total"), ("mapped", "partial")])
+    # a block reads one tile, or several in a loop that adds them up element-wise before the one
+    # reduction (fewer blocks, one tree reduction each)
+    panels = rng.choice([2, 4]) if "mapped" not in outputs and rng.random() < 0.25 else 1
+    x = k.array(pick(rng, "x", "values", "samples", "data"), "input", (size * panels,), True)
     two = rng.random() < 0.5
-    k.emit(f"a = wp.tile_load({x}, shape={tile}, offset=i * {tile})")
+    offset = f"i * {tile}"
+    if panels > 1:
+        P = k.constant(pick(rng, "TILES_PER_BLOCK", "CHUNKS"), panels)
+        k.emit(f"acc = wp.tile_zeros(shape={tile}, dtype=float)")
+        k.emit(f"for p in range({P}):")
+        k.indent += 1
+        offset = f"(i * {P} + p) * {tile}"
+        k.tile(size)
+        k.features.append(f"{panels} tiles per block")
+    k.emit(f"a = wp.tile_load({x}, shape={tile}, offset={offset})")
     if two:
-        y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size,), True)
-        k.emit(f"b = wp.tile_load({y}, shape={tile}, offset=i * {tile})")
+        y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size * panels,), True)
+        k.emit(f"b = wp.tile_load({y}, shape={tile}, offset={offset})")
         k.tile(size)
         r = rng.random()
         if r < 0.6:
@@ -301,11 +314,17 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
             k.features.append("dot product")
     else:
         r = rng.random()
-        if r < 0.75:
+        if r < 0.65:
             value, mag = map_tile(k, "a", 1.0)
+        elif r < 0.8:
+            value, mag = "a * a", 1.0
+            k.features.append("sum of squares")
         else:
             value, mag = "a", 1.0
-    outputs = rng.choice([("partial",), ("total",), ("partial", "total"), ("mapped", "total"), ("mapped", "partial")])
+    if panels > 1:
+        k.emit(f"acc = acc + {value}")
+        k.indent -= 1
+        value, mag = "acc", mag * panels
     if value != "a" and "mapped" in outputs:
         k.emit(f"v = {value}")
         k.tile(size)
@@ -314,8 +333,10 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         outputs = outputs[1:]
     # the largest or smallest value per block (a CFL bound, a bounding range) instead of a sum:
     # no atomic total then, each block's value is stored for a later pass
-    extreme = rng.random() < 0.2
-    mean = not extreme and rng.random() < 0.3
+    extreme = panels == 1 and rng.random() < 0.2
+    # (a mean over several tiles would read their count again after the loop: a constant first read
+    # inside a loop and then after it is a Warp hazard, synthesis.warp_hazards)
+    mean = not extreme and panels == 1 and rng.random() < 0.3
     k.tile(64)  # the reduction's per-thread partials
     if extreme:
         kind = rng.choice(["max", "min"])
