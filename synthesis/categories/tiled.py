@@ -381,12 +381,16 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     along_axis = rng.random() < 0.45
     # a block sums one panel, or several in a loop accumulating into its row (`tile_matmul(ones, t, col)`)
     panels = rng.choice([2, 3, 4]) if not along_axis and rng.random() < 0.3 else 1
+    # the sums of squares beside the sums (a batch norm's statistics: mean and variance follow)
+    squares = rng.random() < 0.3
     x = k.array(pick(rng, "grad_out", "x", "features", "dy"), "input", (tm * panels, c), True)
     row = f"i * {TM}"
     if panels > 1:
         P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
         k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
         k.emit(f"col = wp.tile_zeros(shape=(1, {C}), dtype=float)")
+        if squares:
+            k.emit(f"col_sq = wp.tile_zeros(shape=(1, {C}), dtype=float)")
         k.emit(f"for p in range({P}):")
         k.indent += 1
         row = f"(i * {P} + p) * {TM}"
@@ -410,17 +414,23 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     mag *= panels
     if panels > 1:
         k.emit("wp.tile_matmul(ones, t, col)")
+        if squares:
+            k.emit("wp.tile_matmul(ones, t * t, col_sq)")
         k.indent -= 1
         k.tile(1, tm)
         k.tile(1, c)
         k.features.append("column sums by tile_matmul with ones")
     elif along_axis:
         k.emit("col = wp.tile_sum(t, axis=0)")
+        if squares:
+            k.emit("col_sq = wp.tile_sum(t * t, axis=0)")
         k.tile(c)
         k.features.append("column sums by tile_sum along axis 0")
     else:
         k.emit(f"ones = wp.tile_ones(shape=(1, {TM}), dtype=float)")
         k.emit("col = wp.tile_matmul(ones, t)")
+        if squares:
+            k.emit("col_sq = wp.tile_matmul(ones, t * t)")
         k.tile(1, tm)
         k.tile(1, c)
         k.features.append("column sums by tile_matmul with ones")
@@ -428,10 +438,18 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     if rng.random() < 0.35:  # one row of partial sums per block, reduced by a later pass: no atomics, same bits every run
         out = k.array(pick(rng, "partial_col_sums", "block_col_sums"), "output", row, True, bound=mag * tm)
         k.emit(f"wp.tile_store({out}, col, offset={f'i * {C}' if along_axis else '(i, 0)'})")
+        if squares:
+            sq = k.array(pick(rng, "partial_sq_sums", "block_sq_sums"), "output", row, True, bound=mag * mag * tm)
+            k.emit(f"wp.tile_store({sq}, col_sq, offset={f'i * {C}' if along_axis else '(i, 0)'})")
+            k.features.append("column sums of squares")
         k.features.append("partial column sums per block (tile_store)")
         return "Column sums of row panels", rng.choice([32, 64, 128])
     out = k.array(pick(rng, "col_sums", "bias_grad", "column_totals"), "output", row, False, bound=mag * tm * 16)
     k.emit(f"wp.tile_atomic_add({out}, col)")
+    if squares:
+        sq = k.array(pick(rng, "col_sq_sums", "sum_sq", "second_moment"), "output", row, False, bound=mag * mag * tm * 16)
+        k.emit(f"wp.tile_atomic_add({sq}, col_sq)")
+        k.features.append("column sums of squares")
     if rng.random() < 0.5:
         p = k.array(pick(rng, "block_totals", "partials"), "output", (1,), True, bound=mag * tm * c)
         k.emit(f"wp.tile_store({p}, wp.tile_sum(col), offset=i)")

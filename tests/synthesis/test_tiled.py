@@ -202,7 +202,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
 
 @pytest.mark.parametrize("feature", ["result added to the output's block", "block maximum", "block minimum",
                                      "column sums by tile_sum along axis 0", "panels per block",
-                                     "column means by tile_sum along axis 0", "L2 normalisation"])
+                                     "column means by tile_sum along axis 0", "L2 normalisation",
+                                     "column sums of squares", "tiles per block"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
