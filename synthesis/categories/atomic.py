@@ -47,6 +47,12 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
         cell = w.add_scalar(rng.choice(["cell_volume", "dv", "voxel_size"]), "float64", rng.choice([0.125, 0.25, 0.5]))
         value = f"{d.src} * {cell.src}"
         mag = 0.5
+        if rng.random() < 0.4:  # the first moment too, for the centre of mass: cell centres on a 1-D grid
+            dx = w.add_scalar(rng.choice(["dx", "spacing", "h"]), "float64", rng.choice([0.125, 0.25, 0.5]))
+            moment = w.add_array(rng.choice(["moment", "first_moment", "mass_x"]), "float64", "output", shape=(1,))
+            w.emit(f"wp.atomic_add({moment}, 0, (wp.float64(tid) + {f64(0.5)}) * {dx.src} * {value})")
+            w.note_bound(moment, 4.0 + n * n * 0.5 * 0.5)
+            terms.append("first moment (centre of mass)")
     elif kind == "squared error":  # against a float32 target, accumulated in float64
         target = w.add_array(rng.choice(["target", "reference", "goal"]), "float32", "input", low=0.0, high=1.0,
                              grid_bits=6)
@@ -320,7 +326,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)
     else:
         loads = add_inputs(w, "int32", rng.randint(1, 2), low=-50, high=50, grid_bits=0)
-    forms = rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2]))
+    # statistics wanted together are gathered in one pass over the data: often two forms, now and then three
+    forms = rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2, 3]))
     if len(dim) == 1 and "best so far" not in forms and rng.random() < 0.3 and not skipped:
         # only the elements a flag marks contribute (particles in contact, live cells), as masked
         # reductions do: the accumulation sits under the flag's test

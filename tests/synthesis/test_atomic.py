@@ -70,3 +70,21 @@ def test_a_penalised_objective_writes_its_density_sensitivity():
     fits = [np.allclose(sens, -p * (1 - ratio) * np.maximum(rho, floor) ** (p - 1) * energy, rtol=1e-12, atol=0)
             for floor in (0.0625, 0.125, 0.001)]  # the density floor the form drew
     assert any(fits) and np.ptp(sens) > 0
+
+
+def test_a_mass_sum_can_carry_its_first_moment():
+    for seed in range(3000):
+        w = writer(seed)
+        float64_accumulation(random.Random(seed), w)
+        if "centre of mass" in " ".join(w.features) and not any("early return" in f for f in w.features):
+            break
+    spec = w.finish("test")
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
+    rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
+    cell = next(scalars[n] for n in ("cell_volume", "dv", "voxel_size") if n in scalars)
+    dx = next(scalars[n] for n in ("dx", "spacing", "h") if n in scalars)
+    moment = next(got[n] for n in ("moment", "first_moment", "mass_x") if n in got)
+    centres = (np.arange(N) + 0.5) * dx
+    assert moment[0] == pytest.approx(float(np.sum(centres * rho * cell)), rel=1e-12)
