@@ -88,7 +88,7 @@ def dense_layer(w: KernelWriter) -> None:
     feats = _row_array(w, ("features", "feats", "x_in", "inputs"), n_in)
     weights = _table(w, ("weights", "w_hidden", "W"), (n_out, n_in))
     bias = _table(w, ("bias", "b_hidden"), (n_out,)) if w.rng.random() < 0.7 else None
-    act = w.rng.choice(["relu", "tanh", "sigmoid", "none"])
+    act = w.rng.choice(["relu", "tanh", "sigmoid", "none", "leaky relu", "softplus"])
     reduce = w.rng.random() < 0.4
     bound = _extent(w, feats, 1, ("n_in", "in_features"))
     o, c, acc = _temp(w, "o"), _temp(w, "c"), _temp(w, "acc")
@@ -107,7 +107,9 @@ def dense_layer(w: KernelWriter) -> None:
                 else f"{feats}[{w.tid_names[0]}, {c}] * {weights}[{o}, {c}]"
             _add(w, acc, term)
         value = {"relu": f"wp.max({acc}, 0.0)", "tanh": f"wp.tanh({acc})",
-                 "sigmoid": f"1.0 / (1.0 + wp.exp(-{acc}))", "none": acc}[act]
+                 "sigmoid": f"1.0 / (1.0 + wp.exp(-{acc}))", "none": acc,
+                 "leaky relu": f"wp.max({acc}, {fmt_float(w.rng.choice([0.01, 0.1, 0.2]))} * {acc})",
+                 "softplus": f"wp.log(1.0 + wp.exp({acc}))"}[act]
         if cache and act != "none":
             w.emit(f"{_temp(w, 'h')} = {value}")
             value = _temp(w, "h")
@@ -304,8 +306,11 @@ def tensor_polynomial(w: KernelWriter) -> None:
     y_outer = w.rng.random() < 0.4  # rows of the table run in y: Horner in x inside
     outer, inner = (y, x) if y_outer else (x, y)
     slope = w.rng.random() < 0.35
+    both = slope and w.rng.random() < 0.4  # the gradient: the inner variable's derivative as well
     val = w.declare(w.fresh("val"), ZERO, float((px + 1) * (py + 1)), None)
     dval = w.declare(w.fresh("dval"), ZERO, float(px * (px + 1) * (py + 1)), None) if slope else None
+    dinner = w.declare(w.fresh("dval_in"), ZERO, float(py * (px + 1) * (py + 1) + px * (px + 1) * (py + 1)), None) \
+        if both else None
     a, b, row = _temp(w, "a"), _temp(w, "b"), _temp(w, "row")
     rows, cols = (_extent(w, coef, axis, hints) for axis, hints in ((0, ("n_rows", "deg_x")), (1, ("n_cols", "deg_y"))))
     if y_outer:
@@ -316,17 +321,27 @@ def tensor_polynomial(w: KernelWriter) -> None:
     if lowest_first:
         rows, cols = (f"{int(n) - 1}, -1, -1" if n.isdigit() else f"{n} - 1, -1, -1" for n in (rows, cols))
         w.feature("coefficients stored lowest degree first")
+    drow = _temp(w, "drow") if both else None
     with w.block(f"for {a} in range({rows}):"):
         w.emit(f"{row} = float(0.0)")
+        if both:
+            w.emit(f"{drow} = float(0.0)")
         with w.block(f"for {b} in range({cols}):"):
             entry = f"{coef}[{b}, {a}]" if y_outer else f"{coef}[{a}, {b}]"
+            if both:
+                w.emit(f"{drow} = {drow} * {inner.src} + {row}")
             w.emit(f"{row} = {row} * {inner.src} + {entry}")
         if slope:
             w.emit(f"{dval.src} = {dval.src} * {outer.src} + {val.src}")
+        if both:
+            w.emit(f"{dinner.src} = {dinner.src} * {outer.src} + {drow}")
         w.emit(f"{val.src} = {val.src} * {outer.src} + {row}")
     _output(w, w.rng.choice(["surface", "poly_out", "p_xy"]), val)
     if slope:
         _output(w, f"d{'y' if y_outer else 'x'}_out", dval)
+    if both:
+        _output(w, f"d{'x' if y_outer else 'y'}_out", dinner)
+        w.feature("gradient (both partial derivatives)")
     w.feature("tensor-product polynomial (nested Horner)" + (" with a partial derivative" if slope else ""))
 
 

@@ -53,14 +53,17 @@ def test_a_dense_layer_is_the_activation_of_the_affine_map(seed):
     inputs = draw_inputs(spec, seed)
     x, weights = inputs[named(spec, "features", "feats", "x_in", "inputs")], inputs[named(spec, "weights", "w_hidden", "W")]
     pre = x @ weights.T + (inputs[named(spec, "bias", "b_hidden")] if has(spec, "bias", "b_hidden") else 0.0)
-    acts = {"relu": np.maximum(pre, 0.0), "tanh": np.tanh(pre), "sigmoid": 1.0 / (1.0 + np.exp(-pre)), "linear": pre}
+    acts = {"relu": [np.maximum(pre, 0.0)], "tanh": [np.tanh(pre)], "sigmoid": [1.0 / (1.0 + np.exp(-pre))],
+            "linear": [pre], "leaky relu": [np.maximum(pre, slope * pre) for slope in (0.01, 0.1, 0.2)],
+            "softplus": [np.log1p(np.exp(pre))]}
     act = next(k for k in acts if f"dense layer ({k})" in spec.description)
     got = run(spec, inputs)
     if has(spec, "score", "y_out", "logit"):
-        want = acts[act] @ inputs[named(spec, "w_out", "readout", "v")]
-        np.testing.assert_allclose(got[named(spec, "score", "y_out", "logit")], want, atol=1e-12)
+        wants = [h @ inputs[named(spec, "w_out", "readout", "v")] for h in acts[act]]
+        out = got[named(spec, "score", "y_out", "logit")]
     else:
-        np.testing.assert_allclose(got[named(spec, "hidden", "h_out", "activations")], acts[act], atol=1e-12)
+        wants, out = acts[act], got[named(spec, "hidden", "h_out", "activations")]
+    assert any(np.allclose(out, want, atol=1e-12, rtol=1e-12) for want in wants)
 
 
 @PROPERTY
