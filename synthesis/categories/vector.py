@@ -57,7 +57,8 @@ def bounce(site: Site, as_func: bool) -> None:
     core = Core(site, w.rng.choice(["bounce", "reflect_velocity"]), as_func)
     v = core.param("v", vtype, v_in)
     n = core.let("n", f"wp.normalize({core.param('normal', vtype, n_in)})")
-    vn = core.let("vn", f"wp.min(wp.dot({v}, {n}), 0.0)")
+    branch = w.rng.random() < 0.35  # only an approaching velocity changed, said with a branch
+    vn = core.let("vn", f"wp.dot({v}, {n})" if branch else f"wp.min(wp.dot({v}, {n}), 0.0)")
     if w.rng.random() < 0.5:
         e = core.param("restitution", "float32", site.knob(("restitution", "e"), (0.25, 0.5, 0.75)))
         factor = repr(1.0 + float(e)) if e[0].isdigit() else f"(1.0 + {e})"  # a literal one folded
@@ -65,7 +66,14 @@ def bounce(site: Site, as_func: bool) -> None:
     else:
         factor = "2.0"
         w.feature("mirror reflection")
-    new_v = core.result(f"{v} - {factor} * {vn} * {n}", vtype)
+    if branch:
+        out_v = core.let("v_out", v)
+        with core.block(f"if {vn} < 0.0:"):
+            core.emit(f"{out_v} = {v} - {factor} * {vn} * {n}")
+        new_v = core.result(out_v, vtype)
+        w.feature("approaching velocities only (branch)")
+    else:
+        new_v = core.result(f"{v} - {factor} * {vn} * {n}", vtype)
     bound = 2.0 + 4.0 * math.sqrt(_width(vtype))
     if in_place:
         site.store_to(vel_array, new_v, bound)
