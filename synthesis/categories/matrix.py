@@ -226,8 +226,14 @@ def eigen2(site: Site, as_func: bool) -> None:
         site.store(("theta_p", "principal_angle"), "float32", core.result(f"0.5 * {two_theta}", "float32"), 2.0)
         w.feature("principal angle")
         return
-    half = core.let("half_tr", f"0.5 * wp.trace({s})")
-    disc = core.let("disc", f"wp.sqrt(wp.max({half} * {half} - wp.determinant({s}), 0.0))")
+    if not gram and w.rng.random() < 0.4:  # Mohr's circle: its centre and radius from the components
+        half = core.let("center", f"0.5 * ({s}[0, 0] + {s}[1, 1])")
+        d = core.let("d", f"0.5 * ({s}[0, 0] - {s}[1, 1])")
+        disc = core.let("radius", f"wp.sqrt({d} * {d} + {s}[0, 1] * {s}[0, 1])")
+        w.feature("Mohr's circle")
+    else:
+        half = core.let("half_tr", f"0.5 * wp.trace({s})")
+        disc = core.let("disc", f"wp.sqrt(wp.max({half} * {half} - wp.determinant({s}), 0.0))")
     hi, lo = f"{half} + {disc}", f"{half} - {disc}"
     if gram:
         hi, lo = f"wp.sqrt({hi})", f"wp.sqrt(wp.max({lo}, 0.0))"
