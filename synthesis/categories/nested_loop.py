@@ -498,7 +498,7 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     (max/min). The border is clamped, or guarded (only pixels inside count)."""
     i, j = w.tid_names[:2]
     img = w.add_array(w.rng.choice(["image", "img", "field", "src_img"]), "float32", "input", low=-1.0, high=1.0)
-    op = w.rng.choice(["taps", "gaussian", "box", "sobel", "morphology"])
+    op = w.rng.choice(["taps", "gaussian", "box", "sobel", "morphology", "variance"])
     radius = 1 if op == "sobel" else w.rng.choice([1, 1, 2])
     side = 2 * radius + 1
     guarded = w.rng.random() < 0.4
@@ -518,8 +518,10 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                                                                          1.0e30, None, lit=True), 1.0, 10)
     else:
         acc = w.declare(w.fresh("acc"), ZERO, float(side * side), None)
+    if op == "variance":  # the window's sum and sum of squares: its mean and variance follow
+        acc_sq = w.declare(w.fresh("acc_sq"), ZERO, float(side * side), None)
     norm = None
-    if op == "gaussian" or (op == "box" and guarded):
+    if op == "gaussian" or (op in ("box", "variance") and guarded):
         norm = w.declare(w.fresh("wsum" if op == "gaussian" else "count"), ZERO, float(side * side), None)
     sigma = w.add_scalar(w.rng.choice(["sigma", "radius_sigma"]), "float32", w.rng.choice([0.5, 1.0, 1.5, 2.0])).src \
         if op == "gaussian" else None
@@ -548,8 +550,10 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                     w.emit(f"{wt} = wp.exp(-float({sq_i} + {sq_j}) / (2.0 * {sigma} * {sigma}))")
                     _add(w, acc.src, f"{wt} * {v}")
                     _add(w, norm.src, wt)
-                elif op == "box":
+                elif op in ("box", "variance"):
                     _add(w, acc.src, v)
+                    if op == "variance":
+                        _add(w, acc_sq.src, f"{v} * {v}")
                     if norm is not None:
                         _add(w, norm.src, "1.0")
                 elif op == "sobel":
@@ -560,6 +564,20 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                     _add(w, gy.src, f"float({off_i}) * {wt} * {v}")
                 else:
                     w.emit(f"{best.src} = wp.{'max' if dilate else 'min'}({best.src}, {v})")
+    if op == "variance":
+        count = norm.src if norm is not None else fmt_float(float(side * side))
+        mean = w.assign(Expr(f"{acc.src} / {count}", "float32", 1.0, None, atom=False), prefix="mean")
+        var = w.assign(Expr(f"{acc_sq.src} / {count} - {mean.src} * {mean.src}", "float32", 1.0, None, atom=False),
+                       prefix="var")
+        for local in (acc.src, acc_sq.src):
+            w.note_varying(local, img)
+        std = w.rng.random() < 0.4
+        _output(w, w.rng.choice(["local_mean", "mean_out"]), mean)
+        _output(w, "local_std" if std else w.rng.choice(["local_var", "variance"]),
+                Expr(f"wp.sqrt(wp.max({var.src}, 0.0))", "float32", 1.0, None) if std else var)
+        w.feature("local mean and " + ("standard deviation" if std else "variance")
+                  + (" (guarded border)" if guarded else " (clamped border)"))
+        return
     if op == "taps":
         result = acc
     elif op in ("gaussian", "box") and norm is not None:

@@ -242,6 +242,13 @@ def test_a_neighbourhood_filter_applies_its_named_filter_at_every_pixel(seed):
     check_filter(build("neighbourhood filter", seed), seed)
 
 
+def test_local_statistics_are_the_mean_and_spread_of_each_window():
+    seeds = [s for s in range(800) if "local mean" in build("neighbourhood filter", s).description][:4]
+    assert len(seeds) == 4
+    for seed in seeds:
+        check_filter(build("neighbourhood filter", seed), seed)
+
+
 def test_an_unsharp_mask_pushes_each_pixel_away_from_its_blur():
     seed = next(s for s in range(500) if "unsharp mask" in build("neighbourhood filter", s).description)
     check_filter(build("neighbourhood filter", seed), seed)
@@ -250,9 +257,22 @@ def test_an_unsharp_mask_pushes_each_pixel_away_from_its_blur():
 def check_filter(spec, seed: int) -> None:
     inputs = draw_inputs(spec, seed)
     img = inputs[named(spec, "image", "img", "field", "src_img")]
-    out = run(spec, inputs)[next(a.name for a in spec.args if a.role == "output")]
+    got = run(spec, inputs)
+    out = got[next(a.name for a in spec.args if a.role == "output")]
     clamped = "clamped border" in spec.description
     d = spec.description
+    if "local mean" in d:  # the window's mean, and its variance (E[v^2] - mean^2) or standard deviation
+        second = got[[a.name for a in spec.args if a.role == "output"][1]]
+        fits = []
+        for radius in (1, 2):
+            windows = [(i, j, np.array([v for _, v in window])) for (i, j), window in _neighbourhood(img, radius, clamped)]
+            mean, var = np.zeros(GRID), np.zeros(GRID)
+            for i, j, values in windows:
+                mean[i, j], var[i, j] = values.mean(), values.var()
+            spread = np.sqrt(var) if "standard deviation" in d else var
+            fits.append(np.allclose(out, mean, atol=1e-9) and np.allclose(second, spread, atol=1e-6))
+        assert any(fits) and np.ptp(second) > 0
+        return
     candidates = []
     for radius in (1, 2):
         for sigma2 in [2.0 * scalar(spec, "sigma", "radius_sigma") ** 2] if "Gaussian" in spec.description else [None]:
