@@ -101,13 +101,23 @@ def horner_loop(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     x = w.load(w.rng.choice(loads))
     degree = w.rng.randint(2, 5)
     table = _coefficients(w, ("coef", "poly", "c"), degree + 1)
+    if w.rng.random() < 0.25:  # expanded about a point (a Taylor polynomial's centre), not zero
+        centre = _coefficient(w, [0.5, -0.5, 0.25], ["x0", "centre", "origin"])
+        shift = f"+ {centre[1:]}" if centre.startswith("-") else f"- {centre}"
+        x = w.assign(Expr(f"{x.src} {shift}", "float32", x.mag + 0.5, None, atom=False), prefix="t")
+        w.feature("polynomial about a point (shifted variable)")
     y = w.declare(w.fresh("y"), ZERO, sum(x.mag ** k for k in range(degree + 1)), None)
     slope = w.rng.random() < 0.4  # the derivative alongside, as Newton's method needs it
     dy = w.declare(w.fresh("dy"), ZERO, degree * y.mag, None) if slope else None
     # the table highest power first (`for k in range(n)`), or lowest first as numpy.polynomial
     # keeps it (walked from its end)
     order = w.rng.choice(["highest first", "highest first", "lowest first"])
-    header = f"for k in range({degree + 1}):" if order == "highest first" else f"for k in range({degree}, -1, -1):"
+    # the degree from the table's length, so one kernel serves any degree, or the literal
+    terms = f"{table}.shape[0]" if w.rng.random() < 0.3 else str(degree + 1)
+    last = str(degree) if terms.isdigit() else f"{terms} - 1"
+    header = f"for k in range({terms}):" if order == "highest first" else f"for k in range({last}, -1, -1):"
+    if not terms.isdigit():
+        w.feature("degree from the table's length (.shape)")
     with w.block(header):
         if slope:
             w.emit(f"{dy.src} = {dy.src} * {x.src} + {y.src}")
@@ -170,7 +180,11 @@ def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """Kepler's equation E = M + e sin E solved by fixed-point iteration (e < 1: a contraction)."""
     m = w.load(w.rng.choice(loads))
     e = _coefficient(w, [0.125, 0.25, 0.5], ["ecc", "eccentricity"])
-    big_e = w.declare(w.fresh("ecc_anom"), m, m.mag + 1.0, None)
+    start = m
+    if w.rng.random() < 0.35:  # the first-order guess E0 = M + e sin M, a step closer than M itself
+        start = Expr(f"{m.src} + {e} * wp.sin({m.src})", "float32", m.mag + 1.0, None, atom=False)
+        w.feature("first-order starting guess")
+    big_e = w.declare(w.fresh("ecc_anom"), start, m.mag + 1.0, None)
     if w.rng.random() < 0.5:
         with w.block(f"for it in range({_iterations(w, [5, 6, 8, 10])}):"):
             w.emit(f"{big_e.src} = {m.src} + {e} * wp.sin({big_e.src})")
@@ -275,7 +289,8 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     midpoints stay on a power-of-two grid, so `mid * mid > v` is exact in float32."""
     x = w.load(w.rng.choice(loads))
     v = w.assign(Expr(f"wp.abs({x.src})", "float32", x.mag, 10), prefix="v")
-    steps = w.rng.choice([6, 8, 10])
+    cube = w.rng.random() < 0.3  # the cube root: the same bracket, compared by mid^3
+    steps = w.rng.choice([6, 8] if cube else [6, 8, 10])
     lo = w.declare(w.fresh("lo"), ZERO, 2.0, steps + 1)
     hi = w.declare(w.fresh("hi"), Expr("2.0", "float32", 2.0, 0, lit=True), 2.0, steps + 1)
     # until a step count, or until the bracket is narrower than a tolerance (2 / 2^steps: the same
@@ -290,7 +305,7 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     mid = _temp(w, "mid")
     with w.block(f"while {condition}:"):
         w.emit(f"{mid} = 0.5 * ({lo.src} + {hi.src})")
-        with w.block(f"if {mid} * {mid} > {v.src}:"):
+        with w.block(f"if {mid} * {mid}{f' * {mid}' if cube else ''} > {v.src}:"):
             w.emit(f"{hi.src} = {mid}")
         with w.block("else:"):
             w.emit(f"{lo.src} = {mid}")
@@ -299,7 +314,7 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     for name in (lo.src, hi.src):
         w.note_varying(name, v.src)
     w.feature("while")
-    w.feature("bisection (square root)")
+    w.feature("bisection (cube root)" if cube else "bisection (square root)")
     return [LoopResult(Expr(f"0.5 * ({lo.src} + {hi.src})", "float32", 2.0, None, atom=False), "root_out")]
 
 

@@ -302,6 +302,12 @@ def tensor_polynomial(w: KernelWriter) -> None:
     else:
         x = w.load(w.add_array(w.rng.choice(["x", "u", "s"]), "float32", "input", low=-1.0, high=1.0))
         y = w.load(w.add_array(w.rng.choice(["y", "v", "t_in"]), "float32", "input", low=-1.0, high=1.0))
+    if w.rng.random() < 0.3:  # a fit made in scaled coordinates: the point scaled to them first
+        factor = w.rng.choice([0.5, 2.0])
+        scale = w.add_scalar(w.rng.choice(["inv_scale", "inv_extent", "domain_scale"]), "float32", factor).src
+        x = w.assign(Expr(f"{x.src} * {scale}", "float32", x.mag * factor, None, atom=False), prefix="xs")
+        y = w.assign(Expr(f"{y.src} * {scale}", "float32", y.mag * factor, None, atom=False), prefix="ys")
+        w.feature("evaluated in scaled coordinates")
     coef = _table(w, ("coef", "poly2d", "c2d"), (px + 1, py + 1))
     y_outer = w.rng.random() < 0.4  # rows of the table run in y: Horner in x inside
     outer, inner = (y, x) if y_outer else (x, y)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,10 +89,16 @@ def test_a_horner_loop_evaluates_the_polynomial_and_its_derivative(seed):
     # a table stored lowest power first is walked from its end: the same sum, read reversed
     highest_first = list(coef) if ", -1, -1)" not in spec.source else list(reversed(coef))
     coef = highest_first
-    value = [sum(c * x ** (d - k) for k, c in enumerate(coef)) for x in A]
+    # a polynomial about a point x0 evaluates at x - x0
+    centre = next((a.value for a in spec.args if a.role == "scalar"), None)
+    if "about a point" in spec.description and centre is None:  # `t = a_v - 0.5` or `t = a_v + 0.5`
+        sign, literal = re.search(r"^\s*t\w* = \S+ ([+-]) ([0-9.]+)$", spec.source, re.M).groups()
+        centre = float(literal) if sign == "-" else -float(literal)
+    points = [x - (centre or 0.0) for x in A]
+    value = [sum(c * x ** (d - k) for k, c in enumerate(coef)) for x in points]
     assert all(math.isclose(g, v, abs_tol=1e-9) for g, v in zip(got[outputs[0]], value))
     if len(outputs) == 2:
-        slope = [sum((d - k) * c * x ** (d - k - 1) for k, c in enumerate(coef[:-1])) for x in A]
+        slope = [sum((d - k) * c * x ** (d - k - 1) for k, c in enumerate(coef[:-1])) for x in points]
         assert all(math.isclose(g, v, abs_tol=1e-9) for g, v in zip(got[outputs[1]], slope))
 
 
@@ -196,7 +203,16 @@ def test_a_sum_with_continue_adds_only_one_sign(seed):
 def test_bisection_brackets_the_square_root(seed):
     spec, (out,), _ = build("bisection while", seed)
     got = run(spec, {"a": A})[out]
-    assert all(abs(g - math.sqrt(abs(x))) <= 2.0 / 2 ** 6 for g, x in zip(got, A))
+    root = (lambda v: v ** (1.0 / 3.0)) if "cube root" in spec.description else math.sqrt
+    assert all(abs(g - root(abs(x))) <= 2.0 / 2 ** 6 for g, x in zip(got, A))
+
+
+def test_both_horner_variants_and_both_bisection_roots_are_drawn():
+    horner = {("about a point" in d, "length (.shape)" in d)
+              for d in (build("Horner loop", seed)[0].description for seed in range(60))}
+    assert {True} == {h[0] for h in horner} & {True} and {True} == {h[1] for h in horner} & {True}
+    roots = {"cube" if "cube root" in build("bisection while", seed)[0].description else "square" for seed in range(30)}
+    assert roots == {"cube", "square"}
 
 
 @PROPERTY

@@ -140,6 +140,9 @@ def test_a_tensor_polynomial_evaluates_the_coefficient_table_and_its_derivative(
         x, y = p[:, 0], p[:, 1]
     else:
         x, y = inputs[named(spec, "x", "u", "s")], inputs[named(spec, "y", "v", "t_in")]
+    scale = scalar(spec, "inv_scale", "inv_extent", "domain_scale")
+    if scale is not None:  # evaluated at the point in the fit's scaled coordinates
+        x, y = x * scale, y * scale
     got = run(spec, inputs)
     rows, cols = coef.shape  # row a, column b: the coefficient of x^(rows-1-a) y^(cols-1-b)
     terms = [(coef[a, b], rows - 1 - a, cols - 1 - b) for a in range(rows) for b in range(cols)]
