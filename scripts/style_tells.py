@@ -1,8 +1,10 @@
-"""Three tells of generated code, per category: share of kernels that mix Warp's spellings of one
+"""Four tells of generated code, per category: share of kernels that mix Warp's spellings of one
 thing (`wp.array(dtype=float)` beside `wp.array[float]`, `float` beside `wp.float32`, `min` beside
 `wp.min`, `float(x)` beside `wp.float32(x)`), that name a helper or constant with the kernel's hash
 (`huber_9b2e5a7617`), or that write an array's extent as a literal in an index, a bound or a guard
-(`wp.min(tid + 1, 255)`; a module constant's definition counts too, as tiled kernels' tile sizes do).
+(`wp.min(tid + 1, 255)`; a module constant's definition counts too, as tiled kernels' tile sizes do),
+or that name an output array generically (`out`, `result`, `res2`) where people name it after what it
+holds (`rms`, `u_new`, `soft_min`).
 
     python scripts/style_tells.py [--per-category 200]
 
@@ -14,7 +16,9 @@ import argparse
 import ast
 import collections
 
-TELLS = ("mixed_spellings", "hashed_module_names", "literal_extents")
+TELLS = ("mixed_spellings", "hashed_module_names", "literal_extents", "generic_output_names")
+# Names that say an array is written, not what it holds (a trailing number is ignored: `res2`).
+GENERIC_OUTPUT_NAMES = frozenset({"out", "output", "result", "res", "dst", "y_out", "ret", "tmp"})
 
 
 def mixed_spellings(source: str) -> bool:
@@ -67,13 +71,19 @@ def literal_extents(source: str, extents: set[int]) -> bool:
     return False
 
 
+def generic_output_names(output_names: list[str]) -> bool:
+    """Whether an output array's name says only that it is written (`out`, `result2`)."""
+    return any(name.rstrip("0123456789") in GENERIC_OUTPUT_NAMES for name in output_names)
+
+
 def tells(spec) -> dict[str, bool]:
     extents = set(spec.dim) | {d - 1 for d in spec.dim}
     for a in spec.args:
         extents |= set(a.shape) | {d - 1 for d in a.shape}
     return {"mixed_spellings": mixed_spellings(spec.source),
             "hashed_module_names": hashed_module_names(spec.source, spec.name),
-            "literal_extents": literal_extents(spec.source, extents)}
+            "literal_extents": literal_extents(spec.source, extents),
+            "generic_output_names": generic_output_names([a.name for a in spec.args if a.role in ("output", "inout")])}
 
 
 def main() -> None:

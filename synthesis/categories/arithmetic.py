@@ -32,8 +32,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         if not stored:  # every formula needs named values: one of one input is always there
             stored = draw_formulas(gen, lambda: gen.int_formula(rng.choice(("non-negative remainder",
                                                                                "round down to a multiple"))), 1)
-        for value in stored:
-            w.store(add_output(w, "int32"), gen.meaningful(value))
+        for value, kind in stored:
+            w.store(add_output(w, "int32", holds=kind), gen.meaningful(value))
         w.feature("int32 / // % semantics")
         w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
         return w.finish("Integer arithmetic kernel")
@@ -50,14 +50,14 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             value = call(w, kind, a, w.load(loads[1]), t)
         else:
             value = call(w, kind, a)
-        w.store(add_output(w), value)
+        w.store(add_output(w, holds=kind), value)
         helped = True
     # a kernel of its own rarely computes a single one-line formula: mostly two or three values
     stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else rng.choice([1, 2, 2, 3, 3]))
     if not stored and not helped:  # one named value always takes an affine map
         stored = draw_formulas(gen, lambda: gen.arith_formula("affine map"), 1)
-    for value in stored:
-        w.store(add_output(w), gen.meaningful(value))
+    for value, kind in stored:
+        w.store(add_output(w, holds=kind), gen.meaningful(value))
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
     return w.finish("Float arithmetic kernel")
 

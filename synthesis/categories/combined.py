@@ -20,7 +20,7 @@ import random
 from typing import Callable
 
 from synthesis.categories import control_flow, multi_conditional
-from synthesis.categories.common import add_inputs, early_return, pick_dim
+from synthesis.categories.common import add_inputs, add_output, early_return, pick_dim
 from synthesis.categories.helpers import LOSSES, call
 from synthesis.exprgen import ARITH_OPS, Expr, ExprGen, KernelWriter
 from synthesis.spec import KernelSpec
@@ -200,6 +200,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     result = build_stage(w, values)
     if rng.random() < 0.6:
         reduce(w, result)
-    w.store(w.add_array(rng.choice(["out", "result", "dst", "res", "output"]), "float32", "output"), result)
+    w.store(add_output(w, holds=f"{stage} stage"), result)
     w.feature(" + ".join(sources) + f" -> {stage}")
     return w.finish("Combined kernel")

@@ -23,20 +23,101 @@ def add_inputs(w: KernelWriter, dtype: str, count: int, low: float = -2.0, high:
     return [w.add_array(h, dtype, "input", low=low, high=high, grid_bits=grid_bits) for h in hints]
 
 
-def add_output(w: KernelWriter, dtype: str = "float32", role: str = "output") -> str:
-    return w.add_array(w.rng.choice(OUTPUT_HINTS), dtype, role)
+# What an output holding a named formula or helper's value is called: people name an array after
+# what it holds (`rms`, `soft_min`, `loss`), not `out`. One entry per formula (exprgen's
+# ARITH_FORMULAS, INT_FORMULAS, MATH_FORMULAS) and per helper a category stores (helpers.HELPERS).
+OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
+    # float arithmetic
+    "affine map": ("scaled", "mapped", "calibrated"),
+    "midpoint": ("mid", "midpoint", "centre"),
+    "weighted average": ("blended", "mixed", "weighted"),
+    "linear interpolation": ("lerped", "interp", "blended"),
+    "squared difference": ("sq_diff", "sq_err", "err2"),
+    "sum of squares": ("sum_sq", "energy", "norm2"),
+    "polynomial (Horner form)": ("poly", "poly_val", "p_out"),
+    "clamp to a range": ("clamped", "limited", "bounded"),
+    "cubic smoothstep": ("smooth", "ease", "fade"),
+    "relative difference": ("rel_diff", "rel_err", "rel_change"),
+    "signed square": ("signed_sq", "sq_signed"),
+    # integer arithmetic
+    "integer midpoint": ("mid_idx", "midpoint", "centre_idx"),
+    "non-negative remainder": ("wrapped", "slot", "bucket"),
+    "round down to a multiple": ("aligned", "floored", "base_idx"),
+    "absolute difference": ("abs_diff", "gap", "dist"),
+    "bit field": ("field", "bits", "flags"),
+    "low bits": ("low_bits", "lane", "sub_idx"),
+    "blocks to cover": ("n_blocks", "blocks", "num_tiles"),
+    "pack two fields": ("packed", "key", "code"),
+    # math
+    "hypotenuse": ("dist", "magnitude", "hyp"),
+    "root mean square": ("rms", "rms_out"),
+    "polar angle": ("angle", "theta", "phase"),
+    "polar to Cartesian": ("cart", "proj", "coord"),
+    "exponential decay": ("decayed", "attenuated", "falloff"),
+    "oscillation": ("wave", "osc", "signal"),
+    "Cauchy loss": ("loss", "cauchy_loss", "robust_loss"),
+    "gamma correction": ("corrected", "gamma_out", "encoded"),
+    "fractional part": ("frac", "fract", "wrapped"),
+    "soft minimum": ("soft_min", "smin"),
+    # helpers
+    "blend": ("blended", "mixed"),
+    "squared_error": ("sq_err", "err2", "loss"),
+    "huber": ("loss", "huber_loss"),
+    "sigmoid": ("prob", "activated", "gate"),
+    "softplus": ("activated", "softplus_out"),
+    "gaussian": ("falloff", "weight", "kernel_w"),
+    "smoothstep": ("smooth", "ease", "fade"),
+    "soft_clip": ("clipped", "limited"),
+    "log_cosh": ("loss", "log_cosh_loss"),
+    "pseudo_huber": ("loss", "robust_loss"),
+    "cauchy": ("loss", "cauchy_loss"),
+    "noise": ("noise", "height", "density"),
+    # combined's last stages
+    "loss stage": ("loss_out", "losses", "elem_loss"),
+    "soft clip stage": ("clipped_out", "y_clipped"),
+    "gate stage": ("gated_out", "y_gated"),
+    "blend stage": ("fused", "blended_out"),
+    # stencil's operators (stencil.STENCILS, by function name)
+    "laplacian": ("u_new", "phi_next", "diffused"),
+    "gradient_norm": ("grad_mag", "grad_norm", "edges"),
+    "jacobi": ("u_new", "x_next", "p_next"),
+    "blur": ("smoothed", "blurred"),
+    "advect": ("advected", "q_new"),
+    "wave": ("u_next", "u_new"),
+    "standing_source": ("forced", "u_src"),
+    "tuple_gradient": ("grad_energy", "grad_out"),
+    # scalar-parameter roles (scalar_param.ROLES) and iterations
+    "scale": ("y_scaled", "scaled_out"),
+    "gain and bias": ("resp", "response_out"),
+    "offset": ("centered_out", "shifted"),
+    "blend weight": ("blend_out", "mixed"),
+    "alpha and beta": ("axpby", "combined_out"),
+    "clamp range": ("clamped", "clipped"),
+    "mean and std": ("z_score", "standardized", "normalized"),
+    "frequency and phase": ("signal", "wave_out"),
+    "temperature": ("prob", "p_out"),
+    "threshold": ("masked", "above", "over"),
+    "epsilon": ("smoothed", "soft_out"),
+    "Heron's square root": ("sqrt_out", "root_out"),
+    "relaxation": ("relaxed", "steady"),
+}
 
 
-def draw_formulas(gen: ExprGen, draw, count: int) -> list[Expr]:
-    """Up to `count` formulas from `draw()` (ExprGen.arith_formula, int_formula or math_formula), their names
-    recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
-    out: list[Expr] = []
+def add_output(w: KernelWriter, dtype: str = "float32", role: str = "output", holds: str | None = None) -> str:
+    """An output array, named after what it `holds` (a key of OUTPUT_NAMES) where that is known."""
+    return w.add_array(w.rng.choice(OUTPUT_NAMES[holds] if holds else OUTPUT_HINTS), dtype, role)
+
+
+def draw_formulas(gen: ExprGen, draw, count: int) -> list[tuple[Expr, str]]:
+    """Up to `count` formulas from `draw()` (ExprGen.arith_formula, int_formula or math_formula) with their
+    names, recorded as features; a draw the kernel cannot build (no second named value) is tried again."""
+    out: list[tuple[Expr, str]] = []
     for _ in range(3 * count):
         if len(out) == count:
             break
         drawn = draw()
-        if drawn is not None and drawn[0].src not in {e.src for e in out}:
-            out.append(drawn[0])
+        if drawn is not None and drawn[0].src not in {e.src for e, _ in out}:
+            out.append(drawn)
             gen.w.feature(drawn[1])
     return out
 

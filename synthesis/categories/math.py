@@ -36,11 +36,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if not stored and not helper and not noise:  # one named value always takes a fractional part
         stored = draw_formulas(gen, lambda: gen.math_formula("fractional part"), 1)
     if helper:  # a helper with a purpose (a sigmoid, a Gaussian falloff, a smoothstep) on an input
-        w.store(add_output(w), call(w, helper, w.load(rng.choice(loads))))
+        w.store(add_output(w, holds=helper), call(w, helper, w.load(rng.choice(loads))))
     if noise:
         noise_field(rng, w, loads)
-    for value in stored:
-        w.store(add_output(w), gen.meaningful(value))
+    for value, kind in stored:
+        w.store(add_output(w, holds=kind), gen.meaningful(value))
     w.describe_operations("math", MATH_OPS, operators=False)
     for name in formula_features(w.lines + w.helpers):
         w.feature(name)
@@ -64,6 +64,6 @@ def noise_field(rng: random.Random, w: KernelWriter, loads: list[str]) -> None:
         comps = (values + [w.coordinate(0).src])[:dims]
         point = f"wp.vec{dims}({', '.join(comps)})"
     w.emit(f"{point_name} = {frequency.src} * {point}")
-    out = add_output(w)
+    out = add_output(w, holds="noise")
     w.store(out, Expr(f"{amplitude.src} * wp.noise({state}, {point_name})", "float32", amplitude.mag * 2.0, None, atom=False))
     w.feature(f"{dims}-D Perlin noise")

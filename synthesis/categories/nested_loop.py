@@ -280,7 +280,7 @@ def attention(w: KernelWriter) -> None:
             w.emit(f"{acc} = {acc} * {corr} + {p} * {vals}[{j}]")
             w.emit(f"{run_max.src} = {m_new}")
     w.note_varying(acc, q)
-    out = w.add_array(w.rng.choice(["attended", "context", "out"]), vtype, "output")
+    out = w.add_array(w.rng.choice(["attended", "context", "ctx_out"]), vtype, "output")
     w.store(out, Expr(f"{acc} / {denom.src}", vtype, 1.0, None, atom=False))
     if w.rng.random() < 0.4:  # the log-sum-exp of the scores, kept for the backward pass
         _output(w, w.rng.choice(["lse", "logsumexp"]),

@@ -150,11 +150,12 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         value = None if value.lit else value
     else:
         value = None
+    holds = None  # what `value` is (a role, an iteration): its output is named for it
     for n, role in enumerate(rng.sample(ROLES, rng.choice([1, 2, 2, 3, 3]))):
         # now and then a role takes the last one's result: `gain * centered + bias`
         got = apply_role(w, gen, role, value if value is not None and (n == 0 or rng.random() < 0.5) else None)
         if got is not None:
-            value = got
+            value, holds = got, role
             # named for its local: a role whose value a later role replaces unread is pruned, and
             # so is its name in the description
             label = f"{role} parameter{'s' if ' and ' in role else ''}"
@@ -164,17 +165,18 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             break
         got = apply_role(w, gen, "scale", None)
         if got is not None:
-            value = got
+            value, holds = got, "scale"
             w._feature_of_local(got.src, "scale parameter") if WORD.fullmatch(got.src) else w.feature("scale parameter")
     if rng.random() < 0.45:
         if value is not None and rng.random() < 0.5:
             value = iterate(w, value)
         else:  # a loop of its own on an input, beside what the roles computed
             if value is not None and not w.is_read(value.src):
-                w.store(add_output(w), gen.meaningful(value))
+                w.store(add_output(w, holds=holds), gen.meaningful(value))
             value = iterate(w, w.load(rng.choice(loads)))
+        holds = "Heron's square root" if value.src.startswith("root") else "relaxation"
     if value is not None and not w.is_read(value.src):
-        w.store(add_output(w), gen.meaningful(value))
+        w.store(add_output(w, holds=holds), gen.meaningful(value))
     spec = w.finish("Scalar-parameter kernel")
     # counted once the kernel is whole: parameters of pruned values are gone from it
     count = sum(a.role == "scalar" for a in spec.args)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from synthesis.categories.common import OUTPUT_NAMES
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.exprgen import Expr, fmt_float
 
@@ -21,7 +22,6 @@ SHAPES = {
     3: [(8, 8, 8), (12, 8, 6), (10, 10, 4)],
 }
 FIELD_NAMES = ["u", "phi", "temp", "rho", "p", "h", "density", "field"]
-OUT_NAMES = ["u_new", "out", "result", "phi_next", "dst"]
 AXES = "xyz"
 
 
@@ -334,7 +334,7 @@ def generate(rng: random.Random, name: str, seed: int):
         s.sampler = s.make_sampler()
     if rng.random() < 0.5:
         w.option("enable_backward", "False")
-    out = w.add_array(rng.choice(OUT_NAMES), "float32", "output")
+    out = w.add_array(rng.choice(OUTPUT_NAMES[kind.__name__]), "float32", "output")
     own = ", ".join(s.idx)
     if s.border == "return":
         with w.block(f"if {s.border_test()}:"):

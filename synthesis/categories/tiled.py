@@ -361,7 +361,7 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
             k.emit(f"wp.tile_store({p}, s, offset=i)")
             k.features.append("partial per block" if extreme else "partial sum per block")
         elif out == "total":
-            t = k.array(pick(rng, "total", "result", "accum"), "output", (1,), False, bound=total_mag * 16)
+            t = k.array(pick(rng, "total", "accum", "sum_out"), "output", (1,), False, bound=total_mag * 16)
             k.emit(f"wp.tile_atomic_add({t}, s)")
             k.features.append("tile_atomic_add total")
         else:
@@ -683,7 +683,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         k.features.append("L1 normalisation")
     k.features.append("row sums by tile_matmul with ones")
     y, mag = epilogue(k, "y", (tm, c), (TM, C), mag)
-    store_result(k, ("out", "normalized", "probs", "y_out"), (tm, c), (TM, C), y, f"(i * {TM}, 0)", mag)
+    store_result(k, ("normalized", "probs", "y_norm"), (tm, c), (TM, C), y, f"(i * {TM}, 0)", mag)
     if rng.random() < 0.3:
         rows = k.array(pick(rng, "row_stats", "row_sums"), "output", (tm, 1), True, bound=float(c) * 8.0)
         k.emit(f"wp.tile_store({rows}, {stat}, offset=(i * {TM}, 0))")
@@ -732,7 +732,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
         mag = 2.0 / math.sqrt(0.0625)
         k.features.append("standardised rows" if rows else "standardised columns")
     result, mag = epilogue(k, result, (tm, c), (TM, C), mag)
-    store_result(k, ("centered", "out", "residual"), (tm, c), (TM, C), result, f"(i * {TM}, 0)", mag)
+    store_result(k, ("centered", "residual", "deviation"), (tm, c), (TM, C), result, f"(i * {TM}, 0)", mag)
     by = "tile_sum along axis 0" if stat_shape == (c,) else "tile_matmul with ones"
     k.features.append(f"{'row' if rows else 'column'} means by {by}, tile_broadcast")
     if rng.random() < 0.4:
@@ -789,7 +789,7 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
         k.tile(n, n)
         k.features.append("per-matrix factor by tile_broadcast")
     r, mag = epilogue(k, "r", (n, n), (N, N), mag)
-    store_result(k, ("out", "result", "transposed"), (n, n), (N, N), r, f"(i * {N}, 0)", mag)
+    store_result(k, ("transposed", "a_t", "out_t"), (n, n), (N, N), r, f"(i * {N}, 0)", mag)
     if rng.random() < 0.25:
         total = k.array(pick(rng, "sum_mats", "accum"), "output", (n, n), False, bound=mag * 16)
         k.emit(f"wp.tile_atomic_add({total}, {r})")
@@ -821,7 +821,7 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
         k.tile(tm, c)
         mag += 1.0
         k.features.append("bias by tile_broadcast")
-    store_result(k, ("out", "residual", "loss_map"), (tm, c), (TM, C), "r", f"(i * {TM}, 0)", mag)
+    store_result(k, ("residual", "loss_map", "err_map"), (tm, c), (TM, C), "r", f"(i * {TM}, 0)", mag)
     if rng.random() < 0.4:
         total = k.array(pick(rng, "loss", "total", "energy"), "output", (1,), False, bound=mag * tm * c * 16)
         k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum(r))")

@@ -221,7 +221,7 @@ def move_points(r: Rigid) -> None:
         else:
             world = Expr(f"{world.src} + {vw.src} * {r.time_step(['DT'], grid_value(r.rng, 0.0625, 0.25)).src}",
                          "vec3", mag + vw.mag, None, atom=False)
-    r.store_vec(world, ["out", "x_world", "world_points", "p_out"], point=True)
+    r.store_vec(world, ["x_world", "world_points", "world_pos"], point=True)
 
 
 def compose(r: Rigid) -> None:
@@ -233,18 +233,18 @@ def compose(r: Rigid) -> None:
     r.w.feature("transform composition")
     how = r.rng.choice(["store", "inverse", "parts"])
     if how == "store":
-        out = r.w.add_array(r.rng.choice(["out", "body_q_out", "world_frames"]), "transform", "output")
+        out = r.w.add_array(r.rng.choice(["body_q_out", "world_frames", "frames_out"]), "transform", "output")
         r.w.store(out, Y)
     elif how == "inverse":
         p = r.point()
         inv = r.local("X_inv", f"wp.transform_inverse({Y.src})", "transform", 64.0)
         r.w.feature("transform_inverse")
-        r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "out", "p_local"],
+        r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "p_local"],
                     point=True)
     else:
         t = r.local("t", f"wp.transform_get_translation({Y.src})", "vec3", 16.0)
         q = r.local("rq", f"wp.transform_get_rotation({Y.src})", "quat", 4.0)
-        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {t.src})", "vec3", 64.0, None), ["out", "rotated"])
+        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {t.src})", "vec3", 64.0, None), ["rotated", "axis_rot"])
         qa = r.w.add_array("q_out", "quat", "output")
         r.w.store(qa, q)
     r.shared_frame = Y  # a later body works in the child frame
@@ -262,7 +262,7 @@ def rotate(r: Rigid) -> None:
                           if r.rng.random() < 0.5 else grid_tuple(r.rng, 3, -2.0, 2.0))
         dt = r.time_step(["DT", "STEP"], grid_value(r.rng, 0.0625, 0.25))
         out = Expr(f"{out.src} + {g.src} * {dt.src}", "vec3", out.mag + g.mag * dt.mag, None, atom=False)
-    r.store_vec(out, ["v_out", "out", "rotated"])
+    r.store_vec(out, ["v_out", "v_rotated", "rotated"])
 
 
 def integrate_orientation(r: Rigid) -> None:
@@ -310,10 +310,10 @@ def inertia(r: Rigid) -> None:
             inv = r.local("I_inv", f"wp.inverse({I_eff.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 2.0)
         r.w.feature("wp.inverse")
         local = Expr(f"{inv.src} * {tau_b.src}", "vec3", 12.0, None, atom=False)
-        hints = ["alpha", "ang_acc", "out"]
+        hints = ["alpha", "ang_acc"]
     else:
         local = Expr(f"{I_eff.src} * {tau_b.src}", "vec3", 40.0, None, atom=False)
-        hints = ["L", "ang_mom", "out"]
+        hints = ["L", "ang_mom"]
     r.store_vec(Expr(f"wp.quat_rotate({q.src}, {local.src})", "vec3", 2.0 * local.mag, None), hints)
     if rng.random() < 0.6:
         det = r.local("det", f"wp.determinant({I_eff.src})", "float32", 6.25 ** 3 * 6)
@@ -342,7 +342,7 @@ def falloff(r: Rigid) -> None:
         damping = r.w.add_scalar(r.rng.choice(["damping", "kd"]), "float32", grid_value(r.rng, 0.125, 1.0))
         f = Expr(f"{f.src} - {damping.src} * {vel.src}", "vec3", f.mag + 2.0 * damping.mag, None, atom=False)
         r.w.feature("damped by the velocity")
-    r.store_vec(f, ["force", "f_out", "out"])
+    r.store_vec(f, ["force", "f_out"])
 
 
 def plane_contact(r: Rigid) -> None:
@@ -368,7 +368,7 @@ def plane_contact(r: Rigid) -> None:
     normal = f"wp.vec3({plane.src}[0], {plane.src}[1], {plane.src}[2])"
     w.feature("plane contact (vec4 helper)")
     r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * depth.mag, None, atom=False),
-                ["contact_force", "f_contact", "out"])
+                ["contact_force", "f_contact"])
 
 
 def point_velocity(r: Rigid) -> None:
@@ -390,7 +390,7 @@ def point_velocity(r: Rigid) -> None:
     else:
         rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 2.0 * arm.mag, None)
     v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
-    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", rel.mag + 2.0, None, atom=False), ["v_point", "out", "vel_out"])
+    r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", rel.mag + 2.0, None, atom=False), ["v_point", "vel_out"])
 
 
 BODIES = [move_points, compose, rotate, integrate_orientation, inertia, falloff, plane_contact, point_velocity]

@@ -1,5 +1,5 @@
 """The tells scripts/style_tells.py counts, on planted examples."""
-from scripts.style_tells import hashed_module_names, literal_extents, mixed_spellings
+from scripts.style_tells import generic_output_names, hashed_module_names, literal_extents, mixed_spellings
 
 KERNEL = "@wp.kernel\ndef k_ab12cd34ef(x: {a}, y: {b}):\n    tid = wp.tid()\n    y[tid] = {body}\n"
 
@@ -32,3 +32,16 @@ def test_a_tiles_compile_time_shape_is_not_a_literal_extent():
              "    t = wp.tile_load(x, shape=(16, 32), offset=(i * 16, 0))\n    wp.tile_store(y, t, offset=(i * 16, 0))\n")
     assert not literal_extents(tiled.replace("i * 16", "i * TILE"), {16, 32})
     assert literal_extents(tiled, {16, 32})  # the offset's row step is still counted
+
+
+def test_an_output_named_only_as_written_is_generic_and_one_named_for_its_value_is_not():
+    assert generic_output_names(["rms", "result2"]) and generic_output_names(["out"])
+    assert not generic_output_names(["rms", "soft_min", "u_new", "output_mask"])
+
+
+def test_generated_outputs_are_named_for_what_they_hold():
+    from synthesis.categories import CATEGORY_NAMES, generate
+    outputs = [[a.name for a in spec.args if a.role in ("output", "inout")]
+               for spec in (generate(category, seed) for category in CATEGORY_NAMES for seed in range(20))]
+    generic = sum(generic_output_names(names) for names in outputs)
+    assert generic <= len(outputs) // 20, generic  # at most 5% of kernels (tile matmuls' `out` remains)

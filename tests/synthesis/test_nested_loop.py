@@ -126,7 +126,7 @@ def test_attention_is_the_softmax_weighted_mean_of_the_values(seed):
         scores = np.where(np.arange(k.shape[0])[None, :] < lengths[:, None], scores, -np.inf)
     p = np.exp(scores - scores.max(1, keepdims=True))
     want = (p / p.sum(1, keepdims=True)) @ v
-    np.testing.assert_allclose(run(spec, inputs)[named(spec, "attended", "context", "out")], want, atol=1e-6)
+    np.testing.assert_allclose(run(spec, inputs)[named(spec, "attended", "context", "ctx_out")], want, atol=1e-6)
 
 
 @PROPERTY
