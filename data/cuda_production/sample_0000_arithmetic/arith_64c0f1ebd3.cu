@@ -14,8 +14,8 @@
 __global__ void arith_64c0f1ebd3(
     const float* __restrict__ w,
     int w_dim1,
-    float* y_out,
-    int y_out_dim1,
+    float* p_out,
+    int p_out_dim1,
     int dim0,
     int dim1)
 {
@@ -25,7 +25,7 @@ __global__ void arith_64c0f1ebd3(
         return;
 
     float w_v = w[i * w_dim1 + j];
-    y_out[i * y_out_dim1 + j] = ((1.4375f * w_v + 1.375f) * w_v - 0.125f) * w_v - 2.1875f;
+    p_out[i * p_out_dim1 + j] = ((1.4375f * w_v + 1.375f) * w_v - 0.125f) * w_v - 2.1875f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,26 +169,26 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_w((size_t)dim0 * 20);  // input, shape [16, 20] of float32
     fill_float(h_w.data(), h_w.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out((size_t)dim0 * 20);  // output, shape [16, 20] of float32
+    std::vector<float> h_p_out((size_t)dim0 * 20);  // output, shape [16, 20] of float32
 
     // Device buffers
     float* d_w = nullptr;
     const size_t bytes_w = h_w.size() * sizeof(h_w[0]);
     CUDA_CHECK(cudaMalloc(&d_w, bytes_w));
     CUDA_CHECK(cudaMemcpy(d_w, h_w.data(), bytes_w, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
+    float* d_p_out = nullptr;
+    const size_t bytes_p_out = h_p_out.size() * sizeof(h_p_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_p_out, bytes_p_out));
+    CUDA_CHECK(cudaMemcpy(d_p_out, h_p_out.data(), bytes_p_out, cudaMemcpyHostToDevice));
 
     const dim3 block(8, 32);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
+    arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_p_out, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_p_out.data(), d_p_out, bytes_p_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -196,7 +196,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
+            dump_ok = dump_ok && fwrite(h_p_out.data(), 1, bytes_p_out, dump) == bytes_p_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -212,7 +212,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_64c0f1ebd3<<<grid, block, 0, stream>>>(d_w, 20, d_y_out, 20, dim0, dim1);
+            arith_64c0f1ebd3<<<grid, block, 0, stream>>>(d_w, 20, d_p_out, 20, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -240,7 +240,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_w;
-        const size_t bytes_written = bytes_y_out;
+        const size_t bytes_written = bytes_p_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -260,7 +260,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_w));
-        CUDA_CHECK(cudaFree(d_y_out));
+        CUDA_CHECK(cudaFree(d_p_out));
         return 0;
     }
 
@@ -271,7 +271,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1280 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 320,
+    ok &= check_values("p_out", h_p_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 320,
                        0.0019437500000000002f, 0.0001f, stats);
     printf("%s arith_64c0f1ebd3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -283,13 +283,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_p_out, 20, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_y_out, 20, dim0, dim1);
+        arith_64c0f1ebd3<<<grid, block>>>(d_w, 20, d_p_out, 20, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -309,6 +309,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_w));
-    CUDA_CHECK(cudaFree(d_y_out));
+    CUDA_CHECK(cudaFree(d_p_out));
     return ok ? 0 : 1;
 }

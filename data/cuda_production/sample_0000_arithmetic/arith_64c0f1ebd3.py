@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def arith_64c0f1ebd3(w: wp.array2d(dtype=float), y_out: wp.array2d(dtype=float)):
+def arith_64c0f1ebd3(w: wp.array2d(dtype=float), p_out: wp.array2d(dtype=float)):
     i, j = wp.tid()
     w_v = w[i, j]
-    y_out[i, j] = ((1.4375 * w_v + 1.375) * w_v - 0.125) * w_v - 2.1875
+    p_out[i, j] = ((1.4375 * w_v + 1.375) * w_v - 0.125) * w_v - 2.1875

@@ -144,10 +144,10 @@ __global__ void math_443c2606d0(
     int seed,
     float freq,
     float strength,
-    float* dst,
-    float* output,
-    float* dst2,
-    float* dst3,
+    float* height,
+    float* encoded,
+    float* magnitude,
+    float* fract,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -160,10 +160,10 @@ __global__ void math_443c2606d0(
     float c = fminf(fmaxf(inp_v, 0.0f), 1.0f);
     uint32_t state = rand_init(seed);
     float3 point = freq * make_float3(q_v, inp_v, px);
-    dst[tid] = strength * noise(state, point);
-    output[tid] = powf(c, 2.2f);
-    dst2[tid] = sqrtf(inp_v * inp_v + q_v * q_v);
-    dst3[tid] = inp_v - floorf(inp_v);
+    height[tid] = strength * noise(state, point);
+    encoded[tid] = powf(c, 2.2f);
+    magnitude[tid] = sqrtf(inp_v * inp_v + q_v * q_v);
+    fract[tid] = inp_v - floorf(inp_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,10 +311,10 @@ int main(int argc, char** argv)
     const int arg_seed = 934001;
     const float freq = 0.75f;
     const float strength = 1.0f;
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_dst2((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_dst3((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_height((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_encoded((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_magnitude((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_fract((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
@@ -325,34 +325,34 @@ int main(int argc, char** argv)
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_dst2 = nullptr;
-    const size_t bytes_dst2 = h_dst2.size() * sizeof(h_dst2[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst2, bytes_dst2));
-    CUDA_CHECK(cudaMemcpy(d_dst2, h_dst2.data(), bytes_dst2, cudaMemcpyHostToDevice));
-    float* d_dst3 = nullptr;
-    const size_t bytes_dst3 = h_dst3.size() * sizeof(h_dst3[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst3, bytes_dst3));
-    CUDA_CHECK(cudaMemcpy(d_dst3, h_dst3.data(), bytes_dst3, cudaMemcpyHostToDevice));
+    float* d_height = nullptr;
+    const size_t bytes_height = h_height.size() * sizeof(h_height[0]);
+    CUDA_CHECK(cudaMalloc(&d_height, bytes_height));
+    CUDA_CHECK(cudaMemcpy(d_height, h_height.data(), bytes_height, cudaMemcpyHostToDevice));
+    float* d_encoded = nullptr;
+    const size_t bytes_encoded = h_encoded.size() * sizeof(h_encoded[0]);
+    CUDA_CHECK(cudaMalloc(&d_encoded, bytes_encoded));
+    CUDA_CHECK(cudaMemcpy(d_encoded, h_encoded.data(), bytes_encoded, cudaMemcpyHostToDevice));
+    float* d_magnitude = nullptr;
+    const size_t bytes_magnitude = h_magnitude.size() * sizeof(h_magnitude[0]);
+    CUDA_CHECK(cudaMalloc(&d_magnitude, bytes_magnitude));
+    CUDA_CHECK(cudaMemcpy(d_magnitude, h_magnitude.data(), bytes_magnitude, cudaMemcpyHostToDevice));
+    float* d_fract = nullptr;
+    const size_t bytes_fract = h_fract.size() * sizeof(h_fract[0]);
+    CUDA_CHECK(cudaMalloc(&d_fract, bytes_fract));
+    CUDA_CHECK(cudaMemcpy(d_fract, h_fract.data(), bytes_fract, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
+    math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_height, d_encoded, d_magnitude, d_fract, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst2.data(), d_dst2, bytes_dst2, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst3.data(), d_dst3, bytes_dst3, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_height.data(), d_height, bytes_height, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_encoded.data(), d_encoded, bytes_encoded, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_magnitude.data(), d_magnitude, bytes_magnitude, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_fract.data(), d_fract, bytes_fract, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -360,10 +360,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_dst2.data(), 1, bytes_dst2, dump) == bytes_dst2;
-            dump_ok = dump_ok && fwrite(h_dst3.data(), 1, bytes_dst3, dump) == bytes_dst3;
+            dump_ok = dump_ok && fwrite(h_height.data(), 1, bytes_height, dump) == bytes_height;
+            dump_ok = dump_ok && fwrite(h_encoded.data(), 1, bytes_encoded, dump) == bytes_encoded;
+            dump_ok = dump_ok && fwrite(h_magnitude.data(), 1, bytes_magnitude, dump) == bytes_magnitude;
+            dump_ok = dump_ok && fwrite(h_fract.data(), 1, bytes_fract, dump) == bytes_fract;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -379,7 +379,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_443c2606d0<<<grid, block, 0, stream>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
+            math_443c2606d0<<<grid, block, 0, stream>>>(d_q, d_inp, arg_seed, freq, strength, d_height, d_encoded, d_magnitude, d_fract, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -407,7 +407,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_inp;
-        const size_t bytes_written = bytes_dst + bytes_output + bytes_dst2 + bytes_dst3;
+        const size_t bytes_written = bytes_height + bytes_encoded + bytes_magnitude + bytes_fract;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -428,10 +428,10 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_dst));
-        CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_dst2));
-        CUDA_CHECK(cudaFree(d_dst3));
+        CUDA_CHECK(cudaFree(d_height));
+        CUDA_CHECK(cudaFree(d_encoded));
+        CUDA_CHECK(cudaFree(d_magnitude));
+        CUDA_CHECK(cudaFree(d_fract));
         return 0;
     }
 
@@ -442,13 +442,13 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_values("height", h_height.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+    ok &= check_values("encoded", h_encoded.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0001001f, 0.0001f, stats);
-    ok &= check_values("dst2", h_dst2.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+    ok &= check_values("magnitude", h_magnitude.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
                        0.000282942712474619f, 0.0001f, stats);
-    ok &= check_values("dst3", h_dst3.data(), reinterpret_cast<const float*>(expected.data() + 768), 64,
+    ok &= check_values("fract", h_fract.data(), reinterpret_cast<const float*>(expected.data() + 768), 64,
                        0.0001f, 0.0001f, stats);
     printf("%s math_443c2606d0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -460,13 +460,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_height, d_encoded, d_magnitude, d_fract, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_dst, d_output, d_dst2, d_dst3, n);
+        math_443c2606d0<<<grid, block>>>(d_q, d_inp, arg_seed, freq, strength, d_height, d_encoded, d_magnitude, d_fract, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -487,9 +487,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_dst));
-    CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_dst2));
-    CUDA_CHECK(cudaFree(d_dst3));
+    CUDA_CHECK(cudaFree(d_height));
+    CUDA_CHECK(cudaFree(d_encoded));
+    CUDA_CHECK(cudaFree(d_magnitude));
+    CUDA_CHECK(cudaFree(d_fract));
     return ok ? 0 : 1;
 }

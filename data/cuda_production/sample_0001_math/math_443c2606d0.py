@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array[float], seed: int, freq: float, strength: float, dst: wp.array[float], output: wp.array[float], dst2: wp.array[float], dst3: wp.array[float]):
+def math_443c2606d0(q: wp.array[float], inp: wp.array[float], seed: int, freq: float, strength: float, height: wp.array[float], encoded: wp.array[float], magnitude: wp.array[float], fract: wp.array[float]):
     tid = wp.tid()
     q_v = q[tid]
     inp_v = inp[tid]
@@ -10,7 +10,7 @@ def math_443c2606d0(q: wp.array[float], inp: wp.array[float], seed: int, freq: f
     c = wp.clamp(inp_v, 0.0, 1.0)
     state = wp.rand_init(seed)
     point = freq * wp.vec3(q_v, inp_v, px)
-    dst[tid] = strength * wp.noise(state, point)
-    output[tid] = wp.pow(c, 2.2)
-    dst2[tid] = wp.sqrt(inp_v * inp_v + q_v * q_v)
-    dst3[tid] = inp_v - wp.floor(inp_v)
+    height[tid] = strength * wp.noise(state, point)
+    encoded[tid] = wp.pow(c, 2.2)
+    magnitude[tid] = wp.sqrt(inp_v * inp_v + q_v * q_v)
+    fract[tid] = inp_v - wp.floor(inp_v)

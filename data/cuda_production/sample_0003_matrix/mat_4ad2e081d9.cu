@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1024; early return; padded launch (early return); power iteration (4 steps); single-use loads indexed in place)
+// Matrix kernel (1-D launch 1024; early return; padded launch (early return); power iteration on B^T B + I; eigenvalue by the Rayleigh quotient; power iteration (4 steps))
 // Standalone CUDA translation of the Warp kernel `mat_4ad2e081d9` (see mat_4ad2e081d9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -84,7 +84,7 @@ __global__ void mat_4ad2e081d9(
     int count,
     const mat22* __restrict__ B,
     const float2* __restrict__ guess,
-    float2* eigvec,
+    float2* dominant,
     float* eigval,
     int n)
 {
@@ -96,12 +96,13 @@ __global__ void mat_4ad2e081d9(
         return;
     }
     mat22 B_v = B[tid];
+    float2 guess_v = guess[tid];
     mat22 A = transpose(B_v) * B_v + mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
-    float2 v_it = normalize(guess[tid]);
+    float2 v_it = normalize(guess_v);
     for (int it = 0; it < 4; ++it) {
         v_it = normalize(A * v_it);
     }
-    eigvec[tid] = v_it;
+    dominant[tid] = v_it;
     eigval[tid] = dot(v_it, A * v_it);
 }
 
@@ -248,7 +249,7 @@ int main(int argc, char** argv)
     fill_float(h_B.data(), h_B.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_guess((size_t)n * 2);  // input, shape [1024] of vec2
     fill_float(h_guess.data(), h_guess.size(), seed, 2, 256, 769U, 0.0009765625f);
-    std::vector<float> h_eigvec((size_t)n * 2);  // output, shape [1024] of vec2
+    std::vector<float> h_dominant((size_t)n * 2);  // output, shape [1024] of vec2
     std::vector<float> h_eigval((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
@@ -260,10 +261,10 @@ int main(int argc, char** argv)
     const size_t bytes_guess = h_guess.size() * sizeof(h_guess[0]);
     CUDA_CHECK(cudaMalloc(&d_guess, bytes_guess));
     CUDA_CHECK(cudaMemcpy(d_guess, h_guess.data(), bytes_guess, cudaMemcpyHostToDevice));
-    float2* d_eigvec = nullptr;
-    const size_t bytes_eigvec = h_eigvec.size() * sizeof(h_eigvec[0]);
-    CUDA_CHECK(cudaMalloc(&d_eigvec, bytes_eigvec));
-    CUDA_CHECK(cudaMemcpy(d_eigvec, h_eigvec.data(), bytes_eigvec, cudaMemcpyHostToDevice));
+    float2* d_dominant = nullptr;
+    const size_t bytes_dominant = h_dominant.size() * sizeof(h_dominant[0]);
+    CUDA_CHECK(cudaMalloc(&d_dominant, bytes_dominant));
+    CUDA_CHECK(cudaMemcpy(d_dominant, h_dominant.data(), bytes_dominant, cudaMemcpyHostToDevice));
     float* d_eigval = nullptr;
     const size_t bytes_eigval = h_eigval.size() * sizeof(h_eigval[0]);
     CUDA_CHECK(cudaMalloc(&d_eigval, bytes_eigval));
@@ -273,10 +274,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
+    mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_dominant, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_eigvec.data(), d_eigvec, bytes_eigvec, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_dominant.data(), d_dominant, bytes_dominant, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_eigval.data(), d_eigval, bytes_eigval, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -285,7 +286,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_eigvec.data(), 1, bytes_eigvec, dump) == bytes_eigvec;
+            dump_ok = dump_ok && fwrite(h_dominant.data(), 1, bytes_dominant, dump) == bytes_dominant;
             dump_ok = dump_ok && fwrite(h_eigval.data(), 1, bytes_eigval, dump) == bytes_eigval;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -302,7 +303,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_4ad2e081d9<<<grid, block, 0, stream>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
+            mat_4ad2e081d9<<<grid, block, 0, stream>>>(count, d_B, d_guess, d_dominant, d_eigval, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -330,7 +331,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_B + bytes_guess;
-        const size_t bytes_written = bytes_eigvec + bytes_eigval;
+        const size_t bytes_written = bytes_dominant + bytes_eigval;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -351,7 +352,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_B));
         CUDA_CHECK(cudaFree(d_guess));
-        CUDA_CHECK(cudaFree(d_eigvec));
+        CUDA_CHECK(cudaFree(d_dominant));
         CUDA_CHECK(cudaFree(d_eigval));
         return 0;
     }
@@ -363,7 +364,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 12288 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("eigvec", h_eigvec.data(), reinterpret_cast<const float*>(expected.data() + 0), 2048,
+    ok &= check_values("dominant", h_dominant.data(), reinterpret_cast<const float*>(expected.data() + 0), 2048,
                        0.0001f, 0.0001f, stats);
     ok &= check_values("eigval", h_eigval.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
                        0.0005f, 0.0001f, stats);
@@ -377,13 +378,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
+        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_dominant, d_eigval, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_eigvec, d_eigval, n);
+        mat_4ad2e081d9<<<grid, block>>>(count, d_B, d_guess, d_dominant, d_eigval, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -404,7 +405,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_B));
     CUDA_CHECK(cudaFree(d_guess));
-    CUDA_CHECK(cudaFree(d_eigvec));
+    CUDA_CHECK(cudaFree(d_dominant));
     CUDA_CHECK(cudaFree(d_eigval));
     return ok ? 0 : 1;
 }

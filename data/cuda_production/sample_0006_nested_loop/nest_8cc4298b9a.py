@@ -1,7 +1,7 @@
 import warp as wp
 
 
-@wp.kernel
+@wp.kernel(enable_backward=False)
 def nest_8cc4298b9a(features: wp.array2d(dtype=float), W: wp.array2d(dtype=float), b_hidden: wp.array(dtype=float), activations: wp.array2d(dtype=float)):
     tid = wp.tid()
     for o in range(2):

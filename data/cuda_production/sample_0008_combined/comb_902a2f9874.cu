@@ -43,7 +43,7 @@ __global__ void comb_902a2f9874(
     const float* __restrict__ m,
     float limit,
     float* max_value,
-    float* result,
+    float* clipped_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,7 +55,7 @@ __global__ void comb_902a2f9874(
     float s = 0.5f * m_v * dot(velocity_v, velocity_v);
     float clipped = soft_clip(s, limit);
     atomicMaxFloat(&max_value[0], clipped);
-    result[tid] = clipped;
+    clipped_out[tid] = clipped;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ int main(int argc, char** argv)
     fill_float(h_m.data(), h_m.size(), seed, 1, 4, 29U, 0.0625f);
     const float limit = 0.5f;
     std::vector<float> h_max_value(1);  // output, shape [1] of float32
-    std::vector<float> h_result((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_clipped_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
     float3* d_velocity = nullptr;
@@ -217,20 +217,20 @@ int main(int argc, char** argv)
     const size_t bytes_max_value = h_max_value.size() * sizeof(h_max_value[0]);
     CUDA_CHECK(cudaMalloc(&d_max_value, bytes_max_value));
     CUDA_CHECK(cudaMemcpy(d_max_value, h_max_value.data(), bytes_max_value, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_clipped_out = nullptr;
+    const size_t bytes_clipped_out = h_clipped_out.size() * sizeof(h_clipped_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_clipped_out, bytes_clipped_out));
+    CUDA_CHECK(cudaMemcpy(d_clipped_out, h_clipped_out.data(), bytes_clipped_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_result, n);
+    comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_clipped_out.data(), d_clipped_out, bytes_clipped_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -239,7 +239,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_max_value.data(), 1, bytes_max_value, dump) == bytes_max_value;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_clipped_out.data(), 1, bytes_clipped_out, dump) == bytes_clipped_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -255,7 +255,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_902a2f9874<<<grid, block, 0, stream>>>(d_velocity, d_m, limit, d_max_value, d_result, n);
+            comb_902a2f9874<<<grid, block, 0, stream>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -283,7 +283,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_velocity + bytes_m;
-        const size_t bytes_written = bytes_max_value + bytes_result;
+        const size_t bytes_written = bytes_max_value + bytes_clipped_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -305,7 +305,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_velocity));
         CUDA_CHECK(cudaFree(d_m));
         CUDA_CHECK(cudaFree(d_max_value));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_clipped_out));
         return 0;
     }
 
@@ -318,7 +318,7 @@ int main(int argc, char** argv)
     }
     ok &= check_values("max_value", h_max_value.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
                        0.0001f, 0.0001f, stats);
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 4), 500,
+    ok &= check_values("clipped_out", h_clipped_out.data(), reinterpret_cast<const float*>(expected.data() + 4), 500,
                        0.0001f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -330,13 +330,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_result, n);
+        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_result, n);
+        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -358,6 +358,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_velocity));
     CUDA_CHECK(cudaFree(d_m));
     CUDA_CHECK(cudaFree(d_max_value));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_clipped_out));
     return ok ? 0 : 1;
 }

@@ -12,7 +12,7 @@ def at(f: wp.array(dtype=float), x: int) -> float:
     return f[x]
 
 @wp.kernel(enable_backward=False)
-def sten_9e4cc84824(field: wp.array(dtype=float), out: wp.array(dtype=float), v: wp.array(dtype=float)):
+def sten_9e4cc84824(field: wp.array(dtype=float), advected: wp.array(dtype=float), v: wp.array(dtype=float), mix_rate: float):
     tid = wp.tid()
     vc = v[tid]
     px = float(tid) - vc * TIME_STEP
@@ -20,4 +20,4 @@ def sten_9e4cc84824(field: wp.array(dtype=float), out: wp.array(dtype=float), v:
     tx = px - float(lx)
     s0 = wp.lerp(at(field, lx), at(field, lx + 1), tx)
     s0 *= RELAX
-    out[tid] = s0
+    advected[tid] = (1.0 - mix_rate) * advected[tid] + mix_rate * s0

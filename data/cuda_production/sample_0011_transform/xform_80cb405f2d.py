@@ -1,8 +1,8 @@
 import warp as wp
 
 
-@wp.kernel(enable_backward=False)
-def xform_80cb405f2d(origins: wp.array[wp.vec3], rot: wp.array[wp.quat], root: wp.transform, points: wp.array[wp.vec3], p_local: wp.array[wp.vec3], shift: wp.vec3, x_world: wp.array[wp.vec3]):
+@wp.kernel
+def xform_80cb405f2d(origins: wp.array[wp.vec3], rot: wp.array[wp.quat], root: wp.transform, points: wp.array[wp.vec3], p_local: wp.array[wp.vec3], x_world: wp.array[wp.vec3]):
     tid = wp.tid()
     q = wp.normalize(rot[tid])
     X = wp.transform(origins[tid], q)
@@ -10,5 +10,4 @@ def xform_80cb405f2d(origins: wp.array[wp.vec3], rot: wp.array[wp.quat], root: w
     p = points[tid]
     X_inv = wp.transform_inverse(X_child)
     p_local[tid] = wp.transform_point(X_inv, p)
-    p_world = wp.transform_point(X_child, p)
-    x_world[tid] = p_world + shift
+    x_world[tid] = wp.transform_point(X_child, p)

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 256; early return; inactive elements skipped (a mask per element); wp.constant; gradient stencil; gamma correction; single-use loads indexed in place; math pow, clamp)
+// Math-function kernel (1-D launch 256; early return; inactive elements skipped (a mask per element); gamma correction; single-use loads indexed in place; math pow, clamp)
 // Standalone CUDA translation of the Warp kernel `math_f349515bf0` (see math_f349515bf0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,8 +14,8 @@
 __global__ void math_f349515bf0(
     const float* __restrict__ src,
     const int* __restrict__ is_active,
-    float* y_out,
-    float* dst,
+    float* encoded,
+    float* gamma_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,8 +26,8 @@ __global__ void math_f349515bf0(
         return;
     }
     float c = fminf(fmaxf(src[tid], 0.0f), 1.0f);
-    y_out[tid] = powf(c, 0.4545f);
-    dst[tid] = powf(c, 2.2f);
+    encoded[tid] = powf(c, 0.4545f);
+    gamma_out[tid] = powf(c, 2.2f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,8 +178,8 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_is_active((size_t)n * 1);  // input, shape [256] of int32
     fill_int(h_is_active.data(), h_is_active.size(), seed, 1, 0, 2U);
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_encoded((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_gamma_out((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -190,24 +190,24 @@ int main(int argc, char** argv)
     const size_t bytes_is_active = h_is_active.size() * sizeof(h_is_active[0]);
     CUDA_CHECK(cudaMalloc(&d_is_active, bytes_is_active));
     CUDA_CHECK(cudaMemcpy(d_is_active, h_is_active.data(), bytes_is_active, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_encoded = nullptr;
+    const size_t bytes_encoded = h_encoded.size() * sizeof(h_encoded[0]);
+    CUDA_CHECK(cudaMalloc(&d_encoded, bytes_encoded));
+    CUDA_CHECK(cudaMemcpy(d_encoded, h_encoded.data(), bytes_encoded, cudaMemcpyHostToDevice));
+    float* d_gamma_out = nullptr;
+    const size_t bytes_gamma_out = h_gamma_out.size() * sizeof(h_gamma_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_gamma_out, bytes_gamma_out));
+    CUDA_CHECK(cudaMemcpy(d_gamma_out, h_gamma_out.data(), bytes_gamma_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_y_out, d_dst, n);
+    math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_encoded.data(), d_encoded, bytes_encoded, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gamma_out.data(), d_gamma_out, bytes_gamma_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -215,8 +215,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_encoded.data(), 1, bytes_encoded, dump) == bytes_encoded;
+            dump_ok = dump_ok && fwrite(h_gamma_out.data(), 1, bytes_gamma_out, dump) == bytes_gamma_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -232,7 +232,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_is_active, d_y_out, d_dst, n);
+            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -260,7 +260,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_src + bytes_is_active;
-        const size_t bytes_written = bytes_y_out + bytes_dst;
+        const size_t bytes_written = bytes_encoded + bytes_gamma_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -281,8 +281,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_is_active));
-        CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_encoded));
+        CUDA_CHECK(cudaFree(d_gamma_out));
         return 0;
     }
 
@@ -293,9 +293,9 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+    ok &= check_values("encoded", h_encoded.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.0001001f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+    ok &= check_values("gamma_out", h_gamma_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
                        0.0001001f, 0.0001f, stats);
     printf("%s math_f349515bf0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -307,13 +307,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_y_out, d_dst, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_y_out, d_dst, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -334,7 +334,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_is_active));
-    CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_encoded));
+    CUDA_CHECK(cudaFree(d_gamma_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1000; principal stresses of a 2x2 tensor (pair))
+// Matrix kernel (1-D launch 1000; Mohr's circle; principal stresses of a 2x2 tensor (pair))
 // Standalone CUDA translation of the Warp kernel `mat_f324d3f444` (see mat_f324d3f444.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -15,11 +15,6 @@ struct mat22
 {
     float m[2][2];  // row-major, like Warp's mat22
 };
-
-__device__ __forceinline__ float determinant(const mat22& a)
-{
-    return a.m[0][0] * a.m[1][1] - a.m[1][0] * a.m[0][1];
-}
 
 __device__ __forceinline__ mat22 operator+(const mat22& a, const mat22& b)
 {
@@ -44,13 +39,6 @@ __device__ __forceinline__ mat22 operator*(float s, const mat22& a)
     return a * s;
 }
 
-__device__ __forceinline__ float trace(const mat22& a)
-{
-    float r = a.m[0][0];
-    r += a.m[1][1];
-    return r;
-}
-
 __device__ __forceinline__ mat22 transpose(const mat22& a)
 {
     mat22 r;
@@ -60,7 +48,7 @@ __device__ __forceinline__ mat22 transpose(const mat22& a)
     return r;
 }
 
-__global__ void mat_f324d3f444(const mat22* __restrict__ tensors, float2* lambdas, int n)
+__global__ void mat_f324d3f444(const mat22* __restrict__ tensors, float2* sv, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -68,9 +56,10 @@ __global__ void mat_f324d3f444(const mat22* __restrict__ tensors, float2* lambda
 
     mat22 tensors_v = tensors[tid];
     mat22 S = 0.5f * (tensors_v + transpose(tensors_v));
-    float half_tr = 0.5f * trace(S);
-    float disc = sqrtf(fmaxf(half_tr * half_tr - determinant(S), 0.0f));
-    lambdas[tid] = make_float2(half_tr + disc, half_tr - disc);
+    float center = 0.5f * (S.m[0][0] + S.m[1][1]);
+    float d = 0.5f * (S.m[0][0] - S.m[1][1]);
+    float radius = sqrtf(d * d + S.m[0][1] * S.m[0][1]);
+    sv[tid] = make_float2(center + radius, center - radius);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,26 +202,26 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_tensors((size_t)n * 4);  // input, shape [1000] of mat22
     fill_float(h_tensors.data(), h_tensors.size(), seed, 0, -64, 129U, 0.03125f);
-    std::vector<float> h_lambdas((size_t)n * 2);  // output, shape [1000] of vec2
+    std::vector<float> h_sv((size_t)n * 2);  // output, shape [1000] of vec2
 
     // Device buffers
     mat22* d_tensors = nullptr;
     const size_t bytes_tensors = h_tensors.size() * sizeof(h_tensors[0]);
     CUDA_CHECK(cudaMalloc(&d_tensors, bytes_tensors));
     CUDA_CHECK(cudaMemcpy(d_tensors, h_tensors.data(), bytes_tensors, cudaMemcpyHostToDevice));
-    float2* d_lambdas = nullptr;
-    const size_t bytes_lambdas = h_lambdas.size() * sizeof(h_lambdas[0]);
-    CUDA_CHECK(cudaMalloc(&d_lambdas, bytes_lambdas));
-    CUDA_CHECK(cudaMemcpy(d_lambdas, h_lambdas.data(), bytes_lambdas, cudaMemcpyHostToDevice));
+    float2* d_sv = nullptr;
+    const size_t bytes_sv = h_sv.size() * sizeof(h_sv[0]);
+    CUDA_CHECK(cudaMalloc(&d_sv, bytes_sv));
+    CUDA_CHECK(cudaMemcpy(d_sv, h_sv.data(), bytes_sv, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
+    mat_f324d3f444<<<grid, block>>>(d_tensors, d_sv, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_lambdas.data(), d_lambdas, bytes_lambdas, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sv.data(), d_sv, bytes_sv, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -240,7 +229,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_lambdas.data(), 1, bytes_lambdas, dump) == bytes_lambdas;
+            dump_ok = dump_ok && fwrite(h_sv.data(), 1, bytes_sv, dump) == bytes_sv;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -256,7 +245,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mat_f324d3f444<<<grid, block, 0, stream>>>(d_tensors, d_lambdas, n);
+            mat_f324d3f444<<<grid, block, 0, stream>>>(d_tensors, d_sv, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -284,7 +273,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_tensors;
-        const size_t bytes_written = bytes_lambdas;
+        const size_t bytes_written = bytes_sv;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -304,7 +293,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_tensors));
-        CUDA_CHECK(cudaFree(d_lambdas));
+        CUDA_CHECK(cudaFree(d_sv));
         return 0;
     }
 
@@ -315,7 +304,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("lambdas", h_lambdas.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
+    ok &= check_values("sv", h_sv.data(), reinterpret_cast<const float*>(expected.data() + 0), 2000,
                        0.0008f, 0.0001f, stats);
     printf("%s mat_f324d3f444: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -327,13 +316,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
+        mat_f324d3f444<<<grid, block>>>(d_tensors, d_sv, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mat_f324d3f444<<<grid, block>>>(d_tensors, d_lambdas, n);
+        mat_f324d3f444<<<grid, block>>>(d_tensors, d_sv, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -353,6 +342,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_tensors));
-    CUDA_CHECK(cudaFree(d_lambdas));
+    CUDA_CHECK(cudaFree(d_sv));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 128; early return; padded launch (early return); bound from .shape; coefficients stored lowest degree first; tensor-product polynomial (nested Horner))
+// Nested-loop kernel (1-D launch 128; early return; padded launch (early return); evaluated in scaled coordinates; bound from .shape; tensor-product polynomial (nested Horner))
 // Standalone CUDA translation of the Warp kernel `nest_45c7dfcb78` (see nest_45c7dfcb78.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,9 +14,10 @@
 __global__ void nest_45c7dfcb78(
     int count,
     const float2* __restrict__ xy,
-    const float* __restrict__ coef,
-    int coef_dim0,
-    int coef_dim1,
+    float domain_scale,
+    const float* __restrict__ c2d,
+    int c2d_dim0,
+    int c2d_dim1,
     float* poly_out,
     int n)
 {
@@ -28,13 +29,15 @@ __global__ void nest_45c7dfcb78(
         return;
     }
     float2 xy_v = xy[tid];
+    float xs = xy_v.x * domain_scale;
+    float ys = xy_v.y * domain_scale;
     float val = 0.0f;
-    for (int a = coef_dim0 - 1; a > -1; --a) {
+    for (int a = 0; a < c2d_dim0; ++a) {
         float row = 0.0f;
-        for (int b = 3; b > -1; --b) {
-            row = row * xy_v.y + coef[a * coef_dim1 + b];
+        for (int b = 0; b < c2d_dim1; ++b) {
+            row = row * ys + c2d[a * c2d_dim1 + b];
         }
-        val = val * xy_v.x + row;
+        val = val * xs + row;
     }
     poly_out[tid] = val;
 }
@@ -180,8 +183,9 @@ int main(int argc, char** argv)
     const int count = 115;
     std::vector<float> h_xy((size_t)n * 2);  // input, shape [128] of vec2
     fill_float(h_xy.data(), h_xy.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_coef(12);  // input, shape [3, 4] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float domain_scale = 2.0f;
+    std::vector<float> h_c2d(12);  // input, shape [3, 4] of float32
+    fill_float(h_c2d.data(), h_c2d.size(), seed, 3, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
@@ -189,10 +193,10 @@ int main(int argc, char** argv)
     const size_t bytes_xy = h_xy.size() * sizeof(h_xy[0]);
     CUDA_CHECK(cudaMalloc(&d_xy, bytes_xy));
     CUDA_CHECK(cudaMemcpy(d_xy, h_xy.data(), bytes_xy, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
+    float* d_c2d = nullptr;
+    const size_t bytes_c2d = h_c2d.size() * sizeof(h_c2d[0]);
+    CUDA_CHECK(cudaMalloc(&d_c2d, bytes_c2d));
+    CUDA_CHECK(cudaMemcpy(d_c2d, h_c2d.data(), bytes_c2d, cudaMemcpyHostToDevice));
     float* d_poly_out = nullptr;
     const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
     CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
@@ -202,7 +206,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
+    nest_45c7dfcb78<<<grid, block>>>(count, d_xy, domain_scale, d_c2d, 3, 4, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_poly_out.data(), d_poly_out, bytes_poly_out, cudaMemcpyDeviceToHost));
@@ -229,7 +233,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_45c7dfcb78<<<grid, block, 0, stream>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
+            nest_45c7dfcb78<<<grid, block, 0, stream>>>(count, d_xy, domain_scale, d_c2d, 3, 4, d_poly_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -256,7 +260,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_xy + bytes_coef;
+        const size_t bytes_read = bytes_xy + bytes_c2d;
         const size_t bytes_written = bytes_poly_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -277,7 +281,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_xy));
-        CUDA_CHECK(cudaFree(d_coef));
+        CUDA_CHECK(cudaFree(d_c2d));
         CUDA_CHECK(cudaFree(d_poly_out));
         return 0;
     }
@@ -301,13 +305,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, domain_scale, d_c2d, 3, 4, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, d_coef, 3, 4, d_poly_out, n);
+        nest_45c7dfcb78<<<grid, block>>>(count, d_xy, domain_scale, d_c2d, 3, 4, d_poly_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -327,7 +331,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_xy));
-    CUDA_CHECK(cudaFree(d_coef));
+    CUDA_CHECK(cudaFree(d_c2d));
     CUDA_CHECK(cudaFree(d_poly_out));
     return ok ? 0 : 1;
 }

@@ -6,7 +6,7 @@ def blend(a: float, b: float, t: float) -> float:
     return a + t * (b - a)
 
 @wp.kernel
-def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array[float], mix: float, dst: wp.array[float]):
+def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array[float], input_gain: float, alpha_in: wp.array[float], blended_out: wp.array[float]):
     tid = wp.tid()
     acc = float(0.0)
     for k in range(-2, 3):
@@ -14,6 +14,6 @@ def comb_b2ada90b17(q: wp.array[float], kernel_w: wp.array[float], mix: float, d
     h = float(0.0)
     for k in range(3):
         j = wp.clamp(tid + k - 2, 0, q.shape[0] - 1)
-        h = wp.tanh(0.75 * h + q[j])
-    blended = blend(acc, h, mix)
-    dst[tid] = blended
+        h = wp.tanh(0.5 * h + input_gain * q[j])
+    blended = blend(acc, h, alpha_in[tid])
+    blended_out[tid] = blended

@@ -14,7 +14,7 @@
 __global__ void sten_f1fa1b491f(
     const float* __restrict__ rho,
     int rho_dim0,
-    float* dst,
+    float* u_src,
     float strength,
     int n)
 {
@@ -25,9 +25,9 @@ __global__ void sten_f1fa1b491f(
     if (0 < tid && tid < rho_dim0 - 1) {
         float src = strength * sinf(3.14159265358979f * (float)tid / (float)(rho_dim0 - 1));
         float c = rho[tid];
-        dst[tid] = c + src;
+        u_src[tid] = c + src;
     } else {
-        dst[tid] = rho[tid];
+        u_src[tid] = rho[tid];
     }
 }
 
@@ -171,7 +171,7 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_rho((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_rho.data(), h_rho.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_u_src((size_t)n * 1);  // output, shape [128] of float32
     const float strength = 1.25f;
 
     // Device buffers
@@ -179,19 +179,19 @@ int main(int argc, char** argv)
     const size_t bytes_rho = h_rho.size() * sizeof(h_rho[0]);
     CUDA_CHECK(cudaMalloc(&d_rho, bytes_rho));
     CUDA_CHECK(cudaMemcpy(d_rho, h_rho.data(), bytes_rho, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_u_src = nullptr;
+    const size_t bytes_u_src = h_u_src.size() * sizeof(h_u_src[0]);
+    CUDA_CHECK(cudaMalloc(&d_u_src, bytes_u_src));
+    CUDA_CHECK(cudaMemcpy(d_u_src, h_u_src.data(), bytes_u_src, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_dst, strength, n);
+    sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_u_src, strength, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_u_src.data(), d_u_src, bytes_u_src, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -199,7 +199,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_u_src.data(), 1, bytes_u_src, dump) == bytes_u_src;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -215,7 +215,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            sten_f1fa1b491f<<<grid, block, 0, stream>>>(d_rho, n, d_dst, strength, n);
+            sten_f1fa1b491f<<<grid, block, 0, stream>>>(d_rho, n, d_u_src, strength, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -243,7 +243,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_rho;
-        const size_t bytes_written = bytes_dst;
+        const size_t bytes_written = bytes_u_src;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -263,7 +263,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_rho));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_u_src));
         return 0;
     }
 
@@ -274,7 +274,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+    ok &= check_values("u_src", h_u_src.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                        0.00022500000000000002f, 0.0001f, stats);
     printf("%s sten_f1fa1b491f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -286,13 +286,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_dst, strength, n);
+        sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_u_src, strength, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_dst, strength, n);
+        sten_f1fa1b491f<<<grid, block>>>(d_rho, n, d_u_src, strength, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -312,6 +312,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_rho));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_u_src));
     return ok ? 0 : 1;
 }

@@ -52,7 +52,7 @@ __global__ void xform_a8a3d93b97(
     const float* __restrict__ gain,
     float3* force,
     float4 halfspace,
-    float3* out,
+    float3* f_contact,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,7 +65,7 @@ __global__ void xform_a8a3d93b97(
     float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
     force[tid] = gain[tid] * (k * wgt * wgt * d);
     float depth = fminf(plane_distance(halfspace, p), 0.0f);
-    out[tid] = -STIFFNESS * depth * make_float3(halfspace.x, halfspace.y, halfspace.z);
+    f_contact[tid] = -STIFFNESS * depth * make_float3(halfspace.x, halfspace.y, halfspace.z);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,7 +214,7 @@ int main(int argc, char** argv)
     fill_float(h_gain.data(), h_gain.size(), seed, 3, 0, 2049U, 0.0009765625f);
     std::vector<float> h_force((size_t)n * 3);  // output, shape [64] of vec3
     const float4 halfspace = make_float4(-0.5625f, -0.5625f, 0.5625f, 0.4375f);
-    std::vector<float> h_out((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [64] of vec3
 
     // Device buffers
     float3* d_verts = nullptr;
@@ -229,20 +229,20 @@ int main(int argc, char** argv)
     const size_t bytes_force = h_force.size() * sizeof(h_force[0]);
     CUDA_CHECK(cudaMalloc(&d_force, bytes_force));
     CUDA_CHECK(cudaMemcpy(d_force, h_force.data(), bytes_force, cudaMemcpyHostToDevice));
-    float3* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float3* d_f_contact = nullptr;
+    const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
+    CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
+    CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_out, n);
+    xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_f_contact, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_force.data(), d_force, bytes_force, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_f_contact.data(), d_f_contact, bytes_f_contact, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -251,7 +251,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_force.data(), 1, bytes_force, dump) == bytes_force;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_f_contact.data(), 1, bytes_f_contact, dump) == bytes_f_contact;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -267,7 +267,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_a8a3d93b97<<<grid, block, 0, stream>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_out, n);
+            xform_a8a3d93b97<<<grid, block, 0, stream>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_f_contact, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -295,7 +295,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_verts + bytes_gain;
-        const size_t bytes_written = bytes_force + bytes_out;
+        const size_t bytes_written = bytes_force + bytes_f_contact;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -317,7 +317,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_verts));
         CUDA_CHECK(cudaFree(d_gain));
         CUDA_CHECK(cudaFree(d_force));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_f_contact));
         return 0;
     }
 
@@ -330,7 +330,7 @@ int main(int argc, char** argv)
     }
     ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
                        0.00075f, 0.0001f, stats);
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
+    ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
                        0.006050000000000001f, 0.0001f, stats);
     printf("%s xform_a8a3d93b97: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -342,13 +342,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_out, n);
+        xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_f_contact, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_out, n);
+        xform_a8a3d93b97<<<grid, block>>>(d_verts, origin, k, d_gain, d_force, halfspace, d_f_contact, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -370,6 +370,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_verts));
     CUDA_CHECK(cudaFree(d_gain));
     CUDA_CHECK(cudaFree(d_force));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_f_contact));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Tiled linear layer (GEMM) (wp.launch_tiled over 6 blocks of 256 threads; K loop accumulating tile_matmul; loop over column tiles)
+// Tiled linear layer (GEMM) (wp.launch_tiled over 11 blocks of 32 threads; K loop accumulating tile_matmul; loop over column tiles)
 // Standalone CUDA translation of the Warp kernel `tile_10df0b17d1` (see tile_10df0b17d1.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -21,9 +21,9 @@ __device__ __forceinline__ int floordiv(int a, int b)
 }
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
-constexpr int TILE_THREADS = 256;
+constexpr int TILE_THREADS = 32;
 
-// Uses tiles: launched with blocks of 256 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// Uses tiles: launched with blocks of 32 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_10df0b17d1(
@@ -33,12 +33,12 @@ __global__ void tile_10df0b17d1(
     const float* __restrict__ B,
     int B_dim0,
     int B_dim1,
-    float* hidden,
-    int hidden_dim0,
-    int hidden_dim1,
+    float* y_out,
+    int y_out_dim0,
+    int y_out_dim1,
     int n)
 {
-    // wp.launch_tiled: block b of 256 threads runs launch index b; its threads share the tiles
+    // wp.launch_tiled: block b of 32 threads runs launch index b; its threads share the tiles
     const int i = blockIdx.x;
 
     __shared__ float acc[256];  // tile float32, shape 32x8
@@ -87,8 +87,8 @@ __global__ void tile_10df0b17d1(
         for (int e4 = threadIdx.x; e4 < 256; e4 += TILE_THREADS) {
             const int row3 = offset4 + e4 / 8;
             const int col3 = offset5 + e4 % 8;
-            if (row3 < hidden_dim0 && col3 < hidden_dim1)
-                hidden[row3 * hidden_dim1 + col3] = acc[e4];
+            if (row3 < y_out_dim0 && col3 < y_out_dim1)
+                y_out[row3 * y_out_dim1 + col3] = acc[e4];
         }
     }
 }
@@ -228,14 +228,14 @@ int main(int argc, char** argv)
     const uint32_t seed = 1124438330U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 6;
+    const int n = bench ? bench_outer : 11;
 
     // Inputs (host)
-    std::vector<float> h_A((size_t)n * 512);  // input, shape [192, 16] of float32
+    std::vector<float> h_A((size_t)n * 512);  // input, shape [352, 16] of float32
     fill_float(h_A.data(), h_A.size(), seed, 0, -64, 129U, 0.015625f);
     std::vector<float> h_B(384);  // input, shape [16, 24] of float32
     fill_float(h_B.data(), h_B.size(), seed, 1, -64, 129U, 0.015625f);
-    std::vector<float> h_hidden((size_t)n * 768);  // output, shape [192, 24] of float32
+    std::vector<float> h_y_out((size_t)n * 768);  // output, shape [352, 24] of float32
 
     // Device buffers
     float* d_A = nullptr;
@@ -246,19 +246,19 @@ int main(int argc, char** argv)
     const size_t bytes_B = h_B.size() * sizeof(h_B[0]);
     CUDA_CHECK(cudaMalloc(&d_B, bytes_B));
     CUDA_CHECK(cudaMemcpy(d_B, h_B.data(), bytes_B, cudaMemcpyHostToDevice));
-    float* d_hidden = nullptr;
-    const size_t bytes_hidden = h_hidden.size() * sizeof(h_hidden[0]);
-    CUDA_CHECK(cudaMalloc(&d_hidden, bytes_hidden));
-    CUDA_CHECK(cudaMemcpy(d_hidden, h_hidden.data(), bytes_hidden, cudaMemcpyHostToDevice));
+    float* d_y_out = nullptr;
+    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
+    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
 
     const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
+    tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_y_out, 32 * n, 24, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_hidden.data(), d_hidden, bytes_hidden, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -266,7 +266,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_hidden.data(), 1, bytes_hidden, dump) == bytes_hidden;
+            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -282,7 +282,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_10df0b17d1<<<grid, block, 0, stream>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
+            tile_10df0b17d1<<<grid, block, 0, stream>>>(d_A, 32 * n, 16, d_B, 16, 24, d_y_out, 32 * n, 24, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -310,7 +310,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_A + bytes_B;
-        const size_t bytes_written = bytes_hidden;
+        const size_t bytes_written = bytes_y_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -331,18 +331,18 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_A));
         CUDA_CHECK(cudaFree(d_B));
-        CUDA_CHECK(cudaFree(d_hidden));
+        CUDA_CHECK(cudaFree(d_y_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 18432) {
-        fprintf(stderr, "%s: expected 18432 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 33792) {
+        fprintf(stderr, "%s: expected 33792 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("hidden", h_hidden.data(), reinterpret_cast<const float*>(expected.data() + 0), 4608,
+    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 8448,
                        0.0016f, 0.0001f, stats);
     printf("%s tile_10df0b17d1: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -354,13 +354,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
+        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_y_out, 32 * n, 24, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_hidden, 32 * n, 24, n);
+        tile_10df0b17d1<<<grid, block>>>(d_A, 32 * n, 16, d_B, 16, 24, d_y_out, 32 * n, 24, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -381,6 +381,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_A));
     CUDA_CHECK(cudaFree(d_B));
-    CUDA_CHECK(cudaFree(d_hidden));
+    CUDA_CHECK(cudaFree(d_y_out));
     return ok ? 0 : 1;
 }

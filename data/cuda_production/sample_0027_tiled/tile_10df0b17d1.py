@@ -5,7 +5,7 @@ import warp as wp
 def tile_10df0b17d1(
     A: wp.array2d(dtype=wp.float32),
     B: wp.array2d(dtype=wp.float32),
-    hidden: wp.array2d(dtype=wp.float32),
+    y_out: wp.array2d(dtype=wp.float32),
 ):
     i = wp.tid()
     for j in range(B.shape[1] // 8):
@@ -14,4 +14,4 @@ def tile_10df0b17d1(
             a = wp.tile_load(A, shape=(32, 8), offset=(i * 32, k * 8))
             b = wp.tile_load(B, shape=(8, 8), offset=(k * 8, j * 8))
             wp.tile_matmul(a, b, acc)
-        wp.tile_store(hidden, acc, offset=(i * 32, j * 8))
+        wp.tile_store(y_out, acc, offset=(i * 32, j * 8))

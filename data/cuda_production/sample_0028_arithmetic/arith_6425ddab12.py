@@ -2,12 +2,8 @@ import warp as wp
 
 
 @wp.kernel
-def arith_6425ddab12(w: wp.array[float], p: wp.array[float], q: wp.array[float], result: wp.array[float], output: wp.array[float], y_out: wp.array[float]):
+def arith_6425ddab12(q: wp.array[wp.float32], signed_sq: wp.array[wp.float32], poly: wp.array[wp.float32]):
     tid = wp.tid()
     q_v = q[tid]
-    w_v = w[tid]
-    p_v = p[tid]
-    d = q_v - p_v
-    result[tid] = d * d
-    output[tid] = ((-1.4375 * q_v + 0.25) * q_v + 2.375) * q_v - 1.3125
-    y_out[tid] = q_v + 0.875 * (w_v - q_v)
+    signed_sq[tid] = q_v * wp.abs(q_v)
+    poly[tid] = ((-2.125 * q_v + 2.375) * q_v - 0.8125) * q_v + 0.6875

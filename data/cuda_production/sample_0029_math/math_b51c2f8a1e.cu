@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 1024; grid coordinate from the thread index; oscillation; @wp.func helper (sigmoid); sigmoid; math cos, exp)
+// Math-function kernel (1-D launch 1024; grid coordinate from the thread index; oscillation; @wp.func helper (sigmoid); sigmoid; output accumulated in place (+=); math cos, exp)
 // Standalone CUDA translation of the Warp kernel `math_b51c2f8a1e` (see math_b51c2f8a1e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -19,8 +19,8 @@ __device__ float sigmoid(float x)
 __global__ void math_b51c2f8a1e(
     const float* __restrict__ p,
     const float* __restrict__ data,
-    float* output,
-    float* output2,
+    float* gate,
+    float* signal,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,8 +30,8 @@ __global__ void math_b51c2f8a1e(
     float p_v = p[tid];
     float data_v = data[tid];
     float px = (float)tid * 0.0078125f;
-    output[tid] = sigmoid(data_v);
-    output2[tid] = p_v * cosf(1.5f * px + 0.5f);
+    gate[tid] = sigmoid(data_v);
+    atomicAdd(&signal[tid], p_v * cosf(1.5f * px + 0.5f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -176,8 +176,9 @@ int main(int argc, char** argv)
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_data((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_data.data(), h_data.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_output2((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_gate((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_signal((size_t)n * 1);  // inout, shape [1024] of float32
+    fill_float(h_signal.data(), h_signal.size(), seed, 3, -1024, 2049U, 0.0009765625f);
 
     // Device buffers
     float* d_p = nullptr;
@@ -188,24 +189,24 @@ int main(int argc, char** argv)
     const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
     CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
     CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
-    float* d_output2 = nullptr;
-    const size_t bytes_output2 = h_output2.size() * sizeof(h_output2[0]);
-    CUDA_CHECK(cudaMalloc(&d_output2, bytes_output2));
-    CUDA_CHECK(cudaMemcpy(d_output2, h_output2.data(), bytes_output2, cudaMemcpyHostToDevice));
+    float* d_gate = nullptr;
+    const size_t bytes_gate = h_gate.size() * sizeof(h_gate[0]);
+    CUDA_CHECK(cudaMalloc(&d_gate, bytes_gate));
+    CUDA_CHECK(cudaMemcpy(d_gate, h_gate.data(), bytes_gate, cudaMemcpyHostToDevice));
+    float* d_signal = nullptr;
+    const size_t bytes_signal = h_signal.size() * sizeof(h_signal[0]);
+    CUDA_CHECK(cudaMalloc(&d_signal, bytes_signal));
+    CUDA_CHECK(cudaMemcpy(d_signal, h_signal.data(), bytes_signal, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
+    math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output2.data(), d_output2, bytes_output2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gate.data(), d_gate, bytes_gate, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_signal.data(), d_signal, bytes_signal, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -213,8 +214,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
-            dump_ok = dump_ok && fwrite(h_output2.data(), 1, bytes_output2, dump) == bytes_output2;
+            dump_ok = dump_ok && fwrite(h_gate.data(), 1, bytes_gate, dump) == bytes_gate;
+            dump_ok = dump_ok && fwrite(h_signal.data(), 1, bytes_signal, dump) == bytes_signal;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -230,7 +231,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_data, d_output, d_output2, n);
+            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_data, d_gate, d_signal, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -257,8 +258,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_data;
-        const size_t bytes_written = bytes_output + bytes_output2;
+        const size_t bytes_read = bytes_p + bytes_data + bytes_signal;
+        const size_t bytes_written = bytes_gate + bytes_signal;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -279,8 +280,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
         CUDA_CHECK(cudaFree(d_data));
-        CUDA_CHECK(cudaFree(d_output));
-        CUDA_CHECK(cudaFree(d_output2));
+        CUDA_CHECK(cudaFree(d_gate));
+        CUDA_CHECK(cudaFree(d_signal));
         return 0;
     }
 
@@ -291,10 +292,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8192 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+    ok &= check_values("gate", h_gate.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0001f, 0.0001f, stats);
-    ok &= check_values("output2", h_output2.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("signal", h_signal.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s math_b51c2f8a1e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -305,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_output, d_output2, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -332,7 +333,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
     CUDA_CHECK(cudaFree(d_data));
-    CUDA_CHECK(cudaFree(d_output));
-    CUDA_CHECK(cudaFree(d_output2));
+    CUDA_CHECK(cudaFree(d_gate));
+    CUDA_CHECK(cudaFree(d_signal));
     return ok ? 0 : 1;
 }

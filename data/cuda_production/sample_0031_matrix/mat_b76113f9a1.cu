@@ -60,8 +60,7 @@ __global__ void mat_b76113f9a1(
 
     int i = indices[tid];
     mat33 disp_grad_i = disp_grad[i];
-    mat33 eps = 0.5f * (disp_grad_i + transpose(disp_grad_i));
-    E_out[i] = eps;
+    E_out[i] = 0.5f * (disp_grad_i + transpose(disp_grad_i));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,5 +6,4 @@ def mat_b76113f9a1(indices: wp.array(dtype=int), disp_grad: wp.array(dtype=wp.ma
     tid = wp.tid()
     i = indices[tid]
     disp_grad_i = disp_grad[i]
-    eps = 0.5 * (disp_grad_i + wp.transpose(disp_grad_i))
-    E_out[i] = eps
+    E_out[i] = 0.5 * (disp_grad_i + wp.transpose(disp_grad_i))

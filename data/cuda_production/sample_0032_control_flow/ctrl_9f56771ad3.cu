@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1000; Newton iteration (Kepler's equation); bracket tolerance; while; bisection (square root))
+// Control-flow kernel (1-D launch 1000; first-order starting guess; Newton iteration (Kepler's equation); while; bisection (square root); output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `ctrl_9f56771ad3` (see ctrl_9f56771ad3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,10 +11,16 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float lerp(float a, float b, float t)
+{
+    return a * (1.0f - t) + b * t;
+}
+
 __global__ void ctrl_9f56771ad3(
     const float* __restrict__ data,
     float* anomaly,
     float* root_out,
+    float alpha,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -22,23 +28,25 @@ __global__ void ctrl_9f56771ad3(
         return;
 
     float data_v = data[tid];
-    float ecc_anom = data_v;
-    for (int it = 0; it < 3; ++it) {
+    float ecc_anom = data_v + 0.125f * sinf(data_v);
+    for (int it = 0; it < 5; ++it) {
         ecc_anom = ecc_anom - (ecc_anom - 0.125f * sinf(ecc_anom) - data_v) / (1.0f - 0.125f * cosf(ecc_anom));
     }
     anomaly[tid] = ecc_anom;
     float v = fabsf(data_v);
     float lo = 0.0f;
     float hi = 2.0f;
-    while (hi - lo > 0.0078125f) {
+    int iters = 0;
+    while (iters < 6) {
         float mid = 0.5f * (lo + hi);
         if (mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
+        iters += 1;
     }
-    root_out[tid] = 0.5f * (lo + hi);
+    root_out[tid] = lerp(root_out[tid], 0.5f * (lo + hi), alpha);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +190,9 @@ int main(int argc, char** argv)
     std::vector<float> h_data((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_anomaly((size_t)n * 1);  // output, shape [1000] of float32
-    std::vector<float> h_root_out((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_root_out((size_t)n * 1);  // inout, shape [1000] of float32
+    fill_float(h_root_out.data(), h_root_out.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float alpha = 0.75f;
 
     // Device buffers
     float* d_data = nullptr;
@@ -202,7 +212,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, n);
+    ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_anomaly.data(), d_anomaly, bytes_anomaly, cudaMemcpyDeviceToHost));
@@ -231,7 +241,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_9f56771ad3<<<grid, block, 0, stream>>>(d_data, d_anomaly, d_root_out, n);
+            ctrl_9f56771ad3<<<grid, block, 0, stream>>>(d_data, d_anomaly, d_root_out, alpha, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -258,7 +268,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_data;
+        const size_t bytes_read = bytes_data + bytes_root_out;
         const size_t bytes_written = bytes_anomaly + bytes_root_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -294,7 +304,7 @@ int main(int argc, char** argv)
     ok &= check_values("anomaly", h_anomaly.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
                        0.00030000000000000003f, 0.0001f, stats);
     ok &= check_values("root_out", h_root_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
-                       0.0002f, 0.0001f, stats);
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s ctrl_9f56771ad3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -305,13 +315,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, n);
+        ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, n);
+        ctrl_9f56771ad3<<<grid, block>>>(d_data, d_anomaly, d_root_out, alpha, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

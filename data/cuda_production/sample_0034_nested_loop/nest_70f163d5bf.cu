@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 256; GEMM (C = alpha A B + beta C))
+// Nested-loop kernel (1-D launch 256; argument loop bound; bound from .shape; matrix product (a row per thread); bias per column; output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `nest_70f163d5bf` (see nest_70f163d5bf.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -15,23 +15,25 @@ __global__ void nest_70f163d5bf(
     const float* __restrict__ lhs,
     int lhs_dim1,
     const float* __restrict__ B,
+    int B_dim0,
     int B_dim1,
+    const float* __restrict__ col_bias,
     float* C,
     int C_dim1,
-    float alpha,
-    float beta,
+    int k_dim,
+    float blend,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    for (int j = 0; j < 6; ++j) {
-        float s = 0.0f;
-        for (int k = 0; k < 8; ++k) {
-            s = s + lhs[tid * lhs_dim1 + k] * B[k * B_dim1 + j];
+    for (int j = 0; j < B_dim1; ++j) {
+        float s = col_bias[j];
+        for (int k = 0; k < k_dim; ++k) {
+            s += lhs[tid * lhs_dim1 + k] * B[k * B_dim1 + j];
         }
-        C[tid * C_dim1 + j] = alpha * s + beta * C[tid * C_dim1 + j];
+        C[tid * C_dim1 + j] = (1.0f - blend) * C[tid * C_dim1 + j] + blend * s;
     }
 }
 
@@ -177,10 +179,12 @@ int main(int argc, char** argv)
     fill_float(h_lhs.data(), h_lhs.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_B(48);  // input, shape [8, 6] of float32
     fill_float(h_B.data(), h_B.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_col_bias(6);  // input, shape [6] of float32
+    fill_float(h_col_bias.data(), h_col_bias.size(), seed, 2, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_C((size_t)n * 6);  // inout, shape [256, 6] of float32
-    fill_float(h_C.data(), h_C.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    const float alpha = 1.0f;
-    const float beta = 0.5f;
+    fill_float(h_C.data(), h_C.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    const int k_dim = 8;
+    const float blend = 0.9f;
 
     // Device buffers
     float* d_lhs = nullptr;
@@ -191,6 +195,10 @@ int main(int argc, char** argv)
     const size_t bytes_B = h_B.size() * sizeof(h_B[0]);
     CUDA_CHECK(cudaMalloc(&d_B, bytes_B));
     CUDA_CHECK(cudaMemcpy(d_B, h_B.data(), bytes_B, cudaMemcpyHostToDevice));
+    float* d_col_bias = nullptr;
+    const size_t bytes_col_bias = h_col_bias.size() * sizeof(h_col_bias[0]);
+    CUDA_CHECK(cudaMalloc(&d_col_bias, bytes_col_bias));
+    CUDA_CHECK(cudaMemcpy(d_col_bias, h_col_bias.data(), bytes_col_bias, cudaMemcpyHostToDevice));
     float* d_C = nullptr;
     const size_t bytes_C = h_C.size() * sizeof(h_C[0]);
     CUDA_CHECK(cudaMalloc(&d_C, bytes_C));
@@ -200,7 +208,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 6, d_C, 6, alpha, beta, n);
+    nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 8, 6, d_col_bias, d_C, 6, k_dim, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_C.data(), d_C, bytes_C, cudaMemcpyDeviceToHost));
@@ -227,7 +235,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_lhs, 8, d_B, 6, d_C, 6, alpha, beta, n);
+            nest_70f163d5bf<<<grid, block, 0, stream>>>(d_lhs, 8, d_B, 8, 6, d_col_bias, d_C, 6, k_dim, blend, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -254,7 +262,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_lhs + bytes_B + bytes_C;
+        const size_t bytes_read = bytes_lhs + bytes_B + bytes_col_bias + bytes_C;
         const size_t bytes_written = bytes_C;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -276,6 +284,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_lhs));
         CUDA_CHECK(cudaFree(d_B));
+        CUDA_CHECK(cudaFree(d_col_bias));
         CUDA_CHECK(cudaFree(d_C));
         return 0;
     }
@@ -288,7 +297,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("C", h_C.data(), reinterpret_cast<const float*>(expected.data() + 0), 1536,
-                       0.0024000000000000002f, 0.0001f, stats);
+                       0.0028f, 0.0001f, stats);
     printf("%s nest_70f163d5bf: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -299,13 +308,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 6, d_C, 6, alpha, beta, n);
+        nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 8, 6, d_col_bias, d_C, 6, k_dim, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 6, d_C, 6, alpha, beta, n);
+        nest_70f163d5bf<<<grid, block>>>(d_lhs, 8, d_B, 8, 6, d_col_bias, d_C, 6, k_dim, blend, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -326,6 +335,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_lhs));
     CUDA_CHECK(cudaFree(d_B));
+    CUDA_CHECK(cudaFree(d_col_bias));
     CUDA_CHECK(cudaFree(d_C));
     return ok ? 0 : 1;
 }

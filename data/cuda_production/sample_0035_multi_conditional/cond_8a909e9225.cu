@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 500; leaky ReLU; Huber loss; dead zone)
+// Multi-way conditional kernel (1-D launch 500; leaky ReLU; Huber loss; dead zone; output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `cond_8a909e9225` (see cond_8a909e9225.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,6 +16,7 @@ __global__ void cond_8a909e9225(
     float* activated,
     float* loss,
     float* shrunk,
+    float alpha,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -44,7 +45,7 @@ __global__ void cond_8a909e9225(
     }
     activated[tid] = act;
     loss[tid] = loss_val;
-    shrunk[tid] = shrunk_val;
+    shrunk[tid] = (1.0f - alpha) * shrunk[tid] + alpha * shrunk_val;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,7 +149,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -189,7 +190,9 @@ int main(int argc, char** argv)
     fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_activated((size_t)n * 1);  // output, shape [500] of float32
     std::vector<float> h_loss((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<float> h_shrunk((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_shrunk((size_t)n * 1);  // inout, shape [500] of float32
+    fill_float(h_shrunk.data(), h_shrunk.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    const float alpha = 0.5f;
 
     // Device buffers
     float* d_a = nullptr;
@@ -213,7 +216,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, n);
+    cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_activated.data(), d_activated, bytes_activated, cudaMemcpyDeviceToHost));
@@ -244,7 +247,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_8a909e9225<<<grid, block, 0, stream>>>(d_a, d_activated, d_loss, d_shrunk, n);
+            cond_8a909e9225<<<grid, block, 0, stream>>>(d_a, d_activated, d_loss, d_shrunk, alpha, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -271,7 +274,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_a;
+        const size_t bytes_read = bytes_a + bytes_shrunk;
         const size_t bytes_written = bytes_activated + bytes_loss + bytes_shrunk;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -310,7 +313,7 @@ int main(int argc, char** argv)
     ok &= check_values("loss", h_loss.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
                        0.00030000000000000003f, 0.0001f, stats);
     ok &= check_values("shrunk", h_shrunk.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
-                       0.0002f, 0.0001f, stats);
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s cond_8a909e9225: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -321,13 +324,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, n);
+        cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, n);
+        cond_8a909e9225<<<grid, block>>>(d_a, d_activated, d_loss, d_shrunk, alpha, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

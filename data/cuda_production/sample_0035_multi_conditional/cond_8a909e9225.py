@@ -1,8 +1,8 @@
 import warp as wp
 
 
-@wp.kernel
-def cond_8a909e9225(a: wp.array(dtype=float), activated: wp.array(dtype=float), loss: wp.array(dtype=float), shrunk: wp.array(dtype=float)):
+@wp.kernel(enable_backward=False)
+def cond_8a909e9225(a: wp.array(dtype=float), activated: wp.array(dtype=float), loss: wp.array(dtype=float), shrunk: wp.array(dtype=float), alpha: float):
     tid = wp.tid()
     a_v = a[tid]
     act = float(0.0)
@@ -23,4 +23,4 @@ def cond_8a909e9225(a: wp.array(dtype=float), activated: wp.array(dtype=float), 
         shrunk_val = a_v + 1.25
     activated[tid] = act
     loss[tid] = loss_val
-    shrunk[tid] = shrunk_val
+    shrunk[tid] = (1.0 - alpha) * shrunk[tid] + alpha * shrunk_val

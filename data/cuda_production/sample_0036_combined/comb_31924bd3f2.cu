@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 1000; early return; padded launch (early return); bracket tolerance; while; bisection (square root); loss against a target (pseudo huber); @wp.func helper (pseudo huber); atomic reduction (peak); while -> loss)
+// Combined kernel (1-D launch 1000; early return; padded launch (early return); iteration count as a parameter; while; bisection (square root); loss against a target (cauchy); @wp.func helper (cauchy); atomic reduction (total); while -> loss)
 // Standalone CUDA translation of the Warp kernel `comb_31924bd3f2` (see comb_31924bd3f2.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,36 +11,40 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float atomicMaxFloat(float* address, float val)
+__device__ __forceinline__ unsigned lane_id()
 {
-    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
-    // leaving at once when the stored value already wins (it only moves one way)
-    int* address_as_int = reinterpret_cast<int*>(address);
-    int old = *address_as_int;
-    int assumed;
-    do {
-        assumed = old;
-        const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
-        if (result == assumed)
-            break;
-        old = atomicCAS(address_as_int, assumed, result);
-    } while (assumed != old);
-    return __int_as_float(old);
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
 }
 
-__device__ float pseudo_huber(float r, float delta)
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
 {
-    float t = r / delta;
-    return delta * delta * (sqrtf(1.0f + t * t) - 1.0f);
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ float cauchy(float r, float c)
+{
+    float t = r / c;
+    return 0.5f * c * c * logf(1.0f + t * t);
 }
 
 __global__ void comb_31924bd3f2(
     const float* __restrict__ vals,
     int n,
-    const float* __restrict__ target,
-    float delta,
-    float* peak,
-    float* output,
+    int n_iter,
+    const float* __restrict__ reference,
+    float* acc,
+    float* losses,
     int num_threads)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -51,23 +55,25 @@ __global__ void comb_31924bd3f2(
         return;
     }
     float vals_v = vals[tid];
-    float target_v = target[tid];
+    float reference_v = reference[tid];
     float v = fabsf(vals_v);
     float lo = 0.0f;
     float hi = 2.0f;
-    while (hi - lo > 0.03125f) {
+    int it = 0;
+    while (it < n_iter) {
         float mid = 0.5f * (lo + hi);
         if (mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
+        it += 1;
     }
     float s = 0.5f * (lo + hi);
-    float r = s - target_v;
-    float loss = pseudo_huber(r, delta);
-    atomicMaxFloat(&peak[0], loss);
-    output[tid] = loss;
+    float r = s - reference_v;
+    float loss = cauchy(r, 1.0f);
+    warp_atomic_add(&acc[0], loss);
+    losses[tid] = loss;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,39 +217,39 @@ int main(int argc, char** argv)
     std::vector<float> h_vals((size_t)num_threads * 1);  // input, shape [1000] of float32
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const int n = 996;
-    std::vector<float> h_target((size_t)num_threads * 1);  // input, shape [1000] of float32
-    fill_float(h_target.data(), h_target.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    const float delta = 1.0f;
-    std::vector<float> h_peak(1);  // output, shape [1] of float32
-    std::vector<float> h_output((size_t)num_threads * 1);  // output, shape [1000] of float32
+    const int n_iter = 8;
+    std::vector<float> h_reference((size_t)num_threads * 1);  // input, shape [1000] of float32
+    fill_float(h_reference.data(), h_reference.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_acc(1);  // output, shape [1] of float32
+    std::vector<float> h_losses((size_t)num_threads * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_vals = nullptr;
     const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
     CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
     CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
-    float* d_target = nullptr;
-    const size_t bytes_target = h_target.size() * sizeof(h_target[0]);
-    CUDA_CHECK(cudaMalloc(&d_target, bytes_target));
-    CUDA_CHECK(cudaMemcpy(d_target, h_target.data(), bytes_target, cudaMemcpyHostToDevice));
-    float* d_peak = nullptr;
-    const size_t bytes_peak = h_peak.size() * sizeof(h_peak[0]);
-    CUDA_CHECK(cudaMalloc(&d_peak, bytes_peak));
-    CUDA_CHECK(cudaMemcpy(d_peak, h_peak.data(), bytes_peak, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_reference = nullptr;
+    const size_t bytes_reference = h_reference.size() * sizeof(h_reference[0]);
+    CUDA_CHECK(cudaMalloc(&d_reference, bytes_reference));
+    CUDA_CHECK(cudaMemcpy(d_reference, h_reference.data(), bytes_reference, cudaMemcpyHostToDevice));
+    float* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    float* d_losses = nullptr;
+    const size_t bytes_losses = h_losses.size() * sizeof(h_losses[0]);
+    CUDA_CHECK(cudaMalloc(&d_losses, bytes_losses));
+    CUDA_CHECK(cudaMemcpy(d_losses, h_losses.data(), bytes_losses, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_31924bd3f2<<<grid, block>>>(d_vals, n, d_target, delta, d_peak, d_output, num_threads);
+    comb_31924bd3f2<<<grid, block>>>(d_vals, n, n_iter, d_reference, d_acc, d_losses, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_peak.data(), d_peak, bytes_peak, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_losses.data(), d_losses, bytes_losses, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -251,8 +257,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_peak.data(), 1, bytes_peak, dump) == bytes_peak;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_losses.data(), 1, bytes_losses, dump) == bytes_losses;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -268,7 +274,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, n, d_target, delta, d_peak, d_output, num_threads);
+            comb_31924bd3f2<<<grid, block, 0, stream>>>(d_vals, n, n_iter, d_reference, d_acc, d_losses, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -295,8 +301,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_target;
-        const size_t bytes_written = bytes_peak + bytes_output;
+        const size_t bytes_read = bytes_vals + bytes_reference;
+        const size_t bytes_written = bytes_acc + bytes_losses;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -316,9 +322,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
-        CUDA_CHECK(cudaFree(d_target));
-        CUDA_CHECK(cudaFree(d_peak));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_reference));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_losses));
         return 0;
     }
 
@@ -329,9 +335,9 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4004 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("peak", h_peak.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
-                       0.0005f, 0.0001f, stats);
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 4), 1000,
+    ok &= check_values("acc", h_acc.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
+                       0.5f, 0.0001f, stats);
+    ok &= check_values("losses", h_losses.data(), reinterpret_cast<const float*>(expected.data() + 4), 1000,
                        0.0005f, 0.0001f, stats);
     printf("%s comb_31924bd3f2: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -343,13 +349,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_31924bd3f2<<<grid, block>>>(d_vals, n, d_target, delta, d_peak, d_output, num_threads);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, n, n_iter, d_reference, d_acc, d_losses, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_31924bd3f2<<<grid, block>>>(d_vals, n, d_target, delta, d_peak, d_output, num_threads);
+        comb_31924bd3f2<<<grid, block>>>(d_vals, n, n_iter, d_reference, d_acc, d_losses, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -369,8 +375,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
-    CUDA_CHECK(cudaFree(d_target));
-    CUDA_CHECK(cudaFree(d_peak));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_reference));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_losses));
     return ok ? 0 : 1;
 }

@@ -1,9 +1,8 @@
 import warp as wp
 
 
-DT = wp.constant(0.5)
-K_COEF = wp.constant(0.1875)
-RELAX = 0.8125
+TIME_STEP = 0.1875
+DECAY = wp.constant(0.625)
 
 
 @wp.func
@@ -17,16 +16,16 @@ def at(f: wp.array3d(dtype=float), x: int, y: int, z: int) -> float:
     return f[x, y, z]
 
 @wp.kernel(enable_backward=False)
-def sten_15d1155bac(density: wp.array3d(dtype=float), dst: wp.array3d(dtype=float), v: wp.array3d(dtype=wp.vec3)):
+def sten_15d1155bac(density: wp.array3d(dtype=float), q_new: wp.array3d(dtype=float), v: wp.array3d(dtype=wp.vec3)):
     i, j, k = wp.tid()
     vc = v[i, j, k]
-    px = float(i) - vc[0] * DT
+    px = float(i) - vc[0] * TIME_STEP
     lx = int(wp.floor(px))
     tx = px - float(lx)
-    py = float(j) - vc[1] * DT
+    py = float(j) - vc.y * TIME_STEP
     ly = int(wp.floor(py))
     ty = py - float(ly)
-    pz = float(k) - vc.z * DT
+    pz = float(k) - vc[2] * TIME_STEP
     lz = int(wp.floor(pz))
     tz = pz - float(lz)
     s000 = wp.lerp(at(density, lx, ly, lz), at(density, lx + 1, ly, lz), tx)
@@ -36,7 +35,5 @@ def sten_15d1155bac(density: wp.array3d(dtype=float), dst: wp.array3d(dtype=floa
     s10 = wp.lerp(s000, s010, ty)
     s11 = wp.lerp(s001, s011, ty)
     s2 = wp.lerp(s10, s11, tz)
-    c = density[i, j, k]
-    r = s2 + K_COEF * (c - c * c * c)
-    r *= RELAX
-    dst[i, j, k] = r
+    s2 *= DECAY
+    q_new[i, j, k] += s2

@@ -47,7 +47,7 @@ __global__ void xform_f761b817b9(
     const float3* __restrict__ com,
     quat orientation,
     transform X_parent,
-    transform* world_frames,
+    transform* frames_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -56,7 +56,7 @@ __global__ void xform_f761b817b9(
 
     transform X = transform{com[tid], orientation};
     transform X_child = transform_multiply(X_parent, X);
-    world_frames[tid] = X_child;
+    frames_out[tid] = X_child;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,26 +201,26 @@ int main(int argc, char** argv)
     fill_float(h_com.data(), h_com.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const quat orientation = quat{0.049875468015670776f, -0.3990037441253662f, 0.448879212141037f, -0.7980074882507324f};
     const transform X_parent = transform{make_float3(-0.125f, -0.0625f, -0.4375f), quat{-0.658280611038208f, 0.1519109010696411f, -0.20254787802696228f, 0.7089175581932068f}};
-    std::vector<float> h_world_frames((size_t)n * 7);  // output, shape [256] of transform
+    std::vector<float> h_frames_out((size_t)n * 7);  // output, shape [256] of transform
 
     // Device buffers
     float3* d_com = nullptr;
     const size_t bytes_com = h_com.size() * sizeof(h_com[0]);
     CUDA_CHECK(cudaMalloc(&d_com, bytes_com));
     CUDA_CHECK(cudaMemcpy(d_com, h_com.data(), bytes_com, cudaMemcpyHostToDevice));
-    transform* d_world_frames = nullptr;
-    const size_t bytes_world_frames = h_world_frames.size() * sizeof(h_world_frames[0]);
-    CUDA_CHECK(cudaMalloc(&d_world_frames, bytes_world_frames));
-    CUDA_CHECK(cudaMemcpy(d_world_frames, h_world_frames.data(), bytes_world_frames, cudaMemcpyHostToDevice));
+    transform* d_frames_out = nullptr;
+    const size_t bytes_frames_out = h_frames_out.size() * sizeof(h_frames_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_frames_out, bytes_frames_out));
+    CUDA_CHECK(cudaMemcpy(d_frames_out, h_frames_out.data(), bytes_frames_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
+    xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_frames_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_world_frames.data(), d_world_frames, bytes_world_frames, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_frames_out.data(), d_frames_out, bytes_frames_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -228,7 +228,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_world_frames.data(), 1, bytes_world_frames, dump) == bytes_world_frames;
+            dump_ok = dump_ok && fwrite(h_frames_out.data(), 1, bytes_frames_out, dump) == bytes_frames_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -244,7 +244,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_f761b817b9<<<grid, block, 0, stream>>>(d_com, orientation, X_parent, d_world_frames, n);
+            xform_f761b817b9<<<grid, block, 0, stream>>>(d_com, orientation, X_parent, d_frames_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -272,7 +272,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_com;
-        const size_t bytes_written = bytes_world_frames;
+        const size_t bytes_written = bytes_frames_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -292,7 +292,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_com));
-        CUDA_CHECK(cudaFree(d_world_frames));
+        CUDA_CHECK(cudaFree(d_frames_out));
         return 0;
     }
 
@@ -303,7 +303,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 7168 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("world_frames", h_world_frames.data(), reinterpret_cast<const float*>(expected.data() + 0), 1792,
+    ok &= check_values("frames_out", h_frames_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1792,
                        0.0016f, 0.0001f, stats);
     printf("%s xform_f761b817b9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -315,13 +315,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
+        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_frames_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_world_frames, n);
+        xform_f761b817b9<<<grid, block>>>(d_com, orientation, X_parent, d_frames_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -341,6 +341,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_com));
-    CUDA_CHECK(cudaFree(d_world_frames));
+    CUDA_CHECK(cudaFree(d_frames_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Block-wise tile reduction (wp.launch_tiled over 6 blocks of 64 threads; tile_map(gaussian); partial sum per block; tile_atomic_add total)
+// Block-wise tile reduction (wp.launch_tiled over 12 blocks of 64 threads; sum of squares; block mean; partial sum per block; tile_atomic_add total)
 // Standalone CUDA translation of the Warp kernel `tile_e0d91f5016` (see tile_e0d91f5016.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,12 +11,6 @@
 #include <cstring>
 #include <vector>
 
-__device__ float gaussian(float x)
-{
-    float r2 = x * x;
-    return expf(-2.75f * r2);
-}
-
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
 constexpr int TILE_THREADS = 64;
 
@@ -24,10 +18,10 @@ constexpr int TILE_THREADS = 64;
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_e0d91f5016(
-    const float* __restrict__ samples,
-    int samples_dim0,
-    float* block_sums,
-    int block_sums_dim0,
+    const float* __restrict__ values,
+    int values_dim0,
+    float* partials,
+    int partials_dim0,
     float* accum,
     int accum_dim0,
     int n)
@@ -37,18 +31,18 @@ __global__ void tile_e0d91f5016(
 
     __shared__ float a[128];  // tile float32, shape 128
     __shared__ float partial0[64];  // tile float32, shape 64
-    __shared__ float s[1];  // tile float32, shape 1
+    __shared__ float total0[1];  // tile float32, shape 1
 
     const int offset0 = i * 128;
-    // a = 128 tile of samples (outside the array: 0)
+    // a = 128 tile of values (outside the array: 0)
     for (int e0 = threadIdx.x; e0 < 128; e0 += TILE_THREADS) {
         const int idx0 = offset0 + e0;
-        a[e0] = (idx0 < samples_dim0) ? samples[idx0] : 0.0f;
+        a[e0] = (idx0 < values_dim0) ? values[idx0] : 0.0f;
     }
-    // s = sum of wp.tile_map(gaussian, a): a strided partial sum per thread, then a tree over the block
+    // total0 = sum of a * a: a strided partial per thread, then a tree over the block
     float sum0 = 0.0f;
     for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS)
-        sum0 += gaussian(a[e1]);
+        sum0 += a[e1] * a[e1];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 64; stride0 *= 2) {
@@ -57,16 +51,35 @@ __global__ void tile_e0d91f5016(
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        s[0] = partial0[0];
+        total0[0] = partial0[0];
     const int offset1 = i;
-    // one loop for wp.tile_store(block_sums, s, offset=i); wp.tile_atomic_add(accum, s)
-    for (int e2 = threadIdx.x; e2 < 1; e2 += TILE_THREADS) {
-        const int idx1 = offset1 + e2;
-        if (idx1 < block_sums_dim0)
-            block_sums[idx1] = s[e2];
-        const int idx2 = e2;
-        if (idx2 < accum_dim0)
-            atomicAdd(&accum[idx2], s[e2]);
+    // wp.tile_store(partials, s, offset=i); wp.tile_atomic_add(accum, s): the shared value computed once per element into registers (Warp's register tile)
+    //   s = wp.tile_sum(a * a) / 128.0
+    float s_reg0[1];  // element threadIdx.x + k0 * TILE_THREADS in s_reg0[k0]
+    #pragma unroll
+    for (int k0 = 0; k0 < 1; ++k0) {
+        const int e2 = threadIdx.x + k0 * TILE_THREADS;
+        if (e2 < 1) {
+            s_reg0[k0] = total0[e2] / 128.0f;
+        }
+    }
+    #pragma unroll
+    for (int k0 = 0; k0 < 1; ++k0) {
+        const int e3 = threadIdx.x + k0 * TILE_THREADS;
+        if (e3 < 1) {
+            const int idx1 = offset1 + e3;
+            if (idx1 < partials_dim0)
+                partials[idx1] = s_reg0[k0];
+        }
+    }
+    #pragma unroll
+    for (int k0 = 0; k0 < 1; ++k0) {
+        const int e4 = threadIdx.x + k0 * TILE_THREADS;
+        if (e4 < 1) {
+            const int idx2 = e4;
+            if (idx2 < accum_dim0)
+                atomicAdd(&accum[idx2], s_reg0[k0]);
+        }
     }
 }
 
@@ -205,23 +218,23 @@ int main(int argc, char** argv)
     const uint32_t seed = 2386632306U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 6;
+    const int n = bench ? bench_outer : 12;
 
     // Inputs (host)
-    std::vector<float> h_samples((size_t)n * 128);  // input, shape [768] of float32
-    fill_float(h_samples.data(), h_samples.size(), seed, 0, -256, 513U, 0.00390625f);
-    std::vector<float> h_block_sums((size_t)n * 1);  // output, shape [6] of float32
+    std::vector<float> h_values((size_t)n * 128);  // input, shape [1536] of float32
+    fill_float(h_values.data(), h_values.size(), seed, 0, -256, 513U, 0.00390625f);
+    std::vector<float> h_partials((size_t)n * 1);  // output, shape [12] of float32
     std::vector<float> h_accum(1);  // output, shape [1] of float32
 
     // Device buffers
-    float* d_samples = nullptr;
-    const size_t bytes_samples = h_samples.size() * sizeof(h_samples[0]);
-    CUDA_CHECK(cudaMalloc(&d_samples, bytes_samples));
-    CUDA_CHECK(cudaMemcpy(d_samples, h_samples.data(), bytes_samples, cudaMemcpyHostToDevice));
-    float* d_block_sums = nullptr;
-    const size_t bytes_block_sums = h_block_sums.size() * sizeof(h_block_sums[0]);
-    CUDA_CHECK(cudaMalloc(&d_block_sums, bytes_block_sums));
-    CUDA_CHECK(cudaMemcpy(d_block_sums, h_block_sums.data(), bytes_block_sums, cudaMemcpyHostToDevice));
+    float* d_values = nullptr;
+    const size_t bytes_values = h_values.size() * sizeof(h_values[0]);
+    CUDA_CHECK(cudaMalloc(&d_values, bytes_values));
+    CUDA_CHECK(cudaMemcpy(d_values, h_values.data(), bytes_values, cudaMemcpyHostToDevice));
+    float* d_partials = nullptr;
+    const size_t bytes_partials = h_partials.size() * sizeof(h_partials[0]);
+    CUDA_CHECK(cudaMalloc(&d_partials, bytes_partials));
+    CUDA_CHECK(cudaMemcpy(d_partials, h_partials.data(), bytes_partials, cudaMemcpyHostToDevice));
     float* d_accum = nullptr;
     const size_t bytes_accum = h_accum.size() * sizeof(h_accum[0]);
     CUDA_CHECK(cudaMalloc(&d_accum, bytes_accum));
@@ -231,10 +244,10 @@ int main(int argc, char** argv)
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_e0d91f5016<<<grid, block>>>(d_samples, 128 * n, d_block_sums, n, d_accum, 1, n);
+    tile_e0d91f5016<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_accum, 1, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_block_sums.data(), d_block_sums, bytes_block_sums, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_partials.data(), d_partials, bytes_partials, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_accum.data(), d_accum, bytes_accum, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -243,7 +256,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_block_sums.data(), 1, bytes_block_sums, dump) == bytes_block_sums;
+            dump_ok = dump_ok && fwrite(h_partials.data(), 1, bytes_partials, dump) == bytes_partials;
             dump_ok = dump_ok && fwrite(h_accum.data(), 1, bytes_accum, dump) == bytes_accum;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -260,7 +273,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_e0d91f5016<<<grid, block, 0, stream>>>(d_samples, 128 * n, d_block_sums, n, d_accum, 1, n);
+            tile_e0d91f5016<<<grid, block, 0, stream>>>(d_values, 128 * n, d_partials, n, d_accum, 1, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -287,8 +300,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_samples;
-        const size_t bytes_written = bytes_block_sums + bytes_accum;
+        const size_t bytes_read = bytes_values;
+        const size_t bytes_written = bytes_partials + bytes_accum;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -307,8 +320,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_samples));
-        CUDA_CHECK(cudaFree(d_block_sums));
+        CUDA_CHECK(cudaFree(d_values));
+        CUDA_CHECK(cudaFree(d_partials));
         CUDA_CHECK(cudaFree(d_accum));
         return 0;
     }
@@ -316,14 +329,14 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 28) {
-        fprintf(stderr, "%s: expected 28 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 52) {
+        fprintf(stderr, "%s: expected 52 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("block_sums", h_block_sums.data(), reinterpret_cast<const float*>(expected.data() + 0), 6,
-                       0.0128f, 0.0001f, stats);
-    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const float*>(expected.data() + 24), 1,
-                       0.2048f, 0.0001f, stats);
+    ok &= check_values("partials", h_partials.data(), reinterpret_cast<const float*>(expected.data() + 0), 12,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("accum", h_accum.data(), reinterpret_cast<const float*>(expected.data() + 48), 1,
+                       0.0016f, 0.0001f, stats);
     printf("%s tile_e0d91f5016: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -334,13 +347,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_e0d91f5016<<<grid, block>>>(d_samples, 128 * n, d_block_sums, n, d_accum, 1, n);
+        tile_e0d91f5016<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_accum, 1, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_e0d91f5016<<<grid, block>>>(d_samples, 128 * n, d_block_sums, n, d_accum, 1, n);
+        tile_e0d91f5016<<<grid, block>>>(d_values, 128 * n, d_partials, n, d_accum, 1, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -359,8 +372,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_samples));
-    CUDA_CHECK(cudaFree(d_block_sums));
+    CUDA_CHECK(cudaFree(d_values));
+    CUDA_CHECK(cudaFree(d_partials));
     CUDA_CHECK(cudaFree(d_accum));
     return ok ? 0 : 1;
 }

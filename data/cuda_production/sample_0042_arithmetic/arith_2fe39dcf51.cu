@@ -1,4 +1,4 @@
-// Float arithmetic kernel (3-D launch 8x5x6; polynomial (Horner form); sum of squares; ops +, -, *)
+// Float arithmetic kernel (3-D launch 8x5x6; sum of squares; linear interpolation; squared difference; ops +, -, *)
 // Standalone CUDA translation of the Warp kernel `arith_2fe39dcf51` (see arith_2fe39dcf51.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -18,18 +18,21 @@ __global__ void arith_2fe39dcf51(
     const float* __restrict__ a,
     int a_dim1,
     int a_dim2,
+    const float* __restrict__ q,
+    int q_dim1,
+    int q_dim2,
     const float* __restrict__ y,
     int y_dim1,
     int y_dim2,
-    float* res,
-    int res_dim1,
-    int res_dim2,
-    float* res2,
-    int res2_dim1,
-    int res2_dim2,
-    float* out,
-    int out_dim1,
-    int out_dim2,
+    float* energy,
+    int energy_dim1,
+    int energy_dim2,
+    float* blended,
+    int blended_dim1,
+    int blended_dim2,
+    float* sq_err,
+    int sq_err_dim1,
+    int sq_err_dim2,
     int dim0,
     int dim1,
     int dim2)
@@ -42,10 +45,12 @@ __global__ void arith_2fe39dcf51(
 
     float vals_v = vals[(i * vals_dim1 + j) * vals_dim2 + k];
     float a_v = a[(i * a_dim1 + j) * a_dim2 + k];
+    float q_v = q[(i * q_dim1 + j) * q_dim2 + k];
     float y_v = y[(i * y_dim1 + j) * y_dim2 + k];
-    res[(i * res_dim1 + j) * res_dim2 + k] = ((0.4375f * vals_v - 2.0625f) * vals_v + 2.4375f) * vals_v - 1.5f;
-    res2[(i * res2_dim1 + j) * res2_dim2 + k] = vals_v * vals_v + a_v * a_v;
-    out[(i * out_dim1 + j) * out_dim2 + k] = vals_v * vals_v + y_v * y_v;
+    float d = vals_v - y_v;
+    energy[(i * energy_dim1 + j) * energy_dim2 + k] = vals_v * vals_v + q_v * q_v;
+    blended[(i * blended_dim1 + j) * blended_dim2 + k] = vals_v + 0.625f * (a_v - vals_v);
+    sq_err[(i * sq_err_dim1 + j) * sq_err_dim2 + k] = d * d;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,11 +197,13 @@ int main(int argc, char** argv)
     fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)dim0 * 30);  // input, shape [8, 5, 6] of float32
     fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_q((size_t)dim0 * 30);  // input, shape [8, 5, 6] of float32
+    fill_float(h_q.data(), h_q.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_y((size_t)dim0 * 30);  // input, shape [8, 5, 6] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_res((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
-    std::vector<float> h_res2((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
-    std::vector<float> h_out((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_energy((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    std::vector<float> h_blended((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
+    std::vector<float> h_sq_err((size_t)dim0 * 30);  // output, shape [8, 5, 6] of float32
 
     // Device buffers
     float* d_vals = nullptr;
@@ -207,33 +214,37 @@ int main(int argc, char** argv)
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
     CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_q = nullptr;
+    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
+    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
+    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
-    float* d_res2 = nullptr;
-    const size_t bytes_res2 = h_res2.size() * sizeof(h_res2[0]);
-    CUDA_CHECK(cudaMalloc(&d_res2, bytes_res2));
-    CUDA_CHECK(cudaMemcpy(d_res2, h_res2.data(), bytes_res2, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_energy = nullptr;
+    const size_t bytes_energy = h_energy.size() * sizeof(h_energy[0]);
+    CUDA_CHECK(cudaMalloc(&d_energy, bytes_energy));
+    CUDA_CHECK(cudaMemcpy(d_energy, h_energy.data(), bytes_energy, cudaMemcpyHostToDevice));
+    float* d_blended = nullptr;
+    const size_t bytes_blended = h_blended.size() * sizeof(h_blended[0]);
+    CUDA_CHECK(cudaMalloc(&d_blended, bytes_blended));
+    CUDA_CHECK(cudaMemcpy(d_blended, h_blended.data(), bytes_blended, cudaMemcpyHostToDevice));
+    float* d_sq_err = nullptr;
+    const size_t bytes_sq_err = h_sq_err.size() * sizeof(h_sq_err[0]);
+    CUDA_CHECK(cudaMalloc(&d_sq_err, bytes_sq_err));
+    CUDA_CHECK(cudaMemcpy(d_sq_err, h_sq_err.data(), bytes_sq_err, cudaMemcpyHostToDevice));
 
     const dim3 block(6, 5, 8);
     const dim3 grid((dim2 + block.x - 1) / block.x, (dim1 + block.y - 1) / block.y, (dim0 + block.z - 1) / block.z);
 
     // Run once and check the results
-    arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_y, 5, 6, d_res, 5, 6, d_res2, 5, 6, d_out, 5, 6, dim0, dim1, dim2);
+    arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_energy, 5, 6, d_blended, 5, 6, d_sq_err, 5, 6, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_res2.data(), d_res2, bytes_res2, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_energy.data(), d_energy, bytes_energy, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_blended.data(), d_blended, bytes_blended, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sq_err.data(), d_sq_err, bytes_sq_err, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -241,9 +252,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
-            dump_ok = dump_ok && fwrite(h_res2.data(), 1, bytes_res2, dump) == bytes_res2;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_energy.data(), 1, bytes_energy, dump) == bytes_energy;
+            dump_ok = dump_ok && fwrite(h_blended.data(), 1, bytes_blended, dump) == bytes_blended;
+            dump_ok = dump_ok && fwrite(h_sq_err.data(), 1, bytes_sq_err, dump) == bytes_sq_err;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -259,7 +270,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_2fe39dcf51<<<grid, block, 0, stream>>>(d_vals, 5, 6, d_a, 5, 6, d_y, 5, 6, d_res, 5, 6, d_res2, 5, 6, d_out, 5, 6, dim0, dim1, dim2);
+            arith_2fe39dcf51<<<grid, block, 0, stream>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_energy, 5, 6, d_blended, 5, 6, d_sq_err, 5, 6, dim0, dim1, dim2);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -286,8 +297,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals + bytes_a + bytes_y;
-        const size_t bytes_written = bytes_res + bytes_res2 + bytes_out;
+        const size_t bytes_read = bytes_vals + bytes_a + bytes_q + bytes_y;
+        const size_t bytes_written = bytes_energy + bytes_blended + bytes_sq_err;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -308,10 +319,11 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_vals));
         CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_q));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_res));
-        CUDA_CHECK(cudaFree(d_res2));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_energy));
+        CUDA_CHECK(cudaFree(d_blended));
+        CUDA_CHECK(cudaFree(d_sq_err));
         return 0;
     }
 
@@ -322,12 +334,12 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2880 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 240,
-                       0.0018125f, 0.0001f, stats);
-    ok &= check_values("res2", h_res2.data(), reinterpret_cast<const float*>(expected.data() + 960), 240,
+    ok &= check_values("energy", h_energy.data(), reinterpret_cast<const float*>(expected.data() + 0), 240,
                        0.0008f, 0.0001f, stats);
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 1920), 240,
-                       0.0008f, 0.0001f, stats);
+    ok &= check_values("blended", h_blended.data(), reinterpret_cast<const float*>(expected.data() + 960), 240,
+                       0.00032500000000000004f, 0.0001f, stats);
+    ok &= check_values("sq_err", h_sq_err.data(), reinterpret_cast<const float*>(expected.data() + 1920), 240,
+                       0.0016f, 0.0001f, stats);
     printf("%s arith_2fe39dcf51: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -338,13 +350,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_y, 5, 6, d_res, 5, 6, d_res2, 5, 6, d_out, 5, 6, dim0, dim1, dim2);
+        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_energy, 5, 6, d_blended, 5, 6, d_sq_err, 5, 6, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_y, 5, 6, d_res, 5, 6, d_res2, 5, 6, d_out, 5, 6, dim0, dim1, dim2);
+        arith_2fe39dcf51<<<grid, block>>>(d_vals, 5, 6, d_a, 5, 6, d_q, 5, 6, d_y, 5, 6, d_energy, 5, 6, d_blended, 5, 6, d_sq_err, 5, 6, dim0, dim1, dim2);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -365,9 +377,10 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_vals));
     CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_q));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_res));
-    CUDA_CHECK(cudaFree(d_res2));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_energy));
+    CUDA_CHECK(cudaFree(d_blended));
+    CUDA_CHECK(cudaFree(d_sq_err));
     return ok ? 0 : 1;
 }

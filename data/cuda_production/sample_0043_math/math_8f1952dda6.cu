@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; Cauchy loss; grid coordinate from the thread index; oscillation; math sin, log)
+// Math-function kernel (1-D launch 64; Cauchy loss; grid coordinate from the thread index; oscillation; fractional part; math sin, log, floor)
 // Standalone CUDA translation of the Warp kernel `math_8f1952dda6` (see math_8f1952dda6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,7 +11,12 @@
 #include <cstring>
 #include <vector>
 
-__global__ void math_8f1952dda6(const float* __restrict__ inp, float* y_out, float* dst, int n)
+__global__ void math_8f1952dda6(
+    const float* __restrict__ inp,
+    float* cauchy_loss,
+    float* wave,
+    float* wrapped,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -19,8 +24,9 @@ __global__ void math_8f1952dda6(const float* __restrict__ inp, float* y_out, flo
 
     float inp_v = inp[tid];
     float cx = ((float)tid + 0.5f) * 0.125f;
-    y_out[tid] = logf(1.0f + inp_v * inp_v);
-    dst[tid] = inp_v * sinf(3.0f * cx + 1.0f);
+    cauchy_loss[tid] = logf(1.0f + inp_v * inp_v);
+    wave[tid] = inp_v * sinf(3.0f * cx + 1.0f);
+    wrapped[tid] = cx - floorf(cx);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,32 +169,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_y_out((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_cauchy_loss((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_wave((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_wrapped((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_y_out = nullptr;
-    const size_t bytes_y_out = h_y_out.size() * sizeof(h_y_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_y_out, bytes_y_out));
-    CUDA_CHECK(cudaMemcpy(d_y_out, h_y_out.data(), bytes_y_out, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_cauchy_loss = nullptr;
+    const size_t bytes_cauchy_loss = h_cauchy_loss.size() * sizeof(h_cauchy_loss[0]);
+    CUDA_CHECK(cudaMalloc(&d_cauchy_loss, bytes_cauchy_loss));
+    CUDA_CHECK(cudaMemcpy(d_cauchy_loss, h_cauchy_loss.data(), bytes_cauchy_loss, cudaMemcpyHostToDevice));
+    float* d_wave = nullptr;
+    const size_t bytes_wave = h_wave.size() * sizeof(h_wave[0]);
+    CUDA_CHECK(cudaMalloc(&d_wave, bytes_wave));
+    CUDA_CHECK(cudaMemcpy(d_wave, h_wave.data(), bytes_wave, cudaMemcpyHostToDevice));
+    float* d_wrapped = nullptr;
+    const size_t bytes_wrapped = h_wrapped.size() * sizeof(h_wrapped[0]);
+    CUDA_CHECK(cudaMalloc(&d_wrapped, bytes_wrapped));
+    CUDA_CHECK(cudaMemcpy(d_wrapped, h_wrapped.data(), bytes_wrapped, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_8f1952dda6<<<grid, block>>>(d_inp, d_y_out, d_dst, n);
+    math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_y_out.data(), d_y_out, bytes_y_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_cauchy_loss.data(), d_cauchy_loss, bytes_cauchy_loss, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_wave.data(), d_wave, bytes_wave, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_wrapped.data(), d_wrapped, bytes_wrapped, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -196,8 +208,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_y_out.data(), 1, bytes_y_out, dump) == bytes_y_out;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_cauchy_loss.data(), 1, bytes_cauchy_loss, dump) == bytes_cauchy_loss;
+            dump_ok = dump_ok && fwrite(h_wave.data(), 1, bytes_wave, dump) == bytes_wave;
+            dump_ok = dump_ok && fwrite(h_wrapped.data(), 1, bytes_wrapped, dump) == bytes_wrapped;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -213,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_y_out, d_dst, n);
+            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -241,7 +254,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_inp;
-        const size_t bytes_written = bytes_y_out + bytes_dst;
+        const size_t bytes_written = bytes_cauchy_loss + bytes_wave + bytes_wrapped;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -261,22 +274,25 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_y_out));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_cauchy_loss));
+        CUDA_CHECK(cudaFree(d_wave));
+        CUDA_CHECK(cudaFree(d_wrapped));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 512) {
-        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 768) {
+        fprintf(stderr, "%s: expected 768 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("y_out", h_y_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_values("cauchy_loss", h_cauchy_loss.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.00016104379124341002f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+    ok &= check_values("wave", h_wave.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0002f, 0.0001f, stats);
+    ok &= check_values("wrapped", h_wrapped.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+                       0.0001f, 0.0001f, stats);
     printf("%s math_8f1952dda6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -287,13 +303,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_y_out, d_dst, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_y_out, d_dst, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -313,7 +329,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_y_out));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_cauchy_loss));
+    CUDA_CHECK(cudaFree(d_wave));
+    CUDA_CHECK(cudaFree(d_wrapped));
     return ok ? 0 : 1;
 }

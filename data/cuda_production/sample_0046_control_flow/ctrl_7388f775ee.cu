@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1024; bracket tolerance; while; bisection (square root); single-use loads indexed in place)
+// Control-flow kernel (1-D launch 1024; iteration count as a parameter; while; bisection (cube root))
 // Standalone CUDA translation of the Warp kernel `ctrl_7388f775ee` (see ctrl_7388f775ee.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,22 +11,25 @@
 #include <cstring>
 #include <vector>
 
-__global__ void ctrl_7388f775ee(const float* __restrict__ q, float* root_out, int n)
+__global__ void ctrl_7388f775ee(const float* __restrict__ q, int iterations, float* root_out, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float v = fabsf(q[tid]);
+    float q_v = q[tid];
+    float v = fabsf(q_v);
     float lo = 0.0f;
     float hi = 2.0f;
-    while (hi - lo > 0.03125f) {
+    int it = 0;
+    while (it < iterations) {
         float mid = 0.5f * (lo + hi);
-        if (mid * mid > v) {
+        if (mid * mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
+        it += 1;
     }
     root_out[tid] = 0.5f * (lo + hi);
 }
@@ -171,6 +174,7 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_q((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    const int iterations = 6;
     std::vector<float> h_root_out((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
@@ -187,7 +191,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_7388f775ee<<<grid, block>>>(d_q, d_root_out, n);
+    ctrl_7388f775ee<<<grid, block>>>(d_q, iterations, d_root_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_root_out.data(), d_root_out, bytes_root_out, cudaMemcpyDeviceToHost));
@@ -214,7 +218,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_7388f775ee<<<grid, block, 0, stream>>>(d_q, d_root_out, n);
+            ctrl_7388f775ee<<<grid, block, 0, stream>>>(d_q, iterations, d_root_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -285,13 +289,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_7388f775ee<<<grid, block>>>(d_q, d_root_out, n);
+        ctrl_7388f775ee<<<grid, block>>>(d_q, iterations, d_root_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_7388f775ee<<<grid, block>>>(d_q, d_root_out, n);
+        ctrl_7388f775ee<<<grid, block>>>(d_q, iterations, d_root_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

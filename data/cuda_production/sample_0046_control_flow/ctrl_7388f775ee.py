@@ -2,15 +2,18 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), root_out: wp.array(dtype=wp.float32)):
+def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), iterations: wp.int32, root_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    v = wp.abs(q[tid])
+    q_v = q[tid]
+    v = wp.abs(q_v)
     lo = float(0.0)
     hi = float(2.0)
-    while hi - lo > 0.03125:
+    it = int(0)
+    while it < iterations:
         mid = 0.5 * (lo + hi)
-        if mid * mid > v:
+        if mid * mid * mid > v:
             hi = mid
         else:
             lo = mid
+        it += 1
     root_out[tid] = 0.5 * (lo + hi)

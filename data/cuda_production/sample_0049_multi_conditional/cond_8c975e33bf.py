@@ -1,7 +1,7 @@
 import warp as wp
 
 
-@wp.kernel
+@wp.kernel(enable_backward=False)
 def cond_8c975e33bf(data: wp.array(dtype=float), label: wp.array(dtype=int), weight: wp.array(dtype=float), clipped: wp.array(dtype=float)):
     tid = wp.tid()
     data_v = data[tid]

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; early return; padded launch (early return); bracket tolerance; while; bisection (square root); loss against a target (cauchy); @wp.func helper (cauchy); while -> loss)
+// Combined kernel (1-D launch 500; early return; padded launch (early return); bracket tolerance; while; bisection (cube root); loss against a target (cauchy); @wp.func helper (cauchy); atomic reduction (groups); while -> loss; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `comb_08049a701e` (see comb_08049a701e.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,6 +11,42 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__device__ __forceinline__ void warp_atomic_add(int* address, int val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
 __device__ float cauchy(float r, float c)
 {
     float t = r / c;
@@ -20,9 +56,11 @@ __device__ float cauchy(float r, float c)
 __global__ void comb_08049a701e(
     const float* __restrict__ inp,
     int n,
-    const float* __restrict__ label,
-    float c,
-    float* res,
+    const float* __restrict__ y_true,
+    const int* __restrict__ segment,
+    float* per_group,
+    int* group_count,
+    float* elem_loss,
     int num_threads)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -32,23 +70,24 @@ __global__ void comb_08049a701e(
     if (tid >= n) {
         return;
     }
-    float inp_v = inp[tid];
-    float label_v = label[tid];
-    float v = fabsf(inp_v);
+    int segment_v = segment[tid];
+    float v = fabsf(inp[tid]);
     float lo = 0.0f;
     float hi = 2.0f;
-    while (hi - lo > 0.03125f) {
+    while (hi - lo > 0.0078125f) {
         float mid = 0.5f * (lo + hi);
-        if (mid * mid > v) {
+        if (mid * mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
     }
     float s = 0.5f * (lo + hi);
-    float r = s - label_v;
-    float loss = cauchy(r, c);
-    res[tid] = loss;
+    float r = s - y_true[tid];
+    float loss = cauchy(r, 0.5f);
+    warp_atomic_add(&per_group[segment_v], loss);
+    warp_atomic_add(&group_count[segment_v], 1);
+    elem_loss[tid] = loss;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,6 +126,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -132,6 +177,23 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     if (first_bad < count)
         fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
                 digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
+    return first_bad == count;
+}
+
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
     return first_bad == count;
 }
 
@@ -192,33 +254,50 @@ int main(int argc, char** argv)
     std::vector<float> h_inp((size_t)num_threads * 1);  // input, shape [500] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const int n = 463;
-    std::vector<float> h_label((size_t)num_threads * 1);  // input, shape [500] of float32
-    fill_float(h_label.data(), h_label.size(), seed, 2, -2048, 4097U, 0.0009765625f);
-    const float c = 2.0f;
-    std::vector<float> h_res((size_t)num_threads * 1);  // output, shape [500] of float32
+    std::vector<float> h_y_true((size_t)num_threads * 1);  // input, shape [500] of float32
+    fill_float(h_y_true.data(), h_y_true.size(), seed, 2, -2048, 4097U, 0.0009765625f);
+    std::vector<int> h_segment((size_t)num_threads * 1);  // index, shape [500] of int32
+    fill_int(h_segment.data(), h_segment.size(), seed, 3, 0, 8U);
+    std::vector<float> h_per_group(8);  // output, shape [8] of float32
+    std::vector<int> h_group_count(8);  // output, shape [8] of int32
+    std::vector<float> h_elem_loss((size_t)num_threads * 1);  // output, shape [500] of float32
 
     // Device buffers
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_label = nullptr;
-    const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
-    CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
-    CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
-    float* d_res = nullptr;
-    const size_t bytes_res = h_res.size() * sizeof(h_res[0]);
-    CUDA_CHECK(cudaMalloc(&d_res, bytes_res));
-    CUDA_CHECK(cudaMemcpy(d_res, h_res.data(), bytes_res, cudaMemcpyHostToDevice));
+    float* d_y_true = nullptr;
+    const size_t bytes_y_true = h_y_true.size() * sizeof(h_y_true[0]);
+    CUDA_CHECK(cudaMalloc(&d_y_true, bytes_y_true));
+    CUDA_CHECK(cudaMemcpy(d_y_true, h_y_true.data(), bytes_y_true, cudaMemcpyHostToDevice));
+    int* d_segment = nullptr;
+    const size_t bytes_segment = h_segment.size() * sizeof(h_segment[0]);
+    CUDA_CHECK(cudaMalloc(&d_segment, bytes_segment));
+    CUDA_CHECK(cudaMemcpy(d_segment, h_segment.data(), bytes_segment, cudaMemcpyHostToDevice));
+    float* d_per_group = nullptr;
+    const size_t bytes_per_group = h_per_group.size() * sizeof(h_per_group[0]);
+    CUDA_CHECK(cudaMalloc(&d_per_group, bytes_per_group));
+    CUDA_CHECK(cudaMemcpy(d_per_group, h_per_group.data(), bytes_per_group, cudaMemcpyHostToDevice));
+    int* d_group_count = nullptr;
+    const size_t bytes_group_count = h_group_count.size() * sizeof(h_group_count[0]);
+    CUDA_CHECK(cudaMalloc(&d_group_count, bytes_group_count));
+    CUDA_CHECK(cudaMemcpy(d_group_count, h_group_count.data(), bytes_group_count, cudaMemcpyHostToDevice));
+    float* d_elem_loss = nullptr;
+    const size_t bytes_elem_loss = h_elem_loss.size() * sizeof(h_elem_loss[0]);
+    CUDA_CHECK(cudaMalloc(&d_elem_loss, bytes_elem_loss));
+    CUDA_CHECK(cudaMemcpy(d_elem_loss, h_elem_loss.data(), bytes_elem_loss, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_08049a701e<<<grid, block>>>(d_inp, n, d_label, c, d_res, num_threads);
+    comb_08049a701e<<<grid, block>>>(d_inp, n, d_y_true, d_segment, d_per_group, d_group_count, d_elem_loss, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_res.data(), d_res, bytes_res, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_per_group.data(), d_per_group, bytes_per_group, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_group_count.data(), d_group_count, bytes_group_count, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_elem_loss.data(), d_elem_loss, bytes_elem_loss, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -226,7 +305,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_res.data(), 1, bytes_res, dump) == bytes_res;
+            dump_ok = dump_ok && fwrite(h_per_group.data(), 1, bytes_per_group, dump) == bytes_per_group;
+            dump_ok = dump_ok && fwrite(h_group_count.data(), 1, bytes_group_count, dump) == bytes_group_count;
+            dump_ok = dump_ok && fwrite(h_elem_loss.data(), 1, bytes_elem_loss, dump) == bytes_elem_loss;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -242,7 +323,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_08049a701e<<<grid, block, 0, stream>>>(d_inp, n, d_label, c, d_res, num_threads);
+            comb_08049a701e<<<grid, block, 0, stream>>>(d_inp, n, d_y_true, d_segment, d_per_group, d_group_count, d_elem_loss, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -269,8 +350,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_label;
-        const size_t bytes_written = bytes_res;
+        const size_t bytes_read = bytes_inp + bytes_y_true + bytes_segment;
+        const size_t bytes_written = bytes_per_group + bytes_group_count + bytes_elem_loss;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -290,20 +371,26 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_label));
-        CUDA_CHECK(cudaFree(d_res));
+        CUDA_CHECK(cudaFree(d_y_true));
+        CUDA_CHECK(cudaFree(d_segment));
+        CUDA_CHECK(cudaFree(d_per_group));
+        CUDA_CHECK(cudaFree(d_group_count));
+        CUDA_CHECK(cudaFree(d_elem_loss));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2064) {
+        fprintf(stderr, "%s: expected 2064 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("res", h_res.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0012000000000000001f, 0.0001f, stats);
+    ok &= check_values("per_group", h_per_group.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
+                       0.1125f, 0.0001f, stats);
+    ok &= check_int("group_count", h_group_count.data(), reinterpret_cast<const int*>(expected.data() + 32), 8, stats);
+    ok &= check_values("elem_loss", h_elem_loss.data(), reinterpret_cast<const float*>(expected.data() + 64), 500,
+                       0.00022500000000000002f, 0.0001f, stats);
     printf("%s comb_08049a701e: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -314,13 +401,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_08049a701e<<<grid, block>>>(d_inp, n, d_label, c, d_res, num_threads);
+        comb_08049a701e<<<grid, block>>>(d_inp, n, d_y_true, d_segment, d_per_group, d_group_count, d_elem_loss, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_08049a701e<<<grid, block>>>(d_inp, n, d_label, c, d_res, num_threads);
+        comb_08049a701e<<<grid, block>>>(d_inp, n, d_y_true, d_segment, d_per_group, d_group_count, d_elem_loss, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -340,7 +427,10 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_label));
-    CUDA_CHECK(cudaFree(d_res));
+    CUDA_CHECK(cudaFree(d_y_true));
+    CUDA_CHECK(cudaFree(d_segment));
+    CUDA_CHECK(cudaFree(d_per_group));
+    CUDA_CHECK(cudaFree(d_group_count));
+    CUDA_CHECK(cudaFree(d_elem_loss));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 1024; wp.constant; frequency and phase parameters; Heron's square root (trip count from argument); 3 scalar parameters; single-use loads indexed in place)
+// Scalar-parameter kernel (1-D launch 1024; threshold parameter; Heron's square root (trip count from argument); 2 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_74c84483d6` (see scal_74c84483d6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -13,23 +13,23 @@
 
 __global__ void scal_74c84483d6(
     const float* __restrict__ src,
-    float freq,
-    float phase,
-    int iterations,
-    float* output,
+    float threshold,
+    int n_iter,
+    float* sqrt_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float wave = sinf(freq * src[tid] + phase);
-    float a = 1.0f + wave * wave;
+    float src_v = src[tid];
+    float kept = src_v > threshold ? src_v : 0.0f;
+    float a = 1.0f + kept * kept;
     float root = a;
-    for (int s = 0; s < iterations; ++s) {
+    for (int s = 0; s < n_iter; ++s) {
         root = 0.5f * (root + a / root);
     }
-    output[tid] = root;
+    sqrt_out[tid] = root;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,29 +172,28 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_src((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const float freq = 0.5f;
-    const float phase = 1.0f;
-    const int iterations = 3;
-    std::vector<float> h_output((size_t)n * 1);  // output, shape [1024] of float32
+    const float threshold = 0.4375f;
+    const int n_iter = 3;
+    std::vector<float> h_sqrt_out((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_src = nullptr;
     const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
     CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
     CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_sqrt_out = nullptr;
+    const size_t bytes_sqrt_out = h_sqrt_out.size() * sizeof(h_sqrt_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_sqrt_out, bytes_sqrt_out));
+    CUDA_CHECK(cudaMemcpy(d_sqrt_out, h_sqrt_out.data(), bytes_sqrt_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
+    scal_74c84483d6<<<grid, block>>>(d_src, threshold, n_iter, d_sqrt_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sqrt_out.data(), d_sqrt_out, bytes_sqrt_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -202,7 +201,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_sqrt_out.data(), 1, bytes_sqrt_out, dump) == bytes_sqrt_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -218,7 +217,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, freq, phase, iterations, d_output, n);
+            scal_74c84483d6<<<grid, block, 0, stream>>>(d_src, threshold, n_iter, d_sqrt_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -246,7 +245,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_src;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_written = bytes_sqrt_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -266,7 +265,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_sqrt_out));
         return 0;
     }
 
@@ -277,8 +276,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4096 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0002f, 0.0001f, stats);
+    ok &= check_values("sqrt_out", h_sqrt_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+                       0.0005f, 0.0001f, stats);
     printf("%s scal_74c84483d6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -289,13 +288,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, threshold, n_iter, d_sqrt_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_74c84483d6<<<grid, block>>>(d_src, freq, phase, iterations, d_output, n);
+        scal_74c84483d6<<<grid, block>>>(d_src, threshold, n_iter, d_sqrt_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -315,6 +314,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_sqrt_out));
     return ok ? 0 : 1;
 }

@@ -23,7 +23,7 @@ __device__ float lookup(const float* f, int f_dim0, int x)
     return f[x];
 }
 
-__global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, float* out, int n)
+__global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, float* smoothed, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
@@ -34,8 +34,8 @@ __global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, flo
         acc += lookup(phi, phi_dim0, tid + di);
     }
     float center = phi[tid];
-    out[tid] = acc / 3.0f - K * center;
-    out[tid] = out[tid] * DECAY;
+    smoothed[tid] = acc / 3.0f - K * center;
+    smoothed[tid] = smoothed[tid] * DECAY;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,26 +178,26 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_phi((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_phi.data(), h_phi.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_smoothed((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     float* d_phi = nullptr;
     const size_t bytes_phi = h_phi.size() * sizeof(h_phi[0]);
     CUDA_CHECK(cudaMalloc(&d_phi, bytes_phi));
     CUDA_CHECK(cudaMemcpy(d_phi, h_phi.data(), bytes_phi, cudaMemcpyHostToDevice));
-    float* d_out = nullptr;
-    const size_t bytes_out = h_out.size() * sizeof(h_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_out, bytes_out));
-    CUDA_CHECK(cudaMemcpy(d_out, h_out.data(), bytes_out, cudaMemcpyHostToDevice));
+    float* d_smoothed = nullptr;
+    const size_t bytes_smoothed = h_smoothed.size() * sizeof(h_smoothed[0]);
+    CUDA_CHECK(cudaMalloc(&d_smoothed, bytes_smoothed));
+    CUDA_CHECK(cudaMemcpy(d_smoothed, h_smoothed.data(), bytes_smoothed, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    sten_aea329f084<<<grid, block>>>(d_phi, n, d_out, n);
+    sten_aea329f084<<<grid, block>>>(d_phi, n, d_smoothed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_smoothed.data(), d_smoothed, bytes_smoothed, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -205,7 +205,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_out.data(), 1, bytes_out, dump) == bytes_out;
+            dump_ok = dump_ok && fwrite(h_smoothed.data(), 1, bytes_smoothed, dump) == bytes_smoothed;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -221,7 +221,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            sten_aea329f084<<<grid, block, 0, stream>>>(d_phi, n, d_out, n);
+            sten_aea329f084<<<grid, block, 0, stream>>>(d_phi, n, d_smoothed, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -249,7 +249,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_phi;
-        const size_t bytes_written = bytes_out;
+        const size_t bytes_written = bytes_smoothed;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -269,7 +269,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_phi));
-        CUDA_CHECK(cudaFree(d_out));
+        CUDA_CHECK(cudaFree(d_smoothed));
         return 0;
     }
 
@@ -280,7 +280,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("out", h_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+    ok &= check_values("smoothed", h_smoothed.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.00015000000000000001f, 0.0001f, stats);
     printf("%s sten_aea329f084: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -292,13 +292,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        sten_aea329f084<<<grid, block>>>(d_phi, n, d_out, n);
+        sten_aea329f084<<<grid, block>>>(d_phi, n, d_smoothed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        sten_aea329f084<<<grid, block>>>(d_phi, n, d_out, n);
+        sten_aea329f084<<<grid, block>>>(d_phi, n, d_smoothed, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -318,6 +318,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_phi));
-    CUDA_CHECK(cudaFree(d_out));
+    CUDA_CHECK(cudaFree(d_smoothed));
     return ok ? 0 : 1;
 }

@@ -13,11 +13,11 @@ def lookup(f: wp.array(dtype=float), x: int) -> float:
     return f[x]
 
 @wp.kernel
-def sten_aea329f084(phi: wp.array(dtype=float), out: wp.array(dtype=float)):
+def sten_aea329f084(phi: wp.array(dtype=float), smoothed: wp.array(dtype=float)):
     tid = wp.tid()
     acc = float(0.0)
     for di in range(-RADIUS, RADIUS + 1):
         acc += lookup(phi, tid + di)
     center = phi[tid]
-    out[tid] = (acc / 3.0) - K * center
-    out[tid] *= DECAY
+    smoothed[tid] = (acc / 3.0) - K * center
+    smoothed[tid] *= DECAY

@@ -1,4 +1,4 @@
-// Batched small-matrix transposes (wp.launch_tiled over 14 blocks of 64 threads; normal matrix A^T A; tile_map(sigmoid); tile_transpose)
+// Batched small-matrix transposes (wp.launch_tiled over 16 blocks of 256 threads; normal matrix A^T A; tile_map(sigmoid); tile_transpose)
 // Standalone CUDA translation of the Warp kernel `tile_0dc3aaf400` (see tile_0dc3aaf400.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -18,21 +18,21 @@ __device__ float sigmoid(float x)
 }
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
-constexpr int TILE_THREADS = 64;
+constexpr int TILE_THREADS = 256;
 
-// Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// Uses tiles: launched with blocks of 256 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_0dc3aaf400(
     const float* __restrict__ mats,
     int mats_dim0,
     int mats_dim1,
-    float* result,
-    int result_dim0,
-    int result_dim1,
+    float* out_t,
+    int out_t_dim0,
+    int out_t_dim1,
     int n)
 {
-    // wp.launch_tiled: block b of 64 threads runs launch index b; its threads share the tiles
+    // wp.launch_tiled: block b of 256 threads runs launch index b; its threads share the tiles
     const int i = blockIdx.x;
 
     __shared__ float a[256];  // tile float32, shape 16x16
@@ -56,13 +56,13 @@ __global__ void tile_0dc3aaf400(
         r[e1] = dot0;
     }
     const int offset1 = i * 16;
-    // wp.tile_store(result, z, offset=(i * 16, 0)): computes inline
+    // wp.tile_store(out_t, z, offset=(i * 16, 0)): computes inline
     //   z = wp.tile_map(sigmoid, r)
     for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
         const int row2 = offset1 + e2 / 16;
         const int col2 = e2 % 16;
-        if (row2 < result_dim0 && col2 < result_dim1)
-            result[row2 * result_dim1 + col2] = sigmoid(r[e2]);
+        if (row2 < out_t_dim0 && col2 < out_t_dim1)
+            out_t[row2 * out_t_dim1 + col2] = sigmoid(r[e2]);
     }
 }
 
@@ -201,31 +201,31 @@ int main(int argc, char** argv)
     const uint32_t seed = 1845116887U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 14;
+    const int n = bench ? bench_outer : 16;
 
     // Inputs (host)
-    std::vector<float> h_mats((size_t)n * 256);  // input, shape [224, 16] of float32
+    std::vector<float> h_mats((size_t)n * 256);  // input, shape [256, 16] of float32
     fill_float(h_mats.data(), h_mats.size(), seed, 0, -64, 129U, 0.015625f);
-    std::vector<float> h_result((size_t)n * 256);  // output, shape [224, 16] of float32
+    std::vector<float> h_out_t((size_t)n * 256);  // output, shape [256, 16] of float32
 
     // Device buffers
     float* d_mats = nullptr;
     const size_t bytes_mats = h_mats.size() * sizeof(h_mats[0]);
     CUDA_CHECK(cudaMalloc(&d_mats, bytes_mats));
     CUDA_CHECK(cudaMemcpy(d_mats, h_mats.data(), bytes_mats, cudaMemcpyHostToDevice));
-    float* d_result = nullptr;
-    const size_t bytes_result = h_result.size() * sizeof(h_result[0]);
-    CUDA_CHECK(cudaMalloc(&d_result, bytes_result));
-    CUDA_CHECK(cudaMemcpy(d_result, h_result.data(), bytes_result, cudaMemcpyHostToDevice));
+    float* d_out_t = nullptr;
+    const size_t bytes_out_t = h_out_t.size() * sizeof(h_out_t[0]);
+    CUDA_CHECK(cudaMalloc(&d_out_t, bytes_out_t));
+    CUDA_CHECK(cudaMemcpy(d_out_t, h_out_t.data(), bytes_out_t, cudaMemcpyHostToDevice));
 
     const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
+    tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_out_t, 16 * n, 16, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_result.data(), d_result, bytes_result, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out_t.data(), d_out_t, bytes_out_t, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -233,7 +233,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_result.data(), 1, bytes_result, dump) == bytes_result;
+            dump_ok = dump_ok && fwrite(h_out_t.data(), 1, bytes_out_t, dump) == bytes_out_t;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -249,7 +249,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_0dc3aaf400<<<grid, block, 0, stream>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
+            tile_0dc3aaf400<<<grid, block, 0, stream>>>(d_mats, 16 * n, 16, d_out_t, 16 * n, 16, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -277,7 +277,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_mats;
-        const size_t bytes_written = bytes_result;
+        const size_t bytes_written = bytes_out_t;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -297,18 +297,18 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_mats));
-        CUDA_CHECK(cudaFree(d_result));
+        CUDA_CHECK(cudaFree(d_out_t));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 14336) {
-        fprintf(stderr, "%s: expected 14336 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 16384) {
+        fprintf(stderr, "%s: expected 16384 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("result", h_result.data(), reinterpret_cast<const float*>(expected.data() + 0), 3584,
+    ok &= check_values("out_t", h_out_t.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
                        0.0001f, 0.0001f, stats);
     printf("%s tile_0dc3aaf400: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -320,13 +320,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
+        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_out_t, 16 * n, 16, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_result, 16 * n, 16, n);
+        tile_0dc3aaf400<<<grid, block>>>(d_mats, 16 * n, 16, d_out_t, 16 * n, 16, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -346,6 +346,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_mats));
-    CUDA_CHECK(cudaFree(d_result));
+    CUDA_CHECK(cudaFree(d_out_t));
     return ok ? 0 : 1;
 }

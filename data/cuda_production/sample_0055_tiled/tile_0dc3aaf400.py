@@ -8,12 +8,9 @@ def sigmoid(x: float) -> float:
 
 
 @wp.kernel
-def tile_0dc3aaf400(
-    mats: wp.array2d(dtype=float),
-    result: wp.array2d(dtype=float),
-):
+def tile_0dc3aaf400(mats: wp.array2d(dtype=float), out_t: wp.array2d(dtype=float)):
     i = wp.tid()
     a = wp.tile_load(mats, shape=(16, 16), offset=(i * 16, 0))
     r = wp.tile_matmul(wp.tile_transpose(a), a)
     z = wp.tile_map(sigmoid, r)
-    wp.tile_store(result, z, offset=(i * 16, 0))
+    wp.tile_store(out_t, z, offset=(i * 16, 0))

@@ -1,7 +1,7 @@
 import warp as wp
 
 
-@wp.kernel
+@wp.kernel(enable_backward=False)
 def vec_3ffcab7b8e(fg: wp.array2d(dtype=wp.vec4), dst_rgba: wp.array2d(dtype=wp.vec4), rgba_out: wp.array2d(dtype=wp.vec4), luma_weights: wp.vec3, luminance: wp.array2d(dtype=wp.float32)):
     i, j = wp.tid()
     one = wp.vec4(1.0, 1.0, 1.0, 1.0)

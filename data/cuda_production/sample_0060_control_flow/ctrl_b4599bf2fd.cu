@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop))
+// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop); output accumulated in place (+=))
 // Standalone CUDA translation of the Warp kernel `ctrl_b4599bf2fd` (see ctrl_b4599bf2fd.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -39,7 +39,7 @@ __global__ void ctrl_b4599bf2fd(
         }
         neg_sum += v;
     }
-    neg_sum_out[tid] = neg_sum;
+    atomicAdd(&neg_sum_out[tid], neg_sum);
     float y = 0.0f;
     for (int k = 0; k < 5; ++k) {
         y = y * b_v + coef[k];
@@ -148,7 +148,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -190,7 +190,8 @@ int main(int argc, char** argv)
     std::vector<float> h_kernel_w(9);  // input, shape [9] of float32
     fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 1, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_neg_sum_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_neg_sum_out((size_t)n * 1);  // inout, shape [256] of float32
+    fill_float(h_neg_sum_out.data(), h_neg_sum_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_coef(5);  // input, shape [5] of float32
     fill_float(h_coef.data(), h_coef.size(), seed, 4, -16, 33U, 0.0625f);
     std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [256] of float32
@@ -283,7 +284,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_kernel_w + bytes_coef;
+        const size_t bytes_read = bytes_b + bytes_kernel_w + bytes_neg_sum_out + bytes_coef;
         const size_t bytes_written = bytes_filtered + bytes_neg_sum_out + bytes_poly_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -322,7 +323,7 @@ int main(int argc, char** argv)
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.0018000000000000002f, 0.0001f, stats);
     ok &= check_values("neg_sum_out", h_neg_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0014f, 0.0001f, stats);
+                       0.0015f, 0.0001f, stats);
     ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
                        0.0031000000000000003f, 0.0001f, stats);
     printf("%s ctrl_b4599bf2fd: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",

@@ -15,7 +15,7 @@ def ctrl_b4599bf2fd(b: wp.array(dtype=wp.float32), kernel_w: wp.array(dtype=wp.f
         if v > 0.0:
             continue
         neg_sum += v
-    neg_sum_out[tid] = neg_sum
+    neg_sum_out[tid] += neg_sum
     y = float(0.0)
     for k in range(5):
         y = y * b_v + coef[k]

@@ -1,4 +1,4 @@
-// Atomic-update kernel (2-D launch 16x16; stock drawn down (atomic_sub); extremes per group (atomic_min); int32)
+// Atomic-update kernel (2-D launch 16x16; old value returned (atomic_min); positive parts accumulated; stock drawn down (atomic_sub); squares accumulated; sums per group; int32)
 // Standalone CUDA translation of the Warp kernel `atom_19ac478aaa` (see atom_19ac478aaa.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -41,12 +41,16 @@ __device__ __forceinline__ void warp_atomic_add(int* address, int val)
 __global__ void atom_19ac478aaa(
     const int* __restrict__ u,
     int u_dim1,
-    const int* __restrict__ label,
-    int label_dim1,
-    int* remaining,
+    const int* __restrict__ a,
+    int a_dim1,
+    int* lowest,
+    int lowest_dim1,
+    int* gain,
+    int gain_dim1,
     const int* __restrict__ segment,
     int segment_dim1,
-    int* cell_min,
+    int* remaining,
+    int* acc,
     int dim0,
     int dim1)
 {
@@ -55,11 +59,13 @@ __global__ void atom_19ac478aaa(
     if (i >= dim0 || j >= dim1)
         return;
 
-    int label_v = label[i * label_dim1 + j];
     int u_v = u[i * u_dim1 + j];
     int segment_v = segment[i * segment_dim1 + j];
-    warp_atomic_add(&remaining[label_v], -u_v);
-    atomicMinInt(&cell_min[segment_v], u_v);
+    int a_v = a[i * a_dim1 + j];
+    int old = atomicMinInt(&lowest[i * lowest_dim1 + j], u_v);
+    gain[i * gain_dim1 + j] = u_v < old ? old - u_v : 0;
+    warp_atomic_add(&remaining[segment_v], -max(a_v, 0));
+    warp_atomic_add(&acc[segment_v], u_v * u_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +146,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 524288;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 262144;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -180,46 +186,58 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<int> h_u((size_t)dim0 * 16);  // input, shape [16, 16] of int32
     fill_int(h_u.data(), h_u.size(), seed, 0, -50, 101U);
-    std::vector<int> h_label((size_t)dim0 * 16);  // index, shape [16, 16] of int32
-    fill_int(h_label.data(), h_label.size(), seed, 1, 0, 16U);
-    std::vector<int> h_remaining(16);  // inout, shape [16] of int32
-    fill_int(h_remaining.data(), h_remaining.size(), seed, 2, 0, 501U);
+    std::vector<int> h_a((size_t)dim0 * 16);  // input, shape [16, 16] of int32
+    fill_int(h_a.data(), h_a.size(), seed, 1, -50, 101U);
+    std::vector<int> h_lowest((size_t)dim0 * 16);  // inout, shape [16, 16] of int32
+    fill_int(h_lowest.data(), h_lowest.size(), seed, 2, -50, 101U);
+    std::vector<int> h_gain((size_t)dim0 * 16);  // output, shape [16, 16] of int32
     std::vector<int> h_segment((size_t)dim0 * 16);  // index, shape [16, 16] of int32
-    fill_int(h_segment.data(), h_segment.size(), seed, 3, 0, 4U);
-    std::vector<int> h_cell_min(4);  // inout, shape [4] of int32
-    fill_int(h_cell_min.data(), h_cell_min.size(), seed, 4, -5, 11U);
+    fill_int(h_segment.data(), h_segment.size(), seed, 4, 0, 16U);
+    std::vector<int> h_remaining(16);  // inout, shape [16] of int32
+    fill_int(h_remaining.data(), h_remaining.size(), seed, 5, 0, 501U);
+    std::vector<int> h_acc(16);  // output, shape [16] of int32
 
     // Device buffers
     int* d_u = nullptr;
     const size_t bytes_u = h_u.size() * sizeof(h_u[0]);
     CUDA_CHECK(cudaMalloc(&d_u, bytes_u));
     CUDA_CHECK(cudaMemcpy(d_u, h_u.data(), bytes_u, cudaMemcpyHostToDevice));
-    int* d_label = nullptr;
-    const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
-    CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
-    CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
-    int* d_remaining = nullptr;
-    const size_t bytes_remaining = h_remaining.size() * sizeof(h_remaining[0]);
-    CUDA_CHECK(cudaMalloc(&d_remaining, bytes_remaining));
-    CUDA_CHECK(cudaMemcpy(d_remaining, h_remaining.data(), bytes_remaining, cudaMemcpyHostToDevice));
+    int* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    int* d_lowest = nullptr;
+    const size_t bytes_lowest = h_lowest.size() * sizeof(h_lowest[0]);
+    CUDA_CHECK(cudaMalloc(&d_lowest, bytes_lowest));
+    CUDA_CHECK(cudaMemcpy(d_lowest, h_lowest.data(), bytes_lowest, cudaMemcpyHostToDevice));
+    int* d_gain = nullptr;
+    const size_t bytes_gain = h_gain.size() * sizeof(h_gain[0]);
+    CUDA_CHECK(cudaMalloc(&d_gain, bytes_gain));
+    CUDA_CHECK(cudaMemcpy(d_gain, h_gain.data(), bytes_gain, cudaMemcpyHostToDevice));
     int* d_segment = nullptr;
     const size_t bytes_segment = h_segment.size() * sizeof(h_segment[0]);
     CUDA_CHECK(cudaMalloc(&d_segment, bytes_segment));
     CUDA_CHECK(cudaMemcpy(d_segment, h_segment.data(), bytes_segment, cudaMemcpyHostToDevice));
-    int* d_cell_min = nullptr;
-    const size_t bytes_cell_min = h_cell_min.size() * sizeof(h_cell_min[0]);
-    CUDA_CHECK(cudaMalloc(&d_cell_min, bytes_cell_min));
-    CUDA_CHECK(cudaMemcpy(d_cell_min, h_cell_min.data(), bytes_cell_min, cudaMemcpyHostToDevice));
+    int* d_remaining = nullptr;
+    const size_t bytes_remaining = h_remaining.size() * sizeof(h_remaining[0]);
+    CUDA_CHECK(cudaMalloc(&d_remaining, bytes_remaining));
+    CUDA_CHECK(cudaMemcpy(d_remaining, h_remaining.data(), bytes_remaining, cudaMemcpyHostToDevice));
+    int* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
 
     const dim3 block(16, 16);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
+    atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_a, 16, d_lowest, 16, d_gain, 16, d_segment, 16, d_remaining, d_acc, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_lowest.data(), d_lowest, bytes_lowest, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gain.data(), d_gain, bytes_gain, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_remaining.data(), d_remaining, bytes_remaining, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_cell_min.data(), d_cell_min, bytes_cell_min, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -227,8 +245,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_lowest.data(), 1, bytes_lowest, dump) == bytes_lowest;
+            dump_ok = dump_ok && fwrite(h_gain.data(), 1, bytes_gain, dump) == bytes_gain;
             dump_ok = dump_ok && fwrite(h_remaining.data(), 1, bytes_remaining, dump) == bytes_remaining;
-            dump_ok = dump_ok && fwrite(h_cell_min.data(), 1, bytes_cell_min, dump) == bytes_cell_min;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -244,7 +264,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_19ac478aaa<<<grid, block, 0, stream>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
+            atom_19ac478aaa<<<grid, block, 0, stream>>>(d_u, 16, d_a, 16, d_lowest, 16, d_gain, 16, d_segment, 16, d_remaining, d_acc, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -271,8 +291,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_u + bytes_label + bytes_remaining + bytes_segment + bytes_cell_min;
-        const size_t bytes_written = bytes_remaining + bytes_cell_min;
+        const size_t bytes_read = bytes_u + bytes_a + bytes_lowest + bytes_segment + bytes_remaining;
+        const size_t bytes_written = bytes_lowest + bytes_gain + bytes_remaining + bytes_acc;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -292,22 +312,26 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_u));
-        CUDA_CHECK(cudaFree(d_label));
-        CUDA_CHECK(cudaFree(d_remaining));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_lowest));
+        CUDA_CHECK(cudaFree(d_gain));
         CUDA_CHECK(cudaFree(d_segment));
-        CUDA_CHECK(cudaFree(d_cell_min));
+        CUDA_CHECK(cudaFree(d_remaining));
+        CUDA_CHECK(cudaFree(d_acc));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 80) {
-        fprintf(stderr, "%s: expected 80 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2176) {
+        fprintf(stderr, "%s: expected 2176 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_int("remaining", h_remaining.data(), reinterpret_cast<const int*>(expected.data() + 0), 16, stats);
-    ok &= check_int("cell_min", h_cell_min.data(), reinterpret_cast<const int*>(expected.data() + 64), 4, stats);
+    ok &= check_int("lowest", h_lowest.data(), reinterpret_cast<const int*>(expected.data() + 0), 256, stats);
+    ok &= check_int("gain", h_gain.data(), reinterpret_cast<const int*>(expected.data() + 1024), 256, stats);
+    ok &= check_int("remaining", h_remaining.data(), reinterpret_cast<const int*>(expected.data() + 2048), 16, stats);
+    ok &= check_int("acc", h_acc.data(), reinterpret_cast<const int*>(expected.data() + 2112), 16, stats);
     printf("%s atom_19ac478aaa: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -318,13 +342,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
+        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_a, 16, d_lowest, 16, d_gain, 16, d_segment, 16, d_remaining, d_acc, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_label, 16, d_remaining, d_segment, 16, d_cell_min, dim0, dim1);
+        atom_19ac478aaa<<<grid, block>>>(d_u, 16, d_a, 16, d_lowest, 16, d_gain, 16, d_segment, 16, d_remaining, d_acc, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -344,9 +368,11 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_u));
-    CUDA_CHECK(cudaFree(d_label));
-    CUDA_CHECK(cudaFree(d_remaining));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_lowest));
+    CUDA_CHECK(cudaFree(d_gain));
     CUDA_CHECK(cudaFree(d_segment));
-    CUDA_CHECK(cudaFree(d_cell_min));
+    CUDA_CHECK(cudaFree(d_remaining));
+    CUDA_CHECK(cudaFree(d_acc));
     return ok ? 0 : 1;
 }

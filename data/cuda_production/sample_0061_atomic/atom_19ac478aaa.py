@@ -2,10 +2,12 @@ import warp as wp
 
 
 @wp.kernel
-def atom_19ac478aaa(u: wp.array2d(dtype=int), label: wp.array2d(dtype=int), remaining: wp.array(dtype=int), segment: wp.array2d(dtype=int), cell_min: wp.array(dtype=int)):
+def atom_19ac478aaa(u: wp.array2d(dtype=int), a: wp.array2d(dtype=int), lowest: wp.array2d(dtype=int), gain: wp.array2d(dtype=int), segment: wp.array2d(dtype=int), remaining: wp.array(dtype=int), acc: wp.array(dtype=int)):
     i, j = wp.tid()
-    label_v = label[i, j]
     u_v = u[i, j]
     segment_v = segment[i, j]
-    remaining[label_v] -= u_v
-    wp.atomic_min(cell_min, segment_v, u_v)
+    a_v = a[i, j]
+    old = wp.atomic_min(lowest, i, j, u_v)
+    gain[i, j] = wp.where(u_v < old, old - u_v, 0)
+    wp.atomic_sub(remaining, segment_v, wp.max(a_v, 0))
+    wp.atomic_add(acc, segment_v, u_v * u_v)

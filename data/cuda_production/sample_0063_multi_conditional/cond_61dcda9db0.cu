@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (2-D launch 8x20; neighbour stencil (clamped); minmod limiter; nested branches; stick-slip friction)
+// Multi-way conditional kernel (2-D launch 8x20; neighbour stencil (clamped); nested branches; minmod limiter; stick-slip friction)
 // Standalone CUDA translation of the Warp kernel `cond_61dcda9db0` (see cond_61dcda9db0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -45,10 +45,10 @@ __global__ void cond_61dcda9db0(
     }
     float speed = fabsf(vel_v);
     float friction = 0.0f;
-    if (speed > 0.25f) {
-        friction = -0.5f * vel_v / speed;
+    if (speed > 0.5f) {
+        friction = -0.3f * vel_v / speed;
     } else {
-        friction = -2.0f * vel_v;
+        friction = -0.3f * vel_v;
     }
     slope[i * slope_dim1 + j] = slope_val;
     friction_force[i * friction_force_dim1 + j] = friction;

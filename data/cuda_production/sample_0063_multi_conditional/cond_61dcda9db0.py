@@ -18,9 +18,9 @@ def cond_61dcda9db0(u: wp.array2d(dtype=float), vel: wp.array2d(dtype=float), sl
             slope_val = dr
     speed = wp.abs(vel_v)
     friction = float(0.0)
-    if speed > 0.25:
-        friction = -0.5 * vel_v / speed
+    if speed > 0.5:
+        friction = -0.3 * vel_v / speed
     else:
-        friction = -2.0 * vel_v
+        friction = -0.3 * vel_v
     slope[i, j] = slope_val
     friction_force[i, j] = friction

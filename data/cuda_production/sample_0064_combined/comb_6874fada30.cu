@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 64; windowed filter (taps); recurrent update (tanh); blend of two computations; @wp.func helper (blend); atomic reduction (peak); windowed filter + recurrent window -> blend)
+// Combined kernel (1-D launch 64; windowed filter (taps); exponential moving average; blend of two computations; @wp.func helper (blend); atomic reduction (peak); windowed filter + recurrent window -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_6874fada30` (see comb_6874fada30.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -39,7 +39,7 @@ __global__ void comb_6874fada30(
     const float* __restrict__ taps,
     float t,
     float* max_value,
-    float* dst,
+    float* blended_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,11 +55,11 @@ __global__ void comb_6874fada30(
     float h = 0.0f;
     for (int k = 0; k < 6; ++k) {
         j = min(max(tid + k - 5, 0), y_dim0 - 1);
-        h = tanhf(0.5f * h + y[j]);
+        h = h + 0.75f * (y[j] - h);
     }
     float blended = blend(acc, h, t);
     atomicMaxFloat(&max_value[0], blended);
-    dst[tid] = blended;
+    blended_out[tid] = blended;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ int main(int argc, char** argv)
     fill_float(h_taps.data(), h_taps.size(), seed, 1, -16, 33U, 0.0625f);
     const float arg_t = 0.25f;
     std::vector<float> h_max_value(1);  // output, shape [1] of float32
-    std::vector<float> h_dst((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_blended_out((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_y = nullptr;
@@ -221,20 +221,20 @@ int main(int argc, char** argv)
     const size_t bytes_max_value = h_max_value.size() * sizeof(h_max_value[0]);
     CUDA_CHECK(cudaMalloc(&d_max_value, bytes_max_value));
     CUDA_CHECK(cudaMemcpy(d_max_value, h_max_value.data(), bytes_max_value, cudaMemcpyHostToDevice));
-    float* d_dst = nullptr;
-    const size_t bytes_dst = h_dst.size() * sizeof(h_dst[0]);
-    CUDA_CHECK(cudaMalloc(&d_dst, bytes_dst));
-    CUDA_CHECK(cudaMemcpy(d_dst, h_dst.data(), bytes_dst, cudaMemcpyHostToDevice));
+    float* d_blended_out = nullptr;
+    const size_t bytes_blended_out = h_blended_out.size() * sizeof(h_blended_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_blended_out, bytes_blended_out));
+    CUDA_CHECK(cudaMemcpy(d_blended_out, h_blended_out.data(), bytes_blended_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
+    comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_blended_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes_dst, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_blended_out.data(), d_blended_out, bytes_blended_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -243,7 +243,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_max_value.data(), 1, bytes_max_value, dump) == bytes_max_value;
-            dump_ok = dump_ok && fwrite(h_dst.data(), 1, bytes_dst, dump) == bytes_dst;
+            dump_ok = dump_ok && fwrite(h_blended_out.data(), 1, bytes_blended_out, dump) == bytes_blended_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -259,7 +259,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6874fada30<<<grid, block, 0, stream>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
+            comb_6874fada30<<<grid, block, 0, stream>>>(d_y, n, d_taps, arg_t, d_max_value, d_blended_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -287,7 +287,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_y + bytes_taps;
-        const size_t bytes_written = bytes_max_value + bytes_dst;
+        const size_t bytes_written = bytes_max_value + bytes_blended_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -309,7 +309,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_taps));
         CUDA_CHECK(cudaFree(d_max_value));
-        CUDA_CHECK(cudaFree(d_dst));
+        CUDA_CHECK(cudaFree(d_blended_out));
         return 0;
     }
 
@@ -322,7 +322,7 @@ int main(int argc, char** argv)
     }
     ok &= check_values("max_value", h_max_value.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
                        0.0012000000000000001f, 0.0001f, stats);
-    ok &= check_values("dst", h_dst.data(), reinterpret_cast<const float*>(expected.data() + 4), 64,
+    ok &= check_values("blended_out", h_blended_out.data(), reinterpret_cast<const float*>(expected.data() + 4), 64,
                        0.0012000000000000001f, 0.0001f, stats);
     printf("%s comb_6874fada30: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -334,13 +334,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_blended_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_dst, n);
+        comb_6874fada30<<<grid, block>>>(d_y, n, d_taps, arg_t, d_max_value, d_blended_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -362,6 +362,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_taps));
     CUDA_CHECK(cudaFree(d_max_value));
-    CUDA_CHECK(cudaFree(d_dst));
+    CUDA_CHECK(cudaFree(d_blended_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (2-D launch 24x32; threshold parameter; 1 scalar parameter)
+// Scalar-parameter kernel (2-D launch 24x32; epsilon parameter; single-use loads indexed in place; intermediate value stored; output accumulated in place (+=); 1 scalar parameter)
 // Standalone CUDA translation of the Warp kernel `scal_17b248959f` (see scal_17b248959f.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,9 +14,11 @@
 __global__ void scal_17b248959f(
     const float* __restrict__ x,
     int x_dim1,
-    float threshold,
-    float* output,
-    int output_dim1,
+    float eps,
+    float* soft_out,
+    int soft_out_dim1,
+    float* val_out,
+    int val_out_dim1,
     int dim0,
     int dim1)
 {
@@ -25,9 +27,10 @@ __global__ void scal_17b248959f(
     if (i >= dim0 || j >= dim1)
         return;
 
-    float x_v = x[i * x_dim1 + j];
-    float excess = fmaxf(x_v - threshold, 0.0f);
-    output[i * output_dim1 + j] = excess;
+    float val = 2.0f * x[i * x_dim1 + j];
+    atomicAdd(&val_out[i * val_out_dim1 + j], val);
+    float soft_sign = val / sqrtf(val * val + eps);
+    soft_out[i * soft_out_dim1 + j] = soft_sign;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +134,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 524280;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 262144;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -171,27 +174,34 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_x((size_t)dim0 * 32);  // input, shape [24, 32] of float32
     fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const float threshold = 0.125f;
-    std::vector<float> h_output((size_t)dim0 * 32);  // output, shape [24, 32] of float32
+    const float eps = 0.001f;
+    std::vector<float> h_soft_out((size_t)dim0 * 32);  // output, shape [24, 32] of float32
+    std::vector<float> h_val_out((size_t)dim0 * 32);  // inout, shape [24, 32] of float32
+    fill_float(h_val_out.data(), h_val_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
 
     // Device buffers
     float* d_x = nullptr;
     const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
     CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
     CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
-    float* d_output = nullptr;
-    const size_t bytes_output = h_output.size() * sizeof(h_output[0]);
-    CUDA_CHECK(cudaMalloc(&d_output, bytes_output));
-    CUDA_CHECK(cudaMemcpy(d_output, h_output.data(), bytes_output, cudaMemcpyHostToDevice));
+    float* d_soft_out = nullptr;
+    const size_t bytes_soft_out = h_soft_out.size() * sizeof(h_soft_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_soft_out, bytes_soft_out));
+    CUDA_CHECK(cudaMemcpy(d_soft_out, h_soft_out.data(), bytes_soft_out, cudaMemcpyHostToDevice));
+    float* d_val_out = nullptr;
+    const size_t bytes_val_out = h_val_out.size() * sizeof(h_val_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_val_out, bytes_val_out));
+    CUDA_CHECK(cudaMemcpy(d_val_out, h_val_out.data(), bytes_val_out, cudaMemcpyHostToDevice));
 
     const dim3 block(32, 8);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    scal_17b248959f<<<grid, block>>>(d_x, 32, threshold, d_output, 32, dim0, dim1);
+    scal_17b248959f<<<grid, block>>>(d_x, 32, eps, d_soft_out, 32, d_val_out, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_output.data(), d_output, bytes_output, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_soft_out.data(), d_soft_out, bytes_soft_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_val_out.data(), d_val_out, bytes_val_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -199,7 +209,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_output.data(), 1, bytes_output, dump) == bytes_output;
+            dump_ok = dump_ok && fwrite(h_soft_out.data(), 1, bytes_soft_out, dump) == bytes_soft_out;
+            dump_ok = dump_ok && fwrite(h_val_out.data(), 1, bytes_val_out, dump) == bytes_val_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -215,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_17b248959f<<<grid, block, 0, stream>>>(d_x, 32, threshold, d_output, 32, dim0, dim1);
+            scal_17b248959f<<<grid, block, 0, stream>>>(d_x, 32, eps, d_soft_out, 32, d_val_out, 32, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -242,8 +253,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x;
-        const size_t bytes_written = bytes_output;
+        const size_t bytes_read = bytes_x + bytes_val_out;
+        const size_t bytes_written = bytes_soft_out + bytes_val_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -263,19 +274,22 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_x));
-        CUDA_CHECK(cudaFree(d_output));
+        CUDA_CHECK(cudaFree(d_soft_out));
+        CUDA_CHECK(cudaFree(d_val_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 3072) {
-        fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 6144) {
+        fprintf(stderr, "%s: expected 6144 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("output", h_output.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.00021250000000000002f, 0.0001f, stats);
+    ok &= check_values("soft_out", h_soft_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("val_out", h_val_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 768,
+                       0.0005f, 0.0001f, stats);
     printf("%s scal_17b248959f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -286,13 +300,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_17b248959f<<<grid, block>>>(d_x, 32, threshold, d_output, 32, dim0, dim1);
+        scal_17b248959f<<<grid, block>>>(d_x, 32, eps, d_soft_out, 32, d_val_out, 32, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_17b248959f<<<grid, block>>>(d_x, 32, threshold, d_output, 32, dim0, dim1);
+        scal_17b248959f<<<grid, block>>>(d_x, 32, eps, d_soft_out, 32, d_val_out, 32, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -312,6 +326,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_output));
+    CUDA_CHECK(cudaFree(d_soft_out));
+    CUDA_CHECK(cudaFree(d_val_out));
     return ok ? 0 : 1;
 }

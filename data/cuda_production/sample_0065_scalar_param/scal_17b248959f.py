@@ -2,8 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def scal_17b248959f(x: wp.array2d(dtype=wp.float32), threshold: wp.float32, output: wp.array2d(dtype=wp.float32)):
+def scal_17b248959f(x: wp.array2d(dtype=wp.float32), eps: wp.float32, soft_out: wp.array2d(dtype=wp.float32), val_out: wp.array2d(dtype=wp.float32)):
     i, j = wp.tid()
-    x_v = x[i, j]
-    excess = wp.max(x_v - threshold, 0.0)
-    output[i, j] = excess
+    val = 2.0 * x[i, j]
+    val_out[i, j] += val
+    soft_sign = val / wp.sqrt(val * val + eps)
+    soft_out[i, j] = soft_sign
