@@ -53,17 +53,23 @@ def test_each_way_of_reporting_a_record_is_drawn():
     assert any("wp.max(" in s.source for s in sources)
 
 
-def test_a_penalised_objective_writes_its_density_sensitivity():
+def float64_run_with(feature: str):
+    """The first float64 accumulation (over every thread: no early return) with `feature`, run: its
+    inputs, outputs, scalar parameters and density array."""
     for seed in range(3000):
         w = writer(seed)
         float64_accumulation(random.Random(seed), w)
-        if "density sensitivity" in " ".join(w.features) and not any("early return" in f for f in w.features):
+        if feature in " ".join(w.features) and not any("early return" in f for f in w.features):
             break
     spec = w.finish("test")
     inputs = draw_inputs(spec, seed)
-    got = run(spec, inputs)
     scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
     rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
+    return inputs, run(spec, inputs), scalars, rho
+
+
+def test_a_penalised_objective_writes_its_density_sensitivity():
+    inputs, got, scalars, rho = float64_run_with("density sensitivity")
     energy = next(inputs[n] for n in ("energy", "strain_energy", "work") if n in inputs)
     sens = next(got[n] for n in ("sensitivity", "dc_drho", "grad_rho") if n in got)
     p, ratio = scalars["penal"], next(scalars[n] for n in ("emin_ratio", "min_ratio") if n in scalars)
@@ -73,16 +79,7 @@ def test_a_penalised_objective_writes_its_density_sensitivity():
 
 
 def test_a_mass_sum_can_carry_its_first_moment():
-    for seed in range(3000):
-        w = writer(seed)
-        float64_accumulation(random.Random(seed), w)
-        if "centre of mass" in " ".join(w.features) and not any("early return" in f for f in w.features):
-            break
-    spec = w.finish("test")
-    inputs = draw_inputs(spec, seed)
-    got = run(spec, inputs)
-    scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
-    rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
+    _, got, scalars, rho = float64_run_with("centre of mass")
     cell = next(scalars[n] for n in ("cell_volume", "dv", "voxel_size") if n in scalars)
     dx = next(scalars[n] for n in ("dx", "spacing", "h") if n in scalars)
     moment = next(got[n] for n in ("moment", "first_moment", "mass_x") if n in got)
