@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import os
 import sys
 import tempfile
@@ -74,7 +75,68 @@ def init_warp(gpu: bool = False) -> None:
                 del os.environ["CUDA_VISIBLE_DEVICES"]
             else:
                 os.environ["CUDA_VISIBLE_DEVICES"] = previous
+    memoize_overload_resolution()
     _initialised = True
+
+
+# Entries kept before the memo starts afresh: a process that builds many kernels with structs of
+# their own (each a new class, each new keys) would otherwise hold every one of them.
+OVERLOAD_MEMO_LIMIT = 4096
+
+
+def _type_key(arg_type: Any) -> Any:
+    """What Warp's overload matching reads of an argument type, as a dict key; None when it is not
+    known to be only that. Scalars, vectors, matrices, quaternions, transforms and structs are
+    classes, matched by identity (`types_equal_generic`); an array type matches by its concrete array
+    class and dtype (`func_match_args`), its ndim kept in the key for good measure."""
+    if isinstance(arg_type, type):
+        return arg_type
+    if type(arg_type).__name__ in ("array", "_ArrayAnnotation") and isinstance(getattr(arg_type, "dtype", None), type):
+        return (type(arg_type), arg_type.dtype, getattr(arg_type, "ndim", None))
+    return None
+
+
+def memoize_overload_resolution() -> None:
+    """Remember which overload of a builtin each argument-type combination resolves to.
+
+    Warp resolves every builtin call by trying each overload in turn (`inspect.Signature.bind` and a
+    type comparison per overload): a third of the time it takes to build a kernel, spent again on
+    every `a + b` of two floats. The answer depends only on the builtin and the argument types, so it
+    is kept per process. The C++/CUDA Warp emits is unchanged, byte for byte
+    (tests/extraction/test_warp_compat.py). Calls to user functions, and calls whose argument types
+    are not plain classes or arrays (references, tiles, tuples, function arguments), are resolved as
+    Warp does, every time. A Warp whose `Adjoint.resolve_func` differs from 1.x's is left alone."""
+    try:
+        adjoint = importlib.import_module("warp._src.codegen").Adjoint
+    except ImportError:
+        return
+    resolve = getattr(adjoint, "resolve_func", None)
+    if resolve is None or getattr(resolve, "_memoized", False):
+        return
+    if list(inspect.signature(resolve).parameters) != ["adj", "func", "arg_types", "kwarg_types", "min_outputs"]:
+        return
+    memo: dict = {}
+
+    def resolve_func(adj, func, arg_types, kwarg_types, min_outputs):
+        if not func.is_builtin():
+            return resolve(adj, func, arg_types, kwarg_types, min_outputs)
+        keys = [_type_key(t) for t in arg_types]
+        named = [(k, _type_key(t)) for k, t in kwarg_types.items()]
+        if None in keys or any(key is None for _, key in named):
+            return resolve(adj, func, arg_types, kwarg_types, min_outputs)
+        key = (func, tuple(keys), tuple(named), min_outputs)
+        overload = memo.get(key)
+        if overload is None:
+            overload = resolve(adj, func, arg_types, kwarg_types, min_outputs)
+            if len(memo) >= OVERLOAD_MEMO_LIMIT:
+                memo.clear()
+            memo[key] = overload
+        return overload
+
+    resolve_func._memoized = True
+    resolve_func.memo = memo
+    resolve_func.__wrapped__ = resolve
+    adjoint.resolve_func = resolve_func
 
 
 @contextlib.contextmanager

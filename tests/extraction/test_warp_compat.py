@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+from extraction import warp_compat
 from extraction.warp_compat import _native_stderr_filtered
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -37,3 +38,49 @@ def test_init_for_code_generation_sees_no_gpu_and_prints_nothing():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['cpu']"
     assert "Warp CUDA" not in out.stderr
+
+
+def _warp_code(specs) -> list:
+    from extraction.ir_extractor import extract_ir_devices
+    from extraction.loader import load_kernels, unload
+
+    out = []
+    for spec in specs:
+        module_name = f"memo_{spec.name}"
+        try:
+            ir = extract_ir_devices(load_kernels(spec.source, module_name)[spec.name], ("cpu", "cuda"), True)
+        finally:
+            unload(module_name)
+        out.append({d: (c.forward, c.backward, c.helpers) for d, c in ir.items()})
+    return out
+
+
+def test_memoized_overload_resolution_emits_the_same_code_as_warp():
+    import warp._src.codegen as codegen
+
+    from synthesis.categories import CATEGORY_NAMES, generate
+
+    warp_compat.init_warp()
+    memoized = codegen.Adjoint.resolve_func
+    assert memoized._memoized
+    specs = [generate(category, seed) for category in CATEGORY_NAMES for seed in (3, 4)]
+    memoized.memo.clear()
+    with_memo = _warp_code(specs)
+    assert len(memoized.memo) > 20  # the memo was used, not bypassed
+    codegen.Adjoint.resolve_func = memoized.__wrapped__
+    try:
+        as_warp = _warp_code(specs)
+    finally:
+        codegen.Adjoint.resolve_func = memoized
+    assert with_memo == as_warp
+
+
+def test_memo_keys_arrays_by_class_and_dtype_and_leaves_other_values_out():
+    import warp as wp
+
+    assert warp_compat._type_key(wp.float32) is wp.float32
+    assert warp_compat._type_key(wp.array(dtype=wp.vec3)) == warp_compat._type_key(wp.array(dtype=wp.vec3))
+    assert warp_compat._type_key(wp.array(dtype=wp.vec3)) != warp_compat._type_key(wp.array(dtype=wp.float32))
+    assert warp_compat._type_key(wp.array2d(dtype=wp.float32)) != warp_compat._type_key(wp.array(dtype=wp.float32))
+    assert warp_compat._type_key(wp.array(dtype=wp.float32)) != warp_compat._type_key(wp.indexedarray(dtype=wp.float32))
+    assert warp_compat._type_key(3) is None
