@@ -521,6 +521,10 @@ class KernelWriter:
             self._loads[name] = expr
         return expr
 
+    def is_loaded(self, name: str) -> bool:
+        """Whether the thread's own element of `name` has been loaded (`load(name)`)."""
+        return name in self._loads
+
     COORDINATE_NAMES = {"position": ("px", "py", "pz"), "centre": ("cx", "cy", "cz"), "fraction": ("fx", "fy", "fz")}
 
     def coordinate(self, axis: int = 0) -> Expr:

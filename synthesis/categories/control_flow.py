@@ -3,6 +3,7 @@ break/continue."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Callable, NamedTuple
 
 from synthesis.categories.common import add_inputs, early_return, pick_dim
@@ -157,14 +158,15 @@ def exp_series(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
 
 def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """Newton's iteration for a square root, `y = 0.5 * (y + s / y)`, from y = s on a positive value."""
-    x = w.load(w.rng.choice(loads))
+    first = w.rng.choice(loads)
+    x = w.load(first)
     form = w.rng.choice(["plus_one", "abs", "norm"] if len(loads) > 1 else ["plus_one", "abs"])
     if form == "plus_one":
         s = Expr(f"{x.src} * {x.src} + 1.0", "float32", x.mag * x.mag + 1.0, None, atom=False)
     elif form == "abs":
         s = Expr(f"wp.abs({x.src}) + 0.5", "float32", x.mag + 0.5, None, atom=False)
     else:  # the length of (x, y), kept off zero
-        y_ = w.load(w.rng.choice([n for n in loads if w.load(n).src != x.src]))
+        y_ = w.load(w.rng.choice([n for n in loads if n != first]))
         s = Expr(f"{x.src} * {x.src} + {y_.src} * {y_.src} + 0.25", "float32", x.mag ** 2 + y_.mag ** 2 + 0.25, None,
                  atom=False)
     s = w.assign(s, prefix="s")
@@ -364,10 +366,10 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.15:
         early_return(w)
     for form in rng.sample(list(LOOP_FORMS), rng.choice([1, 2, 2, 3, 3])):
-        # A later loop reads, most times, only inputs an earlier one read: the loops of a kernel
-        # work on one signal (its filtered value, its running maximum), not on one input each.
+        # A later loop reads only inputs an earlier one read: the loops of a kernel work on one
+        # signal (its filtered value, its running maximum), not on one input each.
         body = "\n".join(w.lines)
-        read = [n for n in loads if f"{n}[" in body]
-        for result in LOOP_FORMS[form](w, read if read and rng.random() < 0.85 else loads):
+        read = [n for n in loads if w.is_loaded(n) or re.search(rf"(?<![.\w]){n}\[", body)]
+        for result in LOOP_FORMS[form](w, read if read else loads):
             w.store(w.add_array(result.hint, result.value.type, "output"), result.value)
     return w.finish("Control-flow kernel")

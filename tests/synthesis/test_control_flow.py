@@ -275,3 +275,19 @@ def test_a_solvers_trip_count_parameter_or_constant_bounds_only_its_loop():
             assert len(uses) == 2 and re.fullmatch(rf"(for \w+ in range\({name}\):|while \w+ < {name}:)", uses[1]), uses
             assert 3 <= int(value) <= 10
     assert seen == {"parameter", "constant"}
+
+
+def test_the_loops_of_a_kernel_work_on_one_signal():
+    """A kernel of several loop forms computes on the inputs its first loop read: its outputs are one
+    computation (realism's output groups), not a square root of one input beside a series of another."""
+    from synthesis.categories import generate
+    from synthesis.normalize import parse_module
+    from synthesis.realism import output_groups
+
+    several = 0
+    for seed in range(150):
+        spec = generate("control_flow", seed)
+        kernel = parse_module(spec.source).body[-1]
+        several += spec.source.count("    for ") + spec.source.count("    while ") >= 2
+        assert len(output_groups(kernel)) == 1, spec.source
+    assert several > 50  # most kernels hold two or more loops
