@@ -1145,6 +1145,10 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
     return kinds
 
 
+# Builtins whose last argument, a tile, receives the result in place (`tile_matmul(a, b, out)`).
+_ACCUMULATING_CALLS = frozenset({"tile_matmul"})
+
+
 def output_groups(fn: ast.FunctionDef) -> list[set[str]]:
     """The function's writes (stores into arrays or struct fields, atomics) grouped by the parameters
     they depend on: two writes share a group when their dependencies share a parameter, directly or
@@ -1179,7 +1183,13 @@ def output_groups(fn: ast.FunctionDef) -> list[set[str]]:
                         else:  # a store into an array element or a field: a write
                             writes.append(value | reads(t))
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                writes.append(reads(stmt.value) | context)  # wp.atomic_add(...), wp.tile_store(...)
+                call = stmt.value
+                last = call.args[-1] if call.args else None
+                if call_name(call) in _ACCUMULATING_CALLS and isinstance(last, ast.Name) and last.id not in params:
+                    # `wp.tile_matmul(a, b, acc)` adds into a local tile: an update of acc, no write
+                    deps[last.id] = deps.get(last.id, set()) | reads(call) | context
+                else:
+                    writes.append(reads(call) | context)  # wp.atomic_add(...), wp.tile_store(...)
             elif isinstance(stmt, ast.If):
                 inner = reads(stmt.test) | context
                 walk(stmt.body, inner)

@@ -309,6 +309,18 @@ def test_figures_count_unrelated_computations_side_by_side():
     assert figures(through_an_atomic, arrays)["unrelated_outputs"] == 0
 
 
+def test_a_tile_product_accumulated_in_place_is_part_of_the_store_that_follows():
+    """`wp.tile_matmul(a, b, acc)` adds into the local tile `acc`: one computation with its store, not
+    a write of its own beside it; a product into an array parameter is a write."""
+    arrays = {"a", "b", "out"}
+    accumulated = kernel("acc = wp.tile_zeros(shape=(8, 8), dtype=float)\nx = wp.tile_load(a, shape=(8, 8))\n"
+                         "y = wp.tile_load(b, shape=(8, 8))\nwp.tile_matmul(x, y, acc)\nwp.tile_store(out, acc)")
+    beside = kernel("x = wp.tile_load(a, shape=(8, 8))\nwp.tile_store(out, x)\ny = wp.tile_load(b, shape=(8, 8))\n"
+                    "wp.tile_matmul(y, y, b)")
+    assert figures(accumulated, arrays)["unrelated_outputs"] == 0
+    assert figures(beside, arrays)["unrelated_outputs"] == 1
+
+
 def test_output_detector_flags_zero_constant_and_copies():
     inputs = {"a": np.arange(8, dtype=np.float32)}
     found = degenerate_outputs({"z": np.zeros(8, np.float32), "c": np.full(8, 2.5, np.float32),
