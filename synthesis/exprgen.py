@@ -521,9 +521,24 @@ class KernelWriter:
             self._loads[name] = expr
         return expr
 
-    def is_loaded(self, name: str) -> bool:
-        """Whether the thread's own element of `name` has been loaded (`load(name)`)."""
-        return name in self._loads
+    def inputs_read(self, names: list[str], of: str | None = None) -> list[str]:
+        """The arrays of `names` the kernel's lines read so far (`of` given: those the value `of` is
+        computed from, through the locals it reads): the local its own element is loaded into
+        (`load`), or an element indexed in place (`a[j]`). A later computation on these works on
+        what the kernel works on."""
+        lines = self.lines
+        if of is not None:  # the lines `of` depends on, found walking back from it
+            needed, kept = set(WORD.findall(of)), [of]
+            for line in reversed(self.lines):
+                m = ASSIGNED_NAME.match(line)
+                if m and m.group(1) in needed:
+                    needed.update(WORD.findall(line[m.end():]))
+                    kept.append(line)
+            lines = kept
+        body = "\n".join(lines)
+        # loads are keyed by array (`a`), shifted or neighbouring element (`a@0+1`), gather (`a@[idx]`)
+        loaded = {key.split("@")[0] for key, local in self._loads.items() if reads(local.src).search(body)}
+        return [n for n in names if n in loaded or re.search(rf"(?<![.\w]){re.escape(n)}\[", body)]
 
     COORDINATE_NAMES = {"position": ("px", "py", "pz"), "centre": ("cx", "cy", "cz"), "fraction": ("fx", "fy", "fz")}
 

@@ -3,7 +3,6 @@ break/continue."""
 from __future__ import annotations
 
 import random
-import re
 from typing import Callable, NamedTuple
 
 from synthesis.categories.common import add_inputs, early_return, pick_dim
@@ -368,8 +367,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     for form in rng.sample(list(LOOP_FORMS), rng.choice([1, 2, 2, 3, 3])):
         # A later loop reads only inputs an earlier one read: the loops of a kernel work on one
         # signal (its filtered value, its running maximum), not on one input each.
-        body = "\n".join(w.lines)
-        read = [n for n in loads if w.is_loaded(n) or re.search(rf"(?<![.\w]){n}\[", body)]
+        read = w.inputs_read(loads)
         for result in LOOP_FORMS[form](w, read if read else loads):
             w.store(w.add_array(result.hint, result.value.type, "output"), result.value)
     return w.finish("Control-flow kernel")

@@ -60,10 +60,10 @@ class Draw:
 
     def quantity(self, kinds: tuple[str, ...] = ("value", "magnitude", "difference"), prefix: str = "diff") -> Quantity:
         """One of the generic inputs, its magnitude, or the difference of two (named first). A later
-        form reads, most times, an input an earlier one read: a kernel's branches work on one
-        quantity (a value clipped, its dead zone, its loss), not on one unrelated input each."""
+        form reads an input an earlier one read: a kernel's branches work on one quantity (a value
+        clipped, its dead zone, its loss), not on one unrelated input each."""
         rng, w = self.rng, self.w
-        name = rng.choice(self.used if self.used and rng.random() < 0.85 else self.loads)
+        name = rng.choice(self.used or self.loads)
         if name not in self.used:
             self.used.append(name)
         first, spec = w.load(name), w.arg(name)
@@ -303,7 +303,7 @@ def window_mask(d: Draw) -> list[Result] | None:
     if edges is None:
         return None
     lower, upper = d.thresholds(("lower", "upper"), tuple(edges))
-    kept = d.rng.choice([d.w.load(n) for n in d.loads if d.w.load(n).src != q.value.src])
+    kept = d.w.load(d.rng.choice([n for n in d.loads if d.w.load(n).src != q.value.src]))
     w = d.w
     m = w.declare(w.fresh("masked"), ZERO, kept.mag, None)
     branch(w, f"if {lower.src} <= {q.value.src} <= {upper.src}:", (m.src, kept.src))
@@ -315,7 +315,12 @@ def quadrant(d: Draw) -> list[Result] | None:
     """Which quadrant around (cx, cy) a pair of values lies in, with nested branches."""
     if len(d.loads) < 2:
         return None
-    a, b = d.rng.sample(d.loads, 2)
+    if d.used:  # a pair holding the quantity an earlier form works on
+        a = d.rng.choice(d.used)
+        b = d.rng.choice([n for n in d.loads if n != a])
+    else:
+        a, b = d.rng.sample(d.loads, 2)
+    d.used += [n for n in (a, b) if n not in d.used]
     x, y = d.w.load(a), d.w.load(b)
     w = d.w
     cx, cy = d.thresholds(("cx", "cy"), (d.rng.choice([-0.5, 0.0, 0.5]), d.rng.choice([-0.5, 0.0, 0.5])))
@@ -444,6 +449,7 @@ def stick_slip_friction(d: Draw) -> list[Result] | None:
 class Form(NamedTuple):
     build: Callable[[Draw], list[Result] | None]
     min_loads: int  # generic inputs the form reads
+    roles: frozenset[str] = frozenset()  # the named inputs it reads (`Draw.input`'s roles)
 
 
 # One entry per form: name (the kernel's feature) -> how it is built.
@@ -457,11 +463,11 @@ PIECEWISE_FORMS: dict[str, Form] = {
     "soft clipping knee": Form(soft_clip, 1),
     "window mask": Form(window_mask, 2),
     "quadrant label": Form(quadrant, 2),
-    "upwind difference": Form(upwind_difference, 0),
-    "minmod slope": Form(minmod_slope, 0),
-    "penalty contact": Form(contact_force, 0),
-    "reflecting walls": Form(reflect_at_walls, 0),
-    "stick-slip friction": Form(stick_slip_friction, 0),
+    "upwind difference": Form(upwind_difference, 0, frozenset({"field", "vel"})),
+    "minmod slope": Form(minmod_slope, 0, frozenset({"field"})),
+    "penalty contact": Form(contact_force, 0, frozenset({"position", "vel"})),
+    "reflecting walls": Form(reflect_at_walls, 0, frozenset({"position", "vel"})),
+    "stick-slip friction": Form(stick_slip_friction, 0, frozenset({"vel"})),
 }
 # Features a form names itself (more precisely than its table name).
 _SELF_NAMED = {"activation", "spline weight", "upwind difference", "minmod slope", "penalty contact",
@@ -489,6 +495,8 @@ def draw_pieces(draw: Draw, count: int, forms: tuple[str, ...] | None = None) ->
         entry = PIECEWISE_FORMS[form]
         if entry.min_loads > len(draw.loads) or family is not None and _physical(form) != family:
             continue
+        if draw.named and not entry.roles & draw.named.keys() and _physical(form):
+            continue  # a slope of one field beside the contact force on a body: two kernels in one
         built = entry.build(draw)
         if built:
             pieces.append(built)

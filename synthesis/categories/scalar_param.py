@@ -170,10 +170,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if rng.random() < 0.45:
         if value is not None and rng.random() < 0.5:
             value = iterate(w, value)
-        else:  # a loop of its own on an input, beside what the roles computed
+        else:  # a loop of its own beside what the roles computed, on an input they read
             if value is not None and not w.is_read(value.src):
                 w.store(add_output(w, holds=holds), gen.meaningful(value))
-            value = iterate(w, w.load(rng.choice(loads)))
+            read = w.inputs_read(loads, of=value.src) if value is not None else []
+            value = iterate(w, w.load(rng.choice(read or loads)))
         holds = "Heron's square root" if value.src.startswith("root") else "relaxation"
     if value is not None and not w.is_read(value.src):
         w.store(add_output(w, holds=holds), gen.meaningful(value))

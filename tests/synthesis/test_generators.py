@@ -264,3 +264,19 @@ def test_a_scalar_parameter_kernels_description_counts_and_names_only_parameters
         assert count == len(scalars), spec.description
         for role, params in role_params.items():
             assert role not in spec.description or params <= scalars, (spec.description, scalars)
+
+
+@pytest.mark.parametrize("category", ["multi_conditional", "scalar_param"])
+def test_the_outputs_of_a_kernel_are_one_computation(category):
+    """A later piece of a kernel works on what an earlier one read (a contact force and the friction
+    on the same velocity; a loop on the value the parameters shaped): the outputs form one group of
+    realism's output_groups, not two computations side by side."""
+    from synthesis.normalize import parse_module
+    from synthesis.realism import output_groups
+
+    several = 0
+    for seed in range(150):
+        spec = generate(category, seed)
+        several += sum(a.role == "output" for a in spec.args) >= 2
+        assert len(output_groups(parse_module(spec.source).body[-1])) == 1, spec.source
+    assert several > 30
