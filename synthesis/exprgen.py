@@ -521,6 +521,10 @@ class KernelWriter:
             self._loads[name] = expr
         return expr
 
+    def is_coordinate(self, src: str) -> bool:
+        """Whether `src` is a grid coordinate local (`coordinate`): a value >= 0 at every thread."""
+        return any(key.startswith("@coordinate") and e.src == src for key, e in self._loads.items())
+
     def inputs_read(self, names: list[str], of: str | None = None) -> list[str]:
         """The arrays of `names` the kernel's lines read so far (`of` given: those the value `of` is
         computed from, through the locals it reads): the local its own element is loaded into
@@ -1265,7 +1269,7 @@ class ExprGen:
         self.extra: list[Expr] = []  # more leaves: neighbours, gathered elements (loaded once, at the top)
         self._loaded_of: dict[str, tuple[list[str], list[Expr], dict[str, str]]] = {}  # see _loaded
         self._as_float: dict[Expr, Expr] = {}  # an int leaf -> `float(leaf)`
-        # the first operands of the formulas drawn so far: a later formula mostly reads one of them
+        # the first operands of the formulas drawn so far: a later formula reads one of them
         # (a kernel's outputs are one computation's, not unrelated formulas of unrelated inputs)
         self.formula_operands: list[Expr] = []
 
@@ -1696,9 +1700,9 @@ class ExprGen:
 
     def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
         """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them.
-        The first is, most times, one an earlier formula of the kernel read."""
+        The first is one an earlier formula of the kernel read, where there is one."""
         earlier = [e for e in self.formula_operands if e.type == dtype]
-        x = self.rng.choice(earlier) if earlier and self.rng.random() < 0.85 else self.named_value(dtype)
+        x = self.rng.choice(earlier) if earlier else self.named_value(dtype)
         if x is None:
             return None
         if x not in self.formula_operands:
@@ -1748,7 +1752,9 @@ class ExprGen:
                      None if join_q(x.q, y.q) is None else 2 * join_q(x.q, y.q), atom=False)
         elif kind == "relative difference":  # (x - y) / (|y| + eps): an error relative to a reference
             eps = rng.choice([0.125, 0.25, 0.5])
-            e = Expr(f"({x.src} - {y.src}) / (wp.abs({y.src}) + {fmt_float(eps)})", "float32", (x.mag + y.mag) / eps,
+            # a grid coordinate is never negative: its magnitude is itself
+            size = y.src if self.w.is_coordinate(y.src) else f"wp.abs({y.src})"
+            e = Expr(f"({x.src} - {y.src}) / ({size} + {fmt_float(eps)})", "float32", (x.mag + y.mag) / eps,
                      None, atom=False)
         elif kind == "signed square":  # x |x|: the square that keeps the sign (a quadratic drag, a gain curve)
             e = Expr(f"{x.src} * wp.abs({x.src})", "float32", x.mag * x.mag, None if x.q is None else 2 * x.q,

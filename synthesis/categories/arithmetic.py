@@ -51,6 +51,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         else:
             value = call(w, kind, a)
         w.store(add_output(w, holds=kind), value)
+        gen.formula_operands.append(a)  # the formulas that follow work on the helper's input
         helped = True
     # a kernel of its own rarely computes a single one-line formula: mostly two or three values
     stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else rng.choice([1, 2, 2, 3, 3]))

@@ -335,10 +335,12 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
                             grid_bits=0)
         with w.block(f"if {w.load(flags).src} != 0:"):
             for form in forms:
-                ATOMIC_FORMS[form](w, loads, dtype)
+                ATOMIC_FORMS[form](w, w.inputs_read(loads) or loads, dtype)
         w.feature("masked accumulation (a flag per element)")
     else:
+        # a later statistic is of the values an earlier one gathered (their sum beside their
+        # histogram), not of another input
         for form in forms:
-            ATOMIC_FORMS[form](w, loads, dtype)
+            ATOMIC_FORMS[form](w, w.inputs_read(loads) or loads, dtype)
     w.feature(dtype)
     return w.finish("Atomic-update kernel")

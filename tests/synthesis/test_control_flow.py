@@ -220,20 +220,23 @@ def test_both_horner_variants_and_both_bisection_roots_are_drawn():
 def test_a_recurrent_window_runs_over_the_history_oldest_first(seed):
     spec, (out,), _ = build("recurrent window", seed)
     got = run(spec, {"a": A})[out]
-    fits = []
+    fits = []  # the (steps, decay, gain) whose recurrence gives the kernel's values
     for steps in (3, 4, 6, 8):
         for decay in (0.25, 0.5, 0.75):
-            updates = [lambda h, x, d=decay: h + d * (x - h)] + [lambda h, x, d=decay, g=gain: math.tanh(d * h + g * x)
-                                                                 for gain in (1.0, 0.5, 1.5, 2.0)]
-            for update in updates:
+            updates = [(None, lambda h, x, d=decay: h + d * (x - h))] + [
+                (gain, lambda h, x, d=decay, g=gain: math.tanh(d * h + g * x)) for gain in (1.0, 0.5, 1.5, 2.0)]
+            for gain, update in updates:
                 want = []
                 for t in range(N):
                     h = 0.0
                     for k in range(steps):
                         h = update(h, A[clamped(t + k - steps + 1)])
                     want.append(h)
-                fits.append(all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want)))
-    assert sum(fits) == 1
+                if all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want)):
+                    fits.append((steps, decay, gain))
+    # a saturated tanh forgets its oldest inputs: more than one history length may give the same
+    # values, but the kernel's own is among them
+    assert any(f"for k in range({steps}):" in spec.source for steps, _, _ in fits), (spec.source, fits)
 
 
 def test_loop_temporaries_never_take_an_arguments_name():
