@@ -444,7 +444,11 @@ def generation_cost(count: int, seed: int, root: Path = ROOT) -> tuple[float, fl
 
 @contextmanager
 def revision_tree(rev: str):
-    """A temporary detached git worktree of `rev`, removed afterwards."""
+    """A temporary detached git worktree of `rev`, removed afterwards; `rev` a folder (a tree exported
+    with `git archive`, for a machine without the repository's history): that folder, as it is."""
+    if Path(rev).is_dir():
+        yield Path(rev).resolve()
+        return
     tmp = Path(tempfile.mkdtemp(prefix="bench_baseline_"))
     tree = tmp / "tree"
     try:
@@ -534,7 +538,8 @@ def main() -> None:
                          "so that start-up is the same share at every count; 0: -n kernels at every count")
     ap.add_argument("--generation", action="store_true",
                     help="only the CPU cost per kernel of generation and structure_hash")
-    ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV (its own worktree)")
+    ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV (its own worktree), or with "
+                    "the tree in folder REV")
     ap.add_argument("--rounds", type=int, default=3, help="alternate runs for --generation/--baseline (best kept)")
     ap.add_argument("--side-by-side", type=int, default=0, metavar="K",
                     help="with --baseline: run K copies of each side at the same time, paired in time (a shared "
