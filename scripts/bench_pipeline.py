@@ -555,11 +555,12 @@ def main() -> None:
         sys.exit("bench_pipeline: -n and --rounds must be at least 1")
     if args.baseline is not None and not args.generation and args.count <= 2 * SMALL_RUN:
         sys.exit(f"bench_pipeline: --baseline needs -n above {2 * SMALL_RUN} (a {SMALL_RUN}-kernel run is subtracted)")
-    if args.baseline is not None:
+    if args.baseline is not None and not Path(args.baseline).is_dir():
         known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
                                capture_output=True)
         if known.returncode:
             sys.exit(f"bench_pipeline: --baseline {args.baseline!r} is not a revision of this repository")
+    if args.baseline is not None:
         return side_by_side_figures(args) if args.side_by_side else baseline_figures(args)
     if args.generation:
         return generation_figures(args)
