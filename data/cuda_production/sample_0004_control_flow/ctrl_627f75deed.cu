@@ -12,9 +12,8 @@
 #include <vector>
 
 __global__ void ctrl_627f75deed(
-    const float* __restrict__ src,
-    int src_dim0,
     const float* __restrict__ a,
+    int a_dim0,
     int order,
     float* series,
     int* first_index,
@@ -36,15 +35,16 @@ __global__ void ctrl_627f75deed(
     series[tid] = total;
     int first = 4;
     for (int k = 0; k < 4; ++k) {
-        if (src[min(tid + k, src_dim0 - 1)] < -0.5f) {
+        if (a[min(tid + k, a_dim0 - 1)] < -0.5f) {
             first = k;
             break;
         }
     }
     first_index[tid] = first;
     float acc = 0.0f;
-    for (int k = -4; k < 5; ++k) {
-        acc += taps[k + 4] * src[min(max(tid + k, 0), src_dim0 - 1)];
+    for (int k = 0; k < 3; ++k) {
+        int j = min(max(tid + k - 1, 0), a_dim0 - 1);
+        acc += taps[k] * a[j];
     }
     filtered[tid] = acc;
 }
@@ -167,7 +167,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -204,22 +204,16 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_src((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_a((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const int order = 10;
     std::vector<float> h_series((size_t)n * 1);  // output, shape [64] of float32
     std::vector<int> h_first_index((size_t)n * 1);  // output, shape [64] of int32
-    std::vector<float> h_taps(9);  // input, shape [9] of float32
-    fill_float(h_taps.data(), h_taps.size(), seed, 5, -16, 33U, 0.0625f);
+    std::vector<float> h_taps(3);  // input, shape [3] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 4, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
-    float* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
     float* d_a = nullptr;
     const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
     CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
@@ -245,7 +239,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+    ctrl_627f75deed<<<grid, block>>>(d_a, n, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_series.data(), d_series, bytes_series, cudaMemcpyDeviceToHost));
@@ -276,7 +270,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+            ctrl_627f75deed<<<grid, block, 0, stream>>>(d_a, n, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -303,7 +297,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_a + bytes_taps;
+        const size_t bytes_read = bytes_a + bytes_taps;
         const size_t bytes_written = bytes_series + bytes_first_index + bytes_filtered;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -323,7 +317,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_a));
         CUDA_CHECK(cudaFree(d_series));
         CUDA_CHECK(cudaFree(d_first_index));
@@ -343,7 +336,7 @@ int main(int argc, char** argv)
                        0.0008f, 0.0001f, stats);
     ok &= check_int("first_index", h_first_index.data(), reinterpret_cast<const int*>(expected.data() + 256), 64, stats);
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
-                       0.0018000000000000002f, 0.0001f, stats);
+                       0.0006000000000000001f, 0.0001f, stats);
     printf("%s ctrl_627f75deed: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -354,13 +347,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_a, n, order, d_series, d_first_index, d_taps, d_filtered, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_627f75deed<<<grid, block>>>(d_src, n, d_a, order, d_series, d_first_index, d_taps, d_filtered, n);
+        ctrl_627f75deed<<<grid, block>>>(d_a, n, order, d_series, d_first_index, d_taps, d_filtered, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -379,7 +372,6 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_series));
     CUDA_CHECK(cudaFree(d_first_index));

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_627f75deed(src: wp.array[float], a: wp.array[float], order: int, series: wp.array[float], first_index: wp.array[int], taps: wp.array[float], filtered: wp.array[float]):
+def ctrl_627f75deed(a: wp.array(dtype=float), order: int, series: wp.array(dtype=float), first_index: wp.array(dtype=int), taps: wp.array(dtype=float), filtered: wp.array(dtype=float)):
     tid = wp.tid()
     a_v = a[tid]
     term = float(1.0)
@@ -13,11 +13,12 @@ def ctrl_627f75deed(src: wp.array[float], a: wp.array[float], order: int, series
     series[tid] = total
     first = int(4)
     for k in range(4):
-        if src[wp.min(tid + k, src.shape[0] - 1)] < -0.5:
+        if a[wp.min(tid + k, a.shape[0] - 1)] < -0.5:
             first = k
             break
     first_index[tid] = first
     acc = float(0.0)
-    for k in range(-4, 5):
-        acc += taps[k + 4] * src[wp.clamp(tid + k, 0, src.shape[0] - 1)]
+    for k in range(3):
+        j = wp.clamp(tid + k - 1, 0, a.shape[0] - 1)
+        acc += taps[k] * a[j]
     filtered[tid] = acc

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 256; early return; inactive elements skipped (a mask per element); gamma correction; single-use loads indexed in place; math pow, clamp)
+// Math-function kernel (1-D launch 256; early return; inactive elements skipped (a mask per element); gamma correction; Cauchy loss; output relaxed toward the new value (exponential smoothing); math log, pow, clamp)
 // Standalone CUDA translation of the Warp kernel `math_f349515bf0` (see math_f349515bf0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,11 +11,17 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float lerp(float a, float b, float t)
+{
+    return a * (1.0f - t) + b * t;
+}
+
 __global__ void math_f349515bf0(
     const float* __restrict__ src,
     const int* __restrict__ is_active,
     float* encoded,
-    float* gamma_out,
+    float* loss,
+    float alpha,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,9 +31,10 @@ __global__ void math_f349515bf0(
     if (is_active[tid] == 0) {
         return;
     }
-    float c = fminf(fmaxf(src[tid], 0.0f), 1.0f);
-    encoded[tid] = powf(c, 0.4545f);
-    gamma_out[tid] = powf(c, 2.2f);
+    float src_v = src[tid];
+    float c = fminf(fmaxf(src_v, 0.0f), 1.0f);
+    encoded[tid] = lerp(encoded[tid], powf(c, 0.4545f), alpha);
+    loss[tid] = logf(1.0f + src_v * src_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +144,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -178,8 +185,10 @@ int main(int argc, char** argv)
     fill_float(h_src.data(), h_src.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_is_active((size_t)n * 1);  // input, shape [256] of int32
     fill_int(h_is_active.data(), h_is_active.size(), seed, 1, 0, 2U);
-    std::vector<float> h_encoded((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_gamma_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_encoded((size_t)n * 1);  // inout, shape [256] of float32
+    fill_float(h_encoded.data(), h_encoded.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_loss((size_t)n * 1);  // output, shape [256] of float32
+    const float alpha = 0.2f;
 
     // Device buffers
     float* d_src = nullptr;
@@ -194,20 +203,20 @@ int main(int argc, char** argv)
     const size_t bytes_encoded = h_encoded.size() * sizeof(h_encoded[0]);
     CUDA_CHECK(cudaMalloc(&d_encoded, bytes_encoded));
     CUDA_CHECK(cudaMemcpy(d_encoded, h_encoded.data(), bytes_encoded, cudaMemcpyHostToDevice));
-    float* d_gamma_out = nullptr;
-    const size_t bytes_gamma_out = h_gamma_out.size() * sizeof(h_gamma_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_gamma_out, bytes_gamma_out));
-    CUDA_CHECK(cudaMemcpy(d_gamma_out, h_gamma_out.data(), bytes_gamma_out, cudaMemcpyHostToDevice));
+    float* d_loss = nullptr;
+    const size_t bytes_loss = h_loss.size() * sizeof(h_loss[0]);
+    CUDA_CHECK(cudaMalloc(&d_loss, bytes_loss));
+    CUDA_CHECK(cudaMemcpy(d_loss, h_loss.data(), bytes_loss, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
+    math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_loss, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_encoded.data(), d_encoded, bytes_encoded, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_gamma_out.data(), d_gamma_out, bytes_gamma_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_loss.data(), d_loss, bytes_loss, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -216,7 +225,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_encoded.data(), 1, bytes_encoded, dump) == bytes_encoded;
-            dump_ok = dump_ok && fwrite(h_gamma_out.data(), 1, bytes_gamma_out, dump) == bytes_gamma_out;
+            dump_ok = dump_ok && fwrite(h_loss.data(), 1, bytes_loss, dump) == bytes_loss;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -232,7 +241,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
+            math_f349515bf0<<<grid, block, 0, stream>>>(d_src, d_is_active, d_encoded, d_loss, alpha, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -259,8 +268,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_is_active;
-        const size_t bytes_written = bytes_encoded + bytes_gamma_out;
+        const size_t bytes_read = bytes_src + bytes_is_active + bytes_encoded;
+        const size_t bytes_written = bytes_encoded + bytes_loss;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -282,7 +291,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_is_active));
         CUDA_CHECK(cudaFree(d_encoded));
-        CUDA_CHECK(cudaFree(d_gamma_out));
+        CUDA_CHECK(cudaFree(d_loss));
         return 0;
     }
 
@@ -294,9 +303,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("encoded", h_encoded.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0001001f, 0.0001f, stats);
-    ok &= check_values("gamma_out", h_gamma_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0001001f, 0.0001f, stats);
+                       0.0002001f, 0.0001f, stats);
+    ok &= check_values("loss", h_loss.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+                       0.00016104379124341002f, 0.0001f, stats);
     printf("%s math_f349515bf0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -307,13 +316,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_loss, alpha, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_gamma_out, n);
+        math_f349515bf0<<<grid, block>>>(d_src, d_is_active, d_encoded, d_loss, alpha, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -335,6 +344,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_is_active));
     CUDA_CHECK(cudaFree(d_encoded));
-    CUDA_CHECK(cudaFree(d_gamma_out));
+    CUDA_CHECK(cudaFree(d_loss));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 64; early return; inactive elements skipped (a mask per element); skip (continue); windowed filter (taps); argument loop bound; search (break))
+// Control-flow kernel (1-D launch 64; early return; inactive elements skipped (a mask per element); skip (continue); windowed filter (taps); search (break))
 // Standalone CUDA translation of the Warp kernel `ctrl_3d4c416ed4` (see ctrl_3d4c416ed4.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,9 +16,8 @@ __global__ void ctrl_3d4c416ed4(
     int y_dim0,
     const int* __restrict__ is_active,
     float* neg_sum_out,
-    const float* __restrict__ kernel_w,
+    const float* __restrict__ taps,
     float* filtered,
-    int window,
     int* first_index,
     int n)
 {
@@ -39,13 +38,14 @@ __global__ void ctrl_3d4c416ed4(
     }
     neg_sum_out[tid] = neg_sum;
     float acc = 0.0f;
-    for (int k = -1; k < 2; ++k) {
-        acc = acc + kernel_w[k + 1] * y[min(max(tid + k, 0), y_dim0 - 1)];
+    for (int k = 0; k < 5; ++k) {
+        int j = min(max(tid + k - 2, 0), y_dim0 - 1);
+        acc = acc + taps[k] * y[j];
     }
     filtered[tid] = acc;
-    int first = window;
-    for (int k = 0; k < window; ++k) {
-        if (y[min(tid + k, y_dim0 - 1)] > 1.0f) {
+    int first = 8;
+    for (int k = 0; k < 8; ++k) {
+        if (y[min(tid + k, y_dim0 - 1)] > 0.5f) {
             first = k;
             break;
         }
@@ -219,10 +219,9 @@ int main(int argc, char** argv)
     std::vector<int> h_is_active((size_t)n * 1);  // input, shape [64] of int32
     fill_int(h_is_active.data(), h_is_active.size(), seed, 1, 0, 2U);
     std::vector<float> h_neg_sum_out((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_kernel_w(3);  // input, shape [3] of float32
-    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 3, -16, 33U, 0.0625f);
+    std::vector<float> h_taps(5);  // input, shape [5] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 3, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [64] of float32
-    const int window = 4;
     std::vector<int> h_first_index((size_t)n * 1);  // output, shape [64] of int32
 
     // Device buffers
@@ -238,10 +237,10 @@ int main(int argc, char** argv)
     const size_t bytes_neg_sum_out = h_neg_sum_out.size() * sizeof(h_neg_sum_out[0]);
     CUDA_CHECK(cudaMalloc(&d_neg_sum_out, bytes_neg_sum_out));
     CUDA_CHECK(cudaMemcpy(d_neg_sum_out, h_neg_sum_out.data(), bytes_neg_sum_out, cudaMemcpyHostToDevice));
-    float* d_kernel_w = nullptr;
-    const size_t bytes_kernel_w = h_kernel_w.size() * sizeof(h_kernel_w[0]);
-    CUDA_CHECK(cudaMalloc(&d_kernel_w, bytes_kernel_w));
-    CUDA_CHECK(cudaMemcpy(d_kernel_w, h_kernel_w.data(), bytes_kernel_w, cudaMemcpyHostToDevice));
+    float* d_taps = nullptr;
+    const size_t bytes_taps = h_taps.size() * sizeof(h_taps[0]);
+    CUDA_CHECK(cudaMalloc(&d_taps, bytes_taps));
+    CUDA_CHECK(cudaMemcpy(d_taps, h_taps.data(), bytes_taps, cudaMemcpyHostToDevice));
     float* d_filtered = nullptr;
     const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
     CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
@@ -255,7 +254,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_kernel_w, d_filtered, window, d_first_index, n);
+    ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_taps, d_filtered, d_first_index, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_neg_sum_out.data(), d_neg_sum_out, bytes_neg_sum_out, cudaMemcpyDeviceToHost));
@@ -286,7 +285,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_y, n, d_is_active, d_neg_sum_out, d_kernel_w, d_filtered, window, d_first_index, n);
+            ctrl_3d4c416ed4<<<grid, block, 0, stream>>>(d_y, n, d_is_active, d_neg_sum_out, d_taps, d_filtered, d_first_index, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -313,7 +312,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_y + bytes_is_active + bytes_kernel_w;
+        const size_t bytes_read = bytes_y + bytes_is_active + bytes_taps;
         const size_t bytes_written = bytes_neg_sum_out + bytes_filtered + bytes_first_index;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -336,7 +335,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_y));
         CUDA_CHECK(cudaFree(d_is_active));
         CUDA_CHECK(cudaFree(d_neg_sum_out));
-        CUDA_CHECK(cudaFree(d_kernel_w));
+        CUDA_CHECK(cudaFree(d_taps));
         CUDA_CHECK(cudaFree(d_filtered));
         CUDA_CHECK(cudaFree(d_first_index));
         return 0;
@@ -352,7 +351,7 @@ int main(int argc, char** argv)
     ok &= check_values("neg_sum_out", h_neg_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.0014f, 0.0001f, stats);
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                       0.0006000000000000001f, 0.0001f, stats);
+                       0.001f, 0.0001f, stats);
     ok &= check_int("first_index", h_first_index.data(), reinterpret_cast<const int*>(expected.data() + 512), 64, stats);
     printf("%s ctrl_3d4c416ed4: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -364,13 +363,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_kernel_w, d_filtered, window, d_first_index, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_taps, d_filtered, d_first_index, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_kernel_w, d_filtered, window, d_first_index, n);
+        ctrl_3d4c416ed4<<<grid, block>>>(d_y, n, d_is_active, d_neg_sum_out, d_taps, d_filtered, d_first_index, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -392,7 +391,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_y));
     CUDA_CHECK(cudaFree(d_is_active));
     CUDA_CHECK(cudaFree(d_neg_sum_out));
-    CUDA_CHECK(cudaFree(d_kernel_w));
+    CUDA_CHECK(cudaFree(d_taps));
     CUDA_CHECK(cudaFree(d_filtered));
     CUDA_CHECK(cudaFree(d_first_index));
     return ok ? 0 : 1;

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; quantisation into levels; saturating ramp; wp.constant; leaky ReLU; weighted input)
+// Multi-way conditional kernel (1-D launch 1024; piecewise thresholds; quantisation into levels; ELU; wp.constant; dead zone)
 // Standalone CUDA translation of the Warp kernel `cond_f5342e899f` (see cond_f5342e899f.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,13 +11,13 @@
 #include <cstring>
 #include <vector>
 
-constexpr float ALPHA = 0.2f;
+constexpr float DEADBAND = 1.5f;
 
 __global__ void cond_f5342e899f(
     const float* __restrict__ b,
     int* level,
-    float* weight,
     float* activated,
+    float* shrunk,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,21 +34,21 @@ __global__ void cond_f5342e899f(
     } else if (mag >= 0.75f) {
         level_val = 1;
     }
-    float ramp = 0.0f;
-    if (mag >= 1.5f) {
-        ramp = 1.0f;
-    } else if (mag > 0.5f) {
-        ramp = mag - 0.5f;
-    }
     float act = 0.0f;
     if (b_v > 0.0f) {
         act = b_v;
     } else {
-        act = ALPHA * b_v;
+        act = expf(b_v) - 1.0f;
+    }
+    float shrunk_val = 0.0f;
+    if (b_v > DEADBAND) {
+        shrunk_val = b_v - DEADBAND;
+    } else if (b_v < -DEADBAND) {
+        shrunk_val = b_v + DEADBAND;
     }
     level[tid] = level_val;
-    weight[tid] = ramp * b_v;
     activated[tid] = act;
+    shrunk[tid] = shrunk_val;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,8 +209,8 @@ int main(int argc, char** argv)
     std::vector<float> h_b((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_b.data(), h_b.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<int> h_level((size_t)n * 1);  // output, shape [1024] of int32
-    std::vector<float> h_weight((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_activated((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_shrunk((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_b = nullptr;
@@ -221,25 +221,25 @@ int main(int argc, char** argv)
     const size_t bytes_level = h_level.size() * sizeof(h_level[0]);
     CUDA_CHECK(cudaMalloc(&d_level, bytes_level));
     CUDA_CHECK(cudaMemcpy(d_level, h_level.data(), bytes_level, cudaMemcpyHostToDevice));
-    float* d_weight = nullptr;
-    const size_t bytes_weight = h_weight.size() * sizeof(h_weight[0]);
-    CUDA_CHECK(cudaMalloc(&d_weight, bytes_weight));
-    CUDA_CHECK(cudaMemcpy(d_weight, h_weight.data(), bytes_weight, cudaMemcpyHostToDevice));
     float* d_activated = nullptr;
     const size_t bytes_activated = h_activated.size() * sizeof(h_activated[0]);
     CUDA_CHECK(cudaMalloc(&d_activated, bytes_activated));
     CUDA_CHECK(cudaMemcpy(d_activated, h_activated.data(), bytes_activated, cudaMemcpyHostToDevice));
+    float* d_shrunk = nullptr;
+    const size_t bytes_shrunk = h_shrunk.size() * sizeof(h_shrunk[0]);
+    CUDA_CHECK(cudaMalloc(&d_shrunk, bytes_shrunk));
+    CUDA_CHECK(cudaMemcpy(d_shrunk, h_shrunk.data(), bytes_shrunk, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
+    cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_activated, d_shrunk, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_level.data(), d_level, bytes_level, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_weight.data(), d_weight, bytes_weight, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_activated.data(), d_activated, bytes_activated, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_shrunk.data(), d_shrunk, bytes_shrunk, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -248,8 +248,8 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_level.data(), 1, bytes_level, dump) == bytes_level;
-            dump_ok = dump_ok && fwrite(h_weight.data(), 1, bytes_weight, dump) == bytes_weight;
             dump_ok = dump_ok && fwrite(h_activated.data(), 1, bytes_activated, dump) == bytes_activated;
+            dump_ok = dump_ok && fwrite(h_shrunk.data(), 1, bytes_shrunk, dump) == bytes_shrunk;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -265,7 +265,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_f5342e899f<<<grid, block, 0, stream>>>(d_b, d_level, d_weight, d_activated, n);
+            cond_f5342e899f<<<grid, block, 0, stream>>>(d_b, d_level, d_activated, d_shrunk, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -293,7 +293,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_b;
-        const size_t bytes_written = bytes_level + bytes_weight + bytes_activated;
+        const size_t bytes_written = bytes_level + bytes_activated + bytes_shrunk;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -314,8 +314,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_b));
         CUDA_CHECK(cudaFree(d_level));
-        CUDA_CHECK(cudaFree(d_weight));
         CUDA_CHECK(cudaFree(d_activated));
+        CUDA_CHECK(cudaFree(d_shrunk));
         return 0;
     }
 
@@ -327,9 +327,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_int("level", h_level.data(), reinterpret_cast<const int*>(expected.data() + 0), 1024, stats);
-    ok &= check_values("weight", h_weight.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+    ok &= check_values("activated", h_activated.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("activated", h_activated.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+    ok &= check_values("shrunk", h_shrunk.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
                        0.0002f, 0.0001f, stats);
     printf("%s cond_f5342e899f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -341,13 +341,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
+        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_activated, d_shrunk, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_weight, d_activated, n);
+        cond_f5342e899f<<<grid, block>>>(d_b, d_level, d_activated, d_shrunk, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -368,7 +368,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(d_level));
-    CUDA_CHECK(cudaFree(d_weight));
     CUDA_CHECK(cudaFree(d_activated));
+    CUDA_CHECK(cudaFree(d_shrunk));
     return ok ? 0 : 1;
 }

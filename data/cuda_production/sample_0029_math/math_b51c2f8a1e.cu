@@ -16,21 +16,15 @@ __device__ float sigmoid(float x)
     return 1.0f / (1.0f + expf(-x));
 }
 
-__global__ void math_b51c2f8a1e(
-    const float* __restrict__ p,
-    const float* __restrict__ data,
-    float* gate,
-    float* signal,
-    int n)
+__global__ void math_b51c2f8a1e(const float* __restrict__ p, float* gate, float* signal, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float p_v = p[tid];
-    float data_v = data[tid];
     float px = (float)tid * 0.0078125f;
-    gate[tid] = sigmoid(data_v);
+    gate[tid] = sigmoid(p_v);
     atomicAdd(&signal[tid], p_v * cosf(1.5f * px + 0.5f));
 }
 
@@ -135,7 +129,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -174,21 +168,15 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_p((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_p.data(), h_p.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_data((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_data.data(), h_data.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_gate((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_signal((size_t)n * 1);  // inout, shape [1024] of float32
-    fill_float(h_signal.data(), h_signal.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    fill_float(h_signal.data(), h_signal.size(), seed, 2, -1024, 2049U, 0.0009765625f);
 
     // Device buffers
     float* d_p = nullptr;
     const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
     CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
     CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
-    float* d_data = nullptr;
-    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
-    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
-    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
     float* d_gate = nullptr;
     const size_t bytes_gate = h_gate.size() * sizeof(h_gate[0]);
     CUDA_CHECK(cudaMalloc(&d_gate, bytes_gate));
@@ -202,7 +190,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
+    math_b51c2f8a1e<<<grid, block>>>(d_p, d_gate, d_signal, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_gate.data(), d_gate, bytes_gate, cudaMemcpyDeviceToHost));
@@ -231,7 +219,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_data, d_gate, d_signal, n);
+            math_b51c2f8a1e<<<grid, block, 0, stream>>>(d_p, d_gate, d_signal, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -258,7 +246,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_p + bytes_data + bytes_signal;
+        const size_t bytes_read = bytes_p + bytes_signal;
         const size_t bytes_written = bytes_gate + bytes_signal;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -279,7 +267,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_p));
-        CUDA_CHECK(cudaFree(d_data));
         CUDA_CHECK(cudaFree(d_gate));
         CUDA_CHECK(cudaFree(d_signal));
         return 0;
@@ -306,13 +293,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_gate, d_signal, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_b51c2f8a1e<<<grid, block>>>(d_p, d_data, d_gate, d_signal, n);
+        math_b51c2f8a1e<<<grid, block>>>(d_p, d_gate, d_signal, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -332,7 +319,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_data));
     CUDA_CHECK(cudaFree(d_gate));
     CUDA_CHECK(cudaFree(d_signal));
     return ok ? 0 : 1;

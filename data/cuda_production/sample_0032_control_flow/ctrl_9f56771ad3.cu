@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 1000; first-order starting guess; Newton iteration (Kepler's equation); while; bisection (square root); output relaxed toward the new value (exponential smoothing))
+// Control-flow kernel (1-D launch 1000; first-order starting guess; Newton iteration (Kepler's equation); bracket tolerance; while; bisection (square root); output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `ctrl_9f56771ad3` (see ctrl_9f56771ad3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -36,15 +36,13 @@ __global__ void ctrl_9f56771ad3(
     float v = fabsf(data_v);
     float lo = 0.0f;
     float hi = 2.0f;
-    int iters = 0;
-    while (iters < 6) {
+    while (hi - lo > 0.03125f) {
         float mid = 0.5f * (lo + hi);
         if (mid * mid > v) {
             hi = mid;
         } else {
             lo = mid;
         }
-        iters += 1;
     }
     root_out[tid] = lerp(root_out[tid], 0.5f * (lo + hi), alpha);
 }

@@ -12,12 +12,10 @@ def ctrl_9f56771ad3(data: wp.array[wp.float32], anomaly: wp.array[wp.float32], r
     v = wp.abs(data_v)
     lo = float(0.0)
     hi = float(2.0)
-    iters = int(0)
-    while iters < 6:
+    while hi - lo > 0.03125:
         mid = 0.5 * (lo + hi)
         if mid * mid > v:
             hi = mid
         else:
             lo = mid
-        iters += 1
     root_out[tid] = wp.lerp(root_out[tid], 0.5 * (lo + hi), alpha)

@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 64; Cauchy loss; grid coordinate from the thread index; oscillation; fractional part; math sin, log, floor)
+// Math-function kernel (1-D launch 64; Cauchy loss; grid coordinate from the thread index; polar to Cartesian; oscillation; output relaxed toward the new value (exponential smoothing); math sin, cos, log, clamp)
 // Standalone CUDA translation of the Warp kernel `math_8f1952dda6` (see math_8f1952dda6.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -13,9 +13,10 @@
 
 __global__ void math_8f1952dda6(
     const float* __restrict__ inp,
-    float* cauchy_loss,
-    float* wave,
-    float* wrapped,
+    float* loss,
+    float* coord,
+    float* signal,
+    float blend,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,9 +25,9 @@ __global__ void math_8f1952dda6(
 
     float inp_v = inp[tid];
     float cx = ((float)tid + 0.5f) * 0.125f;
-    cauchy_loss[tid] = logf(1.0f + inp_v * inp_v);
-    wave[tid] = inp_v * sinf(3.0f * cx + 1.0f);
-    wrapped[tid] = cx - floorf(cx);
+    loss[tid] = logf(1.0f + inp_v * inp_v);
+    coord[tid] = inp_v * cosf(fminf(fmaxf(cx, -4.0f), 4.0f));
+    signal[tid] = (1.0f - blend) * signal[tid] + blend * (inp_v * sinf(2.0f * cx + 0.25f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +131,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -169,38 +170,40 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_cauchy_loss((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_wave((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_wrapped((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_loss((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_coord((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_signal((size_t)n * 1);  // inout, shape [64] of float32
+    fill_float(h_signal.data(), h_signal.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    const float blend = 0.9f;
 
     // Device buffers
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_cauchy_loss = nullptr;
-    const size_t bytes_cauchy_loss = h_cauchy_loss.size() * sizeof(h_cauchy_loss[0]);
-    CUDA_CHECK(cudaMalloc(&d_cauchy_loss, bytes_cauchy_loss));
-    CUDA_CHECK(cudaMemcpy(d_cauchy_loss, h_cauchy_loss.data(), bytes_cauchy_loss, cudaMemcpyHostToDevice));
-    float* d_wave = nullptr;
-    const size_t bytes_wave = h_wave.size() * sizeof(h_wave[0]);
-    CUDA_CHECK(cudaMalloc(&d_wave, bytes_wave));
-    CUDA_CHECK(cudaMemcpy(d_wave, h_wave.data(), bytes_wave, cudaMemcpyHostToDevice));
-    float* d_wrapped = nullptr;
-    const size_t bytes_wrapped = h_wrapped.size() * sizeof(h_wrapped[0]);
-    CUDA_CHECK(cudaMalloc(&d_wrapped, bytes_wrapped));
-    CUDA_CHECK(cudaMemcpy(d_wrapped, h_wrapped.data(), bytes_wrapped, cudaMemcpyHostToDevice));
+    float* d_loss = nullptr;
+    const size_t bytes_loss = h_loss.size() * sizeof(h_loss[0]);
+    CUDA_CHECK(cudaMalloc(&d_loss, bytes_loss));
+    CUDA_CHECK(cudaMemcpy(d_loss, h_loss.data(), bytes_loss, cudaMemcpyHostToDevice));
+    float* d_coord = nullptr;
+    const size_t bytes_coord = h_coord.size() * sizeof(h_coord[0]);
+    CUDA_CHECK(cudaMalloc(&d_coord, bytes_coord));
+    CUDA_CHECK(cudaMemcpy(d_coord, h_coord.data(), bytes_coord, cudaMemcpyHostToDevice));
+    float* d_signal = nullptr;
+    const size_t bytes_signal = h_signal.size() * sizeof(h_signal[0]);
+    CUDA_CHECK(cudaMalloc(&d_signal, bytes_signal));
+    CUDA_CHECK(cudaMemcpy(d_signal, h_signal.data(), bytes_signal, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
+    math_8f1952dda6<<<grid, block>>>(d_inp, d_loss, d_coord, d_signal, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_cauchy_loss.data(), d_cauchy_loss, bytes_cauchy_loss, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_wave.data(), d_wave, bytes_wave, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_wrapped.data(), d_wrapped, bytes_wrapped, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_loss.data(), d_loss, bytes_loss, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_coord.data(), d_coord, bytes_coord, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_signal.data(), d_signal, bytes_signal, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -208,9 +211,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_cauchy_loss.data(), 1, bytes_cauchy_loss, dump) == bytes_cauchy_loss;
-            dump_ok = dump_ok && fwrite(h_wave.data(), 1, bytes_wave, dump) == bytes_wave;
-            dump_ok = dump_ok && fwrite(h_wrapped.data(), 1, bytes_wrapped, dump) == bytes_wrapped;
+            dump_ok = dump_ok && fwrite(h_loss.data(), 1, bytes_loss, dump) == bytes_loss;
+            dump_ok = dump_ok && fwrite(h_coord.data(), 1, bytes_coord, dump) == bytes_coord;
+            dump_ok = dump_ok && fwrite(h_signal.data(), 1, bytes_signal, dump) == bytes_signal;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -226,7 +229,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
+            math_8f1952dda6<<<grid, block, 0, stream>>>(d_inp, d_loss, d_coord, d_signal, blend, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -253,8 +256,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp;
-        const size_t bytes_written = bytes_cauchy_loss + bytes_wave + bytes_wrapped;
+        const size_t bytes_read = bytes_inp + bytes_signal;
+        const size_t bytes_written = bytes_loss + bytes_coord + bytes_signal;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -274,9 +277,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_cauchy_loss));
-        CUDA_CHECK(cudaFree(d_wave));
-        CUDA_CHECK(cudaFree(d_wrapped));
+        CUDA_CHECK(cudaFree(d_loss));
+        CUDA_CHECK(cudaFree(d_coord));
+        CUDA_CHECK(cudaFree(d_signal));
         return 0;
     }
 
@@ -287,12 +290,12 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 768 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("cauchy_loss", h_cauchy_loss.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+    ok &= check_values("loss", h_loss.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
                        0.00016104379124341002f, 0.0001f, stats);
-    ok &= check_values("wave", h_wave.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+    ok &= check_values("coord", h_coord.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("wrapped", h_wrapped.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
-                       0.0001f, 0.0001f, stats);
+    ok &= check_values("signal", h_signal.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s math_8f1952dda6: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -303,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_loss, d_coord, d_signal, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_8f1952dda6<<<grid, block>>>(d_inp, d_cauchy_loss, d_wave, d_wrapped, n);
+        math_8f1952dda6<<<grid, block>>>(d_inp, d_loss, d_coord, d_signal, blend, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -329,8 +332,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_cauchy_loss));
-    CUDA_CHECK(cudaFree(d_wave));
-    CUDA_CHECK(cudaFree(d_wrapped));
+    CUDA_CHECK(cudaFree(d_loss));
+    CUDA_CHECK(cudaFree(d_coord));
+    CUDA_CHECK(cudaFree(d_signal));
     return ok ? 0 : 1;
 }

@@ -23,8 +23,8 @@ __device__ __forceinline__ int floordiv(int a, int b)
 __global__ void arith_aec9f6067a(
     const int* __restrict__ q,
     int q_dim1,
-    int* num_tiles,
-    int num_tiles_dim1,
+    int* blocks,
+    int blocks_dim1,
     int* wrapped,
     int wrapped_dim1,
     int dim0,
@@ -36,8 +36,8 @@ __global__ void arith_aec9f6067a(
         return;
 
     int q_v = q[i * q_dim1 + j];
-    num_tiles[i * num_tiles_dim1 + j] = floordiv(abs(q_v) + 3, 4);
-    atomicAdd(&wrapped[i * wrapped_dim1 + j], (q_v % 32 + 32) % 32);
+    blocks[i * blocks_dim1 + j] = floordiv(abs(q_v) + 3, 4);
+    atomicAdd(&wrapped[i * wrapped_dim1 + j], (q_v % 16 + 16) % 16);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<int> h_q((size_t)dim0 * 16);  // input, shape [16, 16] of int32
     fill_int(h_q.data(), h_q.size(), seed, 0, -100, 201U);
-    std::vector<int> h_num_tiles((size_t)dim0 * 16);  // output, shape [16, 16] of int32
+    std::vector<int> h_blocks((size_t)dim0 * 16);  // output, shape [16, 16] of int32
     std::vector<int> h_wrapped((size_t)dim0 * 16);  // inout, shape [16, 16] of int32
     fill_int(h_wrapped.data(), h_wrapped.size(), seed, 2, -1024, 2049U);
 
@@ -167,10 +167,10 @@ int main(int argc, char** argv)
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    int* d_num_tiles = nullptr;
-    const size_t bytes_num_tiles = h_num_tiles.size() * sizeof(h_num_tiles[0]);
-    CUDA_CHECK(cudaMalloc(&d_num_tiles, bytes_num_tiles));
-    CUDA_CHECK(cudaMemcpy(d_num_tiles, h_num_tiles.data(), bytes_num_tiles, cudaMemcpyHostToDevice));
+    int* d_blocks = nullptr;
+    const size_t bytes_blocks = h_blocks.size() * sizeof(h_blocks[0]);
+    CUDA_CHECK(cudaMalloc(&d_blocks, bytes_blocks));
+    CUDA_CHECK(cudaMemcpy(d_blocks, h_blocks.data(), bytes_blocks, cudaMemcpyHostToDevice));
     int* d_wrapped = nullptr;
     const size_t bytes_wrapped = h_wrapped.size() * sizeof(h_wrapped[0]);
     CUDA_CHECK(cudaMalloc(&d_wrapped, bytes_wrapped));
@@ -180,10 +180,10 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_num_tiles, 16, d_wrapped, 16, dim0, dim1);
+    arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_blocks, 16, d_wrapped, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_num_tiles.data(), d_num_tiles, bytes_num_tiles, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_blocks.data(), d_blocks, bytes_blocks, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_wrapped.data(), d_wrapped, bytes_wrapped, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -192,7 +192,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_num_tiles.data(), 1, bytes_num_tiles, dump) == bytes_num_tiles;
+            dump_ok = dump_ok && fwrite(h_blocks.data(), 1, bytes_blocks, dump) == bytes_blocks;
             dump_ok = dump_ok && fwrite(h_wrapped.data(), 1, bytes_wrapped, dump) == bytes_wrapped;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -209,7 +209,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_aec9f6067a<<<grid, block, 0, stream>>>(d_q, 16, d_num_tiles, 16, d_wrapped, 16, dim0, dim1);
+            arith_aec9f6067a<<<grid, block, 0, stream>>>(d_q, 16, d_blocks, 16, d_wrapped, 16, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -237,7 +237,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_wrapped;
-        const size_t bytes_written = bytes_num_tiles + bytes_wrapped;
+        const size_t bytes_written = bytes_blocks + bytes_wrapped;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -257,7 +257,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_num_tiles));
+        CUDA_CHECK(cudaFree(d_blocks));
         CUDA_CHECK(cudaFree(d_wrapped));
         return 0;
     }
@@ -269,7 +269,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_int("num_tiles", h_num_tiles.data(), reinterpret_cast<const int*>(expected.data() + 0), 256, stats);
+    ok &= check_int("blocks", h_blocks.data(), reinterpret_cast<const int*>(expected.data() + 0), 256, stats);
     ok &= check_int("wrapped", h_wrapped.data(), reinterpret_cast<const int*>(expected.data() + 1024), 256, stats);
     printf("%s arith_aec9f6067a: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -281,13 +281,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_num_tiles, 16, d_wrapped, 16, dim0, dim1);
+        arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_blocks, 16, d_wrapped, 16, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_num_tiles, 16, d_wrapped, 16, dim0, dim1);
+        arith_aec9f6067a<<<grid, block>>>(d_q, 16, d_blocks, 16, d_wrapped, 16, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -307,7 +307,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_num_tiles));
+    CUDA_CHECK(cudaFree(d_blocks));
     CUDA_CHECK(cudaFree(d_wrapped));
     return ok ? 0 : 1;
 }

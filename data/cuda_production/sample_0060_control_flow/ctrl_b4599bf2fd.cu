@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop); output accumulated in place (+=))
+// Control-flow kernel (1-D launch 256; windowed filter (taps); skip (continue); polynomial from a coefficient table (Horner loop))
 // Standalone CUDA translation of the Warp kernel `ctrl_b4599bf2fd` (see ctrl_b4599bf2fd.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,7 +17,7 @@ __global__ void ctrl_b4599bf2fd(
     const float* __restrict__ kernel_w,
     float* filtered,
     float* neg_sum_out,
-    const float* __restrict__ coef,
+    const float* __restrict__ poly,
     float* poly_out,
     int n)
 {
@@ -34,15 +34,15 @@ __global__ void ctrl_b4599bf2fd(
     float neg_sum = 0.0f;
     for (int k = 0; k < 7; ++k) {
         float v = b[min(max(tid + k - 3, 0), b_dim0 - 1)];
-        if (v > 0.0f) {
+        if (v >= 0.0f) {
             continue;
         }
-        neg_sum += v;
+        neg_sum = neg_sum + v;
     }
-    atomicAdd(&neg_sum_out[tid], neg_sum);
+    neg_sum_out[tid] = neg_sum;
     float y = 0.0f;
     for (int k = 0; k < 5; ++k) {
-        y = y * b_v + coef[k];
+        y = y * b_v + poly[k];
     }
     poly_out[tid] = y;
 }
@@ -148,7 +148,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -190,10 +190,9 @@ int main(int argc, char** argv)
     std::vector<float> h_kernel_w(9);  // input, shape [9] of float32
     fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 1, -16, 33U, 0.0625f);
     std::vector<float> h_filtered((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_neg_sum_out((size_t)n * 1);  // inout, shape [256] of float32
-    fill_float(h_neg_sum_out.data(), h_neg_sum_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_coef(5);  // input, shape [5] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 4, -16, 33U, 0.0625f);
+    std::vector<float> h_neg_sum_out((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_poly(5);  // input, shape [5] of float32
+    fill_float(h_poly.data(), h_poly.size(), seed, 4, -16, 33U, 0.0625f);
     std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
@@ -213,10 +212,10 @@ int main(int argc, char** argv)
     const size_t bytes_neg_sum_out = h_neg_sum_out.size() * sizeof(h_neg_sum_out[0]);
     CUDA_CHECK(cudaMalloc(&d_neg_sum_out, bytes_neg_sum_out));
     CUDA_CHECK(cudaMemcpy(d_neg_sum_out, h_neg_sum_out.data(), bytes_neg_sum_out, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
+    float* d_poly = nullptr;
+    const size_t bytes_poly = h_poly.size() * sizeof(h_poly[0]);
+    CUDA_CHECK(cudaMalloc(&d_poly, bytes_poly));
+    CUDA_CHECK(cudaMemcpy(d_poly, h_poly.data(), bytes_poly, cudaMemcpyHostToDevice));
     float* d_poly_out = nullptr;
     const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
     CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
@@ -226,7 +225,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+    ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
@@ -257,7 +256,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+            ctrl_b4599bf2fd<<<grid, block, 0, stream>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -284,7 +283,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_kernel_w + bytes_neg_sum_out + bytes_coef;
+        const size_t bytes_read = bytes_b + bytes_kernel_w + bytes_poly;
         const size_t bytes_written = bytes_filtered + bytes_neg_sum_out + bytes_poly_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -308,7 +307,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_kernel_w));
         CUDA_CHECK(cudaFree(d_filtered));
         CUDA_CHECK(cudaFree(d_neg_sum_out));
-        CUDA_CHECK(cudaFree(d_coef));
+        CUDA_CHECK(cudaFree(d_poly));
         CUDA_CHECK(cudaFree(d_poly_out));
         return 0;
     }
@@ -323,7 +322,7 @@ int main(int argc, char** argv)
     ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.0018000000000000002f, 0.0001f, stats);
     ok &= check_values("neg_sum_out", h_neg_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0015f, 0.0001f, stats);
+                       0.0014f, 0.0001f, stats);
     ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
                        0.0031000000000000003f, 0.0001f, stats);
     printf("%s ctrl_b4599bf2fd: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
@@ -336,13 +335,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_coef, d_poly_out, n);
+        ctrl_b4599bf2fd<<<grid, block>>>(d_b, n, d_kernel_w, d_filtered, d_neg_sum_out, d_poly, d_poly_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -365,7 +364,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_kernel_w));
     CUDA_CHECK(cudaFree(d_filtered));
     CUDA_CHECK(cudaFree(d_neg_sum_out));
-    CUDA_CHECK(cudaFree(d_coef));
+    CUDA_CHECK(cudaFree(d_poly));
     CUDA_CHECK(cudaFree(d_poly_out));
     return ok ? 0 : 1;
 }
