@@ -162,8 +162,15 @@ def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
         for spec in specs:
             launch_args, written = warp_arguments(list(spec.args), module, input_seed(spec), "cpu")
             if spec.block_dim:  # one block of block_dim threads per launch index (Warp's CPU runs them as fibers)
-                wp.launch_tiled(kernels[spec.name], dim=spec.dim, inputs=launch_args, block_dim=spec.block_dim,
-                                device="cpu")
+                # without enable_cpu_blocks Warp's CPU blocks are one thread wide: tile_load and the
+                # reductions give the same values, but `wp.tile(v)` would hold lane 0's value alone
+                previous = wp.config.enable_cpu_blocks
+                wp.config.enable_cpu_blocks = True
+                try:
+                    wp.launch_tiled(kernels[spec.name], dim=spec.dim, inputs=launch_args, block_dim=spec.block_dim,
+                                    device="cpu")
+                finally:
+                    wp.config.enable_cpu_blocks = previous
             else:
                 wp.launch(kernels[spec.name], dim=spec.dim, inputs=launch_args, device="cpu")
             results[spec.name] = b"".join(a.numpy().tobytes() for a in written)

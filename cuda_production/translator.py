@@ -2092,14 +2092,19 @@ def translate_module(info: ModuleInfo) -> dict[str, TranslatedKernel | Translati
 
 
 def translate_kernel(source: str, kernel_name: str, filename: str = "<source>",
-                     small_tables: frozenset[str] = frozenset(), block_dim: int = 0) -> TranslatedKernel:
+                     small_tables: frozenset[str] = frozenset(), block_dim: int = 0,
+                     launch_ndim: int | None = None) -> TranslatedKernel:
     """Translate one kernel of `source`, raising TranslationError if it cannot be translated.
     `small_tables`: array parameters known to be small fixed-size atomic targets (a histogram, a
     few totals), whose atomics with an unused result are warp-aggregated. `block_dim`: a kernel
-    using tiles that is launched with `wp.launch_tiled(..., block_dim=block_dim)` (0: not given)."""
+    using tiles that is launched with `wp.launch_tiled(..., block_dim=block_dim)` (0: not given);
+    `launch_ndim`: the dimensions of that launch, so that `i, lane = wp.tid()` names a 1-D launch's
+    block and the thread's lane in it (without it, the names' count is the launch's)."""
     info = parse_module(source, filename)
     if block_dim:
         info.block_dims = {kernel_name: block_dim}
+        if launch_ndim is not None and kernel_name not in info.launches:
+            info.launches[kernel_name] = TileLaunch(True, block_dim, "declared block_dim", launch_ndim)
     if kernel_name not in info.kernels:
         raise TranslationError(filename, None, f"no @wp.kernel named '{kernel_name}'", kind="error")
     return ModuleTranslator(_kernel_scope(info, kernel_name), small_tables).translate_kernel(kernel_name)

@@ -55,7 +55,7 @@ def main(count: int, seed: int) -> None:
         spec = generate("tiled", s)
         try:
             kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py",
-                                      small_tables(list(spec.args), spec.dim), spec.block_dim)
+                                      small_tables(list(spec.args), spec.dim), spec.block_dim, len(spec.dim))
         except TranslationError as exc:
             failed += 1
             print(f"seed {s}: not translated: {exc}", file=sys.stderr)

@@ -93,7 +93,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
     spec = record.spec
     try:
         kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", small_tables(list(spec.args), spec.dim),
-                                  spec.block_dim)
+                                  spec.block_dim, len(spec.dim))
     except TranslationError as exc:
         return record.failed("translate", exc.construct)
     if (kernel.block_dim if kernel.tiled else 0) != spec.block_dim:

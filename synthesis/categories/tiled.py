@@ -28,6 +28,8 @@ from synthesis.exprgen import FORWARD_ONLY_SHARE, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
 
 BLOCK_DIMS = (32, 64, 128, 256)
+# Block reductions whose threads each compute their own value, gathered by `wp.tile`
+THREAD_VALUES_SHARE = 0.5
 BLOCK_COUNTS = tuple(range(5, 17))
 SHARED_BUDGET = 40 * 1024  # bytes of tiles per block the kinds below stay under (CUDA's static limit is 48 KiB)
 
@@ -300,8 +302,24 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         offset = f"(i * {P} + p) * {tile}"
         k.tile(size)
         k.features.append(f"{panels} tiles per block")
-    k.emit(f"a = wp.tile_load({x}, shape={tile}, offset={offset})")
-    if two:
+    # each thread of the block loads its own element and computes on it as plain code does, and
+    # `wp.tile` gathers the block's values into a tile for the reduction (as Warp's own examples sum
+    # an energy density per block): the tile is one value per thread, block_dim long
+    threads = panels == 1 and not two and "mapped" not in outputs and rng.random() < THREAD_VALUES_SHARE
+    if threads:
+        k.lines[0] = "i, lane = wp.tid()"
+        k.emit(f"v = {x}[{offset} + lane]")
+        per_thread = rng.choice(["v * v", "wp.abs(v)", "wp.exp(-v * v)", "v"])
+        k.emit(f"a = wp.tile({per_thread})")
+        value, mag = "a", 1.0
+        k.features.append("per-thread values gathered into a tile (wp.tile)")
+        if per_thread == "v * v":
+            k.features.append("sum of squares")
+    else:
+        k.emit(f"a = wp.tile_load({x}, shape={tile}, offset={offset})")
+    if threads:
+        pass  # the per-thread value is the tile's
+    elif two:
         y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size * panels,), True)
         k.emit(f"b = wp.tile_load({y}, shape={tile}, offset={offset})")
         k.tile(size)
@@ -367,6 +385,8 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         else:
             m = k.array(pick(rng, "mapped", "y_out", "activations"), "output", (size,), True, bound=mag)
             k.emit(f"wp.tile_store({m}, {value}, offset=i * {tile})")
+    if threads:  # one thread per element of the tile
+        return "Block-wise reduction of per-thread values", size
     return "Block-wise tile reduction", rng.choice([b for b in BLOCK_DIMS if b <= max(64, size)])
 
 

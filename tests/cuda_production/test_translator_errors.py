@@ -128,8 +128,9 @@ def test_syntax_error_is_one_line_with_location(tmp_path):
 @given(category=st.sampled_from(CATEGORY_NAMES), seed=st.integers(0, 2**62))
 def test_every_generated_kernel_translates_consistently(category, seed):
     spec = generate(category, seed)
-    kernel = translate_kernel(spec.source, spec.name, "gen.py", block_dim=spec.block_dim)  # as the pipeline does
-    assert translate_kernel(spec.source, spec.name, "gen.py", block_dim=spec.block_dim).kernel_code == kernel.kernel_code
+    kernel = translate_kernel(spec.source, spec.name, "gen.py", block_dim=spec.block_dim, launch_ndim=len(spec.dim))  # as the pipeline does
+    assert translate_kernel(spec.source, spec.name, "gen.py", block_dim=spec.block_dim,
+                            launch_ndim=len(spec.dim)).kernel_code == kernel.kernel_code
     assert [p.name for p in kernel.params] == [a.name for a in spec.args]
     written = {p.name for p in kernel.params if p.kind == "array" and p.written}
     assert written == {a.name for a in spec.args if a.is_written}

@@ -79,6 +79,10 @@ def _windows(spec: KernelSpec, blocks: int, shapes: dict[str, tuple[int, ...]]):
                     visit(stmt.body, {**env, stmt.target.id: v})
                 continue
             for call in ast.walk(stmt):
+                if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes:
+                    # a thread's own element (`x[i * TILE + lane]`): the block's last lane reads furthest
+                    found.append(("index", call.value.id, value(call.slice, {**env, "lane": spec.block_dim - 1}), 1))
+                    continue
                 if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in TILE_OPS):
                     continue
                 kw = {k.arg: k.value for k in call.keywords}
@@ -116,10 +120,14 @@ def test_every_loaded_tile_lies_inside_its_array_at_check_and_bench_size(seed):
 @given(seed=st.integers(0, 2**62))
 def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_their_size(seed):
     spec = generate("tiled", seed)
-    per_block = {n.args[0].id for n in ast.walk(ast.parse(spec.source))
+    tree = ast.parse(spec.source)
+    per_block = {n.args[0].id for n in ast.walk(tree)
                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TILE_OPS
                  and any(k.arg == "offset" and "i" in {x.id for x in ast.walk(k.value) if isinstance(x, ast.Name)}
                          for k in n.keywords)}
+    # and arrays a thread indexes by its block (`x[i * TILE + lane]`)
+    per_block |= {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                  and "i" in {x.id for x in ast.walk(n.slice) if isinstance(x, ast.Name)}}
     assert {a.name for a in spec.args if a.is_array and scales(a, spec.dim)} == per_block
 
 
@@ -128,7 +136,8 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
 def test_the_translation_launches_as_the_spec_says(seed):
     spec = generate("tiled", seed)
     assert len(spec.dim) == 1 and spec.block_dim in BLOCK_DIMS
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim)
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim,
+                              launch_ndim=len(spec.dim))
     assert kernel.tiled and kernel.block_dim == spec.block_dim
     assert {p.name for p in kernel.params if p.kind == "array" and p.written} == \
         {a.name for a in spec.args if a.is_written}
@@ -168,7 +177,8 @@ def test_outputs_stay_within_their_bounds_and_vary(kind_specs, expected):
 
 
 def _write(tmp_path, spec: KernelSpec, expected: bytes | None):
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim)
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim,
+                              launch_ndim=len(spec.dim))
     return write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
                         Tolerance(), expected, {"category": "tiled", "description": spec.description})
 
@@ -203,7 +213,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
 @pytest.mark.parametrize("feature", ["result added to the output's block", "block maximum", "block minimum",
                                      "column sums by tile_sum along axis 0", "panels per block",
                                      "column means by tile_sum along axis 0", "L2 normalisation",
-                                     "column sums of squares", "tiles per block"])
+                                     "column sums of squares", "tiles per block",
+                                     "per-thread values gathered into a tile (wp.tile)"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
