@@ -305,15 +305,26 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     # each thread of the block loads its own element and computes on it as plain code does, and
     # `wp.tile` gathers the block's values into a tile for the reduction (as Warp's own examples sum
     # an energy density per block): the tile is one value per thread, block_dim long
-    threads = panels == 1 and not two and "mapped" not in outputs and rng.random() < THREAD_VALUES_SHARE
+    threads = panels == 1 and "mapped" not in outputs and rng.random() < THREAD_VALUES_SHARE
     if threads:
         k.lines[0] = "i, lane = wp.tid()"
         k.emit(f"v = {x}[{offset} + lane]")
-        per_thread = rng.choice(["v * v", "wp.abs(v)", "wp.exp(-v * v)", "v"])
+        if two:  # a per-thread product or error of two inputs (a dot product, a squared error)
+            y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size,), True)
+            k.emit(f"u = {y}[{offset} + lane]")
+            per_thread, mag = rng.choice([("v * u", 1.0), ("(v - u) * (v - u)", 4.0), ("wp.abs(v - u)", 2.0),
+                                          ("wp.max(v, u)", 1.0)])
+            k.features.append("per-thread values of two inputs")
+        else:
+            per_thread, mag = rng.choice([("v * v", 1.0), ("wp.abs(v)", 1.0), ("wp.exp(-v * v)", 1.0), ("v", 1.0),
+                                          ("wp.sin(v)", 1.0)])
+        if rng.random() < 0.4:  # the value named first, as a longer computation would be
+            k.emit(f"e = {per_thread}")
+            per_thread = "e"
         k.emit(f"a = wp.tile({per_thread})")
-        value, mag = "a", 1.0
+        value = "a"
         k.features.append("per-thread values gathered into a tile (wp.tile)")
-        if per_thread == "v * v":
+        if "v * v" in per_thread:
             k.features.append("sum of squares")
     else:
         k.emit(f"a = wp.tile_load({x}, shape={tile}, offset={offset})")
@@ -455,6 +466,9 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
         k.tile(1, c)
         k.features.append("column sums by tile_matmul with ones")
     row = (c,) if along_axis else (1, c)
+    if panels == 1 and not squares and rng.random() < 0.25:  # the panel's column means (a per-block average)
+        k.emit(f"col = col / {k.as_float(TM)}")
+        k.features.append("column means of the panel")
     if rng.random() < 0.35:  # one row of partial sums per block, reduced by a later pass: no atomics, same bits every run
         out = k.array(pick(rng, "partial_col_sums", "block_col_sums"), "output", row, True, bound=mag * tm)
         k.emit(f"wp.tile_store({out}, col, offset={f'i * {C}' if along_axis else '(i, 0)'})")

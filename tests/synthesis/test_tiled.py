@@ -214,7 +214,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
                                      "column sums by tile_sum along axis 0", "panels per block",
                                      "column means by tile_sum along axis 0", "L2 normalisation",
                                      "column sums of squares", "tiles per block",
-                                     "per-thread values gathered into a tile (wp.tile)"])
+                                     "per-thread values gathered into a tile (wp.tile)", "column means of the panel",
+                                     "per-thread values of two inputs"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
