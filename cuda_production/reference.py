@@ -73,10 +73,17 @@ def top_level_names(source: str) -> set[str]:
     return names
 
 
+_UNIQUE_MODULE = re.compile(r'(?:, )?module="unique"(?:, )?(?=[^)]*\))')
+
+
 def own_module_names(spec: KernelSpec, tag: str) -> KernelSpec:
     """`spec` with its helpers and module constants renamed `<name>__<tag>` (its kernel and struct
     classes keep theirs: the launch looks them up by name), so that kernels defining the same helper
-    or constant can share a module. Renaming changes no value the kernel computes."""
+    or constant can share a module. Renaming changes no value the kernel computes. A kernel declared
+    as a module of its own (`module="unique"`) joins the shared one: one CPU build for the batch,
+    the same values."""
+    if 'module="unique"' in spec.source:
+        spec = dataclasses.replace(spec, source=_UNIQUE_MODULE.sub("", spec.source))
     tree = ast.parse(spec.source)
     names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name != spec.name]
     names += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]

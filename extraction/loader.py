@@ -43,7 +43,11 @@ def load_kernels(source: str, module_name: str) -> dict[str, Any]:
 
 
 def unload(module_name: str) -> None:
-    """Forget everything `load_kernels` registered for `module_name`."""
-    sys.modules.pop(module_name, None)
+    """Forget everything `load_kernels` registered for `module_name`, and the Warp module of each of
+    its kernels that has one of its own (`@wp.kernel(module="unique")`)."""
+    module = sys.modules.pop(module_name, None)
+    for value in (module.__dict__.values() if module is not None else ()):
+        if type(value).__name__ == "Kernel" and value.module.name != module_name:
+            warp_compat.forget_module(value.module.name)
     linecache.cache.pop(f"<generated:{module_name}>", None)
     warp_compat.forget_module(module_name)

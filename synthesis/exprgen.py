@@ -87,6 +87,8 @@ INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
 ELEMENT_STORE = re.compile(r"^(\s+)(\w+)\[([^\[\]]+)\] = (.+)$")
 LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
 FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in Warp's examples (18 of 170)
+# kernels compiled as a module of their own (`@wp.kernel(module="unique")`, 6 of Warp's 170 examples)
+UNIQUE_MODULE_SHARE = 0.04
 OUTPUT_UPDATE_SHARE = 0.3  # kernels that update an output in place instead of overwriting it
 INTERMEDIATE_OUTPUT_SHARE = 0.2  # kernels that also store an intermediate value they compute
 RESULT_INLINE_SHARE = 0.3  # kernels that write a result's expression into the store instead of naming it first
@@ -1185,6 +1187,8 @@ class KernelWriter:
             self.update_outputs()
         if self.rng.random() < FORWARD_ONLY_SHARE:  # a kernel nobody differentiates through says so
             self.options.setdefault("enable_backward", "False")
+        if self.rng.random() < UNIQUE_MODULE_SHARE:
+            self.options.setdefault("module", '"unique"')
         decorator = f"@wp.kernel({', '.join(f'{k}={v}' for k, v in self.options.items())})" if self.options else "@wp.kernel"
         header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"
         body = "\n".join(self.lines)

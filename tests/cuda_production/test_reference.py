@@ -109,3 +109,15 @@ def test_kernels_defining_the_same_constant_are_renamed_apart_into_one_module():
     assert len(module_groups(renamed)) == 1
     assert "SCALE__k0 = wp.constant(2.0)" in renamed[0].source and "* SCALE__k0" in renamed[0].source
     assert renamed[0].name == "own_a" and "def own_a(" in renamed[0].source
+
+
+def test_a_kernel_of_its_own_module_joins_the_batch_and_keeps_its_values():
+    """`@wp.kernel(module="unique")` is dropped for the CPU reference (one build for the batch), and
+    the values are those of the kernel as written."""
+    body = "def {name}(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n" \
+           "    i = wp.tid()\n    out[i] = 2.0 * a[i] + 1.0\n"
+    unique = spec("k_unique", '@wp.kernel(enable_backward=False, module="unique")\n' + body.format(name="k_unique"),
+                  [arr("a"), arr("out", "output")])
+    assert own_module_names(unique, "k0").source.startswith("@wp.kernel(enable_backward=False)\n")
+    got = floats(warp_reference([unique], "t_ref_unique")["k_unique"])
+    np.testing.assert_array_equal(got, 2.0 * make_input(unique.args[0], 0, input_seed(unique)) + 1.0)

@@ -108,3 +108,19 @@ def test_missing_internals_name_the_warp_version(monkeypatch):
 def test_a_source_that_does_not_compile_is_a_load_error():
     with pytest.raises(KernelLoadError, match="SyntaxError"):
         load_kernels("@wp.kernel\ndef broken(:\n    pass\n", "test_broken")
+
+
+def test_unloading_forgets_a_kernels_own_module():
+    """A kernel declared `module="unique"` gets a Warp module of its own; unloading the generated
+    module drops it too, so a long run's registry does not grow."""
+    import warp._src.context as context
+
+    from extraction.loader import load_kernels, unload
+
+    source = ('@wp.kernel(module="unique")\ndef own_mod(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n'
+              "    i = wp.tid()\n    y[i] = 3.0 * x[i]\n")
+    kernel = load_kernels(source, "t_own_module")["own_mod"]
+    own = kernel.module.name
+    assert own != "t_own_module" and own in context.user_modules
+    unload("t_own_module")
+    assert own not in context.user_modules
