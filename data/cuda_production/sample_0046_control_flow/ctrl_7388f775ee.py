@@ -1,7 +1,7 @@
 import warp as wp
 
 
-@wp.kernel
+@wp.kernel(module="unique")
 def ctrl_7388f775ee(q: wp.array(dtype=wp.float32), iterations: wp.int32, root_out: wp.array(dtype=wp.float32)):
     tid = wp.tid()
     q_v = q[tid]

@@ -6,7 +6,7 @@ def cauchy(r: float, c: float) -> float:
     t = r / c
     return 0.5 * c * c * wp.log(1.0 + t * t)
 
-@wp.kernel
+@wp.kernel(module="unique")
 def comb_08049a701e(inp: wp.array(dtype=float), n: int, y_true: wp.array(dtype=float), segment: wp.array(dtype=int), per_group: wp.array(dtype=float), group_count: wp.array(dtype=int), elem_loss: wp.array(dtype=float)):
     tid = wp.tid()
     if tid >= n:

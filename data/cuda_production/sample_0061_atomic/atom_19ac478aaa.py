@@ -1,7 +1,7 @@
 import warp as wp
 
 
-@wp.kernel
+@wp.kernel(module="unique")
 def atom_19ac478aaa(u: wp.array2d(dtype=int), lowest: wp.array2d(dtype=int), gain: wp.array2d(dtype=int), segment: wp.array2d(dtype=int), remaining: wp.array(dtype=int), acc: wp.array(dtype=int)):
     i, j = wp.tid()
     u_v = u[i, j]
