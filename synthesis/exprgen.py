@@ -1130,7 +1130,13 @@ class KernelWriter:
         else:
             self.lines[k] = f"{indent}{array}[{index}] += {value}"
             self.feature("output accumulated in place (+=)")
+        self.make_inout(array)
+
+    def make_inout(self, array: str) -> None:
+        """An output the kernel updates (reads before it writes): it holds values on entry, which its
+        bound includes."""
         at = next(n for n, a in enumerate(self.args) if a.name == array)
+        spec = self.args[at]
         self.args[at] = dataclasses.replace(spec, role="inout")
         self._by_name[array] = self.args[at]
         self.bounds[array] = self.bounds.get(array, 0.0) + max(abs(spec.low), abs(spec.high))

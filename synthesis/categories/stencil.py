@@ -357,9 +357,14 @@ def generate(rng: random.Random, name: str, seed: int):
             w.emit(f"{value.src} *= {decay.src}")
         else:
             decay_in_place = True
-    w.store(out, value, own)
-    if decay_in_place:
+    if decay_in_place:  # a decaying accumulator (a trail, a history): the old value scaled, the new added
         w.emit(f"{out}[{own}] *= {decay.src}")
+        w.emit(f"{out}[{own}] += {value.src}")
+        w.note_bound(out, value.mag)
+        w.make_inout(out)
+        w.feature("decayed accumulation (*= then +=)")
+    else:
+        w.store(out, value, own)
     if body_block is not None:
         body_block.__exit__(None, None, None)
         with w.block("else:"):

@@ -102,3 +102,17 @@ def test_translated_sample_equals_warp_on_the_host(tmp_path, category):
                           Tolerance(), expected, {"category": category, "description": spec.description})
     run = run_on_host(folder)
     assert run.passed, run.output[-2000:]
+
+
+def test_a_decaying_accumulator_stencil_equals_warp_on_the_host(tmp_path):
+    """`out[i] *= DECAY` then `out[i] += value` on an output that holds values on entry (inout), as a
+    trail or history buffer is written: translated and run on the host against Warp."""
+    spec = next(s for s in (generate("stencil", seed) for seed in range(400)) if "decayed accumulation" in s.description)
+    out = next(a for a in spec.args if a.role == "inout")
+    assert f"{out.name}[" in spec.source and "] *= " in spec.source and "] += " in spec.source
+    expected = warp_reference([spec], "t_new_decayed_accumulation")[spec.name]
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                          Tolerance(), expected, {"category": "stencil", "description": spec.description})
+    run = run_on_host(folder)
+    assert run.passed, run.output[-2000:]
