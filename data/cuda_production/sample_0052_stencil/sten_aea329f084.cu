@@ -1,4 +1,4 @@
-// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1; linear decay term)
+// Grid-stencil kernel (1-D launch 256; guarded sampler; module constants; box filter radius 1; linear decay term; decayed accumulation (*= then +=))
 // Standalone CUDA translation of the Warp kernel `sten_aea329f084` (see sten_aea329f084.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -34,8 +34,8 @@ __global__ void sten_aea329f084(const float* __restrict__ phi, int phi_dim0, flo
         acc += lookup(phi, phi_dim0, tid + di);
     }
     float center = phi[tid];
-    smoothed[tid] = acc / 3.0f - K * center;
     smoothed[tid] = smoothed[tid] * DECAY;
+    atomicAdd(&smoothed[tid], acc / 3.0f - K * center);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -178,7 +178,8 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_phi((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_phi.data(), h_phi.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_smoothed((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_smoothed((size_t)n * 1);  // inout, shape [256] of float32
+    fill_float(h_smoothed.data(), h_smoothed.size(), seed, 1, -1024, 2049U, 0.0009765625f);
 
     // Device buffers
     float* d_phi = nullptr;
@@ -248,7 +249,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_phi;
+        const size_t bytes_read = bytes_phi + bytes_smoothed;
         const size_t bytes_written = bytes_smoothed;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -281,7 +282,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("smoothed", h_smoothed.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.00015000000000000001f, 0.0001f, stats);
+                       0.00025f, 0.0001f, stats);
     printf("%s sten_aea329f084: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

@@ -19,5 +19,5 @@ def sten_aea329f084(phi: wp.array(dtype=float), smoothed: wp.array(dtype=float))
     for di in range(-RADIUS, RADIUS + 1):
         acc += lookup(phi, tid + di)
     center = phi[tid]
-    smoothed[tid] = (acc / 3.0) - K * center
     smoothed[tid] *= DECAY
+    smoothed[tid] += (acc / 3.0) - K * center
