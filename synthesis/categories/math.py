@@ -35,11 +35,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     stored = draw_formulas(gen, gen.math_formula, rng.randint(0, 3) if helper or noise else rng.choice([1, 2, 2, 3, 3]))
     if not stored and not helper and not noise:  # one named value always takes a fractional part
         stored = draw_formulas(gen, lambda: gen.math_formula("fractional part"), 1)
+    # the inputs the formulas read: a helper and a noise point work on them
+    read = w.inputs_read(loads, of=" ".join(value.src for value, _ in stored)) if stored else []
     if helper:  # a helper with a purpose (a sigmoid, a Gaussian falloff, a smoothstep) on an input
-        read = w.inputs_read(loads, of=" ".join(value.src for value, _ in stored)) if stored else []
         w.store(add_output(w, holds=helper), call(w, helper, w.load(rng.choice(read or loads))))
     if noise:  # at a point made of the values the formulas read, the rest after them
-        read = w.inputs_read(loads, of=" ".join(value.src for value, _ in stored)) if stored else []
         noise_field(rng, w, read + [n for n in loads if n not in read])
     for value, kind in stored:
         w.store(add_output(w, holds=kind), gen.meaningful(value))

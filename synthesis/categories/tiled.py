@@ -306,11 +306,11 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     # `wp.tile` gathers the block's values into a tile for the reduction (as Warp's own examples sum
     # an energy density per block): the tile is one value per thread, block_dim long
     threads = panels == 1 and "mapped" not in outputs and rng.random() < THREAD_VALUES_SHARE
+    y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size * panels,), True) if two else None
     if threads:
         k.lines[0] = "i, lane = wp.tid()"
         k.emit(f"v = {x}[{offset} + lane]")
         if two:  # a per-thread product or error of two inputs (a dot product, a squared error)
-            y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size,), True)
             k.emit(f"u = {y}[{offset} + lane]")
             per_thread, mag = rng.choice([("v * u", 1.0), ("(v - u) * (v - u)", 4.0), ("wp.abs(v - u)", 2.0),
                                           ("wp.max(v, u)", 1.0)])
@@ -328,28 +328,25 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
             k.features.append("sum of squares")
     else:
         k.emit(f"a = wp.tile_load({x}, shape={tile}, offset={offset})")
-    if threads:
-        pass  # the per-thread value is the tile's
-    elif two:
-        y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size * panels,), True)
-        k.emit(f"b = wp.tile_load({y}, shape={tile}, offset={offset})")
-        k.tile(size)
-        r = rng.random()
-        if r < 0.6:
-            fn, h = k.helper(BINARY)
-            value, mag = f"wp.tile_map({fn}, a, b)", h.mag(1.0, 1.0)
+        if two:
+            k.emit(f"b = wp.tile_load({y}, shape={tile}, offset={offset})")
+            k.tile(size)
+            r = rng.random()
+            if r < 0.6:
+                fn, h = k.helper(BINARY)
+                value, mag = f"wp.tile_map({fn}, a, b)", h.mag(1.0, 1.0)
+            else:
+                value, mag = "a * b", 1.0
+                k.features.append("dot product")
         else:
-            value, mag = "a * b", 1.0
-            k.features.append("dot product")
-    else:
-        r = rng.random()
-        if r < 0.65:
-            value, mag = map_tile(k, "a", 1.0)
-        elif r < 0.8:
-            value, mag = "a * a", 1.0
-            k.features.append("sum of squares")
-        else:
-            value, mag = "a", 1.0
+            r = rng.random()
+            if r < 0.65:
+                value, mag = map_tile(k, "a", 1.0)
+            elif r < 0.8:
+                value, mag = "a * a", 1.0
+                k.features.append("sum of squares")
+            else:
+                value, mag = "a", 1.0
     if panels > 1:
         k.emit(f"acc = acc + {value}")
         k.indent -= 1
