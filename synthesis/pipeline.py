@@ -131,7 +131,7 @@ def _main(stop, count, device, output, seed, categories, backward, fmt, standalo
     report = run(plan, spread, progress, "synthesis", partial(write_cards, command), stop)
     elapsed = time.perf_counter() - started
     rate = report.kernels_run / elapsed if elapsed > 0 and report.kernels_run else 0.0
-    throughput = f"throughput      {rate:.0f} kernels/s ({spread['workers']} workers, {elapsed:.1f} s)"
+    throughput = f"throughput      {rate:.0f} kernels/s ({spread['workers']} workers, {elapsed:.2f} s)"
     if not report.complete:
         click.echo(f"kernels         {report.kernels_run} generated in this run\n{throughput}")
         click.echo(slice_line(report, spread["shard_slice"]))
