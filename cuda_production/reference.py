@@ -97,19 +97,24 @@ def module_groups(specs: list[KernelSpec]) -> list[list[KernelSpec]]:
     """Split kernels into as few modules as possible with no module-level name defined twice.
 
     Two kernels may both define `DT` or `class Particles` with different contents; Warp resolves a
-    kernel's globals in its module, so each must sit in a module of its own.
+    kernel's globals in its module, so each must sit in a module of its own. Tiled kernels launched
+    with different block_dims go to different modules too: Warp builds a whole module for the
+    block_dim of the launch, and some tile code is valid for its own block_dim only (on the CPU,
+    `wp.tile_fft` of rows of 32 refuses a block of 256).
     """
-    groups: list[tuple[set[str], list[KernelSpec]]] = []
+    groups: list[tuple[set[str], set[int], list[KernelSpec]]] = []
     for spec in specs:
         names = top_level_names(spec.source)
-        for taken, members in groups:
-            if not taken & names:
+        block_dims = {spec.block_dim} if spec.block_dim else set()
+        for taken, launched, members in groups:
+            if not taken & names and len(launched | block_dims) <= 1:
                 taken |= names
+                launched |= block_dims
                 members.append(spec)
                 break
         else:
-            groups.append((set(names), [spec]))
-    return [members for _, members in groups]
+            groups.append((set(names), block_dims, [spec]))
+    return [members for _, _, members in groups]
 
 
 def warp_value(arg: ArgSpec):

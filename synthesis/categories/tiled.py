@@ -7,8 +7,9 @@ accumulating `tile_matmul` into a `tile_zeros` accumulator, weights in (K, N) or
 through `tile_transpose`, bias by `tile_broadcast`, an activation by `tile_map` of a `@wp.func`),
 Gram / cross-covariance matrices (`X^T X` accumulated with `tile_atomic_add`), row normalisations
 (RMS norm, softmax, L1: row sums by a product with a ones column, broadcast back), column
-centering, batched small-matrix transposes (symmetric/skew parts, normal matrices) and fused
-element-wise maps of two tiles. Tile shapes are module constants (`wp.constant` or plain numbers).
+centering, batched small-matrix transposes (symmetric/skew parts, normal matrices), fused
+element-wise maps of two tiles, and row FFTs of complex signals (`tile_fft` / `tile_ifft`: spectra,
+syntheses, filters by a transfer function). Tile shapes are module constants (`wp.constant` or plain numbers).
 
 Every launch is 1-D over blocks: block `i` owns rows `i * TILE_M ...` of the arrays that scale with
 the launch (their outermost dimension is a whole multiple of the block count), while weights,
@@ -119,6 +120,7 @@ class TileKernel:
         self.scaled = False  # a constant factor applied already (a second one would be folded into it)
         # tile sizes as module constants (most kernels) or written as literals where they are used
         self.literal_sizes = rng.random() < LITERAL_SIZES_SHARE
+        self.complex_spelling = "{array}(dtype={t})"  # the FFT kinds draw their own
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
@@ -152,9 +154,10 @@ class TileKernel:
 
     # ---- arguments -----------------------------------------------------------------------------
     def array(self, hint: str, role: str, shape: tuple[int, ...], scales: bool, low: float = -1.0,
-              high: float = 1.0, bound: float = 1.0) -> str:
+              high: float = 1.0, bound: float = 1.0, dtype: str = "float32") -> str:
         """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
-        (filled in when the block count is known): (rows per block, ...)."""
+        (filled in when the block count is known): (rows per block, ...). `dtype`: float32, or the
+        complex numbers of the FFT kinds (vec2 or vec2d: real and imaginary parts)."""
         name = hint
         taken = {a.name for a in self.args}
         n = 1
@@ -163,10 +166,14 @@ class TileKernel:
             name = f"{hint}{n}"
         if not scales:
             self.fixed_rows.append(shape[0])
-        ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
-               2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
+        if dtype == "float32":
+            ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
+                   2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
+        else:  # one spelling per module: the complex kinds draw theirs once (self.complex_spelling)
+            ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
+                                               t=COMPLEX_SPELLINGS[dtype])
         grid = 0 if role == "output" else self.grid_bits
-        self.args.append(ArgSpec(name, "float32", role, shape, low if role != "output" else 0.0,
+        self.args.append(ArgSpec(name, dtype, role, shape, low if role != "output" else 0.0,
                                  high if role != "output" else 0.0, grid, None, bound))
         self.annotations.append(f"{name}: {ann}")
         self._scaling = getattr(self, "_scaling", {})
@@ -861,7 +868,65 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
     return "Fused element-wise tile map", rng.choice([32, 64, 128, 256])
 
 
-KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map]
+# Complex numbers as Warp's FFT examples hold them: wp.vec2f / wp.vec2d (real, imaginary).
+COMPLEX_SPELLINGS = {"vec2": "wp.vec2f", "vec2d": "wp.vec2d"}
+FFT_LENGTHS = (32, 64, 128)
+
+
+def spectral(k: TileKernel) -> tuple[str, int]:
+    """Row FFTs of complex signals, as Warp's tile FFT examples (example_tile_fft, _filtering,
+    _convolution): each block loads TILE_M rows of N samples, transforms them in place with
+    `wp.tile_fft` / `wp.tile_ifft` (unnormalized, as Warp's are) and stores the result. Three uses:
+    a filter (forward transform, a complex product with a transfer function shared by every row,
+    `tile_map` of a `@wp.func`, inverse transform), a spectrum (forward only) and a synthesis from a
+    spectrum (inverse only). Row lengths are powers of two; complex numbers are vec2f or vec2d."""
+    rng = k.rng
+    n, tm = rng.choice(FFT_LENGTHS), rng.choice([1, 2, 4])
+    dtype = "vec2d" if rng.random() < 0.6 else "vec2"
+    k.complex_spelling = rng.choice(["{array}(dtype={t})", "{array}[{t}]"])
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "BATCH"), tm)
+    N = k.constant(pick(rng, "N", "TILE_N", "SIGNAL_LEN"), n)
+    use = rng.choice(["filter", "filter", "spectrum", "synthesis"])
+    floats_per_element = 4 if dtype == "vec2d" else 2
+    source = pick(rng, "spectrum", "freq", "coeffs") if use == "synthesis" else pick(rng, "signal", "x", "samples")
+    x = k.array(source, "input", (tm, n), True, dtype=dtype)
+    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {N}), offset=(i * {TM}, 0))")
+    k.tile(tm * floats_per_element, n)
+    mag = math.sqrt(2.0)  # |re + i im| with both parts in [-1, 1]
+    if use == "synthesis":
+        k.emit("wp.tile_ifft(a)")
+        result, mag = "a", mag * n
+        k.features.append("tile_ifft (synthesis from a spectrum)")
+    else:
+        k.emit("wp.tile_fft(a)")
+        result, mag = "a", mag * n
+        k.features.append("tile_fft")
+    if use == "filter":
+        t = COMPLEX_SPELLINGS[dtype]
+        name = f"{k.name}_{pick(rng, 'cmul', 'complex_mul', 'cplx_prod')}"
+        k.helpers.append(f"@wp.func\ndef {name}(a: {t}, b: {t}) -> {t}:\n"
+                         f"    return {t}(a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0])")
+        k.helper_names.append(name)
+        h = k.array(pick(rng, "response", "transfer", "kernel_hat"), "input", (1, n), False, dtype=dtype)
+        load = f"wp.tile_load({h}, shape=(1, {N}))"
+        k.emit(f"g = {load}" if tm == 1 else f"g = wp.tile_broadcast({load}, shape=({TM}, {N}))")
+        k.emit(f"c = wp.tile_map({name}, a, g)")
+        k.emit("wp.tile_ifft(c)")
+        for _ in range(2 if tm == 1 else 3):
+            k.tile(tm * floats_per_element, n)
+        result, mag = "c", mag * math.sqrt(2.0) * n
+        k.features.append("complex product with a transfer function by tile_map, tile_ifft")
+    out_hint = {"filter": ("filtered", "y", "smoothed"), "spectrum": ("spectrum", "freq_out", "coeffs_out"),
+                "synthesis": ("signal", "waveform", "y")}[use]
+    out = k.array(pick(rng, *out_hint), "output", (tm, n), True, dtype=dtype, bound=mag)
+    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
+    summary = {"filter": "Spectral filtering of signal rows", "spectrum": "Spectra of signal rows",
+               "synthesis": "Signals synthesised from spectra"}[use]
+    return summary, rng.choice([b for b in BLOCK_DIMS if b <= n])
+
+
+KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,
+         spectral]
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:

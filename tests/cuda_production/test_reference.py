@@ -1,6 +1,8 @@
 """Warp's reference outputs for struct, by-value and module-constant kernels (cuda_production/reference.py)."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from cuda_production.reference import input_seed, make_input, module_groups, own_module_names, warp_reference
@@ -100,6 +102,27 @@ def test_kernels_defining_the_same_constant_each_see_their_own():
 def test_module_groups_share_a_module_when_names_do_not_clash():
     a, b, c = _constant_kernel("g_a", 2.0), _constant_kernel("g_b", 3.0), spec("g_c", "@wp.kernel\ndef g_c():\n    pass\n", [])
     assert [[s.name for s in g] for g in module_groups([a, b, c])] == [["g_a", "g_c"], ["g_b"]]
+
+
+def test_tiled_kernels_of_different_block_dims_get_modules_of_their_own():
+    """Warp builds a module for the block_dim of each launch, and a tile FFT of 32-element rows is
+    refused at 256 threads on the CPU: kernels of one block_dim share, plain kernels join any."""
+    def tiled(name: str, block_dim: int) -> KernelSpec:
+        return dataclasses.replace(spec(name, f"@wp.kernel\ndef {name}():\n    pass\n", []), block_dim=block_dim)
+
+    plain = spec("t_plain", "@wp.kernel\ndef t_plain():\n    pass\n", [])
+    groups = module_groups([tiled("t_32a", 32), tiled("t_256", 256), plain, tiled("t_32b", 32)])
+    assert [[s.name for s in g] for g in groups] == [["t_32a", "t_plain", "t_32b"], ["t_256"]]
+
+
+def test_a_tile_fft_kernel_batched_with_a_wider_block_gets_its_reference():
+    from synthesis.categories import generate
+
+    fft = next(s for s in (generate("tiled", k) for k in range(400))
+               if "wp.tile_fft" in s.source and s.args[0].shape[-1] < 256)
+    wide = next(s for s in (generate("tiled", k) for k in range(400)) if s.block_dim == 256)
+    results = warp_reference([wide, fft], "t_mixed_block_dims")
+    assert set(results) == {wide.name, fft.name} and any(results[fft.name])
 
 
 def test_kernels_defining_the_same_constant_are_renamed_apart_into_one_module():

@@ -29,9 +29,10 @@ def _kind_of(spec: KernelSpec) -> str:
     return spec.description.split(" (wp.launch_tiled")[0]
 
 
-SUMMARIES = ("Block-wise tile reduction", "Column sums of row panels", "Tiled linear layer (GEMM)",
+SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread values", "Column sums of row panels", "Tiled linear layer (GEMM)",
              "Gram matrix accumulation", "Row normalisation", "Mean centering per block",
-             "Batched small-matrix transposes", "Fused element-wise tile map")
+             "Batched small-matrix transposes", "Fused element-wise tile map", "Spectral filtering of signal rows",
+             "Spectra of signal rows", "Signals synthesised from spectra")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -49,7 +50,7 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_the_last_category_with_its_prefix():
     assert CATEGORY_NAMES[-1] == "tiled"
     assert kernel_name("tiled", 5).startswith("tile_")
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 3  # block_reduce: two forms; spectral: three uses
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -160,11 +161,13 @@ def expected(kind_specs) -> dict[str, bytes]:
 
 
 def _written(spec: KernelSpec, blob: bytes):
+    """Each written array's components (float32, or float64 for vec2d), in expected.bin's order."""
     offset = 0
     for arg in spec.args:
         if arg.is_written:
-            values = np.frombuffer(blob, dtype=np.float32, count=arg.size, offset=offset)
-            offset += 4 * arg.size
+            dtype, count = np.dtype(arg.numpy_dtype), arg.size * arg.width
+            values = np.frombuffer(blob, dtype=dtype, count=count, offset=offset)
+            offset += dtype.itemsize * count
             yield arg, values
 
 
@@ -226,3 +229,26 @@ def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature
     module = "t_tiled_" + "".join(c if c.isalnum() else "_" for c in feature)  # a module of its own per kernel
     run = run_on_host(_write(tmp_path, spec, warp_reference([spec], module)[spec.name]))
     assert run.passed, run.output[-2000:]
+
+
+def test_a_spectral_filter_is_numpys_fft_product_on_each_row():
+    """The filter kind's meaning, independent of the translator: Warp's output rows are
+    N * ifft(fft(x) * H) (Warp's transforms are unnormalized) with H the one transfer function."""
+    from cuda_production.reference import make_input
+
+    spec = generate("tiled", KIND_SEEDS["Spectral filtering of signal rows"])
+    seed = input_seed(spec)
+    values = {a.name: make_input(a, k, seed) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    signal, response, out = spec.args
+    assert (signal.role, response.role, out.role) == ("input", "input", "output") and response.shape[0] == 1
+
+    def complex_rows(arg, flat):
+        pairs = np.asarray(flat, dtype=np.float64).reshape(*arg.shape, 2)
+        return pairs[..., 0] + 1j * pairs[..., 1]
+
+    x, h = complex_rows(signal, values[signal.name]), complex_rows(response, values[response.name])
+    n = signal.shape[1]
+    want = n * np.fft.ifft(np.fft.fft(x, axis=1) * h, axis=1)
+    got = complex_rows(out, dict(_written(spec, warp_reference([spec], "t_tiled_fft")[spec.name]))[out])
+    assert np.abs(want).max() > 1.0  # a signal, not zeros
+    np.testing.assert_allclose(got, want, atol=1e-3 * np.abs(want).max())
