@@ -94,15 +94,16 @@ def _helpers_called(source: str, prefix_end: int, bodies: list[str]) -> str:
 
 
 def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
-                       include_backward: bool = True) -> dict[str, KernelIR]:
-    """Build `kernel`'s module once and cut its functions out of the code for each device."""
+                       include_backward: bool = True, block_dim: int = 0) -> dict[str, KernelIR]:
+    """Build `kernel`'s module once and cut its functions out of the code for each device.
+    `block_dim`: the threads per block of a tiled kernel's launch (its code is built for them)."""
     for device in devices:
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r}; expected one of {DEVICES}")
     warp_compat.init_warp()
     # `@wp.kernel(enable_backward=False)`: Warp emits no adjoint for this kernel; record none.
     include_backward = include_backward and getattr(kernel, "options", {}).get("enable_backward", True) is not False
-    builder = warp_compat.build_module(kernel, include_backward)
+    builder = warp_compat.build_module(kernel, include_backward, block_dim)
     symbol = warp_compat.kernel_symbol(kernel)
     result = {}
     for device in devices:

@@ -164,22 +164,26 @@ def _native_stderr_filtered(expected: tuple[str, ...]):
                 sys.stderr.flush()
 
 
-def module_options(kernel: Any, enable_backward: bool) -> dict:
+def module_options(kernel: Any, enable_backward: bool, block_dim: int = 0) -> dict:
     options = dict(kernel.module.options)
     options["enable_backward"] = enable_backward
+    if block_dim:  # a tiled kernel's code is that of its launch: Warp builds a module per launch block_dim
+        options["block_dim"] = block_dim
     # Tile builtins (tile_matmul, ...) read the target architecture while lowering; None is what
     # Warp itself passes when it only needs the code (its generic tile path, no MathDx LTO).
     options.setdefault("output_arch", None)
     return options
 
 
-def build_module(kernel: Any, enable_backward: bool) -> Any:
-    """Build (type-check and lower) the Warp module holding `kernel`, once for all devices."""
+def build_module(kernel: Any, enable_backward: bool, block_dim: int = 0) -> Any:
+    """Build (type-check and lower) the Warp module holding `kernel`, once for all devices; for a
+    kernel launched with `wp.launch_tiled(..., block_dim=B)`, built for B (0: Warp's default)."""
     builder_cls = _internal("ModuleBuilder")
+    options = module_options(kernel, enable_backward, block_dim)
     try:
-        return builder_cls(kernel.module, module_options(kernel, enable_backward), target="cuda")
+        return builder_cls(kernel.module, options, target="cuda")
     except TypeError:  # releases whose ModuleBuilder has no `target` keyword
-        return builder_cls(kernel.module, module_options(kernel, enable_backward))
+        return builder_cls(kernel.module, options)
 
 
 def codegen(builder: Any, device: str) -> str:

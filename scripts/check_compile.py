@@ -27,7 +27,7 @@ def main() -> None:
             module = f"cc_{cat}_{seed}"
             try:
                 spec = generate(cat, seed)
-                extract_ir_devices(load_kernels(spec.source, module)[spec.name], ("cpu", "cuda"), True)
+                extract_ir_devices(load_kernels(spec.source, module)[spec.name], ("cpu", "cuda"), True, spec.block_dim)
             except Exception as exc:  # noqa: BLE001
                 failures[cat] += 1
                 examples.setdefault(cat, f"seed {seed}: {str(exc)[:200]}")

@@ -70,7 +70,7 @@ def extract(record: KernelRecord, devices: tuple[str, ...], backward: bool) -> K
     except Exception as exc:  # noqa: BLE001
         return record.failed("load", short_reason(exc))
     try:
-        irs = extract_ir_devices(kernels[spec.name], devices, backward)
+        irs = extract_ir_devices(kernels[spec.name], devices, backward, spec.block_dim)
     except Exception as exc:  # noqa: BLE001
         return record.failed("extract", short_reason(exc))
     finally:

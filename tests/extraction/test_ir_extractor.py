@@ -124,3 +124,26 @@ def test_unloading_forgets_a_kernels_own_module():
     assert own != "t_own_module" and own in context.user_modules
     unload("t_own_module")
     assert own not in context.user_modules
+
+
+TILED_SOURCE = '''
+@wp.kernel
+def block_total(x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i, lane = wp.tid()
+    v = x[i * wp.block_dim() + lane]
+    t = wp.tile(v)
+    wp.tile_store(out, wp.tile_sum(t), offset=i)
+'''
+
+
+@pytest.mark.parametrize("block_dim", [32, 64])
+def test_a_tiled_kernels_code_is_built_for_its_launch_block_dim(block_dim):
+    """Warp sizes a tile gathered from the block's threads by the launch's block_dim: the recorded
+    code is that of `wp.launch_tiled(..., block_dim=B)`, not of Warp's default 256."""
+    name = f"test_extract_tiled_{block_dim}"
+    kernel = load_kernels(TILED_SOURCE, name)["block_total"]
+    try:
+        forward = extract_ir_devices(kernel, ("cuda",), False, block_dim)["cuda"].forward
+    finally:
+        unload(name)
+    assert f"tile_shape_t<{block_dim}>" in forward and "tile_shape_t<256>" not in forward
