@@ -871,6 +871,7 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
 # Complex numbers as Warp's FFT examples hold them: wp.vec2f / wp.vec2d (real, imaginary).
 COMPLEX_SPELLINGS = {"vec2": "wp.vec2f", "vec2d": "wp.vec2d"}
 FFT_LENGTHS = (32, 64, 128)
+SPECTRAL_REDRAW = 0.5  # half the draws of the FFT kind are drawn again
 
 
 def spectral(k: TileKernel) -> tuple[str, int]:
@@ -886,11 +887,12 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     k.complex_spelling = rng.choice(["{array}(dtype={t})", "{array}[{t}]"])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "BATCH"), tm)
     N = k.constant(pick(rng, "N", "TILE_N", "SIGNAL_LEN"), n)
-    use = rng.choice(["filter", "filter", "spectrum", "synthesis"])
+    use = rng.choice(["filter", "filter", "correlation", "spectrum", "synthesis", "round_trip"])
+    storage = ', storage="shared"' if rng.random() < 0.3 else ""
     floats_per_element = 4 if dtype == "vec2d" else 2
     source = pick(rng, "spectrum", "freq", "coeffs") if use == "synthesis" else pick(rng, "signal", "x", "samples")
     x = k.array(source, "input", (tm, n), True, dtype=dtype)
-    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {N}), offset=(i * {TM}, 0))")
+    k.emit(f"a = wp.tile_load({x}, shape=({TM}, {N}), offset=(i * {TM}, 0))")  # FFTs take register tiles
     k.tile(tm * floats_per_element, n)
     mag = math.sqrt(2.0)  # |re + i im| with both parts in [-1, 1]
     if use == "synthesis":
@@ -901,27 +903,42 @@ def spectral(k: TileKernel) -> tuple[str, int]:
         k.emit("wp.tile_fft(a)")
         result, mag = "a", mag * n
         k.features.append("tile_fft")
-    if use == "filter":
+    if use == "round_trip":  # forward and back (Warp's example_tile_fft): N times the signal
+        k.emit("wp.tile_ifft(a)")
+        mag = math.sqrt(2.0) * n  # exactly N x, up to rounding
+        k.features.append("tile_ifft round trip")
+    if use in ("filter", "correlation"):
         t = COMPLEX_SPELLINGS[dtype]
-        name = f"{k.name}_{pick(rng, 'cmul', 'complex_mul', 'cplx_prod')}"
-        k.helpers.append(f"@wp.func\ndef {name}(a: {t}, b: {t}) -> {t}:\n"
-                         f"    return {t}(a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0])")
+        if use == "filter":  # a * b
+            name = f"{k.name}_{pick(rng, 'cmul', 'complex_mul', 'cplx_prod')}"
+            re, im = "a[0] * b[0] - a[1] * b[1]", "a[0] * b[1] + a[1] * b[0]"
+        else:  # a * conj(b): cross-correlation with b's signal
+            name = f"{k.name}_{pick(rng, 'cmul_conj', 'correlate', 'cross_spectrum')}"
+            re, im = "a[0] * b[0] + a[1] * b[1]", "a[1] * b[0] - a[0] * b[1]"
+        if rng.random() < 0.5:
+            body = f"    return {t}({re}, {im})"
+        else:
+            body = f"    re = {re}\n    im = {im}\n    return {t}(re, im)"
+        k.helpers.append(f"@wp.func\ndef {name}(a: {t}, b: {t}) -> {t}:\n{body}")
         k.helper_names.append(name)
         h = k.array(pick(rng, "response", "transfer", "kernel_hat"), "input", (1, n), False, dtype=dtype)
-        load = f"wp.tile_load({h}, shape=(1, {N}))"
+        load = f"wp.tile_load({h}, shape=(1, {N}){storage})"
         k.emit(f"g = {load}" if tm == 1 else f"g = wp.tile_broadcast({load}, shape=({TM}, {N}))")
         k.emit(f"c = wp.tile_map({name}, a, g)")
         k.emit("wp.tile_ifft(c)")
         for _ in range(2 if tm == 1 else 3):
             k.tile(tm * floats_per_element, n)
         result, mag = "c", mag * math.sqrt(2.0) * n
-        k.features.append("complex product with a transfer function by tile_map, tile_ifft")
+        k.features.append("complex product with a transfer function by tile_map, tile_ifft" if use == "filter"
+                          else "cross-correlation (product with a conjugate) by tile_map, tile_ifft")
     out_hint = {"filter": ("filtered", "y", "smoothed"), "spectrum": ("spectrum", "freq_out", "coeffs_out"),
-                "synthesis": ("signal", "waveform", "y")}[use]
+                "synthesis": ("signal", "waveform", "y"), "correlation": ("correlation", "xcorr", "lagged"),
+                "round_trip": ("restored", "y", "roundtrip")}[use]
     out = k.array(pick(rng, *out_hint), "output", (tm, n), True, dtype=dtype, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
     summary = {"filter": "Spectral filtering of signal rows", "spectrum": "Spectra of signal rows",
-               "synthesis": "Signals synthesised from spectra"}[use]
+               "synthesis": "Signals synthesised from spectra", "correlation": "Cross-correlation of signal rows",
+               "round_trip": "FFT round trips of signal rows"}[use]
     return summary, rng.choice([b for b in BLOCK_DIMS if b <= n])
 
 
@@ -933,6 +950,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     while True:
         k = TileKernel(rng, name, seed)
         kind = rng.choice(KINDS)
+        if kind is spectral and rng.random() < SPECTRAL_REDRAW:  # FFTs: a smaller share than the other kinds
+            kind = rng.choice(KINDS)
         summary, block_dim = kind(k)
         if k.tile_floats * 4 <= SHARED_BUDGET:
             return k.finish(summary, block_dim)
