@@ -872,15 +872,24 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
 COMPLEX_SPELLINGS = {"vec2": "wp.vec2f", "vec2d": "wp.vec2d"}
 FFT_LENGTHS = (32, 64, 128)
 SPECTRAL_REDRAW = 0.5  # half the draws of the FFT kind are drawn again
+# What `spectral` does with the rows: its summary, and the names people give its output.
+SPECTRAL_USES = {
+    "filter": ("Spectral filtering of signal rows", ("filtered", "y", "smoothed")),
+    "spectrum": ("Spectra of signal rows", ("spectrum", "freq_out", "coeffs_out")),
+    "synthesis": ("Signals synthesised from spectra", ("signal", "waveform", "y")),
+    "correlation": ("Cross-correlation of signal rows", ("correlation", "xcorr", "lagged")),
+    "round_trip": ("FFT round trips of signal rows", ("restored", "y", "roundtrip")),
+}
 
 
 def spectral(k: TileKernel) -> tuple[str, int]:
     """Row FFTs of complex signals, as Warp's tile FFT examples (example_tile_fft, _filtering,
     _convolution): each block loads TILE_M rows of N samples, transforms them in place with
-    `wp.tile_fft` / `wp.tile_ifft` (unnormalized, as Warp's are) and stores the result. Three uses:
-    a filter (forward transform, a complex product with a transfer function shared by every row,
-    `tile_map` of a `@wp.func`, inverse transform), a spectrum (forward only) and a synthesis from a
-    spectrum (inverse only). Row lengths are powers of two; complex numbers are vec2f or vec2d."""
+    `wp.tile_fft` / `wp.tile_ifft` (unnormalized, as Warp's are) and stores the result. The uses
+    (SPECTRAL_USES): a filter (forward transform, a complex product with a transfer function shared
+    by every row, `tile_map` of a `@wp.func`, inverse transform), a cross-correlation (the same with
+    the conjugate product), a spectrum (forward only), a synthesis from a spectrum (inverse only) and
+    a round trip. Row lengths are powers of two; complex numbers are vec2f or vec2d."""
     rng = k.rng
     n, tm = rng.choice(FFT_LENGTHS), rng.choice([1, 2, 4])
     dtype = "vec2d" if rng.random() < 0.6 else "vec2"
@@ -895,14 +904,10 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     k.emit(f"a = wp.tile_load({x}, shape=({TM}, {N}), offset=(i * {TM}, 0))")  # FFTs take register tiles
     k.tile(tm * floats_per_element, n)
     mag = math.sqrt(2.0)  # |re + i im| with both parts in [-1, 1]
-    if use == "synthesis":
-        k.emit("wp.tile_ifft(a)")
-        result, mag = "a", mag * n
-        k.features.append("tile_ifft (synthesis from a spectrum)")
-    else:
-        k.emit("wp.tile_fft(a)")
-        result, mag = "a", mag * n
-        k.features.append("tile_fft")
+    first = "tile_ifft" if use == "synthesis" else "tile_fft"
+    k.emit(f"wp.{first}(a)")
+    result, mag = "a", mag * n
+    k.features.append("tile_ifft (synthesis from a spectrum)" if use == "synthesis" else "tile_fft")
     if use == "round_trip":  # forward and back (Warp's example_tile_fft): N times the signal
         k.emit("wp.tile_ifft(a)")
         mag = math.sqrt(2.0) * n  # exactly N x, up to rounding
@@ -931,14 +936,9 @@ def spectral(k: TileKernel) -> tuple[str, int]:
         result, mag = "c", mag * math.sqrt(2.0) * n
         k.features.append("complex product with a transfer function by tile_map, tile_ifft" if use == "filter"
                           else "cross-correlation (product with a conjugate) by tile_map, tile_ifft")
-    out_hint = {"filter": ("filtered", "y", "smoothed"), "spectrum": ("spectrum", "freq_out", "coeffs_out"),
-                "synthesis": ("signal", "waveform", "y"), "correlation": ("correlation", "xcorr", "lagged"),
-                "round_trip": ("restored", "y", "roundtrip")}[use]
-    out = k.array(pick(rng, *out_hint), "output", (tm, n), True, dtype=dtype, bound=mag)
+    summary, out_names = SPECTRAL_USES[use]
+    out = k.array(pick(rng, *out_names), "output", (tm, n), True, dtype=dtype, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
-    summary = {"filter": "Spectral filtering of signal rows", "spectrum": "Spectra of signal rows",
-               "synthesis": "Signals synthesised from spectra", "correlation": "Cross-correlation of signal rows",
-               "round_trip": "FFT round trips of signal rows"}[use]
     return summary, rng.choice([b for b in BLOCK_DIMS if b <= n])
 
 
