@@ -48,7 +48,8 @@ def _warp_code(specs) -> list:
     for spec in specs:
         module_name = f"memo_{spec.name}"
         try:
-            ir = extract_ir_devices(load_kernels(spec.source, module_name)[spec.name], ("cpu", "cuda"), True)
+            ir = extract_ir_devices(load_kernels(spec.source, module_name)[spec.name], ("cpu", "cuda"), True,
+                                    spec.block_dim)
         finally:
             unload(module_name)
         out.append({d: (c.forward, c.backward, c.helpers) for d, c in ir.items()})

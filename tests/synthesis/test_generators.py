@@ -23,7 +23,7 @@ def test_every_seed_compiles_with_warp(category):
         module = f"t_{spec.name}"
         try:
             kernel = load_kernels(spec.source, module)[spec.name]
-            extract_ir_devices(kernel, ("cuda",), include_backward=True)
+            extract_ir_devices(kernel, ("cuda",), include_backward=True, block_dim=spec.block_dim)
         except Exception as exc:  # collect all, report together
             failures.append((seed, str(exc)[:200]))
         finally:
