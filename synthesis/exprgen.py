@@ -495,6 +495,8 @@ class KernelWriter:
         self.annotations.append(f"{name}: {dtype_annotation(dtype, self.rng)}")
         if dtype == "int32":
             expr = Expr(name, "int32", float(abs(value)))
+        elif dtype == "bool":  # a switch (`if calculate_norm:`)
+            expr = Expr(name, "bool", 1.0, 0)
         else:
             expr = Expr(name, "float32", abs(float(value)), CONST_Q)
         self.scopes[0][name] = expr

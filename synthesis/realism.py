@@ -1668,8 +1668,9 @@ def launch_env(tid_names: tuple[str, ...], dim: tuple[int, ...], args: dict[str,
             del env[name]
     env.update(fixed)
     for a in args.values():
-        # by-value numbers are known points; vector/matrix/quat/transform values stay unknown
-        if a.role == "scalar" and isinstance(a.value, (int, float)):
+        # by-value numbers are known points; vector/matrix/quat/transform values stay unknown, and so
+        # does a bool: a switch the caller flips between launches (`if calculate_norm:`), both values meant
+        if a.role == "scalar" and isinstance(a.value, (int, float)) and a.dtype != "bool":
             env[a.name] = Interval.point(float(a.value), a.dtype == "int32")
     return env
 

@@ -299,13 +299,13 @@ def tuple_gradient(s: Stencil) -> Expr:
 STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient]
 
 
-def pointwise_term(s: Stencil, value: Expr) -> Expr:
+def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
     """A term at the point itself on top of the stencil, as reaction-diffusion and forced problems add
     one: a forcing read from an array (`+ dt * f[i, j]`), a linear decay of the centre (`- k * c`), or
     the cubic reaction of the Allen-Cahn equation (`+ k * (c - c * c * c)`)."""
     w, rng = s.w, s.rng
     own = ", ".join(s.idx)
-    term = rng.choice(["forcing", "decay", "cubic"])
+    term = rng.choice(terms)
     if term == "forcing":
         source = w.add_array(rng.choice(["forcing", "source", "heat_in"]), "float32", "input", low=-1.0, high=1.0)
         w.unused.remove(source)
@@ -320,6 +320,34 @@ def pointwise_term(s: Stencil, value: Expr) -> Expr:
     w.feature("cubic reaction term (Allen-Cahn)")
     return Expr(f"{value.operand()} + {k.src} * ({c} - {c} * {c} * {c})", "float32", value.mag + 2.0 * k.mag, None,
                 atom=False)
+
+
+RESIDUAL_SHARE = 0.5  # Jacobi sweeps that can also sum their squared change
+
+
+def residual_norm(s: Stencil, out: str, value: Expr) -> None:
+    """Store the sweep's new value and, when a `bool` argument asks for it, add the squared change to
+    a one-element sum, as an iterative solver's sweep does to decide when to stop (Warp's distributed
+    Jacobi example, `calculate_norm`). The sample's argument is True: its sum is checked too."""
+    w, rng = s.w, s.rng
+    own = ", ".join(s.idx)
+    if not (value.atom and any(value.src in scope for scope in w.scopes)):
+        value = s.local(rng.choice(["new_val", "updated", "u_new"]), value.src, value.mag, None)
+    w.store(out, value, own)
+    w.output_update_share = 0.0  # the sweep writes its new iterate; the change is measured against the old
+    flag = w.add_scalar(rng.choice(["calculate_norm", "compute_residual", "track_change"]), "bool", True)
+    norm = w.add_array(rng.choice(["l2_norm", "residual", "change_sq"]), "float32", "output", shape=(1,))
+    with w.block(f"if {flag.src}:"):
+        w.emit(f"d = {value.src} - {s.center.src}")
+        if rng.random() < 0.5:
+            w.emit(f"wp.atomic_add({norm}, 0, d * d)")
+        else:
+            w.emit(f"{norm}[0] += d * d")
+    cells = 1
+    for extent in w.dim:
+        cells *= extent
+    w.note_bound(norm, cells * (value.mag + 1.0) ** 2)
+    w.feature(f"squared change summed when a bool argument asks ({flag.src})")
 
 
 def generate(rng: random.Random, name: str, seed: int):
@@ -346,10 +374,13 @@ def generate(rng: random.Random, name: str, seed: int):
         body_block.__enter__()
         w.feature("interior test")
     value = kind(s)
+    # a Jacobi sweep that can also sum its squared change; its new value holds no multiple of the old
+    # (a decay or reaction term of the centre: the change would repeat the formula's own terms)
+    residual = kind is jacobi and rng.random() < RESIDUAL_SHARE
     if rng.random() < 0.5:
-        value = pointwise_term(s, value)
+        value = pointwise_term(s, value, ("forcing",) if residual else ("forcing", "decay", "cubic"))
     decay_in_place = False
-    if rng.random() < 0.4:
+    if not residual and rng.random() < 0.4:
         decay = w.add_constant(rng.choice(["DECAY", "DAMPING", "RELAX"]), grid_value(rng, 0.5, 0.9375))
         if rng.random() < 0.5:
             if not (value.atom and value.src in w.scopes[-1]):
@@ -363,6 +394,8 @@ def generate(rng: random.Random, name: str, seed: int):
         w.note_bound(out, value.mag)
         w.make_inout(out)
         w.feature("decayed accumulation (*= then +=)")
+    elif residual:
+        residual_norm(s, out, value)
     else:
         w.store(out, value, own)
     if body_block is not None:

@@ -157,7 +157,8 @@ class TileKernel:
               high: float = 1.0, bound: float = 1.0, dtype: str = "float32") -> str:
         """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
         (filled in when the block count is known): (rows per block, ...). `dtype`: float32, or the
-        complex numbers of the FFT kinds (vec2 or vec2d: real and imaginary parts)."""
+        complex numbers of the FFT kind (vec2 or vec2d: real and imaginary parts) and its real
+        float64 (power spectra of vec2d signals)."""
         name = hint
         taken = {a.name for a in self.args}
         n = 1
@@ -169,9 +170,9 @@ class TileKernel:
         if dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
-        else:  # one spelling per module: the complex kinds draw theirs once (self.complex_spelling)
+        else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
             ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
-                                               t=COMPLEX_SPELLINGS[dtype])
+                                               t=COMPLEX_SPELLINGS.get(dtype) or REAL_SPELLINGS[dtype])
         grid = 0 if role == "output" else self.grid_bits
         self.args.append(ArgSpec(name, dtype, role, shape, low if role != "output" else 0.0,
                                  high if role != "output" else 0.0, grid, None, bound))
@@ -868,35 +869,77 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
     return "Fused element-wise tile map", rng.choice([32, 64, 128, 256])
 
 
-# Complex numbers as Warp's FFT examples hold them: wp.vec2f / wp.vec2d (real, imaginary).
+# Complex numbers as Warp's FFT examples hold them: wp.vec2f / wp.vec2d (real, imaginary); the real
+# type of each (a power spectrum, a real gain).
 COMPLEX_SPELLINGS = {"vec2": "wp.vec2f", "vec2d": "wp.vec2d"}
+REAL_OF = {"vec2": "float32", "vec2d": "float64"}
+REAL_SPELLINGS = {"float32": "float", "float64": "wp.float64"}
 FFT_LENGTHS = (32, 64, 128)
 SPECTRAL_REDRAW = 0.5  # half the draws of the FFT kind are drawn again
+NORMALIZED_SHARE = 0.4  # inverse transforms scaled by 1/N (Warp's are unnormalized, as numpy's ifft is not)
+REAL_GAIN_SHARE = 0.4  # filters whose transfer function is a real gain per frequency
+WEIGHTED_SHARE = 0.4  # spectra of windowed signals, syntheses of spectra shaped by a gain
 # What `spectral` does with the rows: its summary, and the names people give its output.
 SPECTRAL_USES = {
     "filter": ("Spectral filtering of signal rows", ("filtered", "y", "smoothed")),
     "spectrum": ("Spectra of signal rows", ("spectrum", "freq_out", "coeffs_out")),
+    "power": ("Power spectra of signal rows", ("power", "psd", "energy")),
     "synthesis": ("Signals synthesised from spectra", ("signal", "waveform", "y")),
     "correlation": ("Cross-correlation of signal rows", ("correlation", "xcorr", "lagged")),
     "round_trip": ("FFT round trips of signal rows", ("restored", "y", "roundtrip")),
 }
 
 
+def spectral_helper(k: TileKernel, use: str, dtype: str) -> str:
+    """The @wp.func that `tile_map` applies per frequency: a complex product with the transfer
+    function (filter), with its conjugate (correlation), a real gain (filter), or |z|^2 (power)."""
+    rng = k.rng
+    t, r = COMPLEX_SPELLINGS[dtype], REAL_SPELLINGS[REAL_OF[dtype]]
+    if use == "power":
+        name = f"{k.name}_{pick(rng, 'power', 'abs_sq', 'magnitude_sq')}"
+        forms = ["z[0] * z[0] + z[1] * z[1]"] + (["wp.dot(z, z)", "wp.length_sq(z)"] if dtype == "vec2" else [])
+        k.helpers.append(f"@wp.func\ndef {name}(z: {t}) -> {r}:\n    return {rng.choice(forms)}")
+        k.helper_names.append(name)
+        return name
+    if use == "gain":
+        name = f"{k.name}_{pick(rng, 'apply_gain', 'scale_bin', 'weight_bin')}"
+        forms = [f"{t}(z[0] * g, z[1] * g)"] + (["z * g"] if dtype == "vec2" else [])
+        k.helpers.append(f"@wp.func\ndef {name}(z: {t}, g: {r}) -> {t}:\n    return {rng.choice(forms)}")
+        k.helper_names.append(name)
+        return name
+    if use == "filter":  # a * b
+        name = f"{k.name}_{pick(rng, 'cmul', 'complex_mul', 'cplx_prod')}"
+        re, im = "a[0] * b[0] - a[1] * b[1]", "a[0] * b[1] + a[1] * b[0]"
+    else:  # a * conj(b): cross-correlation with b's signal
+        name = f"{k.name}_{pick(rng, 'cmul_conj', 'correlate', 'cross_spectrum')}"
+        re, im = "a[0] * b[0] + a[1] * b[1]", "a[1] * b[0] - a[0] * b[1]"
+    if rng.random() < 0.5:
+        body = f"    return {t}({re}, {im})"
+    else:
+        body = f"    re = {re}\n    im = {im}\n    return {t}(re, im)"
+    k.helpers.append(f"@wp.func\ndef {name}(a: {t}, b: {t}) -> {t}:\n{body}")
+    k.helper_names.append(name)
+    return name
+
+
 def spectral(k: TileKernel) -> tuple[str, int]:
     """Row FFTs of complex signals, as Warp's tile FFT examples (example_tile_fft, _filtering,
     _convolution): each block loads TILE_M rows of N samples, transforms them in place with
     `wp.tile_fft` / `wp.tile_ifft` (unnormalized, as Warp's are) and stores the result. The uses
-    (SPECTRAL_USES): a filter (forward transform, a complex product with a transfer function shared
-    by every row, `tile_map` of a `@wp.func`, inverse transform), a cross-correlation (the same with
-    the conjugate product), a spectrum (forward only), a synthesis from a spectrum (inverse only) and
-    a round trip. Row lengths are powers of two; complex numbers are vec2f or vec2d."""
+    (SPECTRAL_USES): a filter (forward transform, a product with a transfer function shared by every
+    row, complex or a real gain, by `tile_map` of a `@wp.func`, inverse transform), a
+    cross-correlation (the same with the conjugate product), a spectrum (forward only), a power
+    spectrum (|X|^2 by `tile_map`, a real tile), a synthesis from a spectrum (inverse only) and a round
+    trip. An inverse transform's result is scaled by 1/N in some kernels, vec2f ones (a float tile
+    times a float constant; Warp refuses a vec2d tile times one). Row lengths are powers of two;
+    complex numbers are vec2f or vec2d."""
     rng = k.rng
     n, tm = rng.choice(FFT_LENGTHS), rng.choice([1, 2, 4])
     dtype = "vec2d" if rng.random() < 0.6 else "vec2"
     k.complex_spelling = rng.choice(["{array}(dtype={t})", "{array}[{t}]"])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "BATCH"), tm)
     N = k.constant(pick(rng, "N", "TILE_N", "SIGNAL_LEN"), n)
-    use = rng.choice(["filter", "filter", "correlation", "spectrum", "synthesis", "round_trip"])
+    use = rng.choice(["filter", "filter", "correlation", "spectrum", "power", "synthesis", "round_trip"])
     storage = ', storage="shared"' if rng.random() < 0.3 else ""
     floats_per_element = 4 if dtype == "vec2d" else 2
     source = pick(rng, "spectrum", "freq", "coeffs") if use == "synthesis" else pick(rng, "signal", "x", "samples")
@@ -904,40 +947,58 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     k.emit(f"a = wp.tile_load({x}, shape=({TM}, {N}), offset=(i * {TM}, 0))")  # FFTs take register tiles
     k.tile(tm * floats_per_element, n)
     mag = math.sqrt(2.0)  # |re + i im| with both parts in [-1, 1]
+    if use in ("spectrum", "power", "synthesis") and rng.random() < WEIGHTED_SHARE:
+        # a signal windowed before its spectrum (Hann, Hamming: the caller's table), or a spectrum
+        # shaped by a gain per frequency before its synthesis
+        name = spectral_helper(k, "gain", dtype)
+        hint = ("window", "taper", "window_weights") if use != "synthesis" else ("gains", "band_weights", "eq")
+        w = k.array(pick(rng, *hint), "input", (1, n), False, low=0.0, dtype=REAL_OF[dtype])
+        load = f"wp.tile_load({w}, shape=(1, {N}))"
+        k.emit(f"w = {load}" if tm == 1 else f"w = wp.tile_broadcast({load}, shape=({TM}, {N}))")
+        k.emit(f"a = wp.tile_map({name}, a, w)")
+        k.tile(tm * floats_per_element // 2, n)
+        k.tile(tm * floats_per_element, n)
+        k.features.append("windowed by tile_map" if use != "synthesis" else "shaped by a gain per frequency")
     first = "tile_ifft" if use == "synthesis" else "tile_fft"
     k.emit(f"wp.{first}(a)")
     result, mag = "a", mag * n
     k.features.append("tile_ifft (synthesis from a spectrum)" if use == "synthesis" else "tile_fft")
+    out_dtype = dtype
     if use == "round_trip":  # forward and back (Warp's example_tile_fft): N times the signal
         k.emit("wp.tile_ifft(a)")
         mag = math.sqrt(2.0) * n  # exactly N x, up to rounding
         k.features.append("tile_ifft round trip")
     if use in ("filter", "correlation"):
-        t = COMPLEX_SPELLINGS[dtype]
-        if use == "filter":  # a * b
-            name = f"{k.name}_{pick(rng, 'cmul', 'complex_mul', 'cplx_prod')}"
-            re, im = "a[0] * b[0] - a[1] * b[1]", "a[0] * b[1] + a[1] * b[0]"
-        else:  # a * conj(b): cross-correlation with b's signal
-            name = f"{k.name}_{pick(rng, 'cmul_conj', 'correlate', 'cross_spectrum')}"
-            re, im = "a[0] * b[0] + a[1] * b[1]", "a[1] * b[0] - a[0] * b[1]"
-        if rng.random() < 0.5:
-            body = f"    return {t}({re}, {im})"
-        else:
-            body = f"    re = {re}\n    im = {im}\n    return {t}(re, im)"
-        k.helpers.append(f"@wp.func\ndef {name}(a: {t}, b: {t}) -> {t}:\n{body}")
-        k.helper_names.append(name)
-        h = k.array(pick(rng, "response", "transfer", "kernel_hat"), "input", (1, n), False, dtype=dtype)
+        gain = use == "filter" and rng.random() < REAL_GAIN_SHARE
+        name = spectral_helper(k, "gain" if gain else use, dtype)
+        h_dtype = REAL_OF[dtype] if gain else dtype
+        h = k.array(pick(rng, "gains", "response", "band_weights") if gain else pick(rng, "response", "transfer", "kernel_hat"),
+                    "input", (1, n), False, low=0.0 if gain else -1.0, dtype=h_dtype)
         load = f"wp.tile_load({h}, shape=(1, {N}){storage})"
         k.emit(f"g = {load}" if tm == 1 else f"g = wp.tile_broadcast({load}, shape=({TM}, {N}))")
         k.emit(f"c = wp.tile_map({name}, a, g)")
         k.emit("wp.tile_ifft(c)")
         for _ in range(2 if tm == 1 else 3):
             k.tile(tm * floats_per_element, n)
-        result, mag = "c", mag * math.sqrt(2.0) * n
-        k.features.append("complex product with a transfer function by tile_map, tile_ifft" if use == "filter"
+        result, mag = "c", mag * (1.0 if gain else math.sqrt(2.0)) * n
+        k.features.append("real gain per frequency by tile_map, tile_ifft" if gain
+                          else "complex product with a transfer function by tile_map, tile_ifft" if use == "filter"
                           else "cross-correlation (product with a conjugate) by tile_map, tile_ifft")
+    if use == "power":
+        name = spectral_helper(k, "power", dtype)
+        k.emit(f"p = wp.tile_map({name}, a)")
+        k.tile(tm * floats_per_element // 2, n)
+        result, mag, out_dtype = "p", mag * mag, REAL_OF[dtype]
+        k.features.append("|X|^2 by tile_map")
+    inverse = use in ("filter", "correlation", "round_trip", "synthesis")
+    if (use == "power" or (inverse and dtype == "vec2")) and rng.random() < NORMALIZED_SHARE:
+        inv_n = k.constant(pick(rng, "INV_N", "NORM", "SCALE"), 1.0 / n)
+        factor = inv_n if out_dtype in ("vec2", "float32") else f"wp.float64({inv_n})"
+        k.emit(f"{result} = {result} * {factor}")
+        mag /= n
+        k.features.append("scaled by 1/N")
     summary, out_names = SPECTRAL_USES[use]
-    out = k.array(pick(rng, *out_names), "output", (tm, n), True, dtype=dtype, bound=mag)
+    out = k.array(pick(rng, *out_names), "output", (tm, n), True, dtype=out_dtype, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
     return summary, rng.choice([b for b in BLOCK_DIMS if b <= n])
 

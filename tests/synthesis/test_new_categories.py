@@ -90,7 +90,8 @@ def test_outputs_stay_within_their_bounds_and_vary():
         for field, values in _written_parts(spec, expected[spec.name]):
             assert np.all(np.isfinite(values)), (spec.name, field.name)
             assert np.abs(values).max() <= field.bound, (spec.name, field.name)
-            assert len(np.unique(values)) > 1, (spec.name, field.name)  # not a constant output
+            # not a constant output (a one-element sum: not zero)
+            assert len(np.unique(values)) > 1 if values.size > 1 else values[0] != 0.0, (spec.name, field.name)
 
 
 @pytest.mark.parametrize("category", NEW)
@@ -111,6 +112,43 @@ def test_a_decaying_accumulator_stencil_equals_warp_on_the_host(tmp_path):
     out = next(a for a in spec.args if a.role == "inout")
     assert f"{out.name}[" in spec.source and "] *= " in spec.source and "] += " in spec.source
     expected = warp_reference([spec], "t_new_decayed_accumulation")[spec.name]
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                          Tolerance(), expected, {"category": "stencil", "description": spec.description})
+    run = run_on_host(folder)
+    assert run.passed, run.output[-2000:]
+
+
+def _residual_stencil():
+    return next(s for s in (generate("stencil", seed) for seed in range(800))
+                if "bool argument asks" in s.description and "interior test" in s.description)
+
+
+def test_a_sweep_sums_its_squared_change_when_its_bool_argument_asks():
+    """The residual variant: a `bool` parameter (True in the sample) switches on the sum of
+    (new - old)^2 over the cells the sweep updates, into a one-element output; Warp's sum equals
+    numpy's over the new iterate the kernel stored and the field it read."""
+    from cuda_production.reference import make_input
+
+    spec = _residual_stencil()
+    flag = next(a for a in spec.args if a.dtype == "bool")
+    assert flag.role == "scalar" and flag.value is True and f"if {flag.name}:" in spec.source
+    field = spec.args[0]
+    new, norm = (a for a in spec.args if a.role == "output")
+    assert norm.shape == (1,) and new.shape == field.shape
+    values = {a.name: make_input(a, k, input_seed(spec)) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    blob = np.frombuffer(warp_reference([spec], "t_new_residual")[spec.name], dtype=np.float32)
+    stored, total = blob[:new.size].reshape(new.shape), blob[new.size]
+    old = np.asarray(values[field.name], dtype=np.float64).reshape(field.shape)
+    inner = tuple(slice(1, -1) for _ in field.shape)  # the interior test: border cells copy the field
+    want = np.sum((stored[inner].astype(np.float64) - old[inner]) ** 2)
+    assert want > 0.0
+    np.testing.assert_allclose(total, want, rtol=1e-4)
+
+
+def test_a_residual_stencil_equals_warp_on_the_host(tmp_path):
+    spec = _residual_stencil()
+    expected = warp_reference([spec], "t_new_residual_host")[spec.name]
     kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
     folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
                           Tolerance(), expected, {"category": "stencil", "description": spec.description})

@@ -652,3 +652,15 @@ def test_dead_values_and_index_answer_their_definitions_on_random_bodies():
     from hypothesis import given, settings
 
     settings(max_examples=150, deadline=None, derandomize=True)(given(_random_kernels())(_check_against_definitions))()
+
+
+def test_a_bool_switch_argument_is_not_a_constant_condition():
+    # `if calculate_norm:` tests a switch the caller flips between launches; the same test on an int
+    # argument whose value the launch fixes is one the whole launch answers alike
+    source = ("@wp.kernel\ndef k(a: wp.array(dtype=float), out: wp.array(dtype=float), calculate_norm: bool, n: int):\n"
+              "    tid = wp.tid()\n    out[tid] = a[tid]\n    if calculate_norm:\n        out[tid] = a[tid] * 2.0\n"
+              "    if n > 100:\n        out[tid] = a[tid] * 3.0\n")
+    args = [ArgInfo("a", "input"), ArgInfo("out", "output"), ArgInfo("calculate_norm", "scalar", "bool", value=True),
+            ArgInfo("n", "scalar", "int32", value=200)]
+    lines = {f.line for f in find_patterns(source, (256,), args) if f.pattern == "constant_condition"}
+    assert lines == {7}

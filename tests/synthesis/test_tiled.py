@@ -33,7 +33,7 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Gram matrix accumulation", "Row normalisation", "Mean centering per block",
              "Batched small-matrix transposes", "Fused element-wise tile map", "Spectral filtering of signal rows",
              "Spectra of signal rows", "Signals synthesised from spectra", "Cross-correlation of signal rows",
-             "FFT round trips of signal rows")
+             "FFT round trips of signal rows", "Power spectra of signal rows")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -51,7 +51,7 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_the_last_category_with_its_prefix():
     assert CATEGORY_NAMES[-1] == "tiled"
     assert kernel_name("tiled", 5).startswith("tile_")
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 5  # block_reduce: two forms; spectral: five uses
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 6  # block_reduce: two forms; spectral: six uses
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -219,7 +219,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
                                      "column means by tile_sum along axis 0", "L2 normalisation",
                                      "column sums of squares", "tiles per block",
                                      "per-thread values gathered into a tile (wp.tile)", "column means of the panel",
-                                     "per-thread values of two inputs"])
+                                     "per-thread values of two inputs", "real gain per frequency",
+                                     "scaled by 1/N", "windowed by tile_map", "shaped by a gain per frequency"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -237,7 +238,7 @@ def test_a_spectral_filter_is_numpys_fft_product_on_each_row():
     N * ifft(fft(x) * H) (Warp's transforms are unnormalized) with H the one transfer function."""
     from cuda_production.reference import make_input
 
-    spec = generate("tiled", KIND_SEEDS["Spectral filtering of signal rows"])
+    spec = _spectral_with("complex product with a transfer function")
     seed = input_seed(spec)
     values = {a.name: make_input(a, k, seed) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
     signal, response, out = spec.args
@@ -252,4 +253,41 @@ def test_a_spectral_filter_is_numpys_fft_product_on_each_row():
     want = n * np.fft.ifft(np.fft.fft(x, axis=1) * h, axis=1)
     got = complex_rows(out, dict(_written(spec, warp_reference([spec], "t_tiled_fft")[spec.name]))[out])
     assert np.abs(want).max() > 1.0  # a signal, not zeros
+    np.testing.assert_allclose(got, want, atol=1e-3 * np.abs(want).max())
+
+
+def _spectral_with(*features: str) -> KernelSpec:
+    """The first tiled kernel with exactly these of the features below (and any others)."""
+    optional = ("scaled by 1/N", "windowed by tile_map")
+    return next(s for s in (generate("tiled", seed) for seed in range(4000))
+                if all(f in s.description for f in features)
+                and not any(f in s.description for f in optional if f not in features))
+
+
+@pytest.mark.parametrize("features", [("Power spectra", "scaled by 1/N"), ("Power spectra", "windowed by tile_map"),
+                                      ("real gain per frequency", "scaled by 1/N")])
+def test_a_spectral_variant_means_what_numpy_says(features):
+    """A power spectrum is |fft(x)|^2 per row (of the windowed signal x * w when windowed, over N when
+    scaled); a filter by a real gain per frequency, scaled by 1/N, is numpy's (normalised)
+    ifft(fft(x) * g): Warp's outputs, independent of the translator."""
+    from cuda_production.reference import make_input
+
+    spec = _spectral_with(*features)
+    seed = input_seed(spec)
+    values = {a.name: make_input(a, k, seed) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    signal, out = spec.args[0], spec.args[-1]
+    pairs = np.asarray(values[signal.name], dtype=np.float64).reshape(*signal.shape, 2)
+    x = pairs[..., 0] + 1j * pairs[..., 1]
+    n = signal.shape[1]
+    got = dict(_written(spec, warp_reference([spec], "t_tiled_" + str(spec.seed))[spec.name]))[out]
+    weights = np.asarray(values[spec.args[1].name], dtype=np.float64).reshape(1, n) if len(spec.args) == 3 else None
+    if features[0] == "Power spectra":
+        windowed = x * weights if "windowed by tile_map" in features else x
+        want = np.abs(np.fft.fft(windowed, axis=1)) ** 2 / (n if "scaled by 1/N" in features else 1)
+        got = np.asarray(got, dtype=np.float64).reshape(out.shape)
+    else:
+        want = np.fft.ifft(np.fft.fft(x, axis=1) * weights, axis=1)
+        got_pairs = np.asarray(got, dtype=np.float64).reshape(*out.shape, 2)
+        got = got_pairs[..., 0] + 1j * got_pairs[..., 1]
+    assert np.abs(want).max() > 0.1  # a signal, not zeros
     np.testing.assert_allclose(got, want, atol=1e-3 * np.abs(want).max())
