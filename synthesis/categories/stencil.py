@@ -332,17 +332,19 @@ def residual_norm(s: Stencil, out: str, value: Expr) -> None:
     w, rng = s.w, s.rng
     own = ", ".join(s.idx)
     if not (value.atom and any(value.src in scope for scope in w.scopes)):
-        value = s.local(rng.choice(["new_val", "updated", "u_new"]), value.src, value.mag, None)
+        value = s.local(rng.choice([n for n in ("new_val", "updated", "u_new") if not w.is_argument(n)]),
+                        value.src, value.mag, None)
     w.store(out, value, own)
     w.output_update_share = 0.0  # the sweep writes its new iterate; the change is measured against the old
     flag = w.add_scalar(rng.choice(["calculate_norm", "compute_residual", "track_change"]), "bool", True)
     norm = w.add_array(rng.choice(["l2_norm", "residual", "change_sq"]), "float32", "output", shape=(1,))
     with w.block(f"if {flag.src}:"):
-        w.emit(f"d = {value.src} - {s.center.src}")
+        d = rng.choice([n for n in ("d", "delta", "diff") if not w.is_argument(n)])
+        w.emit(f"{d} = {value.src} - {s.center.src}")
         if rng.random() < 0.5:
-            w.emit(f"wp.atomic_add({norm}, 0, d * d)")
+            w.emit(f"wp.atomic_add({norm}, 0, {d} * {d})")
         else:
-            w.emit(f"{norm}[0] += d * d")
+            w.emit(f"{norm}[0] += {d} * {d}")
     cells = 1
     for extent in w.dim:
         cells *= extent

@@ -152,6 +152,9 @@ def barrier_faults(kernel_code: str) -> list[str]:
     which no line touches one."""
     lines = body(kernel_code)
     names = shared_names(lines)
+    # pointers into a shared buffer (a row of a tile an FFT transforms: `float2* x0 = a + row * 64;`)
+    names += [m.group(1) for line in lines
+              for m in [re.search(r"\w+\* (\w+) = (\w+) \+", line)] if m and m.group(2) in names]
     touches = [not line.strip().startswith("__shared__") and any(re.search(rf"\b{n}\b", line) for n in names)
                for line in lines]
     barriers = [k for k, line in enumerate(lines) if line.strip() == "__syncthreads();"]
