@@ -31,6 +31,7 @@ from synthesis.spec import ArgSpec, KernelSpec
 BLOCK_DIMS = (32, 64, 128, 256)
 # Block reductions whose threads each compute their own value, gathered by `wp.tile`
 THREAD_VALUES_SHARE = 0.5
+UNTILE_SHARE = 0.35  # of those, kernels that also hand each thread its element of a block-wide result
 BLOCK_COUNTS = tuple(range(5, 17))
 SHARED_BUDGET = 40 * 1024  # bytes of tiles per block the kinds below stay under (CUDA's static limit is 48 KiB)
 
@@ -401,6 +402,16 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
         else:
             m = k.array(pick(rng, "mapped", "y_out", "activations"), "output", (size,), True, bound=mag)
             k.emit(f"wp.tile_store({m}, {value}, offset=i * {tile})")
+    if threads and not extreme and rng.random() < UNTILE_SHARE:
+        # each thread takes its own element of a block-wide result back (wp.untile) and stores it:
+        # its value less the block's mean, as a normalisation layer centres a block
+        block_mean = "s" if mean else f"s / {k.as_float(tile)}"
+        k.emit(f"c = {value} - wp.tile_broadcast({block_mean}, shape=({tile},))")
+        k.emit("r = wp.untile(c)")
+        k.tile(size)
+        centred = k.array(pick(rng, "centered", "deviation", "residual"), "output", (size,), True, bound=2.0 * mag)
+        k.emit(f"{centred}[{offset} + lane] = r")
+        k.features.append("each thread's value less the block mean (wp.untile)")
     if threads:  # one thread per element of the tile
         return "Block-wise reduction of per-thread values", size
     return "Block-wise tile reduction", rng.choice([b for b in BLOCK_DIMS if b <= max(64, size)])

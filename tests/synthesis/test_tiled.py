@@ -220,7 +220,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
                                      "column sums of squares", "tiles per block",
                                      "per-thread values gathered into a tile (wp.tile)", "column means of the panel",
                                      "per-thread values of two inputs", "real gain per frequency",
-                                     "scaled by 1/N", "windowed by tile_map", "shaped by a gain per frequency"])
+                                     "scaled by 1/N", "windowed by tile_map", "shaped by a gain per frequency",
+                                     "less the block mean (wp.untile)"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -291,3 +292,21 @@ def test_a_spectral_variant_means_what_numpy_says(features):
         got = got_pairs[..., 0] + 1j * got_pairs[..., 1]
     assert np.abs(want).max() > 0.1  # a signal, not zeros
     np.testing.assert_allclose(got, want, atol=1e-3 * np.abs(want).max())
+
+
+def test_untile_hands_each_thread_its_value_less_the_block_mean():
+    """The centred output of a per-thread reduction (`a = wp.tile(v)`, v the thread's input): element
+    j of block i is x[i * B + j] less the mean of block i's inputs (Warp's outputs against numpy)."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(4000))
+                if "wp.untile" in s.description and "a = wp.tile(v)\n" in s.source)
+    x = spec.args[0]
+    values = {a.name: make_input(a, k, input_seed(spec)) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    blocks, size = spec.dim[0], spec.block_dim
+    inputs = np.asarray(values[x.name], dtype=np.float64).reshape(blocks, size)
+    want = inputs - inputs.mean(axis=1, keepdims=True)
+    centred = dict(_written(spec, warp_reference([spec], "t_tiled_untile")[spec.name]))
+    got = next(v for a, v in centred.items() if a.name == spec.args[-1].name).reshape(blocks, size)
+    assert np.abs(want).max() > 0.1
+    np.testing.assert_allclose(got, want, atol=1e-5)
