@@ -431,6 +431,7 @@ class KernelWriter:
         # form's values against its formula set 0
         self.output_update_share = OUTPUT_UPDATE_SHARE
         self.intermediate_output_share = INTERMEDIATE_OUTPUT_SHARE
+        self.intermediate_outputs: set[str] = set()  # values kept on the way (store_intermediate): overwritten
         self.result_inline_share = RESULT_INLINE_SHARE
         self.bounds: dict[str, float] = {}
         self.unused: list[str] = []  # variables and inputs not yet read: preferred as leaves
@@ -1059,7 +1060,8 @@ class KernelWriter:
             if m is None or not self.is_argument(m.group(2)) or counts[m.group(2)] != 1:
                 continue
             indent, array, index, _ = m.groups()
-            if self.arg(array).role != "output" or self.arg(array).dtype not in UPDATABLE_DTYPES:
+            if self.arg(array).role != "output" or self.arg(array).dtype not in UPDATABLE_DTYPES \
+                    or array in self.intermediate_outputs:  # a value kept for a later look, not a running total
                 continue
             tokens = set(NAME_TOKEN.findall(index))
             loops, depth = [], len(indent)
@@ -1097,6 +1099,7 @@ class KernelWriter:
             return
         k, name, prefix, local = self.rng.choice(candidates)
         out = self.add_array(f"{prefix}_out", local.type, "output")
+        self.intermediate_outputs.add(out)
         self.lines.insert(k + 1, f"    {out}[{self.own_index()}] = {name}")
         self.note_bound(out, local.mag)
         self.feature("intermediate value stored")

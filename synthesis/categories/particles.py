@@ -13,6 +13,7 @@ slot) absorbs many times over.
 from __future__ import annotations
 
 import random
+import re
 from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, struct_array, struct_value
 from synthesis.exprgen import Expr
 
@@ -22,6 +23,7 @@ STATE_FIELDS = {"pos": ("vec3", -2.0, 2.0, 6), "vel": ("vec3", -1.0, 1.0, 10), "
                 "inv_mass": ("float32", 0.0, 2.0, 2), "mass": ("float32", 0.25, 2.0, 4),
                 "density": ("float32", 0.0, 1.0, 10)}
 PARAM_CLASSES = ["SimParams", "Params", "StepParams", "Config"]
+NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 class ParticleKernel:
@@ -71,6 +73,7 @@ class ParticleKernel:
                 "gravity": ("vec3", lambda: (0.0, grid_value(rng, -10.0, -1.0), 0.0) if rng.random() < 0.6 else
                             tuple(grid_value(rng, -2.0, 2.0) for _ in range(3))),
                 "damping": ("float32", lambda: grid_value(rng, 0.5, 0.9375)),
+                "spring_damping": ("float32", lambda: grid_value(rng, 0.0625, 0.5)),
                 "stiffness": ("float32", lambda: grid_value(rng, 0.5, 4.0)),
                 "rest_length": ("float32", lambda: grid_value(rng, 0.25, 1.0)),
                 "radius": ("float32", lambda: grid_value(rng, 1.0, 2.0)),
@@ -187,8 +190,9 @@ def integrate(k: ParticleKernel) -> None:
 def springs(k: ParticleKernel) -> None:
     """One thread per spring: endpoints gathered by index, equal and opposite forces scattered."""
     rng, w = k.rng, k.w
-    k.make_state({"pos": "input", "force": "inout"})
-    k.make_params(["stiffness", "rest_length"] + (["damping"] if rng.random() < 0.4 else []))
+    damped = rng.random() < 0.4  # a spring-damper: the relative velocity along the spring resists too
+    k.make_state({"pos": "input", "force": "inout", **({"vel": "input"} if damped else {})})
+    k.make_params(["stiffness", "rest_length"] + (["spring_damping"] if damped else []))
     s = k.state
     ids = w.add_array(rng.choice(["springs", "edges", "spring_indices"]), "int32", "index", shape=(2 * k.n,),
                       index_high=k.n - 1)
@@ -198,11 +202,19 @@ def springs(k: ParticleKernel) -> None:
     length = k.local("l", f"wp.length({d.src})", "float32", 7.0)
     stretch = f"{length.src} - {k.params}.rest_length"
     mag = k.p("stiffness").mag * 8.0
-    if "damping" in k.param_fields:
-        fs = k.local("fs", f"{k.params}.stiffness * ({stretch}) * {k.params}.damping", "float32", mag)
+    if damped:
+        used = set(NAME.findall("\n".join(w.lines)))  # a loop of another body may hold `n` (an int)
+        n = k.local(next(c for c in ("n", "axis", "dir_ij") if c not in used), f"wp.normalize({d.src})", "vec3", 1.0, None)
+        dv = k.local(next(c for c in ("dv", "rel_vel", "v_rel") if c not in used),
+                     f"{s}.vel[{j.src}] - {s}.vel[{i.src}]", "vec3", 2.0, None)
+        mag += k.p("spring_damping").mag * 2.0 * 1.8
+        fs = k.local("fs", f"{k.params}.stiffness * ({stretch}) + {k.params}.spring_damping * wp.dot({dv.src}, {n.src})",
+                     "float32", mag)
+        f = k.local("f", f"{n.src} * {fs.src}", "vec3", mag)
+        w.feature("spring-damper (relative velocity along the spring)")
     else:
         fs = k.local("fs", f"{k.params}.stiffness * ({stretch})", "float32", mag)
-    f = k.local("f", f"wp.normalize({d.src}) * {fs.src}", "vec3", mag)
+        f = k.local("f", f"wp.normalize({d.src}) * {fs.src}", "vec3", mag)
     f_mod = modulate(k, f)
     if f_mod is not f:
         f = k.local("f_total", f_mod.src, "vec3", f_mod.mag, None)

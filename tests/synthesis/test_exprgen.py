@@ -494,6 +494,19 @@ def test_an_output_read_elsewhere_is_left_as_written():
     assert "out[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("out").role == "output"
 
 
+def test_an_intermediate_value_kept_on_the_way_is_never_updated_in_place():
+    # `avg_out[tid] = avg`: a value kept for a later look; accumulating it over launches means nothing
+    from synthesis.exprgen import Expr
+
+    for seed in range(20):
+        w = _writer_with_stores()
+        w.store(w.add_array("avg_out", "float32", "output"), Expr("a[tid, 0]", "float32", 1.0, None))
+        w.intermediate_outputs.add("avg_out")
+        w.rng.seed(seed)
+        w.update_outputs()
+        assert "avg_out[tid] = a[tid, 0]" in "\n".join(w.lines) and w.arg("avg_out").role == "output"
+
+
 # ---- results written into their store (KernelWriter.inline_results) -------------------------------
 def _writer_with_named_results():
     """`soft` (read once, by the store on the next line) and `shared` (read by two stores)."""

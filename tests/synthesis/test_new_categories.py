@@ -154,3 +154,17 @@ def test_a_residual_stencil_equals_warp_on_the_host(tmp_path):
                           Tolerance(), expected, {"category": "stencil", "description": spec.description})
     run = run_on_host(folder)
     assert run.passed, run.output[-2000:]
+
+
+def test_a_spring_damper_resists_the_relative_velocity_along_its_spring(tmp_path):
+    """The damped spring form: force = n * (k * (l - rest) + c * dot(v_j - v_i, n)), the damping
+    coefficient its own parameter (not the integrator's velocity factor); equal to Warp on the host."""
+    spec = next(s for s in (generate("particles", seed) for seed in range(400)) if "spring-damper" in s.description)
+    assert ".spring_damping * wp.dot(" in spec.source and ".vel[" in spec.source
+    assert ".damping" not in spec.source.replace(".spring_damping", "")
+    expected = warp_reference([spec], "t_new_spring_damper")[spec.name]
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                          Tolerance(), expected, {"category": "particles", "description": spec.description})
+    run = run_on_host(folder)
+    assert run.passed, run.output[-2000:]
