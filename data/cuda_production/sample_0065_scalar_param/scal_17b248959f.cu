@@ -28,9 +28,9 @@ __global__ void scal_17b248959f(
         return;
 
     float val = 2.0f * x[i * x_dim1 + j];
-    atomicAdd(&val_out[i * val_out_dim1 + j], val);
+    val_out[i * val_out_dim1 + j] = val;
     float soft_sign = val / sqrtf(val * val + eps);
-    soft_out[i * soft_out_dim1 + j] = soft_sign;
+    atomicAdd(&soft_out[i * soft_out_dim1 + j], soft_sign);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,9 +175,9 @@ int main(int argc, char** argv)
     std::vector<float> h_x((size_t)dim0 * 32);  // input, shape [24, 32] of float32
     fill_float(h_x.data(), h_x.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const float eps = 0.001f;
-    std::vector<float> h_soft_out((size_t)dim0 * 32);  // output, shape [24, 32] of float32
-    std::vector<float> h_val_out((size_t)dim0 * 32);  // inout, shape [24, 32] of float32
-    fill_float(h_val_out.data(), h_val_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_soft_out((size_t)dim0 * 32);  // inout, shape [24, 32] of float32
+    fill_float(h_soft_out.data(), h_soft_out.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_val_out((size_t)dim0 * 32);  // output, shape [24, 32] of float32
 
     // Device buffers
     float* d_x = nullptr;
@@ -253,7 +253,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_x + bytes_val_out;
+        const size_t bytes_read = bytes_x + bytes_soft_out;
         const size_t bytes_written = bytes_soft_out + bytes_val_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -287,9 +287,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("soft_out", h_soft_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.0001f, 0.0001f, stats);
+                       0.0002f, 0.0001f, stats);
     ok &= check_values("val_out", h_val_out.data(), reinterpret_cast<const float*>(expected.data() + 3072), 768,
-                       0.0005f, 0.0001f, stats);
+                       0.0004f, 0.0001f, stats);
     printf("%s scal_17b248959f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
