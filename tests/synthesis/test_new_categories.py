@@ -94,15 +94,20 @@ def test_outputs_stay_within_their_bounds_and_vary():
             assert len(np.unique(values)) > 1 if values.size > 1 else values[0] != 0.0, (spec.name, field.name)
 
 
+def _assert_equal_to_warp_on_the_host(tmp_path, spec, expected: bytes) -> None:
+    """The spec translated, written as a sample with Warp's `expected` outputs, run on the host: passes."""
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                          Tolerance(), expected, {"category": spec.category, "description": spec.description})
+    run = run_on_host(folder)
+    assert run.passed, run.output[-2000:]
+
+
 @pytest.mark.parametrize("category", NEW)
 def test_translated_sample_equals_warp_on_the_host(tmp_path, category):
     spec = generate(category, 3)
     expected = warp_reference([spec], f"t_new_host_{category}")[spec.name]
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
-    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
-                          Tolerance(), expected, {"category": category, "description": spec.description})
-    run = run_on_host(folder)
-    assert run.passed, run.output[-2000:]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
 
 
 def test_a_decaying_accumulator_stencil_equals_warp_on_the_host(tmp_path):
@@ -112,11 +117,7 @@ def test_a_decaying_accumulator_stencil_equals_warp_on_the_host(tmp_path):
     out = next(a for a in spec.args if a.role == "inout")
     assert f"{out.name}[" in spec.source and "] *= " in spec.source and "] += " in spec.source
     expected = warp_reference([spec], "t_new_decayed_accumulation")[spec.name]
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
-    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
-                          Tolerance(), expected, {"category": "stencil", "description": spec.description})
-    run = run_on_host(folder)
-    assert run.passed, run.output[-2000:]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
 
 
 def _residual_stencil():
@@ -149,11 +150,7 @@ def test_a_sweep_sums_its_squared_change_when_its_bool_argument_asks():
 def test_a_residual_stencil_equals_warp_on_the_host(tmp_path):
     spec = _residual_stencil()
     expected = warp_reference([spec], "t_new_residual_host")[spec.name]
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
-    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
-                          Tolerance(), expected, {"category": "stencil", "description": spec.description})
-    run = run_on_host(folder)
-    assert run.passed, run.output[-2000:]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
 
 
 def test_a_spring_damper_resists_the_relative_velocity_along_its_spring(tmp_path):
@@ -163,8 +160,4 @@ def test_a_spring_damper_resists_the_relative_velocity_along_its_spring(tmp_path
     assert ".spring_damping * wp.dot(" in spec.source and ".vel[" in spec.source
     assert ".damping" not in spec.source.replace(".spring_damping", "")
     expected = warp_reference([spec], "t_new_spring_damper")[spec.name]
-    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
-    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
-                          Tolerance(), expected, {"category": "particles", "description": spec.description})
-    run = run_on_host(folder)
-    assert run.passed, run.output[-2000:]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
