@@ -133,16 +133,31 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
     return results
 
 
+class GridId(int):
+    """A `wp.HashGrid`'s id as a kernel takes it (a uint64), holding the grid: Warp frees a grid's
+    memory with its Python object, which must outlive the launch."""
+
+    grid: object
+
+    def __new__(cls, grid) -> "GridId":
+        value = super().__new__(cls, grid.id)
+        value.grid = grid
+        return value
+
+
 def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = None) -> tuple[list, list]:
     """The launch arguments of `args` for Warp, built as the .cu's main() builds them (hashed
-    positions over the flattened arguments; structs from the kernel's `module`; by-value values),
-    and the written arrays among them, in order."""
+    positions over the flattened arguments; structs from the kernel's `module`; by-value values;
+    hash grids built over their points array), and the written arrays among them, in order."""
     import warp as wp
 
     positions = iter(range(10**9))
     written: list = []
+    arrays: dict[str, object] = {}
 
     def build(arg: ArgSpec):
+        if arg.kind == "hash_grid":  # built once every array exists: its points may come later
+            return arg
         if arg.kind == "struct":
             instance = getattr(module, arg.dtype)()
             for f in arg.fields:
@@ -155,9 +170,16 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
         array = wp.array(make_input(arg, position, seed).reshape(arg.shape + t.shape), dtype=t.warp_type(), device=device)
         if arg.is_written:
             written.append(array)
+        arrays[arg.name] = array
         return array
 
-    return [build(arg) for arg in args], written
+    def build_grid(arg: ArgSpec) -> GridId:
+        grid = wp.HashGrid(*arg.shape, device=device)
+        grid.build(arrays[arg.points], float(arg.value))
+        return GridId(grid)
+
+    built = [build(arg) for arg in args]
+    return [build_grid(a) if isinstance(a, ArgSpec) else a for a in built], written
 
 
 def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:

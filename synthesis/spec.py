@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass, field
 
 from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
 
-ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct")
+ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid")
 
 
 def type_width(dtype: str) -> int:
@@ -26,7 +26,10 @@ class ArgSpec:
     written), index (holds valid indices into an array of `high + 1` elements), scalar (passed by
     value: `value`; a tuple of floats, flattened in the type's memory order, for vector, matrix,
     quat and transform values), struct (a `@wp.struct` passed by value: `dtype` is the struct's
-    name, `fields` its members in declaration order, each an ArgSpec of its own).
+    name, `fields` its members in declaration order, each an ArgSpec of its own), hash_grid (a
+    `wp.uint64` id of a `wp.HashGrid`: dtype "uint64", `shape` its (dim_x, dim_y, dim_z) cells,
+    `value` its cell width, the `radius` of `HashGrid.build`, and `points` the name of the vec3 input
+    array argument it is built over).
     low/high: the range the inputs are drawn from (inclusive); values lie on a grid of 2**-grid_bits.
     bound: for written arrays, a bound on |value| of every element the kernel can produce, which
     scales the absolute tolerance of the equivalence check.
@@ -46,11 +49,12 @@ class ArgSpec:
     value: float | int | tuple[float, ...] | None = None
     bound: float = 1.0
     fields: tuple["ArgSpec", ...] = ()
+    points: str = ""
 
     @property
     def kind(self) -> str:
-        """array | scalar | struct: how the argument is passed."""
-        if self.role in ("scalar", "struct"):
+        """array | scalar | struct | hash_grid: how the argument is passed."""
+        if self.role in ("scalar", "struct", "hash_grid"):
             return self.role
         return "array"
 
@@ -60,8 +64,8 @@ class ArgSpec:
 
     @property
     def width(self) -> int:
-        """Components per element (1 for structs, which are described by their fields)."""
-        return 1 if self.role == "struct" else type_width(self.dtype)
+        """Components per element (1 for structs, which are described by their fields, and grids)."""
+        return 1 if self.role in ("struct", "hash_grid") else type_width(self.dtype)
 
     @property
     def numpy_dtype(self) -> str:
@@ -79,7 +83,7 @@ class ArgSpec:
 
     @property
     def is_int(self) -> bool:
-        return self.role != "struct" and is_int_type(self.dtype)
+        return self.role not in ("struct", "hash_grid") and is_int_type(self.dtype)
 
     @property
     def fill(self) -> tuple[int, int, float]:
@@ -95,6 +99,8 @@ class ArgSpec:
         if isinstance(self.value, tuple):
             d["value"] = list(self.value)
         d["fields"] = [f.to_dict() for f in self.fields]
+        if not self.points:  # only a hash grid names its points (older records have no key)
+            del d["points"]
         return d
 
     @classmethod
@@ -106,9 +112,12 @@ class ArgSpec:
                       "fields": tuple(cls.from_dict(f) for f in d.get("fields", ()))})
 
     def flattened(self) -> tuple["ArgSpec", ...]:
-        """This argument as the list of hashed/compared positions (a struct's fields, or itself)."""
+        """This argument as the list of hashed/compared positions (a struct's fields, or itself; a
+        hash grid takes none: it is built from its points)."""
         if self.role == "struct":
             return tuple(x for f in self.fields for x in f.flattened())
+        if self.role == "hash_grid":
+            return ()
         return (self,)
 
     @property

@@ -13,6 +13,7 @@ from synthesis.categories import (
     math,
     matrix,
     multi_conditional,
+    neighbors,
     nested_loop,
     particles,
     scalar_param,
@@ -42,6 +43,7 @@ CATEGORIES = {
     "transform": (transform, "xform"),
     "particles": (particles, "part"),
     "tiled": (tiled, "tile"),
+    "neighbors": (neighbors, "nbr"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 MAX_REDRAWS = 8

@@ -1,0 +1,617 @@
+"""Neighbour queries through a `wp.HashGrid`: counts, SPH sums, flocking averages, contact forces.
+
+Like Warp's SPH, DEM and particle examples: a `wp.uint64` argument is the id of a hash grid built
+over the particles' positions (`grid.build(x, cell_width)` on the host); each thread takes one
+particle (`i = wp.hash_grid_point_id(grid, tid)`, so threads visit particles in cell order, or
+simply `i = tid`), walks the particles in the cells around it (`for j in wp.hash_grid_query(grid,
+p, radius):`, a named query, or `while wp.hash_grid_query_next(query, j):`) and keeps those within
+the radius. A query returns every particle of the cells it visits, itself included: the kernels
+test the distance, and skip themselves where a pair term would divide by zero.
+
+Numerics: positions lie on a 1/64 grid inside a box sized for 8-24 neighbours per query, so squared
+distances and `r2 < h * h` are exact; sums run in the grid's visiting order, which the .cu
+reproduces, so they round alike.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from synthesis.exprgen import fmt_float
+from synthesis.spec import ArgSpec, KernelSpec
+
+POINT_COUNTS = (256, 500, 512, 1000, 1024)
+RADII = (0.25, 0.375, 0.5, 0.625, 0.75)
+NEIGHBOURS = (8, 12, 16, 24)  # the mean neighbours per query a box is sized for
+GRID_DIMS = (16, 32, 64)
+GRID_NAMES = ("grid", "grid_id", "hash_grid", "neighbor_grid")
+POSITION_NAMES = ("x", "pos", "positions", "particle_x", "points")
+VELOCITY_NAMES = ("v", "vel", "velocities", "particle_v")
+RADIUS_NAMES = ("radius", "query_radius", "neighbor_radius", "cutoff")  # what each form's radius is called
+FORM_RADIUS_NAMES = {"sph_density": ("h", "smoothing_length", "radius"), "sph_pressure_force": ("h", "smoothing_length"),
+                     "sph_viscosity": ("h", "smoothing_length", "radius"), "lennard_jones": ("cutoff", "r_cut"),
+                     "contact_force": ("radius", "particle_radius", "contact_distance"),
+                     "separation": ("radius", "min_distance", "spacing")}
+POINT_ID_SHARE = 0.6  # threads take particles in cell order (hash_grid_point_id), as Warp's examples do
+HELPER_SHARE = 0.45  # a pair term written as a @wp.func
+RADIUS_CONSTANT_SHARE = 0.3  # the radius as a module constant rather than a kernel argument
+FORWARD_ONLY_SHARE = 0.5
+
+
+@dataclass
+class NeighborKernel:
+    """One kernel under construction: arguments, module constants, helpers and the body's lines."""
+
+    rng: random.Random
+    name: str
+    seed: int
+    args: list[ArgSpec] = field(default_factory=list)
+    annotations: list[str] = field(default_factory=list)
+    constants: dict[str, str] = field(default_factory=dict)
+    helpers: list[str] = field(default_factory=list)
+    helper_names: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    features: list[str] = field(default_factory=list)
+    depth: int = 1
+    n: int = 0
+    radius: float = 0.5
+    half_box: float = 2.0
+    crowd: int = 64  # a bound on the particles within the radius of any one (the tolerance's scale)
+    grid: str = "grid"
+    x: str = "x"
+    r: str = "radius"  # how the body spells the radius: an argument or a constant
+    i: str = "i"
+    p: str = "p"
+
+    # ---- module and arguments ----------------------------------------------------------------
+    def taken(self) -> set[str]:
+        """Every name in use: arguments, constants, helpers and the body's locals (Warp lets no
+        local share a parameter's name)."""
+        locals_ = {ln.strip().split(" = ")[0] for ln in self.lines if " = " in ln}
+        loops = {ln.split()[1] for ln in self.lines if ln.strip().startswith("for ")}
+        return {a.name for a in self.args} | set(self.constants) | set(self.helper_names) | locals_ | loops
+
+    def unique(self, hint: str) -> str:
+        name, k = hint, 2
+        while name in self.taken():
+            name, k = f"{hint}{k}", k + 1
+        return name
+
+    def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
+              bound: float = 1.0) -> str:
+        name = self.unique(hint)
+        elem = {"float32": "float", "int32": "int", "vec3": "wp.vec3"}[dtype]
+        ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])
+        self.args.append(ArgSpec(name, dtype, role, (self.n,), low, high, grid_bits,
+                                 bound=max(bound, abs(low), abs(high), 1.0)))
+        self.annotations.append(f"{name}: {ann}")
+        return name
+
+    def scalar(self, hint: str, value: float) -> str:
+        name = self.unique(hint)
+        self.args.append(ArgSpec(name, "float32", "scalar", (), value, value, 0, value=value))
+        self.annotations.append(f"{name}: float")
+        return name
+
+    def knob(self, hints: tuple[str, ...], value: float, constant_share: float = 0.3) -> str:
+        """A coefficient: a kernel argument (mostly) or a module constant."""
+        if self.rng.random() < constant_share:
+            name = self.unique(self.rng.choice(hints).upper())
+            style = self.rng.choice(["wp.constant({})", "{}"])
+            self.constants[name] = f"{name} = {style.format(fmt_float(value))}"
+            return name
+        return self.scalar(self.rng.choice(hints), value)
+
+    def helper(self, kind: str, params: list[tuple[str, str]], returns: str, body: list[str]) -> str:
+        name = self.unique(f"{kind}")
+        text = ", ".join(f"{p}: {t}" for p, t in params)
+        self.helpers.append(f"@wp.func\ndef {name}({text}) -> {returns}:\n" + "\n".join("    " + b for b in body))
+        self.helper_names.append(name)
+        self.features.append(f"@wp.func pair term ({kind.replace('_', ' ')})")
+        return name
+
+    # ---- body --------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def block(self, header: str) -> "_Block":
+        return _Block(self, header)
+
+    def local(self, hint: str) -> str:
+        """A local's name no argument, constant or earlier local takes."""
+        name, k = hint, 2
+        while name in self.taken():
+            name, k = f"{hint}{k}", k + 1
+        return name
+
+    def neighbours(self, reach: str = "") -> "_Block":
+        """The loop over the particles the query returns (within `reach` of p, the radius unless
+        given), in one of the three ways Warp code writes it."""
+        rng = self.rng
+        j = self.local(rng.choice(["j", "j", "index", "other"]))
+        how = rng.choice(["for", "for", "named", "while"])
+        call = f"wp.hash_grid_query({self.grid}, {self.p}, {reach or self.r})"
+        if how == "for":
+            header = f"for {j} in {call}:"
+        elif how == "named":
+            q = self.local(rng.choice(["neighbors", "query", "nbrs"]))
+            self.emit(f"{q} = {call}")
+            header = f"for {j} in {q}:"
+        else:
+            q = self.local(rng.choice(["query", "q"]))
+            self.emit(f"{q} = {call}")
+            self.emit(f"{j} = int(0)")
+            header = f"while wp.hash_grid_query_next({q}, {j}):"
+        self.features.append({"for": "for over wp.hash_grid_query", "named": "for over a named query",
+                              "while": "while wp.hash_grid_query_next"}[how])
+        return _Block(self, header, j)
+
+    def skip_self(self, j: str) -> "_Block | None":
+        """Leave the particle itself out: `if j == i: continue` or a block `if j != i:`."""
+        if self.rng.random() < 0.5:
+            with self.block(f"if {j} == {self.i}:"):
+                self.emit("continue")
+            return None
+        return self.block(f"if {j} != {self.i}:")
+
+    def source(self) -> str:
+        decorator = "@wp.kernel(enable_backward=False)" if self.rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
+        prelude = "".join(c + "\n" for c in self.constants.values()) + ("\n" if self.constants else "")
+        helpers = "".join(h + "\n\n" for h in self.helpers)
+        header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"
+        return prelude + helpers + header + "\n".join(self.lines) + "\n"
+
+
+class _Block:
+    def __init__(self, k: NeighborKernel, header: str, var: str = ""):
+        self.k, self.header, self.var = k, header, var
+
+    def __enter__(self) -> str:
+        self.k.emit(self.header)
+        self.k.depth += 1
+        return self.var
+
+    def __exit__(self, *exc) -> None:
+        self.k.depth -= 1
+
+
+class _NoBlock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+class Pair:
+    """The loop over a particle's neighbours and the test that keeps the ones within reach, written
+    one of the ways people write it; inside, `j` is the neighbour, `d` the offset p - x[j] (when
+    asked for), `dist` its length (when asked for) and `xj` how the body reads x[j].
+
+    Variants: x[j] loaded once into a local or read in place; the test by length or by squared
+    length (exact: positions on a 1/64 grid), nested (`if dist < r:`) or as an early `continue`; the
+    particle itself left out by `if j == i: continue`, a block `if j != i:`, or inside the test."""
+
+    def __init__(self, k: NeighborKernel, need_dist: bool = False, skip_self: bool | None = None, reach: str = "",
+                 offset: bool = True, need_r2: bool = False):
+        self.k = k
+        self.need_dist = need_dist
+        self.need_r2 = need_r2  # the squared length in a local `r2` (a body that uses it again)
+        self.skip_self = k.rng.random() < 0.5 if skip_self is None else skip_self
+        self.reach = reach or k.r
+        self.offset = offset  # the body uses the offset vector d
+        self.blocks: list = []
+        self.j = self.d = self.dist = self.xj = self.r2 = ""
+
+    def __enter__(self) -> "Pair":
+        k, rng = self.k, self.k.rng
+        loop = k.neighbours(self.reach if self.reach != k.r else "")
+        self.j = loop.__enter__()
+        self.blocks.append(loop)
+        j = self.j
+        merged_self = self.skip_self and rng.random() < 0.3
+        if self.skip_self and not merged_self:
+            if rng.random() < 0.5:
+                with k.block(f"if {j} == {k.i}:"):
+                    k.emit("continue")
+            else:
+                self._open(f"if {j} != {k.i}:")
+        if rng.random() < 0.35:
+            self.xj = k.local(rng.choice(["x_j", "xj", "pos_j", "q"]))
+            k.emit(f"{self.xj} = {k.x}[{j}]")
+        else:
+            self.xj = f"{k.x}[{j}]"
+        by_length = self.need_dist or not self.need_r2 and rng.random() < 0.4
+        if self.offset or by_length and rng.random() < 0.6:
+            self.d = k.local(rng.choice(["d", "delta", "r_ij", "dx"]))
+            k.emit(f"{self.d} = {k.p} - {self.xj}")
+            diff = self.d
+        else:
+            diff = f"{k.p} - {self.xj}"
+        if by_length:
+            self.dist = k.local(rng.choice(["dist", "r", "r_len"]))
+            k.emit(f"{self.dist} = wp.length({diff})")
+            value, bound = self.dist, self.reach
+        else:
+            # the offset written out once: wp.dot of it twice would compute it twice
+            square = rng.choice(["wp.dot({0}, {0})", "wp.length_sq({0})"] if self.d else ["wp.length_sq({0})"]).format(diff)
+            if self.need_r2 or rng.random() < 0.5:
+                self.r2 = k.local(rng.choice(["r2", "dist2", "d2"]))
+                k.emit(f"{self.r2} = {square}")
+                square = self.r2
+            value, bound = square, (f"{self.reach} * {self.reach}" if " " not in self.reach
+                                    else f"({self.reach}) * ({self.reach})")
+        keep, drop = rng.choice([("<", ">="), ("<=", ">")])
+        if merged_self:
+            self._open(f"if {j} != {k.i} and {value} {keep} {bound}:")
+        elif rng.random() < 0.35:
+            with k.block(f"if {value} {drop} {bound}:"):
+                k.emit("continue")
+        else:
+            self._open(f"if {value} {keep} {bound}:")
+        return self
+
+    def _open(self, header: str) -> None:
+        block = self.k.block(header)
+        block.__enter__()
+        self.blocks.append(block)
+
+    def __exit__(self, *exc) -> None:
+        for block in reversed(self.blocks):
+            block.__exit__(*exc)
+
+
+def knob_or_helper(k: NeighborKernel, kind: str, params: list[tuple[str, str, str]], returns: str,
+                   body: list[str], inline: str) -> str:
+    """A pair term: a `@wp.func` called with the values (HELPER_SHARE), or its expression inline.
+    params: (name in the helper, its annotation, the value the kernel passes)."""
+    if k.rng.random() < HELPER_SHARE:
+        name = k.helper(kind, [(p, t) for p, t, _ in params], returns, body)
+        return f"{name}({', '.join(v for _, _, v in params)})"
+    return inline
+
+
+# ---- forms: each writes the body after `p = x[i]` and returns its summary -----------------------
+
+def neighbor_count(k: NeighborKernel) -> str:
+    rng = k.rng
+    out = k.array(rng.choice(["neighbor_count", "counts", "num_neighbors"]), "int32", "output", bound=k.crowd)
+    c = k.local(rng.choice(["count", "n", "num"]))
+    k.emit(f"{c} = int(0)")
+    with Pair(k, offset=False):
+        k.emit(f"{c} += 1")
+    k.emit(f"{out}[{k.i}] = {c}")
+    return "Neighbour count within a radius"
+
+
+def neighbor_list(k: NeighborKernel) -> str:
+    """A fixed-size neighbour list per particle (the first ones within the radius, in the grid's
+    visiting order, as many as a row holds: its `.shape[1]`), unused slots -1, and the count kept."""
+    rng = k.rng
+    slots = rng.choice([8, 16, 32])
+    lst = k.unique(rng.choice(["neighbor_list", "nbr_list", "neighbors_out"]))
+    k.args.append(ArgSpec(lst, "int32", "output", (k.n, slots), bound=float(k.n)))
+    k.annotations.append(f"{lst}: wp.array2d(dtype=int)")
+    counted = rng.random() < 0.6
+    if rng.random() < 0.6:
+        cap = k.local(rng.choice(["max_neighbors", "capacity", "max_n"]))
+        k.emit(f"{cap} = {lst}.shape[1]")
+    else:
+        cap = f"{lst}.shape[1]"
+    c = k.local(rng.choice(["count", "n", "num"]))
+    k.emit(f"{c} = int(0)")
+    with Pair(k, skip_self=True, offset=False) as pair:
+        with k.block(f"if {c} < {cap}:"):
+            k.emit(f"{lst}[{k.i}, {c}] = {pair.j}")
+            k.emit(f"{c} += 1")
+    s = k.local(rng.choice(["s", "slot", "m"]))
+    with k.block(f"for {s} in range({c}, {cap}):"):
+        k.emit(f"{lst}[{k.i}, {s}] = -1")
+    if counted:
+        out = k.array(rng.choice(["neighbor_count", "counts", "num_neighbors"]), "int32", "output", bound=slots)
+        k.emit(f"{out}[{k.i}] = {c}")
+    return "Fixed-size neighbour lists from a hash grid" + (" with their counts" if counted else "")
+
+
+def sph_density(k: NeighborKernel) -> str:
+    """SPH density: sum of m (h^2 - r^2)^3 over the neighbours (poly6), times its normalisation."""
+    rng = k.rng
+    h2 = k.local("h2" if k.r != "h2" else "hh")
+    k.emit(f"{h2} = {k.r} * {k.r}")
+    per_particle = rng.random() < 0.4
+    mass = k.array(rng.choice(["mass", "m", "particle_mass"]), "float32", "input", 0.25, 2.0, 4) if per_particle \
+        else k.knob(("mass", "particle_mass", "m"), rng.choice([0.25, 0.5, 1.0, 2.0]))
+    coef = 315.0 / (64.0 * math.pi * k.radius ** 9)
+    rho = k.local(rng.choice(["rho", "density", "total"]))
+    k.emit(f"{rho} = float(0.0)")
+    with k.neighbours() as j:
+        xj = f"{k.x}[{j}]"
+        if rng.random() < 0.3:
+            xj = k.local(rng.choice(["x_j", "pos_j"]))
+            k.emit(f"{xj} = {k.x}[{j}]")
+        d = k.local(rng.choice(["d", "delta", "r_ij"]))
+        k.emit(f"{d} = {k.p} - {xj}")
+        r2 = k.local("r2")
+        k.emit(f"{r2} = wp.dot({d}, {d})" if rng.random() < 0.6 else f"{r2} = wp.length_sq({d})")
+        with k.block(f"if {r2} < {h2}:"):
+            m = f"{mass}[{j}]" if per_particle else mass
+            w = k.local(rng.choice(["w", "q", "diff"]))
+            term = knob_or_helper(k, "poly6", [("r2", "float", r2), ("h2", "float", h2)], "float",
+                                  ["w = h2 - r2", "return w * w * w"], "")
+            if term:
+                k.emit(f"{rho} += {m} * {term}")
+            elif rng.random() < 0.5:
+                k.emit(f"{w} = {h2} - {r2}")
+                k.emit(f"{rho} += {m} * {w} * {w} * {w}")
+            else:
+                k.emit(f"{rho} += {m} * wp.pow({h2} - {r2}, 3.0)")
+    out = k.array(rng.choice(["density", "rho_out", "densities"]), "float32", "output",
+                  bound=k.crowd * 2.0 * coef * k.radius ** 6)
+    norm = k.unique(rng.choice(["POLY6", "POLY6_NORM", "KERNEL_NORM"]))
+    k.constants[norm] = f"{norm} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(_round_sig(coef)))}"
+    k.emit(f"{out}[{k.i}] = {rho} * {norm}")
+    return "SPH density (poly6 kernel) over hash-grid neighbours"
+
+
+def _round_sig(x: float) -> float:
+    """A normalisation constant written as people write one: four significant digits."""
+    return float(f"{x:.4g}")
+
+
+def flock_average(k: NeighborKernel) -> str:
+    """Boids: the mean velocity (alignment) or position (cohesion) of the neighbours, or a steer
+    toward it."""
+    rng = k.rng
+    of_velocity = rng.random() < 0.5
+    vel = k.array(rng.choice(VELOCITY_NAMES), "vec3", "input", -1.0, 1.0, 6) if of_velocity else k.x
+    total = k.local(rng.choice(["total", "avg", "acc", "sum_v"]))
+    k.emit(f"{total} = {rng.choice(['wp.vec3(0.0)', 'wp.vec3()', 'wp.vec3(0.0, 0.0, 0.0)'])}")
+    c = k.local(rng.choice(["count", "n", "num"]))
+    k.emit(f"{c} = int(0)" if rng.random() < 0.7 else f"{c} = float(0.0)")  # never a bare 0: Warp keeps it constant
+    as_float = k.lines[-1].endswith("float(0.0)")
+    with Pair(k, offset=False) as pair:
+        k.emit(f"{total} += {vel}[{pair.j}]" if of_velocity else f"{total} += {pair.xj}")
+        k.emit(f"{c} += {'1.0' if as_float else '1'}")
+    count = c if as_float else f"float({c})"
+    steer = rng.random() < 0.5
+    own = f"{vel}[{k.i}]" if of_velocity else k.p
+    if steer:
+        gain = k.knob(("gain", "weight", "strength", "alignment"), rng.choice([0.125, 0.25, 0.5]))
+        res = k.local(rng.choice(["steer", "dv", "correction"]))
+        k.emit(f"{res} = wp.vec3(0.0)")
+        with k.block(f"if {c} > {'0.0' if as_float else '0'}:"):
+            k.emit(f"{res} = ({total} / {count} - {own}) * {gain}")
+        value, what, bound = res, "steering toward the mean of", 4.0
+    else:
+        with k.block(f"if {c} > {'0.0' if as_float else '0'}:"):
+            k.emit(f"{total} = {total} / {count}" if rng.random() < 0.5 else f"{total} /= {count}")
+        value, what, bound = total, "the mean of", 2.0 * k.half_box
+    names = (["alignment", "avg_vel", "steer"] if of_velocity else ["cohesion", "steer", "to_center"] if steer
+             else ["centroid", "center", "avg_pos"])
+    out = k.array(rng.choice(names), "vec3", "output", bound=bound)
+    k.emit(f"{out}[{k.i}] = {value}")
+    return f"Flocking: {what} the neighbours' {'velocity' if of_velocity else 'position'}"
+
+
+def contact_force(k: NeighborKernel) -> str:
+    """DEM: a linear spring pushes overlapping particles apart along the normal, with damping of the
+    normal relative velocity in some kernels."""
+    rng = k.rng
+    stiffness = k.knob(("k_contact", "stiffness", "ke", "k_n"), rng.choice([1.0, 2.0, 4.0, 8.0]))
+    damped = rng.random() < 0.5
+    vel = k.array(rng.choice(VELOCITY_NAMES), "vec3", "input", -1.0, 1.0, 6) if damped else ""
+    damping = k.knob(("damping", "kd", "c_n"), rng.choice([0.125, 0.25, 0.5])) if damped else ""
+    f = k.local(rng.choice(["f", "force", "f_total"]))
+    k.emit(f"{f} = wp.vec3(0.0)")
+    # particles of the given radius touch closer than twice it (the query reaches that far), or
+    # the radius argument is already the contact distance
+    diameter = rng.random() < 0.5
+    reach = k.r if diameter else f"2.0 * {k.r}"
+    with Pair(k, need_dist=True, skip_self=True, reach=reach) as pair:
+        n = k.local(rng.choice(["n", "normal", "dir"]))
+        k.emit(f"{n} = {pair.d} / {pair.dist}" if rng.random() < 0.6 else f"{n} = wp.normalize({pair.d})")
+        overlap = k.local(rng.choice(["overlap", "pen", "c"]))
+        k.emit(f"{overlap} = {reach} - {pair.dist}")
+        if damped:
+            vn = k.local(rng.choice(["vn", "v_rel", "vrel_n"]))
+            k.emit(f"{vn} = wp.dot({vel}[{k.i}] - {vel}[{pair.j}], {n})")
+            k.emit(f"{f} += {n} * ({stiffness} * {overlap} - {damping} * {vn})")
+        else:
+            k.emit(f"{f} += {n} * ({stiffness} * {overlap})" if rng.random() < 0.5
+                   else f"{f} += {stiffness} * {overlap} * {n}")
+    out = k.array(rng.choice(["force", "f_contact", "forces"]), "vec3", "output", bound=k.crowd * 8.0 * 2.0)
+    k.emit(f"{out}[{k.i}] = {f}")
+    return "Contact forces (DEM) from overlapping neighbours" + (" with normal damping" if damped else "")
+
+
+def lennard_jones(k: NeighborKernel) -> str:
+    """Molecular dynamics: the Lennard-Jones force within a cutoff, 24 eps (2 (s/r)^12 - (s/r)^6) / r^2
+    along the offset, with sigma below the typical spacing."""
+    rng = k.rng
+    eps = k.knob(("epsilon", "eps", "well_depth"), rng.choice([0.25, 0.5, 1.0]))
+    sigma_value = k.radius * rng.choice([0.25, 0.375])
+    sigma = k.knob(("sigma", "sigma_lj", "r_min"), sigma_value)
+    f = k.local(rng.choice(["f", "force", "f_lj"]))
+    k.emit(f"{f} = wp.vec3(0.0)")
+    s2 = k.local("s2")
+    k.emit(f"{s2} = {sigma} * {sigma}")
+    with Pair(k, skip_self=True, need_r2=True) as pair:
+        r2 = k.local(rng.choice(["r2c", "r2_safe", "rr"]))
+        k.emit(f"{r2} = wp.max({pair.r2}, {s2} * 0.25)")  # two particles never closer than sigma/2
+        sr2 = k.local(rng.choice(["sr2", "inv"]))
+        k.emit(f"{sr2} = {s2} / {r2}")
+        sr6 = k.local("sr6")
+        k.emit(f"{sr6} = {sr2} * {sr2} * {sr2}")
+        k.emit(f"{f} += {pair.d} * (24.0 * {eps} * (2.0 * {sr6} * {sr6} - {sr6}) / {r2})")
+    out = k.array(rng.choice(["force", "f_lj", "forces"]), "vec3", "output",
+                  bound=k.crowd * 24.0 * 1.0 * 2.0 * 4096.0 * 4.0 / sigma_value)
+    k.emit(f"{out}[{k.i}] = {f}")
+    return "Lennard-Jones forces within a cutoff"
+
+
+def separation(k: NeighborKernel) -> str:
+    """Position-based separation: each particle moves half of every overlap away from its
+    neighbours (a Jacobi step of a PBD contact constraint), scaled by a relaxation factor."""
+    rng = k.rng
+    relax = k.knob(("relaxation", "omega", "stiffness"), rng.choice([0.25, 0.5, 0.75, 1.0]))
+    dp = k.local(rng.choice(["dp", "delta_x", "correction"]))
+    k.emit(f"{dp} = wp.vec3(0.0)")
+    with Pair(k, need_dist=True, skip_self=True) as pair:
+        with k.block(f"if {pair.dist} > 0.0:"):
+            k.emit(f"{dp} += {pair.d} * (0.5 * ({k.r} - {pair.dist}) / {pair.dist})")
+    in_place = rng.random() < 0.4
+    if in_place:
+        out = k.array(rng.choice(["x_new", "pos_out", "predicted"]), "vec3", "output", bound=k.half_box + 64.0)
+        k.emit(f"{out}[{k.i}] = {k.p} + {dp} * {relax}")
+        return "Position-based separation of overlapping neighbours (new positions)"
+    out = k.array(rng.choice(["dp", "delta_out", "corrections"]), "vec3", "output", bound=64.0)
+    k.emit(f"{out}[{k.i}] = {dp} * {relax}")
+    return "Position-based separation of overlapping neighbours (corrections)"
+
+
+def nearest_distance(k: NeighborKernel) -> str:
+    rng = k.rng
+    best = k.local(rng.choice(["nearest", "min_dist", "closest"]))
+    k.emit(f"{best} = {k.r}")
+    with Pair(k, need_dist=True, skip_self=True, offset=rng.random() < 0.5) as pair:
+        if rng.random() < 0.5:
+            k.emit(f"{best} = wp.min({best}, {pair.dist})")
+        else:
+            with k.block(f"if {pair.dist} < {best}:"):
+                k.emit(f"{best} = {pair.dist}")
+    out = k.array(rng.choice(["nearest", "min_dist", "spacing"]), "float32", "output", bound=k.radius)
+    k.emit(f"{out}[{k.i}] = {best}")
+    return "Distance to the nearest neighbour within a radius"
+
+
+def sph_pressure_force(k: NeighborKernel) -> str:
+    """SPH pressure force: the spiky kernel's gradient weighted by the pair's mean pressure over
+    the neighbour's density; pressure from density by an equation of state."""
+    rng = k.rng
+    rho = k.array(rng.choice(["rho", "density", "densities"]), "float32", "input", 0.5, 2.0, 6)
+    stiffness = k.knob(("stiffness", "k_pressure", "gas_constant"), rng.choice([0.5, 1.0, 2.0]))
+    rest = k.knob(("rest_density", "rho0"), rng.choice([0.75, 1.0, 1.25]))
+    mass = k.knob(("mass", "particle_mass"), rng.choice([0.25, 0.5, 1.0]))
+    pi = k.local(rng.choice(["p_i", "pressure_i", "press"]))
+    k.emit(f"{pi} = {stiffness} * ({rho}[{k.i}] - {rest})")
+    f = k.local(rng.choice(["f", "force", "f_pressure"]))
+    k.emit(f"{f} = wp.vec3(0.0)")
+    with Pair(k, need_dist=True, skip_self=True) as pair:
+        with k.block(f"if {pair.dist} > 0.0:"):
+            pj = k.local(rng.choice(["p_j", "pressure_j"]))
+            k.emit(f"{pj} = {stiffness} * ({rho}[{pair.j}] - {rest})")
+            scale = f"{mass} * ({pi} + {pj}) / (2.0 * {rho}[{pair.j}])"
+            grad = knob_or_helper(k, "spiky_grad", [("d", "wp.vec3", pair.d), ("r", "float", pair.dist),
+                                                    ("h", "float", k.r)], "wp.vec3",
+                                  ["t = h - r", "return d * (t * t / r)"], "")
+            if grad:
+                k.emit(f"{f} += {grad} * ({scale})")
+            else:
+                t = k.local(rng.choice(["t", "q", "diff"]))
+                k.emit(f"{t} = {k.r} - {pair.dist}")
+                k.emit(f"{f} += {pair.d} / {pair.dist} * ({scale} * {t} * {t})")
+    norm = k.unique(rng.choice(["SPIKY", "SPIKY_GRAD", "GRAD_NORM"]))
+    coef = 45.0 / (math.pi * k.radius ** 6)
+    k.constants[norm] = f"{norm} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(_round_sig(coef)))}"
+    out = k.array(rng.choice(["force", "f_pressure", "accel"]), "vec3", "output",
+                  bound=k.crowd * coef * 4.0 * k.radius ** 3)
+    k.emit(f"{out}[{k.i}] = {f} * {norm}")
+    return "SPH pressure force (spiky kernel gradient) over hash-grid neighbours"
+
+
+def sph_viscosity(k: NeighborKernel) -> str:
+    """SPH viscosity: velocity differences to the neighbours, weighted by (h - r) / rho_j."""
+    rng = k.rng
+    vel = k.array(rng.choice(VELOCITY_NAMES), "vec3", "input", -1.0, 1.0, 6)
+    rho = k.array(rng.choice(["rho", "density"]), "float32", "input", 0.5, 2.0, 6)
+    mu = k.knob(("viscosity", "mu", "nu"), rng.choice([0.0625, 0.125, 0.25]))
+    acc = k.local(rng.choice(["acc", "dv", "f_visc"]))
+    k.emit(f"{acc} = wp.vec3(0.0)")
+    vi = k.local(rng.choice(["v_i", "vi"]))
+    k.emit(f"{vi} = {vel}[{k.i}]")
+    with Pair(k, need_dist=True, offset=rng.random() < 0.5) as pair:
+        weight = knob_or_helper(k, "visc_weight", [("r", "float", pair.dist), ("h", "float", k.r)], "float",
+                                ["return h - r"], f"({k.r} - {pair.dist})")
+        k.emit(f"{acc} += ({vel}[{pair.j}] - {vi}) * ({weight} / {rho}[{pair.j}])")
+    out = k.array(rng.choice(["f_visc", "visc_accel", "dv_out"]), "vec3", "output", bound=k.crowd * 4.0 * k.radius)
+    k.emit(f"{out}[{k.i}] = {acc} * {mu}")
+    return "SPH viscosity over hash-grid neighbours"
+
+
+def shepard_interpolation(k: NeighborKernel) -> str:
+    """A field value at each particle smoothed from its neighbours: sum w a_j / sum w (Shepard), with
+    a falloff weight; the particle keeps its own value where no weight accumulates."""
+    rng = k.rng
+    field_ = k.array(rng.choice(["temperature", "field", "values", "color"]), "float32", "input", -1.0, 1.0, 8)
+    num = k.local(rng.choice(["num", "weighted", "acc"]))
+    den = k.local(rng.choice(["den", "weight_sum", "wsum"]))
+    k.emit(f"{num} = float(0.0)")
+    k.emit(f"{den} = float(0.0)")
+    with Pair(k, need_dist=True, offset=rng.random() < 0.5) as pair:
+        w = k.local(rng.choice(["w", "weight"]))
+        how = rng.choice(["quadratic", "linear", "helper"])
+        if how == "quadratic":
+            q = k.local("q")
+            k.emit(f"{q} = 1.0 - {pair.dist} / {k.r}")
+            k.emit(f"{w} = {q} * {q}")
+        elif how == "linear":
+            k.emit(f"{w} = {k.r} - {pair.dist}")
+        else:
+            name = k.helper("falloff", [("r", "float"), ("h", "float")], "float",
+                            ["q = 1.0 - r / h", "return q * q * q"])
+            k.emit(f"{w} = {name}({pair.dist}, {k.r})")
+        k.emit(f"{num} += {w} * {field_}[{pair.j}]")
+        k.emit(f"{den} += {w}")
+    out = k.array(rng.choice(["smoothed", "field_out", "interp"]), "float32", "output", bound=1.0)
+    value = k.local(rng.choice(["value", "result"]))
+    k.emit(f"{value} = {field_}[{k.i}]")
+    with k.block(f"if {den} > 0.0:"):
+        k.emit(f"{value} = {num} / {den}")
+    k.emit(f"{out}[{k.i}] = {value}")
+    return "Shepard interpolation of a field from hash-grid neighbours"
+
+
+FORMS = (neighbor_count, neighbor_list, sph_density, flock_average, contact_force, lennard_jones, separation,
+         nearest_distance, sph_pressure_force, sph_viscosity, shepard_interpolation)
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    k = NeighborKernel(rng, name, seed)
+    k.n = rng.choice(POINT_COUNTS)
+    k.radius = rng.choice(RADII)
+    # a box whose mean neighbours per query (n * 4/3 pi r^3 / box volume) is about the target
+    mean = rng.choice(NEIGHBOURS)
+    volume = k.n * 4.0 / 3.0 * math.pi * k.radius ** 3 / mean
+    k.crowd = 4 * mean + 16
+    k.half_box = max(0.5, round(volume ** (1.0 / 3.0) / 2.0 * 4.0) / 4.0)
+    form = rng.choice(FORMS)
+    k.grid = rng.choice(GRID_NAMES)
+    k.annotations.append(f"{k.grid}: wp.uint64")
+    k.args.append(ArgSpec(k.grid, "uint64", "hash_grid"))  # completed once the points are named
+    k.x = k.array(rng.choice(POSITION_NAMES), "vec3", "input", -k.half_box, k.half_box, 6)
+    radius_names = FORM_RADIUS_NAMES.get(form.__name__, RADIUS_NAMES)
+    if rng.random() < RADIUS_CONSTANT_SHARE:
+        k.r = k.unique(rng.choice(radius_names).upper())
+        k.constants[k.r] = f"{k.r} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(k.radius))}"
+        k.features.append("radius as a module constant")
+    else:
+        k.r = k.scalar(rng.choice(radius_names), k.radius)
+    k.emit("tid = wp.tid()")
+    if rng.random() < POINT_ID_SHARE:
+        k.i = k.local("i")
+        k.emit(f"{k.i} = wp.hash_grid_point_id({k.grid}, tid)")
+        k.features.append("threads in cell order (hash_grid_point_id)")
+    else:
+        k.i = "tid"
+    k.p = k.local(rng.choice(["p", "x_i", "pos_i", "xi"]))
+    k.emit(f"{k.p} = {k.x}[{k.i}]")
+    summary = form(k)
+    # the grid's cells are the query radius (or its diameter) wide, on a grid of 16-64 per axis
+    cell = k.radius * rng.choice([1.0, 1.0, 2.0])
+    dims = rng.choice(GRID_DIMS)
+    k.args[0] = ArgSpec(k.grid, "uint64", "hash_grid", (dims, dims, dims), value=cell, points=k.x)
+    detail = "; ".join([f"grid {dims}^3, cell {fmt_float(cell)}"] + k.features)
+    description = f"{summary} (1-D launch {k.n}; {detail})"
+    return KernelSpec(name, "neighbors", description, k.source(), tuple(k.args), (k.n,), seed,
+                      tuple(k.helper_names))

@@ -1,0 +1,112 @@
+"""The neighbors category: hash-grid queries that mean what they say.
+
+A hash grid only speeds a query up: a kernel must compute the same values with a grid of one cell,
+where every query visits every particle (the query end is clamped to one cell when the range spans
+the grid). Run in Warp on the CPU, each form is checked against that brute-force run.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+import numpy as np
+import pytest
+
+from cuda_production.reference import input_seed, make_input, warp_reference
+from synthesis.categories import generate, neighbors
+from synthesis.spec import KernelSpec
+
+SEEDS = range(0, 44)
+
+
+def _specs() -> list[KernelSpec]:
+    return [generate("neighbors", seed) for seed in SEEDS]
+
+
+def _one_cell(spec: KernelSpec) -> KernelSpec:
+    args = tuple(dataclasses.replace(a, shape=(1, 1, 1)) if a.role == "hash_grid" else a for a in spec.args)
+    return dataclasses.replace(spec, args=args)
+
+
+def _outputs(spec: KernelSpec, data: bytes) -> list[np.ndarray]:
+    arrays, offset = [], 0
+    for a in spec.args:
+        if a.is_written:
+            n = a.count * a.width
+            arrays.append(np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset).reshape(a.shape[0], -1))
+            offset += n * a.component_bytes
+    return arrays
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[tuple[KernelSpec, bytes, bytes]]:
+    specs = _specs()
+    gridded = warp_reference(specs, "nbr_gridded")
+    brute = warp_reference([_one_cell(s) for s in specs], "nbr_brute")
+    return [(s, gridded[s.name], brute[s.name]) for s in specs]
+
+
+def test_every_form_is_drawn():
+    drawn = {generate("neighbors", seed).description.split(" (")[0].split(":")[0] for seed in range(120)}
+    assert len(drawn) >= len(neighbors.FORMS) - 1  # flocking's two summaries share a prefix
+
+
+def test_grid_names_an_input_vec3_array_and_the_query_radius_fits_a_cell():
+    for spec in _specs():
+        grid = next(a for a in spec.args if a.role == "hash_grid")
+        points = next(a for a in spec.args if a.name == grid.points)
+        assert points.role == "input" and points.dtype == "vec3" and points.shape == spec.dim
+        assert grid.flattened() == () and len(grid.shape) == 3 and grid.value > 0
+        assert f"{grid.name}: wp.uint64" in spec.source
+
+
+def test_results_equal_a_one_cell_grid(runs):
+    """Every particle within reach is found through the grid: the same values as visiting all."""
+    for spec, gridded, brute in runs:
+        for got, want, arg in zip(_outputs(spec, gridded), _outputs(spec, brute), [a for a in spec.args if a.is_written]):
+            if arg.ndim == 2:  # neighbour lists: the same set per row (visiting orders differ), full rows aside
+                for row_got, row_want in zip(got, want):
+                    if (row_got >= 0).all():
+                        continue
+                    assert sorted(row_got[row_got >= 0]) == sorted(row_want[row_want >= 0]), spec.source
+            elif arg.is_int:
+                np.testing.assert_array_equal(got, want, err_msg=spec.source)
+            else:  # sums in another order
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5 * arg.bound, err_msg=spec.source)
+
+
+def test_outputs_vary_and_stay_within_their_bounds(runs):
+    for spec, gridded, _ in runs:
+        for got, arg in zip(_outputs(spec, gridded), [a for a in spec.args if a.is_written]):
+            distinct = len(np.unique(got, axis=0))
+            assert distinct >= 5 if arg.is_int else distinct > len(got) // 8, spec.source  # counts take few values
+            assert np.abs(got.astype(np.float64)).max() <= arg.bound, spec.source
+
+
+def _query_radius(spec: KernelSpec) -> float:
+    """The radius the kernel's query reaches: its third argument, valued from the scalar arguments
+    and module constants (our own generated source, never a user's)."""
+    tree = ast.parse(spec.source)
+    values = {a.name: a.value for a in spec.args if a.role == "scalar"}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            v = node.value.args[0] if isinstance(node.value, ast.Call) else node.value
+            values[node.targets[0].id] = ast.literal_eval(v)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and ast.unparse(n.func) == "wp.hash_grid_query")
+    return float(eval(compile(ast.Expression(call.args[2]), "<radius>", "eval"), {"__builtins__": {}}, values))
+
+
+def test_boxes_hold_the_neighbours_they_are_sized_for():
+    """The box is sized for 8-24 particles within the radius on average: queries neither empty nor
+    crowded (counted by brute force in numpy from the hashed positions)."""
+    means = []
+    for spec in _specs()[:20]:
+        grid = next(a for a in spec.args if a.role == "hash_grid")
+        points_arg = next(a for a in spec.args if a.name == grid.points)
+        position = [x.name for a in spec.args for x in a.flattened()].index(points_arg.name)
+        x = make_input(points_arg, position, input_seed(spec)).reshape(-1, 3).astype(np.float64)
+        d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
+        radius = _query_radius(spec)
+        means.append(((d2 < radius * radius).sum(1) - 1).mean())
+    assert 6.0 <= float(np.mean(means)) <= 40.0, means
+    assert min(means) >= 2.0, means
