@@ -14,13 +14,22 @@ Scaling rule, per array argument:
     bench launch's outermost dimension, its other dimensions stay;
   * every other array (lookup tables, weights, histogram and atomic targets) keeps its size;
   * index arrays scale like any other array by their shape, and keep their value range, so every
-    index stays valid for the array it points into (whose size does not shrink).
+    index stays valid for the array it points into (whose size does not shrink);
+  * a hash grid over a points array that grows keeps its density (points per cell, so neighbours per
+    query): with s the integer cube root of the growth (the largest s with s**3 <= bench outer //
+    check outer launch dimension), the points' value range (low, high) is multiplied by s on the same
+    grid step (grid_bits), and the grid's cells per axis by s, up to MAX_GRID_DIM (never below the
+    check size). An integer s keeps the points on their grid and the .cu's arithmetic exact; the
+    density stays within (1 + 1/s)**3 of the check size's (s = 16-25 at the usual sizes: within 5%).
+    Past the cap the domain wraps onto the grid: as many neighbours per query, more candidates per cell.
 Inputs are the same counter hash of (seed, argument position, element), so any size is reproducible
 (reference.make_input at the bench shapes).
 
 Byte count per launch (BYTE_RULE): every array the kernel reads (roles input, inout, index) counts
 once in full as read, every array it writes (output, inout) once in full as written: the least
-traffic a launch must move through device memory, whatever caches do for repeated accesses.
+traffic a launch must move through device memory, whatever caches do for repeated accesses. A hash
+grid counts its point_ids (one int per point, every one visited by some query) as read, not its
+per-cell start/end tables: a query reads only the cells it visits, and most cells may be empty.
 """
 from __future__ import annotations
 
@@ -42,6 +51,8 @@ MAX_GRID_YZ = 65535  # CUDA's limit on gridDim.y and gridDim.z
 MAX_BLOCK_Z = 64  # CUDA's limit on blockDim.z
 MIN_USE = 0.8  # least share of a block's threads along an axis that fall inside the launch
 
+MAX_GRID_DIM = 256  # a hash grid's cells per axis at bench size, at most (256^3 cells: 2 x 64 MiB of cell tables)
+
 READ_ROLES = ("input", "inout", "index")
 WRITTEN_ROLES = ("output", "inout")
 
@@ -50,10 +61,15 @@ SCALING_RULE = ("arrays whose leading dimensions equal the launch dimensions gro
                 "rows per outermost launch row (outermost dimension K x the launch's, e.g. `a[tid * K + n]`: "
                 "K x the bench launch's); all other arrays "
                 "(lookup tables, weights, histogram/atomic targets) keep their size; index arrays keep "
-                "their value range; inputs are the same counter hash at the new shapes")
+                "their value range; inputs are the same counter hash at the new shapes; a hash grid over a "
+                "growing points array keeps its density: with s = the integer cube root of the growth "
+                "(largest s with s^3 <= bench outer // check outer), the points' value range (low, high) "
+                "is multiplied by s on the same grid step and the grid's cells per axis by s, at most "
+                f"{MAX_GRID_DIM} (never below the check size)")
 BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
              "bytes_written = full size of every array with role output or inout; each array counted "
-             "once (the compulsory device-memory traffic); GB/s = (bytes_read + bytes_written) / "
+             "once (the compulsory device-memory traffic); a hash grid adds its point_ids (4 bytes per "
+             "point) to bytes_read, not its per-cell tables; GB/s = (bytes_read + bytes_written) / "
              "median time per launch; peak = 2 * memory clock * bus width / 8")
 
 
@@ -131,13 +147,56 @@ def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
 
 
 def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
-    """Bytes the arrays that scale move per launch thread (read and written counted separately)."""
+    """Bytes the arrays that scale move per launch thread (read and written counted separately; a hash
+    grid's point_ids with its points)."""
     total = 0
     for a in array_args(args):
         if scales(a, launch_dim):
             per = a.width * a.component_bytes * prod(a.shape[len(launch_dim):]) * scale_factor(a, launch_dim)
             total += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
+    for grid in hash_grids(args):
+        points = grid_points(grid, args)
+        if scales(points, launch_dim):
+            total += POINT_ID_BYTES * prod(points.shape[len(launch_dim):]) * scale_factor(points, launch_dim)
     return total
+
+
+# ---- hash grids ----------------------------------------------------------------------------------
+POINT_ID_BYTES = 4  # one int per point in a grid's point_ids
+
+
+def hash_grids(args: list[ArgSpec]) -> list[ArgSpec]:
+    return [a for a in args if a.role == "hash_grid"]
+
+
+def grid_points(grid: ArgSpec, args: list[ArgSpec]) -> ArgSpec:
+    """The vec3 array argument a hash grid is built over (`grid.points`)."""
+    found = [a for a in args if a.name == grid.points and a.is_array]
+    if not found or found[0].dtype != "vec3":
+        raise ValueError(f"hash grid '{grid.name}' names '{grid.points}', which is no vec3 array argument")
+    return found[0]
+
+
+def domain_scale(growth: int) -> int:
+    """How much a hash grid's domain and cells per axis grow when its points grow `growth`-fold:
+    the integer cube root (the largest s with s**3 <= growth; 1 for no growth). An integer, so that
+    the points stay on their grid step and the .cu computes it exactly as here (integer_cbrt)."""
+    s = 1
+    while (s + 1) ** 3 <= growth:
+        s += 1
+    return s
+
+
+def grid_scale(grid: ArgSpec, args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> int:
+    """A hash grid's domain_scale at `bench_dim`: its points' growth, when they grow with the launch."""
+    if not scales(grid_points(grid, args), launch_dim):
+        return 1
+    return domain_scale(bench_dim[0] // launch_dim[0])
+
+
+def grid_dims(grid: ArgSpec, scale: int) -> tuple[int, ...]:
+    """A hash grid's cells per axis, grown by `scale` up to MAX_GRID_DIM (never below its own)."""
+    return tuple(max(d, min(d * scale, MAX_GRID_DIM)) for d in grid.shape)
 
 
 def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> tuple[int, ...]:
@@ -164,13 +223,20 @@ def bench_shape(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int,
 
 
 def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> list[ArgSpec]:
-    """`args` with every array at its bench shape (struct fields too)."""
+    """`args` with every array at its bench shape (struct fields too), and every hash grid with its
+    points' domain and its cells per axis grown to keep its density."""
+    domains = {g.points: grid_scale(g, args, launch_dim, bench_dim) for g in hash_grids(args)}
+
     def resize(a: ArgSpec) -> ArgSpec:
         if a.role == "struct":
             return replace(a, fields=tuple(resize(f) for f in a.fields))
+        if a.role == "hash_grid":
+            return replace(a, shape=grid_dims(a, domains[a.points]))
         if not a.is_array:
             return a
-        return replace(a, shape=bench_shape(a, launch_dim, bench_dim))
+        sized = replace(a, shape=bench_shape(a, launch_dim, bench_dim))
+        s = domains.get(a.name, 1)
+        return replace(sized, low=a.low * s, high=a.high * s) if s > 1 else sized
     return [resize(a) for a in args]
 
 
@@ -181,6 +247,7 @@ def bytes_moved(args: list[ArgSpec]) -> tuple[int, int]:
         nbytes = a.size * a.width * a.component_bytes
         read += nbytes if a.role in READ_ROLES else 0
         written += nbytes if a.role in WRITTEN_ROLES else 0
+    read += sum(POINT_ID_BYTES * grid_points(g, args).size for g in hash_grids(args))
     return read, written
 
 
@@ -189,11 +256,17 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
     dim = bench_launch_dim(args, launch_dim, threads_per_index)
     sized = bench_args(args, launch_dim, dim)
     read, written = bytes_moved(sized)
+    grids = {}  # each hash grid at bench size: its points' domain scale and range, its cells per axis
+    for g, b in zip(hash_grids(args), hash_grids(sized)):
+        points = grid_points(b, sized)
+        grids[g.name] = {"points": g.points, "domain_scale": grid_scale(g, args, launch_dim, dim), "shape": list(b.shape),
+                         "points_range": [points.low, points.high]}
     return {
         "launch_dim": list(dim),
         "threads": prod(dim) * threads_per_index,
         "arrays": {a.name: {"scales": scales(a, launch_dim), "shape": list(b.shape)}
                    for a, b in zip(array_args(args), array_args(sized))},
+        **({"hash_grids": grids} if grids else {}),
         "bytes_read": read,
         "bytes_written": written,
         "scaling_rule": SCALING_RULE,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cuda_production.cuda_types import (
-    P_ATOM, P_COND, P_REL, P_UNARY, CExpr, float_literal,
+    HASH_GRID, HASH_GRID_QUERY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr, float_literal,
 )
 
 
@@ -39,6 +39,9 @@ class Builtin:
     # advances its first argument, a Warp RNG state (uint32&): the translator evaluates the call in a
     # statement of its own, in source order, as Warp's generated code does
     stateful: bool = False
+    # positions of the arguments the call writes through a C++ reference (`T&`): the translator
+    # requires each to be a local variable, which the call then updates
+    writes: tuple[int, ...] = ()
 
     def accepts(self, types: list) -> bool:
         if self.input_types is None:
@@ -57,10 +60,10 @@ BUILTINS: dict[str, list[Builtin]] = {}
 def add_builtin(key: str, input_types: tuple[str, ...] | None, value_type: str | None, cuda: str | None = None, *,
                 emit: Callable[[list[CExpr]], CExpr] | None = None, snippets: tuple[str, ...] = (),
                 arg_names: tuple[str, ...] = (), python_name: bool = False, aliases: tuple[str, ...] = (),
-                stateful: bool = False) -> None:
+                stateful: bool = False, writes: tuple[int, ...] = ()) -> None:
     for k in (key, *aliases):
         BUILTINS.setdefault(k, []).append(
-            Builtin(k, input_types, value_type, cuda, emit, snippets, arg_names, python_name, stateful))
+            Builtin(k, input_types, value_type, cuda, emit, snippets, arg_names, python_name, stateful, writes))
 
 
 def lookup(key: str, types: list) -> Builtin:
@@ -465,3 +468,15 @@ for n, v in VEC.items():
     periods = ("px", "py", "pz", "pt")[:n]
     add_builtin("pnoise", (U, v) + (I,) * n, F, f"pnoise({{0}}, {{1}}, {', '.join(f'{{{k + 2}}}' for k in range(n))})",
                 snippets=(f"pnoise:{n}",), arg_names=("state", "xy", *periods))
+
+
+# ---- hash grids (warp/native/hashgrid.h) ---------------------------------------------------------
+# The grid is a kernel parameter typed wp.uint64 (the translator types it HASH_GRID by this use);
+# float32 points only, and no group filter (the 4-argument hash_grid_query) yet.
+add_builtin("hash_grid_query", (HASH_GRID, VEC[3], F), HASH_GRID_QUERY, "hash_grid_query({0}, {1}, {2})",
+            snippets=("hash_grid_query",), arg_names=("id", "point", "max_dist"))
+# advances the query and writes the point's index into an int local
+add_builtin("hash_grid_query_next", (HASH_GRID_QUERY, I), B, "hash_grid_query_next({0}, {1})",
+            snippets=("hash_grid_query",), arg_names=("query", "index"), writes=(0, 1))
+add_builtin("hash_grid_point_id", (HASH_GRID, I), I, "hash_grid_point_id({0}, {1})",
+            snippets=("hash_grid_point_id",), arg_names=("id", "index"))

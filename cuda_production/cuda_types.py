@@ -78,6 +78,32 @@ class LocalVectorType:
         return f"vector(length={self.length}, dtype={self.dtype})"
 
 
+@dataclass(frozen=True)
+class HashGridType:
+    """A `wp.uint64` kernel parameter used as a `wp.HashGrid`'s id: in CUDA the grid itself, a `HashGrid`
+    struct of device pointers passed by value (snippet `hash_grid`), built on the host by main()."""
+
+    def __str__(self) -> str:
+        return "hash grid"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+@dataclass(frozen=True)
+class HashGridQueryType:
+    """The value of `wp.hash_grid_query(grid, pos, radius)`: a `HashGridQuery` local that
+    `wp.hash_grid_query_next` advances (a `for` over it does too)."""
+
+    def __str__(self) -> str:
+        return "hash grid query"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+HASH_GRID = HashGridType()
+HASH_GRID_QUERY = HashGridQueryType()
+
+
 # C operator precedence (higher binds tighter)
 P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
     16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
@@ -270,6 +296,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"
         lines = "\n".join(f"    r.m[{i}][{j}] = a.{COMPONENTS[i]} * b.{COMPONENTS[j]};" for i in range(n) for j in range(n))
         return _fn(m, f"outer({v} a, {v} b)", f"    {m} r;\n{lines}\n    return r;"), (f"mat:{n}",)
+    if kind in HASH_GRID_SNIPPETS:
+        return HASH_GRID_SNIPPETS[kind]
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -494,6 +522,149 @@ _DET4 = """    float x00, x01, x02, x03;
     z00 = x11 * y23 - x21 * y13 + x31 * y12;
     double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;
     return (float)det;"""
+
+
+# ---- hash grids (warp/native/hashgrid.h, float32 points) ------------------------------------------
+# The struct, the cell arithmetic and the query, statement for statement as Warp's, so that a query
+# visits the same points in the same order as Warp's and sums over neighbours round the same way.
+# What the kernel never reaches is left out: group filtering, and the checks for a grid never built
+# (main() always builds it). hash_grid_cell_coord and hash_grid_index are __host__ too: main() sorts
+# the points into their cells with them.
+_HASH_GRID = r"""// A wp.HashGrid as the kernel reads it (warp/native/hashgrid.h). main() builds it on the host as
+// wp.HashGrid.build does and passes it by value; its arrays are in device memory.
+struct HashGrid
+{
+    const int* point_ids;    // the points' indices sorted by cell (stably: a cell's points in index order)
+    const int* cell_starts;  // per cell: where its points start in point_ids (0 for an empty cell)
+    const int* cell_ends;    // per cell: one past where they end (0 for an empty cell)
+    int dim_x, dim_y, dim_z;  // cells per axis: the unbounded grid of cells wraps onto these
+    float cell_width_inv;    // 1 / cell width, computed in float as Warp does
+};
+
+// A position's cell coordinate along one axis, rounded down; values beyond the int range clamp to
+// [INT_MIN, INT_MAX - 1] (so a query can step one cell past its end) and NaN maps to 0, as in Warp.
+__host__ __device__ inline int hash_grid_cell_coord(float v)
+{
+#if defined(__CUDA_ARCH__)
+    return min(__float2int_rd(v), 2147483646);  // rounds down, saturates, NaN -> 0 in one instruction
+#else
+    const float c = floorf(v);
+    // float(INT_MAX) rounds up to 2^31: compare with the exact bounds -2^31 and 2^31
+    if (c >= 2147483648.0f)
+        return 2147483646;
+    if (c >= -2147483648.0f)
+        return (int)c;
+    if (c < -2147483648.0f)
+        return -2147483647 - 1;
+    return 0;  // NaN
+#endif
+}
+
+// The physical cell of cell (x, y, z): coordinates wrap modulo the grid's dims, negative ones too
+__host__ __device__ inline int hash_grid_index(const HashGrid& grid, int x, int y, int z)
+{
+    int cx = x % grid.dim_x;
+    int cy = y % grid.dim_y;
+    int cz = z % grid.dim_z;
+    if (cx < 0)
+        cx += grid.dim_x;
+    if (cy < 0)
+        cy += grid.dim_y;
+    if (cz < 0)
+        cz += grid.dim_z;
+    return cz * (grid.dim_x * grid.dim_y) + cy * grid.dim_x + cx;
+}
+
+// The cell a point falls in
+__host__ __device__ inline int hash_grid_index(const HashGrid& grid, float3 p)
+{
+    return hash_grid_index(grid, hash_grid_cell_coord(p.x * grid.cell_width_inv),
+                           hash_grid_cell_coord(p.y * grid.cell_width_inv),
+                           hash_grid_cell_coord(p.z * grid.cell_width_inv));
+}"""
+
+_HASH_GRID_QUERY = r"""// A neighbour query in progress (Warp's hash_grid_query_t): the box of cells within the radius of a
+// position, the cell being visited, and the next of that cell's points.
+struct HashGridQuery
+{
+    int x_start, y_start, z_start;  // the box of cells, both ends included
+    int x_end, y_end, z_end;
+    int x, y, z;     // the cell being visited
+    int cell_index;  // the next position in point_ids of its points
+    int cell_end;    // one past its last
+    HashGrid grid;
+};
+
+__device__ __forceinline__ void hash_grid_query_set_cell(HashGridQuery& query)
+{
+    const int cell = hash_grid_index(query.grid, query.x, query.y, query.z);
+    query.cell_index = query.grid.cell_starts[cell];
+    query.cell_end = query.grid.cell_ends[cell];
+}
+
+// A range spanning a whole axis visits each of its cells once (compared in 64 bits: start + dim - 1
+// would overflow near INT_MAX)
+__device__ __forceinline__ int hash_grid_query_end(int start, int end, int dim)
+{
+    return (long long)end - (long long)start >= (long long)dim ? start + (dim - 1) : end;
+}
+
+// wp.hash_grid_query(grid, pos, radius): every point of the cells the box [pos - radius, pos + radius]
+// touches (no distance test: the kernel makes its own).
+__device__ __forceinline__ HashGridQuery hash_grid_query(const HashGrid& grid, float3 pos, float radius)
+{
+    HashGridQuery query;
+    query.grid = grid;
+    const float cell_width_inv = grid.cell_width_inv;
+    query.x_start = hash_grid_cell_coord((pos.x - radius) * cell_width_inv);
+    query.y_start = hash_grid_cell_coord((pos.y - radius) * cell_width_inv);
+    query.z_start = hash_grid_cell_coord((pos.z - radius) * cell_width_inv);
+    query.x_end = hash_grid_query_end(query.x_start, hash_grid_cell_coord((pos.x + radius) * cell_width_inv), grid.dim_x);
+    query.y_end = hash_grid_query_end(query.y_start, hash_grid_cell_coord((pos.y + radius) * cell_width_inv), grid.dim_y);
+    query.z_end = hash_grid_query_end(query.z_start, hash_grid_cell_coord((pos.z + radius) * cell_width_inv), grid.dim_z);
+    query.x = query.x_start;
+    query.y = query.y_start;
+    query.z = query.z_start;
+    hash_grid_query_set_cell(query);
+    return query;
+}
+
+// The query's next point, into `index`; false once every cell is visited. Warp's order: a cell's
+// points in point_ids order, cells x fastest, then y, then z. Sums over neighbours depend on it.
+__device__ __forceinline__ bool hash_grid_query_next(HashGridQuery& query, int& index)
+{
+    while (true) {
+        if (query.cell_index < query.cell_end) {
+            index = query.grid.point_ids[query.cell_index++];
+            return true;
+        }
+        query.x++;
+        if (query.x > query.x_end) {
+            query.x = query.x_start;
+            query.y++;
+        }
+        if (query.y > query.y_end) {
+            query.y = query.y_start;
+            query.z++;
+        }
+        if (query.z > query.z_end)
+            return false;
+        hash_grid_query_set_cell(query);
+    }
+}"""
+
+_HASH_GRID_POINT_ID = r"""// wp.hash_grid_point_id(grid, i): the i-th point in cell order (threads launched over it visit the
+// points cell by cell, so neighbouring threads read neighbouring cells)
+__device__ __forceinline__ int hash_grid_point_id(const HashGrid& grid, int index)
+{
+    return grid.point_ids[index];
+}"""
+
+HASH_GRID_SNIPPETS = {  # snippet name -> (source, dependencies)
+    "hash_grid": (_HASH_GRID, ()),
+    "hash_grid_query": (_HASH_GRID_QUERY, ("hash_grid",)),
+    "hash_grid_point_id": (_HASH_GRID_POINT_ID, ("hash_grid",)),
+}
 
 
 def render_snippets(names: set[str]) -> str:

@@ -6,12 +6,16 @@ the kernel, checks every CUDA call, compares each written array with Warp's own 
 (expected.bin), times the kernel with CUDA events, and exits non-zero on any mismatch or error.
 With --bench it runs at the bench size instead (cuda_production/bench.py: the same hashed inputs,
 arrays shaped like the launch grown with it) and times CUDA-graph replays of back-to-back launches.
+A hash grid argument is built on the host from its points, as wp.HashGrid.build builds it, and its
+arrays copied to the device.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cuda_production.bench import READ_ROLES, bench_launch_dim, block_shape, scale_factor, scales
+from cuda_production.bench import (
+    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, grid_points, scale_factor, scales,
+)
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
 from cuda_production.tiles import TILE_THREADS
@@ -242,6 +246,72 @@ static std::vector<char> read_file(const char* path)
 '''
 
 
+HASH_GRID_BUILD = r'''
+// A host vector of ints in a new device buffer
+static int* device_copy(const std::vector<int>& host)
+{
+    int* device = nullptr;
+    CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
+    return device;
+}
+
+// wp.HashGrid(dim_x, dim_y, dim_z).build(points, cell_width) on the host (warp/native/hashgrid.cpp),
+// its arrays copied to the device: each point's cell; the point indices sorted by cell with a stable
+// counting sort (Warp's radix sort is stable too: a cell's points keep their index order, the order
+// queries visit them in, so sums over neighbours round as Warp's do); each cell's range [start, end)
+// of that order, 0 and 0 for an empty cell.
+static HashGrid build_hash_grid(const float* points, int num_points, int dim_x, int dim_y, int dim_z, float cell_width)
+{
+    HashGrid grid{};
+    grid.dim_x = dim_x;
+    grid.dim_y = dim_y;
+    grid.dim_z = dim_z;
+    grid.cell_width_inv = 1.0f / cell_width;
+    const int num_cells = dim_x * dim_y * dim_z;
+    std::vector<int> point_cells(num_points), cell_starts(num_cells, 0), cell_ends(num_cells, 0);
+    for (int i = 0; i < num_points; ++i) {
+        point_cells[i] = hash_grid_index(grid, make_float3(points[3 * i], points[3 * i + 1], points[3 * i + 2]));
+        ++cell_ends[point_cells[i]];  // the cell's count, for now
+    }
+    std::vector<int> next(num_cells);  // where each cell's next point goes in point_ids
+    int start = 0;
+    for (int c = 0; c < num_cells; ++c) {
+        const int count = cell_ends[c];
+        next[c] = start;
+        cell_starts[c] = count ? start : 0;
+        cell_ends[c] = count ? start + count : 0;
+        start += count;
+    }
+    std::vector<int> point_ids(num_points);
+    for (int i = 0; i < num_points; ++i)  // in index order
+        point_ids[next[point_cells[i]]++] = i;
+    grid.point_ids = device_copy(point_ids);
+    grid.cell_starts = device_copy(cell_starts);
+    grid.cell_ends = device_copy(cell_ends);
+    return grid;
+}
+
+static void free_hash_grid(const HashGrid& grid)
+{
+    CUDA_CHECK(cudaFree(const_cast<int*>(grid.point_ids)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(grid.cell_starts)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(grid.cell_ends)));
+}
+'''
+
+INTEGER_CBRT = r'''
+// The largest s with s^3 <= x (at least 1): at bench size a hash grid's points domain and cells per
+// axis grow s-fold when its points grow x-fold, so its density stays (cuda_production/bench.py)
+static int integer_cbrt(int x)
+{
+    int s = 1;
+    while ((long long)(s + 1) * (s + 1) * (s + 1) <= x)
+        ++s;
+    return s;
+}
+'''
+
 
 # Names main() uses for itself: a scalar argument with one of these names gets an `arg_` prefix.
 MAIN_NAMES = {"warmup", "trials", "expected_path", "seed", "ok", "stats", "expected", "start", "stop", "times",
@@ -278,10 +348,36 @@ def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray
                     arrays.append(HostArray(f"{p.name}.{f.name}", f"{p.cname}_{f.cname}", members[f.name], position, f))
                 position += 1
             continue
+        if p.kind == "hash_grid":  # built from its points: no hashed input of its own
+            continue
         if p.kind == "array":
             arrays.append(HostArray(p.name, p.cname, a, position, p))
         position += 1
     return arrays
+
+
+@dataclass(frozen=True)
+class HostGrid:
+    """A hash grid main() builds on the host over one of its arrays and passes by value."""
+    var: str  # its host variable (a HashGrid)
+    arg: ArgSpec
+    points: HostArray
+    scale: str | None  # the host variable of its points' domain scale at bench size (None: they keep their size)
+
+
+def host_grids(kernel: TranslatedKernel, args: list[ArgSpec], arrays: list[HostArray], scalar_names: dict[str, str],
+               launch_dim: tuple[int, ...]) -> list[HostGrid]:
+    """The hash grid parameters, each with its points array and bench-size domain scale (bench.py)."""
+    by_name = {a.name: a for a in args}
+    grids = []
+    for p in kernel.params:
+        if p.kind != "hash_grid":
+            continue
+        a = by_name[p.name]
+        points = next(h for h in arrays if h.label == grid_points(a, args).name)
+        scale = f"{points.var}_domain_scale" if scales(points.arg, launch_dim) else None
+        grids.append(HostGrid(scalar_names[p.name], a, points, scale))
+    return grids
 
 
 def value_literal(dtype: str, value) -> str:
@@ -310,6 +406,7 @@ def value_literal(dtype: str, value) -> str:
 def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dict[str, str]:
     """Host variable per by-value parameter: its C name, unless main() or an array's host variables use it."""
     taken = set(MAIN_NAMES) | set(kernel.launch_names) | {f"{pre}_{h.var}" for h in arrays for pre in ("h", "d", "bytes")}
+    taken |= {f"{h.var}_domain_scale" for h in arrays}  # a hash grid's points (host_grids)
     names = {}
     for p in kernel.params:
         if p.kind == "array":
@@ -322,13 +419,21 @@ def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dic
     return names
 
 
-def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> None:
+def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tuple[int, ...],
+                       domain_scale: str | None = None) -> None:
+    """`domain_scale`: a hash grid's points array, whose value range grows by this host variable at
+    bench size (lo and the span's steps multiplied by it: the same grid step over a wider range)."""
     a = h.arg
     elem = lookup_dtype(a.dtype).component_ctype
     total = _element_count(a, kernel, launch_dim)
     w(f"    std::vector<{elem}> h_{h.var}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
     if a.role in ("input", "inout", "index"):
         lo, span, step = a.fill
+        if domain_scale and not a.is_int:
+            w(f"    // values in [{a.low!r} s, {a.high!r} s] for s = {domain_scale} (1 at the check size)")
+            w(f"    fill_float(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo} * {domain_scale}, "
+              f"{span - 1}U * {domain_scale} + 1U, {_fmt_float(step)});")
+            return
         if a.is_int:
             data = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<int*>(h_{h.var}.data())"
             w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
@@ -410,11 +515,32 @@ def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple
     return str(arg.shape[axis])
 
 
-def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str) -> list[str]:
+def _render_grid(g: HostGrid) -> list[str]:
+    """A hash grid built over its (host) points, as the reference builds it with wp.HashGrid; at bench
+    size its cells per axis grow with its points' domain (bench.grid_dims)."""
+    a, points = g.arg, g.points  # a vec3 array (bench.grid_points)
+    dims = [f"std::min({d} * {g.scale}, {MAX_GRID_DIM})" if g.scale and d < MAX_GRID_DIM else str(d) for d in a.shape]
+    shape = ", ".join(map(str, a.shape))
+    lines = [f"    // Hash grid `{a.name}`: wp.HashGrid({shape}) built over {points.label} with cell width {a.value!r}"]
+    if g.scale:
+        lines.append(f"    // (with --bench its cells per axis grow with the points' domain, up to {MAX_GRID_DIM})")
+    head = f"    const HashGrid {g.var} = build_hash_grid("
+    rest = [f"h_{points.var}.data(), (int)(h_{points.var}.size() / 3),", f"{', '.join(dims)}, {_fmt_float(float(a.value))});"]
+    if len(head) + len(rest[0]) + len(rest[1]) < 110:
+        return lines + [head + " ".join(rest)]
+    if len(head) + len(rest[1]) > 120:  # one cell count per line
+        rest = rest[:1] + [f"{d}," for d in dims] + [f"{_fmt_float(float(a.value))});"]
+    return lines + [head + rest[0]] + [" " * len(head) + r for r in rest[1:]]
+
+
+def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str, grids: list[HostGrid]) -> list[str]:
     """--bench: dump the one launch's results, then time `launches` back-to-back launches per
     CUDA-graph replay between one event pair, and print one JSON line."""
     written = [h for h in arrays if h.param.written]
-    read_terms = [f"bytes_{h.var}" for h in arrays if h.arg.role in READ_ROLES] or ["0"]
+    read_terms = [f"bytes_{h.var}" for h in arrays if h.arg.role in READ_ROLES]
+    # a hash grid's point_ids, one int per point (bench.py BYTE_RULE)
+    read_terms += [f"h_{g.points.var}.size() / 3 * sizeof(int)" for g in grids]
+    read_terms = read_terms or ["0"]
     written_terms = [f"bytes_{h.var}" for h in arrays if h.arg.is_written] or ["0"]
     on_stream = launch.replace("<<<grid, block>>>", "<<<grid, block, 0, stream>>>")
     lines = [
@@ -470,6 +596,8 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str)
         "        const double mean = sum / trials;",
         "        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);",
         "        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];",
+        *(["        // each hash grid's point_ids (one int per point) count as read; its cell tables do not (bench.py)"]
+          if grids else []),
         f"        const size_t bytes_read = {' + '.join(read_terms)};",
         f"        const size_t bytes_written = {' + '.join(written_terms)};",
         "        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);",
@@ -492,6 +620,7 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str)
         "        CUDA_CHECK(cudaStreamDestroy(stream));",
     ]
     lines += [f"        CUDA_CHECK(cudaFree(d_{h.var}));" for h in arrays]
+    lines += [f"        free_hash_grid({g.var});" for g in grids]
     lines += ["        return 0;", "    }"]
     return lines
 
@@ -549,6 +678,13 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if has_reference:
         w("")
         w(READ_FILE.strip("\n"))
+    grids = host_grids(kernel, args, arrays, scalar_names, launch_dim)
+    if grids:
+        w("")
+        w(HASH_GRID_BUILD.strip("\n"))
+    if any(g.scale for g in grids):
+        w("")
+        w(INTEGER_CBRT.strip("\n"))
     w("")
     w("int main(int argc, char** argv)")
     w("{")
@@ -560,6 +696,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w("")
     for line in _launch_dims(kernel, launch_dim):
         w(line)
+    scaled = {g.points.var: g.scale for g in grids if g.scale}
+    if scaled:
+        w("    // A hash grid keeps its density at bench size: its points' domain and its cells per axis grow")
+        w("    // with the cube root of the points' growth (cuda_production/bench.py)")
+        for var, scale in scaled.items():
+            w(f"    const int {scale} = integer_cbrt({kernel.launch_names[0]} / {launch_dim[0]});")
     w("")
     w("    // Inputs (host)")
     for p in kernel.params:
@@ -569,7 +711,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             continue
         for h in arrays:
             if h.label == p.name or h.label.startswith(f"{p.name}."):
-                _render_host_array(w, h, kernel, launch_dim)
+                _render_host_array(w, h, kernel, launch_dim, scaled.get(h.var))
     w("")
     w("    // Device buffers")
     for h in arrays:
@@ -593,6 +735,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
                     w(f"    {var}.{f.cname}_dim{k} = {_extent(fa, k, kernel, launch_dim)};")
             else:
                 w(f"    {var}.{f.cname} = {value_literal(fa.dtype, fa.value)};")
+    for g in grids:
+        for line in _render_grid(g):
+            w(line)
     w("")
     # launch configuration
     nd = kernel.launch_ndim
@@ -634,7 +779,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for h in written:
         w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
     w("")
-    for line in _bench_block(kernel, arrays, launch):
+    for line in _bench_block(kernel, arrays, launch, grids):
         w(line)
     w("")
     w("    bool ok = true;")
@@ -705,6 +850,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("    CUDA_CHECK(cudaEventDestroy(stop));")
     for h in arrays:
         w(f"    CUDA_CHECK(cudaFree(d_{h.var}));")
+    for g in grids:
+        w(f"    free_hash_grid({g.var});")
     w("    return ok ? 0 : 1;")
     w("}")
     return "\n".join(lines) + "\n"

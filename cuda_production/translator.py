@@ -23,6 +23,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
+    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -46,8 +47,8 @@ class TranslationError(Exception):
 @dataclass(frozen=True)
 class KernelParam:
     name: str
-    kind: str  # array | scalar (by value: scalar, vector, matrix, quat, transform) | struct
-    dtype: str  # element type of an array, type of a by-value value, struct name of a struct
+    kind: str  # array | scalar (by value: scalar, vector, matrix, quat, transform) | struct | hash_grid
+    dtype: str  # element type of an array, type of a by-value value, struct name of a struct; HashGrid
     ndim: int = 0
     written: bool = False
     read: bool = True
@@ -389,13 +390,14 @@ _HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length normali
 floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_axis_angle quat_rpy quat_rotate
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
-atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4"""
+atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4 HashGrid HashGridQuery hash_grid_cell_coord hash_grid_index hash_grid_query
+hash_grid_query_set_cell hash_grid_query_end hash_grid_query_next hash_grid_point_id"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
-STAGE_THREADS TILE_THREADS"""
+STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 
@@ -656,6 +658,10 @@ class FunctionTranslator(TileTranslator):
         needs_dims = _arrays_needing_extents(fn, self.module.info)
         loaded = _names_loaded(fn.body)
         for arg in a.args:
+            if _is_wp_attr(arg.annotation, "uint64"):
+                self.params.append(self.hash_grid_param(arg))
+                self.scopes[0][arg.arg] = HASH_GRID
+                continue
             t = self.annotation_type(arg.annotation)
             if isinstance(t, ArrayType):
                 self.arrays[arg.arg] = t
@@ -692,6 +698,28 @@ class FunctionTranslator(TileTranslator):
         elif self.block_dim:
             self.shared_declarations()  # none: checks that no lazy tile was left in the code
         return "\n".join(self.lines)
+
+    def hash_grid_param(self, arg: ast.arg) -> KernelParam:
+        """A kernel's `wp.uint64` parameter, translated when it is a hash grid's id: every use of it is
+        the grid argument of a `wp.hash_grid_query` / `wp.hash_grid_point_id` call. It becomes the grid
+        itself, a `HashGrid` passed by value (main() builds it). Any other use, and any other id (a
+        mesh, a BVH, a volume), is refused: its type cannot be told from the kernel."""
+        what = f"wp.uint64 parameter '{arg.arg}'"
+        if not self.is_kernel:
+            raise self.unsupported(arg, f"{what} of a @wp.func (hash grid ids are translated as kernel parameters only)")
+        parents = {child: parent for parent in ast.walk(self.fn) for child in ast.iter_child_nodes(parent)}
+        uses = [n for n in ast.walk(self.fn) if isinstance(n, ast.Name) and n.id == arg.arg]
+        if not uses:
+            raise self.unsupported(arg, f"{what} that is no hash grid's id (no wp.hash_grid_query or "
+                                        "wp.hash_grid_point_id takes it; other ids are not translated)")
+        for use in uses:
+            call = parents.get(use)
+            if not (isinstance(call, ast.Call) and _is_wp_attr(call.func, *HASH_GRID_CALLS)
+                    and ((call.args and call.args[0] is use) or any(k.arg == "id" and k.value is use for k in call.keywords))):
+                raise self.unsupported(use, f"{what} used other than as the grid of wp.hash_grid_query / "
+                                            "wp.hash_grid_point_id (only hash grid ids are translated: meshes, BVHs "
+                                            "and volumes are not)")
+        return KernelParam(arg.arg, "hash_grid", "HashGrid")
 
     def return_annotation(self, node: ast.AST):
         """`-> T`, or `-> tuple[T0, T1]` / `Tuple[...]` for a helper returning several values."""
@@ -1210,8 +1238,12 @@ class FunctionTranslator(TileTranslator):
         if not isinstance(node.target, ast.Name):
             raise self.unsupported(node.target, "for-loop target other than a name")
         it = node.iter
+        if (isinstance(it, ast.Call) and _is_wp_attr(it.func, "hash_grid_query")) or (
+                isinstance(it, ast.Name) and self.lookup(it.id) == HASH_GRID_QUERY):
+            self.emit_query_loop(node)
+            return
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
-            raise self.unsupported(it, "for-loop over anything but range(...)")
+            raise self.unsupported(it, "for-loop over anything but range(...) or a hash grid query")
         self.tile_enter(node)  # tiles the body assigns and that outlive it get buffers of their own (tiles.py)
         args = [self.emit(a) for a in it.args]
         for a, src in zip(args, it.args):
@@ -1248,6 +1280,46 @@ class FunctionTranslator(TileTranslator):
         self.loop_depth += 1
         self.indent += 1
         self.scopes.append({var: "int32"})
+        saved = self.body_enter(loop=True)
+        try:
+            self.emit_block(node.body)
+        finally:
+            self.scopes.pop()
+            self.indent -= 1
+            self.loop_depth -= 1
+        self.body_exit(saved, loop=True)
+        self.out("}")
+        self.tile_exit(node)
+
+    def emit_query_loop(self, node: ast.For) -> None:
+        """`for j in wp.hash_grid_query(grid, p, r):`, or over a query held in a local: a while loop whose
+        condition advances the query (hash_grid_query_next, as Warp's iterator does), so `continue`
+        moves on to the next point. The loop variable is an int declared before the loop (Python keeps
+        it after); a query held in a local is advanced in place, as Warp advances it."""
+        self.tile_enter(node)
+        var = node.target.id
+        if isinstance(node.iter, ast.Name):
+            query = self.emit(node.iter).code
+        else:
+            call = self.emit(node.iter)
+            query = self.fresh("query")
+            self.out(f"// {var}: every point of the cells the query's box touches (no distance test), in Warp's order:")
+            self.out("// a cell's points by index, cells x fastest, then y, then z")
+            self.out(f"{self.module.ctype(call.type)} {query} = {call.code};")
+        self.module.need("hash_grid_query")
+        known = self.lookup(var) or self.pending.get(var)
+        if var in self.tid_names:
+            raise self.unsupported(node.target, f"assignment to thread index '{var}'")
+        if known is None and var in self.pending:  # declared before the enclosing block: typed here
+            self.pending[var] = "int32"
+        elif known is None:
+            self.assign_name(node.target, var, CExpr("0", "int32", literal=0))
+        else:
+            self.check_same(node.target, known, "int32", f"loop variable '{var}'")
+        self.out(f"while (hash_grid_query_next({query}, {var})) {{")
+        self.loop_depth += 1
+        self.indent += 1
+        self.scopes.append({})
         saved = self.body_enter(loop=True)
         try:
             self.emit_block(node.body)
@@ -1631,7 +1703,7 @@ class FunctionTranslator(TileTranslator):
         if not builtins.is_builtin(name):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
         arg_nodes = self.positional(node, builtins.arg_names(name))
-        return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes])
+        return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes], arg_nodes)
 
     def positional(self, node: ast.Call, names: tuple[str, ...]) -> list[ast.AST]:
         """The call's arguments in parameter order, keywords placed by Warp's parameter names.
@@ -1752,13 +1824,23 @@ class FunctionTranslator(TileTranslator):
             raise self.error(node, f"{what}: type {got} where {want} is expected")
 
     # ---- builtins ------------------------------------------------------------------------------
-    def call_builtin(self, node: ast.Call, name: str, args: list[CExpr]) -> CExpr:
-        """`wp.<name>(args)` through the builtin table (cuda_production/builtins.py)."""
+    def call_builtin(self, node: ast.Call, name: str, args: list[CExpr], arg_nodes: list[ast.AST] | None = None) -> CExpr:
+        """`wp.<name>(args)` through the builtin table (cuda_production/builtins.py). `arg_nodes`: the
+        arguments' nodes in parameter order (a builtin writing through a reference needs them)."""
         try:
             entry = builtins.lookup(name, [a.type for a in args])
             result = entry.apply(args)
         except BuiltinMismatch as exc:
+            if name == "hash_grid_query" and len(args) == 4:  # Warp's overload filtering by group
+                raise self.unsupported(node, "wp.hash_grid_query with a group (4 arguments)") from None
             raise self.error(node, str(exc)) from None
+        for k in entry.writes:  # the call updates these arguments in place: each must be a local variable
+            target = arg_nodes[k] if arg_nodes is not None and k < len(arg_nodes) else None
+            local = isinstance(target, ast.Name) and args[k].code == target.id and target.id not in self.tid_names \
+                and target.id not in {p.name for p in self.params}
+            if not local:
+                raise self.unsupported(target or node, f"wp.{name} writes its argument "
+                                                       f"'{ast.unparse(target) if target else k}': it must be a local variable")
         for snippet_name in entry.snippets:
             self.module.need(snippet_name)
         self.module.ctype(result.type)  # defines the struct of a matrix/quat/transform result
@@ -1829,6 +1911,8 @@ _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", as
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
 TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
+# the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
+HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
 # compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
 SWAPS = ("atomic_cas", "atomic_exch")
 # wp.add(a, b) etc.: Warp's operators as functions, translated like the operators
@@ -1864,6 +1948,12 @@ class ModuleTranslator:
         """The C type of `t`, making sure a matrix, quat or transform struct it names gets defined."""
         if isinstance(t, (StructType, TupleType)):
             return t.name
+        if isinstance(t, HashGridType):
+            self.snippets.add("hash_grid")
+            return "HashGrid"
+        if isinstance(t, HashGridQueryType):
+            self.snippets.add("hash_grid_query")
+            return "HashGridQuery"
         if not isinstance(t, str):
             raise TypeError(t)
         if t == "void" or t in self.struct_by_c:
@@ -2009,6 +2099,8 @@ class ModuleTranslator:
         for p in t.params:
             if p.kind == "struct":
                 params.append(f"{p.dtype} {p.cname}")
+            elif p.kind == "hash_grid":  # the grid's device pointers and dims, by value (cuda_types)
+                params.append(f"{self.ctype(HASH_GRID)} {p.cname}")
             elif p.kind == "array":
                 base = self.ctype(p.dtype)
                 params.append(f"const {base}* __restrict__ {p.cname}" if not p.written else f"{base}* {p.cname}")

@@ -21,7 +21,7 @@ UNSUPPORTED = [
     ("    out[tid], y = a[tid], a[tid]", "unsupported: assignment to tuple of anything but names", 5),
     ("    f = lambda q: q", "unsupported: lambda", 9),
     ("    print(a[tid])", "unsupported: call to 'print'", 5),
-    ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...)", 14),
+    ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...) or a hash grid query", 14),
     ("    out[tid] = a[0:2]", "unsupported: slicing", 16),
     ("    out[tid] = wp.clamp(a[tid], lo=0.0, high=1.0)", "unsupported: keyword argument 'lo'", 33),
     ("    s = 'text'", "unsupported: str constant", 9),
@@ -51,7 +51,7 @@ def test_unsupported_construct_is_located(body, message, col):
     ("wp.array(dtype=wp.int64)", "unsupported: type wp.int64"),
     ("wp.array(dtype=wp.vec3h)", "unsupported: type wp.vec3h"),
     ("wp.array(dtype=float, ndim=4)", "unsupported: array ndim other than 1, 2 or 3"),
-    ("wp.uint64", "unsupported: type wp.uint64"),
+    ("wp.uint64", "unsupported: wp.uint64 parameter 'x' that is no hash grid's id"),  # not a hash grid's
 ])
 def test_unsupported_types(annotation, message):
     source = f"@wp.kernel\ndef k(x: {annotation}):\n    tid = wp.tid()\n"
