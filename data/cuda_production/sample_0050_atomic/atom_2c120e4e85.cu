@@ -1,0 +1,347 @@
+// Atomic-update kernel (2-D launch 8x16; histogram of an integer's residue; sums per bin; sum and sum of squares; int32)
+// Standalone CUDA translation of the Warp kernel `atom_2c120e4e85` (see atom_2c120e4e85.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(int* address, int val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__global__ void atom_2c120e4e85(
+    const int* __restrict__ p,
+    int p_dim1,
+    int* counts,
+    int* bin_sums,
+    int* total,
+    int* sum_sq,
+    int dim0,
+    int dim1)
+{
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= dim0 || j >= dim1)
+        return;
+
+    int p_v = p[i * p_dim1 + j];
+    int b = (p_v % 8 + 8) % 8;
+    warp_atomic_add(&counts[b], 1);
+    warp_atomic_add(&bin_sums[b], p_v);
+    warp_atomic_add(&total[0], p_v);
+    warp_atomic_add(&sum_sq[0], p_v * p_v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+int main(int argc, char** argv)
+{
+    bool bench = false;
+    int bench_outer = 1048560;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
+    const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = std::max(0, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
+    }
+
+    const uint32_t seed = 2303749355U;
+
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int dim0 = bench ? bench_outer : 8;
+    const int dim1 = 16;
+
+    // Inputs (host)
+    std::vector<int> h_p((size_t)dim0 * 16);  // input, shape [8, 16] of int32
+    fill_int(h_p.data(), h_p.size(), seed, 0, -50, 101U);
+    std::vector<int> h_counts(8);  // output, shape [8] of int32
+    std::vector<int> h_bin_sums(8);  // output, shape [8] of int32
+    std::vector<int> h_total(1);  // output, shape [1] of int32
+    std::vector<int> h_sum_sq(1);  // output, shape [1] of int32
+
+    // Device buffers
+    int* d_p = nullptr;
+    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
+    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
+    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
+    int* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
+    int* d_bin_sums = nullptr;
+    const size_t bytes_bin_sums = h_bin_sums.size() * sizeof(h_bin_sums[0]);
+    CUDA_CHECK(cudaMalloc(&d_bin_sums, bytes_bin_sums));
+    CUDA_CHECK(cudaMemcpy(d_bin_sums, h_bin_sums.data(), bytes_bin_sums, cudaMemcpyHostToDevice));
+    int* d_total = nullptr;
+    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
+    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
+    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
+    int* d_sum_sq = nullptr;
+    const size_t bytes_sum_sq = h_sum_sq.size() * sizeof(h_sum_sq[0]);
+    CUDA_CHECK(cudaMalloc(&d_sum_sq, bytes_sum_sq));
+    CUDA_CHECK(cudaMemcpy(d_sum_sq, h_sum_sq.data(), bytes_sum_sq, cudaMemcpyHostToDevice));
+
+    const dim3 block(16, 16);
+    const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
+
+    // Run once and check the results
+    atom_2c120e4e85<<<grid, block>>>(d_p, 16, d_counts, d_bin_sums, d_total, d_sum_sq, dim0, dim1);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_bin_sums.data(), d_bin_sums, bytes_bin_sums, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sum_sq.data(), d_sum_sq, bytes_sum_sq, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
+            dump_ok = dump_ok && fwrite(h_bin_sums.data(), 1, bytes_bin_sums, dump) == bytes_bin_sums;
+            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
+            dump_ok = dump_ok && fwrite(h_sum_sq.data(), 1, bytes_sum_sq, dump) == bytes_sum_sq;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            atom_2c120e4e85<<<grid, block, 0, stream>>>(d_p, 16, d_counts, d_bin_sums, d_total, d_sum_sq, dim0, dim1);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_p;
+        const size_t bytes_written = bytes_counts + bytes_bin_sums + bytes_total + bytes_sum_sq;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"atom_2c120e4e85\", \"mode\": \"bench\", \"launch_dim\": [%d, %d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               dim0, dim1, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_p));
+        CUDA_CHECK(cudaFree(d_counts));
+        CUDA_CHECK(cudaFree(d_bin_sums));
+        CUDA_CHECK(cudaFree(d_total));
+        CUDA_CHECK(cudaFree(d_sum_sq));
+        return 0;
+    }
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 72) {
+        fprintf(stderr, "%s: expected 72 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_int("counts", h_counts.data(), reinterpret_cast<const int*>(expected.data() + 0), 8, stats);
+    ok &= check_int("bin_sums", h_bin_sums.data(), reinterpret_cast<const int*>(expected.data() + 32), 8, stats);
+    ok &= check_int("total", h_total.data(), reinterpret_cast<const int*>(expected.data() + 64), 1, stats);
+    ok &= check_int("sum_sq", h_sum_sq.data(), reinterpret_cast<const int*>(expected.data() + 68), 1, stats);
+    printf("%s atom_2c120e4e85: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        atom_2c120e4e85<<<grid, block>>>(d_p, 16, d_counts, d_bin_sums, d_total, d_sum_sq, dim0, dim1);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        atom_2c120e4e85<<<grid, block>>>(d_p, 16, d_counts, d_bin_sums, d_total, d_sum_sq, dim0, dim1);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"atom_2c120e4e85\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_p));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_bin_sums));
+    CUDA_CHECK(cudaFree(d_total));
+    CUDA_CHECK(cudaFree(d_sum_sq));
+    return ok ? 0 : 1;
+}
