@@ -99,7 +99,10 @@ def translate_examples(root: Path, kernels: list[KernelInventory], out: Path, us
             if isinstance(result, TranslationError):
                 status[key] = f"refused: {_refusal(result)}"
             elif cli_error or not (folder / name / f"{name}.cu").exists():
-                status[key] = cli_error or "cli error: no .cu written"
+                # the CLI refuses a kernel its inputs stage cannot describe in one line naming it
+                refusal = next((line.split("unsupported: ", 1)[1] for line in sink.getvalue().splitlines()
+                                if f"kernel '{name}'" in line and "unsupported: " in line), None)
+                status[key] = cli_error or (f"refused: inputs: {refusal}" if refusal else "cli error: no .cu written")
             else:
                 status[key] = "ok"
                 written.append((folder / name / f"{name}.cu", key))
