@@ -147,14 +147,6 @@ class NeighborKernel:
                               "while": "while wp.hash_grid_query_next"}[how])
         return _Block(self, header, j)
 
-    def skip_self(self, j: str) -> "_Block | None":
-        """Leave the particle itself out: `if j == i: continue` or a block `if j != i:`."""
-        if self.rng.random() < 0.5:
-            with self.block(f"if {j} == {self.i}:"):
-                self.emit("continue")
-            return None
-        return self.block(f"if {j} != {self.i}:")
-
     def source(self) -> str:
         decorator = "@wp.kernel(enable_backward=False)" if self.rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
         prelude = "".join(c + "\n" for c in self.constants.values()) + ("\n" if self.constants else "")
@@ -174,14 +166,6 @@ class _Block:
 
     def __exit__(self, *exc) -> None:
         self.k.depth -= 1
-
-
-class _NoBlock:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc) -> None:
-        return None
 
 
 class Pair:
