@@ -1277,9 +1277,14 @@ class FunctionTranslator(TileTranslator):
             test = f"({step.at(P_REL)} > 0) ? ({var} < {stop.at(P_REL)}) : ({var} > {stop.at(P_REL)})"
             incr = f"{var} += {step.at(P_ATOM)}"
         self.out(f"for (int {var} = {start.code}; {test}; {incr}) {{")
+        self.emit_loop_body(node, {var: "int32"})
+
+    def emit_loop_body(self, node: ast.For, scope: dict) -> None:
+        """A loop's body after its opening line (`for (...) {`, `while (...) {`), with `scope` its own
+        names, then the closing brace."""
         self.loop_depth += 1
         self.indent += 1
-        self.scopes.append({var: "int32"})
+        self.scopes.append(scope)
         saved = self.body_enter(loop=True)
         try:
             self.emit_block(node.body)
@@ -1317,19 +1322,7 @@ class FunctionTranslator(TileTranslator):
         else:
             self.check_same(node.target, known, "int32", f"loop variable '{var}'")
         self.out(f"while (hash_grid_query_next({query}, {var})) {{")
-        self.loop_depth += 1
-        self.indent += 1
-        self.scopes.append({})
-        saved = self.body_enter(loop=True)
-        try:
-            self.emit_block(node.body)
-        finally:
-            self.scopes.pop()
-            self.indent -= 1
-            self.loop_depth -= 1
-        self.body_exit(saved, loop=True)
-        self.out("}")
-        self.tile_exit(node)
+        self.emit_loop_body(node, {})
 
     def emit_Break(self, node: ast.Break) -> None:
         self.out("break;")
