@@ -134,8 +134,8 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
 
 
 class GridId(int):
-    """A `wp.HashGrid`'s id as a kernel takes it (a uint64), holding the grid: Warp frees a grid's
-    memory with its Python object, which must outlive the launch."""
+    """A `wp.HashGrid`'s or `wp.Mesh`'s id as a kernel takes it (a uint64), holding the structure:
+    Warp frees its memory with its Python object, which must outlive the launch."""
 
     grid: object
 
@@ -148,7 +148,8 @@ class GridId(int):
 def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = None) -> tuple[list, list]:
     """The launch arguments of `args` for Warp, built as the .cu's main() builds them (hashed
     positions over the flattened arguments; structs from the kernel's `module`; by-value values;
-    hash grids built over their points array), and the written arrays among them, in order."""
+    hash grids built over their points array; meshes from synthesis/mesh_geometry.py, salted by
+    `seed`), and the written arrays among them, in order."""
     import warp as wp
 
     positions = iter(range(10**9))
@@ -156,7 +157,7 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
     arrays: dict[str, object] = {}
 
     def build(arg: ArgSpec):
-        if arg.kind == "hash_grid":  # built once every array exists: its points may come later
+        if arg.kind in ("hash_grid", "mesh"):  # built once every array exists: a grid's points may come later
             return arg
         if arg.kind == "struct":
             instance = getattr(module, arg.dtype)()
@@ -178,8 +179,16 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
         grid.build(arrays[arg.points], float(arg.value))
         return GridId(grid)
 
+    def build_mesh(arg: ArgSpec) -> GridId:
+        from synthesis.mesh_geometry import rock_mesh
+
+        points, triangles = rock_mesh(arg.shape[0], float(arg.value), seed)
+        return GridId(wp.Mesh(points=wp.array(np.array(points, dtype=np.float32), dtype=wp.vec3, device=device),
+                              indices=wp.array(np.array(triangles, dtype=np.int32), dtype=wp.int32, device=device)))
+
     built = [build(arg) for arg in args]
-    return [build_grid(a) if isinstance(a, ArgSpec) else a for a in built], written
+    return [a if not isinstance(a, ArgSpec) else build_grid(a) if a.kind == "hash_grid" else build_mesh(a)
+            for a in built], written
 
 
 def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:

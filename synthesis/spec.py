@@ -5,7 +5,9 @@ from dataclasses import asdict, dataclass, field
 
 from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
 
-ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid")
+ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid", "mesh")
+# roles passed as a `wp.uint64` id of a structure built before the launch: no hashed inputs of their own
+ID_ROLES = ("hash_grid", "mesh")
 
 
 def type_width(dtype: str) -> int:
@@ -29,7 +31,9 @@ class ArgSpec:
     name, `fields` its members in declaration order, each an ArgSpec of its own), hash_grid (a
     `wp.uint64` id of a `wp.HashGrid`: dtype "uint64", `shape` its (dim_x, dim_y, dim_z) cells,
     `value` its cell width, the `radius` of `HashGrid.build`, and `points` the name of the vec3 input
-    array argument it is built over).
+    array argument it is built over), mesh (a `wp.uint64` id of a `wp.Mesh`: dtype "uint64", `shape`
+    (cells,) and `value` the cell width of the closed rock that synthesis/mesh_geometry.py builds,
+    its bumps salted by the kernel's input seed).
     low/high: the range the inputs are drawn from (inclusive); values lie on a grid of 2**-grid_bits.
     bound: for written arrays, a bound on |value| of every element the kernel can produce, which
     scales the absolute tolerance of the equivalence check.
@@ -53,8 +57,8 @@ class ArgSpec:
 
     @property
     def kind(self) -> str:
-        """array | scalar | struct | hash_grid: how the argument is passed."""
-        if self.role in ("scalar", "struct", "hash_grid"):
+        """array | scalar | struct | hash_grid | mesh: how the argument is passed."""
+        if self.role in ("scalar", "struct") + ID_ROLES:
             return self.role
         return "array"
 
@@ -65,7 +69,7 @@ class ArgSpec:
     @property
     def width(self) -> int:
         """Components per element (1 for structs, which are described by their fields, and grids)."""
-        return 1 if self.role in ("struct", "hash_grid") else type_width(self.dtype)
+        return 1 if self.role in ("struct",) + ID_ROLES else type_width(self.dtype)
 
     @property
     def numpy_dtype(self) -> str:
@@ -83,7 +87,7 @@ class ArgSpec:
 
     @property
     def is_int(self) -> bool:
-        return self.role not in ("struct", "hash_grid") and is_int_type(self.dtype)
+        return self.role not in ("struct",) + ID_ROLES and is_int_type(self.dtype)
 
     @property
     def fill(self) -> tuple[int, int, float]:
@@ -113,10 +117,10 @@ class ArgSpec:
 
     def flattened(self) -> tuple["ArgSpec", ...]:
         """This argument as the list of hashed/compared positions (a struct's fields, or itself; a
-        hash grid takes none: it is built from its points)."""
+        hash grid or a mesh takes none: it is built from its points)."""
         if self.role == "struct":
             return tuple(x for f in self.fields for x in f.flattened())
-        if self.role == "hash_grid":
+        if self.role in ID_ROLES:
             return ()
         return (self,)
 
