@@ -2,8 +2,11 @@
 
 One description, two builders: this module (for Warp's reference, `wp.Mesh`) and the C++ in the
 sample's `main()` (cuda_production/templates.py) build the same vertices and triangles, in the same
-order, from the same integers. Every coordinate is a small multiple of the cell width (a power of
-two), so both builders produce the same floats bit for bit.
+order, from the same integers. A coordinate is a multiple of a quarter cell, times the cell width,
+in double precision, rounded once to float32: both builders produce the same floats bit for bit.
+The generator picks cell widths that are not dyadic (e.g. 0.1037), so no face lies exactly on the
+2**-k lattice the query points are drawn from: a query never sits exactly on the surface, where the
+inside/outside sign would be a coin toss.
 
 The cube [-cells/2, cells/2]^3 (in cells) has each face cut into cells x cells squares, two
 triangles each, wound counter-clockwise seen from outside (outward normals, as Warp's sign queries
