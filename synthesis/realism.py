@@ -1803,7 +1803,10 @@ class PointEvaluator(ConditionEvaluator):
 
     def eval_Call(self, node: ast.Call) -> Interval:
         fn = self.helpers.get(call_name(node))
-        if fn is not None and isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None:
+        # followed only through a straight-line body: with an early return in a branch, the last
+        # return is one of several values, not the helper's
+        if fn is not None and isinstance(fn.body[-1], ast.Return) and fn.body[-1].value is not None \
+                and all(isinstance(s, ast.Assign) for s in fn.body[:-1]):
             env = {p.arg: self._eval(a) for p, a in zip(fn.args.args, node.args)}
             body = {t.id: s.value for s in fn.body[:-1] if isinstance(s, ast.Assign) for t in s.targets
                     if isinstance(t, ast.Name)}
@@ -2087,9 +2090,11 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
                     env[k] = Interval.unknown()
         ev = PointEvaluator(env, locals_, read_only, rng, points)
         ev.helpers = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _is_wp_func(f, "func")}
-        for stmt in fn.body:
+        for at, stmt in enumerate(fn.body):
             if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Subscript)):
                 continue
+            if _overwritten_later(fn.body[at + 1:], _text(stmt.targets[0])):
+                continue  # a default (`out[tid] = 0.0`, then `if hit: out[tid] = ...`), not the output
             v = ev.eval(stmt.value)
             lo, hi = np.broadcast_arrays(v.lo, v.hi)
             if not (np.all(lo == hi) and np.all(np.isfinite(lo))):
@@ -2103,6 +2108,13 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
                     out.append(Finding("copy_of_input", stmt.lineno, f"{target}: a copy of an input element"))
                     break
     return out
+
+
+def _overwritten_later(statements: list[ast.stmt], target: str) -> bool:
+    """Whether a store to `target` (the same subscript text) follows inside a branch or loop."""
+    return any(isinstance(n, ast.Assign) and any(_text(t) == target for t in n.targets)
+               for stmt in statements if isinstance(stmt, (ast.If, ast.For, ast.While))
+               for n in ast.walk(stmt))
 
 
 # ---- loops whose trips are all alike --------------------------------------------------------------

@@ -12,6 +12,7 @@ from synthesis.categories import (
     control_flow,
     math,
     matrix,
+    meshes,
     multi_conditional,
     neighbors,
     nested_loop,
@@ -44,6 +45,7 @@ CATEGORIES = {
     "particles": (particles, "part"),
     "tiled": (tiled, "tile"),
     "neighbors": (neighbors, "nbr"),
+    "meshes": (meshes, "mesh"),
 }
 CATEGORY_NAMES = tuple(CATEGORIES)
 MAX_REDRAWS = 8

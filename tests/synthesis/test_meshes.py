@@ -1,0 +1,112 @@
+"""The meshes category: mesh queries whose outputs mean one thing, whatever the mesh's BVH.
+
+Warp and the standalone CUDA build different BVHs over the same mesh, so where two faces are
+equally close (a closest point on an edge) they may report different faces. The category's kernels
+write only what does not depend on that choice; the test that says so runs each kernel in Warp twice,
+over the mesh as built and over the same surface with its triangles listed in reverse and each
+triangle's corners rotated (a different BVH, different ties), and requires the same outputs.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import synthesis.mesh_geometry as mesh_geometry
+from cuda_production.reference import warp_reference
+from synthesis.categories import generate, meshes
+from synthesis.spec import KernelSpec
+
+SEEDS = range(0, 40)
+
+
+def _specs() -> list[KernelSpec]:
+    return [generate("meshes", seed) for seed in SEEDS]
+
+
+def _outputs(spec: KernelSpec, data: bytes) -> list[tuple[str, float, np.ndarray]]:
+    arrays, offset = [], 0
+    for a in spec.args:
+        if a.is_written:
+            n = a.count * a.width
+            arrays.append((a.name, a.bound, np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset)))
+            offset += n * a.component_bytes
+    return arrays
+
+
+def _reordered_rock(cells: int, cell_width: float, salt: int):
+    points, triangles = ROCK_MESH(cells, cell_width, salt)
+    tris = np.array(triangles).reshape(-1, 3)[::-1][:, [1, 2, 0]]  # same winding, other order
+    return points, tris.reshape(-1).tolist()
+
+
+ROCK_MESH = mesh_geometry.rock_mesh
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[tuple[KernelSpec, bytes, bytes]]:
+    specs = _specs()
+    built = warp_reference(specs, "mesh_built")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mesh_geometry, "rock_mesh", _reordered_rock)
+        reordered = warp_reference(specs, "mesh_reordered")
+    return [(s, built[s.name], reordered[s.name]) for s in specs]
+
+
+def test_every_form_is_drawn():
+    drawn = {generate("meshes", seed).description.split(" (")[0] for seed in range(200)}
+    firsts = {d.split(":")[0].split(" of ")[0].split(" from ")[0] for d in drawn}
+    assert len(firsts) >= len(meshes.FORMS) - 1  # the two collision summaries share a prefix
+
+
+def test_outputs_do_not_depend_on_which_tied_face_a_query_reports(runs):
+    for spec, built, reordered in runs:
+        for (name, bound, a), (_, _, b) in zip(_outputs(spec, built), _outputs(spec, reordered)):
+            assert np.allclose(a, b, rtol=1e-4, atol=1e-4 * bound), f"{spec.name}.{name}: {spec.description}"
+
+
+def test_outputs_vary_and_stay_within_their_bounds(runs):
+    for spec, built, _ in runs:
+        for name, bound, values in _outputs(spec, built):
+            assert np.all(np.isfinite(values)), f"{spec.name}.{name}"
+            assert np.abs(values).max() <= bound, f"{spec.name}.{name}: {np.abs(values).max()} > {bound}"
+            if values.size > 1:
+                assert len(np.unique(values)) > 1, f"{spec.name}.{name} is constant: {spec.description}"
+
+
+def test_mesh_argument_describes_an_even_rock_with_a_non_dyadic_cell_width():
+    for spec in _specs():
+        mesh = next(a for a in spec.args if a.role == "mesh")
+        assert mesh.flattened() == () and mesh.shape[0] % 2 == 0
+        assert (mesh.value * 2 ** 20) % 1 != 0
+        assert f"{mesh.name}: wp.uint64" in spec.source
+
+
+def test_query_points_never_sit_on_the_surface():
+    """Where a kernel's query points could lie exactly on a face, the inside/outside sign of a point
+    there would be a coin toss: the parity sign and the winding-number sign disagree nowhere."""
+    import warp as wp
+
+    @wp.kernel
+    def both_signs(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), parity: wp.array(dtype=float),
+                   winding: wp.array(dtype=float)):
+        tid = wp.tid()
+        parity[tid] = wp.mesh_query_point(mesh, x[tid], 1.0e6).sign
+        winding[tid] = wp.mesh_query_point_sign_winding_number(mesh, x[tid], 1.0e6).sign
+
+    from cuda_production.reference import input_seed, make_input
+
+    disagreements = 0
+    for spec in _specs()[:12]:
+        mesh_arg = next(a for a in spec.args if a.role == "mesh")
+        points = next((a for a in spec.args if a.dtype == "vec3" and a.role == "input"), None)
+        if points is None:
+            continue
+        pts, tris = mesh_geometry.rock_mesh(mesh_arg.shape[0], mesh_arg.value, input_seed(spec))
+        mesh = wp.Mesh(wp.array(np.array(pts, np.float32), dtype=wp.vec3, device="cpu"),
+                       wp.array(np.array(tris, np.int32), dtype=wp.int32, device="cpu"))
+        x = wp.array(make_input(points, 0, input_seed(spec)).reshape(-1, 3), dtype=wp.vec3, device="cpu")
+        parity, winding = (wp.zeros(x.shape[0], dtype=float, device="cpu") for _ in range(2))
+        wp.launch(both_signs, dim=x.shape[0], inputs=[mesh.id, x, parity, winding], device="cpu")
+        disagreements += int((parity.numpy() != winding.numpy()).sum())
+        assert (winding.numpy() < 0).any() and (winding.numpy() > 0).any()
+    assert disagreements == 0
