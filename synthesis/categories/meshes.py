@@ -54,8 +54,15 @@ def cell_width(rng: random.Random, side: float, cells: int) -> float:
 
 
 def off_lattice(rng: random.Random, value: float) -> float:
-    """`value` nudged by a few ten-thousandths: a camera or grid origin no vertex lines up with."""
-    return round(value + rng.choice((-1, 1)) * rng.choice((0.0137, 0.0213, 0.0371, 0.0089)), 4)
+    """`value` on the 1/256 lattice, nudged by an odd multiple of 2**-12: a dyadic camera, light or
+    pose, so that with the mesh's non-dyadic cell width no ray meets an edge or a vertex exactly
+    (decimal nudges did: a camera at 0.0137 and a cell of 0.0913 put whole rows of rays on edges)."""
+    return round(value * 256) / 256 + rng.choice((-1, 1)) * rng.choice((1, 3, 5, 7, 9, 11)) / 4096
+
+
+def dyadic(value: float) -> float:
+    """`value` rounded to 1/64: a distance written as a short literal, dyadic like the cameras."""
+    return max(round(value * 64) / 64, 1 / 64)
 
 
 @dataclass
@@ -68,6 +75,7 @@ class MeshKernel(NeighborKernel):
     max_dist: str = "max_dist"
     max_dist_value: float = 1.0e6
     frame: str = ""  # the mesh's pose (a wp.transform argument) when points are taken into its frame
+    world_point: str = ""  # the thread's point before it is taken into the mesh's frame
 
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
               bound: float = 1.0) -> str:
@@ -109,6 +117,7 @@ class MeshKernel(NeighborKernel):
         self.emit("tid = wp.tid()")
         p = self.local(rng.choice(["p", "x_i", "point", "pos"]))
         self._read_point(x, p)
+        self.world_point = p
         if framed and rng.random() < FRAMED_SHARE:
             self.frame = self.body_transform()
             local = self.local(rng.choice(["p_local", "x_local", "q_local", "local_p"]))
@@ -157,6 +166,10 @@ class MeshKernel(NeighborKernel):
         self.args.append(ArgSpec(name, "transform", "scalar", (), -2.0, 2.0, 0, value=value))
         self.annotations.append(f"{name}: wp.transform")
         return name
+
+    def to_world(self, c: str) -> str:
+        """A point of the mesh's frame in the world (itself when the mesh is not posed)."""
+        return f"wp.transform_point({self.frame}, {c})" if self.frame else c
 
     def _read_point(self, x: str, p: str) -> None:
         rng = self.rng
@@ -298,16 +311,16 @@ def distance_to_mesh(k: MeshKernel) -> str:
     signed = call != "wp.mesh_query_point_no_sign"
     template, bound, how, miss_value = k.shaped(round(0.1 * k.extent, 3), max(k.far(), 1.0), signed)
     out = k.array(rng.choice(names), "float32", "output", bound=bound)
-    extra = rng.choice(["", "", "closest", "direction"]) if not k.frame else ""
+    # no direction (p - c) / |p - c| beside the distance: near the surface it is ill-conditioned (a
+    # rounding of c turns it), and Warp and the .cu round c differently
+    extra = rng.choice(["", "", "closest"]) if not k.frame else ""
     extra_out = ""
     if extra == "closest":
         extra_out = k.array(rng.choice(["closest_points", "surface_points", "cp_out"]), "vec3", "output",
                             bound=2.0 * reach)
-    elif extra == "direction":
-        extra_out = k.array(rng.choice(["normals", "directions", "grad"]), "vec3", "output", bound=1.0)
     miss = [f"{out}[tid] = {miss_value}"]
     if extra:
-        miss.append(f"{extra_out}[tid] = {p}" if extra == "closest" else f"{extra_out}[tid] = wp.vec3(0.0)")
+        miss.append(f"{extra_out}[tid] = {p}")
 
     if not extra:
         def value() -> str:
@@ -319,78 +332,81 @@ def distance_to_mesh(k: MeshKernel) -> str:
 
     def hit() -> None:
         c = k.eval_position(q, inline_ok=False)
-        delta = k.local(rng.choice(["delta", "offset", "r"]))
-        k.emit(f"{delta} = {p} - {c}")
         d = k.local(rng.choice(["d", "dist", "len_d"]))
-        k.emit(f"{d} = wp.length({delta})")
+        k.emit(f"{d} = wp.length({p} - {c})")
         k.emit(f"{out}[tid] = {template.format(f'{q}.sign * {d}' if signed else d)}")
-        if extra == "closest":
-            k.emit(f"{extra_out}[tid] = {c}")
-        elif extra == "direction":
-            with k.block(f"if {d} > 0.0:"):
-                k.emit(f"{extra_out}[tid] = {delta} / {d}" + (f" * {q}.sign" if signed else ""))
+        k.emit(f"{extra_out}[tid] = {c}")
 
     k.query_result(q, miss, hit)
-    what = f"{'Signed' if signed else 'Unsigned'} distance from points to a mesh"
-    what += {"closest": " and the closest points", "direction": " and the directions away from it"}.get(extra, "")
+    what = f"{'Signed' if signed else 'Unsigned'} distance from points to a mesh and the closest points"
     return what + (f", {how}" if how else "")
 
 
 def project_to_surface(k: MeshKernel) -> str:
     """Each point moved onto the surface (or toward it by a fraction, or pulled by a spring force),
-    unmoved where none is found."""
+    unmoved where none is found; the mesh posed by a transform in some kernels (the query in its
+    frame, the surface point brought back to the world)."""
     rng = k.rng
     reach = k.extent * rng.choice((1.25, 1.5, 2.0))
     x = k.positions(reach)
     k.search_radius(reach)
-    p = k.point_of_thread(x)
+    p = k.point_of_thread(x, framed=True)
+    world = k.world_point
     q, _ = k.closest(p, signed=False)
     how = rng.choice(["snap", "snap", "blend", "spring"])
+    bound = reach + 1.0 if k.frame else reach
     if how == "spring":
         stiffness = k.knob(("stiffness", "k_attract", "ke"), rng.choice((10.0, 100.0, 500.0)))
-        out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output", bound=1000.0 * reach)
+        out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output", bound=1000.0 * (bound + reach))
         k.query_result(q, [f"{out}[tid] = wp.vec3(0.0)"],
-                       lambda: k.emit(f"{out}[tid] = ({k.eval_position(q)} - {p}) * {stiffness}"))
-        return "Spring forces pulling points onto a mesh surface"
-    out = k.array(rng.choice(["projected", "x_out", "surface_points", "snapped"]), "vec3", "output", bound=reach)
+                       lambda: k.emit(f"{out}[tid] = ({k.to_world(k.eval_position(q))} - {world}) * {stiffness}"))
+        return "Spring forces pulling points onto a mesh surface" + (" (a posed mesh)" if k.frame else "")
+    out = k.array(rng.choice(["projected", "x_out", "surface_points", "snapped"]), "vec3", "output", bound=bound)
     alpha = k.knob(("alpha", "blend", "strength"), rng.choice((0.25, 0.5, 0.75))) if how == "blend" else ""
 
     def hit() -> str:
-        c = k.eval_position(q)
-        return f"{p} + ({c} - {p}) * {alpha}" if alpha else c
+        c = k.to_world(k.eval_position(q))
+        if alpha and k.frame:
+            target = k.local(rng.choice(["target", "c_world", "on_surface"]))
+            k.emit(f"{target} = {c}")
+            c = target
+        return f"{world} + ({c} - {world}) * {alpha}" if alpha else c
 
-    k.store(q, f"{out}[tid]", p, hit)
-    return "Points projected onto a mesh surface" + (" (a fraction of the way)" if alpha else "")
+    k.store(q, f"{out}[tid]", world, hit)
+    return "Points projected onto a mesh surface" + (" (a fraction of the way)" if alpha else "") + (
+        " (a posed mesh)" if k.frame else "")
 
 
 def collide_particles(k: MeshKernel) -> str:
-    """Particles advanced by their velocity and kept out of the mesh: pushed out to a margin along
-    the direction from the closest point (signed so it points outward), or their velocity reflected
-    off the surface with restitution (and friction in some kernels)."""
+    """Particles advanced by their velocity and pushed out of the mesh to a margin, along the
+    direction from the closest point (signed so it points outward), in place or into new arrays;
+    the velocity that the move implies in some kernels. (No velocity reflected off that direction:
+    for a particle right at the surface the direction turns with the rounding of the closest point,
+    and a reflected velocity is of the order of the velocity itself, so Warp's and the .cu's would
+    differ past the tolerance; the position moves by the margin at most.)"""
     rng = k.rng
     reach = k.extent * rng.choice((1.25, 1.5))
     in_place = rng.random() < IN_PLACE_SHARE
-    reflect = rng.random() < 0.4
     x = k.positions(reach, "inout" if in_place else "input", 2.0 * reach + 1.0)
-    v = k.array(rng.choice(VELOCITY_NAMES), "vec3", "inout" if in_place and reflect else "input", -1.0, 1.0, 10,
-                bound=4.0)
+    v = k.array(rng.choice(VELOCITY_NAMES), "vec3", "inout" if in_place and rng.random() < 0.6 else "input",
+                -1.0, 1.0, 10, bound=(4.0 * reach + 2.0) / 0.005)
+    v_in_place = in_place and next(a for a in k.args if a.name == v).role == "inout"
     dt = k.knob(("dt", "delta_t", "timestep"), rng.choice((0.005, 0.01, 0.02)), 0.2)
-    margin_value = round(k.extent * rng.choice((0.02, 0.05, 0.1)), 3)
+    # a thin margin (a particle radius, 0.2-1% of the rock): a particle right at the surface moves
+    # by about the margin in a direction that the rounding of the closest point turns, so the
+    # margin bounds how far Warp's and the .cu's positions can part
+    margin_value = round(k.extent * rng.choice((0.002, 0.005, 0.01)), 4)
     margin = k.knob(("margin", "thickness", "radius", "contact_offset"), margin_value)
     k.search_radius(4.0 * reach)
     k.emit("tid = wp.tid()")
     x0 = k.local(rng.choice(["x0", "x_prev", "p0"]))
     k.emit(f"{x0} = {x}[tid]")
-    vel = k.local(rng.choice(["vel_i", "v_i", "u"]))
-    k.emit(f"{vel} = {v}[tid]")
     xp = k.local(rng.choice(["xpred", "x_new", "p"]))
-    k.emit(f"{xp} = {x0} + {vel} * {dt}")
+    k.emit(f"{xp} = {x0} + {v}[tid] * {dt}")
     q, call = k.closest(xp, signed=rng.random() < 0.75)
     signed = call != "wp.mesh_query_point_no_sign"
-    restitution = k.knob(("restitution", "bounce", "e"), rng.choice((0.0, 0.25, 0.5))) if reflect else ""
-    friction = k.knob(("friction", "mu", "tangential_damping"), rng.choice((0.1, 0.25, 0.5))) \
-        if reflect and rng.random() < 0.5 else ""
-    with k.block(f"if {q}.result:"):
+
+    def hit() -> None:
         c = k.eval_position(q)
         delta = k.local(rng.choice(["delta", "offset", "diff"]))
         k.emit(f"{delta} = {xp} - {c}")
@@ -402,30 +418,17 @@ def collide_particles(k: MeshKernel) -> str:
             n = k.local(rng.choice(["n", "normal", "push_dir"]))
             k.emit(f"{n} = wp.normalize({delta}) * {q}.sign" if signed else f"{n} = wp.normalize({delta})")
             k.emit(f"{xp} = {xp} - {n} * {err}")
-            if reflect:
-                vn = k.local(rng.choice(["vn", "v_normal", "approach"]))
-                k.emit(f"{vn} = wp.dot({vel}, {n})")
-                with k.block(f"if {vn} < 0.0:"):
-                    if friction:
-                        vt = k.local(rng.choice(["vt", "v_tangent"]))
-                        k.emit(f"{vt} = {vel} - {n} * {vn}")
-                        k.emit(f"{vel} = {vt} * (1.0 - {friction}) - {n} * ({vn} * {restitution})")
-                    else:
-                        k.emit(f"{vel} = {vel} - {n} * ((1.0 + {restitution}) * {vn})")
+
+    with k.block(f"if {q}.result:"):
+        hit()
     out = x if in_place else k.array(rng.choice(["x_out", "x_new_out", "positions_out"]), "vec3", "output",
                                      bound=2.0 * reach + 1.0)
     k.emit(f"{out}[tid] = {xp}")
     if in_place:
         k.features.append("updated in place")
-    if reflect:
-        vout = v if in_place else k.array(rng.choice(["v_out", "vel_out", "velocities_out"]), "vec3", "output",
-                                          bound=4.0)
-        k.emit(f"{vout}[tid] = {vel}")
-        return "Particle-mesh collision: push-out and a velocity reflected off the surface" + (
-            " with friction" if friction else "")
-    if rng.random() < 0.6:
-        vout = k.array(rng.choice(["v_out", "vel_out", "velocities_out"]), "vec3", "output",
-                       bound=(4.0 * reach + 2.0) / 0.005)
+    if v_in_place or rng.random() < 0.6:
+        vout = v if v_in_place else k.array(rng.choice(["v_out", "vel_out", "velocities_out"]), "vec3", "output",
+                                            bound=(4.0 * reach + 2.0) / 0.005)
         k.emit(f"{vout}[tid] = ({xp} - {x0}) / {dt}")
         return "Particle-mesh collision: positions and velocities after pushing particles out of a mesh"
     return "Particle-mesh collision: particles pushed out of a mesh to a margin"
@@ -501,11 +504,12 @@ def sdf_gradient(k: MeshKernel) -> str:
         p, index = _grid_sample(k, reach)
     else:
         x = k.positions(reach)
-        p = k.point_of_thread(x)
+        p = k.point_of_thread(x, framed=True)
         index = "tid"
     k.search_radius(4.0 * reach, misses=False)  # a miss on one side of a difference is no gradient
     helper = k.distance_helper(rng.random() < 0.6)
-    h = k.knob(("eps", "h", "fd_step"), rng.choice((0.001, 0.002, 0.005)), 0.5)
+    # a step well above the distances' rounding (1e-7 of a unit), which the difference divides by 2h
+    h = k.knob(("eps", "h", "fd_step"), rng.choice((0.005, 0.01, 0.02)), 0.5)
     axes = []
     for axis, unit in zip("xyz", ("wp.vec3({0}, 0.0, 0.0)", "wp.vec3(0.0, {0}, 0.0)", "wp.vec3(0.0, 0.0, {0})")):
         e = unit.format(h)
@@ -516,12 +520,13 @@ def sdf_gradient(k: MeshKernel) -> str:
     # the gradient itself, not normalised: on the medial axis (points equally far from two faces)
     # it is short and its direction ill-conditioned, and normalising would amplify rounding there
     out = k.array(rng.choice(["grad_out", "sdf_grad", "gradient_out"]), "vec3", "output", bound=1.5)
+    world = (lambda v: f"wp.transform_vector({k.frame}, {v})") if k.frame else (lambda v: v)
     if rng.random() < 0.5:
         k.emit(f"{g} = wp.vec3({', '.join(axes)}) / (2.0 * {h})")
-        k.emit(f"{out}[{index}] = {g}")
+        k.emit(f"{out}[{index}] = {world(g)}")
     else:
         k.emit(f"{g} = wp.vec3({', '.join(axes)})")
-        k.emit(f"{out}[{index}] = {g} * (0.5 / {h})")
+        k.emit(f"{out}[{index}] = {world(g)} * (0.5 / {h})")
     return "Mesh distance-field gradient by central differences" + (" on a grid" if grid else " at points")
 
 
@@ -572,7 +577,7 @@ def raycast_image(k: MeshKernel) -> str:
     normal."""
     rng = k.rng
     width, height = k.shape
-    distance = round(k.extent * rng.choice((2.5, 3.0, 4.0)), 2)
+    distance = dyadic(k.extent * rng.choice((2.5, 3.0, 4.0)))
     cam = k.vec3_scalar(rng.choice(["cam_pos", "camera", "eye", "origin"]),
                         (off_lattice(rng, 0.0), off_lattice(rng, 0.0), distance))
     max_t = k.knob(("max_t", "far", "t_max"), round(distance * 3.0, 2), 0.3) if rng.random() < 0.6 else "1.0e6"
@@ -649,7 +654,7 @@ def occlusion(k: MeshKernel) -> str:
                               tuple(round(c, 4) for c in _unit((off_lattice(rng, 0.3), 0.9, off_lattice(rng, 0.2)))))
     else:
         light = k.vec3_scalar(rng.choice(["light_pos", "light", "emitter"]),
-                              (off_lattice(rng, 0.0), round(reach * 3.0, 2), off_lattice(rng, 0.0)))
+                              (off_lattice(rng, 0.0), dyadic(reach * 3.0), off_lattice(rng, 0.0)))
     p = k.point_of_thread(x)
     q = k.local(rng.choice(["query", "hit", "q"]))
     if directional:
