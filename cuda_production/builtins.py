@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cuda_production.cuda_types import (
-    HASH_GRID, HASH_GRID_QUERY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr, float_literal,
+    HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
+    float_literal,
 )
 
 
@@ -480,3 +481,29 @@ add_builtin("hash_grid_query_next", (HASH_GRID_QUERY, I), B, "hash_grid_query_ne
             snippets=("hash_grid_query",), arg_names=("query", "index"), writes=(0, 1))
 add_builtin("hash_grid_point_id", (HASH_GRID, I), I, "hash_grid_point_id({0}, {1})",
             snippets=("hash_grid_point_id",), arg_names=("id", "index"))
+
+
+# ---- meshes (warp/native/mesh.h) -----------------------------------------------------------------
+# The mesh is a kernel parameter typed wp.uint64 (the translator types it MESH by this use). The
+# queries return Warp's MeshQueryPoint / MeshQueryRay structs, read by member. The optional trailing
+# arguments keep Warp's defaults as C++ default arguments, so a call reads as it was written. Not
+# translated: the overloads writing through output arguments, mesh_query_ray's `root` (grouped
+# meshes), mesh_query_aabb/sphere, furthest points, sign_parity, velocities.
+for name in ("mesh_query_point", "mesh_query_point_no_sign"):
+    add_builtin(name, (MESH, VEC[3], F), MESH_QUERY_POINT, f"{name}({{0}}, {{1}}, {{2}})", snippets=(name,),
+                arg_names=("id", "point", "max_dist"))
+for optional in range(3):  # accuracy (default 2.0) and threshold (default 0.5) given or not
+    add_builtin("mesh_query_point_sign_winding_number", (MESH, VEC[3], F) + (F,) * optional, MESH_QUERY_POINT,
+                "mesh_query_point_sign_winding_number(" + ", ".join(f"{{{k}}}" for k in range(3 + optional)) + ")",
+                snippets=("mesh_query_point_sign_winding_number",),
+                arg_names=("id", "point", "max_dist", "accuracy", "threshold"))
+for optional in range(2):  # epsilon (default 1e-3) given or not
+    add_builtin("mesh_query_point_sign_normal", (MESH, VEC[3], F) + (F,) * optional, MESH_QUERY_POINT,
+                "mesh_query_point_sign_normal(" + ", ".join(f"{{{k}}}" for k in range(3 + optional)) + ")",
+                snippets=("mesh_query_point_sign_normal",), arg_names=("id", "point", "max_dist", "epsilon"))
+add_builtin("mesh_query_ray", (MESH, VEC[3], VEC[3], F), MESH_QUERY_RAY, "mesh_query_ray({0}, {1}, {2}, {3})",
+            snippets=("mesh_query_ray",), arg_names=("id", "start", "dir", "max_t", "root"))
+add_builtin("mesh_eval_position", (MESH, I, F, F), VEC[3], "mesh_eval_position({0}, {1}, {2}, {3})",
+            snippets=("mesh_eval_position",), arg_names=("id", "face", "bary_u", "bary_v"))
+add_builtin("mesh_eval_face_normal", (MESH, I), VEC[3], "mesh_eval_face_normal({0}, {1})",
+            snippets=("mesh_eval_face_normal",), arg_names=("id", "face"))

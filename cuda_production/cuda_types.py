@@ -104,6 +104,27 @@ HASH_GRID = HashGridType()
 HASH_GRID_QUERY = HashGridQueryType()
 
 
+@dataclass(frozen=True)
+class MeshType:
+    """A `wp.uint64` kernel parameter used as a `wp.Mesh`'s id: in CUDA the mesh itself, a `Mesh` struct of
+    device pointers (points, triangles, a BVH over them) passed by value (snippet `mesh`), built on the
+    host by main()."""
+
+    def __str__(self) -> str:
+        return "mesh"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+MESH = MeshType()
+# What the mesh queries return (Warp's mesh_query_point_t / mesh_query_ray_t, wp.MeshQueryPoint /
+# wp.MeshQueryRay): structs whose members a kernel reads by name; defined by the query snippets.
+MESH_QUERY_POINT = StructType("MeshQueryPoint", (("result", "bool"), ("sign", "float32"), ("face", "int32"),
+                                                 ("u", "float32"), ("v", "float32")))
+MESH_QUERY_RAY = StructType("MeshQueryRay", (("result", "bool"), ("sign", "float32"), ("face", "int32"),
+                                             ("t", "float32"), ("u", "float32"), ("v", "float32"), ("normal", "vec3")))
+
+
 # C operator precedence (higher binds tighter)
 P_ATOM, P_UNARY, P_MUL, P_ADD, P_SHIFT, P_REL, P_EQ, P_BAND, P_XOR, P_BOR, P_LAND, P_LOR, P_COND = (
     16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
@@ -298,6 +319,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _fn(m, f"outer({v} a, {v} b)", f"    {m} r;\n{lines}\n    return r;"), (f"mat:{n}",)
     if kind in HASH_GRID_SNIPPETS:
         return HASH_GRID_SNIPPETS[kind]
+    if kind in MESH_SNIPPETS:
+        return MESH_SNIPPETS[kind]
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -664,6 +687,578 @@ HASH_GRID_SNIPPETS = {  # snippet name -> (source, dependencies)
     "hash_grid": (_HASH_GRID, ()),
     "hash_grid_query": (_HASH_GRID_QUERY, ("hash_grid",)),
     "hash_grid_point_id": (_HASH_GRID_POINT_ID, ("hash_grid",)),
+}
+
+
+# ---- meshes (warp/native/mesh.h, intersect.h) -----------------------------------------------------
+# The per-triangle arithmetic (closest point, sliver test, ray/triangle test, sign rules) is Warp's,
+# statement for statement, so that distances, hits and signs round as Warp's do. The bounding volume
+# hierarchy is this program's own (main() builds it: a median split), not Warp's: the nearest point,
+# its distance and side, and a ray's nearest hit do not depend on how the triangles are grouped, only
+# how fast they are found. Which of several equally near triangles is returned (face, u, v, a ray's
+# sign and normal at an edge) may differ from Warp's; the values above do not.
+_MESH = r"""// A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
+// main() builds both on the host (build_rock_mesh) and passes the struct by value; its arrays are in
+// device memory.
+struct MeshBvhNode
+{
+    float3 lower;  // the box around every triangle below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in tri_order
+    float3 upper;
+    int count;     // leaf: how many triangles it holds, tri_order[first, first + count); inner node: 0
+};
+
+// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
+// median split of n triangles into leaves of 4 is about log2(n / 4) deep)
+constexpr int MESH_STACK_SIZE = 32;
+
+struct Mesh
+{
+    const float3* points;      // vertex positions
+    const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
+    const MeshBvhNode* nodes;  // the BVH, its root at 0
+    const int* tri_order;      // triangle indices in leaf order
+    int num_points;
+    int num_tris;
+    float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
+};
+
+// The corners of triangle `face`, in its winding order
+__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
+{
+    p = mesh.points[mesh.indices[face * 3 + 0]];
+    q = mesh.points[mesh.indices[face * 3 + 1]];
+    r = mesh.points[mesh.indices[face * 3 + 2]];
+}"""
+
+_MESH_NEAREST_FACE = r"""// Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
+__device__ __forceinline__ float box_distance_sq(float3 p, float3 lower, float3 upper)
+{
+    const float dx = fminf(upper.x, fmaxf(lower.x, p.x)) - p.x;
+    const float dy = fminf(upper.y, fmaxf(lower.y, p.y)) - p.y;
+    const float dz = fminf(upper.z, fmaxf(lower.z, p.z)) - p.z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+// The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
+// 1 - u - v): Ericson's tests of the Voronoi regions of the corners, the edges and the face (Real-Time
+// Collision Detection, 5.1.5), as Warp's closest_point_to_triangle writes them, so they round alike.
+__device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, float3 p)
+{
+    const float3 ab = b - a;
+    const float3 ac = c - a;
+    const float3 ap = p - a;
+    const float d1 = dot(ab, ap);
+    const float d2 = dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f)
+        return make_float2(1.0f, 0.0f);  // corner a
+    const float3 bp = p - b;
+    const float d3 = dot(ab, bp);
+    const float d4 = dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3)
+        return make_float2(0.0f, 1.0f);  // corner b
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {  // edge ab
+        const float v = d1 / (d1 - d3);
+        return make_float2(1.0f - v, v);
+    }
+    const float3 cp = p - c;
+    const float d5 = dot(ab, cp);
+    const float d6 = dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6)
+        return make_float2(0.0f, 0.0f);  // corner c
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {  // edge ac
+        const float w = d2 / (d2 - d6);
+        return make_float2(1.0f - w, 0.0f);
+    }
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {  // edge bc
+        const float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        const float v = 1.0f - w;
+        return make_float2(1.0f - v - w, v);
+    }
+    const float denom = 1.0f / (va + vb + vc);  // inside the face
+    const float v = vb * denom;
+    const float w = vc * denom;
+    return make_float2(1.0f - v - w, v);
+}
+
+// The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
+// the barycentric weights u, v of its first two corners at the nearest point. Per triangle as Warp's
+// mesh_query_point (mesh.h): slivers are skipped (Warp skips them), the nearest point is u p + v q + w r
+// with w = 1 - u - v, and a triangle must be strictly nearer than the best so far. The BVH is searched
+// depth first with a small stack, the nearer child first, so that the best distance found early
+// prunes the farther boxes.
+__device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float max_dist, int& face, float& u, float& v)
+{
+    float best_sq = max_dist * max_dist;
+    int best_face = 0;
+    float best_v = 0.0f;
+    float best_w = 0.0f;
+    int stack[MESH_STACK_SIZE];
+    int count = 0;
+    stack[count++] = 0;
+    while (count > 0) {
+        const MeshBvhNode node = mesh.nodes[stack[--count]];
+        // it was nearer than the best when it was pushed; a nearer triangle may have been found since
+        if (box_distance_sq(point, node.lower, node.upper) > best_sq)
+            continue;
+        if (node.count > 0) {
+            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+                const int tri = mesh.tri_order[slot];
+                float3 p, q, r;
+                mesh_triangle(mesh, tri, p, q, r);
+                const float3 e0 = q - p;
+                const float3 e1 = r - p;
+                const float3 e2 = r - q;
+                if (length(cross(e0, e1)) / (dot(e0, e0) + dot(e1, e1) + dot(e2, e2)) < 1.e-6f)
+                    continue;  // a sliver
+                const float2 bary = triangle_closest_point(p, q, r, point);
+                const float w = 1.0f - bary.x - bary.y;
+                const float3 c = bary.x * p + bary.y * q + w * r;
+                const float dist_sq = dot(c - point, c - point);
+                if (dist_sq < best_sq) {
+                    best_sq = dist_sq;
+                    best_face = tri;
+                    best_v = bary.y;
+                    best_w = w;
+                }
+            }
+        } else {
+            const MeshBvhNode& left = mesh.nodes[node.first];
+            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const float left_sq = box_distance_sq(point, left.lower, left.upper);
+            const float right_sq = box_distance_sq(point, right.lower, right.upper);
+            // the nearer child goes on top of the stack: it is searched first
+            const bool left_nearer = left_sq < right_sq;
+            const float near_sq = left_nearer ? left_sq : right_sq;
+            const float far_sq = left_nearer ? right_sq : left_sq;
+            if (far_sq < best_sq)
+                stack[count++] = left_nearer ? node.first + 1 : node.first;
+            if (near_sq < best_sq)
+                stack[count++] = left_nearer ? node.first : node.first + 1;
+        }
+    }
+    if (!(best_sq < max_dist * max_dist))
+        return false;
+    face = best_face;
+    u = 1.0f - best_v - best_w;  // as Warp: from v and w, not the u the triangle test returned
+    v = best_v;
+    return true;
+}"""
+
+_MESH_QUERY_POINT_T = r"""// What wp.mesh_query_point* return (Warp's mesh_query_point_t): whether a face lies strictly within
+// max_dist (result), the point's side of the surface (sign: < 0 inside, > 0 outside; 0 from a query
+// that computes none), the nearest face and the barycentric weights u, v of its first two corners at
+// the nearest point (wp.mesh_eval_position(mesh, face, u, v) is that point). Without a result the
+// other members stay 0, as in Warp.
+struct MeshQueryPoint
+{
+    bool result;
+    float sign;
+    int face;
+    float u;
+    float v;
+};"""
+
+_MESH_QUERY_POINT_NO_SIGN = r"""// wp.mesh_query_point_no_sign(mesh, point, max_dist): the nearest point of the surface, no sign
+__device__ inline MeshQueryPoint mesh_query_point_no_sign(const Mesh& mesh, float3 point, float max_dist)
+{
+    MeshQueryPoint query = {};
+    query.result = mesh_nearest_face(mesh, point, max_dist, query.face, query.u, query.v);
+    return query;
+}"""
+
+_MESH_RAY = r"""// A ray's nearest hit: where along the ray (t, in multiples of dir's length), the barycentric weights
+// u, v of the triangle's first two corners there, the triangle, and the watertight test's determinant
+// (det > 0: the ray meets the triangle's front, < 0: its back)
+struct MeshRayHit
+{
+    float t;
+    float u;
+    float v;
+    float det;
+    int face;
+};
+
+// One axis of the slab test: clip [t_min, t_max] to where the ray is between the box's two planes
+// across this axis; a ray parallel to them (dir 0: rcp_dir infinite) only needs to start between them
+__device__ __forceinline__ bool ray_slab(float start, float dir, float rcp_dir, float lower, float upper,
+                                         float& t_min, float& t_max)
+{
+    if (dir == 0.0f)
+        return start >= lower && start <= upper;
+    const float t0 = (lower - start) * rcp_dir;
+    const float t1 = (upper - start) * rcp_dir;
+    t_min = fmaxf(fminf(t0, t1), t_min);
+    t_max = fminf(fmaxf(t0, t1), t_max);
+    return true;
+}
+
+// Where the ray start + t dir enters the box [lower, upper] (negative when it starts inside), or false
+// when it misses the box or the box lies behind it (Warp's intersect_ray_aabb_robust)
+__device__ __forceinline__ bool ray_box_entry(float3 start, float3 dir, float3 rcp_dir, float3 lower, float3 upper,
+                                              float& t_enter)
+{
+    float t_min = -INFINITY;
+    float t_max = INFINITY;
+    if (!ray_slab(start.x, dir.x, rcp_dir.x, lower.x, upper.x, t_min, t_max)
+        || !ray_slab(start.y, dir.y, rcp_dir.y, lower.y, upper.y, t_min, t_max)
+        || !ray_slab(start.z, dir.z, rcp_dir.z, lower.z, upper.z, t_min, t_max))
+        return false;
+    if (!(t_max >= 0.0f && t_max >= t_min))
+        return false;
+    t_enter = t_min;
+    return true;
+}
+
+// a * b - c * d with the rounding error of c * d put back (Kahan's fma trick; Warp's diff_product)
+__device__ __forceinline__ float diff_product(float a, float b, float c, float d)
+{
+    const float cd = c * d;
+    const float diff = fmaf(a, b, -cd);
+    const float error = fmaf(-c, d, cd);
+    return diff + error;
+}
+
+// Whether the ray start + t dir meets triangle (a, b, c), and where: Woop, Benthin and Wald's
+// watertight test (JCGT 2013), as Warp's intersect_ray_tri_woop writes it. It is watertight: a ray
+// through an edge or a vertex meets at least one of the triangles sharing it, never slips between
+// them. t may be negative (the caller keeps t >= 0); u, v weight a and b; det's sign is the side hit.
+__device__ inline bool ray_triangle_hit(float3 start, float3 dir, float3 a, float3 b, float3 c,
+                                        float& t, float& u, float& v, float& det)
+{
+    // shear and scale space so that the ray runs along +z from the origin: kz is dir's longest axis
+    // (the first of equals), kx and ky follow it, swapped for a negative kz to keep the winding
+    int kz = 0;
+    if (fabsf(dir.y) > fabsf(dir.x))
+        kz = 1;
+    if (fabsf(dir.z) > fabsf(component(dir, kz)))
+        kz = 2;
+    int kx = kz + 1 == 3 ? 0 : kz + 1;
+    int ky = kx + 1 == 3 ? 0 : kx + 1;
+    if (component(dir, kz) < 0.0f) {
+        const int swap = kx;
+        kx = ky;
+        ky = swap;
+    }
+    const float Sx = component(dir, kx) / component(dir, kz);
+    const float Sy = component(dir, ky) / component(dir, kz);
+    const float Sz = 1.0f / component(dir, kz);
+
+    const float3 A = a - start;
+    const float3 B = b - start;
+    const float3 C = c - start;
+    const float Ax = component(A, kx) - Sx * component(A, kz);
+    const float Ay = component(A, ky) - Sy * component(A, kz);
+    const float Bx = component(B, kx) - Sx * component(B, kz);
+    const float By = component(B, ky) - Sy * component(B, kz);
+    const float Cx = component(C, kx) - Sx * component(C, kz);
+    const float Cy = component(C, ky) - Sy * component(C, kz);
+
+    // scaled barycentric coordinates: which side of each edge the ray passes
+    float U = diff_product(Cx, By, Cy, Bx);
+    float V = diff_product(Ax, Cy, Ay, Cx);
+    float W = diff_product(Bx, Ay, By, Ax);
+    if (U == 0.0f || V == 0.0f || W == 0.0f) {
+        // on an edge: decide in double (float products are exact there), so neighbours agree
+        U = (float)((double)Cx * (double)By - (double)Cy * (double)Bx);
+        V = (float)((double)Ax * (double)Cy - (double)Ay * (double)Cx);
+        W = (float)((double)Bx * (double)Ay - (double)By * (double)Ax);
+    }
+    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
+        return false;  // outside an edge
+    det = U + V + W;
+    if (det == 0.0f)
+        return false;  // the ray runs in the triangle's plane
+
+    const float Az = Sz * component(A, kz);
+    const float Bz = Sz * component(B, kz);
+    const float Cz = Sz * component(C, kz);
+    const float T = U * Az + V * Bz + W * Cz;  // det * t
+    // behind the start: T's sign differs from det's (compared on the sign bits, as Warp does)
+    if (__int_as_float(__float_as_int(T) ^ (__float_as_int(det) & 0x80000000)) < 0.0f)
+        return false;
+    const float rcp_det = 1.0f / det;
+    u = U * rcp_det;
+    v = V * rcp_det;
+    t = T * rcp_det;
+    return true;
+}
+
+// The nearest hit of the ray start + t dir with 0 <= t < max_t (false if there is none). As Warp's
+// mesh_query_ray, a hit must be strictly nearer than the best so far. The BVH is searched depth first
+// with a small stack, the child the ray enters first on top: its hits prune the farther boxes.
+__device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 dir, float max_t, MeshRayHit& hit)
+{
+    const float3 rcp_dir = make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
+    int stack[MESH_STACK_SIZE];
+    float entry[MESH_STACK_SIZE];  // where the ray enters each stacked node's box
+    int count = 0;
+    float t_root;
+    if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
+        stack[0] = 0;
+        entry[0] = t_root;
+        count = 1;
+    }
+    bool found = false;
+    hit = {max_t, 0.0f, 0.0f, 0.0f, 0};  // t: nearer than max_t, then than the nearest hit so far
+    while (count > 0) {
+        --count;
+        if (!(entry[count] < hit.t))
+            continue;  // a nearer hit was found since this node was pushed
+        const MeshBvhNode node = mesh.nodes[stack[count]];
+        if (node.count > 0) {
+            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+                const int tri = mesh.tri_order[slot];
+                float3 p, q, r;
+                mesh_triangle(mesh, tri, p, q, r);
+                float t, u, v, det;
+                if (ray_triangle_hit(start, dir, p, q, r, t, u, v, det) && t < hit.t && t >= 0.0f) {
+                    hit.t = t;
+                    hit.u = u;
+                    hit.v = v;
+                    hit.det = det;
+                    hit.face = tri;
+                    found = true;
+                }
+            }
+        } else {
+            const MeshBvhNode& left = mesh.nodes[node.first];
+            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            float t_left, t_right;
+            const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
+            const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
+            // the child entered first goes on top of the stack
+            const bool left_first = enters_left && (!enters_right || t_left < t_right);
+            if (left_first ? enters_right : enters_left) {
+                stack[count] = left_first ? node.first + 1 : node.first;
+                entry[count++] = left_first ? t_right : t_left;
+            }
+            if (left_first || enters_right) {
+                stack[count] = left_first ? node.first : node.first + 1;
+                entry[count++] = left_first ? t_left : t_right;
+            }
+        }
+    }
+    return found;
+}"""
+
+_MESH_QUERY_POINT = r"""// Inside (-1) or outside (+1) the closed mesh, decided as Warp decides it for wp.mesh_query_point
+// (mesh.h, mesh_query_inside_ray_tracing): a ray from the point along +x, +y and +z; one whose nearest
+// hit is the back of a triangle (it leaves the surface there) votes inside, one that hits a front or
+// nothing votes outside, and two votes of three make the point inside.
+__device__ inline float mesh_inside_sign(const Mesh& mesh, float3 point)
+{
+    int votes = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float3 dir = make_float3((float)(axis == 0), (float)(axis == 1), (float)(axis == 2));
+        MeshRayHit hit;
+        if (mesh_nearest_hit(mesh, point, dir, INFINITY, hit) && hit.det < 0.0f)
+            ++votes;
+    }
+    return votes >= 2 ? -1.0f : 1.0f;
+}
+
+// wp.mesh_query_point(mesh, point, max_dist): the nearest point of the surface, and the point's side
+__device__ inline MeshQueryPoint mesh_query_point(const Mesh& mesh, float3 point, float max_dist)
+{
+    MeshQueryPoint query = {};
+    query.result = mesh_nearest_face(mesh, point, max_dist, query.face, query.u, query.v);
+    if (query.result)
+        query.sign = mesh_inside_sign(mesh, point);
+    return query;
+}"""
+
+_MESH_QUERY_POINT_SIGN_WINDING_NUMBER = r"""// wp.mesh_query_point_sign_winding_number(mesh, point, max_dist, accuracy, threshold). Warp decides the
+// sign by the winding number only for a mesh built with support_winding_number=True; this one is built
+// as wp.Mesh builds meshes by default (and as the Warp reference built it), without the winding-number
+// data, and for such a mesh Warp falls back to wp.mesh_query_point's three-ray vote (mesh.h): so does
+// this. For a point off the surface of a closed mesh both give the same side. accuracy and threshold
+// only steer the winding number: unused.
+__device__ inline MeshQueryPoint mesh_query_point_sign_winding_number(const Mesh& mesh, float3 point, float max_dist,
+                                                                      float accuracy = 2.0f, float threshold = 0.5f)
+{
+    return mesh_query_point(mesh, point, max_dist);
+}"""
+
+_MESH_QUERY_POINT_SIGN_NORMAL = r"""// wp.mesh_query_point_sign_normal(mesh, point, max_dist, epsilon): the nearest point, and the point's
+// side by the angle-weighted normal of the nearest feature (Baerentzen and Aanaes 2005), as Warp's
+// mesh.h computes it: faces whose distance is within epsilon * the average edge length of the nearest
+// count as equally near, each normal weighted by the angle the face spans at the nearest feature (its
+// corner angle at a vertex, pi at an edge, 2 pi inside the face); the point is outside (+1) when it
+// lies in front of their sum, else inside (-1). For a point off the surface the faces sharing its
+// nearest feature decide, in whatever order they are found: the same side as Warp's.
+__device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, float3 point, float max_dist,
+                                                              float epsilon = 1e-3f)
+{
+    const float eps_dist = mesh.average_edge_length * epsilon;
+    const float eps_dist_sq = eps_dist * eps_dist;
+    float min_dist = max_dist;
+    int min_face = 0;
+    float min_v = 0.0f;
+    float min_w = 0.0f;
+    float3 normal_sum = make_float3(0.0f, 0.0f, 0.0f);
+    int stack[MESH_STACK_SIZE];
+    int count = 0;
+    stack[count++] = 0;
+    while (count > 0) {
+        const MeshBvhNode node = mesh.nodes[stack[--count]];
+        if (box_distance_sq(point, node.lower, node.upper) > (min_dist + eps_dist) * (min_dist + eps_dist))
+            continue;
+        if (node.count > 0) {
+            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+                const int tri = mesh.tri_order[slot];
+                float3 p, q, r;
+                mesh_triangle(mesh, tri, p, q, r);
+                const float3 e0 = q - p;
+                const float3 e1 = r - p;
+                const float3 e2 = r - q;
+                const float3 normal = cross(e0, e1);
+                const float e0_sq = dot(e0, e0);
+                const float e1_sq = dot(e1, e1);
+                const float e2_sq = dot(e2, e2);
+                if (length(normal) / (e0_sq + e1_sq + e2_sq) < 1.e-6f)
+                    continue;  // a sliver
+                const float2 bary = triangle_closest_point(p, q, r, point);
+                const float w = 1.0f - bary.x - bary.y;
+                const float3 c = bary.x * p + bary.y * q + w * r;
+                const float dist = sqrtf(dot(c - point, c - point));
+                if (!(dist < min_dist + eps_dist))
+                    continue;
+                // the angle this face spans at the nearest feature
+                const float3 cp = c - p;
+                const float3 cq = c - q;
+                const float3 cr = c - r;
+                const float cp_sq = dot(cp, cp);
+                const float cq_sq = dot(cq, cq);
+                const float cr_sq = dot(cr, cr);
+                float weight;
+                if (cp_sq < eps_dist_sq) {
+                    weight = acosf(dot(normalize(e0), normalize(e1)));  // at corner p
+                } else if (cq_sq < eps_dist_sq) {
+                    weight = acosf(dot(normalize(e2), normalize(-e0)));  // at corner q
+                } else if (cr_sq < eps_dist_sq) {
+                    weight = acosf(dot(normalize(-e1), normalize(-e2)));  // at corner r
+                } else {
+                    // on an edge when within eps of its line (squared distances times the edge's squared length)
+                    const float e0cp = dot(e0, cp);
+                    const float e2cq = dot(e2, cq);
+                    const float e1cp = dot(e1, cp);
+                    const bool on_edge = cp_sq * e0_sq - e0cp * e0cp < eps_dist_sq * e0_sq
+                                         || cq_sq * e2_sq - e2cq * e2cq < eps_dist_sq * e2_sq
+                                         || cp_sq * e1_sq - e1cp * e1cp < eps_dist_sq * e1_sq;
+                    weight = on_edge ? 3.14159265359f : 2.0f * 3.14159265359f;
+                }
+                if (dist > min_dist - eps_dist) {  // as near as the nearest so far: its normal joins the sum
+                    normal_sum = normal_sum + weight * normalize(normal);
+                    if (dist < min_dist) {
+                        min_dist = dist;
+                        min_face = tri;
+                        min_v = bary.y;
+                        min_w = w;
+                    }
+                } else {  // nearer than every face so far: the sum starts again from this one
+                    min_dist = dist;
+                    min_face = tri;
+                    min_v = bary.y;
+                    min_w = w;
+                    normal_sum = weight * normalize(normal);
+                }
+            }
+        } else {
+            const MeshBvhNode& left = mesh.nodes[node.first];
+            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const float left_sq = box_distance_sq(point, left.lower, left.upper);
+            const float right_sq = box_distance_sq(point, right.lower, right.upper);
+            const float reach_sq = (min_dist + eps_dist) * (min_dist + eps_dist);
+            const bool left_nearer = left_sq < right_sq;  // the nearer child on top of the stack
+            if ((left_nearer ? right_sq : left_sq) < reach_sq)
+                stack[count++] = left_nearer ? node.first + 1 : node.first;
+            if ((left_nearer ? left_sq : right_sq) < reach_sq)
+                stack[count++] = left_nearer ? node.first : node.first + 1;
+        }
+    }
+    MeshQueryPoint query = {};
+    if (min_dist < max_dist) {
+        query.result = true;
+        query.face = min_face;
+        query.u = 1.0f - min_v - min_w;
+        query.v = min_v;
+        float3 p, q, r;
+        mesh_triangle(mesh, min_face, p, q, r);
+        const float3 nearest = p * query.u + q * query.v + r * min_w;
+        query.sign = dot(normal_sum, point - nearest) > 0.0f ? 1.0f : -1.0f;
+    }
+    return query;
+}"""
+
+_MESH_QUERY_RAY = r"""// What wp.mesh_query_ray returns (Warp's mesh_query_ray_t): whether the ray hits the mesh within
+// max_t (result), the hit's determinant (sign: > 0 on a triangle's front, < 0 on its back), the face,
+// where along the ray (t, in multiples of dir's length: the hit is start + t * dir), the barycentric
+// weights u, v of the face's first two corners there, and its unit normal by winding order. Without a
+// hit the other members stay 0, as in Warp.
+struct MeshQueryRay
+{
+    bool result;
+    float sign;
+    int face;
+    float t;
+    float u;
+    float v;
+    float3 normal;
+};
+
+// wp.mesh_query_ray(mesh, start, dir, max_t): the nearest hit of start + t dir with 0 <= t < max_t
+__device__ inline MeshQueryRay mesh_query_ray(const Mesh& mesh, float3 start, float3 dir, float max_t)
+{
+    MeshQueryRay query = {};
+    MeshRayHit hit;
+    if (mesh_nearest_hit(mesh, start, dir, max_t, hit)) {
+        float3 p, q, r;
+        mesh_triangle(mesh, hit.face, p, q, r);
+        query.result = true;
+        query.sign = hit.det;
+        query.face = hit.face;
+        query.t = hit.t;
+        query.u = hit.u;
+        query.v = hit.v;
+        query.normal = normalize(cross(q - p, r - p));
+    }
+    return query;
+}"""
+
+_MESH_EVAL_POSITION = r"""// wp.mesh_eval_position(mesh, face, u, v): the point of triangle `face` with barycentric weights u and v
+// of its first two corners (1 - u - v of the third), summed in Warp's order
+__device__ __forceinline__ float3 mesh_eval_position(const Mesh& mesh, int face, float u, float v)
+{
+    float3 p, q, r;
+    mesh_triangle(mesh, face, p, q, r);
+    return p * u + q * v + r * (1.0f - u - v);
+}"""
+
+_MESH_EVAL_FACE_NORMAL = r"""// wp.mesh_eval_face_normal(mesh, face): the unit normal of triangle `face`, by its winding (outward here)
+__device__ __forceinline__ float3 mesh_eval_face_normal(const Mesh& mesh, int face)
+{
+    float3 p, q, r;
+    mesh_triangle(mesh, face, p, q, r);
+    return normalize(cross(q - p, r - p));
+}"""
+
+MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
+    "mesh": (_MESH, ()),
+    "mesh_nearest_face": (_MESH_NEAREST_FACE, ("mesh", "vsub:3", "vadd:3", "vscale:3", "dot:3", "length:3", "cross")),
+    "mesh_query_point_t": (_MESH_QUERY_POINT_T, ()),
+    "mesh_query_point_no_sign": (_MESH_QUERY_POINT_NO_SIGN, ("mesh_query_point_t", "mesh_nearest_face")),
+    "mesh_ray": (_MESH_RAY, ("mesh", "vsub:3", "vcomp:3")),
+    "mesh_query_point": (_MESH_QUERY_POINT, ("mesh_query_point_t", "mesh_nearest_face", "mesh_ray")),
+    "mesh_query_point_sign_winding_number": (_MESH_QUERY_POINT_SIGN_WINDING_NUMBER, ("mesh_query_point",)),
+    "mesh_query_point_sign_normal": (_MESH_QUERY_POINT_SIGN_NORMAL, ("mesh_query_point_t", "mesh_nearest_face",
+                                                                     "normalize:3", "vneg:3")),
+    "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
+    "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
+    "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
 }
 
 

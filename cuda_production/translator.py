@@ -23,7 +23,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
-    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType,
+    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType, MESH, MeshType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -47,8 +47,8 @@ class TranslationError(Exception):
 @dataclass(frozen=True)
 class KernelParam:
     name: str
-    kind: str  # array | scalar (by value: scalar, vector, matrix, quat, transform) | struct | hash_grid
-    dtype: str  # element type of an array, type of a by-value value, struct name of a struct; HashGrid
+    kind: str  # array | scalar (by value: scalar, vector, matrix, quat, transform) | struct | hash_grid | mesh
+    dtype: str  # element type of an array, type of a by-value value, struct name of a struct; HashGrid; Mesh
     ndim: int = 0
     written: bool = False
     read: bool = True
@@ -391,13 +391,18 @@ floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
 atomicMinFloat3 atomicMinFloat4 atomicMaxFloat2 atomicMaxFloat3 atomicMaxFloat4 HashGrid HashGridQuery hash_grid_cell_coord hash_grid_index hash_grid_query
-hash_grid_query_set_cell hash_grid_query_end hash_grid_query_next hash_grid_point_id"""
+hash_grid_query_set_cell hash_grid_query_end hash_grid_query_next hash_grid_point_id Mesh MeshBvhNode MESH_STACK_SIZE
+mesh_triangle box_distance_sq triangle_closest_point mesh_nearest_face MeshQueryPoint mesh_query_point_no_sign MeshRayHit
+ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_inside_sign mesh_query_point
+mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
+mesh_eval_face_normal"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
-STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt"""
+STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt device_upload rock_bump_hash
+rock_mesh build_bvh_node build_rock_mesh free_mesh"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 
@@ -659,8 +664,9 @@ class FunctionTranslator(TileTranslator):
         loaded = _names_loaded(fn.body)
         for arg in a.args:
             if _is_wp_attr(arg.annotation, "uint64"):
-                self.params.append(self.hash_grid_param(arg))
-                self.scopes[0][arg.arg] = HASH_GRID
+                param = self.id_param(arg)
+                self.params.append(param)
+                self.scopes[0][arg.arg] = HASH_GRID if param.kind == "hash_grid" else MESH
                 continue
             t = self.annotation_type(arg.annotation)
             if isinstance(t, ArrayType):
@@ -699,27 +705,73 @@ class FunctionTranslator(TileTranslator):
             self.shared_declarations()  # none: checks that no lazy tile was left in the code
         return "\n".join(self.lines)
 
-    def hash_grid_param(self, arg: ast.arg) -> KernelParam:
-        """A kernel's `wp.uint64` parameter, translated when it is a hash grid's id: every use of it is
-        the grid argument of a `wp.hash_grid_query` / `wp.hash_grid_point_id` call. It becomes the grid
-        itself, a `HashGrid` passed by value (main() builds it). Any other use, and any other id (a
-        mesh, a BVH, a volume), is refused: its type cannot be told from the kernel."""
-        what = f"wp.uint64 parameter '{arg.arg}'"
-        if not self.is_kernel:
-            raise self.unsupported(arg, f"{what} of a @wp.func (hash grid ids are translated as kernel parameters only)")
-        parents = {child: parent for parent in ast.walk(self.fn) for child in ast.iter_child_nodes(parent)}
-        uses = [n for n in ast.walk(self.fn) if isinstance(n, ast.Name) and n.id == arg.arg]
+    def id_param(self, arg: ast.arg) -> KernelParam:
+        """A `wp.uint64` parameter, translated when it is a hash grid's or a mesh's id (id_kind). It becomes
+        the structure itself: a kernel's, a `HashGrid` or a `Mesh` passed by value (main() builds it); a
+        @wp.func's, a mesh the kernel passes on (`const Mesh&`). A hash grid is a kernel parameter only."""
+        kind = self.id_kind(self.fn, arg.arg)
+        if kind == "hash_grid" and not self.is_kernel:
+            raise self.unsupported(arg, f"wp.uint64 parameter '{arg.arg}' of a @wp.func used as a hash grid (hash grid "
+                                        "ids are translated as kernel parameters only)")
+        return KernelParam(arg.arg, "hash_grid", "HashGrid") if kind == "hash_grid" else KernelParam(arg.arg, "mesh", "Mesh")
+
+    def id_kind(self, fn: ast.FunctionDef, param: str, helpers: tuple[str, ...] = ()) -> str:
+        """What the `wp.uint64` parameter `param` of `fn` is the id of, "hash_grid" or "mesh", told by its
+        uses: each is the `id` argument of a hash grid builtin (HASH_GRID_CALLS) or of a mesh builtin
+        (MESH_CALLS), or an argument of a @wp.func whose parameter is a mesh by its own uses; never
+        both kinds. Any other use, and any other id (a BVH, a volume), is refused: its type cannot be
+        told from the code. `helpers`: the @wp.funcs being looked into (a recursive one is refused)."""
+        what = f"wp.uint64 parameter '{param}'"
+        parents = {child: parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == param]
         if not uses:
-            raise self.unsupported(arg, f"{what} that is no hash grid's id (no wp.hash_grid_query or "
-                                        "wp.hash_grid_point_id takes it; other ids are not translated)")
+            raise self.unsupported(next(a for a in fn.args.args if a.arg == param),
+                                   f"{what} that is no hash grid's or mesh's id (no wp.hash_grid_* or wp.mesh_* "
+                                   "query takes it; other ids are not translated)")
+        kinds = set()
         for use in uses:
             call = parents.get(use)
-            if not (isinstance(call, ast.Call) and _is_wp_attr(call.func, *HASH_GRID_CALLS)
-                    and ((call.args and call.args[0] is use) or any(k.arg == "id" and k.value is use for k in call.keywords))):
-                raise self.unsupported(use, f"{what} used other than as the grid of wp.hash_grid_query / "
-                                            "wp.hash_grid_point_id (only hash grid ids are translated: meshes, BVHs "
-                                            "and volumes are not)")
-        return KernelParam(arg.arg, "hash_grid", "HashGrid")
+            as_id = isinstance(call, ast.Call) and ((call.args and call.args[0] is use)
+                                                    or any(k.arg == "id" and k.value is use for k in call.keywords))
+            why = ""
+            if as_id and _is_wp_attr(call.func, *HASH_GRID_CALLS):
+                kinds.add("hash_grid")
+                continue
+            if as_id and _is_wp_attr(call.func, *MESH_CALLS):
+                kinds.add("mesh")
+                continue
+            if as_id and isinstance(call.func, ast.Attribute) and _is_wp_attr(call.func, call.func.attr):
+                why = f": wp.{call.func.attr} is not translated"
+            helper = self.helper_param(call, use) if isinstance(call, ast.Call) else None
+            if helper is not None and helper[0] not in helpers:
+                kind = self.id_kind(self.module.info.funcs[helper[0]], helper[1], helpers + (helper[0],))
+                if kind == "mesh":
+                    kinds.add(kind)
+                    continue
+                why = f": a hash grid passed to the @wp.func '{helper[0]}' (only meshes are passed to helpers)"
+            raise self.unsupported(use, f"{what} used other than as the grid of wp.hash_grid_query / "
+                                        "wp.hash_grid_point_id or the mesh of wp.mesh_query_point(_no_sign, "
+                                        "_sign_normal, _sign_winding_number) / wp.mesh_query_ray / "
+                                        "wp.mesh_eval_position / wp.mesh_eval_face_normal (only those hash grid "
+                                        f"and mesh queries are translated; BVHs and volumes are not){why}")
+        if len(kinds) > 1:
+            raise self.unsupported(next(a for a in fn.args.args if a.arg == param),
+                                   f"{what} used both as a hash grid and as a mesh")
+        return kinds.pop()
+
+    def helper_param(self, call: ast.Call, value: ast.AST) -> tuple[str, str] | None:
+        """(@wp.func, its `wp.uint64` parameter) that `value`, an argument of `call`, is passed as."""
+        if not (isinstance(call.func, ast.Name) and call.func.id in self.module.info.funcs):
+            return None
+        params = self.module.info.funcs[call.func.id].args.args
+        for k, a in enumerate(call.args):
+            if a is value and k < len(params) and _is_wp_attr(params[k].annotation, "uint64"):
+                return call.func.id, params[k].arg
+        for kw in call.keywords:
+            match = [p for p in params if p.arg == kw.arg and _is_wp_attr(p.annotation, "uint64")]
+            if kw.value is value and match:
+                return call.func.id, kw.arg
+        return None
 
     def return_annotation(self, node: ast.AST):
         """`-> T`, or `-> tuple[T0, T1]` / `Tuple[...]` for a helper returning several values."""
@@ -1807,7 +1859,8 @@ class FunctionTranslator(TileTranslator):
                 codes.append(a.code)
                 codes.extend(f"{a.code}_dim{k}" for k in p.dim_axes())
                 continue
-            self.check_same(src, self.module.structs_done.get(p.dtype, p.dtype), a.type, f"argument '{p.name}' of '{name}'")
+            want = MESH if p.kind == "mesh" else self.module.structs_done.get(p.dtype, p.dtype)
+            self.check_same(src, want, a.type, f"argument '{p.name}' of '{name}'")
             codes.append(a.code)
         c_name = self.module.func_c_name(name)
         return CExpr(f"{c_name}({', '.join(codes)})", sig.return_type or "void")
@@ -1826,6 +1879,11 @@ class FunctionTranslator(TileTranslator):
         except BuiltinMismatch as exc:
             if name == "hash_grid_query" and len(args) == 4:  # Warp's overload filtering by group
                 raise self.unsupported(node, "wp.hash_grid_query with a group (4 arguments)") from None
+            if name in MESH_OUTPUT_ARGUMENTS and len(args) >= MESH_OUTPUT_ARGUMENTS[name]:
+                raise self.unsupported(node, f"wp.{name} writing its results through output arguments (translated: "
+                                             "the overload returning a query struct)") from None
+            if name == "mesh_query_ray" and len(args) == 5:
+                raise self.unsupported(node, "wp.mesh_query_ray with a root (a grouped mesh's subtree)") from None
             raise self.error(node, str(exc)) from None
         for k in entry.writes:  # the call updates these arguments in place: each must be a local variable
             target = arg_nodes[k] if arg_nodes is not None and k < len(arg_nodes) else None
@@ -1906,6 +1964,12 @@ TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
 HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
+# the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
+MESH_CALLS = ("mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",
+              "mesh_query_point_sign_winding_number", "mesh_query_ray", "mesh_eval_position", "mesh_eval_face_normal")
+# the mesh queries' overloads writing through output arguments, by their least argument count (not translated)
+MESH_OUTPUT_ARGUMENTS = {"mesh_query_point": 7, "mesh_query_point_no_sign": 6, "mesh_query_point_sign_normal": 7,
+                         "mesh_query_point_sign_winding_number": 7, "mesh_query_ray": 9}
 # compare-and-swap and exchange: (array, indices..., [compare,] value), returning the old value
 SWAPS = ("atomic_cas", "atomic_exch")
 # wp.add(a, b) etc.: Warp's operators as functions, translated like the operators
@@ -1947,6 +2011,9 @@ class ModuleTranslator:
         if isinstance(t, HashGridQueryType):
             self.snippets.add("hash_grid_query")
             return "HashGridQuery"
+        if isinstance(t, MeshType):
+            self.snippets.add("mesh")
+            return "Mesh"
         if not isinstance(t, str):
             raise TypeError(t)
         if t == "void" or t in self.struct_by_c:
@@ -2052,6 +2119,8 @@ class ModuleTranslator:
             if p.kind == "array":
                 params.append(f"{'' if p.written else 'const '}{self.ctype(p.dtype)}* {p.name}")
                 params.extend(f"int {p.name}_dim{k}" for k in p.dim_axes())
+            elif p.kind == "mesh":  # the kernel's mesh, passed on by reference
+                params.append(f"const {self.ctype(MESH)}& {p.name}")
             else:
                 params.append(f"{self.ctype(p.dtype)} {p.name}")
         params = ", ".join(params)
@@ -2094,6 +2163,8 @@ class ModuleTranslator:
                 params.append(f"{p.dtype} {p.cname}")
             elif p.kind == "hash_grid":  # the grid's device pointers and dims, by value (cuda_types)
                 params.append(f"{self.ctype(HASH_GRID)} {p.cname}")
+            elif p.kind == "mesh":  # the mesh's device pointers (points, triangles, BVH) and counts, by value
+                params.append(f"{self.ctype(MESH)} {p.cname}")
             elif p.kind == "array":
                 base = self.ctype(p.dtype)
                 params.append(f"const {base}* __restrict__ {p.cname}" if not p.written else f"{base}* {p.cname}")

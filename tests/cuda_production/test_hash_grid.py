@@ -204,17 +204,16 @@ def test_a_grid_takes_no_hashed_input_position():
 REFUSED = {
     "not_a_grid": ("""
 @wp.kernel
-def not_a_grid(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+def not_a_grid(volume: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
     tid = wp.tid()
-    q = wp.mesh_query_point(mesh, x[tid], 1.0)
-    out[tid] = 1.0
-""", "wp.uint64 parameter 'mesh' used other than as the grid of wp.hash_grid_query"),
+    out[tid] = wp.volume_sample_f(volume, x[tid], wp.Volume.LINEAR)
+""", "wp.uint64 parameter 'volume' used other than as the grid of wp.hash_grid_query"),
     "unused_id": ("""
 @wp.kernel
 def unused_id(seed: wp.uint64, out: wp.array(dtype=float)):
     tid = wp.tid()
     out[tid] = 1.0
-""", "wp.uint64 parameter 'seed' that is no hash grid's id"),
+""", "wp.uint64 parameter 'seed' that is no hash grid's or mesh's id"),
     "passed_on": ("""
 @wp.func
 def first(grid: wp.uint64, i: int) -> int:

@@ -2,12 +2,14 @@
 import pytest
 
 from cuda_production import builtins
-from cuda_production.cuda_types import HASH_GRID, HASH_GRID_QUERY, render_snippets
+from cuda_production.cuda_types import (HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY,
+                                        render_snippets)
 from cuda_production.translator import TranslationError, translate_kernel
 from synthesis.dtypes import TYPES
 
 ENTRIES = [b for overloads in builtins.BUILTINS.values() for b in overloads]
-KNOWN_TYPES = {*TYPES, HASH_GRID, HASH_GRID_QUERY}  # the registry's, and the hash grid's own (no data type)
+# the registry's, the hash grid's and the mesh's own (no data type), and the mesh queries' result structs
+KNOWN_TYPES = {*TYPES, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[f"{b.key}{b.input_types}" for b in ENTRIES])
