@@ -22,6 +22,8 @@ Scaling rule, per array argument:
     check size). An integer s keeps the points on their grid and the .cu's arithmetic exact; the
     density stays within (1 + 1/s)**3 of the check size's (s = 16-25 at the usual sizes: within 5%).
     Past the cap the domain wraps onto the grid: as many neighbours per query, more candidates per cell.
+  * a mesh keeps its size: the queries (points, rays) grow with the launch, the surface they query
+    does not (MESH_RULE).
 Inputs are the same counter hash of (seed, argument position, element), so any size is reproducible
 (reference.make_input at the bench shapes).
 
@@ -29,7 +31,8 @@ Byte count per launch (BYTE_RULE): every array the kernel reads (roles input, in
 once in full as read, every array it writes (output, inout) once in full as written: the least
 traffic a launch must move through device memory, whatever caches do for repeated accesses. A hash
 grid counts its point_ids (one int per point, every one visited by some query) as read, not its
-per-cell start/end tables: a query reads only the cells it visits, and most cells may be empty.
+per-cell start/end tables: a query reads only the cells it visits, and most cells may be empty. A
+mesh adds nothing: its points, triangles and BVH are small, cached and shared by every query.
 """
 from __future__ import annotations
 
@@ -199,6 +202,25 @@ def grid_dims(grid: ArgSpec, scale: int) -> tuple[int, ...]:
     return tuple(max(d, min(d * scale, MAX_GRID_DIM)) for d in grid.shape)
 
 
+# ---- meshes --------------------------------------------------------------------------------------
+MESH_RULE = ("a mesh keeps its size at bench size (the queries grow with the launch, the surface does not); "
+             "bytes_read counts the query arrays only: the mesh's points, triangles and BVH are read by every "
+             "query from the caches and are not counted")
+
+
+def meshes(args: list[ArgSpec]) -> list[ArgSpec]:
+    return [a for a in args if a.role == "mesh"]
+
+
+def mesh_metadata(mesh: ArgSpec) -> dict:
+    """A mesh argument as metadata.json records it: the rock of synthesis/mesh_geometry.py."""
+    from synthesis.mesh_geometry import rock_triangle_count, rock_vertex_count
+
+    cells = mesh.shape[0]
+    return {"cells": cells, "cell_width": float(mesh.value), "triangles": rock_triangle_count(cells),
+            "vertices": rock_vertex_count(cells), "rule": MESH_RULE}
+
+
 def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> tuple[int, ...]:
     """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
     stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
@@ -267,6 +289,7 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
         "arrays": {a.name: {"scales": scales(a, launch_dim), "shape": list(b.shape)}
                    for a, b in zip(array_args(args), array_args(sized))},
         **({"hash_grids": grids} if grids else {}),
+        **({"meshes": {m.name: mesh_metadata(m) for m in meshes(args)}} if meshes(args) else {}),
         "bytes_read": read,
         "bytes_written": written,
         "scaling_rule": SCALING_RULE,

@@ -7,7 +7,8 @@ the kernel, checks every CUDA call, compares each written array with Warp's own 
 With --bench it runs at the bench size instead (cuda_production/bench.py: the same hashed inputs,
 arrays shaped like the launch grown with it) and times CUDA-graph replays of back-to-back launches.
 A hash grid argument is built on the host from its points, as wp.HashGrid.build builds it, and its
-arrays copied to the device.
+arrays copied to the device; a mesh argument is the rock of synthesis/mesh_geometry.py, built on the
+host with a BVH over its triangles and copied to the device.
 """
 from __future__ import annotations
 
@@ -312,6 +313,186 @@ static int integer_cbrt(int x)
 }
 '''
 
+MESH_BUILD = r'''
+// A host vector in a new device buffer
+template <typename T>
+static const T* device_upload(const std::vector<T>& host)
+{
+    T* device = nullptr;
+    CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(T)));
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return device;
+}
+
+// 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
+static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
+{
+    uint32_t h = (i * 73856093U) ^ (j * 19349663U) ^ (k * 83492791U) ^ salt;
+    h ^= h >> 16;
+    h *= 0x45D9F3BU;
+    h ^= h >> 16;
+    return h;
+}
+
+// The closed, bumpy "rock" a mesh argument stands for. synthesis/mesh_geometry.py (rock_mesh) builds
+// the same mesh for Warp's reference: the same vertices and triangles in the same order, every
+// coordinate the same float (an exact multiple of a quarter cell, times the cell width, rounded to
+// float once). The cube [-cells/2, cells/2]^3 (in cells) has each face cut into cells x cells squares
+// of two triangles, wound counter-clockwise seen from outside; a vertex inside a face (on no edge of
+// the cube) moves outward along the face's normal by 0-3 quarters of a cell, by the hash of its
+// lattice point and the salt. A move is under a cell, so the surface never crosses itself.
+static void rock_mesh(int cells, double cell_width, uint32_t salt, std::vector<float3>& points, std::vector<int>& indices)
+{
+    const int half = cells / 2;
+    const int side = cells + 1;
+    std::vector<int> vertex(side * side * side, -1);  // lattice point (i, j, k) -> its vertex
+    for (int i = 0; i <= cells; ++i)
+        for (int j = 0; j <= cells; ++j)
+            for (int k = 0; k <= cells; ++k) {
+                const int lattice[3] = {i, j, k};
+                int faces = 0, axis = 0;  // how many faces of the cube it lies on, and one of their axes
+                for (int a = 0; a < 3; ++a)
+                    if (lattice[a] == 0 || lattice[a] == cells) {
+                        ++faces;
+                        axis = a;
+                    }
+                if (faces == 0)
+                    continue;  // inside the cube
+                double coords[3] = {(double)(i - half), (double)(j - half), (double)(k - half)};
+                if (faces == 1) {  // inside one face: bump it outward
+                    const double bump = 0.25 * (rock_bump_hash(i, j, k, salt) % 4U);
+                    coords[axis] += lattice[axis] == cells ? bump : -bump;
+                }
+                vertex[(i * side + j) * side + k] = (int)points.size();
+                points.push_back(make_float3((float)(coords[0] * cell_width), (float)(coords[1] * cell_width),
+                                             (float)(coords[2] * cell_width)));
+            }
+    for (int a = 0; a < 3; ++a) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;  // (b, c, a) is right-handed
+        for (int plane = 0; plane <= cells; plane += cells)
+            for (int u = 0; u < cells; ++u)
+                for (int w = 0; w < cells; ++w) {
+                    int corner[4];  // the square's corners (u, w), (u + 1, w), (u + 1, w + 1), (u, w + 1)
+                    for (int n = 0; n < 4; ++n) {
+                        int lattice[3];
+                        lattice[a] = plane;
+                        lattice[b] = u + (n == 1 || n == 2);
+                        lattice[c] = w + (n >= 2);
+                        corner[n] = vertex[(lattice[0] * side + lattice[1]) * side + lattice[2]];
+                    }
+                    // counter-clockwise seen from outside: from +a on the far face, from -a on the near one
+                    const int order[2][6] = {{0, 2, 1, 0, 3, 2}, {0, 1, 2, 0, 2, 3}};
+                    for (int n : order[plane == cells])
+                        indices.push_back(corner[n]);
+                }
+    }
+}
+
+// Triangles per BVH leaf, at most
+constexpr int MESH_LEAF_SIZE = 4;
+
+// Node `node` of the BVH over tri_order[first, first + count): its box, then either a leaf or two
+// children made by a median split, the triangles sorted by the centres of their boxes along the
+// widest spread of those centres (ties by triangle index: the tree is the same on every machine) and
+// halved. Returns the depth of the subtree below the node.
+static int build_bvh_node(std::vector<MeshBvhNode>& nodes, int node, std::vector<int>& tri_order, int first, int count,
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+{
+    float3 lower = lowers[tri_order[first]], upper = uppers[tri_order[first]];
+    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (int n = first; n < first + count; ++n) {
+        const float3 lo = lowers[tri_order[n]], hi = uppers[tri_order[n]];
+        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
+        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
+        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
+        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
+        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
+    }
+    nodes[node].lower = lower;
+    nodes[node].upper = upper;
+    if (count <= MESH_LEAF_SIZE) {
+        nodes[node].first = first;
+        nodes[node].count = count;
+        return 0;
+    }
+    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
+    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
+    auto centre = [&](int tri) {
+        const float lo[3] = {lowers[tri].x, lowers[tri].y, lowers[tri].z};
+        const float hi[3] = {uppers[tri].x, uppers[tri].y, uppers[tri].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(tri_order.begin() + first, tri_order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    const int child = (int)nodes.size();  // the two children sit side by side
+    nodes.resize(nodes.size() + 2);
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    const int left = count / 2;
+    const int depth_left = build_bvh_node(nodes, child, tri_order, first, left, lowers, uppers);
+    const int depth_right = build_bvh_node(nodes, child + 1, tri_order, first + left, count - left, lowers, uppers);
+    return 1 + std::max(depth_left, depth_right);
+}
+
+// The rock mesh of `cells` cells per cube edge of `cell_width`, salted by `salt` (synthesis/mesh_geometry.py
+// builds it for Warp), with a BVH over its triangles, copied to the device. Each triangle's box is
+// padded by a hair (1e-5 of the rock's size): a box's slab test rounds, and could otherwise miss a
+// ray's hit on a triangle lying in the box's face (the rock's flat stretches do), which the watertight
+// triangle test finds.
+static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
+{
+    std::vector<float3> points;
+    std::vector<int> indices;
+    rock_mesh(cells, cell_width, salt, points, indices);
+    const int num_tris = (int)indices.size() / 3;
+    float size = 0.0f;
+    for (const float3& p : points)
+        size = std::max(size, std::max(std::fabs(p.x), std::max(std::fabs(p.y), std::fabs(p.z))));
+    const float pad = 1e-5f * size;
+    std::vector<float3> lowers(num_tris), uppers(num_tris);
+    float edge_sum = 0.0f;  // Warp's average_edge_length: every triangle's three edges, summed in float
+    for (int t = 0; t < num_tris; ++t) {
+        const float3 p = points[indices[3 * t]], q = points[indices[3 * t + 1]], r = points[indices[3 * t + 2]];
+        lowers[t] = make_float3(std::min(p.x, std::min(q.x, r.x)) - pad, std::min(p.y, std::min(q.y, r.y)) - pad,
+                                std::min(p.z, std::min(q.z, r.z)) - pad);
+        uppers[t] = make_float3(std::max(p.x, std::max(q.x, r.x)) + pad, std::max(p.y, std::max(q.y, r.y)) + pad,
+                                std::max(p.z, std::max(q.z, r.z)) + pad);
+        const float pq = std::sqrt((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) + (p.z - q.z) * (p.z - q.z));
+        const float pr = std::sqrt((p.x - r.x) * (p.x - r.x) + (p.y - r.y) * (p.y - r.y) + (p.z - r.z) * (p.z - r.z));
+        const float rq = std::sqrt((r.x - q.x) * (r.x - q.x) + (r.y - q.y) * (r.y - q.y) + (r.z - q.z) * (r.z - q.z));
+        edge_sum += pq + pr + rq;
+    }
+    std::vector<MeshBvhNode> nodes(1);
+    std::vector<int> tri_order(num_tris);
+    for (int t = 0; t < num_tris; ++t)
+        tri_order[t] = t;
+    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers);
+    if (depth + 1 > MESH_STACK_SIZE) {
+        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, MESH_STACK_SIZE);
+        exit(2);
+    }
+    Mesh mesh{};
+    mesh.points = device_upload(points);
+    mesh.indices = device_upload(indices);
+    mesh.nodes = device_upload(nodes);
+    mesh.tri_order = device_upload(tri_order);
+    mesh.num_points = (int)points.size();
+    mesh.num_tris = num_tris;
+    mesh.average_edge_length = edge_sum / (num_tris * 3);
+    return mesh;
+}
+
+static void free_mesh(const Mesh& mesh)
+{
+    CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.points)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(mesh.indices)));
+    CUDA_CHECK(cudaFree(const_cast<MeshBvhNode*>(mesh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(mesh.tri_order)));
+}
+'''
+
 
 # Names main() uses for itself: a scalar argument with one of these names gets an `arg_` prefix.
 MAIN_NAMES = {"warmup", "trials", "expected_path", "seed", "ok", "stats", "expected", "start", "stop", "times",
@@ -348,7 +529,7 @@ def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray
                     arrays.append(HostArray(f"{p.name}.{f.name}", f"{p.cname}_{f.cname}", members[f.name], position, f))
                 position += 1
             continue
-        if p.kind == "hash_grid":  # built from its points: no hashed input of its own
+        if p.kind in ("hash_grid", "mesh"):  # built from its points, or the rock: no hashed input of its own
             continue
         if p.kind == "array":
             arrays.append(HostArray(p.name, p.cname, a, position, p))
@@ -378,6 +559,29 @@ def host_grids(kernel: TranslatedKernel, args: list[ArgSpec], arrays: list[HostA
         scale = f"{points.var}_domain_scale" if scales(points.arg, launch_dim) else None
         grids.append(HostGrid(scalar_names[p.name], a, points, scale))
     return grids
+
+
+@dataclass(frozen=True)
+class HostMesh:
+    """A mesh main() builds on the host (the rock of synthesis/mesh_geometry.py) and passes by value."""
+    var: str  # its host variable (a Mesh)
+    arg: ArgSpec
+
+
+def host_meshes(kernel: TranslatedKernel, args: list[ArgSpec], scalar_names: dict[str, str]) -> list[HostMesh]:
+    """The mesh parameters, in order."""
+    by_name = {a.name: a for a in args}
+    return [HostMesh(scalar_names[p.name], by_name[p.name]) for p in kernel.params if p.kind == "mesh"]
+
+
+def _render_mesh(m: HostMesh) -> list[str]:
+    """A mesh built as the reference builds it (salted by the input seed); the same at bench size."""
+    from synthesis.mesh_geometry import rock_triangle_count
+
+    cells, width = m.arg.shape[0], float(m.arg.value)
+    return [f"    // Mesh `{m.arg.name}`: the rock of synthesis/mesh_geometry.py, {cells} cells per edge of width {width!r}",
+            f"    // ({rock_triangle_count(cells)} triangles), bumps salted by the input seed; the same mesh at --bench",
+            f"    const Mesh {m.var} = build_rock_mesh({cells}, {width!r}, seed);"]
 
 
 def value_literal(dtype: str, value) -> str:
@@ -533,7 +737,8 @@ def _render_grid(g: HostGrid) -> list[str]:
     return lines + [head + rest[0]] + [" " * len(head) + r for r in rest[1:]]
 
 
-def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str, grids: list[HostGrid]) -> list[str]:
+def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str, grids: list[HostGrid],
+                 meshes: list[HostMesh]) -> list[str]:
     """--bench: dump the one launch's results, then time `launches` back-to-back launches per
     CUDA-graph replay between one event pair, and print one JSON line."""
     written = [h for h in arrays if h.param.written]
@@ -621,6 +826,7 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str,
     ]
     lines += [f"        CUDA_CHECK(cudaFree(d_{h.var}));" for h in arrays]
     lines += [f"        free_hash_grid({g.var});" for g in grids]
+    lines += [f"        free_mesh({m.var});" for m in meshes]
     lines += ["        return 0;", "    }"]
     return lines
 
@@ -685,13 +891,17 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if any(g.scale for g in grids):
         w("")
         w(INTEGER_CBRT.strip("\n"))
+    meshes = host_meshes(kernel, args, scalar_names)
+    if meshes:
+        w("")
+        w(MESH_BUILD.strip("\n"))
     w("")
     w("int main(int argc, char** argv)")
     w("{")
     for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0]):
         w(line)
     w("")
-    if filled:
+    if filled or meshes:
         w(f"    const uint32_t seed = {input_seed}U;")
         w("")
     for line in _launch_dims(kernel, launch_dim):
@@ -738,6 +948,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for g in grids:
         for line in _render_grid(g):
             w(line)
+    for m in meshes:
+        for line in _render_mesh(m):
+            w(line)
     w("")
     # launch configuration
     nd = kernel.launch_ndim
@@ -779,7 +992,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for h in written:
         w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
     w("")
-    for line in _bench_block(kernel, arrays, launch, grids):
+    for line in _bench_block(kernel, arrays, launch, grids, meshes):
         w(line)
     w("")
     w("    bool ok = true;")
@@ -852,6 +1065,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(f"    CUDA_CHECK(cudaFree(d_{h.var}));")
     for g in grids:
         w(f"    free_hash_grid({g.var});")
+    for m in meshes:
+        w(f"    free_mesh({m.var});")
     w("    return ok ? 0 : 1;")
     w("}")
     return "\n".join(lines) + "\n"

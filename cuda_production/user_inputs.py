@@ -550,6 +550,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
         if p.kind == "hash_grid":  # its points array, cell width and cells per axis: not inferred (yet)
             raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a hash grid (wp.uint64 id); the "
                               "translate tool cannot describe its points and cell width yet")
+        if p.kind == "mesh":  # which mesh the user's code builds: not known from the kernel
+            raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a mesh (wp.uint64 id); the "
+                              "translate tool cannot describe the mesh it stands for yet")
         if p.kind == "struct":  # members described like parameters of their own (declarations: not yet)
             if fields:
                 raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")
