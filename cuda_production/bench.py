@@ -6,7 +6,8 @@ before the GPU fills. The bench size multiplies the outermost launch dimension u
 has 2**22-2**24 threads (fewer threads when each moves many bytes), and within the grid limits of
 the sample's block shape. A wp.launch_tiled kernel (block_dim threads per launch index, each moving
 a share of its block's tiles) grows down from 2**24 threads to as few as 2**18 while a launch moves
-more than the target bytes (MIN_TILED_THREADS).
+more than the target bytes (MIN_TILED_THREADS). A kernel querying a mesh stops at 2**20 threads
+(MESH_THREADS): each query is a BVH traversal, compute- and latency-bound, not a few bytes.
 
 Scaling rule, per array argument:
   * an array whose leading dimensions equal the launch dimensions ("shaped like the launch", e.g.
@@ -47,6 +48,12 @@ MIN_THREADS = 2**22
 # a 132-SM GPU at 2,048 resident threads per SM) and the byte target sets its size above that.
 MIN_TILED_THREADS = 2**18
 MAX_THREADS = 2**24
+# A kernel querying a mesh: each thread traverses a BVH (a closest point, rays), up to 24 times (a
+# finite-difference gradient of signed distances: 6 queries of a point and 3 sign rays each); on an
+# H100 that took 2-60 ns per thread. 2**20 threads are about 9 waves at the occupancy these kernels
+# reach (about 72 registers) and keep `make bench` (22 replays of 20 launches) within a minute; at
+# 2**22 the heaviest ran past verify_gpu.py's minute.
+MESH_THREADS = 2**20
 TARGET_BYTES = 2**27  # bytes moved per launch the size aims at: ~45 us on a 3 TB/s GPU
 
 THREADS_PER_BLOCK = 256
@@ -203,7 +210,8 @@ def grid_dims(grid: ArgSpec, scale: int) -> tuple[int, ...]:
 
 
 # ---- meshes --------------------------------------------------------------------------------------
-MESH_RULE = ("a mesh keeps its size at bench size (the queries grow with the launch, the surface does not); "
+MESH_RULE = ("a mesh keeps its size at bench size (the queries grow with the launch, the surface does not; "
+             f"a kernel taking a mesh grows to at most {MESH_THREADS} threads: its queries are BVH traversals); "
              "bytes_read counts the query arrays only: the mesh's points, triangles and BVH are read by every "
              "query from the caches and are not counted")
 
@@ -225,7 +233,8 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
     """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
     stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
     once would race on the same elements. `threads_per_index`: threads per launch index (a
-    wp.launch_tiled kernel runs a block of block_dim threads per index)."""
+    wp.launch_tiled kernel runs a block of block_dim threads per index). A kernel taking a mesh grows to
+    at most MESH_THREADS threads."""
     if prod(launch_dim) == 1:
         return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
@@ -233,6 +242,8 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
     floor = (MIN_TILED_THREADS if threads_per_index > 1 else MIN_THREADS) // threads_per_index
     while threads > floor and threads * per_thread > TARGET_BYTES:
         threads //= 2
+    if meshes(args):
+        threads = min(threads, MESH_THREADS)
     inner = prod(launch_dim[1:])
     outer = max(launch_dim[0], min(-(-threads // inner), max_outer(launch_dim)))
     return (outer, *launch_dim[1:])

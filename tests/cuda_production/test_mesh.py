@@ -17,7 +17,7 @@ import shutil
 import numpy as np
 import pytest
 
-from cuda_production.bench import bench_args, bench_metadata, bytes_moved
+from cuda_production.bench import MESH_THREADS, bench_args, bench_launch_dim, bench_metadata, bytes_moved
 from cuda_production.compile_cuda import find_nvcc, validate_samples
 from cuda_production.host_check import run_on_host
 from cuda_production.reference import input_seed, sample_args, warp_reference
@@ -484,6 +484,16 @@ def test_bench_size_grows_the_queries_not_the_mesh_and_equals_warp_there(tmp_pat
     assert dump.read_bytes() == want
     line = json.loads(next(l for l in run.output.splitlines() if l.startswith("{")))
     assert (line["bytes_read"], line["bytes_written"]) == bytes_moved(sized) == (outer * 12, outer * (4 + 4))
+
+
+def test_a_mesh_kernel_grows_to_at_most_mesh_threads():
+    """Its queries are BVH traversals (bench.py: MESH_THREADS), not a few bytes each: the same arrays
+    without the mesh grow to the byte target's 2**22 and more."""
+    s = SPECS["unsigned_distance"]
+    assert bench_launch_dim(list(s.args), s.dim) == (MESH_THREADS,)
+    assert bench_launch_dim(list(s.args[1:]), s.dim)[0] >= 4 * MESH_THREADS
+    grid = SPECS["render_depth"]
+    assert bench_launch_dim(list(grid.args), grid.dim) == (MESH_THREADS // W, W)
 
 
 def test_bench_metadata_records_the_mesh():
