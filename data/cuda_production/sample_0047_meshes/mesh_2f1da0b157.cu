@@ -1,0 +1,902 @@
+// Count of points inside a closed mesh (atomic counter) (1-D launch 256; rock mesh of 3072 triangles, cell 0.0623; wp.mesh_query_point)
+// Standalone CUDA translation of the Warp kernel `mesh_2f1da0b157` (see mesh_2f1da0b157.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+// A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
+// main() builds both on the host (build_rock_mesh) and passes the struct by value; its arrays are in
+// device memory.
+struct MeshBvhNode
+{
+    float3 lower;  // the box around every triangle below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in tri_order
+    float3 upper;
+    int count;     // leaf: how many triangles it holds, tri_order[first, first + count); inner node: 0
+};
+
+// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
+// median split of n triangles into leaves of 4 is about log2(n / 4) deep)
+constexpr int MESH_STACK_SIZE = 32;
+
+struct Mesh
+{
+    const float3* points;      // vertex positions
+    const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
+    const MeshBvhNode* nodes;  // the BVH, its root at 0
+    const int* tri_order;      // triangle indices in leaf order
+    int num_points;
+    int num_tris;
+    float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
+};
+
+// The corners of triangle `face`, in its winding order
+__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
+{
+    p = mesh.points[mesh.indices[face * 3 + 0]];
+    q = mesh.points[mesh.indices[face * 3 + 1]];
+    r = mesh.points[mesh.indices[face * 3 + 2]];
+}
+
+// What wp.mesh_query_point* return (Warp's mesh_query_point_t): whether a face lies strictly within
+// max_dist (result), the point's side of the surface (sign: < 0 inside, > 0 outside; 0 from a query
+// that computes none), the nearest face and the barycentric weights u, v of its first two corners at
+// the nearest point (wp.mesh_eval_position(mesh, face, u, v) is that point). Without a result the
+// other members stay 0, as in Warp.
+struct MeshQueryPoint
+{
+    bool result;
+    float sign;
+    int face;
+    float u;
+    float v;
+};
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
+{
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
+}
+
+// Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
+__device__ __forceinline__ float box_distance_sq(float3 p, float3 lower, float3 upper)
+{
+    const float dx = fminf(upper.x, fmaxf(lower.x, p.x)) - p.x;
+    const float dy = fminf(upper.y, fmaxf(lower.y, p.y)) - p.y;
+    const float dz = fminf(upper.z, fmaxf(lower.z, p.z)) - p.z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
+// The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
+// 1 - u - v): Ericson's tests of the Voronoi regions of the corners, the edges and the face (Real-Time
+// Collision Detection, 5.1.5), as Warp's closest_point_to_triangle writes them, so they round alike.
+__device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, float3 p)
+{
+    const float3 ab = b - a;
+    const float3 ac = c - a;
+    const float3 ap = p - a;
+    const float d1 = dot(ab, ap);
+    const float d2 = dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f)
+        return make_float2(1.0f, 0.0f);  // corner a
+    const float3 bp = p - b;
+    const float d3 = dot(ab, bp);
+    const float d4 = dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3)
+        return make_float2(0.0f, 1.0f);  // corner b
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {  // edge ab
+        const float v = d1 / (d1 - d3);
+        return make_float2(1.0f - v, v);
+    }
+    const float3 cp = p - c;
+    const float d5 = dot(ab, cp);
+    const float d6 = dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6)
+        return make_float2(0.0f, 0.0f);  // corner c
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {  // edge ac
+        const float w = d2 / (d2 - d6);
+        return make_float2(1.0f - w, 0.0f);
+    }
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {  // edge bc
+        const float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        const float v = 1.0f - w;
+        return make_float2(1.0f - v - w, v);
+    }
+    const float denom = 1.0f / (va + vb + vc);  // inside the face
+    const float v = vb * denom;
+    const float w = vc * denom;
+    return make_float2(1.0f - v - w, v);
+}
+
+// The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
+// the barycentric weights u, v of its first two corners at the nearest point. Per triangle as Warp's
+// mesh_query_point (mesh.h): slivers are skipped (Warp skips them), the nearest point is u p + v q + w r
+// with w = 1 - u - v, and a triangle must be strictly nearer than the best so far. The BVH is searched
+// depth first with a small stack, the nearer child first, so that the best distance found early
+// prunes the farther boxes.
+__device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float max_dist, int& face, float& u, float& v)
+{
+    float best_sq = max_dist * max_dist;
+    int best_face = 0;
+    float best_v = 0.0f;
+    float best_w = 0.0f;
+    int stack[MESH_STACK_SIZE];
+    int count = 0;
+    stack[count++] = 0;
+    while (count > 0) {
+        const MeshBvhNode node = mesh.nodes[stack[--count]];
+        // it was nearer than the best when it was pushed; a nearer triangle may have been found since
+        if (box_distance_sq(point, node.lower, node.upper) > best_sq)
+            continue;
+        if (node.count > 0) {
+            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+                const int tri = mesh.tri_order[slot];
+                float3 p, q, r;
+                mesh_triangle(mesh, tri, p, q, r);
+                const float3 e0 = q - p;
+                const float3 e1 = r - p;
+                const float3 e2 = r - q;
+                if (length(cross(e0, e1)) / (dot(e0, e0) + dot(e1, e1) + dot(e2, e2)) < 1.e-6f)
+                    continue;  // a sliver
+                const float2 bary = triangle_closest_point(p, q, r, point);
+                const float w = 1.0f - bary.x - bary.y;
+                const float3 c = bary.x * p + bary.y * q + w * r;
+                const float dist_sq = dot(c - point, c - point);
+                if (dist_sq < best_sq) {
+                    best_sq = dist_sq;
+                    best_face = tri;
+                    best_v = bary.y;
+                    best_w = w;
+                }
+            }
+        } else {
+            const MeshBvhNode& left = mesh.nodes[node.first];
+            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const float left_sq = box_distance_sq(point, left.lower, left.upper);
+            const float right_sq = box_distance_sq(point, right.lower, right.upper);
+            // the nearer child goes on top of the stack: it is searched first
+            const bool left_nearer = left_sq < right_sq;
+            const float near_sq = left_nearer ? left_sq : right_sq;
+            const float far_sq = left_nearer ? right_sq : left_sq;
+            if (far_sq < best_sq)
+                stack[count++] = left_nearer ? node.first + 1 : node.first;
+            if (near_sq < best_sq)
+                stack[count++] = left_nearer ? node.first : node.first + 1;
+        }
+    }
+    if (!(best_sq < max_dist * max_dist))
+        return false;
+    face = best_face;
+    u = 1.0f - best_v - best_w;  // as Warp: from v and w, not the u the triangle test returned
+    v = best_v;
+    return true;
+}
+
+__device__ __forceinline__ float component(float3 a, int i)
+{
+    return reinterpret_cast<const float*>(&a)[i];
+}
+
+// A ray's nearest hit: where along the ray (t, in multiples of dir's length), the barycentric weights
+// u, v of the triangle's first two corners there, the triangle, and the watertight test's determinant
+// (det > 0: the ray meets the triangle's front, < 0: its back)
+struct MeshRayHit
+{
+    float t;
+    float u;
+    float v;
+    float det;
+    int face;
+};
+
+// One axis of the slab test: clip [t_min, t_max] to where the ray is between the box's two planes
+// across this axis; a ray parallel to them (dir 0: rcp_dir infinite) only needs to start between them
+__device__ __forceinline__ bool ray_slab(float start, float dir, float rcp_dir, float lower, float upper,
+                                         float& t_min, float& t_max)
+{
+    if (dir == 0.0f)
+        return start >= lower && start <= upper;
+    const float t0 = (lower - start) * rcp_dir;
+    const float t1 = (upper - start) * rcp_dir;
+    t_min = fmaxf(fminf(t0, t1), t_min);
+    t_max = fminf(fmaxf(t0, t1), t_max);
+    return true;
+}
+
+// Where the ray start + t dir enters the box [lower, upper] (negative when it starts inside), or false
+// when it misses the box or the box lies behind it (Warp's intersect_ray_aabb_robust)
+__device__ __forceinline__ bool ray_box_entry(float3 start, float3 dir, float3 rcp_dir, float3 lower, float3 upper,
+                                              float& t_enter)
+{
+    float t_min = -INFINITY;
+    float t_max = INFINITY;
+    if (!ray_slab(start.x, dir.x, rcp_dir.x, lower.x, upper.x, t_min, t_max)
+        || !ray_slab(start.y, dir.y, rcp_dir.y, lower.y, upper.y, t_min, t_max)
+        || !ray_slab(start.z, dir.z, rcp_dir.z, lower.z, upper.z, t_min, t_max))
+        return false;
+    if (!(t_max >= 0.0f && t_max >= t_min))
+        return false;
+    t_enter = t_min;
+    return true;
+}
+
+// a * b - c * d with the rounding error of c * d put back (Kahan's fma trick; Warp's diff_product)
+__device__ __forceinline__ float diff_product(float a, float b, float c, float d)
+{
+    const float cd = c * d;
+    const float diff = fmaf(a, b, -cd);
+    const float error = fmaf(-c, d, cd);
+    return diff + error;
+}
+
+// Whether the ray start + t dir meets triangle (a, b, c), and where: Woop, Benthin and Wald's
+// watertight test (JCGT 2013), as Warp's intersect_ray_tri_woop writes it. It is watertight: a ray
+// through an edge or a vertex meets at least one of the triangles sharing it, never slips between
+// them. t may be negative (the caller keeps t >= 0); u, v weight a and b; det's sign is the side hit.
+__device__ inline bool ray_triangle_hit(float3 start, float3 dir, float3 a, float3 b, float3 c,
+                                        float& t, float& u, float& v, float& det)
+{
+    // shear and scale space so that the ray runs along +z from the origin: kz is dir's longest axis
+    // (the first of equals), kx and ky follow it, swapped for a negative kz to keep the winding
+    int kz = 0;
+    if (fabsf(dir.y) > fabsf(dir.x))
+        kz = 1;
+    if (fabsf(dir.z) > fabsf(component(dir, kz)))
+        kz = 2;
+    int kx = kz + 1 == 3 ? 0 : kz + 1;
+    int ky = kx + 1 == 3 ? 0 : kx + 1;
+    if (component(dir, kz) < 0.0f) {
+        const int swap = kx;
+        kx = ky;
+        ky = swap;
+    }
+    const float Sx = component(dir, kx) / component(dir, kz);
+    const float Sy = component(dir, ky) / component(dir, kz);
+    const float Sz = 1.0f / component(dir, kz);
+
+    const float3 A = a - start;
+    const float3 B = b - start;
+    const float3 C = c - start;
+    const float Ax = component(A, kx) - Sx * component(A, kz);
+    const float Ay = component(A, ky) - Sy * component(A, kz);
+    const float Bx = component(B, kx) - Sx * component(B, kz);
+    const float By = component(B, ky) - Sy * component(B, kz);
+    const float Cx = component(C, kx) - Sx * component(C, kz);
+    const float Cy = component(C, ky) - Sy * component(C, kz);
+
+    // scaled barycentric coordinates: which side of each edge the ray passes
+    float U = diff_product(Cx, By, Cy, Bx);
+    float V = diff_product(Ax, Cy, Ay, Cx);
+    float W = diff_product(Bx, Ay, By, Ax);
+    if (U == 0.0f || V == 0.0f || W == 0.0f) {
+        // on an edge: decide in double (float products are exact there), so neighbours agree
+        U = (float)((double)Cx * (double)By - (double)Cy * (double)Bx);
+        V = (float)((double)Ax * (double)Cy - (double)Ay * (double)Cx);
+        W = (float)((double)Bx * (double)Ay - (double)By * (double)Ax);
+    }
+    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
+        return false;  // outside an edge
+    det = U + V + W;
+    if (det == 0.0f)
+        return false;  // the ray runs in the triangle's plane
+
+    const float Az = Sz * component(A, kz);
+    const float Bz = Sz * component(B, kz);
+    const float Cz = Sz * component(C, kz);
+    const float T = U * Az + V * Bz + W * Cz;  // det * t
+    // behind the start: T's sign differs from det's (compared on the sign bits, as Warp does)
+    if (__int_as_float(__float_as_int(T) ^ (__float_as_int(det) & 0x80000000)) < 0.0f)
+        return false;
+    const float rcp_det = 1.0f / det;
+    u = U * rcp_det;
+    v = V * rcp_det;
+    t = T * rcp_det;
+    return true;
+}
+
+// The nearest hit of the ray start + t dir with 0 <= t < max_t (false if there is none). As Warp's
+// mesh_query_ray, a hit must be strictly nearer than the best so far. The BVH is searched depth first
+// with a small stack, the child the ray enters first on top: its hits prune the farther boxes.
+__device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 dir, float max_t, MeshRayHit& hit)
+{
+    const float3 rcp_dir = make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
+    int stack[MESH_STACK_SIZE];
+    float entry[MESH_STACK_SIZE];  // where the ray enters each stacked node's box
+    int count = 0;
+    float t_root;
+    if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
+        stack[0] = 0;
+        entry[0] = t_root;
+        count = 1;
+    }
+    bool found = false;
+    hit = {max_t, 0.0f, 0.0f, 0.0f, 0};  // t: nearer than max_t, then than the nearest hit so far
+    while (count > 0) {
+        --count;
+        if (!(entry[count] < hit.t))
+            continue;  // a nearer hit was found since this node was pushed
+        const MeshBvhNode node = mesh.nodes[stack[count]];
+        if (node.count > 0) {
+            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+                const int tri = mesh.tri_order[slot];
+                float3 p, q, r;
+                mesh_triangle(mesh, tri, p, q, r);
+                float t, u, v, det;
+                if (ray_triangle_hit(start, dir, p, q, r, t, u, v, det) && t < hit.t && t >= 0.0f) {
+                    hit.t = t;
+                    hit.u = u;
+                    hit.v = v;
+                    hit.det = det;
+                    hit.face = tri;
+                    found = true;
+                }
+            }
+        } else {
+            const MeshBvhNode& left = mesh.nodes[node.first];
+            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            float t_left, t_right;
+            const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
+            const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
+            // the child entered first goes on top of the stack
+            const bool left_first = enters_left && (!enters_right || t_left < t_right);
+            if (left_first ? enters_right : enters_left) {
+                stack[count] = left_first ? node.first + 1 : node.first;
+                entry[count++] = left_first ? t_right : t_left;
+            }
+            if (left_first || enters_right) {
+                stack[count] = left_first ? node.first : node.first + 1;
+                entry[count++] = left_first ? t_left : t_right;
+            }
+        }
+    }
+    return found;
+}
+
+// Inside (-1) or outside (+1) the closed mesh, decided as Warp decides it for wp.mesh_query_point
+// (mesh.h, mesh_query_inside_ray_tracing): a ray from the point along +x, +y and +z; one whose nearest
+// hit is the back of a triangle (it leaves the surface there) votes inside, one that hits a front or
+// nothing votes outside, and two votes of three make the point inside.
+__device__ inline float mesh_inside_sign(const Mesh& mesh, float3 point)
+{
+    int votes = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float3 dir = make_float3((float)(axis == 0), (float)(axis == 1), (float)(axis == 2));
+        MeshRayHit hit;
+        if (mesh_nearest_hit(mesh, point, dir, INFINITY, hit) && hit.det < 0.0f)
+            ++votes;
+    }
+    return votes >= 2 ? -1.0f : 1.0f;
+}
+
+// wp.mesh_query_point(mesh, point, max_dist): the nearest point of the surface, and the point's side
+__device__ inline MeshQueryPoint mesh_query_point(const Mesh& mesh, float3 point, float max_dist)
+{
+    MeshQueryPoint query = {};
+    query.result = mesh_nearest_face(mesh, point, max_dist, query.face, query.u, query.v);
+    if (query.result)
+        query.sign = mesh_inside_sign(mesh, point);
+    return query;
+}
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(int* address, int val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
+__global__ void mesh_2f1da0b157(
+    Mesh geometry,
+    const float3* __restrict__ pos,
+    int* inside_count,
+    int n)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+
+    float3 point = pos[tid];
+    MeshQueryPoint hit = mesh_query_point(geometry, point, 1000000.0f);
+    if (hit.sign < 0.0f) {
+        warp_atomic_add(&inside_count[0], 1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
+static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+// A host vector in a new device buffer
+template <typename T>
+static const T* device_upload(const std::vector<T>& host)
+{
+    T* device = nullptr;
+    CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(T)));
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return device;
+}
+
+// 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
+static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
+{
+    uint32_t h = (i * 73856093U) ^ (j * 19349663U) ^ (k * 83492791U) ^ salt;
+    h ^= h >> 16;
+    h *= 0x45D9F3BU;
+    h ^= h >> 16;
+    return h;
+}
+
+// The closed, bumpy "rock" a mesh argument stands for. synthesis/mesh_geometry.py (rock_mesh) builds
+// the same mesh for Warp's reference: the same vertices and triangles in the same order, every
+// coordinate the same float (an exact multiple of a quarter cell, times the cell width, rounded to
+// float once). The cube [-cells/2, cells/2]^3 (in cells) has each face cut into cells x cells squares
+// of two triangles, wound counter-clockwise seen from outside; a vertex inside a face (on no edge of
+// the cube) moves outward along the face's normal by 0-3 quarters of a cell, by the hash of its
+// lattice point and the salt. A move is under a cell, so the surface never crosses itself.
+static void rock_mesh(int cells, double cell_width, uint32_t salt, std::vector<float3>& points, std::vector<int>& indices)
+{
+    const int half = cells / 2;
+    const int side = cells + 1;
+    std::vector<int> vertex(side * side * side, -1);  // lattice point (i, j, k) -> its vertex
+    for (int i = 0; i <= cells; ++i)
+        for (int j = 0; j <= cells; ++j)
+            for (int k = 0; k <= cells; ++k) {
+                const int lattice[3] = {i, j, k};
+                int faces = 0, axis = 0;  // how many faces of the cube it lies on, and one of their axes
+                for (int a = 0; a < 3; ++a)
+                    if (lattice[a] == 0 || lattice[a] == cells) {
+                        ++faces;
+                        axis = a;
+                    }
+                if (faces == 0)
+                    continue;  // inside the cube
+                double coords[3] = {(double)(i - half), (double)(j - half), (double)(k - half)};
+                if (faces == 1) {  // inside one face: bump it outward
+                    const double bump = 0.25 * (rock_bump_hash(i, j, k, salt) % 4U);
+                    coords[axis] += lattice[axis] == cells ? bump : -bump;
+                }
+                vertex[(i * side + j) * side + k] = (int)points.size();
+                points.push_back(make_float3((float)(coords[0] * cell_width), (float)(coords[1] * cell_width),
+                                             (float)(coords[2] * cell_width)));
+            }
+    for (int a = 0; a < 3; ++a) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;  // (b, c, a) is right-handed
+        for (int plane = 0; plane <= cells; plane += cells)
+            for (int u = 0; u < cells; ++u)
+                for (int w = 0; w < cells; ++w) {
+                    int corner[4];  // the square's corners (u, w), (u + 1, w), (u + 1, w + 1), (u, w + 1)
+                    for (int n = 0; n < 4; ++n) {
+                        int lattice[3];
+                        lattice[a] = plane;
+                        lattice[b] = u + (n == 1 || n == 2);
+                        lattice[c] = w + (n >= 2);
+                        corner[n] = vertex[(lattice[0] * side + lattice[1]) * side + lattice[2]];
+                    }
+                    // counter-clockwise seen from outside: from +a on the far face, from -a on the near one
+                    const int order[2][6] = {{0, 2, 1, 0, 3, 2}, {0, 1, 2, 0, 2, 3}};
+                    for (int n : order[plane == cells])
+                        indices.push_back(corner[n]);
+                }
+    }
+}
+
+// Triangles per BVH leaf, at most
+constexpr int MESH_LEAF_SIZE = 4;
+
+// Node `node` of the BVH over tri_order[first, first + count): its box, then either a leaf or two
+// children made by a median split, the triangles sorted by the centres of their boxes along the
+// widest spread of those centres (ties by triangle index: the tree is the same on every machine) and
+// halved. Returns the depth of the subtree below the node.
+static int build_bvh_node(std::vector<MeshBvhNode>& nodes, int node, std::vector<int>& tri_order, int first, int count,
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+{
+    float3 lower = lowers[tri_order[first]], upper = uppers[tri_order[first]];
+    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (int n = first; n < first + count; ++n) {
+        const float3 lo = lowers[tri_order[n]], hi = uppers[tri_order[n]];
+        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
+        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
+        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
+        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
+        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
+    }
+    nodes[node].lower = lower;
+    nodes[node].upper = upper;
+    if (count <= MESH_LEAF_SIZE) {
+        nodes[node].first = first;
+        nodes[node].count = count;
+        return 0;
+    }
+    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
+    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
+    auto centre = [&](int tri) {
+        const float lo[3] = {lowers[tri].x, lowers[tri].y, lowers[tri].z};
+        const float hi[3] = {uppers[tri].x, uppers[tri].y, uppers[tri].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(tri_order.begin() + first, tri_order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    const int child = (int)nodes.size();  // the two children sit side by side
+    nodes.resize(nodes.size() + 2);
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    const int left = count / 2;
+    const int depth_left = build_bvh_node(nodes, child, tri_order, first, left, lowers, uppers);
+    const int depth_right = build_bvh_node(nodes, child + 1, tri_order, first + left, count - left, lowers, uppers);
+    return 1 + std::max(depth_left, depth_right);
+}
+
+// The rock mesh of `cells` cells per cube edge of `cell_width`, salted by `salt` (synthesis/mesh_geometry.py
+// builds it for Warp), with a BVH over its triangles, copied to the device. Each triangle's box is
+// padded by a hair (1e-5 of the rock's size): a box's slab test rounds, and could otherwise miss a
+// ray's hit on a triangle lying in the box's face (the rock's flat stretches do), which the watertight
+// triangle test finds.
+static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
+{
+    std::vector<float3> points;
+    std::vector<int> indices;
+    rock_mesh(cells, cell_width, salt, points, indices);
+    const int num_tris = (int)indices.size() / 3;
+    float size = 0.0f;
+    for (const float3& p : points)
+        size = std::max(size, std::max(std::fabs(p.x), std::max(std::fabs(p.y), std::fabs(p.z))));
+    const float pad = 1e-5f * size;
+    std::vector<float3> lowers(num_tris), uppers(num_tris);
+    float edge_sum = 0.0f;  // Warp's average_edge_length: every triangle's three edges, summed in float
+    for (int t = 0; t < num_tris; ++t) {
+        const float3 p = points[indices[3 * t]], q = points[indices[3 * t + 1]], r = points[indices[3 * t + 2]];
+        lowers[t] = make_float3(std::min(p.x, std::min(q.x, r.x)) - pad, std::min(p.y, std::min(q.y, r.y)) - pad,
+                                std::min(p.z, std::min(q.z, r.z)) - pad);
+        uppers[t] = make_float3(std::max(p.x, std::max(q.x, r.x)) + pad, std::max(p.y, std::max(q.y, r.y)) + pad,
+                                std::max(p.z, std::max(q.z, r.z)) + pad);
+        const float pq = std::sqrt((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) + (p.z - q.z) * (p.z - q.z));
+        const float pr = std::sqrt((p.x - r.x) * (p.x - r.x) + (p.y - r.y) * (p.y - r.y) + (p.z - r.z) * (p.z - r.z));
+        const float rq = std::sqrt((r.x - q.x) * (r.x - q.x) + (r.y - q.y) * (r.y - q.y) + (r.z - q.z) * (r.z - q.z));
+        edge_sum += pq + pr + rq;
+    }
+    std::vector<MeshBvhNode> nodes(1);
+    std::vector<int> tri_order(num_tris);
+    for (int t = 0; t < num_tris; ++t)
+        tri_order[t] = t;
+    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers);
+    if (depth + 1 > MESH_STACK_SIZE) {
+        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, MESH_STACK_SIZE);
+        exit(2);
+    }
+    Mesh mesh{};
+    mesh.points = device_upload(points);
+    mesh.indices = device_upload(indices);
+    mesh.nodes = device_upload(nodes);
+    mesh.tri_order = device_upload(tri_order);
+    mesh.num_points = (int)points.size();
+    mesh.num_tris = num_tris;
+    mesh.average_edge_length = edge_sum / (num_tris * 3);
+    return mesh;
+}
+
+static void free_mesh(const Mesh& mesh)
+{
+    CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.points)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(mesh.indices)));
+    CUDA_CHECK(cudaFree(const_cast<MeshBvhNode*>(mesh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(mesh.tri_order)));
+}
+
+int main(int argc, char** argv)
+{
+    bool bench = false;
+    int bench_outer = 1048576;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
+    const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = std::max(0, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
+    }
+
+    const uint32_t seed = 2035948074U;
+
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 256;
+
+    // Inputs (host)
+    std::vector<float> h_pos((size_t)n * 3);  // input, shape [256] of vec3
+    fill_float(h_pos.data(), h_pos.size(), seed, 0, -857407, 1714816U, 9.5367431640625e-07f);
+    std::vector<int> h_inside_count(1);  // output, shape [1] of int32
+
+    // Device buffers
+    float3* d_pos = nullptr;
+    const size_t bytes_pos = h_pos.size() * sizeof(h_pos[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos, bytes_pos));
+    CUDA_CHECK(cudaMemcpy(d_pos, h_pos.data(), bytes_pos, cudaMemcpyHostToDevice));
+    int* d_inside_count = nullptr;
+    const size_t bytes_inside_count = h_inside_count.size() * sizeof(h_inside_count[0]);
+    CUDA_CHECK(cudaMalloc(&d_inside_count, bytes_inside_count));
+    CUDA_CHECK(cudaMemcpy(d_inside_count, h_inside_count.data(), bytes_inside_count, cudaMemcpyHostToDevice));
+    // Mesh `geometry`: the rock of synthesis/mesh_geometry.py, 16 cells per edge of width 0.0623
+    // (3072 triangles), bumps salted by the input seed; the same mesh at --bench
+    const Mesh geometry = build_rock_mesh(16, 0.0623, seed);
+
+    const dim3 block(256);
+    const dim3 grid((n + block.x - 1) / block.x);
+
+    // Run once and check the results
+    mesh_2f1da0b157<<<grid, block>>>(geometry, d_pos, d_inside_count, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_inside_count.data(), d_inside_count, bytes_inside_count, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_inside_count.data(), 1, bytes_inside_count, dump) == bytes_inside_count;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            mesh_2f1da0b157<<<grid, block, 0, stream>>>(geometry, d_pos, d_inside_count, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_pos;
+        const size_t bytes_written = bytes_inside_count;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"mesh_2f1da0b157\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_pos));
+        CUDA_CHECK(cudaFree(d_inside_count));
+        free_mesh(geometry);
+        return 0;
+    }
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 4) {
+        fprintf(stderr, "%s: expected 4 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_int("inside_count", h_inside_count.data(), reinterpret_cast<const int*>(expected.data() + 0), 1, stats);
+    printf("%s mesh_2f1da0b157: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        mesh_2f1da0b157<<<grid, block>>>(geometry, d_pos, d_inside_count, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        mesh_2f1da0b157<<<grid, block>>>(geometry, d_pos, d_inside_count, n);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"mesh_2f1da0b157\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_pos));
+    CUDA_CHECK(cudaFree(d_inside_count));
+    free_mesh(geometry);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,376 @@
+// Gram matrix accumulation (wp.launch_tiled over 13 blocks of 32 threads; Gram matrix X^T X; column sums)
+// Standalone CUDA translation of the Warp kernel `tile_a4c868b14f` (see tile_a4c868b14f.py); needs only the CUDA toolkit.
+// Build and check: make check   (make ARCH=sm_90 for an H100)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+constexpr float SCALE = 0.3125f;
+
+// Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
+constexpr int TILE_THREADS = 32;
+
+// Uses tiles: launched with blocks of 32 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// A tile is a __shared__ array the block's threads fill together, or an expression computed
+// element by element where it is used.
+__global__ void tile_a4c868b14f(
+    const float* __restrict__ x,
+    int x_dim0,
+    int x_dim1,
+    float* xtx,
+    int xtx_dim0,
+    int xtx_dim1,
+    float* first_moment,
+    int first_moment_dim0,
+    int first_moment_dim1,
+    int n)
+{
+    // wp.launch_tiled: block b of 32 threads runs launch index b; its threads share the tiles
+    const int i = blockIdx.x;
+
+    __shared__ float a[256];  // tile float32, shape 16x16
+    __shared__ float g[256];  // tile float32, shape 16x16
+    __shared__ float product0[16];  // tile float32, shape 1x16
+
+    const int offset0 = i * 16;
+    // a = 16x16 tile of x (outside the array: 0)
+    for (int e0 = threadIdx.x; e0 < 256; e0 += TILE_THREADS) {
+        const int row0 = offset0 + e0 / 16;
+        const int col0 = e0 % 16;
+        a[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
+    }
+    __syncthreads();
+    // g = at (16x16) @ a (16x16)
+    for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {
+        const int row1 = e1 / 16;
+        const int col1 = e1 % 16;
+        float dot0 = 0.0f;
+        for (int k0 = 0; k0 < 16; ++k0)
+            dot0 += a[k0 * 16 + row1] * a[k0 * 16 + col1];
+        g[e1] = dot0;
+    }
+    // wp.tile_atomic_add(xtx, g): computes inline
+    //   g = g * SCALE
+    for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
+        const int row2 = e2 / 16;
+        const int col2 = e2 % 16;
+        if (row2 < xtx_dim0 && col2 < xtx_dim1)
+            atomicAdd(&xtx[row2 * xtx_dim1 + col2], g[e2] * SCALE);
+    }
+    // product0 = wp.tile_ones(shape=(1, 16), dtype=float) (1x16) @ a (16x16)
+    for (int e3 = threadIdx.x; e3 < 16; e3 += TILE_THREADS) {
+        const int row3 = e3 / 16;
+        const int col3 = e3 % 16;
+        float dot1 = 0.0f;
+        for (int k1 = 0; k1 < 16; ++k1)
+            dot1 += 1.0f * a[k1 * 16 + col3];
+        product0[e3] = dot1;
+    }
+    for (int e4 = threadIdx.x; e4 < 16; e4 += TILE_THREADS) {
+        const int row4 = e4 / 16;
+        const int col4 = e4 % 16;
+        if (row4 < first_moment_dim0 && col4 < first_moment_dim1)
+            atomicAdd(&first_moment[row4 * first_moment_dim1 + col4], product0[e4]);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: deterministic inputs, a check against Warp's results, and timing.
+// ---------------------------------------------------------------------------------------------
+
+#define CUDA_CHECK(call)                                                                   \
+    do {                                                                                   \
+        cudaError_t err_ = (call);                                                         \
+        if (err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "CUDA error at %s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                    cudaGetErrorString(err_));                                             \
+            exit(2);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+// Counter-based hash (lowbias32): input element i of argument `arg` is a pure function of
+// (seed, arg, i), so the generator recomputes exactly the same inputs in Python for Warp.
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
+{
+    return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
+static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+struct CheckStats {
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
+    size_t mismatches = 0;
+};
+
+template <typename T> struct CheckType;  // one specialisation per float type this program checks
+template <> struct CheckType<float> {
+    static double value(float x) { return x; }
+    static constexpr double rel_floor = 1e-30;
+    static constexpr int digits = 9;
+};
+
+template <typename T>
+static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
+                         CheckStats& stats)
+{
+    const double rel_floor = CheckType<T>::rel_floor;
+    const int digits = CheckType<T>::digits;
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        const double got_i = CheckType<T>::value(got[i]);
+        const double want_i = CheckType<T>::value(want[i]);
+        double diff = std::fabs(got_i - want_i);
+        double rel = diff / std::max(std::fabs(want_i), rel_floor);
+        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
+        double allowed = atol + rtol * std::fabs(want_i);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
+                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
+    return first_bad == count;
+}
+
+static std::vector<char> read_file(const char* path)
+{
+    std::vector<char> data;
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return data;
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+        data.insert(data.end(), buf, buf + got);
+    fclose(f);
+    return data;
+}
+
+int main(int argc, char** argv)
+{
+    bool bench = false;
+    int bench_outer = 131072;  // outermost launch dimension at bench size (metadata.json: bench)
+    int launches = 20;  // kernel launches per timed graph replay (--bench)
+    int warmup = -1;  // -1: the mode's default
+    int trials = -1;
+    const char* expected_path = "expected.bin";
+    const char* dump_path = nullptr;  // --bench: write the bench-size results here
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            warmup = std::max(0, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+            trials = std::max(1, atoi(argv[++i]));
+        else if (!strcmp(argv[i], "--expected") && i + 1 < argc)
+            expected_path = argv[++i];
+        else if (!strcmp(argv[i], "--bench"))
+            bench = true;
+        else if (!strcmp(argv[i], "--bench-dim") && i + 1 < argc)
+            bench_outer = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--launches") && i + 1 < argc)
+            launches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--warmup N] [--trials N] [--expected FILE] [--bench [--bench-dim N] [--launches N] [--dump FILE]]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench_outer < 1 || launches < 1) {
+        fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
+        return 2;
+    }
+
+    const uint32_t seed = 2147359042U;
+
+    // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
+    const int n = bench ? bench_outer : 13;
+
+    // Inputs (host)
+    std::vector<float> h_x((size_t)n * 256);  // input, shape [208, 16] of float32
+    fill_float(h_x.data(), h_x.size(), seed, 0, -256, 513U, 0.00390625f);
+    std::vector<float> h_xtx(256);  // output, shape [16, 16] of float32
+    std::vector<float> h_first_moment(16);  // output, shape [1, 16] of float32
+
+    // Device buffers
+    float* d_x = nullptr;
+    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
+    float* d_xtx = nullptr;
+    const size_t bytes_xtx = h_xtx.size() * sizeof(h_xtx[0]);
+    CUDA_CHECK(cudaMalloc(&d_xtx, bytes_xtx));
+    CUDA_CHECK(cudaMemcpy(d_xtx, h_xtx.data(), bytes_xtx, cudaMemcpyHostToDevice));
+    float* d_first_moment = nullptr;
+    const size_t bytes_first_moment = h_first_moment.size() * sizeof(h_first_moment[0]);
+    CUDA_CHECK(cudaMalloc(&d_first_moment, bytes_first_moment));
+    CUDA_CHECK(cudaMemcpy(d_first_moment, h_first_moment.data(), bytes_first_moment, cudaMemcpyHostToDevice));
+
+    const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
+    const dim3 grid(n);  // wp.launch_tiled: one block per launch index
+
+    // Run once and check the results
+    tile_a4c868b14f<<<grid, block>>>(d_x, 16 * n, 16, d_xtx, 16, 16, d_first_moment, 1, 16, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_xtx.data(), d_xtx, bytes_xtx, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_first_moment.data(), d_first_moment, bytes_first_moment, cudaMemcpyDeviceToHost));
+
+    if (bench) {
+        // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
+        // of expected.bin); the timed launches below run on (inout arrays keep accumulating).
+        if (dump_path) {
+            FILE* dump = fopen(dump_path, "wb");
+            bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_xtx.data(), 1, bytes_xtx, dump) == bytes_xtx;
+            dump_ok = dump_ok && fwrite(h_first_moment.data(), 1, bytes_first_moment, dump) == bytes_first_moment;
+            if (dump)
+                dump_ok = (fclose(dump) == 0) && dump_ok;
+            if (!dump_ok) {
+                fprintf(stderr, "%s: cannot write the bench results\n", dump_path);
+                return 2;
+            }
+        }
+        warmup = warmup < 0 ? 2 : warmup;
+        trials = trials < 0 ? 20 : trials;
+        cudaStream_t stream;
+        CUDA_CHECK(cudaStreamCreate(&stream));
+        cudaGraph_t graph;
+        cudaGraphExec_t graph_exec;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < launches; ++i)
+            tile_a4c868b14f<<<grid, block, 0, stream>>>(d_x, 16 * n, 16, d_xtx, 16, 16, d_first_moment, 1, 16, n);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
+        for (int i = 0; i < warmup; ++i)
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaEvent_t start, stop;
+        CUDA_CHECK(cudaEventCreate(&start));
+        CUDA_CHECK(cudaEventCreate(&stop));
+        std::vector<double> times(trials);  // microseconds per launch, one per graph replay
+        for (int t = 0; t < trials; ++t) {
+            CUDA_CHECK(cudaEventRecord(start, stream));
+            CUDA_CHECK(cudaGraphLaunch(graph_exec, stream));
+            CUDA_CHECK(cudaEventRecord(stop, stream));
+            CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times[t] = 1000.0 * ms / launches;
+        }
+        CUDA_CHECK(cudaGetLastError());
+        std::sort(times.begin(), times.end());
+        double sum = 0.0;
+        for (double t : times)
+            sum += t;
+        const double mean = sum / trials;
+        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+        const size_t bytes_read = bytes_x;
+        const size_t bytes_written = bytes_xtx + bytes_first_moment;
+        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
+        cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+        int memory_clock_khz = 0, bus_width_bits = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, 0));
+        CUDA_CHECK(cudaDeviceGetAttribute(&bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+        const double peak_gb_per_s = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8) / 1e9;
+        printf("{\"kernel\": \"tile_a4c868b14f\", \"mode\": \"bench\", \"launch_dim\": [%d], "
+               "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
+               "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
+               "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
+        CUDA_CHECK(cudaEventDestroy(start));
+        CUDA_CHECK(cudaEventDestroy(stop));
+        CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_xtx));
+        CUDA_CHECK(cudaFree(d_first_moment));
+        return 0;
+    }
+
+    bool ok = true;
+    CheckStats stats;
+    const std::vector<char> expected = read_file(expected_path);
+    if (expected.size() != 1088) {
+        fprintf(stderr, "%s: expected 1088 bytes of Warp results, found %zu\n", expected_path, expected.size());
+        return 2;
+    }
+    ok &= check_values("xtx", h_xtx.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.008f, 0.0001f, stats);
+    ok &= check_values("first_moment", h_first_moment.data(), reinterpret_cast<const float*>(expected.data() + 1024), 16,
+                       0.0256f, 0.0001f, stats);
+    printf("%s tile_a4c868b14f: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
+           ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
+
+    // Timing at the check size (a launch-overhead figure; --bench times the kernel)
+    warmup = warmup < 0 ? 10 : warmup;
+    trials = trials < 0 ? 100 : trials;
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; ++i)
+        tile_a4c868b14f<<<grid, block>>>(d_x, 16 * n, 16, d_xtx, 16, 16, d_first_moment, 1, 16, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> times(trials);
+    for (int t = 0; t < trials; ++t) {
+        CUDA_CHECK(cudaEventRecord(start));
+        tile_a4c868b14f<<<grid, block>>>(d_x, 16 * n, 16, d_xtx, 16, 16, d_first_moment, 1, 16, n);
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
+    }
+    CUDA_CHECK(cudaGetLastError());
+    std::sort(times.begin(), times.end());
+    double sum = 0.0;
+    for (float t : times)
+        sum += t;
+    const double mean = sum / trials;
+    const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
+    const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
+    printf("{\"kernel\": \"tile_a4c868b14f\", \"passed\": %s, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g, "
+           "\"tolerance_used\": %.6g, \"warmup\": %d, \"trials\": %d, \"mean_ms\": %.6f, \"median_ms\": %.6f, \"p95_ms\": %.6f, \"min_ms\": %.6f}\n",
+           ok ? "true" : "false", stats.max_abs, stats.max_rel, stats.tolerance_used, warmup, trials, mean, median, p95, (double)times[0]);
+
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_xtx));
+    CUDA_CHECK(cudaFree(d_first_moment));
+    return ok ? 0 : 1;
+}
