@@ -244,8 +244,11 @@ def density(k: ParticleKernel) -> None:
     h = k.p("radius")
     h2 = k.local("h2", f"{h.src} * {h.src}", "float32", h.mag * h.mag, 8)
     rho = w.declare("rho", Expr("0.0", "float32", 0.0, 0), count * h2.mag ** 3, None)
-    with w.block(f"for n in range({nb.src}):"):
-        k.local("j", f"{ids}[tid * {nb.src} + n]", "int32", float(k.n))
+    # the loop's index: `n` unless an earlier body took it (a spring's normal is `n`, a vec3)
+    taken = {a.name for a in w.args} | {name for scope in w.scopes for name in scope}
+    slot = next(c for c in ("n", "m", "slot") if c not in taken)
+    with w.block(f"for {slot} in range({nb.src}):"):
+        k.local("j", f"{ids}[tid * {nb.src} + {slot}]", "int32", float(k.n))
         k.local("r2", f"wp.length_sq(xi - {s}.pos[j])", "float32", 48.0, 12)
         with w.block("if r2 < h2:"):
             if rng.random() < 0.5:

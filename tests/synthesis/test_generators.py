@@ -285,3 +285,21 @@ def test_the_outputs_of_a_kernel_are_one_computation(category):
         several += sum(a.role == "output" for a in spec.args) >= 2
         assert len(output_groups(parse_module(spec.source).body[-1])) == 1, spec.source
     assert several > 30
+
+
+@pytest.mark.parametrize("category", CATEGORY_NAMES)
+def test_no_loop_variable_rebinds_an_earlier_local(category):
+    """`n = wp.normalize(d)` then `for n in range(K):` makes the vec3 an int: Warp's CPU accepts it,
+    the translator (like a C++ reader) does not. A loop's variable is a name of its own."""
+    clashes = []
+    for seed in range(150):
+        spec = generate(category, seed)
+        for fn in (f for f in ast.parse(spec.source).body if isinstance(f, ast.FunctionDef)):
+            assigned: set[str] = set()
+            for node in ast.walk(fn):
+                if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+                    if node.target.id in assigned:
+                        clashes.append((seed, node.target.id))
+                elif isinstance(node, ast.Assign):
+                    assigned |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    assert clashes == []
