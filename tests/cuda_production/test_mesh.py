@@ -174,12 +174,15 @@ def render_depth(mesh: wp.uint64, eye: wp.vec3, depth: wp.array2d(dtype=float), 
     mask[i, j] = wp.where(r.result, 1, 0)
 """
 
-# every triangle's corners in order, through wp.mesh_eval_position with weights 1 and 0 (exact)
+# every triangle's corners in order, through wp.mesh_eval_position with weights 1 and 0 (exact);
+# threads past the last triangle (at bench size) do nothing
 CORNERS = """
 @wp.kernel
-def corners(mesh: wp.uint64, out: wp.array(dtype=wp.vec3)):
+def corners(mesh: wp.uint64, num_faces: int, out: wp.array(dtype=wp.vec3)):
     tid = wp.tid()
     face = tid // 3
+    if face >= num_faces:
+        return
     corner = tid - face * 3
     u = wp.where(corner == 0, 1.0, 0.0)
     v = wp.where(corner == 1, 1.0, 0.0)
@@ -218,8 +221,10 @@ SPECS = {
     "render_depth": spec("render_depth", CAMERA, [mesh(), ArgSpec("eye", "vec3", "scalar", value=(0.0137, -0.0213, 2.5)),
                                                   out("depth", shape=(W, W)), out("mask", "int32", shape=(W, W))],
                          dim=(W, W)),
-    "corners": spec("corners", CORNERS, [mesh(), out("out", "vec3", 1.0, shape=(3 * TRIANGLES,))], dim=(3 * TRIANGLES,)),
-    "corners_dyadic": spec("corners", CORNERS, [mesh(10, 0.125), out("out", "vec3", 1.0, shape=(3 * rock_triangle_count(10),))],
+    "corners": spec("corners", CORNERS, [mesh(), scalar("num_faces", TRIANGLES, "int32"),
+                                         out("out", "vec3", 1.0, shape=(3 * TRIANGLES,))], dim=(3 * TRIANGLES,)),
+    "corners_dyadic": spec("corners", CORNERS, [mesh(10, 0.125), scalar("num_faces", rock_triangle_count(10), "int32"),
+                                                out("out", "vec3", 1.0, shape=(3 * rock_triangle_count(10),))],
                            dim=(3 * rock_triangle_count(10),)),
     "helper_distance": spec("helper_distance", HELPER, [points(), out("dist"), mesh(name="collider")]),
 }
