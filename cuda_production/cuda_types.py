@@ -1075,10 +1075,11 @@ _MESH_QUERY_POINT_SIGN_WINDING_NUMBER = r"""// wp.mesh_query_point_sign_winding_
 // sign by the winding number only for a mesh built with support_winding_number=True; this one is built
 // as wp.Mesh builds meshes by default (and as the Warp reference built it), without the winding-number
 // data, and for such a mesh Warp falls back to wp.mesh_query_point's three-ray vote (mesh.h): so does
-// this. For a point off the surface of a closed mesh both give the same side. accuracy and threshold
-// only steer the winding number: unused.
+// this. For a point off the surface of a closed mesh both give the same side. The accuracy and the
+// threshold only steer the winding number: unused.
 __device__ inline MeshQueryPoint mesh_query_point_sign_winding_number(const Mesh& mesh, float3 point, float max_dist,
-                                                                      float accuracy = 2.0f, float threshold = 0.5f)
+                                                                      float /* accuracy */ = 2.0f,
+                                                                      float /* threshold */ = 0.5f)
 {
     return mesh_query_point(mesh, point, max_dist);
 }"""
