@@ -470,20 +470,22 @@ def sdf_grid(k: MeshKernel) -> str:
     cubes or an SDF collider needs), raw, banded or scaled."""
     rng = k.rng
     span = k.extent * rng.choice((1.2, 1.5))
+    res = k.shape[0]  # before _grid_sample, which may flatten the launch to res**3 threads
+    band = round(4.0 * span / res, 3)  # two voxels
     p, index = _grid_sample(k, span)
     k.search_radius(4.0 * span)
     signed = rng.random() < 0.75
     names = ["sdf", "field", "phi", "distance_field"]
-    what = f"distance field of a mesh sampled on a {k.shape[0]}^3 grid"
+    what = f"distance field of a mesh sampled on a {res}^3 grid"
     if rng.random() < HELPER_SHARE:
         helper = k.distance_helper(signed)
-        template, bound, how, _ = k.shaped(round(2.0 * span / k.shape[0] * 2, 3), max(k.far(), 1.0), signed)
+        template, bound, how, _ = k.shaped(band, max(k.far(), 1.0), signed)
         out = k.array(rng.choice(names), "float32", "output", bound=bound)
         k.emit(f"{out}[{index}] = {template.format(f'{helper}({k.mesh}, {p}, {k.max_dist})')}")
         return f"{'Signed' if signed else 'Unsigned'} {what}" + (f", {how}" if how else "")
     q, call = k.closest(p, signed=signed)
     signed = call != "wp.mesh_query_point_no_sign"
-    template, bound, how, miss_value = k.shaped(round(2.0 * span / k.shape[0] * 2, 3), max(k.far(), 1.0), signed)
+    template, bound, how, miss_value = k.shaped(band, max(k.far(), 1.0), signed)
     out = k.array(rng.choice(names), "float32", "output", bound=bound)
 
     def hit() -> str:

@@ -110,3 +110,19 @@ def test_query_points_never_sit_on_the_surface():
         disagreements += int((parity.numpy() != winding.numpy()).sum())
         assert (winding.numpy() < 0).any() and (winding.numpy() > 0).any()
     assert disagreements == 0
+
+
+def test_every_coefficient_is_positive_and_descriptions_name_the_grid_drawn():
+    """A falloff scale or band of 0.0 (the voxel size of a flattened launch taken as the grid's)
+    makes every output 0: no kernel takes a zero or negative knob."""
+    for seed in range(300):
+        spec = generate("meshes", seed)
+        for a in spec.args:
+            if a.role == "scalar" and isinstance(a.value, float):
+                assert a.value > 0.0, (seed, a.name)
+        for line in spec.source.splitlines():
+            if line.isupper() or " = wp.constant(" in line or (line[:1].isupper() and " = " in line):
+                assert not line.rstrip().endswith(("= 0.0", "(0.0)")), (seed, line)
+        if "^3 grid" in spec.description:
+            res = int(spec.description.split("^3 grid")[0].rsplit(" ", 1)[1])
+            assert res in meshes.SDF_RESOLUTIONS, spec.description
