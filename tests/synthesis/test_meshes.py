@@ -82,8 +82,9 @@ def test_mesh_argument_describes_an_even_rock_with_a_non_dyadic_cell_width():
 
 
 def test_query_points_never_sit_on_the_surface():
-    """Where a kernel's query points could lie exactly on a face, the inside/outside sign of a point
-    there would be a coin toss: the parity sign and the winding-number sign disagree nowhere."""
+    """Where a kernel's query points could lie exactly on a face (or an axis ray from them graze an
+    edge), the inside/outside sign would be a coin toss: the axis-ray vote of wp.mesh_query_point and
+    the generalised winding number disagree nowhere."""
     import warp as wp
 
     @wp.kernel
@@ -102,8 +103,11 @@ def test_query_points_never_sit_on_the_surface():
         if points is None:
             continue
         pts, tris = mesh_geometry.rock_mesh(mesh_arg.shape[0], mesh_arg.value, input_seed(spec))
+        # with winding-number support (not the default, under which Warp's winding query falls back
+        # to the axis-ray vote): the two signs are then computed two independent ways
         mesh = wp.Mesh(wp.array(np.array(pts, np.float32), dtype=wp.vec3, device="cpu"),
-                       wp.array(np.array(tris, np.int32), dtype=wp.int32, device="cpu"))
+                       wp.array(np.array(tris, np.int32), dtype=wp.int32, device="cpu"),
+                       support_winding_number=True)
         x = wp.array(make_input(points, 0, input_seed(spec)).reshape(-1, 3), dtype=wp.vec3, device="cpu")
         parity, winding = (wp.zeros(x.shape[0], dtype=float, device="cpu") for _ in range(2))
         wp.launch(both_signs, dim=x.shape[0], inputs=[mesh.id, x, parity, winding], device="cpu")
