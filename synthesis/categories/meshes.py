@@ -78,19 +78,11 @@ class MeshKernel(NeighborKernel):
     world_point: str = ""  # the thread's point before it is taken into the mesh's frame
 
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
-              bound: float = 1.0) -> str:
-        name = self.unique(hint)
-        elem = {"float32": "float", "int32": "int", "vec3": "wp.vec3"}[dtype]
-        shape = self.shape if role != "counter" else (1,)
-        ndim = len(shape)
-        if ndim == 1:
-            ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])
-        else:
-            ann = self.rng.choice([f"wp.array{ndim}d(dtype={elem})", f"wp.array(dtype={elem}, ndim={ndim})"])
-        self.args.append(ArgSpec(name, dtype, "output" if role == "counter" else role, shape, low, high, grid_bits,
-                                 bound=max(bound, abs(low), abs(high), 1.0)))
-        self.annotations.append(f"{name}: {ann}")
-        return name
+              bound: float = 1.0, shape: tuple[int, ...] | None = None) -> str:
+        """An array of the launch's shape; role "counter": a one-element output (an atomic total)."""
+        if role == "counter":
+            return super().array(hint, dtype, "output", low, high, grid_bits, bound, (1,))
+        return super().array(hint, dtype, role, low, high, grid_bits, bound, shape or self.shape)
 
     def vec3_scalar(self, hint: str, value: tuple[float, float, float]) -> str:
         name = self.unique(hint)

@@ -79,11 +79,16 @@ class NeighborKernel:
         return name
 
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
-              bound: float = 1.0) -> str:
+              bound: float = 1.0, shape: tuple[int, ...] | None = None) -> str:
+        """An array argument of one element per particle (or of `shape`), annotated as people do."""
         name = self.unique(hint)
         elem = {"float32": "float", "int32": "int", "vec3": "wp.vec3"}[dtype]
-        ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])
-        self.args.append(ArgSpec(name, dtype, role, (self.n,), low, high, grid_bits,
+        shape = shape or (self.n,)
+        if len(shape) == 1:
+            ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])
+        else:
+            ann = self.rng.choice([f"wp.array{len(shape)}d(dtype={elem})", f"wp.array(dtype={elem}, ndim={len(shape)})"])
+        self.args.append(ArgSpec(name, dtype, role, shape, low, high, grid_bits,
                                  bound=max(bound, abs(low), abs(high), 1.0)))
         self.annotations.append(f"{name}: {ann}")
         return name
