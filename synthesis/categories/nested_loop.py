@@ -142,6 +142,9 @@ def row_matmul(w: KernelWriter) -> None:
     if gemm:
         alpha = w.add_scalar("alpha", "float32", w.rng.choice([0.5, 1.0, 2.0])).src
         beta = w.add_scalar("beta", "float32", w.rng.choice([0.5, 1.0, -1.0])).src
+    # the product row's Euclidean norm beside it (a projection's length, a feature's magnitude)
+    row_norm = w.declare(w.fresh("norm_sq"), ZERO, (3.0 * (k_dim + 1)) ** 2 * m_dim, None) \
+        if not gemm and w.rng.random() < 0.25 else None
     with w.block(f"for {j} in range({cols}):"):
         w.emit(f"{s} = {bias}[{j}]" if bias else f"{s} = float(0.0)")
         with w.block(f"for {k} in range({inner}):"):
@@ -150,7 +153,14 @@ def row_matmul(w: KernelWriter) -> None:
             w.emit(f"{out}[{t}, {j}] = {alpha} * {s} + {beta} * {out}[{t}, {j}]")
         else:
             w.emit(f"{out}[{t}, {j}] = {s}")
+        if row_norm:
+            _add(w, row_norm.src, f"{s} * {s}")
     w.note_bound(out, 3.0 * (k_dim + 1))
+    if row_norm:
+        w.note_varying(row_norm.src, a)
+        _output(w, w.rng.choice(["row_norm", "norms", "magnitude"]),
+                Expr(f"wp.sqrt({row_norm.src})", "float32", 3.0 * (k_dim + 1) * m_dim, None, atom=False))
+        w.feature("norm of each product row")
     w.feature("GEMM (C = alpha A B + beta C)" if gemm else "matrix product (a row per thread)")
     if bias:
         w.feature("bias per column")
@@ -237,6 +247,7 @@ def attention(w: KernelWriter) -> None:
     # which keys the query sees: padded sequences (its first valid_len, at least one), causal
     # attention over batched sequences (up to its own position), or all
     seen = w.rng.random()
+    masked = False
     if seen < 0.3:
         lengths = w.add_array(w.rng.choice(["valid_len", "seq_lens", "n_valid"]), "int32", "input", low=1,
                               high=keys_n, grid_bits=0)
@@ -247,6 +258,9 @@ def attention(w: KernelWriter) -> None:
         pos = _temp(w, "pos")
         w.emit(f"{pos} = {t} % {seq}")
         count = f"{pos} + 1"
+        if w.rng.random() < 0.4:  # every key visited, the later ones masked out (as a mask is applied)
+            masked, count = True, seq
+            w.feature("causal mask (later keys skipped with continue)")
         w.feature("causal attention (keys up to the query's position)")
     else:
         count = _extent(w, keys, 0, ("n_keys", "seq_len"))
@@ -254,6 +268,9 @@ def attention(w: KernelWriter) -> None:
     add = _sum_line(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")  # one spelling for both passes
 
     def scores() -> None:
+        if masked:
+            with w.block(f"if {j} > {pos}:"):
+                w.emit("continue")
         w.emit(f"{score} = float(0.0)")
         with w.block(f"for {c} in range({dim}):"):
             w.emit(add)
@@ -321,6 +338,14 @@ def tensor_polynomial(w: KernelWriter) -> None:
     rows, cols = (_extent(w, coef, axis, hints) for axis, hints in ((0, ("n_rows", "deg_x")), (1, ("n_cols", "deg_y"))))
     if y_outer:
         rows, cols = cols, rows
+    if not slope and w.rng.random() < 0.3:
+        # term by term instead of Horner: running powers of both variables, each coefficient times
+        # its monomial (the table stored lowest degree first: entry [a, b] multiplies x^a y^b)
+        _monomial_sum(w, coef, val.src, outer.src, inner.src, rows, cols, y_outer)
+        _output(w, w.rng.choice(["surface", "poly_out", "p_xy"]), val)
+        w.feature("coefficients stored lowest degree first")
+        w.feature("tensor-product polynomial (sum of monomials, running powers)")
+        return
     # the table's order: highest degree first (Horner walks it forwards), or lowest first, as
     # numpy's polyval2d stores it (Horner walks it backwards)
     lowest_first = w.rng.random() < 0.4
@@ -351,6 +376,20 @@ def tensor_polynomial(w: KernelWriter) -> None:
     w.feature("tensor-product polynomial (nested Horner)" + (" with a partial derivative" if slope else ""))
 
 
+def _monomial_sum(w: KernelWriter, coef: str, val: str, outer: str, inner: str, rows: str, cols: str,
+                  y_outer: bool) -> None:
+    """val = sum_ab coef[a, b] outer^a inner^b with the powers kept as running products."""
+    a, b, po, pi = _temp(w, "a"), _temp(w, "b"), _temp(w, "pow_out"), _temp(w, "pow_in")
+    w.emit(f"{po} = float(1.0)")
+    with w.block(f"for {a} in range({rows}):"):
+        w.emit(f"{pi} = float(1.0)")
+        with w.block(f"for {b} in range({cols}):"):
+            entry = f"{coef}[{b}, {a}]" if y_outer else f"{coef}[{a}, {b}]"
+            _add(w, val, f"{entry} * {po} * {pi}")
+            w.emit(f"{pi} = {pi} * {inner}")
+        w.emit(f"{po} = {po} * {outer}")
+
+
 def chain_energy(w: KernelWriter) -> None:
     """The pair energy of a chain of beads, each pair once (a triangular loop `range(a + 1, m)`):
     positions on a line or in 3-D, a Coulomb, soft Gaussian, spring or Lennard-Jones law, optionally
@@ -375,6 +414,9 @@ def chain_energy(w: KernelWriter) -> None:
     elif params:
         eps_lj = w.add_scalar(w.rng.choice(["epsilon", "eps_lj", "well_depth"]), "float32", w.rng.choice([0.5, 1.0])).src
         sigma = w.add_scalar(w.rng.choice(["sigma", "sigma_lj"]), "float32", w.rng.choice([0.5, 0.75])).src
+    # the closest pair's distance beside the energy (how near the chain comes to overlapping)
+    closest = w.declare(w.fresh("r2_min"), Expr("1.0e30", "float32", 1.0e30, None, lit=True), 64.0, None) \
+        if w.rng.random() < 0.3 else None
     with w.block(f"for {a} in range({bound}):"):
         with w.block(f"for {b} in range({a} + 1, {bound}):"):
             if spatial:
@@ -383,9 +425,11 @@ def chain_energy(w: KernelWriter) -> None:
                 distance = f"wp.sqrt({r2})"
             else:
                 w.emit(f"{d} = {pos}[{t}, {a}] - {pos}[{t}, {b}]")
-                if cutoff or law == "lennard-jones":  # on a line the distance itself is |d|
+                if cutoff or law == "lennard-jones" or closest:  # on a line the distance itself is |d|
                     w.emit(f"{r2} = {d} * {d}")
                 distance = f"wp.abs({d})"
+            if closest:
+                w.emit(f"{closest.src} = wp.min({closest.src}, {r2})")
             scope = w.block(f"if {r2} < {fmt_float(cutoff * cutoff)}:") if cutoff else ExitStack()
             with scope:
                 if law == "spring" and params:
@@ -407,6 +451,11 @@ def chain_energy(w: KernelWriter) -> None:
                     w.emit(f"{r} = {distance} + {soft}")
                     _add(w, energy.src, f"1.0 / {r}" if law == "coulomb" else f"wp.exp(-{r} * {r})")
     _output(w, w.rng.choice(["energy_out", "potential", "e_pair"]), energy)
+    if closest:
+        w.note_varying(closest.src, pos)
+        _output(w, w.rng.choice(["min_dist", "closest_pair", "min_sep"]),
+                Expr(f"wp.sqrt({closest.src})", "float32", 8.0, None, atom=False))
+        w.feature("closest pair distance")
     w.feature(f"pair energy over a chain ({law}{', cut off' if cutoff else ''}; triangular loop)")
     if params:
         w.feature("force-field constants as parameters")

@@ -849,7 +849,8 @@ def batched_transpose(k: TileKernel) -> tuple[str, int]:
 
 
 def fused_map(k: TileKernel) -> tuple[str, int]:
-    """out = f(x, y) [* s] over 2-D tiles, optionally with a per-column bias and a block total."""
+    """out = f(x, y) over 2-D tiles, then none, one or two of an activation, a constant scale, a
+    per-column gain or bias (`epilogue`); optionally a block total."""
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32, 64])
     TM = k.constant(pick(rng, "TILE_M", "ROWS"), tm)
@@ -863,18 +864,12 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
     k.emit(f"r = wp.tile_map({fn}, ta, tb)")
     for _ in range(4):
         k.tile(tm, c)
-    mag = h.mag(1.0, 1.0)
-    if rng.random() < 0.4:
-        bias = k.array(pick(rng, "bias", "offset", "shift"), "input", (1, c), False)
-        k.emit(f"r = r + wp.tile_broadcast(wp.tile_load({bias}, shape=(1, {C})), shape=({TM}, {C}))")
-        k.tile(1, c)
-        k.tile(tm, c)
-        mag += 1.0
-        k.features.append("bias by tile_broadcast")
-    store_result(k, ("residual", "loss_map", "err_map"), (tm, c), (TM, C), "r", f"(i * {TM}, 0)", mag)
+    # what follows the map before the store (an activation, a scale, a per-column gain or bias)
+    r, mag = epilogue(k, "r", (tm, c), (TM, C), h.mag(1.0, 1.0))
+    store_result(k, ("residual", "loss_map", "err_map"), (tm, c), (TM, C), r, f"(i * {TM}, 0)", mag)
     if rng.random() < 0.4:
         total = k.array(pick(rng, "loss", "total", "energy"), "output", (1,), False, bound=mag * tm * c * 16)
-        k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum(r))")
+        k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum({r}))")
         k.tile(64)
         k.features.append("tile_atomic_add total")
     return "Fused element-wise tile map", rng.choice([32, 64, 128, 256])

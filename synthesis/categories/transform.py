@@ -30,6 +30,7 @@ LOCAL_NAMES = {
     "vel": "v", "v_local": "v", "dirs": "d", "forces": "f", "normals": "n",
     "omega": "w", "ang_vel": "w", "w_body": "w", "body_w": "w",
     "torque": "tau", "tau": "t", "impulse": "j", "r_com": "r", "arm": "r",
+    "v_com": "v_c", "lin_vel": "v", "body_v": "v",
 }
 
 
@@ -382,6 +383,13 @@ def point_velocity(r: Rigid) -> None:
         w.feature("moment arm from the body origin")
     else:
         arm = r.vec_input(["r_com", "arm", "offsets"], -2.0, 2.0)
+    if rng.random() < 0.3:  # the angular velocity held in body coordinates: into world ones first
+        if r.shared_frame is not None:  # the body's own rotation, from the frame that placed its points
+            q = r.local("q_body", f"wp.transform_get_rotation({r.shared_frame.src})", "quat", 1.0)
+        else:
+            q = r.rotation()
+        omega = r.local("w_world", f"wp.quat_rotate({q.src}, {omega.src})", "vec3", ROTATION_GAIN * omega.mag)
+        w.feature("angular velocity from body to world coordinates")
     o = omega.src
     if rng.random() < 0.6:
         W = r.local("W", f"wp.mat33(0.0, -{o}[2], {o}[1], {o}[2], 0.0, -{o}[0], -{o}[1], {o}[0], 0.0)", "mat33", 1.0)
@@ -389,7 +397,10 @@ def point_velocity(r: Rigid) -> None:
         rel = Expr(f"{W.src} * {arm.src}", "vec3", 2.0 * arm.mag, None, atom=False)
     else:
         rel = Expr(f"wp.cross({o}, {arm.src})", "vec3", 2.0 * arm.mag, None)
-    v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
+    if rng.random() < 0.35:  # each body's own linear velocity, beside its angular one
+        v_lin = r.vec_input(["v_com", "lin_vel", "body_v"], -2.0, 2.0)
+    else:
+        v_lin = w.add_value(rng.choice(["v_com", "lin_vel", "v0"]), "vec3", grid_tuple(rng, 3, -2.0, 2.0))
     r.store_vec(Expr(f"{v_lin.src} + {rel.src}", "vec3", rel.mag + 2.0, None, atom=False), ["v_point", "vel_out"])
 
 

@@ -78,7 +78,11 @@ def test_a_row_matmul_is_the_matrix_product_or_gemm(seed):
     out = named(spec, "product", "C", "projected")
     if "GEMM" in spec.description:
         product = scalar(spec, "alpha") * product + scalar(spec, "beta") * inputs[out]
-    np.testing.assert_allclose(run(spec, inputs)[out], product, atol=1e-12)
+    got = run(spec, inputs)
+    np.testing.assert_allclose(got[out], product, atol=1e-12)
+    if has(spec, "row_norm", "norms", "magnitude"):  # each product row's Euclidean length
+        np.testing.assert_allclose(got[named(spec, "row_norm", "norms", "magnitude")],
+                                   np.linalg.norm(product, axis=1), atol=1e-9)
 
 
 @PROPERTY
@@ -129,10 +133,28 @@ def test_attention_is_the_softmax_weighted_mean_of_the_values(seed):
     np.testing.assert_allclose(run(spec, inputs)[named(spec, "attended", "context", "ctx_out")], want, atol=1e-6)
 
 
+def test_a_causal_mask_skips_the_later_keys():
+    seed = first_seed_with("attention", "causal mask")
+    test_attention_is_the_softmax_weighted_mean_of_the_values.hypothesis.inner_test(seed)
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_tensor_polynomial_evaluates_the_coefficient_table_and_its_derivative(seed):
-    spec = build("tensor polynomial", seed)
+    check_tensor_polynomial(build("tensor polynomial", seed), seed)
+
+
+def first_seed_with(form: str, feature: str) -> int:
+    """The first seed whose kernel of `form` has `feature` (a variant the property tests may not draw)."""
+    return next(seed for seed in range(400) if feature in build(form, seed).description)
+
+
+def test_the_monomial_variant_of_the_polynomial_evaluates_the_same_table():
+    seed = first_seed_with("tensor polynomial", "sum of monomials")
+    check_tensor_polynomial(build("tensor polynomial", seed), seed)
+
+
+def check_tensor_polynomial(spec, seed: int) -> None:
     inputs = draw_inputs(spec, seed)
     coef = inputs[named(spec, "coef", "poly2d", "c2d")]
     if has(spec, "uv", "pts", "xy"):
@@ -185,6 +207,19 @@ def test_chain_energy_sums_the_pair_law_over_each_pair_once(seed):
     fits = [np.allclose(got, np.where(r < cut, _pair_law(law, r, soft, rest, **constants), 0.0).sum(1), atol=1e-9)
             for soft in (0.25, 0.5) for rest in rests for cut in ((1.5, 2.0) if "cut off" in spec.description else (np.inf,))]
     assert any(fits)
+    if has(spec, "min_dist", "closest_pair", "min_sep"):  # the nearest two beads' distance
+        np.testing.assert_allclose(run(spec, inputs)[named(spec, "min_dist", "closest_pair", "min_sep")], r.min(1),
+                                   atol=1e-9)
+
+
+def test_the_closest_pair_distance_is_the_smallest_bead_separation():
+    seed = first_seed_with("chain energy", "closest pair")
+    test_chain_energy_sums_the_pair_law_over_each_pair_once.hypothesis.inner_test(seed)
+
+
+def test_the_norm_of_each_product_row_is_its_length():
+    seed = first_seed_with("row matmul", "norm of each product row")
+    test_a_row_matmul_is_the_matrix_product_or_gemm.hypothesis.inner_test(seed)
 
 
 def _integral(func: str, lo: np.ndarray, size: float, dims: int, points: int = 400) -> np.ndarray:
