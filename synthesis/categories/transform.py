@@ -193,12 +193,13 @@ class Rigid:
                 value = Expr(f"{value.operand()} + {origin.src}", "vec3", value.mag + 1.0, None, atom=False)
                 self.w.feature("offset by a by-value origin")
             else:
-                weights = self.weights
-                if weights is None:
-                    weights = self.weights = self.w.add_array(self.rng.choice(["weights", "gain", "scale"]), "float32",
-                                                              "input", low=0.0, high=2.0)
+                if self.weights is None:  # loaded once: later stores of the kernel reuse the local
+                    weights = self.w.add_array(self.rng.choice(["weights", "gain", "scale"]), "float32",
+                                               "input", low=0.0, high=2.0)
                     self.w.unused.remove(weights)
-                value = Expr(f"{weights}[tid] * {value.operand()}", "vec3", value.mag * 2.0, None, atom=False)
+                    self.weights = self.local({"weights": "wt", "gain": "g", "scale": "s"}[weights],
+                                              f"{weights}[tid]", "float32", 2.0).src
+                value = Expr(f"{self.weights} * {value.operand()}", "vec3", value.mag * 2.0, None, atom=False)
                 self.w.feature("weighted per element")
         taken = {a.name for a in self.w.args}
         out = self.w.add_array(self.rng.choice([h for h in hint if h not in taken] or hint), value.type, "output")
