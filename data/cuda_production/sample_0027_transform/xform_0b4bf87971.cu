@@ -103,7 +103,8 @@ __global__ void xform_0b4bf87971(
     float dist = sqrtf(dot(d2, d2));
     float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
     float3 v = v_local[tid];
-    force[tid] = gain[tid] * (stiffness * wgt * d2 - kd * v);
+    float g = gain[tid];
+    force[tid] = g * (stiffness * wgt * d2 - kd * v);
 }
 
 // ---------------------------------------------------------------------------------------------

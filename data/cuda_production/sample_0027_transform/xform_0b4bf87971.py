@@ -18,4 +18,5 @@ def xform_0b4bf87971(frames: wp.array(dtype=wp.transform), x_local: wp.array(dty
     dist = wp.sqrt(wp.length_sq(d2))
     wgt = 1.0 - wp.smoothstep(0.0, RANGE, dist)
     v = v_local[tid]
-    force[tid] = gain[tid] * (stiffness * wgt * d2 - kd * v)
+    g = gain[tid]
+    force[tid] = g * (stiffness * wgt * d2 - kd * v)

@@ -16,7 +16,7 @@ __global__ void nest_d2710d8dce(
     int positions_dim1,
     float epsilon,
     float sigma_lj,
-    float* energy_out,
+    float* potential,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,7 +35,7 @@ __global__ void nest_d2710d8dce(
             }
         }
     }
-    energy_out[tid] = energy;
+    potential[tid] = energy;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,26 +180,26 @@ int main(int argc, char** argv)
     fill_float(h_positions.data(), h_positions.size(), seed, 0, -64, 129U, 0.03125f);
     const float epsilon = 1.0f;
     const float sigma_lj = 0.5f;
-    std::vector<float> h_energy_out((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_potential((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_positions = nullptr;
     const size_t bytes_positions = h_positions.size() * sizeof(h_positions[0]);
     CUDA_CHECK(cudaMalloc(&d_positions, bytes_positions));
     CUDA_CHECK(cudaMemcpy(d_positions, h_positions.data(), bytes_positions, cudaMemcpyHostToDevice));
-    float* d_energy_out = nullptr;
-    const size_t bytes_energy_out = h_energy_out.size() * sizeof(h_energy_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_energy_out, bytes_energy_out));
-    CUDA_CHECK(cudaMemcpy(d_energy_out, h_energy_out.data(), bytes_energy_out, cudaMemcpyHostToDevice));
+    float* d_potential = nullptr;
+    const size_t bytes_potential = h_potential.size() * sizeof(h_potential[0]);
+    CUDA_CHECK(cudaMalloc(&d_potential, bytes_potential));
+    CUDA_CHECK(cudaMemcpy(d_potential, h_potential.data(), bytes_potential, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_energy_out, n);
+    nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_potential, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_energy_out.data(), d_energy_out, bytes_energy_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_potential.data(), d_potential, bytes_potential, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -207,7 +207,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_energy_out.data(), 1, bytes_energy_out, dump) == bytes_energy_out;
+            dump_ok = dump_ok && fwrite(h_potential.data(), 1, bytes_potential, dump) == bytes_potential;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -223,7 +223,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_d2710d8dce<<<grid, block, 0, stream>>>(d_positions, 8, epsilon, sigma_lj, d_energy_out, n);
+            nest_d2710d8dce<<<grid, block, 0, stream>>>(d_positions, 8, epsilon, sigma_lj, d_potential, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -251,7 +251,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_positions;
-        const size_t bytes_written = bytes_energy_out;
+        const size_t bytes_written = bytes_potential;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -271,7 +271,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_positions));
-        CUDA_CHECK(cudaFree(d_energy_out));
+        CUDA_CHECK(cudaFree(d_potential));
         return 0;
     }
 
@@ -282,7 +282,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("energy_out", h_energy_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+    ok &= check_values("potential", h_potential.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                        0.064f, 0.0001f, stats);
     printf("%s nest_d2710d8dce: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -294,13 +294,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_energy_out, n);
+        nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_potential, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_energy_out, n);
+        nest_d2710d8dce<<<grid, block>>>(d_positions, 8, epsilon, sigma_lj, d_potential, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -320,6 +320,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_positions));
-    CUDA_CHECK(cudaFree(d_energy_out));
+    CUDA_CHECK(cudaFree(d_potential));
     return ok ? 0 : 1;
 }

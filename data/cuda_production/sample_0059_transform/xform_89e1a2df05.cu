@@ -107,8 +107,8 @@ __global__ void xform_89e1a2df05(
     const float* __restrict__ scale,
     float3* f_contact,
     const float3* __restrict__ w_body,
-    float3 v0,
-    float3* v_point,
+    float3 v_com,
+    float3* vel_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -121,11 +121,12 @@ __global__ void xform_89e1a2df05(
     float3 p_world = transform_point(X, p);
     x_world[tid] = p_world + shift;
     float depth = fminf(plane_sdf(ground_plane, p_world), 0.0f);
-    f_contact[tid] = scale[tid] * (-STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z));
+    float s = scale[tid];
+    f_contact[tid] = s * (-STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z));
     float3 w = w_body[tid];
     float3 arm = p_world - X.p;
     mat33 W = mat33{{{0.0f, -w.z, w.y}, {w.z, 0.0f, -w.x}, {-w.y, w.x, 0.0f}}};
-    v_point[tid] = v0 + W * arm;
+    vel_out[tid] = v_com + W * arm;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,8 +281,8 @@ int main(int argc, char** argv)
     std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [100] of vec3
     std::vector<float> h_w_body((size_t)n * 3);  // input, shape [100] of vec3
     fill_float(h_w_body.data(), h_w_body.size(), seed, 8, -1024, 2049U, 0.0009765625f);
-    const float3 v0 = make_float3(0.8125f, -1.875f, -0.375f);
-    std::vector<float> h_v_point((size_t)n * 3);  // output, shape [100] of vec3
+    const float3 v_com = make_float3(-1.5625f, 1.4375f, -1.8125f);
+    std::vector<float> h_vel_out((size_t)n * 3);  // output, shape [100] of vec3
 
     // Device buffers
     float3* d_com = nullptr;
@@ -312,21 +313,21 @@ int main(int argc, char** argv)
     const size_t bytes_w_body = h_w_body.size() * sizeof(h_w_body[0]);
     CUDA_CHECK(cudaMalloc(&d_w_body, bytes_w_body));
     CUDA_CHECK(cudaMemcpy(d_w_body, h_w_body.data(), bytes_w_body, cudaMemcpyHostToDevice));
-    float3* d_v_point = nullptr;
-    const size_t bytes_v_point = h_v_point.size() * sizeof(h_v_point[0]);
-    CUDA_CHECK(cudaMalloc(&d_v_point, bytes_v_point));
-    CUDA_CHECK(cudaMemcpy(d_v_point, h_v_point.data(), bytes_v_point, cudaMemcpyHostToDevice));
+    float3* d_vel_out = nullptr;
+    const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
+    CUDA_CHECK(cudaMemcpy(d_vel_out, h_vel_out.data(), bytes_vel_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v0, d_v_point, n);
+    xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_x_world.data(), d_x_world, bytes_x_world, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_f_contact.data(), d_f_contact, bytes_f_contact, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_v_point.data(), d_v_point, bytes_v_point, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_vel_out.data(), d_vel_out, bytes_vel_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -336,7 +337,7 @@ int main(int argc, char** argv)
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_x_world.data(), 1, bytes_x_world, dump) == bytes_x_world;
             dump_ok = dump_ok && fwrite(h_f_contact.data(), 1, bytes_f_contact, dump) == bytes_f_contact;
-            dump_ok = dump_ok && fwrite(h_v_point.data(), 1, bytes_v_point, dump) == bytes_v_point;
+            dump_ok = dump_ok && fwrite(h_vel_out.data(), 1, bytes_vel_out, dump) == bytes_vel_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -352,7 +353,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_89e1a2df05<<<grid, block, 0, stream>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v0, d_v_point, n);
+            xform_89e1a2df05<<<grid, block, 0, stream>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -380,7 +381,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_com + bytes_body_rot + bytes_verts + bytes_scale + bytes_w_body;
-        const size_t bytes_written = bytes_x_world + bytes_f_contact + bytes_v_point;
+        const size_t bytes_written = bytes_x_world + bytes_f_contact + bytes_vel_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -406,7 +407,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_scale));
         CUDA_CHECK(cudaFree(d_f_contact));
         CUDA_CHECK(cudaFree(d_w_body));
-        CUDA_CHECK(cudaFree(d_v_point));
+        CUDA_CHECK(cudaFree(d_vel_out));
         return 0;
     }
 
@@ -421,7 +422,7 @@ int main(int argc, char** argv)
                        0.001f, 0.0001f, stats);
     ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 1200), 300,
                        0.0141375f, 0.0001f, stats);
-    ok &= check_values("v_point", h_v_point.data(), reinterpret_cast<const float*>(expected.data() + 2400), 300,
+    ok &= check_values("vel_out", h_vel_out.data(), reinterpret_cast<const float*>(expected.data() + 2400), 300,
                        0.0024000000000000002f, 0.0001f, stats);
     printf("%s xform_89e1a2df05: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -433,13 +434,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v0, d_v_point, n);
+        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v0, d_v_point, n);
+        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -465,6 +466,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_scale));
     CUDA_CHECK(cudaFree(d_f_contact));
     CUDA_CHECK(cudaFree(d_w_body));
-    CUDA_CHECK(cudaFree(d_v_point));
+    CUDA_CHECK(cudaFree(d_vel_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 128; transform_point; module constants; plane contact (vec4 helper); moment arm from the body origin; skew matrix (wp.mat33); weighted per element; output accumulated in place (+=))
+// Rigid-body transform kernel (1-D launch 128; transform_point; module constants; plane contact (vec4 helper); moment arm from the body origin; angular velocity from body to world coordinates; weighted per element; output accumulated in place (+=))
 // Standalone CUDA translation of the Warp kernel `xform_38c3f41750` (see xform_38c3f41750.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,11 +11,6 @@
 #include <cstring>
 #include <vector>
 
-struct mat33
-{
-    float m[3][3];  // row-major, like Warp's mat33
-};
-
 struct quat
 {
     float x, y, z, w;  // Warp's order: vector part, then scalar part
@@ -27,11 +22,11 @@ struct transform
     quat q;    // rotation
 };
 
-__device__ __forceinline__ float3 operator*(const mat33& a, float3 b)
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
 {
-    return make_float3(a.m[0][0] * b.x + a.m[0][1] * b.y + a.m[0][2] * b.z,
-                       a.m[1][0] * b.x + a.m[1][1] * b.y + a.m[1][2] * b.z,
-                       a.m[2][0] * b.x + a.m[2][1] * b.y + a.m[2][2] * b.z);
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
 }
 
 __device__ __forceinline__ float3 quat_rotate(quat q, float3 x)
@@ -89,7 +84,7 @@ __global__ void xform_38c3f41750(
     float4 ground_plane,
     float3* f_contact,
     const float3* __restrict__ w_body,
-    float3 v0,
+    const float3* __restrict__ v_com,
     const float* __restrict__ scale,
     float3* v_point,
     int n)
@@ -106,8 +101,11 @@ __global__ void xform_38c3f41750(
     atomicAddFloat3(&f_contact[tid], -STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z));
     float3 w = w_body[tid];
     float3 arm = p_world - X.p;
-    mat33 W = mat33{{{0.0f, -w.z, w.y}, {w.z, 0.0f, -w.x}, {-w.y, w.x, 0.0f}}};
-    v_point[tid] = scale[tid] * (v0 + W * arm);
+    quat q_body = X.q;
+    float3 w_world = quat_rotate(q_body, w);
+    float3 v_c = v_com[tid];
+    float s = scale[tid];
+    v_point[tid] = s * (v_c + cross(w_world, arm));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,7 +256,8 @@ int main(int argc, char** argv)
     fill_float(h_f_contact.data(), h_f_contact.size(), seed, 4, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_w_body((size_t)n * 3);  // input, shape [128] of vec3
     fill_float(h_w_body.data(), h_w_body.size(), seed, 5, -1024, 2049U, 0.0009765625f);
-    const float3 v0 = make_float3(0.4375f, -0.5625f, -0.25f);
+    std::vector<float> h_v_com((size_t)n * 3);  // input, shape [128] of vec3
+    fill_float(h_v_com.data(), h_v_com.size(), seed, 6, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_scale((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_scale.data(), h_scale.size(), seed, 7, 0, 2049U, 0.0009765625f);
     std::vector<float> h_v_point((size_t)n * 3);  // output, shape [128] of vec3
@@ -284,6 +283,10 @@ int main(int argc, char** argv)
     const size_t bytes_w_body = h_w_body.size() * sizeof(h_w_body[0]);
     CUDA_CHECK(cudaMalloc(&d_w_body, bytes_w_body));
     CUDA_CHECK(cudaMemcpy(d_w_body, h_w_body.data(), bytes_w_body, cudaMemcpyHostToDevice));
+    float3* d_v_com = nullptr;
+    const size_t bytes_v_com = h_v_com.size() * sizeof(h_v_com[0]);
+    CUDA_CHECK(cudaMalloc(&d_v_com, bytes_v_com));
+    CUDA_CHECK(cudaMemcpy(d_v_com, h_v_com.data(), bytes_v_com, cudaMemcpyHostToDevice));
     float* d_scale = nullptr;
     const size_t bytes_scale = h_scale.size() * sizeof(h_scale[0]);
     CUDA_CHECK(cudaMalloc(&d_scale, bytes_scale));
@@ -297,7 +300,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_v_point, n);
+    xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_world_pos.data(), d_world_pos, bytes_world_pos, cudaMemcpyDeviceToHost));
@@ -328,7 +331,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_38c3f41750<<<grid, block, 0, stream>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_v_point, n);
+            xform_38c3f41750<<<grid, block, 0, stream>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -355,7 +358,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_poses + bytes_points + bytes_f_contact + bytes_w_body + bytes_scale;
+        const size_t bytes_read = bytes_poses + bytes_points + bytes_f_contact + bytes_w_body + bytes_v_com + bytes_scale;
         const size_t bytes_written = bytes_world_pos + bytes_f_contact + bytes_v_point;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -380,6 +383,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_world_pos));
         CUDA_CHECK(cudaFree(d_f_contact));
         CUDA_CHECK(cudaFree(d_w_body));
+        CUDA_CHECK(cudaFree(d_v_com));
         CUDA_CHECK(cudaFree(d_scale));
         CUDA_CHECK(cudaFree(d_v_point));
         return 0;
@@ -408,13 +412,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_v_point, n);
+        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, v0, d_scale, d_v_point, n);
+        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -438,6 +442,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_world_pos));
     CUDA_CHECK(cudaFree(d_f_contact));
     CUDA_CHECK(cudaFree(d_w_body));
+    CUDA_CHECK(cudaFree(d_v_com));
     CUDA_CHECK(cudaFree(d_scale));
     CUDA_CHECK(cudaFree(d_v_point));
     return ok ? 0 : 1;
