@@ -14,6 +14,7 @@ order of the atomic updates; a `wp.pow` term rounds, well inside float64's toler
 """
 from __future__ import annotations
 
+import math
 import random
 
 from synthesis.categories.common import add_inputs, early_return
@@ -246,7 +247,10 @@ def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
 def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """The largest and/or smallest value per group (a cell's highest point, a cluster's extent), with
     atomic_max / atomic_min into arrays that start from the caller's values."""
-    g, groups = _group_index(w, w.rng.choice([max(4, w.dim[0] // 16), max(4, w.dim[0] // 8)]))
+    # 8 to 16 threads per group, whatever the launch's shape: a group of 128 integers drawn from
+    # [-50, 50] nearly always reaches 50, and every group's extreme is then the same
+    threads = math.prod(w.dim)
+    g, groups = _group_index(w, w.rng.choice([max(4, threads // 16), max(4, threads // 8)]))
     x = w.load(loads[0])
     span = 0.5 if dtype == "float32" else 5
     grid = 3 if dtype == "float32" else 0
