@@ -2,8 +2,10 @@
 
 A kernel holds one loop nest, a computation with a name: a dense layer (rows of a
 weight matrix times the thread's feature row, a bias, an activation), a matrix product one output row
-per thread, the nearest centroid (k-means' assignment step), attention with an online softmax, a
-tensor-product polynomial (nested Horner), the pair energy of a chain (a triangular `range(a + 1, m)`),
+per thread (with each row's norm), the nearest centroid (k-means' assignment step), attention with an
+online or two-pass softmax (causal by the loop's bound or by a `continue` mask), a tensor-product
+polynomial (nested Horner, or a sum of monomials with running powers), the pair energy of a chain (a
+triangular `range(a + 1, m)`, with the closest pair's distance),
 quadrature over a cell (midpoint or trapezoid rule, in two or three dimensions), a 2-D convolution or
 box blur (clamped or guarded borders), and Conway's Game of Life (periodic or guarded neighbourhood,
 the centre skipped with `!=` or `continue`).
