@@ -10,9 +10,12 @@ more than the target bytes (MIN_TILED_THREADS). A kernel querying a mesh stops a
 (MESH_THREADS): each query is a BVH traversal, compute- and latency-bound, not a few bytes.
 
 Scaling rule, per array argument:
-  * an array whose leading dimensions equal the launch dimensions ("shaped like the launch", e.g.
-    `x[n]`, `table[n, 5]` for a 1-D launch of n) grows with it: its outermost dimension becomes the
-    bench launch's outermost dimension, its other dimensions stay;
+  * an array with at least the launch's dimensions whose outermost dimension is K times the launch's
+    outermost grows with it: shaped like the launch (K = 1: `x[n]`, `table[n, 5]` for a 1-D launch
+    of n, `u[n, m]` for a launch of (n, m)), K entries per thread (`a[tid * K + n]`), or K rows per
+    block of tiles (`x[blocks * TILE_M, K]`, `c[blocks * TILE_M, cols * TILE_N]` for a
+    wp.launch_tiled grid of (blocks, cols)). Its outermost dimension becomes K times the bench
+    launch's outermost dimension, its other dimensions stay (so do the launch's inner extents);
   * every other array (lookup tables, weights, histogram and atomic targets) keeps its size;
   * index arrays scale like any other array by their shape, and keep their value range, so every
     index stays valid for the array it points into (whose size does not shrink);
@@ -66,10 +69,10 @@ MAX_GRID_DIM = 256  # a hash grid's cells per axis at bench size, at most (256^3
 READ_ROLES = ("input", "inout", "index")
 WRITTEN_ROLES = ("output", "inout")
 
-SCALING_RULE = ("arrays whose leading dimensions equal the launch dimensions grow with the launch "
-                "(outermost dimension = the bench launch's outermost dimension), and so do arrays holding K "
-                "rows per outermost launch row (outermost dimension K x the launch's, e.g. `a[tid * K + n]`: "
-                "K x the bench launch's); all other arrays "
+SCALING_RULE = ("arrays with at least the launch's dimensions whose outermost dimension is K x the launch's "
+                "outermost (K = 1: shaped like the launch; K rows per thread, e.g. `a[tid * K + n]`; K rows per "
+                "block of tiles, e.g. `offset=(i * TILE_M, j * TILE_N)`) grow with the launch: outermost "
+                "dimension K x the bench launch's, inner dimensions kept; all other arrays "
                 "(lookup tables, weights, histogram/atomic targets) keep their size; index arrays keep "
                 "their value range; inputs are the same counter hash at the new shapes; a hash grid over a "
                 "growing points array keeps its density: with s = the integer cube root of the growth "
@@ -131,11 +134,15 @@ def array_args(args: list[ArgSpec]) -> list[ArgSpec]:
 
 
 def scale_factor(arg: ArgSpec, launch_dim: tuple[int, ...]) -> int:
-    """How many outermost-launch rows each of `arg`'s outermost rows holds, if it grows with the
+    """How many of `arg`'s outermost rows each outermost launch index owns, if it grows with the
     launch: 1 for an array shaped like the launch, K for one holding K entries per thread
-    (`adjacency[tid * K + n]`); 0 for an array that keeps its size."""
-    nd = len(launch_dim)
-    if not arg.is_array or arg.ndim < nd or tuple(arg.shape[1:nd]) != tuple(launch_dim[1:]):
+    (`adjacency[tid * K + n]`) or K rows per block of tiles (`offset=(i * K, j * TILE_N)` in a 2-D
+    grid of tiles, whose inner extents are tile multiples of the launch's, not equal to them); 0 for
+    an array that keeps its size. Only the outermost dimension decides: the inner launch extents stay
+    at bench size, so an array's inner extents do too, whatever they are. (Required equal to the
+    launch's before session 28: in 10,000 generated kernels no array of a 2-D or 3-D launch scaled
+    differently under the two rules.)"""
+    if not arg.is_array or arg.ndim < len(launch_dim):
         return 0
     outer, rows = launch_dim[0], arg.shape[0]
     return rows // outer if rows % outer == 0 else 0
@@ -157,18 +164,20 @@ def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
 
 
 def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
-    """Bytes the arrays that scale move per launch thread (read and written counted separately; a hash
-    grid's point_ids with its points)."""
-    total = 0
+    """Bytes the arrays that scale move per launch index (read and written counted separately; a hash
+    grid's point_ids with its points), rounded up: what they move per outermost launch index (K rows
+    each, inner extents whole) shared by the launch's inner extents."""
+    per_outer = 0
     for a in array_args(args):
         if scales(a, launch_dim):
-            per = a.width * a.component_bytes * prod(a.shape[len(launch_dim):]) * scale_factor(a, launch_dim)
-            total += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
+            per = a.width * a.component_bytes * prod(a.shape[1:]) * scale_factor(a, launch_dim)
+            per_outer += per * ((a.role in READ_ROLES) + (a.role in WRITTEN_ROLES))
     for grid in hash_grids(args):
         points = grid_points(grid, args)
         if scales(points, launch_dim):
-            total += POINT_ID_BYTES * prod(points.shape[len(launch_dim):]) * scale_factor(points, launch_dim)
-    return total
+            per_outer += POINT_ID_BYTES * prod(points.shape[1:]) * scale_factor(points, launch_dim)
+    inner = prod(launch_dim[1:])
+    return -(-per_outer // inner)
 
 
 # ---- hash grids ----------------------------------------------------------------------------------

@@ -95,6 +95,10 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
 
 RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
 LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
+# Linear layers of several column tiles, and fused maps, launched over a 2-D grid of tiles (`i, j =
+# wp.tid()`, a block per output tile, as Warp's tile GEMM examples do) instead of a 1-D grid of row panels
+COLUMN_GRID_SHARE = 0.5
+COLUMN_TILES = (2, 3, 4)  # column tiles of a fused map's 2-D grid
 
 
 class TileKernel:
@@ -116,6 +120,7 @@ class TileKernel:
         self.style = rng.choice(["wp.constant", "plain", "wp.constant"])
         self.grid_bits = rng.choice([6, 7, 8])
         self.blocks = 0  # drawn at the end (see fixed sizes)
+        self.grid_cols = 0  # column tiles of a 2-D launch (`i, j = wp.tid()`); 0: a 1-D launch over row panels
         self.fixed_rows: list[int] = []  # outermost sizes of arrays that keep their size
         self.tile_floats = 0  # float32 elements of all tiles (shared memory)
         self.scaled = False  # a constant factor applied already (a second one would be folded into it)
@@ -193,6 +198,14 @@ class TileKernel:
     def tile(self, *shape: int) -> None:
         self.tile_floats += math.prod(shape)
 
+    def column_grid(self, cols: int) -> str:
+        """Launch over a 2-D grid of tiles, `cols` column tiles per row panel: block (i, j) owns the
+        output tile at (i * TILE_M, j * TILE_N). Returns the column index's name."""
+        self.grid_cols = cols
+        self.lines[0] = "i, j = wp.tid()"
+        self.features.append("2-D grid of tiles (i, j = wp.tid())")
+        return "j"
+
     def finish(self, summary: str, block_dim: int) -> KernelSpec:
         rng = self.rng
         choices = [b for b in BLOCK_COUNTS if all(r % b for r in self.fixed_rows)]
@@ -213,9 +226,11 @@ class TileKernel:
         source = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(h + "\n\n\n" for h in self.helpers)
         source += header + body + "\n"
         detail = "; ".join(dict.fromkeys(self.features))
-        description = (f"{summary} (wp.launch_tiled over {self.blocks} blocks of {block_dim} threads"
+        grid = f"a {self.blocks} x {self.grid_cols} grid of blocks" if self.grid_cols else f"{self.blocks} blocks"
+        description = (f"{summary} (wp.launch_tiled over {grid} of {block_dim} threads"
                        + (f"; {detail})" if detail else ")"))
-        return KernelSpec(self.name, "tiled", description, source, tuple(args), (self.blocks,), self.seed,
+        dim = (self.blocks, self.grid_cols) if self.grid_cols else (self.blocks,)
+        return KernelSpec(self.name, "tiled", description, source, tuple(args), dim, self.seed,
                           tuple(self.helper_names), block_dim)
 
 
@@ -233,11 +248,16 @@ def pick(rng: random.Random, *names: str) -> str:
     return rng.choice(names)
 
 
-def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[str, str], mag: float) -> tuple[str, float]:
+def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[str, str], mag: float,
+             columns: tuple[int, str] | None = None) -> tuple[str, float]:
     """What often follows a tile computation before it is stored: none, one or two of an activation
     (`tile_map`), a constant scale, a per-column gain and/or bias (a (1, C) table broadcast over
-    the rows). Returns the tile holding the result and its bound."""
+    the rows). `columns`: (width, offset) of a block's tile among the output's columns in a 2-D grid
+    of tiles (the tables are then a row of all columns, loaded at the offset). Returns the tile
+    holding the result and its bound."""
     rng = k.rng
+    width, col_offset = columns or (shape[1], "")
+    at = f", offset=(0, {col_offset})" if col_offset else ""
     rows, cols = names
     steps = rng.sample(["map", "gain", "bias"] + ([] if k.scaled else ["scale"]), rng.choice([0, 1, 1, 2]))
     for step in steps:
@@ -253,14 +273,14 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
             k.features.append("constant scale")
         else:
             table = k.array(pick(rng, "gamma", "col_scale") if step == "gain" else pick(rng, "beta", "col_bias"),
-                            "input", (1, shape[1]), False)
+                            "input", (1, width), False)
             k.tile(1, shape[1])
             op = "*" if step == "gain" else "+"
             if rng.random() < 0.5:
-                k.emit(f"{step}_row = wp.tile_load({table}, shape=(1, {cols}))")
+                k.emit(f"{step}_row = wp.tile_load({table}, shape=(1, {cols}){at})")
                 k.emit(f"{result} = {result} {op} wp.tile_broadcast({step}_row, shape=({rows}, {cols}))")
             else:
-                k.emit(f"{result} = {result} {op} wp.tile_broadcast(wp.tile_load({table}, shape=(1, {cols})), "
+                k.emit(f"{result} = {result} {op} wp.tile_broadcast(wp.tile_load({table}, shape=(1, {cols}){at}), "
                        f"shape=({rows}, {cols}))")
             mag = mag * 1.0 if step == "gain" else mag + 1.0
             k.features.append(f"per-column {step} by tile_broadcast")
@@ -525,8 +545,11 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
     if transposed:
         k.tile(tn, tk)
     mag = float(K)
-    loop_n = n_tiles > 1
-    if loop_n:
+    grid = n_tiles > 1 and rng.random() < COLUMN_GRID_SHARE
+    loop_n = n_tiles > 1 and not grid
+    if grid:
+        col = f"{k.column_grid(n_tiles)} * {TN}"
+    elif loop_n:
         count = k.constant("N_TILES", n_tiles) if rng.random() < 0.5 else f"{w}.shape[{0 if transposed else 1}] // {TN}"
         k.emit(f"for j in range({count}):")
         k.indent += 1
@@ -855,18 +878,22 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32, 64])
     TM = k.constant(pick(rng, "TILE_M", "ROWS"), tm)
     C = k.constant(pick(rng, "TILE_N", "COLS", "WIDTH"), c)
-    x = k.array(pick(rng, "pred", "x", "a", "u"), "input", (tm, c), True)
-    y = k.array(pick(rng, "target", "y", "b", "v"), "input", (tm, c), True)
+    width, col = c, "0"
+    if rng.random() < COLUMN_GRID_SHARE:
+        cols = rng.choice(COLUMN_TILES)
+        width, col = c * cols, f"{k.column_grid(cols)} * {C}"
+    x = k.array(pick(rng, "pred", "x", "a", "u"), "input", (tm, width), True)
+    y = k.array(pick(rng, "target", "y", "b", "v"), "input", (tm, width), True)
     storage = ', storage="shared"' if rng.random() < 0.3 else ""
-    k.emit(f"ta = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
-    k.emit(f"tb = wp.tile_load({y}, shape=({TM}, {C}), offset=(i * {TM}, 0){storage})")
+    k.emit(f"ta = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, {col}){storage})")
+    k.emit(f"tb = wp.tile_load({y}, shape=({TM}, {C}), offset=(i * {TM}, {col}){storage})")
     fn, h = k.helper(BINARY)
     k.emit(f"r = wp.tile_map({fn}, ta, tb)")
     for _ in range(4):
         k.tile(tm, c)
     # what follows the map before the store (an activation, a scale, a per-column gain or bias)
-    r, mag = epilogue(k, "r", (tm, c), (TM, C), h.mag(1.0, 1.0))
-    store_result(k, ("residual", "loss_map", "err_map"), (tm, c), (TM, C), r, f"(i * {TM}, 0)", mag)
+    r, mag = epilogue(k, "r", (tm, c), (TM, C), h.mag(1.0, 1.0), (width, col) if k.grid_cols else None)
+    store_result(k, ("residual", "loss_map", "err_map"), (tm, width), (TM, C), r, f"(i * {TM}, {col})", mag, (tm, c))
     if rng.random() < 0.4:
         total = k.array(pick(rng, "loss", "total", "energy"), "output", (1,), False, bound=mag * tm * c * 16)
         k.emit(f"wp.tile_atomic_add({total}, wp.tile_sum({r}))")

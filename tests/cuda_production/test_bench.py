@@ -162,6 +162,18 @@ def test_bad_bench_options_fail_with_one_line(bench_sample, options):
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
 
 
+def test_a_grid_of_tiles_grows_its_row_panels_and_keeps_its_weights():
+    """A wp.launch_tiled grid of (7, 3) blocks of 16 x 32 output tiles: inputs and outputs hold 16 rows
+    per block row and keep their columns (tile multiples of the inner launch, not equal to it);
+    weights and a bias row keep their size."""
+    launch = (7, 3)
+    x, out = arr("x", shape=(7 * 16, 40)), arr("out", shape=(7 * 16, 3 * 32), role="output")
+    weights, bias = arr("w", shape=(40, 3 * 32)), arr("bias", shape=(1, 3 * 32))
+    assert [scale_factor(a, launch) for a in (x, out, weights, bias)] == [16, 16, 0, 0]
+    sized = {a.name: a.shape for a in bench_args([x, out, weights, bias], launch, (70, 3))}
+    assert sized == {"x": (70 * 16, 40), "out": (70 * 16, 96), "w": (40, 96), "bias": (1, 96)}
+
+
 def test_an_array_of_k_rows_per_thread_grows_k_times_the_launch():
     # `adjacency[tid * K + n]` reads K entries per thread: at bench size it must hold K per bench thread
     adjacency = ArgSpec("adjacency", "int32", "index", (6 * 3000,), 0, 2999, 0)

@@ -5,6 +5,7 @@ and, for one kernel, at a bench size."""
 from __future__ import annotations
 
 import ast
+import itertools
 import subprocess
 
 import numpy as np
@@ -55,9 +56,10 @@ def test_tiled_is_a_category_with_its_prefix():
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
-def _windows(spec: KernelSpec, blocks: int, shapes: dict[str, tuple[int, ...]]):
-    """(array, first element, last element) of every tile window the kernel touches, for block
-    indices up to `blocks - 1` and every loop value, with `shapes` the arrays' shapes."""
+def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[int, ...]]):
+    """(op, array, offset, tile shape) of every tile window the kernel touches, for every launch index
+    of `launch` (blocks, or a grid of blocks (i, j)) and every loop value, with `shapes` the arrays'
+    shapes."""
     tree = ast.parse(spec.source)
     constants = {}
     for node in tree.body:
@@ -96,8 +98,11 @@ def _windows(spec: KernelSpec, blocks: int, shapes: dict[str, tuple[int, ...]]):
                 offset = value(kw["offset"], env) if "offset" in kw else (0,) * len(shapes[array])
                 found.append((call.func.attr, array, offset, shape))
 
-    for i in range(blocks):
-        visit(kernel.body[1:], {"i": i})
+    tid = kernel.body[0].targets[0]
+    names = [e.id for e in tid.elts] if isinstance(tid, ast.Tuple) else [tid.id]
+    assert len(names) in (len(launch), len(launch) + 1)  # the launch's indices, then maybe the thread's lane
+    for index in itertools.product(*(range(n) for n in launch)):
+        visit(kernel.body[1:], dict(zip(names[:len(launch)], index)))
     return found
 
 
@@ -106,10 +111,10 @@ def _windows(spec: KernelSpec, blocks: int, shapes: dict[str, tuple[int, ...]]):
 def test_every_loaded_tile_lies_inside_its_array_at_check_and_bench_size(seed):
     spec = generate("tiled", seed)
     bench_dim = bench_launch_dim(list(spec.args), spec.dim, spec.block_dim)
-    bench_dim = (min(bench_dim[0], 4 * spec.dim[0] + 3),)  # the rule is the same at any bench size
-    for blocks, args in ((spec.dim[0], list(spec.args)), (bench_dim[0], bench_args(list(spec.args), spec.dim, bench_dim))):
+    bench_dim = (min(bench_dim[0], 4 * spec.dim[0] + 3), *spec.dim[1:])  # the rule is the same at any bench size
+    for launch, args in ((spec.dim, list(spec.args)), (bench_dim, bench_args(list(spec.args), spec.dim, bench_dim))):
         shapes = {a.name: a.shape for a in args if a.is_array}
-        for op, array, offset, shape in _windows(spec, blocks, shapes):
+        for op, array, offset, shape in _windows(spec, launch, shapes):
             offset = offset if isinstance(offset, tuple) else (offset,)
             assert len(offset) == len(shapes[array]), (op, array)
             if shape is not None:
@@ -137,12 +142,30 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
 @given(seed=st.integers(0, 2**62))
 def test_the_translation_launches_as_the_spec_says(seed):
     spec = generate("tiled", seed)
-    assert len(spec.dim) == 1 and spec.block_dim in BLOCK_DIMS
+    assert len(spec.dim) in (1, 2) and spec.block_dim in BLOCK_DIMS
     kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim,
                               launch_ndim=len(spec.dim))
     assert kernel.tiled and kernel.block_dim == spec.block_dim
     assert {p.name for p in kernel.params if p.kind == "array" and p.written} == \
         {a.name for a in spec.args if a.is_written}
+
+
+@pytest.mark.parametrize("summary", ["Tiled linear layer (GEMM)", "Fused element-wise tile map"])
+def test_a_grid_of_tiles_stores_each_output_tile_exactly_once(summary):
+    """Block (i, j) of a 2-D grid owns the output tile at (i * TILE_M, j * TILE_N): the stores of all
+    blocks are distinct and together cover every output element."""
+    spec = generate("tiled", _first_with(summary, GRID))
+    assert spec.source.count("i, j = wp.tid()") == 1 and len(spec.dim) == 2
+    shapes = {a.name: a.shape for a in spec.args if a.is_array}
+    stores = [(array, offset) for op, array, offset, _ in _windows(spec, spec.dim, shapes) if op == "tile_store"]
+    outputs = {a.name for a in spec.args if a.role in ("output", "inout") and len(a.shape) == 2}
+    assert outputs and {array for array, _ in stores} == outputs
+    for out in outputs:
+        offsets = [offset for array, offset in stores if array == out]
+        rows, cols = shapes[out]
+        assert len(offsets) == len(set(offsets)) == spec.dim[0] * spec.dim[1]
+        assert {r for r, _ in offsets} == set(range(0, rows, rows // spec.dim[0]))
+        assert {c for _, c in offsets} == set(range(0, cols, cols // spec.dim[1]))
 
 
 def test_specs_keep_their_launch_through_a_round_trip():
@@ -194,8 +217,18 @@ def test_each_kind_equals_warps_tiled_launch_on_the_host(tmp_path, kind_specs, e
     assert run.passed, run.output[-2000:]
 
 
-def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
-    spec = generate("tiled", KIND_SEEDS["Tiled linear layer (GEMM)"])
+GRID = "2-D grid of tiles (i, j = wp.tid())"
+
+
+def _first_with(summary: str, feature: str, present: bool = True) -> int:
+    return next(seed for seed in range(5000) if summary in (d := generate("tiled", seed).description)
+                and (feature in d) == present)
+
+
+@pytest.mark.parametrize("grid", [False, True], ids=["row panels", "grid of tiles"])
+def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
+    spec = generate("tiled", _first_with("Tiled linear layer (GEMM)", GRID, grid))
+    assert len(spec.dim) == 1 + grid
     folder = _write(tmp_path, spec, None)
     binary = tmp_path / "bench.bin"
     build = compile_host(folder / f"{spec.name}.cu", binary, tmp_path)
@@ -205,10 +238,11 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
     run = subprocess.run([str(binary), "--bench", "--bench-dim", str(outer), "--launches", "1", "--warmup", "0",
                           "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
+    bench_dim = (outer, *spec.dim[1:])
     scaled = KernelSpec(spec.name, spec.category, spec.description, spec.source,
-                        tuple(bench_args(list(spec.args), spec.dim, (outer,))), (outer,), spec.seed,
+                        tuple(bench_args(list(spec.args), spec.dim, bench_dim)), bench_dim, spec.seed,
                         block_dim=spec.block_dim)
-    want = np.frombuffer(warp_reference([scaled], "t_tiled_bench")[spec.name], dtype=np.float32)
+    want = np.frombuffer(warp_reference([scaled], f"t_tiled_bench_{int(grid)}")[spec.name], dtype=np.float32)
     got = np.frombuffer(dump.read_bytes(), dtype=np.float32)
     assert got.size == want.size == sum(a.size for a in scaled.args if a.is_written)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
@@ -221,7 +255,7 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path):
                                      "per-thread values gathered into a tile (wp.tile)", "column means of the panel",
                                      "per-thread values of two inputs", "real gain per frequency",
                                      "scaled by 1/N", "windowed by tile_map", "shaped by a gain per frequency",
-                                     "less the block mean (wp.untile)"])
+                                     "less the block mean (wp.untile)", GRID])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
