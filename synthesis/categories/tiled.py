@@ -11,9 +11,12 @@ centering, batched small-matrix transposes (symmetric/skew parts, normal matrice
 element-wise maps of two tiles, and row FFTs of complex signals (`tile_fft` / `tile_ifft`: spectra,
 syntheses, filters by a transfer function). Tile shapes are module constants (`wp.constant` or plain numbers).
 
-Every launch is 1-D over blocks: block `i` owns rows `i * TILE_M ...` of the arrays that scale with
-the launch (their outermost dimension is a whole multiple of the block count), while weights,
-biases and accumulation targets keep their size (`cuda_production/bench.py`'s scaling rule). The
+Most launches are 1-D over blocks: block `i` owns rows `i * TILE_M ...` of the arrays that scale
+with the launch (their outermost dimension is a whole multiple of the block count), while weights,
+biases and accumulation targets keep their size (`cuda_production/bench.py`'s scaling rule). Linear
+layers of several column tiles and fused maps are also launched over a 2-D grid of tiles, as Warp's
+tile GEMM examples are (`i, j = wp.tid()`: block (i, j) owns the output tile at
+(i * TILE_M, j * TILE_N)); only the row panels grow at bench size, the column tiles stay. The
 block count is drawn so that no fixed-size array's outermost dimension is a multiple of it (which
 that rule would read as scaling). Inputs lie on a coarse grid (2**-6 .. 2**-8) so that sums and
 products of a tile are exact or nearly so in float32, whatever the order of summation.

@@ -1,4 +1,4 @@
-// Fused element-wise tile map (wp.launch_tiled over 11 blocks of 64 threads; tile_map(axpy); tile_atomic_add total)
+// Fused element-wise tile map (wp.launch_tiled over 8 blocks of 64 threads; tile_map(gated); tile_map(sigmoid); result added to the output's block (tile_load, tile_store); tile_atomic_add total)
 // Standalone CUDA translation of the Warp kernel `tile_24f954bfb7` (see tile_24f954bfb7.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -13,9 +13,16 @@
 
 constexpr int ROWS = 8;
 
-__device__ float axpy(float x, float y)
+__device__ float gated(float x, float y)
 {
-    return 1.625f * x + y;
+    float gate = 1.0f / (1.0f + expf(-y));
+    return x * gate;
+}
+
+__device__ float sigmoid(float x)
+{
+    float e = expf(-x);
+    return 1.0f / (1.0f + e);
 }
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
@@ -25,17 +32,17 @@ constexpr int TILE_THREADS = 64;
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_24f954bfb7(
-    const float* __restrict__ a,
-    int a_dim0,
-    int a_dim1,
-    const float* __restrict__ y,
-    int y_dim0,
-    int y_dim1,
-    float* residual,
-    int residual_dim0,
-    int residual_dim1,
-    float* energy,
-    int energy_dim0,
+    const float* __restrict__ x,
+    int x_dim0,
+    int x_dim1,
+    const float* __restrict__ b,
+    int b_dim0,
+    int b_dim1,
+    float* err_map,
+    int err_map_dim0,
+    int err_map_dim1,
+    float* total,
+    int total_dim0,
     int n)
 {
     // wp.launch_tiled: block b of 64 threads runs launch index b; its threads share the tiles
@@ -43,40 +50,49 @@ __global__ void tile_24f954bfb7(
 
     __shared__ float ta[512];  // tile float32, shape 8x64
     __shared__ float tb[512];  // tile float32, shape 8x64
-    __shared__ float r[512];  // tile float32, shape 8x64
+    __shared__ float z[512];  // tile float32, shape 8x64
+    __shared__ float tile0[512];  // tile float32, shape 8x64
     __shared__ float partial0[64];  // tile float32, shape 64
     __shared__ float total0[1];  // tile float32, shape 1
 
     const int offset0 = i * ROWS;
-    // ta = 8x64 tile of a (outside the array: 0)
+    // ta = 8x64 tile of x (outside the array: 0)
     for (int e0 = threadIdx.x; e0 < 512; e0 += TILE_THREADS) {
         const int row0 = offset0 + e0 / 64;
         const int col0 = e0 % 64;
-        ta[e0] = (row0 < a_dim0 && col0 < a_dim1) ? a[row0 * a_dim1 + col0] : 0.0f;
+        ta[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
     }
     const int offset1 = i * ROWS;
-    // tb = 8x64 tile of y (outside the array: 0)
+    // tb = 8x64 tile of b (outside the array: 0)
     for (int e1 = threadIdx.x; e1 < 512; e1 += TILE_THREADS) {
         const int row1 = offset1 + e1 / 64;
         const int col1 = e1 % 64;
-        tb[e1] = (row1 < y_dim0 && col1 < y_dim1) ? y[row1 * y_dim1 + col1] : 0.0f;
+        tb[e1] = (row1 < b_dim0 && col1 < b_dim1) ? b[row1 * b_dim1 + col1] : 0.0f;
     }
-    // r = the tile computed by
-    //   r = wp.tile_map(axpy, ta, tb)
+    // z = the tile computed by
+    //   r = wp.tile_map(gated, ta, tb)
+    //   z = wp.tile_map(sigmoid, r)
     for (int e2 = threadIdx.x; e2 < 512; e2 += TILE_THREADS) {
-        r[e2] = axpy(ta[e2], tb[e2]);
+        z[e2] = sigmoid(gated(ta[e2], tb[e2]));
     }
     const int offset2 = i * ROWS;
+    // tile0 = 8x64 tile of err_map (outside the array: 0)
     for (int e3 = threadIdx.x; e3 < 512; e3 += TILE_THREADS) {
         const int row2 = offset2 + e3 / 64;
         const int col2 = e3 % 64;
-        if (row2 < residual_dim0 && col2 < residual_dim1)
-            residual[row2 * residual_dim1 + col2] = r[e3];
+        tile0[e3] = (row2 < err_map_dim0 && col2 < err_map_dim1) ? err_map[row2 * err_map_dim1 + col2] : 0.0f;
     }
-    // total0 = sum of r: a strided partial per thread, then a tree over the block
+    const int offset3 = i * ROWS;
+    for (int e4 = threadIdx.x; e4 < 512; e4 += TILE_THREADS) {
+        const int row3 = offset3 + e4 / 64;
+        const int col3 = e4 % 64;
+        if (row3 < err_map_dim0 && col3 < err_map_dim1)
+            err_map[row3 * err_map_dim1 + col3] = tile0[e4] + z[e4];
+    }
+    // total0 = sum of z: a strided partial per thread, then a tree over the block
     float sum0 = 0.0f;
-    for (int e4 = threadIdx.x; e4 < 512; e4 += TILE_THREADS)
-        sum0 += r[e4];
+    for (int e5 = threadIdx.x; e5 < 512; e5 += TILE_THREADS)
+        sum0 += z[e5];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
     for (int stride0 = 1; stride0 < 64; stride0 *= 2) {
@@ -86,10 +102,10 @@ __global__ void tile_24f954bfb7(
     }
     if (threadIdx.x == 0)
         total0[0] = partial0[0];
-    for (int e5 = threadIdx.x; e5 < 1; e5 += TILE_THREADS) {
-        const int idx0 = e5;
-        if (idx0 < energy_dim0)
-            atomicAdd(&energy[idx0], total0[e5]);
+    for (int e6 = threadIdx.x; e6 < 1; e6 += TILE_THREADS) {
+        const int idx0 = e6;
+        if (idx0 < total_dim0)
+            atomicAdd(&total[idx0], total0[e6]);
     }
 }
 
@@ -228,43 +244,44 @@ int main(int argc, char** argv)
     const uint32_t seed = 1719300793U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 11;
+    const int n = bench ? bench_outer : 8;
 
     // Inputs (host)
-    std::vector<float> h_a((size_t)n * 512);  // input, shape [88, 64] of float32
-    fill_float(h_a.data(), h_a.size(), seed, 0, -256, 513U, 0.00390625f);
-    std::vector<float> h_y((size_t)n * 512);  // input, shape [88, 64] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 1, -256, 513U, 0.00390625f);
-    std::vector<float> h_residual((size_t)n * 512);  // output, shape [88, 64] of float32
-    std::vector<float> h_energy(1);  // output, shape [1] of float32
+    std::vector<float> h_x((size_t)n * 512);  // input, shape [64, 64] of float32
+    fill_float(h_x.data(), h_x.size(), seed, 0, -256, 513U, 0.00390625f);
+    std::vector<float> h_b((size_t)n * 512);  // input, shape [64, 64] of float32
+    fill_float(h_b.data(), h_b.size(), seed, 1, -256, 513U, 0.00390625f);
+    std::vector<float> h_err_map((size_t)n * 512);  // inout, shape [64, 64] of float32
+    fill_float(h_err_map.data(), h_err_map.size(), seed, 2, -256, 513U, 0.00390625f);
+    std::vector<float> h_total(1);  // output, shape [1] of float32
 
     // Device buffers
-    float* d_a = nullptr;
-    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
-    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
-    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
-    float* d_y = nullptr;
-    const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
-    CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_residual = nullptr;
-    const size_t bytes_residual = h_residual.size() * sizeof(h_residual[0]);
-    CUDA_CHECK(cudaMalloc(&d_residual, bytes_residual));
-    CUDA_CHECK(cudaMemcpy(d_residual, h_residual.data(), bytes_residual, cudaMemcpyHostToDevice));
-    float* d_energy = nullptr;
-    const size_t bytes_energy = h_energy.size() * sizeof(h_energy[0]);
-    CUDA_CHECK(cudaMalloc(&d_energy, bytes_energy));
-    CUDA_CHECK(cudaMemcpy(d_energy, h_energy.data(), bytes_energy, cudaMemcpyHostToDevice));
+    float* d_x = nullptr;
+    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
+    float* d_b = nullptr;
+    const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
+    CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
+    CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
+    float* d_err_map = nullptr;
+    const size_t bytes_err_map = h_err_map.size() * sizeof(h_err_map[0]);
+    CUDA_CHECK(cudaMalloc(&d_err_map, bytes_err_map));
+    CUDA_CHECK(cudaMemcpy(d_err_map, h_err_map.data(), bytes_err_map, cudaMemcpyHostToDevice));
+    float* d_total = nullptr;
+    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
+    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
+    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
 
     const dim3 block(TILE_THREADS);  // block_dim: declared block_dim
     const dim3 grid(n);  // wp.launch_tiled: one block per launch index
 
     // Run once and check the results
-    tile_24f954bfb7<<<grid, block>>>(d_a, 8 * n, 64, d_y, 8 * n, 64, d_residual, 8 * n, 64, d_energy, 1, n);
+    tile_24f954bfb7<<<grid, block>>>(d_x, 8 * n, 64, d_b, 8 * n, 64, d_err_map, 8 * n, 64, d_total, 1, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_residual.data(), d_residual, bytes_residual, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_energy.data(), d_energy, bytes_energy, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_err_map.data(), d_err_map, bytes_err_map, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -272,8 +289,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_residual.data(), 1, bytes_residual, dump) == bytes_residual;
-            dump_ok = dump_ok && fwrite(h_energy.data(), 1, bytes_energy, dump) == bytes_energy;
+            dump_ok = dump_ok && fwrite(h_err_map.data(), 1, bytes_err_map, dump) == bytes_err_map;
+            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -289,7 +306,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            tile_24f954bfb7<<<grid, block, 0, stream>>>(d_a, 8 * n, 64, d_y, 8 * n, 64, d_residual, 8 * n, 64, d_energy, 1, n);
+            tile_24f954bfb7<<<grid, block, 0, stream>>>(d_x, 8 * n, 64, d_b, 8 * n, 64, d_err_map, 8 * n, 64, d_total, 1, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -316,8 +333,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_a + bytes_y;
-        const size_t bytes_written = bytes_residual + bytes_energy;
+        const size_t bytes_read = bytes_x + bytes_b + bytes_err_map;
+        const size_t bytes_written = bytes_err_map + bytes_total;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -336,24 +353,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_a));
-        CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_residual));
-        CUDA_CHECK(cudaFree(d_energy));
+        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_b));
+        CUDA_CHECK(cudaFree(d_err_map));
+        CUDA_CHECK(cudaFree(d_total));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 22532) {
-        fprintf(stderr, "%s: expected 22532 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 16388) {
+        fprintf(stderr, "%s: expected 16388 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("residual", h_residual.data(), reinterpret_cast<const float*>(expected.data() + 0), 5632,
-                       0.00030000000000000003f, 0.0001f, stats);
-    ok &= check_values("energy", h_energy.data(), reinterpret_cast<const float*>(expected.data() + 22528), 1,
-                       2.4576000000000002f, 0.0001f, stats);
+    ok &= check_values("err_map", h_err_map.data(), reinterpret_cast<const float*>(expected.data() + 0), 4096,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1,
+                       0.8192f, 0.0001f, stats);
     printf("%s tile_24f954bfb7: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -364,13 +381,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        tile_24f954bfb7<<<grid, block>>>(d_a, 8 * n, 64, d_y, 8 * n, 64, d_residual, 8 * n, 64, d_energy, 1, n);
+        tile_24f954bfb7<<<grid, block>>>(d_x, 8 * n, 64, d_b, 8 * n, 64, d_err_map, 8 * n, 64, d_total, 1, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        tile_24f954bfb7<<<grid, block>>>(d_a, 8 * n, 64, d_y, 8 * n, 64, d_residual, 8 * n, 64, d_energy, 1, n);
+        tile_24f954bfb7<<<grid, block>>>(d_x, 8 * n, 64, d_b, 8 * n, 64, d_err_map, 8 * n, 64, d_total, 1, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -389,9 +406,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_residual));
-    CUDA_CHECK(cudaFree(d_energy));
+    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_err_map));
+    CUDA_CHECK(cudaFree(d_total));
     return ok ? 0 : 1;
 }
