@@ -38,6 +38,7 @@ EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tes
 #define __host__
 #define __forceinline__ inline
 #define __shared__ static
+#define __constant__
 
 struct dim3 {
     unsigned x, y, z;

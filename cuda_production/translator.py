@@ -113,6 +113,9 @@ class ModuleInfo:
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)  # name -> (type, value)
     # module-level vectors of constants (`scale = wp.vec2d(wp.float64(1 / N), 0.5)`): name -> (type, components)
     vector_constants: dict[str, tuple[str, tuple[float, ...]]] = field(default_factory=dict)
+    # module-level tuples of numbers (`WEIGHTS = (0.25, 0.5, 0.25)`), read in kernels through wp.static
+    # (`wp.static(WEIGHTS[k])` in a loop over `range(wp.static(len(WEIGHTS)))`): name -> (type, values)
+    array_constants: dict[str, tuple[str, tuple]] = field(default_factory=dict)
     structs: dict[str, ast.ClassDef] = field(default_factory=dict)
     type_aliases: dict[str, str] = field(default_factory=dict)  # name -> type, from `name = wp.float32`
     foreign_aliases: dict[str, str] = field(default_factory=dict)  # name -> `wp.float16`: a type not translated
@@ -130,7 +133,12 @@ class ModuleInfo:
         return self.kernels[kernel].lineno if kernel in self.kernels else self.refused_def_lines.get(kernel, 0)
 
     def module_names(self) -> set[str]:
-        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs) | set(self.vector_constants)
+        return set(self.funcs) | set(self.kernels) | set(self.constants) | set(self.structs) | set(self.vector_constants) \
+            | set(self.array_constants)
+
+    def static_known(self) -> dict[str, tuple[str, object]]:
+        """What `wp.static(...)` may fold over: the constants, and the tuples as ("tuple", values)."""
+        return {**self.constants, **{k: ("tuple", v) for k, (_, v) in self.array_constants.items()}}
 
 
 def _is_wp_attr(node: ast.AST, *names: str) -> bool:
@@ -218,12 +226,18 @@ def _bind_module_name(info: ModuleInfo, name: str, value_node: ast.AST) -> None:
             and _WARP_TYPE_NAME.fullmatch(value_node.attr):
         info.foreign_aliases[name] = f"wp.{value_node.attr}"  # a Warp type the translator has not: refused by name
     info.vector_constants.pop(name, None)
+    info.array_constants.pop(name, None)
+    array = _array_constant(value_node, info.static_known())
+    if array is not None:
+        info.array_constants[name] = array
+        info.constants.pop(name, None)
+        return
     vector = _vector_constant(value_node, info.constants)
     if vector is not None:
         info.vector_constants[name] = vector
         info.constants.pop(name, None)
         return
-    value = _constant_value(value_node, {**info.constants, **{k: ("type", v) for k, v in info.type_aliases.items()}})
+    value = _constant_value(value_node, {**info.static_known(), **{k: ("type", v) for k, v in info.type_aliases.items()}})
     if value is None:
         info.constants.pop(name, None)  # rebound to something else: no longer a constant
     else:
@@ -242,6 +256,23 @@ def _constant_value(node: ast.AST, known: dict[str, tuple[str, object]]) -> tupl
         return ("int32", value) if -2**31 <= value < 2**31 else None
     if isinstance(value, float):
         return ("float32", value) if math.isfinite(value) else None
+    return None
+
+
+def _is_static_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _is_wp_attr(node.func, "static")
+
+
+def _array_constant(node: ast.AST, known: dict[str, tuple[str, object]]) -> tuple[str, tuple] | None:
+    """(element type, values) of a tuple of numbers of one kind, all ints or all floats (Warp's
+    wp.static reads its elements as the Python values they are: int32 or float32), or None."""
+    if not isinstance(node, ast.Tuple) or not node.elts:
+        return None
+    values = tuple(_fold(e, known) for e in node.elts)
+    if all(type(v) is int and -2**31 <= v < 2**31 for v in values):
+        return ("int32", values)
+    if all(type(v) is float and math.isfinite(v) for v in values):
+        return ("float32", values)
     return None
 
 
@@ -273,6 +304,11 @@ def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
         return node.value if type(node.value) in (int, float, bool) else None
     if isinstance(node, ast.Name):
         return known[node.id][1] if node.id in known else None
+    if isinstance(node, ast.Subscript):  # an element of a tuple constant: WEIGHTS[2]
+        seq, index = _fold(node.value, known), _fold(node.slice, known)
+        if isinstance(seq, tuple) and type(index) is int and -len(seq) <= index < len(seq):
+            return seq[index]
+        return None
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         if node.value.id in ("math", "np", "numpy") and node.attr in ("pi", "e", "tau"):
             return getattr(math, node.attr)
@@ -281,13 +317,13 @@ def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _fold(node.operand, known)
-        return None if v is None or isinstance(v, bool) else (-v if isinstance(node.op, ast.USub) else v)
+        return None if v is None or isinstance(v, (bool, tuple)) else (-v if isinstance(node.op, ast.USub) else v)
     if isinstance(node, ast.BinOp):
         ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
                ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
         fn = ops.get(type(node.op))
         a, b = _fold(node.left, known), _fold(node.right, known)
-        if fn is None or a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
+        if fn is None or a is None or b is None or isinstance(a, (bool, tuple)) or isinstance(b, (bool, tuple)):
             return None
         if isinstance(node.op, ast.Pow) and (abs(b) > 64 or abs(a) > 2**32):
             return None  # keep folding cheap and bounded
@@ -301,6 +337,10 @@ def _fold(node: ast.AST, known: dict[str, tuple[str, object]]):
         if any(a is None for a in args):
             return None
         try:
+            if isinstance(f, ast.Name) and f.id == "len" and len(args) == 1:
+                return len(args[0]) if isinstance(args[0], tuple) else None
+            if any(isinstance(a, tuple) for a in args):
+                return None
             if _is_wp_attr(f, "constant") and len(args) == 1:
                 return args[0]
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "math" and f.attr in _MATH_FUNCS:
@@ -575,6 +615,7 @@ class FunctionTranslator(TileTranslator):
         self.return_type: str | None = None
         self.tid_names: tuple[str, ...] = ()
         self.loop_depth = 0
+        self.static_loop_vars: set[str] = set()  # loop variables of `range(wp.static(...))` loops (unrolled)
         self.fresh_names: set[str] = set()
         self.launch_ndim = 0
         # tiles (TileTranslator): threads per block (0: no tiles), buffers, the pending assignment target
@@ -1306,6 +1347,9 @@ class FunctionTranslator(TileTranslator):
         var = node.target.id
         if self.lookup(var) is not None and self.lookup(var) != "int32":
             raise self.error(node.target, f"loop variable '{var}' already has type {self.lookup(var)}")
+        static = any(_is_static_call(a) for a in it.args)
+        if static and not all(a.literal is not None for a in args):
+            raise self.unsupported(it, "range() mixing wp.static bounds with bounds known only at run time")
         # Python evaluates range() once: a bound the body may change is copied first.
         stored = _names_stored(node)
         def fixed(e: CExpr, src: ast.AST, label: str) -> CExpr:
@@ -1328,8 +1372,15 @@ class FunctionTranslator(TileTranslator):
         else:
             test = f"({step.at(P_REL)} > 0) ? ({var} < {stop.at(P_REL)}) : ({var} > {stop.at(P_REL)})"
             incr = f"{var} += {step.at(P_ATOM)}"
+        if static:  # Warp unrolls a loop whose bounds wp.static fixes; so does nvcc, asked to
+            self.out("#pragma unroll")
+            self.static_loop_vars.add(var)
         self.out(f"for (int {var} = {start.code}; {test}; {incr}) {{")
-        self.emit_loop_body(node, {var: "int32"})
+        try:
+            self.emit_loop_body(node, {var: "int32"})
+        finally:
+            if static:
+                self.static_loop_vars.discard(var)
 
     def emit_loop_body(self, node: ast.For, scope: dict) -> None:
         """A loop's body after its opening line (`for (...) {`, `while (...) {`), with `scope` its own
@@ -1723,6 +1774,8 @@ class FunctionTranslator(TileTranslator):
                 raise self.unsupported(node, f"call to '{name}'")
         else:
             raise self.unsupported(node, f"call to '{ast.unparse(func)}'")
+        if name == "static" and isinstance(func, ast.Attribute):
+            return self.static_value(node)
         if name in TILE_BUILTINS and isinstance(func, ast.Attribute):
             return self.call_tile_builtin(node, name)
         if name == "tid" and isinstance(func, ast.Attribute) and not node.args and self.tid_value is not None:
@@ -1749,6 +1802,27 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
         arg_nodes = self.positional(node, builtins.arg_names(name))
         return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes], arg_nodes)
+
+    def static_value(self, node: ast.Call) -> CExpr:
+        """`wp.static(expr)`: Warp evaluates `expr` in Python when it builds the kernel and uses the
+        value as a constant (a Python float as float32, an int as int32). An expression of module
+        constants folds here the same way, to a literal; an element of a tuple constant indexed by
+        the variable of an unrolled loop (`wp.static(WEIGHTS[k])` in `for k in range(wp.static(...))`,
+        which Warp evaluates once per unrolled trip) reads the tuple as a constant array."""
+        if len(node.args) != 1 or node.keywords:
+            raise self.error(node, "wp.static takes one expression")
+        expr = node.args[0]
+        value = _fold(expr, self.module.info.static_known())
+        if type(value) in (bool, int, float):
+            return self.emit_Constant(ast.copy_location(ast.Constant(value), expr))
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) \
+                and expr.value.id in self.module.info.array_constants and isinstance(expr.slice, ast.Name) \
+                and expr.slice.id in self.static_loop_vars:
+            t, _ = self.module.info.array_constants[expr.value.id]
+            self.module.constants_used.add(expr.value.id)
+            return CExpr(f"{self.module.global_c_name(expr.value.id)}[{expr.slice.id}]", t)
+        raise self.unsupported(node, "wp.static of anything but module constants, or a tuple constant indexed by "
+                                     "the variable of a wp.static loop")
 
     def positional(self, node: ast.Call, names: tuple[str, ...]) -> list[ast.AST]:
         """The call's arguments in parameter order, keywords placed by Warp's parameter names.
@@ -2204,6 +2278,11 @@ class ModuleTranslator:
                     t, values = self.info.vector_constants[c]
                     text = ", ".join(repr(v) if t in VECD_LEN else float_literal(v) for v in values)
                     consts.append(f"__device__ const {ctype(t)} {self.global_c_name(c)} = {{{text}}};")
+                    continue
+                if c in self.info.array_constants:
+                    t, values = self.info.array_constants[c]
+                    text = ", ".join(float_literal(v) if t == "float32" else str(v) for v in values)
+                    consts.append(f"__constant__ {ctype(t)} {self.global_c_name(c)}[{len(values)}] = {{{text}}};")
                     continue
                 t, v = self.info.constants[c]
                 text = float_literal(v) if t == "float32" else (str(v).lower() if t == "bool" else str(v))

@@ -82,6 +82,7 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "gradient_norm": ("grad_mag", "grad_norm", "edges"),
     "jacobi": ("u_new", "x_next", "p_next"),
     "blur": ("smoothed", "blurred"),
+    "static_taps": ("filtered", "result", "out"),
     "advect": ("advected", "q_new"),
     "wave": ("u_next", "u_new"),
     "standing_source": ("forced", "u_src"),

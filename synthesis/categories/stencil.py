@@ -296,7 +296,56 @@ def tuple_gradient(s: Stencil) -> Expr:
     return Expr(f"{s.center.src} - {' - '.join(names)}", "float32", 1.0 + s.nd * 2 * h.mag, None, atom=False)
 
 
-STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient]
+# Filter taps as a module-level tuple, the way Warp code spells a fixed filter: a loop over
+# `range(wp.static(len(TAPS)))` that Warp unrolls when it builds the kernel, each trip reading its
+# weight with `wp.static(TAPS[k])` (a constant in the generated code, no load). (name, taps written as
+# a person would, the sum of their magnitudes, smoothing or not); the taps are centred on the own cell.
+TAP_SETS = (
+    ("binomial 3-tap", ("0.25", "0.5", "0.25"), 1.0, True),
+    ("binomial 5-tap", ("0.0625", "0.25", "0.375", "0.25", "0.0625"), 1.0, True),
+    ("binomial 7-tap", ("1.0 / 64.0", "6.0 / 64.0", "15.0 / 64.0", "20.0 / 64.0", "15.0 / 64.0", "6.0 / 64.0",
+                        "1.0 / 64.0"), 1.0, True),
+    ("second difference", ("1.0", "-2.0", "1.0"), 4.0, False),
+    ("fourth-order second difference", ("-1.0 / 12.0", "4.0 / 3.0", "-2.5", "4.0 / 3.0", "-1.0 / 12.0"), 16.0 / 3.0,
+     False),
+)
+TAP_NAMES = ("TAPS", "WEIGHTS", "KERNEL_WEIGHTS", "FILTER", "COEFFS")
+HALF_WIDTH_NAMES = ("HALF", "RADIUS", "HALF_WIDTH")
+
+
+def static_taps(s: Stencil) -> Expr:
+    """A fixed filter along one axis (a separable blur's pass) or summed over every axis (a
+    higher-order Laplacian): taps in a module-level tuple, read in a loop Warp unrolls (wp.static)."""
+    w, rng = s.w, s.rng
+    label, taps, weight, smoothing = rng.choice(TAP_SETS)
+    name = rng.choice(TAP_NAMES)
+    w.module_constants[name] = f"{name} = ({', '.join(taps)})"
+    half = len(taps) // 2
+    if rng.random() < 0.5:
+        offset = w.add_constant(rng.choice(HALF_WIDTH_NAMES), half, "plain").src
+    else:
+        offset = f"wp.static(len({name}) // 2)"
+    axes = [rng.randrange(s.nd)] if smoothing or rng.random() < 0.5 else list(range(s.nd))
+    free = [v for v in ("k", "t", "tap", "acc", "total", "filtered")
+            if not w.is_argument(v) and v not in s.idx and not any(v in scope for scope in w.scopes)]
+    k = rng.choice([v for v in free if v in ("k", "t", "tap")])
+    acc = w.declare(rng.choice([v for v in free if v in ("acc", "total", "filtered")]), Expr("0.0", "float32", 0.0, 0),
+                    weight * len(axes), None)
+    w.emit(f"for {k} in range(wp.static(len({name}))):")
+    w.indent += 1
+    for axis in axes:
+        coords = tuple(f"{t} + {k} - {offset}" if a == axis else t for a, t in enumerate(s.idx))
+        w.emit(f"{acc.src} += wp.static({name}[{k}]) * {s.sampler}({s.field}, {', '.join(coords)})")
+    w.indent -= 1
+    axis_text = "every axis" if len(axes) > 1 else f"axis {AXES[axes[0]]}"
+    w.feature(f"{label} filter along {axis_text} (taps unrolled with wp.static)")
+    if smoothing:
+        return Expr(acc.src, "float32", weight * len(axes), None)
+    inv = s.coefficient(rng.choice(["inv_h2", "inv_dx2", "scale"]), 0.25, 1.0)
+    return Expr(f"{inv.src} * {acc.src}", "float32", inv.mag * weight * len(axes), None, atom=False)
+
+
+STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient, static_taps]
 
 
 def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
@@ -357,8 +406,8 @@ def generate(rng: random.Random, name: str, seed: int):
     w = s.w
     kinds = [k for k in STENCILS if not (k is tuple_gradient and s.nd == 1)]
     kind = rng.choice(kinds)
-    needs_sampler = kind in (blur, advect) or s.border in ("clamp", "guard")
-    if kind in (blur, advect) and s.border not in ("clamp", "guard"):
+    needs_sampler = kind in (blur, advect, static_taps) or s.border in ("clamp", "guard")
+    if kind in (blur, advect, static_taps) and s.border not in ("clamp", "guard"):
         s.border = rng.choice(["clamp", "guard"])
     if needs_sampler:
         s.sampler = s.make_sampler()

@@ -39,6 +39,25 @@ def module_constants(a: wp.array(dtype=float), out: wp.array(dtype=float), k: wp
     out[tid] = x * wptype(2.0)
     k[tid] = tid % HALF + N_GRID
 ''', [arr("a"), arr("out", role="output", bound=8.0), arr("k", I, "output")]),
+    spec("static_expressions", '''
+import math
+
+TAPS = (1.0 / 16.0, 0.25, 0.375, 0.25, 1.0 / 16.0)
+OFFSETS = (-2, -1, 0, 1, 2)
+H = 0.5
+HALF = len(TAPS) // 2
+
+
+@wp.kernel(enable_backward=False)
+def static_expressions(a: wp.array(dtype=float), out: wp.array(dtype=float), k: wp.array(dtype=int)):
+    tid = wp.tid()
+    acc = float(0.0)
+    for t in range(wp.static(len(TAPS))):
+        j = wp.clamp(tid + wp.static(OFFSETS[t]), 0, a.shape[0] - 1)
+        acc += wp.static(TAPS[t]) * a[j]
+    out[tid] = acc * wp.static(1.0 / (3.0 * math.pi * H * H))
+    k[tid] = tid % wp.static(HALF + 3) + wp.static(len(OFFSETS))
+''', [arr("a"), arr("out", role="output", bound=4.0), arr("k", I, "output")]),
     spec("keywords_and_math", '''
 @wp.func
 def mix(x: float, y: float, t: float) -> float:
@@ -314,3 +333,36 @@ def test_an_index_array_read_in_a_stores_subscript_is_not_written():
     kernel = translate_kernel(case.source, case.name, f"{case.name}.py")
     written = {p.name for p in kernel.params if p.kind == "array" and p.written}
     assert written == {"total", "own"}
+
+
+def _static_case():
+    return next(c for c in CASES if c.name == "static_expressions")
+
+
+def test_a_wp_static_loop_is_unrolled_over_its_tuple_as_a_constant_array():
+    """Warp unrolls `for t in range(wp.static(len(TAPS)))` and reads `wp.static(TAPS[t])` as one constant
+    per trip; the .cu asks nvcc to unroll the loop and keeps the taps in constant memory."""
+    case = _static_case()
+    kernel = translate_kernel(case.source, case.name, f"{case.name}.py")
+    lines = [line.strip() for line in kernel.kernel_code.splitlines()]
+    loop = lines.index("for (int t = 0; t < 5; ++t) {")
+    assert lines[loop - 1] == "#pragma unroll"
+    assert "__constant__ float TAPS[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};" in kernel.device_code
+    assert "__constant__ int OFFSETS[5] = {-2, -1, 0, 1, 2};" in kernel.device_code
+    assert "acc += TAPS[t] * a[j];" in lines
+
+
+def test_a_wp_static_expression_of_module_constants_becomes_one_literal():
+    """`wp.static(1.0 / (3.0 * math.pi * H * H))` is Python arithmetic done when Warp builds the kernel: the
+    .cu holds its value, rounded to float32 as Warp's constant is, and none of the arithmetic."""
+    import math
+
+    import numpy as np
+
+    case = _static_case()
+    code = translate_kernel(case.source, case.name, f"{case.name}.py").kernel_code
+    stored = next(line for line in code.splitlines() if line.strip().startswith("out[tid] ="))
+    literal = stored.split("acc * ")[1].rstrip(";").rstrip("f")
+    assert np.float32(float(literal)) == np.float32(1.0 / (3.0 * math.pi * 0.5 * 0.5))
+    assert "math" not in code and "3.0f" not in stored
+    assert "tid % 5 + 5" in code  # wp.static(HALF + 3) and wp.static(len(OFFSETS))

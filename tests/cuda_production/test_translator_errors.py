@@ -36,6 +36,11 @@ UNSUPPORTED = [
     ("    out[tid] = a[a[tid]]", "error: index of type float32; Warp requires int", 18),
     ("    a = a", "unsupported: assignment to array parameter 'a'", 5),
     ("    out[tid] = b", "error: unknown name 'b'", 16),
+    # wp.static is evaluated when Warp builds the kernel: a value known only at run time cannot be
+    ("    out[tid] = wp.static(a[tid])", "unsupported: wp.static of anything but module constants, or a tuple "
+     "constant indexed by the variable of a wp.static loop", 16),
+    ("    for t in range(wp.static(2), i[0]):\n        out[tid] = a[t]", "unsupported: range() mixing wp.static "
+     "bounds with bounds known only at run time", 14),
 ]
 
 

@@ -25,7 +25,8 @@ SIGNATURE = {
                 "helper returns tuple", "helper param array ndim 2", "helper param int32", "helper early return",
                 "module constant wp.constant", "module global numeric", "@wp.kernel option enable_backward",
                 "keyword argument to builtin", "wp.pi", "operator **", "call wp.mod", "param array ndim 3",
-                "augmented assign array element *=", "augmented assign local -=", "param by-value vec2"},
+                "augmented assign array element *=", "augmented assign local -=", "param by-value vec2",
+                "call wp.static"},
     "transform": {"param by-value transform", "param by-value quat", "param by-value mat33", "array dtype transform",
                   "array dtype quat", "call wp.transform_point", "call wp.transform_vector", "call wp.quat_rotate",
                   "call wp.quat_rotate_inv", "call wp.quat_from_axis_angle", "call wp.quat_rpy", "call wp.mul",
@@ -160,4 +161,51 @@ def test_a_spring_damper_resists_the_relative_velocity_along_its_spring(tmp_path
     assert ".spring_damping * wp.dot(" in spec.source and ".vel[" in spec.source
     assert ".damping" not in spec.source.replace(".spring_damping", "")
     expected = warp_reference([spec], "t_new_spring_damper")[spec.name]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
+
+
+def _static_taps(plain: bool):
+    """A stencil filtering with taps in a module tuple through wp.static: `plain`, one whose output is
+    the filtered value alone (binomial taps written as literals, no term, decay or update on top)."""
+    for seed in range(600):
+        spec = generate("stencil", seed)
+        if "wp.static" not in spec.source:
+            continue
+        if not plain:
+            return spec
+        if "binomial 3-tap" in spec.description or "binomial 5-tap" in spec.description:
+            if " term" not in spec.description and "*=" not in spec.source \
+                    and [a.role for a in spec.args if a.role in ("output", "inout")] == ["output"]:
+                return spec
+    raise AssertionError("no such stencil in 600 seeds")
+
+
+def test_a_static_taps_filter_equals_numpy_convolution():
+    """The taps tuple, read through `wp.static(TAPS[k])` in a loop Warp unrolls, weights the field
+    along the described axis, the sampler's border rule (guarded: zero outside; clamped: the edge
+    value) applying: Warp's output equals the convolution numpy computes from the tuple."""
+    from cuda_production.reference import make_input
+
+    spec = _static_taps(plain=True)
+    tree = ast.parse(spec.source)
+    taps = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                and isinstance(n.value, ast.Tuple))
+    axis = "xyz".index(spec.description.split("filter along axis ")[1][0])
+    field, out = spec.args[0], next(a for a in spec.args if a.role == "output")
+    values = {a.name: make_input(a, k, input_seed(spec)) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    u = np.asarray(values[field.name], dtype=np.float64).reshape(field.shape)
+    half = len(taps) // 2
+    pad = [(half, half) if k == axis else (0, 0) for k in range(u.ndim)]
+    padded = np.pad(u, pad, mode="constant" if "guarded sampler" in spec.description else "edge")
+    want = np.zeros_like(u)
+    for k, weight in enumerate(taps):
+        want += weight * np.take(padded, range(k, k + u.shape[axis]), axis=axis)
+    got = np.frombuffer(warp_reference([spec], "t_new_static_taps")[spec.name], dtype=np.float32)
+    np.testing.assert_allclose(got[:out.size].reshape(out.shape), want, rtol=1e-6, atol=1e-6)
+
+
+def test_a_static_taps_stencil_equals_warp_on_the_host(tmp_path):
+    """Translated: the taps a `__constant__` array, the loop unrolled; equal to Warp on the host."""
+    spec = _static_taps(plain=False)
+    expected = warp_reference([spec], "t_new_static_taps_host")[spec.name]
     _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
