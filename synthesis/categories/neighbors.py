@@ -36,6 +36,7 @@ FORM_RADIUS_NAMES = {"sph_density": ("h", "smoothing_length", "radius"), "sph_pr
 POINT_ID_SHARE = 0.6  # threads take particles in cell order (hash_grid_point_id), as Warp's examples do
 HELPER_SHARE = 0.45  # a pair term written as a @wp.func
 RADIUS_CONSTANT_SHARE = 0.3  # the radius as a module constant rather than a kernel argument
+STATIC_NORM_SHARE = 0.5  # with the radius a module constant: the normalisation written as wp.static(formula)
 FORWARD_ONLY_SHARE = 0.5
 
 
@@ -337,10 +338,22 @@ def sph_density(k: NeighborKernel) -> str:
                 k.emit(f"{rho} += {m} * wp.pow({h2} - {r2}, 3.0)")
     out = k.array(rng.choice(["density", "rho_out", "densities"]), "float32", "output",
                   bound=k.crowd * 2.0 * coef * k.radius ** 6)
-    norm = k.unique(rng.choice(["POLY6", "POLY6_NORM", "KERNEL_NORM"]))
-    k.constants[norm] = f"{norm} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(_round_sig(coef)))}"
+    norm = normalisation(k, ("POLY6", "POLY6_NORM", "KERNEL_NORM"), "315.0 / (64.0 * wp.pi * {h} ** 9)", coef)
     k.emit(f"{out}[{k.i}] = {rho} * {norm}")
     return "SPH density (poly6 kernel) over hash-grid neighbours"
+
+
+def normalisation(k: NeighborKernel, names: tuple[str, ...], formula: str, coef: float) -> str:
+    """A smoothing kernel's normalisation, as the kernel multiplies by it: where the radius is a module
+    constant, sometimes (STATIC_NORM_SHARE) its formula over the radius (`{h}` in `formula`) inside
+    `wp.static(...)`, which Warp evaluates in Python when it builds the kernel; otherwise a module
+    constant holding `coef` to four significant digits."""
+    if k.r in k.constants and k.rng.random() < STATIC_NORM_SHARE:
+        k.features.append("normalisation evaluated when Warp builds the kernel (wp.static)")
+        return f"wp.static({formula.format(h=k.r)})"
+    norm = k.unique(k.rng.choice(names))
+    k.constants[norm] = f"{norm} = {k.rng.choice(['wp.constant({})', '{}']).format(fmt_float(_round_sig(coef)))}"
+    return norm
 
 
 def _round_sig(x: float) -> float:
@@ -500,9 +513,8 @@ def sph_pressure_force(k: NeighborKernel) -> str:
                 t = k.local(rng.choice(["t", "q", "diff"]))
                 k.emit(f"{t} = {k.r} - {pair.dist}")
                 k.emit(f"{f} += {pair.d} / {pair.dist} * ({scale} * {t} * {t})")
-    norm = k.unique(rng.choice(["SPIKY", "SPIKY_GRAD", "GRAD_NORM"]))
     coef = 45.0 / (math.pi * k.radius ** 6)
-    k.constants[norm] = f"{norm} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(_round_sig(coef)))}"
+    norm = normalisation(k, ("SPIKY", "SPIKY_GRAD", "GRAD_NORM"), "45.0 / (wp.pi * {h} ** 6)", coef)
     out = k.array(rng.choice(["force", "f_pressure", "accel"]), "vec3", "output",
                   bound=k.crowd * coef * 4.0 * k.radius ** 3)
     k.emit(f"{out}[{k.i}] = {f} * {norm}")

@@ -326,9 +326,10 @@ def static_taps(s: Stencil) -> Expr:
     else:
         offset = f"wp.static(len({name}) // 2)"
     axes = [rng.randrange(s.nd)] if smoothing or rng.random() < 0.5 else list(range(s.nd))
-    free = [v for v in ("k", "t", "tap", "acc", "total", "filtered")
+    # never `k`: a decay or reaction coefficient drawn after the filter may take that name
+    free = [v for v in ("t", "tap", "acc", "total", "filtered")
             if not w.is_argument(v) and v not in s.idx and not any(v in scope for scope in w.scopes)]
-    k = rng.choice([v for v in free if v in ("k", "t", "tap")])
+    k = rng.choice([v for v in free if v in ("t", "tap")])
     acc = w.declare(rng.choice([v for v in free if v in ("acc", "total", "filtered")]), Expr("0.0", "float32", 0.0, 0),
                     weight * len(axes), None)
     w.emit(f"for {k} in range(wp.static(len({name}))):")

@@ -110,3 +110,25 @@ def test_boxes_hold_the_neighbours_they_are_sized_for():
         means.append(((d2 < radius * radius).sum(1) - 1).mean())
     assert 6.0 <= float(np.mean(means)) <= 40.0, means
     assert min(means) >= 2.0, means
+
+
+def test_a_normalisation_written_with_wp_static_equals_warp_on_the_host(tmp_path):
+    """Where the radius is a module constant a kernel may multiply by `wp.static(315.0 / (64.0 * wp.pi *
+    H ** 9))`: Warp evaluates the formula in Python when it builds the kernel; the translated sample
+    holds that value as one literal and equals Warp on the host."""
+    from cuda_production.host_check import run_on_host
+    from cuda_production.reference import sample_args
+    from cuda_production.sample import write_sample
+    from cuda_production.templates import Tolerance
+    from cuda_production.translator import translate_kernel
+
+    spec = next(s for s in (generate("neighbors", seed) for seed in range(2000)) if "wp.static(" in s.source)
+    radius = next(a.targets[0].id for a in ast.parse(spec.source).body if isinstance(a, ast.Assign))
+    assert f" * wp.pi * {radius} ** " in spec.source or f"(wp.pi * {radius} ** " in spec.source
+    kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+    assert "wp.pi" not in kernel.kernel_code and "powf" not in kernel.kernel_code
+    expected = warp_reference([spec], "nbr_static_norm")[spec.name]
+    folder = write_sample(tmp_path / spec.name, kernel, spec.source, sample_args(spec), spec.dim, input_seed(spec),
+                          Tolerance(), expected, {"category": spec.category, "description": spec.description})
+    run = run_on_host(folder)
+    assert run.passed, run.output[-2000:]
