@@ -74,15 +74,15 @@ SCALING_RULE = ("arrays with at least the launch's dimensions whose outermost di
                 "block of tiles, e.g. `offset=(i * TILE_M, j * TILE_N)`) grow with the launch: outermost "
                 "dimension K x the bench launch's, inner dimensions kept; all other arrays "
                 "(lookup tables, weights, histogram/atomic targets) keep their size; index arrays keep "
-                "their value range; inputs are the same counter hash at the new shapes; a hash grid over a "
+                "their value range; inputs are the same counter hash at the new shapes; a hash grid or BVH over a "
                 "growing points array keeps its density: with s = the integer cube root of the growth "
                 "(largest s with s^3 <= bench outer // check outer), the points' value range (low, high) "
-                "is multiplied by s on the same grid step and the grid's cells per axis by s, at most "
-                f"{MAX_GRID_DIM} (never below the check size)")
+                "is multiplied by s on the same grid step and a grid's cells per axis by s, at most "
+                f"{MAX_GRID_DIM} (never below the check size); a BVH is built over the grown points")
 BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
              "bytes_written = full size of every array with role output or inout; each array counted "
-             "once (the compulsory device-memory traffic); a hash grid adds its point_ids (4 bytes per "
-             "point) to bytes_read, not its per-cell tables; GB/s = (bytes_read + bytes_written) / "
+             "once (the compulsory device-memory traffic); a hash grid adds its point_ids and a BVH its "
+             "item order (4 bytes per point) to bytes_read, not their per-cell tables or tree nodes; GB/s = (bytes_read + bytes_written) / "
              "median time per launch; peak = 2 * memory clock * bus width / 8")
 
 
@@ -185,14 +185,18 @@ POINT_ID_BYTES = 4  # one int per point in a grid's point_ids
 
 
 def hash_grids(args: list[ArgSpec]) -> list[ArgSpec]:
-    return [a for a in args if a.role == "hash_grid"]
+    """The hash grids and BVHs: both are built over a vec3 array of points (`points`), whose domain grows at
+    bench size to keep their density, and both read one int per point per launch (a grid's point_ids,
+    a BVH's item order)."""
+    return [a for a in args if a.role in ("hash_grid", "bvh")]
 
 
 def grid_points(grid: ArgSpec, args: list[ArgSpec]) -> ArgSpec:
-    """The vec3 array argument a hash grid is built over (`grid.points`)."""
+    """The vec3 array argument a hash grid or BVH is built over (`grid.points`)."""
     found = [a for a in args if a.name == grid.points and a.is_array]
     if not found or found[0].dtype != "vec3":
-        raise ValueError(f"hash grid '{grid.name}' names '{grid.points}', which is no vec3 array argument")
+        what = "BVH" if grid.role == "bvh" else "hash grid"
+        raise ValueError(f"{what} '{grid.name}' names '{grid.points}', which is no vec3 array argument")
     return found[0]
 
 
@@ -274,6 +278,8 @@ def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tupl
             return replace(a, fields=tuple(resize(f) for f in a.fields))
         if a.role == "hash_grid":
             return replace(a, shape=grid_dims(a, domains[a.points]))
+        if a.role == "bvh":  # rebuilt over its grown points
+            return a
         if not a.is_array:
             return a
         sized = replace(a, shape=bench_shape(a, launch_dim, bench_dim))
@@ -298,17 +304,22 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
     dim = bench_launch_dim(args, launch_dim, threads_per_index)
     sized = bench_args(args, launch_dim, dim)
     read, written = bytes_moved(sized)
-    grids = {}  # each hash grid at bench size: its points' domain scale and range, its cells per axis
+    grids, bvhs = {}, {}  # each at bench size: its points' domain scale and range; a grid's cells per axis
     for g, b in zip(hash_grids(args), hash_grids(sized)):
-        points = grid_points(b, sized)
-        grids[g.name] = {"points": g.points, "domain_scale": grid_scale(g, args, launch_dim, dim), "shape": list(b.shape),
-                         "points_range": [points.low, points.high]}
+        points, scale = grid_points(b, sized), grid_scale(g, args, launch_dim, dim)
+        if g.role == "bvh":
+            bvhs[g.name] = {"points": g.points, "domain_scale": scale, "points_range": [points.low, points.high],
+                            "half_width": float(g.value), "items": points.size}
+        else:
+            grids[g.name] = {"points": g.points, "domain_scale": scale, "shape": list(b.shape),
+                             "points_range": [points.low, points.high]}
     return {
         "launch_dim": list(dim),
         "threads": prod(dim) * threads_per_index,
         "arrays": {a.name: {"scales": scales(a, launch_dim), "shape": list(b.shape)}
                    for a, b in zip(array_args(args), array_args(sized))},
         **({"hash_grids": grids} if grids else {}),
+        **({"bvhs": bvhs} if bvhs else {}),
         **({"meshes": {m.name: mesh_metadata(m) for m in meshes(args)}} if meshes(args) else {}),
         "bytes_read": read,
         "bytes_written": written,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cuda_production.cuda_types import (
-    HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
+    BVH, BVH_QUERY, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
     float_literal,
 )
 
@@ -507,3 +507,16 @@ add_builtin("mesh_eval_position", (MESH, I, F, F), VEC[3], "mesh_eval_position({
             snippets=("mesh_eval_position",), arg_names=("id", "face", "bary_u", "bary_v"))
 add_builtin("mesh_eval_face_normal", (MESH, I), VEC[3], "mesh_eval_face_normal({0}, {1})",
             snippets=("mesh_eval_face_normal",), arg_names=("id", "face"))
+
+
+# ---- BVHs over boxes (warp/native/bvh.h) ---------------------------------------------------------
+# The BVH is a kernel parameter typed wp.uint64 (the translator types it BVH by this use). Box and ray
+# queries, advanced by bvh_query_next; not translated: `root` (subtrees of grouped BVHs), max_dist,
+# sphere and capsule queries, the tile queries.
+add_builtin("bvh_query_aabb", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_aabb({0}, {1}, {2})",
+            snippets=("bvh_query",), arg_names=("id", "low", "high", "root"))
+add_builtin("bvh_query_ray", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_ray({0}, {1}, {2})",
+            snippets=("bvh_query",), arg_names=("id", "start", "dir", "root"))
+# advances the query and writes the item's index into an int local
+add_builtin("bvh_query_next", (BVH_QUERY, I), B, "bvh_query_next({0}, {1})",
+            snippets=("bvh_query",), arg_names=("query", "index", "max_dist"), writes=(0, 1))

@@ -117,6 +117,33 @@ class MeshType:
 
 
 MESH = MeshType()
+
+
+@dataclass(frozen=True)
+class BvhType:
+    """A `wp.uint64` kernel parameter used as a `wp.Bvh`'s id: in CUDA the BVH itself, a `Bvh` struct of
+    device pointers (the items' boxes and a tree over them) passed by value (snippet `bvh`), built on
+    the host by main()."""
+
+    def __str__(self) -> str:
+        return "bvh"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+@dataclass(frozen=True)
+class BvhQueryType:
+    """The value of `wp.bvh_query_aabb(bvh, lower, upper)` or `wp.bvh_query_ray(bvh, start, dir)`: a
+    `BvhQuery` local that `wp.bvh_query_next` advances."""
+
+    def __str__(self) -> str:
+        return "bvh query"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+BVH = BvhType()
+BVH_QUERY = BvhQueryType()
 # What the mesh queries return (Warp's mesh_query_point_t / mesh_query_ray_t, wp.MeshQueryPoint /
 # wp.MeshQueryRay): structs whose members a kernel reads by name; defined by the query snippets.
 MESH_QUERY_POINT = StructType("MeshQueryPoint", (("result", "bool"), ("sign", "float32"), ("face", "int32"),
@@ -321,6 +348,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return HASH_GRID_SNIPPETS[kind]
     if kind in MESH_SNIPPETS:
         return MESH_SNIPPETS[kind]
+    if kind in BVH_SNIPPETS:
+        return BVH_SNIPPETS[kind]
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1260,6 +1289,131 @@ MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
     "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
     "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
+}
+
+
+# ---- BVHs over boxes (warp/native/bvh.h, intersect.h) ----------------------------------------------
+# The box and slab tests are Warp's (intersect_aabb_aabb, intersect_ray_aabb), so the same items are
+# found. The tree is this program's own (main() builds it: a median split), not Warp's: which items a
+# query finds does not depend on how they are grouped, the order it finds them in does; a sum over
+# them rounds in that order (equal to Warp's within the tolerance, not bit for bit).
+_BVH = r"""// A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
+// main() builds both on the host (build_points_bvh) and passes the struct by value; its arrays are in
+// device memory.
+struct BvhNode
+{
+    float3 lower;  // the box around every item below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in item_order
+    float3 upper;
+    int count;     // leaf: how many items it holds, item_order[first, first + count); inner node: 0
+};
+
+// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
+// median split of n items into leaves of 4 is about log2(n / 4) deep)
+constexpr int BVH_STACK_SIZE = 32;
+
+struct Bvh
+{
+    const float3* lowers;   // each item's box
+    const float3* uppers;
+    const BvhNode* nodes;   // the tree, its root at 0
+    const int* item_order;  // item indices in leaf order
+};"""
+
+_BVH_QUERY = r"""// A query in progress (Warp's bvh_query_t): a box, or a ray (its start and 1 / dir per axis), the
+// nodes still to visit, and the leaf being read.
+struct BvhQuery
+{
+    Bvh bvh;
+    bool ray;
+    float3 lower;  // the box; a ray's start
+    float3 upper;  // the box; a ray's 1 / dir
+    int stack[BVH_STACK_SIZE];
+    int count;
+    int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
+};
+
+// Warp's intersect_aabb_aabb: boxes that touch overlap
+__device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
+{
+    return !(a_lower.x > b_upper.x || a_lower.y > b_upper.y || a_lower.z > b_upper.z ||
+             a_upper.x < b_lower.x || a_upper.y < b_lower.y || a_upper.z < b_lower.z);
+}
+
+// Warp's intersect_ray_aabb (slab test): whether the ray start + t dir, t >= 0, meets the box
+__device__ __forceinline__ bool ray_meets_box(float3 start, float3 rcp_dir, float3 lower, float3 upper)
+{
+    float l1 = (lower.x - start.x) * rcp_dir.x, l2 = (upper.x - start.x) * rcp_dir.x;
+    float lmin = fminf(l1, l2), lmax = fmaxf(l1, l2);
+    l1 = (lower.y - start.y) * rcp_dir.y;
+    l2 = (upper.y - start.y) * rcp_dir.y;
+    lmin = fmaxf(fminf(l1, l2), lmin);
+    lmax = fminf(fmaxf(l1, l2), lmax);
+    l1 = (lower.z - start.z) * rcp_dir.z;
+    l2 = (upper.z - start.z) * rcp_dir.z;
+    lmin = fmaxf(fminf(l1, l2), lmin);
+    lmax = fminf(fmaxf(l1, l2), lmax);
+    return lmax >= 0.0f && lmax >= lmin;
+}
+
+__device__ __forceinline__ bool bvh_query_hits(const BvhQuery& query, float3 lower, float3 upper)
+{
+    return query.ray ? ray_meets_box(query.lower, query.upper, lower, upper)
+                     : boxes_overlap(query.lower, query.upper, lower, upper);
+}
+
+// wp.bvh_query_aabb(bvh, lower, upper): every item whose box overlaps [lower, upper]
+__device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower, float3 upper)
+{
+    BvhQuery query;
+    query.bvh = bvh;
+    query.ray = false;
+    query.lower = lower;
+    query.upper = upper;
+    query.stack[0] = 0;
+    query.count = 1;
+    query.leaf_next = query.leaf_end = 0;
+    return query;
+}
+
+// wp.bvh_query_ray(bvh, start, dir): every item whose box the ray start + t dir (t >= 0) meets
+__device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
+{
+    BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
+    query.ray = true;
+    return query;
+}
+
+// wp.bvh_query_next(query, index): the query's next item, into `index`; false once none is left.
+// Depth first: a node whose box the query misses is skipped with everything below it.
+__device__ inline bool bvh_query_next(BvhQuery& query, int& index)
+{
+    while (true) {
+        while (query.leaf_next < query.leaf_end) {
+            const int item = query.bvh.item_order[query.leaf_next++];
+            if (bvh_query_hits(query, query.bvh.lowers[item], query.bvh.uppers[item])) {
+                index = item;
+                return true;
+            }
+        }
+        if (query.count == 0)
+            return false;
+        const BvhNode node = query.bvh.nodes[query.stack[--query.count]];
+        if (!bvh_query_hits(query, node.lower, node.upper))
+            continue;
+        if (node.count > 0) {  // a leaf: its items next
+            query.leaf_next = node.first;
+            query.leaf_end = node.first + node.count;
+        } else {
+            query.stack[query.count++] = node.first + 1;
+            query.stack[query.count++] = node.first;
+        }
+    }
+}"""
+
+BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
+    "bvh": (_BVH, ()),
+    "bvh_query": (_BVH_QUERY, ("bvh",)),
 }
 
 

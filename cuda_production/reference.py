@@ -134,7 +134,7 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
 
 
 class GridId(int):
-    """A `wp.HashGrid`'s or `wp.Mesh`'s id as a kernel takes it (a uint64), holding the structure:
+    """A `wp.HashGrid`'s, `wp.Mesh`'s or `wp.Bvh`'s id as a kernel takes it (a uint64), holding the structure:
     Warp frees its memory with its Python object, which must outlive the launch."""
 
     grid: object
@@ -148,8 +148,8 @@ class GridId(int):
 def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = None) -> tuple[list, list]:
     """The launch arguments of `args` for Warp, built as the .cu's main() builds them (hashed
     positions over the flattened arguments; structs from the kernel's `module`; by-value values;
-    hash grids built over their points array; meshes from synthesis/mesh_geometry.py, salted by
-    `seed`), and the written arrays among them, in order."""
+    hash grids built over their points array; BVHs over the boxes around their points; meshes from
+    synthesis/mesh_geometry.py, salted by `seed`), and the written arrays among them, in order."""
     import warp as wp
 
     positions = iter(range(10**9))
@@ -157,7 +157,7 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
     arrays: dict[str, object] = {}
 
     def build(arg: ArgSpec):
-        if arg.kind in ("hash_grid", "mesh"):  # built once every array exists: a grid's points may come later
+        if arg.kind in ("hash_grid", "mesh", "bvh"):  # built once every array exists: points may come later
             return arg
         if arg.kind == "struct":
             instance = getattr(module, arg.dtype)()
@@ -186,9 +186,17 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
         return GridId(wp.Mesh(points=wp.array(np.array(points, dtype=np.float32), dtype=wp.vec3, device=device),
                               indices=wp.array(np.array(triangles, dtype=np.int32), dtype=wp.int32, device=device)))
 
+    def build_bvh(arg: ArgSpec) -> GridId:
+        # the boxes in float32, as the .cu computes them: x - h and x + h per component
+        points = arrays[arg.points].numpy()
+        half = np.float32(arg.value)
+        lowers = wp.array(points - half, dtype=wp.vec3, device=device)
+        uppers = wp.array(points + half, dtype=wp.vec3, device=device)
+        return GridId(wp.Bvh(lowers, uppers))
+
+    builders = {"hash_grid": build_grid, "mesh": build_mesh, "bvh": build_bvh}
     built = [build(arg) for arg in args]
-    return [a if not isinstance(a, ArgSpec) else build_grid(a) if a.kind == "hash_grid" else build_mesh(a)
-            for a in built], written
+    return [a if not isinstance(a, ArgSpec) else builders[a.kind](a) for a in built], written
 
 
 def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:

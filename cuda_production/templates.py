@@ -313,7 +313,7 @@ static int integer_cbrt(int x)
 }
 '''
 
-MESH_BUILD = r'''
+BVH_BUILDER = r'''
 // A host vector in a new device buffer
 template <typename T>
 static const T* device_upload(const std::vector<T>& host)
@@ -324,6 +324,57 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
+// Items (triangles, boxes) per BVH leaf, at most
+constexpr int BVH_LEAF_SIZE = 4;
+
+// Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
+// then either a leaf or two children made by a median split, the items sorted by the centres of their
+// boxes along the widest spread of those centres (ties by index: the tree is the same on every
+// machine) and halved. Returns the depth of the subtree below the node.
+template <typename Node>
+static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+{
+    float3 lower = lowers[order[first]], upper = uppers[order[first]];
+    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (int n = first; n < first + count; ++n) {
+        const float3 lo = lowers[order[n]], hi = uppers[order[n]];
+        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
+        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
+        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
+        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
+        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
+    }
+    nodes[node].lower = lower;
+    nodes[node].upper = upper;
+    if (count <= BVH_LEAF_SIZE) {
+        nodes[node].first = first;
+        nodes[node].count = count;
+        return 0;
+    }
+    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
+    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
+    auto centre = [&](int item) {
+        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
+        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    const int child = (int)nodes.size();  // the two children sit side by side
+    nodes.resize(nodes.size() + 2);
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    const int left = count / 2;
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers);
+    return 1 + std::max(depth_left, depth_right);
+}
+'''
+
+MESH_BUILD = r'''
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
 {
@@ -388,54 +439,6 @@ static void rock_mesh(int cells, double cell_width, uint32_t salt, std::vector<f
     }
 }
 
-// Triangles per BVH leaf, at most
-constexpr int MESH_LEAF_SIZE = 4;
-
-// Node `node` of the BVH over tri_order[first, first + count): its box, then either a leaf or two
-// children made by a median split, the triangles sorted by the centres of their boxes along the
-// widest spread of those centres (ties by triangle index: the tree is the same on every machine) and
-// halved. Returns the depth of the subtree below the node.
-static int build_bvh_node(std::vector<MeshBvhNode>& nodes, int node, std::vector<int>& tri_order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
-{
-    float3 lower = lowers[tri_order[first]], upper = uppers[tri_order[first]];
-    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
-    for (int n = first; n < first + count; ++n) {
-        const float3 lo = lowers[tri_order[n]], hi = uppers[tri_order[n]];
-        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
-        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
-        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
-        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
-        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
-    }
-    nodes[node].lower = lower;
-    nodes[node].upper = upper;
-    if (count <= MESH_LEAF_SIZE) {
-        nodes[node].first = first;
-        nodes[node].count = count;
-        return 0;
-    }
-    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
-    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
-    auto centre = [&](int tri) {
-        const float lo[3] = {lowers[tri].x, lowers[tri].y, lowers[tri].z};
-        const float hi[3] = {uppers[tri].x, uppers[tri].y, uppers[tri].z};
-        return lo[axis] + hi[axis];
-    };
-    std::sort(tri_order.begin() + first, tri_order.begin() + first + count, [&](int s, int t) {
-        const float cs = centre(s), ct = centre(t);
-        return cs < ct || (cs == ct && s < t);
-    });
-    const int child = (int)nodes.size();  // the two children sit side by side
-    nodes.resize(nodes.size() + 2);
-    nodes[node].first = child;
-    nodes[node].count = 0;
-    const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, tri_order, first, left, lowers, uppers);
-    const int depth_right = build_bvh_node(nodes, child + 1, tri_order, first + left, count - left, lowers, uppers);
-    return 1 + std::max(depth_left, depth_right);
-}
-
 // The rock mesh of `cells` cells per cube edge of `cell_width`, salted by `salt` (synthesis/mesh_geometry.py
 // builds it for Warp), with a BVH over its triangles, copied to the device. Each triangle's box is
 // padded by a hair (1e-5 of the rock's size): a box's slab test rounds, and could otherwise miss a
@@ -494,6 +497,44 @@ static void free_mesh(const Mesh& mesh)
 '''
 
 
+POINTS_BVH_BUILD = r'''
+// wp.Bvh(lowers, uppers) over one box per point, [x - half, x + half] per axis (computed in float, as the
+// reference computes them), with this program's tree over the boxes, copied to the device
+static Bvh build_points_bvh(const float* points, int num_points, float half)
+{
+    std::vector<float3> lowers(num_points), uppers(num_points);
+    for (int i = 0; i < num_points; ++i) {
+        const float3 x = make_float3(points[3 * i], points[3 * i + 1], points[3 * i + 2]);
+        lowers[i] = make_float3(x.x - half, x.y - half, x.z - half);
+        uppers[i] = make_float3(x.x + half, x.y + half, x.z + half);
+    }
+    std::vector<BvhNode> nodes(1);
+    std::vector<int> item_order(num_points);
+    for (int i = 0; i < num_points; ++i)
+        item_order[i] = i;
+    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers);
+    if (depth + 1 > BVH_STACK_SIZE) {
+        fprintf(stderr, "BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
+        exit(2);
+    }
+    Bvh bvh{};
+    bvh.lowers = device_upload(lowers);
+    bvh.uppers = device_upload(uppers);
+    bvh.nodes = device_upload(nodes);
+    bvh.item_order = device_upload(item_order);
+    return bvh;
+}
+
+static void free_bvh(const Bvh& bvh)
+{
+    CUDA_CHECK(cudaFree(const_cast<float3*>(bvh.lowers)));
+    CUDA_CHECK(cudaFree(const_cast<float3*>(bvh.uppers)));
+    CUDA_CHECK(cudaFree(const_cast<BvhNode*>(bvh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(bvh.item_order)));
+}
+'''
+
+
 # Names main() uses for itself: a scalar argument with one of these names gets an `arg_` prefix.
 MAIN_NAMES = {"warmup", "trials", "expected_path", "seed", "ok", "stats", "expected", "start", "stop", "times",
               "sum", "mean", "median", "p95", "block", "grid", "argc", "argv", "i", "t", "checksum", "main",
@@ -529,7 +570,7 @@ def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray
                     arrays.append(HostArray(f"{p.name}.{f.name}", f"{p.cname}_{f.cname}", members[f.name], position, f))
                 position += 1
             continue
-        if p.kind in ("hash_grid", "mesh"):  # built from its points, or the rock: no hashed input of its own
+        if p.kind in ("hash_grid", "mesh", "bvh"):  # built from its points, or the rock: no hashed input of its own
             continue
         if p.kind == "array":
             arrays.append(HostArray(p.name, p.cname, a, position, p))
@@ -539,8 +580,8 @@ def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray
 
 @dataclass(frozen=True)
 class HostGrid:
-    """A hash grid main() builds on the host over one of its arrays and passes by value."""
-    var: str  # its host variable (a HashGrid)
+    """A hash grid or a BVH main() builds on the host over one of its arrays (its points) and passes by value."""
+    var: str  # its host variable (a HashGrid or a Bvh)
     arg: ArgSpec
     points: HostArray
     scale: str | None  # the host variable of its points' domain scale at bench size (None: they keep their size)
@@ -548,11 +589,11 @@ class HostGrid:
 
 def host_grids(kernel: TranslatedKernel, args: list[ArgSpec], arrays: list[HostArray], scalar_names: dict[str, str],
                launch_dim: tuple[int, ...]) -> list[HostGrid]:
-    """The hash grid parameters, each with its points array and bench-size domain scale (bench.py)."""
+    """The hash grid and BVH parameters, each with its points array and bench-size domain scale (bench.py)."""
     by_name = {a.name: a for a in args}
     grids = []
     for p in kernel.params:
-        if p.kind != "hash_grid":
+        if p.kind not in ("hash_grid", "bvh"):
             continue
         a = by_name[p.name]
         points = next(h for h in arrays if h.label == grid_points(a, args).name)
@@ -721,8 +762,13 @@ def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple
 
 def _render_grid(g: HostGrid) -> list[str]:
     """A hash grid built over its (host) points, as the reference builds it with wp.HashGrid; at bench
-    size its cells per axis grow with its points' domain (bench.grid_dims)."""
+    size its cells per axis grow with its points' domain (bench.grid_dims). A BVH over the boxes
+    around its points, as the reference builds wp.Bvh."""
     a, points = g.arg, g.points  # a vec3 array (bench.grid_points)
+    if a.role == "bvh":
+        half = _fmt_float(float(a.value))
+        return [f"    // BVH `{a.name}`: wp.Bvh over the boxes [x - {half}, x + {half}] around each point x of {points.label}",
+                f"    const Bvh {g.var} = build_points_bvh(h_{points.var}.data(), (int)(h_{points.var}.size() / 3), {half});"]
     dims = [f"std::min({d} * {g.scale}, {MAX_GRID_DIM})" if g.scale and d < MAX_GRID_DIM else str(d) for d in a.shape]
     shape = ", ".join(map(str, a.shape))
     lines = [f"    // Hash grid `{a.name}`: wp.HashGrid({shape}) built over {points.label} with cell width {a.value!r}"]
@@ -737,13 +783,17 @@ def _render_grid(g: HostGrid) -> list[str]:
     return lines + [head + rest[0]] + [" " * len(head) + r for r in rest[1:]]
 
 
+def _free_grid(g: HostGrid) -> str:
+    return f"free_bvh({g.var})" if g.arg.role == "bvh" else f"free_hash_grid({g.var})"
+
+
 def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str, grids: list[HostGrid],
                  meshes: list[HostMesh]) -> list[str]:
     """--bench: dump the one launch's results, then time `launches` back-to-back launches per
     CUDA-graph replay between one event pair, and print one JSON line."""
     written = [h for h in arrays if h.param.written]
     read_terms = [f"bytes_{h.var}" for h in arrays if h.arg.role in READ_ROLES]
-    # a hash grid's point_ids, one int per point (bench.py BYTE_RULE)
+    # a hash grid's point_ids or a BVH's item order, one int per point (bench.py BYTE_RULE)
     read_terms += [f"h_{g.points.var}.size() / 3 * sizeof(int)" for g in grids]
     read_terms = read_terms or ["0"]
     written_terms = [f"bytes_{h.var}" for h in arrays if h.arg.is_written] or ["0"]
@@ -801,8 +851,8 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str,
         "        const double mean = sum / trials;",
         "        const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);",
         "        const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];",
-        *(["        // each hash grid's point_ids (one int per point) count as read; its cell tables do not (bench.py)"]
-          if grids else []),
+        *(["        // each hash grid's point_ids or BVH's item order (one int per point) count as read; its cell"
+           "        // tables or tree do not (bench.py)"] if grids else []),
         f"        const size_t bytes_read = {' + '.join(read_terms)};",
         f"        const size_t bytes_written = {' + '.join(written_terms)};",
         "        const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);",
@@ -825,7 +875,7 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str,
         "        CUDA_CHECK(cudaStreamDestroy(stream));",
     ]
     lines += [f"        CUDA_CHECK(cudaFree(d_{h.var}));" for h in arrays]
-    lines += [f"        free_hash_grid({g.var});" for g in grids]
+    lines += [f"        {_free_grid(g)};" for g in grids]
     lines += [f"        free_mesh({m.var});" for m in meshes]
     lines += ["        return 0;", "    }"]
     return lines
@@ -885,16 +935,22 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w("")
         w(READ_FILE.strip("\n"))
     grids = host_grids(kernel, args, arrays, scalar_names, launch_dim)
-    if grids:
+    if any(g.arg.role == "hash_grid" for g in grids):
         w("")
         w(HASH_GRID_BUILD.strip("\n"))
     if any(g.scale for g in grids):
         w("")
         w(INTEGER_CBRT.strip("\n"))
     meshes = host_meshes(kernel, args, scalar_names)
+    if meshes or any(g.arg.role == "bvh" for g in grids):
+        w("")
+        w(BVH_BUILDER.strip("\n"))
     if meshes:
         w("")
         w(MESH_BUILD.strip("\n"))
+    if any(g.arg.role == "bvh" for g in grids):
+        w("")
+        w(POINTS_BVH_BUILD.strip("\n"))
     w("")
     w("int main(int argc, char** argv)")
     w("{")
@@ -908,8 +964,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(line)
     scaled = {g.points.var: g.scale for g in grids if g.scale}
     if scaled:
-        w("    // A hash grid keeps its density at bench size: its points' domain and its cells per axis grow")
-        w("    // with the cube root of the points' growth (cuda_production/bench.py)")
+        if any(g.arg.role == "hash_grid" and g.scale for g in grids):
+            w("    // A hash grid keeps its density at bench size: its points' domain and its cells per axis grow")
+            w("    // with the cube root of the points' growth (cuda_production/bench.py)")
+        else:
+            w("    // A BVH's points keep their density at bench size: their domain grows with the cube root of")
+            w("    // their growth (cuda_production/bench.py)")
         for var, scale in scaled.items():
             w(f"    const int {scale} = integer_cbrt({kernel.launch_names[0]} / {launch_dim[0]});")
     w("")
@@ -1064,7 +1124,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for h in arrays:
         w(f"    CUDA_CHECK(cudaFree(d_{h.var}));")
     for g in grids:
-        w(f"    free_hash_grid({g.var});")
+        w(f"    {_free_grid(g)};")
     for m in meshes:
         w(f"    free_mesh({m.var});")
     w("    return ok ? 0 : 1;")

@@ -23,7 +23,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
-    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType, MESH, MeshType,
+    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType, MESH, MeshType, BVH, BvhQueryType, BvhType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -435,7 +435,8 @@ hash_grid_query_set_cell hash_grid_query_end hash_grid_query_next hash_grid_poin
 mesh_triangle box_distance_sq triangle_closest_point mesh_nearest_face MeshQueryPoint mesh_query_point_no_sign MeshRayHit
 ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_inside_sign mesh_query_point
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
-mesh_eval_face_normal"""
+mesh_eval_face_normal Bvh BvhNode BVH_STACK_SIZE BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
+bvh_query_ray bvh_query_next"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
@@ -707,7 +708,7 @@ class FunctionTranslator(TileTranslator):
             if _is_wp_attr(arg.annotation, "uint64"):
                 param = self.id_param(arg)
                 self.params.append(param)
-                self.scopes[0][arg.arg] = HASH_GRID if param.kind == "hash_grid" else MESH
+                self.scopes[0][arg.arg] = {"hash_grid": HASH_GRID, "mesh": MESH, "bvh": BVH}[param.kind]
                 continue
             t = self.annotation_type(arg.annotation)
             if isinstance(t, ArrayType):
@@ -754,21 +755,24 @@ class FunctionTranslator(TileTranslator):
         if kind == "hash_grid" and not self.is_kernel:
             raise self.unsupported(arg, f"wp.uint64 parameter '{arg.arg}' of a @wp.func used as a hash grid (hash grid "
                                         "ids are translated as kernel parameters only)")
-        return KernelParam(arg.arg, "hash_grid", "HashGrid") if kind == "hash_grid" else KernelParam(arg.arg, "mesh", "Mesh")
+        if kind == "bvh" and not self.is_kernel:
+            raise self.unsupported(arg, f"wp.uint64 parameter '{arg.arg}' of a @wp.func used as a BVH (BVH ids are "
+                                        "translated as kernel parameters only)")
+        return KernelParam(arg.arg, kind, {"hash_grid": "HashGrid", "mesh": "Mesh", "bvh": "Bvh"}[kind])
 
     def id_kind(self, fn: ast.FunctionDef, param: str, helpers: tuple[str, ...] = ()) -> str:
-        """What the `wp.uint64` parameter `param` of `fn` is the id of, "hash_grid" or "mesh", told by its
-        uses: each is the `id` argument of a hash grid builtin (HASH_GRID_CALLS) or of a mesh builtin
-        (MESH_CALLS), or an argument of a @wp.func whose parameter is a mesh by its own uses; never
-        both kinds. Any other use, and any other id (a BVH, a volume), is refused: its type cannot be
-        told from the code. `helpers`: the @wp.funcs being looked into (a recursive one is refused)."""
+        """What the `wp.uint64` parameter `param` of `fn` is the id of, "hash_grid", "mesh" or "bvh", told by
+        its uses: each is the `id` argument of a hash grid builtin (HASH_GRID_CALLS), a mesh builtin
+        (MESH_CALLS) or a BVH query (BVH_CALLS), or an argument of a @wp.func whose parameter is a mesh by
+        its own uses; never two kinds. Any other use, and any other id (a volume), is refused: its type
+        cannot be told from the code. `helpers`: the @wp.funcs being looked into (a recursive one is refused)."""
         what = f"wp.uint64 parameter '{param}'"
         parents = {child: parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
         uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == param]
         if not uses:
             raise self.unsupported(next(a for a in fn.args.args if a.arg == param),
-                                   f"{what} that is no hash grid's or mesh's id (no wp.hash_grid_* or wp.mesh_* "
-                                   "query takes it; other ids are not translated)")
+                                   f"{what} that is no hash grid's, mesh's or BVH's id (no wp.hash_grid_*, wp.mesh_* "
+                                   "or wp.bvh_query_* query takes it; other ids are not translated)")
         kinds = set()
         for use in uses:
             call = parents.get(use)
@@ -781,6 +785,9 @@ class FunctionTranslator(TileTranslator):
             if as_id and _is_wp_attr(call.func, *MESH_CALLS):
                 kinds.add("mesh")
                 continue
+            if as_id and _is_wp_attr(call.func, *BVH_CALLS):
+                kinds.add("bvh")
+                continue
             if as_id and isinstance(call.func, ast.Attribute) and _is_wp_attr(call.func, call.func.attr):
                 why = f": wp.{call.func.attr} is not translated"
             helper = self.helper_param(call, use) if isinstance(call, ast.Call) else None
@@ -789,15 +796,18 @@ class FunctionTranslator(TileTranslator):
                 if kind == "mesh":
                     kinds.add(kind)
                     continue
-                why = f": a hash grid passed to the @wp.func '{helper[0]}' (only meshes are passed to helpers)"
+                why = (f": a {ID_KIND_NAMES[kind]} passed to the @wp.func '{helper[0]}' (only meshes are passed to "
+                       "helpers)")
             raise self.unsupported(use, f"{what} used other than as the grid of wp.hash_grid_query / "
-                                        "wp.hash_grid_point_id or the mesh of wp.mesh_query_point(_no_sign, "
+                                        "wp.hash_grid_point_id, the mesh of wp.mesh_query_point(_no_sign, "
                                         "_sign_normal, _sign_winding_number) / wp.mesh_query_ray / "
-                                        "wp.mesh_eval_position / wp.mesh_eval_face_normal (only those hash grid "
-                                        f"and mesh queries are translated; BVHs and volumes are not){why}")
+                                        "wp.mesh_eval_position / wp.mesh_eval_face_normal or the BVH of "
+                                        "wp.bvh_query_aabb / wp.bvh_query_ray (only those queries are translated; "
+                                        f"volumes are not){why}")
         if len(kinds) > 1:
+            first, second = (ID_KIND_NAMES[k] for k in sorted(kinds, key=list(ID_KIND_NAMES).index)[:2])
             raise self.unsupported(next(a for a in fn.args.args if a.arg == param),
-                                   f"{what} used both as a hash grid and as a mesh")
+                                   f"{what} used both as a {first} and as a {second}")
         return kinds.pop()
 
     def helper_param(self, call: ast.Call, value: ast.AST) -> tuple[str, str] | None:
@@ -2038,6 +2048,8 @@ TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
 HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
+BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray")
+ID_KIND_NAMES = {"hash_grid": "hash grid", "mesh": "mesh", "bvh": "BVH"}  # in messages, in this order
 # the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
 MESH_CALLS = ("mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",
               "mesh_query_point_sign_winding_number", "mesh_query_ray", "mesh_eval_position", "mesh_eval_face_normal")
@@ -2088,6 +2100,12 @@ class ModuleTranslator:
         if isinstance(t, MeshType):
             self.snippets.add("mesh")
             return "Mesh"
+        if isinstance(t, BvhType):
+            self.snippets.add("bvh")
+            return "Bvh"
+        if isinstance(t, BvhQueryType):
+            self.snippets.add("bvh_query")
+            return "BvhQuery"
         if not isinstance(t, str):
             raise TypeError(t)
         if t == "void" or t in self.struct_by_c:
@@ -2239,6 +2257,8 @@ class ModuleTranslator:
                 params.append(f"{self.ctype(HASH_GRID)} {p.cname}")
             elif p.kind == "mesh":  # the mesh's device pointers (points, triangles, BVH) and counts, by value
                 params.append(f"{self.ctype(MESH)} {p.cname}")
+            elif p.kind == "bvh":  # the items' boxes and the tree over them, device pointers by value
+                params.append(f"{self.ctype(BVH)} {p.cname}")
             elif p.kind == "array":
                 base = self.ctype(p.dtype)
                 params.append(f"const {base}* __restrict__ {p.cname}" if not p.written else f"{base}* {p.cname}")

@@ -5,9 +5,9 @@ from dataclasses import asdict, dataclass, field
 
 from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
 
-ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid", "mesh")
+ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid", "mesh", "bvh")
 # roles passed as a `wp.uint64` id of a structure built before the launch: no hashed inputs of their own
-ID_ROLES = ("hash_grid", "mesh")
+ID_ROLES = ("hash_grid", "mesh", "bvh")
 
 
 def type_width(dtype: str) -> int:
@@ -33,7 +33,9 @@ class ArgSpec:
     `value` its cell width, the `radius` of `HashGrid.build`, and `points` the name of the vec3 input
     array argument it is built over), mesh (a `wp.uint64` id of a `wp.Mesh`: dtype "uint64", `shape`
     (cells,) and `value` the cell width of the closed rock that synthesis/mesh_geometry.py builds,
-    its bumps salted by the kernel's input seed).
+    its bumps salted by the kernel's input seed), bvh (a `wp.uint64` id of a `wp.Bvh`: dtype "uint64",
+    built over one box per point of the vec3 input array argument `points`, `[x - value, x + value]`
+    per axis, `value` the boxes' half width, 0.0 for a point's own position).
     low/high: the range the inputs are drawn from (inclusive); values lie on a grid of 2**-grid_bits.
     bound: for written arrays, a bound on |value| of every element the kernel can produce, which
     scales the absolute tolerance of the equivalence check.
@@ -57,7 +59,7 @@ class ArgSpec:
 
     @property
     def kind(self) -> str:
-        """array | scalar | struct | hash_grid | mesh: how the argument is passed."""
+        """array | scalar | struct | hash_grid | mesh | bvh: how the argument is passed."""
         if self.role in ("scalar", "struct") + ID_ROLES:
             return self.role
         return "array"
@@ -103,7 +105,7 @@ class ArgSpec:
         if isinstance(self.value, tuple):
             d["value"] = list(self.value)
         d["fields"] = [f.to_dict() for f in self.fields]
-        if not self.points:  # only a hash grid names its points (older records have no key)
+        if not self.points:  # only a hash grid or a BVH names its points (older records have no key)
             del d["points"]
         return d
 
@@ -117,7 +119,7 @@ class ArgSpec:
 
     def flattened(self) -> tuple["ArgSpec", ...]:
         """This argument as the list of hashed/compared positions (a struct's fields, or itself; a
-        hash grid or a mesh takes none: it is built from its points)."""
+        hash grid, a mesh or a BVH takes none: it is built from its points)."""
         if self.role == "struct":
             return tuple(x for f in self.fields for x in f.flattened())
         if self.role in ID_ROLES:

@@ -35,9 +35,15 @@ def spec(name: str, source: str, args: list[ArgSpec], dim=(64,)) -> KernelSpec:
 
 
 def inputs(s: KernelSpec) -> dict:
-    """The host arrays main() builds, by argument name (flat)."""
+    """The host arrays main() builds, by argument name (flat). Hashed positions count the flattened
+    arguments: a struct takes one per field, a hash grid, mesh or BVH none."""
     seed = input_seed(s)
-    return {a.name: make_input(a, i, seed) for i, a in enumerate(sample_args(s)) if a.kind == "array"}
+    arrays, position = {}, 0
+    for a in sample_args(s):
+        if a.kind == "array":
+            arrays[a.name] = make_input(a, position, seed)
+        position += len(a.flattened())
+    return arrays
 
 
 def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:

@@ -213,7 +213,7 @@ def not_a_grid(volume: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtyp
 def unused_id(seed: wp.uint64, out: wp.array(dtype=float)):
     tid = wp.tid()
     out[tid] = 1.0
-""", "wp.uint64 parameter 'seed' that is no hash grid's or mesh's id"),
+""", "wp.uint64 parameter 'seed' that is no hash grid's, mesh's or BVH's id"),
     "passed_on": ("""
 @wp.func
 def first(grid: wp.uint64, i: int) -> int:
