@@ -55,7 +55,9 @@ MAX_THREADS = 2**24
 # finite-difference gradient of signed distances: 6 queries of a point and 3 sign rays each); on an
 # H100 that took 2-60 ns per thread. 2**20 threads are about 9 waves at the occupancy these kernels
 # reach (about 72 registers) and keep `make bench` (22 replays of 20 launches) within a minute; at
-# 2**22 the heaviest ran past verify_gpu.py's minute.
+# 2**22 the heaviest ran past verify_gpu.py's minute. A kernel querying a BVH of points has the same
+# cap: its queries are traversals too, and main() builds the tree over the grown points on the host
+# (a median split sorting each node's items: about a second for 2**20 points).
 MESH_THREADS = 2**20
 TARGET_BYTES = 2**27  # bytes moved per launch the size aims at: ~45 us on a 3 TB/s GPU
 
@@ -246,8 +248,8 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
     """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
     stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
     once would race on the same elements. `threads_per_index`: threads per launch index (a
-    wp.launch_tiled kernel runs a block of block_dim threads per index). A kernel taking a mesh grows to
-    at most MESH_THREADS threads."""
+    wp.launch_tiled kernel runs a block of block_dim threads per index). A kernel taking a mesh or a BVH
+    grows to at most MESH_THREADS threads."""
     if prod(launch_dim) == 1:
         return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
@@ -255,7 +257,7 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
     floor = (MIN_TILED_THREADS if threads_per_index > 1 else MIN_THREADS) // threads_per_index
     while threads > floor and threads * per_thread > TARGET_BYTES:
         threads //= 2
-    if meshes(args):
+    if meshes(args) or any(a.role == "bvh" for a in args):  # BVH traversals; and main() builds a BVH's tree
         threads = min(threads, MESH_THREADS)
     inner = prod(launch_dim[1:])
     outer = max(launch_dim[0], min(-(-threads // inner), max_outer(launch_dim)))

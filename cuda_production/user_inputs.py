@@ -553,6 +553,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
         if p.kind == "mesh":  # which mesh the user's code builds: not known from the kernel
             raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a mesh (wp.uint64 id); the "
                               "translate tool cannot describe the mesh it stands for yet")
+        if p.kind == "bvh":  # which boxes the user's code builds it over: not known from the kernel
+            raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a BVH (wp.uint64 id); the "
+                              "translate tool cannot describe the boxes it is built over yet")
         if p.kind == "struct":  # members described like parameters of their own (declarations: not yet)
             if fields:
                 raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")

@@ -1,4 +1,4 @@
-"""Neighbour queries through a `wp.HashGrid`: counts, SPH sums, flocking averages, contact forces.
+"""Neighbour queries through a `wp.HashGrid` or a `wp.Bvh`: counts, SPH sums, flocking averages, contact forces.
 
 Like Warp's SPH, DEM and particle examples: a `wp.uint64` argument is the id of a hash grid built
 over the particles' positions (`grid.build(x, cell_width)` on the host); each thread takes one
@@ -8,9 +8,18 @@ p, radius):`, a named query, or `while wp.hash_grid_query_next(query, j):`) and 
 the radius. A query returns every particle of the cells it visits, itself included: the kernels
 test the distance, and skip themselves where a pair term would divide by zero.
 
+Or (BVH_SHARE) a `wp.uint64` is the id of a `wp.Bvh` over one box per particle, as broad phases are
+written: zero-size boxes at the positions queried with the box around p (`wp.bvh_query_aabb(bvh,
+p - wp.vec3(r), p + wp.vec3(r))`), or each particle's box of half width r queried at p itself
+(`wp.bvh_query_aabb(bvh, p, p)`); `while wp.bvh_query_next(query, j):` walks what it finds, and the
+same distance test keeps the neighbours. Threads take particles in index order.
+
 Numerics: positions lie on a 1/64 grid inside a box sized for 8-24 neighbours per query, so squared
-distances and `r2 < h * h` are exact; sums run in the grid's visiting order, which the .cu
-reproduces, so they round alike.
+distances and `r2 < h * h` are exact, and so are the BVH's boxes; sums run in the grid's visiting
+order, which the .cu reproduces, so they round alike. A BVH yields its items in its tree's order, and
+the .cu builds a tree of its own: sums over a BVH's neighbours equal Warp's within the tolerance,
+not bit for bit (counts, minima and lists of a whole neighbourhood exactly), so the fixed-size
+neighbour list, which keeps the first neighbours found, uses a hash grid only.
 """
 from __future__ import annotations
 
@@ -26,6 +35,9 @@ RADII = (0.25, 0.375, 0.5, 0.625, 0.75)
 NEIGHBOURS = (8, 12, 16, 24)  # the mean neighbours per query a box is sized for
 GRID_DIMS = (16, 32, 64)
 GRID_NAMES = ("grid", "grid_id", "hash_grid", "neighbor_grid")
+BVH_NAMES = ("bvh", "bvh_id", "particle_bvh", "broadphase")
+BVH_SHARE = 0.3  # kernels whose neighbours come from a wp.Bvh instead of a hash grid
+POINT_BOX_SHARE = 0.5  # a BVH over zero-size boxes at the particles, queried with the box around p
 POSITION_NAMES = ("x", "pos", "positions", "particle_x", "points")
 VELOCITY_NAMES = ("v", "vel", "velocities", "particle_v")
 RADIUS_NAMES = ("radius", "query_radius", "neighbor_radius", "cutoff")  # what each form's radius is called
@@ -60,6 +72,8 @@ class NeighborKernel:
     half_box: float = 2.0
     crowd: int = 64  # a bound on the particles within the radius of any one (the tolerance's scale)
     grid: str = "grid"
+    structure: str = "hash_grid"  # or "bvh"
+    bvh_half: float = 0.0  # a BVH's boxes: half width around each particle (0.0: the position itself)
     x: str = "x"
     r: str = "radius"  # how the body spells the radius: an argument or a constant
     i: str = "i"
@@ -136,6 +150,8 @@ class NeighborKernel:
         given), in one of the three ways Warp code writes it."""
         rng = self.rng
         j = self.local(rng.choice(["j", "j", "index", "other"]))
+        if self.structure == "bvh":
+            return self.bvh_candidates(j, reach or self.r)
         how = rng.choice(["for", "for", "named", "while"])
         call = f"wp.hash_grid_query({self.grid}, {self.p}, {reach or self.r})"
         if how == "for":
@@ -152,6 +168,29 @@ class NeighborKernel:
         self.features.append({"for": "for over wp.hash_grid_query", "named": "for over a named query",
                               "while": "while wp.hash_grid_query_next"}[how])
         return _Block(self, header, j)
+
+    def bvh_candidates(self, j: str, reach: str) -> "_Block":
+        """The loop over what a box query of the BVH finds: every particle whose box touches the query's
+        box, a superset of those within `reach` (the body's distance test keeps those)."""
+        rng = self.rng
+        q = self.local(rng.choice(["query", "q", "candidates"]))
+        if self.bvh_half > 0.0 and reach == self.r:  # each particle's box already reaches r around it
+            self.emit(f"{q} = wp.bvh_query_aabb({self.grid}, {self.p}, {self.p})")
+            self.features.append("BVH of particle boxes queried at the particle")
+        else:
+            extent = f"wp.vec3({reach})"
+            if rng.random() < 0.4:
+                lower, upper = self.local(rng.choice(["lower", "lo", "box_lower"])), ""
+                self.emit(f"{lower} = {self.p} - {extent}")
+                upper = self.local({"lower": "upper", "lo": "hi", "box_lower": "box_upper"}[lower.rstrip("0123456789")])
+                self.emit(f"{upper} = {self.p} + {extent}")
+            else:
+                lower, upper = f"{self.p} - {extent}", f"{self.p} + {extent}"
+            self.emit(f"{q} = wp.bvh_query_aabb({self.grid}, {lower}, {upper})")
+            self.features.append("BVH queried with the box around the particle")
+        self.emit(f"{j} = int(0)")
+        self.features.append("while wp.bvh_query_next")
+        return _Block(self, f"while wp.bvh_query_next({q}, {j}):", j)
 
     def source(self) -> str:
         decorator = "@wp.kernel(enable_backward=False)" if self.rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
@@ -587,9 +626,13 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     k.crowd = 4 * mean + 16
     k.half_box = max(0.5, round(volume ** (1.0 / 3.0) / 2.0 * 4.0) / 4.0)
     form = rng.choice(FORMS)
-    k.grid = rng.choice(GRID_NAMES)
+    if form is not neighbor_list and rng.random() < BVH_SHARE:
+        k.structure = "bvh"
+        k.grid = rng.choice(BVH_NAMES)
+    else:
+        k.grid = rng.choice(GRID_NAMES)
     k.annotations.append(f"{k.grid}: wp.uint64")
-    k.args.append(ArgSpec(k.grid, "uint64", "hash_grid"))  # completed once the points are named
+    k.args.append(ArgSpec(k.grid, "uint64", k.structure))  # completed once the points are named
     k.x = k.array(rng.choice(POSITION_NAMES), "vec3", "input", -k.half_box, k.half_box, 6)
     radius_names = FORM_RADIUS_NAMES.get(form.__name__, RADIUS_NAMES)
     if rng.random() < RADIUS_CONSTANT_SHARE:
@@ -599,7 +642,10 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     else:
         k.r = k.scalar(rng.choice(radius_names), k.radius)
     k.emit("tid = wp.tid()")
-    if rng.random() < POINT_ID_SHARE:
+    if k.structure == "bvh":
+        k.bvh_half = 0.0 if rng.random() < POINT_BOX_SHARE else k.radius
+        k.i = "tid"
+    elif rng.random() < POINT_ID_SHARE:
         k.i = k.local("i")
         k.emit(f"{k.i} = wp.hash_grid_point_id({k.grid}, tid)")
         k.features.append("threads in cell order (hash_grid_point_id)")
@@ -608,11 +654,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     k.p = k.local(rng.choice(["p", "x_i", "pos_i", "xi"]))
     k.emit(f"{k.p} = {k.x}[{k.i}]")
     summary = form(k)
-    # the grid's cells are the query radius (or its diameter) wide, on a grid of 16-64 per axis
-    cell = k.radius * rng.choice([1.0, 1.0, 2.0])
-    dims = rng.choice(GRID_DIMS)
-    k.args[0] = ArgSpec(k.grid, "uint64", "hash_grid", (dims, dims, dims), value=cell, points=k.x)
-    detail = "; ".join([f"grid {dims}^3, cell {fmt_float(cell)}"] + k.features)
+    if k.structure == "bvh":
+        summary = summary.replace("hash-grid neighbours", "BVH neighbours").replace("a hash grid", "a BVH")
+        k.args[0] = ArgSpec(k.grid, "uint64", "bvh", (), value=k.bvh_half, points=k.x)
+        boxes = f"boxes of half width {fmt_float(k.bvh_half)}" if k.bvh_half else "zero-size boxes"
+        detail = "; ".join([f"BVH over {boxes} at the particles"] + k.features)
+    else:
+        # the grid's cells are the query radius (or its diameter) wide, on a grid of 16-64 per axis
+        cell = k.radius * rng.choice([1.0, 1.0, 2.0])
+        dims = rng.choice(GRID_DIMS)
+        k.args[0] = ArgSpec(k.grid, "uint64", "hash_grid", (dims, dims, dims), value=cell, points=k.x)
+        detail = "; ".join([f"grid {dims}^3, cell {fmt_float(cell)}"] + k.features)
     description = f"{summary} (1-D launch {k.n}; {detail})"
     return KernelSpec(name, "neighbors", description, k.source(), tuple(k.args), (k.n,), seed,
                       tuple(k.helper_names))

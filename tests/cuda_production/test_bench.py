@@ -181,3 +181,23 @@ def test_an_array_of_k_rows_per_thread_grows_k_times_the_launch():
     assert scale_factor(adjacency, (3000,)) == 6 and scale_factor(table, (3000,)) == 0
     assert bench_shape(adjacency, (3000,), (4096,)) == (6 * 4096,)
     assert bench_shape(table, (3000,), (4096,)) == (7000,)
+
+
+def test_a_bvh_of_points_keeps_its_density_and_its_launch_is_capped():
+    """A BVH over a growing points array: the points' range grows by the integer cube root of their
+    growth (the density of boxes per query stays), the launch stops at MESH_THREADS (its queries are
+    traversals, and main() builds the tree on the host), and one int per point counts as read."""
+    from cuda_production.bench import MESH_THREADS
+
+    n = 500
+    args = [ArgSpec("bvh", "uint64", "bvh", (), value=0.25, points="x"),
+            ArgSpec("x", "vec3", "input", (n,), -2.0, 2.0, 6), ArgSpec("counts", "int32", "output", (n,), bound=500.0)]
+    meta = bench_metadata(args, (n,))
+    threads = meta["launch_dim"][0]
+    assert threads == MESH_THREADS
+    growth = threads // n
+    scale = meta["bvhs"]["bvh"]["domain_scale"]
+    assert scale ** 3 <= growth < (scale + 1) ** 3
+    assert meta["bvhs"]["bvh"]["points_range"] == [-2.0 * scale, 2.0 * scale]
+    assert meta["bvhs"]["bvh"]["items"] == threads and "hash_grids" not in meta
+    assert meta["bytes_read"] == threads * (12 + 4) and meta["bytes_written"] == threads * 4

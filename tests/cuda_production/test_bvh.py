@@ -146,3 +146,13 @@ def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
 '''
     with pytest.raises(TranslationError, match="wp.bvh_query_sphere is not translated"):
         translate_kernel(source, "k", "k.py")
+
+
+def test_the_translate_cli_refuses_a_users_bvh_in_one_line(tmp_path_factory):
+    """A user's file: which boxes its BVH holds is decided by code the tool never runs."""
+    from tests.cuda_production.harness import translate_checked
+
+    code, _, err, _ = translate_checked(tmp_path_factory, "user_bvh", "import warp as wp\n" + OVERLAP_COUNT.source)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "a BVH (wp.uint64 id); the translate tool cannot describe the boxes" in lines[0], err

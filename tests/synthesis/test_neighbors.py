@@ -24,8 +24,13 @@ def _specs() -> list[KernelSpec]:
 
 
 def _one_cell(spec: KernelSpec) -> KernelSpec:
-    args = tuple(dataclasses.replace(a, shape=(1, 1, 1)) if a.role == "hash_grid" else a for a in spec.args)
-    return dataclasses.replace(spec, args=args)
+    """The kernel with a structure whose every query finds every particle: a hash grid of one cell, or
+    a BVH whose boxes span the whole domain (half width 1000)."""
+    def whole(a):
+        if a.role == "hash_grid":
+            return dataclasses.replace(a, shape=(1, 1, 1))
+        return dataclasses.replace(a, value=1000.0) if a.role == "bvh" else a
+    return dataclasses.replace(spec, args=tuple(whole(a) for a in spec.args))
 
 
 def _outputs(spec: KernelSpec, data: bytes) -> list[np.ndarray]:
@@ -52,16 +57,23 @@ def test_every_form_is_drawn():
 
 
 def test_grid_names_an_input_vec3_array_and_the_query_radius_fits_a_cell():
+    structures = set()
     for spec in _specs():
-        grid = next(a for a in spec.args if a.role == "hash_grid")
+        grid = next(a for a in spec.args if a.role in ("hash_grid", "bvh"))
+        structures.add(grid.role)
         points = next(a for a in spec.args if a.name == grid.points)
         assert points.role == "input" and points.dtype == "vec3" and points.shape == spec.dim
-        assert grid.flattened() == () and len(grid.shape) == 3 and grid.value > 0
-        assert f"{grid.name}: wp.uint64" in spec.source
+        assert grid.flattened() == () and f"{grid.name}: wp.uint64" in spec.source
+        if grid.role == "hash_grid":
+            assert len(grid.shape) == 3 and grid.value > 0
+        else:  # zero-size boxes at the particles, or boxes as wide as the query radius
+            assert grid.shape == () and (grid.value == 0.0 or grid.value in neighbors.RADII)
+            assert ("wp.bvh_query_aabb(" in spec.source) and "wp.hash_grid" not in spec.source
+    assert structures == {"hash_grid", "bvh"}
 
 
 def test_results_equal_a_one_cell_grid(runs):
-    """Every particle within reach is found through the grid: the same values as visiting all."""
+    """Every particle within reach is found through the grid or the BVH: the same values as visiting all."""
     for spec, gridded, brute in runs:
         for got, want, arg in zip(_outputs(spec, gridded), _outputs(spec, brute), [a for a in spec.args if a.is_written]):
             if arg.ndim == 2:  # neighbour lists: the same set per row (visiting orders differ), full rows aside
@@ -100,7 +112,7 @@ def test_boxes_hold_the_neighbours_they_are_sized_for():
     """The box is sized for 8-24 particles within the radius on average: queries neither empty nor
     crowded (counted by brute force in numpy from the hashed positions)."""
     means = []
-    for spec in _specs()[:20]:
+    for spec in [s for s in _specs() if any(a.role == "hash_grid" for a in s.args)][:20]:
         grid = next(a for a in spec.args if a.role == "hash_grid")
         points_arg = next(a for a in spec.args if a.name == grid.points)
         position = [x.name for a in spec.args for x in a.flattened()].index(points_arg.name)
