@@ -38,6 +38,12 @@ GRID_NAMES = ("grid", "grid_id", "hash_grid", "neighbor_grid")
 BVH_NAMES = ("bvh", "bvh_id", "particle_bvh", "broadphase")
 BVH_SHARE = 0.3  # kernels whose neighbours come from a wp.Bvh instead of a hash grid
 POINT_BOX_SHARE = 0.5  # a BVH over zero-size boxes at the particles, queried with the box around p
+RAY_SHARE = 0.3  # BVH kernels that cast rays at the particles' spheres instead (a thread per ray)
+# rays per kernel: no point count (POINT_COUNTS) is a multiple of one, so at bench size the rays grow and
+# the particles keep their number (bench.scale_factor), as a scene does while more rays are cast at it
+RAY_COUNTS = (384, 640, 768)
+RAY_RADIUS_NAMES = ("radius", "particle_radius", "sphere_radius")
+RAY_OUTPUTS = ("distance", "normal", "shading")
 POSITION_NAMES = ("x", "pos", "positions", "particle_x", "points")
 VELOCITY_NAMES = ("v", "vel", "velocities", "particle_v")
 RADIUS_NAMES = ("radius", "query_radius", "neighbor_radius", "cutoff")  # what each form's radius is called
@@ -616,6 +622,77 @@ FORMS = (neighbor_count, neighbor_list, sph_density, flock_average, contact_forc
          nearest_distance, sph_pressure_force, sph_viscosity, shepard_interpolation)
 
 
+def ray_cast(k: NeighborKernel) -> KernelSpec:
+    """Rays cast at the particles, each a sphere of the radius, through a BVH over the spheres' boxes
+    (`wp.bvh_query_ray`), a thread per ray, as picking and particle rendering do: each box the ray
+    meets is tested exactly (the ray-sphere quadratic) and the nearest hit kept; the hit's distance
+    and particle, its normal, or a shade (the normal against the view direction). Rays start off one
+    corner of the particles' box and aim at points inside it, so most hit."""
+    rng = k.rng
+    n_rays = rng.choice(RAY_COUNTS)
+    box = k.half_box
+    origins = k.array(rng.choice(["ray_origins", "origins", "ray_starts"]), "vec3", "input", -box - 1.0, -box - 0.5, 6,
+                      shape=(n_rays,))
+    targets = k.array(rng.choice(["targets", "aim_points", "look_at"]), "vec3", "input", -0.5 * box, 0.5 * box, 6,
+                      shape=(n_rays,))
+    k.emit("tid = wp.tid()")
+    o, d = k.local(rng.choice(["o", "origin", "start"])), k.local(rng.choice(["d", "ray_dir", "direction"]))
+    k.emit(f"{o} = {origins}[tid]")
+    k.emit(f"{d} = wp.normalize({targets}[tid] - {o})")
+    q, j = k.local(rng.choice(["query", "q"])), k.local(rng.choice(["j", "item", "index"]))
+    k.emit(f"{q} = wp.bvh_query_ray({k.grid}, {o}, {d})")
+    k.emit(f"{j} = int(0)")
+    t_best, best = k.local(rng.choice(["t_min", "closest", "best_t"])), k.local(rng.choice(["hit", "nearest", "best"]))
+    k.emit(f"{t_best} = float(1.0e6)")
+    k.emit(f"{best} = int(-1)")
+    r = k.r
+    with k.block(f"while wp.bvh_query_next({q}, {j}):"):
+        m, b, c = k.local("m"), k.local("b"), k.local("c")
+        k.emit(f"{m} = {o} - {k.x}[{j}]")
+        k.emit(f"{b} = wp.dot({m}, {d})")
+        k.emit(f"{c} = wp.dot({m}, {m}) - {r} * {r}")
+        disc = k.local(rng.choice(["disc", "discriminant"]))
+        k.emit(f"{disc} = {b} * {b} - {c}")
+        with k.block(f"if {disc} < 0.0:"):
+            k.emit("continue")
+        t = k.local("t")
+        k.emit(f"{t} = -{b} - wp.sqrt({disc})")
+        with k.block(f"if {t} > 0.0 and {t} < {t_best}:"):
+            k.emit(f"{t_best} = {t}")
+            k.emit(f"{best} = {j}")
+    reach = 2.0 * math.sqrt(3.0) * (box + 1.0)  # from a corner off the box to its far side
+    what = rng.choice(RAY_OUTPUTS)
+    if what == "distance":
+        hit_ids = k.array(rng.choice(["hit_index", "hit_particle", "picked"]), "int32", "output", bound=float(k.n),
+                          shape=(n_rays,))
+        dist = k.array(rng.choice(["hit_t", "hit_distance", "depth"]), "float32", "output", bound=reach,
+                       shape=(n_rays,))
+        with k.block(f"if {best} < 0:"):
+            k.emit(f"{t_best} = -1.0")
+        k.emit(f"{hit_ids}[tid] = {best}")
+        k.emit(f"{dist}[tid] = {t_best}")
+        summary = "Ray casting against particle spheres through a BVH: nearest hit and its distance"
+    else:
+        out = k.array(rng.choice(["normals", "hit_normal"]) if what == "normal" else rng.choice(["shade", "image", "intensity"]),
+                      "vec3" if what == "normal" else "float32", "output", bound=1.0, shape=(n_rays,))
+        with k.block(f"if {best} >= 0:"):
+            hit_p = k.local(rng.choice(["p", "hit_point", "x_hit"]))
+            k.emit(f"{hit_p} = {o} + {t_best} * {d}")
+            normal = k.local(rng.choice(["n", "normal"]))
+            k.emit(f"{normal} = wp.normalize({hit_p} - {k.x}[{best}])")
+            if what == "normal":
+                k.emit(f"{out}[tid] = {normal}")
+            else:
+                k.emit(f"{out}[tid] = wp.max(wp.dot({normal}, -{d}), 0.0)")
+        summary = ("Ray casting against particle spheres through a BVH: the normal at the nearest hit" if what == "normal"
+                   else "Ray casting against particle spheres through a BVH: a shade by the normal at the nearest hit")
+    k.features.append("rays through a BVH of sphere boxes (wp.bvh_query_ray)")
+    k.args[0] = ArgSpec(k.grid, "uint64", "bvh", (), value=k.radius, points=k.x)
+    detail = "; ".join([f"BVH over {k.n} boxes of half width {fmt_float(k.radius)}"] + k.features)
+    return KernelSpec(k.name, "neighbors", f"{summary} (1-D launch {n_rays}; {detail})", k.source(), tuple(k.args),
+                      (n_rays,), k.seed, tuple(k.helper_names))
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     k = NeighborKernel(rng, name, seed)
     k.n = rng.choice(POINT_COUNTS)
@@ -631,16 +708,19 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         k.grid = rng.choice(BVH_NAMES)
     else:
         k.grid = rng.choice(GRID_NAMES)
+    rays = k.structure == "bvh" and rng.random() < RAY_SHARE
     k.annotations.append(f"{k.grid}: wp.uint64")
     k.args.append(ArgSpec(k.grid, "uint64", k.structure))  # completed once the points are named
     k.x = k.array(rng.choice(POSITION_NAMES), "vec3", "input", -k.half_box, k.half_box, 6)
-    radius_names = FORM_RADIUS_NAMES.get(form.__name__, RADIUS_NAMES)
+    radius_names = RAY_RADIUS_NAMES if rays else FORM_RADIUS_NAMES.get(form.__name__, RADIUS_NAMES)
     if rng.random() < RADIUS_CONSTANT_SHARE:
         k.r = k.unique(rng.choice(radius_names).upper())
         k.constants[k.r] = f"{k.r} = {rng.choice(['wp.constant({})', '{}']).format(fmt_float(k.radius))}"
         k.features.append("radius as a module constant")
     else:
         k.r = k.scalar(rng.choice(radius_names), k.radius)
+    if rays:
+        return ray_cast(k)
     k.emit("tid = wp.tid()")
     if k.structure == "bvh":
         k.bvh_half = 0.0 if rng.random() < POINT_BOX_SHARE else k.radius

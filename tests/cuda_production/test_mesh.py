@@ -383,7 +383,7 @@ def aabb_query(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=
     tid = wp.tid()
     q = wp.mesh_query_aabb(mesh, x[tid] - wp.vec3(0.1), x[tid] + wp.vec3(0.1))
     out[tid] = 0
-""", "wp.uint64 parameter 'mesh' used other than as the grid of wp.hash_grid_query / wp.hash_grid_point_id or the mesh "
+""", "wp.uint64 parameter 'mesh' used other than as the grid of wp.hash_grid_query / wp.hash_grid_point_id, the mesh "
      "of wp.mesh_query_point"),
     "furthest": ("""
 @wp.kernel

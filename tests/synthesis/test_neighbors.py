@@ -62,13 +62,18 @@ def test_grid_names_an_input_vec3_array_and_the_query_radius_fits_a_cell():
         grid = next(a for a in spec.args if a.role in ("hash_grid", "bvh"))
         structures.add(grid.role)
         points = next(a for a in spec.args if a.name == grid.points)
-        assert points.role == "input" and points.dtype == "vec3" and points.shape == spec.dim
+        assert points.role == "input" and points.dtype == "vec3"
+        if "wp.bvh_query_ray" in spec.source:  # a thread per ray; the particles, a scene that never grows with it
+            assert points.shape[0] % spec.dim[0] != 0 and grid.value in neighbors.RADII
+        else:
+            assert points.shape == spec.dim
         assert grid.flattened() == () and f"{grid.name}: wp.uint64" in spec.source
         if grid.role == "hash_grid":
             assert len(grid.shape) == 3 and grid.value > 0
         else:  # zero-size boxes at the particles, or boxes as wide as the query radius
             assert grid.shape == () and (grid.value == 0.0 or grid.value in neighbors.RADII)
-            assert ("wp.bvh_query_aabb(" in spec.source) and "wp.hash_grid" not in spec.source
+            assert ("wp.bvh_query_aabb(" in spec.source or "wp.bvh_query_ray(" in spec.source) \
+                and "wp.hash_grid" not in spec.source
     assert structures == {"hash_grid", "bvh"}
 
 
@@ -144,3 +149,25 @@ def test_a_normalisation_written_with_wp_static_equals_warp_on_the_host(tmp_path
                           Tolerance(), expected, {"category": spec.category, "description": spec.description})
     run = run_on_host(folder)
     assert run.passed, run.output[-2000:]
+
+
+def test_a_ray_finds_the_nearest_sphere_it_hits():
+    """A ray kernel's hit particle and distance equal numpy's brute force over every sphere (the
+    quadratic in float64), neither tree involved; rays that hit nothing report -1."""
+    spec = next(s for s in (generate("neighbors", seed) for seed in range(600)) if "its distance" in s.description)
+    bvh = next(a for a in spec.args if a.role == "bvh")
+    arrays = {a.name: make_input(a, k, input_seed(spec)).reshape(-1, 3).astype(np.float64)
+              for k, a in enumerate(x for x in spec.args if x.role != "bvh") if a.dtype == "vec3"}
+    centers, (origins, targets) = arrays.pop(bvh.points), arrays.values()
+    d = (targets - origins) / np.linalg.norm(targets - origins, axis=1, keepdims=True)
+    m = origins[:, None, :] - centers[None, :, :]
+    b = (m * d[:, None, :]).sum(-1)
+    disc = b * b - ((m * m).sum(-1) - bvh.value ** 2)
+    t = np.where(disc >= 0.0, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
+    t = np.where(t > 0.0, t, np.inf)
+    want_id = np.where(np.isfinite(t.min(1)), t.argmin(1), -1)
+    want_t = np.where(want_id >= 0, t.min(1), -1.0)
+    ids, dist = _outputs(spec, warp_reference([spec], "nbr_rays")[spec.name])
+    np.testing.assert_array_equal(ids[:, 0], want_id)
+    np.testing.assert_allclose(dist[:, 0], want_t, rtol=1e-5, atol=1e-5)
+    assert (want_id >= 0).mean() > 0.5  # most rays hit a particle
