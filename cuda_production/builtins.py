@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from cuda_production.cuda_types import (
-    BVH, BVH_QUERY, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
+    BVH, BVH_QUERY, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_AABB, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
     float_literal,
 )
 
@@ -488,7 +488,7 @@ add_builtin("hash_grid_point_id", (HASH_GRID, I), I, "hash_grid_point_id({0}, {1
 # queries return Warp's MeshQueryPoint / MeshQueryRay structs, read by member. The optional trailing
 # arguments keep Warp's defaults as C++ default arguments, so a call reads as it was written. Not
 # translated: the overloads writing through output arguments, mesh_query_ray's `root` (grouped
-# meshes), mesh_query_aabb/sphere, furthest points, sign_parity, velocities.
+# meshes), mesh_query_sphere, furthest points, sign_parity, velocities.
 for name in ("mesh_query_point", "mesh_query_point_no_sign"):
     add_builtin(name, (MESH, VEC[3], F), MESH_QUERY_POINT, f"{name}({{0}}, {{1}}, {{2}})", snippets=(name,),
                 arg_names=("id", "point", "max_dist"))
@@ -507,6 +507,11 @@ add_builtin("mesh_eval_position", (MESH, I, F, F), VEC[3], "mesh_eval_position({
             snippets=("mesh_eval_position",), arg_names=("id", "face", "bary_u", "bary_v"))
 add_builtin("mesh_eval_face_normal", (MESH, I), VEC[3], "mesh_eval_face_normal({0}, {1})",
             snippets=("mesh_eval_face_normal",), arg_names=("id", "face"))
+# the triangles whose bounds overlap a box (a broad phase), advanced by mesh_query_aabb_next
+add_builtin("mesh_query_aabb", (MESH, VEC[3], VEC[3]), MESH_QUERY_AABB, "mesh_query_aabb({0}, {1}, {2})",
+            snippets=("mesh_query_aabb",), arg_names=("id", "low", "high"))
+add_builtin("mesh_query_aabb_next", (MESH_QUERY_AABB, I), B, "mesh_query_aabb_next({0}, {1})",
+            snippets=("mesh_query_aabb",), arg_names=("query", "index"), writes=(0, 1))
 
 
 # ---- BVHs over boxes (warp/native/bvh.h) ---------------------------------------------------------

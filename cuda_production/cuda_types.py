@@ -144,6 +144,20 @@ class BvhQueryType:
 
 BVH = BvhType()
 BVH_QUERY = BvhQueryType()
+
+
+@dataclass(frozen=True)
+class MeshQueryAabbType:
+    """The value of `wp.mesh_query_aabb(mesh, lower, upper)`: a `MeshQueryAabb` local that
+    `wp.mesh_query_aabb_next` advances."""
+
+    def __str__(self) -> str:
+        return "mesh aabb query"
+
+    __repr__ = __str__  # as messages list argument types
+
+
+MESH_QUERY_AABB = MeshQueryAabbType()
 # What the mesh queries return (Warp's mesh_query_point_t / mesh_query_ray_t, wp.MeshQueryPoint /
 # wp.MeshQueryRay): structs whose members a kernel reads by name; defined by the query snippets.
 MESH_QUERY_POINT = StructType("MeshQueryPoint", (("result", "bool"), ("sign", "float32"), ("face", "int32"),
@@ -1276,6 +1290,63 @@ __device__ __forceinline__ float3 mesh_eval_face_normal(const Mesh& mesh, int fa
     return normalize(cross(q - p, r - p));
 }"""
 
+_MESH_QUERY_AABB = r"""// wp.mesh_query_aabb(mesh, lower, upper) in progress (Warp's mesh_query_aabb_t): the box, the BVH
+// nodes still to visit, and the leaf being read.
+struct MeshQueryAabb
+{
+    Mesh mesh;
+    float3 lower, upper;
+    int stack[MESH_STACK_SIZE];
+    int count;
+    int leaf_next, leaf_end;  // the leaf's triangles still to test, tri_order[leaf_next, leaf_end)
+};
+
+__device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float3 lower, float3 upper)
+{
+    MeshQueryAabb query;
+    query.mesh = mesh;
+    query.lower = lower;
+    query.upper = upper;
+    query.stack[0] = 0;
+    query.count = 1;
+    query.leaf_next = query.leaf_end = 0;
+    return query;
+}
+
+// wp.mesh_query_aabb_next(query, face): the next triangle whose bounds (the box of its three corners,
+// as Warp caches it) overlap the query's box, into `face`; false once none is left. This program's
+// BVH boxes are padded a hair (build_rock_mesh): they only decide which triangles are tested.
+__device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
+{
+    while (true) {
+        while (query.leaf_next < query.leaf_end) {
+            const int tri = query.mesh.tri_order[query.leaf_next++];
+            float3 p, q, r;
+            mesh_triangle(query.mesh, tri, p, q, r);
+            const float3 lower = make_float3(fminf(fminf(p.x, q.x), r.x), fminf(fminf(p.y, q.y), r.y),
+                                             fminf(fminf(p.z, q.z), r.z));
+            const float3 upper = make_float3(fmaxf(fmaxf(p.x, q.x), r.x), fmaxf(fmaxf(p.y, q.y), r.y),
+                                             fmaxf(fmaxf(p.z, q.z), r.z));
+            if (boxes_overlap(query.lower, query.upper, lower, upper)) {
+                face = tri;
+                return true;
+            }
+        }
+        if (query.count == 0)
+            return false;
+        const MeshBvhNode node = query.mesh.nodes[query.stack[--query.count]];
+        if (!boxes_overlap(query.lower, query.upper, node.lower, node.upper))
+            continue;
+        if (node.count > 0) {
+            query.leaf_next = node.first;
+            query.leaf_end = node.first + node.count;
+        } else {
+            query.stack[query.count++] = node.first + 1;
+            query.stack[query.count++] = node.first;
+        }
+    }
+}"""
+
 MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh": (_MESH, ()),
     "mesh_nearest_face": (_MESH_NEAREST_FACE, ("mesh", "vsub:3", "vadd:3", "vscale:3", "dot:3", "length:3", "cross")),
@@ -1289,6 +1360,7 @@ MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
     "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
     "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
+    "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap")),
 }
 
 
@@ -1332,13 +1404,6 @@ struct BvhQuery
     int count;
     int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
 };
-
-// Warp's intersect_aabb_aabb: boxes that touch overlap
-__device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
-{
-    return !(a_lower.x > b_upper.x || a_lower.y > b_upper.y || a_lower.z > b_upper.z ||
-             a_upper.x < b_lower.x || a_upper.y < b_lower.y || a_upper.z < b_lower.z);
-}
 
 // Warp's intersect_ray_aabb (slab test): whether the ray start + t dir, t >= 0, meets the box
 __device__ __forceinline__ bool ray_meets_box(float3 start, float3 rcp_dir, float3 lower, float3 upper)
@@ -1411,9 +1476,17 @@ __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
     }
 }"""
 
+_BOXES_OVERLAP = r"""// Warp's intersect_aabb_aabb: boxes that touch overlap
+__device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
+{
+    return !(a_lower.x > b_upper.x || a_lower.y > b_upper.y || a_lower.z > b_upper.z ||
+             a_upper.x < b_lower.x || a_upper.y < b_lower.y || a_upper.z < b_lower.z);
+}"""
+
 BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
+    "boxes_overlap": (_BOXES_OVERLAP, ()),
     "bvh": (_BVH, ()),
-    "bvh_query": (_BVH_QUERY, ("bvh",)),
+    "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap")),
 }
 
 

@@ -24,6 +24,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
     HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType, MESH, MeshType, BVH, BvhQueryType, BvhType,
+    MeshQueryAabbType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -436,7 +437,7 @@ mesh_triangle box_distance_sq triangle_closest_point mesh_nearest_face MeshQuery
 ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_inside_sign mesh_query_point
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
 mesh_eval_face_normal Bvh BvhNode BVH_STACK_SIZE BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
-bvh_query_ray bvh_query_next"""
+bvh_query_ray bvh_query_next MeshQueryAabb mesh_query_aabb mesh_query_aabb_next"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
@@ -800,7 +801,7 @@ class FunctionTranslator(TileTranslator):
                        "helpers)")
             raise self.unsupported(use, f"{what} used other than as the grid of wp.hash_grid_query / "
                                         "wp.hash_grid_point_id, the mesh of wp.mesh_query_point(_no_sign, "
-                                        "_sign_normal, _sign_winding_number) / wp.mesh_query_ray / "
+                                        "_sign_normal, _sign_winding_number) / wp.mesh_query_ray / wp.mesh_query_aabb / "
                                         "wp.mesh_eval_position / wp.mesh_eval_face_normal or the BVH of "
                                         "wp.bvh_query_aabb / wp.bvh_query_ray (only those queries are translated; "
                                         f"volumes are not){why}")
@@ -2051,7 +2052,7 @@ HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
 BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray")
 ID_KIND_NAMES = {"hash_grid": "hash grid", "mesh": "mesh", "bvh": "BVH"}  # in messages, in this order
 # the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
-MESH_CALLS = ("mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",
+MESH_CALLS = ("mesh_query_aabb", "mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",
               "mesh_query_point_sign_winding_number", "mesh_query_ray", "mesh_eval_position", "mesh_eval_face_normal")
 # the mesh queries' overloads writing through output arguments, by their least argument count (not translated)
 MESH_OUTPUT_ARGUMENTS = {"mesh_query_point": 7, "mesh_query_point_no_sign": 6, "mesh_query_point_sign_normal": 7,
@@ -2106,6 +2107,9 @@ class ModuleTranslator:
         if isinstance(t, BvhQueryType):
             self.snippets.add("bvh_query")
             return "BvhQuery"
+        if isinstance(t, MeshQueryAabbType):
+            self.snippets.add("mesh_query_aabb")
+            return "MeshQueryAabb"
         if not isinstance(t, str):
             raise TypeError(t)
         if t == "void" or t in self.struct_by_c:

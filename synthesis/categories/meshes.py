@@ -746,8 +746,63 @@ def inside_test(k: MeshKernel) -> str:
     return "Inside/outside flags of points against a closed mesh"
 
 
+def nearby_faces(k: MeshKernel) -> str:
+    """A broad phase against the surface, as cloth and particle collision code runs one: the triangles
+    whose bounds overlap a box around each point (`wp.mesh_query_aabb`, walked by `while
+    wp.mesh_query_aabb_next(query, face):`), counted, or narrowed by their centres: the distance to the
+    nearest centre among them, or the mean of their normals (a surface direction near the point)."""
+    rng = k.rng
+    reach = k.extent * rng.choice((1.1, 1.25, 1.5))
+    x = k.positions(reach)
+    p = k.point_of_thread(x)
+    r = k.knob(("radius", "contact_radius", "margin", "half_width"), dyadic(rng.choice((0.08, 0.12, 0.16)) * k.extent))
+    extent = f"wp.vec3({r})"
+    if rng.random() < 0.4:
+        lower, upper = (k.local(n) for n in rng.choice([("lower", "upper"), ("box_lower", "box_upper"), ("lo", "hi")]))
+        k.emit(f"{lower} = {p} - {extent}")
+        k.emit(f"{upper} = {p} + {extent}")
+    else:
+        lower, upper = f"{p} - {extent}", f"{p} + {extent}"
+    q, face = k.local(rng.choice(["query", "q", "candidates"])), k.local(rng.choice(["face", "tri", "f"]))
+    k.emit(f"{q} = wp.mesh_query_aabb({k.mesh}, {lower}, {upper})")
+    k.emit(f"{face} = int(0)")
+    count = k.local(rng.choice(["count", "n", "num_faces"]))
+    k.emit(f"{count} = int(0)")
+    what = rng.choice(["count", "nearest_centre", "mean_normal"])
+    k.features += ["wp.mesh_query_aabb", "while wp.mesh_query_aabb_next"]
+    if what == "count":
+        with k.block(f"while wp.mesh_query_aabb_next({q}, {face}):"):
+            k.emit(f"{count} += 1")
+        out = k.array(rng.choice(["face_count", "num_candidates", "counts"]), "int32", "output",
+                      bound=float(rock_triangle_count(k.args[0].shape[0])))
+        k.emit(f"{out}[tid] = {count}")
+        return "Triangles near each point, from a box query of the mesh's BVH"
+    if what == "nearest_centre":
+        best = k.local(rng.choice(["best", "nearest", "d_min"]))
+        far = dyadic(4.0 * k.extent)
+        k.emit(f"{best} = float({fmt_float(far)})")
+        with k.block(f"while wp.mesh_query_aabb_next({q}, {face}):"):
+            c = k.local(rng.choice(["centre", "c", "centroid"]))
+            k.emit(f"{c} = wp.mesh_eval_position({k.mesh}, {face}, 1.0 / 3.0, 1.0 / 3.0)")
+            k.emit(f"{best} = wp.min({best}, wp.length({p} - {c}))")
+        out = k.array(rng.choice(["nearest_centre", "centre_distance", "proximity"]), "float32", "output", bound=far)
+        k.emit(f"{out}[tid] = {best}")
+        k.features.append("triangle centres (wp.mesh_eval_position at 1/3, 1/3)")
+        return "Distance to the nearest triangle centre among the triangles near each point (a box query)"
+    total = k.local(rng.choice(["n_sum", "normal_sum", "acc"]))
+    k.emit(f"{total} = wp.vec3(0.0)")
+    with k.block(f"while wp.mesh_query_aabb_next({q}, {face}):"):
+        k.emit(f"{total} += wp.mesh_eval_face_normal({k.mesh}, {face})")
+        k.emit(f"{count} += 1")
+    out = k.array(rng.choice(["surface_dir", "mean_normal", "normals"]), "vec3", "output", bound=1.0)
+    with k.block(f"if {count} > 0:"):
+        k.emit(f"{out}[tid] = wp.normalize({total})")
+    k.features.append("face normals summed (wp.mesh_eval_face_normal)")
+    return "Mean normal of the triangles near each point (a box query)"
+
+
 FORMS = (distance_to_mesh, project_to_surface, collide_particles, sdf_grid, sdf_gradient, raycast_image,
-         occlusion, inside_test, ambient_occlusion)
+         occlusion, inside_test, ambient_occlusion, nearby_faces)
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:

@@ -205,6 +205,26 @@ def helper_distance(x: wp.array(dtype=wp.vec3), dist: wp.array(dtype=float), col
     dist[tid] = surface_distance(collider, x[tid], 0.25)
 """
 
+# wp.mesh_query_aabb: the triangles whose bounds overlap a box around each point, counted, and the
+# nearest of their centres (a broad phase and a cheap narrow test after it)
+AABB = """
+@wp.kernel
+def faces_near(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), r: float, count: wp.array(dtype=int),
+               nearest: wp.array(dtype=float)):
+    tid = wp.tid()
+    p = x[tid]
+    query = wp.mesh_query_aabb(mesh, p - wp.vec3(r), p + wp.vec3(r))
+    face = int(0)
+    n = int(0)
+    best = float(1.0)
+    while wp.mesh_query_aabb_next(query, face):
+        n += 1
+        c = wp.mesh_eval_position(mesh, face, 1.0 / 3.0, 1.0 / 3.0)
+        best = wp.min(best, wp.length(p - c))
+    count[tid] = n
+    nearest[tid] = best
+"""
+
 TRIANGLES = rock_triangle_count(CELLS)
 SPECS = {
     "unsigned_distance": spec("unsigned_distance", UNSIGNED, [mesh(), points(), scalar("max_dist", 0.3), out("dist"),
@@ -227,6 +247,9 @@ SPECS = {
                                                 out("out", "vec3", 1.0, shape=(3 * rock_triangle_count(10),))],
                            dim=(3 * rock_triangle_count(10),)),
     "helper_distance": spec("helper_distance", HELPER, [points(), out("dist"), mesh(name="collider")]),
+    "faces_near": spec("faces_near", AABB, [mesh(), points(reach=0.6), scalar("r", 0.125),
+                                            ArgSpec("count", "int32", "output", (N,), bound=float(TRIANGLES)),
+                                            out("nearest", bound=1.0)]),
 }
 
 
@@ -377,11 +400,11 @@ def test_the_queries_are_translated_as_written():
 
 
 REFUSED = {
-    "aabb_query": ("""
+    "sphere_query": ("""
 @wp.kernel
-def aabb_query(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
+def sphere_query(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
     tid = wp.tid()
-    q = wp.mesh_query_aabb(mesh, x[tid] - wp.vec3(0.1), x[tid] + wp.vec3(0.1))
+    q = wp.mesh_query_sphere(mesh, x[tid], 0.1)
     out[tid] = 0
 """, "wp.uint64 parameter 'mesh' used other than as the grid of wp.hash_grid_query / wp.hash_grid_point_id, the mesh "
      "of wp.mesh_query_point"),
@@ -511,3 +534,23 @@ def test_bench_metadata_records_the_mesh():
     assert "keeps its size" in entry["rule"]
     assert meta["bytes_read"] == outer * 12 and meta["bytes_written"] == outer * (4 + 12)
     assert "meshes" not in bench_metadata([points(), out("d")], (N,))  # only where there is one
+
+
+def test_a_box_query_finds_the_triangles_whose_bounds_touch_it(tmp_path, expected):
+    """wp.mesh_query_aabb: the .cu equals Warp on the host, and Warp's count per point equals numpy's
+    brute force over the rock's triangles (the box of each one's corners against [p - r, p + r])."""
+    run, cu = check(tmp_path, expected, "faces_near")
+    assert "MeshQueryAabb query = mesh_query_aabb(mesh, " in cu and "while (mesh_query_aabb_next(query, face))" in cu
+    s = SPECS["faces_near"]
+    from tests.cuda_production.harness import inputs
+
+    x = np.asarray(inputs(s)["x"], dtype=np.float32).reshape(N, 3)
+    pts, tris = rock_mesh(CELLS, WIDTH, input_seed(s))
+    corners = np.array(pts, dtype=np.float32)[np.array(tris).reshape(-1, 3)]
+    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    r = np.float32(0.125)
+    q_lo, q_hi = x - r, x + r
+    overlap = ~((q_lo[:, None] > hi[None]).any(-1) | (q_hi[:, None] < lo[None]).any(-1))
+    want = overlap.sum(axis=1)
+    np.testing.assert_array_equal(ints(expected["faces_near"], N), want)
+    assert want.min() == 0 and want.max() >= 4  # points far from the surface find none; near it, several

@@ -2,14 +2,16 @@
 import pytest
 
 from cuda_production import builtins
-from cuda_production.cuda_types import (HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY,
-                                        render_snippets)
+from cuda_production.cuda_types import (BVH, BVH_QUERY, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_AABB,
+                                        MESH_QUERY_POINT, MESH_QUERY_RAY, render_snippets)
 from cuda_production.translator import TranslationError, translate_kernel
 from synthesis.dtypes import TYPES
 
 ENTRIES = [b for overloads in builtins.BUILTINS.values() for b in overloads]
-# the registry's, the hash grid's and the mesh's own (no data type), and the mesh queries' result structs
-KNOWN_TYPES = {*TYPES, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY}
+# the registry's, the hash grid's, the mesh's and the BVH's own (no data type), their queries, and the mesh
+# queries' result structs
+KNOWN_TYPES = {*TYPES, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_POINT, MESH_QUERY_RAY, MESH_QUERY_AABB, BVH,
+               BVH_QUERY}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[f"{b.key}{b.input_types}" for b in ENTRIES])
