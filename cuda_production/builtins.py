@@ -516,12 +516,14 @@ add_builtin("mesh_query_aabb_next", (MESH_QUERY_AABB, I), B, "mesh_query_aabb_ne
 
 # ---- BVHs over boxes (warp/native/bvh.h) ---------------------------------------------------------
 # The BVH is a kernel parameter typed wp.uint64 (the translator types it BVH by this use). Box and ray
-# queries, advanced by bvh_query_next; not translated: `root` (subtrees of grouped BVHs), max_dist,
-# sphere and capsule queries, the tile queries.
+# and sphere queries, advanced by bvh_query_next; not translated: `root` (subtrees of grouped BVHs),
+# max_dist, capsule queries, the tile queries.
 add_builtin("bvh_query_aabb", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_aabb({0}, {1}, {2})",
             snippets=("bvh_query",), arg_names=("id", "low", "high", "root"))
 add_builtin("bvh_query_ray", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_ray({0}, {1}, {2})",
             snippets=("bvh_query",), arg_names=("id", "start", "dir", "root"))
+add_builtin("bvh_query_sphere", (BVH, VEC[3], F), BVH_QUERY, "bvh_query_sphere({0}, {1}, {2})",
+            snippets=("bvh_query",), arg_names=("id", "center", "radius", "root"))
 # advances the query and writes the item's index into an int local
 add_builtin("bvh_query_next", (BVH_QUERY, I), B, "bvh_query_next({0}, {1})",
             snippets=("bvh_query",), arg_names=("query", "index", "max_dist"), writes=(0, 1))

@@ -1392,14 +1392,18 @@ struct Bvh
     const int* item_order;  // item indices in leaf order
 };"""
 
-_BVH_QUERY = r"""// A query in progress (Warp's bvh_query_t): a box, or a ray (its start and 1 / dir per axis), the
-// nodes still to visit, and the leaf being read.
+_BVH_QUERY = r"""// What a query tests each box against (Warp's BvhQueryKind)
+enum class BvhQueryKind { Box, Ray, Sphere };
+
+// A query in progress (Warp's bvh_query_t): a box, a ray (its start and 1 / dir per axis) or a sphere
+// (its centre and squared radius), the nodes still to visit, and the leaf being read.
 struct BvhQuery
 {
     Bvh bvh;
-    bool ray;
-    float3 lower;  // the box; a ray's start
-    float3 upper;  // the box; a ray's 1 / dir
+    BvhQueryKind kind;
+    float3 lower;  // the box; a ray's start; a sphere's centre
+    float3 upper;  // the box; a ray's 1 / dir; a sphere's centre
+    float radius_sq;
     int stack[BVH_STACK_SIZE];
     int count;
     int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
@@ -1421,10 +1425,25 @@ __device__ __forceinline__ bool ray_meets_box(float3 start, float3 rcp_dir, floa
     return lmax >= 0.0f && lmax >= lmin;
 }
 
+// Warp's intersect_sphere_aabb: the squared distance from the centre to the box, per axis, at most r^2
+__device__ __forceinline__ bool sphere_meets_box(float3 centre, float radius_sq, float3 lower, float3 upper)
+{
+    const float dx = fmaxf(fmaxf(lower.x - centre.x, centre.x - upper.x), 0.0f);
+    const float dy = fmaxf(fmaxf(lower.y - centre.y, centre.y - upper.y), 0.0f);
+    const float dz = fmaxf(fmaxf(lower.z - centre.z, centre.z - upper.z), 0.0f);
+    return dx * dx + dy * dy + dz * dz <= radius_sq;
+}
+
 __device__ __forceinline__ bool bvh_query_hits(const BvhQuery& query, float3 lower, float3 upper)
 {
-    return query.ray ? ray_meets_box(query.lower, query.upper, lower, upper)
-                     : boxes_overlap(query.lower, query.upper, lower, upper);
+    switch (query.kind) {
+    case BvhQueryKind::Ray:
+        return ray_meets_box(query.lower, query.upper, lower, upper);
+    case BvhQueryKind::Sphere:
+        return sphere_meets_box(query.lower, query.radius_sq, lower, upper);
+    default:
+        return boxes_overlap(query.lower, query.upper, lower, upper);
+    }
 }
 
 // wp.bvh_query_aabb(bvh, lower, upper): every item whose box overlaps [lower, upper]
@@ -1432,9 +1451,10 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
 {
     BvhQuery query;
     query.bvh = bvh;
-    query.ray = false;
+    query.kind = BvhQueryKind::Box;
     query.lower = lower;
     query.upper = upper;
+    query.radius_sq = 0.0f;
     query.stack[0] = 0;
     query.count = 1;
     query.leaf_next = query.leaf_end = 0;
@@ -1445,7 +1465,17 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
 __device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
 {
     BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
-    query.ray = true;
+    query.kind = BvhQueryKind::Ray;
+    return query;
+}
+
+// wp.bvh_query_sphere(bvh, centre, radius): every item whose box comes within `radius` of `centre`
+__device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 centre, float radius)
+{
+    BvhQuery query = bvh_query_aabb(bvh, centre, centre);
+    query.kind = BvhQueryKind::Sphere;
+    const float r = fmaxf(radius, 0.0f);
+    query.radius_sq = r * r;
     return query;
 }
 

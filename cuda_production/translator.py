@@ -437,7 +437,7 @@ mesh_triangle box_distance_sq triangle_closest_point mesh_nearest_face MeshQuery
 ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_inside_sign mesh_query_point
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
 mesh_eval_face_normal Bvh BvhNode BVH_STACK_SIZE BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
-bvh_query_ray bvh_query_next MeshQueryAabb mesh_query_aabb mesh_query_aabb_next"""
+bvh_query_ray bvh_query_next bvh_query_sphere sphere_meets_box BvhQueryKind MeshQueryAabb mesh_query_aabb mesh_query_aabb_next"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
@@ -803,7 +803,7 @@ class FunctionTranslator(TileTranslator):
                                         "wp.hash_grid_point_id, the mesh of wp.mesh_query_point(_no_sign, "
                                         "_sign_normal, _sign_winding_number) / wp.mesh_query_ray / wp.mesh_query_aabb / "
                                         "wp.mesh_eval_position / wp.mesh_eval_face_normal or the BVH of "
-                                        "wp.bvh_query_aabb / wp.bvh_query_ray (only those queries are translated; "
+                                        "wp.bvh_query_aabb / wp.bvh_query_ray / wp.bvh_query_sphere (only those queries are translated; "
                                         f"volumes are not){why}")
         if len(kinds) > 1:
             first, second = (ID_KIND_NAMES[k] for k in sorted(kinds, key=list(ID_KIND_NAMES).index)[:2])
@@ -2049,7 +2049,7 @@ TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
 HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
-BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray")
+BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray", "bvh_query_sphere")
 ID_KIND_NAMES = {"hash_grid": "hash grid", "mesh": "mesh", "bvh": "BVH"}  # in messages, in this order
 # the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
 MESH_CALLS = ("mesh_query_aabb", "mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",

@@ -10,9 +10,11 @@ test the distance, and skip themselves where a pair term would divide by zero.
 
 Or (BVH_SHARE) a `wp.uint64` is the id of a `wp.Bvh` over one box per particle, as broad phases are
 written: zero-size boxes at the positions queried with the box around p (`wp.bvh_query_aabb(bvh,
-p - wp.vec3(r), p + wp.vec3(r))`), or each particle's box of half width r queried at p itself
-(`wp.bvh_query_aabb(bvh, p, p)`); `while wp.bvh_query_next(query, j):` walks what it finds, and the
-same distance test keeps the neighbours. Threads take particles in index order.
+p - wp.vec3(r), p + wp.vec3(r))`) or the sphere (`wp.bvh_query_sphere(bvh, p, r)`), or each
+particle's box of half width r queried at p itself (`wp.bvh_query_aabb(bvh, p, p)`); `while
+wp.bvh_query_next(query, j):` walks what it finds, and the same distance test keeps the neighbours.
+Threads take particles in index order. A third of the BVH kernels cast rays at the particles'
+spheres instead (`wp.bvh_query_ray`, a thread per ray).
 
 Numerics: positions lie on a 1/64 grid inside a box sized for 8-24 neighbours per query, so squared
 distances and `r2 < h * h` are exact, and so are the BVH's boxes; sums run in the grid's visiting
@@ -38,6 +40,7 @@ GRID_NAMES = ("grid", "grid_id", "hash_grid", "neighbor_grid")
 BVH_NAMES = ("bvh", "bvh_id", "particle_bvh", "broadphase")
 BVH_SHARE = 0.3  # kernels whose neighbours come from a wp.Bvh instead of a hash grid
 POINT_BOX_SHARE = 0.5  # a BVH over zero-size boxes at the particles, queried with the box around p
+SPHERE_QUERY_SHARE = 0.4  # a BVH over the particles queried with wp.bvh_query_sphere rather than a box
 RAY_SHARE = 0.3  # BVH kernels that cast rays at the particles' spheres instead (a thread per ray)
 # rays per kernel: no point count (POINT_COUNTS) is a multiple of one, so at bench size the rays grow and
 # the particles keep their number (bench.scale_factor), as a scene does while more rays are cast at it
@@ -183,6 +186,9 @@ class NeighborKernel:
         if self.bvh_half > 0.0 and reach == self.r:  # each particle's box already reaches r around it
             self.emit(f"{q} = wp.bvh_query_aabb({self.grid}, {self.p}, {self.p})")
             self.features.append("BVH of particle boxes queried at the particle")
+        elif rng.random() < SPHERE_QUERY_SHARE:  # the points within `reach` of p (the boxes are points)
+            self.emit(f"{q} = wp.bvh_query_sphere({self.grid}, {self.p}, {reach})")
+            self.features.append("BVH queried with a sphere around the particle")
         else:
             extent = f"wp.vec3({reach})"
             if rng.random() < 0.4:

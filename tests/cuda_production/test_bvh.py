@@ -102,7 +102,21 @@ def rays(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), starts: wp.array(dtype=wp.v
       arr("hits", "int32", "output", shape=(64,), bound=float(N)), arr("nearest", "int32", "output", shape=(64,),
                                                                         bound=float(N))], dim=(64,))
 
-CASES = [OVERLAP_COUNT, CONTACTS, RAYS]
+# Every item whose box comes within r of the point (Warp's sphere-box test), counted
+SPHERE_COUNT = spec("sphere_count", '''
+@wp.kernel
+def sphere_count(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), r: float, counts: wp.array(dtype=int)):
+    i = wp.tid()
+    query = wp.bvh_query_sphere(bvh, x[i], r)
+    j = int(0)
+    n = int(0)
+    while wp.bvh_query_next(query, j):
+        n += 1
+    counts[i] = n
+''', [bvh(), points(), scal("r", "float32", 0.1875), arr("counts", "int32", "output", shape=(N,), bound=float(N))],
+    dim=(N,))
+
+CASES = [OVERLAP_COUNT, CONTACTS, RAYS, SPHERE_COUNT]
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +141,16 @@ def test_a_box_query_finds_every_item_whose_box_touches_it(warp_results):
     assert want.min() >= 1 and want.max() > want.min()  # itself at least; the counts vary
 
 
+def test_a_sphere_query_finds_every_item_whose_box_comes_within_its_radius(warp_results):
+    """Warp's count per point equals numpy's: the squared distance from the point to each box
+    [x - h, x + h] (per axis, 0 inside) at most r^2."""
+    x = np.asarray(inputs(SPHERE_COUNT)["x"], dtype=np.float64).reshape(N, 3)
+    gap = np.maximum(np.abs(x[:, None, :] - x[None, :, :]) - HALF, 0.0)
+    want = ((gap ** 2).sum(axis=2) <= 0.1875 ** 2).sum(axis=1)
+    np.testing.assert_array_equal(np.frombuffer(warp_results["sphere_count"], dtype=np.int32), want)
+    assert want.max() > want.min() >= 1
+
+
 def test_the_cu_builds_its_bvh_over_the_points_boxes():
     kernel = translate_kernel(OVERLAP_COUNT.source, "overlap_count", "overlap_count.py")
     assert kernel.params[0].kind == "bvh" and "Bvh bvh" in kernel.kernel_code
@@ -139,12 +163,12 @@ def test_a_bvh_id_used_otherwise_is_refused():
 @wp.kernel
 def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
     i = wp.tid()
-    query = wp.bvh_query_sphere(bvh, x[i], 0.5)
+    query = wp.bvh_query_capsule(bvh, x[i], wp.vec3(1.0, 0.0, 0.0), 0.5)
     j = int(0)
-    while wp.bvh_query_next(query, j):
+    while wp.bvh_query_next(query, j, 1.0):
         out[i] += 1
 '''
-    with pytest.raises(TranslationError, match="wp.bvh_query_sphere is not translated"):
+    with pytest.raises(TranslationError, match="wp.bvh_query_capsule is not translated"):
         translate_kernel(source, "k", "k.py")
 
 
