@@ -44,6 +44,13 @@ IN_PLACE_SHARE = 0.4  # positions (and velocities) updated in place
 FRAMED_SHARE = 0.3  # the mesh posed by a wp.transform: points taken into its frame before the query
 INLINE_EVAL_SHARE = 0.3  # wp.mesh_eval_position written inside the expression that uses it
 MESH_LAST_SHARE = 0.3  # the mesh id after the arrays in the signature
+# A closest point is determined only as well as distances are. Where two candidates lie within float
+# rounding of the same distance d (a query far off a straight edge of the rock sees an almost flat
+# minimum along it), the points may be sqrt(2 d dd) apart, dd about 2 ulps of d: 6.9e-4 d. Warp and
+# the standalone CUDA may pick either (an H100 run picked points 2.6e-4 apart at d = 0.9). An output
+# holding closest points gets a bound (the tolerance's scale: atol = 1e-4 x bound) of at least this
+# many times the farthest distance a query reports, so its tolerance covers that spread.
+CLOSEST_POINT_SPREAD = 7.0
 
 
 def cell_width(rng: random.Random, side: float, cells: int) -> float:
@@ -60,6 +67,17 @@ def off_lattice(rng: random.Random, value: float) -> float:
     return round(value * 256) / 256 + rng.choice((-1, 1)) * rng.choice((1, 3, 5, 7, 9, 11)) / 4096
 
 
+def off_diagonal(rng: random.Random) -> tuple[float, float]:
+    """A camera's x and y: off the lattice, and nudged by different amounts. With |x| == |y| every ray
+    whose x and y slopes are equal (or opposite) lies in the plane x = y (or x = -y), which holds the
+    diagonals that split the rock's faces into triangles: those rays meet an edge exactly, where Warp
+    and the .cu may shade different faces (a host run found 42 such pixels in one image)."""
+    while True:
+        x, y = off_lattice(rng, 0.0), off_lattice(rng, 0.0)
+        if abs(x) != abs(y):
+            return x, y
+
+
 def dyadic(value: float) -> float:
     """`value` rounded to 1/64: a distance written as a short literal, dyadic like the cameras."""
     return max(round(value * 64) / 64, 1 / 64)
@@ -72,6 +90,7 @@ class MeshKernel(NeighborKernel):
     shape: tuple[int, ...] = ()
     mesh: str = "mesh"
     extent: float = 1.0  # half the side of the cube that holds the rock
+    cell: float = 0.1  # the rock's cell width
     max_dist: str = "max_dist"
     max_dist_value: float = 1.0e6
     frame: str = ""  # the mesh's pose (a wp.transform argument) when points are taken into its frame
@@ -277,6 +296,15 @@ class MeshKernel(NeighborKernel):
         """A bound on any distance a query here can report."""
         return min(self.max_dist_value, 8.0 * self.extent)
 
+    def closest_point_bound(self, reach: float) -> float:
+        """The least bound of an output holding closest points of queries in the cube of half side
+        `reach` (CLOSEST_POINT_SPREAD): the rock holds the cube of half side `inner` (its bumps only
+        go outward), so a query outside that cube is at most its distance to it from the surface,
+        and one inside it at most `inner` plus the bumps."""
+        inner = self.extent - self.cell
+        farthest = max(math.sqrt(3.0) * max(reach - inner, 0.0), self.extent)
+        return CLOSEST_POINT_SPREAD * min(self.far(), farthest)
+
 
 # ---- forms: each writes the kernel's body and returns its summary -------------------------------
 
@@ -309,7 +337,7 @@ def distance_to_mesh(k: MeshKernel) -> str:
     extra_out = ""
     if extra == "closest":
         extra_out = k.array(rng.choice(["closest_points", "surface_points", "cp_out"]), "vec3", "output",
-                            bound=2.0 * reach)
+                            bound=max(2.0 * reach, k.closest_point_bound(reach)))
     miss = [f"{out}[tid] = {miss_value}"]
     if extra:
         miss.append(f"{extra_out}[tid] = {p}")
@@ -347,13 +375,17 @@ def project_to_surface(k: MeshKernel) -> str:
     q, _ = k.closest(p, signed=False)
     how = rng.choice(["snap", "snap", "blend", "spring"])
     bound = reach + 1.0 if k.frame else reach
+    spread = k.closest_point_bound(reach)
     if how == "spring":
-        stiffness = k.knob(("stiffness", "k_attract", "ke"), rng.choice((10.0, 100.0, 500.0)))
-        out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output", bound=1000.0 * (bound + reach))
+        value = rng.choice((10.0, 100.0, 500.0))
+        stiffness = k.knob(("stiffness", "k_attract", "ke"), value)
+        out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output",
+                      bound=max(1000.0 * (bound + reach), value * spread))
         k.query_result(q, [f"{out}[tid] = wp.vec3(0.0)"],
                        lambda: k.emit(f"{out}[tid] = ({k.to_world(k.eval_position(q))} - {world}) * {stiffness}"))
         return "Spring forces pulling points onto a mesh surface" + (" (a posed mesh)" if k.frame else "")
-    out = k.array(rng.choice(["projected", "x_out", "surface_points", "snapped"]), "vec3", "output", bound=bound)
+    out = k.array(rng.choice(["projected", "x_out", "surface_points", "snapped"]), "vec3", "output",
+                  bound=max(bound, spread))
     alpha = k.knob(("alpha", "blend", "strength"), rng.choice((0.25, 0.5, 0.75))) if how == "blend" else ""
 
     def hit() -> str:
@@ -572,8 +604,7 @@ def raycast_image(k: MeshKernel) -> str:
     rng = k.rng
     width, height = k.shape
     distance = dyadic(k.extent * rng.choice((2.5, 3.0, 4.0)))
-    cam = k.vec3_scalar(rng.choice(["cam_pos", "camera", "eye", "origin"]),
-                        (off_lattice(rng, 0.0), off_lattice(rng, 0.0), distance))
+    cam = k.vec3_scalar(rng.choice(["cam_pos", "camera", "eye", "origin"]), (*off_diagonal(rng), distance))
     max_t = k.knob(("max_t", "far", "t_max"), round(distance * 3.0, 2), 0.3) if rng.random() < 0.6 else "1.0e6"
     focal = rng.choice(("1.0", "1.5", "2.0"))
     ix, iy = (k.local(n) for n in ("x", "y"))
@@ -722,7 +753,11 @@ def inside_test(k: MeshKernel) -> str:
             k.emit(f"{b} = 1")
         k.emit(f"wp.atomic_add({bins}, {b}, 1)")
         return "Counts of points outside and inside a closed mesh (two atomic bins)"
-    style = rng.choice(["nested", "and", "early", "sign"])
+    style = rng.choice(["nested", "and", "early", "sign", "where"])
+    if style == "where":  # the flag as a selected value (the search radius is huge: every query finds the surface)
+        out = k.array(rng.choice(["inside", "is_inside", "flags"]), "int32", "output", 0, 1, 0)
+        k.emit(f"{out}[tid] = wp.where({q}.sign < 0.0, 1, 0)")
+        return "Inside/outside flags of points against a closed mesh"
     if style == "sign":
         out = k.array(rng.choice(["side", "sign_out", "inside_sign"]), "float32", "output", -1, 1, 0)
         k.store(q, f"{out}[tid]", "1.0", lambda: f"{q}.sign")
@@ -752,9 +787,11 @@ def nearby_faces(k: MeshKernel) -> str:
     wp.mesh_query_aabb_next(query, face):`), counted, or narrowed by their centres: the distance to the
     nearest centre among them, or the mean of their normals (a surface direction near the point)."""
     rng = k.rng
+    what = rng.choice(["count", "count", "nearest_centre", "mean_normal"])
     reach = k.extent * rng.choice((1.1, 1.25, 1.5))
     x = k.positions(reach)
-    p = k.point_of_thread(x)
+    # a count or a distance is the same in the mesh's frame: the query may be made there
+    p = k.point_of_thread(x, framed=what != "mean_normal")
     r = k.knob(("radius", "contact_radius", "margin", "half_width"), dyadic(rng.choice((0.08, 0.12, 0.16)) * k.extent))
     extent = f"wp.vec3({r})"
     if rng.random() < 0.4:
@@ -768,15 +805,26 @@ def nearby_faces(k: MeshKernel) -> str:
     k.emit(f"{face} = int(0)")
     count = k.local(rng.choice(["count", "n", "num_faces"]))
     k.emit(f"{count} = int(0)")
-    what = rng.choice(["count", "nearest_centre", "mean_normal"])
     k.features += ["wp.mesh_query_aabb", "while wp.mesh_query_aabb_next"]
     if what == "count":
+        how = rng.choice(["all", "capped", "facing"])
         with k.block(f"while wp.mesh_query_aabb_next({q}, {face}):"):
-            k.emit(f"{count} += 1")
+            if how == "facing":  # only triangles whose front faces the point (a one-sided collider)
+                c = k.local(rng.choice(["centre", "c", "centroid"]))
+                k.emit(f"{c} = wp.mesh_eval_position({k.mesh}, {face}, 1.0 / 3.0, 1.0 / 3.0)")
+                with k.block(f"if wp.dot(wp.mesh_eval_face_normal({k.mesh}, {face}), {p} - {c}) > 0.0:"):
+                    k.emit(f"{count} += 1")
+            else:
+                k.emit(f"{count} += 1")
+            if how == "capped":  # as many as a contact list holds: the same whichever the BVH finds first
+                cap = k.int_scalar(rng.choice(["max_contacts", "max_faces", "capacity"]), rng.choice((4, 8, 16)))
+                with k.block(f"if {count} == {cap}:"):
+                    k.emit("break")
         out = k.array(rng.choice(["face_count", "num_candidates", "counts"]), "int32", "output",
                       bound=float(rock_triangle_count(k.args[0].shape[0])))
         k.emit(f"{out}[tid] = {count}")
-        return "Triangles near each point, from a box query of the mesh's BVH"
+        detail = {"all": "", "capped": " (at most a capacity)", "facing": " facing them"}[how]
+        return f"Triangles near each point{detail}, from a box query of the mesh's BVH"
     if what == "nearest_centre":
         best = k.local(rng.choice(["best", "nearest", "d_min"]))
         far = dyadic(4.0 * k.extent)
@@ -791,12 +839,29 @@ def nearby_faces(k: MeshKernel) -> str:
         return "Distance to the nearest triangle centre among the triangles near each point (a box query)"
     total = k.local(rng.choice(["n_sum", "normal_sum", "acc"]))
     k.emit(f"{total} = wp.vec3(0.0)")
+    how = rng.choice(["unit", "mean", "weighted"])
     with k.block(f"while wp.mesh_query_aabb_next({q}, {face}):"):
-        k.emit(f"{total} += wp.mesh_eval_face_normal({k.mesh}, {face})")
+        normal = f"wp.mesh_eval_face_normal({k.mesh}, {face})"
+        if how == "weighted":  # nearer triangles count more: inverse distance to the centre, softened by r
+            c = k.local(rng.choice(["centre", "c", "centroid"]))
+            k.emit(f"{c} = wp.mesh_eval_position({k.mesh}, {face}, 1.0 / 3.0, 1.0 / 3.0)")
+            w = k.local(rng.choice(["w", "weight"]))
+            k.emit(f"{w} = 1.0 / ({r} + wp.length({p} - {c}))")
+            k.emit(f"{total} += {w} * {normal}")
+        else:
+            k.emit(f"{total} += {normal}")
         k.emit(f"{count} += 1")
     out = k.array(rng.choice(["surface_dir", "mean_normal", "normals"]), "vec3", "output", bound=1.0)
+    if how == "mean":
+        with k.block(f"if {count} > 0:"):
+            k.emit(f"{out}[tid] = {total} / float({count})")
+        k.features.append("face normals averaged (wp.mesh_eval_face_normal)")
+        return "Mean of the normals of the triangles near each point (a box query)"
     with k.block(f"if {count} > 0:"):
         k.emit(f"{out}[tid] = wp.normalize({total})")
+    if how == "weighted":
+        k.features.append("face normals weighted by inverse distance (wp.mesh_eval_face_normal)")
+        return "Distance-weighted normal of the triangles near each point (a box query)"
     k.features.append("face normals summed (wp.mesh_eval_face_normal)")
     return "Mean normal of the triangles near each point (a box query)"
 
@@ -811,6 +876,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     cells = rng.choice(CELLS)
     width = cell_width(rng, rng.choice(ROCK_SIZES), cells)
     k.extent = rock_extent(cells, width)
+    k.cell = width
     k.mesh = rng.choice(MESH_NAMES)
     k.annotations.append(f"{k.mesh}: wp.uint64")
     k.args.append(ArgSpec(k.mesh, "uint64", "mesh", (cells,), value=width))

@@ -47,6 +47,10 @@ RAY_SHARE = 0.3  # BVH kernels that cast rays at the particles' spheres instead 
 RAY_COUNTS = (384, 640, 768)
 RAY_RADIUS_NAMES = ("radius", "particle_radius", "sphere_radius")
 RAY_OUTPUTS = ("distance", "normal", "shading")
+EYE_SHARE = 0.4  # rays from one camera position rather than an origin per ray
+DIRECTIONS_SHARE = 0.35  # directions given per ray rather than aimed at target points
+MAX_T_SHARE = 0.3  # a ray length argument, the nearest-hit search starting from it
+RAY_HELPER_SHARE = 0.35  # the ray-sphere test as a @wp.func returning t (or -1.0 for a miss)
 POSITION_NAMES = ("x", "pos", "positions", "particle_x", "points")
 VELOCITY_NAMES = ("v", "vel", "velocities", "particle_v")
 RADIUS_NAMES = ("radius", "query_radius", "neighbor_radius", "cutoff")  # what each form's radius is called
@@ -628,6 +632,11 @@ FORMS = (neighbor_count, neighbor_list, sph_density, flock_average, contact_forc
          nearest_distance, sph_pressure_force, sph_viscosity, shepard_interpolation)
 
 
+def eye_name(k: NeighborKernel) -> str:
+    """The by-value camera position of a ray kernel, or "" if its rays have origins of their own."""
+    return next((a.name for a in k.args if a.dtype == "vec3" and a.role == "scalar"), "")
+
+
 def ray_cast(k: NeighborKernel) -> KernelSpec:
     """Rays cast at the particles, each a sphere of the radius, through a BVH over the spheres' boxes
     (`wp.bvh_query_ray`), a thread per ray, as picking and particle rendering do: each box the ray
@@ -637,36 +646,76 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
     rng = k.rng
     n_rays = rng.choice(RAY_COUNTS)
     box = k.half_box
-    origins = k.array(rng.choice(["ray_origins", "origins", "ray_starts"]), "vec3", "input", -box - 1.0, -box - 0.5, 6,
-                      shape=(n_rays,))
-    targets = k.array(rng.choice(["targets", "aim_points", "look_at"]), "vec3", "input", -0.5 * box, 0.5 * box, 6,
-                      shape=(n_rays,))
     k.emit("tid = wp.tid()")
-    o, d = k.local(rng.choice(["o", "origin", "start"])), k.local(rng.choice(["d", "ray_dir", "direction"]))
-    k.emit(f"{o} = {origins}[tid]")
-    k.emit(f"{d} = wp.normalize({targets}[tid] - {o})")
+    d = k.local(rng.choice(["d", "ray_dir", "direction"]))
+    if rng.random() < EYE_SHARE:  # one camera for every ray, by value, off the particles' corner
+        eye = k.unique(rng.choice(["eye", "camera_pos", "cam"]))
+        value = tuple(-box - rng.choice((0.625, 0.75, 0.875)) for _ in range(3))
+        k.args.append(ArgSpec(eye, "vec3", "scalar", (), min(value), max(value), 0, value=value))
+        k.annotations.append(f"{eye}: wp.vec3")
+        o = eye
+        k.features.append("one camera position (by-value wp.vec3)")
+    else:
+        origins = k.array(rng.choice(["ray_origins", "origins", "ray_starts"]), "vec3", "input", -box - 1.0, -box - 0.5,
+                          6, shape=(n_rays,))
+        o = k.local(rng.choice(["o", "origin", "start"]))
+    if rng.random() < DIRECTIONS_SHARE:  # directions given, into the box from its low corner
+        dirs = k.array(rng.choice(["ray_dirs", "directions", "dirs"]), "vec3", "input", 0.25, 1.0, 6, shape=(n_rays,))
+        aim = f"wp.normalize({dirs}[tid])"
+    else:  # aimed at a point inside the box
+        targets = k.array(rng.choice(["targets", "aim_points", "look_at"]), "vec3", "input", -0.5 * box, 0.5 * box, 6,
+                          shape=(n_rays,))
+        aim = f"wp.normalize({targets}[tid] - {o})"
+    if o != eye_name(k):
+        k.emit(f"{o} = {origins}[tid]")
+    k.emit(f"{d} = {aim}")
     q, j = k.local(rng.choice(["query", "q"])), k.local(rng.choice(["j", "item", "index"]))
     k.emit(f"{q} = wp.bvh_query_ray({k.grid}, {o}, {d})")
     k.emit(f"{j} = int(0)")
     t_best, best = k.local(rng.choice(["t_min", "closest", "best_t"])), k.local(rng.choice(["hit", "nearest", "best"]))
-    k.emit(f"{t_best} = float(1.0e6)")
+    reach = 2.0 * math.sqrt(3.0) * (box + 1.0)  # from a corner off the box to its far side
+    if rng.random() < MAX_T_SHARE:  # a ray length: hits beyond it do not count
+        max_t = k.scalar(rng.choice(["max_t", "max_dist", "ray_length"]), round(reach * rng.choice((0.5, 0.75)) * 8) / 8)
+        k.emit(f"{t_best} = {max_t}")
+        k.features.append("rays of a given length")
+    else:
+        k.emit(f"{t_best} = float(1.0e6)")
     k.emit(f"{best} = int(-1)")
     r = k.r
     with k.block(f"while wp.bvh_query_next({q}, {j}):"):
-        m, b, c = k.local("m"), k.local("b"), k.local("c")
-        k.emit(f"{m} = {o} - {k.x}[{j}]")
-        k.emit(f"{b} = wp.dot({m}, {d})")
-        k.emit(f"{c} = wp.dot({m}, {m}) - {r} * {r}")
-        disc = k.local(rng.choice(["disc", "discriminant"]))
-        k.emit(f"{disc} = {b} * {b} - {c}")
-        with k.block(f"if {disc} < 0.0:"):
-            k.emit("continue")
         t = k.local("t")
-        k.emit(f"{t} = -{b} - wp.sqrt({disc})")
-        with k.block(f"if {t} > 0.0 and {t} < {t_best}:"):
+        if rng.random() < RAY_HELPER_SHARE:
+            helper = k.unique(rng.choice(["ray_sphere", "intersect_sphere", "sphere_hit"]))
+            k.helpers.append(f"@wp.func\ndef {helper}(o: wp.vec3, d: wp.vec3, center: wp.vec3, radius: float) -> float:\n"
+                             "    m = o - center\n    b = wp.dot(m, d)\n    c = wp.dot(m, m) - radius * radius\n"
+                             "    disc = b * b - c\n    if disc < 0.0:\n        return -1.0\n"
+                             "    return -b - wp.sqrt(disc)")
+            k.helper_names.append(helper)
+            k.features.append("@wp.func ray-sphere test")
+            k.emit(f"{t} = {helper}({o}, {d}, {k.x}[{j}], {r})")
+            test = f"if {t} > 0.0 and {t} < {t_best}:"
+        else:
+            m, b, c = k.local("m"), k.local("b"), k.local("c")
+            towards = rng.random() < 0.5  # m from the ray's start to the centre: t = b - sqrt(disc)
+            k.emit(f"{m} = {k.x}[{j}] - {o}" if towards else f"{m} = {o} - {k.x}[{j}]")
+            k.emit(f"{b} = wp.dot({m}, {d})")
+            k.emit(f"{c} = wp.dot({m}, {m}) - {r} * {r}")
+            disc = k.local(rng.choice(["disc", "discriminant"]))
+            k.emit(f"{disc} = {b} * {b} - {c}")
+            root = f"{b} - wp.sqrt({disc})" if towards else f"-{b} - wp.sqrt({disc})"
+            if rng.random() < 0.5:
+                with k.block(f"if {disc} < 0.0:"):
+                    k.emit("continue")
+                k.emit(f"{t} = {root}")
+                test = f"if {t} > 0.0 and {t} < {t_best}:"
+            else:
+                k.emit(f"{t} = {t_best}")
+                with k.block(f"if {disc} >= 0.0:"):
+                    k.emit(f"{t} = {root}")
+                test = f"if {t} > 0.0 and {t} < {t_best}:"
+        with k.block(test):
             k.emit(f"{t_best} = {t}")
             k.emit(f"{best} = {j}")
-    reach = 2.0 * math.sqrt(3.0) * (box + 1.0)  # from a corner off the box to its far side
     what = rng.choice(RAY_OUTPUTS)
     if what == "distance":
         hit_ids = k.array(rng.choice(["hit_index", "hit_particle", "picked"]), "int32", "output", bound=float(k.n),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 
 import numpy as np
 import pytest
@@ -151,23 +152,46 @@ def test_a_normalisation_written_with_wp_static_equals_warp_on_the_host(tmp_path
     assert run.passed, run.output[-2000:]
 
 
-def test_a_ray_finds_the_nearest_sphere_it_hits():
+@functools.lru_cache(maxsize=None)
+def _ray_kernels(description: str) -> tuple[KernelSpec, ...]:
+    return tuple(s for s in (generate("neighbors", seed) for seed in range(1500)) if description in s.description)
+
+
+@pytest.mark.parametrize("variant", ["one camera position", "rays of a given length", "directions", "@wp.func"])
+def test_a_ray_finds_the_nearest_sphere_it_hits(variant):
     """A ray kernel's hit particle and distance equal numpy's brute force over every sphere (the
-    quadratic in float64), neither tree involved; rays that hit nothing report -1."""
-    spec = next(s for s in (generate("neighbors", seed) for seed in range(600)) if "its distance" in s.description)
+    quadratic in float64), neither tree involved; rays that hit nothing (or only beyond the ray's
+    length) report -1. Each variant: rays from one camera, of a given length, along given
+    directions, with the test in a @wp.func."""
+    def matches(s):
+        if variant == "directions":
+            return any(a.name in ("ray_dirs", "directions", "dirs") for a in s.args)
+        return variant in s.description
+    spec = next(s for s in _ray_kernels("its distance") if matches(s))
     bvh = next(a for a in spec.args if a.role == "bvh")
-    arrays = {a.name: make_input(a, k, input_seed(spec)).reshape(-1, 3).astype(np.float64)
-              for k, a in enumerate(x for x in spec.args if x.role != "bvh") if a.dtype == "vec3"}
-    centers, (origins, targets) = arrays.pop(bvh.points), arrays.values()
-    d = (targets - origins) / np.linalg.norm(targets - origins, axis=1, keepdims=True)
+    arrays, position = {}, 0
+    for a in spec.args:
+        if a.kind == "array":
+            arrays[a.name] = make_input(a, position, input_seed(spec)).reshape(a.shape[0], -1).astype(np.float64)
+        position += len(a.flattened())
+    eye = next((np.array(a.value) for a in spec.args if a.dtype == "vec3" and a.role == "scalar"), None)
+    max_t = next((a.value for a in spec.args if a.name in ("max_t", "max_dist", "ray_length")), np.inf)
+    centers = arrays[bvh.points]
+    n_rays = spec.dim[0]
+    origins = np.broadcast_to(eye, (n_rays, 3)) if eye is not None else next(
+        v for k, v in arrays.items() if k in ("ray_origins", "origins", "ray_starts"))
+    dirs = next((v for k, v in arrays.items() if k in ("ray_dirs", "directions", "dirs")), None)
+    if dirs is None:
+        dirs = next(v for k, v in arrays.items() if k in ("targets", "aim_points", "look_at")) - origins
+    d = dirs / np.linalg.norm(dirs, axis=1, keepdims=True)
     m = origins[:, None, :] - centers[None, :, :]
     b = (m * d[:, None, :]).sum(-1)
     disc = b * b - ((m * m).sum(-1) - bvh.value ** 2)
     t = np.where(disc >= 0.0, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-    t = np.where(t > 0.0, t, np.inf)
+    t = np.where((t > 0.0) & (t < max_t), t, np.inf)
     want_id = np.where(np.isfinite(t.min(1)), t.argmin(1), -1)
     want_t = np.where(want_id >= 0, t.min(1), -1.0)
     ids, dist = _outputs(spec, warp_reference([spec], "nbr_rays")[spec.name])
     np.testing.assert_array_equal(ids[:, 0], want_id)
     np.testing.assert_allclose(dist[:, 0], want_t, rtol=1e-5, atol=1e-5)
-    assert (want_id >= 0).mean() > 0.5  # most rays hit a particle
+    assert (want_id >= 0).mean() > 0.3  # many rays hit a particle

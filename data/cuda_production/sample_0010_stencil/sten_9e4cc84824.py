@@ -1,23 +1,20 @@
 import warp as wp
 
 
-TIME_STEP = 0.4375
-RELAX = 0.75
+TIME_STEP = wp.constant(0.375)
 
 
 @wp.func
-def at(f: wp.array(dtype=float), x: int) -> float:
+def lookup(f: wp.array(dtype=float), x: int) -> float:
     if x < 0 or x >= f.shape[0]:
         return 0.0
     return f[x]
 
-@wp.kernel(enable_backward=False)
-def sten_9e4cc84824(field: wp.array(dtype=float), advected: wp.array(dtype=float), v: wp.array(dtype=float), mix_rate: float):
+@wp.kernel
+def sten_9e4cc84824(field: wp.array(dtype=float), q_new: wp.array(dtype=float), vel: wp.array(dtype=float)):
     tid = wp.tid()
-    vc = v[tid]
+    vc = vel[tid]
     px = float(tid) - vc * TIME_STEP
     lx = int(wp.floor(px))
     tx = px - float(lx)
-    s0 = wp.lerp(at(field, lx), at(field, lx + 1), tx)
-    s0 *= RELAX
-    advected[tid] = (1.0 - mix_rate) * advected[tid] + mix_rate * s0
+    q_new[tid] = wp.lerp(lookup(field, lx), lookup(field, lx + 1), tx)

@@ -150,8 +150,8 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 }
 
 __global__ void nbr_2f7d6d5e8c(
-    HashGrid grid_id,
-    const float3* __restrict__ x,
+    HashGrid grid,
+    const float3* __restrict__ positions,
     float radius,
     int* neighbor_count,
     int n)
@@ -160,12 +160,12 @@ __global__ void nbr_2f7d6d5e8c(
     if (tid >= n)
         return;
 
-    float3 pos_i = x[tid];
+    float3 pos_i = positions[tid];
     int count = 0;
-    HashGridQuery query = hash_grid_query(grid_id, pos_i, radius);
+    HashGridQuery query = hash_grid_query(grid, pos_i, radius);
     int other = 0;
     while (hash_grid_query_next(query, other)) {
-        float dist = length(pos_i - x[other]);
+        float dist = length(pos_i - positions[other]);
         if (other != tid && dist <= radius) {
             count += 1;
         }
@@ -351,37 +351,37 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1000;
     // A hash grid keeps its density at bench size: its points' domain and its cells per axis grow
     // with the cube root of the points' growth (cuda_production/bench.py)
-    const int x_domain_scale = integer_cbrt(n / 1000);
+    const int positions_domain_scale = integer_cbrt(n / 1000);
 
     // Inputs (host)
-    std::vector<float> h_x((size_t)n * 3);  // input, shape [1000] of vec3
-    // values in [-1.0 s, 1.0 s] for s = x_domain_scale (1 at the check size)
-    fill_float(h_x.data(), h_x.size(), seed, 0, -64 * x_domain_scale, 128U * x_domain_scale + 1U, 0.015625f);
+    std::vector<float> h_positions((size_t)n * 3);  // input, shape [1000] of vec3
+    // values in [-1.0 s, 1.0 s] for s = positions_domain_scale (1 at the check size)
+    fill_float(h_positions.data(), h_positions.size(), seed, 0, -64 * positions_domain_scale, 128U * positions_domain_scale + 1U, 0.015625f);
     const float radius = 0.25f;
     std::vector<int> h_neighbor_count((size_t)n * 1);  // output, shape [1000] of int32
 
     // Device buffers
-    float3* d_x = nullptr;
-    const size_t bytes_x = h_x.size() * sizeof(h_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_x, bytes_x));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x.data(), bytes_x, cudaMemcpyHostToDevice));
+    float3* d_positions = nullptr;
+    const size_t bytes_positions = h_positions.size() * sizeof(h_positions[0]);
+    CUDA_CHECK(cudaMalloc(&d_positions, bytes_positions));
+    CUDA_CHECK(cudaMemcpy(d_positions, h_positions.data(), bytes_positions, cudaMemcpyHostToDevice));
     int* d_neighbor_count = nullptr;
     const size_t bytes_neighbor_count = h_neighbor_count.size() * sizeof(h_neighbor_count[0]);
     CUDA_CHECK(cudaMalloc(&d_neighbor_count, bytes_neighbor_count));
     CUDA_CHECK(cudaMemcpy(d_neighbor_count, h_neighbor_count.data(), bytes_neighbor_count, cudaMemcpyHostToDevice));
-    // Hash grid `grid_id`: wp.HashGrid(64, 64, 64) built over x with cell width 0.25
+    // Hash grid `grid`: wp.HashGrid(64, 64, 64) built over positions with cell width 0.25
     // (with --bench its cells per axis grow with the points' domain, up to 256)
-    const HashGrid grid_id = build_hash_grid(h_x.data(), (int)(h_x.size() / 3),
-                                             std::min(64 * x_domain_scale, 256),
-                                             std::min(64 * x_domain_scale, 256),
-                                             std::min(64 * x_domain_scale, 256),
-                                             0.25f);
+    const HashGrid arg_grid = build_hash_grid(h_positions.data(), (int)(h_positions.size() / 3),
+                                              std::min(64 * positions_domain_scale, 256),
+                                              std::min(64 * positions_domain_scale, 256),
+                                              std::min(64 * positions_domain_scale, 256),
+                                              0.25f);
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nbr_2f7d6d5e8c<<<grid, block>>>(grid_id, d_x, radius, d_neighbor_count, n);
+    nbr_2f7d6d5e8c<<<grid, block>>>(arg_grid, d_positions, radius, d_neighbor_count, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_neighbor_count.data(), d_neighbor_count, bytes_neighbor_count, cudaMemcpyDeviceToHost));
@@ -408,7 +408,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nbr_2f7d6d5e8c<<<grid, block, 0, stream>>>(grid_id, d_x, radius, d_neighbor_count, n);
+            nbr_2f7d6d5e8c<<<grid, block, 0, stream>>>(arg_grid, d_positions, radius, d_neighbor_count, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -435,8 +435,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        // each hash grid's point_ids (one int per point) count as read; its cell tables do not (bench.py)
-        const size_t bytes_read = bytes_x + h_x.size() / 3 * sizeof(int);
+        // each hash grid's point_ids or BVH's item order (one int per point) count as read; its cell        // tables or tree do not (bench.py)
+        const size_t bytes_read = bytes_positions + h_positions.size() / 3 * sizeof(int);
         const size_t bytes_written = bytes_neighbor_count;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -456,9 +456,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_x));
+        CUDA_CHECK(cudaFree(d_positions));
         CUDA_CHECK(cudaFree(d_neighbor_count));
-        free_hash_grid(grid_id);
+        free_hash_grid(arg_grid);
         return 0;
     }
 
@@ -480,13 +480,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nbr_2f7d6d5e8c<<<grid, block>>>(grid_id, d_x, radius, d_neighbor_count, n);
+        nbr_2f7d6d5e8c<<<grid, block>>>(arg_grid, d_positions, radius, d_neighbor_count, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nbr_2f7d6d5e8c<<<grid, block>>>(grid_id, d_x, radius, d_neighbor_count, n);
+        nbr_2f7d6d5e8c<<<grid, block>>>(arg_grid, d_positions, radius, d_neighbor_count, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -505,8 +505,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_positions));
     CUDA_CHECK(cudaFree(d_neighbor_count));
-    free_hash_grid(grid_id);
+    free_hash_grid(arg_grid);
     return ok ? 0 : 1;
 }

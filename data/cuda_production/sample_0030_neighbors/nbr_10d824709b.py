@@ -1,25 +1,19 @@
 import warp as wp
 
 
-KERNEL_NORM = 20.87
-
-@wp.func
-def poly6(r2: float, h2: float) -> float:
-    w = h2 - r2
-    return w * w * w
+POLY6_NORM = wp.constant(20.87)
 
 @wp.kernel
-def nbr_10d824709b(hash_grid: wp.uint64, x: wp.array(dtype=wp.vec3), h: float, particle_mass: float, densities: wp.array(dtype=float)):
+def nbr_10d824709b(bvh: wp.uint64, pos: wp.array[wp.vec3], smoothing_length: float, mass: wp.array[float], densities: wp.array[float]):
     tid = wp.tid()
-    i = wp.hash_grid_point_id(hash_grid, tid)
-    p = x[i]
-    h2 = h * h
+    p = pos[tid]
+    h2 = smoothing_length * smoothing_length
     density = float(0.0)
-    q = wp.hash_grid_query(hash_grid, p, h)
-    j = int(0)
-    while wp.hash_grid_query_next(q, j):
-        d = p - x[j]
-        r2 = wp.dot(d, d)
+    candidates = wp.bvh_query_sphere(bvh, p, smoothing_length)
+    other = int(0)
+    while wp.bvh_query_next(candidates, other):
+        delta = p - pos[other]
+        r2 = wp.dot(delta, delta)
         if r2 < h2:
-            density += particle_mass * poly6(r2, h2)
-    densities[i] = density * KERNEL_NORM
+            density += mass[other] * wp.pow(h2 - r2, 3.0)
+    densities[tid] = density * POLY6_NORM

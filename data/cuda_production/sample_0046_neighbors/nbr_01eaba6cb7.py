@@ -1,25 +1,27 @@
 import warp as wp
 
 
+@wp.func
+def falloff(r: float, h: float) -> float:
+    q = 1.0 - r / h
+    return q * q * q
+
 @wp.kernel(enable_backward=False)
-def nbr_01eaba6cb7(grid_id: wp.uint64, particle_x: wp.array(dtype=wp.vec3), radius: float, color: wp.array(dtype=float), smoothed: wp.array(dtype=float)):
+def nbr_01eaba6cb7(bvh_id: wp.uint64, x: wp.array(dtype=wp.vec3), cutoff: float, color: wp.array(dtype=float), interp: wp.array(dtype=float)):
     tid = wp.tid()
-    i = wp.hash_grid_point_id(grid_id, tid)
-    pos_i = particle_x[i]
-    weighted = float(0.0)
-    den = float(0.0)
-    for j in wp.hash_grid_query(grid_id, pos_i, radius):
-        if j == i:
-            continue
-        x_j = particle_x[j]
-        d = pos_i - x_j
+    x_i = x[tid]
+    acc = float(0.0)
+    weight_sum = float(0.0)
+    candidates = wp.bvh_query_aabb(bvh_id, x_i, x_i)
+    j = int(0)
+    while wp.bvh_query_next(candidates, j):
+        d = x_i - x[j]
         r_len = wp.length(d)
-        if r_len > radius:
-            continue
-        w = radius - r_len
-        weighted += w * color[j]
-        den += w
-    value = color[i]
-    if den > 0.0:
-        value = weighted / den
-    smoothed[i] = value
+        if j != tid and r_len < cutoff:
+            w = falloff(r_len, cutoff)
+            acc += w * color[j]
+            weight_sum += w
+    result = color[tid]
+    if weight_sum > 0.0:
+        result = acc / weight_sum
+    interp[tid] = result

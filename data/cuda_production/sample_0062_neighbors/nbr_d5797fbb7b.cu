@@ -1,4 +1,4 @@
-// Distance to the nearest neighbour within a radius (1-D launch 500; grid 32^3, cell 0.5; threads in cell order (hash_grid_point_id); while wp.hash_grid_query_next)
+// Distance to the nearest neighbour within a radius (1-D launch 500; BVH over boxes of half width 0.5 at the particles; radius as a module constant; BVH of particle boxes queried at the particle; while wp.bvh_query_next)
 // Standalone CUDA translation of the Warp kernel `nbr_d5797fbb7b` (see nbr_d5797fbb7b.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,133 +11,147 @@
 #include <cstring>
 #include <vector>
 
-// A wp.HashGrid as the kernel reads it (warp/native/hashgrid.h). main() builds it on the host as
-// wp.HashGrid.build does and passes it by value; its arrays are in device memory.
-struct HashGrid
+// A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
+// main() builds both on the host (build_points_bvh) and passes the struct by value; its arrays are in
+// device memory.
+struct BvhNode
 {
-    const int* point_ids;    // the points' indices sorted by cell (stably: a cell's points in index order)
-    const int* cell_starts;  // per cell: where its points start in point_ids (0 for an empty cell)
-    const int* cell_ends;    // per cell: one past where they end (0 for an empty cell)
-    int dim_x, dim_y, dim_z;  // cells per axis: the unbounded grid of cells wraps onto these
-    float cell_width_inv;    // 1 / cell width, computed in float as Warp does
+    float3 lower;  // the box around every item below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in item_order
+    float3 upper;
+    int count;     // leaf: how many items it holds, item_order[first, first + count); inner node: 0
 };
 
-// A position's cell coordinate along one axis, rounded down; values beyond the int range clamp to
-// [INT_MIN, INT_MAX - 1] (so a query can step one cell past its end) and NaN maps to 0, as in Warp.
-__host__ __device__ inline int hash_grid_cell_coord(float v)
-{
-#if defined(__CUDA_ARCH__)
-    return min(__float2int_rd(v), 2147483646);  // rounds down, saturates, NaN -> 0 in one instruction
-#else
-    const float c = floorf(v);
-    // float(INT_MAX) rounds up to 2^31: compare with the exact bounds -2^31 and 2^31
-    if (c >= 2147483648.0f)
-        return 2147483646;
-    if (c >= -2147483648.0f)
-        return (int)c;
-    if (c < -2147483648.0f)
-        return -2147483647 - 1;
-    return 0;  // NaN
-#endif
-}
+// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
+// median split of n items into leaves of 4 is about log2(n / 4) deep)
+constexpr int BVH_STACK_SIZE = 32;
 
-// The physical cell of cell (x, y, z): coordinates wrap modulo the grid's dims, negative ones too
-__host__ __device__ inline int hash_grid_index(const HashGrid& grid, int x, int y, int z)
+struct Bvh
 {
-    int cx = x % grid.dim_x;
-    int cy = y % grid.dim_y;
-    int cz = z % grid.dim_z;
-    if (cx < 0)
-        cx += grid.dim_x;
-    if (cy < 0)
-        cy += grid.dim_y;
-    if (cz < 0)
-        cz += grid.dim_z;
-    return cz * (grid.dim_x * grid.dim_y) + cy * grid.dim_x + cx;
-}
-
-// The cell a point falls in
-__host__ __device__ inline int hash_grid_index(const HashGrid& grid, float3 p)
-{
-    return hash_grid_index(grid, hash_grid_cell_coord(p.x * grid.cell_width_inv),
-                           hash_grid_cell_coord(p.y * grid.cell_width_inv),
-                           hash_grid_cell_coord(p.z * grid.cell_width_inv));
-}
-
-// wp.hash_grid_point_id(grid, i): the i-th point in cell order (threads launched over it visit the
-// points cell by cell, so neighbouring threads read neighbouring cells)
-__device__ __forceinline__ int hash_grid_point_id(const HashGrid& grid, int index)
-{
-    return grid.point_ids[index];
-}
-
-// A neighbour query in progress (Warp's hash_grid_query_t): the box of cells within the radius of a
-// position, the cell being visited, and the next of that cell's points.
-struct HashGridQuery
-{
-    int x_start, y_start, z_start;  // the box of cells, both ends included
-    int x_end, y_end, z_end;
-    int x, y, z;     // the cell being visited
-    int cell_index;  // the next position in point_ids of its points
-    int cell_end;    // one past its last
-    HashGrid grid;
+    const float3* lowers;   // each item's box
+    const float3* uppers;
+    const BvhNode* nodes;   // the tree, its root at 0
+    const int* item_order;  // item indices in leaf order
 };
 
-__device__ __forceinline__ void hash_grid_query_set_cell(HashGridQuery& query)
+// Warp's intersect_aabb_aabb: boxes that touch overlap
+__device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
 {
-    const int cell = hash_grid_index(query.grid, query.x, query.y, query.z);
-    query.cell_index = query.grid.cell_starts[cell];
-    query.cell_end = query.grid.cell_ends[cell];
+    return !(a_lower.x > b_upper.x || a_lower.y > b_upper.y || a_lower.z > b_upper.z ||
+             a_upper.x < b_lower.x || a_upper.y < b_lower.y || a_upper.z < b_lower.z);
 }
 
-// A range spanning a whole axis visits each of its cells once (compared in 64 bits: start + dim - 1
-// would overflow near INT_MAX)
-__device__ __forceinline__ int hash_grid_query_end(int start, int end, int dim)
+// What a query tests each box against (Warp's BvhQueryKind)
+enum class BvhQueryKind { Box, Ray, Sphere };
+
+// A query in progress (Warp's bvh_query_t): a box, a ray (its start and 1 / dir per axis) or a sphere
+// (its centre and squared radius), the nodes still to visit, and the leaf being read.
+struct BvhQuery
 {
-    return (long long)end - (long long)start >= (long long)dim ? start + (dim - 1) : end;
+    Bvh bvh;
+    BvhQueryKind kind;
+    float3 lower;  // the box; a ray's start; a sphere's centre
+    float3 upper;  // the box; a ray's 1 / dir; a sphere's centre
+    float radius_sq;
+    int stack[BVH_STACK_SIZE];
+    int count;
+    int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
+};
+
+// Warp's intersect_ray_aabb (slab test): whether the ray start + t dir, t >= 0, meets the box
+__device__ __forceinline__ bool ray_meets_box(float3 start, float3 rcp_dir, float3 lower, float3 upper)
+{
+    float l1 = (lower.x - start.x) * rcp_dir.x, l2 = (upper.x - start.x) * rcp_dir.x;
+    float lmin = fminf(l1, l2), lmax = fmaxf(l1, l2);
+    l1 = (lower.y - start.y) * rcp_dir.y;
+    l2 = (upper.y - start.y) * rcp_dir.y;
+    lmin = fmaxf(fminf(l1, l2), lmin);
+    lmax = fminf(fmaxf(l1, l2), lmax);
+    l1 = (lower.z - start.z) * rcp_dir.z;
+    l2 = (upper.z - start.z) * rcp_dir.z;
+    lmin = fmaxf(fminf(l1, l2), lmin);
+    lmax = fminf(fmaxf(l1, l2), lmax);
+    return lmax >= 0.0f && lmax >= lmin;
 }
 
-// wp.hash_grid_query(grid, pos, radius): every point of the cells the box [pos - radius, pos + radius]
-// touches (no distance test: the kernel makes its own).
-__device__ __forceinline__ HashGridQuery hash_grid_query(const HashGrid& grid, float3 pos, float radius)
+// Warp's intersect_sphere_aabb: the squared distance from the centre to the box, per axis, at most r^2
+__device__ __forceinline__ bool sphere_meets_box(float3 centre, float radius_sq, float3 lower, float3 upper)
 {
-    HashGridQuery query;
-    query.grid = grid;
-    const float cell_width_inv = grid.cell_width_inv;
-    query.x_start = hash_grid_cell_coord((pos.x - radius) * cell_width_inv);
-    query.y_start = hash_grid_cell_coord((pos.y - radius) * cell_width_inv);
-    query.z_start = hash_grid_cell_coord((pos.z - radius) * cell_width_inv);
-    query.x_end = hash_grid_query_end(query.x_start, hash_grid_cell_coord((pos.x + radius) * cell_width_inv), grid.dim_x);
-    query.y_end = hash_grid_query_end(query.y_start, hash_grid_cell_coord((pos.y + radius) * cell_width_inv), grid.dim_y);
-    query.z_end = hash_grid_query_end(query.z_start, hash_grid_cell_coord((pos.z + radius) * cell_width_inv), grid.dim_z);
-    query.x = query.x_start;
-    query.y = query.y_start;
-    query.z = query.z_start;
-    hash_grid_query_set_cell(query);
+    const float dx = fmaxf(fmaxf(lower.x - centre.x, centre.x - upper.x), 0.0f);
+    const float dy = fmaxf(fmaxf(lower.y - centre.y, centre.y - upper.y), 0.0f);
+    const float dz = fmaxf(fmaxf(lower.z - centre.z, centre.z - upper.z), 0.0f);
+    return dx * dx + dy * dy + dz * dz <= radius_sq;
+}
+
+__device__ __forceinline__ bool bvh_query_hits(const BvhQuery& query, float3 lower, float3 upper)
+{
+    switch (query.kind) {
+    case BvhQueryKind::Ray:
+        return ray_meets_box(query.lower, query.upper, lower, upper);
+    case BvhQueryKind::Sphere:
+        return sphere_meets_box(query.lower, query.radius_sq, lower, upper);
+    default:
+        return boxes_overlap(query.lower, query.upper, lower, upper);
+    }
+}
+
+// wp.bvh_query_aabb(bvh, lower, upper): every item whose box overlaps [lower, upper]
+__device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower, float3 upper)
+{
+    BvhQuery query;
+    query.bvh = bvh;
+    query.kind = BvhQueryKind::Box;
+    query.lower = lower;
+    query.upper = upper;
+    query.radius_sq = 0.0f;
+    query.stack[0] = 0;
+    query.count = 1;
+    query.leaf_next = query.leaf_end = 0;
     return query;
 }
 
-// The query's next point, into `index`; false once every cell is visited. Warp's order: a cell's
-// points in point_ids order, cells x fastest, then y, then z. Sums over neighbours depend on it.
-__device__ __forceinline__ bool hash_grid_query_next(HashGridQuery& query, int& index)
+// wp.bvh_query_ray(bvh, start, dir): every item whose box the ray start + t dir (t >= 0) meets
+__device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
+{
+    BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
+    query.kind = BvhQueryKind::Ray;
+    return query;
+}
+
+// wp.bvh_query_sphere(bvh, centre, radius): every item whose box comes within `radius` of `centre`
+__device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 centre, float radius)
+{
+    BvhQuery query = bvh_query_aabb(bvh, centre, centre);
+    query.kind = BvhQueryKind::Sphere;
+    const float r = fmaxf(radius, 0.0f);
+    query.radius_sq = r * r;
+    return query;
+}
+
+// wp.bvh_query_next(query, index): the query's next item, into `index`; false once none is left.
+// Depth first: a node whose box the query misses is skipped with everything below it.
+__device__ inline bool bvh_query_next(BvhQuery& query, int& index)
 {
     while (true) {
-        if (query.cell_index < query.cell_end) {
-            index = query.grid.point_ids[query.cell_index++];
-            return true;
+        while (query.leaf_next < query.leaf_end) {
+            const int item = query.bvh.item_order[query.leaf_next++];
+            if (bvh_query_hits(query, query.bvh.lowers[item], query.bvh.uppers[item])) {
+                index = item;
+                return true;
+            }
         }
-        query.x++;
-        if (query.x > query.x_end) {
-            query.x = query.x_start;
-            query.y++;
-        }
-        if (query.y > query.y_end) {
-            query.y = query.y_start;
-            query.z++;
-        }
-        if (query.z > query.z_end)
+        if (query.count == 0)
             return false;
-        hash_grid_query_set_cell(query);
+        const BvhNode node = query.bvh.nodes[query.stack[--query.count]];
+        if (!bvh_query_hits(query, node.lower, node.upper))
+            continue;
+        if (node.count > 0) {  // a leaf: its items next
+            query.leaf_next = node.first;
+            query.leaf_end = node.first + node.count;
+        } else {
+            query.stack[query.count++] = node.first + 1;
+            query.stack[query.count++] = node.first;
+        }
     }
 }
 
@@ -156,33 +170,36 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
+constexpr float QUERY_RADIUS = 0.5f;
+
 __global__ void nbr_d5797fbb7b(
-    HashGrid grid_id,
-    const float3* __restrict__ points,
-    float cutoff,
-    float* nearest2,
+    Bvh bvh,
+    const float3* __restrict__ particle_x,
+    float* nearest,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    int i = hash_grid_point_id(grid_id, tid);
-    float3 x_i = points[i];
-    float nearest = cutoff;
-    HashGridQuery q = hash_grid_query(grid_id, x_i, cutoff);
-    int other = 0;
-    while (hash_grid_query_next(q, other)) {
-        if (other == i) {
-            continue;
-        }
-        float3 delta = x_i - points[other];
-        float r = length(delta);
-        if (r < cutoff) {
-            nearest = fminf(nearest, r);
+    float3 xi = particle_x[tid];
+    float min_dist = QUERY_RADIUS;
+    BvhQuery query = bvh_query_aabb(bvh, xi, xi);
+    int j = 0;
+    while (bvh_query_next(query, j)) {
+        if (j != tid) {
+            float3 xj = particle_x[j];
+            float3 dx = xi - xj;
+            float dist = length(dx);
+            if (dist > QUERY_RADIUS) {
+                continue;
+            }
+            if (dist < min_dist) {
+                min_dist = dist;
+            }
         }
     }
-    nearest2[i] = nearest;
+    nearest[tid] = min_dist;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,58 +300,6 @@ static std::vector<char> read_file(const char* path)
     return data;
 }
 
-// A host vector of ints in a new device buffer
-static int* device_copy(const std::vector<int>& host)
-{
-    int* device = nullptr;
-    CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(int)));
-    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
-    return device;
-}
-
-// wp.HashGrid(dim_x, dim_y, dim_z).build(points, cell_width) on the host (warp/native/hashgrid.cpp),
-// its arrays copied to the device: each point's cell; the point indices sorted by cell with a stable
-// counting sort (Warp's radix sort is stable too: a cell's points keep their index order, the order
-// queries visit them in, so sums over neighbours round as Warp's do); each cell's range [start, end)
-// of that order, 0 and 0 for an empty cell.
-static HashGrid build_hash_grid(const float* points, int num_points, int dim_x, int dim_y, int dim_z, float cell_width)
-{
-    HashGrid grid{};
-    grid.dim_x = dim_x;
-    grid.dim_y = dim_y;
-    grid.dim_z = dim_z;
-    grid.cell_width_inv = 1.0f / cell_width;
-    const int num_cells = dim_x * dim_y * dim_z;
-    std::vector<int> point_cells(num_points), cell_starts(num_cells, 0), cell_ends(num_cells, 0);
-    for (int i = 0; i < num_points; ++i) {
-        point_cells[i] = hash_grid_index(grid, make_float3(points[3 * i], points[3 * i + 1], points[3 * i + 2]));
-        ++cell_ends[point_cells[i]];  // the cell's count, for now
-    }
-    std::vector<int> next(num_cells);  // where each cell's next point goes in point_ids
-    int start = 0;
-    for (int c = 0; c < num_cells; ++c) {
-        const int count = cell_ends[c];
-        next[c] = start;
-        cell_starts[c] = count ? start : 0;
-        cell_ends[c] = count ? start + count : 0;
-        start += count;
-    }
-    std::vector<int> point_ids(num_points);
-    for (int i = 0; i < num_points; ++i)  // in index order
-        point_ids[next[point_cells[i]]++] = i;
-    grid.point_ids = device_copy(point_ids);
-    grid.cell_starts = device_copy(cell_starts);
-    grid.cell_ends = device_copy(cell_ends);
-    return grid;
-}
-
-static void free_hash_grid(const HashGrid& grid)
-{
-    CUDA_CHECK(cudaFree(const_cast<int*>(grid.point_ids)));
-    CUDA_CHECK(cudaFree(const_cast<int*>(grid.cell_starts)));
-    CUDA_CHECK(cudaFree(const_cast<int*>(grid.cell_ends)));
-}
-
 // The largest s with s^3 <= x (at least 1): at bench size a hash grid's points domain and cells per
 // axis grow s-fold when its points grow x-fold, so its density stays (cuda_production/bench.py)
 static int integer_cbrt(int x)
@@ -345,10 +310,104 @@ static int integer_cbrt(int x)
     return s;
 }
 
+// A host vector in a new device buffer
+template <typename T>
+static const T* device_upload(const std::vector<T>& host)
+{
+    T* device = nullptr;
+    CUDA_CHECK(cudaMalloc(&device, host.size() * sizeof(T)));
+    CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return device;
+}
+
+// Items (triangles, boxes) per BVH leaf, at most
+constexpr int BVH_LEAF_SIZE = 4;
+
+// Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
+// then either a leaf or two children made by a median split, the items sorted by the centres of their
+// boxes along the widest spread of those centres (ties by index: the tree is the same on every
+// machine) and halved. Returns the depth of the subtree below the node.
+template <typename Node>
+static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+{
+    float3 lower = lowers[order[first]], upper = uppers[order[first]];
+    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (int n = first; n < first + count; ++n) {
+        const float3 lo = lowers[order[n]], hi = uppers[order[n]];
+        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
+        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
+        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
+        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
+        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
+    }
+    nodes[node].lower = lower;
+    nodes[node].upper = upper;
+    if (count <= BVH_LEAF_SIZE) {
+        nodes[node].first = first;
+        nodes[node].count = count;
+        return 0;
+    }
+    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
+    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
+    auto centre = [&](int item) {
+        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
+        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    const int child = (int)nodes.size();  // the two children sit side by side
+    nodes.resize(nodes.size() + 2);
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    const int left = count / 2;
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers);
+    return 1 + std::max(depth_left, depth_right);
+}
+
+// wp.Bvh(lowers, uppers) over one box per point, [x - half, x + half] per axis (computed in float, as the
+// reference computes them), with this program's tree over the boxes, copied to the device
+static Bvh build_points_bvh(const float* points, int num_points, float half)
+{
+    std::vector<float3> lowers(num_points), uppers(num_points);
+    for (int i = 0; i < num_points; ++i) {
+        const float3 x = make_float3(points[3 * i], points[3 * i + 1], points[3 * i + 2]);
+        lowers[i] = make_float3(x.x - half, x.y - half, x.z - half);
+        uppers[i] = make_float3(x.x + half, x.y + half, x.z + half);
+    }
+    std::vector<BvhNode> nodes(1);
+    std::vector<int> item_order(num_points);
+    for (int i = 0; i < num_points; ++i)
+        item_order[i] = i;
+    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers);
+    if (depth + 1 > BVH_STACK_SIZE) {
+        fprintf(stderr, "BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
+        exit(2);
+    }
+    Bvh bvh{};
+    bvh.lowers = device_upload(lowers);
+    bvh.uppers = device_upload(uppers);
+    bvh.nodes = device_upload(nodes);
+    bvh.item_order = device_upload(item_order);
+    return bvh;
+}
+
+static void free_bvh(const Bvh& bvh)
+{
+    CUDA_CHECK(cudaFree(const_cast<float3*>(bvh.lowers)));
+    CUDA_CHECK(cudaFree(const_cast<float3*>(bvh.uppers)));
+    CUDA_CHECK(cudaFree(const_cast<BvhNode*>(bvh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<int*>(bvh.item_order)));
+}
+
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 1048576;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -383,42 +442,36 @@ int main(int argc, char** argv)
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
     const int n = bench ? bench_outer : 500;
-    // A hash grid keeps its density at bench size: its points' domain and its cells per axis grow
-    // with the cube root of the points' growth (cuda_production/bench.py)
-    const int points_domain_scale = integer_cbrt(n / 500);
+    // A BVH's points keep their density at bench size: their domain grows with the cube root of
+    // their growth (cuda_production/bench.py)
+    const int particle_x_domain_scale = integer_cbrt(n / 500);
 
     // Inputs (host)
-    std::vector<float> h_points((size_t)n * 3);  // input, shape [500] of vec3
-    // values in [-1.0 s, 1.0 s] for s = points_domain_scale (1 at the check size)
-    fill_float(h_points.data(), h_points.size(), seed, 0, -64 * points_domain_scale, 128U * points_domain_scale + 1U, 0.015625f);
-    const float cutoff = 0.5f;
-    std::vector<float> h_nearest2((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<float> h_particle_x((size_t)n * 3);  // input, shape [500] of vec3
+    // values in [-1.0 s, 1.0 s] for s = particle_x_domain_scale (1 at the check size)
+    fill_float(h_particle_x.data(), h_particle_x.size(), seed, 0, -64 * particle_x_domain_scale, 128U * particle_x_domain_scale + 1U, 0.015625f);
+    std::vector<float> h_nearest((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float3* d_points = nullptr;
-    const size_t bytes_points = h_points.size() * sizeof(h_points[0]);
-    CUDA_CHECK(cudaMalloc(&d_points, bytes_points));
-    CUDA_CHECK(cudaMemcpy(d_points, h_points.data(), bytes_points, cudaMemcpyHostToDevice));
-    float* d_nearest2 = nullptr;
-    const size_t bytes_nearest2 = h_nearest2.size() * sizeof(h_nearest2[0]);
-    CUDA_CHECK(cudaMalloc(&d_nearest2, bytes_nearest2));
-    CUDA_CHECK(cudaMemcpy(d_nearest2, h_nearest2.data(), bytes_nearest2, cudaMemcpyHostToDevice));
-    // Hash grid `grid_id`: wp.HashGrid(32, 32, 32) built over points with cell width 0.5
-    // (with --bench its cells per axis grow with the points' domain, up to 256)
-    const HashGrid grid_id = build_hash_grid(h_points.data(), (int)(h_points.size() / 3),
-                                             std::min(32 * points_domain_scale, 256),
-                                             std::min(32 * points_domain_scale, 256),
-                                             std::min(32 * points_domain_scale, 256),
-                                             0.5f);
+    float3* d_particle_x = nullptr;
+    const size_t bytes_particle_x = h_particle_x.size() * sizeof(h_particle_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_particle_x, bytes_particle_x));
+    CUDA_CHECK(cudaMemcpy(d_particle_x, h_particle_x.data(), bytes_particle_x, cudaMemcpyHostToDevice));
+    float* d_nearest = nullptr;
+    const size_t bytes_nearest = h_nearest.size() * sizeof(h_nearest[0]);
+    CUDA_CHECK(cudaMalloc(&d_nearest, bytes_nearest));
+    CUDA_CHECK(cudaMemcpy(d_nearest, h_nearest.data(), bytes_nearest, cudaMemcpyHostToDevice));
+    // BVH `bvh`: wp.Bvh over the boxes [x - 0.5f, x + 0.5f] around each point x of particle_x
+    const Bvh bvh = build_points_bvh(h_particle_x.data(), (int)(h_particle_x.size() / 3), 0.5f);
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    nbr_d5797fbb7b<<<grid, block>>>(grid_id, d_points, cutoff, d_nearest2, n);
+    nbr_d5797fbb7b<<<grid, block>>>(bvh, d_particle_x, d_nearest, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_nearest2.data(), d_nearest2, bytes_nearest2, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_nearest.data(), d_nearest, bytes_nearest, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -426,7 +479,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_nearest2.data(), 1, bytes_nearest2, dump) == bytes_nearest2;
+            dump_ok = dump_ok && fwrite(h_nearest.data(), 1, bytes_nearest, dump) == bytes_nearest;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -442,7 +495,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nbr_d5797fbb7b<<<grid, block, 0, stream>>>(grid_id, d_points, cutoff, d_nearest2, n);
+            nbr_d5797fbb7b<<<grid, block, 0, stream>>>(bvh, d_particle_x, d_nearest, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -469,9 +522,9 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        // each hash grid's point_ids (one int per point) count as read; its cell tables do not (bench.py)
-        const size_t bytes_read = bytes_points + h_points.size() / 3 * sizeof(int);
-        const size_t bytes_written = bytes_nearest2;
+        // each hash grid's point_ids or BVH's item order (one int per point) count as read; its cell        // tables or tree do not (bench.py)
+        const size_t bytes_read = bytes_particle_x + h_particle_x.size() / 3 * sizeof(int);
+        const size_t bytes_written = bytes_nearest;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -490,9 +543,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_points));
-        CUDA_CHECK(cudaFree(d_nearest2));
-        free_hash_grid(grid_id);
+        CUDA_CHECK(cudaFree(d_particle_x));
+        CUDA_CHECK(cudaFree(d_nearest));
+        free_bvh(bvh);
         return 0;
     }
 
@@ -503,7 +556,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("nearest2", h_nearest2.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
+    ok &= check_values("nearest", h_nearest.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
                        0.0001f, 0.0001f, stats);
     printf("%s nbr_d5797fbb7b: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -515,13 +568,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nbr_d5797fbb7b<<<grid, block>>>(grid_id, d_points, cutoff, d_nearest2, n);
+        nbr_d5797fbb7b<<<grid, block>>>(bvh, d_particle_x, d_nearest, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nbr_d5797fbb7b<<<grid, block>>>(grid_id, d_points, cutoff, d_nearest2, n);
+        nbr_d5797fbb7b<<<grid, block>>>(bvh, d_particle_x, d_nearest, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -540,8 +593,8 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_points));
-    CUDA_CHECK(cudaFree(d_nearest2));
-    free_hash_grid(grid_id);
+    CUDA_CHECK(cudaFree(d_particle_x));
+    CUDA_CHECK(cudaFree(d_nearest));
+    free_bvh(bvh);
     return ok ? 0 : 1;
 }

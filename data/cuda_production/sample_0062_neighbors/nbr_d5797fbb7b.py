@@ -1,19 +1,22 @@
 import warp as wp
 
 
+QUERY_RADIUS = 0.5
+
 @wp.kernel
-def nbr_d5797fbb7b(grid_id: wp.uint64, points: wp.array(dtype=wp.vec3), cutoff: float, nearest2: wp.array(dtype=float)):
+def nbr_d5797fbb7b(bvh: wp.uint64, particle_x: wp.array[wp.vec3], nearest: wp.array[float]):
     tid = wp.tid()
-    i = wp.hash_grid_point_id(grid_id, tid)
-    x_i = points[i]
-    nearest = cutoff
-    q = wp.hash_grid_query(grid_id, x_i, cutoff)
-    other = int(0)
-    while wp.hash_grid_query_next(q, other):
-        if other == i:
-            continue
-        delta = x_i - points[other]
-        r = wp.length(delta)
-        if r < cutoff:
-            nearest = wp.min(nearest, r)
-    nearest2[i] = nearest
+    xi = particle_x[tid]
+    min_dist = QUERY_RADIUS
+    query = wp.bvh_query_aabb(bvh, xi, xi)
+    j = int(0)
+    while wp.bvh_query_next(query, j):
+        if j != tid:
+            xj = particle_x[j]
+            dx = xi - xj
+            dist = wp.length(dx)
+            if dist > QUERY_RADIUS:
+                continue
+            if dist < min_dist:
+                min_dist = dist
+    nearest[tid] = min_dist

@@ -2,14 +2,15 @@ import warp as wp
 
 
 @wp.kernel(enable_backward=False)
-def nbr_accba3f527(hash_grid: wp.uint64, x: wp.array(dtype=wp.vec3), cutoff: float, num_neighbors: wp.array(dtype=int)):
+def nbr_accba3f527(bvh: wp.uint64, points: wp.array[wp.vec3], neighbor_radius: float, counts: wp.array[int]):
     tid = wp.tid()
-    i = wp.hash_grid_point_id(hash_grid, tid)
-    pos_i = x[i]
-    num = int(0)
-    for index in wp.hash_grid_query(hash_grid, pos_i, cutoff):
-        d = pos_i - x[index]
-        dist = wp.length(d)
-        if dist <= cutoff:
-            num += 1
-    num_neighbors[i] = num
+    p = points[tid]
+    n = int(0)
+    query = wp.bvh_query_aabb(bvh, p, p)
+    other = int(0)
+    while wp.bvh_query_next(query, other):
+        if other == tid:
+            continue
+        if wp.length_sq(p - points[other]) <= neighbor_radius * neighbor_radius:
+            n += 1
+    counts[tid] = n

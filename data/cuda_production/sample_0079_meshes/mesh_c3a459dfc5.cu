@@ -425,6 +425,55 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
+// Items (triangles, boxes) per BVH leaf, at most
+constexpr int BVH_LEAF_SIZE = 4;
+
+// Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
+// then either a leaf or two children made by a median split, the items sorted by the centres of their
+// boxes along the widest spread of those centres (ties by index: the tree is the same on every
+// machine) and halved. Returns the depth of the subtree below the node.
+template <typename Node>
+static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+{
+    float3 lower = lowers[order[first]], upper = uppers[order[first]];
+    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (int n = first; n < first + count; ++n) {
+        const float3 lo = lowers[order[n]], hi = uppers[order[n]];
+        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
+        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
+        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
+        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
+        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
+    }
+    nodes[node].lower = lower;
+    nodes[node].upper = upper;
+    if (count <= BVH_LEAF_SIZE) {
+        nodes[node].first = first;
+        nodes[node].count = count;
+        return 0;
+    }
+    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
+    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
+    auto centre = [&](int item) {
+        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
+        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    const int child = (int)nodes.size();  // the two children sit side by side
+    nodes.resize(nodes.size() + 2);
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    const int left = count / 2;
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers);
+    return 1 + std::max(depth_left, depth_right);
+}
+
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
 {
@@ -487,54 +536,6 @@ static void rock_mesh(int cells, double cell_width, uint32_t salt, std::vector<f
                         indices.push_back(corner[n]);
                 }
     }
-}
-
-// Triangles per BVH leaf, at most
-constexpr int MESH_LEAF_SIZE = 4;
-
-// Node `node` of the BVH over tri_order[first, first + count): its box, then either a leaf or two
-// children made by a median split, the triangles sorted by the centres of their boxes along the
-// widest spread of those centres (ties by triangle index: the tree is the same on every machine) and
-// halved. Returns the depth of the subtree below the node.
-static int build_bvh_node(std::vector<MeshBvhNode>& nodes, int node, std::vector<int>& tri_order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
-{
-    float3 lower = lowers[tri_order[first]], upper = uppers[tri_order[first]];
-    float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
-    for (int n = first; n < first + count; ++n) {
-        const float3 lo = lowers[tri_order[n]], hi = uppers[tri_order[n]];
-        lower = make_float3(std::min(lower.x, lo.x), std::min(lower.y, lo.y), std::min(lower.z, lo.z));
-        upper = make_float3(std::max(upper.x, hi.x), std::max(upper.y, hi.y), std::max(upper.z, hi.z));
-        const float3 centre = make_float3(lo.x + hi.x, lo.y + hi.y, lo.z + hi.z);  // twice the centre
-        centre_min = make_float3(std::min(centre_min.x, centre.x), std::min(centre_min.y, centre.y), std::min(centre_min.z, centre.z));
-        centre_max = make_float3(std::max(centre_max.x, centre.x), std::max(centre_max.y, centre.y), std::max(centre_max.z, centre.z));
-    }
-    nodes[node].lower = lower;
-    nodes[node].upper = upper;
-    if (count <= MESH_LEAF_SIZE) {
-        nodes[node].first = first;
-        nodes[node].count = count;
-        return 0;
-    }
-    const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
-    const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
-    auto centre = [&](int tri) {
-        const float lo[3] = {lowers[tri].x, lowers[tri].y, lowers[tri].z};
-        const float hi[3] = {uppers[tri].x, uppers[tri].y, uppers[tri].z};
-        return lo[axis] + hi[axis];
-    };
-    std::sort(tri_order.begin() + first, tri_order.begin() + first + count, [&](int s, int t) {
-        const float cs = centre(s), ct = centre(t);
-        return cs < ct || (cs == ct && s < t);
-    });
-    const int child = (int)nodes.size();  // the two children sit side by side
-    nodes.resize(nodes.size() + 2);
-    nodes[node].first = child;
-    nodes[node].count = 0;
-    const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, tri_order, first, left, lowers, uppers);
-    const int depth_right = build_bvh_node(nodes, child + 1, tri_order, first + left, count - left, lowers, uppers);
-    return 1 + std::max(depth_left, depth_right);
 }
 
 // The rock mesh of `cells` cells per cube edge of `cell_width`, salted by `salt` (synthesis/mesh_geometry.py
