@@ -743,23 +743,11 @@ HASH_GRID_SNIPPETS = {  # snippet name -> (source, dependencies)
 _MESH = r"""// A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
 // main() builds both on the host (build_rock_mesh) and passes the struct by value; its arrays are in
 // device memory.
-struct MeshBvhNode
-{
-    float3 lower;  // the box around every triangle below this node
-    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in tri_order
-    float3 upper;
-    int count;     // leaf: how many triangles it holds, tri_order[first, first + count); inner node: 0
-};
-
-// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
-// median split of n triangles into leaves of 4 is about log2(n / 4) deep)
-constexpr int MESH_STACK_SIZE = 32;
-
 struct Mesh
 {
     const float3* points;      // vertex positions
     const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
-    const MeshBvhNode* nodes;  // the BVH, its root at 0
+    const BvhNode* nodes;  // the BVH, its root at 0
     const int* tri_order;      // triangle indices in leaf order
     int num_points;
     int num_tris;
@@ -839,11 +827,11 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
     int best_face = 0;
     float best_v = 0.0f;
     float best_w = 0.0f;
-    int stack[MESH_STACK_SIZE];
+    int stack[BVH_STACK_SIZE];
     int count = 0;
     stack[count++] = 0;
     while (count > 0) {
-        const MeshBvhNode node = mesh.nodes[stack[--count]];
+        const BvhNode node = mesh.nodes[stack[--count]];
         // it was nearer than the best when it was pushed; a nearer triangle may have been found since
         if (box_distance_sq(point, node.lower, node.upper) > best_sq)
             continue;
@@ -869,8 +857,8 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
                 }
             }
         } else {
-            const MeshBvhNode& left = mesh.nodes[node.first];
-            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode& left = mesh.nodes[node.first];
+            const BvhNode& right = mesh.nodes[node.first + 1];
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
             // the nearer child goes on top of the stack: it is searched first
@@ -1036,8 +1024,8 @@ __device__ inline bool ray_triangle_hit(float3 start, float3 dir, float3 a, floa
 __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 dir, float max_t, MeshRayHit& hit)
 {
     const float3 rcp_dir = make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
-    int stack[MESH_STACK_SIZE];
-    float entry[MESH_STACK_SIZE];  // where the ray enters each stacked node's box
+    int stack[BVH_STACK_SIZE];
+    float entry[BVH_STACK_SIZE];  // where the ray enters each stacked node's box
     int count = 0;
     float t_root;
     if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
@@ -1051,7 +1039,7 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
         --count;
         if (!(entry[count] < hit.t))
             continue;  // a nearer hit was found since this node was pushed
-        const MeshBvhNode node = mesh.nodes[stack[count]];
+        const BvhNode node = mesh.nodes[stack[count]];
         if (node.count > 0) {
             for (int slot = node.first; slot < node.first + node.count; ++slot) {
                 const int tri = mesh.tri_order[slot];
@@ -1068,8 +1056,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
                 }
             }
         } else {
-            const MeshBvhNode& left = mesh.nodes[node.first];
-            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode& left = mesh.nodes[node.first];
+            const BvhNode& right = mesh.nodes[node.first + 1];
             float t_left, t_right;
             const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
             const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
@@ -1144,11 +1132,11 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
     float min_v = 0.0f;
     float min_w = 0.0f;
     float3 normal_sum = make_float3(0.0f, 0.0f, 0.0f);
-    int stack[MESH_STACK_SIZE];
+    int stack[BVH_STACK_SIZE];
     int count = 0;
     stack[count++] = 0;
     while (count > 0) {
-        const MeshBvhNode node = mesh.nodes[stack[--count]];
+        const BvhNode node = mesh.nodes[stack[--count]];
         if (box_distance_sq(point, node.lower, node.upper) > (min_dist + eps_dist) * (min_dist + eps_dist))
             continue;
         if (node.count > 0) {
@@ -1212,8 +1200,8 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
                 }
             }
         } else {
-            const MeshBvhNode& left = mesh.nodes[node.first];
-            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode& left = mesh.nodes[node.first];
+            const BvhNode& right = mesh.nodes[node.first + 1];
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
             const float reach_sq = (min_dist + eps_dist) * (min_dist + eps_dist);
@@ -1296,7 +1284,7 @@ struct MeshQueryAabb
 {
     Mesh mesh;
     float3 lower, upper;
-    int stack[MESH_STACK_SIZE];
+    int stack[BVH_STACK_SIZE];
     int count;
     int leaf_next, leaf_end;  // the leaf's triangles still to test, tri_order[leaf_next, leaf_end)
 };
@@ -1334,7 +1322,7 @@ __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
         }
         if (query.count == 0)
             return false;
-        const MeshBvhNode node = query.mesh.nodes[query.stack[--query.count]];
+        const BvhNode node = query.mesh.nodes[query.stack[--query.count]];
         if (!boxes_overlap(query.lower, query.upper, node.lower, node.upper))
             continue;
         if (node.count > 0) {
@@ -1348,7 +1336,7 @@ __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
 }"""
 
 MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
-    "mesh": (_MESH, ()),
+    "mesh": (_MESH, ("bvh_node",)),
     "mesh_nearest_face": (_MESH_NEAREST_FACE, ("mesh", "vsub:3", "vadd:3", "vscale:3", "dot:3", "length:3", "cross")),
     "mesh_query_point_t": (_MESH_QUERY_POINT_T, ()),
     "mesh_query_point_no_sign": (_MESH_QUERY_POINT_NO_SIGN, ("mesh_query_point_t", "mesh_nearest_face")),
@@ -1372,18 +1360,6 @@ MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
 _BVH = r"""// A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
 // main() builds both on the host (build_points_bvh) and passes the struct by value; its arrays are in
 // device memory.
-struct BvhNode
-{
-    float3 lower;  // the box around every item below this node
-    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in item_order
-    float3 upper;
-    int count;     // leaf: how many items it holds, item_order[first, first + count); inner node: 0
-};
-
-// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
-// median split of n items into leaves of 4 is about log2(n / 4) deep)
-constexpr int BVH_STACK_SIZE = 32;
-
 struct Bvh
 {
     const float3* lowers;   // each item's box
@@ -1506,6 +1482,20 @@ __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
     }
 }"""
 
+_BVH_NODE = r"""// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
+// the tree on the host (build_bvh_node), its root at 0
+struct BvhNode
+{
+    float3 lower;  // the box around every item below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
+    float3 upper;
+    int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
+};
+
+// Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
+// median split of n items into leaves of 4 is about log2(n / 4) deep)
+constexpr int BVH_STACK_SIZE = 32;"""
+
 _BOXES_OVERLAP = r"""// Warp's intersect_aabb_aabb: boxes that touch overlap
 __device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
 {
@@ -1515,7 +1505,8 @@ __device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, fl
 
 BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "boxes_overlap": (_BOXES_OVERLAP, ()),
-    "bvh": (_BVH, ()),
+    "bvh_node": (_BVH_NODE, ()),
+    "bvh": (_BVH, ("bvh_node",)),
     "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap")),
 }
 

@@ -331,8 +331,7 @@ constexpr int BVH_LEAF_SIZE = 4;
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
 // machine) and halved. Returns the depth of the subtree below the node.
-template <typename Node>
-static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
                           const std::vector<float3>& lowers, const std::vector<float3>& uppers)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
@@ -467,13 +466,13 @@ static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
         const float rq = std::sqrt((r.x - q.x) * (r.x - q.x) + (r.y - q.y) * (r.y - q.y) + (r.z - q.z) * (r.z - q.z));
         edge_sum += pq + pr + rq;
     }
-    std::vector<MeshBvhNode> nodes(1);
+    std::vector<BvhNode> nodes(1);
     std::vector<int> tri_order(num_tris);
     for (int t = 0; t < num_tris; ++t)
         tri_order[t] = t;
     const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers);
-    if (depth + 1 > MESH_STACK_SIZE) {
-        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, MESH_STACK_SIZE);
+    if (depth + 1 > BVH_STACK_SIZE) {
+        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);
     }
     Mesh mesh{};
@@ -491,7 +490,7 @@ static void free_mesh(const Mesh& mesh)
 {
     CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.points)));
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.indices)));
-    CUDA_CHECK(cudaFree(const_cast<MeshBvhNode*>(mesh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<BvhNode*>(mesh.nodes)));
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.tri_order)));
 }
 '''
