@@ -632,11 +632,6 @@ FORMS = (neighbor_count, neighbor_list, sph_density, flock_average, contact_forc
          nearest_distance, sph_pressure_force, sph_viscosity, shepard_interpolation)
 
 
-def eye_name(k: NeighborKernel) -> str:
-    """The by-value camera position of a ray kernel, or "" if its rays have origins of their own."""
-    return next((a.name for a in k.args if a.dtype == "vec3" and a.role == "scalar"), "")
-
-
 def ray_cast(k: NeighborKernel) -> KernelSpec:
     """Rays cast at the particles, each a sphere of the radius, through a BVH over the spheres' boxes
     (`wp.bvh_query_ray`), a thread per ray, as picking and particle rendering do: each box the ray
@@ -653,7 +648,7 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
         value = tuple(-box - rng.choice((0.625, 0.75, 0.875)) for _ in range(3))
         k.args.append(ArgSpec(eye, "vec3", "scalar", (), min(value), max(value), 0, value=value))
         k.annotations.append(f"{eye}: wp.vec3")
-        o = eye
+        o, origins = eye, ""
         k.features.append("one camera position (by-value wp.vec3)")
     else:
         origins = k.array(rng.choice(["ray_origins", "origins", "ray_starts"]), "vec3", "input", -box - 1.0, -box - 0.5,
@@ -666,7 +661,7 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
         targets = k.array(rng.choice(["targets", "aim_points", "look_at"]), "vec3", "input", -0.5 * box, 0.5 * box, 6,
                           shape=(n_rays,))
         aim = f"wp.normalize({targets}[tid] - {o})"
-    if o != eye_name(k):
+    if origins:
         k.emit(f"{o} = {origins}[tid]")
     k.emit(f"{d} = {aim}")
     q, j = k.local(rng.choice(["query", "q"])), k.local(rng.choice(["j", "item", "index"]))
