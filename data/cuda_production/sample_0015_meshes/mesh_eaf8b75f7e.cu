@@ -21,26 +21,28 @@ __device__ __forceinline__ float length(float3 a)
     return sqrtf(dot(a, a));
 }
 
+// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
+// the tree on the host (build_bvh_node), its root at 0
+struct BvhNode
+{
+    float3 lower;  // the box around every item below this node
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
+    float3 upper;
+    int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
+};
+
+// Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
+// median split of n items into leaves of 4 is about log2(n / 4) deep)
+constexpr int BVH_STACK_SIZE = 32;
+
 // A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
 // main() builds both on the host (build_rock_mesh) and passes the struct by value; its arrays are in
 // device memory.
-struct MeshBvhNode
-{
-    float3 lower;  // the box around every triangle below this node
-    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in tri_order
-    float3 upper;
-    int count;     // leaf: how many triangles it holds, tri_order[first, first + count); inner node: 0
-};
-
-// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
-// median split of n triangles into leaves of 4 is about log2(n / 4) deep)
-constexpr int MESH_STACK_SIZE = 32;
-
 struct Mesh
 {
     const float3* points;      // vertex positions
     const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
-    const MeshBvhNode* nodes;  // the BVH, its root at 0
+    const BvhNode* nodes;  // the BVH, its root at 0
     const int* tri_order;      // triangle indices in leaf order
     int num_points;
     int num_tris;
@@ -188,8 +190,8 @@ __device__ inline bool ray_triangle_hit(float3 start, float3 dir, float3 a, floa
 __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 dir, float max_t, MeshRayHit& hit)
 {
     const float3 rcp_dir = make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
-    int stack[MESH_STACK_SIZE];
-    float entry[MESH_STACK_SIZE];  // where the ray enters each stacked node's box
+    int stack[BVH_STACK_SIZE];
+    float entry[BVH_STACK_SIZE];  // where the ray enters each stacked node's box
     int count = 0;
     float t_root;
     if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
@@ -203,7 +205,7 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
         --count;
         if (!(entry[count] < hit.t))
             continue;  // a nearer hit was found since this node was pushed
-        const MeshBvhNode node = mesh.nodes[stack[count]];
+        const BvhNode node = mesh.nodes[stack[count]];
         if (node.count > 0) {
             for (int slot = node.first; slot < node.first + node.count; ++slot) {
                 const int tri = mesh.tri_order[slot];
@@ -220,8 +222,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
                 }
             }
         } else {
-            const MeshBvhNode& left = mesh.nodes[node.first];
-            const MeshBvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode& left = mesh.nodes[node.first];
+            const BvhNode& right = mesh.nodes[node.first + 1];
             float t_left, t_right;
             const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
             const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
@@ -448,8 +450,7 @@ constexpr int BVH_LEAF_SIZE = 4;
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
 // machine) and halved. Returns the depth of the subtree below the node.
-template <typename Node>
-static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
                           const std::vector<float3>& lowers, const std::vector<float3>& uppers)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
@@ -582,13 +583,13 @@ static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
         const float rq = std::sqrt((r.x - q.x) * (r.x - q.x) + (r.y - q.y) * (r.y - q.y) + (r.z - q.z) * (r.z - q.z));
         edge_sum += pq + pr + rq;
     }
-    std::vector<MeshBvhNode> nodes(1);
+    std::vector<BvhNode> nodes(1);
     std::vector<int> tri_order(num_tris);
     for (int t = 0; t < num_tris; ++t)
         tri_order[t] = t;
     const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers);
-    if (depth + 1 > MESH_STACK_SIZE) {
-        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, MESH_STACK_SIZE);
+    if (depth + 1 > BVH_STACK_SIZE) {
+        fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);
     }
     Mesh mesh{};
@@ -606,7 +607,7 @@ static void free_mesh(const Mesh& mesh)
 {
     CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.points)));
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.indices)));
-    CUDA_CHECK(cudaFree(const_cast<MeshBvhNode*>(mesh.nodes)));
+    CUDA_CHECK(cudaFree(const_cast<BvhNode*>(mesh.nodes)));
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.tri_order)));
 }
 

@@ -11,21 +11,23 @@
 #include <cstring>
 #include <vector>
 
-// A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
-// main() builds both on the host (build_points_bvh) and passes the struct by value; its arrays are in
-// device memory.
+// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
+// the tree on the host (build_bvh_node), its root at 0
 struct BvhNode
 {
     float3 lower;  // the box around every item below this node
-    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in item_order
+    int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
     float3 upper;
-    int count;     // leaf: how many items it holds, item_order[first, first + count); inner node: 0
+    int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
 };
 
-// Entries a query's traversal stack holds: one more than the BVH's depth, which main() checks (a
+// Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
 // median split of n items into leaves of 4 is about log2(n / 4) deep)
 constexpr int BVH_STACK_SIZE = 32;
 
+// A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
+// main() builds both on the host (build_points_bvh) and passes the struct by value; its arrays are in
+// device memory.
 struct Bvh
 {
     const float3* lowers;   // each item's box
@@ -319,8 +321,7 @@ constexpr int BVH_LEAF_SIZE = 4;
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
 // machine) and halved. Returns the depth of the subtree below the node.
-template <typename Node>
-static int build_bvh_node(std::vector<Node>& nodes, int node, std::vector<int>& order, int first, int count,
+static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
                           const std::vector<float3>& lowers, const std::vector<float3>& uppers)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
