@@ -35,6 +35,9 @@ BLOCK_DIMS = (32, 64, 128, 256)
 # Block reductions whose threads each compute their own value, gathered by `wp.tile`
 THREAD_VALUES_SHARE = 0.5
 UNTILE_SHARE = 0.35  # of those, kernels that also hand each thread its element of a block-wide result
+# block reductions of several tiles' worth of elements where each thread first sums its own strided
+# share (`for j in range(lane, CHUNK, wp.block_dim())`), as block-stride loops are written
+STRIDED_SHARE = 0.5
 BLOCK_COUNTS = tuple(range(5, 17))
 SHARED_BUDGET = 40 * 1024  # bytes of tiles per block the kinds below stay under (CUDA's static limit is 48 KiB)
 
@@ -313,6 +316,47 @@ def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], 
 
 
 # ---- the kinds -------------------------------------------------------------------------------------
+def strided_reduce(k: TileKernel, rng: random.Random, size: int, panels: int, x: str, two: bool,
+                   outputs: tuple[str, ...]) -> tuple[str, int]:
+    """A block's sum of `panels` tiles' worth of elements: each of its `size` threads first adds up its
+    own elements (`lane`, `lane + wp.block_dim()`, ...) in a block-stride loop, then `wp.tile` gathers
+    the threads' sums and `wp.tile_sum` reduces them; a partial sum per block and/or a total."""
+    k.lines[0] = "i, lane = wp.tid()"
+    chunk = k.constant(pick(rng, "CHUNK", "ITEMS_PER_BLOCK", "BLOCK_SPAN"), size * panels)
+    y = k.array(pick(rng, "y", "target", "weights", "reference"), "input", (size * panels,), True) if two else None
+    acc = pick(rng, "v", "local_sum", "acc")
+    j = pick(rng, "j", "idx", "e")
+    k.emit(f"{acc} = float(0.0)")
+    k.emit(f"for {j} in range(lane, {chunk}, wp.block_dim()):")
+    element = f"{x}[i * {chunk} + {j}]"
+    if two:
+        other = f"{y}[i * {chunk} + {j}]"
+        term, mag = rng.choice([(f"{element} * {other}", 1.0), (f"wp.abs({element} - {other})", 2.0)])
+    elif rng.random() < 0.5:
+        term, mag = element, 1.0
+    else:  # a sum of squares: the element loaded once
+        k.emit(f"    xv = {element}")
+        term, mag = "xv * xv", 1.0
+    k.emit(f"    {acc} += {term}")
+    k.emit(f"a = wp.tile({acc})")
+    k.tile(size)
+    k.tile(64)  # the reduction's per-thread partials
+    k.emit("s = wp.tile_sum(a)")
+    total_mag = mag * size * panels
+    outputs = tuple(o for o in outputs if o != "mapped") or ("partial",)
+    for out in outputs:
+        if out == "partial":
+            p = k.array(pick(rng, "partial_sums", "block_sums", "partials"), "output", (1,), True, bound=total_mag)
+            k.emit(f"wp.tile_store({p}, s, offset=i)")
+            k.features.append("partial sum per block")
+        else:
+            t = k.array(pick(rng, "total", "accum", "sum_out"), "output", (1,), False, bound=total_mag * 16)
+            k.emit(f"wp.tile_atomic_add({t}, s)")
+            k.features.append("tile_atomic_add total")
+    k.features.append(f"block-stride loop over {panels} tiles' worth per block (wp.block_dim())")
+    return "Block-wise reduction of per-thread strided sums", size
+
+
 def block_reduce(k: TileKernel) -> tuple[str, int]:
     """Block-wise sum of a 1-D array (or of f(x), f(x, y), x * y): partial sums and/or a total."""
     rng = k.rng
@@ -326,6 +370,9 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     x = k.array(pick(rng, "x", "values", "samples", "data"), "input", (size * panels,), True)
     two = rng.random() < 0.5
     offset = f"i * {tile}"
+    strided = panels > 1 and rng.random() < STRIDED_SHARE
+    if strided:
+        return strided_reduce(k, rng, size, panels, x, two, outputs)
     if panels > 1:
         P = k.constant(pick(rng, "TILES_PER_BLOCK", "CHUNKS"), panels)
         k.emit(f"acc = wp.tile_zeros(shape={tile}, dtype=float)")

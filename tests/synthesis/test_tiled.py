@@ -30,7 +30,8 @@ def _kind_of(spec: KernelSpec) -> str:
     return spec.description.split(" (wp.launch_tiled")[0]
 
 
-SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread values", "Column sums of row panels", "Tiled linear layer (GEMM)",
+SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread values",
+             "Block-wise reduction of per-thread strided sums", "Column sums of row panels", "Tiled linear layer (GEMM)",
              "Gram matrix accumulation", "Row normalisation", "Mean centering per block",
              "Batched small-matrix transposes", "Fused element-wise tile map", "Spectral filtering of signal rows",
              "Spectra of signal rows", "Signals synthesised from spectra", "Cross-correlation of signal rows",
@@ -52,7 +53,7 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 6  # block_reduce: two forms; spectral: six uses
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 7  # block_reduce: three forms; spectral: six uses
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -344,3 +345,31 @@ def test_untile_hands_each_thread_its_value_less_the_block_mean():
     got = next(v for a, v in centred.items() if a.name == spec.args[-1].name).reshape(blocks, size)
     assert np.abs(want).max() > 0.1
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_a_block_stride_loop_sums_each_blocks_own_elements():
+    """`for j in range(lane, CHUNK, wp.block_dim())` then wp.tile and wp.tile_sum: block i's partial
+    sum is numpy's sum of its CHUNK elements (x, x * x, x * y or |x - y|, as the kernel says), every
+    element counted once whatever the block's size."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(3000))
+                if "strided sums" in s.description and "partial" in s.description)
+    arrays, position = {}, 0
+    for a in spec.args:
+        if a.kind == "array":
+            arrays[a.name] = make_input(a, position, input_seed(spec)).astype(np.float64)
+        position += len(a.flattened())
+    inputs = [a for a in spec.args if a.role == "input"]
+    partial = next(a for a in spec.args if a.name in ("partial_sums", "block_sums", "partials"))
+    x = arrays[inputs[0].name].reshape(spec.dim[0], -1)
+    y = arrays[inputs[1].name].reshape(spec.dim[0], -1) if len(inputs) > 1 else None
+    term = spec.source.split(" += ")[1].split("\n")[0]
+    values = {"xv * xv": x * x}.get(term)
+    if values is None:
+        values = x if y is None else (x * y if " * " in term else np.abs(x - y))
+    blob = warp_reference([spec], "t_tiled_strided")[spec.name]
+    offset = sum(a.size * 4 for a in spec.args if a.is_written and spec.args.index(a) < spec.args.index(partial))
+    got = np.frombuffer(blob, dtype=np.float32, count=partial.size, offset=offset)
+    np.testing.assert_allclose(got, values.sum(axis=1), rtol=1e-5, atol=1e-5)
+    assert f"range(lane, " in spec.source and "wp.block_dim())" in spec.source
