@@ -69,9 +69,11 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
             constants[node.targets[0].id] = ast.literal_eval(value)
     kernel = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == spec.name)
 
+    block_dim = type("Warp", (), {"block_dim": staticmethod(lambda: spec.block_dim)})  # `wp.block_dim()`
+
     def value(node: ast.AST, env: dict) -> int:
         code = compile(ast.Expression(node), "<offset>", "eval")
-        names = {**constants, **env}
+        names = {**constants, **env, "wp": block_dim}
         names.update({n: type("A", (), {"shape": s}) for n, s in shapes.items()})
         return eval(code, {"__builtins__": {}}, names)  # a generated arithmetic expression of ints
 
@@ -80,7 +82,12 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
     def visit(stmts: list[ast.stmt], env: dict) -> None:
         for stmt in stmts:
             if isinstance(stmt, ast.For):
-                for v in range(value(stmt.iter.args[0], env)):
+                # every value the loop variable takes in any thread of the block (a block-stride loop,
+                # `range(lane, CHUNK, wp.block_dim())`, in each lane)
+                lanes = range(spec.block_dim) if "lane" in ast.unparse(stmt.iter) else (0,)
+                values = sorted({v for lane in lanes
+                                 for v in range(*(value(a, {**env, "lane": lane}) for a in stmt.iter.args))})
+                for v in values:
                     visit(stmt.body, {**env, stmt.target.id: v})
                 continue
             for call in ast.walk(stmt):
