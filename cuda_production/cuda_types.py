@@ -79,85 +79,28 @@ class LocalVectorType:
 
 
 @dataclass(frozen=True)
-class HashGridType:
-    """A `wp.uint64` kernel parameter used as a `wp.HashGrid`'s id: in CUDA the grid itself, a `HashGrid`
-    struct of device pointers passed by value (snippet `hash_grid`), built on the host by main()."""
+class StructureType:
+    """A structure a kernel reaches through a `wp.uint64` id (a hash grid, a mesh, a BVH: main() builds
+    it on the host and passes it by value as a struct of device pointers), or a query of one that a
+    `..._next` builtin advances (a local). `label` names it in messages; `c_name` is its C struct,
+    defined by snippet `snippet`."""
+
+    label: str
+    c_name: str
+    snippet: str
 
     def __str__(self) -> str:
-        return "hash grid"
+        return self.label
 
     __repr__ = __str__  # as messages list argument types
 
 
-@dataclass(frozen=True)
-class HashGridQueryType:
-    """The value of `wp.hash_grid_query(grid, pos, radius)`: a `HashGridQuery` local that
-    `wp.hash_grid_query_next` advances (a `for` over it does too)."""
-
-    def __str__(self) -> str:
-        return "hash grid query"
-
-    __repr__ = __str__  # as messages list argument types
-
-
-HASH_GRID = HashGridType()
-HASH_GRID_QUERY = HashGridQueryType()
-
-
-@dataclass(frozen=True)
-class MeshType:
-    """A `wp.uint64` kernel parameter used as a `wp.Mesh`'s id: in CUDA the mesh itself, a `Mesh` struct of
-    device pointers (points, triangles, a BVH over them) passed by value (snippet `mesh`), built on the
-    host by main()."""
-
-    def __str__(self) -> str:
-        return "mesh"
-
-    __repr__ = __str__  # as messages list argument types
-
-
-MESH = MeshType()
-
-
-@dataclass(frozen=True)
-class BvhType:
-    """A `wp.uint64` kernel parameter used as a `wp.Bvh`'s id: in CUDA the BVH itself, a `Bvh` struct of
-    device pointers (the items' boxes and a tree over them) passed by value (snippet `bvh`), built on
-    the host by main()."""
-
-    def __str__(self) -> str:
-        return "bvh"
-
-    __repr__ = __str__  # as messages list argument types
-
-
-@dataclass(frozen=True)
-class BvhQueryType:
-    """The value of `wp.bvh_query_aabb(bvh, lower, upper)` or `wp.bvh_query_ray(bvh, start, dir)`: a
-    `BvhQuery` local that `wp.bvh_query_next` advances."""
-
-    def __str__(self) -> str:
-        return "bvh query"
-
-    __repr__ = __str__  # as messages list argument types
-
-
-BVH = BvhType()
-BVH_QUERY = BvhQueryType()
-
-
-@dataclass(frozen=True)
-class MeshQueryAabbType:
-    """The value of `wp.mesh_query_aabb(mesh, lower, upper)`: a `MeshQueryAabb` local that
-    `wp.mesh_query_aabb_next` advances."""
-
-    def __str__(self) -> str:
-        return "mesh aabb query"
-
-    __repr__ = __str__  # as messages list argument types
-
-
-MESH_QUERY_AABB = MeshQueryAabbType()
+HASH_GRID = StructureType("hash grid", "HashGrid", "hash_grid")
+HASH_GRID_QUERY = StructureType("hash grid query", "HashGridQuery", "hash_grid_query")  # a `for` advances it too
+MESH = StructureType("mesh", "Mesh", "mesh")
+BVH = StructureType("bvh", "Bvh", "bvh")
+BVH_QUERY = StructureType("bvh query", "BvhQuery", "bvh_query")  # a box, ray or sphere query
+MESH_QUERY_AABB = StructureType("mesh aabb query", "MeshQueryAabb", "mesh_query_aabb")
 # What the mesh queries return (Warp's mesh_query_point_t / mesh_query_ray_t, wp.MeshQueryPoint /
 # wp.MeshQueryRay): structs whose members a kernel reads by name; defined by the query snippets.
 MESH_QUERY_POINT = StructType("MeshQueryPoint", (("result", "bool"), ("sign", "float32"), ("face", "int32"),

@@ -23,8 +23,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
-    HASH_GRID, HASH_GRID_QUERY, HashGridQueryType, HashGridType, MESH, MeshType, BVH, BvhQueryType, BvhType,
-    MeshQueryAabbType,
+    HASH_GRID, HASH_GRID_QUERY, MESH, BVH, StructureType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -2092,24 +2091,9 @@ class ModuleTranslator:
         """The C type of `t`, making sure a matrix, quat or transform struct it names gets defined."""
         if isinstance(t, (StructType, TupleType)):
             return t.name
-        if isinstance(t, HashGridType):
-            self.snippets.add("hash_grid")
-            return "HashGrid"
-        if isinstance(t, HashGridQueryType):
-            self.snippets.add("hash_grid_query")
-            return "HashGridQuery"
-        if isinstance(t, MeshType):
-            self.snippets.add("mesh")
-            return "Mesh"
-        if isinstance(t, BvhType):
-            self.snippets.add("bvh")
-            return "Bvh"
-        if isinstance(t, BvhQueryType):
-            self.snippets.add("bvh_query")
-            return "BvhQuery"
-        if isinstance(t, MeshQueryAabbType):
-            self.snippets.add("mesh_query_aabb")
-            return "MeshQueryAabb"
+        if isinstance(t, StructureType):  # a hash grid, mesh or BVH, or a query of one
+            self.snippets.add(t.snippet)
+            return t.c_name
         if not isinstance(t, str):
             raise TypeError(t)
         if t == "void" or t in self.struct_by_c:
