@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production import random_snippets
+from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import ALIASES, MATRIX_TYPES, TYPES, VECTOR_TYPES
 
 # float32 vectors and matrices, which have operators and helpers below; their float64 twins (vec3d,
@@ -774,7 +775,7 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
     int count = 0;
     stack[count++] = 0;
     while (count > 0) {
-        const BvhNode node = mesh.nodes[stack[--count]];
+        const BvhNode node = load_node(mesh.nodes, stack[--count]);
         // it was nearer than the best when it was pushed; a nearer triangle may have been found since
         if (box_distance_sq(point, node.lower, node.upper) > best_sq)
             continue;
@@ -800,8 +801,8 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
                 }
             }
         } else {
-            const BvhNode& left = mesh.nodes[node.first];
-            const BvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode left = load_node(mesh.nodes, node.first);
+            const BvhNode right = load_node(mesh.nodes, node.first + 1);
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
             // the nearer child goes on top of the stack: it is searched first
@@ -971,7 +972,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
     float entry[BVH_STACK_SIZE];  // where the ray enters each stacked node's box
     int count = 0;
     float t_root;
-    if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
+    const BvhNode root = load_node(mesh.nodes, 0);
+    if (ray_box_entry(start, dir, rcp_dir, root.lower, root.upper, t_root) && t_root < max_t) {
         stack[0] = 0;
         entry[0] = t_root;
         count = 1;
@@ -982,7 +984,7 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
         --count;
         if (!(entry[count] < hit.t))
             continue;  // a nearer hit was found since this node was pushed
-        const BvhNode node = mesh.nodes[stack[count]];
+        const BvhNode node = load_node(mesh.nodes, stack[count]);
         if (node.count > 0) {
             for (int slot = node.first; slot < node.first + node.count; ++slot) {
                 const int tri = mesh.tri_order[slot];
@@ -999,8 +1001,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
                 }
             }
         } else {
-            const BvhNode& left = mesh.nodes[node.first];
-            const BvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode left = load_node(mesh.nodes, node.first);
+            const BvhNode right = load_node(mesh.nodes, node.first + 1);
             float t_left, t_right;
             const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
             const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
@@ -1079,7 +1081,7 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
     int count = 0;
     stack[count++] = 0;
     while (count > 0) {
-        const BvhNode node = mesh.nodes[stack[--count]];
+        const BvhNode node = load_node(mesh.nodes, stack[--count]);
         if (box_distance_sq(point, node.lower, node.upper) > (min_dist + eps_dist) * (min_dist + eps_dist))
             continue;
         if (node.count > 0) {
@@ -1143,8 +1145,8 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
                 }
             }
         } else {
-            const BvhNode& left = mesh.nodes[node.first];
-            const BvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode left = load_node(mesh.nodes, node.first);
+            const BvhNode right = load_node(mesh.nodes, node.first + 1);
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
             const float reach_sq = (min_dist + eps_dist) * (min_dist + eps_dist);
@@ -1227,8 +1229,9 @@ struct MeshQueryAabb
 {
     Mesh mesh;
     float3 lower, upper;
-    int stack[BVH_STACK_SIZE];
-    int count;
+    int node;        // the node to test next; -1: the one on top of the stack
+    BvhStack stack;  // the nodes to visit after it
+    int count;       // entries on the stack
     int leaf_next, leaf_end;  // the leaf's triangles still to test, tri_order[leaf_next, leaf_end)
 };
 
@@ -1238,8 +1241,9 @@ __device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float
     query.mesh = mesh;
     query.lower = lower;
     query.upper = upper;
-    query.stack[0] = 0;
-    query.count = 1;
+    query.node = 0;  // the root
+    query.stack = bvh_shared_stack();
+    query.count = 0;
     query.leaf_next = query.leaf_end = 0;
     return query;
 }
@@ -1263,17 +1267,21 @@ __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
                 return true;
             }
         }
-        if (query.count == 0)
-            return false;
-        const BvhNode node = query.mesh.nodes[query.stack[--query.count]];
+        if (query.node < 0) {
+            if (query.count == 0)
+                return false;
+            query.node = query.stack[--query.count];
+        }
+        const BvhNode node = load_node(query.mesh.nodes, query.node);
+        query.node = -1;
         if (!boxes_overlap(query.lower, query.upper, node.lower, node.upper))
             continue;
         if (node.count > 0) {
             query.leaf_next = node.first;
             query.leaf_end = node.first + node.count;
-        } else {
+        } else {  // the left child next, without a trip through the stack; the right one after it
             query.stack[query.count++] = node.first + 1;
-            query.stack[query.count++] = node.first;
+            query.node = node.first;
         }
     }
 }"""
@@ -1291,7 +1299,7 @@ MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
     "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
     "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
-    "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap")),
+    "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap", "bvh_stack")),
 }
 
 
@@ -1323,8 +1331,9 @@ struct BvhQuery
     float3 lower;  // the box; a ray's start; a sphere's centre
     float3 upper;  // the box; a ray's 1 / dir; a sphere's centre
     float radius_sq;
-    int stack[BVH_STACK_SIZE];
-    int count;
+    int node;        // the node to test next; -1: the one on top of the stack
+    BvhStack stack;  // the nodes to visit after it
+    int count;       // entries on the stack
     int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
 };
 
@@ -1374,8 +1383,9 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
     query.lower = lower;
     query.upper = upper;
     query.radius_sq = 0.0f;
-    query.stack[0] = 0;
-    query.count = 1;
+    query.node = 0;  // the root
+    query.stack = bvh_shared_stack();
+    query.count = 0;
     query.leaf_next = query.leaf_end = 0;
     return query;
 }
@@ -1410,24 +1420,29 @@ __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
                 return true;
             }
         }
-        if (query.count == 0)
-            return false;
-        const BvhNode node = query.bvh.nodes[query.stack[--query.count]];
+        if (query.node < 0) {
+            if (query.count == 0)
+                return false;
+            query.node = query.stack[--query.count];
+        }
+        const BvhNode node = load_node(query.bvh.nodes, query.node);
+        query.node = -1;
         if (!bvh_query_hits(query, node.lower, node.upper))
             continue;
         if (node.count > 0) {  // a leaf: its items next
             query.leaf_next = node.first;
             query.leaf_end = node.first + node.count;
-        } else {
+        } else {  // the left child next, without a trip through the stack; the right one after it
             query.stack[query.count++] = node.first + 1;
-            query.stack[query.count++] = node.first;
+            query.node = node.first;
         }
     }
 }"""
 
 _BVH_NODE = r"""// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
-// the tree on the host (build_bvh_node), its root at 0
-struct BvhNode
+// the tree on the host (build_bvh_node), its root at 0. 32 bytes on a 16-byte boundary: a query reads
+// a node in two 16-byte loads (load_node).
+struct alignas(16) BvhNode
 {
     float3 lower;  // the box around every item below this node
     int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
@@ -1435,9 +1450,38 @@ struct BvhNode
     int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
 };
 
+// Node `index` of a tree, in two 16-byte loads through the read-only data cache (as Warp's
+// bvh_load_node): the tree does not change while a kernel runs
+__device__ __forceinline__ BvhNode load_node(const BvhNode* nodes, int index)
+{
+    const float4* halves = reinterpret_cast<const float4*>(nodes + index);
+    const float4 a = __ldg(halves), b = __ldg(halves + 1);
+    return {make_float3(a.x, a.y, a.z), __float_as_int(a.w), make_float3(b.x, b.y, b.z), __float_as_int(b.w)};
+}
+
 // Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
-// median split of n items into leaves of 4 is about log2(n / 4) deep)
+// median split of n items into leaves of k is about log2(n / k) deep)
 constexpr int BVH_STACK_SIZE = 32;"""
+
+_BVH_STACK = r"""// Threads per block of every launch of this program (main() launches no more)
+constexpr int BVH_BLOCK_THREADS = {threads};
+
+// An iterating query's traversal stack (Warp's bvh_stack_t): this thread's column of one block-wide
+// array in shared memory, entry `depth` at column[depth * BVH_BLOCK_THREADS]. The block's threads
+// reach one level side by side (a bank each), and the stack takes no local memory.
+struct BvhStack
+{
+    int* column;
+    __device__ int& operator[](int depth) const { return column[depth * BVH_BLOCK_THREADS]; }
+};
+
+// This thread's traversal stack: one array per kernel for all its iterating queries, as in Warp. A
+// query started inside another's loop would overwrite that one's stack; the translator refuses it.
+__device__ __forceinline__ BvhStack bvh_shared_stack()
+{
+    __shared__ int stack[BVH_STACK_SIZE * BVH_BLOCK_THREADS];
+    return {stack + threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)};
+}""".replace("{threads}", str(THREADS_PER_BLOCK))
 
 _BOXES_OVERLAP = r"""// Warp's intersect_aabb_aabb: boxes that touch overlap
 __device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
@@ -1450,7 +1494,8 @@ BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "boxes_overlap": (_BOXES_OVERLAP, ()),
     "bvh_node": (_BVH_NODE, ()),
     "bvh": (_BVH, ("bvh_node",)),
-    "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap")),
+    "bvh_stack": (_BVH_STACK, ("bvh_node",)),
+    "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap", "bvh_stack")),
 }
 
 

@@ -89,6 +89,8 @@ inline int atomicExch(int* p, int v) { int old = *p; *p = v; return old; }
 inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old; }
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+// A read-only load (through the texture cache on a GPU); by memcpy: a BvhNode is read as two float4s
+template <typename T> inline T __ldg(const T* p) { T v; std::memcpy(&v, p, sizeof(T)); return v; }
 
 // float64: CUDA's double vectors and double atomics
 struct double2 { double x, y; };

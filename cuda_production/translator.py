@@ -436,14 +436,15 @@ mesh_triangle box_distance_sq triangle_closest_point mesh_nearest_face MeshQuery
 ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_inside_sign mesh_query_point
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
 mesh_eval_face_normal Bvh BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
-bvh_query_ray bvh_query_next bvh_query_sphere sphere_meets_box BvhQueryKind MeshQueryAabb mesh_query_aabb mesh_query_aabb_next"""
+bvh_query_ray bvh_query_next bvh_query_sphere sphere_meets_box BvhQueryKind MeshQueryAabb mesh_query_aabb mesh_query_aabb_next
+load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
 mat22d mat33d mat44d __half __float2half __half2float __double2half"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
 STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt device_upload rock_bump_hash
-rock_mesh build_bvh_node build_rock_mesh free_mesh"""
+rock_mesh build_bvh_node build_rock_mesh free_mesh MESH_LEAF_SIZE BVH_LEAF_SIZE build_points_bvh free_bvh"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 
@@ -616,6 +617,7 @@ class FunctionTranslator(TileTranslator):
         self.return_type: str | None = None
         self.tid_names: tuple[str, ...] = ()
         self.loop_depth = 0
+        self.query_loops = 0  # while loops advancing a BVH or mesh box query that the code is inside
         self.static_loop_vars: set[str] = set()  # loop variables of `range(wp.static(...))` loops (unrolled)
         self.fresh_names: set[str] = set()
         self.launch_ndim = 0
@@ -1325,12 +1327,15 @@ class FunctionTranslator(TileTranslator):
         self.tile_enter(node)
         cond = self.statement_free("in a while condition", self.condition, node.test)
         self.out(f"while ({cond.code}) {{")
+        iterating = any(isinstance(n, ast.Call) and _is_wp_attr(n.func, *ITERATING_QUERY_NEXT) for n in ast.walk(node.test))
         self.loop_depth += 1
+        self.query_loops += iterating
         saved = self.body_enter(loop=True)
         self.nested(node.body)
         self.indent += 1
         self.body_exit(saved, loop=True, while_test=node.test)
         self.indent -= 1
+        self.query_loops -= iterating
         self.loop_depth -= 1
         self.out("}")
         self.tile_exit(node)
@@ -1957,6 +1962,9 @@ class FunctionTranslator(TileTranslator):
     def call_builtin(self, node: ast.Call, name: str, args: list[CExpr], arg_nodes: list[ast.AST] | None = None) -> CExpr:
         """`wp.<name>(args)` through the builtin table (cuda_production/builtins.py). `arg_nodes`: the
         arguments' nodes in parameter order (a builtin writing through a reference needs them)."""
+        if name in ITERATING_QUERIES and self.query_loops:
+            raise self.unsupported(node, f"wp.{name} inside the loop of another BVH or mesh box query (a kernel's "
+                                         "queries share one traversal stack per thread, in shared memory, as in Warp)")
         try:
             entry = builtins.lookup(name, [a.type for a in args])
             result = entry.apply(args)
@@ -2049,6 +2057,10 @@ TILE_MEMORY = ("tile_load", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
 HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
 BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray", "bvh_query_sphere")
+# queries read one item at a time (their traversal stack in shared memory, cuda_types.py: bvh_stack),
+# and the calls that advance them
+ITERATING_QUERIES = BVH_CALLS + ("mesh_query_aabb",)
+ITERATING_QUERY_NEXT = ("bvh_query_next", "mesh_query_aabb_next")
 ID_KIND_NAMES = {"hash_grid": "hash grid", "mesh": "mesh", "bvh": "BVH"}  # in messages, in this order
 # the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
 MESH_CALLS = ("mesh_query_aabb", "mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",

@@ -958,6 +958,10 @@ COMPLEX_SPELLINGS = {"vec2": "wp.vec2f", "vec2d": "wp.vec2d"}
 REAL_OF = {"vec2": "float32", "vec2d": "float64"}
 REAL_SPELLINGS = {"float32": "float", "float64": "wp.float64"}
 FFT_LENGTHS = (32, 64, 128)
+# Threads per block of an FFT kernel: each thread holds 2 to 8 elements of a row, as Warp's GPU FFT
+# (cuFFTDx) needs at least 2 and Warp's example_tile_fft runs 32-point rows on 8 threads. (One element
+# per thread ran on the CPU but Warp refused it on the GPU.)
+FFT_BLOCK_DIMS = (8, 16, 32, 64)
 SPECTRAL_REDRAW = 0.5  # half the draws of the FFT kind are drawn again
 NORMALIZED_SHARE = 0.4  # inverse transforms scaled by 1/N (Warp's are unnormalized, as numpy's ifft is not)
 REAL_GAIN_SHARE = 0.4  # filters whose transfer function is a real gain per frequency
@@ -1083,7 +1087,7 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     summary, out_names = SPECTRAL_USES[use]
     out = k.array(pick(rng, *out_names), "output", (tm, n), True, dtype=out_dtype, bound=mag)
     k.emit(f"wp.tile_store({out}, {result}, offset=(i * {TM}, 0))")
-    return summary, rng.choice([b for b in BLOCK_DIMS if b <= n])
+    return summary, rng.choice([b for b in FFT_BLOCK_DIMS if 2 <= n // b <= 8])
 
 
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,

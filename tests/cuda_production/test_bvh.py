@@ -116,7 +116,27 @@ def sphere_count(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), r: float, counts: w
 ''', [bvh(), points(), scal("r", "float32", 0.1875), arr("counts", "int32", "output", shape=(N,), bound=float(N))],
     dim=(N,))
 
-CASES = [OVERLAP_COUNT, CONTACTS, RAYS, SPHERE_COUNT]
+# Two queries made before either is read: the .cu keeps each query's next node in the query itself and
+# stacks nodes only while it is read, so reading the first one does not spoil the second one's start in
+# the kernel's shared traversal stack
+TWO_QUERIES = spec("two_queries", '''
+@wp.kernel
+def two_queries(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), r: float, counts: wp.array(dtype=int)):
+    i = wp.tid()
+    p = x[i]
+    near = wp.bvh_query_aabb(bvh, p - wp.vec3(r), p + wp.vec3(r))
+    around = wp.bvh_query_sphere(bvh, p, 2.0 * r)
+    j = int(0)
+    n = int(0)
+    while wp.bvh_query_next(near, j):
+        n += 1
+    while wp.bvh_query_next(around, j):
+        n += 1000
+    counts[i] = n
+''', [bvh(), points(), scal("r", "float32", 0.125), arr("counts", "int32", "output", shape=(N,), bound=1000.0 * N)],
+    dim=(N,))
+
+CASES = [OVERLAP_COUNT, CONTACTS, RAYS, SPHERE_COUNT, TWO_QUERIES]
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +200,30 @@ def test_the_translate_cli_refuses_a_users_bvh_in_one_line(tmp_path_factory):
     assert code != 0
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "a BVH (wp.uint64 id); the translate tool cannot describe the boxes" in lines[0], err
+
+
+def test_the_queries_stack_nodes_in_shared_memory():
+    """As Warp's: one block-wide array, a column per thread, and no traversal stack in local memory."""
+    kernel = translate_kernel(SPHERE_COUNT.source, "sphere_count", "sphere_count.py")
+    assert "__shared__ int stack[BVH_STACK_SIZE * BVH_BLOCK_THREADS];" in kernel.device_code
+    assert "int stack[BVH_STACK_SIZE];" not in kernel.device_code
+
+
+def test_a_query_started_inside_another_querys_loop_is_refused():
+    """Both would use the thread's one shared traversal stack (Warp's GPU code shares it the same way)."""
+    source = '''
+@wp.kernel
+def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
+    i = wp.tid()
+    query = wp.bvh_query_aabb(bvh, x[i], x[i])
+    j = int(0)
+    while wp.bvh_query_next(query, j):
+        inner = wp.bvh_query_sphere(bvh, x[j], 0.5)
+        m = int(0)
+        while wp.bvh_query_next(inner, m):
+            out[i] += 1
+'''
+    with pytest.raises(TranslationError) as info:
+        translate_kernel(source, "k", "k.py")
+    assert str(info.value).startswith("k.py:8:17: unsupported: wp.bvh_query_sphere inside the loop of another BVH "
+                                      "or mesh box query")

@@ -20,7 +20,7 @@ from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import translate_kernel
 from synthesis.categories import CATEGORY_NAMES, generate, kernel_name
-from synthesis.categories.tiled import BLOCK_DIMS, KINDS
+from synthesis.categories.tiled import BLOCK_DIMS, FFT_BLOCK_DIMS, KINDS
 from synthesis.spec import KernelSpec
 
 TILE_OPS = ("tile_load", "tile_store", "tile_atomic_add")
@@ -150,7 +150,7 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
 @given(seed=st.integers(0, 2**62))
 def test_the_translation_launches_as_the_spec_says(seed):
     spec = generate("tiled", seed)
-    assert len(spec.dim) in (1, 2) and spec.block_dim in BLOCK_DIMS
+    assert len(spec.dim) in (1, 2) and spec.block_dim in BLOCK_DIMS + FFT_BLOCK_DIMS
     kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim,
                               launch_ndim=len(spec.dim))
     assert kernel.tiled and kernel.block_dim == spec.block_dim
@@ -274,6 +274,24 @@ def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature
     module = "t_tiled_" + "".join(c if c.isalnum() else "_" for c in feature)  # a module of its own per kernel
     run = run_on_host(_write(tmp_path, spec, warp_reference([spec], module)[spec.name]))
     assert run.passed, run.output[-2000:]
+
+
+def test_every_fft_kernel_gives_each_thread_two_to_eight_elements_of_a_row():
+    """Warp's GPU FFT (cuFFTDx) refuses a block with fewer than 2 elements per thread; the CPU does not."""
+    checked = 0
+    for seed in range(1500):
+        spec = generate("tiled", seed)
+        if "wp.tile_fft(" not in spec.source and "wp.tile_ifft(" not in spec.source:
+            continue
+        tree = ast.parse(spec.source)
+        constants = {t.id: ast.literal_eval(n.value.args[0] if isinstance(n.value, ast.Call) else n.value)
+                     for n in tree.body if isinstance(n, ast.Assign) for t in n.targets}
+        load = next(c for c in ast.walk(tree) if isinstance(c, ast.Call) and ast.unparse(c.func) == "wp.tile_load")
+        row = next(k.value for k in load.keywords if k.arg == "shape").elts[1]
+        n = constants[row.id] if isinstance(row, ast.Name) else ast.literal_eval(row)
+        assert 2 <= n // spec.block_dim <= 8 and n % spec.block_dim == 0, (n, spec.block_dim, spec.source)
+        checked += 1
+    assert checked > 30
 
 
 def test_a_spectral_filter_is_numpys_fft_product_on_each_row():
