@@ -679,6 +679,9 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
     r = k.r
     with k.block(f"while wp.bvh_query_next({q}, {j}):"):
         t = k.local("t")
+        # an equally near hit goes to the lower index: the result does not depend on the order the BVH
+        # yields the spheres in (Warp's tree and the .cu's differ)
+        hit_test = f"if {t} > 0.0 and ({t} < {t_best} or ({t} == {t_best} and {j} < {best})):"
         if rng.random() < RAY_HELPER_SHARE:
             helper = k.unique(rng.choice(["ray_sphere", "intersect_sphere", "sphere_hit"]))
             k.helpers.append(f"@wp.func\ndef {helper}(o: wp.vec3, d: wp.vec3, center: wp.vec3, radius: float) -> float:\n"
@@ -688,7 +691,7 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
             k.helper_names.append(helper)
             k.features.append("@wp.func ray-sphere test")
             k.emit(f"{t} = {helper}({o}, {d}, {k.x}[{j}], {r})")
-            test = f"if {t} > 0.0 and {t} < {t_best}:"
+            test = hit_test
         else:
             m, b, c = k.local("m"), k.local("b"), k.local("c")
             towards = rng.random() < 0.5  # m from the ray's start to the centre: t = b - sqrt(disc)
@@ -702,12 +705,12 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
                 with k.block(f"if {disc} < 0.0:"):
                     k.emit("continue")
                 k.emit(f"{t} = {root}")
-                test = f"if {t} > 0.0 and {t} < {t_best}:"
+                test = hit_test
             else:
-                k.emit(f"{t} = {t_best}")
+                k.emit(f"{t} = -1.0")  # no hit, as the helper form returns
                 with k.block(f"if {disc} >= 0.0:"):
                     k.emit(f"{t} = {root}")
-                test = f"if {t} > 0.0 and {t} < {t_best}:"
+                test = hit_test
         with k.block(test):
             k.emit(f"{t_best} = {t}")
             k.emit(f"{best} = {j}")

@@ -191,7 +191,23 @@ def test_a_ray_finds_the_nearest_sphere_it_hits(variant):
     t = np.where((t > 0.0) & (t < max_t), t, np.inf)
     want_id = np.where(np.isfinite(t.min(1)), t.argmin(1), -1)
     want_t = np.where(want_id >= 0, t.min(1), -1.0)
-    ids, dist = _outputs(spec, warp_reference([spec], "nbr_rays")[spec.name])
+    ids, dist = _outputs(spec, warp_reference([spec], f"nbr_rays_{spec.name}")[spec.name])
     np.testing.assert_array_equal(ids[:, 0], want_id)
     np.testing.assert_allclose(dist[:, 0], want_t, rtol=1e-5, atol=1e-5)
     assert (want_id >= 0).mean() > 0.3  # many rays hit a particle
+
+
+def test_every_ray_kernel_gives_an_equally_near_hit_to_the_lower_index():
+    """Which sphere a ray reports must not depend on the order a BVH yields them in (Warp's tree and the
+    .cu's differ): on an exact tie in t the lower particle index wins."""
+    specs = _ray_kernels("Ray casting")
+    assert len(specs) > 20
+    for spec in specs:
+        loop = next(n for n in ast.walk(ast.parse(spec.source)) if isinstance(n, ast.While))
+        item = loop.test.args[1].id
+        keep = next(n for n in ast.walk(loop) if isinstance(n, ast.If) and isinstance(n.test, ast.BoolOp))
+        t_best = next(n.targets[0].id for n in keep.body if isinstance(n, ast.Assign))
+        best = next(n.targets[0].id for n in keep.body if isinstance(n, ast.Assign) and ast.unparse(n.value) == item)
+        t = ast.unparse(keep.test.values[0].left)
+        assert ast.unparse(keep.test) == (f"{t} > 0.0 and ({t} < {t_best} or ({t} == {t_best} and {item} < {best}))"), \
+            spec.source

@@ -12,8 +12,9 @@
 #include <vector>
 
 // A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
-// the tree on the host (build_bvh_node), its root at 0
-struct BvhNode
+// the tree on the host (build_bvh_node), its root at 0. 32 bytes on a 16-byte boundary: a query reads
+// a node in two 16-byte loads (load_node).
+struct alignas(16) BvhNode
 {
     float3 lower;  // the box around every item below this node
     int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
@@ -21,8 +22,17 @@ struct BvhNode
     int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
 };
 
+// Node `index` of a tree, in two 16-byte loads through the read-only data cache (as Warp's
+// bvh_load_node): the tree does not change while a kernel runs
+__device__ __forceinline__ BvhNode load_node(const BvhNode* nodes, int index)
+{
+    const float4* halves = reinterpret_cast<const float4*>(nodes + index);
+    const float4 a = __ldg(halves), b = __ldg(halves + 1);
+    return {make_float3(a.x, a.y, a.z), __float_as_int(a.w), make_float3(b.x, b.y, b.z), __float_as_int(b.w)};
+}
+
 // Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
-// median split of n items into leaves of 4 is about log2(n / 4) deep)
+// median split of n items into leaves of k is about log2(n / k) deep)
 constexpr int BVH_STACK_SIZE = 32;
 
 // A wp.Bvh as the kernel reads it: one box per item and a bounding volume hierarchy over the boxes.
@@ -43,6 +53,26 @@ __device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, fl
              a_upper.x < b_lower.x || a_upper.y < b_lower.y || a_upper.z < b_lower.z);
 }
 
+// Threads per block of every launch of this program (main() launches no more)
+constexpr int BVH_BLOCK_THREADS = 256;
+
+// An iterating query's traversal stack (Warp's bvh_stack_t): this thread's column of one block-wide
+// array in shared memory, entry `depth` at column[depth * BVH_BLOCK_THREADS]. The block's threads
+// reach one level side by side (a bank each), and the stack takes no local memory.
+struct BvhStack
+{
+    int* column;
+    __device__ int& operator[](int depth) const { return column[depth * BVH_BLOCK_THREADS]; }
+};
+
+// This thread's traversal stack: one array per kernel for all its iterating queries, as in Warp. A
+// query started inside another's loop would overwrite that one's stack; the translator refuses it.
+__device__ __forceinline__ BvhStack bvh_shared_stack()
+{
+    __shared__ int stack[BVH_STACK_SIZE * BVH_BLOCK_THREADS];
+    return {stack + threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)};
+}
+
 // What a query tests each box against (Warp's BvhQueryKind)
 enum class BvhQueryKind { Box, Ray, Sphere };
 
@@ -55,8 +85,9 @@ struct BvhQuery
     float3 lower;  // the box; a ray's start; a sphere's centre
     float3 upper;  // the box; a ray's 1 / dir; a sphere's centre
     float radius_sq;
-    int stack[BVH_STACK_SIZE];
-    int count;
+    int node;        // the node to test next; -1: the one on top of the stack
+    BvhStack stack;  // the nodes to visit after it
+    int count;       // entries on the stack
     int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
 };
 
@@ -106,8 +137,9 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
     query.lower = lower;
     query.upper = upper;
     query.radius_sq = 0.0f;
-    query.stack[0] = 0;
-    query.count = 1;
+    query.node = 0;  // the root
+    query.stack = bvh_shared_stack();
+    query.count = 0;
     query.leaf_next = query.leaf_end = 0;
     return query;
 }
@@ -142,17 +174,21 @@ __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
                 return true;
             }
         }
-        if (query.count == 0)
-            return false;
-        const BvhNode node = query.bvh.nodes[query.stack[--query.count]];
+        if (query.node < 0) {
+            if (query.count == 0)
+                return false;
+            query.node = query.stack[--query.count];
+        }
+        const BvhNode node = load_node(query.bvh.nodes, query.node);
+        query.node = -1;
         if (!bvh_query_hits(query, node.lower, node.upper))
             continue;
         if (node.count > 0) {  // a leaf: its items next
             query.leaf_next = node.first;
             query.leaf_end = node.first + node.count;
-        } else {
+        } else {  // the left child next, without a trip through the stack; the right one after it
             query.stack[query.count++] = node.first + 1;
-            query.stack[query.count++] = node.first;
+            query.node = node.first;
         }
     }
 }
@@ -329,15 +365,19 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items (triangles, boxes) per BVH leaf, at most
-constexpr int BVH_LEAF_SIZE = 4;
+// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
+// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
+// and four, box and sphere queries a little ahead)
+constexpr int MESH_LEAF_SIZE = 1;
+constexpr int BVH_LEAF_SIZE = 2;
 
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
-// machine) and halved. Returns the depth of the subtree below the node.
+// machine) and halved, down to leaves of at most `leaf_size` items. Returns the depth of the subtree
+// below the node.
 static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
     float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
@@ -351,7 +391,7 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     }
     nodes[node].lower = lower;
     nodes[node].upper = upper;
-    if (count <= BVH_LEAF_SIZE) {
+    if (count <= leaf_size) {
         nodes[node].first = first;
         nodes[node].count = count;
         return 0;
@@ -372,8 +412,8 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     nodes[node].first = child;
     nodes[node].count = 0;
     const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers);
-    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers);
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
 
@@ -391,7 +431,7 @@ static Bvh build_points_bvh(const float* points, int num_points, float half)
     std::vector<int> item_order(num_points);
     for (int i = 0; i < num_points; ++i)
         item_order[i] = i;
-    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers);
+    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers, BVH_LEAF_SIZE);
     if (depth + 1 > BVH_STACK_SIZE) {
         fprintf(stderr, "BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);

@@ -1,4 +1,4 @@
-// Spectral filtering of signal rows (wp.launch_tiled over 7 blocks of 128 threads; tile_fft; complex product with a transfer function by tile_map, tile_ifft)
+// Spectral filtering of signal rows (wp.launch_tiled over 7 blocks of 64 threads; tile_fft; complex product with a transfer function by tile_map, tile_ifft)
 // Standalone CUDA translation of the Warp kernel `tile_44825e6ddc` (see tile_44825e6ddc.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,9 +17,9 @@ __device__ float2 cplx_prod(float2 a, float2 b)
 }
 
 // Threads per block, known when compiling: the launch and the kernel's cooperative loops use it
-constexpr int TILE_THREADS = 128;
+constexpr int TILE_THREADS = 64;
 
-// Uses tiles: launched with blocks of 128 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
+// Uses tiles: launched with blocks of 64 threads (wp.launch_tiled: one block per launch index); block_dim from declared block_dim.
 // A tile is a __shared__ array the block's threads fill together, or an expression computed
 // element by element where it is used.
 __global__ void tile_44825e6ddc(
@@ -34,7 +34,7 @@ __global__ void tile_44825e6ddc(
     int filtered_dim1,
     int n)
 {
-    // wp.launch_tiled: block b of 128 threads runs launch index b; its threads share the tiles
+    // wp.launch_tiled: block b of 64 threads runs launch index b; its threads share the tiles
     const int i = blockIdx.x;
 
     __shared__ float2 a[256];  // tile vec2, shape 2x128

@@ -12,8 +12,9 @@
 #include <vector>
 
 // A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
-// the tree on the host (build_bvh_node), its root at 0
-struct BvhNode
+// the tree on the host (build_bvh_node), its root at 0. 32 bytes on a 16-byte boundary: a query reads
+// a node in two 16-byte loads (load_node).
+struct alignas(16) BvhNode
 {
     float3 lower;  // the box around every item below this node
     int first;     // inner node: its children are nodes first and first + 1; leaf: its first slot in the item order
@@ -21,8 +22,17 @@ struct BvhNode
     int count;     // leaf: how many items it holds, order[first, first + count); inner node: 0
 };
 
+// Node `index` of a tree, in two 16-byte loads through the read-only data cache (as Warp's
+// bvh_load_node): the tree does not change while a kernel runs
+__device__ __forceinline__ BvhNode load_node(const BvhNode* nodes, int index)
+{
+    const float4* halves = reinterpret_cast<const float4*>(nodes + index);
+    const float4 a = __ldg(halves), b = __ldg(halves + 1);
+    return {make_float3(a.x, a.y, a.z), __float_as_int(a.w), make_float3(b.x, b.y, b.z), __float_as_int(b.w)};
+}
+
 // Entries a query's traversal stack holds: one more than the tree's depth, which main() checks (a
-// median split of n items into leaves of 4 is about log2(n / 4) deep)
+// median split of n items into leaves of k is about log2(n / k) deep)
 constexpr int BVH_STACK_SIZE = 32;
 
 // A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
@@ -167,7 +177,7 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
     int count = 0;
     stack[count++] = 0;
     while (count > 0) {
-        const BvhNode node = mesh.nodes[stack[--count]];
+        const BvhNode node = load_node(mesh.nodes, stack[--count]);
         // it was nearer than the best when it was pushed; a nearer triangle may have been found since
         if (box_distance_sq(point, node.lower, node.upper) > best_sq)
             continue;
@@ -193,8 +203,8 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
                 }
             }
         } else {
-            const BvhNode& left = mesh.nodes[node.first];
-            const BvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode left = load_node(mesh.nodes, node.first);
+            const BvhNode right = load_node(mesh.nodes, node.first + 1);
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
             // the nearer child goes on top of the stack: it is searched first
@@ -347,7 +357,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
     float entry[BVH_STACK_SIZE];  // where the ray enters each stacked node's box
     int count = 0;
     float t_root;
-    if (ray_box_entry(start, dir, rcp_dir, mesh.nodes[0].lower, mesh.nodes[0].upper, t_root) && t_root < max_t) {
+    const BvhNode root = load_node(mesh.nodes, 0);
+    if (ray_box_entry(start, dir, rcp_dir, root.lower, root.upper, t_root) && t_root < max_t) {
         stack[0] = 0;
         entry[0] = t_root;
         count = 1;
@@ -358,7 +369,7 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
         --count;
         if (!(entry[count] < hit.t))
             continue;  // a nearer hit was found since this node was pushed
-        const BvhNode node = mesh.nodes[stack[count]];
+        const BvhNode node = load_node(mesh.nodes, stack[count]);
         if (node.count > 0) {
             for (int slot = node.first; slot < node.first + node.count; ++slot) {
                 const int tri = mesh.tri_order[slot];
@@ -375,8 +386,8 @@ __device__ inline bool mesh_nearest_hit(const Mesh& mesh, float3 start, float3 d
                 }
             }
         } else {
-            const BvhNode& left = mesh.nodes[node.first];
-            const BvhNode& right = mesh.nodes[node.first + 1];
+            const BvhNode left = load_node(mesh.nodes, node.first);
+            const BvhNode right = load_node(mesh.nodes, node.first + 1);
             float t_left, t_right;
             const bool enters_left = ray_box_entry(start, dir, rcp_dir, left.lower, left.upper, t_left) && t_left < hit.t;
             const bool enters_right = ray_box_entry(start, dir, rcp_dir, right.lower, right.upper, t_right) && t_right < hit.t;
@@ -527,15 +538,19 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items (triangles, boxes) per BVH leaf, at most
-constexpr int BVH_LEAF_SIZE = 4;
+// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
+// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
+// and four, box and sphere queries a little ahead)
+constexpr int MESH_LEAF_SIZE = 1;
+constexpr int BVH_LEAF_SIZE = 2;
 
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
-// machine) and halved. Returns the depth of the subtree below the node.
+// machine) and halved, down to leaves of at most `leaf_size` items. Returns the depth of the subtree
+// below the node.
 static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers)
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
     float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
@@ -549,7 +564,7 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     }
     nodes[node].lower = lower;
     nodes[node].upper = upper;
-    if (count <= BVH_LEAF_SIZE) {
+    if (count <= leaf_size) {
         nodes[node].first = first;
         nodes[node].count = count;
         return 0;
@@ -570,8 +585,8 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     nodes[node].first = child;
     nodes[node].count = 0;
     const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers);
-    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers);
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
 
@@ -671,7 +686,7 @@ static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
     std::vector<int> tri_order(num_tris);
     for (int t = 0; t < num_tris; ++t)
         tri_order[t] = t;
-    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers);
+    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers, MESH_LEAF_SIZE);
     if (depth + 1 > BVH_STACK_SIZE) {
         fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);
