@@ -18,6 +18,9 @@ The same declaration in a file (TOML; JSON has the same structure):
     args.idx = {role = "index", high = 99}
     args.points = {shape = [100], low = -2, high = 2}
 
+A hash grid, mesh or BVH parameter (a `wp.uint64` id) gets a stand-in the .cu builds (`structure_input`):
+declared `points`, `shape` and `value`, or STRUCTURE_DEFAULTS and the points array its queries read.
+
 Whatever is not declared is inferred (`infer_inputs`): arrays indexed by the thread indices are
 shaped like the launch along those dimensions; an int array whose values index another array
 (`b[idx[i]]`, also through a local or a loop bound) is an index array with values in
@@ -47,7 +50,16 @@ MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger o
 # barrier: launches taken from the file above this size keep the default (declare dim to choose)
 MAX_TILE_LAUNCH = 1 << 16
 ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
-              "value": (int, float, list), "bound": (int, float)}
+              "value": (int, float, list), "bound": (int, float), "points": str}
+# What stands for a hash grid, mesh or BVH that the user's code builds (the kernel cannot tell), unless
+# declared: `shape` and `value` as in synthesis/spec.py's ArgSpec, over the default inputs in [-1, 1].
+# A hash grid of 32^3 cells 0.25 wide over its points array; a rock mesh (synthesis/mesh_geometry.py)
+# of 16 cells 0.125 wide, spanning [-1, 1]; a BVH over boxes of half width 0.0625 around its points.
+STRUCTURE_DEFAULTS = {"hash_grid": ((32, 32, 32), 0.25), "mesh": ((16,), 0.125), "bvh": ((), 0.0625)}
+STRUCTURE_NAMES = {"hash_grid": "a hash grid", "mesh": "a mesh", "bvh": "a BVH"}
+# the iterators whose second argument receives a point's or an item's index
+INDEX_ITERATORS = ("hash_grid_query_next", "bvh_query_next")
+QUERY_CALLS = ("hash_grid_query", "bvh_query_aabb", "bvh_query_sphere", "bvh_query_ray")  # (id, centre, ...)
 COMMENT_PREFIX = "# translate:"
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch")
 
@@ -136,7 +148,7 @@ def comment_declaration(lines: list[str], fn: ast.FunctionDef, filename: str) ->
             key, eq, value = token.partition("=")
             if not eq:
                 raise InputsError(f"{origin}: error: expected field=value, found '{token}'")
-            if key == "role":
+            if key in ("role", "points"):
                 fields[key] = value
             elif key == "shape":
                 fields[key] = [_number(v, origin) for v in value.split(",")]
@@ -547,15 +559,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
     for p in kernel.params:
         fields = declared.args.get(p.name, {})
         where = f"{declared.origin}: parameter '{p.name}'"
-        if p.kind == "hash_grid":  # its points array, cell width and cells per axis: not inferred (yet)
-            raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a hash grid (wp.uint64 id); the "
-                              "translate tool cannot describe its points and cell width yet")
-        if p.kind == "mesh":  # which mesh the user's code builds: not known from the kernel
-            raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a mesh (wp.uint64 id); the "
-                              "translate tool cannot describe the mesh it stands for yet")
-        if p.kind == "bvh":  # which boxes the user's code builds it over: not known from the kernel
-            raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: a BVH (wp.uint64 id); the "
-                              "translate tool cannot describe the boxes it is built over yet")
+        if p.kind in STRUCTURE_DEFAULTS:
+            args.append(structure_input(p, fields, where, kernel, fn))
+            continue
         if p.kind == "struct":  # members described like parameters of their own (declarations: not yet)
             if fields:
                 raise InputsError(f"{where}: error: inputs of a struct parameter cannot be declared yet")
@@ -588,6 +594,73 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
         _check_array(arg, p, where)
         args.append(arg)
     return launch, args
+
+
+def structure_input(p, fields: dict, where: str, kernel: TranslatedKernel, fn: ast.FunctionDef) -> ArgSpec:
+    """What stands for a hash grid, mesh or BVH parameter: the user's code builds it, so the kernel cannot
+    tell its contents. Declared fields (`points`, `shape`, `value`) or STRUCTURE_DEFAULTS; a hash grid's
+    or a BVH's points array, when not declared, is the kernel's vec3 input array read at the indices
+    its queries yield (or its only vec3 input array)."""
+    what = STRUCTURE_NAMES[p.kind]
+    extra = set(fields) - {"role", "points", "shape", "value"}
+    if extra or fields.get("role", p.kind) != p.kind:
+        raise InputsError(f"{where}: error: {what} (wp.uint64 id) takes only 'points', 'shape' and 'value'"
+                          if extra else f"{where}: error: it is used as {what}, not as role '{fields['role']}'")
+    shape, value = STRUCTURE_DEFAULTS[p.kind]
+    shape, value = tuple(fields.get("shape", shape)), fields.get("value", value)
+    if isinstance(value, tuple) or not value > 0 and not (p.kind == "bvh" and value == 0):
+        meaning = "the boxes' half width" if p.kind == "bvh" else "the cell width"
+        raise InputsError(f"{where}: error: value ({meaning}) must be a positive number")
+    if p.kind == "mesh":
+        if "points" in fields:
+            raise InputsError(f"{where}: error: a mesh takes no 'points' (the .cu builds a rock mesh)")
+        if len(shape) != 1 or shape[0] % 2 or not 2 <= shape[0] <= 64:
+            raise InputsError(f"{where}: error: shape of a mesh is [cells], an even number from 2 to 64")
+        return ArgSpec(p.name, "uint64", "mesh", shape, value=float(value))
+    if p.kind == "hash_grid" and (len(shape) != 3 or max(shape) > 256):
+        raise InputsError(f"{where}: error: shape of a hash grid is its cells per axis, [x, y, z], at most 256 each")
+    if p.kind == "bvh" and "shape" in fields:
+        raise InputsError(f"{where}: error: a BVH takes no 'shape' (one box per point of its points array)")
+    vec3_inputs = [q.name for q in kernel.params if q.kind == "array" and q.dtype == "vec3" and not q.written]
+    points = fields.get("points") or _points_array(fn, vec3_inputs)
+    if points is None:
+        raise InputsError(f"{where} of kernel '{kernel.name}': unsupported: {what} (wp.uint64 id) over points "
+                          f"the kernel does not read; declare them, a vec3 input array, with points=<array> "
+                          f"(`# translate: {p.name} points=<array>` or `args.{p.name}.points` in --inputs)")
+    if points not in vec3_inputs:
+        raise InputsError(f"{where}: error: points '{points}' is not a vec3 input array of kernel '{kernel.name}'")
+    return ArgSpec(p.name, "uint64", p.kind, shape, value=float(value), points=points)
+
+
+def _points_array(fn: ast.FunctionDef, vec3_inputs: list[str]) -> str | None:
+    """The vec3 input array read at the indices a query yields (`x[j]` after `for j in
+    wp.hash_grid_query(...)`, `wp.hash_grid_query_next(q, j)` or `wp.bvh_query_next(q, j)`), when one is;
+    else the kernel's only vec3 input array; else None."""
+    yielded = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            it = node.iter
+            if (isinstance(it, ast.Call) and _is_wp(it.func, "hash_grid_query")) or isinstance(it, ast.Name):
+                yielded.add(node.target.id)
+        if (isinstance(node, ast.Call) and _is_wp(node.func, *INDEX_ITERATORS) and len(node.args) > 1
+                and isinstance(node.args[1], ast.Name)):
+            yielded.add(node.args[1].id)
+    read = {n.value.id for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+            and n.value.id in vec3_inputs and isinstance(n.slice, ast.Name) and n.slice.id in yielded}
+    if len(read) > 1:  # positions and velocities, say: the one a query is centred on (`x = pos[i]`, query at x)
+        assigned = {t.id: n.value for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets
+                    if isinstance(t, ast.Name)}
+        centres = set()
+        for call in ast.walk(fn):
+            if isinstance(call, ast.Call) and _is_wp(call.func, *QUERY_CALLS) and len(call.args) > 1:
+                centre = call.args[1]
+                centre = assigned.get(centre.id, centre) if isinstance(centre, ast.Name) else centre
+                if isinstance(centre, ast.Subscript) and isinstance(centre.value, ast.Name):
+                    centres.add(centre.value.id)
+        read &= centres
+    if len(read) == 1:
+        return read.pop()
+    return vec3_inputs[0] if len(vec3_inputs) == 1 else None
 
 
 def _default_value(dtype: str):

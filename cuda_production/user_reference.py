@@ -199,40 +199,12 @@ def instrument(source: str, kernel: str, arrays: dict[str, tuple[int, int]]) -> 
 # ---- child side -----------------------------------------------------------------------------------
 
 def _launch_inputs(job: ReferenceJob, module):
-    """Warp values for the job's arguments (hash positions over the flattened list, as the .cu numbers
-    them), and the written arrays in that order (expected.bin's layout)."""
-    import warp as wp
+    """Warp values for the job's arguments, built as the .cu builds them (reference.warp_arguments:
+    hash positions over the flattened list; a hash grid, mesh or BVH from its description), and the
+    written arrays in that order (expected.bin's layout)."""
+    from cuda_production.reference import warp_arguments
 
-    from cuda_production.reference import make_input
-    from synthesis.dtypes import dtype as lookup_dtype
-
-    written = []
-    position = 0
-
-    def value(arg: ArgSpec):
-        nonlocal position
-        t = lookup_dtype(arg.dtype)
-        if arg.kind == "scalar":
-            v = (t.warp_type()(*arg.value) if t.kind != "scalar" else
-                 bool(arg.value) if t.scalar == "bool" else int(arg.value) if t.is_int else float(arg.value))
-        else:
-            host = make_input(arg, position, job.seed)
-            v = wp.array(host.reshape(arg.shape + t.shape), dtype=t.warp_type(), device="cpu")
-            if arg.is_written:
-                written.append(v)
-        position += 1
-        return v
-
-    inputs = []
-    for arg in job.args:
-        if arg.kind == "struct":  # members take the positions, the struct none
-            instance = getattr(module, arg.dtype)()
-            for member in arg.fields:
-                setattr(instance, member.name, value(member))
-            inputs.append(instance)
-        else:
-            inputs.append(value(arg))
-    return inputs, written
+    return warp_arguments(list(job.args), module, job.seed, "cpu")
 
 
 def _import(path: Path, module_name: str):

@@ -6,6 +6,8 @@ is also checked against numpy's brute force, which depends on neither tree.
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -192,38 +194,35 @@ def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
         translate_kernel(source, "k", "k.py")
 
 
-def test_the_translate_cli_refuses_a_users_bvh_in_one_line(tmp_path_factory):
-    """A user's file: which boxes its BVH holds is decided by code the tool never runs."""
+def test_the_translate_cli_builds_a_users_bvh_over_the_points_its_items_are_read_from(tmp_path_factory):
+    """The user's code builds the BVH: the .cu builds it over boxes around the vec3 input array the kernel
+    reads at the items its query yields (`x[j]`), of half width 0.0625 unless declared; equal to Warp."""
     from tests.cuda_production.harness import translate_checked
 
-    code, _, err, _ = translate_checked(tmp_path_factory, "user_bvh", "import warp as wp\n" + OVERLAP_COUNT.source)
-    assert code != 0
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "a BVH (wp.uint64 id); the translate tool cannot describe the boxes" in lines[0], err
+    code, _, err, out = translate_checked(tmp_path_factory, "user_bvh", "import warp as wp\n" + CONTACTS.source)
+    assert code == 0, err
+    meta = json.loads((out / "contacts" / "metadata.json").read_text())
+    tree = next(a for a in meta["arguments"] if a["role"] == "bvh")
+    assert (tree["points"], tree["value"]) == ("x", 0.0625)
 
 
-def test_the_queries_stack_nodes_in_shared_memory():
-    """As Warp's: one block-wide array, a column per thread, and no traversal stack in local memory."""
-    kernel = translate_kernel(SPHERE_COUNT.source, "sphere_count", "sphere_count.py")
-    assert "__shared__ int stack[BVH_STACK_SIZE * BVH_BLOCK_THREADS];" in kernel.device_code
-    assert "int stack[BVH_STACK_SIZE];" not in kernel.device_code
+def test_a_users_bvh_over_points_the_kernel_never_reads_is_one_line_asking_for_them(tmp_path, capsys):
+    from cuda_production.translate import translate_file
 
+    source = tmp_path / "user.py"
+    source.write_text('''import warp as wp
 
-def test_a_query_started_inside_another_querys_loop_is_refused():
-    """Both would use the thread's one shared traversal stack (Warp's GPU code shares it the same way)."""
-    source = '''
 @wp.kernel
-def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=int)):
+def hits(bvh: wp.uint64, lowers: wp.array(dtype=wp.vec3), uppers: wp.array(dtype=wp.vec3), counts: wp.array(dtype=int)):
     i = wp.tid()
-    query = wp.bvh_query_aabb(bvh, x[i], x[i])
+    query = wp.bvh_query_aabb(bvh, lowers[i], uppers[i])
     j = int(0)
     while wp.bvh_query_next(query, j):
-        inner = wp.bvh_query_sphere(bvh, x[j], 0.5)
-        m = int(0)
-        while wp.bvh_query_next(inner, m):
-            out[i] += 1
-'''
-    with pytest.raises(TranslationError) as info:
-        translate_kernel(source, "k", "k.py")
-    assert str(info.value).startswith("k.py:8:17: unsupported: wp.bvh_query_sphere inside the loop of another BVH "
-                                      "or mesh box query")
+        counts[i] += 1
+''')
+    code = translate_file(source, tmp_path / "out")
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert code == 2 and len(err) == 1, err
+    assert "parameter 'bvh' of kernel 'hits'" in err[0] and "declare them, a vec3 input array, with points=<array>" \
+        in err[0]
+    assert not (tmp_path / "out" / "hits").exists()

@@ -293,3 +293,49 @@ def test_bench_metadata_grows_the_domain_by_the_cube_root_and_caps_the_grid():
     density = outer / (4.0 * scale) ** 3, N / 4.0 ** 3
     assert 1.0 <= density[0] / density[1] <= (1 + 1 / scale) ** 3
     assert meta["bytes_read"] == outer * (12 + 4)  # x, and the grid's point_ids
+
+
+def test_the_translate_cli_builds_a_users_grid_over_the_array_its_queries_are_centred_on(tmp_path_factory):
+    """Positions and velocities are both read at the neighbours' indices: the grid's points are the array
+    the query is centred on (`x = pos[i]`, queried at x). 32^3 cells 0.25 wide unless declared; equal to
+    Warp's own grid over the same points."""
+    from tests.cuda_production.harness import translate_checked
+
+    source = '''import warp as wp
+
+@wp.kernel
+def relative_speed(grid: wp.uint64, vel: wp.array(dtype=wp.vec3), pos: wp.array(dtype=wp.vec3), r: float,
+                   out: wp.array(dtype=float)):
+    tid = wp.tid()
+    i = wp.hash_grid_point_id(grid, tid)
+    x = pos[i]
+    total = float(0.0)
+    for j in wp.hash_grid_query(grid, x, r):
+        if wp.length(x - pos[j]) < r:
+            total += wp.length(vel[i] - vel[j])
+    out[i] = total
+'''
+    code, _, err, out = translate_checked(tmp_path_factory, "user_grid", source)
+    assert code == 0, err
+    meta = json.loads((out / "relative_speed" / "metadata.json").read_text())
+    grid_arg = next(a for a in meta["arguments"] if a["role"] == "hash_grid")
+    assert (grid_arg["points"], grid_arg["shape"], grid_arg["value"]) == ("pos", [32, 32, 32], 0.25)
+
+
+def test_a_declared_grid_over_a_non_vec3_array_is_one_line_naming_it(tmp_path, capsys):
+    from cuda_production.translate import translate_file
+
+    source = tmp_path / "user.py"
+    source.write_text('''import warp as wp
+
+# translate: grid points=out
+@wp.kernel
+def count(grid: wp.uint64, pos: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    for j in wp.hash_grid_query(grid, pos[tid], 0.5):
+        out[tid] += 1.0
+''')
+    code = translate_file(source, tmp_path / "out")
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert code == 2 and len(err) == 1, err
+    assert "parameter 'grid'" in err[0] and "points 'out' is not a vec3 input array of kernel 'count'" in err[0]

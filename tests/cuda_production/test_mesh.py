@@ -472,15 +472,30 @@ def test_mesh_uses_not_translated_are_refused(name):
     assert "unsupported" in str(result) and message in str(result), str(result)
 
 
-def test_the_translate_cli_refuses_a_mesh_kernel_in_one_line_naming_it(tmp_path, capsys):
+def test_the_translate_cli_gives_a_users_mesh_a_rock_of_its_declared_size_and_equals_warp(tmp_path_factory):
+    """The user's code builds the mesh, so the .cu stands a rock in for it: 16 cells 0.125 wide (the
+    default inputs' [-1, 1]) unless declared; Warp's reference queries the same rock."""
+    from tests.cuda_production.harness import translate_checked
+
+    declared = "# translate: mesh shape=8 value=0.25\n"
+    for name, header, want in (("default_rock", "", [16, 0.125]), ("declared_rock", declared, [8, 0.25])):
+        code, _, err, out = translate_checked(tmp_path_factory, name, "import warp as wp\n" + UNSIGNED.replace(
+            "@wp.kernel", header + "@wp.kernel"))
+        assert code == 0, err
+        meta = json.loads((out / "unsigned_distance" / "metadata.json").read_text())
+        mesh = next(a for a in meta["arguments"] if a["role"] == "mesh")
+        assert [mesh["shape"][0], mesh["value"]] == want
+
+
+def test_a_declared_mesh_of_an_odd_number_of_cells_is_one_line_naming_it(tmp_path, capsys):
     from cuda_production.translate import translate_file
 
     source = tmp_path / "user.py"
-    source.write_text("import warp as wp\n" + UNSIGNED)
+    source.write_text("import warp as wp\n" + UNSIGNED.replace("@wp.kernel", "# translate: mesh shape=7\n@wp.kernel"))
     code = translate_file(source, tmp_path / "out")
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert code == 2 and len(err) == 1, err
-    assert "kernel 'unsigned_distance'" in err[0] and "unsupported: a mesh (wp.uint64 id)" in err[0]
+    assert "parameter 'mesh'" in err[0] and "shape of a mesh is [cells], an even number from 2 to 64" in err[0]
     assert not (tmp_path / "out" / "unsigned_distance").exists()
 
 
