@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from cuda_production import translate as translate_cli
@@ -517,3 +519,20 @@ def test_a_serial_kernels_scanned_array_is_not_sized_like_its_one_thread_launch(
     meta = json.loads((tmp_path / "out" / "scan" / "metadata.json").read_text())
     shapes = {a["name"]: a["shape"] for a in meta["arguments"]}
     assert shapes["values"] == [16]  # indexed by the loop, not the thread: the default side, not 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_a_users_grid_or_bvh_is_inferred_over_the_points_the_generator_built_it_over(seed):
+    """Given a generated neighbors kernel as a user's file, with nothing declared, the translate CLI's
+    inference picks the vec3 array the generator built the hash grid or BVH over (its spec's `points`):
+    the array its queries' items are read from, or the one the queries are centred on."""
+    from synthesis.categories import generate
+
+    spec = generate("neighbors", seed)
+    structure = next(a for a in spec.args if a.role in ("hash_grid", "bvh"))
+    source = HEADER + spec.source
+    result, fn = _translated(source, spec.name)
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", spec.dim))
+    inferred = next(a for a in args if a.name == structure.name)
+    assert (inferred.role, inferred.points) == (structure.role, structure.points), spec.source
