@@ -636,11 +636,13 @@ def _points_array(fn: ast.FunctionDef, vec3_inputs: list[str]) -> str | None:
     """The vec3 input array read at the indices a query yields (`x[j]` after `for j in
     wp.hash_grid_query(...)`, `wp.hash_grid_query_next(q, j)` or `wp.bvh_query_next(q, j)`), when one is;
     else the kernel's only vec3 input array; else None."""
+    assigned = {t.id: n.value for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Name)}
     yielded = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
-            it = node.iter
-            if (isinstance(it, ast.Call) and _is_wp(it.func, "hash_grid_query")) or isinstance(it, ast.Name):
+            it = assigned.get(node.iter.id, node.iter) if isinstance(node.iter, ast.Name) else node.iter
+            if isinstance(it, ast.Call) and _is_wp(it.func, "hash_grid_query"):  # a query, or a name bound to one
                 yielded.add(node.target.id)
         if (isinstance(node, ast.Call) and _is_wp(node.func, *INDEX_ITERATORS) and len(node.args) > 1
                 and isinstance(node.args[1], ast.Name)):
@@ -648,8 +650,6 @@ def _points_array(fn: ast.FunctionDef, vec3_inputs: list[str]) -> str | None:
     read = {n.value.id for n in ast.walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
             and n.value.id in vec3_inputs and isinstance(n.slice, ast.Name) and n.slice.id in yielded}
     if len(read) > 1:  # positions and velocities, say: the one a query is centred on (`x = pos[i]`, query at x)
-        assigned = {t.id: n.value for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets
-                    if isinstance(t, ast.Name)}
         centres = set()
         for call in ast.walk(fn):
             if isinstance(call, ast.Call) and _is_wp(call.func, *QUERY_CALLS) and len(call.args) > 1:
