@@ -308,6 +308,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return MESH_SNIPPETS[kind]
     if kind in BVH_SNIPPETS:
         return BVH_SNIPPETS[kind]
+    if kind == "lower_bound":
+        return _LOWER_BOUND, ()
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1318,6 +1320,24 @@ struct Bvh
     const BvhNode* nodes;   // the tree, its root at 0
     const int* item_order;  // item indices in leaf order
 };"""
+
+_LOWER_BOUND = r"""// wp.lower_bound(arr, [begin, end,] value): Warp's binary search (array.h) over arr[begin, end - 1]
+// for the first element not below value. It never returns end: when every element is below value it
+// returns end - 1, as Warp's does; on an unsorted array it returns what Warp's search returns.
+template <typename T>
+__device__ __forceinline__ int lower_bound(const T* arr, int begin, int end, T value)
+{
+    int lower = begin;
+    int upper = end - 1;
+    while (lower < upper) {
+        const int mid = lower + (upper - lower) / 2;
+        if (arr[mid] < value)
+            lower = mid + 1;
+        else
+            upper = mid;
+    }
+    return lower;
+}"""
 
 _BVH_QUERY = r"""// What a query tests each box against (Warp's BvhQueryKind)
 enum class BvhQueryKind { Box, Ray, Sphere };

@@ -395,6 +395,9 @@ def _arrays_needing_extents(fn: ast.FunctionDef, info: ModuleInfo) -> set[str]:
         if isinstance(node, ast.Call) and _is_wp_attr(node.func, *TILE_MEMORY) and node.args \
                 and isinstance(node.args[0], ast.Name):
             names.add(node.args[0].id)  # tile accesses test every extent
+        if isinstance(node, ast.Call) and _is_wp_attr(node.func, "lower_bound") and len(node.args) == 2 \
+                and isinstance(node.args[0], ast.Name):
+            names.add(node.args[0].id)  # searched over its whole extent
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name) and node.func.id == "len" and node.args and isinstance(node.args[0], ast.Name):
                 names.add(node.args[0].id)
@@ -437,7 +440,7 @@ ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_insid
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
 mesh_eval_face_normal Bvh BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
 bvh_query_ray bvh_query_next bvh_query_sphere sphere_meets_box BvhQueryKind MeshQueryAabb mesh_query_aabb mesh_query_aabb_next
-load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS"""
+load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS lower_bound"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
@@ -1806,6 +1809,8 @@ class FunctionTranslator(TileTranslator):
             return self.atomic_call(node, name, place, self.emit(node.args[-1]))
         if name in SWAPS:
             return self.swap_call(node, name)
+        if name == "lower_bound" and isinstance(func, ast.Attribute):
+            return self.lower_bound_call(node)
         if name == "printf" and isinstance(func, ast.Attribute):
             return self.printf_call(node)
         if name in _OPERATOR_BUILTINS:
@@ -1817,6 +1822,25 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
         arg_nodes = self.positional(node, builtins.arg_names(name))
         return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes], arg_nodes)
+
+    def lower_bound_call(self, node: ast.Call) -> CExpr:
+        """`wp.lower_bound(arr, value)` / `(arr, begin, end, value)` on a 1-D array of ints or floats: Warp's
+        binary search, over the array's extent (passed with it) when no range is given."""
+        if node.keywords or len(node.args) not in (2, 4):
+            raise self.unsupported(node, "wp.lower_bound other than (arr, value) or (arr, begin, end, value)")
+        arr = self.emit(node.args[0])
+        if not isinstance(arr.type, ArrayType) or arr.type.ndim != 1 or arr.type.dtype not in ("int32", "float32", "float64"):
+            raise self.unsupported(node, "wp.lower_bound of anything but a 1-D int, float or float64 array")
+        if not isinstance(node.args[0], ast.Name):
+            raise self.unsupported(node, "wp.lower_bound of an array other than a parameter or local name")
+        value = self.emit(node.args[-1])
+        self.check_same(node.args[-1], arr.type.dtype, value.type, "wp.lower_bound's value")
+        if len(node.args) == 4:
+            begin, end = self.int_index(node.args[1]), self.int_index(node.args[2])
+        else:
+            begin, end = CExpr("0", "int32", literal=0), CExpr(f"{arr.code}_dim0", "int32")
+        self.module.need("lower_bound")
+        return CExpr(f"lower_bound({arr.code}, {begin.code}, {end.code}, {value.code})", "int32")
 
     def static_value(self, node: ast.Call) -> CExpr:
         """`wp.static(expr)`: Warp evaluates `expr` in Python when it builds the kernel and uses the
