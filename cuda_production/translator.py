@@ -23,7 +23,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
     P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
-    HASH_GRID, HASH_GRID_QUERY, MESH, BVH, StructureType,
+    HASH_GRID, HASH_GRID_QUERY, MESH, BVH, MESH_QUERY_AABB, StructureType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
@@ -1349,12 +1349,13 @@ class FunctionTranslator(TileTranslator):
         if not isinstance(node.target, ast.Name):
             raise self.unsupported(node.target, "for-loop target other than a name")
         it = node.iter
-        if (isinstance(it, ast.Call) and _is_wp_attr(it.func, "hash_grid_query")) or (
-                isinstance(it, ast.Name) and self.lookup(it.id) == HASH_GRID_QUERY):
+        if (isinstance(it, ast.Call) and _is_wp_attr(it.func, "hash_grid_query", "mesh_query_aabb")) or (
+                isinstance(it, ast.Name) and self.lookup(it.id) in QUERY_NEXT):
             self.emit_query_loop(node)
             return
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
-            raise self.unsupported(it, "for-loop over anything but range(...) or a hash grid query")
+            raise self.unsupported(it, "for-loop over anything but range(...), a hash grid query or a mesh box query "
+                                       "(Warp iterates no BVH query: `while wp.bvh_query_next(query, j)`)")
         self.tile_enter(node)  # tiles the body assigns and that outlive it get buffers of their own (tiles.py)
         args = [self.emit(a) for a in it.args]
         for a, src in zip(args, it.args):
@@ -1418,21 +1419,25 @@ class FunctionTranslator(TileTranslator):
         self.tile_exit(node)
 
     def emit_query_loop(self, node: ast.For) -> None:
-        """`for j in wp.hash_grid_query(grid, p, r):`, or over a query held in a local: a while loop whose
-        condition advances the query (hash_grid_query_next, as Warp's iterator does), so `continue`
-        moves on to the next point. The loop variable is an int declared before the loop (Python keeps
-        it after); a query held in a local is advanced in place, as Warp advances it."""
+        """`for j in wp.hash_grid_query(grid, p, r):` (or a mesh box query), or over a query held in a
+        local: a while loop whose condition advances the query (hash_grid_query_next,
+        mesh_query_aabb_next, as Warp's iterator does), so `continue` moves on to the next item. The loop
+        variable is an int declared before the loop (Python keeps it after); a query held in a local is
+        advanced in place, as Warp advances it."""
         self.tile_enter(node)
         var = node.target.id
         if isinstance(node.iter, ast.Name):
-            query = self.emit(node.iter).code
+            held = self.emit(node.iter)
+            query, kind = held.code, held.type
         else:
             call = self.emit(node.iter)
-            query = self.fresh("query")
-            self.out(f"// {var}: every point of the cells the query's box touches (no distance test), in Warp's order:")
-            self.out("// a cell's points by index, cells x fastest, then y, then z")
+            query, kind = self.fresh("query"), call.type
+            if kind == HASH_GRID_QUERY:
+                self.out(f"// {var}: every point of the cells the query's box touches (no distance test), in Warp's order:")
+                self.out("// a cell's points by index, cells x fastest, then y, then z")
             self.out(f"{self.module.ctype(call.type)} {query} = {call.code};")
-        self.module.need("hash_grid_query")
+        advance, snippet = QUERY_NEXT[kind]
+        self.module.need(snippet)
         known = self.lookup(var) or self.pending.get(var)
         if var in self.tid_names:
             raise self.unsupported(node.target, f"assignment to thread index '{var}'")
@@ -1442,8 +1447,13 @@ class FunctionTranslator(TileTranslator):
             self.assign_name(node.target, var, CExpr("0", "int32", literal=0))
         else:
             self.check_same(node.target, known, "int32", f"loop variable '{var}'")
-        self.out(f"while (hash_grid_query_next({query}, {var})) {{")
-        self.emit_loop_body(node, {})
+        self.out(f"while ({advance}({query}, {var})) {{")
+        iterating = kind != HASH_GRID_QUERY
+        self.query_loops += iterating
+        try:
+            self.emit_loop_body(node, {})
+        finally:
+            self.query_loops -= iterating
 
     def emit_Break(self, node: ast.Break) -> None:
         self.out("break;")
@@ -2085,6 +2095,10 @@ BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray", "bvh_query_sphere")
 # and the calls that advance them
 ITERATING_QUERIES = BVH_CALLS + ("mesh_query_aabb",)
 ITERATING_QUERY_NEXT = ("bvh_query_next", "mesh_query_aabb_next")
+# a query's type -> the call that advances it (and the snippet defining it): what `for j in query` calls
+# (Warp 1.19 has no for-loop iterator over a BVH query: it refuses `for j in wp.bvh_query_aabb(...)`)
+QUERY_NEXT = {HASH_GRID_QUERY: ("hash_grid_query_next", "hash_grid_query"),
+              MESH_QUERY_AABB: ("mesh_query_aabb_next", "mesh_query_aabb")}
 ID_KIND_NAMES = {"hash_grid": "hash grid", "mesh": "mesh", "bvh": "BVH"}  # in messages, in this order
 # the builtins that take a mesh (a kernel's wp.uint64 parameter) as their first argument, `id`
 MESH_CALLS = ("mesh_query_aabb", "mesh_query_point", "mesh_query_point_no_sign", "mesh_query_point_sign_normal",

@@ -226,3 +226,12 @@ def hits(bvh: wp.uint64, lowers: wp.array(dtype=wp.vec3), uppers: wp.array(dtype
     assert "parameter 'bvh' of kernel 'hits'" in err[0] and "declare them, a vec3 input array, with points=<array>" \
         in err[0]
     assert not (tmp_path / "out" / "hits").exists()
+
+
+def test_a_for_loop_over_a_bvh_query_is_refused_as_warp_refuses_it():
+    """Warp 1.19 has no for-loop iterator for BVH queries (only `while wp.bvh_query_next(query, j)`)."""
+    source = OVERLAP_COUNT.source.replace("    j = int(0)\n", "").replace("while wp.bvh_query_next(query, j):",
+                                                                       "for j in query:")
+    assert "for j in query:" in source
+    with pytest.raises(TranslationError, match=r"Warp iterates no BVH query: `while wp.bvh_query_next\(query, j\)`"):
+        translate_kernel(source, "overlap_count", "overlap_count.py")

@@ -225,6 +225,10 @@ def faces_near(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), r: float, count: wp.
     nearest[tid] = best
 """
 
+# The same broad phase as a for-loop over the query (Warp's example_mesh_intersect writes it so)
+AABB_FOR = AABB.replace("def faces_near(", "def faces_near_for(").replace(
+    "    face = int(0)\n", "").replace("while wp.mesh_query_aabb_next(query, face):", "for face in query:")
+
 TRIANGLES = rock_triangle_count(CELLS)
 SPECS = {
     "unsigned_distance": spec("unsigned_distance", UNSIGNED, [mesh(), points(), scalar("max_dist", 0.3), out("dist"),
@@ -250,6 +254,9 @@ SPECS = {
     "faces_near": spec("faces_near", AABB, [mesh(), points(reach=0.6), scalar("r", 0.125),
                                             ArgSpec("count", "int32", "output", (N,), bound=float(TRIANGLES)),
                                             out("nearest", bound=1.0)]),
+    "faces_near_for": spec("faces_near_for", AABB_FOR, [mesh(), points(reach=0.6), scalar("r", 0.125),
+                                                        ArgSpec("count", "int32", "output", (N,), bound=float(TRIANGLES)),
+                                                        out("nearest", bound=1.0)]),
 }
 
 
@@ -569,3 +576,12 @@ def test_a_box_query_finds_the_triangles_whose_bounds_touch_it(tmp_path, expecte
     want = overlap.sum(axis=1)
     np.testing.assert_array_equal(ints(expected["faces_near"], N), want)
     assert want.min() == 0 and want.max() >= 4  # points far from the surface find none; near it, several
+
+
+def test_a_for_loop_over_a_box_query_is_its_while_loop_and_equals_warp(tmp_path, expected):
+    """`for face in query:` advances the query as `while wp.mesh_query_aabb_next(query, face)` does: the
+    same triangles, so the same outputs as the while form's (and Warp's)."""
+    assert "for face in query:" in AABB_FOR and "mesh_query_aabb_next" not in AABB_FOR
+    run, cu = check(tmp_path, expected, "faces_near_for")
+    assert "while (mesh_query_aabb_next(query, face))" in cu
+    assert expected["faces_near_for"] == expected["faces_near"]

@@ -21,7 +21,8 @@ UNSUPPORTED = [
     ("    out[tid], y = a[tid], a[tid]", "unsupported: assignment to tuple of anything but names", 5),
     ("    f = lambda q: q", "unsupported: lambda", 9),
     ("    print(a[tid])", "unsupported: call to 'print'", 5),
-    ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...) or a hash grid query", 14),
+    ("    for x in a:\n        out[tid] = x", "unsupported: for-loop over anything but range(...), a hash grid query or a mesh box query "
+     "(Warp iterates no BVH query: `while wp.bvh_query_next(query, j)`)", 14),
     ("    out[tid] = a[0:2]", "unsupported: slicing", 16),
     ("    out[tid] = wp.clamp(a[tid], lo=0.0, high=1.0)", "unsupported: keyword argument 'lo'", 33),
     ("    s = 'text'", "unsupported: str constant", 9),
