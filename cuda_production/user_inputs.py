@@ -609,8 +609,8 @@ def structure_input(p, fields: dict, where: str, kernel: TranslatedKernel, fn: a
     shape, value = STRUCTURE_DEFAULTS[p.kind]
     shape, value = tuple(fields.get("shape", shape)), fields.get("value", value)
     if isinstance(value, tuple) or not value > 0 and not (p.kind == "bvh" and value == 0):
-        meaning = "the boxes' half width" if p.kind == "bvh" else "the cell width"
-        raise InputsError(f"{where}: error: value ({meaning}) must be a positive number")
+        meaning = "the boxes' half width, 0 or more" if p.kind == "bvh" else "the cell width, above 0"
+        raise InputsError(f"{where}: error: value ({meaning}) must be one number")
     if p.kind == "mesh":
         if "points" in fields:
             raise InputsError(f"{where}: error: a mesh takes no 'points' (the .cu builds a rock mesh)")
