@@ -1999,6 +1999,9 @@ class FunctionTranslator(TileTranslator):
         if name in ITERATING_QUERIES and self.query_loops:
             raise self.unsupported(node, f"wp.{name} inside the loop of another BVH or mesh box query (a kernel's "
                                          "queries share one traversal stack per thread, in shared memory, as in Warp)")
+        if name in ITERATING_QUERIES and self.block_dim > THREADS_PER_BLOCK:  # the shared stack has a column per thread
+            raise self.unsupported(node, f"wp.{name} in a kernel launched with {self.block_dim} threads per block "
+                                         f"(its traversal stack in shared memory holds {THREADS_PER_BLOCK})")
         try:
             entry = builtins.lookup(name, [a.type for a in args])
             result = entry.apply(args)

@@ -235,3 +235,22 @@ def test_a_for_loop_over_a_bvh_query_is_refused_as_warp_refuses_it():
     assert "for j in query:" in source
     with pytest.raises(TranslationError, match=r"Warp iterates no BVH query: `while wp.bvh_query_next\(query, j\)`"):
         translate_kernel(source, "overlap_count", "overlap_count.py")
+
+
+def test_a_query_in_a_block_wider_than_the_shared_stack_is_refused():
+    """The shared traversal stack has a column for each of 256 threads: a tiled kernel launched with more
+    threads per block would index past it."""
+    source = '''
+@wp.kernel
+def k(bvh: wp.uint64, x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):
+    i, lane = wp.tid()
+    q = wp.bvh_query_aabb(bvh, x[i], x[i])
+    j = int(0)
+    n = float(0.0)
+    while wp.bvh_query_next(q, j):
+        n += 1.0
+    wp.tile_store(out, wp.tile_sum(wp.tile(n)), offset=i)
+'''
+    assert "BvhQuery" in translate_kernel(source, "k", "k.py", block_dim=256, launch_ndim=1).kernel_code
+    with pytest.raises(TranslationError, match="wp.bvh_query_aabb in a kernel launched with 512 threads per block"):
+        translate_kernel(source, "k", "k.py", block_dim=512, launch_ndim=1)
