@@ -225,6 +225,23 @@ def _def_line(text: str, name: str) -> int:
     return next(n.lineno for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == name)
 
 
+def stand_ins(args) -> str:
+    """What the .cu builds for each hash grid, mesh or BVH argument (the user's code builds the real one),
+    for the sample's description: "" when there is none."""
+    from synthesis.mesh_geometry import rock_triangle_count
+
+    said = []
+    for a in args:
+        if a.role == "hash_grid":
+            said.append(f"{a.name}: a stand-in hash grid of {'x'.join(map(str, a.shape))} cells {a.value:g} wide over {a.points}")
+        elif a.role == "bvh":
+            said.append(f"{a.name}: a stand-in BVH over boxes of half width {a.value:g} around {a.points}")
+        elif a.role == "mesh":
+            said.append(f"{a.name}: a stand-in rock mesh of {rock_triangle_count(a.shape[0])} triangles, "
+                        f"{a.shape[0]} cells {a.value:g} wide")
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def translate_file(path: Path, out: Path, inputs_file: Path | None = None, force: bool = False,
                    reference: bool = False, check: bool = False) -> int:
     report = Report()
@@ -384,7 +401,7 @@ def _write_all(path: Path, source: str, index: SourceIndex, kernel_nodes: dict, 
         try:
             staged = write_sample(staging / name, kernel, python_sources[name], args, launch, INPUT_SEED, Tolerance(),
                                   expected.get(name),
-                                  {"description": f"Kernel {name} from {path.name}", "source_file": str(path),
+                                  {"description": f"Kernel {name} from {path.name}{stand_ins(args)}", "source_file": str(path),
                                    "inputs": origin})
         except OSError:
             raise

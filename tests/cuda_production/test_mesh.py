@@ -492,6 +492,7 @@ def test_the_translate_cli_gives_a_users_mesh_a_rock_of_its_declared_size_and_eq
         meta = json.loads((out / "unsigned_distance" / "metadata.json").read_text())
         mesh = next(a for a in meta["arguments"] if a["role"] == "mesh")
         assert [mesh["shape"][0], mesh["value"]] == want
+        assert f"(mesh: a stand-in rock mesh of {rock_triangle_count(want[0])} triangles" in meta["description"]
 
 
 def test_a_declared_mesh_of_an_odd_number_of_cells_is_one_line_naming_it(tmp_path, capsys):
