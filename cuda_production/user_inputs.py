@@ -51,6 +51,7 @@ MAX_INFERRED_LAUNCH = 1 << 22  # a launch taken from a kernel's guards, larger o
 MAX_TILE_LAUNCH = 1 << 16
 ARG_FIELDS = {"role": str, "shape": list, "low": (int, float), "high": (int, float), "grid_bits": int,
               "value": (int, float, list), "bound": (int, float), "points": str}
+ARRAY_FIELDS = {"role", "shape", "low", "high", "grid_bits", "bound"}  # what an array parameter's declaration may say
 # What stands for a hash grid, mesh or BVH that the user's code builds (the kernel cannot tell), unless
 # declared: `shape` and `value` as in synthesis/spec.py's ArgSpec, over the default inputs in [-1, 1].
 # A hash grid of 32^3 cells 0.25 wide over its points array; a rock mesh (synthesis/mesh_geometry.py)
@@ -589,6 +590,9 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], 0, high, 0)
         else:
             arg = ArgSpec(p.name, p.dtype, role, shapes[p.name], -1.0, 1.0, 10)
+        extra = sorted(set(fields) - ARRAY_FIELDS)
+        if extra:  # a field meant for a by-value parameter or a structure: never silently dropped
+            raise InputsError(f"{where}: error: an array takes {', '.join(sorted(ARRAY_FIELDS))}, not '{extra[0]}'")
         updates = {k: v for k, v in fields.items() if k in ("role", "low", "high", "grid_bits", "bound")}
         arg = replace(arg, **updates)
         _check_array(arg, p, where)
@@ -651,12 +655,17 @@ def _points_array(fn: ast.FunctionDef, vec3_inputs: list[str]) -> str | None:
             and n.value.id in vec3_inputs and isinstance(n.slice, ast.Name) and n.slice.id in yielded}
     if len(read) > 1:  # positions and velocities, say: the one a query is centred on (`x = pos[i]`, query at x)
         centres = set()
+
+        def arrays_in(expr: ast.expr, seen: set[str]) -> None:  # `x[i]`, `p` (p = x[i]), `lo` (lo = p - r)
+            for part in ast.walk(expr):
+                if isinstance(part, ast.Subscript) and isinstance(part.value, ast.Name):
+                    centres.add(part.value.id)
+                elif isinstance(part, ast.Name) and part.id in assigned and part.id not in seen:
+                    arrays_in(assigned[part.id], seen | {part.id})
+
         for call in ast.walk(fn):
             if isinstance(call, ast.Call) and _is_wp(call.func, *QUERY_CALLS) and len(call.args) > 1:
-                centre = call.args[1]
-                centre = assigned.get(centre.id, centre) if isinstance(centre, ast.Name) else centre
-                if isinstance(centre, ast.Subscript) and isinstance(centre.value, ast.Name):
-                    centres.add(centre.value.id)
+                arrays_in(call.args[1], set())
         read &= centres
     if len(read) == 1:
         return read.pop()

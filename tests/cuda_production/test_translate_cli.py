@@ -536,3 +536,14 @@ def test_a_users_grid_or_bvh_is_inferred_over_the_points_the_generator_built_it_
     _, args = infer_inputs(result, fn, KernelDeclaration("test", spec.dim))
     inferred = next(a for a in args if a.name == structure.name)
     assert (inferred.role, inferred.points) == (structure.role, structure.points), spec.source
+
+
+def test_a_field_an_array_does_not_take_is_an_error_not_ignored():
+    source = HEADER + "@wp.kernel\ndef k(x: wp.array(dtype=wp.vec3), out: wp.array(dtype=float)):\n" \
+                      "    i = wp.tid()\n    out[i] = x[i][0]\n"
+    result, fn = _translated(source, "k")
+    for field, value in (("points", "x"), ("value", 3.0)):
+        with pytest.raises(InputsError) as info:
+            infer_inputs(result, fn, KernelDeclaration("inputs.toml", (8,), {"x": {field: value}}))
+        assert str(info.value) == (f"inputs.toml: parameter 'x': error: an array takes bound, grid_bits, high, low, "
+                                   f"role, shape, not '{field}'")
