@@ -91,6 +91,7 @@ inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
 // A read-only load (through the texture cache on a GPU); by memcpy: a BvhNode is read as two float4s
 template <typename T> inline T __ldg(const T* p) { T v; std::memcpy(&v, p, sizeof(T)); return v; }
+inline unsigned __brev(unsigned v) { unsigned r = 0; for (int i = 0; i < 32; ++i, v >>= 1) r = (r << 1) | (v & 1u); return r; }
 
 // float64: CUDA's double vectors and double atomics
 struct double2 { double x, y; };

@@ -1489,7 +1489,13 @@ class TileTranslator:
         """wp.tile_fft / tile_ifft(t): each row (the last dimension) of a complex tile transformed in
         place, unnormalized. Warp's cooperative path (warp/native/tile_fft.h, used on the CPU with
         block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
-        stages shared over the block, each twiddle computed from its angle; same arithmetic here."""
+        stages shared over the block, each twiddle computed from its angle; the same arithmetic
+        here, scheduled as one would on a GPU: every row's butterflies of a stage in one loop (one
+        barrier per stage, not per stage and row), and the twiddles computed once into a table in
+        shared memory instead of a sine and a cosine per butterfly. A stage of length `len` reads
+        every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) * (pos * n / len)
+        is Warp's (sign * 2pi / len) * pos rounded once from the same exact product (the factors
+        differ by a power of two), so every twiddle is bit-identical to Warp's."""
         name = "tile_fft" if sign < 0 else "tile_ifft"
         if not statement:
             raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
@@ -1506,48 +1512,49 @@ class TileTranslator:
         log_n = n.bit_length() - 1
         real = "float" if tt.dtype == "vec2" else "double"
         batch = tt.size // n
-        row, i, j, k, v = (self.fresh(x) for x in ("row", "i", "j", "k", "v"))
-        x, length, half, base, b = (self.fresh(x) for x in ("x", "len", "half", "theta_base", "b"))
-        self.access({t.code: False}, {t.code: False})
-        self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
-                 f"(unnormalized) of each of its {batch} row(s) of {n}")
-        self.out(f"for (int {row} = 0; {row} < {batch}; ++{row}) {{")
-        self.indent += 1
         ct = self.module.ctype(tt.dtype)
-        self.out(f"{ct}* {x} = {t.code} + {row} * {n};")
-        self.out(f"for (int {i} = threadIdx.x; {i} < {n}; {i} += {TILE_THREADS}) {{  // bit-reverse permutation")
-        self.out(f"    int {j} = 0;")
-        self.out(f"    for (int {k} = 0, {v} = {i}; {k} < {log_n}; ++{k}, {v} >>= 1)")
-        self.out(f"        {j} = ({j} << 1) | ({v} & 1);")
-        self.out(f"    if ({i} < {j}) {{")
-        self.out(f"        const {ct} swap = {x}[{i}];")
-        self.out(f"        {x}[{i}] = {x}[{j}];")
-        self.out(f"        {x}[{j}] = swap;")
+        make = f"make_{ct}"
+        sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
+        x, table, k, e, b, half, theta, col, rev, swap, step, pos, lo, hi, w, u, v, t_re, t_im = (
+            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "half", "theta", "col", "rev", "swap", "step",
+                                          "pos", "lo", "hi", "w", "u", "v", "t_re", "t_im"))
+        self.access({t.code: False}, {t.code: False})
+        rows = f"each of its {batch} rows" if batch > 1 else "its row"
+        self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
+                 f"(unnormalized) of {rows} of {n}")
+        self.out("{")
+        self.indent += 1
+        self.out(f"{ct}* {x} = {t.code};")
+        self.out(f"__shared__ {ct} {table}[{n // 2}];  // e^({'-' if sign < 0 else '+'}2 pi i k / {n}), k < {n // 2}")
+        self.out(f"for (int {k} = threadIdx.x; {k} < {n // 2}; {k} += {TILE_THREADS}) {{")
+        self.out(f"    const {real} {theta} = {real}({sign}) * {real}({TWO_PI}) / {real}({n}) * {real}({k});")
+        self.out(f"    {table}[{k}] = {make}({cos}({theta}), {sin}({theta}));")
+        self.out("}")
+        self.out(f"for (int {e} = threadIdx.x; {e} < {batch * n}; {e} += {TILE_THREADS}) {{  // bit-reverse permutation")
+        self.out(f"    const int {col} = {e} & {n - 1};")
+        self.out(f"    const int {rev} = int(__brev(unsigned({col})) >> {32 - log_n});")
+        self.out(f"    if ({col} < {rev}) {{")
+        self.out(f"        const {ct} {swap} = {x}[{e}];")
+        self.out(f"        {x}[{e}] = {x}[{e} - {col} + {rev}];")
+        self.out(f"        {x}[{e} - {col} + {rev}] = {swap};")
         self.out("    }")
         self.out("}")
         self.out("__syncthreads();")
-        self.out(f"for (int {length} = 2; {length} <= {n}; {length} <<= 1) {{")
+        self.out(f"for (int {half} = 1; {half} < {n}; {half} <<= 1) {{  // stages of length 2 * {half}")
         self.indent += 1
-        self.out(f"const int {half} = {length} >> 1;")
-        self.out(f"const {real} {base} = {real}({sign}) * {real}({TWO_PI}) / {real}({length});")
-        self.out(f"for (int {b} = threadIdx.x; {b} < {n // 2}; {b} += {TILE_THREADS}) {{")
+        self.out(f"const int {step} = {n // 2} / {half};  // this stage's twiddles: every step-th of the table")
+        self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 2}; {b} += {TILE_THREADS}) {{")
         self.indent += 1
-        sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
-        for line in (f"const int group = {b} / {half};",
-                     f"const int pos = {b} - group * {half};",
-                     f"const int lo = group * {length} + pos;",
-                     f"const int hi = lo + {half};",
-                     f"const {real} theta = {base} * {real}(pos);",
-                     f"const {real} w_re = {cos}(theta);",
-                     f"const {real} w_im = {sin}(theta);",
-                     f"const {real} t_re = w_re * {x}[hi].x - w_im * {x}[hi].y;",
-                     f"const {real} t_im = w_re * {x}[hi].y + w_im * {x}[hi].x;",
-                     f"const {real} u_re = {x}[lo].x;",
-                     f"const {real} u_im = {x}[lo].y;",
-                     f"{x}[lo].x = u_re + t_re;",
-                     f"{x}[lo].y = u_im + t_im;",
-                     f"{x}[hi].x = u_re - t_re;",
-                     f"{x}[hi].y = u_im - t_im;"):
+        for line in (f"const int {pos} = {b} & ({half} - 1);  // in its group of 2 * {half}",
+                     f"const int {lo} = (({b} - {pos}) << 1) + {pos};",
+                     f"const int {hi} = {lo} + {half};",
+                     f"const {ct} {w} = {table}[{pos} * {step}];",
+                     f"const {ct} {u} = {x}[{lo}];",
+                     f"const {ct} {v} = {x}[{hi}];",
+                     f"const {real} {t_re} = {w}.x * {v}.x - {w}.y * {v}.y;",
+                     f"const {real} {t_im} = {w}.x * {v}.y + {w}.y * {v}.x;",
+                     f"{x}[{lo}] = {make}({u}.x + {t_re}, {u}.y + {t_im});",
+                     f"{x}[{hi}] = {make}({u}.x - {t_re}, {u}.y - {t_im});"):
             self.out(line)
         self.indent -= 1
         self.out("}")
@@ -1556,7 +1563,7 @@ class TileTranslator:
         self.out("}")
         self.indent -= 1
         self.out("}")
-        self.hazards = Hazards({}, {})  # every row's last stage ends with a barrier (n >= 2, one row at least)
+        self.hazards = Hazards({}, {})  # the last stage ends with a barrier (n >= 2)
         return CExpr("", "void")
 
     # ---- scans, single elements and scatters --------------------------------------------------
