@@ -1231,7 +1231,10 @@ struct MeshQueryAabb
 {
     Mesh mesh;
     float3 lower, upper;
-    BvhWalk walk;  // the leaf's slots of tri_order still to test, and the nodes still to visit
+    int node;        // the node to test next; -1: the one on top of the stack
+    BvhStack stack;  // the nodes to visit after it
+    int count;       // entries on the stack
+    int leaf_next, leaf_end;  // the leaf's triangles still to test, tri_order[leaf_next, leaf_end)
 };
 
 __device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float3 lower, float3 upper)
@@ -1240,7 +1243,10 @@ __device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float
     query.mesh = mesh;
     query.lower = lower;
     query.upper = upper;
-    query.walk = bvh_walk();
+    query.node = 0;  // the root
+    query.stack = bvh_shared_stack();
+    query.count = 0;
+    query.leaf_next = query.leaf_end = 0;
     return query;
 }
 
@@ -1249,9 +1255,9 @@ __device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float
 // BVH boxes are padded a hair (build_rock_mesh): they only decide which triangles are tested.
 __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
 {
-    do {
-        while (query.walk.leaf_next < query.walk.leaf_end) {
-            const int tri = query.mesh.tri_order[query.walk.leaf_next++];
+    while (true) {
+        while (query.leaf_next < query.leaf_end) {
+            const int tri = query.mesh.tri_order[query.leaf_next++];
             float3 p, q, r;
             mesh_triangle(query.mesh, tri, p, q, r);
             const float3 lower = make_float3(fminf(fminf(p.x, q.x), r.x), fminf(fminf(p.y, q.y), r.y),
@@ -1263,10 +1269,23 @@ __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
                 return true;
             }
         }
-    } while (bvh_walk_next_leaf(query.walk, query.mesh.nodes, [&](float3 lower, float3 upper) {
-        return boxes_overlap(query.lower, query.upper, lower, upper);
-    }));
-    return false;
+        if (query.node < 0) {
+            if (query.count == 0)
+                return false;
+            query.node = query.stack[--query.count];
+        }
+        const BvhNode node = load_node(query.mesh.nodes, query.node);
+        query.node = -1;
+        if (!boxes_overlap(query.lower, query.upper, node.lower, node.upper))
+            continue;
+        if (node.count > 0) {
+            query.leaf_next = node.first;
+            query.leaf_end = node.first + node.count;
+        } else {  // the left child next, without a trip through the stack; the right one after it
+            query.stack[query.count++] = node.first + 1;
+            query.node = node.first;
+        }
+    }
 }"""
 
 MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
@@ -1282,7 +1301,7 @@ MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
     "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
     "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
-    "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap", "bvh_walk")),
+    "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap", "bvh_stack")),
 }
 
 
@@ -1332,7 +1351,10 @@ struct BvhQuery
     float3 lower;  // the box; a ray's start; a sphere's centre
     float3 upper;  // the box; a ray's 1 / dir; a sphere's centre
     float radius_sq;
-    BvhWalk walk;  // the leaf's slots of item_order still to test, and the nodes still to visit
+    int node;        // the node to test next; -1: the one on top of the stack
+    BvhStack stack;  // the nodes to visit after it
+    int count;       // entries on the stack
+    int leaf_next, leaf_end;  // the leaf's items still to test, item_order[leaf_next, leaf_end)
 };
 
 // Warp's intersect_ray_aabb (slab test): whether the ray start + t dir, t >= 0, meets the box
@@ -1381,7 +1403,10 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
     query.lower = lower;
     query.upper = upper;
     query.radius_sq = 0.0f;
-    query.walk = bvh_walk();
+    query.node = 0;  // the root
+    query.stack = bvh_shared_stack();
+    query.count = 0;
+    query.leaf_next = query.leaf_end = 0;
     return query;
 }
 
@@ -1407,18 +1432,31 @@ __device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 cent
 // Depth first: a node whose box the query misses is skipped with everything below it.
 __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
 {
-    do {
-        while (query.walk.leaf_next < query.walk.leaf_end) {
-            const int item = query.bvh.item_order[query.walk.leaf_next++];
+    while (true) {
+        while (query.leaf_next < query.leaf_end) {
+            const int item = query.bvh.item_order[query.leaf_next++];
             if (bvh_query_hits(query, query.bvh.lowers[item], query.bvh.uppers[item])) {
                 index = item;
                 return true;
             }
         }
-    } while (bvh_walk_next_leaf(query.walk, query.bvh.nodes, [&](float3 lower, float3 upper) {
-        return bvh_query_hits(query, lower, upper);
-    }));
-    return false;
+        if (query.node < 0) {
+            if (query.count == 0)
+                return false;
+            query.node = query.stack[--query.count];
+        }
+        const BvhNode node = load_node(query.bvh.nodes, query.node);
+        query.node = -1;
+        if (!bvh_query_hits(query, node.lower, node.upper))
+            continue;
+        if (node.count > 0) {  // a leaf: its items next
+            query.leaf_next = node.first;
+            query.leaf_end = node.first + node.count;
+        } else {  // the left child next, without a trip through the stack; the right one after it
+            query.stack[query.count++] = node.first + 1;
+            query.node = node.first;
+        }
+    }
 }"""
 
 _BVH_NODE = r"""// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
@@ -1465,53 +1503,6 @@ __device__ __forceinline__ BvhStack bvh_shared_stack()
     return {stack + threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)};
 }""".replace("{threads}", str(THREADS_PER_BLOCK))
 
-_BVH_WALK = r"""// A depth-first walk of a tree that stops at each leaf it reaches (the state Warp's bvh_query_t and
-// mesh_query_aabb_t keep): the node to test next, the nodes to test after it, and the reached leaf's
-// slots of the item order still to read.
-struct BvhWalk
-{
-    int node;        // the node to test next; -1: the one on top of the stack
-    BvhStack stack;  // the nodes to test after it
-    int count;       // entries on the stack
-    int leaf_next, leaf_end;  // the reached leaf's slots still to read, [leaf_next, leaf_end)
-};
-
-__device__ __forceinline__ BvhWalk bvh_walk()
-{
-    BvhWalk walk;
-    walk.node = 0;  // the root
-    walk.stack = bvh_shared_stack();
-    walk.count = 0;
-    walk.leaf_next = walk.leaf_end = 0;
-    return walk;
-}
-
-// The walk on to the next leaf that `meets` accepts, with every node above it: the leaf's slots into
-// leaf_next and leaf_end; false once no node is left. A node `meets` rejects is skipped with
-// everything below it.
-template <typename Meets>
-__device__ __forceinline__ bool bvh_walk_next_leaf(BvhWalk& walk, const BvhNode* nodes, Meets meets)
-{
-    while (true) {
-        if (walk.node < 0) {
-            if (walk.count == 0)
-                return false;
-            walk.node = walk.stack[--walk.count];
-        }
-        const BvhNode node = load_node(nodes, walk.node);
-        walk.node = -1;
-        if (!meets(node.lower, node.upper))
-            continue;
-        if (node.count > 0) {
-            walk.leaf_next = node.first;
-            walk.leaf_end = node.first + node.count;
-            return true;
-        }
-        walk.stack[walk.count++] = node.first + 1;  // the right child after the left one
-        walk.node = node.first;  // the left child next, without a trip through the stack
-    }
-}"""
-
 _BOXES_OVERLAP = r"""// Warp's intersect_aabb_aabb: boxes that touch overlap
 __device__ __forceinline__ bool boxes_overlap(float3 a_lower, float3 a_upper, float3 b_lower, float3 b_upper)
 {
@@ -1524,8 +1515,7 @@ BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "bvh_node": (_BVH_NODE, ()),
     "bvh": (_BVH, ("bvh_node",)),
     "bvh_stack": (_BVH_STACK, ("bvh_node",)),
-    "bvh_walk": (_BVH_WALK, ("bvh_stack",)),
-    "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap", "bvh_walk")),
+    "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap", "bvh_stack")),
 }
 
 

@@ -428,7 +428,7 @@ scalbn scalbnf signbit rsqrt rsqrtf rcbrt rcbrtf rhypot rhypotf norm norm3d norm
 exp10 exp10f j0 j1 y0 y1 jn yn"""
 _CUDA_NAMES = """threadIdx blockIdx blockDim gridDim warpSize dim3 float2 float3 float4 int2 int3 int4 make_float2
 make_float3 make_float4 atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch __syncthreads __float_as_int
-__int_as_float __brev cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""
+__int_as_float cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""
 _HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length normalize cross component transpose outer
 floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_axis_angle quat_rpy quat_rotate
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
@@ -440,7 +440,7 @@ ray_slab ray_box_entry diff_product ray_triangle_hit mesh_nearest_hit mesh_insid
 mesh_query_point_sign_winding_number mesh_query_point_sign_normal MeshQueryRay mesh_query_ray mesh_eval_position
 mesh_eval_face_normal Bvh BvhQuery boxes_overlap ray_meets_box bvh_query_hits bvh_query_aabb
 bvh_query_ray bvh_query_next bvh_query_sphere sphere_meets_box BvhQueryKind MeshQueryAabb mesh_query_aabb mesh_query_aabb_next
-load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS lower_bound BvhWalk bvh_walk bvh_walk_next_leaf"""
+load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS lower_bound"""
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
