@@ -310,6 +310,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return BVH_SNIPPETS[kind]
     if kind == "lower_bound":
         return _LOWER_BOUND, ()
+    if kind == "fft_butterfly":
+        return _FFT_BUTTERFLY, ()
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1320,6 +1322,17 @@ struct Bvh
     const BvhNode* nodes;   // the tree, its root at 0
     const int* item_order;  // item indices in leaf order
 };"""
+
+_FFT_BUTTERFLY = r"""// One radix-2 butterfly of Warp's tile FFT (tile_fft.h), in its arithmetic: hi *= w, then
+// (lo, hi) = (lo + hi, lo - hi)
+template <typename Complex>
+__device__ __forceinline__ void fft_butterfly(Complex& lo, Complex& hi, Complex w)
+{
+    const auto t_re = w.x * hi.x - w.y * hi.y;
+    const auto t_im = w.x * hi.y + w.y * hi.x;
+    hi = {lo.x - t_re, lo.y - t_im};
+    lo = {lo.x + t_re, lo.y + t_im};
+}"""
 
 _LOWER_BOUND = r"""// wp.lower_bound(arr, [begin, end,] value): Warp's binary search (array.h) over arr[begin, end - 1]
 // for the first element not below value. It never returns end: when every element is below value it

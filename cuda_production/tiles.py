@@ -1491,8 +1491,10 @@ class TileTranslator:
         block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
         stages shared over the block, each twiddle computed from its angle; the same arithmetic
         here, scheduled as one would on a GPU: every row's butterflies of a stage in one loop (one
-        barrier per stage, not per stage and row), and the twiddles computed once into a table in
-        shared memory instead of a sine and a cosine per butterfly. A stage of length `len` reads
+        barrier per stage, not per stage and row), two stages per pass (a thread reads four elements,
+        does the four butterflies of both stages in registers and writes them back: half the barriers and
+        shared-memory traffic), and the twiddles computed once into a table in shared memory instead of
+        a sine and a cosine per butterfly. A stage of length `len` reads
         every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) * (pos * n / len)
         is Warp's (sign * 2pi / len) * pos rounded once from the same exact product (the factors
         differ by a power of two), so every twiddle is bit-identical to Warp's."""
@@ -1515,13 +1517,13 @@ class TileTranslator:
         ct = self.module.ctype(tt.dtype)
         make = f"make_{ct}"
         sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
-        x, table, k, e, b, half, theta, col, rev, swap, step, pos, lo, hi, w, u, v, t_re, t_im = (
-            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "half", "theta", "col", "rev", "swap", "step",
-                                          "pos", "lo", "hi", "w", "u", "v", "t_re", "t_im"))
+        x, table, k, e, b, theta, col, rev, swap, pos, lo, hi, u, v = (
+            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "theta", "col", "rev", "swap", "pos", "lo",
+                                          "hi", "at", "v"))
         self.access({t.code: False}, {t.code: False})
         rows = f"each of its {batch} rows" if batch > 1 else "its row"
         self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
-                 f"(unnormalized) of {rows} of {n}")
+                 f"(unnormalized) of {rows} of {n}, two stages per pass over shared memory")
         self.out("{")
         self.indent += 1
         self.out(f"{ct}* {x} = {t.code};")
@@ -1540,27 +1542,44 @@ class TileTranslator:
         self.out("    }")
         self.out("}")
         self.out("__syncthreads();")
-        self.out(f"for (int {half} = 1; {half} < {n}; {half} <<= 1) {{  // stages of length 2 * {half}")
-        self.indent += 1
-        self.out(f"const int {step} = {n // 2} / {half};  // this stage's twiddles: every step-th of the table")
-        self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 2}; {b} += {TILE_THREADS}) {{")
-        self.indent += 1
-        for line in (f"const int {pos} = {b} & ({half} - 1);  // in its group of 2 * {half}",
-                     f"const int {lo} = (({b} - {pos}) << 1) + {pos};",
-                     f"const int {hi} = {lo} + {half};",
-                     f"const {ct} {w} = {table}[{pos} * {step}];",
-                     f"const {ct} {u} = {x}[{lo}];",
-                     f"const {ct} {v} = {x}[{hi}];",
-                     f"const {real} {t_re} = {w}.x * {v}.x - {w}.y * {v}.y;",
-                     f"const {real} {t_im} = {w}.x * {v}.y + {w}.y * {v}.x;",
-                     f"{x}[{lo}] = {make}({u}.x + {t_re}, {u}.y + {t_im});",
-                     f"{x}[{hi}] = {make}({u}.x - {t_re}, {u}.y - {t_im});"):
-            self.out(line)
-        self.indent -= 1
-        self.out("}")
-        self.out("__syncthreads();")
-        self.indent -= 1
-        self.out("}")
+        self.module.need("fft_butterfly")
+        stage = 1  # the half length of the next stage: 1, 2, 4, ..., n / 2
+        while 4 * stage <= n:  # two stages per pass: a thread's four elements stay in registers for both
+            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 4}; {b} += {TILE_THREADS}) {{  "
+                     f"// stages of length {2 * stage} and {4 * stage}")
+            self.indent += 1
+            step = n // (2 * stage)  # the first stage's twiddles are every step-th of the table
+            if stage == 1:  # groups of four neighbours; twiddles 1, 1, 1 and -i (+i inverse)
+                self.out(f"{ct}* {u} = {x} + ({b} << 2);")
+                twiddles = ("0", "0", "0", str(step // 2))
+            else:
+                self.out(f"const int {pos} = {b} & {stage - 1};  // in its group of {4 * stage}")
+                self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 2) + {pos};")
+                twiddles = (f"{pos} * {step}", f"{pos} * {step}", f"{pos} * {step // 2}", f"({pos} + {stage}) * {step // 2}")
+            self.out(f"{ct} {v}[4] = {{{u}[0], {u}[{stage}], {u}[{2 * stage}], {u}[{3 * stage}]}};")
+            for (i, j), twiddle in zip(((0, 1), (2, 3), (0, 2), (1, 3)), twiddles):
+                self.out(f"fft_butterfly({v}[{i}], {v}[{j}], {table}[{twiddle}]);")
+            self.out(f"{u}[0] = {v}[0];")
+            self.out(f"{u}[{stage}] = {v}[1];")
+            self.out(f"{u}[{2 * stage}] = {v}[2];")
+            self.out(f"{u}[{3 * stage}] = {v}[3];")
+            self.indent -= 1
+            self.out("}")
+            self.out("__syncthreads();")
+            stage *= 4
+        if stage < n:  # an odd number of stages: the last one alone
+            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 2}; {b} += {TILE_THREADS}) {{  "
+                     f"// the stage of length {n}")
+            self.indent += 1
+            self.out(f"const int {pos} = {b} & {stage - 1};")
+            self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 1) + {pos};")
+            self.out(f"{ct} {lo} = {u}[0], {hi} = {u}[{stage}];")
+            self.out(f"fft_butterfly({lo}, {hi}, {table}[{pos}]);")
+            self.out(f"{u}[0] = {lo};")
+            self.out(f"{u}[{stage}] = {hi};")
+            self.indent -= 1
+            self.out("}")
+            self.out("__syncthreads();")
         self.indent -= 1
         self.out("}")
         self.hazards = Hazards({}, {})  # the last stage ends with a barrier (n >= 2)

@@ -286,3 +286,41 @@ def test_scatter_indices_of_the_wrong_length_are_an_error():
                        "    wp.tile_store_indexed(a, idx, t)\n",
                        "a: wp.array(dtype=float), b: wp.array(dtype=int)")
     assert message == "user.py:8:30: error: indices: a tile of 8 int is expected, found a tile(int32, shape=(4,))"
+
+
+def _fft_block(cu: str, call: str) -> str:
+    """The .cu's code for one `wp.tile_fft(...)` statement: from its comment to the line that closes it."""
+    start = cu.index(f"// {call}:")
+    end = cu.index("\n    }\n", start)
+    return cu[start:end]
+
+
+def test_an_fft_of_rows_of_32_takes_three_passes_over_shared_memory_for_its_five_stages(run):
+    """Two radix-2 stages per pass (four elements per thread in registers), all rows of the tile in one
+    loop: a barrier after the bit reversal and after each of the three passes, whatever the row count."""
+    fft = _fft_block((run[3] / "fft_rows" / "fft_rows.cu").read_text(), "wp.tile_fft(a)")
+    assert fft.count("__syncthreads();") == 4
+    assert fft.count("fft_butterfly(") == 4 + 4 + 1
+    assert "stages of length 2 and 4" in fft and "stages of length 8 and 16" in fft and "stage of length 32" in fft
+
+
+def test_an_fft_computes_each_twiddle_once_per_block_not_per_butterfly(run):
+    fft = _fft_block((run[3] / "fft_rows" / "fft_rows.cu").read_text(), "wp.tile_fft(a)")
+    assert fft.count("cos(") == 1 and fft.count("sin(") == 1
+    assert "__shared__ double2 twiddle" in fft and "[16];" in fft
+
+
+@pytest.mark.parametrize("real", [np.float32, np.float64])
+def test_the_twiddle_tables_angles_are_warps_angles_bit_for_bit(real):
+    """The .cu reads stage `length`'s twiddle `pos` from the n-point table at pos * (n / length): its angle
+    (sign * 2pi / n) * (pos * n / length) must round to Warp's (sign * 2pi / length) * pos exactly."""
+    two_pi = real(6.28318530717958647692528676655900576839433879875021)
+    for n in (2 ** k for k in range(1, 13)):
+        for sign in (-1, 1):
+            table = (real(sign) * two_pi / real(n)) * np.arange(n // 2, dtype=real)
+            length = 2
+            while length <= n:
+                pos = np.arange(length // 2, dtype=real)
+                warp = (real(sign) * two_pi / real(length)) * pos
+                assert np.array_equal(table[(pos * (n // length)).astype(int)], warp), (n, length)
+                length *= 2
