@@ -11,6 +11,17 @@
 #include <cstring>
 #include <vector>
 
+// One radix-2 butterfly of Warp's tile FFT (tile_fft.h), in its arithmetic: hi *= w, then
+// (lo, hi) = (lo + hi, lo - hi)
+template <typename Complex>
+__device__ __forceinline__ void fft_butterfly(Complex& lo, Complex& hi, Complex w)
+{
+    const auto t_re = w.x * hi.x - w.y * hi.y;
+    const auto t_im = w.x * hi.y + w.y * hi.x;
+    hi = {lo.x - t_re, lo.y - t_im};
+    lo = {lo.x + t_re, lo.y + t_im};
+}
+
 __device__ float2 cplx_prod(float2 a, float2 b)
 {
     return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
@@ -49,100 +60,164 @@ __global__ void tile_44825e6ddc(
         a[e0] = (row0 < samples_dim0 && col0 < samples_dim1) ? samples[row0 * samples_dim1 + col0] : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
-    // wp.tile_fft(a): radix-2 forward transform (unnormalized) of each of its 2 row(s) of 128
-    for (int row1 = 0; row1 < 2; ++row1) {
-        float2* x0 = a + row1 * 128;
-        for (int i0 = threadIdx.x; i0 < 128; i0 += TILE_THREADS) {  // bit-reverse permutation
-            int j0 = 0;
-            for (int k0 = 0, v0 = i0; k0 < 7; ++k0, v0 >>= 1)
-                j0 = (j0 << 1) | (v0 & 1);
-            if (i0 < j0) {
-                const float2 swap = x0[i0];
-                x0[i0] = x0[j0];
-                x0[j0] = swap;
+    // wp.tile_fft(a): radix-2 forward transform (unnormalized) of each of its 2 rows of 128, two stages per pass over shared memory
+    {
+        float2* x0 = a;
+        __shared__ float2 twiddle0[64];  // e^(-2 pi i k / 128), k < 64
+        for (int k0 = threadIdx.x; k0 < 64; k0 += TILE_THREADS) {
+            const float theta0 = float(-1) * float(6.28318530717958647692528676655900576839433879875021) / float(128) * float(k0);
+            twiddle0[k0] = make_float2(cosf(theta0), sinf(theta0));
+        }
+        for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {  // bit-reverse permutation
+            const int col1 = e1 & 127;
+            const int rev0 = int(__brev(unsigned(col1)) >> 25);
+            if (col1 < rev0) {
+                const float2 swap0 = x0[e1];
+                x0[e1] = x0[e1 - col1 + rev0];
+                x0[e1 - col1 + rev0] = swap0;
             }
         }
         __syncthreads();
-        for (int len0 = 2; len0 <= 128; len0 <<= 1) {
-            const int half0 = len0 >> 1;
-            const float theta_base0 = float(-1) * float(6.28318530717958647692528676655900576839433879875021) / float(len0);
-            for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {
-                const int group = b0 / half0;
-                const int pos = b0 - group * half0;
-                const int lo = group * len0 + pos;
-                const int hi = lo + half0;
-                const float theta = theta_base0 * float(pos);
-                const float w_re = cosf(theta);
-                const float w_im = sinf(theta);
-                const float t_re = w_re * x0[hi].x - w_im * x0[hi].y;
-                const float t_im = w_re * x0[hi].y + w_im * x0[hi].x;
-                const float u_re = x0[lo].x;
-                const float u_im = x0[lo].y;
-                x0[lo].x = u_re + t_re;
-                x0[lo].y = u_im + t_im;
-                x0[hi].x = u_re - t_re;
-                x0[hi].y = u_im - t_im;
-            }
-            __syncthreads();
+        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 2 and 4
+            float2* at0 = x0 + (b0 << 2);
+            float2 v0[4] = {at0[0], at0[1], at0[2], at0[3]};
+            fft_butterfly(v0[0], v0[1], twiddle0[0]);
+            fft_butterfly(v0[2], v0[3], twiddle0[0]);
+            fft_butterfly(v0[0], v0[2], twiddle0[0]);
+            fft_butterfly(v0[1], v0[3], twiddle0[32]);
+            at0[0] = v0[0];
+            at0[1] = v0[1];
+            at0[2] = v0[2];
+            at0[3] = v0[3];
         }
+        __syncthreads();
+        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 8 and 16
+            const int pos0 = b0 & 3;  // in its group of 16
+            float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
+            float2 v0[4] = {at0[0], at0[4], at0[8], at0[12]};
+            fft_butterfly(v0[0], v0[1], twiddle0[pos0 * 16]);
+            fft_butterfly(v0[2], v0[3], twiddle0[pos0 * 16]);
+            fft_butterfly(v0[0], v0[2], twiddle0[pos0 * 8]);
+            fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + 4) * 8]);
+            at0[0] = v0[0];
+            at0[4] = v0[1];
+            at0[8] = v0[2];
+            at0[12] = v0[3];
+        }
+        __syncthreads();
+        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 32 and 64
+            const int pos0 = b0 & 15;  // in its group of 64
+            float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
+            float2 v0[4] = {at0[0], at0[16], at0[32], at0[48]};
+            fft_butterfly(v0[0], v0[1], twiddle0[pos0 * 4]);
+            fft_butterfly(v0[2], v0[3], twiddle0[pos0 * 4]);
+            fft_butterfly(v0[0], v0[2], twiddle0[pos0 * 2]);
+            fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + 16) * 2]);
+            at0[0] = v0[0];
+            at0[16] = v0[1];
+            at0[32] = v0[2];
+            at0[48] = v0[3];
+        }
+        __syncthreads();
+        for (int b0 = threadIdx.x; b0 < 128; b0 += TILE_THREADS) {  // the stage of length 128
+            const int pos0 = b0 & 63;
+            float2* at0 = x0 + ((b0 - pos0) << 1) + pos0;
+            float2 lo0 = at0[0], hi0 = at0[64];
+            fft_butterfly(lo0, hi0, twiddle0[pos0]);
+            at0[0] = lo0;
+            at0[64] = hi0;
+        }
+        __syncthreads();
     }
     // tile0 = 1x128 tile of transfer (outside the array: 0)
-    for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS) {
-        const int row2 = e1 / 128;
-        const int col1 = e1 % 128;
-        tile0[e1] = (row2 < transfer_dim0 && col1 < transfer_dim1) ? transfer[row2 * transfer_dim1 + col1] : make_float2(0.0f, 0.0f);
+    for (int e2 = threadIdx.x; e2 < 128; e2 += TILE_THREADS) {
+        const int row1 = e2 / 128;
+        const int col2 = e2 % 128;
+        tile0[e2] = (row1 < transfer_dim0 && col2 < transfer_dim1) ? transfer[row1 * transfer_dim1 + col2] : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
     // c = the tile computed by
     //   g = wp.tile_broadcast(wp.tile_load(transfer, shape=(1, 128)), shape=(2, 128))
     //   c = wp.tile_map(cplx_prod, a, g)
-    for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
-        c[e2] = cplx_prod(a[e2], tile0[e2 % 128]);
+    for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
+        c[e3] = cplx_prod(a[e3], tile0[e3 % 128]);
     }
     __syncthreads();
-    // wp.tile_ifft(c): radix-2 inverse transform (unnormalized) of each of its 2 row(s) of 128
-    for (int row3 = 0; row3 < 2; ++row3) {
-        float2* x1 = c + row3 * 128;
-        for (int i1 = threadIdx.x; i1 < 128; i1 += TILE_THREADS) {  // bit-reverse permutation
-            int j1 = 0;
-            for (int k1 = 0, v1 = i1; k1 < 7; ++k1, v1 >>= 1)
-                j1 = (j1 << 1) | (v1 & 1);
-            if (i1 < j1) {
-                const float2 swap = x1[i1];
-                x1[i1] = x1[j1];
-                x1[j1] = swap;
+    // wp.tile_ifft(c): radix-2 inverse transform (unnormalized) of each of its 2 rows of 128, two stages per pass over shared memory
+    {
+        float2* x1 = c;
+        __shared__ float2 twiddle1[64];  // e^(+2 pi i k / 128), k < 64
+        for (int k1 = threadIdx.x; k1 < 64; k1 += TILE_THREADS) {
+            const float theta1 = float(1) * float(6.28318530717958647692528676655900576839433879875021) / float(128) * float(k1);
+            twiddle1[k1] = make_float2(cosf(theta1), sinf(theta1));
+        }
+        for (int e4 = threadIdx.x; e4 < 256; e4 += TILE_THREADS) {  // bit-reverse permutation
+            const int col3 = e4 & 127;
+            const int rev1 = int(__brev(unsigned(col3)) >> 25);
+            if (col3 < rev1) {
+                const float2 swap1 = x1[e4];
+                x1[e4] = x1[e4 - col3 + rev1];
+                x1[e4 - col3 + rev1] = swap1;
             }
         }
         __syncthreads();
-        for (int len1 = 2; len1 <= 128; len1 <<= 1) {
-            const int half1 = len1 >> 1;
-            const float theta_base1 = float(1) * float(6.28318530717958647692528676655900576839433879875021) / float(len1);
-            for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {
-                const int group = b1 / half1;
-                const int pos = b1 - group * half1;
-                const int lo = group * len1 + pos;
-                const int hi = lo + half1;
-                const float theta = theta_base1 * float(pos);
-                const float w_re = cosf(theta);
-                const float w_im = sinf(theta);
-                const float t_re = w_re * x1[hi].x - w_im * x1[hi].y;
-                const float t_im = w_re * x1[hi].y + w_im * x1[hi].x;
-                const float u_re = x1[lo].x;
-                const float u_im = x1[lo].y;
-                x1[lo].x = u_re + t_re;
-                x1[lo].y = u_im + t_im;
-                x1[hi].x = u_re - t_re;
-                x1[hi].y = u_im - t_im;
-            }
-            __syncthreads();
+        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 2 and 4
+            float2* at1 = x1 + (b1 << 2);
+            float2 v1[4] = {at1[0], at1[1], at1[2], at1[3]};
+            fft_butterfly(v1[0], v1[1], twiddle1[0]);
+            fft_butterfly(v1[2], v1[3], twiddle1[0]);
+            fft_butterfly(v1[0], v1[2], twiddle1[0]);
+            fft_butterfly(v1[1], v1[3], twiddle1[32]);
+            at1[0] = v1[0];
+            at1[1] = v1[1];
+            at1[2] = v1[2];
+            at1[3] = v1[3];
         }
+        __syncthreads();
+        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 8 and 16
+            const int pos1 = b1 & 3;  // in its group of 16
+            float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
+            float2 v1[4] = {at1[0], at1[4], at1[8], at1[12]};
+            fft_butterfly(v1[0], v1[1], twiddle1[pos1 * 16]);
+            fft_butterfly(v1[2], v1[3], twiddle1[pos1 * 16]);
+            fft_butterfly(v1[0], v1[2], twiddle1[pos1 * 8]);
+            fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + 4) * 8]);
+            at1[0] = v1[0];
+            at1[4] = v1[1];
+            at1[8] = v1[2];
+            at1[12] = v1[3];
+        }
+        __syncthreads();
+        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 32 and 64
+            const int pos1 = b1 & 15;  // in its group of 64
+            float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
+            float2 v1[4] = {at1[0], at1[16], at1[32], at1[48]};
+            fft_butterfly(v1[0], v1[1], twiddle1[pos1 * 4]);
+            fft_butterfly(v1[2], v1[3], twiddle1[pos1 * 4]);
+            fft_butterfly(v1[0], v1[2], twiddle1[pos1 * 2]);
+            fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + 16) * 2]);
+            at1[0] = v1[0];
+            at1[16] = v1[1];
+            at1[32] = v1[2];
+            at1[48] = v1[3];
+        }
+        __syncthreads();
+        for (int b1 = threadIdx.x; b1 < 128; b1 += TILE_THREADS) {  // the stage of length 128
+            const int pos1 = b1 & 63;
+            float2* at1 = x1 + ((b1 - pos1) << 1) + pos1;
+            float2 lo1 = at1[0], hi1 = at1[64];
+            fft_butterfly(lo1, hi1, twiddle1[pos1]);
+            at1[0] = lo1;
+            at1[64] = hi1;
+        }
+        __syncthreads();
     }
     const int offset1 = i * 2;
-    for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        const int row4 = offset1 + e3 / 128;
-        const int col2 = e3 % 128;
-        if (row4 < filtered_dim0 && col2 < filtered_dim1)
-            filtered[row4 * filtered_dim1 + col2] = c[e3];
+    for (int e5 = threadIdx.x; e5 < 256; e5 += TILE_THREADS) {
+        const int row2 = offset1 + e5 / 128;
+        const int col4 = e5 % 128;
+        if (row2 < filtered_dim0 && col4 < filtered_dim1)
+            filtered[row2 * filtered_dim1 + col4] = c[e5];
     }
 }
 
