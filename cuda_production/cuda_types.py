@@ -697,6 +697,8 @@ struct Mesh
     const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
     const BvhNode* nodes;  // the BVH, its root at 0
     const int* tri_order;      // triangle indices in leaf order
+    const float3* tri_lowers;  // each triangle's box (its corners' minimum and maximum, as Warp's
+    const float3* tri_uppers;  // mesh.lowers / uppers), in leaf order: what a box query tests
     int num_points;
     int num_tris;
     float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
@@ -1255,22 +1257,17 @@ __device__ __forceinline__ MeshQueryAabb mesh_query_aabb(const Mesh& mesh, float
     return query;
 }
 
-// wp.mesh_query_aabb_next(query, face): the next triangle whose bounds (the box of its three corners,
-// as Warp caches it) overlap the query's box, into `face`; false once none is left. This program's
-// BVH boxes are padded a hair (build_rock_mesh): they only decide which triangles are tested.
+// wp.mesh_query_aabb_next(query, face): the next triangle whose box (its three corners' bounds, which
+// main() computes once per triangle, as Warp keeps them) overlaps the query's box, into `face`; false
+// once none is left. This program's BVH boxes are padded a hair (build_rock_mesh): they only decide
+// which triangles are tested.
 __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
 {
     while (true) {
         while (query.leaf_next < query.leaf_end) {
-            const int tri = query.mesh.tri_order[query.leaf_next++];
-            float3 p, q, r;
-            mesh_triangle(query.mesh, tri, p, q, r);
-            const float3 lower = make_float3(fminf(fminf(p.x, q.x), r.x), fminf(fminf(p.y, q.y), r.y),
-                                             fminf(fminf(p.z, q.z), r.z));
-            const float3 upper = make_float3(fmaxf(fmaxf(p.x, q.x), r.x), fmaxf(fmaxf(p.y, q.y), r.y),
-                                             fmaxf(fmaxf(p.z, q.z), r.z));
-            if (boxes_overlap(query.lower, query.upper, lower, upper)) {
-                face = tri;
+            const int slot = query.leaf_next++;
+            if (boxes_overlap(query.lower, query.upper, query.mesh.tri_lowers[slot], query.mesh.tri_uppers[slot])) {
+                face = query.mesh.tri_order[slot];
                 return true;
             }
         }
