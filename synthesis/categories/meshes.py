@@ -3,8 +3,9 @@
 Like Warp's mesh examples (cloth and particle collision, SDF sampling for marching cubes, the ray
 caster): a `wp.uint64` argument is the id of a mesh built on the host (here the closed "rock" of
 synthesis/mesh_geometry.py), and each thread queries it: the closest point
-(`wp.mesh_query_point_no_sign`, or with an inside/outside sign from `wp.mesh_query_point` or
-`wp.mesh_query_point_sign_winding_number`) turned into a position by `wp.mesh_eval_position`, or
+(`wp.mesh_query_point_no_sign`, or with an inside/outside sign from `wp.mesh_query_point`,
+`wp.mesh_query_point_sign_winding_number` or `wp.mesh_query_point_sign_normal`) turned into a
+position by `wp.mesh_eval_position`, or
 the first hit along a ray (`wp.mesh_query_ray`).
 
 What the kernels write never depends on which of two equally close faces a query reports: a
@@ -198,7 +199,8 @@ class MeshKernel(NeighborKernel):
     def distance_helper(self, signed: bool) -> str:
         """A `@wp.func` returning the (signed) distance to the surface, max_dist where none is found."""
         rng = self.rng
-        call = rng.choice(["wp.mesh_query_point", "wp.mesh_query_point_sign_winding_number"]) if signed \
+        call = rng.choice(["wp.mesh_query_point", "wp.mesh_query_point_sign_winding_number",
+                           "wp.mesh_query_point_sign_normal"]) if signed \
             else "wp.mesh_query_point_no_sign"
         name = self.unique(rng.choice(["mesh_sdf", "signed_distance", "sdf"]) if signed
                            else rng.choice(["mesh_distance", "surface_distance", "udf"]))
@@ -276,7 +278,8 @@ class MeshKernel(NeighborKernel):
         """The query at `p` (signed: with an inside/outside sign) -> (query local, its call's kind)."""
         rng = self.rng
         if signed:
-            call = rng.choice(["wp.mesh_query_point", "wp.mesh_query_point_sign_winding_number"])
+            call = rng.choice(["wp.mesh_query_point", "wp.mesh_query_point_sign_winding_number",
+                               "wp.mesh_query_point_sign_normal"])
         else:
             call = rng.choice(["wp.mesh_query_point_no_sign", "wp.mesh_query_point_no_sign", "wp.mesh_query_point"])
         q = self.local(rng.choice(["query", "q", "hit"]))

@@ -58,6 +58,15 @@ def test_every_form_is_drawn():
     assert len(firsts) >= len(meshes.FORMS) - 1  # the two collision summaries share a prefix
 
 
+def test_every_closest_point_query_is_drawn():
+    """Warp's four closest-point queries: unsigned, and signed by the axis-ray vote, the winding number
+    or the closest feature's normal (example_mesh's)."""
+    sources = "".join(generate("meshes", seed).source for seed in range(300))
+    for call in ("mesh_query_point_no_sign(", "mesh_query_point(", "mesh_query_point_sign_winding_number(",
+                 "mesh_query_point_sign_normal("):
+        assert f"wp.{call}" in sources, call
+
+
 def test_outputs_do_not_depend_on_which_tied_face_a_query_reports(runs):
     for spec, built, reordered in runs:
         for (name, bound, a), (_, _, b) in zip(_outputs(spec, built), _outputs(spec, reordered)):
@@ -83,16 +92,18 @@ def test_mesh_argument_describes_an_even_rock_with_a_non_dyadic_cell_width():
 
 def test_query_points_never_sit_on_the_surface():
     """Where a kernel's query points could lie exactly on a face (or an axis ray from them graze an
-    edge), the inside/outside sign would be a coin toss: the axis-ray vote of wp.mesh_query_point and
-    the generalised winding number disagree nowhere."""
+    edge), the inside/outside sign would be a coin toss: the axis-ray vote of wp.mesh_query_point, the
+    closest feature's normal of wp.mesh_query_point_sign_normal and the generalised winding number
+    disagree nowhere."""
     import warp as wp
 
     @wp.kernel
-    def both_signs(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), parity: wp.array(dtype=float),
-                   winding: wp.array(dtype=float)):
+    def three_signs(mesh: wp.uint64, x: wp.array(dtype=wp.vec3), parity: wp.array(dtype=float),
+                   winding: wp.array(dtype=float), normal: wp.array(dtype=float)):
         tid = wp.tid()
         parity[tid] = wp.mesh_query_point(mesh, x[tid], 1.0e6).sign
         winding[tid] = wp.mesh_query_point_sign_winding_number(mesh, x[tid], 1.0e6).sign
+        normal[tid] = wp.mesh_query_point_sign_normal(mesh, x[tid], 1.0e6).sign
 
     from cuda_production.reference import input_seed, make_input
 
@@ -109,9 +120,9 @@ def test_query_points_never_sit_on_the_surface():
                        wp.array(np.array(tris, np.int32), dtype=wp.int32, device="cpu"),
                        support_winding_number=True)
         x = wp.array(make_input(points, 0, input_seed(spec)).reshape(-1, 3), dtype=wp.vec3, device="cpu")
-        parity, winding = (wp.zeros(x.shape[0], dtype=float, device="cpu") for _ in range(2))
-        wp.launch(both_signs, dim=x.shape[0], inputs=[mesh.id, x, parity, winding], device="cpu")
-        disagreements += int((parity.numpy() != winding.numpy()).sum())
+        parity, winding, normal = (wp.zeros(x.shape[0], dtype=float, device="cpu") for _ in range(3))
+        wp.launch(three_signs, dim=x.shape[0], inputs=[mesh.id, x, parity, winding, normal], device="cpu")
+        disagreements += int((parity.numpy() != winding.numpy()).sum() + (normal.numpy() != winding.numpy()).sum())
         assert (winding.numpy() < 0).any() and (winding.numpy() > 0).any()
     assert disagreements == 0
 

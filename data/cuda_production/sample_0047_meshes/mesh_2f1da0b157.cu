@@ -44,6 +44,8 @@ struct Mesh
     const int* indices;        // three vertex indices per triangle, counter-clockwise seen from outside
     const BvhNode* nodes;  // the BVH, its root at 0
     const int* tri_order;      // triangle indices in leaf order
+    const float3* tri_lowers;  // each triangle's box (its corners' minimum and maximum, as Warp's
+    const float3* tri_uppers;  // mesh.lowers / uppers), in leaf order: what a box query tests
     int num_points;
     int num_tris;
     float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
@@ -709,11 +711,22 @@ static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
         fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);
     }
+    std::vector<float3> tri_lowers(num_tris), tri_uppers(num_tris);  // the unpadded boxes, in leaf order
+    for (int slot = 0; slot < num_tris; ++slot) {
+        const int t = tri_order[slot];
+        const float3 p = points[indices[3 * t]], q = points[indices[3 * t + 1]], r = points[indices[3 * t + 2]];
+        tri_lowers[slot] = make_float3(std::min(p.x, std::min(q.x, r.x)), std::min(p.y, std::min(q.y, r.y)),
+                                       std::min(p.z, std::min(q.z, r.z)));
+        tri_uppers[slot] = make_float3(std::max(p.x, std::max(q.x, r.x)), std::max(p.y, std::max(q.y, r.y)),
+                                       std::max(p.z, std::max(q.z, r.z)));
+    }
     Mesh mesh{};
     mesh.points = device_upload(points);
     mesh.indices = device_upload(indices);
     mesh.nodes = device_upload(nodes);
     mesh.tri_order = device_upload(tri_order);
+    mesh.tri_lowers = device_upload(tri_lowers);
+    mesh.tri_uppers = device_upload(tri_uppers);
     mesh.num_points = (int)points.size();
     mesh.num_tris = num_tris;
     mesh.average_edge_length = edge_sum / (num_tris * 3);
@@ -726,6 +739,8 @@ static void free_mesh(const Mesh& mesh)
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.indices)));
     CUDA_CHECK(cudaFree(const_cast<BvhNode*>(mesh.nodes)));
     CUDA_CHECK(cudaFree(const_cast<int*>(mesh.tri_order)));
+    CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.tri_lowers)));
+    CUDA_CHECK(cudaFree(const_cast<float3*>(mesh.tri_uppers)));
 }
 
 int main(int argc, char** argv)
