@@ -1489,15 +1489,14 @@ class TileTranslator:
         """wp.tile_fft / tile_ifft(t): each row (the last dimension) of a complex tile transformed in
         place, unnormalized. Warp's cooperative path (warp/native/tile_fft.h, used on the CPU with
         block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
-        stages shared over the block, each twiddle computed from its angle; the same arithmetic
-        here, scheduled as one would on a GPU: every row's butterflies of a stage in one loop (one
-        barrier per stage, not per stage and row), two stages per pass (a thread reads four elements,
-        does the four butterflies of both stages in registers and writes them back: half the barriers and
-        shared-memory traffic), and the twiddles computed once into a table in shared memory instead of
-        a sine and a cosine per butterfly. A stage of length `len` reads
-        every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) * (pos * n / len)
-        is Warp's (sign * 2pi / len) * pos rounded once from the same exact product (the factors
-        differ by a power of two), so every twiddle is bit-identical to Warp's."""
+        stages shared over the block, each twiddle computed from its angle. The same arithmetic here,
+        scheduled as one would on a GPU: every row of the tile in one loop per pass; two stages per
+        pass (a thread reads four elements, does the four butterflies of both stages in registers and
+        writes them back: half the barriers and shared-memory traffic); the twiddles computed once
+        into a table in shared memory instead of a sine and a cosine per butterfly. A stage of length
+        `len` reads every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) *
+        (pos * n / len) is Warp's (sign * 2pi / len) * pos, the same exact product of factors that
+        differ by a power of two, rounded once, so every twiddle is bit-identical to Warp's."""
         name = "tile_fft" if sign < 0 else "tile_ifft"
         if not statement:
             raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
