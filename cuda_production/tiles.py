@@ -1516,9 +1516,9 @@ class TileTranslator:
         ct = self.module.ctype(tt.dtype)
         make = f"make_{ct}"
         sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
-        x, table, k, e, b, theta, col, rev, swap, pos, lo, hi, u, v = (
-            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "theta", "col", "rev", "swap", "pos", "lo",
-                                          "hi", "at", "v"))
+        x, table, k, e, b, theta, col, rev, swap, half, step, pos, lo, hi, u, v = (
+            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "theta", "col", "rev", "swap", "half", "step",
+                                          "pos", "lo", "hi", "at", "v"))
         self.access({t.code: False}, {t.code: False})
         rows = f"each of its {batch} rows" if batch > 1 else "its row"
         self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
@@ -1542,40 +1542,42 @@ class TileTranslator:
         self.out("}")
         self.out("__syncthreads();")
         self.module.need("fft_butterfly")
-        stage = 1  # the half length of the next stage: 1, 2, 4, ..., n / 2
-        while 4 * stage <= n:  # two stages per pass: a thread's four elements stay in registers for both
-            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 4}; {b} += {TILE_THREADS}) {{  "
-                     f"// stages of length {2 * stage} and {4 * stage}")
+        quads = log_n // 2  # passes of two stages
+        if quads:
+            self.out("#pragma unroll")
+            self.out(f"for (int {half} = 1; {half} < {4 ** quads}; {half} <<= 2) {{  "
+                     f"// two stages per pass: lengths 2 * {half} and 4 * {half}")
             self.indent += 1
-            step = n // (2 * stage)  # the first stage's twiddles are every step-th of the table
-            if stage == 1:  # groups of four neighbours; twiddles 1, 1, 1 and -i (+i inverse)
-                self.out(f"{ct}* {u} = {x} + ({b} << 2);")
-                twiddles = ("0", "0", "0", str(step // 2))
-            else:
-                self.out(f"const int {pos} = {b} & {stage - 1};  // in its group of {4 * stage}")
-                self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 2) + {pos};")
-                twiddles = (f"{pos} * {step}", f"{pos} * {step}", f"{pos} * {step // 2}", f"({pos} + {stage}) * {step // 2}")
-            self.out(f"{ct} {v}[4] = {{{u}[0], {u}[{stage}], {u}[{2 * stage}], {u}[{3 * stage}]}};")
-            for (i, j), twiddle in zip(((0, 1), (2, 3), (0, 2), (1, 3)), twiddles):
-                self.out(f"fft_butterfly({v}[{i}], {v}[{j}], {table}[{twiddle}]);")
+            self.out(f"const int {step} = {n // 2} / {half};  // the first stage's twiddles: every {step}-th of the table")
+            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 4}; {b} += {TILE_THREADS}) {{")
+            self.indent += 1
+            self.out(f"const int {pos} = {b} & ({half} - 1);  // in its group of 4 * {half}")
+            self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 2) + {pos};")
+            self.out(f"{ct} {v}[4] = {{{u}[0], {u}[{half}], {u}[2 * {half}], {u}[3 * {half}]}};")
+            self.out(f"fft_butterfly({v}[0], {v}[1], {table}[{pos} * {step}]);")
+            self.out(f"fft_butterfly({v}[2], {v}[3], {table}[{pos} * {step}]);")
+            self.out(f"fft_butterfly({v}[0], {v}[2], {table}[{pos} * {step} / 2]);")
+            self.out(f"fft_butterfly({v}[1], {v}[3], {table}[({pos} + {half}) * {step} / 2]);")
             self.out(f"{u}[0] = {v}[0];")
-            self.out(f"{u}[{stage}] = {v}[1];")
-            self.out(f"{u}[{2 * stage}] = {v}[2];")
-            self.out(f"{u}[{3 * stage}] = {v}[3];")
+            self.out(f"{u}[{half}] = {v}[1];")
+            self.out(f"{u}[2 * {half}] = {v}[2];")
+            self.out(f"{u}[3 * {half}] = {v}[3];")
             self.indent -= 1
             self.out("}")
             self.out("__syncthreads();")
-            stage *= 4
-        if stage < n:  # an odd number of stages: the last one alone
+            self.indent -= 1
+            self.out("}")
+        if log_n % 2:  # an odd number of stages: the last one, of length n, alone
+            last = n // 2
             self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 2}; {b} += {TILE_THREADS}) {{  "
                      f"// the stage of length {n}")
             self.indent += 1
-            self.out(f"const int {pos} = {b} & {stage - 1};")
+            self.out(f"const int {pos} = {b} & {last - 1};")
             self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 1) + {pos};")
-            self.out(f"{ct} {lo} = {u}[0], {hi} = {u}[{stage}];")
+            self.out(f"{ct} {lo} = {u}[0], {hi} = {u}[{last}];")
             self.out(f"fft_butterfly({lo}, {hi}, {table}[{pos}]);")
             self.out(f"{u}[0] = {lo};")
-            self.out(f"{u}[{stage}] = {hi};")
+            self.out(f"{u}[{last}] = {hi};")
             self.indent -= 1
             self.out("}")
             self.out("__syncthreads();")
