@@ -78,47 +78,24 @@ __global__ void tile_44825e6ddc(
             }
         }
         __syncthreads();
-        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 2 and 4
-            float2* at0 = x0 + (b0 << 2);
-            float2 v0[4] = {at0[0], at0[1], at0[2], at0[3]};
-            fft_butterfly(v0[0], v0[1], twiddle0[0]);
-            fft_butterfly(v0[2], v0[3], twiddle0[0]);
-            fft_butterfly(v0[0], v0[2], twiddle0[0]);
-            fft_butterfly(v0[1], v0[3], twiddle0[32]);
-            at0[0] = v0[0];
-            at0[1] = v0[1];
-            at0[2] = v0[2];
-            at0[3] = v0[3];
+        #pragma unroll
+        for (int half0 = 1; half0 < 64; half0 <<= 2) {  // two stages per pass: lengths 2 * half0 and 4 * half0
+            const int step0 = 64 / half0;  // the first stage's twiddles: every step0-th of the table
+            for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {
+                const int pos0 = b0 & (half0 - 1);  // in its group of 4 * half0
+                float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
+                float2 v0[4] = {at0[0], at0[half0], at0[2 * half0], at0[3 * half0]};
+                fft_butterfly(v0[0], v0[1], twiddle0[pos0 * step0]);
+                fft_butterfly(v0[2], v0[3], twiddle0[pos0 * step0]);
+                fft_butterfly(v0[0], v0[2], twiddle0[pos0 * step0 / 2]);
+                fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + half0) * step0 / 2]);
+                at0[0] = v0[0];
+                at0[half0] = v0[1];
+                at0[2 * half0] = v0[2];
+                at0[3 * half0] = v0[3];
+            }
+            __syncthreads();
         }
-        __syncthreads();
-        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 8 and 16
-            const int pos0 = b0 & 3;  // in its group of 16
-            float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
-            float2 v0[4] = {at0[0], at0[4], at0[8], at0[12]};
-            fft_butterfly(v0[0], v0[1], twiddle0[pos0 * 16]);
-            fft_butterfly(v0[2], v0[3], twiddle0[pos0 * 16]);
-            fft_butterfly(v0[0], v0[2], twiddle0[pos0 * 8]);
-            fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + 4) * 8]);
-            at0[0] = v0[0];
-            at0[4] = v0[1];
-            at0[8] = v0[2];
-            at0[12] = v0[3];
-        }
-        __syncthreads();
-        for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {  // stages of length 32 and 64
-            const int pos0 = b0 & 15;  // in its group of 64
-            float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
-            float2 v0[4] = {at0[0], at0[16], at0[32], at0[48]};
-            fft_butterfly(v0[0], v0[1], twiddle0[pos0 * 4]);
-            fft_butterfly(v0[2], v0[3], twiddle0[pos0 * 4]);
-            fft_butterfly(v0[0], v0[2], twiddle0[pos0 * 2]);
-            fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + 16) * 2]);
-            at0[0] = v0[0];
-            at0[16] = v0[1];
-            at0[32] = v0[2];
-            at0[48] = v0[3];
-        }
-        __syncthreads();
         for (int b0 = threadIdx.x; b0 < 128; b0 += TILE_THREADS) {  // the stage of length 128
             const int pos0 = b0 & 63;
             float2* at0 = x0 + ((b0 - pos0) << 1) + pos0;
@@ -161,47 +138,24 @@ __global__ void tile_44825e6ddc(
             }
         }
         __syncthreads();
-        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 2 and 4
-            float2* at1 = x1 + (b1 << 2);
-            float2 v1[4] = {at1[0], at1[1], at1[2], at1[3]};
-            fft_butterfly(v1[0], v1[1], twiddle1[0]);
-            fft_butterfly(v1[2], v1[3], twiddle1[0]);
-            fft_butterfly(v1[0], v1[2], twiddle1[0]);
-            fft_butterfly(v1[1], v1[3], twiddle1[32]);
-            at1[0] = v1[0];
-            at1[1] = v1[1];
-            at1[2] = v1[2];
-            at1[3] = v1[3];
+        #pragma unroll
+        for (int half1 = 1; half1 < 64; half1 <<= 2) {  // two stages per pass: lengths 2 * half1 and 4 * half1
+            const int step1 = 64 / half1;  // the first stage's twiddles: every step1-th of the table
+            for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {
+                const int pos1 = b1 & (half1 - 1);  // in its group of 4 * half1
+                float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
+                float2 v1[4] = {at1[0], at1[half1], at1[2 * half1], at1[3 * half1]};
+                fft_butterfly(v1[0], v1[1], twiddle1[pos1 * step1]);
+                fft_butterfly(v1[2], v1[3], twiddle1[pos1 * step1]);
+                fft_butterfly(v1[0], v1[2], twiddle1[pos1 * step1 / 2]);
+                fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + half1) * step1 / 2]);
+                at1[0] = v1[0];
+                at1[half1] = v1[1];
+                at1[2 * half1] = v1[2];
+                at1[3 * half1] = v1[3];
+            }
+            __syncthreads();
         }
-        __syncthreads();
-        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 8 and 16
-            const int pos1 = b1 & 3;  // in its group of 16
-            float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
-            float2 v1[4] = {at1[0], at1[4], at1[8], at1[12]};
-            fft_butterfly(v1[0], v1[1], twiddle1[pos1 * 16]);
-            fft_butterfly(v1[2], v1[3], twiddle1[pos1 * 16]);
-            fft_butterfly(v1[0], v1[2], twiddle1[pos1 * 8]);
-            fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + 4) * 8]);
-            at1[0] = v1[0];
-            at1[4] = v1[1];
-            at1[8] = v1[2];
-            at1[12] = v1[3];
-        }
-        __syncthreads();
-        for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {  // stages of length 32 and 64
-            const int pos1 = b1 & 15;  // in its group of 64
-            float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
-            float2 v1[4] = {at1[0], at1[16], at1[32], at1[48]};
-            fft_butterfly(v1[0], v1[1], twiddle1[pos1 * 4]);
-            fft_butterfly(v1[2], v1[3], twiddle1[pos1 * 4]);
-            fft_butterfly(v1[0], v1[2], twiddle1[pos1 * 2]);
-            fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + 16) * 2]);
-            at1[0] = v1[0];
-            at1[16] = v1[1];
-            at1[32] = v1[2];
-            at1[48] = v1[3];
-        }
-        __syncthreads();
         for (int b1 = threadIdx.x; b1 < 128; b1 += TILE_THREADS) {  // the stage of length 128
             const int pos1 = b1 & 63;
             float2* at1 = x1 + ((b1 - pos1) << 1) + pos1;
