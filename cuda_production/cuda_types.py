@@ -312,6 +312,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _LOWER_BOUND, ()
     if kind == "fft_butterfly":
         return _FFT_BUTTERFLY, ()
+    if kind == "tile_fft_rows":
+        return _TILE_FFT_ROWS, ("fft_butterfly",)
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1332,6 +1334,70 @@ __device__ __forceinline__ void fft_butterfly(Complex& lo, Complex& hi, Complex 
     const auto t_im = w.x * hi.y + w.y * hi.x;
     hi = {lo.x - t_re, lo.y - t_im};
     lo = {lo.x + t_re, lo.y + t_im};
+}"""
+
+_TILE_FFT_ROWS = r"""// log2 of a power of two, at compile time
+__host__ __device__ constexpr int fft_log2(int n)
+{
+    return n > 1 ? 1 + fft_log2(n / 2) : 0;
+}
+
+// wp.tile_fft (SIGN -1) / wp.tile_ifft (SIGN +1) of a tile of ROWS rows of N complex values in shared
+// memory, every row in place and unnormalized, by the block's THREADS threads together. Warp's
+// cooperative radix-2 algorithm (tile_fft.h) in its arithmetic: a bit-reverse permutation, then the
+// stages of length 2, 4, ..., N, two per pass (a thread takes four elements through both in
+// registers), every row in one loop per pass. The twiddles e^(SIGN 2 pi i k / N), k < N / 2, are
+// computed once per call; the stage of length len reads every (N / len)-th, whose angle is Warp's
+// (SIGN 2 pi / len) pos exactly (the two products' factors differ by a power of two).
+template <int SIGN, int N, int ROWS, int THREADS, typename Complex>
+__device__ void tile_fft_rows(Complex* x)
+{
+    using Real = decltype(x->x);
+    __shared__ Complex twiddle[N / 2];
+    for (int k = threadIdx.x; k < N / 2; k += THREADS) {
+        const Real theta = Real(SIGN) * Real(6.28318530717958647692528676655900576839433879875021) / Real(N) * Real(k);  // Warp's two_pi()
+        twiddle[k] = {cos(theta), sin(theta)};
+    }
+    for (int e = threadIdx.x; e < ROWS * N; e += THREADS) {  // bit-reverse permutation of each row
+        const int col = e & (N - 1);
+        const int rev = int(__brev(unsigned(col)) >> (32 - fft_log2(N)));
+        if (col < rev) {
+            const Complex swap = x[e];
+            x[e] = x[e - col + rev];
+            x[e - col + rev] = swap;
+        }
+    }
+    __syncthreads();
+    int half = 1;
+#pragma unroll
+    for (; 4 * half <= N; half <<= 2) {  // the stages of length 2 half and 4 half
+        const int step = N / 2 / half;  // the first one's twiddles: every step-th
+        for (int b = threadIdx.x; b < ROWS * N / 4; b += THREADS) {
+            const int pos = b & (half - 1);  // in its group of 4 half
+            Complex* at = x + ((b - pos) << 2) + pos;
+            Complex v[4] = {at[0], at[half], at[2 * half], at[3 * half]};
+            fft_butterfly(v[0], v[1], twiddle[pos * step]);
+            fft_butterfly(v[2], v[3], twiddle[pos * step]);
+            fft_butterfly(v[0], v[2], twiddle[pos * step / 2]);
+            fft_butterfly(v[1], v[3], twiddle[(pos + half) * step / 2]);
+            at[0] = v[0];
+            at[half] = v[1];
+            at[2 * half] = v[2];
+            at[3 * half] = v[3];
+        }
+        __syncthreads();
+    }
+    if (half < N) {  // an odd number of stages: the last one, of length N, alone
+        for (int b = threadIdx.x; b < ROWS * N / 2; b += THREADS) {
+            const int pos = b & (N / 2 - 1);
+            Complex* at = x + ((b - pos) << 1) + pos;
+            Complex lo = at[0], hi = at[N / 2];
+            fft_butterfly(lo, hi, twiddle[pos]);
+            at[0] = lo;
+            at[N / 2] = hi;
+        }
+        __syncthreads();
+    }
 }"""
 
 _LOWER_BOUND = r"""// wp.lower_bound(arr, [begin, end,] value): Warp's binary search (array.h) over arr[begin, end - 1]

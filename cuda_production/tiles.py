@@ -45,7 +45,6 @@ WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is gi
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
 TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4", "vec2d")
 FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
-TWO_PI = "6.28318530717958647692528676655900576839433879875021"  # Warp's fft_consts<T>::two_pi()
 MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 # The C constant holding a tiled kernel's threads per block, defined once before the kernel: its
@@ -1489,14 +1488,15 @@ class TileTranslator:
         """wp.tile_fft / tile_ifft(t): each row (the last dimension) of a complex tile transformed in
         place, unnormalized. Warp's cooperative path (warp/native/tile_fft.h, used on the CPU with
         block_dim > 1 and on GPUs without MathDx): a bit-reverse permutation, then radix-2 butterfly
-        stages shared over the block, each twiddle computed from its angle. The same arithmetic here,
-        scheduled as one would on a GPU: every row of the tile in one loop per pass; two stages per
-        pass (a thread reads four elements, does the four butterflies of both stages in registers and
-        writes them back: half the barriers and shared-memory traffic); the twiddles computed once
-        into a table in shared memory instead of a sine and a cosine per butterfly. A stage of length
-        `len` reads every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) *
-        (pos * n / len) is Warp's (sign * 2pi / len) * pos, the same exact product of factors that
-        differ by a power of two, rounded once, so every twiddle is bit-identical to Warp's."""
+        stages shared over the block, each twiddle computed from its angle. The .cu calls one device
+        function for it (the `tile_fft_rows` snippet): the same arithmetic, scheduled as one would on a
+        GPU. Every row of the tile in one loop per pass; two stages per pass (a thread reads four
+        elements, does the four butterflies of both stages in registers and writes them back: half
+        the barriers and shared-memory traffic); the twiddles computed once per call into a table in
+        shared memory instead of a sine and a cosine per butterfly. A stage of length `len` reads
+        every (n / len)-th entry of the n-point table: the angle (sign * 2pi / n) * (pos * n / len)
+        is Warp's (sign * 2pi / len) * pos, the same exact product of factors that differ by a power
+        of two, rounded once, so every twiddle is bit-identical to Warp's."""
         name = "tile_fft" if sign < 0 else "tile_ifft"
         if not statement:
             raise self.unsupported(node, f"the value of wp.{name} (it transforms its tile in place)")
@@ -1510,79 +1510,13 @@ class TileTranslator:
         n = tt.shape[-1]
         if n < 2 or n & (n - 1):
             raise self.unsupported(node, f"wp.{name} of rows of {n} elements (powers of two only)")
-        log_n = n.bit_length() - 1
-        real = "float" if tt.dtype == "vec2" else "double"
         batch = tt.size // n
-        ct = self.module.ctype(tt.dtype)
-        make = f"make_{ct}"
-        sin, cos = ("sinf", "cosf") if real == "float" else ("sin", "cos")
-        x, table, k, e, b, theta, col, rev, swap, half, step, pos, lo, hi, u, v = (
-            self.fresh(stem) for stem in ("x", "twiddle", "k", "e", "b", "theta", "col", "rev", "swap", "half", "step",
-                                          "pos", "lo", "hi", "at", "v"))
         self.access({t.code: False}, {t.code: False})
+        self.module.need("tile_fft_rows")
         rows = f"each of its {batch} rows" if batch > 1 else "its row"
-        self.out(f"// wp.{name}({ast.unparse(a['inout'])}): radix-2 {'forward' if sign < 0 else 'inverse'} transform "
-                 f"(unnormalized) of {rows} of {n}, two stages per pass over shared memory")
-        self.out("{")
-        self.indent += 1
-        self.out(f"{ct}* {x} = {t.code};")
-        self.out(f"__shared__ {ct} {table}[{n // 2}];  // e^({'-' if sign < 0 else '+'}2 pi i k / {n}), k < {n // 2}")
-        self.out(f"for (int {k} = threadIdx.x; {k} < {n // 2}; {k} += {TILE_THREADS}) {{")
-        self.out(f"    const {real} {theta} = {real}({sign}) * {real}({TWO_PI}) / {real}({n}) * {real}({k});")
-        self.out(f"    {table}[{k}] = {make}({cos}({theta}), {sin}({theta}));")
-        self.out("}")
-        self.out(f"for (int {e} = threadIdx.x; {e} < {batch * n}; {e} += {TILE_THREADS}) {{  // bit-reverse permutation")
-        self.out(f"    const int {col} = {e} & {n - 1};")
-        self.out(f"    const int {rev} = int(__brev(unsigned({col})) >> {32 - log_n});")
-        self.out(f"    if ({col} < {rev}) {{")
-        self.out(f"        const {ct} {swap} = {x}[{e}];")
-        self.out(f"        {x}[{e}] = {x}[{e} - {col} + {rev}];")
-        self.out(f"        {x}[{e} - {col} + {rev}] = {swap};")
-        self.out("    }")
-        self.out("}")
-        self.out("__syncthreads();")
-        self.module.need("fft_butterfly")
-        quads = log_n // 2  # passes of two stages
-        if quads:
-            self.out("#pragma unroll")
-            self.out(f"for (int {half} = 1; {half} < {4 ** quads}; {half} <<= 2) {{  "
-                     f"// two stages per pass: lengths 2 * {half} and 4 * {half}")
-            self.indent += 1
-            self.out(f"const int {step} = {n // 2} / {half};  // the first stage's twiddles: every {step}-th of the table")
-            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 4}; {b} += {TILE_THREADS}) {{")
-            self.indent += 1
-            self.out(f"const int {pos} = {b} & ({half} - 1);  // in its group of 4 * {half}")
-            self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 2) + {pos};")
-            self.out(f"{ct} {v}[4] = {{{u}[0], {u}[{half}], {u}[2 * {half}], {u}[3 * {half}]}};")
-            self.out(f"fft_butterfly({v}[0], {v}[1], {table}[{pos} * {step}]);")
-            self.out(f"fft_butterfly({v}[2], {v}[3], {table}[{pos} * {step}]);")
-            self.out(f"fft_butterfly({v}[0], {v}[2], {table}[{pos} * {step} / 2]);")
-            self.out(f"fft_butterfly({v}[1], {v}[3], {table}[({pos} + {half}) * {step} / 2]);")
-            self.out(f"{u}[0] = {v}[0];")
-            self.out(f"{u}[{half}] = {v}[1];")
-            self.out(f"{u}[2 * {half}] = {v}[2];")
-            self.out(f"{u}[3 * {half}] = {v}[3];")
-            self.indent -= 1
-            self.out("}")
-            self.out("__syncthreads();")
-            self.indent -= 1
-            self.out("}")
-        if log_n % 2:  # an odd number of stages: the last one, of length n, alone
-            last = n // 2
-            self.out(f"for (int {b} = threadIdx.x; {b} < {batch * n // 2}; {b} += {TILE_THREADS}) {{  "
-                     f"// the stage of length {n}")
-            self.indent += 1
-            self.out(f"const int {pos} = {b} & {last - 1};")
-            self.out(f"{ct}* {u} = {x} + (({b} - {pos}) << 1) + {pos};")
-            self.out(f"{ct} {lo} = {u}[0], {hi} = {u}[{last}];")
-            self.out(f"fft_butterfly({lo}, {hi}, {table}[{pos}]);")
-            self.out(f"{u}[0] = {lo};")
-            self.out(f"{u}[{last}] = {hi};")
-            self.indent -= 1
-            self.out("}")
-            self.out("__syncthreads();")
-        self.indent -= 1
-        self.out("}")
+        self.out(f"// wp.{name}({ast.unparse(a['inout'])}): the {'forward' if sign < 0 else 'inverse'} transform "
+                 f"(unnormalized) of {rows} of {n}")
+        self.out(f"tile_fft_rows<{sign}, {n}, {batch}, {TILE_THREADS}>({t.code});")
         self.hazards = Hazards({}, {})  # the last stage ends with a barrier (n >= 2)
         return CExpr("", "void")
 
