@@ -22,6 +22,70 @@ __device__ __forceinline__ void fft_butterfly(Complex& lo, Complex& hi, Complex 
     lo = {lo.x + t_re, lo.y + t_im};
 }
 
+// log2 of a power of two, at compile time
+__host__ __device__ constexpr int fft_log2(int n)
+{
+    return n > 1 ? 1 + fft_log2(n / 2) : 0;
+}
+
+// wp.tile_fft (SIGN -1) / wp.tile_ifft (SIGN +1) of a tile of ROWS rows of N complex values in shared
+// memory, every row in place and unnormalized, by the block's THREADS threads together. Warp's
+// cooperative radix-2 algorithm (tile_fft.h) in its arithmetic: a bit-reverse permutation, then the
+// stages of length 2, 4, ..., N, two per pass (a thread takes four elements through both in
+// registers), every row in one loop per pass. The twiddles e^(SIGN 2 pi i k / N), k < N / 2, are
+// computed once per call; the stage of length len reads every (N / len)-th, whose angle is Warp's
+// (SIGN 2 pi / len) pos exactly (the two products' factors differ by a power of two).
+template <int SIGN, int N, int ROWS, int THREADS, typename Complex>
+__device__ void tile_fft_rows(Complex* x)
+{
+    using Real = decltype(x->x);
+    __shared__ Complex twiddle[N / 2];
+    for (int k = threadIdx.x; k < N / 2; k += THREADS) {
+        const Real theta = Real(SIGN) * Real(6.28318530717958647692528676655900576839433879875021) / Real(N) * Real(k);  // Warp's two_pi()
+        twiddle[k] = {cos(theta), sin(theta)};
+    }
+    for (int e = threadIdx.x; e < ROWS * N; e += THREADS) {  // bit-reverse permutation of each row
+        const int col = e & (N - 1);
+        const int rev = int(__brev(unsigned(col)) >> (32 - fft_log2(N)));
+        if (col < rev) {
+            const Complex swap = x[e];
+            x[e] = x[e - col + rev];
+            x[e - col + rev] = swap;
+        }
+    }
+    __syncthreads();
+    int half = 1;
+#pragma unroll
+    for (; 4 * half <= N; half <<= 2) {  // the stages of length 2 half and 4 half
+        const int step = N / 2 / half;  // the first one's twiddles: every step-th
+        for (int b = threadIdx.x; b < ROWS * N / 4; b += THREADS) {
+            const int pos = b & (half - 1);  // in its group of 4 half
+            Complex* at = x + ((b - pos) << 2) + pos;
+            Complex v[4] = {at[0], at[half], at[2 * half], at[3 * half]};
+            fft_butterfly(v[0], v[1], twiddle[pos * step]);
+            fft_butterfly(v[2], v[3], twiddle[pos * step]);
+            fft_butterfly(v[0], v[2], twiddle[pos * step / 2]);
+            fft_butterfly(v[1], v[3], twiddle[(pos + half) * step / 2]);
+            at[0] = v[0];
+            at[half] = v[1];
+            at[2 * half] = v[2];
+            at[3 * half] = v[3];
+        }
+        __syncthreads();
+    }
+    if (half < N) {  // an odd number of stages: the last one, of length N, alone
+        for (int b = threadIdx.x; b < ROWS * N / 2; b += THREADS) {
+            const int pos = b & (N / 2 - 1);
+            Complex* at = x + ((b - pos) << 1) + pos;
+            Complex lo = at[0], hi = at[N / 2];
+            fft_butterfly(lo, hi, twiddle[pos]);
+            at[0] = lo;
+            at[N / 2] = hi;
+        }
+        __syncthreads();
+    }
+}
+
 __device__ float2 cplx_prod(float2 a, float2 b)
 {
     return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
@@ -60,118 +124,30 @@ __global__ void tile_44825e6ddc(
         a[e0] = (row0 < samples_dim0 && col0 < samples_dim1) ? samples[row0 * samples_dim1 + col0] : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
-    // wp.tile_fft(a): radix-2 forward transform (unnormalized) of each of its 2 rows of 128, two stages per pass over shared memory
-    {
-        float2* x0 = a;
-        __shared__ float2 twiddle0[64];  // e^(-2 pi i k / 128), k < 64
-        for (int k0 = threadIdx.x; k0 < 64; k0 += TILE_THREADS) {
-            const float theta0 = float(-1) * float(6.28318530717958647692528676655900576839433879875021) / float(128) * float(k0);
-            twiddle0[k0] = make_float2(cosf(theta0), sinf(theta0));
-        }
-        for (int e1 = threadIdx.x; e1 < 256; e1 += TILE_THREADS) {  // bit-reverse permutation
-            const int col1 = e1 & 127;
-            const int rev0 = int(__brev(unsigned(col1)) >> 25);
-            if (col1 < rev0) {
-                const float2 swap0 = x0[e1];
-                x0[e1] = x0[e1 - col1 + rev0];
-                x0[e1 - col1 + rev0] = swap0;
-            }
-        }
-        __syncthreads();
-        #pragma unroll
-        for (int half0 = 1; half0 < 64; half0 <<= 2) {  // two stages per pass: lengths 2 * half0 and 4 * half0
-            const int step0 = 64 / half0;  // the first stage's twiddles: every step0-th of the table
-            for (int b0 = threadIdx.x; b0 < 64; b0 += TILE_THREADS) {
-                const int pos0 = b0 & (half0 - 1);  // in its group of 4 * half0
-                float2* at0 = x0 + ((b0 - pos0) << 2) + pos0;
-                float2 v0[4] = {at0[0], at0[half0], at0[2 * half0], at0[3 * half0]};
-                fft_butterfly(v0[0], v0[1], twiddle0[pos0 * step0]);
-                fft_butterfly(v0[2], v0[3], twiddle0[pos0 * step0]);
-                fft_butterfly(v0[0], v0[2], twiddle0[pos0 * step0 / 2]);
-                fft_butterfly(v0[1], v0[3], twiddle0[(pos0 + half0) * step0 / 2]);
-                at0[0] = v0[0];
-                at0[half0] = v0[1];
-                at0[2 * half0] = v0[2];
-                at0[3 * half0] = v0[3];
-            }
-            __syncthreads();
-        }
-        for (int b0 = threadIdx.x; b0 < 128; b0 += TILE_THREADS) {  // the stage of length 128
-            const int pos0 = b0 & 63;
-            float2* at0 = x0 + ((b0 - pos0) << 1) + pos0;
-            float2 lo0 = at0[0], hi0 = at0[64];
-            fft_butterfly(lo0, hi0, twiddle0[pos0]);
-            at0[0] = lo0;
-            at0[64] = hi0;
-        }
-        __syncthreads();
-    }
+    // wp.tile_fft(a): the forward transform (unnormalized) of each of its 2 rows of 128
+    tile_fft_rows<-1, 128, 2, TILE_THREADS>(a);
     // tile0 = 1x128 tile of transfer (outside the array: 0)
-    for (int e2 = threadIdx.x; e2 < 128; e2 += TILE_THREADS) {
-        const int row1 = e2 / 128;
-        const int col2 = e2 % 128;
-        tile0[e2] = (row1 < transfer_dim0 && col2 < transfer_dim1) ? transfer[row1 * transfer_dim1 + col2] : make_float2(0.0f, 0.0f);
+    for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS) {
+        const int row1 = e1 / 128;
+        const int col1 = e1 % 128;
+        tile0[e1] = (row1 < transfer_dim0 && col1 < transfer_dim1) ? transfer[row1 * transfer_dim1 + col1] : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
     // c = the tile computed by
     //   g = wp.tile_broadcast(wp.tile_load(transfer, shape=(1, 128)), shape=(2, 128))
     //   c = wp.tile_map(cplx_prod, a, g)
-    for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        c[e3] = cplx_prod(a[e3], tile0[e3 % 128]);
+    for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
+        c[e2] = cplx_prod(a[e2], tile0[e2 % 128]);
     }
     __syncthreads();
-    // wp.tile_ifft(c): radix-2 inverse transform (unnormalized) of each of its 2 rows of 128, two stages per pass over shared memory
-    {
-        float2* x1 = c;
-        __shared__ float2 twiddle1[64];  // e^(+2 pi i k / 128), k < 64
-        for (int k1 = threadIdx.x; k1 < 64; k1 += TILE_THREADS) {
-            const float theta1 = float(1) * float(6.28318530717958647692528676655900576839433879875021) / float(128) * float(k1);
-            twiddle1[k1] = make_float2(cosf(theta1), sinf(theta1));
-        }
-        for (int e4 = threadIdx.x; e4 < 256; e4 += TILE_THREADS) {  // bit-reverse permutation
-            const int col3 = e4 & 127;
-            const int rev1 = int(__brev(unsigned(col3)) >> 25);
-            if (col3 < rev1) {
-                const float2 swap1 = x1[e4];
-                x1[e4] = x1[e4 - col3 + rev1];
-                x1[e4 - col3 + rev1] = swap1;
-            }
-        }
-        __syncthreads();
-        #pragma unroll
-        for (int half1 = 1; half1 < 64; half1 <<= 2) {  // two stages per pass: lengths 2 * half1 and 4 * half1
-            const int step1 = 64 / half1;  // the first stage's twiddles: every step1-th of the table
-            for (int b1 = threadIdx.x; b1 < 64; b1 += TILE_THREADS) {
-                const int pos1 = b1 & (half1 - 1);  // in its group of 4 * half1
-                float2* at1 = x1 + ((b1 - pos1) << 2) + pos1;
-                float2 v1[4] = {at1[0], at1[half1], at1[2 * half1], at1[3 * half1]};
-                fft_butterfly(v1[0], v1[1], twiddle1[pos1 * step1]);
-                fft_butterfly(v1[2], v1[3], twiddle1[pos1 * step1]);
-                fft_butterfly(v1[0], v1[2], twiddle1[pos1 * step1 / 2]);
-                fft_butterfly(v1[1], v1[3], twiddle1[(pos1 + half1) * step1 / 2]);
-                at1[0] = v1[0];
-                at1[half1] = v1[1];
-                at1[2 * half1] = v1[2];
-                at1[3 * half1] = v1[3];
-            }
-            __syncthreads();
-        }
-        for (int b1 = threadIdx.x; b1 < 128; b1 += TILE_THREADS) {  // the stage of length 128
-            const int pos1 = b1 & 63;
-            float2* at1 = x1 + ((b1 - pos1) << 1) + pos1;
-            float2 lo1 = at1[0], hi1 = at1[64];
-            fft_butterfly(lo1, hi1, twiddle1[pos1]);
-            at1[0] = lo1;
-            at1[64] = hi1;
-        }
-        __syncthreads();
-    }
+    // wp.tile_ifft(c): the inverse transform (unnormalized) of each of its 2 rows of 128
+    tile_fft_rows<1, 128, 2, TILE_THREADS>(c);
     const int offset1 = i * 2;
-    for (int e5 = threadIdx.x; e5 < 256; e5 += TILE_THREADS) {
-        const int row2 = offset1 + e5 / 128;
-        const int col4 = e5 % 128;
-        if (row2 < filtered_dim0 && col4 < filtered_dim1)
-            filtered[row2 * filtered_dim1 + col4] = c[e5];
+    for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
+        const int row2 = offset1 + e3 / 128;
+        const int col2 = e3 % 128;
+        if (row2 < filtered_dim0 && col2 < filtered_dim1)
+            filtered[row2 * filtered_dim1 + col2] = c[e3];
     }
 }
 
