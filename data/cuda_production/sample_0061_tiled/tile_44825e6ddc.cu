@@ -35,6 +35,10 @@ __host__ __device__ constexpr int fft_log2(int n)
 // registers), every row in one loop per pass. The twiddles e^(SIGN 2 pi i k / N), k < N / 2, are
 // computed once per call; the stage of length len reads every (N / len)-th, whose angle is Warp's
 // (SIGN 2 pi / len) pos exactly (the two products' factors differ by a power of two).
+// e^(i theta), by the sine and cosine of theta's own precision
+__device__ __forceinline__ float2 unit_complex(float theta) { return make_float2(cosf(theta), sinf(theta)); }
+__device__ __forceinline__ double2 unit_complex(double theta) { return make_double2(cos(theta), sin(theta)); }
+
 template <int SIGN, int N, int ROWS, int THREADS, typename Complex>
 __device__ void tile_fft_rows(Complex* x)
 {
@@ -42,7 +46,7 @@ __device__ void tile_fft_rows(Complex* x)
     __shared__ Complex twiddle[N / 2];
     for (int k = threadIdx.x; k < N / 2; k += THREADS) {
         const Real theta = Real(SIGN) * Real(6.28318530717958647692528676655900576839433879875021) / Real(N) * Real(k);  // Warp's two_pi()
-        twiddle[k] = {cos(theta), sin(theta)};
+        twiddle[k] = unit_complex(theta);
     }
     for (int e = threadIdx.x; e < ROWS * N; e += THREADS) {  // bit-reverse permutation of each row
         const int col = e & (N - 1);
