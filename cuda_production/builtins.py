@@ -268,7 +268,8 @@ def _identity(args: list[CExpr]) -> CExpr:
     return CExpr(f"mat{n}{n}{{{{{rows}}}}}", f"mat{n}{n}")
 
 
-add_builtin("identity", None, None, emit=_identity, snippets=("mat:2", "mat:3", "mat:4"), arg_names=("n", "dtype"))
+# the struct of the size drawn is defined by the translator from the result type (`ModuleTranslator.ctype`)
+add_builtin("identity", None, None, emit=_identity, arg_names=("n", "dtype"))
 for n in (2, 3):
     add_builtin("inverse", (MAT[n],), MAT[n], "inverse({0})", snippets=(f"inverse:{n}",), arg_names=("a",))
 
@@ -449,18 +450,18 @@ for n in (2, 3, 4):
 
 # ---- random numbers and noise (warp/native/rand.h, noise.h) --------------------------------------
 # The state is a uint32 local that randi/randu/randf/randn advance in place (stateful).
-add_builtin("rand_init", (I,), U, "rand_init({0})", snippets=("rand",), arg_names=("seed",))
-add_builtin("rand_init", (I, I), U, "rand_init({0}, {1})", snippets=("rand",), arg_names=("seed", "offset"))
-add_builtin("randi", (U,), I, "randi({0})", snippets=("rand",), arg_names=("state",), stateful=True)
-add_builtin("randi", (U, I, I), I, "randi({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+add_builtin("rand_init", (I,), U, "rand_init({0})", snippets=("rand_init:1",), arg_names=("seed",))
+add_builtin("rand_init", (I, I), U, "rand_init({0}, {1})", snippets=("rand_init:2",), arg_names=("seed", "offset"))
+add_builtin("randi", (U,), I, "randi({0})", snippets=("randi:1",), arg_names=("state",), stateful=True)
+add_builtin("randi", (U, I, I), I, "randi({0}, {1}, {2})", snippets=("randi:3",), arg_names=("state", "low", "high"),
             stateful=True)
-add_builtin("randu", (U,), U, "randu({0})", snippets=("rand",), arg_names=("state",), stateful=True)
-add_builtin("randu", (U, U, U), U, "randu({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+add_builtin("randu", (U,), U, "randu({0})", snippets=("randu:1",), arg_names=("state",), stateful=True)
+add_builtin("randu", (U, U, U), U, "randu({0}, {1}, {2})", snippets=("randu:3",), arg_names=("state", "low", "high"),
             stateful=True)
-add_builtin("randf", (U,), F, "randf({0})", snippets=("rand",), arg_names=("state",), stateful=True)
-add_builtin("randf", (U, F, F), F, "randf({0}, {1}, {2})", snippets=("rand",), arg_names=("state", "low", "high"),
+add_builtin("randf", (U,), F, "randf({0})", snippets=("randf:1",), arg_names=("state",), stateful=True)
+add_builtin("randf", (U, F, F), F, "randf({0}, {1}, {2})", snippets=("randf:3",), arg_names=("state", "low", "high"),
             stateful=True)
-add_builtin("randn", (U,), F, "randn({0})", snippets=("rand",), arg_names=("state",), stateful=True)
+add_builtin("randn", (U,), F, "randn({0})", snippets=("randn",), arg_names=("state",), stateful=True)
 # noise takes the state by value (it hashes it with the lattice point): not stateful
 add_builtin("noise", (U, F), F, "noise({0}, {1})", snippets=("noise:1",), arg_names=("state", "x"))
 add_builtin("pnoise", (U, F, I), F, "pnoise({0}, {1}, {2})", snippets=("pnoise:1",), arg_names=("state", "x", "px"))
@@ -521,9 +522,9 @@ add_builtin("mesh_query_aabb_next", (MESH_QUERY_AABB, I), B, "mesh_query_aabb_ne
 add_builtin("bvh_query_aabb", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_aabb({0}, {1}, {2})",
             snippets=("bvh_query",), arg_names=("id", "low", "high", "root"))
 add_builtin("bvh_query_ray", (BVH, VEC[3], VEC[3]), BVH_QUERY, "bvh_query_ray({0}, {1}, {2})",
-            snippets=("bvh_query",), arg_names=("id", "start", "dir", "root"))
+            snippets=("bvh_query_ray",), arg_names=("id", "start", "dir", "root"))
 add_builtin("bvh_query_sphere", (BVH, VEC[3], F), BVH_QUERY, "bvh_query_sphere({0}, {1}, {2})",
-            snippets=("bvh_query",), arg_names=("id", "center", "radius", "root"))
+            snippets=("bvh_query_sphere",), arg_names=("id", "center", "radius", "root"))
 # advances the query and writes the item's index into an int local
 add_builtin("bvh_query_next", (BVH_QUERY, I), B, "bvh_query_next({0}, {1})",
             snippets=("bvh_query",), arg_names=("query", "index", "max_dist"), writes=(0, 1))

@@ -704,9 +704,9 @@ struct Mesh
     int num_points;
     int num_tris;
     float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
-};
+};"""
 
-// The corners of triangle `face`, in its winding order
+_MESH_TRIANGLE = r"""// The corners of triangle `face`, in its winding order
 __device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
 {
     p = mesh.points[mesh.indices[face * 3 + 0]];
@@ -714,16 +714,16 @@ __device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3
     r = mesh.points[mesh.indices[face * 3 + 2]];
 }"""
 
-_MESH_NEAREST_FACE = r"""// Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
+_BOX_DISTANCE_SQ = r"""// Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
 __device__ __forceinline__ float box_distance_sq(float3 p, float3 lower, float3 upper)
 {
     const float dx = fminf(upper.x, fmaxf(lower.x, p.x)) - p.x;
     const float dy = fminf(upper.y, fmaxf(lower.y, p.y)) - p.y;
     const float dz = fminf(upper.z, fmaxf(lower.z, p.z)) - p.z;
     return dx * dx + dy * dy + dz * dz;
-}
+}"""
 
-// The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
+_TRIANGLE_CLOSEST_POINT = r"""// The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
 // 1 - u - v): Ericson's tests of the Voronoi regions of the corners, the edges and the face (Real-Time
 // Collision Detection, 5.1.5), as Warp's closest_point_to_triangle writes them, so they round alike.
 __device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, float3 p)
@@ -765,9 +765,9 @@ __device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, fl
     const float v = vb * denom;
     const float w = vc * denom;
     return make_float2(1.0f - v - w, v);
-}
+}"""
 
-// The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
+_MESH_NEAREST_FACE = r"""// The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
 // the barycentric weights u, v of its first two corners at the nearest point. Per triangle as Warp's
 // mesh_query_point (mesh.h): slivers are skipped (Warp skips them), the nearest point is u p + v q + w r
 // with w = 1 - u - v, and a triangle must be strictly nearer than the best so far. The BVH is searched
@@ -1294,17 +1294,22 @@ __device__ inline bool mesh_query_aabb_next(MeshQueryAabb& query, int& face)
 
 MESH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "mesh": (_MESH, ("bvh_node",)),
-    "mesh_nearest_face": (_MESH_NEAREST_FACE, ("mesh", "vsub:3", "vadd:3", "vscale:3", "dot:3", "length:3", "cross")),
+    "mesh_triangle": (_MESH_TRIANGLE, ("mesh",)),
+    "box_distance_sq": (_BOX_DISTANCE_SQ, ()),
+    "triangle_closest_point": (_TRIANGLE_CLOSEST_POINT, ("vsub:3", "dot:3")),
+    "mesh_nearest_face": (_MESH_NEAREST_FACE, ("mesh_triangle", "box_distance_sq", "triangle_closest_point", "vsub:3",
+                                               "vadd:3", "vscale:3", "dot:3", "length:3", "cross")),
     "mesh_query_point_t": (_MESH_QUERY_POINT_T, ()),
     "mesh_query_point_no_sign": (_MESH_QUERY_POINT_NO_SIGN, ("mesh_query_point_t", "mesh_nearest_face")),
-    "mesh_ray": (_MESH_RAY, ("mesh", "vsub:3", "vcomp:3")),
+    "mesh_ray": (_MESH_RAY, ("mesh_triangle", "vsub:3", "vcomp:3")),
     "mesh_query_point": (_MESH_QUERY_POINT, ("mesh_query_point_t", "mesh_nearest_face", "mesh_ray")),
     "mesh_query_point_sign_winding_number": (_MESH_QUERY_POINT_SIGN_WINDING_NUMBER, ("mesh_query_point",)),
-    "mesh_query_point_sign_normal": (_MESH_QUERY_POINT_SIGN_NORMAL, ("mesh_query_point_t", "mesh_nearest_face",
-                                                                     "normalize:3", "vneg:3")),
-    "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "cross", "normalize:3")),
-    "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh", "vadd:3", "vscale:3")),
-    "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh", "vsub:3", "cross", "normalize:3")),
+    "mesh_query_point_sign_normal": (_MESH_QUERY_POINT_SIGN_NORMAL, ("mesh_query_point_t", "mesh_triangle", "box_distance_sq",
+                                                                     "triangle_closest_point", "vsub:3", "vadd:3", "vscale:3",
+                                                                     "dot:3", "length:3", "cross", "normalize:3", "vneg:3")),
+    "mesh_query_ray": (_MESH_QUERY_RAY, ("mesh_ray", "mesh_triangle", "cross", "normalize:3")),
+    "mesh_eval_position": (_MESH_EVAL_POSITION, ("mesh_triangle", "vadd:3", "vscale:3")),
+    "mesh_eval_face_normal": (_MESH_EVAL_FACE_NORMAL, ("mesh_triangle", "vsub:3", "cross", "normalize:3")),
     "mesh_query_aabb": (_MESH_QUERY_AABB, ("mesh", "boxes_overlap", "bvh_stack")),
 }
 
@@ -1496,24 +1501,6 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
     return query;
 }
 
-// wp.bvh_query_ray(bvh, start, dir): every item whose box the ray start + t dir (t >= 0) meets
-__device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
-{
-    BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
-    query.kind = BvhQueryKind::Ray;
-    return query;
-}
-
-// wp.bvh_query_sphere(bvh, centre, radius): every item whose box comes within `radius` of `centre`
-__device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 centre, float radius)
-{
-    BvhQuery query = bvh_query_aabb(bvh, centre, centre);
-    query.kind = BvhQueryKind::Sphere;
-    const float r = fmaxf(radius, 0.0f);
-    query.radius_sq = r * r;
-    return query;
-}
-
 // wp.bvh_query_next(query, index): the query's next item, into `index`; false once none is left.
 // Depth first: a node whose box the query misses is skipped with everything below it.
 __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
@@ -1543,6 +1530,24 @@ __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
             query.node = node.first;
         }
     }
+}"""
+
+_BVH_QUERY_RAY = r"""// wp.bvh_query_ray(bvh, start, dir): every item whose box the ray start + t dir (t >= 0) meets
+__device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
+{
+    BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
+    query.kind = BvhQueryKind::Ray;
+    return query;
+}"""
+
+_BVH_QUERY_SPHERE = r"""// wp.bvh_query_sphere(bvh, centre, radius): every item whose box comes within `radius` of `centre`
+__device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 centre, float radius)
+{
+    BvhQuery query = bvh_query_aabb(bvh, centre, centre);
+    query.kind = BvhQueryKind::Sphere;
+    const float r = fmaxf(radius, 0.0f);
+    query.radius_sq = r * r;
+    return query;
 }"""
 
 _BVH_NODE = r"""// A node of a bounding volume hierarchy over items (a mesh's triangles, a Bvh's boxes): main() builds
@@ -1602,6 +1607,8 @@ BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
     "bvh": (_BVH, ("bvh_node",)),
     "bvh_stack": (_BVH_STACK, ("bvh_node",)),
     "bvh_query": (_BVH_QUERY, ("bvh", "boxes_overlap", "bvh_stack")),
+    "bvh_query_ray": (_BVH_QUERY_RAY, ("bvh_query",)),
+    "bvh_query_sphere": (_BVH_QUERY_SPHERE, ("bvh_query",)),
 }
 
 

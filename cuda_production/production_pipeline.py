@@ -90,7 +90,7 @@ def verify_folder(folder: Path, validate: bool, workers: int, host: bool, stop=N
             tiles = meta.get("tiles") or {}
             block_dim = tiles["block_dim"] if tiles.get("launch") == "wp.launch_tiled" else 0
             kernel = translate_kernel(py, name, str(s / f"{name}.py"), small_tables(args, tuple(meta["launch_dim"])),
-                                      block_dim)
+                                      block_dim, len(meta["launch_dim"]))  # as the pipeline translates it
             tol = Tolerance(meta["tolerance"]["atol"], meta["tolerance"]["rtol"])
             has_ref = meta.get("reference") is not None
             fresh = render_cu(kernel, args, tuple(meta["launch_dim"]), meta["input_seed"], tol, has_ref, meta.get("description") or f"Kernel {name}")

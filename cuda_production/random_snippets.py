@@ -11,67 +11,62 @@ from __future__ import annotations
 
 _FN = "__device__ __forceinline__ "
 
-RAND = _FN + r"""uint32_t rand_pcg(uint32_t state)
+# rand.h, one helper per function and overload: a kernel's .cu defines only those it calls.
+# name -> (source, helpers it calls)
+RAND: dict[str, tuple[str, tuple[str, ...]]] = {
+    "rand_pcg": (_FN + r"""uint32_t rand_pcg(uint32_t state)
 {
     // PCG hash (Jarzynski and Olano, JCGT 2020), as warp/native/rand.h
     uint32_t b = state * 747796405u + 2891336453u;
     uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
     return (c >> 22u) ^ c;
-}
-
-""" + _FN + r"""uint32_t rand_init(int seed)
+}""", ()),
+    "rand_init:1": (_FN + r"""uint32_t rand_init(int seed)
 {
     return rand_pcg((uint32_t)seed);
-}
-
-""" + _FN + r"""uint32_t rand_init(int seed, int offset)
+}""", ("rand_pcg",)),
+    "rand_init:2": (_FN + r"""uint32_t rand_init(int seed, int offset)
 {
     return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
-}
-
-""" + _FN + r"""int randi(uint32_t& state)
+}""", ("rand_pcg",)),
+    "randi:1": (_FN + r"""int randi(uint32_t& state)
 {
     state = rand_pcg(state);
     return (int)state;
-}
-
-""" + _FN + r"""int randi(uint32_t& state, int min, int max)
+}""", ("rand_pcg",)),
+    "randi:3": (_FN + r"""int randi(uint32_t& state, int min, int max)
 {
     state = rand_pcg(state);
     return state % (max - min) + min;  // unsigned arithmetic, as Warp's
-}
-
-""" + _FN + r"""uint32_t randu(uint32_t& state)
+}""", ("rand_pcg",)),
+    "randu:1": (_FN + r"""uint32_t randu(uint32_t& state)
 {
     state = rand_pcg(state);
     return state;
-}
-
-""" + _FN + r"""uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
+}""", ("rand_pcg",)),
+    "randu:3": (_FN + r"""uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
 {
     state = rand_pcg(state);
     return state % (max - min) + min;
-}
-
-""" + _FN + r"""float randf(uint32_t& state)
+}""", ("rand_pcg",)),
+    "randf:1": (_FN + r"""float randf(uint32_t& state)
 {
     // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
     state = rand_pcg(state);
     return (state >> 8) * (1.0f / 16777216.0f);
-}
-
-""" + _FN + r"""float randf(uint32_t& state, float min, float max)
+}""", ("rand_pcg",)),
+    "randf:3": (_FN + r"""float randf(uint32_t& state, float min, float max)
 {
     return (max - min) * randf(state) + min;
-}
-
-""" + _FN + r"""float randn(uint32_t& state)
+}""", ("randf:1",)),
+    "randn": (_FN + r"""float randn(uint32_t& state)
 {
     // Box-Muller; the two uniforms are drawn left to right
     float u1 = randf(state);
     float u2 = randf(state);
     return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
-}"""
+}""", ("randf:1",)),
+}
 
 # noise.h: gradients from a hash of the lattice point, blended with smootherstep
 NOISE_COMMON = _FN + r"""float noise_interpolate(float a0, float a1, float t)
@@ -162,13 +157,13 @@ ATOMIC_DOUBLE = {
 def snippet(name: str) -> tuple[str, tuple[str, ...]] | None:
     """Source and dependencies of helper `name`, or None when it is not one of these."""
     kind, _, arg = name.partition(":")
-    if kind == "rand":
-        return RAND, ()
+    if name in RAND:
+        return RAND[name]
     if kind == "noise_common":
         return NOISE_COMMON, ()
     if kind == "noise_gradient":
         n = int(arg)
-        deps = ("rand",) if n == 1 else ("rand", f"normalize:{n}")
+        deps = ("randf:3",) if n == 1 else ("randf:1", f"normalize:{n}")
         return _gradient(n), deps
     if kind in ("noise", "pnoise"):
         return _noise(int(arg), kind == "pnoise"), ("noise_common", f"noise_gradient:{arg}")

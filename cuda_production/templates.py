@@ -324,12 +324,6 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
-// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
-// and four, box and sphere queries a little ahead)
-constexpr int MESH_LEAF_SIZE = 1;
-constexpr int BVH_LEAF_SIZE = 2;
-
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
@@ -378,6 +372,10 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
 '''
 
 MESH_BUILD = r'''
+// Triangles per BVH leaf, at most: one (measured on an H100 at bench size, point, ray and box queries
+// ran 1.3-2x faster than with four per leaf)
+constexpr int MESH_LEAF_SIZE = 1;
+
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
 {
@@ -514,6 +512,10 @@ static void free_mesh(const Mesh& mesh)
 
 
 POINTS_BVH_BUILD = r'''
+// Boxes per BVH leaf, at most: two (measured on an H100 at bench size, within 10% of one and four per
+// leaf, box and sphere queries a little ahead)
+constexpr int BVH_LEAF_SIZE = 2;
+
 // wp.Bvh(lowers, uppers) over one box per point, [x - half, x + half] per axis (computed in float, as the
 // reference computes them), with this program's tree over the boxes, copied to the device
 static Bvh build_points_bvh(const float* points, int num_points, float half)
@@ -993,6 +995,11 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     for p in kernel.params:
         if p.kind == "scalar":
             a = by_name[p.name]
+            if a.launch_bound:  # at bench size too, the launch's last few threads have no element
+                padding = launch_dim[0] - int(a.value)
+                w(f"    const int {scalar_names[p.name]} = {kernel.launch_names[0]} - {padding};"
+                  f"  // elements: the launch is padded by {padding}")
+                continue
             w(f"    const {ctype(a.dtype)} {scalar_names[p.name]} = {value_literal(a.dtype, a.value)};")
             continue
         for h in arrays:

@@ -119,6 +119,33 @@ def test_verify_translates_a_tiled_sample_at_its_recorded_block_dim(slice_run, t
     assert bad.returncode == 1 and "differs from a fresh translation" in bad.stderr
 
 
+ONE_D_TILED = """@wp.kernel
+def tile_sum_rows(values: wp.array[float], accum: wp.array[float]):
+    i, lane = wp.tid()
+    s = wp.tile_sum(wp.tile(values[i * 64 + lane]))
+    wp.tile_atomic_add(accum, s)
+"""
+
+
+def test_verify_translates_a_one_dimensional_tiled_launch_as_the_pipeline_does(tmp_path):
+    # `i, lane = wp.tid()` of a 1-D wp.launch_tiled names the block and the lane: the .cu depends on
+    # the launch's dimensions, which --verify must pass on as the pipeline does
+    from cuda_production.templates import Tolerance, render_cu
+    from cuda_production.sample import write_sample
+    from cuda_production.translator import translate_kernel
+    from synthesis.spec import ArgSpec
+
+    args = [ArgSpec("values", "float32", "input", (256,), -1.0, 1.0, 8, None, 1.0),
+            ArgSpec("accum", "float32", "output", (1,), 0.0, 0.0, 0, None, 256.0)]
+    kernel = translate_kernel(ONE_D_TILED, "tile_sum_rows", "tile_sum_rows.py", frozenset(), 64, 1)
+    program = render_cu(kernel, args, (4,), 5, Tolerance(), False, "tile sum")
+    assert "blockIdx.x" in program
+    write_sample(tmp_path / "s" / "sample_0000_tiled", kernel, ONE_D_TILED, args, (4,), 5, Tolerance(), None,
+                 {"category": "tiled", "description": "tile sum"}, program)
+    ok = produce(tmp_path / "s", "--verify", tmp_path / "s", check=False)
+    assert ok.returncode == 0 and "1 samples: 0 problems" in ok.stdout, ok.stdout + ok.stderr
+
+
 @needs_nvcc
 def test_validate_records_ptx_success_and_resources(tmp_path):
     out = tmp_path / "v"
