@@ -28,6 +28,9 @@ Scaling rule, per array argument:
     Past the cap the domain wraps onto the grid: as many neighbours per query, more candidates per cell.
   * a mesh keeps its size: the queries (points, rays) grow with the launch, the surface they query
     does not (MESH_RULE).
+  * an int scalar that counts a padded launch's elements (`if tid >= n: return`, ArgSpec.launch_bound)
+    keeps its distance below the launch's outermost extent: n = bench outer - (check outer - n), so
+    the bench times as few idle threads as the check runs, not a launch of millions that all return.
 Inputs are the same counter hash of (seed, argument position, element), so any size is reproducible
 (reference.make_input at the bench shapes).
 
@@ -80,7 +83,9 @@ SCALING_RULE = ("arrays with at least the launch's dimensions whose outermost di
                 "growing points array keeps its density: with s = the integer cube root of the growth "
                 "(largest s with s^3 <= bench outer // check outer), the points' value range (low, high) "
                 "is multiplied by s on the same grid step and a grid's cells per axis by s, at most "
-                f"{MAX_GRID_DIM} (never below the check size); a BVH is built over the grown points")
+                f"{MAX_GRID_DIM} (never below the check size); a BVH is built over the grown points; an int "
+                "scalar counting a padded launch's elements (`if tid >= n: return`) keeps its distance below "
+                "the launch's outermost extent")
 BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
              "bytes_written = full size of every array with role output or inout; each array counted "
              "once (the compulsory device-memory traffic); a hash grid adds its point_ids and a BVH its "
@@ -270,6 +275,12 @@ def bench_shape(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int,
     return (scale_factor(arg, launch_dim) * bench_dim[0], *arg.shape[1:])
 
 
+def bench_count(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> int:
+    """A padded launch's element count at bench size: as far below the launch's outermost extent as
+    at check size."""
+    return bench_dim[0] - (launch_dim[0] - int(arg.value))
+
+
 def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> list[ArgSpec]:
     """`args` with every array at its bench shape (struct fields too), and every hash grid with its
     points' domain and its cells per axis grown to keep its density."""
@@ -282,6 +293,9 @@ def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tupl
             return replace(a, shape=grid_dims(a, domains[a.points]))
         if a.role == "bvh":  # rebuilt over its grown points
             return a
+        if a.launch_bound:
+            n = bench_count(a, launch_dim, bench_dim)
+            return replace(a, low=n, high=n, value=n)
         if not a.is_array:
             return a
         sized = replace(a, shape=bench_shape(a, launch_dim, bench_dim))
@@ -323,6 +337,8 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
         **({"hash_grids": grids} if grids else {}),
         **({"bvhs": bvhs} if bvhs else {}),
         **({"meshes": {m.name: mesh_metadata(m) for m in meshes(args)}} if meshes(args) else {}),
+        **({"scalars": {a.name: b.value for a, b in zip(args, sized) if a.launch_bound}}
+           if any(a.launch_bound for a in args) else {}),
         "bytes_read": read,
         "bytes_written": written,
         "scaling_rule": SCALING_RULE,

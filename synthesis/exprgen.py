@@ -489,9 +489,9 @@ class KernelWriter:
             self.unused.append(name)
         return name
 
-    def add_scalar(self, hint: str, dtype: str, value: float | int) -> Expr:
+    def add_scalar(self, hint: str, dtype: str, value: float | int, launch_bound: bool = False) -> Expr:
         name = self._unique(hint)
-        self.args.append(ArgSpec(name, dtype, "scalar", (), value, value, 0, value=value))
+        self.args.append(ArgSpec(name, dtype, "scalar", (), value, value, 0, value=value, launch_bound=launch_bound))
         self._by_name[name] = self.args[-1]
         self.annotations.append(f"{name}: {dtype_annotation(dtype, self.rng)}")
         if dtype == "int32":
@@ -1211,11 +1211,8 @@ class KernelWriter:
             used = operations_used(source, calls, operators)
             if used:
                 self.feature(f"{label} {', '.join(used)}")
-        args = tuple(
-            ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
-                    max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
-            for a in self.args
-        )
+        args = tuple(dataclasses.replace(a, bound=max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
+                     for a in self.args)
         dims = "x".join(str(d) for d in self.dim)
         detail = "; ".join(self.features)
         description = f"{summary} ({len(self.dim)}-D launch {dims}" + (f"; {detail})" if detail else ")")

@@ -39,6 +39,9 @@ class ArgSpec:
     low/high: the range the inputs are drawn from (inclusive); values lie on a grid of 2**-grid_bits.
     bound: for written arrays, a bound on |value| of every element the kernel can produce, which
     scales the absolute tolerance of the equivalence check.
+    launch_bound: an int scalar that counts the elements of a padded launch (`if tid >= n: return`,
+    `value` a little below the launch's outermost extent): at bench size it keeps its distance below
+    the grown launch (cuda_production/bench.py), so the bench times the same share of idle threads.
 
     Hashed inputs are numbered by position over the flattened argument list: a struct contributes
     its fields in order, each taking one position, the struct itself none. Written arrays, struct
@@ -56,6 +59,7 @@ class ArgSpec:
     bound: float = 1.0
     fields: tuple["ArgSpec", ...] = ()
     points: str = ""
+    launch_bound: bool = False
 
     @property
     def kind(self) -> str:
@@ -107,6 +111,8 @@ class ArgSpec:
         d["fields"] = [f.to_dict() for f in self.fields]
         if not self.points:  # only a hash grid or a BVH names its points (older records have no key)
             del d["points"]
+        if not self.launch_bound:  # only a padded launch's count has it (older records have no key)
+            del d["launch_bound"]
         return d
 
     @classmethod

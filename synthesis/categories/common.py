@@ -195,7 +195,7 @@ def early_return(w: KernelWriter) -> Expr | None:
     how = w.rng.random()
     if how < 0.5 or len(w.dim) != 1:
         n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
-        bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n)
+        bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n, launch_bound=True)
         w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
         w.feature("padded launch (early return)")
         return bound

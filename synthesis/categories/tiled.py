@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from synthesis.exprgen import FORWARD_ONLY_SHARE, fmt_float
@@ -194,8 +194,7 @@ class TileKernel:
         return name
 
     def set_bound(self, name: str, bound: float) -> None:
-        self.args = [ArgSpec(a.name, a.dtype, a.role, a.shape, a.low, a.high, a.grid_bits, a.value,
-                             max(1.0, float(bound))) if a.name == name else a for a in self.args]
+        self.args = [replace(a, bound=max(1.0, float(bound))) if a.name == name else a for a in self.args]
 
     # ---- body ----------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -219,8 +218,7 @@ class TileKernel:
         args = []
         for a in self.args:
             if self._scaling[a.name]:
-                a = ArgSpec(a.name, a.dtype, a.role, (a.shape[0] * self.blocks, *a.shape[1:]), a.low, a.high,
-                            a.grid_bits, a.value, a.bound)
+                a = replace(a, shape=(a.shape[0] * self.blocks, *a.shape[1:]))
             args.append(a)
         decorator = "@wp.kernel(enable_backward=False)" if rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
         header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"

@@ -201,3 +201,50 @@ def test_a_bvh_of_points_keeps_its_density_and_its_launch_is_capped():
     assert meta["bvhs"]["bvh"]["points_range"] == [-2.0 * scale, 2.0 * scale]
     assert meta["bvhs"]["bvh"]["items"] == threads and "hash_grids" not in meta
     assert meta["bytes_read"] == threads * (12 + 4) and meta["bytes_written"] == threads * 4
+
+
+PADDED = '''
+@wp.kernel
+def padded_scale(n: int, x: wp.array(dtype=float), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    if tid >= n:
+        return
+    out[tid] = x[tid] * 2.0
+'''
+
+
+def padded_args(n: int = 60) -> list:
+    return [ArgSpec("n", "int32", "scalar", (), n, n, 0, n, launch_bound=True), arr("x"),
+            arr("out", role="output", bound=8.0)]
+
+
+def test_a_padded_launchs_count_keeps_its_padding_at_bench_size():
+    sized = bench_args(padded_args(), CHECK_DIM, (4096,))
+    assert sized[0].value == 4096 - 4 and sized[0].launch_bound
+    meta = bench_metadata(padded_args(), CHECK_DIM)
+    assert meta["scalars"] == {"n": meta["launch_dim"][0] - 4}
+    plain = bench_args([scal("n", "int32", 60)], CHECK_DIM, (4096,))
+    assert plain[0].value == 60 and "scalars" not in bench_metadata(mixed_args(), CHECK_DIM)
+
+
+def test_a_padded_launch_runs_its_grown_count_at_bench_size(tmp_path):
+    # the bench must time the elements of a launch of bench size, not a launch whose threads all but
+    # the check size's few return at once
+    s = spec("padded_scale", PADDED, padded_args(), CHECK_DIM)
+    folder = tmp_path / s.name
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
+    write_sample(folder, kernel, s.source, sample_args(s), s.dim, input_seed(s), Tolerance(), None,
+                 {"category": s.category, "description": s.description})
+    binary = tmp_path / "padded.bin"
+    assert compile_host(folder / "padded_scale.cu", binary, tmp_path).returncode == 0
+    dump = tmp_path / "padded.dump"
+    run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "1", "--warmup", "0",
+                          "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    got = np.frombuffer(dump.read_bytes(), dtype=np.float32)
+    scaled = KernelSpec(s.name, s.category, s.description, s.source,
+                        tuple(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
+    want = np.frombuffer(warp_reference([scaled], "padded_ref")[s.name], dtype=np.float32)
+    assert got.size == BENCH_OUTER and np.count_nonzero(got[BENCH_OUTER - 4:]) == 0
+    assert np.count_nonzero(got[:BENCH_OUTER - 4]) > BENCH_OUTER - 20  # written well past the check size's 60
+    np.testing.assert_array_equal(got, want)

@@ -228,6 +228,25 @@ def test_scalar_parameters_are_used_as_their_names_say():
         assert all(abs(value[n]) not in (0.0, 1.0) for n in ("scale", "gain") if n in value)
 
 
+def test_a_padded_launchs_count_is_marked_to_grow_with_the_bench_launch():
+    """`if tid >= n: return` with n a parameter: n counts the elements of a padded launch, a little
+    below its extent, and says so (ArgSpec.launch_bound), so that the bench size grows it too."""
+    guarded = 0
+    for category in ("arithmetic", "matrix", "nested_loop", "control_flow"):
+        for seed in range(60):
+            spec = generate(category, seed)
+            guard = re.search(r"if (\w+) >= (\w+):\n\s+return", spec.source)
+            scalars = {a.name: a for a in spec.args if a.role == "scalar"}
+            marked = [a for a in scalars.values() if a.launch_bound]
+            if guard and guard.group(2) in scalars:
+                guarded += 1
+                assert [a.name for a in marked] == [guard.group(2)], spec.source
+                assert spec.dim[0] - spec.dim[0] // 8 <= marked[0].value < spec.dim[0]
+            else:
+                assert not marked, spec.source
+    assert guarded >= 5
+
+
 @pytest.mark.parametrize("category", CATEGORY_NAMES)
 def test_no_division_by_a_negative_literal_or_one_below_one(category):
     """People write `2.0 * x` and `-0.5 * x`, not `x / 0.5` and `x / -2.0`. A soft clip
