@@ -25,58 +25,11 @@ __device__ __forceinline__ uint32_t rand_pcg(uint32_t state)
     return (c >> 22u) ^ c;
 }
 
-__device__ __forceinline__ uint32_t rand_init(int seed)
-{
-    return rand_pcg((uint32_t)seed);
-}
-
-__device__ __forceinline__ uint32_t rand_init(int seed, int offset)
-{
-    return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
-}
-
-__device__ __forceinline__ int randi(uint32_t& state)
-{
-    state = rand_pcg(state);
-    return (int)state;
-}
-
-__device__ __forceinline__ int randi(uint32_t& state, int min, int max)
-{
-    state = rand_pcg(state);
-    return state % (max - min) + min;  // unsigned arithmetic, as Warp's
-}
-
-__device__ __forceinline__ uint32_t randu(uint32_t& state)
-{
-    state = rand_pcg(state);
-    return state;
-}
-
-__device__ __forceinline__ uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
-{
-    state = rand_pcg(state);
-    return state % (max - min) + min;
-}
-
 __device__ __forceinline__ float randf(uint32_t& state)
 {
     // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
     state = rand_pcg(state);
     return (state >> 8) * (1.0f / 16777216.0f);
-}
-
-__device__ __forceinline__ float randf(uint32_t& state, float min, float max)
-{
-    return (max - min) * randf(state) + min;
-}
-
-__device__ __forceinline__ float randn(uint32_t& state)
-{
-    // Box-Muller; the two uniforms are drawn left to right
-    float u1 = randf(state);
-    float u2 = randf(state);
-    return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
 }
 
 __device__ __forceinline__ float dot(float3 a, float3 b)
@@ -126,6 +79,11 @@ __device__ __forceinline__ float noise(uint32_t state, float3 p)
     int z0 = (int)floorf(p.z);
     int z1 = z0 + 1;
     return noise_interpolate(noise_interpolate(noise_interpolate(dot_grid_gradient_3d(state, x0, y0, z0, dx, dy, dz), dot_grid_gradient_3d(state, x1, y0, z0, dx - 1.f, dy, dz), dx), noise_interpolate(dot_grid_gradient_3d(state, x0, y1, z0, dx, dy - 1.f, dz), dot_grid_gradient_3d(state, x1, y1, z0, dx - 1.f, dy - 1.f, dz), dx), dy), noise_interpolate(noise_interpolate(dot_grid_gradient_3d(state, x0, y0, z1, dx, dy, dz - 1.f), dot_grid_gradient_3d(state, x1, y0, z1, dx - 1.f, dy, dz - 1.f), dx), noise_interpolate(dot_grid_gradient_3d(state, x0, y1, z1, dx, dy - 1.f, dz - 1.f), dot_grid_gradient_3d(state, x1, y1, z1, dx - 1.f, dy - 1.f, dz - 1.f), dx), dy), dz);
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed)
+{
+    return rand_pcg((uint32_t)seed);
 }
 
 __device__ __forceinline__ float3 operator*(float3 a, float s)

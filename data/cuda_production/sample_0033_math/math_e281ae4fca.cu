@@ -30,40 +30,6 @@ __device__ __forceinline__ uint32_t rand_pcg(uint32_t state)
     return (c >> 22u) ^ c;
 }
 
-__device__ __forceinline__ uint32_t rand_init(int seed)
-{
-    return rand_pcg((uint32_t)seed);
-}
-
-__device__ __forceinline__ uint32_t rand_init(int seed, int offset)
-{
-    return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
-}
-
-__device__ __forceinline__ int randi(uint32_t& state)
-{
-    state = rand_pcg(state);
-    return (int)state;
-}
-
-__device__ __forceinline__ int randi(uint32_t& state, int min, int max)
-{
-    state = rand_pcg(state);
-    return state % (max - min) + min;  // unsigned arithmetic, as Warp's
-}
-
-__device__ __forceinline__ uint32_t randu(uint32_t& state)
-{
-    state = rand_pcg(state);
-    return state;
-}
-
-__device__ __forceinline__ uint32_t randu(uint32_t& state, uint32_t min, uint32_t max)
-{
-    state = rand_pcg(state);
-    return state % (max - min) + min;
-}
-
 __device__ __forceinline__ float randf(uint32_t& state)
 {
     // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
@@ -74,14 +40,6 @@ __device__ __forceinline__ float randf(uint32_t& state)
 __device__ __forceinline__ float randf(uint32_t& state, float min, float max)
 {
     return (max - min) * randf(state) + min;
-}
-
-__device__ __forceinline__ float randn(uint32_t& state)
-{
-    // Box-Muller; the two uniforms are drawn left to right
-    float u1 = randf(state);
-    float u2 = randf(state);
-    return sqrtf(-2.f * logf(u1 + 5.96e-8f)) * cosf(2.f * 3.14159265358979323846f * u2);
 }
 
 __device__ __forceinline__ float random_gradient_1d(uint32_t state, int ix)
@@ -103,6 +61,11 @@ __device__ __forceinline__ float noise(uint32_t state, float p)
     int x0 = (int)floorf(p);
     int x1 = x0 + 1;
     return noise_interpolate(dot_grid_gradient_1d(state, x0, dx), dot_grid_gradient_1d(state, x1, dx - 1.f), dx);
+}
+
+__device__ __forceinline__ uint32_t rand_init(int seed)
+{
+    return rand_pcg((uint32_t)seed);
 }
 
 __global__ void math_e281ae4fca(

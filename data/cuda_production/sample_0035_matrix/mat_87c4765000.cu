@@ -16,16 +16,6 @@ struct mat22
     float m[2][2];  // row-major, like Warp's mat22
 };
 
-struct mat33
-{
-    float m[3][3];  // row-major, like Warp's mat33
-};
-
-struct mat44
-{
-    float m[4][4];  // row-major, like Warp's mat44
-};
-
 __device__ __forceinline__ float determinant(const mat22& a)
 {
     return a.m[0][0] * a.m[1][1] - a.m[1][0] * a.m[0][1];

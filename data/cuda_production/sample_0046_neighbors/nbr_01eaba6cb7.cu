@@ -144,24 +144,6 @@ __device__ __forceinline__ BvhQuery bvh_query_aabb(const Bvh& bvh, float3 lower,
     return query;
 }
 
-// wp.bvh_query_ray(bvh, start, dir): every item whose box the ray start + t dir (t >= 0) meets
-__device__ __forceinline__ BvhQuery bvh_query_ray(const Bvh& bvh, float3 start, float3 dir)
-{
-    BvhQuery query = bvh_query_aabb(bvh, start, make_float3(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z));
-    query.kind = BvhQueryKind::Ray;
-    return query;
-}
-
-// wp.bvh_query_sphere(bvh, centre, radius): every item whose box comes within `radius` of `centre`
-__device__ __forceinline__ BvhQuery bvh_query_sphere(const Bvh& bvh, float3 centre, float radius)
-{
-    BvhQuery query = bvh_query_aabb(bvh, centre, centre);
-    query.kind = BvhQueryKind::Sphere;
-    const float r = fmaxf(radius, 0.0f);
-    query.radius_sq = r * r;
-    return query;
-}
-
 // wp.bvh_query_next(query, index): the query's next item, into `index`; false once none is left.
 // Depth first: a node whose box the query misses is skipped with everything below it.
 __device__ inline bool bvh_query_next(BvhQuery& query, int& index)
@@ -365,12 +347,6 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
-// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
-// and four, box and sphere queries a little ahead)
-constexpr int MESH_LEAF_SIZE = 1;
-constexpr int BVH_LEAF_SIZE = 2;
-
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
@@ -416,6 +392,10 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
+
+// Boxes per BVH leaf, at most: two (measured on an H100 at bench size, within 10% of one and four per
+// leaf, box and sphere queries a little ahead)
+constexpr int BVH_LEAF_SIZE = 2;
 
 // wp.Bvh(lowers, uppers) over one box per point, [x - half, x + half] per axis (computed in float, as the
 // reference computes them), with this program's tree over the boxes, copied to the device

@@ -51,14 +51,6 @@ struct Mesh
     float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
 };
 
-// The corners of triangle `face`, in its winding order
-__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
-{
-    p = mesh.points[mesh.indices[face * 3 + 0]];
-    q = mesh.points[mesh.indices[face * 3 + 1]];
-    r = mesh.points[mesh.indices[face * 3 + 2]];
-}
-
 // What wp.mesh_query_point* return (Warp's mesh_query_point_t): whether a face lies strictly within
 // max_dist (result), the point's side of the surface (sign: < 0 inside, > 0 outside; 0 from a query
 // that computes none), the nearest face and the barycentric weights u, v of its first two corners at
@@ -73,41 +65,12 @@ struct MeshQueryPoint
     float v;
 };
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+// The corners of triangle `face`, in its winding order
+__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
-{
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-__device__ __forceinline__ float3 operator*(float3 a, float s)
-{
-    return make_float3(a.x * s, a.y * s, a.z * s);
-}
-
-__device__ __forceinline__ float3 operator*(float s, float3 a)
-{
-    return make_float3(s * a.x, s * a.y, s * a.z);
-}
-
-__device__ __forceinline__ float dot(float3 a, float3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float length(float3 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
+    p = mesh.points[mesh.indices[face * 3 + 0]];
+    q = mesh.points[mesh.indices[face * 3 + 1]];
+    r = mesh.points[mesh.indices[face * 3 + 2]];
 }
 
 // Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
@@ -117,6 +80,16 @@ __device__ __forceinline__ float box_distance_sq(float3 p, float3 lower, float3 
     const float dy = fminf(upper.y, fmaxf(lower.y, p.y)) - p.y;
     const float dz = fminf(upper.z, fmaxf(lower.z, p.z)) - p.z;
     return dx * dx + dy * dy + dz * dz;
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
 // The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
@@ -161,6 +134,33 @@ __device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, fl
     const float v = vb * denom;
     const float w = vc * denom;
     return make_float2(1.0f - v - w, v);
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
+{
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
 }
 
 // The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
@@ -558,12 +558,6 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
-// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
-// and four, box and sphere queries a little ahead)
-constexpr int MESH_LEAF_SIZE = 1;
-constexpr int BVH_LEAF_SIZE = 2;
-
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
@@ -609,6 +603,10 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
+
+// Triangles per BVH leaf, at most: one (measured on an H100 at bench size, point, ray and box queries
+// ran 1.3-2x faster than with four per leaf)
+constexpr int MESH_LEAF_SIZE = 1;
 
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)

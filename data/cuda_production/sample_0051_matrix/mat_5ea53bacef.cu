@@ -11,19 +11,9 @@
 #include <cstring>
 #include <vector>
 
-struct mat22
-{
-    float m[2][2];  // row-major, like Warp's mat22
-};
-
 struct mat33
 {
     float m[3][3];  // row-major, like Warp's mat33
-};
-
-struct mat44
-{
-    float m[4][4];  // row-major, like Warp's mat44
 };
 
 __device__ __forceinline__ float ddot(const mat33& a, const mat33& b)

@@ -51,14 +51,6 @@ struct Mesh
     float average_edge_length;  // as Warp computes it: sign_normal's tolerance is a fraction of it
 };
 
-// The corners of triangle `face`, in its winding order
-__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
-{
-    p = mesh.points[mesh.indices[face * 3 + 0]];
-    q = mesh.points[mesh.indices[face * 3 + 1]];
-    r = mesh.points[mesh.indices[face * 3 + 2]];
-}
-
 // What wp.mesh_query_point* return (Warp's mesh_query_point_t): whether a face lies strictly within
 // max_dist (result), the point's side of the surface (sign: < 0 inside, > 0 outside; 0 from a query
 // that computes none), the nearest face and the barycentric weights u, v of its first two corners at
@@ -73,41 +65,12 @@ struct MeshQueryPoint
     float v;
 };
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+// The corners of triangle `face`, in its winding order
+__device__ __forceinline__ void mesh_triangle(const Mesh& mesh, int face, float3& p, float3& q, float3& r)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
-{
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-__device__ __forceinline__ float3 operator*(float3 a, float s)
-{
-    return make_float3(a.x * s, a.y * s, a.z * s);
-}
-
-__device__ __forceinline__ float3 operator*(float s, float3 a)
-{
-    return make_float3(s * a.x, s * a.y, s * a.z);
-}
-
-__device__ __forceinline__ float dot(float3 a, float3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float length(float3 a)
-{
-    return sqrtf(dot(a, a));
-}
-
-__device__ __forceinline__ float3 cross(float3 a, float3 b)
-{
-    return make_float3(a.y * b.z - a.z * b.y,
-                       a.z * b.x - a.x * b.z,
-                       a.x * b.y - a.y * b.x);
+    p = mesh.points[mesh.indices[face * 3 + 0]];
+    q = mesh.points[mesh.indices[face * 3 + 1]];
+    r = mesh.points[mesh.indices[face * 3 + 2]];
 }
 
 // Squared distance from p to the box [lower, upper], 0 inside it (Warp's distance_to_aabb_sq)
@@ -117,6 +80,16 @@ __device__ __forceinline__ float box_distance_sq(float3 p, float3 lower, float3 
     const float dy = fminf(upper.y, fmaxf(lower.y, p.y)) - p.y;
     const float dz = fminf(upper.z, fmaxf(lower.z, p.z)) - p.z;
     return dx * dx + dy * dy + dz * dz;
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
 // The point of triangle (a, b, c) nearest p, as the barycentric weights (u, v) of a and b (c's is
@@ -163,68 +136,31 @@ __device__ inline float2 triangle_closest_point(float3 a, float3 b, float3 c, fl
     return make_float2(1.0f - v - w, v);
 }
 
-// The triangle nearest `point` at a distance strictly below max_dist (false if none is): its index and
-// the barycentric weights u, v of its first two corners at the nearest point. Per triangle as Warp's
-// mesh_query_point (mesh.h): slivers are skipped (Warp skips them), the nearest point is u p + v q + w r
-// with w = 1 - u - v, and a triangle must be strictly nearer than the best so far. The BVH is searched
-// depth first with a small stack, the nearer child first, so that the best distance found early
-// prunes the farther boxes.
-__device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float max_dist, int& face, float& u, float& v)
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
-    float best_sq = max_dist * max_dist;
-    int best_face = 0;
-    float best_v = 0.0f;
-    float best_w = 0.0f;
-    int stack[BVH_STACK_SIZE];
-    int count = 0;
-    stack[count++] = 0;
-    while (count > 0) {
-        const BvhNode node = load_node(mesh.nodes, stack[--count]);
-        // it was nearer than the best when it was pushed; a nearer triangle may have been found since
-        if (box_distance_sq(point, node.lower, node.upper) > best_sq)
-            continue;
-        if (node.count > 0) {
-            for (int slot = node.first; slot < node.first + node.count; ++slot) {
-                const int tri = mesh.tri_order[slot];
-                float3 p, q, r;
-                mesh_triangle(mesh, tri, p, q, r);
-                const float3 e0 = q - p;
-                const float3 e1 = r - p;
-                const float3 e2 = r - q;
-                if (length(cross(e0, e1)) / (dot(e0, e0) + dot(e1, e1) + dot(e2, e2)) < 1.e-6f)
-                    continue;  // a sliver
-                const float2 bary = triangle_closest_point(p, q, r, point);
-                const float w = 1.0f - bary.x - bary.y;
-                const float3 c = bary.x * p + bary.y * q + w * r;
-                const float dist_sq = dot(c - point, c - point);
-                if (dist_sq < best_sq) {
-                    best_sq = dist_sq;
-                    best_face = tri;
-                    best_v = bary.y;
-                    best_w = w;
-                }
-            }
-        } else {
-            const BvhNode left = load_node(mesh.nodes, node.first);
-            const BvhNode right = load_node(mesh.nodes, node.first + 1);
-            const float left_sq = box_distance_sq(point, left.lower, left.upper);
-            const float right_sq = box_distance_sq(point, right.lower, right.upper);
-            // the nearer child goes on top of the stack: it is searched first
-            const bool left_nearer = left_sq < right_sq;
-            const float near_sq = left_nearer ? left_sq : right_sq;
-            const float far_sq = left_nearer ? right_sq : left_sq;
-            if (far_sq < best_sq)
-                stack[count++] = left_nearer ? node.first + 1 : node.first;
-            if (near_sq < best_sq)
-                stack[count++] = left_nearer ? node.first : node.first + 1;
-        }
-    }
-    if (!(best_sq < max_dist * max_dist))
-        return false;
-    face = best_face;
-    u = 1.0f - best_v - best_w;  // as Warp: from v and w, not the u the triangle test returned
-    v = best_v;
-    return true;
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 cross(float3 a, float3 b)
+{
+    return make_float3(a.y * b.z - a.z * b.y,
+                       a.z * b.x - a.x * b.z,
+                       a.x * b.y - a.y * b.x);
 }
 
 __device__ __forceinline__ float3 normalize(float3 a)
@@ -476,12 +412,6 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
-// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
-// and four, box and sphere queries a little ahead)
-constexpr int MESH_LEAF_SIZE = 1;
-constexpr int BVH_LEAF_SIZE = 2;
-
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
@@ -527,6 +457,10 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
+
+// Triangles per BVH leaf, at most: one (measured on an H100 at bench size, point, ray and box queries
+// ran 1.3-2x faster than with four per leaf)
+constexpr int MESH_LEAF_SIZE = 1;
 
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)

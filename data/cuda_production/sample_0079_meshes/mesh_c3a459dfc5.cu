@@ -440,12 +440,6 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
-// Items per BVH leaf, at most, measured on an H100 at bench size: a mesh's triangles one per leaf
-// (point, ray and box queries 1.3-2x faster than four per leaf), a Bvh's boxes two (within 10% of one
-// and four, box and sphere queries a little ahead)
-constexpr int MESH_LEAF_SIZE = 1;
-constexpr int BVH_LEAF_SIZE = 2;
-
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
 // then either a leaf or two children made by a median split, the items sorted by the centres of their
 // boxes along the widest spread of those centres (ties by index: the tree is the same on every
@@ -491,6 +485,10 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
     return 1 + std::max(depth_left, depth_right);
 }
+
+// Triangles per BVH leaf, at most: one (measured on an H100 at bench size, point, ray and box queries
+// ran 1.3-2x faster than with four per leaf)
+constexpr int MESH_LEAF_SIZE = 1;
 
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
