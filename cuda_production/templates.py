@@ -997,8 +997,11 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             a = by_name[p.name]
             if a.launch_bound:  # at bench size too, the launch's last few threads have no element
                 padding = launch_dim[0] - int(a.value)
-                w(f"    const int {scalar_names[p.name]} = {kernel.launch_names[0]} - {padding};"
-                  f"  // elements: the launch is padded by {padding}")
+                if padding:
+                    w(f"    const int {scalar_names[p.name]} = {kernel.launch_names[0]} - {padding};"
+                      f"  // elements: the launch is padded by {padding}")
+                else:
+                    w(f"    const int {scalar_names[p.name]} = {kernel.launch_names[0]};  // elements: one per thread")
                 continue
             w(f"    const {ctype(a.dtype)} {scalar_names[p.name]} = {value_literal(a.dtype, a.value)};")
             continue

@@ -256,6 +256,9 @@ class Usage:
     guarded_extent: dict[int, int] = field(default_factory=dict)
     # (array, dimension) -> the largest tile extent read or written along it (wp.tile_load/store/atomic_add)
     tile_extent: dict[tuple[str, int], int] = field(default_factory=dict)
+    # int by-value parameters read only as the bound of the outermost thread index (`if i >= n: return`,
+    # `if i < n:`): the count of a padded launch's elements
+    launch_counts: set[str] = field(default_factory=set)
 
 
 def _constant_int(node: ast.AST, constants: dict[str, int]) -> int | None:
@@ -281,6 +284,31 @@ def _guard_extent(compare: ast.Compare, tid_names: tuple[str, ...], constants: d
     if (isinstance(op, ast.GtE) and not minus_one) or (isinstance(op, (ast.Gt, ast.Eq)) and minus_one):
         return (tid_names.index(compare.left.id), n) if 0 < n else None
     return None
+
+
+def _launch_counts(fn: ast.FunctionDef, kernel: TranslatedKernel, tid_names: tuple[str, ...]) -> set[str]:
+    """The int by-value parameters whose every read compares the outermost thread index with them
+    (`i >= n`, `i < n`, `n <= i`, `n > i`): each counts the elements of a padded launch, so the bench
+    grows it with the launch (ArgSpec.launch_bound)."""
+    if not tid_names:
+        return set()
+    ints = {p.name for p in kernel.params if p.kind == "scalar" and lookup_dtype(p.dtype).is_int}
+    bound_reads: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        left, right, op = node.left, node.comparators[0], node.ops[0]
+        for index, bound, ops in ((left, right, (ast.GtE, ast.Lt)), (right, left, (ast.LtE, ast.Gt))):
+            if (isinstance(index, ast.Name) and index.id == tid_names[0] and isinstance(bound, ast.Name)
+                    and bound.id in ints and isinstance(op, ops)):
+                bound_reads[bound.id] = bound_reads.get(bound.id, 0) + 1
+    reads: dict[str, int] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound_reads:
+            reads[node.id] = reads.get(node.id, 0) + 1
+        elif isinstance(node, ast.Name) and node.id in bound_reads:  # assigned: a local, not the count
+            reads[node.id] = -1
+    return {name for name, count in bound_reads.items() if reads.get(name) == count}
 
 
 def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int | None, int, int] | None:
@@ -439,6 +467,7 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
             if guard:
                 axis, n = guard
                 usage.guarded_extent[axis] = max(n, usage.guarded_extent.get(axis, 0))
+    usage.launch_counts = _launch_counts(fn, kernel, usage.tid_names)
 
     def record(arr: str, indices: list[ast.AST]) -> None:
         for d, index in enumerate(indices[: arrays[arr].ndim]):
@@ -572,8 +601,11 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             continue
         if p.kind != "array":
             arg = ArgSpec(p.name, p.dtype, "scalar", value=_default_value(p.dtype))
+            if p.name in usage.launch_counts:  # every element of the launch is live, at bench size too
+                arg = replace(arg, value=launch[0], launch_bound=True)
             if "value" in fields:
-                arg = replace(arg, value=_checked_value(p.dtype, fields["value"], where))
+                value = _checked_value(p.dtype, fields["value"], where)
+                arg = replace(arg, value=value, launch_bound=arg.launch_bound and 0 <= value <= launch[0])
             extra = set(fields) - {"value", "role"}
             if extra or fields.get("role", "scalar") != "scalar":
                 raise InputsError(f"{where}: error: a by-value parameter takes only 'value'")

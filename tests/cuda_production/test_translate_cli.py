@@ -437,6 +437,27 @@ def test_guard_against_a_module_constant_sets_the_launch():
     assert {a.name: a.shape for a in args} == {"u": (201, 64), "v": (200, 64)}  # u[i + 1]: one row more
 
 
+SAXPY = HEADER + ("@wp.kernel\ndef saxpy(n: int, a: float, x: wp.array(dtype=float), y: wp.array(dtype=float)):\n"
+                  "    i = wp.tid()\n    if i >= n:\n        return\n    y[i] = a * x[i] + y[i]\n")
+
+
+def test_a_parameter_bounding_the_thread_index_counts_every_element_of_the_launch():
+    # before: an int parameter took 4, so 4 of 1,024 threads did work, at bench size too
+    result, fn = _translated(SAXPY, "saxpy")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (300,)))
+    n = next(a for a in args if a.name == "n")
+    assert (n.value, n.launch_bound) == (300, True)
+    _, declared = infer_inputs(result, fn, KernelDeclaration("test", (300,), {"n": {"value": 290}}))
+    assert next((a.value, a.launch_bound) for a in declared if a.name == "n") == (290, True)
+
+
+def test_a_parameter_read_other_than_as_the_thread_bound_is_not_a_launch_count():
+    used = SAXPY.replace("y[i] = a * x[i] + y[i]", "y[i] = a * x[i] + float(n)")
+    result, fn = _translated(used, "saxpy")
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", (300,)))
+    assert next((a.value, a.launch_bound) for a in args if a.name == "n") == (4, False)
+
+
 def test_strided_index_sizes_the_array_for_every_thread():
     source = HEADER + ("@wp.kernel\ndef tri(idx: wp.array(dtype=int), out: wp.array(dtype=int)):\n"
                        "    t = wp.tid()\n    out[t] = idx[t * 3] + idx[t * 3 + 2]\n")
