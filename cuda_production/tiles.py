@@ -208,11 +208,11 @@ def coords(e: str, shape: tuple[int, ...]) -> list[str]:
     """Row-major coordinates of flat element `e` of a tile of `shape`."""
     out = []
     for k, d in enumerate(shape):
-        inner = 1
-        for x in shape[k + 1:]:
-            inner *= x
+        inner = math.prod(shape[k + 1:])
         c = e if inner == 1 else f"{e} / {inner}"
-        if k > 0:
+        if d == 1:
+            c = "0"  # the one row (column, ...) of the tile
+        elif math.prod(shape[:k]) > 1:  # below the outer extents' product, e / inner is below d already
             c = f"{c} % {d}" if inner == 1 else f"({c}) % {d}"
         out.append(c)
     return out
@@ -971,12 +971,25 @@ class TileTranslator:
 
     def array_window(self, arr: CExpr, shape: tuple[int, ...], offs: list[str], e: str, bounds_check: bool):
         """(declarations, C condition or None, flat array index) of tile element `e` in the array."""
-        names = [self.fresh(c) for c in ("row", "col", "depth")[: len(shape)]] if len(shape) > 1 else [self.fresh("idx")]
-        lines = [f"const int {n} = {o + ' + ' if o != '0' else ''}{c};" for n, o, c in zip(names, offs, coords(e, shape))]
-        cond = " && ".join(f"{n} < {arr.code}_dim{k}" for k, n in enumerate(names)) if bounds_check else None
+        bases = ("row", "col", "depth")[: len(shape)] if len(shape) > 1 else ("idx",)
+        lines, names = [], []
+        for base, o, c in zip(bases, offs, coords(e, shape)):
+            value = c if o == "0" else (o if c == "0" else f"{o} + {c}")
+            if value == "0" or value.isidentifier():  # a tile's one row at offset 0, an offset local, e itself
+                names.append(value)
+                continue
+            names.append(self.fresh(base))
+            lines.append(f"const int {names[-1]} = {value};")
+        # every array the program allocates has at least one element along each dimension: 0 is inside
+        checks = [f"{n} < {arr.code}_dim{k}" for k, n in enumerate(names) if n != "0"]
+        cond = " && ".join(checks) if bounds_check and checks else None
         flat = names[0]
         for k in range(1, len(names)):
-            flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
+            if flat == "0":  # the outer coordinates so far are all 0
+                flat = names[k]
+                continue
+            outer = f"({flat})" if " + " in flat else flat
+            flat = f"{outer} * {arr.code}_dim{k}" + (f" + {names[k]}" if names[k] != "0" else "")
         return lines, cond, flat
 
     def record_access(self, arr_node: ast.AST, offset: ast.AST | None, shape: tuple[int, ...]) -> None:
@@ -1457,11 +1470,17 @@ class TileTranslator:
                     "float64": f"__half2float(__double2half({code}))"}[dtype]
 
         def body(e):
-            a_el = self.element_rc(ta, r, kk).code
-            b_el = self.element_rc(tb, kk, c).code
-            lines = [f"const int {r} = {e} / {n};", f"const int {c} = {e} % {n};", f"{acc_c} {sum_} = {zero_of(acc)};",
-                     f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
-                     f"    {sum_} += {widen(a_el, ta.type.dtype)} * {widen(b_el, tb.type.dtype)};"]
+            a_value, b_value = self.element_rc(ta, r, kk), self.element_rc(tb, kk, c)
+            a_el, b_el = a_value.code, b_value.code
+            # a factor of a ones tile is left out (x * 1 is x, exactly, fused or not); the row or column
+            # index is declared only where an operand reads it
+            factors = [widen(v.code, t.type.dtype) for v, t in ((a_value, ta), (b_value, tb))
+                       if v.literal != 1.0 and v.code not in ("1.0f", "1.0")]
+            product = " * ".join(factors) or widen(a_el, ta.type.dtype)
+            lines = [line for name, line in ((r, f"const int {r} = {e} / {n};"), (c, f"const int {c} = {e} % {n};"))
+                     if re.search(rf"\b{name}\b", f"{a_el} {b_el}")]
+            lines += [f"{acc_c} {sum_} = {zero_of(acc)};", f"for (int {kk} = 0; {kk} < {k}; ++{kk})",
+                      f"    {sum_} += {product};"]
             if tt.dtype == "float16":
                 # Warp accumulates in the output's type: each product and each sum rounded to half
                 # (tile_matmul.h scalar_matmul, T = half); `sum` holds that half value as a float
@@ -1609,7 +1628,7 @@ class TileTranslator:
             lines = []
             for k, (n, o, c) in enumerate(zip(names, offs, coords(e, tt.shape))):
                 c = self.element_at(indices, c).code if k == axis else c
-                lines.append(f"const int {n} = {o + ' + ' if o != '0' else ''}{c};")
+                lines.append(f"const int {n} = {c if o == '0' else (o if c == '0' else f'{o} + {c}')};")
             cond = " && ".join(f"{n} >= 0 && {n} < {arr.code}_dim{k}" for k, n in enumerate(names))
             flat = names[0]
             for k in range(1, len(names)):

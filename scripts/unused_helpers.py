@@ -5,15 +5,24 @@ the kernel or main() calls it (`cuda_types.snippet` dependencies); this script m
 
     python scripts/unused_helpers.py DIR                 # sample folders (sample_*/<name>.cu)
     python scripts/unused_helpers.py --per-category 50   # freshly generated and translated kernels
+    python scripts/unused_helpers.py DIR --compile       # also nvcc's own warnings (-Wall -Wextra)
 
-Prints, per category, the share of programs that define something unused, and what.
+Prints, per category, the share of programs that define something unused, and what. With --compile,
+each program is also compiled (`nvcc -c -arch=sm_90 -Xcompiler -Wall,-Wextra`, in parallel) and its
+warnings counted: a local declared and never read (#177-D), set and never read (#550-D), and the host
+compiler's.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,11 +170,35 @@ def translated_programs(per_category: int, seed: int) -> list[tuple[str, str, st
     return out
 
 
+_WARNING = re.compile(r"warning( #\d+-D)?: (.*)")
+
+
+def compiler_warnings(program: str, nvcc: str = "nvcc") -> list[str]:
+    """nvcc's warnings on `program` (device code and, through -Xcompiler, the host compiler's), each
+    with its variable names blanked so that like warnings count together."""
+    with tempfile.TemporaryDirectory(prefix="unused_") as tmp:
+        source = os.path.join(tmp, "program.cu")
+        with open(source, "w") as f:
+            f.write(program)
+        proc = subprocess.run([nvcc, "-O3", "-std=c++17", "-arch=sm_90", "-c", source, "-o", os.devnull,
+                               "-Xcompiler", "-Wall,-Wextra"], capture_output=True, text=True)
+    found = []
+    for line in (proc.stdout + proc.stderr).splitlines():
+        m = _WARNING.search(line)
+        if m:
+            found.append(re.sub(r'"[^"]*"', '"X"', f"warning{m.group(1) or ''}: {m.group(2)}"))
+    if proc.returncode != 0:
+        found.append("error: does not compile")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, help="a folder of sample folders")
     parser.add_argument("--per-category", type=int, default=0, help="translate this many kernels per category")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--compile", action="store_true", help="also count nvcc's warnings (needs nvcc)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel nvcc runs")
     args = parser.parse_args(argv)
     if args.folder is None and args.per_category <= 0:
         parser.error("give a folder of samples or --per-category N")
@@ -187,6 +220,19 @@ def main(argv: list[str] | None = None) -> int:
     for category in sorted(total):
         what = ", ".join(f"{n} x{c}" for n, c in names[category].most_common(4))
         print(f"  {category:18s} {flagged[category]:4d} / {total[category]:<4d} {what}")
+    if args.compile:
+        if shutil.which("nvcc") is None:
+            print("error: --compile needs nvcc on PATH", file=sys.stderr)
+            return 2
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            warned = list(pool.map(compiler_warnings, [program for _, _, program in programs]))
+        kinds = collections.Counter(w for found in warned for w in found)
+        with_warnings = [(name, category) for (name, category, _), found in zip(programs, warned) if found]
+        print(f"programs nvcc warns about (-Xcompiler -Wall,-Wextra): {len(with_warnings)} / {len(programs)}")
+        for kind, count in kinds.most_common(6):
+            print(f"  {count:5d}  {kind}")
+        for category, count in sorted(collections.Counter(c for _, c in with_warnings).items()):
+            print(f"  {category:18s} {count:4d} / {total[category]}")
     return 0
 
 

@@ -197,7 +197,7 @@ def early_return(w: KernelWriter) -> Expr | None:
         n = w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8))
         bound = w.add_scalar(w.rng.choice(["n", "count", "num"]), "int32", n, launch_bound=True)
         w.guard_return(f"{w.tid_names[0]} >= {bound.src}")
-        w.feature("padded launch (early return)")
+        w.feature("padded launch")  # guard_return has said "early return"
         return bound
     if how < 0.75:
         mask = w.add_array(w.rng.choice(MASK_HINTS), "int32", "input", low=0, high=1, grid_bits=0)

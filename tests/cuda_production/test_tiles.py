@@ -114,6 +114,18 @@ def panel_stats(a: wp.array2d(dtype=float), cols: wp.array(dtype=float), rows: w
     wp.tile_store(top, wp.tile_max(c), offset=i)
 
 
+# translate: sums shape=4,8
+# translate: total shape=1,8
+@wp.kernel
+def column_sums(a: wp.array2d(dtype=float), sums: wp.array2d(dtype=float), total: wp.array2d(dtype=float)):
+    i = wp.tid()
+    ones = wp.tile_ones(shape=(1, 8), dtype=float)
+    t = wp.tile_load(a, shape=(8, 8), offset=(i * 8, 0))
+    col = wp.tile_matmul(ones, t)
+    wp.tile_store(sums, col, offset=(i, 0))
+    wp.tile_atomic_add(total, col)
+
+
 def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(scale_tiles, dim=[2, 3], inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(gemm, dim=[2, 2], inputs=[a, b, c], block_dim=64)
@@ -121,13 +133,15 @@ def launch(a, b, c, d, x, f, t, h, y):
     wp.launch(block_stats, dim=256, inputs=[x, f, t, h, y], block_dim=LANES)
     wp.launch_tiled(mixed_precision, dim=4, inputs=[a, b, c, t], block_dim=BLOCK)
     wp.launch_tiled(panel_stats, dim=4, inputs=[a, x, y, t, t, h, h], block_dim=BLOCK)
+    wp.launch_tiled(column_sums, dim=4, inputs=[a, b, c], block_dim=BLOCK)
 '''
 # scale_tiles: tile_load/store, element-wise arithmetic, negation, tile_map of two tiles; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
 # reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
 # block_stats (wp.launch): tile(x), tile_sum, tile_atomic_add, tile_ones, int tiles, tile elements, untile
 # mixed_precision: float32 @ float16 accumulated in a float64 tile (Warp's rule: out's type), float64 tile_sum
 # panel_stats: tile_sum along axis 0 and 1, tile_max / tile_min of float and int tiles
-KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats")
+# column_sums: a product with a ones row, a one-row tile stored and atomically added
+KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats", "column_sums")
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +163,17 @@ def test_tile_kernel_equals_warp_on_the_cpu(tile_run, kernel):
 def test_every_tile_kernel_is_translated(tile_run):
     code, _, err, _ = tile_run
     assert code == 0, err
+
+
+def test_a_ones_row_and_a_one_row_tile_are_written_as_a_person_would(tile_run):
+    # no `1.0f *` factor, no row index that is always 0, no index computed and never read
+    code = (tile_run[3] / "column_sums" / "column_sums.cu").read_text()
+    body = code[code.index("__global__"):code.index("// Host side")]
+    assert "1.0f *" not in body
+    assert not re.search(r"const int row\d* = e\d+ / 8;", body)
+    assert re.search(r"atomicAdd\(&total\[e\d+\], col\[e\d+\]\)", body), body
+    declared = re.findall(r"const int (\w+) =", body)
+    assert all(len(re.findall(rf"\b{name}\b", body)) > 1 for name in declared), declared
 
 
 def test_gemm_reference_is_the_matrix_product(tile_run):

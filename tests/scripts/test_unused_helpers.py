@@ -74,3 +74,18 @@ def test_used_definitions_templates_and_operators_are_not_listed():
 
 def test_a_template_called_with_explicit_arguments_is_used_and_one_never_called_is_not():
     assert "scan" in unused_definitions(PROGRAM.replace("scan<4>(x);", ""))
+
+
+def test_nvcc_warns_about_a_local_never_read_and_not_about_a_clean_program():
+    import shutil
+
+    import pytest
+
+    from scripts.unused_helpers import compiler_warnings
+
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    clean = "__global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n"
+    unused = "__global__ void k(float* x) { const int row = threadIdx.x / 16; x[threadIdx.x] *= 2.0f; }\n"
+    assert compiler_warnings(clean) == []
+    assert compiler_warnings(unused) == ['warning #177-D: variable "X" was declared but never referenced']
