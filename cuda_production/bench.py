@@ -17,8 +17,11 @@ Scaling rule, per array argument:
     wp.launch_tiled grid of (blocks, cols)). Its outermost dimension becomes K times the bench
     launch's outermost dimension, its other dimensions stay (so do the launch's inner extents);
   * every other array (lookup tables, weights, histogram and atomic targets) keeps its size;
-  * index arrays scale like any other array by their shape, and keep their value range, so every
-    index stays valid for the array it points into (whose size does not shrink);
+  * index arrays scale like any other array by their shape. Their values keep their range, so every
+    index stays valid for the array it points into (whose size does not shrink), unless they index
+    arrays that grow (`index_scale`: the range [0, K x check outer - 1] is the extent of arrays that
+    all grow): then the range grows with them, [0, K x bench outer - 1], so a gather reads across the
+    grown arrays as it does at check size, not over and over within their first rows;
   * a hash grid over a points array that grows keeps its density (points per cell, so neighbours per
     query): with s the integer cube root of the growth (the largest s with s**3 <= bench outer //
     check outer launch dimension), the points' value range (low, high) is multiplied by s on the same
@@ -85,7 +88,8 @@ SCALING_RULE = ("arrays with at least the launch's dimensions whose outermost di
                 "is multiplied by s on the same grid step and a grid's cells per axis by s, at most "
                 f"{MAX_GRID_DIM} (never below the check size); a BVH is built over the grown points; an int "
                 "scalar counting a padded launch's elements (`if tid >= n: return`) keeps its distance below "
-                "the launch's outermost extent")
+                "the launch's outermost extent; an index array whose range [0, K x check outer - 1] is the extent "
+                "of arrays that all grow indexes them across their bench extent, [0, K x bench outer - 1]")
 BYTE_RULE = ("per launch: bytes_read = full size of every array with role input, inout or index; "
              "bytes_written = full size of every array with role output or inout; each array counted "
              "once (the compulsory device-memory traffic); a hash grid adds its point_ids and a BVH its "
@@ -168,6 +172,21 @@ def small_tables(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> frozenset[
 def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:
     """Whether `arg` grows with the launch (see scale_factor)."""
     return scale_factor(arg, launch_dim) > 0
+
+
+def index_scale(arg: ArgSpec, args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
+    """K when `arg`, an index array, holds indices into arrays that grow with the launch: its values
+    span [0, high] with high + 1 = K x the launch's outermost extent, and every array argument whose
+    outermost extent is high + 1 grows (there is at least one). At bench size its values span the
+    grown arrays, [0, K x bench outer - 1], so a gather reads across them as it does at check size,
+    not within their first rows. 0: the values keep their range (a bin, a group, a table's rows)."""
+    if arg.role != "index" or arg.low != 0 or (int(arg.high) + 1) % launch_dim[0]:
+        return 0
+    extent = int(arg.high) + 1
+    targets = [a for a in array_args(args) if a.shape and a.shape[0] == extent]
+    if not targets or not all(scales(a, launch_dim) for a in targets):
+        return 0
+    return extent // launch_dim[0]
 
 
 def bytes_per_thread(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> int:
@@ -285,6 +304,7 @@ def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tupl
     """`args` with every array at its bench shape (struct fields too), and every hash grid with its
     points' domain and its cells per axis grown to keep its density."""
     domains = {g.points: grid_scale(g, args, launch_dim, bench_dim) for g in hash_grids(args)}
+    index_rows = {a.name: index_scale(a, args, launch_dim) * bench_dim[0] for a in array_args(args)}
 
     def resize(a: ArgSpec) -> ArgSpec:
         if a.role == "struct":
@@ -299,6 +319,8 @@ def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tupl
         if not a.is_array:
             return a
         sized = replace(a, shape=bench_shape(a, launch_dim, bench_dim))
+        if index_rows.get(a.name):
+            sized = replace(sized, high=index_rows[a.name] - 1)
         s = domains.get(a.name, 1)
         return replace(sized, low=a.low * s, high=a.high * s) if s > 1 else sized
     return [resize(a) for a in args]
@@ -339,6 +361,9 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
         **({"meshes": {m.name: mesh_metadata(m) for m in meshes(args)}} if meshes(args) else {}),
         **({"scalars": {a.name: b.value for a, b in zip(args, sized) if a.launch_bound}}
            if any(a.launch_bound for a in args) else {}),
+        **({"index_ranges": {a.name: [0, int(b.high)] for a, b in zip(array_args(args), array_args(sized))
+                             if index_scale(a, args, launch_dim)}}
+           if any(index_scale(a, args, launch_dim) for a in array_args(args)) else {}),
         "bytes_read": read,
         "bytes_written": written,
         "scaling_rule": SCALING_RULE,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production.bench import (
-    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, grid_points, scale_factor, scales,
+    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, grid_points, index_scale, scale_factor, scales,
 )
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
@@ -683,9 +683,11 @@ def _host_scalar_names(kernel: TranslatedKernel, arrays: list[HostArray]) -> dic
 
 
 def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tuple[int, ...],
-                       domain_scale: str | None = None) -> None:
+                       domain_scale: str | None = None, index_rows: int = 0) -> None:
     """`domain_scale`: a hash grid's points array, whose value range grows by this host variable at
-    bench size (lo and the span's steps multiplied by it: the same grid step over a wider range)."""
+    bench size (lo and the span's steps multiplied by it: the same grid step over a wider range).
+    `index_rows`: K for an index array into arrays of K rows per outermost launch index, whose values
+    span those arrays at bench size too (bench.index_scale)."""
     a = h.arg
     elem = lookup_dtype(a.dtype).component_ctype
     total = _element_count(a, kernel, launch_dim)
@@ -699,6 +701,12 @@ def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tu
             return
         if a.is_int:
             data = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<int*>(h_{h.var}.data())"
+            if index_rows:
+                outer = kernel.launch_names[0]
+                rows = outer if index_rows == 1 else f"{index_rows} * {outer}"
+                w(f"    // indices into arrays of {rows} rows: their whole extent, at bench size too")
+                w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, (uint32_t)({rows}));")
+                return
             w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
         elif elem in ("double", "__half"):
             fill = "fill_double" if elem == "double" else "fill_half"
@@ -1007,7 +1015,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             continue
         for h in arrays:
             if h.label == p.name or h.label.startswith(f"{p.name}."):
-                _render_host_array(w, h, kernel, launch_dim, scaled.get(h.var))
+                _render_host_array(w, h, kernel, launch_dim, scaled.get(h.var), index_scale(h.arg, args, launch_dim))
     w("")
     w("    // Device buffers")
     for h in arrays:

@@ -248,3 +248,52 @@ def test_a_padded_launch_runs_its_grown_count_at_bench_size(tmp_path):
     assert got.size == BENCH_OUTER and np.count_nonzero(got[BENCH_OUTER - 4:]) == 0
     assert np.count_nonzero(got[:BENCH_OUTER - 4]) > BENCH_OUTER - 20  # written well past the check size's 60
     np.testing.assert_array_equal(got, want)
+
+
+GATHER = '''
+@wp.kernel
+def gather_rows(idx: wp.array(dtype=int), x: wp.array(dtype=float), table: wp.array(dtype=float),
+                bins: wp.array(dtype=int), y: wp.array(dtype=float)):
+    tid = wp.tid()
+    y[tid] = x[idx[tid]] + table[bins[tid]]
+'''
+
+
+def gather_args() -> list:
+    return [arr("idx", "int32", "index", high=63), arr("x"), arr("table", shape=(8,)),
+            arr("bins", "int32", "index", high=7), arr("y", role="output", bound=8.0)]
+
+
+def test_indices_into_arrays_that_grow_span_them_at_bench_size_and_bins_keep_their_range():
+    sized = {a.name: a for a in bench_args(gather_args(), CHECK_DIM, (4096,))}
+    assert (sized["idx"].low, sized["idx"].high) == (0, 4095)  # x grows to 4,096 rows: idx spans them
+    assert (sized["bins"].low, sized["bins"].high) == (0, 7)  # table keeps its 8 rows
+    meta = bench_metadata(gather_args(), CHECK_DIM)
+    assert meta["index_ranges"] == {"idx": [0, meta["launch_dim"][0] - 1]}
+
+
+def test_an_index_range_stays_when_an_array_of_its_extent_keeps_its_size():
+    # in a 32 x 4 launch, idx's 64 values could index the 1-D lookup table of 64, which does not grow
+    # (an array with fewer dimensions than the launch keeps its size): they keep their range
+    args = [arr("idx", "int32", "index", shape=(32, 4), high=63), arr("lut", shape=(64,)),
+            arr("rows", shape=(64, 4)), arr("y", role="output", shape=(32, 4))]
+    assert scales(args[2], (32, 4)) and not scales(args[1], (32, 4))
+    assert bench_args(args, (32, 4), (4096, 4))[0].high == 63
+
+
+def test_a_gather_reads_across_its_grown_array_at_bench_size(tmp_path):
+    s = spec("gather_rows", GATHER, gather_args(), CHECK_DIM)
+    folder = tmp_path / s.name
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
+    write_sample(folder, kernel, s.source, sample_args(s), s.dim, input_seed(s), Tolerance(), None,
+                 {"category": s.category, "description": s.description})
+    binary = tmp_path / "gather.bin"
+    assert compile_host(folder / "gather_rows.cu", binary, tmp_path).returncode == 0
+    dump = tmp_path / "gather.dump"
+    run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "1", "--warmup", "0",
+                          "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    scaled = KernelSpec(s.name, s.category, s.description, s.source,
+                        tuple(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
+    want = np.frombuffer(warp_reference([scaled], "gather_ref")[s.name], dtype=np.float32)
+    np.testing.assert_array_equal(np.frombuffer(dump.read_bytes(), dtype=np.float32), want)

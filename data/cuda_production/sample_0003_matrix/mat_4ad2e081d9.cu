@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1024; early return; padded launch (early return); power iteration on B^T B + I; eigenvalue by the Rayleigh quotient; power iteration (4 steps))
+// Matrix kernel (1-D launch 1024; early return; padded launch; power iteration on B^T B + I; eigenvalue by the Rayleigh quotient; power iteration (4 steps))
 // Standalone CUDA translation of the Warp kernel `mat_4ad2e081d9` (see mat_4ad2e081d9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -56,23 +56,20 @@ __global__ void tile_eece0b513d(
     }
     // m = 1x8 tile of mu (outside the array: 0)
     for (int e1 = threadIdx.x; e1 < 8; e1 += TILE_THREADS) {
-        const int row1 = e1 / 8;
-        const int col1 = e1 % 8;
-        m[e1] = (row1 < mu_dim0 && col1 < mu_dim1) ? mu[row1 * mu_dim1 + col1] : 0.0f;
+        m[e1] = (e1 < mu_dim1) ? mu[e1] : 0.0f;
     }
     const int offset1 = i * TILE_M;
     // wt = 32x1 tile of sample_weights (outside the array: 0)
     for (int e2 = threadIdx.x; e2 < 32; e2 += TILE_THREADS) {
-        const int row2 = offset1 + e2;
-        const int col2 = e2 % 1;
-        wt[e2] = (row2 < sample_weights_dim0 && col2 < sample_weights_dim1) ? sample_weights[row2 * sample_weights_dim1 + col2] : 0.0f;
+        const int row1 = offset1 + e2;
+        wt[e2] = (row1 < sample_weights_dim0) ? sample_weights[row1 * sample_weights_dim1] : 0.0f;
     }
     const int offset2 = i * TILE_M;
     // b = 32x8 tile of y (outside the array: 0)
     for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        const int row3 = offset2 + e3 / 8;
-        const int col3 = e3 % 8;
-        b[e3] = (row3 < y_dim0 && col3 < y_dim1) ? y[row3 * y_dim1 + col3] : 0.0f;
+        const int row2 = offset2 + e3 / 8;
+        const int col1 = e3 % 8;
+        b[e3] = (row2 < y_dim0 && col1 < y_dim1) ? y[row2 * y_dim1 + col1] : 0.0f;
     }
     __syncthreads();
     // at = the tile computed by
@@ -85,18 +82,18 @@ __global__ void tile_eece0b513d(
     __syncthreads();
     // g = at (8x32) @ b (32x8)
     for (int e5 = threadIdx.x; e5 < 64; e5 += TILE_THREADS) {
-        const int row4 = e5 / 8;
-        const int col4 = e5 % 8;
+        const int row3 = e5 / 8;
+        const int col2 = e5 % 8;
         float dot0 = 0.0f;
         for (int k0 = 0; k0 < 32; ++k0)
-            dot0 += at[row4 * 32 + k0] * b[k0 * 8 + col4];
+            dot0 += at[row3 * 32 + k0] * b[k0 * 8 + col2];
         g[e5] = dot0;
     }
     for (int e6 = threadIdx.x; e6 < 64; e6 += TILE_THREADS) {
-        const int row5 = e6 / 8;
-        const int col5 = e6 % 8;
-        if (row5 < xtx_dim0 && col5 < xtx_dim1)
-            atomicAdd(&xtx[row5 * xtx_dim1 + col5], g[e6]);
+        const int row4 = e6 / 8;
+        const int col3 = e6 % 8;
+        if (row4 < xtx_dim0 && col3 < xtx_dim1)
+            atomicAdd(&xtx[row4 * xtx_dim1 + col3], g[e6]);
     }
 }
 

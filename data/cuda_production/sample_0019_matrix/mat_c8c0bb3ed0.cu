@@ -227,7 +227,8 @@ int main(int argc, char** argv)
 
     // Inputs (host)
     std::vector<int> h_indices((size_t)n * 1);  // index, shape [1000] of int32
-    fill_int(h_indices.data(), h_indices.size(), seed, 0, 0, 2000U);
+    // indices into arrays of 2 * n rows: their whole extent, at bench size too
+    fill_int(h_indices.data(), h_indices.size(), seed, 0, 0, (uint32_t)(2 * n));
     std::vector<float> h_A((size_t)n * 8);  // input, shape [2000] of mat22
     fill_float(h_A.data(), h_A.size(), seed, 1, -256, 513U, 0.0009765625f);
     std::vector<float> h_targets((size_t)n * 4);  // input, shape [2000] of vec2

@@ -210,7 +210,8 @@ int main(int argc, char** argv)
     fill_float(h_pstate_pos.data(), h_pstate_pos.size(), seed, 0, -128, 257U, 0.015625f);
     std::vector<float> h_pstate_density((size_t)num_threads * 1);  // output, shape [500] of float32
     std::vector<int> h_adjacency((size_t)num_threads * 6);  // index, shape [3000] of int32
-    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 3, 0, 500U);
+    // indices into arrays of num_threads rows: their whole extent, at bench size too
+    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 3, 0, (uint32_t)(num_threads));
     std::vector<float> h_radius_scale((size_t)num_threads * 1);  // input, shape [500] of float32
     fill_float(h_radius_scale.data(), h_radius_scale.size(), seed, 4, 512, 1025U, 0.0009765625f);
 

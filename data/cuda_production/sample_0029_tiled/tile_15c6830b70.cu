@@ -59,11 +59,10 @@ __global__ void tile_15c6830b70(
         __syncthreads();
         // col += ones (1x16) @ t (16x16)
         for (int e3 = threadIdx.x; e3 < 16; e3 += TILE_THREADS) {
-            const int row1 = e3 / 16;
             const int col1 = e3 % 16;
             float dot0 = 0.0f;
             for (int k0 = 0; k0 < 16; ++k0)
-                dot0 += 1.0f * t[k0 * 16 + col1];
+                dot0 += t[k0 * 16 + col1];
             col[e3] += dot0;
         }
         // tile0 = the tile computed by
@@ -74,25 +73,20 @@ __global__ void tile_15c6830b70(
         __syncthreads();
         // col_sq += ones (1x16) @ t * t (16x16)
         for (int e5 = threadIdx.x; e5 < 16; e5 += TILE_THREADS) {
-            const int row2 = e5 / 16;
             const int col2 = e5 % 16;
             float dot1 = 0.0f;
             for (int k1 = 0; k1 < 16; ++k1)
-                dot1 += 1.0f * tile0[k1 * 16 + col2];
+                dot1 += tile0[k1 * 16 + col2];
             col_sq[e5] += dot1;
         }
     }
     __syncthreads();
     // one loop for wp.tile_atomic_add(col_sums, col); wp.tile_atomic_add(col_sq_sums, col_sq)
     for (int e6 = threadIdx.x; e6 < 16; e6 += TILE_THREADS) {
-        const int row3 = e6 / 16;
-        const int col3 = e6 % 16;
-        if (row3 < col_sums_dim0 && col3 < col_sums_dim1)
-            atomicAdd(&col_sums[row3 * col_sums_dim1 + col3], col[e6]);
-        const int row4 = e6 / 16;
-        const int col4 = e6 % 16;
-        if (row4 < col_sq_sums_dim0 && col4 < col_sq_sums_dim1)
-            atomicAdd(&col_sq_sums[row4 * col_sq_sums_dim1 + col4], col_sq[e6]);
+        if (e6 < col_sums_dim1)
+            atomicAdd(&col_sums[e6], col[e6]);
+        if (e6 < col_sq_sums_dim1)
+            atomicAdd(&col_sq_sums[e6], col_sq[e6]);
     }
 }
 

@@ -692,7 +692,8 @@ int main(int argc, char** argv)
     fill_float(h_pos.data(), h_pos.size(), seed, 0, -1207068, 2414138U, 9.5367431640625e-07f);
     const float3 light = make_float3(-0.001220703125f, 3.453125f, 0.002685546875f);
     std::vector<int> h_indices((size_t)n * 1);  // index, shape [512] of int32
-    fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, 512U);
+    // indices into arrays of n rows: their whole extent, at bench size too
+    fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, (uint32_t)(n));
     std::vector<float> h_light_in((size_t)n * 1);  // output, shape [512] of float32
 
     // Device buffers

@@ -223,7 +223,8 @@ int main(int argc, char** argv)
 
     // Inputs (host)
     std::vector<int> h_active((size_t)n * 1);  // index, shape [128] of int32
-    fill_int(h_active.data(), h_active.size(), seed, 0, 0, 256U);
+    // indices into arrays of 2 * n rows: their whole extent, at bench size too
+    fill_int(h_active.data(), h_active.size(), seed, 0, 0, (uint32_t)(2 * n));
     std::vector<float> h_systems((size_t)n * 8);  // input, shape [256] of mat22
     fill_float(h_systems.data(), h_systems.size(), seed, 1, -256, 513U, 0.0009765625f);
     std::vector<float> h_rhs((size_t)n * 4);  // input, shape [256] of vec2

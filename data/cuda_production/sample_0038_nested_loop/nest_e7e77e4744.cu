@@ -1,4 +1,4 @@
-// Nested-loop kernel (1-D launch 512; early return; padded launch (early return); bound from .shape; pair energy over a chain (lennard-jones, cut off; triangular loop); force-field constants as parameters; output accumulated in place (+=))
+// Nested-loop kernel (1-D launch 512; early return; padded launch; bound from .shape; pair energy over a chain (lennard-jones, cut off; triangular loop); force-field constants as parameters; output accumulated in place (+=))
 // Standalone CUDA translation of the Warp kernel `nest_e7e77e4744` (see nest_e7e77e4744.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>

@@ -245,7 +245,8 @@ int main(int argc, char** argv)
     std::vector<int> h_owner((size_t)num_threads * 1);  // index, shape [64] of int32
     fill_int(h_owner.data(), h_owner.size(), seed, 6, 0, 8U);
     std::vector<int> h_adjacency((size_t)num_threads * 6);  // index, shape [384] of int32
-    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 7, 0, 64U);
+    // indices into arrays of num_threads rows: their whole extent, at bench size too
+    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 7, 0, (uint32_t)(num_threads));
 
     // Device buffers
     float3* d_particles_pos = nullptr;

@@ -132,9 +132,7 @@ __global__ void tile_44825e6ddc(
     tile_fft_rows<-1, 128, 2, TILE_THREADS>(a);
     // tile0 = 1x128 tile of transfer (outside the array: 0)
     for (int e1 = threadIdx.x; e1 < 128; e1 += TILE_THREADS) {
-        const int row1 = e1 / 128;
-        const int col1 = e1 % 128;
-        tile0[e1] = (row1 < transfer_dim0 && col1 < transfer_dim1) ? transfer[row1 * transfer_dim1 + col1] : make_float2(0.0f, 0.0f);
+        tile0[e1] = (e1 < transfer_dim1) ? transfer[e1] : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
     // c = the tile computed by
@@ -148,10 +146,10 @@ __global__ void tile_44825e6ddc(
     tile_fft_rows<1, 128, 2, TILE_THREADS>(c);
     const int offset1 = i * 2;
     for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        const int row2 = offset1 + e3 / 128;
-        const int col2 = e3 % 128;
-        if (row2 < filtered_dim0 && col2 < filtered_dim1)
-            filtered[row2 * filtered_dim1 + col2] = c[e3];
+        const int row1 = offset1 + e3 / 128;
+        const int col1 = e3 % 128;
+        if (row1 < filtered_dim0 && col1 < filtered_dim1)
+            filtered[row1 * filtered_dim1 + col1] = c[e3];
     }
 }
 

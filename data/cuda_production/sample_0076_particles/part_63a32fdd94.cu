@@ -260,9 +260,11 @@ int main(int argc, char** argv)
     fill_float(h_particles_force.data(), h_particles_force.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_particles_density((size_t)num_threads * 1);  // output, shape [64] of float32
     std::vector<int> h_adjacency((size_t)num_threads * 4);  // index, shape [256] of int32
-    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 6, 0, 64U);
+    // indices into arrays of num_threads rows: their whole extent, at bench size too
+    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 6, 0, (uint32_t)(num_threads));
     std::vector<int> h_edges((size_t)num_threads * 2);  // index, shape [128] of int32
-    fill_int(h_edges.data(), h_edges.size(), seed, 7, 0, 64U);
+    // indices into arrays of num_threads rows: their whole extent, at bench size too
+    fill_int(h_edges.data(), h_edges.size(), seed, 7, 0, (uint32_t)(num_threads));
     std::vector<float> h_drag((size_t)num_threads * 1);  // input, shape [64] of float32
     fill_float(h_drag.data(), h_drag.size(), seed, 8, 0, 513U, 0.0009765625f);
 

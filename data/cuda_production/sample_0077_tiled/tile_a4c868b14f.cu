@@ -65,18 +65,15 @@ __global__ void tile_a4c868b14f(
     }
     // product0 = wp.tile_ones(shape=(1, 16), dtype=float) (1x16) @ a (16x16)
     for (int e3 = threadIdx.x; e3 < 16; e3 += TILE_THREADS) {
-        const int row3 = e3 / 16;
         const int col3 = e3 % 16;
         float dot1 = 0.0f;
         for (int k1 = 0; k1 < 16; ++k1)
-            dot1 += 1.0f * a[k1 * 16 + col3];
+            dot1 += a[k1 * 16 + col3];
         product0[e3] = dot1;
     }
     for (int e4 = threadIdx.x; e4 < 16; e4 += TILE_THREADS) {
-        const int row4 = e4 / 16;
-        const int col4 = e4 % 16;
-        if (row4 < first_moment_dim0 && col4 < first_moment_dim1)
-            atomicAdd(&first_moment[row4 * first_moment_dim1 + col4], product0[e4]);
+        if (e4 < first_moment_dim1)
+            atomicAdd(&first_moment[e4], product0[e4]);
     }
 }
 
