@@ -185,7 +185,7 @@ add_builtin("select", None, None, emit=_arity(3, _select, "select"), arg_names=(
 for n, v in VEC.items():
     add_builtin("dot", (v, v), F, "dot({0}, {1})", snippets=(f"dot:{n}",), arg_names=("a", "b"))
     add_builtin("length", (v,), F, "length({0})", snippets=(f"length:{n}",), arg_names=("a",))
-    add_builtin("length_sq", (v,), F, "dot({0}, {0})", snippets=(f"dot:{n}",), arg_names=("a",))
+    add_builtin("length_sq", (v,), F, "length_sq({0})", snippets=(f"length_sq:{n}",), arg_names=("a",))
     add_builtin("normalize", (v,), v, "normalize({0})", snippets=(f"normalize:{n}",), arg_names=("a",))
     add_builtin("outer", (v, v), MAT[n], "outer({0}, {1})", snippets=(f"outer:{n}",), arg_names=("a", "b"))
     add_builtin("lerp", (v, v, F), v, "lerp({0}, {1}, {2})", snippets=(f"vlerp:{n}",), arg_names=("a", "b", "t"))
@@ -236,24 +236,12 @@ def _mat_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
     return emit
 
 
-def _mat_from_vectors(n: int, as_columns: bool) -> Callable[[list[CExpr]], CExpr]:
-    """`wp.matrix_from_rows(r0, r1, ...)` / `wp.matrix_from_cols(c0, c1, ...)`: element (r, c) is
-    component c of vector r, or component r of vector c."""
-    mt = f"mat{n}{n}"
-
-    def emit(args: list[CExpr]) -> CExpr:
-        def element(r: int, c: int) -> str:
-            vec, comp = (args[c], r) if as_columns else (args[r], c)
-            return f"{vec.at(P_ATOM)}.{'xyzw'[comp]}"
-        rows = ", ".join("{" + ", ".join(element(r, c) for c in range(n)) + "}" for r in range(n))
-        return CExpr(f"{mt}{{{{{rows}}}}}", mt)
-    return emit
-
-
 for n, m in MAT.items():
     add_builtin(m, None, m, emit=_mat_ctor(n), snippets=(f"mat:{n}",), aliases=(f"{m}f",))
-    add_builtin("matrix_from_rows", (VEC[n],) * n, m, emit=_mat_from_vectors(n, False), snippets=(f"mat:{n}",))
-    add_builtin("matrix_from_cols", (VEC[n],) * n, m, emit=_mat_from_vectors(n, True), snippets=(f"mat:{n}",))
+    # a helper function, so that each vector (often an expression: `x1 - x0`) is computed once
+    for way in ("rows", "cols"):
+        add_builtin(f"matrix_from_{way}", (VEC[n],) * n, m, f"matrix_from_{way}({', '.join(f'{{{k}}}' for k in range(n))})",
+                    snippets=(f"matrix_from_{way}:{n}",))
     add_builtin("transpose", (m,), m, "transpose({0})", snippets=(f"transpose:{n}",), arg_names=("a",))
     add_builtin("determinant", (m,), F, "determinant({0})", snippets=(f"determinant:{n}",), arg_names=("a",))
     add_builtin("trace", (m,), F, "trace({0})", snippets=(f"trace:{n}",), arg_names=("a",))

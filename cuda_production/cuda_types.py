@@ -247,6 +247,15 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "length":
         n = int(arg); v = f"float{n}"
         return _fn("float", f"length({v} a)", "    return sqrtf(dot(a, a));"), (f"dot:{n}",)
+    if kind in ("matrix_from_rows", "matrix_from_cols"):  # wp.matrix_from_rows / cols: vectors as rows or columns
+        n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"; name = "r" if kind.endswith("rows") else "c"
+        params = ", ".join(f"{v} {name}{k}" for k in range(n))
+        rows = ", ".join("{" + ", ".join(f"{name}{r if name == 'r' else c}.{COMPONENTS[c if name == 'r' else r]}"
+                                         for c in range(n)) + "}" for r in range(n))
+        return _fn(m, f"{kind}({params})", f"    return {m}{{{{{rows}}}}};"), (f"mat:{n}",)
+    if kind == "length_sq":
+        n = int(arg); v = f"float{n}"
+        return _fn("float", f"length_sq({v} a)", "    return dot(a, a);"), (f"dot:{n}",)
     if kind == "normalize":
         n = int(arg); v = f"float{n}"
         body = ("    // Warp returns the zero vector for a zero-length input\n"

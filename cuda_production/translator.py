@@ -429,7 +429,8 @@ exp10 exp10f j0 j1 y0 y1 jn yn"""
 _CUDA_NAMES = """threadIdx blockIdx blockDim gridDim warpSize dim3 float2 float3 float4 int2 int3 int4 make_float2
 make_float3 make_float4 atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch __syncthreads __float_as_int
 __int_as_float __brev cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""
-_HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length normalize cross component transpose outer
+_HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length length_sq normalize cross component transpose outer
+matrix_from_rows matrix_from_cols
 floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_axis_angle quat_rpy quat_rotate
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2

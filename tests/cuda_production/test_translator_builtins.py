@@ -42,3 +42,18 @@ def test_keyword_unknown_to_the_builtin_is_refused():
               "    tid = wp.tid()\n    out[tid] = wp.sin(y=a[tid])\n")
     with pytest.raises(TranslationError, match="unsupported: keyword argument 'y'"):
         translate_kernel(source, "k")
+
+
+def test_a_builtin_spelling_writes_each_argument_once():
+    # `wp.length_sq(xi - pos[j])` was spelled dot(xi - pos[j], xi - pos[j]): the expression written twice
+    import re
+
+    for entries in builtins.BUILTINS.values():
+        for entry in entries:
+            if entry.cuda:
+                placeholders = re.findall(r"\{\d\}", entry.cuda)
+                assert len(placeholders) == len(set(placeholders)), (entry.key, entry.cuda)
+    src = ("import warp as wp\n\n@wp.kernel\ndef k(pos: wp.array(dtype=wp.vec3), r2: wp.array(dtype=float)):\n"
+           "    tid = wp.tid()\n    r2[tid] = wp.length_sq(pos[tid] - pos[0])\n")
+    code = translate_kernel(src, "k").kernel_code
+    assert code.count("pos[tid] - pos[0]") == 1 and "length_sq(" in code

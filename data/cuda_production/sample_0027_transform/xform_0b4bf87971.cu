@@ -27,6 +27,11 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float smoothstep(float edge0, float edge1, float x)
 {
     x = fminf(fmaxf((x - edge0) / (edge1 - edge0), 0.0f), 1.0f);
@@ -100,7 +105,7 @@ __global__ void xform_0b4bf87971(
     float3 v_world = transform_vector(X, d);
     x_world[tid] = p_world + v_world * DT;
     float3 d2 = p_world - center;
-    float dist = sqrtf(dot(d2, d2));
+    float dist = sqrtf(length_sq(d2));
     float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
     float3 v = v_local[tid];
     float g = gain[tid];

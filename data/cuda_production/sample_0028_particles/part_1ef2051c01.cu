@@ -16,6 +16,11 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 {
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
@@ -53,7 +58,7 @@ __global__ void part_1ef2051c01(
     float rho = 0.0f;
     for (int n = 0; n < K; ++n) {
         int j = adjacency[tid * K + n];
-        float r2 = dot(xi - pstate.pos[j], xi - pstate.pos[j]);
+        float r2 = length_sq(xi - pstate.pos[j]);
         if (r2 < h2) {
             float diff = h2 - r2;
             rho += diff * diff * diff;

@@ -16,6 +16,11 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
@@ -92,7 +97,7 @@ __global__ void part_efa9225455(
     float3 v = collide(params, state.pos[tid], state.vel[tid]);
     state.vel[tid] = v;
     float3 vi = state.vel[tid];
-    float ke = 0.5f * state.mass[tid] * dot(vi, vi);
+    float ke = 0.5f * state.mass[tid] * length_sq(vi);
     warp_atomic_add(&total_ke[owner[tid]], charge[tid] * ke);
 }
 

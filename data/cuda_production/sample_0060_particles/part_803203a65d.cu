@@ -16,6 +16,11 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 {
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
@@ -74,14 +79,14 @@ __global__ void part_803203a65d(
         return;
 
     float3 vi = particles.vel[tid];
-    float ke = 0.5f * particles.mass[tid] * dot(vi, vi);
+    float ke = 0.5f * particles.mass[tid] * length_sq(vi);
     warp_atomic_add(&ke_sum[owner[tid]], ke);
     float3 xi = particles.pos[tid];
     float h2 = params.radius * params.radius;
     float rho = 0.0f;
     for (int n = 0; n < NUM_NEIGHBORS; ++n) {
         int j = adjacency[tid * NUM_NEIGHBORS + n];
-        float r2 = dot(xi - particles.pos[j], xi - particles.pos[j]);
+        float r2 = length_sq(xi - particles.pos[j]);
         if (r2 < h2) {
             float diff = h2 - r2;
             rho += diff * diff * diff;

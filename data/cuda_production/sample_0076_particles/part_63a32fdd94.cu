@@ -21,6 +21,11 @@ __device__ __forceinline__ float length(float3 a)
     return sqrtf(dot(a, a));
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float3 normalize(float3 a)
 {
     // Warp returns the zero vector for a zero-length input
@@ -92,7 +97,7 @@ __global__ void part_63a32fdd94(
     int j;
     for (int n = 0; n < K; ++n) {
         j = adjacency[tid * K + n];
-        float r2 = dot(xi - particles.pos[j], xi - particles.pos[j]);
+        float r2 = length_sq(xi - particles.pos[j]);
         if (r2 < h2) {
             float diff = h2 - r2;
             rho += diff * diff * diff;

@@ -180,6 +180,11 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+__device__ __forceinline__ float length_sq(float3 a)
+{
+    return dot(a, a);
+}
+
 __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 {
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
@@ -204,7 +209,7 @@ __global__ void nbr_accba3f527(
         if (other == tid) {
             continue;
         }
-        if (dot(p - points[other], p - points[other]) <= neighbor_radius * neighbor_radius) {
+        if (length_sq(p - points[other]) <= neighbor_radius * neighbor_radius) {
             n += 1;
         }
     }
