@@ -1249,7 +1249,7 @@ class FunctionTranslator(TileTranslator):
                 # other operators: Warp loads, applies the operator and stores (not atomic)
                 combined = self.binary(node, node.op, place, value)
                 self.check_same(node, place.type, combined.type, "in-place update")
-                self.out(f"{place.code} = {combined.code};")
+                self.out(self.compound_store(node, place, value, combined))
                 return
             if op is None:
                 raise self.unsupported(node, f"in-place '{_OPS[type(node.op)]}=' on an array element")
@@ -1274,9 +1274,20 @@ class FunctionTranslator(TileTranslator):
             place = self.emit_Subscript(target) if isinstance(target, ast.Subscript) else self.emit(target)
             combined = self.binary(node, node.op, place, value)
             self.check_same(node, place.type, combined.type, "in-place update")
-            self.out(f"{place.code} = {combined.code};")
+            self.out(self.compound_store(node, place, value, combined))
             return
         raise self.unsupported(target, "in-place update of " + _describe(target))
+
+    def compound_store(self, node: ast.AugAssign, place: CExpr, value: CExpr, combined: CExpr) -> str:
+        """`place op= value;` where C's compound assignment computes exactly `place = place op value`
+        (a float or int element and + - * /, int / excepted: Warp's rounds toward zero like C's, but
+        through its own helper), so the element's index is written once; otherwise the expansion."""
+        if place.type in ("float32", "float64", "int32") and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div) \
+                and not (place.type == "int32" and isinstance(node.op, ast.Div)) \
+                and combined.code == self.binary(node, node.op, CExpr(place.code, place.type), value).code \
+                and value.type == place.type:
+            return f"{place.code} {_OPS[type(node.op)]}= {value.code};"
+        return f"{place.code} = {combined.code};"
 
     def emit_If(self, node: ast.If, chained: bool = False) -> None:
         if not chained:

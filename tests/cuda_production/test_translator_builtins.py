@@ -57,3 +57,12 @@ def test_a_builtin_spelling_writes_each_argument_once():
            "    tid = wp.tid()\n    r2[tid] = wp.length_sq(pos[tid] - pos[0])\n")
     code = translate_kernel(src, "k").kernel_code
     assert code.count("pos[tid] - pos[0]") == 1 and "length_sq(" in code
+
+
+def test_an_in_place_product_on_an_array_element_writes_the_element_once():
+    # Warp loads, multiplies and stores `a[i, j] *= s`; C's `*=` does the same with one index expression
+    src = ("import warp as wp\n\n@wp.kernel\ndef k(a: wp.array2d(dtype=float), v: wp.array2d(dtype=wp.vec3), s: float):\n"
+           "    i, j = wp.tid()\n    a[i, j] *= s\n    a[i, j] /= 2.0\n    v[i, j] *= s\n")
+    code = translate_kernel(src, "k").kernel_code
+    assert "a[i * a_dim1 + j] *= s;" in code and "a[i * a_dim1 + j] /= 2.0f;" in code
+    assert "v[i * v_dim1 + j] = v[i * v_dim1 + j] * s;" in code  # no float3 *= operator: the expansion

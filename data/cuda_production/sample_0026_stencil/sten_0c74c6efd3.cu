@@ -49,7 +49,7 @@ __global__ void sten_0c74c6efd3(
         float gx = result0.v0;
         float gy = result0.v1;
         float gz = result0.v2;
-        grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] = grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] * RELAX;
+        grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] *= RELAX;
         atomicAdd(&grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k], gx * gx + gy * gy + gz * gz);
     } else {
         grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] = h[(i * h_dim1 + j) * h_dim2 + k];
