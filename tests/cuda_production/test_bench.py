@@ -227,24 +227,28 @@ def test_a_padded_launchs_count_keeps_its_padding_at_bench_size():
     assert plain[0].value == 60 and "scalars" not in bench_metadata(mixed_args(), CHECK_DIM)
 
 
-def test_a_padded_launch_runs_its_grown_count_at_bench_size(tmp_path):
-    # the bench must time the elements of a launch of bench size, not a launch whose threads all but
-    # the check size's few return at once
-    s = spec("padded_scale", PADDED, padded_args(), CHECK_DIM)
+def bench_run_against_warp(tmp_path, s: KernelSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The sample's --bench results at BENCH_OUTER (host emulation) and Warp's on bench_args' inputs."""
     folder = tmp_path / s.name
     kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
     write_sample(folder, kernel, s.source, sample_args(s), s.dim, input_seed(s), Tolerance(), None,
                  {"category": s.category, "description": s.description})
-    binary = tmp_path / "padded.bin"
-    assert compile_host(folder / "padded_scale.cu", binary, tmp_path).returncode == 0
-    dump = tmp_path / "padded.dump"
+    binary = tmp_path / f"{s.name}.bin"
+    assert compile_host(folder / f"{s.name}.cu", binary, tmp_path).returncode == 0
+    dump = tmp_path / f"{s.name}.dump"
     run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "1", "--warmup", "0",
                           "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
-    got = np.frombuffer(dump.read_bytes(), dtype=np.float32)
     scaled = KernelSpec(s.name, s.category, s.description, s.source,
-                        tuple(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
-    want = np.frombuffer(warp_reference([scaled], "padded_ref")[s.name], dtype=np.float32)
+                        tuple(bench_args(list(s.args), s.dim, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
+    want = np.frombuffer(warp_reference([scaled], f"{s.name}_ref")[s.name], dtype=np.float32)
+    return np.frombuffer(dump.read_bytes(), dtype=np.float32), want
+
+
+def test_a_padded_launch_runs_its_grown_count_at_bench_size(tmp_path):
+    # the bench must time the elements of a launch of bench size, not a launch whose threads all but
+    # the check size's few return at once
+    got, want = bench_run_against_warp(tmp_path, spec("padded_scale", PADDED, padded_args(), CHECK_DIM))
     assert got.size == BENCH_OUTER and np.count_nonzero(got[BENCH_OUTER - 4:]) == 0
     assert np.count_nonzero(got[:BENCH_OUTER - 4]) > BENCH_OUTER - 20  # written well past the check size's 60
     np.testing.assert_array_equal(got, want)
@@ -282,18 +286,5 @@ def test_an_index_range_stays_when_an_array_of_its_extent_keeps_its_size():
 
 
 def test_a_gather_reads_across_its_grown_array_at_bench_size(tmp_path):
-    s = spec("gather_rows", GATHER, gather_args(), CHECK_DIM)
-    folder = tmp_path / s.name
-    kernel = translate_kernel(s.source, s.name, f"{s.name}.py")
-    write_sample(folder, kernel, s.source, sample_args(s), s.dim, input_seed(s), Tolerance(), None,
-                 {"category": s.category, "description": s.description})
-    binary = tmp_path / "gather.bin"
-    assert compile_host(folder / "gather_rows.cu", binary, tmp_path).returncode == 0
-    dump = tmp_path / "gather.dump"
-    run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "1", "--warmup", "0",
-                          "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stdout + run.stderr
-    scaled = KernelSpec(s.name, s.category, s.description, s.source,
-                        tuple(bench_args(list(s.args), CHECK_DIM, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
-    want = np.frombuffer(warp_reference([scaled], "gather_ref")[s.name], dtype=np.float32)
-    np.testing.assert_array_equal(np.frombuffer(dump.read_bytes(), dtype=np.float32), want)
+    got, want = bench_run_against_warp(tmp_path, spec("gather_rows", GATHER, gather_args(), CHECK_DIM))
+    np.testing.assert_array_equal(got, want)
