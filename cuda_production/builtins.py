@@ -215,6 +215,9 @@ def _vec_ctor(n: int) -> Callable[[list[CExpr]], CExpr]:
 
 
 for n, v in VEC.items():
+    # wp.vec3(s) of one float: make_float3(s), the one-argument overload CUDA's samples (helper_math.h)
+    # define, so that an expression `s` is written once; registered first, so it wins over the general form
+    add_builtin(v, (F,), v, f"make_float{n}({{0}})", snippets=(f"splat:{n}",), aliases=(f"{v}f",))
     add_builtin(v, None, v, emit=_vec_ctor(n), aliases=(f"{v}f",))
 
 

@@ -253,6 +253,9 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         rows = ", ".join("{" + ", ".join(f"{name}{r if name == 'r' else c}.{COMPONENTS[c if name == 'r' else r]}"
                                          for c in range(n)) + "}" for r in range(n))
         return _fn(m, f"{kind}({params})", f"    return {m}{{{{{rows}}}}};"), (f"mat:{n}",)
+    if kind == "splat":  # float{n} with every component s
+        n = int(arg); v = f"float{n}"
+        return _fn(v, f"make_{v}(float s)", f"    return make_{v}({', '.join(['s'] * n)});"), ()
     if kind == "length_sq":
         n = int(arg); v = f"float{n}"
         return _fn("float", f"length_sq({v} a)", "    return dot(a, a);"), (f"dot:{n}",)

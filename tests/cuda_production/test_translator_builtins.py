@@ -66,3 +66,11 @@ def test_an_in_place_product_on_an_array_element_writes_the_element_once():
     code = translate_kernel(src, "k").kernel_code
     assert "a[i * a_dim1 + j] *= s;" in code and "a[i * a_dim1 + j] /= 2.0f;" in code
     assert "v[i * v_dim1 + j] = v[i * v_dim1 + j] * s;" in code  # no float3 *= operator: the expansion
+
+
+def test_a_vector_of_one_float_is_the_one_argument_make_float3():
+    # wp.vec3(2.0 * r) was make_float3(2.0f * r, 2.0f * r, 2.0f * r): the expression written three times
+    src = ("import warp as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=wp.vec3), r: float):\n"
+           "    tid = wp.tid()\n    x[tid] = x[tid] - wp.vec3(2.0 * r) + wp.vec3(r, 0.0, r)\n")
+    code = translate_kernel(src, "k").kernel_code
+    assert "make_float3(2.0f * r)" in code and code.count("2.0f * r") == 1 and "make_float3(r, 0.0f, r)" in code

@@ -313,6 +313,11 @@ __device__ inline MeshQueryRay mesh_query_ray(const Mesh& mesh, float3 start, fl
     return query;
 }
 
+__device__ __forceinline__ float3 make_float3(float s)
+{
+    return make_float3(s, s, s);
+}
+
 __device__ __forceinline__ float3 operator+(float3 a, float3 b)
 {
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
@@ -347,7 +352,7 @@ __global__ void mesh_c3a459dfc5(
     float sy = (31.5f - (float)y) / 32.0f;
     float3 rd = normalize(make_float3(sx, sy, -1.5f));
     MeshQueryRay hit = mesh_query_ray(mesh, cam_pos, rd, far);
-    float3 c = make_float3(0.0f, 0.0f, 0.0f);
+    float3 c = make_float3(0.0f);
     if (hit.result) {
         float3 n = hit.normal;
         float diffuse = fmaxf(dot(n, sun), 0.0f);
