@@ -118,10 +118,17 @@ def _full_validation(cu_path: Path, kernel: str, arch: str, nvcc: str, version: 
     return Validation("ok", arch, version, method="full-file", **_resources_for(kernel, parse_ptxas(asm.stderr)))
 
 
+# A sample's helpers may overload a global function (`make_float3(float s)`, `min(float3, float3)`):
+# inside a namespace that overload would hide the global ones from the sample's other calls
+# (`make_float3(x, y, z)`), which compile in the sample's own file, at global scope. The batch brings
+# the global overloads into each namespace, so that both are found, as in the file.
+BATCH_USING = "using ::min;\nusing ::max;\nusing ::make_float2;\nusing ::make_float3;\nusing ::make_float4;"
+
+
 def _validate_batch(items: list[tuple[Path, str]], arch: str, nvcc: str, version: str) -> list[Validation]:
     parts = [DEVICE_INCLUDES]
     for i, (cu, _) in enumerate(items):
-        parts.append(f"namespace sample_{i} {{\n{device_part(cu.read_text())}\n}}  // namespace sample_{i}\n")
+        parts.append(f"namespace sample_{i} {{\n{BATCH_USING}\n{device_part(cu.read_text())}\n}}  // namespace sample_{i}\n")
     with tempfile.TemporaryDirectory() as tmp:
         src, ptx = Path(tmp) / "batch.cu", Path(tmp) / "batch.ptx"
         src.write_text("\n".join(parts))

@@ -230,3 +230,35 @@ def test_a_sample_folder_holding_another_run_is_refused_untouched(tmp_path):
     proc = produce(out, "-n", 1, "-s", 10, "-c", "math", check=False)
     assert proc.returncode == 2 and "holds a different run (differs in: seed)" in proc.stderr
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+SPLAT = """@wp.kernel
+def splat(x: wp.array(dtype=wp.vec3), r: float):
+    tid = wp.tid()
+    x[tid] = wp.vec3(r) + wp.vec3(r, 0.0, 1.0) + wp.min(x[tid], wp.vec3(2.0 * r))
+"""
+
+
+@needs_nvcc
+def test_a_helper_overloading_a_global_function_does_not_break_the_batch(tmp_path):
+    # make_float3(float s) in a batch's namespace hid make_float3(x, y, z): the batch failed and every
+    # sample in it fell back to a compile of its own ("full-file"), so the metadata depended on the batching
+    from cuda_production.templates import Tolerance, render_cu
+    from cuda_production.sample import write_sample
+    from cuda_production.translator import translate_kernel
+    from synthesis.spec import ArgSpec
+
+    items = []
+    for name, source in (("splat", SPLAT), ("tile_sum_rows", ONE_D_TILED)):
+        args = ([ArgSpec("x", "vec3", "inout", (64,)), ArgSpec("r", "float32", "scalar", (), 0.5, 0.5, 0, 0.5)]
+                if name == "splat" else
+                [ArgSpec("values", "float32", "input", (256,)), ArgSpec("accum", "float32", "output", (1,))])
+        kernel = translate_kernel(source, name, f"{name}.py", frozenset(), 64 if name != "splat" else 0,
+                                  1 if name != "splat" else None)
+        dim = (64,) if name == "splat" else (4,)
+        program = render_cu(kernel, args, dim, 5, Tolerance(), False, name)
+        folder = write_sample(tmp_path / name, kernel, source, args, dim, 5, Tolerance(), None, {"category": "t"}, program)
+        items.append((folder / f"{name}.cu", name))
+    assert "make_float3(float s)" in (tmp_path / "splat" / "splat.cu").read_text()
+    results = validate_samples(items)
+    assert [(v.status, v.method) for v in results] == [("ok", "batched-device")] * 2, [v.log for v in results]
