@@ -25,8 +25,9 @@ STANDALONE = [("kernel", STRING), ("program", STRING), ("makefile", STRING), ("i
               ("written_arrays", [STRING]), ("expected_base64", STRING), ("validation", VALIDATION)]
 
 KNOWN_LIMITS_TEMPLATE = """\
-- Kernels are random programs from fourteen generator families: they exercise Warp's language, they do
-  not compute anything meaningful, and their distribution is not that of hand-written code.
+- Kernels are drawn by sixteen generator families from the forms people write (formulas, loops, solves,
+  particle and mesh queries, tiles), with random sizes, constants and combinations: none is taken from
+  a real program, and their mix (the families round-robin) is not that of hand-written code.
 - Value types are drawn from the type registry (synthesis/dtypes.py: {types}) and `@wp.struct`s of
   them; tiles only in the `tiled` category; no textures or user-defined generic functions.
 - `structure_hash` equates kernels that differ only in names, numeric literals and the spelling of
