@@ -303,12 +303,14 @@ def _launch_counts(fn: ast.FunctionDef, kernel: TranslatedKernel, tid_names: tup
                     and bound.id in ints and isinstance(op, ops)):
                 bound_reads[bound.id] = bound_reads.get(bound.id, 0) + 1
     reads: dict[str, int] = {}
+    assigned: set[str] = set()  # a name the kernel assigns is a local there, not (only) the count
     for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound_reads:
-            reads[node.id] = reads.get(node.id, 0) + 1
-        elif isinstance(node, ast.Name) and node.id in bound_reads:  # assigned: a local, not the count
-            reads[node.id] = -1
-    return {name for name, count in bound_reads.items() if reads.get(name) == count}
+        if isinstance(node, ast.Name) and node.id in bound_reads:
+            if isinstance(node.ctx, ast.Load):
+                reads[node.id] = reads.get(node.id, 0) + 1
+            else:
+                assigned.add(node.id)
+    return {name for name, count in bound_reads.items() if reads.get(name) == count and name not in assigned}
 
 
 def _affine(node: ast.AST, tid_names: tuple[str, ...], constants: dict[str, int]) -> tuple[int | None, int, int] | None:

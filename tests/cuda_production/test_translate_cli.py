@@ -568,3 +568,10 @@ def test_a_field_an_array_does_not_take_is_an_error_not_ignored():
             infer_inputs(result, fn, KernelDeclaration("inputs.toml", (8,), {"x": {field: value}}))
         assert str(info.value) == (f"inputs.toml: parameter 'x': error: an array takes bound, grid_bits, high, low, "
                                    f"role, shape, not '{field}'")
+
+
+def test_a_parameter_the_kernel_reassigns_is_not_a_launch_count():
+    reassigned = SAXPY.replace("    i = wp.tid()\n", "    i = wp.tid()\n    n = n - 1\n")
+    result, fn = _translated(reassigned, "saxpy")
+    _, args = infer_inputs(result, fn, KernelDeclaration("test", (300,)))
+    assert next(a.launch_bound for a in args if a.name == "n") is False
