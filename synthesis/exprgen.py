@@ -389,6 +389,15 @@ def decided_by_range(a: Expr, b: Expr) -> bool:
     return False
 
 
+def feature_list(features: list[str]) -> str:
+    """A description's features, `; `-joined, each said once: a repeat is dropped, and so is a feature
+    another one names in full (`sigmoid` beside `@wp.func helper (sigmoid)`, `wp.mesh_query_ray` beside
+    `wp.mesh_query_ray in a loop`)."""
+    unique = list(dict.fromkeys(features))
+    said = [f for f in unique if not any(f != g and re.search(rf"(?<![\w.]){re.escape(f)}(?![\w])", g) for g in unique)]
+    return "; ".join(said)
+
+
 def fmt_float(value: float) -> str:
     text = repr(float(value))
     return text
@@ -1214,7 +1223,7 @@ class KernelWriter:
         args = tuple(dataclasses.replace(a, bound=max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
                      for a in self.args)
         dims = "x".join(str(d) for d in self.dim)
-        detail = "; ".join(self.features)
+        detail = feature_list(self.features)
         description = f"{summary} ({len(self.dim)}-D launch {dims}" + (f"; {detail})" if detail else ")")
         return KernelSpec(self.name, self.category, description, source, args, self.dim, self.seed,
                           tuple(self.helper_names))

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 
 from synthesis.categories.neighbors import NeighborKernel
-from synthesis.exprgen import fmt_float
+from synthesis.exprgen import feature_list, fmt_float
 from synthesis.mesh_geometry import rock_extent, rock_triangle_count
 from synthesis.spec import ArgSpec, KernelSpec
 
@@ -894,6 +894,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         k.args.append(k.args.pop(0))
         k.annotations.append(k.annotations.pop(0))
     launch = " x ".join(str(s) for s in k.shape)
-    detail = "; ".join([f"rock mesh of {rock_triangle_count(cells)} triangles, cell {fmt_float(width)}"] + k.features)
+    detail = feature_list([f"rock mesh of {rock_triangle_count(cells)} triangles, cell {fmt_float(width)}"] + k.features)
     description = f"{summary} ({len(k.shape)}-D launch {launch}; {detail})"
     return KernelSpec(name, "meshes", description, k.source(), tuple(k.args), k.shape, seed, tuple(k.helper_names))

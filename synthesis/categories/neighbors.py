@@ -29,7 +29,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from synthesis.exprgen import fmt_float
+from synthesis.exprgen import feature_list, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
 
 POINT_COUNTS = (256, 500, 512, 1000, 1024)
@@ -741,7 +741,7 @@ def ray_cast(k: NeighborKernel) -> KernelSpec:
                    else "Ray casting against particle spheres through a BVH: a shade by the normal at the nearest hit")
     k.features.append("rays through a BVH of sphere boxes (wp.bvh_query_ray)")
     k.args[0] = ArgSpec(k.grid, "uint64", "bvh", (), value=k.radius, points=k.x)
-    detail = "; ".join([f"BVH over {k.n} boxes of half width {fmt_float(k.radius)}"] + k.features)
+    detail = feature_list([f"BVH over {k.n} boxes of half width {fmt_float(k.radius)}"] + k.features)
     return KernelSpec(k.name, "neighbors", f"{summary} (1-D launch {n_rays}; {detail})", k.source(), tuple(k.args),
                       (n_rays,), k.seed, tuple(k.helper_names))
 
@@ -791,13 +791,13 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         summary = summary.replace("hash-grid neighbours", "BVH neighbours").replace("a hash grid", "a BVH")
         k.args[0] = ArgSpec(k.grid, "uint64", "bvh", (), value=k.bvh_half, points=k.x)
         boxes = f"boxes of half width {fmt_float(k.bvh_half)}" if k.bvh_half else "zero-size boxes"
-        detail = "; ".join([f"BVH over {boxes} at the particles"] + k.features)
+        detail = feature_list([f"BVH over {boxes} at the particles"] + k.features)
     else:
         # the grid's cells are the query radius (or its diameter) wide, on a grid of 16-64 per axis
         cell = k.radius * rng.choice([1.0, 1.0, 2.0])
         dims = rng.choice(GRID_DIMS)
         k.args[0] = ArgSpec(k.grid, "uint64", "hash_grid", (dims, dims, dims), value=cell, points=k.x)
-        detail = "; ".join([f"grid {dims}^3, cell {fmt_float(cell)}"] + k.features)
+        detail = feature_list([f"grid {dims}^3, cell {fmt_float(cell)}"] + k.features)
     description = f"{summary} (1-D launch {k.n}; {detail})"
     return KernelSpec(name, "neighbors", description, k.source(), tuple(k.args), (k.n,), seed,
                       tuple(k.helper_names))

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from synthesis.exprgen import FORWARD_ONLY_SHARE, fmt_float
+from synthesis.exprgen import FORWARD_ONLY_SHARE, feature_list, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
 
 BLOCK_DIMS = (32, 64, 128, 256)
@@ -229,7 +229,7 @@ class TileKernel:
         constants = [line for name, line in self.constants.items() if name in used]
         source = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(h + "\n\n\n" for h in self.helpers)
         source += header + body + "\n"
-        detail = "; ".join(dict.fromkeys(self.features))
+        detail = feature_list(self.features)
         grid = f"a {self.blocks} x {self.grid_cols} grid of blocks" if self.grid_cols else f"{self.blocks} blocks"
         description = (f"{summary} (wp.launch_tiled over {grid} of {block_dim} threads"
                        + (f"; {detail})" if detail else ")"))

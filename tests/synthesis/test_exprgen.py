@@ -607,3 +607,13 @@ def test_a_matrix_output_is_added_to_as_a_value_and_never_lerped():
         elif re.fullmatch(r"out\[tid, j\] = \(1\.0 - (\w+)\) \* out\[tid, j\] \+ \1 \* \(a\[tid, j\] \* 2\.0\)", line):
             kinds.add("mixed")
     assert kinds == {"added", "mixed"}
+
+
+def test_a_description_says_each_feature_once():
+    from synthesis.exprgen import feature_list
+
+    assert feature_list(["sigmoid", "@wp.func helper (sigmoid)", "module constants", "module constants"]) == \
+        "@wp.func helper (sigmoid); module constants"
+    # a name that is only the start of another name is a feature of its own
+    assert feature_list(["wp.mesh_query_aabb", "while wp.mesh_query_aabb_next"]) == \
+        "wp.mesh_query_aabb; while wp.mesh_query_aabb_next"

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 128; early return; inactive elements skipped (a flag bit); bracket tolerance; while; bisection (cube root); @wp.func helper (sigmoid); sigmoid gate; while -> gate; output accumulated in place (+=))
+// Combined kernel (1-D launch 128; early return; inactive elements skipped (a flag bit); bracket tolerance; bisection (cube root); @wp.func helper (sigmoid); sigmoid gate; while -> gate; output accumulated in place (+=))
 // Standalone CUDA translation of the Warp kernel `comb_cebffae741` (see comb_cebffae741.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
