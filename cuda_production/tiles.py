@@ -1141,7 +1141,11 @@ class TileTranslator:
             v = next(v for v in values if v.code == code)
             name = self.fresh(f"{self.var_of(v) or 'value'}_reg")
             el_type = self.element(v).type
-            self.out(f"{self.module.ctype(el_type)} {name}[{registers}];  // element threadIdx.x + {k} * "
+            # where the tile does not fill every thread's last slot, the slot starts at zero: the loops
+            # below never read it, but a compiler cannot always tell (g++'s -Wmaybe-uninitialized, the
+            # host check's error, when a store between the loops might change what threadIdx.x reads)
+            init = " = {}" if size % self.block_dim else ""
+            self.out(f"{self.module.ctype(el_type)} {name}[{registers}]{init};  // element threadIdx.x + {k} * "
                      f"{TILE_THREADS} in {name}[{k}]")
             held[code] = (name, el_type, v)
         loop(lambda e: [f"{name}[{k}] = {self.element_at(v, e).code};" for name, _, v in held.values()])

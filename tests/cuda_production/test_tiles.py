@@ -126,6 +126,17 @@ def column_sums(a: wp.array2d(dtype=float), sums: wp.array2d(dtype=float), total
     wp.tile_atomic_add(total, col)
 
 
+# translate: partials shape=4
+# translate: accum shape=1
+@wp.kernel
+def mean_square(values: wp.array(dtype=float), partials: wp.array(dtype=float), accum: wp.array(dtype=float)):
+    i = wp.tid()
+    v = wp.tile_load(values, shape=64, offset=i * 64)
+    s = wp.tile_sum(v * v) / 64.0
+    wp.tile_store(partials, s, offset=i)
+    wp.tile_atomic_add(accum, s)
+
+
 def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(scale_tiles, dim=[2, 3], inputs=[a, b, c], block_dim=BLOCK)
     wp.launch_tiled(gemm, dim=[2, 2], inputs=[a, b, c], block_dim=64)
@@ -134,6 +145,7 @@ def launch(a, b, c, d, x, f, t, h, y):
     wp.launch_tiled(mixed_precision, dim=4, inputs=[a, b, c, t], block_dim=BLOCK)
     wp.launch_tiled(panel_stats, dim=4, inputs=[a, x, y, t, t, h, h], block_dim=BLOCK)
     wp.launch_tiled(column_sums, dim=4, inputs=[a, b, c], block_dim=BLOCK)
+    wp.launch_tiled(mean_square, dim=4, inputs=[x, f, t], block_dim=BLOCK)
 '''
 # scale_tiles: tile_load/store, element-wise arithmetic, negation, tile_map of two tiles; gemm: tile_zeros, tile_matmul(a, b, out) in a loop;
 # reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
@@ -141,7 +153,10 @@ def launch(a, b, c, d, x, f, t, h, y):
 # mixed_precision: float32 @ float16 accumulated in a float64 tile (Warp's rule: out's type), float64 tile_sum
 # panel_stats: tile_sum along axis 0 and 1, tile_max / tile_min of float and int tiles
 # column_sums: a product with a ones row, a one-row tile stored and atomically added
-KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats", "column_sums")
+# mean_square: a one-element tile in registers, stored and atomically added (g++ once took its register for
+# uninitialised: the host check's error)
+KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats", "column_sums",
+           "mean_square")
 
 
 @pytest.fixture(scope="module")
