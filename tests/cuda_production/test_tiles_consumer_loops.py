@@ -118,7 +118,7 @@ NAMES = ("store_and_add", "same_target", "offset_reads_array", "transposed_produ
 COOPERATIVE_LOOP = re.compile(r"for \(int (\w+) = threadIdx\.x;")
 # a loop over the thread's registers: `const int e = threadIdx.x + k * TILE_THREADS;` starts its body
 REGISTER_ELEMENT = re.compile(r"const int (\w+) = threadIdx\.x \+ (\w+) \* TILE_THREADS;")
-REGISTER_ARRAY = re.compile(r"^\s*(\w+) (\w+_reg\d+)\[(\d+)\];$")
+REGISTER_ARRAY = re.compile(r"^\s*(\w+) (\w+_reg\d+)\[(\d+)\](?: = \{\})?;$")  # zeroed where a slot may stay unset
 
 
 @pytest.fixture(scope="module")
