@@ -342,6 +342,8 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
     dim = bench_launch_dim(args, launch_dim, threads_per_index)
     sized = bench_args(args, launch_dim, dim)
     read, written = bytes_moved(sized)
+    index_ranges = {a.name: [0, int(b.high)] for a, b in zip(array_args(args), array_args(sized))
+                    if index_scale(a, args, launch_dim)}
     grids, bvhs = {}, {}  # each at bench size: its points' domain scale and range; a grid's cells per axis
     for g, b in zip(hash_grids(args), hash_grids(sized)):
         points, scale = grid_points(b, sized), grid_scale(g, args, launch_dim, dim)
@@ -361,9 +363,7 @@ def bench_metadata(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per
         **({"meshes": {m.name: mesh_metadata(m) for m in meshes(args)}} if meshes(args) else {}),
         **({"scalars": {a.name: b.value for a, b in zip(args, sized) if a.launch_bound}}
            if any(a.launch_bound for a in args) else {}),
-        **({"index_ranges": {a.name: [0, int(b.high)] for a, b in zip(array_args(args), array_args(sized))
-                             if index_scale(a, args, launch_dim)}}
-           if any(index_scale(a, args, launch_dim) for a in array_args(args)) else {}),
+        **({"index_ranges": index_ranges} if index_ranges else {}),
         "bytes_read": read,
         "bytes_written": written,
         "scaling_rule": SCALING_RULE,
