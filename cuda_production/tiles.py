@@ -176,6 +176,8 @@ SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
 add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
 add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
 add_tile_builtin("tile_cholesky_solve", ("L", "y", "fill_mode"), 2, "tile_cholesky_solve")
+add_tile_builtin("tile_lower_solve", ("L", "y"), 2, "tile_lower_solve")
+add_tile_builtin("tile_upper_solve", ("U", "z"), 2, "tile_upper_solve")
 SOLVER_DTYPES = ("float32", "float64")
 
 
@@ -230,10 +232,34 @@ CHEAP_MAP_BUILTINS = ("abs", "min", "max")
 REEVALUATED_WORK = 4
 
 
-def at_index(code: str, index: str) -> str:
-    """A lazy element's code at flat index `index` (parenthesised where it is an operand)."""
+def at_index(code: str, index: str, row_col: tuple[str, int, str] | None = None) -> str:
+    """A lazy element's code at flat index `index` (parenthesised where it is an operand).
+    `row_col`: (row, cols, col) where `index` is `row * cols + col` with 0 <= col < cols; the element's
+    own row and column of a tile `cols` wide (`E / cols`, `E % cols`) are then read as `row` and `col`
+    (a broadcast row read through a transpose is `w[r]`, not `w[(r * 6 + c) / 6]`)."""
+    parts = {}
+    if row_col is not None:
+        row, cols, col = row_col
+        for mark, op, part in (("\x01", "/", row), ("\x02", "%", col)):
+            bare = part[1:-1] if part.startswith("(") and part.endswith(")") and _balanced(part[1:-1]) else part
+            atom = part if part.isidentifier() or part.isdigit() or part is not bare else f"({part})"
+            parts[mark] = (bare, atom)
+            pattern = rf"\[{E} {op} {cols}\]|\({E} {op} {cols}\)|{E} {op} {cols}(?!\d)"
+            code = re.sub(pattern, lambda m, k=mark: f"[{k}]" if m.group(0)[0] == "[" else k, code)
     plain = index.isidentifier() or index.isdigit()
-    return _AT_E.sub(lambda m: f"[{index}]" if m.group(0) != E else (index if plain else f"({index})"), code)
+    code = _AT_E.sub(lambda m: f"[{index}]" if m.group(0) != E else (index if plain else f"({index})"), code)
+    for mark, (bare, atom) in parts.items():
+        code = code.replace(f"[{mark}]", f"[{bare}]").replace(mark, atom)
+    return code
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 # A 2-D tile of 4-byte elements whose rows are a multiple of 32 elements, read through a transpose,
@@ -390,6 +416,12 @@ class TileBinding:
     depth: int  # nesting of loop / branch bodies where the variable was bound
 
 
+# an offset a later tile op may read from an earlier one's local: names, numbers and arithmetic only (no
+# array element or call, whose value a statement in between could change without assigning a name)
+REUSABLE_OFFSET = re.compile(r"[A-Za-z0-9_ +\-*/%()]+")
+LOOP_TOP = "@loop-top "  # a line a loop body's end settles: a barrier, or nothing
+
+
 @dataclass
 class Hazards:
     """Shared-memory accesses since the last barrier: buffer -> whether every access was at the
@@ -513,12 +545,21 @@ class TileTranslator:
         self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
         self.tile_parents: dict | None = None
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
+        self.shared_writes = 0  # accesses that wrote shared memory, so far
+        self.loop_tops = 0  # loop bodies entered (each leaves a LOOP_TOP line until its end decides it)
+        # loop bodies open now: [LOOP_TOP line, shared events on entry, depth, whether a barrier at the
+        # body's own level came before any shared access in it (then a barrier at the top adds nothing)]
+        self.open_tops: list[list] = []
+        self.offset_locals: dict[str, str] = {}  # offset code -> the const local holding it (offset_local)
         self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
         self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
         self.coordinates: dict[str, tuple[str, str]] = {}  # flat index code -> its (row, column), both in range
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
+        for top in self.open_tops:
+            if top[1] == self.shared_events and top[2] == self.tile_depth:
+                top[3] = True
         self.out("__syncthreads();")
         self.hazards = Hazards({}, {})
         self.shared_events += 1
@@ -528,7 +569,6 @@ class TileTranslator:
         barrier first where they conflict with accesses since the last one (read after write, write
         after read or write) by another thread."""
         reads, writes = reads or {}, writes or {}
-        self.shared_events += 1
         h = self.hazards
         need = h.unknown and bool(reads or writes)
         need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
@@ -536,6 +576,8 @@ class TileTranslator:
                            for b, own in writes.items())
         if need:
             self.barrier()
+        self.shared_events += 1
+        self.shared_writes += bool(writes)
         h = self.hazards
         for b, own in reads.items():
             h.reads[b] = h.reads.get(b, True) and own
@@ -573,11 +615,22 @@ class TileTranslator:
             if home is not None:
                 self.tile_vars[name] = TileBinding(CExpr(home, self.tiles[home]), self.tile_depth)
 
-    def body_enter(self, loop: bool) -> tuple:
-        """Entering a loop body or a branch: what to restore on leaving it."""
-        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events)
+    def body_enter(self, loop: bool, body_indent: int | None = None) -> tuple:
+        """Entering a loop body or a branch: what to restore on leaving it. A tiled loop's body is
+        tracked from the accesses before the loop (its first iteration's), and leaves a LOOP_TOP line
+        (at `body_indent`) that its end turns into a barrier where the previous iteration's accesses
+        need one: the body wrote shared memory and did not end on a barrier. A body that only reads
+        tiles (`wp.tile_extract` in a loop) then runs without a barrier per iteration."""
+        top = None
+        if loop and self.block_dim:
+            self.loop_tops += 1
+            top = f"{LOOP_TOP}{self.loop_tops}"
+            self.lines.append("    " * (self.indent if body_indent is None else body_indent) + top)
+        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, self.shared_writes, top)
         self.tile_depth += 1
-        if loop:  # the previous iteration's accesses are not tracked: the first access needs a barrier
+        if top is not None:
+            self.open_tops.append([top, self.shared_events, self.tile_depth, False])
+        if loop and top is None:  # the previous iteration's accesses are not tracked: the first access needs a barrier
             self.hazards = Hazards({}, {}, unknown=True)
         return saved
 
@@ -585,13 +638,16 @@ class TileTranslator:
         """Leaving a body: its variables go out of scope except pinned ones (in their buffers).
         Returns the accesses at its end (an if joins its branches). `while_test`: the condition a
         while loop evaluates after the body."""
-        bindings, entry, events = saved
+        bindings, entry, events, writes, top = saved
         if events == self.shared_events:  # the body touched no shared memory
             self.hazards = entry
         reads_tiles = while_test is not None and any(isinstance(n, ast.Name) and self.is_tile_var(n.id)
                                                      for n in ast.walk(while_test))
         if reads_tiles and events != self.shared_events and not self.hazards.clean:
             self.barrier()  # the condition reads what the body may have written
+        if top is not None:
+            covered = self.open_tops.pop()[3]
+            self.settle_loop_top(top, self.shared_writes != writes and not self.hazards.clean and not covered)
         self.tile_depth -= 1
         for name in [*self.tile_vars, *(n for n in bindings if n not in self.tile_vars)]:  # in a fixed order
             home = self.pinned.get(name)
@@ -605,6 +661,17 @@ class TileTranslator:
         if loop and events != self.shared_events:
             self.hazards = Hazards({}, {}, unknown=True)
         return end
+
+    def settle_loop_top(self, top: str, barrier: bool) -> None:
+        """The LOOP_TOP line `top`: a barrier at the top of its loop's body, or nothing (dropped when
+        the kernel's lines are joined)."""
+        for k in range(len(self.lines) - 1, -1, -1):
+            if self.lines[k].endswith(top) and self.lines[k].lstrip() == top:
+                if barrier:
+                    self.lines[k] = self.lines[k][: -len(top)] + "__syncthreads();"
+                    self.shared_events += 1
+                return
+        raise AssertionError(f"loop top {top!r} not found")
 
     def branches_joined(self, ends: list[Hazards]) -> None:
         joined = ends[0]
@@ -680,9 +747,9 @@ class TileTranslator:
         lazy = self.lazy_of(v)
         return lazy.element if lazy is not None else CExpr(f"{v.code}[{E}]", v.type.dtype)
 
-    def element_at(self, v: CExpr, index: str) -> CExpr:
+    def element_at(self, v: CExpr, index: str, row_col: tuple[str, int, str] | None = None) -> CExpr:
         el = self.element(v)
-        return CExpr(at_index(el.code, index), el.type, el.prec)
+        return CExpr(at_index(el.code, index, row_col), el.type, el.prec)
 
     def element_rc(self, v: CExpr, row: str, col: str) -> CExpr:
         """Element (row, col) of a 2-D tile value (a transpose read through its source's index). Row and
@@ -690,10 +757,14 @@ class TileTranslator:
         lazy = self.lazy_of(v)
         if lazy is not None and lazy.transpose_of is not None:
             return self.element_rc(lazy.transpose_of, col, row)
-        index = f"{row} * {v.type.shape[1]} + {col}"
+        cols = v.type.shape[1]
+        if col == "0":  # a tile's one column, or its first
+            index = row if cols == 1 or row == "0" else f"{row} * {cols}"
+        else:
+            index = col if row == "0" else f"{row} * {cols} + {col}"
         if row.isidentifier() and col.isidentifier():  # loop variables within the tile's rows and columns
             self.coordinates[index] = (row, col)
-        return self.element_at(v, index)
+        return self.element_at(v, index, (row, cols, col) if col != "0" and row != "0" else None)
 
     def make_lazy(self, tt: TileType, element: CExpr, reads: dict[str, bool], work: int, heavy: bool,
                   varying: bool, parts: list[CExpr]) -> CExpr:
@@ -964,10 +1035,36 @@ class TileTranslator:
             if v.literal is not None:
                 out.append(v.code)
             else:
-                name = self.fresh("offset")
-                self.out(f"const int {name} = {v.code};")
+                name = self.offset_local(v.code)
+                if name is None:
+                    name = self.fresh("offset")
+                    self.out(f"const int {name} = {v.code};")
+                    if REUSABLE_OFFSET.fullmatch(v.code):
+                        self.offset_locals[v.code] = name
                 out.append(name)
         return out
+
+    def offset_local(self, code: str) -> str | None:
+        """The local an earlier tile op evaluated `code` into, where it is still in scope (no line
+        since its declaration sits left of it: no block holding it has closed) and still current
+        (`forget_offsets` drops it when a name it reads is assigned): two loads at one offset share
+        it, as a person writes them."""
+        name = self.offset_locals.get(code)
+        if name is None:
+            return None
+        declaration = f"const int {name} = {code};"
+        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].strip() == declaration), None)
+        depth = 0 if at is None else len(self.lines[at]) - len(self.lines[at].lstrip())
+        if at is not None and all(len(line) - len(line.lstrip()) >= depth for line in self.lines[at + 1:] if line.strip()):
+            return name
+        del self.offset_locals[code]
+        return None
+
+    def forget_offsets(self, stored: set[str]) -> None:
+        """Before a statement assigning `stored` (a loop: anywhere in its body): offsets reading them
+        are no longer current."""
+        for code in [c for c in self.offset_locals if stored & set(re.findall(r"[A-Za-z_]\w*", c))]:
+            del self.offset_locals[code]
 
     def array_window(self, arr: CExpr, shape: tuple[int, ...], offs: list[str], e: str, bounds_check: bool):
         """(declarations, C condition or None, flat array index) of tile element `e` in the array."""
@@ -1474,7 +1571,10 @@ class TileTranslator:
                     "float64": f"__half2float(__double2half({code}))"}[dtype]
 
         def body(e):
-            a_value, b_value = self.element_rc(ta, r, kk), self.element_rc(tb, kk, c)
+            # a one-row (one-column) product's element index is its column (row): the other is 0
+            row = "0" if m == 1 else (e if n == 1 else r)
+            col = "0" if n == 1 else (e if m == 1 else c)
+            a_value, b_value = self.element_rc(ta, row, kk), self.element_rc(tb, kk, col)
             a_el, b_el = a_value.code, b_value.code
             # a factor of a ones tile is left out (x * 1 is x, exactly, fused or not); the row or column
             # index is declared only where an operand reads it
@@ -1718,50 +1818,79 @@ class TileTranslator:
         """x with L L^T x = y (or U^T U x = y): forward then back substitution, Warp's cooperative
         scalar path (warp/native/tile_solve.h): thread 0 alone for a vector y, the columns of a
         matrix y shared over the block."""
-        dest = self.claim_dest()
-        factor = self.tile_value(a["L"])
-        y = self.tile_value(a["y"])
-        n = self.square(node, factor, "tile_cholesky_solve")
         upper = self.fill_mode(a, "tile_cholesky_solve")
+        return self.triangular_solve(node, a["L"], a["y"], "tile_cholesky_solve",
+                                     f"({'U^T U' if upper else 'L L^T'}) x = {{y}}, {{factor}} the factor",
+                                     (("forward", upper), ("back", upper)))
+
+    def tile_lower_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """z with L z = y, L lower triangular (its strictly upper triangle is not read): forward
+        substitution, as Warp's scalar path."""
+        return self.triangular_solve(node, a["L"], a["y"], "tile_lower_solve", "{factor} z = {y}, {factor} lower triangular",
+                                     (("forward", False),))
+
+    def tile_upper_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """x with U x = z, U upper triangular (its strictly lower triangle is not read): back
+        substitution, as Warp's scalar path (which runs it on U's transpose)."""
+        return self.triangular_solve(node, a["U"], a["z"], "tile_upper_solve", "{factor} x = {y}, {factor} upper triangular",
+                                     (("back", True),))
+
+    def triangular_solve(self, node: ast.Call, factor_node: ast.AST, rhs_node: ast.AST, what: str, comment: str,
+                         passes: tuple[tuple[str, bool], ...]) -> CExpr:
+        """The solution of a triangular system (or two in turn) with right-hand side `rhs_node`, in a
+        new tile: `passes` are ("forward" | "back", whether the factor is stored as U = L^T), each
+        Warp's scalar substitution (warp/native/tile_solve.h): thread 0 alone for a vector
+        right-hand side, its columns shared over the block for a matrix one, a barrier after each."""
+        dest = self.claim_dest()
+        if isinstance(factor_node, ast.Call) and _is_wp(factor_node.func, "tile_transpose") \
+                and len(factor_node.args) == 1 and not factor_node.keywords:
+            # a transposed factor is read transposed (U = L^T: L's buffer, read as U), not copied
+            factor = self.tile_value(factor_node.args[0])
+            passes = tuple((direction, not upper) for direction, upper in passes)
+            factor_text = f"{ast.unparse(factor_node.args[0])}^T"
+        else:
+            factor = self.tile_value(factor_node)
+            factor_text = ast.unparse(factor_node)
+        y = self.tile_value(rhs_node)
+        n = self.square(node, factor, what)
         if y.type.shape[0] != n or len(y.type.shape) > 2 or y.type.dtype != factor.type.dtype:
-            raise self.error(node, f"wp.tile_cholesky_solve of a {factor.type} and a {y.type}")
+            raise self.error(node, f"wp.{what} of a {factor.type} and a {y.type}")
         tt = y.type
         m = tt.shape[1] if len(tt.shape) == 2 else 1
         real = self.module.ctype(tt.dtype)
         x = self.tile_buffer(node, tt, dest, "solution", {factor.code: False, y.code: False})
         col, i, j, s, diag = (self.fresh(v) for v in ("col", "i", "j", "s", "diag"))
 
-        def lower(row: str, c: str) -> str:  # L[row, c] (U[c, row] when upper)
+        def lower(row: str, c: str, upper: bool) -> str:  # L[row, c] (U[c, row] when upper)
             return f"{factor.code}[{c} * {n} + {row}]" if upper else f"{factor.code}[{row} * {n} + {c}]"
 
         def elem(buf: str, row: str) -> str:
             return f"{buf}[{row} * {m} + {col}]" if m > 1 else f"{buf}[{row}]"
         self.access({factor.code: False, y.code: False}, {x: False})
-        self.out(f"// {x} = solution of ({'U^T U' if upper else 'L L^T'}) x = {ast.unparse(a['y'])}, "
-                 f"{ast.unparse(a['L'])} the factor")
+        self.out(f"// {x} = solution of " + comment.format(y=ast.unparse(rhs_node), factor=factor_text))
         self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
         self.barrier()
+        # each column's passes run on one thread (the vector's on thread 0): no barrier between them
         if m > 1:
             self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += {TILE_THREADS}) {{")
         else:
             self.out("if (threadIdx.x == 0) {")
-        self.indent += 1
-        for line in (f"for (int {i} = 0; {i} < {n}; ++{i}) {{  // forward substitution",
-                     f"    {real} {s} = {elem(y.code, i)};",
-                     f"    for (int {j} = 0; {j} < {i}; ++{j})",
-                     f"        {s} -= {lower(i, j)} * {elem(x, j)};",
-                     f"    const {real} {diag} = {lower(i, i)};",
-                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
-                     "}",
-                     f"for (int {i} = {n} - 1; {i} >= 0; --{i}) {{  // back substitution",
-                     f"    {real} {s} = {elem(x, i)};",
-                     f"    for (int {j} = {i} + 1; {j} < {n}; ++{j})",
-                     f"        {s} -= {lower(j, i)} * {elem(x, j)};",
-                     f"    const {real} {diag} = {lower(i, i)};",
-                     f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
-                     "}"):
-            self.out(line)
-        self.indent -= 1
+        for direction, upper in passes:
+            if direction == "forward":  # reads the right-hand side, writes x
+                lines = (f"for (int {i} = 0; {i} < {n}; ++{i}) {{  // forward substitution",
+                         f"    {real} {s} = {elem(y.code, i)};",
+                         f"    for (int {j} = 0; {j} < {i}; ++{j})",
+                         f"        {s} -= {lower(i, j, upper)} * {elem(x, j)};")
+            else:  # in place in x
+                lines = (f"for (int {i} = {n} - 1; {i} >= 0; --{i}) {{  // back substitution",
+                         f"    {real} {s} = {elem(x, i)};",
+                         f"    for (int {j} = {i} + 1; {j} < {n}; ++{j})",
+                         f"        {s} -= {lower(j, i, upper)} * {elem(x, j)};")
+            for line in (*lines,
+                         f"    const {real} {diag} = {lower(i, i, upper)};",
+                         f"    {elem(x, i)} = ({diag} != {real}(0.0f)) ? {s} / {diag} : {s};",
+                         "}"):
+                self.out("    " + line)
         self.out("}")
         self.barrier()
         return CExpr(x, tt)
@@ -1799,7 +1928,7 @@ class TileTranslator:
         t = self.rearranged(node, t, repeats=False)
         self.transposed_reads.update(self.tile_reads(t))
         m, n = t.type.shape
-        element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}")
+        element = self.element_at(t, f"({E} % {m}) * {n} + {E} / {m}", (f"({E} % {m})", n, f"{E} / {m}"))
         out = self.derived(TileType(t.type.dtype, (n, m)), element, [], [t], 0)
         self.lazy_of(out).transpose_of = t
         return out
@@ -1879,6 +2008,10 @@ class TileTranslator:
         eb = self.element(b) if tb else b
         value = self.binary(node, op, ea, eb)
         tiles = [v for v, t in ((a, ta), (b, tb)) if t]
+        if isinstance(op, ast.Mult) and not (ta and tb) and (ea if ta else eb).code == zero_of((ta or tb).dtype, True) \
+                and (b if ta else a).type == value.type:
+            # a ones tile times a scalar (`wp.tile_ones(shape=n, dtype=float) * c`) is c everywhere
+            return self.derived(TileType(value.type, (ta or tb).shape), b if ta else a, [], [], 0, varying=varying)
         return self.derived(TileType(value.type, (ta or tb).shape), value, tiles, [], 1, varying=varying)
 
     def unchanging(self, source: ast.AST | None) -> bool:

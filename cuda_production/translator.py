@@ -28,7 +28,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
+    DEFAULT_TILED_BLOCK_DIM, LOOP_TOP, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
     uses_tiles, zero_of,
 )
 
@@ -751,7 +751,7 @@ class FunctionTranslator(TileTranslator):
             self.lines[self.shared_at:self.shared_at] = ["    " + d for d in self.shared_declarations()] + [""]
         elif self.block_dim:
             self.shared_declarations()  # none: checks that no lazy tile was left in the code
-        return "\n".join(self.lines)
+        return "\n".join(line for line in self.lines if not line.lstrip().startswith(LOOP_TOP))
 
     def id_param(self, arg: ast.arg) -> KernelParam:
         """A `wp.uint64` parameter, translated when it is a hash grid's or a mesh's id (id_kind). It becomes
@@ -1022,6 +1022,7 @@ class FunctionTranslator(TileTranslator):
         while i < len(stmts):
             stmt = stmts[i]
             self.tile_statement(stmt)
+            self.forget_offsets(_names_stored(stmt))
             fused = self.fusable_consumers(stmts, i)
             if fused > 1:  # consecutive tile stores / atomic adds sharing one loop (tiles.py)
                 i += self.fused_consumer_run(stmts[i:i + fused])
@@ -1345,7 +1346,7 @@ class FunctionTranslator(TileTranslator):
         iterating = any(isinstance(n, ast.Call) and _is_wp_attr(n.func, *ITERATING_QUERY_NEXT) for n in ast.walk(node.test))
         self.loop_depth += 1
         self.query_loops += iterating
-        saved = self.body_enter(loop=True)
+        saved = self.body_enter(loop=True, body_indent=self.indent + 1)
         self.nested(node.body)
         self.indent += 1
         self.body_exit(saved, loop=True, while_test=node.test)

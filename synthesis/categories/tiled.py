@@ -1088,8 +1088,141 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     return summary, rng.choice([b for b in FFT_BLOCK_DIMS if 2 <= n // b <= 8])
 
 
+LEAST_SQUARES_USES = {  # use: (summary, design names, right-hand side names, solution names)
+    "ridge": ("Batched ridge regression: normal equations solved by Cholesky",
+              ("X", "features", "design"), ("y", "targets", "responses"), ("coef", "weights", "beta")),
+    "gauss_newton": ("Damped Gauss-Newton step per system: normal equations solved by Cholesky",
+                     ("J", "jacobian", "jac"), ("r", "residual", "rhs"), ("step", "delta", "dx")),
+}
+
+
+def least_squares(k: TileKernel) -> tuple[str, int]:
+    """Small dense least-squares systems, one per block, as batched solvers write them with Warp's tile
+    linear algebra (warp/examples/tile/example_tile_cholesky.py, warp/tests/tile/test_tile_cholesky.py):
+    the normal equations `(A^T W A + diag(lambda)) x = A^T W b` of a panel of rows (or several,
+    accumulated by `tile_matmul(at, a, h)`), averaged over the rows or not, damped by `tile_diag_add`
+    (a per-unknown table or a constant), factored by `tile_cholesky` (lower or upper) and solved by
+    `tile_cholesky_solve` or by `tile_lower_solve` then `tile_upper_solve` of the transposed factor.
+    Some kernels also store the residual `b - A x`, the factor, or log det from the factor's diagonal
+    (`tile_extract` in a loop). The damping keeps the matrix positive definite, its smallest
+    eigenvalue at least the smallest lambda, which bounds the solution: |x| <= |A^T W b| / lambda."""
+    rng = k.rng
+    n = rng.choice([4, 6, 8, 8, 12, 16])
+    tm = rng.choice([t for t in (16, 32, 64) if t >= 2 * n])
+    rhs = rng.choice([1, 1, 2, 3, 4])
+    panels = rng.choice([2, 3, 4]) if rng.random() < 0.25 else 1
+    use = rng.choice(["ridge", "ridge", "gauss_newton"])
+    summary, a_names, b_names, x_names = LEAST_SQUARES_USES[use]
+    TM = k.constant(pick(rng, "TILE_M", "ROWS", "SAMPLES"), tm)
+    N = k.constant(pick(rng, "N", "DIM", "UNKNOWNS"), n)
+    R = k.constant(pick(rng, "RHS", "OUTPUTS", "K"), rhs) if rhs > 1 or rng.random() < 0.5 else "1"
+    rows = tm * panels
+    design = k.array(pick(rng, *a_names), "input", (rows, n), True)
+    target = k.array(pick(rng, *b_names), "input", (rows, rhs), True)
+    weighted = rng.random() < 0.25
+    wts = k.array(pick(rng, "w", "sample_weights", "row_weights"), "input", (rows, 1), True, low=0.0) if weighted else ""
+    if panels > 1:
+        P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
+        k.emit(f"h = wp.tile_zeros(shape=({N}, {N}), dtype=float)")
+        k.emit(f"g = wp.tile_zeros(shape=({N}, {R}), dtype=float)")
+        k.emit(f"for p in range({P}):")
+        k.indent += 1
+        row = f"(i * {P} + p) * {TM}"
+        k.features.append(f"{panels} row panels per system (accumulating tile_matmul)")
+    else:
+        row = f"i * {TM}"
+    k.emit(f"a = wp.tile_load({design}, shape=({TM}, {N}), offset=({row}, 0))")
+    k.emit(f"b = wp.tile_load({target}, shape=({TM}, {R}), offset=({row}, 0))")
+    k.tile(tm, n)
+    k.tile(tm, rhs)
+    if weighted:
+        k.emit(f"wt = wp.tile_load({wts}, shape=({TM}, 1), offset=({row}, 0))")
+        k.emit(f"aw = a * wp.tile_broadcast(wt, shape=({TM}, {N}))")
+        k.emit("at = wp.tile_transpose(aw)")
+        k.tile(tm, 1)
+        k.tile(tm, n)
+        k.features.append("row weights (A^T W A)")
+    else:
+        k.emit("at = wp.tile_transpose(a)")
+    k.tile(n, tm)
+    if panels > 1:
+        k.emit("wp.tile_matmul(at, a, h)")
+        k.emit("wp.tile_matmul(at, b, g)")
+        k.indent -= 1
+    else:
+        k.emit("h = wp.tile_matmul(at, a)")
+        k.emit("g = wp.tile_matmul(at, b)")
+    k.tile(n, n)
+    k.tile(n, rhs)
+    g_mag = float(rows)  # |(A^T W b)_k| <= rows: every factor in [-1, 1]
+    averaged = rng.random() < 0.6
+    if averaged:  # the mean over the rows: the damping then reads as a fraction of a unit-scale problem
+        inv = k.constant(pick(rng, "INV_ROWS", "INV_COUNT", "NORMALIZE"), 1.0 / rows)
+        k.emit(f"h = h * {inv}")
+        k.emit(f"g = g * {inv}")
+        g_mag = 1.0
+        k.features.append("averaged over the rows")
+    low, high = (0.25, 1.0) if averaged else (1.0, 4.0)
+    if rng.random() < 0.5:
+        damping = k.array(pick(rng, "damping", "lam", "prior_precision"), "input", (n,), False, low=low, high=high)
+        k.emit(f"h = wp.tile_diag_add(h, wp.tile_load({damping}, shape={N}))")
+        lam_min = low
+        k.features.append("damping per unknown (tile_diag_add)")
+    else:
+        lam = grid_constant(rng, low, high)
+        LAM = k.constant(pick(rng, "LAMBDA", "DAMPING", "RIDGE"), lam)
+        k.emit(f"h = wp.tile_diag_add(h, wp.tile_ones(shape={N}, dtype=float) * {LAM})")
+        lam_min = lam
+        k.features.append("constant damping (tile_diag_add)")
+    k.tile(n)
+    k.tile(n, n)
+    x_mag = math.sqrt(n) * g_mag / lam_min  # |x|_2 <= |g|_2 / lambda_min(h)
+    method = rng.choice(["solve", "solve", "upper", "triangles"])
+    if method == "upper":
+        k.emit("U = wp.tile_cholesky(h, fill_mode=\"upper\")")
+        k.emit("x = wp.tile_cholesky_solve(U, g, fill_mode=\"upper\")")
+        factor = "U"
+        k.features.append("tile_cholesky (upper), tile_cholesky_solve")
+    elif method == "triangles":
+        k.emit("L = wp.tile_cholesky(h)")
+        k.emit("z = wp.tile_lower_solve(L, g)")
+        k.emit("x = wp.tile_upper_solve(wp.tile_transpose(L), z)")
+        factor = "L"
+        k.tile(n, rhs)
+        k.features.append("tile_cholesky, tile_lower_solve, tile_upper_solve")
+    else:
+        k.emit("L = wp.tile_cholesky(h)")
+        k.emit("x = wp.tile_cholesky_solve(L, g)")
+        factor = "L"
+        k.features.append("tile_cholesky, tile_cholesky_solve")
+    k.tile(n, n)
+    k.tile(n, rhs)
+    out = k.array(pick(rng, *x_names), "output", (n, rhs), True, bound=x_mag)
+    k.emit(f"wp.tile_store({out}, x, offset=(i * {N}, 0))")
+    if panels == 1 and rng.random() < 0.3:  # what the fit leaves unexplained
+        res = k.array(pick(rng, "residuals", "misfit", "r_out"), "output", (tm, rhs), True, bound=1.0 + n * x_mag)
+        k.emit(f"wp.tile_store({res}, b - wp.tile_matmul(a, x), offset=(i * {TM}, 0))")
+        k.tile(tm, rhs)
+        k.features.append("residual b - A x")
+    if rng.random() < 0.15:
+        fout = k.array(pick(rng, "factor", "chol", "L_out"), "output", (n, n), True,
+                       bound=math.sqrt(g_mag * (rows if not averaged else 1.0) + high))
+        k.emit(f"wp.tile_store({fout}, {factor}, offset=(i * {N}, 0))")
+        k.features.append("factor stored")
+    if rng.random() < 0.25:  # log det h = 2 sum log of the factor's diagonal (a Gaussian's normalizer)
+        diag_max = math.sqrt((rows if not averaged else 1.0) * n + high)
+        ld = k.array(pick(rng, "logdet", "log_det", "log_det_h"), "output", (1,), True,
+                     bound=2.0 * n * max(abs(math.log(math.sqrt(lam_min))), math.log(diag_max)))
+        k.emit("s = float(0.0)")
+        k.emit(f"for d in range({N}):")
+        k.emit(f"    s += wp.log(wp.tile_extract({factor}, d, d))")
+        k.emit(f"{ld}[i] = 2.0 * s")
+        k.features.append("log det from the factor's diagonal (tile_extract)")
+    return summary, rng.choice([32, 64] if n <= 8 else [64, 128])
+
+
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,
-         spectral]
+         spectral, least_squares]
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:

@@ -35,7 +35,9 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Gram matrix accumulation", "Row normalisation", "Mean centering per block",
              "Batched small-matrix transposes", "Fused element-wise tile map", "Spectral filtering of signal rows",
              "Spectra of signal rows", "Signals synthesised from spectra", "Cross-correlation of signal rows",
-             "FFT round trips of signal rows", "Power spectra of signal rows")
+             "FFT round trips of signal rows", "Power spectra of signal rows",
+             "Batched ridge regression: normal equations solved by Cholesky",
+             "Damped Gauss-Newton step per system: normal equations solved by Cholesky")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -53,7 +55,8 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 7  # block_reduce: three forms; spectral: six uses
+    # block_reduce: three forms; spectral: six uses; least_squares: two
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -263,7 +266,10 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "per-thread values gathered into a tile (wp.tile)", "column means of the panel",
                                      "per-thread values of two inputs", "real gain per frequency",
                                      "scaled by 1/N", "windowed by tile_map", "shaped by a gain per frequency",
-                                     "less the block mean (wp.untile)", GRID])
+                                     "less the block mean (wp.untile)", GRID, "row weights (A^T W A)",
+                                     "row panels per system", "tile_cholesky (upper)", "tile_lower_solve",
+                                     "log det from the factor's diagonal", "residual b - A x", "factor stored",
+                                     "constant damping", "damping per unknown"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -398,3 +404,47 @@ def test_a_block_stride_loop_sums_each_blocks_own_elements():
     got = np.frombuffer(blob, dtype=np.float32, count=partial.size, offset=offset)
     np.testing.assert_allclose(got, values.sum(axis=1), rtol=1e-5, atol=1e-5)
     assert f"range(lane, " in spec.source and "wp.block_dim())" in spec.source
+
+
+def _least_squares_with(feature: str) -> KernelSpec:
+    return next(s for s in (generate("tiled", seed) for seed in range(4000))
+                if "normal equations solved by Cholesky" in s.description and feature in s.description)
+
+
+@pytest.mark.parametrize("feature", ["row weights (A^T W A)", "row panels per system", "tile_lower_solve",
+                                     "log det from the factor's diagonal", "residual b - A x"])
+def test_a_least_squares_kernel_solves_its_damped_normal_equations(feature):
+    """Block b's solution is numpy's solve of (A^T W A s + D) x = A^T W B s over its rows (W the row
+    weights or 1, s 1/rows when averaged, D the damping table or constant), and its log det and
+    residual are those of that system: Warp's outputs, independent of the translator."""
+    from cuda_production.reference import make_input
+
+    spec = _least_squares_with(feature)
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v, dtype=np.float64).reshape(a.shape)
+           for a, v in _written(spec, warp_reference([spec], "t_tiled_ls_" + str(spec.seed))[spec.name])}
+    by_name = {a.name: a for a in spec.args}
+    design, target = spec.args[0], spec.args[1]
+    blocks, n = spec.dim[0], design.shape[1]
+    rows = design.shape[0] // blocks
+    weights = next((values[a] for a in ("w", "sample_weights", "row_weights") if a in by_name), np.ones((design.shape[0], 1)))
+    constants = {node.targets[0].id: ast.literal_eval(node.value.args[0] if isinstance(node.value, ast.Call) else node.value)
+                 for node in ast.parse(spec.source).body if isinstance(node, ast.Assign)}
+    table = next((a for a in ("damping", "lam", "prior_precision") if a in by_name), None)
+    damping = values[table] if table else np.full(n, next(constants[c] for c in ("LAMBDA", "DAMPING", "RIDGE") if c in constants))
+    scale = 1.0 / rows if "averaged over the rows" in spec.description else 1.0
+    solution = next(a for a in ("coef", "weights", "beta", "step", "delta", "dx") if a in got)
+    for b in range(blocks):
+        a, y, w = (v[b * rows:(b + 1) * rows] for v in (values[design.name], values[target.name], weights))
+        h = (a * w).T @ a * scale + np.diag(damping)
+        x = np.linalg.solve(h, (a * w).T @ y * scale)
+        np.testing.assert_allclose(got[solution][b * n:(b + 1) * n], x, rtol=1e-4, atol=1e-5)
+        for name in ("logdet", "log_det", "log_det_h"):
+            if name in got:
+                assert np.isclose(got[name][b], np.linalg.slogdet(h)[1], rtol=1e-4)
+        for name in ("residuals", "misfit", "r_out"):
+            if name in got:
+                np.testing.assert_allclose(got[name][b * rows:(b + 1) * rows], y - a @ x, rtol=1e-4, atol=1e-4)
+    assert np.abs(got[solution]).max() > 0.01  # a solution, not zeros
