@@ -58,16 +58,14 @@ __global__ void tile_eece0b513d(
     for (int e1 = threadIdx.x; e1 < 8; e1 += TILE_THREADS) {
         m[e1] = (e1 < mu_dim1) ? mu[e1] : 0.0f;
     }
-    const int offset1 = i * TILE_M;
     // wt = 32x1 tile of sample_weights (outside the array: 0)
     for (int e2 = threadIdx.x; e2 < 32; e2 += TILE_THREADS) {
-        const int row1 = offset1 + e2;
+        const int row1 = offset0 + e2;
         wt[e2] = (row1 < sample_weights_dim0) ? sample_weights[row1 * sample_weights_dim1] : 0.0f;
     }
-    const int offset2 = i * TILE_M;
     // b = 32x8 tile of y (outside the array: 0)
     for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        const int row2 = offset2 + e3 / 8;
+        const int row2 = offset0 + e3 / 8;
         const int col1 = e3 % 8;
         b[e3] = (row2 < y_dim0 && col1 < y_dim1) ? y[row2 * y_dim1 + col1] : 0.0f;
     }
@@ -77,7 +75,7 @@ __global__ void tile_eece0b513d(
     //   aw = a * wp.tile_broadcast(wt, shape=(TILE_M, DIM))
     //   at = wp.tile_transpose(aw)
     for (int e4 = threadIdx.x; e4 < 256; e4 += TILE_THREADS) {
-        at[e4] = (a[(e4 % 32) * 8 + e4 / 32] - m[((e4 % 32) * 8 + e4 / 32) % 8]) * wt[((e4 % 32) * 8 + e4 / 32) / 8];
+        at[e4] = (a[(e4 % 32) * 8 + e4 / 32] - m[e4 / 32]) * wt[e4 % 32];
     }
     __syncthreads();
     // g = at (8x32) @ b (32x8)

@@ -48,8 +48,8 @@ __global__ void tile_15c6830b70(
         col_sq[e1] = 0.0f;
     }
     for (int p = 0; p < 4; ++p) {
-        const int offset0 = (i * 4 + p) * 16;
         __syncthreads();
+        const int offset0 = (i * 4 + p) * 16;
         // t = 16x16 tile of features (outside the array: 0)
         for (int e2 = threadIdx.x; e2 < 256; e2 += TILE_THREADS) {
             const int row0 = offset0 + e2 / 16;
@@ -59,10 +59,9 @@ __global__ void tile_15c6830b70(
         __syncthreads();
         // col += ones (1x16) @ t (16x16)
         for (int e3 = threadIdx.x; e3 < 16; e3 += TILE_THREADS) {
-            const int col1 = e3 % 16;
             float dot0 = 0.0f;
             for (int k0 = 0; k0 < 16; ++k0)
-                dot0 += t[k0 * 16 + col1];
+                dot0 += t[k0 * 16 + e3];
             col[e3] += dot0;
         }
         // tile0 = the tile computed by
@@ -73,10 +72,9 @@ __global__ void tile_15c6830b70(
         __syncthreads();
         // col_sq += ones (1x16) @ t * t (16x16)
         for (int e5 = threadIdx.x; e5 < 16; e5 += TILE_THREADS) {
-            const int col2 = e5 % 16;
             float dot1 = 0.0f;
             for (int k1 = 0; k1 < 16; ++k1)
-                dot1 += tile0[k1 * 16 + col2];
+                dot1 += tile0[k1 * 16 + e5];
             col_sq[e5] += dot1;
         }
     }

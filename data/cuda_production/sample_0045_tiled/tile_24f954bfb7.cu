@@ -62,10 +62,9 @@ __global__ void tile_24f954bfb7(
         const int col0 = e0 % 64;
         ta[e0] = (row0 < x_dim0 && col0 < x_dim1) ? x[row0 * x_dim1 + col0] : 0.0f;
     }
-    const int offset1 = i * ROWS;
     // tb = 8x64 tile of b (outside the array: 0)
     for (int e1 = threadIdx.x; e1 < 512; e1 += TILE_THREADS) {
-        const int row1 = offset1 + e1 / 64;
+        const int row1 = offset0 + e1 / 64;
         const int col1 = e1 % 64;
         tb[e1] = (row1 < b_dim0 && col1 < b_dim1) ? b[row1 * b_dim1 + col1] : 0.0f;
     }
@@ -75,16 +74,14 @@ __global__ void tile_24f954bfb7(
     for (int e2 = threadIdx.x; e2 < 512; e2 += TILE_THREADS) {
         z[e2] = sigmoid(gated(ta[e2], tb[e2]));
     }
-    const int offset2 = i * ROWS;
     // tile0 = 8x64 tile of err_map (outside the array: 0)
     for (int e3 = threadIdx.x; e3 < 512; e3 += TILE_THREADS) {
-        const int row2 = offset2 + e3 / 64;
+        const int row2 = offset0 + e3 / 64;
         const int col2 = e3 % 64;
         tile0[e3] = (row2 < err_map_dim0 && col2 < err_map_dim1) ? err_map[row2 * err_map_dim1 + col2] : 0.0f;
     }
-    const int offset3 = i * ROWS;
     for (int e4 = threadIdx.x; e4 < 512; e4 += TILE_THREADS) {
-        const int row3 = offset3 + e4 / 64;
+        const int row3 = offset0 + e4 / 64;
         const int col3 = e4 % 64;
         if (row3 < err_map_dim0 && col3 < err_map_dim1)
             err_map[row3 * err_map_dim1 + col3] = tile0[e4] + z[e4];

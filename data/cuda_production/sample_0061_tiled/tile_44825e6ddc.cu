@@ -144,9 +144,8 @@ __global__ void tile_44825e6ddc(
     __syncthreads();
     // wp.tile_ifft(c): the inverse transform (unnormalized) of each of its 2 rows of 128
     tile_fft_rows<1, 128, 2, TILE_THREADS>(c);
-    const int offset1 = i * 2;
     for (int e3 = threadIdx.x; e3 < 256; e3 += TILE_THREADS) {
-        const int row1 = offset1 + e3 / 128;
+        const int row1 = offset0 + e3 / 128;
         const int col1 = e3 % 128;
         if (row1 < filtered_dim0 && col1 < filtered_dim1)
             filtered[row1 * filtered_dim1 + col1] = c[e3];

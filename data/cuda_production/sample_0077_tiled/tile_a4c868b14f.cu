@@ -65,10 +65,9 @@ __global__ void tile_a4c868b14f(
     }
     // product0 = wp.tile_ones(shape=(1, 16), dtype=float) (1x16) @ a (16x16)
     for (int e3 = threadIdx.x; e3 < 16; e3 += TILE_THREADS) {
-        const int col3 = e3 % 16;
         float dot1 = 0.0f;
         for (int k1 = 0; k1 < 16; ++k1)
-            dot1 += a[k1 * 16 + col3];
+            dot1 += a[k1 * 16 + e3];
         product0[e3] = dot1;
     }
     for (int e4 = threadIdx.x; e4 < 16; e4 += TILE_THREADS) {
