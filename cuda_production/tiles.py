@@ -253,6 +253,50 @@ def at_index(code: str, index: str, row_col: tuple[str, int, str] | None = None)
     return code
 
 
+THREAD_ZERO = "if (threadIdx.x == 0)"
+
+
+def merge_thread_zero_blocks(lines: list[str]) -> list[str]:
+    """Consecutive `if (threadIdx.x == 0)` statements at one level as one block: thread 0 runs them in
+    turn either way (nothing between them), and a person writes the test once."""
+    def indent(line: str) -> int:
+        return len(line) - len(line.lstrip())
+
+    def block(k: int) -> tuple[int, list[str]] | None:
+        """(index after it, its body lines) of a thread-0 statement at line k."""
+        head = lines[k].strip()
+        if head not in (THREAD_ZERO, THREAD_ZERO + " {"):
+            return None
+        d, end = indent(lines[k]), k + 1
+        if head.endswith("{"):
+            while end < len(lines) and not (lines[end].strip() == "}" and indent(lines[end]) == d):
+                end += 1
+            return (end + 1, lines[k + 1:end]) if end < len(lines) else None
+        while end < len(lines) and lines[end].strip() and indent(lines[end]) > d:
+            end += 1
+        return end, lines[k + 1:end]
+
+    out, k = [], 0
+    while k < len(lines):
+        first = block(k)
+        if first is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        end, body = first
+        merged = 0
+        while end < len(lines) and indent(lines[end]) == indent(lines[k]) and (nxt := block(end)) is not None:
+            end, body = nxt[0], body + nxt[1]
+            merged += 1
+        if not merged:
+            out.extend(lines[k:end])
+        else:
+            pad = lines[k][: indent(lines[k])]
+            out.extend([pad + THREAD_ZERO + " {", *body, pad + "}"])
+        k = end
+    return out
+
+
 def _balanced(text: str) -> bool:
     depth = 0
     for ch in text:
@@ -942,7 +986,18 @@ class TileTranslator:
         return self.element_at(t, index)
 
     def coop(self, count: int, body) -> None:
-        """The block's threads share `count` elements: `body(e)` gives the lines for element e."""
+        """The block's threads share `count` elements: `body(e)` gives the lines for element e. One
+        element is thread 0's (`if (threadIdx.x == 0)`, element 0), not a loop that runs once."""
+        if count == 1:
+            lines = body("0")
+            self.out("if (threadIdx.x == 0)" + (" {" if len(lines) > 1 else ""))
+            self.indent += 1
+            for line in lines:
+                self.out(line)
+            self.indent -= 1
+            if len(lines) > 1:
+                self.out("}")
+            return
         e = self.fresh("e")
         self.out(f"for (int {e} = threadIdx.x; {e} < {count}; {e} += {TILE_THREADS}) {{")
         self.indent += 1
@@ -1032,8 +1087,10 @@ class TileTranslator:
             v = self.emit(e)
             if v.type != "int32":
                 raise self.error(e, f"offset of type {v.type}; Warp requires int")
-            if v.literal is not None:
-                out.append(v.code)
+            if v.literal is not None or (isinstance(e, ast.Name) and v.code == e.id and self.unchanging(e)
+                                         and not any(isinstance(n, ast.For) and isinstance(n.target, ast.Name)
+                                                     and n.target.id == e.id for n in ast.walk(self.fn))):
+                out.append(v.code)  # a literal, or a name assigned once and for all (the block index `i`)
             else:
                 name = self.offset_local(v.code)
                 if name is None:

@@ -28,7 +28,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
 from cuda_production.bench import THREADS_PER_BLOCK
 from synthesis.dtypes import TYPES
 from cuda_production.tiles import (
-    DEFAULT_TILED_BLOCK_DIM, LOOP_TOP, SHARED_MEMORY_LIMIT, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
+    DEFAULT_TILED_BLOCK_DIM, LOOP_TOP, SHARED_MEMORY_LIMIT, merge_thread_zero_blocks, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
     uses_tiles, zero_of,
 )
 
@@ -751,7 +751,7 @@ class FunctionTranslator(TileTranslator):
             self.lines[self.shared_at:self.shared_at] = ["    " + d for d in self.shared_declarations()] + [""]
         elif self.block_dim:
             self.shared_declarations()  # none: checks that no lazy tile was left in the code
-        return "\n".join(line for line in self.lines if not line.lstrip().startswith(LOOP_TOP))
+        return "\n".join(merge_thread_zero_blocks([line for line in self.lines if not line.lstrip().startswith(LOOP_TOP)]))
 
     def id_param(self, arg: ast.arg) -> KernelParam:
         """A `wp.uint64` parameter, translated when it is a hash grid's or a mesh's id (id_kind). It becomes
@@ -1591,7 +1591,12 @@ class FunctionTranslator(TileTranslator):
             flat = None
             for k, i in enumerate(index_nodes):
                 idx = self.int_index(i)
-                flat = idx if flat is None else CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
+                if flat is None or flat.code == "0":  # an outer index 0 (a one-row tile's `t[0, j]`) adds nothing
+                    flat = idx
+                elif idx.code == "0":
+                    flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]}", "int32", P_MUL)
+                else:
+                    flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
             return self.tile_element(node, base, flat.code)
         if isinstance(base.type, LocalVectorType):  # a component of a local vector (a C array)
             if len(index_nodes) != 1:

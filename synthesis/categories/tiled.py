@@ -179,13 +179,15 @@ class TileKernel:
             name = f"{hint}{n}"
         if not scales:
             self.fixed_rows.append(shape[0])
-        if dtype == "float32":
+        if dtype == "int32":  # the indices of a class, a column, ... (`role` "index": in [low, high])
+            ann = self.rng.choice(["wp.array(dtype=int)", "wp.array(dtype=wp.int32)", "wp.array[int]"])
+        elif dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
         else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
             ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
                                                t=COMPLEX_SPELLINGS.get(dtype) or REAL_SPELLINGS[dtype])
-        grid = 0 if role == "output" else self.grid_bits
+        grid = 0 if role in ("output", "index") else self.grid_bits
         self.args.append(ArgSpec(name, dtype, role, shape, low if role != "output" else 0.0,
                                  high if role != "output" else 0.0, grid, None, bound))
         self.annotations.append(f"{name}: {ann}")
@@ -1221,8 +1223,58 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
     return summary, rng.choice([32, 64] if n <= 8 else [64, 128])
 
 
+def row_softmax(k: TileKernel) -> tuple[str, int]:
+    """The softmax of one long row per block, as attention and classifier kernels write it: the row's
+    maximum by `tile_max` subtracted before the exponential (`tile_map(wp.exp, ...)`) so that it cannot
+    overflow, the sum by `tile_sum`, the probabilities by a division by the broadcast sum. Some kernels
+    scale the logits by a temperature first, write log-probabilities (t - max - log sum) instead,
+    store each row's log-sum-exp, or a cross-entropy loss per row against a target class (the
+    logit at the target's column read by `tile_extract`)."""
+    rng = k.rng
+    c = rng.choice([64, 128, 256, 512, 1024])
+    C = k.constant(pick(rng, "COLS", "VOCAB", "CLASSES", "ROW_LEN"), c)
+    extra = rng.choices(["loss", "lse", None], weights=[0.35, 0.2, 0.45])[0]
+    log_probs = rng.random() < 0.3
+    x = k.array(pick(rng, "logits", "scores", "x"), "input", (1, c), True, low=-4.0, high=4.0)
+    target = k.array(pick(rng, "target", "labels", "classes"), "index", (1,), True, low=0, high=c - 1,
+                     dtype="int32") if extra == "loss" else ""
+    k.emit(f"t = wp.tile_load({x}, shape=(1, {C}), offset=(i, 0))")
+    k.tile(1, c)
+    top = 4.0  # the largest |logit|
+    if rng.random() < 0.3:
+        temp = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
+        k.emit(f"t = t * {temp}")
+        top *= abs(k.values[temp])
+        k.features.append("temperature")
+    k.emit("m = wp.tile_max(t)")
+    k.emit(f"e = wp.tile_map(wp.exp, t - wp.tile_broadcast(m, shape=(1, {C})))")
+    k.emit("s = wp.tile_sum(e)")
+    k.tile(1, c)
+    k.tile(64)
+    k.features.append("max-subtracted (tile_max), exp by tile_map, sum by tile_sum")
+    log_c = math.log(c)
+    if log_probs:
+        k.emit("shift = m + wp.tile_map(wp.log, s)")
+        value, mag, out_names = f"t - wp.tile_broadcast(shift, shape=(1, {C}))", 2.0 * top + log_c, ("log_probs", "logp")
+        k.features.append("log-probabilities")
+    else:
+        value, mag, out_names = f"e / wp.tile_broadcast(s, shape=(1, {C}))", 1.0, ("probs", "p", "attn")
+    out = k.array(pick(rng, *out_names), "output", (1, c), True, bound=mag)
+    k.emit(f"wp.tile_store({out}, {value}, offset=(i, 0))")
+    if extra == "loss":  # a classifier's loss: log-sum-exp less the target class's logit
+        loss = k.array(pick(rng, "loss", "nll", "ce_loss"), "output", (1,), True, bound=2.0 * top + log_c)
+        k.emit("lse = m[0] + wp.log(s[0])")
+        k.emit(f"{loss}[i] = lse - wp.tile_extract(t, 0, {target}[i])")
+        k.features.append("cross-entropy per row (tile_extract at the target's column)")
+    elif extra == "lse":
+        lse = k.array(pick(rng, "lse", "log_norm", "row_lse"), "output", (1,), True, bound=top + log_c)
+        k.emit(f"{lse}[i] = m[0] + wp.log(s[0])")
+        k.features.append("log-sum-exp per row")
+    return "Softmax of one row per block", rng.choice([b for b in (32, 64, 128, 256) if 2 <= c // b <= 16])
+
+
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,
-         spectral, least_squares]
+         spectral, least_squares, row_softmax]
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:

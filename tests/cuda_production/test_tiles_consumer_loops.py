@@ -198,7 +198,9 @@ def test_a_value_a_store_and_an_atomic_add_share_is_held_in_registers(kernels):
     loops = element_loops(lines)
     store, atomic = loop_writing(lines, "result"), loop_writing(lines, "sum_mats")
     assert store + 1 == atomic == len(loops) - 1  # the value's loop, then the store's, then the atomic add's
-    assert [in_registers for _, _, in_registers in loops] == [False, False, True, True, True]
+    # a's load, then the registers' three loops (f's one-element load is thread 0's, not a loop)
+    assert [in_registers for _, _, in_registers in loops] == [False, True, True, True]
+    assert any(re.fullmatch(r"\s*if \(threadIdx\.x == 0\)", line) for line in lines)
     for k in (store, atomic):
         assert any(f"{name}[k" in line for line in loops[k][1])
     pragmas = sum(line.strip() == "#pragma unroll" for line in lines)

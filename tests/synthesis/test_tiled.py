@@ -37,7 +37,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Spectra of signal rows", "Signals synthesised from spectra", "Cross-correlation of signal rows",
              "FFT round trips of signal rows", "Power spectra of signal rows",
              "Batched ridge regression: normal equations solved by Cholesky",
-             "Damped Gauss-Newton step per system: normal equations solved by Cholesky")
+             "Damped Gauss-Newton step per system: normal equations solved by Cholesky",
+             "Softmax of one row per block")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -269,7 +270,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "less the block mean (wp.untile)", GRID, "row weights (A^T W A)",
                                      "row panels per system", "tile_cholesky (upper)", "tile_lower_solve",
                                      "log det from the factor's diagonal", "residual b - A x", "factor stored",
-                                     "constant damping", "damping per unknown"])
+                                     "constant damping", "damping per unknown", "log-probabilities",
+                                     "cross-entropy per row", "log-sum-exp per row"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -448,3 +450,35 @@ def test_a_least_squares_kernel_solves_its_damped_normal_equations(feature):
             if name in got:
                 np.testing.assert_allclose(got[name][b * rows:(b + 1) * rows], y - a @ x, rtol=1e-4, atol=1e-4)
     assert np.abs(got[solution]).max() > 0.01  # a solution, not zeros
+
+
+@pytest.mark.parametrize("feature", ["cross-entropy per row", "log-probabilities", "log-sum-exp per row"])
+def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
+    """Each block's row: probabilities exp(t - max) / sum (or log-probabilities t - logsumexp), its
+    log-sum-exp, its cross-entropy against the target column, with t the logits times the temperature
+    factor when there is one: Warp's outputs, independent of the translator."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(4000))
+                if "Softmax of one row per block" in s.description and feature in s.description)
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v, dtype=np.float64).reshape(a.shape)
+           for a, v in _written(spec, warp_reference([spec], "t_tiled_sm_" + str(spec.seed))[spec.name])}
+    constants = {node.targets[0].id: ast.literal_eval(node.value.args[0] if isinstance(node.value, ast.Call) else node.value)
+                 for node in ast.parse(spec.source).body if isinstance(node, ast.Assign)}
+    factor = next((constants[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in constants), 1.0)
+    t = values[spec.args[0].name] * factor
+    lse = t.max(axis=1) + np.log(np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1))
+    if "log-probabilities" in spec.description:
+        np.testing.assert_allclose(got[next(n for n in ("log_probs", "logp") if n in got)], t - lse[:, None], atol=1e-4)
+    else:
+        np.testing.assert_allclose(got[next(n for n in ("probs", "p", "attn") if n in got)], np.exp(t - lse[:, None]),
+                                   rtol=1e-5, atol=1e-7)
+    if feature == "cross-entropy per row":
+        target = next(values[n] for n in ("target", "labels", "classes") if n in values).astype(int)
+        loss = next(got[n] for n in ("loss", "nll", "ce_loss") if n in got)
+        np.testing.assert_allclose(loss, lse - t[np.arange(len(t)), target], rtol=1e-5, atol=1e-5)
+    if feature == "log-sum-exp per row":
+        np.testing.assert_allclose(next(got[n] for n in ("lse", "log_norm", "row_lse") if n in got), lse, rtol=1e-5)
