@@ -178,6 +178,10 @@ add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
 add_tile_builtin("tile_cholesky_solve", ("L", "y", "fill_mode"), 2, "tile_cholesky_solve")
 add_tile_builtin("tile_lower_solve", ("L", "y"), 2, "tile_lower_solve")
 add_tile_builtin("tile_upper_solve", ("U", "z"), 2, "tile_upper_solve")
+add_tile_builtin("tile_cholesky_inplace", ("A", "fill_mode"), 1, "tile_cholesky_inplace")
+add_tile_builtin("tile_cholesky_solve_inplace", ("L", "y", "fill_mode"), 2, "tile_cholesky_solve_inplace")
+add_tile_builtin("tile_lower_solve_inplace", ("L", "y"), 2, "tile_lower_solve_inplace")
+add_tile_builtin("tile_upper_solve_inplace", ("U", "z"), 2, "tile_upper_solve_inplace")
 SOLVER_DTYPES = ("float32", "float64")
 
 
@@ -1832,23 +1836,46 @@ class TileTranslator:
         dest = self.claim_dest()
         src = self.tile_value(a["A"])
         n = self.square(node, src, "tile_cholesky")
+        out = self.tile_buffer(node, src.type, dest, "factor", {src.code: False})
+        self.access({src.code: False}, {out: False})
         upper = self.fill_mode(a, "tile_cholesky")
-        tt = src.type
-        real = self.module.ctype(tt.dtype)
-        out = self.tile_buffer(node, tt, dest, "factor", {src.code: False})
+        self.out(f"// {out} = Cholesky factor of {ast.unparse(a['A'])} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
+        self.coop(src.type.size, lambda e: [f"{out}[{e}] = {src.code}[{e}];"])
+        self.barrier()
+        self.cholesky_columns(src.code, out, n, src.type.dtype, upper)
+        return CExpr(out, src.type)
+
+    def tile_cholesky_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """The factor written over A's own buffer, as Warp's in-place scalar path: the same columns,
+        with a barrier after the diagonal is read (thread 0 overwrites it in the same column)."""
+        if not statement:
+            raise self.unsupported(node, "the value of wp.tile_cholesky_inplace (it factors its tile in place)")
+        out = self.inplace_target(a["A"])
+        n = self.square(node, out, "tile_cholesky_inplace")
+        upper = self.fill_mode(a, "tile_cholesky_inplace")
+        self.access({out.code: False}, {out.code: False})
+        self.out(f"// {ast.unparse(a['A'])} = its Cholesky factor, in place "
+                 f"({'upper: A = U^T U' if upper else 'lower: A = L L^T'}; the other triangle zeroed)")
+        self.cholesky_columns(out.code, out.code, n, out.type.dtype, upper)
+        return CExpr("", "void")
+
+    def cholesky_columns(self, src: str, out: str, n: int, dtype: str, upper: bool) -> None:
+        """Warp's scalar Cholesky (scalar_cholesky_impl) from buffer `src` into `out` (the same buffer
+        in place; `out` holds a copy of `src` otherwise): column by column, every thread computing
+        the diagonal, thread 0 writing it, the rows below shared over the block, the other
+        triangle's entries of the column zeroed, a barrier after each column."""
+        real = self.module.ctype(dtype)
         j, k, i, s, r, si, inv = (self.fresh(x) for x in ("j", "k", "i", "s", "r", "s_i", "inv_s"))
 
         def at(row: str, col: str) -> str:  # the factor's element (row, col) of L, or of U = L^T
             return f"{out}[{col} * {n} + {row}]" if upper else f"{out}[{row} * {n} + {col}]"
-        sqrt = "sqrtf" if tt.dtype == "float32" else "sqrt"
-        self.access({src.code: False}, {out: False})
-        self.out(f"// {out} = Cholesky factor of {ast.unparse(a['A'])} ({'upper: A = U^T U' if upper else 'lower: A = L L^T'})")
-        self.coop(tt.size, lambda e: [f"{out}[{e}] = {src.code}[{e}];"])
-        self.barrier()
+        sqrt = "sqrtf" if dtype == "float32" else "sqrt"
         self.out(f"for (int {j} = 0; {j} < {n}; ++{j}) {{")
         self.indent += 1
-        for line in (f"{real} {s} = {src.code}[{j} * {n} + {j}];",
-                     f"for (int {k} = 0; {k} < {j}; ++{k}) {{",
+        self.out(f"{real} {s} = {src}[{j} * {n} + {j}];")
+        if src == out:
+            self.out("__syncthreads();  // every thread has read the diagonal before thread 0 overwrites it")
+        for line in (f"for (int {k} = 0; {k} < {j}; ++{k}) {{",
                      f"    const {real} {r} = {at(j, k)};",
                      f"    {s} -= {r} * {r};",
                      "}",
@@ -1857,19 +1884,18 @@ class TileTranslator:
                      "if (threadIdx.x == 0)",
                      f"    {at(j, j)} = {s};",
                      f"for (int {i} = {j} + 1 + threadIdx.x; {i} < {n}; {i} += {TILE_THREADS}) {{",
-                     f"    {real} {si} = {src.code}[{f'{j} * {n} + {i}' if upper else f'{i} * {n} + {j}'}];",
+                     f"    {real} {si} = {src}[{f'{j} * {n} + {i}' if upper else f'{i} * {n} + {j}'}];",
                      f"    for (int {k} = 0; {k} < {j}; ++{k})",
                      f"        {si} -= {at(i, k)} * {at(j, k)};",
                      f"    {at(i, j)} = {si} * {inv};",
                      "}",
                      f"for (int {k} = {j} + 1 + threadIdx.x; {k} < {n}; {k} += {TILE_THREADS})",
-                     f"    {at(j, k)} = {zero_of(tt.dtype)};",
+                     f"    {at(j, k)} = {zero_of(dtype)};",
                      "__syncthreads();"):
             self.out(line)
         self.indent -= 1
         self.out("}")
         self.hazards = Hazards({}, {})  # each column ends with a barrier (n >= 1)
-        return CExpr(out, tt)
 
     def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """x with L L^T x = y (or U^T U x = y): forward then back substitution, Warp's cooperative
@@ -1892,13 +1918,31 @@ class TileTranslator:
         return self.triangular_solve(node, a["U"], a["z"], "tile_upper_solve", "{factor} x = {y}, {factor} upper triangular",
                                      (("back", True),))
 
+    def tile_cholesky_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        upper = self.fill_mode(a, "tile_cholesky_solve_inplace")
+        return self.triangular_solve(node, a["L"], a["y"], "tile_cholesky_solve_inplace",
+                                     f"({'U^T U' if upper else 'L L^T'}) x = {{y}}, {{factor}} the factor",
+                                     (("forward", upper), ("back", upper)), statement)
+
+    def tile_lower_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.triangular_solve(node, a["L"], a["y"], "tile_lower_solve_inplace",
+                                     "{factor} z = {y}, {factor} lower triangular", (("forward", False),), statement)
+
+    def tile_upper_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.triangular_solve(node, a["U"], a["z"], "tile_upper_solve_inplace",
+                                     "{factor} x = {y}, {factor} upper triangular", (("back", True),), statement)
+
     def triangular_solve(self, node: ast.Call, factor_node: ast.AST, rhs_node: ast.AST, what: str, comment: str,
-                         passes: tuple[tuple[str, bool], ...]) -> CExpr:
+                         passes: tuple[tuple[str, bool], ...], inplace: bool | None = None) -> CExpr:
         """The solution of a triangular system (or two in turn) with right-hand side `rhs_node`, in a
         new tile: `passes` are ("forward" | "back", whether the factor is stored as U = L^T), each
         Warp's scalar substitution (warp/native/tile_solve.h): thread 0 alone for a vector
-        right-hand side, its columns shared over the block for a matrix one, a barrier after each."""
-        dest = self.claim_dest()
+        right-hand side, its columns shared over the block for a matrix one, a barrier after each.
+        `inplace` (the `_inplace` builtins; the statement flag): the solution overwrites the
+        right-hand side's buffer (each element read by the thread that then writes it)."""
+        if inplace is not None and not inplace:
+            raise self.unsupported(node, f"the value of wp.{what} (it overwrites its right-hand side)")
+        dest = None if inplace else self.claim_dest()
         if isinstance(factor_node, ast.Call) and _is_wp(factor_node.func, "tile_transpose") \
                 and len(factor_node.args) == 1 and not factor_node.keywords:
             # a transposed factor is read transposed (U = L^T: L's buffer, read as U), not copied
@@ -1908,14 +1952,14 @@ class TileTranslator:
         else:
             factor = self.tile_value(factor_node)
             factor_text = ast.unparse(factor_node)
-        y = self.tile_value(rhs_node)
+        y = self.inplace_target(rhs_node) if inplace else self.tile_value(rhs_node)
         n = self.square(node, factor, what)
         if y.type.shape[0] != n or len(y.type.shape) > 2 or y.type.dtype != factor.type.dtype:
             raise self.error(node, f"wp.{what} of a {factor.type} and a {y.type}")
         tt = y.type
         m = tt.shape[1] if len(tt.shape) == 2 else 1
         real = self.module.ctype(tt.dtype)
-        x = self.tile_buffer(node, tt, dest, "solution", {factor.code: False, y.code: False})
+        x = y.code if inplace else self.tile_buffer(node, tt, dest, "solution", {factor.code: False, y.code: False})
         col, i, j, s, diag = (self.fresh(v) for v in ("col", "i", "j", "s", "diag"))
 
         def lower(row: str, c: str, upper: bool) -> str:  # L[row, c] (U[c, row] when upper)
@@ -1924,9 +1968,12 @@ class TileTranslator:
         def elem(buf: str, row: str) -> str:
             return f"{buf}[{row} * {m} + {col}]" if m > 1 else f"{buf}[{row}]"
         self.access({factor.code: False, y.code: False}, {x: False})
-        self.out(f"// {x} = solution of " + comment.format(y=ast.unparse(rhs_node), factor=factor_text))
-        self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
-        self.barrier()
+        if inplace:
+            self.out(f"// {x} = solution of " + comment.format(y=ast.unparse(rhs_node), factor=factor_text) + ", in place")
+        else:
+            self.out(f"// {x} = solution of " + comment.format(y=ast.unparse(rhs_node), factor=factor_text))
+            self.coop(tt.size, lambda e: [f"{x}[{e}] = {y.code}[{e}];"])
+            self.barrier()
         # each column's passes run on one thread (the vector's on thread 0): no barrier between them
         if m > 1:
             self.out(f"for (int {col} = threadIdx.x; {col} < {m}; {col} += {TILE_THREADS}) {{")
@@ -1950,7 +1997,7 @@ class TileTranslator:
                 self.out("    " + line)
         self.out("}")
         self.barrier()
-        return CExpr(x, tt)
+        return CExpr("", "void") if inplace else CExpr(x, tt)
 
     # ---- reshaping and element-wise (lazy) -----------------------------------------------------
     def derived(self, tt: TileType, element: CExpr, same: list[CExpr], other: list[CExpr], work: int,

@@ -1104,7 +1104,9 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
     the normal equations `(A^T W A + diag(lambda)) x = A^T W b` of a panel of rows (or several,
     accumulated by `tile_matmul(at, a, h)`), averaged over the rows or not, damped by `tile_diag_add`
     (a per-unknown table or a constant), factored by `tile_cholesky` (lower or upper) and solved by
-    `tile_cholesky_solve` or by `tile_lower_solve` then `tile_upper_solve` of the transposed factor.
+    `tile_cholesky_solve` or by `tile_lower_solve` then `tile_upper_solve` of the transposed factor,
+    or factored and solved in place (`tile_cholesky_inplace`, `tile_*_solve_inplace`: the factor over
+    the matrix, the solution over the right-hand side, half the shared memory).
     Some kernels also store the residual `b - A x`, the factor, or log det from the factor's diagonal
     (`tile_extract` in a loop). The damping keeps the matrix positive definite, its smallest
     eigenvalue at least the smallest lambda, which bounds the solution: |x| <= |A^T W b| / lambda."""
@@ -1179,8 +1181,19 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
     k.tile(n)
     k.tile(n, n)
     x_mag = math.sqrt(n) * g_mag / lam_min  # |x|_2 <= |g|_2 / lambda_min(h)
-    method = rng.choice(["solve", "solve", "upper", "triangles"])
-    if method == "upper":
+    method = rng.choice(["solve", "solve", "upper", "triangles", "inplace", "inplace_triangles"])
+    result = "x"
+    if method in ("inplace", "inplace_triangles"):  # factor over h, solve over g: half the shared memory
+        k.emit("wp.tile_cholesky_inplace(h)")
+        if method == "inplace":
+            k.emit("wp.tile_cholesky_solve_inplace(h, g)")
+            k.features.append("tile_cholesky_inplace, tile_cholesky_solve_inplace")
+        else:
+            k.emit("wp.tile_lower_solve_inplace(h, g)")
+            k.emit("wp.tile_upper_solve_inplace(wp.tile_transpose(h), g)")
+            k.features.append("tile_cholesky_inplace, tile_lower_solve_inplace, tile_upper_solve_inplace")
+        factor, result = "h", "g"
+    elif method == "upper":
         k.emit("U = wp.tile_cholesky(h, fill_mode=\"upper\")")
         k.emit("x = wp.tile_cholesky_solve(U, g, fill_mode=\"upper\")")
         factor = "U"
@@ -1197,13 +1210,14 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
         k.emit("x = wp.tile_cholesky_solve(L, g)")
         factor = "L"
         k.features.append("tile_cholesky, tile_cholesky_solve")
-    k.tile(n, n)
-    k.tile(n, rhs)
+    if result == "x":
+        k.tile(n, n)
+        k.tile(n, rhs)
     out = k.array(pick(rng, *x_names), "output", (n, rhs), True, bound=x_mag)
-    k.emit(f"wp.tile_store({out}, x, offset=(i * {N}, 0))")
+    k.emit(f"wp.tile_store({out}, {result}, offset=(i * {N}, 0))")
     if panels == 1 and rng.random() < 0.3:  # what the fit leaves unexplained
         res = k.array(pick(rng, "residuals", "misfit", "r_out"), "output", (tm, rhs), True, bound=1.0 + n * x_mag)
-        k.emit(f"wp.tile_store({res}, b - wp.tile_matmul(a, x), offset=(i * {TM}, 0))")
+        k.emit(f"wp.tile_store({res}, b - wp.tile_matmul(a, {result}), offset=(i * {TM}, 0))")
         k.tile(tm, rhs)
         k.features.append("residual b - A x")
     if rng.random() < 0.15:

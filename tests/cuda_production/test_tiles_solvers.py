@@ -77,6 +77,36 @@ def ridge(a_in: wp.array2d(dtype=float), b_in: wp.array2d(dtype=float), w: wp.ar
     wp.tile_store(x_out, x, offset=(i * N, 0))
 
 
+# translate: dim=3
+# translate: lam low=0.5 high=1
+@wp.kernel
+def in_place(a_in: wp.array2d(dtype=float), b_in: wp.array2d(dtype=float), lam: wp.array(dtype=float),
+             x_out: wp.array2d(dtype=float), f_out: wp.array2d(dtype=float)):
+    i = wp.tid()
+    a = wp.tile_load(a_in, shape=(ROWS, N), offset=(i * ROWS, 0))
+    b = wp.tile_load(b_in, shape=(ROWS, 2), offset=(i * ROWS, 0))
+    at = wp.tile_transpose(a)
+    h = wp.tile_diag_add(wp.tile_matmul(at, a), wp.tile_load(lam, shape=N))
+    g = wp.tile_matmul(at, b)
+    wp.tile_cholesky_inplace(h)
+    wp.tile_cholesky_solve_inplace(h, g)
+    wp.tile_store(x_out, g, offset=(i * N, 0))
+    wp.tile_store(f_out, h, offset=(i * N, 0))
+
+
+# translate: dim=2
+@wp.kernel
+def upper_in_place(a_in: wp.array2d(dtype=wp.float64), b_in: wp.array(dtype=wp.float64), x_out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    a = wp.tile_load(a_in, shape=(ROWS, N), offset=(i * ROWS, 0))
+    h = wp.tile_diag_add(wp.tile_matmul(wp.tile_transpose(a), a), wp.tile_ones(shape=N, dtype=wp.float64))
+    wp.tile_cholesky_inplace(h, fill_mode="upper")
+    y = wp.tile_load(b_in, shape=N, offset=i * N)
+    wp.tile_lower_solve_inplace(wp.tile_transpose(h), y)
+    wp.tile_upper_solve_inplace(h, y)
+    wp.tile_store(x_out, y, offset=i * N)
+
+
 # translate: dim=2
 @wp.kernel
 def panels(a_in: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
@@ -91,9 +121,11 @@ def panels(a_in: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
 # transpose, and log det by tile_extract in a loop; upper_vector: float64, fill_mode="upper", a
 # one-column right-hand side, the lower solve of the upper factor's transpose; ridge: weighted normal
 # equations (a broadcast column read through a transpose), a constant damping `tile_ones(...) * c`;
-# panels: a Gram matrix accumulated over row panels loaded in a loop
-KERNELS = ("triangles", "upper_vector", "ridge", "panels")
-BLOCKS = {"triangles": 3, "upper_vector": 2, "ridge": 2}
+# in_place: tile_cholesky_inplace and tile_cholesky_solve_inplace (the factor over h, the solution over g);
+# upper_in_place: float64, the upper factor in place, lower then upper triangular solves in place of a
+# vector; panels: a Gram matrix accumulated over row panels loaded in a loop
+KERNELS = ("triangles", "upper_vector", "ridge", "in_place", "upper_in_place", "panels")
+BLOCKS = {"triangles": 3, "upper_vector": 2, "ridge": 2, "in_place": 3, "upper_in_place": 2}
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +240,30 @@ def test_a_loop_reloading_a_tile_waits_at_the_top_of_its_body(run):
     loop = body[start:body.index("\n    }\n", start)]  # up to the loop's closing brace
     lines = [line.strip() for line in loop.splitlines()[1:] if line.strip()]
     assert lines[0] == "__syncthreads();" and loop.count("__syncthreads();") == 2
+
+
+def test_in_place_factor_and_solution_are_numpys(run):
+    """Warp's results: h holds L (its upper triangle zeroed), g the solution of h x = A^T b."""
+    inputs, got = _results(run, "in_place")
+    for i in range(BLOCKS["in_place"]):
+        a = inputs["a_in"][i * 16:(i + 1) * 16].astype(np.float64)
+        b = inputs["b_in"][i * 16:(i + 1) * 16].astype(np.float64)
+        h = a.T @ a + np.diag(inputs["lam"][:8])
+        rows = slice(i * 8, (i + 1) * 8)
+        np.testing.assert_allclose(got["f_out"][rows], np.linalg.cholesky(h), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got["x_out"][rows], np.linalg.solve(h, a.T @ b), rtol=1e-4, atol=1e-5)
+    inputs, got = _results(run, "upper_in_place")
+    for i in range(BLOCKS["upper_in_place"]):
+        a, y = inputs["a_in"][i * 16:(i + 1) * 16], inputs["b_in"][i * 8:(i + 1) * 8]
+        np.testing.assert_allclose(got["x_out"][i * 8:(i + 1) * 8], np.linalg.solve(a.T @ a + np.eye(8), y), rtol=1e-10)
+
+
+def test_in_place_operations_write_their_own_tiles(run):
+    """No solution or factor buffer besides the kernel's tiles: the factor overwrites h, the
+    solution g (or y), with a barrier after each column's diagonal read (thread 0 overwrites it)."""
+    body = _kernel_body(run, "in_place")
+    shared = re.findall(r"__shared__ \w+ (\w+)\[", body)
+    assert not [name for name in shared if name.startswith(("factor", "solution"))], shared
+    assert "every thread has read the diagonal" in body
+    body = _kernel_body(run, "upper_in_place")
+    assert not [name for name in re.findall(r"__shared__ \w+ (\w+)\[", body) if name.startswith(("factor", "solution"))]

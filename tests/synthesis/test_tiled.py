@@ -271,7 +271,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "row panels per system", "tile_cholesky (upper)", "tile_lower_solve",
                                      "log det from the factor's diagonal", "residual b - A x", "factor stored",
                                      "constant damping", "damping per unknown", "log-probabilities",
-                                     "cross-entropy per row", "log-sum-exp per row"])
+                                     "cross-entropy per row", "log-sum-exp per row",
+                                     "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -414,7 +415,8 @@ def _least_squares_with(feature: str) -> KernelSpec:
 
 
 @pytest.mark.parametrize("feature", ["row weights (A^T W A)", "row panels per system", "tile_lower_solve",
-                                     "log det from the factor's diagonal", "residual b - A x"])
+                                     "log det from the factor's diagonal", "residual b - A x",
+                                     "tile_cholesky_inplace"])
 def test_a_least_squares_kernel_solves_its_damped_normal_equations(feature):
     """Block b's solution is numpy's solve of (A^T W A s + D) x = A^T W B s over its rows (W the row
     weights or 1, s 1/rows when averaged, D the damping table or constant), and its log det and
