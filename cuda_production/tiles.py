@@ -1535,12 +1535,22 @@ class TileTranslator:
         self.access(writes={partial: True})
         self.out(f"{partial}[threadIdx.x] = {acc};")
         self.barrier()
-        self.out(f"for (int {stride} = 1; {stride} < {b}; {stride} *= 2) {{")
-        self.out(f"    if (threadIdx.x % (2 * {stride}) == 0 && threadIdx.x + {stride} < {b})")
+        # the tree by sequential addressing: the lower half of the live partials takes in the upper
+        # half, halving (active threads stay contiguous: whole warps retire, no bank conflicts)
         mine, theirs = f"{partial}[threadIdx.x]", f"{partial}[threadIdx.x + {stride}]"
-        self.out(f"        {mine} += {theirs};" if kind == "sum" else f"        {mine} = {combine(mine, theirs)};")
-        self.out("    __syncthreads();")
-        self.out("}")
+        step = f"{mine} += {theirs};" if kind == "sum" else f"{mine} = {combine(mine, theirs)};"
+        top = 1 << (b.bit_length() - 1)  # the largest power of two <= the block
+        if top < b:  # a block that is no power of two: its last b - top partials first
+            self.out(f"if (threadIdx.x < {b - top})")
+            self.out(f"    {mine} {'+=' if kind == 'sum' else '='} "
+                     f"{f'{partial}[threadIdx.x + {top}]' if kind == 'sum' else combine(mine, f'{partial}[threadIdx.x + {top}]')};")
+            self.out("__syncthreads();")
+        if top > 1:
+            self.out(f"for (int {stride} = {top // 2}; {stride} > 0; {stride} /= 2) {{")
+            self.out(f"    if (threadIdx.x < {stride})")
+            self.out(f"        {step}")
+            self.out("    __syncthreads();")
+            self.out("}")
         self.access({partial: False}, {dst: True})  # after the tree's last barrier; element 0 is thread 0's
         self.out("if (threadIdx.x == 0)")
         self.out(f"    {dst}[0] = {partial}[0];")

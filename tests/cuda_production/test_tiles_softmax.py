@@ -2,7 +2,8 @@
 `tile_sum`, reads of a one-element tile (`m[0]`), `tile_extract(t, 0, j)`. Translated and proven
 equal to Warp on the CPU (one translate run, `--reference --check`), Warp's results checked against
 numpy, and the shape of the .cu: a one-element tile is thread 0's statement, consecutive thread-0
-statements are one block, the block index is the offset itself, and `t[0, j]` is `t[j]`."""
+statements are one block, the block index is the offset itself, `t[0, j]` is `t[j]`, and a block's
+reduction halves by sequential addressing (`if (threadIdx.x < stride)`), not by `threadIdx.x % (2 * stride)`."""
 from __future__ import annotations
 
 import json
@@ -41,10 +42,21 @@ def block_sums(x: wp.array(dtype=float), partials: wp.array(dtype=float)):
     i = wp.tid()
     s = wp.tile_sum(wp.tile_load(x, shape=COLS, offset=i * COLS))
     wp.tile_store(partials, s, offset=i)
+
+
+# translate: dim=3
+# translate: block_dim=96
+@wp.kernel
+def odd_block(x: wp.array(dtype=float), sums: wp.array(dtype=float), smallest: wp.array(dtype=float)):
+    i = wp.tid()
+    t = wp.tile_load(x, shape=200, offset=i * 200)
+    wp.tile_store(sums, wp.tile_sum(t), offset=i)
+    wp.tile_store(smallest, wp.tile_min(t), offset=i)
 '''
 # cross_entropy: a max-subtracted softmax of one row per block and its cross-entropy against a target
-# column; block_sums: a block's sum stored as a one-element tile
-KERNELS = ("cross_entropy", "block_sums")
+# column; block_sums: a block's sum stored as a one-element tile; odd_block: a sum and a minimum over a
+# block of 96 threads (no power of two)
+KERNELS = ("cross_entropy", "block_sums", "odd_block")
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +109,12 @@ def test_the_block_index_is_the_offset_and_a_one_row_tile_is_read_by_column(run)
     body = _kernel_body(run, "cross_entropy")
     assert "const int offset" not in body and "logits[i * logits_dim1 + e" in body
     assert "t[target[i]]" in body
+
+
+def test_a_block_reduction_halves_by_sequential_addressing(run):
+    """The lower half of the live partials takes in the upper half; a block of 96 first folds its last 32."""
+    for kernel, block in (("block_sums", 64), ("odd_block", 96)):
+        body = _kernel_body(run, kernel)
+        assert "% (2 *" not in body, kernel
+        assert re.search(r"for \(int stride\d+ = 32; stride\d+ > 0; stride\d+ /= 2\)", body), kernel
+        assert ("if (threadIdx.x < 32)" in body and "[threadIdx.x + 64]" in body) == (block == 96), kernel
