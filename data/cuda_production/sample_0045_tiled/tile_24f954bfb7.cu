@@ -92,15 +92,14 @@ __global__ void tile_24f954bfb7(
         sum0 += z[e5];
     partial0[threadIdx.x] = sum0;
     __syncthreads();
-    for (int stride0 = 1; stride0 < 64; stride0 *= 2) {
-        if (threadIdx.x % (2 * stride0) == 0 && threadIdx.x + stride0 < 64)
+    for (int stride0 = 32; stride0 > 0; stride0 /= 2) {
+        if (threadIdx.x < stride0)
             partial0[threadIdx.x] += partial0[threadIdx.x + stride0];
         __syncthreads();
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         total0[0] = partial0[0];
-    for (int e6 = threadIdx.x; e6 < 1; e6 += TILE_THREADS) {
-        atomicAdd(&total[0], total0[e6]);
+        atomicAdd(&total[0], total0[0]);
     }
 }
 
