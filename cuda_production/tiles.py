@@ -663,12 +663,13 @@ class TileTranslator:
             if home is not None:
                 self.tile_vars[name] = TileBinding(CExpr(home, self.tiles[home]), self.tile_depth)
 
-    def body_enter(self, loop: bool, body_indent: int | None = None) -> tuple:
+    def body_enter(self, loop: bool, body_indent: int | None = None, stored: set[str] | None = None) -> tuple:
         """Entering a loop body or a branch: what to restore on leaving it. A tiled loop's body is
         tracked from the accesses before the loop (its first iteration's), and leaves a LOOP_TOP line
         (at `body_indent`) that its end turns into a barrier where the previous iteration's accesses
         need one: the body wrote shared memory and did not end on a barrier. A body that only reads
-        tiles (`wp.tile_extract` in a loop) then runs without a barrier per iteration."""
+        tiles (`wp.tile_extract` in a loop) then runs without a barrier per iteration. `stored`: the
+        names the loop assigns (its variable included), which an offset hoisted before it must not read."""
         top = None
         if loop and self.block_dim:
             self.loop_tops += 1
@@ -677,7 +678,7 @@ class TileTranslator:
         saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, self.shared_writes, top)
         self.tile_depth += 1
         if top is not None:
-            self.open_tops.append([top, self.shared_events, self.tile_depth, False])
+            self.open_tops.append([top, self.shared_events, self.tile_depth, False, stored or set()])
         if loop and top is None:  # the previous iteration's accesses are not tracked: the first access needs a barrier
             self.hazards = Hazards({}, {}, unknown=True)
         return saved
@@ -1099,11 +1100,34 @@ class TileTranslator:
                 name = self.offset_local(v.code)
                 if name is None:
                     name = self.fresh("offset")
-                    self.out(f"const int {name} = {v.code};")
+                    if not (REUSABLE_OFFSET.fullmatch(v.code) and self.hoist_offset(name, v.code)):
+                        self.out(f"const int {name} = {v.code};")
                     if REUSABLE_OFFSET.fullmatch(v.code):
                         self.offset_locals[v.code] = name
                 out.append(name)
         return out
+
+    def hoist_offset(self, name: str, code: str) -> bool:
+        """Declare offset local `name` = `code` before the outermost open loop that assigns none of the
+        names it reads (`i * TILE_M` in a K loop: evaluated once, and the same local serves after the
+        loop). False where no loop is open or the innermost assigns one of them."""
+        names = set(re.findall(r"[A-Za-z_]\w*", code))
+        outer = None
+        for top in reversed(self.open_tops):  # innermost first
+            if names & top[4]:
+                break
+            outer = top
+        if outer is None:
+            return False
+        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].lstrip() == outer[0]), None)
+        if at is None or at == 0:
+            return False
+        header = at - 1
+        while header > 0 and self.lines[header - 1].strip() == "#pragma unroll":
+            header -= 1
+        pad = self.lines[header][: len(self.lines[header]) - len(self.lines[header].lstrip())]
+        self.lines.insert(header, f"{pad}const int {name} = {code};")
+        return True
 
     def offset_local(self, code: str) -> str | None:
         """The local an earlier tile op evaluated `code` into, where it is still in scope (no line

@@ -1346,7 +1346,7 @@ class FunctionTranslator(TileTranslator):
         iterating = any(isinstance(n, ast.Call) and _is_wp_attr(n.func, *ITERATING_QUERY_NEXT) for n in ast.walk(node.test))
         self.loop_depth += 1
         self.query_loops += iterating
-        saved = self.body_enter(loop=True, body_indent=self.indent + 1)
+        saved = self.body_enter(loop=True, body_indent=self.indent + 1, stored=_names_stored(node))
         self.nested(node.body)
         self.indent += 1
         self.body_exit(saved, loop=True, while_test=node.test)
@@ -1420,7 +1420,7 @@ class FunctionTranslator(TileTranslator):
         self.loop_depth += 1
         self.indent += 1
         self.scopes.append(scope)
-        saved = self.body_enter(loop=True)
+        saved = self.body_enter(loop=True, stored=_names_stored(node))
         try:
             self.emit_block(node.body)
         finally:

@@ -116,6 +116,18 @@ def panels(a_in: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
         a = wp.tile_load(a_in, shape=(ROWS, N), offset=((i * 3 + p) * ROWS, 0))
         wp.tile_matmul(wp.tile_transpose(a), a, h)
     wp.tile_store(out, h, offset=(i * N, 0))
+
+
+# translate: dim=2
+@wp.kernel
+def k_loop(a_in: wp.array2d(dtype=float), w: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
+    i = wp.tid()
+    acc = wp.tile_zeros(shape=(ROWS, N), dtype=float)
+    for k in range(2):
+        a = wp.tile_load(a_in, shape=(ROWS, N), offset=(i * ROWS, k * N))
+        b = wp.tile_load(w, shape=(N, N), offset=(k * N, 0))
+        wp.tile_matmul(a, b, acc)
+    wp.tile_store(out, acc, offset=(i * ROWS, 0))
 '''
 # triangles: a float32 damped least-squares solve by two triangular solves, the second of the factor's
 # transpose, and log det by tile_extract in a loop; upper_vector: float64, fill_mode="upper", a
@@ -123,8 +135,8 @@ def panels(a_in: wp.array2d(dtype=float), out: wp.array2d(dtype=float)):
 # equations (a broadcast column read through a transpose), a constant damping `tile_ones(...) * c`;
 # in_place: tile_cholesky_inplace and tile_cholesky_solve_inplace (the factor over h, the solution over g);
 # upper_in_place: float64, the upper factor in place, lower then upper triangular solves in place of a
-# vector; panels: a Gram matrix accumulated over row panels loaded in a loop
-KERNELS = ("triangles", "upper_vector", "ridge", "in_place", "upper_in_place", "panels")
+# vector; panels: a Gram matrix accumulated over row panels loaded in a loop; k_loop: a GEMM's K loop
+KERNELS = ("triangles", "upper_vector", "ridge", "in_place", "upper_in_place", "panels", "k_loop")
 BLOCKS = {"triangles": 3, "upper_vector": 2, "ridge": 2, "in_place": 3, "upper_in_place": 2}
 
 
@@ -267,3 +279,15 @@ def test_in_place_operations_write_their_own_tiles(run):
     assert "every thread has read the diagonal" in body
     body = _kernel_body(run, "upper_in_place")
     assert not [name for name in re.findall(r"__shared__ \w+ (\w+)\[", body) if name.startswith(("factor", "solution"))]
+
+
+def test_an_offset_the_loop_does_not_change_is_evaluated_once_before_it(run):
+    """`i * ROWS` (row panel of the block) is declared before the K loop and serves the store after
+    it; `k * N` (it reads the loop variable) stays inside."""
+    body = _kernel_body(run, "k_loop")
+    rows = re.findall(r"const int (offset\d+) = i \* ROWS;", body)
+    assert len(rows) == 1 and body.index(f"const int {rows[0]} = i * ROWS;") < body.index("for (int k = 0;")
+    inside = body[body.index("for (int k = 0;"):]
+    assert re.search(r"const int offset\d+ = k \* N;", inside)
+    after = inside[inside.index("\n    }\n"):]
+    assert f"{rows[0]} + " in after  # the store's rows
