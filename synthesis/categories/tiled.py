@@ -1240,26 +1240,66 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
 def row_softmax(k: TileKernel) -> tuple[str, int]:
     """The softmax of one long row per block, as attention and classifier kernels write it: the row's
     maximum by `tile_max` subtracted before the exponential (`tile_map(wp.exp, ...)`) so that it cannot
-    overflow, the sum by `tile_sum`, the probabilities by a division by the broadcast sum. Some kernels
-    scale the logits by a temperature first, write log-probabilities (t - max - log sum) instead,
-    store each row's log-sum-exp, or a cross-entropy loss per row against a target class (the
-    logit at the target's column read by `tile_extract`)."""
+    overflow, the sum by `tile_sum`, the probabilities by a division by the broadcast sum. The logits
+    are loaded, or loaded plus a bias row shared by every row (a position bias), or a classifier
+    head's (the row's features times a weight matrix, plus a bias row); some kernels scale them by a
+    temperature (a constant or an argument). The result: probabilities, log-probabilities (t - max -
+    log sum), or the probability-weighted sum of value rows (`p @ V`, one query's attention); beside
+    it some kernels store each row's log-sum-exp, its entropy (lse - sum(p * t)), or a cross-entropy
+    against a target class (the logit at the target's column by `tile_extract`, label-smoothed in
+    some)."""
     rng = k.rng
     c = rng.choice([64, 128, 256, 512, 1024])
     C = k.constant(pick(rng, "COLS", "VOCAB", "CLASSES", "ROW_LEN"), c)
-    extra = rng.choices(["loss", "lse", None], weights=[0.35, 0.2, 0.45])[0]
-    log_probs = rng.random() < 0.3
-    x = k.array(pick(rng, "logits", "scores", "x"), "input", (1, c), True, low=-4.0, high=4.0)
+    source = rng.choices(["load", "bias", "head"], weights=[0.5, 0.25, 0.25])[0]
+    result = rng.choices(["probs", "log_probs", "values"], weights=[0.5, 0.3, 0.2])[0]
+    extra = rng.choices(["loss", "lse", "entropy", None], weights=[0.3, 0.15, 0.15, 0.4])[0]
+    top = 4.0  # a bound on |logit|
+    if source == "head":  # logits = features @ W + b
+        f = rng.choice([16, 32])
+        F = k.constant(pick(rng, "FEATURES", "HIDDEN", "DIM"), f)
+        x = k.array(pick(rng, "features", "hidden", "embeddings"), "input", (1, f), True)
+        w = k.array(pick(rng, "W", "weights", "head"), "input", (f, c), False, low=-0.25, high=0.25)
+        b = k.array(pick(rng, "b", "bias", "head_bias"), "input", (1, c), False)
+    else:
+        x = k.array(pick(rng, "logits", "scores", "x"), "input", (1, c), True, low=-4.0, high=4.0)
+        b = k.array(pick(rng, "bias", "pos_bias", "prior"), "input", (1, c), False) if source == "bias" else ""
     target = k.array(pick(rng, "target", "labels", "classes"), "index", (1,), True, low=0, high=c - 1,
                      dtype="int32") if extra == "loss" else ""
-    k.emit(f"t = wp.tile_load({x}, shape=(1, {C}), offset=(i, 0))")
+    if result == "values":
+        d = rng.choice([16, 32, 64])
+        D = k.constant(pick(rng, "VALUE_DIM", "HEAD_DIM", "D"), d)
+        v = k.array(pick(rng, "values", "V", "value_rows"), "input", (c, d), False)
+    if source == "head":
+        k.emit(f"h = wp.tile_load({x}, shape=(1, {F}), offset=(i, 0))")
+        k.emit(f"t = wp.tile_matmul(h, wp.tile_load({w}, shape=({F}, {C}))) + wp.tile_load({b}, shape=(1, {C}))")
+        k.tile(1, f)
+        k.tile(f, c)
+        k.tile(1, c)
+        top = f * 0.25 + 1.0
+        k.features.append("logits of a classifier head (tile_matmul, bias row)")
+    else:
+        k.emit(f"t = wp.tile_load({x}, shape=(1, {C}), offset=(i, 0))")
+        if source == "bias":
+            k.emit(f"t = t + wp.tile_load({b}, shape=(1, {C}))")
+            top += 1.0
+            k.features.append("plus a bias row shared by the rows")
     k.tile(1, c)
-    top = 4.0  # the largest |logit|
-    if rng.random() < 0.3:
+    scaling = rng.choices(["constant", "argument", None], weights=[0.25, 0.15, 0.6])[0]
+    if scaling == "constant":
         temp = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
         k.emit(f"t = t * {temp}")
         top *= abs(k.values[temp])
         k.features.append("temperature")
+    elif scaling == "argument":  # e.g. 1 / sqrt(d) of attention, given by the caller
+        name = pick(rng, "scale", "inv_temp", "beta")
+        value = grid_constant(rng, 0.25, 1.0)
+        k.args.append(ArgSpec(name, "float32", "scalar", (), value, value, 0, value))
+        k.annotations.append(f"{name}: float")
+        k._scaling[name] = False
+        k.emit(f"t = t * {name}")
+        top *= value
+        k.features.append("scaled by an argument")
     k.emit("m = wp.tile_max(t)")
     k.emit(f"e = wp.tile_map(wp.exp, t - wp.tile_broadcast(m, shape=(1, {C})))")
     k.emit("s = wp.tile_sum(e)")
@@ -1267,23 +1307,42 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
     k.tile(64)
     k.features.append("max-subtracted (tile_max), exp by tile_map, sum by tile_sum")
     log_c = math.log(c)
-    if log_probs:
+    if result == "log_probs":
         k.emit("shift = m + wp.tile_map(wp.log, s)")
-        value, mag, out_names = f"t - wp.tile_broadcast(shift, shape=(1, {C}))", 2.0 * top + log_c, ("log_probs", "logp")
+        out = k.array(pick(rng, "log_probs", "logp"), "output", (1, c), True, bound=2.0 * top + log_c)
+        k.emit(f"wp.tile_store({out}, t - wp.tile_broadcast(shift, shape=(1, {C})), offset=(i, 0))")
         k.features.append("log-probabilities")
     else:
-        value, mag, out_names = f"e / wp.tile_broadcast(s, shape=(1, {C}))", 1.0, ("probs", "p", "attn")
-    out = k.array(pick(rng, *out_names), "output", (1, c), True, bound=mag)
-    k.emit(f"wp.tile_store({out}, {value}, offset=(i, 0))")
+        k.emit(f"p = e / wp.tile_broadcast(s, shape=(1, {C}))")
+        if result == "values":  # one query's attention output: the probabilities' mix of value rows
+            out = k.array(pick(rng, "out", "context", "attended"), "output", (1, d), True)
+            k.emit(f"wp.tile_store({out}, wp.tile_matmul(p, wp.tile_load({v}, shape=({C}, {D}))), offset=(i, 0))")
+            k.tile(c, d)
+            k.tile(1, d)
+            k.features.append("probability-weighted value rows (p @ V)")
+        else:
+            out = k.array(pick(rng, "probs", "p_out", "attn"), "output", (1, c), True)
+            k.emit(f"wp.tile_store({out}, p, offset=(i, 0))")
     if extra == "loss":  # a classifier's loss: log-sum-exp less the target class's logit
         loss = k.array(pick(rng, "loss", "nll", "ce_loss"), "output", (1,), True, bound=2.0 * top + log_c)
         k.emit("lse = m[0] + wp.log(s[0])")
-        k.emit(f"{loss}[i] = lse - wp.tile_extract(t, 0, {target}[i])")
-        k.features.append("cross-entropy per row (tile_extract at the target's column)")
+        if rng.random() < 0.35:  # label smoothing: part of the target's weight spread over every class
+            eps = k.constant(pick(rng, "SMOOTHING", "LABEL_SMOOTHING", "EPS"), grid_constant(rng, 0.0625, 0.25))
+            k.emit(f"mean_logit = wp.tile_sum(t)[0] / {k.as_float(C)}")
+            k.emit(f"{loss}[i] = lse - (1.0 - {eps}) * wp.tile_extract(t, 0, {target}[i]) - {eps} * mean_logit")
+            k.features.append("label-smoothed cross-entropy per row (tile_extract at the target's column)")
+        else:
+            k.emit(f"{loss}[i] = lse - wp.tile_extract(t, 0, {target}[i])")
+            k.features.append("cross-entropy per row (tile_extract at the target's column)")
     elif extra == "lse":
         lse = k.array(pick(rng, "lse", "log_norm", "row_lse"), "output", (1,), True, bound=top + log_c)
         k.emit(f"{lse}[i] = m[0] + wp.log(s[0])")
         k.features.append("log-sum-exp per row")
+    elif extra == "entropy":  # H = lse - sum(p * t)
+        ent = k.array(pick(rng, "entropy", "row_entropy", "uncertainty"), "output", (1,), True, bound=2.0 * top + log_c)
+        probs = "p" if result != "log_probs" else f"e / wp.tile_broadcast(s, shape=(1, {C}))"
+        k.emit(f"{ent}[i] = m[0] + wp.log(s[0]) - wp.tile_sum({probs} * t)[0]")
+        k.features.append("entropy of each row's distribution")
     return "Softmax of one row per block", rng.choice([b for b in (32, 64, 128, 256) if 2 <= c // b <= 16])
 
 

@@ -271,7 +271,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "row panels per system", "tile_cholesky (upper)", "tile_lower_solve",
                                      "log det from the factor's diagonal", "residual b - A x", "factor stored",
                                      "constant damping", "damping per unknown", "log-probabilities",
-                                     "cross-entropy per row", "log-sum-exp per row",
+                                     "cross-entropy per row", "log-sum-exp per row", "classifier head", "(p @ V)",
+                                     "label-smoothed", "entropy of each row", "scaled by an argument",
                                      "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
@@ -454,14 +455,18 @@ def test_a_least_squares_kernel_solves_its_damped_normal_equations(feature):
     assert np.abs(got[solution]).max() > 0.01  # a solution, not zeros
 
 
-@pytest.mark.parametrize("feature", ["cross-entropy per row", "log-probabilities", "log-sum-exp per row"])
+@pytest.mark.parametrize("feature", ["cross-entropy per row", "log-probabilities", "log-sum-exp per row",
+                                     "classifier head", "bias row shared", "(p @ V)", "label-smoothed",
+                                     "entropy of each row", "scaled by an argument", "temperature"])
 def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
-    """Each block's row: probabilities exp(t - max) / sum (or log-probabilities t - logsumexp), its
-    log-sum-exp, its cross-entropy against the target column, with t the logits times the temperature
-    factor when there is one: Warp's outputs, independent of the translator."""
+    """Each block's row of logits t (loaded; plus the bias row; or features @ W + b; times the
+    temperature constant or the scale argument): probabilities exp(t - lse), log-probabilities
+    t - lse or the probabilities' mix of value rows p @ V, and its log-sum-exp, entropy lse - sum(p t),
+    or cross-entropy lse - t[target] (label-smoothed: lse - (1 - eps) t[target] - eps mean(t)):
+    Warp's outputs, independent of the translator."""
     from cuda_production.reference import make_input
 
-    spec = next(s for s in (generate("tiled", seed) for seed in range(4000))
+    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
                 if "Softmax of one row per block" in s.description and feature in s.description)
     seed = input_seed(spec)
     values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
@@ -470,17 +475,38 @@ def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
            for a, v in _written(spec, warp_reference([spec], "t_tiled_sm_" + str(spec.seed))[spec.name])}
     constants = {node.targets[0].id: ast.literal_eval(node.value.args[0] if isinstance(node.value, ast.Call) else node.value)
                  for node in ast.parse(spec.source).body if isinstance(node, ast.Assign)}
-    factor = next((constants[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in constants), 1.0)
-    t = values[spec.args[0].name] * factor
-    lse = t.max(axis=1) + np.log(np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1))
-    if "log-probabilities" in spec.description:
-        np.testing.assert_allclose(got[next(n for n in ("log_probs", "logp") if n in got)], t - lse[:, None], atol=1e-4)
+
+    def first(names, table):
+        return next(table[n] for n in names if n in table)
+    if "classifier head" in spec.description:
+        t = first(("features", "hidden", "embeddings"), values) @ first(("W", "weights", "head"), values) \
+            + first(("b", "bias", "head_bias"), values)
     else:
-        np.testing.assert_allclose(got[next(n for n in ("probs", "p", "attn") if n in got)], np.exp(t - lse[:, None]),
-                                   rtol=1e-5, atol=1e-7)
-    if feature == "cross-entropy per row":
-        target = next(values[n] for n in ("target", "labels", "classes") if n in values).astype(int)
-        loss = next(got[n] for n in ("loss", "nll", "ce_loss") if n in got)
-        np.testing.assert_allclose(loss, lse - t[np.arange(len(t)), target], rtol=1e-5, atol=1e-5)
-    if feature == "log-sum-exp per row":
-        np.testing.assert_allclose(next(got[n] for n in ("lse", "log_norm", "row_lse") if n in got), lse, rtol=1e-5)
+        t = first(("logits", "scores", "x"), values)
+        if "bias row shared" in spec.description:
+            t = t + first(("bias", "pos_bias", "prior"), values)
+    factor = next((constants[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in constants), 1.0)
+    factor *= next((a.value for a in spec.args if a.role == "scalar"), 1.0)
+    t = t * factor
+    lse = t.max(axis=1) + np.log(np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1))
+    p = np.exp(t - lse[:, None])
+    if "log-probabilities" in spec.description:
+        np.testing.assert_allclose(first(("log_probs", "logp"), got), t - lse[:, None], atol=1e-4)
+    elif "(p @ V)" in spec.description:
+        np.testing.assert_allclose(first(("out", "context", "attended"), got), p @ first(("values", "V", "value_rows"), values),
+                                   rtol=1e-4, atol=1e-5)
+    else:
+        np.testing.assert_allclose(first(("probs", "p_out", "attn"), got), p, rtol=1e-5, atol=1e-7)
+    if "cross-entropy" in spec.description:
+        picked = t[np.arange(len(t)), first(("target", "labels", "classes"), values).astype(int)]
+        if "label-smoothed" in spec.description:
+            eps = next(constants[c] for c in ("SMOOTHING", "LABEL_SMOOTHING", "EPS") if c in constants)
+            want = lse - (1.0 - eps) * picked - eps * t.mean(axis=1)
+        else:
+            want = lse - picked
+        np.testing.assert_allclose(first(("loss", "nll", "ce_loss"), got), want, rtol=1e-5, atol=1e-4)
+    if "log-sum-exp per row" in spec.description:
+        np.testing.assert_allclose(first(("lse", "log_norm", "row_lse"), got), lse, rtol=1e-5)
+    if "entropy of each row" in spec.description:
+        np.testing.assert_allclose(first(("entropy", "row_entropy", "uncertainty"), got), -(p * np.log(p)).sum(axis=1),
+                                   rtol=1e-4, atol=1e-4)
