@@ -195,6 +195,14 @@ class TileKernel:
         self._scaling[name] = scales
         return name
 
+    def scalar(self, hint: str, value: float) -> str:
+        """A float argument the caller passes (a scale, a step), with the value the sample uses."""
+        self.args.append(ArgSpec(hint, "float32", "scalar", (), value, value, 0, value))
+        self.annotations.append(f"{hint}: float")
+        self._scaling = getattr(self, "_scaling", {})
+        self._scaling[hint] = False
+        return hint
+
     def set_bound(self, name: str, bound: float) -> None:
         self.args = [replace(a, bound=max(1.0, float(bound))) if a.name == name else a for a in self.args]
 
@@ -1292,11 +1300,9 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
         top *= abs(k.values[temp])
         k.features.append("temperature")
     elif scaling == "argument":  # e.g. 1 / sqrt(d) of attention, given by the caller
-        name = pick(rng, "scale", "inv_temp", "beta")
+        hint = pick(rng, "scale", "inv_temp", "beta")
         value = grid_constant(rng, 0.25, 1.0)
-        k.args.append(ArgSpec(name, "float32", "scalar", (), value, value, 0, value))
-        k.annotations.append(f"{name}: float")
-        k._scaling[name] = False
+        name = k.scalar(hint, value)
         k.emit(f"t = t * {name}")
         top *= value
         k.features.append("scaled by an argument")
