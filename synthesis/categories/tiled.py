@@ -659,6 +659,17 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
     return "Tiled linear layer (GEMM)", rng.choice([32, 64, 128, 256])
 
 
+def open_panels(k: TileKernel, P: str, TM: str, accumulators: list[str], feature: str) -> str:
+    """A block that reads P row panels of TM rows in a loop: its accumulator tiles (`tile_zeros`
+    lines), then the loop, left open. Returns the panel's first row."""
+    for line in accumulators:
+        k.emit(line)
+    k.emit(f"for p in range({P}):")
+    k.indent += 1
+    k.features.append(feature)
+    return f"(i * {P} + p) * {TM}"
+
+
 def gram(k: TileKernel) -> tuple[str, int]:
     """G += X^T X (or X^T Y) over row panels, accumulated with tile_atomic_add; a block reads one
     panel, or several in a loop that accumulates in the block (`tile_matmul(at, a, g)`), so fewer
@@ -673,11 +684,8 @@ def gram(k: TileKernel) -> tuple[str, int]:
     if panels > 1:
         P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
         D_ = k.constant(pick(rng, "OUT_DIM", "TARGETS", "TILE_D"), d) if d else C
-        k.emit(f"g = wp.tile_zeros(shape=({C}, {D_}), dtype=float)")
-        k.emit(f"for p in range({P}):")
-        k.indent += 1
-        row = f"(i * {P} + p) * {TM}"
-        k.features.append(f"{panels} panels per block (accumulating tile_matmul)")
+        row = open_panels(k, P, TM, [f"g = wp.tile_zeros(shape=({C}, {D_}), dtype=float)"],
+                          f"{panels} panels per block (accumulating tile_matmul)")
     else:
         row = f"i * {TM}"
     k.emit(f"a = wp.tile_load({x}, shape=({TM}, {C}), offset=({row}, 0))")
@@ -1135,12 +1143,9 @@ def least_squares(k: TileKernel) -> tuple[str, int]:
     wts = k.array(pick(rng, "w", "sample_weights", "row_weights"), "input", (rows, 1), True, low=0.0) if weighted else ""
     if panels > 1:
         P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
-        k.emit(f"h = wp.tile_zeros(shape=({N}, {N}), dtype=float)")
-        k.emit(f"g = wp.tile_zeros(shape=({N}, {R}), dtype=float)")
-        k.emit(f"for p in range({P}):")
-        k.indent += 1
-        row = f"(i * {P} + p) * {TM}"
-        k.features.append(f"{panels} row panels per system (accumulating tile_matmul)")
+        row = open_panels(k, P, TM, [f"h = wp.tile_zeros(shape=({N}, {N}), dtype=float)",
+                                     f"g = wp.tile_zeros(shape=({N}, {R}), dtype=float)"],
+                          f"{panels} row panels per system (accumulating tile_matmul)")
     else:
         row = f"i * {TM}"
     k.emit(f"a = wp.tile_load({design}, shape=({TM}, {N}), offset=({row}, 0))")

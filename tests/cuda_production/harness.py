@@ -77,3 +77,16 @@ def translate_checked(tmp_path_factory, name: str, source: str) -> tuple[int, st
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         code = translate_file(src, base / "out", reference=True, check=True)
     return code, stdout.getvalue(), stderr.getvalue(), base / "out"
+
+
+def kernel_body(out_folder: Path, kernel: str) -> str:
+    """The `__global__` function of a kernel `translate` wrote under `out_folder`, to its closing brace."""
+    cu = (out_folder / kernel / f"{kernel}.cu").read_text()
+    start = cu.index("__global__")
+    return cu[start:cu.index("\n}\n", start)]
+
+
+def check_line(run: tuple[int, str, str, Path], kernel: str) -> str:
+    """The line `translate --reference --check` (a `translate_checked` run) printed for `kernel`."""
+    _, out, err, _ = run
+    return next((line for line in out.splitlines() if line.startswith(f"{kernel}:")), f"no line for {kernel}: {err}")

@@ -14,7 +14,7 @@ import pytest
 
 from cuda_production.reference import make_input
 from synthesis.spec import ArgSpec
-from tests.cuda_production.harness import translate_checked
+from tests.cuda_production.harness import check_line, kernel_body, translate_checked
 
 KERNELS_SOURCE = '''import warp as wp
 
@@ -65,14 +65,12 @@ def run(tmp_path_factory):
 
 
 def _kernel_body(run, kernel: str) -> str:
-    cu = (run[3] / kernel / f"{kernel}.cu").read_text()
-    return cu[cu.index("__global__"):cu.index("\n}\n", cu.index("__global__"))]
+    return kernel_body(run[3], kernel)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_kernel_equals_warp_on_the_cpu(run, kernel):
-    _, out, err, _ = run
-    line = next((line for line in out.splitlines() if line.startswith(f"{kernel}:")), f"no line for {kernel}: {err}")
+    line = check_line(run, kernel)
     assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from cuda_production.reference import make_input
 from synthesis.spec import ArgSpec
-from tests.cuda_production.harness import translate_checked
+from tests.cuda_production.harness import check_line, kernel_body, translate_checked
 
 KERNELS_SOURCE = '''import warp as wp
 
@@ -146,8 +146,7 @@ def run(tmp_path_factory):
 
 
 def _kernel_body(run, kernel: str) -> str:
-    cu = (run[3] / kernel / f"{kernel}.cu").read_text()
-    return cu[cu.index("__global__"):cu.index("\n}\n", cu.index("__global__"))]
+    return kernel_body(run[3], kernel)
 
 
 def _results(run, kernel: str) -> tuple[dict, dict]:
@@ -165,10 +164,16 @@ def _results(run, kernel: str) -> tuple[dict, dict]:
     return inputs, got
 
 
+def _damped_system(inputs: dict, block: int, damping: str):
+    """Block `block`'s rows of a_in and b_in (16 each) and its matrix A^T A + diag(damping), in float64."""
+    a = inputs["a_in"][block * 16:(block + 1) * 16].astype(np.float64)
+    b = inputs["b_in"][block * 16:(block + 1) * 16].astype(np.float64)
+    return a, b, a.T @ a + np.diag(inputs[damping][:8])
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_kernel_equals_warp_on_the_cpu(run, kernel):
-    _, out, err, _ = run
-    line = next((line for line in out.splitlines() if line.startswith(f"{kernel}:")), f"no line for {kernel}: {err}")
+    line = check_line(run, kernel)
     assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
 
 
@@ -176,9 +181,7 @@ def test_triangular_solves_reference_is_numpys_least_squares_solution(run):
     """Warp's results (what the .cu was checked against): x solves (A^T A + diag(d)) x = A^T b, z = L^-1 A^T b."""
     inputs, got = _results(run, "triangles")
     for i in range(BLOCKS["triangles"]):
-        a = inputs["a_in"][i * 16:(i + 1) * 16].astype(np.float64)
-        b = inputs["b_in"][i * 16:(i + 1) * 16].astype(np.float64)
-        h = a.T @ a + np.diag(inputs["damping"][:8])
+        a, b, h = _damped_system(inputs, i, "damping")
         factor = np.linalg.cholesky(h)
         rows = slice(i * 8, (i + 1) * 8)
         assert np.allclose(got["x_out"][rows], np.linalg.solve(h, a.T @ b), rtol=1e-4, atol=1e-5)
@@ -258,9 +261,7 @@ def test_in_place_factor_and_solution_are_numpys(run):
     """Warp's results: h holds L (its upper triangle zeroed), g the solution of h x = A^T b."""
     inputs, got = _results(run, "in_place")
     for i in range(BLOCKS["in_place"]):
-        a = inputs["a_in"][i * 16:(i + 1) * 16].astype(np.float64)
-        b = inputs["b_in"][i * 16:(i + 1) * 16].astype(np.float64)
-        h = a.T @ a + np.diag(inputs["lam"][:8])
+        a, b, h = _damped_system(inputs, i, "lam")
         rows = slice(i * 8, (i + 1) * 8)
         np.testing.assert_allclose(got["f_out"][rows], np.linalg.cholesky(h), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(got["x_out"][rows], np.linalg.solve(h, a.T @ b), rtol=1e-4, atol=1e-5)
