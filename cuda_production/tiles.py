@@ -471,6 +471,19 @@ LOOP_TOP = "@loop-top "  # a line a loop body's end settles: a barrier, or nothi
 
 
 @dataclass
+class OpenLoop:
+    """A tiled loop whose body is being translated: its LOOP_TOP line, the shared-memory events on
+    entry and its body's depth, the names the loop assigns, and whether a barrier at the body's own
+    level came before any shared access in it (then a barrier at the top adds nothing)."""
+
+    top: str
+    events: int
+    depth: int
+    stored: set[str]
+    covered: bool = False
+
+
+@dataclass
 class Hazards:
     """Shared-memory accesses since the last barrier: buffer -> whether every access was at the
     accessing thread's own element (`for (e = threadIdx.x; ...; e += TILE_THREADS)` reading or writing
@@ -595,9 +608,7 @@ class TileTranslator:
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
         self.shared_writes = 0  # accesses that wrote shared memory, so far
         self.loop_tops = 0  # loop bodies entered (each leaves a LOOP_TOP line until its end decides it)
-        # loop bodies open now: [LOOP_TOP line, shared events on entry, depth, whether a barrier at the
-        # body's own level came before any shared access in it (then a barrier at the top adds nothing)]
-        self.open_tops: list[list] = []
+        self.open_tops: list[OpenLoop] = []  # loop bodies open now, innermost last
         self.offset_locals: dict[str, str] = {}  # offset code -> the const local holding it (offset_local)
         self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
         self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
@@ -606,8 +617,8 @@ class TileTranslator:
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
         for top in self.open_tops:
-            if top[1] == self.shared_events and top[2] == self.tile_depth:
-                top[3] = True
+            if top.events == self.shared_events and top.depth == self.tile_depth:
+                top.covered = True
         self.out("__syncthreads();")
         self.hazards = Hazards({}, {})
         self.shared_events += 1
@@ -678,7 +689,7 @@ class TileTranslator:
         saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, self.shared_writes, top)
         self.tile_depth += 1
         if top is not None:
-            self.open_tops.append([top, self.shared_events, self.tile_depth, False, stored or set()])
+            self.open_tops.append(OpenLoop(top, self.shared_events, self.tile_depth, stored or set()))
         if loop and top is None:  # the previous iteration's accesses are not tracked: the first access needs a barrier
             self.hazards = Hazards({}, {}, unknown=True)
         return saved
@@ -695,7 +706,7 @@ class TileTranslator:
         if reads_tiles and events != self.shared_events and not self.hazards.clean:
             self.barrier()  # the condition reads what the body may have written
         if top is not None:
-            covered = self.open_tops.pop()[3]
+            covered = self.open_tops.pop().covered
             self.settle_loop_top(top, self.shared_writes != writes and not self.hazards.clean and not covered)
         self.tile_depth -= 1
         for name in [*self.tile_vars, *(n for n in bindings if n not in self.tile_vars)]:  # in a fixed order
@@ -1114,12 +1125,12 @@ class TileTranslator:
         names = set(re.findall(r"[A-Za-z_]\w*", code))
         outer = None
         for top in reversed(self.open_tops):  # innermost first
-            if names & top[4]:
+            if names & top.stored:
                 break
             outer = top
         if outer is None:
             return False
-        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].lstrip() == outer[0]), None)
+        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].lstrip() == outer.top), None)
         if at is None or at == 0:
             return False
         header = at - 1
@@ -1931,40 +1942,39 @@ class TileTranslator:
         self.out("}")
         self.hazards = Hazards({}, {})  # each column ends with a barrier (n >= 1)
 
-    def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+    def tile_cholesky_solve(self, node: ast.Call, a: dict, statement: bool, inplace: bool | None = None,
+                            what: str = "tile_cholesky_solve") -> CExpr:
         """x with L L^T x = y (or U^T U x = y): forward then back substitution, Warp's cooperative
         scalar path (warp/native/tile_solve.h): thread 0 alone for a vector y, the columns of a
         matrix y shared over the block."""
-        upper = self.fill_mode(a, "tile_cholesky_solve")
-        return self.triangular_solve(node, a["L"], a["y"], "tile_cholesky_solve",
+        upper = self.fill_mode(a, what)
+        return self.triangular_solve(node, a["L"], a["y"], what,
                                      f"({'U^T U' if upper else 'L L^T'}) x = {{y}}, {{factor}} the factor",
-                                     (("forward", upper), ("back", upper)))
+                                     (("forward", upper), ("back", upper)), inplace)
 
-    def tile_lower_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+    def tile_lower_solve(self, node: ast.Call, a: dict, statement: bool, inplace: bool | None = None,
+                         what: str = "tile_lower_solve") -> CExpr:
         """z with L z = y, L lower triangular (its strictly upper triangle is not read): forward
         substitution, as Warp's scalar path."""
-        return self.triangular_solve(node, a["L"], a["y"], "tile_lower_solve", "{factor} z = {y}, {factor} lower triangular",
-                                     (("forward", False),))
+        return self.triangular_solve(node, a["L"], a["y"], what, "{factor} z = {y}, {factor} lower triangular",
+                                     (("forward", False),), inplace)
 
-    def tile_upper_solve(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+    def tile_upper_solve(self, node: ast.Call, a: dict, statement: bool, inplace: bool | None = None,
+                         what: str = "tile_upper_solve") -> CExpr:
         """x with U x = z, U upper triangular (its strictly lower triangle is not read): back
         substitution, as Warp's scalar path (which runs it on U's transpose)."""
-        return self.triangular_solve(node, a["U"], a["z"], "tile_upper_solve", "{factor} x = {y}, {factor} upper triangular",
-                                     (("back", True),))
+        return self.triangular_solve(node, a["U"], a["z"], what, "{factor} x = {y}, {factor} upper triangular",
+                                     (("back", True),), inplace)
 
+    # the in-place forms: the same solves, the solution over the right-hand side (statements only)
     def tile_cholesky_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        upper = self.fill_mode(a, "tile_cholesky_solve_inplace")
-        return self.triangular_solve(node, a["L"], a["y"], "tile_cholesky_solve_inplace",
-                                     f"({'U^T U' if upper else 'L L^T'}) x = {{y}}, {{factor}} the factor",
-                                     (("forward", upper), ("back", upper)), statement)
+        return self.tile_cholesky_solve(node, a, statement, statement, "tile_cholesky_solve_inplace")
 
     def tile_lower_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        return self.triangular_solve(node, a["L"], a["y"], "tile_lower_solve_inplace",
-                                     "{factor} z = {y}, {factor} lower triangular", (("forward", False),), statement)
+        return self.tile_lower_solve(node, a, statement, statement, "tile_lower_solve_inplace")
 
     def tile_upper_solve_inplace(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
-        return self.triangular_solve(node, a["U"], a["z"], "tile_upper_solve_inplace",
-                                     "{factor} x = {y}, {factor} upper triangular", (("back", True),), statement)
+        return self.tile_upper_solve(node, a, statement, statement, "tile_upper_solve_inplace")
 
     def triangular_solve(self, node: ast.Call, factor_node: ast.AST, rhs_node: ast.AST, what: str, comment: str,
                          passes: tuple[tuple[str, bool], ...], inplace: bool | None = None) -> CExpr:
