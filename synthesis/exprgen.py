@@ -394,7 +394,7 @@ def feature_list(features: list[str]) -> str:
     another one names in full (`sigmoid` beside `@wp.func helper (sigmoid)`, `wp.mesh_query_ray` beside
     `wp.mesh_query_ray in a loop`)."""
     unique = list(dict.fromkeys(features))
-    said = [f for f in unique if not any(f != g and re.search(rf"(?<![\w.]){re.escape(f)}(?![\w])", g) for g in unique)]
+    said = [f for f in unique if not any(f != g and f in g and re.search(rf"(?<![\w.]){re.escape(f)}(?![\w])", g) for g in unique)]
     return "; ".join(said)
 
 
