@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from synthesis.spec import ArgSpec
@@ -57,8 +57,11 @@ class ReferenceResult:
 
 def run_references(jobs: list[ReferenceJob], workdir: Path, timeout: float = KERNEL_TIMEOUT_S) -> dict[str, ReferenceResult]:
     """Warp's values of every written array for each job; a refusal line where it cannot give them."""
-    workdir = Path(workdir)
+    # The child runs in `workdir`: every path it is given is absolute (an output folder given as a
+    # relative path would otherwise be looked for inside itself).
+    workdir = Path(workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
+    jobs = [replace(j, module_path=str(Path(j.module_path).resolve())) for j in jobs]
     results: dict[str, ReferenceResult] = {}
     remaining = list(jobs)
     while remaining:

@@ -426,6 +426,19 @@ def test_reference_runs_only_the_kernels_own_code(reference_run):
     assert not (base / "user.py.ran").exists()
 
 
+def test_reference_writes_into_an_output_folder_given_relative_to_the_working_directory(tmp_path, monkeypatch):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    # Warp's run happens in a child whose working directory is inside the output folder
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, HEADER + kernel("twice", "src: wp.array(dtype=float), dst: wp.array(dtype=float)",
+                                    "    dst[i] = src[i] * 2.0"))
+    code, out, err = cli("user.py", "-o", "out", "--reference", "--check")
+    assert code == 0, err
+    assert out.strip().endswith("equal to Warp (host emulation)") and "NOT" not in out
+    assert (tmp_path / "out" / "twice" / "expected.bin").stat().st_size == 1024 * 4
+
+
 def test_guard_against_a_module_constant_sets_the_launch():
     source = HEADER + ("width = wp.constant(200)\n\n@wp.kernel\ndef edge(u: wp.array2d(dtype=float), v: wp.array2d(dtype=float)):\n"
                        "    i, j = wp.tid()\n    if i == width - 1:\n        return\n    v[i, j] = u[i + 1, j]\n")
