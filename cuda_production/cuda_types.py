@@ -273,6 +273,9 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "vcomp":  # dynamic component index
         n = int(arg); v = f"float{n}"
         return _fn("float", f"component({v} a, int i)", "    return reinterpret_cast<const float*>(&a)[i];"), ()
+    if kind == "vcomp_ref":  # a dynamic component index assigned to
+        n = int(arg); v = f"float{n}"
+        return _fn("float&", f"component_ref({v}& a, int i)", "    return reinterpret_cast<float*>(&a)[i];"), ()
     if kind == "mat":
         n = int(arg)
         return f"struct mat{n}{n}\n{{\n    float m[{n}][{n}];  // row-major, like Warp's mat{n}{n}\n}};", ()

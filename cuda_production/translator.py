@@ -76,6 +76,16 @@ class TupleType:
     types: tuple
 
 
+@dataclass(frozen=True)
+class RowPlace:
+    """Row `row` of the matrix `matrix` (C code of each) as the target of an assignment: C has no
+    lvalue for a row of `float m[n][n]`, so a row is stored component by component."""
+
+    matrix: str
+    row: str
+    n: int
+
+
 @dataclass
 class TranslatedKernel:
     name: str
@@ -1117,7 +1127,10 @@ class FunctionTranslator(TileTranslator):
                 self.emit_staged_store(node, self.staged[node])
                 return
             value = self.emit(node.value)
-            place = self.emit_Subscript(target)
+            place = self.emit_Subscript(target, store=True)
+            if isinstance(place, RowPlace):
+                self.store_row(node, place, None, value)
+                return
             self.check_same(node, place.type, value.type, "assignment")
             self.out(f"{place.code} = {value.code};")
             return
@@ -1272,12 +1285,37 @@ class FunctionTranslator(TileTranslator):
                 self.out(f"{target.id} = {combined.code};")
             return
         if isinstance(target, (ast.Subscript, ast.Attribute)):
-            place = self.emit_Subscript(target) if isinstance(target, ast.Subscript) else self.emit(target)
+            place = self.emit_Subscript(target, store=True) if isinstance(target, ast.Subscript) else self.emit(target)
+            if isinstance(place, RowPlace):
+                self.store_row(node, place, node.op, value)
+                return
             combined = self.binary(node, node.op, place, value)
             self.check_same(node, place.type, combined.type, "in-place update")
             self.out(self.compound_store(node, place, value, combined))
             return
         raise self.unsupported(target, "in-place update of " + _describe(target))
+
+    def store_row(self, node: ast.AST, place: RowPlace, op: ast.operator | None, value: CExpr) -> None:
+        """`m[r] = v`, `m[r] += v`, `m[r] -= v` (a vector), `m[r] *= s`, `m[r] /= s` (a scalar): one
+        statement per component, each exactly what Warp computes for it."""
+        vec = f"vec{place.n}"
+        by_scalar = isinstance(op, (ast.Mult, ast.Div))
+        if op is not None and not isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            raise self.unsupported(node, f"in-place '{_OPS[type(op)]}=' on a matrix row")
+        self.check_same(node, "float32" if by_scalar else vec, value.type,
+                        "in-place update of a matrix row" if op is not None else "assignment to a matrix row")
+        if value.literal is None and not re.fullmatch(r"[A-Za-z_]\w*", value.code):
+            kept = self.fresh("scale" if by_scalar else "row")  # computed once, not once per component
+            self.out(f"const {self.module.ctype(value.type)} {kept} = {value.code};")
+            value = CExpr(kept, value.type)
+        row = place.row
+        if not re.fullmatch(r"\w+", row):
+            row = self.fresh("r")
+            self.out(f"const int {row} = {place.row};")
+        sym = "=" if op is None else _OPS[type(op)] + "="
+        for k in range(place.n):
+            part = value.code if by_scalar else f"{value.code}.{COMPONENTS[k]}"
+            self.out(f"{place.matrix}.m[{row}][{k}] {sym} {part};")
 
     def compound_store(self, node: ast.AugAssign, place: CExpr, value: CExpr, combined: CExpr) -> str:
         """`place op= value;` where C's compound assignment computes exactly `place = place op value`
@@ -1565,7 +1603,9 @@ class FunctionTranslator(TileTranslator):
             type_name = f"array of {type_name.dtype}"
         raise self.unsupported(node, f"attribute '.{attr}' of {type_name}")
 
-    def emit_Subscript(self, node: ast.Subscript) -> CExpr:
+    def emit_Subscript(self, node: ast.Subscript, store: bool = False) -> CExpr | RowPlace:
+        """The element `node` reads; with `store`, the element it assigns to (a C lvalue, or a
+        RowPlace for a matrix row)."""
         index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(isinstance(i, ast.Slice) for i in index_nodes):
             raise self.unsupported(node, "slicing")
@@ -1621,6 +1661,9 @@ class FunctionTranslator(TileTranslator):
                 if not 0 <= i.literal < n:
                     raise self.error(node, f"index {i.literal} out of range for {base.type}")
                 return CExpr(f"{base.at(P_ATOM)}.{COMPONENTS[i.literal]}", "float32")
+            if store:
+                self.module.need(f"vcomp_ref:{n}")
+                return CExpr(f"component_ref({base.code}, {i.code})", "float32")
             self.module.need(f"vcomp:{n}")
             return CExpr(f"component({base.code}, {i.code})", "float32")
         if is_mat(base.type):
@@ -1629,6 +1672,8 @@ class FunctionTranslator(TileTranslator):
                 i, j = (self.int_index(x) for x in index_nodes)
                 return CExpr(f"{base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float32")
             i = self.int_index(index_nodes[0])
+            if store:
+                return RowPlace(base.at(P_ATOM), i.code, n)
             parts = [f"{base.at(P_ATOM)}.m[{i.code}][{k}]" for k in range(n)]
             return CExpr(f"make_float{n}({', '.join(parts)})", f"vec{n}")
         if base.type in VECD_LEN and len(index_nodes) == 1:

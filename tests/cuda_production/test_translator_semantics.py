@@ -259,6 +259,35 @@ def bits_and_hoisting(i: wp.array(dtype=int), out: wp.array(dtype=int), f: wp.ar
     out[tid] = first + total + last
     f[tid] = z
 ''', [arr("i", I, low=-100, high=100), arr("out", I, "output"), arr("f", role="output")]),
+    # a component at a runtime index assigned to (C reads it through a by-value helper: no lvalue)
+    spec("vector_component_stores", '''
+@wp.kernel
+def vector_component_stores(a: wp.array(dtype=wp.vec4), s: wp.array(dtype=float), out: wp.array(dtype=wp.vec4)):
+    tid = wp.tid()
+    v = a[tid]
+    for k in range(4):
+        v[k] = v[k] * s[tid] + float(k)
+    v[tid % 4] -= 1.0
+    v.y += v[0]
+    out[tid] = v
+''', [arr("a", "vec4"), arr("s"), arr("out", "vec4", "output", bound=16.0)]),
+    # matrix rows assigned to and updated in place (C has no lvalue for a row of float m[3][3])
+    spec("matrix_row_stores", '''
+@wp.kernel
+def matrix_row_stores(a: wp.array(dtype=wp.vec3), s: wp.array(dtype=float), out: wp.array(dtype=wp.mat33)):
+    tid = wp.tid()
+    c = wp.mat33()
+    x = a[tid]
+    for r in range(3):
+        for k in range(3):
+            c[r, k] += x[r] * x[k]
+    c[1] += x
+    c[0] -= wp.cross(x, wp.vec3(0.0, 0.0, 1.0))
+    c[2] = x * 2.0
+    c[tid % 3] *= s[tid]
+    c[(tid + 1) % 3] /= 2.0
+    out[tid] = c
+''', [arr("a", "vec3"), arr("s"), arr("out", "mat33", "output", bound=32.0)]),
     spec("scalar_params", '''
 @wp.kernel
 def scalar_params(a: wp.array[float], alpha: float, shift: int, out: wp.array[float]):
