@@ -44,7 +44,7 @@ def annotation(dtype: str) -> str:
 
 def free_hints(w: RichKernelWriter, hints: tuple[str, ...]) -> tuple[str, ...]:
     """The hints no local takes (Warp does not let a parameter and a local share a symbol)."""
-    assigned = {line.split(" = ")[0].strip() for line in w.lines if " = " in line}
+    assigned = {name.strip() for line in w.lines if " = " in line for name in line.split(" = ")[0].split(",")}
     return tuple(h for h in hints if h not in assigned) or tuple(f"{h}_out" for h in hints)
 
 

@@ -6,8 +6,9 @@ Lambert and Blinn-Phong shading against a directional or point light passed by v
 triangle's normal and area through index arrays, the distance to a capsule (a point-segment
 distance), the angle between two vectors (the atan2 form, robust near 0 and pi), a tangent frame
 (Gram-Schmidt or cross products, glTF handedness, a TBN matrix, normal mapping), a vector's length
-limited (a speed cap), and colours composited (premultiplied "over", multiply, screen, interpolation,
-luminance).
+limited (a speed cap), colours composited (premultiplied "over", multiply, screen, interpolation,
+luminance), and particles kept inside a box one component at a time (walls with restitution, a
+ground plane with friction, a periodic box: `p[k] = hi`, `v[k] *= -e`).
 Where the thread's element comes from (its own, a padded launch, an active set, a 2-D grid) and whether
 the computation is a `@wp.func` are drawn around it (`synthesis/categories/site.py`).
 
@@ -470,6 +471,134 @@ def composite(site: Site, as_func: bool) -> None:
         site.store(("composite", "rgba_out", "blended"), "vec4", rgba, 2.0)
 
 
+def _bounded_state(site: Site, vtype: str, low: float, high: float, with_velocity: bool):
+    """The positions (and velocities) a boundary kernel corrects: updated where they are, as a solver
+    step does, or read and written to new arrays (always through an active set, whose index array
+    may name an element twice). (position array or None, position local, velocity array or None,
+    velocity local or None)."""
+    w = site.w
+    in_place = site.index is None and w.rng.random() < 0.5
+    if in_place:
+        x_array, x = site.inout(("pos", "x", "positions"), vtype, low, high)
+        v_array, v = site.inout(("vel", "v", "velocities"), vtype, -2.0, 2.0) if with_velocity else (None, None)
+        w.feature("state updated in place")
+        return x_array, x, v_array, v
+    x = site.input(("pos", "x", "positions"), vtype, low, high, grid_bits=6)
+    v = site.input(("vel", "v", "velocities"), vtype, -2.0, 2.0) if with_velocity else None
+    return None, x, None, v
+
+
+def _store_state(site: Site, vtype: str, x_array: str | None, x: str, x_bound: float,
+                 v_array: str | None, v: str | None) -> None:
+    if x_array:
+        site.store_to(x_array, x, x_bound)
+    else:
+        site.store(("pos_out", "x_new", "positions_out"), vtype, x, x_bound)
+    if v is None:
+        return
+    if v_array:
+        site.store_to(v_array, v, 2.0)
+    else:
+        site.store(("vel_out", "v_new", "velocities_out"), vtype, v, 2.0)
+
+
+def box_walls(site: Site, as_func: bool) -> None:
+    """Particles kept inside an axis-aligned box, as SPH and DEM solvers bound their domain, one
+    component at a time: a coordinate past a wall is put back on it and that velocity component
+    reversed and scaled by a restitution (a loop over the axes: `p[k] = hi`, `v[k] *= -e`); only a
+    ground plane (the up component, the others damped by friction); or a periodic box, each
+    coordinate wrapped back in (positions only).
+
+    Numerics: every branch compares a loaded coordinate with a bound (exact values); a wrapped
+    coordinate and its box length lie on a 1/64 grid, so `p[k] += L` is exact."""
+    w = site.w
+    mode = w.rng.choice(["walls", "walls", "ground", "periodic"])
+    vtype = w.rng.choice(["vec2", "vec3", "vec3"])
+    n = _width(vtype)
+    if mode == "periodic":
+        length = w.rng.choice([2.0, 4.0, 3.0, 2.5])
+        x_array, x_in, _, _ = _bounded_state(site, vtype, -0.5 * length, 1.5 * length, False)
+        box = w.add_scalar(w.rng.choice(["box_size", "L", "period"]), "float32", length).src
+        core = Core(site, w.rng.choice(["wrap_periodic", "wrap_into_box"]), as_func)
+        p = core.param("p", vtype, x_in) if as_func else x_in
+        size = core.param("box", "float32", box)
+        with core.block(f"for k in range({n}):"):
+            if length in (2.0, 4.0) and w.rng.random() < 0.35:  # a power of two: the quotient is exact
+                core.emit(f"{p}[k] = {p}[k] - {size} * wp.floor({p}[k] / {size})")
+                w.feature("periodic wrap by floor")
+            else:
+                with core.block(f"if {p}[k] < 0.0:"):
+                    core.emit(f"{p}[k] += {size}")
+                with core.block(f"elif {p}[k] >= {size}:"):
+                    core.emit(f"{p}[k] -= {size}")
+                w.feature("periodic wrap (one box length back)")
+        x = core.result(p, vtype)
+        if as_func:
+            x = site.local("p_wrapped", x)
+        _store_state(site, vtype, x_array, x, length, None, None)
+        w.feature("periodic boundary (component by component)")
+        return
+    x_array, x_in, v_array, v_in = _bounded_state(site, vtype, -2.5, 2.5, True)
+    core = Core(site, "ground_contact" if mode == "ground" else w.rng.choice(["enforce_bounds", "box_collide"]), as_func)
+    p = core.param("p", vtype, x_in) if as_func else x_in
+    v = core.param("v", vtype, v_in) if as_func else v_in
+    e = core.param("e", "float32", site.knob(("restitution", "e"), (0.25, 0.5, 0.75)))
+    if mode == "ground":
+        up = 1 if n == 2 or w.rng.random() < 0.7 else 2  # y up, or z up
+        named = w.rng.random() < 0.4  # `p.y` rather than `p[1]`
+        at = (lambda k: f".{'xyz'[k]}") if named else (lambda k: f"[{k}]")
+        floor_in = w.add_scalar(w.rng.choice(["ground", "floor_height", "ground_y" if up == 1 else "ground_z"]),
+                                "float32", grid_value(w.rng, -1.5, -0.25, 2)).src
+        floor = core.param("ground", "float32", floor_in)
+        mu = core.param("mu", "float32", site.knob(("friction", "mu"), (0.125, 0.25, 0.5)))
+        keep = repr(1.0 - float(mu)) if mu[0].isdigit() else f"(1.0 - {mu})"  # a literal one folded
+        with core.block(f"if {p}{at(up)} < {floor}:"):
+            core.emit(f"{p}{at(up)} = {floor}")
+            with core.block(f"if {v}{at(up)} < 0.0:"):
+                core.emit(f"{v}{at(up)} = -{v}{at(up)} * {e}")
+            for k in range(n):
+                if k != up:
+                    core.emit(f"{v}{at(k)} *= {keep}")
+        w.feature("ground plane contact (restitution, friction on the tangential components)")
+    else:
+        shape = w.rng.choice(["vectors", "cube", "bounds"])
+        if shape == "vectors":
+            half = [grid_value(w.rng, 1.25, 2.0, 2) for _ in range(n)]
+            lo_name, hi_name = w.rng.choice([("box_min", "box_max"), ("lower", "upper"), ("domain_lo", "domain_hi")])
+            lo_in = w.add_value(lo_name, vtype, tuple(-h for h in half)).src
+            hi_in = w.add_value(hi_name, vtype, tuple(half)).src
+            lo, hi = core.param("lo", vtype, lo_in), core.param("hi", vtype, hi_in)
+            lo_k, hi_k = f"{lo}[k]", f"{hi}[k]"
+            w.feature("box bounds as vectors")
+        elif shape == "cube":
+            half = core.param("half", "float32", w.add_scalar(w.rng.choice(["half_extent", "box_half", "extent"]),
+                                                              "float32", grid_value(w.rng, 1.25, 2.0, 2)).src)
+            lo_k, hi_k = f"-{half}", half
+            w.feature("cube centred on the origin")
+        else:
+            lo_name, hi_name = w.rng.choice([("x_min", "x_max"), ("lo", "hi"), ("lower", "upper"), ("wall_lo", "wall_hi")])
+            lo_in = w.add_scalar(lo_name, "float32", grid_value(w.rng, -2.0, -1.25, 2)).src
+            hi_in = w.add_scalar(hi_name, "float32", grid_value(w.rng, 1.25, 2.0, 2)).src
+            lo_k, hi_k = core.param("lo", "float32", lo_in), core.param("hi", "float32", hi_in)
+        inward = w.rng.random() < 0.35  # the velocity made to point back in, whatever its sign was
+        with core.block(f"for k in range({n}):"):
+            with core.block(f"if {p}[k] < {lo_k}:"):
+                core.emit(f"{p}[k] = {lo_k}")
+                core.emit(f"{v}[k] = wp.abs({v}[k]) * {e}" if inward else f"{v}[k] *= -{e}")
+            with core.block(f"elif {p}[k] > {hi_k}:"):
+                core.emit(f"{p}[k] = {hi_k}")
+                core.emit(f"{v}[k] = -wp.abs({v}[k]) * {e}" if inward else f"{v}[k] *= -{e}")
+        w.feature("box walls (component by component, restitution)")
+    if as_func:
+        call = core.result(f"{p}, {v}", (vtype, vtype))
+        x, v = site.local_name("p_new"), site.local_name("v_new")
+        w.emit(f"{x}, {v} = {call}")
+        w.feature("tuple return")
+    else:
+        x = p
+    _store_state(site, vtype, x_array, x, 2.5, v_array, v)
+
+
 # One entry per computation, with the launches that suit it (a grid for per-pixel and per-cell data).
 VECTOR_FORMS: dict[str, Form] = {
     "bounce": Form(bounce, PER_ELEMENT),
@@ -481,6 +610,7 @@ VECTOR_FORMS: dict[str, Form] = {
     "orthonormal frame": Form(orthonormal_frame, ACCESSES),
     "limit length": Form(limit_length, ACCESSES),
     "composite": Form(composite, ("own", "guarded", "grid")),
+    "box walls": Form(box_walls, PER_ELEMENT),
 }
 
 

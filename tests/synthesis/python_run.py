@@ -15,13 +15,35 @@ from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.sampled_run import _runnable_source
 
 
-class Vec(np.ndarray):
-    """A numpy vector with Warp's component names."""
+def _component(k: int) -> property:
+    def set_component(self, value):
+        self[..., k] = value
+    return property(lambda self: self[..., k], set_component)
 
-    x = property(lambda self: self[..., 0])
-    y = property(lambda self: self[..., 1])
-    z = property(lambda self: self[..., 2])
-    w = property(lambda self: self[..., 3])
+
+class Vec(np.ndarray):
+    """A numpy vector with Warp's component names (read and assigned: `v.y = 0.0`)."""
+
+    x, y, z, w = (_component(k) for k in range(4))
+
+
+class Elements(Vec):
+    """An array whose vector and matrix elements are read as copies: Warp's `v = a[i]` is a value, so
+    `v[k] = ...` afterwards changes the local, never the array (numpy would hand out a view)."""
+
+    def __getitem__(self, index):
+        item = super().__getitem__(index)
+        return item.copy().view(Vec) if isinstance(item, np.ndarray) and item.ndim else item
+
+    def __setitem__(self, index, value):
+        # numpy assigns into a subclass through its __getitem__, which here returns a copy
+        np.asarray(self)[index] = value
+
+
+def _by_value(f):
+    """A `@wp.func`: its vector and matrix arguments are copies, as Warp passes them by value (the
+    function may assign to their components)."""
+    return lambda *args: f(*(a.copy().view(Vec) if isinstance(a, np.ndarray) and a.ndim else a for a in args))
 
 
 def _vec(*values) -> Vec:
@@ -66,7 +88,7 @@ def _wp() -> types.SimpleNamespace:
 
     namespace = types.SimpleNamespace(
         tid=None, min=min, max=max, abs=abs, clamp=lambda x, lo, hi: min(max(x, lo), hi), sqrt=math.sqrt,
-        exp=math.exp, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
+        exp=math.exp, floor=math.floor, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
         atan2=math.atan2, degrees=math.degrees,
         dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)),
         length_sq=lambda v: float(np.dot(v, v)), normalize=normalize, cross=lambda a, b: np.cross(a, b).view(Vec),
@@ -75,7 +97,7 @@ def _wp() -> types.SimpleNamespace:
         ddot=lambda a, b: float(np.sum(a * b)), identity=lambda n, dtype=None: np.eye(n),
         matrix_from_rows=lambda *rows: np.array(rows), matrix_from_cols=lambda *cols: np.array(cols).T,
         where=lambda c, a, b: a if c else b, atomic_add=atomic_add, atomic_max=atomic_max,
-        atomic_min=atomic_min, func=lambda f: f, constant=lambda v: v, float32=float, float64=float)
+        atomic_min=atomic_min, func=_by_value, constant=lambda v: v, float32=float, float64=float)
     for n in (2, 3, 4):
         setattr(namespace, f"vec{n}", _vector_ctor(n))
         setattr(namespace, f"mat{n}{n}", _matrix_ctor(n))
@@ -122,7 +144,8 @@ def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
                                       dtype=np.int64 if a.dtype == "int32" else np.float64)
         if a.role in ("output", "inout"):
             written.append(a.name)
-    args = [_as_value(a) if a.role == "scalar" else arrays[a.name] for a in spec.args]
+    elements = {k: v.view(Elements) if v.ndim > len(spec.dim) or v.dtype != np.int64 else v for k, v in arrays.items()}
+    args = [_as_value(a) if a.role == "scalar" else elements[a.name] for a in spec.args]
     for point in np.ndindex(*spec.dim):
         wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)
         names[spec.name](*args)

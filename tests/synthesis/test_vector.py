@@ -9,6 +9,7 @@ to points of its segment; and so on.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -249,3 +250,59 @@ def test_colours_are_composited_by_their_blend_mode_and_the_luminance_uses_rec70
         if named(spec, "luminance", "gray"):
             luma = got[named(spec, "luminance", "gray")][e]
             assert luma == pytest.approx(np.dot(want[:3], [0.2126, 0.7152, 0.0722]), abs=1e-9)
+
+
+def _box(spec, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The walls of a box walls kernel: by-value vectors, a cube's half extent, or a pair of scalars."""
+    vectors = {a.name for a in spec.args if a.role == "scalar" and a.dtype.startswith("vec")}
+    lo, hi = (value(spec, *(h for h in hints if h in vectors)) for hints in
+              (("box_min", "lower", "domain_lo"), ("box_max", "upper", "domain_hi")))
+    if lo is not None:
+        return lo, hi
+    half = scalar(spec, "half_extent", "box_half", "extent")
+    if half is not None:
+        return np.full(n, -half), np.full(n, half)
+    lo, hi = scalar(spec, "x_min", "lo", "lower", "wall_lo"), scalar(spec, "x_max", "hi", "upper", "wall_hi")
+    return np.full(n, lo), np.full(n, hi)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_box_walls_put_a_particle_back_inside_and_reverse_only_the_velocity_components_that_hit(seed):
+    spec, inputs, got = form("box walls", seed, literal_knobs=False)
+    written = {a.name for a in spec.args if a.role in ("output", "inout")}
+    x_name, v_name = named(spec, "pos", "x", "positions"), named(spec, "vel", "v", "velocities")
+    x_out = got[x_name if x_name in written else named(spec, "pos_out", "x_new", "positions_out")]
+    n = x_out.shape[-1]
+    if "periodic" in spec.description:
+        size = scalar(spec, "box_size", "L", "period")
+        for e in elements(spec, inputs):
+            p, r = inputs[x_name][e], x_out[e]
+            assert np.all((0.0 <= r) & (r < size)), (p, r)
+            np.testing.assert_allclose((r - p) / size, np.round((r - p) / size), atol=1e-12)  # whole periods
+        return
+    v_out = got[v_name if v_name in written else named(spec, "vel_out", "v_new", "velocities_out")]
+    e_coef = scalar(spec, "restitution", "e")
+    for e in elements(spec, inputs):
+        p, v, rp, rv = inputs[x_name][e], inputs[v_name][e], x_out[e], v_out[e]
+        if "ground plane" in spec.description:
+            up = 2 if "ground_z" in {a.name for a in spec.args} or re.search(r"\[2\] <|\.z <", spec.source) else 1
+            floor = scalar(spec, "ground", "floor_height", "ground_y", "ground_z")
+            keep = 1.0 - scalar(spec, "friction", "mu")
+            lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+            lo[up] = floor
+            if p[up] >= floor:
+                np.testing.assert_array_equal(rv, v)
+            else:
+                want = v * keep
+                want[up] = -v[up] * e_coef if v[up] < 0.0 else v[up]
+                np.testing.assert_allclose(rv, want, rtol=1e-12)
+        else:
+            lo, hi = _box(spec, n)
+            hit = (p < lo) | (p > hi)
+            np.testing.assert_array_equal(rv[~hit], v[~hit])  # components inside the box untouched
+            inward = np.where(p[hit] < lo[hit], 1.0, -1.0)  # the direction back into the box
+            # reversed (`v[k] *= -e`), or made to point inward whatever its sign (`wp.abs(v[k]) * e`)
+            want = inward * np.abs(v[hit]) * e_coef if "wp.abs" in spec.source else -v[hit] * e_coef
+            np.testing.assert_allclose(rv[hit], want, rtol=1e-12)
+        np.testing.assert_array_equal(rp, np.clip(p, lo, hi))
