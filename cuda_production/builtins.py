@@ -292,6 +292,8 @@ add_builtin("quat_rotate", (Q, V3), V3, "quat_rotate({0}, {1})", snippets=("quat
 add_builtin("quat_rotate_inv", (Q, V3), V3, "quat_rotate_inv({0}, {1})", snippets=("quat_rotate_inv",),
             arg_names=("q", "p"))
 add_builtin("quat_inverse", (Q,), Q, "quat_inverse({0})", snippets=("quat_inverse",), arg_names=("q",))
+add_builtin("quat_to_matrix", (Q,), "mat33", "quat_to_matrix({0})", snippets=("quat_to_matrix",), arg_names=("q",))
+add_builtin("skew", (V3,), "mat33", "skew({0})", snippets=("skew",), arg_names=("vec",))
 add_builtin("quat_rpy", (F, F, F), Q, "quat_rpy({0}, {1}, {2})", snippets=("quat_rpy",),
             arg_names=("roll", "pitch", "yaw"))
 add_builtin("normalize", (Q,), Q, "normalize({0})", snippets=("qnormalize",), arg_names=("a",))

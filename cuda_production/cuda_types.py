@@ -276,6 +276,13 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "vcomp_ref":  # a dynamic component index assigned to
         n = int(arg); v = f"float{n}"
         return _fn("float&", f"component_ref({v}& a, int i)", "    return reinterpret_cast<float*>(&a)[i];"), ()
+    if kind == "get_row":
+        n = int(arg); m = f"mat{n}{n}"
+        return _fn(f"float{n}", f"get_row(const {m}& a, int r)", f"    return {_make(n, [f'a.m[r][{k}]' for k in range(n)])};"), (f"mat:{n}",)
+    if kind == "set_row":
+        n = int(arg); m = f"mat{n}{n}"
+        body = "\n".join(f"    a.m[r][{k}] = v.{COMPONENTS[k]};" for k in range(n))
+        return _fn("void", f"set_row({m}& a, int r, float{n} v)", body), (f"mat:{n}",)
     if kind == "mat":
         n = int(arg)
         return f"struct mat{n}{n}\n{{\n    float m[{n}][{n}];  // row-major, like Warp's mat{n}{n}\n}};", ()
@@ -492,6 +499,14 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
                 f"                       x.y * c + q.y * d {sym} (q.z * x.x - q.x * x.z) * q.w * 2.0f,\n"
                 f"                       x.z * c + q.z * d {sym} (q.x * x.y - q.y * x.x) * q.w * 2.0f);")
         return _fn("float3", f"{kind}(quat q, float3 x)", body), ("quat",)
+    if kind == "quat_to_matrix":  # Warp's quat.h: the columns are the rotated axes
+        body = ("    return matrix_from_cols(quat_rotate(q, make_float3(1.0f, 0.0f, 0.0f)),\n"
+                "                            quat_rotate(q, make_float3(0.0f, 1.0f, 0.0f)),\n"
+                "                            quat_rotate(q, make_float3(0.0f, 0.0f, 1.0f)));")
+        return _fn("mat33", "quat_to_matrix(quat q)", body), ("quat_rotate", "matrix_from_cols:3")
+    if kind == "skew":  # the cross-product matrix: skew(a) * b == cross(a, b)
+        body = "    return mat33{{{0.0f, -a.z, a.y}, {a.z, 0.0f, -a.x}, {-a.y, a.x, 0.0f}}};"
+        return _fn("mat33", "skew(float3 a)", body), ("mat:3",)
     # ---- transforms (spatial.h): p then q, like Warp's transform_t ----
     if kind == "transform":
         return "struct transform\n{\n    float3 p;  // translation\n    quat q;    // rotation\n};", ("quat",)

@@ -440,7 +440,7 @@ _CUDA_NAMES = """threadIdx blockIdx blockDim gridDim warpSize dim3 float2 float3
 make_float3 make_float4 atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch __syncthreads __float_as_int
 __int_as_float __brev cudaMalloc cudaFree cudaMemcpy cudaError_t cudaSuccess cudaEvent_t"""
 _HELPER_NAMES = """mat22 mat33 mat44 quat transform make_quat dot length length_sq normalize cross component transpose outer
-matrix_from_rows matrix_from_cols
+matrix_from_rows matrix_from_cols component_ref get_row set_row quat_to_matrix skew
 floordiv signf lerp smoothstep determinant inverse trace quat_inverse quat_from_axis_angle quat_rpy quat_rotate
 quat_rotate_inv transform_point transform_vector transform_multiply transform_inverse atomicMinFloat atomicMaxFloat
 atomicAddFloat2 atomicAddFloat3 atomicAddFloat4 atomicSubFloat2 atomicSubFloat3 atomicSubFloat4 atomicMinFloat2
@@ -1296,26 +1296,15 @@ class FunctionTranslator(TileTranslator):
         raise self.unsupported(target, "in-place update of " + _describe(target))
 
     def store_row(self, node: ast.AST, place: RowPlace, op: ast.operator | None, value: CExpr) -> None:
-        """`m[r] = v`, `m[r] += v`, `m[r] -= v` (a vector), `m[r] *= s`, `m[r] /= s` (a scalar): one
-        statement per component, each exactly what Warp computes for it."""
+        """`m[r] = v`, and `m[r] op= x` as `m[r] = m[r] op x` (Warp updates the row's components)."""
         vec = f"vec{place.n}"
-        by_scalar = isinstance(op, (ast.Mult, ast.Div))
-        if op is not None and not isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
-            raise self.unsupported(node, f"in-place '{_OPS[type(op)]}=' on a matrix row")
-        self.check_same(node, "float32" if by_scalar else vec, value.type,
-                        "in-place update of a matrix row" if op is not None else "assignment to a matrix row")
-        if value.literal is None and not re.fullmatch(r"[A-Za-z_]\w*", value.code):
-            kept = self.fresh("scale" if by_scalar else "row")  # computed once, not once per component
-            self.out(f"const {self.module.ctype(value.type)} {kept} = {value.code};")
-            value = CExpr(kept, value.type)
-        row = place.row
-        if not re.fullmatch(r"\w+", row):
-            row = self.fresh("r")
-            self.out(f"const int {row} = {place.row};")
-        sym = "=" if op is None else _OPS[type(op)] + "="
-        for k in range(place.n):
-            part = value.code if by_scalar else f"{value.code}.{COMPONENTS[k]}"
-            self.out(f"{place.matrix}.m[{row}][{k}] {sym} {part};")
+        if op is not None:
+            self.module.need(f"get_row:{place.n}")
+            current = CExpr(f"get_row({place.matrix}, {place.row})", vec)
+            value = self.binary(node, op, current, value)
+        self.check_same(node, vec, value.type, "assignment to a matrix row")
+        self.module.need(f"set_row:{place.n}")
+        self.out(f"set_row({place.matrix}, {place.row}, {value.code});")
 
     def compound_store(self, node: ast.AugAssign, place: CExpr, value: CExpr, combined: CExpr) -> str:
         """`place op= value;` where C's compound assignment computes exactly `place = place op value`
@@ -1673,9 +1662,9 @@ class FunctionTranslator(TileTranslator):
                 return CExpr(f"{base.at(P_ATOM)}.m[{i.code}][{j.code}]", "float32")
             i = self.int_index(index_nodes[0])
             if store:
-                return RowPlace(base.at(P_ATOM), i.code, n)
-            parts = [f"{base.at(P_ATOM)}.m[{i.code}][{k}]" for k in range(n)]
-            return CExpr(f"make_float{n}({', '.join(parts)})", f"vec{n}")
+                return RowPlace(base.code, i.code, n)
+            self.module.need(f"get_row:{n}")
+            return CExpr(f"get_row({base.code}, {i.code})", f"vec{n}")
         if base.type in VECD_LEN and len(index_nodes) == 1:
             i = self.int_index(index_nodes[0])
             if i.literal is None or not 0 <= i.literal < VECD_LEN[base.type]:

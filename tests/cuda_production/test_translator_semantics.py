@@ -7,6 +7,7 @@ compares all written arrays with Warp's values and prints PASS only if every ele
 import pytest
 
 from cuda_production.reference import warp_reference
+from cuda_production.translator import translate_kernel
 from tests.cuda_production.harness import arr, run_sample, scal, spec
 
 F, I = "float32", "int32"
@@ -288,6 +289,19 @@ def matrix_row_stores(a: wp.array(dtype=wp.vec3), s: wp.array(dtype=float), out:
     c[(tid + 1) % 3] /= 2.0
     out[tid] = c
 ''', [arr("a", "vec3"), arr("s"), arr("out", "mat33", "output", bound=32.0)]),
+    # a rotation from a quaternion, advanced by the cross-product matrix of an angular velocity, then
+    # made orthonormal again row by row (Gram-Schmidt)
+    spec("rotation_rows", '''
+@wp.kernel
+def rotation_rows(rot: wp.array(dtype=wp.quat), omega: wp.array(dtype=wp.vec3), dt: float, out: wp.array(dtype=wp.mat33)):
+    tid = wp.tid()
+    R = wp.quat_to_matrix(wp.normalize(rot[tid]))
+    R = R + dt * wp.skew(omega[tid]) @ R
+    R[0] = wp.normalize(R[0])
+    R[1] = wp.normalize(R[1] - wp.dot(R[1], R[0]) * R[0])
+    R[2] = wp.cross(R[0], R[1])
+    out[tid] = R
+''', [arr("rot", "quat"), arr("omega", "vec3"), scal("dt", F, 0.125), arr("out", "mat33", "output", bound=2.0)]),
     spec("scalar_params", '''
 @wp.kernel
 def scalar_params(a: wp.array[float], alpha: float, shift: int, out: wp.array[float]):
@@ -307,3 +321,28 @@ def test_construct_matches_warp(case, warp_results, tmp_path):
     run = run_sample(tmp_path, case, warp_results[case.name])
     assert run.compiled, run.output
     assert run.passed, run.output
+
+
+def _kernel_lines(name: str) -> list[str]:
+    case = next(c for c in CASES if c.name == name)
+    code = translate_kernel(case.source, case.name, f"{case.name}.py").kernel_code
+    return [line.strip() for line in code.splitlines()]
+
+
+def test_a_matrix_row_is_read_and_assigned_through_named_helpers():
+    """`R[1] = wp.normalize(R[1] - ...)` reads as one statement, not three component assignments of
+    `make_float3(R.m[1][0], R.m[1][1], R.m[1][2])` spelled out again at every read."""
+    lines = _kernel_lines("rotation_rows")
+    assert "set_row(R, 2, cross(get_row(R, 0), get_row(R, 1)));" in lines
+    assert not any("make_float3(R.m" in line or line.startswith("R.m[") for line in lines)
+
+
+def test_a_row_updated_in_place_reads_the_row_it_writes():
+    lines = _kernel_lines("matrix_row_stores")
+    assert "set_row(c, 1, get_row(c, 1) + x);" in lines
+    assert "set_row(c, tid % 3, get_row(c, tid % 3) * s[tid]);" in lines
+
+
+def test_a_component_at_a_runtime_index_is_assigned_through_a_reference():
+    lines = _kernel_lines("vector_component_stores")
+    assert "component_ref(v, k) = component(v, k) * s[tid] + (float)k;" in lines
