@@ -5,8 +5,10 @@ solved ((A + lambda I) x = b, with `wp.inverse`), the Green strain and volume ra
 gradient (with a neo-Hookean energy density), a tensor moved into another frame (R S R^T, with a
 rotation built from an angle in 2-D), a Gaussian's quadratic form (Mahalanobis distance), the
 eigenvalues of a symmetric 2x2 matrix, a rank-one update (A + alpha u v^T), a normal transformed by
-the inverse transpose, power iteration for a dominant eigenvector, and a linear tetrahedral
-element's deformation gradient (F = Ds Dm^-1, its volume ratio or a stable neo-Hookean energy). Where the thread's element
+the inverse transpose, power iteration for a dominant eigenvector, a linear tetrahedral
+element's deformation gradient (F = Ds Dm^-1, its volume ratio or a stable neo-Hookean energy), a rigid
+body's rotation stepped by its angular velocity and made orthonormal again row by row (`R[1] = ...`),
+and a point's neighbourhood covariance accumulated entry by entry (`C[r, c] += d[r] * d[c]`). Where the thread's element
 comes from and whether the computation is a `@wp.func` are drawn around it
 (`synthesis/categories/site.py`).
 
@@ -49,7 +51,14 @@ def regularised_solve(site: Site, as_func: bool) -> None:
     core = Core(site, "solve_regularised", as_func and not with_det)
     lam = core.param("lam", "float32", site.knob(("lam", "reg", "damping"), (1.0, 1.5, 2.0)))
     shift = _identity(w, n) if lam == "1.0" else f"{lam} * {_identity(w, n)}"  # `1.0 * I` is I
-    m = core.let("M", f"{core.param('a', f'mat{n}{n}', a_in)} + {shift}")
+    a = core.param("a", f"mat{n}{n}", a_in)
+    if w.rng.random() < 0.3:  # the shift added on the diagonal, entry by entry
+        m = core.let("M", a)
+        with core.block(f"for k in range({n}):"):
+            core.emit(f"{m}[k, k] += {lam}")
+        w.feature("diagonal shifted in place (M[k, k] += lambda)")
+    else:
+        m = core.let("M", f"{a} + {shift}")
     if w.rng.random() < 0.5:
         x = core.result(_matmul(w, f"wp.inverse({m})", core.param("b", f"vec{n}", b_in)), f"vec{n}")
     else:  # the inverse kept in a local, as when it is used again
@@ -439,6 +448,99 @@ def tet_deformation(site: Site, as_func: bool) -> None:
 
 
 # One entry per computation, with the launches that suit it (a grid for fields of tensors).
+def rotation_step(site: Site, as_func: bool) -> None:
+    """A rigid body's orientation advanced by its angular velocity, as a matrix: R from the
+    (normalised) quaternion, R + dt [omega]x R (world-frame omega) or R + dt R [omega]x (body frame),
+    then made orthonormal again row by row (Gram-Schmidt: the first row normalised, the second made
+    orthogonal to it, the third their cross product), since the step leaves R slightly off a rotation.
+
+    Numerics: the quaternions' components lie in [0.25, 1] (none near zero length); dt |omega| <= 1/16,
+    so the stepped rows stay far from parallel and the Gram-Schmidt divisions are well conditioned."""
+    w = site.w
+    q_in = site.input(("orientation", "rot", "body_q"), "quat", 0.25, 1.0)
+    omega_in = site.input(("omega", "ang_vel", "body_w"), "vec3", -1.0, 1.0)
+    core = Core(site, w.rng.choice(["integrate_rotation", "rotation_step"]), as_func)
+    q, omega = core.param("q", "quat", q_in), core.param("omega", "vec3", omega_in)
+    dt = core.param("dt", "float32", w.add_scalar(w.rng.choice(["dt", "time_step", "h"]), "float32",
+                                                  w.rng.choice([0.015625, 0.03125, 0.0625])).src)
+    r = core.let("R", f"wp.quat_to_matrix(wp.normalize({q}))")
+    spin = core.let("W", f"wp.skew({omega})") if w.rng.random() < 0.4 else f"wp.skew({omega})"
+    if w.rng.random() < 0.6:
+        core.emit(f"{r} = {r} + {dt} * {_matmul(w, spin, r)}")
+        w.feature("angular velocity in the world frame")
+    else:
+        core.emit(f"{r} = {r} + {dt} * {_matmul(w, r, spin)}")
+        w.feature("angular velocity in the body frame")
+    core.emit(f"{r}[0] = wp.normalize({r}[0])")
+    if w.rng.random() < 0.5:
+        core.emit(f"{r}[1] = wp.normalize({r}[1] - wp.dot({r}[1], {r}[0]) * {r}[0])")
+    else:  # the projection named first
+        proj = core.let("proj", f"wp.dot({r}[1], {r}[0])")
+        core.emit(f"{r}[1] = wp.normalize({r}[1] - {proj} * {r}[0])")
+    core.emit(f"{r}[2] = wp.cross({r}[0], {r}[1])")
+    w.output_update_share = 0.0  # a rotation is written, never blended with the old one (no rotation)
+    site.store(("R_out", "frames", "body_R"), "mat33", core.result(r, "mat33"), 1.0)
+    w.feature("rotation stepped and re-orthonormalised row by row (Gram-Schmidt)")
+
+
+def neighbour_covariance(site: Site, as_func: bool) -> None:
+    """The covariance of a point's K nearest neighbours (given as an index array, K per point), as
+    point-cloud normal estimation and shape matching compute it: the neighbours' mean, then the sum of
+    the outer products of their offsets from it, entry by entry (`C[r, c] += d[r] * d[c]`, the upper
+    triangle only and mirrored, or `wp.outer`), divided by K; written as the matrix, or with its
+    trace (the spread).
+
+    Numerics: K is a power of two and the points lie on a 1/64 grid, so the mean is exact; the sums of
+    products round alike wherever they are added in the same order."""
+    w = site.w
+    points_n = w.rng.choice([w.dim[0], 2 * w.dim[0]]) if site.index is None else site.shape[0]
+    count = w.rng.choice([4, 8, 16])
+    pts = w.add_array(w.rng.choice(["points", "cloud", "positions"]), "vec3", "input", shape=(points_n,),
+                      low=-2.0, high=2.0, grid_bits=6)
+    w.unused.remove(pts)
+    k_const = w.add_constant(w.rng.choice(["K", "NUM_NEIGHBORS", "KNN"]), count).src
+    ids = w.add_array(w.rng.choice(["knn", "neighbors", "nbr_ids"]), "int32", "index", shape=(count * points_n,),
+                      index_high=points_n - 1)
+    me = site.index or w.tid_names[0]
+    if w.rng.random() < 0.6:  # the count's inverse kept (read before any loop: see warp_hazards)
+        scale = site.local("inv_k", f"1.0 / float({k_const})")
+    else:
+        scale = repr(1.0 / count)
+    mean = site.local("mean", "wp.vec3()")
+    j = site.local_name("j")
+    with w.block(f"for {j} in range({k_const}):"):
+        w.emit(f"{mean} += {pts}[{ids}[{me} * {k_const} + {j}]]")
+    w.emit(f"{mean} *= {scale}" if w.rng.random() < 0.5 else f"{mean} = {mean} * {scale}")
+    cov = site.local("C", "wp.mat33()")
+    form = w.rng.choice(["entries", "upper", "outer"])
+    with w.block(f"for {j} in range({k_const}):"):
+        d = site.local("d", f"{pts}[{ids}[{me} * {k_const} + {j}]] - {mean}")
+        if form == "outer":
+            w.emit(f"{cov} += wp.outer({d}, {d})")
+        else:
+            with w.block("for r in range(3):"):
+                with w.block("for c in range(r, 3):" if form == "upper" else "for c in range(3):"):
+                    w.emit(f"{cov}[r, c] += {d}[r] * {d}[c]")
+    if form == "upper":  # the lower triangle mirrored from the upper one
+        with w.block("for r in range(1, 3):"):
+            with w.block("for c in range(r):"):
+                w.emit(f"{cov}[r, c] = {cov}[c, r]")
+        w.feature("covariance accumulated on the upper triangle and mirrored")
+    elif form == "entries":
+        w.feature("covariance accumulated entry by entry (C[r, c] += d[r] * d[c])")
+    else:
+        w.feature("covariance from outer products (wp.outer)")
+    cov_out = f"{cov} * {scale}"
+    if w.rng.random() < 0.4:
+        cov = site.local("cov", cov_out)
+        site.store(("covariance", "cov_out", "second_moment"), "mat33", cov, 16.0)
+        site.store(("spread", "variance_sum"), "float32", f"wp.trace({cov})", 48.0)
+        w.feature("trace of the covariance")
+    else:
+        site.store(("covariance", "cov_out", "second_moment"), "mat33", cov_out, 16.0)
+    w.feature(f"neighbourhood covariance ({count} neighbours)")
+
+
 MATRIX_FORMS: dict[str, Form] = {
     "regularised solve": Form(regularised_solve, PER_ELEMENT),
     "strain": Form(strain, ACCESSES),
@@ -449,6 +551,8 @@ MATRIX_FORMS: dict[str, Form] = {
     "normal transform": Form(normal_transform, PER_ELEMENT),
     "power iteration": Form(power_iteration, PER_ELEMENT),
     "tetrahedral element": Form(tet_deformation, ("own", "guarded")),
+    "rotation step": Form(rotation_step, PER_ELEMENT),
+    "neighbour covariance": Form(neighbour_covariance, ("own", "guarded")),
 }
 
 

@@ -52,6 +52,8 @@ def _vec(*values) -> Vec:
 
 def _vector_ctor(n: int):
     def make(*values):
+        if not values:  # `wp.vec3()`: zeros
+            values = (0.0,) * n
         if len(values) == 1 and np.ndim(values[0]) == 0:
             values = values * n
         return _vec(*values)
@@ -59,7 +61,19 @@ def _vector_ctor(n: int):
 
 
 def _matrix_ctor(n: int):
-    return lambda *values: np.array([float(v) for v in values]).reshape(n, n)
+    return lambda *values: np.array([float(v) for v in values] or [0.0] * (n * n)).reshape(n, n)
+
+
+def _quat_to_matrix(q) -> np.ndarray:
+    """Warp's quat_to_matrix of a unit quaternion (x, y, z, w): the rotation it stands for."""
+    x, y, z, w = (float(c) for c in q)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def _skew(v) -> np.ndarray:
+    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
 
 
 def _wp() -> types.SimpleNamespace:
@@ -97,7 +111,7 @@ def _wp() -> types.SimpleNamespace:
         ddot=lambda a, b: float(np.sum(a * b)), identity=lambda n, dtype=None: np.eye(n),
         matrix_from_rows=lambda *rows: np.array(rows), matrix_from_cols=lambda *cols: np.array(cols).T,
         where=lambda c, a, b: a if c else b, atomic_add=atomic_add, atomic_max=atomic_max,
-        atomic_min=atomic_min, func=_by_value, constant=lambda v: v, float32=float, float64=float)
+        atomic_min=atomic_min, func=_by_value, quat_to_matrix=_quat_to_matrix, skew=_skew, constant=lambda v: v, float32=float, float64=float)
     for n in (2, 3, 4):
         setattr(namespace, f"vec{n}", _vector_ctor(n))
         setattr(namespace, f"mat{n}{n}", _matrix_ctor(n))

@@ -233,3 +233,46 @@ def test_a_tetrahedral_element_maps_its_edges_by_the_inverse_rest_matrix(seed):
             assert got[named(spec, "energy", "psi", "element_energy")][t] == pytest.approx(weight * psi, rel=1e-9, abs=1e-9)
         else:
             assert got[named(spec, "J", "volume_ratio", "jacobian")][t] == pytest.approx(weight * j, abs=1e-9)
+
+
+def _rotation(q: np.ndarray) -> np.ndarray:
+    """The rotation matrix of the quaternion (x, y, z, w), normalised first."""
+    x, y, z, w = q / np.linalg.norm(q)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_rotation_step_is_the_stepped_matrix_made_orthonormal_by_gram_schmidt_on_its_rows(seed):
+    spec, inputs, got = form("rotation step", seed)
+    q_name, w_name = named(spec, "orientation", "rot", "body_q"), named(spec, "omega", "ang_vel", "body_w")
+    dt = scalar(spec, "dt", "time_step", "h")
+    out = got[named(spec, "R_out", "frames", "body_R")]
+    for e in elements(spec, inputs):
+        r, (a, b, c) = _rotation(inputs[q_name][e]), inputs[w_name][e]
+        wx = np.array([[0.0, -c, b], [c, 0.0, -a], [-b, a, 0.0]])  # wx @ v == omega x v
+        stepped = r + dt * (wx @ r if "world frame" in spec.description else r @ wx)
+        r0 = stepped[0] / np.linalg.norm(stepped[0])
+        r1 = stepped[1] - np.dot(stepped[1], r0) * r0
+        r1 /= np.linalg.norm(r1)
+        np.testing.assert_allclose(out[e], np.array([r0, r1, np.cross(r0, r1)]), atol=1e-12)
+        np.testing.assert_allclose(out[e] @ out[e].T, np.eye(3), atol=1e-12)  # a rotation again
+        assert np.linalg.det(out[e]) == pytest.approx(1.0, abs=1e-12)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_neighbourhood_covariance_is_the_biased_covariance_of_the_k_neighbours(seed):
+    spec, inputs, got = form("neighbour covariance", seed)
+    pts, ids = inputs[named(spec, "points", "cloud", "positions")], inputs[named(spec, "knn", "neighbors", "nbr_ids")]
+    k = int(re.search(r"^(?:K|NUM_NEIGHBORS|KNN) = (?:wp\.constant\()?(\d+)", spec.source, re.M).group(1))
+    cov = got[named(spec, "covariance", "cov_out", "second_moment")]
+    spread = named(spec, "spread", "variance_sum")
+    for (e,) in elements(spec, inputs):
+        nbrs = pts[ids[e * k:(e + 1) * k]]
+        want = np.cov(nbrs.T, bias=True)
+        np.testing.assert_allclose(cov[e], want, atol=1e-12)
+        if spread:
+            assert got[spread][e] == pytest.approx(np.trace(want), abs=1e-12)
