@@ -271,7 +271,12 @@ def collide(k: ParticleKernel) -> None:
     name = f"{w.name}_{rng.choice(['collide', 'bounce', 'ground_contact'])}"
     lines = [f"@wp.func\ndef {name}(prm: {cls}, x: wp.vec3, v: wp.vec3) -> wp.vec3:"]
     lines.append("    if x[1] < prm.ground and v[1] < 0.0:")
-    lines.append("        return wp.vec3(v[0], -v[1] * prm.restitution, v[2])")
+    if rng.random() < 0.5:
+        lines.append("        return wp.vec3(v[0], -v[1] * prm.restitution, v[2])")
+    else:  # the parameter is the function's own copy: its component is reflected in place
+        lines.append("        v[1] = -v[1] * prm.restitution")
+        lines.append("        return v")
+        w.feature("vertical component reflected in place")
     if "dt" in k.param_fields:
         lines.append("    return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt")
     else:
