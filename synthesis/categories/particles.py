@@ -81,6 +81,7 @@ class ParticleKernel:
                 "restitution": ("float32", lambda: grid_value(rng, 0.25, 0.75)),
                 "frame": ("mat33", self.rotation_like),
                 "jitter": ("float32", lambda: grid_value(rng, 0.0625, 0.25)),
+                "seed": ("int32", lambda: rng.randint(1, 1 << 20)),
             }[key]
             self.param_fields[key] = struct_value(key, dtype, value())
             if dtype == "float32":  # expressions may read the scalar parameters
@@ -320,9 +321,14 @@ def jitter(k: ParticleKernel) -> None:
     parameter. The seed is an argument: the stream, not a constant, decides the offsets."""
     rng, w = k.rng, k.w
     k.make_state({"pos": "inout"})
-    k.make_params(["jitter"])
+    in_params = rng.random() < 0.5  # the step's seed kept with the other parameters (an int field)
+    k.make_params(["jitter"] + (["seed"] if in_params else []))
     s = k.state
-    seed = w.add_scalar(rng.choice(["seed", "rng_seed", "step_seed"]), "int32", rng.randint(1, 1 << 20))
+    if in_params:
+        seed = k.p("seed")
+        w.feature("int struct field (the seed)")
+    else:
+        seed = w.add_scalar(rng.choice(["seed", "rng_seed", "step_seed"]), "int32", rng.randint(1, 1 << 20))
     state = k.local(rng.choice(["rng", "rng_state", "rand_state"]), f"wp.rand_init({seed.src}, tid)", "uint32", 0.0)
     form = rng.choice(["randn", "randn", "randf_range", "randf_centered"])
     if form == "randn":
