@@ -370,6 +370,8 @@ def _cast(to: str, ctype_: str) -> Callable[[list[CExpr]], CExpr]:
         if a.type == to:
             return a
         if a.type == H:  # through float, as Warp's half conversions
+            if to == F:
+                return CExpr(f"__half2float({a.code})", to)
             return CExpr(f"({ctype_})__half2float({a.code})", to, P_UNARY)
         return CExpr(f"({ctype_}){a.at(P_UNARY)}", to, P_UNARY)
     return emit
@@ -383,6 +385,8 @@ def _to_half(args: list[CExpr]) -> CExpr:
         return CExpr(f"__float2half({float_literal(float(a.literal))})", H)
     if a.type == D:
         return CExpr(f"__double2half({a.code})", H)
+    if a.type == F:
+        return CExpr(f"__float2half({a.code})", H)
     return CExpr(f"__float2half((float){a.at(P_UNARY)})", H)
 
 

@@ -172,6 +172,8 @@ add_tile_builtin("tile_scan_exclusive", ("a",), 1, "tile_scan_exclusive")
 add_tile_builtin("tile_extract", ("a", "i", "j", "k", "l"), 2, "tile_extract")
 add_tile_builtin("tile_from_thread", ("shape", "value", "thread_idx", "storage"), 3, "tile_from_thread")
 add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 3, "tile_store_indexed")
+add_tile_builtin("tile_astype", ("t", "dtype"), 2, "tile_astype")
+ASTYPE_DTYPES = ("float16", "float32", "float64", "int32")
 SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
 add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
 add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
@@ -2125,6 +2127,19 @@ class TileTranslator:
         if len(self.lines) != start:
             raise self.unsupported(op, f"wp.tile_map of {ast.unparse(op)} (a call that needs a statement of its own)")
         return self.derived(TileType(value.type, operands[0].type.shape), value, operands, [], 1, heavy=heavy)
+
+    def tile_astype(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_astype(t, dtype): each element converted as the scalar cast `wp.<dtype>(x)` (lazy)."""
+        self.claim_dest()
+        t = self.tile_operand(a["t"])
+        dtype = self.annotation_type(a["dtype"])
+        if dtype not in ASTYPE_DTYPES or t.type.dtype not in ASTYPE_DTYPES:
+            raise self.unsupported(node, f"wp.tile_astype of a {t.type} to {dtype}")
+        if dtype == t.type.dtype:
+            return t
+        value = self.call_builtin(node, "float" if dtype == "float32" else "int" if dtype == "int32" else dtype,
+                                  [self.element(t)])
+        return self.derived(TileType(dtype, t.type.shape), value, [t], [], 1)
 
     def tile_binary(self, node: ast.AST, op: ast.operator, a: CExpr, b: CExpr, dest: str | None = None) -> CExpr:
         """Element-wise `a op b` of tiles of one shape, or of a tile and a (per-thread) scalar: lazy.

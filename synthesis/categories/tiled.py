@@ -100,6 +100,7 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
 
 
 RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
+HALF_STORAGE_SHARE = 0.3  # linear layers whose activations and weights are stored in half precision
 LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
 # Linear layers of several column tiles, and fused maps, launched over a 2-D grid of tiles (`i, j =
 # wp.tid()`, a block per output tile, as Warp's tile GEMM examples do) instead of a 1-D grid of row panels
@@ -184,6 +185,8 @@ class TileKernel:
         elif dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
+        elif dtype == "float16":  # half-precision storage (the mixed-precision GEMM)
+            ann = f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}{self.rng.choice(['(dtype=wp.float16)', '[wp.float16]'])}"
         else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
             ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
                                                t=COMPLEX_SPELLINGS.get(dtype) or REAL_SPELLINGS[dtype])
@@ -302,11 +305,18 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
 
 
 def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], names: tuple[str, str],
-                 value: str, offset: str, mag: float, tile_shape: tuple[int, int] | None = None) -> str:
+                 value: str, offset: str, mag: float, tile_shape: tuple[int, int] | None = None,
+                 dtype: str = "float32") -> str:
     """The block's result (a `tile_shape` tile, spelled `names`) stored into its window of a new array
     of `shape` rows per block, or (RESULT_UPDATE_SHARE) added to what the window holds: a residual
-    connection, a gradient accumulated over passes. Returns the array's name."""
+    connection, a gradient accumulated over passes. A float16 array (`dtype`) takes the float32 result
+    rounded to half (`wp.tile_astype`). Returns the array's name."""
     rng = k.rng
+    if dtype == "float16":
+        out = k.array(pick(rng, *hints), "output", shape, True, bound=mag, dtype="float16")
+        k.emit(f"wp.tile_store({out}, wp.tile_astype({value}, wp.float16), offset={offset})")
+        k.features.append("result rounded to half (tile_astype)")
+        return out
     if rng.random() >= RESULT_UPDATE_SHARE:
         out = k.array(pick(rng, *hints), "output", shape, True, bound=mag)
         k.emit(f"wp.tile_store({out}, {value}, offset={offset})")
@@ -595,8 +605,12 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
     TK = k.constant(pick(rng, "TILE_K", "BLOCK_K"), tk)
     TN = k.constant(pick(rng, "TILE_N", "BLOCK_N"), tn)
     transposed = rng.random() < 0.4  # weights stored (N, K), as torch.nn.Linear keeps them
-    x = k.array(pick(rng, "x", "inputs", "activations", "A"), "input", (tm, K), True)
-    w = k.array(pick(rng, "weights", "W", "B"), "input", (N, K) if transposed else (K, N), False)
+    # mixed precision: activations and weights stored in half, products summed in a float32 tile
+    storage = "float16" if rng.random() < HALF_STORAGE_SHARE else "float32"
+    x = k.array(pick(rng, "x", "inputs", "activations", "A"), "input", (tm, K), True, dtype=storage)
+    w = k.array(pick(rng, "weights", "W", "B"), "input", (N, K) if transposed else (K, N), False, dtype=storage)
+    if storage == "float16":
+        k.features.append("half-precision inputs, float32 accumulation")
     k.tile(tm, tk)
     k.tile(tk, tn)
     k.tile(tm, tn)
@@ -652,7 +666,9 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
         k.emit(f"y = {value}")
         k.tile(tm, tn)
         result = "y"
-    store_result(k, ("out", "y_out", "C", "hidden"), (tm, N), (TM, TN), result, f"(i * {TM}, {col})", mag, (tm, tn))
+    out_dtype = "float16" if storage == "float16" and rng.random() < 0.7 else "float32"  # mostly half out too
+    store_result(k, ("out", "y_out", "C", "hidden"), (tm, N), (TM, TN), result, f"(i * {TM}, {col})", mag, (tm, tn),
+                 out_dtype)
     if loop_n:
         k.indent -= 1
         k.features.append("loop over column tiles")

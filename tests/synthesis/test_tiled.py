@@ -273,7 +273,8 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "constant damping", "damping per unknown", "log-probabilities",
                                      "cross-entropy per row", "log-sum-exp per row", "classifier head", "(p @ V)",
                                      "label-smoothed", "entropy of each row", "scaled by an argument",
-                                     "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace"])
+                                     "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace",
+                                     "half-precision inputs", "result rounded to half (tile_astype)"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -510,3 +511,24 @@ def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
     if "entropy of each row" in spec.description:
         np.testing.assert_allclose(first(("entropy", "row_entropy", "uncertainty"), got), -(p * np.log(p)).sum(axis=1),
                                    rtol=1e-4, atol=1e-4)
+
+
+def test_a_half_precision_linear_layer_is_the_float_product_of_its_half_inputs_rounded_to_half():
+    """Activations and weights stored in half, summed in a float32 tile, the result rounded to half:
+    Warp's output is numpy's float64 product of the same half values, within half's rounding."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(3000))
+                if "half-precision inputs" in s.description and "rounded to half" in s.description
+                and "tile_map" not in s.description and "bias" not in s.description)
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    assert all(make_input(a, k, seed).dtype == np.float16 for k, a in enumerate(sample_args(spec)) if a.kind == "array"
+               and a.role == "input")
+    (out_arg, out), = _written(spec, warp_reference([spec], "t_tiled_half_" + str(spec.seed))[spec.name])
+    x, w = (values[a.name] for a in spec.args[:2])
+    product = x @ (w.T if "tile_transpose" in spec.source else w)
+    got = np.asarray(out, dtype=np.float64).reshape(out_arg.shape)
+    np.testing.assert_allclose(got, product.astype(np.float16).astype(np.float64), rtol=2e-3, atol=2e-3)
+    assert np.abs(got - product).max() > 0.0  # rounded to half, not float32 values
