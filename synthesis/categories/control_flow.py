@@ -1,5 +1,5 @@
 """Control flow: the loops people write (LOOP_FORMS), with constant or argument bounds, while,
-break/continue."""
+break/continue, and a bool flag a loop sets (`hit = bool(False)`, Warp's spelling of a mutable flag)."""
 from __future__ import annotations
 
 import random
@@ -269,6 +269,29 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(found, "first_index")]
 
 
+def any_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """Whether any element of the window ahead crosses a threshold: a flag set in the loop, which is
+    left at the first hit (`break`), as an early-out test is written. Warp lets a dynamic loop change
+    a local only if it was declared as a value (`hit = bool(False)`), not as the constant `False`.
+    The flag becomes a 0/1 mark, or keeps the thread's element where the window crosses (0 elsewhere)."""
+    name, width = w.rng.choice(loads), w.rng.choice([4, 6, 8])
+    bound = _bound(w, ["max_steps", "horizon", "window"], width)
+    op = w.rng.choice([">", "<"])
+    t = fmt_float(w.rng.choice([0.5, 0.75]) * (1 if op == ">" else -1))
+    flag = w.fresh(w.rng.choice(["hit", "found", "crossed"]))
+    w.emit(f"{flag} = bool(False)")
+    with w.block(f"for k in range({bound}):"):
+        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)] {op} {t}:"):
+            w.emit(f"{flag} = True")
+            w.emit("break")
+    w.note_varying(flag, w.load(name).src)
+    w.feature("flag set in a loop (bool)")
+    if w.rng.random() < 0.5:
+        return [LoopResult(Expr(f"1 if {flag} else 0", "int32", 1.0, 0, atom=False), "crossing")]
+    own = w.load(name)
+    return [LoopResult(Expr(f"wp.where({flag}, {own.src}, 0.0)", "float32", own.mag, own.q, atom=False), "kept")]
+
+
 def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """The sum of a window's positive elements: negative ones skipped with `continue`."""
     name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
@@ -348,6 +371,7 @@ LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
     "running maximum": running_max,
     "count over a window": count_above,
     "search with break": first_above,
+    "flag with break": any_above,
     "sum with continue": positive_sum,
     "bisection while": bisection_sqrt,
     "recurrent window": recurrent_window,

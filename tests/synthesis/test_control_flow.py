@@ -189,6 +189,25 @@ def test_a_search_stops_at_the_first_element_past_the_threshold(seed):
 
 @PROPERTY
 @given(SEEDS)
+def test_a_flag_marks_the_windows_holding_an_element_past_the_threshold(seed):
+    spec, (out,), _ = build("flag with break", seed)
+    assert "= bool(False)" in spec.source  # a flag a dynamic loop may set (Warp refuses `= False`)
+    got = run(spec, {"a": A})[out]
+    bound = re.search(r"range\((\w+)\)", spec.source).group(1)  # the width, or the parameter holding it
+    width = int(bound) if bound.isdigit() else next(a.value for a in spec.args if a.name == bound)
+
+    def crossing(t: int, past) -> bool:
+        return any(past(A[clamped(t + k)]) for k in range(width))
+
+    marks = "1 if" in spec.source
+    fits = [all(g == ((1 if crossing(t, past) else 0) if marks else (A[t] if crossing(t, past) else 0.0))
+                for t, g in enumerate(got))
+            for threshold in (0.5, 0.75) for past in (lambda v, c=threshold: v > c, lambda v, c=threshold: v < -c)]
+    assert sum(fits) >= 1 and 0 < got.count(0) < len(got)  # some windows cross, some do not
+
+
+@PROPERTY
+@given(SEEDS)
 def test_a_sum_with_continue_adds_only_one_sign(seed):
     spec, (out,), _ = build("sum with continue", seed)
     got = run(spec, {"a": A})[out]
