@@ -1,7 +1,8 @@
 """Atomics as kernels use them, one table entry per pattern (ATOMIC_FORMS): a histogram (counts per bin,
 sums per bin), a segmented reduction (sums and counts per group through an index array), global
 moments (total, sum of squares, peak), extremes per group (atomic_max / atomic_min), stocks drawn
-down (atomic_sub), and a per-thread best-so-far whose returned old value is used.
+down (atomic_sub), a per-thread best-so-far whose returned old value is used, and a particle-to-grid
+deposit (linear weights to the two nodes around a particle, often through a `@wp.func` returning nothing).
 
 Inputs lie on a coarse grid (multiples of 1/8) and values are inputs or products of two, so every
 float sum is exact in any order: the result does not depend on which thread wins a race.
@@ -18,7 +19,7 @@ import math
 import random
 
 from synthesis.categories.common import add_inputs, early_return
-from synthesis.exprgen import Expr, KernelWriter
+from synthesis.exprgen import IDENTIFIER, Expr, KernelWriter
 from synthesis.spec import KernelSpec
 
 def f64(value: float) -> str:
@@ -303,6 +304,50 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
     w.feature(f"old value returned (atomic_{kind})")
 
 
+def deposit(w: KernelWriter, loads: list[str], dtype: str) -> None:
+    """Particle-to-grid transfer, as particle-in-cell and MPM codes write it: each particle (a
+    position in cell units) splits its value between the two grid nodes around it with linear (tent)
+    weights, `grid[c] += (1 - t) v` and `grid[c + 1] += t v` by atomic adds, often through a
+    `@wp.func` that returns nothing; the weights alone are often deposited too, the normaliser that
+    turns the sums into averages. Positions and values lie on a 1/8 grid: every weight and product is
+    exact, and so is every sum, in any order."""
+    if dtype != "float32" or len(w.dim) != 1:  # the weights are fractions of a cell; particles a list
+        group_sums(w, loads, dtype)
+        return
+    cells = w.rng.choice([16, 32, 64])
+    pos = w.add_array(w.rng.choice(["pos", "x_cell", "particle_x"]), "float32", "input", low=0.0,
+                      high=cells - 1.125, grid_bits=3)
+    x = w.load(pos)
+    value = _value(w, loads, dtype)
+    if not IDENTIFIER.fullmatch(value.src):  # split between two nodes: computed once
+        value = w.assign(value, "v")
+    grid = w.add_array(w.rng.choice(["grid", "node_mass", "rho_grid"]), dtype, "output", shape=(cells,))
+    weights = w.add_array(w.rng.choice(["node_weight", "weight_sum"]), dtype, "output", shape=(cells,)) \
+        if w.rng.random() < 0.5 else None
+    c, t = w.fresh("c"), w.fresh("t")
+    w.emit(f"{c} = int({x.src})" if w.rng.random() < 0.5 else f"{c} = int(wp.floor({x.src}))")
+    w.emit(f"{t} = {x.src} - float({c})")
+    if w.rng.random() < 0.6:
+        name = f"{w.name}_{w.rng.choice(['deposit', 'splat', 'scatter_to_node'])}"
+        w.add_helper(f"@wp.func\ndef {name}(grid: wp.array(dtype=float), node: int, weight: float, value: float):\n"
+                     f"    wp.atomic_add(grid, node, weight * value)", name)
+        scatter = lambda target, node, weight, v: w.emit(f"{name}({target}, {node}, {weight}, {v})")  # noqa: E731
+        w.feature("@wp.func helper returning nothing (an atomic deposit)")
+    else:
+        def scatter(target: str, node: str, weight: str, v: str) -> None:
+            product = weight if v == "1.0" else f"{weight if weight == t else f'({weight})'} * {v}"
+            w.emit(f"wp.atomic_add({target}, {node}, {product})")
+    scatter(grid, c, f"1.0 - {t}", value.src)
+    scatter(grid, f"{c} + 1", t, value.src)
+    w.note_bound(grid, w.dim[0] * value.mag)
+    if weights:
+        scatter(weights, c, f"1.0 - {t}", "1.0")
+        scatter(weights, f"{c} + 1", t, "1.0")
+        w.note_bound(weights, float(w.dim[0]))
+        w.feature("weights deposited beside the values")
+    w.feature("particle-to-grid deposit (linear weights)")
+
+
 # One table entry per pattern of atomics, as kernels use them.
 ATOMIC_FORMS = {
     "histogram": histogram,
@@ -311,6 +356,7 @@ ATOMIC_FORMS = {
     "extremes per group": extremes_per_group,
     "budget": budget,
     "best so far": best_so_far,
+    "deposit": deposit,
 }
 
 

@@ -42,8 +42,9 @@ class Elements(Vec):
 
 def _by_value(f):
     """A `@wp.func`: its vector and matrix arguments are copies, as Warp passes them by value (the
-    function may assign to their components)."""
-    return lambda *args: f(*(a.copy().view(Vec) if isinstance(a, np.ndarray) and a.ndim else a for a in args))
+    function may assign to their components); arrays are the caller's."""
+    return lambda *args: f(*(a.copy().view(Vec) if isinstance(a, np.ndarray) and a.ndim and not isinstance(a, Elements)
+                             else a for a in args))
 
 
 def _vec(*values) -> Vec:
@@ -158,7 +159,7 @@ def run(spec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
                                       dtype=np.int64 if a.dtype == "int32" else np.float64)
         if a.role in ("output", "inout"):
             written.append(a.name)
-    elements = {k: v.view(Elements) if v.ndim > len(spec.dim) or v.dtype != np.int64 else v for k, v in arrays.items()}
+    elements = {k: v.view(Elements) for k, v in arrays.items()}  # arrays are passed by reference
     args = [_as_value(a) if a.role == "scalar" else elements[a.name] for a in spec.args]
     for point in np.ndindex(*spec.dim):
         wp.tid = (lambda p=point: p[0] if len(p) == 1 else p)

@@ -85,3 +85,42 @@ def test_a_mass_sum_can_carry_its_first_moment():
     moment = next(got[n] for n in ("moment", "first_moment", "mass_x") if n in got)
     centres = (np.arange(N) + 0.5) * dx
     assert moment[0] == pytest.approx(float(np.sum(centres * rho * cell)), rel=1e-12)
+
+
+def deposit(seed: int):
+    w = writer(seed)
+    loads = [w.add_array(h, "float32", "input", low=-4.0, high=4.0, grid_bits=3) for h in ("a", "b")]
+    ATOMIC_FORMS["deposit"](w, loads, "float32")
+    return w.finish("test")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_deposit_splits_each_value_between_the_two_nodes_around_its_particle_by_tent_weights(seed):
+    """Run with one particle's inputs kept and the others' values zero (every value form is zero at a
+    zero input), the grid holds that particle's value split (1 - t, t) between nodes c and c + 1;
+    the full run's grid is the sum of those, and the weight array (if any) the tent weights alone."""
+    spec = deposit(seed)
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    pos = next(a.name for a in spec.args if a.name in ("pos", "x_cell", "particle_x"))
+    grid = next(a.name for a in spec.args if a.name in ("grid", "node_mass", "rho_grid"))
+    x = inputs[pos]
+    cell, t = np.floor(x).astype(int), x - np.floor(x)
+    total = np.zeros_like(got[grid])
+    for k in range(N):
+        alone = {name: (v if name == pos else np.where(np.arange(N) == k, v, 0.0)) for name, v in inputs.items()}
+        one = run(spec, alone)[grid]
+        value = one.sum()
+        want = np.zeros_like(one)
+        want[cell[k]] += (1.0 - t[k]) * value
+        want[cell[k] + 1] += t[k] * value
+        np.testing.assert_allclose(one, want, atol=1e-12)
+        total += one
+    np.testing.assert_allclose(got[grid], total, atol=1e-9)
+    assert np.count_nonzero(got[grid]) > 4
+    weights = next((a.name for a in spec.args if a.name in ("node_weight", "weight_sum")), None)
+    if weights is not None:
+        want = np.zeros_like(got[weights])
+        np.add.at(want, cell, 1.0 - t)
+        np.add.at(want, cell + 1, t)
+        np.testing.assert_array_equal(got[weights], want)
