@@ -1818,7 +1818,7 @@ class PointEvaluator(ConditionEvaluator):
 
     def eval_IfExp(self, node: ast.IfExp) -> Interval:
         c, a, b = self._eval(node.test), self._eval(node.body), self._eval(node.orelse)
-        decided, pick_a = c.lo == c.hi, c.lo == 1
+        decided, pick_a = c.lo == c.hi, c.lo != 0  # Python's truth of the value
         return Interval(np.where(decided, np.where(pick_a, a.lo, b.lo), np.minimum(a.lo, b.lo)),
                         np.where(decided, np.where(pick_a, a.hi, b.hi), np.maximum(a.hi, b.hi)), a.is_int and b.is_int)
 
@@ -2086,6 +2086,9 @@ def sampled_output_findings(source: str, dim: tuple[int, ...], args: list[ArgInf
             if k not in locals_ and k not in own:
                 if any(isinstance(v, ast.Call) and call_name(v) in ("int", "int32") for v in assigned[k]):
                     env[k] = Interval.point(counts.integers(0, 9, points).astype(np.float64), True)
+                elif any(isinstance(v, ast.Call) and call_name(v) == "bool" for v in assigned[k]):
+                    # a flag a loop or branch sets (`hit = bool(False)`, then `hit = True`): either value
+                    env[k] = Interval.point(counts.integers(0, 2, points).astype(np.float64), True)
                 else:
                     env[k] = Interval.unknown()
         ev = PointEvaluator(env, locals_, read_only, rng, points)

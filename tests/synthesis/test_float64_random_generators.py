@@ -46,13 +46,17 @@ def test_float64_kernels_cast_every_float_constant(seed):
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_random_streams_are_seeded_by_an_argument(seed):
-    """A random value is an input: the seed of every stream is a kernel parameter, never a literal."""
+    """A random value is an input: the seed of every stream is a kernel parameter (or a field of a
+    struct parameter: `params.seed`), never a literal."""
     for category in ("particles", "math"):
         spec = generate(category, seed)
         params = {a.name for a in spec.args}
         for node in ast.walk(ast.parse(spec.source)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "rand_init":
-                assert isinstance(node.args[0], ast.Name) and node.args[0].id in params, spec.source
+                seed_arg = node.args[0]
+                if isinstance(seed_arg, ast.Attribute):  # a struct parameter's field
+                    seed_arg = seed_arg.value
+                assert isinstance(seed_arg, ast.Name) and seed_arg.id in params, spec.source
 
 
 def test_generated_float64_and_random_kernels_equal_warp(tmp_path):

@@ -354,6 +354,16 @@ def test_sampled_outputs_catch_cancellations_through_locals():
     assert sampled_output_findings(real, (256,), ARGS) == []
 
 
+def test_sampled_outputs_let_a_flag_set_in_a_loop_take_either_value():
+    """`hit = bool(False)`, then `hit = True` in a loop: the mark written from it (`1 if hit else 0`)
+    is either value, not a constant; a mark that ignores the flag still is one."""
+    loop = "hit = bool(False)\nfor k in range(8):\n    if a[k] > 0.0:\n        hit = True\n        break\n"
+    mark = kernel(loop + "out[tid] = 1.0 if hit else 0.0")
+    same = kernel(loop + "out[tid] = 1.0 if hit else 1.0")
+    assert sampled_output_findings(mark, (256,), ARGS) == []
+    assert [f.pattern for f in sampled_output_findings(same, (256,), ARGS)] == ["constant_output"]
+
+
 def test_sampled_outputs_let_an_integer_count_meet_the_values_it_is_tested_for():
     """A count kept in a loop (`n = int(0)`, `n += 1`) takes small integers: a rule on it (`n == 3`,
     as a cellular automaton writes) is not judged constant, and a rule no count can meet still is."""
