@@ -1,4 +1,4 @@
-// Matrix kernel (1-D launch 1000; active set through an index array; coefficient per element; regularised 2x2 solve (wp.inverse))
+// Matrix kernel (1-D launch 1000; active set through an index array; coefficient per element; regularised 2x2 solve (wp.inverse); single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `mat_c8c0bb3ed0` (see mat_c8c0bb3ed0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -74,12 +74,9 @@ __global__ void mat_c8c0bb3ed0(
         return;
 
     int i = indices[tid];
-    mat22 A_i = A[i];
-    float2 targets_i = targets[i];
-    float damping_i = damping[i];
-    mat22 M = A_i + damping_i * mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
+    mat22 M = A[i] + damping[i] * mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
     mat22 M_inv = inverse(M);
-    coeffs[i] = M_inv * targets_i;
+    coeffs[i] = M_inv * targets[i];
 }
 
 // ---------------------------------------------------------------------------------------------

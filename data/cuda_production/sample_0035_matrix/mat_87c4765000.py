@@ -6,4 +6,4 @@ def mat_87c4765000(active: wp.array[int], systems: wp.array[wp.mat22], rhs: wp.a
     tid = wp.tid()
     i = active[tid]
     M = systems[i] + lam[i] * wp.identity(n=2, dtype=float)
-    coeffs[i] = wp.mul(wp.inverse(M), rhs[i])
+    coeffs[i] = wp.inverse(M) @ rhs[i]

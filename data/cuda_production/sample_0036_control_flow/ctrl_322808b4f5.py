@@ -2,24 +2,18 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_322808b4f5(inp: wp.array(dtype=float), first_index: wp.array(dtype=int), root_out: wp.array(dtype=float)):
+def ctrl_322808b4f5(inp: wp.array(dtype=float), first_index: wp.array(dtype=int), neg_sum_out: wp.array(dtype=float)):
     tid = wp.tid()
-    inp_v = inp[tid]
     first = int(6)
     for k in range(6):
         if inp[wp.min(tid + k, inp.shape[0] - 1)] > 1.0:
             first = k
             break
-    first_index[tid] = first
-    v = wp.abs(inp_v)
-    lo = float(0.0)
-    hi = float(2.0)
-    it = int(0)
-    while it < 8:
-        mid = 0.5 * (lo + hi)
-        if mid * mid > v:
-            hi = mid
-        else:
-            lo = mid
-        it += 1
-    root_out[tid] += 0.5 * (lo + hi)
+    first_index[tid] += first
+    neg_sum = float(0.0)
+    for k in range(3):
+        v = inp[wp.clamp(tid + k - 1, 0, inp.shape[0] - 1)]
+        if v > 0.0:
+            continue
+        neg_sum = neg_sum + v
+    neg_sum_out[tid] = neg_sum

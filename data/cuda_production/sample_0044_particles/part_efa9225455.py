@@ -21,11 +21,11 @@ def collide(prm: Params, x: wp.vec3, v: wp.vec3) -> wp.vec3:
         return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
     return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt
 
-@wp.kernel(enable_backward=False)
-def part_efa9225455(state: Particles, params: Params, total_ke: wp.array(dtype=float), owner: wp.array(dtype=int), charge: wp.array(dtype=float)):
+@wp.kernel(enable_backward=False, module="unique")
+def part_efa9225455(state: Particles, params: Params, total_ke: wp.array(dtype=float), owner: wp.array(dtype=int)):
     tid = wp.tid()
     v = collide(params, state.pos[tid], state.vel[tid])
     state.vel[tid] = v
     vi = state.vel[tid]
-    ke = 0.5 * state.mass[tid] * wp.length_sq(vi)
-    total_ke[owner[tid]] += charge[tid] * ke
+    ke = 0.5 * state.mass[tid] * wp.dot(vi, vi)
+    total_ke[owner[tid]] += ke

@@ -1,12 +1,19 @@
 import warp as wp
 
 
-@wp.kernel(enable_backward=False)
-def mat_5ea53bacef(disp_grad: wp.array(dtype=wp.mat33), shear_mod: float, bulk: float, psi: wp.array(dtype=float)):
+@wp.func
+def rotation_step(q: wp.quat, omega: wp.vec3, dt: float) -> wp.mat33:
+    R = wp.quat_to_matrix(wp.normalize(q))
+    R = R + dt * R @ wp.skew(omega)
+    R[0] = wp.normalize(R[0])
+    proj = wp.dot(R[1], R[0])
+    R[1] = wp.normalize(R[1] - proj * R[0])
+    R[2] = wp.cross(R[0], R[1])
+    return R
+
+@wp.kernel
+def mat_5ea53bacef(rot: wp.array(dtype=wp.quat), ang_vel: wp.array(dtype=wp.vec3), dt: float, body_R: wp.array(dtype=wp.mat33)):
     tid = wp.tid()
-    disp_grad_v = disp_grad[tid]
-    F = wp.identity(n=3, dtype=float) + disp_grad_v
-    J = wp.determinant(F)
-    I1 = wp.ddot(F, F)
-    log_j = wp.log(J)
-    psi[tid] = 0.5 * shear_mod * (I1 - 3.0) - shear_mod * log_j + 0.5 * bulk * log_j * log_j
+    rot_v = rot[tid]
+    ang_vel_v = ang_vel[tid]
+    body_R[tid] = rotation_step(rot_v, ang_vel_v, dt)
