@@ -79,7 +79,7 @@ class TupleType:
 @dataclass(frozen=True)
 class RowPlace:
     """Row `row` of the matrix `matrix` (C code of each) as the target of an assignment: C has no
-    lvalue for a row of `float m[n][n]`, so a row is stored component by component."""
+    lvalue for a row of `float m[n][n]`, so a row is stored through `set_row`."""
 
     matrix: str
     row: str

@@ -169,7 +169,8 @@ class TileKernel:
     def array(self, hint: str, role: str, shape: tuple[int, ...], scales: bool, low: float = -1.0,
               high: float = 1.0, bound: float = 1.0, dtype: str = "float32") -> str:
         """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
-        (filled in when the block count is known): (rows per block, ...). `dtype`: float32, or the
+        (filled in when the block count is known): (rows per block, ...). `dtype`: float32, float16 (half
+        storage), int32 (indices), or the
         complex numbers of the FFT kind (vec2 or vec2d: real and imaginary parts) and its real
         float64 (power spectra of vec2d signals)."""
         name = hint

@@ -510,7 +510,8 @@ def box_walls(site: Site, as_func: bool) -> None:
     coordinate wrapped back in (positions only).
 
     Numerics: every branch compares a loaded coordinate with a bound (exact values); a wrapped
-    coordinate and its box length lie on a 1/64 grid, so `p[k] += L` is exact."""
+    coordinate lies on a binary grid (1/64, or 1/1024 updated in place) at most 2L from 0 and the box
+    length on a 1/2 grid, so `p[k] += L` is exact, and so is `p[k] / L` for the L (2 or 4) it divides by."""
     w = site.w
     mode = w.rng.choice(["walls", "walls", "ground", "periodic"])
     vtype = w.rng.choice(["vec2", "vec3", "vec3"])

@@ -92,6 +92,17 @@ def mixed_precision(a: wp.array2d(dtype=float), b: wp.array2d(dtype=wp.float16),
     wp.tile_atomic_add(total, wp.tile_sum(acc))
 
 
+@wp.kernel
+def half_layer(x: wp.array2d(dtype=wp.float16), w: wp.array2d(dtype=wp.float16), y: wp.array2d(dtype=wp.float16),
+               widened: wp.array2d(dtype=float)):
+    i = wp.tid()
+    acc = wp.tile_zeros(shape=(4, 8), dtype=float)
+    xt = wp.tile_load(x, shape=(4, 8), offset=(i * 4, 0))
+    wp.tile_matmul(xt, wp.tile_load(w, shape=(8, 8)), acc)
+    wp.tile_store(y, wp.tile_astype(acc, wp.float16), offset=(i * 4, 0))
+    wp.tile_store(widened, wp.tile_astype(xt, wp.float32) * 2.0, offset=(i * 4, 0))
+
+
 # translate: dim=4
 # translate: a shape=16,8
 # translate: cols shape=8
@@ -151,12 +162,13 @@ def launch(a, b, c, d, x, f, t, h, y):
 # reshape: tile_matmul(a, b), tile_transpose, tile_broadcast, tile_map (wp builtin and @wp.func), 1-D vec3 tiles;
 # block_stats (wp.launch): tile(x), tile_sum, tile_atomic_add, tile_ones, int tiles, tile elements, untile
 # mixed_precision: float32 @ float16 accumulated in a float64 tile (Warp's rule: out's type), float64 tile_sum
+# half_layer: float16 @ float16 into a float32 tile, tile_astype to half and from half
 # panel_stats: tile_sum along axis 0 and 1, tile_max / tile_min of float and int tiles
 # column_sums: a product with a ones row, a one-row tile stored and atomically added
 # mean_square: a one-element tile in registers, stored and atomically added (g++ once took its register for
 # uninitialised: the host check's error)
-KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "panel_stats", "column_sums",
-           "mean_square")
+KERNELS = ("scale_tiles", "gemm", "reshape", "block_stats", "mixed_precision", "half_layer", "panel_stats",
+           "column_sums", "mean_square")
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +201,14 @@ def test_a_ones_row_and_a_one_row_tile_are_written_as_a_person_would(tile_run):
     assert re.search(r"atomicAdd\(&total\[e\d+\], col\[e\d+\]\)", body), body
     declared = re.findall(r"const int (\w+) =", body)
     assert all(len(re.findall(rf"\b{name}\b", body)) > 1 for name in declared), declared
+
+
+def test_a_tile_cast_is_the_scalar_cast_applied_where_the_element_is_stored(tile_run):
+    code = (tile_run[3] / "half_layer" / "half_layer.cu").read_text()
+    body = code[code.index("__global__"):code.index("// Host side")]
+    assert re.search(r"y\[\w+ \* y_dim1 \+ \w+\] = __float2half\(acc\[e\d+\]\);", body), body
+    assert re.search(r"= __half2float\(xt\[e\d+\]\) \* 2\.0f;", body), body
+    assert "(float)" not in body  # a half converts through __half2float alone
 
 
 def test_gemm_reference_is_the_matrix_product(tile_run):
