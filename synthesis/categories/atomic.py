@@ -327,16 +327,19 @@ def deposit(w: KernelWriter, loads: list[str], dtype: str) -> None:
     c, t = w.fresh("c"), w.fresh("t")
     w.emit(f"{c} = int({x.src})" if w.rng.random() < 0.5 else f"{c} = int(wp.floor({x.src}))")
     w.emit(f"{t} = {x.src} - float({c})")
+    helper = None
     if w.rng.random() < 0.6:
-        name = f"{w.name}_{w.rng.choice(['deposit', 'splat', 'scatter_to_node'])}"
-        w.add_helper(f"@wp.func\ndef {name}(grid: wp.array(dtype=float), node: int, weight: float, value: float):\n"
-                     f"    wp.atomic_add(grid, node, weight * value)", name)
-        scatter = lambda target, node, weight, v: w.emit(f"{name}({target}, {node}, {weight}, {v})")  # noqa: E731
+        helper = f"{w.name}_{w.rng.choice(['deposit', 'splat', 'scatter_to_node'])}"
+        w.add_helper(f"@wp.func\ndef {helper}(grid: wp.array(dtype=float), node: int, weight: float, value: float):\n"
+                     f"    wp.atomic_add(grid, node, weight * value)", helper)
         w.feature("@wp.func helper returning nothing (an atomic deposit)")
-    else:
-        def scatter(target: str, node: str, weight: str, v: str) -> None:
-            product = weight if v == "1.0" else f"{weight if weight == t else f'({weight})'} * {v}"
-            w.emit(f"wp.atomic_add({target}, {node}, {product})")
+
+    def scatter(target: str, node: str, weight: str, v: str) -> None:
+        if helper:
+            w.emit(f"{helper}({target}, {node}, {weight}, {v})")
+            return
+        product = weight if v == "1.0" else f"{weight if weight == t else f'({weight})'} * {v}"
+        w.emit(f"wp.atomic_add({target}, {node}, {product})")
     scatter(grid, c, f"1.0 - {t}", value.src)
     scatter(grid, f"{c} + 1", t, value.src)
     w.note_bound(grid, w.dim[0] * value.mag)
