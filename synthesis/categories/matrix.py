@@ -455,7 +455,8 @@ def rotation_step(site: Site, as_func: bool) -> None:
     orthogonal to it, the third their cross product), since the step leaves R slightly off a rotation.
 
     Numerics: the quaternions' components lie in [0.25, 1] (none near zero length); dt |omega| <= 0.11
-    (dt <= 1/16, components of omega in [-1, 1]), so the stepped rows stay far from parallel and the Gram-Schmidt divisions are well conditioned."""
+    (dt <= 1/16, components of omega in [-1, 1]), so the stepped rows stay far from parallel and the
+    Gram-Schmidt divisions are well conditioned."""
     w = site.w
     q_in = site.input(("orientation", "rot", "body_q"), "quat", 0.25, 1.0)
     omega_in = site.input(("omega", "ang_vel", "body_w"), "vec3", -1.0, 1.0)
