@@ -21,11 +21,16 @@ def writer(seed: int) -> KernelWriter:
     return w
 
 
-def best_so_far(seed: int):
+def form_kernel(form: str, seed: int):
+    """ATOMIC_FORMS[form] alone over float inputs a and b."""
     w = writer(seed)
     loads = [w.add_array(h, "float32", "input", low=-4.0, high=4.0, grid_bits=3) for h in ("a", "b")]
-    ATOMIC_FORMS["best so far"](w, loads, "float32")
+    ATOMIC_FORMS[form](w, loads, "float32")
     return w.finish("test")
+
+
+def best_so_far(seed: int):
+    return form_kernel("best so far", seed)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -87,19 +92,12 @@ def test_a_mass_sum_can_carry_its_first_moment():
     assert moment[0] == pytest.approx(float(np.sum(centres * rho * cell)), rel=1e-12)
 
 
-def deposit(seed: int):
-    w = writer(seed)
-    loads = [w.add_array(h, "float32", "input", low=-4.0, high=4.0, grid_bits=3) for h in ("a", "b")]
-    ATOMIC_FORMS["deposit"](w, loads, "float32")
-    return w.finish("test")
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_a_deposit_splits_each_value_between_the_two_nodes_around_its_particle_by_tent_weights(seed):
     """Run with one particle's inputs kept and the others' values zero (every value form is zero at a
     zero input), the grid holds that particle's value split (1 - t, t) between nodes c and c + 1;
     the full run's grid is the sum of those, and the weight array (if any) the tent weights alone."""
-    spec = deposit(seed)
+    spec = form_kernel("deposit", seed)
     inputs = draw_inputs(spec, seed)
     got = run(spec, inputs)
     pos = next(a.name for a in spec.args if a.name in ("pos", "x_cell", "particle_x"))
