@@ -306,27 +306,30 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
 
 def deposit(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """Particle-to-grid transfer, as particle-in-cell and MPM codes write it: each particle (a
-    position in cell units) splits its value between the two grid nodes around it with linear (tent)
-    weights, `grid[c] += (1 - t) v` and `grid[c + 1] += t v` by atomic adds, often through a
-    `@wp.func` that returns nothing; the weights alone are often deposited too, the normaliser that
-    turns the sums into averages. Positions and values lie on a 1/8 grid: every weight and product is
-    exact, and so is every sum, in any order."""
+    normalised position in [0, 1), scaled by the grid's resolution, `grid.shape[0] - 1`) splits its
+    value between the two grid nodes around it with linear (tent) weights, `grid[c] += (1 - t) v` and
+    `grid[c + 1] += t v` by atomic adds, often through a `@wp.func` that returns nothing; the weights
+    alone are often deposited too, the normaliser that turns the sums into averages. The grid has a
+    node per particle and grows with the launch, so a bench-size run keeps about one particle per
+    node (a grid of fixed size would take millions of atomics on a few addresses). Positions lie on a
+    1/128 grid and values on a 1/8 grid: at check size every weight and product is exact, and so is
+    every sum, in any order."""
     if dtype != "float32" or len(w.dim) != 1:  # the weights are fractions of a cell; particles a list
         group_sums(w, loads, dtype)
         return
-    cells = w.rng.choice([16, 32, 64])
-    pos = w.add_array(w.rng.choice(["pos", "x_cell", "particle_x"]), "float32", "input", low=0.0,
-                      high=cells - 1.125, grid_bits=3)
+    pos = w.add_array(w.rng.choice(["pos", "x_norm", "particle_x"]), "float32", "input", low=0.0,
+                      high=1.0 - 1.0 / 128, grid_bits=7)
     x = w.load(pos)
     value = _value(w, loads, dtype)
     if not IDENTIFIER.fullmatch(value.src):  # split between two nodes: computed once
         value = w.assign(value, "v")
-    grid = w.add_array(w.rng.choice(["grid", "node_mass", "rho_grid"]), dtype, "output", shape=(cells,))
-    weights = w.add_array(w.rng.choice(["node_weight", "weight_sum"]), dtype, "output", shape=(cells,)) \
+    grid = w.add_array(w.rng.choice(["grid", "node_mass", "rho_grid"]), dtype, "output")
+    weights = w.add_array(w.rng.choice(["node_weight", "weight_sum"]), dtype, "output") \
         if w.rng.random() < 0.5 else None
-    c, t = w.fresh("c"), w.fresh("t")
-    w.emit(f"{c} = int({x.src})" if w.rng.random() < 0.5 else f"{c} = int(wp.floor({x.src}))")
-    w.emit(f"{t} = {x.src} - float({c})")
+    fx, c, t = w.fresh("fx"), w.fresh("c"), w.fresh("t")
+    w.emit(f"{fx} = {x.src} * float({grid}.shape[0] - 1)")
+    w.emit(f"{c} = int({fx})" if w.rng.random() < 0.5 else f"{c} = int(wp.floor({fx}))")
+    w.emit(f"{t} = {fx} - float({c})")
     helper = None
     if w.rng.random() < 0.6:
         helper = f"{w.name}_{w.rng.choice(['deposit', 'splat', 'scatter_to_node'])}"

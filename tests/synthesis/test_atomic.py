@@ -95,14 +95,15 @@ def test_a_mass_sum_can_carry_its_first_moment():
 @pytest.mark.parametrize("seed", range(8))
 def test_a_deposit_splits_each_value_between_the_two_nodes_around_its_particle_by_tent_weights(seed):
     """Run with one particle's inputs kept and the others' values zero (every value form is zero at a
-    zero input), the grid holds that particle's value split (1 - t, t) between nodes c and c + 1;
+    zero input), the grid holds that particle's value split (1 - t, t) between nodes c and c + 1
+    around its normalised position times the grid's resolution (its node count less one);
     the full run's grid is the sum of those, and the weight array (if any) the tent weights alone."""
     spec = form_kernel("deposit", seed)
     inputs = draw_inputs(spec, seed)
     got = run(spec, inputs)
-    pos = next(a.name for a in spec.args if a.name in ("pos", "x_cell", "particle_x"))
+    pos = next(a.name for a in spec.args if a.name in ("pos", "x_norm", "particle_x"))
     grid = next(a.name for a in spec.args if a.name in ("grid", "node_mass", "rho_grid"))
-    x = inputs[pos]
+    x = inputs[pos] * (len(got[grid]) - 1)  # normalised positions in node units
     cell, t = np.floor(x).astype(int), x - np.floor(x)
     total = np.zeros_like(got[grid])
     for k in range(N):

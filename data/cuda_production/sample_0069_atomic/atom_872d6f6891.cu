@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 128; values scaled by a parameter; stock drawn down (atomic_sub); magnitudes accumulated; @wp.func helper returning nothing (an atomic deposit); particle-to-grid deposit (linear weights); float32)
+// Atomic-update kernel (1-D launch 128; values scaled by a parameter; stock drawn down (atomic_sub); @wp.func helper returning nothing (an atomic deposit); particle-to-grid deposit (linear weights); float32)
 // Standalone CUDA translation of the Warp kernel `atom_872d6f6891` (see atom_872d6f6891.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -42,7 +42,7 @@ __global__ void atom_872d6f6891(
     const int* __restrict__ label,
     float scale,
     float* remaining,
-    const float* __restrict__ pos,
+    const float* __restrict__ particle_x,
     float* rho_grid,
     int rho_grid_dim0,
     int n)
@@ -53,13 +53,13 @@ __global__ void atom_872d6f6891(
 
     int label_v = label[tid];
     float src_v = src[tid];
-    float pos_v = pos[tid];
+    float particle_x_v = particle_x[tid];
     warp_atomic_add(&remaining[label_v], -(src_v * scale));
-    float v = fabsf(src_v);
-    int c = (int)pos_v;
-    float t = pos_v - (float)c;
-    splat(rho_grid, rho_grid_dim0, c, 1.0f - t, v);
-    splat(rho_grid, rho_grid_dim0, c + 1, t, v);
+    float fx = particle_x_v * (float)(rho_grid_dim0 - 1);
+    int c = (int)fx;
+    float t = fx - (float)c;
+    splat(rho_grid, rho_grid_dim0, c, 1.0f - t, src_v);
+    splat(rho_grid, rho_grid_dim0, c + 1, t, src_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,9 +213,9 @@ int main(int argc, char** argv)
     const float scale = 0.25f;
     std::vector<float> h_remaining(4);  // inout, shape [4] of float32
     fill_float(h_remaining.data(), h_remaining.size(), seed, 3, 0, 513U, 0.125f);
-    std::vector<float> h_pos((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_pos.data(), h_pos.size(), seed, 4, 0, 504U, 0.125f);
-    std::vector<float> h_rho_grid(64);  // output, shape [64] of float32
+    std::vector<float> h_particle_x((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_particle_x.data(), h_particle_x.size(), seed, 4, 0, 128U, 0.0078125f);
+    std::vector<float> h_rho_grid((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_src = nullptr;
@@ -230,10 +230,10 @@ int main(int argc, char** argv)
     const size_t bytes_remaining = h_remaining.size() * sizeof(h_remaining[0]);
     CUDA_CHECK(cudaMalloc(&d_remaining, bytes_remaining));
     CUDA_CHECK(cudaMemcpy(d_remaining, h_remaining.data(), bytes_remaining, cudaMemcpyHostToDevice));
-    float* d_pos = nullptr;
-    const size_t bytes_pos = h_pos.size() * sizeof(h_pos[0]);
-    CUDA_CHECK(cudaMalloc(&d_pos, bytes_pos));
-    CUDA_CHECK(cudaMemcpy(d_pos, h_pos.data(), bytes_pos, cudaMemcpyHostToDevice));
+    float* d_particle_x = nullptr;
+    const size_t bytes_particle_x = h_particle_x.size() * sizeof(h_particle_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_particle_x, bytes_particle_x));
+    CUDA_CHECK(cudaMemcpy(d_particle_x, h_particle_x.data(), bytes_particle_x, cudaMemcpyHostToDevice));
     float* d_rho_grid = nullptr;
     const size_t bytes_rho_grid = h_rho_grid.size() * sizeof(h_rho_grid[0]);
     CUDA_CHECK(cudaMalloc(&d_rho_grid, bytes_rho_grid));
@@ -243,7 +243,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_pos, d_rho_grid, 64, n);
+    atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_remaining.data(), d_remaining, bytes_remaining, cudaMemcpyDeviceToHost));
@@ -272,7 +272,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_872d6f6891<<<grid, block, 0, stream>>>(d_src, d_label, scale, d_remaining, d_pos, d_rho_grid, 64, n);
+            atom_872d6f6891<<<grid, block, 0, stream>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -299,7 +299,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_label + bytes_remaining + bytes_pos;
+        const size_t bytes_read = bytes_src + bytes_label + bytes_remaining + bytes_particle_x;
         const size_t bytes_written = bytes_remaining + bytes_rho_grid;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -322,7 +322,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_src));
         CUDA_CHECK(cudaFree(d_label));
         CUDA_CHECK(cudaFree(d_remaining));
-        CUDA_CHECK(cudaFree(d_pos));
+        CUDA_CHECK(cudaFree(d_particle_x));
         CUDA_CHECK(cudaFree(d_rho_grid));
         return 0;
     }
@@ -330,13 +330,13 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 272) {
-        fprintf(stderr, "%s: expected 272 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 528) {
+        fprintf(stderr, "%s: expected 528 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("remaining", h_remaining.data(), reinterpret_cast<const float*>(expected.data() + 0), 4,
                        0.10880000000000001f, 0.0001f, stats);
-    ok &= check_values("rho_grid", h_rho_grid.data(), reinterpret_cast<const float*>(expected.data() + 16), 64,
+    ok &= check_values("rho_grid", h_rho_grid.data(), reinterpret_cast<const float*>(expected.data() + 16), 128,
                        0.0512f, 0.0001f, stats);
     printf("%s atom_872d6f6891: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -348,13 +348,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_pos, d_rho_grid, 64, n);
+        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_pos, d_rho_grid, 64, n);
+        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -376,7 +376,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_src));
     CUDA_CHECK(cudaFree(d_label));
     CUDA_CHECK(cudaFree(d_remaining));
-    CUDA_CHECK(cudaFree(d_pos));
+    CUDA_CHECK(cudaFree(d_particle_x));
     CUDA_CHECK(cudaFree(d_rho_grid));
     return ok ? 0 : 1;
 }
