@@ -133,6 +133,16 @@ def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes
     return results
 
 
+class RecordMember:
+    """One member of an array of records, read back as a flat array of its own (expected.bin's layout)."""
+
+    def __init__(self, array, name: str):
+        self.array, self.name = array, name
+
+    def numpy(self) -> np.ndarray:
+        return np.ascontiguousarray(self.array.numpy()[self.name])
+
+
 class GridId(int):
     """A `wp.HashGrid`'s, `wp.Mesh`'s or `wp.Bvh`'s id as a kernel takes it (a uint64), holding the structure:
     Warp frees its memory with its Python object, which must outlive the launch."""
@@ -164,6 +174,15 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
             for f in arg.fields:
                 setattr(instance, f.name, build(f))
             return instance
+        if arg.is_records:  # each member from its own hashed stream, as main() fills them
+            struct = getattr(module, arg.dtype)
+            records = np.zeros(arg.shape, dtype=struct.numpy_dtype())
+            for f in arg.fields:
+                records[f.name] = make_input(f, next(positions), seed).reshape(records[f.name].shape)
+            array = wp.array(records, dtype=struct, device=device)
+            written.extend(RecordMember(array, f.name) for f in arg.fields if f.is_written)
+            arrays[arg.name] = array
+            return array
         position = next(positions)
         if arg.kind == "scalar":
             return warp_value(arg)

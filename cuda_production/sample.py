@@ -48,7 +48,11 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
     (tmp / f"{name}.py").write_text("import warp as wp\n\n\n" + python_source)
     (tmp / f"{name}.cu").write_text(program)
     (tmp / "Makefile").write_text(render_makefile(name))
-    written = [p.name for p in kernel.params if p.kind == "array" and p.written]
+    # arrays the kernel writes; an array of records by the members it writes (`bodies.vel`)
+    written = [f"{p.name}.{f.name}" if p.fields else p.name for p in kernel.params if p.kind == "array" and p.written
+               for f in (p.fields or (p,)) if f.written]
+    bounds = {name: a.bound for a in args for name, a in
+              ([(f"{a.name}.{f.name}", f) for f in a.fields] if a.is_records else [(a.name, a)]) if name in written}
     meta = {
         **metadata,
         "kernel_name": name,
@@ -61,8 +65,8 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
                       if expected is not None else None),
         "tolerance": {"atol": tolerance.atol, "rtol": tolerance.rtol,
                       "rule": "|got - want| <= atol * bound + rtol * |want| per float element; int32 exact",
-                      "bounds": {a.name: a.bound for a in args if a.name in written}},
-        **_wide_tolerances(args, written, tolerance),
+                      "bounds": bounds},
+        **_wide_tolerances(args, bounds, tolerance),
         "bench": bench_metadata(args, tuple(launch_dim), kernel.block_dim if kernel.tiled else 1),
         "files": {"python": f"{name}.py", "cuda": f"{name}.cu", "makefile": "Makefile"},
     }
@@ -75,9 +79,12 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
 
 
 def _wide_tolerances(args, written, tolerance: Tolerance) -> dict:
-    """float64 / float16 outputs are compared at their own precision: their (atol, rtol), when present."""
+    """float64 / float16 outputs are compared at their own precision: their (atol, rtol), when present.
+    `written`: the written arrays' names (an array of records' members as `a.f`)."""
     from synthesis.dtypes import dtype as lookup_dtype
 
-    scalars = {lookup_dtype(a.dtype).scalar for a in args if a.name in written and a.kind != "struct"}
+    named = [(f"{a.name}.{f.name}", f) for a in args if a.is_records for f in a.fields]
+    named += [(a.name, a) for a in args if a.kind == "array" and not a.is_records]
+    scalars = {lookup_dtype(a.dtype).scalar for name, a in named if name in written}
     return {f"tolerance_{s}": dict(zip(("atol", "rtol"), tolerance.for_dtype(s)))
             for s in sorted(scalars & {"float64", "float16"})}

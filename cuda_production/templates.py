@@ -230,6 +230,27 @@ static bool check_int(const char* name, const int* got, const int* want, size_t 
 }
 '''
 
+RECORDS = r'''
+// An array of records (a struct per element) on the host: a member of every record filled from, or
+// read back into, a flat array of its components (each member has a hashed stream of its own, and
+// expected.bin holds each written member's values in a block of their own).
+template <typename Record, typename Member, typename T>
+static void to_records(std::vector<Record>& records, Member Record::*member, const std::vector<T>& values)
+{
+    const size_t per = sizeof(Member) / sizeof(T);
+    for (size_t i = 0; i < records.size(); ++i)
+        memcpy(&(records[i].*member), &values[i * per], sizeof(Member));
+}
+
+template <typename Record, typename Member, typename T>
+static void from_records(std::vector<T>& values, const std::vector<Record>& records, Member Record::*member)
+{
+    const size_t per = sizeof(Member) / sizeof(T);
+    for (size_t i = 0; i < records.size(); ++i)
+        memcpy(&values[i * per], &(records[i].*member), sizeof(Member));
+}
+'''
+
 READ_FILE = r'''
 static std::vector<char> read_file(const char* path)
 {
@@ -573,6 +594,7 @@ class HostArray:
     arg: ArgSpec
     position: int  # its input position (hash stream) in the flattened argument list
     param: KernelParam
+    record: KernelParam | None = None  # the array of records whose member this is (one device buffer for all)
 
 
 def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray]:
@@ -589,6 +611,12 @@ def host_arrays(kernel: TranslatedKernel, args: list[ArgSpec]) -> list[HostArray
                 position += 1
             continue
         if p.kind in ("hash_grid", "mesh", "bvh"):  # built from its points, or the rock: no hashed input of its own
+            continue
+        if p.kind == "array" and p.fields:  # an array of records: a host array per member, one device buffer
+            members = {f.name: f for f in a.fields}
+            for f in p.fields:
+                arrays.append(HostArray(f"{p.name}.{f.name}", f"{p.cname}_{f.cname}", members[f.name], position, f, p))
+                position += 1
             continue
         if p.kind == "array":
             arrays.append(HostArray(p.name, p.cname, a, position, p))
@@ -809,6 +837,22 @@ def _render_grid(g: HostGrid) -> list[str]:
     return lines + [head + rest[0]] + [" " * len(head) + r for r in rest[1:]]
 
 
+def _render_records(w, p: KernelParam, members: list[HostArray], arg: ArgSpec) -> None:
+    """An array of records on the host: its members' arrays (filled above) copied into the records."""
+    first = members[0]
+    per = lookup_dtype(first.arg.dtype).width
+    count = f"h_{first.var}.size()" if per == 1 else f"h_{first.var}.size() / {per}"
+    w(f"    std::vector<{p.dtype}> h_{p.cname}({count});  // {arg.role}, shape {list(arg.shape)} of struct {p.dtype}")
+    for h in members:
+        if h.arg.role in ("input", "inout"):
+            w(f"    to_records(h_{p.cname}, &{p.dtype}::{h.param.cname}, h_{h.var});")
+
+
+def _device_buffers(kernel: TranslatedKernel, arrays: list[HostArray]) -> list[str]:
+    """The device buffers main() allocates: one per array, one per array of records (not per member)."""
+    return [h.var for h in arrays if h.record is None] + [p.cname for p in kernel.params if p.kind == "array" and p.fields]
+
+
 def _free_grid(g: HostGrid) -> str:
     return f"free_bvh({g.var})" if g.arg.role == "bvh" else f"free_hash_grid({g.var})"
 
@@ -900,7 +944,7 @@ def _bench_block(kernel: TranslatedKernel, arrays: list[HostArray], launch: str,
         "        CUDA_CHECK(cudaGraphDestroy(graph));",
         "        CUDA_CHECK(cudaStreamDestroy(stream));",
     ]
-    lines += [f"        CUDA_CHECK(cudaFree(d_{h.var}));" for h in arrays]
+    lines += [f"        CUDA_CHECK(cudaFree(d_{var}));" for var in _device_buffers(kernel, arrays)]
     lines += [f"        {_free_grid(g)};" for g in grids]
     lines += [f"        free_mesh({m.var});" for m in meshes]
     lines += ["        return 0;", "    }"]
@@ -957,6 +1001,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if has_reference and any(h.arg.is_int for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
+    records = [p for p in kernel.params if p.kind == "array" and p.fields]
+    if records:
+        w("")
+        w(RECORDS.strip("\n"))
     if has_reference:
         w("")
         w(READ_FILE.strip("\n"))
@@ -1016,9 +1064,20 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         for h in arrays:
             if h.label == p.name or h.label.startswith(f"{p.name}."):
                 _render_host_array(w, h, kernel, launch_dim, scaled.get(h.var), index_scale(h.arg, args, launch_dim))
+        if p in records:
+            _render_records(w, p, [h for h in arrays if h.record is p], by_name[p.name])
     w("")
     w("    // Device buffers")
-    for h in arrays:
+    for k, h in enumerate(arrays):
+        if h.record is not None:  # a member of an array of records: its bytes count in the bench figures
+            w(f"    const size_t bytes_{h.var} = h_{h.var}.size() * sizeof(h_{h.var}[0]);")
+            if k + 1 == len(arrays) or arrays[k + 1].record is not h.record:  # the records' one buffer
+                p = h.record
+                w(f"    {p.dtype}* d_{p.cname} = nullptr;")
+                w(f"    const size_t bytes_{p.cname} = h_{p.cname}.size() * sizeof({p.dtype});")
+                w(f"    CUDA_CHECK(cudaMalloc(&d_{p.cname}, bytes_{p.cname}));")
+                w(f"    CUDA_CHECK(cudaMemcpy(d_{p.cname}, h_{p.cname}.data(), bytes_{p.cname}, cudaMemcpyHostToDevice));")
+            continue
         ct = ctype(h.arg.dtype)
         w(f"    {ct}* d_{h.var} = nullptr;")
         w(f"    const size_t bytes_{h.var} = h_{h.var}.size() * sizeof(h_{h.var}[0]);")
@@ -1084,7 +1143,15 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("    CUDA_CHECK(cudaGetLastError());")
     w("    CUDA_CHECK(cudaDeviceSynchronize());")
     for h in written:
-        w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
+        if h.record is None:
+            w(f"    CUDA_CHECK(cudaMemcpy(h_{h.var}.data(), d_{h.var}, bytes_{h.var}, cudaMemcpyDeviceToHost));")
+    for p in records:
+        members = [h for h in written if h.record is p]
+        if members:
+            w(f"    CUDA_CHECK(cudaMemcpy(h_{p.cname}.data(), d_{p.cname}, bytes_{p.cname}, cudaMemcpyDeviceToHost));")
+            w(f"    // the members of {p.name} the kernel writes, each read back into an array of its own")
+        for h in members:
+            w(f"    from_records(h_{h.var}, h_{p.cname}, &{p.dtype}::{h.param.cname});")
     w("")
     for line in _bench_block(kernel, arrays, launch, grids, meshes):
         w(line)
@@ -1155,8 +1222,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("    CUDA_CHECK(cudaEventDestroy(start));")
     w("    CUDA_CHECK(cudaEventDestroy(stop));")
-    for h in arrays:
-        w(f"    CUDA_CHECK(cudaFree(d_{h.var}));")
+    for var in _device_buffers(kernel, arrays):
+        w(f"    CUDA_CHECK(cudaFree(d_{var}));")
     for g in grids:
         w(f"    {_free_grid(g)};")
     for m in meshes:

@@ -65,8 +65,9 @@ class KernelParam:
         return range(0 if self.full_dims else 1, self.ndim)
 
     def flattened(self) -> tuple["KernelParam", ...]:
-        """This parameter as hashed/compared positions (a struct's fields, or itself), like ArgSpec.flattened."""
-        return self.fields if self.kind == "struct" else (self,)
+        """This parameter as hashed/compared positions (a struct's or a record array's fields, or itself),
+        like ArgSpec.flattened."""
+        return self.fields if self.fields else (self,)
 
 
 @dataclass(frozen=True)
@@ -387,6 +388,40 @@ def _stored_arrays(target: ast.expr) -> set[str]:
     return set()
 
 
+@dataclass(frozen=True)
+class FieldWrites:
+    """Writes into members of array elements (`a[i].f = x`, `a[i].f[k] += y`): `fields` holds `a.f`;
+    `partial` the arrays written only that way, so only their stored members change (a whole
+    element stored, an atomic or a helper writing the array writes every member)."""
+    fields: frozenset[str]
+    partial: frozenset[str]
+
+
+def record_field_writes(fn: ast.FunctionDef, written: set[str]) -> FieldWrites:
+    fields, whole = set(), set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id == "len"):
+            # an array handed to a helper or an atomic: any member may change
+            whole.update(a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name))
+            continue
+        if not isinstance(node, (ast.Assign, ast.AugAssign)):
+            continue
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+                chain = t
+                while isinstance(chain, (ast.Subscript, ast.Attribute)):
+                    if isinstance(chain, ast.Attribute) and isinstance(chain.value, ast.Subscript) \
+                            and isinstance(chain.value.value, ast.Name):
+                        fields.add(f"{chain.value.value.id}.{chain.attr}")
+                        break
+                    if isinstance(chain, ast.Subscript) and isinstance(chain.value, ast.Name):
+                        whole.add(chain.value.id)
+                        break
+                    chain = chain.value
+    by_field = {key.split(".")[0] for key in fields}
+    return FieldWrites(frozenset(fields), frozenset((by_field & written) - whole))
+
+
 def _array_key(node: ast.AST) -> str | None:
     """`a` for an array name, `s.f` for a struct member: how written arrays are recorded."""
     if isinstance(node, ast.Name):
@@ -684,14 +719,14 @@ class FunctionTranslator(TileTranslator):
         # wp.array[T]
         if isinstance(node, ast.Subscript) and _is_wp_attr(node.value, "array", "array1d", "array2d", "array3d"):
             ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.value.attr]
-            return ArrayType(self.scalar_or_vec(node.slice), ndim)
+            return ArrayType(self.array_element_type(node.slice), ndim)
         # wp.array(dtype=T, ndim=k) / wp.array2d(dtype=T)
         if isinstance(node, ast.Call) and _is_wp_attr(node.func, "array", "array1d", "array2d", "array3d"):
             ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.func.attr]
             dtype = None
             for kw in node.keywords:
                 if kw.arg == "dtype":
-                    dtype = self.scalar_or_vec(kw.value)
+                    dtype = self.array_element_type(kw.value)
                 elif kw.arg == "ndim":
                     if not (isinstance(kw.value, ast.Constant) and kw.value.value in (1, 2, 3)):
                         raise self.unsupported(kw.value, "array ndim other than 1, 2 or 3")
@@ -704,6 +739,17 @@ class FunctionTranslator(TileTranslator):
                 raise self.unsupported(node, "array without dtype")
             return ArrayType(dtype, ndim)
         raise self.unsupported(node, f"type annotation '{ast.unparse(node)}'")
+
+    def array_element_type(self, node: ast.AST):
+        """An array's dtype: a scalar, vector, matrix, quat or transform, or a @wp.struct of such
+        members (an array of records: `particles[i].vel`)."""
+        t = self.annotation_type(node)
+        if isinstance(t, StructType):
+            for fname, ft in t.fields:
+                if isinstance(ft, ArrayType):
+                    raise self.unsupported(node, f"array of struct '{ast.unparse(node)}', whose member '{fname}' is an array")
+            return t
+        return self.scalar_or_vec(node)
 
     def scalar_or_vec(self, node: ast.AST) -> str:
         t = self.annotation_type(node)
@@ -718,6 +764,7 @@ class FunctionTranslator(TileTranslator):
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
             raise self.unsupported(fn, "default, keyword-only or variadic parameters")
         written = self.module.written_arrays(fn)
+        field_writes = record_field_writes(fn, written)
         needs_dims = _arrays_needing_extents(fn, self.module.info)
         loaded = _names_loaded(fn.body)
         for arg in a.args:
@@ -730,6 +777,15 @@ class FunctionTranslator(TileTranslator):
             if isinstance(t, ArrayType):
                 self.arrays[arg.arg] = t
                 full = not self.is_kernel or arg.arg in needs_dims
+                if isinstance(t.dtype, StructType):  # an array of records: which members the function writes
+                    whole = arg.arg in written and arg.arg not in field_writes.partial
+                    fields = tuple(KernelParam(fname, "scalar", ft, written=whole or f"{arg.arg}.{fname}" in field_writes.fields,
+                                               c_name=t.dtype.c_member(fname))
+                                   for fname, ft in t.dtype.fields)
+                    self.params.append(KernelParam(arg.arg, "array", t.dtype.name, t.ndim, arg.arg in written,
+                                                   arg.arg in loaded, full, fields))
+                    self.scopes[0][arg.arg] = t
+                    continue
                 self.params.append(KernelParam(arg.arg, "array", t.dtype, t.ndim, arg.arg in written, arg.arg in loaded, full))
             elif isinstance(t, StructType):
                 fields = tuple(
@@ -913,7 +969,7 @@ class FunctionTranslator(TileTranslator):
         used = 0
         for name, store in stageable_arrays(fn, self.arrays):
             dtype = self.arrays[name].dtype
-            if TYPES[dtype].component_bytes not in (4, 8):
+            if isinstance(dtype, StructType) or TYPES[dtype].component_bytes not in (4, 8):  # records: stored as they are
                 continue
             width = TYPES[dtype].width
             # A stride of an even number of components puts threads 2, 4, ... apart on the same bank
@@ -1255,6 +1311,14 @@ class FunctionTranslator(TileTranslator):
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and self.is_tile_var(target.value.id):
             raise self.unsupported(target, "in-place update of a tile element")
         value = self.emit(node.value)
+        if isinstance(node.op, (ast.Add, ast.Sub)) and self.in_array_element(target):
+            # a member of an array's element (`a[i].f += x`, `a[i].v[k] -= y`): Warp adds atomically too
+            op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}[type(node.op)]
+            place = self.emit_Subscript(target, store=True) if isinstance(target, ast.Subscript) else self.emit(target)
+            if isinstance(place, RowPlace):
+                raise self.unsupported(target, "in-place update of a matrix row inside an array element")
+            self.out(self.atomic_call(node, op, place, value).code + ";")
+            return
         if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
             # Warp makes `a[i] += v` / `a[i] -= v` atomic
             op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}.get(type(node.op))
@@ -1294,6 +1358,18 @@ class FunctionTranslator(TileTranslator):
             self.out(self.compound_store(node, place, value, combined))
             return
         raise self.unsupported(target, "in-place update of " + _describe(target))
+
+    def in_array_element(self, target: ast.AST) -> bool:
+        """Whether `target` is a part of an array element: a component (`a[i].x`, `a[i][k]`, `m[i][r, c]`),
+        a record's member (`a[i].f`) or a member's component (`a[i].f[k]`)."""
+        node = target
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            inner = node.value
+            if isinstance(inner, ast.Subscript) and isinstance(inner.value, (ast.Name, ast.Attribute)) \
+                    and isinstance(self.emit(inner.value).type, ArrayType):
+                return True
+            node = inner
+        return False
 
     def store_row(self, node: ast.AST, place: RowPlace, op: ast.operator | None, value: CExpr) -> None:
         """`m[r] = v`, and `m[r] op= x` as `m[r] = m[r] op x` (Warp updates the row's components)."""
@@ -1843,6 +1919,8 @@ class FunctionTranslator(TileTranslator):
             name = func.id
             if name in self.module.info.funcs:
                 return self.call_helper(node, name)
+            if name in self.module.info.structs and self.lookup(name) is None:
+                return self.struct_constructor(node, self.module.struct_type(name, node))
             if name == "len" and len(node.args) == 1 and not node.keywords:
                 arr = self.emit(node.args[0])
                 if isinstance(arr.type, ArrayType):
@@ -2019,6 +2097,31 @@ class FunctionTranslator(TileTranslator):
             self.module.need(f"vatomic_{kind}:{n}")
             return CExpr(f"atomic{kind.capitalize()}Float{n}({addr}, {value.code})", dtype)
         raise self.unsupported(node, f"wp.{op} on an array of {dtype}")
+
+    def struct_constructor(self, node: ast.Call, st: StructType) -> CExpr:
+        """`Body()`: every member zero (Warp's default); `Body(p, v, m)` or `Body(pos=p, vel=v, mass=m)`:
+        every member given (Warp accepts no fewer), in declaration order (C++ aggregate initialisation)."""
+        name = node.func.id
+        if not node.args and not node.keywords:
+            return CExpr(f"{st.name}{{}}", st)
+        members = [fname for fname, _ in st.fields]
+        if len(node.args) + len(node.keywords) != len(members):
+            raise self.error(node, f"struct '{name}' built from {len(node.args) + len(node.keywords)} values; Warp takes "
+                                   f"none or all {len(members)} ({', '.join(members)})")
+        given = dict(zip(members, node.args))
+        for kw in node.keywords:
+            if kw.arg not in members or kw.arg in given:
+                raise self.error(kw, f"struct '{name}' has no member '{kw.arg}'" if kw.arg not in members
+                                 else f"member '{kw.arg}' of '{name}' given twice")
+            given[kw.arg] = kw.value
+        parts = []
+        for fname, ft in st.fields:
+            if isinstance(ft, ArrayType):
+                raise self.unsupported(node, f"struct '{name}' built with its array member '{fname}'")
+            value = self.emit(given[fname])
+            self.check_same(given[fname], ft, value.type, f"member '{fname}' of '{name}'")
+            parts.append(value.code)
+        return CExpr(f"{st.name}{{{', '.join(parts)}}}", st)
 
     def call_helper(self, node: ast.Call, name: str) -> CExpr:
         param_names = tuple(a.arg for a in self.module.info.funcs[name].args.args)

@@ -614,6 +614,18 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
             args.append(arg)
             continue
         role = "inout" if (p.written and p.read) else ("output" if p.written else "input")
+        if p.fields:  # an array of records: each member an array of the records' shape, read or written
+            if fields:
+                raise InputsError(f"{where}: error: inputs of an array of records cannot be declared yet")
+            members = []
+            for f in p.fields:
+                f_role = ("inout" if p.read else "output") if f.written else "input"
+                if lookup_dtype(f.dtype).is_int:
+                    members.append(ArgSpec(f.name, f.dtype, f_role, shapes[p.name], 0, smallest - 1, 0))
+                else:
+                    members.append(ArgSpec(f.name, f.dtype, f_role, shapes[p.name], -1.0, 1.0, 10))
+            args.append(ArgSpec(p.name, p.dtype, role, shapes[p.name], fields=tuple(members)))
+            continue
         t = lookup_dtype(p.dtype)
         if t.is_int:
             targets = usage.indexes_into.get(p.name, set())

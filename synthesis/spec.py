@@ -43,8 +43,13 @@ class ArgSpec:
     `value` a little below the launch's outermost extent): at bench size it keeps its distance below
     the grown launch (cuda_production/bench.py), so the bench times the same share of idle threads.
 
-    Hashed inputs are numbered by position over the flattened argument list: a struct contributes
-    its fields in order, each taking one position, the struct itself none. Written arrays, struct
+    An array of records (`wp.array(dtype=Body)` for a `@wp.struct Body` of by-value members) is an
+    input, output or inout array whose `dtype` is the struct's name and whose `fields` describe its
+    members in declaration order, each an array ArgSpec of the same shape with its own role and
+    range (a member the kernel never writes is an input, whatever the array's role).
+
+    Hashed inputs are numbered by position over the flattened argument list: a struct or an array of
+    records contributes its fields in order, each taking one position, the struct itself none. Written arrays, struct
     fields included, go into expected.bin in that same flattened order.
     """
 
@@ -73,8 +78,16 @@ class ArgSpec:
         return self.kind == "array"
 
     @property
+    def is_records(self) -> bool:
+        """An array of records: a `@wp.struct` per element, described by its `fields`."""
+        return bool(self.fields) and self.role != "struct"
+
+    @property
     def width(self) -> int:
-        """Components per element (1 for structs, which are described by their fields, and grids)."""
+        """Components per element (1 for structs, which are described by their fields, and grids; an
+        array of records counts its members' components)."""
+        if self.is_records:
+            return sum(f.width for f in self.fields)
         return 1 if self.role in ("struct",) + ID_ROLES else type_width(self.dtype)
 
     @property
@@ -93,7 +106,7 @@ class ArgSpec:
 
     @property
     def is_int(self) -> bool:
-        return self.role not in ("struct",) + ID_ROLES and is_int_type(self.dtype)
+        return self.role not in ("struct",) + ID_ROLES and not self.is_records and is_int_type(self.dtype)
 
     @property
     def fill(self) -> tuple[int, int, float]:
@@ -126,7 +139,7 @@ class ArgSpec:
     def flattened(self) -> tuple["ArgSpec", ...]:
         """This argument as the list of hashed/compared positions (a struct's fields, or itself; a
         hash grid, a mesh or a BVH takes none: it is built from its points)."""
-        if self.role == "struct":
+        if self.fields:  # a struct, or an array of records
             return tuple(x for f in self.fields for x in f.flattened())
         if self.role in ID_ROLES:
             return ()

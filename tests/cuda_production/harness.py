@@ -62,6 +62,14 @@ def struct(name: str, struct_name: str, fields: list[ArgSpec]) -> ArgSpec:
     return ArgSpec(name, struct_name, "struct", fields=tuple(fields))
 
 
+def records(name: str, struct_name: str, fields: list[ArgSpec], shape=(64,)) -> ArgSpec:
+    """An array of records: `fields` are its members (arrays of `shape`), the array's role the widest
+    of theirs (output if only written, inout if any is read and any written, input if none is written)."""
+    roles = {f.role for f in fields}
+    role = "input" if not roles & {"output", "inout"} else "output" if roles == {"output"} else "inout"
+    return ArgSpec(name, struct_name, role, tuple(shape), fields=tuple(fields))
+
+
 def translate_checked(tmp_path_factory, name: str, source: str) -> tuple[int, str, str, Path]:
     """`translate.py FILE --reference --check` on `source` (a file of kernels) in a fresh folder, its
     output captured: (exit code, stdout, stderr, output folder). Skips the test without g++ (the

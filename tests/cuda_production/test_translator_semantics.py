@@ -8,7 +8,7 @@ import pytest
 
 from cuda_production.reference import warp_reference
 from cuda_production.translator import translate_kernel
-from tests.cuda_production.harness import arr, run_sample, scal, spec
+from tests.cuda_production.harness import arr, records, run_sample, scal, spec
 
 F, I = "float32", "int32"
 
@@ -302,6 +302,60 @@ def rotation_rows(rot: wp.array(dtype=wp.quat), omega: wp.array(dtype=wp.vec3), 
     R[2] = wp.cross(R[0], R[1])
     out[tid] = R
 ''', [arr("rot", "quat"), arr("omega", "vec3"), scal("dt", F, 0.125), arr("out", "mat33", "output", bound=2.0)]),
+    # arrays of records: a copy modified and stored whole, members read in place, atomics on members
+    # of other threads' records (Warp adds `a[i].f += x` atomically), zeroed and keyword-built structs
+    spec("record_copies", '''
+@wp.struct
+class Body:
+    pos: wp.vec3
+    vel: wp.vec3
+    inv_mass: float
+    hits: int
+
+@wp.kernel
+def record_copies(bodies: wp.array(dtype=Body), dt: float, out: wp.array(dtype=float)):
+    tid = wp.tid()
+    b = bodies[tid]
+    b.vel = b.vel + wp.vec3(0.0, -9.75, 0.0) * dt * b.inv_mass
+    b.pos += b.vel * dt
+    out[tid] = bodies[tid].vel[1] + b.vel[1]
+    if b.pos[1] < 0.0:
+        b.pos = wp.vec3(b.pos[0], 0.0, b.pos[2])
+        b.hits += 1
+    bodies[tid] = b
+''', [records("bodies", "Body", [arr("pos", "vec3", "inout"), arr("vel", "vec3", "inout"),
+                                   arr("inv_mass", F, "inout", low=0.0, high=2.0, bits=2),
+                                   arr("hits", I, "inout", low=0, high=3)]),
+         scal("dt", F, 0.125), arr("out", role="output", bound=8.0)]),
+    spec("record_members", '''
+@wp.struct
+class Contact:
+    pos: wp.vec3
+    force: wp.vec3
+    count: int
+    weight: float
+
+@wp.kernel(enable_backward=False)  # Warp differentiates no `a[i].f *= x`
+def record_members(recs: wp.array(dtype=Contact), pairs: wp.array(dtype=int), scratch: wp.array(dtype=Contact)):
+    tid = wp.tid()
+    j = pairs[tid]
+    d = recs[j].pos - recs[tid].pos
+    recs[j].force += d * 0.5
+    recs[(tid + 3) % 64].force[1] -= 0.25
+    recs[tid].count += 1
+    recs[tid].weight *= 0.5
+    r = Contact()
+    r.force = d
+    r.weight = wp.length(d)
+    scratch[tid] = r
+    c = Contact(pos=d, force=wp.vec3(1.0, 2.0, 3.0), count=2, weight=0.5)
+    scratch[tid].pos = c.pos * 2.0
+    scratch[tid].count += c.count
+''', [records("recs", "Contact", [arr("pos", "vec3"), arr("force", "vec3", "inout", bound=64.0),
+                                     arr("count", I, "inout", low=0, high=5), arr("weight", F, "inout")]),
+         arr("pairs", I, "index", high=63),
+         records("scratch", "Contact", [arr("pos", "vec3", "output", bound=16.0), arr("force", "vec3", "output"),
+                                        arr("count", I, "output"), arr("weight", F, "output", bound=8.0)])]),
     spec("scalar_params", '''
 @wp.kernel
 def scalar_params(a: wp.array[float], alpha: float, shift: int, out: wp.array[float]):
