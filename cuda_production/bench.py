@@ -309,6 +309,8 @@ def bench_args(args: list[ArgSpec], launch_dim: tuple[int, ...], bench_dim: tupl
     def resize(a: ArgSpec) -> ArgSpec:
         if a.role == "struct":
             return replace(a, fields=tuple(resize(f) for f in a.fields))
+        if a.is_records:  # the records and each member's array grow together
+            return replace(a, shape=bench_shape(a, launch_dim, bench_dim), fields=tuple(resize(f) for f in a.fields))
         if a.role == "hash_grid":
             return replace(a, shape=grid_dims(a, domains[a.points]))
         if a.role == "bvh":  # rebuilt over its grown points

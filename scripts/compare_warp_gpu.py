@@ -471,7 +471,7 @@ def magnitudes(wp, source: str, kernel_name: str, args: list[ArgSpec], dim: tupl
     failure refuses every derived array."""
     from extraction.loader import load_kernels, unload
 
-    candidates = {a.name: a for a in args if a.is_array and a.is_written and not a.is_int}
+    candidates = {a.name: a for a in args if a.is_array and a.is_written and not a.is_int and not a.is_records}
     rewrite = magnitude_kernel(source, kernel_name, candidates)
     if not rewrite.derived:
         return Magnitudes(refused=rewrite.refused)

@@ -2,7 +2,11 @@
 
 Like Warp's particle, cloth and SPH examples: a state struct holds per-particle arrays (positions,
 velocities, inverse masses), a parameter struct holds the step, gravity, damping and a frame
-(scalar, vector and matrix fields); kernels read and write struct fields (`state.vel[tid] += ...`),
+(scalar, vector and matrix fields); kernels read and write struct fields (`state.vel[tid] += ...`).
+Or, as code written CUDA-style does, the particles are an array of records, a struct per particle
+(`particles: wp.array(dtype=Particle)`): members read and written in place (`particles[i].vel`;
+`particles[j].force += f` is atomic in Warp too), or the thread's record copied, updated and stored
+back whole (`p = particles[tid]` ... `particles[tid] = p`). Either way kernels
 gather neighbours through index arrays, scatter spring forces with `a[i] += f` / `wp.atomic_add`,
 return early for pinned particles, and pass the parameter struct to `@wp.func` helpers.
 
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import random
 import re
-from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, struct_array, struct_value
+from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, record_member, struct_array, struct_value
 from synthesis.exprgen import Expr
 
 STATE_CLASSES = ["ParticleState", "Particles", "State", "Cloud"]
@@ -23,6 +27,8 @@ STATE_FIELDS = {"pos": ("vec3", -2.0, 2.0, 6), "vel": ("vec3", -1.0, 1.0, 10), "
                 "inv_mass": ("float32", 0.0, 2.0, 2), "mass": ("float32", 0.25, 2.0, 4),
                 "density": ("float32", 0.0, 1.0, 10)}
 PARAM_CLASSES = ["SimParams", "Params", "StepParams", "Config"]
+RECORD_CLASSES = ["Particle", "Body", "ParticleData", "Point"]
+RECORDS_SHARE = 0.4  # kernels holding their particles as an array of records rather than a struct of arrays
 NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
@@ -36,6 +42,22 @@ class ParticleKernel:
         self.state_roles: dict[str, str] = {}
         self.param_fields: dict[str, StructField] = {}
         self.param_class = rng.choice(PARAM_CLASSES)
+        # The layout is drawn from a stream of its own, so a struct-of-arrays kernel draws what it did
+        # before records existed (the same seed, the same kernel).
+        self.records = random.Random(seed ^ 0x5EC0D5).random() < RECORDS_SHARE
+        if self.records:
+            self.state = rng.choice(["particles", "bodies", "points"])
+        self.copy: str | None = None  # the thread's record copied into a local: its members are read there
+        self.stored_whole = False  # a record stored whole (`particles[tid] = p`): every member is written
+
+    def at(self, key: str, index: str = "tid") -> str:
+        """A particle's member: `state.key[index]` (a struct of arrays), `particles[index].key` (records),
+        or the local copy's `p.key` for the thread's own record while one is held."""
+        if not self.records:
+            return f"{self.state}.{key}[{index}]"
+        if self.copy is not None and index == "tid":
+            return f"{self.copy}.{key}"
+        return f"{self.state}[{index}].{key}"
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
         taken = {a.name for a in self.w.args} | {n for scope in self.w.scopes for n in scope}
@@ -97,7 +119,16 @@ class ParticleKernel:
                 dtype, lo, hi, bits = STATE_FIELDS[key]
                 fields.append(struct_array(key, dtype, self.state_roles[key], (self.n,), lo, hi, bits))
         before = len(w.args)
-        w.add_struct(self.rng.choice(STATE_CLASSES), self.state, fields)
+        if self.records:
+            if self.stored_whole:  # a member the kernel only reads is written back as it was read
+                fields = [record_member(f.name, f.spec.dtype, "inout" if f.spec.role == "input" else f.spec.role,
+                                        f.spec.shape, f.spec.low, f.spec.high, f.spec.grid_bits) for f in fields]
+            else:
+                fields = [record_member(f.name, f.spec.dtype, f.spec.role, f.spec.shape, f.spec.low, f.spec.high,
+                                        f.spec.grid_bits) for f in fields]
+            w.add_records(self.rng.choice(RECORD_CLASSES), self.state, fields, (self.n,))
+        else:
+            w.add_struct(self.rng.choice(STATE_CLASSES), self.state, fields)
         if self.param_fields:
             w.add_struct(self.param_class, self.params, list(self.param_fields.values()))
         moved = len(w.args) - before
@@ -157,7 +188,15 @@ def integrate(k: ParticleKernel) -> None:
     k.make_params(keys)
     forces = w.add_array(rng.choice(["forces", "f_ext", "external"]), "vec3", "input") if external else None
     s = k.state
-    inv_m = k.local("w", f"{s}.inv_mass[tid]", "float32", 2.0, 2)
+    if k.records and rng.random() < 0.5:  # the thread's record copied, updated and stored back whole
+        taken = {a.name for a in w.args} | {n for scope in w.scopes for n in scope}
+        k.copy = next(c for c in ("p", "rec", "particle", "body") if c not in taken)
+        w.emit(f"{k.copy} = {k.state}[tid]")
+        w.scopes[-1][k.copy] = Expr(k.copy, "struct", 0.0)
+        w.feature("record copied, updated and stored back")
+        inv_m = Expr(k.at("inv_mass"), "float32", 2.0, 2)
+    else:
+        inv_m = k.local("w", k.at("inv_mass"), "float32", 2.0, 2)
     if rng.random() < 0.6:
         with w.block(f"if {inv_m.src} == 0.0:"):
             w.emit("return")
@@ -169,7 +208,7 @@ def integrate(k: ParticleKernel) -> None:
     accel = f"{forces}[tid] * {inv_m.src} + {g.operand()}" if external else g.src
     acc_mag = (2.0 if external else 0.0) + g.mag
     dt = k.p("dt")
-    v = k.local("v", f"{s}.vel[tid] + ({accel}) * {dt.src}", "vec3", 1.0 + acc_mag * dt.mag, None)
+    v = k.local("v", f"{k.at('vel')} + ({accel}) * {dt.src}", "vec3", 1.0 + acc_mag * dt.mag, None)
     style = rng.choice(["aug", "mul"])
     if style == "aug":
         w.emit(f"{v.src} *= {k.params}.damping")
@@ -178,13 +217,16 @@ def integrate(k: ParticleKernel) -> None:
     v_new = modulate(k, v)
     if v_new is not v:
         v = k.local("v_new", v_new.src, "vec3", v_new.mag, None)
-    w.emit(f"{s}.vel[tid] = {v.src}")
+    w.emit(f"{k.at('vel')} = {v.src}")
     w.note_bound(f"{s}.vel", v.mag)
     if rng.random() < 0.5:
-        w.emit(f"{s}.pos[tid] += {v.src} * {dt.src}")
+        w.emit(f"{k.at('pos')} += {v.src} * {dt.src}")
     else:
-        w.emit(f"{s}.pos[tid] = {s}.pos[tid] + {v.src} * {dt.src}")
+        w.emit(f"{k.at('pos')} = {k.at('pos')} + {v.src} * {dt.src}")
     w.note_bound(f"{s}.pos", 2.0 + v.mag * dt.mag)
+    if k.copy is not None:
+        w.emit(f"{s}[tid] = {k.copy}")
+        k.copy, k.stored_whole = None, True
     w.feature("integration")
 
 
@@ -199,7 +241,7 @@ def springs(k: ParticleKernel) -> None:
                       index_high=k.n - 1)
     i = k.local("i", f"{ids}[tid * 2]", "int32", float(k.n))
     j = k.local("j", f"{ids}[tid * 2 + 1]", "int32", float(k.n))
-    d = k.local("d", f"{s}.pos[{j.src}] - {s}.pos[{i.src}]", "vec3", 4.0, 6)
+    d = k.local("d", f"{k.at('pos', j.src)} - {k.at('pos', i.src)}", "vec3", 4.0, 6)
     length = k.local("l", f"wp.length({d.src})", "float32", 7.0)
     stretch = f"{length.src} - {k.params}.rest_length"
     mag = k.p("stiffness").mag * 8.0
@@ -207,7 +249,7 @@ def springs(k: ParticleKernel) -> None:
         used = set(NAME.findall("\n".join(w.lines)))  # a loop of another body may hold `n` (an int)
         n = k.local(next(c for c in ("n", "axis", "dir_ij") if c not in used), f"wp.normalize({d.src})", "vec3", 1.0, None)
         dv = k.local(next(c for c in ("dv", "rel_vel", "v_rel") if c not in used),
-                     f"{s}.vel[{j.src}] - {s}.vel[{i.src}]", "vec3", 2.0, None)
+                     f"{k.at('vel', j.src)} - {k.at('vel', i.src)}", "vec3", 2.0, None)
         mag += k.p("spring_damping").mag * 2.0 * 1.8
         fs = k.local("fs", f"{k.params}.stiffness * ({stretch}) + {k.params}.spring_damping * wp.dot({dv.src}, {n.src})",
                      "float32", mag)
@@ -221,9 +263,9 @@ def springs(k: ParticleKernel) -> None:
         f = k.local("f_total", f_mod.src, "vec3", f_mod.mag, None)
         mag = f.mag
     spelled = rng.choice(["aug", "atomic"])
-    if spelled == "aug":
-        w.emit(f"{s}.force[{i.src}] += {f.src}")
-        w.emit(f"{s}.force[{j.src}] -= {f.src}")
+    if spelled == "aug" or k.records:  # a record's member has no wp.atomic_add spelling: `+=` is atomic
+        w.emit(f"{k.at('force', i.src)} += {f.src}")
+        w.emit(f"{k.at('force', j.src)} -= {f.src}")
     else:
         w.emit(f"wp.atomic_add({s}.force, {i.src}, {f.src})")
         w.emit(f"wp.atomic_sub({s}.force, {j.src}, {f.src})")
@@ -241,7 +283,7 @@ def density(k: ParticleKernel) -> None:
     nb = w.add_constant(rng.choice(["NUM_NEIGHBORS", "MAX_NEIGHBORS", "K"]), count)
     ids = w.add_array(rng.choice(["neighbors", "nbrs", "adjacency"]), "int32", "index", shape=(count * k.n,),
                       index_high=k.n - 1)
-    xi = k.local("xi", f"{s}.pos[tid]", "vec3", 2.0, 6)
+    xi = k.local("xi", f"{k.at('pos')}", "vec3", 2.0, 6)
     h = k.p("radius")
     h2 = k.local("h2", f"{h.src} * {h.src}", "float32", h.mag * h.mag, 8)
     rho = w.declare("rho", Expr("0.0", "float32", 0.0, 0), count * h2.mag ** 3, None)
@@ -250,7 +292,7 @@ def density(k: ParticleKernel) -> None:
     slot = next(c for c in ("n", "m", "slot") if c not in taken)
     with w.block(f"for {slot} in range({nb.src}):"):
         k.local("j", f"{ids}[tid * {nb.src} + {slot}]", "int32", float(k.n))
-        k.local("r2", f"wp.length_sq(xi - {s}.pos[j])", "float32", 48.0, 12)
+        k.local("r2", f"wp.length_sq(xi - {k.at('pos', 'j')})", "float32", 48.0, 12)
         with w.block("if r2 < h2:"):
             if rng.random() < 0.5:
                 w.emit("rho += (h2 - r2) ** 3.0")
@@ -258,7 +300,7 @@ def density(k: ParticleKernel) -> None:
                 w.emit("diff = h2 - r2")
                 w.emit("rho += diff * diff * diff")
     out = modulate(k, Expr("rho", "float32", count * h2.mag ** 3, None))
-    w.emit(f"{s}.density[tid] = {out.src}")
+    w.emit(f"{k.at('density')} = {out.src}")
     w.note_bound(f"{s}.density", out.mag + 1.0)
     w.feature("neighbour density")
 
@@ -284,11 +326,11 @@ def collide(k: ParticleKernel) -> None:
         lines.append("    return v")
     w.add_helper("\n".join(lines), name)
     w.feature("helper taking a struct")
-    v = k.local("v", f"{name}({k.params}, {s}.pos[tid], {s}.vel[tid])", "vec3", 4.0, None)
+    v = k.local("v", f"{name}({k.params}, {k.at('pos')}, {k.at('vel')})", "vec3", 4.0, None)
     v_mod = modulate(k, v)
     if v_mod is not v:
         v = k.local("v_out", v_mod.src, "vec3", v_mod.mag, None)
-    w.emit(f"{s}.vel[tid] = {v.src}")
+    w.emit(f"{k.at('vel')} = {v.src}")
     w.note_bound(f"{s}.vel", v.mag)
 
 
@@ -300,11 +342,11 @@ def kinetic_energy(k: ParticleKernel) -> None:
     groups = rng.choice([4, 8, 16])
     energy = w.add_array(rng.choice(["energy", "total_ke", "ke_sum"]), "float32", "output", shape=(groups,))
     owner = w.add_array(rng.choice(["group", "body_id", "owner"]), "int32", "index", index_high=groups - 1)
-    v = k.local("vi", f"{s}.vel[tid]", "vec3", 1.0, 10)
+    v = k.local("vi", f"{k.at('vel')}", "vec3", 1.0, 10)
     if rng.random() < 0.5:
-        ke = k.local("ke", f"0.5 * {s}.mass[tid] * wp.dot({v.src}, {v.src})", "float32", 3.0, None)
+        ke = k.local("ke", f"0.5 * {k.at('mass')} * wp.dot({v.src}, {v.src})", "float32", 3.0, None)
     else:
-        ke = k.local("ke", f"0.5 * {s}.mass[tid] * wp.length_sq({v.src})", "float32", 3.0, None)
+        ke = k.local("ke", f"0.5 * {k.at('mass')} * wp.length_sq({v.src})", "float32", 3.0, None)
     ke = modulate(k, ke)
     g = k.local("g", f"{owner}[tid]", "int32", float(groups))
     if rng.random() < 0.5:
@@ -341,9 +383,9 @@ def jitter(k: ParticleKernel) -> None:
                      draw_mag, None)
     amount = k.p("jitter")
     if rng.random() < 0.5:
-        w.emit(f"{s}.pos[tid] = {s}.pos[tid] + {amount.src} * {offset.src}")
+        w.emit(f"{k.at('pos')} = {k.at('pos')} + {amount.src} * {offset.src}")
     else:
-        w.emit(f"{s}.pos[tid] += {offset.src} * {amount.src}")
+        w.emit(f"{k.at('pos')} += {offset.src} * {amount.src}")
     w.note_bound(f"{s}.pos", 2.0 + amount.mag * draw_mag)
     w.feature(f"random jitter ({form})")
 

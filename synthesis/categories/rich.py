@@ -92,6 +92,20 @@ class RichKernelWriter(KernelWriter):
         self.feature(f"struct {class_name}")
         return name
 
+    def add_records(self, class_name: str, param_hint: str, fields: list[StructField], shape: tuple[int, ...]) -> str:
+        """A `@wp.struct` class of by-value members and a kernel parameter `wp.array(dtype=class)`: an
+        array of records, read and written `name[i].member`; returns the parameter name. Each member's
+        spec (an array of `shape`) gives its role and input range; the array's role follows at finish."""
+        self.structs[class_name] = fields
+        name = self._unique(param_hint)
+        self.args.append(ArgSpec(name, class_name, "input", tuple(shape)))
+        self._by_name[name] = self.args[-1]
+        self.annotations.append(f"{name}: wp.array(dtype={class_name})")
+        for f in fields:
+            self.field_specs[f"{name}.{f.name}"] = dataclasses.replace(f.spec, name=f.name)
+        self.feature(f"array of struct {class_name}")
+        return name
+
     def arg(self, name: str) -> ArgSpec:
         if name in self.field_specs:
             return self.field_specs[name]
@@ -109,7 +123,7 @@ class RichKernelWriter(KernelWriter):
                 structs.append(f"@wp.struct\nclass {class_name}:\n{body}")
         preamble = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(s + "\n\n\n" for s in structs)
         source = spec.source
-        args = tuple(self._finish_struct(a) if a.role == "struct" else a for a in spec.args)
+        args = tuple(self._finish_struct(a) if a.role == "struct" or a.dtype in self.structs else a for a in spec.args)
         return dataclasses.replace(spec, source=preamble + source, args=args)
 
     def _finish_struct(self, arg: ArgSpec) -> ArgSpec:
@@ -120,7 +134,20 @@ class RichKernelWriter(KernelWriter):
                 bound = max(self.bounds.get(f"{arg.name}.{f.name}", 0.0), abs(fs.low), abs(fs.high), 1.0)
                 fs = dataclasses.replace(fs, bound=bound)
             fields.append(fs)
-        return dataclasses.replace(arg, fields=tuple(fields))
+        if arg.role == "struct":
+            return dataclasses.replace(arg, fields=tuple(fields))
+        # an array of records: an output if every member starts at zero, inout if any is written
+        roles = {f.role for f in fields}
+        role = "output" if roles == {"output"} else "inout" if roles & {"output", "inout"} else "input"
+        return dataclasses.replace(arg, role=role, low=0.0, high=0.0, grid_bits=0, bound=1.0, fields=tuple(fields))
+
+
+def record_member(name: str, dtype: str, role: str, shape: tuple[int, ...], low: float = -1.0, high: float = 1.0,
+                  grid_bits: int = 10) -> StructField:
+    """A by-value member of a record (`pos: wp.vec3`), described as the array of `shape` its values
+    across the records form."""
+    ann = {"float32": "float", "int32": "int"}.get(dtype, f"wp.{dtype}")
+    return StructField(name, ann, ArgSpec(name, dtype, role, tuple(shape), low, high, grid_bits))
 
 
 def struct_array(name: str, dtype: str, role: str, shape: tuple[int, ...], low: float = -1.0, high: float = 1.0,

@@ -65,6 +65,22 @@ def test_unsupported_types(annotation, message):
         translate_kernel(source, "k", "user.py")
 
 
+RECORD = "@wp.struct\nclass Rec:\n    pos: wp.vec3\n    mass: float\n\n"
+
+
+def test_a_struct_built_from_some_of_its_members_is_refused_as_warp_refuses_it():
+    source = RECORD + "@wp.kernel\ndef k(out: wp.array(dtype=Rec)):\n    tid = wp.tid()\n    out[tid] = Rec(mass=1.0)\n"
+    with pytest.raises(TranslationError, match=r"struct 'Rec' built from 1 values; Warp takes none or all 2 \(pos, mass\)"):
+        translate_kernel(source, "k", "user.py")
+
+
+def test_an_array_of_structs_holding_arrays_is_refused():
+    source = ("@wp.struct\nclass Bag:\n    items: wp.array(dtype=float)\n\n"
+              "@wp.kernel\ndef k(bags: wp.array(dtype=Bag)):\n    tid = wp.tid()\n")
+    with pytest.raises(TranslationError, match="array of struct 'Bag', whose member 'items' is an array"):
+        translate_kernel(source, "k", "user.py")
+
+
 def test_array_view_indexing_is_refused():
     source = "@wp.kernel\ndef k(a: wp.array2d(dtype=float), out: wp.array(dtype=float)):\n    i = wp.tid()\n    out[i] = a[i][0]\n"
     with pytest.raises(TranslationError, match="indexing a 2-D array with 1 indices"):

@@ -383,6 +383,22 @@ def _kernel_lines(name: str) -> list[str]:
     return [line.strip() for line in code.splitlines()]
 
 
+def test_a_member_of_an_array_element_is_added_to_atomically_as_warp_adds_to_it():
+    """Warp makes `a[i].f += x` and `a[i].f[k] -= y` atomic (array_atomic_add_slot): other threads
+    may hold the same i. `*=` is a plain load and store in Warp, and in the .cu."""
+    lines = _kernel_lines("record_members")
+    assert "atomicAddFloat3(&recs[j].force, d * 0.5f);" in lines
+    assert "atomicAdd(&recs[(tid + 3) % 64].force.y, -0.25f);" in lines
+    assert "atomicAdd(&recs[tid].count, 1);" in lines
+    assert "recs[tid].weight *= 0.5f;" in lines
+
+
+def test_a_record_is_copied_and_stored_whole():
+    lines = _kernel_lines("record_copies")
+    assert "Body b = bodies[tid];" in lines and "bodies[tid] = b;" in lines
+    assert "b.hits += 1;" in lines  # the local copy's member: no atomic
+
+
 def test_a_matrix_row_is_read_and_assigned_through_named_helpers():
     """`R[1] = wp.normalize(R[1] - ...)` reads as one statement, not three component assignments of
     `make_float3(R.m[1][0], R.m[1][1], R.m[1][2])` spelled out again at every read."""

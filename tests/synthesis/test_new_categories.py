@@ -62,7 +62,7 @@ def test_arguments_describe_the_source(category, seed):
     kernel = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == spec.name)
     assert [a.arg for a in kernel.args.args] == [a.name for a in spec.args]
     for arg in spec.args:
-        if arg.role == "struct":
+        if arg.role == "struct" or arg.is_records:
             assert [f.name for f in arg.fields] == classes[arg.dtype]
         elif isinstance(arg.value, tuple):
             assert len(arg.value) == dtype(arg.dtype).width
@@ -158,7 +158,7 @@ def test_a_spring_damper_resists_the_relative_velocity_along_its_spring(tmp_path
     """The damped spring form: force = n * (k * (l - rest) + c * dot(v_j - v_i, n)), the damping
     coefficient its own parameter (not the integrator's velocity factor); equal to Warp on the host."""
     spec = next(s for s in (generate("particles", seed) for seed in range(400)) if "spring-damper" in s.description)
-    assert ".spring_damping * wp.dot(" in spec.source and ".vel[" in spec.source
+    assert ".spring_damping * wp.dot(" in spec.source and (".vel[" in spec.source or "].vel - " in spec.source)
     assert ".damping" not in spec.source.replace(".spring_damping", "")
     expected = warp_reference([spec], "t_new_spring_damper")[spec.name]
     _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
@@ -208,4 +208,52 @@ def test_a_static_taps_stencil_equals_warp_on_the_host(tmp_path):
     """Translated: the taps a `__constant__` array, the loop unrolled; equal to Warp on the host."""
     spec = _static_taps(plain=False)
     expected = warp_reference([spec], "t_new_static_taps_host")[spec.name]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
+
+
+def _records_kernels(feature: str | None = None, count: int = 1):
+    """Particle kernels holding their particles as an array of records (with `feature` in their description)."""
+    found = []
+    for seed in range(600):
+        spec = generate("particles", seed)
+        if any(a.is_records for a in spec.args) and (feature is None or feature in spec.description):
+            found.append(spec)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"no records kernel with {feature!r} in 600 seeds")
+
+
+def test_particles_come_as_structs_of_arrays_and_as_arrays_of_records():
+    """Both layouts real code uses, in about the designed share (RECORDS_SHARE 0.4)."""
+    from synthesis.categories.particles import RECORDS_SHARE
+
+    layouts = [any(a.is_records for a in generate("particles", seed).args) for seed in range(300)]
+    assert abs(sum(layouts) / len(layouts) - RECORDS_SHARE) < 0.1
+
+
+def test_a_record_member_is_written_exactly_when_the_kernel_writes_it():
+    """Each member's role agrees with the translator's reading of the kernel: a member only read is an
+    input, unless the record is stored back whole (`particles[tid] = p` writes every member). A
+    disagreement would make main() read a different number of Warp's values than expected.bin holds."""
+    specs = _records_kernels(count=40)
+    assert any("record copied" in s.description for s in specs)
+    assert any("record copied" not in s.description for s in specs)
+    for spec in specs:
+        kernel = translate_kernel(spec.source, spec.name, f"{spec.name}.py")
+        params = {p.name: p for p in kernel.params}
+        for arg in (a for a in spec.args if a.is_records):
+            members = {f.name: f.written for f in params[arg.name].fields}
+            assert {f.name: f.is_written for f in arg.fields} == members, spec.source
+            if "record copied" in spec.description:
+                assert all(members.values()), spec.source
+
+
+@pytest.mark.parametrize("feature", ["record copied", "spring forces scattered", None])
+def test_an_array_of_records_equals_warp_on_the_host(tmp_path, feature):
+    """Records copied and stored back whole; members of other particles' records updated with `+=`
+    (atomic in Warp, atomicAdd in the .cu); any other records kernel: equal to Warp on the host."""
+    spec = _records_kernels(feature)[0]
+    records = next(a for a in spec.args if a.is_records)
+    assert f"{records.name}: wp.array(dtype={records.dtype})" in spec.source
+    expected = warp_reference([spec], f"t_records_{(feature or 'any').replace(' ', '_')}")[spec.name]
     _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
