@@ -104,6 +104,9 @@ class ParticleKernel:
                 "frame": ("mat33", self.rotation_like),
                 "jitter": ("float32", lambda: grid_value(rng, 0.0625, 0.25)),
                 "seed": ("int32", lambda: rng.randint(1, 1 << 20)),
+                # an obstacle holding a fair share of the particles (positions in [-2, 2]^3): 7-50%
+                "center": ("vec3", lambda: tuple(grid_value(rng, -0.5, 0.5) for _ in range(3))),
+                "sphere_radius": ("float32", lambda: grid_value(rng, 1.0, 2.0)),
             }[key]
             self.param_fields[key] = struct_value(key, dtype, value())
             if dtype == "float32":  # expressions may read the scalar parameters
@@ -390,7 +393,63 @@ def jitter(k: ParticleKernel) -> None:
     w.feature(f"random jitter ({form})")
 
 
-BODIES = [integrate, springs, density, collide, kinetic_energy, jitter]
+CONTACT_CLASSES = ["Contact", "ContactPoint", "Hit"]
+
+
+def contacts(k: ParticleKernel) -> None:
+    """Collision detection writing a contact record per particle (`contacts: wp.array(dtype=Contact)`):
+    against the ground plane or a sphere obstacle, the contact point on the surface, its normal and
+    the penetration depth, and a flag; a particle out of contact writes a zeroed record (`Contact()`).
+    The record is built with every member named (`Contact(point=..., normal=..., ...)`, as Warp
+    requires all or none) or zeroed and filled member by member."""
+    rng, w = k.rng, k.w
+    k.make_state({"pos": "input"})
+    sphere = rng.random() < 0.5
+    k.make_params(["center", "sphere_radius"] if sphere else ["ground"])
+    x = k.local(rng.choice(["x", "p", "xi"]), k.at("pos"), "vec3", 2.0, 6)
+    if sphere:
+        c, r = k.p("center"), k.p("sphere_radius")
+        d = k.local("d", f"{x.src} - {c.src}", "vec3", 3.0, None)
+        dist = k.local("dist", f"wp.length({d.src})", "float32", 6.0, None)
+        depth = k.local("depth", f"{r.src} - {dist.src}", "float32", 2.0, None)
+        test = f"{depth.src} > 0.0 and {dist.src} > 0.0"
+        normal, point = f"{d.src} / {dist.src}", f"{c.src} + {d.src} * ({r.src} / {dist.src})"
+        point_mag = 0.5 + 2.0
+        w.feature("sphere obstacle contacts")
+    else:
+        g = k.p("ground")
+        depth = k.local("depth", f"{g.src} - {x.src}[1]", "float32", 3.5, None)
+        test = f"{depth.src} > 0.0"
+        normal, point = "wp.vec3(0.0, 1.0, 0.0)", f"wp.vec3({x.src}[0], {g.src}, {x.src}[2])"
+        point_mag = 2.0
+        w.feature("ground plane contacts")
+    cls = rng.choice(CONTACT_CLASSES)
+    members = [("point", "vec3", point), ("normal", "vec3", normal), ("depth", "float32", depth.src)]
+    if rng.random() < 0.5:
+        members.append(("active", "int32", "1"))
+    out = w.add_records(cls, rng.choice(["contacts", "hits", "contact_out"]),
+                        [record_member(m, dtype, "output", (k.n,)) for m, dtype, _ in members], (k.n,))
+    with w.block(f"if {test}:"):
+        if rng.random() < 0.5:
+            built = ", ".join(f"{m}={value}" for m, _, value in members)
+            w.emit(f"{out}[tid] = {cls}({built})")
+            w.feature("struct built with every member named")
+        else:
+            rec = k.local("c", f"{cls}()", cls, 0.0)
+            for m, _, value in members:
+                w.emit(f"{rec.src}.{m} = {value}")
+            w.emit(f"{out}[tid] = {rec.src}")
+            w.feature("struct zeroed, then filled member by member")
+    if rng.random() < 0.5:
+        with w.block("else:"):
+            w.emit(f"{out}[tid] = {cls}()")
+        w.feature("zeroed record where there is no contact")
+    w.note_bound(f"{out}.point", point_mag)
+    w.note_bound(f"{out}.normal", 1.0)
+    w.note_bound(f"{out}.depth", depth.mag)
+
+
+BODIES = [integrate, springs, density, collide, kinetic_energy, jitter, contacts]
 # Bodies that move particles cannot share a launch with bodies that read other particles' positions.
 CONFLICTS = {frozenset((integrate, springs)), frozenset((integrate, density)), frozenset((jitter, springs)),
              frozenset((jitter, density))}

@@ -225,9 +225,10 @@ def _records_kernels(feature: str | None = None, count: int = 1):
 
 def test_particles_come_as_structs_of_arrays_and_as_arrays_of_records():
     """Both layouts real code uses, in about the designed share (RECORDS_SHARE 0.4)."""
-    from synthesis.categories.particles import RECORDS_SHARE
+    from synthesis.categories.particles import RECORD_CLASSES, RECORDS_SHARE
 
-    layouts = [any(a.is_records for a in generate("particles", seed).args) for seed in range(300)]
+    layouts = [any(a.is_records and a.dtype in RECORD_CLASSES for a in generate("particles", seed).args)
+               for seed in range(300)]
     assert abs(sum(layouts) / len(layouts) - RECORDS_SHARE) < 0.1
 
 
@@ -257,3 +258,40 @@ def test_an_array_of_records_equals_warp_on_the_host(tmp_path, feature):
     assert f"{records.name}: wp.array(dtype={records.dtype})" in spec.source
     expected = warp_reference([spec], f"t_records_{(feature or 'any').replace(' ', '_')}")[spec.name]
     _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
+
+
+@pytest.mark.parametrize("spelling", ["struct built with every member named", "struct zeroed, then filled member by member"])
+def test_contact_records_equal_warp_on_the_host(tmp_path, spelling):
+    """A contact record per particle, built whole or member by member, zeroed out of contact."""
+    spec = next(s for s in (generate("particles", seed) for seed in range(600)) if spelling in s.description)
+    expected = warp_reference([spec], f"t_contacts_{spelling.split()[1]}")[spec.name]
+    _assert_equal_to_warp_on_the_host(tmp_path, spec, expected)
+
+
+def test_a_contact_lies_on_the_surface_it_touches():
+    """Warp's own values: a contact's depth is positive, its normal a unit vector, its point on the
+    ground plane (y = ground) or on the sphere (|point - center| = radius); no contact, all zero."""
+    from synthesis.categories.particles import CONTACT_CLASSES
+
+    specs = [s for s in (generate("particles", seed) for seed in range(200))
+             if any(a.dtype in CONTACT_CLASSES for a in s.args)][:12]
+    results = warp_reference(specs, "t_contacts_surface")
+    checked = 0
+    for spec in specs:
+        parts = {f.name: v for f, v in _written_parts(spec, results[spec.name])}
+        contact = next(a for a in spec.args if a.dtype in CONTACT_CLASSES)
+        params = next(a for a in spec.args if a.role == "struct" and any(f.name in ("ground", "center") for f in a.fields))
+        values = {f.name: f.value for f in params.fields}
+        n = contact.shape[0]
+        depth, normal, point = parts["depth"], parts["normal"].reshape(n, 3), parts["point"].reshape(n, 3)
+        touching = depth > 0
+        assert touching.any() and (~touching).any(), spec.source
+        assert np.all(depth[touching] > 0) and np.allclose(np.linalg.norm(normal[touching], axis=1), 1.0, atol=1e-5)
+        if "sphere" in spec.description:
+            radius = np.linalg.norm(point[touching] - np.array(values["center"]), axis=1)
+            assert np.allclose(radius, values["sphere_radius"], atol=1e-5)
+        else:
+            assert np.all(point[touching, 1] == values["ground"])
+        assert not normal[~touching].any() and not point[~touching].any()
+        checked += 1
+    assert checked >= 8
