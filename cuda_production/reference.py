@@ -100,12 +100,15 @@ def module_groups(specs: list[KernelSpec]) -> list[list[KernelSpec]]:
     kernel's globals in its module, so each must sit in a module of its own. Tiled kernels launched
     with different block_dims go to different modules too: Warp builds a whole module for the
     block_dim of the launch, and some tile code is valid for its own block_dim only (on the CPU,
-    `wp.tile_fft` of rows of 32 refuses a block of 256).
+    `wp.tile_fft` of rows of 32 refuses a block of 256). Kernels launched without tiles go to modules
+    of their own as well: their launch builds the module for Warp's default block, where a tiled
+    kernel's `wp.tile(v)` has another shape (a batch holding both failed, and each of its kernels
+    was rebuilt alone).
     """
     groups: list[tuple[set[str], set[int], list[KernelSpec]]] = []
     for spec in specs:
         names = top_level_names(spec.source)
-        block_dims = {spec.block_dim} if spec.block_dim else set()
+        block_dims = {spec.block_dim}  # 0: launched without tiles
         for taken, launched, members in groups:
             if not taken & names and len(launched | block_dims) <= 1:
                 taken |= names

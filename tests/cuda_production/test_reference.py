@@ -106,13 +106,25 @@ def test_module_groups_share_a_module_when_names_do_not_clash():
 
 def test_tiled_kernels_of_different_block_dims_get_modules_of_their_own():
     """Warp builds a module for the block_dim of each launch, and a tile FFT of 32-element rows is
-    refused at 256 threads on the CPU: kernels of one block_dim share, plain kernels join any."""
+    refused at 256 threads on the CPU: kernels of one block_dim share; plain kernels share theirs."""
     def tiled(name: str, block_dim: int) -> KernelSpec:
         return dataclasses.replace(spec(name, f"@wp.kernel\ndef {name}():\n    pass\n", []), block_dim=block_dim)
 
     plain = spec("t_plain", "@wp.kernel\ndef t_plain():\n    pass\n", [])
     groups = module_groups([tiled("t_32a", 32), tiled("t_256", 256), plain, tiled("t_32b", 32)])
-    assert [[s.name for s in g] for g in groups] == [["t_32a", "t_plain", "t_32b"], ["t_256"]]
+    assert [[s.name for s in g] for g in groups] == [["t_32a", "t_32b"], ["t_256"], ["t_plain"]]
+
+
+def test_a_plain_kernel_launched_after_a_tiled_one_leaves_the_tiled_one_its_block():
+    """A plain launch builds its module for Warp's default block, where `wp.tile(v)` of a kernel
+    launched with blocks of 32 has another shape: in one module, Warp refused the batch."""
+    from synthesis.categories import generate
+
+    tiled = next(s for s in (generate("tiled", k) for k in range(400))
+                 if "wp.tile(" in s.source and "wp.tile_broadcast" in s.source)
+    plain = generate("arithmetic", 1)
+    results = warp_reference([tiled, plain], "t_tiled_then_plain")
+    assert set(results) == {tiled.name, plain.name} and any(results[tiled.name])
 
 
 def test_a_tile_fft_kernel_batched_with_a_wider_block_gets_its_reference():
