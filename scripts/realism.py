@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -89,36 +90,55 @@ def run_kernels(count: int, seed: int, show: int) -> bool:
     return ok
 
 
+def stored_whole(source: str, records: str) -> bool:
+    """Whether the kernel stores whole records into the array `records` (`particles[tid] = p`)."""
+    return re.search(rf"^\s*{re.escape(records)}\[[^\n]*\]\s*=(?!=)", source, re.M) is not None
+
+
+def decode_arrays(arg_specs, source: str, seed: int, blob: bytes, where: str):
+    """(written arrays, read-only inputs, inout start values) of a kernel, shaped (elements, components),
+    from its Warp results `blob` (expected.bin's layout) and its rebuilt inputs. A member of an array
+    of records is named `array.member`; a member the kernel writes back as it was read, storing its
+    records whole, has no start value to be compared with (unchanged is what the store means)."""
+    from cuda_production.reference import make_input
+
+    written, inputs, initial = {}, {}, {}
+    offset, position = 0, 0
+    for a in arg_specs:
+        whole = a.is_records and stored_whole(source, a.name)
+        for arg in a.flattened():
+            name = f"{a.name}.{arg.name}" if a.is_records else arg.name
+            position += 1
+            if arg.kind != "array":
+                continue
+            dtype = np.dtype(arg.numpy_dtype).newbyteorder("<")
+            if arg.role in ("output", "inout"):
+                n = arg.count * arg.width
+                written[name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(
+                    dtype.newbyteorder("=")).reshape(arg.count, arg.width)
+                offset += n * dtype.itemsize
+            if arg.role in ("input", "index") or (arg.role == "inout" and not whole):
+                values = make_input(arg, position - 1, seed).reshape(arg.count, arg.width)
+                (initial if arg.role == "inout" else inputs)[name] = values
+    if offset != len(blob):
+        raise ValueError(f"{where}: expected.bin holds {len(blob)} bytes, the arguments describe {offset}")
+    return written, inputs, initial
+
+
 def decode_sample(folder: Path) -> tuple[dict, str, dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """(metadata, source, written arrays, read-only inputs, inout start values), arrays shaped (elements, components)."""
-    from cuda_production.reference import make_input
     from synthesis.spec import ArgSpec
 
     meta = json.loads((folder / "metadata.json").read_text())
     source = (folder / meta["files"]["python"]).read_text()
-    args = [x for a in meta["arguments"] for x in ArgSpec.from_dict(a).flattened()]
+    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
     blob = (folder / meta["reference"]["file"]).read_bytes()
-    written, inputs, initial = {}, {}, {}
-    offset = 0
-    for position, arg in enumerate(args):
-        if arg.kind != "array":
-            continue
-        dtype = np.dtype(arg.numpy_dtype).newbyteorder("<")
-        if arg.role in ("output", "inout"):
-            n = arg.count * arg.width
-            written[arg.name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(
-                dtype.newbyteorder("=")).reshape(arg.count, arg.width)
-            offset += n * dtype.itemsize
-        if arg.role in ("input", "inout", "index"):
-            values = make_input(arg, position, meta["input_seed"]).reshape(arg.count, arg.width)
-            (initial if arg.role == "inout" else inputs)[arg.name] = values
-    if offset != len(blob):
-        raise ValueError(f"{folder}: expected.bin holds {len(blob)} bytes, the arguments describe {offset}")
+    written, inputs, initial = decode_arrays(args, source, meta["input_seed"], blob, str(folder))
     return meta, source, written, inputs, initial
 
 
 def run_outputs(count: int, seed: int, show: int) -> bool:
-    from cuda_production.reference import input_seed, make_input, sample_args, warp_reference
+    from cuda_production.reference import input_seed, sample_args, warp_reference
     from synthesis.categories import generate
     from synthesis.stages import canonical_categories, task_for
 
@@ -130,20 +150,8 @@ def run_outputs(count: int, seed: int, show: int) -> bool:
         batch = specs[start:start + 100]
         blobs = warp_reference(batch, f"realism_outputs_{start}")
         for spec in batch:
-            args = [x for a in sample_args(spec) for x in a.flattened()]
-            written, inputs, initial, offset = {}, {}, {}, 0
-            for position, arg in enumerate(args):
-                if arg.kind != "array":
-                    continue
-                dtype = np.dtype(arg.numpy_dtype)
-                if arg.role in ("output", "inout"):
-                    n = arg.count * arg.width
-                    written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=n,
-                                                      offset=offset).reshape(arg.count, arg.width)
-                    offset += n * dtype.itemsize
-                if arg.role in ("input", "inout", "index"):
-                    (initial if arg.role == "inout" else inputs)[arg.name] = make_input(
-                        arg, position, input_seed(spec)).reshape(arg.count, arg.width)
+            written, inputs, initial = decode_arrays(sample_args(spec), spec.source, input_seed(spec),
+                                                     blobs[spec.name], spec.name)
             found = degenerate_outputs(written, inputs, initial)
             out_cat[spec.category].append({f.pattern for f in found})
             for f in found:
