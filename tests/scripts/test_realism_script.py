@@ -7,11 +7,11 @@ from tests.cuda_production.harness import arr, records, spec
 RECORD = "@wp.struct\nclass Body:\n    pos: wp.vec3\n    mass: float\n\n"
 
 
-def _outputs(kernel: str, body_roles: tuple[str, str]):
+def _outputs(kernel: str, body_roles: tuple[str, str], module: str):
     s = spec("k_records", RECORD + kernel,
              [records("bodies", "Body", [arr("pos", "vec3", body_roles[0]), arr("mass", "float32", body_roles[1], low=0.5)]),
               arr("out", role="output", bound=8.0)])
-    blob = warp_reference([s], "t_realism_records")[s.name]
+    blob = warp_reference([s], module)[s.name]
     return decode_arrays(list(s.args), s.source, s.seed % 2**32, blob, s.name)
 
 
@@ -21,7 +21,7 @@ def test_a_record_stored_back_whole_rewrites_the_members_it_only_read():
               "    tid = wp.tid()\n    b = bodies[tid]\n    b.pos = b.pos * 2.0\n    out[tid] = b.mass\n"
               "    bodies[tid] = b\n")
     assert stored_whole(kernel, "bodies") and not stored_whole("    bodies[tid].mass = 1.0\n", "bodies")
-    written, inputs, initial = _outputs(kernel, ("inout", "inout"))
+    written, inputs, initial = _outputs(kernel, ("inout", "inout"), "t_realism_whole")
     assert set(written) == {"bodies.pos", "bodies.mass", "out"}
     assert degenerate_outputs(written, inputs, initial) == []
 
@@ -32,6 +32,6 @@ def test_a_member_written_in_place_and_left_unchanged_is_still_a_copy():
               "    tid = wp.tid()\n    bodies[tid].mass = wp.max(bodies[tid].mass, 0.25)\n"
               "    out[tid] = wp.length(bodies[tid].pos)\n")
     assert not stored_whole(kernel, "bodies")
-    written, inputs, initial = _outputs(kernel, ("input", "inout"))
+    written, inputs, initial = _outputs(kernel, ("input", "inout"), "t_realism_in_place")
     found = degenerate_outputs(written, inputs, initial)
     assert [f.text for f in found] == ["bodies.mass == bodies.mass (unchanged)"]
