@@ -230,10 +230,9 @@ static bool check_int(const char* name, const int* got, const int* want, size_t 
 }
 '''
 
-RECORDS = r'''
-// An array of records (a struct per element) on the host: a member of every record filled from, or
-// read back into, a flat array of its components (each member has a hashed stream of its own, and
-// expected.bin holds each written member's values in a block of their own).
+TO_RECORDS = r'''
+// An array of records (a struct per element) on the host: a member of every record filled from a
+// flat array of its components (each member has a hashed stream of its own).
 template <typename Record, typename Member, typename T>
 static void to_records(std::vector<Record>& records, Member Record::*member, const std::vector<T>& values)
 {
@@ -241,7 +240,11 @@ static void to_records(std::vector<Record>& records, Member Record::*member, con
     for (size_t i = 0; i < records.size(); ++i)
         memcpy(&(records[i].*member), &values[i * per], sizeof(Member));
 }
+'''
 
+FROM_RECORDS = r'''
+// A member of every record read back into a flat array of its components: expected.bin holds each
+// written member's values in a block of their own.
 template <typename Record, typename Member, typename T>
 static void from_records(std::vector<T>& values, const std::vector<Record>& records, Member Record::*member)
 {
@@ -1002,9 +1005,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w("")
         w(CHECK_INT.strip("\n"))
     records = [p for p in kernel.params if p.kind == "array" and p.fields]
-    if records:
+    if any(h.record is not None and h.arg.role in ("input", "inout") for h in arrays):
         w("")
-        w(RECORDS.strip("\n"))
+        w(TO_RECORDS.strip("\n"))
+    if any(h.record is not None for h in written):
+        w("")
+        w(FROM_RECORDS.strip("\n"))
     if has_reference:
         w("")
         w(READ_FILE.strip("\n"))
