@@ -927,6 +927,14 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
     return []
 
 
+def _stored_root(target: ast.expr) -> str | None:
+    """The name whose part an assignment target is (`p` of `p.vel`, `v[1]`, `p.pos[0]`); None for a plain name."""
+    node = target
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and node is not target else None
+
+
 def find_self_assign(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:
     index = FunctionIndex(fn) if index is None else index
     return [Finding("self_assign", n.lineno, _text(n)) for n in index.of_kind(ast.Assign)
@@ -1089,6 +1097,10 @@ def find_helper_problems(fn: ast.FunctionDef, index: FunctionIndex | None = None
             out.append(Finding("helper_unused_param", fn.lineno, f"{fn.name}: {p}"))
     returns = [n for n in index.of_kind(ast.Return) if n.value is not None]
     reassigned = {name for n in index.of_kind(ast.Assign, ast.AnnAssign) for name in _assigned_names(n)}
+    # a parameter whose member or component is assigned (`p.vel = v`, `v[1] *= -e`): returned changed
+    reassigned |= {root for n in index.of_kind(ast.Assign, ast.AugAssign)
+                   for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                   if (root := _stored_root(t)) is not None}
     one_value = all(same_tree(returns[0].value, r.value) for r in returns[1:])  # every return the same
     if returns and one_value and isinstance(returns[0].value, ast.Name) \
             and returns[0].value.id in params and returns[0].value.id not in reassigned:

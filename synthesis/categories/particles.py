@@ -47,6 +47,7 @@ class ParticleKernel:
         self.records = random.Random(seed ^ 0x5EC0D5).random() < RECORDS_SHARE
         if self.records:
             self.state = rng.choice(["particles", "bodies", "points"])
+            self.record_class = rng.choice(RECORD_CLASSES)
         self.copy: str | None = None  # the thread's record copied into a local: its members are read there
         self.stored_whole = False  # a record stored whole (`particles[tid] = p`): every member is written
 
@@ -129,7 +130,7 @@ class ParticleKernel:
             else:
                 fields = [record_member(f.name, f.spec.dtype, f.spec.role, f.spec.shape, f.spec.low, f.spec.high,
                                         f.spec.grid_bits) for f in fields]
-            w.add_records(self.rng.choice(RECORD_CLASSES), self.state, fields, (self.n,))
+            w.add_records(self.record_class, self.state, fields, (self.n,))
         else:
             w.add_struct(self.rng.choice(STATE_CLASSES), self.state, fields)
         if self.param_fields:
@@ -204,6 +205,10 @@ def integrate(k: ParticleKernel) -> None:
         with w.block(f"if {inv_m.src} == 0.0:"):
             w.emit("return")
         w.feature("early return for pinned particles")
+    # the update of a copied record, often a helper taking and returning the record by value
+    # (`p = advance(p, params)`): one reading only the record and the parameters
+    helper = k.copy is not None and not external and rng.random() < 0.5
+    start = len(w.lines)
     g = k.p("gravity")
     if "frame" in keys:
         g = Expr(f"{k.params}.frame * {g.src}", "vec3", 1.5 * g.mag * 3, None, atom=False)
@@ -217,7 +222,7 @@ def integrate(k: ParticleKernel) -> None:
         w.emit(f"{v.src} *= {k.params}.damping")
     else:
         v = k.local("v_damped", f"{v.src} * {k.params}.damping", "vec3", v.mag, None)
-    v_new = modulate(k, v)
+    v_new = v if helper else modulate(k, v)
     if v_new is not v:
         v = k.local("v_new", v_new.src, "vec3", v_new.mag, None)
     w.emit(f"{k.at('vel')} = {v.src}")
@@ -227,10 +232,30 @@ def integrate(k: ParticleKernel) -> None:
     else:
         w.emit(f"{k.at('pos')} = {k.at('pos')} + {v.src} * {dt.src}")
     w.note_bound(f"{s}.pos", 2.0 + v.mag * dt.mag)
+    if helper:
+        record_helper(k, start)
     if k.copy is not None:
         w.emit(f"{s}[tid] = {k.copy}")
         k.copy, k.stored_whole = None, True
     w.feature("integration")
+
+
+def record_helper(k: ParticleKernel, start: int) -> None:
+    """The record update the kernel wrote from line `start` on, moved into a `@wp.func` that takes the
+    record and the parameter struct by value and returns the record (Warp passes both by value: the
+    helper updates its own copy); the kernel calls it in their place."""
+    rng, w = k.rng, k.w
+    body = w.lines[start:]
+    del w.lines[start:]
+    indent = len(body[0]) - len(body[0].lstrip())
+    name = f"{w.name}_{rng.choice(['advance', 'step_record', 'integrate_record'])}"
+    prm = "prm" if k.copy != "prm" else "params_in"
+    lines = [f"@wp.func\ndef {name}({k.copy}: {k.record_class}, {prm}: {k.param_class}) -> {k.record_class}:"]
+    lines += ["    " + re.sub(rf"\b{re.escape(k.params)}\.", f"{prm}.", line[indent:]) for line in body]
+    lines.append(f"    return {k.copy}")
+    w.add_helper("\n".join(lines), name)
+    w.emit(f"{k.copy} = {name}({k.copy}, {k.params})")
+    w.feature("helper taking and returning a record")
 
 
 def springs(k: ParticleKernel) -> None:

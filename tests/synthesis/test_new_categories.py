@@ -249,7 +249,7 @@ def test_a_record_member_is_written_exactly_when_the_kernel_writes_it():
                 assert all(members.values()), spec.source
 
 
-@pytest.mark.parametrize("feature", ["record copied", "spring forces scattered", None])
+@pytest.mark.parametrize("feature", ["record copied", "helper taking and returning a record", "spring forces scattered", None])
 def test_an_array_of_records_equals_warp_on_the_host(tmp_path, feature):
     """Records copied and stored back whole; members of other particles' records updated with `+=`
     (atomic in Warp, atomicAdd in the .cu); any other records kernel: equal to Warp on the host."""

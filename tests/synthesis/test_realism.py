@@ -254,6 +254,14 @@ def test_helper_returning_parameter_and_ignoring_one_is_flagged():
     assert {"helper_passthrough", "dead_value"} <= found
 
 
+def test_helper_returning_its_parameter_with_a_member_assigned_is_not_a_passthrough():
+    """`p.vel = ...; return p` returns the parameter changed (Warp passes a struct or vector by value)."""
+    member = "@wp.func\ndef f(x: wp.vec3, y: float) -> wp.vec3:\n    x[1] = x[1] * y\n    return x"
+    assert "helper_passthrough" not in patterns(kernel("out[tid] = f(wp.vec3(a[tid]), b[tid])[1]", member))
+    untouched = "@wp.func\ndef f(x: wp.vec3, y: float) -> wp.vec3:\n    z = x\n    z[1] = z[1] * y\n    return x"
+    assert "helper_passthrough" in patterns(kernel("out[tid] = f(wp.vec3(a[tid]), b[tid])[1]", untouched))
+
+
 def test_helper_ignoring_a_parameter_is_flagged():
     source = kernel("out[tid] = f(a[tid], b[tid])", "@wp.func\ndef f(x: float, y: float) -> float:\n    return x * 2.0")
     assert "helper_unused_param" in patterns(source)
