@@ -50,6 +50,7 @@ class ParticleKernel:
             self.record_class = rng.choice(RECORD_CLASSES)
         self.copy: str | None = None  # the thread's record copied into a local: its members are read there
         self.stored_whole = False  # a record stored whole (`particles[tid] = p`): every member is written
+        self.loaded: dict[str, Expr] = {}  # the thread's own members held in locals, until a body writes them
 
     def at(self, key: str, index: str = "tid") -> str:
         """A particle's member: `state.key[index]` (a struct of arrays), `particles[index].key` (records),
@@ -59,6 +60,17 @@ class ParticleKernel:
         if self.copy is not None and index == "tid":
             return f"{self.copy}.{key}"
         return f"{self.state}[{index}].{key}"
+
+    def own(self, key: str, name: str, dtype: str, mag: float, q: int | None = None) -> Expr:
+        """The thread's own member `key`, loaded into a local once (`xi = state.pos[tid]`) and read there
+        by every later body, until one writes the member (`written`)."""
+        if key not in self.loaded:
+            self.loaded[key] = self.local(name, self.at(key), dtype, mag, q)
+        return self.loaded[key]
+
+    def written(self, *keys: str) -> None:
+        for key in keys or tuple(self.loaded):
+            self.loaded.pop(key, None)
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
         taken = {a.name for a in self.w.args} | {n for scope in self.w.scopes for n in scope}
@@ -237,6 +249,7 @@ def integrate(k: ParticleKernel) -> None:
     if k.copy is not None:
         w.emit(f"{s}[tid] = {k.copy}")
         k.copy, k.stored_whole = None, True
+    k.written("vel", "pos")
     w.feature("integration")
 
 
@@ -311,7 +324,7 @@ def density(k: ParticleKernel) -> None:
     nb = w.add_constant(rng.choice(["NUM_NEIGHBORS", "MAX_NEIGHBORS", "K"]), count)
     ids = w.add_array(rng.choice(["neighbors", "nbrs", "adjacency"]), "int32", "index", shape=(count * k.n,),
                       index_high=k.n - 1)
-    xi = k.local("xi", f"{k.at('pos')}", "vec3", 2.0, 6)
+    xi = k.own("pos", "xi", "vec3", 2.0, 6)
     h = k.p("radius")
     h2 = k.local("h2", f"{h.src} * {h.src}", "float32", h.mag * h.mag, 8)
     rho = w.declare("rho", Expr("0.0", "float32", 0.0, 0), count * h2.mag ** 3, None)
@@ -320,7 +333,7 @@ def density(k: ParticleKernel) -> None:
     slot = next(c for c in ("n", "m", "slot") if c not in taken)
     with w.block(f"for {slot} in range({nb.src}):"):
         k.local("j", f"{ids}[tid * {nb.src} + {slot}]", "int32", float(k.n))
-        k.local("r2", f"wp.length_sq(xi - {k.at('pos', 'j')})", "float32", 48.0, 12)
+        k.local("r2", f"wp.length_sq({xi.src} - {k.at('pos', 'j')})", "float32", 48.0, 12)
         with w.block("if r2 < h2:"):
             if rng.random() < 0.5:
                 w.emit("rho += (h2 - r2) ** 3.0")
@@ -354,11 +367,13 @@ def collide(k: ParticleKernel) -> None:
         lines.append("    return v")
     w.add_helper("\n".join(lines), name)
     w.feature("helper taking a struct")
-    v = k.local("v", f"{name}({k.params}, {k.at('pos')}, {k.at('vel')})", "vec3", 4.0, None)
+    x_src, v_src = (k.loaded[key].src if key in k.loaded else k.at(key) for key in ("pos", "vel"))
+    v = k.local("v", f"{name}({k.params}, {x_src}, {v_src})", "vec3", 4.0, None)
     v_mod = modulate(k, v)
     if v_mod is not v:
         v = k.local("v_out", v_mod.src, "vec3", v_mod.mag, None)
     w.emit(f"{k.at('vel')} = {v.src}")
+    k.written("vel")
     w.note_bound(f"{s}.vel", v.mag)
 
 
@@ -370,7 +385,7 @@ def kinetic_energy(k: ParticleKernel) -> None:
     groups = rng.choice([4, 8, 16])
     energy = w.add_array(rng.choice(["energy", "total_ke", "ke_sum"]), "float32", "output", shape=(groups,))
     owner = w.add_array(rng.choice(["group", "body_id", "owner"]), "int32", "index", index_high=groups - 1)
-    v = k.local("vi", f"{k.at('vel')}", "vec3", 1.0, 10)
+    v = k.own("vel", "vi", "vec3", 1.0, 10)
     if rng.random() < 0.5:
         ke = k.local("ke", f"0.5 * {k.at('mass')} * wp.dot({v.src}, {v.src})", "float32", 3.0, None)
     else:
@@ -414,6 +429,7 @@ def jitter(k: ParticleKernel) -> None:
         w.emit(f"{k.at('pos')} = {k.at('pos')} + {amount.src} * {offset.src}")
     else:
         w.emit(f"{k.at('pos')} += {offset.src} * {amount.src}")
+    k.written("pos")
     w.note_bound(f"{s}.pos", 2.0 + amount.mag * draw_mag)
     w.feature(f"random jitter ({form})")
 
@@ -431,7 +447,7 @@ def contacts(k: ParticleKernel) -> None:
     k.make_state({"pos": "input"})
     sphere = rng.random() < 0.5
     k.make_params(["center", "sphere_radius"] if sphere else ["ground"])
-    x = k.local(rng.choice(["x", "p", "xi"]), k.at("pos"), "vec3", 2.0, 6)
+    x = k.own("pos", rng.choice(["x", "p", "xi"]), "vec3", 2.0, 6)
     if sphere:
         c, r = k.p("center"), k.p("sphere_radius")
         d = k.local("d", f"{x.src} - {c.src}", "vec3", 3.0, None)
