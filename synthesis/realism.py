@@ -1134,6 +1134,10 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
                      for t in n.targets if isinstance(t, ast.Name)}
     written = {n.value.id for n in ast_walk(fn) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
                and isinstance(n.value, ast.Name)}
+    # an array of records: `a[i].pos` and `a[i].vel` load different members; `a[i].vel = v` writes `a`
+    members = {id(n.value): n for n in ast_walk(fn) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Subscript)}
+    written |= {n.value.value.id for n in members.values() if isinstance(n.ctx, ast.Store)
+                and isinstance(n.value.value, ast.Name)}
     loads: dict[str, int] = {}
     kinds = {"neighbour_read": 0, "gather_read": 0, "non_own_read": 0}
     for n in ast_walk(fn):
@@ -1142,7 +1146,7 @@ def read_figures(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
             continue
         parts = _index_parts(n)
         if n.value.id not in written:
-            key = _dump(n)
+            key = _dump(members.get(id(n), n))
             loads[key] = loads.get(key, 0) + 1
         if [p.id if isinstance(p, ast.Name) else None for p in parts] == list(own):
             continue

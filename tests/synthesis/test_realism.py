@@ -299,6 +299,15 @@ def test_figures_count_repeated_loads_neighbours_and_gathers():
     assert figures(gather, arrays)["gather_read"] == 1
 
 
+def test_members_of_one_record_are_different_loads():
+    """`r[tid].pos`, `r[tid].vel`, `r[tid].mass`: three members, no element loaded three times; the
+    same member read three times is."""
+    members = kernel("out[tid] = wp.length(r[tid].pos) + wp.length(r[tid].vel) + r[tid].mass")
+    same = kernel("out[tid] = r[tid].mass * r[tid].mass + r[tid].mass")
+    assert figures(members, {"r", "out"})["repeated_load"] == 0
+    assert figures(same, {"r", "out"})["repeated_load"] == 1
+
+
 def test_a_clamp_to_the_arrays_extent_is_a_neighbour_read_not_a_gather():
     clamped = kernel("out[tid] = a[wp.min(tid + 1, a.shape[0] - 1)] - a[tid]")
     got = figures(clamped, {"a", "out"})
