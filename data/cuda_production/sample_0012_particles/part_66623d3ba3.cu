@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; early return for pinned particles; per-particle drag; integration; struct ParticleState; struct Config; single-use loads indexed in place)
+// Particle kernel with struct arguments (1-D launch 500; ground plane contacts; array of struct Hit; struct zeroed, then filled member by member; zeroed record where there is no contact; array of struct Particle; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_66623d3ba3` (see part_66623d3ba3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,64 +11,44 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+struct Particle
 {
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-__device__ __forceinline__ float3 atomicAddFloat3(float3* address, float3 val)
-{
-    // component-wise, as Warp does; returns the old vector
-    return make_float3(atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z));
-}
-
-__device__ __forceinline__ float3 operator*(float3 a, float s)
-{
-    return make_float3(a.x * s, a.y * s, a.z * s);
-}
-
-__device__ __forceinline__ float3 operator*(float s, float3 a)
-{
-    return make_float3(s * a.x, s * a.y, s * a.z);
-}
-
-struct ParticleState
-{
-    float3* pos;
-    int pos_dim0;
-    float3* vel;
-    int vel_dim0;
-    float* inv_mass;
-    int inv_mass_dim0;
+    float3 pos;
 };
 
 struct Config
 {
-    float dt;
-    float3 gravity;
-    float damping;
+    float ground;
+};
+
+struct Hit
+{
+    float3 point;
+    float3 normal;
+    float depth;
 };
 
 __global__ void part_66623d3ba3(
-    ParticleState particles,
+    const Particle* __restrict__ particles,
     Config params,
-    const float3* __restrict__ external,
-    const float* __restrict__ drag,
+    Hit* contact_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float w = particles.inv_mass[tid];
-    if (w == 0.0f) {
-        return;
+    float3 p = particles[tid].pos;
+    float depth = params.ground - p.y;
+    if (depth > 0.0f) {
+        Hit c = Hit{};
+        c.point = make_float3(p.x, params.ground, p.z);
+        c.normal = make_float3(0.0f, 1.0f, 0.0f);
+        c.depth = depth;
+        contact_out[tid] = c;
+    } else {
+        contact_out[tid] = Hit{};
     }
-    float3 v = particles.vel[tid] + (external[tid] * w + params.gravity) * params.dt;
-    float3 v_damped = v * params.damping;
-    float3 v_new = v_damped * (1.0f - drag[tid]);
-    particles.vel[tid] = v_new;
-    atomicAddFloat3(&particles.pos[tid], v_new * params.dt);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,6 +135,26 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
+// An array of records (a struct per element) on the host: a member of every record filled from a
+// flat array of its components (each member has a hashed stream of its own).
+template <typename Record, typename Member, typename T>
+static void to_records(std::vector<Record>& records, Member Record::*member, const std::vector<T>& values)
+{
+    const size_t per = sizeof(Member) / sizeof(T);
+    for (size_t i = 0; i < records.size(); ++i)
+        memcpy(&(records[i].*member), &values[i * per], sizeof(Member));
+}
+
+// A member of every record read back into a flat array of its components: expected.bin holds each
+// written member's values in a block of their own.
+template <typename Record, typename Member, typename T>
+static void from_records(std::vector<T>& values, const std::vector<Record>& records, Member Record::*member)
+{
+    const size_t per = sizeof(Member) / sizeof(T);
+    for (size_t i = 0; i < records.size(); ++i)
+        memcpy(&values[i * per], &(records[i].*member), sizeof(Member));
+}
+
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -209,59 +209,43 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_particles_pos((size_t)n * 3);  // inout, shape [500] of vec3
+    std::vector<float> h_particles_pos((size_t)n * 3);  // input, shape [500] of vec3
     fill_float(h_particles_pos.data(), h_particles_pos.size(), seed, 0, -128, 257U, 0.015625f);
-    std::vector<float> h_particles_vel((size_t)n * 3);  // inout, shape [500] of vec3
-    fill_float(h_particles_vel.data(), h_particles_vel.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_particles_inv_mass((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_particles_inv_mass.data(), h_particles_inv_mass.size(), seed, 2, 0, 9U, 0.25f);
-    std::vector<float> h_external((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_external.data(), h_external.size(), seed, 6, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_drag((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_drag.data(), h_drag.size(), seed, 7, 0, 513U, 0.0009765625f);
+    std::vector<Particle> h_particles(h_particles_pos.size() / 3);  // input, shape [500] of struct Particle
+    to_records(h_particles, &Particle::pos, h_particles_pos);
+    std::vector<float> h_contact_out_point((size_t)n * 3);  // output, shape [500] of vec3
+    std::vector<float> h_contact_out_normal((size_t)n * 3);  // output, shape [500] of vec3
+    std::vector<float> h_contact_out_depth((size_t)n * 1);  // output, shape [500] of float32
+    std::vector<Hit> h_contact_out(h_contact_out_point.size() / 3);  // output, shape [500] of struct Hit
 
     // Device buffers
-    float3* d_particles_pos = nullptr;
     const size_t bytes_particles_pos = h_particles_pos.size() * sizeof(h_particles_pos[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_pos, bytes_particles_pos));
-    CUDA_CHECK(cudaMemcpy(d_particles_pos, h_particles_pos.data(), bytes_particles_pos, cudaMemcpyHostToDevice));
-    float3* d_particles_vel = nullptr;
-    const size_t bytes_particles_vel = h_particles_vel.size() * sizeof(h_particles_vel[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_vel, bytes_particles_vel));
-    CUDA_CHECK(cudaMemcpy(d_particles_vel, h_particles_vel.data(), bytes_particles_vel, cudaMemcpyHostToDevice));
-    float* d_particles_inv_mass = nullptr;
-    const size_t bytes_particles_inv_mass = h_particles_inv_mass.size() * sizeof(h_particles_inv_mass[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_inv_mass, bytes_particles_inv_mass));
-    CUDA_CHECK(cudaMemcpy(d_particles_inv_mass, h_particles_inv_mass.data(), bytes_particles_inv_mass, cudaMemcpyHostToDevice));
-    float3* d_external = nullptr;
-    const size_t bytes_external = h_external.size() * sizeof(h_external[0]);
-    CUDA_CHECK(cudaMalloc(&d_external, bytes_external));
-    CUDA_CHECK(cudaMemcpy(d_external, h_external.data(), bytes_external, cudaMemcpyHostToDevice));
-    float* d_drag = nullptr;
-    const size_t bytes_drag = h_drag.size() * sizeof(h_drag[0]);
-    CUDA_CHECK(cudaMalloc(&d_drag, bytes_drag));
-    CUDA_CHECK(cudaMemcpy(d_drag, h_drag.data(), bytes_drag, cudaMemcpyHostToDevice));
-    ParticleState particles{};
-    particles.pos = d_particles_pos;
-    particles.pos_dim0 = n;
-    particles.vel = d_particles_vel;
-    particles.vel_dim0 = n;
-    particles.inv_mass = d_particles_inv_mass;
-    particles.inv_mass_dim0 = n;
+    Particle* d_particles = nullptr;
+    const size_t bytes_particles = h_particles.size() * sizeof(Particle);
+    CUDA_CHECK(cudaMalloc(&d_particles, bytes_particles));
+    CUDA_CHECK(cudaMemcpy(d_particles, h_particles.data(), bytes_particles, cudaMemcpyHostToDevice));
+    const size_t bytes_contact_out_point = h_contact_out_point.size() * sizeof(h_contact_out_point[0]);
+    const size_t bytes_contact_out_normal = h_contact_out_normal.size() * sizeof(h_contact_out_normal[0]);
+    const size_t bytes_contact_out_depth = h_contact_out_depth.size() * sizeof(h_contact_out_depth[0]);
+    Hit* d_contact_out = nullptr;
+    const size_t bytes_contact_out = h_contact_out.size() * sizeof(Hit);
+    CUDA_CHECK(cudaMalloc(&d_contact_out, bytes_contact_out));
+    CUDA_CHECK(cudaMemcpy(d_contact_out, h_contact_out.data(), bytes_contact_out, cudaMemcpyHostToDevice));
     Config params{};
-    params.dt = 0.0625f;
-    params.gravity = make_float3(0.0f, -2.25f, 0.0f);
-    params.damping = 0.9375f;
+    params.ground = -1.3125f;
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
+    part_66623d3ba3<<<grid, block>>>(d_particles, params, d_contact_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_particles_pos.data(), d_particles_pos, bytes_particles_pos, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_particles_vel.data(), d_particles_vel, bytes_particles_vel, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_contact_out.data(), d_contact_out, bytes_contact_out, cudaMemcpyDeviceToHost));
+    // the members of contact_out the kernel writes, each read back into an array of its own
+    from_records(h_contact_out_point, h_contact_out, &Hit::point);
+    from_records(h_contact_out_normal, h_contact_out, &Hit::normal);
+    from_records(h_contact_out_depth, h_contact_out, &Hit::depth);
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -269,8 +253,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_particles_pos.data(), 1, bytes_particles_pos, dump) == bytes_particles_pos;
-            dump_ok = dump_ok && fwrite(h_particles_vel.data(), 1, bytes_particles_vel, dump) == bytes_particles_vel;
+            dump_ok = dump_ok && fwrite(h_contact_out_point.data(), 1, bytes_contact_out_point, dump) == bytes_contact_out_point;
+            dump_ok = dump_ok && fwrite(h_contact_out_normal.data(), 1, bytes_contact_out_normal, dump) == bytes_contact_out_normal;
+            dump_ok = dump_ok && fwrite(h_contact_out_depth.data(), 1, bytes_contact_out_depth, dump) == bytes_contact_out_depth;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -286,7 +271,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_66623d3ba3<<<grid, block, 0, stream>>>(particles, params, d_external, d_drag, n);
+            part_66623d3ba3<<<grid, block, 0, stream>>>(d_particles, params, d_contact_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -313,8 +298,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_particles_vel + bytes_particles_inv_mass + bytes_external + bytes_drag;
-        const size_t bytes_written = bytes_particles_pos + bytes_particles_vel;
+        const size_t bytes_read = bytes_particles_pos;
+        const size_t bytes_written = bytes_contact_out_point + bytes_contact_out_normal + bytes_contact_out_depth;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -333,25 +318,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_particles_pos));
-        CUDA_CHECK(cudaFree(d_particles_vel));
-        CUDA_CHECK(cudaFree(d_particles_inv_mass));
-        CUDA_CHECK(cudaFree(d_external));
-        CUDA_CHECK(cudaFree(d_drag));
+        CUDA_CHECK(cudaFree(d_particles));
+        CUDA_CHECK(cudaFree(d_contact_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 12000) {
-        fprintf(stderr, "%s: expected 12000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 14000) {
+        fprintf(stderr, "%s: expected 14000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("particles.pos", h_particles_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
-                       0.000211865234375f, 0.0001f, stats);
-    ok &= check_values("particles.vel", h_particles_vel.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
-                       0.00018984375000000002f, 0.0001f, stats);
+    ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("contact_out.depth", h_contact_out_depth.data(), reinterpret_cast<const float*>(expected.data() + 12000), 500,
+                       0.00035f, 0.0001f, stats);
     printf("%s part_66623d3ba3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -362,13 +346,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
+        part_66623d3ba3<<<grid, block>>>(d_particles, params, d_contact_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_66623d3ba3<<<grid, block>>>(particles, params, d_external, d_drag, n);
+        part_66623d3ba3<<<grid, block>>>(d_particles, params, d_contact_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -387,10 +371,7 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_particles_pos));
-    CUDA_CHECK(cudaFree(d_particles_vel));
-    CUDA_CHECK(cudaFree(d_particles_inv_mass));
-    CUDA_CHECK(cudaFree(d_external));
-    CUDA_CHECK(cudaFree(d_drag));
+    CUDA_CHECK(cudaFree(d_particles));
+    CUDA_CHECK(cudaFree(d_contact_out));
     return ok ? 0 : 1;
 }

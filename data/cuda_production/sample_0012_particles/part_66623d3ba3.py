@@ -2,27 +2,32 @@ import warp as wp
 
 
 @wp.struct
-class ParticleState:
-    pos: wp.array(dtype=wp.vec3)
-    vel: wp.array(dtype=wp.vec3)
-    inv_mass: wp.array(dtype=float)
+class Hit:
+    point: wp.vec3
+    normal: wp.vec3
+    depth: float
+
+
+@wp.struct
+class Particle:
+    pos: wp.vec3
 
 
 @wp.struct
 class Config:
-    dt: float
-    gravity: wp.vec3
-    damping: float
+    ground: float
 
 
 @wp.kernel
-def part_66623d3ba3(particles: ParticleState, params: Config, external: wp.array(dtype=wp.vec3), drag: wp.array(dtype=float)):
+def part_66623d3ba3(particles: wp.array(dtype=Particle), params: Config, contact_out: wp.array(dtype=Hit)):
     tid = wp.tid()
-    w = particles.inv_mass[tid]
-    if w == 0.0:
-        return
-    v = particles.vel[tid] + (external[tid] * w + params.gravity) * params.dt
-    v_damped = v * params.damping
-    v_new = v_damped * (1.0 - drag[tid])
-    particles.vel[tid] = v_new
-    particles.pos[tid] += v_new * params.dt
+    p = particles[tid].pos
+    depth = params.ground - p[1]
+    if depth > 0.0:
+        c = Hit()
+        c.point = wp.vec3(p[0], params.ground, p[2])
+        c.normal = wp.vec3(0.0, 1.0, 0.0)
+        c.depth = depth
+        contact_out[tid] = c
+    else:
+        contact_out[tid] = Hit()

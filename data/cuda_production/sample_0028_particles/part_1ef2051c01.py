@@ -1,13 +1,13 @@
 import warp as wp
 
 
-K = wp.constant(6)
+K = 8
 
 
 @wp.struct
-class Cloud:
-    pos: wp.array(dtype=wp.vec3)
-    density: wp.array(dtype=float)
+class ParticleData:
+    pos: wp.vec3
+    density: float
 
 
 @wp.struct
@@ -16,16 +16,15 @@ class Params:
 
 
 @wp.kernel
-def part_1ef2051c01(pstate: Cloud, sim: Params, adjacency: wp.array(dtype=int), radius_scale: wp.array(dtype=float)):
+def part_1ef2051c01(particles: wp.array(dtype=ParticleData), sim: Params, neighbors: wp.array(dtype=int), temperature: wp.array(dtype=float)):
     tid = wp.tid()
-    radius_scale_v = radius_scale[tid]
-    xi = pstate.pos[tid]
+    temperature_v = temperature[tid]
+    xi = particles[tid].pos
     h2 = sim.radius * sim.radius
     rho = float(0.0)
     for n in range(K):
-        j = adjacency[tid * K + n]
-        r2 = wp.length_sq(xi - pstate.pos[j])
+        j = neighbors[tid * K + n]
+        r2 = wp.length_sq(xi - particles[j].pos)
         if r2 < h2:
-            diff = h2 - r2
-            rho += diff * diff * diff
-    pstate.density[tid] = rho * radius_scale_v
+            rho += (h2 - r2) ** 3.0
+    particles[tid].density = rho * (1.0 + 0.5 * wp.tanh(temperature_v))

@@ -2,17 +2,19 @@ import warp as wp
 
 
 @wp.struct
-class Particles:
-    pos: wp.array(dtype=wp.vec3)
-    vel: wp.array(dtype=wp.vec3)
-    mass: wp.array(dtype=float)
+class Point:
+    pos: wp.vec3
+    vel: wp.vec3
+    inv_mass: float
 
 
 @wp.struct
 class Params:
+    dt: float
+    gravity: wp.vec3
+    damping: float
     ground: float
     restitution: float
-    dt: float
 
 
 @wp.func
@@ -21,11 +23,16 @@ def collide(prm: Params, x: wp.vec3, v: wp.vec3) -> wp.vec3:
         return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
     return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt
 
-@wp.kernel(enable_backward=False, module="unique")
-def part_efa9225455(state: Particles, params: Params, total_ke: wp.array(dtype=float), owner: wp.array(dtype=int)):
+@wp.kernel(enable_backward=False)
+def part_efa9225455(points: wp.array(dtype=Point), params: Params):
     tid = wp.tid()
-    v = collide(params, state.pos[tid], state.vel[tid])
-    state.vel[tid] = v
-    vi = state.vel[tid]
-    ke = 0.5 * state.mass[tid] * wp.dot(vi, vi)
-    total_ke[owner[tid]] += ke
+    p = points[tid]
+    if p.inv_mass == 0.0:
+        return
+    v = p.vel + (params.gravity) * params.dt
+    v_damped = v * params.damping
+    p.vel = v_damped
+    p.pos = p.pos + v_damped * params.dt
+    points[tid] = p
+    v = collide(params, points[tid].pos, points[tid].vel)
+    points[tid].vel = v

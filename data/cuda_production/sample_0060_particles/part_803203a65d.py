@@ -1,35 +1,32 @@
 import warp as wp
 
 
-NUM_NEIGHBORS = wp.constant(6)
-
-
 @wp.struct
-class Cloud:
-    pos: wp.array(dtype=wp.vec3)
-    vel: wp.array(dtype=wp.vec3)
-    mass: wp.array(dtype=float)
-    density: wp.array(dtype=float)
+class ParticleData:
+    pos: wp.vec3
+    vel: wp.vec3
+    mass: float
 
 
 @wp.struct
 class StepParams:
-    radius: float
+    ground: float
+    restitution: float
 
 
-@wp.kernel
-def part_803203a65d(particles: Cloud, params: StepParams, ke_sum: wp.array(dtype=float), owner: wp.array(dtype=int), adjacency: wp.array(dtype=int)):
+@wp.func
+def collide(prm: StepParams, x: wp.vec3, v: wp.vec3) -> wp.vec3:
+    if x[1] < prm.ground and v[1] < 0.0:
+        return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
+    return v
+
+@wp.kernel(enable_backward=False)
+def part_803203a65d(bodies: wp.array(dtype=ParticleData), params: StepParams, ke_sum: wp.array(dtype=float), group: wp.array(dtype=int), age: wp.array(dtype=float)):
     tid = wp.tid()
-    vi = particles.vel[tid]
-    ke = 0.5 * particles.mass[tid] * wp.length_sq(vi)
-    ke_sum[owner[tid]] += ke
-    xi = particles.pos[tid]
-    h2 = params.radius * params.radius
-    rho = float(0.0)
-    for n in range(NUM_NEIGHBORS):
-        j = adjacency[tid * NUM_NEIGHBORS + n]
-        r2 = wp.length_sq(xi - particles.pos[j])
-        if r2 < h2:
-            diff = h2 - r2
-            rho += diff * diff * diff
-    particles.density[tid] = rho
+    age_v = age[tid]
+    vi = bodies[tid].vel
+    ke = 0.5 * bodies[tid].mass * wp.dot(vi, vi)
+    g = group[tid]
+    wp.atomic_add(ke_sum, g, ke * wp.exp(-age_v))
+    v = collide(params, bodies[tid].pos, vi)
+    bodies[tid].vel = v

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 64; module constants; neighbour density; per-particle drag; spring forces scattered; struct State; struct Params; single-use loads indexed in place)
+// Particle kernel with struct arguments (1-D launch 64; ground plane contacts; array of struct Hit; struct built with every member named; module constants; per-particle drag; neighbour density; struct Particles; struct Params; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `part_63a32fdd94` (see part_63a32fdd94.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,43 +16,9 @@ __device__ __forceinline__ float dot(float3 a, float3 b)
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-__device__ __forceinline__ float length(float3 a)
-{
-    return sqrtf(dot(a, a));
-}
-
 __device__ __forceinline__ float length_sq(float3 a)
 {
     return dot(a, a);
-}
-
-__device__ __forceinline__ float3 normalize(float3 a)
-{
-    // Warp returns the zero vector for a zero-length input
-    float l = length(a);
-    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
-}
-
-__device__ __forceinline__ float3 atomicAddFloat3(float3* address, float3 val)
-{
-    // component-wise, as Warp does; returns the old vector
-    return make_float3(atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z));
-}
-
-__device__ __forceinline__ float3 atomicSubFloat3(float3* address, float3 val)
-{
-    // component-wise, as Warp does; returns the old vector
-    return make_float3(atomicAdd(&address->x, -val.x), atomicAdd(&address->y, -val.y), atomicAdd(&address->z, -val.z));
-}
-
-__device__ __forceinline__ float3 operator*(float3 a, float s)
-{
-    return make_float3(a.x * s, a.y * s, a.z * s);
-}
-
-__device__ __forceinline__ float3 operator*(float s, float3 a)
-{
-    return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
 __device__ __forceinline__ float3 operator-(float3 a, float3 b)
@@ -60,30 +26,35 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-struct State
+struct Particles
 {
     float3* pos;
     int pos_dim0;
-    float3* force;
-    int force_dim0;
     float* density;
     int density_dim0;
 };
 
 struct Params
 {
+    float ground;
     float radius;
-    float stiffness;
-    float rest_length;
 };
 
-constexpr int K = 4;
+struct Hit
+{
+    float3 point;
+    float3 normal;
+    float depth;
+    int active;
+};
+
+constexpr int K = 6;
 
 __global__ void part_63a32fdd94(
-    State particles,
+    Particles particles,
     Params cfg,
-    const int* __restrict__ adjacency,
-    const int* __restrict__ edges,
+    Hit* contact_out,
+    const int* __restrict__ nbrs,
     const float* __restrict__ drag,
     int num_threads)
 {
@@ -91,28 +62,21 @@ __global__ void part_63a32fdd94(
     if (tid >= num_threads)
         return;
 
-    float3 xi = particles.pos[tid];
+    float3 x = particles.pos[tid];
+    float depth = cfg.ground - x.y;
+    if (depth > 0.0f) {
+        contact_out[tid] = Hit{make_float3(x.x, cfg.ground, x.z), make_float3(0.0f, 1.0f, 0.0f), depth, 1};
+    }
     float h2 = cfg.radius * cfg.radius;
     float rho = 0.0f;
-    int j;
     for (int n = 0; n < K; ++n) {
-        j = adjacency[tid * K + n];
-        float r2 = length_sq(xi - particles.pos[j]);
+        int j = nbrs[tid * K + n];
+        float r2 = length_sq(x - particles.pos[j]);
         if (r2 < h2) {
-            float diff = h2 - r2;
-            rho += diff * diff * diff;
+            rho += powf(h2 - r2, 3.0f);
         }
     }
-    particles.density[tid] = rho;
-    int i = edges[tid * 2];
-    j = edges[tid * 2 + 1];
-    float3 d = particles.pos[j] - particles.pos[i];
-    float l = length(d);
-    float fs = cfg.stiffness * (l - cfg.rest_length);
-    float3 f = normalize(d) * fs;
-    float3 f_total = f * (1.0f - drag[tid]);
-    atomicAddFloat3(&particles.force[i], f_total);
-    atomicSubFloat3(&particles.force[j], f_total);
+    particles.density[tid] = rho * (1.0f - drag[tid]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,6 +169,33 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
+// A member of every record read back into a flat array of its components: expected.bin holds each
+// written member's values in a block of their own.
+template <typename Record, typename Member, typename T>
+static void from_records(std::vector<T>& values, const std::vector<Record>& records, Member Record::*member)
+{
+    const size_t per = sizeof(Member) / sizeof(T);
+    for (size_t i = 0; i < records.size(); ++i)
+        memcpy(&values[i * per], &(records[i].*member), sizeof(Member));
+}
+
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -261,64 +252,66 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_particles_pos((size_t)num_threads * 3);  // input, shape [64] of vec3
     fill_float(h_particles_pos.data(), h_particles_pos.size(), seed, 0, -128, 257U, 0.015625f);
-    std::vector<float> h_particles_force((size_t)num_threads * 3);  // inout, shape [64] of vec3
-    fill_float(h_particles_force.data(), h_particles_force.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_particles_density((size_t)num_threads * 1);  // output, shape [64] of float32
-    std::vector<int> h_adjacency((size_t)num_threads * 4);  // index, shape [256] of int32
+    std::vector<float> h_contact_out_point((size_t)num_threads * 3);  // output, shape [64] of vec3
+    std::vector<float> h_contact_out_normal((size_t)num_threads * 3);  // output, shape [64] of vec3
+    std::vector<float> h_contact_out_depth((size_t)num_threads * 1);  // output, shape [64] of float32
+    std::vector<int> h_contact_out_active((size_t)num_threads * 1);  // output, shape [64] of int32
+    std::vector<Hit> h_contact_out(h_contact_out_point.size() / 3);  // output, shape [64] of struct Hit
+    std::vector<int> h_nbrs((size_t)num_threads * 6);  // index, shape [384] of int32
     // indices into arrays of num_threads rows: their whole extent, at bench size too
-    fill_int(h_adjacency.data(), h_adjacency.size(), seed, 6, 0, (uint32_t)(num_threads));
-    std::vector<int> h_edges((size_t)num_threads * 2);  // index, shape [128] of int32
-    // indices into arrays of num_threads rows: their whole extent, at bench size too
-    fill_int(h_edges.data(), h_edges.size(), seed, 7, 0, (uint32_t)(num_threads));
+    fill_int(h_nbrs.data(), h_nbrs.size(), seed, 8, 0, (uint32_t)(num_threads));
     std::vector<float> h_drag((size_t)num_threads * 1);  // input, shape [64] of float32
-    fill_float(h_drag.data(), h_drag.size(), seed, 8, 0, 513U, 0.0009765625f);
+    fill_float(h_drag.data(), h_drag.size(), seed, 9, 0, 513U, 0.0009765625f);
 
     // Device buffers
     float3* d_particles_pos = nullptr;
     const size_t bytes_particles_pos = h_particles_pos.size() * sizeof(h_particles_pos[0]);
     CUDA_CHECK(cudaMalloc(&d_particles_pos, bytes_particles_pos));
     CUDA_CHECK(cudaMemcpy(d_particles_pos, h_particles_pos.data(), bytes_particles_pos, cudaMemcpyHostToDevice));
-    float3* d_particles_force = nullptr;
-    const size_t bytes_particles_force = h_particles_force.size() * sizeof(h_particles_force[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_force, bytes_particles_force));
-    CUDA_CHECK(cudaMemcpy(d_particles_force, h_particles_force.data(), bytes_particles_force, cudaMemcpyHostToDevice));
     float* d_particles_density = nullptr;
     const size_t bytes_particles_density = h_particles_density.size() * sizeof(h_particles_density[0]);
     CUDA_CHECK(cudaMalloc(&d_particles_density, bytes_particles_density));
     CUDA_CHECK(cudaMemcpy(d_particles_density, h_particles_density.data(), bytes_particles_density, cudaMemcpyHostToDevice));
-    int* d_adjacency = nullptr;
-    const size_t bytes_adjacency = h_adjacency.size() * sizeof(h_adjacency[0]);
-    CUDA_CHECK(cudaMalloc(&d_adjacency, bytes_adjacency));
-    CUDA_CHECK(cudaMemcpy(d_adjacency, h_adjacency.data(), bytes_adjacency, cudaMemcpyHostToDevice));
-    int* d_edges = nullptr;
-    const size_t bytes_edges = h_edges.size() * sizeof(h_edges[0]);
-    CUDA_CHECK(cudaMalloc(&d_edges, bytes_edges));
-    CUDA_CHECK(cudaMemcpy(d_edges, h_edges.data(), bytes_edges, cudaMemcpyHostToDevice));
+    const size_t bytes_contact_out_point = h_contact_out_point.size() * sizeof(h_contact_out_point[0]);
+    const size_t bytes_contact_out_normal = h_contact_out_normal.size() * sizeof(h_contact_out_normal[0]);
+    const size_t bytes_contact_out_depth = h_contact_out_depth.size() * sizeof(h_contact_out_depth[0]);
+    const size_t bytes_contact_out_active = h_contact_out_active.size() * sizeof(h_contact_out_active[0]);
+    Hit* d_contact_out = nullptr;
+    const size_t bytes_contact_out = h_contact_out.size() * sizeof(Hit);
+    CUDA_CHECK(cudaMalloc(&d_contact_out, bytes_contact_out));
+    CUDA_CHECK(cudaMemcpy(d_contact_out, h_contact_out.data(), bytes_contact_out, cudaMemcpyHostToDevice));
+    int* d_nbrs = nullptr;
+    const size_t bytes_nbrs = h_nbrs.size() * sizeof(h_nbrs[0]);
+    CUDA_CHECK(cudaMalloc(&d_nbrs, bytes_nbrs));
+    CUDA_CHECK(cudaMemcpy(d_nbrs, h_nbrs.data(), bytes_nbrs, cudaMemcpyHostToDevice));
     float* d_drag = nullptr;
     const size_t bytes_drag = h_drag.size() * sizeof(h_drag[0]);
     CUDA_CHECK(cudaMalloc(&d_drag, bytes_drag));
     CUDA_CHECK(cudaMemcpy(d_drag, h_drag.data(), bytes_drag, cudaMemcpyHostToDevice));
-    State particles{};
+    Particles particles{};
     particles.pos = d_particles_pos;
     particles.pos_dim0 = num_threads;
-    particles.force = d_particles_force;
-    particles.force_dim0 = num_threads;
     particles.density = d_particles_density;
     particles.density_dim0 = num_threads;
     Params cfg{};
-    cfg.radius = 1.4375f;
-    cfg.stiffness = 3.8125f;
-    cfg.rest_length = 0.875f;
+    cfg.ground = -1.0625f;
+    cfg.radius = 1.875f;
 
     const dim3 block(256);
     const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_adjacency, d_edges, d_drag, num_threads);
+    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_particles_force.data(), d_particles_force, bytes_particles_force, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_particles_density.data(), d_particles_density, bytes_particles_density, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_contact_out.data(), d_contact_out, bytes_contact_out, cudaMemcpyDeviceToHost));
+    // the members of contact_out the kernel writes, each read back into an array of its own
+    from_records(h_contact_out_point, h_contact_out, &Hit::point);
+    from_records(h_contact_out_normal, h_contact_out, &Hit::normal);
+    from_records(h_contact_out_depth, h_contact_out, &Hit::depth);
+    from_records(h_contact_out_active, h_contact_out, &Hit::active);
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -326,8 +319,11 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_particles_force.data(), 1, bytes_particles_force, dump) == bytes_particles_force;
             dump_ok = dump_ok && fwrite(h_particles_density.data(), 1, bytes_particles_density, dump) == bytes_particles_density;
+            dump_ok = dump_ok && fwrite(h_contact_out_point.data(), 1, bytes_contact_out_point, dump) == bytes_contact_out_point;
+            dump_ok = dump_ok && fwrite(h_contact_out_normal.data(), 1, bytes_contact_out_normal, dump) == bytes_contact_out_normal;
+            dump_ok = dump_ok && fwrite(h_contact_out_depth.data(), 1, bytes_contact_out_depth, dump) == bytes_contact_out_depth;
+            dump_ok = dump_ok && fwrite(h_contact_out_active.data(), 1, bytes_contact_out_active, dump) == bytes_contact_out_active;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -343,7 +339,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_adjacency, d_edges, d_drag, num_threads);
+            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -370,8 +366,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_particles_force + bytes_adjacency + bytes_edges + bytes_drag;
-        const size_t bytes_written = bytes_particles_force + bytes_particles_density;
+        const size_t bytes_read = bytes_particles_pos + bytes_nbrs + bytes_drag;
+        const size_t bytes_written = bytes_particles_density + bytes_contact_out_point + bytes_contact_out_normal + bytes_contact_out_depth + bytes_contact_out_active;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -391,25 +387,29 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_particles_pos));
-        CUDA_CHECK(cudaFree(d_particles_force));
         CUDA_CHECK(cudaFree(d_particles_density));
-        CUDA_CHECK(cudaFree(d_adjacency));
-        CUDA_CHECK(cudaFree(d_edges));
+        CUDA_CHECK(cudaFree(d_nbrs));
         CUDA_CHECK(cudaFree(d_drag));
+        CUDA_CHECK(cudaFree(d_contact_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1024) {
-        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2304) {
+        fprintf(stderr, "%s: expected 2304 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("particles.force", h_particles_force.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
-                       0.5857f, 0.0001f, stats);
-    ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 768), 64,
-                       0.0036294506311416626f, 0.0001f, stats);
+    ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+                       0.03920660743713379f, 0.0001f, stats);
+    ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 256), 192,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 1024), 192,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("contact_out.depth", h_contact_out_depth.data(), reinterpret_cast<const float*>(expected.data() + 1792), 64,
+                       0.00035f, 0.0001f, stats);
+    ok &= check_int("contact_out.active", h_contact_out_active.data(), reinterpret_cast<const int*>(expected.data() + 2048), 64, stats);
     printf("%s part_63a32fdd94: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -420,13 +420,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_adjacency, d_edges, d_drag, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_adjacency, d_edges, d_drag, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -446,10 +446,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_particles_pos));
-    CUDA_CHECK(cudaFree(d_particles_force));
     CUDA_CHECK(cudaFree(d_particles_density));
-    CUDA_CHECK(cudaFree(d_adjacency));
-    CUDA_CHECK(cudaFree(d_edges));
+    CUDA_CHECK(cudaFree(d_nbrs));
     CUDA_CHECK(cudaFree(d_drag));
+    CUDA_CHECK(cudaFree(d_contact_out));
     return ok ? 0 : 1;
 }

@@ -1,42 +1,41 @@
 import warp as wp
 
 
-K = wp.constant(4)
+K = 6
 
 
 @wp.struct
-class State:
+class Hit:
+    point: wp.vec3
+    normal: wp.vec3
+    depth: float
+    active: int
+
+
+@wp.struct
+class Particles:
     pos: wp.array(dtype=wp.vec3)
-    force: wp.array(dtype=wp.vec3)
     density: wp.array(dtype=float)
 
 
 @wp.struct
 class Params:
+    ground: float
     radius: float
-    stiffness: float
-    rest_length: float
 
 
-@wp.kernel
-def part_63a32fdd94(particles: State, cfg: Params, adjacency: wp.array(dtype=int), edges: wp.array(dtype=int), drag: wp.array(dtype=float)):
+@wp.kernel(enable_backward=False)
+def part_63a32fdd94(particles: Particles, cfg: Params, contact_out: wp.array(dtype=Hit), nbrs: wp.array(dtype=int), drag: wp.array(dtype=float)):
     tid = wp.tid()
-    xi = particles.pos[tid]
+    x = particles.pos[tid]
+    depth = cfg.ground - x[1]
+    if depth > 0.0:
+        contact_out[tid] = Hit(point=wp.vec3(x[0], cfg.ground, x[2]), normal=wp.vec3(0.0, 1.0, 0.0), depth=depth, active=1)
     h2 = cfg.radius * cfg.radius
     rho = float(0.0)
     for n in range(K):
-        j = adjacency[tid * K + n]
-        r2 = wp.length_sq(xi - particles.pos[j])
+        j = nbrs[tid * K + n]
+        r2 = wp.length_sq(x - particles.pos[j])
         if r2 < h2:
-            diff = h2 - r2
-            rho += diff * diff * diff
-    particles.density[tid] = rho
-    i = edges[tid * 2]
-    j = edges[tid * 2 + 1]
-    d = particles.pos[j] - particles.pos[i]
-    l = wp.length(d)
-    fs = cfg.stiffness * (l - cfg.rest_length)
-    f = wp.normalize(d) * fs
-    f_total = f * (1.0 - drag[tid])
-    particles.force[i] += f_total
-    particles.force[j] -= f_total
+            rho += (h2 - r2) ** 3.0
+    particles.density[tid] = rho * (1.0 - drag[tid])
