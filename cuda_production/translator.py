@@ -1083,7 +1083,37 @@ class FunctionTranslator(TileTranslator):
                 self.scopes[0][n] = "int32"
 
     # ---- statements ----------------------------------------------------------------------------
+    def merged_record_stores(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """`if c: ...; a[i] = x` / `else: ...; a[i] = y` storing a record (a struct element) last in
+        both branches, as `if c: ...; a_value = x` / `else: ...; a_value = y`, then `a[i] = a_value`.
+        The same values reach the same element; one store instead of one per branch: a warp whose
+        threads take both branches wrote each record twice, member by member, in two half-empty
+        passes (1.54x slower on the H100 at bench size). Only where the index reads no name either
+        branch assigns."""
+        out = []
+        for stmt in stmts:
+            last = (stmt.body[-1], stmt.orelse[-1]) if isinstance(stmt, ast.If) and stmt.orelse else None
+            if last and all(isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript)
+                             and isinstance(s.targets[0].value, ast.Name) for s in last) \
+                    and ast.dump(last[0].targets[0]) == ast.dump(last[1].targets[0]):
+                target = last[0].targets[0]
+                arr = self.arrays.get(target.value.id)
+                if arr is not None and isinstance(arr.dtype, StructType) and self.lookup(target.value.id) == arr \
+                        and not _names_loaded([ast.Expr(target.slice)]) & _names_stored(stmt):
+                    taken = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | set(self.arrays)
+                    name, k = f"{target.value.id}_value", 2
+                    while name in taken or self.lookup(name) is not None:
+                        name, k = f"{target.value.id}_value{k}", k + 1
+                    body = [*stmt.body[:-1], ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], last[0].value), last[0])]
+                    orelse = [*stmt.orelse[:-1], ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], last[1].value), last[1])]
+                    out.append(ast.copy_location(ast.If(stmt.test, body, orelse), stmt))
+                    out.append(ast.copy_location(ast.Assign([target], ast.Name(name, ast.Load())), last[0]))
+                    continue
+            out.append(stmt)
+        return out
+
     def emit_block(self, stmts: list[ast.stmt]) -> None:
+        stmts = self.merged_record_stores(stmts)
         i = 0
         while i < len(stmts):
             stmt = stmts[i]

@@ -470,21 +470,30 @@ def contacts(k: ParticleKernel) -> None:
         members.append(("active", "int32", "1"))
     out = w.add_records(cls, rng.choice(["contacts", "hits", "contact_out"]),
                         [record_member(m, dtype, "output", (k.n,)) for m, dtype, _ in members], (k.n,))
-    with w.block(f"if {test}:"):
-        if rng.random() < 0.5:
-            built = ", ".join(f"{m}={value}" for m, _, value in members)
-            w.emit(f"{out}[tid] = {cls}({built})")
-            w.feature("struct built with every member named")
-        else:
-            rec = k.local("c", f"{cls}()", cls, 0.0)
+    spelling = rng.random()
+    if spelling < 0.3:  # a zeroed record, filled where there is contact, stored by every thread
+        rec = k.local("c", f"{cls}()", cls, 0.0)
+        with w.block(f"if {test}:"):
             for m, _, value in members:
                 w.emit(f"{rec.src}.{m} = {value}")
-            w.emit(f"{out}[tid] = {rec.src}")
-            w.feature("struct zeroed, then filled member by member")
-    if rng.random() < 0.5:
-        with w.block("else:"):
-            w.emit(f"{out}[tid] = {cls}()")
-        w.feature("zeroed record where there is no contact")
+        w.emit(f"{out}[tid] = {rec.src}")
+        w.feature("zeroed record filled where in contact, stored once")
+    else:
+        with w.block(f"if {test}:"):
+            if spelling < 0.65:
+                built = ", ".join(f"{m}={value}" for m, _, value in members)
+                w.emit(f"{out}[tid] = {cls}({built})")
+                w.feature("struct built with every member named")
+            else:
+                rec = k.local("c", f"{cls}()", cls, 0.0)
+                for m, _, value in members:
+                    w.emit(f"{rec.src}.{m} = {value}")
+                w.emit(f"{out}[tid] = {rec.src}")
+                w.feature("struct zeroed, then filled member by member")
+        if rng.random() < 0.5:
+            with w.block("else:"):
+                w.emit(f"{out}[tid] = {cls}()")
+            w.feature("zeroed record where there is no contact")
     w.note_bound(f"{out}.point", point_mag)
     w.note_bound(f"{out}.normal", 1.0)
     w.note_bound(f"{out}.depth", depth.mag)

@@ -356,6 +356,34 @@ def record_members(recs: wp.array(dtype=Contact), pairs: wp.array(dtype=int), sc
          arr("pairs", I, "index", high=63),
          records("scratch", "Contact", [arr("pos", "vec3", "output", bound=16.0), arr("force", "vec3", "output"),
                                         arr("count", I, "output"), arr("weight", F, "output", bound=8.0)])]),
+    # a record stored last in both branches of an if/else: one store after the branches
+    spec("record_branch_stores", '''
+@wp.struct
+class Hit:
+    point: wp.vec3
+    depth: float
+    side: int
+
+@wp.kernel
+def record_branch_stores(x: wp.array(dtype=wp.vec3), hits: wp.array(dtype=Hit), flags: wp.array(dtype=Hit)):
+    tid = wp.tid()
+    p = x[tid]
+    depth = 0.5 - p[1]
+    if depth > 0.0:
+        h = Hit()
+        h.point = wp.vec3(p[0], 0.5, p[2])
+        h.depth = depth
+        h.side = 1
+        hits[tid] = h
+    else:
+        hits[tid] = Hit(point=p, depth=-depth, side=-1)
+    if depth > 1.0:
+        flags[tid].side = 2
+    else:
+        flags[tid] = Hit()
+''', [arr("x", "vec3"), records("hits", "Hit", [arr("point", "vec3", "output"), arr("depth", F, "output", bound=4.0),
+                                                 arr("side", I, "output")]),
+         records("flags", "Hit", [arr("point", "vec3", "inout"), arr("depth", F, "inout"), arr("side", I, "inout", low=0, high=3)])]),
     spec("scalar_params", '''
 @wp.kernel
 def scalar_params(a: wp.array[float], alpha: float, shift: int, out: wp.array[float]):
@@ -391,6 +419,25 @@ def test_a_member_of_an_array_element_is_added_to_atomically_as_warp_adds_to_it(
     assert "atomicAdd(&recs[(tid + 3) % 64].force.y, -0.25f);" in lines
     assert "atomicAdd(&recs[tid].count, 1);" in lines
     assert "recs[tid].weight *= 0.5f;" in lines
+
+
+def test_a_record_stored_last_in_both_branches_is_stored_once_after_them():
+    """`if c: ...; hits[tid] = h` / `else: hits[tid] = Hit(...)`: a warp taking both branches would
+    write each record twice, member by member; one store after the branches writes it once. Not
+    where a branch ends with something else (`flags`)."""
+    lines = _kernel_lines("record_branch_stores")
+    assert [line for line in lines if line.startswith("hits")] == ["hits_value = h;", "hits_value = Hit{p, -depth, -1};",
+                                                                    "hits[tid] = hits_value;"]
+    assert "Hit hits_value;" in lines
+    assert [line for line in lines if line.startswith("flags")] == ["flags[tid].side = 2;", "flags[tid] = Hit{};"]
+
+
+def test_a_record_store_whose_index_a_branch_changes_stays_in_its_branch():
+    source = ("@wp.struct\nclass Hit:\n    depth: float\n\n@wp.kernel\ndef k(x: wp.array(dtype=float), "
+              "hits: wp.array(dtype=Hit)):\n    tid = wp.tid()\n    i = tid\n    if x[tid] > 0.0:\n"
+              "        hits[i] = Hit()\n    else:\n        i = 0\n        hits[i] = Hit(depth=x[tid])\n")
+    lines = [line.strip() for line in translate_kernel(source, "k", "k.py").kernel_code.splitlines()]
+    assert "hits[i] = Hit{};" in lines and "hits[i] = Hit{x[tid]};" in lines
 
 
 def test_a_record_is_copied_and_stored_whole():
