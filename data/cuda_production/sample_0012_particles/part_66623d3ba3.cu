@@ -40,15 +40,17 @@ __global__ void part_66623d3ba3(
 
     float3 p = particles[tid].pos;
     float depth = params.ground - p.y;
+    Hit contact_out_value;
     if (depth > 0.0f) {
         Hit c = Hit{};
         c.point = make_float3(p.x, params.ground, p.z);
         c.normal = make_float3(0.0f, 1.0f, 0.0f);
         c.depth = depth;
-        contact_out[tid] = c;
+        contact_out_value = c;
     } else {
-        contact_out[tid] = Hit{};
+        contact_out_value = Hit{};
     }
+    contact_out[tid] = contact_out_value;
 }
 
 // ---------------------------------------------------------------------------------------------
