@@ -588,3 +588,43 @@ def test_a_parameter_the_kernel_reassigns_is_not_a_launch_count():
     result, fn = _translated(reassigned, "saxpy")
     _, args = infer_inputs(result, fn, KernelDeclaration("test", (300,)))
     assert next(a.launch_bound for a in args if a.name == "n") is False
+
+
+RECORDS_FILE = '''import warp as wp
+
+
+@wp.struct
+class Body:
+    pos: wp.vec3
+    vel: wp.vec3
+    inv_mass: float
+
+
+@wp.func
+def advance(b: Body, g: wp.vec3, dt: float) -> Body:
+    b.vel = b.vel + g * (dt * b.inv_mass)
+    b.pos = b.pos + b.vel * dt
+    return b
+
+
+@wp.kernel
+def step_bodies(bodies: wp.array(dtype=Body), g: wp.vec3, dt: float, speed: wp.array(dtype=float)):
+    tid = wp.tid()
+    bodies[tid] = advance(bodies[tid], g, dt)
+    speed[tid] = wp.length(bodies[tid].vel)
+'''
+
+
+def test_a_users_array_of_records_is_translated_with_inferred_member_roles_and_equals_warp(tmp_path_factory):
+    """A user's file: every member of an array of records gets a role (the ones a whole-record store
+    writes: inout), main() fills and checks them, and the result equals Warp's."""
+    from tests.cuda_production.harness import check_line, translate_checked
+
+    run = translate_checked(tmp_path_factory, "user_records", RECORDS_FILE)
+    code, _, err, folder = run
+    assert code == 0, err
+    assert "equal to Warp" in check_line(run, "step_bodies")
+    meta = json.loads((folder / "step_bodies" / "metadata.json").read_text())
+    bodies = next(a for a in meta["arguments"] if a["name"] == "bodies")
+    assert [(f["name"], f["role"]) for f in bodies["fields"]] == [("pos", "inout"), ("vel", "inout"), ("inv_mass", "inout")]
+    assert meta["written_arrays"] == ["bodies.pos", "bodies.vel", "bodies.inv_mass", "speed"]
