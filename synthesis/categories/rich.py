@@ -81,14 +81,8 @@ class RichKernelWriter(KernelWriter):
 
     def add_struct(self, class_name: str, param_hint: str, fields: list[StructField]) -> str:
         """A `@wp.struct` class and a kernel parameter of that type; returns the parameter name."""
-        self.structs[class_name] = fields
-        name = self._unique(param_hint)
+        name = self._struct_param(class_name, param_hint, fields, "struct", (), class_name)
         self.struct_params[name] = class_name
-        self.args.append(ArgSpec(name, class_name, "struct", ()))
-        self._by_name[name] = self.args[-1]
-        self.annotations.append(f"{name}: {class_name}")
-        for f in fields:
-            self.field_specs[f"{name}.{f.name}"] = dataclasses.replace(f.spec, name=f.name)
         self.feature(f"struct {class_name}")
         return name
 
@@ -96,14 +90,20 @@ class RichKernelWriter(KernelWriter):
         """A `@wp.struct` class of by-value members and a kernel parameter `wp.array(dtype=class)`: an
         array of records, read and written `name[i].member`; returns the parameter name. Each member's
         spec (an array of `shape`) gives its role and input range; the array's role follows at finish."""
+        name = self._struct_param(class_name, param_hint, fields, "input", tuple(shape), f"wp.array(dtype={class_name})")
+        self.feature(f"array of struct {class_name}")
+        return name
+
+    def _struct_param(self, class_name: str, param_hint: str, fields: list[StructField], role: str,
+                      shape: tuple[int, ...], annotation: str) -> str:
+        """The struct class and a parameter of `annotation` holding it; its members readable as `name.member`."""
         self.structs[class_name] = fields
         name = self._unique(param_hint)
-        self.args.append(ArgSpec(name, class_name, "input", tuple(shape)))
+        self.args.append(ArgSpec(name, class_name, role, shape))
         self._by_name[name] = self.args[-1]
-        self.annotations.append(f"{name}: wp.array(dtype={class_name})")
+        self.annotations.append(f"{name}: {annotation}")
         for f in fields:
             self.field_specs[f"{name}.{f.name}"] = dataclasses.replace(f.spec, name=f.name)
-        self.feature(f"array of struct {class_name}")
         return name
 
     def arg(self, name: str) -> ArgSpec:
