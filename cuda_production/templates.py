@@ -1074,21 +1074,20 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             _render_records(w, p, [h for h in arrays if h.record is p], by_name[p.name])
     w("")
     w("    // Device buffers")
+    def device_buffer(var: str, ct: str, element: str) -> None:
+        w(f"    {ct}* d_{var} = nullptr;")
+        w(f"    const size_t bytes_{var} = h_{var}.size() * sizeof({element});")
+        w(f"    CUDA_CHECK(cudaMalloc(&d_{var}, bytes_{var}));")
+        w(f"    CUDA_CHECK(cudaMemcpy(d_{var}, h_{var}.data(), bytes_{var}, cudaMemcpyHostToDevice));")
+
     for k, h in enumerate(arrays):
-        if h.record is not None:  # a member of an array of records: its bytes count in the bench figures
-            w(f"    const size_t bytes_{h.var} = h_{h.var}.size() * sizeof(h_{h.var}[0]);")
-            if k + 1 == len(arrays) or arrays[k + 1].record is not h.record:  # the records' one buffer
-                p = h.record
-                w(f"    {p.dtype}* d_{p.cname} = nullptr;")
-                w(f"    const size_t bytes_{p.cname} = h_{p.cname}.size() * sizeof({p.dtype});")
-                w(f"    CUDA_CHECK(cudaMalloc(&d_{p.cname}, bytes_{p.cname}));")
-                w(f"    CUDA_CHECK(cudaMemcpy(d_{p.cname}, h_{p.cname}.data(), bytes_{p.cname}, cudaMemcpyHostToDevice));")
+        if h.record is None:
+            device_buffer(h.var, ctype(h.arg.dtype), f"h_{h.var}[0]")
             continue
-        ct = ctype(h.arg.dtype)
-        w(f"    {ct}* d_{h.var} = nullptr;")
+        # a member of an array of records: its bytes count in the bench figures; the records, one buffer
         w(f"    const size_t bytes_{h.var} = h_{h.var}.size() * sizeof(h_{h.var}[0]);")
-        w(f"    CUDA_CHECK(cudaMalloc(&d_{h.var}, bytes_{h.var}));")
-        w(f"    CUDA_CHECK(cudaMemcpy(d_{h.var}, h_{h.var}.data(), bytes_{h.var}, cudaMemcpyHostToDevice));")
+        if k + 1 == len(arrays) or arrays[k + 1].record is not h.record:
+            device_buffer(h.record.cname, h.record.dtype, h.record.dtype)
     for p in kernel.params:
         if p.kind != "struct":
             continue
