@@ -69,7 +69,8 @@ class ParticleKernel:
         return self.loaded[key]
 
     def written(self, *keys: str) -> None:
-        for key in keys or tuple(self.loaded):
+        """The thread's own members `keys` were written: later bodies read them afresh."""
+        for key in keys:
             self.loaded.pop(key, None)
 
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
@@ -136,12 +137,10 @@ class ParticleKernel:
                 fields.append(struct_array(key, dtype, self.state_roles[key], (self.n,), lo, hi, bits))
         before = len(w.args)
         if self.records:
-            if self.stored_whole:  # a member the kernel only reads is written back as it was read
-                fields = [record_member(f.name, f.spec.dtype, "inout" if f.spec.role == "input" else f.spec.role,
-                                        f.spec.shape, f.spec.low, f.spec.high, f.spec.grid_bits) for f in fields]
-            else:
-                fields = [record_member(f.name, f.spec.dtype, f.spec.role, f.spec.shape, f.spec.low, f.spec.high,
-                                        f.spec.grid_bits) for f in fields]
+            # a record stored whole writes back the members the kernel only reads, as they were read
+            written_back = "inout" if self.stored_whole else "input"
+            fields = [record_member(f.name, f.spec.dtype, written_back if f.spec.role == "input" else f.spec.role,
+                                    f.spec.shape, f.spec.low, f.spec.high, f.spec.grid_bits) for f in fields]
             w.add_records(self.record_class, self.state, fields, (self.n,))
         else:
             w.add_struct(self.rng.choice(STATE_CLASSES), self.state, fields)
