@@ -34,11 +34,14 @@ from __future__ import annotations
 import ast
 import math
 import re
+import struct
 from dataclasses import dataclass
 
 from cuda_production.cuda_types import (
-    CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType, P_ADD,
+    CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType, P_ADD, P_MUL, P_UNARY,
+    float_literal,
 )
+from cuda_production.builtins import double_literal
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
@@ -160,6 +163,14 @@ add_tile_builtin("untile", ("a",), 1, "untile")
 add_tile_builtin("tile_sum", ("a", "axis"), 1, "tile_sum")
 add_tile_builtin("tile_max", ("a",), 1, "tile_max")
 add_tile_builtin("tile_min", ("a",), 1, "tile_min")
+add_tile_builtin("tile_reduce", ("op", "a", "axis"), 2, "tile_reduce")
+add_tile_builtin("tile_argmax", ("a",), 1, "tile_argmax")
+add_tile_builtin("tile_argmin", ("a",), 1, "tile_argmin")
+# tile_arange(stop), (start, stop) or (start, stop, step): positional only, then keywords
+add_tile_builtin("tile_arange", ("*1", "*2", "*3", "dtype", "storage"), 1, "tile_arange")
+add_tile_builtin("tile_full", ("shape", "value", "dtype", "storage"), 2, "tile_full")
+REDUCE_BUILTINS = {"add": "sum", "mul": "product", "max": "max", "min": "min"}  # wp.<op> -> reduction kind
+ARANGE_DTYPES = ("float32", "float64", "int32")
 add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"), 2, "tile_matmul")
 add_tile_builtin("tile_transpose", ("a",), 1, "tile_transpose")
 add_tile_builtin("tile_broadcast", ("a", "shape"), 2, "tile_broadcast")
@@ -185,6 +196,13 @@ add_tile_builtin("tile_cholesky_solve_inplace", ("L", "y", "fill_mode"), 2, "til
 add_tile_builtin("tile_lower_solve_inplace", ("L", "y"), 2, "tile_lower_solve_inplace")
 add_tile_builtin("tile_upper_solve_inplace", ("U", "z"), 2, "tile_upper_solve_inplace")
 SOLVER_DTYPES = ("float32", "float64")
+
+
+def represent(value: float, dtype: str) -> float:
+    """`value` as the float type `dtype` holds it (Warp counts a float tile_arange at its type)."""
+    if dtype == "float32":
+        return struct.unpack("f", struct.pack("f", float(value)))[0]
+    return float(value)
 
 
 def zero_of(dtype: str, one: bool = False) -> str:
@@ -1540,34 +1558,70 @@ class TileTranslator:
     def tile_min(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         return self.tile_reduction(node, a, "min")
 
-    def tile_reduction(self, node: ast.Call, a: dict, kind: str) -> CExpr:
-        """wp.tile_sum / tile_max / tile_min of a whole tile, a (1,) tile: a strided partial per
-        thread (a thread with no element holds the operation's identity), then a tree over the block."""
+    def tile_reduction(self, node: ast.Call, a: dict, kind: str, func: str | None = None) -> CExpr:
+        """wp.tile_sum / tile_max / tile_min / tile_reduce of a whole tile, a (1,) tile: a strided
+        partial per thread (a thread with no element holds the operation's identity), then a tree over
+        the block. `kind` "func": wp.tile_reduce of the @wp.func whose C name is `func`, which has no
+        identity: a thread with no element holds no partial, and the tree skips those."""
         dest = self.claim_dest()
         t = self.tile_operand(a["a"])
         dtype = t.type.dtype
+        label = f"wp.tile_{kind}" if kind in ("sum", "max", "min") else "wp.tile_reduce"
         if dtype not in ("float32", "float64", "int32"):
-            raise self.unsupported(node, f"wp.tile_{kind} of a tile of {dtype}")
+            raise self.unsupported(node, f"{label} of a tile of {dtype}")
+        if func is not None:
+            func = self.reduce_func(node, func, dtype)
         b = self.block_dim
         partial = self.new_buffer(node, TileType(dtype, (b,)), "partial")
         tt = TileType(dtype, (1,))
         dst = self.tile_buffer(node, tt, dest, "total" if kind == "sum" else kind, {k: False for k in self.tile_reads(t)})
-        acc, e, stride = self.fresh(kind), self.fresh("e"), self.fresh("stride")
+        acc, e, stride = self.fresh(kind if kind != "func" else "acc"), self.fresh("e"), self.fresh("stride")
         ct = self.module.ctype(dtype)
         lowest = {"float32": "-INFINITY", "float64": "-INFINITY", "int32": "(-2147483647 - 1)"}[dtype]
         highest = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647"}[dtype]
-        start = {"sum": zero_of(dtype), "max": lowest, "min": highest}[kind]
+        start = {"sum": zero_of(dtype), "max": lowest, "min": highest, "product": zero_of(dtype, True), "func": None}[kind]
         fn = {"float32": "f", "float64": "", "int32": ""}[dtype]
         combine = {"sum": lambda x, y: f"{x} + {y}",
+                   "product": lambda x, y: f"{x} * {y}",
                    "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
-                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})"}[kind]
-        what = {"sum": "sum", "max": "largest element", "min": "smallest element"}[kind]
+                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
+                   "func": lambda x, y: f"{func}({x}, {y})"}[kind]
+        what = {"sum": "sum", "max": "largest element", "min": "smallest element", "product": "product",
+                "func": f"{ast.unparse(a.get('op', node))} over the elements"}[kind]
         self.access(self.tile_reads(t))
-        self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread, then a tree over the block")
         self.fused_comment([t])
+        size = t.type.size
+        if start is None:
+            valid = min(size, b)  # threads holding a partial: those with an element
+            self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread holding an element, "
+                     f"then a tree over the {valid} partials")
+            self.access(writes={partial: True})
+            self.out(f"if (threadIdx.x < {size}) {{" if size < b else "{")
+            self.out(f"    {ct} {acc} = {self.element_at(t, 'threadIdx.x').code};")
+            if size > b:
+                self.out(f"    for (int {e} = threadIdx.x + {TILE_THREADS}; {e} < {size}; {e} += {TILE_THREADS})")
+                self.out(f"        {acc} = {combine(acc, self.element_at(t, e).code)};")
+            self.out(f"    {partial}[threadIdx.x] = {acc};")
+            self.out("}")
+            self.barrier()
+            mine, theirs = f"{partial}[threadIdx.x]", f"{partial}[threadIdx.x + {stride}]"
+            if valid > 1:
+                top = 1 << (valid - 1).bit_length()  # the smallest power of two >= the partials
+                self.out(f"for (int {stride} = {top // 2}; {stride} > 0; {stride} /= 2) {{")
+                guard = f"threadIdx.x < {stride}" if valid == top else f"threadIdx.x < {stride} && threadIdx.x + {stride} < {valid}"
+                self.out(f"    if ({guard})")
+                self.out(f"        {mine} = {combine(mine, theirs)};")
+                self.out("    __syncthreads();")
+                self.out("}")
+            self.access({partial: False}, {dst: True})
+            self.out("if (threadIdx.x == 0)")
+            self.out(f"    {dst}[0] = {partial}[0];")
+            return CExpr(dst, tt)
+        self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread, then a tree over the block")
         self.out(f"{ct} {acc} = {start};")
-        self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += {TILE_THREADS})")
-        element = self.element_at(t, e).code
+        self.out(f"for (int {e} = threadIdx.x; {e} < {size}; {e} += {TILE_THREADS})")
+        element = self.element_at(t, e)
+        element = element.at(P_MUL + 1) if kind == "product" else element.code
         self.out(f"    {acc} += {element};" if kind == "sum" else f"    {acc} = {combine(acc, element)};")
         self.access(writes={partial: True})
         self.out(f"{partial}[threadIdx.x] = {acc};")
@@ -1593,34 +1647,218 @@ class TileTranslator:
         self.out(f"    {dst}[0] = {partial}[0];")
         return CExpr(dst, tt)
 
+    def tile_reduce(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_reduce(op, t[, axis]): wp.add / mul / max / min, or a @wp.func of two elements
+        returning one (Warp requires an associative op; the order of combination is the tree's)."""
+        op = a["op"]
+        func = None
+        if _is_wp(op, *REDUCE_BUILTINS):
+            kind = REDUCE_BUILTINS[op.attr]
+        elif isinstance(op, ast.Name) and op.id in self.module.info.funcs:
+            kind, func = "func", op.id
+        else:
+            raise self.unsupported(op, "wp.tile_reduce of anything but wp.add, wp.mul, wp.max, wp.min or a @wp.func")
+        if "axis" in a:
+            return self.tile_reduce_axis(node, a, kind, func)
+        return self.tile_reduction(node, a, kind, func)
+
+    def reduce_func(self, node: ast.Call, name: str, dtype: str) -> str:
+        """The C name of @wp.func `name`, reducing tiles of `dtype`: it takes two of them, returns one."""
+        sig = self.module.translate_func(name, node)
+        if len(sig.params) != 2 or any(p.dtype != dtype for p in sig.params) or sig.return_type != dtype:
+            raise self.error(node, f"wp.tile_reduce: '{name}' does not take two {dtype} and return one")
+        return self.module.func_c_name(name)
+
     def tile_sum_axis(self, node: ast.Call, a: dict) -> CExpr:
-        """wp.tile_sum(t, axis=k) of a 2-D tile: the tile with that dimension summed away (column sums
-        for axis 0, row sums for axis 1); each thread sums a strided share of the results in order."""
+        return self.tile_reduce_axis(node, a, "sum", None)
+
+    def tile_reduce_axis(self, node: ast.Call, a: dict, kind: str, func: str | None) -> CExpr:
+        """wp.tile_sum(t, axis=k) or wp.tile_reduce(op, t, axis=k) of a 2-D tile: the tile with that
+        dimension reduced away (column results for axis 0, row results for axis 1); each thread
+        reduces a strided share of the results, each in order. A sum starts from zero, any other
+        operation from the first element (a @wp.func has no identity)."""
         dest = self.claim_dest()
         t = self.indexable(a["a"])
         dtype = t.type.dtype
+        label = "wp.tile_sum" if kind == "sum" and "op" not in a else "wp.tile_reduce"
         if dtype not in ("float32", "float64", "int32") or len(t.type.shape) != 2:
-            raise self.unsupported(node, f"wp.tile_sum along an axis of a {t.type} (2-D tiles of scalars only)")
+            raise self.unsupported(node, f"{label} along an axis of a {t.type} (2-D tiles of scalars only)")
         axis = self.const_int(a["axis"], "axis")
         if axis not in (0, 1):
             raise self.error(node, f"axis {axis} of a 2-D tile")
+        if func is not None:
+            func = self.reduce_func(node, func, dtype)
         rows, cols = t.type.shape
         kept, count = (cols, rows) if axis == 0 else (rows, cols)
         tt = TileType(dtype, (kept,))
         reads = {k: False for k in self.tile_reads(t)}
-        dst = self.tile_buffer(node, tt, dest, "sums", reads)
-        acc, r = self.fresh("sum"), self.fresh("r")
+        base = {"sum": "sums", "product": "products", "max": "maxima", "min": "minima", "func": "reduced"}[kind]
+        dst = self.tile_buffer(node, tt, dest, base, reads)
+        acc, r = self.fresh("sum" if kind == "sum" else "acc"), self.fresh("r")
         ct = self.module.ctype(dtype)
+        fn = {"float32": "f", "float64": "", "int32": ""}[dtype]
+        combine = {"product": lambda x, y: f"{x} * {y}",
+                   "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
+                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
+                   "func": lambda x, y: f"{func}({x}, {y})"}.get(kind)
         self.access(reads, {dst: True})
-        self.out(f"// {dst} = {ast.unparse(a['a'])} ({rows}x{cols}) summed along axis {axis}: "
+        what = "summed" if kind == "sum" else f"reduced by {ast.unparse(a['op'])}"
+        self.out(f"// {dst} = {ast.unparse(a['a'])} ({rows}x{cols}) {what} along axis {axis}: "
                  f"one {'column' if axis == 0 else 'row'} per element")
 
         def body(e):
-            element = self.element_rc(t, r, e) if axis == 0 else self.element_rc(t, e, r)
-            return [f"{ct} {acc} = {zero_of(dtype)};", f"for (int {r} = 0; {r} < {count}; ++{r})",
-                    f"    {acc} += {element.code};", f"{dst}[{e}] = {acc};"]
+            def element(k):
+                return (self.element_rc(t, k, e) if axis == 0 else self.element_rc(t, e, k)).code
+            if kind == "sum":
+                return [f"{ct} {acc} = {zero_of(dtype)};", f"for (int {r} = 0; {r} < {count}; ++{r})",
+                        f"    {acc} += {element(r)};", f"{dst}[{e}] = {acc};"]
+            if kind == "product":
+                lines = [f"{ct} {acc} = {element('0')};"]
+                if count > 1:
+                    lines += [f"for (int {r} = 1; {r} < {count}; ++{r})",
+                              f"    {acc} = {acc} * {(self.element_rc(t, r, e) if axis == 0 else self.element_rc(t, e, r)).at(P_MUL + 1)};"]
+                return lines + [f"{dst}[{e}] = {acc};"]
+            lines = [f"{ct} {acc} = {element('0')};"]
+            if count > 1:
+                lines += [f"for (int {r} = 1; {r} < {count}; ++{r})", f"    {acc} = {combine(acc, element(r))};"]
+            return lines + [f"{dst}[{e}] = {acc};"]
         self.coop(kept, body)
         return CExpr(dst, tt)
+
+    def tile_argmax(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.tile_arg_reduction(node, a, ">", "largest")
+
+    def tile_argmin(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        return self.tile_arg_reduction(node, a, "<", "smallest")
+
+    def tile_arg_reduction(self, node: ast.Call, a: dict, better: str, what: str) -> CExpr:
+        """wp.tile_argmax / tile_argmin: a (1,) int tile holding the flat index of the largest
+        (smallest) element. Each thread keeps its first best element of its strided share, then a tree
+        over the block. Among equal elements the one owned by the lowest thread wins (index % block),
+        then its first: Warp on the CPU combines its threads in order so, and its GPU picks by its
+        shuffle tree (the same index where the best element is unique)."""
+        dest = self.claim_dest()
+        t = self.tile_operand(a["a"])
+        dtype = t.type.dtype
+        if dtype not in ("float32", "float64", "int32"):
+            raise self.unsupported(node, f"wp.tile_arg{'max' if better == '>' else 'min'} of a tile of {dtype}")
+        b = self.block_dim
+        values = self.new_buffer(node, TileType(dtype, (b,)), "best")
+        indices = self.new_buffer(node, TileType("int32", (b,)), "where")
+        tt = TileType("int32", (1,))
+        dst = self.tile_buffer(node, tt, dest, "index", {k: False for k in self.tile_reads(t)})
+        best, where, e, v, stride = (self.fresh(n) for n in ("best", "where", "e", "v", "stride"))
+        ct = self.module.ctype(dtype)
+        self.access(self.tile_reads(t))
+        self.out(f"// {dst} = index of the {what} element of {ast.unparse(a['a'])}: each thread's first best of its "
+                 f"strided share, then a tree over the block (equal ones: the lowest thread's)")
+        self.fused_comment([t])
+        self.out(f"{ct} {best} = {zero_of(dtype)};")
+        self.out(f"int {where} = -1;  // none yet")
+        self.out(f"for (int {e} = threadIdx.x; {e} < {t.type.size}; {e} += {TILE_THREADS}) {{")
+        self.out(f"    const {ct} {v} = {self.element_at(t, e).code};")
+        self.out(f"    if ({where} < 0 || {v} {better} {best}) {{")
+        self.out(f"        {best} = {v};")
+        self.out(f"        {where} = {e};")
+        self.out("    }")
+        self.out("}")
+        self.access(writes={values: True, indices: True})
+        self.out(f"{values}[threadIdx.x] = {best};")
+        self.out(f"{indices}[threadIdx.x] = {where};")
+        self.barrier()
+        top = 1 << (b - 1).bit_length()  # the smallest power of two >= the block
+        mine, theirs = f"{indices}[threadIdx.x]", f"{indices}[threadIdx.x + {stride}]"
+        mv, tv = f"{values}[threadIdx.x]", f"{values}[threadIdx.x + {stride}]"
+        if top > 1:
+            guard = f"threadIdx.x < {stride}" if top == b else f"threadIdx.x < {stride} && threadIdx.x + {stride} < {b}"
+            self.out(f"for (int {stride} = {top // 2}; {stride} > 0; {stride} /= 2) {{")
+            self.out(f"    if ({guard} && {theirs} >= 0 && ({mine} < 0 || {tv} {better} {mv} ||")
+            self.out(f"            ({tv} == {mv} && {theirs} % {b} < {mine} % {b}))) {{")
+            self.out(f"        {mv} = {tv};")
+            self.out(f"        {mine} = {theirs};")
+            self.out("    }")
+            self.out("    __syncthreads();")
+            self.out("}")
+        self.access({values: False, indices: False}, {dst: True})
+        self.out("if (threadIdx.x == 0)")
+        self.out(f"    {dst}[0] = {indices}[0];")
+        return CExpr(dst, tt)
+
+    def tile_arange(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_arange(stop), (start, stop) or (start, stop, step) of constants: lazy, element e is
+        start + e * step in the tile's type (float unless dtype says), as Warp computes it. Its length
+        is Warp's: ceil((stop - start) / step) counted at that type."""
+        from cuda_production.translator import _fold
+        self.claim_dest()
+        if len(node.args) > 3:
+            raise self.error(node, f"wp.tile_arange() takes 1 to 3 positional arguments, got {len(node.args)}")
+        dtype = self.annotation_type(a["dtype"]) if "dtype" in a else "float32"
+        if dtype not in ARANGE_DTYPES:
+            raise self.unsupported(node, f"wp.tile_arange of {dtype}")
+        storage = self.const_flag(a.get("storage"), "register", "storage")
+        if storage not in ("register", "shared"):
+            raise self.error(node, f"storage {storage!r}: Warp takes 'register' or 'shared'")
+        values = []
+        for arg in node.args:
+            value = _fold(arg, self.module.info.constants)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise self.error(arg, f"wp.tile_arange() argument '{ast.unparse(arg)}' is not a constant number "
+                                      "(Warp requires literals or module constants)")
+            if dtype == "int32" and not (isinstance(value, int) or float(value).is_integer()):
+                raise self.error(arg, f"wp.tile_arange() bound {value} of an int tile")
+            values.append(value)
+        start, stop, step = ([0] + values + [1])[-3:] if len(values) == 1 else (values + [1])[:3]
+        if dtype == "int32":
+            start, stop, step = int(start), int(stop), int(step)
+            if any(not -2**31 <= v < 2**31 for v in (start, stop, step)):
+                raise self.unsupported(node, "wp.tile_arange bounds beyond int32")
+        else:
+            start, stop, step = (represent(v, dtype) for v in (start, stop, step))
+        if step == 0:
+            raise self.error(node, "wp.tile_arange() step cannot be zero")
+        if (step > 0 and start >= stop) or (step < 0 and start <= stop):
+            raise self.error(node, f"wp.tile_arange({start}, {stop}, {step}) has no elements")
+        if dtype == "int32":
+            n = -((stop - start) // -step)
+        else:
+            n = max(1, math.ceil(represent((stop - start) / step, dtype)))
+        if n > 1 << 20:
+            raise self.unsupported(node, f"wp.tile_arange of {n} elements")
+        tt = TileType(dtype, (n,))
+        # Warp's element: start + linear * step, the int index converted to the tile's type
+        index = E if dtype == "int32" else f"({self.module.ctype(dtype)}){E}"
+        lit = (lambda v: str(v)) if dtype == "int32" else (lambda v: float_literal(v) if dtype == "float32" else double_literal(v))
+        if (start, step) == (0, 1):
+            element = CExpr(index, dtype, P_UNARY)
+        else:
+            scaled = index if step == 1 else f"{index} * {lit(step) if step > 0 else f'({lit(step)})'}"
+            element = CExpr(f"{lit(start)} + {scaled}" if start else scaled, dtype, P_ADD if start else P_MUL)
+        return self.make_lazy(tt, element, {}, 0 if (start, step) == (0, 1) else 2, False, False, [])
+
+    def tile_full(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_full(shape, value[, dtype]): every element the value (converted to dtype), lazy; a
+        value other than a constant is read once, here, into a local (each thread's own, as Warp's
+        threads fill the elements they hold with theirs)."""
+        from cuda_production.translator import _fold
+        self.claim_dest()
+        shape = self.const_shape(a["shape"])
+        storage = self.const_flag(a.get("storage"), "register", "storage")
+        if storage not in ("register", "shared"):
+            raise self.error(node, f"storage {storage!r}: Warp takes 'register' or 'shared'")
+        value = self.emit(a["value"])
+        dtype = self.annotation_type(a["dtype"]) if "dtype" in a else value.type
+        if dtype not in TILE_DTYPES:
+            raise self.unsupported(node, f"tile of {dtype}")
+        if value.type != dtype:
+            if value.type not in ("float32", "float64", "int32", "float16") or dtype not in ("float32", "float64", "int32", "float16"):
+                raise self.error(node, f"wp.tile_full of a {value.type} value as {dtype}")
+            value = self.call_builtin(node, "float" if dtype == "float32" else "int" if dtype == "int32" else dtype, [value])
+        varying = _fold(a["value"], self.module.info.constants) is None
+        if varying and not value.literal:
+            name = self.fresh("fill")
+            self.out(f"const {self.module.ctype(dtype)} {name} = {value.code};  // {ast.unparse(a['value'])}, read once")
+            value = CExpr(name, dtype)
+        return self.make_lazy(TileType(dtype, shape), value, {}, 0, False, varying, [])
 
     def tile_matmul(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """c = a @ b, or out = alpha * a @ b + beta * out: each thread computes a strided share of the
