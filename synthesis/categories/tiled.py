@@ -99,6 +99,13 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
             return v
 
 
+# block extremes (see block_reduce): the largest magnitude by tile_reduce of a @wp.func, the extreme by
+# tile_reduce(wp.max / wp.min) instead of tile_max / tile_min, and its index by tile_argmax / argmin
+MAGNITUDE_SHARE = 0.25
+REDUCE_SPELLING_SHARE = 0.25
+LOCATED_SHARE = 0.5
+FINE_GRID_BITS = 20
+PREDICTION_SHARE = 0.35  # softmax kernels also storing the predicted class
 RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
 HALF_STORAGE_SHARE = 0.3  # linear layers whose activations and weights are stored in half precision
 LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
@@ -134,6 +141,9 @@ class TileKernel:
         # tile sizes as module constants (most kernels) or written as literals where they are used
         self.literal_sizes = rng.random() < LITERAL_SIZES_SHARE
         self.complex_spelling = "{array}(dtype={t})"  # the FFT kinds draw their own
+        # draws added after session 35 (arg-reductions, tile_reduce, positions) come from a stream of
+        # their own, so that the kernels drawn before keep every draw of `rng`
+        self.variant = random.Random(seed ^ 0x7113D)
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
@@ -167,7 +177,7 @@ class TileKernel:
 
     # ---- arguments -----------------------------------------------------------------------------
     def array(self, hint: str, role: str, shape: tuple[int, ...], scales: bool, low: float = -1.0,
-              high: float = 1.0, bound: float = 1.0, dtype: str = "float32") -> str:
+              high: float = 1.0, bound: float = 1.0, dtype: str = "float32", grid_bits: int | None = None) -> str:
         """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
         (filled in when the block count is known): (rows per block, ...). `dtype`: float32, float16 (half
         storage), int32 (indices), or the
@@ -191,7 +201,7 @@ class TileKernel:
         else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
             ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
                                                t=COMPLEX_SPELLINGS.get(dtype) or REAL_SPELLINGS[dtype])
-        grid = 0 if role in ("output", "index") else self.grid_bits
+        grid = 0 if role in ("output", "index") else grid_bits or self.grid_bits
         self.args.append(ArgSpec(name, dtype, role, shape, low if role != "output" else 0.0,
                                  high if role != "output" else 0.0, grid, None, bound))
         self.annotations.append(f"{name}: {ann}")
@@ -206,6 +216,19 @@ class TileKernel:
         self._scaling = getattr(self, "_scaling", {})
         self._scaling[hint] = False
         return hint
+
+    def refine(self, name: str) -> None:
+        """Input `name` on a fine grid (2**-FINE_GRID_BITS): the index of its largest or smallest
+        element then names one element (on the kernel's coarse grid, equal elements are common)."""
+        self.args = [replace(a, grid_bits=FINE_GRID_BITS) if a.name == name else a for a in self.args]
+
+    def reduce_helper(self, hint: str, body: str) -> str:
+        """A `@wp.func` of two floats returning one, for `wp.tile_reduce` (associative, as Warp requires)."""
+        name = f"{self.name}_{hint}"
+        if name not in self.helper_names:
+            self.helpers.append(f"@wp.func\ndef {name}(x: float, y: float) -> float:\n    {body}")
+            self.helper_names.append(name)
+        return name
 
     def set_bound(self, name: str, bound: float) -> None:
         self.args = [replace(a, bound=max(1.0, float(bound))) if a.name == name else a for a in self.args]
@@ -458,18 +481,42 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
     # the largest or smallest value per block (a CFL bound, a bounding range) instead of a sum:
     # no atomic total then, each block's value is stored for a later pass
     extreme = panels == 1 and rng.random() < 0.2
+    # ... and, in some, the index of that value (the inputs then on a fine grid: no two elements tie)
+    located = extreme and not threads and k.variant.random() < LOCATED_SHARE
+    if located:
+        for name in (x, y):
+            if name:
+                k.refine(name)
     # (a mean over several tiles would read their count again after the loop: a constant first read
     # inside a loop and then after it is a Warp hazard, synthesis.warp_hazards)
     mean = not extreme and panels == 1 and rng.random() < 0.3
     k.tile(64)  # the reduction's per-thread partials
     if extreme:
         kind = rng.choice(["max", "min"])
-        k.emit(f"s = wp.tile_{kind}({value})")
         total_mag = mag
         outputs = tuple(o for o in outputs if o != "total") or ("partial",)
         if "partial" not in outputs:
             outputs += ("partial",)
-        k.features.append(f"block {'maximum' if kind == 'max' else 'minimum'} (tile_{kind})")
+        spelling = k.variant.random()
+        magnitude = spelling < MAGNITUDE_SHARE and kind == "max"
+        if magnitude:  # the largest magnitude: a block's infinity norm
+            fn = k.reduce_helper("abs_max", "return wp.max(wp.abs(x), wp.abs(y))")
+            k.emit(f"s = wp.tile_reduce({fn}, {value})")
+            k.features.append("block infinity norm (tile_reduce of a @wp.func)")
+        elif spelling < MAGNITUDE_SHARE + REDUCE_SPELLING_SHARE:
+            k.emit(f"s = wp.tile_reduce(wp.{kind}, {value})")
+            k.features.append(f"block {'maximum' if kind == 'max' else 'minimum'} (tile_reduce(wp.{kind}))")
+        else:
+            k.emit(f"s = wp.tile_{kind}({value})")
+            k.features.append(f"block {'maximum' if kind == 'max' else 'minimum'} (tile_{kind})")
+        if located:  # where it lies: the element's index in the array (a pivot, a peak, the worst error)
+            at = pick(rng, "at", "where", "arg")
+            k.emit(f"{at} = wp.tile_arg{kind}({f'wp.tile_map(wp.abs, {value})' if magnitude else value})")
+            loc = k.array(pick(rng, "peak_index", "argmax_out", "location") if kind == "max" else
+                          pick(rng, "low_index", "argmin_out", "location"), "output", (1,), True, dtype="int32",
+                          bound=float(size * max(BLOCK_COUNTS)))
+            k.emit(f"{loc}[i] = {offset} + {at}[0]")
+            k.features.append(f"its index (tile_arg{kind})")
     elif mean:
         k.emit(f"s = wp.tile_sum({value}) / {k.as_float(tile)}")
         total_mag = mag
@@ -1296,6 +1343,13 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
         b = k.array(pick(rng, "bias", "pos_bias", "prior"), "input", (1, c), False) if source == "bias" else ""
     target = k.array(pick(rng, "target", "labels", "classes"), "index", (1,), True, low=0, high=c - 1,
                      dtype="int32") if extra == "loss" else ""
+    # a classifier's prediction beside its probabilities: the index of the largest logit (tile_argmax),
+    # and with a target the count of rows predicted right (the inputs on a fine grid: no tie)
+    predict = k.variant.random() < PREDICTION_SHARE
+    if predict:
+        for a in list(k.args):
+            if a.role == "input":
+                k.refine(a.name)
     if result == "values":
         d = rng.choice([16, 32, 64])
         D = k.constant(pick(rng, "VALUE_DIM", "HEAD_DIM", "D"), d)
@@ -1351,6 +1405,20 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
         else:
             out = k.array(pick(rng, "probs", "p_out", "attn"), "output", (1, c), True)
             k.emit(f"wp.tile_store({out}, p, offset=(i, 0))")
+    if predict:
+        pred = k.array(pick(k.variant, "predicted", "pred_class", "argmax_out"), "output", (1,), True, dtype="int32",
+                       bound=float(c))
+        k.emit("best = wp.tile_argmax(t)")
+        k.emit(f"{pred}[i] = best[0]")
+        k.features.append("predicted class (tile_argmax)")
+        if target and k.variant.random() < 0.5:
+            hits = k.array(pick(k.variant, "correct", "hits", "num_correct"), "output", (1,), False, dtype="int32",
+                           bound=float(max(BLOCK_COUNTS)))
+            # every thread of the block runs this statement: one of them counts the row
+            k.lines[0] = "i, lane = wp.tid()"
+            k.emit(f"if lane == 0 and best[0] == {target}[i]:")
+            k.emit(f"    wp.atomic_add({hits}, 0, 1)")
+            k.features.append("rows predicted right (atomic count)")
     if extra == "loss":  # a classifier's loss: log-sum-exp less the target class's logit
         loss = k.array(pick(rng, "loss", "nll", "ce_loss"), "output", (1,), True, bound=2.0 * top + log_c)
         k.emit("lse = m[0] + wp.log(s[0])")
@@ -1374,6 +1442,124 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
     return "Softmax of one row per block", rng.choice([b for b in (32, 64, 128, 256) if 2 <= c // b <= 16])
 
 
+# ---- tiles of positions ---------------------------------------------------------------------------
+WINDOWS = {  # window functions of the sample index k over a tile of n samples ({denom}: n - 1)
+    "hann": "return 0.5 - 0.5 * wp.cos(2.0 * wp.pi * k / {denom})",
+    "hamming": "return 0.54 - 0.46 * wp.cos(2.0 * wp.pi * k / {denom})",
+    "blackman": "a = 2.0 * wp.pi * k / {denom}\n    return 0.42 - 0.5 * wp.cos(a) + 0.08 * wp.cos(2.0 * a)",
+    "sine": "return wp.sin(wp.pi * k / {denom})",
+}
+# integrands of the midpoint rule: bounded by 1 over any interval, so the blocks of a bench-size launch
+# (a longer interval) stay in range
+INTEGRANDS = ["sigmoid", "gaussian", "softsign"]
+INTEGRAND_BUILTINS = ["wp.sin", "wp.tanh"]
+POSITIONS_SHARE = 0.08  # of tiled kernels (about one kind's share)
+
+
+def positions(k: TileKernel) -> tuple[str, int]:
+    """Tiles of sample positions built in the kernel, not loaded: `wp.tile_arange` (the index within
+    the block) and `wp.tile_full` (the block's first index, one value for the whole tile), as Warp's
+    tile examples build per-element offsets. Four uses: the centroid (and spread) of a density over
+    each block's samples; a window function (Hann, Hamming, Blackman, sine) of the sample index
+    applied to each block's signal, with its energy; the midpoint rule over a 1-D interval, a block
+    per sub-interval (an integral with no input array); and the transmittance of a ray's segments, the
+    product of (1 - alpha) by `wp.tile_reduce(wp.mul, ...)`, over several segments a block from a
+    `wp.tile_full` of one."""
+    rng = k.rng
+    use = rng.choice(["centroid", "window", "quadrature", "transmittance"])
+    size = rng.choice([64, 128, 256])
+    tile = k.constant(pick(rng, "TILE", "SAMPLES", "BLOCK_ITEMS"), size)
+    k.tile(size)
+    k.tile(64)  # a reduction's per-thread partials
+    block_dim = rng.choice([b for b in BLOCK_DIMS if b <= size])
+    if use == "centroid":
+        w = k.array(pick(rng, "density", "weights", "mass", "intensity"), "input", (size,), True, low=0.25, high=1.0)
+        k.emit(f"w = wp.tile_load({w}, shape={tile}, offset=i * {tile})")
+        local = rng.random() < 0.5
+        if local:  # positions within the block; its first index added to the result
+            k.emit(f"x = wp.tile_arange({tile}, dtype=float)")
+        else:
+            k.emit(f"x = wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}), dtype=float)")
+            k.features.append("the block's first index by tile_full")
+        k.tile(size)
+        k.emit("m0 = wp.tile_sum(w)")
+        k.emit("m1 = wp.tile_sum(x * w)")
+        out = k.array(pick(rng, "centroid", "center", "mean_pos"), "output", (1,), True, bound=float(size * 16))
+        k.emit(f"c = m1[0] / m0[0]")
+        k.emit(f"{out}[i] = {'c + float(i * ' + tile + ')' if local else 'c'}")
+        k.features.append("centroid of each block's density (tile_arange positions)")
+        if local and rng.random() < 0.5:  # the spread about it (positions within the block: no cancellation)
+            k.emit("m2 = wp.tile_sum(x * x * w)")
+            spread = k.array(pick(rng, "spread", "width", "std_pos"), "output", (1,), True, bound=float(size))
+            k.emit(f"{spread}[i] = wp.sqrt(wp.max(m2[0] / m0[0] - c * c, 0.0))")
+            k.features.append("its spread (second moment)")
+        return "Centroid of a density per block", block_dim
+    if use == "window":
+        name, body = rng.choice(sorted(WINDOWS.items()))
+        denom = f"{size - 1}.0" if tile.isdigit() else f"float({tile} - 1)"
+        fn = f"{k.name}_{name}"
+        k.helpers.append(f"@wp.func\ndef {fn}(k: float) -> float:\n    " + body.format(denom=denom))
+        k.helper_names.append(fn)
+        x = k.array(pick(rng, "signal", "samples", "x"), "input", (size,), True)
+        k.emit(f"win = wp.tile_map({fn}, wp.tile_arange({tile}, dtype=float))")
+        k.emit(f"y = wp.tile_load({x}, shape={tile}, offset=i * {tile}) * win")
+        k.tile(size)
+        k.tile(size)
+        out = k.array(pick(rng, "windowed", "tapered", "y_out"), "output", (size,), True)
+        k.emit(f"wp.tile_store({out}, y, offset=i * {tile})")
+        k.features.append(f"{name} window of the sample index (tile_map over tile_arange)")
+        if rng.random() < 0.5:
+            energy = k.array(pick(rng, "energy", "power", "block_energy"), "output", (1,), True, bound=float(size))
+            k.emit(f"wp.tile_store({energy}, wp.tile_sum(y * y), offset=i)")
+            k.features.append("windowed energy per block")
+        return "Window function applied per block", block_dim
+    if use == "quadrature":
+        dx = k.constant(pick(rng, "DX", "H", "STEP"), 1.0 / (4 * size))  # each block a quarter unit
+        if rng.random() < 0.4:
+            f, bound_of = rng.choice(INTEGRAND_BUILTINS), 1.0
+            k.features.append(f"integrand {f}")
+        else:
+            f, h = k.helper([h for h in UNARY if h.name in INTEGRANDS])
+            bound_of = h.mag(4.0)
+        k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}) + 0.5, "
+               f"dtype=float)) * {dx}")
+        k.emit(f"s = wp.tile_sum(wp.tile_map({f}, x)) * {dx}")
+        k.tile(size)
+        outputs = rng.choice([("total",), ("partial",), ("partial", "total")])
+        if "partial" in outputs:
+            p = k.array(pick(rng, "pieces", "partials", "segment_integrals"), "output", (1,), True, bound=bound_of)
+            k.emit(f"wp.tile_store({p}, s, offset=i)")
+        if "total" in outputs:
+            t = k.array(pick(rng, "integral", "total", "area"), "output", (1,), False, bound=bound_of * 16)
+            k.emit(f"wp.tile_atomic_add({t}, s)")
+        k.features.append("midpoint rule, a block per sub-interval (tile_arange + tile_full positions)")
+        return "Midpoint-rule integral over blocks of samples", block_dim
+    # transmittance: T = prod(1 - alpha) over a ray's samples, a ray per block
+    segments = rng.choice([1, 1, 2, 4])
+    alpha = k.array(pick(rng, "alpha", "opacity", "absorb"), "input", (size * segments,), True, low=0.0, high=0.03125)
+    fn = f"{k.name}_transmit"
+    k.helpers.append(f"@wp.func\ndef {fn}(a: float) -> float:\n    return 1.0 - a")
+    k.helper_names.append(fn)
+    if segments == 1:
+        k.emit(f"a = wp.tile_load({alpha}, shape={tile}, offset=i * {tile})")
+        k.emit(f"t = wp.tile_reduce(wp.mul, wp.tile_map({fn}, a))")
+    else:
+        seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments)
+        k.emit("t = wp.tile_full(1, value=1.0, dtype=float)")
+        k.emit(f"for p in range({seg}):")
+        k.emit(f"    a = wp.tile_load({alpha}, shape={tile}, offset=(i * {seg} + p) * {tile})")
+        k.emit(f"    t = t * wp.tile_reduce(wp.mul, wp.tile_map({fn}, a))")
+        k.features.append(f"{segments} segments per ray from a tile_full of one")
+    k.tile(size)
+    out = k.array(pick(rng, "transmittance", "visibility", "survival"), "output", (1,), True)
+    k.emit(f"{out}[i] = t[0]")
+    if rng.random() < 0.5:
+        opacity = k.array(pick(rng, "opacity_out", "coverage", "absorbed"), "output", (1,), True)
+        k.emit(f"{opacity}[i] = 1.0 - t[0]")
+    k.features.append("transmittance: product of (1 - alpha) (tile_reduce(wp.mul))")
+    return "Transmittance of a ray per block", block_dim
+
+
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,
          spectral, least_squares, row_softmax]
 
@@ -1384,6 +1570,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         kind = rng.choice(KINDS)
         if kind is spectral and rng.random() < SPECTRAL_REDRAW:  # FFTs: a smaller share than the other kinds
             kind = rng.choice(KINDS)
+        if k.variant.random() < POSITIONS_SHARE:  # drawn aside: the other kinds keep their draws
+            kind = positions
         summary, block_dim = kind(k)
         if k.tile_floats * 4 <= SHARED_BUDGET:
             return k.finish(summary, block_dim)

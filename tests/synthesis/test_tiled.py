@@ -38,7 +38,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "FFT round trips of signal rows", "Power spectra of signal rows",
              "Batched ridge regression: normal equations solved by Cholesky",
              "Damped Gauss-Newton step per system: normal equations solved by Cholesky",
-             "Softmax of one row per block")
+             "Softmax of one row per block", "Centroid of a density per block", "Window function applied per block",
+             "Midpoint-rule integral over blocks of samples", "Transmittance of a ray per block")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -56,8 +57,9 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
-    # block_reduce: three forms; spectral: six uses; least_squares: two
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8
+    # block_reduce: three forms; spectral: six uses; least_squares: two; positions (drawn aside, not one
+    # of KINDS): four uses
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -274,7 +276,11 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "cross-entropy per row", "log-sum-exp per row", "classifier head", "(p @ V)",
                                      "label-smoothed", "entropy of each row", "scaled by an argument",
                                      "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace",
-                                     "half-precision inputs", "result rounded to half (tile_astype)"])
+                                     "half-precision inputs", "result rounded to half (tile_astype)",
+                                     "its index (tile_argmax)", "its index (tile_argmin)", "block infinity norm",
+                                     "(tile_reduce(wp.max))", "(tile_reduce(wp.min))", "predicted class (tile_argmax)",
+                                     "rows predicted right", "the block's first index by tile_full", "its spread",
+                                     "windowed energy", "segments per ray from a tile_full"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -456,39 +462,56 @@ def test_a_least_squares_kernel_solves_its_damped_normal_equations(feature):
     assert np.abs(got[solution]).max() > 0.01  # a solution, not zeros
 
 
+def _softmax_logits(spec: KernelSpec):
+    """(input values by name, the logits t numpy computes from them, the module constants) of a softmax
+    kernel: loaded logits (plus the bias row) or features @ W + b, times the temperature or scale."""
+    from cuda_production.reference import make_input
+
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    constants = {node.targets[0].id: ast.literal_eval(node.value.args[0] if isinstance(node.value, ast.Call) else node.value)
+                 for node in ast.parse(spec.source).body if isinstance(node, ast.Assign)}
+
+    def first(names):
+        return next(values[n] for n in names if n in values)
+    if "classifier head" in spec.description:
+        t = first(("features", "hidden", "embeddings")) @ first(("W", "weights", "head")) + first(("b", "bias", "head_bias"))
+    else:
+        t = first(("logits", "scores", "x"))
+        if "bias row shared" in spec.description:
+            t = t + first(("bias", "pos_bias", "prior"))
+    factor = next((constants[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in constants), 1.0)
+    factor *= next((a.value for a in spec.args if a.role == "scalar"), 1.0)
+    return values, t * factor, constants
+
+
 @pytest.mark.parametrize("feature", ["cross-entropy per row", "log-probabilities", "log-sum-exp per row",
                                      "classifier head", "bias row shared", "(p @ V)", "label-smoothed",
-                                     "entropy of each row", "scaled by an argument", "temperature"])
+                                     "entropy of each row", "scaled by an argument", "temperature",
+                                     "predicted class (tile_argmax)", "rows predicted right"])
 def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
     """Each block's row of logits t (loaded; plus the bias row; or features @ W + b; times the
     temperature constant or the scale argument): probabilities exp(t - lse), log-probabilities
     t - lse or the probabilities' mix of value rows p @ V, and its log-sum-exp, entropy lse - sum(p t),
     or cross-entropy lse - t[target] (label-smoothed: lse - (1 - eps) t[target] - eps mean(t)):
     Warp's outputs, independent of the translator."""
-    from cuda_production.reference import make_input
-
-    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
-                if "Softmax of one row per block" in s.description and feature in s.description)
-    seed = input_seed(spec)
-    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
-              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    specs = (s for s in (generate("tiled", seed) for seed in range(6000))
+             if "Softmax of one row per block" in s.description and feature in s.description)
+    if feature == "rows predicted right":  # one whose rows include some predicted right: a count above 0
+        for spec in specs:
+            values, t, constants = _softmax_logits(spec)
+            target = next(values[n] for n in ("target", "labels", "classes") if n in values)
+            if (t.argmax(axis=1) == target.astype(int)).any():
+                break
+    else:
+        spec = next(specs)
+        values, t, constants = _softmax_logits(spec)
     got = {a.name: np.asarray(v, dtype=np.float64).reshape(a.shape)
            for a, v in _written(spec, warp_reference([spec], "t_tiled_sm_" + str(spec.seed))[spec.name])}
-    constants = {node.targets[0].id: ast.literal_eval(node.value.args[0] if isinstance(node.value, ast.Call) else node.value)
-                 for node in ast.parse(spec.source).body if isinstance(node, ast.Assign)}
 
     def first(names, table):
         return next(table[n] for n in names if n in table)
-    if "classifier head" in spec.description:
-        t = first(("features", "hidden", "embeddings"), values) @ first(("W", "weights", "head"), values) \
-            + first(("b", "bias", "head_bias"), values)
-    else:
-        t = first(("logits", "scores", "x"), values)
-        if "bias row shared" in spec.description:
-            t = t + first(("bias", "pos_bias", "prior"), values)
-    factor = next((constants[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in constants), 1.0)
-    factor *= next((a.value for a in spec.args if a.role == "scalar"), 1.0)
-    t = t * factor
     lse = t.max(axis=1) + np.log(np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1))
     p = np.exp(t - lse[:, None])
     if "log-probabilities" in spec.description:
@@ -511,6 +534,12 @@ def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
     if "entropy of each row" in spec.description:
         np.testing.assert_allclose(first(("entropy", "row_entropy", "uncertainty"), got), -(p * np.log(p)).sum(axis=1),
                                    rtol=1e-4, atol=1e-4)
+    if "predicted class" in spec.description:
+        predicted = first(("predicted", "pred_class", "argmax_out"), got)
+        assert np.array_equal(predicted, t.argmax(axis=1))
+        if "rows predicted right" in spec.description:  # counted once per row, not once per thread
+            target = first(("target", "labels", "classes"), values).astype(int)
+            assert first(("correct", "hits", "num_correct"), got)[0] == (predicted == target).sum()
 
 
 def test_a_half_precision_linear_layer_is_the_float_product_of_its_half_inputs_rounded_to_half():
@@ -532,3 +561,96 @@ def test_a_half_precision_linear_layer_is_the_float_product_of_its_half_inputs_r
     got = np.asarray(out, dtype=np.float64).reshape(out_arg.shape)
     np.testing.assert_allclose(got, product.astype(np.float16).astype(np.float64), rtol=2e-3, atol=2e-3)
     assert np.abs(got - product).max() > 0.0  # rounded to half, not float32 values
+
+
+def _as_numpy(spec: KernelSpec):
+    """The kernel's module constants and @wp.funcs, run by numpy: each helper's body evaluated with `wp`
+    standing for numpy (wp.cos -> np.cos, ...), so a helper's meaning is computed from its own text."""
+    tree = ast.parse(spec.source)
+    shim = type("wp", (), {"pi": np.pi, "cos": np.cos, "sin": np.sin, "exp": np.exp, "tanh": np.tanh,
+                           "abs": np.abs, "max": np.maximum, "sqrt": np.sqrt, "log": np.log,
+                           "constant": staticmethod(lambda v: v)})
+    names: dict = {"wp": shim, "float": lambda v: np.float64(v)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            exec(compile(ast.Module([node], []), "<const>", "exec"), names)
+        elif isinstance(node, ast.FunctionDef) and node.name != spec.name:
+            node.decorator_list, node.returns = [], None
+            for a in node.args.args:
+                a.annotation = None
+            exec(compile(ast.fix_missing_locations(ast.Module([node], [])), "<func>", "exec"), names)
+    return names
+
+
+@pytest.mark.parametrize("use", ["Centroid", "Window", "Midpoint", "Transmittance"])
+def test_a_positions_kernel_means_what_numpy_says(use):
+    """Tiles of positions built by tile_arange (+ tile_full of the block's first index): each block's
+    centroid sum(k w) / sum(w) (and spread), a window function of the sample index times the signal
+    (and its energy), the midpoint rule sum f((k + 1/2) h) h, the transmittance prod(1 - alpha): Warp's
+    outputs, against numpy on the same inputs (helpers evaluated by numpy from their own text)."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(3000)) if s.description.startswith(use)
+                and ("its spread" in s.description or use != "Centroid")
+                and ("energy" in s.description or use != "Window"))
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v, dtype=np.float64) for a, v in
+           _written(spec, warp_reference([spec], "t_tiled_pos_" + str(spec.seed))[spec.name])}
+    names = _as_numpy(spec)
+    blocks = spec.dim[0]
+    inputs = [values[a.name] for a in spec.args if a.role == "input"]
+    outputs = [got[a.name] for a in spec.args if a.is_written]
+    if use == "Centroid":
+        w = inputs[0].reshape(blocks, -1)
+        local = np.arange(w.shape[1])
+        c = (local * w).sum(axis=1) / w.sum(axis=1)
+        np.testing.assert_allclose(outputs[0], c + np.arange(blocks) * w.shape[1], rtol=1e-5)
+        spread = np.sqrt((local ** 2 * w).sum(axis=1) / w.sum(axis=1) - c ** 2)
+        np.testing.assert_allclose(outputs[1], spread, rtol=1e-3)
+    elif use == "Window":
+        window = next(names[f] for f in ("hann", "hamming", "blackman", "sine") if f in names)
+        x = inputs[0].reshape(blocks, -1)
+        y = x * window(np.arange(x.shape[1], dtype=np.float64))
+        np.testing.assert_allclose(outputs[0].reshape(blocks, -1), y, atol=1e-6)
+        np.testing.assert_allclose(outputs[1], (y * y).sum(axis=1), rtol=1e-4, atol=1e-6)
+        assert not np.allclose(y, x)  # the window tapers
+    elif use == "Midpoint":
+        size_text = spec.source.split("wp.tile_arange(")[1].split(",")[0]  # a constant's name or a literal
+        size = int(names[size_text]) if size_text in names else int(size_text)
+        h = 1.0 / (4 * size)
+        fn = spec.source.split("wp.tile_map(")[1].split(",")[0]
+        f = getattr(names["wp"], fn[3:]) if fn.startswith("wp.") else names[fn]
+        pieces = f((np.arange(blocks * size) + 0.5) * h).reshape(blocks, size).sum(axis=1) * h
+        by_name = {a.name: got[a.name] for a in spec.args if a.is_written}
+        for name, v in by_name.items():
+            want = pieces if v.size == blocks else [pieces.sum()]
+            np.testing.assert_allclose(v, want, rtol=1e-4, atol=1e-6)
+    else:
+        alpha = inputs[0].reshape(blocks, -1)
+        transmittance = np.prod(1.0 - alpha, axis=1)
+        np.testing.assert_allclose(outputs[0], transmittance, rtol=1e-5)
+        assert transmittance.min() < 0.95  # absorbs something
+        if len(outputs) > 1:
+            np.testing.assert_allclose(outputs[1], 1.0 - transmittance, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_a_located_extreme_is_numpys_index_in_the_array(kind):
+    """A block's largest (smallest) loaded element and its index in the array (block offset + tile_argmax
+    / tile_argmin): Warp's outputs, against numpy; the inputs on a fine grid hold no equal extremes."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
+                if f"its index (tile_arg{kind})" in s.description and f"wp.tile_arg{kind}(a)" in s.source)
+    seed = input_seed(spec)
+    x = next(np.asarray(make_input(a, k, seed), dtype=np.float64) for k, a in enumerate(sample_args(spec))
+             if a.role == "input")
+    blocks = x.reshape(spec.dim[0], -1)
+    pick = blocks.argmax(axis=1) if kind == "max" else blocks.argmin(axis=1)
+    for b in blocks:
+        assert (b == (b.max() if kind == "max" else b.min())).sum() == 1
+    index = next(v for a, v in _written(spec, warp_reference([spec], f"t_tiled_loc_{kind}")[spec.name])
+                 if a.dtype == "int32")
+    assert list(index) == [b * blocks.shape[1] + k for b, k in enumerate(pick)]
