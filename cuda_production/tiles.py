@@ -1589,12 +1589,12 @@ class TileTranslator:
         what = {"sum": "sum", "max": "largest element", "min": "smallest element", "product": "product",
                 "func": f"{ast.unparse(a.get('op', node))} over the elements"}[kind]
         self.access(self.tile_reads(t))
-        self.fused_comment([t])
         size = t.type.size
         if start is None:
             valid = min(size, b)  # threads holding a partial: those with an element
             self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread holding an element, "
                      f"then a tree over the {valid} partials")
+            self.fused_comment([t])
             self.access(writes={partial: True})
             self.out(f"if (threadIdx.x < {size}) {{" if size < b else "{")
             self.out(f"    {ct} {acc} = {self.element_at(t, 'threadIdx.x').code};")
@@ -1618,6 +1618,7 @@ class TileTranslator:
             self.out(f"    {dst}[0] = {partial}[0];")
             return CExpr(dst, tt)
         self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread, then a tree over the block")
+        self.fused_comment([t])
         self.out(f"{ct} {acc} = {start};")
         self.out(f"for (int {e} = threadIdx.x; {e} < {size}; {e} += {TILE_THREADS})")
         element = self.element_at(t, e)

@@ -177,7 +177,8 @@ class TileKernel:
 
     # ---- arguments -----------------------------------------------------------------------------
     def array(self, hint: str, role: str, shape: tuple[int, ...], scales: bool, low: float = -1.0,
-              high: float = 1.0, bound: float = 1.0, dtype: str = "float32", grid_bits: int | None = None) -> str:
+              high: float = 1.0, bound: float = 1.0, dtype: str = "float32", grid_bits: int | None = None,
+              draws: random.Random | None = None) -> str:
         """An array argument; `shape` with 0 in the outermost place for rows-per-block arrays
         (filled in when the block count is known): (rows per block, ...). `dtype`: float32, float16 (half
         storage), int32 (indices), or the
@@ -191,8 +192,9 @@ class TileKernel:
             name = f"{hint}{n}"
         if not scales:
             self.fixed_rows.append(shape[0])
+        draws = draws or self.rng  # the stream its spelling is drawn from (`variant` for the arrays added later)
         if dtype == "int32":  # the indices of a class, a column, ... (`role` "index": in [low, high])
-            ann = self.rng.choice(["wp.array(dtype=int)", "wp.array(dtype=wp.int32)", "wp.array[int]"])
+            ann = draws.choice(["wp.array(dtype=int)", "wp.array(dtype=wp.int32)", "wp.array[int]"])
         elif dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
@@ -510,11 +512,11 @@ def block_reduce(k: TileKernel) -> tuple[str, int]:
             k.emit(f"s = wp.tile_{kind}({value})")
             k.features.append(f"block {'maximum' if kind == 'max' else 'minimum'} (tile_{kind})")
         if located:  # where it lies: the element's index in the array (a pivot, a peak, the worst error)
-            at = pick(rng, "at", "where", "arg")
+            at = pick(k.variant, "at", "where", "arg")
             k.emit(f"{at} = wp.tile_arg{kind}({f'wp.tile_map(wp.abs, {value})' if magnitude else value})")
-            loc = k.array(pick(rng, "peak_index", "argmax_out", "location") if kind == "max" else
-                          pick(rng, "low_index", "argmin_out", "location"), "output", (1,), True, dtype="int32",
-                          bound=float(size * max(BLOCK_COUNTS)))
+            loc = k.array(pick(k.variant, "peak_index", "argmax_out", "location") if kind == "max" else
+                          pick(k.variant, "low_index", "argmin_out", "location"), "output", (1,), True, dtype="int32",
+                          bound=float(size * max(BLOCK_COUNTS)), draws=k.variant)
             k.emit(f"{loc}[i] = {offset} + {at}[0]")
             k.features.append(f"its index (tile_arg{kind})")
     elif mean:
@@ -1407,13 +1409,13 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
             k.emit(f"wp.tile_store({out}, p, offset=(i, 0))")
     if predict:
         pred = k.array(pick(k.variant, "predicted", "pred_class", "argmax_out"), "output", (1,), True, dtype="int32",
-                       bound=float(c))
+                       bound=float(c), draws=k.variant)
         k.emit("best = wp.tile_argmax(t)")
         k.emit(f"{pred}[i] = best[0]")
         k.features.append("predicted class (tile_argmax)")
         if target and k.variant.random() < 0.5:
             hits = k.array(pick(k.variant, "correct", "hits", "num_correct"), "output", (1,), False, dtype="int32",
-                           bound=float(max(BLOCK_COUNTS)))
+                           bound=float(max(BLOCK_COUNTS)), draws=k.variant)
             # every thread of the block runs this statement: one of them counts the row
             k.lines[0] = "i, lane = wp.tid()"
             k.emit(f"if lane == 0 and best[0] == {target}[i]:")
