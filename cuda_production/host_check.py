@@ -69,6 +69,25 @@ static dim3 threadIdx, blockIdx;
 #endif
 static dim3 blockDim, gridDim;
 
+#ifdef EMU_COOPERATIVE
+// A lane's value `delta` lanes down its warp (its own where that lane is past the warp). Every thread
+// of the block calls it at once (the translator shuffles in uniform code only): each stores its value,
+// a round, each reads its partner's, a round (no value is overwritten before every lane read it).
+template <typename T> inline T __shfl_down_sync(unsigned, T value, unsigned delta)
+{
+    static std::vector<T> slots;
+    const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (slots.size() < threads)
+        slots.resize(threads);
+    slots[t] = value;
+    __syncthreads();
+    const T out = (t % 32u) + delta < 32u && t + delta < threads ? slots[t + delta] : value;
+    __syncthreads();
+    return out;
+}
+#endif
+
 struct float2 { float x, y; };
 struct float3 { float x, y, z; };
 struct float4 { float x, y, z, w; };

@@ -169,6 +169,7 @@ add_tile_builtin("tile_argmin", ("a",), 1, "tile_argmin")
 # tile_arange(stop), (start, stop) or (start, stop, step): positional only, then keywords
 add_tile_builtin("tile_arange", ("*1", "*2", "*3", "dtype", "storage"), 1, "tile_arange")
 add_tile_builtin("tile_full", ("shape", "value", "dtype", "storage"), 2, "tile_full")
+WARP = 32  # threads per warp: a block of whole warps reduces by register shuffles
 REDUCE_BUILTINS = {"add": "sum", "mul": "product", "max": "max", "min": "min"}  # wp.<op> -> reduction kind
 ARANGE_DTYPES = ("float32", "float64", "int32")
 add_tile_builtin("tile_matmul", ("a", "b", "out", "alpha", "beta", "precision"), 2, "tile_matmul")
@@ -1590,6 +1591,8 @@ class TileTranslator:
                 "func": f"{ast.unparse(a.get('op', node))} over the elements"}[kind]
         self.access(self.tile_reads(t))
         size = t.type.size
+        if b % WARP == 0 and (start is not None or size >= b):
+            return self.warp_reduction(node, a, t, kind, start, combine, what, dst, tt)
         if start is None:
             valid = min(size, b)  # threads holding a partial: those with an element
             self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread holding an element, "
@@ -1646,6 +1649,59 @@ class TileTranslator:
         self.access({partial: False}, {dst: True})  # after the tree's last barrier; element 0 is thread 0's
         self.out("if (threadIdx.x == 0)")
         self.out(f"    {dst}[0] = {partial}[0];")
+        return CExpr(dst, tt)
+
+    def warp_reduction(self, node: ast.Call, a: dict, t: CExpr, kind: str, start: str | None, combine, what: str,
+                       dst: str, tt: TileType) -> CExpr:
+        """A block reduction as Warp's GPU code does it (a block of whole warps): each thread's strided
+        partial (from the identity, or from its first element when the operation has none and every
+        thread holds one), each warp's 32 partials by register shuffles, one partial per warp in shared
+        memory, one barrier, then thread 0 combines the warps' partials in order. Two barriers fewer
+        per halving than a shared-memory tree, and the order of combination is Warp's."""
+        b = self.block_dim
+        warps = b // WARP
+        dtype = t.type.dtype
+        ct = self.module.ctype(dtype)
+        partial = self.new_buffer(node, TileType(dtype, (warps,)), "warp_partial") if warps > 1 else None
+        acc, e, offset, w = (self.fresh(n) for n in (kind if kind != "func" else "acc", "e", "offset", "w"))
+        size = t.type.size
+        self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread, " +
+                 (f"each warp's by shuffles, then the {warps} warps' in order" if warps > 1 else "then the warp's by shuffles"))
+        self.fused_comment([t])
+        first = start is None
+        self.out(f"{ct} {acc} = {self.element_at(t, 'threadIdx.x').code if first else start};")
+        lo = f"threadIdx.x + {TILE_THREADS}" if first else "threadIdx.x"
+        if not first or size > b:
+            self.out(f"for (int {e} = {lo}; {e} < {size}; {e} += {TILE_THREADS})")
+            element = self.element_at(t, e)
+            element = element.at(P_MUL + 1) if kind == "product" else element.code
+            self.out(f"    {acc} += {element};" if kind == "sum" else f"    {acc} = {combine(acc, element)};")
+        self.out(f"for (int {offset} = {WARP // 2}; {offset} > 0; {offset} /= 2)  // the warp's partials, lane by lane")
+        theirs = f"__shfl_down_sync(0xffffffffu, {acc}, {offset})"
+        self.out(f"    {acc} += {theirs};" if kind == "sum" else f"    {acc} = {combine(acc, theirs)};")
+        if warps == 1:  # lane 0 holds the block's result
+            self.access(writes={dst: False})
+            self.out("if (threadIdx.x == 0)")
+            self.out(f"    {dst}[0] = {acc};")
+            return CExpr(dst, tt)
+        self.access(writes={partial: False})  # slot threadIdx.x / 32: lane 0's of its warp
+        self.out(f"if (threadIdx.x % {WARP} == 0)")
+        self.out(f"    {partial}[threadIdx.x / {WARP}] = {acc};")
+        self.barrier()
+        self.access({partial: False}, {dst: True})
+        if warps == 2:
+            both = f"{partial}[0] + {partial}[1]" if kind == "sum" else combine(f"{partial}[0]", f"{partial}[1]")
+            self.out("if (threadIdx.x == 0)")
+            self.out(f"    {dst}[0] = {both};")
+            return CExpr(dst, tt)
+        total = self.fresh("total")
+        self.out("if (threadIdx.x == 0) {")
+        self.out(f"    {ct} {total} = {partial}[0];")
+        self.out(f"    for (int {w} = 1; {w} < {warps}; ++{w})")
+        step = f"{total} += {partial}[{w}];" if kind == "sum" else f"{total} = {combine(total, f'{partial}[{w}]')};"
+        self.out(f"        {step}")
+        self.out(f"    {dst}[0] = {total};")
+        self.out("}")
         return CExpr(dst, tt)
 
     def tile_reduce(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -1744,15 +1800,19 @@ class TileTranslator:
         if dtype not in ("float32", "float64", "int32"):
             raise self.unsupported(node, f"wp.tile_arg{'max' if better == '>' else 'min'} of a tile of {dtype}")
         b = self.block_dim
-        values = self.new_buffer(node, TileType(dtype, (b,)), "best")
-        indices = self.new_buffer(node, TileType("int32", (b,)), "where")
+        slots = b // WARP if b % WARP == 0 else b  # a warp's champion each, or a thread's
+        if slots > 1:
+            values = self.new_buffer(node, TileType(dtype, (slots,)), "best")
+            indices = self.new_buffer(node, TileType("int32", (slots,)), "where")
         tt = TileType("int32", (1,))
         dst = self.tile_buffer(node, tt, dest, "index", {k: False for k in self.tile_reads(t)})
         best, where, e, v, stride = (self.fresh(n) for n in ("best", "where", "e", "v", "stride"))
         ct = self.module.ctype(dtype)
         self.access(self.tile_reads(t))
+        combined = ("each warp's by shuffles" + (", then the warps' in order" if b > WARP else "")) if b % WARP == 0 \
+            else "then a tree over the block"
         self.out(f"// {dst} = index of the {what} element of {ast.unparse(a['a'])}: each thread's first best of its "
-                 f"strided share, then a tree over the block (equal ones: the lowest thread's)")
+                 f"strided share, {combined} (equal ones: the lowest thread's)")
         self.fused_comment([t])
         self.out(f"{ct} {best} = {zero_of(dtype)};")
         self.out(f"int {where} = -1;  // none yet")
@@ -1763,6 +1823,41 @@ class TileTranslator:
         self.out(f"        {where} = {e};")
         self.out("    }")
         self.out("}")
+        if b % WARP == 0:  # each warp's champion by shuffles, then thread 0 over the warps' in order
+            ov, oi, offset, w = (self.fresh(n) for n in ("other", "other_at", "offset", "w"))
+            self.out(f"for (int {offset} = {WARP // 2}; {offset} > 0; {offset} /= 2) {{  // the warp's champions, lane by lane")
+            self.out(f"    const {ct} {ov} = __shfl_down_sync(0xffffffffu, {best}, {offset});")
+            self.out(f"    const int {oi} = __shfl_down_sync(0xffffffffu, {where}, {offset});")
+            self.out(f"    if ({oi} >= 0 && ({where} < 0 || {ov} {better} {best} || ({ov} == {best} && {oi} % {b} < {where} % {b}))) {{")
+            self.out(f"        {best} = {ov};")
+            self.out(f"        {where} = {oi};")
+            self.out("    }")
+            self.out("}")
+            warps = b // WARP
+            if warps == 1:  # lane 0 holds the block's champion
+                self.access(writes={dst: False})
+                self.out("if (threadIdx.x == 0)")
+                self.out(f"    {dst}[0] = {where};")
+                return CExpr(dst, tt)
+            self.access(writes={values: False, indices: False})
+            self.out(f"if (threadIdx.x % {WARP} == 0) {{")
+            self.out(f"    {values}[threadIdx.x / {WARP}] = {best};")
+            self.out(f"    {indices}[threadIdx.x / {WARP}] = {where};")
+            self.out("}")
+            self.barrier()
+            self.access({values: False, indices: False}, {dst: True})
+            self.out("if (threadIdx.x == 0) {")
+            self.out(f"    {ct} {best} = {values}[0];")
+            self.out(f"    int {where} = {indices}[0];")
+            self.out(f"    for (int {w} = 1; {w} < {warps}; ++{w})")
+            self.out(f"        if ({indices}[{w}] >= 0 && ({where} < 0 || {values}[{w}] {better} {best} ||")
+            self.out(f"                ({values}[{w}] == {best} && {indices}[{w}] % {b} < {where} % {b}))) {{")
+            self.out(f"            {best} = {values}[{w}];")
+            self.out(f"            {where} = {indices}[{w}];")
+            self.out("        }")
+            self.out(f"    {dst}[0] = {where};")
+            self.out("}")
+            return CExpr(dst, tt)
         self.access(writes={values: True, indices: True})
         self.out(f"{values}[threadIdx.x] = {best};")
         self.out(f"{indices}[threadIdx.x] = {where};")

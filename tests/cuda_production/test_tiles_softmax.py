@@ -45,7 +45,7 @@ def block_sums(x: wp.array(dtype=float), partials: wp.array(dtype=float)):
 
 
 # translate: dim=3
-# translate: block_dim=96
+# translate: block_dim=48
 @wp.kernel
 def odd_block(x: wp.array(dtype=float), sums: wp.array(dtype=float), smallest: wp.array(dtype=float)):
     i = wp.tid()
@@ -55,7 +55,7 @@ def odd_block(x: wp.array(dtype=float), sums: wp.array(dtype=float), smallest: w
 '''
 # cross_entropy: a max-subtracted softmax of one row per block and its cross-entropy against a target
 # column; block_sums: a block's sum stored as a one-element tile; odd_block: a sum and a minimum over a
-# block of 96 threads (no power of two)
+# block of 48 threads (no power of two, no whole warps)
 KERNELS = ("cross_entropy", "block_sums", "odd_block")
 
 
@@ -100,7 +100,7 @@ def test_consecutive_thread_zero_statements_are_one_block(run):
     body = _kernel_body(run, "block_sums")
     assert body.count("if (threadIdx.x == 0)") == 1
     block = body[body.index("if (threadIdx.x == 0) {"):]
-    assert "s[0] = partial" in block and "partials[i] = s[0];" in block
+    assert "s[0] = warp_partial" in block and "partials[i] = s[0];" in block
 
 
 def test_the_block_index_is_the_offset_and_a_one_row_tile_is_read_by_column(run):
@@ -109,10 +109,19 @@ def test_the_block_index_is_the_offset_and_a_one_row_tile_is_read_by_column(run)
     assert "t[target[i]]" in body
 
 
-def test_a_block_reduction_halves_by_sequential_addressing(run):
-    """The lower half of the live partials takes in the upper half; a block of 96 first folds its last 32."""
-    for kernel, block in (("block_sums", 64), ("odd_block", 96)):
-        body = _kernel_body(run, kernel)
-        assert "% (2 *" not in body, kernel
-        assert re.search(r"for \(int stride\d+ = 32; stride\d+ > 0; stride\d+ /= 2\)", body), kernel
-        assert ("if (threadIdx.x < 32)" in body and "[threadIdx.x + 64]" in body) == (block == 96), kernel
+def test_a_block_of_whole_warps_reduces_by_shuffles_then_its_warps_partials(run):
+    """64 threads: each warp's partials by __shfl_down_sync (no shared-memory tree, one barrier), then
+    thread 0 combines the two warps' partials, as Warp's GPU code does."""
+    body = _kernel_body(run, "block_sums")
+    assert re.search(r"for \(int offset\d+ = 16; offset\d+ > 0; offset\d+ /= 2\)", body)
+    assert "__shfl_down_sync(0xffffffffu, sum" in body and not re.search(r"\bstride\d", body)
+    assert body.count("__syncthreads()") == 1
+    assert re.search(r"s\[0\] = warp_partial\d+\[0\] \+ warp_partial\d+\[1\];", body)
+
+
+def test_a_block_of_no_whole_warps_halves_by_sequential_addressing(run):
+    """48 threads: the lower half of the live partials takes in the upper half; the last 16 first."""
+    body = _kernel_body(run, "odd_block")
+    assert "% (2 *" not in body and "__shfl" not in body
+    assert re.search(r"for \(int stride\d+ = 16; stride\d+ > 0; stride\d+ /= 2\)", body)
+    assert "if (threadIdx.x < 16)" in body and "[threadIdx.x + 32]" in body
