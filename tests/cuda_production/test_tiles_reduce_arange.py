@@ -5,6 +5,8 @@ blocks at the kernel's block_dim vs the .cu under host emulation, one `--referen
 results checked against numpy, and the refusals' one-line errors."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import numpy as np
@@ -237,3 +239,24 @@ def test_refused_with_one_located_line(call, message):
     result = translate_source(source, "user.py")["k"]
     assert isinstance(result, TranslationError), result
     assert str(result).startswith("user.py:10:") and message in str(result), str(result)
+
+
+def test_an_edit_to_a_reducing_func_alone_is_seen_by_the_reference(tmp_path):
+    """Warp 1.19's module hash leaves out a @wp.func passed to wp.tile_reduce, so its kernel cache would
+    hand back the binary of the earlier body; the reference builds such a file in a cache of its own."""
+    from cuda_production.translate import translate_file
+
+    source = ("import warp as wp\n\n@wp.func\ndef op(a: float, b: float):\n    return {body}\n\n"
+              "# translate: dim=2\n@wp.kernel\ndef reduced(x: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+              "    i = wp.tid()\n    wp.tile_store(out, wp.tile_reduce(op, wp.tile_load(x, shape=64, offset=i * 64)), offset=i)\n\n"
+              "def launch(x, out):\n    wp.launch_tiled(reduced, dim=[2], inputs=[x, out], block_dim=32)\n")
+    src = tmp_path / "edited.py"
+    lines = []
+    for k, body in enumerate(("wp.max(a, b)", "a + b")):
+        src.write_text(source.format(body=body))
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+            code = translate_file(src, tmp_path / f"out{k}", reference=True, check=True)
+        lines.append(stdout.getvalue())
+        assert code == 0 and "NOT" not in stdout.getvalue(), stdout.getvalue()
+    assert all("equal to Warp (host emulation)" in line for line in lines)
