@@ -1909,7 +1909,12 @@ class TileTranslator:
             if any(not -2**31 <= v < 2**31 for v in (start, stop, step)):
                 raise self.unsupported(node, "wp.tile_arange bounds beyond int32")
         else:
-            start, stop, step = (represent(v, dtype) for v in (start, stop, step))
+            try:
+                start, stop, step = (represent(v, dtype) for v in (start, stop, step))
+            except OverflowError:
+                raise self.error(node, f"wp.tile_arange() bounds beyond {dtype}") from None
+            if not all(math.isfinite(v) for v in (start, stop, step)):
+                raise self.error(node, f"wp.tile_arange() bounds beyond {dtype}")
         if step == 0:
             raise self.error(node, "wp.tile_arange() step cannot be zero")
         if (step > 0 and start >= stop) or (step < 0 and start <= stop):
@@ -1917,7 +1922,13 @@ class TileTranslator:
         if dtype == "int32":
             n = -((stop - start) // -step)
         else:
-            n = max(1, math.ceil(represent((stop - start) / step, dtype)))
+            try:
+                quotient = represent((stop - start) / step, dtype)
+            except OverflowError:
+                quotient = math.inf
+            if not math.isfinite(quotient):
+                raise self.error(node, f"wp.tile_arange({start}, {stop}, {step}) spans more elements than can be counted")
+            n = max(1, math.ceil(quotient))
         if n > 1 << 20:
             raise self.unsupported(node, f"wp.tile_arange of {n} elements")
         tt = TileType(dtype, (n,))

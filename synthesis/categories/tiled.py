@@ -1460,96 +1460,186 @@ POSITIONS_SHARE = 0.08  # of tiled kernels (about one kind's share)
 
 def positions(k: TileKernel) -> tuple[str, int]:
     """Tiles of sample positions built in the kernel, not loaded: `wp.tile_arange` (the index within
-    the block) and `wp.tile_full` (the block's first index, one value for the whole tile), as Warp's
-    tile examples build per-element offsets. Four uses: the centroid (and spread) of a density over
-    each block's samples; a window function (Hann, Hamming, Blackman, sine) of the sample index
-    applied to each block's signal, with its energy; the midpoint rule over a 1-D interval, a block
-    per sub-interval (an integral with no input array); and the transmittance of a ray's segments, the
-    product of (1 - alpha) by `wp.tile_reduce(wp.mul, ...)`, over several segments a block from a
-    `wp.tile_full` of one."""
+    the block) and `wp.tile_full` (a value for the whole tile: the block's first index, a parameter),
+    as Warp's tile examples build per-element offsets. Four uses:
+    - the centroid of a density over each block's samples (weights loaded, their magnitudes, or their
+      squares: an energy centroid; positions the index within the block, the index in the array, or
+      cell centres in length units), with the block's mass and the spread about the centroid in some;
+    - a window function (Hann, Hamming, Blackman, sine) of the sample index applied to each block's
+      signal, normalised by the window's sum in some, with the windowed energy per block or in total;
+    - an integral over an interval, a block per sub-interval with no input array: the midpoint rule,
+      or the trapezoid rule with end weights from an int `tile_arange` (blocks sharing their ends);
+      the integrand's width a constant or the caller's argument (a `tile_full` of it into `tile_map`);
+    - the transmittance of a ray, the product of per-sample factors by `wp.tile_reduce(wp.mul, ...)`:
+      1 - alpha, or exp(-sigma dt) from a density; over several segments a block, from a `tile_full`
+      of one."""
     rng = k.rng
-    use = rng.choice(["centroid", "window", "quadrature", "transmittance"])
+    use = rng.choice(["centroid", "window", "integral", "transmittance"])
     size = rng.choice([64, 128, 256])
     tile = k.constant(pick(rng, "TILE", "SAMPLES", "BLOCK_ITEMS"), size)
     k.tile(size)
     k.tile(64)  # a reduction's per-thread partials
     block_dim = rng.choice([b for b in BLOCK_DIMS if b <= size])
     if use == "centroid":
+        return centroid(k, size, tile), block_dim
+    if use == "window":
+        return window(k, size, tile), block_dim
+    if use == "integral":
+        return integral(k, size, tile), block_dim
+    return transmittance(k, size, tile), block_dim
+
+
+def centroid(k: TileKernel, size: int, tile: str) -> str:
+    rng = k.rng
+    weights = rng.choice(["density", "magnitude", "energy"])
+    if weights == "density":
         w = k.array(pick(rng, "density", "weights", "mass", "intensity"), "input", (size,), True, low=0.25, high=1.0)
         k.emit(f"w = wp.tile_load({w}, shape={tile}, offset=i * {tile})")
-        local = rng.random() < 0.5
-        if local:  # positions within the block; its first index added to the result
-            k.emit(f"x = wp.tile_arange({tile}, dtype=float)")
-        else:
-            k.emit(f"x = wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}), dtype=float)")
-            k.features.append("the block's first index by tile_full")
-        k.tile(size)
-        k.emit("m0 = wp.tile_sum(w)")
-        k.emit("m1 = wp.tile_sum(x * w)")
-        out = k.array(pick(rng, "centroid", "center", "mean_pos"), "output", (1,), True, bound=float(size * 16))
-        k.emit(f"c = m1[0] / m0[0]")
-        k.emit(f"{out}[i] = {'c + float(i * ' + tile + ')' if local else 'c'}")
-        k.features.append("centroid of each block's density (tile_arange positions)")
-        if local and rng.random() < 0.5:  # the spread about it (positions within the block: no cancellation)
-            k.emit("m2 = wp.tile_sum(x * x * w)")
-            spread = k.array(pick(rng, "spread", "width", "std_pos"), "output", (1,), True, bound=float(size))
-            k.emit(f"{spread}[i] = wp.sqrt(wp.max(m2[0] / m0[0] - c * c, 0.0))")
-            k.features.append("its spread (second moment)")
-        return "Centroid of a density per block", block_dim
-    if use == "window":
-        name, body = rng.choice(sorted(WINDOWS.items()))
-        denom = f"{size - 1}.0" if tile.isdigit() else f"float({tile} - 1)"
-        fn = f"{k.name}_{name}"
-        k.helpers.append(f"@wp.func\ndef {fn}(k: float) -> float:\n    " + body.format(denom=denom))
-        k.helper_names.append(fn)
-        x = k.array(pick(rng, "signal", "samples", "x"), "input", (size,), True)
-        k.emit(f"win = wp.tile_map({fn}, wp.tile_arange({tile}, dtype=float))")
-        k.emit(f"y = wp.tile_load({x}, shape={tile}, offset=i * {tile}) * win")
-        k.tile(size)
-        k.tile(size)
-        out = k.array(pick(rng, "windowed", "tapered", "y_out"), "output", (size,), True)
-        k.emit(f"wp.tile_store({out}, y, offset=i * {tile})")
-        k.features.append(f"{name} window of the sample index (tile_map over tile_arange)")
-        if rng.random() < 0.5:
-            energy = k.array(pick(rng, "energy", "power", "block_energy"), "output", (1,), True, bound=float(size))
-            k.emit(f"wp.tile_store({energy}, wp.tile_sum(y * y), offset=i)")
-            k.features.append("windowed energy per block")
-        return "Window function applied per block", block_dim
-    if use == "quadrature":
-        dx = k.constant(pick(rng, "DX", "H", "STEP"), 1.0 / (4 * size))  # each block a quarter unit
-        if rng.random() < 0.4:
-            f, bound_of = rng.choice(INTEGRAND_BUILTINS), 1.0
-            k.features.append(f"integrand {f}")
-        else:
-            f, h = k.helper([h for h in UNARY if h.name in INTEGRANDS])
-            bound_of = h.mag(4.0)
+    else:  # a signal's magnitudes or squares: where its amplitude (energy) lies
+        x = k.array(pick(rng, "signal", "amplitude", "samples"), "input", (size,), True)
+        k.emit(f"a = wp.tile_load({x}, shape={tile}, offset=i * {tile})")
+        k.emit("w = wp.tile_map(wp.abs, a)" if weights == "magnitude" else "w = a * a")
+        k.features.append("amplitude-weighted" if weights == "magnitude" else "energy-weighted")
+    frame = rng.choice(["local", "global", "cells"])
+    if frame == "local":  # positions within the block; its first index added to the result
+        k.emit(f"x = wp.tile_arange({tile}, dtype=float)")
+    elif frame == "global":
+        k.emit(f"x = wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}), dtype=float)")
+        k.features.append("the block's first index by tile_full")
+    else:  # cell centres in length units: (index + 1/2) * dx
+        dx = k.constant(pick(rng, "DX", "CELL", "SPACING"), grid_constant(rng, 0.0625, 0.5))
         k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}) + 0.5, "
                f"dtype=float)) * {dx}")
-        k.emit(f"s = wp.tile_sum(wp.tile_map({f}, x)) * {dx}")
-        k.tile(size)
-        outputs = rng.choice([("total",), ("partial",), ("partial", "total")])
-        if "partial" in outputs:
-            p = k.array(pick(rng, "pieces", "partials", "segment_integrals"), "output", (1,), True, bound=bound_of)
-            k.emit(f"wp.tile_store({p}, s, offset=i)")
-        if "total" in outputs:
-            t = k.array(pick(rng, "integral", "total", "area"), "output", (1,), False, bound=bound_of * 16)
-            k.emit(f"wp.tile_atomic_add({t}, s)")
+        k.features.append("cell centres in length units")
+    k.tile(size)
+    k.emit("m0 = wp.tile_sum(w)")
+    k.emit("m1 = wp.tile_sum(x * w)")
+    out = k.array(pick(rng, "centroid", "center", "mean_pos"), "output", (1,), True, bound=float(size * max(BLOCK_COUNTS)))
+    k.emit("c = m1[0] / m0[0]")
+    k.emit(f"{out}[i] = {'c + float(i * ' + tile + ')' if frame == 'local' else 'c'}")
+    k.features.append("centroid of each block's weights (tile_arange positions)")
+    if rng.random() < 0.35:
+        mass = k.array(pick(rng, "block_mass", "total_weight", "m0_out"), "output", (1,), True, bound=float(size))
+        k.emit(f"{mass}[i] = m0[0]")
+        k.features.append("the block's total weight")
+    if frame == "local" and rng.random() < 0.5:  # the spread about it (positions within the block: no cancellation)
+        k.emit("m2 = wp.tile_sum(x * x * w)")
+        spread = k.array(pick(rng, "spread", "width", "std_pos"), "output", (1,), True, bound=float(size))
+        k.emit(f"{spread}[i] = wp.sqrt(wp.max(m2[0] / m0[0] - c * c, 0.0))")
+        k.features.append("its spread (second moment)")
+    return "Centroid of a density per block"
+
+
+def window(k: TileKernel, size: int, tile: str) -> str:
+    rng = k.rng
+    name, body = rng.choice(sorted(WINDOWS.items()))
+    denom = f"{size - 1}.0" if tile.isdigit() else f"float({tile} - 1)"
+    fn = f"{k.name}_{name}"
+    k.helpers.append(f"@wp.func\ndef {fn}(k: float) -> float:\n    " + body.format(denom=denom))
+    k.helper_names.append(fn)
+    in_place = rng.random() < 0.3  # the signal tapered where it lies
+    x = k.array(pick(rng, "signal", "samples", "x"), "inout" if in_place else "input", (size,), True)
+    k.emit(f"win = wp.tile_map({fn}, wp.tile_arange({'0, ' if rng.random() < 0.3 else ''}{tile}, dtype=float))")
+    k.tile(size)
+    k.tile(size)
+    if rng.random() < 0.35:  # coherent gain: divided by the window's sum, a constant's amplitude is kept
+        k.emit(f"y = wp.tile_load({x}, shape={tile}, offset=i * {tile}) * win / wp.tile_sum(win)[0]")
+        k.features.append("normalised by the window's sum")
+        bound = 1.0
+    else:
+        k.emit(f"y = wp.tile_load({x}, shape={tile}, offset=i * {tile}) * win")
+        bound = float(size)
+    out = x if in_place else k.array(pick(rng, "windowed", "tapered", "y_out"), "output", (size,), True)
+    k.emit(f"wp.tile_store({out}, y, offset=i * {tile})")
+    k.features.append(f"{name} window of the sample index (tile_map over tile_arange)")
+    if in_place:
+        k.features.append("applied in place")
+    energy = rng.choice([None, "block", "total"])
+    if energy == "block":
+        e = k.array(pick(rng, "energy", "power", "block_energy"), "output", (1,), True, bound=bound)
+        k.emit(f"wp.tile_store({e}, wp.tile_sum(y * y), offset=i)")
+        k.features.append("windowed energy per block")
+    elif energy == "total":
+        e = k.array(pick(rng, "total_energy", "power_sum", "energy"), "output", (1,), False, bound=bound * 16)
+        k.emit(f"wp.tile_atomic_add({e}, wp.tile_sum(y * y))")
+        k.features.append("windowed energy in total (tile_atomic_add)")
+    return "Window function applied per block"
+
+
+def integral(k: TileKernel, size: int, tile: str) -> str:
+    rng = k.rng
+    h = k.constant(pick(rng, "DX", "H", "STEP"), 1.0 / (4 * size))  # each block a quarter unit
+    rule = rng.choice(["midpoint", "trapezoid"])
+    if rule == "midpoint":
+        k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * {tile}) + 0.5, "
+               f"dtype=float)) * {h}")
         k.features.append("midpoint rule, a block per sub-interval (tile_arange + tile_full positions)")
-        return "Midpoint-rule integral over blocks of samples", block_dim
-    # transmittance: T = prod(1 - alpha) over a ray's samples, a ray per block
+    else:  # a block's TILE samples span TILE - 1 steps; neighbouring blocks share an end sample
+        k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * ({tile} - 1)), "
+               f"dtype=float)) * {h}")
+        fw = f"{k.name}_trapezoid_weight"
+        last = f"{size - 1}" if tile.isdigit() else f"{tile} - 1"
+        k.helpers.append(f"@wp.func\ndef {fw}(j: int) -> float:\n    if j == 0 or j == {last}:\n"
+                         f"        return 0.5\n    return 1.0")
+        k.helper_names.append(fw)
+        k.emit(f"wts = wp.tile_map({fw}, wp.tile_arange({tile}, dtype=int))")
+        k.tile(size)
+        k.features.append("trapezoid rule, end weights from an int tile_arange, blocks sharing their ends")
+    k.tile(size)
+    width = rng.random() < 0.3
+    if width:  # a Gaussian whose width the caller passes: a tile_full of the argument, mapped with x
+        sigma = k.scalar(pick(rng, "width", "sigma", "scale"), grid_constant(rng, 0.25, 1.0))
+        fn = f"{k.name}_gaussian_of"
+        k.helpers.append(f"@wp.func\ndef {fn}(x: float, s: float) -> float:\n    u = x / s\n    return wp.exp(-0.5 * u * u)")
+        k.helper_names.append(fn)
+        f_of_x = f"wp.tile_map({fn}, x, wp.tile_full({tile}, value={sigma}, dtype=float))"
+        bound_of = 1.0
+        k.features.append("integrand's width from an argument (tile_full)")
+    elif rng.random() < 0.4:
+        fn = rng.choice(INTEGRAND_BUILTINS)
+        f_of_x, bound_of = f"wp.tile_map({fn}, x)", 1.0
+        k.features.append(f"integrand {fn}")
+    else:
+        fn, hh = k.helper([h_ for h_ in UNARY if h_.name in INTEGRANDS])
+        f_of_x, bound_of = f"wp.tile_map({fn}, x)", hh.mag(4.0)
+    k.emit(f"s = wp.tile_sum({f_of_x}{' * wts' if rule == 'trapezoid' else ''}) * {h}")
+    outputs = rng.choice([("total",), ("partial",), ("partial", "total")])
+    if "partial" in outputs:
+        p = k.array(pick(rng, "pieces", "partials", "segment_integrals"), "output", (1,), True, bound=bound_of)
+        k.emit(f"wp.tile_store({p}, s, offset=i)")
+    if "total" in outputs:
+        t = k.array(pick(rng, "integral", "total", "area"), "output", (1,), False, bound=bound_of * 16)
+        k.emit(f"wp.tile_atomic_add({t}, s)")
+    return "Integral over blocks of samples"
+
+
+def transmittance(k: TileKernel, size: int, tile: str) -> str:
+    rng = k.rng
     segments = rng.choice([1, 1, 2, 4])
-    alpha = k.array(pick(rng, "alpha", "opacity", "absorb"), "input", (size * segments,), True, low=0.0, high=0.03125)
-    fn = f"{k.name}_transmit"
-    k.helpers.append(f"@wp.func\ndef {fn}(a: float) -> float:\n    return 1.0 - a")
+    # the ray's optical depth about 1 whatever its length: a transmittance near e^-1, neither 0 nor 1
+    samples = size * segments
+    density = rng.random() < 0.4  # per-sample factors exp(-sigma dt) from a density, or 1 - alpha
+    if density:
+        values = k.array(pick(rng, "sigma", "density", "extinction"), "input", (samples,), True,
+                         low=0.0, high=2.0)
+        dt = k.constant(pick(rng, "DT", "STEP_LEN", "DS"), grid_constant(rng, 0.5, 2.0) / samples)
+        fn = f"{k.name}_attenuation"
+        k.helpers.append(f"@wp.func\ndef {fn}(s: float) -> float:\n    return wp.exp(-s * {dt})")
+        k.features.append("factors exp(-sigma dt) from a density")
+    else:
+        values = k.array(pick(rng, "alpha", "opacity", "absorb"), "input", (samples,), True,
+                         low=0.0, high=2.0 / samples, grid_bits=FINE_GRID_BITS)
+        fn = f"{k.name}_transmit"
+        k.helpers.append(f"@wp.func\ndef {fn}(a: float) -> float:\n    return 1.0 - a")
     k.helper_names.append(fn)
     if segments == 1:
-        k.emit(f"a = wp.tile_load({alpha}, shape={tile}, offset=i * {tile})")
+        k.emit(f"a = wp.tile_load({values}, shape={tile}, offset=i * {tile})")
         k.emit(f"t = wp.tile_reduce(wp.mul, wp.tile_map({fn}, a))")
     else:
         seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments)
         k.emit("t = wp.tile_full(1, value=1.0, dtype=float)")
         k.emit(f"for p in range({seg}):")
-        k.emit(f"    a = wp.tile_load({alpha}, shape={tile}, offset=(i * {seg} + p) * {tile})")
+        k.emit(f"    a = wp.tile_load({values}, shape={tile}, offset=(i * {seg} + p) * {tile})")
         k.emit(f"    t = t * wp.tile_reduce(wp.mul, wp.tile_map({fn}, a))")
         k.features.append(f"{segments} segments per ray from a tile_full of one")
     k.tile(size)
@@ -1558,8 +1648,8 @@ def positions(k: TileKernel) -> tuple[str, int]:
     if rng.random() < 0.5:
         opacity = k.array(pick(rng, "opacity_out", "coverage", "absorbed"), "output", (1,), True)
         k.emit(f"{opacity}[i] = 1.0 - t[0]")
-    k.features.append("transmittance: product of (1 - alpha) (tile_reduce(wp.mul))")
-    return "Transmittance of a ray per block", block_dim
+    k.features.append("transmittance: product of per-sample factors (tile_reduce(wp.mul))")
+    return "Transmittance of a ray per block"
 
 
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,

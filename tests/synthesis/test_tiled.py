@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 import subprocess
 
 import numpy as np
@@ -39,7 +40,7 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Batched ridge regression: normal equations solved by Cholesky",
              "Damped Gauss-Newton step per system: normal equations solved by Cholesky",
              "Softmax of one row per block", "Centroid of a density per block", "Window function applied per block",
-             "Midpoint-rule integral over blocks of samples", "Transmittance of a ray per block")
+             "Integral over blocks of samples", "Transmittance of a ray per block")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -582,17 +583,28 @@ def _as_numpy(spec: KernelSpec):
     return names
 
 
-@pytest.mark.parametrize("use", ["Centroid", "Window", "Midpoint", "Transmittance"])
-def test_a_positions_kernel_means_what_numpy_says(use):
-    """Tiles of positions built by tile_arange (+ tile_full of the block's first index): each block's
-    centroid sum(k w) / sum(w) (and spread), a window function of the sample index times the signal
-    (and its energy), the midpoint rule sum f((k + 1/2) h) h, the transmittance prod(1 - alpha): Warp's
-    outputs, against numpy on the same inputs (helpers evaluated by numpy from their own text)."""
+POSITION_VARIANTS = [("Centroid", "its spread"), ("Centroid", "cell centres"), ("Centroid", "energy-weighted"),
+                     ("Centroid", "amplitude-weighted"), ("Centroid", "the block's total weight"),
+                     ("Centroid", "the block's first index"), ("Window", "energy per block"),
+                     ("Window", "normalised by the window's sum"), ("Window", "energy in total"),
+                     ("Window", "applied in place"), ("Integral", "midpoint rule"), ("Integral", "trapezoid rule"),
+                     ("Integral", "width from an argument"), ("Transmittance", "exp(-sigma dt)"),
+                     ("Transmittance", "segments per ray")]
+
+
+@pytest.mark.parametrize("use,feature", POSITION_VARIANTS, ids=[f"{u}: {f}" for u, f in POSITION_VARIANTS])
+def test_a_positions_kernel_means_what_numpy_says(use, feature):
+    """Tiles of positions built by tile_arange (+ tile_full): each block's centroid sum(x w) / sum(w) of
+    its weights (loaded, |a| or a^2) at positions within the block, in the array or at cell centres,
+    its mass and spread; a window function of the sample index times the signal (over the window's
+    sum), stored or tapered in place, and its energy; the midpoint rule sum f((k + 1/2) h) h or the
+    trapezoid rule with end weights 1/2 over blocks sharing their ends, f of a width argument in some;
+    the transmittance prod(1 - alpha) or prod(exp(-sigma dt)) over a ray's segments: Warp's outputs,
+    against numpy on the same inputs (helpers evaluated by numpy from their own text)."""
     from cuda_production.reference import make_input
 
-    spec = next(s for s in (generate("tiled", seed) for seed in range(3000)) if s.description.startswith(use)
-                and ("its spread" in s.description or use != "Centroid")
-                and ("energy" in s.description or use != "Window"))
+    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
+                if s.description.startswith(use) and feature in s.description)
     seed = input_seed(spec)
     values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64).reshape(a.shape)
               for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
@@ -600,40 +612,72 @@ def test_a_positions_kernel_means_what_numpy_says(use):
            _written(spec, warp_reference([spec], "t_tiled_pos_" + str(spec.seed))[spec.name])}
     names = _as_numpy(spec)
     blocks = spec.dim[0]
-    inputs = [values[a.name] for a in spec.args if a.role == "input"]
-    outputs = [got[a.name] for a in spec.args if a.is_written]
+    inputs = [values[a.name] for a in spec.args if a.role in ("input", "inout")]
+    d = spec.description
+
+    def out(*hints):
+        return next(got[h] for h in hints if h in got)
+    # the tile's length: its constant, or the literal the kernel writes
+    size = next((int(names[c]) for c in ("TILE", "SAMPLES", "BLOCK_ITEMS") if c in names), None) \
+        or int(re.search(r"(?:tile_arange\((?:0, )?|shape=)(\d+)", spec.source).group(1))
     if use == "Centroid":
-        w = inputs[0].reshape(blocks, -1)
-        local = np.arange(w.shape[1])
-        c = (local * w).sum(axis=1) / w.sum(axis=1)
-        np.testing.assert_allclose(outputs[0], c + np.arange(blocks) * w.shape[1], rtol=1e-5)
-        spread = np.sqrt((local ** 2 * w).sum(axis=1) / w.sum(axis=1) - c ** 2)
-        np.testing.assert_allclose(outputs[1], spread, rtol=1e-3)
+        raw = inputs[0].reshape(blocks, size)
+        w = np.abs(raw) if "amplitude-weighted" in d else raw * raw if "energy-weighted" in d else raw
+        local = np.arange(size, dtype=np.float64)
+        index = local + size * np.arange(blocks)[:, None]
+        if "cell centres" in d:
+            spacing = next(names[c] for c in ("DX", "CELL", "SPACING") if c in names)
+            want = ((index + 0.5) * spacing * w).sum(axis=1) / w.sum(axis=1)
+        else:
+            want = (index * w).sum(axis=1) / w.sum(axis=1)
+        np.testing.assert_allclose(out("centroid", "center", "mean_pos"), want, rtol=1e-5)
+        if "total weight" in d:
+            np.testing.assert_allclose(out("block_mass", "total_weight", "m0_out"), w.sum(axis=1), rtol=1e-5)
+        if "its spread" in d:
+            c = (local * w).sum(axis=1) / w.sum(axis=1)
+            spread = np.sqrt((local ** 2 * w).sum(axis=1) / w.sum(axis=1) - c ** 2)
+            np.testing.assert_allclose(out("spread", "width", "std_pos"), spread, rtol=1e-3)
     elif use == "Window":
-        window = next(names[f] for f in ("hann", "hamming", "blackman", "sine") if f in names)
-        x = inputs[0].reshape(blocks, -1)
-        y = x * window(np.arange(x.shape[1], dtype=np.float64))
-        np.testing.assert_allclose(outputs[0].reshape(blocks, -1), y, atol=1e-6)
-        np.testing.assert_allclose(outputs[1], (y * y).sum(axis=1), rtol=1e-4, atol=1e-6)
+        window = next(names[f] for f in ("hann", "hamming", "blackman", "sine") if f in names)(np.arange(size, dtype=np.float64))
+        x = inputs[0].reshape(blocks, size)
+        y = x * window / (window.sum() if "normalised" in d else 1.0)
+        stored = out("windowed", "tapered", "y_out") if "in place" not in d else got[spec.args[0].name]
+        np.testing.assert_allclose(stored.reshape(blocks, size), y, atol=1e-6)
         assert not np.allclose(y, x)  # the window tapers
-    elif use == "Midpoint":
-        size_text = spec.source.split("wp.tile_arange(")[1].split(",")[0]  # a constant's name or a literal
-        size = int(names[size_text]) if size_text in names else int(size_text)
+        if "energy per block" in d:
+            np.testing.assert_allclose(out("energy", "power", "block_energy"), (y * y).sum(axis=1), rtol=1e-4, atol=1e-7)
+        if "energy in total" in d:
+            start = values[next(n for n in ("total_energy", "power_sum", "energy") if n in got)]
+            np.testing.assert_allclose(out("total_energy", "power_sum", "energy"), start + (y * y).sum(), rtol=1e-4)
+    elif use == "Integral":
         h = 1.0 / (4 * size)
-        fn = spec.source.split("wp.tile_map(")[1].split(",")[0]
+        k = np.arange(size, dtype=np.float64)
+        if "trapezoid" in d:
+            x = (k + (size - 1) * np.arange(blocks)[:, None]) * h
+            weights = np.where((k == 0) | (k == size - 1), 0.5, 1.0)
+        else:
+            x = (k + size * np.arange(blocks)[:, None] + 0.5) * h
+            weights = np.ones(size)
+        fn = spec.source.split("wp.tile_map(")[-1].split(",")[0]
         f = getattr(names["wp"], fn[3:]) if fn.startswith("wp.") else names[fn]
-        pieces = f((np.arange(blocks * size) + 0.5) * h).reshape(blocks, size).sum(axis=1) * h
-        by_name = {a.name: got[a.name] for a in spec.args if a.is_written}
-        for name, v in by_name.items():
-            want = pieces if v.size == blocks else [pieces.sum()]
-            np.testing.assert_allclose(v, want, rtol=1e-4, atol=1e-6)
+        fx = f(x, next(a.value for a in spec.args if a.role == "scalar")) if "width" in d else f(x)
+        pieces = (fx * weights).sum(axis=1) * h
+        for a in spec.args:
+            if a.is_written:
+                want = pieces if got[a.name].size == blocks else values[a.name].ravel() + pieces.sum()
+                np.testing.assert_allclose(got[a.name], want, rtol=1e-4, atol=1e-6)
     else:
-        alpha = inputs[0].reshape(blocks, -1)
-        transmittance = np.prod(1.0 - alpha, axis=1)
-        np.testing.assert_allclose(outputs[0], transmittance, rtol=1e-5)
-        assert transmittance.min() < 0.95  # absorbs something
-        if len(outputs) > 1:
-            np.testing.assert_allclose(outputs[1], 1.0 - transmittance, rtol=1e-4, atol=1e-6)
+        samples = inputs[0].reshape(blocks, -1)
+        if "exp(-sigma dt)" in d:
+            step = next(names[c] for c in ("DT", "STEP_LEN", "DS") if c in names)
+            factors = np.exp(-samples * step)
+        else:
+            factors = 1.0 - samples
+        transmittance = np.prod(factors, axis=1)
+        np.testing.assert_allclose(out("transmittance", "visibility", "survival"), transmittance, rtol=1e-5)
+        assert 0.05 < transmittance.min() and transmittance.max() < 0.95  # absorbs some, not all
+        if any(n in got for n in ("opacity_out", "coverage", "absorbed")):
+            np.testing.assert_allclose(out("opacity_out", "coverage", "absorbed"), 1.0 - transmittance, rtol=1e-4, atol=1e-6)
 
 
 @pytest.mark.parametrize("kind", ["max", "min"])
