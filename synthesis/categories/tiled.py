@@ -104,7 +104,7 @@ def grid_constant(rng: random.Random, low: float, high: float) -> float:
 MAGNITUDE_SHARE = 0.25
 REDUCE_SPELLING_SHARE = 0.25
 LOCATED_SHARE = 0.5
-FINE_GRID_BITS = 20
+FINE_GRID_BITS = 22  # 2**24 values over [-4, 4]: each exact in float32 ((lo + k) * step)
 PREDICTION_SHARE = 0.35  # softmax kernels also storing the predicted class
 RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
 HALF_STORAGE_SHARE = 0.3  # linear layers whose activations and weights are stored in half precision

@@ -54,6 +54,7 @@ __global__ void tile_24f954bfb7(
     __shared__ float tile0[512];  // tile float32, shape 8x64
     __shared__ float partial0[64];  // tile float32, shape 64
     __shared__ float total0[1];  // tile float32, shape 1
+    __shared__ float warp_partial0[2];  // tile float32, shape 2
 
     const int offset0 = i * ROWS;
     // ta = 8x64 tile of x (outside the array: 0)
@@ -86,19 +87,17 @@ __global__ void tile_24f954bfb7(
         if (row3 < err_map_dim0 && col3 < err_map_dim1)
             err_map[row3 * err_map_dim1 + col3] = tile0[e4] + z[e4];
     }
-    // total0 = sum of z: a strided partial per thread, then a tree over the block
-    float sum0 = 0.0f;
-    for (int e5 = threadIdx.x; e5 < 512; e5 += TILE_THREADS)
-        sum0 += z[e5];
-    partial0[threadIdx.x] = sum0;
+    // total0 = sum of z: a strided partial per thread, each warp's by shuffles, then the 2 warps' in order
+    float sum1 = 0.0f;
+    for (int e6 = threadIdx.x; e6 < 512; e6 += TILE_THREADS)
+        sum1 += z[e6];
+    for (int offset1 = 16; offset1 > 0; offset1 /= 2)  // the warp's partials, lane by lane
+        sum1 += __shfl_down_sync(0xffffffffu, sum1, offset1);
+    if (threadIdx.x % 32 == 0)
+        warp_partial0[threadIdx.x / 32] = sum1;
     __syncthreads();
-    for (int stride0 = 32; stride0 > 0; stride0 /= 2) {
-        if (threadIdx.x < stride0)
-            partial0[threadIdx.x] += partial0[threadIdx.x + stride0];
-        __syncthreads();
-    }
     if (threadIdx.x == 0) {
-        total0[0] = partial0[0];
+        total0[0] = warp_partial0[0] + warp_partial0[1];
         atomicAdd(&total[0], total0[0]);
     }
 }
