@@ -343,7 +343,8 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     (include / "cuda_fp16.h").write_text(FP16_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
-    cooperative = "__syncthreads" in text  # barriers: each block's threads run as fibers
+    # barriers or shuffles: each block's threads run as fibers (a shuffle exchanges values between them)
+    cooperative = "__syncthreads" in text or "__shfl_down_sync" in text
     source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.

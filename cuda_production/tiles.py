@@ -1573,7 +1573,6 @@ class TileTranslator:
         if func is not None:
             func = self.reduce_func(node, func, dtype)
         b = self.block_dim
-        partial = self.new_buffer(node, TileType(dtype, (b,)), "partial")
         tt = TileType(dtype, (1,))
         dst = self.tile_buffer(node, tt, dest, "total" if kind == "sum" else kind, {k: False for k in self.tile_reads(t)})
         acc, e, stride = self.fresh(kind if kind != "func" else "acc"), self.fresh("e"), self.fresh("stride")
@@ -1593,6 +1592,7 @@ class TileTranslator:
         size = t.type.size
         if b % WARP == 0 and (start is not None or size >= b):
             return self.warp_reduction(node, a, t, kind, start, combine, what, dst, tt)
+        partial = self.new_buffer(node, TileType(dtype, (b,)), "partial")
         if start is None:
             valid = min(size, b)  # threads holding a partial: those with an element
             self.out(f"// {dst} = {what} of {ast.unparse(a['a'])}: a strided partial per thread holding an element, "
@@ -1680,7 +1680,7 @@ class TileTranslator:
         theirs = f"__shfl_down_sync(0xffffffffu, {acc}, {offset})"
         self.out(f"    {acc} += {theirs};" if kind == "sum" else f"    {acc} = {combine(acc, theirs)};")
         if warps == 1:  # lane 0 holds the block's result
-            self.access(writes={dst: False})
+            self.access(writes={dst: True})  # thread 0 writes element 0, its own
             self.out("if (threadIdx.x == 0)")
             self.out(f"    {dst}[0] = {acc};")
             return CExpr(dst, tt)
@@ -1835,7 +1835,7 @@ class TileTranslator:
             self.out("}")
             warps = b // WARP
             if warps == 1:  # lane 0 holds the block's champion
-                self.access(writes={dst: False})
+                self.access(writes={dst: True})  # thread 0 writes element 0, its own
                 self.out("if (threadIdx.x == 0)")
                 self.out(f"    {dst}[0] = {where};")
                 return CExpr(dst, tt)

@@ -16,7 +16,7 @@ import pytest
 
 from cuda_production.host_check import run_on_host
 from cuda_production.reference import make_input
-from cuda_production.translator import TranslationError, translate_source
+from cuda_production.translator import TranslationError, translate_kernel, translate_source
 from synthesis.spec import ArgSpec
 from tests.cuda_production.harness import translate_checked
 
@@ -257,7 +257,7 @@ def test_block_dim_is_declared_when_the_file_does_not_say():
     source = ("import warp as wp\n\n@wp.kernel\ndef energy(x: wp.array(dtype=float), total: wp.array(dtype=float)):\n"
               "    i = wp.tid()\n    v = x[i]\n    wp.tile_atomic_add(total, wp.tile_sum(wp.tile(v * v)))\n")
     found = translate_source(source, "user.py", block_dims={"energy": 128})["energy"]
-    assert found.block_dim == 128 and "__shared__ float partial0[128];" in found.kernel_code
+    assert found.block_dim == 128 and "__shared__ float warp_partial0[4];" in found.kernel_code  # a partial per warp
 
 
 LAUNCHES = ("import warp as wp\n\nB = 32\nN = 4\n\n\ndef run(a, n):\n"
@@ -368,3 +368,19 @@ def test_emulated_block_barrier_orders_the_blocks_threads(tmp_path):
     run = run_on_host(tmp_path, run_args=(), timeout=60)
     assert run.compiled, run.output
     assert run.passed, run.output
+
+
+def test_every_shared_buffer_a_generated_kernel_declares_is_used():
+    """Shared memory a kernel declares and never touches still counts against the block's budget and
+    its occupancy (a block reduction by shuffles once declared the tree's partials it no longer used)."""
+    from synthesis.categories import generate
+
+    checked = 0
+    for seed in range(150):
+        spec = generate("tiled", seed)
+        code = translate_kernel(spec.source, spec.name, f"{spec.name}.py", block_dim=spec.block_dim,
+                                launch_ndim=len(spec.dim)).kernel_code
+        for name in re.findall(r"__shared__ \w+ (\w+)\[", code):
+            assert len(re.findall(rf"\b{name}\[", code)) > 1, (spec.name, name)
+            checked += 1
+    assert checked > 150
