@@ -52,7 +52,6 @@ __global__ void tile_24f954bfb7(
     __shared__ float tb[512];  // tile float32, shape 8x64
     __shared__ float z[512];  // tile float32, shape 8x64
     __shared__ float tile0[512];  // tile float32, shape 8x64
-    __shared__ float partial0[64];  // tile float32, shape 64
     __shared__ float total0[1];  // tile float32, shape 1
     __shared__ float warp_partial0[2];  // tile float32, shape 2
 
