@@ -206,6 +206,26 @@ def represent(value: float, dtype: str) -> float:
     return float(value)
 
 
+def reduction_identity(kind: str, dtype: str) -> str | None:
+    """The value a reduction's partial starts from (None: a @wp.func, which has none)."""
+    if kind == "func":
+        return None
+    extreme = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647"}[dtype]
+    lowest = "-INFINITY" if dtype != "int32" else "(-2147483647 - 1)"
+    return {"sum": zero_of(dtype), "product": zero_of(dtype, True), "max": lowest, "min": extreme}[kind]
+
+
+def reduction_combine(kind: str, dtype: str, func: str | None = None):
+    """C code combining two partials x and y of a reduction of `kind` over `dtype` elements (`func`: the
+    C name of the @wp.func of kind "func")."""
+    fn = "f" if dtype == "float32" else ""
+    return {"sum": lambda x, y: f"{x} + {y}",
+            "product": lambda x, y: f"{x} * {y}",
+            "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
+            "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
+            "func": lambda x, y: f"{func}({x}, {y})"}[kind]
+
+
 def zero_of(dtype: str, one: bool = False) -> str:
     if dtype == "float32":
         return "1.0f" if one else "0.0f"
@@ -1561,9 +1581,10 @@ class TileTranslator:
 
     def tile_reduction(self, node: ast.Call, a: dict, kind: str, func: str | None = None) -> CExpr:
         """wp.tile_sum / tile_max / tile_min / tile_reduce of a whole tile, a (1,) tile: a strided
-        partial per thread (a thread with no element holds the operation's identity), then a tree over
-        the block. `kind` "func": wp.tile_reduce of the @wp.func whose C name is `func`, which has no
-        identity: a thread with no element holds no partial, and the tree skips those."""
+        partial per thread (a thread with no element holds the operation's identity), then the warps'
+        shuffles (`warp_reduction`) or, in a block of no whole warps, a tree over the block. `kind`
+        "func": wp.tile_reduce of the @wp.func named `func`, which has no identity: a thread with no
+        element holds no partial, and the tree skips those."""
         dest = self.claim_dest()
         t = self.tile_operand(a["a"])
         dtype = t.type.dtype
@@ -1577,15 +1598,7 @@ class TileTranslator:
         dst = self.tile_buffer(node, tt, dest, "total" if kind == "sum" else kind, {k: False for k in self.tile_reads(t)})
         acc, e, stride = self.fresh(kind if kind != "func" else "acc"), self.fresh("e"), self.fresh("stride")
         ct = self.module.ctype(dtype)
-        lowest = {"float32": "-INFINITY", "float64": "-INFINITY", "int32": "(-2147483647 - 1)"}[dtype]
-        highest = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647"}[dtype]
-        start = {"sum": zero_of(dtype), "max": lowest, "min": highest, "product": zero_of(dtype, True), "func": None}[kind]
-        fn = {"float32": "f", "float64": "", "int32": ""}[dtype]
-        combine = {"sum": lambda x, y: f"{x} + {y}",
-                   "product": lambda x, y: f"{x} * {y}",
-                   "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
-                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
-                   "func": lambda x, y: f"{func}({x}, {y})"}[kind]
+        start, combine = reduction_identity(kind, dtype), reduction_combine(kind, dtype, func)
         what = {"sum": "sum", "max": "largest element", "min": "smallest element", "product": "product",
                 "func": f"{ast.unparse(a.get('op', node))} over the elements"}[kind]
         self.access(self.tile_reads(t))
@@ -1753,11 +1766,7 @@ class TileTranslator:
         dst = self.tile_buffer(node, tt, dest, base, reads)
         acc, r = self.fresh("sum" if kind == "sum" else "acc"), self.fresh("r")
         ct = self.module.ctype(dtype)
-        fn = {"float32": "f", "float64": "", "int32": ""}[dtype]
-        combine = {"product": lambda x, y: f"{x} * {y}",
-                   "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
-                   "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
-                   "func": lambda x, y: f"{func}({x}, {y})"}.get(kind)
+        combine = reduction_combine(kind, dtype, func)
         self.access(reads, {dst: True})
         what = "summed" if kind == "sum" else f"reduced by {ast.unparse(a['op'])}"
         self.out(f"// {dst} = {ast.unparse(a['a'])} ({rows}x{cols}) {what} along axis {axis}: "
