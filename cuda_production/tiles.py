@@ -1816,6 +1816,12 @@ class TileTranslator:
         tt = TileType("int32", (1,))
         dst = self.tile_buffer(node, tt, dest, "index", {k: False for k in self.tile_reads(t)})
         best, where, e, v, stride = (self.fresh(n) for n in ("best", "where", "e", "v", "stride"))
+
+        def wins(other: str, other_at: str, held: str, held_at: str) -> str:
+            """Whether a candidate (value, index) replaces the one held: Warp's CPU rule, the better
+            value, or an equal one held by a lower thread (index % block); -1: no element."""
+            return (f"{other_at} >= 0 && ({held_at} < 0 || {other} {better} {held} || "
+                    f"({other} == {held} && {other_at} % {b} < {held_at} % {b}))")
         ct = self.module.ctype(dtype)
         self.access(self.tile_reads(t))
         combined = ("each warp's by shuffles" + (", then the warps' in order" if b > WARP else "")) if b % WARP == 0 \
@@ -1837,7 +1843,7 @@ class TileTranslator:
             self.out(f"for (int {offset} = {WARP // 2}; {offset} > 0; {offset} /= 2) {{  // the warp's champions, lane by lane")
             self.out(f"    const {ct} {ov} = __shfl_down_sync(0xffffffffu, {best}, {offset});")
             self.out(f"    const int {oi} = __shfl_down_sync(0xffffffffu, {where}, {offset});")
-            self.out(f"    if ({oi} >= 0 && ({where} < 0 || {ov} {better} {best} || ({ov} == {best} && {oi} % {b} < {where} % {b}))) {{")
+            self.out(f"    if ({wins(ov, oi, best, where)}) {{")
             self.out(f"        {best} = {ov};")
             self.out(f"        {where} = {oi};")
             self.out("    }")
@@ -1859,8 +1865,7 @@ class TileTranslator:
             self.out(f"    {ct} {best} = {values}[0];")
             self.out(f"    int {where} = {indices}[0];")
             self.out(f"    for (int {w} = 1; {w} < {warps}; ++{w})")
-            self.out(f"        if ({indices}[{w}] >= 0 && ({where} < 0 || {values}[{w}] {better} {best} ||")
-            self.out(f"                ({values}[{w}] == {best} && {indices}[{w}] % {b} < {where} % {b}))) {{")
+            self.out(f"        if ({wins(f'{values}[{w}]', f'{indices}[{w}]', best, where)}) {{")
             self.out(f"            {best} = {values}[{w}];")
             self.out(f"            {where} = {indices}[{w}];")
             self.out("        }")
@@ -1877,8 +1882,7 @@ class TileTranslator:
         if top > 1:
             guard = f"threadIdx.x < {stride}" if top == b else f"threadIdx.x < {stride} && threadIdx.x + {stride} < {b}"
             self.out(f"for (int {stride} = {top // 2}; {stride} > 0; {stride} /= 2) {{")
-            self.out(f"    if ({guard} && {theirs} >= 0 && ({mine} < 0 || {tv} {better} {mv} ||")
-            self.out(f"            ({tv} == {mv} && {theirs} % {b} < {mine} % {b}))) {{")
+            self.out(f"    if ({guard} && {wins(tv, theirs, mv, mine)}) {{")
             self.out(f"        {mv} = {tv};")
             self.out(f"        {mine} = {theirs};")
             self.out("    }")
