@@ -336,6 +336,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _FFT_BUTTERFLY, ()
     if kind == "tile_fft_rows":
         return _TILE_FFT_ROWS, ("fft_butterfly",)
+    if kind == "tile_sort_pairs":
+        return _TILE_SORT_PAIRS, ()
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1369,6 +1371,136 @@ __device__ __forceinline__ void fft_butterfly(Complex& lo, Complex& hi, Complex 
     const auto t_im = w.x * hi.y + w.y * hi.x;
     hi = {lo.x - t_re, lo.y - t_im};
     lo = {lo.x + t_re, lo.y + t_im};
+}"""
+
+_TILE_SORT_PAIRS = r"""#include <type_traits>
+
+// the power of two at or above n, at compile time
+__host__ __device__ constexpr int sort_pow2(int n)
+{
+    return n <= 1 ? 1 : 2 * sort_pow2((n + 1) / 2);
+}
+
+// One pass of the network in shared memory: the P / 2 pairs (i, i + stride) shared over the block, i with
+// bit `stride` clear (pair p: i = 2p - p % stride), ascending where bit `size` of i is clear; a pair is
+// swapped only where its keys are strictly out of order, as Warp's CPU does.
+template <int P, int THREADS, typename K, typename V>
+__device__ void sort_pass_shared(K* k, V* v, int size, int stride)
+{
+    for (int pair = threadIdx.x; pair < P / 2; pair += THREADS) {
+        const int i = 2 * pair - (pair & (stride - 1));
+        const int j = i + stride;
+        const bool ascending = (i & size) == 0;
+        if (ascending ? k[j] < k[i] : k[i] < k[j]) {
+            const K key = k[i];
+            k[i] = k[j];
+            k[j] = key;
+            const V value = v[i];
+            v[i] = v[j];
+            v[j] = value;
+        }
+    }
+}
+
+// wp.tile_sort: the N (key, value) pairs of two tiles in shared memory, in ascending order of key, in
+// place, by the block's THREADS threads together. Warp's bitonic network (tile_radix_sort.h; its CPU
+// runs it one comparison at a time): merges of size 2, 4, ..., P (P the power of two at or above N),
+// each in passes of stride size / 2, ..., 1 comparing element i with i + stride. Below P the pairs
+// are sorted as if padded with the largest key (max_key), as Warp pads them. Every pass makes the
+// CPU's swaps, so equal keys end where Warp's CPU leaves them.
+// In a block of whole warps, with a scalar payload and at most 8 elements a thread, each thread holds
+// elements threadIdx.x + m * THREADS in registers, as Warp's GPU sort does: a pass of stride below 32
+// pairs lanes of one warp (an exchange by __shfl_xor_sync), one of stride 32 or more goes through
+// shared memory (a barrier after each). Otherwise every pass goes through shared memory (the padded
+// copy where N is no power of two).
+template <int N, int THREADS, typename K, typename V>
+__device__ void tile_sort_pairs(K* keys, V* values, const K max_key)
+{
+    constexpr int P = sort_pow2(N);
+    constexpr int PER = (P + THREADS - 1) / THREADS;  // elements a thread holds
+    K* sk = keys;
+    V* sv = values;
+    if constexpr (P != N) {
+        __shared__ K padded_keys[P];
+        __shared__ V padded_values[P];
+        sk = padded_keys;
+        sv = padded_values;
+    }
+    if constexpr (THREADS % 32 == 0 && PER <= 8 && std::is_arithmetic<V>::value) {
+        K k[PER];
+        V v[PER];
+        for (int m = 0; m < PER; ++m) {
+            const int e = threadIdx.x + m * THREADS;
+            k[m] = e < N ? keys[e] : max_key;
+            v[m] = e < N ? values[e] : V{};
+        }
+        for (int size = 2; size <= P; size *= 2) {
+            int stride = size / 2;
+            if (stride >= 32) {  // through shared memory (each thread writes and reads back its own elements)
+                for (int m = 0; m < PER; ++m) {
+                    const int e = threadIdx.x + m * THREADS;
+                    if (e < P) {
+                        sk[e] = k[m];
+                        sv[e] = v[m];
+                    }
+                }
+                __syncthreads();
+                for (; stride >= 32; stride /= 2) {
+                    sort_pass_shared<P, THREADS>(sk, sv, size, stride);
+                    __syncthreads();
+                }
+                for (int m = 0; m < PER; ++m) {
+                    const int e = threadIdx.x + m * THREADS;
+                    if (e < P) {
+                        k[m] = sk[e];
+                        v[m] = sv[e];
+                    }
+                }
+            }
+            for (; stride > 0; stride /= 2) {  // within each warp: lane ^ stride holds the other element
+                for (int m = 0; m < PER; ++m) {
+                    const K other_key = __shfl_xor_sync(0xffffffffu, k[m], stride);
+                    const V other_value = __shfl_xor_sync(0xffffffffu, v[m], stride);
+                    const int e = threadIdx.x + m * THREADS;
+                    const bool ascending = (e & size) == 0;  // bit `size` of the pair's lower element
+                    const bool lower = (e & stride) == 0;
+                    // the pair is swapped where its lower key is strictly above (below, descending) the upper
+                    const bool swap = lower == ascending ? other_key < k[m] : k[m] < other_key;
+                    if (swap) {
+                        k[m] = other_key;
+                        v[m] = other_value;
+                    }
+                }
+            }
+        }
+        for (int m = 0; m < PER; ++m) {  // each thread its own elements, as the caller's loops own them
+            const int e = threadIdx.x + m * THREADS;
+            if (e < N) {
+                keys[e] = k[m];
+                values[e] = v[m];
+            }
+        }
+    } else {
+        if constexpr (P != N) {
+            for (int i = threadIdx.x; i < P; i += THREADS) {
+                sk[i] = i < N ? keys[i] : max_key;
+                sv[i] = i < N ? values[i] : V{};
+            }
+            __syncthreads();
+        }
+        for (int size = 2; size <= P; size *= 2) {
+            for (int stride = size / 2; stride > 0; stride /= 2) {
+                sort_pass_shared<P, THREADS>(sk, sv, size, stride);
+                __syncthreads();
+            }
+        }
+        if constexpr (P != N) {
+            for (int i = threadIdx.x; i < N; i += THREADS) {  // each thread its own elements, as it copied them
+                keys[i] = sk[i];
+                values[i] = sv[i];
+            }
+        }
+    }
 }"""
 
 _TILE_FFT_ROWS = r"""// log2 of a power of two, at compile time

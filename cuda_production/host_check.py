@@ -59,6 +59,9 @@ inline ucontext_t emu_scheduler;
 inline EmuFiber* emu_running = nullptr;
 inline std::function<void()> emu_block_body;
 inline void __syncthreads() { swapcontext(&emu_running->context, &emu_scheduler); }
+// the translator's code calls __syncwarp in uniform code only (every thread of the block as often):
+// the block's barrier is one valid schedule of it
+inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 inline void emu_fiber_main()
 {
     emu_block_body();
@@ -83,6 +86,21 @@ template <typename T> inline T __shfl_down_sync(unsigned, T value, unsigned delt
     slots[t] = value;
     __syncthreads();
     const T out = (t % 32u) + delta < 32u && t + delta < threads ? slots[t + delta] : value;
+    __syncthreads();
+    return out;
+}
+// The value of lane (own lane ^ mask) of the warp, exchanged the same way.
+template <typename T> inline T __shfl_xor_sync(unsigned, T value, int mask)
+{
+    static std::vector<T> slots;
+    const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (slots.size() < threads)
+        slots.resize(threads);
+    slots[t] = value;
+    __syncthreads();
+    const unsigned other = t ^ unsigned(mask);
+    const T out = other < threads ? slots[other] : value;
     __syncthreads();
     return out;
 }
@@ -344,7 +362,7 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
     # barriers or shuffles: each block's threads run as fibers (a shuffle exchanges values between them)
-    cooperative = "__syncthreads" in text or "__shfl_down_sync" in text
+    cooperative = "__syncthreads" in text or "__shfl_down_sync" in text or "__shfl_xor_sync" in text
     source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.

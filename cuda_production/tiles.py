@@ -184,7 +184,13 @@ add_tile_builtin("tile_scan_exclusive", ("a",), 1, "tile_scan_exclusive")
 add_tile_builtin("tile_extract", ("a", "i", "j", "k", "l"), 2, "tile_extract")
 add_tile_builtin("tile_from_thread", ("shape", "value", "thread_idx", "storage"), 3, "tile_from_thread")
 add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 3, "tile_store_indexed")
+add_tile_builtin("tile_load_indexed", ("a", "indices", "shape", "offset", "axis", "storage"), 3, "tile_load_indexed")
 add_tile_builtin("tile_astype", ("t", "dtype"), 2, "tile_astype")
+add_tile_builtin("tile_sort", ("keys", "values"), 2, "tile_sort")
+# Warp's sort keys the translator has tiles of, and the largest key of each (the padding of a sort
+# whose length is not a power of two); above SORT_MAX_ELEMENTS Warp's CPU sorts by radix instead
+SORT_KEYS = {"float32": "3.402823466e+38f", "int32": "2147483647"}
+SORT_MAX_ELEMENTS = 2048
 ASTYPE_DTYPES = ("float16", "float32", "float64", "int32")
 SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
 add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
@@ -1082,6 +1088,14 @@ class TileTranslator:
         return v if lazy is not None and lazy.work == 0 and not lazy.heavy and not lazy.varying \
             else self.materialise(node, v)
 
+    def read_once_each(self, node: ast.AST) -> CExpr:
+        """A tile value each of whose elements one thread reads once (a reduction along an axis: the
+        thread of a result reads its row or column): lazy, computed where it is read, unless an
+        element must be computed by the thread that owns it (it uses per-thread values)."""
+        v = self.tile_operand(node)
+        lazy = self.lazy_of(v)
+        return self.materialise(node, v) if lazy is not None and lazy.varying else v
+
     def const_int(self, node: ast.AST, what: str) -> int:
         from cuda_production.translator import _fold
         value = _fold(node, self.module.info.constants)
@@ -1203,8 +1217,11 @@ class TileTranslator:
         for code in [c for c in self.offset_locals if stored & set(re.findall(r"[A-Za-z_]\w*", c))]:
             del self.offset_locals[code]
 
-    def array_window(self, arr: CExpr, shape: tuple[int, ...], offs: list[str], e: str, bounds_check: bool):
-        """(declarations, C condition or None, flat array index) of tile element `e` in the array."""
+    def array_window(self, arr: CExpr, shape: tuple[int, ...], offs: list[str], e: str, bounds_check: bool,
+                     fixed: int = 0):
+        """(declarations, C condition or None, flat array index) of tile element `e` in the array.
+        `fixed`: leading dimensions a view fixes (`x[i]`), outside the bounds test as in Warp, whose
+        tile operations test the view's own dimensions."""
         bases = ("row", "col", "depth")[: len(shape)] if len(shape) > 1 else ("idx",)
         lines, names = [], []
         for base, o, c in zip(bases, offs, coords(e, shape)):
@@ -1215,7 +1232,7 @@ class TileTranslator:
             names.append(self.fresh(base))
             lines.append(f"const int {names[-1]} = {value};")
         # every array the program allocates has at least one element along each dimension: 0 is inside
-        checks = [f"{n} < {arr.code}_dim{k}" for k, n in enumerate(names) if n != "0"]
+        checks = [f"{n} < {arr.code}_dim{k}" for k, n in enumerate(names) if n != "0" and k >= fixed]
         cond = " && ".join(checks) if bounds_check and checks else None
         flat = names[0]
         for k in range(1, len(names)):
@@ -1227,21 +1244,37 @@ class TileTranslator:
         return lines, cond, flat
 
     def record_access(self, arr_node: ast.AST, offset: ast.AST | None, shape: tuple[int, ...]) -> None:
+        elts = tuple(offset.elts) if isinstance(offset, ast.Tuple) else ((offset,) if offset is not None else (None,) * len(shape))
+        if isinstance(arr_node, ast.Subscript):  # a view: its indices are offsets of extent 1
+            index = arr_node.slice
+            fixed = tuple(index.elts) if isinstance(index, ast.Tuple) else (index,)
+            arr_node, elts, shape = arr_node.value, fixed + elts, (1,) * len(fixed) + tuple(shape)
         if isinstance(arr_node, ast.Name):
-            elts = tuple(offset.elts) if isinstance(offset, ast.Tuple) else ((offset,) if offset is not None else (None,) * len(shape))
             self.tile_accesses.append((arr_node.id, elts, shape))
+
+    def array_source(self, node: ast.AST, what: str) -> tuple[CExpr, list[str]]:
+        """The array a tile operation reads or writes, and the leading indices a view of it fixes:
+        `x[i]`, Warp's array view of row i of a 2-D array (a 1-D array), is `x` with the tile's offset
+        along its first dimension fixed at i (evaluated as the offsets are)."""
+        if isinstance(node, ast.Subscript):
+            index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            base = self.emit(node.value)
+            if isinstance(base.type, ArrayType) and len(index_nodes) < base.type.ndim \
+                    and not any(isinstance(i, ast.Slice) for i in index_nodes):
+                return base, self.offsets(node.slice, len(index_nodes))
+        return self.array_arg(node, what), []
 
     # ---- memory ------------------------------------------------------------------------------
     def tile_load(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         dest = self.claim_dest()
-        arr = self.array_arg(a["a"], "wp.tile_load")
+        arr, fixed = self.array_source(a["a"], "wp.tile_load")
         shape = self.const_shape(a["shape"])
-        if len(shape) != arr.type.ndim:
-            raise self.error(node, f"tile shape {shape} for a {arr.type.ndim}-D array")
+        if len(fixed) + len(shape) != arr.type.ndim:
+            raise self.error(node, f"tile shape {shape} for a {arr.type.ndim - len(fixed)}-D array")
         check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
         self.const_flag(a.get("storage"), "register", "storage")  # shared or register: both are shared memory here
         self.const_flag(a.get("aligned"), False, "aligned")
-        offs = self.offsets(a.get("offset"), len(shape))
+        offs = fixed + self.offsets(a.get("offset"), len(shape))
         self.record_access(a["a"], a.get("offset"), shape)
         tt = TileType(arr.type.dtype, shape)
         dst = self.tile_buffer(node, tt, dest)
@@ -1250,7 +1283,7 @@ class TileTranslator:
                  if check else f"// {dst} = {'x'.join(map(str, shape))} tile of {ast.unparse(a['a'])}")
 
         def body(e):
-            lines, cond, flat = self.array_window(arr, shape, offs, e, check)
+            lines, cond, flat = self.array_window(arr, (1,) * len(fixed) + shape, offs, e, check, len(fixed))
             value = f"{arr.code}[{flat}]"
             return lines + [f"{dst}[{e}] = {f'({cond}) ? {value} : {zero_of(tt.dtype)}' if cond else value};"]
         self.coop(tt.size, body)
@@ -1272,19 +1305,19 @@ class TileTranslator:
         """A store or atomic add of a tile into an array, its arguments evaluated (offsets into
         locals), its loop not yet emitted (`consumer_loop`)."""
         what = f"wp.{key}"
-        arr = self.array_arg(a["a"], what)
+        arr, fixed = self.array_source(a["a"], what)
         t = self.tile_operand(a["t"])
         tt = t.type
-        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"{what} of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
+        if len(fixed) + len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
+            raise self.error(node, f"{what} of a {tt} into a {arr.type.ndim - len(fixed)}-D array of {arr.type.dtype}")
         check = self.const_flag(a.get("bounds_check"), True, "bounds_check")
         if key == "tile_store":
             self.const_flag(a.get("aligned"), False, "aligned")
-        offs = self.offsets(a.get("offset"), len(tt.shape))
+        offs = fixed + self.offsets(a.get("offset"), len(tt.shape))
         self.record_access(a["a"], a.get("offset"), tt.shape)
 
         def body(e: str, value: CExpr) -> list[str]:
-            lines, cond, flat = self.array_window(arr, tt.shape, offs, e, check)
+            lines, cond, flat = self.array_window(arr, (1,) * len(fixed) + tt.shape, offs, e, check, len(fixed))
             place = f"{arr.code}[{flat}]"
             if key == "tile_store":
                 effect = f"{place} = {value.code};"
@@ -1748,7 +1781,7 @@ class TileTranslator:
         reduces a strided share of the results, each in order. A sum starts from zero, any other
         operation from the first element (a @wp.func has no identity)."""
         dest = self.claim_dest()
-        t = self.indexable(a["a"])
+        t = self.read_once_each(a["a"])
         dtype = t.type.dtype
         label = "wp.tile_sum" if kind == "sum" and "op" not in a else "wp.tile_reduce"
         if dtype not in ("float32", "float64", "int32") or len(t.type.shape) != 2:
@@ -2175,6 +2208,59 @@ class TileTranslator:
         self.out(f"    {slot}[0] = {value.code};  // the value of thread {ast.unparse(a['thread_idx'])}")
         return self.make_lazy(tt, CExpr(f"{slot}[0]", value.type), {slot: False}, 0, False, False, [])
 
+    def indexed_axis(self, node: ast.Call, a: dict, what: str, tt: TileType, arr: CExpr,
+                     indices: CExpr) -> int:
+        """The axis of an indexed load or store (a literal), its tile and array and indices checked."""
+        axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
+        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
+            raise self.error(node, f"{what} of a {tt} and a {arr.type.ndim}-D array of {arr.type.dtype}")
+        if not 0 <= axis < len(tt.shape):
+            raise self.error(node, f"axis {axis} of a {len(tt.shape)}-D tile")
+        if indices.type.dtype != "int32" or indices.type.shape != (tt.shape[axis],):
+            raise self.error(a["indices"], f"indices: a tile of {tt.shape[axis]} int is expected, found a {indices.type}")
+        return axis
+
+    def indexed_place(self, arr: CExpr, indices: CExpr, shape: tuple[int, ...], offs: list[str], axis: int,
+                      e: str) -> tuple[list[str], str, str]:
+        """(declarations, condition, flat index) of element e of an indexed load or store: a[offset + c],
+        along `axis` a[offset + indices[c]]; every coordinate tested against both ends of its
+        dimension, as Warp does (an index of -1 marks a row that is not there)."""
+        names = [self.fresh(c) for c in ("row", "col", "depth")[: len(shape)]]
+        lines = []
+        for k, (n, o, c) in enumerate(zip(names, offs, coords(e, shape))):
+            c = self.element_at(indices, c).code if k == axis else c
+            lines.append(f"const int {n} = {c if o == '0' else (o if c == '0' else f'{o} + {c}')};")
+        # a coordinate within the tile at offset 0 is never negative: only its upper end is tested
+        cond = " && ".join(f"{n} < {arr.code}_dim{k}" if k != axis and o == "0" else f"{n} >= 0 && {n} < {arr.code}_dim{k}"
+                           for k, (n, o) in enumerate(zip(names, offs)))
+        flat = names[0]
+        for k in range(1, len(names)):
+            flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
+        return lines, cond, flat
+
+    def tile_load_indexed(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """A tile gathered from an array: element c is a[offset + c], except along `axis`:
+        offset[axis] + indices[c[axis]]. A source outside the array reads as zero, as in Warp."""
+        dest = self.claim_dest()
+        arr = self.array_arg(a["a"], "wp.tile_load_indexed")
+        indices = self.indexable(a["indices"])
+        tt = TileType(arr.type.dtype, self.const_shape(a["shape"]))
+        axis = self.indexed_axis(node, a, "wp.tile_load_indexed", tt, arr, indices)
+        self.const_flag(a.get("storage"), "register", "storage")
+        offs = self.offsets(a.get("offset"), len(tt.shape))
+        reads = {b: False for b in self.tile_reads(indices)}
+        dst = self.tile_buffer(node, tt, dest, reads=reads)
+        self.access(reads, {dst: True})
+        self.out(f"// {dst} = {'x'.join(map(str, tt.shape))} tile of {ast.unparse(a['a'])}, "
+                 f"{('rows', 'columns', 'layers')[axis] if len(tt.shape) > 1 else 'elements'} "
+                 f"{ast.unparse(a['indices'])} (outside the array: 0)")
+
+        def body(e):
+            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e)
+            return lines + [f"{dst}[{e}] = ({cond}) ? {arr.code}[{flat}] : {zero_of(tt.dtype)};"]
+        self.coop(tt.size, body)
+        return CExpr(dst, tt)
+
     def tile_store_indexed(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         """Element c of t goes to a[offset + c], except along `axis`: offset[axis] + indices[c[axis]].
         A destination outside the array (a negative index, -1 by convention) is skipped, as Warp does."""
@@ -2184,29 +2270,45 @@ class TileTranslator:
         indices = self.indexable(a["indices"])
         t = self.tile_operand(a["t"])
         tt = t.type
-        axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
-        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"wp.tile_store_indexed of a {tt} into a {arr.type.ndim}-D array of {arr.type.dtype}")
-        if not 0 <= axis < len(tt.shape):
-            raise self.error(node, f"axis {axis} of a {len(tt.shape)}-D tile")
-        if indices.type.dtype != "int32" or indices.type.shape != (tt.shape[axis],):
-            raise self.error(a["indices"], f"indices: a tile of {tt.shape[axis]} int is expected, found a {indices.type}")
+        axis = self.indexed_axis(node, a, "wp.tile_store_indexed", tt, arr, indices)
         offs = self.offsets(a.get("offset"), len(tt.shape))
 
         def body(e):
-            names = [self.fresh(c) for c in ("row", "col", "depth")[: len(tt.shape)]]
-            lines = []
-            for k, (n, o, c) in enumerate(zip(names, offs, coords(e, tt.shape))):
-                c = self.element_at(indices, c).code if k == axis else c
-                lines.append(f"const int {n} = {c if o == '0' else (o if c == '0' else f'{o} + {c}')};")
-            cond = " && ".join(f"{n} >= 0 && {n} < {arr.code}_dim{k}" for k, n in enumerate(names))
-            flat = names[0]
-            for k in range(1, len(names)):
-                flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
+            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e)
             return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {self.element_at(t, e).code};"]
         self.access(merge_reads(self.tile_reads(t), {k: False for k in self.tile_reads(indices)}))
         self.fused_comment([t])
         self.coop(tt.size, body)
+        return CExpr("", "void")
+
+    def tile_sort(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_sort(keys, values): both tiles permuted in place, in ascending order of keys (the
+        `tile_sort_pairs` snippet: Warp's bitonic network, so equal keys end as on Warp's CPU)."""
+        if not statement:
+            raise self.unsupported(node, "the value of wp.tile_sort (it sorts its tiles in place)")
+        names = [a["keys"], a["values"]]
+        if not all(isinstance(n, ast.Name) and n.id in self.tile_vars for n in names):
+            raise self.unsupported(node, "wp.tile_sort of tiles other than tile variables")
+        if names[0].id == names[1].id:
+            raise self.unsupported(node, "wp.tile_sort of one tile as both keys and values "
+                                         "(Warp's CPU swaps each pair twice: it leaves the tile as it was)")
+        keys, values = self.inplace_target(names[0]), self.inplace_target(names[1])
+        kt, vt = keys.type, values.type
+        if kt.dtype not in SORT_KEYS:
+            raise self.unsupported(node, f"wp.tile_sort by keys of {kt.dtype} (float32 and int32 keys only)")
+        if kt.shape != vt.shape:
+            raise self.error(node, f"wp.tile_sort of keys {kt} and values {vt}: the shapes differ")
+        if kt.size > SORT_MAX_ELEMENTS:
+            raise self.unsupported(node, f"wp.tile_sort of {kt.size} elements (up to {SORT_MAX_ELEMENTS}: Warp "
+                                         "sorts longer tiles by radix)")
+        both = {keys.code: False, values.code: False}
+        self.access(both, both)
+        self.module.need("tile_sort_pairs")
+        self.out(f"// wp.tile_sort({names[0].id}, {names[1].id}): the {kt.size} pairs in ascending order of "
+                 f"{names[0].id}, in place")
+        self.out(f"tile_sort_pairs<{kt.size}, {TILE_THREADS}>({keys.code}, {values.code}, {SORT_KEYS[kt.dtype]});")
+        # the sort ends writing each thread's own elements (or with a barrier: the stronger state is kept)
+        self.hazards = Hazards({}, {keys.code: True, values.code: True})
         return CExpr("", "void")
 
     # ---- linear algebra ------------------------------------------------------------------------

@@ -431,6 +431,11 @@ def _array_key(node: ast.AST) -> str | None:
     return None
 
 
+def _viewed(node: ast.AST) -> ast.AST:
+    """The array of a tile operation's array argument: `x` of a view `x[i]`, else the argument."""
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
 def _arrays_needing_extents(fn: ast.FunctionDef, info: ModuleInfo) -> set[str]:
     """Array names whose every extent the function needs: `.shape`/`len()` is used, or it goes to a helper."""
     names = set()
@@ -438,8 +443,8 @@ def _arrays_needing_extents(fn: ast.FunctionDef, info: ModuleInfo) -> set[str]:
         if isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name):
             names.add(node.value.id)
         if isinstance(node, ast.Call) and _is_wp_attr(node.func, *TILE_MEMORY) and node.args \
-                and isinstance(node.args[0], ast.Name):
-            names.add(node.args[0].id)  # tile accesses test every extent
+                and isinstance(_viewed(node.args[0]), ast.Name):
+            names.add(_viewed(node.args[0]).id)  # tile accesses test every extent
         if isinstance(node, ast.Call) and _is_wp_attr(node.func, "lower_bound") and len(node.args) == 2 \
                 and isinstance(node.args[0], ast.Name):
             names.add(node.args[0].id)  # searched over its whole extent
@@ -2275,7 +2280,7 @@ _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mo
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
 TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
-TILE_MEMORY = ("tile_load", *TILE_WRITES)
+TILE_MEMORY = ("tile_load", "tile_load_indexed", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`
 HASH_GRID_CALLS = ("hash_grid_query", "hash_grid_point_id")
 BVH_CALLS = ("bvh_query_aabb", "bvh_query_ray", "bvh_query_sphere")
@@ -2405,8 +2410,10 @@ class ModuleTranslator:
                 for t in targets:
                     written.update(_stored_arrays(t))
             if isinstance(node, ast.Call):
-                if _is_wp_attr(node.func, *ATOMICS, *SWAPS, *TILE_WRITES) and node.args and _array_key(node.args[0]):
+                if _is_wp_attr(node.func, *ATOMICS, *SWAPS) and node.args and _array_key(node.args[0]):
                     written.add(_array_key(node.args[0]))
+                if _is_wp_attr(node.func, *TILE_WRITES) and node.args and _array_key(_viewed(node.args[0])):
+                    written.add(_array_key(_viewed(node.args[0])))
                 if isinstance(node.func, ast.Name) and node.func.id in self.info.funcs and node.func.id != fn.name:
                     params = [a.arg for a in self.info.funcs[node.func.id].args.args]
                     by_pos = dict(enumerate(node.args))

@@ -144,6 +144,8 @@ class TileKernel:
         # draws added after session 35 (arg-reductions, tile_reduce, positions) come from a stream of
         # their own, so that the kernels drawn before keep every draw of `rng`
         self.variant = random.Random(seed ^ 0x7113D)
+        self.gathers = random.Random(seed ^ 0x6A7E5)  # the gathers-and-sorts kind's choice (session 37)
+        self.index_rows: dict[str, int] = {}  # index arrays into rows that scale: name -> rows per block
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
@@ -194,7 +196,8 @@ class TileKernel:
             self.fixed_rows.append(shape[0])
         draws = draws or self.rng  # the stream its spelling is drawn from (`variant` for the arrays added later)
         if dtype == "int32":  # the indices of a class, a column, ... (`role` "index": in [low, high])
-            ann = draws.choice(["wp.array(dtype=int)", "wp.array(dtype=wp.int32)", "wp.array[int]"])
+            array = "wp.array" if len(shape) == 1 else "wp.array2d"
+            ann = draws.choice([f"{array}(dtype=int)", f"{array}(dtype=wp.int32)", f"{array}[int]"])
         elif dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
@@ -258,6 +261,8 @@ class TileKernel:
         for a in self.args:
             if self._scaling[a.name]:
                 a = replace(a, shape=(a.shape[0] * self.blocks, *a.shape[1:]))
+            if a.name in self.index_rows:  # indices of the rows of arrays that grow with the blocks
+                a = replace(a, high=self.index_rows[a.name] * self.blocks - 1)
             args.append(a)
         decorator = "@wp.kernel(enable_backward=False)" if rng.random() < FORWARD_ONLY_SHARE else "@wp.kernel"
         header = f"{decorator}\ndef {self.name}({', '.join(self.annotations)}):\n"
@@ -1652,6 +1657,216 @@ def transmittance(k: TileKernel, size: int, tile: str) -> str:
     return "Transmittance of a ray per block"
 
 
+# ---- gathers and sorts ------------------------------------------------------------------------------
+GATHER_SORT_SHARE = 0.08  # of tiled kernels (about one kind's share), drawn from a stream of its own
+COMBINERS = ("sum", "mean", "sqrtn")  # an embedding bag's pooling (TensorFlow's combiners)
+PADDED_BAG_SHARE = 0.5  # bags with missing entries (negative indices: a row of zeros, as Warp's gather reads them)
+ROW_VIEW_SHARE = 0.5  # rows loaded and stored through a view (`x[i]`) rather than a flat offset
+
+
+def gather_sort(k: TileKernel) -> tuple[str, int]:
+    """Rows gathered by a tile of indices (`wp.tile_load_indexed`) and tiles sorted with a payload
+    (`wp.tile_sort`), in four uses of real code:
+    - an embedding bag: each block pools the table rows its bag names (sum, mean or sum / sqrt(n), as
+      TensorFlow's combiners), a negative index marking a missing entry in some (Warp's gather reads a
+      row of zeros there, and the mean counts the entries present);
+    - neighbour aggregation over a fixed-degree neighbour list (a k-nearest-neighbour graph): the mean
+      or the largest of the neighbours' features added to the node's own, or the largest feature
+      difference to them (an edge convolution's max);
+    - top-k selection: a row of scores sorted with their indices (descending by sorting the negated
+      scores; ascending for the k nearest by distance), the first k indices and values stored, and in
+      a router the chosen experts' gates (softmax over the k scores);
+    - order statistics of each block's samples: the median (and where it lies), quartiles, a
+      trimmed mean (the samples outside the central ranks weighted 0 by a @wp.func of the rank).
+    Rows of 2-D arrays are read and written through views (`x[i]`) in about half."""
+    rng = k.rng
+    use = rng.choice(["embedding_bag", "neighbours", "top_k", "order_statistics"])
+    if use == "embedding_bag":
+        return embedding_bag(k), rng.choice([32, 64, 128])
+    if use == "neighbours":
+        return neighbour_aggregation(k), rng.choice([32, 64, 128])
+    if use == "top_k":
+        return top_k(k)
+    return order_statistics(k)
+
+
+def load_row(k: TileKernel, array: str, size: str, flat: bool) -> str:
+    """Block i's row of a 2-D array as a 1-D tile (a view), or its part of a flat array."""
+    return f"wp.tile_load({array}, shape={size}, offset=i * {size})" if flat else f"wp.tile_load({array}[i], shape={size})"
+
+
+def embedding_bag(k: TileKernel) -> str:
+    rng = k.rng
+    vocab, width, bag = rng.choice([256, 512, 1000, 2048]), rng.choice([16, 32, 64]), rng.choice([8, 16, 32])
+    V, D, B = (k.constant(pick(rng, "VOCAB", "NUM_ROWS"), vocab), k.constant(pick(rng, "DIM", "EMBED_DIM", "WIDTH"), width),
+               k.constant(pick(rng, "BAG", "BAG_SIZE", "IDS_PER_BAG"), bag))
+    padded = rng.random() < PADDED_BAG_SHARE
+    flat = rng.random() >= ROW_VIEW_SHARE
+    table = k.array(pick(rng, "table", "embeddings", "weights"), "input", (vocab, width), False)
+    # padded bags: a fifth of the entries negative (missing: Warp's gather reads zeros outside the table)
+    ids = k.array(pick(rng, "bag_ids", "bags", "indices"), "index", (bag,) if flat else (1, bag), True,
+                  low=-(vocab // 4) if padded else 0, high=vocab - 1, dtype="int32")
+    out = k.array(pick(rng, "pooled", "bag_vectors", "out"), "output", (width,) if flat else (1, width), True,
+                  bound=float(bag))
+    k.tile(bag)
+    k.tile(bag, width)
+    k.tile(width)
+    k.emit(f"ids = {load_row(k, ids, B, flat)}")
+    k.emit(f"rows = wp.tile_load_indexed({table}, indices=ids, shape=({B}, {D}), axis=0)")
+    combiner = rng.choice(COMBINERS)
+    k.features.append(f"rows gathered by index (tile_load_indexed), pooled by {combiner}")
+    if padded:
+        k.features.append("missing entries (negative indices: rows of zeros)")
+    total = "wp.tile_sum(rows, axis=0)"
+    if combiner == "sum":
+        pooled = total
+    elif not padded:
+        count = k.as_float(B)
+        pooled = f"{total} / {count}" if combiner == "mean" else f"{total} / wp.sqrt({count})"
+    else:  # the entries present: a @wp.func of each index
+        fn = f"{k.name}_present"
+        k.helpers.append(f"@wp.func\ndef {fn}(j: int) -> float:\n    if j >= 0:\n        return 1.0\n    return 0.0")
+        k.helper_names.append(fn)
+        k.tile(bag)
+        k.emit(f"n = wp.tile_sum(wp.tile_map({fn}, ids))[0]")
+        k.emit("n = wp.max(n, 1.0)  # an empty bag pools to zeros")
+        pooled = f"{total} / n" if combiner == "mean" else f"{total} / wp.sqrt(n)"
+    k.emit(f"wp.tile_store({out}, {pooled}, offset=i * {D})" if flat else f"wp.tile_store({out}[i], {pooled})")
+    return "Embedding bag: table rows gathered by index and pooled per bag"
+
+
+def neighbour_aggregation(k: TileKernel) -> str:
+    rng = k.rng
+    width, degree = rng.choice([16, 32, 64]), rng.choice([4, 8, 16])
+    F, K = k.constant(pick(rng, "FEATURES", "DIM", "CHANNELS"), width), k.constant(pick(rng, "K", "DEGREE", "NEIGHBORS"), degree)
+    x = k.array(pick(rng, "x", "features", "node_feat"), "input", (1, width), True)
+    # one row per node, as many nodes as blocks: the indices span the nodes (finish sets `high`)
+    nbrs = k.array(pick(rng, "neighbors", "nbr_idx", "knn"), "index", (1, degree), True, low=0, high=0, dtype="int32")
+    k.index_rows[nbrs] = 1
+    out = k.array(pick(rng, "out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
+    k.tile(degree)
+    k.tile(degree, width)
+    k.tile(width)
+    k.tile(width)
+    k.emit(f"nbr = wp.tile_load({nbrs}[i], shape={K})")
+    k.emit(f"h = wp.tile_load_indexed({x}, indices=nbr, shape=({K}, {F}), axis=0)")
+    rule = rng.choice(["mean", "max", "edge_max"])
+    k.emit(f"own = wp.tile_load({x}[i], shape={F})")
+    if rule == "edge_max":  # an edge convolution: max over neighbours of (x_j - x_i), with x_i
+        k.emit(f"edge = wp.tile_reduce(wp.max, h - wp.tile_broadcast(own, shape=({K}, {F})), axis=0)")
+        k.emit(f"wp.tile_store({out}[i], own + edge)")
+        k.features.append("largest feature difference to the neighbours (an edge convolution)")
+        return "Edge features over a k-nearest-neighbour graph"
+    if rule == "mean":
+        k.emit(f"agg = wp.tile_sum(h, axis=0) / {k.as_float(K)}")
+    else:
+        k.emit("agg = wp.tile_reduce(wp.max, h, axis=0)")
+    mix = rng.choice(["sum", "blend"])
+    if mix == "sum":
+        k.emit(f"wp.tile_store({out}[i], own + agg)")
+    else:
+        alpha = k.constant(pick(rng, "ALPHA", "SELF_WEIGHT"), rng.choice([0.25, 0.5, 0.75]))
+        k.emit(f"wp.tile_store({out}[i], own * {alpha} + agg * (1.0 - {alpha}))")
+    k.features.append(f"{rule} of the neighbours' features (tile_load_indexed)")
+    return "Neighbour aggregation over a k-nearest-neighbour graph"
+
+
+def top_k(k: TileKernel) -> tuple[str, int]:
+    rng = k.rng
+    use = rng.choice(["scores", "scores", "router", "nearest"])
+    size = rng.choice([64, 128, 256]) if use != "router" else rng.choice([16, 32, 64, 128])
+    chosen = rng.choice([2, 4, 8]) if size <= 64 else rng.choice([4, 5, 8, 10])
+    names = {"scores": (("N", "CANDIDATES", "NUM_ITEMS"), ("scores", "logits", "similarity"), ("top_ids", "topk_idx"),
+                        ("top_scores", "topk_val")),
+             "router": (("NUM_EXPERTS", "EXPERTS"), ("router_logits", "gate_logits"), ("expert_ids", "experts"),
+                        ("expert_logits", "chosen_logits")),
+             "nearest": (("N", "CANDIDATES", "NUM_POINTS"), ("distances", "dist"), ("nearest", "knn_idx"),
+                         ("knn_dist", "nearest_dist"))}[use]
+    N, TOPK = k.constant(pick(rng, *names[0]), size), k.constant(pick(rng, "TOP_K", "K"), chosen)
+    flat = rng.random() >= ROW_VIEW_SHARE
+    scores = k.array(pick(rng, *names[1]), "input", (size,) if flat else (1, size), True,
+                     low=0.0 if use == "nearest" else -4.0, high=4.0)
+    k.refine(scores)  # distinct scores: which indices are the k best is not a matter of ties
+    k.tile(size)
+    k.tile(size)
+    ids = k.array(pick(rng, *names[2]), "output", (1, chosen), True, bound=float(size), dtype="int32")
+    values = k.array(pick(rng, *names[3]), "output", (1, chosen), True, bound=4.0)
+    k.emit(f"s = {load_row(k, scores, N, flat)}")
+    k.emit(f"order = wp.tile_arange({N}, dtype=int)")
+    if use == "nearest":
+        k.emit("wp.tile_sort(s, order)  # ascending: the nearest first")
+        value = "wp.tile_extract(s, r)"
+    else:
+        k.emit("keys = -s")
+        k.emit("wp.tile_sort(keys, order)  # ascending by -score: the best first")
+        value = "-wp.tile_extract(keys, r)"
+    if use == "router":  # a mixture-of-experts router: the chosen experts' gates, softmax over their logits
+        gates = k.array(pick(rng, "gates", "expert_weights"), "output", (1, chosen), True)
+        k.emit("best = -wp.tile_extract(keys, 0)")
+        k.emit("total = float(0.0)")
+        k.emit(f"for r in range({TOPK}):")
+        k.emit("    total += wp.exp(-wp.tile_extract(keys, r) - best)")
+        k.emit(f"for r in range({TOPK}):")
+        k.emit(f"    {ids}[i, r] = wp.tile_extract(order, r)")
+        k.emit(f"    logit = {value}")
+        k.emit(f"    {values}[i, r] = logit")
+        k.emit(f"    {gates}[i, r] = wp.exp(logit - best) / total")
+        k.features.append("gates: softmax over the chosen experts' logits")
+    else:
+        k.emit(f"for r in range({TOPK}):")
+        k.emit(f"    {ids}[i, r] = wp.tile_extract(order, r)")
+        k.emit(f"    {values}[i, r] = {value}")
+    k.features.append(f"tile_sort of {'distances' if use == 'nearest' else 'negated scores'} with their indices, "
+                      "the first k by tile_extract")
+    summary = {"scores": "Top-k of each row of scores", "router": "Top-k experts per token (a mixture-of-experts router)",
+               "nearest": "Nearest k by distance per row"}[use]
+    return summary, rng.choice([b for b in BLOCK_DIMS if b <= max(size, 32)])
+
+
+def order_statistics(k: TileKernel) -> tuple[str, int]:
+    rng = k.rng
+    size = rng.choice([64, 128, 256, 96, 192])  # 96 and 192: sorted in a padded power of two
+    N = k.constant(pick(rng, "N", "SAMPLES", "WINDOW"), size)
+    x = k.array(pick(rng, "x", "samples", "readings"), "input", (size,), True, low=-4.0, high=4.0)
+    k.refine(x)
+    k.tile(size)
+    k.tile(size)
+    k.emit(f"v = wp.tile_load({x}, shape={N}, offset=i * {N})")
+    k.emit(f"rank = wp.tile_arange({N}, dtype=int)")
+    k.emit("wp.tile_sort(v, rank)")
+    half = f"{size // 2}" if N.isdigit() else f"{N} // 2"
+    med = k.array(pick(rng, "median", "med"), "output", (1,), True, bound=4.0)
+    k.emit(f"{med}[i] = 0.5 * (wp.tile_extract(v, {half} - 1) + wp.tile_extract(v, {half}))")
+    k.features.append("median by tile_sort")
+    extras = rng.sample(["where", "quartiles", "trimmed", "sorted"], rng.choice([1, 1, 2]))
+    if "where" in extras:  # the sample at the upper median: its index in the array
+        at = k.array(pick(rng, "median_at", "median_idx"), "output", (1,), True, bound=float(size * max(BLOCK_COUNTS)),
+                     dtype="int32")
+        k.emit(f"{at}[i] = i * {N} + wp.tile_extract(rank, {half})")
+        k.features.append("where the median lies (the sorted payload)")
+    if "quartiles" in extras:
+        iqr = k.array(pick(rng, "iqr", "spread"), "output", (1,), True, bound=8.0)
+        q1, q3 = (f"{size // 4}", f"{3 * size // 4}") if N.isdigit() else (f"{N} // 4", f"3 * {N} // 4")
+        k.emit(f"{iqr}[i] = wp.tile_extract(v, {q3}) - wp.tile_extract(v, {q1})")
+        k.features.append("interquartile range")
+    if "trimmed" in extras:
+        trim = size // 8
+        fn = f"{k.name}_kept"
+        k.helpers.append(f"@wp.func\ndef {fn}(r: int) -> float:\n    if r >= {trim} and r < {size - trim}:\n"
+                         f"        return 1.0\n    return 0.0")
+        k.helper_names.append(fn)
+        k.tile(size)
+        tm = k.array(pick(rng, "trimmed_mean", "robust_mean"), "output", (1,), True, bound=4.0)
+        k.emit(f"kept = wp.tile_map({fn}, wp.tile_arange({N}, dtype=int))")
+        k.emit(f"{tm}[i] = wp.tile_sum(v * kept)[0] / {fmt_float(float(size - 2 * trim))}")
+        k.features.append(f"mean of the central ranks (a {trim}-sample trim each side)")
+    if "sorted" in extras:
+        out = k.array(pick(rng, "sorted_x", "ordered"), "output", (size,), True, bound=4.0)
+        k.emit(f"wp.tile_store({out}, v, offset=i * {N})")
+        k.features.append("each block's samples stored in order")
+    return "Order statistics of each block of samples", rng.choice([b for b in BLOCK_DIMS if b <= size])
+
+
 KINDS = [block_reduce, column_sums, linear_layer, gram, row_normalize, center_columns, batched_transpose, fused_map,
          spectral, least_squares, row_softmax]
 
@@ -1664,6 +1879,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             kind = rng.choice(KINDS)
         if k.variant.random() < POSITIONS_SHARE:  # drawn aside: the other kinds keep their draws
             kind = positions
+        elif k.gathers.random() < GATHER_SORT_SHARE:  # a stream of its own too
+            kind = gather_sort
         summary, block_dim = kind(k)
         if k.tile_floats * 4 <= SHARED_BUDGET:
             return k.finish(summary, block_dim)

@@ -31,7 +31,7 @@ UNSUPPORTED = [
     ("    try:\n        pass\n    except Exception:\n        pass", "unsupported: try statement", 5),
     ("    out[tid] = float(i[tid] ** 2)", "unsupported: integer power", 22),
     ("    while a[tid] > 0.0:\n        break\n    else:\n        pass", "unsupported: while ... else", 5),
-    ("    out[tid] = wp.tile_sort(a, 0)", "unsupported: builtin wp.tile_sort", 16),
+    ("    out[tid] = wp.tile_view(a, 0)", "unsupported: builtin wp.tile_view", 16),
     ("    out[tid] = a[tid] if True else 1", "error: conditional expression: type int32 where float32 is expected", 16),
     ("    out[tid] = a[tid] * 2", "error: operands of '*' have types float32 and int32; Warp requires matching types", 16),
     ("    out[tid] = a[a[tid]]", "error: index of type float32; Warp requires int", 18),

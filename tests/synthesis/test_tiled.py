@@ -40,7 +40,11 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Batched ridge regression: normal equations solved by Cholesky",
              "Damped Gauss-Newton step per system: normal equations solved by Cholesky",
              "Softmax of one row per block", "Centroid of a density per block", "Window function applied per block",
-             "Integral over blocks of samples", "Transmittance of a ray per block")
+             "Integral over blocks of samples", "Transmittance of a ray per block",
+             "Embedding bag: table rows gathered by index and pooled per bag",
+             "Neighbour aggregation over a k-nearest-neighbour graph", "Edge features over a k-nearest-neighbour graph",
+             "Top-k of each row of scores", "Top-k experts per token (a mixture-of-experts router)",
+             "Nearest k by distance per row", "Order statistics of each block of samples")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -58,9 +62,9 @@ KIND_SEEDS = _one_seed_per_kind()
 def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
-    # block_reduce: three forms; spectral: six uses; least_squares: two; positions (drawn aside, not one
-    # of KINDS): four uses
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4
+    # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
+    # positions (four uses), gathers and sorts (seven)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 7
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -97,21 +101,29 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
                 for v in values:
                     visit(stmt.body, {**env, stmt.target.id: v})
                 continue
+            views = {id(c.args[0]) for c in ast.walk(stmt) if isinstance(c, ast.Call) and c.args
+                     and isinstance(c.func, ast.Attribute) and c.func.attr in TILE_OPS}
             for call in ast.walk(stmt):
-                if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes:
+                if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes \
+                        and id(call) not in views:
                     # a thread's own element (`x[i * TILE + lane]`): the block's last lane reads furthest
                     found.append(("index", call.value.id, value(call.slice, {**env, "lane": spec.block_dim - 1}), 1))
                     continue
                 if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in TILE_OPS):
                     continue
                 kw = {k.arg: k.value for k in call.keywords}
-                array = call.args[0].id
+                target, fixed = call.args[0], ()
+                if isinstance(target, ast.Subscript):  # a view (`x[i]`): its indices fix the leading dimensions
+                    index = value(target.slice, env)
+                    target, fixed = target.value, index if isinstance(index, tuple) else (index,)
+                array = target.id
                 if call.func.attr == "tile_load":
                     shape = value(kw["shape"], env)
+                    shape = (1,) * len(fixed) + (shape if isinstance(shape, tuple) else (shape,))
                 else:  # the stored tile's shape is that of the window: taken from the array's rank and the load
                     shape = None
-                offset = value(kw["offset"], env) if "offset" in kw else (0,) * len(shapes[array])
-                found.append((call.func.attr, array, offset, shape))
+                offset = value(kw["offset"], env) if "offset" in kw else (0,) * (len(shapes[array]) - len(fixed))
+                found.append((call.func.attr, array, fixed + (offset if isinstance(offset, tuple) else (offset,)), shape))
 
     tid = kernel.body[0].targets[0]
     names = [e.id for e in tid.elts] if isinstance(tid, ast.Tuple) else [tid.id]
@@ -145,6 +157,7 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
     tree = ast.parse(spec.source)
     per_block = {n.args[0].id for n in ast.walk(tree)
                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in TILE_OPS
+                 and isinstance(n.args[0], ast.Name)
                  and any(k.arg == "offset" and "i" in {x.id for x in ast.walk(k.value) if isinstance(x, ast.Name)}
                          for k in n.keywords)}
     # and arrays a thread indexes by its block (`x[i * TILE + lane]`)
@@ -698,3 +711,87 @@ def test_a_located_extreme_is_numpys_index_in_the_array(kind):
     index = next(v for a, v in _written(spec, warp_reference([spec], f"t_tiled_loc_{kind}")[spec.name])
                  if a.dtype == "int32")
     assert list(index) == [b * blocks.shape[1] + k for b, k in enumerate(pick)]
+
+
+GATHER_SORT_VARIANTS = [("Embedding bag", "pooled by sum"), ("Embedding bag", "pooled by mean"),
+                        ("Embedding bag", "pooled by sqrtn"), ("Embedding bag", "pooled by mean & missing entries"),
+                        ("Embedding bag", "pooled by sqrtn & missing entries"),
+                        ("Neighbour aggregation", "mean of the neighbours"), ("Neighbour aggregation", "max of the neighbours"),
+                        ("Edge features", "edge convolution"), ("Top-k of each row", "negated scores"),
+                        ("Top-k experts", "gates"), ("Nearest k", "distances"), ("Order statistics", "median by"),
+                        ("Order statistics", "where the median lies"), ("Order statistics", "interquartile range"),
+                        ("Order statistics", "central ranks"), ("Order statistics", "stored in order")]
+
+
+@pytest.mark.parametrize("use,feature", GATHER_SORT_VARIANTS, ids=[f"{u}: {f}" for u, f in GATHER_SORT_VARIANTS])
+def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
+    """Gathers by tile_load_indexed and sorts by tile_sort: an embedding bag's pooled rows (sum, mean or sum
+    / sqrt(n) over the entries present, a negative index a missing one); each node's own features plus the mean or
+    largest of its neighbours', or the largest difference to them; the first k of a row by score
+    (descending) or distance (ascending) with their indices, and a router's gates (softmax over the
+    chosen logits); a block's median, where it lies, quartile range, trimmed mean and sorted samples:
+    Warp's outputs against numpy on the same inputs."""
+    from cuda_production.reference import make_input
+
+    spec = next(s for s in (generate("tiled", seed) for seed in range(8000))
+                if s.description.startswith(use) and all(f in s.description for f in feature.split(" & ")))
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
+           _written(spec, warp_reference([spec], "t_tiled_gs_" + str(spec.seed))[spec.name])}
+    names = _as_numpy(spec)
+    blocks = spec.dim[0]
+    inputs = [a for a in spec.args if a.role in ("input", "index")]
+    outputs = [a.name for a in spec.args if a.is_written]
+    d = spec.description
+    if use == "Embedding bag":
+        table, ids = (values[a.name].astype(np.float64) if a.dtype == "float32" else values[a.name] for a in inputs)
+        ids = ids.reshape(blocks, -1)
+        present = ids >= 0
+        assert present.all() != ("missing entries" in d)  # padded bags have missing entries
+        pooled = np.stack([table[row[row >= 0]].sum(axis=0) for row in ids])
+        n = np.maximum(present.sum(axis=1), 1)[:, None]
+        want = pooled / n if "by mean" in d else pooled / np.sqrt(n) if "by sqrtn" in d else pooled
+        np.testing.assert_allclose(got[outputs[0]].reshape(blocks, -1), want, rtol=1e-5, atol=1e-6)
+    elif use in ("Neighbour aggregation", "Edge features"):
+        x, nbr = (values[a.name] for a in inputs)
+        x = x.astype(np.float64)
+        h = x[nbr]  # (nodes, K, F)
+        if use == "Edge features":
+            want = x + (h - x[:, None, :]).max(axis=1)
+        else:
+            agg = h.mean(axis=1) if "mean of" in d else h.max(axis=1)
+            alpha = next((names[c] for c in ("ALPHA", "SELF_WEIGHT") if c in names), None)
+            want = x + agg if alpha is None else x * alpha + agg * (1.0 - alpha)
+        np.testing.assert_allclose(got[outputs[0]], want, rtol=1e-5, atol=1e-6)
+        assert nbr.max() > nbr.shape[0] // 2  # the neighbours span the nodes, not their first rows
+    elif use == "Order statistics":
+        x = values[inputs[0].name].astype(np.float64).reshape(blocks, -1)
+        size = x.shape[1]
+        ordered = np.sort(x, axis=1)
+        by = {a.name: a for a in spec.args}
+        for name in outputs:
+            if name in ("median", "med"):
+                np.testing.assert_allclose(got[name], np.median(x, axis=1), rtol=1e-6)
+            elif name in ("median_at", "median_idx"):
+                assert by[name].dtype == "int32"
+                assert list(got[name]) == [b * size + int(np.argsort(x[b])[size // 2]) for b in range(blocks)]
+            elif name in ("iqr", "spread"):
+                np.testing.assert_allclose(got[name], ordered[:, 3 * size // 4] - ordered[:, size // 4], rtol=1e-6)
+            elif name in ("trimmed_mean", "robust_mean"):
+                trim = size // 8
+                np.testing.assert_allclose(got[name], ordered[:, trim:size - trim].mean(axis=1), rtol=1e-5)
+            else:
+                np.testing.assert_array_equal(got[name].reshape(blocks, -1), ordered)
+    else:
+        scores = values[inputs[0].name].astype(np.float64).reshape(blocks, -1)
+        ids, chosen = got[outputs[0]], got[outputs[1]]
+        k = ids.shape[1]
+        order = np.argsort(scores if use == "Nearest k" else -scores, axis=1, kind="stable")[:, :k]
+        assert all(len(set(row)) == row.size for row in scores)  # on a fine grid: no equal scores
+        np.testing.assert_array_equal(ids, order)
+        np.testing.assert_allclose(chosen, np.take_along_axis(scores, order, axis=1), rtol=1e-6)
+        if use == "Top-k experts":
+            e = np.exp(chosen - chosen[:, :1])
+            np.testing.assert_allclose(got[outputs[2]], e / e.sum(axis=1, keepdims=True), rtol=1e-5)

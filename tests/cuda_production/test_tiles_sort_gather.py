@@ -1,0 +1,234 @@
+"""Array views in tile memory operations, gathers and sorts (cuda_production/tiles.py): `wp.tile_load(x[i],
+...)` / `tile_store` / `tile_atomic_add` through a view of a row (or a plane), `tile_load_indexed` (rows
+or columns picked by a tile of indices, -1 reading as zero) and `tile_sort` (keys with a payload, a
+power of two and a padded length, equal keys). Each kernel translated and proven equal to Warp on the
+CPU (host emulation, one `--reference --check` run), Warp's results checked against numpy, and the
+refusals' one-line errors."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from cuda_production.reference import make_input
+from cuda_production.translator import TranslationError, translate_source
+from synthesis.spec import ArgSpec
+from tests.cuda_production.harness import check_line, kernel_body, translate_checked
+
+KERNELS_SOURCE = '''import warp as wp
+
+COLS = 24
+BAG = 8
+WIDTH = 16
+SCORES = 64
+CODES = 40
+WIDE = 256
+
+
+# translate: dim=4
+# translate: x shape=4,20
+# translate: y shape=4,20
+# translate: col_sums shape=2,20
+# translate: v shape=4,3,8
+@wp.kernel
+def row_views(x: wp.array2d(dtype=float), y: wp.array2d(dtype=float), col_sums: wp.array2d(dtype=float),
+              v: wp.array3d(dtype=float), plane_sums: wp.array(dtype=float)):
+    i = wp.tid()
+    r = wp.tile_load(x[i], shape=COLS)
+    wp.tile_store(y[i], r * 2.0)
+    wp.tile_atomic_add(col_sums[i % 2], r)
+    p = wp.tile_load(v[i], shape=(2, 8), offset=(1, 0))
+    wp.tile_store(plane_sums, wp.tile_sum(p), offset=i)
+
+
+# translate: dim=3
+# translate: table shape=40,16
+# translate: bags shape=3,8 low=-1 high=15
+# translate: cols shape=4 low=-1 high=19
+# translate: picked shape=6,4
+@wp.kernel
+def gathers(table: wp.array2d(dtype=float), bags: wp.array2d(dtype=int), bag_sums: wp.array2d(dtype=float),
+            cols: wp.array(dtype=int), picked: wp.array2d(dtype=float)):
+    b = wp.tid()
+    ids = wp.tile_load(bags[b], shape=BAG)
+    rows = wp.tile_load_indexed(table, indices=ids, shape=(BAG, WIDTH), axis=0)
+    wp.tile_store(bag_sums[b], wp.tile_sum(rows, axis=0))
+    c = wp.tile_load(cols, shape=4)
+    t = wp.tile_load_indexed(table, c, shape=(2, 4), offset=(2 * b, 0), axis=1)
+    wp.tile_store(picked, t, offset=(2 * b, 0))
+
+
+# translate: dim=2
+# translate: scores grid_bits=20
+# translate: codes low=0 high=5
+@wp.kernel
+def sorts(scores: wp.array(dtype=float), ranked: wp.array(dtype=int), sorted_scores: wp.array(dtype=float),
+          codes: wp.array(dtype=int), sorted_codes: wp.array(dtype=int), pos: wp.array(dtype=wp.vec3),
+          moved: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    s = wp.tile_load(scores, shape=SCORES, offset=i * SCORES)
+    ids = wp.tile_arange(SCORES, dtype=int)
+    keys = -s
+    wp.tile_sort(keys, ids)
+    wp.tile_store(ranked, ids, offset=i * SCORES)
+    wp.tile_store(sorted_scores, keys, offset=i * SCORES)
+    c = wp.tile_load(codes, shape=CODES, offset=i * CODES)
+    p = wp.tile_load(pos, shape=CODES, offset=i * CODES)
+    wp.tile_sort(c, p)
+    wp.tile_store(sorted_codes, c, offset=i * CODES)
+    wp.tile_store(moved, p, offset=i * CODES)
+
+
+# translate: dim=2
+# translate: scores grid_bits=20
+# translate: codes low=0 high=5
+@wp.kernel
+def sorts_in_warps(scores: wp.array(dtype=float), ranked: wp.array(dtype=int), codes: wp.array(dtype=int),
+                   weights: wp.array(dtype=float), sorted_codes: wp.array(dtype=int), moved: wp.array(dtype=float)):
+    i = wp.tid()
+    s = wp.tile_load(scores, shape=WIDE, offset=i * WIDE)
+    ids = wp.tile_arange(WIDE, dtype=int)
+    wp.tile_sort(s, ids)
+    wp.tile_store(ranked, ids, offset=i * WIDE)
+    c = wp.tile_load(codes, shape=CODES, offset=i * CODES)
+    w = wp.tile_load(weights, shape=CODES, offset=i * CODES)
+    wp.tile_sort(c, w)
+    wp.tile_store(sorted_codes, c, offset=i * CODES)
+    wp.tile_store(moved, w, offset=i * CODES)
+
+
+def launch(x, n, a, b, c, d, v3, w3):
+    wp.launch_tiled(row_views, dim=[4], inputs=[x, a, b, c, d], block_dim=32)
+    wp.launch_tiled(gathers, dim=[3], inputs=[x, n, a, n, b], block_dim=64)
+    wp.launch_tiled(sorts, dim=[2], inputs=[x, n, a, n, n, v3, w3], block_dim=48)
+    wp.launch_tiled(sorts_in_warps, dim=[2], inputs=[x, n, n, x, n, a], block_dim=32)
+'''
+# row_views: a 24-element tile of a 20-element row (the 4 past its end read 0, stores past it skipped),
+# an atomic add into a row of another array, a 2x8 tile of a plane of a 3-D array at a row offset;
+# gathers: an embedding bag (8 rows of a table by index, -1 a missing row), columns picked by index at a
+# runtime row offset; sorts (48 threads: not whole warps): 64 scores ranked by their negatives with
+# their indices as payload (a power of two), 40 int codes in 0..5 (padded to 64, equal keys) moving
+# vec3 positions; sorts_in_warps (32 threads: a warp's elements in registers, exchanged by shuffles): 256
+# scores ascending (8 a thread, passes of stride 32 and more through shared memory), 40 int codes with
+# float weights (padded to 64)
+KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    return translate_checked(tmp_path_factory, "tiles_sort_gather", KERNELS_SOURCE)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_kernel_equals_warp_on_the_cpu(run, kernel):
+    line = check_line(run, kernel)
+    assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
+
+
+NUMPY_DTYPES = {"float32": (np.float32, 1), "int32": (np.int32, 1), "vec3": (np.float32, 3)}
+
+
+def _arrays(folder):
+    """(inputs by name, Warp's written arrays by name, shaped) of a translated kernel's folder."""
+    meta = json.loads((folder / "metadata.json").read_text())
+    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
+    inputs = {a.name: make_input(a, k, meta["input_seed"]) for k, a in enumerate(args) if a.is_array}
+    raw, offset, written = (folder / "expected.bin").read_bytes(), 0, {}
+    for name in meta["written_arrays"]:
+        a = next(x for x in args if x.name == name)
+        dtype, width = NUMPY_DTYPES[a.dtype]
+        count = int(np.prod(a.shape)) * width
+        written[name] = np.frombuffer(raw, dtype=dtype, count=count, offset=offset).reshape(
+            tuple(a.shape) + ((width,) if width > 1 else ()))
+        offset += count * np.dtype(dtype).itemsize
+    return inputs, written
+
+
+def test_views_read_and_write_the_rows(run):
+    inputs, written = _arrays(run[3] / "row_views")
+    x = inputs["x"].reshape(4, 20)
+    assert np.array_equal(written["y"], 2 * x)
+    start = inputs["col_sums"].reshape(2, 20)
+    assert np.allclose(written["col_sums"], start + np.stack([x[0] + x[2], x[1] + x[3]]), rtol=1e-6)
+    v = inputs["v"].reshape(4, 3, 8)
+    assert np.allclose(written["plane_sums"], v[:, 1:3, :].sum(axis=(1, 2)), rtol=1e-5)
+
+
+def test_views_fix_the_leading_index_without_a_bounds_test(run):
+    """Warp tests a view's own dimensions; the row a view fixes is outside the test, as in Warp."""
+    body = kernel_body(run[3], "row_views")
+    assert "x[i * x_dim1 + e" in body and "i < x_dim0" not in body
+
+
+def test_gathered_rows_are_numpys_with_missing_rows_zero(run):
+    inputs, written = _arrays(run[3] / "gathers")
+    table, bags = inputs["table"].reshape(40, 16), inputs["bags"].reshape(3, 8)
+    assert (bags == -1).any()  # a missing row is exercised
+    want = np.stack([sum((table[k] for k in bag if k >= 0), np.zeros(16, np.float32)) for bag in bags])
+    assert np.allclose(written["bag_sums"], want, rtol=1e-5, atol=1e-6)
+    cols = inputs["cols"]
+    picked = np.stack([[table[r, c] if 0 <= c < 16 else 0.0 for c in cols] for r in range(6)])
+    assert np.array_equal(written["picked"], picked.astype(np.float32))
+
+
+def test_sorted_keys_are_numpys_and_payloads_follow_them(run):
+    inputs, written = _arrays(run[3] / "sorts")
+    scores = inputs["scores"][:128].reshape(2, 64)
+    assert all(len(set(row)) == 64 for row in scores)  # distinct: the ranking is not a matter of ties
+    assert np.array_equal(written["ranked"][:128].reshape(2, 64), np.argsort(-scores, axis=1))
+    assert np.array_equal(written["sorted_scores"][:128].reshape(2, 64), np.sort(-scores, axis=1))
+    codes, pos = inputs["codes"][:80].reshape(2, 40), inputs["pos"].reshape(-1, 3)[:80].reshape(2, 40, 3)
+    got_codes, moved = written["sorted_codes"][:80].reshape(2, 40), written["moved"][:80].reshape(2, 40, 3)
+    assert np.array_equal(got_codes, np.sort(codes, axis=1))
+    assert any(len(set(row)) < 40 for row in codes)  # equal keys are exercised
+    for b in range(2):  # each position moved with its own code
+        before = sorted((int(c), tuple(p)) for c, p in zip(codes[b], pos[b]))
+        after = sorted((int(c), tuple(p)) for c, p in zip(got_codes[b], moved[b]))
+        assert before == after
+
+
+def test_a_padded_sort_goes_through_a_power_of_two_copy(run):
+    body = kernel_body(run[3], "sorts")
+    assert "tile_sort_pairs<64, TILE_THREADS>(keys, ids, 3.402823466e+38f);" in body
+    assert "tile_sort_pairs<40, TILE_THREADS>(c, p, 2147483647);" in body
+
+
+ERRORS = [
+    ("k = wp.tile_load(x, shape=8)\n    wp.tile_sort(k, k)",
+     "unsupported: wp.tile_sort of one tile as both keys and values"),
+    ("wp.tile_sort(wp.tile_load(x, shape=8), wp.tile_load(x, shape=8))",
+     "unsupported: wp.tile_sort of tiles other than tile variables"),
+    ("k = wp.tile_load(d, shape=8)\n    v = wp.tile_load(x, shape=8)\n    wp.tile_sort(k, v)",
+     "unsupported: wp.tile_sort by keys of float64 (float32 and int32 keys only)"),
+    ("k = wp.tile_load(x, shape=4096)\n    v = wp.tile_load(x, shape=4096)\n    wp.tile_sort(k, v)",
+     "unsupported: wp.tile_sort of 4096 elements (up to 2048"),
+    ("k = wp.tile_load(x, shape=8)\n    v = wp.tile_load(x, shape=16)\n    wp.tile_sort(k, v)",
+     "error: wp.tile_sort of keys tile(float32, shape=(8,)) and values tile(float32, shape=(16,)): the shapes differ"),
+    ("t = wp.tile_load_indexed(m, wp.tile_arange(3, dtype=int), shape=(4, 2))",
+     "error: indices: a tile of 4 int is expected"),
+]
+
+
+@pytest.mark.parametrize("body,message", ERRORS, ids=[e[1] for e in ERRORS])
+def test_refused_with_one_located_line(body, message):
+    source = ("import warp as wp\n\n@wp.kernel\n"
+              "def k(x: wp.array(dtype=float), d: wp.array(dtype=wp.float64), m: wp.array2d(dtype=float)):\n"
+              f"    i = wp.tid()\n    {body}\n\n"
+              "def launch(x, d, m):\n    wp.launch_tiled(k, dim=[1], inputs=[x, d, m], block_dim=32)\n")
+    result = translate_source(source, "user.py")["k"]
+    assert isinstance(result, TranslationError), result
+    assert str(result).startswith("user.py:") and message in str(result), str(result)
+
+
+def test_a_warps_sort_keeps_elements_in_registers_and_equals_numpy(run):
+    body = kernel_body(run[3], "sorts_in_warps")
+    assert "tile_sort_pairs<256, TILE_THREADS>(s, ids, 3.402823466e+38f);" in body
+    inputs, written = _arrays(run[3] / "sorts_in_warps")
+    scores = inputs["scores"][:512].reshape(2, 256)
+    assert np.array_equal(written["ranked"][:512].reshape(2, 256), np.argsort(scores, axis=1, kind="stable"))
+    codes, weights = inputs["codes"][:80].reshape(2, 40), inputs["weights"][:80].reshape(2, 40)
+    got_codes, moved = written["sorted_codes"][:80].reshape(2, 40), written["moved"][:80].reshape(2, 40)
+    assert np.array_equal(got_codes, np.sort(codes, axis=1))
+    for b in range(2):
+        assert sorted(zip(codes[b], weights[b])) == sorted(zip(got_codes[b], moved[b]))
