@@ -1743,31 +1743,51 @@ def neighbour_aggregation(k: TileKernel) -> str:
     # one row per node, as many nodes as blocks: the indices span the nodes (finish sets `high`)
     nbrs = k.array(pick(rng, "neighbors", "nbr_idx", "knn"), "index", (1, degree), True, low=0, high=0, dtype="int32")
     k.index_rows[nbrs] = 1
-    out = k.array(pick(rng, "out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
     k.tile(degree)
     k.tile(degree, width)
     k.tile(width)
     k.tile(width)
     k.emit(f"nbr = wp.tile_load({nbrs}[i], shape={K})")
     k.emit(f"h = wp.tile_load_indexed({x}, indices=nbr, shape=({K}, {F}), axis=0)")
-    rule = rng.choice(["mean", "max", "edge_max"])
-    k.emit(f"own = wp.tile_load({x}[i], shape={F})")
-    if rule == "edge_max":  # an edge convolution: max over neighbours of (x_j - x_i), with x_i
-        k.emit(f"edge = wp.tile_reduce(wp.max, h - wp.tile_broadcast(own, shape=({K}, {F})), axis=0)")
-        k.emit(f"wp.tile_store({out}[i], own + edge)")
+    rule = rng.choice(["mean", "max", "edge_max", "laplacian"])
+    mix = rng.choice(["sum", "blend", "aggregate"] if rule != "laplacian" else ["step", "aggregate"])
+    if rule in ("edge_max", "laplacian") or mix != "aggregate":  # the node's own features, where used
+        k.emit(f"own = wp.tile_load({x}[i], shape={F})")
+    if rule == "edge_max":  # an edge convolution: max over neighbours of (x_j - x_i)
+        k.emit(f"agg = wp.tile_reduce(wp.max, h - wp.tile_broadcast(own, shape=({K}, {F})), axis=0)")
         k.features.append("largest feature difference to the neighbours (an edge convolution)")
-        return "Edge features over a k-nearest-neighbour graph"
-    if rule == "mean":
+    elif rule == "laplacian":  # the umbrella operator: the neighbours' mean less the node
+        k.emit(f"agg = wp.tile_sum(h, axis=0) / {k.as_float(K)} - own")
+        k.features.append("umbrella Laplacian (the neighbours' mean less the node)")
+    elif rule == "mean":
         k.emit(f"agg = wp.tile_sum(h, axis=0) / {k.as_float(K)}")
     else:
         k.emit("agg = wp.tile_reduce(wp.max, h, axis=0)")
-    mix = rng.choice(["sum", "blend"])
+    if rule in ("mean", "max"):
+        k.features.append(f"{rule} of the neighbours' features (tile_load_indexed)")
     if mix == "sum":
-        k.emit(f"wp.tile_store({out}[i], own + agg)")
-    else:
+        value, mag = "own + agg", 3.0
+    elif mix == "blend":
         alpha = k.constant(pick(rng, "ALPHA", "SELF_WEIGHT"), rng.choice([0.25, 0.5, 0.75]))
-        k.emit(f"wp.tile_store({out}[i], own * {alpha} + agg * (1.0 - {alpha}))")
-    k.features.append(f"{rule} of the neighbours' features (tile_load_indexed)")
+        value, mag = f"own * {alpha} + agg * (1.0 - {alpha})", 2.0
+        k.features.append("blended with the node's own")
+    elif mix == "step":  # a smoothing step x + lambda * L(x)
+        lam = k.constant(pick(rng, "LAMBDA", "SMOOTHING", "RATE"), rng.choice([0.25, 0.5, 0.625]))
+        value, mag = f"own + agg * {lam}", 2.0
+        k.features.append("a smoothing step")
+    else:
+        value, mag = "agg", 2.0
+        k.features.append("the aggregate alone")
+    out = k.array(pick(rng, "out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
+    if rng.random() < 0.35:  # a layer's activation
+        k.emit(f"z = {value}")
+        value, mag = map_tile(k, "z", mag)
+        k.set_bound(out, mag)
+    k.emit(f"wp.tile_store({out}[i], {value})")
+    if rule == "edge_max":
+        return "Edge features over a k-nearest-neighbour graph"
+    if rule == "laplacian":
+        return "Laplacian smoothing over a k-nearest-neighbour graph"
     return "Neighbour aggregation over a k-nearest-neighbour graph"
 
 
@@ -1836,9 +1856,10 @@ def order_statistics(k: TileKernel) -> tuple[str, int]:
     k.emit("wp.tile_sort(v, rank)")
     half = f"{size // 2}" if N.isdigit() else f"{N} // 2"
     med = k.array(pick(rng, "median", "med"), "output", (1,), True, bound=4.0)
-    k.emit(f"{med}[i] = 0.5 * (wp.tile_extract(v, {half} - 1) + wp.tile_extract(v, {half}))")
+    k.emit(f"m = 0.5 * (wp.tile_extract(v, {half} - 1) + wp.tile_extract(v, {half}))")
+    k.emit(f"{med}[i] = m")
     k.features.append("median by tile_sort")
-    extras = rng.sample(["where", "quartiles", "trimmed", "sorted"], rng.choice([1, 1, 2]))
+    extras = rng.sample(["where", "quartiles", "trimmed", "sorted", "mad"], rng.choice([1, 1, 2]))
     if "where" in extras:  # the sample at the upper median: its index in the array
         at = k.array(pick(rng, "median_at", "median_idx"), "output", (1,), True, bound=float(size * max(BLOCK_COUNTS)),
                      dtype="int32")
@@ -1860,6 +1881,15 @@ def order_statistics(k: TileKernel) -> tuple[str, int]:
         k.emit(f"kept = wp.tile_map({fn}, wp.tile_arange({N}, dtype=int))")
         k.emit(f"{tm}[i] = wp.tile_sum(v * kept)[0] / {fmt_float(float(size - 2 * trim))}")
         k.features.append(f"mean of the central ranks (a {trim}-sample trim each side)")
+    if "mad" in extras:  # the median absolute deviation: the deviations sorted in turn
+        k.tile(size)
+        k.tile(size)
+        k.emit(f"dev = wp.tile_map(wp.abs, v - wp.tile_full({N}, value=m, dtype=float))")
+        k.emit(f"which = wp.tile_arange({N}, dtype=int)")
+        k.emit("wp.tile_sort(dev, which)")
+        mad = k.array(pick(rng, "mad", "abs_dev"), "output", (1,), True, bound=8.0)
+        k.emit(f"{mad}[i] = 0.5 * (wp.tile_extract(dev, {half} - 1) + wp.tile_extract(dev, {half}))")
+        k.features.append("median absolute deviation (a second tile_sort)")
     if "sorted" in extras:
         out = k.array(pick(rng, "sorted_x", "ordered"), "output", (size,), True, bound=4.0)
         k.emit(f"wp.tile_store({out}, v, offset=i * {N})")

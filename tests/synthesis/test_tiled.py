@@ -43,6 +43,7 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Integral over blocks of samples", "Transmittance of a ray per block",
              "Embedding bag: table rows gathered by index and pooled per bag",
              "Neighbour aggregation over a k-nearest-neighbour graph", "Edge features over a k-nearest-neighbour graph",
+             "Laplacian smoothing over a k-nearest-neighbour graph",
              "Top-k of each row of scores", "Top-k experts per token (a mixture-of-experts router)",
              "Nearest k by distance per row", "Order statistics of each block of samples")
 
@@ -63,8 +64,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers and sorts (seven)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 7
+    # positions (four uses), gathers and sorts (eight)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 8
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -717,10 +718,14 @@ GATHER_SORT_VARIANTS = [("Embedding bag", "pooled by sum"), ("Embedding bag", "p
                         ("Embedding bag", "pooled by sqrtn"), ("Embedding bag", "pooled by mean & missing entries"),
                         ("Embedding bag", "pooled by sqrtn & missing entries"),
                         ("Neighbour aggregation", "mean of the neighbours"), ("Neighbour aggregation", "max of the neighbours"),
-                        ("Edge features", "edge convolution"), ("Top-k of each row", "negated scores"),
+                        ("Neighbour aggregation", "blended"), ("Neighbour aggregation", "aggregate alone"),
+                        ("Neighbour aggregation", "tile_map("), ("Edge features", "edge convolution"),
+                        ("Laplacian smoothing", "smoothing step"), ("Laplacian smoothing", "aggregate alone"),
+                        ("Top-k of each row", "negated scores"),
                         ("Top-k experts", "gates"), ("Nearest k", "distances"), ("Order statistics", "median by"),
                         ("Order statistics", "where the median lies"), ("Order statistics", "interquartile range"),
-                        ("Order statistics", "central ranks"), ("Order statistics", "stored in order")]
+                        ("Order statistics", "central ranks"), ("Order statistics", "stored in order"),
+                        ("Order statistics", "median absolute deviation")]
 
 
 @pytest.mark.parametrize("use,feature", GATHER_SORT_VARIANTS, ids=[f"{u}: {f}" for u, f in GATHER_SORT_VARIANTS])
@@ -754,16 +759,22 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
         n = np.maximum(present.sum(axis=1), 1)[:, None]
         want = pooled / n if "by mean" in d else pooled / np.sqrt(n) if "by sqrtn" in d else pooled
         np.testing.assert_allclose(got[outputs[0]].reshape(blocks, -1), want, rtol=1e-5, atol=1e-6)
-    elif use in ("Neighbour aggregation", "Edge features"):
+    elif use in ("Neighbour aggregation", "Edge features", "Laplacian smoothing"):
         x, nbr = (values[a.name] for a in inputs)
         x = x.astype(np.float64)
         h = x[nbr]  # (nodes, K, F)
-        if use == "Edge features":
-            want = x + (h - x[:, None, :]).max(axis=1)
+        agg = ((h - x[:, None, :]).max(axis=1) if use == "Edge features" else h.mean(axis=1) - x
+               if use == "Laplacian smoothing" else h.mean(axis=1) if "mean of" in d else h.max(axis=1))
+        if "blended" in d:
+            alpha = next(names[c] for c in ("ALPHA", "SELF_WEIGHT") if c in names)
+            want = x * alpha + agg * (1.0 - alpha)
+        elif "smoothing step" in d:
+            want = x + agg * next(names[c] for c in ("LAMBDA", "SMOOTHING", "RATE") if c in names)
         else:
-            agg = h.mean(axis=1) if "mean of" in d else h.max(axis=1)
-            alpha = next((names[c] for c in ("ALPHA", "SELF_WEIGHT") if c in names), None)
-            want = x + agg if alpha is None else x * alpha + agg * (1.0 - alpha)
+            want = agg if "aggregate alone" in d else x + agg
+        if "tile_map(" in d:  # a layer's activation, evaluated by numpy from its own text
+            fn = spec.source.split("wp.tile_map(")[-1].split(",")[0]
+            want = np.vectorize(getattr(names["wp"], fn[3:]) if fn.startswith("wp.") else names[fn])(want)
         np.testing.assert_allclose(got[outputs[0]], want, rtol=1e-5, atol=1e-6)
         assert nbr.max() > nbr.shape[0] // 2  # the neighbours span the nodes, not their first rows
     elif use == "Order statistics":
@@ -779,6 +790,9 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
                 assert list(got[name]) == [b * size + int(np.argsort(x[b])[size // 2]) for b in range(blocks)]
             elif name in ("iqr", "spread"):
                 np.testing.assert_allclose(got[name], ordered[:, 3 * size // 4] - ordered[:, size // 4], rtol=1e-6)
+            elif name in ("mad", "abs_dev"):
+                np.testing.assert_allclose(got[name], np.median(np.abs(x - np.median(x, axis=1)[:, None]), axis=1),
+                                           rtol=1e-5, atol=1e-7)
             elif name in ("trimmed_mean", "robust_mean"):
                 trim = size // 8
                 np.testing.assert_allclose(got[name], ordered[:, trim:size - trim].mean(axis=1), rtol=1e-5)
