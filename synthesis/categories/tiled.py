@@ -1706,7 +1706,7 @@ def embedding_bag(k: TileKernel) -> str:
     # padded bags: a fifth of the entries negative (missing: Warp's gather reads zeros outside the table)
     ids = k.array(pick(rng, "bag_ids", "bags", "indices"), "index", (bag,) if flat else (1, bag), True,
                   low=-(vocab // 4) if padded else 0, high=vocab - 1, dtype="int32")
-    out = k.array(pick(rng, "pooled", "bag_vectors", "out"), "output", (width,) if flat else (1, width), True,
+    out = k.array(pick(rng, "pooled", "bag_vectors", "bag_embeddings"), "output", (width,) if flat else (1, width), True,
                   bound=float(bag))
     k.tile(bag)
     k.tile(bag, width)
@@ -1778,7 +1778,7 @@ def neighbour_aggregation(k: TileKernel) -> str:
     else:
         value, mag = "agg", 2.0
         k.features.append("the aggregate alone")
-    out = k.array(pick(rng, "out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
+    out = k.array(pick(rng, "node_out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
     if rng.random() < 0.35:  # a layer's activation
         k.emit(f"z = {value}")
         value, mag = map_tile(k, "z", mag)
