@@ -59,9 +59,6 @@ inline ucontext_t emu_scheduler;
 inline EmuFiber* emu_running = nullptr;
 inline std::function<void()> emu_block_body;
 inline void __syncthreads() { swapcontext(&emu_running->context, &emu_scheduler); }
-// the translator's code calls __syncwarp in uniform code only (every thread of the block as often):
-// the block's barrier is one valid schedule of it
-inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 inline void emu_fiber_main()
 {
     emu_block_body();
@@ -73,36 +70,33 @@ static dim3 threadIdx, blockIdx;
 static dim3 blockDim, gridDim;
 
 #ifdef EMU_COOPERATIVE
-// A lane's value `delta` lanes down its warp (its own where that lane is past the warp). Every thread
-// of the block calls it at once (the translator shuffles in uniform code only): each stores its value,
-// a round, each reads its partner's, a round (no value is overwritten before every lane read it).
-template <typename T> inline T __shfl_down_sync(unsigned, T value, unsigned delta)
+// Warp shuffles: every thread of the block calls them at once (the translator shuffles in uniform code
+// only). Each thread stores its value, a round, each reads thread `other`'s (its own where `inside` is
+// false), a round: no value is overwritten before every thread has read it.
+inline unsigned emu_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+inline unsigned emu_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+template <typename T> inline T emu_exchange(T value, unsigned other, bool inside)
 {
     static std::vector<T> slots;
-    const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    if (slots.size() < threads)
-        slots.resize(threads);
-    slots[t] = value;
+    if (slots.size() < emu_threads())
+        slots.resize(emu_threads());
+    slots[emu_thread()] = value;
     __syncthreads();
-    const T out = (t % 32u) + delta < 32u && t + delta < threads ? slots[t + delta] : value;
+    const T out = inside ? slots[other] : value;
     __syncthreads();
     return out;
 }
-// The value of lane (own lane ^ mask) of the warp, exchanged the same way.
+// A lane's value `delta` lanes down its warp (its own where that lane is past the warp or the block).
+template <typename T> inline T __shfl_down_sync(unsigned, T value, unsigned delta)
+{
+    const unsigned t = emu_thread();
+    return emu_exchange(value, t + delta, (t % 32u) + delta < 32u && t + delta < emu_threads());
+}
+// The value of lane (own lane ^ mask) of the warp.
 template <typename T> inline T __shfl_xor_sync(unsigned, T value, int mask)
 {
-    static std::vector<T> slots;
-    const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    if (slots.size() < threads)
-        slots.resize(threads);
-    slots[t] = value;
-    __syncthreads();
-    const unsigned other = t ^ unsigned(mask);
-    const T out = other < threads ? slots[other] : value;
-    __syncthreads();
-    return out;
+    const unsigned other = emu_thread() ^ unsigned(mask);
+    return emu_exchange(value, other, other < emu_threads());
 }
 #endif
 

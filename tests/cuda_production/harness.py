@@ -98,3 +98,13 @@ def check_line(run: tuple[int, str, str, Path], kernel: str) -> str:
     """The line `translate --reference --check` (a `translate_checked` run) printed for `kernel`."""
     _, out, err, _ = run
     return next((line for line in out.splitlines() if line.startswith(f"{kernel}:")), f"no line for {kernel}: {err}")
+
+
+def refusal(source: str, kernel: str = "k") -> str:
+    """The translator's one-line refusal of `kernel` in `source` (a file named user.py); fails the test
+    when the kernel translates."""
+    from cuda_production.translator import TranslationError, translate_source
+
+    result = translate_source(source, "user.py")[kernel]
+    assert isinstance(result, TranslationError), result
+    return str(result)
