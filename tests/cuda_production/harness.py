@@ -108,3 +108,23 @@ def refusal(source: str, kernel: str = "k") -> str:
     result = translate_source(source, "user.py")[kernel]
     assert isinstance(result, TranslationError), result
     return str(result)
+
+
+def arrays_of(folder: Path) -> tuple[dict, dict]:
+    """(the inputs main() builds, by name; Warp's written arrays from expected.bin, by name), each
+    shaped as its argument (a vector's components last) for a translated kernel's folder."""
+    import json
+
+    import numpy as np
+
+    meta = json.loads((folder / "metadata.json").read_text())
+    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
+    inputs = {a.name: make_input(a, k, meta["input_seed"]) for k, a in enumerate(args) if a.is_array}
+    raw, offset, written = (folder / "expected.bin").read_bytes(), 0, {}
+    for name in meta["written_arrays"]:
+        a = next(x for x in args if x.name == name)
+        dtype, count = np.dtype(a.numpy_dtype), a.size * a.width
+        written[name] = np.frombuffer(raw, dtype=dtype, count=count, offset=offset).reshape(
+            tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
+        offset += count * dtype.itemsize
+    return inputs, written

@@ -12,9 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from cuda_production.reference import make_input
-from synthesis.spec import ArgSpec
-from tests.cuda_production.harness import check_line, kernel_body, refusal, translate_checked
+from tests.cuda_production.harness import arrays_of, check_line, kernel_body, refusal, translate_checked
 
 KERNELS_SOURCE = '''import warp as wp
 
@@ -138,23 +136,8 @@ def test_kernel_equals_warp_on_the_cpu(run, kernel):
     assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
 
 
-def _arrays(folder):
-    """(inputs by name, Warp's written arrays by name) of a translated kernel's folder."""
-    meta = json.loads((folder / "metadata.json").read_text())
-    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
-    inputs = {a.name: make_input(a, k, meta["input_seed"]) for k, a in enumerate(args) if a.is_array}
-    raw, offset, written = (folder / "expected.bin").read_bytes(), 0, {}
-    for name in meta["written_arrays"]:
-        a = next(x for x in args if x.name == name)
-        dtype = {"float32": np.float32, "int32": np.int32, "float64": np.float64}[a.dtype]
-        count = int(np.prod(a.shape))
-        written[name] = np.frombuffer(raw, dtype=dtype, count=count, offset=offset)
-        offset += count * np.dtype(dtype).itemsize
-    return inputs, written
-
-
 def test_arg_reductions_of_unique_values_are_numpys(run):
-    inputs, written = _arrays(run[3] / "whole_tile")
+    inputs, written = arrays_of(run[3] / "whole_tile")
     blocks = inputs["x"][: 3 * 64].reshape(3, 64)
     for b in blocks:  # one largest and one smallest element: the index is not a matter of ties
         assert (b == b.max()).sum() == 1 and (b == b.min()).sum() == 1
@@ -166,7 +149,7 @@ def test_arg_reductions_of_unique_values_are_numpys(run):
 def test_equal_elements_go_to_the_lowest_thread_then_its_first(run):
     """Among equal best elements Warp's CPU takes the one held by the lowest thread (element e is thread
     e % block_dim's), then that thread's first: not numpy's first index."""
-    inputs, written = _arrays(run[3] / "along_axes")
+    inputs, written = arrays_of(run[3] / "along_axes")
     ints = inputs["ints"].reshape(-1, 24)
     threads = 48
     for b in range(2):
@@ -178,7 +161,7 @@ def test_equal_elements_go_to_the_lowest_thread_then_its_first(run):
 
 
 def test_axis_reductions_are_numpys(run):
-    inputs, written = _arrays(run[3] / "along_axes")
+    inputs, written = arrays_of(run[3] / "along_axes")
     x = inputs["x"].reshape(-1, 24)[:8].reshape(2, 4, 24)
     assert np.array_equal(written["row_max"], x.max(axis=2).ravel())
     assert np.array_equal(written["col_min"], x.min(axis=1).ravel())
@@ -190,7 +173,7 @@ def test_axis_reductions_are_numpys(run):
 def test_arange_has_warps_length_and_values(run):
     """tile_arange(0.0, 2.0, 0.3) holds ceil(2.0 / 0.3) = 7 elements (the 8th of each block's slot is
     left as it was); (10, 0, -3) holds 10, 7, 4, 1; (-1.5, 3) in float64 holds 5."""
-    inputs, written = _arrays(run[3] / "ranges")
+    inputs, written = arrays_of(run[3] / "ranges")
     f = written["out_f"].reshape(2, 8)
     meta = json.loads((run[3] / "ranges" / "metadata.json").read_text())
     scale = next(a["value"] for a in meta["arguments"] if a["name"] == "scale")
@@ -202,7 +185,7 @@ def test_arange_has_warps_length_and_values(run):
 
 
 def test_centroid_of_positions(run):
-    inputs, written = _arrays(run[3] / "centroid")
+    inputs, written = arrays_of(run[3] / "centroid")
     w = inputs["weights"][: 3 * 64].reshape(3, 64)
     positions = np.arange(3 * 64, dtype=np.float64).reshape(3, 64)
     assert np.allclose(written["center"], (positions * w).sum(axis=1) / w.sum(axis=1), rtol=1e-5)

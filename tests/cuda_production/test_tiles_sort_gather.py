@@ -6,14 +6,11 @@ CPU (host emulation, one `--reference --check` run), Warp's results checked agai
 refusals' one-line errors."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
 
-from cuda_production.reference import make_input
-from synthesis.spec import ArgSpec
-from tests.cuda_production.harness import check_line, kernel_body, refusal, translate_checked
+from tests.cuda_production.harness import arrays_of, check_line, kernel_body, refusal, translate_checked
 
 KERNELS_SOURCE = '''import warp as wp
 
@@ -125,27 +122,8 @@ def test_kernel_equals_warp_on_the_cpu(run, kernel):
     assert line.endswith("equal to Warp (host emulation)") and "NOT" not in line, line
 
 
-NUMPY_DTYPES = {"float32": (np.float32, 1), "int32": (np.int32, 1), "vec3": (np.float32, 3)}
-
-
-def _arrays(folder):
-    """(inputs by name, Warp's written arrays by name, shaped) of a translated kernel's folder."""
-    meta = json.loads((folder / "metadata.json").read_text())
-    args = [ArgSpec.from_dict(a) for a in meta["arguments"]]
-    inputs = {a.name: make_input(a, k, meta["input_seed"]) for k, a in enumerate(args) if a.is_array}
-    raw, offset, written = (folder / "expected.bin").read_bytes(), 0, {}
-    for name in meta["written_arrays"]:
-        a = next(x for x in args if x.name == name)
-        dtype, width = NUMPY_DTYPES[a.dtype]
-        count = int(np.prod(a.shape)) * width
-        written[name] = np.frombuffer(raw, dtype=dtype, count=count, offset=offset).reshape(
-            tuple(a.shape) + ((width,) if width > 1 else ()))
-        offset += count * np.dtype(dtype).itemsize
-    return inputs, written
-
-
 def test_views_read_and_write_the_rows(run):
-    inputs, written = _arrays(run[3] / "row_views")
+    inputs, written = arrays_of(run[3] / "row_views")
     x = inputs["x"].reshape(4, 20)
     assert np.array_equal(written["y"], 2 * x)
     start = inputs["col_sums"].reshape(2, 20)
@@ -161,7 +139,7 @@ def test_views_fix_the_leading_index_without_a_bounds_test(run):
 
 
 def test_gathered_rows_are_numpys_with_missing_rows_zero(run):
-    inputs, written = _arrays(run[3] / "gathers")
+    inputs, written = arrays_of(run[3] / "gathers")
     table, bags = inputs["table"].reshape(40, 16), inputs["bags"].reshape(3, 8)
     assert (bags == -1).any()  # a missing row is exercised
     want = np.stack([sum((table[k] for k in bag if k >= 0), np.zeros(16, np.float32)) for bag in bags])
@@ -172,7 +150,7 @@ def test_gathered_rows_are_numpys_with_missing_rows_zero(run):
 
 
 def test_sorted_keys_are_numpys_and_payloads_follow_them(run):
-    inputs, written = _arrays(run[3] / "sorts")
+    inputs, written = arrays_of(run[3] / "sorts")
     scores = inputs["scores"][:128].reshape(2, 64)
     assert all(len(set(row)) == 64 for row in scores)  # distinct: the ranking is not a matter of ties
     assert np.array_equal(written["ranked"][:128].reshape(2, 64), np.argsort(-scores, axis=1))
@@ -222,7 +200,7 @@ def test_refused_with_one_located_line(body, message):
 def test_a_warps_sort_keeps_elements_in_registers_and_equals_numpy(run):
     body = kernel_body(run[3], "sorts_in_warps")
     assert "tile_sort_pairs<256, TILE_THREADS>(s, ids, 3.402823466e+38f);" in body
-    inputs, written = _arrays(run[3] / "sorts_in_warps")
+    inputs, written = arrays_of(run[3] / "sorts_in_warps")
     scores = inputs["scores"][:512].reshape(2, 256)
     assert np.array_equal(written["ranked"][:512].reshape(2, 256), np.argsort(scores, axis=1, kind="stable"))
     codes, weights = inputs["codes"][:80].reshape(2, 40), inputs["weights"][:80].reshape(2, 40)
