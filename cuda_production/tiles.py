@@ -187,6 +187,10 @@ add_tile_builtin("tile_store_indexed", ("a", "indices", "t", "offset", "axis"), 
 add_tile_builtin("tile_load_indexed", ("a", "indices", "shape", "offset", "axis", "storage"), 3, "tile_load_indexed")
 add_tile_builtin("tile_astype", ("t", "dtype"), 2, "tile_astype")
 add_tile_builtin("tile_sort", ("keys", "values"), 2, "tile_sort")
+# tile_scatter_add(a, i[, j, k, l], value, has_value[, atomic]): the indices are as many as the tile's
+# dimensions, so the method binds its positional arguments itself (these names are the keywords)
+add_tile_builtin("tile_scatter_add", ("a", "i", "j", "k", "l", "value", "has_value", "atomic"), 1, "tile_scatter_add")
+SCATTER_DTYPES = ("int32", "float32", "float64")  # element types CUDA's atomicAdd takes
 # Warp's sort keys the translator has tiles of, and the largest key of each (the padding of a sort
 # whose length is not a power of two); above SORT_MAX_ELEMENTS Warp's CPU sorts by radix instead
 SORT_KEYS = {"float32": "3.402823466e+38f", "int32": "2147483647"}
@@ -521,13 +525,17 @@ LOOP_TOP = "@loop-top "  # a line a loop body's end settles: a barrier, or nothi
 class OpenLoop:
     """A tiled loop whose body is being translated: its LOOP_TOP line, the shared-memory events on
     entry and its body's depth, the names the loop assigns, and whether a barrier at the body's own
-    level came before any shared access in it (then a barrier at the top adds nothing)."""
+    level came before any shared access in it (then a barrier at the top adds nothing). `entry`: the
+    accesses since the last barrier when the loop starts (a barrier they need goes before the loop,
+    once, not at the top of every iteration: `hoisted`, its placeholder line)."""
 
     top: str
     events: int
     depth: int
     stored: set[str]
+    entry: "Hazards"
     covered: bool = False
+    hoisted: str | None = None  # the placeholder of a barrier before the loop (kept unless the top has one)
 
 
 @dataclass
@@ -593,16 +601,23 @@ def _block_effect(stmts: list[ast.stmt], name: str) -> tuple[bool, bool]:
     return False, False
 
 
+# The builtins that change tile arguments in place: builtin -> (position, keyword) of each such argument
+INPLACE_ARGUMENTS = {"tile_matmul": ((2, "out"),), "tile_fft": ((0, "inout"),), "tile_ifft": ((0, "inout"),),
+                     "tile_sort": ((0, "keys"), (1, "values")), "tile_scatter_add": ((0, "a"),),
+                     "tile_cholesky_inplace": ((0, "A"),), "tile_cholesky_solve_inplace": ((1, "y"),),
+                     "tile_lower_solve_inplace": ((1, "y"),), "tile_upper_solve_inplace": ((1, "z"),)}
+
+
 def _inplace_targets(node: ast.AST) -> set[str]:
-    """Tile variables a statement changes in place: `wp.tile_matmul(a, b, out)`, `wp.tile_fft(t)`."""
+    """Tile variables a statement changes in place: `wp.tile_matmul(a, b, out)`, `wp.tile_fft(t)`,
+    `wp.tile_sort(keys, values)`, `wp.tile_scatter_add(bins, ...)`, the solvers' `_inplace` forms."""
     found = set()
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and _is_wp(n.func, "tile_matmul", "tile_fft", "tile_ifft"):
-            k = 2 if n.func.attr == "tile_matmul" else 0
-            kw = "out" if n.func.attr == "tile_matmul" else "inout"
-            arg = n.args[k] if len(n.args) > k else next((x.value for x in n.keywords if x.arg == kw), None)
-            if isinstance(arg, ast.Name):
-                found.add(arg.id)
+        if isinstance(n, ast.Call) and _is_wp(n.func, *INPLACE_ARGUMENTS):
+            for k, kw in INPLACE_ARGUMENTS[n.func.attr]:
+                arg = n.args[k] if len(n.args) > k else next((x.value for x in n.keywords if x.arg == kw), None)
+                if isinstance(arg, ast.Name):
+                    found.add(arg.id)
     return found
 
 
@@ -680,7 +695,9 @@ class TileTranslator:
         need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
         need = need or any((b in h.reads and not (own and h.reads[b])) or (b in h.writes and not (own and h.writes[b]))
                            for b, own in writes.items())
-        if need:
+        if need and self.entry_only():
+            self.barrier_before_loop()
+        elif need:
             self.barrier()
         self.shared_events += 1
         self.shared_writes += bool(writes)
@@ -689,6 +706,24 @@ class TileTranslator:
             h.reads[b] = h.reads.get(b, True) and own
         for b, own in writes.items():
             h.writes[b] = h.writes.get(b, True) and own
+
+    def entry_only(self) -> bool:
+        """Whether the innermost tiled loop's body has touched no shared memory yet at its own level:
+        a conflict now is with the accesses before the loop (its first iteration's), not its own."""
+        top = self.open_tops[-1] if self.open_tops else None
+        return (top is not None and top.events == self.shared_events and top.depth == self.tile_depth
+                and not self.hazards.unknown and self.loop_header(top) is not None)
+
+    def barrier_before_loop(self) -> None:
+        """The barrier the accesses before the innermost loop need, before its opening line: once, not
+        in every iteration (what an iteration leaves for the next one its LOOP_TOP line settles)."""
+        top = self.open_tops[-1]
+        at = self.loop_header(top)
+        header = self.lines[at]
+        top.hoisted = f"{top.top}-before"
+        self.lines.insert(at, header[: len(header) - len(header.lstrip())] + top.hoisted)
+        self.hazards = Hazards({}, {})
+        self.shared_events += 1
 
     # ---- loops and branches (called by FunctionTranslator around their bodies) ----------------
     def tile_statement(self, stmt: ast.stmt) -> None:
@@ -736,7 +771,8 @@ class TileTranslator:
         saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, self.shared_writes, top)
         self.tile_depth += 1
         if top is not None:
-            self.open_tops.append(OpenLoop(top, self.shared_events, self.tile_depth, stored or set()))
+            self.open_tops.append(OpenLoop(top, self.shared_events, self.tile_depth, stored or set(),
+                                           self.hazards.copy()))
         if loop and top is None:  # the previous iteration's accesses are not tracked: the first access needs a barrier
             self.hazards = Hazards({}, {}, unknown=True)
         return saved
@@ -752,9 +788,15 @@ class TileTranslator:
                                                      for n in ast.walk(while_test))
         if reads_tiles and events != self.shared_events and not self.hazards.clean:
             self.barrier()  # the condition reads what the body may have written
+        entry_state = None
         if top is not None:
-            covered = self.open_tops.pop().covered
-            self.settle_loop_top(top, self.shared_writes != writes and not self.hazards.clean and not covered)
+            loop_state = self.open_tops.pop()
+            at_top = self.shared_writes != writes and not self.hazards.clean and not loop_state.covered
+            self.settle_loop_top(top, at_top)
+            entry_state = loop_state.entry
+            if loop_state.hoisted is not None and not at_top:  # the barrier before the loop stands
+                self.settle_loop_top(loop_state.hoisted, True)
+                entry_state = Hazards({}, {})
         self.tile_depth -= 1
         for name in [*self.tile_vars, *(n for n in bindings if n not in self.tile_vars)]:  # in a fixed order
             home = self.pinned.get(name)
@@ -766,7 +808,8 @@ class TileTranslator:
                 del self.tile_vars[name]
         end = self.hazards
         if loop and events != self.shared_events:
-            self.hazards = Hazards({}, {}, unknown=True)
+            # after the loop: what its last iteration left, or what came before it (no iteration)
+            self.hazards = end.join(entry_state) if entry_state is not None else Hazards({}, {}, unknown=True)
         return end
 
     def settle_loop_top(self, top: str, barrier: bool) -> None:
@@ -1185,15 +1228,23 @@ class TileTranslator:
             outer = top
         if outer is None:
             return False
-        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].lstrip() == outer.top), None)
-        if at is None or at == 0:
+        header = self.loop_header(outer)
+        if header is None:
             return False
-        header = at - 1
-        while header > 0 and self.lines[header - 1].strip() == "#pragma unroll":
-            header -= 1
         pad = self.lines[header][: len(self.lines[header]) - len(self.lines[header].lstrip())]
         self.lines.insert(header, f"{pad}const int {name} = {code};")
         return True
+
+    def loop_header(self, loop: "OpenLoop") -> int | None:
+        """The index of an open loop's opening line (`for (...) {`, or the `#pragma unroll` before it):
+        the line before its LOOP_TOP line. None where there is none."""
+        at = next((k for k in range(len(self.lines) - 1, -1, -1) if self.lines[k].lstrip() == loop.top), None)
+        if at is None or at == 0:
+            return None
+        header = at - 1
+        while header > 0 and self.lines[header - 1].strip() == "#pragma unroll":
+            header -= 1
+        return header
 
     def offset_local(self, code: str) -> str | None:
         """The local an earlier tile op evaluated `code` into, where it is still in scope (no line
@@ -2309,6 +2360,55 @@ class TileTranslator:
         self.out(f"tile_sort_pairs<{kt.size}, {TILE_THREADS}>({keys.code}, {values.code}, {SORT_KEYS[kt.dtype]});")
         # the sort ends writing each thread's own elements (or with a barrier: the stronger state is kept)
         self.hazards = Hazards({}, {keys.code: True, values.code: True})
+        return CExpr("", "void")
+
+    def tile_scatter_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
+        """wp.tile_scatter_add(t, i[, j, ...], value, has_value[, atomic]): each thread whose has_value
+        holds adds its own value to element (i, j, ...) of a tile in shared memory, by atomicAdd (a plain
+        `+=` where atomic=False promises that no two threads of the block share an index), then a barrier,
+        as Warp's. Warp's CPU blocks run every thread of a block (enable_cpu_blocks), one after another."""
+        if not statement:
+            raise self.unsupported(node, "the value of wp.tile_scatter_add")
+        if not isinstance(a["a"], ast.Name) or a["a"].id not in self.tile_vars:
+            raise self.unsupported(node, "wp.tile_scatter_add into a tile other than a tile variable")
+        t = self.inplace_target(a["a"])
+        tt = t.type
+        names = ("i", "j", "k", "l")[: len(tt.shape)] + ("value", "has_value", "atomic")
+        if len(node.args) - 1 > len(names):
+            raise self.error(node, f"wp.tile_scatter_add of a {len(tt.shape)}-D tile takes at most {len(names) + 1} arguments")
+        bound = dict(zip(names, node.args[1:]))
+        for kw in node.keywords:
+            if kw.arg != "a" and kw.arg not in names:
+                raise self.error(kw, f"wp.tile_scatter_add of a {len(tt.shape)}-D tile has no argument '{kw.arg}'")
+            bound[kw.arg] = kw.value
+        missing = [n for n in names[:-1] if n not in bound]
+        if missing:
+            raise self.error(node, f"wp.tile_scatter_add() needs '{missing[0]}'")
+        if tt.dtype not in SCATTER_DTYPES:
+            raise self.unsupported(node, f"wp.tile_scatter_add into a {tt} (int32, float32 and float64 tiles only)")
+        atomic = self.const_flag(bound.get("atomic"), True, "atomic")
+        index = [self.int_index(bound[n]) for n in names[: len(tt.shape)]]
+        value = self.emit(bound["value"])
+        if value.type != tt.dtype:
+            raise self.error(bound["value"], f"wp.tile_scatter_add of a {value.type} value into a {tt}; Warp requires "
+                                             "the tile's element type")
+        has = self.emit(bound["has_value"])
+        if has.type != "bool":
+            raise self.error(bound["has_value"], f"has_value of type {has.type}; Warp requires bool")
+        flat = index[0]
+        for k in range(1, len(index)):  # row-major within the tile
+            flat = CExpr(f"{flat.at(P_MUL)} * {tt.shape[k]} + {index[k].at(P_ADD + 1)}", "int32", P_ADD)
+        self.access({t.code: False}, {t.code: False})
+        place = f"{t.code}[{flat.code}]"
+        effect = f"atomicAdd(&{place}, {value.code});" if atomic else f"{place} += {value.code};"
+        self.out(f"// {ast.unparse(node)}: each thread{' with a value' if has.literal is not True else ''} adds it "
+                 f"{'atomically' if atomic else '(no two threads share an index)'}")
+        if has.literal is True:
+            self.out(effect)
+        elif has.literal is not False:
+            self.out(f"if ({has.code})")
+            self.out(f"    {effect}")
+        self.barrier()  # Warp's: every thread sees the sums after the call
         return CExpr("", "void")
 
     # ---- linear algebra ------------------------------------------------------------------------

@@ -1677,9 +1677,13 @@ def gather_sort(k: TileKernel) -> tuple[str, int]:
       scores; ascending for the k nearest by distance), the first k indices and values stored, and in
       a router the chosen experts' gates (softmax over the k scores);
     - order statistics of each block's samples: the median (and where it lies), quartiles, a
-      trimmed mean (the samples outside the central ranks weighted 0 by a @wp.func of the rank).
+      trimmed mean (the samples outside the central ranks weighted 0 by a @wp.func of the rank);
+    - and, drawn aside (a fifth of the kind), a block's histogram in shared memory by
+      `wp.tile_scatter_add` (see `histogram`).
     Rows of 2-D arrays are read and written through views (`x[i]`) in about half."""
     rng = k.rng
+    if k.gathers.random() < HISTOGRAM_SHARE:  # its own stream: the other uses keep their draws
+        return histogram(k)
     use = rng.choice(["embedding_bag", "neighbours", "top_k", "order_statistics"])
     if use == "embedding_bag":
         return embedding_bag(k), rng.choice([32, 64, 128])
@@ -1688,6 +1692,86 @@ def gather_sort(k: TileKernel) -> tuple[str, int]:
     if use == "top_k":
         return top_k(k)
     return order_statistics(k)
+
+
+HISTOGRAM_SHARE = 0.2  # of the gathers-and-sorts kind
+HISTOGRAM_BINS = (8, 16, 32, 64)
+
+
+def histogram(k: TileKernel) -> tuple[str, int]:
+    """A histogram per block in shared memory, the classic CUDA pattern: a `tile_zeros` of bins, each
+    thread adding its values' bins by `wp.tile_scatter_add` (an atomic add into the shared tile; one
+    value a thread, or a few in a loop of coalesced reads), then the bins merged into a global
+    histogram (`wp.tile_atomic_add`) or stored per block (its cumulative counts by
+    `tile_scan_inclusive` in some). Counts (int bins, 1 per value) or weights (float bins, a weight
+    per value); values outside the range left out by `has_value`, or clamped into the end bins, or
+    masked by a flag array."""
+    rng = k.rng
+    block_dim = rng.choice([64, 128, 256])
+    nbins = rng.choice(HISTOGRAM_BINS)
+    per_thread = rng.choice([1, 1, 2, 4])
+    B, NB = k.constant(pick(rng, "BLOCK", "THREADS"), block_dim), k.constant(pick(rng, "BINS", "NUM_BINS"), nbins)
+    lo, hi = rng.choice([(0.0, 1.0), (-1.0, 1.0), (0.0, 4.0), (-2.0, 2.0)])
+    outside = rng.choice(["skip", "clamp", "mask"])
+    # values over a range a fifth wider than the bins' where some fall outside them
+    span = (hi - lo) * (1.25 if outside == "skip" else 1.0)
+    x = k.array(pick(rng, "x", "values", "samples"), "input", (block_dim * per_thread,), True, low=lo,
+                high=lo + span)
+    weighted = rng.random() < 0.35
+    w = k.array(pick(rng, "w", "weights"), "input", (block_dim * per_thread,), True, low=0.0, high=1.0) if weighted else None
+    flags = k.array(pick(rng, "valid", "mask"), "index", (block_dim * per_thread,), True, low=0, high=1,
+                    dtype="int32") if outside == "mask" else None
+    k.lines[0] = "i, lane = wp.tid()"
+    k.tile(nbins)
+    k.emit(f"bins = wp.tile_zeros(shape={NB}, dtype={'float' if weighted else 'int'}, storage=\"shared\")")
+    scale = (nbins / (hi - lo))
+    origin = f"(v + {fmt_float(-lo)})" if lo < 0.0 else "v"
+    if per_thread > 1:
+        P = k.constant(pick(rng, "PER_THREAD", "ITEMS"), per_thread)
+        k.emit(f"for k in range({P}):")
+        k.indent += 1
+        at = f"(i * {P} + k) * {B} + lane"
+    else:
+        at = f"i * {B} + lane"
+    k.emit(f"j = {at}")
+    k.emit(f"v = {x}[j]")
+    scaled = f"{origin} * {fmt_float(scale)}"
+    if outside == "clamp":
+        k.emit(f"b = wp.clamp(int({scaled}), 0, {NB} - 1)")
+        has = "True"
+        k.features.append("values clamped into the end bins")
+    else:
+        k.emit(f"b = wp.min(int({scaled}), {NB} - 1)")
+        if outside == "skip":
+            has = f"v < {fmt_float(hi)}"
+            k.features.append("values past the range left out (has_value)")
+        else:
+            has = f"{flags}[j] != 0"
+            k.features.append("values masked by a flag array (has_value)")
+    value = f"{w}[j]" if weighted else "1"
+    k.emit(f"wp.tile_scatter_add(bins, b, {value}, {has})")
+    if per_thread > 1:
+        k.indent -= 1
+        k.features.append(f"{per_thread} values a thread (coalesced)")
+    k.features.append(f"{'weighted ' if weighted else ''}histogram in shared memory (tile_scatter_add)")
+    dtype = "float32" if weighted else "int32"
+    merge = rng.choice(["global", "per_block", "cumulative"] if not weighted else ["global", "per_block"])
+    count_bound = float(block_dim * per_thread)
+    if merge == "global":
+        out = k.array(pick(rng, "hist", "histogram", "counts"), "output", (nbins,), False,
+                      bound=count_bound * max(BLOCK_COUNTS), dtype=dtype)
+        k.emit(f"wp.tile_atomic_add({out}, bins)")
+        k.features.append("merged into one histogram (tile_atomic_add)")
+    else:
+        out = k.array(pick(rng, "block_hist", "block_counts", "local_hist"), "output", (1, nbins), True,
+                      bound=count_bound, dtype=dtype)
+        if merge == "cumulative":
+            k.emit(f"wp.tile_store({out}[i], wp.tile_scan_inclusive(bins))")
+            k.features.append("each block's cumulative counts (tile_scan_inclusive)")
+        else:
+            k.emit(f"wp.tile_store({out}[i], bins)")
+            k.features.append("each block's histogram stored")
+    return "Histogram of each block's values in shared memory", block_dim
 
 
 def load_row(k: TileKernel, array: str, size: str, flat: bool) -> str:

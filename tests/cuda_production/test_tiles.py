@@ -294,10 +294,10 @@ def test_a_plain_launch_without_block_dim_gets_warps_cuda_default():
 
 def test_an_unsupported_tile_builtin_is_refused_with_its_location():
     source = ("import warp as wp\n\n@wp.kernel\ndef scatter(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
-              "    t = wp.tile_zeros(shape=16, dtype=float)\n    wp.tile_scatter_add(t, i % 16, 1.0, True)\n")
+              "    t = wp.tile_zeros(shape=16, dtype=float)\n    wp.tile_scatter_masked(t, i % 16, 1.0, True)\n")
     result = translate_source(source, "user.py")["scatter"]
     assert isinstance(result, TranslationError)
-    assert str(result) == "user.py:7:5: unsupported: builtin wp.tile_scatter_add"
+    assert str(result) == "user.py:7:5: unsupported: builtin wp.tile_scatter_masked"
 
 
 def test_writing_a_tile_element_is_refused():

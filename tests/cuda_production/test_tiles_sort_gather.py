@@ -1,7 +1,8 @@
-"""Array views in tile memory operations, gathers and sorts (cuda_production/tiles.py): `wp.tile_load(x[i],
+"""Array views in tile memory operations, gathers, scatters and sorts (cuda_production/tiles.py): `wp.tile_load(x[i],
 ...)` / `tile_store` / `tile_atomic_add` through a view of a row (or a plane), `tile_load_indexed` (rows
 or columns picked by a tile of indices, -1 reading as zero) and `tile_sort` (keys with a payload, a
-power of two and a padded length, equal keys). Each kernel translated and proven equal to Warp on the
+power of two and a padded length, equal keys) and `tile_scatter_add` (a block's histogram in shared
+memory). Each kernel translated and proven equal to Warp on the
 CPU (host emulation, one `--reference --check` run), Warp's results checked against numpy, and the
 refusals' one-line errors."""
 from __future__ import annotations
@@ -20,6 +21,8 @@ WIDTH = 16
 SCORES = 64
 CODES = 40
 WIDE = 256
+BINS = 16
+BLOCK = 64
 
 
 # translate: dim=4
@@ -94,11 +97,30 @@ def sorts_in_warps(scores: wp.array(dtype=float), ranked: wp.array(dtype=int), c
     wp.tile_store(moved, w, offset=i * CODES)
 
 
+# translate: dim=4
+# translate: x shape=256 low=0 high=1.25
+# translate: w shape=256
+# translate: per_block shape=8,16
+@wp.kernel
+def scatters(x: wp.array(dtype=float), counts: wp.array(dtype=int), per_block: wp.array2d(dtype=float),
+             w: wp.array(dtype=float)):
+    i, lane = wp.tid()
+    bins = wp.tile_zeros(shape=BINS, dtype=int, storage="shared")
+    v = x[i * BLOCK + lane]
+    b = wp.min(int(v * float(BINS)), BINS - 1)
+    wp.tile_scatter_add(bins, b, 1, v < 1.0)
+    wp.tile_atomic_add(counts, bins)
+    mass = wp.tile_zeros(shape=(2, BINS), dtype=float, storage="shared")
+    wp.tile_scatter_add(mass, lane % 2, b, w[i * BLOCK + lane], True)
+    wp.tile_store(per_block, mass, offset=(2 * i, 0))
+
+
 def launch(x, n, a, b, c, d, v3, w3):
     wp.launch_tiled(row_views, dim=[4], inputs=[x, a, b, c, d], block_dim=32)
     wp.launch_tiled(gathers, dim=[3], inputs=[x, n, a, n, b], block_dim=64)
     wp.launch_tiled(sorts, dim=[2], inputs=[x, n, a, n, n, v3, w3], block_dim=48)
     wp.launch_tiled(sorts_in_warps, dim=[2], inputs=[x, n, n, x, n, a], block_dim=32)
+    wp.launch_tiled(scatters, dim=[4], inputs=[x, n, a, x], block_dim=BLOCK)
 '''
 # row_views: a 24-element tile of a 20-element row (the 4 past its end read 0, stores past it skipped),
 # an atomic add into a row of another array, a 2x8 tile of a plane of a 3-D array at a row offset;
@@ -107,8 +129,10 @@ def launch(x, n, a, b, c, d, v3, w3):
 # their indices as payload (a power of two), 40 int codes in 0..5 (padded to 64, equal keys) moving
 # vec3 positions; sorts_in_warps (32 threads: a warp's elements in registers, exchanged by shuffles): 256
 # scores ascending (8 a thread, passes of stride 32 and more through shared memory), 40 int codes with
-# float weights (padded to 64)
-KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps")
+# float weights (padded to 64); scatters: a block's histogram by tile_scatter_add (each thread its value's
+# bin, values past the range left out by has_value) merged by tile_atomic_add, and weights summed per
+# (lane parity, bin) into a 2-D tile stored per block
+KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps", "scatters")
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +208,14 @@ ERRORS = [
      "error: wp.tile_sort of keys tile(float32, shape=(8,)) and values tile(float32, shape=(16,)): the shapes differ"),
     ("t = wp.tile_load_indexed(m, wp.tile_arange(3, dtype=int), shape=(4, 2))",
      "error: indices: a tile of 4 int is expected"),
+    ("h = wp.tile_zeros(shape=8, dtype=int)\n    wp.tile_scatter_add(h, i, 1.0, True)",
+     "error: wp.tile_scatter_add of a float32 value into a tile(int32, shape=(8,)); Warp requires the tile's element type"),
+    ("wp.tile_scatter_add(wp.tile_zeros(shape=8, dtype=int), i, 1, True)",
+     "unsupported: wp.tile_scatter_add into a tile other than a tile variable"),
+    ("h = wp.tile_zeros(shape=(2, 8), dtype=float)\n    wp.tile_scatter_add(h, 1, i, 1.0, 0.5)",
+     "error: has_value of type float32; Warp requires bool"),
+    ("h = wp.tile_zeros(shape=(2, 8), dtype=float)\n    wp.tile_scatter_add(h, i, 1.0, True)",
+     "error: wp.tile_scatter_add() needs 'has_value'"),  # a 2-D tile takes two indices
 ]
 
 
@@ -208,3 +240,18 @@ def test_a_warps_sort_keeps_elements_in_registers_and_equals_numpy(run):
     assert np.array_equal(got_codes, np.sort(codes, axis=1))
     for b in range(2):
         assert sorted(zip(codes[b], weights[b])) == sorted(zip(got_codes[b], moved[b]))
+
+
+def test_a_blocks_histogram_by_scatter_adds_is_numpys(run):
+    inputs, written = arrays_of(run[3] / "scatters")
+    x, w = inputs["x"].reshape(4, 64), inputs["w"].reshape(4, 64)
+    assert (x >= 1.0).any()  # has_value leaves some out
+    bins = np.minimum((x * np.float32(16)).astype(np.int64), 15)
+    want = inputs["counts"] + np.bincount(bins[x < 1.0], minlength=16)
+    assert np.array_equal(written["counts"], want)
+    mass = np.zeros((4, 2, 16))
+    for blk in range(4):
+        np.add.at(mass[blk], (np.arange(64) % 2, bins[blk]), w[blk])
+    np.testing.assert_allclose(written["per_block"].reshape(4, 2, 16), mass, rtol=1e-5)
+    body = kernel_body(run[3], "scatters")
+    assert "atomicAdd(&bins[b], 1);" in body and "if (v < 1.0f)" in body

@@ -45,7 +45,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Neighbour aggregation over a k-nearest-neighbour graph", "Edge features over a k-nearest-neighbour graph",
              "Laplacian smoothing over a k-nearest-neighbour graph",
              "Top-k of each row of scores", "Top-k experts per token (a mixture-of-experts router)",
-             "Nearest k by distance per row", "Order statistics of each block of samples")
+             "Nearest k by distance per row", "Order statistics of each block of samples",
+             "Histogram of each block's values in shared memory")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -64,8 +65,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers and sorts (eight)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 8
+    # positions (four uses), gathers, scatters and sorts (nine)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -725,7 +726,11 @@ GATHER_SORT_VARIANTS = [("Embedding bag", "pooled by sum"), ("Embedding bag", "p
                         ("Top-k experts", "gates"), ("Nearest k", "distances"), ("Order statistics", "median by"),
                         ("Order statistics", "where the median lies"), ("Order statistics", "interquartile range"),
                         ("Order statistics", "central ranks"), ("Order statistics", "stored in order"),
-                        ("Order statistics", "median absolute deviation")]
+                        ("Order statistics", "median absolute deviation"),
+                        ("Histogram", "left out (has_value)"), ("Histogram", "clamped into the end bins"),
+                        ("Histogram", "masked by a flag array"), ("Histogram", "weighted histogram"),
+                        ("Histogram", "values a thread"), ("Histogram", "merged into one histogram"),
+                        ("Histogram", "cumulative counts")]
 
 
 @pytest.mark.parametrize("use,feature", GATHER_SORT_VARIANTS, ids=[f"{u}: {f}" for u, f in GATHER_SORT_VARIANTS])
@@ -734,8 +739,10 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
     / sqrt(n) over the entries present, a negative index a missing one); each node's own features plus the mean or
     largest of its neighbours', or the largest difference to them; the first k of a row by score
     (descending) or distance (ascending) with their indices, and a router's gates (softmax over the
-    chosen logits); a block's median, where it lies, quartile range, trimmed mean and sorted samples:
-    Warp's outputs against numpy on the same inputs."""
+    chosen logits); a block's median, where it lies, quartile range, trimmed mean and sorted samples; a
+    block's histogram (counts or weights; values past the range or masked left out, or clamped into the
+    end bins) merged into one, stored per block or as cumulative counts: Warp's outputs against numpy
+    on the same inputs."""
     from cuda_production.reference import make_input
 
     spec = next(s for s in (generate("tiled", seed) for seed in range(8000))
@@ -777,6 +784,32 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
             want = np.vectorize(getattr(names["wp"], fn[3:]) if fn.startswith("wp.") else names[fn])(want)
         np.testing.assert_allclose(got[outputs[0]], want, rtol=1e-5, atol=1e-6)
         assert nbr.max() > nbr.shape[0] // 2  # the neighbours span the nodes, not their first rows
+    elif use == "Histogram":
+        x = values[inputs[0].name].astype(np.float64).ravel()
+        lo = float(re.search(r"\(v \+ ([\d.]+)\)", spec.source).group(1)) * -1 if "(v + " in spec.source else 0.0
+        scale = float(re.search(r"\) \* ([\d.]+)\)|v \* ([\d.]+)\)", spec.source).group(0).split("* ")[1].rstrip(")"))
+        nb = got[outputs[0]].shape[-1]
+        b = np.minimum(((x - lo) * scale).astype(np.int64), nb - 1)
+        b = np.maximum(b, 0)
+        if "left out" in d:
+            keep = x < float(re.search(r"v < ([\d.]+)\)", spec.source).group(1))
+        elif "masked" in d:
+            keep = next(values[a.name].ravel() for a in inputs if a.dtype == "int32") != 0
+        else:
+            keep = np.ones(x.size, bool)
+        w = next((values[a.name].ravel().astype(np.float64) for a in inputs[1:] if a.dtype == "float32"), np.ones(x.size))
+        per = x.size // blocks
+        hist = np.stack([np.bincount(b[k * per:(k + 1) * per][keep[k * per:(k + 1) * per]],
+                                     weights=w[k * per:(k + 1) * per][keep[k * per:(k + 1) * per]], minlength=nb)
+                         for k in range(blocks)])
+        out = got[outputs[0]]
+        if "merged into one" in d:
+            start = values[outputs[0]].ravel()
+            np.testing.assert_allclose(out, start + hist.sum(axis=0), rtol=1e-5)
+        else:
+            np.testing.assert_allclose(out.reshape(blocks, nb), np.cumsum(hist, axis=1) if "cumulative" in d else hist,
+                                       rtol=1e-5)
+        assert keep.sum() < x.size if ("left out" in d or "masked" in d) else True
     elif use == "Order statistics":
         x = values[inputs[0].name].astype(np.float64).reshape(blocks, -1)
         size = x.shape[1]
