@@ -35,7 +35,7 @@ import ast
 import math
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cuda_production.cuda_types import (
     CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType, P_ADD, P_MUL, P_UNARY,
@@ -525,7 +525,7 @@ LOOP_TOP = "@loop-top "  # a line a loop body's end settles: a barrier, or nothi
 class OpenLoop:
     """A tiled loop whose body is being translated: its LOOP_TOP line, the shared-memory events on
     entry and its body's depth, the names the loop assigns, and whether a barrier at the body's own
-    level came before any shared access in it (then a barrier at the top adds nothing). `entry`: the
+    level came before any shared access in it (its head: then a barrier at the top adds nothing). `entry`: the
     accesses since the last barrier when the loop starts (a barrier they need goes before the loop,
     once, not at the top of every iteration: `hoisted`, its placeholder line)."""
 
@@ -534,8 +534,12 @@ class OpenLoop:
     depth: int
     stored: set[str]
     entry: "Hazards"
-    covered: bool = False
     hoisted: str | None = None  # the placeholder of a barrier before the loop (kept unless the top has one)
+    # the body's accesses before its first barrier at its own level (all of them where it has none):
+    # what an iteration does before anything separates it from the previous iteration's end
+    head_reads: dict = field(default_factory=dict)
+    head_writes: dict = field(default_factory=dict)
+    head_open: bool = True
 
 
 @dataclass
@@ -564,6 +568,15 @@ class Hazards:
 
 def merge_reads(a: dict[str, bool], b: dict[str, bool]) -> dict[str, bool]:
     return {k: a.get(k, True) and b.get(k, True) for k in a.keys() | b.keys()}
+
+
+def conflicts(h: Hazards, reads: dict[str, bool], writes: dict[str, bool]) -> bool:
+    """Whether accesses (buffer -> only at the thread's own element) conflict with those since the last
+    barrier, `h`: a read after another thread's write, a write after another thread's read or write."""
+    need = h.unknown and bool(reads or writes)
+    need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
+    return need or any((b in h.reads and not (own and h.reads[b])) or (b in h.writes and not (own and h.writes[b]))
+                       for b, own in writes.items())
 
 
 def _loads(node: ast.AST, name: str) -> int:
@@ -668,7 +681,6 @@ class TileTranslator:
         self.before_current = False  # liveness is asked before current_stmt runs (a loop or branch being entered)
         self.tile_parents: dict | None = None
         self.shared_events = 0  # accesses and barriers emitted so far (a body without any changes nothing)
-        self.shared_writes = 0  # accesses that wrote shared memory, so far
         self.loop_tops = 0  # loop bodies entered (each leaves a LOOP_TOP line until its end decides it)
         self.open_tops: list[OpenLoop] = []  # loop bodies open now, innermost last
         self.offset_locals: dict[str, str] = {}  # offset code -> the const local holding it (offset_local)
@@ -679,8 +691,8 @@ class TileTranslator:
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
         for top in self.open_tops:
-            if top.events == self.shared_events and top.depth == self.tile_depth:
-                top.covered = True
+            if top.depth == self.tile_depth:  # at the body's own level: it ends the body's head
+                top.head_open = False
         self.out("__syncthreads();")
         self.hazards = Hazards({}, {})
         self.shared_events += 1
@@ -690,17 +702,16 @@ class TileTranslator:
         barrier first where they conflict with accesses since the last one (read after write, write
         after read or write) by another thread."""
         reads, writes = reads or {}, writes or {}
-        h = self.hazards
-        need = h.unknown and bool(reads or writes)
-        need = need or any(b in h.writes and not (own and h.writes[b]) for b, own in reads.items())
-        need = need or any((b in h.reads and not (own and h.reads[b])) or (b in h.writes and not (own and h.writes[b]))
-                           for b, own in writes.items())
+        need = conflicts(self.hazards, reads, writes)
         if need and self.entry_only():
             self.barrier_before_loop()
         elif need:
             self.barrier()
+        for top in self.open_tops:
+            if top.head_open:
+                top.head_reads = merge_reads(top.head_reads, reads)
+                top.head_writes = merge_reads(top.head_writes, writes)
         self.shared_events += 1
-        self.shared_writes += bool(writes)
         h = self.hazards
         for b, own in reads.items():
             h.reads[b] = h.reads.get(b, True) and own
@@ -768,7 +779,7 @@ class TileTranslator:
             self.loop_tops += 1
             top = f"{LOOP_TOP}{self.loop_tops}"
             self.lines.append("    " * (self.indent if body_indent is None else body_indent) + top)
-        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, self.shared_writes, top)
+        saved = (dict(self.tile_vars), self.hazards.copy(), self.shared_events, top)
         self.tile_depth += 1
         if top is not None:
             self.open_tops.append(OpenLoop(top, self.shared_events, self.tile_depth, stored or set(),
@@ -781,7 +792,7 @@ class TileTranslator:
         """Leaving a body: its variables go out of scope except pinned ones (in their buffers).
         Returns the accesses at its end (an if joins its branches). `while_test`: the condition a
         while loop evaluates after the body."""
-        bindings, entry, events, writes, top = saved
+        bindings, entry, events, top = saved
         if events == self.shared_events:  # the body touched no shared memory
             self.hazards = entry
         reads_tiles = while_test is not None and any(isinstance(n, ast.Name) and self.is_tile_var(n.id)
@@ -791,7 +802,8 @@ class TileTranslator:
         entry_state = None
         if top is not None:
             loop_state = self.open_tops.pop()
-            at_top = self.shared_writes != writes and not self.hazards.clean and not loop_state.covered
+            # a barrier at the top where what an iteration leaves conflicts with what the next does first
+            at_top = conflicts(self.hazards, loop_state.head_reads, loop_state.head_writes)
             self.settle_loop_top(top, at_top)
             entry_state = loop_state.entry
             if loop_state.hoisted is not None and not at_top:  # the barrier before the loop stands
