@@ -2370,8 +2370,11 @@ class TileTranslator:
         self.out(f"// wp.tile_sort({names[0].id}, {names[1].id}): the {kt.size} pairs in ascending order of "
                  f"{names[0].id}, in place")
         self.out(f"tile_sort_pairs<{kt.size}, {TILE_THREADS}>({keys.code}, {values.code}, {SORT_KEYS[kt.dtype]});")
-        # the sort ends writing each thread's own elements (or with a barrier: the stronger state is kept)
-        self.hazards = Hazards({}, {keys.code: True, values.code: True})
+        # the sort ends on each thread's own elements of both tiles; a short one (a warp's registers)
+        # has no barrier in it, so what came before it stays pending
+        for code in (keys.code, values.code):
+            self.hazards.reads[code] = True
+            self.hazards.writes[code] = True
         return CExpr("", "void")
 
     def tile_scatter_add(self, node: ast.Call, a: dict, statement: bool) -> CExpr:

@@ -255,3 +255,19 @@ def test_a_blocks_histogram_by_scatter_adds_is_numpys(run):
     np.testing.assert_allclose(written["per_block"].reshape(4, 2, 16), mass, rtol=1e-5)
     body = kernel_body(run[3], "scatters")
     assert "atomicAdd(&bins[b], 1);" in body and "if (v < 1.0f)" in body
+
+
+def test_a_short_sort_keeps_what_came_before_it_pending():
+    """A sort of at most a warp's elements in registers has no barrier in it: a block sum thread 0
+    wrote after the last barrier, before the sort, still needs one before every thread reads it."""
+    from cuda_production.translator import translate_source
+
+    source = ("import warp as wp\n\n@wp.kernel\n"
+              "def k(x: wp.array(dtype=float), n: wp.array(dtype=int), y: wp.array(dtype=float)):\n"
+              "    i = wp.tid()\n    t = wp.tile_load(x, shape=32)\n    keys = wp.tile_load(x, shape=16, offset=32)\n"
+              "    ids = wp.tile_load(n, shape=16)\n    first = wp.tile_extract(t, 3)\n    total = wp.tile_sum(t)\n"
+              "    wp.tile_sort(keys, ids)\n    y[i] = total[0] + first\n\n"
+              "def launch(x, n, y):\n    wp.launch_tiled(k, dim=[1], inputs=[x, n, y], block_dim=32)\n")
+    code = translate_source(source, "user.py")["k"].kernel_code
+    after_sort = code[code.index("tile_sort_pairs<16"):]
+    assert "__syncthreads();" in after_sort and after_sort.index("__syncthreads();") < after_sort.index("y[i] =")
