@@ -1098,6 +1098,19 @@ class TileTranslator:
             return out
         return self.materialise(node, self.tile_value(node))
 
+    def tile_flat_index(self, index: list[CExpr], shape: tuple[int, ...]) -> CExpr:
+        """The flat (row-major) index of element (i, j, ...) of a tile of `shape`; an index 0 adds nothing
+        (a one-row tile's `t[0, j]` is `t[j]`)."""
+        flat = index[0]
+        for k, idx in enumerate(index[1:], start=1):
+            if flat.code == "0":
+                flat = idx
+            elif idx.code == "0":
+                flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]}", "int32", P_MUL)
+            else:
+                flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
+        return flat
+
     def tile_element(self, node: ast.AST, t: CExpr, index: str) -> CExpr:
         """`t[i, j]`: one element, read by every thread."""
         self.access({b: False for b in self.tile_reads(t)})
@@ -2410,9 +2423,7 @@ class TileTranslator:
         has = self.emit(bound["has_value"])
         if has.type != "bool":
             raise self.error(bound["has_value"], f"has_value of type {has.type}; Warp requires bool")
-        flat = index[0]
-        for k in range(1, len(index)):  # row-major within the tile
-            flat = CExpr(f"{flat.at(P_MUL)} * {tt.shape[k]} + {index[k].at(P_ADD + 1)}", "int32", P_ADD)
+        flat = self.tile_flat_index(index, tt.shape)
         self.access({t.code: False}, {t.code: False})
         place = f"{t.code}[{flat.code}]"
         effect = f"atomicAdd(&{place}, {value.code});" if atomic else f"{place} += {value.code};"

@@ -1728,15 +1728,7 @@ class FunctionTranslator(TileTranslator):
             shape = base.type.shape
             if len(index_nodes) != len(shape):
                 raise self.unsupported(node, f"indexing a {len(shape)}-D tile with {len(index_nodes)} indices")
-            flat = None
-            for k, i in enumerate(index_nodes):
-                idx = self.int_index(i)
-                if flat is None or flat.code == "0":  # an outer index 0 (a one-row tile's `t[0, j]`) adds nothing
-                    flat = idx
-                elif idx.code == "0":
-                    flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]}", "int32", P_MUL)
-                else:
-                    flat = CExpr(f"{flat.at(P_MUL)} * {shape[k]} + {idx.at(P_ADD + 1)}", "int32", P_ADD)
+            flat = self.tile_flat_index([self.int_index(i) for i in index_nodes], shape)
             return self.tile_element(node, base, flat.code)
         if isinstance(base.type, LocalVectorType):  # a component of a local vector (a C array)
             if len(index_nodes) != 1:
