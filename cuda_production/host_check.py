@@ -116,6 +116,16 @@ inline int atomicSub(int* p, int v) { int old = *p; *p = old - v; return old; }
 inline int atomicMin(int* p, int v) { int old = *p; *p = old < v ? old : v; return old; }
 inline int atomicMax(int* p, int v) { int old = *p; *p = old > v ? old : v; return old; }
 inline int atomicCAS(int* p, int compare, int v) { int old = *p; if (old == compare) *p = v; return old; }
+inline int atomicOr(int* p, int v) { int old = *p; *p = old | v; return old; }
+inline int atomicAnd(int* p, int v) { int old = *p; *p = old & v; return old; }
+inline int atomicXor(int* p, int v) { int old = *p; *p = old ^ v; return old; }
+inline unsigned atomicAdd(unsigned* p, unsigned v) { unsigned old = *p; *p = old + v; return old; }
+inline unsigned atomicSub(unsigned* p, unsigned v) { unsigned old = *p; *p = old - v; return old; }
+inline unsigned atomicMin(unsigned* p, unsigned v) { unsigned old = *p; *p = old < v ? old : v; return old; }
+inline unsigned atomicMax(unsigned* p, unsigned v) { unsigned old = *p; *p = old > v ? old : v; return old; }
+inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned old = *p; *p = old | v; return old; }
+inline unsigned atomicAnd(unsigned* p, unsigned v) { unsigned old = *p; *p = old & v; return old; }
+inline unsigned atomicXor(unsigned* p, unsigned v) { unsigned old = *p; *p = old ^ v; return old; }
 inline int atomicExch(int* p, int v) { int old = *p; *p = v; return old; }
 inline float atomicExch(float* p, float v) { float old = *p; *p = v; return old; }
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }

@@ -138,6 +138,17 @@ class ModuleInfo:
     # kernels defined inside functions and instances of generic kernels, as module-level kernels (in `kernels`)
     instances: dict[str, object] = field(default_factory=dict)  # name -> kernel_instances.KernelInstance
     refused_def_lines: dict[str, int] = field(default_factory=dict)  # refused kernel -> line of its def
+    source: str = ""  # the file's text: how a literal is spelled there (`0x27D4EB2D`)
+    _lines: list[str] | None = field(default=None, repr=False, compare=False)
+
+    def spelling(self, node: ast.AST) -> str | None:
+        """The text of a one-line node as the file writes it, None where the file is not known."""
+        if not self.source or node.end_lineno != node.lineno:
+            return None
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        line = self._lines[node.lineno - 1] if node.lineno <= len(self._lines) else ""
+        return line.encode()[node.col_offset:node.end_col_offset].decode(errors="replace")  # offsets count bytes
 
     def def_line(self, kernel: str) -> int:
         """The line of the `def` a kernel (or instance, or refused kernel) comes from."""
@@ -186,7 +197,7 @@ def parse_module(source: str, filename: str, declared_types: dict[str, dict[str,
         raise TranslationError(filename, exc, f"invalid Python syntax ({exc.msg})", kind="error") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise TranslationError(filename, None, f"cannot parse the file ({type(exc).__name__})", kind="error") from None
-    info = ModuleInfo(filename)
+    info = ModuleInfo(filename, source=source)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             kind = _decorator_kind(node)
@@ -1355,8 +1366,8 @@ class FunctionTranslator(TileTranslator):
             self.out(self.atomic_call(node, op, place, value).code + ";")
             return
         if isinstance(target, ast.Subscript) and isinstance(self.emit(target.value).type, ArrayType):
-            # Warp makes `a[i] += v` / `a[i] -= v` atomic
-            op = {ast.Add: "atomic_add", ast.Sub: "atomic_sub"}.get(type(node.op))
+            # Warp makes `a[i] += v`, `a[i] -= v` and the bitwise `|=`, `&=`, `^=` atomic
+            op = AUGMENTED_ATOMICS.get(type(node.op))
             place = self.emit_Subscript(target)
             if op is None and isinstance(node.op, (ast.Mult, ast.Div)):
                 # other operators: Warp loads, applies the operator and stores (not atomic)
@@ -1849,6 +1860,9 @@ class FunctionTranslator(TileTranslator):
             if opname is ast.MatMult:
                 raise self.error(node, "@ on scalars")
             prec = _PREC[opname]
+            if prec in _BIT_PRECS:  # written as people write them: `(h ^ 61u) ^ (h >> 16u)`, `(v * 9u) & m`
+                left = a.code if a.prec >= P_UNARY or a.prec == prec and prec != P_SHIFT else f"({a.code})"
+                return CExpr(f"{left} {sym} {b.code if b.prec >= P_UNARY else f'({b.code})'}", ta, prec)
             return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
         if ta == tb == "float16" and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
             # Warp's half arithmetic: in float, rounded back to half (exact for one operation)
@@ -1965,6 +1979,9 @@ class FunctionTranslator(TileTranslator):
             return self.call_tile_builtin(node, name)
         if name == "tid" and isinstance(func, ast.Attribute) and not node.args and self.tid_value is not None:
             return CExpr(self.tid_value, "int32")
+        if name == "uint32" and len(node.args) == 1 and not node.keywords and type(getattr(node.args[0], "value", None)) is int \
+                and isinstance(node.args[0], ast.Constant) and 0 <= node.args[0].value < 2**32:
+            return CExpr(self.unsigned_literal(node.args[0]), "uint32")  # a mask or a hash's multiplier
         if name == "block_dim" and isinstance(func, ast.Attribute) and not node.args and self.block_dim:
             return CExpr(str(self.block_dim), "int32", literal=self.block_dim)
         if name in ATOMICS:
@@ -1989,6 +2006,14 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
         arg_nodes = self.positional(node, builtins.arg_names(name))
         return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes], arg_nodes)
+
+    def unsigned_literal(self, node: ast.Constant) -> str:
+        """`wp.uint32(0x27D4EB2D)` as C writes it, `0x27D4EB2Du`: hexadecimal or binary where the file
+        spells it so (masks and hash multipliers are read that way), else decimal."""
+        text = (self.module.info.spelling(node) or "").replace("_", "")
+        if text[:2].lower() in ("0x", "0b") and _INT_SPELLING.fullmatch(text) and int(text, 0) == node.value:
+            return text + "u"
+        return f"{node.value}u"
 
     def lower_bound_call(self, node: ast.Call) -> CExpr:
         """`wp.lower_bound(arr, value)` / `(arr, begin, end, value)` on a 1-D array of ints or floats: Warp's
@@ -2099,6 +2124,12 @@ class FunctionTranslator(TileTranslator):
             t = "int" if dtype == "int32" else "float"
             self.module.need(f"warp_atomic:add_{t}")
             return CExpr(f"warp_atomic_add({addr}, {negate(value).code if kind == 'sub' else value.code})", dtype)
+        if kind in BITWISE_ATOMIC_KINDS:  # Warp has them for integer arrays only, as CUDA does
+            if dtype not in ("int32", "uint32"):
+                raise self.unsupported(node, f"wp.{op} on an array of {dtype}")
+            return CExpr(f"atomic{kind.capitalize()}({addr}, {value.code})", dtype)
+        if dtype == "uint32":  # CUDA's unsigned atomics are native, min and max included
+            return CExpr(f"atomic{kind.capitalize()}({addr}, {value.code})", dtype)
         if dtype == "int32":
             if kind in ("min", "max"):
                 self.module.need(f"atomic_{kind}_i")
@@ -2270,7 +2301,15 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%", a
 _PREC = {ast.Add: P_ADD, ast.Sub: P_ADD, ast.Mult: P_MUL, ast.Div: P_MUL, ast.Mod: P_MUL, ast.BitAnd: P_BAND,
          ast.BitOr: P_BOR, ast.BitXor: P_XOR, ast.LShift: P_SHIFT, ast.RShift: P_SHIFT}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max")
+ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_or", "atomic_and", "atomic_xor")
+BITWISE_ATOMIC_KINDS = ("or", "and", "xor")
+# C's shifts and bitwise operators: an operand that is another operation is parenthesised, as
+# people write them (C's own precedence of `&` under `==` and of `<<` under `+` surprises readers)
+_BIT_PRECS = (P_SHIFT, P_BAND, P_XOR, P_BOR)
+_INT_SPELLING = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+")
+# `a[i] op= v` on an array element: the atomic Warp lowers it to (other operators load, apply and store)
+AUGMENTED_ATOMICS = {ast.Add: "atomic_add", ast.Sub: "atomic_sub", ast.BitOr: "atomic_or", ast.BitAnd: "atomic_and",
+                     ast.BitXor: "atomic_xor"}
 TILE_WRITES = ("tile_store", "tile_atomic_add", "tile_store_indexed")
 TILE_MEMORY = ("tile_load", "tile_load_indexed", *TILE_WRITES)
 # the builtins that take a hash grid (a kernel's wp.uint64 parameter) as their first argument, `id`

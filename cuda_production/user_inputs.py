@@ -37,7 +37,7 @@ from pathlib import Path
 
 from cuda_production.cuda_types import TYPE_ALIASES
 from cuda_production.tiles import LaunchCall
-from cuda_production.translator import TranslatedKernel
+from cuda_production.translator import ATOMICS, SWAPS, TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
@@ -62,7 +62,6 @@ STRUCTURE_NAMES = {"hash_grid": "a hash grid", "mesh": "a mesh", "bvh": "a BVH"}
 INDEX_ITERATORS = ("hash_grid_query_next", "bvh_query_next")
 QUERY_CALLS = ("hash_grid_query", "bvh_query_aabb", "bvh_query_sphere", "bvh_query_ray")  # (id, centre, ...)
 COMMENT_PREFIX = "# translate:"
-ATOMICS = ("atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas", "atomic_exch")
 
 
 class InputsError(Exception):
@@ -498,9 +497,10 @@ def kernel_usage(fn: ast.FunctionDef, kernel: TranslatedKernel, constants: dict[
                             usage.affine.setdefault(arg.id, {}).setdefault(d, []).append((None, 0, max(bounds)))
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in arrays:
             record(node.value.id, node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])
-        elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS) and node.args
+        elif (isinstance(node, ast.Call) and _is_wp(node.func, *ATOMICS, *SWAPS) and node.args
               and isinstance(node.args[0], ast.Name) and node.args[0].id in arrays):
-            record(node.args[0].id, list(node.args[1:-1]))
+            values = 2 if _is_wp(node.func, "atomic_cas") else 1  # (array, indices..., [compare,] value)
+            record(node.args[0].id, list(node.args[1:-values]))
     for arr, offsets, shape in kernel.tile_accesses:
         # a tile of extent s at offset o needs o + s elements along its axis
         if arr not in arrays:
