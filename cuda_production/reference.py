@@ -129,10 +129,13 @@ def warp_value(arg: ArgSpec):
 
 def warp_reference(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
     """For each kernel, Warp's values of every written array, concatenated in flattened argument order."""
+    from extraction.warp_compat import cpu_compiler_quiet
+
     results: dict[str, bytes] = {}
     specs = [own_module_names(spec, f"k{i}") for i, spec in enumerate(specs)]
-    for k, group in enumerate(module_groups(specs)):
-        results.update(_run_module(group, module_name if k == 0 else f"{module_name}_{k}"))
+    with cpu_compiler_quiet():
+        for k, group in enumerate(module_groups(specs)):
+            results.update(_run_module(group, module_name if k == 0 else f"{module_name}_{k}"))
     return results
 
 

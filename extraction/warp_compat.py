@@ -10,6 +10,7 @@ import contextlib
 import importlib
 import inspect
 import os
+import re
 import sys
 import tempfile
 from typing import Any
@@ -139,10 +140,53 @@ def memoize_overload_resolution() -> None:
     adjoint.resolve_func = resolve_func
 
 
+# A clang diagnostic of Warp's CPU compiler: its first line, then its source and caret lines and any
+# notes (`in instantiation of ...`) with theirs; after the last one, "N warning(s) generated."
+_DIAGNOSTIC = re.compile(r"^\S[^\n]*?:\d+:\d+: (warning|note|error): [^\n]*\n(?:[ \t][^\n]*\n)*", re.M)
+_WARNING_COUNT = re.compile(r"^(\d+) warnings? generated\.\n", re.M)
+# Warp types an integer literal int32 before converting it (`wp.uint32(0xFF0000FF)` becomes
+# `const wp::int32 var_7 = 4278190335;`, then a uint32 of the same bits): its CPU compiler's warning
+# about that says nothing wrong of the kernel (the bits are the literal's)
+_LITERAL_CONVERSION = "changes value from"
+
+
+def without_literal_conversion_warnings(text: str) -> str:
+    """`text` (what Warp's CPU compiler wrote) less its -Wconstant-conversion warnings on int literals,
+    their notes, and the warning count where no other warning is left."""
+    dropped = 0
+    kept: list[str] = []
+    end = 0
+    dropping = False
+    for m in _DIAGNOSTIC.finditer(text):
+        kept.append(text[end:m.start()])
+        end = m.end()
+        kind, block = m.group(1), m.group(0)
+        if kind == "warning":
+            dropping = "[-Wconstant-conversion]" in block.split("\n", 1)[0] and _LITERAL_CONVERSION in block
+            dropped += dropping
+        if not (dropping and kind != "error"):
+            kept.append(block)
+    kept.append(text[end:])
+    rest = "".join(kept)
+
+    def count(m: re.Match) -> str:
+        left = int(m.group(1)) - dropped
+        return "" if left <= 0 else f"{left} warning{'s' if left > 1 else ''} generated.\n"
+
+    return _WARNING_COUNT.sub(count, rest) if dropped else rest
+
+
 @contextlib.contextmanager
-def _native_stderr_filtered(expected: tuple[str, ...]):
+def cpu_compiler_quiet():
+    """Warp's CPU compiler meanwhile without its warnings on int literals Warp converts itself."""
+    with _native_stderr_filtered((), without_literal_conversion_warnings):
+        yield
+
+
+@contextlib.contextmanager
+def _native_stderr_filtered(expected: tuple[str, ...], transform=None):
     """Hold what native code writes to file descriptor 2 meanwhile, then pass on every line that
-    does not start with one of `expected`."""
+    does not start with one of `expected` (after `transform` of the whole text, where given)."""
     try:
         sys.stderr.flush()
         saved = os.dup(2)
@@ -157,7 +201,8 @@ def _native_stderr_filtered(expected: tuple[str, ...]):
             os.dup2(saved, 2)
             os.close(saved)
             held.seek(0)
-            lines = held.read().decode(errors="replace").splitlines(True)
+            text = held.read().decode(errors="replace")
+            lines = (transform(text) if transform else text).splitlines(True)
             rest = "".join(line for line in lines if not line.startswith(expected))
             if rest:
                 sys.stderr.write(rest)

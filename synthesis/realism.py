@@ -55,7 +55,7 @@ OUTPUT_PATTERNS = ("constant_output", "zero_output", "copy_of_input")
 
 # Calls that build a value from literals rather than compute one (`float(0.0)` is Warp's idiom for a
 # mutable variable; `wp.vec3(1.0, 0.0, 0.0)` is a constant vector).
-CONSTRUCTORS = {"float", "int", "range", "float32", "int32", "float64", "int64", "constant", "bool",
+CONSTRUCTORS = {"float", "int", "range", "float32", "int32", "float64", "int64", "uint32", "constant", "bool",
                 "vec2", "vec3", "vec4", "mat22", "mat33", "mat44", "quat", "transform", "vector", "matrix"}
 # Calls whose two arguments may be the same value and still mean something (x*x-like).
 SAME_OK_CALLS = {"dot", "mul", "outer", "pow", "atomic_add", "atomic_sub", "atomic_min", "atomic_max"}
