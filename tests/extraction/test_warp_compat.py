@@ -20,6 +20,37 @@ def test_expected_native_lines_are_held_back_and_others_passed_on(capfd):
     assert "something else went wrong" in err
 
 
+LITERAL_WARNING = """/cache/wp_k.cpp:212:30: warning: implicit conversion from 'long' to 'const wp::int32' (aka 'const int') \
+changes value from 2654435769 to -1640531527 [-Wconstant-conversion]
+  212 |     const wp::int32 var_31 = 2654435769;
+      |                     ~~~~~~   ^~~~~~~~~~
+/cache/wp_k.cpp:360:9: note: in instantiation of function template specialization 'k_cpu_kernel_backward<false>' requested here
+  360 |         k_cpu_kernel_backward<wp_linear_contiguous>(
+      |         ^
+"""
+OTHER_WARNING = """/cache/wp_k.cpp:40:5: warning: unused variable 'var_2' [-Wunused-variable]
+   40 |     wp::float32 var_2;
+      |     ^~~~~
+"""
+
+
+def test_literal_conversion_warnings_are_dropped_with_their_count():
+    text = LITERAL_WARNING + LITERAL_WARNING.replace("212", "213") + "2 warnings generated.\n"
+    assert warp_compat.without_literal_conversion_warnings(text) == ""
+
+
+def test_other_compiler_diagnostics_pass_with_their_count():
+    text = LITERAL_WARNING + OTHER_WARNING + "2 warnings generated.\nerror: no such file\n"
+    assert warp_compat.without_literal_conversion_warnings(text) == OTHER_WARNING + "1 warning generated.\nerror: no such file\n"
+
+
+def test_the_cpu_compilers_literal_warnings_are_held_back(capfd):
+    with warp_compat.cpu_compiler_quiet():
+        os.write(2, (LITERAL_WARNING + OTHER_WARNING + "2 warnings generated.\n").encode())
+    err = capfd.readouterr().err
+    assert "changes value from" not in err and "unused variable 'var_2'" in err and "1 warning generated." in err
+
+
 def test_init_restores_the_users_cuda_visible_devices():
     # the driver reads the variable once, at Warp's start; the process's environment (what nvcc and
     # other children inherit) must be the user's again afterwards
