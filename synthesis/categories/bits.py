@@ -42,14 +42,14 @@ HASHES: dict[str, BitHelper] = {
         f"state = x * {u32(747796405)} + {u32(2891336453)}",
         f"word = ((state >> ((state >> {u32(28)}) + {u32(4)})) ^ state) * {u32(277803737)}",
         f"return (word >> {u32(22)}) ^ word"), "PCG"),
-    "wang_hash": BitHelper(("x",), (
-        f"x = (x ^ {u32(61)}) ^ (x >> {u32(16)})",
-        f"x = x * {u32(9)}",
-        f"x = x ^ (x >> {u32(4)})",
-        f"x = x * {u32(0, '0x27D4EB2D')}",
-        f"return x ^ (x >> {u32(15)})"), "Wang"),
-    "fmix32": BitHelper(("h",), (  # MurmurHash3's finaliser
-        f"h = h ^ (h >> {u32(16)})",
+    "wang_hash": BitHelper(("seed",), (
+        f"h = (seed ^ {u32(61)}) ^ (seed >> {u32(16)})",
+        f"h = h * {u32(9)}",
+        f"h = h ^ (h >> {u32(4)})",
+        f"h = h * {u32(0, '0x27D4EB2D')}",
+        f"return h ^ (h >> {u32(15)})"), "Wang"),
+    "fmix32": BitHelper(("key",), (  # MurmurHash3's finaliser
+        f"h = key ^ (key >> {u32(16)})",
         f"h = h * {u32(0, '0x85EBCA6B')}",
         f"h = h ^ (h >> {u32(13)})",
         f"h = h * {u32(0, '0xC2B2AE35')}",
@@ -58,33 +58,33 @@ HASHES: dict[str, BitHelper] = {
 # Spreading 10 bits three apart (a 30-bit 3-D Morton code), as a multiply-and-mask (Karras 2012) or
 # as shifts; spreading 16 bits two apart (a 2-D code), and gathering them back.
 SPREADS: dict[str, BitHelper] = {
-    "expand_bits": BitHelper(("v",), (
-        f"v = (v * {u32(0, '0x00010001')}) & {u32(0, '0xFF0000FF')}",
+    "expand_bits": BitHelper(("x",), (
+        f"v = (x * {u32(0, '0x00010001')}) & {u32(0, '0xFF0000FF')}",
         f"v = (v * {u32(0, '0x00000101')}) & {u32(0, '0x0F00F00F')}",
         f"v = (v * {u32(0, '0x00000011')}) & {u32(0, '0xC30C30C3')}",
         f"v = (v * {u32(0, '0x00000005')}) & {u32(0, '0x49249249')}",
         "return v"), "multiply and mask"),
     "part1by2": BitHelper(("x",), (
-        f"x = x & {u32(0, '0x000003FF')}",
-        f"x = (x ^ (x << {u32(16)})) & {u32(0, '0xFF0000FF')}",
-        f"x = (x ^ (x << {u32(8)})) & {u32(0, '0x0300F00F')}",
-        f"x = (x ^ (x << {u32(4)})) & {u32(0, '0x030C30C3')}",
-        f"x = (x ^ (x << {u32(2)})) & {u32(0, '0x09249249')}",
-        "return x"), "shifts and masks"),
+        f"v = x & {u32(0, '0x000003FF')}",
+        f"v = (v ^ (v << {u32(16)})) & {u32(0, '0xFF0000FF')}",
+        f"v = (v ^ (v << {u32(8)})) & {u32(0, '0x0300F00F')}",
+        f"v = (v ^ (v << {u32(4)})) & {u32(0, '0x030C30C3')}",
+        f"v = (v ^ (v << {u32(2)})) & {u32(0, '0x09249249')}",
+        "return v"), "shifts and masks"),
     "part1by1": BitHelper(("x",), (
-        f"x = x & {u32(0, '0x0000FFFF')}",
-        f"x = (x ^ (x << {u32(8)})) & {u32(0, '0x00FF00FF')}",
-        f"x = (x ^ (x << {u32(4)})) & {u32(0, '0x0F0F0F0F')}",
-        f"x = (x ^ (x << {u32(2)})) & {u32(0, '0x33333333')}",
-        f"x = (x ^ (x << {u32(1)})) & {u32(0, '0x55555555')}",
-        "return x"), "shifts and masks"),
+        f"v = x & {u32(0, '0x0000FFFF')}",
+        f"v = (v ^ (v << {u32(8)})) & {u32(0, '0x00FF00FF')}",
+        f"v = (v ^ (v << {u32(4)})) & {u32(0, '0x0F0F0F0F')}",
+        f"v = (v ^ (v << {u32(2)})) & {u32(0, '0x33333333')}",
+        f"v = (v ^ (v << {u32(1)})) & {u32(0, '0x55555555')}",
+        "return v"), "shifts and masks"),
     "compact1by1": BitHelper(("x",), (
-        f"x = x & {u32(0, '0x55555555')}",
-        f"x = (x ^ (x >> {u32(1)})) & {u32(0, '0x33333333')}",
-        f"x = (x ^ (x >> {u32(2)})) & {u32(0, '0x0F0F0F0F')}",
-        f"x = (x ^ (x >> {u32(4)})) & {u32(0, '0x00FF00FF')}",
-        f"x = (x ^ (x >> {u32(8)})) & {u32(0, '0x0000FFFF')}",
-        "return x"), "shifts and masks"),
+        f"v = x & {u32(0, '0x55555555')}",
+        f"v = (v ^ (v >> {u32(1)})) & {u32(0, '0x33333333')}",
+        f"v = (v ^ (v >> {u32(2)})) & {u32(0, '0x0F0F0F0F')}",
+        f"v = (v ^ (v >> {u32(4)})) & {u32(0, '0x00FF00FF')}",
+        f"v = (v ^ (v >> {u32(8)})) & {u32(0, '0x0000FFFF')}",
+        "return v"), "shifts and masks"),
 }
 
 
@@ -457,4 +457,5 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w.output_update_share = 0.0
     w.intermediate_output_share = 0.0
     BIT_FORMS[form](w)
+    w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)  # as every arithmetic kernel
     return w.finish("Bit kernel")
