@@ -1,8 +1,17 @@
 import warp as wp
 
 
+@wp.func
+def wang_hash(seed: wp.uint32) -> wp.uint32:
+    h = (seed ^ wp.uint32(61)) ^ (seed >> wp.uint32(16))
+    h = h * wp.uint32(9)
+    h = h ^ (h >> wp.uint32(4))
+    h = h * wp.uint32(0x27D4EB2D)
+    return h ^ (h >> wp.uint32(15))
+
 @wp.kernel
-def arith_64c0f1ebd3(w: wp.array2d(dtype=float), p_out: wp.array2d(dtype=float)):
-    i, j = wp.tid()
-    w_v = w[i, j]
-    p_out[i, j] = ((1.4375 * w_v + 1.375) * w_v - 0.125) * w_v - 2.1875
+def arith_64c0f1ebd3(rand_u: wp.array[float], step: int):
+    tid = wp.tid()
+    h = wang_hash(wp.uint32(tid) ^ wp.uint32(step))
+    u = float(h >> wp.uint32(8)) / 16777216.0
+    rand_u[tid] = u
