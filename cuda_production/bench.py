@@ -162,11 +162,12 @@ def scale_factor(arg: ArgSpec, launch_dim: tuple[int, ...]) -> int:
 SMALL_TABLE = 256  # elements: warp-aggregated atomics measured 2.4x-10x faster on 4-32 targets, even at 4,096
 
 
-def small_tables(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> frozenset[str]:
-    """Written arrays that keep a small fixed size at every launch size (histograms, totals): many
-    threads of a launch update each element, so their atomics are worth aggregating per warp."""
-    return frozenset(a.name for a in args if a.is_array and a.is_written and not scales(a, launch_dim)
-                     and a.size <= SMALL_TABLE)
+def small_tables(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> dict[str, int]:
+    """Written arrays that keep a small fixed size at every launch size (histograms, totals), with their
+    element counts: many threads of a launch update each element, so their atomics are worth
+    aggregating per warp, or counting per block first (an integer table: translator.privatizable_tables)."""
+    return {a.name: a.size for a in args if a.is_array and a.is_written and not scales(a, launch_dim)
+            and a.size <= SMALL_TABLE}
 
 
 def scales(arg: ArgSpec, launch_dim: tuple[int, ...]) -> bool:

@@ -38,17 +38,20 @@ ARGS = [arr("v", bits=3), arr("idx", "int32", "index", high=7), arr("hist", role
         arr("own", role="output"), arr("first", "int32", "output")]
 
 
+TABLES = {"hist": 8, "cnt": 8, "peak": 4}
+
+
 def test_small_fixed_tables_are_the_written_arrays_that_keep_their_size():
-    assert small_tables(ARGS, (64,)) == {"hist", "cnt", "peak"}  # own/first grow with the launch
+    assert small_tables(ARGS, (64,)) == {"hist": 8, "cnt": 8, "peak": 4}  # own/first grow with the launch
 
 
 def test_a_table_over_the_limit_is_not_small():
     big = arr("hist", role="output", shape=(SMALL_TABLE + 1,))
-    assert small_tables([big], (64,)) == frozenset()
+    assert small_tables([big], (64,)) == {}
 
 
 def test_unused_adds_on_small_tables_are_aggregated_the_rest_stay_plain():
-    code = translate_kernel(HIST, "hist_k", "h.py", frozenset({"hist", "cnt", "peak"})).kernel_code
+    code = translate_kernel(HIST, "hist_k", "h.py", TABLES).kernel_code
     assert "warp_atomic_add(&hist[idx[i]], x);" in code
     assert "warp_atomic_add(&cnt[i % 4], 1);" in code
     assert "atomicAdd(&own[i], x);" in code  # not a small table
@@ -56,7 +59,7 @@ def test_unused_adds_on_small_tables_are_aggregated_the_rest_stay_plain():
 
 
 def test_min_and_max_keep_their_early_exit_instead_of_aggregating():
-    code = translate_kernel(HIST, "hist_k", "h.py", frozenset({"hist", "cnt", "peak"})).kernel_code
+    code = translate_kernel(HIST, "hist_k", "h.py", TABLES).kernel_code
     assert "atomicMaxInt(&cnt[idx[i]], i);" in code
     assert "atomicMinFloat(&peak[i % 2], x);" in code
     assert "warp_atomic_min" not in code and "warp_atomic_max" not in code
