@@ -1074,10 +1074,23 @@ class FunctionTranslator(TileTranslator):
             size, ctype_ = self.module.small_tables[name], self.module.ctype(self.arrays[name].dtype)
             self.out(f"// {name}: this block adds into its own copy in shared memory, and that into {name} once, at the end")
             self.out(f"__shared__ {ctype_} {copy}[{size}];")
-            k = self.private_index
-            self.out(f"for (int {k} = threadIdx.x; {k} < {size}; {k} += blockDim.x)")
-            self.out(f"    {copy}[{k}] = 0;")
+            self.emit_over_copy(size, lambda k: [f"{copy}[{k}] = 0;"])
         self.out("__syncthreads();")
+
+    def emit_over_copy(self, size: int, lines) -> None:
+        """`lines(k)` for every element k of a block's private copy of `size` elements, shared out
+        among the block's threads (a one-element copy: thread 0)."""
+        if size == 1:
+            self.out("if (threadIdx.x == 0) {" if len(lines("0")) > 1 else "if (threadIdx.x == 0)")
+            for line in lines("0"):
+                self.out("    " + line)
+            if len(lines("0")) > 1:
+                self.out("}")
+            return
+        k = self.private_index
+        self.out(f"for (int {k} = threadIdx.x; {k} < {size}; {k} += blockDim.x)")
+        for line in lines(k):
+            self.out("    " + line)
 
     def emit_block_epilogue(self) -> None:
         """Close the launch guard, wait for the whole block, then write out what it staged or counted."""
@@ -1088,10 +1101,8 @@ class FunctionTranslator(TileTranslator):
         if self.staged:
             self.emit_staged_copy_out()
         for name, copy in self.private.items():
-            k = self.private_index
-            self.out(f"for (int {k} = threadIdx.x; {k} < {self.module.small_tables[name]}; {k} += blockDim.x)")
-            self.out(f"    if ({copy}[{k}] != 0)")
-            self.out(f"        atomicAdd(&{name}[{k}], {copy}[{k}]);")
+            self.emit_over_copy(self.module.small_tables[name],
+                                lambda k: [f"if ({copy}[{k}] != 0)", f"    atomicAdd(&{name}[{k}], {copy}[{k}]);"])
 
     def emit_staged_copy_out(self) -> None:
         """Copy each staged slice out (after the block's barrier): consecutive threads write consecutive

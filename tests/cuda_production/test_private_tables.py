@@ -85,3 +85,18 @@ def test_a_privatized_histogram_compiles_with_nvcc(tmp_path):
                           warp_reference([s], "test_private_tables_nvcc")[s.name], {"category": "test"})
     result = validate_samples([(folder / "histogram.cu", "histogram")])[0]
     assert result.status == "ok", result
+
+
+def test_a_one_element_counter_is_zeroed_and_added_by_thread_zero():
+    source = '''import warp as wp
+
+
+@wp.kernel
+def count_positive(x: wp.array(dtype=float), inside: wp.array(dtype=int)):
+    tid = wp.tid()
+    if x[tid] > 0.0:
+        wp.atomic_add(inside, 0, 1)
+'''
+    text = code(source, "count_positive", {"inside": 1})
+    assert "if (threadIdx.x == 0)\n        inside_block[0] = 0;" in text
+    assert "atomicAdd(&inside[0], inside_block[0]);" in text and "for (int k" not in text
