@@ -98,8 +98,10 @@ def test_verify_passes_a_clean_folder_and_catches_tampering(slice_run, tmp_path)
     assert ok.returncode == 0 and "2 samples: 0 problems" in ok.stdout
     cu = next((folder / "sample_0005_atomic").glob("*.cu"))
     text = cu.read_text()
-    assert "if (tid >= n)" in text
-    cu.write_text(text.replace("if (tid >= n)", "if (tid > n)", 1))  # an off-by-one bounds check
+    # an off-by-one bounds check, in the launch guard an early return or a block (a kernel with barriers)
+    guard, wrong = ("if (tid >= n)", "if (tid > n)") if "if (tid >= n)" in text else ("if (tid < n) {", "if (tid <= n) {")
+    assert guard in text
+    cu.write_text(text.replace(guard, wrong, 1))
     bad = produce(folder, "--verify", folder, check=False)
     assert bad.returncode == 1 and "differs from a fresh translation" in bad.stderr
 

@@ -5,6 +5,7 @@ and, for one kernel, at a bench size."""
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import re
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cuda_production.bench import bench_args, bench_launch_dim, scales
+from cuda_production.bench import bench_args, bench_launch_dim, index_scale, scales
 from cuda_production.host_check import compile_host, run_on_host
 from cuda_production.reference import input_seed, sample_args, warp_reference
 from cuda_production.sample import write_sample
@@ -84,8 +85,15 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
 
     block_dim = type("Warp", (), {"block_dim": staticmethod(lambda: spec.block_dim)})  # `wp.block_dim()`
 
+    def inlined(node: ast.AST, env: dict) -> ast.AST:
+        """`node` with each index local (`j = (i * PER_THREAD + k) * THREADS + lane`) replaced by its value."""
+        class Inline(ast.NodeTransformer):
+            def visit_Name(self, name: ast.Name) -> ast.AST:
+                return env.get("@" + name.id, name)
+        return ast.fix_missing_locations(Inline().visit(copy.deepcopy(node)))
+
     def value(node: ast.AST, env: dict) -> int:
-        code = compile(ast.Expression(node), "<offset>", "eval")
+        code = compile(ast.Expression(inlined(node, env)), "<offset>", "eval")
         names = {**constants, **env, "wp": block_dim}
         names.update({n: type("A", (), {"shape": s}) for n, s in shapes.items()})
         return eval(code, {"__builtins__": {}}, names)  # a generated arithmetic expression of ints
@@ -94,6 +102,10 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
 
     def visit(stmts: list[ast.stmt], env: dict) -> None:
         for stmt in stmts:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and all(isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
+                                           ast.Load)) for n in ast.walk(stmt.value)):
+                env = {**env, "@" + stmt.targets[0].id: inlined(stmt.value, env)}  # an index local
             if isinstance(stmt, ast.For):
                 # every value the loop variable takes in any thread of the block (a block-stride loop,
                 # `range(lane, CHUNK, wp.block_dim())`, in each lane)
@@ -162,9 +174,26 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
                  and isinstance(n.args[0], ast.Name)
                  and any(k.arg == "offset" and "i" in {x.id for x in ast.walk(k.value) if isinstance(x, ast.Name)}
                          for k in n.keywords)}
-    # and arrays a thread indexes by its block (`x[i * TILE + lane]`)
+    # and arrays a thread indexes by its block (`x[i * TILE + lane]`, or through a local computed from i:
+    # `j = (i * PER_THREAD + k) * THREADS + lane; x[j]`)
+    from_block = {"i"}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and not any(isinstance(x, (ast.Subscript, ast.Call)) for x in ast.walk(n.value)) \
+                and from_block & {x.id for x in ast.walk(n.value) if isinstance(x, ast.Name)}:
+            from_block.add(n.targets[0].id)
     per_block |= {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
-                  and "i" in {x.id for x in ast.walk(n.slice) if isinstance(x, ast.Name)}}
+                  and from_block & {x.id for x in ast.walk(n.slice) if isinstance(x, ast.Name)}}
+    # and the rows a block gathers through indices that span the nodes (the blocks: a neighbour list's
+    # values grow with the launch, `bench.index_scale`), not a fixed table's (an embedding's vocabulary)
+    spanning = {a.name for a in spec.args if index_scale(a, list(spec.args), spec.dim) > 0}
+    loaded_from = {n.targets[0].id: ast.unparse(n.value.args[0]).split("[")[0] for n in ast.walk(tree)
+                   if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Call)
+                   and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "tile_load" and n.value.args}
+    per_block |= {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr == "tile_load_indexed" and isinstance(n.args[0], ast.Name)
+                  and any(k.arg == "indices" and isinstance(k.value, ast.Name) and loaded_from.get(k.value.id) in spanning
+                          for k in n.keywords)}
     assert {a.name for a in spec.args if a.is_array and scales(a, spec.dim)} == per_block
 
 
