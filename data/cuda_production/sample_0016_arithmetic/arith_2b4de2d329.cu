@@ -11,27 +11,6 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
-{
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __device__ uint32_t pcg_hash(uint32_t x)
 {
     uint32_t state = x * 747796405u + 2891336453u;
@@ -41,13 +20,21 @@ __device__ uint32_t pcg_hash(uint32_t x)
 
 __global__ void arith_2b4de2d329(const uint32_t* __restrict__ ids, int* load, int load_dim0, int n)
 {
+    // load: this block adds into its own copy in shared memory, and that into load once, at the end
+    __shared__ int load_block[64];
+    for (int k = threadIdx.x; k < 64; k += blockDim.x)
+        load_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    uint32_t h = pcg_hash(ids[tid]);
-    int b = (int)(h & (uint32_t)(load_dim0 - 1));
-    warp_atomic_add(&load[b], 1);
+    if (tid < n) {
+        uint32_t h = pcg_hash(ids[tid]);
+        int b = (int)(h & (uint32_t)(load_dim0 - 1));
+        atomicAdd(&load_block[b], 1);
+    }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 64; k += blockDim.x)
+        if (load_block[k] != 0)
+            atomicAdd(&load[k], load_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -47,21 +47,6 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __device__ float sigmoid(float x)
 {
     return 1.0f / (1.0f + expf(-x));
@@ -77,21 +62,29 @@ __global__ void comb_6923753868(
     float* gated_out,
     int n)
 {
+    // group_count: this block adds into its own copy in shared memory, and that into group_count once, at the end
+    __shared__ int group_count_block[4];
+    for (int k = threadIdx.x; k < 4; k += blockDim.x)
+        group_count_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    float3 pos_v = pos[tid];
-    float3 target_pos_v = target_pos[tid];
-    float g_v = g[tid];
-    int group_v = group[tid];
-    float3 d = pos_v - target_pos_v;
-    float s = length(d);
-    float gate = sigmoid(g_v);
-    float gated = gate * s;
-    warp_atomic_add(&per_group[group_v], gated);
-    warp_atomic_add(&group_count[group_v], 1);
-    gated_out[tid] = gated;
+    if (tid < n) {
+        float3 pos_v = pos[tid];
+        float3 target_pos_v = target_pos[tid];
+        float g_v = g[tid];
+        int group_v = group[tid];
+        float3 d = pos_v - target_pos_v;
+        float s = length(d);
+        float gate = sigmoid(g_v);
+        float gated = gate * s;
+        warp_atomic_add(&per_group[group_v], gated);
+        atomicAdd(&group_count_block[group_v], 1);
+        gated_out[tid] = gated;
+    }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 4; k += blockDim.x)
+        if (group_count_block[k] != 0)
+            atomicAdd(&group_count[k], group_count_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------

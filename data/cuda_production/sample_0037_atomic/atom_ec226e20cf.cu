@@ -11,27 +11,6 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
-{
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __global__ void atom_ec226e20cf(
     const int* __restrict__ b,
     const int* __restrict__ active,
@@ -39,16 +18,24 @@ __global__ void atom_ec226e20cf(
     int* sums,
     int n)
 {
+    // sums: this block adds into its own copy in shared memory, and that into sums once, at the end
+    __shared__ int sums_block[16];
+    for (int k = threadIdx.x; k < 16; k += blockDim.x)
+        sums_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    int active_v = active[tid];
-    int label_v = label[tid];
-    int b_v = b[tid];
-    if (active_v != 0) {
-        warp_atomic_add(&sums[label_v], b_v);
+    if (tid < n) {
+        int active_v = active[tid];
+        int label_v = label[tid];
+        int b_v = b[tid];
+        if (active_v != 0) {
+            atomicAdd(&sums_block[label_v], b_v);
+        }
     }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 16; k += blockDim.x)
+        if (sums_block[k] != 0)
+            atomicAdd(&sums[k], sums_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -434,41 +434,29 @@ __device__ inline MeshQueryPoint mesh_query_point(const Mesh& mesh, float3 point
     return query;
 }
 
-__device__ __forceinline__ unsigned lane_id()
-{
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __global__ void mesh_2f1da0b157(
     Mesh geometry,
     const float3* __restrict__ pos,
     int* inside_count,
     int n)
 {
+    // inside_count: this block adds into its own copy in shared memory, and that into inside_count once, at the end
+    __shared__ int inside_count_block[1];
+    if (threadIdx.x == 0)
+        inside_count_block[0] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    float3 point = pos[tid];
-    MeshQueryPoint hit = mesh_query_point(geometry, point, 1000000.0f);
-    if (hit.sign < 0.0f) {
-        warp_atomic_add(&inside_count[0], 1);
+    if (tid < n) {
+        float3 point = pos[tid];
+        MeshQueryPoint hit = mesh_query_point(geometry, point, 1000000.0f);
+        if (hit.sign < 0.0f) {
+            atomicAdd(&inside_count_block[0], 1);
+        }
+    }
+    __syncthreads();  // the block's additions are all in shared memory
+    if (threadIdx.x == 0) {
+        if (inside_count_block[0] != 0)
+            atomicAdd(&inside_count[0], inside_count_block[0]);
     }
 }
 

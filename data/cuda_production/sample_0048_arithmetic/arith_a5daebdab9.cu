@@ -11,39 +11,26 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ unsigned lane_id()
-{
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __global__ void arith_a5daebdab9(
     const uint32_t* __restrict__ codes,
     int shift,
     int* digit_counts,
     int n)
 {
+    // digit_counts: this block adds into its own copy in shared memory, and that into digit_counts once, at the end
+    __shared__ int digit_counts_block[16];
+    for (int k = threadIdx.x; k < 16; k += blockDim.x)
+        digit_counts_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    int digit = (int)((codes[tid] >> (uint32_t)shift) & 0xFu);
-    warp_atomic_add(&digit_counts[digit], 1);
+    if (tid < n) {
+        int digit = (int)((codes[tid] >> (uint32_t)shift) & 0xFu);
+        atomicAdd(&digit_counts_block[digit], 1);
+    }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 16; k += blockDim.x)
+        if (digit_counts_block[k] != 0)
+            atomicAdd(&digit_counts[k], digit_counts_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -66,21 +66,6 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __global__ void atom_6b9d7d56ba(
     const float* __restrict__ y,
     const int* __restrict__ active,
@@ -93,21 +78,29 @@ __global__ void atom_6b9d7d56ba(
     float* sum_x2,
     int n)
 {
+    // counts: this block adds into its own copy in shared memory, and that into counts once, at the end
+    __shared__ int counts_block[32];
+    for (int k = threadIdx.x; k < 32; k += blockDim.x)
+        counts_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    int active_v = active[tid];
-    int group_v = group[tid];
-    float y_v = y[tid];
-    if (active_v != 0) {
-        warp_atomic_add(&sums[group_v], y_v);
-        warp_atomic_add(&counts[group_v], 1);
-        atomicMaxFloat(&max_per_group[group_v], y_v);
-        atomicMinFloat(&min_per_group[group_v], y_v);
-        warp_atomic_add(&total[0], y_v);
-        warp_atomic_add(&sum_x2[0], y_v * y_v);
+    if (tid < n) {
+        int active_v = active[tid];
+        int group_v = group[tid];
+        float y_v = y[tid];
+        if (active_v != 0) {
+            warp_atomic_add(&sums[group_v], y_v);
+            atomicAdd(&counts_block[group_v], 1);
+            atomicMaxFloat(&max_per_group[group_v], y_v);
+            atomicMinFloat(&min_per_group[group_v], y_v);
+            warp_atomic_add(&total[0], y_v);
+            warp_atomic_add(&sum_x2[0], y_v * y_v);
+        }
     }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 32; k += blockDim.x)
+        if (counts_block[k] != 0)
+            atomicAdd(&counts[k], counts_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------

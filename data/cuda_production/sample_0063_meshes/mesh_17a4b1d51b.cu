@@ -286,44 +286,31 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
     return query;
 }
 
-__device__ __forceinline__ unsigned lane_id()
-{
-    // warps are cut from the block's linear thread index, whatever the block's shape
-    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
-}
-
-__device__ __forceinline__ void warp_atomic_add(int* address, int val)
-{
-    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
-    // addresses, and their atomics queue up one behind the other. The lanes that share an
-    // address combine their values first (in lane order); one of them does the atomic.
-    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
-    int total = __shfl_sync(peers, val, __ffs(peers) - 1);
-    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
-        const int other = __shfl_sync(peers, val, __ffs(rest) - 1);
-        total += other;
-    }
-    if (lane_id() == unsigned(__ffs(peers) - 1))
-        atomicAdd(address, total);
-}
-
 __global__ void mesh_17a4b1d51b(
     Mesh geometry,
     const float3* __restrict__ particle_x,
     int* bins,
     int n)
 {
+    // bins: this block adds into its own copy in shared memory, and that into bins once, at the end
+    __shared__ int bins_block[2];
+    for (int k = threadIdx.x; k < 2; k += blockDim.x)
+        bins_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    float3 x_i = particle_x[tid];
-    MeshQueryPoint query = mesh_query_point_sign_normal(geometry, x_i, 1000000.0f);
-    int slot = 0;
-    if (query.sign < 0.0f) {
-        slot = 1;
+    if (tid < n) {
+        float3 x_i = particle_x[tid];
+        MeshQueryPoint query = mesh_query_point_sign_normal(geometry, x_i, 1000000.0f);
+        int slot = 0;
+        if (query.sign < 0.0f) {
+            slot = 1;
+        }
+        atomicAdd(&bins_block[slot], 1);
     }
-    warp_atomic_add(&bins[slot], 1);
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 2; k += blockDim.x)
+        if (bins_block[k] != 0)
+            atomicAdd(&bins[k], bins_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------
