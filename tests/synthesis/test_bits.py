@@ -275,14 +275,17 @@ def test_bitsets_hold_each_cells_bit():
     assert set_bits and tested
 
 
+def _cells(spec: KernelSpec, arrays: dict) -> np.ndarray:
+    """Each point's grid cell, as the kernel computes it (by the inverse cell size, or by the size)."""
+    p = _array(spec, arrays, "points", "positions", "x").astype(np.float32)
+    if re.search(r"\* (inv_cell|inv_cell_size)\)", spec.source):
+        return np.floor(p * np.float32(_scalar(spec, "inv_cell", "inv_cell_size"))).astype(np.int64)
+    return np.floor(p / np.float32(_scalar(spec, "cell_size", "h"))).astype(np.int64)
+
+
 def test_spatial_hash_slots_are_teschners_hash_of_the_cell():
     for spec, arrays, written in _with("spatial hash"):
-        p = _array(spec, arrays, "points", "positions", "x").astype(np.float32)
-        if re.search(r"\* (inv_cell|inv_cell_size)\)", spec.source):
-            cells = np.floor(p * np.float32(_scalar(spec, "inv_cell", "inv_cell_size")))
-        else:
-            cells = np.floor(p / np.float32(_scalar(spec, "cell_size", "h")))
-        cells = cells.astype(np.int64)
+        cells = _cells(spec, arrays)
         h = np.zeros(cells.shape[:-1], dtype=np.uint64)
         for k in range(cells.shape[-1]):
             h ^= _u(_u(cells[..., k]) * np.uint64(bits.PRIMES[k]))
@@ -298,12 +301,8 @@ def test_spatial_hash_slots_are_teschners_hash_of_the_cell():
 
 def test_cell_keys_pack_ten_bits_per_axis_first_axis_highest():
     for spec, arrays, written in _with("packed into a sort key"):
-        p = _array(spec, arrays, "points", "positions", "x").astype(np.float32)
-        if re.search(r"\* (inv_cell|inv_cell_size)\)", spec.source):
-            cells = np.floor(p * np.float32(_scalar(spec, "inv_cell", "inv_cell_size")))
-        else:
-            cells = np.floor(p / np.float32(_scalar(spec, "cell_size", "h")))
-        biased = (cells.astype(np.int64) + _scalar(spec, "cell_offset", "bias")) & 0x3FF
+        cells = _cells(spec, arrays)
+        biased = (cells + _scalar(spec, "cell_offset", "bias")) & 0x3FF
         n = biased.shape[-1]
         want = sum(biased[..., k] << (10 * (n - 1 - k)) for k in range(n))
         np.testing.assert_array_equal(_array(spec, written, "cell_keys", "keys", "sort_keys"), want.astype(np.uint32))
