@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 from typing import Callable, NamedTuple
 
-from synthesis.categories.common import pick_dim
+from synthesis.categories.common import early_return, pick_dim
 from synthesis.categories.rich import RichKernelWriter
 from synthesis.exprgen import Expr, KernelWriter
 from synthesis.spec import KernelSpec
 
-BITS_SHARE = 0.3  # of arithmetic kernels
+BITS_SHARE = 0.2  # of arithmetic kernels
 U32 = 2.0 ** 32  # the bound of a uint32 value
 
 
@@ -143,12 +143,13 @@ def hashed_values(w: KernelWriter) -> None:
     """An integer hash of a key, used as kernels use one."""
     rng = w.rng
     kind = rng.choice(list(HASHES))
-    use = rng.choice(["hash", "uniform", "uniform", "dropout", "jitter", "buckets", "colour"]
+    use = rng.choice(["hash", "uniform", "uniform", "point", "dropout", "jitter", "buckets", "colour"]
                      if len(w.dim) == 1 else ["hash", "uniform", "colour"])
     # the array a use stores the thread's value in (a 2-D key reads its width)
     out = {"hash": lambda: _own_uint_output(w, ("hashes", "keys", "hash_out")),
            "uniform": lambda: w.add_array(rng.choice(["noise", "rand_u", "samples"]), "float32", "output"),
-           "colour": lambda: w.add_array(rng.choice(["colors", "id_color", "rgb"]), "vec3", "output")}.get(use, str)()
+           "colour": lambda: w.add_array(rng.choice(["colors", "id_color", "rgb"]), "vec3", "output"),
+           "point": lambda: w.add_array(rng.choice(["sample_points", "uv", "points2d"]), "vec2", "output")}.get(use, str)()
     key, key_feature = _hash_key(w, out)
     fn = bit_helper(w, kind)
     w.feature(f"integer hash ({HASHES[kind].known_as}) of {key_feature}")
@@ -175,6 +176,13 @@ def hashed_values(w: KernelWriter) -> None:
             value = u
             w.feature("uniform random number in [0, 1)")
         w.store(out, value)
+        return
+    if use == "point":  # a 2-D sample: the hash hashed again gives the stream's next number
+        h2 = w.fresh("h")
+        w.emit(f"{h2} = {fn}({h})")
+        u, v = w.assign(_uniform(h), "u"), w.assign(_uniform(h2), "v")
+        w.store(out, Expr(f"wp.vec2({u.src}, {v.src})", "vec2", 1.0, None))
+        w.feature("a 2-D sample point (two numbers)")
         return
     if use == "dropout":  # inverted dropout: kept values scaled by 1 / (1 - p)
         x = w.add_array(rng.choice(["x", "activations", "inp"]), "float32", "input")
@@ -236,7 +244,12 @@ def spatial_hash(w: KernelWriter) -> None:
                         rng.choice([2.0, 4.0]) if inv else rng.choice([0.25, 0.5, 1.0]))
     own = w.own_index()
     p = w.fresh("p")
-    w.emit(f"{p} = {points}[{own}]")
+    if rng.random() < 0.4:  # relative to the grid's lower corner
+        lower = w.add_value(rng.choice(["grid_origin", "lower", "domain_min"]), vec, (-8.0,) * dims)
+        w.emit(f"{p} = {points}[{own}] - {lower.src}")
+        w.feature("cells from the grid's lower corner")
+    else:
+        w.emit(f"{p} = {points}[{own}]")
     cells = [w.fresh(f"c{'xyz'[k]}") for k in range(dims)]
     for k, c in enumerate(cells):
         scaled = f"{p}[{k}] * {size.src}" if inv else f"{p}[{k}] / {size.src}"
@@ -279,6 +292,11 @@ def morton_codes(w: RichKernelWriter) -> None:
     if len(w.dim) == 2:
         fn = bit_helper(w, "part1by1")
         i, j = w.tid_names
+        if rng.random() < 0.5:  # the pixels of a tile of a larger image: its origin added
+            x0 = w.add_scalar(rng.choice(["x0", "tile_x", "origin_x"]), "int32", rng.choice([0, 64, 256]))
+            y0 = w.add_scalar(rng.choice(["y0", "tile_y", "origin_y"]), "int32", rng.choice([0, 128, 512]))
+            j, i = f"{j} + {x0.src}", f"{i} + {y0.src}"
+            w.feature("tile origin")
         code = w.fresh("code")
         w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
         w.store(_own_uint_output(w, ("z_order", "morton", "codes")), _u(code, 2.0 ** 32))
@@ -327,9 +345,12 @@ def morton_codes(w: RichKernelWriter) -> None:
 
 # ---- colours ------------------------------------------------------------------------------------------
 def packed_colours(w: KernelWriter) -> None:
-    """RGBA8 in a uint32: floats in [0, 1] rounded to bytes and packed (red lowest), or unpacked back."""
+    """8-bit colours in a uint32: floats in [0, 1] rounded to bytes and packed (RGBA, red lowest, or
+    BGRA, as a window system's surface holds them), or unpacked back to floats (a colour, with its
+    alpha, or a luminance by Rec. 709 or Rec. 601 weights)."""
     rng = w.rng
     own = w.own_index()
+    order = rng.choice(["rgba", "rgba", "bgra"])  # the channel in each byte, lowest first
     if rng.random() < 0.5:
         n = rng.choice([3, 4])
         colours = w.add_array(rng.choice(["colors", "rgba", "pixels"]), f"vec{n}", "input", low=-0.25, high=1.25,
@@ -337,59 +358,84 @@ def packed_colours(w: KernelWriter) -> None:
         _read(w, colours)
         c = w.fresh("c")
         w.emit(f"{c} = {colours}[{own}]")
-        channels = []
+        clamp = rng.choice(["wp.clamp({x}, 0.0, 1.0)", "wp.clamp({x}, 0.0, 1.0)", "wp.min(wp.max({x}, 0.0), 1.0)"])
+        channels = {}
         for k, name in enumerate("rgba"[:n]):
             ch = w.fresh(name)
-            w.emit(f"{ch} = wp.uint32(wp.clamp({c}[{k}], 0.0, 1.0) * 255.0 + 0.5)")
-            channels.append(ch)
+            w.emit(f"{ch} = wp.uint32({clamp.format(x=f'{c}[{k}]')} * 255.0 + 0.5)")
+            channels[name] = ch
         if n == 3:  # opaque
-            channels.append(u32(0, "0xFF"))
-        packed = " | ".join([channels[0]] + [f"({ch} << {u32(8 * k)})" for k, ch in enumerate(channels) if k])
-        w.store(_own_uint_output(w, ("packed", "rgba8", "image")), _u(packed))
-        w.feature("colour packed to RGBA8")
+            channels["a"] = u32(0, "0xFF")
+        ordered = [channels[name] for name in order]
+        packed = " | ".join([ordered[0]] + [f"({ch} << {u32(8 * k)})" for k, ch in enumerate(ordered) if k])
+        w.store(_own_uint_output(w, ("packed", "rgba8", "image") if order == "rgba" else ("bgra8", "surface")),
+                _u(packed))
+        w.feature(f"colour packed to {order.upper()}8")
         return
-    packed = w.add_array(rng.choice(["packed", "rgba8", "image"]), "uint32", "input", low=0, high=2 ** 31 - 1,
-                         grid_bits=0)
+    packed = w.add_array(rng.choice(["packed", "rgba8", "image"] if order == "rgba" else ["bgra8", "surface"]),
+                         "uint32", "input", low=0, high=2 ** 31 - 1, grid_bits=0)
     _read(w, packed)
     p = w.fresh("p")
     w.emit(f"{p} = {packed}[{own}]")
-    parts = [f"float({p} & {u32(255)})"] + [f"float(({p} >> {u32(8 * k)}) & {u32(255)})" for k in (1, 2)]
+    byte = {name: (f"float({p} & {u32(255)})" if k == 0 else f"float(({p} >> {u32(8 * k)}) & {u32(255)})")
+            for k, name in enumerate(order)}
     rgb = w.fresh("rgb")
-    w.emit(f"{rgb} = wp.vec3({', '.join(parts)}) / 255.0")
-    if rng.random() < 0.5:  # Rec. 709 luminance of the unpacked colour
+    w.emit(f"{rgb} = wp.vec3({byte['r']}, {byte['g']}, {byte['b']}) / 255.0")
+    if rng.random() < 0.4:
+        weights, standard = rng.choice([("0.2126, 0.7152, 0.0722", "Rec. 709"), ("0.299, 0.587, 0.114", "Rec. 601")])
         w.store(w.add_array(rng.choice(["luma", "gray", "luminance"]), "float32", "output"),
-                Expr(f"wp.dot({rgb}, wp.vec3(0.2126, 0.7152, 0.0722))", "float32", 1.0, None))
-        w.feature("luminance of packed pixels")
+                Expr(f"wp.dot({rgb}, wp.vec3({weights}))", "float32", 1.0, None))
+        w.feature(f"luminance ({standard}) of packed pixels")
+    elif rng.random() < 0.5:  # with its alpha, as one vec4
+        a = byte["a"].replace(f" & {u32(255)}", "") if order.index("a") == 3 else byte["a"]  # the top byte needs no mask
+        w.store(w.add_array(rng.choice(["colors", "rgba_out"]), "vec4", "output"),
+                Expr(f"wp.vec4({rgb}[0], {rgb}[1], {rgb}[2], {a} / 255.0)", "vec4", 1.0, None))
     else:
         w.store(w.add_array(rng.choice(["colors", "rgb_out"]), "vec3", "output"), Expr(rgb, "vec3", 1.0, None))
         if rng.random() < 0.5:
             alpha = w.add_array(rng.choice(["alpha", "opacity"]), "float32", "output")
             w.store(alpha, Expr(f"float({p} >> {u32(24)}) / 255.0", "float32", 1.0, None))
-    w.feature("colour unpacked from RGBA8")
+    w.feature(f"colour unpacked from {order.upper()}8")
 
 
 # ---- a radix sort's pass --------------------------------------------------------------------------------
 def radix_digits(w: KernelWriter) -> None:
-    """One pass of an LSD radix sort: each key's digit at the pass's shift, counted into a histogram."""
+    """One pass of an LSD radix sort: each key's digit at the pass's shift, counted into a histogram.
+    Keys are uint32, or int32 with the sign bit flipped (so that negative keys sort first); the shift
+    is a parameter or the pass's index times the digit's width; a descending sort counts the digit's
+    complement; a launch padded to the block size returns past the last key."""
     rng = w.rng
     own = w.own_index()
     bits = rng.choice([4, 8])
-    keys = w.add_array(rng.choice(["keys", "sort_keys", "codes"]), "uint32", "input", low=0, high=2 ** 31 - 1,
-                       grid_bits=0)
+    if len(w.dim) == 1 and rng.random() < 0.3:
+        early_return(w)
+    signed = rng.random() < 0.35
+    keys = w.add_array(rng.choice(["keys", "sort_keys", "codes"]), "int32" if signed else "uint32", "input",
+                       low=-2 ** 30 if signed else 0, high=2 ** 30 if signed else 2 ** 31 - 1, grid_bits=0)
     _read(w, keys)
-    shift = w.add_scalar(rng.choice(["shift", "pass_shift", "bit_offset"]), "int32", bits * rng.randint(0, 32 // bits - 1))
+    key = f"(wp.uint32({keys}[{own}]) ^ {u32(0, '0x80000000')})" if signed else f"{keys}[{own}]"
+    if rng.random() < 0.5:
+        shift = w.add_scalar(rng.choice(["shift", "pass_shift", "bit_offset"]), "int32", bits * rng.randint(0, 32 // bits - 1))
+        shift_text = f"wp.uint32({shift.src})"
+    else:
+        index = w.add_scalar(rng.choice(["pass_index", "digit_pass", "pass_id"]), "int32", rng.randint(0, 32 // bits - 1))
+        shift_text = f"wp.uint32({index.src} * {bits})"
     mask = u32(0, "0xF" if bits == 4 else "0xFF")
     histogram = w.add_array(rng.choice(["histogram", "digit_counts", "counts"]), "int32", "output",
                             shape=(2 ** bits,))
     d = w.fresh("digit")
-    w.emit(f"{d} = int(({keys}[{own}] >> wp.uint32({shift.src})) & {mask})")
+    if rng.random() < 0.25:  # a descending sort: the largest digit first
+        w.emit(f"{d} = int({mask} - (({key} >> {shift_text}) & {mask}))")
+        w.feature("descending")
+    else:
+        w.emit(f"{d} = int(({key} >> {shift_text}) & {mask})")
     if rng.random() < 0.5:
         w.emit(f"wp.atomic_add({histogram}, {d}, 1)")
     else:
         w.emit(f"{histogram}[{d}] += 1")
     if rng.random() < 0.4:
         w.store(w.add_array(rng.choice(["digits", "bins"]), "int32", "output"), Expr(d, "int32", 2.0 ** bits, 0))
-    w.feature(f"radix sort digit histogram ({bits}-bit digits)")
+    w.feature(f"radix sort digit histogram ({bits}-bit digits{', signed keys' if signed else ''})")
 
 
 # ---- bitsets ------------------------------------------------------------------------------------------
@@ -404,25 +450,38 @@ def bitsets(w: KernelWriter) -> None:
     w.emit(f"{c} = {cells}[{own}]")
     word, bit = (f"{c} >> 5", f"{c} & 31") if rng.random() < 0.5 else (f"{c} // 32", f"{c} % 32")
     if rng.random() < 0.6:
-        occupied = w.add_array(rng.choice(["occupied", "bitset", "mask_words"]), "uint32", "output", shape=(words,))
+        how = rng.choice(["set", "set", "clear", "toggle"])
+        occupied = w.add_array(rng.choice(["occupied", "bitset", "mask_words"] if how != "clear" else ["free", "alive"]),
+                               "uint32", "output" if how == "set" else "inout", shape=(words,), low=0, high=2 ** 31 - 1,
+                               grid_bits=0)
         b = w.fresh("bit")
         w.emit(f"{b} = {u32(1)} << wp.uint32({bit})")
-        if rng.random() < 0.5:
-            w.emit(f"wp.atomic_or({occupied}, {word}, {b})")
+        update = {"set": (f"wp.atomic_or({occupied}, {word}, {b})", f"{occupied}[{word}] |= {b}"),
+                  "clear": (f"wp.atomic_and({occupied}, {word}, ~{b})", f"{occupied}[{word}] &= ~{b}"),
+                  "toggle": (f"wp.atomic_xor({occupied}, {word}, {b})", f"{occupied}[{word}] ^= {b}")}[how]
+        if rng.random() < 0.4:  # only where the cell's value passes a threshold (a non-empty voxel)
+            x = w.add_array(rng.choice(["density", "weights", "values"]), "float32", "input")
+            threshold = w.add_scalar(rng.choice(["threshold", "iso", "min_density"]), "float32", rng.choice([0.0, 0.5]))
+            with w.block(f"if {w.load(x).src} > {threshold.src}:"):
+                w.emit(rng.choice(update))
+            w.feature("where a value passes a threshold")
         else:
-            w.emit(f"{occupied}[{word}] |= {b}")
-        w.feature("occupancy bitset (atomic or)")
+            w.emit(rng.choice(update))
+        w.feature(f"occupancy bitset ({ {'set': 'atomic or', 'clear': 'atomic and of the complement', 'toggle': 'atomic xor'}[how] })")
         return
     mask = w.add_array(rng.choice(["occupied", "bitset", "visited"]), "uint32", "input", shape=(words,), low=0,
                        high=2 ** 31 - 1, grid_bits=0)
-    flag = Expr(f"int(({mask}[{word}] >> wp.uint32({bit})) & {u32(1)})", "int32", 1.0, 0)
+    shifted = rng.random() < 0.5  # the word shifted down to the cell's bit, or masked by it
+    held = (f"(({mask}[{word}] >> wp.uint32({bit})) & {u32(1)})" if shifted
+            else f"({mask}[{word}] & ({u32(1)} << wp.uint32({bit})))")
     if rng.random() < 0.5:
-        w.store(w.add_array(rng.choice(["is_set", "hit", "occupied_out"]), "int32", "output"), flag)
+        flag = f"int({held})" if shifted else f"wp.where({held} != {u32(0)}, 1, 0)"
+        w.store(w.add_array(rng.choice(["is_set", "hit", "occupied_out"]), "int32", "output"), Expr(flag, "int32", 1.0, 0))
     else:  # the value kept where the cell is occupied
         x = w.add_array(rng.choice(["values", "density", "x"]), "float32", "input")
         xv = w.load(x)
         w.store(w.add_array(rng.choice(["masked", "kept"]), "float32", "output"),
-                Expr(f"wp.where({flag.src} == 1, {xv.src}, 0.0)", "float32", 2.0, None))
+                Expr(f"wp.where({held} != {u32(0)}, {xv.src}, 0.0)", "float32", 2.0, None))
     w.feature("bit tested in a bitset")
 
 
@@ -452,6 +511,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     else:
         dim = pick_dim(rng)
     w = RichKernelWriter(rng, name, "arithmetic", seed, dim)
+    if len(dim) == 1 and form != "radix digits" and rng.random() < 0.2:  # radix digits draws its own
+        early_return(w)  # a launch padded to whole blocks, or elements skipped by a mask or a flag
     # a hash or a code is stored as it is: an update in place (`h += ...`) or an intermediate kept
     # would mean nothing
     w.output_update_share = 0.0

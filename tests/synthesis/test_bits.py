@@ -67,7 +67,7 @@ def _bit_seeds(count: int) -> list[int]:
 
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    specs = [generate("arithmetic", s) for s in _bit_seeds(140)]
+    specs = [generate("arithmetic", s) for s in _bit_seeds(200)]
     expected = warp_reference(specs, "test_bits")
     out = []
     for spec in specs:
@@ -86,7 +86,7 @@ def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
 
 def _with(feature: str) -> list[tuple[KernelSpec, dict, dict]]:
     found = [r for r in _runs() if feature in r[0].description]
-    assert found, f"no bit kernel with {feature!r} among the first 140"
+    assert found, f"no bit kernel with {feature!r} among the first 200"
     return found
 
 
@@ -119,6 +119,30 @@ def _hashed(spec: KernelSpec, arrays: dict) -> np.ndarray:
     return HASH_FUNCTIONS[name](_hash_keys(spec, arrays))
 
 
+def _active(spec: KernelSpec, arrays: dict) -> np.ndarray:
+    """Which threads get past the kernel's early return (`common.early_return`): a padded launch's
+    `if tid >= n`, a mask's `if mask[tid] == 0`, a flag bit's `if (flags[tid] & ACTIVE) == 0`; all where
+    it has none."""
+    active = np.ones(spec.dim, dtype=bool)
+    if m := re.search(r"if tid >= (\w+):\n\s+return", spec.source):
+        active &= np.arange(spec.dim[0]) < _scalar(spec, m.group(1))
+    if m := re.search(r"if (\w+)\[tid\] == 0:\n\s+return", spec.source):
+        active &= arrays[m.group(1)] != 0
+    if m := re.search(r"if \((\w+)\[tid\] & (\w+)\) == 0:\n\s+return", spec.source):
+        bit = int(re.search(rf"^{m.group(2)} = (?:wp\.constant\()?(\d+)", spec.source, re.M).group(1))
+        active &= (arrays[m.group(1)] & bit) != 0
+    return active
+
+
+def _expect(out: np.ndarray, want: np.ndarray, active: np.ndarray, **close) -> None:
+    """`out` is `want` where a thread ran and zero (never written) where it returned early."""
+    if close:
+        np.testing.assert_allclose(out[active], np.asarray(want)[active], **close)
+    else:
+        np.testing.assert_array_equal(out[active], np.asarray(want)[active])
+    assert not np.any(out[~active]), "an element of a thread that returned early was written"
+
+
 # ---- tests ---------------------------------------------------------------------------------------------
 def test_every_form_is_drawn():
     forms = {f for spec, _, _ in _runs() for f, words in FORM_FEATURES.items() if words in spec.description}
@@ -126,7 +150,7 @@ def test_every_form_is_drawn():
 
 
 FORM_FEATURES = {"hash": "integer hash", "spatial hash": "spatial hash", "Morton code": "Morton code",
-                 "packed colour": "RGBA8", "radix digits": "radix sort", "bitset": "bitset"}
+                 "packed colour": "A8", "radix digits": "radix sort", "bitset": "bitset"}
 
 
 def test_other_arithmetic_kernels_keep_their_draws(monkeypatch):
@@ -143,7 +167,7 @@ def test_hashes_are_the_published_functions():
     for spec, arrays, written in _with("integer hash"):
         out = next((written[n] for n in ("hashes", "keys", "hash_out") if n in written), None)
         if out is not None and out.dtype == np.uint32:
-            np.testing.assert_array_equal(out, _hashed(spec, arrays).astype(np.uint32), err_msg=spec.source)
+            _expect(out, _hashed(spec, arrays).astype(np.uint32), _active(spec, arrays))
             checked += 1
     assert checked >= 3
 
@@ -157,7 +181,7 @@ def test_uniform_numbers_are_the_hashs_top_24_bits():
         if "in a range" in spec.description:
             lo, hi = _scalar(spec, "lo", "low", "min_value"), _scalar(spec, "hi", "high", "max_value")
             u = lo + (hi - lo) * u
-        np.testing.assert_allclose(out, u, rtol=1e-6, atol=1e-6, err_msg=spec.source)
+        _expect(out, u, _active(spec, arrays), rtol=1e-6, atol=1e-6)
         checked += 1
     assert checked >= 2
 
@@ -169,15 +193,14 @@ def test_dropout_drops_about_p_and_scales_the_rest():
         y = _array(spec, written, "y", "dropped", "out")
         u = (_hashed(spec, arrays) >> np.uint64(8)).astype(np.float64) / 2.0 ** 24
         kept = u >= p
-        np.testing.assert_allclose(y[kept], (x[kept] / np.float32(1.0 - p)), rtol=1e-6)
-        assert np.all(y[~kept] == 0.0)
+        _expect(y, np.where(kept, x / np.float32(1.0 - p), 0.0), _active(spec, arrays), rtol=1e-6)
         assert abs((~kept).mean() - p) < 0.2  # a hash's bits are uniform enough at these sizes
 
 
 def test_buckets_count_every_thread_once():
     for spec, arrays, written in _with("hashed into buckets"):
         counts = _array(spec, written, "bucket_counts", "occupancy", "load")
-        h = _hashed(spec, arrays)
+        h = _hashed(spec, arrays)[_active(spec, arrays)]
         np.testing.assert_array_equal(counts, np.bincount((h % np.uint64(counts.size)).astype(np.int64),
                                                           minlength=counts.size))
 
@@ -186,7 +209,16 @@ def test_colours_per_id_are_the_hashs_low_three_bytes():
     for spec, arrays, written in _with("colour per id"):
         h = _hashed(spec, arrays)
         want = np.stack([(h >> np.uint64(8 * k)) & np.uint64(255) for k in range(3)], axis=-1) / 255.0
-        np.testing.assert_allclose(_array(spec, written, "colors", "id_color", "rgb"), want, rtol=1e-6)
+        _expect(_array(spec, written, "colors", "id_color", "rgb"), want, _active(spec, arrays), rtol=1e-6)
+
+
+def test_sample_points_are_two_numbers_of_one_stream():
+    """The point's second number is the hash of the first's hash: the stream's next number."""
+    for spec, arrays, written in _with("2-D sample point"):
+        name = next(n for n in HASH_FUNCTIONS if f"def {n}(" in spec.source)
+        h = _hashed(spec, arrays)
+        want = np.stack([(x >> np.uint64(8)).astype(np.float64) / 2.0 ** 24 for x in (h, HASH_FUNCTIONS[name](h))], -1)
+        _expect(_array(spec, written, "sample_points", "uv", "points2d"), want, _active(spec, arrays), rtol=1e-6)
 
 
 def test_morton_codes_interleave_the_quantised_point():
@@ -197,13 +229,15 @@ def test_morton_codes_interleave_the_quantised_point():
         q = (points - lower) * inv
         cells = np.clip(q * np.float32(1024.0), 0.0, 1023.0).astype(np.uint32)
         codes = _array(spec, written, "morton_codes", "codes", "keys")
-        np.testing.assert_array_equal(codes, interleave([cells[..., 0], cells[..., 1], cells[..., 2]], 10))
+        _expect(codes, interleave([cells[..., 0], cells[..., 1], cells[..., 2]], 10), _active(spec, arrays))
         assert len(np.unique(codes)) > codes.size // 4  # the points spread over the box
 
 
 def test_pixel_morton_codes_put_the_row_on_the_odd_bits():
     for spec, _, written in _with("Morton code of a pixel"):
         i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
+        if "tile origin" in spec.description:
+            i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
         codes = _array(spec, written, "z_order", "morton", "codes")
         np.testing.assert_array_equal(codes, interleave([i, j], 16))
 
@@ -213,71 +247,104 @@ def test_decoded_morton_codes_give_back_the_cell():
         codes = _array(spec, arrays, "codes", "morton", "keys").astype(np.uint64)
         x = sum(((codes >> np.uint64(2 * b)) & np.uint64(1)) << np.uint64(b) for b in range(16))
         y = sum(((codes >> np.uint64(2 * b + 1)) & np.uint64(1)) << np.uint64(b) for b in range(16))
+        active = _active(spec, arrays)
         if "centres" in written or "cell_pos" in written:
             cell = _scalar(spec, "cell_size", "dx")
             want = (np.stack([x, y], axis=-1).astype(np.float64) + 0.5) * cell
-            np.testing.assert_allclose(_array(spec, written, "centres", "cell_pos"), want, rtol=1e-6)
+            _expect(_array(spec, written, "centres", "cell_pos"), want, active, rtol=1e-6)
         else:
-            np.testing.assert_array_equal(_array(spec, written, "cell_x", "col"), x.astype(np.int32))
-            np.testing.assert_array_equal(_array(spec, written, "cell_y", "row"), y.astype(np.int32))
+            _expect(_array(spec, written, "cell_x", "col"), x.astype(np.int32), active)
+            _expect(_array(spec, written, "cell_y", "row"), y.astype(np.int32), active)
 
 
-def test_packed_colours_round_each_channel_to_a_byte_red_lowest():
+def _order(spec: KernelSpec) -> str:
+    return "bgra" if "BGRA8" in spec.description else "rgba"
+
+
+def test_packed_colours_round_each_channel_to_a_byte_in_their_order():
     for spec, arrays, written in _with("colour packed"):
         c = _array(spec, arrays, "colors", "rgba", "pixels").astype(np.float32)
         b = (np.clip(c, 0.0, 1.0) * np.float32(255.0) + np.float32(0.5)).astype(np.uint64)
         if b.shape[-1] == 3:
             b = np.concatenate([b, np.full(b.shape[:-1] + (1,), 255, dtype=np.uint64)], axis=-1)
-        want = sum(b[..., k] << np.uint64(8 * k) for k in range(4))
-        np.testing.assert_array_equal(_array(spec, written, "packed", "rgba8", "image"), want.astype(np.uint32))
+        want = sum(b[..., "rgba".index(name)] << np.uint64(8 * k) for k, name in enumerate(_order(spec)))
+        _expect(_array(spec, written, "packed", "rgba8", "image", "bgra8", "surface"), want.astype(np.uint32),
+                _active(spec, arrays))
 
 
 def test_unpacked_colours_are_the_bytes_over_255():
-    for spec, arrays, written in _with("unpacked from RGBA8"):
-        p = _array(spec, arrays, "packed", "rgba8", "image").astype(np.uint64)
-        rgb = np.stack([(p >> np.uint64(8 * k)) & np.uint64(255) for k in range(3)], axis=-1) / 255.0
+    for spec, arrays, written in _with("unpacked from"):
+        p = _array(spec, arrays, "packed", "rgba8", "image", "bgra8", "surface").astype(np.uint64)
+        byte = {name: ((p >> np.uint64(8 * k)) & np.uint64(255)) / 255.0 for k, name in enumerate(_order(spec))}
+        rgb = np.stack([byte["r"], byte["g"], byte["b"]], axis=-1)
+        active = _active(spec, arrays)
         if "luminance" in spec.description:
-            want = rgb @ np.array([0.2126, 0.7152, 0.0722])
-            np.testing.assert_allclose(_array(spec, written, "luma", "gray", "luminance"), want, rtol=1e-5, atol=1e-6)
+            weights = [0.2126, 0.7152, 0.0722] if "Rec. 709" in spec.description else [0.299, 0.587, 0.114]
+            _expect(_array(spec, written, "luma", "gray", "luminance"), rgb @ np.array(weights), active,
+                    rtol=1e-5, atol=1e-6)
+        elif "rgba_out" in written or written.get("colors", np.zeros((1, 3))).shape[-1] == 4:
+            _expect(_array(spec, written, "colors", "rgba_out"), np.concatenate([rgb, byte["a"][..., None]], -1),
+                    active, rtol=1e-6)
         else:
-            np.testing.assert_allclose(_array(spec, written, "colors", "rgb_out"), rgb, rtol=1e-6)
+            _expect(_array(spec, written, "colors", "rgb_out"), rgb, active, rtol=1e-6)
 
 
 def test_radix_histogram_counts_each_digit():
+    signed = descending = 0
     for spec, arrays, written in _with("radix sort"):
-        keys = _array(spec, arrays, "keys", "sort_keys", "codes").astype(np.uint64)
-        shift = np.uint64(_scalar(spec, "shift", "pass_shift", "bit_offset"))
+        keys = _array(spec, arrays, "keys", "sort_keys", "codes")
+        if "signed keys" in spec.description:  # the sign bit flipped: negative keys first
+            keys = keys.astype(np.int64).astype(np.uint64) & M32 ^ np.uint64(0x80000000)
+            signed += 1
+        keys = keys.astype(np.uint64)
         radix = 16 if "4-bit" in spec.description else 256
+        index = [a.value for a in spec.args if a.name in ("pass_index", "digit_pass", "pass_id")]
+        shift = np.uint64(index[0] * (4 if radix == 16 else 8) if index else _scalar(spec, "shift", "pass_shift", "bit_offset"))
         digits = ((keys >> shift) & np.uint64(radix - 1)).astype(np.int64)
+        if "descending" in spec.description:
+            digits = radix - 1 - digits
+            descending += 1
         np.testing.assert_array_equal(_array(spec, written, "histogram", "digit_counts", "counts"),
-                                      np.bincount(digits, minlength=radix))
+                                      np.bincount(digits[_active(spec, arrays)], minlength=radix))
+    assert signed and descending
 
 
 def test_bitsets_hold_each_cells_bit():
-    set_bits = tested = 0
+    kinds, tested = set(), 0
     for spec, arrays, written in _with("bitset"):
         cells = _array(spec, arrays, "cells", "cell_ids", "voxel_ids").astype(np.int64)
-        if "atomic or" in spec.description:
-            words = _array(spec, written, "occupied", "bitset", "mask_words")
-            want = np.zeros(words.size, dtype=np.uint64)
-            np.bitwise_or.at(want, cells >> 5, np.uint64(1) << (cells & 31).astype(np.uint64))
-            np.testing.assert_array_equal(words, want.astype(np.uint32))
-            set_bits += 1
+        active = _active(spec, arrays)
+        if m := re.search(r"if (\w+)_v > (\w+):", spec.source):  # only where a value passes a threshold
+            active = active & (arrays[m.group(1)] > _scalar(spec, m.group(2)))
+        if "occupancy bitset" in spec.description:
+            kind = re.search(r"\((atomic [^)]*)\)", spec.description).group(1)
+            name = next(n for n in ("occupied", "bitset", "mask_words", "free", "alive") if n in written)
+            start = arrays.get(name, np.zeros(written[name].shape, dtype=np.uint32)).astype(np.uint64)
+            bit = np.uint64(1) << (cells[active] & 31).astype(np.uint64)
+            want = start.copy()
+            ufunc = {"atomic or": np.bitwise_or, "atomic and of the complement": np.bitwise_and,
+                     "atomic xor": np.bitwise_xor}[kind]
+            ufunc.at(want, cells[active] >> 5, ~bit & M32 if kind.startswith("atomic and") else bit)
+            np.testing.assert_array_equal(written[name], want.astype(np.uint32))
+            kinds.add(kind)
         else:
             mask = _array(spec, arrays, "occupied", "bitset", "visited").astype(np.int64)
             flag = (mask[cells >> 5] >> (cells & 31)) & 1
             if "is_set" in written or "hit" in written or "occupied_out" in written:
-                np.testing.assert_array_equal(_array(spec, written, "is_set", "hit", "occupied_out"), flag)
+                _expect(_array(spec, written, "is_set", "hit", "occupied_out"), flag, active)
             else:
                 x = _array(spec, arrays, "values", "density", "x")
-                np.testing.assert_array_equal(_array(spec, written, "masked", "kept"), np.where(flag == 1, x, 0.0))
+                _expect(_array(spec, written, "masked", "kept"), np.where(flag == 1, x, 0.0), active)
             tested += 1
-    assert set_bits and tested
+    assert len(kinds) == 3 and tested
 
 
 def _cells(spec: KernelSpec, arrays: dict) -> np.ndarray:
     """Each point's grid cell, as the kernel computes it (by the inverse cell size, or by the size)."""
     p = _array(spec, arrays, "points", "positions", "x").astype(np.float32)
+    lower = [a.value for a in spec.args if a.name in ("grid_origin", "lower", "domain_min")]
+    if lower:  # cells from the grid's lower corner
+        p = p - np.array(lower[0], dtype=np.float32)
     if re.search(r"\* (inv_cell|inv_cell_size)\)", spec.source):
         return np.floor(p * np.float32(_scalar(spec, "inv_cell", "inv_cell_size"))).astype(np.int64)
     return np.floor(p / np.float32(_scalar(spec, "cell_size", "h"))).astype(np.int64)
@@ -289,14 +356,14 @@ def test_spatial_hash_slots_are_teschners_hash_of_the_cell():
         h = np.zeros(cells.shape[:-1], dtype=np.uint64)
         for k in range(cells.shape[-1]):
             h ^= _u(_u(cells[..., k]) * np.uint64(bits.PRIMES[k]))
+        active = _active(spec, arrays)
         if "points counted" in spec.description:
             counts = _array(spec, written, "cell_counts", "bucket_counts")
             slots = (h % np.uint64(counts.size)).astype(np.int64)
-            np.testing.assert_array_equal(counts, np.bincount(slots, minlength=counts.size))
+            np.testing.assert_array_equal(counts, np.bincount(slots[active], minlength=counts.size))
         else:
             table = _scalar(spec, "table_size", "num_buckets")
-            np.testing.assert_array_equal(_array(spec, written, "cell_ids", "hash_ids"),
-                                          (h % np.uint64(table)).astype(np.int32))
+            _expect(_array(spec, written, "cell_ids", "hash_ids"), (h % np.uint64(table)).astype(np.int32), active)
 
 
 def test_cell_keys_pack_ten_bits_per_axis_first_axis_highest():
@@ -305,7 +372,7 @@ def test_cell_keys_pack_ten_bits_per_axis_first_axis_highest():
         biased = (cells + _scalar(spec, "cell_offset", "bias")) & 0x3FF
         n = biased.shape[-1]
         want = sum(biased[..., k] << (10 * (n - 1 - k)) for k in range(n))
-        np.testing.assert_array_equal(_array(spec, written, "cell_keys", "keys", "sort_keys"), want.astype(np.uint32))
+        _expect(_array(spec, written, "cell_keys", "keys", "sort_keys"), want.astype(np.uint32), _active(spec, arrays))
 
 
 @pytest.mark.parametrize("seed", _bit_seeds(30))
