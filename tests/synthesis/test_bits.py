@@ -380,3 +380,21 @@ def test_bit_kernels_store_no_update_in_place(seed):
     """A hash or a code is stored as it is: never `out[i] += h` (a meaningless sum of codes)."""
     spec = generate("arithmetic", seed)
     assert not re.search(r"\]\s*[+\-*]=", spec.source) or "counts" in spec.source or "histogram" in spec.source
+
+
+def test_bitset_cells_stay_inside_the_bitset_at_bench_size():
+    """The bench grows the launch, not the bitset: its cell indices keep their range (an index array
+    whose range matched the launch's size was once grown with it, reading far past the bitset)."""
+    from cuda_production.bench import bench_args, bench_launch_dim
+
+    checked = 0
+    for seed in _bit_seeds(600):
+        spec = generate("arithmetic", seed)
+        if "bitset" not in spec.description:
+            continue
+        grown = bench_args(list(spec.args), spec.dim, bench_launch_dim(list(spec.args), spec.dim, spec.block_dim or 1))
+        words = next(a.shape[0] for a in grown if a.dtype == "uint32" and a.is_array)
+        cells = next(a for a in grown if a.role == "index")
+        assert cells.high < 32 * words, spec.source
+        checked += 1
+    assert checked >= 20

@@ -10,8 +10,8 @@ def wang_hash(seed: wp.uint32) -> wp.uint32:
     return h ^ (h >> wp.uint32(15))
 
 @wp.kernel
-def arith_64c0f1ebd3(rand_u: wp.array[float], step: int):
+def arith_64c0f1ebd3(samples: wp.array[wp.float32], frame: wp.int32, low: wp.float32, high: wp.float32):
     tid = wp.tid()
-    h = wang_hash(wp.uint32(tid) ^ wp.uint32(step))
+    h = wang_hash(wp.uint32(tid) + wp.uint32(frame) * wp.uint32(0x9E3779B9))
     u = float(h >> wp.uint32(8)) / 16777216.0
-    rand_u[tid] = u
+    samples[tid] = low + (high - low) * u

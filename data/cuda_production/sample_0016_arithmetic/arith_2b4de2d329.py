@@ -2,14 +2,16 @@ import warp as wp
 
 
 @wp.func
-def pcg_hash(x: wp.uint32) -> wp.uint32:
-    state = x * wp.uint32(747796405) + wp.uint32(2891336453)
-    word = ((state >> ((state >> wp.uint32(28)) + wp.uint32(4))) ^ state) * wp.uint32(277803737)
-    return (word >> wp.uint32(22)) ^ word
+def fmix32(key: wp.uint32) -> wp.uint32:
+    h = key ^ (key >> wp.uint32(16))
+    h = h * wp.uint32(0x85EBCA6B)
+    h = h ^ (h >> wp.uint32(13))
+    h = h * wp.uint32(0xC2B2AE35)
+    return h ^ (h >> wp.uint32(16))
 
 @wp.kernel
-def arith_2b4de2d329(ids: wp.array(dtype=wp.uint32), load: wp.array(dtype=wp.int32)):
+def arith_2b4de2d329(hash_out: wp.array(dtype=wp.uint32), particle_ids: wp.array(dtype=wp.uint32), capacity: int, bucket_ids: wp.array(dtype=int)):
     tid = wp.tid()
-    h = pcg_hash(ids[tid])
-    b = int(h & wp.uint32(load.shape[0] - 1))
-    wp.atomic_add(load, b, 1)
+    h = fmix32(particle_ids[tid])
+    hash_out[tid] = h
+    bucket_ids[tid] = int(h % wp.uint32(capacity))

@@ -2,7 +2,8 @@ import warp as wp
 
 
 @wp.kernel
-def arith_a5daebdab9(codes: wp.array(dtype=wp.uint32), shift: int, digit_counts: wp.array(dtype=int)):
+def arith_a5daebdab9(q: wp.array(dtype=float), signed_sq: wp.array(dtype=float), scaled: wp.array(dtype=float)):
     tid = wp.tid()
-    digit = int((codes[tid] >> wp.uint32(shift)) & wp.uint32(0xF))
-    wp.atomic_add(digit_counts, digit, 1)
+    q_v = q[tid]
+    signed_sq[tid] = q_v * wp.abs(q_v)
+    scaled[tid] = -1.4375 * q_v - 0.5
