@@ -8,7 +8,7 @@ unpacked from a uint32, a radix sort's digit histogram, and occupancy bitsets (`
 tested). Warp's integer rules are kept: `wp.uint32(...)` around every literal an unsigned value meets
 (Warp does not mix int32 and uint32), wrapping multiplication, C's shifts.
 
-The arithmetic category draws these kernels (BITS_SHARE of it), from a stream of its own."""
+The arithmetic category draws these kernels (BITS_SHARE of it, a fifth), from a stream of its own."""
 from __future__ import annotations
 
 import random
@@ -146,10 +146,11 @@ def hashed_values(w: KernelWriter) -> None:
     use = rng.choice(["hash", "uniform", "uniform", "point", "dropout", "jitter", "buckets", "colour"]
                      if len(w.dim) == 1 else ["hash", "uniform", "colour"])
     # the array a use stores the thread's value in (a 2-D key reads its width)
-    out = {"hash": lambda: _own_uint_output(w, ("hashes", "keys", "hash_out")),
-           "uniform": lambda: w.add_array(rng.choice(["noise", "rand_u", "samples"]), "float32", "output"),
-           "colour": lambda: w.add_array(rng.choice(["colors", "id_color", "rgb"]), "vec3", "output"),
-           "point": lambda: w.add_array(rng.choice(["sample_points", "uv", "points2d"]), "vec2", "output")}.get(use, str)()
+    make_output = {"hash": lambda: _own_uint_output(w, ("hashes", "keys", "hash_out")),
+                   "uniform": lambda: w.add_array(rng.choice(["noise", "rand_u", "samples"]), "float32", "output"),
+                   "colour": lambda: w.add_array(rng.choice(["colors", "id_color", "rgb"]), "vec3", "output"),
+                   "point": lambda: w.add_array(rng.choice(["sample_points", "uv", "points2d"]), "vec2", "output")}
+    out = make_output[use]() if use in make_output else ""  # the other uses make their arrays below
     key, key_feature = _hash_key(w, out)
     fn = bit_helper(w, kind)
     w.feature(f"integer hash ({HASHES[kind].known_as}) of {key_feature}")
