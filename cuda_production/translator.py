@@ -1081,10 +1081,11 @@ class FunctionTranslator(TileTranslator):
         """`lines(k)` for every element k of a block's private copy of `size` elements, shared out
         among the block's threads (a one-element copy: thread 0)."""
         if size == 1:
-            self.out("if (threadIdx.x == 0) {" if len(lines("0")) > 1 else "if (threadIdx.x == 0)")
-            for line in lines("0"):
+            body = lines("0")
+            self.out("if (threadIdx.x == 0) {" if len(body) > 1 else "if (threadIdx.x == 0)")
+            for line in body:
                 self.out("    " + line)
-            if len(lines("0")) > 1:
+            if len(body) > 1:
                 self.out("}")
             return
         k = self.private_index
@@ -1410,17 +1411,19 @@ class FunctionTranslator(TileTranslator):
             raise self.error(node, f"a tile assigned to '{name}', which holds a value of type {self.lookup(name)}")
         self.assign_tile_var(node, name, value)
 
+    def names_in_function(self) -> set[str]:
+        return {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(self.fn) if isinstance(a, ast.arg)}
+
     def fresh_plain(self, base: str) -> str:
         """`base` itself where nothing in the function is named so, else `fresh(base)`."""
-        taken = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(self.fn) if isinstance(a, ast.arg)}
-        if base in taken or base in self.fresh_names:
+        if base in self.names_in_function() or base in self.fresh_names:
             return self.fresh(base)
         self.fresh_names.add(base)
         return base
 
     def fresh(self, base: str) -> str:
         """A local name used nowhere in the function (nor by the module's names)."""
-        taken = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(self.fn) if isinstance(a, ast.arg)}
+        taken = self.names_in_function()
         k = 0
         while f"{base}{k}" in taken or f"{base}{k}" in self.fresh_names:
             k += 1
