@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from synthesis.categories import optimizers
 from synthesis.categories.common import add_inputs, add_output, pick_dim, realistic_extras
 from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, CONST_Q, WORD, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
@@ -136,6 +137,8 @@ def iterate(w: KernelWriter, x: Expr) -> Expr:
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if optimizers.chooses_optimizer(seed):
+        return optimizers.generate(rng, name, seed)
     w = KernelWriter(rng, name, "scalar_param", seed, pick_dim(rng, nd_prob=0.25))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 6)), loads=loads)
