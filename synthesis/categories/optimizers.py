@@ -30,6 +30,7 @@ OPTIMIZER_SHARE = 0.3  # of scalar_param kernels
 
 # Names people give the arrays (the tests find them by these).
 PARAM_NAMES = ("params", "weights", "param", "theta")
+VEC_PARAM_NAMES = ("positions", "points", "params", "x")
 GRAD_NAMES = ("grads", "grad", "gradients", "param_grads")
 MASTER_NAMES = ("master_params", "master_weights", "params_fp32")
 HALF_COPY_NAMES = ("params_half", "weights_fp16", "model_params")
@@ -45,6 +46,7 @@ LOSS_SCALES = (128.0, 256.0, 1024.0)
 # Parameters kept in float16 only for optimizers whose steps a half resolves: a half's spacing near 1 is
 # 2**-10, so a step of lr * O(1) below ~1e-2 leaves most parameters unchanged (Adam at 1e-3, Lion)
 HALF_PARAMETER_MIN_LR = 1e-2
+VEC3_SHARE = 0.2  # of the optimizers written for vec3 parameters too (SGD, Adam)
 
 
 def _fmt(value: float) -> str:
@@ -59,6 +61,7 @@ class Step:
 
     w: KernelWriter
     precision: str
+    vec: bool = False  # wp.vec3 parameters (positions a simulation optimises), updated componentwise
     own: str = ""
     p: str = ""
     g: str = ""
@@ -76,9 +79,14 @@ class Step:
         self.w.retire(expr.src)
         return expr.src
 
+    @property
+    def dtype(self) -> str:
+        return "vec3" if self.vec else "float32"
+
     def state(self, hints: tuple[str, ...], low: float, high: float) -> str:
-        """A float32 optimizer state array the step reads and writes (a moment, a momentum buffer)."""
-        return self.w.add_array(self.rng.choice(hints), "float32", "inout", low=low, high=high, grid_bits=10)
+        """An optimizer state array (float32, or vec3 for vec3 parameters) the step reads and writes (a
+        moment, a momentum buffer)."""
+        return self.w.add_array(self.rng.choice(hints), self.dtype, "inout", low=low, high=high, grid_bits=10)
 
     def local(self, prefix: str, value: str) -> str:
         name = self.w.fresh(prefix)
@@ -105,8 +113,10 @@ def _read_parameter(s: Step) -> None:
         s.p = s.local("p", f"float({s.params}[{s.own}])")
         s.features.append("float16 parameters (updated in float32, rounded once)")
     else:
-        s.params = w.add_array(rng.choice(PARAM_NAMES), "float32", "inout")
+        s.params = w.add_array(rng.choice(VEC_PARAM_NAMES if s.vec else PARAM_NAMES), s.dtype, "inout")
         s.p = s.local("p", f"{s.params}[{s.own}]")
+        if s.vec:
+            s.features.append("vec3 parameters (componentwise)")
 
 
 def _read_gradient(s: Step, l2_decay: bool) -> None:
@@ -129,10 +139,10 @@ def _read_gradient(s: Step, l2_decay: bool) -> None:
         s.g = s.local("g", f"float({grads}[{s.own}])")
         s.features.append("float16 gradients")
     else:
-        grads = w.add_array(rng.choice(GRAD_NAMES), "float32", "input")
+        grads = w.add_array(rng.choice(GRAD_NAMES), s.dtype, "input")
         s.g = s.local("g", f"{grads}[{s.own}]")
     clip = rng.random()
-    if clip < 0.12:  # clipped by value, inside the gradients' range so that it clips
+    if clip < 0.12 and not s.vec:  # (wp.clamp takes scalars)  # clipped by value, inside the gradients' range so that it clips
         limit = s.scalar(("clip_value", "grad_clip", "max_grad"), rng.choice([0.25, 0.5, 0.75]))
         s.reassign(s.g, f"wp.clamp({s.g}, -{limit}, {limit})")
         s.features.append("gradient clipped by value")
@@ -170,7 +180,7 @@ def _store(s: Step, new_value: str, ema: bool) -> None:
     if s.precision == "master weights":
         w.emit(f"{s.half_copy}[{s.own}] = wp.float16({new_value})")
     if ema:
-        averaged = w.add_array(rng.choice(EMA_NAMES), "float32", "inout")
+        averaged = w.add_array(rng.choice(EMA_NAMES), s.dtype, "inout")
         decay = s.scalar(("ema_decay", "ema_rate"), rng.choice([0.99, 0.995, 0.999]))
         if rng.random() < 0.5:
             w.emit(f"{averaged}[{s.own}] = {decay} * {averaged}[{s.own}] + (1.0 - {decay}) * {new_value}")
@@ -225,7 +235,7 @@ def _moments(s: Step, beta1: str, beta2: str, in_place: bool) -> tuple[str, str]
     # states a run could hold: a second moment at least the first's square (its root bounds the step)
     m_array = s.state((m_hint,), -0.25, 0.25)
     v_array = s.state((v_hint,), 0.0625, 0.25)
-    square = f"{s.g} * {s.g}"
+    square = f"wp.cw_mul({s.g}, {s.g})" if s.vec else f"{s.g} * {s.g}"
     if in_place:  # as Warp's own Adam: the arrays updated, then read back
         w.emit(f"{m_array}[{s.own}] = {beta1} * {m_array}[{s.own}] + (1.0 - {beta1}) * {s.g}")
         w.emit(f"{v_array}[{s.own}] = {beta2} * {v_array}[{s.own}] + (1.0 - {beta2}) * {square}")
@@ -271,7 +281,13 @@ def adam(s: Step, decoupled: bool | None = None) -> str:
         bc1 = s.scalar((bc1_hint,), 1.0 - b1 ** t_value)
         bc2 = s.scalar((bc2_hint,), 1.0 - b2 ** t_value)
         s.features.append("bias corrections passed in")
-    if rng.random() < 0.5:  # the paper's
+    if s.vec:  # as Warp's own Adam for vec3: the root per component, the quotient componentwise
+        m_hat = s.local("m_hat", f"{m} / {bc1}")
+        v_hat = s.local("v_hat", f"{v} / {bc2}")
+        root = ", ".join(f"wp.sqrt({v_hat}[{c}])" for c in range(3))
+        denom = s.local("denom", f"wp.vec3({root}) + wp.vec3({eps}, {eps}, {eps})")
+        rate, step = s.lr, f"wp.cw_div({m_hat}, {denom})"
+    elif rng.random() < 0.5:  # the paper's
         m_hat = s.local("m_hat", f"{m} / {bc1}")
         v_hat = s.local("v_hat", f"{v} / {bc2}")
         rate, step = s.lr, f"{m_hat} / (wp.sqrt({v_hat}) + {eps})"
@@ -359,16 +375,17 @@ def lion(s: Step) -> str:
 
 @dataclass(frozen=True)
 class OptimizerForm:
-    """An optimizer: its update (which reads the gradient and returns the new parameter's text) and
-    the learning rates people use with it."""
+    """An optimizer: its update (which reads the gradient and returns the new parameter's text), the
+    learning rates people use with it, and whether it is written for vec3 parameters too."""
 
     update: Callable[[Step], str]
     learning_rates: tuple[float, ...]
+    takes_vec3: bool = False
 
 
 OPTIMIZER_FORMS: dict[str, OptimizerForm] = {
-    "SGD": OptimizerForm(sgd, (0.1, 0.05, 0.01)),
-    "Adam": OptimizerForm(adam, (1e-3, 3e-4, 2e-3, 5e-4)),
+    "SGD": OptimizerForm(sgd, (0.1, 0.05, 0.01), takes_vec3=True),
+    "Adam": OptimizerForm(adam, (1e-3, 3e-4, 2e-3, 5e-4), takes_vec3=True),
     "RMSprop": OptimizerForm(rmsprop, (1e-2, 1e-3)),
     "Adagrad": OptimizerForm(adagrad, (1e-2, 0.1, 0.05)),
     "Lion": OptimizerForm(lion, (1e-4, 3e-4, 1e-3)),
@@ -402,7 +419,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     precision = rng.choice(PRECISIONS)
     if precision == "half parameters" and min(form.learning_rates) < HALF_PARAMETER_MIN_LR:
         precision = "master weights"  # a step of 1e-3 is below a half's resolution: float32 master weights
-    s = Step(w, precision, own=w.own_index())
+    vec = form.takes_vec3 and rng.random() < VEC3_SHARE
+    s = Step(w, "float32" if vec else precision, vec, own=w.own_index())
     _learning_rate(s, form.learning_rates)
     _read_parameter(s)
     new = form.update(s)

@@ -12,7 +12,8 @@ import pytest
 from cuda_production.reference import warp_reference
 from synthesis.categories import generate, optimizers
 from synthesis.categories.optimizers import (EMA_NAMES, GRAD_NAMES, HALF_COPY_NAMES, LR_ARRAY_NAMES, MASK_NAMES,
-                                             MASTER_NAMES, MOMENT_NAMES, NORM_NAMES, PARAM_NAMES)
+                                             MASTER_NAMES, MOMENT_NAMES, NORM_NAMES, PARAM_NAMES,
+                                             VEC_PARAM_NAMES)
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import inputs
 
@@ -30,8 +31,9 @@ def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
         data, offset, written = expected[spec.name], 0, {}
         for a in spec.args:
             if a.is_written:
-                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=a.count, offset=offset)
-                offset += a.count * a.component_bytes
+                n = a.count * a.width  # flat: element i's components, then element i + 1's
+                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset)
+                offset += n * a.component_bytes
         arrays = {a.name: v for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
         out.append((spec, arrays, written))
     return tuple(out)
@@ -60,7 +62,8 @@ class Kernel:
         return self.arrays[name].astype(np.float64)
 
     def active(self) -> np.ndarray:
-        """The elements the step updates: all, but those past a padded launch's count or frozen."""
+        """The values the step updates (each component of a vec3 parameter): all, but those past a
+        padded launch's count or frozen."""
         n = self.spec.dim[0]
         active = np.ones(n, dtype=bool)
         if self.has("padded launch"):
@@ -68,7 +71,7 @@ class Kernel:
         mask = self.array(MASK_NAMES)
         if mask is not None:
             active &= self.arrays[mask] != 0
-        return active
+        return np.repeat(active, len(self.arrays[self.parameter_array()]) // n)
 
     def learning_rate(self) -> np.float64:
         lr_array = self.array(LR_ARRAY_NAMES)
@@ -77,7 +80,9 @@ class Kernel:
         return self.value("lr", "learning_rate")
 
     def parameter_array(self) -> str:
-        return self.array(MASTER_NAMES) if self.has("master weights") else self.array(PARAM_NAMES)
+        if self.has("master weights"):
+            return self.array(MASTER_NAMES)
+        return self.array(VEC_PARAM_NAMES if self.has("vec3 parameters") else PARAM_NAMES)
 
     def gradient(self, p: np.ndarray) -> np.ndarray:
         """The gradient the update uses: unscaled, clipped, with L2 weight decay."""
@@ -104,7 +109,7 @@ def _state(k: Kernel, names: tuple[str, ...]) -> str:
 
 
 def sgd(k: Kernel, p: np.ndarray, g: np.ndarray, lr: np.float64) -> tuple[np.ndarray, dict]:
-    """PyTorch's SGD: b = mu * b + (1 - dampening) * g; Nesterov g + mu * b; the velocity form v = mu * v - lr * g."""
+    """(Elementwise, so a vec3 parameter's components too.) PyTorch's SGD: b = mu * b + (1 - dampening) * g; Nesterov g + mu * b; the velocity form v = mu * v - lr * g."""
     if k.has("velocity form"):
         vel = _state(k, ("velocity", "vel", "momentum_buf"))
         v = k.value("momentum", "mu") * k.values(vel) - lr * g
@@ -215,7 +220,8 @@ def expected_outputs(k: Kernel) -> dict[str, np.ndarray]:
                                   "velocity form", "Nesterov", "master weights", "float16 parameters",
                                   "unscaled by the loss scale", "clipped by value", "clipped by its global norm",
                                   "moving average of the weights", "learning rate read from a one-element array",
-                                  "frozen parameters skipped", "padded launch", "bias corrections passed in"])
+                                  "frozen parameters skipped", "padded launch", "bias corrections passed in",
+                                  "vec3 parameters"])
 def test_every_variant_is_drawn(form):
     assert any(form in spec.description for spec, _, _ in _runs())
 
