@@ -533,9 +533,11 @@ def exact_sums(args: list[ArgSpec], found: Magnitudes) -> dict[str, ExactSums]:
 
 
 def compare(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[ArgSpec], bounds: dict[str, float],
-            atol: float, rtol: float, order: dict[str, ExactSums] | None = None) -> tuple[int, float]:
+            atol: float, rtol: float, order: dict[str, ExactSums] | None = None,
+            wide: dict[str, tuple[float, float]] | None = None) -> tuple[int, float]:
     """(mismatched elements, largest |error| / allowed error) of the .cu's dump against Warp's.
-    Allowed error per float element: atol * bound + rtol * |want|. An element of an array in `order`
+    Allowed error per float element: atol * bound + rtol * |want|, with a float16 or float64 array's
+    own (atol, rtol) from `wide` (by component type) where given, as the sample's own check does. An element of an array in `order`
     (accumulated; exact_sums) also passes when it is at least as accurate as Warp's, up to
     ACCURACY_FACTOR: |got - exact| <= allowed + ACCURACY_FACTOR * max(|want - exact|, typical)
     + the float64 sum's own error; its ratio is the smaller of the two."""
@@ -547,7 +549,8 @@ def compare(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[ArgS
             mismatches += int(np.count_nonzero(got != want))
             continue
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        allowed = atol * bounds[arg.name] + rtol * np.abs(want.astype(np.float64))
+        a_tol, r_tol = (wide or {}).get(lookup_dtype(arg.dtype).scalar, (atol, rtol))
+        allowed = a_tol * bounds[arg.name] + r_tol * np.abs(want.astype(np.float64))
         ratio = diff / allowed
         if order and arg.name in order:
             sums = order[arg.name]
@@ -591,6 +594,14 @@ def replay_plan(meta: dict, launches: int, trials: int) -> tuple[int, int]:
     return launches, max(3, min(trials, round(200_000 / (measured * launches))))
 
 
+def sample_tolerances(meta: dict) -> dict[str, tuple[float, float]]:
+    """The (atol, rtol) a sample's metadata gives its float16 / float64 outputs (`tolerance_float16`):
+    a half rounded from float32 values that differ in their last bit (a fused multiply-add here, not
+    there) lands a half's ulp apart, which the float32 tolerance would call a mismatch."""
+    return {key[len("tolerance_"):]: (value["atol"], value["rtol"]) for key, value in meta.items()
+            if key.startswith("tolerance_") and isinstance(value, dict)}
+
+
 def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) -> dict:
     from extraction.loader import load_kernels, unload
 
@@ -622,8 +633,9 @@ def compare_sample(wp, sample: Path, launches: int, warmup: int, trials: int) ->
     written = [a for a in array_args(sized) if a.is_written]
     bounds = {a.name: a.bound * (1.0 if scales(a, dim) else threads_ratio) for a in array_args(args) if a.is_written}
     tol = meta["tolerance"]
-    mismatches, used = compare(cuda_dump, warp_results, written, bounds, tol["atol"], tol["rtol"], order)
-    _, used_without_order = compare(cuda_dump, warp_results, written, bounds, tol["atol"], tol["rtol"])
+    wide = sample_tolerances(meta)
+    mismatches, used = compare(cuda_dump, warp_results, written, bounds, tol["atol"], tol["rtol"], order, wide)
+    _, used_without_order = compare(cuda_dump, warp_results, written, bounds, tol["atol"], tol["rtol"], wide=wide)
     read, wrote = bytes_moved(sized)
     warp_us = statistics.median(warp_times)
     return {**record, "equal": mismatches == 0, "mismatches": mismatches, "tolerance_used": used,

@@ -237,3 +237,18 @@ def test_no_exact_sum_for_a_non_finite_magnitude():
     sums = exact_sums([ArgSpec("total", "float32", "output", (2,))], found)["total"]
     assert np.isnan(sums.exact[0]) and sums.exact[1] == -2.0
     assert sums.typical[1] == pytest.approx(3.0**0.5 * 2.0**-24 * 4.0)
+
+
+def test_a_half_output_is_compared_at_the_samples_half_tolerance():
+    """A half rounded from float32 values one bit apart lands a half's ulp away (0.7754 / 0.776): the
+    sample's own check allows it at float16's tolerance, and so does the comparison with Warp."""
+    from scripts.compare_warp_gpu import sample_tolerances
+
+    written = [ArgSpec("weights_half", "float16", "output", (2,), bound=1.0)]
+    want = [np.array([-0.776, 0.5], np.float16)]
+    got = np.array([-0.7754, 0.5], np.float16).tobytes()
+    meta = {"tolerance": {"atol": 1e-4, "rtol": 1e-4}, "tolerance_float16": {"atol": 1e-2, "rtol": 1e-2}}
+    assert compare(got, want, written, {"weights_half": 1.0}, 1e-4, 1e-4)[0] == 1
+    assert compare(got, want, written, {"weights_half": 1.0}, 1e-4, 1e-4, wide=sample_tolerances(meta))[0] == 0
+    far = np.array([-0.75, 0.5], np.float16).tobytes()  # 0.026 away: beyond it
+    assert compare(far, want, written, {"weights_half": 1.0}, 1e-4, 1e-4, wide=sample_tolerances(meta))[0] == 1
