@@ -34,10 +34,13 @@ Scaling rule, per array argument:
   * an int scalar that counts a padded launch's elements (`if tid >= n: return`, ArgSpec.launch_bound)
     keeps its distance below the launch's outermost extent: n = bench outer - (check outer - n), so
     the bench times as few idle threads as the check runs, not a launch of millions that all return.
+  * a compressed sparse row's pointers (role offsets, K x rows + 1 elements: `extra_rows`) grow as its
+    rows do, plus its one: the same row lengths, their total (rows x mean) the size of the grown arrays
+    of entries they index.
 Inputs are the same counter hash of (seed, argument position, element), so any size is reproducible
 (reference.make_input at the bench shapes).
 
-Byte count per launch (BYTE_RULE): every array the kernel reads (roles input, inout, index) counts
+Byte count per launch (BYTE_RULE): every array the kernel reads (roles input, inout, index, offsets) counts
 once in full as read, every array it writes (output, inout) once in full as written: the least
 traffic a launch must move through device memory, whatever caches do for repeated accesses. A hash
 grid counts its point_ids (one int per point, every one visited by some query) as read, not its
@@ -74,7 +77,8 @@ MIN_USE = 0.8  # least share of a block's threads along an axis that fall inside
 
 MAX_GRID_DIM = 256  # a hash grid's cells per axis at bench size, at most (256^3 cells: 2 x 64 MiB of cell tables)
 
-READ_ROLES = ("input", "inout", "index")
+# (a CSR's row pointers, role offsets, are read in full too; the stored BYTE_RULE text predates them)
+READ_ROLES = ("input", "inout", "index", "offsets")
 WRITTEN_ROLES = ("output", "inout")
 
 SCALING_RULE = ("arrays with at least the launch's dimensions whose outermost dimension is K x the launch's "
@@ -155,8 +159,14 @@ def scale_factor(arg: ArgSpec, launch_dim: tuple[int, ...]) -> int:
     differently under the two rules.)"""
     if not arg.is_array or arg.ndim < len(launch_dim):
         return 0
-    outer, rows = launch_dim[0], arg.shape[0]
+    outer, rows = launch_dim[0], arg.shape[0] - extra_rows(arg)
     return rows // outer if rows % outer == 0 else 0
+
+
+def extra_rows(arg: ArgSpec) -> int:
+    """Rows an array holds beyond those its launch indices own: a compressed sparse row's pointer array
+    has one more than its rows (the last row's end), at every size."""
+    return 1 if arg.role == "offsets" else 0
 
 
 SMALL_TABLE = 256  # elements: warp-aggregated atomics measured 2.4x-10x faster on 4-32 targets, even at 4,096
@@ -292,7 +302,7 @@ def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_p
 def bench_shape(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> tuple[int, ...]:
     if not scales(arg, launch_dim):
         return tuple(arg.shape)
-    return (scale_factor(arg, launch_dim) * bench_dim[0], *arg.shape[1:])
+    return (scale_factor(arg, launch_dim) * bench_dim[0] + extra_rows(arg), *arg.shape[1:])
 
 
 def bench_count(arg: ArgSpec, launch_dim: tuple[int, ...], bench_dim: tuple[int, ...]) -> int:

@@ -38,9 +38,20 @@ def input_bits(seed: int, arg: int, count: int) -> np.ndarray:
         return mix32(np.arange(count, dtype=np.uint32) ^ key)
 
 
+def row_lengths(arg: ArgSpec, position: int, seed: int, rows: int) -> np.ndarray:
+    """A compressed sparse row's row lengths (role "offsets"): rows 2k and 2k + 1 as far above and
+    below the mean (low + high) / 2, by bits k of the input's hash, so pairs of rows hold twice the mean."""
+    mean, spread = (int(arg.low) + int(arg.high)) // 2, (int(arg.high) - int(arg.low)) // 2
+    k = np.arange(rows) // 2
+    offset = (input_bits(seed, position, (rows + 1) // 2) % np.uint32(2 * spread + 1)).astype(np.int64)[k] - spread
+    return mean + np.where(np.arange(rows) % 2 == 0, offset, -offset)
+
+
 def make_input(arg: ArgSpec, position: int, seed: int) -> np.ndarray:
     """The host array main() builds for `arg` (flat, element-major: element i, then components)."""
     total = arg.count * arg.width
+    if arg.role == "offsets":
+        return np.concatenate([[0], np.cumsum(row_lengths(arg, position, seed, total - 1))]).astype(np.int32)
     if arg.role not in ("input", "inout", "index"):
         return np.zeros(total, dtype=arg.numpy_dtype)
     lo, span, step = arg.fill

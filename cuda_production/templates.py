@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production.bench import (
-    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, grid_points, index_scale, scale_factor, scales,
+    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, scale_factor, scales,
 )
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
@@ -143,6 +143,20 @@ static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
+}
+'''
+
+FILL_OFFSETS = r'''
+// A compressed sparse row's row pointers, the prefix sums of its row lengths: rows 2k and 2k + 1 lie
+// as far above and below the mean length (bits k of the hash), so pairs of rows hold twice the mean
+static void fill_offsets(int* dst, size_t count, uint32_t seed, uint32_t arg, int mean, int spread)
+{
+    dst[0] = 0;
+    for (size_t i = 1; i < count; ++i) {
+        const size_t row = i - 1;
+        const int offset = (int)(input_bits(seed, arg, (uint32_t)(row / 2)) % (uint32_t)(2 * spread + 1)) - spread;
+        dst[i] = dst[i - 1] + mean + (row % 2 == 0 ? offset : -offset);
+    }
 }
 '''
 
@@ -723,6 +737,11 @@ def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tu
     elem = lookup_dtype(a.dtype).component_ctype
     total = _element_count(a, kernel, launch_dim)
     w(f"    std::vector<{elem}> h_{h.var}({total});  // {a.role}, shape {list(a.shape)} of {a.dtype}")
+    if a.role == "offsets":
+        mean, spread = (int(a.low) + int(a.high)) // 2, (int(a.high) - int(a.low)) // 2
+        w(f"    fill_offsets(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {mean}, {spread});  "
+          f"// rows of {int(a.low)}-{int(a.high)} entries")
+        return
     if a.role in ("input", "inout", "index"):
         lo, span, step = a.fill
         if domain_scale and not a.is_int:
@@ -804,8 +823,9 @@ def _element_count(arg: ArgSpec, kernel: TranslatedKernel, launch_dim: tuple[int
     """C++ expression for the number of 32-bit values of `arg`'s host array (bench.py's scaling rule)."""
     if not scales(arg, launch_dim):
         return str(arg.count * arg.width)
+    extra = extra_rows(arg)
     per_outer = arg.count // arg.shape[0] * arg.width * scale_factor(arg, launch_dim)
-    return f"(size_t){kernel.launch_names[0]} * {per_outer}"
+    return f"(size_t){kernel.launch_names[0]} * {per_outer}" + (f" + {extra}" if extra else "")
 
 
 def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> str:
@@ -813,7 +833,8 @@ def _extent(arg: ArgSpec, axis: int, kernel: TranslatedKernel, launch_dim: tuple
     the array scales with the launch (bench.py), its fixed size otherwise."""
     factor = scale_factor(arg, launch_dim) if axis == 0 else 0
     if factor:
-        return kernel.launch_names[0] if factor == 1 else f"{factor} * {kernel.launch_names[0]}"
+        rows = kernel.launch_names[0] if factor == 1 else f"{factor} * {kernel.launch_names[0]}"
+        return f"{rows} + {extra_rows(arg)}" if extra_rows(arg) else rows
     return str(arg.shape[axis])
 
 
@@ -974,7 +995,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     scalar_names = _host_scalar_names(kernel, arrays)
     written = [h for h in arrays if h.param.written]
     # Only the host helpers this sample uses, so the file compiles without unused-function warnings.
-    filled = [h.arg for h in arrays if h.arg.role in ("input", "inout", "index")]
+    filled = [h.arg for h in arrays if h.arg.role in ("input", "inout", "index", "offsets")]
     w("")
     w(HOST_HEADER.strip("\n"))
     if filled:
@@ -990,9 +1011,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if "float16" in filled_scalars:
         w("")
         w(FILL_HALF.strip("\n"))
-    if any(a.is_int for a in filled):
+    if any(a.is_int and a.role != "offsets" for a in filled):
         w("")
         w(FILL_INT.strip("\n"))
+    if any(a.role == "offsets" for a in filled):
+        w("")
+        w(FILL_OFFSETS.strip("\n"))
     w("")
     w(CHECK_STATS.strip("\n"))
     written_floats = {lookup_dtype(h.arg.dtype).scalar for h in written} & set(CHECK_TYPES)

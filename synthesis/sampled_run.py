@@ -173,7 +173,7 @@ def _kernel_runs(spec: KernelSpec, points: int, seed: int, compared: dict[str, l
     """The kernel run at `points` sampled launch points: yields, per point, for each written array its
     samples there, (value, the same element of each of its `_compared_inputs`, None where unread).
     Raises Unsupported (as it runs) for a kernel outside the stand-in's reach."""
-    if any(a.role in ("struct", "inout") or a.is_records or (a.role == "scalar" and not isinstance(a.value, (int, float)))
+    if any(a.role in ("struct", "inout", "offsets") or a.is_records or (a.role == "scalar" and not isinstance(a.value, (int, float)))
            for a in spec.args):
         raise Unsupported("not a scalar kernel")
     wp = _Warp()

@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass, field
 
 from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
 
-ARG_ROLES = ("input", "output", "inout", "index", "scalar", "struct", "hash_grid", "mesh", "bvh")
+ARG_ROLES = ("input", "output", "inout", "index", "offsets", "scalar", "struct", "hash_grid", "mesh", "bvh")
 # roles passed as a `wp.uint64` id of a structure built before the launch: no hashed inputs of their own
 ID_ROLES = ("hash_grid", "mesh", "bvh")
 
@@ -25,7 +25,12 @@ class ArgSpec:
     sample templates and the metadata.
 
     role: input (read only), output (starts at zero), inout (starts from random values and is
-    written), index (holds valid indices into an array of `high + 1` elements), scalar (passed by
+    written), index (holds valid indices into an array of `high + 1` elements), offsets (a compressed
+    sparse row's row pointers: int32, shape (rows + 1,), the exclusive prefix sums of row lengths
+    in [low, high] (low + high even), so row i's entries are [a[i], a[i + 1]) and a[0] = 0; rows 2k and
+    2k + 1 lie as far above and below the mean (low + high) / 2, so an even number of rows holds
+    exactly rows x mean entries, the size of the arrays they index; it grows with the launch as an
+    array of `rows` elements does, plus its one), scalar (passed by
     value: `value`; a tuple of floats, flattened in the type's memory order, for vector, matrix,
     quat and transform values), struct (a `@wp.struct` passed by value: `dtype` is the struct's
     name, `fields` its members in declaration order, each an ArgSpec of its own), hash_grid (a

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Callable, NamedTuple
 
+from synthesis.categories import sparse
 from synthesis.categories.common import add_inputs, early_return, pick_dim
 from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
@@ -384,6 +385,8 @@ FLOAT_LOOP_FORMS = ("windowed filter", "Horner loop", "exp series", "Newton squa
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if sparse.chooses_sparse(seed):
+        return sparse.generate(rng, name, seed)
     w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     if rng.random() < 0.15:

@@ -1,0 +1,319 @@
+"""Sparse rows: the loops over a compressed sparse row (CSR) structure that solvers, graph code and
+graph networks are made of, a thread per row walking `for k in range(row_ptr[i], row_ptr[i + 1])`,
+one table entry per form (SPARSE_FORMS): a sparse matrix times a vector (`y = A x`, `y = alpha A x +
+beta y`, a vec3 field), a Jacobi sweep or a residual with the diagonal kept apart (damped or not),
+row statistics (sums, norms, largest magnitudes, means of non-empty rows, row lengths) and rows
+scaled by them, Laplacian smoothing over a graph's adjacency (a mesh's vertices, a scalar field), a
+PageRank step pulling rank over in-links, a softmax over each row's edge scores (a graph attention
+layer's, and the features it aggregates), and the transposed product scattered by `wp.atomic_add`.
+
+The row pointers are an "offsets" argument (synthesis/spec.py): rows of `lo`-`hi` entries, an even
+number of rows holding exactly rows x mean entries, so the column and value arrays are as long as
+the structure needs, at bench size too. Some draws have empty rows (a row length of 0), which a mean
+or an average must not divide by.
+
+The control_flow category draws these kernels (SPARSE_SHARE of it) from a stream of its own, so every
+other control_flow kernel keeps its draws."""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from synthesis.categories.common import pick_dim
+from synthesis.exprgen import KernelWriter
+from synthesis.spec import KernelSpec
+
+SPARSE_SHARE = 0.25  # of control_flow kernels
+# (shortest, longest) row; their sum even, so the mean row length is whole
+ROW_LENGTHS = ((0, 8), (2, 10), (4, 12), (1, 7), (0, 16), (8, 24), (16, 48), (3, 5))
+POINTER_NAMES = ("row_ptr", "offsets", "indptr", "row_offsets")
+COLUMN_NAMES = ("col_idx", "cols", "indices", "col_indices")
+VALUE_NAMES = ("values", "vals", "data", "nnz_values")
+
+
+class Rows:
+    """A kernel over the rows of one CSR structure: its pointer and column arrays, and the loop over
+    the thread's row (its bounds read once into locals, or in the `range` itself)."""
+
+    def __init__(self, w: KernelWriter, pointer_names: tuple[str, ...] = POINTER_NAMES,
+                 column_names: tuple[str, ...] = COLUMN_NAMES) -> None:
+        rng = w.rng
+        self.w = w
+        self.rows = w.dim[0]
+        self.shortest, self.longest = rng.choice(ROW_LENGTHS)
+        self.entries = self.rows * (self.shortest + self.longest) // 2
+        self.ptr = w.add_array(rng.choice(pointer_names), "int32", "offsets", shape=(self.rows + 1,),
+                               low=self.shortest, high=self.longest, grid_bits=0)
+        # square: a column indexes the rows' own arrays (x, rank, points), which grow with the launch
+        self.cols = w.add_array(rng.choice(column_names), "int32", "index", shape=(self.entries,),
+                                index_high=self.rows - 1)
+        self.bounds_in_locals = rng.random() < 0.5
+        if self.bounds_in_locals:
+            self.start, self.end = w.fresh("start"), w.fresh("end")
+            w.emit(f"{self.start} = {self.ptr}[tid]")
+            w.emit(f"{self.end} = {self.ptr}[tid + 1]")
+        else:
+            self.start, self.end = f"{self.ptr}[tid]", f"{self.ptr}[tid + 1]"
+        self.column_local = rng.random() < 0.5  # `j = cols[k]` first, or indexed in place
+        self.k = "k" if rng.random() < 0.7 else "e"
+        self.features: list[str] = [f"CSR rows of {self.shortest}-{self.longest} entries"]
+
+    def loop(self):
+        return self.w.block(f"for {self.k} in range({self.start}, {self.end}):")
+
+    def column(self) -> str:
+        """The column of entry k, inside the loop: a local, or the index read in place."""
+        if self.column_local:
+            j = self.w.fresh("j")
+            self.w.emit(f"{j} = {self.cols}[{self.k}]")
+            return j
+        return f"{self.cols}[{self.k}]"
+
+    def values(self, hints: tuple[str, ...] = VALUE_NAMES) -> str:
+        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.entries,))
+
+    def length(self) -> str:
+        """The row's length, as a local."""
+        n = self.w.fresh("count")
+        self.w.emit(f"{n} = {self.end} - {self.start}")
+        return n
+
+
+def _output(w: KernelWriter, hints: tuple[str, ...], dtype: str = "float32", shape: tuple[int, ...] | None = None) -> str:
+    return w.add_array(w.rng.choice(hints), dtype, "output", shape=shape)
+
+
+# ---- the forms ----------------------------------------------------------------------------------------
+def spmv(r: Rows) -> None:
+    """y = A x (float or vec3 x), y = alpha A x + beta y, or A x added to y."""
+    w, rng = r.w, r.w.rng
+    vec = rng.random() < 0.2
+    values = r.values()
+    x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]),
+                    "vec3" if vec else "float32", "input")
+    acc = w.fresh("acc")
+    w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
+    with r.loop():
+        w.emit(f"{acc} += {values}[{r.k}] * {x}[{r.column()}]")
+    how = rng.random()
+    if how < 0.25 and not vec:
+        y = w.add_array(rng.choice(["y", "out", "result"]), "float32", "inout")
+        alpha = w.add_scalar("alpha", "float32", rng.choice([0.5, 1.5, 2.0, -1.0]))
+        beta = w.add_scalar("beta", "float32", rng.choice([0.5, 0.25, -0.5, 2.0]))
+        w.emit(f"{y}[tid] = {alpha.src} * {acc} + {beta.src} * {y}[tid]")
+        r.features.append("sparse matrix-vector product (y = alpha A x + beta y)")
+    elif how < 0.4:
+        y = w.add_array(rng.choice(["y", "out", "forces"] if vec else ["y", "out", "result"]), x_type(vec), "inout")
+        w.emit(f"{y}[tid] += {acc}")
+        r.features.append("sparse matrix-vector product added to the output")
+    else:
+        y = _output(w, ("y", "Ax", "product") if not vec else ("y", "Ax", "forces"), x_type(vec))
+        w.emit(f"{y}[tid] = {acc}")
+        r.features.append("sparse matrix-vector product" + (" (vec3 field)" if vec else ""))
+
+
+def x_type(vec: bool) -> str:
+    return "vec3" if vec else "float32"
+
+
+def jacobi(r: Rows) -> None:
+    """One Jacobi sweep `x_new = (b - sum_{j != i} a_ij x_j) / a_ii` (off-diagonal entries in the
+    rows, the diagonal apart), damped by omega, or the residual `b - A x`."""
+    w, rng = r.w, r.w.rng
+    values = r.values(("off_diag", "values", "offdiag_vals"))
+    x = w.add_array(rng.choice(["x", "x_old", "u"]), "float32", "input")
+    b = w.add_array(rng.choice(["b", "rhs", "f"]), "float32", "input")
+    diag = w.add_array(rng.choice(["diag", "diagonal", "inv_diag_src"]), "float32", "input", low=2.0, high=4.0)
+    sigma = w.fresh("sigma")
+    w.emit(f"{sigma} = float(0.0)")
+    with r.loop():
+        w.emit(f"{sigma} += {values}[{r.k}] * {x}[{r.column()}]")
+    kind = rng.random()
+    if kind < 0.3:
+        residual = _output(w, ("residual", "r", "res"))
+        w.emit(f"{residual}[tid] = {b}[tid] - {diag}[tid] * {x}[tid] - {sigma}")
+        r.features.append("residual b - A x (diagonal apart)")
+        return
+    x_new = _output(w, ("x_new", "x_next", "u_new"))
+    if kind < 0.6:
+        omega = w.add_scalar(rng.choice(["omega", "relax", "damping"]), "float32", rng.choice([0.5, 2.0 / 3.0, 0.8]))
+        w.emit(f"{x_new}[tid] = (1.0 - {omega.src}) * {x}[tid] + {omega.src} * ({b}[tid] - {sigma}) / {diag}[tid]")
+        r.features.append("damped Jacobi sweep")
+    else:
+        w.emit(f"{x_new}[tid] = ({b}[tid] - {sigma}) / {diag}[tid]")
+        r.features.append("Jacobi sweep")
+
+
+def row_statistics(r: Rows) -> None:
+    """Per row: its sum, L2 norm, largest magnitude or mean (empty rows left at 0); its length; or the
+    row scaled by its norm (a value per entry)."""
+    w, rng = r.w, r.w.rng
+    values = r.values()
+    kind = rng.choice(["sum", "norm", "max", "mean", "normalised"])
+    acc = w.fresh("acc" if kind != "max" else "peak")
+    w.emit(f"{acc} = float(0.0)")
+    with r.loop():
+        if kind == "max":
+            w.emit(f"{acc} = wp.max({acc}, wp.abs({values}[{r.k}]))")
+        elif kind in ("norm", "normalised"):
+            w.emit(f"{acc} += {values}[{r.k}] * {values}[{r.k}]")
+        else:
+            w.emit(f"{acc} += {values}[{r.k}]")
+    if kind == "sum":
+        w.emit(f"{_output(w, ('row_sums', 'row_sum', 'sums'))}[tid] = {acc}")
+    elif kind == "norm":
+        w.emit(f"{_output(w, ('row_norms', 'norms'))}[tid] = wp.sqrt({acc})")
+    elif kind == "max":
+        w.emit(f"{_output(w, ('row_max', 'max_abs', 'peaks'))}[tid] = {acc}")
+    elif kind == "mean":
+        n = r.length()
+        means = _output(w, ("row_means", "means", "avg"))
+        with w.block(f"if {n} > 0:"):
+            w.emit(f"{means}[tid] = {acc} / float({n})")
+    else:  # each entry over its row's norm (a row-normalised matrix), zero rows left as they are
+        norm = w.fresh("norm")
+        w.emit(f"{norm} = wp.sqrt({acc})")
+        scaled = _output(w, ("normalized", "scaled_vals", "values_out"), shape=(r.entries,))
+        with w.block(f"if {norm} > 0.0:"):
+            with r.loop():
+                w.emit(f"{scaled}[{r.k}] = {values}[{r.k}] / {norm}")
+    r.features.append({"sum": "row sums", "norm": "row norms", "max": "largest magnitude per row",
+                       "mean": "mean of each non-empty row", "normalised": "rows scaled to unit norm"}[kind])
+    if rng.random() < 0.3:  # and each row's length (a node's degree)
+        degree = _output(w, ("degree", "row_len", "nnz_per_row"), "int32")
+        w.emit(f"{degree}[tid] = {r.end} - {r.start}")
+        r.features.append("row lengths")
+
+
+def laplacian_smoothing(r: Rows) -> None:
+    """Umbrella Laplacian smoothing over an adjacency: p + lam * (mean of the neighbours - p), for a
+    mesh's vertices (vec3) or a scalar field; a vertex without neighbours kept."""
+    w, rng = r.w, r.w.rng
+    vec = rng.random() < 0.6
+    src = w.add_array(rng.choice(["points", "positions", "verts"] if vec else ["field", "u", "values"]),
+                      "vec3" if vec else "float32", "input")
+    lam = w.add_scalar(rng.choice(["lam", "alpha", "strength"]), "float32", rng.choice([0.25, 0.5, 0.75]))
+    p = w.fresh("p")
+    w.emit(f"{p} = {src}[tid]")
+    acc = w.fresh("acc")
+    w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
+    with r.loop():
+        w.emit(f"{acc} += {src}[{r.column()}]")
+    n = r.length()
+    out = _output(w, ("smoothed", "points_out", "new_points") if vec else ("smoothed", "u_new", "field_out"),
+                  "vec3" if vec else "float32")
+    if rng.random() < 0.5:
+        with w.block(f"if {n} > 0:"):
+            w.emit(f"{out}[tid] = {p} + {lam.src} * ({acc} / float({n}) - {p})")
+        with w.block("else:"):
+            w.emit(f"{out}[tid] = {p}")
+    else:
+        w.emit(f"{out}[tid] = {p}")
+        with w.block(f"if {n} > 0:"):
+            lap = w.fresh("lap")
+            w.emit(f"{lap} = {acc} / float({n}) - {p}")
+            w.emit(f"{out}[tid] = {p} + {lam.src} * {lap}")
+    r.features.append("Laplacian smoothing over an adjacency" + (" (mesh vertices)" if vec else ""))
+
+
+def pagerank(r: Rows) -> None:
+    """A PageRank step, pulling rank over each node's in-links: (1 - d) / N + d * sum rank[j] /
+    out_degree[j] (out-degrees at least 1, or their inverses given)."""
+    w, rng = r.w, r.w.rng
+    rank = w.add_array(rng.choice(["rank", "ranks", "pr"]), "float32", "input", low=0.0, high=0.25)
+    damping = w.add_scalar(rng.choice(["damping", "d", "alpha"]), "float32", rng.choice([0.85, 0.9]))
+    inverse = rng.random() < 0.4
+    degree = w.add_array(rng.choice(["inv_out_degree", "inv_deg"]) if inverse else rng.choice(["out_degree", "out_deg"]),
+                         "float32" if inverse else "int32", "input", low=0.0625 if inverse else 1,
+                         high=1.0 if inverse else 16, grid_bits=6 if inverse else 0)
+    acc = w.fresh("acc")
+    w.emit(f"{acc} = float(0.0)")
+    with r.loop():
+        j = w.fresh("j")  # read twice: a local
+        w.emit(f"{j} = {r.cols}[{r.k}]")
+        w.emit(f"{acc} += {rank}[{j}] * {degree}[{j}]" if inverse else f"{acc} += {rank}[{j}] / float({degree}[{j}])")
+    new = _output(w, ("rank_new", "next_rank", "new_rank"))
+    w.emit(f"{new}[tid] = (1.0 - {damping.src}) / float({rank}.shape[0]) + {damping.src} * {acc}")
+    r.features.append("PageRank step (pull over in-links)")
+
+
+def edge_softmax(r: Rows) -> None:
+    """A graph attention layer's normalisation: the softmax of each row's edge scores (its maximum
+    first, then the exponentials' sum), written per edge, or used at once to aggregate the
+    neighbours' features."""
+    w, rng = r.w, r.w.rng
+    scores = r.values(("scores", "logits", "edge_scores"))
+    m = w.fresh("m")
+    w.emit(f"{m} = float(-1.0e30)")
+    with r.loop():
+        w.emit(f"{m} = wp.max({m}, {scores}[{r.k}])")
+    total = w.fresh("total")
+    w.emit(f"{total} = float(0.0)")
+    with r.loop():
+        w.emit(f"{total} += wp.exp({scores}[{r.k}] - {m})")
+    if rng.random() < 0.5:
+        attn = _output(w, ("attn", "weights", "alpha"), shape=(r.entries,))
+        with r.loop():
+            w.emit(f"{attn}[{r.k}] = wp.exp({scores}[{r.k}] - {m}) / {total}")
+        r.features.append("softmax over each row's edges")
+    else:
+        h = w.add_array(rng.choice(["h", "features", "feat"]), "float32", "input")
+        acc = w.fresh("acc")
+        w.emit(f"{acc} = float(0.0)")
+        with r.loop():
+            w.emit(f"{acc} += wp.exp({scores}[{r.k}] - {m}) / {total} * {h}[{r.column()}]")
+        w.emit(f"{_output(w, ('h_out', 'aggregated', 'out'))}[tid] = {acc}")
+        r.features.append("attention-weighted aggregation (softmax over each row's edges)")
+
+
+def transpose_product(r: Rows) -> None:
+    """y = A^T x from the rows of A: each row scatters its entries times its x by `wp.atomic_add`
+    (or `+=`, atomic in Warp too) into y at their columns."""
+    w, rng = r.w, r.w.rng
+    values = r.values()
+    x = w.add_array(rng.choice(["x", "vec", "u"]), "float32", "input")
+    y = _output(w, ("y", "ATx", "result"))
+    xi = w.fresh("xi")
+    w.emit(f"{xi} = {x}[tid]")
+    with r.loop():
+        j = r.column()
+        if rng.random() < 0.6:
+            w.emit(f"wp.atomic_add({y}, {j}, {values}[{r.k}] * {xi})")
+        else:
+            w.emit(f"{y}[{j}] += {values}[{r.k}] * {xi}")
+    r.features.append("transposed sparse product scattered by atomics")
+
+
+SPARSE_FORMS: dict[str, Callable[[Rows], None]] = {
+    "SpMV": spmv,
+    "Jacobi": jacobi,
+    "row statistics": row_statistics,
+    "Laplacian smoothing": laplacian_smoothing,
+    "PageRank": pagerank,
+    "edge softmax": edge_softmax,
+    "transposed product": transpose_product,
+}
+FORM_DRAWS = ("SpMV", "SpMV", *SPARSE_FORMS)  # the product is the most common use of the format
+
+
+def chooses_sparse(seed: int) -> bool:
+    """Whether control_flow kernel `seed` walks CSR rows: a stream of its own, so the others keep every draw."""
+    return random.Random(seed ^ 0x5C5).random() < SPARSE_SHARE
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    form = rng.choice(FORM_DRAWS)
+    w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
+    # a row's result is stored as it is: no output turned into an accumulation, no intermediate kept
+    w.output_update_share = 0.0
+    w.intermediate_output_share = 0.0
+    if rng.random() < 0.15:  # rows padded to whole blocks
+        n = w.add_scalar(rng.choice(["num_rows", "n_rows", "n"]), "int32",
+                         w.dim[0] - rng.randint(1, max(1, w.dim[0] // 8)), launch_bound=True)
+        w.guard_return(f"tid >= {n.src}")
+        w.feature("padded launch")
+    rows = Rows(w)
+    SPARSE_FORMS[form](rows)
+    for feature in rows.features:
+        w.feature(feature)
+    return w.finish("Sparse-row kernel")

@@ -1,0 +1,229 @@
+"""The sparse-row kernels (synthesis/categories/sparse.py): each kernel's outputs, run by Warp on the CPU,
+are what the CSR algorithm gives in numpy over the same row pointers, columns and values (products,
+Jacobi sweeps and residuals, row statistics, Laplacian smoothing, PageRank, edge softmax, the
+transposed product); the row pointers are a valid CSR of the drawn lengths at every size; and the
+control_flow kernels that are not sparse keep their draws."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from cuda_production.bench import bench_args, bench_shape
+from cuda_production.reference import make_input, warp_reference
+from synthesis.categories import generate, sparse
+from synthesis.categories.sparse import COLUMN_NAMES, POINTER_NAMES, VALUE_NAMES
+from synthesis.spec import ArgSpec, KernelSpec
+from tests.cuda_production.harness import inputs
+
+
+def _sparse_seeds(count: int) -> list[int]:
+    return [s for s in range(3000) if sparse.chooses_sparse(s)][:count]
+
+
+@functools.lru_cache(maxsize=None)
+def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
+    specs = [generate("control_flow", s) for s in _sparse_seeds(140)]
+    expected = warp_reference(specs, "test_sparse")
+    out = []
+    for spec in specs:
+        data, offset, written = expected[spec.name], 0, {}
+        for a in spec.args:
+            if a.is_written:
+                n = a.count * a.width
+                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset).reshape(
+                    (a.count, a.width) if a.width > 1 else (a.count,))
+                offset += n * a.component_bytes
+        arrays = {a.name: v.reshape((a.count, a.width)) if a.width > 1 else v
+                  for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
+        out.append((spec, arrays, written))
+    return tuple(out)
+
+
+class Csr:
+    """A kernel's CSR structure and arguments, found by the names people give them."""
+
+    def __init__(self, spec: KernelSpec, arrays: dict) -> None:
+        self.spec, self.arrays = spec, arrays
+        self.scalars = {a.name: np.float64(np.float32(a.value)) for a in spec.args if a.role == "scalar"}
+        self.ptr = arrays[next(n for n in POINTER_NAMES if n in arrays)].astype(np.int64)
+        cols = next((n for n in COLUMN_NAMES if n in arrays), None)
+        self.cols = arrays[cols].astype(np.int64) if cols else None
+        self.rows = spec.dim[0]
+
+    def has(self, feature: str) -> bool:
+        return feature in self.spec.description
+
+    def array(self, *names: str) -> np.ndarray:
+        return self.arrays[next(n for n in names if n in self.arrays)].astype(np.float64)
+
+    def scalar(self, *names: str) -> np.float64:
+        return next(self.scalars[n] for n in names if n in self.scalars)
+
+    def row(self, i: int) -> slice:
+        return slice(self.ptr[i], self.ptr[i + 1])
+
+    def active(self) -> np.ndarray:
+        """The rows a padded launch computes (all, without one)."""
+        active = np.ones(self.rows, dtype=bool)
+        if self.has("padded launch"):
+            active[int(self.scalar("num_rows", "n_rows", "n")):] = False
+        return active
+
+    def values(self) -> np.ndarray:
+        return self.array(*VALUE_NAMES, "off_diag", "offdiag_vals", "scores", "logits", "edge_scores")
+
+    def row_dot(self, values: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Per row: sum_k values[k] * x[cols[k]] (x float or vec3 rows)."""
+        out = np.zeros((self.rows,) + x.shape[1:])
+        for i in range(self.rows):
+            k = self.row(i)
+            terms = values[k].reshape((-1,) + (1,) * (x.ndim - 1)) * x[self.cols[k]]
+            out[i] = terms.sum(axis=0)
+        return out
+
+
+def expected_outputs(c: Csr) -> dict[str, np.ndarray]:
+    """The written arrays the form's algorithm gives (float64), rows the kernel skips left at their start."""
+    a = c.arrays
+    if c.has("sparse matrix-vector product"):
+        x = c.array("x", "vec", "field", "velocities")
+        product = c.row_dot(c.values(), x)
+        y = next(n for n in ("y", "Ax", "product", "out", "result", "forces") if n in a)
+        if c.has("alpha A x + beta y"):
+            return {y: c.scalar("alpha") * product + c.scalar("beta") * a[y].astype(np.float64)}
+        if c.has("added to the output"):
+            return {y: a[y].astype(np.float64) + product}
+        return {y: product}
+    if c.has("Jacobi") or c.has("residual"):
+        x, b, diag = c.array("x", "x_old", "u"), c.array("b", "rhs", "f"), c.array("diag", "diagonal", "inv_diag_src")
+        sigma = c.row_dot(c.values(), x)
+        if c.has("residual"):
+            return {_written_name(c, ("residual", "r", "res")): b - diag * x - sigma}
+        new = (b - sigma) / diag
+        if c.has("damped"):
+            omega = c.scalar("omega", "relax", "damping")
+            new = (1.0 - omega) * x + omega * new
+        return {_written_name(c, ("x_new", "x_next", "u_new")): new}
+    if c.has("Laplacian smoothing"):
+        src = c.array("points", "positions", "verts", "field", "u", "values")
+        lam = c.scalar("lam", "alpha", "strength")
+        counts = np.diff(c.ptr)
+        sums = c.row_dot(np.ones(len(c.cols)), src)
+        shape = (-1,) + (1,) * (src.ndim - 1)
+        mean = sums / np.maximum(counts, 1).reshape(shape)
+        smoothed = np.where((counts > 0).reshape(shape), src + lam * (mean - src), src)
+        return {_written_name(c, ("smoothed", "points_out", "new_points", "u_new", "field_out")): smoothed}
+    if c.has("PageRank"):
+        rank, d = c.array("rank", "ranks", "pr"), c.scalar("damping", "d", "alpha")
+        if any(n in a for n in ("inv_out_degree", "inv_deg")):
+            share = rank * c.array("inv_out_degree", "inv_deg")
+        else:
+            share = rank / c.array("out_degree", "out_deg")
+        return {_written_name(c, ("rank_new", "next_rank", "new_rank")):
+                (1.0 - d) / c.rows + d * c.row_dot(np.ones(len(c.cols)), share)}
+    if c.has("softmax over each row's edges"):
+        scores = c.values()
+        weights = np.zeros_like(scores)
+        for i in range(c.rows):
+            k = c.row(i)
+            if k.stop > k.start:
+                e = np.exp(scores[k] - scores[k].max())
+                weights[k] = e / e.sum()
+        if c.has("aggregation"):
+            return {_written_name(c, ("h_out", "aggregated", "out")): c.row_dot(weights, c.array("h", "features", "feat"))}
+        return {_written_name(c, ("attn", "weights", "alpha")): weights}
+    if c.has("transposed sparse product"):
+        x, values = c.array("x", "vec", "u"), c.values()
+        y = np.zeros(c.rows)
+        for i in np.nonzero(c.active())[0]:
+            k = c.row(i)
+            np.add.at(y, c.cols[k], values[k] * x[i])
+        return {_written_name(c, ("y", "ATx", "result")): y}
+    return row_statistics(c)
+
+
+def row_statistics(c: Csr) -> dict[str, np.ndarray]:
+    values = c.values()
+    rows = [values[c.row(i)] for i in range(c.rows)]
+    counts = np.diff(c.ptr)
+    out = {}
+    if c.has("row sums"):
+        out[_written_name(c, ("row_sums", "row_sum", "sums"))] = np.array([r.sum() for r in rows])
+    if c.has("row norms"):
+        out[_written_name(c, ("row_norms", "norms"))] = np.sqrt([(r * r).sum() for r in rows])
+    if c.has("largest magnitude per row"):
+        out[_written_name(c, ("row_max", "max_abs", "peaks"))] = np.array([np.abs(r).max(initial=0.0) for r in rows])
+    if c.has("mean of each non-empty row"):
+        out[_written_name(c, ("row_means", "means", "avg"))] = np.array([r.mean() if len(r) else 0.0 for r in rows])
+    if c.has("rows scaled to unit norm"):
+        scaled = np.zeros_like(values)
+        for i, r in enumerate(rows):
+            norm = np.sqrt((r * r).sum())
+            if norm > 0:
+                scaled[c.row(i)] = r / norm
+        out[_written_name(c, ("normalized", "scaled_vals", "values_out"))] = scaled
+    if c.has("row lengths"):
+        out[_written_name(c, ("degree", "row_len", "nnz_per_row"))] = counts.astype(np.float64)
+    assert out, c.spec.description
+    return out
+
+
+def _written_name(c: Csr, names: tuple[str, ...]) -> str:
+    return next(n for n in names if any(a.name == n and a.is_written for a in c.spec.args))
+
+
+@pytest.mark.parametrize("feature", ["sparse matrix-vector product", "alpha A x + beta y", "added to the output",
+                                     "vec3 field", "damped Jacobi sweep", "Jacobi sweep", "residual", "row sums",
+                                     "row norms", "largest magnitude per row", "mean of each non-empty row",
+                                     "rows scaled to unit norm", "row lengths", "Laplacian smoothing", "mesh vertices",
+                                     "PageRank", "softmax over each row's edges", "aggregation",
+                                     "transposed sparse product", "padded launch", "CSR rows of 0-"])
+def test_every_variant_is_drawn(feature):
+    assert any(feature in spec.description for spec, _, _ in _runs())
+
+
+def test_warp_computes_the_csr_algorithm_of_every_sparse_kernel():
+    for spec, arrays, written in _runs():
+        c = Csr(spec, arrays)
+        expected = expected_outputs(c)
+        assert set(expected) == set(written), (set(expected), set(written), spec.source)
+        active = c.active()
+        for name, want in expected.items():
+            got = written[name].astype(np.float64)
+            if got.shape[0] == c.rows and not c.has("transposed"):  # per-row outputs: skipped rows stay 0 / as they were
+                start = arrays[name].astype(np.float64) if name in arrays else np.zeros_like(got)
+                want = np.where(active.reshape((-1,) + (1,) * (got.ndim - 1)), want.reshape(got.shape), start)
+            np.testing.assert_allclose(got, want.reshape(got.shape), rtol=1e-5, atol=1e-5, err_msg=f"{name}\n{spec.source}")
+
+
+def test_row_pointers_are_a_csr_of_the_drawn_lengths_at_every_size():
+    """0 first, lengths within [low, high], and for an even number of rows exactly rows x mean
+    entries (the size of the arrays they index), at the check size and at the bench size."""
+    for rows, (low, high) in [(64, (0, 8)), (1000, (16, 48)), (100, (3, 5))]:
+        arg = ArgSpec("row_ptr", "int32", "offsets", (rows + 1,), low, high, 0)
+        entries = ArgSpec("vals", "float32", "input", (rows * (low + high) // 2,))
+        for sized in (arg, bench_args([arg, entries], (rows,), (rows * 64,))[0]):
+            ptr = make_input(sized, 3, 12345).astype(np.int64)
+            lengths = np.diff(ptr)
+            assert ptr[0] == 0 and lengths.min() >= low and lengths.max() <= high
+            assert ptr[-1] == (len(ptr) - 1) * (low + high) // 2
+            assert len(set(lengths.tolist())) > 1  # the rows differ
+        assert bench_shape(arg, (rows,), (rows * 64,)) == (rows * 64 + 1,)
+        assert bench_shape(entries, (rows,), (rows * 64,)) == (rows * 64 * (low + high) // 2,)
+
+
+def test_columns_index_the_rows_arrays():
+    for spec, arrays, _ in _runs():
+        c = Csr(spec, arrays)
+        if c.cols is not None:
+            assert c.cols.min() >= 0 and c.cols.max() < c.rows
+            assert len(c.cols) == c.ptr[-1]  # as long as the structure needs
+
+
+def test_other_control_flow_kernels_keep_their_draws(monkeypatch):
+    seeds = [s for s in range(120) if not sparse.chooses_sparse(s)][:40]
+    with_sparse = [generate("control_flow", s).source for s in seeds]
+    monkeypatch.setattr(sparse, "chooses_sparse", lambda seed: False)
+    assert [generate("control_flow", s).source for s in seeds] == with_sparse
