@@ -55,8 +55,31 @@ class Rows:
         else:
             self.start, self.end = f"{self.ptr}[tid]", f"{self.ptr}[tid + 1]"
         self.column_local = rng.random() < 0.5  # `j = cols[k]` first, or indexed in place
+        self.value_local = rng.random() < 0.3  # `a = values[k]` first, or read in place
         self.k = "k" if rng.random() < 0.7 else "e"
         self.features: list[str] = [f"CSR rows of {self.shortest}-{self.longest} entries"]
+
+    def skip_empty_row(self) -> None:
+        """`if start == end: return`, where a row may be empty and its outputs keep their start (zero)
+        when it is: a thread with no entries leaves at once."""
+        if self.shortest == 0 and self.bounds_in_locals and self.w.rng.random() < 0.4:
+            self.w.emit(f"if {self.start} == {self.end}:")
+            self.w.emit("    return")
+            self.features.append("empty rows return early")
+
+    def entry(self, values: str) -> str:
+        """Entry k's value, inside the loop: read in place, or into a local first."""
+        if self.value_local:
+            a = self.w.fresh("a")
+            self.w.emit(f"{a} = {values}[{self.k}]")
+            return a
+        return f"{values}[{self.k}]"
+
+    def total(self, hints: tuple[str, ...], term: str, dtype: str = "float32") -> None:
+        """`term` summed over every row into a one-element array (a dot product, a residual norm, a
+        change between iterations), by `wp.atomic_add`."""
+        total = self.w.add_array(self.w.rng.choice(hints), dtype, "output", shape=(1,))
+        self.w.emit(f"wp.atomic_add({total}, 0, {term})")
 
     def loop(self):
         return self.w.block(f"for {self.k} in range({self.start}, {self.end}):")
@@ -69,8 +92,9 @@ class Rows:
             return j
         return f"{self.cols}[{self.k}]"
 
-    def values(self, hints: tuple[str, ...] = VALUE_NAMES) -> str:
-        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.entries,))
+    def values(self, hints: tuple[str, ...] = VALUE_NAMES, low: float = -1.0, high: float = 1.0) -> str:
+        """A float per entry (the matrix's values, edge scores or weights)."""
+        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.entries,), low=low, high=high)
 
     def length(self) -> str:
         """The row's length, as a local."""
@@ -91,11 +115,21 @@ def spmv(r: Rows) -> None:
     values = r.values()
     x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]),
                     "vec3" if vec else "float32", "input")
+    how = rng.random()
+    if how >= 0.4:  # an output that starts at zero: an empty row may leave it so
+        r.skip_empty_row()
     acc = w.fresh("acc")
     w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
     with r.loop():
-        w.emit(f"{acc} += {values}[{r.k}] * {x}[{r.column()}]")
-    how = rng.random()
+        a = r.entry(values)
+        w.emit(f"{acc} += {a} * {x}[{r.column()}]")
+    if how >= 0.4 and not vec and rng.random() < 0.3:  # a row scaling: D^-1 A x (a Jacobi-preconditioned product)
+        scale = w.add_array(rng.choice(["inv_diag", "row_scale", "d_inv"]), "float32", "input", low=0.25, high=1.0)
+        w.emit(f"{acc} = {acc} * {scale}[tid]")
+        r.features.append("rows scaled (D^-1 A x)")
+    if not vec and rng.random() < 0.3:  # and x^T A x over all rows (a conjugate gradient's p . Ap)
+        r.total(("pAp", "xAx", "energy"), f"{x}[tid] * {acc}")
+        r.features.append("x . Ax summed by atomics")
     if how < 0.25 and not vec:
         y = w.add_array(rng.choice(["y", "out", "result"]), "float32", "inout")
         alpha = w.add_scalar("alpha", "float32", rng.choice([0.5, 1.5, 2.0, -1.0]))
@@ -127,21 +161,38 @@ def jacobi(r: Rows) -> None:
     sigma = w.fresh("sigma")
     w.emit(f"{sigma} = float(0.0)")
     with r.loop():
-        w.emit(f"{sigma} += {values}[{r.k}] * {x}[{r.column()}]")
+        a = r.entry(values)
+        w.emit(f"{sigma} += {a} * {x}[{r.column()}]")
     kind = rng.random()
+    measured = rng.random() < 0.4  # and how far the iteration is from converged, summed over the rows
     if kind < 0.3:
         residual = _output(w, ("residual", "r", "res"))
-        w.emit(f"{residual}[tid] = {b}[tid] - {diag}[tid] * {x}[tid] - {sigma}")
+        if measured:
+            res = w.fresh("res")
+            w.emit(f"{res} = {b}[tid] - {diag}[tid] * {x}[tid] - {sigma}")
+            w.emit(f"{residual}[tid] = {res}")
+            r.total(("res_norm2", "residual_norm_sq", "r2"), f"{res} * {res}")
+            r.features.append("squared residual norm summed by atomics")
+        else:
+            w.emit(f"{residual}[tid] = {b}[tid] - {diag}[tid] * {x}[tid] - {sigma}")
         r.features.append("residual b - A x (diagonal apart)")
         return
     x_new = _output(w, ("x_new", "x_next", "u_new"))
     if kind < 0.6:
         omega = w.add_scalar(rng.choice(["omega", "relax", "damping"]), "float32", rng.choice([0.5, 2.0 / 3.0, 0.8]))
-        w.emit(f"{x_new}[tid] = (1.0 - {omega.src}) * {x}[tid] + {omega.src} * ({b}[tid] - {sigma}) / {diag}[tid]")
+        value = f"(1.0 - {omega.src}) * {x}[tid] + {omega.src} * ({b}[tid] - {sigma}) / {diag}[tid]"
         r.features.append("damped Jacobi sweep")
     else:
-        w.emit(f"{x_new}[tid] = ({b}[tid] - {sigma}) / {diag}[tid]")
+        value = f"({b}[tid] - {sigma}) / {diag}[tid]"
         r.features.append("Jacobi sweep")
+    if measured:
+        new = w.fresh("x_i")
+        w.emit(f"{new} = {value}")
+        w.emit(f"{x_new}[tid] = {new}")
+        r.total(("delta", "change", "update_norm"), f"wp.abs({new} - {x}[tid])")
+        r.features.append("change summed by atomics")
+    else:
+        w.emit(f"{x_new}[tid] = {value}")
 
 
 def row_statistics(r: Rows) -> None:
@@ -150,15 +201,27 @@ def row_statistics(r: Rows) -> None:
     w, rng = r.w, r.w.rng
     values = r.values()
     kind = rng.choice(["sum", "norm", "max", "mean", "normalised"])
+    if kind != "mean":
+        r.skip_empty_row()
     acc = w.fresh("acc" if kind != "max" else "peak")
     w.emit(f"{acc} = float(0.0)")
+    also_max = kind in ("sum", "norm") and rng.random() < 0.3  # a second statistic in the same loop
+    if also_max:
+        peak = w.fresh("peak")
+        w.emit(f"{peak} = float(0.0)")
     with r.loop():
+        a = r.entry(values) if r.value_local or also_max else f"{values}[{r.k}]"
         if kind == "max":
-            w.emit(f"{acc} = wp.max({acc}, wp.abs({values}[{r.k}]))")
+            w.emit(f"{acc} = wp.max({acc}, wp.abs({a}))")
         elif kind in ("norm", "normalised"):
-            w.emit(f"{acc} += {values}[{r.k}] * {values}[{r.k}]")
+            w.emit(f"{acc} += {a} * {a}")
         else:
-            w.emit(f"{acc} += {values}[{r.k}]")
+            w.emit(f"{acc} += {a}")
+        if also_max:
+            w.emit(f"{peak} = wp.max({peak}, wp.abs({a}))")
+    if also_max:
+        w.emit(f"{_output(w, ('row_max', 'max_abs', 'peaks'))}[tid] = {peak}")
+        r.features.append("largest magnitude per row")
     if kind == "sum":
         w.emit(f"{_output(w, ('row_sums', 'row_sum', 'sums'))}[tid] = {acc}")
     elif kind == "norm":
@@ -183,6 +246,9 @@ def row_statistics(r: Rows) -> None:
         degree = _output(w, ("degree", "row_len", "nnz_per_row"), "int32")
         w.emit(f"{degree}[tid] = {r.end} - {r.start}")
         r.features.append("row lengths")
+    elif rng.random() < 0.2:  # or the entries counted over all rows
+        r.total(("nnz_total", "entries", "total_nnz"), f"{r.end} - {r.start}", "int32")
+        r.features.append("entries counted by atomics")
 
 
 def laplacian_smoothing(r: Rows) -> None:
@@ -197,21 +263,35 @@ def laplacian_smoothing(r: Rows) -> None:
     w.emit(f"{p} = {src}[tid]")
     acc = w.fresh("acc")
     w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
-    with r.loop():
-        w.emit(f"{acc} += {src}[{r.column()}]")
-    n = r.length()
+    if rng.random() < 0.35:  # weighted by the edges (cotangent or inverse-distance weights), over their sum
+        weights = r.values(("weights", "edge_weights", "w_ij"), low=0.25, high=1.0)
+        wsum = w.fresh("wsum")
+        w.emit(f"{wsum} = float(0.0)")
+        with r.loop():
+            a = r.entry(weights)
+            w.emit(f"{acc} += {a} * {src}[{r.column()}]")
+            w.emit(f"{wsum} += {a}")
+        n = wsum
+        count_type = "0.0"
+        r.features.append("edge weights")
+    else:
+        with r.loop():
+            w.emit(f"{acc} += {src}[{r.column()}]")
+        n = r.length()
+        count_type = "0"
     out = _output(w, ("smoothed", "points_out", "new_points") if vec else ("smoothed", "u_new", "field_out"),
                   "vec3" if vec else "float32")
+    mean = f"{acc} / {n}" if count_type == "0.0" else f"{acc} / float({n})"
     if rng.random() < 0.5:
-        with w.block(f"if {n} > 0:"):
-            w.emit(f"{out}[tid] = {p} + {lam.src} * ({acc} / float({n}) - {p})")
+        with w.block(f"if {n} > {count_type}:"):
+            w.emit(f"{out}[tid] = {p} + {lam.src} * ({mean} - {p})")
         with w.block("else:"):
             w.emit(f"{out}[tid] = {p}")
     else:
         w.emit(f"{out}[tid] = {p}")
-        with w.block(f"if {n} > 0:"):
+        with w.block(f"if {n} > {count_type}:"):
             lap = w.fresh("lap")
-            w.emit(f"{lap} = {acc} / float({n}) - {p}")
+            w.emit(f"{lap} = {mean} - {p}")
             w.emit(f"{out}[tid] = {p} + {lam.src} * {lap}")
     r.features.append("Laplacian smoothing over an adjacency" + (" (mesh vertices)" if vec else ""))
 
@@ -233,8 +313,22 @@ def pagerank(r: Rows) -> None:
         w.emit(f"{j} = {r.cols}[{r.k}]")
         w.emit(f"{acc} += {rank}[{j}] * {degree}[{j}]" if inverse else f"{acc} += {rank}[{j}] / float({degree}[{j}])")
     new = _output(w, ("rank_new", "next_rank", "new_rank"))
-    w.emit(f"{new}[tid] = (1.0 - {damping.src}) / float({rank}.shape[0]) + {damping.src} * {acc}")
-    r.features.append("PageRank step (pull over in-links)")
+    if rng.random() < 0.3:  # personalised: teleport to a distribution of the nodes' own
+        teleport = w.add_array(rng.choice(["teleport", "personalization", "restart"]), "float32", "input",
+                               low=0.0, high=0.015625, grid_bits=14)
+        value = f"(1.0 - {damping.src}) * {teleport}[tid] + {damping.src} * {acc}"
+        r.features.append("personalised PageRank step (pull over in-links)")
+    else:
+        value = f"(1.0 - {damping.src}) / float({rank}.shape[0]) + {damping.src} * {acc}"
+        r.features.append("PageRank step (pull over in-links)")
+    if rng.random() < 0.4:  # and the change, to test convergence
+        updated = w.fresh("r_new")
+        w.emit(f"{updated} = {value}")
+        w.emit(f"{new}[tid] = {updated}")
+        r.total(("delta", "diff", "l1_change"), f"wp.abs({updated} - {rank}[tid])")
+        r.features.append("change summed by atomics")
+    else:
+        w.emit(f"{new}[tid] = {value}")
 
 
 def edge_softmax(r: Rows) -> None:
@@ -243,6 +337,7 @@ def edge_softmax(r: Rows) -> None:
     neighbours' features."""
     w, rng = r.w, r.w.rng
     scores = r.values(("scores", "logits", "edge_scores"))
+    r.skip_empty_row()
     m = w.fresh("m")
     w.emit(f"{m} = float(-1.0e30)")
     with r.loop():
@@ -251,6 +346,9 @@ def edge_softmax(r: Rows) -> None:
     w.emit(f"{total} = float(0.0)")
     with r.loop():
         w.emit(f"{total} += wp.exp({scores}[{r.k}] - {m})")
+    if rng.random() < 0.3 and (r.shortest > 0 or "empty rows return early" in r.features):  # each row's log-sum-exp too
+        w.emit(f"{_output(w, ('lse', 'log_norm', 'logsumexp'))}[tid] = {m} + wp.log({total})")
+        r.features.append("log-sum-exp per row")
     if rng.random() < 0.5:
         attn = _output(w, ("attn", "weights", "alpha"), shape=(r.entries,))
         with r.loop():
@@ -273,14 +371,21 @@ def transpose_product(r: Rows) -> None:
     values = r.values()
     x = w.add_array(rng.choice(["x", "vec", "u"]), "float32", "input")
     y = _output(w, ("y", "ATx", "result"))
+    r.skip_empty_row()
     xi = w.fresh("xi")
-    w.emit(f"{xi} = {x}[tid]")
+    if rng.random() < 0.3:
+        alpha = w.add_scalar(rng.choice(["alpha", "scale"]), "float32", rng.choice([0.5, 2.0, -1.0]))
+        w.emit(f"{xi} = {alpha.src} * {x}[tid]")
+        r.features.append("scaled by alpha")
+    else:
+        w.emit(f"{xi} = {x}[tid]")
     with r.loop():
         j = r.column()
+        a = r.entry(values)
         if rng.random() < 0.6:
-            w.emit(f"wp.atomic_add({y}, {j}, {values}[{r.k}] * {xi})")
+            w.emit(f"wp.atomic_add({y}, {j}, {a} * {xi})")
         else:
-            w.emit(f"{y}[{j}] += {values}[{r.k}] * {xi}")
+            w.emit(f"{y}[{j}] += {a} * {xi}")
     r.features.append("transposed sparse product scattered by atomics")
 
 

@@ -24,7 +24,7 @@ def _sparse_seeds(count: int) -> list[int]:
 
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    specs = [generate("control_flow", s) for s in _sparse_seeds(140)]
+    specs = [generate("control_flow", s) for s in _sparse_seeds(220)]
     expected = warp_reference(specs, "test_sparse")
     out = []
     for spec in specs:
@@ -85,34 +85,53 @@ class Csr:
 
 
 def expected_outputs(c: Csr) -> dict[str, np.ndarray]:
-    """The written arrays the form's algorithm gives (float64), rows the kernel skips left at their start."""
+    """The written arrays the form's algorithm gives (float64), rows the kernel skips left at their
+    start (a one-element total sums the rows the kernel computes)."""
+    out = _row_outputs(c)
+    active = c.active()
+    if "total" in out:  # (the entry, in _row_outputs: its array's name and its term per row)
+        name, terms = out.pop("total")
+        out[name] = np.array([terms[active].sum()])
+    return out
+
+
+def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
     a = c.arrays
     if c.has("sparse matrix-vector product"):
         x = c.array("x", "vec", "field", "velocities")
         product = c.row_dot(c.values(), x)
-        y = next(n for n in ("y", "Ax", "product", "out", "result", "forces") if n in a)
+        if c.has("rows scaled"):
+            product = product * c.array("inv_diag", "row_scale", "d_inv")
+        y = _written_name(c, ("y", "Ax", "product", "out", "result", "forces"))
+        extra = {"total": (_written_name(c, ("pAp", "xAx", "energy")), x * product)} if c.has("x . Ax") else {}
         if c.has("alpha A x + beta y"):
-            return {y: c.scalar("alpha") * product + c.scalar("beta") * a[y].astype(np.float64)}
+            return {y: c.scalar("alpha") * product + c.scalar("beta") * a[y].astype(np.float64), **extra}
         if c.has("added to the output"):
-            return {y: a[y].astype(np.float64) + product}
-        return {y: product}
+            return {y: a[y].astype(np.float64) + product, **extra}
+        return {y: product, **extra}
     if c.has("Jacobi") or c.has("residual"):
         x, b, diag = c.array("x", "x_old", "u"), c.array("b", "rhs", "f"), c.array("diag", "diagonal", "inv_diag_src")
         sigma = c.row_dot(c.values(), x)
         if c.has("residual"):
-            return {_written_name(c, ("residual", "r", "res")): b - diag * x - sigma}
+            res = b - diag * x - sigma
+            extra = {"total": (_written_name(c, ("res_norm2", "residual_norm_sq", "r2")), res * res)} \
+                if c.has("squared residual norm") else {}
+            return {_written_name(c, ("residual", "r", "res")): res, **extra}
         new = (b - sigma) / diag
         if c.has("damped"):
             omega = c.scalar("omega", "relax", "damping")
             new = (1.0 - omega) * x + omega * new
-        return {_written_name(c, ("x_new", "x_next", "u_new")): new}
+        extra = {"total": (_written_name(c, ("delta", "change", "update_norm")), np.abs(new - x))} \
+            if c.has("change summed") else {}
+        return {_written_name(c, ("x_new", "x_next", "u_new")): new, **extra}
     if c.has("Laplacian smoothing"):
         src = c.array("points", "positions", "verts", "field", "u", "values")
         lam = c.scalar("lam", "alpha", "strength")
-        counts = np.diff(c.ptr)
-        sums = c.row_dot(np.ones(len(c.cols)), src)
+        weights = c.array("weights", "edge_weights", "w_ij") if c.has("edge weights") else np.ones(len(c.cols))
+        counts = c.row_dot(weights, np.ones(c.rows))  # the weights' sum (the row's length, unweighted)
+        sums = c.row_dot(weights, src)
         shape = (-1,) + (1,) * (src.ndim - 1)
-        mean = sums / np.maximum(counts, 1).reshape(shape)
+        mean = sums / np.where(counts > 0, counts, 1.0).reshape(shape)
         smoothed = np.where((counts > 0).reshape(shape), src + lam * (mean - src), src)
         return {_written_name(c, ("smoothed", "points_out", "new_points", "u_new", "field_out")): smoothed}
     if c.has("PageRank"):
@@ -121,21 +140,33 @@ def expected_outputs(c: Csr) -> dict[str, np.ndarray]:
             share = rank * c.array("inv_out_degree", "inv_deg")
         else:
             share = rank / c.array("out_degree", "out_deg")
-        return {_written_name(c, ("rank_new", "next_rank", "new_rank")):
-                (1.0 - d) / c.rows + d * c.row_dot(np.ones(len(c.cols)), share)}
+        pulled = c.row_dot(np.ones(len(c.cols)), share)
+        if c.has("personalised"):
+            new = (1.0 - d) * c.array("teleport", "personalization", "restart") + d * pulled
+        else:
+            new = (1.0 - d) / c.rows + d * pulled
+        extra = {"total": (_written_name(c, ("delta", "diff", "l1_change")), np.abs(new - rank))} \
+            if c.has("change summed") else {}
+        return {_written_name(c, ("rank_new", "next_rank", "new_rank")): new, **extra}
     if c.has("softmax over each row's edges"):
         scores = c.values()
         weights = np.zeros_like(scores)
+        lse = np.zeros(c.rows)
         for i in range(c.rows):
             k = c.row(i)
             if k.stop > k.start:
                 e = np.exp(scores[k] - scores[k].max())
                 weights[k] = e / e.sum()
+                lse[i] = scores[k].max() + np.log(e.sum())
+        extra = {_written_name(c, ("lse", "log_norm", "logsumexp")): lse} if c.has("log-sum-exp") else {}
         if c.has("aggregation"):
-            return {_written_name(c, ("h_out", "aggregated", "out")): c.row_dot(weights, c.array("h", "features", "feat"))}
-        return {_written_name(c, ("attn", "weights", "alpha")): weights}
+            return {_written_name(c, ("h_out", "aggregated", "out")): c.row_dot(weights, c.array("h", "features", "feat")),
+                    **extra}
+        return {_written_name(c, ("attn", "weights", "alpha")): weights, **extra}
     if c.has("transposed sparse product"):
         x, values = c.array("x", "vec", "u"), c.values()
+        if c.has("scaled by alpha"):
+            x = c.scalar("alpha", "scale") * x
         y = np.zeros(c.rows)
         for i in np.nonzero(c.active())[0]:
             k = c.row(i)
@@ -166,6 +197,8 @@ def row_statistics(c: Csr) -> dict[str, np.ndarray]:
         out[_written_name(c, ("normalized", "scaled_vals", "values_out"))] = scaled
     if c.has("row lengths"):
         out[_written_name(c, ("degree", "row_len", "nnz_per_row"))] = counts.astype(np.float64)
+    if c.has("entries counted by atomics"):
+        out["total"] = (_written_name(c, ("nnz_total", "entries", "total_nnz")), counts.astype(np.float64))
     assert out, c.spec.description
     return out
 
@@ -179,7 +212,10 @@ def _written_name(c: Csr, names: tuple[str, ...]) -> str:
                                      "row norms", "largest magnitude per row", "mean of each non-empty row",
                                      "rows scaled to unit norm", "row lengths", "Laplacian smoothing", "mesh vertices",
                                      "PageRank", "softmax over each row's edges", "aggregation",
-                                     "transposed sparse product", "padded launch", "CSR rows of 0-"])
+                                     "transposed sparse product", "padded launch", "CSR rows of 0-",
+                                     "empty rows return early", "rows scaled", "x . Ax", "squared residual norm",
+                                     "change summed by atomics", "edge weights", "personalised", "log-sum-exp",
+                                     "scaled by alpha", "entries counted by atomics"])
 def test_every_variant_is_drawn(feature):
     assert any(feature in spec.description for spec, _, _ in _runs())
 
@@ -192,7 +228,7 @@ def test_warp_computes_the_csr_algorithm_of_every_sparse_kernel():
         active = c.active()
         for name, want in expected.items():
             got = written[name].astype(np.float64)
-            if got.shape[0] == c.rows and not c.has("transposed"):  # per-row outputs: skipped rows stay 0 / as they were
+            if got.shape[0] == c.rows and not c.has("transposed") and got.shape[0] > 1:  # per-row outputs: skipped rows stay 0 / as they were
                 start = arrays[name].astype(np.float64) if name in arrays else np.zeros_like(got)
                 want = np.where(active.reshape((-1,) + (1,) * (got.ndim - 1)), want.reshape(got.shape), start)
             np.testing.assert_allclose(got, want.reshape(got.shape), rtol=1e-5, atol=1e-5, err_msg=f"{name}\n{spec.source}")
