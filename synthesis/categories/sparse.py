@@ -108,9 +108,37 @@ def _output(w: KernelWriter, hints: tuple[str, ...], dtype: str = "float32", sha
 
 
 # ---- the forms ----------------------------------------------------------------------------------------
-def spmv(r: Rows) -> None:
-    """y = A x (float or vec3 x), y = alpha A x + beta y, or A x added to y."""
+def spmm(r: Rows) -> None:
+    """Y = A X for a dense X of C columns (a graph network's neighbourhood aggregation of C features),
+    a column at a time over the row; sometimes a bias per column and a ReLU after it (a GCN layer)."""
     w, rng = r.w, r.w.rng
+    columns = rng.choice([2, 4, 8, 16])
+    values = r.values(("values", "norm_adj", "edge_weights", "vals"))
+    x = w.add_array(rng.choice(["X", "features", "H"]), "float32", "input", shape=(r.rows, columns))
+    y = _output(w, ("Y", "out_features", "aggregated"), shape=(r.rows, columns))
+    bound = f"{x}.shape[1]" if rng.random() < 0.5 else str(columns)
+    biased = rng.random() < 0.35
+    bias = w.add_array(rng.choice(["bias", "b"]), "float32", "input", shape=(columns,)) if biased else None
+    c = "c" if rng.random() < 0.6 else "f"
+    with w.block(f"for {c} in range({bound}):"):
+        acc = w.fresh("acc")
+        w.emit(f"{acc} = float(0.0)")
+        with r.loop():
+            a = r.entry(values)
+            w.emit(f"{acc} += {a} * {x}[{r.column()}, {c}]")
+        if biased:
+            w.emit(f"{y}[tid, {c}] = wp.max({acc} + {bias}[{c}], 0.0)")
+        else:
+            w.emit(f"{y}[tid, {c}] = {acc}")
+    r.features.append(f"sparse times dense matrix ({columns} columns)" + ("; bias and ReLU" if biased else ""))
+
+
+def spmv(r: Rows) -> None:
+    """y = A x (float or vec3 x), y = alpha A x + beta y, or A x added to y; or (a quarter) A X, `spmm`."""
+    w, rng = r.w, r.w.rng
+    if rng.random() < 0.25:
+        spmm(r)
+        return
     vec = rng.random() < 0.2
     values = r.values()
     x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]),
@@ -318,6 +346,13 @@ def pagerank(r: Rows) -> None:
                                low=0.0, high=0.015625, grid_bits=14)
         value = f"(1.0 - {damping.src}) * {teleport}[tid] + {damping.src} * {acc}"
         r.features.append("personalised PageRank step (pull over in-links)")
+    elif rng.random() < 0.35:  # the rank of nodes without out-links spread over all (one-element array)
+        dangling = w.add_array(rng.choice(["dangling_sum", "dangling", "sink_rank"]), "float32", "input", shape=(1,),
+                               low=0.0, high=0.25)
+        n = w.fresh("n")
+        w.emit(f"{n} = float({rank}.shape[0])")
+        value = f"(1.0 - {damping.src}) / {n} + {damping.src} * ({acc} + {dangling}[0] / {n})"
+        r.features.append("PageRank step (pull over in-links; dangling nodes' rank spread)")
     else:
         value = f"(1.0 - {damping.src}) / float({rank}.shape[0]) + {damping.src} * {acc}"
         r.features.append("PageRank step (pull over in-links)")
@@ -336,30 +371,58 @@ def edge_softmax(r: Rows) -> None:
     first, then the exponentials' sum), written per edge, or used at once to aggregate the
     neighbours' features."""
     w, rng = r.w, r.w.rng
-    scores = r.values(("scores", "logits", "edge_scores"))
+    if rng.random() < 0.4:  # GAT: an edge's score from its two nodes' logits, through a leaky ReLU
+        source = w.add_array(rng.choice(["a_src", "alpha_src", "el"]), "float32", "input")
+        target = w.add_array(rng.choice(["a_dst", "alpha_dst", "er"]), "float32", "input")
+        slope = rng.choice(["0.2", None])
+        slope = slope or w.add_scalar(rng.choice(["negative_slope", "slope"]), "float32", 0.2).src
+
+        def score() -> str:
+            e = w.fresh("e")
+            w.emit(f"{e} = {source}[tid] + {target}[{r.column()}]")
+            w.emit(f"{e} = wp.where({e} > 0.0, {e}, {slope} * {e})")
+            return e
+        r.features.append("GAT scores (leaky ReLU of the nodes' logits)")
+    else:
+        scores = r.values(("scores", "logits", "edge_scores"))
+
+        def score() -> str:
+            return r.entry(scores)
     r.skip_empty_row()
     m = w.fresh("m")
     w.emit(f"{m} = float(-1.0e30)")
-    with r.loop():
-        w.emit(f"{m} = wp.max({m}, {scores}[{r.k}])")
     total = w.fresh("total")
-    w.emit(f"{total} = float(0.0)")
-    with r.loop():
-        w.emit(f"{total} += wp.exp({scores}[{r.k}] - {m})")
+    if rng.random() < 0.4:  # online: the maximum and the sum in one pass, the sum rescaled as the maximum grows
+        w.emit(f"{total} = float(0.0)")
+        with r.loop():
+            s_k = score()
+            m_new = w.fresh("m_new")
+            w.emit(f"{m_new} = wp.max({m}, {s_k})")
+            w.emit(f"{total} = {total} * wp.exp({m} - {m_new}) + wp.exp({s_k} - {m_new})")
+            w.emit(f"{m} = {m_new}")
+        r.features.append("online softmax")
+    else:
+        with r.loop():
+            w.emit(f"{m} = wp.max({m}, {score()})")
+        w.emit(f"{total} = float(0.0)")
+        with r.loop():
+            w.emit(f"{total} += wp.exp({score()} - {m})")
     if rng.random() < 0.3 and (r.shortest > 0 or "empty rows return early" in r.features):  # each row's log-sum-exp too
         w.emit(f"{_output(w, ('lse', 'log_norm', 'logsumexp'))}[tid] = {m} + wp.log({total})")
         r.features.append("log-sum-exp per row")
     if rng.random() < 0.5:
         attn = _output(w, ("attn", "weights", "alpha"), shape=(r.entries,))
         with r.loop():
-            w.emit(f"{attn}[{r.k}] = wp.exp({scores}[{r.k}] - {m}) / {total}")
+            w.emit(f"{attn}[{r.k}] = wp.exp({score()} - {m}) / {total}")
         r.features.append("softmax over each row's edges")
     else:
         h = w.add_array(rng.choice(["h", "features", "feat"]), "float32", "input")
         acc = w.fresh("acc")
         w.emit(f"{acc} = float(0.0)")
         with r.loop():
-            w.emit(f"{acc} += wp.exp({scores}[{r.k}] - {m}) / {total} * {h}[{r.column()}]")
+            weight = w.fresh("w")
+            w.emit(f"{weight} = wp.exp({score()} - {m}) / {total}")
+            w.emit(f"{acc} += {weight} * {h}[{r.column()}]")
         w.emit(f"{_output(w, ('h_out', 'aggregated', 'out'))}[tid] = {acc}")
         r.features.append("attention-weighted aggregation (softmax over each row's edges)")
 
@@ -369,8 +432,11 @@ def transpose_product(r: Rows) -> None:
     (or `+=`, atomic in Warp too) into y at their columns."""
     w, rng = r.w, r.w.rng
     values = r.values()
-    x = w.add_array(rng.choice(["x", "vec", "u"]), "float32", "input")
-    y = _output(w, ("y", "ATx", "result"))
+    vec = rng.random() < 0.3  # a vec3 per row scattered (forces along edges, velocities)
+    x = w.add_array(rng.choice(["x", "vec", "u"] if not vec else ["v", "forces_in", "x"]), x_type(vec), "input")
+    y = _output(w, ("y", "ATx", "result") if not vec else ("y", "forces", "accum"), x_type(vec))
+    if vec:
+        r.features.append("vec3 rows")
     r.skip_empty_row()
     xi = w.fresh("xi")
     if rng.random() < 0.3:

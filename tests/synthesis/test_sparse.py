@@ -33,9 +33,9 @@ def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
             if a.is_written:
                 n = a.count * a.width
                 written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset).reshape(
-                    (a.count, a.width) if a.width > 1 else (a.count,))
+                    tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
                 offset += n * a.component_bytes
-        arrays = {a.name: v.reshape((a.count, a.width)) if a.width > 1 else v
+        arrays = {a.name: v.reshape(tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
                   for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
         out.append((spec, arrays, written))
     return tuple(out)
@@ -97,6 +97,13 @@ def expected_outputs(c: Csr) -> dict[str, np.ndarray]:
 
 def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
     a = c.arrays
+    if c.has("sparse times dense matrix"):
+        x = c.array("X", "features", "H")
+        product = np.stack([c.row_dot(c.array("values", "norm_adj", "edge_weights", "vals"), x[:, col])
+                            for col in range(x.shape[1])], axis=1)
+        if c.has("bias and ReLU"):
+            product = np.maximum(product + c.array("bias", "b"), 0.0)
+        return {_written_name(c, ("Y", "out_features", "aggregated")): product}
     if c.has("sparse matrix-vector product"):
         x = c.array("x", "vec", "field", "velocities")
         product = c.row_dot(c.values(), x)
@@ -143,13 +150,20 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
         pulled = c.row_dot(np.ones(len(c.cols)), share)
         if c.has("personalised"):
             new = (1.0 - d) * c.array("teleport", "personalization", "restart") + d * pulled
+        elif c.has("dangling"):
+            new = (1.0 - d) / c.rows + d * (pulled + c.array("dangling_sum", "dangling", "sink_rank")[0] / c.rows)
         else:
             new = (1.0 - d) / c.rows + d * pulled
         extra = {"total": (_written_name(c, ("delta", "diff", "l1_change")), np.abs(new - rank))} \
             if c.has("change summed") else {}
         return {_written_name(c, ("rank_new", "next_rank", "new_rank")): new, **extra}
     if c.has("softmax over each row's edges"):
-        scores = c.values()
+        if c.has("GAT scores"):
+            rows_of = np.repeat(np.arange(c.rows), np.diff(c.ptr))
+            e = c.array("a_src", "alpha_src", "el")[rows_of] + c.array("a_dst", "alpha_dst", "er")[c.cols]
+            scores = np.where(e > 0.0, e, 0.2 * e)
+        else:
+            scores = c.values()
         weights = np.zeros_like(scores)
         lse = np.zeros(c.rows)
         for i in range(c.rows):
@@ -164,14 +178,14 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
                     **extra}
         return {_written_name(c, ("attn", "weights", "alpha")): weights, **extra}
     if c.has("transposed sparse product"):
-        x, values = c.array("x", "vec", "u"), c.values()
+        x, values = c.array("x", "vec", "u", "v", "forces_in"), c.values()
         if c.has("scaled by alpha"):
             x = c.scalar("alpha", "scale") * x
-        y = np.zeros(c.rows)
+        y = np.zeros((c.rows,) + x.shape[1:])
         for i in np.nonzero(c.active())[0]:
             k = c.row(i)
-            np.add.at(y, c.cols[k], values[k] * x[i])
-        return {_written_name(c, ("y", "ATx", "result")): y}
+            np.add.at(y, c.cols[k], np.multiply.outer(values[k], x[i]))
+        return {_written_name(c, ("y", "ATx", "result", "forces", "accum")): y}
     return row_statistics(c)
 
 
@@ -215,7 +229,8 @@ def _written_name(c: Csr, names: tuple[str, ...]) -> str:
                                      "transposed sparse product", "padded launch", "CSR rows of 0-",
                                      "empty rows return early", "rows scaled", "x . Ax", "squared residual norm",
                                      "change summed by atomics", "edge weights", "personalised", "log-sum-exp",
-                                     "scaled by alpha", "entries counted by atomics"])
+                                     "scaled by alpha", "entries counted by atomics", "sparse times dense matrix",
+                                     "bias and ReLU", "GAT scores", "online softmax", "dangling", "vec3 rows"])
 def test_every_variant_is_drawn(feature):
     assert any(feature in spec.description for spec, _, _ in _runs())
 
@@ -228,9 +243,11 @@ def test_warp_computes_the_csr_algorithm_of_every_sparse_kernel():
         active = c.active()
         for name, want in expected.items():
             got = written[name].astype(np.float64)
+            start = arrays[name].astype(np.float64) if name in arrays else np.zeros_like(got)
             if got.shape[0] == c.rows and not c.has("transposed") and got.shape[0] > 1:  # per-row outputs: skipped rows stay 0 / as they were
-                start = arrays[name].astype(np.float64) if name in arrays else np.zeros_like(got)
                 want = np.where(active.reshape((-1,) + (1,) * (got.ndim - 1)), want.reshape(got.shape), start)
+            elif got.shape[0] == c.ptr[-1] and got.shape[0] != c.rows:  # per entry: those of skipped rows too
+                want = np.where(np.repeat(active, np.diff(c.ptr)), want.reshape(got.shape), start)
             np.testing.assert_allclose(got, want.reshape(got.shape), rtol=1e-5, atol=1e-5, err_msg=f"{name}\n{spec.source}")
 
 
