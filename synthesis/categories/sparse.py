@@ -92,9 +92,15 @@ class Rows:
             return j
         return f"{self.cols}[{self.k}]"
 
-    def values(self, hints: tuple[str, ...] = VALUE_NAMES, low: float = -1.0, high: float = 1.0) -> str:
+    def values(self, hints: tuple[str, ...] = VALUE_NAMES, low: float = -1.0, high: float = 1.0,
+               dtype: str = "float32") -> str:
         """A float per entry (the matrix's values, edge scores or weights)."""
-        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.entries,), low=low, high=high)
+        return self.w.add_array(self.w.rng.choice(hints), dtype, "input", shape=(self.entries,), low=low, high=high)
+
+    def entry_of(self, values: str, half: bool) -> str:
+        """`entry(values)`, widened to float32 where the values are stored in half precision."""
+        a = self.entry(values)
+        return f"float({a})" if half else a
 
     def length(self) -> str:
         """The row's length, as a local."""
@@ -133,6 +139,26 @@ def spmm(r: Rows) -> None:
     r.features.append(f"sparse times dense matrix ({columns} columns)" + ("; bias and ReLU" if biased else ""))
 
 
+def laplacian(r: Rows) -> None:
+    """A graph Laplacian applied without stored values: (L x)_i = deg(i) x_i - sum of the neighbours'
+    x (L = D - A), or normalised by the degree (x_i - the neighbours' mean)."""
+    w, rng = r.w, r.w.rng
+    x = w.add_array(rng.choice(["x", "u", "signal"]), "float32", "input")
+    acc = w.fresh("acc")
+    w.emit(f"{acc} = float(0.0)")
+    with r.loop():
+        w.emit(f"{acc} += {x}[{r.column()}]")
+    y = _output(w, ("Lx", "lap", "y"))
+    if rng.random() < 0.5:
+        w.emit(f"{y}[tid] = float({r.end} - {r.start}) * {x}[tid] - {acc}")
+        r.features.append("graph Laplacian applied (L = D - A)")
+    else:
+        n = r.length()
+        with w.block(f"if {n} > 0:"):
+            w.emit(f"{y}[tid] = {x}[tid] - {acc} / float({n})")
+        r.features.append("random-walk Laplacian applied (I - D^-1 A)")
+
+
 def spmv(r: Rows) -> None:
     """y = A x (float or vec3 x), y = alpha A x + beta y, or A x added to y; or (a quarter) A X, `spmm`."""
     w, rng = r.w, r.w.rng
@@ -140,16 +166,27 @@ def spmv(r: Rows) -> None:
         spmm(r)
         return
     vec = rng.random() < 0.2
-    values = r.values()
+    if not vec and rng.random() < 0.2:
+        laplacian(r)
+        return
+    half = rng.random() < 0.2  # values in half precision, as bandwidth-bound solvers store them
+    values = r.values(dtype="float16" if half else "float32")
+    if half:
+        r.features.append("float16 values")
     x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]),
                     "vec3" if vec else "float32", "input")
     how = rng.random()
     if how >= 0.4:  # an output that starts at zero: an empty row may leave it so
         r.skip_empty_row()
     acc = w.fresh("acc")
-    w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
+    if not vec and how < 0.4 and rng.random() < 0.35:  # the diagonal kept apart: (D + A) x starts at D x
+        diag = w.add_array(rng.choice(["diag", "diagonal"]), "float32", "input", low=1.0, high=4.0)
+        w.emit(f"{acc} = {diag}[tid] * {x}[tid]")
+        r.features.append("diagonal apart (D + A)")
+    else:
+        w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
     with r.loop():
-        a = r.entry(values)
+        a = r.entry_of(values, half)
         w.emit(f"{acc} += {a} * {x}[{r.column()}]")
     if how >= 0.4 and not vec and rng.random() < 0.3:  # a row scaling: D^-1 A x (a Jacobi-preconditioned product)
         scale = w.add_array(rng.choice(["inv_diag", "row_scale", "d_inv"]), "float32", "input", low=0.25, high=1.0)
@@ -464,7 +501,7 @@ SPARSE_FORMS: dict[str, Callable[[Rows], None]] = {
     "edge softmax": edge_softmax,
     "transposed product": transpose_product,
 }
-FORM_DRAWS = ("SpMV", "SpMV", *SPARSE_FORMS)  # the product is the most common use of the format
+FORM_DRAWS = ("SpMV", *SPARSE_FORMS)  # the product is the most common use of the format
 
 
 def chooses_sparse(seed: int) -> bool:

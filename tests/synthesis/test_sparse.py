@@ -104,9 +104,18 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
         if c.has("bias and ReLU"):
             product = np.maximum(product + c.array("bias", "b"), 0.0)
         return {_written_name(c, ("Y", "out_features", "aggregated")): product}
+    if c.has("Laplacian applied"):
+        x = c.array("x", "u", "signal")
+        sums, counts = c.row_dot(np.ones(len(c.cols)), x), np.diff(c.ptr)
+        y = _written_name(c, ("Lx", "lap", "y"))
+        if c.has("L = D - A"):
+            return {y: counts * x - sums}
+        return {y: np.where(counts > 0, x - sums / np.maximum(counts, 1), 0.0)}
     if c.has("sparse matrix-vector product"):
         x = c.array("x", "vec", "field", "velocities")
         product = c.row_dot(c.values(), x)
+        if c.has("diagonal apart (D + A)"):
+            product = product + c.array("diag", "diagonal") * x
         if c.has("rows scaled"):
             product = product * c.array("inv_diag", "row_scale", "d_inv")
         y = _written_name(c, ("y", "Ax", "product", "out", "result", "forces"))
@@ -230,7 +239,8 @@ def _written_name(c: Csr, names: tuple[str, ...]) -> str:
                                      "empty rows return early", "rows scaled", "x . Ax", "squared residual norm",
                                      "change summed by atomics", "edge weights", "personalised", "log-sum-exp",
                                      "scaled by alpha", "entries counted by atomics", "sparse times dense matrix",
-                                     "bias and ReLU", "GAT scores", "online softmax", "dangling", "vec3 rows"])
+                                     "bias and ReLU", "GAT scores", "online softmax", "dangling", "vec3 rows",
+                                     "L = D - A", "I - D^-1 A", "diagonal apart (D + A)", "float16 values"])
 def test_every_variant_is_drawn(feature):
     assert any(feature in spec.description for spec, _, _ in _runs())
 
