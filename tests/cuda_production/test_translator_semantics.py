@@ -32,6 +32,16 @@ def int_div_mod(a: wp.array(dtype=int), b: wp.array(dtype=int), q: wp.array(dtyp
     f[tid] = a[tid] // d
 ''', [arr("a", I, low=-50, high=50), arr("b", I, low=-7, high=7), arr("q", I, "output"), arr("r", I, "output"),
       arr("f", I, "output")]),
+    spec("range_bound_written_in_loop", '''
+@wp.kernel
+def range_bound_written_in_loop(counts: wp.array(dtype=int), trips: wp.array(dtype=float)):
+    tid = wp.tid()
+    acc = float(0.0)
+    for k in range(counts[tid]):
+        counts[tid] = counts[tid] - 1
+        acc += 1.0
+    trips[tid] = acc
+''', [arr("counts", I, "inout", low=0, high=9), arr("trips", role="output", bound=9.0)]),
     spec("float_mod_floordiv", '''
 @wp.kernel
 def float_mod_floordiv(a: wp.array(dtype=float), m: wp.array(dtype=float), fd: wp.array(dtype=float)):
