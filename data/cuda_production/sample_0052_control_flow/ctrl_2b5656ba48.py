@@ -1,12 +1,11 @@
 import warp as wp
 
 
-@wp.kernel
-def ctrl_2b5656ba48(vals: wp.array(dtype=wp.float32), crossing: wp.array(dtype=wp.int32)):
+@wp.kernel(enable_backward=False)
+def ctrl_2b5656ba48(row_ptr: wp.array(dtype=int), indices: wp.array(dtype=int), data: wp.array(dtype=float), vec: wp.array(dtype=float), d_inv: wp.array(dtype=float), y: wp.array(dtype=float)):
     tid = wp.tid()
-    crossed = bool(False)
-    for k in range(8):
-        if vals[wp.min(tid + k, vals.shape[0] - 1)] < -0.75:
-            crossed = True
-            break
-    crossing[tid] = 1 if crossed else 0
+    acc = float(0.0)
+    for k in range(row_ptr[tid], row_ptr[tid + 1]):
+        acc += data[k] * vec[indices[k]]
+    acc = acc * d_inv[tid]
+    y[tid] = acc
