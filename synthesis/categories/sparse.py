@@ -196,13 +196,13 @@ def spmv(r: Rows) -> None:
         r.total(("pAp", "xAx", "energy"), f"{x}[tid] * {acc}")
         r.features.append("x . Ax summed by atomics")
     if how < 0.25 and not vec:
-        y = w.add_array(rng.choice(["y", "out", "result"]), "float32", "inout")
+        y = w.add_array(rng.choice(["y", "Ax", "z"]), "float32", "inout")
         alpha = w.add_scalar("alpha", "float32", rng.choice([0.5, 1.5, 2.0, -1.0]))
         beta = w.add_scalar("beta", "float32", rng.choice([0.5, 0.25, -0.5, 2.0]))
         w.emit(f"{y}[tid] = {alpha.src} * {acc} + {beta.src} * {y}[tid]")
         r.features.append("sparse matrix-vector product (y = alpha A x + beta y)")
     elif how < 0.4:
-        y = w.add_array(rng.choice(["y", "out", "forces"] if vec else ["y", "out", "result"]), x_type(vec), "inout")
+        y = w.add_array(rng.choice(["y", "forces", "f_total"] if vec else ["y", "Ax", "q"]), x_type(vec), "inout")
         w.emit(f"{y}[tid] += {acc}")
         r.features.append("sparse matrix-vector product added to the output")
     else:
@@ -231,7 +231,7 @@ def jacobi(r: Rows) -> None:
     kind = rng.random()
     measured = rng.random() < 0.4  # and how far the iteration is from converged, summed over the rows
     if kind < 0.3:
-        residual = _output(w, ("residual", "r", "res"))
+        residual = _output(w, ("residual", "r", "resid"))
         if measured:
             res = w.fresh("res")
             w.emit(f"{res} = {b}[tid] - {diag}[tid] * {x}[tid] - {sigma}")
@@ -460,7 +460,7 @@ def edge_softmax(r: Rows) -> None:
             weight = w.fresh("w")
             w.emit(f"{weight} = wp.exp({score()} - {m}) / {total}")
             w.emit(f"{acc} += {weight} * {h}[{r.column()}]")
-        w.emit(f"{_output(w, ('h_out', 'aggregated', 'out'))}[tid] = {acc}")
+        w.emit(f"{_output(w, ('h_out', 'aggregated', 'h_new'))}[tid] = {acc}")
         r.features.append("attention-weighted aggregation (softmax over each row's edges)")
 
 
@@ -471,7 +471,7 @@ def transpose_product(r: Rows) -> None:
     values = r.values()
     vec = rng.random() < 0.3  # a vec3 per row scattered (forces along edges, velocities)
     x = w.add_array(rng.choice(["x", "vec", "u"] if not vec else ["v", "forces_in", "x"]), x_type(vec), "input")
-    y = _output(w, ("y", "ATx", "result") if not vec else ("y", "forces", "accum"), x_type(vec))
+    y = _output(w, ("y", "ATx", "z") if not vec else ("y", "forces", "accum"), x_type(vec))
     if vec:
         r.features.append("vec3 rows")
     r.skip_empty_row()

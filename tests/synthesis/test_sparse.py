@@ -118,7 +118,7 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
             product = product + c.array("diag", "diagonal") * x
         if c.has("rows scaled"):
             product = product * c.array("inv_diag", "row_scale", "d_inv")
-        y = _written_name(c, ("y", "Ax", "product", "out", "result", "forces"))
+        y = _written_name(c, ("y", "Ax", "product", "z", "q", "forces", "f_total"))
         extra = {"total": (_written_name(c, ("pAp", "xAx", "energy")), x * product)} if c.has("x . Ax") else {}
         if c.has("alpha A x + beta y"):
             return {y: c.scalar("alpha") * product + c.scalar("beta") * a[y].astype(np.float64), **extra}
@@ -132,7 +132,7 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
             res = b - diag * x - sigma
             extra = {"total": (_written_name(c, ("res_norm2", "residual_norm_sq", "r2")), res * res)} \
                 if c.has("squared residual norm") else {}
-            return {_written_name(c, ("residual", "r", "res")): res, **extra}
+            return {_written_name(c, ("residual", "r", "resid")): res, **extra}
         new = (b - sigma) / diag
         if c.has("damped"):
             omega = c.scalar("omega", "relax", "damping")
@@ -183,7 +183,7 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
                 lse[i] = scores[k].max() + np.log(e.sum())
         extra = {_written_name(c, ("lse", "log_norm", "logsumexp")): lse} if c.has("log-sum-exp") else {}
         if c.has("aggregation"):
-            return {_written_name(c, ("h_out", "aggregated", "out")): c.row_dot(weights, c.array("h", "features", "feat")),
+            return {_written_name(c, ("h_out", "aggregated", "h_new")): c.row_dot(weights, c.array("h", "features", "feat")),
                     **extra}
         return {_written_name(c, ("attn", "weights", "alpha")): weights, **extra}
     if c.has("transposed sparse product"):
@@ -194,7 +194,7 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
         for i in np.nonzero(c.active())[0]:
             k = c.row(i)
             np.add.at(y, c.cols[k], np.multiply.outer(values[k], x[i]))
-        return {_written_name(c, ("y", "ATx", "result", "forces", "accum")): y}
+        return {_written_name(c, ("y", "ATx", "z", "forces", "accum")): y}
     return row_statistics(c)
 
 
