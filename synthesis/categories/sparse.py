@@ -352,12 +352,14 @@ def laplacian_smoothing(r: Rows) -> None:
             w.emit(f"{out}[tid] = {p} + {lam.src} * ({mean} - {p})")
         with w.block("else:"):
             w.emit(f"{out}[tid] = {p}")
-    else:
-        w.emit(f"{out}[tid] = {p}")
+    else:  # the new value in a local that starts as the old one, stored once
+        new = w.fresh("q")
+        w.emit(f"{new} = {p}")
         with w.block(f"if {n} > {count_type}:"):
             lap = w.fresh("lap")
             w.emit(f"{lap} = {mean} - {p}")
-            w.emit(f"{out}[tid] = {p} + {lam.src} * {lap}")
+            w.emit(f"{new} = {p} + {lam.src} * {lap}")
+        w.emit(f"{out}[tid] = {new}")
     r.features.append("Laplacian smoothing over an adjacency" + (" (mesh vertices)" if vec else ""))
 
 

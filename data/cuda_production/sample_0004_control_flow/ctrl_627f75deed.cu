@@ -62,11 +62,12 @@ __global__ void ctrl_627f75deed(
         acc = acc + positions[j];
     }
     int count = end - start;
-    new_points[tid] = p;
+    float3 q = p;
     if (count > 0) {
         float3 lap = acc / (float)count - p;
-        new_points[tid] = p + strength * lap;
+        q = p + strength * lap;
     }
+    new_points[tid] = q;
 }
 
 // ---------------------------------------------------------------------------------------------

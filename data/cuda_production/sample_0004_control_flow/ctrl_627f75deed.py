@@ -12,7 +12,8 @@ def ctrl_627f75deed(row_ptr: wp.array[wp.int32], cols: wp.array[wp.int32], posit
         j = cols[e]
         acc += positions[j]
     count = end - start
-    new_points[tid] = p
+    q = p
     if count > 0:
         lap = acc / float(count) - p
-        new_points[tid] = p + strength * lap
+        q = p + strength * lap
+    new_points[tid] = q
