@@ -564,19 +564,6 @@ def _names_stored(node: ast.stmt) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
-def _arrays_written(node: ast.stmt) -> set[str]:
-    """Arrays `node` writes elements of: stored to (`a[i] = v`, `a[i] += v`) or passed first to a
-    `wp.atomic_*` call."""
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name):
-            out.add(n.value.id)
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr.startswith("atomic_") \
-                and n.args and isinstance(n.args[0], ast.Name):
-            out.add(n.args[0].id)
-    return out
-
-
 # ---- staged stores of large elements (1-D kernels without tiles) ---------------------------------
 # `out[tid] = m` with a 36-byte mat33 element is 9 scalar stores per thread, and each warp-wide store
 # touches 32 addresses 36 bytes apart: scattered partial-sector writes. Staged, each thread writes
@@ -1655,10 +1642,10 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(it, "range() mixing wp.static bounds with bounds known only at run time")
         # Python evaluates range() once: a bound the body may change (a local it assigns, an element
         # of an array it writes: `for k in range(counts[i]): counts[i] -= 1`) is copied first.
-        stored, written = _names_stored(node), _arrays_written(node)
+        stored, written = _names_stored(node), self.module.written_arrays(self.fn, within=node)
         def fixed(e: CExpr, src: ast.AST, label: str) -> CExpr:
             names = {n.id for n in ast.walk(src) if isinstance(n, ast.Name)}
-            read = {n.value.id for n in ast.walk(src) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)}
+            read = {_array_key(n.value) for n in ast.walk(src) if isinstance(n, ast.Subscript)}
             if e.literal is not None or not (names & stored or read & written
                                              or any(isinstance(n, ast.Call) for n in ast.walk(src))):
                 return e
@@ -2559,10 +2546,11 @@ class ModuleTranslator:
         self.writes_memo[name] = positions
         return positions
 
-    def written_arrays(self, fn: ast.FunctionDef) -> set[str]:
-        """Arrays (`a`, or `s.f` for a struct member) that `fn` writes: stores, in-place updates, atomics, helpers."""
+    def written_arrays(self, fn: ast.FunctionDef, within: ast.AST | None = None) -> set[str]:
+        """Arrays (`a`, or `s.f` for a struct member) that `fn` (or its statement `within`) writes:
+        stores, in-place updates, atomics, helpers."""
         written = set()
-        for node in ast.walk(fn):
+        for node in ast.walk(fn if within is None else within):
             if isinstance(node, (ast.Assign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:

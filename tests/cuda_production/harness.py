@@ -10,7 +10,7 @@ import pytest
 
 from cuda_production.bench import small_tables
 from cuda_production.host_check import HostRun, run_on_host
-from cuda_production.reference import input_seed, make_input, sample_args
+from cuda_production.reference import input_seed, make_input, sample_args, warp_reference
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import translate_kernel
@@ -128,3 +128,26 @@ def arrays_of(folder: Path) -> tuple[dict, dict]:
             tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
         offset += count * dtype.itemsize
     return inputs, written
+
+
+def warp_runs(specs: list[KernelSpec], module_name: str, shaped: bool = True) -> tuple[tuple[KernelSpec, dict, dict], ...]:
+    """Each kernel run by Warp on the CPU: (spec, its input arrays by name, its written arrays by name),
+    each array shaped as the argument (`shaped`, a vector's components last) or flat, element-major."""
+    import numpy as np
+
+    expected = warp_reference(specs, module_name)
+    out = []
+    for s in specs:
+        by_name = {a.name: a for a in s.args}
+
+        def shape(name: str, values):
+            a = by_name[name]
+            return values.reshape(tuple(a.shape) + ((a.width,) if a.width > 1 else ())) if shaped else values
+        data, offset, written = expected[s.name], 0, {}
+        for a in s.args:
+            if a.is_written:
+                n = a.count * a.width
+                written[a.name] = shape(a.name, np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset))
+                offset += n * a.component_bytes
+        out.append((s, {name: shape(name, v) for name, v in inputs(s).items()}, written))
+    return tuple(out)

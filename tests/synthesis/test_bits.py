@@ -9,10 +9,9 @@ import re
 import numpy as np
 import pytest
 
-from cuda_production.reference import warp_reference
 from synthesis.categories import bits, generate
 from synthesis.spec import KernelSpec
-from tests.cuda_production.harness import inputs
+from tests.cuda_production.harness import warp_runs
 
 M32 = np.uint64(0xFFFFFFFF)
 
@@ -67,21 +66,7 @@ def _bit_seeds(count: int) -> list[int]:
 
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    specs = [generate("arithmetic", s) for s in _bit_seeds(200)]
-    expected = warp_reference(specs, "test_bits")
-    out = []
-    for spec in specs:
-        data, offset, written = expected[spec.name], 0, {}
-        for a in spec.args:
-            if a.is_written:
-                n = a.count * a.width
-                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset).reshape(
-                    tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
-                offset += n * a.component_bytes
-        arrays = {a.name: v.reshape(tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
-                  for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
-        out.append((spec, arrays, written))
-    return tuple(out)
+    return warp_runs([generate("arithmetic", s) for s in _bit_seeds(200)], "test_bits")
 
 
 def _with(feature: str) -> list[tuple[KernelSpec, dict, dict]]:

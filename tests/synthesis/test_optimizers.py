@@ -9,13 +9,12 @@ import functools
 import numpy as np
 import pytest
 
-from cuda_production.reference import warp_reference
 from synthesis.categories import generate, optimizers
 from synthesis.categories.optimizers import (EMA_NAMES, GRAD_NAMES, HALF_COPY_NAMES, LR_ARRAY_NAMES, MASK_NAMES,
                                              MASTER_NAMES, MOMENT_NAMES, NORM_NAMES, PARAM_NAMES,
                                              VEC_PARAM_NAMES)
 from synthesis.spec import KernelSpec
-from tests.cuda_production.harness import inputs
+from tests.cuda_production.harness import warp_runs
 
 
 def _optimizer_seeds(count: int) -> list[int]:
@@ -24,19 +23,8 @@ def _optimizer_seeds(count: int) -> list[int]:
 
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    specs = [generate("scalar_param", s) for s in _optimizer_seeds(160)]
-    expected = warp_reference(specs, "test_optimizers")
-    out = []
-    for spec in specs:
-        data, offset, written = expected[spec.name], 0, {}
-        for a in spec.args:
-            if a.is_written:
-                n = a.count * a.width  # flat: element i's components, then element i + 1's
-                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset)
-                offset += n * a.component_bytes
-        arrays = {a.name: v for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
-        out.append((spec, arrays, written))
-    return tuple(out)
+    """Arrays flat, element-major: the updates are elementwise, a vec3 parameter's components alike."""
+    return warp_runs([generate("scalar_param", s) for s in _optimizer_seeds(160)], "test_optimizers", shaped=False)
 
 
 # ---- what a kernel holds, found by the names people give it --------------------------------------------

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from cuda_production.bench import bench_args, bench_shape
-from cuda_production.reference import make_input, warp_reference
+from cuda_production.reference import make_input
 from synthesis.categories import generate, sparse
 from synthesis.categories.sparse import COLUMN_NAMES, POINTER_NAMES, VALUE_NAMES
 from synthesis.spec import ArgSpec, KernelSpec
-from tests.cuda_production.harness import inputs
+from tests.cuda_production.harness import warp_runs
 
 
 def _sparse_seeds(count: int) -> list[int]:
@@ -24,21 +24,7 @@ def _sparse_seeds(count: int) -> list[int]:
 
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    specs = [generate("control_flow", s) for s in _sparse_seeds(220)]
-    expected = warp_reference(specs, "test_sparse")
-    out = []
-    for spec in specs:
-        data, offset, written = expected[spec.name], 0, {}
-        for a in spec.args:
-            if a.is_written:
-                n = a.count * a.width
-                written[a.name] = np.frombuffer(data, dtype=a.numpy_dtype, count=n, offset=offset).reshape(
-                    tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
-                offset += n * a.component_bytes
-        arrays = {a.name: v.reshape(tuple(a.shape) + ((a.width,) if a.width > 1 else ()))
-                  for a, v in zip((a for a in spec.args if a.is_array), inputs(spec).values())}
-        out.append((spec, arrays, written))
-    return tuple(out)
+    return warp_runs([generate("control_flow", s) for s in _sparse_seeds(220)], "test_sparse")
 
 
 class Csr:
