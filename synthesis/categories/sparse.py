@@ -75,6 +75,18 @@ class Rows:
             return a
         return f"{values}[{self.k}]"
 
+    def store(self, out: str, value: str, old: str, local: str, hints: tuple[str, ...], measured: bool) -> None:
+        """`out[tid] = value`; where `measured`, through a local whose change from `old` is summed over
+        the rows (`total`): how far an iteration is from converged."""
+        if not measured:
+            self.w.emit(f"{out}[tid] = {value}")
+            return
+        new = self.w.fresh(local)
+        self.w.emit(f"{new} = {value}")
+        self.w.emit(f"{out}[tid] = {new}")
+        self.total(hints, f"wp.abs({new} - {old})")
+        self.features.append("change summed by atomics")
+
     def total(self, hints: tuple[str, ...], term: str, dtype: str = "float32") -> None:
         """`term` summed over every row into a one-element array (a dot product, a residual norm, a
         change between iterations), by `wp.atomic_add`."""
@@ -250,14 +262,7 @@ def jacobi(r: Rows) -> None:
     else:
         value = f"({b}[tid] - {sigma}) / {diag}[tid]"
         r.features.append("Jacobi sweep")
-    if measured:
-        new = w.fresh("x_i")
-        w.emit(f"{new} = {value}")
-        w.emit(f"{x_new}[tid] = {new}")
-        r.total(("delta", "change", "update_norm"), f"wp.abs({new} - {x}[tid])")
-        r.features.append("change summed by atomics")
-    else:
-        w.emit(f"{x_new}[tid] = {value}")
+    r.store(x_new, value, f"{x}[tid]", "x_i", ("delta", "change", "update_norm"), measured)
 
 
 def row_statistics(r: Rows) -> None:
@@ -395,14 +400,7 @@ def pagerank(r: Rows) -> None:
     else:
         value = f"(1.0 - {damping.src}) / float({rank}.shape[0]) + {damping.src} * {acc}"
         r.features.append("PageRank step (pull over in-links)")
-    if rng.random() < 0.4:  # and the change, to test convergence
-        updated = w.fresh("r_new")
-        w.emit(f"{updated} = {value}")
-        w.emit(f"{new}[tid] = {updated}")
-        r.total(("delta", "diff", "l1_change"), f"wp.abs({updated} - {rank}[tid])")
-        r.features.append("change summed by atomics")
-    else:
-        w.emit(f"{new}[tid] = {value}")
+    r.store(new, value, f"{rank}[tid]", "r_new", ("delta", "diff", "l1_change"), rng.random() < 0.4)  # and the change
 
 
 def edge_softmax(r: Rows) -> None:

@@ -12,6 +12,7 @@ import pytest
 from synthesis.categories import bits, generate
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
+from tests.synthesis.shares import assert_others_keep_their_draws
 
 M32 = np.uint64(0xFFFFFFFF)
 
@@ -141,10 +142,7 @@ FORM_FEATURES = {"hash": "integer hash", "spatial hash": "spatial hash", "Morton
 def test_other_arithmetic_kernels_keep_their_draws(monkeypatch):
     """Whether a kernel is a bit kernel comes from a stream of its own: the other seeds draw exactly
     what they drew before bits.py (here: what they draw with bit kernels switched off)."""
-    seeds = [s for s in range(120) if not bits.chooses_bits(s)][:40]
-    with_bits = [generate("arithmetic", s).source for s in seeds]
-    monkeypatch.setattr(bits, "chooses_bits", lambda seed: False)
-    assert [generate("arithmetic", s).source for s in seeds] == with_bits
+    assert_others_keep_their_draws(monkeypatch, "arithmetic", bits, "chooses_bits")
 
 
 def test_hashes_are_the_published_functions():

@@ -15,6 +15,7 @@ from synthesis.categories.optimizers import (EMA_NAMES, GRAD_NAMES, HALF_COPY_NA
                                              VEC_PARAM_NAMES)
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
+from tests.synthesis.shares import assert_others_keep_their_draws
 
 
 def _optimizer_seeds(count: int) -> list[int]:
@@ -242,10 +243,7 @@ def test_every_step_moves_the_parameters():
 def test_other_scalar_param_kernels_keep_their_draws(monkeypatch):
     """Whether a kernel is an optimizer step comes from a stream of its own: the other seeds draw exactly
     what they drew before optimizers.py (here: what they draw with optimizer steps switched off)."""
-    seeds = [s for s in range(120) if not optimizers.chooses_optimizer(s)][:40]
-    with_optimizers = [generate("scalar_param", s).source for s in seeds]
-    monkeypatch.setattr(optimizers, "chooses_optimizer", lambda seed: False)
-    assert [generate("scalar_param", s).source for s in seeds] == with_optimizers
+    assert_others_keep_their_draws(monkeypatch, "scalar_param", optimizers, "chooses_optimizer")
 
 
 def test_moments_and_parameters_stay_float32_whatever_the_precision():

@@ -16,6 +16,7 @@ from synthesis.categories import generate, sparse
 from synthesis.categories.sparse import COLUMN_NAMES, POINTER_NAMES, VALUE_NAMES
 from synthesis.spec import ArgSpec, KernelSpec
 from tests.cuda_production.harness import warp_runs
+from tests.synthesis.shares import assert_others_keep_their_draws
 
 
 def _sparse_seeds(count: int) -> list[int]:
@@ -272,7 +273,4 @@ def test_columns_index_the_rows_arrays():
 
 
 def test_other_control_flow_kernels_keep_their_draws(monkeypatch):
-    seeds = [s for s in range(120) if not sparse.chooses_sparse(s)][:40]
-    with_sparse = [generate("control_flow", s).source for s in seeds]
-    monkeypatch.setattr(sparse, "chooses_sparse", lambda seed: False)
-    assert [generate("control_flow", s).source for s in seeds] == with_sparse
+    assert_others_keep_their_draws(monkeypatch, "control_flow", sparse, "chooses_sparse")
