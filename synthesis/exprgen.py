@@ -1263,6 +1263,15 @@ INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a m
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
+# The math people write with the inverse trigonometric, rounding and other-base builtins (acos, asin,
+# atan, tan, ceil, round, trunc, log2, log10, cbrt), by name: a math kernel draws one from a stream of
+# its own (synthesis.categories.math.special_formula_of), so every other math kernel keeps its draws.
+SPECIAL_MATH_FORMULAS = ("angle from a cosine", "angle from a sine", "arctangent soft limit", "frustum height",
+                         "round up to a multiple", "snap to a grid", "fractional part toward zero",
+                         "log2 compression", "decibels", "sphere radius from a volume")
+# The steps `round up to a multiple` and `snap to a grid` round to: powers of two, so `x / h` is exact
+# and the rounding sees the value itself (a step of h = 2^-k needs an operand on a finer grid than k).
+ROUNDING_STEPS = (0.25, 0.5, 0.125)
 # Weights of a two-term average and interpolation parameters: eighths, exact in float32.
 BLEND_WEIGHTS = (0.125, 0.25, 0.375, 0.625, 0.75, 0.875)
 
@@ -1855,14 +1864,67 @@ class ExprGen:
             if x.q is None or x.q <= 0:  # a step a rounding error could move; of a whole number, 0
                 return None
             e = Expr(f"{x.src} - wp.floor({x.src})", "float32", 1.0, x.q, atom=False)
-        else:
+        elif kind == "soft minimum":
             if x.mag > 8.0 or y.mag > 8.0:
                 return None
             e = Expr(f"-wp.log(wp.exp(-{x.operand()}) + wp.exp(-{y.operand()}))", "float32",
                      max(x.mag, y.mag) + math.log(2.0) + 1e-3, None, atom=False)
+        else:
+            e = self._special_math_formula(kind, x)
+            if e is None:
+                return None
         if e.mag > MAX_FLOAT_MAG:
             return None
         return e, kind
+
+    def _special_math_formula(self, kind: str, x: Expr) -> Expr | None:
+        """One of SPECIAL_MATH_FORMULAS of the named value `x`; None where `x` does not suit it. The
+        inverse sines and cosines, and every rounding, read exact operands only: near +-1 the first
+        magnify an operand's rounding error without bound, and a rounding flips on one ulp."""
+        rng = self.rng
+        if kind in ("angle from a cosine", "angle from a sine"):
+            if x.q is None:
+                return None
+            # clamped as people clamp a cosine from a dot product: one ulp out of range is NaN
+            fn, bound = ("acos", math.pi) if kind == "angle from a cosine" else ("asin", math.pi / 2)
+            return Expr(f"wp.{fn}(wp.clamp({x.src}, -1.0, 1.0))", "float32", bound + 1e-3, None)
+        if kind == "arctangent soft limit":  # L * atan(x / L): the identity near 0, never past L * pi / 2
+            limit = rng.choice([1.0, 2.0, 4.0])
+            if limit == 1.0:
+                return Expr(f"wp.atan({x.src})", "float32", math.pi / 2 + 1e-3, None)
+            return Expr(f"{fmt_float(limit)} * wp.atan({x.src} / {fmt_float(limit)})", "float32",
+                        limit * math.pi / 2 + 1e-3, None, atom=False)
+        if kind == "frustum height":  # a camera's view height at a depth, from its vertical field of view
+            fov_value = rng.choice([0.75, 1.0, 1.25])  # radians: tan(fov / 2) stays below 0.73
+            fov = self.w.add_scalar(rng.choice(["fov", "fov_y", "view_angle"]), "float32", fov_value)
+            self.w.retire(fov.src)  # read as the angle alone
+            return Expr(f"2.0 * {x.src} * wp.tan(0.5 * {fov.src})", "float32",
+                        2.0 * x.mag * math.tan(0.5 * fov_value) + 1e-3, None, atom=False)
+        if kind in ("round up to a multiple", "snap to a grid"):
+            steps = [h for h in ROUNDING_STEPS if x.q is not None and x.q > -math.log2(h)]
+            if not steps:  # a value on the step's grid already: the rounding would change nothing
+                return None
+            h = rng.choice(steps)
+            fn = "ceil" if kind == "round up to a multiple" else "round"
+            if rng.random() < 0.3:  # the caller's cell size or quantum
+                step = self.w.add_scalar(rng.choice(["cell_size", "quantum", "grid_step"]), "float32", h).src
+                self.w.retire(step)
+                src = f"wp.{fn}({x.src} / {step}) * {step}"
+            else:  # a literal step: its inverse multiplies, as people write it (`wp.round(x * 4.0) * 0.25`)
+                src = f"wp.{fn}({x.src} * {fmt_float(1.0 / h)}) * {fmt_float(h)}"
+            return Expr(src, "float32", x.mag + h, round(-math.log2(h)), atom=False)
+        if kind == "fractional part toward zero":  # C's fmodf(x, 1.0): keeps the sign of x
+            if x.q is None or x.q <= 0:  # of a whole number, 0
+                return None
+            return Expr(f"{x.src} - wp.trunc({x.src})", "float32", 1.0, x.q, atom=False)
+        if kind == "log2 compression":  # a dynamic range squeezed to octaves
+            return Expr(f"wp.log2(1.0 + wp.abs({x.src}))", "float32", math.log2(1.0 + x.mag) + 1e-3, None)
+        if kind == "decibels":  # an amplitude in dB, silence floored at -100 dB
+            return Expr(f"20.0 * wp.log10(wp.max(wp.abs({x.src}), 1.0e-5))", "float32", 100.0 + 1e-3, None,
+                        atom=False)
+        # sphere radius from a volume: v = 4/3 pi r^3
+        return Expr(f"wp.cbrt(0.75 * wp.abs({x.src}) / wp.pi)", "float32",
+                    (0.75 * x.mag / math.pi) ** (1.0 / 3.0) + 1e-3, None)
 
     def int_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
         """One of INT_FORMULAS over named int values, and its name: a midpoint (`(a + b) // 2`), the

@@ -15,12 +15,23 @@ import re
 
 from synthesis.categories.common import add_inputs, add_output, draw_formulas, pick_dim, realistic_extras
 from synthesis.categories.helpers import call
-from synthesis.exprgen import ARITH_OPS, MATH_OPS, Expr, ExprGen, KernelWriter, formula_features
+from synthesis.exprgen import ARITH_OPS, MATH_OPS, SPECIAL_MATH_FORMULAS, Expr, ExprGen, KernelWriter, formula_features
 from synthesis.spec import KernelSpec
 
 
 # Helpers (synthesis.categories.helpers) a math kernel applies to an input.
 MATH_HELPERS = ("sigmoid", "softplus", "gaussian", "smoothstep", "soft_clip", "log_cosh", "pseudo_huber", "cauchy")
+# The share of math kernels whose first formula is one of SPECIAL_MATH_FORMULAS (an angle from a
+# cosine, a value snapped to a grid, decibels...): without them no kernel called acos, asin, atan, tan,
+# ceil, round, trunc, log2, log10 or cbrt, which real code calls.
+SPECIAL_SHARE = 0.4
+
+
+def special_formula_of(seed: int) -> str | None:
+    """The special formula math kernel `seed` computes first, or None: a stream of its own, so the
+    other math kernels keep every draw."""
+    stream = random.Random(seed ^ 0x3A7B)
+    return stream.choice(SPECIAL_MATH_FORMULAS) if stream.random() < SPECIAL_SHARE else None
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
@@ -32,7 +43,18 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     helper = rng.choice(MATH_HELPERS) if rng.random() < 0.35 else None
     noise = rng.random() < 0.2
     # a kernel of its own rarely computes a single one-line formula: mostly two or three values
-    stored = draw_formulas(gen, gen.math_formula, rng.randint(0, 3) if helper or noise else rng.choice([1, 2, 2, 3, 3]))
+    count = rng.randint(0, 3) if helper or noise else rng.choice([1, 2, 2, 3, 3])
+    special = special_formula_of(seed)
+
+    def draw() -> tuple[Expr, str] | None:
+        """The special formula until one is drawn (an operand may not suit it), then any."""
+        nonlocal special
+        drawn = gen.math_formula(special)
+        if drawn is not None:
+            special = None
+        return drawn
+
+    stored = draw_formulas(gen, draw, max(count, 1) if special else count)
     if not stored and not helper and not noise:  # one named value always takes a fractional part
         stored = draw_formulas(gen, lambda: gen.math_formula("fractional part"), 1)
     # the inputs the formulas read: a helper and a noise point work on them

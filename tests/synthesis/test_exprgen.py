@@ -206,6 +206,7 @@ def test_each_formula_is_written_as_its_features_name_it_and_parses(op):
 def _formula_function(kind: str, dtype: str, method: str):
     """(f(a, b, tid), the operand locals it reads) for `kind` drawn by ExprGen.`method` over two loaded
     arrays a and b: f runs the writer's statements and the formula in Python on the values given."""
+    import math
     import random
     import types
 
@@ -214,7 +215,11 @@ def _formula_function(kind: str, dtype: str, method: str):
     from synthesis.exprgen import ExprGen, KernelWriter
 
     wp = types.SimpleNamespace(abs=abs, max=max, min=min, sqrt=np.sqrt, exp=np.exp, log=np.log, sin=np.sin, cos=np.cos,
-                               atan2=np.arctan2, pow=np.power, floor=np.floor, clamp=lambda x, lo, hi: min(max(x, lo), hi))
+                               atan2=np.arctan2, pow=np.power, floor=np.floor, clamp=lambda x, lo, hi: min(max(x, lo), hi),
+                               acos=math.acos, asin=math.asin, atan=math.atan, tan=math.tan, ceil=math.ceil,
+                               trunc=math.trunc, log2=math.log2, log10=math.log10, cbrt=np.cbrt, pi=math.pi,
+                               # C's roundf: halves away from zero (Python's round takes them to even)
+                               round=lambda x: math.copysign(math.floor(abs(x) + 0.5), x))
     for seed in range(40):
         w = KernelWriter(random.Random(seed), "k", "test", seed, (64,))
         low, high = (-100, 100) if dtype == "int32" else (-2.0, 2.0)
@@ -351,6 +356,52 @@ def test_each_math_formula_computes_what_its_name_says(kind):
     else:  # soft minimum: below the minimum by at most log 2, symmetric
         assert close(f(1.0, 1.0), 1.0 - math.log(2.0)) and close(f(0.5, 2.0), f(2.0, 0.5))
         assert 0.5 - math.log(2.0) <= f(0.5, 2.0) <= 0.5
+
+
+@pytest.mark.parametrize("kind", ["angle from a cosine", "angle from a sine", "arctangent soft limit", "frustum height",
+                                  "round up to a multiple", "snap to a grid", "fractional part toward zero",
+                                  "log2 compression", "decibels", "sphere radius from a volume"])
+def test_each_special_math_formula_computes_what_its_name_says(kind):
+    """Each formula is checked by the relation that defines it (the cosine of the angle is the
+    value), not by the expression the generator writes."""
+    import math
+
+    from synthesis.exprgen import ROUNDING_STEPS, SPECIAL_MATH_FORMULAS
+
+    assert kind in SPECIAL_MATH_FORMULAS
+    f, operands = _formula_function(kind, "float32", "math_formula")
+    assert len(operands) == 1
+    g = (lambda x: f(x, 0.0)) if operands == {"a_v"} else (lambda x: f(0.0, x))
+    close = lambda x, y: abs(x - y) < 1e-9  # noqa: E731
+    grid = [k / 64 for k in range(-128, 129)]  # [-2, 2] on a finer grid than any rounding step
+    if kind == "angle from a cosine":
+        assert all(0.0 <= g(x) <= math.pi and close(math.cos(g(x)), min(max(x, -1.0), 1.0)) for x in grid)
+    elif kind == "angle from a sine":
+        assert all(abs(g(x)) <= math.pi / 2 and close(math.sin(g(x)), min(max(x, -1.0), 1.0)) for x in grid)
+    elif kind == "arctangent soft limit":  # the identity's slope at 0, odd, increasing, bounded by L * pi / 2
+        limit = round(2 * g(1e12) / math.pi, 6)
+        assert limit in (1.0, 2.0, 4.0) and abs((g(1e-4) - g(-1e-4)) / 2e-4 - 1.0) < 1e-6
+        assert all(close(g(-x), -g(x)) and g(x) < g(x + 1 / 64) < limit * math.pi / 2 for x in grid)
+    elif kind == "frustum height":  # the view's height at depth d: 2 d tan(fov / 2), the angle an argument
+        ratio = g(1.0) / 2.0
+        assert any(close(ratio, math.tan(v / 2)) for v in (0.75, 1.0, 1.25)) and close(g(-0.5), -0.5 * 2 * ratio)
+    elif kind in ("round up to a multiple", "snap to a grid"):
+        values = [g(x) for x in grid]
+        step = min(abs(v - u) for u, v in zip(values, values[1:]) if v != u)
+        assert step in ROUNDING_STEPS and all(close(v / step, round(v / step)) for v in values)
+        if kind == "round up to a multiple":
+            assert all(0.0 <= v - x < step for v, x in zip(values, grid))
+        else:  # the nearest multiple; a half step goes away from zero
+            assert all(abs(v - x) <= step / 2 for v, x in zip(values, grid))
+            assert (g(step / 2), g(-step / 2)) == (step, -step)
+    elif kind == "fractional part toward zero":  # C's fmodf(x, 1.0): the sign of x kept
+        assert close(g(2.25), 0.25) and close(g(-2.25), -0.25) and close(g(-0.25), -0.25) and g(3.0) == 0.0
+    elif kind == "log2 compression":
+        assert all(close(2.0 ** g(x), 1.0 + abs(x)) for x in grid)
+    elif kind == "decibels":  # 20 log10 of the amplitude; silence at the floor, -100 dB
+        assert close(g(0.1), -20.0) and close(g(-10.0), 20.0) and close(g(0.0), -100.0)
+    else:  # the radius of the sphere that holds the volume
+        assert all(close(4.0 / 3.0 * math.pi * g(x) ** 3, abs(x)) for x in grid)
 
 
 def test_a_relative_difference_is_the_difference_over_the_references_size():
