@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from synthesis.realism import FIGURES, OUTPUT_PATTERNS, SOURCE_PATTERNS, ArgInfo, degenerate_outputs, figures, find_patterns
+from synthesis.realism import (FIGURES, OUTPUT_PATTERNS, SOURCE_PATTERNS, ArgInfo, degenerate_outputs, figures,
+                              find_patterns, reset_arrays)
 
 TARGET = 0.01
 
@@ -152,7 +153,7 @@ def run_outputs(count: int, seed: int, show: int) -> bool:
         for spec in batch:
             written, inputs, initial = decode_arrays(sample_args(spec), spec.source, input_seed(spec),
                                                      blobs[spec.name], spec.name)
-            found = degenerate_outputs(written, inputs, initial)
+            found = degenerate_outputs(written, inputs, initial, reset_arrays(spec.source))
             out_cat[spec.category].append({f.pattern for f in found})
             for f in found:
                 if len(examples[f.pattern]) < show:
@@ -186,7 +187,7 @@ def run_samples(root: Path, show: int) -> bool:
                 if a["role"] != "struct"]
         found = find_patterns(source, tuple(meta["launch_dim"]), args)
         src_cat[cat].append({f.pattern for f in found})
-        outs = degenerate_outputs(written, inputs, initial)
+        outs = degenerate_outputs(written, inputs, initial, reset_arrays(source))
         out_cat[cat].append({f.pattern for f in outs})
         bad_arrays = {f.text.split(" ")[0] for f in outs}
         if written and bad_arrays >= set(written):

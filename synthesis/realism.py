@@ -2331,17 +2331,41 @@ def figures(source: str, array_names: set[str]) -> dict[str, int]:
     return total
 
 
+def reset_arrays(source: str) -> frozenset[str]:
+    """The arrays a kernel of `source` only ever resets: each write to them is `wp.atomic_exch(a, i,
+    <constant>)` (a consumer taking a counter and zeroing it, a dirty flag cleared as it is read).
+    Their values after the launch are the constant everywhere the launch reached, by design."""
+    exchanged: set[str] = set()
+    otherwise: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and isinstance(node.args[0], ast.Name) and node.func.attr.startswith("atomic_"):
+            value = node.args[-1]
+            if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+                value = value.operand
+            literal = isinstance(value, ast.Constant) and isinstance(value.value, (int, float))
+            (exchanged if node.func.attr == "atomic_exch" and literal else otherwise).add(node.args[0].id)
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    otherwise.add(target.value.id)
+    return frozenset(exchanged - otherwise)
+
+
 def degenerate_outputs(written: dict[str, np.ndarray], inputs: dict[str, np.ndarray],
-                       initial: dict[str, np.ndarray] | None = None) -> list[Finding]:
+                       initial: dict[str, np.ndarray] | None = None, resets: frozenset[str] = frozenset()) -> list[Finding]:
     """OUTPUT_PATTERNS over a kernel's written arrays, its inputs and its inout start values.
 
     Arrays of vectors, matrices or transforms come shaped (elements, components): an output is
     `constant` when every element is the same value, even if its components differ (every thread
-    writing one transform). A one-element array (a total) is never `constant`.
+    writing one transform). A one-element array (a total) is never `constant`. An array the kernel
+    only resets (`reset_arrays`) is constant by design: only a copy of an input counts for it.
     """
     out = []
     for name, data in written.items():
-        if len(data) > 1 and np.all(data == 0):
+        if name in resets:
+            pass
+        elif len(data) > 1 and np.all(data == 0):
             out.append(Finding("zero_output", 0, name))
         elif len(data) > 1 and np.all(data == data[0]):
             out.append(Finding("constant_output", 0, name))

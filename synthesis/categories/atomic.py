@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 
+from synthesis.categories import claims, searches
 from synthesis.categories.common import add_inputs, early_return
 from synthesis.exprgen import IDENTIFIER, Expr, KernelWriter
 from synthesis.spec import KernelSpec
@@ -367,6 +368,10 @@ ATOMIC_FORMS = {
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if claims.chooses_claims(seed):
+        return claims.generate(rng, name, seed)
+    if searches.chooses_search(seed):
+        return searches.generate(rng, name, seed)
     if rng.random() < 0.25:
         w = KernelWriter(rng, name, "atomic", seed, (rng.choice([64, 128, 256, 512]),))
         float64_accumulation(rng, w)

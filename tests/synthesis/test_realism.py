@@ -691,3 +691,26 @@ def test_a_bool_switch_argument_is_not_a_constant_condition():
             ArgInfo("n", "scalar", "int32", value=200)]
     lines = {f.line for f in find_patterns(source, (256,), args) if f.pattern == "constant_condition"}
     assert lines == {7}
+
+
+def test_an_array_only_reset_by_an_exchange_is_zero_by_design_not_a_degenerate_output():
+    import numpy as np
+
+    from synthesis.realism import degenerate_outputs, reset_arrays
+
+    source = """
+@wp.kernel
+def drain(counts: wp.array(dtype=int), flags: wp.array(dtype=int), seen: wp.array(dtype=int), mean: wp.array(dtype=float)):
+    tid = wp.tid()
+    n = wp.atomic_exch(counts, tid, 0)
+    if wp.atomic_exch(flags, tid, -1) != 0:
+        flags[tid] = 2
+    if wp.atomic_exch(seen, n, 1) == 0:
+        mean[tid] = float(n)
+"""
+    # flags is also stored otherwise; seen is claimed (exchanged with 1) and counts as a reset too
+    assert reset_arrays(source) == {"counts", "seen"}
+    zeros = np.zeros(8, dtype=np.int32)
+    found = degenerate_outputs({"counts": zeros, "flags": zeros, "mean": zeros.astype(np.float32)}, {},
+                               resets=reset_arrays(source))
+    assert {(f.pattern, f.text) for f in found} == {("zero_output", "flags"), ("zero_output", "mean")}

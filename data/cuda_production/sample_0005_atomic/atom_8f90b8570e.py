@@ -2,12 +2,11 @@ import warp as wp
 
 
 @wp.kernel
-def atom_8f90b8570e(mask: wp.array(dtype=wp.int32), x: wp.array(dtype=wp.float32), label: wp.array(dtype=wp.int32), sums: wp.array(dtype=wp.float32), counts: wp.array(dtype=wp.int32), bin_sums: wp.array(dtype=wp.float32)):
+def atom_8f90b8570e(starts: wp.array(dtype=wp.int32), positions: wp.array(dtype=wp.int32), tokens: wp.array(dtype=wp.float32), seg_scale: wp.array(dtype=wp.float32), out: wp.array(dtype=wp.float32), param: wp.array(dtype=wp.float32)):
     tid = wp.tid()
-    if mask[tid] == 0:
-        return
-    x_v = x[tid]
-    sums[label[tid]] += wp.abs(x_v)
-    b = wp.clamp(int((x_v + 4.0) * 2.0), 0, 15)
-    wp.atomic_add(counts, b, 1)
-    wp.atomic_add(bin_sums, b, x_v)
+    positions_v = positions[tid]
+    tokens_v = tokens[tid]
+    s = wp.lower_bound(starts, positions_v + 1) - 1
+    out[tid] = seg_scale[s] * tokens_v
+    start = starts[s]
+    param[tid] = float(positions_v - start) / float(wp.max(starts[s + 1] - start - 1, 1))
