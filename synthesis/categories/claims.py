@@ -20,6 +20,7 @@ import random
 from contextlib import nullcontext
 from typing import Callable
 
+from synthesis.categories.common import padded_launch
 from synthesis.categories.sparse import Rows
 from synthesis.exprgen import KernelWriter
 from synthesis.spec import KernelSpec
@@ -318,10 +319,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w = KernelWriter(rng, name, "atomic", seed, (rng.choice([256, 512, 1024]),))
     w.output_update_share = 0.0
     w.intermediate_output_share = 0.0
-    if rng.random() < 0.15:  # a launch padded to whole blocks
-        n = w.add_scalar(rng.choice(["num_items", "n_items", "size"]), "int32",
-                         w.dim[0] - rng.randint(1, max(1, w.dim[0] // 8)), launch_bound=True)
-        w.guard_return(f"tid >= {n.src}")
-        w.feature("padded launch")
+    if rng.random() < 0.15:
+        padded_launch(w, ["num_items", "n_items", "size"])
     CLAIM_FORMS[form](w)
     return w.finish("Atomic claim kernel")

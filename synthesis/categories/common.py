@@ -197,6 +197,15 @@ FLAG_HINTS = ("flags", "state_flags", "point_flags")
 FLAG_BITS = {"ACTIVE": (1, 2), "ENABLED": (1, 4)}  # bit constant -> the bits it may name
 
 
+def padded_launch(w: KernelWriter, names: tuple[str, ...] | list[str]) -> Expr:
+    """`if tid >= n: return`, n (an int parameter named from `names`) a little below the launch size:
+    a launch padded to whole blocks. Returns n."""
+    n = w.add_scalar(w.rng.choice(names), "int32", w.dim[0] - w.rng.randint(1, max(1, w.dim[0] // 8)), launch_bound=True)
+    w.guard_return(f"{w.tid_names[0]} >= {n.src}")
+    w.feature("padded launch")
+    return n
+
+
 def early_return(w: KernelWriter) -> Expr | None:
     """Threads that have nothing to do return at once, the three ways kernels say so:
     `if tid >= n: return`, n a little below the launch size (a padded launch; returns n);

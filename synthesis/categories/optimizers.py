@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from synthesis.categories.common import pick_dim
+from synthesis.categories.common import padded_launch, pick_dim
 from synthesis.exprgen import KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -407,10 +407,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w.intermediate_output_share = 0.0
     guard = rng.random()
     if guard < 0.2:  # parameters padded to whole blocks
-        n = w.add_scalar(rng.choice(["n", "num_params", "count"]), "int32", w.dim[0] - rng.randint(1, max(1, w.dim[0] // 8)),
-                         launch_bound=True)
-        w.guard_return(f"{w.tid_names[0]} >= {n.src}")
-        w.feature("padded launch")
+        padded_launch(w, ["n", "num_params", "count"])
     elif guard < 0.3:  # frozen parameters are not updated
         mask = w.add_array(rng.choice(MASK_NAMES), "int32", "input", low=0, high=1, grid_bits=0)
         w.unused.remove(mask)

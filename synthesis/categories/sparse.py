@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from synthesis.categories.common import pick_dim
+from synthesis.categories.common import padded_launch, pick_dim
 from synthesis.exprgen import KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -516,10 +516,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     w.output_update_share = 0.0
     w.intermediate_output_share = 0.0
     if rng.random() < 0.15:  # rows padded to whole blocks
-        n = w.add_scalar(rng.choice(["num_rows", "n_rows", "n"]), "int32",
-                         w.dim[0] - rng.randint(1, max(1, w.dim[0] // 8)), launch_bound=True)
-        w.guard_return(f"tid >= {n.src}")
-        w.feature("padded launch")
+        padded_launch(w, ["num_rows", "n_rows", "n"])
     rows = Rows(w)
     SPARSE_FORMS[form](rows)
     for feature in rows.features:
