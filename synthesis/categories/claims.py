@@ -20,7 +20,7 @@ import random
 from contextlib import nullcontext
 from typing import Callable
 
-from synthesis.categories.common import padded_launch
+from synthesis.categories.common import one_form_kernel
 from synthesis.categories.sparse import Rows
 from synthesis.exprgen import KernelWriter
 from synthesis.spec import KernelSpec
@@ -315,11 +315,5 @@ def chooses_claims(seed: int) -> bool:
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    form = rng.choice(FORM_DRAWS)
-    w = KernelWriter(rng, name, "atomic", seed, (rng.choice([256, 512, 1024]),))
-    w.output_update_share = 0.0
-    w.intermediate_output_share = 0.0
-    if rng.random() < 0.15:
-        padded_launch(w, ["num_items", "n_items", "size"])
-    CLAIM_FORMS[form](w)
-    return w.finish("Atomic claim kernel")
+    return one_form_kernel(rng, name, seed, "atomic", CLAIM_FORMS, FORM_DRAWS, ("num_items", "n_items", "size"),
+                           "Atomic claim kernel")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from synthesis.exprgen import CONST_Q, Expr, ExprGen, KernelWriter, fmt_float
+from synthesis.spec import KernelSpec
 
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
@@ -204,6 +205,21 @@ def padded_launch(w: KernelWriter, names: tuple[str, ...] | list[str]) -> Expr:
     w.guard_return(f"{w.tid_names[0]} >= {n.src}")
     w.feature("padded launch")
     return n
+
+
+def one_form_kernel(rng: random.Random, name: str, seed: int, category: str, forms: dict, draws: tuple[str, ...],
+                    padded_names: tuple[str, ...], summary: str) -> KernelSpec:
+    """A kernel of one form, `forms[rng.choice(draws)](w)`, over a 1-D launch of 256-1,024 threads: its
+    results stored as they are (no output turned into an accumulation, no intermediate kept), a launch
+    padded to whole blocks in 15% (n named from `padded_names`)."""
+    form = rng.choice(draws)
+    w = KernelWriter(rng, name, category, seed, (rng.choice([256, 512, 1024]),))
+    w.output_update_share = 0.0
+    w.intermediate_output_share = 0.0
+    if rng.random() < 0.15:
+        padded_launch(w, padded_names)
+    forms[form](w)
+    return w.finish(summary)
 
 
 def early_return(w: KernelWriter) -> Expr | None:

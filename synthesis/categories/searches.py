@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from synthesis.categories.common import padded_launch
+from synthesis.categories.common import one_form_kernel
 from synthesis.exprgen import KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -173,11 +173,5 @@ def chooses_search(seed: int) -> bool:
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    form = rng.choice(list(SEARCH_FORMS))
-    w = KernelWriter(rng, name, "atomic", seed, (rng.choice([256, 512, 1024]),))
-    w.output_update_share = 0.0
-    w.intermediate_output_share = 0.0
-    if rng.random() < 0.15:
-        padded_launch(w, ["num_keys", "n_items", "size"])
-    SEARCH_FORMS[form](w)
-    return w.finish("Binary-search kernel")
+    return one_form_kernel(rng, name, seed, "atomic", SEARCH_FORMS, tuple(SEARCH_FORMS), ("num_keys", "n_items", "size"),
+                           "Binary-search kernel")

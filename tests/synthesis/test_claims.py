@@ -26,10 +26,9 @@ def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
     return warp_runs([generate("atomic", s) for s in _claim_seeds(200)], "test_claims")
 
 
-def _args(spec: KernelSpec, role: str, dtype: str | None = None, one: bool | None = None) -> list[str]:
-    """The names of the arguments of `role` (of `dtype`; `one`: one-element arrays only, or none), in order."""
-    return [a.name for a in spec.args if a.role == role and (dtype is None or a.dtype == dtype)
-            and (one is None or (tuple(a.shape) == (1,)) == one)]
+def _args(spec: KernelSpec, role: str, dtype: str | None = None) -> list[str]:
+    """The names of the arguments of `role` (of `dtype`), in order."""
+    return [a.name for a in spec.args if a.role == role and (dtype is None or a.dtype == dtype)]
 
 
 def _arg(spec: KernelSpec, hints: tuple[str, ...]) -> str | None:
