@@ -120,6 +120,11 @@ def block_shape(launch_dim: tuple[int, ...]) -> tuple[int, ...]:
     extents of at most 32 threads get a block of exactly their shape."""
     if len(launch_dim) == 1:
         return (THREADS_PER_BLOCK,)
+    if len(launch_dim) == 4:
+        # (n, c, y, x): the block spans the image's rows and columns like a 2-D launch's; each image
+        # plane (n, c) is one z of the grid, one block deep
+        x = _axis_block(launch_dim[3], 32)
+        return (x, _axis_block(launch_dim[2], THREADS_PER_BLOCK // x), 1)
     if len(launch_dim) == 3:
         if all(_axis_block(extent, 8) == 8 for extent in launch_dim[1:]):
             return (8, 8, 4)
@@ -140,6 +145,8 @@ def max_outer(launch_dim: tuple[int, ...]) -> int:
     """Largest outermost launch dimension the grid allows with block_shape's block."""
     if len(launch_dim) == 1:
         return 2**31 - 1
+    if len(launch_dim) == 4:  # the grid's z holds every (n, c) plane
+        return MAX_GRID_YZ // launch_dim[1]
     return MAX_GRID_YZ * block_shape(launch_dim)[-1]
 
 

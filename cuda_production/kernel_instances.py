@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from cuda_production.cuda_types import TYPE_ALIASES
 
 GENERIC_TYPES = frozenset({"Any", "Scalar", "Float", "Int"})  # Warp's generic type placeholders
-_NOT_TYPE_LEAVES = frozenset({"wp", "warp", "types", "array", "array1d", "array2d", "array3d", "dtype", "ndim"})
+_NOT_TYPE_LEAVES = frozenset({"wp", "warp", "types", "array", "array1d", "array2d", "array3d", "array4d", "dtype", "ndim"})
 
 
 @dataclass

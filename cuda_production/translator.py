@@ -571,6 +571,8 @@ def _names_stored(node: ast.stmt) -> set[str]:
 # block's slice of consecutive elements out word by word (consecutive threads, consecutive words).
 # Measured on an H100 (notes/design.md): 3.66x and 2.9x faster on two matrix samples. Loads are left
 # alone (they go through L1; staging them measured slower).
+# Warp's array annotations and their rank (`wp.array(dtype=T, ndim=k)` gives its own)
+ARRAY_RANKS = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3, "array4d": 4}
 STAGE_MIN_BYTES = 36  # mat33 and up: smaller elements (vec3, transform) store well enough as they are
 STAGE_THREADS = THREADS_PER_BLOCK  # a staging kernel's block, fixed at compile time (bench.block_shape's 1-D block)
 
@@ -781,19 +783,19 @@ class FunctionTranslator(TileTranslator):
                 return TYPE_ALIASES[node.attr]
             raise self.unsupported(node, f"type wp.{node.attr}")
         # wp.array[T]
-        if isinstance(node, ast.Subscript) and _is_wp_attr(node.value, "array", "array1d", "array2d", "array3d"):
-            ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.value.attr]
+        if isinstance(node, ast.Subscript) and _is_wp_attr(node.value, *ARRAY_RANKS):
+            ndim = ARRAY_RANKS[node.value.attr]
             return ArrayType(self.array_element_type(node.slice), ndim)
         # wp.array(dtype=T, ndim=k) / wp.array2d(dtype=T)
-        if isinstance(node, ast.Call) and _is_wp_attr(node.func, "array", "array1d", "array2d", "array3d"):
-            ndim = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3}[node.func.attr]
+        if isinstance(node, ast.Call) and _is_wp_attr(node.func, *ARRAY_RANKS):
+            ndim = ARRAY_RANKS[node.func.attr]
             dtype = None
             for kw in node.keywords:
                 if kw.arg == "dtype":
                     dtype = self.array_element_type(kw.value)
                 elif kw.arg == "ndim":
-                    if not (isinstance(kw.value, ast.Constant) and kw.value.value in (1, 2, 3)):
-                        raise self.unsupported(kw.value, "array ndim other than 1, 2 or 3")
+                    if not (isinstance(kw.value, ast.Constant) and kw.value.value in (1, 2, 3, 4)):
+                        raise self.unsupported(kw.value, "array ndim other than 1, 2, 3 or 4")
                     ndim = kw.value.value
                 else:
                     raise self.unsupported(kw, f"array argument '{kw.arg}'")
@@ -991,7 +993,7 @@ class FunctionTranslator(TileTranslator):
             target = tid_stmt.targets[0]
             if isinstance(target, ast.Name):
                 names = (target.id,)
-            elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts) and 1 <= len(target.elts) <= 3:
+            elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts) and 1 <= len(target.elts) <= 4:
                 names = tuple(e.id for e in target.elts)
             else:
                 raise self.unsupported(target, "wp.tid() target")
@@ -1015,13 +1017,22 @@ class FunctionTranslator(TileTranslator):
                 self.out("    return;")
         else:
             bounds = tuple(f"dim{k}" if f"dim{k}" not in taken else f"launch_dim{k}" for k in range(len(names)))
+            if "dim3" in bounds:  # CUDA's dim3 type: a 4-D launch's extents all take the longer name
+                bounds = tuple(f"launch_dim{k}" for k in range(len(names)))
             self.launch_names = bounds
             # The last index varies fastest, so it takes the x axis: neighbouring threads touch
-            # neighbouring elements of row-major arrays.
-            axes = "xyz"[: len(names)][::-1]
-            for name, axis in zip(names, axes):
-                self.out(f"const int {name} = blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis};")
-            cond = " || ".join(f"{n} >= {b}" for n, b in zip(names, bounds))
+            # neighbouring elements of row-major arrays. A 4-D launch (a batch of multi-channel
+            # images: n, c, y, x) has one grid axis too few: its two outer indices share z, one block
+            # deep (bench.block_shape), as CUDA code over NCHW tensors does.
+            if len(names) == 4:
+                self.out(f"const int {names[0]} = blockIdx.z / {bounds[1]};")
+                self.out(f"const int {names[1]} = blockIdx.z % {bounds[1]};")
+                per_axis = list(zip((2, 3), "yx"))  # the grid's z is exactly dim0 * dim1: no bounds test
+            else:
+                per_axis = list(zip(range(len(names)), "xyz"[: len(names)][::-1]))
+            for k, axis in per_axis:
+                self.out(f"const int {names[k]} = blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis};")
+            cond = " || ".join(f"{names[k]} >= {bounds[k]}" for k, _ in per_axis)
             self.out(f"if ({cond})")
             self.out("    return;")
         if not (self.staged or self.private):

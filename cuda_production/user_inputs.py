@@ -41,7 +41,7 @@ from cuda_production.translator import ATOMICS, SWAPS, TranslatedKernel
 from synthesis.dtypes import dtype as lookup_dtype
 from synthesis.spec import ArgSpec
 
-DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16)}
+DEFAULT_LAUNCH = {1: (1024,), 2: (64, 64), 3: (16, 16, 16), 4: (4, 8, 16, 16)}
 DEFAULT_TILED_LAUNCH = {1: (8,), 2: (4, 4), 3: (2, 2, 2)}  # wp.launch_tiled: blocks, each block_dim threads
 SIDE_OF_OTHER_ARRAYS = 16  # extent of each dimension of an array whose shape says nothing
 MAX_ELEMENTS = 1 << 26  # per array and per launch: the hashed inputs count elements in 32 bits

@@ -418,7 +418,9 @@ def dtype_annotation(dtype: str, rng: random.Random) -> str:
 class KernelWriter:
     """Accumulates a kernel's arguments and body lines while categories generate code."""
 
-    def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...]):
+    def __init__(self, rng: random.Random, name: str, category: str, seed: int, dim: tuple[int, ...],
+                 tid_names: tuple[str, ...] | None = None):
+        """`tid_names`: the names `wp.tid()` gives the launch's indices (default `tid`, or `i, j[, k]`)."""
         self.rng = rng
         self.name = name
         self.category = category
@@ -460,12 +462,10 @@ class KernelWriter:
         self._arg_info_cache: tuple | None = None  # (the arguments, their ArgInfo records): see _arg_infos
         self._local_values: tuple | None = None  # (state key, locals' parsed values): see local_values
         self._judge_cache: tuple | None = None  # (locals key, inputs key, judge_value's inputs, locals, sampling): see _judge_inputs
-        if len(dim) == 1:
-            self.tid_names = ("tid",)
-            self.emit("tid = wp.tid()")
-        else:
-            self.tid_names = ("i", "j", "k")[: len(dim)]
-            self.emit(f"{', '.join(self.tid_names)} = wp.tid()")
+        self.tid_names = tid_names or (("tid",) if len(dim) == 1 else ("i", "j", "k")[: len(dim)])
+        if len(self.tid_names) != len(dim):
+            raise ValueError(f"{len(self.tid_names)} thread index names for a {len(dim)}-D launch")
+        self.emit(f"{', '.join(self.tid_names)} = wp.tid()")
         self.head = len(self.lines)  # lines before the cached loads: the tid line and early returns
         for tname, extent in zip(self.tid_names, dim):
             self.scopes[0][tname] = Expr(tname, "int32", float(extent))

@@ -4,6 +4,7 @@ Each thread updates one grid cell from its neighbours, as in Warp's fluid, wave 
 borders are clamped or guarded in a `@wp.func` sampler (array and int parameters, early `return`),
 or skipped with an early `return` / an interior test (`0 < i < u.shape[0] - 1`); coefficients are
 module constants (`wp.constant` or plain numbers) or arguments; `.shape` bounds the indices.
+A share of them (synthesis.categories.channels) work on batches of multi-channel images (4-D NCHW arrays).
 Semi-Lagrangian advection floors exact positions only (velocities on a 1/64 grid times a 1/16
 step), so the sampled cell is the same in Warp and CUDA.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 
+from synthesis.categories import channels
 from synthesis.categories.common import OUTPUT_NAMES
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.exprgen import Expr, fmt_float
@@ -403,6 +405,8 @@ def residual_norm(s: Stencil, out: str, value: Expr) -> None:
 
 
 def generate(rng: random.Random, name: str, seed: int):
+    if channels.chooses_channels(seed):
+        return channels.generate(rng, name, seed)
     s = Stencil(rng, name, seed)
     w = s.w
     kinds = [k for k in STENCILS if not (k is tuple_gradient and s.nd == 1)]

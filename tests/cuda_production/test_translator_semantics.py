@@ -227,6 +227,14 @@ def grid_3d(a: wp.array3d(dtype=float), out: wp.array3d(dtype=float), flat: wp.a
     flat[(i * 5 + j) * 6 + k] = i * 100 + j * 10 + k
 ''', [arr("a", shape=(4, 5, 6)), arr("out", role="output", shape=(4, 5, 6), bound=8.0),
       arr("flat", I, "output", shape=(120,))], dim=(4, 5, 6)),
+    spec("grid_4d", '''
+@wp.kernel
+def grid_4d(a: wp.array4d(dtype=float), gain: wp.array(dtype=float), out: wp.array(dtype=float, ndim=4), flat: wp.array(dtype=int)):
+    n, c, y, x = wp.tid()
+    out[n, c, y, x] = a[n, c, y, x] * gain[c] + float(n) - float(c) * 0.5 + float(y) * 0.25 - float(x) * 0.125
+    flat[((n * a.shape[1] + c) * a.shape[2] + y) * a.shape[3] + x] = ((n * 10 + c) * 10 + y) * 10 + x
+''', [arr("a", shape=(3, 4, 5, 6)), arr("gain", shape=(4,)), arr("out", role="output", shape=(3, 4, 5, 6), bound=16.0),
+      arr("flat", I, "output", shape=(360,))], dim=(3, 4, 5, 6)),
     spec("funcs_constants", '''
 SCALE = wp.constant(1.5)
 OFFSET = 3
