@@ -1156,8 +1156,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         # x covers the last launch dimension (see the kernel's index mapping)
         extents = list(kernel.launch_names)[::-1]
         parts = [f"({e} + block.{ax} - 1) / block.{ax}" for e, ax in zip(extents, "xyz")]
-        if nd == 4:  # one z per (n, c) plane: the kernel divides blockIdx.z by dim1
-            parts[2] = f"{kernel.launch_names[0]} * {kernel.launch_names[1]}"
+        if nd == 4:  # z counts the (n, c) planes: the kernel divides its plane by dim1
+            parts[2] = f"({kernel.launch_names[0]} * {kernel.launch_names[1]} + block.z - 1) / block.z"
         w(f"    const dim3 grid({', '.join(parts)});")
     call_args = []
     for p in kernel.params:

@@ -1022,17 +1022,21 @@ class FunctionTranslator(TileTranslator):
             self.launch_names = bounds
             # The last index varies fastest, so it takes the x axis: neighbouring threads touch
             # neighbouring elements of row-major arrays. A 4-D launch (a batch of multi-channel
-            # images: n, c, y, x) has one grid axis too few: its two outer indices share z, one block
-            # deep (bench.block_shape), as CUDA code over NCHW tensors does.
+            # images: n, c, y, x) has one grid axis too few: z counts its image planes (n, c), as
+            # CUDA code over NCHW tensors does.
+            tests = []
             if len(names) == 4:
-                self.out(f"const int {names[0]} = blockIdx.z / {bounds[1]};")
-                self.out(f"const int {names[1]} = blockIdx.z % {bounds[1]};")
-                per_axis = list(zip((2, 3), "yx"))  # the grid's z is exactly dim0 * dim1: no bounds test
+                plane = self.fresh_plain("plane")
+                self.out(f"const int {plane} = blockIdx.z * blockDim.z + threadIdx.z;")
+                self.out(f"const int {names[0]} = {plane} / {bounds[1]};")
+                self.out(f"const int {names[1]} = {plane} % {bounds[1]};")
+                per_axis = list(zip((2, 3), "yx"))
+                tests.append(f"{names[0]} >= {bounds[0]}")
             else:
                 per_axis = list(zip(range(len(names)), "xyz"[: len(names)][::-1]))
             for k, axis in per_axis:
                 self.out(f"const int {names[k]} = blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis};")
-            cond = " || ".join(f"{names[k]} >= {bounds[k]}" for k, _ in per_axis)
+            cond = " || ".join(tests + [f"{names[k]} >= {bounds[k]}" for k, _ in per_axis])
             self.out(f"if ({cond})")
             self.out("    return;")
         if not (self.staged or self.private):

@@ -79,14 +79,15 @@ def test_bench_grid_stays_within_cudas_limits(launch_dim):
     assert -(-dim[0] // block[-1]) <= MAX_GRID_YZ  # the outermost dimension rides grid.y or grid.z
 
 
-@pytest.mark.parametrize("launch_dim", [(2, 16, 32, 32), (4, 3, 8, 8), (2, 64, 16, 16), (1, 4, 5, 6)])
-def test_a_4d_launch_gives_each_image_plane_one_z_of_the_grid_within_cudas_limit(launch_dim):
-    """(n, c, y, x): the block spans rows and columns, one deep; the grid's z holds every (n, c) plane,
-    at most 65,535 of them at bench size."""
+@pytest.mark.parametrize("launch_dim", [(2, 16, 32, 32), (4, 3, 8, 8), (2, 64, 16, 16), (1, 4, 5, 6), (2, 8, 8, 16)])
+def test_a_4d_launch_fills_its_block_with_image_planes_within_cudas_grid(launch_dim):
+    """(n, c, y, x): the block spans rows and columns, and as many (n, c) planes along z as fill 256
+    threads (small images too); the grid's z counts the planes, at most 65,535 blocks of them at bench size."""
     block = block_shape(launch_dim)
     dim = bench_launch_dim([arr("a", shape=launch_dim), arr("b", role="output", shape=launch_dim)], launch_dim)
-    assert len(block) == 3 and block[2] == 1 and prod(block) <= 256
-    assert dim[1:] == launch_dim[1:] and dim[0] * dim[1] <= MAX_GRID_YZ
+    assert len(block) == 3 and block[2] <= 64 and prod(block) <= 256
+    assert prod(block) > 256 - prod(launch_dim[2:]) or block[2] == 64  # full, but for less than a plane
+    assert dim[1:] == launch_dim[1:] and -(-dim[0] * dim[1] // block[2]) <= MAX_GRID_YZ
     assert prod(dim) >= MIN_THREADS or dim[0] == max_outer(launch_dim)
 
 
