@@ -56,7 +56,7 @@ def test_unsupported_construct_is_located(body, message, col):
 @pytest.mark.parametrize("annotation,message", [
     ("wp.array(dtype=wp.int64)", "unsupported: type wp.int64"),
     ("wp.array(dtype=wp.vec3h)", "unsupported: type wp.vec3h"),
-    ("wp.array(dtype=float, ndim=4)", "unsupported: array ndim other than 1, 2 or 3"),
+    ("wp.array(dtype=float, ndim=5)", "unsupported: array ndim other than 1, 2, 3 or 4"),
     ("wp.uint64", "unsupported: wp.uint64 parameter 'x' that is no hash grid's, mesh's or BVH's id"),  # neither's
 ])
 def test_unsupported_types(annotation, message):
