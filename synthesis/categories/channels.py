@@ -1,20 +1,22 @@
 """Batches of multi-channel images: 4-D arrays in NCHW order (`wp.array4d`), the layout of a
-convolutional network's activations, one table entry per kernel people write over them
-(CHANNEL_FORMS):
+convolutional network's activations, one table entry per layer people write over them (CHANNEL_FORMS):
 
-- a per-channel affine map: batch normalisation at inference (mean, variance, scale, shift per
-  channel), or its folded form (a scale and a shift per channel), with a ReLU and a residual input now
-  and then;
-- 2 x 2 pooling (the largest or the mean of each window), the output half the input's height and width;
-- a depthwise 3 x 3 convolution (one 3 x 3 filter per channel), its borders zero-padded or clamped;
+- a per-channel affine map: batch normalisation at inference, its folded form (a scale and a shift per
+  channel), or a layer scale;
+- pooling: the largest or the mean of 2 x 2 windows (written out or in a loop) or of 3 x 3 windows at
+  stride 2, the output half the input's height and width;
+- a depthwise 3 x 3 (dilated now and then) or 5 x 5 convolution, its borders zero-padded or clamped;
 - a pointwise (1 x 1) convolution: each output channel a weighted sum over the input's channels;
-- a softmax over the channels at each pixel (a segmentation head), or the channels' mean and largest
-  value per pixel, over a 3-D launch (n, y, x) that loops over the channels;
-- a nearest-neighbour 2x upsampling added to a skip connection (a U-Net's decoder).
+- global average or max pooling into N x C x 1 x 1 (atomics with four indices);
+- a nearest-neighbour 2x upsampling added to a skip connection (a U-Net's decoder);
+- over a 3-D launch (n, y, x) that loops over each pixel's channels: a softmax or log-softmax (a
+  segmentation head), the channels scaled to unit length, the pixel's class, the channels' mean and
+  largest value.
 
-A 4-D launch `n, c, y, x = wp.tid()` covers the output; the batch (the outermost extent) grows at bench
-size, the channels and the image keep their size. The stencil category draws these kernels
-(CHANNELS_SHARE) from a stream of their own, so every other stencil kernel keeps its draws."""
+Most layers end in an epilogue: a residual input added, an activation (ACTIVATIONS). A 4-D launch
+`n, c, y, x = wp.tid()` covers the output; the batch (the outermost extent) grows at bench size, the
+channels and the image keep their size. The stencil category draws these kernels (CHANNELS_SHARE) from
+a stream of their own, so every other stencil kernel keeps its draws."""
 from __future__ import annotations
 
 import random
@@ -30,16 +32,16 @@ SIDES = (8, 16, 32)
 # the launch's index names, as people write them over NCHW images (the channel's name is the form's)
 IMAGE_INDICES = (("n", "y", "x"), ("b", "i", "j"), ("n", "h", "w"), ("batch", "row", "col"))
 # an activation after a layer: its code over local `v` (people write each of these in Warp as here)
-ACTIVATIONS: dict[str, tuple[str, ...]] = {
-    "relu": ("{v} = wp.max({v}, 0.0)",),
-    "leaky relu": ("{v} = wp.where({v} > 0.0, {v}, 0.01 * {v})",),
-    "relu6": ("{v} = wp.clamp({v}, 0.0, 6.0)",),
-    "silu": ("{v} = {v} / (1.0 + wp.exp(-{v}))",),
-    "sigmoid": ("{v} = 1.0 / (1.0 + wp.exp(-{v}))",),
-    "tanh": ("{v} = wp.tanh({v})",),
-    "gelu (tanh approximation)": ("{v} = 0.5 * {v} * (1.0 + wp.tanh(0.7978846 * ({v} + 0.044715 * {v} * {v} * {v})))",),
-    "hard swish": ("{v} = {v} * wp.clamp({v} + 3.0, 0.0, 6.0) / 6.0",),
-    "elu": ("{v} = wp.where({v} > 0.0, {v}, wp.exp({v}) - 1.0)",),
+ACTIVATIONS: dict[str, str] = {
+    "relu": "{v} = wp.max({v}, 0.0)",
+    "leaky relu": "{v} = wp.where({v} > 0.0, {v}, 0.01 * {v})",
+    "relu6": "{v} = wp.clamp({v}, 0.0, 6.0)",
+    "silu": "{v} = {v} / (1.0 + wp.exp(-{v}))",
+    "sigmoid": "{v} = 1.0 / (1.0 + wp.exp(-{v}))",
+    "tanh": "{v} = wp.tanh({v})",
+    "gelu (tanh approximation)": "{v} = 0.5 * {v} * (1.0 + wp.tanh(0.7978846 * ({v} + 0.044715 * {v} * {v} * {v})))",
+    "hard swish": "{v} = {v} * wp.clamp({v} + 3.0, 0.0, 6.0) / 6.0",
+    "elu": "{v} = wp.where({v} > 0.0, {v}, wp.exp({v}) - 1.0)",
 }
 NO_ACTIVATION_SHARE = 0.15
 RESIDUAL_SHARE = 0.3  # layers whose output shape is their input's: a skip connection added
@@ -92,8 +94,7 @@ def epilogue(im: "Images", v: str, residual: bool = True) -> None:
         w.feature("residual input added")
     if rng.random() >= NO_ACTIVATION_SHARE:
         kind = rng.choice(list(ACTIVATIONS))
-        for line in ACTIVATIONS[kind]:
-            w.emit(line.format(v=v))
+        w.emit(ACTIVATIONS[kind].format(v=v))
         w.feature(f"activation: {kind}")
 
 
