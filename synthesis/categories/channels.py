@@ -387,10 +387,12 @@ def global_pool(rng: random.Random, name: str, seed: int) -> KernelWriter:
         w.feature("of the input's ReLU")
     for kind in kinds:
         hints = ("pooled", "gap", "channel_mean") if kind == "mean" else ("peak", "gmp", "channel_max")
-        # the largest so far: an output that earlier passes filled (from 0, every entry would be max(0, ...))
+        # the largest so far: an output that earlier passes filled (from 0, every entry would be max(0, ...));
+        # its values reach past this pass's (a plane of hundreds of values in [-2, 2] nearly always holds
+        # 2.0, so from a table below that every entry would end at 2.0), so some entries keep theirs
         pooled = w.add_array(rng.choice(hints), "float32", "output" if kind == "mean" else "inout",
                              shape=(im.batch, im.channels, 1, 1), low=-4.0 if kind == "max" else -1.0,
-                             high=1.0, grid_bits=6)
+                             high=4.0 if kind == "max" else 1.0, grid_bits=6)
         if kind == "mean":
             if rng.random() < 0.4:  # the host passes 1 / (H * W)
                 area = w.add_scalar(rng.choice(["inv_area", "inv_hw", "norm"]), "float32", 1.0 / (im.height * im.width)).src
