@@ -117,7 +117,8 @@ def block_shape(launch_dim: tuple[int, ...]) -> tuple[int, ...]:
     division). 3-D launches whose inner extents fill 8 x 8 keep (8, 8, 4), measured at least Warp's
     speed; smaller inner extents get a fitted block too: an (8, 8, 4) block over a [N, 10, 4] launch
     left 69% of its threads idle and ran at 0.80x Warp's speed, a (4, 4, 16) one 1.6x (H100); inner
-    extents of at most 32 threads get a block of exactly their shape."""
+    extents of at most 32 threads get a block of exactly their shape. A 4-D launch (n, c, y, x) gets
+    (x, y, planes): z counts its (n, c) image planes (the translator's index mapping)."""
     if len(launch_dim) == 1:
         return (THREADS_PER_BLOCK,)
     if len(launch_dim) == 4:

@@ -564,6 +564,10 @@ def _names_stored(node: ast.stmt) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+# Warp's array annotations and their rank (`wp.array(dtype=T, ndim=k)` gives its own)
+ARRAY_RANKS = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3, "array4d": 4}
+
+
 # ---- staged stores of large elements (1-D kernels without tiles) ---------------------------------
 # `out[tid] = m` with a 36-byte mat33 element is 9 scalar stores per thread, and each warp-wide store
 # touches 32 addresses 36 bytes apart: scattered partial-sector writes. Staged, each thread writes
@@ -571,8 +575,6 @@ def _names_stored(node: ast.stmt) -> set[str]:
 # block's slice of consecutive elements out word by word (consecutive threads, consecutive words).
 # Measured on an H100 (notes/design.md): 3.66x and 2.9x faster on two matrix samples. Loads are left
 # alone (they go through L1; staging them measured slower).
-# Warp's array annotations and their rank (`wp.array(dtype=T, ndim=k)` gives its own)
-ARRAY_RANKS = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3, "array4d": 4}
 STAGE_MIN_BYTES = 36  # mat33 and up: smaller elements (vec3, transform) store well enough as they are
 STAGE_THREADS = THREADS_PER_BLOCK  # a staging kernel's block, fixed at compile time (bench.block_shape's 1-D block)
 
