@@ -73,18 +73,18 @@ class Images:
     def image(self, hints: tuple[str, ...], role: str = "input", channels: int | None = None, scale: float = 1.0,
               low: float = -2.0, high: float = 2.0) -> str:
         names = self.w.tid_names
-        return self.w.add_array(self.w.rng.choice([h for h in hints if h not in names] or ["images"]), "float32", role,
+        return self.w.add_array(self.w.rng.choice([h for h in hints if h not in names]), "float32", role,
                                 shape=self.shape(channels, scale), low=low, high=high, grid_bits=6)
 
-    def per_channel(self, hints: tuple[str, ...], low: float = -1.0, high: float = 1.0, count: int | None = None) -> str:
-        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(count or self.channels,), low=low,
+    def per_channel(self, hints: tuple[str, ...], low: float = -1.0, high: float = 1.0) -> str:
+        return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.channels,), low=low,
                                 high=high, grid_bits=6)
 
     def pixel(self, c: str | None = None) -> str:
         return f"{self.n}, {c or self.c}, {self.y}, {self.x}"
 
 
-def epilogue(im: "Images", v: str, residual: bool = True) -> None:
+def epilogue(im: Images, v: str, residual: bool = True) -> None:
     """What follows a layer in a network, on its value `v` (a local): a skip connection added (where
     `residual`), then an activation (ACTIVATIONS), or neither."""
     w, rng = im.w, im.w.rng
@@ -208,10 +208,8 @@ def depthwise_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
         w.emit(f"{acc} = float(0.0)")
     ky, kx = rng.choice([("ky", "kx"), ("dy", "dx"), ("u", "v")])
     yy, xx = w.fresh(f"{im.y}{im.y}" if len(im.y) == 1 else "src_row"), w.fresh(f"{im.x}{im.x}" if len(im.x) == 1 else "src_col")
-    half = taps // 2
-    offset = {1: f" - {half}", 2: " - 1"}[dilation]
-    step = "" if dilation == 1 else " * 2"
-    rows, cols = (f"({ky}{offset}){step}", f"({kx}{offset}){step}") if dilation > 1 else (f"{ky}{offset}", f"{kx}{offset}")
+    # the tap's offset from the centre, times the dilation
+    rows, cols = (f"{k} - {taps // 2}" if dilation == 1 else f"({k} - {taps // 2}) * {dilation}" for k in (ky, kx))
     border = rng.choice(["test", "test", "skip", "clamp", "clamp"])
     padded = border != "clamp"
     tap_local = rng.random() < 0.35
