@@ -399,6 +399,17 @@ for t in (D, U, H):
                 snippets=("half",) if t == H else ())
     add_builtin("int", (t,), I, emit=_cast(I, "int"), python_name=True, aliases=("int32",),
                 snippets=("half",) if t == H else ())
+# int8, uint8 and int64: conversions to and from the other scalars, C's casts as in Warp's builtin.h (a
+# float past the target's range is undefined there as here: the generators clamp first)
+S8, U8, L = "int8", "uint8", "int64"
+for t in (F, I, D, U, S8, U8, L):
+    for to, c_type in ((S8, "int8_t"), (U8, "uint8_t"), (L, "int64_t")):
+        add_builtin(to, (t,), to, emit=_cast(to, c_type))
+for t in (S8, U8, L):
+    add_builtin("float", (t,), F, emit=_cast(F, "float"), python_name=True, aliases=("float32",))
+    add_builtin("int", (t,), I, emit=_cast(I, "int"), python_name=True, aliases=("int32",))
+    add_builtin("float64", (t,), D, emit=_to_double)
+    add_builtin("uint32", (t,), U, emit=_cast(U, "uint32_t"))
 for name in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "log", "log2", "log10", "sqrt",
              "floor", "ceil", "trunc", "round", "cbrt"):
     add_builtin(name, (D,), D, f"{name}({{0}})", arg_names=("x",))

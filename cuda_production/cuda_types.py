@@ -19,8 +19,11 @@ MAT_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float32"
 VECD_LEN = {n: k for n, k in VECTOR_TYPES.items() if TYPES[n].scalar == "float64"}
 MATD_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float64"}
 FLOAT_TYPES = ("float32", "float64", "float16")  # scalar types with float arithmetic
-INT_TYPES = ("int32", "uint32")
-NUMERIC_TYPES = FLOAT_TYPES + INT_TYPES
+INT_TYPES = ("int32", "uint32")  # int and unsigned int in C: every operator, atomics, bit operations
+# int8, uint8 (quantised values, images) and int64 (labels, token ids): read, written, converted,
+# compared; their arithmetic as Warp's (builtin.h's DECLARE_INT_OPS: in int, narrowed back to the type)
+STORAGE_INT_TYPES = ("int8", "uint8", "int64")
+NUMERIC_TYPES = FLOAT_TYPES + INT_TYPES + STORAGE_INT_TYPES
 COMPONENTS = "xyzw"
 
 # Warp annotation spellings -> our type names (the registry's)

@@ -61,8 +61,10 @@ def _fmt_scalar(scalar: str, x) -> str:
         return f"__float2half({_fmt_float(x)})"
     if scalar == "uint32":
         return f"{int(x) & 0xFFFFFFFF}U"
-    if scalar == "int32":
+    if scalar in ("int32", "int8", "uint8"):
         return str(int(x))
+    if scalar == "int64":
+        return f"{int(x)}LL"
     return _fmt_float(x)
 
 
@@ -143,6 +145,16 @@ static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
+}
+'''
+
+FILL_INTS = r'''
+// int8, uint8 and int64 inputs: the values fill_int would draw, in the array's own type
+template <typename T>
+static void fill_ints(T* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (T)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span));
 }
 '''
 
@@ -240,6 +252,27 @@ static bool check_int(const char* name, const int* got, const int* want, size_t 
     }
     if (first_bad < count)
         fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+'''
+
+CHECK_INTS = r'''
+// int8, uint8 and int64 outputs: exactly Warp's
+template <typename T>
+static bool check_ints(const char* name, const T* got, const T* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        stats.max_abs = std::max(stats.max_abs, std::fabs((double)got[i] - (double)want[i]));
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %lld, Warp computed %lld\n", name, first_bad, (long long)got[first_bad],
+                (long long)want[first_bad]);
     return first_bad == count;
 }
 '''
@@ -750,14 +783,15 @@ def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tu
               f"{span - 1}U * {domain_scale} + 1U, {_fmt_float(step)});")
             return
         if a.is_int:
-            data = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<int*>(h_{h.var}.data())"
+            fill = "fill_int" if elem in ("int", "uint32_t") else "fill_ints"  # int8, uint8, int64: converted
+            data = f"h_{h.var}.data()" if elem != "uint32_t" else f"reinterpret_cast<int*>(h_{h.var}.data())"
             if index_rows:
                 outer = kernel.launch_names[0]
                 rows = outer if index_rows == 1 else f"{index_rows} * {outer}"
                 w(f"    // indices into arrays of {rows} rows: their whole extent, at bench size too")
-                w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, (uint32_t)({rows}));")
+                w(f"    {fill}({data}, h_{h.var}.size(), seed, {h.position}, {lo}, (uint32_t)({rows}));")
                 return
-            w(f"    fill_int({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
+            w(f"    {fill}({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
         elif elem in ("double", "__half"):
             fill = "fill_double" if elem == "double" else "fill_half"
             w(f"    {fill}(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, "
@@ -1011,9 +1045,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if "float16" in filled_scalars:
         w("")
         w(FILL_HALF.strip("\n"))
-    if any(a.is_int and a.role != "offsets" for a in filled):
+    if any(a.is_int and a.role != "offsets" and a.component_bytes == 4 for a in filled):
         w("")
         w(FILL_INT.strip("\n"))
+    if any(a.is_int and a.component_bytes != 4 for a in filled):
+        w("")
+        w(FILL_INTS.strip("\n"))
     if any(a.role == "offsets" for a in filled):
         w("")
         w(FILL_OFFSETS.strip("\n"))
@@ -1025,9 +1062,12 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(check_types(written_floats))
         w("")
         w(CHECK_VALUES.strip("\n"))
-    if has_reference and any(h.arg.is_int for h in written):
+    if has_reference and any(h.arg.is_int and h.arg.component_bytes == 4 for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
+    if has_reference and any(h.arg.is_int and h.arg.component_bytes != 4 for h in written):
+        w("")
+        w(CHECK_INTS.strip("\n"))
     records = [p for p in kernel.params if p.kind == "array" and p.fields]
     if any(h.record is not None and h.arg.role in ("input", "inout") for h in arrays):
         w("")
@@ -1201,7 +1241,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             a = h.arg
             n = a.count * a.width
             elem = lookup_dtype(a.dtype).component_ctype
-            if a.is_int:
+            if a.is_int and a.component_bytes != 4:  # int8, uint8, int64
+                w(f'    ok &= check_ints("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n}, stats);')
+            elif a.is_int:
                 got = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<const int*>(h_{h.var}.data())"
                 w(f'    ok &= check_int("{h.label}", {got}, reinterpret_cast<const int*>(expected.data() + {offset}), {n}, stats);')
             else:

@@ -22,7 +22,7 @@ from cuda_production import builtins
 from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
-    P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
+    P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, STORAGE_INT_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
     HASH_GRID, HASH_GRID_QUERY, MESH, BVH, MESH_QUERY_AABB, StructureType,
 )
@@ -1953,6 +1953,9 @@ class FunctionTranslator(TileTranslator):
             self.module.need(f"mneg:{MAT_DIM[v.type]}")
         elif is_quat(v.type):
             self.module.need("qneg")
+        elif v.type in ("int8", "int64"):  # Warp's neg: in int, narrowed back (-(-128) is -128 in int8)
+            return CExpr(f"-{v.at(P_UNARY)}", v.type, P_UNARY) if v.type == "int64" else \
+                CExpr(f"(int8_t)(-{v.at(P_UNARY)})", v.type, P_UNARY)
         elif v.type not in ("float32", "float64", "int32"):
             raise self.unsupported(node, f"unary minus on {v.type}")
         return negate(v)
@@ -1995,6 +1998,12 @@ class FunctionTranslator(TileTranslator):
                 left = a.code if a.prec >= P_UNARY or a.prec == prec and prec != P_SHIFT else f"({a.code})"
                 return CExpr(f"{left} {sym} {b.code if b.prec >= P_UNARY else f'({b.code})'}", ta, prec)
             return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
+        if ta == tb and ta in STORAGE_INT_TYPES and opname in _STORAGE_INT_OPS:
+            # Warp's int8/uint8/int64 operators (builtin.h): C's, in int for the narrow types, the result
+            # narrowed back to the type (int8 100 + 100 is -56 in Warp, as here)
+            prec = _PREC[opname]
+            expr = f"{a.at(prec)} {sym} {b.at(prec + 1)}"
+            return CExpr(expr, ta, prec) if ta == "int64" else CExpr(f"({ctype(ta)})({expr})", ta, P_UNARY)
         if ta == tb == "float16" and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
             # Warp's half arithmetic: in float, rounded back to half (exact for one operation)
             expr = f"__half2float({a.code}) {sym} __half2float({b.code})"
@@ -2437,6 +2446,8 @@ BITWISE_ATOMIC_KINDS = ("or", "and", "xor")
 # C's shifts and bitwise operators: an operand that is another operation is parenthesised, as
 # people write them (C's own precedence of `&` under `==` and of `<<` under `+` surprises readers)
 _BIT_PRECS = (P_SHIFT, P_BAND, P_XOR, P_BOR)
+# the operators of int8, uint8 and int64 values the translator spells as Warp computes them
+_STORAGE_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.BitAnd, ast.BitOr, ast.BitXor)
 _INT_SPELLING = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+")
 # `a[i] op= v` on an array element: the atomic Warp lowers it to (other operators load, apply and store)
 AUGMENTED_ATOMICS = {ast.Add: "atomic_add", ast.Sub: "atomic_sub", ast.BitOr: "atomic_or", ast.BitAnd: "atomic_and",

@@ -18,7 +18,7 @@ from math import prod
 class DType:
     name: str  # canonical name, used in specs, metadata and records
     kind: str  # scalar | vector | matrix | quaternion | transform
-    scalar: str  # component type: float32 | float64 | float16 | int32 | uint32 | bool
+    scalar: str  # component type: float32 | float64 | float16 | int32 | uint32 | int8 | uint8 | int64 | bool
     shape: tuple[int, ...]  # component shape: () for scalars, (3,) vec3, (3, 3) mat33, (7,) transform
     ctype: str  # the type in standalone CUDA
     spellings: tuple[str, ...]  # names Warp code uses for it after `wp.` (also bare for float/int/bool)
@@ -63,12 +63,17 @@ class DType:
 
 
 # Component types: their size and their C spelling. float16 is CUDA's __half (cuda_fp16.h); uint32
-# is the state of Warp's random number generator (rand.h).
-SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "uint32": 4, "bool": 1}
+# is the state of Warp's random number generator (rand.h). int8 and uint8 hold quantised values and
+# images, int64 the labels and token ids PyTorch hands over (Warp's builtin.h: int8_t, uint8_t, int64_t).
+SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "uint32": 4, "int8": 1, "uint8": 1, "int64": 8,
+                "bool": 1}
 SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "int32": "int", "uint32": "uint32_t",
-                 "bool": "bool"}
+                 "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t", "bool": "bool"}
 FLOAT_SCALARS = ("float32", "float64", "float16")
-INT_SCALARS = ("int32", "uint32")
+INT_SCALARS = ("int32", "uint32", "int8", "uint8", "int64")
+# Integers that are not int or unsigned int in C: stored and converted (`wp.int8(v)`, `int(q[i])`);
+# their arithmetic is Warp's (builtin.h: in int, narrowed back to the type)
+STORAGE_INT_SCALARS = ("int8", "uint8", "int64")
 
 
 def _scalar(name: str, ctype: str, spellings: tuple[str, ...], annotations: tuple[str, ...]) -> DType:
@@ -97,6 +102,9 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _scalar("float16", "__half", ("float16",), ("wp.float16",)),
     _scalar("int32", "int", ("int32", "int"), ("int", "wp.int32")),
     _scalar("uint32", "uint32_t", ("uint32",), ("wp.uint32",)),
+    _scalar("int8", "int8_t", ("int8",), ("wp.int8",)),
+    _scalar("uint8", "uint8_t", ("uint8",), ("wp.uint8",)),
+    _scalar("int64", "int64_t", ("int64",), ("wp.int64",)),
     _scalar("bool", "bool", ("bool",), ("bool",)),
     _vector(2), _vector(3), _vector(4),
     _vector(2, "float64"), _vector(3, "float64"), _vector(4, "float64"),

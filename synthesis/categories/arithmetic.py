@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from synthesis.categories import bits
+from synthesis.categories import bits, quantized
 from synthesis.categories.common import (add_gather, add_inputs, add_output, draw_formulas, early_return, pick_dim,
                                          realistic_extras)
 from synthesis.categories.helpers import call
@@ -19,6 +19,8 @@ from synthesis.spec import KernelSpec
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if bits.chooses_bits(seed):
         return bits.generate(rng, name, seed)
+    if quantized.chooses_quantized(seed):
+        return quantized.generate(rng, name, seed)
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
         formulas = rng.choice([1, 2, 2, 3, 3])  # as the float kernels: mostly two or three values

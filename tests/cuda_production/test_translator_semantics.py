@@ -235,6 +235,24 @@ def grid_4d(a: wp.array4d(dtype=float), gain: wp.array(dtype=float), out: wp.arr
     flat[((n * a.shape[1] + c) * a.shape[2] + y) * a.shape[3] + x] = ((n * 10 + c) * 10 + y) * 10 + x
 ''', [arr("a", shape=(3, 4, 5, 6)), arr("gain", shape=(4,)), arr("out", role="output", shape=(3, 4, 5, 6), bound=16.0),
       arr("flat", I, "output", shape=(360,))], dim=(3, 4, 5, 6)),
+    spec("narrow_and_wide_ints", '''
+@wp.kernel
+def narrow_and_wide_ints(q: wp.array(dtype=wp.int8), u: wp.array(dtype=wp.uint8), ids: wp.array(dtype=wp.int64),
+                         x: wp.array(dtype=float), s8: wp.array(dtype=wp.int8), s_u8: wp.array(dtype=wp.uint8),
+                         s64: wp.array(dtype=wp.int64), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    a = q[tid]
+    b = wp.int8(100)
+    s8[tid] = (a + b) / wp.int8(3) - -a * wp.int8(3) % wp.int8(7)
+    s_u8[tid] = u[tid] * wp.uint8(3) + wp.uint8(200) ^ u[tid]
+    s64[tid] = ids[tid] * wp.int64(300000) * wp.int64(30000) - wp.int64(tid) / wp.int64(7)
+    v = wp.clamp(wp.round(x[tid] * 40.0), -127.0, 127.0)
+    if a < 0 and u[tid] > wp.uint8(128):
+        v = -v
+    out[tid] = float(wp.int8(v)) + float(u[tid]) * 0.5 + float(int(ids[tid]) % 5) + float(wp.uint8(wp.int32(a) + 256))
+''', [arr("q", "int8", low=-128, high=127), arr("u", "uint8", low=0, high=255), arr("ids", "int64", low=-9, high=9),
+      arr("x", low=-4, high=4), arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"),
+      arr("s64", "int64", "output"), arr("out", role="output", bound=512.0)]),
     spec("funcs_constants", '''
 SCALE = wp.constant(1.5)
 OFFSET = 3

@@ -429,12 +429,11 @@ def test_generated_outputs_are_not_constant_zero_or_copies_in_warp():
         for position, arg in enumerate(x for a in spec.args for x in a.flattened()):
             if arg.kind != "array":
                 continue
-            dtype = np.int32 if arg.is_int else np.float32
             if arg.role in ("output", "inout"):
                 count = arg.count * arg.width
-                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=dtype, count=count,
+                written[arg.name] = np.frombuffer(blobs[spec.name], dtype=arg.numpy_dtype, count=count,
                                                   offset=offset).reshape(arg.count, arg.width)
-                offset += count * 4
+                offset += count * arg.component_bytes
             if arg.role in ("input", "inout", "index"):
                 (initial if arg.role == "inout" else inputs)[arg.name] = make_input(
                     arg, position, input_seed(spec)).reshape(arg.count, arg.width)

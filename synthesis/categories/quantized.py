@@ -1,0 +1,360 @@
+"""Integers that machine-learning code hands to kernels: int8 and uint8 tensors with their scales, uint8
+images, int64 labels and token ids. One table entry per form (QUANT_FORMS):
+
+- quantisation of float32 values to int8 (symmetric, +-127) or uint8 (a zero point), per tensor (a
+  scale or its inverse passed in) or per output channel (a scale per row), rounded half away from
+  zero (`wp.round`) or half up (`wp.floor(v + 0.5)`), clamped, then converted (`wp.int8(v)`);
+- dequantisation back to float32, per tensor or per channel, with or without a zero point;
+- an int8 matrix-vector product (W8A8): int32 accumulation, both scales applied once at the end,
+  a bias, a ReLU, the result requantised now and then;
+- dynamic per-row (per-token) quantisation: each row's largest magnitude sets its scale, written
+  beside the int8 row;
+- a batch of uint8 images in NHWC order to float32 NCHW, scaled to [0, 1], normalised per channel
+  (mean and standard deviation arrays), their channels reversed now and then (BGR to RGB);
+- cross-entropy from logits and int64 class labels (log-sum-exp with the row's maximum subtracted),
+  a label of -1 ignored, or the negative log-likelihood of log-probabilities;
+- an embedding lookup by int64 token id, scaled by sqrt(d) or with a positional embedding added.
+
+Warp's rules are kept: a float is converted to int8 or uint8 only inside the type's range (C leaves
+anything else undefined); int8 and uint8 values are converted to int or float before arithmetic, as
+people write it (Warp's own int8 arithmetic wraps at 8 bits).
+
+The arithmetic category draws these kernels (QUANT_SHARE of what the bits kernels leave) from a
+stream of their own, so every other arithmetic kernel keeps its draws."""
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Callable
+
+from synthesis.exprgen import KernelWriter, fmt_float
+from synthesis.spec import KernelSpec
+
+QUANT_SHARE = 0.25  # of the arithmetic kernels that are not bits kernels
+ROWS = (64, 100, 128, 256)  # rows, tokens, samples: the extent that grows at bench size
+DEPTHS = (32, 64, 96, 128)  # a row's length: features, the reduction's depth
+# a scale people pass for values within about +-4: 4 / 127, rounded to what they write, or a power of two
+SCALES = (0.03125, 0.0315, 0.025, 0.05)
+
+
+def _round(rng: random.Random, v: str) -> tuple[str, str]:
+    """`v` rounded to an integer-valued float, and how: half away from zero, or half up."""
+    if rng.random() < 0.7:
+        return f"wp.round({v})", "rounded half away from zero"
+    return f"wp.floor({v} + 0.5)", "rounded half up"
+
+
+def _row_length(rng: random.Random, array: str, length: int) -> str:
+    """A row's length as people write it: the array's `.shape[1]`, or the literal."""
+    return f"{array}.shape[1]" if rng.random() < 0.5 else str(length)
+
+
+def _launch(rng: random.Random, name: str, seed: int, dim: tuple[int, ...], names: tuple[str, ...]) -> KernelWriter:
+    w = KernelWriter(rng, name, "arithmetic", seed, dim, names)
+    w.output_update_share = 0.0
+    w.intermediate_output_share = 0.0
+    return w
+
+
+def quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """float32 -> int8 (symmetric) or uint8 (asymmetric, a zero point), per tensor or per channel."""
+    per_channel = rng.random() < 0.4
+    unsigned = rng.random() < 0.4
+    loop = contextlib.nullcontext()
+    if per_channel:  # a thread per row (an output channel's weights), as its scale is per row
+        rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
+        c, k = rng.choice([("c", "k"), ("row", "col"), ("oc", "j")])
+        w = _launch(rng, name, seed, (rows,), (c,))
+        x = w.add_array(rng.choice(["weights", "w", "x"]), "float32", "input", shape=(rows, depth), low=-4.0, high=4.0,
+                        grid_bits=6)
+        scales = w.add_array(rng.choice(["scales", "w_scale", "channel_scale"]), "float32", "input", shape=(rows,),
+                             low=0.015625, high=0.0625, grid_bits=8)
+        value, where, scale = f"{x}[{c}, {k}] / {scales}[{c}]", f"{c}, {k}", "per channel"
+        loop = w.block(f"for {k} in range({_row_length(rng, x, depth)}):")
+    else:
+        n = rng.choice((256, 500, 1024, 4096))
+        w = _launch(rng, name, seed, (n,), (rng.choice(["i", "tid", "idx"]),))
+        x = w.add_array(rng.choice(["x", "values", "act", "src"]), "float32", "input", shape=(n,), low=-4.0, high=4.0,
+                        grid_bits=6)
+        where = w.tid_names[0]
+        if rng.random() < 0.5:
+            s = w.add_scalar(rng.choice(["scale", "q_scale"]), "float32", rng.choice(SCALES))
+            value = f"{x}[{where}] / {s.src}"
+        else:
+            s = w.add_scalar(rng.choice(["inv_scale", "rcp_scale"]), "float32", rng.choice((32.0, 31.75, 40.0, 20.0)))
+            value = f"{x}[{where}] * {s.src}"
+        scale = "per tensor"
+    shape = next(a.shape for a in w.args if a.name == x)
+    if unsigned:
+        zp = w.add_scalar(rng.choice(["zero_point", "zp"]), "int32", rng.choice((128, 127, 120)))
+        q = w.add_array(rng.choice(["q", "quantized", "out_u8"]), "uint8", "output", shape=shape)
+    else:
+        q = w.add_array(rng.choice(["q", "quantized", "out_i8"]), "int8", "output", shape=shape)
+    v = w.fresh("v")
+    rounded, how = _round(rng, value)
+    with loop:
+        w.emit(f"{v} = {rounded}")
+        if unsigned:
+            w.emit(f"{v} = wp.clamp({v} + float({zp.src}), 0.0, 255.0)")
+            w.emit(f"{q}[{where}] = wp.uint8({v})")
+            w.feature(f"uint8 quantisation with a zero point, {scale}, {how}")
+        else:
+            qmax = rng.choice(("127.0", "127.0", "128.0"))
+            w.emit(f"{v} = wp.clamp({v}, -{qmax}, 127.0)")
+            conversion = f"wp.int8({v})" if rng.random() < 0.7 else f"wp.int8(int({v}))"
+            w.emit(f"{q}[{where}] = {conversion}")
+            w.feature(f"symmetric int8 quantisation, {scale}, {how}")
+    w.note_bound(q, 255.0)
+    return w
+
+
+def dequantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """int8 or uint8 -> float32: `(float(q) - zero_point) * scale`, per tensor or per channel."""
+    per_channel = rng.random() < 0.5
+    unsigned = rng.random() < 0.4
+    qtype, low, high = ("uint8", 0, 255) if unsigned else ("int8", -127, 127)
+    loop = contextlib.nullcontext()
+    if per_channel:  # a thread per row
+        rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
+        c, k = rng.choice([("c", "k"), ("row", "col"), ("oc", "j")])
+        w = _launch(rng, name, seed, (rows,), (c,))
+        where = f"{c}, {k}"
+        q = w.add_array(rng.choice(["q", "w_q", "packed"]), qtype, "input", shape=(rows, depth), low=low, high=high,
+                        grid_bits=0)
+        scales = w.add_array(rng.choice(["scales", "w_scale"]), "float32", "input", shape=(rows,), low=0.015625,
+                             high=0.0625, grid_bits=8)
+        scale = f"{scales}[{c}]"
+        if unsigned:
+            zps = w.add_array(rng.choice(["zero_points", "zp"]), "int32", "input", shape=(rows,), low=112, high=144,
+                              grid_bits=0)
+            zero = f"{zps}[{c}]"
+        loop = w.block(f"for {k} in range({_row_length(rng, q, depth)}):")
+    else:
+        n = rng.choice((256, 500, 1024, 4096))
+        w = _launch(rng, name, seed, (n,), (rng.choice(["i", "tid", "idx"]),))
+        where = w.tid_names[0]
+        q = w.add_array(rng.choice(["q", "quantized", "codes"]), qtype, "input", shape=(n,), low=low, high=high,
+                        grid_bits=0)
+        scale = w.add_scalar(rng.choice(["scale", "q_scale"]), "float32", rng.choice(SCALES)).src
+        if unsigned:
+            zero = w.add_scalar(rng.choice(["zero_point", "zp"]), "int32", rng.choice((128, 127, 120))).src
+    out = w.add_array(rng.choice(["x", "out", "dequantized"]), "float32", "output",
+                      shape=next(a.shape for a in w.args if a.name == q))
+    with loop:
+        if unsigned:
+            if rng.random() < 0.5:
+                w.emit(f"{out}[{where}] = float(int({q}[{where}]) - {zero}) * {scale}")
+            else:
+                w.emit(f"{out}[{where}] = (float({q}[{where}]) - float({zero})) * {scale}")
+            w.feature(f"uint8 dequantisation with a zero point, {'per channel' if per_channel else 'per tensor'}")
+        else:
+            w.emit(f"{out}[{where}] = float({q}[{where}]) * {scale}")
+            w.feature(f"int8 dequantisation, {'per channel' if per_channel else 'per tensor'}")
+    w.note_bound(out, 16.0)
+    return w
+
+
+def int8_gemv(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """y = (W_q x_q) * w_scale[row] * x_scale (+ bias, ReLU), int32 accumulation; requantised now and then."""
+    rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
+    w = _launch(rng, name, seed, (rows,), (rng.choice(["row", "i", "o"]),))
+    row = w.tid_names[0]
+    wq = w.add_array(rng.choice(["w_q", "weight_q", "qweight"]), "int8", "input", shape=(rows, depth), low=-127,
+                     high=127, grid_bits=0)
+    xq = w.add_array(rng.choice(["x_q", "act_q", "qinput"]), "int8", "input", shape=(depth,), low=-127, high=127,
+                     grid_bits=0)
+    w_scale = w.add_array(rng.choice(["w_scale", "weight_scale"]), "float32", "input", shape=(rows,), low=0.0009765625,
+                          high=0.00390625, grid_bits=12)
+    x_scale = w.add_scalar(rng.choice(["x_scale", "act_scale"]), "float32", rng.choice((0.03125, 0.0315, 0.02)))
+    acc, kk = w.fresh("acc"), rng.choice(["k", "j", "col"])
+    w.emit(f"{acc} = int(0)")
+    bound = _row_length(rng, wq, depth)
+    with w.block(f"for {kk} in range({bound}):"):
+        w.emit(f"{acc} += int({wq}[{row}, {kk}]) * int({xq}[{kk}])")
+    v = w.fresh("y")
+    w.emit(f"{v} = float({acc}) * {w_scale}[{row}] * {x_scale.src}")
+    if rng.random() < 0.5:
+        bias = w.add_array(rng.choice(["bias", "b"]), "float32", "input", shape=(rows,), low=-1.0, high=1.0)
+        w.emit(f"{v} += {bias}[{row}]")
+        w.feature("bias added")
+    if rng.random() < 0.4:
+        w.emit(f"{v} = wp.max({v}, 0.0)")
+        w.feature("ReLU")
+    if rng.random() < 0.3:
+        out_scale = w.add_scalar(rng.choice(["out_scale", "y_scale"]), "float32", rng.choice((0.0625, 0.05)))
+        rounded, how = _round(rng, f"{v} / {out_scale.src}")
+        out = w.add_array(rng.choice(["y_q", "out_q"]), "int8", "output", shape=(rows,))
+        w.emit(f"{out}[{row}] = wp.int8(wp.clamp({rounded}, -127.0, 127.0))")
+        w.feature(f"output requantised to int8, {how}")
+        w.note_bound(out, 127.0)
+    else:
+        out = w.add_array(rng.choice(["y", "out"]), "float32", "output", shape=(rows,))
+        w.emit(f"{out}[{row}] = {v}")
+        w.note_bound(out, 64.0)
+    w.feature("int8 matrix-vector product, int32 accumulation (W8A8)")
+    return w
+
+
+def dynamic_quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """Per row: the largest magnitude sets the scale (amax / 127), written beside the int8 row."""
+    rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
+    w = _launch(rng, name, seed, (rows,), (rng.choice(["row", "token", "i"]),))
+    row = w.tid_names[0]
+    x = w.add_array(rng.choice(["x", "act", "hidden"]), "float32", "input", shape=(rows, depth), low=-4.0, high=4.0,
+                    grid_bits=6)
+    amax, kk = w.fresh("amax"), rng.choice(["k", "j", "col"])
+    bound = _row_length(rng, x, depth)
+    w.emit(f"{amax} = float(0.0)")
+    with w.block(f"for {kk} in range({bound}):"):
+        w.emit(f"{amax} = wp.max({amax}, wp.abs({x}[{row}, {kk}]))")
+    scale = w.fresh("scale")
+    eps = rng.choice(["1.0e-8", "1.0e-6"])
+    w.emit(f"{scale} = wp.max({amax}, {eps}) / 127.0")
+    scales = w.add_array(rng.choice(["scales", "row_scale", "token_scale"]), "float32", "output", shape=(rows,))
+    w.emit(f"{scales}[{row}] = {scale}")
+    q = w.add_array(rng.choice(["q", "x_q", "quantized"]), "int8", "output", shape=(rows, depth))
+    if rng.random() < 0.5:
+        inv = w.fresh("inv_scale")
+        w.emit(f"{inv} = 1.0 / {scale}")
+        value = f"{x}[{row}, {kk}] * {inv}"
+    else:
+        value = f"{x}[{row}, {kk}] / {scale}"
+    rounded, how = _round(rng, value)
+    with w.block(f"for {kk} in range({bound}):"):
+        w.emit(f"{q}[{row}, {kk}] = wp.int8(wp.clamp({rounded}, -127.0, 127.0))")
+    w.note_bound(scales, 1.0)
+    w.note_bound(q, 127.0)
+    w.feature(f"dynamic per-row int8 quantisation (absmax), {how}")
+    return w
+
+
+def image_normalize(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """uint8 NHWC images -> float32 NCHW: / 255, minus the channel's mean, over its standard deviation."""
+    batch, side = rng.choice((2, 4, 8)), rng.choice((16, 32, 64))
+    per_channel_launch = rng.random() < 0.5
+    names = rng.choice([("n", "y", "x"), ("b", "i", "j"), ("n", "h", "w")])
+    if per_channel_launch:
+        dim, tid = (batch, 3, side, side), (names[0], "c", names[1], names[2])
+    else:
+        dim, tid = (batch, side, side), names
+    w = _launch(rng, name, seed, dim, tid)
+    n, y, x = names
+    img = w.add_array(rng.choice(["images", "img", "pixels"]), "uint8", "input", shape=(batch, side, side, 3), low=0,
+                      high=255, grid_bits=0)
+    mean = w.add_array(rng.choice(["mean", "channel_mean"]), "float32", "input", shape=(3,), low=0.375, high=0.5,
+                       grid_bits=8)
+    std = w.add_array(rng.choice(["std", "channel_std"]), "float32", "input", shape=(3,), low=0.21875, high=0.25,
+                      grid_bits=8)
+    out = w.add_array(rng.choice(["out", "tensor", "normalized"]), "float32", "output", shape=(batch, 3, side, side))
+    bgr = rng.random() < 0.3
+    scale = "/ 255.0" if rng.random() < 0.6 else f"* {w.add_constant('inv_255', 1.0 / 255.0).src}"
+
+    def body(c: str) -> None:
+        src = f"2 - {c}" if bgr else c
+        w.emit(f"{out}[{n}, {c}, {y}, {x}] = (float({img}[{n}, {y}, {x}, {src}]) {scale} - {mean}[{c}]) / {std}[{c}]")
+
+    if per_channel_launch:
+        body("c")
+    else:
+        with w.block("for c in range(3):"):
+            body("c")
+    w.note_bound(out, 8.0)
+    w.feature("uint8 NHWC images to normalised float32 NCHW" + (", BGR to RGB" if bgr else ""))
+    return w
+
+
+def cross_entropy(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """Per sample: the loss of its int64 class label, from logits (log-sum-exp, the row's maximum
+    subtracted) or from log-probabilities (negative log-likelihood); a label of -1 ignored."""
+    rows, classes = rng.choice(ROWS), rng.choice((4, 10, 16, 32))
+    w = _launch(rng, name, seed, (rows,), (rng.choice(["i", "sample", "row"]),))
+    i = w.tid_names[0]
+    ignore = rng.random() < 0.4
+    labels = w.add_array(rng.choice(["labels", "targets", "y"]), "int64", "input", shape=(rows,),
+                         low=-1 if ignore else 0, high=classes - 1, grid_bits=0)
+    from_logits = rng.random() < 0.7
+    if from_logits:
+        scores = w.add_array(rng.choice(["logits", "scores"]), "float32", "input", shape=(rows, classes), low=-4.0,
+                             high=4.0, grid_bits=6)
+    else:
+        scores = w.add_array(rng.choice(["log_probs", "logp"]), "float32", "input", shape=(rows, classes), low=-8.0,
+                             high=-0.0625, grid_bits=6)
+    loss = w.add_array(rng.choice(["loss", "losses", "nll"]), "float32", "output", shape=(rows,))
+    label = w.fresh("label")
+    w.emit(f"{label} = int({labels}[{i}])")
+    if ignore:
+        with w.block(f"if {label} < 0:"):
+            w.emit(f"{loss}[{i}] = 0.0")
+            w.emit("return")
+        w.feature("ignored label (-1)")
+    c = rng.choice(["c", "k", "j"])
+    if from_logits:
+        m, s = w.fresh("m"), w.fresh("total")
+        w.emit(f"{m} = {scores}[{i}, 0]")
+        with w.block(f"for {c} in range(1, {classes}):"):
+            w.emit(f"{m} = wp.max({m}, {scores}[{i}, {c}])")
+        w.emit(f"{s} = float(0.0)")
+        with w.block(f"for {c} in range({classes}):"):
+            w.emit(f"{s} += wp.exp({scores}[{i}, {c}] - {m})")
+        w.emit(f"{loss}[{i}] = {m} + wp.log({s}) - {scores}[{i}, {label}]")
+        w.feature("cross-entropy from logits and int64 labels (log-sum-exp)")
+    else:
+        w.emit(f"{loss}[{i}] = -{scores}[{i}, {label}]")
+        w.feature("negative log-likelihood of int64 labels")
+    w.note_bound(loss, 16.0)
+    return w
+
+
+def embedding(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """out[t, j] = table[ids[t], j] for int64 token ids, scaled by sqrt(d) or plus a positional embedding."""
+    tokens, dim_ = rng.choice(ROWS), rng.choice((16, 32, 64))
+    vocab = rng.choice((50, 100, 500, 1000))
+    t, j = rng.choice([("t", "j"), ("token", "d"), ("i", "j")])
+    w = _launch(rng, name, seed, (tokens,), (t,))  # a thread per token: its id read once
+    ids = w.add_array(rng.choice(["ids", "token_ids", "input_ids"]), "int64", "input", shape=(tokens,), low=0,
+                      high=vocab - 1, grid_bits=0)
+    table = w.add_array(rng.choice(["table", "embedding", "wte"]), "float32", "input", shape=(vocab, dim_), low=-1.0,
+                        high=1.0, grid_bits=8)
+    kind = rng.choice(["plain", "scaled", "positional"])
+    if kind == "positional":
+        context = rng.choice((16, 32))
+        pos = w.add_array(rng.choice(["pos", "wpe", "positions"]), "float32", "input", shape=(context, dim_), low=-1.0,
+                          high=1.0, grid_bits=8)
+    out = w.add_array(rng.choice(["out", "embedded", "h"]), "float32", "output", shape=(tokens, dim_))
+    row = w.fresh("row")
+    w.emit(f"{row} = int({ids}[{t}])")
+    value = f"{table}[{row}, {j}]"
+    if kind == "scaled":
+        value = f"{value} * {fmt_float(float(dim_) ** 0.5)}"
+        w.feature("scaled by sqrt(d)")
+    elif kind == "positional":
+        value = f"{value} + {pos}[{t} % {context}, {j}]"
+        w.feature("positional embedding added")
+    with w.block(f"for {j} in range({_row_length(rng, out, dim_)}):"):
+        w.emit(f"{out}[{t}, {j}] = {value}")
+    w.note_bound(out, 8.0)
+    w.feature("embedding lookup by int64 token id")
+    return w
+
+
+QUANT_FORMS: dict[str, Callable[[random.Random, str, int], KernelWriter]] = {
+    "quantisation": quantize,
+    "dequantisation": dequantize,
+    "int8 matrix-vector product": int8_gemv,
+    "dynamic per-row quantisation": dynamic_quantize,
+    "uint8 image normalisation": image_normalize,
+    "cross-entropy with int64 labels": cross_entropy,
+    "embedding lookup": embedding,
+}
+
+
+def chooses_quantized(seed: int) -> bool:
+    """Whether arithmetic kernel `seed` is one of these: a stream of its own, so the others keep every draw."""
+    return random.Random(seed ^ 0x51A7).random() < QUANT_SHARE
+
+
+def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    form = rng.choice(list(QUANT_FORMS))
+    w = QUANT_FORMS[form](rng, name, seed)
+    w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
+    return w.finish("Quantised and integer tensor kernel")

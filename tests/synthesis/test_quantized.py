@@ -1,0 +1,201 @@
+"""The quantised and integer tensor kernels (synthesis/categories/quantized.py): each kernel's written
+arrays, run by Warp on the CPU, are what numpy's definition of the operation gives (rounding half away
+from zero or half up, a matrix product of int64s, a log-sum-exp, a gather by label or token id), not
+the kernel's per-thread code; int8, uint8 and int64 arrays are what Warp holds; and the arithmetic
+kernels that are none of these keep their draws."""
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+import pytest
+
+from synthesis.categories import generate, quantized
+from synthesis.spec import KernelSpec
+from tests.cuda_production.harness import warp_runs
+from tests.synthesis.shares import assert_others_keep_their_draws
+
+F32 = np.float32
+VARIANTS = ("symmetric int8 quantisation, per tensor", "symmetric int8 quantisation, per channel",
+            "uint8 quantisation with a zero point, per tensor", "uint8 quantisation with a zero point, per channel",
+            "rounded half away from zero", "rounded half up", "int8 dequantisation, per tensor",
+            "int8 dequantisation, per channel", "uint8 dequantisation with a zero point, per tensor",
+            "uint8 dequantisation with a zero point, per channel", "W8A8", "bias added", "ReLU",
+            "output requantised", "dynamic per-row", "NHWC", "BGR to RGB", "cross-entropy", "ignored label",
+            "negative log-likelihood", "embedding lookup", "scaled by sqrt(d)", "positional embedding")
+
+
+def _specs(count: int) -> list[KernelSpec]:
+    """The first `count` of these kernels, and any later one (among 20,000 seeds) holding a variant none of
+    those holds."""
+    specs, seen = [], set()
+    for s in range(20000):
+        if not quantized.chooses_quantized(s):
+            continue
+        spec = generate("arithmetic", s)
+        if "Quantised" not in spec.description:  # a bits kernel: that stream is drawn first
+            continue
+        new = {v for v in VARIANTS if v in spec.description} - seen
+        if len(specs) < count or new:
+            specs.append(spec)
+            seen |= new
+    return specs
+
+
+@functools.lru_cache(maxsize=None)
+def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
+    return warp_runs(_specs(120), "test_quantized")
+
+
+def _round_half_away(v: np.ndarray) -> np.ndarray:
+    v = v.astype(np.float64)  # exact: a float32 plus 0.5 fits a double
+    return np.trunc(v + np.copysign(0.5, v))
+
+
+def _round(spec: KernelSpec, v: np.ndarray) -> np.ndarray:
+    if "rounded half up" in spec.description:
+        return np.floor(v.astype(np.float64) + 0.5) if v.dtype != F32 else np.floor(v + F32(0.5))
+    return _round_half_away(v)
+
+
+def _scalar(spec: KernelSpec, *names: str):
+    return next((a.value for a in spec.args if a.role == "scalar" and a.name in names), None)
+
+
+def _inputs(spec: KernelSpec, g: dict, dtype: str, ndim: int | None = None) -> list[np.ndarray]:
+    return [g[a.name] for a in spec.args if a.role == "input" and a.dtype == dtype and (ndim is None or len(a.shape) == ndim)]
+
+
+def _outputs(spec: KernelSpec, out: dict, dtype: str) -> list[np.ndarray]:
+    return [out[a.name] for a in spec.args if a.is_written and a.dtype == dtype]
+
+
+def _quantized(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    x = max(_inputs(spec, g, "float32"), key=np.ndim)  # per channel: the rows, beside a scale per row
+    if "per channel" in spec.description:
+        v = x / _inputs(spec, g, "float32", 1)[0][:, None]
+    elif _scalar(spec, "scale", "q_scale") is not None:
+        v = x / F32(_scalar(spec, "scale", "q_scale"))
+    else:
+        v = x * F32(_scalar(spec, "inv_scale", "rcp_scale"))
+    r = _round(spec, v)
+    if "uint8" in spec.description:
+        return {"uint8": np.clip(r + _scalar(spec, "zero_point", "zp"), 0, 255).astype(np.uint8)}
+    low = -128 if "-128.0" in spec.source else -127
+    return {"int8": np.clip(r, low, 127).astype(np.int8)}
+
+
+def _dequantized(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    q = (_inputs(spec, g, "uint8") or _inputs(spec, g, "int8"))[0].astype(np.int64)
+    if "per channel" in spec.description:
+        scale = _inputs(spec, g, "float32", 1)[0][:, None]
+        zero = _inputs(spec, g, "int32", 1)[0][:, None] if "uint8" in spec.description else 0
+    else:
+        scale = F32(_scalar(spec, "scale", "q_scale"))
+        zero = _scalar(spec, "zero_point", "zp") or 0
+    return {"float32": (q - zero).astype(F32) * scale}
+
+
+def _gemv(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    w, x = _inputs(spec, g, "int8", 2)[0], _inputs(spec, g, "int8", 1)[0]
+    acc = w.astype(np.int64) @ x.astype(np.int64)
+    w_scale, bias = (_inputs(spec, g, "float32", 1) + [None])[:2]
+    y = acc.astype(F32) * w_scale * F32(_scalar(spec, "x_scale", "act_scale"))
+    if bias is not None:
+        y = y + bias
+    if "ReLU" in spec.description:
+        y = np.maximum(y, F32(0))
+    if "requantised" in spec.description:
+        return {"int8": np.clip(_round(spec, y / F32(_scalar(spec, "out_scale", "y_scale"))), -127, 127).astype(np.int8)}
+    return {"float32": y}
+
+
+def _dynamic(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    x = _inputs(spec, g, "float32", 2)[0]
+    eps = F32(1.0e-8 if "1.0e-8" in spec.source else 1.0e-6)
+    scale = np.maximum(np.abs(x).max(axis=1), eps) / F32(127)
+    v = x * (F32(1) / scale)[:, None] if "inv_scale" in spec.source else x / scale[:, None]
+    return {"float32": scale, "int8": np.clip(_round(spec, v), -127, 127).astype(np.int8)}
+
+
+def _normalized(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    img = _inputs(spec, g, "uint8")[0]
+    if "BGR" in spec.description:
+        img = img[..., ::-1]
+    mean, std = _inputs(spec, g, "float32", 1)
+    scaled = img.astype(F32) / F32(255) if "/ 255.0" in spec.source else img.astype(F32) * F32(1 / 255)
+    return {"float32": ((scaled - mean) / std).transpose(0, 3, 1, 2)}
+
+
+def _cross_entropy(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    labels, scores = _inputs(spec, g, "int64")[0], _inputs(spec, g, "float32", 2)[0].astype(np.float64)
+    picked = scores[np.arange(len(labels)), np.maximum(labels, 0)]
+    if "cross-entropy" in spec.description:
+        loss = np.log(np.exp(scores).sum(axis=1)) - picked
+    else:
+        loss = -picked
+    return {"float32": np.where(labels < 0, 0.0, loss)}
+
+
+def _embedded(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    ids = _inputs(spec, g, "int64")[0]
+    table, *pos = _inputs(spec, g, "float32", 2)
+    out = table[ids]
+    if "sqrt(d)" in spec.description:
+        out = out * F32(np.sqrt(table.shape[1]))
+    if pos:
+        out = out + pos[0][np.arange(len(ids)) % pos[0].shape[0]]
+    return {"float32": out}
+
+
+# the first key the description holds names the form ("dequantisation" and "dynamic per-row int8
+# quantisation" hold "quantisation" too)
+FORMS = (("W8A8", _gemv), ("dynamic per-row", _dynamic), ("NHWC", _normalized), ("labels", _cross_entropy),
+         ("embedding", _embedded), ("dequantisation", _dequantized), ("quantisation", _quantized))
+
+
+@pytest.mark.parametrize("part", range(4))
+def test_every_written_array_is_what_the_operation_gives(part):
+    runs = _runs()
+    for spec, g, out in runs[part::4]:
+        expected = next(f for key, f in FORMS if key in spec.description)(spec, g)
+        for dtype, want in expected.items():
+            (got,) = _outputs(spec, out, dtype)
+            if dtype == "float32":
+                np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6, err_msg=spec.source)
+            else:
+                assert got.dtype == want.dtype and np.array_equal(got, want), spec.source
+
+
+def test_the_checked_kernels_hold_every_variant():
+    described = " ".join(s.description for s, _, _ in _runs())
+    assert [v for v in VARIANTS if v not in described] == []
+
+
+def test_quantised_values_reach_the_clamp_and_zero():
+    ints = [o for s, _, out in _runs() for o in _outputs(s, out, "int8")]
+    values = np.concatenate([o.ravel() for o in ints]).astype(np.int64)
+    assert values.min() in (-128, -127) and values.max() == 127 and (values == 0).any()
+
+
+def test_some_quantised_inputs_fall_halfway_between_levels():
+    """Rounding's ties are exercised: x / scale is exactly halfway between two levels for some elements,
+    where half away from zero and half up differ for negative values."""
+    ties = 0
+    for spec, g, _ in _runs():
+        scale = _scalar(spec, "scale", "q_scale")
+        if "Quantised" in spec.description and " quantisation, per tensor" in spec.description and scale:
+            v = _inputs(spec, g, "float32", 1)[0] / F32(scale)
+            ties += int(np.count_nonzero(np.abs(v - np.trunc(v)) == 0.5))
+    assert ties > 0
+
+
+def test_integer_arrays_hold_warps_types():
+    types = {a.dtype for s, _, _ in _runs() for a in s.args}
+    assert {"int8", "uint8", "int64"} <= types
+    assert all(re.search(r"wp\.(int8|uint8|int64)", s.source) for s, _, _ in _runs())
+
+
+def test_other_arithmetic_kernels_keep_their_draws(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "arithmetic", quantized, "chooses_quantized")
