@@ -70,6 +70,9 @@ class ArgSpec:
     fields: tuple["ArgSpec", ...] = ()
     points: str = ""
     launch_bound: bool = False
+    # a 1-D array a launch of more dimensions reads by its outermost index alone (a scale, a label, a
+    # token id per row): it grows with that index at bench size (cuda_production/bench.py)
+    per_row: bool = False
 
     @property
     def kind(self) -> str:
@@ -131,6 +134,8 @@ class ArgSpec:
             del d["points"]
         if not self.launch_bound:  # only a padded launch's count has it (older records have no key)
             del d["launch_bound"]
+        if not self.per_row:  # only a row's own value under a 2-D or 3-D launch has it
+            del d["per_row"]
         return d
 
     @classmethod

@@ -23,7 +23,6 @@ The arithmetic category draws these kernels (QUANT_SHARE of what the bits kernel
 stream of their own, so every other arithmetic kernel keeps its draws."""
 from __future__ import annotations
 
-import contextlib
 import random
 from typing import Callable
 
@@ -60,17 +59,15 @@ def quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     """float32 -> int8 (symmetric) or uint8 (asymmetric, a zero point), per tensor or per channel."""
     per_channel = rng.random() < 0.4
     unsigned = rng.random() < 0.4
-    loop = contextlib.nullcontext()
-    if per_channel:  # a thread per row (an output channel's weights), as its scale is per row
+    if per_channel:  # a row per output channel, a thread per weight
         rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
-        c, k = rng.choice([("c", "k"), ("row", "col"), ("oc", "j")])
-        w = _launch(rng, name, seed, (rows,), (c,))
+        w = _launch(rng, name, seed, (rows, depth), rng.choice([("c", "k"), ("row", "col"), ("oc", "j")]))
+        c, k = w.tid_names
         x = w.add_array(rng.choice(["weights", "w", "x"]), "float32", "input", shape=(rows, depth), low=-4.0, high=4.0,
                         grid_bits=6)
         scales = w.add_array(rng.choice(["scales", "w_scale", "channel_scale"]), "float32", "input", shape=(rows,),
-                             low=0.015625, high=0.0625, grid_bits=8)
+                             low=0.015625, high=0.0625, grid_bits=8, per_row=True)
         value, where, scale = f"{x}[{c}, {k}] / {scales}[{c}]", f"{c}, {k}", "per channel"
-        loop = w.block(f"for {k} in range({_row_length(rng, x, depth)}):")
     else:
         n = rng.choice((256, 500, 1024, 4096))
         w = _launch(rng, name, seed, (n,), (rng.choice(["i", "tid", "idx"]),))
@@ -92,18 +89,17 @@ def quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
         q = w.add_array(rng.choice(["q", "quantized", "out_i8"]), "int8", "output", shape=shape)
     v = w.fresh("v")
     rounded, how = _round(rng, value)
-    with loop:
-        w.emit(f"{v} = {rounded}")
-        if unsigned:
-            w.emit(f"{v} = wp.clamp({v} + float({zp.src}), 0.0, 255.0)")
-            w.emit(f"{q}[{where}] = wp.uint8({v})")
-            w.feature(f"uint8 quantisation with a zero point, {scale}, {how}")
-        else:
-            qmax = rng.choice(("127.0", "127.0", "128.0"))
-            w.emit(f"{v} = wp.clamp({v}, -{qmax}, 127.0)")
-            conversion = f"wp.int8({v})" if rng.random() < 0.7 else f"wp.int8(int({v}))"
-            w.emit(f"{q}[{where}] = {conversion}")
-            w.feature(f"symmetric int8 quantisation, {scale}, {how}")
+    w.emit(f"{v} = {rounded}")
+    if unsigned:
+        w.emit(f"{v} = wp.clamp({v} + float({zp.src}), 0.0, 255.0)")
+        w.emit(f"{q}[{where}] = wp.uint8({v})")
+        w.feature(f"uint8 quantisation with a zero point, {scale}, {how}")
+    else:
+        qmax = rng.choice(("127.0", "127.0", "128.0"))
+        w.emit(f"{v} = wp.clamp({v}, -{qmax}, 127.0)")
+        conversion = f"wp.int8({v})" if rng.random() < 0.7 else f"wp.int8(int({v}))"
+        w.emit(f"{q}[{where}] = {conversion}")
+        w.feature(f"symmetric int8 quantisation, {scale}, {how}")
     w.note_bound(q, 255.0)
     return w
 
@@ -113,22 +109,20 @@ def dequantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     per_channel = rng.random() < 0.5
     unsigned = rng.random() < 0.4
     qtype, low, high = ("uint8", 0, 255) if unsigned else ("int8", -127, 127)
-    loop = contextlib.nullcontext()
-    if per_channel:  # a thread per row
+    if per_channel:
         rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
-        c, k = rng.choice([("c", "k"), ("row", "col"), ("oc", "j")])
-        w = _launch(rng, name, seed, (rows,), (c,))
+        w = _launch(rng, name, seed, (rows, depth), rng.choice([("c", "k"), ("row", "col"), ("oc", "j")]))
+        c, k = w.tid_names
         where = f"{c}, {k}"
         q = w.add_array(rng.choice(["q", "w_q", "packed"]), qtype, "input", shape=(rows, depth), low=low, high=high,
                         grid_bits=0)
         scales = w.add_array(rng.choice(["scales", "w_scale"]), "float32", "input", shape=(rows,), low=0.015625,
-                             high=0.0625, grid_bits=8)
+                             high=0.0625, grid_bits=8, per_row=True)
         scale = f"{scales}[{c}]"
         if unsigned:
             zps = w.add_array(rng.choice(["zero_points", "zp"]), "int32", "input", shape=(rows,), low=112, high=144,
-                              grid_bits=0)
+                              grid_bits=0, per_row=True)
             zero = f"{zps}[{c}]"
-        loop = w.block(f"for {k} in range({_row_length(rng, q, depth)}):")
     else:
         n = rng.choice((256, 500, 1024, 4096))
         w = _launch(rng, name, seed, (n,), (rng.choice(["i", "tid", "idx"]),))
@@ -140,16 +134,15 @@ def dequantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
             zero = w.add_scalar(rng.choice(["zero_point", "zp"]), "int32", rng.choice((128, 127, 120))).src
     out = w.add_array(rng.choice(["x", "out", "dequantized"]), "float32", "output",
                       shape=next(a.shape for a in w.args if a.name == q))
-    with loop:
-        if unsigned:
-            if rng.random() < 0.5:
-                w.emit(f"{out}[{where}] = float(int({q}[{where}]) - {zero}) * {scale}")
-            else:
-                w.emit(f"{out}[{where}] = (float({q}[{where}]) - float({zero})) * {scale}")
-            w.feature(f"uint8 dequantisation with a zero point, {'per channel' if per_channel else 'per tensor'}")
+    if unsigned:
+        if rng.random() < 0.5:
+            w.emit(f"{out}[{where}] = float(int({q}[{where}]) - {zero}) * {scale}")
         else:
-            w.emit(f"{out}[{where}] = float({q}[{where}]) * {scale}")
-            w.feature(f"int8 dequantisation, {'per channel' if per_channel else 'per tensor'}")
+            w.emit(f"{out}[{where}] = (float({q}[{where}]) - float({zero})) * {scale}")
+        w.feature(f"uint8 dequantisation with a zero point, {'per channel' if per_channel else 'per tensor'}")
+    else:
+        w.emit(f"{out}[{where}] = float({q}[{where}]) * {scale}")
+        w.feature(f"int8 dequantisation, {'per channel' if per_channel else 'per tensor'}")
     w.note_bound(out, 16.0)
     return w
 
@@ -309,10 +302,10 @@ def embedding(rng: random.Random, name: str, seed: int) -> KernelWriter:
     """out[t, j] = table[ids[t], j] for int64 token ids, scaled by sqrt(d) or plus a positional embedding."""
     tokens, dim_ = rng.choice(ROWS), rng.choice((16, 32, 64))
     vocab = rng.choice((50, 100, 500, 1000))
-    t, j = rng.choice([("t", "j"), ("token", "d"), ("i", "j")])
-    w = _launch(rng, name, seed, (tokens,), (t,))  # a thread per token: its id read once
+    w = _launch(rng, name, seed, (tokens, dim_), rng.choice([("t", "j"), ("token", "d"), ("i", "j")]))
+    t, j = w.tid_names
     ids = w.add_array(rng.choice(["ids", "token_ids", "input_ids"]), "int64", "input", shape=(tokens,), low=0,
-                      high=vocab - 1, grid_bits=0)
+                      high=vocab - 1, grid_bits=0, per_row=True)
     table = w.add_array(rng.choice(["table", "embedding", "wte"]), "float32", "input", shape=(vocab, dim_), low=-1.0,
                         high=1.0, grid_bits=8)
     kind = rng.choice(["plain", "scaled", "positional"])
@@ -330,8 +323,7 @@ def embedding(rng: random.Random, name: str, seed: int) -> KernelWriter:
     elif kind == "positional":
         value = f"{value} + {pos}[{t} % {context}, {j}]"
         w.feature("positional embedding added")
-    with w.block(f"for {j} in range({_row_length(rng, out, dim_)}):"):
-        w.emit(f"{out}[{t}, {j}] = {value}")
+    w.emit(f"{out}[{t}, {j}] = {value}")
     w.note_bound(out, 8.0)
     w.feature("embedding lookup by int64 token id")
     return w

@@ -4,6 +4,7 @@ its bench-size results equal Warp's on the same scaled inputs. No timings are as
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import subprocess
 from math import prod
 
@@ -251,8 +252,9 @@ def bench_run_against_warp(tmp_path, s: KernelSpec) -> tuple[np.ndarray, np.ndar
     run = subprocess.run([str(binary), "--bench", "--bench-dim", str(BENCH_OUTER), "--launches", "1", "--warmup", "0",
                           "--trials", "1", "--dump", str(dump)], cwd=folder, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+    bench_dim = (BENCH_OUTER, *s.dim[1:])
     scaled = KernelSpec(s.name, s.category, s.description, s.source,
-                        tuple(bench_args(list(s.args), s.dim, (BENCH_OUTER,))), (BENCH_OUTER,), s.seed)
+                        tuple(bench_args(list(s.args), s.dim, bench_dim)), bench_dim, s.seed)
     want = np.frombuffer(warp_reference([scaled], f"{s.name}_ref")[s.name], dtype=np.float32)
     return np.frombuffer(dump.read_bytes(), dtype=np.float32), want
 
@@ -299,4 +301,31 @@ def test_an_index_range_stays_when_an_array_of_its_extent_keeps_its_size():
 
 def test_a_gather_reads_across_its_grown_array_at_bench_size(tmp_path):
     got, want = bench_run_against_warp(tmp_path, spec("gather_rows", GATHER, gather_args(), CHECK_DIM))
+    np.testing.assert_array_equal(got, want)
+
+
+PER_ROW = '''
+@wp.kernel
+def per_row_scale(x: wp.array2d(dtype=float), scales: wp.array(dtype=float), bias: wp.array(dtype=float),
+                  y: wp.array2d(dtype=float)):
+    i, j = wp.tid()
+    y[i, j] = x[i, j] * scales[i] + bias[j]
+'''
+
+
+def per_row_args() -> list[ArgSpec]:
+    # scales: one per row (declared per_row); bias: one per column, as long as the rows at check size
+    return [arr("x", shape=(16, 16)), replace(arr("scales", shape=(16,)), per_row=True), arr("bias", shape=(16,)),
+            arr("y", role="output", shape=(16, 16), bound=8.0)]
+
+
+def test_a_value_per_row_grows_with_the_rows_and_a_value_per_column_keeps_its_size():
+    sized = {a.name: a for a in bench_args(per_row_args(), (16, 16), (BENCH_OUTER, 16))}
+    assert sized["scales"].shape == (BENCH_OUTER,) and sized["bias"].shape == (16,)
+
+
+def test_a_value_per_row_is_read_for_every_row_at_bench_size(tmp_path):
+    # before ArgSpec.per_row the scales kept their 16 elements and rows 16.. read past them
+    got, want = bench_run_against_warp(tmp_path, spec("per_row_scale", PER_ROW, per_row_args(), (16, 16)))
+    assert got.size == BENCH_OUTER * 16
     np.testing.assert_array_equal(got, want)

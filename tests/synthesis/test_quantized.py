@@ -197,5 +197,18 @@ def test_integer_arrays_hold_warps_types():
     assert all(re.search(r"wp\.(int8|uint8|int64)", s.source) for s, _, _ in _runs())
 
 
+def test_a_rows_own_value_under_a_2d_launch_grows_with_the_rows_at_bench_size():
+    """A scale, zero point or token id per row, read by the outer index of a 2-D launch, is declared
+    per_row, so bench.py grows it with the rows (else the bench launch reads past it)."""
+    from cuda_production.bench import scales
+
+    def outer_index(source: str) -> str:
+        return re.search(r"^\s+(\w+), \w+ = wp\.tid\(\)", source, re.M).group(1)
+
+    per_row = [(s, a) for s, _, _ in _runs() if len(s.dim) == 2 for a in s.args
+               if a.is_array and len(a.shape) == 1 and re.search(rf"\b{a.name}\[{outer_index(s.source)}\]", s.source)]
+    assert per_row and all(a.per_row and scales(a, s.dim) for s, a in per_row)
+
+
 def test_other_arithmetic_kernels_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "arithmetic", quantized, "chooses_quantized")
