@@ -640,10 +640,19 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
         if extra:  # a field meant for a by-value parameter or a structure: never silently dropped
             raise InputsError(f"{where}: error: an array takes {', '.join(sorted(ARRAY_FIELDS))}, not '{extra[0]}'")
         updates = {k: v for k, v in fields.items() if k in ("role", "low", "high", "grid_bits", "bound")}
-        arg = replace(arg, **updates)
+        arg = replace(arg, **updates, per_row=_read_per_row(p.name, shapes[p.name], launch, usage))
         _check_array(arg, p, where)
         args.append(arg)
     return launch, args
+
+
+def _read_per_row(name: str, shape: tuple[int, ...], launch: tuple[int, ...], usage: Usage) -> bool:
+    """Whether a 1-D array under a launch of more dimensions is read by the outermost thread index alone
+    (`scale[i]` in `i, j = wp.tid()`), one element per row: it grows with the rows at bench size
+    (ArgSpec.per_row), where the rule for an array with fewer dimensions than the launch keeps it."""
+    forms = usage.affine.get(name, {}).get(0, [])
+    return (len(shape) == 1 < len(launch) and shape[0] == launch[0] and bool(forms)
+            and all(form == (0, 1, 0) for form in forms) and 0 not in usage.other_dims.get(name, set()))
 
 
 def structure_input(p, fields: dict, where: str, kernel: TranslatedKernel, fn: ast.FunctionDef) -> ArgSpec:

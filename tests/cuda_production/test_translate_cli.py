@@ -464,6 +464,19 @@ def test_a_parameter_bounding_the_thread_index_counts_every_element_of_the_launc
     assert next((a.value, a.launch_bound) for a in declared if a.name == "n") == (290, True)
 
 
+ROW_SCALE = HEADER + ("@wp.kernel\ndef row_scale(x: wp.array2d(dtype=wp.uint8), scale: wp.array(dtype=float), "
+                      "bias: wp.array(dtype=float), shifted: wp.array(dtype=float), y: wp.array2d(dtype=float)):\n"
+                      "    i, j = wp.tid()\n    y[i, j] = float(x[i, j]) * scale[i] + bias[j] + shifted[i + 1]\n")
+
+
+def test_a_value_per_row_of_a_2d_launch_is_read_per_row_and_others_are_not():
+    # scale[i]: one element per row, grown with the rows at bench size; bias[j] (a column's) and
+    # shifted[i + 1] (one more than the rows) keep the rule for arrays with fewer dimensions
+    result, fn = _translated(ROW_SCALE, "row_scale")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (64, 64)))
+    assert {a.name for a in args if a.per_row} == {"scale"}
+
+
 def test_a_parameter_read_other_than_as_the_thread_bound_is_not_a_launch_count():
     used = SAXPY.replace("y[i] = a * x[i] + y[i]", "y[i] = a * x[i] + float(n)")
     result, fn = _translated(used, "saxpy")
