@@ -36,9 +36,13 @@ DEPTHS = (32, 64, 96, 128)  # a row's length: features, the reduction's depth
 SCALES = (0.03125, 0.0315, 0.025, 0.05)
 
 
-def _round(rng: random.Random, v: str) -> tuple[str, str]:
-    """`v` rounded to an integer-valued float, and how: half away from zero, or half up."""
-    if rng.random() < 0.7:
+def _round(rng: random.Random, v: str, inexact_product: bool = False) -> tuple[str, str]:
+    """`v` rounded to an integer-valued float, and how: half away from zero, or half up. An
+    `inexact_product` (x times a reciprocal that is no power of two) is only ever rounded by `wp.round`:
+    `wp.floor(x * inv + 0.5)` is one fused multiply-add in CUDA (nvcc contracts it; Warp's CPU build
+    does not), which lands on the other side of a half now and then: an H200 run gave 35 of 8,192
+    packed bytes one level off Warp's CPU values. A single product is rounded alike everywhere."""
+    if rng.random() < 0.7 or inexact_product:
         return f"wp.round({v})", "rounded half away from zero"
     return f"wp.floor({v} + 0.5)", "rounded half up"
 
@@ -78,6 +82,7 @@ def quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
             s = w.add_scalar(rng.choice(["scale", "q_scale"]), "float32", rng.choice(SCALES))
             value = f"{x}[{where}] / {s.src}"
         else:
+            # x (a 1/64 grid within +-4) times any of these is exact, so `wp.floor(x * inv + 0.5)` is too
             s = w.add_scalar(rng.choice(["inv_scale", "rcp_scale"]), "float32", rng.choice((32.0, 31.75, 40.0, 20.0)))
             value = f"{x}[{where}] * {s.src}"
         scale = "per tensor"
@@ -206,13 +211,14 @@ def dynamic_quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     scales = w.add_array(rng.choice(["scales", "row_scale", "token_scale"]), "float32", "output", shape=(rows,))
     w.emit(f"{scales}[{row}] = {scale}")
     q = w.add_array(rng.choice(["q", "x_q", "quantized"]), "int8", "output", shape=(rows, depth))
-    if rng.random() < 0.5:
+    by_reciprocal = rng.random() < 0.5
+    if by_reciprocal:
         inv = w.fresh("inv_scale")
         w.emit(f"{inv} = 1.0 / {scale}")
         value = f"{x}[{row}, {kk}] * {inv}"
     else:
         value = f"{x}[{row}, {kk}] / {scale}"
-    rounded, how = _round(rng, value)
+    rounded, how = _round(rng, value, inexact_product=by_reciprocal)
     with w.block(f"for {kk} in range({bound}):"):
         w.emit(f"{q}[{row}, {kk}] = wp.int8(wp.clamp({rounded}, -127.0, 127.0))")
     w.note_bound(scales, 1.0)
@@ -329,6 +335,78 @@ def embedding(rng: random.Random, name: str, seed: int) -> KernelWriter:
     return w
 
 
+def _int4_layout(rng: random.Random, name: str, seed: int, rows: int, cols: int, launch_cols: int
+                 ) -> tuple[KernelWriter, str, str]:
+    w = _launch(rng, name, seed, (rows, launch_cols), rng.choice([("r", "c"), ("row", "col"), ("n", "k")]))
+    r, c = w.tid_names
+    return w, r, c
+
+
+def dequantize_int4(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """Weight-only int4 (GPTQ/AWQ style): two 4-bit weights per uint8, the low nibble first, a scale per
+    group of `group` weights along the row; the offset 8 (symmetric) or a zero point per group."""
+    rows, cols, group = rng.choice(ROWS), rng.choice((64, 128, 256)), rng.choice((32, 64))
+    w, r, c = _int4_layout(rng, name, seed, rows, cols, cols)
+    packed = w.add_array(rng.choice(["packed", "qweight", "w_int4"]), "uint8", "input", shape=(rows, cols // 2), low=0,
+                         high=255, grid_bits=0)
+    scales = w.add_array(rng.choice(["scales", "group_scales"]), "float32", "input", shape=(rows, cols // group),
+                         low=0.0078125, high=0.03125, grid_bits=10)
+    zeros = None
+    if rng.random() < 0.4:
+        zeros = w.add_array(rng.choice(["zeros", "group_zeros"]), "float32", "input", shape=(rows, cols // group),
+                            low=6.0, high=10.0, grid_bits=2)
+    out = w.add_array(rng.choice(["weight", "w", "dequantized"]), "float32", "output", shape=(rows, cols))
+    group_size = str(group) if rng.random() < 0.6 else w.add_constant("group_size", group).src
+    g = w.fresh("g")
+    w.emit(f"{g} = {c} // {group_size}")
+    byte, nib = w.fresh("byte"), w.fresh("nibble")
+    w.emit(f"{byte} = int({packed}[{r}, {c} // 2])")
+    if rng.random() < 0.5:
+        w.emit(f"{nib} = ({byte} >> (4 * ({c} % 2))) & 15")
+    else:
+        with w.block(f"if {c} % 2 == 0:"):
+            w.emit(f"{nib} = {byte} & 0xF")
+        with w.block("else:"):
+            w.emit(f"{nib} = {byte} >> 4")
+    if zeros is None:
+        w.emit(f"{out}[{r}, {c}] = float({nib} - 8) * {scales}[{r}, {g}]")
+        w.feature(f"int4 weights unpacked (two per byte, offset 8), a scale per group of {group}")
+    else:
+        w.emit(f"{out}[{r}, {c}] = (float({nib}) - {zeros}[{r}, {g}]) * {scales}[{r}, {g}]")
+        w.feature(f"int4 weights unpacked (two per byte), a scale and zero point per group of {group}")
+    w.note_bound(out, 1.0)
+    return w
+
+
+def pack_int4(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """Two float32 weights quantised to int4 ([-8, 7] with a scale per row) and packed into one uint8, the
+    first in the low nibble: a thread per byte."""
+    rows, cols = rng.choice(ROWS), rng.choice((64, 128, 256))
+    w, r, p = _int4_layout(rng, name, seed, rows, cols, cols // 2)
+    x = w.add_array(rng.choice(["weights", "w", "x"]), "float32", "input", shape=(rows, cols), low=-1.0, high=1.0,
+                    grid_bits=7)
+    scales = w.add_array(rng.choice(["scales", "row_scale"]), "float32", "input", shape=(rows,), low=0.125,
+                         high=0.25, grid_bits=6, per_row=True)
+    packed = w.add_array(rng.choice(["packed", "qweight", "out_int4"]), "uint8", "output", shape=(rows, cols // 2))
+    inv = w.fresh("inv_scale")
+    w.emit(f"{inv} = 1.0 / {scales}[{r}]")
+    lo, hi = w.fresh("lo"), w.fresh("hi")
+    rounded_lo, how = _round(rng, f"{x}[{r}, 2 * {p}] * {inv}", inexact_product=True)
+    rounded_hi = rounded_lo.replace(f"2 * {p}]", f"2 * {p} + 1]")
+    w.emit(f"{lo} = int(wp.clamp({rounded_lo}, -8.0, 7.0)) + 8")
+    w.emit(f"{hi} = int(wp.clamp({rounded_hi}, -8.0, 7.0)) + 8")
+    w.emit(f"{packed}[{r}, {p}] = wp.uint8({lo} | ({hi} << 4))")
+    w.note_bound(packed, 255.0)
+    w.feature(f"int4 quantisation (a scale per row, {how}), two weights packed per byte")
+    return w
+
+
+INT4_FORMS: dict[str, Callable[[random.Random, str, int], KernelWriter]] = {
+    "int4 dequantisation": dequantize_int4,
+    "int4 packing": pack_int4,
+}
+INT4_SHARE = 0.2  # of these kernels: a stream of its own, so the others keep their draws
+
 QUANT_FORMS: dict[str, Callable[[random.Random, str, int], KernelWriter]] = {
     "quantisation": quantize,
     "dequantisation": dequantize,
@@ -346,7 +424,7 @@ def chooses_quantized(seed: int) -> bool:
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
-    form = rng.choice(list(QUANT_FORMS))
-    w = QUANT_FORMS[form](rng, name, seed)
+    forms = INT4_FORMS if random.Random(seed ^ 0x1447).random() < INT4_SHARE else QUANT_FORMS
+    w = forms[rng.choice(list(forms))](rng, name, seed)
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
     return w.finish("Quantised and integer tensor kernel")
