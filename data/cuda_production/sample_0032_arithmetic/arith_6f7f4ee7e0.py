@@ -2,10 +2,10 @@ import warp as wp
 
 
 @wp.kernel
-def arith_6f7f4ee7e0(w_q: wp.array2d(dtype=wp.int8), act_q: wp.array(dtype=wp.int8), weight_scale: wp.array(dtype=float), x_scale: float, out_scale: float, y_q: wp.array(dtype=wp.int8)):
-    row = wp.tid()
-    acc = int(0)
-    for col in range(96):
-        acc += int(w_q[row, col]) * int(act_q[col])
-    y = float(acc) * weight_scale[row] * x_scale
-    y_q[row] = wp.int8(wp.clamp(wp.floor(y / out_scale + 0.5), -127.0, 127.0))
+def arith_6f7f4ee7e0(vals: wp.array(dtype=float), mapped: wp.array(dtype=float), fade: wp.array(dtype=float), calibrated: wp.array(dtype=float)):
+    tid = wp.tid()
+    vals_v = vals[tid]
+    t = wp.clamp(vals_v, 0.0, 1.0)
+    mapped[tid] = 0.4375 * vals_v - 2.0
+    fade[tid] = t * t * (3.0 - 2.0 * t)
+    calibrated[tid] = 2.3125 * vals_v - 2.0
