@@ -1,26 +1,35 @@
 """Integers that machine-learning code hands to kernels: int8 and uint8 tensors with their scales, uint8
-images, int64 labels and token ids. One table entry per form (QUANT_FORMS):
+images, int64 labels and token ids, int4 weights two to a byte. One table entry per form (QUANT_FORMS,
+INT4_FORMS):
 
 - quantisation of float32 values to int8 (symmetric, +-127) or uint8 (a zero point), per tensor (a
   scale or its inverse passed in) or per output channel (a scale per row), rounded half away from
-  zero (`wp.round`) or half up (`wp.floor(v + 0.5)`), clamped, then converted (`wp.int8(v)`);
-- dequantisation back to float32, per tensor or per channel, with or without a zero point;
+  zero (`wp.round`) or half up (`wp.floor(v + 0.5)`), clamped, then converted (`wp.int8(v)`); a
+  ReLU-like activation fused in front now and then;
+- dequantisation back to float32, per tensor or per channel, with or without a zero point, a bias per
+  row or column and an activation fused after it now and then;
 - an int8 matrix-vector product (W8A8): int32 accumulation, both scales applied once at the end,
   a bias, a ReLU, the result requantised now and then;
 - dynamic per-row (per-token) quantisation: each row's largest magnitude sets its scale, written
-  beside the int8 row;
-- a batch of uint8 images in NHWC order to float32 NCHW, scaled to [0, 1], normalised per channel
-  (mean and standard deviation arrays), their channels reversed now and then (BGR to RGB);
+  beside the int8 row (SmoothQuant's per-column factors first, now and then);
+- a batch of uint8 images in NHWC order to float32 or float16 NCHW, scaled to [0, 1], normalised per
+  channel (mean and standard deviation arrays), their channels reversed now and then (BGR to RGB);
 - cross-entropy from logits and int64 class labels (log-sum-exp with the row's maximum subtracted),
-  a label of -1 ignored, or the negative log-likelihood of log-probabilities;
-- an embedding lookup by int64 token id, scaled by sqrt(d) or with a positional embedding added.
+  or the negative log-likelihood of log-probabilities; a label of -1 ignored, class weights, and
+  whether the prediction is right, now and then;
+- an embedding lookup by int64 token id, scaled by sqrt(d), with a positional or token-type embedding
+  added, a padding id read as zeros;
+- int4 weights (GPTQ/AWQ's layout): unpacked with a scale, or a scale and zero point, per group, to
+  float32 or float16; or quantised with a scale per row or group and packed, a thread per byte.
 
 Warp's rules are kept: a float is converted to int8 or uint8 only inside the type's range (C leaves
 anything else undefined); int8 and uint8 values are converted to int or float before arithmetic, as
-people write it (Warp's own int8 arithmetic wraps at 8 bits).
+people write it (Warp's own int8 arithmetic wraps at 8 bits). A value that is rounded is computed the
+same way on every backend (`_round`, ROUNDING_SAFE_ACTIVATIONS).
 
 The arithmetic category draws these kernels (QUANT_SHARE of what the bits kernels leave) from a
-stream of their own, so every other arithmetic kernel keeps its draws."""
+stream of their own, so every other arithmetic kernel keeps its draws; the int4 forms (INT4_SHARE of
+these) from another."""
 from __future__ import annotations
 
 import random
