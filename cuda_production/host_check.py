@@ -109,6 +109,8 @@ inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z,
 
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
+inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+inline long long llmax(long long a, long long b) { return a > b ? a : b; }
 
 inline float atomicAdd(float* p, float v) { float old = *p; *p = old + v; return old; }
 inline int atomicAdd(int* p, int v) { int old = *p; *p = old + v; return old; }

@@ -2447,7 +2447,8 @@ BITWISE_ATOMIC_KINDS = ("or", "and", "xor")
 # people write them (C's own precedence of `&` under `==` and of `<<` under `+` surprises readers)
 _BIT_PRECS = (P_SHIFT, P_BAND, P_XOR, P_BOR)
 # the operators of int8, uint8 and int64 values the translator spells as Warp computes them
-_STORAGE_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.BitAnd, ast.BitOr, ast.BitXor)
+_STORAGE_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift,
+                    ast.RShift)
 _INT_SPELLING = re.compile(r"0[xX][0-9a-fA-F]+|0[bB][01]+")
 # `a[i] op= v` on an array element: the atomic Warp lowers it to (other operators load, apply and store)
 AUGMENTED_ATOMICS = {ast.Add: "atomic_add", ast.Sub: "atomic_sub", ast.BitOr: "atomic_or", ast.BitAnd: "atomic_and",

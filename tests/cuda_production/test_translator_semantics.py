@@ -253,6 +253,18 @@ def narrow_and_wide_ints(q: wp.array(dtype=wp.int8), u: wp.array(dtype=wp.uint8)
 ''', [arr("q", "int8", low=-128, high=127), arr("u", "uint8", low=0, high=255), arr("ids", "int64", low=-9, high=9),
       arr("x", low=-4, high=4), arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"),
       arr("s64", "int64", "output"), arr("out", role="output", bound=512.0)]),
+    spec("narrow_and_wide_int_builtins", '''
+@wp.kernel
+def narrow_and_wide_int_builtins(q: wp.array(dtype=wp.int8), u: wp.array(dtype=wp.uint8), ids: wp.array(dtype=wp.int64),
+                                 s8: wp.array(dtype=wp.int8), s_u8: wp.array(dtype=wp.uint8), s64: wp.array(dtype=wp.int64)):
+    tid = wp.tid()
+    a = q[tid]
+    s8[tid] = wp.min(a + wp.int8(100), wp.abs(a)) - wp.clamp(a, wp.int8(-20), wp.int8(30)) + (a >> wp.int8(2)) + (a << wp.int8(3))
+    s_u8[tid] = wp.max(u[tid], wp.uint8(40)) + wp.clamp(u[tid] << wp.uint8(1), wp.uint8(10), wp.uint8(200)) + wp.abs(u[tid])
+    big = ids[tid] * wp.int64(300000) * wp.int64(30000)
+    s64[tid] = wp.clamp(big, -big / wp.int64(3), big * wp.int64(2)) + wp.max(wp.abs(big), wp.int64(7)) + (big >> wp.int64(20))
+''', [arr("q", "int8", low=-128, high=127), arr("u", "uint8", low=0, high=255), arr("ids", "int64", low=-9, high=9),
+      arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"), arr("s64", "int64", "output")]),
     spec("funcs_constants", '''
 SCALE = wp.constant(1.5)
 OFFSET = 3
