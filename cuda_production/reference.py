@@ -57,7 +57,7 @@ def make_input(arg: ArgSpec, position: int, seed: int) -> np.ndarray:
     lo, span, step = arg.fill
     bits = input_bits(seed, position, total) % np.uint32(span)
     grid = np.int64(lo) + bits.astype(np.int64)
-    if arg.is_int and arg.component_bytes != 4:  # int8, uint8, int64: the values, in the array's type
+    if arg.is_storage_int:  # int8, uint8, int64: the values, in the array's type
         return grid.astype(arg.numpy_dtype)
     if arg.is_int:  # a uint32 array holds the same bits as the int32 values (two's complement)
         return grid.astype(np.int32).view(arg.numpy_dtype)

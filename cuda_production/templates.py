@@ -783,7 +783,7 @@ def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tu
               f"{span - 1}U * {domain_scale} + 1U, {_fmt_float(step)});")
             return
         if a.is_int:
-            fill = "fill_int" if elem in ("int", "uint32_t") else "fill_ints"  # int8, uint8, int64: converted
+            fill = "fill_ints" if a.is_storage_int else "fill_int"  # int8, uint8, int64: converted
             data = f"h_{h.var}.data()" if elem != "uint32_t" else f"reinterpret_cast<int*>(h_{h.var}.data())"
             if index_rows:
                 outer = kernel.launch_names[0]
@@ -1045,10 +1045,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if "float16" in filled_scalars:
         w("")
         w(FILL_HALF.strip("\n"))
-    if any(a.is_int and a.role != "offsets" and a.component_bytes == 4 for a in filled):
+    if any(a.is_int and not a.is_storage_int and a.role != "offsets" for a in filled):
         w("")
         w(FILL_INT.strip("\n"))
-    if any(a.is_int and a.component_bytes != 4 for a in filled):
+    if any(a.is_storage_int for a in filled):
         w("")
         w(FILL_INTS.strip("\n"))
     if any(a.role == "offsets" for a in filled):
@@ -1062,10 +1062,10 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(check_types(written_floats))
         w("")
         w(CHECK_VALUES.strip("\n"))
-    if has_reference and any(h.arg.is_int and h.arg.component_bytes == 4 for h in written):
+    if has_reference and any(h.arg.is_int and not h.arg.is_storage_int for h in written):
         w("")
         w(CHECK_INT.strip("\n"))
-    if has_reference and any(h.arg.is_int and h.arg.component_bytes != 4 for h in written):
+    if has_reference and any(h.arg.is_storage_int for h in written):
         w("")
         w(CHECK_INTS.strip("\n"))
     records = [p for p in kernel.params if p.kind == "array" and p.fields]
@@ -1241,7 +1241,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
             a = h.arg
             n = a.count * a.width
             elem = lookup_dtype(a.dtype).component_ctype
-            if a.is_int and a.component_bytes != 4:  # int8, uint8, int64
+            if a.is_storage_int:  # int8, uint8, int64
                 w(f'    ok &= check_ints("{h.label}", h_{h.var}.data(), reinterpret_cast<const {elem}*>(expected.data() + {offset}), {n}, stats);')
             elif a.is_int:
                 got = f"h_{h.var}.data()" if elem == "int" else f"reinterpret_cast<const int*>(h_{h.var}.data())"

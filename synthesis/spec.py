@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
+from synthesis.dtypes import MATRIX_TYPES, SCALAR_TYPES, STORAGE_INT_SCALARS, VECTOR_TYPES, dtype as lookup_dtype  # noqa: F401
 
 ARG_ROLES = ("input", "output", "inout", "index", "offsets", "scalar", "struct", "hash_grid", "mesh", "bvh")
 # roles passed as a `wp.uint64` id of a structure built before the launch: no hashed inputs of their own
@@ -115,6 +115,12 @@ class ArgSpec:
     @property
     def is_int(self) -> bool:
         return self.role not in ("struct",) + ID_ROLES and not self.is_records and is_int_type(self.dtype)
+
+    @property
+    def is_storage_int(self) -> bool:
+        """int8, uint8 or int64 (dtypes.STORAGE_INT_SCALARS): filled and checked in its own type, where an
+        int32 or uint32 array goes through int's."""
+        return self.is_int and lookup_dtype(self.dtype).scalar in STORAGE_INT_SCALARS
 
     @property
     def fill(self) -> tuple[int, int, float]:

@@ -80,6 +80,16 @@ class Images:
         return self.w.add_array(self.w.rng.choice(hints), "float32", "input", shape=(self.channels,), low=low,
                                 high=high, grid_bits=6)
 
+    def accumulator(self, bias_hints: tuple[str, ...]) -> str:
+        """A convolution's sum, a local started from the channel's bias (an array named from
+        `bias_hints`) or, now and then, from zero."""
+        acc = self.w.fresh("acc")
+        if self.w.rng.random() < 0.6:
+            self.w.emit(f"{acc} = {self.per_channel(bias_hints)}[{self.c}]")
+        else:
+            self.w.emit(f"{acc} = float(0.0)")
+        return acc
+
     def pixel(self, c: str | None = None) -> str:
         return f"{self.n}, {c or self.c}, {self.y}, {self.x}"
 
@@ -200,12 +210,7 @@ def depthwise_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     height, width = w.fresh("height"), w.fresh("width")
     w.emit(f"{height} = {inp}.shape[2]")
     w.emit(f"{width} = {inp}.shape[3]")
-    acc = w.fresh("acc")
-    if rng.random() < 0.6:
-        bias = im.per_channel(("bias", "b_conv"))
-        w.emit(f"{acc} = {bias}[{im.c}]")
-    else:
-        w.emit(f"{acc} = float(0.0)")
+    acc = im.accumulator(("bias", "b_conv"))
     ky, kx = rng.choice([("ky", "kx"), ("dy", "dx"), ("u", "v")])
     yy, xx = w.fresh(f"{im.y}{im.y}" if len(im.y) == 1 else "src_row"), w.fresh(f"{im.x}{im.x}" if len(im.x) == 1 else "src_col")
     # the tap's offset from the centre, times the dilation
@@ -255,12 +260,7 @@ def pointwise_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     weights = w.add_array(rng.choice(["weights_t", "w_in_out"] if transposed else ["weights", "w_proj", "kernel_w"]),
                           "float32", "input", shape=(in_channels, im.channels) if transposed else (im.channels, in_channels),
                           low=-1.0, high=1.0, grid_bits=6)
-    acc = w.fresh("acc")
-    if rng.random() < 0.6:
-        bias = im.per_channel(("bias", "b_proj"))
-        w.emit(f"{acc} = {bias}[{im.c}]")
-    else:
-        w.emit(f"{acc} = float(0.0)")
+    acc = im.accumulator(("bias", "b_proj"))
     c = rng.choice(["c", "ci", "ic"])
     count = f"{inp}.shape[1]"
     if rng.random() < 0.3:  # the channel count a module constant, as a fixed architecture has it

@@ -13,3 +13,22 @@ def assert_others_keep_their_draws(monkeypatch, category: str, module, chooser: 
     drawn = [generate(category, s).source for s in seeds]
     monkeypatch.setattr(module, chooser, lambda seed: False)
     assert [generate(category, s).source for s in seeds] == drawn
+
+
+def specs_with_every_variant(category: str, chooses, variants: tuple[str, ...], count: int,
+                             kind: str = "") -> list:
+    """The first `count` `category` kernels that `chooses(seed)` takes (and whose description holds `kind`),
+    and any later one (among 20,000 seeds) whose description holds a variant none of those holds: rare
+    combinations are checked too."""
+    specs, seen = [], set()
+    for s in range(20000):
+        if not chooses(s):
+            continue
+        spec = generate(category, s)
+        if kind not in spec.description:
+            continue
+        new = {v for v in variants if v in spec.description} - seen
+        if len(specs) < count or new:
+            specs.append(spec)
+            seen |= new
+    return specs

@@ -11,10 +11,10 @@ import re
 import numpy as np
 import pytest
 
-from synthesis.categories import channels, generate
+from synthesis.categories import channels
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
-from tests.synthesis.shares import assert_others_keep_their_draws
+from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
 
 
 def _gelu(v: np.ndarray) -> np.ndarray:
@@ -42,24 +42,9 @@ VARIANTS = ("at inference", "folded", "layer scale", "residual input", "2 x 2 ma
             "scaled by a parameter", *(f"activation: {a}" for a in ACTIVATIONS))
 
 
-def _channel_specs(count: int) -> list[KernelSpec]:
-    """The first `count` image kernels, and any later one (among 20,000 seeds) that holds a variant none
-    of those holds: rare combinations are checked too."""
-    specs, seen = [], set()
-    for s in range(20000):
-        if not channels.chooses_channels(s):
-            continue
-        spec = generate("stencil", s)
-        new = {v for v in VARIANTS if v in spec.description} - seen
-        if len(specs) < count or new:
-            specs.append(spec)
-            seen |= new
-    return specs
-
-
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    return warp_runs(_channel_specs(150), "test_channels")
+    return warp_runs(specs_with_every_variant("stencil", channels.chooses_channels, VARIANTS, 150), "test_channels")
 
 
 def _arg(spec: KernelSpec, hints: tuple[str, ...]) -> str | None:

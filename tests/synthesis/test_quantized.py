@@ -14,7 +14,7 @@ import pytest
 from synthesis.categories import generate, quantized
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
-from tests.synthesis.shares import assert_others_keep_their_draws
+from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
 from tests.synthesis.test_channels import ACTIVATIONS
 
 F32 = np.float32
@@ -31,26 +31,10 @@ VARIANTS = ("symmetric int8 quantisation, per tensor", "symmetric int8 quantisat
             "padding id 0", "token type")
 
 
-def _specs(count: int) -> list[KernelSpec]:
-    """The first `count` of these kernels, and any later one (among 20,000 seeds) holding a variant none of
-    those holds."""
-    specs, seen = [], set()
-    for s in range(20000):
-        if not quantized.chooses_quantized(s):
-            continue
-        spec = generate("arithmetic", s)
-        if "Quantised" not in spec.description:  # a bits kernel: that stream is drawn first
-            continue
-        new = {v for v in VARIANTS if v in spec.description} - seen
-        if len(specs) < count or new:
-            specs.append(spec)
-            seen |= new
-    return specs
-
-
 @functools.lru_cache(maxsize=None)
 def _runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
-    return warp_runs(_specs(120), "test_quantized")
+    return warp_runs(specs_with_every_variant("arithmetic", quantized.chooses_quantized, VARIANTS, 120, kind="Quantised"),
+                     "test_quantized")  # kind: the bits stream is drawn first
 
 
 def _round_half_away(v: np.ndarray) -> np.ndarray:
