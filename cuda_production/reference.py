@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import hashlib
 import re
 
 import numpy as np
@@ -237,6 +238,14 @@ def warp_arguments(args: list[ArgSpec], module, seed: int, device: str | None = 
     return [a if not isinstance(a, ArgSpec) else builders[a.kind](a) for a in built], written
 
 
+def cache_safe_module_name(module_name: str, source: str) -> str:
+    """`module_name` with a digest of the module's whole source: the name Warp's kernel cache keeps a
+    CPU build under. Warp's own hash of a module leaves out a @wp.func that is passed by name rather
+    than called (`wp.tile_map(f, t)`, warp 1.19), so a module of the same name whose only change is
+    in such a helper would run the old build, and its expected values be the old code's."""
+    return f"{module_name}_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+
+
 def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
     import sys
 
@@ -244,7 +253,9 @@ def _run_module(specs: list[KernelSpec], module_name: str) -> dict[str, bytes]:
 
     from extraction.loader import load_kernels, unload
 
-    kernels = load_kernels("\n\n".join(s.source for s in specs), module_name)
+    source = "\n\n".join(s.source for s in specs)
+    module_name = cache_safe_module_name(module_name, source)
+    kernels = load_kernels(source, module_name)
     module = sys.modules[module_name]
     try:
         results = {}

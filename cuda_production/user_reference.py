@@ -237,21 +237,15 @@ def _launch(wp, job: ReferenceJob, kernel, inputs: list) -> None:
     launch(kernel, dim=list(job.launch), inputs=inputs, device="cpu", block_dim=job.block_dim)
 
 
-TILE_REDUCE_CALL = re.compile(r"\btile_reduce\s*\(")
-
-
 def child_main(mode: str, spec_path: str) -> None:
     import warp as wp
+
+    from cuda_production.reference import cache_safe_module_name
 
     wp.config.mode = "debug"  # bounds-checked array access: an out-of-range index stops the process
     wp.config.quiet = True
     workdir = Path(spec_path).parent
     jobs = [ReferenceJob.from_dict(d) for d in json.loads(Path(spec_path).read_text())]
-    if any(TILE_REDUCE_CALL.search(Path(job.module_path).read_text()) for job in jobs):
-        # Warp 1.19's module hash leaves out a @wp.func passed to wp.tile_reduce: an edit to it alone
-        # would get the binary built before from Warp's kernel cache. Such files build in a cache of
-        # this run's own.
-        wp.config.kernel_cache_dir = str(workdir / "kernel_cache")
     wp.init()
     progress = workdir / f"{mode}_progress"
     modules: dict[str, object] = {}  # kernels sharing a file share its module: one Warp build
@@ -264,7 +258,10 @@ def child_main(mode: str, spec_path: str) -> None:
                 path = workdir / f"diagnose_{k}_{job.name}.py"
                 path.write_text(instrument(Path(job.module_path).read_text(), job.name, positions))
             if str(path) not in modules:
-                modules[str(path)] = _import(path, f"translate_reference_{mode}_{len(modules)}_{path.stem}")
+                # the file's digest in the name: an edited file never runs an older build (cache_safe_module_name)
+                name = cache_safe_module_name(f"translate_reference_{mode}_{len(modules)}_{path.stem}",
+                                              path.read_text(encoding="utf-8", errors="replace"))
+                modules[str(path)] = _import(path, name)
             module = modules[str(path)]
             kernel = getattr(module, job.name)
             inputs, written = _launch_inputs(job, module)

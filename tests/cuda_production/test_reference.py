@@ -156,3 +156,19 @@ def test_a_kernel_of_its_own_module_joins_the_batch_and_keeps_its_values():
     assert own_module_names(unique, "k0").source.startswith("@wp.kernel(enable_backward=False)\n")
     got = floats(warp_reference([unique], "t_ref_unique")["k_unique"])
     np.testing.assert_array_equal(got, 2.0 * make_input(unique.args[0], 0, input_seed(unique)) + 1.0)
+
+
+def test_an_edit_to_a_mapped_func_alone_is_seen_under_the_same_module_name():
+    """Warp 1.19's module hash leaves out a @wp.func that `wp.tile_map` takes by name, so a module of
+    the same name whose only change is that helper's body would run the build Warp's kernel cache
+    kept from before (the tiled tests' compaction kernels ran their older slot helper so)."""
+    source = ("@wp.func\ndef op(v: float) -> float:\n    return {body}\n\n\n"
+              "@wp.kernel\ndef mapped(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n"
+              "    i = wp.tid()\n    wp.tile_store(y, wp.tile_map(op, wp.tile_load(x, shape=32, offset=i * 32)), offset=i * 32)\n")
+    args = [arr("x"), arr("y", "output")]
+    got = []
+    for body in ("v * 2.0", "v * 3.0"):
+        kernel = dataclasses.replace(spec("mapped", source.format(body=body), args), dim=(1,), block_dim=32)
+        got.append(floats(warp_reference([kernel], "t_ref_edited_map")["mapped"]))
+    x = make_input(args[0], 0, input_seed(kernel)).astype(np.float32)
+    assert np.array_equal(got[0], x * 2) and np.array_equal(got[1], x * 3)

@@ -224,7 +224,7 @@ def test_refused_with_one_located_line(call, message):
 
 def test_an_edit_to_a_reducing_func_alone_is_seen_by_the_reference(tmp_path):
     """Warp 1.19's module hash leaves out a @wp.func passed to wp.tile_reduce, so its kernel cache would
-    hand back the binary of the earlier body; the reference builds such a file in a cache of its own."""
+    hand back the binary of the earlier body; the reference's module name holds the file's digest."""
     from cuda_production.translate import translate_file
 
     source = ("import warp as wp\n\n@wp.func\ndef op(a: float, b: float):\n    return {body}\n\n"

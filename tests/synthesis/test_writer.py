@@ -44,3 +44,19 @@ def test_a_missing_part_is_one_line_naming_it(tmp_path):
     folder.save_part(0, 0, [])
     with pytest.raises(OutputError, match=r"cannot read .*shard_00000\.part_01\.pickle .*run the same command"):
         folder.load_parts(0, 2)
+
+
+@pytest.mark.parametrize("folder", ["pairs", "cuda_production"])
+def test_the_committed_data_folders_shards_are_done_as_their_markers_say(folder):
+    """Every shard marker in data/ names its files' current digests, so a resume takes the committed
+    shards as done and rewrites none of them (samples relabelled with GPU timings included)."""
+    import json
+    from pathlib import Path
+
+    from synthesis.writer import RunFolder
+
+    root = Path(__file__).resolve().parents[2] / "data" / folder
+    markers = sorted((root / ".synth").glob("shard_*.json"))
+    assert markers
+    run = RunFolder(root, json.loads((root / ".synth" / "run.json").read_text()))
+    assert [m.name for m in markers if not run.shard_done(int(m.stem.split("_")[1]))] == []
