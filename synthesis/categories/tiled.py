@@ -1774,6 +1774,114 @@ def histogram(k: TileKernel) -> tuple[str, int]:
     return "Histogram of each block's values in shared memory", block_dim
 
 
+COMPACTION_SHARE = 0.07  # of tiled kernels, drawn from a stream of their own (session 43)
+COMPACTION_THRESHOLDS = (-0.5, 0.0, 0.25, 0.5)  # inputs in [-1, 1]: a quarter to three quarters kept
+
+
+def chooses_compaction(seed: int) -> bool:
+    """Whether a tiled kernel (not drawn as positions or gathers) is a compaction: a stream of its own,
+    so the kernels it does not take keep every draw."""
+    return random.Random(seed ^ 0xC0AC7).random() < COMPACTION_SHARE
+
+
+def compaction(k: TileKernel) -> tuple[str, int]:
+    """Stream compaction within each block, as Warp's tile example (example_tile_stream_compaction)
+    and CUDA's scan-based filters write it: a 0/1 flag per element (a predicate of the value by
+    `tile_map`, or a mask array), the flags' prefix sums (`tile_scan_inclusive`, or exclusive), each
+    kept element's place from a `@wp.func` of its flag, its rank and the block's base (-1 for the
+    others, which `wp.tile_store_indexed` skips), then the kept values and/or their indices scattered
+    to the block's segment, and the block's count: `tile_sum` of the flags, or the last prefix sum
+    read by one thread (`wp.tile_extract`; `lane == wp.block_dim() - 1`), sometimes also added to a
+    global total. Each block writes only its own segment, so the output does not depend on the order
+    the blocks run in (a global offset by `atomic_add`, as the example does, would)."""
+    rng = k.rng
+    size = rng.choice([64, 128, 256])
+    block_dim = rng.choice([size, size, 64]) if size > 64 else size
+    T = k.constant(pick(rng, "TILE", "TILE_SIZE", "BLOCK_ITEMS"), size)
+    predicate = rng.choice(["threshold", "magnitude", "band", "mask"])
+    values = k.array(pick(rng, "values", "data", "scores", "samples"), "input", (size,), True)
+    k.tile(size)
+    k.emit(f"x = wp.tile_load({values}, shape={T}, offset=i * {T})")
+    if predicate == "mask":
+        mask = k.array(pick(rng, "is_valid", "mask", "active"), "index", (size,), True, low=0, high=1,
+                       dtype="int32")
+        k.emit(f"flags = wp.tile_load({mask}, shape={T}, offset=i * {T})")
+        k.features.append("kept where a 0/1 mask is set")
+        flag_test = "flag == 1"
+    else:
+        if predicate == "threshold":
+            limit = k.constant(pick(rng, "THRESHOLD", "CUTOFF", "MIN_VALUE"), rng.choice(COMPACTION_THRESHOLDS))
+            test, hint = f"x > {limit}", "above"
+            k.features.append("values above a threshold kept")
+        elif predicate == "magnitude":
+            limit = k.constant(pick(rng, "EPS", "TOLERANCE", "MIN_MAGNITUDE"), rng.choice([0.25, 0.5]))
+            test, hint = f"wp.abs(x) > {limit}", "significant"
+            k.features.append("values of magnitude above a tolerance kept (sparsification)")
+        else:
+            low, high = rng.choice([(-0.5, 0.5), (0.0, 0.75), (-0.75, 0.25)])
+            names = rng.choice([("LOWER", "UPPER"), ("LO", "HI"), ("RANGE_MIN", "RANGE_MAX")])
+            lo, hi = k.constant(names[0], low), k.constant(names[1], high)
+            test, hint = f"x >= {lo} and x <= {hi}", "in_range"
+            k.features.append("values within a range kept")
+        keep = f"{k.name}_{hint}"
+        k.helpers.append(f"@wp.func\ndef {keep}(x: float) -> int:\n    if {test}:\n        return 1\n    return 0")
+        k.helper_names.append(keep)
+        k.emit(f"flags = wp.tile_map({keep}, x)")
+        flag_test = rng.choice(["flag == 1", "flag != 0"])
+    k.tile(size)
+    inclusive = rng.random() < 0.7
+    k.tile(size)
+    k.tile(size)  # the scan's step buffer
+    k.emit(f"rank = wp.tile_scan_{'inclusive' if inclusive else 'exclusive'}(flags)")
+    k.features.append(f"ranks by {'inclusive' if inclusive else 'exclusive'} prefix sums (tile_scan_{'inclusive' if inclusive else 'exclusive'})")
+    place = f"{k.name}_{pick(rng, 'slot', 'out_index', 'write_pos', 'compact_index')}"
+    rank_at = "base + rank - 1" if inclusive else "base + rank"
+    k.helpers.append(f"@wp.func\ndef {place}(flag: int, rank: int, base: int) -> int:\n    if {flag_test}:\n"
+                     f"        return {rank_at}\n    return -1")
+    k.helper_names.append(place)
+    k.tile(size)
+    k.tile(size)
+    k.emit(f"base = wp.tile_full(shape={T}, value=i * {T}, dtype=int)")
+    k.emit(f"dest = wp.tile_map({place}, flags, rank, base)")
+    stored = rng.choice(["values", "values", "indices", "both"])
+    if stored in ("values", "both"):
+        kept = k.array(pick(rng, "kept", "compacted", "selected"), "output", (size,), True)
+        k.emit(f"wp.tile_store_indexed({kept}, dest, x, axis=0)")
+    if stored in ("indices", "both"):
+        ids = k.array(pick(rng, "kept_ids", "selected_idx", "indices_out"), "output", (size,), True,
+                      bound=float(size * max(BLOCK_COUNTS)), dtype="int32")
+        k.tile(size)
+        k.emit(f"ids = wp.tile_arange({T}, dtype=int) + base")
+        k.emit(f"wp.tile_store_indexed({ids}, dest, ids, axis=0)")
+    k.features.append({"values": "kept values scattered to the block's segment (tile_store_indexed)",
+                       "indices": "kept elements' indices scattered (tile_store_indexed of tile_arange + base)",
+                       "both": "kept values and their indices scattered (tile_store_indexed)"}[stored])
+    counts = k.array(pick(rng, "counts", "block_counts", "num_kept"), "output", (1,), True, bound=float(size),
+                     dtype="int32")
+    with_total = rng.random() < 0.35
+    total = k.array(pick(rng, "total", "num_selected"), "output", (1,), False,
+                    bound=float(size * max(BLOCK_COUNTS)), dtype="int32") if with_total else None
+    if not inclusive or rng.random() < 0.5:
+        k.tile(1)
+        k.emit("n = wp.tile_sum(flags)")
+        k.emit(f"wp.tile_store({counts}, n, offset=i)")
+        if total:
+            k.emit(f"wp.tile_atomic_add({total}, n)")
+        k.features.append("the block's count by tile_sum")
+    else:
+        k.lines[0] = "i, lane = wp.tid()"  # the thread that writes the count
+        writer = rng.choice(["lane == wp.block_dim() - 1", "lane == 0"])
+        k.emit(f"if {writer}:")
+        k.emit(f"    n = wp.tile_extract(rank, {T} - 1)")
+        k.emit(f"    {counts}[i] = n")
+        if total:
+            k.emit(f"    wp.atomic_add({total}, 0, n)")
+        k.features.append("the block's count from its last prefix sum, written by one thread (tile_extract)")
+    if total:
+        k.features.append("a global count")
+    return "Stream compaction within blocks (prefix sums of keep flags, scattered writes)", block_dim
+
+
 def load_row(k: TileKernel, array: str, size: str, flat: bool) -> str:
     """Block i's row of a 2-D array as a 1-D tile (a view), or its part of a flat array."""
     return f"wp.tile_load({array}, shape={size}, offset=i * {size})" if flat else f"wp.tile_load({array}[i], shape={size})"
@@ -1995,6 +2103,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             kind = positions
         elif k.gathers.random() < GATHER_SORT_SHARE:  # a stream of its own too
             kind = gather_sort
+        elif chooses_compaction(seed):  # and so does this one
+            kind = compaction
         summary, block_dim = kind(k)
         if k.tile_floats * 4 <= SHARED_BUDGET:
             return k.finish(summary, block_dim)

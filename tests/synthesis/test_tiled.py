@@ -22,8 +22,10 @@ from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
 from cuda_production.translator import translate_kernel
 from synthesis.categories import CATEGORY_NAMES, generate, kernel_name
+from synthesis.categories import tiled
 from synthesis.categories.tiled import BLOCK_DIMS, FFT_BLOCK_DIMS, KINDS
 from synthesis.spec import KernelSpec
+from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
 
 TILE_OPS = ("tile_load", "tile_store", "tile_atomic_add")
 
@@ -47,7 +49,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Laplacian smoothing over a k-nearest-neighbour graph",
              "Top-k of each row of scores", "Top-k experts per token (a mixture-of-experts router)",
              "Nearest k by distance per row", "Order statistics of each block of samples",
-             "Histogram of each block's values in shared memory")
+             "Histogram of each block's values in shared memory",
+             "Stream compaction within blocks (prefix sums of keep flags, scattered writes)")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -66,8 +69,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers, scatters and sorts (nine)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9
+    # positions (four uses), gathers, scatters and sorts (nine), compaction (one)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 1
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -194,6 +197,15 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
                   and n.func.attr == "tile_load_indexed" and isinstance(n.args[0], ast.Name)
                   and any(k.arg == "indices" and isinstance(k.value, ast.Name) and loaded_from.get(k.value.id) in spanning
                           for k in n.keywords)}
+    # and the segments a block scatters to (`tile_store_indexed`) through places computed from i (a tile
+    # of the block's base, `tile_full(value=i * TILE)`, and the tiles computed from it)
+    from_i = {"i"}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) \
+                and from_i & {x.id for x in ast.walk(n.value) if isinstance(x, ast.Name)}:
+            from_i.add(n.targets[0].id)
+    per_block |= {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr == "tile_store_indexed" and isinstance(n.args[1], ast.Name) and n.args[1].id in from_i}
     assert {a.name for a in spec.args if a.is_array and scales(a, spec.dim)} == per_block
 
 
@@ -871,3 +883,53 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
         if use == "Top-k experts":
             e = np.exp(chosen - chosen[:, :1])
             np.testing.assert_allclose(got[outputs[2]], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+COMPACTION_VARIANTS = ("values above a threshold", "magnitude above a tolerance", "values within a range",
+                       "a 0/1 mask", "inclusive prefix sums", "exclusive prefix sums", "kept values scattered",
+                       "indices scattered", "kept values and their indices", "count by tile_sum",
+                       "written by one thread", "a global count")
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_compaction, COMPACTION_VARIANTS, 4,
+                                                          "Stream compaction"),
+                         ids=lambda spec: spec.name)
+def test_a_compaction_kernel_keeps_each_blocks_chosen_elements_in_order(spec):
+    """Each block's kept elements (a value's predicate, evaluated by numpy from the helper's own text, or
+    the mask) in their order at the start of the block's segment, their indices in the array, the rest of
+    the segment as it was; the block's count and the total: Warp's outputs against numpy on the same
+    inputs, and a quarter to three quarters of the elements kept."""
+    from cuda_production.reference import make_input
+
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
+           _written(spec, warp_reference([spec], "t_tiled_compact_" + str(spec.seed))[spec.name])}
+    blocks = spec.dim[0]
+    x = values[spec.args[0].name].astype(np.float64).reshape(blocks, -1)
+    mask = next((values[a.name] for a in spec.args if a.role == "index"), None)
+    if mask is not None:
+        keep = mask.reshape(blocks, -1) == 1
+    else:
+        predicate = _as_numpy(spec)[re.search(r"wp\.tile_map\((\w+), x\)", spec.source).group(1)]
+        keep = np.vectorize(lambda v: predicate(v) == 1)(x)
+    assert 0.2 < keep.mean() < 0.8
+    size = x.shape[1]
+    outputs = [a for a in spec.args if a.is_written]
+    by_kind = {("ids" if a.dtype == "int32" and a.shape[0] == x.size else "kept" if a.dtype == "float32"
+                else "counts" if a.shape[0] == blocks else "total"): a.name for a in outputs}
+    assert ("kept" in by_kind or "ids" in by_kind) and "counts" in by_kind
+    for name, chosen in (("kept", x), ("ids", np.arange(x.size).reshape(blocks, size))):
+        if name in by_kind:
+            want = values[by_kind[name]].reshape(blocks, size).copy()
+            for b in range(blocks):
+                want[b, :keep[b].sum()] = chosen[b][keep[b]]
+            np.testing.assert_array_equal(got[by_kind[name]].reshape(blocks, size), want)
+    np.testing.assert_array_equal(got[by_kind["counts"]], keep.sum(axis=1))
+    if "total" in by_kind:
+        np.testing.assert_array_equal(got[by_kind["total"]], values[by_kind["total"]] + keep.sum())
+
+
+def test_the_tiled_kernels_compaction_does_not_take_keep_their_draws(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_compaction")
