@@ -92,6 +92,12 @@ template <typename T> inline T __shfl_down_sync(unsigned, T value, unsigned delt
     const unsigned t = emu_thread();
     return emu_exchange(value, t + delta, (t % 32u) + delta < 32u && t + delta < emu_threads());
 }
+// A lane's value `delta` lanes up its warp (its own for the warp's first `delta` lanes).
+template <typename T> inline T __shfl_up_sync(unsigned, T value, unsigned delta)
+{
+    const unsigned t = emu_thread();
+    return emu_exchange(value, t - delta, t % 32u >= delta);
+}
 // The value of lane (own lane ^ mask) of the warp.
 template <typename T> inline T __shfl_xor_sync(unsigned, T value, int mask)
 {
@@ -368,7 +374,7 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
     # barriers or shuffles: each block's threads run as fibers (a shuffle exchanges values between them)
-    cooperative = "__syncthreads" in text or "__shfl_down_sync" in text or "__shfl_xor_sync" in text
+    cooperative = any(f in text for f in ("__syncthreads", "__shfl_down_sync", "__shfl_up_sync", "__shfl_xor_sync"))
     source.write_text(("#define EMU_COOPERATIVE 1\n" if cooperative else "") + text)
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.

@@ -2240,6 +2240,8 @@ class TileTranslator:
         tt = t.type
         reads = {k: False for k in self.tile_reads(t)}
         dst = self.tile_buffer(node, tt, dest, "scan", reads)
+        if self.block_dim and self.block_dim % WARP == 0:
+            return self.warp_scan(node, a, t, dst, reads, inclusive)
         scratch = self.new_buffer(node, tt, "scan_step")
         zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
         stride = self.fresh("stride")
@@ -2258,6 +2260,87 @@ class TileTranslator:
         self.indent -= 1
         self.out("}")
         self.hazards = Hazards({}, {})  # each step ends with a barrier, and so does the copy before
+        return CExpr(dst, tt)
+
+    def warp_scan(self, node: ast.Call, a: dict, t: CExpr, dst: str, reads: dict[str, bool], inclusive: bool) -> CExpr:
+        """Prefix sums as Warp's GPU code computes them (tile_scan.h, a block of whole warps): the tile
+        in block-wide chunks; in each, a warp's 32 values by register shuffles (log2(32) steps), each
+        warp's total in shared memory, the totals scanned (by every warp, so that the shuffles stay in
+        uniform code; the first warp's result kept), and the chunks' running total carried from the
+        block's last thread. Two barriers a chunk where a shared-memory Hillis-Steele scan takes two a
+        step, and for floats the order of additions is Warp's."""
+        tt = t.type
+        size, b = tt.size, self.block_dim
+        warps, chunks = b // WARP, -(-size // b)
+        ct = self.module.ctype(tt.dtype)
+        zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
+        sums = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warp_totals") if warps > 1 else None
+        before = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warps_before") if warps > 1 else None
+        carry = self.new_buffer(node, TileType(tt.dtype, (1,)), "scan_carry") if chunks > 1 else None
+        e, x, v, n, o, s, inc = (self.fresh(k) for k in ("e", "x", "v", "n", "offset", "s", "inc"))
+        self.access(reads, {dst: True})
+        self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {ast.unparse(a['a'])} ({size} elements): "
+                 + (f"{chunks} block-wide chunks, " if chunks > 1 else "")
+                 + ("each warp's by shuffles, then the warps' totals" if warps > 1 else "the warp's by shuffles"))
+        self.fused_comment([t])
+        if carry:
+            self.out(f"if (threadIdx.x == 0)")
+            self.out(f"    {carry}[0] = {zero};")
+            self.out("__syncthreads();")
+            c = self.fresh("chunk")
+            self.out(f"for (int {c} = 0; {c} < {size}; {c} += {TILE_THREADS}) {{")
+            self.indent += 1
+            self.out(f"const int {e} = {c} + threadIdx.x;")
+        else:
+            e = "threadIdx.x"
+        element = self.element_at(t, e).code
+        self.out(f"const {ct} {x} = {e} < {size} ? {element} : {zero};" if size % b else f"const {ct} {x} = {element};")
+        self.out(f"{ct} {v} = {x};")
+
+        def warp_steps(value: str, lane: str, lanes: int = WARP) -> None:
+            self.out(f"for (int {o} = 1; {o} < {lanes}; {o} *= 2) {{  // lane l adds lane l - {o}'s")
+            self.out(f"    const {ct} {n} = __shfl_up_sync(0xffffffffu, {value}, {o});")
+            self.out(f"    if ({lane} >= {o})")
+            self.out(f"        {value} += {n};")
+            self.out("}")
+        warp_steps(v, f"threadIdx.x % {WARP}")
+        total = v
+        if not inclusive:  # the lane before's inclusive sum; lane 0 starts from zero
+            self.out(f"const {ct} {inc} = {v};")
+            self.out(f"{v} = __shfl_up_sync(0xffffffffu, {inc}, 1);")
+            self.out(f"if (threadIdx.x % {WARP} == 0)")
+            self.out(f"    {v} = {zero};")
+            total = inc
+        if sums:
+            self.out(f"if (threadIdx.x % {WARP} == {WARP - 1})")
+            self.out(f"    {sums}[threadIdx.x / {WARP}] = {total};")
+            self.out("__syncthreads();")
+            # every warp scans the totals (the first one's result is kept): shuffles in uniform code
+            self.out(f"{ct} {s} = threadIdx.x % {WARP} < {warps} ? {sums}[threadIdx.x % {WARP}] : {zero};"
+                     f"  // the {warps} warps' totals")
+            o, n = self.fresh("offset"), self.fresh("n")
+            warp_steps(s, f"threadIdx.x % {WARP}", warps)  # lanes past the warps' count add nothing below it
+            self.out(f"if (threadIdx.x < {warps})")
+            self.out(f"    {before}[threadIdx.x] = {s};  // the totals of warps 0 .. threadIdx.x")
+            self.out("__syncthreads();")
+            self.out(f"if (threadIdx.x >= {WARP})")
+            self.out(f"    {v} += {before}[threadIdx.x / {WARP} - 1];")
+        if carry:
+            if size % b:
+                self.out(f"if ({e} < {size})")
+            self.out(f"{'    ' if size % b else ''}{dst}[{e}] = {v} + {carry}[0];")
+            self.out("__syncthreads();")
+            self.out(f"if (threadIdx.x == {TILE_THREADS} - 1)  // the chunk's total, carried")
+            self.out(f"    {carry}[0] += {v if inclusive else f'{v} + {x}'};")
+            self.out("__syncthreads();")
+            self.indent -= 1
+            self.out("}")
+            self.hazards = Hazards({}, {})
+            return CExpr(dst, tt)
+        if size < b:
+            self.out(f"if (threadIdx.x < {size})")
+        self.out(f"{'    ' if size < b else ''}{dst}[threadIdx.x] = {v};")
+        self.barrier()
         return CExpr(dst, tt)
 
     def tile_extract(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -2285,11 +2368,12 @@ class TileTranslator:
         return self.make_lazy(tt, CExpr(f"{slot}[0]", value.type), {slot: False}, 0, False, False, [])
 
     def indexed_axis(self, node: ast.Call, a: dict, what: str, tt: TileType, arr: CExpr,
-                     indices: CExpr) -> int:
-        """The axis of an indexed load or store (a literal), its tile and array and indices checked."""
+                     indices: CExpr, fixed: int = 0) -> int:
+        """The axis of an indexed load or store (a literal), its tile and array (less the `fixed`
+        leading dimensions of a view, `x[i]`) and indices checked."""
         axis = self.const_int(a["axis"], "axis") if "axis" in a else 0
-        if len(tt.shape) != arr.type.ndim or tt.dtype != arr.type.dtype:
-            raise self.error(node, f"{what} of a {tt} and a {arr.type.ndim}-D array of {arr.type.dtype}")
+        if len(tt.shape) != arr.type.ndim - fixed or tt.dtype != arr.type.dtype:
+            raise self.error(node, f"{what} of a {tt} and a {arr.type.ndim - fixed}-D array of {arr.type.dtype}")
         if not 0 <= axis < len(tt.shape):
             raise self.error(node, f"axis {axis} of a {len(tt.shape)}-D tile")
         if indices.type.dtype != "int32" or indices.type.shape != (tt.shape[axis],):
@@ -2297,18 +2381,21 @@ class TileTranslator:
         return axis
 
     def indexed_place(self, arr: CExpr, indices: CExpr, shape: tuple[int, ...], offs: list[str], axis: int,
-                      e: str) -> tuple[list[str], str, str]:
+                      e: str, fixed: list[str] = ()) -> tuple[list[str], str, str]:
         """(declarations, condition, flat index) of element e of an indexed load or store: a[offset + c],
         along `axis` a[offset + indices[c]]; every coordinate tested against both ends of its
-        dimension, as Warp does (an index of -1 marks a row that is not there)."""
+        dimension, as Warp does (an index of -1 marks a row that is not there). Through a view
+        (`x[i]`) the `fixed` leading indices come first, untested: Warp tests the view's own dimensions."""
         names = [self.fresh(c) for c in ("row", "col", "depth")[: len(shape)]]
         lines = []
         for k, (n, o, c) in enumerate(zip(names, offs, coords(e, shape))):
             c = self.element_at(indices, c).code if k == axis else c
             lines.append(f"const int {n} = {c if o == '0' else (o if c == '0' else f'{o} + {c}')};")
         # a coordinate within the tile at offset 0 is never negative: only its upper end is tested
-        cond = " && ".join(f"{n} < {arr.code}_dim{k}" if k != axis and o == "0" else f"{n} >= 0 && {n} < {arr.code}_dim{k}"
+        cond = " && ".join(f"{n} < {arr.code}_dim{k + len(fixed)}" if k != axis and o == "0"
+                           else f"{n} >= 0 && {n} < {arr.code}_dim{k + len(fixed)}"
                            for k, (n, o) in enumerate(zip(names, offs)))
+        names = list(fixed) + names
         flat = names[0]
         for k in range(1, len(names)):
             flat = f"{flat if k == 1 else f'({flat})'} * {arr.code}_dim{k} + {names[k]}"
@@ -2318,10 +2405,10 @@ class TileTranslator:
         """A tile gathered from an array: element c is a[offset + c], except along `axis`:
         offset[axis] + indices[c[axis]]. A source outside the array reads as zero, as in Warp."""
         dest = self.claim_dest()
-        arr = self.array_arg(a["a"], "wp.tile_load_indexed")
+        arr, fixed = self.array_source(a["a"], "wp.tile_load_indexed")
         indices = self.indexable(a["indices"])
         tt = TileType(arr.type.dtype, self.const_shape(a["shape"]))
-        axis = self.indexed_axis(node, a, "wp.tile_load_indexed", tt, arr, indices)
+        axis = self.indexed_axis(node, a, "wp.tile_load_indexed", tt, arr, indices, len(fixed))
         self.const_flag(a.get("storage"), "register", "storage")
         offs = self.offsets(a.get("offset"), len(tt.shape))
         reads = {b: False for b in self.tile_reads(indices)}
@@ -2332,7 +2419,7 @@ class TileTranslator:
                  f"{ast.unparse(a['indices'])} (outside the array: 0)")
 
         def body(e):
-            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e)
+            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e, fixed)
             return lines + [f"{dst}[{e}] = ({cond}) ? {arr.code}[{flat}] : {zero_of(tt.dtype)};"]
         self.coop(tt.size, body)
         return CExpr(dst, tt)
@@ -2342,15 +2429,15 @@ class TileTranslator:
         A destination outside the array (a negative index, -1 by convention) is skipped, as Warp does."""
         if not statement:
             raise self.unsupported(node, "the value of wp.tile_store_indexed")
-        arr = self.array_arg(a["a"], "wp.tile_store_indexed")
+        arr, fixed = self.array_source(a["a"], "wp.tile_store_indexed")
         indices = self.indexable(a["indices"])
         t = self.tile_operand(a["t"])
         tt = t.type
-        axis = self.indexed_axis(node, a, "wp.tile_store_indexed", tt, arr, indices)
+        axis = self.indexed_axis(node, a, "wp.tile_store_indexed", tt, arr, indices, len(fixed))
         offs = self.offsets(a.get("offset"), len(tt.shape))
 
         def body(e):
-            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e)
+            lines, cond, flat = self.indexed_place(arr, indices, tt.shape, offs, axis, e, fixed)
             return lines + [f"if ({cond})", f"    {arr.code}[{flat}] = {self.element_at(t, e).code};"]
         self.access(merge_reads(self.tile_reads(t), {k: False for k in self.tile_reads(indices)}))
         self.fused_comment([t])

@@ -1775,6 +1775,7 @@ def histogram(k: TileKernel) -> tuple[str, int]:
 
 
 COMPACTION_SHARE = 0.07  # of tiled kernels, drawn from a stream of their own (session 43)
+COMPACTION_ROWS_SHARE = 0.4  # of compactions: outputs a row per block, written through views (`kept[i]`)
 COMPACTION_THRESHOLDS = (-0.5, 0.0, 0.25, 0.5)  # inputs in [-1, 1]: a quarter to three quarters kept
 
 
@@ -1835,24 +1836,34 @@ def compaction(k: TileKernel) -> tuple[str, int]:
     k.emit(f"rank = wp.tile_scan_{'inclusive' if inclusive else 'exclusive'}(flags)")
     k.features.append(f"ranks by {'inclusive' if inclusive else 'exclusive'} prefix sums (tile_scan_{'inclusive' if inclusive else 'exclusive'})")
     place = f"{k.name}_{pick(rng, 'slot', 'out_index', 'write_pos', 'compact_index')}"
-    rank_at = "base + rank - 1" if inclusive else "base + rank"
-    k.helpers.append(f"@wp.func\ndef {place}(flag: int, rank: int, base: int) -> int:\n    if {flag_test}:\n"
+    stored = rng.choice(["values", "values", "indices", "both"])
+    # the outputs a row per block, written through views (`kept[i]`): places within the row need no base
+    rows = k.variant.random() < COMPACTION_ROWS_SHARE
+    rank_at = ("rank - 1" if inclusive else "rank") if rows else ("base + rank - 1" if inclusive else "base + rank")
+    params = "flag: int, rank: int" + ("" if rows else ", base: int")
+    k.helpers.append(f"@wp.func\ndef {place}({params}) -> int:\n    if {flag_test}:\n"
                      f"        return {rank_at}\n    return -1")
     k.helper_names.append(place)
     k.tile(size)
     k.tile(size)
-    k.emit(f"base = wp.tile_full(shape={T}, value=i * {T}, dtype=int)")
-    k.emit(f"dest = wp.tile_map({place}, flags, rank, base)")
-    stored = rng.choice(["values", "values", "indices", "both"])
+    base = f"base = wp.tile_full(shape={T}, value=i * {T}, dtype=int)"  # the block's first index
+    if not rows:
+        k.emit(base)
+    k.emit(f"dest = wp.tile_map({place}, flags, rank{'' if rows else ', base'})")
+    shape, at = ((1, size), "[i]") if rows else ((size,), "")
+    if rows:
+        k.features.append("a row of outputs per block (views)")
     if stored in ("values", "both"):
-        kept = k.array(pick(rng, "kept", "compacted", "selected"), "output", (size,), True)
-        k.emit(f"wp.tile_store_indexed({kept}, dest, x, axis=0)")
+        kept = k.array(pick(rng, "kept", "compacted", "selected"), "output", shape, True)
+        k.emit(f"wp.tile_store_indexed({kept}{at}, dest, x, axis=0)")
     if stored in ("indices", "both"):
-        ids = k.array(pick(rng, "kept_ids", "selected_idx", "indices_out"), "output", (size,), True,
+        ids = k.array(pick(rng, "kept_ids", "selected_idx", "indices_out"), "output", shape, True,
                       bound=float(size * max(BLOCK_COUNTS)), dtype="int32")
         k.tile(size)
+        if rows:
+            k.emit(base)
         k.emit(f"ids = wp.tile_arange({T}, dtype=int) + base")
-        k.emit(f"wp.tile_store_indexed({ids}, dest, ids, axis=0)")
+        k.emit(f"wp.tile_store_indexed({ids}{at}, dest, ids, axis=0)")
     k.features.append({"values": "kept values scattered to the block's segment (tile_store_indexed)",
                        "indices": "kept elements' indices scattered (tile_store_indexed of tile_arange + base)",
                        "both": "kept values and their indices scattered (tile_store_indexed)"}[stored])
@@ -1972,8 +1983,9 @@ def neighbour_aggregation(k: TileKernel) -> str:
         k.features.append("the aggregate alone")
     out = k.array(pick(rng, "node_out", "h_out", "aggregated"), "output", (1, width), True, bound=4.0)
     if rng.random() < 0.35:  # a layer's activation
-        k.emit(f"z = {value}")
-        value, mag = map_tile(k, "z", mag)
+        if not value.isidentifier():  # the aggregate itself is mapped as it is (no `z = agg`)
+            k.emit(f"z = {value}")
+        value, mag = map_tile(k, value if value.isidentifier() else "z", mag)
         k.set_bound(out, mag)
     k.emit(f"wp.tile_store({out}[i], {value})")
     if rule == "edge_max":

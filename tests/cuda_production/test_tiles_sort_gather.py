@@ -115,12 +115,36 @@ def scatters(x: wp.array(dtype=float), counts: wp.array(dtype=int), per_block: w
     wp.tile_store(per_block, mass, offset=(2 * i, 0))
 
 
+@wp.func
+def every_other(k: int) -> int:
+    return 2 * k - 2
+
+
+# translate: dim=3
+# translate: stacks shape=3,10,8
+# translate: picks shape=3,4 low=-1 high=11
+# translate: gathered shape=3,4,8
+# translate: x shape=48
+# translate: out_rows shape=3,20
+@wp.kernel
+def indexed_views(stacks: wp.array3d(dtype=float), picks: wp.array2d(dtype=int), gathered: wp.array3d(dtype=float),
+                  x: wp.array(dtype=float), out_rows: wp.array2d(dtype=float)):
+    b = wp.tid()
+    ids = wp.tile_load(picks[b], shape=4)
+    rows = wp.tile_load_indexed(stacks[b], indices=ids, shape=(4, 8), axis=0)
+    wp.tile_store(gathered[b], rows)
+    slots = wp.tile_map(every_other, wp.tile_arange(16, dtype=int))
+    v = wp.tile_load(x, shape=16, offset=b * 16)
+    wp.tile_store_indexed(out_rows[b], slots, v, axis=0)
+
+
 def launch(x, n, a, b, c, d, v3, w3):
     wp.launch_tiled(row_views, dim=[4], inputs=[x, a, b, c, d], block_dim=32)
     wp.launch_tiled(gathers, dim=[3], inputs=[x, n, a, n, b], block_dim=64)
     wp.launch_tiled(sorts, dim=[2], inputs=[x, n, a, n, n, v3, w3], block_dim=48)
     wp.launch_tiled(sorts_in_warps, dim=[2], inputs=[x, n, n, x, n, a], block_dim=32)
     wp.launch_tiled(scatters, dim=[4], inputs=[x, n, a, x], block_dim=BLOCK)
+    wp.launch_tiled(indexed_views, dim=[3], inputs=[v3, n, w3, x, a], block_dim=32)
 '''
 # row_views: a 24-element tile of a 20-element row (the 4 past its end read 0, stores past it skipped),
 # an atomic add into a row of another array, a 2x8 tile of a plane of a 3-D array at a row offset;
@@ -131,8 +155,10 @@ def launch(x, n, a, b, c, d, v3, w3):
 # scores ascending (8 a thread, passes of stride 32 and more through shared memory), 40 int codes with
 # float weights (padded to 64); scatters: a block's histogram by tile_scatter_add (each thread its value's
 # bin, values past the range left out by has_value) merged by tile_atomic_add, and weights summed per
-# (lane parity, bin) into a 2-D tile stored per block
-KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps", "scatters")
+# (lane parity, bin) into a 2-D tile stored per block; indexed_views: rows gathered from a view of a 3-D
+# array (a block's own stack; -1 and rows past its end read zero), and a tile scattered into a view of a row
+# (slots -2, 0, 2, ... 28: the negative one and those past the row's 20 skipped)
+KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps", "scatters", "indexed_views")
 
 
 @pytest.fixture(scope="module")
@@ -271,3 +297,19 @@ def test_a_short_sort_keeps_what_came_before_it_pending():
     code = translate_source(source, "user.py")["k"].kernel_code
     after_sort = code[code.index("tile_sort_pairs<16"):]
     assert "__syncthreads();" in after_sort and after_sort.index("__syncthreads();") < after_sort.index("y[i] =")
+
+
+def test_indexed_loads_and_stores_through_views_address_the_blocks_own_rows(run):
+    """`tile_load_indexed(stacks[b], ...)` gathers from block b's own 10 x 8 stack (an index of -1, or
+    past its 10 rows, reads zero); `tile_store_indexed(out_rows[b], slots, v)` writes v[k] to column
+    2k - 2 of row b, skipping the columns outside the row's 20: Warp's results, against numpy."""
+    inputs, written = arrays_of(run[3] / "indexed_views")
+    stacks, picks = inputs["stacks"].reshape(3, 10, 8), inputs["picks"].reshape(3, 4)
+    assert ((picks < 0) | (picks >= 10)).any() and ((picks >= 0) & (picks < 10)).any()
+    want = np.stack([[stacks[b, r] if 0 <= r < 10 else np.zeros(8, np.float32) for r in picks[b]] for b in range(3)])
+    assert np.array_equal(written["gathered"].reshape(3, 4, 8), want)
+    rows = inputs["out_rows"].reshape(3, 20).copy()
+    x = inputs["x"].reshape(3, 16)
+    for k in range(1, 11):
+        rows[:, 2 * k - 2] = x[:, k]
+    assert np.array_equal(written["out_rows"].reshape(3, 20), rows)

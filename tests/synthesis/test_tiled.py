@@ -28,6 +28,7 @@ from synthesis.spec import KernelSpec
 from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
 
 TILE_OPS = ("tile_load", "tile_store", "tile_atomic_add")
+INDEXED_OPS = ("tile_load_indexed", "tile_store_indexed")  # their places are tested per element, as Warp does
 
 
 def _kind_of(spec: KernelSpec) -> str:
@@ -119,8 +120,15 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
                     visit(stmt.body, {**env, stmt.target.id: v})
                 continue
             views = {id(c.args[0]) for c in ast.walk(stmt) if isinstance(c, ast.Call) and c.args
-                     and isinstance(c.func, ast.Attribute) and c.func.attr in TILE_OPS}
+                     and isinstance(c.func, ast.Attribute) and c.func.attr in TILE_OPS + INDEXED_OPS}
             for call in ast.walk(stmt):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in INDEXED_OPS \
+                        and isinstance(call.args[0], ast.Subscript):  # a gather or scatter through a view: its row
+                    index = value(call.args[0].slice, env)
+                    fixed = index if isinstance(index, tuple) else (index,)
+                    array = call.args[0].value.id
+                    found.append(("view", array, fixed + (0,) * (len(shapes[array]) - len(fixed)), None))
+                    continue
                 if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes \
                         and id(call) not in views:
                     # a thread's own element (`x[i * TILE + lane]`): the block's last lane reads furthest
@@ -205,7 +213,8 @@ def test_arrays_indexed_by_the_block_scale_with_the_launch_and_the_others_keep_t
                 and from_i & {x.id for x in ast.walk(n.value) if isinstance(x, ast.Name)}:
             from_i.add(n.targets[0].id)
     per_block |= {n.args[0].id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and n.func.attr == "tile_store_indexed" and isinstance(n.args[1], ast.Name) and n.args[1].id in from_i}
+                  and n.func.attr == "tile_store_indexed" and isinstance(n.args[0], ast.Name)
+                  and isinstance(n.args[1], ast.Name) and n.args[1].id in from_i}
     assert {a.name for a in spec.args if a.is_array and scales(a, spec.dim)} == per_block
 
 
@@ -888,7 +897,7 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
 COMPACTION_VARIANTS = ("values above a threshold", "magnitude above a tolerance", "values within a range",
                        "a 0/1 mask", "inclusive prefix sums", "exclusive prefix sums", "kept values scattered",
                        "indices scattered", "kept values and their indices", "count by tile_sum",
-                       "written by one thread", "a global count")
+                       "written by one thread", "a global count", "a row of outputs per block")
 
 
 @pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_compaction, COMPACTION_VARIANTS, 4,
@@ -917,7 +926,7 @@ def test_a_compaction_kernel_keeps_each_blocks_chosen_elements_in_order(spec):
     assert 0.2 < keep.mean() < 0.8
     size = x.shape[1]
     outputs = [a for a in spec.args if a.is_written]
-    by_kind = {("ids" if a.dtype == "int32" and a.shape[0] == x.size else "kept" if a.dtype == "float32"
+    by_kind = {("ids" if a.dtype == "int32" and np.prod(a.shape) == x.size else "kept" if a.dtype == "float32"
                 else "counts" if a.shape[0] == blocks else "total"): a.name for a in outputs}
     assert ("kept" in by_kind or "ids" in by_kind) and "counts" in by_kind
     for name, chosen in (("kept", x), ("ids", np.arange(x.size).reshape(blocks, size))):
