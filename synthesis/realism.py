@@ -248,7 +248,9 @@ class FunctionIndex:
             if type(node.ctx) is not _Load:
                 return False
             value = node.value
-            return callee or not (type(value) is _Name and value.id == "wp")
+            if type(value) is _Name and value.id == "wp":
+                return callee and node.attr not in LAUNCH_QUERIES
+            return True
         return cls is not _Subscript
 
     def of_kind(self, *kinds: type) -> list[ast.AST]:
@@ -895,6 +897,11 @@ def _is_computation(node: ast.AST) -> bool:
     return False
 
 
+# Warp builtins whose value is the launch's, not a literal's: `wp.block_dim() - 1` (the block's last
+# thread, as Warp's stream compaction example writes it) is no computation of literals
+LAUNCH_QUERIES = frozenset(("block_dim", "tid"))
+
+
 def _breaks_literal(n: ast.AST, callee: bool) -> bool:
     """Whether node `n` makes a subtree holding it not `_literal_only`; `callee`: `n` is the callee of
     its parent Call, and the subtree holds that Call."""
@@ -904,7 +911,7 @@ def _breaks_literal(n: ast.AST, callee: bool) -> bool:
         if not isinstance(n.ctx, ast.Load):
             return True
         if isinstance(n.value, ast.Name) and n.value.id == "wp":
-            return not callee
+            return not callee or n.attr in LAUNCH_QUERIES
     return False
 
 

@@ -1872,7 +1872,7 @@ def compaction(k: TileKernel) -> tuple[str, int]:
     with_total = rng.random() < 0.35
     total = k.array(pick(rng, "total", "num_selected"), "output", (1,), False,
                     bound=float(size * max(BLOCK_COUNTS)), dtype="int32") if with_total else None
-    if not inclusive or rng.random() < 0.5:
+    if not inclusive or rng.random() < 0.35:  # else the last prefix sum, as the example reads it
         k.tile(1)
         k.emit("n = wp.tile_sum(flags)")
         k.emit(f"wp.tile_store({counts}, n, offset=i)")
@@ -1881,7 +1881,7 @@ def compaction(k: TileKernel) -> tuple[str, int]:
         k.features.append("the block's count by tile_sum")
     else:
         k.lines[0] = "i, lane = wp.tid()"  # the thread that writes the count
-        writer = rng.choice(["lane == wp.block_dim() - 1", "lane == 0"])
+        writer = rng.choice(["lane == wp.block_dim() - 1", "lane == wp.block_dim() - 1", "lane == 0"])  # the example's
         k.emit(f"if {writer}:")
         k.emit(f"    n = wp.tile_extract(rank, {T} - 1)")
         k.emit(f"    {counts}[i] = n")

@@ -40,6 +40,8 @@ PLANTED = [
     ("literal_only", "out[tid] = a[tid] + wp.exp(-0.875)", "out[tid] = a[tid] + wp.exp(-a[tid])"),
     ("literal_only", "out[tid] = a[tid] * -(-1.5625)", "out[tid] = a[tid] * -1.5625"),
     ("literal_only", "out[tid] = a[tid] * (1.0 + 2.4375)", "out[tid] = a[tid] * (1.0 + scale)"),
+    # the block's last thread is the launch's, not a literal's (Warp's stream compaction example)
+    ("literal_only", "if tid == 64 - 1:\n    out[0] = a[tid]", "if tid == wp.block_dim() - 1:\n    out[0] = a[tid]"),
     ("constant_condition", "r = a[tid]\nif 5 * 4 == 5:\n    r = b[tid]\nout[tid] = r",
      "r = a[tid]\nif tid * 4 == 8:\n    r = b[tid]\nout[tid] = r"),
     ("constant_condition", "r = a[tid]\nif tid / -3 <= 7:\n    r = b[tid]\nout[tid] = r",
