@@ -80,6 +80,7 @@ def _is_literal(src: str) -> bool:
 NAME_TOKEN = re.compile(r"[A-Za-z_](?<![.\w].)\w*")
 TOP_LEVEL_ASSIGN = re.compile(r"^    (\w+) = (.*)$")  # `name = value` in the kernel's top block
 TOP_LEVEL_LOAD = re.compile(r"^    (\w+) = (\w+)\[([^\[\]]+)\]$")  # `local = array[index]` in the top block
+TOP_LEVEL_ALIAS = re.compile(r"^    (\w+) = (\w+)$")  # `name = other_name` in the top block
 TOP_LEVEL_STATEMENT = re.compile(r"^    (?!(?:if|elif|else|for|while)\b)\S")  # a statement of the top block, no block header
 ASSIGNED_NAME = re.compile(r"^\s*(\w+)\s*(?:=|\+=|-=|\*=|/=)(?!=)", re.M)  # a local's (re)assignments
 INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
@@ -1006,6 +1007,28 @@ class KernelWriter:
         self.args = [self.args[k] for k in keep]
         self.annotations = [self.annotations[k] for k in keep]
 
+    def merge_load_aliases(self) -> None:
+        """`mats_v = mats[tid]` and later `M = mats_v`, the load read nowhere else: one local loaded
+        under the second name (`M = mats[tid]`). A value copied to a new name and never used under
+        the first is not a style anyone writes (a form's core names its input `M` when it is written
+        as a `@wp.func` and inline alike)."""
+        k = 0
+        while k < len(self.lines):
+            alias = TOP_LEVEL_ALIAS.match(self.lines[k])
+            counts = Counter(NAME_TOKEN.findall("\n".join(self.lines) + "\n".join(self.helpers))) if alias else None
+            if alias is None or counts[alias.group(2)] != 2:
+                k += 1
+                continue
+            new, old = alias.groups()
+            load = next((j for j in range(k) if (m := TOP_LEVEL_LOAD.match(self.lines[j])) and m.group(1) == old), None)
+            if load is None or any(reads(new).search(line) for line in self.lines[:k]):
+                k += 1
+                continue
+            self.lines[load] = f"    {new} = " + self.lines[load].split(" = ", 1)[1]
+            del self.lines[k]
+            if self.head > k:
+                self.head -= 1
+
     def inline_single_loads(self) -> None:
         """The other style people write loads in: an element of a read-only array used once, by a
         top-level statement, is indexed where it is used (`wp.length(v[tid])`) instead of through a
@@ -1194,6 +1217,7 @@ class KernelWriter:
         self.lines[self.head:self.head] = self.load_lines
         self.load_lines = []
         self.prune()
+        self.merge_load_aliases()
         if self.local_features:
             present = set(NAME_TOKEN.findall("\n".join(self.lines)))
             standing = {f for local, f in self.local_features.items() if local in present}

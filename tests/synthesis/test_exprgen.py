@@ -472,6 +472,35 @@ def test_a_load_used_in_a_branch_or_of_an_array_written_stays_a_local():
     assert "c_v = c[tid]" in body  # c is written after the read: its element must be read first
 
 
+# ---- a load under a second name (KernelWriter.merge_load_aliases) -----------------------------------
+def _writer_with_aliases():
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "control_flow", 0, (64,))
+    a = w.add_array("a", "float32", "input", shape=(64,))
+    b = w.add_array("b", "float32", "input", shape=(64,))
+    out = w.add_array("out", "float32", "output")
+    la, lb = w.load(a), w.load(b)
+    w.emit(f"best = {la.src}")  # read nowhere else: one local
+    w.emit(f"other = {lb.src}")
+    with w.block("for k in range(64):"):
+        w.emit("best = wp.max(best, a[k])")
+    w.store(out, Expr(f"best + other * {lb.src}", "float32", 4.0, None))  # b's local read twice: kept
+    w.lines[w.head:w.head] = w.load_lines
+    w.load_lines = []
+    return w
+
+
+def test_a_load_copied_to_a_second_name_and_read_nowhere_else_is_loaded_under_that_name():
+    w = _writer_with_aliases()
+    w.merge_load_aliases()
+    body = "\n".join(w.lines)
+    assert "    best = a[tid]" in body and "a_v" not in body
+    assert "b_v = b[tid]" in body and "    other = b_v" in body
+
+
 # ---- outputs updated in place (KernelWriter.update_outputs) ---------------------------------------
 def _writer_with_stores(dtype: str = "float32"):
     """A kernel writing `out` (its own element, in a loop over its columns), `shared` (one element
