@@ -1779,6 +1779,57 @@ COMPACTION_ROWS_SHARE = 0.4  # of compactions: outputs a row per block, written 
 COMPACTION_THRESHOLDS = (-0.5, 0.0, 0.25, 0.5)  # inputs in [-1, 1]: a quarter to three quarters kept
 
 
+BLOCK_SCAN_SHARE = 0.2  # of the compaction kind: a block's prefix sums of values, the first pass of a device-wide scan
+
+
+def block_scan(k: TileKernel) -> tuple[str, int]:
+    """Prefix sums of each block's values, the first pass of a device-wide scan (CUB's BlockScan, then
+    the blocks' totals scanned and added in a second pass): `tile_scan_inclusive` or `_exclusive` of
+    the values (or of their magnitudes) stored in place of the block's part, and the block's total
+    for the next pass, by `tile_sum` or as the last inclusive sum read by the block's last thread. The
+    inputs lie on the kernel's grid, so every partial sum is exact in float32, in any order."""
+    rng = k.rng
+    size = rng.choice([64, 128, 256])
+    block_dim = rng.choice([size, 64]) if size > 64 else size
+    T = k.constant(pick(rng, "TILE", "TILE_SIZE", "BLOCK_ITEMS"), size)
+    # int counts (a row's length, a bin's count) scanned into offsets, as a CSR or a bucket sort builds
+    # them, or float values into running sums
+    counts = random.Random(k.seed ^ 0xC0C0).random() < 0.4
+    dtype = "int32" if counts else "float32"
+    if counts:
+        values = k.array(pick(rng, "counts", "sizes", "lengths"), "index", (size,), True, low=0, high=8, dtype="int32")
+        k.features.append("int counts")
+    else:
+        values = k.array(pick(rng, "values", "x", "data", "weights"), "input", (size,), True)
+    k.tile(size)
+    k.emit(f"v = wp.tile_load({values}, shape={T}, offset=i * {T})")
+    if not counts and rng.random() < 0.3:  # a cumulative distribution of magnitudes
+        k.tile(size)
+        k.emit("v = wp.tile_map(wp.abs, v)")
+        k.features.append("of magnitudes (tile_map(wp.abs))")
+    inclusive = rng.random() < (0.3 if counts else 0.6)  # offsets are exclusive sums
+    kind = "inclusive" if inclusive else "exclusive"
+    k.tile(size)
+    k.tile(size)
+    k.emit(f"s = wp.tile_scan_{kind}(v)")
+    names = ("offsets", "starts", "row_start") if counts and not inclusive else ("prefix", "cumsum", "running_sum")
+    bound = float(8 * size if counts else size)
+    out = k.array(pick(rng, *names), "output", (size,), True, bound=bound, dtype=dtype)
+    k.emit(f"wp.tile_store({out}, s, offset=i * {T})")
+    k.features.append(f"{kind} prefix sums (tile_scan_{kind})")
+    totals = k.array(pick(rng, "block_sums", "block_totals", "partials"), "output", (1,), True, bound=bound, dtype=dtype)
+    if inclusive and rng.random() < 0.5:
+        k.lines[0] = "i, lane = wp.tid()"
+        k.emit("if lane == wp.block_dim() - 1:")
+        k.emit(f"    {totals}[i] = wp.tile_extract(s, {T} - 1)")
+        k.features.append("the block's total from its last prefix sum, written by its last thread")
+    else:
+        k.tile(1)
+        k.emit(f"wp.tile_store({totals}, wp.tile_sum(v), offset=i)")
+        k.features.append("the block's total by tile_sum")
+    return "Prefix sums within blocks (the first pass of a device-wide scan)", block_dim
+
+
 def chooses_compaction(seed: int) -> bool:
     """Whether a tiled kernel (not drawn as positions or gathers) is a compaction: a stream of its own,
     so the kernels it does not take keep every draw."""
@@ -1795,6 +1846,8 @@ def compaction(k: TileKernel) -> tuple[str, int]:
     read by one thread (`wp.tile_extract`; `lane == wp.block_dim() - 1`), sometimes also added to a
     global total. Each block writes only its own segment, so the output does not depend on the order
     the blocks run in (a global offset by `atomic_add`, as the example does, would)."""
+    if random.Random(k.seed ^ 0x5CA7).random() < BLOCK_SCAN_SHARE:  # its own stream: compactions keep their draws
+        return block_scan(k)
     rng = k.rng
     size = rng.choice([64, 128, 256])
     block_dim = rng.choice([size, size, 64]) if size > 64 else size

@@ -51,7 +51,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Top-k of each row of scores", "Top-k experts per token (a mixture-of-experts router)",
              "Nearest k by distance per row", "Order statistics of each block of samples",
              "Histogram of each block's values in shared memory",
-             "Stream compaction within blocks (prefix sums of keep flags, scattered writes)")
+             "Stream compaction within blocks (prefix sums of keep flags, scattered writes)",
+             "Prefix sums within blocks (the first pass of a device-wide scan)")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -70,8 +71,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers, scatters and sorts (nine), compaction (one)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 1
+    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -942,3 +943,32 @@ def test_a_compaction_kernel_keeps_each_blocks_chosen_elements_in_order(spec):
 
 def test_the_tiled_kernels_compaction_does_not_take_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_compaction")
+
+
+BLOCK_SCAN_VARIANTS = ("of magnitudes", "inclusive prefix sums", "exclusive prefix sums", "by tile_sum",
+                       "written by its last thread", "int counts")
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_compaction, BLOCK_SCAN_VARIANTS, 3,
+                                                          "Prefix sums within blocks"),
+                         ids=lambda spec: spec.name)
+def test_a_block_scan_kernel_stores_each_blocks_prefix_sums_and_total(spec):
+    """Each block's inclusive (or exclusive) prefix sums of its values (or their magnitudes), and its
+    total: Warp's outputs against numpy's cumulative sums, exactly (the inputs' grid keeps every partial
+    sum exact in float32)."""
+    from cuda_production.reference import make_input
+
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v, dtype=np.float64) for a, v in
+           _written(spec, warp_reference([spec], "t_tiled_scan_" + str(spec.seed))[spec.name])}
+    blocks = spec.dim[0]
+    x = values[spec.args[0].name].reshape(blocks, -1)
+    x = np.abs(x) if "of magnitudes" in spec.description else x
+    inclusive = np.cumsum(x, axis=1)
+    prefix, totals = (got[a.name] for a in spec.args if a.is_written)
+    want = inclusive if "inclusive prefix sums" in spec.description else inclusive - x
+    np.testing.assert_array_equal(prefix.reshape(blocks, -1), want)
+    np.testing.assert_array_equal(totals, x.sum(axis=1))
+    assert (want != 0).mean() > 0.9  # sums of values that vary, not of zeros
