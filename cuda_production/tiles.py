@@ -2277,7 +2277,7 @@ class TileTranslator:
         sums = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warp_totals") if warps > 1 else None
         before = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warps_before") if warps > 1 else None
         carry = self.new_buffer(node, TileType(tt.dtype, (1,)), "scan_carry") if chunks > 1 else None
-        e, x, v, n, o, s, inc = (self.fresh(k) for k in ("e", "x", "v", "n", "offset", "s", "inc"))
+        e, x, v, s, inc = (self.fresh(k) for k in ("e", "x", "v", "s", "inc"))
         self.access(reads, {dst: True})
         self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {ast.unparse(a['a'])} ({size} elements): "
                  + (f"{chunks} block-wide chunks, " if chunks > 1 else "")
@@ -2298,6 +2298,7 @@ class TileTranslator:
         self.out(f"{ct} {v} = {x};")
 
         def warp_steps(value: str, lane: str, lanes: int = WARP) -> None:
+            n, o = self.fresh("n"), self.fresh("offset")
             self.out(f"for (int {o} = 1; {o} < {lanes}; {o} *= 2) {{  // lane l adds lane l - {o}'s")
             self.out(f"    const {ct} {n} = __shfl_up_sync(0xffffffffu, {value}, {o});")
             self.out(f"    if ({lane} >= {o})")
@@ -2318,7 +2319,6 @@ class TileTranslator:
             # every warp scans the totals (the first one's result is kept): shuffles in uniform code
             self.out(f"{ct} {s} = threadIdx.x % {WARP} < {warps} ? {sums}[threadIdx.x % {WARP}] : {zero};"
                      f"  // the {warps} warps' totals")
-            o, n = self.fresh("offset"), self.fresh("n")
             warp_steps(s, f"threadIdx.x % {WARP}", warps)  # lanes past the warps' count add nothing below it
             self.out(f"if (threadIdx.x < {warps})")
             self.out(f"    {before}[threadIdx.x] = {s};  // the totals of warps 0 .. threadIdx.x")

@@ -766,6 +766,19 @@ def test_a_located_extreme_is_numpys_index_in_the_array(kind):
     assert list(index) == [b * blocks.shape[1] + k for b, k in enumerate(pick)]
 
 
+def _inputs_and_outputs(spec: KernelSpec, tag: str) -> tuple[dict, dict]:
+    """The sample's arrays as the program builds them, and Warp's values of the written ones (CPU
+    module `tag` + seed), each shaped as its argument."""
+    from cuda_production.reference import make_input
+
+    seed = input_seed(spec)
+    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
+              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
+           _written(spec, warp_reference([spec], tag + str(spec.seed))[spec.name])}
+    return values, got
+
+
 GATHER_SORT_VARIANTS = [("Embedding bag", "pooled by sum"), ("Embedding bag", "pooled by mean"),
                         ("Embedding bag", "pooled by sqrtn"), ("Embedding bag", "pooled by mean & missing entries"),
                         ("Embedding bag", "pooled by sqrtn & missing entries"),
@@ -794,15 +807,9 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
     block's histogram (counts or weights; values past the range or masked left out, or clamped into the
     end bins) merged into one, stored per block or as cumulative counts: Warp's outputs against numpy
     on the same inputs."""
-    from cuda_production.reference import make_input
-
     spec = next(s for s in (generate("tiled", seed) for seed in range(8000))
                 if s.description.startswith(use) and all(f in s.description for f in feature.split(" & ")))
-    seed = input_seed(spec)
-    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
-              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
-    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
-           _written(spec, warp_reference([spec], "t_tiled_gs_" + str(spec.seed))[spec.name])}
+    values, got = _inputs_and_outputs(spec, "t_tiled_gs_")
     names = _as_numpy(spec)
     blocks = spec.dim[0]
     inputs = [a for a in spec.args if a.role in ("input", "index")]
@@ -909,13 +916,7 @@ def test_a_compaction_kernel_keeps_each_blocks_chosen_elements_in_order(spec):
     the mask) in their order at the start of the block's segment, their indices in the array, the rest of
     the segment as it was; the block's count and the total: Warp's outputs against numpy on the same
     inputs, and a quarter to three quarters of the elements kept."""
-    from cuda_production.reference import make_input
-
-    seed = input_seed(spec)
-    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
-              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
-    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
-           _written(spec, warp_reference([spec], "t_tiled_compact_" + str(spec.seed))[spec.name])}
+    values, got = _inputs_and_outputs(spec, "t_tiled_compact_")
     blocks = spec.dim[0]
     x = values[spec.args[0].name].astype(np.float64).reshape(blocks, -1)
     mask = next((values[a.name] for a in spec.args if a.role == "index"), None)
@@ -956,15 +957,10 @@ def test_a_block_scan_kernel_stores_each_blocks_prefix_sums_and_total(spec):
     """Each block's inclusive (or exclusive) prefix sums of its values (or their magnitudes), and its
     total: Warp's outputs against numpy's cumulative sums, exactly (the inputs' grid keeps every partial
     sum exact in float32)."""
-    from cuda_production.reference import make_input
-
-    seed = input_seed(spec)
-    values = {a.name: np.asarray(make_input(a, k, seed), dtype=np.float64)
-              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
-    got = {a.name: np.asarray(v, dtype=np.float64) for a, v in
-           _written(spec, warp_reference([spec], "t_tiled_scan_" + str(spec.seed))[spec.name])}
+    values, got = _inputs_and_outputs(spec, "t_tiled_scan_")
+    got = {name: v.astype(np.float64).ravel() for name, v in got.items()}
     blocks = spec.dim[0]
-    x = values[spec.args[0].name].reshape(blocks, -1)
+    x = values[spec.args[0].name].astype(np.float64).reshape(blocks, -1)
     x = np.abs(x) if "of magnitudes" in spec.description else x
     inclusive = np.cumsum(x, axis=1)
     prefix, totals = (got[a.name] for a in spec.args if a.is_written)
