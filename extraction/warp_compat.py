@@ -6,6 +6,7 @@ when it is missing.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import inspect
@@ -13,6 +14,8 @@ import os
 import re
 import sys
 import tempfile
+import textwrap
+import types
 from typing import Any
 
 os.environ.setdefault("WARP_QUIET", "1")
@@ -233,6 +236,34 @@ def build_module(kernel: Any, enable_backward: bool, block_dim: int = 0) -> Any:
 
 def codegen(builder: Any, device: str) -> str:
     return builder.codegen(device)
+
+
+def function_source(code: types.CodeType) -> tuple[str, int] | None:
+    """The source Warp's `Adjoint` reads for the function compiled as `code` (the lines from its
+    first decorator to its end, as Warp cuts them from `linecache`) and its first line; None when this
+    Warp cannot take a function's tree from outside (`share_function_tree`), or cannot cut this one."""
+    try:
+        codegen_module = importlib.import_module("warp._src.codegen")
+    except ImportError:
+        return None
+    cut = getattr(codegen_module.Adjoint, "_try_extract_function_source", None)
+    if cut is None or not hasattr(codegen_module, "_store_shared_source") \
+            or not hasattr(codegen_module, "_SharedFunctionSource"):
+        return None
+    found = cut(code)
+    if found is None:
+        return None
+    text, first_line = found
+    return textwrap.dedent(text), first_line  # as Warp does
+
+
+def share_function_tree(code: types.CodeType, source: str, first_line: int, tree: ast.Module) -> None:
+    """Make `tree` the parse Warp uses for the function compiled as `code`, as though Warp had parsed
+    `source` (from `function_source`) itself: Warp keeps one parse per code object (1.19), which this
+    fills in before the function is decorated. `tree` must equal `ast.parse(source)`, positions
+    included; Warp only reads it."""
+    codegen_module = importlib.import_module("warp._src.codegen")
+    codegen_module._store_shared_source(code, codegen_module._SharedFunctionSource(source, first_line, tree))
 
 
 def kernel_symbol(kernel: Any) -> str:

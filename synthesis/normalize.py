@@ -11,7 +11,7 @@ character for character.
 
 The same tables give the per-kernel checks (synthesis/realism.py, synthesis/warp_hazards.py) faster
 equivalents of `ast.dump`, `ast.walk` and `ast.iter_child_nodes`, and `parse_module` shares one parse
-of a kernel's source between them.
+of a kernel's source between them (and, through `take_module_tree`, with Warp: extraction/loader.py).
 """
 from __future__ import annotations
 
@@ -215,11 +215,41 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-@functools.lru_cache(maxsize=8)
+class _ModuleTrees:
+    """The last few sources' trees (least recently used dropped first), for `parse_module` and
+    `take_module_tree`."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.trees: dict[str, ast.Module] = {}
+
+    def parse(self, source: str) -> ast.Module:
+        tree = self.trees.pop(source, None)
+        if tree is None:
+            tree = ast.parse(source)
+            if len(self.trees) >= self.size:
+                del self.trees[next(iter(self.trees))]
+        self.trees[source] = tree  # now the most recently used
+        return tree
+
+    def take(self, source: str) -> ast.Module | None:
+        return self.trees.pop(source, None)
+
+
+_MODULE_TREES = _ModuleTrees(8)
+
+
 def parse_module(source: str) -> ast.Module:
     """`ast.parse(source)`, shared: a generated kernel's source is parsed by the hazard check, the
     realism check and structure_hash, one after the other. The tree is shared; callers only read it."""
-    return ast.parse(source)
+    return _MODULE_TREES.parse(source)
+
+
+def take_module_tree(source: str) -> ast.Module | None:
+    """The tree `parse_module` holds for `source`, handed over and forgotten (None if it holds none):
+    the caller may change it (extraction gives it to Warp instead of Warp parsing the source again);
+    a later `parse_module(source)` parses anew."""
+    return _MODULE_TREES.take(source)
 
 
 @functools.lru_cache(maxsize=4096)

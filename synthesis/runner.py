@@ -85,9 +85,12 @@ class ShardJob:
 
 def run_stages(plan: RunPlan, indices: range) -> list[KernelRecord]:
     """generate -> extract -> translate -> reference -> validate, for a range of kernel indices."""
-    records = [generate(KernelRecord(task_for(i, plan.categories, plan.seed), plan.seed)) for i in indices]
-    if plan.devices:
-        records = [extract(r, plan.devices, plan.backward) for r in records]
+    records = []
+    for i in indices:
+        record = generate(KernelRecord(task_for(i, plan.categories, plan.seed), plan.seed))
+        if plan.devices:  # at once, while the generator's parse of the kernel is at hand for Warp
+            record = extract(record, plan.devices, plan.backward)
+        records.append(record)
     if plan.standalone:
         # imported here, not at the top: the translator's modules cost a worker ~0.2 s to import,
         # a pairs-only run never needs them, and its parent does not preload them

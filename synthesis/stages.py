@@ -15,7 +15,7 @@ from pathlib import Path
 
 from synthesis.categories import CATEGORY_NAMES
 from synthesis.categories import generate as generate_kernel
-from synthesis.normalize import structure_hash
+from synthesis.normalize import structure_hash, take_module_tree
 from synthesis.record import Failure, KernelRecord, Standalone, Task, WarpCode
 
 __all__ = ["Failure", "KernelRecord", "Task"]
@@ -66,7 +66,9 @@ def extract(record: KernelRecord, devices: tuple[str, ...], backward: bool) -> K
     spec = record.spec
     module_name = f"synth_{spec.name}"
     try:
-        kernels = load_kernels(spec.source, module_name)
+        # the generator's parse of the source, when it still holds it (just after generation): Warp
+        # reads it instead of parsing the source again
+        kernels = load_kernels(spec.source, module_name, take_module_tree(spec.source))
     except Exception as exc:  # noqa: BLE001
         return record.failed("load", short_reason(exc))
     try:

@@ -5,7 +5,8 @@ import hashlib
 import pytest
 
 from synthesis.categories import CATEGORY_NAMES, generate
-from synthesis.normalize import KEEP, ast_children, ast_dump, ast_walk, same_tree, structure_hash
+from synthesis.normalize import (KEEP, ast_children, ast_dump, ast_walk, parse_module, same_tree, structure_hash,
+                                 take_module_tree)
 
 
 class _Canonical(ast.NodeTransformer):
@@ -121,3 +122,25 @@ def test_structure_hash_is_the_digest_of_the_rewritten_tree_on_uncommon_syntax()
     )
     text = ast.dump(_Canonical().visit(ast.parse(source)), annotate_fields=False)
     assert structure_hash(source) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_a_taken_tree_is_the_shared_parse_handed_over_once():
+    source = "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[wp.tid()] = 1.0\n"
+    shared = parse_module(source)
+    assert parse_module(source) is shared
+    assert take_module_tree(source) is shared
+    assert take_module_tree(source) is None  # forgotten: the taker may change it
+    again = parse_module(source)
+    assert again is not shared
+    assert ast.dump(again, include_attributes=True) == ast.dump(ast.parse(source), include_attributes=True)
+
+
+def test_the_shared_parses_are_the_most_recently_used_few():
+    sources = [f"x = {i}\n" for i in range(9)]
+    first = parse_module(sources[0])
+    for source in sources[1:8]:
+        parse_module(source)
+    assert parse_module(sources[0]) is first  # used again: now the most recent
+    parse_module(sources[8])  # one more than the cache holds: the least recently used goes
+    assert take_module_tree(sources[1]) is None
+    assert take_module_tree(sources[0]) is first
