@@ -46,7 +46,8 @@ from cuda_production.builtins import double_literal
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
-TILE_DTYPES = ("float32", "float64", "float16", "int32", "vec2", "vec3", "vec4", "vec2d")
+TILE_DTYPES = ("float32", "float64", "float16", "int32", "uint32", "vec2", "vec3", "vec4", "vec2d")
+INT_TILE_DTYPES = ("int32", "uint32")  # compared as integers (no fmax), their extremes written as integers
 FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
 MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
@@ -193,7 +194,7 @@ add_tile_builtin("tile_scatter_add", ("a", "i", "j", "k", "l", "value", "has_val
 SCATTER_DTYPES = ("int32", "float32", "float64")  # element types CUDA's atomicAdd takes
 # Warp's sort keys the translator has tiles of, and the largest key of each (the padding of a sort
 # whose length is not a power of two); above SORT_MAX_ELEMENTS Warp's CPU sorts by radix instead
-SORT_KEYS = {"float32": "3.402823466e+38f", "int32": "2147483647"}
+SORT_KEYS = {"float32": "3.402823466e+38f", "int32": "2147483647", "uint32": "4294967295u"}
 SORT_MAX_ELEMENTS = 2048
 ASTYPE_DTYPES = ("float16", "float32", "float64", "int32")
 SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
@@ -220,8 +221,8 @@ def reduction_identity(kind: str, dtype: str) -> str | None:
     """The value a reduction's partial starts from (None: a @wp.func, which has none)."""
     if kind == "func":
         return None
-    extreme = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647"}[dtype]
-    lowest = "-INFINITY" if dtype != "int32" else "(-2147483647 - 1)"
+    extreme = {"float32": "INFINITY", "float64": "INFINITY", "int32": "2147483647", "uint32": "4294967295u"}[dtype]
+    lowest = {"int32": "(-2147483647 - 1)", "uint32": "0u"}.get(dtype, "-INFINITY")
     return {"sum": zero_of(dtype), "product": zero_of(dtype, True), "max": lowest, "min": extreme}[kind]
 
 
@@ -231,8 +232,8 @@ def reduction_combine(kind: str, dtype: str, func: str | None = None):
     fn = "f" if dtype == "float32" else ""
     return {"sum": lambda x, y: f"{x} + {y}",
             "product": lambda x, y: f"{x} * {y}",
-            "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype != "int32" else f"({x} > {y} ? {x} : {y})",
-            "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype != "int32" else f"({x} < {y} ? {x} : {y})",
+            "max": lambda x, y: f"fmax{fn}({x}, {y})" if dtype not in INT_TILE_DTYPES else f"({x} > {y} ? {x} : {y})",
+            "min": lambda x, y: f"fmin{fn}({x}, {y})" if dtype not in INT_TILE_DTYPES else f"({x} < {y} ? {x} : {y})",
             "func": lambda x, y: f"{func}({x}, {y})"}[kind]
 
 
@@ -245,6 +246,8 @@ def zero_of(dtype: str, one: bool = False) -> str:
         return "__float2half(1.0f)" if one else "__float2half(0.0f)"
     if dtype == "int32":
         return "1" if one else "0"
+    if dtype == "uint32":
+        return "1u" if one else "0u"
     if dtype in VECD_LEN:
         n = VECD_LEN[dtype]
         return f"make_double{n}({', '.join(['1.0' if one else '0.0'] * n)})"
@@ -1634,7 +1637,7 @@ class TileTranslator:
             self.out(f"for (int {k} = 0; {k} < {x.type.length}; ++{k})  // component k of each thread's vector: row k")
             self.out(f"    {dst}[{k} * {b} + threadIdx.x] = {x.code}[{k}];")
             return CExpr(dst, tt)
-        if x.type in ("float32", "float64", "int32") or (is_vec(x.type) and preserve):
+        if x.type in ("float32", "float64", "int32", "uint32") or (is_vec(x.type) and preserve):
             tt = TileType(x.type, (b,))
         elif is_vec(x.type):
             tt = TileType("float32", (VEC_LEN[x.type], b))
@@ -1698,7 +1701,7 @@ class TileTranslator:
         t = self.tile_operand(a["a"])
         dtype = t.type.dtype
         label = f"wp.tile_{kind}" if kind in ("sum", "max", "min") else "wp.tile_reduce"
-        if dtype not in ("float32", "float64", "int32"):
+        if dtype not in ("float32", "float64", "int32") and not (dtype == "uint32" and kind in ("sum", "max", "min")):
             raise self.unsupported(node, f"{label} of a tile of {dtype}")
         if func is not None:
             func = self.reduce_func(node, func, dtype)
@@ -2243,7 +2246,7 @@ class TileTranslator:
         if self.block_dim and self.block_dim % WARP == 0:
             return self.warp_scan(node, a, t, dst, reads, inclusive)
         scratch = self.new_buffer(node, tt, "scan_step")
-        zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
+        zero = zero_of(tt.dtype)
         stride = self.fresh("stride")
         self.access(reads, {dst: True})
         self.out(f"// {dst} = {'inclusive' if inclusive else 'exclusive'} prefix sums of {ast.unparse(a['a'])} ({tt.size} elements)")
@@ -2273,7 +2276,7 @@ class TileTranslator:
         size, b = tt.size, self.block_dim
         warps, chunks = b // WARP, -(-size // b)
         ct = self.module.ctype(tt.dtype)
-        zero = zero_of(tt.dtype) if tt.dtype != "uint32" else "0u"
+        zero = zero_of(tt.dtype)
         sums = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warp_totals") if warps > 1 else None
         before = self.new_buffer(node, TileType(tt.dtype, (warps,)), "warps_before") if warps > 1 else None
         carry = self.new_buffer(node, TileType(tt.dtype, (1,)), "scan_carry") if chunks > 1 else None
@@ -2458,7 +2461,7 @@ class TileTranslator:
         keys, values = self.inplace_target(names[0]), self.inplace_target(names[1])
         kt, vt = keys.type, values.type
         if kt.dtype not in SORT_KEYS:
-            raise self.unsupported(node, f"wp.tile_sort by keys of {kt.dtype} (float32 and int32 keys only)")
+            raise self.unsupported(node, f"wp.tile_sort by keys of {kt.dtype} (float32, int32 and uint32 keys only)")
         if kt.shape != vt.shape:
             raise self.error(node, f"wp.tile_sort of keys {kt} and values {vt}: the shapes differ")
         if kt.size > SORT_MAX_ELEMENTS:

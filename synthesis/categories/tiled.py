@@ -201,6 +201,11 @@ class TileKernel:
         elif dtype == "float32":
             ann = {1: self.rng.choice(["wp.array(dtype=float)", "wp.array(dtype=wp.float32)", "wp.array[float]"]),
                    2: self.rng.choice(["wp.array2d(dtype=float)", "wp.array2d(dtype=wp.float32)", "wp.array2d[float]"])}[len(shape)]
+        elif dtype == "uint32":  # sort keys (spatial_sort)
+            ann = draws.choice([f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}(dtype=wp.uint32)",
+                                f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}[wp.uint32]"])
+        elif dtype in ("vec2", "vec3") and len(shape) == 1:  # points (spatial_sort)
+            ann = draws.choice([f"wp.array(dtype=wp.{dtype})", f"wp.array[wp.{dtype}]"])
         elif dtype == "float16":  # half-precision storage (the mixed-precision GEMM)
             ann = f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}{self.rng.choice(['(dtype=wp.float16)', '[wp.float16]'])}"
         else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
@@ -1946,6 +1951,122 @@ def compaction(k: TileKernel) -> tuple[str, int]:
     return "Stream compaction within blocks (prefix sums of keep flags, scattered writes)", block_dim
 
 
+SPATIAL_SORT_SHARE = 0.05  # of tiled kernels, drawn from a stream of their own (session 44)
+# Bit interleaving of an integer cell coordinate (at most 10 bits) into every second or third bit: the
+# shift-and-mask sequence of Morton encoders (libmorton, LBVH builders), and for three dimensions also
+# Karras's multiply-and-mask form (Karras 2012, "Maximizing parallelism in the construction of BVHs")
+SPREAD_2D = ((8, "0x00FF00FF"), (4, "0x0F0F0F0F"), (2, "0x33333333"), (1, "0x55555555"))
+SPREAD_3D = ((16, "0x030000FF"), (8, "0x0300F00F"), (4, "0x030C30C3"), (2, "0x09249249"))
+SPREAD_3D_MULTIPLY = (("0x00010001", "0xFF0000FF"), ("0x00000101", "0x0F00F00F"), ("0x00000011", "0xC30C30C3"),
+                      ("0x00000005", "0x49249249"))
+SPATIAL_DOMAINS = ((-1.0, 1.0), (0.0, 1.0), (-2.0, 2.0))  # the points' box, the same along every axis
+
+
+def chooses_spatial_sort(seed: int) -> bool:
+    """Whether a tiled kernel (not drawn as positions, gathers or a compaction) sorts points by Morton
+    code: a stream of its own, so the kernels it does not take keep every draw."""
+    return random.Random(seed ^ 0x30A70).random() < SPATIAL_SORT_SHARE
+
+
+def spatial_sort(k: TileKernel) -> tuple[str, int]:
+    """Points sorted along a Morton (Z-order) curve within each block, the first step of an LBVH build
+    and of the particle reorderings that make neighbour searches coalesce: each thread quantises its
+    point to an integer cell (a `@wp.func`), interleaves the cell's bits into a uint32 code (shifts and
+    masks, or Karras's multiplies), and appends its lane below the code so that every key of the block
+    is distinct (as Karras does to break ties: equal keys would leave the order to the sort). The keys
+    become a uint32 tile (`wp.tile`) sorted with the points' indices (`wp.tile_sort`). Stored: the
+    sorted keys or their codes (`tile_map` of a shift), the permutation, and in some the points
+    gathered in sorted order or each sorted point's flag of starting a new cell (its code differs from
+    the one before it: the cell starts of a grid built by sorting)."""
+    rng = k.variant
+    dims = rng.choice([2, 3, 3])
+    block_dim = rng.choice([64, 128, 256])
+    lane_bits = block_dim.bit_length() - 1
+    bits = 10 if dims == 2 else 8  # dims * bits + lane_bits <= 32: every key fits a uint32
+    lo, hi = rng.choice(SPATIAL_DOMAINS)
+    res = 1 << bits
+    B = k.constant(pick(rng, "BLOCK", "THREADS", "BLOCK_SIZE"), block_dim)
+    LB = k.constant(pick(rng, "LANE_BITS", "INDEX_BITS"), lane_bits)
+    RES = k.constant(pick(rng, "GRID_RES", "CELLS", "RESOLUTION"), res)
+    u = "wp.uint32"
+    pts = k.array(pick(rng, "points", "positions", "x"), "input", (block_dim,), True, low=lo, high=hi,
+                  dtype=f"vec{dims}", draws=rng)
+    # the cell of one coordinate: the box's side split into RES cells, the far face clamped into the last
+    quantize = f"{k.name}_{pick(rng, 'quantize', 'cell_coord', 'to_grid')}"
+    origin = "x" if lo == 0.0 else f"(x - {fmt_float(lo)})" if lo > 0.0 else f"(x + {fmt_float(-lo)})"
+    k.helpers.append(f"@wp.func\ndef {quantize}(x: float) -> {u}:\n"
+                     f"    c = int({origin} * {fmt_float(res / (hi - lo))})\n"
+                     f"    return {u}(wp.clamp(c, 0, {RES} - 1))")
+    k.helper_names.append(quantize)
+    spread = f"{k.name}_{pick(rng, 'spread_bits', 'expand_bits', 'part_bits')}"
+    multiply = dims == 3 and rng.random() < 0.4
+    # the first step reads the parameter, the others the local (a parameter is never assigned)
+    if multiply:
+        steps = [f"    v = ({'c' if n == 0 else 'v'} * {u}({m})) & {u}({mask})"
+                 for n, (m, mask) in enumerate(SPREAD_3D_MULTIPLY)]
+    else:
+        steps = [f"    v = ({'c' if n == 0 else 'v'} | ({'c' if n == 0 else 'v'} << {u}({shift}))) & {u}({mask})"
+                 for n, (shift, mask) in enumerate(SPREAD_2D if dims == 2 else SPREAD_3D)]
+    k.helpers.append(f"@wp.func\ndef {spread}(c: {u}) -> {u}:\n" + "\n".join(steps) + "\n    return v")
+    k.helper_names.append(spread)
+    k.features.append(f"{dims}-D Morton codes, {bits} bits per axis ({'multiplies' if multiply else 'shifts'} and masks)")
+    k.lines[0] = "i, lane = wp.tid()"
+    k.emit(f"p = {pts}[i * {B} + lane]")
+    axes = "xyz"[:dims]
+    for a, name in enumerate(axes):
+        k.emit(f"c{name} = {spread}({quantize}(p[{a}]))")
+    if dims == 2:
+        k.emit(f"code = (cx << {u}(1)) | cy")
+    else:
+        k.emit(f"code = (cx << {u}(2)) | (cy << {u}(1)) | cz")
+    if rng.random() < 0.5:
+        k.emit(f"key = (code << {u}({LB})) | {u}(lane)  # the lane below the code: distinct keys")
+    else:
+        k.emit(f"key = code * {u}({B}) + {u}(lane)  # the lane below the code: distinct keys")
+    k.tile(block_dim)
+    k.tile(block_dim)
+    k.emit("keys = wp.tile(key)")
+    k.emit(f"ids = wp.tile(i * {B} + lane)")
+    k.emit("wp.tile_sort(keys, ids)")
+    k.features.append("uint32 keys sorted with the point indices (wp.tile, tile_sort)")
+    key_bound = float(1 << (dims * bits + lane_bits))
+    if rng.random() < 0.4:
+        cell = f"{k.name}_{pick(rng, 'code_of', 'cell_code', 'strip_lane')}"
+        k.helpers.append(f"@wp.func\ndef {cell}(key: {u}) -> {u}:\n    return key >> {u}({LB})")
+        k.helper_names.append(cell)
+        codes = k.array(pick(rng, "sorted_codes", "morton_codes", "codes"), "output", (1, block_dim), True,
+                        bound=float(1 << (dims * bits)), dtype="uint32", draws=rng)
+        k.tile(block_dim)
+        k.emit(f"wp.tile_store({codes}[i], wp.tile_map({cell}, keys))")
+        k.features.append("the sorted codes stored (tile_map of a shift)")
+    else:
+        out = k.array(pick(rng, "sorted_keys", "keys_out", "morton_keys"), "output", (1, block_dim), True,
+                      bound=key_bound, dtype="uint32", draws=rng)
+        k.emit(f"wp.tile_store({out}[i], keys)")
+        k.features.append("the sorted keys stored")
+    order = k.array(pick(rng, "order", "permutation", "sorted_ids"), "output", (1, block_dim), True,
+                    bound=float(block_dim * max(BLOCK_COUNTS)), dtype="int32", draws=rng)
+    k.emit(f"wp.tile_store({order}[i], ids)")
+    extra = rng.choice(["none", "gather", "starts"])
+    if extra == "gather":
+        moved = k.array(pick(rng, "sorted_points", "reordered", "points_out"), "output", (block_dim,), True,
+                        bound=max(abs(lo), abs(hi)), dtype=f"vec{dims}", draws=rng)
+        k.emit("src = wp.tile_extract(ids, lane)")
+        k.emit(f"{moved}[i * {B} + lane] = {pts}[src]")
+        k.features.append("the points gathered in sorted order (tile_extract of the permutation)")
+    elif extra == "starts":
+        starts = k.array(pick(rng, "cell_start", "is_first", "new_cell"), "output", (1, block_dim), True,
+                         bound=1.0, dtype="int32", draws=rng)
+        k.emit(f"mine = wp.tile_extract(keys, lane) >> {u}({LB})")
+        k.emit("first = 1")
+        k.emit("if lane > 0:")
+        k.emit(f"    if wp.tile_extract(keys, lane - 1) >> {u}({LB}) == mine:")
+        k.emit("        first = 0")
+        k.emit(f"{starts}[i, lane] = first")
+        k.features.append("each sorted point's flag of starting a new cell")
+    return "Points sorted by Morton code within blocks (uint32 keys)", block_dim
+
+
 def load_row(k: TileKernel, array: str, size: str, flat: bool) -> str:
     """Block i's row of a 2-D array as a 1-D tile (a view), or its part of a flat array."""
     return f"wp.tile_load({array}, shape={size}, offset=i * {size})" if flat else f"wp.tile_load({array}[i], shape={size})"
@@ -2170,6 +2291,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             kind = gather_sort
         elif chooses_compaction(seed):  # and so does this one
             kind = compaction
+        elif chooses_spatial_sort(seed):  # and this one
+            kind = spatial_sort
         summary, block_dim = kind(k)
         if k.tile_floats * 4 <= SHARED_BUDGET:
             return k.finish(summary, block_dim)

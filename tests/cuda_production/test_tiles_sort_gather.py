@@ -138,13 +138,32 @@ def indexed_views(stacks: wp.array3d(dtype=float), picks: wp.array2d(dtype=int),
     wp.tile_store_indexed(out_rows[b], slots, v, axis=0)
 
 
-def launch(x, n, a, b, c, d, v3, w3):
+# translate: dim=2
+# translate: seeds shape=96 low=0 high=65535
+@wp.kernel
+def uint_keys(seeds: wp.array(dtype=wp.uint32), sorted_keys: wp.array(dtype=wp.uint32), moved_ids: wp.array(dtype=int),
+              extremes: wp.array(dtype=wp.uint32)):
+    i, lane = wp.tid()
+    h = seeds[i * 48 + lane]
+    key = (h * wp.uint32(2654435761)) & wp.uint32(0xF0000003)  # Knuth's multiplicative hash, wrapped
+    keys = wp.tile(key)
+    ids = wp.tile(i * 48 + lane)
+    wp.tile_sort(keys, ids)
+    wp.tile_store(sorted_keys, keys, offset=i * 48)
+    wp.tile_store(moved_ids, ids, offset=i * 48)
+    wp.tile_store(extremes, wp.tile_max(keys), offset=3 * i)
+    wp.tile_store(extremes, wp.tile_min(keys), offset=3 * i + 1)
+    wp.tile_store(extremes, wp.tile_sum(keys), offset=3 * i + 2)
+
+
+def launch(x, n, a, b, c, d, v3, w3, u):
     wp.launch_tiled(row_views, dim=[4], inputs=[x, a, b, c, d], block_dim=32)
     wp.launch_tiled(gathers, dim=[3], inputs=[x, n, a, n, b], block_dim=64)
     wp.launch_tiled(sorts, dim=[2], inputs=[x, n, a, n, n, v3, w3], block_dim=48)
     wp.launch_tiled(sorts_in_warps, dim=[2], inputs=[x, n, n, x, n, a], block_dim=32)
     wp.launch_tiled(scatters, dim=[4], inputs=[x, n, a, x], block_dim=BLOCK)
     wp.launch_tiled(indexed_views, dim=[3], inputs=[v3, n, w3, x, a], block_dim=32)
+    wp.launch_tiled(uint_keys, dim=[2], inputs=[u, u, n, u], block_dim=48)
 '''
 # row_views: a 24-element tile of a 20-element row (the 4 past its end read 0, stores past it skipped),
 # an atomic add into a row of another array, a 2x8 tile of a plane of a 3-D array at a row offset;
@@ -157,8 +176,11 @@ def launch(x, n, a, b, c, d, v3, w3):
 # bin, values past the range left out by has_value) merged by tile_atomic_add, and weights summed per
 # (lane parity, bin) into a 2-D tile stored per block; indexed_views: rows gathered from a view of a 3-D
 # array (a block's own stack; -1 and rows past its end read zero), and a tile scattered into a view of a row
-# (slots -2, 0, 2, ... 28: the negative one and those past the row's 20 skipped)
-KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps", "scatters", "indexed_views")
+# (slots -2, 0, 2, ... 28: the negative one and those past the row's 20 skipped); uint_keys (48 threads):
+# uint32 keys from per-thread values, most above 2**31 (a signed comparison would put them first) and
+# many equal (the top four bits and the bottom two kept), sorted with their indices (padded to 64 by
+# the largest uint32), and their largest, smallest and wrapped-around sum
+KERNELS = ("row_views", "gathers", "sorts", "sorts_in_warps", "scatters", "indexed_views", "uint_keys")
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +249,7 @@ ERRORS = [
     ("wp.tile_sort(wp.tile_load(x, shape=8), wp.tile_load(x, shape=8))",
      "unsupported: wp.tile_sort of tiles other than tile variables"),
     ("k = wp.tile_load(d, shape=8)\n    v = wp.tile_load(x, shape=8)\n    wp.tile_sort(k, v)",
-     "unsupported: wp.tile_sort by keys of float64 (float32 and int32 keys only)"),
+     "unsupported: wp.tile_sort by keys of float64 (float32, int32 and uint32 keys only)"),
     ("k = wp.tile_load(x, shape=4096)\n    v = wp.tile_load(x, shape=4096)\n    wp.tile_sort(k, v)",
      "unsupported: wp.tile_sort of 4096 elements (up to 2048"),
     ("k = wp.tile_load(x, shape=8)\n    v = wp.tile_load(x, shape=16)\n    wp.tile_sort(k, v)",
@@ -313,3 +335,20 @@ def test_indexed_loads_and_stores_through_views_address_the_blocks_own_rows(run)
     for k in range(1, 11):
         rows[:, 2 * k - 2] = x[:, k]
     assert np.array_equal(written["out_rows"].reshape(3, 20), rows)
+
+
+def test_uint32_keys_sort_unsigned_with_their_payloads_and_reduce_as_numpys(run):
+    inputs, written = arrays_of(run[3] / "uint_keys")
+    h = inputs["seeds"][:96].astype(np.uint32)
+    keys = ((h.astype(np.uint64) * 2654435761 % 2**32).astype(np.uint32) & np.uint32(0xF0000003)).reshape(2, 48)
+    assert (keys >= 2**31).any() and (keys < 2**31).any()  # both halves: the order is unsigned
+    assert all(len(set(row)) < 48 for row in keys)  # equal keys are exercised
+    got = written["sorted_keys"][:96].astype(np.uint32).reshape(2, 48)
+    assert np.array_equal(got, np.sort(keys, axis=1))
+    ids = written["moved_ids"][:96].reshape(2, 48)
+    assert np.array_equal(keys.ravel()[ids], got)  # each index moved with its own key
+    assert sorted(ids.ravel()) == list(range(96))
+    extremes = written["extremes"][:6].astype(np.uint32).reshape(2, 3)
+    assert np.array_equal(extremes[:, 0], keys.max(axis=1)) and np.array_equal(extremes[:, 1], keys.min(axis=1))
+    assert np.array_equal(extremes[:, 2], (keys.astype(np.uint64).sum(axis=1) % 2**32).astype(np.uint32))
+    assert "tile_sort_pairs<48, TILE_THREADS>(keys, ids, 4294967295u);" in kernel_body(run[3], "uint_keys")

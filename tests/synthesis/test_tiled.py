@@ -52,7 +52,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Nearest k by distance per row", "Order statistics of each block of samples",
              "Histogram of each block's values in shared memory",
              "Stream compaction within blocks (prefix sums of keep flags, scattered writes)",
-             "Prefix sums within blocks (the first pass of a device-wide scan)")
+             "Prefix sums within blocks (the first pass of a device-wide scan)",
+             "Points sorted by Morton code within blocks (uint32 keys)")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -71,8 +72,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2
+    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two), spatial sorts
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 1
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -111,6 +112,8 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
                     and all(isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
                                            ast.Load)) for n in ast.walk(stmt.value)):
                 env = {**env, "@" + stmt.targets[0].id: inlined(stmt.value, env)}  # an index local
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                env = {**env, "!" + stmt.targets[0].id: True}  # a value read from data (`src = wp.tile_extract(...)`)
             if isinstance(stmt, ast.For):
                 # every value the loop variable takes in any thread of the block (a block-stride loop,
                 # `range(lane, CHUNK, wp.block_dim())`, in each lane)
@@ -130,6 +133,9 @@ def _windows(spec: KernelSpec, launch: tuple[int, ...], shapes: dict[str, tuple[
                     array = call.args[0].value.id
                     found.append(("view", array, fixed + (0,) * (len(shapes[array]) - len(fixed)), None))
                     continue
+                if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes \
+                        and any(isinstance(n, ast.Name) and "!" + n.id in env for n in ast.walk(call.slice)):
+                    continue  # an index the data holds (a permutation's entry): the kind's own test checks it
                 if isinstance(call, ast.Subscript) and isinstance(call.value, ast.Name) and call.value.id in shapes \
                         and id(call) not in views:
                     # a thread's own element (`x[i * TILE + lane]`): the block's last lane reads furthest
@@ -752,7 +758,7 @@ def test_a_located_extreme_is_numpys_index_in_the_array(kind):
     / tile_argmin): Warp's outputs, against numpy; the inputs on a fine grid hold no equal extremes."""
     from cuda_production.reference import make_input
 
-    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
+    spec = next(s for s in (generate("tiled", seed) for seed in range(20000))
                 if f"its index (tile_arg{kind})" in s.description and f"wp.tile_arg{kind}(a)" in s.source)
     seed = input_seed(spec)
     x = next(np.asarray(make_input(a, k, seed), dtype=np.float64) for k, a in enumerate(sample_args(spec))
@@ -771,11 +777,13 @@ def _inputs_and_outputs(spec: KernelSpec, tag: str) -> tuple[dict, dict]:
     module `tag` + seed), each shaped as its argument."""
     from cuda_production.reference import make_input
 
+    def shaped(a, v) -> np.ndarray:  # a vector array: its components last
+        v = np.asarray(v)
+        return v.reshape(a.shape) if v.size == np.prod(a.shape) else v.reshape(*a.shape, -1)
+
     seed = input_seed(spec)
-    values = {a.name: np.asarray(make_input(a, k, seed)).reshape(a.shape)
-              for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
-    got = {a.name: np.asarray(v).reshape(a.shape) for a, v in
-           _written(spec, warp_reference([spec], tag + str(spec.seed))[spec.name])}
+    values = {a.name: shaped(a, make_input(a, k, seed)) for k, a in enumerate(sample_args(spec)) if a.kind == "array"}
+    got = {a.name: shaped(a, v) for a, v in _written(spec, warp_reference([spec], tag + str(spec.seed))[spec.name])}
     return values, got
 
 
@@ -968,3 +976,60 @@ def test_a_block_scan_kernel_stores_each_blocks_prefix_sums_and_total(spec):
     np.testing.assert_array_equal(prefix.reshape(blocks, -1), want)
     np.testing.assert_array_equal(totals, x.sum(axis=1))
     assert (want != 0).mean() > 0.9  # sums of values that vary, not of zeros
+
+
+SPATIAL_SORT_VARIANTS = ("2-D Morton codes", "3-D Morton codes", "(shifts and masks", "(multiplies and masks",
+                         "the sorted keys stored", "the sorted codes stored", "gathered in sorted order",
+                         "starting a new cell")
+
+
+def _morton(cells: np.ndarray, bits: int) -> np.ndarray:
+    """Z-order codes of integer cells (n, dims), bit by bit: bit b of axis a (x first) at place
+    dims * b + dims - 1 - a."""
+    dims = cells.shape[1]
+    code = np.zeros(len(cells), dtype=np.uint64)
+    for b in range(bits):
+        for a in range(dims):
+            code |= ((cells[:, a].astype(np.uint64) >> b) & 1) << (dims * b + dims - 1 - a)
+    return code
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_spatial_sort, SPATIAL_SORT_VARIANTS,
+                                                          3, "Points sorted by Morton code"),
+                         ids=lambda spec: spec.name)
+def test_a_spatial_sort_kernel_orders_each_blocks_points_along_the_z_curve(spec):
+    """Each block's points in the order of their Morton codes (each point's cell in the box the points
+    are drawn from, the box's side split into 2**bits cells; the lane breaking ties), the permutation,
+    the sorted keys or codes, and the gathered points or the cell-start flags: Warp's outputs against
+    numpy's bit-by-bit interleaving on the same inputs."""
+    values, got = _inputs_and_outputs(spec, "t_tiled_morton_")
+    points_arg = spec.args[0]
+    dims = 2 if points_arg.dtype == "vec2" else 3
+    bits = 10 if dims == 2 else 8
+    blocks, block = spec.dim[0], spec.block_dim
+    lane_bits = block.bit_length() - 1
+    p = values[points_arg.name].astype(np.float64).reshape(blocks * block, dims)
+    cells = np.clip(np.floor((p - points_arg.low) / (points_arg.high - points_arg.low) * 2**bits), 0, 2**bits - 1)
+    code = _morton(cells.astype(np.int64), bits).reshape(blocks, block)
+    key = (code << np.uint64(lane_bits)) | np.arange(block, dtype=np.uint64)
+    order = np.argsort(key, axis=1, kind="stable")  # the keys are distinct: any sort gives this order
+    want_ids = order + (np.arange(blocks) * block)[:, None]
+    written = [a for a in spec.args if a.is_written]
+    sorted_values, ids = got[written[0].name].astype(np.uint64), got[written[1].name]
+    want_sorted = np.take_along_axis(key, order, axis=1)
+    if "the sorted codes stored" in spec.description:
+        want_sorted = want_sorted >> np.uint64(lane_bits)
+    np.testing.assert_array_equal(sorted_values.reshape(blocks, block), want_sorted)
+    np.testing.assert_array_equal(ids.reshape(blocks, block), want_ids)
+    assert (want_ids != np.arange(blocks * block).reshape(blocks, block)).mean() > 0.5  # sorting moved most points
+    if "gathered in sorted order" in spec.description:
+        np.testing.assert_array_equal(got[written[2].name].reshape(-1, dims), p[want_ids.ravel()])
+    if "starting a new cell" in spec.description:
+        ordered = np.take_along_axis(code, order, axis=1)
+        first = np.ones_like(ordered, dtype=np.int64)
+        first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        np.testing.assert_array_equal(got[written[2].name].reshape(blocks, block), first)
+
+
+def test_the_tiled_kernels_spatial_sort_does_not_take_keep_their_draws(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_spatial_sort")
