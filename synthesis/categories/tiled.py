@@ -1952,6 +1952,7 @@ def compaction(k: TileKernel) -> tuple[str, int]:
 
 
 SPATIAL_SORT_SHARE = 0.05  # of tiled kernels, drawn from a stream of their own (session 44)
+SPATIAL_LINEAR_SHARE = 0.3  # of those: by the cell's linear index instead of its Morton code
 # Bit interleaving of an integer cell coordinate (at most 10 bits) into every second or third bit: the
 # shift-and-mask sequence of Morton encoders (libmorton, LBVH builders), and for three dimensions also
 # Karras's multiply-and-mask form (Karras 2012, "Maximizing parallelism in the construction of BVHs")
@@ -1972,8 +1973,9 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
     """Points sorted along a Morton (Z-order) curve within each block, the first step of an LBVH build
     and of the particle reorderings that make neighbour searches coalesce: each thread quantises its
     point to an integer cell (a `@wp.func`), interleaves the cell's bits into a uint32 code (shifts and
-    masks, or Karras's multiplies), and appends its lane below the code so that every key of the block
-    is distinct (as Karras does to break ties: equal keys would leave the order to the sort). The keys
+    masks, or Karras's multiplies; in SPATIAL_LINEAR_SHARE the cell's linear index instead, x fastest,
+    as CUDA's particles sample hashes its grid), and appends its lane below the code so that every key
+    of the block is distinct (as Karras does to break ties: equal keys would leave the order to the sort). The keys
     become a uint32 tile (`wp.tile`) sorted with the points' indices (`wp.tile_sort`). Stored: the
     sorted keys or their codes (`tile_map` of a shift), the permutation, and in some the points
     gathered in sorted order or each sorted point's flag of starting a new cell (its code differs from
@@ -1998,27 +2000,39 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
                      f"    c = int({origin} * {fmt_float(res / (hi - lo))})\n"
                      f"    return {u}(wp.clamp(c, 0, {RES} - 1))")
     k.helper_names.append(quantize)
-    spread = f"{k.name}_{pick(rng, 'spread_bits', 'expand_bits', 'part_bits')}"
-    multiply = dims == 3 and rng.random() < 0.4
-    # the first step reads the parameter, the others the local (a parameter is never assigned)
-    if multiply:
-        steps = [f"    v = ({'c' if n == 0 else 'v'} * {u}({m})) & {u}({mask})"
-                 for n, (m, mask) in enumerate(SPREAD_3D_MULTIPLY)]
-    else:
-        steps = [f"    v = ({'c' if n == 0 else 'v'} | ({'c' if n == 0 else 'v'} << {u}({shift}))) & {u}({mask})"
-                 for n, (shift, mask) in enumerate(SPREAD_2D if dims == 2 else SPREAD_3D)]
-    k.helpers.append(f"@wp.func\ndef {spread}(c: {u}) -> {u}:\n" + "\n".join(steps) + "\n    return v")
-    k.helper_names.append(spread)
-    k.features.append(f"{dims}-D Morton codes, {bits} bits per axis ({'multiplies' if multiply else 'shifts'} and masks)")
     k.lines[0] = "i, lane = wp.tid()"
     k.emit(f"p = {pts}[i * {B} + lane]")
     axes = "xyz"[:dims]
-    for a, name in enumerate(axes):
-        k.emit(f"c{name} = {spread}({quantize}(p[{a}]))")
-    if dims == 2:
-        k.emit(f"code = (cx << {u}(1)) | cy")
+    if rng.random() < SPATIAL_LINEAR_SHARE:  # the cell's linear index, x fastest (CUDA's particles sample)
+        for a, name in enumerate(axes):
+            k.emit(f"c{name} = {quantize}(p[{a}])")
+        if rng.random() < 0.5:
+            k.emit(f"code = (cz * {u}({RES}) + cy) * {u}({RES}) + cx" if dims == 3 else f"code = cy * {u}({RES}) + cx")
+        else:
+            k.emit(f"code = (cz << {u}({2 * bits})) | (cy << {u}({bits})) | cx" if dims == 3
+                   else f"code = (cy << {u}({bits})) | cx")
+        k.features.append(f"{dims}-D linear cell index, {bits} bits per axis")
+        summary = "Points sorted by grid cell within blocks (uint32 keys)"
     else:
-        k.emit(f"code = (cx << {u}(2)) | (cy << {u}(1)) | cz")
+        spread = f"{k.name}_{pick(rng, 'spread_bits', 'expand_bits', 'part_bits')}"
+        multiply = dims == 3 and rng.random() < 0.4
+        # the first step reads the parameter, the others the local (a parameter is never assigned)
+        if multiply:
+            steps = [f"    v = ({'c' if n == 0 else 'v'} * {u}({m})) & {u}({mask})"
+                     for n, (m, mask) in enumerate(SPREAD_3D_MULTIPLY)]
+        else:
+            steps = [f"    v = ({'c' if n == 0 else 'v'} | ({'c' if n == 0 else 'v'} << {u}({shift}))) & {u}({mask})"
+                     for n, (shift, mask) in enumerate(SPREAD_2D if dims == 2 else SPREAD_3D)]
+        k.helpers.append(f"@wp.func\ndef {spread}(c: {u}) -> {u}:\n" + "\n".join(steps) + "\n    return v")
+        k.helper_names.append(spread)
+        k.features.append(f"{dims}-D Morton codes, {bits} bits per axis ({'multiplies' if multiply else 'shifts'} and masks)")
+        for a, name in enumerate(axes):
+            k.emit(f"c{name} = {spread}({quantize}(p[{a}]))")
+        if dims == 2:
+            k.emit(f"code = (cx << {u}(1)) | cy")
+        else:
+            k.emit(f"code = (cx << {u}(2)) | (cy << {u}(1)) | cz")
+        summary = "Points sorted by Morton code within blocks (uint32 keys)"
     if rng.random() < 0.5:
         k.emit(f"key = (code << {u}({LB})) | {u}(lane)  # the lane below the code: distinct keys")
     else:
@@ -2064,7 +2078,7 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
         k.emit("        first = 0")
         k.emit(f"{starts}[i, lane] = first")
         k.features.append("each sorted point's flag of starting a new cell")
-    return "Points sorted by Morton code within blocks (uint32 keys)", block_dim
+    return summary, block_dim
 
 
 def load_row(k: TileKernel, array: str, size: str, flat: bool) -> str:

@@ -53,7 +53,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Histogram of each block's values in shared memory",
              "Stream compaction within blocks (prefix sums of keep flags, scattered writes)",
              "Prefix sums within blocks (the first pass of a device-wide scan)",
-             "Points sorted by Morton code within blocks (uint32 keys)")
+             "Points sorted by Morton code within blocks (uint32 keys)",
+             "Points sorted by grid cell within blocks (uint32 keys)")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -72,8 +73,9 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two), spatial sorts
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 1
+    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two), spatial
+    # sorts (two)
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 2
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -979,6 +981,7 @@ def test_a_block_scan_kernel_stores_each_blocks_prefix_sums_and_total(spec):
 
 
 SPATIAL_SORT_VARIANTS = ("2-D Morton codes", "3-D Morton codes", "(shifts and masks", "(multiplies and masks",
+                         "2-D linear cell index", "3-D linear cell index",
                          "the sorted keys stored", "the sorted codes stored", "gathered in sorted order",
                          "starting a new cell")
 
@@ -995,11 +998,12 @@ def _morton(cells: np.ndarray, bits: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_spatial_sort, SPATIAL_SORT_VARIANTS,
-                                                          3, "Points sorted by Morton code"),
+                                                          4, "Points sorted by"),
                          ids=lambda spec: spec.name)
-def test_a_spatial_sort_kernel_orders_each_blocks_points_along_the_z_curve(spec):
-    """Each block's points in the order of their Morton codes (each point's cell in the box the points
-    are drawn from, the box's side split into 2**bits cells; the lane breaking ties), the permutation,
+def test_a_spatial_sort_kernel_orders_each_blocks_points_by_their_cells(spec):
+    """Each block's points in the order of their cells' Morton codes or linear indices (x fastest; each
+    point's cell in the box the points are drawn from, the box's side split into 2**bits cells; the lane
+    breaking ties), the permutation,
     the sorted keys or codes, and the gathered points or the cell-start flags: Warp's outputs against
     numpy's bit-by-bit interleaving on the same inputs."""
     values, got = _inputs_and_outputs(spec, "t_tiled_morton_")
@@ -1010,7 +1014,10 @@ def test_a_spatial_sort_kernel_orders_each_blocks_points_along_the_z_curve(spec)
     lane_bits = block.bit_length() - 1
     p = values[points_arg.name].astype(np.float64).reshape(blocks * block, dims)
     cells = np.clip(np.floor((p - points_arg.low) / (points_arg.high - points_arg.low) * 2**bits), 0, 2**bits - 1)
-    code = _morton(cells.astype(np.int64), bits).reshape(blocks, block)
+    if "linear cell index" in spec.description:
+        code = sum(cells[:, a].astype(np.uint64) << np.uint64(a * bits) for a in range(dims)).reshape(blocks, block)
+    else:
+        code = _morton(cells.astype(np.int64), bits).reshape(blocks, block)
     key = (code << np.uint64(lane_bits)) | np.arange(block, dtype=np.uint64)
     order = np.argsort(key, axis=1, kind="stable")  # the keys are distinct: any sort gives this order
     want_ids = order + (np.arange(blocks) * block)[:, None]
