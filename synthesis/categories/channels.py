@@ -7,6 +7,8 @@ convolutional network's activations, one table entry per layer people write over
   stride 2, the output half the input's height and width;
 - a depthwise 3 x 3 (dilated now and then) or 5 x 5 convolution, its borders zero-padded or clamped;
 - a pointwise (1 x 1) convolution: each output channel a weighted sum over the input's channels;
+- a dense K x K convolution over all the input's channels (DENSE_CONV_SHARE, a stream of its own), at
+  stride 1 or 2, zero-padded; a 1 x 1 one at stride 2 (a projection shortcut);
 - global average or max pooling into N x C x 1 x 1 (atomics with four indices);
 - a nearest-neighbour 2x upsampling added to a skip connection (a U-Net's decoder);
 - over a 3-D launch (n, y, x) that loops over each pixel's channels: a softmax or log-softmax (a
@@ -276,6 +278,94 @@ def pointwise_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     return w
 
 
+DENSE_CONV_SHARE = 0.25  # of the image kernels, drawn from a stream of their own (session 44)
+
+
+def chooses_dense_conv(seed: int) -> bool:
+    """Whether image kernel `seed` is a dense convolution: a stream of its own, so the other image
+    kernels keep every draw."""
+    return random.Random(seed ^ 0xD3C0).random() < DENSE_CONV_SHARE
+
+
+def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """The convolution layer of a CNN: output channel k at a pixel is the sum over every input channel
+    of a K x K window (`weights` C_out x C_in x K x K, a 4-D array) at stride 1 (the output the input's
+    size) or 2 (half its height and width: a downsampling layer), padded by K // 2 (taps past the border
+    left out by a test, or rows and columns skipped with `continue`), a bias per output channel. The
+    channels are looped outside the taps, or inside them (the border then tested once per tap, the row
+    computed once per kernel row). A 1 x 1 convolution at stride 2 is a ResNet block's projection
+    shortcut. Then the epilogue."""
+    in_channels = rng.choice(CHANNELS)
+    im = Images(rng, name, seed, ("k", "oc", "co"), channels=rng.choice((4, 8, 16)))
+    w = im.w
+    stride = rng.choice([1, 1, 2])
+    taps = rng.choice([3, 3, 3, 5]) if stride == 1 else rng.choice([3, 3, 1])
+    pad = taps // 2
+    inp = im.image(("x", "inp", "feat", "act"), channels=in_channels, scale=float(stride))
+    weights = w.add_array(rng.choice(["weights", "filters", "conv_w"]), "float32", "input",
+                          shape=(im.channels, in_channels, taps, taps), low=-1.0, high=1.0, grid_bits=6)
+    acc = im.accumulator(("bias", "b_conv"))
+    c = rng.choice(["c", "ci", "ic"])
+    count = f"{inp}.shape[1]"
+    if rng.random() < 0.3:  # the channel count a module constant, as a fixed architecture has it
+        count = w.add_constant(rng.choice(["C_IN", "IN_CHANNELS"]), in_channels).src
+    origin_y = f"{im.y} * 2" if stride == 2 else im.y
+    origin_x = f"{im.x} * 2" if stride == 2 else im.x
+    if taps == 1:  # no window, no border
+        with w.block(f"for {c} in range({count}):"):
+            w.emit(f"{acc} += {weights}[{im.c}, {c}, 0, 0] * {inp}[{im.n}, {c}, {origin_y}, {origin_x}]")
+        w.feature(f"dense 1 x 1 convolution, {in_channels} channels in, {im.channels} out, stride 2 (a projection shortcut)")
+    else:
+        height, width = w.fresh("height"), w.fresh("width")
+        w.emit(f"{height} = {inp}.shape[2]")
+        w.emit(f"{width} = {inp}.shape[3]")
+        ky, kx = rng.choice([("ky", "kx"), ("dy", "dx"), ("r", "s")])
+        yy, xx = w.fresh("src_y" if len(im.y) > 1 else f"{im.y}{im.y}"), w.fresh("src_x" if len(im.x) > 1 else f"{im.x}{im.x}")
+        row, col = f"{origin_y} + {ky} - {pad}", f"{origin_x} + {kx} - {pad}"
+        channels_inside = rng.random() < 0.5
+        border = rng.choice(["test", "skip"])
+        tap = f"{weights}[{im.c}, {c}, {ky}, {kx}] * {inp}[{im.n}, {c}, {yy}, {xx}]"
+        if channels_inside:
+            with w.block(f"for {ky} in range({taps}):"):
+                w.emit(f"{yy} = {row}")
+                if border == "skip":
+                    with w.block(f"if {yy} < 0 or {yy} >= {height}:"):
+                        w.emit("continue")
+                with w.block(f"for {kx} in range({taps}):"):
+                    w.emit(f"{xx} = {col}")
+                    if border == "skip":
+                        with w.block(f"if {xx} < 0 or {xx} >= {width}:"):
+                            w.emit("continue")
+                        with w.block(f"for {c} in range({count}):"):
+                            w.emit(f"{acc} += {tap}")
+                    else:
+                        with w.block(f"if {yy} >= 0 and {yy} < {height} and {xx} >= 0 and {xx} < {width}:"):
+                            with w.block(f"for {c} in range({count}):"):
+                                w.emit(f"{acc} += {tap}")
+            w.feature("the channels looped inside the taps (the border tested once per tap)")
+        else:
+            with w.block(f"for {c} in range({count}):"):
+                with w.block(f"for {ky} in range({taps}):"):
+                    with w.block(f"for {kx} in range({taps}):"):
+                        w.emit(f"{yy} = {row}")
+                        w.emit(f"{xx} = {col}")
+                        if border == "skip":
+                            with w.block(f"if {yy} < 0 or {yy} >= {height} or {xx} < 0 or {xx} >= {width}:"):
+                                w.emit("continue")
+                            w.emit(f"{acc} += {tap}")
+                        else:
+                            with w.block(f"if {yy} >= 0 and {yy} < {height} and {xx} >= 0 and {xx} < {width}:"):
+                                w.emit(f"{acc} += {tap}")
+            w.feature("the channels looped outside the taps")
+        w.feature(f"dense {taps} x {taps} convolution, {in_channels} channels in, {im.channels} out, stride {stride}, "
+                  f"zero-padded borders ({'skipped' if border == 'skip' else 'tested'})")
+    epilogue(im, acc)
+    out = im.image(("out", "conv_out", "y"), "output")
+    w.emit(f"{out}[{im.pixel()}] = {acc}")
+    w.note_bound(out, 2.0 * in_channels * taps * taps + 40.0)
+    return w
+
+
 def channel_reduction(rng: random.Random, name: str, seed: int) -> KernelWriter:
     """Over a 3-D launch (n, y, x) that loops over each pixel's channels: a softmax across them (a
     segmentation head's class probabilities; with a temperature, or as log-probabilities), the vector
@@ -456,5 +546,7 @@ FORM_DRAWS = ("per-channel affine", "per-channel affine", "pooling", "pooling", 
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if chooses_dense_conv(seed):  # its own stream: the other forms keep their draws
+        return dense_conv(rng, name, seed).finish("Multi-channel image kernel (NCHW)")
     form = rng.choice(FORM_DRAWS)
     return CHANNEL_FORMS[form](rng, name, seed).finish("Multi-channel image kernel (NCHW)")

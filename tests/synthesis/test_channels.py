@@ -39,7 +39,10 @@ VARIANTS = ("at inference", "folded", "layer scale", "residual input", "2 x 2 ma
             "stride 2", "global average", "global max", "of the input's ReLU", "depthwise 5 x 5", "dilation 2",
             "zero-padded borders", "clamped borders", "pointwise", "softmax", "log-softmax", "temperature",
             "unit length", "learned scale", "class", "its score", "mean and largest", "skip connection",
-            "scaled by a parameter", *(f"activation: {a}" for a in ACTIVATIONS))
+            "scaled by a parameter", "dense 3 x 3", "dense 5 x 5", "dense 1 x 1", "stride 2, zero-padded",
+            "looped inside the taps", "looped outside the taps", "borders (skipped)", "borders (tested)",
+            *(f"activation: {a}" for a in ACTIVATIONS))
+DENSE_WEIGHTS = ("weights", "filters", "conv_w")  # a dense convolution's C_out x C_in x K x K filters
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,6 +109,17 @@ def _expected(spec: KernelSpec, given: dict) -> dict:
             windows = x.reshape(n, c, h // 2, 2, w // 2, 2)
             v = windows.max(axis=(3, 5)) if "max pooling" in d else windows.mean(axis=(3, 5))
         return {written[0]: _epilogue(spec, g, images, v)}
+    if "dense " in d:  # every input channel: a sum over the taps of einsums over a zero-padded copy
+        weights = g[_arg(spec, DENSE_WEIGHTS)]
+        k = weights.shape[2]
+        stride = 2 if "stride 2" in d else 1
+        padded = np.pad(x, ((0, 0), (0, 0), (k // 2, k // 2), (k // 2, k // 2)))
+        h, w = x.shape[2] // stride, x.shape[3] // stride
+        v = sum(np.einsum("kc,nchw->nkhw", weights[:, :, ky, kx],
+                          padded[:, :, ky:ky + stride * h:stride, kx:kx + stride * w:stride])
+                for ky in range(k) for kx in range(k))
+        bias = _arg(spec, ("bias", "b_conv"))
+        return {written[0]: _epilogue(spec, g, images, v + (g[bias][None, :, None, None] if bias else 0))}
     if "depthwise" in d:
         weights = g[_arg(spec, ("weights", "filters", "kernel_w"))]
         taps = weights.shape[1]
@@ -168,7 +182,7 @@ def test_images_are_4d_and_the_batch_leads():
     """Each kernel reads or writes a 4-D array whose first extent is the launch's (the batch, which grows at
     bench size), and launches over 4 dimensions, or 3 when it loops over the channels."""
     for spec, _, _ in _runs():
-        images = [a for a in spec.args if len(a.shape) == 4]
+        images = [a for a in spec.args if len(a.shape) == 4 and not ("dense " in spec.description and a.name in DENSE_WEIGHTS)]
         assert images and all(a.shape[0] == spec.dim[0] for a in images), spec.source
         assert all(a.shape[0] == spec.dim[0] for a in spec.args if a.is_written), spec.source
         per_pixel = any(k in spec.description for k in ("over the channels", "mean and largest", "unit length", "class"))
@@ -179,3 +193,7 @@ def test_other_stencil_kernels_keep_their_draws(monkeypatch):
     """Whether a stencil kernel works on images comes from a stream of its own: the other seeds draw
     exactly what they draw with image kernels switched off."""
     assert_others_keep_their_draws(monkeypatch, "stencil", channels, "chooses_channels")
+
+
+def test_other_image_kernels_keep_their_draws_beside_dense_convolutions(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "stencil", channels, "chooses_dense_conv")
