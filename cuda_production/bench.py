@@ -18,7 +18,9 @@ Scaling rule, per array argument:
     launch's outermost dimension, its other dimensions stay (so do the launch's inner extents);
   * so does a 1-D array under a launch of more dimensions that the generator declares read by the
     outermost index alone (ArgSpec.per_row: a scale, a label or a token id per row), K = 1;
-  * every other array (lookup tables, weights, histogram and atomic targets) keeps its size;
+  * every other array (lookup tables, weights, histogram and atomic targets) keeps its size, and so does
+    one declared to (ArgSpec.keeps_size: a convolution's C_out x C_in x K x K filters, whose outermost
+    extent is a multiple of the batch's but which no launch index owns rows of);
   * index arrays scale like any other array by their shape. Their values keep their range, so every
     index stays valid for the array it points into (whose size does not shrink), unless they index
     arrays that grow (`index_scale`: the range [0, K x check outer - 1] is the extent of arrays that
@@ -171,7 +173,7 @@ def scale_factor(arg: ArgSpec, launch_dim: tuple[int, ...]) -> int:
     at bench size, so an array's inner extents do too, whatever they are. (Required equal to the
     launch's before session 28: in 10,000 generated kernels no array of a 2-D or 3-D launch scaled
     differently under the two rules.)"""
-    if not arg.is_array:
+    if not arg.is_array or arg.keeps_size:
         return 0
     if arg.ndim < len(launch_dim):  # a row's own value grows with the rows; any other keeps its size
         return 1 if arg.per_row and arg.shape[0] == launch_dim[0] else 0

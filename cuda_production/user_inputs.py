@@ -201,9 +201,9 @@ def _number(text: str, origin: str) -> int | float:
 def _dims(value, origin: str) -> tuple[int, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
-    if (not isinstance(value, list) or not 1 <= len(value) <= 3
+    if (not isinstance(value, list) or not 1 <= len(value) <= 4
             or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-        raise InputsError(f"{origin}: error: dim must be 1 to 3 positive integers")
+        raise InputsError(f"{origin}: error: dim must be 1 to 4 positive integers (Warp launches up to 4-D)")
     total = 1
     for v in value:
         total *= v
@@ -640,7 +640,8 @@ def infer_inputs(kernel: TranslatedKernel, fn: ast.FunctionDef, declared: Kernel
         if extra:  # a field meant for a by-value parameter or a structure: never silently dropped
             raise InputsError(f"{where}: error: an array takes {', '.join(sorted(ARRAY_FIELDS))}, not '{extra[0]}'")
         updates = {k: v for k, v in fields.items() if k in ("role", "low", "high", "grid_bits", "bound")}
-        arg = replace(arg, **updates, per_row=_read_per_row(p.name, shapes[p.name], launch, usage))
+        arg = replace(arg, **updates, per_row=_read_per_row(p.name, shapes[p.name], launch, usage),
+                      keeps_size=_rows_owned_by_no_launch_index(p.name, shapes[p.name], launch, usage))
         _check_array(arg, p, where)
         args.append(arg)
     return launch, args
@@ -653,6 +654,16 @@ def _read_per_row(name: str, shape: tuple[int, ...], launch: tuple[int, ...], us
     forms = usage.affine.get(name, {}).get(0, [])
     return (len(shape) == 1 < len(launch) and shape[0] == launch[0] and bool(forms)
             and all(form == (0, 1, 0) for form in forms) and 0 not in usage.other_dims.get(name, set()))
+
+
+def _rows_owned_by_no_launch_index(name: str, shape: tuple[int, ...], launch: tuple[int, ...], usage: Usage) -> bool:
+    """Whether an array the shape rule would grow with the launch (its outermost extent a multiple of the
+    launch's) is read only at rows another launch index or a constant picks (`weights[co, ci, ky, kx]`
+    in `n, co, y, x = wp.tid()`): it keeps its size at bench size (ArgSpec.keeps_size)."""
+    forms = usage.affine.get(name, {}).get(0, [])
+    return (1 < len(launch) <= len(shape) and shape[0] % launch[0] == 0 and bool(forms)
+            and all(axis != 0 for axis, _, _ in forms) and 0 not in usage.other_dims.get(name, set())
+            and (name, 0) not in usage.tile_extent)
 
 
 def structure_input(p, fields: dict, where: str, kernel: TranslatedKernel, fn: ast.FunctionDef) -> ArgSpec:

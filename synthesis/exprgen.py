@@ -482,8 +482,9 @@ class KernelWriter:
 
     def add_array(self, hint: str, dtype: str, role: str, shape: tuple[int, ...] | None = None,
                   low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
-                  index_high: int | None = None, per_row: bool = False) -> str:
-        """`per_row`: a 1-D array the kernel reads by the launch's outermost index alone (ArgSpec.per_row)."""
+                  index_high: int | None = None, per_row: bool = False, keeps_size: bool = False) -> str:
+        """`per_row`: a 1-D array the kernel reads by the launch's outermost index alone (ArgSpec.per_row);
+        `keeps_size`: one whose rows no launch index owns, whatever its shape (ArgSpec.keeps_size)."""
         shape = tuple(shape or self.dim)
         name = self._unique(hint)
         elem = dtype_annotation(dtype, self.rng)
@@ -493,7 +494,7 @@ class KernelWriter:
             ann = f"wp.array{len(shape)}d(dtype={elem})"
         if role == "index":
             low, high, grid_bits = 0, (shape[0] - 1 if index_high is None else index_high), 0
-        self.args.append(ArgSpec(name, dtype, role, shape, low, high, grid_bits, per_row=per_row))
+        self.args.append(ArgSpec(name, dtype, role, shape, low, high, grid_bits, per_row=per_row, keeps_size=keeps_size))
         self._by_name[name] = self.args[-1]
         self.annotations.append(f"{name}: {ann}")
         if role in ("input", "inout"):

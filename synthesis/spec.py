@@ -73,6 +73,10 @@ class ArgSpec:
     # a 1-D array a launch of more dimensions reads by its outermost index alone (a scale, a label, a
     # token id per row): it grows with that index at bench size (cuda_production/bench.py)
     per_row: bool = False
+    # an array whose outermost extent is a multiple of the launch's, but whose rows no launch index owns
+    # (a convolution's C_out x C_in x K x K filters under an N x C_out x H x W launch): it keeps its size
+    # at bench size, where the shape rule would grow it (cuda_production/bench.py)
+    keeps_size: bool = False
 
     @property
     def kind(self) -> str:
@@ -142,6 +146,8 @@ class ArgSpec:
             del d["launch_bound"]
         if not self.per_row:  # only a row's own value under a 2-D or 3-D launch has it
             del d["per_row"]
+        if not self.keeps_size:  # only an array the shape rule would grow wrongly has it
+            del d["keeps_size"]
         return d
 
     @classmethod

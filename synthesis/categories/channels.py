@@ -303,7 +303,8 @@ def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     pad = taps // 2
     inp = im.image(("x", "inp", "feat", "act"), channels=in_channels, scale=float(stride))
     weights = w.add_array(rng.choice(["weights", "filters", "conv_w"]), "float32", "input",
-                          shape=(im.channels, in_channels, taps, taps), low=-1.0, high=1.0, grid_bits=6)
+                          shape=(im.channels, in_channels, taps, taps), low=-1.0, high=1.0, grid_bits=6,
+                          keeps_size=True)  # C_out is a multiple of the batch: the shape rule would grow it
     acc = im.accumulator(("bias", "b_conv"))
     c = rng.choice(["c", "ci", "ic"])
     count = f"{inp}.shape[1]"

@@ -324,6 +324,16 @@ def test_a_value_per_row_grows_with_the_rows_and_a_value_per_column_keeps_its_si
     assert sized["scales"].shape == (BENCH_OUTER,) and sized["bias"].shape == (16,)
 
 
+def test_filters_declared_to_keep_their_size_do_so_though_their_rows_are_a_multiple_of_the_batch():
+    # a convolution's 8 x 4 x 3 x 3 filters under a 2 x 8 x 6 x 6 launch: 8 rows, 4 x the batch's
+    launch = (2, 8, 6, 6)
+    filters = arr("w", shape=(8, 4, 3, 3))
+    assert scales(filters, launch)  # the shape rule alone would grow them
+    sized = {a.name: a for a in bench_args([arr("x", shape=(2, 4, 6, 6)), replace(filters, keeps_size=True),
+                                            arr("y", role="output", shape=launch)], launch, (64, 8, 6, 6))}
+    assert sized["w"].shape == (8, 4, 3, 3) and sized["x"].shape == (64, 4, 6, 6) and sized["y"].shape == (64, 8, 6, 6)
+
+
 def test_a_value_per_row_is_read_for_every_row_at_bench_size(tmp_path):
     # before ArgSpec.per_row the scales kept their 16 elements and rows 16.. read past them
     got, want = bench_run_against_warp(tmp_path, spec("per_row_scale", PER_ROW, per_row_args(), (16, 16)))

@@ -477,6 +477,32 @@ def test_a_value_per_row_of_a_2d_launch_is_read_per_row_and_others_are_not():
     assert {a.name for a in args if a.per_row} == {"scale"}
 
 
+CONV = HEADER + ("@wp.kernel\ndef conv(x: wp.array4d(dtype=float), w: wp.array4d(dtype=float), "
+                 "table: wp.array4d(dtype=float), y: wp.array4d(dtype=float)):\n"
+                 "    n, co, r, c = wp.tid()\n    acc = table[n, co, 0, 0]\n"
+                 "    for ci in range(4):\n        acc += w[co, ci, 1, 1] * x[n, ci, r, c]\n    y[n, co, r, c] = acc\n")
+
+
+def test_filters_read_at_another_launch_indexs_rows_keep_their_size():
+    # w[co, ...]: rows picked by the output channel, 8 of them, 4 x the batch of 2: the shape rule would
+    # grow them with the batch; x, y and table are read at the batch's own rows
+    result, fn = _translated(CONV, "conv")
+    launch, args = infer_inputs(result, fn, KernelDeclaration("test", (2, 8, 6, 6)))
+    assert {a.name for a in args if a.keeps_size} == {"w"}
+    assert {a.name: a.shape for a in args}["w"][0] == 8
+
+
+def test_a_4d_launch_can_be_declared(tmp_path):
+    source = CONV.replace("@wp.kernel", "# translate: dim=2,8,6,6\n@wp.kernel")
+    code, _, err = cli(write(tmp_path, source), "-o", tmp_path / "out")
+    assert code == 0, err
+    meta = json.loads((tmp_path / "out" / "conv" / "metadata.json").read_text())
+    args = {a["name"]: a for a in meta["arguments"]}
+    assert meta["launch_dim"] == [2, 8, 6, 6] and args["w"]["keeps_size"] and "keeps_size" not in args["x"]
+    bench = meta["bench"]["arrays"]
+    assert not bench["w"]["scales"] and bench["w"]["shape"] == args["w"]["shape"] and bench["x"]["scales"]
+
+
 def test_a_parameter_read_other_than_as_the_thread_bound_is_not_a_launch_count():
     used = SAXPY.replace("y[i] = a * x[i] + y[i]", "y[i] = a * x[i] + float(n)")
     result, fn = _translated(used, "saxpy")
