@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production.bench import (
-    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, scale_factor, scales,
+    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, max_outer, scale_factor,
+    scales,
 )
 from cuda_production.cuda_types import ctype
 from cuda_production.translator import KernelParam, TranslatedKernel
@@ -805,8 +806,10 @@ BENCH_WARMUP = 2  # untimed graph replays first (module load, clocks, caches)
 BENCH_TRIALS = 20  # timed graph replays: the statistics are over these
 
 
-def _main_options(bench_outer: int) -> list[str]:
-    """main()'s command line: the check run (default) and the benchmark (--bench)."""
+def _main_options(bench_outer: int, largest_outer: int | None = None) -> list[str]:
+    """main()'s command line: the check run (default) and the benchmark (--bench). `largest_outer`: the
+    largest outermost extent the launch's grid can hold (a launch of 2 to 4 dimensions: CUDA allows
+    65,535 blocks along y and z), which --bench-dim may not pass."""
     usage = ("usage: %s [--warmup N] [--trials N] [--expected FILE] "
              "[--bench [--bench-dim N] [--launches N] [--dump FILE]]\\n")
     return [
@@ -841,7 +844,13 @@ def _main_options(bench_outer: int) -> list[str]:
         '        fprintf(stderr, "--bench-dim and --launches must be at least 1\\n");',
         "        return 2;",
         "    }",
-    ]
+    ] + ([
+        f"    if (bench_outer > {largest_outer}) {{",
+        f'        fprintf(stderr, "--bench-dim %d: this launch\'s grid holds at most {largest_outer} (CUDA allows '
+        '65535 blocks along y and z)\\n", bench_outer);',
+        "        return 2;",
+        "    }",
+    ] if largest_outer is not None else [])
 
 
 def _launch_dims(kernel: TranslatedKernel, launch_dim: tuple[int, ...]) -> list[str]:
@@ -1098,7 +1107,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("")
     w("int main(int argc, char** argv)")
     w("{")
-    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0]):
+    largest = max_outer(launch_dim) if len(launch_dim) > 1 and not kernel.tiled else None  # a tiled grid is 1-D
+    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0], largest):
         w(line)
     w("")
     if filled or meshes:

@@ -175,6 +175,31 @@ def test_bad_bench_options_fail_with_one_line(bench_sample, options):
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
 
 
+GRID_2D = '''
+@wp.kernel
+def shift_2d(a: wp.array2d(dtype=float), b: wp.array2d(dtype=float)):
+    i, j = wp.tid()
+    b[i, j] = a[i, j] + 1.0
+'''
+
+
+def test_a_bench_dim_past_the_grids_limit_is_refused_with_one_line(tmp_path):
+    # a 2-D launch's outer extent lies along the grid's y (at most 65,535 blocks): past it the launch
+    # itself would fail ("invalid argument"), so the program names the limit instead
+    launch = (16, 20)
+    s = spec("shift_2d", GRID_2D, [arr("a", shape=launch), arr("b", role="output", shape=launch, bound=2.0)], launch)
+    folder = tmp_path / s.name
+    write_sample(folder, translate_kernel(s.source, s.name, f"{s.name}.py", launch_ndim=2), s.source, sample_args(s),
+                 s.dim, input_seed(s), Tolerance(), None, {"category": s.category, "description": s.description})
+    binary = tmp_path / "shift_2d.bin"
+    assert compile_host(folder / "shift_2d.cu", binary, tmp_path).returncode == 0
+    limit = max_outer(launch)
+    proc = subprocess.run([str(binary), "--bench", "--bench-dim", str(limit + 1)], cwd=folder, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"--bench-dim {limit + 1}: this launch's grid holds at most {limit} (CUDA allows 65535 blocks along y and z)\n"
+
+
 def test_a_grid_of_tiles_grows_its_row_panels_and_keeps_its_weights():
     """A wp.launch_tiled grid of (7, 3) blocks of 16 x 32 output tiles: inputs and outputs hold 16 rows
     per block row and keep their columns (tile multiples of the inner launch, not equal to it);

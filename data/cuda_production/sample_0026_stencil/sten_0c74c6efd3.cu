@@ -187,6 +187,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
         return 2;
     }
+    if (bench_outer > 262140) {
+        fprintf(stderr, "--bench-dim %d: this launch's grid holds at most 262140 (CUDA allows 65535 blocks along y and z)\n", bench_outer);
+        return 2;
+    }
 
     const uint32_t seed = 3245840404U;
 

@@ -174,6 +174,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
         return 2;
     }
+    if (bench_outer > 524280) {
+        fprintf(stderr, "--bench-dim %d: this launch's grid holds at most 524280 (CUDA allows 65535 blocks along y and z)\n", bench_outer);
+        return 2;
+    }
 
     const uint32_t seed = 2400795557U;
 

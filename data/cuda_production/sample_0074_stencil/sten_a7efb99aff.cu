@@ -182,6 +182,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "--bench-dim and --launches must be at least 1\n");
         return 2;
     }
+    if (bench_outer > 4095) {
+        fprintf(stderr, "--bench-dim %d: this launch's grid holds at most 4095 (CUDA allows 65535 blocks along y and z)\n", bench_outer);
+        return 2;
+    }
 
     const uint32_t seed = 25830225U;
 
