@@ -1984,7 +1984,11 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
     dims = rng.choice([2, 3, 3])
     block_dim = rng.choice([64, 128, 256])
     lane_bits = block_dim.bit_length() - 1
-    bits = 10 if dims == 2 else 8  # dims * bits + lane_bits <= 32: every key fits a uint32
+    extra = rng.choice(["none", "gather", "starts"])
+    # cells per axis: fine (dims * bits + lane_bits <= 32: every key fits a uint32), or, where the kernel
+    # marks the cells' starts, about as many cells as the block has points (a grid's cell as wide as the
+    # interaction radius: many points share one, as in a neighbour search's grid)
+    bits = (10 if dims == 2 else 8) if extra != "starts" else max(1, round(math.log2(block_dim) / dims))
     lo, hi = rng.choice(SPATIAL_DOMAINS)
     res = 1 << bits
     B = k.constant(pick(rng, "BLOCK", "THREADS", "BLOCK_SIZE"), block_dim)
@@ -2061,7 +2065,6 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
     order = k.array(pick(rng, "order", "permutation", "sorted_ids"), "output", (1, block_dim), True,
                     bound=float(block_dim * max(BLOCK_COUNTS)), dtype="int32", draws=rng)
     k.emit(f"wp.tile_store({order}[i], ids)")
-    extra = rng.choice(["none", "gather", "starts"])
     if extra == "gather":
         moved = k.array(pick(rng, "sorted_points", "reordered", "points_out"), "output", (block_dim,), True,
                         bound=max(abs(lo), abs(hi)), dtype=f"vec{dims}", draws=rng)
