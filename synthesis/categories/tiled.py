@@ -1710,7 +1710,10 @@ def histogram(k: TileKernel) -> tuple[str, int]:
     histogram (`wp.tile_atomic_add`) or stored per block (its cumulative counts by
     `tile_scan_inclusive` in some). Counts (int bins, 1 per value) or weights (float bins, a weight
     per value); values outside the range left out by `has_value`, or clamped into the end bins, or
-    masked by a flag array."""
+    masked by a flag array. In RADIX_SHARE of them (a stream of their own), a radix sort's counting pass
+    instead (`radix_digits`)."""
+    if chooses_radix(k.seed):  # its own stream: the other histograms keep their draws
+        return radix_digits(k)
     rng = k.rng
     block_dim = rng.choice([64, 128, 256])
     nbins = rng.choice(HISTOGRAM_BINS)
@@ -1777,6 +1780,82 @@ def histogram(k: TileKernel) -> tuple[str, int]:
             k.emit(f"wp.tile_store({out}[i], bins)")
             k.features.append("each block's histogram stored")
     return "Histogram of each block's values in shared memory", block_dim
+
+
+RADIX_SHARE = 0.3  # of the histogram kind (session 44)
+
+
+def chooses_radix(seed: int) -> bool:
+    """Whether a histogram kernel is a radix sort's counting pass: a stream of its own."""
+    return random.Random(seed ^ 0x4AD1).random() < RADIX_SHARE
+
+
+def radix_digits(k: TileKernel) -> tuple[str, int]:
+    """The counting pass of a radix sort (the upsweep of CUB's radix sort and of Onesweep): each thread
+    reads its uint32 keys (one, or a few in a coalesced loop), takes the pass's digit,
+    `(key >> shift) & (RADIX - 1)` (the shift a kernel parameter, as the host's loop over the passes
+    passes it, or a module constant), and counts it in a block histogram in shared memory
+    (`wp.tile_scatter_add`). Stored: the block's digit counts (for the scan across blocks), their
+    exclusive prefix sums (each digit's first slot within the block, `tile_scan_exclusive`), both, or
+    the counts merged into the global digit counts (`tile_atomic_add`)."""
+    rng = k.variant
+    block_dim = rng.choice([64, 128, 256])
+    per_thread = rng.choice([1, 2, 4])
+    digit_bits = rng.choice([4, 4, 8])
+    key_bits = rng.choice([16, 24])
+    radix = 1 << digit_bits
+    u = "wp.uint32"
+    B = k.constant(pick(rng, "BLOCK", "THREADS"), block_dim)
+    R = k.constant(pick(rng, "RADIX", "NUM_DIGITS", "BUCKETS"), radix)
+    keys = k.array(pick(rng, "keys", "keys_in", "sort_keys"), "input", (block_dim * per_thread,), True, low=0,
+                   high=(1 << key_bits) - 1, dtype="uint32", grid_bits=0, draws=rng)
+    shift_value = rng.randrange(0, key_bits, digit_bits)
+    if rng.random() < 0.6:  # the pass's shift from the host, as a loop over passes launches it
+        shift = pick(rng, "shift", "bit_offset", "pass_shift")
+        k.args.append(ArgSpec(shift, "int32", "scalar", (), shift_value, shift_value, 0, shift_value))
+        k.annotations.append(f"{shift}: int")
+        k._scaling = getattr(k, "_scaling", {})
+        k._scaling[shift] = False
+        k.features.append(f"the pass's shift a parameter ({shift_value})")
+    else:
+        shift = k.constant(pick(rng, "SHIFT", "DIGIT_SHIFT"), shift_value)
+        k.features.append(f"the pass's shift a constant ({shift_value})")
+    k.lines[0] = "i, lane = wp.tid()"
+    k.tile(radix)
+    k.emit(f"counts = wp.tile_zeros(shape={R}, dtype=int, storage=\"shared\")")
+    if per_thread > 1:
+        P = k.constant(pick(rng, "ITEMS", "KEYS_PER_THREAD"), per_thread)
+        k.emit(f"for k in range({P}):")
+        k.indent += 1
+        at = f"(i * {P} + k) * {B} + lane"
+        k.features.append(f"{per_thread} keys a thread (coalesced)")
+    else:
+        at = f"i * {B} + lane"
+    k.emit(f"key = {keys}[{at}]")
+    k.emit(f"digit = int((key >> {u}({shift})) & {u}({R} - 1))")
+    k.emit("wp.tile_scatter_add(counts, digit, 1, True)")
+    if per_thread > 1:
+        k.indent -= 1
+    k.features.append(f"{digit_bits}-bit digits of {key_bits}-bit uint32 keys counted in shared memory (tile_scatter_add)")
+    stored = rng.choice(["counts", "offsets", "both", "global"])
+    per_block = float(block_dim * per_thread)
+    if stored in ("counts", "both"):
+        out = k.array(pick(rng, "block_counts", "digit_counts", "histograms"), "output", (1, radix), True,
+                      bound=per_block, dtype="int32", draws=rng)
+        k.emit(f"wp.tile_store({out}[i], counts)")
+        k.features.append("the block's digit counts stored")
+    if stored in ("offsets", "both"):
+        out = k.array(pick(rng, "digit_offsets", "block_offsets", "local_offsets"), "output", (1, radix), True,
+                      bound=per_block, dtype="int32", draws=rng)
+        k.tile(radix)
+        k.emit(f"wp.tile_store({out}[i], wp.tile_scan_exclusive(counts))")
+        k.features.append("each digit's first slot in the block (tile_scan_exclusive)")
+    if stored == "global":
+        out = k.array(pick(rng, "global_counts", "digit_totals"), "output", (radix,), False,
+                      bound=per_block * max(BLOCK_COUNTS), dtype="int32", draws=rng)
+        k.emit(f"wp.tile_atomic_add({out}, counts)")
+        k.features.append("merged into the global digit counts (tile_atomic_add)")
+    return "Radix sort counting pass: digit histograms per block", block_dim
 
 
 COMPACTION_SHARE = 0.07  # of tiled kernels, drawn from a stream of their own (session 43)

@@ -54,7 +54,8 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Stream compaction within blocks (prefix sums of keep flags, scattered writes)",
              "Prefix sums within blocks (the first pass of a device-wide scan)",
              "Points sorted by Morton code within blocks (uint32 keys)",
-             "Points sorted by grid cell within blocks (uint32 keys)")
+             "Points sorted by grid cell within blocks (uint32 keys)",
+             "Radix sort counting pass: digit histograms per block")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -74,8 +75,8 @@ def test_tiled_is_a_category_with_its_prefix():
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
     # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two), spatial
-    # sorts (two)
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 2
+    # sorts (two), radix counting passes
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 2 - 1
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -1042,3 +1043,38 @@ def test_a_spatial_sort_kernel_orders_each_blocks_points_by_their_cells(spec):
 
 def test_the_tiled_kernels_spatial_sort_does_not_take_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_spatial_sort")
+
+
+RADIX_VARIANTS = ("4-bit digits of 16-bit", "4-bit digits of 24-bit", "8-bit digits of 16-bit", "8-bit digits of 24-bit",
+                  "shift a parameter", "shift a constant", "keys a thread", "digit counts stored", "first slot in the block",
+                  "global digit counts")
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_radix, RADIX_VARIANTS, 3,
+                                                          "Radix sort counting pass"),
+                         ids=lambda spec: spec.name)
+def test_a_radix_counting_pass_counts_each_blocks_digits(spec):
+    """Each block's counts of the pass's digit of its keys (the shift from the description), their
+    exclusive prefix sums, or their total over the blocks: Warp's outputs against numpy's bincount."""
+    values, got = _inputs_and_outputs(spec, "t_tiled_radix_")
+    d = spec.description
+    digit_bits = int(re.search(r"(\d+)-bit digits", d).group(1))
+    shift = int(re.search(r"shift a (?:parameter|constant) \((\d+)\)", d).group(1))
+    blocks = spec.dim[0]
+    keys = values[spec.args[0].name].astype(np.int64).reshape(blocks, -1)
+    digits = (keys >> shift) & ((1 << digit_bits) - 1)
+    counts = np.stack([np.bincount(row, minlength=1 << digit_bits) for row in digits])
+    assert (counts > 0).mean() > 0.5  # the keys' digits spread over the buckets
+    written = [a for a in spec.args if a.is_written]
+    if "global digit counts" in d:
+        np.testing.assert_array_equal(got[written[0].name], values[written[0].name] + counts.sum(axis=0))
+        return
+    wanted = ([counts] if "digit counts stored" in d else []) + \
+             ([np.cumsum(counts, axis=1) - counts] if "first slot in the block" in d else [])
+    assert len(wanted) == len(written)
+    for a, want in zip(written, wanted):
+        np.testing.assert_array_equal(got[a.name].reshape(blocks, -1), want)
+
+
+def test_the_histogram_kernels_radix_does_not_take_keep_their_draws(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_radix")
