@@ -53,7 +53,8 @@ class Images:
     """The launch's shape and index names, and the arrays over it."""
 
     def __init__(self, rng: random.Random, name: str, seed: int, channel_names: tuple[str, ...],
-                 per_pixel: bool = False, channels: int | None = None) -> None:
+                 per_pixel: bool = False, channels: int | None = None, channels_last: bool = False) -> None:
+        self.channels_last = channels_last  # NHWC: images (batch, height, width, channels), launched so
         self.batch = rng.choice(BATCHES)
         self.channels = channels or rng.choice(CHANNELS)
         self.height = rng.choice(SIDES)
@@ -62,6 +63,8 @@ class Images:
         self.c = rng.choice(channel_names)
         if per_pixel:  # a 3-D launch over the pixels; the kernel loops over the channels
             dim, names = (self.batch, self.height, self.width), (self.n, self.y, self.x)
+        elif channels_last:
+            dim, names = (self.batch, self.height, self.width, self.channels), (self.n, self.y, self.x, self.c)
         else:
             dim, names = (self.batch, self.channels, self.height, self.width), (self.n, self.c, self.y, self.x)
         self.w = KernelWriter(rng, name, "stencil", seed, dim, names)
@@ -69,8 +72,9 @@ class Images:
         self.w.intermediate_output_share = 0.0
 
     def shape(self, channels: int | None = None, scale: float = 1.0) -> tuple[int, int, int, int]:
-        return (self.batch, self.channels if channels is None else channels, int(self.height * scale),
-                int(self.width * scale))
+        c = self.channels if channels is None else channels
+        h, w = int(self.height * scale), int(self.width * scale)
+        return (self.batch, h, w, c) if self.channels_last else (self.batch, c, h, w)
 
     def image(self, hints: tuple[str, ...], role: str = "input", channels: int | None = None, scale: float = 1.0,
               low: float = -2.0, high: float = 2.0) -> str:
@@ -93,7 +97,13 @@ class Images:
         return acc
 
     def pixel(self, c: str | None = None) -> str:
+        if self.channels_last:
+            return f"{self.n}, {self.y}, {self.x}, {c or self.c}"
         return f"{self.n}, {c or self.c}, {self.y}, {self.x}"
+
+    def at(self, c: str, y: str, x: str) -> str:
+        """The indices of channel `c` at row `y`, column `x` of the launch's image, in the layout's order."""
+        return f"{self.n}, {y}, {x}, {c}" if self.channels_last else f"{self.n}, {c}, {y}, {x}"
 
 
 def epilogue(im: Images, v: str, residual: bool = True) -> None:
@@ -279,6 +289,7 @@ def pointwise_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
 
 
 DENSE_CONV_SHARE = 0.25  # of the image kernels, drawn from a stream of their own (session 44)
+NHWC_SHARE = 0.3  # of the dense convolutions: channels-last images (TensorFlow's and cuDNN's fast layout)
 
 
 def chooses_dense_conv(seed: int) -> bool:
@@ -296,36 +307,42 @@ def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     computed once per kernel row). A 1 x 1 convolution at stride 2 is a ResNet block's projection
     shortcut. Then the epilogue."""
     in_channels = rng.choice(CHANNELS)
-    im = Images(rng, name, seed, ("k", "oc", "co"), channels=rng.choice((4, 8, 16)))
+    nhwc = rng.random() < NHWC_SHARE
+    im = Images(rng, name, seed, ("k", "oc", "co"), channels=rng.choice((4, 8, 16)), channels_last=nhwc)
     w = im.w
     stride = rng.choice([1, 1, 2])
     taps = rng.choice([3, 3, 3, 5]) if stride == 1 else rng.choice([3, 3, 1])
     pad = taps // 2
     inp = im.image(("x", "inp", "feat", "act"), channels=in_channels, scale=float(stride))
+    # PyTorch's filters, C_out x C_in x K x K; with NHWC images TensorFlow's, K x K x C_in x C_out
     weights = w.add_array(rng.choice(["weights", "filters", "conv_w"]), "float32", "input",
-                          shape=(im.channels, in_channels, taps, taps), low=-1.0, high=1.0, grid_bits=6,
+                          shape=(taps, taps, in_channels, im.channels) if nhwc else (im.channels, in_channels, taps, taps),
+                          low=-1.0, high=1.0, grid_bits=6,
                           keeps_size=True)  # C_out is a multiple of the batch: the shape rule would grow it
+
+    def filter_at(ci: str, ky: str, kx: str) -> str:
+        return f"{weights}[{ky}, {kx}, {ci}, {im.c}]" if nhwc else f"{weights}[{im.c}, {ci}, {ky}, {kx}]"
     acc = im.accumulator(("bias", "b_conv"))
     c = rng.choice(["c", "ci", "ic"])
-    count = f"{inp}.shape[1]"
+    count = f"{inp}.shape[{3 if nhwc else 1}]"
     if rng.random() < 0.3:  # the channel count a module constant, as a fixed architecture has it
         count = w.add_constant(rng.choice(["C_IN", "IN_CHANNELS"]), in_channels).src
     origin_y = f"{im.y} * 2" if stride == 2 else im.y
     origin_x = f"{im.x} * 2" if stride == 2 else im.x
     if taps == 1:  # no window, no border
         with w.block(f"for {c} in range({count}):"):
-            w.emit(f"{acc} += {weights}[{im.c}, {c}, 0, 0] * {inp}[{im.n}, {c}, {origin_y}, {origin_x}]")
+            w.emit(f"{acc} += {filter_at(c, '0', '0')} * {inp}[{im.at(c, origin_y, origin_x)}]")
         w.feature(f"dense 1 x 1 convolution, {in_channels} channels in, {im.channels} out, stride 2 (a projection shortcut)")
     else:
         height, width = w.fresh("height"), w.fresh("width")
-        w.emit(f"{height} = {inp}.shape[2]")
-        w.emit(f"{width} = {inp}.shape[3]")
+        w.emit(f"{height} = {inp}.shape[{1 if nhwc else 2}]")
+        w.emit(f"{width} = {inp}.shape[{2 if nhwc else 3}]")
         ky, kx = rng.choice([("ky", "kx"), ("dy", "dx"), ("r", "s")])
         yy, xx = w.fresh("src_y" if len(im.y) > 1 else f"{im.y}{im.y}"), w.fresh("src_x" if len(im.x) > 1 else f"{im.x}{im.x}")
         row, col = f"{origin_y} + {ky} - {pad}", f"{origin_x} + {kx} - {pad}"
         channels_inside = rng.random() < 0.5
         border = rng.choice(["test", "skip"])
-        tap = f"{weights}[{im.c}, {c}, {ky}, {kx}] * {inp}[{im.n}, {c}, {yy}, {xx}]"
+        tap = f"{filter_at(c, ky, kx)} * {inp}[{im.at(c, yy, xx)}]"
         if channels_inside:
             with w.block(f"for {ky} in range({taps}):"):
                 w.emit(f"{yy} = {row}")
@@ -360,6 +377,8 @@ def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
             w.feature("the channels looped outside the taps")
         w.feature(f"dense {taps} x {taps} convolution, {in_channels} channels in, {im.channels} out, stride {stride}, "
                   f"zero-padded borders ({'skipped' if border == 'skip' else 'tested'})")
+    if nhwc:
+        w.feature("NHWC images (channels last), K x K x C_in x C_out filters")
     epilogue(im, acc)
     out = im.image(("out", "conv_out", "y"), "output")
     w.emit(f"{out}[{im.pixel()}] = {acc}")
@@ -548,6 +567,8 @@ FORM_DRAWS = ("per-channel affine", "per-channel affine", "pooling", "pooling", 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if chooses_dense_conv(seed):  # its own stream: the other forms keep their draws
-        return dense_conv(rng, name, seed).finish("Multi-channel image kernel (NCHW)")
+        writer = dense_conv(rng, name, seed)
+        layout = "NHWC" if any("NHWC" in f for f in writer.features) else "NCHW"
+        return writer.finish(f"Multi-channel image kernel ({layout})")
     form = rng.choice(FORM_DRAWS)
     return CHANNEL_FORMS[form](rng, name, seed).finish("Multi-channel image kernel (NCHW)")

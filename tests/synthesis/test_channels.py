@@ -40,7 +40,7 @@ VARIANTS = ("at inference", "folded", "layer scale", "residual input", "2 x 2 ma
             "zero-padded borders", "clamped borders", "pointwise", "softmax", "log-softmax", "temperature",
             "unit length", "learned scale", "class", "its score", "mean and largest", "skip connection",
             "scaled by a parameter", "dense 3 x 3", "dense 5 x 5", "dense 1 x 1", "stride 2, zero-padded",
-            "looped inside the taps", "looped outside the taps", "borders (skipped)", "borders (tested)",
+            "looped inside the taps", "looped outside the taps", "borders (skipped)", "borders (tested)", "NHWC images",
             *(f"activation: {a}" for a in ACTIVATIONS))
 DENSE_WEIGHTS = ("weights", "filters", "conv_w")  # a dense convolution's C_out x C_in x K x K filters
 
@@ -111,6 +111,9 @@ def _expected(spec: KernelSpec, given: dict) -> dict:
         return {written[0]: _epilogue(spec, g, images, v)}
     if "dense " in d:  # every input channel: a sum over the taps of einsums over a zero-padded copy
         weights = g[_arg(spec, DENSE_WEIGHTS)]
+        nhwc = "NHWC images" in d
+        if nhwc:  # channels last, filters K x K x C_in x C_out: computed in NCHW, the result turned back
+            x, weights = x.transpose(0, 3, 1, 2), weights.transpose(3, 2, 0, 1)
         k = weights.shape[2]
         stride = 2 if "stride 2" in d else 1
         padded = np.pad(x, ((0, 0), (0, 0), (k // 2, k // 2), (k // 2, k // 2)))
@@ -119,7 +122,8 @@ def _expected(spec: KernelSpec, given: dict) -> dict:
                           padded[:, :, ky:ky + stride * h:stride, kx:kx + stride * w:stride])
                 for ky in range(k) for kx in range(k))
         bias = _arg(spec, ("bias", "b_conv"))
-        return {written[0]: _epilogue(spec, g, images, v + (g[bias][None, :, None, None] if bias else 0))}
+        v = v + (g[bias][None, :, None, None] if bias else 0)
+        return {written[0]: _epilogue(spec, g, images, v.transpose(0, 2, 3, 1) if nhwc else v)}
     if "depthwise" in d:
         weights = g[_arg(spec, ("weights", "filters", "kernel_w"))]
         taps = weights.shape[1]
