@@ -298,14 +298,14 @@ def chooses_dense_conv(seed: int) -> bool:
     return random.Random(seed ^ 0xD3C0).random() < DENSE_CONV_SHARE
 
 
-def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
+def dense_conv(rng: random.Random, name: str, seed: int) -> tuple[KernelWriter, str]:
     """The convolution layer of a CNN: output channel k at a pixel is the sum over every input channel
     of a K x K window (`weights` C_out x C_in x K x K, a 4-D array) at stride 1 (the output the input's
     size) or 2 (half its height and width: a downsampling layer), padded by K // 2 (taps past the border
     left out by a test, or rows and columns skipped with `continue`), a bias per output channel. The
     channels are looped outside the taps, or inside them (the border then tested once per tap, the row
     computed once per kernel row). A 1 x 1 convolution at stride 2 is a ResNet block's projection
-    shortcut. Then the epilogue."""
+    shortcut. Then the epilogue. Returns the writer and the images' layout (NCHW, or NHWC in NHWC_SHARE)."""
     in_channels = rng.choice(CHANNELS)
     nhwc = rng.random() < NHWC_SHARE
     im = Images(rng, name, seed, ("k", "oc", "co"), channels=rng.choice((4, 8, 16)), channels_last=nhwc)
@@ -383,7 +383,7 @@ def dense_conv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     out = im.image(("out", "conv_out", "y"), "output")
     w.emit(f"{out}[{im.pixel()}] = {acc}")
     w.note_bound(out, 2.0 * in_channels * taps * taps + 40.0)
-    return w
+    return w, "NHWC" if nhwc else "NCHW"
 
 
 def channel_reduction(rng: random.Random, name: str, seed: int) -> KernelWriter:
@@ -567,8 +567,7 @@ FORM_DRAWS = ("per-channel affine", "per-channel affine", "pooling", "pooling", 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if chooses_dense_conv(seed):  # its own stream: the other forms keep their draws
-        writer = dense_conv(rng, name, seed)
-        layout = "NHWC" if any("NHWC" in f for f in writer.features) else "NCHW"
+        writer, layout = dense_conv(rng, name, seed)
         return writer.finish(f"Multi-channel image kernel ({layout})")
     form = rng.choice(FORM_DRAWS)
     return CHANNEL_FORMS[form](rng, name, seed).finish("Multi-channel image kernel (NCHW)")

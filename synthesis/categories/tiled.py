@@ -219,10 +219,11 @@ class TileKernel:
         self._scaling[name] = scales
         return name
 
-    def scalar(self, hint: str, value: float) -> str:
-        """A float argument the caller passes (a scale, a step), with the value the sample uses."""
-        self.args.append(ArgSpec(hint, "float32", "scalar", (), value, value, 0, value))
-        self.annotations.append(f"{hint}: float")
+    def scalar(self, hint: str, value: float | int, dtype: str = "float32") -> str:
+        """A float (or int32) argument the caller passes (a scale, a step, a shift), with the value the
+        sample uses."""
+        self.args.append(ArgSpec(hint, dtype, "scalar", (), value, value, 0, value))
+        self.annotations.append(f"{hint}: {'int' if dtype == 'int32' else 'float'}")
         self._scaling = getattr(self, "_scaling", {})
         self._scaling[hint] = False
         return hint
@@ -1811,11 +1812,7 @@ def radix_digits(k: TileKernel) -> tuple[str, int]:
                    high=(1 << key_bits) - 1, dtype="uint32", grid_bits=0, draws=rng)
     shift_value = rng.randrange(0, key_bits, digit_bits)
     if rng.random() < 0.6:  # the pass's shift from the host, as a loop over passes launches it
-        shift = pick(rng, "shift", "bit_offset", "pass_shift")
-        k.args.append(ArgSpec(shift, "int32", "scalar", (), shift_value, shift_value, 0, shift_value))
-        k.annotations.append(f"{shift}: int")
-        k._scaling = getattr(k, "_scaling", {})
-        k._scaling[shift] = False
+        shift = k.scalar(pick(rng, "shift", "bit_offset", "pass_shift"), shift_value, "int32")
         k.features.append(f"the pass's shift a parameter ({shift_value})")
     else:
         shift = k.constant(pick(rng, "SHIFT", "DIGIT_SHIFT"), shift_value)
