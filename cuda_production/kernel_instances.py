@@ -28,9 +28,12 @@ import copy
 import re
 from dataclasses import dataclass, field
 
-from cuda_production.cuda_types import TYPE_ALIASES
+from cuda_production.cuda_types import FLOAT_TYPES, NUMERIC_TYPES, TYPE_ALIASES
 
 GENERIC_TYPES = frozenset({"Any", "Scalar", "Float", "Int"})  # Warp's generic type placeholders
+# the types each placeholder but `Any` stands for (warp/types.py: Float, Int and Scalar type constraints)
+GENERIC_SCALARS = {"Float": FLOAT_TYPES, "Int": tuple(t for t in NUMERIC_TYPES if t not in FLOAT_TYPES),
+                   "Scalar": NUMERIC_TYPES}
 _NOT_TYPE_LEAVES = frozenset({"wp", "warp", "types", "array", "array1d", "array2d", "array3d", "array4d", "dtype", "ndim"})
 
 
@@ -172,10 +175,10 @@ class _Closure:
             except CaptureError:
                 if name not in self.declared:
                     raise
-                self.bind_declared(name)
+                self.bindconcrete_annotation(name)
             return
 
-    def bind_declared(self, name: str) -> None:
+    def bindconcrete_annotation(self, name: str) -> None:
         from cuda_production.translator import _constant_value
 
         value = self.declared[name]
@@ -255,6 +258,11 @@ def _is_generic(node: ast.AST) -> bool:
         (isinstance(node, ast.Attribute) and node.attr in GENERIC_TYPES)
 
 
+def is_generic_annotation(annotation: ast.AST) -> bool:
+    """Whether a type annotation is, or holds, a generic placeholder (`Any`, `wp.array(dtype=Float)`)."""
+    return any(_is_generic(n) for n in ast.walk(annotation))
+
+
 def generic_params(fn: ast.FunctionDef) -> list[str]:
     """Parameters whose type is (or holds) a generic placeholder: Any, Scalar, Float, Int."""
     return [a.arg for a in fn.args.args if a.annotation is not None and any(_is_generic(n) for n in ast.walk(a.annotation))]
@@ -291,7 +299,7 @@ def _overloads(tree: ast.Module) -> dict[str, list[tuple[ast.AST, dict[str, ast.
     return found
 
 
-def _declared(annotation: ast.expr, type_name: str) -> ast.expr:
+def concrete_annotation(annotation: ast.expr, type_name: str) -> ast.expr:
     """`annotation` with each generic placeholder replaced by `wp.<type_name>` (an array's element type)."""
     class Concrete(ast.NodeTransformer):
         def visit_Name(self, node):
@@ -443,7 +451,7 @@ def expand(tree: ast.Module, top_kernels: dict[str, ast.FunctionDef], module_con
                 p, t = unknown_types[0]
                 problem = f"declared type '{t}' of parameter '{p}' of '{fn.name}' is not a type the translator knows"
             else:
-                concrete = {a.arg: _declared(a.annotation, types[a.arg]) for a in fn.args.args if a.arg in generic}
+                concrete = {a.arg: concrete_annotation(a.annotation, types[a.arg]) for a in fn.args.args if a.arg in generic}
                 variants.append((concrete, "types declared in --inputs"))
         if problem is not None:
             missing_arg = next((a for a in fn.args.args if f"parameter '{a.arg}' of" in problem), None)

@@ -35,6 +35,17 @@ def write_sample(folder: Path, kernel: TranslatedKernel, python_source: str, arg
     return folder
 
 
+def module_text(python_source: str) -> str:
+    """A generated kernel's source as a module that runs: `import warp as wp` added after the imports
+    the source begins with (`from typing import Any` for a generic function), standard library first."""
+    lines = python_source.split("\n")
+    top = 0
+    while top < len(lines) and lines[top].startswith(("import ", "from ")):
+        top += 1
+    imports = "\n".join(lines[:top]) + "\n\n" if top else ""
+    return imports + "import warp as wp\n\n\n" + "\n".join(lines[top:]).lstrip("\n")
+
+
 def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: list[ArgSpec],
                 launch_dim: tuple[int, ...], input_seed: int, tolerance: Tolerance,
                 expected: bytes | None, metadata: dict, program: str | None) -> None:
@@ -45,7 +56,7 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
     title = metadata.get("description") or f"Kernel {name}"
     if program is None:
         program = render_cu(kernel, args, launch_dim, input_seed, tolerance, expected is not None, title)
-    (tmp / f"{name}.py").write_text("import warp as wp\n\n\n" + python_source)
+    (tmp / f"{name}.py").write_text(module_text(python_source))
     (tmp / f"{name}.cu").write_text(program)
     (tmp / "Makefile").write_text(render_makefile(name))
     # arrays the kernel writes; an array of records by the members it writes (`bodies.vel`)

@@ -27,6 +27,7 @@ from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, n
     HASH_GRID, HASH_GRID_QUERY, MESH, BVH, MESH_QUERY_AABB, StructureType,
 )
 from cuda_production.bench import THREADS_PER_BLOCK
+from cuda_production.kernel_instances import GENERIC_SCALARS, concrete_annotation, generic_params, is_generic_annotation
 from synthesis.dtypes import TYPES
 from cuda_production.tiles import (
     DEFAULT_TILED_BLOCK_DIM, LOOP_TOP, SHARED_MEMORY_LIMIT, merge_thread_zero_blocks, TILE_BUILTINS, TILE_THREADS, TileLaunch, TileTranslator, launch_calls, tile_launches,
@@ -717,8 +718,12 @@ def stageable_arrays(fn: ast.FunctionDef, arrays: dict[str, ArrayType]) -> list[
 class FunctionTranslator(TileTranslator):
     """Translates one @wp.kernel or @wp.func body (the counterpart of Warp's `Adjoint`)."""
 
-    def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool):
+    def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool,
+                 bound: Mapping[str, object] | None = None):
         self.module = module
+        # an instance of a generic @wp.func: each generic parameter's type, from the call (as Warp
+        # makes an overload per argument types)
+        self.bound = dict(bound or {})
         fn, self.renames = _hygienic(fn, module.info.module_names())
         self.fn = fn
         self.is_kernel = is_kernel
@@ -841,7 +846,7 @@ class FunctionTranslator(TileTranslator):
                 self.params.append(param)
                 self.scopes[0][arg.arg] = {"hash_grid": HASH_GRID, "mesh": MESH, "bvh": BVH}[param.kind]
                 continue
-            t = self.annotation_type(arg.annotation)
+            t = self.bound[arg.arg] if arg.arg in self.bound else self.annotation_type(arg.annotation)
             if isinstance(t, ArrayType):
                 self.arrays[arg.arg] = t
                 full = not self.is_kernel or arg.arg in needs_dims
@@ -865,7 +870,7 @@ class FunctionTranslator(TileTranslator):
             else:
                 self.params.append(KernelParam(arg.arg, "scalar", t))
             self.scopes[0][arg.arg] = t
-        if not self.is_kernel and fn.returns is not None:
+        if not self.is_kernel and fn.returns is not None and not (self.bound and is_generic_annotation(fn.returns)):
             if not (isinstance(fn.returns, ast.Constant) and fn.returns.value is None):
                 self.return_type = self.return_annotation(fn.returns)
         if self.is_kernel:
@@ -2094,7 +2099,14 @@ class FunctionTranslator(TileTranslator):
         if isinstance(func, ast.Attribute) and func.attr == "vector" and (
                 _is_wp_attr(func, "vector") or (isinstance(func.value, ast.Attribute) and _is_wp_attr(func.value, "types"))):
             return self.local_vector(node)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
+        if isinstance(func, ast.Attribute) and func.attr == "dtype" and isinstance(func.value, ast.Name) \
+                and isinstance(self.lookup(func.value.id), ArrayType):
+            name = self.constructed_type(node, self.lookup(func.value.id).dtype)  # `values.dtype(0.0)`
+        elif isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type" \
+                and self.lookup("type") is None and len(func.args) == 1 and isinstance(func.args[0], ast.Name) \
+                and not func.keywords:
+            name = self.constructed_type(node, self.emit(func.args[0]).type)  # `type(x)(0.0)`
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "wp":
             name = func.attr
         elif isinstance(func, ast.Name):
             name = func.id
@@ -2146,6 +2158,13 @@ class FunctionTranslator(TileTranslator):
             raise self.unsupported(node, f"builtin wp.{name}" if isinstance(func, ast.Attribute) else f"call to '{name}'")
         arg_nodes = self.positional(node, builtins.arg_names(name))
         return self.call_builtin(node, name, [self.emit(a) for a in arg_nodes], arg_nodes)
+
+    def constructed_type(self, node: ast.Call, t) -> str:
+        """The type an element-type constructor builds (`values.dtype(0.0)`, `type(x)(0.0)`: how generic
+        code makes a zero or a cast of the type it was given), called like `wp.<type>(...)`."""
+        if not isinstance(t, str) or t not in TYPES:
+            raise self.unsupported(node, f"constructing a {t} from its type")
+        return t
 
     def unsigned_literal(self, node: ast.Constant) -> str:
         """`wp.uint32(0x27D4EB2D)` as C writes it, `0x27D4EB2Du`: hexadecimal or binary where the file
@@ -2322,10 +2341,12 @@ class FunctionTranslator(TileTranslator):
         return CExpr(f"{st.name}{{{', '.join(parts)}}}", st)
 
     def call_helper(self, node: ast.Call, name: str) -> CExpr:
-        param_names = tuple(a.arg for a in self.module.info.funcs[name].args.args)
+        fn = self.module.info.funcs[name]
+        param_names = tuple(a.arg for a in fn.args.args)
         arg_nodes = self.positional(node, param_names)
         args = [self.emit(a) for a in arg_nodes]
-        sig = self.module.translate_func(name, node)
+        bound = self.generic_binding(fn, args, arg_nodes) if generic_params(fn) else ()
+        sig = self.module.translate_func(name, node, bound)
         if len(args) != len(sig.params):
             raise self.error(node, f"'{name}' takes {len(sig.params)} arguments, got {len(args)}")
         codes = []
@@ -2340,6 +2361,34 @@ class FunctionTranslator(TileTranslator):
             codes.append(a.code)
         c_name = self.module.func_c_name(name)
         return CExpr(f"{c_name}({', '.join(codes)})", sig.return_type or "void")
+
+    def generic_binding(self, fn: ast.FunctionDef, args: list[CExpr], arg_nodes: list[ast.AST]) -> tuple:
+        """((parameter, type), ...) of a generic @wp.func's generic parameters at a call: the argument's
+        type (a literal's is Warp's: float32 or int32), checked against the placeholder (`Any`, or
+        `Float`, `Int`, `Scalar`: scalars of that kind; `wp.array(dtype=Any)`: an array of that rank)."""
+        bound = []
+        for param, value, src in zip(fn.args.args, args, arg_nodes):
+            annotation = param.annotation
+            if annotation is None or not is_generic_annotation(annotation):
+                continue
+            got = value.type
+            where = f"argument '{param.arg}' of the generic @wp.func '{fn.name}'"
+            if isinstance(annotation, (ast.Name, ast.Attribute)):  # the placeholder itself
+                placeholder = getattr(annotation, "id", None) or annotation.attr
+                allowed = GENERIC_SCALARS.get(placeholder)
+                if not isinstance(got, (str, StructType, ArrayType)) or got == "void":
+                    raise self.unsupported(src, f"{where}: a {got} passed as {placeholder}")
+                if isinstance(got, ArrayType) and isinstance(got.dtype, StructType):
+                    raise self.unsupported(src, f"{where}: an array of records passed as {placeholder}")
+                if allowed is not None and got not in allowed:
+                    raise self.error(src, f"{where}: {got} is not a {placeholder}")
+            else:  # an array of generic elements: its rank from the annotation, its dtype from the argument
+                if not isinstance(got, ArrayType) or isinstance(got.dtype, StructType) or got.dtype not in TYPES:
+                    raise self.unsupported(src, f"{where}: {got} where {ast.unparse(annotation)} is declared")
+                want = self.annotation_type(concrete_annotation(annotation, TYPES[got.dtype].warp_attr))
+                self.check_same(src, want, got, where)
+            bound.append((param.arg, got))
+        return tuple(bound)
 
     def check_same(self, node: ast.AST, want, got, what: str) -> None:
         if want != got:
@@ -2495,8 +2544,8 @@ class ModuleTranslator:
         self.small_tables = dict(small_tables or {})  # small fixed-size atomic targets: array parameter -> elements
         self.snippets: set[str] = set()
         self.constants_used: set[str] = set()
-        self.funcs_done: dict[str, FuncSignature] = {}
-        self.func_order: list[str] = []
+        self.funcs_done: dict[tuple[str, tuple], FuncSignature] = {}  # (name, generic binding) -> its C
+        self.func_order: list[tuple[str, tuple]] = []
         self.in_progress: set[str] = set()
         self.structs_done: dict[str, StructType] = {}
         self.struct_by_c: dict[str, StructType] = {}
@@ -2604,14 +2653,20 @@ class ModuleTranslator:
         if kind in ("madd", "msub", "mneg", "mscale", "matmul", "matvec", "vecmat", "transpose", "outer"):
             self.snippets.add(f"mat:{arg}")
 
-    def translate_func(self, name: str, call_site: ast.AST) -> FuncSignature:
-        if name in self.funcs_done:
-            return self.funcs_done[name]
+    def translate_func(self, name: str, call_site: ast.AST, bound: tuple = ()) -> FuncSignature:
+        """The @wp.func `name` in C, translated at its first call; a generic one once per `bound`
+        (its generic parameters' types at a call), each instance a C++ overload of the same name."""
+        key = (name, bound)
+        if key in self.funcs_done:
+            return self.funcs_done[key]
         if name in self.in_progress:
             raise TranslationError(self.info.filename, call_site, f"recursive @wp.func '{name}'")
-        self.in_progress.add(name)
         fn = self.info.funcs[name]
-        t = FunctionTranslator(self, fn, is_kernel=False)
+        if not bound and generic_params(fn):
+            raise TranslationError(self.info.filename, call_site, f"generic @wp.func '{name}' used other than by a call "
+                                                                  "(its parameters' types are known only at a call)")
+        self.in_progress.add(name)
+        t = FunctionTranslator(self, fn, is_kernel=False, bound=dict(bound))
         body = t.translate()
         ret = t.return_type
         params = []
@@ -2626,8 +2681,8 @@ class ModuleTranslator:
         params = ", ".join(params)
         code = f"__device__ {self.ctype(ret) if ret else 'void'} {self.func_c_name(name)}({params})\n{{\n{body}\n}}"
         sig = FuncSignature(name, t.params, ret, code)
-        self.funcs_done[name] = sig
-        self.func_order.append(name)
+        self.funcs_done[key] = sig
+        self.func_order.append(key)
         self.in_progress.discard(name)
         return sig
 
@@ -2716,8 +2771,13 @@ class ModuleTranslator:
                 text = float_literal(v) if t == "float32" else (str(v).lower() if t == "bool" else str(v))
                 consts.append(f"constexpr {ctype(t)} {self.global_c_name(c)} = {text};")
             parts.append("\n".join(consts))
-        for f in self.func_order:
-            parts.append(self.funcs_done[f].code)
+        # a generic helper's instances side by side (a callee's first instance always precedes its
+        # caller's first, so each name's group still comes before the groups that call it)
+        first = {}
+        for name, _ in self.func_order:
+            first.setdefault(name, len(first))
+        for key in sorted(self.func_order, key=lambda k: first[k[0]]):
+            parts.append(self.funcs_done[key].code)
         return "\n\n".join(parts)
 
 

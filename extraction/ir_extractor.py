@@ -104,7 +104,7 @@ def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
     # `@wp.kernel(enable_backward=False)`: Warp emits no adjoint for this kernel; record none.
     include_backward = include_backward and getattr(kernel, "options", {}).get("enable_backward", True) is not False
     builder = warp_compat.build_module(kernel, include_backward, block_dim)
-    symbol = warp_compat.kernel_symbol(kernel)
+    symbol = warp_compat.kernel_symbol(warp_compat.built_instance(kernel))
     result = {}
     for device in devices:
         source = warp_compat.codegen(builder, device)

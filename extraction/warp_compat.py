@@ -266,6 +266,17 @@ def share_function_tree(code: types.CodeType, source: str, first_line: int, tree
     codegen_module._store_shared_source(code, codegen_module._SharedFunctionSource(source, first_line, tree))
 
 
+def built_instance(kernel: Any) -> Any:
+    """The kernel whose code a module build emits: `kernel` itself, or a generic kernel's one instance
+    (`wp.overload(kernel, {...})` in its module: Warp builds each instance, never the generic kernel)."""
+    if not getattr(kernel, "is_generic", False):
+        return kernel
+    overloads = list(getattr(kernel, "overloads", {}).values())
+    if len(overloads) != 1:
+        raise WarpCompatError(f"generic kernel {kernel.key} has {len(overloads)} overloads; one is extracted")
+    return overloads[0]
+
+
 def kernel_symbol(kernel: Any) -> str:
     """The mangled prefix Warp gives the kernel's functions: `<key>_<hash8>`."""
     return f"{kernel.get_mangled_name()}"

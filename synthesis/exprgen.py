@@ -434,6 +434,8 @@ class KernelWriter:
         self.lines: list[str] = []
         self.helpers: list[str] = []
         self.helper_names: list[str] = []
+        self.imports: list[str] = []  # module-level import lines (`from typing import Any`), in order
+        self.after_kernel: list[str] = []  # module-level statements after the kernel (`wp.overload(...)`)
         self.indent = 1
         self.scopes: list[dict[str, Expr]] = [{}]
         self.counter = 0
@@ -961,6 +963,15 @@ class KernelWriter:
         """A `@wp.kernel(key=value)` option."""
         self.options[key] = value
 
+    def add_import(self, line: str) -> None:
+        """An import the module's helpers need (`from typing import Any` for a generic `@wp.func`)."""
+        if line not in self.imports:
+            self.imports.append(line)
+
+    def import_block(self) -> str:
+        """The module's first lines: its imports and a blank line, or nothing."""
+        return "".join(line + "\n" for line in self.imports) + ("\n" if self.imports else "")
+
     def add_helper(self, source: str, name: str) -> None:
         self.helpers.append(source)
         self.helper_names.append(name)
@@ -1240,7 +1251,9 @@ class KernelWriter:
         body = "\n".join(self.lines)
         constants = [c for c in self.constants if reads(c.split(" = ")[0]).search(body + "".join(self.helpers))]
         prelude = "".join(c + "\n" for c in constants) + ("\n" if constants else "")
-        source = prelude + "".join(h + "\n\n" for h in self.helpers) + header + body + "\n"
+        source = self.import_block() + prelude + "".join(h + "\n\n" for h in self.helpers) + header + body + "\n"
+        if self.after_kernel:
+            source += "\n" + "".join(line + "\n" for line in self.after_kernel)
         if self._operations_feature is not None:
             label, calls, operators = self._operations_feature
             used = operations_used(source, calls, operators)

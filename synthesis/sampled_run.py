@@ -58,6 +58,10 @@ class _Warp:
     func = kernel
 
     @staticmethod
+    def overload(kernel: Any, _types: Any = None) -> Any:  # `wp.overload(k, {...})`: one instance of a generic kernel
+        return kernel
+
+    @staticmethod
     def constant(value: Any) -> Any:
         return value
 

@@ -47,6 +47,9 @@ LOSS_SCALES = (128.0, 256.0, 1024.0)
 # 2**-10, so a step of lr * O(1) below ~1e-2 leaves most parameters unchanged (Adam at 1e-3, Lion)
 HALF_PARAMETER_MIN_LR = 1e-2
 VEC3_SHARE = 0.2  # of the optimizers written for vec3 parameters too (SGD, Adam)
+# of the SGD steps whose arrays share one element type: written once for any element type, as Warp's
+# own SGD is (`wp.array(dtype=Any)`), and instantiated for this one by `wp.overload`
+GENERIC_SHARE = 0.6
 
 
 def _fmt(value: float) -> str:
@@ -425,7 +428,38 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     for feature in s.features:
         w.feature(feature)
     _arrays_first(w)
+    # SGD's arithmetic (scalars times the element, sums) holds for any element type; clipping by
+    # value (`wp.clamp`) takes scalars only
+    if form.update is sgd and s.precision == "float32" and "gradient clipped by value" not in s.features \
+            and chooses_generic(seed):
+        _generic_arrays(w, s.dtype)
     return w.finish("Optimizer step")
+
+
+def chooses_generic(seed: int) -> bool:
+    """Whether an optimizer step whose arrays share one element type is written as a generic kernel:
+    a stream of its own, so the other steps keep every draw."""
+    return random.Random(seed ^ 0x6E7C).random() < GENERIC_SHARE
+
+
+def _generic_arrays(w: KernelWriter, dtype: str) -> None:
+    """The step's arrays of `dtype` with an element per parameter (parameters, gradients, optimizer state) declared
+    `wp.array(dtype=Any)`, and the kernel instantiated for `dtype` by a `wp.overload` after it (with
+    each array's own spelling): one kernel text serves float32 and vec3 parameters, as in a library
+    of optimizers. Other arrays (masks, a one-element learning rate or norm) keep their types."""
+    entries = []
+    for k, a in enumerate(w.args):
+        if a.role == "scalar" or a.dtype != dtype or tuple(a.shape) != tuple(w.dim):  # one element per parameter
+            continue
+        name, annotation = w.annotations[k].split(": ", 1)
+        entries.append(f'"{name}": {annotation}')
+        element = annotation[len("wp.array("):-1] if annotation.startswith("wp.array(") else annotation[len("wp.array["):-1]
+        w.annotations[k] = f"{name}: {annotation.replace(element, 'dtype=Any' if element.startswith('dtype=') else 'Any')}"
+    if len(entries) < 2:
+        raise AssertionError("an optimizer step reads at least its parameters and their gradients")
+    w.add_import("from typing import Any")
+    w.after_kernel.append(f"wp.overload({w.name}, {{{', '.join(entries)}}})")
+    w.feature("generic kernel (wp.array(dtype=Any)) instantiated by wp.overload")
 
 
 def _arrays_first(w: KernelWriter) -> None:

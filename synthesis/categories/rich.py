@@ -122,9 +122,10 @@ class RichKernelWriter(KernelWriter):
                 body = "\n".join(f"    {f.name}: {f.annotation}" for f in fields)
                 structs.append(f"@wp.struct\nclass {class_name}:\n{body}")
         preamble = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(s + "\n\n\n" for s in structs)
-        source = spec.source
+        imports = self.import_block()  # the imports stay first
+        source = imports + preamble + spec.source[len(imports):]
         args = tuple(self._finish_struct(a) if a.role == "struct" or a.dtype in self.structs else a for a in spec.args)
-        return dataclasses.replace(spec, source=preamble + source, args=args)
+        return dataclasses.replace(spec, source=source, args=args)
 
     def _finish_struct(self, arg: ArgSpec) -> ArgSpec:
         fields = []

@@ -404,9 +404,106 @@ def residual_norm(s: Stencil, out: str, value: Expr) -> None:
     w.feature(f"squared change summed when a bool argument asks ({flag.src})")
 
 
+FIELD_ADVECTION_SHARE = 0.1  # stencil kernels advecting several fields through one generic sampler
+
+# Fields a 2-D fluid step carries along the flow: (hints, type, value range, output hints). The
+# velocity, when it is among them, is the one the kernel traces back along (self-advection).
+ADVECTED_FIELDS = (
+    (("density", "smoke", "rho"), "float32", 0.0, 1.0, ("density_out", "density_new")),
+    (("temperature", "temp", "heat"), "float32", -1.0, 1.0, ("temperature_out", "temp_new")),
+    (("dye", "color", "rgb"), "vec3", 0.0, 1.0, ("dye_out", "color_new")),
+)
+VELOCITY_HINTS = ("vel", "velocity", "u")
+
+
+def chooses_field_advection(seed: int) -> bool:
+    """Whether stencil kernel `seed` advects several fields through a generic sampler: a stream of
+    its own, so the other stencil kernels keep every draw."""
+    return random.Random(seed ^ 0xADF1).random() < FIELD_ADVECTION_SHARE
+
+
+def advect_fields(rng: random.Random, name: str, seed: int) -> RichKernelWriter:
+    """One semi-Lagrangian step of a 2-D fluid, as Warp's fluid example takes it, with the samplers
+    written once for every field type: each cell traces back along its velocity and reads every
+    advected field there (the velocity itself, a density, a temperature, an RGB dye: at least two
+    types) through one generic `@wp.func` bilinear sampler over `wp.array2d(dtype=Any)`, whose corners
+    come from a generic clamped (or periodic) lookup. Exactness as `advect`: velocities on a 1/64 grid,
+    the step a multiple of 1/16, so the traced position, and so the sampled cell, is exact in Warp
+    and CUDA alike; the interpolation is a convex combination (`wp.lerp`, or written out)."""
+    w = RichKernelWriter(rng, name, "stencil", seed, rng.choice(SHAPES[2]))
+    i, j = w.tid_names
+    suffix = name.split("_")[-1]
+    w.add_import("from typing import Any")
+    field_ann = rng.choice(["wp.array2d(dtype=Any)", "wp.array2d[Any]"])
+    # the lookup: a cell's value with its coordinates clamped to the grid, or wrapped (a periodic domain)
+    lookup = f"{rng.choice(['lookup', 'fetch', 'cell'])}_{suffix}"
+    periodic = rng.random() < 0.3
+    if periodic:
+        body = ["    cx = (x % f.shape[0] + f.shape[0]) % f.shape[0]", "    cy = (y % f.shape[1] + f.shape[1]) % f.shape[1]"]
+        w.feature("periodic lookup")
+    elif rng.random() < 0.4:
+        body = ["    cx = wp.clamp(x, low=0, high=f.shape[0] - 1)", "    cy = wp.clamp(y, low=0, high=f.shape[1] - 1)"]
+        w.feature("clamped lookup")
+    else:
+        body = ["    cx = wp.clamp(x, 0, f.shape[0] - 1)", "    cy = wp.clamp(y, 0, f.shape[1] - 1)"]
+        w.feature("clamped lookup")
+    w.add_helper("\n".join([f"@wp.func\ndef {lookup}(f: {field_ann}, x: int, y: int):", *body, "    return f[cx, cy]"]),
+                 lookup)
+    # the bilinear sampler at a point (two floats, or a vec2)
+    sampler = f"{rng.choice(['sample_bilinear', 'bilerp', 'sample_field'])}_{suffix}"
+    as_vector = rng.random() < 0.4
+    head = f"@wp.func\ndef {sampler}(f: {field_ann}, {'p: wp.vec2' if as_vector else 'x: float, y: float'}):"
+    x, y = ("p[0]", "p[1]") if as_vector else ("x", "y")
+    if rng.random() < 0.6:
+        def mix(a: str, b: str, t: str) -> str:
+            return f"wp.lerp({a}, {b}, {t})"
+    else:
+        def mix(a: str, b: str, t: str) -> str:
+            return f"{a} * (1.0 - {t}) + {b} * {t}"
+    lines = [head, f"    lx = int(wp.floor({x}))", f"    ly = int(wp.floor({y}))",
+             f"    tx = {x} - float(lx)", f"    ty = {y} - float(ly)",
+             f"    s0 = {mix(f'{lookup}(f, lx, ly)', f'{lookup}(f, lx + 1, ly)', 'tx')}",
+             f"    s1 = {mix(f'{lookup}(f, lx, ly + 1)', f'{lookup}(f, lx + 1, ly + 1)', 'tx')}",
+             f"    return {mix('s0', 's1', 'ty')}"]
+    w.add_helper("\n".join(lines), sampler)
+    w.feature("generic bilinear sampler over wp.array2d(dtype=Any)")
+    # the fields: the velocity's own advection, or not; at least two types in all
+    while True:
+        chosen = rng.sample(ADVECTED_FIELDS, rng.choice([1, 2, 2]))
+        self_advected = rng.random() < 0.6
+        if len({f[1] for f in chosen} | ({"vec2"} if self_advected else set())) >= 2:
+            break
+    vel = w.add_array(rng.choice(VELOCITY_HINTS), "vec2", "input", low=-2.0, high=2.0, grid_bits=6)
+    w.unused.remove(vel)
+    dt = w.add_constant(rng.choice(["DT", "TIME_STEP"]), grid_value(rng, 0.0625, 0.5)) if rng.random() < 0.6 \
+        else w.add_scalar(rng.choice(["dt", "time_step"]), "float32", grid_value(rng, 0.0625, 0.5))
+    w.emit(f"v = {vel}[{i}, {j}]")
+    if as_vector or rng.random() < 0.5:
+        w.emit(f"p = wp.vec2(float({i}), float({j})) - v * {dt.src}")
+        at = "p" if as_vector else "p[0], p[1]"
+    else:
+        w.emit(f"x = float({i}) - v[0] * {dt.src}")
+        w.emit(f"y = float({j}) - v[1] * {dt.src}")
+        at = "wp.vec2(x, y)" if as_vector else "x, y"
+    own = f"{i}, {j}"
+    if self_advected:
+        out = w.add_array(rng.choice(["vel_out", "velocity_new", "u_new"]), "vec2", "output")
+        w.store(out, Expr(f"{sampler}({vel}, {at})", "vec2", 2.0, None), own)
+        w.feature("velocity advected by itself")
+    for hints, dtype, low, high, out_hints in chosen:
+        field = w.add_array(rng.choice(hints), dtype, "input", low=low, high=high)
+        w.unused.remove(field)
+        out = w.add_array(rng.choice(out_hints), dtype, "output")
+        w.store(out, Expr(f"{sampler}({field}, {at})", dtype, max(abs(low), abs(high)), None), own)
+    w.feature(f"fields advected ({', '.join(([vel] if self_advected else []) + [f[0][0] for f in chosen])})")
+    return w
+
+
 def generate(rng: random.Random, name: str, seed: int):
     if channels.chooses_channels(seed):
         return channels.generate(rng, name, seed)
+    if chooses_field_advection(seed):  # its own stream: the other stencil kernels keep their draws
+        return advect_fields(rng, name, seed).finish("Stencil kernel (semi-Lagrangian advection of several fields)")
     s = Stencil(rng, name, seed)
     w = s.w
     kinds = [k for k in STENCILS if not (k is tuple_gradient and s.nd == 1)]

@@ -600,6 +600,107 @@ def box_walls(site: Site, as_func: bool) -> None:
     _store_state(site, vtype, x_array, x, 2.5, v_array, v)
 
 
+INTERPOLATION_SHARE = 0.12  # vector kernels that interpolate vertex attributes through a generic @wp.func
+
+# A mesh's per-vertex attributes: (input hints, type, value range, output hints). Normals are kept to
+# positive components, so an interpolated normal is never near zero before it is normalised.
+VERTEX_ATTRIBUTES = (
+    (("points", "positions", "verts"), "vec3", -2.0, 2.0, ("sample_points", "surface_points", "positions_out")),
+    (("normals", "vertex_normals"), "vec3", 0.2, 1.0, ("sample_normals", "normals_out")),
+    (("uvs", "tex_coords"), "vec2", 0.0, 1.0, ("sample_uvs", "uvs_out")),
+    (("colors", "vertex_colors"), "vec4", 0.0, 1.0, ("sample_colors", "colors_out")),
+    (("temperature", "vertex_weights", "density"), "float32", 0.0, 1.0, ("sample_values", "values_out")),
+)
+
+
+def chooses_interpolation(seed: int) -> bool:
+    """Whether vector kernel `seed` interpolates vertex attributes: a stream of its own, so the other
+    vector kernels keep every draw."""
+    return random.Random(seed ^ 0xBA7C).random() < INTERPOLATION_SHARE
+
+
+def interpolate_attributes(site: Site) -> None:
+    """Vertex attributes interpolated at points on a mesh's triangles (a surface sampler, a
+    rasteriser's varyings, a particle emitter): each sample names its triangle and its barycentric
+    weights (stored, or from two coordinates u, v), the triangle's corners come through its index
+    array, and every attribute, whatever its type (positions, normals, texture coordinates, colours,
+    a scalar field), goes through one generic `@wp.func` (`Any` parameters) that Warp compiles once
+    per type, as library code written once for every attribute does. The helper takes the three
+    corner values, or the attribute's array and the corner indices (`wp.array(dtype=Any)`);
+    interpolated normals are normalised."""
+    w = site.w
+    rng = w.rng
+    samples = w.dim[0]
+    n_tris = rng.choice([samples // 4 + 1, samples // 2 + 1, samples])
+    n_verts = rng.choice([n_tris // 2 + 3, n_tris + 2])
+    tid = w.tid_names[0]
+    tri_ids = w.add_array(rng.choice(["sample_tri", "face_ids", "tri_ids"]), "int32", "index", index_high=n_tris - 1)
+    face = site.local(rng.choice(["face", "tri", "f"]), f"{tri_ids}[{tid}]")
+    if rng.random() < 0.5:
+        indices = w.add_array(rng.choice(["indices", "tri_indices"]), "int32", "index", shape=(3 * n_tris,),
+                              index_high=n_verts - 1)
+        corner_values = [f"{indices}[3 * {face}{f' + {k}' if k else ''}]" for k in range(3)]
+        w.feature("triangle corners through a flat index array")
+    else:  # one row of three corner indices per triangle, as warp.sim keeps them
+        indices = w.add_array(rng.choice(["tris", "faces", "tri_indices"]), "int32", "index", shape=(n_tris, 3),
+                              index_high=n_verts - 1)
+        corner_values = [f"{indices}[{face}, {k}]" for k in range(3)]
+        w.feature("triangle corners through a 2-D index array")
+    corners = [site.local(h, v) for h, v in zip(rng.choice([("i", "j", "k"), ("i0", "i1", "i2"), ("v0", "v1", "v2")]),
+                                                 corner_values)]
+    stored_weights = rng.random() < 0.5
+    if stored_weights:  # the sampler's barycentric weights, one vec3 per sample
+        bary_in = w.add_array(rng.choice(["bary", "barycentrics", "sample_bary"]), "vec3", "input", low=0.05, high=1.0)
+        w.unused.remove(bary_in)
+        weights = [site.local("bary", f"{bary_in}[{tid}]")]
+        weight_sum = 3.0
+    else:  # two coordinates u, v in the triangle; the first corner's weight is what they leave
+        uv_in = w.add_array(rng.choice(["sample_uv", "uv_coords", "local_uv"]), "vec2", "input", low=0.0, high=0.5)
+        w.unused.remove(uv_in)
+        uv = site.local("uv", f"{uv_in}[{tid}]")
+        if rng.random() < 0.5:
+            weights = [site.local("bary", f"wp.vec3(1.0 - {uv}[0] - {uv}[1], {uv}[0], {uv}[1])")]
+        else:
+            weights = [site.local("u", f"{uv}[0]"), site.local("v", f"{uv}[1]")]
+        weight_sum = 1.0
+    by_array = rng.random() < 0.4
+    helper = f"{rng.choice(['interpolate', 'barycentric_interp', 'interp_attribute'])}_{w.name.split('_')[-1]}"
+    if len(weights) == 1:
+        weight_params = "bary: wp.vec3"
+        mul_right = rng.random() < 0.5
+        terms = [f"{{{k}}} * bary[{k}]" if mul_right else f"bary[{k}] * {{{k}}}" for k in range(3)]
+        combination = " + ".join(terms)
+    else:
+        weight_params = "u: float, v: float"
+        combination = rng.choice(["{0} * (1.0 - u - v) + {1} * u + {2} * v", "{0} + ({1} - {0}) * u + ({2} - {0}) * v"])
+    if by_array:
+        values = ("values[i]", "values[j]", "values[k]")
+        array = rng.choice(["wp.array(dtype=Any)", "wp.array[Any]"])
+        params = f"values: {array}, i: int, j: int, k: int, {weight_params}"
+        w.feature("generic @wp.func over arrays of any type (wp.array(dtype=Any))")
+    else:
+        values = ("a", "b", "c")
+        params = f"a: Any, b: Any, c: Any, {weight_params}"
+        w.feature("generic @wp.func (Any parameters)")
+    w.add_import("from typing import Any")
+    w.add_helper(f"@wp.func\ndef {helper}({params}):\n    return {combination.format(*values)}", helper)
+    # two to four attributes, of at least two types: the helper serves each type
+    while True:
+        chosen = rng.sample(VERTEX_ATTRIBUTES, rng.choice([2, 2, 3, 4]))
+        if len({a[1] for a in chosen}) >= 2:
+            break
+    for hints, dtype, low, high, out_hints in chosen:
+        attr = w.add_array(rng.choice(hints), dtype, "input", shape=(n_verts,), low=low, high=high)
+        w.unused.remove(attr)
+        args = [attr, *corners] if by_array else [f"{attr}[{c}]" for c in corners]
+        value = f"{helper}({', '.join(args + weights)})"
+        bound = max(abs(low), abs(high)) * weight_sum
+        if hints[0] == "normals":
+            value, bound = f"wp.normalize({value})", 1.0
+        site.store(out_hints, dtype, value, bound)
+    w.feature(f"vertex attributes interpolated ({', '.join(a[0][0] for a in chosen)})")
+
+
 # One entry per computation, with the launches that suit it (a grid for per-pixel and per-cell data).
 VECTOR_FORMS: dict[str, Form] = {
     "bounce": Form(bounce, PER_ELEMENT),
@@ -616,6 +717,10 @@ VECTOR_FORMS: dict[str, Form] = {
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if chooses_interpolation(seed):  # its own stream: the other forms keep their draws
+        w = RichKernelWriter(rng, name, "vector", seed, launch(rng, "own"))
+        interpolate_attributes(Site(w, "own"))
+        return w.finish("Vector kernel")
     form = VECTOR_FORMS[rng.choice(list(VECTOR_FORMS))]
     access = rng.choice(form.accesses)
     w = RichKernelWriter(rng, name, "vector", seed, launch(rng, access))

@@ -102,7 +102,7 @@ def _wp() -> types.SimpleNamespace:
         return a @ b if np.ndim(a) and np.ndim(b) else a * b
 
     namespace = types.SimpleNamespace(
-        tid=None, min=min, max=max, abs=abs, clamp=lambda x, lo, hi: min(max(x, lo), hi), sqrt=math.sqrt,
+        tid=None, min=min, max=max, abs=abs, clamp=lambda x, low, high: min(max(x, low), high), sqrt=math.sqrt,
         exp=math.exp, floor=math.floor, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
         atan2=math.atan2, degrees=math.degrees,
         dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)),

@@ -5,6 +5,7 @@ not optimizer steps keep their draws."""
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -210,7 +211,7 @@ def expected_outputs(k: Kernel) -> dict[str, np.ndarray]:
                                   "unscaled by the loss scale", "clipped by value", "clipped by its global norm",
                                   "moving average of the weights", "learning rate read from a one-element array",
                                   "frozen parameters skipped", "padded launch", "bias corrections passed in",
-                                  "vec3 parameters"])
+                                  "vec3 parameters", "generic kernel"])
 def test_every_variant_is_drawn(form):
     assert any(form in spec.description for spec, _, _ in _runs())
 
@@ -253,3 +254,50 @@ def test_moments_and_parameters_stay_float32_whatever_the_precision():
         for a in spec.args:
             if a.dtype == "float16":
                 assert a.name in PARAM_NAMES + HALF_COPY_NAMES + GRAD_NAMES, (a.name, spec.source)
+
+
+def _generic_specs(count: int) -> list[KernelSpec]:
+    specs = (generate("scalar_param", s) for s in range(20000)
+             if optimizers.chooses_optimizer(s) and optimizers.chooses_generic(s))
+    return [spec for spec in specs if "wp.overload(" in spec.source][:count]
+
+
+def _overload_entries(spec: KernelSpec) -> dict[str, str]:
+    """The `wp.overload` line's parameter -> array type text."""
+    line = next(line for line in spec.source.splitlines() if line.startswith("wp.overload("))
+    return dict(re.findall(r'"(\w+)": (wp\.array[^,}]*[)\]])', line))
+
+
+def test_a_generic_step_declares_every_array_of_its_element_type_any_and_overloads_it_with_that_type():
+    for spec in _generic_specs(12):
+        generic = {a.name for a in spec.args if re.search(rf"\b{a.name}: wp\.array(?:\(dtype=Any\)|\[Any\])", spec.source)}
+        entries = _overload_entries(spec)
+        assert generic and set(entries) == generic, spec.source
+        step_type = next(a.dtype for a in spec.args if a.name in generic)
+        assert {a.name for a in spec.args if a.role != "scalar" and a.dtype == step_type and a.shape == spec.dim} == generic
+        spelled = "wp.vec3" if step_type == "vec3" else ("float", "wp.float32")
+        assert all(re.search(r"[(\[](?:dtype=)?([\w.]+)", t).group(1) in spelled for t in entries.values()), entries
+
+
+def test_a_generic_step_compiles_for_float32_and_vec3_parameters_alike():
+    """The generic kernels are generic in fact: Warp builds each for the other element type too."""
+    from extraction import warp_compat
+    from extraction.loader import load_kernels, unload
+
+    specs = _generic_specs(8)
+    assert {"vec3" in _overload_entries(s)[next(iter(_overload_entries(s)))] for s in specs} == {True, False}
+    for spec in specs:
+        entries = _overload_entries(spec)
+        other = "float" if "vec3" in next(iter(entries.values())) else "wp.vec3"
+        extra = ", ".join(f'"{name}": wp.array(dtype={other})' for name in entries)
+        module = f"generic_{spec.name}"
+        kernel = load_kernels(spec.source + f"wp.overload({spec.name}, {{{extra}}})\n", module)[spec.name]
+        try:
+            warp_compat.build_module(kernel, True)
+            assert len(kernel.overloads) == 2
+        finally:
+            unload(module)
+
+
+def test_other_optimizer_steps_keep_their_draws_beside_generic_ones(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "scalar_param", optimizers, "chooses_generic")

@@ -38,9 +38,10 @@ def test_records_carry_the_schema_users_load(reference_run):
     lines = [json.loads(l) for f in sorted(reference_run.glob("shard_*.jsonl")) for l in f.read_text().splitlines()]
     assert len(lines) == 120  # 60 kernels x 2 devices
     for rec in lines:
-        # a module: optional constants and @wp.struct classes, @wp.func helpers, then the kernel
-        assert rec["python_source"].lstrip().startswith(("@wp.kernel", "@wp.func", "@wp.struct")) or \
-            re.match(r"[A-Z_][A-Z0-9_]* = ", rec["python_source"].lstrip())
+        # a module: optional imports (`from typing import Any`), constants and @wp.struct classes,
+        # @wp.func helpers, then the kernel
+        body = re.sub(r"\A(?:from typing import \w+\n)+\n", "", rec["python_source"]).lstrip()
+        assert body.startswith(("@wp.kernel", "@wp.func", "@wp.struct")) or re.match(r"[A-Z_][A-Z0-9_]* = ", body)
         meta = rec["metadata"]
         for key in ("kernel_name", "category", "description", "device", "seed", "warp_version"):
             assert meta[key] not in (None, "")

@@ -9,6 +9,7 @@ to points of its segment; and so on.
 from __future__ import annotations
 
 import math
+import random
 import re
 
 import numpy as np
@@ -17,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthesis.categories import vector
+from synthesis.categories.rich import RichKernelWriter
+from synthesis.categories.site import Site
 from synthesis.categories.vector import VECTOR_FORMS
-from tests.synthesis.forms import build, joined, elements, named, scalar, value
+from tests.synthesis.forms import ROWS, build, joined, elements, named, scalar, value
 from tests.synthesis.python_run import draw_inputs, run
+from tests.synthesis.shares import assert_others_keep_their_draws
 
 SEEDS = st.integers(0, 2**32 - 1)
 PROPERTY = settings(max_examples=10, deadline=None, derandomize=True)
@@ -306,3 +310,56 @@ def test_box_walls_put_a_particle_back_inside_and_reverse_only_the_velocity_comp
             want = inward * np.abs(v[hit]) * e_coef if "wp.abs" in spec.source else -v[hit] * e_coef
             np.testing.assert_allclose(rv[hit], want, rtol=1e-12)
         np.testing.assert_array_equal(rp, np.clip(p, lo, hi))
+
+
+def interpolation(seed: int):
+    """An attribute-interpolation kernel (`vector.interpolate_attributes`) of its own, run in Python."""
+    rng = random.Random(seed)
+    w = RichKernelWriter(rng, "k_0a1b2c3d4e", "vector", seed, (ROWS,))
+    w.output_update_share = 0.0  # the form's values as its formula gives them, not updated in place
+    vector.interpolate_attributes(Site(w, "own"))
+    spec = w.finish("test")
+    inputs = draw_inputs(spec, seed)
+    return spec, joined(spec, inputs), joined(spec, run(spec, inputs))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_vertex_attributes_are_the_barycentric_combination_of_the_triangles_corners(seed):
+    spec, inputs, got = interpolation(seed)
+    faces = inputs[named(spec, "sample_tri", "face_ids", "tri_ids")]
+    table = inputs[named(spec, "indices", "tri_indices", "tris", "faces")]
+    stored = named(spec, "bary", "barycentrics", "sample_bary")
+    for hints, dtype, _, _, out_hints in vector.VERTEX_ATTRIBUTES:
+        attr = named(spec, *hints)
+        if attr is None:
+            continue
+        out = got[named(spec, *out_hints)]
+        for t in range(ROWS):
+            f = faces[t]
+            corners = table[f] if table.ndim == 2 else table[3 * f:3 * f + 3]
+            if stored:
+                weights = inputs[stored][t]
+            else:
+                u, v = inputs[named(spec, "sample_uv", "uv_coords", "local_uv")][t]
+                weights = (1.0 - u - v, u, v)
+            want = sum(wk * inputs[attr][c] for wk, c in zip(weights, corners))
+            if hints[0] == "normals":
+                want = unit(want)
+            np.testing.assert_allclose(out[t], want, atol=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_one_generic_helper_interpolates_attributes_of_at_least_two_types(seed):
+    spec, _, _ = interpolation(seed)
+    assert spec.source.startswith("from typing import Any\n")
+    helpers = re.findall(r"@wp\.func\ndef (\w+)\((.*)\):", spec.source)
+    assert len(helpers) == 1 and ("Any" in helpers[0][1])
+    calls = re.findall(rf"{helpers[0][0]}\((\w+)", spec.source.split("@wp.kernel")[1])  # each call's first array
+    types = {next(a.dtype for a in spec.args if a.name == c.split("[")[0]) for c in calls}
+    assert len(types) >= 2, types
+
+
+def test_other_vector_kernels_keep_their_draws_beside_interpolations(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "vector", vector, "chooses_interpolation")

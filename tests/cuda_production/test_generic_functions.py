@@ -1,0 +1,160 @@
+"""Generic `@wp.func` helpers (`Any` parameters, `wp.array(dtype=Any)`): translated once per argument
+types at their calls, as Warp compiles one overload per types, each a C++ overload of the helper's
+name; proven equal to Warp, or refused with one line naming the argument."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.cuda_production.harness import check_line, refusal, translate_checked
+
+GENERIC = '''import warp as wp
+from typing import Any
+
+
+@wp.func
+def square(x: Any):
+    return x * x
+
+
+@wp.func
+def sum_of_squares(a: Any, b: Any):
+    return square(a) + square(b)
+
+
+@wp.func
+def blend(a: Any, b: Any, t: float):
+    return a + (b - a) * t
+
+
+@wp.func
+def scaled_at(values: wp.array(dtype=Any), i: int, scale: Any):
+    return values[i] * scale
+
+
+@wp.kernel
+def mixed(xs: wp.array(dtype=float), vs: wp.array(dtype=wp.vec3), ds: wp.array(dtype=wp.float64),
+          out: wp.array(dtype=float), vout: wp.array(dtype=wp.vec3), dout: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    out[i] = sum_of_squares(xs[i], 2.0) + blend(xs[i], 1.0, 0.25) + scaled_at(xs, i, 3.0)
+    vout[i] = blend(vs[i], wp.vec3(1.0, 0.0, 0.0), 0.75) * square(xs[i]) + scaled_at(vs, i, 0.5)
+    dout[i] = sum_of_squares(ds[i], ds[i]) + scaled_at(ds, i, wp.float64(2.0))
+
+
+@wp.func
+def total(a: Any, n: int):
+    s = a[0]
+    for k in range(1, n):
+        s += a[k]
+    return s
+
+
+@wp.kernel
+def arrays_as_any(xs: wp.array(dtype=float), vs: wp.array(dtype=wp.vec2), out: wp.array(dtype=float),
+                  vout: wp.array(dtype=wp.vec2)):
+    i = wp.tid()
+    out[i] = total(xs, 4) + xs[i]
+    vout[i] = total(vs, 3)
+
+
+@wp.func
+def window_sum(values: wp.array(dtype=Any), start: int, count: int):
+    s = values.dtype(0.0)
+    for k in range(count):
+        s += values[start + k]
+    return s
+
+
+@wp.func
+def doubled_from_zero(x: Any):
+    z = type(x)(0.0)
+    return z + x * 2.0
+
+
+@wp.kernel
+def typed_zeros(xs: wp.array(dtype=float), vs: wp.array(dtype=wp.vec3), out: wp.array(dtype=float),
+                vout: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    out[i] = window_sum(xs, 0, 4) + doubled_from_zero(xs[i])
+    vout[i] = window_sum(vs, 1, 3) + doubled_from_zero(vs[i])
+
+
+@wp.kernel
+def one_type(xs: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = blend(xs[i], 0.0, 0.5) + blend(out[i], xs[i], 0.125)
+'''
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    return translate_checked(tmp_path_factory, "generic", GENERIC)
+
+
+def helper_signatures(out, kernel: str) -> list[str]:
+    cu = (out / kernel / f"{kernel}.cu").read_text()
+    return re.findall(r"^__device__ (?!__forceinline__)(.+\))$", cu, re.M)
+
+
+def test_kernels_calling_generic_helpers_are_equal_to_warp(run):
+    code, _, err, _ = run
+    assert code == 0, err
+    assert check_line(run, "mixed").endswith(": equal to Warp (host emulation)"), check_line(run, "mixed")
+    for kernel in ("one_type", "arrays_as_any", "typed_zeros"):
+        assert check_line(run, kernel).endswith(": equal to Warp (host emulation)"), check_line(run, kernel)
+
+
+def test_each_generic_helper_has_one_overload_per_argument_types_side_by_side(run):
+    assert helper_signatures(run[3], "mixed") == [
+        "float square(float x)", "double square(double x)",
+        "float sum_of_squares(float a, float b)", "double sum_of_squares(double a, double b)",
+        "float blend(float a, float b, float t)", "float3 blend(float3 a, float3 b, float t)",
+        "float scaled_at(const float* values, int values_dim0, int i, float scale)",
+        "float3 scaled_at(const float3* values, int values_dim0, int i, float scale)",
+        "double scaled_at(const double* values, int values_dim0, int i, double scale)",
+    ]
+
+
+def test_calls_with_the_same_types_share_one_instance(run):
+    assert helper_signatures(run[3], "one_type") == ["float blend(float a, float b, float t)"]
+
+
+def test_an_array_passed_as_any_is_a_pointer_parameter_of_its_element_type(run):
+    assert helper_signatures(run[3], "arrays_as_any") == ["float total(const float* a, int a_dim0, int n)",
+                                                          "float2 total(const float2* a, int a_dim0, int n)"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ("out[i] = first(xs[i])", "argument 'values' of the generic @wp.func 'first': float32 where "
+                              "wp.array(dtype=Any) is declared"),
+    ("out[i] = first_row(xs)", "argument 'values' of the generic @wp.func 'first_row': type "),
+])
+def test_an_argument_the_placeholder_cannot_take_is_one_line_naming_it(body, message):
+    source = GENERIC + f'''
+
+@wp.func
+def first(values: wp.array(dtype=Any)):
+    return values[0]
+
+
+@wp.func
+def first_row(values: wp.array2d(dtype=Any)):
+    return values[0, 0]
+
+
+@wp.kernel
+def k(xs: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    {body}
+'''
+    line = refusal(source)
+    assert message in line, line
+    assert "\n" not in line
+
+
+def test_the_element_types_constructor_makes_each_instances_own_zero(run):
+    """`values.dtype(0.0)` and `type(x)(0.0)`, generic code's zero of the type it was given."""
+    cu = (run[3] / "typed_zeros" / "typed_zeros.cu").read_text()
+    assert "float s = 0.0f;" in cu and "float3 s = make_float3(0.0f);" in cu
+    assert "float z = 0.0f;" in cu and "float3 z = make_float3(0.0f);" in cu

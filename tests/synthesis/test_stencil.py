@@ -1,0 +1,78 @@
+"""The stencil category's advection of several fields (`stencil.advect_fields`): each cell traces back
+along its velocity and reads every field there by bilinear interpolation, through one generic sampler
+that serves every field type; the other stencil kernels keep their draws."""
+from __future__ import annotations
+
+import math
+import random
+import re
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from synthesis.categories import stencil
+from tests.synthesis.python_run import draw_inputs, run
+from tests.synthesis.shares import assert_others_keep_their_draws
+
+SEEDS = st.integers(0, 2**32 - 1)
+PROPERTY = settings(max_examples=10, deadline=None, derandomize=True)
+
+
+def advection(seed: int):
+    rng = random.Random(seed)
+    w = stencil.advect_fields(rng, "sten_0a1b2c3d4e", seed)
+    w.output_update_share = 0.0  # the fields as the step computes them, not accumulated
+    spec = w.finish("test")
+    inputs = draw_inputs(spec, seed)
+    return spec, inputs, run(spec, inputs)
+
+
+def bilinear(field: np.ndarray, x: float, y: float, periodic: bool) -> np.ndarray:
+    nx, ny = field.shape[:2]
+
+    def cell(a: int, b: int) -> np.ndarray:
+        if periodic:
+            return field[a % nx, b % ny]
+        return field[min(max(a, 0), nx - 1), min(max(b, 0), ny - 1)]
+
+    lx, ly = math.floor(x), math.floor(y)
+    tx, ty = x - lx, y - ly
+    s0 = cell(lx, ly) * (1.0 - tx) + cell(lx + 1, ly) * tx
+    s1 = cell(lx, ly + 1) * (1.0 - tx) + cell(lx + 1, ly + 1) * tx
+    return s0 * (1.0 - ty) + s1 * ty
+
+
+@PROPERTY
+@given(SEEDS)
+def test_every_field_is_read_bilinearly_where_the_cells_velocity_traces_back_to(seed):
+    spec, inputs, got = advection(seed)
+    by_name = {a.name: a for a in spec.args}
+    vel = next(a.name for a in spec.args if a.name in stencil.VELOCITY_HINTS)
+    dt_arg = next((a for a in spec.args if a.name in ("dt", "time_step")), None)
+    dt = dt_arg.value if dt_arg else float(re.search(r"^(?:DT|TIME_STEP)\w* = (?:wp\.constant\()?([\d.]+)", spec.source, re.M).group(1))
+    periodic = "%" in spec.source
+    # each output follows the input it is sampled from: `out[i, j] = sampler(field, ...)`
+    pairs = re.findall(r"(\w+)\[i, j\] = \w+\((\w+), ", spec.source)
+    assert len(pairs) >= 2 and all(by_name[o].dtype == by_name[f].dtype for o, f in pairs)
+    nx, ny = spec.dim
+    for i in range(nx):
+        for j in range(ny):
+            v = inputs[vel][i, j]
+            x, y = i - v[0] * dt, j - v[1] * dt
+            for out, field in pairs:
+                np.testing.assert_allclose(got[out][i, j], bilinear(inputs[field], x, y, periodic), atol=1e-9)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_one_generic_sampler_serves_at_least_two_field_types(seed):
+    spec, _, _ = advection(seed)
+    assert spec.source.startswith("from typing import Any\n")
+    assert len(re.findall(r"def \w+\(f: wp\.array2d(?:\(dtype=Any\)|\[Any\])", spec.source)) == 2  # lookup, sampler
+    fields = re.findall(r"\w+\[i, j\] = \w+\((\w+), ", spec.source)
+    assert len({next(a.dtype for a in spec.args if a.name == f) for f in fields}) >= 2
+
+
+def test_other_stencil_kernels_keep_their_draws_beside_field_advection(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "stencil", stencil, "chooses_field_advection")
