@@ -19,7 +19,7 @@ from typing import Callable
 
 from cuda_production.cuda_types import (
     BVH, BVH_QUERY, HASH_GRID, HASH_GRID_QUERY, MESH, MESH_QUERY_AABB, MESH_QUERY_POINT, MESH_QUERY_RAY, P_ATOM, P_COND, P_REL, P_UNARY, CExpr,
-    float_literal,
+    HALF_CONVERSIONS, float_literal,
 )
 
 
@@ -341,6 +341,12 @@ CONSTANTS: dict[str, CExpr] = {
 
 # ---- float64, float16 and uint32 (Warp's builtin.h: the C library's double functions) -----------
 D, H, U = "float64", "float16", "uint32"
+BF = "bfloat16"
+
+
+def _half_snippets(*types: str) -> tuple[str, ...]:
+    """The header snippets (cuda_fp16.h, cuda_bf16.h) a conversion between `types` needs."""
+    return tuple(dict.fromkeys(HALF_CONVERSIONS[t][3] for t in types if t in HALF_CONVERSIONS))
 
 
 def double_literal(value: float) -> str:
@@ -359,8 +365,8 @@ def _to_double(args: list[CExpr]) -> CExpr:
         # Warp builds a 64-bit constant straight from the literal (codegen: "constant precision preservation")
         lit = float(a.literal)
         return CExpr(double_literal(lit), D, P_ATOM if lit >= 0 else P_UNARY, literal=lit)
-    if a.type == H:
-        return CExpr(f"(double)__half2float({a.code})", D, P_UNARY)
+    if a.type in HALF_CONVERSIONS:
+        return CExpr(f"(double){HALF_CONVERSIONS[a.type][0]}({a.code})", D, P_UNARY)
     return CExpr(f"(double){a.at(P_UNARY)}", D, P_UNARY)
 
 
@@ -369,36 +375,45 @@ def _cast(to: str, ctype_: str) -> Callable[[list[CExpr]], CExpr]:
         a = args[0]
         if a.type == to:
             return a
-        if a.type == H:  # through float, as Warp's half conversions
+        if a.type in HALF_CONVERSIONS:  # through float, as Warp's half and bfloat16 conversions
+            to_float = HALF_CONVERSIONS[a.type][0]
             if to == F:
-                return CExpr(f"__half2float({a.code})", to)
-            return CExpr(f"({ctype_})__half2float({a.code})", to, P_UNARY)
+                return CExpr(f"{to_float}({a.code})", to)
+            return CExpr(f"({ctype_}){to_float}({a.code})", to, P_UNARY)
         return CExpr(f"({ctype_}){a.at(P_UNARY)}", to, P_UNARY)
     return emit
 
 
-def _to_half(args: list[CExpr]) -> CExpr:
-    a = args[0]
-    if a.type == H:
-        return a
-    if a.literal is not None and not isinstance(a.literal, bool):
-        return CExpr(f"__float2half({float_literal(float(a.literal))})", H)
-    if a.type == D:
-        return CExpr(f"__double2half({a.code})", H)
-    if a.type == F:
-        return CExpr(f"__float2half({a.code})", H)
-    return CExpr(f"__float2half((float){a.at(P_UNARY)})", H)
+def _to_half(kind: str) -> Callable[[list[CExpr]], CExpr]:
+    """`wp.float16(x)` / `wp.bfloat16(x)`: CUDA's rounding conversion (to nearest even, as Warp's)."""
+    _, from_float, from_double, _ = HALF_CONVERSIONS[kind]
+
+    def emit(args: list[CExpr]) -> CExpr:
+        a = args[0]
+        if a.type == kind:
+            return a
+        if a.literal is not None and not isinstance(a.literal, bool):
+            return CExpr(f"{from_float}({float_literal(float(a.literal))})", kind)
+        if a.type == D:
+            return CExpr(f"{from_double}({a.code})", kind)
+        if a.type == F:
+            return CExpr(f"{from_float}({a.code})", kind)
+        if a.type in HALF_CONVERSIONS:  # one 16-bit float to the other: through float
+            return CExpr(f"{from_float}({HALF_CONVERSIONS[a.type][0]}({a.code}))", kind)
+        return CExpr(f"{from_float}((float){a.at(P_UNARY)})", kind)
+    return emit
 
 
-for t in (F, I, B, D, U, H):
-    add_builtin("float64", (t,), D, emit=_to_double, snippets=("half",) if t == H else ())
-    add_builtin("float16", (t,), H, emit=_to_half, snippets=("half",))
-    add_builtin("uint32", (t,), U, emit=_cast(U, "uint32_t"), snippets=("half",) if t == H else ())
-for t in (D, U, H):
+for t in (F, I, B, D, U, H, BF):
+    add_builtin("float64", (t,), D, emit=_to_double, snippets=_half_snippets(t))
+    for half in (H, BF):
+        add_builtin(half, (t,), half, emit=_to_half(half), snippets=_half_snippets(half, t))
+    add_builtin("uint32", (t,), U, emit=_cast(U, "uint32_t"), snippets=_half_snippets(t))
+for t in (D, U, H, BF):
     add_builtin("float", (t,), F, emit=_cast(F, "float"), python_name=True, aliases=("float32",),
-                snippets=("half",) if t == H else ())
+                snippets=_half_snippets(t))
     add_builtin("int", (t,), I, emit=_cast(I, "int"), python_name=True, aliases=("int32",),
-                snippets=("half",) if t == H else ())
+                snippets=_half_snippets(t))
 # int8, uint8 and int64: conversions to and from the other scalars, C's casts as in Warp's builtin.h (a
 # float past the target's range is undefined there as here: the generators clamp first)
 S8, U8, L = "int8", "uint8", "int64"
@@ -440,11 +455,13 @@ add_builtin("mod", (D, D), D, "fmod({0}, {1})", arg_names=("a", "b"))
 add_builtin("min", (D, D), D, "fmin({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("max", (D, D), D, "fmax({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("abs", (D,), D, "fabs({0})", arg_names=("x",), python_name=True)
-# Warp's half min/max compare in float (builtin.h _wp_native_fmin/_fmax), the result rounded back (exact)
-add_builtin("min", (H, H), H, "__float2half(fminf(__half2float({0}), __half2float({1})))", snippets=("half",),
-            arg_names=("a", "b"), python_name=True)
-add_builtin("max", (H, H), H, "__float2half(fmaxf(__half2float({0}), __half2float({1})))", snippets=("half",),
-            arg_names=("a", "b"), python_name=True)
+# Warp's half and bfloat16 min/max compare in float (builtin.h _wp_native_fmin/_fmax), the result
+# rounded back (exact)
+for half in (H, BF):
+    to_float, from_float, _, header = HALF_CONVERSIONS[half]
+    for name, fn in (("min", "fminf"), ("max", "fmaxf")):
+        add_builtin(name, (half, half), half, f"{from_float}({fn}({to_float}({{0}}), {to_float}({{1}})))",
+                    snippets=(header,), arg_names=("a", "b"), python_name=True)
 add_builtin("clamp", (D, D, D), D, "fmin(fmax({0}, {1}), {2})", arg_names=("x", "low", "high"))
 add_builtin("sign", (D,), D, emit=lambda a: CExpr(f"({a[0].at(P_REL)} < 0.0 ? -1.0 : 1.0)", D), arg_names=("x",))
 

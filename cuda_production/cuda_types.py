@@ -18,7 +18,11 @@ VEC_LEN = {n: k for n, k in VECTOR_TYPES.items() if TYPES[n].scalar == "float32"
 MAT_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float32"}
 VECD_LEN = {n: k for n, k in VECTOR_TYPES.items() if TYPES[n].scalar == "float64"}
 MATD_DIM = {n: k for n, k in MATRIX_TYPES.items() if TYPES[n].scalar == "float64"}
-FLOAT_TYPES = ("float32", "float64", "float16")  # scalar types with float arithmetic
+FLOAT_TYPES = ("float32", "float64", "float16", "bfloat16")  # scalar types with float arithmetic
+# The 16-bit floats, as CUDA's headers convert them: (to float, from float, from double, snippet that
+# includes the header). Warp computes with both in float, rounding each result back (builtin.h).
+HALF_CONVERSIONS = {"float16": ("__half2float", "__float2half", "__double2half", "half"),
+                    "bfloat16": ("__bfloat162float", "__float2bfloat16", "__double2bfloat16", "bf16")}
 INT_TYPES = ("int32", "uint32")  # int and unsigned int in C: every operator, atomics, bit operations
 # int8, uint8 (quantised values, images) and int64 (labels, token ids): read, written, converted,
 # compared; their arithmetic as Warp's (builtin.h's DECLARE_INT_OPS: in int, narrowed back to the type)
@@ -191,8 +195,8 @@ def struct_snippet(t) -> str | None:
         return f"mat:{MAT_DIM[t]}"
     if t in MATD_DIM:
         return f"matd:{MATD_DIM[t]}"
-    if t == "float16":
-        return "half"
+    if t in HALF_CONVERSIONS:
+        return HALF_CONVERSIONS[t][3]
     if t in ("quat", "transform"):
         return t
     return None

@@ -351,6 +351,35 @@ inline __half __float2half(float value)
 inline __half __double2half(double value) { return __float2half((float)value); }
 '''
 
+# cuda_bf16.h on the host: __nv_bfloat16 as its 16 bits (float32's upper half), converted from float with
+# round to nearest even (as __float2bfloat16 and Warp's float_to_bfloat16); no arithmetic on the values.
+BF16_HEADER = r'''// Host emulation of cuda_bf16.h for equivalence tests (not part of any sample).
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+struct __nv_bfloat16 { uint16_t bits; };
+
+inline float __bfloat162float(__nv_bfloat16 h)
+{
+    uint32_t f = (uint32_t)h.bits << 16;
+    float out;
+    std::memcpy(&out, &f, 4);
+    return out;
+}
+
+inline __nv_bfloat16 __float2bfloat16(float value)
+{
+    uint32_t x;
+    std::memcpy(&x, &value, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)  // nan: kept quiet
+        return __nv_bfloat16{(uint16_t)((x >> 16) | 0x40u)};
+    return __nv_bfloat16{(uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16)};
+}
+
+inline __nv_bfloat16 __double2bfloat16(double value) { return __float2bfloat16((float)value); }
+'''
+
 _LAUNCH = re.compile(r"(\w+)<<<([^;]*?)>>>\(")
 
 
@@ -371,6 +400,7 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     include.mkdir(exist_ok=True)
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     (include / "cuda_fp16.h").write_text(FP16_HEADER)
+    (include / "cuda_bf16.h").write_text(BF16_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
     # barriers or shuffles: each block's threads run as fibers (a shuffle exchanges values between them)

@@ -172,6 +172,8 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]] | None:
         return f"struct mat{n}{n}d\n{{\n    double m[{n}][{n}];  // row-major, like Warp's mat{n}{n}d\n}};", ()
     if kind == "half":
         return "#include <cuda_fp16.h>", ()
+    if kind == "bf16":
+        return "#include <cuda_bf16.h>", ()
     if kind in ("atomic_min_d", "atomic_max_d"):
         return ATOMIC_DOUBLE[kind.split("_")[1]], ()
     return None

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from synthesis.dtypes import dtype as lookup_dtype
+from synthesis.dtypes import bfloat16_bits, dtype as lookup_dtype
 from synthesis.spec import ArgSpec, KernelSpec
 
 M1, M2, GOLDEN = np.uint32(0x7FEB352D), np.uint32(0x846CA68B), np.uint32(0x9E3779B9)
@@ -65,6 +65,8 @@ def make_input(arg: ArgSpec, position: int, seed: int) -> np.ndarray:
     if arg.numpy_dtype == "float64":
         return grid.astype(np.float64) * np.float64(step)
     values = grid.astype(np.float32) * np.float32(step)
+    if lookup_dtype(arg.dtype).scalar == "bfloat16":  # its bits, as Warp's bfloat16 arrays hold them
+        return bfloat16_bits(values)
     return values.astype(np.float16) if arg.numpy_dtype == "float16" else values
 
 

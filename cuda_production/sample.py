@@ -90,7 +90,7 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
 
 
 def _wide_tolerances(args, written, tolerance: Tolerance) -> dict:
-    """float64 / float16 outputs are compared at their own precision: their (atol, rtol), when present.
+    """float64 / float16 / bfloat16 outputs are compared at their own precision: their (atol, rtol), when present.
     `written`: the written arrays' names (an array of records' members as `a.f`)."""
     from synthesis.dtypes import dtype as lookup_dtype
 
@@ -98,4 +98,4 @@ def _wide_tolerances(args, written, tolerance: Tolerance) -> dict:
     named += [(a.name, a) for a in args if a.kind == "array" and not a.is_records]
     scalars = {lookup_dtype(a.dtype).scalar for name, a in named if name in written}
     return {f"tolerance_{s}": dict(zip(("atol", "rtol"), tolerance.for_dtype(s)))
-            for s in sorted(scalars & {"float64", "float16"})}
+            for s in sorted(scalars & {"float64", "float16", "bfloat16"})}

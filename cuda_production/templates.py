@@ -42,11 +42,14 @@ class Tolerance:
     rtol64: float = 1e-10
     atol16: float = 1e-2
     rtol16: float = 1e-2
+    # bfloat16 keeps 8 significant bits (a spacing of 2**-7 near 1): four of its units
+    atolbf16: float = 3e-2
+    rtolbf16: float = 3e-2
 
     def for_dtype(self, scalar: str) -> tuple[float, float]:
         """(atol, rtol) for an array of `scalar` components."""
-        return {"float64": (self.atol64, self.rtol64), "float16": (self.atol16, self.rtol16)}.get(
-            scalar, (self.atol, self.rtol))
+        return {"float64": (self.atol64, self.rtol64), "float16": (self.atol16, self.rtol16),
+                "bfloat16": (self.atolbf16, self.rtolbf16)}.get(scalar, (self.atol, self.rtol))
 
 
 def _fmt_float(x: float) -> str:
@@ -60,6 +63,8 @@ def _fmt_scalar(scalar: str, x) -> str:
         return _fmt_float(x)[:-1]
     if scalar == "float16":
         return f"__float2half({_fmt_float(x)})"
+    if scalar == "bfloat16":
+        return f"__float2bfloat16({_fmt_float(x)})"
     if scalar == "uint32":
         return f"{int(x) & 0xFFFFFFFF}U"
     if scalar in ("int32", "int8", "uint8"):
@@ -141,6 +146,15 @@ static void fill_half(__half* dst, size_t count, uint32_t seed, uint32_t arg, in
 }
 '''
 
+FILL_BF16 = r'''
+// bfloat16 inputs: the float grid value rounded to nearest even (exact for the grids used)
+static void fill_bf16(__nv_bfloat16* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = __float2bfloat16((float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step);
+}
+'''
+
 FILL_INT = r'''
 static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
 {
@@ -188,6 +202,7 @@ CHECK_TYPES = {  # scalar -> (C type, the element x as a double, relative-error 
     "float32": ("float", "x", "1e-30", 9),
     "float64": ("double", "x", "1e-300", 17),
     "float16": ("__half", "__half2float(x)", "1e-30", 9),
+    "bfloat16": ("__nv_bfloat16", "__bfloat162float(x)", "1e-30", 9),
 }
 
 
@@ -793,8 +808,8 @@ def _render_host_array(w, h: HostArray, kernel: TranslatedKernel, launch_dim: tu
                 w(f"    {fill}({data}, h_{h.var}.size(), seed, {h.position}, {lo}, (uint32_t)({rows}));")
                 return
             w(f"    {fill}({data}, h_{h.var}.size(), seed, {h.position}, {lo}, {span}U);")
-        elif elem in ("double", "__half"):
-            fill = "fill_double" if elem == "double" else "fill_half"
+        elif elem in ("double", "__half", "__nv_bfloat16"):
+            fill = {"double": "fill_double", "__half": "fill_half", "__nv_bfloat16": "fill_bf16"}[elem]
             w(f"    {fill}(h_{h.var}.data(), h_{h.var}.size(), seed, {h.position}, {lo}, {span}U, "
               f"{_fmt_scalar('float64', step) if elem == 'double' else _fmt_float(step)});")
         else:
@@ -1054,6 +1069,9 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     if "float16" in filled_scalars:
         w("")
         w(FILL_HALF.strip("\n"))
+    if "bfloat16" in filled_scalars:
+        w("")
+        w(FILL_BF16.strip("\n"))
     if any(a.is_int and not a.is_storage_int and a.role != "offsets" for a in filled):
         w("")
         w(FILL_INT.strip("\n"))

@@ -22,7 +22,7 @@ from cuda_production import builtins
 from cuda_production.builtins import BuiltinMismatch
 from cuda_production.cuda_types import (  # noqa: F401  (CExpr, float_literal, negate: part of this module's API)
     COMPONENTS, MAT_DIM, P_ADD, P_ATOM, P_BAND, P_BOR, P_COND, P_EQ, P_LAND, P_LOR, P_MUL, P_REL, P_SHIFT, P_UNARY,
-    P_XOR, FLOAT_TYPES, INT_TYPES, MATD_DIM, NUMERIC_TYPES, STORAGE_INT_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
+    P_XOR, FLOAT_TYPES, HALF_CONVERSIONS, INT_TYPES, MATD_DIM, NUMERIC_TYPES, STORAGE_INT_TYPES, TYPE_ALIASES, VEC_LEN, VECD_LEN, ArrayType, CExpr, StructType, ctype, float_literal, is_mat, is_quat, is_transform,
     is_vec, negate, render_snippets, struct_snippet, TileType, LocalVectorType, component_paths,
     HASH_GRID, HASH_GRID_QUERY, MESH, BVH, MESH_QUERY_AABB, StructureType,
 )
@@ -508,7 +508,8 @@ load_node BvhStack bvh_shared_stack BVH_BLOCK_THREADS lower_bound fft_butterfly 
 _RANDOM_NAMES = """rand_pcg rand_init randi randu randf randn noise pnoise noise_interpolate random_gradient_1d random_gradient_2d
 random_gradient_3d random_gradient_4d dot_grid_gradient_1d dot_grid_gradient_2d dot_grid_gradient_3d
 dot_grid_gradient_4d atomicMinDouble atomicMaxDouble double2 double3 double4 make_double2 make_double3 make_double4
-mat22d mat33d mat44d __half __float2half __half2float __double2half"""
+mat22d mat33d mat44d __half __float2half __half2float __double2half __nv_bfloat16 __float2bfloat16 __bfloat162float
+__double2bfloat16"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
 STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt device_upload rock_bump_hash
 rock_mesh build_bvh_node build_rock_mesh free_mesh MESH_LEAF_SIZE BVH_LEAF_SIZE build_points_bvh free_bvh"""
@@ -2009,10 +2010,11 @@ class FunctionTranslator(TileTranslator):
             prec = _PREC[opname]
             expr = f"{a.at(prec)} {sym} {b.at(prec + 1)}"
             return CExpr(expr, ta, prec) if ta == "int64" else CExpr(f"({ctype(ta)})({expr})", ta, P_UNARY)
-        if ta == tb == "float16" and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-            # Warp's half arithmetic: in float, rounded back to half (exact for one operation)
-            expr = f"__half2float({a.code}) {sym} __half2float({b.code})"
-            return CExpr(f"__float2half({expr})", ta)
+        if ta == tb and ta in HALF_CONVERSIONS and opname in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            # Warp's half and bfloat16 arithmetic: in float, rounded back (exact for one operation)
+            to_float, from_float = HALF_CONVERSIONS[ta][:2]
+            expr = f"{to_float}({a.code}) {sym} {to_float}({b.code})"
+            return CExpr(f"{from_float}({expr})", ta)
         if {ta, tb} <= set(NUMERIC_TYPES) and ta != tb:
             raise self.error(node, f"operands of '{sym}' have types {ta} and {tb}; Warp requires matching types")
         # vectors

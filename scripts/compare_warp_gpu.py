@@ -69,7 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cuda_production.bench import array_args, bench_args, bytes_moved, scales  # noqa: E402
 from cuda_production.reference import warp_arguments  # noqa: E402
-from synthesis.dtypes import dtype as lookup_dtype  # noqa: E402
+from synthesis.dtypes import dtype as lookup_dtype, float_values  # noqa: E402
 from synthesis.spec import ArgSpec  # noqa: E402
 
 MEMORY_BOUND_SHARE = 0.5  # Warp at >= this share of the copy rate: the sample is memory-bound
@@ -146,7 +146,7 @@ def warp_run(wp, kernel, module, args: list[ArgSpec], dim: tuple[int, ...], seed
 # sums run in float64 so that sum|x_i| is not itself a float32 sum of millions of terms, whose own
 # error can reach (n - 1) * 2**-24 of it.
 
-UNIT_ROUNDOFF = {"float16": 2.0**-11, "float32": 2.0**-24, "float64": 2.0**-53}
+UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53}
 ACCUMULATING_ATOMICS = ("atomic_add", "atomic_sub")  # wp.<name>(array, *indices, term)
 TILE_ATOMICS = ("tile_atomic_add",)  # wp.tile_atomic_add(array, tile[, offset][, bounds_check=...])
 TILE_KEYWORDS = ("offset", "bounds_check")
@@ -528,7 +528,7 @@ def exact_sums(args: list[ArgSpec], found: Magnitudes) -> dict[str, ExactSums]:
         finite = np.isfinite(magnitude) & np.isfinite(found.exact[arg.name])
         out[arg.name] = ExactSums(np.where(finite, found.exact[arg.name], np.nan),
                                   np.where(finite, (additions + 1.0) * 2.0**-53 * magnitude, 0.0),
-                                  np.where(finite, np.sqrt(additions) * UNIT_ROUNDOFF[arg.numpy_dtype] * magnitude, 0.0))
+                                  np.where(finite, np.sqrt(additions) * UNIT_ROUNDOFF[lookup_dtype(arg.dtype).scalar] * magnitude, 0.0))
     return out
 
 
@@ -548,6 +548,8 @@ def compare(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[ArgS
         if arg.is_int:
             mismatches += int(np.count_nonzero(got != want))
             continue
+        scalar = lookup_dtype(arg.dtype).scalar
+        got, want = float_values(got, scalar), float_values(want, scalar)  # bfloat16: its bits widened
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
         a_tol, r_tol = (wide or {}).get(lookup_dtype(arg.dtype).scalar, (atol, rtol))
         allowed = a_tol * bounds[arg.name] + r_tol * np.abs(want.astype(np.float64))
@@ -577,6 +579,7 @@ def sum_errors(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[A
         got = np.frombuffer(cuda_dump, dtype=want.dtype, count=want.size, offset=offset)
         offset += want.nbytes
         if arg.name in order:
+            got, want = (float_values(v, lookup_dtype(arg.dtype).scalar) for v in (got, want))
             scale = np.where(found.sums[arg.name] > 0, found.sums[arg.name], np.inf)
             exact = order[arg.name].exact
             out[arg.name] = {who: float(np.nanmax(np.abs(v.astype(np.float64) - exact) / scale, initial=0.0))

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from synthesis.dtypes import dtype as lookup_dtype, float_values
 from synthesis.realism import (FIGURES, OUTPUT_PATTERNS, SOURCE_PATTERNS, ArgInfo, degenerate_outputs, figures,
                               find_patterns, reset_arrays)
 
@@ -113,13 +114,14 @@ def decode_arrays(arg_specs, source: str, seed: int, blob: bytes, where: str):
             if arg.kind != "array":
                 continue
             dtype = np.dtype(arg.numpy_dtype).newbyteorder("<")
+            scalar = lookup_dtype(arg.dtype).scalar
             if arg.role in ("output", "inout"):
                 n = arg.count * arg.width
-                written[name] = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(
-                    dtype.newbyteorder("=")).reshape(arg.count, arg.width)
+                raw = np.frombuffer(blob, dtype=dtype, count=n, offset=offset).astype(dtype.newbyteorder("="))
+                written[name] = float_values(raw, scalar).reshape(arg.count, arg.width)  # bfloat16: widened
                 offset += n * dtype.itemsize
             if arg.role in ("input", "index") or (arg.role == "inout" and not whole):
-                values = make_input(arg, position - 1, seed).reshape(arg.count, arg.width)
+                values = float_values(make_input(arg, position - 1, seed), scalar).reshape(arg.count, arg.width)
                 (initial if arg.role == "inout" else inputs)[name] = values
     if offset != len(blob):
         raise ValueError(f"{where}: expected.bin holds {len(blob)} bytes, the arguments describe {offset}")

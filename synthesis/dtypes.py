@@ -40,8 +40,9 @@ class DType:
 
     @property
     def numpy_scalar(self) -> str:
-        """numpy dtype name of one component."""
-        return self.scalar
+        """numpy dtype name of one component (bfloat16, which numpy lacks: its 16 bits, as Warp's
+        `array.numpy()` gives them)."""
+        return "uint16" if self.scalar == "bfloat16" else self.scalar
 
     @property
     def component_bytes(self) -> int:
@@ -62,18 +63,40 @@ class DType:
         return getattr(wp, self.warp_attr)
 
 
-# Component types: their size and their C spelling. float16 is CUDA's __half (cuda_fp16.h); uint32
+# Component types: their size and their C spelling. float16 is CUDA's __half (cuda_fp16.h), bfloat16
+# its __nv_bfloat16 (cuda_bf16.h: the training type, float32's exponent with 8 significant bits); uint32
 # is the state of Warp's random number generator (rand.h). int8 and uint8 hold quantised values and
 # images, int64 the labels and token ids PyTorch hands over (Warp's builtin.h: int8_t, uint8_t, int64_t).
-SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "uint32": 4, "int8": 1, "uint8": 1, "int64": 8,
+SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int32": 4, "uint32": 4, "int8": 1, "uint8": 1, "int64": 8,
                 "bool": 1}
-SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "int32": "int", "uint32": "uint32_t",
+SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "bfloat16": "__nv_bfloat16", "int32": "int", "uint32": "uint32_t",
                  "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t", "bool": "bool"}
-FLOAT_SCALARS = ("float32", "float64", "float16")
+FLOAT_SCALARS = ("float32", "float64", "float16", "bfloat16")
+# 16-bit floats: stored, converted, and computed with in float (Warp's half and bfloat16 operators)
+HALF_SCALARS = ("float16", "bfloat16")
 INT_SCALARS = ("int32", "uint32", "int8", "uint8", "int64")
 # Integers that are not int or unsigned int in C: stored and converted (`wp.int8(v)`, `int(q[i])`);
 # their arithmetic is Warp's (builtin.h: in int, narrowed back to the type)
 STORAGE_INT_SCALARS = ("int8", "uint8", "int64")
+
+
+def bfloat16_bits(values):
+    """float32 values (numpy) as bfloat16 bits, rounded to nearest even as CUDA's __float2bfloat16 and
+    Warp's float_to_bfloat16 round (finite values)."""
+    import numpy as np
+
+    x = np.asarray(values, dtype=np.float32).view(np.uint32)
+    return ((x + np.uint32(0x7FFF) + ((x >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)).astype(np.uint16)
+
+
+def float_values(raw, scalar: str):
+    """An array's components as numpy values to compare: bfloat16's bits (numpy has no bfloat16)
+    widened to the float32 they stand for; any other type as it is."""
+    import numpy as np
+
+    if scalar != "bfloat16":
+        return raw
+    return (np.asarray(raw, dtype=np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32)
 
 
 def _scalar(name: str, ctype: str, spellings: tuple[str, ...], annotations: tuple[str, ...]) -> DType:
@@ -100,6 +123,7 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _scalar("float32", "float", ("float32", "float"), ("float", "wp.float32")),
     _scalar("float64", "double", ("float64",), ("wp.float64",)),
     _scalar("float16", "__half", ("float16",), ("wp.float16",)),
+    _scalar("bfloat16", "__nv_bfloat16", ("bfloat16",), ("wp.bfloat16",)),
     _scalar("int32", "int", ("int32", "int"), ("int", "wp.int32")),
     _scalar("uint32", "uint32_t", ("uint32",), ("wp.uint32",)),
     _scalar("int8", "int8_t", ("int8",), ("wp.int8",)),

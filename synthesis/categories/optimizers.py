@@ -9,7 +9,8 @@ Around the update, what training code does: gradients read from half precision, 
 scale, clipped by value or by the coefficient of a global norm held in a one-element array, with L2
 weight decay; parameters in float32, in float16 (the update computed in float32 and rounded once, as
 Warp's own Adam does for half parameters) or as float32 master weights with a float16 copy written for
-the forward pass; the learning rate passed by value or read from a one-element array (a schedule on
+the forward pass; in half of the mixed-precision steps (BF16_SHARE) bfloat16 instead: its gradients need
+no loss scale, and its parameters are float32 master weights with a bfloat16 copy; the learning rate passed by value or read from a one-element array (a schedule on
 the device, as graph-captured training keeps it); a padded launch or frozen parameters skipped; an
 exponential moving average of the weights updated after the step. Moments are float32 whatever the
 parameters' precision.
@@ -34,6 +35,7 @@ VEC_PARAM_NAMES = ("positions", "points", "params", "x")
 GRAD_NAMES = ("grads", "grad", "gradients", "param_grads")
 MASTER_NAMES = ("master_params", "master_weights", "params_fp32")
 HALF_COPY_NAMES = ("params_half", "weights_fp16", "model_params")
+BF16_COPY_NAMES = ("params_bf16", "weights_bf16", "model_params")
 LR_ARRAY_NAMES = ("lr_buf", "lr_schedule", "learning_rate")
 NORM_NAMES = ("grad_norm", "total_norm", "global_norm")
 MASK_NAMES = ("trainable", "requires_grad", "update_mask")
@@ -43,6 +45,11 @@ BETA_NAMES = (("beta1", "beta2"), ("b1", "b2"))
 PRECISIONS = ("float32", "float32", "float32", "float32", "half gradients", "half gradients", "half parameters",
               "master weights", "master weights")
 LOSS_SCALES = (128.0, 256.0, 1024.0)
+# of the mixed-precision steps (half gradients, master weights): in bfloat16, as most training is today,
+# from a stream of its own. bfloat16 keeps float32's exponent, so its gradients need no loss scale, and
+# its 8 significant bits resolve no step of the learning rates here: its parameters are float32 master
+# weights with a bfloat16 copy
+BF16_SHARE = 0.5
 # Parameters kept in float16 only for optimizers whose steps a half resolves: a half's spacing near 1 is
 # 2**-10, so a step of lr * O(1) below ~1e-2 leaves most parameters unchanged (Adam at 1e-3, Lion)
 HALF_PARAMETER_MIN_LR = 1e-2
@@ -70,7 +77,8 @@ class Step:
     g: str = ""
     lr: str = ""
     params: str = ""  # the array the parameter is read from and stored to (the master weights for those)
-    half_copy: str = ""  # master weights: the float16 copy written for the forward pass
+    half_copy: str = ""  # master weights: the float16 (or bfloat16) copy written for the forward pass
+    half_type: str = "float16"  # the 16-bit float of mixed precision: float16 or bfloat16
     features: list[str] = field(default_factory=list)
 
     @property
@@ -108,9 +116,10 @@ def _read_parameter(s: Step) -> None:
     w, rng = s.w, s.rng
     if s.precision == "master weights":
         s.params = w.add_array(rng.choice(MASTER_NAMES), "float32", "inout")
-        s.half_copy = w.add_array(rng.choice(HALF_COPY_NAMES), "float16", "output")
+        names = BF16_COPY_NAMES if s.half_type == "bfloat16" else HALF_COPY_NAMES
+        s.half_copy = w.add_array(rng.choice(names), s.half_type, "output")
         s.p = s.local("p", f"{s.params}[{s.own}]")
-        s.features.append("float32 master weights with a float16 copy")
+        s.features.append(f"float32 master weights with a {s.half_type} copy")
     elif s.precision == "half parameters":
         s.params = w.add_array(rng.choice(PARAM_NAMES), "float16", "inout")
         s.p = s.local("p", f"float({s.params}[{s.own}])")
@@ -126,8 +135,13 @@ def _read_gradient(s: Step, l2_decay: bool) -> None:
     """`g`: the gradient as the update uses it (float32): read (from half precision), unscaled,
     clipped, with L2 weight decay added."""
     w, rng = s.w, s.rng
-    half = s.precision != "float32"  # mixed precision keeps its gradients in float16
-    if half and rng.random() < 0.35:  # mixed-precision training's loss scaling: the gradients are scaled
+    half = s.precision != "float32"  # mixed precision keeps its gradients in float16 (or bfloat16)
+    scaled = rng.random() < 0.35 if half else False
+    if half and s.half_type == "bfloat16":  # float32's range: no loss scale
+        grads = w.add_array(rng.choice(GRAD_NAMES), "bfloat16", "input")
+        s.g = s.local("g", f"float({grads}[{s.own}])")
+        s.features.append("bfloat16 gradients")
+    elif scaled:  # mixed-precision training's loss scaling: the gradients are scaled
         scale = rng.choice(LOSS_SCALES)
         grads = w.add_array(rng.choice(GRAD_NAMES), "float16", "input", low=-scale, high=scale, grid_bits=2)
         if rng.random() < 0.5:
@@ -181,7 +195,7 @@ def _store(s: Step, new_value: str, ema: bool) -> None:
     else:
         w.emit(f"{s.params}[{s.own}] = {new_value}")
     if s.precision == "master weights":
-        w.emit(f"{s.half_copy}[{s.own}] = wp.float16({new_value})")
+        w.emit(f"{s.half_copy}[{s.own}] = wp.{s.half_type}({new_value})")
     if ema:
         averaged = w.add_array(rng.choice(EMA_NAMES), s.dtype, "inout")
         decay = s.scalar(("ema_decay", "ema_rate"), rng.choice([0.99, 0.995, 0.999]))
@@ -419,8 +433,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     precision = rng.choice(PRECISIONS)
     if precision == "half parameters" and min(form.learning_rates) < HALF_PARAMETER_MIN_LR:
         precision = "master weights"  # a step of 1e-3 is below a half's resolution: float32 master weights
+    bf16 = precision != "float32" and chooses_bf16(seed)
+    if bf16 and precision == "half parameters":
+        precision = "master weights"
     vec = form.takes_vec3 and rng.random() < VEC3_SHARE
-    s = Step(w, "float32" if vec else precision, vec, own=w.own_index())
+    s = Step(w, "float32" if vec else precision, vec, own=w.own_index(), half_type="bfloat16" if bf16 else "float16")
     _learning_rate(s, form.learning_rates)
     _read_parameter(s)
     new = form.update(s)
@@ -434,6 +451,12 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             and chooses_generic(seed):
         _generic_arrays(w, s.dtype)
     return w.finish("Optimizer step")
+
+
+def chooses_bf16(seed: int) -> bool:
+    """Whether a mixed-precision step keeps its 16-bit values in bfloat16 rather than float16: a stream
+    of its own, so the other steps keep every draw."""
+    return random.Random(seed ^ 0xBF16).random() < BF16_SHARE
 
 
 def chooses_generic(seed: int) -> bool:

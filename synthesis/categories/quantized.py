@@ -12,7 +12,7 @@ INT4_FORMS):
   a bias, a ReLU, the result requantised now and then;
 - dynamic per-row (per-token) quantisation: each row's largest magnitude sets its scale, written
   beside the int8 row (SmoothQuant's per-column factors first, now and then);
-- a batch of uint8 images in NHWC order to float32 or float16 NCHW, scaled to [0, 1], normalised per
+- a batch of uint8 images in NHWC order to float32, float16 or bfloat16 NCHW, scaled to [0, 1], normalised per
   channel (mean and standard deviation arrays), their channels reversed now and then (BGR to RGB);
 - cross-entropy from logits and int64 class labels (log-sum-exp with the row's maximum subtracted),
   or the negative log-likelihood of log-probabilities; a label of -1 ignored, class weights, and
@@ -20,7 +20,8 @@ INT4_FORMS):
 - an embedding lookup by int64 token id, scaled by sqrt(d), with a positional or token-type embedding
   added, a padding id read as zeros;
 - int4 weights (GPTQ/AWQ's layout): unpacked with a scale, or a scale and zero point, per group, to
-  float32 or float16; or quantised with a scale per row or group and packed, a thread per byte.
+  float32, float16 or bfloat16; or quantised with a scale per row or group and packed, a thread per byte.
+  (Half of the 16-bit outputs are bfloat16: `half_type`, a stream of its own.)
 
 Warp's rules are kept: a float is converted to int8 or uint8 only inside the type's range (C leaves
 anything else undefined); int8 and uint8 values are converted to int or float before arithmetic, as
@@ -44,6 +45,15 @@ ROWS = (64, 100, 128, 256)  # rows, tokens, samples: the extent that grows at be
 DEPTHS = (32, 64, 96, 128)  # a row's length: features, the reduction's depth
 # a scale people pass for values within about +-4: 4 / 127, rounded to what they write, or a power of two
 SCALES = (0.03125, 0.0315, 0.025, 0.05)
+
+
+BF16_SHARE = 0.5  # of the 16-bit outputs: bfloat16 (the type most networks run in today) rather than float16
+
+
+def half_type(seed: int) -> str:
+    """The 16-bit float a kernel writes for a half-precision network: a stream of its own, so the other
+    draws are kept."""
+    return "bfloat16" if random.Random(seed ^ 0xBF16).random() < BF16_SHARE else "float16"
 
 
 def _round(rng: random.Random, v: str, inexact_product: bool = False) -> tuple[str, str]:
@@ -296,15 +306,15 @@ def image_normalize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     std = w.add_array(rng.choice(["std", "channel_std"]), "float32", "input", shape=(3,), low=0.21875, high=0.25,
                       grid_bits=8)
     half = rng.random() < 0.3  # the input of a half-precision network
-    out = w.add_array(rng.choice(["out", "tensor", "normalized"]), "float16" if half else "float32", "output",
-                      shape=(batch, 3, side, side))
+    out_type = half_type(seed) if half else "float32"
+    out = w.add_array(rng.choice(["out", "tensor", "normalized"]), out_type, "output", shape=(batch, 3, side, side))
     bgr = rng.random() < 0.3
     scale = "/ 255.0" if rng.random() < 0.6 else f"* {w.add_constant('inv_255', 1.0 / 255.0).src}"
 
     def body(c: str) -> None:
         src = f"2 - {c}" if bgr else c
         value = f"(float({img}[{n}, {y}, {x}, {src}]) {scale} - {mean}[{c}]) / {std}[{c}]"
-        w.emit(f"{out}[{n}, {c}, {y}, {x}] = {f'wp.float16({value})' if half else value}")
+        w.emit(f"{out}[{n}, {c}, {y}, {x}] = {f'wp.{out_type}({value})' if half else value}")
 
     if per_channel_launch:
         body("c")
@@ -312,7 +322,7 @@ def image_normalize(rng: random.Random, name: str, seed: int) -> KernelWriter:
         with w.block("for c in range(3):"):
             body("c")
     w.note_bound(out, 8.0)
-    w.feature(f"uint8 NHWC images to normalised {'float16' if half else 'float32'} NCHW" + (", BGR to RGB" if bgr else ""))
+    w.feature(f"uint8 NHWC images to normalised {out_type} NCHW" + (", BGR to RGB" if bgr else ""))
     return w
 
 
@@ -442,8 +452,8 @@ def dequantize_int4(rng: random.Random, name: str, seed: int) -> KernelWriter:
         zeros = w.add_array(rng.choice(["zeros", "group_zeros"]), "float32", "input", shape=(rows, cols // group),
                             low=6.0, high=10.0, grid_bits=2)
     half = rng.random() < 0.4  # the weights a half-precision matrix product reads
-    out = w.add_array(rng.choice(["weight", "w", "dequantized"]), "float16" if half else "float32", "output",
-                      shape=(rows, cols))
+    out_type = half_type(seed) if half else "float32"
+    out = w.add_array(rng.choice(["weight", "w", "dequantized"]), out_type, "output", shape=(rows, cols))
     group_size = str(group) if rng.random() < 0.6 else w.add_constant("group_size", group).src
     g = w.fresh("g")
     w.emit(f"{g} = {c} // {group_size}")
@@ -468,8 +478,8 @@ def dequantize_int4(rng: random.Random, name: str, seed: int) -> KernelWriter:
         value = f"(float({nib}) - {zeros}[{r}, {g}]) * {scales}[{r}, {g}]"
         w.feature(f"int4 weights unpacked (two per byte), a scale and zero point per group of {group}")
     if half:
-        value = f"wp.float16({value})"
-        w.feature("written as float16")
+        value = f"wp.{out_type}({value})"
+        w.feature(f"written as {out_type}")
     w.emit(f"{out}[{r}, {c}] = {value}")
     w.note_bound(out, 1.0)
     return w

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from synthesis.categories import generate, optimizers
-from synthesis.categories.optimizers import (EMA_NAMES, GRAD_NAMES, HALF_COPY_NAMES, LR_ARRAY_NAMES, MASK_NAMES,
+from synthesis.categories.optimizers import (BF16_COPY_NAMES, EMA_NAMES, GRAD_NAMES, HALF_COPY_NAMES, LR_ARRAY_NAMES, MASK_NAMES,
                                              MASTER_NAMES, MOMENT_NAMES, NORM_NAMES, PARAM_NAMES,
                                              VEC_PARAM_NAMES)
+from synthesis.dtypes import bfloat16_bits, float_values
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
 from tests.synthesis.shares import assert_others_keep_their_draws
@@ -49,7 +50,11 @@ class Kernel:
         return any(n in self.scalars for n in names)
 
     def values(self, name: str) -> np.ndarray:
-        return self.arrays[name].astype(np.float64)
+        """An array's values as float64 (a bfloat16 array's bits widened first)."""
+        return float_values(self.arrays[name], self.scalar_type(name)).astype(np.float64)
+
+    def scalar_type(self, name: str) -> str:
+        return next(a.dtype for a in self.spec.args if a.name == name)
 
     def active(self) -> np.ndarray:
         """The values the step updates (each component of a vec3 parameter): all, but those past a
@@ -196,13 +201,13 @@ def expected_outputs(k: Kernel) -> dict[str, np.ndarray]:
     new, states = update(k, p, k.gradient(p), k.learning_rate())
     out = {params: new, **states}
     if k.has("master weights"):
-        out[k.array(HALF_COPY_NAMES)] = new
+        out[k.array(HALF_COPY_NAMES + BF16_COPY_NAMES)] = new
     if k.has("moving average of the weights"):
         ema = k.array(EMA_NAMES)
         decay = k.value("ema_decay", "ema_rate")
         out[ema] = decay * k.values(ema) + (1.0 - decay) * new
     active = k.active()
-    return {name: np.where(active, value, k.arrays[name].astype(np.float64) if name in k.arrays else 0.0)
+    return {name: np.where(active, value, k.values(name) if name in k.arrays else 0.0)
             for name, value in out.items()}
 
 
@@ -211,7 +216,7 @@ def expected_outputs(k: Kernel) -> dict[str, np.ndarray]:
                                   "unscaled by the loss scale", "clipped by value", "clipped by its global norm",
                                   "moving average of the weights", "learning rate read from a one-element array",
                                   "frozen parameters skipped", "padded launch", "bias corrections passed in",
-                                  "vec3 parameters", "generic kernel"])
+                                  "vec3 parameters", "generic kernel", "bfloat16 gradients", "bfloat16 copy"])
 def test_every_variant_is_drawn(form):
     assert any(form in spec.description for spec, _, _ in _runs())
 
@@ -223,7 +228,11 @@ def test_warp_computes_the_documented_update_of_every_optimizer_kernel():
         assert set(expected) == set(written), spec.source
         for name, want in expected.items():
             got = written[name].astype(np.float64)
-            if written[name].dtype == np.float16:  # rounded once to half: within half an ulp, as stored
+            if Kernel(spec, arrays).scalar_type(name) == "bfloat16":  # its bits; rounded once to bfloat16
+                got = float_values(written[name], "bfloat16").astype(np.float64)
+                want = float_values(bfloat16_bits(want.astype(np.float32)), "bfloat16").astype(np.float64)
+                np.testing.assert_allclose(got, want, rtol=8e-3, atol=1e-4, err_msg=f"{name}\n{spec.source}")
+            elif written[name].dtype == np.float16:  # rounded once to half: within half an ulp, as stored
                 want = want.astype(np.float16).astype(np.float64)
                 np.testing.assert_allclose(got, want, rtol=2e-3, atol=1e-4, err_msg=f"{name}\n{spec.source}")
             else:
@@ -249,11 +258,18 @@ def test_other_scalar_param_kernels_keep_their_draws(monkeypatch):
 
 def test_moments_and_parameters_stay_float32_whatever_the_precision():
     """Mixed precision keeps its state in float32 (Warp's Adam for half parameters does): only
-    parameters, their copies and gradients are float16."""
+    parameters, their copies and gradients are float16 (or bfloat16, whose parameters are master weights)."""
     for spec, _, _ in _runs():
         for a in spec.args:
             if a.dtype == "float16":
                 assert a.name in PARAM_NAMES + HALF_COPY_NAMES + GRAD_NAMES, (a.name, spec.source)
+            if a.dtype == "bfloat16":
+                assert a.name in BF16_COPY_NAMES + GRAD_NAMES, (a.name, spec.source)
+
+
+def test_a_step_never_mixes_float16_and_bfloat16():
+    for spec, _, _ in _runs():
+        assert len({a.dtype for a in spec.args} & {"float16", "bfloat16"}) <= 1, spec.source
 
 
 def _generic_specs(count: int) -> list[KernelSpec]:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from synthesis.categories import generate, quantized
+from synthesis.dtypes import bfloat16_bits, float_values
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
 from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
@@ -26,8 +27,8 @@ VARIANTS = ("symmetric int8 quantisation, per tensor", "symmetric int8 quantisat
             "output requantised", "dynamic per-row", "NHWC", "BGR to RGB", "cross-entropy", "ignored label",
             "negative log-likelihood", "embedding lookup", "scaled by sqrt(d)", "positional embedding",
             "offset 8), a scale per group", "a scale and zero point per group", "two weights packed per byte",
-            "high nibble first (a shift)", "high nibble first (a branch)", "written as float16", "a zero point per row", "activation:", "bias per row",
-            "bias per column", "SmoothQuant", "normalised float16", "weighted by class", "prediction correct",
+            "high nibble first (a shift)", "high nibble first (a branch)", "written as float16", "written as bfloat16", "a zero point per row", "activation:", "bias per row",
+            "bias per column", "SmoothQuant", "normalised float16", "normalised bfloat16", "weighted by class", "prediction correct",
             "padding id 0", "token type")
 
 
@@ -54,6 +55,13 @@ def _scalar(spec: KernelSpec, *names: str):
 
 def _inputs(spec: KernelSpec, g: dict, dtype: str, ndim: int | None = None) -> list[np.ndarray]:
     return [g[a.name] for a in spec.args if a.role == "input" and a.dtype == dtype and (ndim is None or len(a.shape) == ndim)]
+
+
+def _stored(spec: KernelSpec, out: np.ndarray) -> dict[str, np.ndarray]:
+    """float32 values as the kernel stores them: as they are, or rounded once to float16 or bfloat16."""
+    if "bfloat16" in spec.description:
+        return {"bfloat16": float_values(bfloat16_bits(out), "bfloat16")}
+    return {"float16": out.astype(np.float16)} if "float16" in spec.description else {"float32": out}
 
 
 def _outputs(spec: KernelSpec, out: dict, dtype: str) -> list[np.ndarray]:
@@ -138,7 +146,7 @@ def _normalized(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
     mean, std = _named(spec, g, "mean", "channel_mean"), _named(spec, g, "std", "channel_std")
     scaled = img.astype(F32) / F32(255) if "/ 255.0" in spec.source else img.astype(F32) * F32(1 / 255)
     out = ((scaled - mean) / std).transpose(0, 3, 1, 2)
-    return {"float16": out.astype(np.float16)} if "float16" in spec.description else {"float32": out}
+    return _stored(spec, out)
 
 
 def _cross_entropy(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
@@ -184,7 +192,7 @@ def _int4_unpacked(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
         out = (nibbles.astype(F32) - np.repeat(zeros, group, axis=1)) * scale
     else:
         out = (nibbles - 8).astype(F32) * scale
-    return {"float16": out.astype(np.float16)} if "float16" in spec.description else {"float32": out}
+    return _stored(spec, out)
 
 
 def _int4_packed(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
@@ -217,6 +225,8 @@ def test_every_written_array_is_what_the_operation_gives(part):
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
             elif dtype == "float16":
                 np.testing.assert_allclose(got.astype(F32), want.astype(F32), rtol=1e-3, atol=1e-3, err_msg=spec.source)
+            elif dtype == "bfloat16":  # its bits, widened: one unit of bfloat16 apart at most
+                np.testing.assert_allclose(float_values(got, dtype), want, rtol=8e-3, atol=1e-3, err_msg=spec.source)
             else:
                 assert got.dtype == want.dtype and np.array_equal(got, want), spec.source
 
@@ -283,3 +293,21 @@ def test_the_int4_kernels_leave_the_other_quantised_kernels_their_draws(monkeypa
     int4 = ["int4" in a.description for a in drawn]
     assert any(int4) and not any("int4" in b.description for b in kept)
     assert [a.source != b.source for a, b in zip(drawn, kept)] == int4  # exactly the int4 draws differ
+
+
+def test_half_outputs_in_bfloat16_leave_the_other_kernels_their_draws():
+    """bfloat16 or float16 comes from a stream of its own: a kernel's text differs from the one with
+    float16 only in the type's name."""
+    seeds = [s for s in range(4000) if quantized.half_type(s) == "bfloat16"]
+    changed = 0
+    for s in seeds[:300]:
+        source = generate("arithmetic", s).source
+        if "bfloat16" in source:
+            changed += 1
+            original = quantized.half_type
+            quantized.half_type = lambda seed: "float16"
+            try:
+                assert generate("arithmetic", s).source == source.replace("bfloat16", "float16")
+            finally:
+                quantized.half_type = original
+    assert changed
