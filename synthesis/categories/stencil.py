@@ -490,12 +490,14 @@ def advect_fields(rng: random.Random, name: str, seed: int) -> RichKernelWriter:
         out = w.add_array(rng.choice(["vel_out", "velocity_new", "u_new"]), "vec2", "output")
         w.store(out, Expr(f"{sampler}({vel}, {at})", "vec2", 2.0, None), own)
         w.feature("velocity advected by itself")
+    names = [vel] if self_advected else []
     for hints, dtype, low, high, out_hints in chosen:
         field = w.add_array(rng.choice(hints), dtype, "input", low=low, high=high)
         w.unused.remove(field)
+        names.append(field)
         out = w.add_array(rng.choice(out_hints), dtype, "output")
         w.store(out, Expr(f"{sampler}({field}, {at})", dtype, max(abs(low), abs(high)), None), own)
-    w.feature(f"fields advected ({', '.join(([vel] if self_advected else []) + [f[0][0] for f in chosen])})")
+    w.feature(f"fields advected ({', '.join(names)})")
     return w
 
 

@@ -689,16 +689,18 @@ def interpolate_attributes(site: Site) -> None:
         chosen = rng.sample(VERTEX_ATTRIBUTES, rng.choice([2, 2, 3, 4]))
         if len({a[1] for a in chosen}) >= 2:
             break
+    names = []
     for hints, dtype, low, high, out_hints in chosen:
         attr = w.add_array(rng.choice(hints), dtype, "input", shape=(n_verts,), low=low, high=high)
         w.unused.remove(attr)
+        names.append(attr)
         args = [attr, *corners] if by_array else [f"{attr}[{c}]" for c in corners]
         value = f"{helper}({', '.join(args + weights)})"
         bound = max(abs(low), abs(high)) * weight_sum
         if hints[0] == "normals":
             value, bound = f"wp.normalize({value})", 1.0
         site.store(out_hints, dtype, value, bound)
-    w.feature(f"vertex attributes interpolated ({', '.join(a[0][0] for a in chosen)})")
+    w.feature(f"vertex attributes interpolated ({', '.join(names)})")
 
 
 # One entry per computation, with the launches that suit it (a grid for per-pixel and per-cell data).

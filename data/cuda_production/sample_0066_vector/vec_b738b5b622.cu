@@ -1,4 +1,4 @@
-// Vector kernel (1-D launch 100; early return; inactive elements skipped (a mask per element); point light (inverse-square falloff); Blinn-Phong shading; single-use loads indexed in place)
+// Vector kernel (1-D launch 1024; triangle corners through a 2-D index array; generic @wp.func over arrays of any type (wp.array(dtype=Any)); results stored as one array per component; vertex attributes interpolated (verts, density, colors, normals))
 // Standalone CUDA translation of the Warp kernel `vec_b738b5b622` (see vec_b738b5b622.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -33,42 +33,85 @@ __device__ __forceinline__ float3 operator+(float3 a, float3 b)
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__device__ __forceinline__ float3 operator/(float3 a, float s)
+__device__ __forceinline__ float4 operator+(float4 a, float4 b)
 {
-    return make_float3(a.x / s, a.y / s, a.z / s);
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+__device__ __forceinline__ float3 operator*(float3 a, float s)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float4 operator*(float4 a, float s)
+{
+    return make_float4(a.x * s, a.y * s, a.z * s, a.w * s);
+}
+
+__device__ __forceinline__ float4 operator*(float s, float4 a)
+{
+    return make_float4(s * a.x, s * a.y, s * a.z, s * a.w);
+}
+
+__device__ float3 interpolate(const float3* values, int values_dim0, int i, int j, int k, float u, float v)
+{
+    return values[i] * (1.0f - u - v) + values[j] * u + values[k] * v;
+}
+
+__device__ float interpolate(const float* values, int values_dim0, int i, int j, int k, float u, float v)
+{
+    return values[i] * (1.0f - u - v) + values[j] * u + values[k] * v;
+}
+
+__device__ float4 interpolate(const float4* values, int values_dim0, int i, int j, int k, float u, float v)
+{
+    return values[i] * (1.0f - u - v) + values[j] * u + values[k] * v;
 }
 
 __global__ void vec_b738b5b622(
-    const int* __restrict__ enabled,
+    const int* __restrict__ face_ids,
+    const int* __restrict__ tri_indices,
+    int tri_indices_dim1,
+    const float2* __restrict__ uv_coords,
+    const float3* __restrict__ verts,
+    int verts_dim0,
+    float* sample_points_x,
+    float* sample_points_y,
+    float* sample_points_z,
+    const float* __restrict__ density,
+    int density_dim0,
+    float* sample_values,
+    const float4* __restrict__ colors,
+    int colors_dim0,
+    float4* sample_colors,
     const float3* __restrict__ normals,
-    const float* __restrict__ base_color,
-    const float3* __restrict__ positions,
-    float3 light_pos,
-    float3 to_eye,
-    float spec_power,
-    float* color,
-    int num_threads)
+    int normals_dim0,
+    float3* sample_normals,
+    int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= num_threads)
+    if (tid >= n)
         return;
 
-    if (enabled[tid] == 0) {
-        return;
-    }
-    float3 n = normalize(normals[tid]);
-    float3 to_l = light_pos - positions[tid];
-    float dist2 = dot(to_l, to_l);
-    float3 l = to_l / sqrtf(dist2);
-    float ndotl = fmaxf(dot(n, l), 0.0f) * 16.0f / dist2;
-    float3 h = normalize(l + normalize(to_eye));
-    float spec = powf(fmaxf(dot(n, h), 0.0f), spec_power);
-    color[tid] = base_color[tid] * (0.125f + ndotl) + spec;
+    int f = face_ids[tid];
+    int i0 = tri_indices[f * tri_indices_dim1 + 0];
+    int i1 = tri_indices[f * tri_indices_dim1 + 1];
+    int i2 = tri_indices[f * tri_indices_dim1 + 2];
+    float2 uv = uv_coords[tid];
+    float u = uv.x;
+    float v = uv.y;
+    float3 sample_points = interpolate(verts, verts_dim0, i0, i1, i2, u, v);
+    sample_points_x[tid] = sample_points.x;
+    sample_points_y[tid] = sample_points.y;
+    sample_points_z[tid] = sample_points.z;
+    sample_values[tid] = interpolate(density, density_dim0, i0, i1, i2, u, v);
+    sample_colors[tid] = interpolate(colors, colors_dim0, i0, i1, i2, u, v);
+    sample_normals[tid] = normalize(interpolate(normals, normals_dim0, i0, i1, i2, u, v));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,52 +255,97 @@ int main(int argc, char** argv)
     const uint32_t seed = 1115407454U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int num_threads = bench ? bench_outer : 100;
+    const int n = bench ? bench_outer : 1024;
 
     // Inputs (host)
-    std::vector<int> h_enabled((size_t)num_threads * 1);  // input, shape [100] of int32
-    fill_int(h_enabled.data(), h_enabled.size(), seed, 0, 0, 2U);
-    std::vector<float> h_normals((size_t)num_threads * 3);  // input, shape [100] of vec3
-    fill_float(h_normals.data(), h_normals.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_base_color((size_t)num_threads * 1);  // input, shape [100] of float32
-    fill_float(h_base_color.data(), h_base_color.size(), seed, 2, 0, 1025U, 0.0009765625f);
-    std::vector<float> h_positions((size_t)num_threads * 3);  // input, shape [100] of vec3
-    fill_float(h_positions.data(), h_positions.size(), seed, 3, -2048, 4097U, 0.0009765625f);
-    const float3 light_pos = make_float3(0.75f, 4.25f, -0.75f);
-    const float3 to_eye = make_float3(0.375f, -0.25f, -0.875f);
-    const float spec_power = 32.0f;
-    std::vector<float> h_color((size_t)num_threads * 1);  // output, shape [100] of float32
+    std::vector<int> h_face_ids((size_t)n * 1);  // index, shape [1024] of int32
+    fill_int(h_face_ids.data(), h_face_ids.size(), seed, 0, 0, 257U);
+    std::vector<int> h_tri_indices(771);  // index, shape [257, 3] of int32
+    fill_int(h_tri_indices.data(), h_tri_indices.size(), seed, 1, 0, 131U);
+    std::vector<float> h_uv_coords((size_t)n * 2);  // input, shape [1024] of vec2
+    fill_float(h_uv_coords.data(), h_uv_coords.size(), seed, 2, 0, 513U, 0.0009765625f);
+    std::vector<float> h_verts(393);  // input, shape [131] of vec3
+    fill_float(h_verts.data(), h_verts.size(), seed, 3, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_sample_points_x((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_sample_points_y((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_sample_points_z((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_density(131);  // input, shape [131] of float32
+    fill_float(h_density.data(), h_density.size(), seed, 7, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_sample_values((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_colors(524);  // input, shape [131] of vec4
+    fill_float(h_colors.data(), h_colors.size(), seed, 9, 0, 1025U, 0.0009765625f);
+    std::vector<float> h_sample_colors((size_t)n * 4);  // output, shape [1024] of vec4
+    std::vector<float> h_normals(393);  // input, shape [131] of vec3
+    fill_float(h_normals.data(), h_normals.size(), seed, 11, 205, 820U, 0.0009765625f);
+    std::vector<float> h_sample_normals((size_t)n * 3);  // output, shape [1024] of vec3
 
     // Device buffers
-    int* d_enabled = nullptr;
-    const size_t bytes_enabled = h_enabled.size() * sizeof(h_enabled[0]);
-    CUDA_CHECK(cudaMalloc(&d_enabled, bytes_enabled));
-    CUDA_CHECK(cudaMemcpy(d_enabled, h_enabled.data(), bytes_enabled, cudaMemcpyHostToDevice));
+    int* d_face_ids = nullptr;
+    const size_t bytes_face_ids = h_face_ids.size() * sizeof(h_face_ids[0]);
+    CUDA_CHECK(cudaMalloc(&d_face_ids, bytes_face_ids));
+    CUDA_CHECK(cudaMemcpy(d_face_ids, h_face_ids.data(), bytes_face_ids, cudaMemcpyHostToDevice));
+    int* d_tri_indices = nullptr;
+    const size_t bytes_tri_indices = h_tri_indices.size() * sizeof(h_tri_indices[0]);
+    CUDA_CHECK(cudaMalloc(&d_tri_indices, bytes_tri_indices));
+    CUDA_CHECK(cudaMemcpy(d_tri_indices, h_tri_indices.data(), bytes_tri_indices, cudaMemcpyHostToDevice));
+    float2* d_uv_coords = nullptr;
+    const size_t bytes_uv_coords = h_uv_coords.size() * sizeof(h_uv_coords[0]);
+    CUDA_CHECK(cudaMalloc(&d_uv_coords, bytes_uv_coords));
+    CUDA_CHECK(cudaMemcpy(d_uv_coords, h_uv_coords.data(), bytes_uv_coords, cudaMemcpyHostToDevice));
+    float3* d_verts = nullptr;
+    const size_t bytes_verts = h_verts.size() * sizeof(h_verts[0]);
+    CUDA_CHECK(cudaMalloc(&d_verts, bytes_verts));
+    CUDA_CHECK(cudaMemcpy(d_verts, h_verts.data(), bytes_verts, cudaMemcpyHostToDevice));
+    float* d_sample_points_x = nullptr;
+    const size_t bytes_sample_points_x = h_sample_points_x.size() * sizeof(h_sample_points_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_points_x, bytes_sample_points_x));
+    CUDA_CHECK(cudaMemcpy(d_sample_points_x, h_sample_points_x.data(), bytes_sample_points_x, cudaMemcpyHostToDevice));
+    float* d_sample_points_y = nullptr;
+    const size_t bytes_sample_points_y = h_sample_points_y.size() * sizeof(h_sample_points_y[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_points_y, bytes_sample_points_y));
+    CUDA_CHECK(cudaMemcpy(d_sample_points_y, h_sample_points_y.data(), bytes_sample_points_y, cudaMemcpyHostToDevice));
+    float* d_sample_points_z = nullptr;
+    const size_t bytes_sample_points_z = h_sample_points_z.size() * sizeof(h_sample_points_z[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_points_z, bytes_sample_points_z));
+    CUDA_CHECK(cudaMemcpy(d_sample_points_z, h_sample_points_z.data(), bytes_sample_points_z, cudaMemcpyHostToDevice));
+    float* d_density = nullptr;
+    const size_t bytes_density = h_density.size() * sizeof(h_density[0]);
+    CUDA_CHECK(cudaMalloc(&d_density, bytes_density));
+    CUDA_CHECK(cudaMemcpy(d_density, h_density.data(), bytes_density, cudaMemcpyHostToDevice));
+    float* d_sample_values = nullptr;
+    const size_t bytes_sample_values = h_sample_values.size() * sizeof(h_sample_values[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_values, bytes_sample_values));
+    CUDA_CHECK(cudaMemcpy(d_sample_values, h_sample_values.data(), bytes_sample_values, cudaMemcpyHostToDevice));
+    float4* d_colors = nullptr;
+    const size_t bytes_colors = h_colors.size() * sizeof(h_colors[0]);
+    CUDA_CHECK(cudaMalloc(&d_colors, bytes_colors));
+    CUDA_CHECK(cudaMemcpy(d_colors, h_colors.data(), bytes_colors, cudaMemcpyHostToDevice));
+    float4* d_sample_colors = nullptr;
+    const size_t bytes_sample_colors = h_sample_colors.size() * sizeof(h_sample_colors[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_colors, bytes_sample_colors));
+    CUDA_CHECK(cudaMemcpy(d_sample_colors, h_sample_colors.data(), bytes_sample_colors, cudaMemcpyHostToDevice));
     float3* d_normals = nullptr;
     const size_t bytes_normals = h_normals.size() * sizeof(h_normals[0]);
     CUDA_CHECK(cudaMalloc(&d_normals, bytes_normals));
     CUDA_CHECK(cudaMemcpy(d_normals, h_normals.data(), bytes_normals, cudaMemcpyHostToDevice));
-    float* d_base_color = nullptr;
-    const size_t bytes_base_color = h_base_color.size() * sizeof(h_base_color[0]);
-    CUDA_CHECK(cudaMalloc(&d_base_color, bytes_base_color));
-    CUDA_CHECK(cudaMemcpy(d_base_color, h_base_color.data(), bytes_base_color, cudaMemcpyHostToDevice));
-    float3* d_positions = nullptr;
-    const size_t bytes_positions = h_positions.size() * sizeof(h_positions[0]);
-    CUDA_CHECK(cudaMalloc(&d_positions, bytes_positions));
-    CUDA_CHECK(cudaMemcpy(d_positions, h_positions.data(), bytes_positions, cudaMemcpyHostToDevice));
-    float* d_color = nullptr;
-    const size_t bytes_color = h_color.size() * sizeof(h_color[0]);
-    CUDA_CHECK(cudaMalloc(&d_color, bytes_color));
-    CUDA_CHECK(cudaMemcpy(d_color, h_color.data(), bytes_color, cudaMemcpyHostToDevice));
+    float3* d_sample_normals = nullptr;
+    const size_t bytes_sample_normals = h_sample_normals.size() * sizeof(h_sample_normals[0]);
+    CUDA_CHECK(cudaMalloc(&d_sample_normals, bytes_sample_normals));
+    CUDA_CHECK(cudaMemcpy(d_sample_normals, h_sample_normals.data(), bytes_sample_normals, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
-    const dim3 grid((num_threads + block.x - 1) / block.x);
+    const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    vec_b738b5b622<<<grid, block>>>(d_enabled, d_normals, d_base_color, d_positions, light_pos, to_eye, spec_power, d_color, num_threads);
+    vec_b738b5b622<<<grid, block>>>(d_face_ids, d_tri_indices, 3, d_uv_coords, d_verts, 131, d_sample_points_x, d_sample_points_y, d_sample_points_z, d_density, 131, d_sample_values, d_colors, 131, d_sample_colors, d_normals, 131, d_sample_normals, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_color.data(), d_color, bytes_color, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_points_x.data(), d_sample_points_x, bytes_sample_points_x, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_points_y.data(), d_sample_points_y, bytes_sample_points_y, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_points_z.data(), d_sample_points_z, bytes_sample_points_z, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_values.data(), d_sample_values, bytes_sample_values, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_colors.data(), d_sample_colors, bytes_sample_colors, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sample_normals.data(), d_sample_normals, bytes_sample_normals, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -265,7 +353,12 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_color.data(), 1, bytes_color, dump) == bytes_color;
+            dump_ok = dump_ok && fwrite(h_sample_points_x.data(), 1, bytes_sample_points_x, dump) == bytes_sample_points_x;
+            dump_ok = dump_ok && fwrite(h_sample_points_y.data(), 1, bytes_sample_points_y, dump) == bytes_sample_points_y;
+            dump_ok = dump_ok && fwrite(h_sample_points_z.data(), 1, bytes_sample_points_z, dump) == bytes_sample_points_z;
+            dump_ok = dump_ok && fwrite(h_sample_values.data(), 1, bytes_sample_values, dump) == bytes_sample_values;
+            dump_ok = dump_ok && fwrite(h_sample_colors.data(), 1, bytes_sample_colors, dump) == bytes_sample_colors;
+            dump_ok = dump_ok && fwrite(h_sample_normals.data(), 1, bytes_sample_normals, dump) == bytes_sample_normals;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -281,7 +374,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_b738b5b622<<<grid, block, 0, stream>>>(d_enabled, d_normals, d_base_color, d_positions, light_pos, to_eye, spec_power, d_color, num_threads);
+            vec_b738b5b622<<<grid, block, 0, stream>>>(d_face_ids, d_tri_indices, 3, d_uv_coords, d_verts, 131, d_sample_points_x, d_sample_points_y, d_sample_points_z, d_density, 131, d_sample_values, d_colors, 131, d_sample_colors, d_normals, 131, d_sample_normals, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -308,8 +401,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_enabled + bytes_normals + bytes_base_color + bytes_positions;
-        const size_t bytes_written = bytes_color;
+        const size_t bytes_read = bytes_face_ids + bytes_tri_indices + bytes_uv_coords + bytes_verts + bytes_density + bytes_colors + bytes_normals;
+        const size_t bytes_written = bytes_sample_points_x + bytes_sample_points_y + bytes_sample_points_z + bytes_sample_values + bytes_sample_colors + bytes_sample_normals;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -321,30 +414,48 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_enabled));
+        CUDA_CHECK(cudaFree(d_face_ids));
+        CUDA_CHECK(cudaFree(d_tri_indices));
+        CUDA_CHECK(cudaFree(d_uv_coords));
+        CUDA_CHECK(cudaFree(d_verts));
+        CUDA_CHECK(cudaFree(d_sample_points_x));
+        CUDA_CHECK(cudaFree(d_sample_points_y));
+        CUDA_CHECK(cudaFree(d_sample_points_z));
+        CUDA_CHECK(cudaFree(d_density));
+        CUDA_CHECK(cudaFree(d_sample_values));
+        CUDA_CHECK(cudaFree(d_colors));
+        CUDA_CHECK(cudaFree(d_sample_colors));
         CUDA_CHECK(cudaFree(d_normals));
-        CUDA_CHECK(cudaFree(d_base_color));
-        CUDA_CHECK(cudaFree(d_positions));
-        CUDA_CHECK(cudaFree(d_color));
+        CUDA_CHECK(cudaFree(d_sample_normals));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 400) {
-        fprintf(stderr, "%s: expected 400 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 45056) {
+        fprintf(stderr, "%s: expected 45056 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("color", h_color.data(), reinterpret_cast<const float*>(expected.data() + 0), 100,
-                       0.00025f, 0.0001f, stats);
+    ok &= check_values("sample_points_x", h_sample_points_x.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("sample_points_y", h_sample_points_y.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("sample_points_z", h_sample_points_z.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("sample_values", h_sample_values.data(), reinterpret_cast<const float*>(expected.data() + 12288), 1024,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("sample_colors", h_sample_colors.data(), reinterpret_cast<const float*>(expected.data() + 16384), 4096,
+                       0.0001f, 0.0001f, stats);
+    ok &= check_values("sample_normals", h_sample_normals.data(), reinterpret_cast<const float*>(expected.data() + 32768), 3072,
+                       0.0001f, 0.0001f, stats);
     printf("%s vec_b738b5b622: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -355,13 +466,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_b738b5b622<<<grid, block>>>(d_enabled, d_normals, d_base_color, d_positions, light_pos, to_eye, spec_power, d_color, num_threads);
+        vec_b738b5b622<<<grid, block>>>(d_face_ids, d_tri_indices, 3, d_uv_coords, d_verts, 131, d_sample_points_x, d_sample_points_y, d_sample_points_z, d_density, 131, d_sample_values, d_colors, 131, d_sample_colors, d_normals, 131, d_sample_normals, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_b738b5b622<<<grid, block>>>(d_enabled, d_normals, d_base_color, d_positions, light_pos, to_eye, spec_power, d_color, num_threads);
+        vec_b738b5b622<<<grid, block>>>(d_face_ids, d_tri_indices, 3, d_uv_coords, d_verts, 131, d_sample_points_x, d_sample_points_y, d_sample_points_z, d_density, 131, d_sample_values, d_colors, 131, d_sample_colors, d_normals, 131, d_sample_normals, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -380,10 +491,18 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_enabled));
+    CUDA_CHECK(cudaFree(d_face_ids));
+    CUDA_CHECK(cudaFree(d_tri_indices));
+    CUDA_CHECK(cudaFree(d_uv_coords));
+    CUDA_CHECK(cudaFree(d_verts));
+    CUDA_CHECK(cudaFree(d_sample_points_x));
+    CUDA_CHECK(cudaFree(d_sample_points_y));
+    CUDA_CHECK(cudaFree(d_sample_points_z));
+    CUDA_CHECK(cudaFree(d_density));
+    CUDA_CHECK(cudaFree(d_sample_values));
+    CUDA_CHECK(cudaFree(d_colors));
+    CUDA_CHECK(cudaFree(d_sample_colors));
     CUDA_CHECK(cudaFree(d_normals));
-    CUDA_CHECK(cudaFree(d_base_color));
-    CUDA_CHECK(cudaFree(d_positions));
-    CUDA_CHECK(cudaFree(d_color));
+    CUDA_CHECK(cudaFree(d_sample_normals));
     return ok ? 0 : 1;
 }
