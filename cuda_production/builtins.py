@@ -417,8 +417,9 @@ for t in (D, U, H, BF):
 # int8, uint8 and int64: conversions to and from the other scalars, C's casts as in Warp's builtin.h (a
 # float past the target's range is undefined there as here: the generators clamp first)
 S8, U8, L = "int8", "uint8", "int64"
-for t in (F, I, D, U, S8, U8, L):
-    for to, c_type in ((S8, "int8_t"), (U8, "uint8_t"), (L, "int64_t")):
+S16, U16 = "int16", "uint16"  # audio samples (PCM), depth images in millimetres
+for t in (F, I, D, U, S8, U8, L, S16, U16):
+    for to, c_type in ((S8, "int8_t"), (U8, "uint8_t"), (L, "int64_t"), (S16, "int16_t"), (U16, "uint16_t")):
         add_builtin(to, (t,), to, emit=_cast(to, c_type))
 # min, max, clamp and abs: Warp's (builtin.h: compared in the type, `abs` of a uint8 is itself); the
 # 8-bit ones are int's (C promotes the arguments), narrowed back (Warp's int8 abs(-128) is -128);
@@ -430,18 +431,20 @@ def _through_int(c_type: str, value_type: str, form: str) -> Callable[[list[CExp
     return emit
 
 
-for t, c_type in ((S8, "int8_t"), (U8, "uint8_t")):
+for t, c_type in ((S8, "int8_t"), (U8, "uint8_t"), (S16, "int16_t"), (U16, "uint16_t")):
     add_builtin("min", (t, t), t, emit=_through_int(c_type, t, "min({0}, {1})"), arg_names=("a", "b"), python_name=True)
     add_builtin("max", (t, t), t, emit=_through_int(c_type, t, "max({0}, {1})"), arg_names=("a", "b"), python_name=True)
     add_builtin("clamp", (t, t, t), t, emit=_through_int(c_type, t, "min(max({0}, {1}), {2})"),
                 arg_names=("x", "low", "high"))
 add_builtin("abs", (S8,), S8, emit=_through_int("int8_t", S8, "abs({0})"), arg_names=("x",), python_name=True)
 add_builtin("abs", (U8,), U8, emit=lambda a: a[0], arg_names=("x",), python_name=True)
+add_builtin("abs", (S16,), S16, emit=_through_int("int16_t", S16, "abs({0})"), arg_names=("x",), python_name=True)
+add_builtin("abs", (U16,), U16, emit=lambda a: a[0], arg_names=("x",), python_name=True)
 add_builtin("min", (L, L), L, "llmin({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("max", (L, L), L, "llmax({0}, {1})", arg_names=("a", "b"), python_name=True)
 add_builtin("clamp", (L, L, L), L, "llmin(llmax({0}, {1}), {2})", arg_names=("x", "low", "high"))
 add_builtin("abs", (L,), L, "llabs({0})", arg_names=("x",), python_name=True)
-for t in (S8, U8, L):
+for t in (S8, U8, L, S16, U16):
     add_builtin("float", (t,), F, emit=_cast(F, "float"), python_name=True, aliases=("float32",))
     add_builtin("int", (t,), I, emit=_cast(I, "int"), python_name=True, aliases=("int32",))
     add_builtin("float64", (t,), D, emit=_to_double)

@@ -26,7 +26,7 @@ HALF_CONVERSIONS = {"float16": ("__half2float", "__float2half", "__double2half",
 INT_TYPES = ("int32", "uint32")  # int and unsigned int in C: every operator, atomics, bit operations
 # int8, uint8 (quantised values, images) and int64 (labels, token ids): read, written, converted,
 # compared; their arithmetic as Warp's (builtin.h's DECLARE_INT_OPS: in int, narrowed back to the type)
-STORAGE_INT_TYPES = ("int8", "uint8", "int64")
+STORAGE_INT_TYPES = ("int8", "uint8", "int64", "int16", "uint16")
 NUMERIC_TYPES = FLOAT_TYPES + INT_TYPES + STORAGE_INT_TYPES
 COMPONENTS = "xyzw"
 

@@ -67,7 +67,7 @@ def _fmt_scalar(scalar: str, x) -> str:
         return f"__float2bfloat16({_fmt_float(x)})"
     if scalar == "uint32":
         return f"{int(x) & 0xFFFFFFFF}U"
-    if scalar in ("int32", "int8", "uint8"):
+    if scalar in ("int32", "int8", "uint8", "int16", "uint16"):
         return str(int(x))
     if scalar == "int64":
         return f"{int(x)}LL"
@@ -154,6 +154,13 @@ static void fill_bf16(__nv_bfloat16* dst, size_t count, uint32_t seed, uint32_t 
         dst[i] = __float2bfloat16((float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step);
 }
 '''
+
+def _named_storage_ints(template: str, dtypes: set[str]) -> str:
+    """A storage-int template whose comment names the 16-bit types too where the program has them."""
+    if dtypes & {"int16", "uint16"}:
+        return template.replace("// int8, uint8 and int64", "// int8, uint8, int16, uint16 and int64")
+    return template
+
 
 FILL_INT = r'''
 static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
@@ -1077,7 +1084,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(FILL_INT.strip("\n"))
     if any(a.is_storage_int for a in filled):
         w("")
-        w(FILL_INTS.strip("\n"))
+        w(_named_storage_ints(FILL_INTS, {a.dtype for a in filled}).strip("\n"))
     if any(a.role == "offsets" for a in filled):
         w("")
         w(FILL_OFFSETS.strip("\n"))
@@ -1094,7 +1101,7 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
         w(CHECK_INT.strip("\n"))
     if has_reference and any(h.arg.is_storage_int for h in written):
         w("")
-        w(CHECK_INTS.strip("\n"))
+        w(_named_storage_ints(CHECK_INTS, {h.arg.dtype for h in written}).strip("\n"))
     records = [p for p in kernel.params if p.kind == "array" and p.fields]
     if any(h.record is not None and h.arg.role in ("input", "inout") for h in arrays):
         w("")

@@ -1959,9 +1959,9 @@ class FunctionTranslator(TileTranslator):
             self.module.need(f"mneg:{MAT_DIM[v.type]}")
         elif is_quat(v.type):
             self.module.need("qneg")
-        elif v.type in ("int8", "int64"):  # Warp's neg: in int, narrowed back (-(-128) is -128 in int8)
+        elif v.type in ("int8", "int16", "int64"):  # Warp's neg: in int, narrowed back (-(-128) is -128 in int8)
             return CExpr(f"-{v.at(P_UNARY)}", v.type, P_UNARY) if v.type == "int64" else \
-                CExpr(f"(int8_t)(-{v.at(P_UNARY)})", v.type, P_UNARY)
+                CExpr(f"({ctype(v.type)})(-{v.at(P_UNARY)})", v.type, P_UNARY)
         elif v.type not in ("float32", "float64", "int32"):
             raise self.unsupported(node, f"unary minus on {v.type}")
         return negate(v)

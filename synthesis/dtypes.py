@@ -68,16 +68,18 @@ class DType:
 # is the state of Warp's random number generator (rand.h). int8 and uint8 hold quantised values and
 # images, int64 the labels and token ids PyTorch hands over (Warp's builtin.h: int8_t, uint8_t, int64_t).
 SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int32": 4, "uint32": 4, "int8": 1, "uint8": 1, "int64": 8,
+                "int16": 2, "uint16": 2,
                 "bool": 1}
 SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "bfloat16": "__nv_bfloat16", "int32": "int", "uint32": "uint32_t",
-                 "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t", "bool": "bool"}
+                 "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t", "int16": "int16_t", "uint16": "uint16_t",
+                 "bool": "bool"}
 FLOAT_SCALARS = ("float32", "float64", "float16", "bfloat16")
 # 16-bit floats: stored, converted, and computed with in float (Warp's half and bfloat16 operators)
 HALF_SCALARS = ("float16", "bfloat16")
-INT_SCALARS = ("int32", "uint32", "int8", "uint8", "int64")
+INT_SCALARS = ("int32", "uint32", "int8", "uint8", "int64", "int16", "uint16")
 # Integers that are not int or unsigned int in C: stored and converted (`wp.int8(v)`, `int(q[i])`);
 # their arithmetic is Warp's (builtin.h: in int, narrowed back to the type)
-STORAGE_INT_SCALARS = ("int8", "uint8", "int64")
+STORAGE_INT_SCALARS = ("int8", "uint8", "int64", "int16", "uint16")
 
 
 def bfloat16_bits(values):
@@ -129,6 +131,8 @@ TYPES: dict[str, DType] = {t.name: t for t in (
     _scalar("int8", "int8_t", ("int8",), ("wp.int8",)),
     _scalar("uint8", "uint8_t", ("uint8",), ("wp.uint8",)),
     _scalar("int64", "int64_t", ("int64",), ("wp.int64",)),
+    _scalar("int16", "int16_t", ("int16",), ("wp.int16",)),
+    _scalar("uint16", "uint16_t", ("uint16",), ("wp.uint16",)),
     _scalar("bool", "bool", ("bool",), ("bool",)),
     _vector(2), _vector(3), _vector(4),
     _vector(2, "float64"), _vector(3, "float64"), _vector(4, "float64"),

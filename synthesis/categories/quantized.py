@@ -530,6 +530,103 @@ def pack_int4(rng: random.Random, name: str, seed: int) -> KernelWriter:
     return w
 
 
+def pcm_audio(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """int16 PCM audio, as WAV files and sound cards hand it over: decoded to float samples in [-1, 1)
+    (`/ 32768.0`, a gain now and then), a stereo pair (interleaved, or a row of two) mixed down to mono,
+    or float samples encoded back (the gain applied, clipped to [-1, 1], scaled by 32767 and rounded)."""
+    kind = rng.choice(["decode", "decode", "mixdown", "encode"])
+    frames = rng.choice((256, 500, 1024))
+    w = _launch(rng, name, seed, (frames,), (rng.choice(["i", "tid", "frame"]),))
+    i = w.tid_names[0]
+    gain = w.add_scalar(rng.choice(["gain", "volume"]), "float32", rng.choice([0.5, 0.75, 1.5])).src \
+        if rng.random() < 0.4 else None
+    if kind == "encode":
+        x = w.add_array(rng.choice(["samples", "audio", "signal"]), "float32", "input", low=-1.25, high=1.25)
+        w.unused.remove(x)
+        pcm = w.add_array(rng.choice(["pcm", "pcm_out", "frames_i16"]), "int16", "output")
+        value = f"{x}[{i}] * {gain}" if gain else f"{x}[{i}]"
+        w.emit(f"v = wp.clamp({value}, -1.0, 1.0)")
+        w.emit(f"{pcm}[{i}] = wp.int16(wp.round(v * 32767.0))")
+        w.feature("float samples encoded as int16 PCM (clipped, scaled by 32767, rounded)")
+        return w
+    scale = rng.choice(["/ 32768.0", "* (1.0 / 32768.0)"])
+    out = w.add_array(rng.choice(["samples", "audio", "out"]), "float32", "output")
+    if kind == "mixdown":
+        if rng.random() < 0.5:
+            pcm = w.add_array(rng.choice(["pcm", "stereo"]), "int16", "input", shape=(2 * frames,), low=-32768,
+                              high=32767, grid_bits=0, keeps_size=False)
+            left, right = f"{pcm}[2 * {i}]", f"{pcm}[2 * {i} + 1]"
+            w.feature("interleaved stereo int16 PCM mixed down to mono")
+        else:
+            pcm = w.add_array(rng.choice(["pcm", "stereo"]), "int16", "input", shape=(frames, 2), low=-32768,
+                              high=32767, grid_bits=0)
+            left, right = f"{pcm}[{i}, 0]", f"{pcm}[{i}, 1]"
+            w.feature("stereo int16 PCM (a row per frame) mixed down to mono")
+        w.unused.remove(pcm)
+        value = f"0.5 * (float({left}) + float({right})) {scale}"
+    else:
+        pcm = w.add_array(rng.choice(["pcm", "pcm_in", "frames_i16"]), "int16", "input", low=-32768, high=32767,
+                          grid_bits=0)
+        w.unused.remove(pcm)
+        value = f"float({pcm}[{i}]) {scale}"
+        w.feature("int16 PCM decoded to float samples")
+    w.emit(f"{out}[{i}] = {f'{gain} * {value}' if gain else value}")
+    w.note_bound(out, 1.5)
+    if gain:
+        w.feature("with a gain")
+    return w
+
+
+def depth_to_points(rng: random.Random, name: str, seed: int) -> KernelWriter:
+    """A uint16 depth image in millimetres (what RGB-D cameras deliver) to metres, back-projected
+    through the pinhole intrinsics (fx, fy, cx, cy) to a camera-space point per pixel. No reading (0),
+    or one nearer than the sensor's minimum range, gives a zero point and, now and then, a 0 in a valid
+    mask; depth past a maximum range is clipped now and then."""
+    height, width = rng.choice(((48, 64), (60, 80), (120, 160)))
+    names = rng.choice([("v", "u"), ("y", "x"), ("row", "col")])
+    w = _launch(rng, name, seed, (height, width), names)
+    v, u = names
+    depth = w.add_array(rng.choice(["depth", "depth_mm", "depth_image"]), "uint16", "input", low=0, high=4095,
+                        grid_bits=0)
+    w.unused.remove(depth)
+    focal = width * rng.choice((0.75, 0.875, 1.0))
+    fx = w.add_scalar("fx", "float32", focal).src
+    fy = w.add_scalar("fy", "float32", focal).src
+    cx = w.add_scalar("cx", "float32", width / 2 - 0.5).src
+    cy = w.add_scalar("cy", "float32", height / 2 - 0.5).src
+    scale = w.add_scalar(rng.choice(["depth_scale", "mm_to_m"]), "float32", 0.001).src if rng.random() < 0.5 \
+        else "0.001"
+    points = w.add_array(rng.choice(["points", "cloud", "xyz"]), "vec3", "output")
+    mask = w.add_array(rng.choice(["valid", "mask"]), "int32", "output") if rng.random() < 0.4 else None
+    min_mm = rng.choice((100, 200, 300))
+    w.emit(f"d = {depth}[{v}, {u}]")
+    with w.block(f"if d < wp.uint16({min_mm}):" if rng.random() < 0.5 else f"if int(d) < {min_mm}:"):
+        w.emit(f"{points}[{v}, {u}] = wp.vec3(0.0)")
+        if mask:
+            w.emit(f"{mask}[{v}, {u}] = 0")
+        w.emit("return")
+    z = f"float(d) * {scale}"
+    if rng.random() < 0.35:
+        max_range = w.add_scalar(rng.choice(["max_depth", "far"]), "float32", rng.choice([3.0, 3.5])).src
+        w.emit(f"z = wp.min({z}, {max_range})")
+        w.feature("depth clipped at a maximum range")
+    else:
+        w.emit(f"z = {z}")
+    w.emit(f"{points}[{v}, {u}] = wp.vec3((float({u}) - {cx}) * z / {fx}, (float({v}) - {cy}) * z / {fy}, z)")
+    if mask:
+        w.emit(f"{mask}[{v}, {u}] = 1")
+        w.feature("valid mask")
+    w.note_bound(points, 8.0)
+    w.feature(f"uint16 depth image (mm) back-projected to camera-space points, readings under {min_mm} mm invalid")
+    return w
+
+
+SENSOR_FORMS: dict[str, Callable[[random.Random, str, int], KernelWriter]] = {
+    "int16 PCM audio": pcm_audio,
+    "uint16 depth image to points": depth_to_points,
+}
+SENSOR_SHARE = 0.15  # of these kernels, from a stream of its own: the 16-bit integers sensors deliver
+
 INT4_FORMS: dict[str, Callable[[random.Random, str, int], KernelWriter]] = {
     "int4 dequantisation": dequantize_int4,
     "int4 packing": pack_int4,
@@ -552,8 +649,15 @@ def chooses_quantized(seed: int) -> bool:
     return random.Random(seed ^ 0x51A7).random() < QUANT_SHARE
 
 
+def chooses_sensor(seed: int) -> bool:
+    """Whether one of these kernels converts a sensor's 16-bit integers: a stream of its own."""
+    return random.Random(seed ^ 0x5E50).random() < SENSOR_SHARE
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     forms = INT4_FORMS if random.Random(seed ^ 0x1447).random() < INT4_SHARE else QUANT_FORMS
+    if chooses_sensor(seed):  # its own stream: the other kernels keep their draws
+        forms = SENSOR_FORMS
     w = forms[rng.choice(list(forms))](rng, name, seed)
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
     return w.finish("Quantised and integer tensor kernel")

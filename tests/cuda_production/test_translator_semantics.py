@@ -265,6 +265,17 @@ def narrow_and_wide_int_builtins(q: wp.array(dtype=wp.int8), u: wp.array(dtype=w
     s64[tid] = wp.clamp(big, -big / wp.int64(3), big * wp.int64(2)) + wp.max(wp.abs(big), wp.int64(7)) + (big >> wp.int64(20))
 ''', [arr("q", "int8", low=-128, high=127), arr("u", "uint8", low=0, high=255), arr("ids", "int64", low=-9, high=9),
       arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"), arr("s64", "int64", "output")]),
+    spec("sixteen_bit_ints", '''
+@wp.kernel
+def sixteen_bit_ints(pcm: wp.array(dtype=wp.int16), depth: wp.array(dtype=wp.uint16), s16: wp.array(dtype=wp.int16),
+                     u16: wp.array(dtype=wp.uint16), out: wp.array(dtype=float)):
+    tid = wp.tid()
+    a = pcm[tid]
+    s16[tid] = (a + wp.int16(30000)) - -a * wp.int16(3) + wp.abs(a) / wp.int16(7) + wp.clamp(a, wp.int16(-900), wp.int16(800))
+    u16[tid] = depth[tid] * wp.uint16(3) + wp.max(depth[tid], wp.uint16(1000)) + (depth[tid] >> wp.uint16(2))
+    out[tid] = float(a) / 32768.0 + float(depth[tid]) * 0.001 + float(wp.int16(float(a) * 0.5))
+''', [arr("pcm", "int16", low=-32768, high=32767), arr("depth", "uint16", low=0, high=65535),
+      arr("s16", "int16", "output"), arr("u16", "uint16", "output"), arr("out", role="output", bound=70000.0)]),
     spec("funcs_constants", '''
 SCALE = wp.constant(1.5)
 OFFSET = 3

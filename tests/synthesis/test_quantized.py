@@ -29,7 +29,9 @@ VARIANTS = ("symmetric int8 quantisation, per tensor", "symmetric int8 quantisat
             "offset 8), a scale per group", "a scale and zero point per group", "two weights packed per byte",
             "high nibble first (a shift)", "high nibble first (a branch)", "written as float16", "written as bfloat16", "a zero point per row", "activation:", "bias per row",
             "bias per column", "SmoothQuant", "normalised float16", "normalised bfloat16", "weighted by class", "prediction correct",
-            "padding id 0", "token type")
+            "padding id 0", "token type", "int16 PCM decoded", "interleaved stereo int16 PCM",
+            "stereo int16 PCM (a row per frame)", "encoded as int16 PCM", "with a gain", "uint16 depth image",
+            "valid mask", "depth clipped at a maximum range")
 
 
 @functools.lru_cache(maxsize=None)
@@ -208,9 +210,45 @@ def _int4_packed(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
     return {"uint8": (levels[:, 0::2] | (levels[:, 1::2] << 4)).astype(np.uint8)}
 
 
+def _pcm(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    """int16 PCM decoded to [-1, 1) (a stereo pair averaged first), or float samples encoded back."""
+    gain = _scalar(spec, "gain", "volume")
+    if "encoded" in spec.description:
+        x = _named(spec, g, "samples", "audio", "signal").astype(F32)
+        v = np.clip(x * F32(gain) if gain is not None else x, F32(-1), F32(1))
+        return {"int16": _round_half_away(v * F32(32767)).astype(np.int16)}
+    pcm = _inputs(spec, g, "int16")[0].astype(F32)
+    if "mixed down" in spec.description:
+        left, right = (pcm[:, 0], pcm[:, 1]) if pcm.ndim == 2 else (pcm[0::2], pcm[1::2])
+        value = F32(0.5) * (left + right)
+    else:
+        value = pcm
+    value = value / F32(32768) if "/ 32768.0" in spec.source else value * F32(1 / 32768)
+    return {"float32": F32(gain) * value if gain is not None else value}
+
+
+def _depth_points(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
+    """Each pixel's depth in metres back-projected through the intrinsics; none under the minimum range."""
+    d = _inputs(spec, g, "uint16")[0]
+    minimum = int(re.search(r"readings under (\d+) mm", spec.description).group(1))
+    scale = _scalar(spec, "depth_scale", "mm_to_m") or 0.001
+    z = d.astype(F32) * F32(scale)
+    far = _scalar(spec, "max_depth", "far")
+    if far is not None:
+        z = np.minimum(z, F32(far))
+    v, u = np.indices(d.shape).astype(F32)
+    fx, fy, cx, cy = (F32(_scalar(spec, k)) for k in ("fx", "fy", "cx", "cy"))
+    points = np.stack([(u - cx) * z / fx, (v - cy) * z / fy, z], axis=-1)
+    valid = d >= minimum
+    out = {"vec3": np.where(valid[..., None], points, F32(0))}
+    if "valid mask" in spec.description:
+        out["int32"] = valid.astype(np.int32)
+    return out
+
+
 # the first key the description holds names the form ("dequantisation" and "dynamic per-row int8
 # quantisation" hold "quantisation" too)
-FORMS = (("two weights packed per byte", _int4_packed), ("int4 weights unpacked", _int4_unpacked), ("W8A8", _gemv), ("dynamic per-row", _dynamic), ("NHWC", _normalized), ("labels", _cross_entropy),
+FORMS = (("int16 PCM", _pcm), ("uint16 depth image", _depth_points), ("two weights packed per byte", _int4_packed), ("int4 weights unpacked", _int4_unpacked), ("W8A8", _gemv), ("dynamic per-row", _dynamic), ("NHWC", _normalized), ("labels", _cross_entropy),
          ("embedding", _embedded), ("dequantisation", _dequantized), ("quantisation", _quantized))
 
 
@@ -225,6 +263,8 @@ def test_every_written_array_is_what_the_operation_gives(part):
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
             elif dtype == "float16":
                 np.testing.assert_allclose(got.astype(F32), want.astype(F32), rtol=1e-3, atol=1e-3, err_msg=spec.source)
+            elif dtype == "vec3":  # points: float32 arithmetic on both sides
+                np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=spec.source)
             elif dtype == "bfloat16":  # its bits, widened: one unit of bfloat16 apart at most
                 np.testing.assert_allclose(float_values(got, dtype), want, rtol=8e-3, atol=1e-3, err_msg=spec.source)
             else:
@@ -264,8 +304,8 @@ def test_no_product_with_a_computed_reciprocal_is_rounded_half_up():
 
 def test_integer_arrays_hold_warps_types():
     types = {a.dtype for s, _, _ in _runs() for a in s.args}
-    assert {"int8", "uint8", "int64"} <= types
-    assert all(re.search(r"wp\.(int8|uint8|int64)", s.source) for s, _, _ in _runs())
+    assert {"int8", "uint8", "int64", "int16", "uint16"} <= types
+    assert all(re.search(r"wp\.(u?int8|int64|u?int16)", s.source) for s, _, _ in _runs())
 
 
 def test_a_rows_own_value_under_a_2d_launch_grows_with_the_rows_at_bench_size():
@@ -311,3 +351,15 @@ def test_half_outputs_in_bfloat16_leave_the_other_kernels_their_draws():
             finally:
                 quantized.half_type = original
     assert changed
+
+
+def test_the_sensor_kernels_leave_the_other_quantised_kernels_their_draws(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "arithmetic", quantized, "chooses_sensor")
+
+
+def test_pcm_and_depth_arrays_hold_warps_16_bit_types():
+    for spec, g, out in _runs():
+        for a in spec.args:
+            if a.dtype in ("int16", "uint16"):
+                arrays = g if a.name in g else out
+                assert arrays[a.name].dtype == np.dtype(a.dtype), (a.name, spec.source)
