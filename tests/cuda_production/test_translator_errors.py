@@ -54,7 +54,7 @@ def test_unsupported_construct_is_located(body, message, col):
 
 
 @pytest.mark.parametrize("annotation,message", [
-    ("wp.array(dtype=wp.int16)", "unsupported: type wp.int16"),
+    ("wp.array(dtype=wp.uint64)", "unsupported: type wp.uint64"),
     ("wp.array(dtype=wp.vec3h)", "unsupported: type wp.vec3h"),
     ("wp.array(dtype=float, ndim=5)", "unsupported: array ndim other than 1, 2, 3 or 4"),
     ("wp.uint64", "unsupported: wp.uint64 parameter 'x' that is no hash grid's, mesh's or BVH's id"),  # neither's

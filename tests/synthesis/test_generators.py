@@ -116,6 +116,8 @@ COORDINATE = re.compile(r"^\s+\w+ = (\(float\((tid|i|j|k)\) \+ 0\.5\) \* [\d.]+|
 # centre from the image's centre (`sx = (float(x) - 63.5) / 48.0`)
 GRID_POINT = re.compile(r"^\s+\w+ = \w+ \+ (\w+ \* )?wp\.vec3\(float\(\w+\), float\(\w+\), float\(\w+\)\)( \* \w+)?$")
 PIXEL_CENTRE = re.compile(r"^\s+\w+ = \((float\(\w+\) - [\d.]+|[\d.]+ - float\(\w+\))\) / [\d.]+$")
+# a pixel back-projected through pinhole intrinsics: `(float(u) - cx) * z / fx`, the ray through the pixel
+BACK_PROJECTION = re.compile(r"^\s+\w+\[\w+, \w+\] = wp\.vec3\(\(float\(\w+\) - cx\) \* z / fx, \(float\(\w+\) - cy\) \* z / fy, z\)$")
 
 
 @pytest.mark.parametrize("category", [c for c in CATEGORY_NAMES if c != "stencil"])
@@ -130,7 +132,7 @@ def test_a_thread_index_used_as_a_value_is_a_grid_coordinate(category):
                 for n in line.split("=")[0].split(",")}
         for line in source.splitlines():
             if any(f"float({t})" in line for t in tids) and not any(
-                    r.match(line) for r in (COORDINATE, GRID_POINT, PIXEL_CENTRE)):
+                    r.match(line) for r in (COORDINATE, GRID_POINT, PIXEL_CENTRE, BACK_PROJECTION)):
                 plain.append((seed, line.strip()))
     assert plain == []
 
