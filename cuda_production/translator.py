@@ -722,10 +722,10 @@ class FunctionTranslator(TileTranslator):
     def __init__(self, module: "ModuleTranslator", fn: ast.FunctionDef, is_kernel: bool,
                  bound: Mapping[str, object] | None = None):
         self.module = module
-        # an instance of a generic @wp.func: each generic parameter's type, from the call (as Warp
-        # makes an overload per argument types)
-        self.bound = dict(bound or {})
         fn, self.renames = _hygienic(fn, module.info.module_names())
+        # an instance of a generic @wp.func: each generic parameter's type, from the call (as Warp
+        # makes an overload per argument types), under the parameter's C name
+        self.bound = {self.renames.get(p, p): t for p, t in (bound or {}).items()}
         self.fn = fn
         self.is_kernel = is_kernel
         self.filename = module.info.filename

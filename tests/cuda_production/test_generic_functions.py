@@ -158,3 +158,28 @@ def test_the_element_types_constructor_makes_each_instances_own_zero(run):
     cu = (run[3] / "typed_zeros" / "typed_zeros.cu").read_text()
     assert "float s = 0.0f;" in cu and "float3 s = make_float3(0.0f);" in cu
     assert "float z = 0.0f;" in cu and "float3 z = make_float3(0.0f);" in cu
+
+
+def test_generic_parameters_renamed_for_c_keep_their_types():
+    """A generic parameter named like a C++ keyword or CUDA type (`new`, `float3`) is renamed in C; its
+    bound type follows it."""
+    from cuda_production.translator import translate_source
+
+    source = '''import warp as wp
+from typing import Any
+
+
+@wp.func
+def twice(new: Any, float3: Any):
+    return new * 2.0 + float3
+
+
+@wp.kernel
+def k(xs: wp.array(dtype=float), vs: wp.array(dtype=wp.vec3), out: wp.array(dtype=float), vout: wp.array(dtype=wp.vec3)):
+    i = wp.tid()
+    out[i] = twice(xs[i], 1.0)
+    vout[i] = twice(vs[i], vs[i])
+'''
+    kernel = translate_source(source, "user.py")["k"]
+    assert "__device__ float twice(float new_, float float3_)" in kernel.device_code
+    assert "__device__ float3 twice(float3 new_, float3 float3_)" in kernel.device_code
