@@ -39,17 +39,18 @@ from dataclasses import dataclass, field
 
 from cuda_production.cuda_types import (
     CExpr, TileType, is_vec, VEC_LEN, VECD_LEN, COMPONENTS, ArrayType, LocalVectorType, P_ADD, P_MUL, P_UNARY,
-    float_literal,
+    HALF_CONVERSIONS, float_literal,
 )
 from cuda_production.builtins import double_literal
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
 SHARED_MEMORY_LIMIT = 48 * 1024  # static __shared__ bytes per block every CUDA GPU accepts
-TILE_DTYPES = ("float32", "float64", "float16", "int32", "uint32", "vec2", "vec3", "vec4", "vec2d")
+TILE_DTYPES = ("float32", "float64", "float16", "bfloat16", "int32", "uint32", "vec2", "vec3", "vec4", "vec2d")
 INT_TILE_DTYPES = ("int32", "uint32")  # compared as integers (no fmax), their extremes written as integers
 FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
-MATMUL_DTYPES = ("float32", "float64", "float16")  # Warp's Float: a, b and out may differ; out's type accumulates
+# Warp's Float: a, b and out may differ; out's type accumulates (never bfloat16: Warp refuses that out)
+MATMUL_DTYPES = ("float32", "float64", "float16", "bfloat16")
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 # The C constant holding a tiled kernel's threads per block, defined once before the kernel: its
 # launch and its cooperative loops use it, so a loop over a tile has a trip count known when compiling
@@ -196,7 +197,7 @@ SCATTER_DTYPES = ("int32", "float32", "float64")  # element types CUDA's atomicA
 # whose length is not a power of two); above SORT_MAX_ELEMENTS Warp's CPU sorts by radix instead
 SORT_KEYS = {"float32": "3.402823466e+38f", "int32": "2147483647", "uint32": "4294967295u"}
 SORT_MAX_ELEMENTS = 2048
-ASTYPE_DTYPES = ("float16", "float32", "float64", "int32")
+ASTYPE_DTYPES = ("float16", "bfloat16", "float32", "float64", "int32")
 SCAN_DTYPES = ("float32", "int32", "uint32")  # Warp's tile_scan_* element types
 add_tile_builtin("tile_diag_add", ("a", "d"), 2, "tile_diag_add")
 add_tile_builtin("tile_cholesky", ("A", "fill_mode"), 1, "tile_cholesky")
@@ -244,6 +245,8 @@ def zero_of(dtype: str, one: bool = False) -> str:
         return "1.0" if one else "0.0"
     if dtype == "float16":
         return "__float2half(1.0f)" if one else "__float2half(0.0f)"
+    if dtype == "bfloat16":
+        return "__float2bfloat16(1.0f)" if one else "__float2bfloat16(0.0f)"
     if dtype == "int32":
         return "1" if one else "0"
     if dtype == "uint32":
@@ -261,7 +264,7 @@ def element_bytes(dtype: str) -> int:
         return 8 * VECD_LEN[dtype]
     if is_vec(dtype):
         return 4 * VEC_LEN[dtype]
-    return {"float64": 8, "float16": 2}.get(dtype, 4)
+    return {"float64": 8, "float16": 2, "bfloat16": 2}.get(dtype, 4)
 
 
 def coords(e: str, shape: tuple[int, ...]) -> list[str]:
@@ -2129,6 +2132,8 @@ class TileTranslator:
             reads[dst] = reads.get(dst, True)
         else:
             dst = self.tile_buffer(node, tt, dest, "product", reads)
+        if tt.dtype == "bfloat16":  # as Warp: "tile_matmul() does not support a bfloat16 'out' tile"
+            raise self.error(node, "wp.tile_matmul into a bfloat16 tile; accumulate in a float32 tile")
         sum_, r, c, kk = self.fresh("dot"), self.fresh("row"), self.fresh("col"), self.fresh("k")
         self.access(reads, {dst: True})
         self.out(f"// {dst} {'+' if accumulate else ''}= {ast.unparse(a['a'])} ({m}x{k}) @ {ast.unparse(a['b'])} ({k}x{n})")
@@ -2138,8 +2143,8 @@ class TileTranslator:
 
         def widen(code: str, dtype: str) -> str:
             """An operand in the accumulator's type (Warp converts a and b to it)."""
-            if dtype == "float16":
-                code = f"__half2float({code})"
+            if dtype in HALF_CONVERSIONS:  # float16, bfloat16: exactly a float
+                code = f"{HALF_CONVERSIONS[dtype][0]}({code})"
                 dtype = "float32"
             return code if dtype == acc else f"({acc_c}){code}"
 

@@ -77,3 +77,52 @@ def test_the_host_emulation_rounds_as_warp(tmp_path):
     widened = [float(line.split()[1]) for line in lines if line]
     assert bits == bfloat16_bits(TRICKY).tolist()
     assert np.array_equal(np.array(widened, dtype=np.float32), float_values(bfloat16_bits(TRICKY), "bfloat16"))
+
+
+GEMM = '''wp.set_module_options({"enable_backward": False})
+
+TM = 16
+TK = 16
+TN = 16
+
+
+@wp.kernel
+def bf16_gemm(x: wp.array2d(dtype=wp.bfloat16), w: wp.array2d(dtype=wp.bfloat16), out: wp.array2d(dtype=wp.bfloat16),
+              out32: wp.array2d(dtype=float)):
+    i = wp.tid()
+    acc = wp.tile_zeros(shape=(TM, TN), dtype=float)
+    for k in range(2):
+        a = wp.tile_load(x, shape=(TM, TK), offset=(i * TM, k * TK))
+        b = wp.tile_load(w, shape=(TK, TN), offset=(k * TK, 0))
+        wp.tile_matmul(a, b, acc)
+    wp.tile_store(out, wp.tile_astype(acc, wp.bfloat16), offset=(i * TM, 0))
+    wp.tile_store(out32, acc, offset=(i * TM, 0))
+'''
+
+
+def test_a_tile_product_of_bfloat16_tiles_accumulates_in_float_and_equals_warp(tmp_path):
+    """bfloat16 tiles as `tile_matmul` operands (Warp widens them to the float32 accumulator; it
+    refuses a bfloat16 accumulator, and, unless the module is forward-only, bfloat16 operands), loaded,
+    converted by `tile_astype` and stored: equal to Warp on the host."""
+    from synthesis.spec import KernelSpec
+    from tests.cuda_production.harness import arr, run_sample
+    from cuda_production.reference import warp_reference
+
+    spec = KernelSpec("bf16_gemm", "test", "a bfloat16 GEMM", GEMM,
+                      (arr("x", "bfloat16", shape=(64, 32), low=-2.0, high=2.0, bits=4),
+                       arr("w", "bfloat16", shape=(32, 16), low=-2.0, high=2.0, bits=4),
+                       arr("out", "bfloat16", "output", shape=(64, 16), bound=128.0),
+                       arr("out32", "float32", "output", shape=(64, 16), bound=128.0)), (4,), 12345, block_dim=64)
+    run = run_sample(tmp_path, spec, warp_reference([spec], "t_bf16_gemm")[spec.name])
+    assert run.passed, run.output[-2000:]
+    cu = (tmp_path / "bf16_gemm" / "bf16_gemm.cu").read_text()
+    assert "__bfloat162float(a[" in cu and "__float2bfloat16(acc[" in cu
+
+
+def test_a_bfloat16_accumulator_is_refused_as_warp_refuses_it():
+    from cuda_production.translator import TranslationError, translate_source
+
+    source = "import warp as wp\n\n" + GEMM.replace("wp.tile_zeros(shape=(TM, TN), dtype=float)",
+                                                   "wp.tile_zeros(shape=(TM, TN), dtype=wp.bfloat16)")
+    result = translate_source(source, "user.py", block_dims={"bf16_gemm": 64})["bf16_gemm"]
+    assert isinstance(result, TranslationError) and "bfloat16" in str(result)

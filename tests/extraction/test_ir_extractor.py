@@ -147,3 +147,17 @@ def test_a_tiled_kernels_code_is_built_for_its_launch_block_dim(block_dim):
     finally:
         unload(name)
     assert f"tile_shape_t<{block_dim}>" in forward and "tile_shape_t<256>" not in forward
+
+
+def test_a_forward_only_module_records_no_adjoint():
+    """`wp.set_module_options({"enable_backward": False})` in the source: Warp builds no adjoint for its
+    kernels (and a bfloat16 tile product needs it), so none is recorded, though one was asked for."""
+    source = 'wp.set_module_options({"enable_backward": False})\n\n' + SOURCE
+    try:
+        irs = extract_ir_devices(load_kernels(source, "test_extract_forward_only")["saxpy"], ("cpu", "cuda"), True)
+    finally:
+        unload("test_extract_forward_only")
+    assert all(ir.backward is None and ir.forward for ir in irs.values())
+    plain = extract_ir_devices(load_kernels(SOURCE, "test_extract_with_adjoint")["saxpy"], ("cuda",), True)
+    unload("test_extract_with_adjoint")
+    assert plain["cuda"].backward is not None
