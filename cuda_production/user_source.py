@@ -70,6 +70,13 @@ def _is_overload_stub(node: ast.stmt) -> bool:
     return isinstance(node, ast.FunctionDef) and any(_is_overload(d) for d in node.decorator_list)
 
 
+def _is_module_options(node: ast.stmt) -> bool:
+    """`wp.set_module_options({...})` at the top level: how Warp builds every kernel of the module
+    (`enable_backward`, `fast_math`...); a kernel cut out of the file keeps it."""
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+        and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "set_module_options"
+
+
 def _bound_names(node: ast.stmt) -> set[str]:
     """Module-level names a top-level statement defines."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -134,7 +141,8 @@ class SourceIndex:
         """Indices of the top-level function `function` and every statement it needs, transitively."""
         start = [k for k in self.defines.get(function, []) if isinstance(self.statements[k], ast.FunctionDef)
                  and not _is_overload_stub(self.statements[k])]
-        return self.closure_of(start[-1:])
+        options = [k for k, stmt in enumerate(self.statements) if _is_module_options(stmt)] if start else []
+        return self.closure_of(start[-1:] + options)
 
     def needed_by(self, names: set[str]) -> set[int]:
         """Indices of the statements defining `names` and every statement those need, transitively."""

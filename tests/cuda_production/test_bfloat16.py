@@ -126,3 +126,13 @@ def test_a_bfloat16_accumulator_is_refused_as_warp_refuses_it():
                                                    "wp.tile_zeros(shape=(TM, TN), dtype=wp.bfloat16)")
     result = translate_source(source, "user.py", block_dims={"bf16_gemm": 64})["bf16_gemm"]
     assert isinstance(result, TranslationError) and "bfloat16" in str(result)
+
+
+def test_a_users_module_options_travel_with_the_kernel(tmp_path_factory):
+    """`translate --reference --check` on a file that sets its module forward-only (as Warp asks for a
+    product of bfloat16 tiles): the kernel's .py and Warp's reference module keep the options line."""
+    run = translate_checked(tmp_path_factory, "bf16_gemm_file", "import warp as wp\n\n" + GEMM)
+    code, _, err, out = run
+    assert code == 0, err
+    assert check_line(run, "bf16_gemm").endswith(": equal to Warp (host emulation)"), check_line(run, "bf16_gemm")
+    assert 'wp.set_module_options({"enable_backward": False})' in (out / "bf16_gemm" / "bf16_gemm.py").read_text()
