@@ -42,6 +42,7 @@ from cuda_production.cuda_types import (
     HALF_CONVERSIONS, float_literal,
 )
 from cuda_production.builtins import double_literal
+from cuda_production.kernel_instances import generic_params
 
 DEFAULT_TILED_BLOCK_DIM = 64  # wp.launch_tiled whose block_dim the translator cannot read
 WARP_CUDA_BLOCK_DIM = 256  # what wp.launch uses on CUDA when no block_dim is given
@@ -1849,6 +1850,8 @@ class TileTranslator:
 
     def reduce_func(self, node: ast.Call, name: str, dtype: str) -> str:
         """The C name of @wp.func `name`, reducing tiles of `dtype`: it takes two of them, returns one."""
+        if generic_params(self.module.info.funcs[name]):  # Warp 1.19's CPU build of one fails
+            raise self.unsupported(node, f"wp.tile_reduce with the generic @wp.func '{name}' (give its parameters types)")
         sig = self.module.translate_func(name, node)
         if len(sig.params) != 2 or any(p.dtype != dtype for p in sig.params) or sig.return_type != dtype:
             raise self.error(node, f"wp.tile_reduce: '{name}' does not take two {dtype} and return one")
@@ -2783,6 +2786,12 @@ class TileTranslator:
         flat = " + ".join(terms) or "0"
         return self.derived(TileType(t.type.dtype, shape), self.element_at(t, flat), [], [t], 0)
 
+    def elementwise_binding(self, node: ast.Call, name: str, elems: list[CExpr]) -> tuple:
+        """The generic parameters of @wp.func `name`, applied to tile elements (tile_map, tile_reduce),
+        bound to those elements' types, as Warp instantiates it for them (none for a concrete one)."""
+        fn = self.module.info.funcs[name]
+        return self.generic_binding(fn, elems, [node] * len(elems)) if generic_params(fn) else ()
+
     def tile_map(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
         self.claim_dest()
         operands = [self.tile_operand(a[name]) for name in TILE_BUILTINS["tile_map"].arg_names[1:] if name in a]
@@ -2792,7 +2801,7 @@ class TileTranslator:
         elems = [self.element(t) for t in operands]
         start = len(self.lines)
         if isinstance(op, ast.Name) and op.id in self.module.info.funcs:
-            sig = self.module.translate_func(op.id, node)
+            sig = self.module.translate_func(op.id, node, self.elementwise_binding(node, op.id, elems))
             if len(sig.params) != len(elems) or any(p.dtype != x.type for p, x in zip(sig.params, elems)):
                 raise self.error(node, f"wp.tile_map: '{op.id}' does not take {[x.type for x in elems]}")
             value = CExpr(f"{self.module.func_c_name(op.id)}({', '.join(x.code for x in elems)})", sig.return_type)

@@ -183,3 +183,45 @@ def k(xs: wp.array(dtype=float), vs: wp.array(dtype=wp.vec3), out: wp.array(dtyp
     kernel = translate_source(source, "user.py")["k"]
     assert "__device__ float twice(float new_, float float3_)" in kernel.device_code
     assert "__device__ float3 twice(float3 new_, float3 float3_)" in kernel.device_code
+
+
+TILED = '''import warp as wp
+from typing import Any
+
+
+@wp.func
+def leaky(x: Any):
+    return wp.max(x, x * type(x)(0.1))
+
+
+@wp.kernel
+def tiled_generic(x: wp.array2d(dtype=float), d: wp.array2d(dtype=wp.float64), out: wp.array2d(dtype=float),
+                  dout: wp.array2d(dtype=wp.float64)):
+    i = wp.tid()
+    t = wp.tile_load(x, shape=(8, 16), offset=(i * 8, 0))
+    u = wp.tile_load(d, shape=(8, 16), offset=(i * 8, 0))
+    wp.tile_store(out, wp.tile_map(leaky, t), offset=(i * 8, 0))
+    wp.tile_store(dout, wp.tile_map(leaky, u), offset=(i * 8, 0))
+
+
+wp.launch_tiled(tiled_generic, dim=[4], inputs=[], block_dim=32)
+'''
+
+
+def test_a_generic_helper_mapped_over_tiles_is_instantiated_for_each_element_type(tmp_path_factory):
+    run = translate_checked(tmp_path_factory, "tiled_generic", TILED)
+    assert run[0] == 0, run[2]
+    assert check_line(run, "tiled_generic").endswith(": equal to Warp (host emulation)"), check_line(run, "tiled_generic")
+    assert helper_signatures(run[3], "tiled_generic") == ["float leaky(float x)", "double leaky(double x)"]
+
+
+def test_a_generic_helper_reducing_a_tile_is_refused_in_one_line():
+    """Warp 1.19 builds no CPU code for it (its build fails); the translator says so instead of guessing."""
+    reducer = "@wp.func\ndef larger(a: Any, b: Any):\n    return wp.max(a, b)\n\n\n@wp.kernel"
+    reduced = ("    wp.tile_store(dout, wp.tile_map(leaky, u), offset=(i * 8, 0))\n"
+               "    m = wp.tile_reduce(larger, t)\n"
+               "    wp.tile_store(out, wp.tile_broadcast(m, shape=(8, 16)), offset=(i * 8, 0))")
+    source = TILED.replace("@wp.kernel", reducer).replace(
+        "    wp.tile_store(dout, wp.tile_map(leaky, u), offset=(i * 8, 0))", reduced)
+    line = refusal(source, "tiled_generic")
+    assert "wp.tile_reduce with the generic @wp.func 'larger'" in line and "\n" not in line
