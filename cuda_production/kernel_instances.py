@@ -175,10 +175,10 @@ class _Closure:
             except CaptureError:
                 if name not in self.declared:
                     raise
-                self.bindconcrete_annotation(name)
+                self.bind_declared(name)
             return
 
-    def bindconcrete_annotation(self, name: str) -> None:
+    def bind_declared(self, name: str) -> None:
         from cuda_production.translator import _constant_value
 
         value = self.declared[name]

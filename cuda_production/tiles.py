@@ -2787,8 +2787,8 @@ class TileTranslator:
         return self.derived(TileType(t.type.dtype, shape), self.element_at(t, flat), [], [t], 0)
 
     def elementwise_binding(self, node: ast.Call, name: str, elems: list[CExpr]) -> tuple:
-        """The generic parameters of @wp.func `name`, applied to tile elements (tile_map, tile_reduce),
-        bound to those elements' types, as Warp instantiates it for them (none for a concrete one)."""
+        """The generic parameters of @wp.func `name`, mapped over tile elements (tile_map), bound to
+        those elements' types, as Warp instantiates it for them (none for a concrete one)."""
         fn = self.module.info.funcs[name]
         return self.generic_binding(fn, elems, [node] * len(elems)) if generic_params(fn) else ()
 

@@ -551,7 +551,7 @@ def compare(cuda_dump: bytes, warp_results: list[np.ndarray], written: list[ArgS
         scalar = lookup_dtype(arg.dtype).scalar
         got, want = float_values(got, scalar), float_values(want, scalar)  # bfloat16: its bits widened
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        a_tol, r_tol = (wide or {}).get(lookup_dtype(arg.dtype).scalar, (atol, rtol))
+        a_tol, r_tol = (wide or {}).get(scalar, (atol, rtol))
         allowed = a_tol * bounds[arg.name] + r_tol * np.abs(want.astype(np.float64))
         ratio = diff / allowed
         if order and arg.name in order:

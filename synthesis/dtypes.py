@@ -67,15 +67,12 @@ class DType:
 # its __nv_bfloat16 (cuda_bf16.h: the training type, float32's exponent with 8 significant bits); uint32
 # is the state of Warp's random number generator (rand.h). int8 and uint8 hold quantised values and
 # images, int64 the labels and token ids PyTorch hands over (Warp's builtin.h: int8_t, uint8_t, int64_t).
-SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int32": 4, "uint32": 4, "int8": 1, "uint8": 1, "int64": 8,
-                "int16": 2, "uint16": 2,
-                "bool": 1}
-SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "bfloat16": "__nv_bfloat16", "int32": "int", "uint32": "uint32_t",
-                 "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t", "int16": "int16_t", "uint16": "uint16_t",
-                 "bool": "bool"}
+SCALAR_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int32": 4, "uint32": 4, "int8": 1,
+                "uint8": 1, "int64": 8, "int16": 2, "uint16": 2, "bool": 1}
+SCALAR_CTYPES = {"float32": "float", "float64": "double", "float16": "__half", "bfloat16": "__nv_bfloat16",
+                 "int32": "int", "uint32": "uint32_t", "int8": "int8_t", "uint8": "uint8_t", "int64": "int64_t",
+                 "int16": "int16_t", "uint16": "uint16_t", "bool": "bool"}
 FLOAT_SCALARS = ("float32", "float64", "float16", "bfloat16")
-# 16-bit floats: stored, converted, and computed with in float (Warp's half and bfloat16 operators)
-HALF_SCALARS = ("float16", "bfloat16")
 INT_SCALARS = ("int32", "uint32", "int8", "uint8", "int64", "int16", "uint16")
 # Integers that are not int or unsigned int in C: stored and converted (`wp.int8(v)`, `int(q[i])`);
 # their arithmetic is Warp's (builtin.h: in int, narrowed back to the type)

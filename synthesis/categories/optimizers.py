@@ -10,8 +10,9 @@ scale, clipped by value or by the coefficient of a global norm held in a one-ele
 weight decay; parameters in float32, in float16 (the update computed in float32 and rounded once, as
 Warp's own Adam does for half parameters) or as float32 master weights with a float16 copy written for
 the forward pass; in half of the mixed-precision steps (BF16_SHARE) bfloat16 instead: its gradients need
-no loss scale, and its parameters are float32 master weights with a bfloat16 copy; the learning rate passed by value or read from a one-element array (a schedule on
-the device, as graph-captured training keeps it); a padded launch or frozen parameters skipped; an
+no loss scale, and its parameters are float32 master weights with a bfloat16 copy; the learning rate
+passed by value or read from a one-element array (a schedule on the device, as graph-captured training
+keeps it); a padded launch or frozen parameters skipped; an
 exponential moving average of the weights updated after the step. Moments are float32 whatever the
 parameters' precision.
 
@@ -20,6 +21,7 @@ every other scalar_param kernel keeps its draws."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -57,6 +59,7 @@ VEC3_SHARE = 0.2  # of the optimizers written for vec3 parameters too (SGD, Adam
 # of the SGD steps whose arrays share one element type: written once for any element type, as Warp's
 # own SGD is (`wp.array(dtype=Any)`), and instantiated for this one by `wp.overload`
 GENERIC_SHARE = 0.6
+ELEMENT_TYPE = re.compile(r"(?<=dtype=)[\w.]+|(?<=\[)[\w.]+")  # of `wp.array(dtype=T)` / `wp.array[T]`
 
 
 def _fmt(value: float) -> str:
@@ -466,8 +469,8 @@ def chooses_generic(seed: int) -> bool:
 
 
 def _generic_arrays(w: KernelWriter, dtype: str) -> None:
-    """The step's arrays of `dtype` with an element per parameter (parameters, gradients, optimizer state) declared
-    `wp.array(dtype=Any)`, and the kernel instantiated for `dtype` by a `wp.overload` after it (with
+    """The step's arrays of `dtype` with an element per parameter (parameters, gradients, optimizer
+    state) declared `wp.array(dtype=Any)`, and the kernel instantiated for `dtype` by a `wp.overload` after it (with
     each array's own spelling): one kernel text serves float32 and vec3 parameters, as in a library
     of optimizers. Other arrays (masks, a one-element learning rate or norm) keep their types."""
     entries = []
@@ -476,8 +479,7 @@ def _generic_arrays(w: KernelWriter, dtype: str) -> None:
             continue
         name, annotation = w.annotations[k].split(": ", 1)
         entries.append(f'"{name}": {annotation}')
-        element = annotation[len("wp.array("):-1] if annotation.startswith("wp.array(") else annotation[len("wp.array["):-1]
-        w.annotations[k] = f"{name}: {annotation.replace(element, 'dtype=Any' if element.startswith('dtype=') else 'Any')}"
+        w.annotations[k] = f"{name}: {ELEMENT_TYPE.sub('Any', annotation)}"
     if len(entries) < 2:
         raise AssertionError("an optimizer step reads at least its parameters and their gradients")
     w.add_import("from typing import Any")
