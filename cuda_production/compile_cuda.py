@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from cuda_production.cuda_types import required_arch
 from cuda_production.templates import DEFAULT_ARCH
 
 HOST_MARKER = "\n// ---------------------------------------------------------------------------------------------\n// Host side:"
@@ -98,6 +99,7 @@ def _resources_for(kernel: str, info: dict[str, dict]) -> dict:
 def full_ptx(cu_path: Path, arch: str = DEFAULT_ARCH, nvcc: str | None = None) -> tuple[bool, str]:
     """`nvcc -ptx` on a whole .cu, as `make ptx` does. Returns (ok, compiler output)."""
     nvcc = nvcc or find_nvcc()
+    arch = required_arch(cu_path.read_text(), arch)
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run([nvcc, f"-arch={arch}", "-std=c++17", "-ptx", str(cu_path), "-o", str(Path(tmp) / "out.ptx")],
                               capture_output=True, text=True)
@@ -154,7 +156,17 @@ def validate_samples(items: list[tuple[Path, str]], arch: str = DEFAULT_ARCH, wo
     version = nvcc_version(nvcc)
     if shutil.which("ptxas") is None:
         return [Validation("skipped", arch, version, log="ptxas not found on PATH") for _ in items]
-    batches = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
+    # a program whose code needs a newer architecture (its #error guard: bfloat16 tensor cores) is
+    # built for that one, in batches of its own
+    archs = [required_arch(cu.read_text(), arch) for cu, _ in items]
+    batches = []
+    for target in dict.fromkeys(archs):
+        chosen = [i for i, a in enumerate(archs) if a == target]
+        batches += [(target, chosen[i:i + batch_size]) for i in range(0, len(chosen), batch_size)]
     with ThreadPoolExecutor(max(1, workers)) as pool:  # the work happens in nvcc subprocesses
-        results = list(pool.map(lambda b: _validate_batch(b, arch, nvcc, version), batches))
-    return [v for batch in results for v in batch]
+        results = list(pool.map(lambda b: _validate_batch([items[i] for i in b[1]], b[0], nvcc, version), batches))
+    out: list[Validation | None] = [None] * len(items)
+    for (_, chosen), batch in zip(batches, results):
+        for i, v in zip(chosen, batch):
+            out[i] = v
+    return out

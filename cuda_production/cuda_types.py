@@ -6,6 +6,7 @@ Warp's native implementation (warp/native/vec.h, mat.h, builtin.h) so float resu
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cuda_production import random_snippets
@@ -345,6 +346,10 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _TILE_FFT_ROWS, ("fft_butterfly",)
     if kind == "tile_sort_pairs":
         return _TILE_SORT_PAIRS, ()
+    if kind == "wmma":
+        return _WMMA, ()
+    if kind == "wmma_bf16":
+        return _WMMA_BF16, ("bf16", "wmma")
     if kind == "floordiv":
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
                 "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
@@ -1781,6 +1786,25 @@ BVH_SNIPPETS = {  # snippet name -> (source, dependencies)
 }
 
 
+# Tensor-core matrix products (tiles.tensor_core_product). bfloat16 fragments exist from sm_80 on: a
+# build for an older GPU stops at the #error with what to do, not at an unknown type deep in mma.h.
+_WMMA = """#include <mma.h>
+
+namespace wmma = nvcuda::wmma;  // tensor-core matrix products, one block of the product per warp at a time"""
+_WMMA_BF16 = """#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "bfloat16 tensor-core products (wmma) need sm_80 or later: build with make ARCH=sm_80 (or your GPU's sm_XY)"
+#endif"""
+MINIMUM_ARCH = re.compile(r"^#if defined\(__CUDA_ARCH__\) && __CUDA_ARCH__ < (\d+)0$", re.M)
+
+
+def required_arch(cu_text: str, default: str) -> str:
+    """The architecture a program builds for: `default`, or the oldest one its code needs (its
+    `#error` guard) where that is newer."""
+    needed = [int(v) for v in MINIMUM_ARCH.findall(cu_text)]
+    have = int(default.removeprefix("sm_"))
+    return f"sm_{max([have, *needed])}"
+
+
 def render_snippets(names: set[str]) -> str:
     """All requested helpers and their dependencies, dependencies first, in a stable order."""
     ordered: list[str] = []
@@ -1799,5 +1823,5 @@ def render_snippets(names: set[str]) -> str:
 
 def _snippet_order(name: str) -> tuple[int, str]:
     kind = name.split(":")[0]
-    rank = -1 if kind == "half" else 0 if kind in ("mat", "matd", "quat") else (1 if kind == "transform" else 2)
+    rank = -1 if kind in ("half", "wmma", "wmma_bf16") else 0 if kind in ("mat", "matd", "quat") else (1 if kind == "transform" else 2)
     return (rank, name)

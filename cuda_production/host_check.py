@@ -38,6 +38,7 @@ EMULATION_HEADER = r'''// Host emulation of the CUDA runtime for equivalence tes
 #define __host__
 #define __forceinline__ inline
 #define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
 #define __constant__
 
 struct dim3 {
@@ -380,6 +381,98 @@ inline __nv_bfloat16 __float2bfloat16(float value)
 inline __nv_bfloat16 __double2bfloat16(double value) { return __float2bfloat16((float)value); }
 '''
 
+# mma.h (nvcuda::wmma) on the host. On a GPU a fragment's elements are spread over the 32 lanes of a warp
+# in an unspecified order; here every lane holds the whole block, in row-major order, and multiplies
+# it alone (float products of the 16-bit values, summed in float along k). All lanes load and compute; only
+# lane 0 of each warp stores, so that a lane run after it (the fibers of a block run one after another
+# between barriers) cannot add its product to a block that lane 0 has already updated.
+MMA_HEADER = r'''// Host emulation of mma.h (nvcuda::wmma) for equivalence tests (not part of any sample).
+#pragma once
+#include <type_traits>
+#include "cuda_runtime.h"
+#include "cuda_fp16.h"
+#include "cuda_bf16.h"
+
+namespace nvcuda {
+namespace wmma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+
+// The rows and columns of a fragment of an M x N x K product: a is M x K, b is K x N, the accumulator M x N.
+template <typename Use, int M, int N, int K> struct emu_dims { enum { rows = M, cols = N }; };
+template <int M, int N, int K> struct emu_dims<matrix_a, M, N, K> { enum { rows = M, cols = K }; };
+template <int M, int N, int K> struct emu_dims<matrix_b, M, N, K> { enum { rows = K, cols = N }; };
+
+template <typename Use, int M, int N, int K, typename T, typename Layout = void>
+struct fragment {
+    enum { rows = emu_dims<Use, M, N, K>::rows, cols = emu_dims<Use, M, N, K>::cols, num_elements = rows * cols };
+    T x[rows * cols];  // element (r, c) at x[r * cols + c]
+};
+
+inline float emu_float(float v) { return v; }
+inline float emu_float(__half v) { return __half2float(v); }
+inline float emu_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename F, typename T>
+inline void emu_load(F& f, const T* p, unsigned ldm, bool row_major_memory)
+{
+    for (int r = 0; r < F::rows; ++r)
+        for (int c = 0; c < F::cols; ++c)
+            f.x[r * F::cols + c] = row_major_memory ? p[r * ldm + c] : p[c * ldm + r];
+}
+
+template <typename Use, int M, int N, int K, typename T, typename Layout>
+inline void load_matrix_sync(fragment<Use, M, N, K, T, Layout>& f, const T* p, unsigned ldm)
+{
+    emu_load(f, p, ldm, std::is_same<Layout, row_major>::value);
+}
+
+template <int M, int N, int K>
+inline void load_matrix_sync(fragment<accumulator, M, N, K, float>& f, const float* p, unsigned ldm, layout_t layout)
+{
+    emu_load(f, p, ldm, layout == mem_row_major);
+}
+
+template <int M, int N, int K>
+inline void store_matrix_sync(float* p, const fragment<accumulator, M, N, K, float>& f, unsigned ldm, layout_t layout)
+{
+    if ((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u != 0)
+        return;  // lane 0 of each warp stores (see host_check.MMA_HEADER)
+    for (int r = 0; r < M; ++r)
+        for (int c = 0; c < N; ++c)
+            (layout == mem_row_major ? p[r * ldm + c] : p[c * ldm + r]) = f.x[r * N + c];
+}
+
+template <typename Use, int M, int N, int K, typename T, typename Layout>
+inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, T value)
+{
+    for (int i = 0; i < fragment<Use, M, N, K, T, Layout>::num_elements; ++i)
+        f.x[i] = value;
+}
+
+template <int M, int N, int K, typename T, typename LayoutA, typename LayoutB>
+inline void mma_sync(fragment<accumulator, M, N, K, float>& d, const fragment<matrix_a, M, N, K, T, LayoutA>& a,
+                     const fragment<matrix_b, M, N, K, T, LayoutB>& b, const fragment<accumulator, M, N, K, float>& c)
+{
+    float out[M * N];
+    for (int r = 0; r < M; ++r)
+        for (int col = 0; col < N; ++col) {
+            float sum = c.x[r * N + col];
+            for (int k = 0; k < K; ++k)
+                sum += emu_float(a.x[r * K + k]) * emu_float(b.x[k * N + col]);
+            out[r * N + col] = sum;
+        }
+    for (int i = 0; i < M * N; ++i)
+        d.x[i] = out[i];
+}
+}  // namespace wmma
+}  // namespace nvcuda
+'''
+
 _LAUNCH = re.compile(r"(\w+)<<<([^;]*?)>>>\(")
 
 
@@ -401,6 +494,7 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
     (include / "cuda_fp16.h").write_text(FP16_HEADER)
     (include / "cuda_bf16.h").write_text(BF16_HEADER)
+    (include / "mma.h").write_text(MMA_HEADER)
     source = workdir / (cu_path.stem + ".cpp")
     text = rewrite_launches(cu_path.read_text())
     # barriers or shuffles: each block's threads run as fibers (a shuffle exchanges values between them)

@@ -58,7 +58,7 @@ def _write_into(tmp: Path, kernel: TranslatedKernel, python_source: str, args: l
         program = render_cu(kernel, args, launch_dim, input_seed, tolerance, expected is not None, title)
     (tmp / f"{name}.py").write_text(module_text(python_source))
     (tmp / f"{name}.cu").write_text(program)
-    (tmp / "Makefile").write_text(render_makefile(name))
+    (tmp / "Makefile").write_text(render_makefile(name, program))
     # arrays the kernel writes; an array of records by the members it writes (`bodies.vel`)
     written = [f"{p.name}.{f.name}" if p.fields else p.name for p in kernel.params if p.kind == "array" and p.written
                for f in (p.fields or (p,)) if f.written]

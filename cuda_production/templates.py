@@ -18,7 +18,7 @@ from cuda_production.bench import (
     MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, max_outer, scale_factor,
     scales,
 )
-from cuda_production.cuda_types import ctype
+from cuda_production.cuda_types import ctype, required_arch
 from cuda_production.translator import KernelParam, TranslatedKernel
 from cuda_production.tiles import TILE_THREADS
 from synthesis.dtypes import dtype as lookup_dtype
@@ -1341,7 +1341,11 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     return "\n".join(lines) + "\n"
 
 
-def render_makefile(name: str) -> str:
+def render_makefile(name: str, program: str = "") -> str:
+    """The sample's Makefile, building for the oldest architecture its `program` (the .cu) runs on."""
+    arch = required_arch(program, DEFAULT_ARCH)
+    why = (f"the oldest architecture CUDA 13 still supports (CUDA 12 too)" if arch == DEFAULT_ARCH
+           else f"the oldest architecture this kernel's code runs on (its #error line says why)")
     return f"""# {name}: standalone CUDA sample translated from a Warp kernel.
 #   make            build
 #   make ptx        write PTX (works without a GPU)
@@ -1350,10 +1354,10 @@ def render_makefile(name: str) -> str:
 #   make bench      build and time the kernel at the bench size (metadata.json: bench): one JSON
 #                   line with us per launch, bytes moved, GB/s and % of the GPU's peak bandwidth
 #   make clean
-# ARCH defaults to {DEFAULT_ARCH}, the oldest architecture CUDA 13 still supports (CUDA 12 too);
+# ARCH defaults to {arch}, {why};
 # set it for your GPU, e.g. `make ARCH=sm_90` on an H100.
 NVCC      ?= nvcc
-ARCH      ?= {DEFAULT_ARCH}
+ARCH      ?= {arch}
 NVCCFLAGS ?= -O3 -std=c++17 -lineinfo
 TARGET    := {name}
 

@@ -52,6 +52,7 @@ INT_TILE_DTYPES = ("int32", "uint32")  # compared as integers (no fmax), their e
 FFT_DTYPES = ("vec2", "vec2d")  # Warp's complex numbers: (real, imaginary) in vec2f / vec2d
 # Warp's Float: a, b and out may differ; out's type accumulates (never bfloat16: Warp refuses that out)
 MATMUL_DTYPES = ("float32", "float64", "float16", "bfloat16")
+FRAGMENT_SHAPES = ((16, 16), (32, 8), (8, 32))  # wmma's m x n for 16-bit operands (k = 16), squarest first
 LAUNCH_FUNCTIONS = ("launch", "launch_tiled")
 # The C constant holding a tiled kernel's threads per block, defined once before the kernel: its
 # launch and its cooperative loops use it, so a loop over a tile has a trip count known when compiling
@@ -694,6 +695,7 @@ class TileTranslator:
         self.transposed_reads: set[str] = set()  # buffers some transpose reads (column by column)
         self.row_pitch: dict[str, int] = {}  # buffer -> elements between its rows, where not its columns
         self.coordinates: dict[str, tuple[str, str]] = {}  # flat index code -> its (row, column), both in range
+        self.fragment_buffers: set[str] = set()  # buffers nvcuda::wmma loads or stores (32-byte aligned)
 
     # ---- barriers ------------------------------------------------------------------------------
     def barrier(self) -> None:
@@ -2137,6 +2139,8 @@ class TileTranslator:
             dst = self.tile_buffer(node, tt, dest, "product", reads)
         if tt.dtype == "bfloat16":  # as Warp: "tile_matmul() does not support a bfloat16 'out' tile"
             raise self.error(node, "wp.tile_matmul into a bfloat16 tile; accumulate in a float32 tile")
+        if accumulate and self.tensor_core_product(a, ta, tb, dst, tt, (alpha, beta), reads):
+            return CExpr("", "void")
         sum_, r, c, kk = self.fresh("dot"), self.fresh("row"), self.fresh("col"), self.fresh("k")
         self.access(reads, {dst: True})
         self.out(f"// {dst} {'+' if accumulate else ''}= {ast.unparse(a['a'])} ({m}x{k}) @ {ast.unparse(a['b'])} ({k}x{n})")
@@ -2185,6 +2189,93 @@ class TileTranslator:
             return lines + [f"{dst}[{e}] = {alpha.at(13)} * {sum_} + {beta.at(13)} * {dst}[{e}];"]
         self.coop(m * n, body)
         return CExpr("", "void") if accumulate else CExpr(dst, tt)
+
+    def tensor_core_product(self, a: dict, ta: CExpr, tb: CExpr, dst: str, tt: TileType,
+                            scales: tuple[CExpr, CExpr], reads: dict[str, bool]) -> bool:
+        """`wp.tile_matmul(a, b, out)` of 16-bit float operands into a float32 tile on tensor cores
+        (nvcuda::wmma), as anyone writes a half or bfloat16 GEMM and as Warp's GPU build does (cuBLASDx):
+        each warp of the block computes blocks of the product (16x16, else 32x8 or 8x32), loading its
+        accumulator from `out`, adding the products of operand blocks (k = 16) read straight from shared
+        memory, and storing it back. Taken only where it applies exactly: both operands float16 or both
+        bfloat16, m and n multiples of a fragment's shape and k of 16, whole warps, alpha and beta 1, and each operand a shared buffer
+        read as it is or through a transpose (row- or column-major, as wmma loads). Products of 16-bit
+        values are exact in float32, so only the order of the float sums differs from the scalar loop.
+        Returns whether the product was emitted; otherwise the caller emits the scalar loop."""
+        (m, k), n = ta.type.shape, tb.type.shape[1]
+        dtype = ta.type.dtype
+        if dtype not in ("float16", "bfloat16") or tb.type.dtype != dtype or tt.dtype != "float32" \
+                or any(s.literal != 1.0 for s in scales) or k % 16 or self.block_dim % 32 or dst not in self.tiles:
+            return False
+        operand_a, operand_b = self.fragment_operand(ta), self.fragment_operand(tb)
+        if operand_a is None or operand_b is None:
+            return False
+
+        def aligned(operand: tuple[str, int, bool], rows: int, cols: int, step_r: int, step_c: int, per_32: int) -> bool:
+            """Whether every block's first element, (r, c) on the steps, is 32 bytes (`per_32` elements)
+            from the buffer's start times a whole number (wmma loads and stores only such addresses)."""
+            _, ld, row_major = operand
+            return all(((r * ld + c) if row_major else (c * ld + r)) % per_32 == 0
+                       for r in range(0, rows, step_r) for c in range(0, cols, step_c))
+
+        # the fragment shapes wmma has for 16-bit operands (k is 16 in each), squarest first
+        shape = next(((fm, fn) for fm, fn in FRAGMENT_SHAPES if m % fm == 0 and n % fn == 0
+                      and aligned(operand_a, m, k, fm, 16, 16) and aligned(operand_b, k, n, 16, fn, 16)
+                      and aligned((dst, n, True), m, n, fm, fn, 8)), None)
+        if shape is None:
+            return False
+        fm, fn = shape
+        self.fragment_buffers.update((operand_a[0], operand_b[0], dst))
+        self.module.need("wmma_bf16" if dtype == "bfloat16" else "wmma")
+        # fragments are loaded by lanes other than the elements' owners: every access is another thread's
+        self.access({**{b: False for b in reads}, dst: False}, {dst: False})
+        blocks_n = n // fn
+        fragment = f"{fm}, {fn}, 16"
+        block, row, col, kk = self.fresh("block"), self.fresh("row"), self.fresh("col"), self.fresh("k")
+        acc, frag_a, frag_b = self.fresh("acc_frag"), self.fresh("a_frag"), self.fresh("b_frag")
+        ctype = self.module.ctype(dtype)
+
+        def block_at(operand: tuple[str, int, bool], r: str, c: str) -> str:
+            """The address of the 16x16 block at logical (row r, column c) of an operand."""
+            buf, ld, row_major = operand
+            return f"{buf} + {r} * {ld} + {c}" if row_major else f"{buf} + {c} * {ld} + {r}"
+
+        def layout(operand: tuple[str, int, bool]) -> str:
+            return "wmma::row_major" if operand[2] else "wmma::col_major"
+
+        self.out(f"// {dst} += {ast.unparse(a['a'])} ({m}x{k}) @ {ast.unparse(a['b'])} ({k}x{n}) on tensor cores: "
+                 f"each warp computes {fm}x{fn} blocks of the product")
+        self.out(f"for (int {block} = threadIdx.x / 32; {block} < {m // fm * blocks_n}; {block} += {TILE_THREADS} / 32) {{")
+        self.indent += 1
+        self.out(f"const int {row} = {block} / {blocks_n} * {fm};" if blocks_n > 1 else f"const int {row} = {block} * {fm};")
+        self.out(f"const int {col} = {block} % {blocks_n} * {fn};" if blocks_n > 1 else f"const int {col} = 0;")
+        self.out(f"wmma::fragment<wmma::accumulator, {fragment}, float> {acc};")
+        self.out(f"wmma::load_matrix_sync({acc}, {dst} + {row} * {n} + {col}, {n}, wmma::mem_row_major);")
+        if k > 16:
+            self.out("#pragma unroll")
+        self.out(f"for (int {kk} = 0; {kk} < {k}; {kk} += 16) {{")
+        self.indent += 1
+        self.out(f"wmma::fragment<wmma::matrix_a, {fragment}, {ctype}, {layout(operand_a)}> {frag_a};")
+        self.out(f"wmma::fragment<wmma::matrix_b, {fragment}, {ctype}, {layout(operand_b)}> {frag_b};")
+        self.out(f"wmma::load_matrix_sync({frag_a}, {block_at(operand_a, row, kk)}, {operand_a[1]});")
+        self.out(f"wmma::load_matrix_sync({frag_b}, {block_at(operand_b, kk, col)}, {operand_b[1]});")
+        self.out(f"wmma::mma_sync({acc}, {frag_a}, {frag_b}, {acc});")
+        self.indent -= 1
+        self.out("}")
+        self.out(f"wmma::store_matrix_sync({dst} + {row} * {n} + {col}, {acc}, {n}, wmma::mem_row_major);")
+        self.indent -= 1
+        self.out("}")
+        return True
+
+    def fragment_operand(self, t: CExpr) -> tuple[str, int, bool] | None:
+        """(buffer, leading dimension, row-major) of a 2-D tile that is a shared buffer as it is, or a
+        transpose of one: element (r, c) at `buffer[r * ld + c]` (row-major) or `buffer[c * ld + r]`;
+        None for any other form (a computed or padded tile)."""
+        code = self.element_rc(t, "(R)", "(C)").code
+        found = re.fullmatch(r"(\w+)\[\(([RC])\) \* (\d+) \+ \(([RC])\)\]", code)
+        if found is None or found.group(2) == found.group(4) or found.group(1) not in self.tiles \
+                or found.group(1) in self.row_pitch:
+            return None
+        return found.group(1), int(found.group(3)), found.group(2) == "R"
 
     # ---- Fourier transforms -------------------------------------------------------------------
     def tile_fft(self, node: ast.Call, a: dict, statement: bool) -> CExpr:
@@ -2932,7 +3023,9 @@ class TileTranslator:
             pitch = self.row_pitch.get(name)
             size = tt.size if pitch is None else tt.size // tt.shape[-1] * pitch
             layout = "" if pitch is None else f", rows {pitch} elements apart (one padding element: a column spans 32 banks)"
-            lines.append(f"__shared__ {self.module.ctype(tt.dtype)} {name}[{size}];  // tile {tt.dtype}, "
+            # wmma reads and writes 16x16 blocks through 256-bit aligned addresses
+            align = "__align__(32) " if name in self.fragment_buffers else ""
+            lines.append(f"__shared__ {align}{self.module.ctype(tt.dtype)} {name}[{size}];  // tile {tt.dtype}, "
                          f"shape {'x'.join(map(str, tt.shape))}{layout}")
         if total > SHARED_MEMORY_LIMIT:
             raise self.unsupported(self.fn, f"tiles needing {total} bytes of shared memory per block "

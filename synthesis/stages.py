@@ -108,7 +108,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
     program = render_cu(kernel, list(args), spec.dim, seed, tolerance, True, spec.description or f"Kernel {spec.name}")
     record.translated = kernel
     record.standalone = Standalone(kernel=DEVICE_INCLUDES + device_part(program) + "\n", program=program,
-                                   makefile=render_makefile(spec.name), arguments=args, input_seed=seed,
+                                   makefile=render_makefile(spec.name, program), arguments=args, input_seed=seed,
                                    written_arrays=written)
     return record
 

@@ -108,6 +108,10 @@ FINE_GRID_BITS = 22  # 2**24 values over [-4, 4]: each exact in float32 ((lo + k
 PREDICTION_SHARE = 0.35  # softmax kernels also storing the predicted class
 RESULT_UPDATE_SHARE = 0.25  # kernels adding their block's result to the output instead of overwriting it
 HALF_STORAGE_SHARE = 0.3  # linear layers whose activations and weights are stored in half precision
+# of those, stored in bfloat16 instead (the forward-only module Warp requires of bfloat16 operands), from a
+# stream of their own (seed ^ BF16_STREAM): every other kernel keeps its draws
+BF16_STORAGE_SHARE = 0.5
+BF16_STREAM = 0xB16E
 LITERAL_SIZES_SHARE = 0.25  # kernels writing their tile sizes as literals
 # Linear layers of several column tiles, and fused maps, launched over a 2-D grid of tiles (`i, j =
 # wp.tid()`, a block per output tile, as Warp's tile GEMM examples do) instead of a 1-D grid of row panels
@@ -146,6 +150,7 @@ class TileKernel:
         self.variant = random.Random(seed ^ 0x7113D)
         self.gathers = random.Random(seed ^ 0x6A7E5)  # the gathers-and-sorts kind's choice (session 37)
         self.index_rows: dict[str, int] = {}  # index arrays into rows that scale: name -> rows per block
+        self.module_options: dict[str, bool] = {}  # `wp.set_module_options(...)` at the module's top
 
     # ---- module level --------------------------------------------------------------------------
     def constant(self, name: str, value: int | float) -> str:
@@ -206,8 +211,8 @@ class TileKernel:
                                 f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}[wp.uint32]"])
         elif dtype in ("vec2", "vec3") and len(shape) == 1:  # points (spatial_sort)
             ann = draws.choice([f"wp.array(dtype=wp.{dtype})", f"wp.array[wp.{dtype}]"])
-        elif dtype == "float16":  # half-precision storage (the mixed-precision GEMM)
-            ann = f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}{self.rng.choice(['(dtype=wp.float16)', '[wp.float16]'])}"
+        elif dtype in ("float16", "bfloat16"):  # 16-bit storage (the mixed-precision GEMM)
+            ann = f"{'wp.array' if len(shape) == 1 else 'wp.array2d'}{self.rng.choice([f'(dtype=wp.{dtype})', f'[wp.{dtype}]'])}"
         else:  # one spelling per module: the FFT kind draws its own once (self.complex_spelling)
             ann = self.complex_spelling.format(array="wp.array" if len(shape) == 1 else "wp.array2d",
                                                t=COMPLEX_SPELLINGS.get(dtype) or REAL_SPELLINGS[dtype])
@@ -277,7 +282,9 @@ class TileKernel:
         body = "\n".join("    " + line for line in self.lines)
         used = body + "\n".join(self.helpers)
         constants = [line for name, line in self.constants.items() if name in used]
-        source = ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(h + "\n\n\n" for h in self.helpers)
+        options = ", ".join(f'"{key}": {value}' for key, value in self.module_options.items())
+        source = f"wp.set_module_options({{{options}}})\n\n\n" if options else ""
+        source += ("\n".join(constants) + "\n\n\n" if constants else "") + "".join(h + "\n\n\n" for h in self.helpers)
         source += header + body + "\n"
         detail = feature_list(self.features)
         grid = f"a {self.blocks} x {self.grid_cols} grid of blocks" if self.grid_cols else f"{self.blocks} blocks"
@@ -349,10 +356,11 @@ def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], 
     connection, a gradient accumulated over passes. A float16 array (`dtype`) takes the float32 result
     rounded to half (`wp.tile_astype`). Returns the array's name."""
     rng = k.rng
-    if dtype == "float16":
-        out = k.array(pick(rng, *hints), "output", shape, True, bound=mag, dtype="float16")
-        k.emit(f"wp.tile_store({out}, wp.tile_astype({value}, wp.float16), offset={offset})")
-        k.features.append("result rounded to half (tile_astype)")
+    if dtype in ("float16", "bfloat16"):
+        out = k.array(pick(rng, *hints), "output", shape, True, bound=mag, dtype=dtype)
+        k.emit(f"wp.tile_store({out}, wp.tile_astype({value}, wp.{dtype}), offset={offset})")
+        k.features.append("result rounded to half (tile_astype)" if dtype == "float16"
+                          else "result rounded to bfloat16 (tile_astype)")
         return out
     if rng.random() >= RESULT_UPDATE_SHARE:
         out = k.array(pick(rng, *hints), "output", shape, True, bound=mag)
@@ -656,6 +664,19 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     return "Column sums of row panels", rng.choice([32, 64, 128])
 
 
+def bf16_draws(seed: int) -> random.Random:
+    """The stream of a linear layer's bfloat16 choices: whether its 16-bit storage is bfloat16 (first
+    draw), its tile sizes, its output's type."""
+    draws = random.Random(seed ^ BF16_STREAM)
+    draws.random()
+    return draws
+
+
+def chooses_bf16(seed: int) -> bool:
+    """Whether a linear layer drawing half-precision storage stores bfloat16 instead."""
+    return random.Random(seed ^ BF16_STREAM).random() < BF16_STORAGE_SHARE
+
+
 def linear_layer(k: TileKernel) -> tuple[str, int]:
     """out = act(x @ W + bias): tiled GEMM over row panels, a K loop accumulating into tile_zeros."""
     rng = k.rng
@@ -668,10 +689,22 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
     transposed = rng.random() < 0.4  # weights stored (N, K), as torch.nn.Linear keeps them
     # mixed precision: activations and weights stored in half, products summed in a float32 tile
     storage = "float16" if rng.random() < HALF_STORAGE_SHARE else "float32"
+    if storage == "float16" and chooses_bf16(k.seed):
+        storage = "bfloat16"
+        bf16 = bf16_draws(k.seed)
+        # a bfloat16 GEMM is written for tensor cores: tiles whose sides are multiples of 16, which the
+        # translation multiplies with wmma as Warp's GPU build does with cuBLASDx
+        tm, tk, tn = bf16.choice([16, 32]), bf16.choice([16, 32]), bf16.choice([16, 32])
+        K, N = tk * k_tiles, tn * n_tiles
+        k.module_options["enable_backward"] = False  # Warp multiplies bfloat16 tiles in forward-only modules
+        for name in (TM, TK, TN):  # the sizes drawn above give way (a literal size has no constant)
+            k.constants.pop(name, None)
+        TM, TK, TN = k.constant(TM, tm), k.constant(TK, tk), k.constant(TN, tn)
     x = k.array(pick(rng, "x", "inputs", "activations", "A"), "input", (tm, K), True, dtype=storage)
     w = k.array(pick(rng, "weights", "W", "B"), "input", (N, K) if transposed else (K, N), False, dtype=storage)
-    if storage == "float16":
-        k.features.append("half-precision inputs, float32 accumulation")
+    if storage != "float32":
+        k.features.append("half-precision inputs, float32 accumulation" if storage == "float16"
+                          else "bfloat16 inputs, float32 accumulation")
     k.tile(tm, tk)
     k.tile(tk, tn)
     k.tile(tm, tn)
@@ -704,8 +737,8 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
         k.emit(f"b = wp.tile_transpose(wp.tile_load({w}, shape=({TN}, {TK}), offset=({col}, {koff})))")
         k.features.append("weights (N, K) through tile_transpose")
     else:
-        storage = ', storage="shared"' if rng.random() < 0.3 else ""
-        k.emit(f"b = wp.tile_load({w}, shape=({TK}, {TN}), offset=({koff}, {col}){storage})")
+        placement = ', storage="shared"' if rng.random() < 0.3 else ""
+        k.emit(f"b = wp.tile_load({w}, shape=({TK}, {TN}), offset=({koff}, {col}){placement})")
     k.emit("wp.tile_matmul(a, b, acc)")
     if not single_k:
         k.indent -= 1
@@ -727,7 +760,12 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
         k.emit(f"y = {value}")
         k.tile(tm, tn)
         result = "y"
-    out_dtype = "float16" if storage == "float16" and rng.random() < 0.7 else "float32"  # mostly half out too
+    # mostly 16-bit out too: bfloat16 from its stream; half where the weights are stored (N, K) (half
+    # layers with (K, N) weights have always stored float32: kept, so that their kernels keep their draws)
+    if storage == "bfloat16":
+        out_dtype = "bfloat16" if bf16.random() < 0.7 else "float32"
+    else:
+        out_dtype = "float16" if storage == "float16" and transposed and rng.random() < 0.7 else "float32"
     store_result(k, ("out", "y_out", "C", "hidden"), (tm, N), (TM, TN), result, f"(i * {TM}, {col})", mag, (tm, tn),
                  out_dtype)
     if loop_n:

@@ -116,7 +116,7 @@ def test_a_tile_product_of_bfloat16_tiles_accumulates_in_float_and_equals_warp(t
     run = run_sample(tmp_path, spec, warp_reference([spec], "t_bf16_gemm")[spec.name])
     assert run.passed, run.output[-2000:]
     cu = (tmp_path / "bf16_gemm" / "bf16_gemm.cu").read_text()
-    assert "__bfloat162float(a[" in cu and "__float2bfloat16(acc[" in cu
+    assert "wmma::mma_sync(" in cu and "__float2bfloat16(acc[" in cu  # on tensor cores (test_tiles_tensor_cores)
 
 
 def test_a_bfloat16_accumulator_is_refused_as_warp_refuses_it():

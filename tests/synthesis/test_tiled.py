@@ -353,6 +353,7 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "label-smoothed", "entropy of each row", "scaled by an argument",
                                      "tile_cholesky_inplace, tile_cholesky_solve_inplace", "tile_lower_solve_inplace",
                                      "half-precision inputs", "result rounded to half (tile_astype)",
+                                     "bfloat16 inputs", "result rounded to bfloat16 (tile_astype)",
                                      "its index (tile_argmax)", "its index (tile_argmin)", "block infinity norm",
                                      "(tile_reduce(wp.max))", "(tile_reduce(wp.min))", "predicted class (tile_argmax)",
                                      "rows predicted right", "the block's first index by tile_full", "its spread",
@@ -637,6 +638,64 @@ def test_a_half_precision_linear_layer_is_the_float_product_of_its_half_inputs_r
     got = np.asarray(out, dtype=np.float64).reshape(out_arg.shape)
     np.testing.assert_allclose(got, product.astype(np.float16).astype(np.float64), rtol=2e-3, atol=2e-3)
     assert np.abs(got - product).max() > 0.0  # rounded to half, not float32 values
+
+
+def _bf16_layers(count: int) -> list[KernelSpec]:
+    return [s for s in (generate("tiled", seed) for seed in range(2500)) if "bfloat16 inputs" in s.description][:count]
+
+
+def test_a_bfloat16_linear_layer_is_written_for_tensor_cores():
+    """Its tiles' sides are multiples of 16 (what wmma multiplies), its module forward-only (Warp's
+    condition for bfloat16 operands), and its arrays bfloat16 but the bias."""
+    specs = _bf16_layers(12)
+    assert len(specs) == 12
+    for spec in specs:
+        assert spec.source.startswith('wp.set_module_options({"enable_backward": False})\n'), spec.source
+        constants = {name: int(value) for name, value in
+                     re.findall(r"^(\w+) = (?:wp\.constant\()?(\d+)\)?$", spec.source, re.M)}
+        sizes = [int(constants.get(v, v)) for pair in re.findall(r"shape=\((\w+), (\w+)\)", spec.source) for v in pair]
+        assert sizes and all(v % 16 == 0 for v in sizes if v != 1), (sizes, spec.source)
+        x, w = spec.args[:2]
+        assert x.dtype == w.dtype == "bfloat16"
+
+
+def test_a_bfloat16_linear_layer_is_the_float_product_of_its_bfloat16_inputs():
+    """Warp's output is numpy's float64 product of the same bfloat16 values: within float32's sums, or
+    within bfloat16's rounding where the result is stored in bfloat16 (and then not float32 values)."""
+    from cuda_production.reference import make_input
+    from synthesis.dtypes import float_values
+
+    specs = [s for s in _bf16_layers(40) if "tile_map" not in s.description]
+    stores = {"bfloat16" if "rounded to bfloat16" in s.description else "float32" for s in specs}
+    assert stores == {"bfloat16", "float32"}  # both kinds of output are checked
+    for spec in specs:
+        seed = input_seed(spec)
+        values = {a.name: float_values(make_input(a, k, seed), a.dtype).astype(np.float64).reshape(a.shape)
+                  for k, a in enumerate(sample_args(spec)) if a.kind == "array" and a.role in ("input", "inout")}
+        (out_arg, out), = _written(spec, warp_reference([spec], "t_tiled_bf16_" + str(spec.seed))[spec.name])
+        x, w = (values[a.name] for a in spec.args[:2])
+        product = x @ (w.T if "tile_transpose" in spec.source else w)
+        if "bias by tile_broadcast" in spec.description:
+            product += values[spec.args[2].name]
+        if out_arg.role == "inout":  # the result added to what the output held
+            product += values[out_arg.name]
+        if out_arg.dtype == "bfloat16":
+            got = float_values(out, "bfloat16").astype(np.float64).reshape(out_arg.shape)
+            np.testing.assert_allclose(got, product, rtol=2 ** -8, atol=2 ** -8)
+            assert np.abs(got - product).max() > 0.0  # rounded to bfloat16
+        else:
+            got = np.asarray(out, dtype=np.float64).reshape(out_arg.shape)
+            np.testing.assert_allclose(got, product, rtol=1e-6, atol=1e-5)
+
+
+def test_the_tiled_kernels_bfloat16_does_not_take_keep_their_draws(monkeypatch):
+    """Every kernel that is not a bfloat16 layer, those the stream chooses included (their storage was
+    not half), draws exactly what it draws with the share switched off."""
+    drawn = {seed: generate("tiled", seed) for seed in range(400)}
+    kept = {seed: s.source for seed, s in drawn.items() if "bfloat16 inputs" not in s.description}
+    assert len(kept) < len(drawn) and any(tiled.chooses_bf16(seed) for seed in kept)
+    monkeypatch.setattr(tiled, "chooses_bf16", lambda seed: False)
+    assert {seed: generate("tiled", seed).source for seed in kept} == kept
 
 
 def _as_numpy(spec: KernelSpec):
