@@ -666,7 +666,7 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
 
 def bf16_draws(seed: int) -> random.Random:
     """The stream of a linear layer's bfloat16 choices: whether its 16-bit storage is bfloat16 (first
-    draw), its tile sizes, its output's type."""
+    draw), then its tile sizes."""
     draws = random.Random(seed ^ BF16_STREAM)
     draws.random()
     return draws
@@ -760,12 +760,7 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
         k.emit(f"y = {value}")
         k.tile(tm, tn)
         result = "y"
-    # mostly 16-bit out too: bfloat16 from its stream; half where the weights are stored (N, K) (half
-    # layers with (K, N) weights have always stored float32: kept, so that their kernels keep their draws)
-    if storage == "bfloat16":
-        out_dtype = "bfloat16" if bf16.random() < 0.7 else "float32"
-    else:
-        out_dtype = "float16" if storage == "float16" and transposed and rng.random() < 0.7 else "float32"
+    out_dtype = storage if storage != "float32" and rng.random() < 0.7 else "float32"  # mostly 16-bit out too
     store_result(k, ("out", "y_out", "C", "hidden"), (tm, N), (TM, TN), result, f"(i * {TM}, {col})", mag, (tm, tn),
                  out_dtype)
     if loop_n:
