@@ -2197,8 +2197,9 @@ class TileTranslator:
         each warp of the block computes blocks of the product (16x16, else 32x8 or 8x32), loading its
         accumulator from `out`, adding the products of operand blocks (k = 16) read straight from shared
         memory, and storing it back. Taken only where it applies exactly: both operands float16 or both
-        bfloat16, m and n multiples of a fragment's shape and k of 16, whole warps, alpha and beta 1, and each operand a shared buffer
-        read as it is or through a transpose (row- or column-major, as wmma loads). Products of 16-bit
+        bfloat16, m and n multiples of a fragment's shape and k of 16, whole warps, alpha and beta 1, each
+        operand a shared buffer read as it is or through a transpose (row- or column-major, as wmma
+        loads), and every block at an address wmma can load (`aligned`). Products of 16-bit
         values are exact in float32, so only the order of the float sums differs from the scalar loop.
         Returns whether the product was emitted; otherwise the caller emits the scalar loop."""
         (m, k), n = ta.type.shape, tb.type.shape[1]
@@ -2212,9 +2213,10 @@ class TileTranslator:
 
         def aligned(operand: tuple[str, int, bool], rows: int, cols: int, step_r: int, step_c: int, per_32: int) -> bool:
             """Whether every block's first element, (r, c) on the steps, is 32 bytes (`per_32` elements)
-            from the buffer's start times a whole number (wmma loads and stores only such addresses)."""
+            from the buffer's start times a whole number, and its rows (columns) 16 bytes apart times a
+            whole number: the addresses and leading dimensions wmma loads and stores."""
             _, ld, row_major = operand
-            return all(((r * ld + c) if row_major else (c * ld + r)) % per_32 == 0
+            return ld % (per_32 // 2) == 0 and all(((r * ld + c) if row_major else (c * ld + r)) % per_32 == 0
                        for r in range(0, rows, step_r) for c in range(0, cols, step_c))
 
         # the fragment shapes wmma has for 16-bit operands (k is 16 in each), squarest first
@@ -2235,7 +2237,7 @@ class TileTranslator:
         ctype = self.module.ctype(dtype)
 
         def block_at(operand: tuple[str, int, bool], r: str, c: str) -> str:
-            """The address of the 16x16 block at logical (row r, column c) of an operand."""
+            """The address of an operand's block whose first element is (row r, column c)."""
             buf, ld, row_major = operand
             return f"{buf} + {r} * {ld} + {c}" if row_major else f"{buf} + {c} * {ld} + {r}"
 
