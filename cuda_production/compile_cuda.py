@@ -19,10 +19,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from cuda_production.cuda_types import required_arch
-from cuda_production.templates import DEFAULT_ARCH
+from cuda_production.templates import DEFAULT_ARCH, PRELUDE
 
 HOST_MARKER = "\n// ---------------------------------------------------------------------------------------------\n// Host side:"
 DEVICE_INCLUDES = "#include <cuda_runtime.h>\n#include <cmath>\n#include <cstdint>\n"
+PRELUDE_INCLUDES = frozenset(line for line in PRELUDE.splitlines() if line.startswith("#include"))
 
 
 @dataclass
@@ -50,6 +51,15 @@ def nvcc_version(nvcc: str) -> str:
     out = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
     m = re.search(r"release ([\d.]+), V([\d.]+)", out)
     return m.group(2) if m else out.strip().splitlines()[-1]
+
+
+def device_includes(cu_text: str) -> str:
+    """The headers the sample's device code needs: DEVICE_INCLUDES, and those its own code includes
+    beyond the program's prelude (cuda_fp16.h, cuda_bf16.h, mma.h, ...)."""
+    end = cu_text.find(HOST_MARKER)
+    own = [line for line in cu_text[:end if end >= 0 else len(cu_text)].splitlines()
+           if line.startswith("#include") and line not in PRELUDE_INCLUDES]
+    return DEVICE_INCLUDES + "".join(line + "\n" for line in dict.fromkeys(own))
 
 
 def device_part(cu_text: str) -> str:
@@ -128,9 +138,11 @@ BATCH_USING = "using ::min;\nusing ::max;\nusing ::make_float2;\nusing ::make_fl
 
 
 def _validate_batch(items: list[tuple[Path, str]], arch: str, nvcc: str, version: str) -> list[Validation]:
-    parts = [DEVICE_INCLUDES]
-    for i, (cu, _) in enumerate(items):
-        parts.append(f"namespace sample_{i} {{\n{BATCH_USING}\n{device_part(cu.read_text())}\n}}  // namespace sample_{i}\n")
+    texts = [cu.read_text() for cu, _ in items]
+    # every header any of the batch's programs needs, once, before the namespaces
+    parts = ["".join(dict.fromkeys(line for text in texts for line in device_includes(text).splitlines(True)))]
+    for i, text in enumerate(texts):
+        parts.append(f"namespace sample_{i} {{\n{BATCH_USING}\n{device_part(text)}\n}}  // namespace sample_{i}\n")
     with tempfile.TemporaryDirectory() as tmp:
         src, ptx = Path(tmp) / "batch.cu", Path(tmp) / "batch.ptx"
         src.write_text("\n".join(parts))

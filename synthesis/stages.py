@@ -87,7 +87,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
     if not record.ok:
         return record
     from cuda_production.bench import small_tables
-    from cuda_production.compile_cuda import DEVICE_INCLUDES, device_part
+    from cuda_production.compile_cuda import device_includes, device_part
     from cuda_production.reference import input_seed, sample_args
     from cuda_production.templates import render_cu, render_makefile
     from cuda_production.translator import TranslationError, translate_kernel
@@ -107,7 +107,7 @@ def translate(record: KernelRecord, tolerance) -> KernelRecord:
     seed = input_seed(spec)
     program = render_cu(kernel, list(args), spec.dim, seed, tolerance, True, spec.description or f"Kernel {spec.name}")
     record.translated = kernel
-    record.standalone = Standalone(kernel=DEVICE_INCLUDES + device_part(program) + "\n", program=program,
+    record.standalone = Standalone(kernel=device_includes(program) + device_part(program) + "\n", program=program,
                                    makefile=render_makefile(spec.name, program), arguments=args, input_seed=seed,
                                    written_arrays=written)
     return record

@@ -94,6 +94,31 @@ def test_a_bfloat16_tensor_core_sample_compiles_for_the_architecture_it_needs(tm
     translated(tmp_path, plain)
     results = validate_samples([(tmp_path / s.name / f"{s.name}.cu", s.name) for s in (spec, plain)])
     assert [(v.status, v.arch) for v in results] == [("ok", "sm_80"), ("ok", "sm_75")], [v.log for v in results]
+    # batched with the headers their code includes (cuda_bf16.h, cuda_fp16.h, mma.h), not file by file
+    assert [v.method for v in results] == ["batched-device", "batched-device"]
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_a_pairs_standalone_kernel_of_16_bit_tiles_compiles_alone(tmp_path, dtype):
+    """The kernel-with-helpers text a pair carries (`--standalone`) brings the headers its code needs:
+    before, a half or bfloat16 kernel's text lacked cuda_fp16.h / cuda_bf16.h and did not compile alone."""
+    from cuda_production.compile_cuda import full_ptx
+    from cuda_production.templates import Tolerance
+    from synthesis.record import KernelRecord, Task
+    from synthesis.stages import translate
+
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    record = KernelRecord(Task(0, "tiled", 12345), 12345)
+    record.spec = gemm(f"{dtype}_alone", dtype, 16, 16, 16, False)
+    record = translate(record, Tolerance())
+    assert record.ok, record.failure
+    kernel = record.standalone.kernel
+    header = "cuda_bf16.h" if dtype == "bfloat16" else "cuda_fp16.h"
+    assert f"#include <{header}>" in kernel and "#include <mma.h>" in kernel and "int main" not in kernel
+    (tmp_path / "alone.cu").write_text(kernel)
+    ok, log = full_ptx(tmp_path / "alone.cu")
+    assert ok, log
 
 
 def test_required_arch_is_the_newest_of_the_default_and_the_guards():
