@@ -101,11 +101,7 @@ def extract_ir_devices(kernel: Any, devices: tuple[str, ...] = DEVICES,
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r}; expected one of {DEVICES}")
     warp_compat.init_warp()
-    # `@wp.kernel(enable_backward=False)`, or `wp.set_module_options({"enable_backward": False})` in its
-    # module: Warp emits no adjoint for this kernel; record none.
-    include_backward = include_backward and all(
-        getattr(owner, "options", {}).get("enable_backward", True) is not False
-        for owner in (kernel, getattr(kernel, "module", None)))
+    include_backward = include_backward and warp_compat.has_backward(kernel)  # else Warp emits none: record none
     builder = warp_compat.build_module(kernel, include_backward, block_dim)
     symbol = warp_compat.kernel_symbol(warp_compat.built_instance(kernel))
     result = {}

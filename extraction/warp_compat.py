@@ -223,6 +223,14 @@ def module_options(kernel: Any, enable_backward: bool, block_dim: int = 0) -> di
     return options
 
 
+def has_backward(kernel: Any) -> bool:
+    """Whether Warp emits an adjoint for `kernel`: not for `@wp.kernel(enable_backward=False)`, nor for
+    a kernel in a module set forward-only (`wp.set_module_options({"enable_backward": False})`, which
+    Warp requires of a product of bfloat16 tiles)."""
+    return all(getattr(owner, "options", {}).get("enable_backward", True) is not False
+               for owner in (kernel, getattr(kernel, "module", None)))
+
+
 def build_module(kernel: Any, enable_backward: bool, block_dim: int = 0) -> Any:
     """Build (type-check and lower) the Warp module holding `kernel`, once for all devices; for a
     kernel launched with `wp.launch_tiled(..., block_dim=B)`, built for B (0: Warp's default)."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scripts.bench_pipeline import (SMALL_RUN, cpu_per_kernel, equal_load_rates, equal_load_ratios, one_cpu_per_core,
-                                    pipelines_at_once)
+from scripts.bench_pipeline import (SMALL_RUN, cpu_per_kernel, equal_load_rates, equal_load_ratios, floor_of,
+                                    one_cpu_per_core, pipelines_at_once)
 
 # A stand-in for a tree's synthesis/pipeline.py: burns CPU for about as long as its -n says (in tenths
 # of a second), in a child process as the real pipeline's worker does, then prints the throughput
@@ -70,3 +70,15 @@ def test_equal_load_sums_the_single_worker_runs_rates_and_reads_the_many_worker_
     # the fake prints n kernels/s over 2.0 s: each single run 3 / 2.0, the many-worker run (3 * workers) / 2.0
     assert total_one == workers * 3 / 2.0
     assert many == workers * 3 / 2.0
+
+
+def test_the_floor_builds_a_forward_only_module_as_extraction_does():
+    """A product of bfloat16 tiles needs a forward-only module (Warp refuses its adjoint): the floor
+    builds the kernel as extraction does, without one (it raised Warp's TypeError before, on the first
+    bfloat16 linear layer of a run)."""
+    from tests.cuda_production.test_tiles_tensor_cores import gemm
+
+    spec = gemm("bf16_floor", "bfloat16", 16, 16, 16, False)
+    with_load, strict = floor_of([(spec.name, spec.source, spec.block_dim)])
+    assert with_load > 0 and strict > 0
+
