@@ -350,10 +350,11 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
         return _WMMA, ()
     if kind == "wmma_bf16":
         return _WMMA_BF16, ("bf16", "wmma")
-    if kind == "floordiv":
+    if kind in ("floordiv", "floordiv64"):
+        t = "int" if kind == "floordiv" else "int64_t"
         body = ("    // Python floor division: round the C quotient toward negative infinity\n"
-                "    int q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
-        return _fn("int", "floordiv(int a, int b)", body), ()
+                f"    {t} q = a / b;\n    if ((a % b != 0) && ((a < 0) != (b < 0)))\n        --q;\n    return q;")
+        return _fn(t, f"floordiv({t} a, {t} b)", body), ()
     if kind == "sign":
         return _fn("float", "signf(float x)", "    return x < 0.0f ? -1.0f : 1.0f;  // Warp: sign(0) == 1"), ()
     if kind in ("atomic_min_f", "atomic_max_f"):

@@ -2004,6 +2004,16 @@ class FunctionTranslator(TileTranslator):
                 left = a.code if a.prec >= P_UNARY or a.prec == prec and prec != P_SHIFT else f"({a.code})"
                 return CExpr(f"{left} {sym} {b.code if b.prec >= P_UNARY else f'({b.code})'}", ta, prec)
             return CExpr(f"{a.at(prec)} {sym} {b.at(prec + 1)}", ta, prec)
+        if ta == tb and ta in STORAGE_INT_TYPES and opname is ast.FloorDiv:
+            # Warp's floordiv (builtin.h): the C quotient for unsigned types, rounded toward negative
+            # infinity for signed ones; int8/int16 computed in int and narrowed back (-128 // -1 is -128)
+            if ta.startswith("u"):
+                return CExpr(f"({ctype(ta)})({a.at(P_MUL)} / {b.at(P_MUL + 1)})", ta, P_UNARY)
+            if ta == "int64":
+                self.module.need("floordiv64")
+                return CExpr(f"floordiv({a.code}, {b.code})", ta)
+            self.module.need("floordiv")
+            return CExpr(f"({ctype(ta)})floordiv({a.code}, {b.code})", ta, P_UNARY)
         if ta == tb and ta in STORAGE_INT_TYPES and opname in _STORAGE_INT_OPS:
             # Warp's int8/uint8/int64 operators (builtin.h): C's, in int for the narrow types, the result
             # narrowed back to the type (int8 100 + 100 is -56 in Warp, as here)

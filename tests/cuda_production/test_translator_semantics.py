@@ -265,6 +265,22 @@ def narrow_and_wide_int_builtins(q: wp.array(dtype=wp.int8), u: wp.array(dtype=w
     s64[tid] = wp.clamp(big, -big / wp.int64(3), big * wp.int64(2)) + wp.max(wp.abs(big), wp.int64(7)) + (big >> wp.int64(20))
 ''', [arr("q", "int8", low=-128, high=127), arr("u", "uint8", low=0, high=255), arr("ids", "int64", low=-9, high=9),
       arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"), arr("s64", "int64", "output")]),
+    spec("int_floor_division", '''
+@wp.kernel
+def int_floor_division(q: wp.array(dtype=wp.int8), d: wp.array(dtype=wp.int8), u: wp.array(dtype=wp.uint8),
+                       pcm: wp.array(dtype=wp.int16), depth: wp.array(dtype=wp.uint16), ids: wp.array(dtype=wp.int64),
+                       s8: wp.array(dtype=wp.int8), s_u8: wp.array(dtype=wp.uint8), s16: wp.array(dtype=wp.int16),
+                       u16: wp.array(dtype=wp.uint16), s64: wp.array(dtype=wp.int64)):
+    tid = wp.tid()
+    s8[tid] = q[tid] // d[tid] + q[tid] // -d[tid] + q[tid] // wp.int8(-128) // wp.int8(-1)
+    s_u8[tid] = u[tid] // wp.uint8(7) + u[tid] // wp.uint8(d[tid])
+    s16[tid] = pcm[tid] // wp.int16(-300) + pcm[tid] // wp.int16(d[tid])
+    u16[tid] = depth[tid] // wp.uint16(1000) + depth[tid] // wp.uint16(d[tid])
+    s64[tid] = ids[tid] * wp.int64(300000) * wp.int64(30000) // wp.int64(-7) + ids[tid] // wp.int64(d[tid])
+''', [arr("q", "int8", low=-128, high=127), arr("d", "int8", low=1, high=9), arr("u", "uint8", low=0, high=255),
+      arr("pcm", "int16", low=-32768, high=32767), arr("depth", "uint16", low=0, high=65535),
+      arr("ids", "int64", low=-9, high=9), arr("s8", "int8", "output"), arr("s_u8", "uint8", "output"),
+      arr("s16", "int16", "output"), arr("u16", "uint16", "output"), arr("s64", "int64", "output")]),
     spec("sixteen_bit_ints", '''
 @wp.kernel
 def sixteen_bit_ints(pcm: wp.array(dtype=wp.int16), depth: wp.array(dtype=wp.uint16), s16: wp.array(dtype=wp.int16),
