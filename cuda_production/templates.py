@@ -1344,8 +1344,8 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
 def render_makefile(name: str, program: str = "") -> str:
     """The sample's Makefile, building for the oldest architecture its `program` (the .cu) runs on."""
     arch = required_arch(program, DEFAULT_ARCH)
-    why = (f"the oldest architecture CUDA 13 still supports (CUDA 12 too)" if arch == DEFAULT_ARCH
-           else f"the oldest architecture this kernel's code runs on (its #error line says why)")
+    why = ("the oldest architecture CUDA 13 still supports (CUDA 12 too)" if arch == DEFAULT_ARCH
+           else "the oldest architecture this kernel's code runs on (its #error line says why)")
     return f"""# {name}: standalone CUDA sample translated from a Warp kernel.
 #   make            build
 #   make ptx        write PTX (works without a GPU)

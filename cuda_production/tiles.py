@@ -2271,11 +2271,11 @@ class TileTranslator:
     def fragment_operand(self, t: CExpr) -> tuple[str, int, bool] | None:
         """(buffer, leading dimension, row-major) of a 2-D tile that is a shared buffer as it is, or a
         transpose of one: element (r, c) at `buffer[r * ld + c]` (row-major) or `buffer[c * ld + r]`;
-        None for any other form (a computed or padded tile)."""
+        None for any other form (a computed tile). (Padding comes later, and never to a buffer used
+        through a pointer, as wmma uses it: `only_indexed`.)"""
         code = self.element_rc(t, "(R)", "(C)").code
         found = re.fullmatch(r"(\w+)\[\(([RC])\) \* (\d+) \+ \(([RC])\)\]", code)
-        if found is None or found.group(2) == found.group(4) or found.group(1) not in self.tiles \
-                or found.group(1) in self.row_pitch:
+        if found is None or found.group(2) == found.group(4) or found.group(1) not in self.tiles:
             return None
         return found.group(1), int(found.group(3)), found.group(2) == "R"
 

@@ -233,9 +233,11 @@ def has_backward(kernel: Any) -> bool:
 
 def build_module(kernel: Any, enable_backward: bool, block_dim: int = 0) -> Any:
     """Build (type-check and lower) the Warp module holding `kernel`, once for all devices; for a
-    kernel launched with `wp.launch_tiled(..., block_dim=B)`, built for B (0: Warp's default)."""
+    kernel launched with `wp.launch_tiled(..., block_dim=B)`, built for B (0: Warp's default). The
+    adjoint, where `enable_backward` asks for it, only where Warp emits one (`has_backward`: Warp
+    refuses the adjoint of a bfloat16 tile product)."""
     builder_cls = _internal("ModuleBuilder")
-    options = module_options(kernel, enable_backward, block_dim)
+    options = module_options(kernel, enable_backward and has_backward(kernel), block_dim)
     try:
         return builder_cls(kernel.module, options, target="cuda")
     except TypeError:  # releases whose ModuleBuilder has no `target` keyword

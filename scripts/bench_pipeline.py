@@ -95,20 +95,19 @@ def floor_of(kernels: list[tuple[str, str, int]]) -> tuple[float, float]:
     from extraction.loader import load_kernels, unload
 
     name, source, block_dim = kernels[0]
-    warm = load_kernels(source, "warm")[name]
-    warp_compat.build_module(warm, warp_compat.has_backward(warm), block_dim).codegen("cuda")
+    warp_compat.build_module(load_kernels(source, "warm")[name], True, block_dim).codegen("cuda")
     settle_floor()
     t0 = time.perf_counter()
     for name, source, block_dim in kernels:
         k = load_kernels(source, "f_" + name)[name]
-        warp_compat.build_module(k, warp_compat.has_backward(k), block_dim).codegen("cuda")
+        warp_compat.build_module(k, True, block_dim).codegen("cuda")
         unload("f_" + name)
     with_load = len(kernels) / (time.perf_counter() - t0)
     created = [(load_kernels(source, "g_" + name)[name], block_dim) for name, source, block_dim in kernels]
     settle_floor()
     t0 = time.perf_counter()
     for k, block_dim in created:
-        warp_compat.build_module(k, warp_compat.has_backward(k), block_dim).codegen("cuda")
+        warp_compat.build_module(k, True, block_dim).codegen("cuda")
     strict = len(kernels) / (time.perf_counter() - t0)
     return with_load, strict
 
@@ -120,13 +119,13 @@ def _timed_floor(count: int, seed: int, barrier, results) -> None:
 
     kernels = floor_sources(count, seed)
     warm = load_kernels(kernels[0][1], "warm")[kernels[0][0]]
-    warp_compat.build_module(warm, warp_compat.has_backward(warm), kernels[0][2]).codegen("cuda")
+    warp_compat.build_module(warm, True, kernels[0][2]).codegen("cuda")
     settle_floor()
     barrier.wait()
     t0 = time.monotonic()
     for name, source, block_dim in kernels:
         k = load_kernels(source, "f_" + name)[name]
-        warp_compat.build_module(k, warp_compat.has_backward(k), block_dim).codegen("cuda")
+        warp_compat.build_module(k, True, block_dim).codegen("cuda")
         unload("f_" + name)
     results.put((t0, time.monotonic(), count))
 
@@ -236,13 +235,12 @@ from extraction import warp_compat
 from extraction.loader import load_kernels, unload
 count, seed = int(sys.argv[1]), int(sys.argv[2])
 kernels = floor_sources(count, seed)
-warm = load_kernels(kernels[0][1], "warm")[kernels[0][0]]
-warp_compat.build_module(warm, warp_compat.has_backward(warm), kernels[0][2]).codegen("cuda")
+warp_compat.build_module(load_kernels(kernels[0][1], "warm")[kernels[0][0]], True, kernels[0][2]).codegen("cuda")
 settle_floor()
 t0 = time.perf_counter()
 for name, source, block_dim in kernels:
     k = load_kernels(source, "f_" + name)[name]
-    warp_compat.build_module(k, warp_compat.has_backward(k), block_dim).codegen("cuda")
+    warp_compat.build_module(k, True, block_dim).codegen("cuda")
     unload("f_" + name)
 print(count / (time.perf_counter() - t0))
 """

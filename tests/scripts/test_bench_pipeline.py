@@ -74,7 +74,7 @@ def test_equal_load_sums_the_single_worker_runs_rates_and_reads_the_many_worker_
 
 def test_the_floor_builds_a_forward_only_module_as_extraction_does():
     """A product of bfloat16 tiles needs a forward-only module (Warp refuses its adjoint): the floor
-    builds the kernel as extraction does, without one (it raised Warp's TypeError before, on the first
+    builds the kernel without one, as extraction does (it raised Warp's TypeError before, on the first
     bfloat16 linear layer of a run)."""
     from tests.cuda_production.test_tiles_tensor_cores import gemm
 
