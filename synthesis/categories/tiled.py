@@ -149,6 +149,10 @@ class TileKernel:
         # their own, so that the kernels drawn before keep every draw of `rng`
         self.variant = random.Random(seed ^ 0x7113D)
         self.gathers = random.Random(seed ^ 0x6A7E5)  # the gathers-and-sorts kind's choice (session 37)
+        # session 47's further forms of the small kinds (volume rendering, routers, percentiles, weighted
+        # bags, ...): a stream of its own too, and a kernel whose draws there keep the earlier form is
+        # the same as before, byte for byte
+        self.breadth = random.Random(seed ^ 0xB4EAD)
         self.index_rows: dict[str, int] = {}  # index arrays into rows that scale: name -> rows per block
         self.module_options: dict[str, bool] = {}  # `wp.set_module_options(...)` at the module's top
 
@@ -162,6 +166,11 @@ class TileKernel:
             self.constants[name] = f"{name} = wp.constant({text})" if self.style == "wp.constant" else f"{name} = {text}"
             self.values[name] = value
         return name
+
+    @staticmethod
+    def less_one(size: str) -> str:
+        """An int size less one: `TILE - 1`, or the literal itself folded (`63`, never `64 - 1`)."""
+        return str(int(size) - 1) if size.isdigit() else f"{size} - 1"
 
     @staticmethod
     def as_float(size: str) -> str:
@@ -232,6 +241,15 @@ class TileKernel:
         self._scaling = getattr(self, "_scaling", {})
         self._scaling[hint] = False
         return hint
+
+    def move_before(self, name: str, other: str) -> None:
+        """Argument `name` placed just before argument `other` (an input drawn after the outputs, listed
+        with the inputs, as a person orders them)."""
+        at = next(n for n, a in enumerate(self.args) if a.name == name)
+        arg, ann = self.args.pop(at), self.annotations.pop(at)
+        to = next(n for n, a in enumerate(self.args) if a.name == other)
+        self.args.insert(to, arg)
+        self.annotations.insert(to, ann)
 
     def refine(self, name: str) -> None:
         """Input `name` on a fine grid (2**-FINE_GRID_BITS): the index of its largest or smallest
@@ -1371,6 +1389,8 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
     it some kernels store each row's log-sum-exp, its entropy (lse - sum(p * t)), or a cross-entropy
     against a target class (the logit at the target's column by `tile_extract`, label-smoothed in
     some)."""
+    if k.breadth.random() < ONLINE_SOFTMAX_SHARE:
+        return online_softmax(k)
     rng = k.rng
     c = rng.choice([64, 128, 256, 512, 1024])
     C = k.constant(pick(rng, "COLS", "VOCAB", "CLASSES", "ROW_LEN"), c)
@@ -1488,6 +1508,76 @@ def row_softmax(k: TileKernel) -> tuple[str, int]:
     return "Softmax of one row per block", rng.choice([b for b in (32, 64, 128, 256) if 2 <= c // b <= 16])
 
 
+ONLINE_SOFTMAX_SHARE = 0.25  # of softmax kernels, from the breadth stream (session 47)
+
+
+def online_softmax(k: TileKernel) -> tuple[str, int]:
+    """A row too long for one tile (a vocabulary), read in chunks with the online softmax (Milakov and
+    Gimelshein): a running maximum and a running sum rescaled by exp(old max - new max) whenever the
+    maximum grows, so one pass gives the row's log-sum-exp. The logits scaled as they are loaded in
+    some (an inverse temperature: a constant or the caller's argument). Then the row's cross-entropy
+    against a target (its logit read from the array), or a second pass storing probabilities or
+    log-probabilities chunk by chunk, or the log-sum-exp itself (stored beside the others in some)."""
+    rng = k.rng
+    c = rng.choice([1024, 2048, 4096])
+    chunk = rng.choice([128, 256, 512])
+    C = k.constant(pick(rng, "VOCAB", "ROW_LEN", "NUM_CLASSES"), c)
+    T = k.constant(pick(rng, "CHUNK", "TILE", "BLOCK_COLS"), chunk)
+    x = k.array(pick(rng, "logits", "scores", "x"), "input", (1, c), True, low=-4.0, high=4.0)
+    result = rng.choice(["loss", "probs", "log_probs", "lse"])
+    target = k.array(pick(rng, "target", "labels", "classes"), "index", (1,), True, low=0, high=c - 1,
+                     dtype="int32") if result == "loss" else ""
+    scaling = rng.choices(["", "constant", "argument"], weights=[0.5, 0.25, 0.25])[0]
+    top = 4.0
+    if scaling == "constant":
+        scale = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
+        top *= k.values[scale]
+        k.features.append("temperature")
+    elif scaling == "argument":
+        value = grid_constant(rng, 0.25, 1.0)
+        scale = k.scalar(pick(rng, "scale", "inv_temp", "beta"), value)
+        top *= value
+        k.features.append("scaled by an argument")
+    scaled = f" * {scale}" if scaling else ""
+    for _ in range(4):
+        k.tile(chunk)
+    k.tile(64)
+    exp_shift = f"wp.tile_map(wp.exp, t - wp.tile_full({T}, value={{}}, dtype=float))"
+    if C.isdigit() and T.isdigit():  # literal sizes: the count itself
+        chunks = f"{c // chunk}"
+    else:
+        chunks = "chunks"
+        k.emit(f"chunks = {C} // {T}")
+    k.emit(f"t = wp.tile_load({x}[i], shape={T}){scaled}")
+    k.emit("m = wp.tile_max(t)[0]")
+    k.emit(f"s = wp.tile_sum({exp_shift.format('m')})[0]")
+    k.emit(f"for j in range(1, {chunks}):")
+    k.emit(f"    t = wp.tile_load({x}[i], shape={T}, offset=j * {T}){scaled}")
+    k.emit("    m_new = wp.max(m, wp.tile_max(t)[0])")
+    k.emit(f"    s = s * wp.exp(m - m_new) + wp.tile_sum({exp_shift.format('m_new')})[0]")
+    k.emit("    m = m_new")
+    k.emit("lse = m + wp.log(s)")
+    k.features.append(f"online softmax over {c // chunk} chunks (a running maximum, the sum rescaled)")
+    top_lse = top + math.log(c)
+    if result == "loss":
+        loss = k.array(pick(rng, "loss", "nll", "ce_loss"), "output", (1,), True, bound=2.0 * top_lse)
+        k.emit(f"{loss}[i] = lse - {x}[i, {target}[i]]{scaled}")
+        k.features.append("cross-entropy per row (the target's logit read from the row)")
+    elif result in ("probs", "log_probs"):
+        out = k.array(pick(rng, "probs", "p_out") if result == "probs" else pick(rng, "log_probs", "logp"),
+                      "output", (1, c), True, bound=1.0 if result == "probs" else 2.0 * top_lse)
+        value = exp_shift.format("lse") if result == "probs" else f"t - wp.tile_full({T}, value=lse, dtype=float)"
+        k.emit(f"for j in range({chunks}):")
+        k.emit(f"    t = wp.tile_load({x}[i], shape={T}, offset=j * {T}){scaled}")
+        k.emit(f"    wp.tile_store({out}[i], {value}, offset=j * {T})")
+        k.features.append(f"{'probabilities' if result == 'probs' else 'log-probabilities'} in a second pass")
+    if result == "lse" or rng.random() < 0.3:  # the normaliser kept (for a backward pass, or to sample later)
+        lse = k.array(pick(rng, "log_z", "log_norm", "row_lse"), "output", (1,), True, bound=top_lse)
+        k.emit(f"{lse}[i] = lse")
+        k.features.append("log-sum-exp per row")
+    return "Softmax of one row per block", rng.choice([64, 128, 256])
+
+
 # ---- tiles of positions ---------------------------------------------------------------------------
 WINDOWS = {  # window functions of the sample index k over a tile of n samples ({denom}: n - 1)
     "hann": "return 0.5 - 0.5 * wp.cos(2.0 * wp.pi * k / {denom})",
@@ -1566,11 +1656,31 @@ def centroid(k: TileKernel, size: int, tile: str) -> str:
         mass = k.array(pick(rng, "block_mass", "total_weight", "m0_out"), "output", (1,), True, bound=float(size))
         k.emit(f"{mass}[i] = m0[0]")
         k.features.append("the block's total weight")
-    if frame == "local" and rng.random() < 0.5:  # the spread about it (positions within the block: no cancellation)
+    raw_spread = frame == "local" and rng.random() < 0.5
+    if raw_spread:  # the spread about it (positions within the block: no cancellation)
         k.emit("m2 = wp.tile_sum(x * x * w)")
         spread = k.array(pick(rng, "spread", "width", "std_pos"), "output", (1,), True, bound=float(size))
         k.emit(f"{spread}[i] = wp.sqrt(wp.max(m2[0] / m0[0] - c * c, 0.0))")
         k.features.append("its spread (second moment)")
+    # session 47: the spread in two passes (the deviations from the centroid), or the densest sample's
+    # place (`tile_argmax`; the weights on a fine grid, so that one sample is the largest). The spread
+    # only about positions within the block: positions in the array reach 10^5 and more at a bench size,
+    # where float32 keeps a hundredth of a sample of each and the deviations lose what they measure
+    # (the H200 compared one at 25x its tolerance)
+    more = k.breadth.choices([None, "spread", "peak"], weights=[0.4, 0.3, 0.3])[0]
+    if more == "spread" and frame == "local" and not raw_spread:
+        k.tile(size)
+        k.emit(f"d = x - wp.tile_full({tile}, value=c, dtype=float)")
+        k.emit("m2 = wp.tile_sum(d * d * w)")
+        spread = k.array(pick(rng, "spread", "width", "std_pos"), "output", (1,), True, bound=float(size))
+        k.emit(f"{spread}[i] = wp.sqrt(m2[0] / m0[0])")
+        k.features.append("its spread, from the deviations (tile_full of the centroid)")
+    elif more == "peak" and weights == "density":
+        k.refine(w)
+        peak = k.array(pick(rng, "peak", "densest", "argmax_pos"), "output", (1,), True,
+                       bound=float(size * max(BLOCK_COUNTS)), dtype="int32")
+        k.emit(f"{peak}[i] = i * {tile} + wp.tile_argmax(w)[0]")
+        k.features.append("the densest sample's index (tile_argmax)")
     return "Centroid of a density per block"
 
 
@@ -1610,6 +1720,9 @@ def window(k: TileKernel, size: int, tile: str) -> str:
     return "Window function applied per block"
 
 
+MOMENT_SHARE = 0.35  # of integrals, from the breadth stream (session 47)
+
+
 def integral(k: TileKernel, size: int, tile: str) -> str:
     rng = k.rng
     h = k.constant(pick(rng, "DX", "H", "STEP"), 1.0 / (4 * size))  # each block a quarter unit
@@ -1619,7 +1732,7 @@ def integral(k: TileKernel, size: int, tile: str) -> str:
                f"dtype=float)) * {h}")
         k.features.append("midpoint rule, a block per sub-interval (tile_arange + tile_full positions)")
     else:  # a block's TILE samples span TILE - 1 steps; neighbouring blocks share an end sample
-        k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * ({tile} - 1)), "
+        k.emit(f"x = (wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(i * ({k.less_one(tile)})), "
                f"dtype=float)) * {h}")
         fw = f"{k.name}_trapezoid_weight"
         last = f"{size - 1}" if tile.isdigit() else f"{tile} - 1"
@@ -1646,7 +1759,12 @@ def integral(k: TileKernel, size: int, tile: str) -> str:
     else:
         fn, hh = k.helper([h_ for h_ in UNARY if h_.name in INTEGRANDS])
         f_of_x, bound_of = f"wp.tile_map({fn}, x)", hh.mag(4.0)
-    k.emit(f"s = wp.tile_sum({f_of_x}{' * wts' if rule == 'trapezoid' else ''}) * {h}")
+    # session 47: the first moment, the integral of x f(x) (a distribution's mean by quadrature)
+    moment = k.breadth.random() < MOMENT_SHARE
+    if moment:
+        k.features.append("first moment (x times the integrand)")
+        bound_of *= 0.25 * max(BLOCK_COUNTS)  # x < blocks / 4
+    k.emit(f"s = wp.tile_sum({f_of_x}{' * x' if moment else ''}{' * wts' if rule == 'trapezoid' else ''}) * {h}")
     outputs = rng.choice([("total",), ("partial",), ("partial", "total")])
     if "partial" in outputs:
         p = k.array(pick(rng, "pieces", "partials", "segment_integrals"), "output", (1,), True, bound=bound_of)
@@ -1667,12 +1785,17 @@ def transmittance(k: TileKernel, size: int, tile: str) -> str:
         values = k.array(pick(rng, "sigma", "density", "extinction"), "input", (samples,), True,
                          low=0.0, high=2.0)
         dt = k.constant(pick(rng, "DT", "STEP_LEN", "DS"), grid_constant(rng, 0.5, 2.0) / samples)
+        form = k.breadth.choices(["product", "depth", "composite"], weights=[0.4, 0.3, 0.3])[0]
+        if form != "product":
+            return optical_depth(k, size, tile, segments, values, dt, form == "composite")
         fn = f"{k.name}_attenuation"
         k.helpers.append(f"@wp.func\ndef {fn}(s: float) -> float:\n    return wp.exp(-s * {dt})")
         k.features.append("factors exp(-sigma dt) from a density")
     else:
         values = k.array(pick(rng, "alpha", "opacity", "absorb"), "input", (samples,), True,
                          low=0.0, high=2.0 / samples, grid_bits=FINE_GRID_BITS)
+        if k.breadth.random() < ALPHA_COMPOSITE_SHARE:
+            return alpha_composite(k, size, tile, segments, values)
         fn = f"{k.name}_transmit"
         k.helpers.append(f"@wp.func\ndef {fn}(a: float) -> float:\n    return 1.0 - a")
     k.helper_names.append(fn)
@@ -1693,6 +1816,179 @@ def transmittance(k: TileKernel, size: int, tile: str) -> str:
         opacity = k.array(pick(rng, "opacity_out", "coverage", "absorbed"), "output", (1,), True)
         k.emit(f"{opacity}[i] = 1.0 - t[0]")
     k.features.append("transmittance: product of per-sample factors (tile_reduce(wp.mul))")
+    return "Transmittance of a ray per block"
+
+
+ALPHA_COMPOSITE_SHARE = 0.4  # of the rays of alphas, from the breadth stream (session 47)
+
+
+def alpha_composite(k: TileKernel, size: int, tile: str, segments: int, alpha: str) -> str:
+    """Front-to-back alpha compositing along a ray (as splatting and NeRF's alpha form render): each
+    sample's colour weighted by its alpha and by the light left in front of it, the product of
+    (1 - alpha) before it. Tiles scan sums only, so the product is a sum of logs: the exclusive prefix
+    sums of log(1 - alpha), exponentiated; over several segments the log carried from one to the next."""
+    rng = k.rng
+    seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments) if segments > 1 else ""
+    where = f"(i * {seg} + p) * {tile}" if seg else f"i * {tile}"
+    colors = k.array(pick(rng, "colors", "radiance", "shade"), "input", (size * segments,), True, low=0.0, high=1.0)
+    log_fn, weight_fn = f"{k.name}_log_transmit", f"{k.name}_composite_weight"
+    k.helpers.append(f"@wp.func\ndef {log_fn}(a: float) -> float:\n    return wp.log(1.0 - a)")
+    k.helpers.append(f"@wp.func\ndef {weight_fn}(log_before: float, a: float) -> float:\n"
+                     f"    # the light left in front of the sample times the share of it the sample stops\n"
+                     f"    return wp.exp(log_before) * a")
+    k.helper_names += [log_fn, weight_fn]
+    for _ in range(5):
+        k.tile(size)
+    pixel = k.array(pick(rng, "pixel", "color_out", "composited"), "output", (1,), True)
+    if seg:
+        k.emit("log_t = float(0.0)")
+        k.emit("light = float(0.0)")
+    maps = rendering_maps(k, seg)
+    if seg:
+        k.emit(f"for p in range({seg}):")
+        k.indent += 1
+    k.emit(f"a = wp.tile_load({alpha}, shape={tile}, offset={where})")
+    k.emit(f"c = wp.tile_load({colors}, shape={tile}, offset={where})")
+    k.emit(f"la = wp.tile_map({log_fn}, a)")
+    if seg:
+        k.emit(f"w = wp.tile_map({weight_fn}, wp.tile_scan_exclusive(la) + wp.tile_full({tile}, value=log_t, dtype=float), a)")
+        k.emit("light += wp.tile_sum(w * c)[0]")
+        accumulate_rendering_maps(k, maps, tile, seg)
+        k.emit("log_t += wp.tile_sum(la)[0]")
+        k.indent -= 1
+        k.emit(f"{pixel}[i] = light")
+        k.features.append(f"{segments} segments per ray, the log of the light left carried across them")
+    else:
+        k.emit(f"w = wp.tile_map({weight_fn}, wp.tile_scan_exclusive(la), a)")
+        accumulate_rendering_maps(k, maps, tile, seg)
+        k.emit(f"{pixel}[i] = wp.tile_sum(w * c)[0]")
+    store_rendering_maps(k, maps, "", float(size * segments))
+    k.features.append("front-to-back alpha compositing: the light in front of each sample from the exclusive "
+                      "prefix sums of log(1 - alpha) (tile_scan_exclusive)")
+    if seg or rng.random() < 0.5:
+        out = k.array(pick(rng, "transmittance", "visibility", "background_weight"), "output", (1,), True)
+        k.emit(f"{out}[i] = wp.exp({'log_t' if seg else 'wp.tile_sum(la)[0]'})")
+        k.features.append("the light left behind the ray")
+    return "Volume rendering of a ray per block"
+
+
+RENDERING_MAPS = ((), (), ("acc",), ("depth",), ("acc", "depth"))
+
+
+def rendering_maps(k: TileKernel, seg: str) -> tuple[str, ...]:
+    """Which of the maps NeRF renders beside a colour this kernel stores too (the breadth stream):
+    the accumulated opacity (the weights' sum) and the expected depth (the weights times each
+    sample's distance along the ray). Over segments, their running sums start at zero here."""
+    maps = k.breadth.choice(RENDERING_MAPS)
+    if seg:
+        for name in maps:
+            k.emit(f"{'dist' if name == 'depth' else 'acc'} = float(0.0)")
+    return maps
+
+
+def accumulate_rendering_maps(k: TileKernel, maps: tuple[str, ...], tile: str, seg: str) -> None:
+    """After the weights `w`: each map's part from this tile, the distances by `tile_arange` (from the
+    segment's first sample), in samples."""
+    for name in maps:
+        if name == "depth":
+            k.tile(64)
+            positions = (f"(wp.tile_arange({tile}, dtype=float) + wp.tile_full({tile}, value=float(p * {tile}), "
+                         f"dtype=float))" if seg else f"wp.tile_arange({tile}, dtype=float)")
+            k.emit(f"dist {'+=' if seg else '='} wp.tile_sum(w * {positions})[0]")  # in samples
+        else:
+            k.emit(f"acc {'+=' if seg else '='} wp.tile_sum(w)[0]")
+
+
+def store_rendering_maps(k: TileKernel, maps: tuple[str, ...], step: str, ray_length: float) -> None:
+    """The maps stored, the depth times `step` (the distance between samples; none: in samples), once,
+    after any loop (a module constant read in the loop and after it would be redrawn: warp_hazards)."""
+    for name in maps:
+        if name == "acc":
+            out = k.array(pick(k.rng, "acc_map", "opacity_acc", "coverage"), "output", (1,), True)
+            k.emit(f"{out}[i] = acc")
+            k.features.append("the accumulated opacity")
+        else:
+            out = k.array(pick(k.rng, "depth_map", "expected_depth", "ray_depth"), "output", (1,), True,
+                          bound=ray_length)
+            k.emit(f"{out}[i] = dist" + (f" * {step}" if step else ""))
+            k.features.append("the expected depth (tile_arange distances)")
+
+
+def optical_depth(k: TileKernel, size: int, tile: str, segments: int, sigma: str, dt: str, composite: bool) -> str:
+    """A ray through a density as a renderer writes it (session 47): the optical depth, the density's
+    sum times the step, and exp(-depth) once, rather than a product of per-sample factors; or the
+    emission-absorption model (NeRF's volume rendering), each sample's radiance weighted by the light
+    reaching it (exp of the exclusive prefix sum of the depth before it, `tile_scan_exclusive`) times
+    the share it absorbs, summed along the ray, across segments with the depth carried from one to the
+    next (a `tile_full` of it added to the segment's prefix sums)."""
+    rng = k.rng
+    seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments) if segments > 1 else ""
+    where = f"(i * {seg} + p) * {tile}" if seg else f"i * {tile}"
+    k.tile(size)
+    if composite:
+        radiance = k.array(pick(rng, "radiance", "emission", "emitted"), "input", (size * segments,), True,
+                           low=0.0, high=1.0)
+        fn = f"{k.name}_sample_weight"
+        k.helpers.append(f"@wp.func\ndef {fn}(before: float, s: float) -> float:\n"
+                         f"    # the light that reaches the sample times the share of it the sample absorbs\n"
+                         f"    return wp.exp(-before * {dt}) * (1.0 - wp.exp(-s * {dt}))")
+        k.helper_names.append(fn)
+        k.tile(size)
+        k.tile(size)
+        k.tile(size)
+        color = k.array(pick(rng, "color", "pixel", "rendered"), "output", (1,), True)
+        if seg:
+            k.emit("depth = float(0.0)")
+            k.emit("light = float(0.0)")
+        maps = rendering_maps(k, seg)
+        if seg:
+            k.emit(f"for p in range({seg}):")
+            k.indent += 1
+        k.emit(f"a = wp.tile_load({sigma}, shape={tile}, offset={where})")
+        k.emit(f"c = wp.tile_load({radiance}, shape={tile}, offset={where})")
+        if seg:
+            k.emit(f"before = wp.tile_scan_exclusive(a) + wp.tile_full({tile}, value=depth, dtype=float)")
+            k.emit(f"w = wp.tile_map({fn}, before, a)")
+            k.emit("light += wp.tile_sum(w * c)[0]")
+            accumulate_rendering_maps(k, maps, tile, seg)
+            k.emit("depth += wp.tile_sum(a)[0]")
+            k.indent -= 1
+            k.emit(f"{color}[i] = light")
+            k.features.append(f"{segments} segments per ray, the depth carried across them (tile_full)")
+        else:
+            k.emit(f"w = wp.tile_map({fn}, wp.tile_scan_exclusive(a), a)")
+            accumulate_rendering_maps(k, maps, tile, seg)
+            k.emit(f"{color}[i] = wp.tile_sum(w * c)[0]")
+        store_rendering_maps(k, maps, dt, 4.0)
+        k.features.append("emission-absorption volume rendering: weights from the exclusive prefix sums of the "
+                          "density (tile_scan_exclusive)")
+        if seg or rng.random() < 0.5:
+            out = k.array(pick(rng, "transmittance", "visibility", "background_weight"), "output", (1,), True)
+            k.emit(f"{out}[i] = wp.exp(-{'depth' if seg else 'wp.tile_sum(a)[0]'} * {dt})")
+            k.features.append("the light left behind the ray")
+        return "Volume rendering of a ray per block"
+    if seg:
+        k.emit("depth = float(0.0)")
+        k.emit(f"for p in range({seg}):")
+        k.emit(f"    a = wp.tile_load({sigma}, shape={tile}, offset={where})")
+        k.emit("    depth += wp.tile_sum(a)[0]")
+        k.emit(f"tau = depth * {dt}")
+        k.features.append(f"{segments} segments per ray")
+    else:
+        k.emit(f"a = wp.tile_load({sigma}, shape={tile}, offset={where})")
+        k.emit(f"tau = wp.tile_sum(a)[0] * {dt}")
+    k.emit("t = wp.exp(-tau)")
+    k.features.append("transmittance exp(-optical depth), the depth by tile_sum")
+    out = k.array(pick(rng, "transmittance", "visibility", "survival"), "output", (1,), True)
+    k.emit(f"{out}[i] = t")
+    extra = rng.choice(["opacity", "depth", "both", None])
+    if extra in ("opacity", "both"):
+        opacity = k.array(pick(rng, "opacity_out", "coverage", "absorbed"), "output", (1,), True)
+        k.emit(f"{opacity}[i] = 1.0 - t")
+    if extra in ("depth", "both"):
+        depth = k.array(pick(rng, "optical_depth", "tau_out", "depth_out"), "output", (1,), True, bound=4.0)
+        k.emit(f"{depth}[i] = tau")
+        k.features.append("the optical depth")
     return "Transmittance of a ray per block"
 
 
@@ -1779,11 +2075,11 @@ def histogram(k: TileKernel) -> tuple[str, int]:
     k.emit(f"v = {x}[j]")
     scaled = f"{origin} * {fmt_float(scale)}"
     if outside == "clamp":
-        k.emit(f"b = wp.clamp(int({scaled}), 0, {NB} - 1)")
+        k.emit(f"b = wp.clamp(int({scaled}), 0, {k.less_one(NB)})")
         has = "True"
         k.features.append("values clamped into the end bins")
     else:
-        k.emit(f"b = wp.min(int({scaled}), {NB} - 1)")
+        k.emit(f"b = wp.min(int({scaled}), {k.less_one(NB)})")
         if outside == "skip":
             has = f"v < {fmt_float(hi)}"
             k.features.append("values past the range left out (has_value)")
@@ -1862,7 +2158,7 @@ def radix_digits(k: TileKernel) -> tuple[str, int]:
     else:
         at = f"i * {B} + lane"
     k.emit(f"key = {keys}[{at}]")
-    k.emit(f"digit = int((key >> {u}({shift})) & {u}({R} - 1))")
+    k.emit(f"digit = int((key >> {u}({shift})) & {u}({k.less_one(R)}))")
     k.emit("wp.tile_scatter_add(counts, digit, 1, True)")
     if per_thread > 1:
         k.indent -= 1
@@ -1902,6 +2198,11 @@ def block_scan(k: TileKernel) -> tuple[str, int]:
     the values (or of their magnitudes) stored in place of the block's part, and the block's total
     for the next pass, by `tile_sum` or as the last inclusive sum read by the block's last thread. The
     inputs lie on the kernel's grid, so every partial sum is exact in float32, in any order."""
+    form = k.breadth.choices(["first", "cdf", "second"], weights=[0.5, 0.25, 0.25])[0]  # session 47
+    if form == "cdf":
+        return block_cdf(k)
+    if form == "second":
+        return scan_second_pass(k)
     rng = k.rng
     size = rng.choice([64, 128, 256])
     block_dim = rng.choice([size, 64]) if size > 64 else size
@@ -1935,13 +2236,102 @@ def block_scan(k: TileKernel) -> tuple[str, int]:
     if inclusive and rng.random() < 0.5:
         k.lines[0] = "i, lane = wp.tid()"
         k.emit("if lane == wp.block_dim() - 1:")
-        k.emit(f"    {totals}[i] = wp.tile_extract(s, {T} - 1)")
+        k.emit(f"    {totals}[i] = wp.tile_extract(s, {k.less_one(T)})")
         k.features.append("the block's total from its last prefix sum, written by its last thread")
     else:
         k.tile(1)
         k.emit(f"wp.tile_store({totals}, wp.tile_sum(v), offset=i)")
         k.features.append("the block's total by tile_sum")
     return "Prefix sums within blocks (the first pass of a device-wide scan)", block_dim
+
+
+def scan_second_pass(k: TileKernel) -> tuple[str, int]:
+    """The second pass of a device-wide scan (CUB's and Thrust's "uniform add"): each block's prefix
+    sums from the first pass, plus the sum of the blocks before it. That offset is given (the
+    exclusive scan of the blocks' totals, from a pass over the totals), or, for a grid of few blocks,
+    summed by the block itself from the totals in a loop. In place (as the scan's own buffer is
+    updated), or into an output."""
+    rng = k.rng
+    size = rng.choice([64, 128, 256])
+    block_dim = rng.choice([size, 64]) if size > 64 else size
+    T = k.constant(pick(rng, "TILE", "TILE_SIZE", "BLOCK_ITEMS"), size)
+    counts = rng.random() < 0.4  # offsets of int counts, or running sums of floats
+    dtype, zero = ("int32", "int(0)") if counts else ("float32", "float(0.0)")
+    bound = float(8 * size * max(BLOCK_COUNTS) if counts else size * max(BLOCK_COUNTS))
+    in_place = rng.random() < 0.4
+    role = "inout" if in_place else ("index" if counts else "input")
+    scanned = k.array(pick(rng, "prefix", "scan", "partial_scan"), role, (size,), True, low=0 if counts else -1.0,
+                      high=8 * size if counts else float(size), dtype=dtype, bound=bound)
+    given = rng.random() < 0.6
+    if given:
+        carry = k.array(pick(rng, "block_offsets", "carry_in", "scanned_totals"), "index" if counts else "input",
+                        (1,), True, low=0 if counts else -1.0, high=8 * size * max(BLOCK_COUNTS) if counts else float(size),
+                        dtype=dtype)
+        base = f"{carry}[i]"
+        k.features.append("the offset of each block given (the blocks' totals scanned)")
+    else:
+        totals = k.array(pick(rng, "block_sums", "block_totals", "partials"), "index" if counts else "input",
+                         (1,), True, low=0 if counts else -1.0, high=8 * size if counts else float(size), dtype=dtype)
+        k.emit(f"base = {zero}")
+        k.emit("for b in range(i):")
+        k.emit(f"    base += {totals}[b]")
+        base = "base"
+        k.features.append("the offset of each block summed from the totals of the blocks before it (few blocks)")
+    k.tile(size)
+    k.tile(size)
+    out = scanned if in_place else k.array(pick(rng, "scan_out", "cumsum", "running_sum") if not counts else
+                                           pick(rng, "offsets", "starts", "row_start"), "output", (size,), True,
+                                           bound=bound, dtype=dtype)
+    k.emit(f"s = wp.tile_load({scanned}, shape={T}, offset=i * {T})")
+    spelled = "int" if counts else "float"
+    k.emit(f"wp.tile_store({out}, s + wp.tile_full({T}, value={base}, dtype={spelled}), offset=i * {T})")
+    k.features.append("the second pass of a device-wide scan (tile_full of the block's offset added)" +
+                      (", in place" if in_place else ""))
+    if counts:
+        k.features.append("int counts")
+    return "Prefix sums across blocks (the second pass of a device-wide scan)", block_dim
+
+
+def block_cdf(k: TileKernel) -> tuple[str, int]:
+    """A block's cumulative distribution: the inclusive prefix sums of its weights (or their
+    magnitudes) divided by their total, as inverse-transform sampling builds one; in some, one sample
+    drawn per block by inverse transform (the count of CDF entries below a uniform number)."""
+    rng = k.rng
+    size = rng.choice([64, 128, 256])
+    block_dim = rng.choice([size, 64]) if size > 64 else size
+    T = k.constant(pick(rng, "TILE", "BINS", "BLOCK_ITEMS"), size)
+    magnitudes = rng.random() < 0.4
+    weights = k.array(pick(rng, "weights", "pdf", "importance"), "input", (size,), True,
+                      low=-1.0 if magnitudes else 0.0, high=1.0)
+    for _ in range(3):
+        k.tile(size)
+    k.emit(f"v = wp.tile_load({weights}, shape={T}, offset=i * {T})")
+    if magnitudes:
+        k.emit("v = wp.tile_map(wp.abs, v)")
+        k.features.append("of magnitudes (tile_map(wp.abs))")
+    k.emit("s = wp.tile_scan_inclusive(v)")
+    k.emit(f"total = wp.tile_extract(s, {k.less_one(T)})")
+    k.emit("cdf = s * (1.0 / total)")
+    out = k.array(pick(rng, "cdf_out", "cumulative", "block_cdf"), "output", (size,), True)
+    k.emit(f"wp.tile_store({out}, cdf, offset=i * {T})")
+    k.features.append("the block's CDF: inclusive prefix sums (tile_scan_inclusive) over their total")
+    if rng.random() < 0.5:
+        u = k.array(pick(rng, "u", "uniform", "xi"), "input", (1,), True, low=0.0, high=1.0)
+        k.move_before(u, out)
+        fn = f"{k.name}_is_below"
+        k.helpers.append(f"@wp.func\ndef {fn}(c: float, u: float) -> int:\n    if c < u:\n        return 1\n    return 0")
+        k.helper_names.append(fn)
+        k.tile(size)
+        picked = k.array(pick(rng, "sample_idx", "drawn", "chosen"), "output", (1,), True, dtype="int32",
+                         bound=float(size * max(BLOCK_COUNTS)))
+        k.emit(f"below = wp.tile_sum(wp.tile_map({fn}, cdf, wp.tile_full({T}, value={u}[i], dtype=float)))[0]")
+        k.emit(f"{picked}[i] = i * {T} + wp.min(below, {k.less_one(T)})")
+        k.features.append("a sample drawn per block by inverse transform (the count of CDF entries below u)")
+    if rng.random() < 0.4:
+        tot = k.array(pick(rng, "block_sums", "block_totals", "norms"), "output", (1,), True, bound=float(size))
+        k.emit(f"{tot}[i] = total")
+        k.features.append("the block's total")
+    return "Cumulative distribution within blocks (tile_scan_inclusive)", block_dim
 
 
 def chooses_compaction(seed: int) -> bool:
@@ -2050,7 +2440,7 @@ def compaction(k: TileKernel) -> tuple[str, int]:
         k.lines[0] = "i, lane = wp.tid()"  # the thread that writes the count
         writer = rng.choice(["lane == wp.block_dim() - 1", "lane == wp.block_dim() - 1", "lane == 0"])  # the example's
         k.emit(f"if {writer}:")
-        k.emit(f"    n = wp.tile_extract(rank, {T} - 1)")
+        k.emit(f"    n = wp.tile_extract(rank, {k.less_one(T)})")
         k.emit(f"    {counts}[i] = n")
         if total:
             k.emit(f"    wp.atomic_add({total}, 0, n)")
@@ -2111,7 +2501,7 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
     origin = "x" if lo == 0.0 else f"(x - {fmt_float(lo)})" if lo > 0.0 else f"(x + {fmt_float(-lo)})"
     k.helpers.append(f"@wp.func\ndef {quantize}(x: float) -> {u}:\n"
                      f"    c = int({origin} * {fmt_float(res / (hi - lo))})\n"
-                     f"    return {u}(wp.clamp(c, 0, {RES} - 1))")
+                     f"    return {u}(wp.clamp(c, 0, {k.less_one(RES)}))")
     k.helper_names.append(quantize)
     k.lines[0] = "i, lane = wp.tid()"
     k.emit(f"p = {pts}[i * {B} + lane]")
@@ -2217,11 +2607,19 @@ def embedding_bag(k: TileKernel) -> str:
     k.emit(f"ids = {load_row(k, ids, B, flat)}")
     k.emit(f"rows = wp.tile_load_indexed({table}, indices=ids, shape=({B}, {D}), axis=0)")
     combiner = rng.choice(COMBINERS)
+    # session 47: per-sample weights (PyTorch's `per_sample_weights`, a weighted sum), or the largest
+    # value of each column (mode "max")
+    if combiner == "sum" and k.breadth.random() < 0.5:
+        return weighted_bag(k, ids, out, B, D, bag, width, flat, padded)
+    if not padded and combiner != "sum" and k.breadth.random() < 0.3:
+        combiner = "max"
     k.features.append(f"rows gathered by index (tile_load_indexed), pooled by {combiner}")
     if padded:
         k.features.append("missing entries (negative indices: rows of zeros)")
     total = "wp.tile_sum(rows, axis=0)"
-    if combiner == "sum":
+    if combiner == "max":
+        pooled = "wp.tile_reduce(wp.max, rows, axis=0)"
+    elif combiner == "sum":
         pooled = total
     elif not padded:
         count = k.as_float(B)
@@ -2235,6 +2633,31 @@ def embedding_bag(k: TileKernel) -> str:
         k.emit("n = wp.max(n, 1.0)  # an empty bag pools to zeros")
         pooled = f"{total} / n" if combiner == "mean" else f"{total} / wp.sqrt(n)"
     k.emit(f"wp.tile_store({out}, {pooled}, offset=i * {D})" if flat else f"wp.tile_store({out}[i], {pooled})")
+    return "Embedding bag: table rows gathered by index and pooled per bag"
+
+
+def weighted_bag(k: TileKernel, ids: str, out: str, B: str, D: str, bag: int, width: int, flat: bool, padded: bool) -> str:
+    """An embedding bag's weighted sum, a weight per entry: broadcast over the rows' columns and summed
+    down them, or, for bags stored as rows, as a (1 x bag) @ (bag x dim) tile product."""
+    rng = k.rng
+    weights = k.array(pick(rng, "per_sample_weights", "entry_weights", "bag_weights"), "input",
+                      (bag, 1) if flat else (1, bag), True, low=0.0, high=1.0)
+    k.move_before(weights, out)
+    k.tile(bag)
+    if padded:
+        k.features.append("missing entries (negative indices: rows of zeros)")
+    if flat:
+        k.tile(bag, width)
+        k.tile(width)
+        k.emit(f"wt = wp.tile_load({weights}, shape=({B}, 1), offset=(i * {B}, 0))")
+        k.emit(f"wp.tile_store({out}, wp.tile_sum(rows * wp.tile_broadcast(wt, shape=({B}, {D})), axis=0), "
+               f"offset=i * {D})")
+        k.features.append("rows gathered by index (tile_load_indexed), weighted per entry (tile_broadcast) and summed")
+    else:
+        k.tile(1, width)
+        k.emit(f"wt = wp.tile_load({weights}, shape=(1, {B}), offset=(i, 0))")
+        k.emit(f"wp.tile_store({out}, wp.tile_matmul(wt, rows), offset=(i, 0))")
+        k.features.append("rows gathered by index (tile_load_indexed), their weighted sum a (1 x bag) tile product")
     return "Embedding bag: table rows gathered by index and pooled per bag"
 
 
@@ -2314,12 +2737,20 @@ def top_k(k: TileKernel) -> tuple[str, int]:
     k.tile(size)
     k.tile(size)
     ids = k.array(pick(rng, *names[2]), "output", (1, chosen), True, bound=float(size), dtype="int32")
-    values = k.array(pick(rng, *names[3]), "output", (1, chosen), True, bound=4.0)
+    # session 47: argtop-k (the indices alone), nearest distances from squared ones, two more routers
+    form = k.breadth.choices(["both", "ids"], weights=[0.7, 0.3])[0] if use != "router" else \
+        k.breadth.choices(["chosen", "biased", "all"], weights=[0.4, 0.3, 0.3])[0]
+    values = k.array(pick(rng, *names[3]), "output", (1, chosen), True, bound=4.0) if form != "ids" else ""
     k.emit(f"s = {load_row(k, scores, N, flat)}")
     k.emit(f"order = wp.tile_arange({N}, dtype=int)")
+    if form in ("biased", "all"):
+        return routed_gates(k, scores, ids, values, N, TOPK, chosen, form == "biased", size)
     if use == "nearest":
         k.emit("wp.tile_sort(s, order)  # ascending: the nearest first")
         value = "wp.tile_extract(s, r)"
+        if form == "both" and k.breadth.random() < 0.4:  # squared distances sorted, distances reported
+            value = "wp.sqrt(wp.tile_extract(s, r))"
+            k.features.append("squared distances sorted, their square roots stored")
     else:
         k.emit("keys = -s")
         k.emit("wp.tile_sort(keys, order)  # ascending by -score: the best first")
@@ -2339,12 +2770,62 @@ def top_k(k: TileKernel) -> tuple[str, int]:
     else:
         k.emit(f"for r in range({TOPK}):")
         k.emit(f"    {ids}[i, r] = wp.tile_extract(order, r)")
-        k.emit(f"    {values}[i, r] = {value}")
+        if values:
+            k.emit(f"    {values}[i, r] = {value}")
+        else:
+            k.features.append("the indices alone (argtop-k)")
     k.features.append(f"tile_sort of {'distances' if use == 'nearest' else 'negated scores'} with their indices, "
                       "the first k by tile_extract")
     summary = {"scores": "Top-k of each row of scores", "router": "Top-k experts per token (a mixture-of-experts router)",
                "nearest": "Nearest k by distance per row"}[use]
     return summary, rng.choice([b for b in BLOCK_DIMS if b <= max(size, 32)])
+
+
+def routed_gates(k: TileKernel, scores: str, ids: str, values: str, N: str, TOPK: str, chosen: int, biased: bool,
+                 size: int) -> tuple[str, int]:
+    """Two more routers of a mixture of experts (session 47), after the sort of the negated keys:
+    - biased selection (DeepSeek-V3's balancing without an auxiliary loss): a per-expert bias, which
+      the caller adjusts between steps, is added to the logits for choosing the experts only; each
+      chosen expert's gate is its unbiased sigmoid, normalised over the chosen ones (the logit read
+      back at the expert's index, `wp.tile_extract(s, e)`);
+    - a softmax over all experts, each chosen expert's gate its probability (Switch and GShard)."""
+    rng = k.rng
+    if biased:  # the logits' tile, `s`, kept as it was loaded: the gates read it
+        b = k.array(pick(rng, "expert_bias", "balance_bias", "route_bias"), "input", (size,), False, low=-0.5, high=0.5)
+        k.refine(b)  # the biased keys distinct too
+        k.tile(size)
+        k.emit(f"keys = -(s + wp.tile_load({b}, shape={N}))")
+        k.emit("wp.tile_sort(keys, order)  # ascending by -(logit + bias): the experts chosen first")
+        fn = f"{k.name}_sigmoid"
+        k.helpers.append(f"@wp.func\ndef {fn}(x: float) -> float:\n    return 1.0 / (1.0 + wp.exp(-x))")
+        k.helper_names.append(fn)
+        gate = f"{fn}(wp.tile_extract(s, wp.tile_extract(order, r)))"
+        k.emit("total = float(0.0)")
+        k.emit(f"for r in range({TOPK}):")
+        k.emit(f"    total += {gate}")
+        k.features.append("experts chosen by logit plus a balancing bias, gated by their unbiased sigmoids "
+                          "normalised over the chosen")
+    else:
+        k.tile(size)
+        k.emit("keys = -s")
+        k.emit("wp.tile_sort(keys, order)  # ascending by -score: the best first")
+        k.emit("best = -wp.tile_extract(keys, 0)")
+        k.emit(f"total = wp.tile_sum(wp.tile_map(wp.exp, s - wp.tile_full({N}, value=best, dtype=float)))[0]")
+        # (renormalised over the chosen, these would be the softmax over the chosen logits: the router above)
+        k.features.append("gates: the chosen experts' probabilities of a softmax over all experts")
+    gates = k.array(pick(rng, "gates", "expert_weights", "routing_weights"), "output", (1, chosen), True)
+    k.emit(f"for r in range({TOPK}):")
+    k.emit("    e = wp.tile_extract(order, r)")
+    k.emit(f"    {ids}[i, r] = e")
+    if biased:
+        k.emit("    logit = wp.tile_extract(s, e)")
+        k.emit(f"    {values}[i, r] = logit")
+        k.emit(f"    {gates}[i, r] = {fn}(logit) / total")
+    else:
+        k.emit("    logit = -wp.tile_extract(keys, r)")
+        k.emit(f"    {values}[i, r] = logit")
+        k.emit(f"    {gates}[i, r] = wp.exp(logit - best) / total")
+    return "Top-k experts per token (a mixture-of-experts router)", rng.choice([b for b in BLOCK_DIMS if b <= max(size, 32)])
 
 
 def order_statistics(k: TileKernel) -> tuple[str, int]:
@@ -2359,8 +2840,9 @@ def order_statistics(k: TileKernel) -> tuple[str, int]:
     k.emit(f"rank = wp.tile_arange({N}, dtype=int)")
     k.emit("wp.tile_sort(v, rank)")
     half = f"{size // 2}" if N.isdigit() else f"{N} // 2"
+    below = f"{size // 2 - 1}" if N.isdigit() else f"{N} // 2 - 1"  # literal sizes: no `64 - 1` (before session 47, redrawn)
     med = k.array(pick(rng, "median", "med"), "output", (1,), True, bound=4.0)
-    k.emit(f"m = 0.5 * (wp.tile_extract(v, {half} - 1) + wp.tile_extract(v, {half}))")
+    k.emit(f"m = 0.5 * (wp.tile_extract(v, {below}) + wp.tile_extract(v, {half}))")
     k.emit(f"{med}[i] = m")
     k.features.append("median by tile_sort")
     extras = rng.sample(["where", "quartiles", "trimmed", "sorted", "mad"], rng.choice([1, 1, 2]))
@@ -2392,12 +2874,29 @@ def order_statistics(k: TileKernel) -> tuple[str, int]:
         k.emit(f"which = wp.tile_arange({N}, dtype=int)")
         k.emit("wp.tile_sort(dev, which)")
         mad = k.array(pick(rng, "mad", "abs_dev"), "output", (1,), True, bound=8.0)
-        k.emit(f"{mad}[i] = 0.5 * (wp.tile_extract(dev, {half} - 1) + wp.tile_extract(dev, {half}))")
+        k.emit(f"{mad}[i] = 0.5 * (wp.tile_extract(dev, {below}) + wp.tile_extract(dev, {half}))")
         k.features.append("median absolute deviation (a second tile_sort)")
     if "sorted" in extras:
         out = k.array(pick(rng, "sorted_x", "ordered"), "output", (size,), True, bound=4.0)
         k.emit(f"wp.tile_store({out}, v, offset=i * {N})")
         k.features.append("each block's samples stored in order")
+    more = k.breadth.choices([None, "range", "percentile"], weights=[0.4, 0.25, 0.35])[0]  # session 47
+    if more == "range":
+        span = k.array(pick(rng, "value_range", "span", "extent"), "output", (1,), True, bound=8.0)
+        last = f"{size - 1}" if N.isdigit() else f"{N} - 1"
+        k.emit(f"{span}[i] = wp.tile_extract(v, {last}) - wp.tile_extract(v, 0)")
+        k.features.append("the range (the last sorted sample less the first)")
+    elif more == "percentile":  # numpy's default: linear between the two ranks either side of q (n - 1)
+        q = k.breadth.choice([0.05, 0.1, 0.9, 0.95, 0.99])
+        Q = k.constant(pick(rng, "Q", "QUANTILE", "LEVEL"), q)
+        top = f"{size - 1}" if N.isdigit() else f"{N} - 1"
+        k.emit(f"pos = {Q} * float({top})")
+        k.emit("lo = int(pos)")
+        k.emit(f"hi = wp.min(lo + 1, {top})")
+        k.emit("below = wp.tile_extract(v, lo)")
+        out = k.array(pick(rng, "quantile", "percentile", "q_value"), "output", (1,), True, bound=4.0)
+        k.emit(f"{out}[i] = below + (pos - float(lo)) * (wp.tile_extract(v, hi) - below)")
+        k.features.append(f"the {round(q * 100)}th percentile, interpolated between ranks")
     return "Order statistics of each block of samples", rng.choice([b for b in BLOCK_DIMS if b <= size])
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+import random
 import re
 import subprocess
 
@@ -55,7 +56,9 @@ SUMMARIES = ("Block-wise tile reduction", "Block-wise reduction of per-thread va
              "Prefix sums within blocks (the first pass of a device-wide scan)",
              "Points sorted by Morton code within blocks (uint32 keys)",
              "Points sorted by grid cell within blocks (uint32 keys)",
-             "Radix sort counting pass: digit histograms per block")
+             "Radix sort counting pass: digit histograms per block", "Volume rendering of a ray per block",
+             "Prefix sums across blocks (the second pass of a device-wide scan)",
+             "Cumulative distribution within blocks (tile_scan_inclusive)")
 
 
 def _one_seed_per_kind() -> dict[str, int]:
@@ -74,9 +77,9 @@ def test_tiled_is_a_category_with_its_prefix():
     assert "tiled" in CATEGORY_NAMES
     assert kernel_name("tiled", 5).startswith("tile_")
     # block_reduce: three forms; spectral: six uses; least_squares: two; drawn aside, not one of KINDS:
-    # positions (four uses), gathers, scatters and sorts (nine), compaction and block scans (two), spatial
+    # positions (five uses), gathers, scatters and sorts (nine), compaction and block scans (four), spatial
     # sorts (two), radix counting passes
-    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 4 - 9 - 2 - 2 - 1
+    assert set(KIND_SEEDS) == set(SUMMARIES) and len(KINDS) == len(SUMMARIES) - 8 - 5 - 9 - 4 - 2 - 1
 
 
 # ---- tile windows ----------------------------------------------------------------------------------
@@ -357,7 +360,17 @@ def test_bench_size_results_equal_warp_at_the_bench_size(tmp_path, grid):
                                      "its index (tile_argmax)", "its index (tile_argmin)", "block infinity norm",
                                      "(tile_reduce(wp.max))", "(tile_reduce(wp.min))", "predicted class (tile_argmax)",
                                      "rows predicted right", "the block's first index by tile_full", "its spread",
-                                     "windowed energy", "segments per ray from a tile_full"])
+                                     "windowed energy", "segments per ray from a tile_full",
+                                     # session 47's forms
+                                     "the depth by tile_sum", "the optical depth", "emission-absorption",
+                                     "alpha compositing", "the depth carried across them",
+                                     "the log of the light left carried", "accumulated opacity", "expected depth",
+                                     "balancing bias", "softmax over all experts", "argtop-k", "square roots",
+                                     "weighted per entry", "(1 x bag) tile product", "pooled by max",
+                                     "interpolated between ranks", "the range (", "from the deviations",
+                                     "densest sample", "online softmax", "probabilities in a second pass",
+                                     "second pass of a device-wide scan", "summed from the totals",
+                                     "the block's CDF", "inverse transform", "first moment"])
 def test_a_drawn_variant_equals_warps_tiled_launch_on_the_host(tmp_path, feature):
     """The variants a kind draws now and then (an output block updated in place, a block's extreme, a
     reduction along an axis), each in a generated kernel, translated and run on the host against Warp."""
@@ -619,6 +632,43 @@ def test_a_row_softmax_kernel_is_numpys_softmax_of_each_row(feature):
             assert first(("correct", "hits", "num_correct"), got)[0] == (predicted == target).sum()
 
 
+ONLINE_SOFTMAX_VARIANTS = ("cross-entropy per row", "log-sum-exp per row", "probabilities in a second pass",
+                           "log-probabilities in a second pass", "temperature", "scaled by an argument")
+
+
+@pytest.mark.parametrize("feature", ONLINE_SOFTMAX_VARIANTS)
+def test_an_online_softmax_over_chunks_is_numpys_softmax_of_the_whole_row(feature):
+    """A row read in chunks with a running maximum and a rescaled running sum gives the whole row's
+    log-sum-exp, and with it the row's cross-entropy against its target, its probabilities or
+    log-probabilities: Warp's outputs against numpy's on the whole row."""
+    spec = next(s for s in (generate("tiled", seed) for seed in range(6000))
+                if "online softmax" in s.description and feature in s.description)
+    values, got = _inputs_and_outputs(spec, "t_tiled_online_")
+    names = _as_numpy(spec)
+    scale = next((names[c] for c in ("INV_TEMPERATURE", "SHARPNESS", "BETA") if c in names), None) or \
+        next((a.value for a in spec.args if a.role == "scalar"), 1.0)
+    assert (scale != 1.0) == ("temperature" in spec.description or "scaled by an argument" in spec.description)
+    x = values[spec.args[0].name].astype(np.float64) * scale
+    assert x.shape[1] // int(re.search(r"over (\d+) chunks", spec.description).group(1)) <= 512  # chunks, not a row
+    lse = x.max(axis=1) + np.log(np.exp(x - x.max(axis=1, keepdims=True)).sum(axis=1))
+    written = [a.name for a in spec.args if a.is_written]
+    for name in ("log_z", "log_norm", "row_lse"):
+        if name in written:
+            written.remove(name)
+            np.testing.assert_allclose(got[name].ravel(), lse, rtol=1e-5)
+    d = spec.description
+    if not written:  # the log-sum-exp alone
+        assert "second pass" not in d and "cross-entropy" not in d
+        return
+    (out,) = (got[n] for n in written)
+    if "cross-entropy per row" in d:
+        target = values[spec.args[1].name].astype(int).ravel()
+        want = lse - x[np.arange(len(x)), target]
+    else:
+        want = x - lse[:, None] if "log-probabilities in" in d else np.exp(x - lse[:, None])
+    np.testing.assert_allclose(out.reshape(want.shape), want, rtol=1e-5, atol=1e-6)
+
+
 def test_a_half_precision_linear_layer_is_the_float_product_of_its_half_inputs_rounded_to_half():
     """Activations and weights stored in half, summed in a float32 tile, the result rounded to half:
     Warp's output is numpy's float64 product of the same half values, within half's rounding."""
@@ -688,6 +738,42 @@ def test_a_bfloat16_linear_layer_is_the_float_product_of_its_bfloat16_inputs():
             np.testing.assert_allclose(got, product, rtol=1e-6, atol=1e-5)
 
 
+class _EarlierForms(random.Random):
+    """A breadth stream that always draws the forms before session 47: the first of `choices` and of
+    `choice`, and no share taken (`random()` 1)."""
+
+    def random(self) -> float:
+        return 1.0
+
+    def choices(self, population, weights=None, **_):
+        return [population[0]]
+
+    def choice(self, seq):
+        return seq[0]
+
+
+SESSION_47_FORMS = ("the depth by tile_sum", "Volume rendering", "balancing bias", "softmax over all experts",
+                    "argtop-k", "square roots", "weighted per entry", "(1 x bag) tile product", "pooled by max",
+                    "interpolated between ranks", "the range (", "from the deviations", "densest sample",
+                    "online softmax", "Prefix sums across blocks", "Cumulative distribution", "first moment")
+
+
+def test_the_tiled_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
+    """Every kernel without one of session 47's forms draws exactly what it draws when the breadth
+    stream always keeps the earlier forms: the stream changes only the kernels it gives a new form."""
+    drawn = {seed: generate("tiled", seed) for seed in range(600)}
+    kept = {seed: s.source for seed, s in drawn.items() if not any(f in s.description for f in SESSION_47_FORMS)}
+    assert 0 < len(drawn) - len(kept) < len(drawn) // 10
+    init = tiled.TileKernel.__init__
+
+    def with_earlier_forms(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.breadth = _EarlierForms()
+    monkeypatch.setattr(tiled.TileKernel, "__init__", with_earlier_forms)
+    assert {seed: generate("tiled", seed).source for seed in kept} == kept
+    assert not any(f in generate("tiled", seed).description for seed in drawn for f in SESSION_47_FORMS)
+
+
 def test_the_tiled_kernels_bfloat16_does_not_take_keep_their_draws(monkeypatch):
     """Every kernel that is not a bfloat16 layer, those the stream chooses included (their storage was
     not half), draws exactly what it draws with the share switched off."""
@@ -722,8 +808,14 @@ POSITION_VARIANTS = [("Centroid", "its spread"), ("Centroid", "cell centres"), (
                      ("Centroid", "the block's first index"), ("Window", "energy per block"),
                      ("Window", "normalised by the window's sum"), ("Window", "energy in total"),
                      ("Window", "applied in place"), ("Integral", "midpoint rule"), ("Integral", "trapezoid rule"),
-                     ("Integral", "width from an argument"), ("Transmittance", "exp(-sigma dt)"),
-                     ("Transmittance", "segments per ray")]
+                     ("Integral", "width from an argument"), ("Integral", "first moment"),
+                     ("Transmittance", "exp(-sigma dt)"),
+                     ("Transmittance", "segments per ray"), ("Transmittance", "the depth by tile_sum"),
+                     ("Transmittance", "the optical depth"), ("Centroid", "from the deviations"),
+                     ("Centroid", "densest sample"), ("Volume rendering", "emission-absorption"),
+                     ("Volume rendering", "alpha compositing"), ("Volume rendering", "the depth carried"),
+                     ("Volume rendering", "the log of the light left carried"),
+                     ("Volume rendering", "accumulated opacity"), ("Volume rendering", "expected depth")]
 
 
 @pytest.mark.parametrize("use,feature", POSITION_VARIANTS, ids=[f"{u}: {f}" for u, f in POSITION_VARIANTS])
@@ -761,16 +853,44 @@ def test_a_positions_kernel_means_what_numpy_says(use, feature):
         index = local + size * np.arange(blocks)[:, None]
         if "cell centres" in d:
             spacing = next(names[c] for c in ("DX", "CELL", "SPACING") if c in names)
-            want = ((index + 0.5) * spacing * w).sum(axis=1) / w.sum(axis=1)
+            x = (index + 0.5) * spacing
         else:
-            want = (index * w).sum(axis=1) / w.sum(axis=1)
+            x = index if "first index" in d else local
+        want = (index * w).sum(axis=1) / w.sum(axis=1) if "cell centres" not in d else (x * w).sum(axis=1) / w.sum(axis=1)
         np.testing.assert_allclose(out("centroid", "center", "mean_pos"), want, rtol=1e-5)
         if "total weight" in d:
             np.testing.assert_allclose(out("block_mass", "total_weight", "m0_out"), w.sum(axis=1), rtol=1e-5)
-        if "its spread" in d:
-            c = (local * w).sum(axis=1) / w.sum(axis=1)
-            spread = np.sqrt((local ** 2 * w).sum(axis=1) / w.sum(axis=1) - c ** 2)
+        if "its spread" in d:  # about the centroid in the kernel's own positions
+            c = (x * w).sum(axis=1) / w.sum(axis=1)
+            spread = np.sqrt(((x - c[:, None]) ** 2 * w).sum(axis=1) / w.sum(axis=1))
             np.testing.assert_allclose(out("spread", "width", "std_pos"), spread, rtol=1e-3)
+        if "densest sample" in d:
+            assert all((b == b.max()).sum() == 1 for b in w)  # one largest weight per block
+            assert list(out("peak", "densest", "argmax_pos")) == list(size * np.arange(blocks) + w.argmax(axis=1))
+    elif use == "Volume rendering":  # per ray: its samples in order, over its segments
+        first, colors = (v.reshape(blocks, -1) for v in inputs)
+        n = first.shape[1]
+        if "emission-absorption" in d:
+            step = next(names[c] for c in ("DT", "STEP_LEN", "DS") if c in names)
+            depth = np.cumsum(first, axis=1) - first  # the density before each sample
+            weights = np.exp(-depth * step) * (1.0 - np.exp(-first * step))
+            left = np.exp(-first.sum(axis=1) * step)
+        else:
+            step = 1.0  # distances in samples
+            log_left = np.cumsum(np.log(1.0 - first), axis=1) - np.log(1.0 - first)
+            weights = np.exp(log_left) * first
+            left = np.prod(1.0 - first, axis=1)
+        np.testing.assert_allclose(out("color", "pixel", "rendered", "color_out", "composited"),
+                                   (weights * colors).sum(axis=1), rtol=1e-4, atol=1e-6)
+        assert 0.05 < left.min() and left.max() < 0.95  # the ray absorbs some light, not all
+        if "light left behind" in d:
+            np.testing.assert_allclose(out("transmittance", "visibility", "background_weight"), left, rtol=1e-4)
+        if "accumulated opacity" in d:
+            np.testing.assert_allclose(out("acc_map", "opacity_acc", "coverage"), weights.sum(axis=1), rtol=1e-4)
+            np.testing.assert_allclose(weights.sum(axis=1), 1.0 - left, rtol=1e-6)  # what the ray took
+        if "expected depth" in d:
+            np.testing.assert_allclose(out("depth_map", "expected_depth", "ray_depth"),
+                                       (weights * np.arange(n)).sum(axis=1) * step, rtol=1e-4)
     elif use == "Window":
         window = next(names[f] for f in ("hann", "hamming", "blackman", "sine") if f in names)(np.arange(size, dtype=np.float64))
         x = inputs[0].reshape(blocks, size)
@@ -795,6 +915,7 @@ def test_a_positions_kernel_means_what_numpy_says(use, feature):
         fn = spec.source.split("wp.tile_map(")[-1].split(",")[0]
         f = getattr(names["wp"], fn[3:]) if fn.startswith("wp.") else names[fn]
         fx = f(x, next(a.value for a in spec.args if a.role == "scalar")) if "width" in d else f(x)
+        fx = fx * x if "first moment" in d else fx
         pieces = (fx * weights).sum(axis=1) * h
         for a in spec.args:
             if a.is_written:
@@ -802,7 +923,13 @@ def test_a_positions_kernel_means_what_numpy_says(use, feature):
                 np.testing.assert_allclose(got[a.name], want, rtol=1e-4, atol=1e-6)
     else:
         samples = inputs[0].reshape(blocks, -1)
-        if "exp(-sigma dt)" in d:
+        if "the depth by tile_sum" in d:
+            step = next(names[c] for c in ("DT", "STEP_LEN", "DS") if c in names)
+            factors = np.exp(-samples * step)
+            if "the optical depth" in d:
+                np.testing.assert_allclose(out("optical_depth", "tau_out", "depth_out"), samples.sum(axis=1) * step,
+                                           rtol=1e-5)
+        elif "exp(-sigma dt)" in d:
             step = next(names[c] for c in ("DT", "STEP_LEN", "DS") if c in names)
             factors = np.exp(-samples * step)
         else:
@@ -857,7 +984,12 @@ GATHER_SORT_VARIANTS = [("Embedding bag", "pooled by sum"), ("Embedding bag", "p
                         ("Neighbour aggregation", "tile_map("), ("Edge features", "edge convolution"),
                         ("Laplacian smoothing", "smoothing step"), ("Laplacian smoothing", "aggregate alone"),
                         ("Top-k of each row", "negated scores"),
-                        ("Top-k experts", "gates"), ("Nearest k", "distances"), ("Order statistics", "median by"),
+                        ("Top-k experts", "softmax over the chosen"), ("Top-k experts", "balancing bias"),
+                        ("Top-k experts", "softmax over all experts"), ("Top-k of each row", "argtop-k"),
+                        ("Nearest k", "tile_sort of distances"), ("Nearest k", "square roots"),
+                        ("Embedding bag", "weighted per entry"), ("Embedding bag", "(1 x bag) tile product"),
+                        ("Embedding bag", "pooled by max"), ("Order statistics", "percentile"),
+                        ("Order statistics", "the range"), ("Order statistics", "median by"),
                         ("Order statistics", "where the median lies"), ("Order statistics", "interquartile range"),
                         ("Order statistics", "central ranks"), ("Order statistics", "stored in order"),
                         ("Order statistics", "median absolute deviation"),
@@ -886,13 +1018,22 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
     outputs = [a.name for a in spec.args if a.is_written]
     d = spec.description
     if use == "Embedding bag":
-        table, ids = (values[a.name].astype(np.float64) if a.dtype == "float32" else values[a.name] for a in inputs)
+        table, ids, *weights = (values[a.name].astype(np.float64) if a.dtype == "float32" else values[a.name]
+                                for a in inputs)
         ids = ids.reshape(blocks, -1)
         present = ids >= 0
         assert present.all() != ("missing entries" in d)  # padded bags have missing entries
-        pooled = np.stack([table[row[row >= 0]].sum(axis=0) for row in ids])
-        n = np.maximum(present.sum(axis=1), 1)[:, None]
-        want = pooled / n if "by mean" in d else pooled / np.sqrt(n) if "by sqrtn" in d else pooled
+        if weights:  # a weight per entry (a missing one's row is zeros, whatever its weight)
+            w = weights[0].reshape(blocks, -1)
+            want = np.stack([(table[np.maximum(row, 0)] * (row >= 0)[:, None] * wb[:, None]).sum(axis=0)
+                             for row, wb in zip(ids, w)])
+            assert np.ptp(w) > 0.5  # weights that differ, not ones
+        elif "by max" in d:
+            want = np.stack([table[row].max(axis=0) for row in ids])
+        else:
+            pooled = np.stack([table[row[row >= 0]].sum(axis=0) for row in ids])
+            n = np.maximum(present.sum(axis=1), 1)[:, None]
+            want = pooled / n if "by mean" in d else pooled / np.sqrt(n) if "by sqrtn" in d else pooled
         np.testing.assert_allclose(got[outputs[0]].reshape(blocks, -1), want, rtol=1e-5, atol=1e-6)
     elif use in ("Neighbour aggregation", "Edge features", "Laplacian smoothing"):
         x, nbr = (values[a.name] for a in inputs)
@@ -957,17 +1098,37 @@ def test_a_gather_or_sort_kernel_means_what_numpy_says(use, feature):
             elif name in ("trimmed_mean", "robust_mean"):
                 trim = size // 8
                 np.testing.assert_allclose(got[name], ordered[:, trim:size - trim].mean(axis=1), rtol=1e-5)
+            elif name in ("value_range", "span", "extent"):
+                np.testing.assert_allclose(got[name], np.ptp(x, axis=1), rtol=1e-6)
+            elif name in ("quantile", "percentile", "q_value"):  # numpy's default method: linear between ranks
+                q = next(names[c] for c in ("Q", "QUANTILE", "LEVEL") if c in names)
+                np.testing.assert_allclose(got[name], np.quantile(x, q, axis=1), rtol=1e-5, atol=1e-6)
             else:
                 np.testing.assert_array_equal(got[name].reshape(blocks, -1), ordered)
     else:
         scores = values[inputs[0].name].astype(np.float64).reshape(blocks, -1)
-        ids, chosen = got[outputs[0]], got[outputs[1]]
+        ids = got[outputs[0]]
         k = ids.shape[1]
-        order = np.argsort(scores if use == "Nearest k" else -scores, axis=1, kind="stable")[:, :k]
-        assert all(len(set(row)) == row.size for row in scores)  # on a fine grid: no equal scores
+        # a balancing bias (an input of its own) chooses the experts, and nothing else
+        keys = scores + values[inputs[1].name].astype(np.float64) if "balancing bias" in d else scores
+        order = np.argsort(keys if use == "Nearest k" else -keys, axis=1, kind="stable")[:, :k]
+        assert all(len(set(row)) == row.size for row in keys)  # on a fine grid: no equal keys
         np.testing.assert_array_equal(ids, order)
-        np.testing.assert_allclose(chosen, np.take_along_axis(scores, order, axis=1), rtol=1e-6)
-        if use == "Top-k experts":
+        if "argtop-k" in d:
+            assert outputs == [outputs[0]]  # the indices alone
+            return
+        chosen = got[outputs[1]]
+        picked = np.take_along_axis(scores, order, axis=1)
+        np.testing.assert_allclose(chosen, np.sqrt(picked) if "square roots" in d else picked, rtol=1e-6)
+        if "balancing bias" in d:
+            gate = 1.0 / (1.0 + np.exp(-picked))
+            np.testing.assert_allclose(got[outputs[2]], gate / gate.sum(axis=1, keepdims=True), rtol=1e-5)
+            assert not np.array_equal(order, np.argsort(-scores, axis=1, kind="stable")[:, :k])  # the bias mattered
+        elif "softmax over all experts" in d:
+            e = np.exp(scores - scores.max(axis=1, keepdims=True))
+            np.testing.assert_allclose(got[outputs[2]], np.take_along_axis(e, order, axis=1) / e.sum(axis=1, keepdims=True),
+                                       rtol=1e-5)
+        elif use == "Top-k experts":
             e = np.exp(chosen - chosen[:, :1])
             np.testing.assert_allclose(got[outputs[2]], e / e.sum(axis=1, keepdims=True), rtol=1e-5)
 
@@ -1038,6 +1199,58 @@ def test_a_block_scan_kernel_stores_each_blocks_prefix_sums_and_total(spec):
     np.testing.assert_array_equal(prefix.reshape(blocks, -1), want)
     np.testing.assert_array_equal(totals, x.sum(axis=1))
     assert (want != 0).mean() > 0.9  # sums of values that vary, not of zeros
+
+
+SECOND_PASS_VARIANTS = ("offset of each block given", "summed from the totals", "in place", "int counts")
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_compaction, SECOND_PASS_VARIANTS, 3,
+                                                          "Prefix sums across blocks"),
+                         ids=lambda spec: spec.name)
+def test_a_scans_second_pass_adds_each_blocks_offset(spec):
+    """Each block's prefix sums plus the offset of the blocks before it: the given exclusive sum of the
+    totals, or the sum of the totals of blocks 0..i-1: Warp's outputs against numpy, exactly (ints, or
+    floats on the kernel's grid)."""
+    values, got = _inputs_and_outputs(spec, "t_tiled_scan2_")
+    blocks = spec.dim[0]
+    scanned, carry = (values[a.name] for a in spec.args if a.role in ("input", "index", "inout"))
+    carry = carry.ravel()
+    offsets = carry if "given" in spec.description else np.concatenate([[0], np.cumsum(carry)[:-1]])
+    (out_name,) = (a.name for a in spec.args if a.is_written)
+    want = scanned.reshape(blocks, -1) + offsets[:, None]
+    np.testing.assert_array_equal(got[out_name].reshape(blocks, -1), want)
+    assert np.count_nonzero(offsets) >= blocks - 1  # the offsets add something to every block but the first
+
+
+CDF_VARIANTS = ("of magnitudes", "inverse transform", "the block's total")
+
+
+@pytest.mark.parametrize("spec", specs_with_every_variant("tiled", tiled.chooses_compaction, CDF_VARIANTS, 3,
+                                                          "Cumulative distribution"),
+                         ids=lambda spec: spec.name)
+def test_a_block_cdf_is_the_normalised_cumulative_sum(spec):
+    """Each block's CDF, the cumulative sums of its weights (or magnitudes) over their total, ending at
+    1; the sample drawn for a uniform u the first index whose CDF reaches u (numpy's searchsorted);
+    the total: Warp's outputs against numpy."""
+    values, got = _inputs_and_outputs(spec, "t_tiled_cdf_")
+    blocks = spec.dim[0]
+    inputs = [a.name for a in spec.args if a.role == "input"]
+    w = values[inputs[0]].astype(np.float64).reshape(blocks, -1)
+    w = np.abs(w) if "of magnitudes" in spec.description else w
+    cdf = np.cumsum(w, axis=1) / w.sum(axis=1, keepdims=True)
+    outputs = {a.name: got[a.name] for a in spec.args if a.is_written}
+    np.testing.assert_allclose(outputs.pop(next(n for n in ("cdf_out", "cumulative", "block_cdf") if n in outputs))
+                               .reshape(blocks, -1), cdf, rtol=1e-6, atol=1e-7)
+    if "inverse transform" in spec.description:
+        u = values[inputs[1]].astype(np.float64).ravel()
+        drawn = outputs.pop(next(n for n in ("sample_idx", "drawn", "chosen") if n in outputs))
+        want = [b * w.shape[1] + min(int(np.searchsorted(cdf[b], u[b], side="left")), w.shape[1] - 1)
+                for b in range(blocks)]
+        assert list(drawn.ravel()) == want
+        assert len(set(np.array(want) % w.shape[1])) > 1  # draws that differ between blocks
+    if "the block's total" in spec.description:
+        (total,) = outputs.values()
+        np.testing.assert_allclose(total.ravel(), w.sum(axis=1), rtol=1e-6)
 
 
 SPATIAL_SORT_VARIANTS = ("2-D Morton codes", "3-D Morton codes", "(shifts and masks", "(multiplies and masks",

@@ -3,11 +3,16 @@ import warp as wp
 
 @wp.kernel
 def tile_15c6830b70(
-    embeddings: wp.array2d[float],
-    bag_ids: wp.array[int],
-    pooled: wp.array[float],
+    x: wp.array[float],
+    median: wp.array[float],
+    iqr: wp.array[float],
+    value_range: wp.array[float],
 ):
     i = wp.tid()
-    ids = wp.tile_load(bag_ids, shape=32, offset=i * 32)
-    rows = wp.tile_load_indexed(embeddings, indices=ids, shape=(32, 64), axis=0)
-    wp.tile_store(pooled, wp.tile_sum(rows, axis=0), offset=i * 64)
+    v = wp.tile_load(x, shape=256, offset=i * 256)
+    rank = wp.tile_arange(256, dtype=int)
+    wp.tile_sort(v, rank)
+    m = 0.5 * (wp.tile_extract(v, 127) + wp.tile_extract(v, 128))
+    median[i] = m
+    iqr[i] = wp.tile_extract(v, 192) - wp.tile_extract(v, 64)
+    value_range[i] = wp.tile_extract(v, 255) - wp.tile_extract(v, 0)
