@@ -11,7 +11,9 @@ A quarter of the kernels accumulate in float64, as Warp's topology-optimisation 
 losses: float64 arrays and parameters, `wp.float64(...)` casts of float32 data and of constants
 (Warp does not mix precisions: a float literal is float32, so every float64 constant is cast).
 Values are products of grid values and divisions by powers of two, exact in float64 whatever the
-order of the atomic updates; a `wp.pow` term rounds, well inside float64's tolerance.
+order of the atomic updates; a `wp.pow` term rounds, well inside float64's tolerance. Some float64
+kernels (a stream of their own, session 47) reduce a dot product of two fields, a mean absolute error
+or a Huber loss instead, summed the same ways.
 """
 from __future__ import annotations
 
@@ -28,8 +30,17 @@ def f64(value: float) -> str:
     return f"wp.float64({value!r})"
 
 
+F64_REDUCTIONS = {None: 0.6, "dot": 0.12, "l1": 0.12, "huber": 0.16}
+
+
 def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     """A float64 reduction: per-element terms in float64 summed into a few slots (atomic_add or `+=`)."""
+    # session 47: further reductions, drawn from a stream of their own (the kernels it leaves alone keep
+    # every draw of `rng`)
+    form = random.Random(w.seed ^ 0xF64A).choices(list(F64_REDUCTIONS), weights=list(F64_REDUCTIONS.values()))[0]
+    if form is not None:
+        float64_reduction(rng, w, form)
+        return
     n = w.dim[0]
     density = w.add_array(rng.choice(["density", "rho", "fraction", "phi"]), "float64", "input", low=0.0, high=1.0,
                           grid_bits=rng.choice([6, 8, 10]))
@@ -107,8 +118,15 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
             w.emit(f"scale = rho_c * {f64(rng.choice([0.5, 2.0, 0.25]))}")
         value = f"-scale * {e.src}{per}" if rng.random() < 0.5 else f"scale * {e.src}{per}"
         mag = 4.0 * 2.0
+    accumulate_float64(rng, w, value, mag, terms, kind)
+
+
+def accumulate_float64(rng: random.Random, w: KernelWriter, value: str, mag: float, terms: list[str], kind: str) -> None:
+    """A float64 term per element summed into one slot or a few (a slot per material, or spread by the
+    thread index), by atomic_add or `+=`; the term kept per element too in some, as float32."""
+    n = w.dim[0]
     keep_term = rng.random() < 0.4  # the per-element term kept too, as float32 for a float32 consumer
-    if keep_term:
+    if keep_term and not value.isidentifier():  # (a term computed in branches is named already)
         w.emit(f"term = {value}")
         value = "term"
     slots = rng.choice([1, 1, 4, 8])
@@ -131,6 +149,41 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
         w.note_bound(out, mag)
         terms.append("float64 to float32 cast")
     w.feature(f"float64 accumulation ({kind})" + "".join(f"; {t}" for t in terms))
+
+
+def float64_reduction(rng: random.Random, w: KernelWriter, form: str) -> None:
+    """More float64 reductions, each exact in any order (grid values, power-of-two normalisers), summed
+    as the others are (`accumulate_float64`):
+    - a dot product of two float64 fields (a compliance u . f, a work f . v);
+    - the mean absolute error against a float32 target (L1);
+    - the Huber loss against it (quadratic within delta, linear outside: a branch per element)."""
+    n = w.dim[0]
+    if rng.random() < 0.2:
+        early_return(w)
+    if form == "dot":
+        u = w.add_array(rng.choice(["u", "displacement", "velocity"]), "float64", "input", grid_bits=6)
+        f = w.add_array(rng.choice(["f", "force", "load"]), "float64", "input", grid_bits=6)
+        value, mag, kind = f"{w.load(u).src} * {w.load(f).src}", 1.0, "dot product of two fields"
+    else:  # against a float32 target, accumulated in float64
+        x = w.add_array(rng.choice(["prediction", "density", "phi"]), "float64", "input", grid_bits=6)
+        target = w.add_array(rng.choice(["target", "reference", "goal"]), "float32", "input", grid_bits=6)
+        w.emit(f"err = {w.load(x).src} - wp.float64({w.load(target).src})")
+        if form == "l1":
+            value, mag, kind = "wp.abs(err)", 2.0, "mean absolute error"
+        else:
+            delta = w.add_scalar(rng.choice(["delta", "huber_delta", "threshold"]), "float64", rng.choice([0.25, 0.5]))
+            w.emit("a = wp.abs(err)")
+            with w.block(f"if a <= {delta.src}:"):
+                w.emit(f"term = {f64(0.5)} * err * err")
+            with w.block("else:"):
+                w.emit(f"term = {delta.src} * (a - {f64(0.5)} * {delta.src})")
+            value, mag, kind = "term", 2.0, "Huber loss, quadratic within delta"
+    terms = ["float32 cast to float64"] if form != "dot" else []
+    if rng.random() < 0.5:  # a mean: divided by the count, or times its reciprocal
+        count = w.add_scalar(rng.choice(["inv_count", "inv_n"]), "float64", 1.0 / n) if rng.random() < 0.5 else \
+            w.add_scalar(rng.choice(["count", "normalization"]), "float64", float(n))
+        value = f"{value} * {count.src}" if count.src.startswith("inv") else f"{value} / {count.src}"
+    accumulate_float64(rng, w, value, mag, terms, kind)
 
 
 def _group_index(w: KernelWriter, groups: int) -> tuple[str, int]:

@@ -123,3 +123,64 @@ def test_a_deposit_splits_each_value_between_the_two_nodes_around_its_particle_b
         np.add.at(want, cell, 1.0 - t)
         np.add.at(want, cell + 1, t)
         np.testing.assert_array_equal(got[weights], want)
+
+
+def float64_reduction_run(feature: str):
+    """The first float64 reduction with `feature` (no early return), run: its spec, inputs, outputs and
+    scalar parameters."""
+    for seed in range(3000):
+        w = writer(seed)
+        float64_accumulation(random.Random(seed), w)
+        if feature in " ".join(w.features) and not any("early return" in f for f in w.features):
+            break
+    spec = w.finish("test")
+    inputs = draw_inputs(spec, seed)
+    return spec, inputs, run(spec, inputs), {a.name: a.value for a in spec.args if a.role == "scalar"}
+
+
+@pytest.mark.parametrize("feature", ["dot product of two fields", "mean absolute error", "Huber loss"])
+def test_a_float64_reduction_sums_numpys_terms(feature):
+    """Session 47's float64 reductions: the slots hold, between them, the sum of numpy's term per element
+    (u f; |x - t|; 0.5 e^2 within delta, delta (|e| - delta / 2) outside), over the count or times its
+    reciprocal where the kernel takes one, and a per-element term kept as float32 is that term."""
+    spec, inputs, got, scalars = float64_reduction_run(feature)
+    arrays = [inputs[a.name].astype(np.float64) for a in spec.args if a.role == "input"]
+    if feature.startswith("dot"):
+        term = arrays[0] * arrays[1]
+    else:
+        err = arrays[0] - arrays[1]
+        if feature == "mean absolute error":
+            term = np.abs(err)
+        else:
+            delta = next(v for n, v in scalars.items() if n in ("delta", "huber_delta", "threshold"))
+            term = np.where(np.abs(err) <= delta, 0.5 * err * err, delta * (np.abs(err) - 0.5 * delta))
+            assert (np.abs(err) <= delta).any() and (np.abs(err) > delta).any()  # both branches taken
+    for name, v in scalars.items():
+        if name in ("count", "normalization"):
+            term = term / v
+        elif name in ("inv_count", "inv_n"):
+            term = term * v
+    total = next(got[n] for n in ("loss", "total", "objective", "accum", "compliance", "work", "dot") if n in got)
+    assert float(np.sum(total)) == pytest.approx(float(term.sum()), rel=1e-12)
+    kept = next((got[n] for n in ("per_cell", "cell_term", "cell_value") if n in got), None)
+    if kept is not None:
+        np.testing.assert_allclose(kept, term.astype(np.float32), rtol=1e-6)
+    assert np.ptp(term) > 0
+
+
+def test_the_float64_kernels_the_reduction_stream_leaves_alone_keep_their_draws(monkeypatch):
+    """Every float64 accumulation that is not one of session 47's reductions draws exactly what it draws
+    with the stream switched off."""
+    from synthesis.categories import atomic
+
+    new = ("dot product of two fields", "mean absolute error", "Huber loss")
+
+    def drawn(seed):
+        w = writer(seed)
+        float64_accumulation(random.Random(seed), w)
+        return w.finish("test")
+    specs = {seed: drawn(seed) for seed in range(120)}
+    kept = {seed: s.source for seed, s in specs.items() if not any(f in s.description for f in new)}
+    assert 0 < len(specs) - len(kept) < len(specs) // 2
+    monkeypatch.setattr(atomic, "F64_REDUCTIONS", {None: 1.0})
+    assert {seed: drawn(seed).source for seed in kept} == kept
