@@ -115,12 +115,30 @@ def _own_uint_output(w: KernelWriter, hints: tuple[str, ...]) -> str:
 
 
 # ---- hashes and what they are used for -------------------------------------------------------------
-def _hash_key(w: KernelWriter, image: str) -> tuple[str, str]:
+def breadth(w: KernelWriter) -> random.Random:
+    """Session 47's further forms of the pixel kernels (a frame in a pixel's hash, sub-pixel samples, a
+    pixel's index beside its Morton code): a stream of their own per kernel, so the kernels whose draws there
+    keep the earlier form draw exactly what they drew."""
+    return random.Random(w.seed ^ 0x5E47B)  # (not 0xB175: chooses_bits draws from that one)
+
+
+def _hash_key(w: KernelWriter, image: str, frame_form: str = "") -> tuple[str, str]:
     """What is hashed, as kernels hash it: the thread's index with a seed (a frame, a step), an id read
-    from an array, or (2-D) a pixel's linear index in `image`, the output. (key expression, feature)"""
+    from an array, or (2-D) a pixel's linear index in `image`, the output, alone, or with the frame
+    (`frame_form`): noise that changes every frame, as a renderer's per-pixel random numbers do, the
+    pixel's index in the frame's run of pixels, or the pixel's hash combined with the frame's.
+    (key expression, feature)"""
     rng, t = w.rng, w.tid_names
     if len(t) == 2:
-        return f"wp.uint32({t[0]} * {image}.shape[1] + {t[1]})", "a pixel's linear index"
+        pixel = f"{t[0]} * {image}.shape[1] + {t[1]}"
+        if frame_form == "offset":
+            frame = w.add_scalar(rng.choice(["frame", "frame_index", "sample_index"]), "int32", rng.choice([3, 17, 240]))
+            return (f"wp.uint32({frame.src} * {image}.shape[0] * {image}.shape[1] + {pixel})",
+                    "a pixel's index in a run of frames")
+        if frame_form == "combined":
+            frame = w.add_scalar(rng.choice(["frame", "frame_index", "sample_index"]), "int32", rng.choice([3, 17, 240]))
+            return f"wp.uint32({pixel}) ^ {{fn}}(wp.uint32({frame.src}))", "a pixel's linear index and the frame's hash"
+        return f"wp.uint32({pixel})", "a pixel's linear index"
     how = rng.random()
     if how < 0.35:
         ids = w.add_array(rng.choice(["ids", "particle_ids", "entity_ids"]), "uint32", "input", low=0, high=2 ** 20,
@@ -145,14 +163,22 @@ def hashed_values(w: KernelWriter) -> None:
     kind = rng.choice(list(HASHES))
     use = rng.choice(["hash", "uniform", "uniform", "point", "dropout", "jitter", "buckets", "colour"]
                      if len(w.dim) == 1 else ["hash", "uniform", "colour"])
+    frame_form = ""
+    if len(w.dim) == 2:  # session 47: sub-pixel samples, and the frame in the key
+        more = breadth(w)
+        if more.random() < 0.25:
+            use = "subpixel"
+        frame_form = more.choices(["", "offset", "combined"], weights=[0.5, 0.25, 0.25])[0]
     # the array a use stores the thread's value in (a 2-D key reads its width)
     make_output = {"hash": lambda: _own_uint_output(w, ("hashes", "keys", "hash_out")),
                    "uniform": lambda: w.add_array(rng.choice(["noise", "rand_u", "samples"]), "float32", "output"),
                    "colour": lambda: w.add_array(rng.choice(["colors", "id_color", "rgb"]), "vec3", "output"),
-                   "point": lambda: w.add_array(rng.choice(["sample_points", "uv", "points2d"]), "vec2", "output")}
+                   "point": lambda: w.add_array(rng.choice(["sample_points", "uv", "points2d"]), "vec2", "output"),
+                   "subpixel": lambda: w.add_array(rng.choice(["uv", "pixel_uv", "ray_uv"]), "vec2", "output")}
     out = make_output[use]() if use in make_output else ""  # the other uses make their arrays below
-    key, key_feature = _hash_key(w, out)
+    key, key_feature = _hash_key(w, out, frame_form)
     fn = bit_helper(w, kind)
+    key = key.replace("{fn}", fn)
     w.feature(f"integer hash ({HASHES[kind].known_as}) of {key_feature}")
     h = w.fresh("h")
     w.emit(f"{h} = {fn}({key})")
@@ -177,6 +203,15 @@ def hashed_values(w: KernelWriter) -> None:
             value = u
             w.feature("uniform random number in [0, 1)")
         w.store(out, value)
+        return
+    if use == "subpixel":  # a jittered sample inside the pixel, in [0, 1)^2 over the image (a ray's uv)
+        h2 = w.fresh("h")
+        w.emit(f"{h2} = {fn}({h})")
+        u, v = w.assign(_uniform(h), "u"), w.assign(_uniform(h2), "v")
+        i, j = w.tid_names
+        w.store(out, Expr(f"wp.vec2((float({j}) + {u.src}) / float({out}.shape[1]), "
+                          f"(float({i}) + {v.src}) / float({out}.shape[0]))", "vec2", 1.0, None))
+        w.feature("a jittered sample inside each pixel (uv over the image)")
         return
     if use == "point":  # a 2-D sample: the hash hashed again gives the stream's next number
         h2 = w.fresh("h")
@@ -298,9 +333,18 @@ def morton_codes(w: RichKernelWriter) -> None:
             y0 = w.add_scalar(rng.choice(["y0", "tile_y", "origin_y"]), "int32", rng.choice([0, 128, 512]))
             j, i = f"{j} + {x0.src}", f"{i} + {y0.src}"
             w.feature("tile origin")
+        # session 47: the pixel's linear index stored beside its code (the payload a sort by code
+        # carries). (Not a swizzle of texels into Z-order: its array would have to grow as the square
+        # of a bench-size launch's longer side.)
+        payload = breadth(w).random() < 0.35
         code = w.fresh("code")
         w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
         w.store(_own_uint_output(w, ("z_order", "morton", "codes")), _u(code, 2.0 ** 32))
+        if payload:
+            order = w.add_array(rng.choice(["pixel_ids", "order", "values"]), "int32", "output")
+            w.store(order, Expr(f"{w.tid_names[0]} * {order}.shape[1] + {w.tid_names[1]}", "int32",
+                                float(w.dim[0] * w.dim[1]), 0))
+            w.feature("the pixel's linear index beside its code (a sort's payload)")
         w.feature("Morton code of a pixel (Z-order)")
         return
     if rng.random() < 0.25:  # decode: the cell a 2-D code stands for

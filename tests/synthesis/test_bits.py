@@ -90,9 +90,14 @@ def _hash_keys(spec: KernelSpec, arrays: dict) -> np.ndarray:
     ids = [n for n in ("ids", "particle_ids", "entity_ids") if n in arrays]
     if ids:
         keys = _u(arrays[ids[0]].astype(np.uint64))
-    elif len(spec.dim) == 2:
+    elif len(spec.dim) == 2:  # a pixel's linear index; in some with the frame (session 47)
         i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
         keys = _u(i * spec.dim[1] + j)
+        if "a run of frames" in spec.description:
+            keys = _u(keys + np.uint64(_scalar(spec, "frame", "frame_index", "sample_index") * spec.dim[0] * spec.dim[1]))
+        elif "the frame's hash" in spec.description:
+            name = next(n for n in HASH_FUNCTIONS if f"def {n}(" in spec.source)
+            keys = keys ^ HASH_FUNCTIONS[name](_scalar(spec, "frame", "frame_index", "sample_index"))
     else:
         tid = np.arange(spec.dim[0], dtype=np.uint64)
         seed = np.uint64(_scalar(spec, "seed", "frame", "step"))
@@ -202,6 +207,51 @@ def test_sample_points_are_two_numbers_of_one_stream():
         h = _hashed(spec, arrays)
         want = np.stack([(x >> np.uint64(8)).astype(np.float64) / 2.0 ** 24 for x in (h, HASH_FUNCTIONS[name](h))], -1)
         _expect(_array(spec, written, "sample_points", "uv", "points2d"), want, _active(spec, arrays), rtol=1e-6)
+
+
+def test_subpixel_samples_jitter_each_pixels_centre_by_two_numbers_of_its_stream():
+    """A ray's uv: (j + u) / width, (i + v) / height, u and v the stream's first two numbers; every
+    sample inside its own pixel."""
+    found = _with("jittered sample inside each pixel")
+    assert any("frame" in s.description for s, _, _ in found)  # the frame forms are among them
+    for spec, arrays, written in found:
+        name = next(n for n in HASH_FUNCTIONS if f"def {n}(" in spec.source)
+        h = _hashed(spec, arrays)
+        u, v = ((x >> np.uint64(8)).astype(np.float64) / 2.0 ** 24 for x in (h, HASH_FUNCTIONS[name](h)))
+        i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
+        uv = _array(spec, written, "uv", "pixel_uv", "ray_uv")
+        np.testing.assert_allclose(uv[..., 0], (j + u) / spec.dim[1], rtol=1e-6)
+        np.testing.assert_allclose(uv[..., 1], (i + v) / spec.dim[0], rtol=1e-6)
+        assert np.all(np.floor(uv[..., 0] * spec.dim[1]) == j) and np.all(np.floor(uv[..., 1] * spec.dim[0]) == i)
+
+
+def test_a_pixels_morton_code_carries_its_linear_index():
+    for spec, _, written in _with("a sort's payload"):
+        i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
+        np.testing.assert_array_equal(_array(spec, written, "pixel_ids", "order", "values"), i * spec.dim[1] + j)
+        if "tile origin" in spec.description:  # the code is the pixel's in the larger image
+            i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
+        np.testing.assert_array_equal(_array(spec, written, "z_order", "morton", "codes"), interleave([i, j], 16))
+
+
+def test_the_pixel_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
+    """Every bit kernel without one of session 47's pixel forms draws exactly what it draws when the
+    stream keeps the earlier forms."""
+    import random
+
+    new = ("a run of frames", "the frame's hash", "jittered sample inside", "a sort's payload")
+    specs = {s: generate("arithmetic", s) for s in _bit_seeds(300)}
+    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
+    assert 0 < len(specs) - len(kept) < len(specs) // 4
+
+    class Earlier(random.Random):
+        def random(self):
+            return 1.0
+
+        def choices(self, population, weights=None, **_):
+            return [population[0]]
+    monkeypatch.setattr(bits, "breadth", lambda w: Earlier())
+    assert {s: generate("arithmetic", s).source for s in kept} == kept
 
 
 def test_morton_codes_interleave_the_quantised_point():
