@@ -85,15 +85,30 @@ def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     acc = w.declare(w.fresh("acc"), ZERO, taps * w.arg(name).high, None)
     update = "+=" if w.rng.random() < 0.5 else f"= {acc.src} +"
     r = taps // 2
+    # session 47: the signal zero outside the array (a branch per tap) rather than its edge repeated
+    zero_padded = breadth(w).random() < 0.3
     if w.rng.random() < 0.5:  # over the taps
         j = _temp(w, "j")
         with w.block(f"for k in range({taps}):"):
-            w.emit(f"{j} = {_window_index(w, f'k - {r}', name)}")
-            w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
+            if zero_padded:
+                w.emit(f"{j} = {w.tid_names[0]} + k - {r}")
+                with w.block(f"if {j} >= 0 and {j} < {name}.shape[0]:"):
+                    w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
+            else:
+                w.emit(f"{j} = {_window_index(w, f'k - {r}', name)}")
+                w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
     else:  # over the offsets
         with w.block(f"for k in range(-{r}, {r + 1}):"):
-            w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k', name)}]")
+            if zero_padded:
+                j = _temp(w, "j")
+                w.emit(f"{j} = {w.tid_names[0]} + k")
+                with w.block(f"if {j} >= 0 and {j} < {name}.shape[0]:"):
+                    w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{j}]")
+            else:
+                w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k', name)}]")
     w.feature("windowed filter (taps)")
+    if zero_padded:
+        w.feature("zero outside the array")
     return [LoopResult(acc, "filtered")]
 
 
@@ -252,21 +267,47 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(count, "count_out")]
 
 
+def breadth(w: KernelWriter) -> random.Random:
+    """Session 47's further forms of the searches and moving averages: a stream of their own per kernel,
+    so a kernel whose draws there keep the earlier form draws exactly what it drew."""
+    return random.Random(w.seed ^ 0xC7F4)
+
+
 def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """The offset of the first element ahead that exceeds a threshold (a search that stops: `break`);
-    the window's width where none does."""
+    the window's width where none does. Drawn aside (session 47): the first element ahead greater than
+    the thread's own (the next greater element), and the value found stored beside its offset."""
     name, width = w.rng.choice(loads), w.rng.choice([4, 6, 8])
     bound = _bound(w, ["max_steps", "horizon", "window"], width)
     op = w.rng.choice([">", "<"])
     t = fmt_float(w.rng.choice([0.5, 1.0]) * (1 if op == ">" else -1))
+    form = breadth(w).choices(["threshold", "next", "value"], weights=[0.5, 0.25, 0.25])[0]
+    if form == "next":  # compared with the thread's own element, from the one after it
+        own = w.load(name)
+        t = own.src
     # where no element qualifies, the loop's bound: the literal, or the parameter that holds it
     found = w.declare(w.fresh("first"), Expr(bound, "int32", float(width), 0, lit=bound.isdigit()), float(width), 0)
-    with w.block(f"for k in range({bound}):"):
-        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)] {op} {t}:"):
+    value = w.declare(w.fresh("found_value"), ZERO, w.arg(name).high, None) if form == "value" else None
+    with w.block(f"for k in range({'1, ' if form == 'next' else ''}{bound}):"):
+        element = f"{name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]"
+        if value is not None:
+            x = _temp(w, "x")
+            w.emit(f"{x} = {element}")
+            element = x
+        with w.block(f"if {element} {op} {t}:"):
             w.emit(f"{found.src} = k")
+            if value is not None:
+                w.emit(f"{value.src} = {element}")
             w.emit("break")
     w.note_varying(found.src, w.load(name).src)
     w.feature("search (break)")
+    if form == "next":
+        w.feature("the next element ahead " + ("greater than" if op == ">" else "less than") + " the thread's own")
+        return [LoopResult(found, "next_offset")]
+    if value is not None:
+        w.note_varying(value.src, w.load(name).src)
+        w.feature("the value found beside its offset")
+        return [LoopResult(found, "first_index"), LoopResult(value, "first_value")]
     return [LoopResult(found, "first_index")]
 
 
@@ -299,13 +340,22 @@ def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     positive = w.rng.random() < 0.6
     v = _temp(w, "v")
     acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
+    count = w.declare(w.fresh("kept"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) \
+        if breadth(w).random() < 0.35 else None
     with w.block(f"for k in range({width}):"):
         w.emit(f"{v} = {name}[{_window_index(w, f'k - {width // 2}', name)}]")
         with w.block(f"if {v} {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if {v} {w.rng.choice(['>=', '>'])} 0.0:"):
             w.emit("continue")
         w.emit(f"{acc.src} += {v}" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + {v}")
+        if count is not None:
+            w.emit(f"{count.src} += 1")
     w.note_varying(acc.src, w.load(name).src)
     w.feature("skip (continue)")
+    if count is not None:  # session 47: the mean of the elements kept
+        w.note_varying(count.src, w.load(name).src)
+        w.feature("the mean of the elements kept")
+        return [LoopResult(Expr(f"{acc.src} / float(wp.max({count.src}, 1))", "float32", w.arg(name).high, None,
+                                atom=False), "pos_mean" if positive else "neg_mean")]
     return [LoopResult(acc, "pos_sum_out" if positive else "neg_sum_out")]
 
 
@@ -350,16 +400,36 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     decay = _coefficient(w, [0.5, 0.25, 0.75], ["alpha", "smoothing"] if ema else ["decay", "leak"])
     gain = _coefficient(w, [0.5, 1.5, 2.0], ["w_in", "input_gain"]) if not ema and w.rng.random() < 0.4 else None
     j = _temp(w, "j")
-    h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
-    with w.block(f"for k in range({steps}):"):
+    # session 47: the average started at the oldest element rather than at zero (no bias toward zero),
+    # or an exponentially weighted variance beside it (the deviation from the average before the step)
+    form = breadth(w).choices(["zero", "seeded", "variance"], weights=[0.5, 0.25, 0.25])[0] if ema else "zero"
+    if form == "seeded":
+        oldest = f"wp.clamp({w.tid_names[0]} - {steps - 1}, 0, {name}.shape[0] - 1)"
+        h = w.declare(w.fresh("h"), Expr(f"{name}[{oldest}]", "float32", w.arg(name).high, None, atom=False),
+                      w.arg(name).high, None)
+        w.feature("started at the oldest element")
+    else:
+        h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
+    var = w.declare(w.fresh("var"), ZERO, w.arg(name).high ** 2, None) if form == "variance" else None
+    with w.block(f"for k in range({'1, ' if form == 'seeded' else ''}{steps}):"):
         w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}', name)}")
-        if ema:
+        if var is not None:
+            d = _temp(w, "d")
+            w.emit(f"{d} = {name}[{j}] - {h.src}")
+            w.emit(f"{h.src} = {h.src} + {decay} * {d}")
+            keep = f"(1.0 - {decay})" if decay.isidentifier() else fmt_float(1.0 - float(decay))  # a literal folded
+            w.emit(f"{var.src} = {keep} * ({var.src} + {decay} * {d} * {d})")
+        elif ema:
             w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
         elif gain is not None:  # the input weighted too, as a recurrent cell's input weight does
             w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {gain} * {name}[{j}])")
         else:
             w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[{j}])")
     w.feature("exponential moving average" if ema else "recurrent update (tanh)")
+    if var is not None:
+        w.note_varying(var.src, w.load(name).src)
+        w.feature("exponentially weighted variance")
+        return [LoopResult(h, "state"), LoopResult(var, "variance")]
     return [LoopResult(h, "state")]
 
 

@@ -11,6 +11,7 @@ import math
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,11 +72,21 @@ def clamped(k: int) -> int:
 @PROPERTY
 @given(SEEDS)
 def test_a_windowed_filter_is_the_convolution_of_the_taps_with_a_clamped_window(seed):
+    check_filter(seed)
+
+
+def check_filter(seed: int) -> None:
+    """The taps times a window centred on the thread's element, the array's edge repeated past its ends,
+    or (drawn aside) zero there."""
     spec, (out,), (taps,) = build("windowed filter", seed)
     coef = table(table_length(spec, taps), seed)
     r = len(coef) // 2
     got = run(spec, {"a": A, taps: coef})[out]
-    want = [sum(c * A[clamped(t + k - r)] for k, c in enumerate(coef)) for t in range(N)]
+    zero = "zero outside the array" in spec.description
+
+    def element(j: int) -> float:
+        return (A[j] if 0 <= j < N else 0.0) if zero else A[clamped(j)]
+    want = [sum(c * element(t + k - r) for k, c in enumerate(coef)) for t in range(N)]
     assert all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want))
 
 
@@ -175,16 +186,32 @@ def test_a_window_count_counts_the_elements_past_the_threshold(seed):
 @PROPERTY
 @given(SEEDS)
 def test_a_search_stops_at_the_first_element_past_the_threshold(seed):
-    spec, (out,), _ = build("search with break", seed)
-    got = run(spec, {"a": A})[out]
+    check_search(seed)
+
+
+def check_search(seed: int) -> None:
+    """The first offset ahead whose element is past a threshold (or, drawn aside, past the thread's own
+    element, from the next one on: the next greater element), the window's width where none is; the
+    element found beside it where the kernel stores it (0 where none is)."""
+    spec, outs, _ = build("search with break", seed)
+    results = run(spec, {"a": A})
+    got = results[outs[0]]
     limit = max(got)  # the width: returned where no element is past the threshold
+    start = 1 if "the next element ahead" in spec.description else 0
 
     def first(t: int, past) -> int:
-        return next((k for k in range(limit) if past(A[clamped(t + k)])), limit)
+        return next((k for k in range(start, limit) if past(A[clamped(t + k)], A[t])), limit)
 
-    fits = [all(g == first(t, past) for t, g in enumerate(got))
-            for threshold in (0.5, 1.0) for past in (lambda v, c=threshold: v > c, lambda v, c=threshold: v < -c)]
-    assert sum(fits) >= 1 and len(set(got)) > 2
+    if start:
+        tests = [lambda v, own: v > own, lambda v, own: v < own]
+    else:
+        tests = [past for threshold in (0.5, 1.0)
+                 for past in (lambda v, own, c=threshold: v > c, lambda v, own, c=threshold: v < -c)]
+    fits = [past for past in tests if all(g == first(t, past) for t, g in enumerate(got))]
+    assert len(fits) >= 1 and len(set(got)) > 2
+    if len(outs) == 2:  # the element found
+        assert "the value found beside" in spec.description
+        assert results[outs[1]] == [A[clamped(t + k)] if k < limit else 0.0 for t, k in enumerate(got)]
 
 
 @PROPERTY
@@ -209,11 +236,20 @@ def test_a_flag_marks_the_windows_holding_an_element_past_the_threshold(seed):
 @PROPERTY
 @given(SEEDS)
 def test_a_sum_with_continue_adds_only_one_sign(seed):
+    check_continue(seed)
+
+
+def check_continue(seed: int) -> None:
+    """The sum of a window's elements of one sign, or (drawn aside) their mean (0 where none is)."""
     spec, (out,), _ = build("sum with continue", seed)
     got = run(spec, {"a": A})[out]
-    widths = [w for w in (3, 5, 7) for sign in (1, -1)
-              if all(math.isclose(g, sum(v for v in (A[clamped(t + k - w // 2)] for k in range(w)) if sign * v > 0))
-                     for t, g in enumerate(got))]
+    mean = "the mean of the elements kept" in spec.description
+
+    def kept(t: int, w: int, sign: int, zeros: bool) -> list[float]:  # zeros: skipped by `< 0.0`, kept
+        return [v for v in (A[clamped(t + k - w // 2)] for k in range(w)) if sign * v > 0 or (zeros and v == 0)]
+    widths = [w for w in (3, 5, 7) for sign in (1, -1) for zeros in (False, True)
+              if all(math.isclose(g, sum(kept(t, w, sign, zeros)) / (max(len(kept(t, w, sign, zeros)), 1) if mean else 1),
+                                  abs_tol=1e-12) for t, g in enumerate(got))]
     assert widths
 
 
@@ -237,25 +273,56 @@ def test_both_horner_variants_and_both_bisection_roots_are_drawn():
 @PROPERTY
 @given(SEEDS)
 def test_a_recurrent_window_runs_over_the_history_oldest_first(seed):
-    spec, (out,), _ = build("recurrent window", seed)
-    got = run(spec, {"a": A})[out]
+    check_recurrent(seed)
+
+
+def check_recurrent(seed: int) -> None:
+    """h = h + decay (x - h) (an average) or tanh(decay h + gain x) over the history, oldest first, from
+    zero or (drawn aside) from the oldest element; and beside an average, drawn aside, its exponentially
+    weighted variance, var = (1 - decay) (var + decay d^2) with d the deviation before the step."""
+    spec, outs, _ = build("recurrent window", seed)
+    results = run(spec, {"a": A})
+    got = results[outs[0]]
+    seeded = "started at the oldest element" in spec.description
     fits = []  # the (steps, decay, gain) whose recurrence gives the kernel's values
     for steps in (3, 4, 6, 8):
         for decay in (0.25, 0.5, 0.75):
             updates = [(None, lambda h, x, d=decay: h + d * (x - h))] + [
                 (gain, lambda h, x, d=decay, g=gain: math.tanh(d * h + g * x)) for gain in (1.0, 0.5, 1.5, 2.0)]
             for gain, update in updates:
-                want = []
+                want, variances = [], []
                 for t in range(N):
-                    h = 0.0
-                    for k in range(steps):
-                        h = update(h, A[clamped(t + k - steps + 1)])
+                    h = A[clamped(t - steps + 1)] if seeded else 0.0
+                    var = 0.0
+                    for k in range(1 if seeded else 0, steps):
+                        x = A[clamped(t + k - steps + 1)]
+                        var = (1.0 - decay) * (var + decay * (x - h) ** 2)
+                        h = update(h, x)
                     want.append(h)
+                    variances.append(var)
                 if all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(got, want)):
                     fits.append((steps, decay, gain))
+                    if len(outs) == 2 and gain is None:
+                        assert all(math.isclose(g, v, abs_tol=1e-12) for g, v in zip(results[outs[1]], variances))
+                        assert max(variances) > 0.0
     # a saturated tanh forgets its oldest inputs: more than one history length may give the same
     # values, but the kernel's own is among them
-    assert any(f"for k in range({steps}):" in spec.source for steps, _, _ in fits), (spec.source, fits)
+    bounds = [f"for k in range({'1, ' if seeded else ''}{steps}):" for steps, _, _ in fits]
+    assert any(b in spec.source for b in bounds), (spec.source, fits)
+    assert (len(outs) == 2) == ("weighted variance" in spec.description)
+
+
+@pytest.mark.parametrize("form,feature,check", [
+    ("search with break", "the next element ahead", check_search),
+    ("search with break", "the value found beside", check_search),
+    ("recurrent window", "started at the oldest element", check_recurrent),
+    ("recurrent window", "exponentially weighted variance", check_recurrent),
+    ("windowed filter", "zero outside the array", check_filter),
+    ("sum with continue", "the mean of the elements kept", check_continue)])
+def test_each_form_drawn_aside_is_checked(form, feature, check):
+    """Session 47's forms (a stream of their own), each in a kernel of its own, through the checks above."""
+    seed = next(s for s in range(2000) if feature in build(form, s)[0].description)
+    check(seed)
 
 
 def test_loop_temporaries_never_take_an_arguments_name():
@@ -313,3 +380,24 @@ def test_the_loops_of_a_kernel_work_on_one_signal():
         several += spec.source.count("    for ") + spec.source.count("    while ") >= 2
         assert len(output_groups(kernel)) == 1, spec.source
     assert several > 50  # most kernels hold two or more loops
+
+
+def test_the_control_flow_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
+    """Every control-flow kernel without one of session 47's forms draws exactly what it draws when the
+    stream keeps the earlier forms."""
+    from synthesis.categories import control_flow, generate
+
+    new = ("the next element ahead", "the value found beside", "started at the oldest element",
+           "exponentially weighted variance", "zero outside the array", "the mean of the elements kept")
+    specs = {s: generate("control_flow", s) for s in range(300)}
+    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
+    assert 0 < len(specs) - len(kept) < len(specs) // 2
+
+    class Earlier(random.Random):
+        def random(self):
+            return 1.0
+
+        def choices(self, population, weights=None, **_):
+            return [population[0]]
+    monkeypatch.setattr(control_flow, "breadth", lambda w: Earlier())
+    assert {s: generate("control_flow", s).source for s in kept} == kept

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def ctrl_322808b4f5(inp: wp.array(dtype=float), first_index: wp.array(dtype=int), neg_sum_out: wp.array(dtype=float)):
+def ctrl_322808b4f5(inp: wp.array(dtype=float), first_index: wp.array(dtype=int), neg_mean: wp.array(dtype=float)):
     tid = wp.tid()
     first = int(6)
     for k in range(6):
@@ -11,9 +11,11 @@ def ctrl_322808b4f5(inp: wp.array(dtype=float), first_index: wp.array(dtype=int)
             break
     first_index[tid] += first
     neg_sum = float(0.0)
+    kept = int(0)
     for k in range(3):
         v = inp[wp.clamp(tid + k - 1, 0, inp.shape[0] - 1)]
         if v > 0.0:
             continue
         neg_sum = neg_sum + v
-    neg_sum_out[tid] = neg_sum
+        kept += 1
+    neg_mean[tid] = neg_sum / float(wp.max(kept, 1))
