@@ -109,8 +109,22 @@ def distinct_keys(w: KernelWriter) -> None:
         key = cell
         count = _count(w, ("num_occupied", "occupied_cells", "n_cells"))
         w.feature("occupied cells counted by their claimant")
+    # session 47 (a stream of its own): each slot's multiplicity counted beside the claim, the histogram
+    # whose non-zero bins the claimants count (the same in any order of the threads)
+    hist = breadth(w).random() < 0.35
     with w.block(f"if {_claimed(w, seen, key)}:"):
         w.emit(f"wp.atomic_add({count}, 0, 1)")
+    if hist:
+        hits = w.add_array(rng.choice(["multiplicity", "hits", "per_slot"]), "int32", "output", shape=(table,))
+        w.emit(f"wp.atomic_add({hits}, {key}, 1)")
+        w.note_bound(hits, float(n))
+        w.feature("each slot's multiplicity beside the claims")
+
+
+def breadth(w: KernelWriter) -> random.Random:
+    """Session 47's further forms of the claims: a stream of their own per kernel, so a kernel whose
+    draws there keep the earlier form draws exactly what it drew."""
+    return random.Random(w.seed ^ 0xC1A1)
 
 
 def bfs_step(w: KernelWriter) -> None:
@@ -152,6 +166,12 @@ def bfs_step(w: KernelWriter) -> None:
         edges = _count(w, ("edges_checked", "frontier_edges", "m_f"))
         w.emit(f"wp.atomic_add({edges}, 0, {r.end} - {r.start})")
         w.feature("frontier edges counted")
+    # session 47: the claimant adds its neighbour's degree, the next frontier's edge count (a
+    # direction-optimizing BFS compares it with the unvisited edges before the next level)
+    next_edges = _count(w, ("next_edges", "m_next", "next_frontier_edges")) if breadth(w).random() < 0.3 else None
+    if next_edges:
+        r.column_local = True
+        w.feature("the next frontier's edges counted by the claimants")
     with r.loop():
         v = r.column()
         if visited:
@@ -168,6 +188,8 @@ def bfs_step(w: KernelWriter) -> None:
                     w.emit(f"{next_frontier}[{v}] = 1")
                 if count:
                     w.emit(f"wp.atomic_add({count}, 0, 1)")
+                if next_edges:  # the next frontier's edges, for the next level's switch test
+                    w.emit(f"wp.atomic_add({next_edges}, 0, {r.ptr}[{v} + 1] - {r.ptr}[{v}])")
     if visited:
         w.feature("a visited flag claimed, the depth stored by the claimant")
     if checked_first:

@@ -81,6 +81,10 @@ def _distinct_keys(spec: KernelSpec, given: dict) -> dict:
     every = _arg(spec, ("num_keys", "total_keys", "n_seen"))
     if every:
         expected[every] = np.array([len(keys)])
+    hits = _arg(spec, ("multiplicity", "hits", "per_slot"))
+    if hits:  # each slot's multiplicity beside the claims (session 47)
+        expected[hits] = np.bincount(keys, minlength=size)
+        assert expected[hits].max() > 1  # some slots taken more than once
     return expected
 
 
@@ -117,6 +121,9 @@ def _bfs_step(spec: KernelSpec, given: dict) -> dict:
         expected[count] = np.array([len(reached)])
     if "frontier edges counted" in spec.description:
         expected[_arg(spec, ("edges_checked", "frontier_edges", "m_f"))] = np.array([edges])
+    next_edges = _arg(spec, ("next_edges", "m_next", "next_frontier_edges"))
+    if next_edges:  # the degrees of the vertices reached (session 47)
+        expected[next_edges] = np.array([sum(int(given[ptr][v + 1] - given[ptr][v]) for v in reached)])
     return expected
 
 
@@ -222,3 +229,21 @@ def test_other_atomic_kernels_keep_their_draws(monkeypatch):
     """Whether an atomic kernel claims slots comes from a stream of its own: the other seeds draw
     exactly what they draw with claim kernels switched off."""
     assert_others_keep_their_draws(monkeypatch, "atomic", claims, "chooses_claims")
+
+
+def test_the_claim_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
+    """Every claim kernel without one of session 47's forms draws exactly what it draws when the stream
+    keeps the earlier forms; and each of those forms is among the kernels the order-free test runs."""
+    import random
+
+    new = ("each slot's multiplicity beside the claims", "the next frontier's edges counted by the claimants")
+    assert all(any(f in spec.description for spec, _, _ in _runs()) for f in new)
+    specs = {s: generate("atomic", s) for s in _claim_seeds(150)}
+    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
+    assert 0 < len(specs) - len(kept) < len(specs) // 2
+
+    class Earlier(random.Random):
+        def random(self):
+            return 1.0
+    monkeypatch.setattr(claims, "breadth", lambda w: Earlier())
+    assert {s: generate("atomic", s).source for s in kept} == kept
