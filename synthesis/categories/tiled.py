@@ -1822,52 +1822,109 @@ def transmittance(k: TileKernel, size: int, tile: str) -> str:
 ALPHA_COMPOSITE_SHARE = 0.4  # of the rays of alphas, from the breadth stream (session 47)
 
 
+@dataclass(frozen=True)
+class RayModel:
+    """What a composited ray reads and writes, the rest being common (`composite_ray`): its colours'
+    and pixel's names, its `@wp.func`s (name suffix, text with `{name}` for the kernel's prefix and
+    `{dt}` for the step), the tile whose exclusive prefix sums give each sample's light (`scanned`,
+    computed by `prelude`), the running sum carried across segments (`carry`, `carried_weights` the
+    weight lines with it), the light left behind from that sum, the step of the expected depth and
+    the ray's length in its units, the features."""
+    colour_hints: tuple[str, ...]
+    pixel_hints: tuple[str, ...]
+    helpers: tuple[tuple[str, str], ...]
+    tiles: int
+    prelude: tuple[str, ...]
+    scanned: str
+    carry: str
+    carried_weights: tuple[str, ...]
+    light_left: str
+    carried_feature: str
+    feature: str
+
+
+EMISSION_ABSORPTION = RayModel(
+    colour_hints=("radiance", "emission", "emitted"), pixel_hints=("color", "pixel", "rendered"),
+    helpers=(("sample_weight", "@wp.func\ndef {name}(before: float, s: float) -> float:\n"
+                               "    # the light that reaches the sample times the share of it the sample absorbs\n"
+                               "    return wp.exp(-before * {dt}) * (1.0 - wp.exp(-s * {dt}))"),),
+    tiles=4, prelude=(), scanned="a", carry="depth",
+    carried_weights=("before = wp.tile_scan_exclusive(a) + wp.tile_full({tile}, value=depth, dtype=float)",
+                     "w = wp.tile_map({sample_weight}, before, a)"),
+    light_left="wp.exp(-{total} * {dt})", carried_feature="the depth carried across them (tile_full)",
+    feature="emission-absorption volume rendering: weights from the exclusive prefix sums of the density "
+            "(tile_scan_exclusive)")
+
+ALPHA_COMPOSITING = RayModel(
+    colour_hints=("colors", "radiance", "shade"), pixel_hints=("pixel", "color_out", "composited"),
+    helpers=(("log_transmit", "@wp.func\ndef {name}(a: float) -> float:\n    return wp.log(1.0 - a)"),
+             ("composite_weight", "@wp.func\ndef {name}(log_before: float, a: float) -> float:\n"
+                                  "    # the light left in front of the sample times the share of it the sample stops\n"
+                                  "    return wp.exp(log_before) * a")),
+    tiles=5, prelude=("la = wp.tile_map({log_transmit}, a)",), scanned="la", carry="log_t",
+    carried_weights=("w = wp.tile_map({composite_weight}, wp.tile_scan_exclusive(la) + "
+                     "wp.tile_full({tile}, value=log_t, dtype=float), a)",),
+    light_left="wp.exp({total})", carried_feature="the log of the light left carried across them",
+    feature="front-to-back alpha compositing: the light in front of each sample from the exclusive prefix sums "
+            "of log(1 - alpha) (tile_scan_exclusive)")
+
+
 def alpha_composite(k: TileKernel, size: int, tile: str, segments: int, alpha: str) -> str:
     """Front-to-back alpha compositing along a ray (as splatting and NeRF's alpha form render): each
     sample's colour weighted by its alpha and by the light left in front of it, the product of
     (1 - alpha) before it. Tiles scan sums only, so the product is a sum of logs: the exclusive prefix
     sums of log(1 - alpha), exponentiated; over several segments the log carried from one to the next."""
+    return composite_ray(k, size, tile, segments, alpha, ALPHA_COMPOSITING, "", float(size * segments))
+
+
+def composite_ray(k: TileKernel, size: int, tile: str, segments: int, samples: str, model: RayModel, dt: str,
+                  ray_length: float) -> str:
+    """A ray's colour: each sample's colour times its weight, the light reaching it (from the exclusive
+    prefix sums of `model.scanned`) times the share it takes, summed along the ray; over segments, a
+    loop with the running sum carried by a `tile_full` added to each segment's prefix sums. Beside it
+    the maps drawn (`rendering_maps`) and, in some (always over segments), the light left behind."""
     rng = k.rng
     seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments) if segments > 1 else ""
     where = f"(i * {seg} + p) * {tile}" if seg else f"i * {tile}"
-    colors = k.array(pick(rng, "colors", "radiance", "shade"), "input", (size * segments,), True, low=0.0, high=1.0)
-    log_fn, weight_fn = f"{k.name}_log_transmit", f"{k.name}_composite_weight"
-    k.helpers.append(f"@wp.func\ndef {log_fn}(a: float) -> float:\n    return wp.log(1.0 - a)")
-    k.helpers.append(f"@wp.func\ndef {weight_fn}(log_before: float, a: float) -> float:\n"
-                     f"    # the light left in front of the sample times the share of it the sample stops\n"
-                     f"    return wp.exp(log_before) * a")
-    k.helper_names += [log_fn, weight_fn]
-    for _ in range(5):
+    colors = k.array(pick(rng, *model.colour_hints), "input", (size * segments,), True, low=0.0, high=1.0)
+    fns = {suffix: f"{k.name}_{suffix}" for suffix, _ in model.helpers}
+    for suffix, text in model.helpers:
+        k.helpers.append(text.format(name=fns[suffix], dt=dt))
+        k.helper_names.append(fns[suffix])
+    for _ in range(model.tiles):
         k.tile(size)
-    pixel = k.array(pick(rng, "pixel", "color_out", "composited"), "output", (1,), True)
+    pixel = k.array(pick(rng, *model.pixel_hints), "output", (1,), True)
     if seg:
-        k.emit("log_t = float(0.0)")
+        k.emit(f"{model.carry} = float(0.0)")
         k.emit("light = float(0.0)")
     maps = rendering_maps(k, seg)
     if seg:
         k.emit(f"for p in range({seg}):")
         k.indent += 1
-    k.emit(f"a = wp.tile_load({alpha}, shape={tile}, offset={where})")
+    k.emit(f"a = wp.tile_load({samples}, shape={tile}, offset={where})")
     k.emit(f"c = wp.tile_load({colors}, shape={tile}, offset={where})")
-    k.emit(f"la = wp.tile_map({log_fn}, a)")
+    for line in model.prelude:
+        k.emit(line.format(**fns))
+    weight_fn = fns[model.helpers[-1][0]]
     if seg:
-        k.emit(f"w = wp.tile_map({weight_fn}, wp.tile_scan_exclusive(la) + wp.tile_full({tile}, value=log_t, dtype=float), a)")
+        for line in model.carried_weights:
+            k.emit(line.format(tile=tile, **fns))
         k.emit("light += wp.tile_sum(w * c)[0]")
         accumulate_rendering_maps(k, maps, tile, seg)
-        k.emit("log_t += wp.tile_sum(la)[0]")
+        k.emit(f"{model.carry} += wp.tile_sum({model.scanned})[0]")
         k.indent -= 1
         k.emit(f"{pixel}[i] = light")
-        k.features.append(f"{segments} segments per ray, the log of the light left carried across them")
+        k.features.append(f"{segments} segments per ray, {model.carried_feature}")
     else:
-        k.emit(f"w = wp.tile_map({weight_fn}, wp.tile_scan_exclusive(la), a)")
+        k.emit(f"w = wp.tile_map({weight_fn}, wp.tile_scan_exclusive({model.scanned}), a)")
         accumulate_rendering_maps(k, maps, tile, seg)
         k.emit(f"{pixel}[i] = wp.tile_sum(w * c)[0]")
-    store_rendering_maps(k, maps, "", float(size * segments))
-    k.features.append("front-to-back alpha compositing: the light in front of each sample from the exclusive "
-                      "prefix sums of log(1 - alpha) (tile_scan_exclusive)")
+    store_rendering_maps(k, maps, dt, ray_length)
+    k.features.append(model.feature)
     if seg or rng.random() < 0.5:
         out = k.array(pick(rng, "transmittance", "visibility", "background_weight"), "output", (1,), True)
-        k.emit(f"{out}[i] = wp.exp({'log_t' if seg else 'wp.tile_sum(la)[0]'})")
+        total = model.carry if seg else f"wp.tile_sum({model.scanned})[0]"
+        k.emit(f"{out}[i] = {model.light_left.format(total=total, dt=dt)}")
         k.features.append("the light left behind the ray")
     return "Volume rendering of a ray per block"
 
@@ -1921,52 +1978,12 @@ def optical_depth(k: TileKernel, size: int, tile: str, segments: int, sigma: str
     reaching it (exp of the exclusive prefix sum of the depth before it, `tile_scan_exclusive`) times
     the share it absorbs, summed along the ray, across segments with the depth carried from one to the
     next (a `tile_full` of it added to the segment's prefix sums)."""
+    if composite:
+        return composite_ray(k, size, tile, segments, sigma, EMISSION_ABSORPTION, dt, 4.0)
     rng = k.rng
     seg = k.constant(pick(rng, "SEGMENTS", "CHUNKS"), segments) if segments > 1 else ""
     where = f"(i * {seg} + p) * {tile}" if seg else f"i * {tile}"
     k.tile(size)
-    if composite:
-        radiance = k.array(pick(rng, "radiance", "emission", "emitted"), "input", (size * segments,), True,
-                           low=0.0, high=1.0)
-        fn = f"{k.name}_sample_weight"
-        k.helpers.append(f"@wp.func\ndef {fn}(before: float, s: float) -> float:\n"
-                         f"    # the light that reaches the sample times the share of it the sample absorbs\n"
-                         f"    return wp.exp(-before * {dt}) * (1.0 - wp.exp(-s * {dt}))")
-        k.helper_names.append(fn)
-        k.tile(size)
-        k.tile(size)
-        k.tile(size)
-        color = k.array(pick(rng, "color", "pixel", "rendered"), "output", (1,), True)
-        if seg:
-            k.emit("depth = float(0.0)")
-            k.emit("light = float(0.0)")
-        maps = rendering_maps(k, seg)
-        if seg:
-            k.emit(f"for p in range({seg}):")
-            k.indent += 1
-        k.emit(f"a = wp.tile_load({sigma}, shape={tile}, offset={where})")
-        k.emit(f"c = wp.tile_load({radiance}, shape={tile}, offset={where})")
-        if seg:
-            k.emit(f"before = wp.tile_scan_exclusive(a) + wp.tile_full({tile}, value=depth, dtype=float)")
-            k.emit(f"w = wp.tile_map({fn}, before, a)")
-            k.emit("light += wp.tile_sum(w * c)[0]")
-            accumulate_rendering_maps(k, maps, tile, seg)
-            k.emit("depth += wp.tile_sum(a)[0]")
-            k.indent -= 1
-            k.emit(f"{color}[i] = light")
-            k.features.append(f"{segments} segments per ray, the depth carried across them (tile_full)")
-        else:
-            k.emit(f"w = wp.tile_map({fn}, wp.tile_scan_exclusive(a), a)")
-            accumulate_rendering_maps(k, maps, tile, seg)
-            k.emit(f"{color}[i] = wp.tile_sum(w * c)[0]")
-        store_rendering_maps(k, maps, dt, 4.0)
-        k.features.append("emission-absorption volume rendering: weights from the exclusive prefix sums of the "
-                          "density (tile_scan_exclusive)")
-        if seg or rng.random() < 0.5:
-            out = k.array(pick(rng, "transmittance", "visibility", "background_weight"), "output", (1,), True)
-            k.emit(f"{out}[i] = wp.exp(-{'depth' if seg else 'wp.tile_sum(a)[0]'} * {dt})")
-            k.features.append("the light left behind the ray")
-        return "Volume rendering of a ray per block"
     if seg:
         k.emit("depth = float(0.0)")
         k.emit(f"for p in range({seg}):")

@@ -2,6 +2,8 @@
 optimizer steps in scalar_param, sparse rows in control_flow) share."""
 from __future__ import annotations
 
+import random
+
 from synthesis.categories import generate
 
 
@@ -32,3 +34,28 @@ def specs_with_every_variant(category: str, chooses, variants: tuple[str, ...], 
             specs.append(spec)
             seen |= new
     return specs
+
+
+class EarlierForms(random.Random):
+    """A side stream of further forms stubbed to the forms drawn before it: the first of `choices` and of
+    `choice`, and no share taken (`random()` 1)."""
+
+    def random(self) -> float:
+        return 1.0
+
+    def choices(self, population, weights=None, **_):
+        return [population[0]]
+
+    def choice(self, seq):
+        return seq[0]
+
+
+def assert_earlier_forms_kept(monkeypatch, category: str, seeds: list[int], module, stream: str,
+                              new_forms: tuple[str, ...], at_most: int) -> None:
+    """The `category` kernels of `seeds` without one of `new_forms` (fewer than `at_most` have one, and
+    some do) draw exactly what they draw with `module.<stream>(w)` stubbed to the earlier forms."""
+    specs = {s: generate(category, s) for s in seeds}
+    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new_forms)}
+    assert 0 < len(specs) - len(kept) < at_most
+    monkeypatch.setattr(module, stream, lambda w: EarlierForms())
+    assert {s: generate(category, s).source for s in kept} == kept

@@ -58,15 +58,19 @@ def test_each_way_of_reporting_a_record_is_drawn():
     assert any("wp.max(" in s.source for s in sources)
 
 
-def float64_run_with(feature: str):
-    """The first float64 accumulation (over every thread: no early return) with `feature`, run: its
-    inputs, outputs, scalar parameters and density array."""
+def float64_spec_with(feature: str):
+    """The first float64 accumulation (over every thread: no early return) with `feature`, and its seed."""
     for seed in range(3000):
         w = writer(seed)
         float64_accumulation(random.Random(seed), w)
         if feature in " ".join(w.features) and not any("early return" in f for f in w.features):
-            break
-    spec = w.finish("test")
+            return w.finish("test"), seed
+    raise AssertionError(f"no float64 accumulation with {feature!r}")
+
+
+def float64_run_with(feature: str):
+    """That kernel run: its inputs, outputs, scalar parameters and density array."""
+    spec, seed = float64_spec_with(feature)
     inputs = draw_inputs(spec, seed)
     scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
     rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
@@ -128,12 +132,7 @@ def test_a_deposit_splits_each_value_between_the_two_nodes_around_its_particle_b
 def float64_reduction_run(feature: str):
     """The first float64 reduction with `feature` (no early return), run: its spec, inputs, outputs and
     scalar parameters."""
-    for seed in range(3000):
-        w = writer(seed)
-        float64_accumulation(random.Random(seed), w)
-        if feature in " ".join(w.features) and not any("early return" in f for f in w.features):
-            break
-    spec = w.finish("test")
+    spec, seed = float64_spec_with(feature)
     inputs = draw_inputs(spec, seed)
     return spec, inputs, run(spec, inputs), {a.name: a.value for a in spec.args if a.role == "scalar"}
 

@@ -12,7 +12,7 @@ import pytest
 from synthesis.categories import bits, generate
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
-from tests.synthesis.shares import assert_others_keep_their_draws
+from tests.synthesis.shares import assert_earlier_forms_kept, assert_others_keep_their_draws
 
 M32 = np.uint64(0xFFFFFFFF)
 
@@ -237,21 +237,8 @@ def test_a_pixels_morton_code_carries_its_linear_index():
 def test_the_pixel_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
     """Every bit kernel without one of session 47's pixel forms draws exactly what it draws when the
     stream keeps the earlier forms."""
-    import random
-
     new = ("a run of frames", "the frame's hash", "jittered sample inside", "a sort's payload")
-    specs = {s: generate("arithmetic", s) for s in _bit_seeds(300)}
-    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
-    assert 0 < len(specs) - len(kept) < len(specs) // 4
-
-    class Earlier(random.Random):
-        def random(self):
-            return 1.0
-
-        def choices(self, population, weights=None, **_):
-            return [population[0]]
-    monkeypatch.setattr(bits, "breadth", lambda w: Earlier())
-    assert {s: generate("arithmetic", s).source for s in kept} == kept
+    assert_earlier_forms_kept(monkeypatch, "arithmetic", _bit_seeds(300), bits, "breadth", new, 300 // 4)
 
 
 def test_morton_codes_interleave_the_quantised_point():

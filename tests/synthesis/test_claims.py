@@ -14,7 +14,7 @@ import pytest
 from synthesis.categories import claims, generate
 from synthesis.spec import KernelSpec
 from tests.cuda_production.harness import warp_runs
-from tests.synthesis.shares import assert_others_keep_their_draws
+from tests.synthesis.shares import assert_earlier_forms_kept, assert_others_keep_their_draws
 
 
 def _claim_seeds(count: int) -> list[int]:
@@ -234,16 +234,6 @@ def test_other_atomic_kernels_keep_their_draws(monkeypatch):
 def test_the_claim_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
     """Every claim kernel without one of session 47's forms draws exactly what it draws when the stream
     keeps the earlier forms; and each of those forms is among the kernels the order-free test runs."""
-    import random
-
     new = ("each slot's multiplicity beside the claims", "the next frontier's edges counted by the claimants")
     assert all(any(f in spec.description for spec, _, _ in _runs()) for f in new)
-    specs = {s: generate("atomic", s) for s in _claim_seeds(150)}
-    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
-    assert 0 < len(specs) - len(kept) < len(specs) // 2
-
-    class Earlier(random.Random):
-        def random(self):
-            return 1.0
-    monkeypatch.setattr(claims, "breadth", lambda w: Earlier())
-    assert {s: generate("atomic", s).source for s in kept} == kept
+    assert_earlier_forms_kept(monkeypatch, "atomic", _claim_seeds(150), claims, "breadth", new, 150 // 2)

@@ -19,6 +19,7 @@ from synthesis.categories.control_flow import LOOP_FORMS
 from synthesis.exprgen import KernelWriter
 from synthesis.sampled_run import _runnable_source, _Warp
 from tests.synthesis.python_run import Shaped
+from tests.synthesis.shares import assert_earlier_forms_kept
 
 N = 64
 SEEDS = st.integers(0, 2**32 - 1)
@@ -385,19 +386,8 @@ def test_the_loops_of_a_kernel_work_on_one_signal():
 def test_the_control_flow_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
     """Every control-flow kernel without one of session 47's forms draws exactly what it draws when the
     stream keeps the earlier forms."""
-    from synthesis.categories import control_flow, generate
+    from synthesis.categories import control_flow
 
     new = ("the next element ahead", "the value found beside", "started at the oldest element",
            "exponentially weighted variance", "zero outside the array", "the mean of the elements kept")
-    specs = {s: generate("control_flow", s) for s in range(300)}
-    kept = {s: spec.source for s, spec in specs.items() if not any(f in spec.description for f in new)}
-    assert 0 < len(specs) - len(kept) < len(specs) // 2
-
-    class Earlier(random.Random):
-        def random(self):
-            return 1.0
-
-        def choices(self, population, weights=None, **_):
-            return [population[0]]
-    monkeypatch.setattr(control_flow, "breadth", lambda w: Earlier())
-    assert {s: generate("control_flow", s).source for s in kept} == kept
+    assert_earlier_forms_kept(monkeypatch, "control_flow", list(range(300)), control_flow, "breadth", new, 300 // 2)

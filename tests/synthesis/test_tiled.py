@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-import random
 import re
 import subprocess
 
@@ -26,7 +25,7 @@ from synthesis.categories import CATEGORY_NAMES, generate, kernel_name
 from synthesis.categories import tiled
 from synthesis.categories.tiled import BLOCK_DIMS, FFT_BLOCK_DIMS, KINDS
 from synthesis.spec import KernelSpec
-from tests.synthesis.shares import assert_others_keep_their_draws, specs_with_every_variant
+from tests.synthesis.shares import EarlierForms, assert_others_keep_their_draws, specs_with_every_variant
 
 TILE_OPS = ("tile_load", "tile_store", "tile_atomic_add")
 INDEXED_OPS = ("tile_load_indexed", "tile_store_indexed")  # their places are tested per element, as Warp does
@@ -738,20 +737,6 @@ def test_a_bfloat16_linear_layer_is_the_float_product_of_its_bfloat16_inputs():
             np.testing.assert_allclose(got, product, rtol=1e-6, atol=1e-5)
 
 
-class _EarlierForms(random.Random):
-    """A breadth stream that always draws the forms before session 47: the first of `choices` and of
-    `choice`, and no share taken (`random()` 1)."""
-
-    def random(self) -> float:
-        return 1.0
-
-    def choices(self, population, weights=None, **_):
-        return [population[0]]
-
-    def choice(self, seq):
-        return seq[0]
-
-
 SESSION_47_FORMS = ("the depth by tile_sum", "Volume rendering", "balancing bias", "softmax over all experts",
                     "argtop-k", "square roots", "weighted per entry", "(1 x bag) tile product", "pooled by max",
                     "interpolated between ranks", "the range (", "from the deviations", "densest sample",
@@ -768,7 +753,7 @@ def test_the_tiled_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monk
 
     def with_earlier_forms(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        self.breadth = _EarlierForms()
+        self.breadth = EarlierForms()
     monkeypatch.setattr(tiled.TileKernel, "__init__", with_earlier_forms)
     assert {seed: generate("tiled", seed).source for seed in kept} == kept
     assert not any(f in generate("tiled", seed).description for seed in drawn for f in SESSION_47_FORMS)
