@@ -297,13 +297,22 @@ def mesh_metadata(mesh: ArgSpec) -> dict:
             "vertices": rock_vertex_count(cells), "rule": MESH_RULE}
 
 
+def pinned_launch(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> bool:
+    """Whether the launch keeps its check size at bench size: an array shaped exactly like the launch,
+    which its threads index by their launch indices, keeps its size (ArgSpec.keeps_size: the kernel's
+    code holds its extents as literals, a fixed 64 x 48 image's `ii < 64`). Grown, the launch would
+    index past that array, and its threads past the literal extents would all take the border's path:
+    such a kernel is timed at its own size."""
+    return any(a.keeps_size and tuple(a.shape) == tuple(launch_dim) for a in array_args(args))
+
+
 def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> tuple[int, ...]:
     """The launch at bench size: the outermost dimension grown, the others kept. A one-thread launch
     stays one thread: such a kernel is serial code (a scan, a counter), and copies of it running at
-    once would race on the same elements. `threads_per_index`: threads per launch index (a
+    once would race on the same elements; a pinned launch (pinned_launch) keeps its size too. `threads_per_index`: threads per launch index (a
     wp.launch_tiled kernel runs a block of block_dim threads per index). A kernel taking a mesh or a BVH
     grows to at most MESH_THREADS threads."""
-    if prod(launch_dim) == 1:
+    if prod(launch_dim) == 1 or pinned_launch(args, launch_dim):
         return tuple(launch_dim)
     per_thread = max(1, bytes_per_thread(args, launch_dim))
     threads = max(1, MAX_THREADS // threads_per_index)

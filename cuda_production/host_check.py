@@ -488,7 +488,9 @@ def rewrite_launches(cu_source: str) -> str:
     return _LAUNCH.sub(r"emu_launch(\1, EmuConfig{\2}, ", cu_source)
 
 
-def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.CompletedProcess:
+def compile_host(cu_path: Path, binary: Path, workdir: Path,
+                 extra_flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """The .cu as a host program (g++, the emulation headers); `extra_flags` e.g. a sanitizer's."""
     include = workdir / "include"
     include.mkdir(exist_ok=True)
     (include / "cuda_runtime.h").write_text(EMULATION_HEADER)
@@ -503,17 +505,23 @@ def compile_host(cu_path: Path, binary: Path, workdir: Path) -> subprocess.Compl
     # printf format mismatches and reads of uninitialised variables are errors: both compile
     # silently into wrong behaviour otherwise.
     flags = ["-Wformat", "-Werror=format", "-Werror=return-type", "-Werror=uninitialized", "-Werror=maybe-uninitialized"]
-    return subprocess.run(["g++", "-std=c++17", "-O1", *flags, f"-I{include}", str(source), "-o", str(binary)],
+    return subprocess.run(["g++", "-std=c++17", "-O1", *flags, *extra_flags, f"-I{include}", str(source), "-o", str(binary)],
                           capture_output=True, text=True)
 
 
 CHECK_ARGS = ("--warmup", "0", "--trials", "1")
 
 
+# Any read or write outside an allocation, and any undefined behaviour, ends the run with an error
+# (UBSan alone would print and go on)
+SANITIZED = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g")
+
+
 def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 120,
-                run_args: tuple[str, ...] = CHECK_ARGS) -> HostRun:
+                run_args: tuple[str, ...] = CHECK_ARGS, compile_flags: tuple[str, ...] = ()) -> HostRun:
     """Compile `sample_dir`'s .cu for the host and run it there (in `sample_dir`, as `make check` does)
-    with `run_args` (e.g. `--bench --bench-dim 64` for a small emulated benchmark)."""
+    with `run_args` (e.g. `--bench --bench-dim 64` for a small emulated benchmark); `compile_flags`
+    e.g. SANITIZED."""
     sample_dir = Path(sample_dir)
     cu_path = sample_dir / cu_name if cu_name else next(sample_dir.glob("*.cu"))
     if shutil.which("g++") is None:
@@ -521,7 +529,7 @@ def run_on_host(sample_dir: Path, cu_name: str | None = None, timeout: float = 1
     with tempfile.TemporaryDirectory(prefix="hostcheck_") as tmp:
         work = Path(tmp)
         binary = work / cu_path.stem
-        build = compile_host(cu_path, binary, work)
+        build = compile_host(cu_path, binary, work, compile_flags)
         if build.returncode != 0:
             return HostRun(False, False, build.returncode, build.stderr)
         try:

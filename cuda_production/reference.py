@@ -41,10 +41,14 @@ def input_bits(seed: int, arg: int, count: int) -> np.ndarray:
 
 def row_lengths(arg: ArgSpec, position: int, seed: int, rows: int) -> np.ndarray:
     """A compressed sparse row's row lengths (role "offsets"): rows 2k and 2k + 1 as far above and
-    below the mean (low + high) / 2, by bits k of the input's hash, so pairs of rows hold twice the mean."""
+    below the mean (low + high) / 2, by bits k of the input's hash, so pairs of rows hold twice the mean;
+    the last row of an odd count holds the mean (rows x mean entries in all, the size of the arrays
+    they index, at any count)."""
     mean, spread = (int(arg.low) + int(arg.high)) // 2, (int(arg.high) - int(arg.low)) // 2
     k = np.arange(rows) // 2
     offset = (input_bits(seed, position, (rows + 1) // 2) % np.uint32(2 * spread + 1)).astype(np.int64)[k] - spread
+    if rows % 2:
+        offset[-1] = 0
     return mean + np.where(np.arange(rows) % 2 == 0, offset, -offset)
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cuda_production.bench import (
-    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, max_outer, scale_factor,
-    scales,
+    MAX_GRID_DIM, READ_ROLES, bench_launch_dim, block_shape, extra_rows, grid_points, index_scale, max_outer,
+    pinned_launch, scale_factor, scales,
 )
 from cuda_production.cuda_types import ctype, required_arch
 from cuda_production.translator import KernelParam, TranslatedKernel
@@ -182,13 +182,15 @@ static void fill_ints(T* dst, size_t count, uint32_t seed, uint32_t arg, int lo,
 
 FILL_OFFSETS = r'''
 // A compressed sparse row's row pointers, the prefix sums of its row lengths: rows 2k and 2k + 1 lie
-// as far above and below the mean length (bits k of the hash), so pairs of rows hold twice the mean
+// as far above and below the mean length (bits k of the hash), so pairs of rows hold twice the mean;
+// the last row of an odd count, which has no partner, holds the mean (rows x mean entries in all)
 static void fill_offsets(int* dst, size_t count, uint32_t seed, uint32_t arg, int mean, int spread)
 {
     dst[0] = 0;
     for (size_t i = 1; i < count; ++i) {
         const size_t row = i - 1;
-        const int offset = (int)(input_bits(seed, arg, (uint32_t)(row / 2)) % (uint32_t)(2 * spread + 1)) - spread;
+        const bool unpaired = row % 2 == 0 && row + 2 == count;
+        const int offset = unpaired ? 0 : (int)(input_bits(seed, arg, (uint32_t)(row / 2)) % (uint32_t)(2 * spread + 1)) - spread;
         dst[i] = dst[i - 1] + mean + (row % 2 == 0 ? offset : -offset);
     }
 }
@@ -828,10 +830,10 @@ BENCH_WARMUP = 2  # untimed graph replays first (module load, clocks, caches)
 BENCH_TRIALS = 20  # timed graph replays: the statistics are over these
 
 
-def _main_options(bench_outer: int, largest_outer: int | None = None) -> list[str]:
+def _main_options(bench_outer: int, largest_outer: int | None = None, why: str = "") -> list[str]:
     """main()'s command line: the check run (default) and the benchmark (--bench). `largest_outer`: the
-    largest outermost extent the launch's grid can hold (a launch of 2 to 4 dimensions: CUDA allows
-    65,535 blocks along y and z), which --bench-dim may not pass."""
+    largest outermost extent --bench-dim may ask for (a launch of 2 to 4 dimensions: CUDA allows
+    65,535 blocks along y and z; a pinned launch: its check size), and `why`, said when it is passed."""
     usage = ("usage: %s [--warmup N] [--trials N] [--expected FILE] "
              "[--bench [--bench-dim N] [--launches N] [--dump FILE]]\\n")
     return [
@@ -868,8 +870,7 @@ def _main_options(bench_outer: int, largest_outer: int | None = None) -> list[st
         "    }",
     ] + ([
         f"    if (bench_outer > {largest_outer}) {{",
-        f'        fprintf(stderr, "--bench-dim %d: this launch\'s grid holds at most {largest_outer} (CUDA allows '
-        '65535 blocks along y and z)\\n", bench_outer);',
+        f'        fprintf(stderr, "--bench-dim %d: {why}\\n", bench_outer);',
         "        return 2;",
         "    }",
     ] if largest_outer is not None else [])
@@ -1133,7 +1134,13 @@ def render_cu(kernel: TranslatedKernel, args: list[ArgSpec], launch_dim: tuple[i
     w("int main(int argc, char** argv)")
     w("{")
     largest = max_outer(launch_dim) if len(launch_dim) > 1 and not kernel.tiled else None  # a tiled grid is 1-D
-    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0], largest):
+    why = "this launch's grid holds at most {n} (CUDA allows 65535 blocks along y and z)"
+    if pinned_launch(args, launch_dim):
+        largest = launch_dim[0]
+        why = ("this kernel's code holds its launch's extents ({n} rows), so its arrays keep their size: it runs "
+               "at {n} rows or fewer")
+    for line in _main_options(bench_launch_dim(args, launch_dim, kernel.block_dim if kernel.tiled else 1)[0], largest,
+                              why.format(n=largest)):
         w(line)
     w("")
     if filled or meshes:

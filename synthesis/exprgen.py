@@ -520,6 +520,12 @@ class KernelWriter:
     def arg(self, name: str) -> ArgSpec:
         return self._by_name[name]
 
+    def keep_size(self, name: str) -> None:
+        """Mark array `name` as one that keeps its size at bench size (ArgSpec.keeps_size): its code
+        holds its extents as literals (`ii < 64`), so it, and a launch shaped like it, cannot grow."""
+        i = next(k for k, a in enumerate(self.args) if a.name == name)
+        self.args[i] = self._by_name[name] = dataclasses.replace(self.args[i], keeps_size=True)
+
     def is_argument(self, name: str) -> bool:
         return name in self._by_name
 

@@ -50,9 +50,11 @@ def distinct_keys(w: KernelWriter) -> None:
         mask = w.add_array(rng.choice(["active", "valid", "alive"]), "int32", "input", low=0, high=1, grid_bits=0)
         w.guard_return(f"{mask}[tid] == 0")
         w.feature("inactive elements skipped")
-    # n keys over n or 2n slots: a third or more stay free (at n / 8 every one would be taken), and
-    # the table grows with the launch at bench size, as the keys' range does
+    # n keys over n or 2n slots: a third or more stay free (at n / 8 every one would be taken). A table
+    # of keys grows with the launch at bench size, as the keys' range does; a grid of cells keeps its
+    # cells (their count is written into the kernel: `cy * 32 + cx`), whatever the launch
     table = rng.choice([n, 2 * n])
+    grid = False
     if rng.random() < 0.5:  # keys given (vertex ids, hashed ids)
         wide = rng.random() < 0.4  # keys from a wider range, mapped to slots modulo the table's size
         keys = w.add_array(rng.choice(["keys", "ids", "labels", "vertex_ids"]), "int32", "index",
@@ -84,7 +86,8 @@ def distinct_keys(w: KernelWriter) -> None:
         w.emit(f"{cell} = {cy} * {nx} + {cx}")
         key = cell
         seen = w.add_array(rng.choice(["occupied", "cell_flags", "occupancy"]), "int32", "inout", shape=(table,),
-                           low=0, high=0, grid_bits=0)
+                           low=0, high=0, grid_bits=0, keeps_size=True)
+        grid = True
         count = _count(w, ("num_occupied", "occupied_cells", "n_cells"))
         w.feature("occupied cells of a plane counted by their claimant")
     else:  # the cell of a point on a line of cells (values on a 1/8 grid: the cell is exact)
@@ -94,7 +97,8 @@ def distinct_keys(w: KernelWriter) -> None:
         x = w.add_array(rng.choice(["x", "positions", "coords"]), "float32", "input", low=origin,
                         high=origin + table * width - 0.125, grid_bits=3)
         seen = w.add_array(rng.choice(["occupied", "cell_flags", "occupancy"]), "int32", "inout", shape=(table,),
-                           low=0, high=0, grid_bits=0)
+                           low=0, high=0, grid_bits=0, keeps_size=True)
+        grid = True
         value = w.load(x).src
         if origin:
             lo = w.add_scalar(rng.choice(["origin", "x_min", "lower"]), "float32", origin)
@@ -115,7 +119,8 @@ def distinct_keys(w: KernelWriter) -> None:
     with w.block(f"if {_claimed(w, seen, key)}:"):
         w.emit(f"wp.atomic_add({count}, 0, 1)")
     if hist:
-        hits = w.add_array(rng.choice(["multiplicity", "hits", "per_slot"]), "int32", "output", shape=(table,))
+        hits = w.add_array(rng.choice(["multiplicity", "hits", "per_slot"]), "int32", "output", shape=(table,),
+                           keeps_size=grid)
         w.emit(f"wp.atomic_add({hits}, {key}, 1)")
         w.note_bound(hits, float(n))
         w.feature("each slot's multiplicity beside the claims")

@@ -46,11 +46,15 @@ def inputs(s: KernelSpec) -> dict:
     return arrays
 
 
+def write_spec_sample(tmp: Path, s: KernelSpec, expected: bytes | None, tolerance: Tolerance = Tolerance()) -> Path:
+    """The sample folder of a generated kernel, translated as the pipeline does (no expected.bin: None)."""
+    kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim), s.block_dim)
+    return write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
+                        expected, {"category": s.category, "description": s.description})
+
+
 def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:
-    kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim), s.block_dim)  # as the pipeline
-    folder = write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
-                          expected, {"category": s.category, "description": s.description})
-    return run_on_host(folder)
+    return run_on_host(write_spec_sample(tmp, s, expected, tolerance))
 
 
 def vec_value(name: str, dtype: str, value: tuple) -> ArgSpec:

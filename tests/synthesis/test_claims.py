@@ -13,7 +13,8 @@ import pytest
 
 from synthesis.categories import claims, generate
 from synthesis.spec import KernelSpec
-from tests.cuda_production.harness import warp_runs
+from cuda_production.host_check import SANITIZED, run_on_host
+from tests.cuda_production.harness import warp_runs, write_spec_sample
 from tests.synthesis.shares import assert_earlier_forms_kept, assert_others_keep_their_draws
 
 
@@ -237,3 +238,19 @@ def test_the_claim_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monk
     new = ("each slot's multiplicity beside the claims", "the next frontier's edges counted by the claimants")
     assert all(any(f in spec.description for spec, _, _ in _runs()) for f in new)
     assert_earlier_forms_kept(monkeypatch, "atomic", _claim_seeds(150), claims, "breadth", new, 150 // 2)
+
+
+@pytest.mark.parametrize("form", ["occupied cells of a plane", "occupied cells counted by their claimant"])
+def test_a_grid_of_cells_keeps_its_cells_at_a_bench_size_below_the_check_launch(tmp_path, form):
+    """The cells of a plane or a line are a count written into the kernel (`cy * 32 + cx`), not the
+    launch's: the flags (and each cell's multiplicity) keep their size when --bench-dim shrinks the
+    launch, so the sample's benchmark stays within its arrays (AddressSanitizer on the host). Before,
+    they shrank with it and the claims indexed past them."""
+    spec = next(s for s, _, _ in _runs() if form in s.description
+                and "each slot's multiplicity beside the claims" in s.description)
+    folder = write_spec_sample(tmp_path, spec, None)
+    run = run_on_host(folder, run_args=("--bench", "--bench-dim", str(spec.dim[0] // 4), "--launches", "1",
+                                        "--warmup", "0", "--trials", "1"), compile_flags=SANITIZED)
+    assert run.compiled, run.output
+    assert run.returncode == 0, run.output
+    assert f'"launch_dim": [{spec.dim[0] // 4}]' in run.output

@@ -15,8 +15,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cuda_production.bench import bench_launch_dim, pinned_launch
+from cuda_production.host_check import SANITIZED, run_on_host
+from synthesis.categories import generate
 from synthesis.categories.nested_loop import LIFE_RULES, NESTED_FORMS
 from synthesis.exprgen import KernelWriter
+from tests.cuda_production.harness import write_spec_sample
 from tests.synthesis.python_run import draw_inputs, run
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -375,6 +379,40 @@ def test_a_life_step_applies_the_birth_and_survival_rule_to_the_eight_neighbours
     np.testing.assert_array_equal(got[named(spec, "next_cells", "new_board", "cells_out")], want)
     if has(spec, "counts", "live_neighbours"):
         np.testing.assert_array_equal(got[named(spec, "counts", "live_neighbours")], count)
+
+
+@PROPERTY
+@given(SEEDS, st.sampled_from(["neighbourhood filter", "Game of Life"]))
+def test_an_image_whose_code_holds_its_extents_keeps_its_size_and_its_launch(seed, form):
+    """Extents written as literals (`ii < 9`, `% 7`) fix the image: it keeps its size at bench size
+    (ArgSpec.keeps_size), and so does the launch shaped like it (bench.pinned_launch); extents read
+    from `.shape` leave both free to grow."""
+    spec = build(form, seed)
+    literal = "bound from .shape" not in spec.description
+    kept = [a.name for a in spec.args if a.keeps_size]
+    assert len(kept) == literal
+    assert pinned_launch(list(spec.args), spec.dim) == literal
+    assert (bench_launch_dim(list(spec.args), spec.dim) == spec.dim) == literal
+    if literal:
+        assert f"< {GRID[0]}" in spec.source or f"% {GRID[0]}" in spec.source or f", {GRID[0] - 1})" in spec.source
+
+
+def test_a_fixed_image_is_benchmarked_at_its_size_within_its_arrays(tmp_path):
+    """The sample of a kernel whose code holds its image's extents: a bench below its size stays within
+    the arrays (AddressSanitizer on the host; before, the image shrank with the launch and the literal
+    extents read past it), and one above it is refused in one line, exit 2."""
+    spec = next(s for s in (generate("nested_loop", k) for k in range(400))
+                if any(a.keeps_size for a in s.args) and "Game of Life" in s.description)
+    folder = write_spec_sample(tmp_path, spec, None)
+    rows = spec.dim[0]
+    small = run_on_host(folder, run_args=("--bench", "--bench-dim", str(rows // 4), "--launches", "1", "--warmup",
+                                          "0", "--trials", "1"), compile_flags=SANITIZED)
+    assert small.compiled and small.returncode == 0, small.output
+    assert f'"launch_dim": [{rows // 4}, {spec.dim[1]}]' in small.output
+    big = run_on_host(folder, run_args=("--bench", "--bench-dim", str(rows + 1)))
+    assert big.returncode == 2
+    assert big.output == (f"--bench-dim {rows + 1}: this kernel's code holds its launch's extents ({rows} rows), "
+                          f"so its arrays keep their size: it runs at {rows} rows or fewer\n")
 
 
 def test_every_form_is_tested():

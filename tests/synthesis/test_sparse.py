@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from cuda_production.bench import bench_args, bench_shape
-from cuda_production.reference import make_input
+from cuda_production.host_check import SANITIZED, run_on_host
+from cuda_production.reference import input_bits, input_seed, make_input
 from synthesis.categories import generate, sparse
 from synthesis.categories.sparse import COLUMN_NAMES, POINTER_NAMES, VALUE_NAMES
 from synthesis.spec import ArgSpec, KernelSpec
-from tests.cuda_production.harness import warp_runs
+from tests.cuda_production.harness import warp_runs, write_spec_sample
 from tests.synthesis.shares import assert_others_keep_their_draws
 
 
@@ -249,12 +250,13 @@ def test_warp_computes_the_csr_algorithm_of_every_sparse_kernel():
 
 
 def test_row_pointers_are_a_csr_of_the_drawn_lengths_at_every_size():
-    """0 first, lengths within [low, high], and for an even number of rows exactly rows x mean
-    entries (the size of the arrays they index), at the check size and at the bench size."""
-    for rows, (low, high) in [(64, (0, 8)), (1000, (16, 48)), (100, (3, 5))]:
+    """0 first, lengths within [low, high], and exactly rows x mean entries (the size of the arrays
+    they index), at the check size and at bench sizes, an odd number of rows (`--bench-dim 2049`)
+    included: its last row, which has no partner, holds the mean."""
+    for rows, (low, high) in [(64, (0, 8)), (1000, (16, 48)), (100, (3, 5)), (63, (8, 24))]:
         arg = ArgSpec("row_ptr", "int32", "offsets", (rows + 1,), low, high, 0)
         entries = ArgSpec("vals", "float32", "input", (rows * (low + high) // 2,))
-        for sized in (arg, bench_args([arg, entries], (rows,), (rows * 64,))[0]):
+        for sized in (arg, *(bench_args([arg, entries], (rows,), (n,))[0] for n in (rows * 64, 2 * rows + 1))):
             ptr = make_input(sized, 3, 12345).astype(np.int64)
             lengths = np.diff(ptr)
             assert ptr[0] == 0 and lengths.min() >= low and lengths.max() <= high
@@ -262,6 +264,25 @@ def test_row_pointers_are_a_csr_of_the_drawn_lengths_at_every_size():
             assert len(set(lengths.tolist())) > 1  # the rows differ
         assert bench_shape(arg, (rows,), (rows * 64,)) == (rows * 64 + 1,)
         assert bench_shape(entries, (rows,), (rows * 64,)) == (rows * 64 * (low + high) // 2,)
+
+
+def test_a_sample_benchmarks_an_odd_number_of_rows_within_its_arrays(tmp_path):
+    """The .cu's own row pointers at an odd bench size (`--bench-dim 2n + 1`) end at the entries its
+    arrays hold (AddressSanitizer on the host): before, the last row, paired with none, could run past."""
+    spec = _runs()[0][0]
+    [(position, ptr)] = [(sum(len(b.flattened()) for b in spec.args[:i]), a) for i, a in enumerate(spec.args)
+                         if a.role == "offsets"]
+    mean, spread = (int(ptr.low) + int(ptr.high)) // 2, (int(ptr.high) - int(ptr.low)) // 2
+    seed = input_seed(spec)
+
+    def pair_offset(rows: int) -> int:  # what the unpaired last row would draw as the first of a pair
+        return int(input_bits(seed, position, rows // 2 + 1)[rows // 2] % np.uint32(2 * spread + 1)) - spread
+    rows = next(n for n in range(2 * spec.dim[0] + 1, 4 * spec.dim[0], 2) if pair_offset(n) > 0)
+    run = run_on_host(write_spec_sample(tmp_path, spec, None),
+                      run_args=("--bench", "--bench-dim", str(rows), "--launches", "1", "--warmup", "0", "--trials", "1"),
+                      compile_flags=SANITIZED)
+    assert run.compiled and run.returncode == 0, run.output
+    assert f'"launch_dim": [{rows}' in run.output
 
 
 def test_columns_index_the_rows_arrays():

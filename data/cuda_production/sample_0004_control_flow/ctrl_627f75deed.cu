@@ -115,13 +115,15 @@ static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo
 }
 
 // A compressed sparse row's row pointers, the prefix sums of its row lengths: rows 2k and 2k + 1 lie
-// as far above and below the mean length (bits k of the hash), so pairs of rows hold twice the mean
+// as far above and below the mean length (bits k of the hash), so pairs of rows hold twice the mean;
+// the last row of an odd count, which has no partner, holds the mean (rows x mean entries in all)
 static void fill_offsets(int* dst, size_t count, uint32_t seed, uint32_t arg, int mean, int spread)
 {
     dst[0] = 0;
     for (size_t i = 1; i < count; ++i) {
         const size_t row = i - 1;
-        const int offset = (int)(input_bits(seed, arg, (uint32_t)(row / 2)) % (uint32_t)(2 * spread + 1)) - spread;
+        const bool unpaired = row % 2 == 0 && row + 2 == count;
+        const int offset = unpaired ? 0 : (int)(input_bits(seed, arg, (uint32_t)(row / 2)) % (uint32_t)(2 * spread + 1)) - spread;
         dst[i] = dst[i - 1] + mean + (row % 2 == 0 ? offset : -offset);
     }
 }

@@ -1,0 +1,114 @@
+"""Every sample within its arrays at any launch size: the check and the benchmark under AddressSanitizer.
+
+    python scripts/bench_bounds.py [--per-category 10] [--workers 2] [--seed 42] [-c CATEGORY ...]
+
+A sample's benchmark (`./kernel --bench --bench-dim N`) grows or shrinks the launch's outermost extent and
+every array that grows with it (cuda_production/bench.py); an array that should keep its size (a grid
+of cells written into the kernel, a table of bins) but is sized like the launch shrinks below the
+indices the kernel computes, and the kernel reads and writes past it. compute-sanitizer finds that on a
+GPU; this finds it on any machine: each sample's own .cu, built for the host (host emulation, g++)
+with AddressSanitizer and UBSan, runs its check, then its benchmark at a quarter of the check launch,
+a third plus one (not a multiple of any block), and twice plus one (refused, in one line, where the
+kernel's code holds its launch's extents: bench.pinned_launch). Prints per category the samples
+and the runs that ended with a sanitizer report or a non-zero exit, with the first line of each.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from cuda_production.bench import pinned_launch  # noqa: E402
+from cuda_production.host_check import CHECK_ARGS, SANITIZED, compile_host  # noqa: E402
+from synthesis.spec import ArgSpec  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_dims(outer: int) -> list[int]:
+    """Outermost bench extents below the check launch (a quarter; a third plus one) and above it."""
+    return sorted({max(1, outer // 4), outer // 3 + 1, 2 * outer + 1})
+
+
+def first_report(output: str) -> str:
+    """The line that names what went wrong (a sanitizer's summary line, or the run's last line)."""
+    lines = [x for x in output.splitlines() if x.strip()]
+    named = next((x for x in lines if "ERROR: AddressSanitizer" in x or "runtime error" in x or "FAIL" in x), None)
+    return (named or (lines[-1] if lines else "no output")).strip()[:240]
+
+
+def check(sample: Path) -> dict:
+    meta = json.loads((sample / "metadata.json").read_text())
+    outer = meta["launch_dim"][0]
+    # a launch that keeps its size (bench.pinned_launch) refuses to grow, in one line, exit 2
+    pinned = pinned_launch([ArgSpec.from_dict(a) for a in meta["arguments"]], tuple(meta["launch_dim"]))
+    runs = [("check", CHECK_ARGS)] + [(f"bench {d}", ("--bench", "--bench-dim", str(d), "--launches", "1",
+                                                      "--warmup", "0", "--trials", "1")) for d in bench_dims(outer)]
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="bench_bounds_") as tmp:
+        binary = Path(tmp) / "sample"
+        build = compile_host(sample / meta["files"]["cuda"], binary, Path(tmp), SANITIZED)
+        if build.returncode:
+            runs, problems = [], [("build", first_report(build.stderr))]
+        for label, run_args in runs:
+            try:
+                run = subprocess.run([str(binary), *run_args], cwd=sample, capture_output=True, text=True, timeout=600)
+            except subprocess.TimeoutExpired:
+                problems.append((label, "timed out after 600 s"))
+                continue
+            output = run.stdout + run.stderr
+            if label == "check":
+                ok = run.returncode == 0 and "PASS" in run.stdout
+            elif pinned and int(run_args[2]) > outer:
+                ok = run.returncode == 2 and output.count("\n") == 1 and output.startswith(f"--bench-dim {run_args[2]}: ")
+            else:
+                ok = run.returncode == 0 and '"mode": "bench"' in run.stdout
+            if not ok:
+                problems.append((label, first_report(output)))
+    return {"sample": sample.name, "category": meta["category"], "kernel": meta["kernel_name"],
+            "launch_dim": meta["launch_dim"], "problems": problems}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--per-category", type=int, default=10)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("-c", "--category", action="append", default=[], help="repeatable; default all")
+    args = ap.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench_bounds_")) / "samples"
+    t0 = time.perf_counter()
+    produced = subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n",
+                               str(args.per_category), "-o", str(out), "-s", str(args.seed), "-j", str(args.workers),
+                               "--no-progress"] + [x for c in args.category for x in ("-c", c)])
+    if produced.returncode:
+        sys.exit(f"bench_bounds: the production pipeline failed (exit {produced.returncode}); no samples checked")
+    samples = sorted(p for p in out.glob("sample_*") if p.is_dir())
+    with ThreadPoolExecutor(args.workers) as pool:
+        results = list(pool.map(check, samples))
+    per = defaultdict(list)
+    for r in results:
+        per[r["category"]].append(r)
+    print(f"{'category':<20} {'samples':>7} {'clean':>6}")
+    for cat in sorted(per):
+        rs = per[cat]
+        print(f"{cat:<20} {len(rs):>7} {sum(not r['problems'] for r in rs):>6}")
+    bad = [r for r in results if r["problems"]]
+    for r in bad:
+        for label, line in r["problems"]:
+            print(f"  {r['sample']} ({r['kernel']}, launch {r['launch_dim']}) {label}: {line}")
+    print(f"all: {len(results) - len(bad)}/{len(results)} samples clean at the check and at bench sizes "
+          f"{', '.join(['n/4', 'n/3+1', '2n+1'])} ({time.perf_counter() - t0:.0f} s; samples in {out})")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
