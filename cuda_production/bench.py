@@ -298,12 +298,14 @@ def mesh_metadata(mesh: ArgSpec) -> dict:
 
 
 def pinned_launch(args: list[ArgSpec], launch_dim: tuple[int, ...]) -> bool:
-    """Whether the launch keeps its check size at bench size: an array shaped exactly like the launch,
-    which its threads index by their launch indices, keeps its size (ArgSpec.keeps_size: the kernel's
-    code holds its extents as literals, a fixed 64 x 48 image's `ii < 64`). Grown, the launch would
-    index past that array, and its threads past the literal extents would all take the border's path:
-    such a kernel is timed at its own size."""
-    return any(a.keeps_size and tuple(a.shape) == tuple(launch_dim) for a in array_args(args))
+    """Whether the launch keeps its check size at bench size: every array shaped exactly like the
+    launch (those its threads index by their launch indices) keeps its size (ArgSpec.keeps_size: the
+    kernel's code holds its extents as literals, a fixed 64 x 48 image's `ii < 64`). Grown, the launch
+    would index past them, and its threads past the literal extents would all take the border's path:
+    such a kernel is timed at its own size. One such array among others that grow (a table of cells
+    that happens to hold as many cells as there are threads) pins nothing."""
+    shaped = [a for a in array_args(args) if tuple(a.shape) == tuple(launch_dim)]
+    return bool(shaped) and all(a.keeps_size for a in shaped)
 
 
 def bench_launch_dim(args: list[ArgSpec], launch_dim: tuple[int, ...], threads_per_index: int = 1) -> tuple[int, ...]:

@@ -429,6 +429,7 @@ class KernelWriter:
         self.dim = dim
         self.args: list[ArgSpec] = []
         self._by_name: dict[str, ArgSpec] = {}
+        self.fixed_launch = False  # fix_launch
         self._loads: dict[str, Expr] = {}
         self.annotations: list[str] = []
         self.lines: list[str] = []
@@ -520,11 +521,11 @@ class KernelWriter:
     def arg(self, name: str) -> ArgSpec:
         return self._by_name[name]
 
-    def keep_size(self, name: str) -> None:
-        """Mark array `name` as one that keeps its size at bench size (ArgSpec.keeps_size): its code
-        holds its extents as literals (`ii < 64`), so it, and a launch shaped like it, cannot grow."""
-        i = next(k for k, a in enumerate(self.args) if a.name == name)
-        self.args[i] = self._by_name[name] = dataclasses.replace(self.args[i], keeps_size=True)
+    def fix_launch(self) -> None:
+        """The kernel's code holds its launch's extents as literals (a fixed image's `ii < 64`): every
+        array shaped like the launch keeps its size at bench size (ArgSpec.keeps_size), arrays added
+        later too, and so the launch keeps its own (cuda_production.bench.pinned_launch)."""
+        self.fixed_launch = True
 
     def is_argument(self, name: str) -> bool:
         return name in self._by_name
@@ -1265,7 +1266,9 @@ class KernelWriter:
             used = operations_used(source, calls, operators)
             if used:
                 self.feature(f"{label} {', '.join(used)}")
-        args = tuple(dataclasses.replace(a, bound=max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0))
+        args = tuple(dataclasses.replace(a, bound=max(self.bounds.get(a.name, 0.0), abs(a.low), abs(a.high), 1.0),
+                                         keeps_size=a.keeps_size or (self.fixed_launch and a.is_array
+                                                                     and tuple(a.shape) == tuple(self.dim)))
                      for a in self.args)
         dims = "x".join(str(d) for d in self.dim)
         detail = feature_list(self.features)

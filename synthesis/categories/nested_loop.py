@@ -519,7 +519,7 @@ def _extents(w: KernelWriter, array: str) -> tuple[str, str]:
     if w.rng.random() < 0.75:
         w.feature("bound from .shape")
         return f"{array}.shape[0]", f"{array}.shape[1]"
-    w.keep_size(array)  # a fixed image: benchmarked at its own size (cuda_production.bench.pinned_launch)
+    w.fix_launch()  # a fixed image: benchmarked at its own size (cuda_production.bench.pinned_launch)
     return str(w.arg(array).shape[0]), str(w.arg(array).shape[1])
 
 

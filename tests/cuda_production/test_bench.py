@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from cuda_production.bench import (BYTE_RULE, MAX_GRID_YZ, MAX_THREADS, MIN_THREADS, bench_args, bench_launch_dim,
-                                   bench_metadata, bench_shape, block_shape, bytes_moved, max_outer, scale_factor,
-                                   scales)
+                                   bench_metadata, bench_shape, block_shape, bytes_moved, max_outer, pinned_launch,
+                                   scale_factor, scales)
 from cuda_production.host_check import compile_host
 from cuda_production.reference import input_seed, sample_args, warp_reference
 from cuda_production.sample import write_sample
@@ -342,6 +342,20 @@ def per_row_args() -> list[ArgSpec]:
     # scales: one per row (declared per_row); bias: one per column, as long as the rows at check size
     return [arr("x", shape=(16, 16)), replace(arr("scales", shape=(16,)), per_row=True), arr("bias", shape=(16,)),
             arr("y", role="output", shape=(16, 16), bound=8.0)]
+
+
+def test_a_launch_whose_launch_shaped_arrays_all_keep_their_size_keeps_its_size():
+    """Pinned: every array shaped like the launch keeps its size (a fixed image's code holds its
+    extents). One such array beside a launch-shaped array that grows (a grid of as many cells as
+    points) pins nothing."""
+    image = replace(arr("img", shape=(24, 16)), keeps_size=True)
+    out = replace(arr("out", role="output", shape=(24, 16)), keeps_size=True)
+    assert pinned_launch([image, out], (24, 16)) and bench_launch_dim([image, out], (24, 16)) == (24, 16)
+    cells = replace(arr("cells", "int32", "inout", shape=(1024,)), keeps_size=True)
+    points = arr("points", shape=(1024,))
+    assert not pinned_launch([points, cells], (1024,))
+    assert bench_launch_dim([points, cells], (1024,))[0] > 1024
+    assert not pinned_launch([image, arr("out", role="output", shape=(24, 16))], (24, 16))
 
 
 def test_a_value_per_row_grows_with_the_rows_and_a_value_per_column_keeps_its_size():
