@@ -5,7 +5,10 @@ source (Warp's decorator parses it), build the module, emit CUDA (forward + back
 floor leaves out kernel creation too. End to end: `synthesis/pipeline.py -d cuda --backward` with
 1 and 2 workers (and any other counts given with --workers, for a bigger machine), generation,
 extraction, JSON and shard writing included; and `--standalone` (translation, Warp's CPU reference,
-batched nvcc validation per kernel on top) on a smaller count.
+batched nvcc validation per kernel on top) on a smaller count. Beside the floor (which uses the
+pipeline's overload memo, so the ratio measures the pipeline's own costs), the two-worker pipeline is
+also set against Warp as shipped, the memo off (`without_overload_memo`): what stock Warp's own
+codegen does with the same two cores.
 
     python scripts/bench_pipeline.py [-n 2000] [--standalone-count 200] [--workers 1,2,4,8,16] [--per-worker 1000]
 
@@ -112,7 +115,15 @@ def floor_of(kernels: list[tuple[str, str, int]]) -> tuple[float, float]:
     return with_load, strict
 
 
-def _timed_floor(count: int, seed: int, barrier, results) -> None:
+def without_overload_memo() -> None:
+    """Warp as shipped in this process: the overload memo (warp_compat.memoize_overload_resolution),
+    which the pipeline and the floor both use, taken off again."""
+    from warp._src.codegen import Adjoint
+
+    Adjoint.resolve_func = getattr(Adjoint.resolve_func, "__wrapped__", Adjoint.resolve_func)
+
+
+def _timed_floor(count: int, seed: int, barrier, results, shipped: bool = False) -> None:
     """One process of `concurrent_floor`: prepare (untimed), wait for all, then time the floor."""
     from extraction import warp_compat
     from extraction.loader import load_kernels, unload
@@ -120,6 +131,8 @@ def _timed_floor(count: int, seed: int, barrier, results) -> None:
     kernels = floor_sources(count, seed)
     warm = load_kernels(kernels[0][1], "warm")[kernels[0][0]]
     warp_compat.build_module(warm, True, kernels[0][2]).codegen("cuda")
+    if shipped:
+        without_overload_memo()
     settle_floor()
     barrier.wait()
     t0 = time.monotonic()
@@ -130,14 +143,16 @@ def _timed_floor(count: int, seed: int, barrier, results) -> None:
     results.put((t0, time.monotonic(), count))
 
 
-def concurrent_floor(count: int, seed: int, processes: int) -> float:
+def concurrent_floor(count: int, seed: int, processes: int, shipped: bool = False) -> float:
     """The floor with `processes` copies running at once, `count` kernels each, from a common start
-    (a barrier) to the last one's end: what this machine allows in parallel."""
+    (a barrier) to the last one's end: what this machine allows in parallel. `shipped`: Warp as
+    shipped, without the overload memo (without_overload_memo)."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork")
     barrier, results = ctx.Barrier(processes), ctx.Queue()
-    procs = [ctx.Process(target=_timed_floor, args=(count, seed + 7919 * p, barrier, results)) for p in range(processes)]
+    procs = [ctx.Process(target=_timed_floor, args=(count, seed + 7919 * p, barrier, results, shipped))
+             for p in range(processes)]
     for proc in procs:
         proc.start()
     spans = [results.get() for _ in procs]
@@ -601,6 +616,9 @@ def main() -> None:
     print(f"pipeline end to end, 2 workers  {two:7.0f} pairs/s   = {two / (2 * floor):.2f} x floor x 2  ({two / (2 * strict):.2f} x strict x 2)")
     print(f"warp floor, 2 processes at once {floor2:7.0f} kernels/s  (= {floor2 / floor:.2f} x floor: the machine's own scaling)")
     print(f"pipeline 2 workers / that       {two / floor2:.2f}")
+    shipped2 = concurrent_floor(args.count // 2, args.seed, 2, shipped=True)
+    print(f"warp as shipped (no overload memo), 2 processes at once {shipped2:7.0f} kernels/s; "
+          f"pipeline 2 workers / that {two / shipped2:.2f}")
     print(f"scaling 2 workers / 1 worker    {two / one:.2f}x")
     # The machine's own scaling: Warp's floor as w processes at once, against w x the floor alone.
     floors = {w: floor if w == 1 else concurrent_floor(max(sizes[w] // w, 50), args.seed, w) for w in counts}
