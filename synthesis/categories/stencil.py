@@ -173,6 +173,8 @@ def blur(s: Stencil) -> Expr:
     loop_vars = ["di", "dj", "dk"][: s.nd]
     acc = s.w.declare("acc", Expr("0.0", "float32", 0.0, 0), (2 * radius + 1) ** s.nd, 10)
     weighted = s.rng.random() < 0.5
+    if weighted:
+        s.w.declare("wsum", Expr("0.0", "float32", 0.0, 0), float((2 * radius + 1) ** s.nd), None)
     depth = 0
     for v in loop_vars:
         s.w.emit(f"for {v} in range(-{r.src}, {r.src} + 1):")
@@ -181,12 +183,19 @@ def blur(s: Stencil) -> Expr:
     coords = ", ".join(f"{t} + {v}" for t, v in zip(s.idx, loop_vars))
     sample = f"{s.sampler}({s.field}, {coords})"
     if weighted:
+        # taps weighted by their distance, normalised by the weights' sum (a weighted mean): dividing
+        # by the tap count instead, as a box filter does, scaled the result by 0.48-0.66
         dist = " + ".join(f"wp.abs({v})" for v in loop_vars)
-        s.w.emit(f"acc += {sample} / float(1 + {dist})")
+        s.w.emit(f"wt = 1.0 / float(1 + {dist})")
+        s.w.emit(f"acc += wt * {sample}")
+        s.w.emit("wsum += wt")
     else:
         s.w.emit(f"acc += {sample}")
     s.w.indent -= depth
     count = (2 * radius + 1) ** s.nd
+    if weighted:
+        s.w.feature(f"distance-weighted mean, radius {radius}")
+        return Expr("acc / wsum", "float32", 1.0, None, atom=False)
     s.w.feature(f"box filter radius {radius}")
     return Expr(f"acc / {fmt_float(float(count))}", "float32", 1.0, None, atom=False)
 

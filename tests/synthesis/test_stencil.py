@@ -76,3 +76,45 @@ def test_one_generic_sampler_serves_at_least_two_field_types(seed):
 
 def test_other_stencil_kernels_keep_their_draws_beside_field_advection(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "stencil", stencil, "chooses_field_advection")
+
+
+def weighted_blur(seed: int):
+    """A kernel storing only the blur of its field, drawn until the blur weights its taps."""
+    for k in range(200):
+        rng = random.Random(seed * 1000 + k)
+        s = stencil.Stencil(rng, "sten_0a1b2c3d4e", seed)
+        s.border = rng.choice(["clamp", "guard"])
+        s.sampler = s.make_sampler()
+        out = s.w.add_array("out", "float32", "output")
+        value = stencil.blur(s)
+        s.w.output_update_share = 0.0  # the blur as the kernel computes it, not added to the output
+        s.w.emit(f"{out}[{', '.join(s.idx)}] = {value.src}")
+        spec = s.w.finish("test")
+        if "distance-weighted mean" in spec.description:
+            return s, spec
+    raise AssertionError("no weighted blur drawn")
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_distance_weighted_blur_is_the_weighted_mean_of_its_taps(seed):
+    """Taps weighted by 1 / (1 + |offset|_1), divided by the weights' sum (not the tap count, which
+    scaled the mean down by a third or more), over the clamped or zero-padded field."""
+    s, spec = weighted_blur(seed)
+    radius = int(re.search(r"radius (\d)", spec.description).group(1))
+    inputs = draw_inputs(spec, seed)
+    field = np.asarray(inputs[s.field], dtype=np.float64)
+    got = run(spec, inputs)["out"]
+    offsets = np.array(np.meshgrid(*[np.arange(-radius, radius + 1)] * s.nd, indexing="ij")).reshape(s.nd, -1).T
+    want = np.zeros(field.shape)
+    for cell in np.ndindex(field.shape):
+        acc = wsum = 0.0
+        for off in offsets:
+            at = np.array(cell) + off
+            inside = np.all((at >= 0) & (at < field.shape))
+            sample = field[tuple(np.clip(at, 0, np.array(field.shape) - 1))] if s.border == "clamp" else \
+                (field[tuple(at)] if inside else 0.0)
+            wt = 1.0 / (1 + np.abs(off).sum())
+            acc, wsum = acc + wt * sample, wsum + wt
+        want[cell] = acc / wsum
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
