@@ -1134,7 +1134,8 @@ class KernelWriter:
         """A value the kernel computes on the way, stored beside its results (`dist_out[tid] = dist`
         right after `dist = ...`), as kernels keep what a later pass, a loss or a plot reads. Only a
         named top-level local assigned once from a computation (not a load as it is) whose value
-        differs between threads and which is read later; the new output is the launch's shape."""
+        differs between threads and which is read later, and not stored as it is already (`shifted[tid]
+        = centered`: a second output would copy the first); the new output is the launch's shape."""
         candidates = []
         for k, line in enumerate(self.lines):
             m = TOP_LEVEL_ASSIGN.match(line)
@@ -1145,6 +1146,9 @@ class KernelWriter:
             local = self.scopes[0].get(name)
             if local is None or local.type not in STORABLE_LOCAL_TYPES or len(prefix) < 3 \
                     or TOP_LEVEL_LOAD.match(line) or not any(reads(name).search(later) for later in self.lines[k + 1:]):
+                continue
+            if any((store := ELEMENT_STORE.match(later)) and store.group(4).strip() == name
+                   for later in self.lines[k + 1:]):
                 continue
             candidates.append((k, name, prefix, local))
         if not candidates:

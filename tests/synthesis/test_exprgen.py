@@ -673,6 +673,26 @@ def test_a_load_an_unread_local_or_one_every_thread_shares_is_not_stored():
         assert [a.name for a in w.args if a.role == "output"] == ["out", "dist_out"], w.lines
 
 
+def test_a_local_already_stored_as_it_is_is_not_stored_again():
+    """`wave = ...; wave_out[tid] = wave`: a second output of `wave` would copy the first (session 48
+    found it in a committed sample); `dist`, read into another output's formula, is still stored."""
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    for seed in range(10):
+        w = KernelWriter(random.Random(seed), "k_0123456789", "arithmetic", 0, (16,))
+        a = w.load(w.add_array("a", "float32", "input"))
+        wave = w.assign(Expr(f"wp.sin({a.src} * 2.0)", "float32", 1.0, None, atom=False), "wave")
+        w.store(w.add_array("wave_out", "float32", "output"), wave)
+        w.store_intermediate()
+        assert [x.name for x in w.args if x.role == "output"] == ["wave_out"], w.lines
+        dist = w.assign(Expr(f"wp.abs({a.src}) * 2.0", "float32", 2.0, None, atom=False), "dist")
+        w.store(w.add_array("out", "float32", "output"), Expr(f"{dist.src} + 1.0", "float32", 3.0, None))
+        w.store_intermediate()
+        assert [x.name for x in w.args if x.role == "output"] == ["wave_out", "out", "dist_out"], w.lines
+
+
 def test_a_matrix_output_is_added_to_as_a_value_and_never_lerped():
     """The translation has no matrix atomics and no wp.lerp of matrices: `m[i] = m[i] + value`, or
     the explicit mix."""
