@@ -538,6 +538,10 @@ def generate(rng: random.Random, name: str, seed: int):
         body_block.__enter__()
         w.feature("interior test")
     value = kind(s)
+    if kind in (jacobi, wave, advect):
+        # a new iterate, time level or advected field is a state the step computes: stored, never added
+        # to the array's old value or blended with it (KernelWriter.update_outputs)
+        w.output_update_share = 0.0
     # a Jacobi sweep that can also sum its squared change; its new value holds no multiple of the old
     # (a decay or reaction term of the centre: the change would repeat the formula's own terms)
     residual = kind is jacobi and rng.random() < RESIDUAL_SHARE
@@ -545,8 +549,20 @@ def generate(rng: random.Random, name: str, seed: int):
         value = pointwise_term(s, value, ("forcing",) if residual else ("forcing", "decay", "cubic"))
     decay_in_place = False
     if not residual and rng.random() < 0.4:
-        decay = w.add_constant(rng.choice(["DECAY", "DAMPING", "RELAX"]), grid_value(rng, 0.5, 0.9375))
-        if rng.random() < 0.5:
+        name = rng.choice(["DECAY", "DAMPING", "RELAX"])
+        if kind is jacobi and name == "DECAY":
+            name = "OMEGA"  # a Jacobi sweep's weight
+        decay = w.add_constant(name, grid_value(rng, 0.5, 0.9375))
+        scaled = rng.random() < 0.5
+        if kind is jacobi:
+            # weighted (damped) Jacobi: the new iterate relaxed from the old one by the weight. A
+            # Jacobi iterate scaled down, or added to the array's old value, is no method at all
+            center = s.center
+            value = Expr(f"(1.0 - {decay.src}) * {center.src} + {decay.src} * {value.src}", "float32",
+                         max(center.mag, value.mag), None, atom=False)
+            w.feature("weighted Jacobi")
+        elif scaled or kind in (wave, advect):
+            # a new time level or an advected field is a state, not a sum: damped, never accumulated
             if not (value.atom and value.src in w.scopes[-1]):
                 value = s.local("r", value.src, value.mag, None)
             w.emit(f"{value.src} *= {decay.src}")

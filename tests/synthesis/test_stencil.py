@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from synthesis.categories import stencil
+from synthesis.categories import generate, stencil
 from tests.synthesis.python_run import draw_inputs, run
 from tests.synthesis.shares import assert_others_keep_their_draws
 
@@ -118,3 +118,30 @@ def test_a_distance_weighted_blur_is_the_weighted_mean_of_its_taps(seed):
             acc, wsum = acc + wt * sample, wsum + wt
         want[cell] = acc / wsum
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+STATES = ("Jacobi sweep", "wave equation", "semi-Lagrangian advection")
+
+
+def test_a_new_state_is_stored_never_added_to_or_blended_with_the_old_output():
+    """A Jacobi iterate, a wave's next time level and an advected field are states a step computes: the
+    output holds the new state (role output, written with `=`), not the old array plus it (`+=`, a
+    decayed accumulator) or a blend with it; a weighted Jacobi sweep relaxes from the old iterate, the
+    field it reads."""
+    kinds, weighted = set(), 0
+    for seed in range(600):
+        spec = generate("stencil", seed)
+        kind = next((k for k in STATES if k in spec.description), None)
+        if kind is None or "advected" in spec.description:  # advect_fields: a generator of its own
+            continue
+        kinds.add(kind)
+        field = spec.args[0].name
+        outputs = [a for a in spec.args if a.role in ("output", "inout") and a.shape == spec.dim]
+        out = outputs[0].name
+        assert outputs[0].role == "output", spec.source  # never read: no old value added to or blended
+        assert not re.search(rf"{out}\[[^\]]*\] (\+=|\*=)|(wp\.lerp\(|\* ){out}\[", spec.source), spec.source
+        if "weighted Jacobi" in spec.description:
+            weighted += 1
+            assert re.search(rf"\(1\.0 - (\w+)\) \* \w+ \+ \1 \* \(", spec.source), spec.source
+            assert re.search(rf"= {field}\[", spec.source), spec.source  # the old iterate is the field read
+    assert kinds == set(STATES) and weighted >= 5
