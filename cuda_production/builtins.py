@@ -188,6 +188,7 @@ for n, v in VEC.items():
     add_builtin("length_sq", (v,), F, "length_sq({0})", snippets=(f"length_sq:{n}",), arg_names=("a",))
     add_builtin("normalize", (v,), v, "normalize({0})", snippets=(f"normalize:{n}",), arg_names=("a",))
     add_builtin("outer", (v, v), MAT[n], "outer({0}, {1})", snippets=(f"outer:{n}",), arg_names=("a", "b"))
+    add_builtin("diag", (v,), MAT[n], "diag({0})", snippets=(f"diag:{n}",), arg_names=("vec",))
     add_builtin("lerp", (v, v, F), v, "lerp({0}, {1}, {2})", snippets=(f"vlerp:{n}",), arg_names=("a", "b", "t"))
 add_builtin("cross", (VEC[3], VEC[3]), VEC[3], "cross({0}, {1})", snippets=("cross",), arg_names=("a", "b"))
 

@@ -328,6 +328,11 @@ def snippet(name: str) -> tuple[str, tuple[str, ...]]:
     if kind == "transpose":
         n = int(arg); m = f"mat{n}{n}"
         return _fn(m, f"transpose(const {m}& a)", _mat_elementwise(n, "a.m[j][i]")), (f"mat:{n}",)
+    if kind == "diag":  # Warp's diag(vec): the vector on the diagonal, zeros elsewhere
+        n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"
+        rows = ", ".join("{" + ", ".join(f"d.{COMPONENTS[i]}" if i == j else "0.0f" for j in range(n)) + "}"
+                         for i in range(n))
+        return _fn(m, f"diag({v} d)", f"    return {m}{{{{{rows}}}}};"), (f"mat:{n}",)
     if kind == "outer":
         n = int(arg); m = f"mat{n}{n}"; v = f"float{n}"
         lines = "\n".join(f"    r.m[{i}][{j}] = a.{COMPONENTS[i]} * b.{COMPONENTS[j]};" for i in range(n) for j in range(n))

@@ -286,42 +286,63 @@ def integrate_orientation(r: Rigid) -> None:
 
 
 def inertia(r: Rigid) -> None:
-    """Torque to angular momentum/acceleration through a diagonally dominant body inertia (plus the
-    torque's outer product, positive semi-definite, so the matrix stays well conditioned and varies)."""
-    rng = r.rng
-    diag = [grid_value(rng, 1.0, 2.0) for _ in range(3)]
-    vals = []
-    for a in range(3):
-        for b in range(3):
-            vals.append(diag[a] if a == b else 0.0)
-    for a, b in ((0, 1), (0, 2), (1, 2)):
-        off = grid_value(rng, -0.125, 0.125, 4) if rng.random() < 0.5 else 0.0
-        vals[3 * a + b] = vals[3 * b + a] = off
-    I_body = r.w.add_value(rng.choice(["I_body", "inertia", "I_local"]), "mat33", tuple(vals))
+    """A rigid body's rotational dynamics where its inertia is constant, its own frame: the body inertia
+    (principal moments per body, `wp.diag`, or one tensor by value with small products of inertia; at
+    times an armature on its diagonal, as MuJoCo adds), and a world vector rotated in (quat_rotate_inv),
+    put through it and rotated back: the angular acceleration a torque gives (I^-1 tau), with the
+    gyroscopic term of Euler's equations (I^-1 (tau - w x I w)), the angular momentum (I w), the
+    rotational kinetic energy (w . I w / 2), or the inertia itself in the world frame (R I R^T)."""
+    rng, w = r.rng, r.w
     q = r.rotation()
-    torque = r.vec_input(["torque", "tau", "impulse"])
-    # Work in the body frame: rotate the torque in, apply the (regularised) inertia, rotate back.
-    tau_b = r.local("tau_b", f"wp.quat_rotate_inv({q.src}, {torque.src})", "vec3", 2.0)
-    I_eff = r.local("I_eff", f"{I_body.src} + wp.outer({tau_b.src}, {tau_b.src})", "mat33", 6.25)
-    r.w.feature("body-frame inertia")
-    if rng.random() < 0.5:
-        if rng.random() < 0.5:
-            inv = r.local("I_inv", f"wp.inverse({I_eff.src})", "mat33", 2.0)
-        else:  # regularised, as solvers do
-            eps = r.w.add_constant(rng.choice(["ARMATURE", "REG", "EPS"]), grid_value(rng, 0.0625, 0.25))
-            inv = r.local("I_inv", f"wp.inverse({I_eff.src} + wp.identity(n=3, dtype=float) * {eps.src})", "mat33", 2.0)
-        r.w.feature("wp.inverse")
-        local = Expr(f"{inv.src} * {tau_b.src}", "vec3", 12.0, None, atom=False)
-        hints = ["alpha", "ang_acc"]
+    if rng.random() < 0.5:  # principal moments per body: a diagonal inertia (the principal frame)
+        moments = r.w.add_array(rng.choice(["inertia_diag", "principal_moments", "I_diag"]), "vec3", "input",
+                                low=1.0, high=2.0)
+        I_body = r.local("I_body", f"wp.diag({moments}[tid])", "mat33", 2.0)
+        w.feature("principal moments of inertia (wp.diag)")
     else:
-        local = Expr(f"{I_eff.src} * {tau_b.src}", "vec3", 40.0, None, atom=False)
-        hints = ["L", "ang_mom"]
-    r.store_vec(Expr(f"wp.quat_rotate({q.src}, {local.src})", "vec3", 2.0 * local.mag, None), hints)
-    if rng.random() < 0.6:
-        det = r.local("det", f"wp.determinant({I_eff.src})", "float32", 6.25 ** 3 * 6)
-        r.w.feature("wp.determinant")
-        out = r.w.add_array(rng.choice(["volume_scale", "det_out", "jac"]), "float32", "output")
-        r.w.store(out, Expr(f"{det.src} * {torque.src}[0]" if rng.random() < 0.5 else det.src, "float32", det.mag, None))
+        diag = [grid_value(rng, 1.0, 2.0) for _ in range(3)]
+        vals = [diag[a] if a == b else 0.0 for a in range(3) for b in range(3)]
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            off = grid_value(rng, -0.125, 0.125, 4) if rng.random() < 0.5 else 0.0
+            vals[3 * a + b] = vals[3 * b + a] = off
+        I_body = r.w.add_value(rng.choice(["I_body", "inertia", "I_local"]), "mat33", tuple(vals))
+        w.feature("body-frame inertia")
+    if rng.random() < 0.3:  # an armature: rotor inertia added on the diagonal, as solvers do
+        eps = w.add_constant(rng.choice(["ARMATURE", "ROTOR_INERTIA"]), grid_value(rng, 0.0625, 0.25))
+        I_body = r.local("I_eff", f"{I_body.src} + wp.identity(n=3, dtype=float) * {eps.src}", "mat33", 2.25)
+        w.feature("armature on the diagonal")
+    form = rng.choice(["acceleration", "euler", "momentum", "energy", "world"])
+    if form == "world":
+        R = r.local("R", f"wp.quat_to_matrix({q.src})", "mat33", 4.0)
+        out = w.add_array(rng.choice(["I_world", "inertia_world", "world_inertia"]), "mat33", "output")
+        w.store(out, Expr(f"{R.src} @ {I_body.src} @ wp.transpose({R.src})", "mat33", 16.0 * 2.25 * 3.0, None))
+        w.feature("inertia rotated into the world frame (R I R^T)")
+        return
+    omega = r.vec_input(["omega", "ang_vel", "body_w"]) if form != "acceleration" else None
+    w_b = r.local("w_b", f"wp.quat_rotate_inv({q.src}, {omega.src})", "vec3", ROTATION_GAIN) if omega else None
+    if form in ("acceleration", "euler"):
+        torque = r.vec_input(["torque", "tau", "impulse"])
+        tau_b = r.local("tau_b", f"wp.quat_rotate_inv({q.src}, {torque.src})", "vec3", ROTATION_GAIN)
+        inv = r.local("I_inv", f"wp.inverse({I_body.src})", "mat33", 1.25)
+        w.feature("wp.inverse")
+        if form == "euler":  # Euler's equations: the gyroscopic torque w x (I w) taken off
+            rhs = f"({tau_b.src} - wp.cross({w_b.src}, {I_body.src} * {w_b.src}))"
+            mag = ROTATION_GAIN + ROTATION_GAIN * 2.25 * ROTATION_GAIN * 3.0
+            w.feature("Euler's equations (gyroscopic term)")
+        else:
+            rhs, mag = tau_b.src, ROTATION_GAIN
+        alpha = Expr(f"{inv.src} * {rhs}", "vec3", 1.25 * 3.0 * mag, None, atom=False)
+        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {alpha.src})", "vec3", ROTATION_GAIN * alpha.mag, None),
+                    ["alpha", "ang_acc"])
+    elif form == "momentum":
+        L = Expr(f"{I_body.src} * {w_b.src}", "vec3", 2.25 * 3.0 * ROTATION_GAIN, None, atom=False)
+        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {L.src})", "vec3", ROTATION_GAIN * L.mag, None), ["L", "ang_mom"])
+        w.feature("angular momentum")
+    else:
+        out = w.add_array(rng.choice(["kinetic_energy", "rot_energy", "ke"]), "float32", "output")
+        w.store(out, Expr(f"0.5 * wp.dot({w_b.src}, {I_body.src} * {w_b.src})", "float32",
+                          0.5 * 3.0 * ROTATION_GAIN * 2.25 * 3.0 * ROTATION_GAIN, None))
+        w.feature("rotational kinetic energy")
 
 
 def falloff(r: Rigid) -> None:

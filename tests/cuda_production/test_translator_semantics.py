@@ -377,6 +377,16 @@ def rotation_rows(rot: wp.array(dtype=wp.quat), omega: wp.array(dtype=wp.vec3), 
     R[2] = wp.cross(R[0], R[1])
     out[tid] = R
 ''', [arr("rot", "quat"), arr("omega", "vec3"), scal("dt", F, 0.125), arr("out", "mat33", "output", bound=2.0)]),
+    # a diagonal matrix from a vector (a body's principal moments of inertia), inverted and applied
+    spec("diagonal_matrices", '''
+@wp.kernel
+def diagonal_matrices(moments: wp.array(dtype=wp.vec3), w: wp.array(dtype=wp.vec3), d: wp.array(dtype=wp.vec2), out: wp.array(dtype=wp.vec3), m2: wp.array(dtype=wp.mat22)):
+    tid = wp.tid()
+    I = wp.diag(moments[tid])
+    out[tid] = wp.inverse(I) * w[tid] + I * w[tid]
+    m2[tid] = wp.diag(d[tid] * 2.0)
+''', [arr("moments", "vec3", low=1.0, high=2.0), arr("w", "vec3"), arr("d", "vec2"),
+         arr("out", "vec3", "output", bound=8.0), arr("m2", "mat22", "output", bound=4.0)]),
     # arrays of records: a copy modified and stored whole, members read in place, atomics on members
     # of other threads' records (Warp adds `a[i].f += x` atomically), zeroed and keyword-built structs
     spec("record_copies", '''

@@ -1,0 +1,103 @@
+"""The transform category's rotational dynamics (`transform.inertia`): each output, run by Warp on the
+CPU, is the physics in numpy. R is the body's rotation (its normalised quaternion), I its body inertia
+(principal moments on the diagonal, or the tensor passed by value; an armature added on the diagonal):
+the angular acceleration R I^-1 (R^T tau), with the gyroscopic term, R I^-1 (R^T tau - w_b x I w_b) for
+w_b = R^T w; the angular momentum R I w_b; the kinetic energy w_b . I w_b / 2; the world inertia R I R^T."""
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from synthesis.categories import generate
+from tests.cuda_production.harness import warp_runs
+
+FORMS = ("Euler's equations", "angular momentum", "rotational kinetic energy", "inertia rotated into the world frame",
+         "wp.inverse")
+
+
+def quat_matrix(q: np.ndarray) -> np.ndarray:
+    """Warp's quat_to_matrix of (x, y, z, w), normalised."""
+    x, y, z, w = q / np.linalg.norm(q)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+@functools.lru_cache(maxsize=None)
+def _runs():
+    """Inertia kernels whose rotation is their own element of a quaternion array."""
+    specs = []
+    for seed in range(1500):
+        s = generate("transform", seed)
+        if "normalised quaternion array" in s.description and any(f in s.description for f in FORMS) \
+                and re.search(r"q = wp\.normalize\(\w+\[tid\]\)", s.source):
+            specs.append(s)
+        if len(specs) == 40:
+            break
+    return warp_runs(specs, "test_transform_inertia")
+
+
+def _arg(spec, names):
+    return next((a for a in spec.args if a.name in names), None)
+
+
+def _body_inertia(spec, given) -> np.ndarray:
+    n = spec.dim[0]
+    moments = _arg(spec, ("inertia_diag", "principal_moments", "I_diag"))
+    if moments is not None:
+        inertia = np.stack([np.diag(m) for m in given[moments.name].astype(np.float64)])
+    else:
+        inertia = np.broadcast_to(np.array(_arg(spec, ("I_body", "inertia", "I_local")).value).reshape(3, 3), (n, 3, 3))
+    armature = re.search(r"^(?:ARMATURE|ROTOR_INERTIA) = (?:wp\.constant\()?([\d.]+)", spec.source, re.M)
+    return inertia + (float(armature.group(1)) * np.eye(3) if armature else 0.0)
+
+
+def _weighted(spec, given, out: str) -> np.ndarray:
+    """The per-element weight a stored vector is multiplied by (`wt * ...`), ones where none."""
+    m = re.search(rf"^    {out}\[tid\] = (\w+)(\[tid\])? \* ", spec.source, re.M)
+    if m is None:
+        return np.ones(spec.dim[0])
+    local = m.group(1)
+    if m.group(2):  # the weight read in place
+        return given[local].astype(np.float64)
+    array = re.search(rf"^    {local} = (\w+)\[tid\]$", spec.source, re.M)
+    return given[array.group(1) if array else {"wt": "weights", "g": "gain", "s": "scale"}[local]].astype(np.float64)
+
+
+def test_every_rotational_output_is_the_rigid_body_physics():
+    runs = _runs()
+    seen = set()
+    for spec, given, written in runs:
+        quats = next(a for a in spec.args if a.dtype == "quat" and a.role == "input")
+        R = np.stack([quat_matrix(q) for q in given[quats.name].astype(np.float64)])
+        inertia = _body_inertia(spec, given)
+        omega, torque = _arg(spec, ("omega", "ang_vel", "body_w")), _arg(spec, ("torque", "tau", "impulse"))
+        w_b = np.einsum("nji,nj->ni", R, given[omega.name]) if omega is not None else None
+        tau_b = np.einsum("nji,nj->ni", R, given[torque.name]) if torque is not None else None
+        Iw = np.einsum("nij,nj->ni", inertia, w_b) if w_b is not None else None
+        for out, want, form in (
+                (("alpha", "ang_acc"), None, "acceleration"), (("L", "ang_mom"), None, "momentum"),
+                (("kinetic_energy", "rot_energy", "ke"), None, "energy"),
+                (("I_world", "inertia_world", "world_inertia"), None, "world")):
+            arg = _arg(spec, out)
+            if arg is None or arg.role != "output":
+                continue
+            if form == "acceleration":
+                rhs = tau_b - np.cross(w_b, Iw) if "Euler's equations" in spec.description else tau_b
+                want = np.einsum("nij,nj->ni", R, np.linalg.solve(inertia, rhs[..., None])[..., 0])
+                form += " (Euler)" if "Euler's equations" in spec.description else ""
+            elif form == "momentum":
+                want = np.einsum("nij,nj->ni", R, Iw)
+            elif form == "energy":
+                want = 0.5 * np.einsum("ni,ni->n", w_b, Iw)
+            else:
+                want = (R @ inertia @ R.transpose(0, 2, 1)).reshape(len(R), 9)
+            if want.ndim == 2 and want.shape[1] == 3:
+                want = want * _weighted(spec, given, arg.name)[:, None]
+            got = written[arg.name].reshape(want.shape)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4 * max(1.0, np.abs(want).max()),
+                                       err_msg=spec.source)
+            seen.add(form)
+    assert seen == {"acceleration", "acceleration (Euler)", "momentum", "energy", "world"}, seen
