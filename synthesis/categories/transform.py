@@ -259,7 +259,12 @@ def rotate(r: Rigid) -> None:
     fn = r.rng.choice(["wp.quat_rotate", "wp.quat_rotate_inv"])
     out = r.local("v_rot", f"{fn}({q.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
     r.w.feature(fn[3:])
-    if r.rng.random() < 0.5:
+    # a body velocity taken to the world frame, then gravity's pull over a step: only a velocity, and only
+    # in the world frame where gravity is given (a normal or a force plus g * dt, or a body-frame vector
+    # plus a world one, is no quantity)
+    loaded = next((line.split("= ", 1)[1].split("[")[0] for line in r.w.lines
+                   if line.strip().startswith(f"{v.src} = ")), "")
+    if r.rng.random() < 0.5 and fn == "wp.quat_rotate" and loaded.rstrip("0123456789") in ("vel", "v_local"):
         g = r.w.add_value(r.rng.choice(["gravity", "g", "accel"]), "vec3", (0.0, grid_value(r.rng, -10.0, -1.0), 0.0)
                           if r.rng.random() < 0.5 else grid_tuple(r.rng, 3, -2.0, 2.0))
         dt = r.time_step(["DT", "STEP"], grid_value(r.rng, 0.0625, 0.25))

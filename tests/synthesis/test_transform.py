@@ -101,3 +101,21 @@ def test_every_rotational_output_is_the_rigid_body_physics():
                                        err_msg=spec.source)
             seen.add(form)
     assert seen == {"acceleration", "acceleration (Euler)", "momentum", "energy", "world"}, seen
+
+
+def test_gravity_is_added_only_to_a_velocity_taken_to_the_world_frame():
+    """`v_rot + g * DT` only where v_rot is a body velocity rotated to the world frame (quat_rotate), the
+    frame gravity is given in: never a normal, a direction or a force, nor a vector rotated into the body."""
+    added = 0
+    for seed in range(800):
+        source = generate("transform", seed).source
+        m = re.search(r"(\w+) \+ (?:gravity|g|accel) \* (?:DT|STEP)\b", source)
+        if m is None or m.group(1) != "v_rot":
+            continue
+        added += 1
+        rotated = re.search(r"v_rot = wp\.(quat_rotate(?:_inv)?)\(\w+, (\w+)(\[tid\])?\)", source)
+        assert rotated.group(1) == "quat_rotate", source
+        array = rotated.group(2) if rotated.group(3) else \
+            re.search(rf"^    {rotated.group(2)} = (\w+)\[tid\]$", source, re.M).group(1)  # loaded into a local
+        assert re.fullmatch(r"(vel|v_local)\d*", array), source
+    assert added >= 5
