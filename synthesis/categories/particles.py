@@ -170,23 +170,25 @@ class ParticleKernel:
         return Expr(f"{self.params}.{key}", spec.dtype, float(abs(spec.value)), 0 if spec.dtype == "int32" else 4)
 
 
-# A per-particle factor on top of a result, as its name says it acts: (name, range, how it applies).
-MODULATIONS = (
-    ("drag", (0.0, 0.5), "{v} * (1.0 - {f})"),
-    ("charge", (-1.0, 1.0), "{f} * {v}"),
-    ("temperature", (-1.0, 1.0), "{v} * (1.0 + 0.5 * wp.tanh({f}))"),
-    ("age", (0.0, 2.0), "{v} * wp.exp(-{f})"),
-    ("radius_scale", (0.5, 1.5), "{v} * {f}"),
-)
+# A per-particle factor on top of a result, as its name says it acts on that quantity: (name, range, how
+# it applies). A velocity is damped by drag or slowed with age (particle effects); a spring's force is
+# weakened by damage or scaled by its material's stiffness. A density or a kinetic energy takes none: a
+# drag, a charge or a temperature scaling them (session 47 and before) is no physics.
+MODULATIONS = {
+    "velocity": (("drag", (0.0, 0.5), "{v} * (1.0 - {f})"),
+                 ("age", (0.0, 2.0), "{v} * wp.exp(-{f})")),
+    "force": (("damage", (0.0, 1.0), "{v} * (1.0 - {f})"),
+              ("stiffness_scale", (0.5, 1.5), "{f} * {v}")),
+}
 
 
-def modulate(k: ParticleKernel, value: Expr) -> Expr:
-    """Often, a per-particle factor on top, applied as its name says (MODULATIONS): a drag damps, a
-    charge scales, a temperature modulates through tanh, an age fades exponentially."""
+def modulate(k: ParticleKernel, value: Expr, quantity: str) -> Expr:
+    """Often, a per-particle factor on top of a `quantity` ("velocity", "force"), applied as its name
+    says (MODULATIONS): a drag damps, an age fades exponentially, a damage weakens."""
     rng, w = k.rng, k.w
-    if rng.random() < 0.45:
+    if rng.random() < 0.45 or quantity not in MODULATIONS:
         return value
-    name, (low, high), shape = rng.choice(MODULATIONS)
+    name, (low, high), shape = rng.choice(MODULATIONS[quantity])
     factor = w.load(w.add_array(name, "float32", "input", low=low, high=high))
     w.feature(f"per-particle {name.replace('_', ' ')}")
     text = shape.format(v=value.operand(), f=factor.src)
@@ -233,7 +235,7 @@ def integrate(k: ParticleKernel) -> None:
         w.emit(f"{v.src} *= {k.params}.damping")
     else:
         v = k.local("v_damped", f"{v.src} * {k.params}.damping", "vec3", v.mag, None)
-    v_new = v if helper else modulate(k, v)
+    v_new = v if helper else modulate(k, v, "velocity")
     if v_new is not v:
         v = k.local("v_new", v_new.src, "vec3", v_new.mag, None)
     w.emit(f"{k.at('vel')} = {v.src}")
@@ -298,7 +300,7 @@ def springs(k: ParticleKernel) -> None:
     else:
         fs = k.local("fs", f"{k.params}.stiffness * ({stretch})", "float32", mag)
         f = k.local("f", f"wp.normalize({d.src}) * {fs.src}", "vec3", mag)
-    f_mod = modulate(k, f)
+    f_mod = modulate(k, f, "force")
     if f_mod is not f:
         f = k.local("f_total", f_mod.src, "vec3", f_mod.mag, None)
         mag = f.mag
@@ -339,7 +341,7 @@ def density(k: ParticleKernel) -> None:
             else:
                 w.emit("diff = h2 - r2")
                 w.emit("rho += diff * diff * diff")
-    out = modulate(k, Expr("rho", "float32", count * h2.mag ** 3, None))
+    out = modulate(k, Expr("rho", "float32", count * h2.mag ** 3, None), "density")
     w.emit(f"{k.at('density')} = {out.src}")
     w.note_bound(f"{s}.density", out.mag + 1.0)
     w.feature("neighbour density")
@@ -361,14 +363,19 @@ def collide(k: ParticleKernel) -> None:
         lines.append("        return v")
         w.feature("vertical component reflected in place")
     if "dt" in k.param_fields:
-        lines.append("    return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt")
-    else:
-        lines.append("    return v")
+        # a particle still below the ground but not falling leaves it within one step (a velocity-level
+        # push-out, as position-based solvers recover penetration); before session 48 every particle
+        # had (ground - y) * dt added, a pull toward the ground no solver applies
+        lines.append("    if x[1] < prm.ground:")
+        lines.append("        return wp.vec3(v[0], wp.max(v[1], (prm.ground - x[1]) / prm.dt), v[2])")
+        w.feature("penetration recovered within a step")
+    lines.append("    return v")
     w.add_helper("\n".join(lines), name)
     w.feature("helper taking a struct")
     x_src, v_src = (k.loaded[key].src if key in k.loaded else k.at(key) for key in ("pos", "vel"))
-    v = k.local("v", f"{name}({k.params}, {x_src}, {v_src})", "vec3", 4.0, None)
-    v_mod = modulate(k, v)
+    # |v| <= 1 in, (ground - y) / dt <= (2 - 0.25) / 0.0625 = 28 out of the ground
+    v = k.local("v", f"{name}({k.params}, {x_src}, {v_src})", "vec3", 32.0 if "dt" in k.param_fields else 4.0, None)
+    v_mod = modulate(k, v, "velocity")
     if v_mod is not v:
         v = k.local("v_out", v_mod.src, "vec3", v_mod.mag, None)
     w.emit(f"{k.at('vel')} = {v.src}")
@@ -389,7 +396,7 @@ def kinetic_energy(k: ParticleKernel) -> None:
         ke = k.local("ke", f"0.5 * {k.at('mass')} * wp.dot({v.src}, {v.src})", "float32", 3.0, None)
     else:
         ke = k.local("ke", f"0.5 * {k.at('mass')} * wp.length_sq({v.src})", "float32", 3.0, None)
-    ke = modulate(k, ke)
+    ke = modulate(k, ke, "energy")
     g = k.local("g", f"{owner}[tid]", "int32", float(groups))
     if rng.random() < 0.5:
         w.emit(f"{energy}[{g.src}] += {ke.src}")

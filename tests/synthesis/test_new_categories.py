@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 import numpy as np
 import pytest
@@ -324,3 +325,68 @@ def test_no_thread_reads_a_member_another_thread_writes():
         if members:
             racy[spec.name] = members
     assert not racy, racy
+
+
+PARTICLE_FACTORS = {"drag": r"v_(?:new|out) = \w+ \* \(1\.0 - {f}\)", "age": r"v_(?:new|out) = \w+ \* wp\.exp\(-{f}\)",
+                    "damage": r"f_total = \w+ \* \(1\.0 - {f}\)", "stiffness scale": r"f_total = {f} \* \w+"}
+
+
+def test_a_per_particle_factor_acts_on_the_quantity_its_name_says():
+    """A drag or an age on a velocity (`v_new`), a damage or a stiffness scale on a spring's force
+    (`f_total`); a density or a kinetic energy is stored as the sum makes it, with no factor (a drag
+    scaling a density, or a temperature a kinetic energy, is no physics)."""
+    seen = set()
+    for seed in range(500):
+        spec = generate("particles", seed)
+        for factor, form in PARTICLE_FACTORS.items():
+            if f"per-particle {factor}" not in spec.description:
+                continue
+            seen.add(factor)
+            array = factor.replace(" ", "_")
+            used = rf"(?:{array}\[tid\]|{array}_v)"  # read in place or through its local
+            assert re.search(form.format(f=used), spec.source), spec.source
+        assert not re.search(r"\.density\[tid\] = rho \*|ke = 0\.5 \* .*\n\s+ke = ", spec.source), spec.source
+        assert not re.search(r"per-particle (charge|temperature|radius scale)", spec.description)
+    assert seen == set(PARTICLE_FACTORS)
+
+
+def _field_inputs(spec) -> dict:
+    """Every hashed input array, struct members included, by member name (`pos`, `vel`, `age`)."""
+    from cuda_production.reference import make_input
+
+    seed, out, position = input_seed(spec), {}, 0
+    for arg in sample_args(spec):
+        for f in arg.flattened():
+            if f.is_array:
+                out[f.name] = make_input(f, position, seed)
+            position += 1
+    return out
+
+
+def test_a_ground_collision_reflects_a_falling_particle_and_pushes_a_resting_one_out_within_a_step():
+    """Warp's own values against numpy: below the ground and falling, the vertical velocity reflected and
+    damped by the restitution; below it and not falling (with a time step), at least (ground - y) / dt,
+    out within one step; above it, unchanged; then a drag or an age factor where drawn."""
+    def collision_only(s) -> bool:  # the collision alone: positions only read, no integration after it
+        return "helper taking a struct" in s.description and "ground" in s.source and \
+            all(f.role == "input" for a in s.args for f in a.fields if f.name == "pos")
+    specs = [s for s in (generate("particles", seed) for seed in range(600)) if collision_only(s)][:8]
+    results = warp_reference(specs, "t_ground_collision")
+    pushed = 0
+    for spec in specs:
+        given = _field_inputs(spec)
+        params = {f.name: f.value for a in spec.args if a.role == "struct" for f in a.fields if not f.is_array}
+        x, v = given["pos"].reshape(-1, 3).astype(np.float64), given["vel"].reshape(-1, 3).astype(np.float64)
+        below, falling = x[:, 1] < params["ground"], v[:, 1] < 0.0
+        want = v.copy()
+        want[below & falling, 1] = -v[below & falling, 1] * params["restitution"]
+        if "dt" in params:
+            out = below & ~falling
+            want[out, 1] = np.maximum(v[out, 1], (params["ground"] - x[out, 1]) / params["dt"])
+            pushed += int(out.sum())
+        for name, factor in (("drag", lambda f: 1.0 - f), ("age", lambda f: np.exp(-f))):
+            if f"per-particle {name}" in spec.description:
+                want *= factor(given[name].astype(np.float64))[:, None]
+        got = dict((f.name, values) for f, values in _written_parts(spec, results[spec.name]))["vel"]
+        np.testing.assert_allclose(got.reshape(-1, 3), want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
+    assert len(specs) == 8 and pushed > 0
