@@ -15,10 +15,9 @@ class Params:
     radius: float
 
 
-@wp.kernel
-def part_1ef2051c01(particles: wp.array(dtype=ParticleData), sim: Params, neighbors: wp.array(dtype=int), temperature: wp.array(dtype=float)):
+@wp.kernel(enable_backward=False)
+def part_1ef2051c01(particles: wp.array(dtype=ParticleData), sim: Params, neighbors: wp.array(dtype=int)):
     tid = wp.tid()
-    temperature_v = temperature[tid]
     xi = particles[tid].pos
     h2 = sim.radius * sim.radius
     rho = float(0.0)
@@ -27,4 +26,4 @@ def part_1ef2051c01(particles: wp.array(dtype=ParticleData), sim: Params, neighb
         r2 = wp.length_sq(xi - particles[j].pos)
         if r2 < h2:
             rho += (h2 - r2) ** 3.0
-    particles[tid].density = rho * (1.0 + 0.5 * wp.tanh(temperature_v))
+    particles[tid].density = rho

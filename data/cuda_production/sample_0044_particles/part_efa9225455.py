@@ -21,7 +21,9 @@ class Params:
 def collide(prm: Params, x: wp.vec3, v: wp.vec3) -> wp.vec3:
     if x[1] < prm.ground and v[1] < 0.0:
         return wp.vec3(v[0], -v[1] * prm.restitution, v[2])
-    return v + wp.vec3(0.0, prm.ground - x[1], 0.0) * prm.dt
+    if x[1] < prm.ground:
+        return wp.vec3(v[0], wp.max(v[1], (prm.ground - x[1]) / prm.dt), v[2])
+    return v
 
 @wp.kernel(enable_backward=False)
 def part_efa9225455(points: wp.array(dtype=Point), params: Params):

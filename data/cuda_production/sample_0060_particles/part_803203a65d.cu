@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 64; per-particle age; energy reduction; helper taking a struct; array of struct ParticleData; struct StepParams)
+// Particle kernel with struct arguments (1-D launch 64; energy reduction; vertical component reflected in place; penetration recovered within a step; helper taking a struct; array of struct ParticleData; struct StepParams)
 // Standalone CUDA translation of the Warp kernel `part_803203a65d` (see part_803203a65d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -48,12 +48,17 @@ struct StepParams
 {
     float ground;
     float restitution;
+    float dt;
 };
 
-__device__ float3 collide(StepParams prm, float3 x, float3 v)
+__device__ float3 bounce(StepParams prm, float3 x, float3 v)
 {
     if (x.y < prm.ground && v.y < 0.0f) {
-        return make_float3(v.x, -v.y * prm.restitution, v.z);
+        v.y = -v.y * prm.restitution;
+        return v;
+    }
+    if (x.y < prm.ground) {
+        return make_float3(v.x, fmaxf(v.y, (prm.ground - x.y) / prm.dt), v.z);
     }
     return v;
 }
@@ -63,19 +68,17 @@ __global__ void part_803203a65d(
     StepParams params,
     float* ke_sum,
     const int* __restrict__ group,
-    const float* __restrict__ age,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float age_v = age[tid];
     float3 vi = bodies[tid].vel;
     float ke = 0.5f * bodies[tid].mass * dot(vi, vi);
     int g = group[tid];
-    warp_atomic_add(&ke_sum[g], ke * expf(-age_v));
-    float3 v = collide(params, bodies[tid].pos, vi);
+    warp_atomic_add(&ke_sum[g], ke);
+    float3 v = bounce(params, bodies[tid].pos, vi);
     bodies[tid].vel = v;
 }
 
@@ -255,9 +258,7 @@ int main(int argc, char** argv)
     to_records(h_bodies, &ParticleData::mass, h_bodies_mass);
     std::vector<float> h_ke_sum(8);  // output, shape [8] of float32
     std::vector<int> h_group((size_t)n * 1);  // index, shape [64] of int32
-    fill_int(h_group.data(), h_group.size(), seed, 6, 0, 8U);
-    std::vector<float> h_age((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_age.data(), h_age.size(), seed, 7, 0, 2049U, 0.0009765625f);
+    fill_int(h_group.data(), h_group.size(), seed, 7, 0, 8U);
 
     // Device buffers
     const size_t bytes_bodies_pos = h_bodies_pos.size() * sizeof(h_bodies_pos[0]);
@@ -275,19 +276,16 @@ int main(int argc, char** argv)
     const size_t bytes_group = h_group.size() * sizeof(h_group[0]);
     CUDA_CHECK(cudaMalloc(&d_group, bytes_group));
     CUDA_CHECK(cudaMemcpy(d_group, h_group.data(), bytes_group, cudaMemcpyHostToDevice));
-    float* d_age = nullptr;
-    const size_t bytes_age = h_age.size() * sizeof(h_age[0]);
-    CUDA_CHECK(cudaMalloc(&d_age, bytes_age));
-    CUDA_CHECK(cudaMemcpy(d_age, h_age.data(), bytes_age, cudaMemcpyHostToDevice));
     StepParams params{};
-    params.ground = -0.6875f;
-    params.restitution = 0.625f;
+    params.ground = -1.1875f;
+    params.restitution = 0.3125f;
+    params.dt = 0.25f;
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, d_age, n);
+    part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_ke_sum.data(), d_ke_sum, bytes_ke_sum, cudaMemcpyDeviceToHost));
@@ -318,7 +316,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_803203a65d<<<grid, block, 0, stream>>>(d_bodies, params, d_ke_sum, d_group, d_age, n);
+            part_803203a65d<<<grid, block, 0, stream>>>(d_bodies, params, d_ke_sum, d_group, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -345,7 +343,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_bodies_pos + bytes_bodies_vel + bytes_bodies_mass + bytes_group + bytes_age;
+        const size_t bytes_read = bytes_bodies_pos + bytes_bodies_vel + bytes_bodies_mass + bytes_group;
         const size_t bytes_written = bytes_bodies_vel + bytes_ke_sum;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -367,7 +365,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_ke_sum));
         CUDA_CHECK(cudaFree(d_group));
-        CUDA_CHECK(cudaFree(d_age));
         CUDA_CHECK(cudaFree(d_bodies));
         return 0;
     }
@@ -380,9 +377,9 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("bodies.vel", h_bodies_vel.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
-                       0.0004f, 0.0001f, stats);
+                       0.0032f, 0.0001f, stats);
     ok &= check_values("ke_sum", h_ke_sum.data(), reinterpret_cast<const float*>(expected.data() + 768), 8,
-                       0.0385f, 0.0001f, stats);
+                       0.0193f, 0.0001f, stats);
     printf("%s part_803203a65d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -393,13 +390,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, d_age, n);
+        part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, d_age, n);
+        part_803203a65d<<<grid, block>>>(d_bodies, params, d_ke_sum, d_group, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -420,7 +417,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_ke_sum));
     CUDA_CHECK(cudaFree(d_group));
-    CUDA_CHECK(cudaFree(d_age));
     CUDA_CHECK(cudaFree(d_bodies));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 64; ground plane contacts; array of struct Hit; struct built with every member named; module constants; per-particle drag; neighbour density; struct Particles; struct Params; single-use loads indexed in place)
+// Particle kernel with struct arguments (1-D launch 64; ground plane contacts; array of struct Hit; struct built with every member named; module constants; neighbour density; struct ParticleState; struct Params)
 // Standalone CUDA translation of the Warp kernel `part_63a32fdd94` (see part_63a32fdd94.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -26,7 +26,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-struct Particles
+struct ParticleState
 {
     float3* pos;
     int pos_dim0;
@@ -51,11 +51,10 @@ struct Hit
 constexpr int K = 6;
 
 __global__ void part_63a32fdd94(
-    Particles particles,
+    ParticleState particles,
     Params cfg,
     Hit* contact_out,
     const int* __restrict__ nbrs,
-    const float* __restrict__ drag,
     int num_threads)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -76,7 +75,7 @@ __global__ void part_63a32fdd94(
             rho += powf(h2 - r2, 3.0f);
         }
     }
-    particles.density[tid] = rho * (1.0f - drag[tid]);
+    particles.density[tid] = rho;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,8 +260,6 @@ int main(int argc, char** argv)
     std::vector<int> h_nbrs((size_t)num_threads * 6);  // index, shape [384] of int32
     // indices into arrays of num_threads rows: their whole extent, at bench size too
     fill_int(h_nbrs.data(), h_nbrs.size(), seed, 8, 0, (uint32_t)(num_threads));
-    std::vector<float> h_drag((size_t)num_threads * 1);  // input, shape [64] of float32
-    fill_float(h_drag.data(), h_drag.size(), seed, 9, 0, 513U, 0.0009765625f);
 
     // Device buffers
     float3* d_particles_pos = nullptr;
@@ -285,11 +282,7 @@ int main(int argc, char** argv)
     const size_t bytes_nbrs = h_nbrs.size() * sizeof(h_nbrs[0]);
     CUDA_CHECK(cudaMalloc(&d_nbrs, bytes_nbrs));
     CUDA_CHECK(cudaMemcpy(d_nbrs, h_nbrs.data(), bytes_nbrs, cudaMemcpyHostToDevice));
-    float* d_drag = nullptr;
-    const size_t bytes_drag = h_drag.size() * sizeof(h_drag[0]);
-    CUDA_CHECK(cudaMalloc(&d_drag, bytes_drag));
-    CUDA_CHECK(cudaMemcpy(d_drag, h_drag.data(), bytes_drag, cudaMemcpyHostToDevice));
-    Particles particles{};
+    ParticleState particles{};
     particles.pos = d_particles_pos;
     particles.pos_dim0 = num_threads;
     particles.density = d_particles_density;
@@ -302,7 +295,7 @@ int main(int argc, char** argv)
     const dim3 grid((num_threads + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
+    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_particles_density.data(), d_particles_density, bytes_particles_density, cudaMemcpyDeviceToHost));
@@ -339,7 +332,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
+            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -366,7 +359,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_nbrs + bytes_drag;
+        const size_t bytes_read = bytes_particles_pos + bytes_nbrs;
         const size_t bytes_written = bytes_particles_density + bytes_contact_out_point + bytes_contact_out_normal + bytes_contact_out_depth + bytes_contact_out_active;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -389,7 +382,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_particles_pos));
         CUDA_CHECK(cudaFree(d_particles_density));
         CUDA_CHECK(cudaFree(d_nbrs));
-        CUDA_CHECK(cudaFree(d_drag));
         CUDA_CHECK(cudaFree(d_contact_out));
         return 0;
     }
@@ -402,7 +394,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.03920660743713379f, 0.0001f, stats);
+                       0.026171071624755862f, 0.0001f, stats);
     ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 256), 192,
                        0.0002f, 0.0001f, stats);
     ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 1024), 192,
@@ -420,13 +412,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, d_drag, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -448,7 +440,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_particles_pos));
     CUDA_CHECK(cudaFree(d_particles_density));
     CUDA_CHECK(cudaFree(d_nbrs));
-    CUDA_CHECK(cudaFree(d_drag));
     CUDA_CHECK(cudaFree(d_contact_out));
     return ok ? 0 : 1;
 }

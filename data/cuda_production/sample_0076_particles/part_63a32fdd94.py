@@ -13,7 +13,7 @@ class Hit:
 
 
 @wp.struct
-class Particles:
+class ParticleState:
     pos: wp.array(dtype=wp.vec3)
     density: wp.array(dtype=float)
 
@@ -24,8 +24,8 @@ class Params:
     radius: float
 
 
-@wp.kernel(enable_backward=False)
-def part_63a32fdd94(particles: Particles, cfg: Params, contact_out: wp.array(dtype=Hit), nbrs: wp.array(dtype=int), drag: wp.array(dtype=float)):
+@wp.kernel
+def part_63a32fdd94(particles: ParticleState, cfg: Params, contact_out: wp.array(dtype=Hit), nbrs: wp.array(dtype=int)):
     tid = wp.tid()
     x = particles.pos[tid]
     depth = cfg.ground - x[1]
@@ -38,4 +38,4 @@ def part_63a32fdd94(particles: Particles, cfg: Params, contact_out: wp.array(dty
         r2 = wp.length_sq(x - particles.pos[j])
         if r2 < h2:
             rho += (h2 - r2) ** 3.0
-    particles.density[tid] = rho * (1.0 - drag[tid])
+    particles.density[tid] = rho
