@@ -466,8 +466,10 @@ def radix_digits(w: KernelWriter) -> None:
         index = w.add_scalar(rng.choice(["pass_index", "digit_pass", "pass_id"]), "int32", rng.randint(0, 32 // bits - 1))
         shift_text = f"wp.uint32({index.src} * {bits})"
     mask = u32(0, "0xF" if bits == 4 else "0xFF")
+    # one bin per digit value at any launch: 256 bins beside a launch of 128 (or 16 beside 8) would grow
+    # with it by the shape rule, and shrink below the digits at a smaller one
     histogram = w.add_array(rng.choice(["histogram", "digit_counts", "counts"]), "int32", "output",
-                            shape=(2 ** bits,))
+                            shape=(2 ** bits,), keeps_size=True)
     d = w.fresh("digit")
     if rng.random() < 0.25:  # a descending sort: the largest digit first
         w.emit(f"{d} = int({mask} - (({key} >> {shift_text}) & {mask}))")

@@ -636,6 +636,7 @@ def raycast_image(k: MeshKernel) -> str:
     if what == "depth":
         out = k.array(rng.choice(["depth", "depth_image", "z_buffer"]), "float32", "output", bound=distance * 3.0)
         k.store(q, f"{out}[{index}]", "0.0", lambda: f"{q}.t")
+        k.keep_size(out)  # the camera's pixel grid is written into the code: timed at its own size
         return "Ray-cast depth image of a mesh"
     if what == "mask":
         out = k.array(rng.choice(["mask", "hit_mask", "coverage"]), "int32", "output", 0, 1, 0)
@@ -643,6 +644,7 @@ def raycast_image(k: MeshKernel) -> str:
             k.emit(f"{out}[{index}] = 1")
         with k.block("else:"):
             k.emit(f"{out}[{index}] = 0")
+        k.keep_size(out)
         return "Ray-cast coverage mask of a mesh"
     color = k.local(rng.choice(["color", "c", "rgb"]))
     k.emit(f"{color} = wp.vec3(0.0)" if rng.random() < 0.5 else f"{color} = wp.vec3(0.0, 0.0, 0.0)")
@@ -661,6 +663,7 @@ def raycast_image(k: MeshKernel) -> str:
             k.emit(f"{color} = wp.vec3({lambert}, {lambert}, {lambert}) * 0.8 + wp.vec3(0.1, 0.1, 0.1)")
     out = k.array(rng.choice(["pixels", "image", "color_out"]), "vec3", "output", bound=2.0)
     k.emit(f"{out}[{index}] = {color}")
+    k.keep_size(out)
     return "Ray-cast image of a mesh shaded by " + ("its face normals" if what == "normal" else "a directional light")
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from synthesis.exprgen import feature_list, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
@@ -105,6 +105,13 @@ class NeighborKernel:
         while name in self.taken():
             name, k = f"{hint}{k}", k + 1
         return name
+
+    def keep_size(self, name: str) -> None:
+        """Array `name` keeps its size at bench size (ArgSpec.keeps_size): an image whose pixel coordinates
+        the code writes as literals (a camera's `(float(x) - 63.5) / 48.0`); the launch shaped like it
+        keeps its own with it (cuda_production.bench.pinned_launch)."""
+        i = next(k for k, a in enumerate(self.args) if a.name == name)
+        self.args[i] = replace(self.args[i], keeps_size=True)
 
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
               bound: float = 1.0, shape: tuple[int, ...] | None = None) -> str:

@@ -418,3 +418,15 @@ def test_bitset_cells_stay_inside_the_bitset_at_bench_size():
         assert cells.high < 32 * words, spec.source
         checked += 1
     assert checked >= 20
+
+
+def test_a_digit_histogram_keeps_one_bin_per_digit_at_any_bench_size():
+    """256 (or 16) bins whatever the launch: beside a launch of 128 the shape rule grew them with it, and
+    at a bench below the check launch shrank them below the digits (AddressSanitizer found it)."""
+    from cuda_production.bench import bench_shape
+
+    for spec, _, _ in _with("radix sort"):
+        histogram = next(a for a in spec.args if a.name in ("histogram", "digit_counts", "counts"))
+        assert histogram.keeps_size, spec.source
+        for outer in (max(1, spec.dim[0] // 4), 2 * spec.dim[0] + 1, spec.dim[0] * 64):
+            assert bench_shape(histogram, spec.dim, (outer, *spec.dim[1:])) == histogram.shape

@@ -152,3 +152,19 @@ def test_cameras_keep_their_rays_off_the_faces_diagonals():
                if a.role == "scalar" and a.dtype == "vec3" and a.name in ("cam_pos", "camera", "eye", "origin")]
     assert len(cameras) > 20
     assert all(abs(c[0]) != abs(c[1]) for c in cameras)
+
+
+def test_a_ray_cast_image_is_timed_at_its_own_size():
+    """Its camera's pixel grid is written into the code (`(float(x) - 63.5) / 48.0`): grown, the launch's
+    new pixels would all look past the mesh (their rays miss; the image's bench timed background), so the
+    image keeps its size and so does its launch (bench.pinned_launch); other mesh kernels grow."""
+    from cuda_production.bench import bench_launch_dim, pinned_launch
+
+    images = others = 0
+    for seed in range(200):
+        spec = generate("meshes", seed)
+        image = spec.description.startswith("Ray-cast")
+        assert pinned_launch(list(spec.args), spec.dim) == image, spec.source
+        assert (bench_launch_dim(list(spec.args), spec.dim) == spec.dim) == image
+        images, others = images + image, others + (not image)
+    assert images >= 5 and others >= 50
