@@ -167,24 +167,24 @@ __device__ __forceinline__ float3 cross(float3 a, float3 b)
 // the barycentric weights u, v of its first two corners at the nearest point. Per triangle as Warp's
 // mesh_query_point (mesh.h): slivers are skipped (Warp skips them), the nearest point is u p + v q + w r
 // with w = 1 - u - v, and a triangle must be strictly nearer than the best so far. The BVH is searched
-// depth first with a small stack, the nearer child first, so that the best distance found early
-// prunes the farther boxes.
+// depth first, the nearer child first, so that the best distance found early prunes the farther boxes:
+// the node being visited stays in registers, and the farther child is stacked with what a visit needs
+// (its first child or slot, its count, its box's squared distance), so no node is loaded twice.
 __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float max_dist, int& face, float& u, float& v)
 {
     float best_sq = max_dist * max_dist;
     int best_face = 0;
     float best_v = 0.0f;
     float best_w = 0.0f;
-    int stack[BVH_STACK_SIZE];
-    int count = 0;
-    stack[count++] = 0;
-    while (count > 0) {
-        const BvhNode node = load_node(mesh.nodes, stack[--count]);
-        // it was nearer than the best when it was pushed; a nearer triangle may have been found since
-        if (box_distance_sq(point, node.lower, node.upper) > best_sq)
-            continue;
-        if (node.count > 0) {
-            for (int slot = node.first; slot < node.first + node.count; ++slot) {
+    int stack_first[BVH_STACK_SIZE], stack_count[BVH_STACK_SIZE];
+    float stack_sq[BVH_STACK_SIZE];
+    int top = 0;
+    const BvhNode root = load_node(mesh.nodes, 0);
+    int first = root.first, count = root.count;  // the node being visited
+    bool visiting = !(box_distance_sq(point, root.lower, root.upper) > best_sq);
+    while (visiting) {
+        if (count > 0) {
+            for (int slot = first; slot < first + count; ++slot) {
                 const int tri = mesh.tri_order[slot];
                 float3 p, q, r;
                 mesh_triangle(mesh, tri, p, q, r);
@@ -205,19 +205,36 @@ __device__ inline bool mesh_nearest_face(const Mesh& mesh, float3 point, float m
                 }
             }
         } else {
-            const BvhNode left = load_node(mesh.nodes, node.first);
-            const BvhNode right = load_node(mesh.nodes, node.first + 1);
+            const BvhNode left = load_node(mesh.nodes, first);
+            const BvhNode right = load_node(mesh.nodes, first + 1);
             const float left_sq = box_distance_sq(point, left.lower, left.upper);
             const float right_sq = box_distance_sq(point, right.lower, right.upper);
-            // the nearer child goes on top of the stack: it is searched first
+            // the nearer child is searched next (the right one on a tie); the farther waits on the stack
             const bool left_nearer = left_sq < right_sq;
             const float near_sq = left_nearer ? left_sq : right_sq;
             const float far_sq = left_nearer ? right_sq : left_sq;
-            if (far_sq < best_sq)
-                stack[count++] = left_nearer ? node.first + 1 : node.first;
-            if (near_sq < best_sq)
-                stack[count++] = left_nearer ? node.first : node.first + 1;
+            if (near_sq < best_sq) {  // near_sq <= far_sq: when the nearer is out, both are
+                if (far_sq < best_sq) {
+                    const BvhNode& far = left_nearer ? right : left;
+                    stack_first[top] = far.first;
+                    stack_count[top] = far.count;
+                    stack_sq[top++] = far_sq;
+                }
+                const BvhNode& near = left_nearer ? left : right;
+                first = near.first;
+                count = near.count;
+                continue;
+            }
         }
+        // the next stacked node: it was nearer than the best when pushed; a nearer triangle may have been
+        // found since
+        while (top > 0 && stack_sq[top - 1] > best_sq)
+            --top;
+        if (top == 0)
+            break;
+        --top;
+        first = stack_first[top];
+        count = stack_count[top];
     }
     if (!(best_sq < max_dist * max_dist))
         return false;
