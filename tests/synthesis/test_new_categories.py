@@ -31,7 +31,7 @@ SIGNATURE = {
     "transform": {"param by-value transform", "param by-value quat", "param by-value mat33", "array dtype transform",
                   "array dtype quat", "call wp.transform_point", "call wp.transform_vector", "call wp.quat_rotate",
                   "call wp.quat_rotate_inv", "call wp.quat_from_axis_angle", "call wp.quat_rpy", "call wp.mul",
-                  "call wp.transform_inverse", "call wp.inverse", "call wp.determinant", "call wp.smoothstep",
+                  "call wp.transform_inverse", "call wp.inverse", "call wp.diag", "call wp.quat_to_matrix", "call wp.smoothstep",
                   "call wp.radians", "call wp.mat33", "gather through index array", "helper param by-value vec4"},
     "particles": {"param struct", "struct field float32", "struct field vec3", "struct field mat33",
                   "struct field array ndim 1", "struct field read", "helper param struct",
