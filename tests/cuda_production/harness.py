@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cuda_production.bench import small_tables
-from cuda_production.host_check import HostRun, run_on_host
+from cuda_production.host_check import SANITIZED, HostRun, run_on_host
 from cuda_production.reference import input_seed, make_input, sample_args, warp_reference
 from cuda_production.sample import write_sample
 from cuda_production.templates import Tolerance
@@ -51,6 +51,13 @@ def write_spec_sample(tmp: Path, s: KernelSpec, expected: bytes | None, toleranc
     kernel = translate_kernel(s.source, s.name, f"{s.name}.py", small_tables(list(s.args), s.dim), s.block_dim)
     return write_sample(tmp / s.name, kernel, s.source, sample_args(s), s.dim, input_seed(s), tolerance,
                         expected, {"category": s.category, "description": s.description})
+
+
+def sanitized_bench(folder: Path, outer: int) -> HostRun:
+    """One launch of the sample's benchmark at outermost extent `outer`, built for the host with
+    AddressSanitizer and UBSan: a read or write past an array fails the run."""
+    return run_on_host(folder, run_args=("--bench", "--bench-dim", str(outer), "--launches", "1", "--warmup", "0",
+                                         "--trials", "1"), compile_flags=SANITIZED)
 
 
 def run_sample(tmp: Path, s: KernelSpec, expected: bytes, tolerance: Tolerance = Tolerance()) -> HostRun:

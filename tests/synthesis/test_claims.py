@@ -14,8 +14,7 @@ import pytest
 from synthesis.categories import claims, generate
 from synthesis.spec import KernelSpec
 from cuda_production.bench import bench_launch_dim
-from cuda_production.host_check import SANITIZED, run_on_host
-from tests.cuda_production.harness import warp_runs, write_spec_sample
+from tests.cuda_production.harness import sanitized_bench, warp_runs, write_spec_sample
 from tests.synthesis.shares import assert_earlier_forms_kept, assert_others_keep_their_draws
 
 
@@ -251,8 +250,7 @@ def test_a_grid_of_cells_keeps_its_cells_at_a_bench_size_below_the_check_launch(
                 and "each slot's multiplicity beside the claims" in s.description)
     assert bench_launch_dim(list(spec.args), spec.dim)[0] > spec.dim[0]  # the points grow; the cells do not
     folder = write_spec_sample(tmp_path, spec, None)
-    run = run_on_host(folder, run_args=("--bench", "--bench-dim", str(spec.dim[0] // 4), "--launches", "1",
-                                        "--warmup", "0", "--trials", "1"), compile_flags=SANITIZED)
+    run = sanitized_bench(folder, spec.dim[0] // 4)
     assert run.compiled, run.output
     assert run.returncode == 0, run.output
     assert f'"launch_dim": [{spec.dim[0] // 4}]' in run.output

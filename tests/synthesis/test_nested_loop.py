@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cuda_production.bench import bench_launch_dim, pinned_launch
-from cuda_production.host_check import SANITIZED, run_on_host
+from cuda_production.host_check import run_on_host
 from synthesis.categories import generate
 from synthesis.categories.nested_loop import LIFE_RULES, NESTED_FORMS
 from synthesis.exprgen import KernelWriter
-from tests.cuda_production.harness import write_spec_sample
+from tests.cuda_production.harness import sanitized_bench, write_spec_sample
 from tests.synthesis.python_run import draw_inputs, run
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -407,8 +407,7 @@ def test_a_fixed_image_is_benchmarked_at_its_size_within_its_arrays(tmp_path):
                 if any(a.keeps_size for a in s.args) and "Game of Life" in s.description)
     folder = write_spec_sample(tmp_path, spec, None)
     rows = spec.dim[0]
-    small = run_on_host(folder, run_args=("--bench", "--bench-dim", str(rows // 4), "--launches", "1", "--warmup",
-                                          "0", "--trials", "1"), compile_flags=SANITIZED)
+    small = sanitized_bench(folder, rows // 4)
     assert small.compiled and small.returncode == 0, small.output
     assert f'"launch_dim": [{rows // 4}, {spec.dim[1]}]' in small.output
     big = run_on_host(folder, run_args=("--bench", "--bench-dim", str(rows + 1)))

@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 
 from cuda_production.bench import bench_args, bench_shape
-from cuda_production.host_check import SANITIZED, run_on_host
 from cuda_production.reference import input_bits, input_seed, make_input
 from synthesis.categories import generate, sparse
 from synthesis.categories.sparse import COLUMN_NAMES, POINTER_NAMES, VALUE_NAMES
 from synthesis.spec import ArgSpec, KernelSpec
-from tests.cuda_production.harness import warp_runs, write_spec_sample
+from tests.cuda_production.harness import sanitized_bench, warp_runs, write_spec_sample
 from tests.synthesis.shares import assert_others_keep_their_draws
 
 
@@ -278,9 +277,7 @@ def test_a_sample_benchmarks_an_odd_number_of_rows_within_its_arrays(tmp_path):
     def pair_offset(rows: int) -> int:  # what the unpaired last row would draw as the first of a pair
         return int(input_bits(seed, position, rows // 2 + 1)[rows // 2] % np.uint32(2 * spread + 1)) - spread
     rows = next(n for n in range(2 * spec.dim[0] + 1, 4 * spec.dim[0], 2) if pair_offset(n) > 0)
-    run = run_on_host(write_spec_sample(tmp_path, spec, None),
-                      run_args=("--bench", "--bench-dim", str(rows), "--launches", "1", "--warmup", "0", "--trials", "1"),
-                      compile_flags=SANITIZED)
+    run = sanitized_bench(write_spec_sample(tmp_path, spec, None), rows)
     assert run.compiled and run.returncode == 0, run.output
     assert f'"launch_dim": [{rows}' in run.output
 
