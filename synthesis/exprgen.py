@@ -430,6 +430,8 @@ class KernelWriter:
         self.args: list[ArgSpec] = []
         self._by_name: dict[str, ArgSpec] = {}
         self.fixed_launch = False  # fix_launch
+        # outputs holding the new state a step computes (an advected field): update_outputs leaves them be
+        self.state_outputs: set[str] = set()
         self._loads: dict[str, Expr] = {}
         self.annotations: list[str] = []
         self.lines: list[str] = []
@@ -1114,6 +1116,8 @@ class KernelWriter:
             indent, array, index, _ = m.groups()
             if self.arg(array).role != "output" or self.arg(array).dtype not in UPDATABLE_DTYPES \
                     or array in self.intermediate_outputs:  # a value kept for a later look, not a running total
+                continue
+            if array in self.state_outputs:  # a new state replaces the old: never added to or blended with it
                 continue
             tokens = set(NAME_TOKEN.findall(index))
             loops, depth = [], len(indent)

@@ -36,6 +36,7 @@ class Result(NamedTuple):
     value: Expr
     hint: str  # the output array's name
     weight: bool = False  # a weight in [0, 1]: may scale another input before it is stored
+    state: bool = False  # a new state (an advected field): stored as it is, never added to the old one
 
 
 class Draw:
@@ -351,13 +352,13 @@ def upwind_difference(d: Draw) -> list[Result] | None:
         branch(w, "else:", (new.src, f"{field.src} - {dt.src} * {vel.src} * ({right.src} - {field.src})"))
         w.note_varying(new.src, field.src)
         w.feature("upwind difference")
-        return [Result(new, "advected")]
+        return [Result(new, "advected", state=True)]
     du = w.declare(w.fresh("du"), ZERO, 2 * field.mag, field.q)
     branch(w, f"if {vel.src} > 0.0:", (du.src, f"{field.src} - {left.src}"))
     branch(w, "else:", (du.src, f"{right.src} - {field.src}"))
     new = Expr(f"{field.src} - {dt.src} * {vel.src} * {du.src}", "float32", field.mag + vel.mag * du.mag, None, atom=False)
     w.feature("upwind difference")
-    return [Result(new, "advected")]
+    return [Result(new, "advected", state=True)]
 
 
 def minmod_slope(d: Draw) -> list[Result] | None:
@@ -542,6 +543,9 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
                 other = rng.choice(others)
                 value = Expr(f"{r.value.src} * {other.src}", "float32", other.mag, None, atom=False)
                 w.feature("weighted input")
-            w.store(w.add_array(r.hint, dtype, "output"), value)
+            out = w.add_array(r.hint, dtype, "output")
+            if r.state:
+                w.state_outputs.add(out)
+            w.store(out, value)
     w.drop_dead_stores()
     return w.finish("Multi-way conditional kernel")

@@ -303,3 +303,23 @@ def test_conditions_test_exact_values_only(seed):
                     assert (c.value * 4).is_integer(), ast.unparse(node.test)
                 if isinstance(c, ast.Call):
                     assert ast.unparse(c.func) in ("wp.abs", "abs"), ast.unparse(node.test)  # one spelling per module
+
+
+def test_an_advected_field_is_stored_never_added_to_or_blended_with_the_old_output():
+    """An upwind step's result is the field's new state: its output holds it (role output, `advected[i] =
+    value`), where the writer's output updates (`+=`, a blend with the old element) would add it to what the
+    array held before (session 48 found `advected[tid] = wp.lerp(advected[tid], advected_val, mix_rate)`)."""
+    import re
+
+    from synthesis.categories import generate
+
+    seen = 0
+    for seed in range(600):
+        spec = generate("multi_conditional", seed)
+        if "upwind difference" not in spec.description:
+            continue
+        seen += 1
+        out = next(a for a in spec.args if re.fullmatch(r"advected\d*", a.name))
+        assert out.role == "output", spec.source
+        assert not re.search(rf"{out.name}\[[^\]]*\] \+=|(wp\.lerp\(|\* ){out.name}\[", spec.source), spec.source
+    assert seen >= 10

@@ -29,5 +29,5 @@ def cond_79cfefaccc(q: wp.array(dtype=wp.float32), vel: wp.array(dtype=wp.float3
     if depth > 0.0:
         force_val = stiffness * depth - 2.0 * vel_v
     slope[tid] = slope_val
-    advected[tid] = (1.0 - relax) * advected[tid] + relax * (q_v - 0.25 * vel_v * du)
-    force[tid] = force_val
+    advected[tid] = q_v - 0.25 * vel_v * du
+    force[tid] = (1.0 - relax) * force[tid] + relax * force_val
