@@ -17,7 +17,6 @@ and the runs that ended with a sanitizer report or a non-zero exit, with the fir
 """
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -32,9 +31,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cuda_production.bench import bench_args, pinned_launch, scales  # noqa: E402
 from cuda_production.host_check import CHECK_ARGS, SANITIZED, compile_host  # noqa: E402
+from scripts.host_equivalence import produce_samples, sample_run_options  # noqa: E402
 from synthesis.spec import ArgSpec  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def bench_dims(outer: int) -> list[int]:
@@ -116,21 +115,9 @@ def check(sample: Path) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--per-category", type=int, default=10)
-    ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("-c", "--category", action="append", default=[], help="repeatable; default all")
-    args = ap.parse_args()
-    out = args.out or Path(tempfile.mkdtemp(prefix="bench_bounds_")) / "samples"
+    args = sample_run_options(10).parse_args()
     t0 = time.perf_counter()
-    produced = subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n",
-                               str(args.per_category), "-o", str(out), "-s", str(args.seed), "-j", str(args.workers),
-                               "--no-progress"] + [x for c in args.category for x in ("-c", c)])
-    if produced.returncode:
-        sys.exit(f"bench_bounds: the production pipeline failed (exit {produced.returncode}); no samples checked")
-    samples = sorted(p for p in out.glob("sample_*") if p.is_dir())
+    out, samples = produce_samples(args, "bench_bounds")
     with ThreadPoolExecutor(args.workers) as pool:
         results = list(pool.map(check, samples))
     per = defaultdict(list)

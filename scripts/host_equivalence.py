@@ -36,22 +36,35 @@ def check(sample: Path, nvcc: str | None) -> dict:
             "log": None if run.passed and ptx_ok is not False else (run.output[-800:] + ptx_log[-800:])}
 
 
-def main() -> None:
+def sample_run_options(per_category: int) -> argparse.ArgumentParser:
+    """The options of a check over freshly produced samples: how many per category, where, workers, seed,
+    categories."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--per-category", type=int, default=100)
+    ap.add_argument("--per-category", type=int, default=per_category)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("-c", "--category", action="append", default=[], help="repeatable; default all")
-    args = ap.parse_args()
-    out = args.out or Path(tempfile.mkdtemp(prefix="host_equiv_")) / "samples"
-    t0 = time.perf_counter()
+    return ap
+
+
+def produce_samples(args: argparse.Namespace, tool: str) -> tuple[Path, list[Path]]:
+    """The production pipeline's samples for `args` (in --out, or a new temporary folder): the folder and
+    its sample folders, sorted. A failed run ends `tool` with one line (the pipeline printed its failures,
+    stage and reason, above)."""
+    out = args.out or Path(tempfile.mkdtemp(prefix=f"{tool}_")) / "samples"
     produced = subprocess.run([sys.executable, str(ROOT / "cuda_production" / "production_pipeline.py"), "-n",
                                str(args.per_category), "-o", str(out), "-s", str(args.seed), "-j", str(args.workers),
                                "--no-progress"] + [x for c in args.category for x in ("-c", c)])
-    if produced.returncode:  # the pipeline printed its failures (stage and reason) above
-        sys.exit(f"host_equivalence: the production pipeline failed (exit {produced.returncode}); no samples checked")
-    samples = sorted(p for p in out.glob("sample_*") if p.is_dir())
+    if produced.returncode:
+        sys.exit(f"{tool}: the production pipeline failed (exit {produced.returncode}); no samples checked")
+    return out, sorted(p for p in out.glob("sample_*") if p.is_dir())
+
+
+def main() -> None:
+    args = sample_run_options(100).parse_args()
+    t0 = time.perf_counter()
+    out, samples = produce_samples(args, "host_equivalence")
     nvcc = find_nvcc()
     with ThreadPoolExecutor(args.workers) as pool:
         results = list(pool.map(lambda s: check(s, nvcc), samples))
