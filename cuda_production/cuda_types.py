@@ -736,9 +736,9 @@ HASH_GRID_SNIPPETS = {  # snippet name -> (source, dependencies)
 # ---- meshes (warp/native/mesh.h, intersect.h) -----------------------------------------------------
 # The per-triangle arithmetic (closest point, sliver test, ray/triangle test, sign rules) is Warp's,
 # statement for statement, so that distances, hits and signs round as Warp's do. The bounding volume
-# hierarchy is this program's own (main() builds it: a median split), not Warp's: the nearest point,
-# its distance and side, and a ray's nearest hit do not depend on how the triangles are grouped, only
-# how fast they are found. Which of several equally near triangles is returned (face, u, v, a ray's
+# hierarchy is this program's own (main() builds it by the surface area heuristic), not Warp's: the
+# nearest point, its distance and side, and a ray's nearest hit do not depend on how the triangles are
+# grouped, only how fast they are found. Which of several equally near triangles is returned (face, u, v, a ray's
 # sign and normal at an edge) may differ from Warp's; the values above do not.
 _MESH = r"""// A wp.Mesh as the kernel reads it: its triangles and a bounding volume hierarchy (BVH) over them.
 // main() builds both on the host (build_rock_mesh) and passes the struct by value; its arrays are in

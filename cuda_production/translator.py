@@ -512,7 +512,8 @@ mat22d mat33d mat44d __half __float2half __half2float __double2half __nv_bfloat1
 __double2bfloat16"""
 _HARNESS_NAMES = """CUDA_CHECK mix32 input_bits fill_float fill_int CheckStats CheckType check_values check_int read_file emu_launch
 STAGE_THREADS TILE_THREADS device_copy build_hash_grid free_hash_grid integer_cbrt device_upload rock_bump_hash
-rock_mesh build_bvh_node build_rock_mesh free_mesh MESH_LEAF_SIZE BVH_LEAF_SIZE build_points_bvh free_bvh"""
+rock_mesh build_bvh_node median_split sah_split SAH_BINS build_rock_mesh free_mesh MESH_LEAF_SIZE BVH_LEAF_SIZE
+build_points_bvh free_bvh"""
 RESERVED_NAMES = frozenset((_C_KEYWORDS + " " + _CUDA_NAMES + " " + _HELPER_NAMES + " " + _RANDOM_NAMES + " "
                             + _HARNESS_NAMES).split())
 

@@ -342,13 +342,35 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
+// Splits items order[first, first + count) of a node in two halves by the centres of their boxes along
+// `axis` (the widest spread of those centres; ties by index: the tree is the same on every machine).
+// Returns the size of the first half. (A split for build_bvh_node, which also passes the centres'
+// bounds and the node's depth: a median split needs neither.)
+static int median_split(std::vector<int>& order, int first, int count, const std::vector<float3>& lowers,
+                        const std::vector<float3>& uppers, int axis, float3 /* centre_lower */,
+                        float3 /* centre_upper */, int /* depth */)
+{
+    auto centre = [&](int item) {  // twice the centre
+        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
+        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    return count / 2;
+}
+
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
-// then either a leaf or two children made by a median split, the items sorted by the centres of their
-// boxes along the widest spread of those centres (ties by index: the tree is the same on every
-// machine) and halved, down to leaves of at most `leaf_size` items. Returns the depth of the subtree
-// below the node.
+// then either a leaf of at most `leaf_size` items or two children, side by side, over the two parts
+// `split(order, first, count, lowers, uppers, axis, centre_min, centre_max, depth)` makes (it
+// reorders the items and returns the size of the first part). Returns the depth of the subtree below
+// the node.
+template <typename Split>
 static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size)
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size,
+                          Split split, int depth = 0)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
     float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
@@ -369,22 +391,14 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     }
     const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
     const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
-    auto centre = [&](int item) {
-        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
-        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
-        return lo[axis] + hi[axis];
-    };
-    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
-        const float cs = centre(s), ct = centre(t);
-        return cs < ct || (cs == ct && s < t);
-    });
+    const int left = split(order, first, count, lowers, uppers, axis, centre_min, centre_max, depth);
     const int child = (int)nodes.size();  // the two children sit side by side
     nodes.resize(nodes.size() + 2);
     nodes[node].first = child;
     nodes[node].count = 0;
-    const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size);
-    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size, split, depth + 1);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers,
+                                           leaf_size, split, depth + 1);
     return 1 + std::max(depth_left, depth_right);
 }
 
@@ -406,7 +420,8 @@ static Bvh build_points_bvh(const float* points, int num_points, float half)
     std::vector<int> item_order(num_points);
     for (int i = 0; i < num_points; ++i)
         item_order[i] = i;
-    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers, BVH_LEAF_SIZE);
+    const int depth = build_bvh_node(nodes, 0, item_order, 0, num_points, lowers, uppers, BVH_LEAF_SIZE,
+                                     median_split);
     if (depth + 1 > BVH_STACK_SIZE) {
         fprintf(stderr, "BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);

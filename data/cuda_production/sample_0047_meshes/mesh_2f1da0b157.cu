@@ -563,13 +563,35 @@ static const T* device_upload(const std::vector<T>& host)
     return device;
 }
 
+// Splits items order[first, first + count) of a node in two halves by the centres of their boxes along
+// `axis` (the widest spread of those centres; ties by index: the tree is the same on every machine).
+// Returns the size of the first half. (A split for build_bvh_node, which also passes the centres'
+// bounds and the node's depth: a median split needs neither.)
+static int median_split(std::vector<int>& order, int first, int count, const std::vector<float3>& lowers,
+                        const std::vector<float3>& uppers, int axis, float3 /* centre_lower */,
+                        float3 /* centre_upper */, int /* depth */)
+{
+    auto centre = [&](int item) {  // twice the centre
+        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
+        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
+        return lo[axis] + hi[axis];
+    };
+    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
+        const float cs = centre(s), ct = centre(t);
+        return cs < ct || (cs == ct && s < t);
+    });
+    return count / 2;
+}
+
 // Node `node` of the BVH over order[first, first + count) (a mesh's triangles, a Bvh's items): its box,
-// then either a leaf or two children made by a median split, the items sorted by the centres of their
-// boxes along the widest spread of those centres (ties by index: the tree is the same on every
-// machine) and halved, down to leaves of at most `leaf_size` items. Returns the depth of the subtree
-// below the node.
+// then either a leaf of at most `leaf_size` items or two children, side by side, over the two parts
+// `split(order, first, count, lowers, uppers, axis, centre_min, centre_max, depth)` makes (it
+// reorders the items and returns the size of the first part). Returns the depth of the subtree below
+// the node.
+template <typename Split>
 static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int>& order, int first, int count,
-                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size)
+                          const std::vector<float3>& lowers, const std::vector<float3>& uppers, int leaf_size,
+                          Split split, int depth = 0)
 {
     float3 lower = lowers[order[first]], upper = uppers[order[first]];
     float3 centre_min = make_float3(INFINITY, INFINITY, INFINITY), centre_max = make_float3(-INFINITY, -INFINITY, -INFINITY);
@@ -590,28 +612,107 @@ static int build_bvh_node(std::vector<BvhNode>& nodes, int node, std::vector<int
     }
     const float spread[3] = {centre_max.x - centre_min.x, centre_max.y - centre_min.y, centre_max.z - centre_min.z};
     const int axis = spread[0] >= spread[1] && spread[0] >= spread[2] ? 0 : (spread[1] >= spread[2] ? 1 : 2);
-    auto centre = [&](int item) {
-        const float lo[3] = {lowers[item].x, lowers[item].y, lowers[item].z};
-        const float hi[3] = {uppers[item].x, uppers[item].y, uppers[item].z};
-        return lo[axis] + hi[axis];
-    };
-    std::sort(order.begin() + first, order.begin() + first + count, [&](int s, int t) {
-        const float cs = centre(s), ct = centre(t);
-        return cs < ct || (cs == ct && s < t);
-    });
+    const int left = split(order, first, count, lowers, uppers, axis, centre_min, centre_max, depth);
     const int child = (int)nodes.size();  // the two children sit side by side
     nodes.resize(nodes.size() + 2);
     nodes[node].first = child;
     nodes[node].count = 0;
-    const int left = count / 2;
-    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size);
-    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers, leaf_size);
+    const int depth_left = build_bvh_node(nodes, child, order, first, left, lowers, uppers, leaf_size, split, depth + 1);
+    const int depth_right = build_bvh_node(nodes, child + 1, order, first + left, count - left, lowers, uppers,
+                                           leaf_size, split, depth + 1);
     return 1 + std::max(depth_left, depth_right);
 }
 
 // Triangles per BVH leaf, at most: one (measured on an H100 at bench size, point, ray and box queries
 // ran 1.3-2x faster than with four per leaf)
 constexpr int MESH_LEAF_SIZE = 1;
+
+// Bins per axis in which sah_split weighs the planes it may split a node at
+constexpr int SAH_BINS = 16;
+
+// Splits a mesh node's triangles where the surface area heuristic is lowest (binned, as in Wald's "On
+// fast construction of SAH-based bounding volume hierarchies", 2007): the triangles binned by the
+// centres of their boxes along each axis, each plane between two bins costed as the area of the box
+// on each side times the triangles in it (a ray meets a box about in proportion to its surface), the
+// cheapest plane of the three axes taken (ties: the first). A ray then passes through few empty
+// boxes: the rock's flat faces end up in boxes of their own, where halving by the median makes boxes
+// as big as half the rock. Areas and costs are taken in double from the float boxes: the same tree on
+// every machine. A node whose centres share one bin, or that lies so deep that uneven splits could
+// outgrow the queries' stacks, is halved by the median instead. Returns the size of the first part
+// (the triangles of the lower bins, in their order before).
+static int sah_split(std::vector<int>& order, int first, int count, const std::vector<float3>& lowers,
+                     const std::vector<float3>& uppers, int axis, float3 centre_lower, float3 centre_upper, int depth)
+{
+    int levels = 0;  // a median split from here on adds ceil(log2(count)) levels
+    while ((1 << levels) < count)
+        ++levels;
+    if (depth + levels + 2 >= BVH_STACK_SIZE)
+        return median_split(order, first, count, lowers, uppers, axis, centre_lower, centre_upper, depth);
+    auto coord = [](const float3& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); };
+    const float centre_low[3] = {centre_lower.x, centre_lower.y, centre_lower.z};  // twice the centres
+    const float centre_high[3] = {centre_upper.x, centre_upper.y, centre_upper.z};
+    auto bin_of = [&](int item, int a) {
+        const float centre = coord(lowers[item], a) + coord(uppers[item], a);
+        const int bin = (int)((centre - centre_low[a]) * ((float)SAH_BINS / (centre_high[a] - centre_low[a])));
+        return std::min(std::max(bin, 0), SAH_BINS - 1);
+    };
+    auto half_area = [&](const float3& lo, const float3& hi) {
+        const double dx = hi.x - lo.x, dy = hi.y - lo.y, dz = hi.z - lo.z;
+        return dx * dy + dy * dz + dz * dx;
+    };
+    auto grow = [](float3& lo, float3& hi, const float3& add_lo, const float3& add_hi) {
+        lo = make_float3(std::min(lo.x, add_lo.x), std::min(lo.y, add_lo.y), std::min(lo.z, add_lo.z));
+        hi = make_float3(std::max(hi.x, add_hi.x), std::max(hi.y, add_hi.y), std::max(hi.z, add_hi.z));
+    };
+    const float3 empty_lo = make_float3(INFINITY, INFINITY, INFINITY), empty_hi = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    double best_cost = INFINITY;
+    int best_axis = -1, best_plane = 0;  // split after bin best_plane of axis best_axis
+    for (int a = 0; a < 3; ++a) {
+        if (!(centre_high[a] > centre_low[a]))
+            continue;
+        float3 bin_lo[SAH_BINS], bin_hi[SAH_BINS];
+        int bin_count[SAH_BINS] = {};
+        for (int b = 0; b < SAH_BINS; ++b) {
+            bin_lo[b] = empty_lo;
+            bin_hi[b] = empty_hi;
+        }
+        for (int n = first; n < first + count; ++n) {
+            const int item = order[n], b = bin_of(item, a);
+            ++bin_count[b];
+            grow(bin_lo[b], bin_hi[b], lowers[item], uppers[item]);
+        }
+        double above_area[SAH_BINS];  // the box of bins b.. and the triangles in them
+        int above_count[SAH_BINS];
+        float3 lo = empty_lo, hi = empty_hi;
+        int n = 0;
+        for (int b = SAH_BINS - 1; b > 0; --b) {
+            grow(lo, hi, bin_lo[b], bin_hi[b]);
+            n += bin_count[b];
+            above_area[b] = n ? half_area(lo, hi) : 0.0;
+            above_count[b] = n;
+        }
+        lo = empty_lo;
+        hi = empty_hi;
+        n = 0;
+        for (int b = 0; b + 1 < SAH_BINS; ++b) {
+            grow(lo, hi, bin_lo[b], bin_hi[b]);
+            n += bin_count[b];
+            if (n == 0 || above_count[b + 1] == 0)
+                continue;
+            const double cost = half_area(lo, hi) * n + above_area[b + 1] * above_count[b + 1];
+            if (cost < best_cost) {
+                best_cost = cost;
+                best_axis = a;
+                best_plane = b;
+            }
+        }
+    }
+    if (best_axis < 0)
+        return median_split(order, first, count, lowers, uppers, axis, centre_lower, centre_upper, depth);
+    const auto middle = std::stable_partition(order.begin() + first, order.begin() + first + count,
+                                              [&](int item) { return bin_of(item, best_axis) <= best_plane; });
+    return (int)(middle - (order.begin() + first));
+}
 
 // 32-bit hash of a lattice point, in unsigned arithmetic (synthesis/mesh_geometry.py: bump_hash)
 static uint32_t rock_bump_hash(uint32_t i, uint32_t j, uint32_t k, uint32_t salt)
@@ -709,7 +810,7 @@ static Mesh build_rock_mesh(int cells, double cell_width, uint32_t salt)
     std::vector<int> tri_order(num_tris);
     for (int t = 0; t < num_tris; ++t)
         tri_order[t] = t;
-    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers, MESH_LEAF_SIZE);
+    const int depth = build_bvh_node(nodes, 0, tri_order, 0, num_tris, lowers, uppers, MESH_LEAF_SIZE, sah_split);
     if (depth + 1 > BVH_STACK_SIZE) {
         fprintf(stderr, "mesh BVH of depth %d: the queries' stacks hold %d levels\n", depth, BVH_STACK_SIZE);
         exit(2);
