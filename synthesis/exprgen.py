@@ -96,6 +96,13 @@ RESULT_INLINE_SHARE = 0.3  # kernels that write a result's expression into the s
 STORABLE_LOCAL_TYPES = frozenset({"float32", "vec2", "vec3", "vec4"})
 UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4", "mat22", "mat33", "mat44"})
 BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
+# What an output's stored value is, for update_outputs. A value that wraps around (an angle, a
+# fractional part, a sign, a rounded value) is neither summed nor blended over steps: 350 and 10 degrees
+# blend to 180. A normalised or range-held value (a unit direction, a clamped or smoothstepped value)
+# may be smoothed toward the new value, which stays near its range, but a sum of them leaves it.
+WRAPPING_CALLS = frozenset({"atan2", "asin", "acos", "sign", "floor", "ceil", "trunc", "round"})
+BOUNDED_CALLS = frozenset({"normalize", "clamp", "smoothstep"})
+ANY_ASSIGN = re.compile(r"^\s+(\w+) = (.+)$")  # `name = value` at any depth
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
 WORD = re.compile(r"\w+")
 ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
@@ -1164,6 +1171,52 @@ class KernelWriter:
         self.note_bound(out, local.mag)
         self.feature("intermediate value stored")
 
+    def stored_value_kind(self, value: str) -> str | None:
+        """"wraps", "bounded" or None for the value an output element is assigned (WRAPPING_CALLS,
+        BOUNDED_CALLS), read off its expression and the locals it reads: it wraps where a wrapping call
+        is in it or in any value a local it reads is assigned; following a local to the one line that
+        assigns it (where only one does), it is bounded where it is (or names a local that is) a
+        normalize / clamp / smoothstep call, the cross product of two unit vectors, or a polynomial of
+        one bounded local (the smoothstep `t * t * (3.0 - 2.0 * t)` of a clamped t)."""
+        assigned: dict[str, list[str]] = {}
+        for line in self.lines:
+            m = ANY_ASSIGN.match(line)
+            if m is not None:
+                assigned.setdefault(m.group(1), []).append(m.group(2))
+
+        def definition(name: str) -> ast.expr | None:
+            texts = assigned.get(name, [])
+            return parse_expression(texts[0]) if len(texts) == 1 else None
+
+        def calls(tree: ast.expr) -> set[str]:
+            return {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                    and n.func.value.id == "wp"}
+
+        def names(tree: ast.expr) -> set[str]:
+            return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id != "wp"}
+
+        def bounded(tree: ast.expr | None, depth: int = 0) -> bool:
+            if tree is None or depth > 3:
+                return False
+            if isinstance(tree, ast.Name):
+                return bounded(definition(tree.id), depth + 1)
+            if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute):
+                if tree.func.attr in BOUNDED_CALLS:
+                    return True
+                if tree.func.attr == "cross" and len(tree.args) == 2:
+                    return all(bounded(a, depth + 1) for a in tree.args)
+                return False
+            read = names(tree)
+            return isinstance(tree, ast.BinOp) and len(read) == 1 and not calls(tree) \
+                and bounded(definition(next(iter(read))), depth + 1)
+
+        tree = parse_expression(value)
+        reached = [tree] + [parse_expression(text) for name in names(tree) for text in assigned.get(name, [])]
+        if any(calls(t) & WRAPPING_CALLS for t in reached):
+            return "wraps"
+        return "bounded" if bounded(tree) else None
+
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
         (`f[i] += value`, atomic in Warp), or a running estimate relaxed toward the new value
@@ -1171,13 +1224,19 @@ class KernelWriter:
         array then holds values on entry (role inout); which output and how is drawn here. A matrix
         is added to as a value (`m[i] = m[i] + value`: the translation has no matrix atomics) and
         blended with the explicit mix (no `wp.lerp` of matrices)."""
-        stores = self._updatable_stores()
+        stores = []
+        for k in self._updatable_stores():
+            _, array, _, value = ELEMENT_STORE.match(self.lines[k]).groups()
+            kind = self.stored_value_kind(value)
+            if kind is None or kind == "bounded" and self.arg(array).dtype not in ("int32", "float64"):
+                stores.append((k, kind))
         if not stores:
             return
-        k = self.rng.choice(stores)
+        k, kind = self.rng.choice(stores)
         indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
         spec = self.arg(array)
-        blend = spec.dtype != "int32" and spec.dtype != "float64" and self.rng.random() < 0.45
+        # a bounded value is only ever smoothed toward (its sum would leave its range)
+        blend = spec.dtype != "int32" and spec.dtype != "float64" and (kind == "bounded" or self.rng.random() < 0.45)
         if blend:
             taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
             hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])

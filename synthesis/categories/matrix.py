@@ -281,7 +281,9 @@ def rank_one_update(site: Site, as_func: bool) -> None:
     a, u = core.param("a", f"mat{n}{n}", a_in), core.param("u", f"vec{n}", u_in)
     v = u if symmetric else core.param("v", f"vec{n}", v_in)
     alpha = core.param("alpha", "float32", site.knob(("alpha", "rho", "step"), (0.5, -0.5, 0.25)))
-    updated = core.result(f"{a} + {alpha} * wp.outer({u}, {v})", f"mat{n}{n}")
+    # a negative step written in place reads `A - 0.5 * wp.outer(u, v)`, not `A + -0.5 * ...`
+    sign, step = ("-", str(alpha)[1:]) if str(alpha).startswith("-") else ("+", alpha)
+    updated = core.result(f"{a} {sign} {step} * wp.outer({u}, {v})", f"mat{n}{n}")
     if symmetric:
         w.feature("symmetric rank-one update")
     if w.rng.random() < 0.6:
@@ -364,14 +366,14 @@ def power_iteration(site: Site, as_func: bool) -> None:
     else:
         with core.block(f"for {k} in range({trips}):"):
             core.emit(f"{v} = wp.normalize({_matmul(w, a, v)})")
-    site.store(("eigvec", "dominant"), f"vec{n}", core.result(v, f"vec{n}"), 1.0)
+    site.store(("eigvec", "dominant"), f"vec{n}", core.result(v, f"vec{n}"), 1.0, state=True)
     bound = 1.0 + n * n if built != "shifted symmetric part" else 2.0 * n + 1.0
     if estimate == "rayleigh":
-        site.store(("eigval", "rayleigh"), "float32", f"wp.dot({v}, {_matmul(w, a, v)})", bound)
+        site.store(("eigval", "rayleigh"), "float32", f"wp.dot({v}, {_matmul(w, a, v)})", bound, state=True)
     elif estimate == "length":
-        site.store(("eigval", "lambda_max"), "float32", f"wp.length({_matmul(w, a, v)})", bound)
+        site.store(("eigval", "lambda_max"), "float32", f"wp.length({_matmul(w, a, v)})", bound, state=True)
     elif estimate == "in loop":
-        site.store(("eigval", "lambda_max"), "float32", lam, bound)
+        site.store(("eigval", "lambda_max"), "float32", lam, bound, state=True)
     if estimate is not None:
         w.feature({"rayleigh": "eigenvalue by the Rayleigh quotient", "length": "eigenvalue as the length of A v",
                    "in loop": "eigenvalue kept by the loop"}[estimate])

@@ -116,17 +116,22 @@ class Site:
         """`name[element] = value` into an array made earlier (an in-out one)."""
         self.w.store(name, Expr(value, self.w.arg(name).dtype, bound, None), index=self.index)
 
-    def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float) -> str:
+    def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float, state: bool = False) -> str:
         """`out[element] = value` into a new output array; returns the array's name. Where the inputs
-        come one array per component, a vector result mostly leaves that way too (`_store_components`)."""
+        come one array per component, a vector result mostly leaves that way too (`_store_components`).
+        `state`: the value is an iteration's result that replaces the old one (an eigenvector, an
+        eigenvalue estimate), which the writer's output updates never add to or blend with."""
         w = self.w
         if self.split_vectors and dtype in ("vec2", "vec3") and w.rng.random() < SPLIT_OUTPUTS_SHARE:
-            return self._store_components(hints, dtype, value, bound)
+            return self._store_components(hints, dtype, value, bound, state)
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
         w.store(name, Expr(value, dtype, bound, None), index=self.index)
+        if state:
+            w.state_outputs.add(name)
         return name
 
-    def _store_components(self, hints: tuple[str, ...], dtype: str, value: str, bound: float) -> str:
+    def _store_components(self, hints: tuple[str, ...], dtype: str, value: str, bound: float,
+                          state: bool = False) -> str:
         """A vector result kept in a local and written one float array per component
         (`n_x[tid] = n[0]`, ...); returns the arrays' common stem."""
         w = self.w
@@ -135,6 +140,8 @@ class Site:
         for k, axis in enumerate("xyz"[:int(dtype[-1])]):
             name = w.add_array(f"{base}_{axis}", "float32", "output", shape=self.shape)
             w.store(name, Expr(f"{local}[{k}]", "float32", bound, None), index=self.index)
+            if state:
+                w.state_outputs.add(name)
         w.feature("results stored as one array per component")
         return base
 

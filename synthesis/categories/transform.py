@@ -183,10 +183,11 @@ class Rigid:
             self.shared_point = self.vec_input(POINT_NAMES, low, high, grid_bits)
         return self.shared_point
 
-    def store_vec(self, value: Expr, hint: list[str], point: bool = False) -> None:
-        """Store a vec3: a point (shifted, at times, by a frame origin passed by value) or a vector, a
-        force or velocity (weighted, at times, per element); under a name no other output has."""
-        if value.type == "vec3" and self.rng.random() < 0.4:
+    def store_vec(self, value: Expr, hint: list[str], point: bool = False, force: bool = False) -> None:
+        """Store a vec3: a point (shifted, at times, by a frame origin passed by value) or a vector; a
+        force is scaled, at times, by a per-element gain (a stiffness or activation per point), as
+        a direction, a velocity or a momentum never is; under a name no other output has."""
+        if value.type == "vec3" and self.rng.random() < 0.4 and (point or force):
             if point:
                 origin = self.w.add_value(self.rng.choice(["origin", "offset", "shift"]), "vec3",
                                           grid_tuple(self.rng, 3, -1.0, 1.0))
@@ -370,7 +371,7 @@ def falloff(r: Rigid) -> None:
         damping = r.w.add_scalar(r.rng.choice(["damping", "kd"]), "float32", grid_value(r.rng, 0.125, 1.0))
         f = Expr(f"{f.src} - {damping.src} * {vel.src}", "vec3", f.mag + 2.0 * damping.mag, None, atom=False)
         r.w.feature("damped by the velocity")
-    r.store_vec(f, ["force", "f_out"])
+    r.store_vec(f, ["force", "f_out"], force=True)
 
 
 def plane_contact(r: Rigid) -> None:
@@ -396,7 +397,7 @@ def plane_contact(r: Rigid) -> None:
     normal = f"wp.vec3({plane.src}[0], {plane.src}[1], {plane.src}[2])"
     w.feature("plane contact (vec4 helper)")
     r.store_vec(Expr(f"-{k.src} * {depth.src} * {normal}", "vec3", k.mag * depth.mag, None, atom=False),
-                ["contact_force", "f_contact"])
+                ["contact_force", "f_contact"], force=True)
 
 
 def point_velocity(r: Rigid) -> None:

@@ -587,6 +587,66 @@ def test_an_intermediate_value_kept_on_the_way_is_never_updated_in_place():
         assert "avg_out[tid] = a[tid, 0]" in "\n".join(w.lines) and w.arg("avg_out").role == "output"
 
 
+def _writer_storing(value: str, dtype: str = "float32", *assignments: str):
+    """A kernel that assigns `assignments` (`name = value` lines) and stores `value` into `out[tid]`."""
+    import random
+
+    from synthesis.exprgen import Expr, KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
+    w.add_array("a", "float32", "input")
+    w.add_array("b", "float32", "input")
+    out = w.add_array("out", dtype, "output")
+    for line in assignments:
+        w.emit(line)
+    w.store(out, Expr(value, dtype, 2.0, None))
+    return w
+
+
+def test_a_value_that_wraps_around_is_never_summed_or_blended_over_steps():
+    # an angle, a fractional part, a sign: 350 and 10 degrees blend to 180; `theta += atan2` counts turns
+    for value, assignments in [("wp.atan2(a[tid], b[tid])", ()), ("a[tid] - wp.floor(a[tid])", ()),
+                               ("slope", ("slope = float(0.0)", "slope = wp.sign(a[tid]) * b[tid]"))]:
+        for seed in range(12):
+            w = _writer_storing(value, "float32", *assignments)
+            assert w.stored_value_kind(value) == "wraps"
+            w.rng.seed(seed)
+            w.update_outputs()
+            assert f"out[tid] = {value}" in "\n".join(w.lines) and w.arg("out").role == "output"
+
+
+def test_a_unit_or_clamped_value_is_smoothed_toward_never_summed():
+    # a sum of unit normals or of clamped values leaves their range; smoothing toward them stays near it
+    cases = [("wp.normalize(n)", "vec3", ("n = wp.vec3(a[tid], b[tid], 1.0)",)),
+             ("t * t * (3.0 - 2.0 * t)", "float32", ("t = wp.clamp(a[tid], 0.0, 1.0)",)),
+             ("tangent", "vec3", ("n = wp.normalize(wp.vec3(a[tid], 1.0, 0.0))", "m = wp.normalize(wp.vec3(b[tid], 0.0, 1.0))",
+                                  "tangent = wp.cross(n, m)"))]
+    for value, dtype, assignments in cases:
+        for seed in range(12):
+            w = _writer_storing(value, dtype, *assignments)
+            assert w.stored_value_kind(value) == "bounded"
+            w.rng.seed(seed)
+            w.update_outputs()
+            body = "\n".join(w.lines)
+            assert "out[tid] +=" not in body and ("wp.lerp(out[tid]" in body or "* out[tid] +" in body), body
+
+
+def test_a_clamped_integer_is_left_as_written():
+    # an integer output cannot be smoothed, and a sum of clamped values leaves the clamp's range
+    for seed in range(12):
+        w = _writer_storing("wp.clamp(int(a[tid]), 0, 8)", "int32")
+        w.rng.seed(seed)
+        w.update_outputs()
+        assert "out[tid] = wp.clamp(int(a[tid]), 0, 8)" in "\n".join(w.lines) and w.arg("out").role == "output"
+
+
+def test_an_ordinary_value_is_still_summed_or_blended():
+    assert _writer_storing("a[tid] * b[tid] + 1.0").stored_value_kind("a[tid] * b[tid] + 1.0") is None
+    # a clamped factor inside a product leaves the product unbounded: a force scaled by a gain
+    w = _writer_storing("a[tid] * g", "float32", "g = wp.clamp(b[tid], 0.0, 1.0)")
+    assert w.stored_value_kind("a[tid] * g") is None
+
+
 # ---- results written into their store (KernelWriter.inline_results) -------------------------------
 def _writer_with_named_results():
     """`soft` (read once, by the store on the next line) and `shared` (read by two stores)."""

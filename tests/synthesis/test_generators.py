@@ -49,7 +49,7 @@ def test_generate_rejects_unknown_category():
         generate("nope", 1)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(category=st.sampled_from(CATEGORY_NAMES), seed=st.integers(0, 2**62))
 def test_generate_is_pure_and_self_consistent(category, seed):
     spec = generate(category, seed)
@@ -64,7 +64,9 @@ def test_generate_is_pure_and_self_consistent(category, seed):
     # Every written array's bound covers its possible range; index arrays index within bounds.
     for arg in spec.args:
         if arg.role == "index":
-            assert arg.low == 0 and arg.high >= 0
+            # from 0, or negative for a missing entry where a gather reads zero outside the array
+            # (padded embedding bags through wp.tile_load_indexed)
+            assert arg.high >= 0 and (arg.low == 0 or arg.low < 0 and "wp.tile_load_indexed(" in spec.source)
         if arg.is_array:
             assert len(arg.shape) in (1, 2, 3, 4) and arg.size > 0
 

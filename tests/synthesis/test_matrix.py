@@ -276,3 +276,30 @@ def test_a_neighbourhood_covariance_is_the_biased_covariance_of_the_k_neighbours
         np.testing.assert_allclose(cov[e], want, atol=1e-12)
         if spread:
             assert got[spread][e] == pytest.approx(np.trace(want), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_power_iterations_results_replace_the_old_never_added_to_or_blended(seed):
+    """An eigenvector and its eigenvalue estimate are an iteration's result: the writer's output updates
+    (`+=`, smoothing), forced on here, leave them as written."""
+    import random
+
+    from synthesis.categories.rich import RichKernelWriter
+    from synthesis.categories.site import Site
+
+    rng = random.Random(seed)
+    w = RichKernelWriter(rng, "k_0a1b2c3d4e", "matrix", seed, (24,))
+    w.output_update_share = 1.0
+    MATRIX_FORMS["power iteration"].build(Site(w, "direct"), False)
+    spec = w.finish("test")
+    results = [a for a in spec.args if a.name.split("_")[0] in ("eigvec", "dominant", "eigval", "rayleigh", "lambda")]
+    assert results and all(a.role == "output" for a in results), spec.source
+
+
+def test_a_negative_rank_one_step_is_written_as_a_subtraction():
+    """`A - 0.5 * wp.outer(u, v)`, not `A + -0.5 * wp.outer(u, v)` (seeds 9 and 75 drew it)."""
+    from synthesis.categories import generate
+
+    sources = [generate("matrix", seed).source for seed in range(120)]
+    assert sum("wp.outer(" in s for s in sources) >= 5
+    assert [s for s in sources if "+ -" in s or "- -" in s] == []

@@ -119,3 +119,21 @@ def test_gravity_is_added_only_to_a_velocity_taken_to_the_world_frame():
             re.search(rf"^    {rotated.group(2)} = (\w+)\[tid\]$", source, re.M).group(1)  # loaded into a local
         assert re.fullmatch(r"(vel|v_local)\d*", array), source
     assert added >= 5
+
+
+def test_only_a_force_is_scaled_by_a_per_element_gain():
+    """A per-point gain (a stiffness, an activation) scales a force; a rotated direction, a velocity or
+    an angular momentum scaled by a weight array describes nothing."""
+    weighted = 0
+    for seed in range(600):
+        spec = generate("transform", seed)
+        if "weighted per element" not in spec.description:
+            continue
+        gain = next(a.name for a in spec.args if a.name in ("weights", "gain", "scale"))
+        loaded = re.search(rf"^    (\w+) = {gain}\[tid\]$", spec.source, re.M)  # or read in place
+        operand = loaded.group(1) if loaded else rf"{gain}\[tid\]"
+        # the store that scales by it (perhaps smoothed toward: `f = (1 - r) * f + r * (s * ...)`)
+        stores = re.findall(rf"^    (\w+)\[tid\] \+?= .*(?<![\w.]){operand} \* ", spec.source, re.M)
+        assert stores and set(stores) <= {"force", "f_out", "contact_force", "f_contact"}, spec.source
+        weighted += 1
+    assert weighted >= 10

@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 128; transform_point; module constants; plane contact (vec4 helper); moment arm from the body origin; angular velocity from body to world coordinates; weighted per element; output accumulated in place (+=))
+// Rigid-body transform kernel (1-D launch 128; transform_point; module constants; plane contact (vec4 helper); moment arm from the body origin; angular velocity from body to world coordinates; output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `xform_38c3f41750` (see xform_38c3f41750.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -49,10 +49,9 @@ __device__ __forceinline__ float3 operator+(float3 a, float3 b)
     return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
 }
 
-__device__ __forceinline__ float3 atomicAddFloat3(float3* address, float3 val)
+__device__ __forceinline__ float3 lerp(float3 a, float3 b, float t)
 {
-    // component-wise, as Warp does; returns the old vector
-    return make_float3(atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y), atomicAdd(&address->z, val.z));
+    return make_float3(a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t);
 }
 
 __device__ __forceinline__ float3 operator*(float3 a, float s)
@@ -85,8 +84,8 @@ __global__ void xform_38c3f41750(
     float3* f_contact,
     const float3* __restrict__ w_body,
     const float3* __restrict__ v_com,
-    const float* __restrict__ scale,
     float3* v_point,
+    float relax,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -96,16 +95,15 @@ __global__ void xform_38c3f41750(
     transform X = poses[tid];
     float3 p = points[tid];
     float3 p_world = transform_point(X, p);
-    world_pos[tid] = p_world;
+    world_pos[tid] = lerp(world_pos[tid], p_world, relax);
     float depth = fminf(signed_distance(ground_plane, p_world), 0.0f);
-    atomicAddFloat3(&f_contact[tid], -STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z));
+    f_contact[tid] = -STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z);
     float3 w = w_body[tid];
     float3 arm = p_world - X.p;
     quat q_body = X.q;
     float3 w_world = quat_rotate(q_body, w);
     float3 v_c = v_com[tid];
-    float s = scale[tid];
-    v_point[tid] = s * (v_c + cross(w_world, arm));
+    v_point[tid] = v_c + cross(w_world, arm);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,17 +248,16 @@ int main(int argc, char** argv)
     fill_float(h_poses.data(), h_poses.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_points((size_t)n * 3);  // input, shape [128] of vec3
     fill_float(h_points.data(), h_points.size(), seed, 1, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_world_pos((size_t)n * 3);  // output, shape [128] of vec3
+    std::vector<float> h_world_pos((size_t)n * 3);  // inout, shape [128] of vec3
+    fill_float(h_world_pos.data(), h_world_pos.size(), seed, 2, -1024, 2049U, 0.0009765625f);
     const float4 ground_plane = make_float4(-0.875f, 0.8125f, 0.75f, -0.3125f);
-    std::vector<float> h_f_contact((size_t)n * 3);  // inout, shape [128] of vec3
-    fill_float(h_f_contact.data(), h_f_contact.size(), seed, 4, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [128] of vec3
     std::vector<float> h_w_body((size_t)n * 3);  // input, shape [128] of vec3
     fill_float(h_w_body.data(), h_w_body.size(), seed, 5, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_v_com((size_t)n * 3);  // input, shape [128] of vec3
     fill_float(h_v_com.data(), h_v_com.size(), seed, 6, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_scale((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_scale.data(), h_scale.size(), seed, 7, 0, 2049U, 0.0009765625f);
     std::vector<float> h_v_point((size_t)n * 3);  // output, shape [128] of vec3
+    const float relax = 0.5f;
 
     // Device buffers
     transform* d_poses = nullptr;
@@ -287,10 +284,6 @@ int main(int argc, char** argv)
     const size_t bytes_v_com = h_v_com.size() * sizeof(h_v_com[0]);
     CUDA_CHECK(cudaMalloc(&d_v_com, bytes_v_com));
     CUDA_CHECK(cudaMemcpy(d_v_com, h_v_com.data(), bytes_v_com, cudaMemcpyHostToDevice));
-    float* d_scale = nullptr;
-    const size_t bytes_scale = h_scale.size() * sizeof(h_scale[0]);
-    CUDA_CHECK(cudaMalloc(&d_scale, bytes_scale));
-    CUDA_CHECK(cudaMemcpy(d_scale, h_scale.data(), bytes_scale, cudaMemcpyHostToDevice));
     float3* d_v_point = nullptr;
     const size_t bytes_v_point = h_v_point.size() * sizeof(h_v_point[0]);
     CUDA_CHECK(cudaMalloc(&d_v_point, bytes_v_point));
@@ -300,7 +293,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
+    xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_v_point, relax, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_world_pos.data(), d_world_pos, bytes_world_pos, cudaMemcpyDeviceToHost));
@@ -331,7 +324,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_38c3f41750<<<grid, block, 0, stream>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
+            xform_38c3f41750<<<grid, block, 0, stream>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_v_point, relax, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -358,7 +351,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_poses + bytes_points + bytes_f_contact + bytes_w_body + bytes_v_com + bytes_scale;
+        const size_t bytes_read = bytes_poses + bytes_points + bytes_world_pos + bytes_w_body + bytes_v_com;
         const size_t bytes_written = bytes_world_pos + bytes_f_contact + bytes_v_point;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -384,7 +377,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_f_contact));
         CUDA_CHECK(cudaFree(d_w_body));
         CUDA_CHECK(cudaFree(d_v_com));
-        CUDA_CHECK(cudaFree(d_scale));
         CUDA_CHECK(cudaFree(d_v_point));
         return 0;
     }
@@ -397,11 +389,11 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("world_pos", h_world_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 384,
-                       0.0009000000000000001f, 0.0001f, stats);
+                       0.001f, 0.0001f, stats);
     ok &= check_values("f_contact", h_f_contact.data(), reinterpret_cast<const float*>(expected.data() + 1536), 384,
-                       0.0040875f, 0.0001f, stats);
+                       0.003987500000000001f, 0.0001f, stats);
     ok &= check_values("v_point", h_v_point.data(), reinterpret_cast<const float*>(expected.data() + 3072), 384,
-                       0.0044f, 0.0001f, stats);
+                       0.0022f, 0.0001f, stats);
     printf("%s xform_38c3f41750: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -412,13 +404,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
+        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_v_point, relax, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_scale, d_v_point, n);
+        xform_38c3f41750<<<grid, block>>>(d_poses, d_points, d_world_pos, ground_plane, d_f_contact, d_w_body, d_v_com, d_v_point, relax, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -443,7 +435,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_f_contact));
     CUDA_CHECK(cudaFree(d_w_body));
     CUDA_CHECK(cudaFree(d_v_com));
-    CUDA_CHECK(cudaFree(d_scale));
     CUDA_CHECK(cudaFree(d_v_point));
     return ok ? 0 : 1;
 }
