@@ -22,6 +22,9 @@ ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
 class LoopResult(NamedTuple):
     value: Expr
     hint: str  # the output array's name
+    # a result that replaces the old one (an index or value a search found, a root, an angle, a
+    # filter's state): stored as it is, never added to or blended with the array's old element
+    state: bool = False
 
 
 def _window_index(w: KernelWriter, offset: str, array: str) -> str:
@@ -190,7 +193,7 @@ def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     with w.block(f"for it in range({_iterations(w, [4, 5, 6])}):"):
         w.emit(f"{y.src} = 0.5 * ({y.src} + {s.src} / {y.src})")
     w.feature("Newton iteration (square root)")
-    return [LoopResult(y, "root_out")]
+    return [LoopResult(y, "root_out", state=True)]
 
 
 def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -222,7 +225,7 @@ def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
                 w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
                        f"(1.0 - {e} * wp.cos({big_e.src}))")
         w.feature("Newton iteration (Kepler's equation)" + (", stopped at a tolerance" if stop else ""))
-    return [LoopResult(big_e, "anomaly")]
+    return [LoopResult(big_e, "anomaly", state=True)]
 
 
 def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -244,7 +247,7 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         w.note_varying(arg.src, first.src)
     kind = "maximum" if op == ">" else "minimum"
     w.feature(f"running {kind}" + (f" (arg-{kind[:3]})" if with_arg else ""))
-    return [LoopResult(best, f"window_{kind[:3]}")] + ([LoopResult(arg, f"arg{kind[:3]}")] if with_arg else [])
+    return [LoopResult(best, f"window_{kind[:3]}")] + ([LoopResult(arg, f"arg{kind[:3]}", state=True)] if with_arg else [])
 
 
 def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -303,12 +306,12 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     w.feature("search (break)")
     if form == "next":
         w.feature("the next element ahead " + ("greater than" if op == ">" else "less than") + " the thread's own")
-        return [LoopResult(found, "next_offset")]
+        return [LoopResult(found, "next_offset", state=True)]
     if value is not None:
         w.note_varying(value.src, w.load(name).src)
         w.feature("the value found beside its offset")
-        return [LoopResult(found, "first_index"), LoopResult(value, "first_value")]
-    return [LoopResult(found, "first_index")]
+        return [LoopResult(found, "first_index", state=True), LoopResult(value, "first_value", state=True)]
+    return [LoopResult(found, "first_index", state=True)]
 
 
 def any_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -390,7 +393,7 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         w.note_varying(name, v.src)
     w.feature("while")
     w.feature("bisection (cube root)" if cube else "bisection (square root)")
-    return [LoopResult(Expr(f"0.5 * ({lo.src} + {hi.src})", "float32", 2.0, None, atom=False), "root_out")]
+    return [LoopResult(Expr(f"0.5 * ({lo.src} + {hi.src})", "float32", 2.0, None, atom=False), "root_out", state=True)]
 
 
 def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -429,8 +432,8 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     if var is not None:
         w.note_varying(var.src, w.load(name).src)
         w.feature("exponentially weighted variance")
-        return [LoopResult(h, "state"), LoopResult(var, "variance")]
-    return [LoopResult(h, "state")]
+        return [LoopResult(h, "state", state=True), LoopResult(var, "variance", state=True)]
+    return [LoopResult(h, "state", state=True)]
 
 
 LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
@@ -466,5 +469,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         # signal (its filtered value, its running maximum), not on one input each.
         read = w.inputs_read(loads)
         for result in LOOP_FORMS[form](w, read if read else loads):
-            w.store(w.add_array(result.hint, result.value.type, "output"), result.value)
+            out = w.add_array(result.hint, result.value.type, "output")
+            w.store(out, result.value)
+            if result.state:
+                w.state_outputs.add(out)
     return w.finish("Control-flow kernel")

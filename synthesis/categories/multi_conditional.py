@@ -246,7 +246,7 @@ def quantize(d: Draw) -> list[Result] | None:
         for k in range(count):
             branch(w, f"{'if' if k == 0 else 'elif'} {x} {op} {fmt_float(points[k])}:", (var.src, str(k)))
     w.feature("piecewise thresholds")
-    return [Result(var, d.rng.choice(["label", "level", "bin_id"]))]
+    return [Result(var, d.rng.choice(["label", "level", "bin_id"]), state=True)]  # a class: never summed
 
 
 def spline_weight(d: Draw) -> list[Result] | None:

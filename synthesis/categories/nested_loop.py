@@ -76,8 +76,10 @@ def _table(w: KernelWriter, hints: tuple[str, ...], shape: tuple[int, ...], grid
     return table
 
 
-def _output(w: KernelWriter, hint: str, value: Expr, dtype: str = "float32") -> None:
-    w.store(w.add_array(hint, dtype, "output"), value)
+def _output(w: KernelWriter, hint: str, value: Expr, dtype: str = "float32") -> str:
+    name = w.add_array(hint, dtype, "output")
+    w.store(name, value)
+    return name
 
 
 # ---- the loop nests -----------------------------------------------------------------------------
@@ -202,7 +204,8 @@ def nearest_centroid(w: KernelWriter) -> None:
                 w.emit(f"{second.src} = {dist}")
     w.note_varying(best.src, pts)
     w.note_varying(label.src, pts)
-    _output(w, w.rng.choice(["assignment", "labels", "cluster"]), label, "int32")
+    # a cluster label is a class, replaced each assignment step: never added to or blended with
+    w.state_outputs.add(_output(w, w.rng.choice(["assignment", "labels", "cluster"]), label, "int32"))
     if margin:
         w.note_varying(second.src, pts)
         _output(w, w.rng.choice(["margin", "gap"]), Expr(f"{second.src} - {best.src}", "float32", 8.0 * dims, None, atom=False))
@@ -736,7 +739,8 @@ def game_of_life(w: KernelWriter) -> None:
             with w.block(f"if {either}:"):
                 w.emit(f"{nxt.src} = 1")
         w.note_varying(nxt.src, cells)
-    _output(w, w.rng.choice(["next_cells", "new_board", "cells_out"]), nxt, "int32")
+    # the next generation replaces the board: never added to or blended with it
+    w.state_outputs.add(_output(w, w.rng.choice(["next_cells", "new_board", "cells_out"]), nxt, "int32"))
     if w.rng.random() < 0.3:
         _output(w, w.rng.choice(["counts", "live_neighbours"]), alive, "int32")
     w.feature(f"{rule} step ({'periodic' if periodic else 'guarded'} neighbourhood)")

@@ -358,6 +358,9 @@ def static_taps(s: Stencil) -> Expr:
 
 
 STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_source, tuple_gradient, static_taps]
+# The stencils whose value is the field's next state (an explicit diffusion or source step, a Jacobi
+# iterate, a wave's next level, an advected field): never added to the old array
+STATE_STENCILS = (laplacian, jacobi, advect, wave, standing_source)
 
 
 def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
@@ -440,6 +443,7 @@ def advect_fields(rng: random.Random, name: str, seed: int) -> RichKernelWriter:
     the step a multiple of 1/16, so the traced position, and so the sampled cell, is exact in Warp
     and CUDA alike; the interpolation is a convex combination (`wp.lerp`, or written out)."""
     w = RichKernelWriter(rng, name, "stencil", seed, rng.choice(SHAPES[2]))
+    w.output_update_share = 0.0  # advected fields are the step's new state, never added to the old
     i, j = w.tid_names
     suffix = name.split("_")[-1]
     w.add_import("from typing import Any")
@@ -538,9 +542,9 @@ def generate(rng: random.Random, name: str, seed: int):
         body_block.__enter__()
         w.feature("interior test")
     value = kind(s)
-    if kind in (jacobi, wave, advect):
-        # a new iterate, time level or advected field is a state the step computes: stored, never added
-        # to the array's old value or blended with it (KernelWriter.update_outputs)
+    if kind in STATE_STENCILS:
+        # a new iterate, time level, diffused, sourced or advected field is a state the step computes:
+        # stored, never added to the array's old value or blended with it (KernelWriter.update_outputs)
         w.output_update_share = 0.0
     # a Jacobi sweep that can also sum its squared change; its new value holds no multiple of the old
     # (a decay or reaction term of the centre: the change would repeat the formula's own terms)
@@ -561,8 +565,9 @@ def generate(rng: random.Random, name: str, seed: int):
             value = Expr(f"(1.0 - {decay.src}) * {center.src} + {decay.src} * {value.src}", "float32",
                          max(center.mag, value.mag), None, atom=False)
             w.feature("weighted Jacobi")
-        elif scaled or kind in (wave, advect):
-            # a new time level or an advected field is a state, not a sum: damped, never accumulated
+        elif scaled or kind in STATE_STENCILS:
+            # a new time level, a diffusion step or an advected field is a state, not a sum: damped,
+            # never accumulated
             if not (value.atom and value.src in w.scopes[-1]):
                 value = s.local("r", value.src, value.mag, None)
             w.emit(f"{value.src} *= {decay.src}")

@@ -336,3 +336,34 @@ def test_no_loop_variable_rebinds_an_earlier_local(category):
                 elif isinstance(node, ast.Assign):
                     assigned |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     assert clashes == []
+
+
+# Outputs that hold a new state, per category: a filter's state, a root, an angle, an index or value a
+# search found (control_flow); a cellular automaton's next board, a cluster label (nested_loop); a
+# diffusion, Jacobi, wave, source or advection step's field (stencil); an iteration's result
+# (scalar_param); a class label (multi_conditional). Each replaces the old element: never added to it
+# (`+=`, or `*=` then `+=`) nor blended with it.
+STATE_OUTPUTS = {
+    "control_flow": {"state", "variance", "root_out", "anomaly", "next_offset", "first_index", "first_value",
+                     "argmax", "argmin"},
+    "nested_loop": {"next_cells", "new_board", "cells_out", "assignment", "labels", "cluster"},
+    "stencil": {"u_new", "phi_next", "diffused", "x_next", "p_next", "advected", "q_new", "u_next", "forced", "u_src",
+                "vel_out", "velocity_new", "density_out", "density_new", "temperature_out", "temp_new", "dye_out",
+                "color_new"},
+    "scalar_param": {"sqrt_out", "root_out", "relaxed", "steady"},
+    "multi_conditional": {"label", "level", "bin_id"},
+}
+UPDATED = re.compile(r"^\s+(\w+)\[([^\]]+)\] (?:\+=|\*=|= wp\.lerp\(\1\[\2\]|= \(1\.0 - \w+\) \* \1\[\2\])", re.M)
+
+
+@pytest.mark.parametrize("category", sorted(STATE_OUTPUTS))
+def test_a_new_state_is_never_added_to_or_blended_with_the_old(category):
+    seen = updated = 0
+    for seed in range(300):
+        source = generate(category, seed).source
+        states = STATE_OUTPUTS[category] & set(re.findall(r"(\w+): wp\.array", source))
+        seen += bool(states)
+        updated_here = {m.group(1) for m in UPDATED.finditer(source)}
+        updated += bool(updated_here)
+        assert not states & updated_here, source
+    assert seen >= 20 and updated >= 20  # states drawn, and other outputs still updated

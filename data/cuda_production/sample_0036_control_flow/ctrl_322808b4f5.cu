@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 128; search (break); skip (continue); the mean of the elements kept; output accumulated in place (+=))
+// Control-flow kernel (1-D launch 128; search (break); skip (continue); the mean of the elements kept; output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `ctrl_322808b4f5` (see ctrl_322808b4f5.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,6 +16,7 @@ __global__ void ctrl_322808b4f5(
     int inp_dim0,
     int* first_index,
     float* neg_mean,
+    float mix_rate,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -29,7 +30,7 @@ __global__ void ctrl_322808b4f5(
             break;
         }
     }
-    atomicAdd(&first_index[tid], first);
+    first_index[tid] = first;
     float neg_sum = 0.0f;
     int kept = 0;
     for (int k = 0; k < 3; ++k) {
@@ -40,7 +41,7 @@ __global__ void ctrl_322808b4f5(
         neg_sum = neg_sum + v;
         kept += 1;
     }
-    neg_mean[tid] = neg_sum / (float)max(kept, 1);
+    neg_mean[tid] = (1.0f - mix_rate) * neg_mean[tid] + mix_rate * (neg_sum / (float)max(kept, 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,12 +80,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -206,9 +201,10 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<int> h_first_index((size_t)n * 1);  // inout, shape [128] of int32
-    fill_int(h_first_index.data(), h_first_index.size(), seed, 1, -1024, 2049U);
-    std::vector<float> h_neg_mean((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<int> h_first_index((size_t)n * 1);  // output, shape [128] of int32
+    std::vector<float> h_neg_mean((size_t)n * 1);  // inout, shape [128] of float32
+    fill_float(h_neg_mean.data(), h_neg_mean.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float mix_rate = 0.9f;
 
     // Device buffers
     float* d_inp = nullptr;
@@ -228,7 +224,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, n);
+    ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, mix_rate, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_first_index.data(), d_first_index, bytes_first_index, cudaMemcpyDeviceToHost));
@@ -257,7 +253,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_322808b4f5<<<grid, block, 0, stream>>>(d_inp, n, d_first_index, d_neg_mean, n);
+            ctrl_322808b4f5<<<grid, block, 0, stream>>>(d_inp, n, d_first_index, d_neg_mean, mix_rate, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -284,7 +280,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_first_index;
+        const size_t bytes_read = bytes_inp + bytes_neg_mean;
         const size_t bytes_written = bytes_first_index + bytes_neg_mean;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -319,7 +315,7 @@ int main(int argc, char** argv)
     }
     ok &= check_int("first_index", h_first_index.data(), reinterpret_cast<const int*>(expected.data() + 0), 128, stats);
     ok &= check_values("neg_mean", h_neg_mean.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
-                       0.0002f, 0.0001f, stats);
+                       0.00030000000000000003f, 0.0001f, stats);
     printf("%s ctrl_322808b4f5: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -330,13 +326,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, n);
+        ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, mix_rate, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, n);
+        ctrl_322808b4f5<<<grid, block>>>(d_inp, n, d_first_index, d_neg_mean, mix_rate, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
