@@ -234,7 +234,7 @@ def jacobi(r: Rows) -> None:
     values = r.values(("off_diag", "values", "offdiag_vals"))
     x = w.add_array(rng.choice(["x", "x_old", "u"]), "float32", "input")
     b = w.add_array(rng.choice(["b", "rhs", "f"]), "float32", "input")
-    diag = w.add_array(rng.choice(["diag", "diagonal", "inv_diag_src"]), "float32", "input", low=2.0, high=4.0)
+    diag = w.add_array(rng.choice(["diag", "diagonal", "a_diag"]), "float32", "input", low=2.0, high=4.0)
     sigma = w.fresh("sigma")
     w.emit(f"{sigma} = float(0.0)")
     with r.loop():

@@ -113,7 +113,7 @@ def _row_outputs(c: Csr) -> dict[str, np.ndarray]:
             return {y: a[y].astype(np.float64) + product, **extra}
         return {y: product, **extra}
     if c.has("Jacobi") or c.has("residual"):
-        x, b, diag = c.array("x", "x_old", "u"), c.array("b", "rhs", "f"), c.array("diag", "diagonal", "inv_diag_src")
+        x, b, diag = c.array("x", "x_old", "u"), c.array("b", "rhs", "f"), c.array("diag", "diagonal", "a_diag")
         sigma = c.row_dot(c.values(), x)
         if c.has("residual"):
             res = b - diag * x - sigma
@@ -292,3 +292,14 @@ def test_columns_index_the_rows_arrays():
 
 def test_other_control_flow_kernels_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "control_flow", sparse, "chooses_sparse")
+
+
+def test_a_jacobi_sweep_divides_by_the_diagonal_not_by_an_array_named_its_inverse():
+    """`(b - sigma) / diag[tid]`: an array named `inv_...` is multiplied by, never divided by."""
+    import re
+
+    from synthesis.categories import generate
+
+    sources = [generate("control_flow", seed).source for seed in range(600)]
+    assert sum("Jacobi" in s or "sigma" in s for s in sources) >= 10
+    assert [s for s in sources if re.search(r"/ (inv_\w+|\w+_inv)\[", s)] == []
