@@ -103,6 +103,13 @@ BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 WRAPPING_CALLS = frozenset({"atan2", "asin", "acos", "sign", "floor", "ceil", "trunc", "round"})
 BOUNDED_CALLS = frozenset({"normalize", "clamp", "smoothstep"})
 ANY_ASSIGN = re.compile(r"^\s+(\w+) = (.+)$")  # `name = value` at any depth
+# Builtins without side effects whose result depends only on their arguments: a second call with the
+# same arguments is the first one's value (KernelWriter.reuse_locals)
+PURE_BUILTINS = frozenset({"abs", "sqrt", "cbrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan2",
+                           "asin", "acos", "pow", "min", "max", "clamp", "floor", "ceil", "trunc", "round", "sign",
+                           "length", "length_sq", "dot", "cross", "normalize", "transpose", "inverse", "determinant",
+                           "outer", "trace", "mul", "lerp", "smoothstep", "quat_rotate", "quat_rotate_inv",
+                           "transform_point", "transform_vector"})
 # compiled once: `re.fullmatch(pattern, ...)` looks its pattern up in re's cache (a Python call) each time
 WORD = re.compile(r"\w+")
 ELEMENT = re.compile(r"\w+\[[\w, ]+\]")  # `a[i]`, `a[i, j]`: an element read as it is
@@ -1299,6 +1306,79 @@ class KernelWriter:
         for line in reversed(dead):
             del self.lines[line - 2]
 
+    def reuse_locals(self) -> None:
+        """A value the kernel holds in a local, computed again further down (`dl = u_v - u_left` ...
+        `du = u_v - u_left`; `mag = wp.abs(x)` ... `dist = wp.abs(x) * 2.0`), reads the local instead,
+        as a reviewer would ask. The local is assigned once, at the kernel's top level (so it holds its
+        value in every statement after it), from operators and PURE_BUILTINS over names never assigned
+        again and no array element (an array may be written in between). The repeat is replaced in the
+        text where it stands (its parentheses, if it had its own, dropped): the rest of the line keeps
+        its spelling."""
+        try:
+            fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
+        except SyntaxError:
+            return
+        assigned: Counter = Counter()
+        for node in ast.walk(fn):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+            for target in targets:
+                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+
+        def reusable(value: ast.expr) -> bool:
+            if not isinstance(value, (ast.BinOp, ast.Call)):
+                return False
+            for n in ast.walk(value):
+                if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                                                    and n.func.value.id == "wp" and n.func.attr in PURE_BUILTINS):
+                    return False
+                if isinstance(n, (ast.Subscript, ast.keyword, ast.Starred)) or \
+                        isinstance(n, ast.Name) and n.id != "wp" and assigned[n.id] > 1:
+                    return False
+            return True
+
+        def single(stmt: ast.stmt) -> str | None:
+            """The name a top-level `name = value` assigns, where nothing else assigns it."""
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and assigned[stmt.targets[0].id] == 1:
+                return stmt.targets[0].id
+            return None
+
+        spans = []  # (line, start, end, name): a repeat's columns in self.lines[line]
+        aliases: dict[int, tuple[str, str]] = {}  # line of a second local of the same value -> (it, the first)
+        for k, stmt in enumerate(fn.body):
+            name = single(stmt)
+            if name is None or stmt.lineno - 2 in aliases or not reusable(stmt.value):
+                continue
+            dump = ast.dump(stmt.value)
+            for later in fn.body[k + 1:]:
+                if single(later) is not None and ast.dump(later.value) == dump:
+                    aliases[later.lineno - 2] = (single(later), name)  # the second local goes: its reads read the first
+                    continue
+                for node in ast.walk(later):
+                    if isinstance(node, ast.expr) and node.lineno == node.end_lineno and ast.dump(node) == dump:
+                        spans.append((node.lineno - 2, node.col_offset, node.end_col_offset, name))
+        if not spans and not aliases:
+            return
+        spans.sort(key=lambda s: (s[0], s[1], -s[2]))
+        kept: list[tuple[int, int, int, str]] = []
+        for span in spans:  # a repeat inside a longer one goes with it
+            if kept and kept[-1][0] == span[0] and span[1] < kept[-1][2]:
+                continue
+            kept.append(span)
+        for line, start, end, name in reversed(kept):
+            text = self.lines[line]
+            # `0.5 * (u_v - u_left)` -> `0.5 * dl`; a call's parentheses (`wp.abs(...)`) stay
+            while start > 0 and end < len(text) and text[start - 1] == "(" and text[end] == ")" and \
+                    (start < 2 or not (text[start - 2].isalnum() or text[start - 2] in "_])")):
+                start, end = start - 1, end + 1
+            self.lines[line] = text[:start] + name + text[end:]
+        for line in sorted(aliases, reverse=True):
+            second, first = aliases[line]
+            reads_second = re.compile(rf"(?<![.\w]){second}\b")
+            self.lines[line + 1:] = [reads_second.sub(first, text) for text in self.lines[line + 1:]]
+            del self.lines[line]
+
     def finish(self, summary: str) -> KernelSpec:
         self.lines[self.head:self.head] = self.load_lines
         self.load_lines = []
@@ -1316,6 +1396,7 @@ class KernelWriter:
             self.inline_results()
         if self.rng.random() < self.output_update_share:
             self.update_outputs()
+        self.reuse_locals()
         if self.rng.random() < FORWARD_ONLY_SHARE:  # a kernel nobody differentiates through says so
             self.options.setdefault("enable_backward", "False")
         if self.rng.random() < UNIQUE_MODULE_SHARE:

@@ -647,6 +647,66 @@ def test_an_ordinary_value_is_still_summed_or_blended():
     assert w.stored_value_kind("a[tid] * g") is None
 
 
+# ---- a value computed again reads its local (KernelWriter.reuse_locals) -------------------------
+def _reused(*lines: str) -> list[str]:
+    import random
+
+    from synthesis.exprgen import KernelWriter
+
+    w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
+    w.lines = ["    tid = wp.tid()", *(f"    {line}" for line in lines)]
+    w.reuse_locals()
+    return [line.strip() for line in w.lines[1:]]
+
+
+def test_a_repeat_of_a_locals_value_reads_the_local():
+    got = _reused("u_v = u[tid]", "v = w[tid]", "dl = u_v - v", "mag = wp.abs(u_v)",
+                  "out[tid] = 0.5 * (u_v - v) + wp.abs(u_v - v)", "d2[tid] = wp.abs(u_v) * 2.0")
+    # its own parentheses go, a call's stay
+    assert got[-2:] == ["out[tid] = 0.5 * dl + wp.abs(dl)", "d2[tid] = mag * 2.0"]
+
+
+def test_a_second_local_of_the_same_value_goes_and_its_reads_read_the_first():
+    got = _reused("u_v = u[tid]", "mag = wp.abs(u_v)", "a[tid] = mag", "dist = wp.abs(u_v)",
+                  "b[tid] = dist * dist + p.dist")
+    assert got == ["u_v = u[tid]", "mag = wp.abs(u_v)", "a[tid] = mag", "b[tid] = mag * mag + p.dist"]
+
+
+def test_a_value_whose_inputs_change_or_that_reads_an_array_or_draws_a_random_number_is_computed_again():
+    reassigned = ["x = u[tid]", "y = x * 2.0", "x = x + 1.0", "out[tid] = x * 2.0"]
+    assert _reused(*reassigned) == reassigned
+    array = ["y = u[tid] * 2.0", "u[tid] = 0.0", "out[tid] = u[tid] * 2.0"]
+    assert _reused(*array) == array
+    random_draws = ["s = wp.rand_init(seed, tid)", "a = wp.randf(s) - 0.5", "b = wp.randf(s) - 0.5", "out[tid] = a + b"]
+    assert _reused(*random_draws) == random_draws
+    in_branch = ["x = u[tid]", "if x > 0.0:", "    y = x * 2.0", "out[tid] = x * 2.0"]  # not assigned at the top
+    assert _reused(*in_branch) == [line.strip() for line in in_branch]
+
+
+def test_reusing_locals_leaves_every_output_as_warp_computes_it(monkeypatch):
+    """Generated kernels the pass changed, and the same draws without it, run by Warp on the CPU on the
+    same inputs: equal, element for element."""
+    from cuda_production.reference import warp_reference
+    from synthesis.categories import generate
+    from synthesis.exprgen import KernelWriter
+
+    pairs = []
+    for category in ("multi_conditional", "control_flow", "arithmetic", "atomic"):
+        for seed in range(400):
+            with monkeypatch.context() as m:
+                m.setattr(KernelWriter, "reuse_locals", lambda self: None)
+                plain = generate(category, seed)
+            reused = generate(category, seed)
+            if reused.source != plain.source:
+                pairs.append((plain, reused))
+            if len([p for p in pairs if p[0].category == category]) >= 3:
+                break
+    assert len(pairs) >= 8
+    before = warp_reference([p for p, _ in pairs], "t_reuse_before")
+    after = warp_reference([r for _, r in pairs], "t_reuse_after")
+    assert before == after and len(after) == len(pairs)
+
+
 # ---- results written into their store (KernelWriter.inline_results) -------------------------------
 def _writer_with_named_results():
     """`soft` (read once, by the store on the next line) and `shared` (read by two stores)."""

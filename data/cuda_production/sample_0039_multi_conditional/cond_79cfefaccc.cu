@@ -46,9 +46,9 @@ __global__ void cond_79cfefaccc(
     }
     float du = 0.0f;
     if (vel_v > 0.0f) {
-        du = q_v - q_left;
+        du = dl;
     } else {
-        du = q_right - q_v;
+        du = dr;
     }
     float depth = GROUND - height_v;
     float force_val = 0.0f;

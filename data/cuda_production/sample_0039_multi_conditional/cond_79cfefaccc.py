@@ -21,9 +21,9 @@ def cond_79cfefaccc(q: wp.array(dtype=wp.float32), vel: wp.array(dtype=wp.float3
             slope_val = dr
     du = float(0.0)
     if vel_v > 0.0:
-        du = q_v - q_left
+        du = dl
     else:
-        du = q_right - q_v
+        du = dr
     depth = GROUND - height_v
     force_val = float(0.0)
     if depth > 0.0:
