@@ -103,6 +103,7 @@ BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 WRAPPING_CALLS = frozenset({"atan2", "asin", "acos", "sign", "floor", "ceil", "trunc", "round"})
 BOUNDED_CALLS = frozenset({"normalize", "clamp", "smoothstep"})
 ANY_ASSIGN = re.compile(r"^\s+(\w+) = (.+)$")  # `name = value` at any depth
+LITERAL_CAST = re.compile(r"[\w.]+\(-?[\d.]+\)")  # `float(0.0)`, `int(0)`, `wp.vec3(0.0)`
 # Builtins without side effects whose result depends only on their arguments: a second call with the
 # same arguments is the first one's value (KernelWriter.reuse_locals)
 PURE_BUILTINS = frozenset({"abs", "sqrt", "cbrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "atan2",
@@ -1314,6 +1315,18 @@ class KernelWriter:
         again and no array element (an array may be written in between). The repeat is replaced in the
         text where it stands (its parentheses, if it had its own, dropped): the rest of the line keeps
         its spelling."""
+        # most kernels repeat no local's value even as text (`x = float(0.0)` declarations aside): they
+        # are left without a parse
+        body, after = "\n".join(self.lines), 0
+        for line in self.lines:
+            after += len(line) + 1  # where the lines below this one start in `body`
+            if line[4:5] == " " or " = " not in line:
+                continue
+            value = line.split(" = ", 1)[1]
+            if body.find(value, after) >= 0 and any(c in value for c in "+-*/(") and not LITERAL_CAST.fullmatch(value):
+                break
+        else:
+            return
         try:
             fn = ast.parse("def kernel():\n" + "\n".join(self.lines)).body[0]
         except SyntaxError:
