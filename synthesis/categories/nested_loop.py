@@ -667,6 +667,7 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     w.feature(name + (" (guarded border)" if guarded else " (clamped border)"))
 
 
+CELL_AGE_SHARE = 0.4  # life-like steps that also count each cell's age in generations
 # Cellular-automaton rules: (births, survivals), as counts of live neighbours.
 LIFE_RULES = {"Conway's Game of Life": ((3,), (2, 3)), "HighLife": ((3, 6), (2, 3)), "Seeds": ((2,), ())}
 
@@ -739,8 +740,20 @@ def game_of_life(w: KernelWriter) -> None:
             with w.block(f"if {either}:"):
                 w.emit(f"{nxt.src} = 1")
         w.note_varying(nxt.src, cells)
+    aged = w.rng.random() < CELL_AGE_SHARE
+    if aged and not nxt.atom:
+        nxt = w.assign(nxt, "next_state")  # read twice: by the board and by the age
     # the next generation replaces the board: never added to or blended with it
     w.state_outputs.add(_output(w, w.rng.choice(["next_cells", "new_board", "cells_out"]), nxt, "int32"))
+    if aged:
+        # how many generations each cell has lived (what viewers of life-like automata colour cells
+        # by): one more where it lives on or is born, back to 0 where it dies
+        age = w.add_array(w.rng.choice(["age", "cell_age", "generations"]), "int32", "inout", low=0, high=16,
+                          grid_bits=0)
+        w.unused.remove(age)
+        w.store(age, Expr(f"wp.where({nxt.src} == 1, {age}[{i}, {j}] + 1, 0)", "int32", 17.0, 0, atom=False))
+        w.state_outputs.add(age)
+        w.feature("cell ages counted")
     if w.rng.random() < 0.3:
         _output(w, w.rng.choice(["counts", "live_neighbours"]), alive, "int32")
     w.feature(f"{rule} step ({'periodic' if periodic else 'guarded'} neighbourhood)")

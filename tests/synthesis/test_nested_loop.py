@@ -379,6 +379,15 @@ def test_a_life_step_applies_the_birth_and_survival_rule_to_the_eight_neighbours
     np.testing.assert_array_equal(got[named(spec, "next_cells", "new_board", "cells_out")], want)
     if has(spec, "counts", "live_neighbours"):
         np.testing.assert_array_equal(got[named(spec, "counts", "live_neighbours")], count)
+    if has(spec, "age", "cell_age", "generations"):  # a generation older where the cell lives, else 0
+        age = named(spec, "age", "cell_age", "generations")
+        np.testing.assert_array_equal(got[age], np.where(want == 1, inputs[age] + 1, 0))
+
+
+def test_some_life_steps_count_each_cells_age():
+    ages = [s for s in (build("Game of Life", seed) for seed in range(40)) if has(s, "age", "cell_age", "generations")]
+    assert 5 <= len(ages) <= 30
+    assert all(a.role == "inout" for s in ages for a in s.args if a.name in ("age", "cell_age", "generations"))
 
 
 @PROPERTY
