@@ -1,7 +1,7 @@
 """Outputs a kernel updates (`out[i] += value`, `out[i] = wp.lerp(out[i], value, rate)`, or the explicit
 blend `(1.0 - rate) * out[i] + rate * value`) whose value means nothing summed or blended over steps:
 one that wraps around (an angle, a fractional part, a sign) updated at all, or a unit or clamped value
-summed (`KernelWriter.stored_value_kind` decides, read off the kernel's final source). Prints, per
+summed (`exprgen.value_kind` decides, read off the kernel's final source). Prints, per
 category, how many update lines there are and how many of them are such.
 
     python scripts/output_updates.py [-n 10000] [-s 123]
@@ -14,10 +14,9 @@ from __future__ import annotations
 import argparse
 import collections
 import re
-from types import SimpleNamespace
 
 from synthesis.categories import generate
-from synthesis.exprgen import KernelWriter
+from synthesis.exprgen import value_kind
 from synthesis.stages import canonical_categories, task_for
 
 SUMMED = re.compile(r"^\s*(\w+)\[([^\]]*)\] \+= (.*)$")
@@ -41,11 +40,11 @@ def updates(source: str) -> list[tuple[str, str]]:
 
 def meaningless(source: str) -> list[str]:
     """The update lines' values of `source` that wrap, or are bounded and summed."""
-    writer = SimpleNamespace(lines=source.splitlines())  # what stored_value_kind reads of a writer
+    lines = source.splitlines()
     bad = []
     for how, value in updates(source):
         try:
-            kind = KernelWriter.stored_value_kind(writer, value)
+            kind = value_kind(lines, value)
         except SyntaxError:  # a value spanning lines (none is written so today)
             continue
         if kind == "wraps" or kind == "bounded" and how == "+=":

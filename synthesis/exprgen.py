@@ -431,6 +431,59 @@ def dtype_annotation(dtype: str, rng: random.Random) -> str:
     return rng.choice(spellings) if len(spellings) > 1 else spellings[0]
 
 
+def wp_builtin(node: ast.AST) -> str | None:
+    """The builtin's name where `node` is a call `wp.name(...)`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+            and node.func.value.id == "wp":
+        return node.func.attr
+    return None
+
+
+def value_kind(lines: list[str], value: str) -> str | None:
+    """"wraps", "bounded" or None for the value an output element is assigned in the kernel body
+    `lines` (WRAPPING_CALLS, BOUNDED_CALLS), read off its expression and the locals it reads: it wraps
+    where a wrapping call is in it or in any value a local it reads is assigned; following a local to
+    the one line that assigns it (where only one does), it is bounded where it is (or names a local
+    that is) a normalize / clamp / smoothstep call, the cross product of two unit vectors, or a
+    polynomial of one bounded local (the smoothstep `t * t * (3.0 - 2.0 * t)` of a clamped t)."""
+    assigned: dict[str, list[str]] = {}
+    for line in lines:
+        m = ANY_ASSIGN.match(line)
+        if m is not None:
+            assigned.setdefault(m.group(1), []).append(m.group(2))
+
+    def definition(name: str) -> ast.expr | None:
+        texts = assigned.get(name, [])
+        return parse_expression(texts[0]) if len(texts) == 1 else None
+
+    def calls(tree: ast.expr) -> set[str]:
+        return {name for n in ast.walk(tree) if (name := wp_builtin(n)) is not None}
+
+    def names(tree: ast.expr) -> set[str]:
+        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id != "wp"}
+
+    def bounded(tree: ast.expr | None, depth: int = 0) -> bool:
+        if tree is None or depth > 3:
+            return False
+        if isinstance(tree, ast.Name):
+            return bounded(definition(tree.id), depth + 1)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute):
+            if tree.func.attr in BOUNDED_CALLS:
+                return True
+            if tree.func.attr == "cross" and len(tree.args) == 2:
+                return all(bounded(a, depth + 1) for a in tree.args)
+            return False
+        read = names(tree)
+        return isinstance(tree, ast.BinOp) and len(read) == 1 and not calls(tree) \
+            and bounded(definition(next(iter(read))), depth + 1)
+
+    tree = parse_expression(value)
+    reached = [tree] + [parse_expression(text) for name in names(tree) for text in assigned.get(name, [])]
+    if any(calls(t) & WRAPPING_CALLS for t in reached):
+        return "wraps"
+    return "bounded" if bounded(tree) else None
+
+
 class KernelWriter:
     """Accumulates a kernel's arguments and body lines while categories generate code."""
 
@@ -1180,50 +1233,8 @@ class KernelWriter:
         self.feature("intermediate value stored")
 
     def stored_value_kind(self, value: str) -> str | None:
-        """"wraps", "bounded" or None for the value an output element is assigned (WRAPPING_CALLS,
-        BOUNDED_CALLS), read off its expression and the locals it reads: it wraps where a wrapping call
-        is in it or in any value a local it reads is assigned; following a local to the one line that
-        assigns it (where only one does), it is bounded where it is (or names a local that is) a
-        normalize / clamp / smoothstep call, the cross product of two unit vectors, or a polynomial of
-        one bounded local (the smoothstep `t * t * (3.0 - 2.0 * t)` of a clamped t)."""
-        assigned: dict[str, list[str]] = {}
-        for line in self.lines:
-            m = ANY_ASSIGN.match(line)
-            if m is not None:
-                assigned.setdefault(m.group(1), []).append(m.group(2))
-
-        def definition(name: str) -> ast.expr | None:
-            texts = assigned.get(name, [])
-            return parse_expression(texts[0]) if len(texts) == 1 else None
-
-        def calls(tree: ast.expr) -> set[str]:
-            return {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call)
-                    and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                    and n.func.value.id == "wp"}
-
-        def names(tree: ast.expr) -> set[str]:
-            return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id != "wp"}
-
-        def bounded(tree: ast.expr | None, depth: int = 0) -> bool:
-            if tree is None or depth > 3:
-                return False
-            if isinstance(tree, ast.Name):
-                return bounded(definition(tree.id), depth + 1)
-            if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute):
-                if tree.func.attr in BOUNDED_CALLS:
-                    return True
-                if tree.func.attr == "cross" and len(tree.args) == 2:
-                    return all(bounded(a, depth + 1) for a in tree.args)
-                return False
-            read = names(tree)
-            return isinstance(tree, ast.BinOp) and len(read) == 1 and not calls(tree) \
-                and bounded(definition(next(iter(read))), depth + 1)
-
-        tree = parse_expression(value)
-        reached = [tree] + [parse_expression(text) for name in names(tree) for text in assigned.get(name, [])]
-        if any(calls(t) & WRAPPING_CALLS for t in reached):
-            return "wraps"
-        return "bounded" if bounded(tree) else None
+        """value_kind of `value` in this kernel's body."""
+        return value_kind(self.lines, value)
 
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
@@ -1342,8 +1353,7 @@ class KernelWriter:
             if not isinstance(value, (ast.BinOp, ast.Call)):
                 return False
             for n in ast.walk(value):
-                if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-                                                    and n.func.value.id == "wp" and n.func.attr in PURE_BUILTINS):
+                if isinstance(n, ast.Call) and wp_builtin(n) not in PURE_BUILTINS:
                     return False
                 if isinstance(n, (ast.Subscript, ast.keyword, ast.Starred)) or \
                         isinstance(n, ast.Name) and n.id != "wp" and assigned[n.id] > 1:
