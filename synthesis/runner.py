@@ -110,13 +110,15 @@ def preload_stage_modules(plan: RunPlan) -> None:
     """Import what the plan's stages need, once, in the parent: forked workers then share the
     imported modules (importing Warp costs each fresh process about 0.6 s, most of a small shard's
     time on a machine with many cores). Warp is not initialised here; each worker does that."""
+    # generation itself: the naming pass asks the translator which names it reserves (each worker
+    # importing it on its first kernel cost 0.1 s there where no bytecode is cached)
+    import cuda_production.translator  # noqa: F401
     if plan.devices:
         import extraction.ir_extractor  # noqa: F401
         import extraction.loader  # noqa: F401
     if plan.standalone:
         import cuda_production.reference  # noqa: F401
         import cuda_production.templates  # noqa: F401
-        import cuda_production.translator  # noqa: F401
     if plan.validate:
         import cuda_production.compile_cuda  # noqa: F401
     # Objects that exist now are never collected: the workers' collector then leaves the shared
