@@ -676,26 +676,30 @@ class KernelWriter:
     NEIGHBOUR_WORDS = {1: {0: ("left", "right")}, 2: {0: ("up", "down"), 1: ("left", "right")},
                        3: {0: ("below", "above"), 1: ("up", "down"), 2: ("left", "right")}}
 
-    def neighbour(self, name: str, axis: int, step: int) -> Expr:
+    def neighbour(self, name: str, axis: int, step: int, periodic: bool = False) -> Expr:
         """The element `step` (+-1) along `axis` from the thread's own, the index clamped to the array
-        (`a[wp.max(tid - 1, 0)]`, `a[wp.min(tid + 1, a.shape[0] - 1)]`), loaded once into a local at
-        the top."""
-        key = f"{name}@{axis}{step:+d}"
+        (`a[wp.max(tid - 1, 0)]`, `a[wp.min(tid + 1, a.shape[0] - 1)]`) or, `periodic`, wrapped around
+        it (`a[(tid - 1 + a.shape[0]) % a.shape[0]]`, `a[(tid + 1) % a.shape[0]]`), loaded once into a
+        local at the top."""
+        key = f"{name}@{axis}{step:+d}" + ("p" if periodic else "")
         if key in self._loads:
             return self._loads[key]
         spec = self.arg(name)
         parts = list(self.tid_names)
         t = parts[axis]
-        if step < 0:
+        size = f"{name}.shape[{axis}]"
+        if periodic:  # `+ size` first: Warp's % of a negative int is negative, as in C
+            parts[axis] = f"({t} - 1 + {size}) % {size}" if step < 0 else f"({t} + 1) % {size}"
+        elif step < 0:
             parts[axis] = self.rng.choice([f"wp.max({t} - 1, 0)", f"max({t} - 1, 0)"])
         else:
-            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {name}.shape[{axis}] - 1)", f"min({t} + 1, {name}.shape[{axis}] - 1)"])
+            parts[axis] = self.rng.choice([f"wp.min({t} + 1, {size} - 1)", f"min({t} + 1, {size} - 1)"])
         word = self.NEIGHBOUR_WORDS[len(self.tid_names)][axis][0 if step < 0 else 1]
         local = self._unique_local(f"{name}_{word}")
         self.load_lines.append(f"    {local} = {name}[{', '.join(parts)}]")
         expr = Expr(local, spec.dtype, float(max(abs(spec.low), abs(spec.high))), spec.grid_bits)
         self._loads[key] = expr
-        self._feature_of_local(local, "neighbour stencil (clamped)")
+        self._feature_of_local(local, f"neighbour stencil ({'periodic' if periodic else 'clamped'})")
         return expr
 
     def gather(self, name: str, index_name: str) -> Expr:

@@ -22,6 +22,10 @@ from synthesis.exprgen import CONST_Q, Expr, KernelWriter, fmt_float
 from synthesis.sampled_run import degenerate_written
 
 ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
+PERIODIC_SHARE = 0.3  # of kernels: stencils wrap around the array (a periodic domain)
+FACES_SHARE = 0.4  # of slope limiters: the reconstructed face values stored (MUSCL), not the slope
+ASYMMETRIC_SHARE = 0.3  # of dead zones and soft clips: a lower and an upper edge of their own
+NAMED_RATIO_SHARE = 0.3  # of soft clips: the slope beyond the knee a kernel parameter
 
 
 class Quantity(NamedTuple):
@@ -46,6 +50,15 @@ class Draw:
         self.w, self.loads = w, loads
         self.named: dict[str, str] = {}  # role hint ("vel") -> the array a form added for it
         self.used: list[str] = []  # the generic inputs forms have read, in order
+        # Variants drawn from a stream of their own (session 50: the commonest forms repeated one
+        # structure across seeds), so a kernel that takes none keeps every other draw.
+        self.breadth = random.Random(w.seed ^ 0xB2EAD7)
+        # one boundary for the kernel's stencils: clamped, or wrapped as on a periodic domain
+        self.periodic = self.breadth.random() < PERIODIC_SHARE
+
+    def neighbours(self, name: str, axis: int):
+        """The left and right neighbours of `name`'s element along `axis`, on the kernel's boundary."""
+        return (self.w.neighbour(name, axis, -1, self.periodic), self.w.neighbour(name, axis, 1, self.periodic))
 
     @property
     def rng(self) -> random.Random:
@@ -186,12 +199,28 @@ def dead_zone(d: Draw) -> list[Result] | None:
     points = grid(0.0, q.high, 1, d.rng, above=0.0)
     if points is None:
         return None
-    t = d.threshold(d.rng.choice(["threshold", "band", "deadband"]), points[0])
+    hint = d.rng.choice(["threshold", "band", "deadband"])
     x, w = q.value.src, d.w
+    lower = asymmetric_edge(d, q, points[0])
     y = w.declare(w.fresh("shrunk"), ZERO, q.value.mag, q.value.q)
+    if lower is not None:  # a band of its own below zero: [lower, upper]
+        upper, lower = d.thresholds(("upper", "lower"), (points[0], lower))
+        branch(w, f"if {x} > {upper.src}:", (y.src, minus(x, upper)))
+        branch(w, f"elif {x} < {lower.src}:", (y.src, minus(x, lower)))
+        return [Result(y, "shrunk")]
+    t = d.threshold(hint, points[0])
     branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
     branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
     return [Result(y, "shrunk")]
+
+
+def asymmetric_edge(d: Draw, q: Quantity, upper: float) -> float | None:
+    """A lower edge below zero of another magnitude than `upper` (ASYMMETRIC_SHARE of draws), on the
+    thresholds' grid of the quantity's range; None for a symmetric band."""
+    if d.breadth.random() >= ASYMMETRIC_SHARE:
+        return None
+    points = [p for p in (grid(0.0, -q.low, 3, d.breadth, above=0.0) or []) if p != upper]
+    return -d.breadth.choice(points) if points else None
 
 
 def huber_loss(d: Draw) -> list[Result] | None:
@@ -286,12 +315,22 @@ def soft_clip(d: Draw) -> list[Result] | None:
     points = grid(0.0, q.high, 1, d.rng, above=0.0)
     if points is None:
         return None
-    knee = d.threshold("knee", points[0])
+    lower = asymmetric_edge(d, q, points[0])
+    knee = d.threshold("knee", points[0]) if lower is None else None
     ratio = d.rng.choice([0.125, 0.25, 0.5])
     x, w = q.value.src, d.w
+    slope = fmt_float(ratio)
+    if d.breadth.random() < NAMED_RATIO_SHARE:  # a compressor's ratio set by its caller
+        slope = w.add_scalar(d.breadth.choice(["ratio", "gain_above", "slope_above"]), "float32", ratio).src
+        w.retire(slope)
     y = w.declare(w.fresh("clipped"), q.value, q.value.mag, None)
-    branch(w, f"if {x} > {knee.src}:", (y.src, f"{knee.src} + {fmt_float(ratio)} * ({minus(x, knee)})"))
-    branch(w, f"elif {x} < {negated(knee)}:", (y.src, f"{fmt_float(ratio)} * ({plus(x, knee)}) - {knee.src}"))
+    if knee is None:  # knees of their own above and below
+        high, low = d.thresholds(("knee_high", "knee_low"), (points[0], lower))
+        branch(w, f"if {x} > {high.src}:", (y.src, f"{high.src} + {slope} * ({minus(x, high)})"))
+        branch(w, f"elif {x} < {low.src}:", (y.src, f"{low.src} + {slope} * ({minus(x, low)})"))
+        return [Result(y, "clipped")]
+    branch(w, f"if {x} > {knee.src}:", (y.src, f"{knee.src} + {slope} * ({minus(x, knee)})"))
+    branch(w, f"elif {x} < {negated(knee)}:", (y.src, f"{slope} * ({plus(x, knee)}) - {knee.src}"))
     return [Result(y, "clipped")]
 
 
@@ -343,7 +382,7 @@ def upwind_difference(d: Draw) -> list[Result] | None:
     field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]), "field")
     name = field.src.rsplit("_v", 1)[0]
     vel = d.input("vel")
-    left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
+    left, right = d.neighbours(name, axis)
     # the Courant factor dt / dx: a literal, or named for its role (a parameter, a constant)
     dt = d.threshold(d.rng.choice(["courant", "dt_over_dx", "cfl"]), d.rng.choice([0.05, 0.1, 0.125, 0.25]))
     if d.rng.random() < 0.35:  # the whole update written in each branch
@@ -367,13 +406,15 @@ def minmod_slope(d: Draw) -> list[Result] | None:
     axis = d.rng.randrange(len(w.dim))
     field = d.input(d.rng.choice(["u", "phi", "rho", "q"]), "field")
     name = field.src.rsplit("_v", 1)[0]
-    left, right = w.neighbour(name, axis, -1), w.neighbour(name, axis, 1)
+    left, right = d.neighbours(name, axis)
     dl = w.assign(Expr(f"{field.src} - {left.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dl")
     dr = w.assign(Expr(f"{right.src} - {field.src}", "float32", 2 * field.mag, field.q, atom=False), prefix="dr")
     limiter = d.rng.choice(["minmod", "minmod", "van Leer", "monotonized central"])
-    if limiter != "minmod":  # the central slope: (dl + dr) / 2, from the neighbours themselves
+    if d.breadth.random() < 0.2:  # the most compressive of the TVD limiters
+        limiter = "superbee"
+    if limiter in ("van Leer", "monotonized central"):  # the central slope: (dl + dr) / 2, from the neighbours themselves
         dc = w.assign(Expr(f"0.5 * ({right.src} - {left.src})", "float32", 2 * field.mag, None, atom=False), prefix="dc")
-    slope = w.declare(w.fresh("slope"), ZERO, dl.mag if limiter != "monotonized central" else 2 * dl.mag,
+    slope = w.declare(w.fresh("slope"), ZERO, dl.mag if limiter in ("minmod", "van Leer") else 2 * dl.mag,
                       dl.q if limiter == "minmod" else None)
     if limiter == "minmod":
         with w.block(f"if {dl.src} * {dr.src} > 0.0:"):
@@ -382,12 +423,25 @@ def minmod_slope(d: Draw) -> list[Result] | None:
         w.feature("nested branches")
     elif limiter == "van Leer":  # the harmonic mean of the one-sided slopes, 2 dl dr / (dl + dr) (same sign: dc != 0)
         branch(w, f"if {dl.src} * {dr.src} > 0.0:", (slope.src, f"{dl.src} * {dr.src} / {dc.src}"))
+    elif limiter == "superbee":  # the larger of min(2|dl|, |dr|) and min(|dl|, 2|dr|), with their sign
+        with w.block(f"if {dl.src} * {dr.src} > 0.0:"):
+            a, b = f"wp.abs({dl.src})", f"wp.abs({dr.src})"
+            w.emit(f"{slope.src} = wp.sign({dl.src}) * wp.max(wp.min(2.0 * {a}, {b}), wp.min({a}, 2.0 * {b}))")
+            w.note_varying(slope.src, dl.src)
     else:  # MC: the least of twice each one-sided slope and the central one, with their sign
         branch(w, f"if {dl.src} * {dr.src} > 0.0:",
                (slope.src, f"wp.sign({dc.src}) * wp.min(wp.min(2.0 * wp.abs({dl.src}), 2.0 * wp.abs({dr.src})), "
                            f"wp.abs({dc.src}))"))
     w.note_varying(slope.src, dl.src)
     w.feature(f"{limiter} limiter")
+    if d.breadth.random() < FACES_SHARE:  # MUSCL: the limited slope reconstructs the cell's face values
+        half = Expr(f"0.5 * {slope.src}", "float32", slope.mag / 2, None, atom=False)
+        faces = [Result(Expr(f"{field.src} - {half.src}", "float32", field.mag + half.mag, None, atom=False),
+                        "face_left", state=True),
+                 Result(Expr(f"{field.src} + {half.src}", "float32", field.mag + half.mag, None, atom=False),
+                        "face_right", state=True)]
+        w.feature("face values reconstructed from the limited slope (MUSCL)")
+        return faces if d.breadth.random() < 0.6 else [Result(slope, "slope")] + faces
     return [Result(slope, "slope")]
 
 

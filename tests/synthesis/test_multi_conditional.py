@@ -92,14 +92,27 @@ def test_a_saturating_ramp_rises_from_0_to_1_between_its_edges(seed):
     assert any(0.0 < v < 1.0 for v in f)
 
 
+def band_edges(f: list[float]) -> tuple[float, float]:
+    """(l, u): where f(a) = a - u above the band and a - l below it (one of each), checked on GRID."""
+    above = {round(a - v, 9) for a, v in zip(GRID, f) if v > 0.0}
+    below = {round(a - v, 9) for a, v in zip(GRID, f) if v < 0.0}
+    assert len(above) == 1 and len(below) == 1
+    return below.pop(), above.pop()
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_dead_zone_is_zero_inside_the_band_and_the_excess_beyond_it(seed):
     f = over_a("dead zone", seed)
-    assert mirrored(f, -1.0) and continuous(f, 1.0) and f[N // 2] == 0.0
-    band = {round(abs(a) - abs(v), 9) for a, v in zip(GRID, f) if v != 0.0}
-    assert len(band) == 1 and band.pop() > 0.0  # |f(a)| = |a| - t outside, one t > 0
-    assert all(v == 0.0 or abs(v) == abs(a) - (abs(GRID[-1]) - abs(f[-1])) for a, v in zip(GRID, f))
+    assert continuous(f, 1.0) and f[N // 2] == 0.0
+    lower, upper = band_edges(f)
+    assert lower < 0.0 < upper
+    assert all(v == (a - upper if a > upper else a - lower if a < lower else 0.0) for a, v in zip(GRID, f))
+
+
+def test_some_dead_zones_have_a_band_of_their_own_below_zero():
+    edges = [band_edges(over_a("dead zone", seed)) for seed in range(40)]
+    assert any(-lower != upper for lower, upper in edges) and any(-lower == upper for lower, upper in edges)
 
 
 @PROPERTY
@@ -161,14 +174,33 @@ def _resized(spec, n: int):
     return replace(spec, dim=(n,), args=args)
 
 
+def knees(f: list[float]) -> tuple[float, float, float]:
+    """(low knee, high knee, slope beyond): f is the identity on [low, high] and rises at one slope
+    below 1 beyond each knee, from the knee's value."""
+    inside = [a for a, v in zip(GRID, f) if v == a]
+    low, high = inside[0], inside[-1]
+    assert inside == [a for a in GRID if low <= a <= high]
+    slopes = {round((v - high) / (a - high), 9) for a, v in zip(GRID, f) if a > high}
+    slopes |= {round((v - low) / (a - low), 9) for a, v in zip(GRID, f) if a < low}
+    assert len(slopes) == 1
+    return low, high, slopes.pop()
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_soft_clip_is_the_identity_inside_the_knee_and_flatter_beyond(seed):
     f = over_a("soft clipping knee", seed)
-    assert mirrored(f, -1.0) and continuous(f, 1.0)
-    assert f[N // 2 + 1] == GRID[N // 2 + 1] and all(abs(v) <= abs(a) for a, v in zip(GRID, f))
-    end_slope = (f[-1] - f[-2]) / (GRID[-1] - GRID[-2])
-    assert 0.0 < end_slope < 1.0 and all(x < y for x, y in zip(f, f[1:]))
+    assert continuous(f, 1.0) and all(x < y for x, y in zip(f, f[1:]))
+    low, high, slope = knees(f)
+    assert low < 0.0 < high and 0.0 < slope < 1.0
+
+
+def test_some_soft_clips_have_knees_of_their_own_and_a_ratio_their_caller_sets():
+    drawn = [(knees(over_a("soft clipping knee", seed)), build("soft clipping knee", seed)[0]) for seed in range(60)]
+    assert any(-low != high for (low, high, _), _ in drawn) and any(-low == high for (low, high, _), _ in drawn)
+    ratios = [spec for _, spec in drawn if any(a.role == "scalar" and a.name in ("ratio", "gain_above", "slope_above")
+                                              for a in spec.args)]
+    assert ratios and len(ratios) < len(drawn)
 
 
 @PROPERTY
@@ -199,6 +231,14 @@ def _profile(n: int) -> list[float]:
     return [round(16 * math.sin(0.4 * k) * (1 + 0.3 * math.cos(0.9 * k))) / 8 for k in range(n)]
 
 
+def neighbours(spec, u: list[float], k: int) -> tuple[float, float]:
+    """u's elements beside k on the kernel's boundary: clamped, or wrapped (periodic)."""
+    n = len(u)
+    if "neighbour stencil (periodic)" in spec.description:
+        return u[(k - 1) % n], u[(k + 1) % n]
+    return u[max(k - 1, 0)], u[min(k + 1, n - 1)]
+
+
 @PROPERTY
 @given(SEEDS)
 def test_an_upwind_difference_is_taken_on_the_side_the_flow_comes_from(seed):
@@ -210,12 +250,26 @@ def test_an_upwind_difference_is_taken_on_the_side_the_flow_comes_from(seed):
     out = run(spec, {field: u, named["vel"]: vel})[outputs[0]]
     dts = set()
     for k in range(n):
-        behind = u[k] - u[max(k - 1, 0)] if vel[k] > 0 else u[min(k + 1, n - 1)] - u[k]
+        left, right = neighbours(spec, u, k)
+        behind = u[k] - left if vel[k] > 0 else right - u[k]
         if behind != 0.0:
             dts.add(round((u[k] - out[k]) / (vel[k] * behind), 9))
         else:
             assert out[k] == u[k]
     assert len(dts) == 1 and 0.0 < dts.pop() <= 0.25
+
+
+LIMITERS = ("minmod", "van Leer", "monotonized central", "superbee")
+
+
+def limited_slope(limiter: str, left: float, right: float) -> float:
+    if left * right <= 0.0:
+        return 0.0
+    return {"minmod": lambda: min(left, right, key=abs),
+            "van Leer": lambda: 2 * left * right / (left + right),
+            "monotonized central": lambda: math.copysign(min(2 * abs(left), 2 * abs(right), 0.5 * abs(left + right)), left),
+            "superbee": lambda: math.copysign(max(min(2 * abs(left), abs(right)), min(abs(left), 2 * abs(right))), left),
+            }[limiter]()
 
 
 @PROPERTY
@@ -225,20 +279,32 @@ def test_a_slope_limiter_is_zero_at_an_extremum_and_else_its_limited_slope(seed)
     spec, outputs, named = build("minmod slope", seed, n=n)
     (field,) = named.values()
     u = _profile(n)
-    out = run(spec, {field: u})[outputs[0]]
-    limiter = next(name for name in ("minmod", "van Leer", "monotonized central") if f"{name} limiter" in spec.description)
+    out = run(spec, {field: u})
+    limiter = next(name for name in LIMITERS if f"{name} limiter" in spec.description)
+    assert set(out) in ({"slope"}, {"face_left", "face_right"}, {"slope", "face_left", "face_right"})
     limited = 0
     for k in range(n):
-        left, right = u[k] - u[max(k - 1, 0)], u[min(k + 1, n - 1)] - u[k]
-        if left * right <= 0.0:
-            assert out[k] == 0.0
-            continue
-        want = {"minmod": min(left, right, key=abs), "van Leer": 2 * left * right / (left + right),
-                "monotonized central": math.copysign(min(2 * abs(left), 2 * abs(right), 0.5 * abs(left + right)), left)}
-        assert out[k] == pytest.approx(want[limiter], abs=1e-12)
-        assert abs(out[k]) <= 2 * max(abs(left), abs(right))  # never steeper than the data allows
-        limited += abs(left) != abs(right)
+        left_value, right_value = neighbours(spec, u, k)
+        left, right = u[k] - left_value, right_value - u[k]
+        want = limited_slope(limiter, left, right)
+        if "slope" in out:
+            assert out["slope"][k] == pytest.approx(want, abs=1e-12)
+        if "face_left" in out:  # MUSCL: the cell's value less and plus half its limited slope
+            assert out["face_left"][k] == pytest.approx(u[k] - 0.5 * want, abs=1e-12)
+            assert out["face_right"][k] == pytest.approx(u[k] + 0.5 * want, abs=1e-12)
+        assert abs(want) <= 2 * max(abs(left), abs(right))  # never steeper than the data allows
+        limited += want != 0.0 and abs(left) != abs(right)
     assert limited > n // 4
+
+
+def test_slope_limiters_come_in_every_kind_on_both_boundaries_and_some_store_face_values():
+    specs = [build("minmod slope", seed, n=64)[0] for seed in range(120)]
+    for limiter in LIMITERS:
+        assert any(f"{limiter} limiter" in s.description for s in specs), limiter
+    assert {"neighbour stencil (periodic)" in s.description for s in specs} == {True, False}
+    faces = sum("MUSCL" in s.description for s in specs)
+    assert 0 < faces < len(specs)
+
 
 @PROPERTY
 @given(SEEDS)
