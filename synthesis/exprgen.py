@@ -1483,6 +1483,10 @@ ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpol
                   "relative difference", "signed square")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
                 "clamp to a range", "sum of squares", "bit field", "low bits", "blocks to cover", "pack two fields")
+# More of them, drawn from a stream of the kernel's own (INT_FORMULAS_MORE_SHARE of draws; session 50:
+# ten kinds made too few distinct kernels), so a draw that takes none keeps every other draw.
+INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point blend", "integer percentage")
+INT_FORMULAS_MORE_SHARE = 0.3
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
@@ -2149,6 +2153,11 @@ class ExprGen:
         return Expr(f"wp.cbrt(0.75 * wp.abs({x.src}) / wp.pi)", "float32",
                     (0.75 * x.mag / math.pi) ** (1.0 / 3.0) + 1e-3, None)
 
+    @functools.cached_property
+    def int_breadth(self) -> random.Random:
+        """The stream `int_formula` draws INT_FORMULAS_MORE from (one per kernel)."""
+        return random.Random(self.w.seed ^ 0x1F0A7)
+
     def int_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
         """One of INT_FORMULAS over named int values, and its name: a midpoint (`(a + b) // 2`), the
         remainder that is never negative (`((a % 16) + 16) % 16`, as C's `%` keeps the dividend's
@@ -2156,9 +2165,12 @@ class ExprGen:
         (`(a >> 2) & 7`), the low bits (`a & 15`), the blocks of m that cover a count
         (`(wp.abs(a) + 7) // 8`), two fields packed into one (`((a & 15) << 4) | (b & 15)`)."""
         rng = self.rng
-        kind = kind or rng.choice(INT_FORMULAS)
+        if kind is None:
+            kind = rng.choice(INT_FORMULAS)
+            if self.int_breadth.random() < INT_FORMULAS_MORE_SHARE:
+                kind = self.int_breadth.choice(INT_FORMULAS_MORE)
         operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares",
-                                                            "pack two fields"))
+                                                            "pack two fields", "fixed-point blend"))
         if operands is None:
             return None
         a, b = operands
@@ -2190,6 +2202,24 @@ class ExprGen:
             mask = (1 << bits) - 1
             e = Expr(f"(({a.src} & {mask}) << {bits}) | ({b.src} & {mask})", "int32", float((1 << 2 * bits) - 1), 0,
                      atom=False)
+        elif kind == "round up to a multiple":  # an allocation padded to whole blocks: ceil(a / m) * m, a >= 0
+            m = rng.choice([4, 8, 16, 32])
+            e = Expr(f"((wp.abs({a.src}) + {m - 1}) // {m}) * {m}", "int32", a.mag + m, 0, atom=False)
+        elif kind == "rounded division":  # a / m to the nearest integer (halves up), not toward minus infinity
+            m = rng.choice([4, 8, 10, 16])
+            e = Expr(f"({a.src} + {m // 2}) // {m}", "int32", a.mag / m + 1, 0, atom=False)
+        elif kind == "fixed-point blend":  # (a * alpha + b * (256 - alpha)) >> 8: a blend in 8-bit fixed point
+            alpha = rng.choice([64, 96, 160, 192])  # not 128: equal weights are `(a + b) >> 1`
+            if rng.random() < 0.4:  # the weight the caller's
+                weight = self.w.add_scalar(rng.choice(["alpha", "blend_weight", "mix_q8"]), "int32", alpha).src
+                self.w.retire(weight)
+                text = f"({a.src} * {weight} + {b.src} * (256 - {weight})) >> 8"
+            else:
+                text = f"({a.src} * {alpha} + {b.src} * {256 - alpha}) >> 8"
+            e = Expr(text, "int32", max(a.mag, b.mag) + 1, 0, atom=False)
+        elif kind == "integer percentage":  # a scaled by p percent in integers: multiply first, then divide
+            p = rng.choice([25, 50, 75, 90, 110, 125, 150])
+            e = Expr(f"({a.src} * {p}) // 100", "int32", a.mag * p / 100 + 1, 0, atom=False)
         elif kind == "low bits":  # a & (2^k - 1): the non-negative remainder by a power of two, as bits
             mask = rng.choice([3, 7, 15, 31])
             e = Expr(f"{a.src} & {mask}", "int32", float(mask), 0, atom=False)

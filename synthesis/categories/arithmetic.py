@@ -16,6 +16,18 @@ from synthesis.exprgen import ARITH_FORMULAS, ARITH_OPS, INT_FORMULAS, ExprGen, 
 from synthesis.spec import KernelSpec
 
 
+def more_formulas(seed: int, count: int) -> int:
+    """`count` formulas, raised for some kernels by a draw of its own (so the others keep theirs): a
+    one-line kernel becomes two values in 70% of draws (alone, `lane = p & 31` or `x * wp.abs(x)` is
+    a kernel repeated seed after seed), three become four in 25% (a packed word decoded field by field)."""
+    breadth = random.Random(seed ^ 0xA817F)
+    if count == 1 and breadth.random() < 0.7:
+        return 2
+    if count == 3 and breadth.random() < 0.25:
+        return 4
+    return count
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if bits.chooses_bits(seed):
         return bits.generate(rng, name, seed)
@@ -23,7 +35,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         return quantized.generate(rng, name, seed)
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
-        formulas = rng.choice([1, 2, 2, 3, 3])  # as the float kernels: mostly two or three values
+        formulas = more_formulas(seed, rng.choice([1, 2, 2, 3, 3]))  # as the float kernels: mostly two or three values
         # several formulas mostly decode one value (its bit fields, its residues, its multiple), as
         # such kernels do, rather than each taking an input of its own
         inputs = 1 if formulas >= 2 and rng.random() < 0.8 else rng.randint(1, 3)
@@ -59,7 +71,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         gen.formula_operands.append(a)  # the formulas that follow work on the helper's input
         helped = True
     # a kernel of its own rarely computes a single one-line formula: mostly two or three values
-    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else rng.choice([1, 2, 2, 3, 3]))
+    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else more_formulas(seed, rng.choice([1, 2, 2, 3, 3])))
     if not stored and not helped:  # one named value always takes an affine map
         stored = draw_formulas(gen, lambda: gen.arith_formula("affine map"), 1)
     for value, kind in stored:

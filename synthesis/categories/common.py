@@ -48,6 +48,10 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "bit field": ("field", "bits", "flags"),
     "low bits": ("low_bits", "lane", "sub_idx"),
     "blocks to cover": ("n_blocks", "blocks", "num_tiles"),
+    "round up to a multiple": ("padded", "aligned_size", "rounded_up"),
+    "rounded division": ("nearest", "bin_idx", "rounded"),
+    "fixed-point blend": ("blended", "mixed", "blend_q8"),
+    "integer percentage": ("scaled", "pct_scaled", "adjusted"),
     "pack two fields": ("packed", "key", "code"),
     # math
     "hypotenuse": ("dist", "magnitude", "hyp"),

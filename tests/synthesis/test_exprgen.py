@@ -1,4 +1,5 @@
 """synthesis.exprgen: the name scanner the writer's pruning and `varies` rely on."""
+import math
 import re
 
 import pytest
@@ -424,6 +425,58 @@ def test_blocks_to_cover_is_the_ceiling_of_the_size_over_the_block():
     f, operands = _formula_function("blocks to cover", "int32", "int_formula")
     g = (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
     assert any(all(g(x) == -(-abs(x) // m) for x in range(-60, 61)) for m in (4, 8, 16, 32))
+
+
+def _one_operand(kind: str):
+    f, operands = _formula_function(kind, "int32", "int_formula")
+    assert len(operands) == 1
+    return (lambda x: f(x, 0)) if operands == {"a_v"} else (lambda x: f(0, x))
+
+
+def test_a_round_up_to_a_multiple_is_the_least_multiple_at_or_above_the_size():
+    g = _one_operand("round up to a multiple")
+    assert any(all(g(x) % m == 0 and 0 <= g(x) - abs(x) < m for x in range(-60, 61)) for m in (4, 8, 16, 32))
+
+
+def test_a_rounded_division_is_the_nearest_quotient_with_halves_up():
+    g = _one_operand("rounded division")
+    # Warp's // of ints floors, as Python's: (x + m // 2) // m is x / m rounded, a half up, negatives too
+    assert any(all(g(x) == math.floor(x / m + 0.5) for x in range(-60, 61)) for m in (4, 8, 10, 16))
+
+
+def test_a_fixed_point_blend_weights_two_values_by_eighths_of_256():
+    f, operands = _formula_function("fixed-point blend", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    assert all(f(v, v) == v for v in (-100, -7, 0, 5, 100))  # weights summing to 256: a value blended with itself
+    share = f(256, 0) / 256  # the first operand's weight, neither 0 nor 1 nor a half
+    assert share in (0.25, 0.375, 0.625, 0.75) and f(0, 256) == 256 - f(256, 0)
+
+
+def test_an_integer_percentage_scales_then_floors():
+    g = _one_operand("integer percentage")
+    p = g(100)
+    assert p in (25, 50, 75, 90, 110, 125, 150) and p != 100
+    assert all(g(x) == (x * p) // 100 for x in range(-60, 61))
+
+
+def test_the_more_int_formulas_come_from_a_stream_of_their_own(monkeypatch):
+    """A kernel that draws none of INT_FORMULAS_MORE keeps every draw it made before they existed."""
+    import random
+
+    import synthesis.exprgen as exprgen
+
+    def draw(seed: int):
+        w = exprgen.KernelWriter(random.Random(seed), "k", "test", seed, (64,))
+        w.add_array("a", "int32", "input", low=-100, high=100)
+        drawn = exprgen.ExprGen(w, ("add", "mul"), loads=["a"]).int_formula()
+        return drawn and (drawn[0].src, drawn[1])
+
+    now = {seed: draw(seed) for seed in range(60)}
+    monkeypatch.setattr(exprgen, "INT_FORMULAS_MORE_SHARE", 0.0)
+    before = {seed: draw(seed) for seed in range(60)}
+    kinds = {d[1] for d in now.values() if d}
+    assert kinds & set(exprgen.INT_FORMULAS_MORE) and kinds & set(exprgen.INT_FORMULAS)
+    assert all(now[s] == before[s] for s in now if now[s] and now[s][1] in exprgen.INT_FORMULAS)
 
 
 def test_packed_fields_hold_both_values_low_bits():
