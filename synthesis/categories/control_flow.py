@@ -228,16 +228,27 @@ def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(big_e, "anomaly", state=True)]
 
 
+CENTRED_WINDOW_SHARE = 0.4  # of running extremes: the window centred on the thread, not ahead of it
+LEAK_RATES = (0.0, 0.0, 0.25, 0.5)  # a tanh cell's, drawn evenly: 0 for none
+
+
 def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     """The largest element of the window ahead of the thread, and where it is (an arg-max)."""
     name, width = w.rng.choice(loads), w.rng.choice([4, 5, 8])
     first = w.load(name)
     op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
+    # session 50, from a stream of its own: a window centred on the thread (a max or min filter, as
+    # grey-scale dilation and erosion are written), its offsets -h..h, the arg an offset from the thread
+    centred = random.Random(w.seed ^ 0xC7F5).random() < CENTRED_WINDOW_SHARE
+    half = width // 2 - (width == 8)  # 2, 2, 3: windows of 5, 5, 7
     v = _temp(w, "v")
     best = w.declare(w.fresh("best"), first, first.mag, first.q)
     arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
-    with w.block(f"for k in range(1, {width}):"):
-        w.emit(f"{v} = {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]")
+    if centred:
+        w.feature("window centred on the thread")
+    with w.block(f"for k in range(-{half}, {half + 1}):" if centred else f"for k in range(1, {width}):"):
+        w.emit(f"{v} = {name}[{_window_index(w, 'k', name)}]" if centred else
+               f"{v} = {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]")
         with w.block(f"if {v} {op} {best.src}:"):
             w.emit(f"{best.src} = {v}")
             if with_arg:
@@ -414,6 +425,8 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     else:
         h = w.declare(w.fresh("h"), ZERO, w.arg(name).high if ema else 1.0, None)
     var = w.declare(w.fresh("var"), ZERO, w.arg(name).high ** 2, None) if form == "variance" else None
+    # session 50, from a stream of its own: a tanh cell's leak rate, or 0 for none
+    leaky = 0.0 if ema else random.Random(w.seed ^ 0xC7F6).choice(LEAK_RATES)
     with w.block(f"for k in range({'1, ' if form == 'seeded' else ''}{steps}):"):
         w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}', name)}")
         if var is not None:
@@ -424,10 +437,16 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
             w.emit(f"{var.src} = {keep} * ({var.src} + {decay} * {d} * {d})")
         elif ema:
             w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
-        elif gain is not None:  # the input weighted too, as a recurrent cell's input weight does
-            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {gain} * {name}[{j}])")
         else:
-            w.emit(f"{h.src} = wp.tanh({decay} * {h.src} + {name}[{j}])")
+            # the input weighted too, as a recurrent cell's input weight does
+            cell = f"wp.tanh({decay} * {h.src} + {gain} * {name}[{j}])" if gain is not None else \
+                f"wp.tanh({decay} * {h.src} + {name}[{j}])"
+            if leaky:  # a leaky-integrator (echo-state) cell: the state moves part way to the new one
+                w.emit(f"{h.src} = {fmt_float(1.0 - leaky)} * {h.src} + {fmt_float(leaky)} * {cell}")
+            else:
+                w.emit(f"{h.src} = {cell}")
+    if leaky:
+        w.feature("leaky integration")
     w.feature("exponential moving average" if ema else "recurrent update (tanh)")
     if var is not None:
         w.note_varying(var.src, w.load(name).src)

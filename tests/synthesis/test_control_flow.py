@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from synthesis.categories import generate
 from synthesis.categories.control_flow import LOOP_FORMS
 from synthesis.exprgen import KernelWriter
 from synthesis.sampled_run import _runnable_source, _Warp
@@ -159,15 +160,25 @@ def test_a_kepler_iteration_solves_keplers_equation(seed):
 @PROPERTY
 @given(SEEDS)
 def test_a_running_extremum_is_the_extremum_of_the_window_ahead_and_where_it_is(seed):
+    check_running_extremum(seed)
+
+
+def check_running_extremum(seed: int) -> None:
+    """The extremum of the window ahead of the thread (offsets 0..w-1) or, drawn aside, of the window
+    centred on it (offsets -h..h, from the thread's own element on), and the offset of the first of
+    equal extremes."""
     spec, outputs, _ = build("running maximum", seed)
     got = run(spec, {"a": A})
     pick = max if "max" in outputs[0] else min
-    width = next(w for w in (4, 5, 8)
-                 if all(got[outputs[0]][t] == pick(A[clamped(t + k)] for k in range(w)) for t in range(N)))
+    centred = "window centred on the thread" in spec.description
+    offsets = [[0] + list(range(-h, h + 1)) for h in (1, 2, 3)] if centred else [list(range(w)) for w in (4, 5, 8)]
+    window_of = next(o for o in offsets if all(got[outputs[0]][t] == pick(A[clamped(t + k)] for k in o) for t in range(N)))
+    assert not centred or any(A[clamped(t - 1)] != got[outputs[0]][t] == pick(A[clamped(t + k)] for k in window_of)
+                              for t in range(N))  # a neighbour behind the thread counts
     if len(outputs) == 2:
         for t in range(N):
-            window = [A[clamped(t + k)] for k in range(width)]
-            assert got[outputs[1]][t] == window.index(pick(window))  # the first of equal extremes
+            window = [A[clamped(t + k)] for k in window_of]
+            assert got[outputs[1]][t] == window_of[window.index(pick(window))]  # the first of equal extremes
 
 
 @PROPERTY
@@ -288,8 +299,10 @@ def check_recurrent(seed: int) -> None:
     fits = []  # the (steps, decay, gain) whose recurrence gives the kernel's values
     for steps in (3, 4, 6, 8):
         for decay in (0.25, 0.5, 0.75):
+            # a tanh cell, or a leaky one moving its state part way (leak) toward the cell's value
             updates = [(None, lambda h, x, d=decay: h + d * (x - h))] + [
-                (gain, lambda h, x, d=decay, g=gain: math.tanh(d * h + g * x)) for gain in (1.0, 0.5, 1.5, 2.0)]
+                ((gain, leak), lambda h, x, d=decay, g=gain, r=leak: (1.0 - r) * h + r * math.tanh(d * h + g * x))
+                for gain in (1.0, 0.5, 1.5, 2.0) for leak in (1.0, 0.25, 0.5)]
             for gain, update in updates:
                 want, variances = [], []
                 for t in range(N):
@@ -311,6 +324,8 @@ def check_recurrent(seed: int) -> None:
     bounds = [f"for k in range({'1, ' if seeded else ''}{steps}):" for steps, _, _ in fits]
     assert any(b in spec.source for b in bounds), (spec.source, fits)
     assert (len(outs) == 2) == ("weighted variance" in spec.description)
+    leaks = {gain[1] for _, _, gain in fits if gain is not None}
+    assert not leaks or (leaks == {1.0}) == ("leaky integration" not in spec.description)
 
 
 @pytest.mark.parametrize("form,feature,check", [
@@ -319,7 +334,9 @@ def check_recurrent(seed: int) -> None:
     ("recurrent window", "started at the oldest element", check_recurrent),
     ("recurrent window", "exponentially weighted variance", check_recurrent),
     ("windowed filter", "zero outside the array", check_filter),
-    ("sum with continue", "the mean of the elements kept", check_continue)])
+    ("sum with continue", "the mean of the elements kept", check_continue),
+    ("recurrent window", "leaky integration", check_recurrent),
+    ("running maximum", "window centred on the thread", check_running_extremum)])
 def test_each_form_drawn_aside_is_checked(form, feature, check):
     """Session 47's forms (a stream of their own), each in a kernel of its own, through the checks above."""
     seed = next(s for s in range(2000) if feature in build(form, s)[0].description)
@@ -391,3 +408,17 @@ def test_the_control_flow_kernels_the_breadth_stream_leaves_alone_keep_their_dra
     new = ("the next element ahead", "the value found beside", "started at the oldest element",
            "exponentially weighted variance", "zero outside the array", "the mean of the elements kept")
     assert_earlier_forms_kept(monkeypatch, "control_flow", list(range(300)), control_flow, "breadth", new, 300 // 2)
+
+
+def test_the_kernels_without_session_50s_forms_keep_their_draws(monkeypatch):
+    """A centred window and a leaky cell come from streams of their own: a kernel that takes neither
+    draws exactly what it draws with both switched off."""
+    from synthesis.categories import control_flow
+
+    drawn = {s: generate("control_flow", s) for s in range(200)}
+    plain = {s: spec.source for s, spec in drawn.items()
+             if "window centred on the thread" not in spec.description and "leaky integration" not in spec.description}
+    assert 0 < len(plain) < len(drawn)
+    monkeypatch.setattr(control_flow, "CENTRED_WINDOW_SHARE", 0.0)
+    monkeypatch.setattr(control_flow, "LEAK_RATES", (0.0,))
+    assert {s: generate("control_flow", s).source for s in plain} == plain
