@@ -76,7 +76,7 @@ def test_bench_launch_grows_only_the_outer_dimension_into_the_thread_range(launc
 def test_bench_grid_stays_within_cudas_limits(launch_dim):
     block = block_shape(launch_dim)
     dim = bench_launch_dim([arr("a", shape=launch_dim)], launch_dim)
-    assert prod(block) == 256
+    assert 128 <= prod(block) <= 256 and prod(block) % 32 == 0  # whole warps
     assert -(-dim[0] // block[-1]) <= MAX_GRID_YZ  # the outermost dimension rides grid.y or grid.z
 
 
@@ -96,6 +96,14 @@ def test_a_4d_launch_fills_its_block_with_image_planes_within_cudas_grid(launch_
 def test_a_2d_block_leaves_at_most_a_fifth_of_its_row_idle(inner):
     x = block_shape((4, inner))[0]
     assert inner / (-(-inner // x) * x) >= 0.8
+
+
+@pytest.mark.parametrize("inner", [20, 24, 12, 10, 6, 5, 3])
+def test_a_2d_row_shorter_than_a_warp_is_spanned_by_the_block(inner):
+    """Rows of a length not a power of two: x is the row (no thread past it), and the block holds whole
+    warps, so a warp reads consecutive elements across rows, as Warp's flat launch does."""
+    x, y = block_shape((4, inner))
+    assert x == inner and x * y % 32 == 0 and 128 <= x * y <= 256
 
 
 @pytest.mark.parametrize("inner", [(10, 4), (3, 5), (6, 12), (16, 2)])
