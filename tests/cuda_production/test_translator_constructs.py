@@ -366,3 +366,53 @@ def test_a_wp_static_expression_of_module_constants_becomes_one_literal():
     assert np.float32(float(literal)) == np.float32(1.0 / (3.0 * math.pi * 0.5 * 0.5))
     assert "math" not in code and "3.0f" not in stored
     assert "tid % 5 + 5" in code  # wp.static(HALF + 3) and wp.static(len(OFFSETS))
+
+
+UNROLL_SOURCE = '''import warp as wp
+
+N_TAPS = wp.constant(6)
+
+
+@wp.kernel
+def loops(x: wp.array2d(dtype=float), n: int, out: wp.array(dtype=float)):
+    tid = wp.tid()
+    acc = float(0.0)
+    for a in range(8):
+        for b in range(a + 1, 8):
+            acc += x[tid, a] * x[tid, b]
+    for k in range(20):
+        acc += x[tid, k % 8]
+    for k in range(4):
+        if x[tid, k] > 1.0:
+            break
+        acc += 1.0
+    for k in range(n):
+        acc -= x[tid, k % 8]
+    for k in range(N_TAPS):
+        acc += float(k)
+    for k in range(2, 12, 3):
+        acc *= 0.5
+    out[tid] = acc
+'''
+
+
+def test_loops_are_unrolled_where_warp_unrolls_them():
+    """`#pragma unroll` on the loops over literal bounds that Warp's codegen writes out (at most
+    max_unroll trips, no break), none on the loops Warp keeps: its own CUDA has a loop label for each
+    of those (the inner loop once per trip of the unrolled outer one). A module constant's loop,
+    which Warp unrolls too, is left to nvcc (it knows the count as well)."""
+    import re
+
+    from extraction.ir_extractor import extract_ir_devices
+    from extraction.loader import load_kernels, unload
+
+    kernel = translate_kernel(UNROLL_SOURCE, "loops", "loops.py")
+    lines = [line.strip() for line in kernel.kernel_code.splitlines()]
+    unrolled = [lines[i - 1] == "#pragma unroll" for i, line in enumerate(lines) if line.startswith("for (")]
+    assert unrolled == [True, False, False, False, False, False, True]
+    try:
+        warp_kernel = load_kernels(UNROLL_SOURCE.replace("import warp as wp\n", ""), "unroll_test")["loops"]
+        forward = extract_ir_devices(warp_kernel, ("cuda",), False)["cuda"].forward
+    finally:
+        unload("unroll_test")
+    assert len(set(re.findall(r"start_for_\d+", forward))) == 8 + 3

@@ -89,6 +89,7 @@ __global__ void mat_4ad2e081d9(
     float2 guess_v = guess[tid];
     mat22 A = transpose(B_v) * B_v + mat22{{{1.0f, 0.0f}, {0.0f, 1.0f}}};
     float2 v_it = normalize(guess_v);
+    #pragma unroll
     for (int it = 0; it < 4; ++it) {
         v_it = normalize(A * v_it);
     }

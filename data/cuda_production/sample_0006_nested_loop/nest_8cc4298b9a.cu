@@ -26,6 +26,7 @@ __global__ void nest_8cc4298b9a(
     if (tid >= n)
         return;
 
+    #pragma unroll
     for (int o = 0; o < 2; ++o) {
         float acc = b_hidden[o];
         for (int c = 0; c < features_dim1; ++c) {

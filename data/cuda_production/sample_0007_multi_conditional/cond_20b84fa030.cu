@@ -26,8 +26,8 @@ __global__ void cond_20b84fa030(
     float shrunk_val = 0.0f;
     if (a_v > 0.75f) {
         shrunk_val = a_v - 0.75f;
-    } else if (a_v < -0.75f) {
-        shrunk_val = a_v + 0.75f;
+    } else if (a_v < -1.25f) {
+        shrunk_val = a_v + 1.25f;
     }
     float act = 0.0f;
     if (a_v > 0.0f) {

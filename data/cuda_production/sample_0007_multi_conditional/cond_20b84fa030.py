@@ -8,8 +8,8 @@ def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], a
     shrunk_val = float(0.0)
     if a_v > 0.75:
         shrunk_val = a_v - 0.75
-    elif a_v < -0.75:
-        shrunk_val = a_v + 0.75
+    elif a_v < -1.25:
+        shrunk_val = a_v + 1.25
     act = float(0.0)
     if a_v > 0.0:
         act = a_v

@@ -28,6 +28,7 @@ __global__ void ctrl_a611ecd01a(
     float q_v = q[tid];
     float term = 1.0f;
     float total = 1.0f;
+    #pragma unroll
     for (int k = 0; k < 6; ++k) {
         term *= q_v / (float)(k + 1);
         total = total + term;
@@ -35,6 +36,7 @@ __global__ void ctrl_a611ecd01a(
     series[tid] = total;
     float y = 0.0f;
     float dy = 0.0f;
+    #pragma unroll
     for (int k = 0; k < 6; ++k) {
         dy = dy * q_v + y;
         y = y * q_v + coef[k];
@@ -42,6 +44,7 @@ __global__ void ctrl_a611ecd01a(
     poly_out[tid] = y;
     slope_out[tid] = dy;
     int count = 0;
+    #pragma unroll
     for (int k = 0; k < 3; ++k) {
         if (q[min(max(tid + k - 1, 0), q_dim0 - 1)] >= 0.5f) {
             count += 1;

@@ -28,7 +28,9 @@ __global__ void nest_c88e7f3b2b(
 
     float acc = 0.0f;
     float wsum = 0.0f;
+    #pragma unroll
     for (int di = -1; di < 2; ++di) {
+        #pragma unroll
         for (int dj = -1; dj < 2; ++dj) {
             int ii = min(max(i + di, 0), src_img_dim0 - 1);
             int jj = min(max(j + dj, 0), src_img_dim1 - 1);

@@ -36,6 +36,7 @@ __global__ void vec_e0de3929cc(
 
     float3 positions_v = positions[tid];
     float3 vel_v = vel[tid];
+    #pragma unroll
     for (int k = 0; k < 3; ++k) {
         if (component(positions_v, k) < -half_extent) {
             component_ref(positions_v, k) = -half_extent;

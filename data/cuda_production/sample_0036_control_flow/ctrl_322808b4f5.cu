@@ -33,6 +33,7 @@ __global__ void ctrl_322808b4f5(
     first_index[tid] = first;
     float neg_sum = 0.0f;
     int kept = 0;
+    #pragma unroll
     for (int k = 0; k < 3; ++k) {
         float v = inp[min(max(tid + k - 1, 0), inp_dim0 - 1)];
         if (v > 0.0f) {

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 1024; neighbour stencil (clamped); nested branches; minmod limiter; upwind difference; wp.constant; scalar parameter; penalty contact; output relaxed toward the new value (exponential smoothing))
+// Multi-way conditional kernel (1-D launch 1024; neighbour stencil (clamped); nested branches; minmod limiter; face values reconstructed from the limited slope (MUSCL); upwind difference; wp.constant; scalar parameter; penalty contact; single-use loads indexed in place; output accumulated in place (+=))
 // Standalone CUDA translation of the Warp kernel `cond_79cfefaccc` (see cond_79cfefaccc.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -20,9 +20,10 @@ __global__ void cond_79cfefaccc(
     const float* __restrict__ height,
     float stiffness,
     float* slope,
+    float* face_left,
+    float* face_right,
     float* advected,
     float* force,
-    float relax,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,7 +34,6 @@ __global__ void cond_79cfefaccc(
     float q_left = q[max(tid - 1, 0)];
     float q_right = q[min(tid + 1, q_dim0 - 1)];
     float vel_v = vel[tid];
-    float height_v = height[tid];
     float dl = q_v - q_left;
     float dr = q_right - q_v;
     float slope_val = 0.0f;
@@ -50,14 +50,16 @@ __global__ void cond_79cfefaccc(
     } else {
         du = dr;
     }
-    float depth = GROUND - height_v;
+    float depth = GROUND - height[tid];
     float force_val = 0.0f;
     if (depth > 0.0f) {
         force_val = stiffness * depth - 2.0f * vel_v;
     }
     slope[tid] = slope_val;
+    face_left[tid] = q_v - 0.5f * slope_val;
+    face_right[tid] = q_v + 0.5f * slope_val;
     advected[tid] = q_v - 0.25f * vel_v * du;
-    force[tid] = (1.0f - relax) * force[tid] + relax * force_val;
+    atomicAdd(&force[tid], force_val);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -206,10 +208,11 @@ int main(int argc, char** argv)
     fill_float(h_height.data(), h_height.size(), seed, 2, -2048, 4097U, 0.0009765625f);
     const float stiffness = 10.0f;
     std::vector<float> h_slope((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_face_left((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_face_right((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_advected((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_force((size_t)n * 1);  // inout, shape [1024] of float32
-    fill_float(h_force.data(), h_force.size(), seed, 6, -1024, 2049U, 0.0009765625f);
-    const float relax = 0.25f;
+    fill_float(h_force.data(), h_force.size(), seed, 8, -1024, 2049U, 0.0009765625f);
 
     // Device buffers
     float* d_q = nullptr;
@@ -228,6 +231,14 @@ int main(int argc, char** argv)
     const size_t bytes_slope = h_slope.size() * sizeof(h_slope[0]);
     CUDA_CHECK(cudaMalloc(&d_slope, bytes_slope));
     CUDA_CHECK(cudaMemcpy(d_slope, h_slope.data(), bytes_slope, cudaMemcpyHostToDevice));
+    float* d_face_left = nullptr;
+    const size_t bytes_face_left = h_face_left.size() * sizeof(h_face_left[0]);
+    CUDA_CHECK(cudaMalloc(&d_face_left, bytes_face_left));
+    CUDA_CHECK(cudaMemcpy(d_face_left, h_face_left.data(), bytes_face_left, cudaMemcpyHostToDevice));
+    float* d_face_right = nullptr;
+    const size_t bytes_face_right = h_face_right.size() * sizeof(h_face_right[0]);
+    CUDA_CHECK(cudaMalloc(&d_face_right, bytes_face_right));
+    CUDA_CHECK(cudaMemcpy(d_face_right, h_face_right.data(), bytes_face_right, cudaMemcpyHostToDevice));
     float* d_advected = nullptr;
     const size_t bytes_advected = h_advected.size() * sizeof(h_advected[0]);
     CUDA_CHECK(cudaMalloc(&d_advected, bytes_advected));
@@ -241,10 +252,12 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_advected, d_force, relax, n);
+    cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_face_left, d_face_right, d_advected, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_slope.data(), d_slope, bytes_slope, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_face_left.data(), d_face_left, bytes_face_left, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_face_right.data(), d_face_right, bytes_face_right, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_advected.data(), d_advected, bytes_advected, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_force.data(), d_force, bytes_force, cudaMemcpyDeviceToHost));
 
@@ -255,6 +268,8 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_slope.data(), 1, bytes_slope, dump) == bytes_slope;
+            dump_ok = dump_ok && fwrite(h_face_left.data(), 1, bytes_face_left, dump) == bytes_face_left;
+            dump_ok = dump_ok && fwrite(h_face_right.data(), 1, bytes_face_right, dump) == bytes_face_right;
             dump_ok = dump_ok && fwrite(h_advected.data(), 1, bytes_advected, dump) == bytes_advected;
             dump_ok = dump_ok && fwrite(h_force.data(), 1, bytes_force, dump) == bytes_force;
             if (dump)
@@ -272,7 +287,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_79cfefaccc<<<grid, block, 0, stream>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_advected, d_force, relax, n);
+            cond_79cfefaccc<<<grid, block, 0, stream>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_face_left, d_face_right, d_advected, d_force, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -300,7 +315,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q + bytes_vel + bytes_height + bytes_force;
-        const size_t bytes_written = bytes_slope + bytes_advected + bytes_force;
+        const size_t bytes_written = bytes_slope + bytes_face_left + bytes_face_right + bytes_advected + bytes_force;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -323,6 +338,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_vel));
         CUDA_CHECK(cudaFree(d_height));
         CUDA_CHECK(cudaFree(d_slope));
+        CUDA_CHECK(cudaFree(d_face_left));
+        CUDA_CHECK(cudaFree(d_face_right));
         CUDA_CHECK(cudaFree(d_advected));
         CUDA_CHECK(cudaFree(d_force));
         return 0;
@@ -331,15 +348,19 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 12288) {
-        fprintf(stderr, "%s: expected 12288 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 20480) {
+        fprintf(stderr, "%s: expected 20480 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("slope", h_slope.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0004f, 0.0001f, stats);
-    ok &= check_values("advected", h_advected.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+    ok &= check_values("face_left", h_face_left.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
+                       0.0004f, 0.0001f, stats);
+    ok &= check_values("face_right", h_face_right.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+                       0.0004f, 0.0001f, stats);
+    ok &= check_values("advected", h_advected.data(), reinterpret_cast<const float*>(expected.data() + 12288), 1024,
                        0.001f, 0.0001f, stats);
-    ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+    ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 16384), 1024,
                        0.0025f, 0.0001f, stats);
     printf("%s cond_79cfefaccc: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -351,13 +372,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_advected, d_force, relax, n);
+        cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_face_left, d_face_right, d_advected, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_advected, d_force, relax, n);
+        cond_79cfefaccc<<<grid, block>>>(d_q, n, d_vel, d_height, stiffness, d_slope, d_face_left, d_face_right, d_advected, d_force, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -380,6 +401,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_vel));
     CUDA_CHECK(cudaFree(d_height));
     CUDA_CHECK(cudaFree(d_slope));
+    CUDA_CHECK(cudaFree(d_face_left));
+    CUDA_CHECK(cudaFree(d_face_right));
     CUDA_CHECK(cudaFree(d_advected));
     CUDA_CHECK(cudaFree(d_force));
     return ok ? 0 : 1;

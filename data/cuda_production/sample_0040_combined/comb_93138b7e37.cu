@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 64; recurrent update (tanh); windowed filter (taps); blend of two computations; @wp.func helper (blend); atomic reduction (total); recurrent window + windowed filter -> blend)
+// Combined kernel (1-D launch 64; leaky integration; recurrent update (tanh); windowed filter (taps); blend of two computations; @wp.func helper (blend); atomic reduction (total); recurrent window + windowed filter -> blend)
 // Standalone CUDA translation of the Warp kernel `comb_93138b7e37` (see comb_93138b7e37.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -51,11 +51,13 @@ __global__ void comb_93138b7e37(
         return;
 
     float h = 0.0f;
+    #pragma unroll
     for (int k = 0; k < 6; ++k) {
         int j = min(max(tid + k - 5, 0), y_dim0 - 1);
-        h = tanhf(0.75f * h + y[j]);
+        h = 0.75f * h + 0.25f * tanhf(0.75f * h + y[j]);
     }
     float total = 0.0f;
+    #pragma unroll
     for (int k = -1; k < 2; ++k) {
         total += weights[k + 1] * y[min(max(tid + k, 0), y_dim0 - 1)];
     }

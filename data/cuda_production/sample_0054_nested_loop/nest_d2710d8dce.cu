@@ -24,6 +24,7 @@ __global__ void nest_d2710d8dce(
         return;
 
     float energy = 0.0f;
+    #pragma unroll
     for (int a = 0; a < 8; ++a) {
         for (int b = a + 1; b < 8; ++b) {
             float d = positions[tid * positions_dim1 + a] - positions[tid * positions_dim1 + b];

@@ -47,6 +47,7 @@ __global__ void comb_6f3ac2e612(
         return;
 
     float acc = 0.0f;
+    #pragma unroll
     for (int k = 0; k < 5; ++k) {
         int j = min(max(tid + k - 2, 0), w_dim0 - 1);
         acc = acc + weights[k] * w[j];

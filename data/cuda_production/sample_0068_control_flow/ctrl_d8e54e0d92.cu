@@ -20,6 +20,7 @@ __global__ void ctrl_d8e54e0d92(const float* __restrict__ w, float* root_out, in
     float w_v = w[tid];
     float s = fabsf(w_v) + 0.5f;
     float root = s;
+    #pragma unroll
     for (int it = 0; it < 5; ++it) {
         root = 0.5f * (root + s / root);
     }

@@ -26,6 +26,7 @@ __global__ void nest_372f991d4b(
 
     float best_d = 1e+30f;
     int label = 0;
+    #pragma unroll
     for (int c = 0; c < 3; ++c) {
         float dist = 0.0f;
         for (int d = 0; d < n_dims; ++d) {

@@ -40,7 +40,9 @@ __global__ void sten_a7efb99aff(
     int height = x_dim2;
     int width = x_dim3;
     float acc = 0.0f;
+    #pragma unroll
     for (int u = 0; u < 3; ++u) {
+        #pragma unroll
         for (int v = 0; v < 3; ++v) {
             int src_row = min(max(row + u - 1, 0), height - 1);
             int src_col = min(max(col + v - 1, 0), width - 1);
