@@ -181,7 +181,7 @@ def dequantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     if per_channel and rng.random() < 0.4:  # a bias per output channel, or one per column
         by_row = rng.random() < 0.5
         bias = w.add_array(rng.choice(["bias", "b"]), "float32", "input", shape=(rows,) if by_row else (depth,),
-                           low=-1.0, high=1.0, grid_bits=8, per_row=by_row)
+                           low=-1.0, high=1.0, grid_bits=8, per_row=by_row, keeps_size=not by_row)
         bias_at = f"{bias}[{c if by_row else k}]"
     out = w.add_array(rng.choice(["x", "out", "dequantized"]), "float32", "output",
                       shape=next(a.shape for a in w.args if a.name == q))
@@ -213,8 +213,10 @@ def int8_gemv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     row = w.tid_names[0]
     wq = w.add_array(rng.choice(["w_q", "weight_q", "qweight"]), "int8", "input", shape=(rows, depth), low=-127,
                      high=127, grid_bits=0)
+    # the activation vector: its length is the layer's input features, whatever the rows (128 beside 64
+    # outputs grew with them at bench size, and shrank below the loop's reach at a smaller launch)
     xq = w.add_array(rng.choice(["x_q", "act_q", "qinput"]), "int8", "input", shape=(depth,), low=-127, high=127,
-                     grid_bits=0)
+                     grid_bits=0, keeps_size=True)
     w_scale = w.add_array(rng.choice(["w_scale", "weight_scale"]), "float32", "input", shape=(rows,), low=0.0009765625,
                           high=0.00390625, grid_bits=12)
     x_scale = w.add_scalar(rng.choice(["x_scale", "act_scale"]), "float32", rng.choice((0.03125, 0.0315, 0.02)))
@@ -259,7 +261,7 @@ def dynamic_quantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     element = f"{x}[{row}, {kk}]"
     if rng.random() < 0.3:  # SmoothQuant: each column scaled by its smoothing factor first
         smooth = w.add_array(rng.choice(["smooth", "smooth_scale"]), "float32", "input", shape=(depth,), low=0.5,
-                             high=2.0, grid_bits=4)
+                             high=2.0, grid_bits=4, keeps_size=True)
         element = f"{element} * {smooth}[{kk}]"
         w.feature("columns smoothed (SmoothQuant)")
     w.emit(f"{amax} = float(0.0)")
@@ -345,7 +347,7 @@ def cross_entropy(rng: random.Random, name: str, seed: int) -> KernelWriter:
     weight = None
     if rng.random() < 0.3:  # a weight per class (imbalanced classes)
         weight = w.add_array(rng.choice(["class_weight", "weights"]), "float32", "input", shape=(classes,), low=0.25,
-                             high=2.0, grid_bits=4)
+                             high=2.0, grid_bits=4, keeps_size=True)
     loss = w.add_array(rng.choice(["loss", "losses", "nll"]), "float32", "output", shape=(rows,))
     label = w.fresh("label")
     w.emit(f"{label} = int({labels}[{i}])")
@@ -394,8 +396,10 @@ def embedding(rng: random.Random, name: str, seed: int) -> KernelWriter:
     t, j = w.tid_names
     ids = w.add_array(rng.choice(["ids", "token_ids", "input_ids"]), "int64", "input", shape=(tokens,), low=0,
                       high=vocab - 1, grid_bits=0, per_row=True)
+    # the vocabulary's rows: no token owns one, however many tokens a launch holds (a vocabulary of 500
+    # beside 100 tokens grew with them at bench size, below the ids' range at a smaller launch)
     table = w.add_array(rng.choice(["table", "embedding", "wte"]), "float32", "input", shape=(vocab, dim_), low=-1.0,
-                        high=1.0, grid_bits=8)
+                        high=1.0, grid_bits=8, keeps_size=True)
     kind = rng.choice(["plain", "scaled", "positional"])
     if kind == "positional":
         context = rng.choice((16, 32))

@@ -321,6 +321,57 @@ def test_a_rows_own_value_under_a_2d_launch_grows_with_the_rows_at_bench_size():
     assert per_row and all(a.per_row and scales(a, s.dim) for s, a in per_row)
 
 
+def test_an_embedding_table_keeps_its_vocabulary_at_any_bench_size():
+    """The table's rows belong to no token: a vocabulary that is a multiple of the tokens (500 beside
+    100) must not grow or shrink with the launch, or ids in [0, vocab) read past it at a smaller one."""
+    from cuda_production.bench import bench_metadata
+
+    lookups = []
+    for s in (s for s in range(20000) if quantized.chooses_quantized(s)):
+        spec = generate("arithmetic", s)
+        if "embedding lookup" in spec.description:
+            ids = next(a for a in spec.args if a.dtype == "int64" and a.high > 1)
+            table = next(a for a in spec.args if a.dtype == "float32" and len(a.shape) == 2 and a.shape[0] == ids.high + 1)
+            lookups.append((spec, table))
+        if sum(table.shape[0] % spec.dim[0] == 0 for spec, table in lookups) >= 3:
+            break
+    assert sum(table.shape[0] % spec.dim[0] == 0 for spec, table in lookups) >= 3  # the case that went wrong
+    for spec, table in lookups:
+        assert bench_metadata(list(spec.args), spec.dim)["arrays"][table.name]["scales"] is False
+
+
+def test_an_array_no_thread_owns_a_row_of_keeps_its_size():
+    """An input read only at indices other than the thread's own row (a loop's `x_q[j]`, a looked-up
+    `table[row, j]`, a class's weight) is a model's dimension (input features, a vocabulary, classes):
+    it must not grow with the launch at bench size, even where its length is a multiple of the rows
+    (W8A8's 128 activations beside 64 outputs read past the vector at a launch of 16)."""
+    import ast
+
+    from cuda_production.bench import scales
+
+    checked = 0
+    for s in [s for s in range(4000) if quantized.chooses_quantized(s)][:400]:
+        spec = generate("arithmetic", s)
+        kernel = next(f for f in ast.parse(spec.source).body if isinstance(f, ast.FunctionDef)
+                      and any(getattr(d, "attr", getattr(getattr(d, "func", None), "attr", "")) == "kernel"
+                              for d in f.decorator_list))
+        outer = next(n for n in ast.walk(kernel) if isinstance(n, ast.Assign) and ast.unparse(n.value) == "wp.tid()")
+        target = outer.targets[0]
+        row = (target.elts[0] if isinstance(target, ast.Tuple) else target).id
+        owned, read = set(), set()
+        for node in ast.walk(kernel):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+                first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+                read.add(node.value.id)
+                if row in {n.id for n in ast.walk(first) if isinstance(n, ast.Name)}:
+                    owned.add(node.value.id)
+        for arg in spec.args:
+            if arg.is_array and arg.role == "input" and arg.name in read - owned:
+                checked += 1
+                assert not scales(arg, spec.dim), (arg.name, spec.source)
+    assert checked > 50
+
+
 def test_other_arithmetic_kernels_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "arithmetic", quantized, "chooses_quantized")
 
