@@ -16,7 +16,7 @@ import collections
 import re
 
 from synthesis.categories import generate
-from synthesis.exprgen import value_kind
+from synthesis.exprgen import helper_bodies, value_kind
 from synthesis.stages import canonical_categories, task_for
 
 SUMMED = re.compile(r"^\s*(\w+)\[([^\]]*)\] \+= (.*)$")
@@ -38,13 +38,18 @@ def updates(source: str) -> list[tuple[str, str]]:
     return found
 
 
+KERNEL_DEF = re.compile(r"^@wp\.kernel.*\ndef (\w+)\(", re.M)
+
+
 def meaningless(source: str) -> list[str]:
-    """The update lines' values of `source` that wrap, or are bounded and summed."""
-    lines = source.splitlines()
+    """The update lines' values of `source` that wrap, or are bounded and summed (the kernel's body read
+    with its helpers' returns, as the generator reads it)."""
+    bodies = helper_bodies([source])
+    lines = bodies.pop(KERNEL_DEF.search(source).group(1))
     bad = []
     for how, value in updates(source):
         try:
-            kind = value_kind(lines, value)
+            kind = value_kind(lines, value, bodies)
         except SyntaxError:  # a value spanning lines (none is written so today)
             continue
         if kind == "wraps" or kind == "bounded" and how == "+=":

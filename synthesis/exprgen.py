@@ -103,6 +103,9 @@ BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
 WRAPPING_CALLS = frozenset({"atan2", "asin", "acos", "sign", "floor", "ceil", "trunc", "round"})
 BOUNDED_CALLS = frozenset({"normalize", "clamp", "smoothstep"})
 ANY_ASSIGN = re.compile(r"^\s+(\w+) = (.+)$")  # `name = value` at any depth
+TUPLE_FROM_CALL = re.compile(r"^\s+(\w+(?:, \w+)+) = (\w+)\(.*\)$")  # `t, b = frame(n, g)`
+RETURN_LINE = re.compile(r"^\s+return (.+)$")
+HELPER_DEF = re.compile(r"^def (\w+)\(.*$", re.M)
 LITERAL_CAST = re.compile(r"[\w.]+\(-?[\d.]+\)")  # `float(0.0)`, `int(0)`, `wp.vec3(0.0)`
 # Builtins without side effects whose result depends only on their arguments: a second call with the
 # same arguments is the first one's value (KernelWriter.reuse_locals)
@@ -439,18 +442,41 @@ def wp_builtin(node: ast.AST) -> str | None:
     return None
 
 
-def value_kind(lines: list[str], value: str) -> str | None:
+def helper_bodies(helpers: list[str]) -> dict[str, list[str]]:
+    """The `@wp.func` sources of a kernel's module by function name: each one's lines (for value_kind)."""
+    bodies: dict[str, list[str]] = {}
+    for source in helpers:
+        for m in HELPER_DEF.finditer(source):
+            rest = source[m.end():]
+            end = HELPER_DEF.search(rest)
+            bodies[m.group(1)] = rest[:end.start() if end else len(rest)].splitlines()
+    return bodies
+
+
+def value_kind(lines: list[str], value: str, helpers: dict[str, list[str]] | None = None) -> str | None:
     """"wraps", "bounded" or None for the value an output element is assigned in the kernel body
     `lines` (WRAPPING_CALLS, BOUNDED_CALLS), read off its expression and the locals it reads: it wraps
     where a wrapping call is in it or in any value a local it reads is assigned; following a local to
     the one line that assigns it (where only one does), it is bounded where it is (or names a local
     that is) a normalize / clamp / smoothstep call, the cross product of two unit vectors, or a
-    polynomial of one bounded local (the smoothstep `t * t * (3.0 - 2.0 * t)` of a clamped t)."""
+    polynomial of one bounded local (the smoothstep `t * t * (3.0 - 2.0 * t)` of a clamped t). A local
+    unpacked from a tuple a `@wp.func` of `helpers` (name -> its lines, `helper_bodies`) returns is
+    what that helper's return gives it (`t, b = tangent_frame(n, g)`: the normalized t, the cross b)."""
     assigned: dict[str, list[str]] = {}
+    unpacked: dict[str, str | None] = {}  # a local unpacked from a helper's tuple -> its kind there
     for line in lines:
         m = ANY_ASSIGN.match(line)
         if m is not None:
             assigned.setdefault(m.group(1), []).append(m.group(2))
+        elif helpers and (m := TUPLE_FROM_CALL.match(line)) is not None and m.group(2) in helpers:
+            returned = next((r.group(1) for r in map(RETURN_LINE.match, helpers[m.group(2)]) if r), None)
+            returned_tree = parse_expression(returned) if returned else None
+            parts = [ast.unparse(e) for e in returned_tree.elts] if isinstance(returned_tree, ast.Tuple) else []
+            targets = [t.strip() for t in m.group(1).split(",")]
+            for k, target in enumerate(targets):
+                assigned.setdefault(target, []).append("0")  # assigned here: never one line's value
+                if len(parts) == len(targets):
+                    unpacked[target] = value_kind(helpers[m.group(2)], parts[k])
 
     def definition(name: str) -> ast.expr | None:
         texts = assigned.get(name, [])
@@ -463,9 +489,11 @@ def value_kind(lines: list[str], value: str) -> str | None:
         return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id != "wp"}
 
     def bounded(tree: ast.expr | None, depth: int = 0) -> bool:
-        if tree is None or depth > 3:
+        if tree is None or depth > 6:
             return False
         if isinstance(tree, ast.Name):
+            if tree.id in unpacked:
+                return unpacked[tree.id] == "bounded"
             return bounded(definition(tree.id), depth + 1)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute):
             if tree.func.attr in BOUNDED_CALLS:
@@ -473,13 +501,31 @@ def value_kind(lines: list[str], value: str) -> str | None:
             if tree.func.attr == "cross" and len(tree.args) == 2:
                 return all(bounded(a, depth + 1) for a in tree.args)
             return False
+        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Mult) and any(
+                unit_scalar(side, depth + 1) for side in (tree.left, tree.right)):
+            # a unit value times a sign (a handedness `wp.where(w < 0.0, -1.0, 1.0)`) stays one
+            other = tree.right if unit_scalar(tree.left, depth + 1) else tree.left
+            return bounded(other, depth + 1)
         read = names(tree)
         return isinstance(tree, ast.BinOp) and len(read) == 1 and not calls(tree) \
             and bounded(definition(next(iter(read))), depth + 1)
 
+    def unit_scalar(tree: ast.expr | None, depth: int) -> bool:
+        """-1 or 1: a sign (`wp.sign(x)`, `wp.where(c, -1.0, 1.0)`), or a local assigned one."""
+        if tree is None or depth > 6:
+            return False
+        if isinstance(tree, ast.Name):
+            return tree.id not in unpacked and unit_scalar(definition(tree.id), depth + 1)
+        if wp_builtin(tree) == "sign":
+            return True
+        return wp_builtin(tree) == "where" and len(tree.args) == 3 and all(
+            isinstance(a, ast.Constant) and abs(a.value) == 1.0 or isinstance(a, ast.UnaryOp)
+            and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant) and a.operand.value == 1.0
+            for a in tree.args[1:])
+
     tree = parse_expression(value)
     reached = [tree] + [parse_expression(text) for name in names(tree) for text in assigned.get(name, [])]
-    if any(calls(t) & WRAPPING_CALLS for t in reached):
+    if any(calls(t) & WRAPPING_CALLS for t in reached) or any(unpacked.get(n) == "wraps" for n in names(tree)):
         return "wraps"
     return "bounded" if bounded(tree) else None
 
@@ -500,6 +546,9 @@ class KernelWriter:
         self.fixed_launch = False  # fix_launch
         # outputs holding the new state a step computes (an advected field): update_outputs leaves them be
         self.state_outputs: set[str] = set()
+        # outputs whose values keep within a range their expression does not show (a capped length):
+        # update_outputs only smooths toward them, as toward a value stored_value_kind finds bounded
+        self.bounded_outputs: set[str] = set()
         self._loads: dict[str, Expr] = {}
         self.annotations: list[str] = []
         self.lines: list[str] = []
@@ -1237,8 +1286,8 @@ class KernelWriter:
         self.feature("intermediate value stored")
 
     def stored_value_kind(self, value: str) -> str | None:
-        """value_kind of `value` in this kernel's body."""
-        return value_kind(self.lines, value)
+        """value_kind of `value` in this kernel's body (and its helpers' returns)."""
+        return value_kind(self.lines, value, helper_bodies(self.helpers) if self.helpers else None)
 
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
@@ -1250,7 +1299,7 @@ class KernelWriter:
         stores = []
         for k in self._updatable_stores():
             _, array, _, value = ELEMENT_STORE.match(self.lines[k]).groups()
-            kind = self.stored_value_kind(value)
+            kind = "bounded" if array in self.bounded_outputs else self.stored_value_kind(value)
             if kind is None or kind == "bounded" and self.arg(array).dtype not in ("int32", "float64"):
                 stores.append((k, kind))
         if not stores:

@@ -479,7 +479,7 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
     branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, mirror(lower)), (v_new.src, bounce))
     branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, mirror(upper)), (v_new.src, bounce))
     w.feature("reflecting walls")
-    return [Result(x_new, "pos_out"), Result(v_new, "vel_out")]
+    return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
 
 
 def stick_slip_friction(d: Draw) -> list[Result] | None:

@@ -116,22 +116,27 @@ class Site:
         """`name[element] = value` into an array made earlier (an in-out one)."""
         self.w.store(name, Expr(value, self.w.arg(name).dtype, bound, None), index=self.index)
 
-    def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float, state: bool = False) -> str:
+    def store(self, hints: tuple[str, ...], dtype: str, value: str, bound: float, state: bool = False,
+              bounded: bool = False) -> str:
         """`out[element] = value` into a new output array; returns the array's name. Where the inputs
         come one array per component, a vector result mostly leaves that way too (`_store_components`).
         `state`: the value is an iteration's result that replaces the old one (an eigenvector, an
-        eigenvalue estimate), which the writer's output updates never add to or blend with."""
+        eigenvalue estimate), which the writer's output updates never add to or blend with.
+        `bounded`: a value held within a range the writer cannot read off its expression (a velocity
+        whose length is capped), which output updates only smooth toward, never sum."""
         w = self.w
         if self.split_vectors and dtype in ("vec2", "vec3") and w.rng.random() < SPLIT_OUTPUTS_SHARE:
-            return self._store_components(hints, dtype, value, bound, state)
+            return self._store_components(hints, dtype, value, bound, state, bounded)
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
         w.store(name, Expr(value, dtype, bound, None), index=self.index)
         if state:
             w.state_outputs.add(name)
+        if bounded:
+            w.bounded_outputs.add(name)
         return name
 
     def _store_components(self, hints: tuple[str, ...], dtype: str, value: str, bound: float,
-                          state: bool = False) -> str:
+                          state: bool = False, bounded: bool = False) -> str:
         """A vector result kept in a local and written one float array per component
         (`n_x[tid] = n[0]`, ...); returns the arrays' common stem."""
         w = self.w
@@ -142,6 +147,8 @@ class Site:
             w.store(name, Expr(f"{local}[{k}]", "float32", bound, None), index=self.index)
             if state:
                 w.state_outputs.add(name)
+            if bounded:
+                w.bounded_outputs.add(name)
         w.feature("results stored as one array per component")
         return base
 

@@ -413,10 +413,10 @@ def limit_length(site: Site, as_func: bool) -> None:
     new_v = core.result(f"{v} * ({scale})", vtype)
     if vtype != "vec4" and w.rng.random() < 0.35:
         new_v = site.local("v_new", new_v)
-        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0)
+        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0, bounded=True)
         _integrate(site, new_v, vtype)
     else:
-        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0)
+        site.store(("vel_out", "limited", "clamped"), vtype, new_v, 4.0, bounded=True)
 
 
 def composite(site: Site, as_func: bool) -> None:
@@ -490,16 +490,18 @@ def _bounded_state(site: Site, vtype: str, low: float, high: float, with_velocit
 
 def _store_state(site: Site, vtype: str, x_array: str | None, x: str, x_bound: float,
                  v_array: str | None, v: str | None) -> None:
+    """The new position and velocity: written over the state in place, or into outputs of their own,
+    which hold the new state as it is (never added to or blended with what they held)."""
     if x_array:
         site.store_to(x_array, x, x_bound)
     else:
-        site.store(("pos_out", "x_new", "positions_out"), vtype, x, x_bound)
+        site.store(("pos_out", "x_new", "positions_out"), vtype, x, x_bound, state=True)
     if v is None:
         return
     if v_array:
         site.store_to(v_array, v, 2.0)
     else:
-        site.store(("vel_out", "v_new", "velocities_out"), vtype, v, 2.0)
+        site.store(("vel_out", "v_new", "velocities_out"), vtype, v, 2.0, state=True)
 
 
 def box_walls(site: Site, as_func: bool) -> None:

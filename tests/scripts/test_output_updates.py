@@ -26,3 +26,25 @@ def test_a_blended_angle_and_a_summed_unit_vector_are_counted_a_summed_product_i
 def test_a_smoothed_unit_vector_is_not_counted():
     smoothed = KERNEL.replace("    n[tid] += u", "    n[tid] = wp.lerp(n[tid], u, rate)")
     assert meaningless(smoothed) == ["wp.atan2(a[tid], b[tid])"]
+
+
+FRAME = """@wp.func
+def tangent_frame(normal: wp.vec3, tangent: wp.vec3) -> tuple[wp.vec3, wp.vec3]:
+    n = wp.normalize(normal)
+    q = wp.normalize(tangent - wp.dot(tangent, n) * n)
+    return q, wp.cross(n, q)
+
+@wp.kernel
+def k(normals: wp.array(dtype=wp.vec3), tangents: wp.array(dtype=wp.vec3), t_out: wp.array(dtype=wp.vec3), b_out: wp.array(dtype=wp.vec3), s: wp.array(dtype=float)):
+    tid = wp.tid()
+    t, b = tangent_frame(normals[tid], tangents[tid])
+    t_out[tid] += t
+    b_out[tid] += b
+    s[tid] += wp.length(t + b)
+"""
+
+
+def test_a_unit_vector_a_helper_returns_in_a_tuple_is_followed_into_the_helper():
+    """`t, b = tangent_frame(...)`: the helper's normalized first value and the cross product of its unit
+    vectors, summed, are counted; a length computed from them is not a unit value."""
+    assert meaningless(FRAME) == ["t", "b"]

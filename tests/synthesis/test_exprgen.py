@@ -684,6 +684,28 @@ def test_a_unit_or_clamped_value_is_smoothed_toward_never_summed():
             assert "out[tid] +=" not in body and ("wp.lerp(out[tid]" in body or "* out[tid] +" in body), body
 
 
+def test_a_unit_vector_a_helper_returns_in_a_tuple_is_smoothed_toward_never_summed():
+    """`t, b = tangent_frame(n, g)`: the helper's return is read in the helper (its normalized t, the
+    cross of unit vectors times a handedness sign), so neither is summed into an output."""
+    helper = ("@wp.func\ndef tangent_frame(normal: wp.vec3, tangent: wp.vec4) -> tuple[wp.vec3, wp.vec3]:\n"
+              "    n = wp.normalize(normal)\n"
+              "    sign = wp.where(tangent[3] < 0.0, -1.0, 1.0)\n"
+              "    g = wp.vec3(tangent[0], tangent[1], tangent[2])\n"
+              "    t = wp.normalize(g - wp.dot(g, n) * n)\n"
+              "    b = wp.cross(n, t) * sign\n"
+              "    return t, b")
+    for value in ("t", "b"):
+        for seed in range(12):
+            w = _writer_storing(value, "vec3", "t, b = tangent_frame(wp.vec3(a[tid], 1.0, 0.0), wp.vec4(b[tid], 0.0, 1.0, 1.0))")
+            w.helpers.append(helper)
+            assert w.stored_value_kind(value) == "bounded"
+            w.rng.seed(seed)
+            w.update_outputs()
+            assert "out[tid] +=" not in "\n".join(w.lines)
+    w = _writer_storing("s", "float32", "t, s = frame_and_scale(a[tid])")  # a helper the kernel does not have
+    assert w.stored_value_kind("s") is None
+
+
 def test_a_clamped_integer_is_left_as_written():
     # an integer output cannot be smoothed, and a sum of clamped values leaves the clamp's range
     for seed in range(12):

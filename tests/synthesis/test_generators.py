@@ -351,9 +351,26 @@ STATE_OUTPUTS = {
                 "vel_out", "velocity_new", "density_out", "density_new", "temperature_out", "temp_new", "dye_out",
                 "color_new"},
     "scalar_param": {"sqrt_out", "root_out", "relaxed", "steady"},
-    "multi_conditional": {"label", "level", "bin_id"},
+    "multi_conditional": {"label", "level", "bin_id", "pos_out", "vel_out", "advected", "face_left", "face_right"},
+    # a position and velocity after box walls or a ground contact, in outputs of their own (session 50)
+    "vector": {"pos_out", "x_new", "positions_out", "v_new", "velocities_out"},
 }
 UPDATED = re.compile(r"^\s+(\w+)\[([^\]]+)\] (?:\+=|\*=|= wp\.lerp\(\1\[\2\]|= \(1\.0 - \w+\) \* \1\[\2\])", re.M)
+
+
+def test_a_velocity_whose_length_is_capped_is_smoothed_toward_never_summed():
+    """A sum of capped velocities leaves the cap; smoothing toward one stays within it."""
+    summed = blended = capped = 0
+    for seed in range(600):
+        spec = generate("vector", seed)
+        if "length capped" not in spec.description:
+            continue
+        capped += 1
+        for m in UPDATED.finditer(spec.source):
+            if m.group(1) in ("vel_out", "limited", "clamped"):
+                summed += "+=" in m.group(0)
+                blended += "+=" not in m.group(0)
+    assert capped >= 20 and summed == 0 and blended >= 3
 
 
 @pytest.mark.parametrize("category", sorted(STATE_OUTPUTS))
