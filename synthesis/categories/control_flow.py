@@ -25,6 +25,9 @@ class LoopResult(NamedTuple):
     # a result that replaces the old one (an index or value a search found, a root, an angle, a
     # filter's state): stored as it is, never added to or blended with the array's old element
     state: bool = False
+    # a value within its inputs' range (a window's extremum): only smoothed toward (an envelope
+    # follower), never summed
+    bounded: bool = False
 
 
 def _window_index(w: KernelWriter, offset: str, array: str) -> str:
@@ -258,7 +261,7 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         w.note_varying(arg.src, first.src)
     kind = "maximum" if op == ">" else "minimum"
     w.feature(f"running {kind}" + (f" (arg-{kind[:3]})" if with_arg else ""))
-    return [LoopResult(best, f"window_{kind[:3]}")] + ([LoopResult(arg, f"arg{kind[:3]}", state=True)] if with_arg else [])
+    return [LoopResult(best, f"window_{kind[:3]}", bounded=True)] + ([LoopResult(arg, f"arg{kind[:3]}", state=True)] if with_arg else [])
 
 
 def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
@@ -492,4 +495,6 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             w.store(out, result.value)
             if result.state:
                 w.state_outputs.add(out)
+            if result.bounded:
+                w.bounded_outputs.add(out)
     return w.finish("Control-flow kernel")

@@ -422,3 +422,15 @@ def test_the_kernels_without_session_50s_forms_keep_their_draws(monkeypatch):
     monkeypatch.setattr(control_flow, "CENTRED_WINDOW_SHARE", 0.0)
     monkeypatch.setattr(control_flow, "LEAK_RATES", (0.0,))
     assert {s: generate("control_flow", s).source for s in plain} == plain
+
+
+def test_a_windows_extremum_is_smoothed_toward_never_summed():
+    """A running maximum or minimum lies within its inputs' range: an output is relaxed toward it (an
+    envelope follower), never added to."""
+    summed = smoothed = drawn = 0
+    for seed in range(600):
+        source = generate("control_flow", seed).source
+        drawn += "window_m" in source
+        summed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] \+=", source, re.M))
+        smoothed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] = (wp\.lerp|\(1\.0)", source, re.M))
+    assert drawn >= 40 and summed == 0 and smoothed >= 5
