@@ -519,9 +519,7 @@ def value_kind(lines: list[str], value: str, helpers: dict[str, list[str]] | Non
         if wp_builtin(tree) == "sign":
             return True
         return wp_builtin(tree) == "where" and len(tree.args) == 3 and all(
-            isinstance(a, ast.Constant) and abs(a.value) == 1.0 or isinstance(a, ast.UnaryOp)
-            and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant) and a.operand.value == 1.0
-            for a in tree.args[1:])
+            ast.unparse(a) in ("1.0", "-1.0") for a in tree.args[1:])
 
     tree = parse_expression(value)
     reached = [tree] + [parse_expression(text) for name in names(tree) for text in assigned.get(name, [])]
@@ -544,10 +542,8 @@ class KernelWriter:
         self.args: list[ArgSpec] = []
         self._by_name: dict[str, ArgSpec] = {}
         self.fixed_launch = False  # fix_launch
-        # outputs holding the new state a step computes (an advected field): update_outputs leaves them be
+        # outputs stored as a new state / as a bounded value (`store`'s flags), for update_outputs
         self.state_outputs: set[str] = set()
-        # outputs whose values keep within a range their expression does not show (a capped length):
-        # update_outputs only smooths toward them, as toward a value stored_value_kind finds bounded
         self.bounded_outputs: set[str] = set()
         self._loads: dict[str, Expr] = {}
         self.annotations: list[str] = []
@@ -877,10 +873,19 @@ class KernelWriter:
     def note_bound(self, name: str, mag: float) -> None:
         self.bounds[name] = max(self.bounds.get(name, 0.0), float(mag))
 
-    def store(self, name: str, value: Expr, index: str | None = None) -> None:
+    def store(self, name: str, value: Expr, index: str | None = None, state: bool = False,
+              bounded: bool = False) -> None:
+        """`name[index] = value` (index: the thread's own element by default). `state`: the value is a
+        new state that replaces the old one (a root, an advected field, a position after walls), which
+        update_outputs never adds to or blends with; `bounded`: it keeps within a range its expression
+        does not show (a capped length, a window's extremum), so update_outputs only smooths toward it."""
         index = self.own_index() if index is None else index
         self.emit(f"{name}[{index}] = {value.src}")
         self.note_bound(name, value.mag)
+        if state:
+            self.state_outputs.add(name)
+        if bounded:
+            self.bounded_outputs.add(name)
 
     # ---- body ------------------------------------------------------------------------------
     def emit(self, line: str) -> None:

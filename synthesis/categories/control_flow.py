@@ -492,9 +492,5 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         read = w.inputs_read(loads)
         for result in LOOP_FORMS[form](w, read if read else loads):
             out = w.add_array(result.hint, result.value.type, "output")
-            w.store(out, result.value)
-            if result.state:
-                w.state_outputs.add(out)
-            if result.bounded:
-                w.bounded_outputs.add(out)
+            w.store(out, result.value, state=result.state, bounded=result.bounded)
     return w.finish("Control-flow kernel")

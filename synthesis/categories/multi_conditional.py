@@ -598,8 +598,6 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
                 value = Expr(f"{r.value.src} * {other.src}", "float32", other.mag, None, atom=False)
                 w.feature("weighted input")
             out = w.add_array(r.hint, dtype, "output")
-            if r.state:
-                w.state_outputs.add(out)
-            w.store(out, value)
+            w.store(out, value, state=r.state)
     w.drop_dead_stores()
     return w.finish("Multi-way conditional kernel")

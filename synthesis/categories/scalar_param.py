@@ -181,9 +181,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         holds = "Heron's square root" if value.src.startswith("root") else "relaxation"
     if value is not None and not w.is_read(value.src):
         out = add_output(w, holds=holds)
-        w.store(out, gen.meaningful(value))
-        if holds in ("Heron's square root", "relaxation"):  # an iteration's result replaces the old one
-            w.state_outputs.add(out)
+        # an iteration's result replaces the old one
+        w.store(out, gen.meaningful(value), state=holds in ("Heron's square root", "relaxation"))
     spec = w.finish("Scalar-parameter kernel")
     # counted once the kernel is whole: parameters of pruned values are gone from it
     count = sum(a.role == "scalar" for a in spec.args)

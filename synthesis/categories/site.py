@@ -128,11 +128,7 @@ class Site:
         if self.split_vectors and dtype in ("vec2", "vec3") and w.rng.random() < SPLIT_OUTPUTS_SHARE:
             return self._store_components(hints, dtype, value, bound, state, bounded)
         name = w.add_array(w.rng.choice(free_hints(w, hints)), dtype, "output", shape=self.shape)
-        w.store(name, Expr(value, dtype, bound, None), index=self.index)
-        if state:
-            w.state_outputs.add(name)
-        if bounded:
-            w.bounded_outputs.add(name)
+        w.store(name, Expr(value, dtype, bound, None), index=self.index, state=state, bounded=bounded)
         return name
 
     def _store_components(self, hints: tuple[str, ...], dtype: str, value: str, bound: float,
@@ -144,11 +140,8 @@ class Site:
         local = value if IDENTIFIER.fullmatch(value) else self.local(base, value)
         for k, axis in enumerate("xyz"[:int(dtype[-1])]):
             name = w.add_array(f"{base}_{axis}", "float32", "output", shape=self.shape)
-            w.store(name, Expr(f"{local}[{k}]", "float32", bound, None), index=self.index)
-            if state:
-                w.state_outputs.add(name)
-            if bounded:
-                w.bounded_outputs.add(name)
+            w.store(name, Expr(f"{local}[{k}]", "float32", bound, None), index=self.index, state=state,
+                    bounded=bounded)
         w.feature("results stored as one array per component")
         return base
 
