@@ -31,7 +31,7 @@ import numpy as np
 
 from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.naming import fresh_name
+from synthesis.naming import fresh_name, untaken
 from synthesis.normalize import ast_walk, parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
@@ -590,13 +590,8 @@ class KernelWriter:
             self.scopes[0][tname] = Expr(tname, "int32", float(extent))
 
     # ---- arguments -------------------------------------------------------------------------
-    def _unique(self, hint: str) -> str:
-        taken = {a.name for a in self.args} | set(self.tid_names)
-        name, n = hint, 1
-        while name in taken:
-            n += 1
-            name = f"{hint}{n}"
-        return name
+    def _unique(self, hint: str, role: str = "") -> str:
+        return untaken(hint, {a.name for a in self.args} | set(self.tid_names), role)
 
     def add_array(self, hint: str, dtype: str, role: str, shape: tuple[int, ...] | None = None,
                   low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
@@ -604,7 +599,7 @@ class KernelWriter:
         """`per_row`: a 1-D array the kernel reads by the launch's outermost index alone (ArgSpec.per_row);
         `keeps_size`: one whose rows no launch index owns, whatever its shape (ArgSpec.keeps_size)."""
         shape = tuple(shape or self.dim)
-        name = self._unique(hint)
+        name = self._unique(hint, role)
         elem = dtype_annotation(dtype, self.rng)
         if len(shape) == 1:
             ann = self.rng.choice([f"wp.array(dtype={elem})", f"wp.array[{elem}]"])

@@ -31,6 +31,31 @@ def fresh_name(prefix: str, number: int) -> str:
     return f"{prefix}__{number}"
 
 
+def untaken(hint: str, taken, role: str = "") -> str:
+    """`hint`, or, where the name is taken (an output named like the local it stores, a local named like
+    the array it was loaded from), the spelling people reach for before a number: an output `force_out`
+    (`root_result` beside a `root_out`), an input `force_in`, a local `force_i` (the thread's own);
+    numbered (`force2`) only when those are taken too, or for other names (parameters, constants).
+    `force2` beside `force` reads as a second force, and a model trained on it learns to number names."""
+    if hint not in taken:
+        return hint
+    if role in ("output", "inout"):
+        variants = (hint[:-4] + "_result",) if hint.endswith("_out") else (hint + "_out",)
+    elif role in ("input", "index"):
+        variants = (hint + "_in",)
+    elif role == "local":
+        variants = (hint + "_i",)
+    else:
+        variants = ()
+    for name in variants:
+        if name not in taken and not _reserved(name):
+            return name
+    n = 2
+    while f"{hint}{n}" in taken:
+        n += 1
+    return f"{hint}{n}"
+
+
 def _reserved(name: str) -> bool:
     """A name a local must not take: Python's keywords and builtins, `wp`, and the names the CUDA
     translation reserves (C++ keywords, CUDA and harness names), which it would rename."""

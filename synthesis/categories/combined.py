@@ -41,25 +41,39 @@ def _first(w: KernelWriter, results: list) -> Expr:
     return results[0].value
 
 
-def loop_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
-    form = w.rng.choice(control_flow.FLOAT_LOOP_FORMS)
+def loop_source(w: KernelWriter, gen: ExprGen, loads: list[str], fits: frozenset[str]) -> Expr | None:
+    forms = [f for f in control_flow.FLOAT_LOOP_FORMS if f in fits]
+    if not forms:
+        return None
+    form = w.rng.choice(forms)
     return _first(w, control_flow.LOOP_FORMS[form](w, _floats(w, loads)))
 
 
-def while_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+def while_source(w: KernelWriter, gen: ExprGen, loads: list[str], fits: frozenset[str]) -> Expr | None:
+    if "bisection while" not in fits:
+        return None
     return _first(w, control_flow.LOOP_FORMS["bisection while"](w, _floats(w, loads)))
 
 
-def piecewise_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
-    built = multi_conditional.draw_pieces(multi_conditional.Draw(w, _floats(w, loads)), 1, multi_conditional.FLOAT_FORMS)
+def piecewise_source(w: KernelWriter, gen: ExprGen, loads: list[str], fits: frozenset[str]) -> Expr | None:
+    forms = tuple(f for f in multi_conditional.FLOAT_FORMS if f in fits)
+    if not forms:
+        return None
+    built = multi_conditional.draw_pieces(multi_conditional.Draw(w, _floats(w, loads)), 1, forms)
     return _first(w, built[0]) if built else None
 
 
-def vector_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+VECTOR_QUANTITIES = ("speed", "distance", "projection", "kinetic energy")
+
+
+def vector_source(w: KernelWriter, gen: ExprGen, loads: list[str], fits: frozenset[str]) -> Expr | None:
     """A scalar quantity of vectors: a speed, a distance between two points, the component along an
     axis, a kinetic energy."""
     rng = w.rng
-    kind = rng.choice(["speed", "distance", "projection", "kinetic energy"])
+    kinds = [k for k in VECTOR_QUANTITIES if k in fits]
+    if not kinds:
+        return None
+    kind = rng.choice(kinds)
     if kind in ("speed", "kinetic energy"):
         v = w.load(w.add_array(rng.choice(["vel", "velocity"]), "vec3", "input"))
         if kind == "speed":
@@ -80,7 +94,9 @@ def vector_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | Non
     return value
 
 
-def formula_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | None:
+def formula_source(w: KernelWriter, gen: ExprGen, loads: list[str], fits: frozenset[str]) -> Expr | None:
+    if "formula" not in fits:
+        return None
     drawn = gen.arith_formula()
     if drawn is None:
         return None
@@ -88,7 +104,7 @@ def formula_source(w: KernelWriter, gen: ExprGen, loads: list[str]) -> Expr | No
     return drawn[0]
 
 
-SOURCES: dict[str, Callable[[KernelWriter, ExprGen, list[str]], Expr | None]] = {
+SOURCES: dict[str, Callable[[KernelWriter, ExprGen, list[str], frozenset[str]], Expr | None]] = {
     "loop": loop_source,
     "while": while_source,
     "piecewise": piecewise_source,
@@ -138,6 +154,28 @@ STAGES: dict[str, tuple[Callable[[KernelWriter, list[Expr]], Expr], int]] = {
     "soft clip": (clip_stage, 1),
     "gate": (gate_stage, 1),
     "blend": (blend_stage, 2),
+}
+
+# The computations each stage is written for (loop forms, piecewise forms, vector quantities,
+# "formula"), so that the two steps make one computation:
+# - a loss compares a prediction or an estimate with its target: a model's output (a formula, a
+#   polynomial, an activation), a filtered or forecast signal, a series or an iteration against the
+#   value it approximates, a speed, a distance (a spring's rest length) or an energy;
+# - a soft clip limits what can grow without bound: a force, a polynomial, an exponential's series,
+#   a sum, a filtered signal (a limiter);
+# - a sigmoid gate scales a feature by a learned gate (a gated activation): a formula, a polynomial,
+#   a filtered or recurrent signal, an activation.
+# Never a state a step replaces (a position after walls: the new position would be lost), a limiter's
+# or a loss's own output, a mask or a friction force (bounded by its coefficient already).
+STAGE_SOURCES: dict[str, frozenset[str]] = {
+    "loss": frozenset({"windowed filter", "Horner loop", "exp series", "Newton square root", "Kepler iteration",
+                       "recurrent window", "bisection while", "activation", "saturating ramp", "soft clipping knee",
+                       "speed", "distance", "projection", "kinetic energy", "formula"}),
+    "soft clip": frozenset({"windowed filter", "Horner loop", "exp series", "sum with continue", "recurrent window",
+                            "penalty contact", "projection", "formula"}),
+    "gate": frozenset({"windowed filter", "Horner loop", "recurrent window", "activation", "saturating ramp",
+                       "formula"}),
+    "blend": frozenset(),  # two estimates of one signal, drawn by blend_sources
 }
 
 
@@ -193,7 +231,7 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     for kind in rng.sample(list(SOURCES), len(SOURCES)):
         if len(values) >= needs:
             break
-        value = SOURCES[kind](w, gen, loads)
+        value = SOURCES[kind](w, gen, loads, STAGE_SOURCES[stage])
         if value is not None:
             values.append(w.assign(value, "s"))
             sources.append(kind)

@@ -94,14 +94,14 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "blend stage": ("fused", "blended_out"),
     # stencil's operators (stencil.STENCILS, by function name)
     "laplacian": ("u_new", "phi_next", "diffused"),
-    "gradient_norm": ("grad_mag", "grad_norm", "edges"),
+    "gradient_norm": ("grad_sq", "grad_energy", "grad_mag", "edges", "area_element"),
     "jacobi": ("u_new", "x_next", "p_next"),
     "blur": ("smoothed", "blurred"),
     "static_taps": ("filtered", "result", "out"),
     "advect": ("advected", "q_new"),
     "wave": ("u_next", "u_new"),
     "standing_source": ("forced", "u_src"),
-    "tuple_gradient": ("grad_energy", "grad_out"),
+    "tuple_gradient": ("grad_energy", "grad_out", "grad_mag", "edge_strength"),
     # scalar-parameter roles (scalar_param.ROLES) and iterations
     "scale": ("y_scaled", "scaled_out"),
     "gain and bias": ("resp", "response_out"),

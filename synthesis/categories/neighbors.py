@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from synthesis.exprgen import feature_list, fmt_float
 from synthesis.spec import ArgSpec, KernelSpec
+from synthesis.naming import untaken
 
 POINT_COUNTS = (256, 500, 512, 1000, 1024)
 RADII = (0.25, 0.375, 0.5, 0.625, 0.75)
@@ -100,11 +101,8 @@ class NeighborKernel:
         loops = {ln.split()[1] for ln in self.lines if ln.strip().startswith("for ")}
         return {a.name for a in self.args} | set(self.constants) | set(self.helper_names) | locals_ | loops
 
-    def unique(self, hint: str) -> str:
-        name, k = hint, 2
-        while name in self.taken():
-            name, k = f"{hint}{k}", k + 1
-        return name
+    def unique(self, hint: str, role: str = "") -> str:
+        return untaken(hint, self.taken(), role)
 
     def keep_size(self, name: str) -> None:
         """Array `name` keeps its size at bench size (ArgSpec.keeps_size): an image whose pixel coordinates
@@ -116,7 +114,7 @@ class NeighborKernel:
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
               bound: float = 1.0, shape: tuple[int, ...] | None = None) -> str:
         """An array argument of one element per particle (or of `shape`), annotated as people do."""
-        name = self.unique(hint)
+        name = self.unique(hint, role)
         elem = {"float32": "float", "int32": "int", "vec3": "wp.vec3"}[dtype]
         shape = shape or (self.n,)
         if len(shape) == 1:
@@ -160,10 +158,7 @@ class NeighborKernel:
 
     def local(self, hint: str) -> str:
         """A local's name no argument, constant or earlier local takes."""
-        name, k = hint, 2
-        while name in self.taken():
-            name, k = f"{hint}{k}", k + 1
-        return name
+        return untaken(hint, self.taken(), "local")
 
     def neighbours(self, reach: str = "") -> "_Block":
         """The loop over the particles the query returns (within `reach` of p, the radius unless

@@ -20,6 +20,7 @@ import random
 import re
 from synthesis.categories.rich import RichKernelWriter, StructField, grid_value, record_member, struct_array, struct_value
 from synthesis.exprgen import Expr
+from synthesis.naming import untaken
 
 STATE_CLASSES = ["ParticleState", "Particles", "State", "Cloud"]
 # per-particle fields: dtype and the range and grid of their inputs (positions on a 1/64 grid)
@@ -76,9 +77,7 @@ class ParticleKernel:
     def local(self, name: str, value: str, dtype: str, mag: float, q: int | None = None) -> Expr:
         taken = {a.name for a in self.w.args} | {n for scope in self.w.scopes for n in scope}
         if name in taken and self.w.scopes[0].get(name, Expr("", dtype, 0)).type != dtype:
-            base, k = name, 2
-            while name in taken:
-                name, k = f"{base}{k}", k + 1
+            name = untaken(name, taken, "local")
         self.w.emit(f"{name} = {value}")
         e = Expr(name, dtype, mag, q)
         self.w.scopes[-1][name] = e

@@ -39,6 +39,11 @@ class Stencil:
         self.field = self.w.add_array(rng.choice(FIELD_NAMES), "float32", "input", low=-1.0, high=1.0)
         self.sampler: str | None = None
         self.keywords = rng.random() < 0.4  # builtins called with keyword arguments
+        # the stencil measures the field (a gradient, a second difference) rather than giving its next
+        # or smoothed value: no source or reaction term joins it, and a border cell it cannot measure
+        # holds 0.0, not the field
+        self.derived = False
+        self.out: str | None = None  # the output array, once generate has named it
         self._center: Expr | None = None
 
     @property
@@ -138,8 +143,14 @@ def laplacian(s: Stencil) -> Expr:
     return Expr(f"{c.src} + {k.src} * {lap.src}", "float32", 1.0 + k.mag * lap.mag, None, atom=False)
 
 
+# What a gradient's norm is for, as the output's name says: the squared gradient (an energy), its
+# length (an edge strength), or the area element of the field's graph, sqrt(1 + |grad|^2)
+GRADIENT_NORM_FORMS = {"grad_sq": "squared", "grad_energy": "squared", "grad_mag": "length", "edges": "length",
+                       "area_element": "area"}
+
+
 def gradient_norm(s: Stencil) -> Expr:
-    """Central differences; squared magnitude with ** or a product."""
+    """Central differences; squared magnitude with ** or a product, its length, or the graph's area element."""
     inv = s.coefficient(s.rng.choice(["inv_dx", "inv_h", "scale"]), 0.25, 1.0)
     comps = []
     for axis in range(s.nd):
@@ -147,9 +158,15 @@ def gradient_norm(s: Stencil) -> Expr:
         comps.append(s.local(f"d{AXES[axis]}", f"({hi} - {lo}) * 0.5 * {inv.src}", inv.mag, None))
     sq = [f"{g.src} ** 2.0" if s.rng.random() < 0.5 else f"{g.src} * {g.src}" for g in comps]
     s.w.feature("gradient")
+    s.derived = True
     total = sum(g.mag * g.mag for g in comps)
-    if s.rng.random() < 0.5:
-        return Expr(f"wp.sqrt({' + '.join(sq)} + 1.0)", "float32", (total + 1.0) ** 0.5, None)
+    form = GRADIENT_NORM_FORMS.get(s.out) or s.rng.choice(["squared", "length", "area"])
+    if form == "area":
+        s.w.feature("area element of the graph")
+        return Expr(f"wp.sqrt(1.0 + {' + '.join(sq)})", "float32", (total + 1.0) ** 0.5, None)
+    if form == "length":
+        s.w.feature("gradient magnitude")
+        return Expr(f"wp.sqrt({' + '.join(sq)})", "float32", total ** 0.5, None)
     return Expr(" + ".join(sq), "float32", total, None, atom=False)
 
 
@@ -279,6 +296,9 @@ def standing_source(s: Stencil) -> Expr:
     return Expr(f"{s.center.src} * (1.0 + {src.src})", "float32", 1.0 + src.mag, None, atom=False)
 
 
+TUPLE_GRADIENT_FORMS = {"grad_energy": True, "grad_mag": False, "edge_strength": False}  # squared or not
+
+
 def tuple_gradient(s: Stencil) -> Expr:
     """A helper returning both central differences as a tuple, unpacked by the kernel (2-D+)."""
     w, rng = s.w, s.rng
@@ -302,9 +322,14 @@ def tuple_gradient(s: Stencil) -> Expr:
     for n in names:
         w.scopes[-1][n] = Expr(n, "float32", 2.0 * h.mag, None)
     w.feature("tuple-returning helper")
-    if rng.random() < 0.5:
-        return Expr(" + ".join(f"{n} * {n}" for n in names), "float32", s.nd * (2 * h.mag) ** 2, None, atom=False)
-    return Expr(f"{s.center.src} - {' - '.join(names)}", "float32", 1.0 + s.nd * 2 * h.mag, None, atom=False)
+    s.derived = True
+    energy = " + ".join(f"{n} * {n}" for n in names)
+    # the squared gradient (an energy), or its length (an edge strength), as the output's name says
+    squared = rng.random() < 0.5 if s.out not in TUPLE_GRADIENT_FORMS else TUPLE_GRADIENT_FORMS[s.out]
+    if squared:
+        return Expr(energy, "float32", s.nd * (2 * h.mag) ** 2, None, atom=False)
+    w.feature("gradient magnitude")
+    return Expr(f"wp.sqrt({energy})", "float32", (s.nd ** 0.5) * 2 * h.mag, None)
 
 
 # Filter taps as a module-level tuple, the way Warp code spells a fixed filter: a loop over
@@ -353,6 +378,7 @@ def static_taps(s: Stencil) -> Expr:
     w.feature(f"{label} filter along {axis_text} (taps unrolled with wp.static)")
     if smoothing:
         return Expr(acc.src, "float32", weight * len(axes), None)
+    s.derived = True
     inv = s.coefficient(rng.choice(["inv_h2", "inv_dx2", "scale"]), 0.25, 1.0)
     return Expr(f"{inv.src} * {acc.src}", "float32", inv.mag * weight * len(axes), None, atom=False)
 
@@ -361,6 +387,12 @@ STENCILS = [laplacian, gradient_norm, jacobi, blur, advect, wave, standing_sourc
 # The stencils whose value is the field's next state (an explicit diffusion or source step, a Jacobi
 # iterate, a wave's next level, an advected field): never added to the old array
 STATE_STENCILS = (laplacian, jacobi, advect, wave, standing_source)
+# The terms at the point a step's equation can carry (pointwise_term): a diffusion step becomes a
+# forced, decaying or reaction-diffusion step; a wave or an advected field can be forced or damped;
+# a sine source can decay. A Jacobi iterate has its source in the right-hand side already, and a
+# smoothed or measured field (a blur, a gradient) is no time step a forcing could join.
+POINT_TERMS = {laplacian: ("forcing", "decay", "cubic"), wave: ("forcing", "decay"), advect: ("forcing", "decay"),
+               standing_source: ("decay",)}
 
 
 def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
@@ -530,7 +562,7 @@ def generate(rng: random.Random, name: str, seed: int):
         s.sampler = s.make_sampler()
     if rng.random() < 0.5:
         w.option("enable_backward", "False")
-    out = w.add_array(rng.choice(OUTPUT_NAMES[kind.__name__]), "float32", "output")
+    out = s.out = w.add_array(rng.choice(OUTPUT_NAMES[kind.__name__]), "float32", "output")
     own = ", ".join(s.idx)
     if s.border == "return":
         with w.block(f"if {s.border_test()}:"):
@@ -549,8 +581,8 @@ def generate(rng: random.Random, name: str, seed: int):
     # a Jacobi sweep that can also sum its squared change; its new value holds no multiple of the old
     # (a decay or reaction term of the centre: the change would repeat the formula's own terms)
     residual = kind is jacobi and rng.random() < RESIDUAL_SHARE
-    if rng.random() < 0.5:
-        value = pointwise_term(s, value, ("forcing",) if residual else ("forcing", "decay", "cubic"))
+    if rng.random() < 0.5 and kind in POINT_TERMS:
+        value = pointwise_term(s, value, POINT_TERMS[kind])
     decay_in_place = False
     if not residual and rng.random() < 0.4:
         name = rng.choice(["DECAY", "DAMPING", "RELAX"])
@@ -565,9 +597,10 @@ def generate(rng: random.Random, name: str, seed: int):
             value = Expr(f"(1.0 - {decay.src}) * {center.src} + {decay.src} * {value.src}", "float32",
                          max(center.mag, value.mag), None, atom=False)
             w.feature("weighted Jacobi")
-        elif scaled or kind in STATE_STENCILS:
+        elif (scaled and not s.derived) or kind in STATE_STENCILS:
             # a new time level, a diffusion step or an advected field is a state, not a sum: damped,
-            # never accumulated
+            # never accumulated; a smoothed field may fade (a blur that dissipates). A measured one
+            # (a gradient) is never scaled by a damping factor: it decays only as an accumulator
             if not (value.atom and value.src in w.scopes[-1]):
                 value = s.local("r", value.src, value.mag, None)
             w.emit(f"{value.src} *= {decay.src}")
@@ -586,5 +619,8 @@ def generate(rng: random.Random, name: str, seed: int):
     if body_block is not None:
         body_block.__exit__(None, None, None)
         with w.block("else:"):
-            w.store(out, Expr(f"{s.field}[{own}]", "float32", 1.0, 10), own)
+            # where the stencil cannot reach: the field kept (a state, a smoothed field), or no
+            # measure at all (a gradient there is not the field's value)
+            kept = Expr("0.0", "float32", 0.0, 0) if s.derived else Expr(f"{s.field}[{own}]", "float32", 1.0, 10)
+            w.store(out, kept, own)
     return w.finish("Grid-stencil kernel")

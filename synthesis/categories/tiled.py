@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from synthesis.exprgen import FORWARD_ONLY_SHARE, feature_list, fmt_float
+from synthesis.naming import untaken
 from synthesis.spec import ArgSpec, KernelSpec
 
 BLOCK_DIMS = (32, 64, 128, 256)
@@ -200,12 +201,7 @@ class TileKernel:
         storage), int32 (indices), or the
         complex numbers of the FFT kind (vec2 or vec2d: real and imaginary parts) and its real
         float64 (power spectra of vec2d signals)."""
-        name = hint
-        taken = {a.name for a in self.args}
-        n = 1
-        while name in taken:
-            n += 1
-            name = f"{hint}{n}"
+        name = untaken(hint, {a.name for a in self.args}, role)
         if not scales:
             self.fixed_rows.append(shape[0])
         draws = draws or self.rng  # the stream its spelling is drawn from (`variant` for the arrays added later)

@@ -19,6 +19,7 @@ import numpy as np
 
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.exprgen import Expr
+from synthesis.naming import untaken
 
 POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
 VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
@@ -77,12 +78,7 @@ class Rigid:
         return e
 
     def unique_local(self, hint: str) -> str:
-        taken = {a.name for a in self.w.args} | {n for s in self.w.scopes for n in s}
-        name, k = hint, 1
-        while name in taken:
-            k += 1
-            name = f"{hint}{k}"
-        return name
+        return untaken(hint, {a.name for a in self.w.args} | {n for s in self.w.scopes for n in s}, "local")
 
     # ---- where frames and rotations come from ---------------------------------------------
     def frame(self, per_thread: bool = False) -> Expr:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthesis.categories import CATEGORIES, CATEGORY_NAMES, DrawRandom, generate
-from synthesis.naming import fresh_name, plain_module_names, plain_names
+from synthesis.naming import fresh_name, plain_module_names, plain_names, untaken
 from synthesis.normalize import canonical_dump
 
 
@@ -112,3 +112,27 @@ def test_a_taken_or_builtin_plain_name_takes_an_alternative():
     renamed = plain_module_names(source, KERNEL)
     assert "def smooth_step(MU: float)" in renamed and "MU_VALUE = wp.constant(0.5)" in renamed
     assert f"def {KERNEL}(" in renamed
+
+
+def test_a_taken_name_gets_the_spelling_of_its_role_before_a_number():
+    taken = {"force", "root_out", "pos", "alpha"}
+    assert untaken("force", taken, "output") == "force_out"
+    assert untaken("root_out", taken, "output") == "root_result"
+    assert untaken("force", taken, "input") == "force_in"
+    assert untaken("pos", taken, "local") == "pos_i"
+    assert untaken("alpha", taken, "scalar") == "alpha2"
+    assert untaken("force", taken | {"force_out"}, "output") == "force2"
+    assert untaken("speed", taken, "output") == "speed"
+
+
+def test_no_generated_array_is_numbered_beside_a_name_it_shares_a_stem_with():
+    """`force2[tid] = force`, `root_out2` beside `root_out`: a number where a role's spelling was free.
+    (A one-letter variable's 2 is its square: `sum_x2` beside `sum_x`, as statistics are written.)"""
+    for seed in range(60):
+        for category in CATEGORY_NAMES:
+            spec = generate(category, seed)
+            words = set(re.findall(r"\b\w+\b", spec.source))
+            for a in spec.args:
+                numbered = re.fullmatch(r"(\w*[A-Za-z_])[2-9]", a.name)
+                if a.role in ("input", "output", "inout", "index") and numbered and not re.fullmatch(r"(\w*_)?[a-z]2", a.name):
+                    assert numbered.group(1) not in words, (a.name, spec.source)

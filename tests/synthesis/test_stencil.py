@@ -145,3 +145,66 @@ def test_a_new_state_is_stored_never_added_to_or_blended_with_the_old_output():
             assert re.search(rf"\(1\.0 - (\w+)\) \* \w+ \+ \1 \* \(", spec.source), spec.source
             assert re.search(rf"= {field}\[", spec.source), spec.source  # the old iterate is the field read
     assert kinds == set(STATES) and weighted >= 5
+
+
+# A term at the point (a forcing, a decay, a cubic reaction) belongs to a time step's equation: a
+# diffusion step, a wave, an advected field, a sine source. Never to a Jacobi iterate (its source is in
+# the right-hand side), a smoothing filter or a measure of the field (a gradient, a second difference).
+POINT_TERMS = ("forcing term", "linear decay term", "cubic reaction term")
+TIME_STEPS = ("laplacian", "wave equation", "semi-Lagrangian advection", "sine source")
+MEASURES = ("gradient", "tuple-returning helper", "second difference")
+
+
+def test_a_source_or_reaction_term_joins_only_a_time_step():
+    joined = 0
+    for seed in range(800):
+        spec = generate("stencil", seed)
+        if any(t in spec.description for t in POINT_TERMS):
+            joined += 1
+            assert any(k in spec.description for k in TIME_STEPS), spec.source
+    assert joined >= 50
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_gradient_is_zero_where_the_interior_test_leaves_no_neighbours(seed):
+    """A gradient behind an interior test: each border cell holds 0.0 (no gradient measured there),
+    never the field's value; each interior cell the norm its name promises (`grad_mag`: the length,
+    `grad_sq`: its square, `area_element`: sqrt(1 + |grad|^2)), computed here from the field."""
+    for k in range(300):
+        spec = generate("stencil", seed * 1000 + k)
+        out = next(a.name for a in spec.args if a.role in ("output", "inout"))
+        if "interior test" in spec.description and out in stencil.GRADIENT_NORM_FORMS \
+                and "tuple-returning helper" not in spec.description \
+                and "decayed accumulation" not in spec.description and "+=" not in spec.source:
+            break
+    else:
+        raise AssertionError("no gradient kernel behind an interior test drawn")
+    inputs = draw_inputs(spec, seed)
+    field = np.asarray(inputs[spec.args[0].name], dtype=np.float64)
+    got = run(spec, inputs)[out]
+    scale = next(a.value for a in spec.args if a.name in ("inv_dx", "inv_h", "scale")) if \
+        any(a.name in ("inv_dx", "inv_h", "scale") for a in spec.args) else \
+        float(re.search(r"^(?:INV_DX|INV_H|SCALE) = (?:wp\.constant\()?([\d.]+)", spec.source, re.M).group(1))
+    for cell in np.ndindex(field.shape):
+        border = any(c == 0 or c == n - 1 for c, n in zip(cell, field.shape))
+        if border:
+            assert got[cell] == 0.0
+            continue
+        sq = 0.0
+        for axis in range(field.ndim):
+            hi, lo = list(cell), list(cell)
+            hi[axis] += 1
+            lo[axis] -= 1
+            sq += ((field[tuple(hi)] - field[tuple(lo)]) * 0.5 * scale) ** 2
+        want = {"squared": sq, "length": math.sqrt(sq), "area": math.sqrt(1.0 + sq)}[stencil.GRADIENT_NORM_FORMS[out]]
+        np.testing.assert_allclose(got[cell], want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_measured_field_is_never_scaled_by_a_damping_factor():
+    """A gradient or second difference decays only as an accumulator (`out *= DECAY; out += g`, a
+    trail): multiplying the measure itself by a DAMPING or RELAX constant gives it no meaning."""
+    for seed in range(800):
+        spec = generate("stencil", seed)
+        if any(m in spec.description for m in MEASURES):
+            assert not re.search(r"^\s+\w+ \*= (DECAY|DAMPING|RELAX)$", spec.source, re.M), spec.source
