@@ -20,7 +20,7 @@ import random
 from typing import Callable
 
 from synthesis.categories.common import padded_launch, pick_dim
-from synthesis.exprgen import KernelWriter
+from synthesis.exprgen import KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
 SPARSE_SHARE = 0.25  # of control_flow kernels
@@ -504,12 +504,306 @@ SPARSE_FORMS: dict[str, Callable[[Rows], None]] = {
 FORM_DRAWS = ("SpMV", *SPARSE_FORMS)  # the product is the most common use of the format
 
 
+# ---- fixed-width rows: ELLPACK storage, k-nearest-neighbour lists -------------------------------------
+FIXED_WIDTH_SHARE = 0.35  # of sparse-row kernels
+WIDTHS = (3, 4, 6, 8, 12, 16)
+ELL_COLUMN_NAMES = ("ell_cols", "cols", "col_idx", "indices")
+NEIGHBOUR_NAMES = ("nbr", "neighbors", "knn_idx", "nbr_idx")
+
+
+class FixedRows:
+    """A kernel over rows of exactly `width` entries, as ELLPACK stores a matrix whose rows are alike
+    in length and as k-nearest-neighbour searches and fixed-valence meshes store adjacency: a 2-D index
+    array `idx[row, k]` (every entry a row of the launch), the loop over a row bound by `idx.shape[1]`,
+    a module constant or the literal width."""
+
+    def __init__(self, w: KernelWriter, hints: tuple[str, ...]) -> None:
+        rng = w.rng
+        self.w = w
+        self.rows = w.dim[0]
+        self.width = rng.choice(WIDTHS)
+        self.idx = w.add_array(rng.choice(hints), "int32", "index", shape=(self.rows, self.width),
+                               index_high=self.rows - 1)
+        how = rng.random()
+        if how < 0.5:
+            self.bound = f"{self.idx}.shape[1]"
+        elif how < 0.75:
+            self.bound = w.add_constant(rng.choice(["K", "WIDTH", "NUM_NEIGHBORS"]), self.width).src
+        else:
+            self.bound = str(self.width)
+        self.k = "k" if rng.random() < 0.7 else "e"
+        self.column_local = rng.random() < 0.6  # `j = idx[tid, k]` first, or indexed in place
+        self.features: list[str] = [f"fixed-width rows of {self.width} entries"]
+
+    def loop(self):
+        return self.w.block(f"for {self.k} in range({self.bound}):")
+
+    def column(self) -> str:
+        if self.column_local:
+            j = self.w.fresh("j")
+            self.w.emit(f"{j} = {self.idx}[tid, {self.k}]")
+            return j
+        return f"{self.idx}[tid, {self.k}]"
+
+    def count(self) -> str:
+        """The row's width as a float, spelled as the loop's bound is."""
+        return f"{fmt_float(float(self.width))}" if self.bound == str(self.width) else f"float({self.bound})"
+
+
+def ell_spmv(r: FixedRows) -> None:
+    """y = A x with A in ELLPACK storage: values and columns as (rows, width) arrays, read along the row;
+    x a float or a vec3 field, the values sometimes in half precision, the diagonal sometimes kept apart
+    (D + A); stored as it is, as y = alpha A x + beta y, or as the residual b - A x of a solver."""
+    w, rng = r.w, r.w.rng
+    half = rng.random() < 0.2
+    values = w.add_array(rng.choice(["ell_vals", "values", "vals"]), "float16" if half else "float32", "input",
+                         shape=(r.rows, r.width))
+    vec = rng.random() < 0.2
+    x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]), x_type(vec), "input")
+    acc = w.fresh("acc")
+    if not vec and rng.random() < 0.25:
+        diag = w.add_array(rng.choice(["diag", "diagonal"]), "float32", "input", low=1.0, high=4.0)
+        w.emit(f"{acc} = {diag}[tid] * {x}[tid]")
+        r.features.append("diagonal apart (D + A)")
+    else:
+        w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
+    entry = f"float({values}[tid, {r.k}])" if half else f"{values}[tid, {r.k}]"
+    with r.loop():
+        j = r.column()
+        w.emit(f"{acc} += {entry} * {x}[{j}]")
+    if half:
+        r.features.append("float16 values")
+    how = rng.random()
+    if how < 0.25:  # y = alpha A x + beta y, as a solver's update is written
+        y = _output(w, ("y", "Ax", "out"), x_type(vec))
+        alpha = w.add_scalar(rng.choice(["alpha", "scale"]), "float32", rng.choice([0.5, 2.0, -1.0]))
+        beta = w.add_scalar("beta", "float32", rng.choice([0.5, 1.0, -0.5]))
+        w.make_inout(y)
+        w.emit(f"{y}[tid] = {alpha.src} * {acc} + {beta.src} * {y}[tid]")
+        r.features.append("ELLPACK sparse matrix-vector product (y = alpha A x + beta y)")
+    elif how < 0.45:  # a solver's residual, and sometimes its squared norm summed over the rows
+        b = w.add_array(rng.choice(["b", "rhs"]), x_type(vec), "input")
+        res = w.fresh("res")
+        w.emit(f"{res} = {b}[tid] - {acc}")
+        w.emit(f"{_output(w, ('r', 'residual', 'res_out'), x_type(vec))}[tid] = {res}")
+        if rng.random() < 0.5:
+            norm = w.add_array(rng.choice(["r_norm_sq", "res_sq"]), "float32", "output", shape=(1,))
+            w.emit(f"wp.atomic_add({norm}, 0, wp.dot({res}, {res}))" if vec else f"wp.atomic_add({norm}, 0, {res} * {res})")
+            r.features.append("squared residual summed by atomics")
+        r.features.append("ELLPACK residual (b - A x)")
+    else:
+        w.emit(f"{_output(w, ('y', 'Ax', 'out'), x_type(vec))}[tid] = {acc}")
+        r.features.append("ELLPACK sparse matrix-vector product")
+
+
+def neighbour_pool(r: FixedRows) -> None:
+    """A point cloud's or a graph's pooling over each point's k nearest neighbours: the largest
+    feature (max pooling, started at the point's own; its neighbour's slot too), the mean (a float or a
+    vec3 feature; weighted per edge and normalised by the weights' sum), or both (PointNet's pair)."""
+    w, rng = r.w, r.w.rng
+    kind = rng.choice(["max", "argmax", "mean", "mean", "weighted mean", "mean and max"])
+    vec = kind in ("mean", "weighted mean") and rng.random() < 0.4
+    feat = w.add_array(rng.choice(["feat", "features", "h"] if not vec else ["normals", "vel", "colors"]),
+                       x_type(vec), "input")
+    weights = None
+    if kind == "weighted mean":
+        weights = w.add_array(rng.choice(["edge_w", "weights", "affinity"]), "float32", "input",
+                              shape=(r.rows, r.width), low=0.25, high=1.0)
+    mean_acc = max_acc = best = None
+    if kind in ("mean", "weighted mean", "mean and max"):
+        mean_acc = w.fresh("acc")
+        w.emit(f"{mean_acc} = wp.vec3(0.0)" if vec else f"{mean_acc} = float(0.0)")
+    if weights is not None:
+        wsum = w.fresh("wsum")
+        w.emit(f"{wsum} = float(0.0)")
+    if kind in ("max", "argmax", "mean and max"):
+        max_acc = w.fresh("m")
+        w.emit(f"{max_acc} = {feat}[tid]")
+    if kind == "argmax":
+        best = w.fresh("best")
+        w.emit(f"{best} = int(-1)")  # -1: the point's own feature is the largest
+    if kind in ("argmax", "weighted mean", "mean and max"):
+        r.column_local = True  # the neighbour's index serves two reads
+    with r.loop():
+        j = r.column()
+        v = f"{feat}[{j}]"
+        if kind in ("argmax", "mean and max"):
+            fv = w.fresh("f")
+            w.emit(f"{fv} = {v}")
+            v = fv
+        if kind == "weighted mean":
+            wt = w.fresh("wt")
+            w.emit(f"{wt} = {weights}[tid, {r.k}]")
+            w.emit(f"{mean_acc} += {wt} * {v}")
+            w.emit(f"{wsum} += {wt}")
+        elif mean_acc is not None:
+            w.emit(f"{mean_acc} += {v}")
+        if kind == "argmax":
+            with w.block(f"if {v} > {max_acc}:"):
+                w.emit(f"{max_acc} = {v}")
+                w.emit(f"{best} = {r.k}")
+        elif max_acc is not None:
+            w.emit(f"{max_acc} = wp.max({max_acc}, {v})")
+    if mean_acc is not None:
+        out = _output(w, ("pooled", "nbr_mean", "smoothed"), x_type(vec))
+        w.emit(f"{out}[tid] = {mean_acc} / {wsum}" if weights is not None else f"{out}[tid] = {mean_acc} / {r.count()}")
+    if max_acc is not None:
+        w.emit(f"{_output(w, ('pooled_max', 'h_max', 'nbr_max'))}[tid] = {max_acc}")
+    if best is not None:
+        w.emit(f"{_output(w, ('argmax', 'best_slot', 'winner'), 'int32')}[tid] = {best}")
+    r.features.append(f"{kind} over the k nearest neighbours" + (" (vec3)" if vec else ""))
+
+
+def edge_conv(r: FixedRows) -> None:
+    """An edge convolution (DGCNN's EdgeConv with scalar weights): each edge's feature from the
+    neighbour's difference and the point's own, through a ReLU, the largest over the k neighbours
+    (a `wp.max`, or a test that also keeps the winning neighbour)."""
+    w, rng = r.w, r.w.rng
+    feat = w.add_array(rng.choice(["feat", "x", "h"]), "float32", "input")
+    theta = w.add_scalar(rng.choice(["theta", "w_edge"]), "float32", rng.choice([0.5, 1.5, -0.75]))
+    phi = w.add_scalar(rng.choice(["phi", "w_self"]), "float32", rng.choice([0.25, 0.5, 1.0]))
+    biased = rng.random() < 0.4
+    bias = w.add_scalar(rng.choice(["bias", "b"]), "float32", rng.choice([-0.25, 0.125])) if biased else None
+    xi = w.fresh("xi")
+    w.emit(f"{xi} = {feat}[tid]")
+    own = w.fresh("own")
+    w.emit(f"{own} = {phi.src} * {xi}" + (f" + {bias.src}" if biased else ""))
+    m = w.fresh("m")
+    w.emit(f"{m} = float(0.0)")  # every edge's feature is a ReLU's, >= 0
+    keep = rng.random() < 0.35
+    if keep:
+        best = w.fresh("best")
+        w.emit(f"{best} = int(-1)")  # -1: no edge's feature above 0
+    with r.loop():
+        j = r.column()
+        edge = f"{theta.src} * ({feat}[{j}] - {xi}) + {own}"
+        if keep:
+            e = w.fresh("e")
+            w.emit(f"{e} = {edge}")
+            with w.block(f"if {e} > {m}:"):
+                w.emit(f"{m} = {e}")
+                w.emit(f"{best} = {j}")
+        else:
+            w.emit(f"{m} = wp.max({m}, {edge})")
+    w.emit(f"{_output(w, ('h_out', 'edge_feat', 'h_new'))}[tid] = {m}")
+    if keep:
+        w.emit(f"{_output(w, ('argmax', 'best_nbr', 'source_idx'), 'int32')}[tid] = {best}")
+        r.features.append("the winning neighbour kept")
+    r.features.append("edge convolution (max over the neighbours of a ReLU)" + ("; bias" if biased else ""))
+
+
+def fixed_valence_smoothing(r: FixedRows) -> None:
+    """Laplacian smoothing of a mesh's vertices whose valence is fixed (a regular grid's, a subdivision
+    surface's): each vertex moved toward its neighbours' centroid by a factor (pinned vertices kept),
+    or the umbrella vector (the centroid minus the vertex, a mesh's differential coordinates) stored."""
+    w, rng = r.w, r.w.rng
+    points = w.add_array(rng.choice(["points", "verts", "positions"]), "vec3", "input")
+    p = w.fresh("p")
+    w.emit(f"{p} = {points}[tid]")
+    acc = w.fresh("centroid")
+    w.emit(f"{acc} = wp.vec3(0.0)")
+    with r.loop():
+        w.emit(f"{acc} += {points}[{r.column()}]")
+    w.emit(f"{acc} = {acc} / {r.count()}")
+    if rng.random() < 0.6:
+        lam = w.add_scalar(rng.choice(["lam", "smoothing", "relax"]), "float32", rng.choice([0.25, 0.5, 0.75]))
+        out = _output(w, ("smoothed", "points_out", "new_points"), "vec3")
+        moved = f"{p} + {lam.src} * ({acc} - {p})"
+        if rng.random() < 0.35:  # boundary or constrained vertices stay where they are
+            pinned = w.add_array(rng.choice(["pinned", "fixed", "is_boundary"]), "int32", "input", low=0, high=1,
+                                 grid_bits=0)
+            w.emit(f"{out}[tid] = wp.where({pinned}[tid] != 0, {p}, {moved})")
+            r.features.append("pinned vertices kept")
+        else:
+            w.emit(f"{out}[tid] = {moved}")
+        r.features.append("Laplacian smoothing of fixed-valence vertices")
+    else:
+        w.emit(f"{_output(w, ('delta', 'umbrella', 'laplacian'), 'vec3')}[tid] = {acc} - {p}")
+        r.features.append("umbrella operator (differential coordinates)")
+
+
+def idw_interpolation(r: FixedRows) -> None:
+    """Scattered-data interpolation from each query's k nearest samples (a float or a vec3 per sample),
+    weighted by inverse squared distance (Shepard's method), inverse distance, or a Gaussian of it,
+    normalised by the weights' sum."""
+    w, rng = r.w, r.w.rng
+    query = w.add_array(rng.choice(["query", "query_pos", "targets"]), "vec3", "input")
+    samples = w.add_array(rng.choice(["sample_pos", "src_pos", "sites"]), "vec3", "input")
+    vec = rng.random() < 0.3
+    vals = w.add_array(rng.choice(["sample_val", "src_val", "site_values"] if not vec else ["sample_vel", "src_vel"]),
+                       x_type(vec), "input")
+    weighting = rng.choice(["inverse square", "inverse distance", "gaussian"])
+    if weighting == "gaussian":
+        h = w.add_scalar(rng.choice(["h", "bandwidth", "sigma"]), "float32", rng.choice([0.5, 1.0, 2.0]))
+        inv = w.fresh("inv_2h2")
+        w.emit(f"{inv} = 1.0 / (2.0 * {h.src} * {h.src})")
+    else:
+        eps = w.add_scalar(rng.choice(["eps", "epsilon", "soften"]), "float32", rng.choice([0.0625, 0.125, 0.25]))
+    q = w.fresh("q")
+    w.emit(f"{q} = {query}[tid]")
+    acc, wsum = w.fresh("acc"), w.fresh("wsum")
+    w.emit(f"{acc} = wp.vec3(0.0)" if vec else f"{acc} = float(0.0)")
+    w.emit(f"{wsum} = float(0.0)")
+    r.column_local = True  # the neighbour's index serves two reads
+    with r.loop():
+        j = r.column()
+        d = w.fresh("d")
+        w.emit(f"{d} = {q} - {samples}[{j}]")
+        wt = w.fresh("wt")
+        if weighting == "inverse square":
+            w.emit(f"{wt} = 1.0 / (wp.dot({d}, {d}) + {eps.src})")
+        elif weighting == "inverse distance":
+            w.emit(f"{wt} = 1.0 / (wp.length({d}) + {eps.src})")
+        else:
+            w.emit(f"{wt} = wp.exp(-wp.length_sq({d}) * {inv})")
+        w.emit(f"{acc} += {wt} * {vals}[{j}]")
+        w.emit(f"{wsum} += {wt}")
+    out = _output(w, ("interp", "values_out", "estimate"), x_type(vec))
+    if weighting == "gaussian":  # far from every sample the weights vanish: nothing to normalise
+        w.emit(f"{out}[tid] = {acc} / wp.max({wsum}, 1.0e-6)")
+    else:
+        w.emit(f"{out}[tid] = {acc} / {wsum}")
+    r.features.append(f"scattered-data interpolation ({weighting} weights)")
+
+
+FIXED_FORMS: dict[str, tuple[Callable[[FixedRows], None], tuple[str, ...]]] = {
+    "ELL SpMV": (ell_spmv, ELL_COLUMN_NAMES),
+    "neighbour pooling": (neighbour_pool, NEIGHBOUR_NAMES),
+    "edge convolution": (edge_conv, NEIGHBOUR_NAMES),
+    "fixed-valence smoothing": (fixed_valence_smoothing, ("nbr", "vert_nbrs", "one_ring", "adj")),
+    "IDW interpolation": (idw_interpolation, NEIGHBOUR_NAMES),
+}
+
+
+def chooses_fixed_width(seed: int) -> bool:
+    """Whether sparse-row kernel `seed` has rows of one width (a stream of its own: the CSR kernels keep
+    every draw)."""
+    return random.Random(seed ^ 0xE11A).random() < FIXED_WIDTH_SHARE
+
+
+def fixed_width_kernel(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    form = rng.choice(list(FIXED_FORMS))
+    build, hints = FIXED_FORMS[form]
+    w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
+    w.output_update_share = 0.0
+    w.intermediate_output_share = 0.0
+    if rng.random() < 0.15:
+        padded_launch(w, ["num_rows", "n_rows", "n_points"])
+    rows = FixedRows(w, hints)
+    build(rows)
+    for feature in rows.features:
+        w.feature(feature)
+    return w.finish("Fixed-width row kernel")
+
+
 def chooses_sparse(seed: int) -> bool:
     """Whether control_flow kernel `seed` walks CSR rows: a stream of its own, so the others keep every draw."""
     return random.Random(seed ^ 0x5C5).random() < SPARSE_SHARE
 
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
+    if chooses_fixed_width(seed):
+        return fixed_width_kernel(rng, name, seed)
     form = rng.choice(FORM_DRAWS)
     w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
     # a row's result is stored as it is: no output turned into an accumulation, no intermediate kept

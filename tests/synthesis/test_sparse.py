@@ -6,6 +6,7 @@ control_flow kernels that are not sparse keep their draws."""
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 import pytest
@@ -20,7 +21,8 @@ from tests.synthesis.shares import assert_others_keep_their_draws
 
 
 def _sparse_seeds(count: int) -> list[int]:
-    return [s for s in range(3000) if sparse.chooses_sparse(s)][:count]
+    """Seeds of control_flow kernels over CSR rows (not fixed-width ones)."""
+    return [s for s in range(3000) if sparse.chooses_sparse(s) and not sparse.chooses_fixed_width(s)][:count]
 
 
 @functools.lru_cache(maxsize=None)
@@ -300,6 +302,162 @@ def test_a_jacobi_sweep_divides_by_the_diagonal_not_by_an_array_named_its_invers
 
     from synthesis.categories import generate
 
-    sources = [generate("control_flow", seed).source for seed in range(600)]
+    sources = [generate("control_flow", seed).source for seed in range(900)]
     assert sum("Jacobi" in s or "sigma" in s for s in sources) >= 10
     assert [s for s in sources if re.search(r"/ (inv_\w+|\w+_inv)\[", s)] == []
+
+
+# ---- fixed-width rows (ELLPACK, k-nearest-neighbour lists) ------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _fixed_runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
+    seeds = [s for s in range(6000) if sparse.chooses_sparse(s) and sparse.chooses_fixed_width(s)][:160]
+    return warp_runs([generate("control_flow", s) for s in seeds], "test_fixed_rows")
+
+
+class Fixed:
+    """A fixed-width kernel's arguments, found by the names people give them; numpy's float64 over them."""
+
+    def __init__(self, spec: KernelSpec, arrays: dict) -> None:
+        self.spec, self.arrays = spec, arrays
+        [self.idx] = [arrays[a.name].astype(np.int64) for a in spec.args if a.role == "index" and len(a.shape) == 2]
+        self.scalars = {a.name: np.float64(np.float32(a.value)) for a in spec.args if a.role == "scalar"}
+        self.rows = spec.dim[0]
+
+    def has(self, feature: str) -> bool:
+        return feature in self.spec.description
+
+    def array(self, *names: str) -> np.ndarray:
+        return self.arrays[next(n for n in names if n in self.arrays)].astype(np.float64)
+
+    def scalar(self, *names: str, default=None) -> np.float64:
+        return next((self.scalars[n] for n in names if n in self.scalars), default)
+
+    def gather(self, values: np.ndarray) -> np.ndarray:
+        """values[idx]: (rows, width) or (rows, width, 3)."""
+        return values[self.idx]
+
+    def active(self) -> np.ndarray:
+        active = np.ones(self.rows, dtype=bool)
+        if self.has("padded launch"):
+            active[int(self.scalar("num_rows", "n_rows", "n_points")):] = False
+        return active
+
+
+def expected_fixed(c: Fixed) -> dict[str, np.ndarray]:
+    """The outputs of the kernel's algorithm in numpy (an argmax output: the value it points at)."""
+    out: dict[str, np.ndarray] = {}
+    if c.has("ELLPACK"):
+        vals = c.array("ell_vals", "values", "vals")
+        x = c.array("x", "vec", "field", "velocities")
+        acc = np.einsum("rk,rk...->r...", vals, c.gather(x))
+        if c.has("diagonal apart"):
+            acc = acc + c.array("diag", "diagonal") * x
+        if c.has("alpha A x + beta y"):
+            y = _written_fixed(c, ("y", "Ax", "out"))
+            out[y] = c.scalar("alpha", "scale") * acc + c.scalar("beta") * c.arrays[y].astype(np.float64)
+        elif c.has("residual"):
+            res = c.array("b", "rhs") - acc
+            out[_written_fixed(c, ("r", "residual", "res_out"))] = res
+            if c.has("squared residual summed"):
+                sq = (res * res).reshape(c.rows, -1).sum(axis=1)
+                out[_written_fixed(c, ("r_norm_sq", "res_sq"))] = np.array([sq[c.active()].sum()])
+        else:
+            out[_written_fixed(c, ("y", "Ax", "out"))] = acc
+    kind = re.search(r"(argmax|mean and max|weighted mean|max|mean) over the k nearest", c.spec.description)
+    if kind:
+        kind = kind.group(1)
+        feat = c.array("feat", "features", "h", "normals", "vel", "colors")
+        near = c.gather(feat)
+        if kind in ("max", "argmax", "mean and max"):
+            out[_written_fixed(c, ("pooled_max", "h_max", "nbr_max"))] = np.maximum(feat, near.max(axis=1))
+        if kind == "mean" or kind == "mean and max":
+            out[_written_fixed(c, ("pooled", "nbr_mean", "smoothed"))] = near.mean(axis=1)
+        if kind == "weighted mean":
+            wts = c.array("edge_w", "weights", "affinity")
+            wts = wts.reshape(wts.shape + (1,) * (near.ndim - 2))
+            out[_written_fixed(c, ("pooled", "nbr_mean", "smoothed"))] = (wts * near).sum(axis=1) / wts.sum(axis=1)
+    if c.has("edge convolution"):
+        xi = c.array("feat", "x", "h")
+        own = c.scalar("phi", "w_self") * xi + c.scalar("bias", "b", default=0.0)
+        edges = c.scalar("theta", "w_edge") * (c.gather(xi) - xi[:, None]) + own[:, None]
+        out[_written_fixed(c, ("h_out", "edge_feat", "h_new"))] = np.maximum(edges.max(axis=1), 0.0)
+    if c.has("fixed-valence") or c.has("umbrella"):
+        p = c.array("points", "verts", "positions")
+        centroid = c.gather(p).mean(axis=1)
+        if c.has("umbrella"):
+            out[_written_fixed(c, ("delta", "umbrella", "laplacian"))] = centroid - p
+        else:
+            moved = p + c.scalar("lam", "smoothing", "relax") * (centroid - p)
+            if c.has("pinned vertices kept"):
+                moved = np.where(c.array("pinned", "fixed", "is_boundary")[:, None] != 0, p, moved)
+            out[_written_fixed(c, ("smoothed", "points_out", "new_points"))] = moved
+    if c.has("scattered-data interpolation"):
+        q = c.array("query", "query_pos", "targets")
+        d = q[:, None, :] - c.gather(c.array("sample_pos", "src_pos", "sites"))
+        d2 = (d * d).sum(axis=2)
+        if c.has("inverse square"):
+            wts = 1.0 / (d2 + c.scalar("eps", "epsilon", "soften"))
+        elif c.has("inverse distance"):
+            wts = 1.0 / (np.sqrt(d2) + c.scalar("eps", "epsilon", "soften"))
+        else:
+            h = c.scalar("h", "bandwidth", "sigma")
+            wts = np.exp(-d2 / (2.0 * h * h))
+        near = c.gather(c.array("sample_val", "src_val", "site_values", "sample_vel", "src_vel"))
+        wts_b = wts.reshape(wts.shape + (1,) * (near.ndim - 2))
+        total = wts.sum(axis=1)
+        if c.has("gaussian"):
+            total = np.maximum(total, 1.0e-6)
+        out[_written_fixed(c, ("interp", "values_out", "estimate"))] = (wts_b * near).sum(axis=1) / \
+            total.reshape(total.shape + (1,) * (near.ndim - 2))
+    assert out, c.spec.description
+    return out
+
+
+def _written_fixed(c: Fixed, names: tuple[str, ...]) -> str:
+    return next(n for n in names if any(a.name == n and a.is_written for a in c.spec.args))
+
+
+@pytest.mark.parametrize("feature", ["ELLPACK sparse matrix-vector product", "alpha A x + beta y", "ELLPACK residual",
+                                     "squared residual summed", "diagonal apart", "float16 values",
+                                     " max over the k nearest", "argmax over", "(vec3)", "weighted mean over",
+                                     "mean and max over", "edge convolution", "winning neighbour kept", "; bias",
+                                     "Laplacian smoothing of fixed-valence", "pinned vertices kept", "umbrella",
+                                     "inverse square weights", "inverse distance weights", "gaussian weights",
+                                     "padded launch"])
+def test_every_fixed_width_variant_is_drawn(feature):
+    assert any(feature in spec.description for spec, _, _ in _fixed_runs())
+
+
+def test_warp_computes_the_algorithm_of_every_fixed_width_kernel():
+    """Each output as numpy computes it over the same neighbour lists; a padded launch's skipped rows
+    keep their start; an argmax points at the winner (its value is the maximum) or is -1 where the
+    start won (the point's own feature, a ReLU's 0)."""
+    for spec, arrays, written in _fixed_runs():
+        c = Fixed(spec, arrays)
+        expected = expected_fixed(c)
+        argmax = {n for n in written if n not in expected}
+        assert len(argmax) == (c.has("argmax over") or c.has("winning neighbour kept")), (written.keys(), spec.source)
+        active = c.active()
+        for name, want in expected.items():
+            got = written[name].astype(np.float64)
+            start = arrays[name].astype(np.float64) if name in arrays else np.zeros_like(got)
+            if got.shape[0] == c.rows:
+                want = np.where(active.reshape((-1,) + (1,) * (got.ndim - 1)), want.reshape(got.shape), start)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=f"{name}\n{spec.source}")
+        for name in argmax:
+            best = written[name].astype(np.int64)
+            peak = written[next(n for n in expected if written[n].dtype.kind == "f")].astype(np.float64)
+            for i in np.flatnonzero(active):
+                if c.has("argmax over"):  # a slot of the row
+                    feat = c.array("feat", "features", "h")
+                    won = feat[i] if best[i] < 0 else feat[c.idx[i, best[i]]]
+                else:  # a neighbour's index: the edge's feature from it
+                    xi = c.array("feat", "x", "h")
+                    own = c.scalar("phi", "w_self") * xi[i] + c.scalar("bias", "b", default=0.0)
+                    won = 0.0 if best[i] < 0 else c.scalar("theta", "w_edge") * (xi[best[i]] - xi[i]) + own
+                    assert best[i] < 0 or best[i] in c.idx[i]
+                np.testing.assert_allclose(won, peak[i], rtol=1e-5, atol=1e-6, err_msg=spec.source)
+
+
+def test_csr_kernels_keep_their_draws_beside_fixed_width_rows(monkeypatch):
+    assert_others_keep_their_draws(monkeypatch, "control_flow", sparse, "chooses_fixed_width")
