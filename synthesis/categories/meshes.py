@@ -365,6 +365,16 @@ def distance_to_mesh(k: MeshKernel) -> str:
     return what + (f", {how}" if how else "")
 
 
+# Variants of the commonest mesh kernels, each drawn from a stream of its own (`variant`), so a kernel
+# that takes none keeps every draw: a damped spring, masses binned by side, a point's flag beside the
+# count of points inside, the number of triangles beside their mean normal.
+VARIANT_SHARE = 0.4
+
+
+def variant(k: MeshKernel, salt: int) -> bool:
+    return random.Random(k.seed ^ salt).random() < VARIANT_SHARE
+
+
 def project_to_surface(k: MeshKernel) -> str:
     """Each point moved onto the surface (or toward it by a fraction, or pulled by a spring force),
     unmoved where none is found; the mesh posed by a transform in some kernels (the query in its
@@ -384,9 +394,17 @@ def project_to_surface(k: MeshKernel) -> str:
         stiffness = k.knob(("stiffness", "k_attract", "ke"), value)
         out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output",
                       bound=max(1000.0 * (bound + reach), value * spread))
+        damped = variant(k, 0x5D1)  # a spring with a damper on the point's velocity, as cloth and particles use
+        damping = ""
+        if damped:
+            vel = k.array(rng.choice(["vel", "v", "velocities"]), "vec3", "input", -1.0, 1.0, QUERY_BITS)
+            kd = k.knob(("damping", "kd", "c_damp"), rng.choice((0.5, 1.0, 2.0)))
+            damping = f" - {vel}[tid] * {kd}"
+            k.features.append("damped by the point's velocity")
         k.query_result(q, [f"{out}[tid] = wp.vec3(0.0)"],
-                       lambda: k.emit(f"{out}[tid] = ({k.to_world(k.eval_position(q))} - {world}) * {stiffness}"))
-        return "Spring forces pulling points onto a mesh surface" + (" (a posed mesh)" if k.frame else "")
+                       lambda: k.emit(f"{out}[tid] = ({k.to_world(k.eval_position(q))} - {world}) * {stiffness}{damping}"))
+        return ("Damped spring" if damped else "Spring") + " forces pulling points onto a mesh surface" + (
+            " (a posed mesh)" if k.frame else "")
     out = k.array(rng.choice(["projected", "x_out", "surface_points", "snapped"]), "vec3", "output",
                   bound=max(bound, spread))
     alpha = k.knob(("alpha", "blend", "strength"), rng.choice((0.25, 0.5, 0.75))) if how == "blend" else ""
@@ -738,8 +756,14 @@ def inside_test(k: MeshKernel) -> str:
     if how == "count":
         counter = k.array(rng.choice(["inside_count", "count", "num_inside"]), "int32", "counter", bound=k.shape[0])
         cond = f"{q}.result and {q}.sign < 0.0" if rng.random() < 0.5 else f"{q}.sign < 0.0"
+        flagged = variant(k, 0x1F1)  # each point's flag too, as a compaction's first pass keeps it
+        flag = k.array(rng.choice(["inside", "is_inside", "flags"]), "int32", "output", 0, 1, 0) if flagged else ""
         with k.block(f"if {cond}:"):
+            if flagged:
+                k.emit(f"{flag}[tid] = 1")
             k.emit(f"wp.atomic_add({counter}, 0, 1)")
+        if flagged:
+            return "Count of points inside a closed mesh (atomic counter), and each point's flag"
         return "Count of points inside a closed mesh (atomic counter)"
     if how == "volume":
         # a dyadic share per sample: the float sum is exact in any order
@@ -757,6 +781,14 @@ def inside_test(k: MeshKernel) -> str:
         k.emit(f"{b} = int(0)")
         with k.block(f"if {q}.sign < 0.0:"):
             k.emit(f"{b} = 1")
+        if variant(k, 0xB15):  # each point's mass binned by side (dyadic masses: the sums are exact in any order)
+            mass = k.array(rng.choice(["mass", "m", "point_mass"]), "float32", "input", 0.25, 2.0, 4)
+            totals = k.unique(rng.choice(["mass_by_side", "side_mass", "binned_mass"]), "output")
+            k.args.append(ArgSpec(totals, "float32", "output", (2,), bound=2.0 * k.shape[0]))
+            k.annotations.append(f"{totals}: wp.array(dtype=float)")
+            k.emit(f"wp.atomic_add({bins}, {b}, 1)")
+            k.emit(f"wp.atomic_add({totals}, {b}, {mass}[tid])")
+            return "Counts and masses of points outside and inside a closed mesh (two atomic bins each)"
         k.emit(f"wp.atomic_add({bins}, {b}, 1)")
         return "Counts of points outside and inside a closed mesh (two atomic bins)"
     style = rng.choice(["nested", "and", "early", "sign", "where"])
@@ -798,7 +830,16 @@ def nearby_faces(k: MeshKernel) -> str:
     x = k.positions(reach)
     # a count or a distance is the same in the mesh's frame: the query may be made there
     p = k.point_of_thread(x, framed=what != "mean_normal")
-    r = k.knob(("radius", "contact_radius", "margin", "half_width"), dyadic(rng.choice((0.08, 0.12, 0.16)) * k.extent))
+    if variant(k, 0xAAB):  # each point's own radius (particles of several sizes) plus a contact margin
+        margin = k.knob(("margin", "contact_margin", "skin"), dyadic(rng.choice((0.02, 0.03, 0.04)) * k.extent))
+        radius_value = dyadic(0.12 * k.extent)
+        radii = k.array(rng.choice(["radii", "particle_radius", "point_radius"]), "float32", "input",
+                        0.25 * radius_value, radius_value, 10)
+        r = k.local(rng.choice(["r", "r_i", "reach"]))
+        k.emit(f"{r} = {radii}[tid] + {margin}")
+        k.features.append("a radius per point")
+    else:
+        r = k.knob(("radius", "contact_radius", "margin", "half_width"), dyadic(rng.choice((0.08, 0.12, 0.16)) * k.extent))
     extent = f"wp.vec3({r})"
     if rng.random() < 0.4:
         lower, upper = (k.local(n) for n in rng.choice([("lower", "upper"), ("box_lower", "box_upper"), ("lo", "hi")]))
@@ -858,6 +899,11 @@ def nearby_faces(k: MeshKernel) -> str:
             k.emit(f"{total} += {normal}")
         k.emit(f"{count} += 1")
     out = k.array(rng.choice(["surface_dir", "mean_normal", "normals"]), "vec3", "output", bound=1.0)
+    if variant(k, 0xFC7):  # how many triangles each direction came from (0: no surface near the point)
+        faces = k.array(rng.choice(["face_count", "num_faces_out", "support"]), "int32", "output",
+                        bound=float(rock_triangle_count(k.args[0].shape[0])))
+        k.emit(f"{faces}[tid] = {count}")
+        k.features.append("the triangles' count stored")
     if how == "mean":
         with k.block(f"if {count} > 0:"):
             k.emit(f"{out}[tid] = {total} / float({count})")

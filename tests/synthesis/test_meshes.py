@@ -168,3 +168,51 @@ def test_a_ray_cast_image_is_timed_at_its_own_size():
         assert (bench_launch_dim(list(spec.args), spec.dim) == spec.dim) == image
         images, others = images + image, others + (not image)
     assert images >= 5 and others >= 50
+
+
+VARIANTS = ("Damped spring", "each point's flag", "Counts and masses", "the triangles' count stored", "a radius per point")
+
+
+@pytest.fixture(scope="module")
+def variant_runs() -> list[tuple[KernelSpec, dict, bytes, bytes]]:
+    """Two kernels of each variant (meshes.variant), run over the mesh as built and reordered."""
+    specs = []
+    for v in VARIANTS:
+        specs += [s for s in (generate("meshes", seed) for seed in range(3000)) if v in s.description][:2]
+    built = warp_reference(specs, "mesh_variant_built")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mesh_geometry, "rock_mesh", _reordered_rock)
+        reordered = warp_reference(specs, "mesh_variant_reordered")
+    return [(s, {n: v for n, _, v in _outputs(s, built[s.name])}, built[s.name], reordered[s.name]) for s in specs]
+
+
+def test_every_variant_is_drawn_and_independent_of_the_bvh(variant_runs):
+    assert {v for s, *_ in variant_runs for v in VARIANTS if v in s.description} == set(VARIANTS)
+    for spec, _, built, reordered in variant_runs:
+        for (name, bound, a), (_, _, b) in zip(_outputs(spec, built), _outputs(spec, reordered)):
+            assert np.allclose(a, b, rtol=1e-4, atol=1e-4 * bound), f"{spec.name}.{name}: {spec.description}"
+            assert np.all(np.isfinite(a)) and np.abs(a).max() <= bound, f"{spec.name}.{name}"
+
+
+def test_the_variants_outputs_agree_with_each_other(variant_runs):
+    """Flags sum to the count inside; the two mass bins hold every point's mass (masses are dyadic: the
+    sums are exact) and the two count bins every point; a direction is written exactly where the
+    triangles' count is not 0."""
+    from tests.cuda_production.harness import inputs
+
+    for spec, out, _, _ in variant_runs:
+        written = [a for a in spec.args if a.is_written]
+        if "each point's flag" in spec.description:
+            flags = next(out[a.name] for a in written if a.shape == spec.dim)
+            counter = next(out[a.name] for a in written if a.shape == (1,))
+            assert flags.sum() == counter[0] > 0
+        if "Counts and masses" in spec.description:
+            arrays = inputs(spec)
+            mass = next(arrays[a.name] for a in spec.args if a.name in ("mass", "m", "point_mass"))
+            counts = next(out[a.name] for a in written if a.dtype == "int32")
+            masses = next(out[a.name] for a in written if a.dtype == "float32")
+            assert counts.sum() == spec.dim[0] and masses.sum() == np.float32(mass.sum())
+        if "the triangles' count stored" in spec.description:
+            count = next(out[a.name] for a in written if a.dtype == "int32")
+            direction = next(out[a.name] for a in written if a.dtype == "vec3").reshape(-1, 3)
+            assert np.array_equal(count > 0, np.any(direction != 0.0, axis=1))
