@@ -23,11 +23,17 @@ from synthesis.naming import untaken
 
 POINT_NAMES = ["points", "x_local", "verts", "offsets", "anchors"]
 VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
+# A point an inverse transform takes into a body's frame is a world point
+WORLD_POINT_NAMES = ["points", "x_world", "world_pos", "verts"]
+# A vector taken to the world frame keeps its kind in its output's name (a normal stays a normal)
+WORLD_VEC_NAMES = {"vel": ["vel_world", "world_vel", "v_out"], "v_local": ["vel_world", "world_vel", "v_out"],
+                   "dirs": ["dir_world", "world_dirs", "dir_out"], "forces": ["f_world", "world_forces", "force_out"],
+                   "normals": ["n_world", "world_normals", "normals_out"]}
 FRAME_NAMES = ["body_q", "frames", "poses", "X_wb"]
 ROT_NAMES = ["rot", "orient", "quats", "body_rot"]
 # The local holding a vec3 input's element, by the input's name: `p = points[tid]`, `w = omega[tid]`.
 LOCAL_NAMES = {
-    "points": "p", "x_local": "x", "verts": "p", "offsets": "r", "anchors": "p",
+    "points": "p", "x_local": "x", "verts": "p", "offsets": "r", "anchors": "p", "x_world": "x", "world_pos": "p",
     "vel": "v", "v_local": "v", "dirs": "d", "forces": "f", "normals": "n",
     "omega": "w", "ang_vel": "w", "w_body": "w", "body_w": "w",
     "torque": "tau", "tau": "t", "impulse": "j", "r_com": "r", "arm": "r",
@@ -66,6 +72,7 @@ class Rigid:
         self.shared_point: Expr | None = None
         self.shared_dt: Expr | None = None
         self.weights: str | None = None  # the per-element weight array, once one is drawn
+        self.last_vec_kind = ""  # the name hint of the last vec3 input drawn (its kind: a velocity, a normal)
         # Where the kernel's frame puts points, where a by-value frame or parent fixes it (a plane
         # tested against moved points must pass near them, or no point ever touches it).
         self.frame_centre: tuple[float, ...] = (0.0, 0.0, 0.0)
@@ -164,6 +171,7 @@ class Rigid:
     def vec_input(self, names: list[str], low: float = -1.0, high: float = 1.0, grid_bits: int = 10) -> Expr:
         """The thread's element of a new vec3 input, in a local named as a physicist would (LOCAL_NAMES)."""
         hint = self.rng.choice(names)
+        self.last_vec_kind = hint
         arr = self.w.add_array(hint, "vec3", "input", low=low, high=high, grid_bits=grid_bits)
         return self.local(LOCAL_NAMES[hint], f"{arr}[tid]", "vec3", max(abs(low), high), grid_bits)
 
@@ -200,7 +208,7 @@ class Rigid:
                 self.w.feature("weighted per element")
         taken = {a.name for a in self.w.args}
         out = self.w.add_array(self.rng.choice([h for h in hint if h not in taken] or hint), value.type, "output")
-        self.w.store(out, value)
+        self.w.store(out, value, state=point)  # a position is replaced, never added to or blended
 
 
 # ---- the kernels' bodies ---------------------------------------------------------------------
@@ -213,10 +221,12 @@ def move_points(r: Rigid) -> None:
     r.w.feature("transform_point")
     if r.rng.random() < 0.5:
         v = r.vec_input(VEC_NAMES)
+        kind = r.last_vec_kind
         vw = r.local("v_world", f"wp.transform_vector({X.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
         r.w.feature("transform_vector")
-        if r.rng.random() < 0.5:
-            r.store_vec(vw, ["v_out", "world_vel", "dir_out"])
+        # only a velocity moves the point over a time step; a normal, a direction or a force is stored
+        if r.rng.random() < 0.5 or kind not in ("vel", "v_local"):
+            r.store_vec(vw, WORLD_VEC_NAMES[kind], force=kind == "forces")
         else:
             world = Expr(f"{world.src} + {vw.src} * {r.time_step(['DT'], grid_value(r.rng, 0.0625, 0.25)).src}",
                          "vec3", mag + vw.mag, None, atom=False)
@@ -235,7 +245,8 @@ def compose(r: Rigid) -> None:
         out = r.w.add_array(r.rng.choice(["body_q_out", "world_frames", "frames_out"]), "transform", "output")
         r.w.store(out, Y)
     elif how == "inverse":
-        p = r.point()
+        # world points of their own: a later body moves its local points out through the same frame
+        p = r.vec_input(WORLD_POINT_NAMES)
         inv = r.local("X_inv", f"wp.transform_inverse({Y.src})", "transform", 64.0)
         r.w.feature("transform_inverse")
         r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "p_local"],

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from synthesis.categories import generate
+from synthesis.categories import generate, transform
 from tests.cuda_production.harness import warp_runs
 
 FORMS = ("Euler's equations", "angular momentum", "rotational kinetic energy", "inertia rotated into the world frame",
@@ -134,6 +134,65 @@ def test_only_a_force_is_scaled_by_a_per_element_gain():
         operand = loaded.group(1) if loaded else rf"{gain}\[tid\]"
         # the store that scales by it (perhaps smoothed toward: `f = (1 - r) * f + r * (s * ...)`)
         stores = re.findall(rf"^    (\w+)\[tid\] \+?= .*(?<![\w.]){operand} \* ", spec.source, re.M)
-        assert stores and set(stores) <= {"force", "f_out", "contact_force", "f_contact"}, spec.source
+        forces = {"force", "f_out", "contact_force", "f_contact", *transform.WORLD_VEC_NAMES["forces"]}
+        assert stores and set(stores) <= forces, spec.source
         weighted += 1
     assert weighted >= 10
+
+
+def _vector_taken_to_the_world(spec) -> str | None:
+    """The input array whose element `wp.transform_vector` takes to the world frame, if any."""
+    m = re.search(r"v_world = wp\.transform_vector\(\w+, (\w+)(\[tid\])?\)", spec.source)
+    if m is None:
+        return None
+    if m.group(2):
+        return m.group(1)
+    return re.search(rf"^    {m.group(1)} = (\w+)\[tid\]$", spec.source, re.M).group(1)
+
+
+def test_a_vector_taken_to_the_world_keeps_its_kind_and_only_a_velocity_moves_a_point():
+    """A normal stays a normal (`n_world`, not `world_vel`), a force a force; a point is moved over a
+    time step (`p_world + v_world * DT`) by a velocity only, never by a normal, a direction or a force."""
+    stored = moved = 0
+    for seed in range(800):
+        spec = generate("transform", seed)
+        kind = _vector_taken_to_the_world(spec)
+        if kind is None:
+            continue
+        out = re.search(r"^    (\w+)\[tid\] = (?:\w+ \* )?\(?v_world\)?$", spec.source, re.M)
+        if out:
+            stored += 1
+            assert out.group(1) in transform.WORLD_VEC_NAMES[kind], spec.source
+        if re.search(r"p_world \+ v_world \* ", spec.source):
+            moved += 1
+            assert kind in ("vel", "v_local"), spec.source
+    assert stored >= 20 and moved >= 5
+
+
+def test_a_position_is_replaced_never_added_to_or_blended():
+    positions = ("x_world", "world_points", "world_pos", "local_points", "p_local")
+    seen = 0
+    for seed in range(800):
+        spec = generate("transform", seed)
+        for name in positions:
+            if any(a.name == name and a.is_written for a in spec.args):
+                seen += 1
+                assert not re.search(rf"{name}\[tid\] (\+=|= .*{name}\[tid\])|wp\.lerp\({name}\[", spec.source), spec.source
+    assert seen >= 50
+
+
+def test_an_inverse_transform_takes_world_points_into_the_frame():
+    """`wp.transform_point(X_inv, p)` reads a world point (never `x_local`); the local point a later body
+    moves out through the frame is an input of its own, not the one just taken in (which would come
+    back unchanged)."""
+    inverse = 0
+    for seed in range(800):
+        spec = generate("transform", seed)
+        m = re.search(r"wp\.transform_point\(X_inv, (\w+)\)", spec.source)
+        if m is None:
+            continue
+        inverse += 1
+        array = re.search(rf"^    {m.group(1)} = (\w+)\[tid\]$", spec.source, re.M).group(1)
+        assert array.removesuffix("_in") in transform.WORLD_POINT_NAMES, spec.source
+        assert not re.search(rf"wp\.transform_point\(X_child, {m.group(1)}\)", spec.source), spec.source
+    assert inverse >= 10
