@@ -364,11 +364,12 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
 
 def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], names: tuple[str, str],
                  value: str, offset: str, mag: float, tile_shape: tuple[int, int] | None = None,
-                 dtype: str = "float32") -> str:
+                 dtype: str = "float32", addable: bool = True) -> str:
     """The block's result (a `tile_shape` tile, spelled `names`) stored into its window of a new array
     of `shape` rows per block, or (RESULT_UPDATE_SHARE) added to what the window holds: a residual
     connection, a gradient accumulated over passes. A float16 array (`dtype`) takes the float32 result
-    rounded to half (`wp.tile_astype`). Returns the array's name."""
+    rounded to half (`wp.tile_astype`). `addable`: False for a result no sum of passes means anything
+    for (probabilities). Returns the array's name."""
     rng = k.rng
     if dtype in ("float16", "bfloat16"):
         out = k.array(pick(rng, *hints), "output", shape, True, bound=mag, dtype=dtype)
@@ -376,7 +377,7 @@ def store_result(k: TileKernel, hints: tuple[str, ...], shape: tuple[int, int], 
         k.features.append("result rounded to half (tile_astype)" if dtype == "float16"
                           else "result rounded to bfloat16 (tile_astype)")
         return out
-    if rng.random() >= RESULT_UPDATE_SHARE:
+    if rng.random() >= RESULT_UPDATE_SHARE or not addable:
         out = k.array(pick(rng, *hints), "output", shape, True, bound=mag)
         k.emit(f"wp.tile_store({out}, {value}, offset={offset})")
         return out
@@ -889,12 +890,14 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     tm, c = rng.choice([8, 16]), rng.choice([16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "TOKENS"), tm)
     C = k.constant(pick(rng, "DIM", "HIDDEN", "COLS"), c)
-    x = k.array(pick(rng, "x", "logits", "hidden", "scores"), "input", (tm, c), True)
+    kind = rng.choice(["rms", "softmax", "l1", "l2"])
+    # a softmax takes logits or scores and gives probabilities; a norm takes activations
+    x = k.array(pick(rng, "logits", "scores", "x") if kind == "softmax" else pick(rng, "x", "hidden", "activations"),
+                "input", (tm, c), True)
     k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
     k.emit(f"ones = wp.tile_ones(shape=({C}, 1), dtype=float)")
     for _ in range(5):
         k.tile(tm, c)
-    kind = rng.choice(["rms", "softmax", "l1", "l2"])
     if kind == "softmax" and rng.random() < 0.4:
         temp = k.constant(pick(rng, "INV_TEMPERATURE", "SHARPNESS", "BETA"), grid_constant(rng, 0.25, 2.0))
         k.emit(f"t = t * {temp}")
@@ -945,8 +948,12 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         stat = "norm"
         k.features.append("L1 normalisation")
     k.features.append("row sums by tile_matmul with ones")
-    y, mag = epilogue(k, "y", (tm, c), (TM, C), mag)
-    store_result(k, ("normalized", "probs", "y_norm"), (tm, c), (TM, C), y, f"(i * {TM}, 0)", mag)
+    if kind == "softmax":  # probabilities as they are: a gain, a bias or an activation after them means nothing
+        store_result(k, ("probs", "attn", "weights"), (tm, c), (TM, C), "y", f"(i * {TM}, 0)", mag, addable=False)
+    else:  # a norm's learned gain (gamma), bias (beta), an activation after it
+        y, mag = epilogue(k, "y", (tm, c), (TM, C), mag)
+        store_result(k, ("normalized", "y_norm", "h_norm" if kind == "rms" else "unit_rows"), (tm, c), (TM, C), y,
+                     f"(i * {TM}, 0)", mag)
     if rng.random() < 0.3:
         rows = k.array(pick(rng, "row_stats", "row_sums"), "output", (tm, 1), True, bound=float(c) * 8.0)
         k.emit(f"wp.tile_store({rows}, {stat}, offset=(i * {TM}, 0))")

@@ -1335,3 +1335,27 @@ def test_a_radix_counting_pass_counts_each_blocks_digits(spec):
 
 def test_the_histogram_kernels_radix_does_not_take_keep_their_draws(monkeypatch):
     assert_others_keep_their_draws(monkeypatch, "tiled", tiled, "chooses_radix")
+
+
+def test_a_row_softmax_stores_probabilities_and_a_norm_never_claims_to():
+    """A softmax's rows are probabilities (`probs`, `attn`, `weights`), stored as they are: no gain, bias,
+    activation or earlier output added to them; a norm's rows (RMS, L1, L2) are never named `probs`,
+    and only a softmax reads `logits` or `scores`."""
+    softmax = norms = 0
+    for seed in range(1500):
+        spec = generate("tiled", seed)
+        if "row sums by tile_matmul with ones" not in spec.description:
+            continue
+        inputs = {a.name for a in spec.args if a.role == "input"}
+        outputs = [a for a in spec.args if a.is_written and a.name in ("probs", "attn", "weights", "normalized",
+                                                                        "y_norm", "h_norm", "unit_rows")]
+        assert len(outputs) == 1, spec.source
+        if "softmax" in spec.description:
+            softmax += 1
+            assert outputs[0].name in ("probs", "attn", "weights") and outputs[0].role == "output", spec.source
+            assert not re.search(r"gamma|col_scale|beta|col_bias|tile_map\((?!wp\.exp)", spec.source), spec.source
+        else:
+            norms += 1
+            assert outputs[0].name not in ("probs", "attn", "weights"), spec.source
+            assert not inputs & {"logits", "scores"}, spec.source
+    assert softmax >= 5 and norms >= 10
