@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 500; vector quantity (kinetic energy); @wp.func helper (soft clip); atomic reduction (peak); vector -> soft clip)
+// Combined kernel (1-D launch 500; vector quantity (projection); @wp.func helper (soft clip); atomic reduction (total); vector -> soft clip)
 // Standalone CUDA translation of the Warp kernel `comb_902a2f9874` (see comb_902a2f9874.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,26 +11,42 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float atomicMaxFloat(float* address, float val)
-{
-    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
-    // leaving at once when the stored value already wins (it only moves one way)
-    int* address_as_int = reinterpret_cast<int*>(address);
-    int old = *address_as_int;
-    int assumed;
-    do {
-        assumed = old;
-        const int result = __float_as_int(fmaxf(val, __int_as_float(assumed)));
-        if (result == assumed)
-            break;
-        old = atomicCAS(address_as_int, assumed, result);
-    } while (assumed != old);
-    return __int_as_float(old);
-}
-
 __device__ __forceinline__ float dot(float3 a, float3 b)
 {
     return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 normalize(float3 a)
+{
+    // Warp returns the zero vector for a zero-length input
+    float l = length(a);
+    return l > 0.0f ? make_float3(a.x / l, a.y / l, a.z / l) : make_float3(0.0f, 0.0f, 0.0f);
+}
+
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
 }
 
 __device__ float soft_clip(float x, float limit)
@@ -39,10 +55,9 @@ __device__ float soft_clip(float x, float limit)
 }
 
 __global__ void comb_902a2f9874(
-    const float3* __restrict__ velocity,
-    const float* __restrict__ m,
-    float limit,
-    float* max_value,
+    const float3* __restrict__ field,
+    const float3* __restrict__ axis,
+    float* total,
     float* clipped_out,
     int n)
 {
@@ -50,11 +65,11 @@ __global__ void comb_902a2f9874(
     if (tid >= n)
         return;
 
-    float3 velocity_v = velocity[tid];
-    float m_v = m[tid];
-    float s = 0.5f * m_v * dot(velocity_v, velocity_v);
-    float clipped = soft_clip(s, limit);
-    atomicMaxFloat(&max_value[0], clipped);
+    float3 field_v = field[tid];
+    float3 axis_v = axis[tid];
+    float s = dot(field_v, normalize(axis_v));
+    float clipped = soft_clip(s, 1.0f);
+    warp_atomic_add(&total[0], clipped);
     clipped_out[tid] = clipped;
 }
 
@@ -196,27 +211,26 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_velocity((size_t)n * 3);  // input, shape [500] of vec3
-    fill_float(h_velocity.data(), h_velocity.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_m((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_m.data(), h_m.size(), seed, 1, 4, 29U, 0.0625f);
-    const float limit = 0.5f;
-    std::vector<float> h_max_value(1);  // output, shape [1] of float32
+    std::vector<float> h_field((size_t)n * 3);  // input, shape [500] of vec3
+    fill_float(h_field.data(), h_field.size(), seed, 0, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_axis((size_t)n * 3);  // input, shape [500] of vec3
+    fill_float(h_axis.data(), h_axis.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_total(1);  // output, shape [1] of float32
     std::vector<float> h_clipped_out((size_t)n * 1);  // output, shape [500] of float32
 
     // Device buffers
-    float3* d_velocity = nullptr;
-    const size_t bytes_velocity = h_velocity.size() * sizeof(h_velocity[0]);
-    CUDA_CHECK(cudaMalloc(&d_velocity, bytes_velocity));
-    CUDA_CHECK(cudaMemcpy(d_velocity, h_velocity.data(), bytes_velocity, cudaMemcpyHostToDevice));
-    float* d_m = nullptr;
-    const size_t bytes_m = h_m.size() * sizeof(h_m[0]);
-    CUDA_CHECK(cudaMalloc(&d_m, bytes_m));
-    CUDA_CHECK(cudaMemcpy(d_m, h_m.data(), bytes_m, cudaMemcpyHostToDevice));
-    float* d_max_value = nullptr;
-    const size_t bytes_max_value = h_max_value.size() * sizeof(h_max_value[0]);
-    CUDA_CHECK(cudaMalloc(&d_max_value, bytes_max_value));
-    CUDA_CHECK(cudaMemcpy(d_max_value, h_max_value.data(), bytes_max_value, cudaMemcpyHostToDevice));
+    float3* d_field = nullptr;
+    const size_t bytes_field = h_field.size() * sizeof(h_field[0]);
+    CUDA_CHECK(cudaMalloc(&d_field, bytes_field));
+    CUDA_CHECK(cudaMemcpy(d_field, h_field.data(), bytes_field, cudaMemcpyHostToDevice));
+    float3* d_axis = nullptr;
+    const size_t bytes_axis = h_axis.size() * sizeof(h_axis[0]);
+    CUDA_CHECK(cudaMalloc(&d_axis, bytes_axis));
+    CUDA_CHECK(cudaMemcpy(d_axis, h_axis.data(), bytes_axis, cudaMemcpyHostToDevice));
+    float* d_total = nullptr;
+    const size_t bytes_total = h_total.size() * sizeof(h_total[0]);
+    CUDA_CHECK(cudaMalloc(&d_total, bytes_total));
+    CUDA_CHECK(cudaMemcpy(d_total, h_total.data(), bytes_total, cudaMemcpyHostToDevice));
     float* d_clipped_out = nullptr;
     const size_t bytes_clipped_out = h_clipped_out.size() * sizeof(h_clipped_out[0]);
     CUDA_CHECK(cudaMalloc(&d_clipped_out, bytes_clipped_out));
@@ -226,10 +240,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
+    comb_902a2f9874<<<grid, block>>>(d_field, d_axis, d_total, d_clipped_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_max_value.data(), d_max_value, bytes_max_value, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_total.data(), d_total, bytes_total, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_clipped_out.data(), d_clipped_out, bytes_clipped_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -238,7 +252,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_max_value.data(), 1, bytes_max_value, dump) == bytes_max_value;
+            dump_ok = dump_ok && fwrite(h_total.data(), 1, bytes_total, dump) == bytes_total;
             dump_ok = dump_ok && fwrite(h_clipped_out.data(), 1, bytes_clipped_out, dump) == bytes_clipped_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -255,7 +269,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_902a2f9874<<<grid, block, 0, stream>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
+            comb_902a2f9874<<<grid, block, 0, stream>>>(d_field, d_axis, d_total, d_clipped_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -282,8 +296,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_velocity + bytes_m;
-        const size_t bytes_written = bytes_max_value + bytes_clipped_out;
+        const size_t bytes_read = bytes_field + bytes_axis;
+        const size_t bytes_written = bytes_total + bytes_clipped_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -302,9 +316,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_velocity));
-        CUDA_CHECK(cudaFree(d_m));
-        CUDA_CHECK(cudaFree(d_max_value));
+        CUDA_CHECK(cudaFree(d_field));
+        CUDA_CHECK(cudaFree(d_axis));
+        CUDA_CHECK(cudaFree(d_total));
         CUDA_CHECK(cudaFree(d_clipped_out));
         return 0;
     }
@@ -316,8 +330,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2004 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("max_value", h_max_value.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
-                       0.0001f, 0.0001f, stats);
+    ok &= check_values("total", h_total.data(), reinterpret_cast<const float*>(expected.data() + 0), 1,
+                       0.05f, 0.0001f, stats);
     ok &= check_values("clipped_out", h_clipped_out.data(), reinterpret_cast<const float*>(expected.data() + 4), 500,
                        0.0001f, 0.0001f, stats);
     printf("%s comb_902a2f9874: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
@@ -330,13 +344,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
+        comb_902a2f9874<<<grid, block>>>(d_field, d_axis, d_total, d_clipped_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_902a2f9874<<<grid, block>>>(d_velocity, d_m, limit, d_max_value, d_clipped_out, n);
+        comb_902a2f9874<<<grid, block>>>(d_field, d_axis, d_total, d_clipped_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -355,9 +369,9 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_velocity));
-    CUDA_CHECK(cudaFree(d_m));
-    CUDA_CHECK(cudaFree(d_max_value));
+    CUDA_CHECK(cudaFree(d_field));
+    CUDA_CHECK(cudaFree(d_axis));
+    CUDA_CHECK(cudaFree(d_total));
     CUDA_CHECK(cudaFree(d_clipped_out));
     return ok ? 0 : 1;
 }

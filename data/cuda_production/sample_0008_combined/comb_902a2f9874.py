@@ -5,12 +5,12 @@ import warp as wp
 def soft_clip(x: float, limit: float) -> float:
     return limit * wp.tanh(x / limit)
 
-@wp.kernel(enable_backward=False)
-def comb_902a2f9874(velocity: wp.array[wp.vec3], m: wp.array[float], limit: float, max_value: wp.array[float], clipped_out: wp.array[float]):
+@wp.kernel
+def comb_902a2f9874(field: wp.array[wp.vec3], axis: wp.array[wp.vec3], total: wp.array[float], clipped_out: wp.array[float]):
     tid = wp.tid()
-    velocity_v = velocity[tid]
-    m_v = m[tid]
-    s = 0.5 * m_v * wp.dot(velocity_v, velocity_v)
-    clipped = soft_clip(s, limit)
-    wp.atomic_max(max_value, 0, clipped)
+    field_v = field[tid]
+    axis_v = axis[tid]
+    s = wp.dot(field_v, wp.normalize(axis_v))
+    clipped = soft_clip(s, 1.0)
+    wp.atomic_add(total, 0, clipped)
     clipped_out[tid] = clipped

@@ -1,4 +1,4 @@
-// Rigid-body transform kernel (1-D launch 64; normalised quaternion array; wp.transform; transform composition; transform_inverse; transform_point)
+// Rigid-body transform kernel (1-D launch 64; normalised quaternion array; wp.transform; transform composition; transform_inverse; transform_point; transform_vector; offset by a by-value origin; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `xform_80cb405f2d` (see xform_80cb405f2d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -82,13 +82,27 @@ __device__ __forceinline__ float3 transform_point(transform t, float3 x)
     return make_float3(t.p.x + r.x, t.p.y + r.y, t.p.z + r.z);
 }
 
+__device__ __forceinline__ float3 transform_vector(transform t, float3 x)
+{
+    return quat_rotate(t.q, x);
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
 __global__ void xform_80cb405f2d(
     const float3* __restrict__ origins,
     const quat* __restrict__ rot,
     transform root,
     const float3* __restrict__ points,
     float3* p_local,
-    float3* x_world,
+    const float3* __restrict__ verts,
+    const float3* __restrict__ v_local,
+    float3* vel_world,
+    float3 shift,
+    float3* world_points,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -98,10 +112,12 @@ __global__ void xform_80cb405f2d(
     quat q = normalize(rot[tid]);
     transform X = transform{origins[tid], q};
     transform X_child = transform_multiply(root, X);
-    float3 p = points[tid];
     transform X_inv = transform_inverse(X_child);
-    p_local[tid] = transform_point(X_inv, p);
-    x_world[tid] = transform_point(X_child, p);
+    p_local[tid] = transform_point(X_inv, points[tid]);
+    float3 p_world = transform_point(X_child, verts[tid]);
+    float3 v_world = transform_vector(X_child, v_local[tid]);
+    vel_world[tid] = v_world;
+    world_points[tid] = p_world + shift;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,7 +266,13 @@ int main(int argc, char** argv)
     std::vector<float> h_points((size_t)n * 3);  // input, shape [64] of vec3
     fill_float(h_points.data(), h_points.size(), seed, 3, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_p_local((size_t)n * 3);  // output, shape [64] of vec3
-    std::vector<float> h_x_world((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_verts((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_verts.data(), h_verts.size(), seed, 5, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_v_local((size_t)n * 3);  // input, shape [64] of vec3
+    fill_float(h_v_local.data(), h_v_local.size(), seed, 6, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_vel_world((size_t)n * 3);  // output, shape [64] of vec3
+    const float3 shift = make_float3(0.5f, -0.3125f, 0.8125f);
+    std::vector<float> h_world_points((size_t)n * 3);  // output, shape [64] of vec3
 
     // Device buffers
     float3* d_origins = nullptr;
@@ -269,20 +291,33 @@ int main(int argc, char** argv)
     const size_t bytes_p_local = h_p_local.size() * sizeof(h_p_local[0]);
     CUDA_CHECK(cudaMalloc(&d_p_local, bytes_p_local));
     CUDA_CHECK(cudaMemcpy(d_p_local, h_p_local.data(), bytes_p_local, cudaMemcpyHostToDevice));
-    float3* d_x_world = nullptr;
-    const size_t bytes_x_world = h_x_world.size() * sizeof(h_x_world[0]);
-    CUDA_CHECK(cudaMalloc(&d_x_world, bytes_x_world));
-    CUDA_CHECK(cudaMemcpy(d_x_world, h_x_world.data(), bytes_x_world, cudaMemcpyHostToDevice));
+    float3* d_verts = nullptr;
+    const size_t bytes_verts = h_verts.size() * sizeof(h_verts[0]);
+    CUDA_CHECK(cudaMalloc(&d_verts, bytes_verts));
+    CUDA_CHECK(cudaMemcpy(d_verts, h_verts.data(), bytes_verts, cudaMemcpyHostToDevice));
+    float3* d_v_local = nullptr;
+    const size_t bytes_v_local = h_v_local.size() * sizeof(h_v_local[0]);
+    CUDA_CHECK(cudaMalloc(&d_v_local, bytes_v_local));
+    CUDA_CHECK(cudaMemcpy(d_v_local, h_v_local.data(), bytes_v_local, cudaMemcpyHostToDevice));
+    float3* d_vel_world = nullptr;
+    const size_t bytes_vel_world = h_vel_world.size() * sizeof(h_vel_world[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel_world, bytes_vel_world));
+    CUDA_CHECK(cudaMemcpy(d_vel_world, h_vel_world.data(), bytes_vel_world, cudaMemcpyHostToDevice));
+    float3* d_world_points = nullptr;
+    const size_t bytes_world_points = h_world_points.size() * sizeof(h_world_points[0]);
+    CUDA_CHECK(cudaMalloc(&d_world_points, bytes_world_points));
+    CUDA_CHECK(cudaMemcpy(d_world_points, h_world_points.data(), bytes_world_points, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_x_world, n);
+    xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_verts, d_v_local, d_vel_world, shift, d_world_points, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_p_local.data(), d_p_local, bytes_p_local, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_x_world.data(), d_x_world, bytes_x_world, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_vel_world.data(), d_vel_world, bytes_vel_world, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_world_points.data(), d_world_points, bytes_world_points, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -291,7 +326,8 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_p_local.data(), 1, bytes_p_local, dump) == bytes_p_local;
-            dump_ok = dump_ok && fwrite(h_x_world.data(), 1, bytes_x_world, dump) == bytes_x_world;
+            dump_ok = dump_ok && fwrite(h_vel_world.data(), 1, bytes_vel_world, dump) == bytes_vel_world;
+            dump_ok = dump_ok && fwrite(h_world_points.data(), 1, bytes_world_points, dump) == bytes_world_points;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -307,7 +343,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_80cb405f2d<<<grid, block, 0, stream>>>(d_origins, d_rot, root, d_points, d_p_local, d_x_world, n);
+            xform_80cb405f2d<<<grid, block, 0, stream>>>(d_origins, d_rot, root, d_points, d_p_local, d_verts, d_v_local, d_vel_world, shift, d_world_points, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -334,8 +370,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_origins + bytes_rot + bytes_points;
-        const size_t bytes_written = bytes_p_local + bytes_x_world;
+        const size_t bytes_read = bytes_origins + bytes_rot + bytes_points + bytes_verts + bytes_v_local;
+        const size_t bytes_written = bytes_p_local + bytes_vel_world + bytes_world_points;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -358,21 +394,26 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_rot));
         CUDA_CHECK(cudaFree(d_points));
         CUDA_CHECK(cudaFree(d_p_local));
-        CUDA_CHECK(cudaFree(d_x_world));
+        CUDA_CHECK(cudaFree(d_verts));
+        CUDA_CHECK(cudaFree(d_v_local));
+        CUDA_CHECK(cudaFree(d_vel_world));
+        CUDA_CHECK(cudaFree(d_world_points));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1536) {
-        fprintf(stderr, "%s: expected 1536 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2304) {
+        fprintf(stderr, "%s: expected 2304 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("p_local", h_p_local.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
                        0.0064f, 0.0001f, stats);
-    ok &= check_values("x_world", h_x_world.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
-                       0.0023f, 0.0001f, stats);
+    ok &= check_values("vel_world", h_vel_world.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
+                       0.0007f, 0.0001f, stats);
+    ok &= check_values("world_points", h_world_points.data(), reinterpret_cast<const float*>(expected.data() + 1536), 192,
+                       0.0024000000000000002f, 0.0001f, stats);
     printf("%s xform_80cb405f2d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -383,13 +424,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_x_world, n);
+        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_verts, d_v_local, d_vel_world, shift, d_world_points, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_x_world, n);
+        xform_80cb405f2d<<<grid, block>>>(d_origins, d_rot, root, d_points, d_p_local, d_verts, d_v_local, d_vel_world, shift, d_world_points, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -412,6 +453,9 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_rot));
     CUDA_CHECK(cudaFree(d_points));
     CUDA_CHECK(cudaFree(d_p_local));
-    CUDA_CHECK(cudaFree(d_x_world));
+    CUDA_CHECK(cudaFree(d_verts));
+    CUDA_CHECK(cudaFree(d_v_local));
+    CUDA_CHECK(cudaFree(d_vel_world));
+    CUDA_CHECK(cudaFree(d_world_points));
     return ok ? 0 : 1;
 }

@@ -5,17 +5,10 @@ import warp as wp
 def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + wp.exp(-x))
 
-@wp.kernel
-def comb_6923753868(pos: wp.array(dtype=wp.vec3), target_pos: wp.array(dtype=wp.vec3), g: wp.array(dtype=float), group: wp.array(dtype=int), per_group: wp.array(dtype=float), group_count: wp.array(dtype=int), gated_out: wp.array(dtype=float)):
+@wp.kernel(enable_backward=False)
+def comb_6923753868(data: wp.array[float], x: wp.array[float], logit: wp.array[float], gated_out: wp.array[float]):
     tid = wp.tid()
-    pos_v = pos[tid]
-    target_pos_v = target_pos[tid]
-    g_v = g[tid]
-    group_v = group[tid]
-    d = pos_v - target_pos_v
-    s = wp.length(d)
-    gate = sigmoid(g_v)
-    gated = gate * s
-    wp.atomic_add(per_group, group_v, gated)
-    wp.atomic_add(group_count, group_v, 1)
-    gated_out[tid] = gated
+    data_v = data[tid]
+    s = data_v + 0.375 * (x[tid] - data_v)
+    gate = sigmoid(logit[tid])
+    gated_out[tid] += gate * s

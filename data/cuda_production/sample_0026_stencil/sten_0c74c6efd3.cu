@@ -30,9 +30,9 @@ __global__ void sten_0c74c6efd3(
     int h_dim0,
     int h_dim1,
     int h_dim2,
-    float* grad_energy,
-    int grad_energy_dim1,
-    int grad_energy_dim2,
+    float* grad_out,
+    int grad_out_dim1,
+    int grad_out_dim2,
     float half_inv_dx,
     int dim0,
     int dim1,
@@ -49,10 +49,10 @@ __global__ void sten_0c74c6efd3(
         float gx = result0.v0;
         float gy = result0.v1;
         float gz = result0.v2;
-        grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] *= RELAX;
-        atomicAdd(&grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k], gx * gx + gy * gy + gz * gz);
+        grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k] *= RELAX;
+        atomicAdd(&grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k], gx * gx + gy * gy + gz * gz);
     } else {
-        grad_energy[(i * grad_energy_dim1 + j) * grad_energy_dim2 + k] = h[(i * h_dim1 + j) * h_dim2 + k];
+        grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k] = 0.0f;
     }
 }
 
@@ -202,8 +202,8 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_h((size_t)dim0 * 64);  // input, shape [8, 8, 8] of float32
     fill_float(h_h.data(), h_h.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_grad_energy((size_t)dim0 * 64);  // inout, shape [8, 8, 8] of float32
-    fill_float(h_grad_energy.data(), h_grad_energy.size(), seed, 1, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_grad_out((size_t)dim0 * 64);  // inout, shape [8, 8, 8] of float32
+    fill_float(h_grad_out.data(), h_grad_out.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     const float half_inv_dx = 1.0f;
 
     // Device buffers
@@ -211,19 +211,19 @@ int main(int argc, char** argv)
     const size_t bytes_h = h_h.size() * sizeof(h_h[0]);
     CUDA_CHECK(cudaMalloc(&d_h, bytes_h));
     CUDA_CHECK(cudaMemcpy(d_h, h_h.data(), bytes_h, cudaMemcpyHostToDevice));
-    float* d_grad_energy = nullptr;
-    const size_t bytes_grad_energy = h_grad_energy.size() * sizeof(h_grad_energy[0]);
-    CUDA_CHECK(cudaMalloc(&d_grad_energy, bytes_grad_energy));
-    CUDA_CHECK(cudaMemcpy(d_grad_energy, h_grad_energy.data(), bytes_grad_energy, cudaMemcpyHostToDevice));
+    float* d_grad_out = nullptr;
+    const size_t bytes_grad_out = h_grad_out.size() * sizeof(h_grad_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_grad_out, bytes_grad_out));
+    CUDA_CHECK(cudaMemcpy(d_grad_out, h_grad_out.data(), bytes_grad_out, cudaMemcpyHostToDevice));
 
     const dim3 block(8, 8, 4);
     const dim3 grid((dim2 + block.x - 1) / block.x, (dim1 + block.y - 1) / block.y, (dim0 + block.z - 1) / block.z);
 
     // Run once and check the results
-    sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_energy, 8, 8, half_inv_dx, dim0, dim1, dim2);
+    sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_out, 8, 8, half_inv_dx, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_grad_energy.data(), d_grad_energy, bytes_grad_energy, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_grad_out.data(), d_grad_out, bytes_grad_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -231,7 +231,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_grad_energy.data(), 1, bytes_grad_energy, dump) == bytes_grad_energy;
+            dump_ok = dump_ok && fwrite(h_grad_out.data(), 1, bytes_grad_out, dump) == bytes_grad_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -247,7 +247,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            sten_0c74c6efd3<<<grid, block, 0, stream>>>(d_h, dim0, 8, 8, d_grad_energy, 8, 8, half_inv_dx, dim0, dim1, dim2);
+            sten_0c74c6efd3<<<grid, block, 0, stream>>>(d_h, dim0, 8, 8, d_grad_out, 8, 8, half_inv_dx, dim0, dim1, dim2);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -274,8 +274,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_h + bytes_grad_energy;
-        const size_t bytes_written = bytes_grad_energy;
+        const size_t bytes_read = bytes_h + bytes_grad_out;
+        const size_t bytes_written = bytes_grad_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -295,7 +295,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_h));
-        CUDA_CHECK(cudaFree(d_grad_energy));
+        CUDA_CHECK(cudaFree(d_grad_out));
         return 0;
     }
 
@@ -306,7 +306,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("grad_energy", h_grad_energy.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
+    ok &= check_values("grad_out", h_grad_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 512,
                        0.0013000000000000002f, 0.0001f, stats);
     printf("%s sten_0c74c6efd3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -318,13 +318,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_energy, 8, 8, half_inv_dx, dim0, dim1, dim2);
+        sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_out, 8, 8, half_inv_dx, dim0, dim1, dim2);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_energy, 8, 8, half_inv_dx, dim0, dim1, dim2);
+        sten_0c74c6efd3<<<grid, block>>>(d_h, dim0, 8, 8, d_grad_out, 8, 8, half_inv_dx, dim0, dim1, dim2);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -344,6 +344,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_h));
-    CUDA_CHECK(cudaFree(d_grad_energy));
+    CUDA_CHECK(cudaFree(d_grad_out));
     return ok ? 0 : 1;
 }

@@ -58,11 +58,6 @@ __device__ __forceinline__ float3 transform_vector(transform t, float3 x)
     return quat_rotate(t.q, x);
 }
 
-__device__ __forceinline__ float3 operator+(float3 a, float3 b)
-{
-    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
 __device__ __forceinline__ float3 operator*(float3 a, float s)
 {
     return make_float3(a.x * s, a.y * s, a.z * s);
@@ -78,13 +73,13 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
     return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
-constexpr float DT = 0.1875f;
 constexpr float RANGE = 2.375f;
 
 __global__ void xform_0b4bf87971(
     const transform* __restrict__ frames,
     const float3* __restrict__ x_local,
     const float3* __restrict__ dirs,
+    float3* dir_out,
     float3* x_world,
     float3 center,
     float stiffness,
@@ -102,14 +97,14 @@ __global__ void xform_0b4bf87971(
     float3 x = x_local[tid];
     float3 p_world = transform_point(X, x);
     float3 d = dirs[tid];
-    float3 v_world = transform_vector(X, d);
-    x_world[tid] = p_world + v_world * DT;
-    float3 d2 = p_world - center;
-    float dist = sqrtf(length_sq(d2));
+    dir_out[tid] = transform_vector(X, d);
+    x_world[tid] = p_world;
+    float3 d_i = p_world - center;
+    float dist = sqrtf(length_sq(d_i));
     float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
     float3 v = v_local[tid];
     float g = gain[tid];
-    force[tid] = g * (stiffness * wgt * d2 - kd * v);
+    force[tid] = g * (stiffness * wgt * d_i - kd * v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,14 +251,15 @@ int main(int argc, char** argv)
     fill_float(h_x_local.data(), h_x_local.size(), seed, 1, -1024, 2049U, 0.0009765625f);
     std::vector<float> h_dirs((size_t)n * 3);  // input, shape [256] of vec3
     fill_float(h_dirs.data(), h_dirs.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_dir_out((size_t)n * 3);  // output, shape [256] of vec3
     std::vector<float> h_x_world((size_t)n * 3);  // output, shape [256] of vec3
     const float3 center = make_float3(-0.9375f, -0.75f, -0.25f);
     const float stiffness = 0.75f;
     std::vector<float> h_v_local((size_t)n * 3);  // input, shape [256] of vec3
-    fill_float(h_v_local.data(), h_v_local.size(), seed, 6, -2048, 4097U, 0.0009765625f);
+    fill_float(h_v_local.data(), h_v_local.size(), seed, 7, -2048, 4097U, 0.0009765625f);
     const float kd = 0.25f;
     std::vector<float> h_gain((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_gain.data(), h_gain.size(), seed, 8, 0, 2049U, 0.0009765625f);
+    fill_float(h_gain.data(), h_gain.size(), seed, 9, 0, 2049U, 0.0009765625f);
     std::vector<float> h_force((size_t)n * 3);  // output, shape [256] of vec3
 
     // Device buffers
@@ -279,6 +275,10 @@ int main(int argc, char** argv)
     const size_t bytes_dirs = h_dirs.size() * sizeof(h_dirs[0]);
     CUDA_CHECK(cudaMalloc(&d_dirs, bytes_dirs));
     CUDA_CHECK(cudaMemcpy(d_dirs, h_dirs.data(), bytes_dirs, cudaMemcpyHostToDevice));
+    float3* d_dir_out = nullptr;
+    const size_t bytes_dir_out = h_dir_out.size() * sizeof(h_dir_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_dir_out, bytes_dir_out));
+    CUDA_CHECK(cudaMemcpy(d_dir_out, h_dir_out.data(), bytes_dir_out, cudaMemcpyHostToDevice));
     float3* d_x_world = nullptr;
     const size_t bytes_x_world = h_x_world.size() * sizeof(h_x_world[0]);
     CUDA_CHECK(cudaMalloc(&d_x_world, bytes_x_world));
@@ -300,9 +300,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+    xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(h_dir_out.data(), d_dir_out, bytes_dir_out, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_x_world.data(), d_x_world, bytes_x_world, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_force.data(), d_force, bytes_force, cudaMemcpyDeviceToHost));
 
@@ -312,6 +313,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
+            dump_ok = dump_ok && fwrite(h_dir_out.data(), 1, bytes_dir_out, dump) == bytes_dir_out;
             dump_ok = dump_ok && fwrite(h_x_world.data(), 1, bytes_x_world, dump) == bytes_x_world;
             dump_ok = dump_ok && fwrite(h_force.data(), 1, bytes_force, dump) == bytes_force;
             if (dump)
@@ -329,7 +331,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_0b4bf87971<<<grid, block, 0, stream>>>(d_frames, d_x_local, d_dirs, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+            xform_0b4bf87971<<<grid, block, 0, stream>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -357,7 +359,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_frames + bytes_x_local + bytes_dirs + bytes_v_local + bytes_gain;
-        const size_t bytes_written = bytes_x_world + bytes_force;
+        const size_t bytes_written = bytes_dir_out + bytes_x_world + bytes_force;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -379,6 +381,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_frames));
         CUDA_CHECK(cudaFree(d_x_local));
         CUDA_CHECK(cudaFree(d_dirs));
+        CUDA_CHECK(cudaFree(d_dir_out));
         CUDA_CHECK(cudaFree(d_x_world));
         CUDA_CHECK(cudaFree(d_v_local));
         CUDA_CHECK(cudaFree(d_gain));
@@ -389,13 +392,15 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 6144) {
-        fprintf(stderr, "%s: expected 6144 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 9216) {
+        fprintf(stderr, "%s: expected 9216 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("x_world", h_x_world.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.0016f, 0.0001f, stats);
-    ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 3072), 768,
+    ok &= check_values("dir_out", h_dir_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
+                       0.0007f, 0.0001f, stats);
+    ok &= check_values("x_world", h_x_world.data(), reinterpret_cast<const float*>(expected.data() + 3072), 768,
+                       0.0009000000000000001f, 0.0001f, stats);
+    ok &= check_values("force", h_force.data(), reinterpret_cast<const float*>(expected.data() + 6144), 768,
                        0.0016f, 0.0001f, stats);
     printf("%s xform_0b4bf87971: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -407,13 +412,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -435,6 +440,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_frames));
     CUDA_CHECK(cudaFree(d_x_local));
     CUDA_CHECK(cudaFree(d_dirs));
+    CUDA_CHECK(cudaFree(d_dir_out));
     CUDA_CHECK(cudaFree(d_x_world));
     CUDA_CHECK(cudaFree(d_v_local));
     CUDA_CHECK(cudaFree(d_gain));

@@ -1,4 +1,4 @@
-// Counts of points outside and inside a closed mesh (two atomic bins) (1-D launch 2048; rock mesh of 3072 triangles, cell 0.0509; wp.mesh_query_point_sign_normal)
+// Counts and masses of points outside and inside a closed mesh (two atomic bins each) (1-D launch 2048; rock mesh of 3072 triangles, cell 0.0509; wp.mesh_query_point_sign_normal)
 // Standalone CUDA translation of the Warp kernel `mesh_17a4b1d51b` (see mesh_17a4b1d51b.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -286,10 +286,33 @@ __device__ inline MeshQueryPoint mesh_query_point_sign_normal(const Mesh& mesh, 
     return query;
 }
 
+__device__ __forceinline__ unsigned lane_id()
+{
+    // warps are cut from the block's linear thread index, whatever the block's shape
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+
+__device__ __forceinline__ void warp_atomic_add(float* address, float val)
+{
+    // For a small table (a histogram, a few totals) most lanes of a warp hit the same few
+    // addresses, and their atomics queue up one behind the other. The lanes that share an
+    // address combine their values first (in lane order); one of them does the atomic.
+    const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(address));
+    float total = __shfl_sync(peers, val, __ffs(peers) - 1);
+    for (unsigned rest = peers & (peers - 1); rest; rest &= rest - 1) {
+        const float other = __shfl_sync(peers, val, __ffs(rest) - 1);
+        total += other;
+    }
+    if (lane_id() == unsigned(__ffs(peers) - 1))
+        atomicAdd(address, total);
+}
+
 __global__ void mesh_17a4b1d51b(
-    Mesh geometry,
     const float3* __restrict__ particle_x,
     int* bins,
+    const float* __restrict__ point_mass,
+    float* binned_mass,
+    Mesh geometry,
     int n)
 {
     // bins: this block adds into its own copy in shared memory, and that into bins once, at the end
@@ -306,6 +329,7 @@ __global__ void mesh_17a4b1d51b(
             slot = 1;
         }
         atomicAdd(&bins_block[slot], 1);
+        warp_atomic_add(&binned_mass[slot], point_mass[tid]);
     }
     __syncthreads();  // the block's additions are all in shared memory
     for (int k = threadIdx.x; k < 2; k += blockDim.x)
@@ -357,6 +381,45 @@ struct CheckStats {
     double tolerance_used = 0.0;  // largest |error| / allowed error: above 1 is a mismatch
     size_t mismatches = 0;
 };
+
+template <typename T> struct CheckType;  // one specialisation per float type this program checks
+template <> struct CheckType<float> {
+    static double value(float x) { return x; }
+    static constexpr double rel_floor = 1e-30;
+    static constexpr int digits = 9;
+};
+
+template <typename T>
+static bool check_values(const char* name, const T* got, const T* want, size_t count, double atol, double rtol,
+                         CheckStats& stats)
+{
+    const double rel_floor = CheckType<T>::rel_floor;
+    const int digits = CheckType<T>::digits;
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        const double got_i = CheckType<T>::value(got[i]);
+        const double want_i = CheckType<T>::value(want[i]);
+        double diff = std::fabs(got_i - want_i);
+        double rel = diff / std::max(std::fabs(want_i), rel_floor);
+        bool same_nan = std::isnan(got_i) && std::isnan(want_i);
+        double allowed = atol + rtol * std::fabs(want_i);
+        if (!same_nan) {
+            stats.max_abs = std::max(stats.max_abs, diff);
+            stats.tolerance_used = std::max(stats.tolerance_used, diff / allowed);
+            if (diff > 0.0)
+                stats.max_rel = std::max(stats.max_rel, rel);
+        }
+        if (!same_nan && !(diff <= allowed)) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %.*g, Warp computed %.*g\n", name, first_bad,
+                digits, CheckType<T>::value(got[first_bad]), digits, CheckType<T>::value(want[first_bad]));
+    return first_bad == count;
+}
 
 static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
 {
@@ -726,6 +789,9 @@ int main(int argc, char** argv)
     std::vector<float> h_particle_x((size_t)n * 3);  // input, shape [2048] of vec3
     fill_float(h_particle_x.data(), h_particle_x.size(), seed, 0, -700514, 1401030U, 9.5367431640625e-07f);
     std::vector<int> h_bins(2);  // output, shape [2] of int32
+    std::vector<float> h_point_mass((size_t)n * 1);  // input, shape [2048] of float32
+    fill_float(h_point_mass.data(), h_point_mass.size(), seed, 2, 4, 29U, 0.0625f);
+    std::vector<float> h_binned_mass(2);  // output, shape [2] of float32
 
     // Device buffers
     float3* d_particle_x = nullptr;
@@ -736,6 +802,14 @@ int main(int argc, char** argv)
     const size_t bytes_bins = h_bins.size() * sizeof(h_bins[0]);
     CUDA_CHECK(cudaMalloc(&d_bins, bytes_bins));
     CUDA_CHECK(cudaMemcpy(d_bins, h_bins.data(), bytes_bins, cudaMemcpyHostToDevice));
+    float* d_point_mass = nullptr;
+    const size_t bytes_point_mass = h_point_mass.size() * sizeof(h_point_mass[0]);
+    CUDA_CHECK(cudaMalloc(&d_point_mass, bytes_point_mass));
+    CUDA_CHECK(cudaMemcpy(d_point_mass, h_point_mass.data(), bytes_point_mass, cudaMemcpyHostToDevice));
+    float* d_binned_mass = nullptr;
+    const size_t bytes_binned_mass = h_binned_mass.size() * sizeof(h_binned_mass[0]);
+    CUDA_CHECK(cudaMalloc(&d_binned_mass, bytes_binned_mass));
+    CUDA_CHECK(cudaMemcpy(d_binned_mass, h_binned_mass.data(), bytes_binned_mass, cudaMemcpyHostToDevice));
     // Mesh `geometry`: the rock of synthesis/mesh_geometry.py, 16 cells per edge of width 0.0509
     // (3072 triangles), bumps salted by the input seed; the same mesh at --bench
     const Mesh geometry = build_rock_mesh(16, 0.0509, seed);
@@ -744,10 +818,11 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mesh_17a4b1d51b<<<grid, block>>>(geometry, d_particle_x, d_bins, n);
+    mesh_17a4b1d51b<<<grid, block>>>(d_particle_x, d_bins, d_point_mass, d_binned_mass, geometry, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_bins.data(), d_bins, bytes_bins, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_binned_mass.data(), d_binned_mass, bytes_binned_mass, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -756,6 +831,7 @@ int main(int argc, char** argv)
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_bins.data(), 1, bytes_bins, dump) == bytes_bins;
+            dump_ok = dump_ok && fwrite(h_binned_mass.data(), 1, bytes_binned_mass, dump) == bytes_binned_mass;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -771,7 +847,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mesh_17a4b1d51b<<<grid, block, 0, stream>>>(geometry, d_particle_x, d_bins, n);
+            mesh_17a4b1d51b<<<grid, block, 0, stream>>>(d_particle_x, d_bins, d_point_mass, d_binned_mass, geometry, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -798,8 +874,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particle_x;
-        const size_t bytes_written = bytes_bins;
+        const size_t bytes_read = bytes_particle_x + bytes_point_mass;
+        const size_t bytes_written = bytes_bins + bytes_binned_mass;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -820,6 +896,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_particle_x));
         CUDA_CHECK(cudaFree(d_bins));
+        CUDA_CHECK(cudaFree(d_point_mass));
+        CUDA_CHECK(cudaFree(d_binned_mass));
         free_mesh(geometry);
         return 0;
     }
@@ -827,11 +905,13 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 8) {
-        fprintf(stderr, "%s: expected 8 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 16) {
+        fprintf(stderr, "%s: expected 16 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_int("bins", h_bins.data(), reinterpret_cast<const int*>(expected.data() + 0), 2, stats);
+    ok &= check_values("binned_mass", h_binned_mass.data(), reinterpret_cast<const float*>(expected.data() + 8), 2,
+                       0.4096f, 0.0001f, stats);
     printf("%s mesh_17a4b1d51b: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -842,13 +922,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mesh_17a4b1d51b<<<grid, block>>>(geometry, d_particle_x, d_bins, n);
+        mesh_17a4b1d51b<<<grid, block>>>(d_particle_x, d_bins, d_point_mass, d_binned_mass, geometry, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mesh_17a4b1d51b<<<grid, block>>>(geometry, d_particle_x, d_bins, n);
+        mesh_17a4b1d51b<<<grid, block>>>(d_particle_x, d_bins, d_point_mass, d_binned_mass, geometry, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -869,6 +949,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_particle_x));
     CUDA_CHECK(cudaFree(d_bins));
+    CUDA_CHECK(cudaFree(d_point_mass));
+    CUDA_CHECK(cudaFree(d_binned_mass));
     free_mesh(geometry);
     return ok ? 0 : 1;
 }

@@ -14,9 +14,9 @@ def xform_38c3f41750(poses: wp.array[wp.transform], points: wp.array[wp.vec3], w
     X = poses[tid]
     p = points[tid]
     p_world = wp.transform_point(X, p)
-    world_pos[tid] = wp.lerp(world_pos[tid], p_world, relax)
+    world_pos[tid] = p_world
     depth = wp.min(signed_distance(ground_plane, p_world), 0.0)
-    f_contact[tid] = -STIFFNESS * depth * wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2])
+    f_contact[tid] = wp.lerp(f_contact[tid], -STIFFNESS * depth * wp.vec3(ground_plane[0], ground_plane[1], ground_plane[2]), relax)
     w = w_body[tid]
     arm = p_world - wp.transform_get_translation(X)
     q_body = wp.transform_get_rotation(X)
