@@ -595,8 +595,10 @@ ARRAY_RANKS = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3, "array4d": 
 # its element into the block's __shared__ array and, after one barrier, the block's threads copy the
 # block's slice of consecutive elements out word by word (consecutive threads, consecutive words).
 # Measured on an H100 (notes/design.md): 3.66x and 2.9x faster on two matrix samples. Loads are left
-# alone (they go through L1; staging them measured slower).
-STAGE_MIN_BYTES = 36  # mat33 and up: smaller elements (vec3, transform) store well enough as they are
+# alone (they go through L1; staging them measured slower). A 28-byte transform (7 floats) gains too
+# (H200, session 51: 1.70x and 1.05x on two kernels storing frames, the slower one then 1.27x Warp
+# instead of 0.74x); 16-byte quats and vec4s do not (0.93-1.10x), nor 12-byte vec3s: stored as they are.
+STAGE_MIN_BYTES = 28  # transform, mat33 and up
 STAGE_THREADS = THREADS_PER_BLOCK  # a staging kernel's block, fixed at compile time (bench.block_shape's 1-D block)
 
 

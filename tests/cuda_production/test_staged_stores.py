@@ -1,6 +1,6 @@
 """Staged stores (cuda_production/translator.py, stageable_arrays): a 1-D kernel's one top-level
-`arr[tid] = value` of an array of 36-byte-or-larger elements goes through the block's shared memory
-and is copied out contiguously after a barrier; kernels where that would change the result keep the
+`arr[tid] = value` of an array of 28-byte-or-larger elements (a transform, a mat33, ...) goes through
+the block's shared memory and is copied out contiguously after a barrier; kernels where that would change the result keep the
 plain store. Staged kernels run through Warp on the CPU and as their .cu under host emulation (the
 emulator runs a block's threads as fibers, so the barrier is honoured)."""
 import shutil
@@ -9,7 +9,7 @@ import pytest
 
 from cuda_production.reference import warp_reference
 from cuda_production.translator import translate_kernel
-from tests.cuda_production.harness import arr, run_sample, spec
+from tests.cuda_production.harness import arr, run_sample, spec, vec_value
 
 N = 300  # a launch that is not a multiple of the 256-thread block: the last block copies out 44 elements
 
@@ -44,6 +44,18 @@ def pick33d(p: wp.array(dtype=wp.mat33d), q: wp.array(dtype=wp.mat33d), s: wp.ar
     total[tid] = m[0, 0] * s[tid] + m[2, 1]
 ''', [arr("p", "mat33d", shape=(N,)), arr("q", "mat33d", shape=(N,)), arr("s", "float64", shape=(N,)),
       arr("out", "mat33d", "output", shape=(N,)), arr("total", "float64", "output", shape=(N,), bound=8.0)], dim=(N,)),
+    # a 28-byte transform: a body's frame composed with its parent's (odd width: stride 7)
+    spec("compose_frames", '''
+@wp.kernel
+def compose_frames(X_wb: wp.array(dtype=wp.transform), parent: wp.transform, frames_out: wp.array(dtype=wp.transform),
+                   points: wp.array(dtype=wp.vec3), x_world: wp.array(dtype=wp.vec3)):
+    tid = wp.tid()
+    X = wp.mul(parent, X_wb[tid])
+    frames_out[tid] = X
+    x_world[tid] = wp.transform_point(X, points[tid])
+''', [arr("X_wb", "transform", shape=(N,)), vec_value("parent", "transform", (0.5, -0.25, 1.0, 0.0, 0.6, 0.0, 0.8)),
+      arr("frames_out", "transform", "output", shape=(N,), bound=8.0), arr("points", "vec3", shape=(N,)),
+      arr("x_world", "vec3", "output", shape=(N,), bound=16.0)], dim=(N,)),
     # the thread index only as a value (no `tid = wp.tid()`)
     spec("transpose_direct", '''
 @wp.kernel
@@ -69,6 +81,12 @@ def test_a_mat33_store_goes_through_shared_memory_and_out_contiguously():
     assert "if (tid < n) {" in code and "return;" not in code  # no thread skips the barrier
     assert code.index("out_stage0[threadIdx.x * 9 + 8] =") < code.index("__syncthreads();")
     assert "out_slice0[out_k0] = out_stage0[out_k0];" in code.split("__syncthreads();")[1]
+
+
+def test_a_transform_store_is_staged_and_a_vec3_store_is_not():
+    code = kernel_code(BY_NAME["compose_frames"].source, "compose_frames")
+    assert "__shared__ float frames_out_stage0[STAGE_THREADS * 7];" in code
+    assert "x_world_stage" not in code and "x_world[tid] = " in code
 
 
 def test_an_even_element_width_is_padded_to_an_odd_stride():
