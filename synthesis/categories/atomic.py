@@ -60,6 +60,11 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     if kind == "mass":  # density times a cell volume passed by value, no normalisation
         cell = w.add_scalar(rng.choice(["cell_volume", "dv", "voxel_size"]), "float64", rng.choice([0.125, 0.25, 0.5]))
         value = f"{d.src} * {cell.src}"
+        if random.Random(w.seed ^ 0xA55).random() < 0.4:  # cells of their own sizes (a graded mesh): a stream of its own
+            volumes = w.add_array(rng.choice(["cell_volumes", "volumes", "dV"]), "float64", "input", low=0.125, high=0.5,
+                                  grid_bits=3)
+            value = f"{d.src} * {w.load(volumes).src}"
+            terms.append("a volume per cell")
         mag = 0.5
         if rng.random() < 0.4:  # the first moment too, for the centre of mass: cell centres on a 1-D grid
             dx = w.add_scalar(rng.choice(["dx", "spacing", "h"]), "float64", rng.choice([0.125, 0.25, 0.5]))

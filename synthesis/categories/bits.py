@@ -339,6 +339,13 @@ def morton_codes(w: RichKernelWriter) -> None:
         payload = breadth(w).random() < 0.35
         code = w.fresh("code")
         w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
+        if random.Random(w.seed ^ 0xB1D).random() < 0.3:  # a stream of its own: the other kernels keep their draws
+            # pixels outside a mask get the largest key, so a sort by code puts them last (and drops them)
+            valid = w.add_array(rng.choice(["valid", "mask", "coverage"]), "int32", "input", low=0, high=1, grid_bits=0)
+            w.unused.remove(valid)
+            w.emit(f"if {valid}[{own}] == 0:")
+            w.emit(f"    {code} = wp.uint32(0xFFFFFFFF)")
+            w.feature("masked pixels keyed last (0xFFFFFFFF)")
         w.store(_own_uint_output(w, ("z_order", "morton", "codes")), _u(code, 2.0 ** 32))
         if payload:
             order = w.add_array(rng.choice(["pixel_ids", "order", "values"]), "int32", "output")

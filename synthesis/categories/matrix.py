@@ -40,6 +40,15 @@ def _matmul(w: RichKernelWriter, a: str, b: str) -> str:
     return f"wp.mul({a}, {b})" if w.rng.random() < 0.25 else f"{a} @ {b}"
 
 
+# Variants of the commonest forms, each drawn from a stream of its own so a kernel that takes none keeps
+# every draw: the principal direction beside the angle, the equivalent strain beside the deviator.
+VARIANT_SHARE = 0.4
+
+
+def variant(w, salt: int) -> bool:
+    return random.Random(w.seed ^ salt).random() < VARIANT_SHARE
+
+
 def regularised_solve(site: Site, as_func: bool) -> None:
     """x = (A + lambda I)^-1 b: a ridge-regularised (Tikhonov) solve of a small system per thread,
     lambda a parameter; the solution written, and with it the system's determinant."""
@@ -104,7 +113,13 @@ def strain(site: Site, as_func: bool) -> None:
         site.store(("strain", "E_out", "green"), "mat33", core.result(e, "mat33"), 2.0)
     elif kind == "deviatoric":
         dev = core.result(f"{e} - (wp.trace({e}) / 3.0) * {_identity(w, 3)}", "mat33")
-        site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
+        if variant(w, 0xDE5):  # and the equivalent (von Mises) strain of the deviator
+            dev = site.local("dev", dev)
+            site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
+            site.store(("eq_strain", "strain_vm"), "float32", f"wp.sqrt(wp.ddot({dev}, {dev}) / 1.5)", 8.0)
+            w.feature("equivalent strain")
+        else:
+            site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
         w.feature("deviatoric part")
     elif kind == "shear":
         e = site.local("E_t", core.result(e, "mat33")) if core.as_func else e
@@ -232,7 +247,14 @@ def eigen2(site: Site, as_func: bool) -> None:
     s = core.let("S", _matmul(w, f"wp.transpose({m})", m) if gram else f"0.5 * ({m} + wp.transpose({m}))")
     if kind == "angle":
         two_theta = f"wp.atan2(2.0 * {s}[0, 1], {s}[0, 0] - {s}[1, 1])"
-        site.store(("theta_p", "principal_angle"), "float32", core.result(f"0.5 * {two_theta}", "float32"), 2.0)
+        theta = core.result(f"0.5 * {two_theta}", "float32")
+        if variant(w, 0xA41):  # the principal direction too, the unit vector at that angle
+            theta = site.local("theta", theta)
+            site.store(("theta_p", "principal_angle"), "float32", theta, 2.0)
+            site.store(("principal_dir", "n_principal"), "vec2", f"wp.vec2(wp.cos({theta}), wp.sin({theta}))", 1.0)
+            w.feature("principal direction")
+        else:
+            site.store(("theta_p", "principal_angle"), "float32", theta, 2.0)
         w.feature("principal angle")
         return
     if not gram and w.rng.random() < 0.4:  # Mohr's circle: its centre and radius from the components

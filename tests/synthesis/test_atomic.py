@@ -58,19 +58,21 @@ def test_each_way_of_reporting_a_record_is_drawn():
     assert any("wp.max(" in s.source for s in sources)
 
 
-def float64_spec_with(feature: str):
-    """The first float64 accumulation (over every thread: no early return) with `feature`, and its seed."""
+def float64_spec_with(*features: str, without: tuple[str, ...] = ()):
+    """The first float64 accumulation (over every thread: no early return) with every one of `features`
+    and none of `without`, and its seed."""
     for seed in range(3000):
         w = writer(seed)
         float64_accumulation(random.Random(seed), w)
-        if feature in " ".join(w.features) and not any("early return" in f for f in w.features):
+        text = " ".join(w.features)
+        if all(f in text for f in features) and not any(f in text for f in without + ("early return",)):
             return w.finish("test"), seed
-    raise AssertionError(f"no float64 accumulation with {feature!r}")
+    raise AssertionError(f"no float64 accumulation with {features!r}")
 
 
-def float64_run_with(feature: str):
+def float64_run_with(*features: str, without: tuple[str, ...] = ()):
     """That kernel run: its inputs, outputs, scalar parameters and density array."""
-    spec, seed = float64_spec_with(feature)
+    spec, seed = float64_spec_with(*features, without=without)
     inputs = draw_inputs(spec, seed)
     scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
     rho = next(inputs[n] for n in ("density", "rho", "fraction", "phi") if n in inputs)
@@ -87,9 +89,17 @@ def test_a_penalised_objective_writes_its_density_sensitivity():
     assert any(fits) and np.ptp(sens) > 0
 
 
-def test_a_mass_sum_can_carry_its_first_moment():
-    _, got, scalars, rho = float64_run_with("centre of mass")
-    cell = next(scalars[n] for n in ("cell_volume", "dv", "voxel_size") if n in scalars)
+@pytest.mark.parametrize("graded", [False, True])
+def test_a_mass_sum_can_carry_its_first_moment(graded):
+    """The first moment sums each cell's centre times its mass: its density times the cell volume
+    passed by value, or (a graded mesh) its own volume from an array."""
+    inputs, got, scalars, rho = float64_run_with("centre of mass", *(["a volume per cell"] if graded else []),
+                                                 without=() if graded else ("a volume per cell",))
+    if graded:
+        cell = next(inputs[n] for n in ("cell_volumes", "volumes", "dV") if n in inputs)
+        assert len(np.unique(cell)) > 1
+    else:
+        cell = next(scalars[n] for n in ("cell_volume", "dv", "voxel_size") if n in scalars)
     dx = next(scalars[n] for n in ("dx", "spacing", "h") if n in scalars)
     moment = next(got[n] for n in ("moment", "first_moment", "mass_x") if n in got)
     centres = (np.arange(N) + 0.5) * dx

@@ -225,13 +225,32 @@ def test_subpixel_samples_jitter_each_pixels_centre_by_two_numbers_of_its_stream
         assert np.all(np.floor(uv[..., 0] * spec.dim[1]) == j) and np.all(np.floor(uv[..., 1] * spec.dim[0]) == i)
 
 
+def _pixel_codes(spec, arrays) -> np.ndarray:
+    """Each pixel's Z-order code (in the larger image where a tile origin is added); 0xFFFFFFFF where a
+    mask leaves the pixel out (a sort by code puts it last)."""
+    i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
+    if "tile origin" in spec.description:
+        i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
+    codes = interleave([i, j], 16)
+    if "masked pixels keyed last" in spec.description:
+        codes = np.where(_array(spec, arrays, "valid", "mask", "coverage") == 0, np.uint32(0xFFFFFFFF), codes)
+    return codes
+
+
 def test_a_pixels_morton_code_carries_its_linear_index():
-    for spec, _, written in _with("a sort's payload"):
+    for spec, arrays, written in _with("a sort's payload"):
         i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
         np.testing.assert_array_equal(_array(spec, written, "pixel_ids", "order", "values"), i * spec.dim[1] + j)
-        if "tile origin" in spec.description:  # the code is the pixel's in the larger image
-            i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
-        np.testing.assert_array_equal(_array(spec, written, "z_order", "morton", "codes"), interleave([i, j], 16))
+        np.testing.assert_array_equal(_array(spec, written, "z_order", "morton", "codes"), _pixel_codes(spec, arrays))
+
+
+def test_a_masked_pixel_is_keyed_last():
+    kernels = _with("masked pixels keyed last")
+    assert kernels
+    for spec, arrays, written in kernels:
+        codes = _array(spec, written, "z_order", "morton", "codes")
+        np.testing.assert_array_equal(codes, _pixel_codes(spec, arrays))
+        assert 0 < np.count_nonzero(codes == np.uint32(0xFFFFFFFF)) < codes.size
 
 
 def test_the_pixel_kernels_the_breadth_stream_leaves_alone_keep_their_draws(monkeypatch):
@@ -254,12 +273,8 @@ def test_morton_codes_interleave_the_quantised_point():
 
 
 def test_pixel_morton_codes_put_the_row_on_the_odd_bits():
-    for spec, _, written in _with("Morton code of a pixel"):
-        i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
-        if "tile origin" in spec.description:
-            i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
-        codes = _array(spec, written, "z_order", "morton", "codes")
-        np.testing.assert_array_equal(codes, interleave([i, j], 16))
+    for spec, arrays, written in _with("Morton code of a pixel"):
+        np.testing.assert_array_equal(_array(spec, written, "z_order", "morton", "codes"), _pixel_codes(spec, arrays))
 
 
 def test_decoded_morton_codes_give_back_the_cell():

@@ -59,6 +59,9 @@ def test_strains_and_energies_follow_their_formulas(seed):
             want = strain - np.trace(strain) / 3.0 * np.eye(3)
             np.testing.assert_allclose(got[named(spec, "deviator", "dev_strain")][e], want, atol=1e-9)
             assert np.trace(got[named(spec, "deviator", "dev_strain")][e]) == pytest.approx(0.0, abs=1e-9)
+            if named(spec, "eq_strain", "strain_vm"):  # the deviator's equivalent (von Mises) strain
+                want_eq = np.sqrt(2.0 / 3.0 * np.sum(want * want))
+                assert got[named(spec, "eq_strain", "strain_vm")][e] == pytest.approx(want_eq, abs=1e-9)
         elif named(spec, "shear", "e_shear"):
             i, j = (int(x) for x in re.search(r"\[(\d)(?:, |\]\[)(\d)\]", spec.source).groups())
             assert got[named(spec, "shear", "e_shear")][e] == pytest.approx(strain[i, j], abs=1e-9)
@@ -137,6 +140,8 @@ def test_2x2_eigenvalues_match_numpy_and_name_what_they_describe(seed):
                   ("tau_max", "max_shear"): 0.5 * (hi - lo),
                   ("von_mises", "sigma_vm"): np.sqrt(hi * hi - hi * lo + lo * lo),
                   ("theta_p", "principal_angle"): 0.5 * np.arctan2(2.0 * s[0, 1], s[0, 0] - s[1, 1])}
+        theta = checks[("theta_p", "principal_angle")]
+        checks[("principal_dir", "n_principal")] = np.array([np.cos(theta), np.sin(theta)])
         for hints, want in checks.items():
             if named(spec, *hints):
                 np.testing.assert_allclose(got[named(spec, *hints)][e], want, atol=1e-7)
@@ -303,3 +308,21 @@ def test_a_negative_rank_one_step_is_written_as_a_subtraction():
     sources = [generate("matrix", seed).source for seed in range(120)]
     assert sum("wp.outer(" in s for s in sources) >= 5
     assert [s for s in sources if "+ -" in s or "- -" in s] == []
+
+
+@pytest.mark.parametrize("form_name, feature", [("eigenvalues 2x2", "principal direction"),
+                                                ("strain", "equivalent strain")])
+def test_a_variant_holds_what_its_name_says(form_name, feature):
+    """The principal direction is the unit vector at the principal angle; the equivalent strain is
+    sqrt(2/3 dev : dev) of the stored deviator (matrix.variant: a stream of its own)."""
+    seed = next(s for s in range(400) if feature in build(matrix, MATRIX_FORMS, form_name, s, literal_knobs=False).description)
+    spec, inputs, got = form(form_name, seed)
+    for e in elements(spec, inputs):
+        if feature == "principal direction":
+            theta = got[named(spec, "theta_p", "principal_angle")][e]
+            np.testing.assert_allclose(got[named(spec, "principal_dir", "n_principal")][e],
+                                       [np.cos(theta), np.sin(theta)], atol=1e-9)
+        else:
+            dev = got[named(spec, "deviator", "dev_strain")][e]
+            assert got[named(spec, "eq_strain", "strain_vm")][e] == pytest.approx(np.sqrt(2.0 / 3.0 * np.sum(dev * dev)),
+                                                                               abs=1e-9)
