@@ -193,3 +193,9 @@ def test_the_float64_kernels_the_reduction_stream_leaves_alone_keep_their_draws(
     assert 0 < len(specs) - len(kept) < len(specs) // 2
     monkeypatch.setattr(atomic, "F64_REDUCTIONS", {None: 1.0})
     assert {seed: drawn(seed).source for seed in kept} == kept
+
+
+def test_a_volume_per_cell_survives_the_generators_checks():
+    from synthesis.categories import generate
+
+    assert sum("a volume per cell" in generate("atomic", seed).description for seed in range(1500)) >= 3
