@@ -49,6 +49,20 @@ def variant(w, salt: int) -> bool:
     return random.Random(w.seed ^ salt).random() < VARIANT_SHARE
 
 
+def store_and_derive(site: Site, salt: int, local_hint: str, stored: tuple, derived: tuple, feature: str) -> None:
+    """Store `stored` = (hints, dtype, value, bound) in its output; in a variant (`variant(w, salt)`),
+    through a local named `local_hint`, with `derived` = (hints, dtype, local -> value, bound) stored beside it."""
+    hints, dtype, value, bound = stored
+    if not variant(site.w, salt):
+        site.store(hints, dtype, value, bound)
+        return
+    value = site.local(local_hint, value)
+    site.store(hints, dtype, value, bound)
+    derived_hints, derived_dtype, derive, derived_bound = derived
+    site.store(derived_hints, derived_dtype, derive(value), derived_bound)
+    site.w.feature(feature)
+
+
 def regularised_solve(site: Site, as_func: bool) -> None:
     """x = (A + lambda I)^-1 b: a ridge-regularised (Tikhonov) solve of a small system per thread,
     lambda a parameter; the solution written, and with it the system's determinant."""
@@ -113,13 +127,10 @@ def strain(site: Site, as_func: bool) -> None:
         site.store(("strain", "E_out", "green"), "mat33", core.result(e, "mat33"), 2.0)
     elif kind == "deviatoric":
         dev = core.result(f"{e} - (wp.trace({e}) / 3.0) * {_identity(w, 3)}", "mat33")
-        if variant(w, 0xDE5):  # and the equivalent (von Mises) strain of the deviator
-            dev = site.local("dev", dev)
-            site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
-            site.store(("eq_strain", "strain_vm"), "float32", f"wp.sqrt(wp.ddot({dev}, {dev}) / 1.5)", 8.0)
-            w.feature("equivalent strain")
-        else:
-            site.store(("deviator", "dev_strain"), "mat33", dev, 4.0)
+        # and, in a variant, the deviator's equivalent (von Mises) strain
+        store_and_derive(site, 0xDE5, "dev", (("deviator", "dev_strain"), "mat33", dev, 4.0),
+                         (("eq_strain", "strain_vm"), "float32", lambda d: f"wp.sqrt(wp.ddot({d}, {d}) / 1.5)", 8.0),
+                         "equivalent strain")
         w.feature("deviatoric part")
     elif kind == "shear":
         e = site.local("E_t", core.result(e, "mat33")) if core.as_func else e
@@ -248,13 +259,10 @@ def eigen2(site: Site, as_func: bool) -> None:
     if kind == "angle":
         two_theta = f"wp.atan2(2.0 * {s}[0, 1], {s}[0, 0] - {s}[1, 1])"
         theta = core.result(f"0.5 * {two_theta}", "float32")
-        if variant(w, 0xA41):  # the principal direction too, the unit vector at that angle
-            theta = site.local("theta", theta)
-            site.store(("theta_p", "principal_angle"), "float32", theta, 2.0)
-            site.store(("principal_dir", "n_principal"), "vec2", f"wp.vec2(wp.cos({theta}), wp.sin({theta}))", 1.0)
-            w.feature("principal direction")
-        else:
-            site.store(("theta_p", "principal_angle"), "float32", theta, 2.0)
+        # and, in a variant, the principal direction: the unit vector at that angle
+        store_and_derive(site, 0xA41, "theta", (("theta_p", "principal_angle"), "float32", theta, 2.0),
+                         (("principal_dir", "n_principal"), "vec2", lambda t: f"wp.vec2(wp.cos({t}), wp.sin({t}))", 1.0),
+                         "principal direction")
         w.feature("principal angle")
         return
     if not gram and w.rng.random() < 0.4:  # Mohr's circle: its centre and radius from the components
