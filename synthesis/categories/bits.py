@@ -338,7 +338,16 @@ def morton_codes(w: RichKernelWriter) -> None:
         # of a bench-size launch's longer side.)
         payload = breadth(w).random() < 0.35
         code = w.fresh("code")
-        w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
+        if j == w.tid_names[1] and random.Random(w.seed ^ 0x711E).random() < 0.3:  # a stream of its own
+            # block-linear, as GPUs lay out textures: 8 x 8 tiles in row-major order, Z-order inside each
+            tiles = w.add_scalar(rng.choice(["tiles_per_row", "tiles_x", "tile_cols"]), "int32", (w.dim[1] + 7) // 8)
+            tile, local = w.fresh("tile"), w.fresh("local")
+            w.emit(f"{tile} = wp.uint32(({i} >> 3) * {tiles.src} + ({j} >> 3))")
+            w.emit(f"{local} = {fn}(wp.uint32({j} & 7)) | ({fn}(wp.uint32({i} & 7)) << {u32(1)})")
+            w.emit(f"{code} = ({tile} << {u32(6)}) | {local}")
+            w.feature("block-linear order (8 x 8 tiles, Z-order within each)")
+        else:
+            w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
         if random.Random(w.seed ^ 0xB1D).random() < 0.3:  # a stream of its own: the other kernels keep their draws
             # pixels outside a mask get the largest key, so a sort by code puts them last (and drops them)
             valid = w.add_array(rng.choice(["valid", "mask", "coverage"]), "int32", "input", low=0, high=1, grid_bits=0)

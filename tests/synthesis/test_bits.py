@@ -232,6 +232,10 @@ def _pixel_codes(spec, arrays) -> np.ndarray:
     if "tile origin" in spec.description:
         i, j = i + _scalar(spec, "y0", "tile_y", "origin_y"), j + _scalar(spec, "x0", "tile_x", "origin_x")
     codes = interleave([i, j], 16)
+    if "block-linear order" in spec.description:  # 8 x 8 tiles row by row, Z-order inside each
+        tiles = _scalar(spec, "tiles_per_row", "tiles_x", "tile_cols")
+        assert tiles == (spec.dim[1] + 7) // 8
+        codes = ((((i >> 3) * tiles + (j >> 3)).astype(np.uint64) << np.uint64(6)) | interleave([i & 7, j & 7], 3))
     if "masked pixels keyed last" in spec.description:
         codes = np.where(_array(spec, arrays, "valid", "mask", "coverage") == 0, np.uint32(0xFFFFFFFF), codes)
     return codes
@@ -242,6 +246,15 @@ def test_a_pixels_morton_code_carries_its_linear_index():
         i, j = np.meshgrid(np.arange(spec.dim[0]), np.arange(spec.dim[1]), indexing="ij")
         np.testing.assert_array_equal(_array(spec, written, "pixel_ids", "order", "values"), i * spec.dim[1] + j)
         np.testing.assert_array_equal(_array(spec, written, "z_order", "morton", "codes"), _pixel_codes(spec, arrays))
+
+
+def test_a_block_linear_code_orders_tiles_then_pixels_within_them():
+    kernels = _with("block-linear order")
+    for spec, arrays, written in kernels:
+        codes = _array(spec, written, "z_order", "morton", "codes")
+        np.testing.assert_array_equal(codes, _pixel_codes(spec, arrays))
+        if "masked pixels keyed last" not in spec.description:  # a permutation of 0 .. 64 x tiles - 1's subset
+            assert len(np.unique(codes)) == codes.size
 
 
 def test_a_masked_pixel_is_keyed_last():
