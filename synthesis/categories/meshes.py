@@ -96,6 +96,7 @@ class MeshKernel(NeighborKernel):
     max_dist_value: float = 1.0e6
     frame: str = ""  # the mesh's pose (a wp.transform argument) when points are taken into its frame
     world_point: str = ""  # the thread's point before it is taken into the mesh's frame
+    element: str = "tid"  # the index the thread's point is read at (`pid` through an index array): its other inputs' too
 
     def array(self, hint: str, dtype: str, role: str, low: float = -1.0, high: float = 1.0, grid_bits: int = 10,
               bound: float = 1.0, shape: tuple[int, ...] | None = None) -> str:
@@ -192,6 +193,7 @@ class MeshKernel(NeighborKernel):
             i = self.local(rng.choice(["i", "pid", "index"]))
             self.emit(f"{i} = {idx}[tid]")
             self.emit(f"{p} = {x}[{i}]")
+            self.element = i
             self.features.append("points through an index array")
         else:
             self.emit(f"{p} = {x}[tid]")
@@ -399,7 +401,7 @@ def project_to_surface(k: MeshKernel) -> str:
         if damped:
             vel = k.array(rng.choice(["vel", "v", "velocities"]), "vec3", "input", -1.0, 1.0, QUERY_BITS)
             kd = k.knob(("damping", "kd", "c_damp"), rng.choice((0.5, 1.0, 2.0)))
-            damping = f" - {vel}[tid] * {kd}"
+            damping = f" - {vel}[{k.element}] * {kd}"
             k.features.append("damped by the point's velocity")
         k.query_result(q, [f"{out}[tid] = wp.vec3(0.0)"],
                        lambda: k.emit(f"{out}[tid] = ({k.to_world(k.eval_position(q))} - {world}) * {stiffness}{damping}"))
@@ -738,6 +740,14 @@ def occlusion(k: MeshKernel) -> str:
         return "Shadow rays: distance to the first blocker toward a " + ("distant" if directional else "point") + " light"
     intensity = k.knob(("intensity", "power", "light_power"), rng.choice((1.0, 10.0, 50.0)))
     out = k.array(rng.choice(["irradiance", "light_in", "e_in"]), "float32", "output", bound=100.0)
+    if variant(k, 0x1AB):  # on a surface: Lambert's cosine between the point's normal and the light
+        normals = k.array(rng.choice(["normals", "surface_n", "n_in"]), "vec3", "input", -1.0, 1.0, QUERY_BITS)
+        cos_t = k.local(rng.choice(["cos_theta", "n_dot_l", "cos_i"]))
+        k.emit(f"{cos_t} = wp.max(wp.dot(wp.normalize({normals}[{k.element}]), {to_light}) / {dist}, 0.0)")
+        with k.block(f"if not {q}.result:"):
+            k.emit(f"{out}[tid] = {intensity} * {cos_t} / ({dist} * {dist})")
+        return "Shadow rays: irradiance on a surface (Lambert's cosine, inverse square) from a point light where " \
+               "the mesh does not block it"
     with k.block(f"if not {q}.result:"):
         k.emit(f"{out}[tid] = {intensity} / ({dist} * {dist})")
     return "Shadow rays: inverse-square irradiance from a point light where the mesh does not block it"
@@ -787,7 +797,7 @@ def inside_test(k: MeshKernel) -> str:
             k.args.append(ArgSpec(totals, "float32", "output", (2,), bound=2.0 * k.shape[0]))
             k.annotations.append(f"{totals}: wp.array(dtype=float)")
             k.emit(f"wp.atomic_add({bins}, {b}, 1)")
-            k.emit(f"wp.atomic_add({totals}, {b}, {mass}[tid])")
+            k.emit(f"wp.atomic_add({totals}, {b}, {mass}[{k.element}])")
             return "Counts and masses of points outside and inside a closed mesh (two atomic bins each)"
         k.emit(f"wp.atomic_add({bins}, {b}, 1)")
         return "Counts of points outside and inside a closed mesh (two atomic bins)"
@@ -836,7 +846,7 @@ def nearby_faces(k: MeshKernel) -> str:
         radii = k.array(rng.choice(["radii", "particle_radius", "point_radius"]), "float32", "input",
                         0.25 * radius_value, radius_value, 10)
         r = k.local(rng.choice(["r", "r_i", "reach"]))
-        k.emit(f"{r} = {radii}[tid] + {margin}")
+        k.emit(f"{r} = {radii}[{k.element}] + {margin}")
         k.features.append("a radius per point")
     else:
         r = k.knob(("radius", "contact_radius", "margin", "half_width"), dyadic(rng.choice((0.08, 0.12, 0.16)) * k.extent))

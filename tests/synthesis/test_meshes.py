@@ -8,6 +8,8 @@ triangle's corners rotated (a different BVH, different ties), and requires the s
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -170,7 +172,8 @@ def test_a_ray_cast_image_is_timed_at_its_own_size():
     assert images >= 5 and others >= 50
 
 
-VARIANTS = ("Damped spring", "each point's flag", "Counts and masses", "the triangles' count stored", "a radius per point")
+VARIANTS = ("Damped spring", "each point's flag", "Counts and masses", "the triangles' count stored", "a radius per point",
+            "Lambert's cosine")
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +215,27 @@ def test_the_variants_outputs_agree_with_each_other(variant_runs):
             counts = next(out[a.name] for a in written if a.dtype == "int32")
             masses = next(out[a.name] for a in written if a.dtype == "float32")
             assert counts.sum() == spec.dim[0] and masses.sum() == np.float32(mass.sum())
+        if "Lambert's cosine" in spec.description:  # lit points facing away from the light get nothing
+            irradiance = next(out[a.name] for a in written)
+            assert irradiance.min() == 0.0 and irradiance.max() > 0.0
+            assert np.count_nonzero(irradiance) > irradiance.size // 10
         if "the triangles' count stored" in spec.description:
             count = next(out[a.name] for a in written if a.dtype == "int32")
             direction = next(out[a.name] for a in written if a.dtype == "vec3").reshape(-1, 3)
             assert np.array_equal(count > 0, np.any(direction != 0.0, axis=1))
+
+
+def test_a_points_other_inputs_are_read_where_the_point_is():
+    """Where the thread's point comes through an index array (`pid = indices[tid]; p = pos[pid]`), its
+    velocity, mass, radius or normal is read at `pid` too, never at `tid` (another point's)."""
+    checked = 0
+    for seed in range(4000):
+        spec = generate("meshes", seed)
+        if "points through an index array" not in spec.description or not any(v in spec.description for v in VARIANTS):
+            continue
+        checked += 1
+        index = next(a.name for a in spec.args if a.role == "index")
+        inputs = {a.name for a in spec.args if a.role == "input" and a.shape == spec.dim}
+        read_at_tid = set(re.findall(r"(\w+)\[tid\]", spec.source)) & inputs
+        assert read_at_tid <= {index}, spec.source
+    assert checked >= 5

@@ -1,4 +1,4 @@
-// Shadow rays: inverse-square irradiance from a point light where the mesh does not block it (1-D launch 512; rock mesh of 1200 triangles, cell 0.1001; points through an index array; wp.mesh_query_ray)
+// Shadow rays: irradiance on a surface (Lambert's cosine, inverse square) from a point light where the mesh does not block it (1-D launch 512; rock mesh of 1200 triangles, cell 0.1001; points through an index array; wp.mesh_query_ray)
 // Standalone CUDA translation of the Warp kernel `mesh_9d5bdc0065` (see mesh_9d5bdc0065.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -328,11 +328,12 @@ constexpr float INTENSITY = 1.0f;
 constexpr float OFFSET = 0.0001f;
 
 __global__ void mesh_9d5bdc0065(
+    Mesh mesh,
     const float3* __restrict__ pos,
     float3 light,
     const int* __restrict__ indices,
     float* light_in,
-    Mesh mesh,
+    const float3* __restrict__ normals,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -346,8 +347,9 @@ __global__ void mesh_9d5bdc0065(
     float3 wi = d / dist;
     float3 origin_biased = point + wi * OFFSET;
     MeshQueryRay q = mesh_query_ray(mesh, origin_biased, wi, dist);
+    float n_dot_l = fmaxf(dot(normalize(normals[pid]), d) / dist, 0.0f);
     if (!q.result) {
-        light_in[tid] = INTENSITY / (dist * dist);
+        light_in[tid] = INTENSITY * n_dot_l / (dist * dist);
     }
 }
 
@@ -796,6 +798,8 @@ int main(int argc, char** argv)
     // indices into arrays of n rows: their whole extent, at bench size too
     fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, (uint32_t)(n));
     std::vector<float> h_light_in((size_t)n * 1);  // output, shape [512] of float32
+    std::vector<float> h_normals((size_t)n * 3);  // input, shape [512] of vec3
+    fill_float(h_normals.data(), h_normals.size(), seed, 4, -1048576, 2097153U, 9.5367431640625e-07f);
 
     // Device buffers
     float3* d_pos = nullptr;
@@ -810,6 +814,10 @@ int main(int argc, char** argv)
     const size_t bytes_light_in = h_light_in.size() * sizeof(h_light_in[0]);
     CUDA_CHECK(cudaMalloc(&d_light_in, bytes_light_in));
     CUDA_CHECK(cudaMemcpy(d_light_in, h_light_in.data(), bytes_light_in, cudaMemcpyHostToDevice));
+    float3* d_normals = nullptr;
+    const size_t bytes_normals = h_normals.size() * sizeof(h_normals[0]);
+    CUDA_CHECK(cudaMalloc(&d_normals, bytes_normals));
+    CUDA_CHECK(cudaMemcpy(d_normals, h_normals.data(), bytes_normals, cudaMemcpyHostToDevice));
     // Mesh `mesh`: the rock of synthesis/mesh_geometry.py, 10 cells per edge of width 0.1001
     // (1200 triangles), bumps salted by the input seed; the same mesh at --bench
     const Mesh mesh = build_rock_mesh(10, 0.1001, seed);
@@ -818,7 +826,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    mesh_9d5bdc0065<<<grid, block>>>(d_pos, light, d_indices, d_light_in, mesh, n);
+    mesh_9d5bdc0065<<<grid, block>>>(mesh, d_pos, light, d_indices, d_light_in, d_normals, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_light_in.data(), d_light_in, bytes_light_in, cudaMemcpyDeviceToHost));
@@ -845,7 +853,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            mesh_9d5bdc0065<<<grid, block, 0, stream>>>(d_pos, light, d_indices, d_light_in, mesh, n);
+            mesh_9d5bdc0065<<<grid, block, 0, stream>>>(mesh, d_pos, light, d_indices, d_light_in, d_normals, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -872,7 +880,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_pos + bytes_indices;
+        const size_t bytes_read = bytes_pos + bytes_indices + bytes_normals;
         const size_t bytes_written = bytes_light_in;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -895,6 +903,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_pos));
         CUDA_CHECK(cudaFree(d_indices));
         CUDA_CHECK(cudaFree(d_light_in));
+        CUDA_CHECK(cudaFree(d_normals));
         free_mesh(mesh);
         return 0;
     }
@@ -918,13 +927,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        mesh_9d5bdc0065<<<grid, block>>>(d_pos, light, d_indices, d_light_in, mesh, n);
+        mesh_9d5bdc0065<<<grid, block>>>(mesh, d_pos, light, d_indices, d_light_in, d_normals, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        mesh_9d5bdc0065<<<grid, block>>>(d_pos, light, d_indices, d_light_in, mesh, n);
+        mesh_9d5bdc0065<<<grid, block>>>(mesh, d_pos, light, d_indices, d_light_in, d_normals, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -946,6 +955,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_pos));
     CUDA_CHECK(cudaFree(d_indices));
     CUDA_CHECK(cudaFree(d_light_in));
+    CUDA_CHECK(cudaFree(d_normals));
     free_mesh(mesh);
     return ok ? 0 : 1;
 }
