@@ -21,7 +21,7 @@ import math
 import random
 
 from synthesis.categories import claims, searches
-from synthesis.categories.common import add_inputs, early_return
+from synthesis.categories.common import add_inputs, early_return, takes_variant
 from synthesis.exprgen import IDENTIFIER, Expr, KernelWriter
 from synthesis.spec import KernelSpec
 
@@ -60,7 +60,7 @@ def float64_accumulation(rng: random.Random, w: KernelWriter) -> None:
     if kind == "mass":  # density times a cell volume passed by value, no normalisation
         cell = w.add_scalar(rng.choice(["cell_volume", "dv", "voxel_size"]), "float64", rng.choice([0.125, 0.25, 0.5]))
         value = f"{d.src} * {cell.src}"
-        if random.Random(w.seed ^ 0xA55).random() < 0.4:  # cells of their own sizes (a graded mesh): a stream of its own
+        if takes_variant(w.seed, 0xA55):  # cells of their own sizes (a graded mesh)
             volumes = w.add_array(rng.choice(["cell_volumes", "volumes", "dV"]), "float64", "input", low=0.125, high=0.5,
                                   grid_bits=3)
             value = f"{d.src} * {w.load(volumes).src}"

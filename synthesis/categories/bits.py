@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Callable, NamedTuple
 
-from synthesis.categories.common import early_return, pick_dim
+from synthesis.categories.common import early_return, pick_dim, takes_variant
 from synthesis.categories.rich import RichKernelWriter
 from synthesis.exprgen import Expr, KernelWriter
 from synthesis.spec import KernelSpec
@@ -338,7 +338,7 @@ def morton_codes(w: RichKernelWriter) -> None:
         # of a bench-size launch's longer side.)
         payload = breadth(w).random() < 0.35
         code = w.fresh("code")
-        if j == w.tid_names[1] and random.Random(w.seed ^ 0x711E).random() < 0.3:  # a stream of its own
+        if j == w.tid_names[1] and takes_variant(w.seed, 0x711E, 0.3):
             # block-linear, as GPUs lay out textures: 8 x 8 tiles in row-major order, Z-order inside each
             tiles = w.add_scalar(rng.choice(["tiles_per_row", "tiles_x", "tile_cols"]), "int32", (w.dim[1] + 7) // 8)
             tile, local = w.fresh("tile"), w.fresh("local")
@@ -348,7 +348,7 @@ def morton_codes(w: RichKernelWriter) -> None:
             w.feature("block-linear order (8 x 8 tiles, Z-order within each)")
         else:
             w.emit(f"{code} = {fn}(wp.uint32({j})) | ({fn}(wp.uint32({i})) << {u32(1)})")
-        if random.Random(w.seed ^ 0xB1D).random() < 0.3:  # a stream of its own: the other kernels keep their draws
+        if takes_variant(w.seed, 0xB1D, 0.3):
             # pixels outside a mask get the largest key, so a sort by code puts them last (and drops them)
             valid = w.add_array(rng.choice(["valid", "mask", "coverage"]), "int32", "input", low=0, high=1, grid_bits=0)
             w.unused.remove(valid)

@@ -6,6 +6,15 @@ import random
 from synthesis.exprgen import CONST_Q, Expr, ExprGen, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
+
+VARIANT_SHARE = 0.4  # of the kernels of a form, those that take one of its variants
+
+
+def takes_variant(seed: int, salt: int, share: float = VARIANT_SHARE) -> bool:
+    """Whether the kernel of `seed` takes the variant named by `salt`: drawn from a stream of the
+    variant's own, so a kernel that takes none keeps every draw of the category's stream."""
+    return random.Random(seed ^ salt).random() < share
+
 INPUT_HINTS = ["a", "b", "x", "y", "src", "vals", "data", "inp", "u", "w", "p", "q"]
 OUTPUT_HINTS = ["out", "result", "dst", "res", "y_out", "output"]
 

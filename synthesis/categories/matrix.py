@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 
+from synthesis.categories.common import takes_variant
 from synthesis.categories.rich import RichKernelWriter, grid_value
 from synthesis.categories.site import ACCESSES, PER_ELEMENT, Core, Form, Site, launch
 from synthesis.exprgen import fmt_float
@@ -40,20 +41,12 @@ def _matmul(w: RichKernelWriter, a: str, b: str) -> str:
     return f"wp.mul({a}, {b})" if w.rng.random() < 0.25 else f"{a} @ {b}"
 
 
-# Variants of the commonest forms, each drawn from a stream of its own so a kernel that takes none keeps
-# every draw: the principal direction beside the angle, the equivalent strain beside the deviator.
-VARIANT_SHARE = 0.4
-
-
-def variant(w, salt: int) -> bool:
-    return random.Random(w.seed ^ salt).random() < VARIANT_SHARE
-
-
 def store_and_derive(site: Site, salt: int, local_hint: str, stored: tuple, derived: tuple, feature: str) -> None:
-    """Store `stored` = (hints, dtype, value, bound) in its output; in a variant (`variant(w, salt)`),
+    """Store `stored` = (hints, dtype, value, bound) in its output; in a variant (`takes_variant`, `salt`: a
+    stream of its own),
     through a local named `local_hint`, with `derived` = (hints, dtype, local -> value, bound) stored beside it."""
     hints, dtype, value, bound = stored
-    if not variant(site.w, salt):
+    if not takes_variant(site.w.seed, salt):
         site.store(hints, dtype, value, bound)
         return
     value = site.local(local_hint, value)

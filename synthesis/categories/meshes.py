@@ -21,6 +21,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from synthesis.categories.common import takes_variant
 from synthesis.categories.neighbors import NeighborKernel
 from synthesis.exprgen import feature_list, fmt_float
 from synthesis.mesh_geometry import rock_extent, rock_triangle_count
@@ -367,14 +368,9 @@ def distance_to_mesh(k: MeshKernel) -> str:
     return what + (f", {how}" if how else "")
 
 
-# Variants of the commonest mesh kernels, each drawn from a stream of its own (`variant`), so a kernel
-# that takes none keeps every draw: a damped spring, masses binned by side, a point's flag beside the
-# count of points inside, the number of triangles beside their mean normal.
-VARIANT_SHARE = 0.4
-
-
-def variant(k: MeshKernel, salt: int) -> bool:
-    return random.Random(k.seed ^ salt).random() < VARIANT_SHARE
+# Variants of the commonest mesh kernels, each drawn from a stream of its own (common.takes_variant):
+# a damped spring, masses binned by side, a point's flag beside the count of points inside, the number
+# of triangles beside their mean normal, a radius per point, irradiance on a surface.
 
 
 def project_to_surface(k: MeshKernel) -> str:
@@ -396,7 +392,7 @@ def project_to_surface(k: MeshKernel) -> str:
         stiffness = k.knob(("stiffness", "k_attract", "ke"), value)
         out = k.array(rng.choice(["force", "f_attract", "forces"]), "vec3", "output",
                       bound=max(1000.0 * (bound + reach), value * spread))
-        damped = variant(k, 0x5D1)  # a spring with a damper on the point's velocity, as cloth and particles use
+        damped = takes_variant(k.seed, 0x5D1)  # a spring with a damper on the point's velocity, as cloth and particles use
         damping = ""
         if damped:
             vel = k.array(rng.choice(["vel", "v", "velocities"]), "vec3", "input", -1.0, 1.0, QUERY_BITS)
@@ -740,7 +736,7 @@ def occlusion(k: MeshKernel) -> str:
         return "Shadow rays: distance to the first blocker toward a " + ("distant" if directional else "point") + " light"
     intensity = k.knob(("intensity", "power", "light_power"), rng.choice((1.0, 10.0, 50.0)))
     out = k.array(rng.choice(["irradiance", "light_in", "e_in"]), "float32", "output", bound=100.0)
-    if variant(k, 0x1AB):  # on a surface: Lambert's cosine between the point's normal and the light
+    if takes_variant(k.seed, 0x1AB):  # on a surface: Lambert's cosine between the point's normal and the light
         normals = k.array(rng.choice(["normals", "surface_n", "n_in"]), "vec3", "input", -1.0, 1.0, QUERY_BITS)
         cos_t = k.local(rng.choice(["cos_theta", "n_dot_l", "cos_i"]))
         k.emit(f"{cos_t} = wp.max(wp.dot(wp.normalize({normals}[{k.element}]), {to_light}) / {dist}, 0.0)")
@@ -766,7 +762,7 @@ def inside_test(k: MeshKernel) -> str:
     if how == "count":
         counter = k.array(rng.choice(["inside_count", "count", "num_inside"]), "int32", "counter", bound=k.shape[0])
         cond = f"{q}.result and {q}.sign < 0.0" if rng.random() < 0.5 else f"{q}.sign < 0.0"
-        flagged = variant(k, 0x1F1)  # each point's flag too, as a compaction's first pass keeps it
+        flagged = takes_variant(k.seed, 0x1F1)  # each point's flag too, as a compaction's first pass keeps it
         flag = k.array(rng.choice(["inside", "is_inside", "flags"]), "int32", "output", 0, 1, 0) if flagged else ""
         with k.block(f"if {cond}:"):
             if flagged:
@@ -791,7 +787,7 @@ def inside_test(k: MeshKernel) -> str:
         k.emit(f"{b} = int(0)")
         with k.block(f"if {q}.sign < 0.0:"):
             k.emit(f"{b} = 1")
-        if variant(k, 0xB15):  # each point's mass binned by side (dyadic masses: the sums are exact in any order)
+        if takes_variant(k.seed, 0xB15):  # each point's mass binned by side (dyadic masses: the sums are exact in any order)
             mass = k.array(rng.choice(["mass", "m", "point_mass"]), "float32", "input", 0.25, 2.0, 4)
             totals = k.unique(rng.choice(["mass_by_side", "side_mass", "binned_mass"]), "output")
             k.args.append(ArgSpec(totals, "float32", "output", (2,), bound=2.0 * k.shape[0]))
@@ -840,7 +836,7 @@ def nearby_faces(k: MeshKernel) -> str:
     x = k.positions(reach)
     # a count or a distance is the same in the mesh's frame: the query may be made there
     p = k.point_of_thread(x, framed=what != "mean_normal")
-    if variant(k, 0xAAB):  # each point's own radius (particles of several sizes) plus a contact margin
+    if takes_variant(k.seed, 0xAAB):  # each point's own radius (particles of several sizes) plus a contact margin
         margin = k.knob(("margin", "contact_margin", "skin"), dyadic(rng.choice((0.02, 0.03, 0.04)) * k.extent))
         radius_value = dyadic(0.12 * k.extent)
         radii = k.array(rng.choice(["radii", "particle_radius", "point_radius"]), "float32", "input",
@@ -909,7 +905,7 @@ def nearby_faces(k: MeshKernel) -> str:
             k.emit(f"{total} += {normal}")
         k.emit(f"{count} += 1")
     out = k.array(rng.choice(["surface_dir", "mean_normal", "normals"]), "vec3", "output", bound=1.0)
-    if variant(k, 0xFC7):  # how many triangles each direction came from (0: no surface near the point)
+    if takes_variant(k.seed, 0xFC7):  # how many triangles each direction came from (0: no surface near the point)
         faces = k.array(rng.choice(["face_count", "num_faces_out", "support"]), "int32", "output",
                         bound=float(rock_triangle_count(k.args[0].shape[0])))
         k.emit(f"{faces}[tid] = {count}")
