@@ -31,7 +31,7 @@ import numpy as np
 
 from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.naming import fresh_name, untaken
+from synthesis.naming import accumulates, fresh_name, untaken
 from synthesis.normalize import ast_walk, parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
@@ -1291,7 +1291,8 @@ class KernelWriter:
 
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
-        (`f[i] += value`, atomic in Warp), or a running estimate relaxed toward the new value
+        (`f[i] += value`, atomic in Warp; only an output whose name says it holds such a quantity,
+        `naming.accumulates`), or a running estimate relaxed toward the new value
         (`avg[i] = wp.lerp(avg[i], value, alpha)`, exponential smoothing, under-relaxation). The
         array then holds values on entry (role inout); which output and how is drawn here. A matrix
         is added to as a value (`m[i] = m[i] + value`: the translation has no matrix atomics) and
@@ -1308,7 +1309,10 @@ class KernelWriter:
         indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
         spec = self.arg(array)
         # a bounded value is only ever smoothed toward (its sum would leave its range)
-        blend = spec.dtype != "int32" and spec.dtype != "float64" and (kind == "bounded" or self.rng.random() < 0.45)
+        blendable = spec.dtype != "int32" and spec.dtype != "float64"
+        blend = blendable and (kind == "bounded" or self.rng.random() < 0.45)
+        if not blend and not accumulates(array):  # a magnitude, an id, a rotated vector: no sum means anything
+            return
         if blend:
             taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
             hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])
@@ -2002,7 +2006,19 @@ class ExprGen:
         formula over both would cancel (`0.5 * (x + d)` with `d = t - x`)."""
         related = (x.src,) + tuple(n for n, text in self.w.defs.items() if reads(x.src).search(text)) \
             + tuple(NAME_TOKEN.findall(self.w.defs.get(x.src, "")))
-        return self.named_value(dtype, avoid=related)
+        return self.named_value(dtype, avoid=related + self._elsewhere_in_another_array(x))
+
+    def _elsewhere_in_another_array(self, x: Expr) -> tuple[str, ...]:
+        """The loaded elements a formula over `x`, itself an element of array a, pairs with no meaning:
+        another array's element at another place (`src[tid]` with `a[tid - 1]`: an RMS of a value and
+        another field's left neighbour). Two fields at the thread's own element (two components, a
+        value and its weight) or one field at two places (a value and its neighbour) pair."""
+        places = {local.src: (key.split("@")[0], "@" not in key) for key, local in self.w._loads.items()
+                  if not key.startswith("@")}
+        if x.src not in places:
+            return ()
+        array, own = places[x.src]
+        return tuple(n for n, (a, o) in places.items() if a != array and o != own)
 
     def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
         """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them.

@@ -56,6 +56,29 @@ def untaken(hint: str, taken, role: str = "") -> str:
     return f"{hint}{n}"
 
 
+# What an output's name says it holds, read off its head word (the last, once a generic suffix such as
+# `_out` is off: `grad_energy` holds an energy, `grad_mag` a magnitude): the quantities people add into
+# a buffer over passes or contributions (`f[i] += ...`). An `rms_out`, `min_dist`, `quadrant_id` or
+# `rotated` summed over launches means nothing; a model trained on `rms[tid] += ...` learns to write it.
+ACCUMULATED_HEADS = frozenset({
+    "force", "forces", "f", "grad", "grads", "gradient", "gradients", "energy", "energies", "loss", "losses",
+    "cost", "objective", "penalty", "total", "totals", "sum", "sums", "acc", "accum", "accumulator", "count",
+    "counts", "hist", "histogram", "bins", "hits", "votes", "flux", "impulse", "torque", "contribution",
+    "contributions", "ke", "pe", "potential", "work", "heat", "charge", "deposit", "mass", "density",
+    "integral", "series", "wave", "signal", "response", "field", "y", "ax", "c", "m", "j", "jac", "jacobian",
+    "residual", "error", "moment", "moments", "mom", "momentum", "delta", "correction", "corrections", "dp",
+    "displacement", "out", "result", "accumulated",
+})
+_GENERIC_SUFFIXES = frozenset({"out", "result", "res", "v", "i", "val", "value", "new", "next", "buf", "buffer"})
+
+
+def accumulates(name: str) -> bool:
+    """Whether an output called `name` holds something people accumulate into (`ACCUMULATED_HEADS`)."""
+    words = [w for w in name.lower().rstrip("0123456789").split("_") if w]
+    head = next((w for w in reversed(words) if w not in _GENERIC_SUFFIXES), words[-1] if words else "")
+    return head in ACCUMULATED_HEADS
+
+
 def _reserved(name: str) -> bool:
     """A name a local must not take: Python's keywords and builtins, `wp`, and the names the CUDA
     translation reserves (C++ keywords, CUDA and harness names), which it would rename."""

@@ -1049,7 +1049,52 @@ def dead_value_statements(fn: ast.FunctionDef, index: FunctionIndex | StatementR
                 else:
                     continue
             out.append(stmt)
+    fed = _self_fed_names(blocks, reads)
+    if fed:
+        found = {id(s) for s in out}
+        out += [s for block in blocks for s in block if id(s) not in found and _self_target(s) in fed]
     return out
+
+
+def _self_target(stmt: ast.stmt) -> str | None:
+    """The one name `stmt` assigns (`x = ...`, `x: float = ...`, `x += ...`), or None."""
+    cls = type(stmt)
+    if cls is ast.Assign:
+        target = stmt.targets[0] if len(stmt.targets) == 1 else None
+    elif cls is ast.AugAssign or cls is ast.AnnAssign:
+        target = stmt.target
+    else:
+        return None
+    return target.id if type(target) is ast.Name else None
+
+
+def _self_fed_names(blocks: list[list[ast.stmt]], reads) -> set[str]:
+    """Names read only by statements assigning them (`var = k * (var + d * d)` in a loop, never read
+    after it): every value they hold is dead, though each is read. Where a name is read: a simple
+    statement's whole text, a branch's or loop's own test or range (not its body: its statements are
+    in `blocks` themselves)."""
+    own: set[str] = set()
+    other: set[str] = set()
+    for block in blocks:
+        for stmt in block:
+            cls = type(stmt)
+            if cls is ast.If:
+                other.update(reads(stmt.test))
+            elif cls is ast.For:
+                other.update(_loaded_names(stmt.iter))
+            elif cls is ast.While:
+                other.update(_loaded_names(stmt.test))
+            elif cls in _NESTING:
+                other.update(reads(stmt))  # a `with` or `try`: not split (none in kernels)
+            else:
+                names = reads(stmt)
+                target = _self_target(stmt)
+                if target is not None and target in names:
+                    own.add(target)
+                    other.update(n for n in names if n != target)
+                else:
+                    other.update(names)
+    return own - other
 
 
 def find_dead_values(fn: ast.FunctionDef, index: FunctionIndex | None = None) -> list[Finding]:

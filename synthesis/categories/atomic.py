@@ -235,7 +235,7 @@ def _value(w: KernelWriter, loads: list[str], dtype: str, squared: bool = False)
 
 
 def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
-    """Counts per bin: the bin from the value (`int((x - LO) / WIDTH)`, clamped to the last bin; for ints
+    """Counts per bin: the bin from the value (`int((x - LO) / WIDTH)`, clamped to the bins; for ints
     the low bits), `wp.atomic_add(counts, b, 1)`; sometimes the values summed per bin too."""
     x = w.load(loads[0])
     nbins = w.rng.choice([8, 16])
@@ -249,7 +249,10 @@ def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
         else:  # bins per unit as a literal factor (none for unit bins)
             scaled = shifted[1:-1] if width == 1.0 else f"{shifted} * {1.0 / width!r}"
         b_raw = f"int({scaled})" if w.rng.random() < 0.6 else f"int(wp.floor({scaled}))"
-        w.emit(f"{b} = wp.min({b_raw}, {nbins - 1})" if w.rng.random() < 0.5 else f"{b} = wp.clamp({b_raw}, 0, {nbins - 1})")
+        # clamped at both ends, as a histogram of values from anywhere must be (the inputs' span keeps
+        # the bin off 0 from below, but a bound that holds only for the test's data is not one to teach)
+        w.emit(f"{b} = wp.max(wp.min({b_raw}, {nbins - 1}), 0)" if w.rng.random() < 0.5
+               else f"{b} = wp.clamp({b_raw}, 0, {nbins - 1})")
         w.feature("histogram of a float value")
     else:
         w.emit(f"{b} = {x.src} & {nbins - 1}" if w.rng.random() < 0.5 else f"{b} = (({x.src} % {nbins}) + {nbins}) % {nbins}")

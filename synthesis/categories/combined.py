@@ -184,7 +184,8 @@ def blend_sources(w: KernelWriter, loads: list[str]) -> tuple[list[Expr], list[s
     average (or tanh state) over the thread's history, in either order."""
     signal = w.rng.choice(_floats(w, loads))
     forms = w.rng.sample(["windowed filter", "recurrent window"], 2)
-    values = [w.assign(control_flow.LOOP_FORMS[form](w, [signal])[0].value, "s") for form in forms]
+    # a form's other results (a variance beside the average) stored as they are, as `_first` does
+    values = [w.assign(_first(w, control_flow.LOOP_FORMS[form](w, [signal])), "s") for form in forms]
     return values, forms
 
 

@@ -247,7 +247,10 @@ def advect(s: Stencil) -> Expr:
         lows.append(low.src)
 
     def corner(bits: tuple[int, ...]) -> str:
-        coords = [f"{l} + 1" if b else l for l, b in zip(lows, bits)]
+        # a periodic domain wraps the upper corner too (the last cell's neighbour is the first), as
+        # the traced position was wrapped; a clamped one leaves it to the sampler
+        coords = [(f"({l} + 1) % {s.field}.shape[{axis}]" if periodic else f"{l} + 1") if b else l
+                  for axis, (l, b) in enumerate(zip(lows, bits))]
         return f"{s.sampler}({s.field}, {', '.join(coords)})"
 
     # Interpolate axis by axis: 2**nd corners -> 1 value.
@@ -419,6 +422,11 @@ def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
 
 
 RESIDUAL_SHARE = 0.5  # Jacobi sweeps that can also sum their squared change
+# What a step's new state is multiplied by: a damping takes a few percent off per step (0.5, which
+# halved a wave's field every step, is no damping anyone writes), a decay or fade more. Binary
+# fractions: the product is exact in Warp and CUDA alike.
+DAMPING_FACTORS = (0.9375, 0.96875, 0.984375, 0.9921875)
+DECAY_FACTORS = (0.75, 0.8125, 0.875, 0.9375)
 
 
 def residual_norm(s: Stencil, out: str, value: Expr) -> None:
@@ -585,10 +593,12 @@ def generate(rng: random.Random, name: str, seed: int):
         value = pointwise_term(s, value, POINT_TERMS[kind])
     decay_in_place = False
     if not residual and rng.random() < 0.4:
-        name = rng.choice(["DECAY", "DAMPING", "RELAX"])
+        name = rng.choice(["DECAY", "DAMPING", "FADE"])
         if kind is jacobi and name == "DECAY":
             name = "OMEGA"  # a Jacobi sweep's weight
-        decay = w.add_constant(name, grid_value(rng, 0.5, 0.9375))
+        factor = grid_value(rng, 0.5, 0.9375) if name == "OMEGA" else \
+            rng.choice(DAMPING_FACTORS if name == "DAMPING" else DECAY_FACTORS)
+        decay = w.add_constant(name, factor)
         scaled = rng.random() < 0.5
         if kind is jacobi:
             # weighted (damped) Jacobi: the new iterate relaxed from the old one by the weight. A

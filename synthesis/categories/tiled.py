@@ -342,7 +342,9 @@ def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[st
             k.emit(f"z = {value}")
             result = "z"
         elif step == "scale":
-            scale = k.constant(pick(rng, "SCALE", "ALPHA", "GAIN", "STEP"), grid_constant(rng, -2.0, 2.0))
+            # a gain is positive; BLAS's alpha may take any sign (a STEP is no name for a gain)
+            name = pick(rng, "SCALE", "ALPHA", "GAIN")
+            scale = k.constant(name, grid_constant(rng, -2.0, 2.0) if name == "ALPHA" else grid_constant(rng, 0.25, 2.0))
             k.emit(f"{result} = {result} * {scale}")
             mag *= abs(k.values[scale])
             k.features.append("constant scale")
@@ -883,6 +885,9 @@ def gram(k: TileKernel) -> tuple[str, int]:
     return "Gram matrix accumulation", rng.choice([32, 64, 128])
 
 
+ROW_STAT_NAMES = {"ss": ("row_sumsq", "sum_sq"), "total": ("row_sums", "exp_sums"), "norm": ("row_l1", "l1_norms")}
+
+
 def row_normalize(k: TileKernel) -> tuple[str, int]:
     """RMS norm, softmax or L1 normalisation of each row of a panel; row sums by `t @ ones`, the
     per-row factor broadcast back over the row; optionally a per-column gain."""
@@ -955,7 +960,8 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
         store_result(k, ("normalized", "y_norm", "h_norm" if kind == "rms" else "unit_rows"), (tm, c), (TM, C), y,
                      f"(i * {TM}, 0)", mag)
     if rng.random() < 0.3:
-        rows = k.array(pick(rng, "row_stats", "row_sums"), "output", (tm, 1), True, bound=float(c) * 8.0)
+        # named for what the statistic is: a sum of squares, the softmax's denominator, an L1 norm
+        rows = k.array(pick(rng, *ROW_STAT_NAMES[stat]), "output", (tm, 1), True, bound=float(c) * 8.0)
         k.emit(f"wp.tile_store({rows}, {stat}, offset=(i * {TM}, 0))")
         k.features.append("row statistic stored")
     return "Row normalisation", rng.choice([32, 64, 128])
@@ -2519,8 +2525,10 @@ def spatial_sort(k: TileKernel) -> tuple[str, int]:
     # the cell of one coordinate: the box's side split into RES cells, the far face clamped into the last
     quantize = f"{k.name}_{pick(rng, 'quantize', 'cell_coord', 'to_grid')}"
     origin = "x" if lo == 0.0 else f"(x - {fmt_float(lo)})" if lo > 0.0 else f"(x + {fmt_float(-lo)})"
+    # cells a unit wide (as many as the box is long) need no factor: `* 1.0` is no code anyone writes
+    cells = origin.strip("()") if res == hi - lo else f"{origin} * {fmt_float(res / (hi - lo))}"
     k.helpers.append(f"@wp.func\ndef {quantize}(x: float) -> {u}:\n"
-                     f"    c = int({origin} * {fmt_float(res / (hi - lo))})\n"
+                     f"    c = int({cells})\n"
                      f"    return {u}(wp.clamp(c, 0, {k.less_one(RES)}))")
     k.helper_names.append(quantize)
     k.lines[0] = "i, lane = wp.tid()"

@@ -70,6 +70,8 @@ class Rigid:
         self.shared_frame: Expr | None = None
         self.shared_rotation: Expr | None = None
         self.shared_point: Expr | None = None
+        self.point_in_world = False  # shared_point is a point an earlier body moved to world space
+        self.world_velocity: Expr | None = None  # a velocity an earlier body took to world space
         self.shared_dt: Expr | None = None
         self.weights: str | None = None  # the per-element weight array, once one is drawn
         self.last_vec_kind = ""  # the name hint of the last vec3 input drawn (its kind: a velocity, a normal)
@@ -218,12 +220,15 @@ def move_points(r: Rigid) -> None:
     mag = ROTATION_GAIN * p.mag + max(X.mag, 2.0)
     world = r.local("p_world", f"wp.transform_point({X.src}, {p.src})", "vec3", mag)
     r.shared_point = world
+    r.point_in_world = True
     r.w.feature("transform_point")
     if r.rng.random() < 0.5:
         v = r.vec_input(VEC_NAMES)
         kind = r.last_vec_kind
         vw = r.local("v_world", f"wp.transform_vector({X.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
         r.w.feature("transform_vector")
+        if kind in ("vel", "v_local"):
+            r.world_velocity = vw
         # only a velocity moves the point over a time step; a normal, a direction or a force is stored
         if r.rng.random() < 0.5 or kind not in ("vel", "v_local"):
             r.store_vec(vw, WORLD_VEC_NAMES[kind], force=kind == "forces")
@@ -359,24 +364,32 @@ def inertia(r: Rigid) -> None:
 
 
 def falloff(r: Rigid) -> None:
-    """A force scaled by smoothstep of the distance to a by-value centre, with length_sq and **."""
+    """A force scaled by smoothstep of the distance to a by-value centre (or of the squared distance,
+    against the squared radius: no square root), with length_sq and **."""
     p = r.point(-2.0, 2.0, grid_bits=8)  # a drawn point keeps |d|^2 exact: sqrt sees no rounding
     center = r.w.add_value(r.rng.choice(["center", "origin", "target"]), "vec3", grid_tuple(r.rng, 3, -1.0, 1.0))
     radius = r.w.add_constant(r.rng.choice(["RADIUS", "FALLOFF", "RANGE"]), grid_value(r.rng, 1.0, 3.0))
     d = r.local("d", f"{p.src} - {center.src}", "vec3", p.mag + 1.0, 10 if p.q is not None else None)
-    if r.rng.random() < 0.5:
-        dist = r.local("dist", f"wp.sqrt(wp.length_sq({d.src}))", "float32", 2.0 * d.mag)
+    if r.rng.random() < 0.5:  # the falloff over the squared distance: no square root taken
+        dist = r.local("dist_sq", f"wp.length_sq({d.src})", "float32", 4.0 * d.mag * d.mag)
+        reach = f"{radius.src} * {radius.src}"
     else:
         dist = r.local("dist", f"wp.length({d.src})", "float32", 2.0 * d.mag)
-    wgt = r.local("wgt", f"1.0 - wp.smoothstep(0.0, {radius.src}, {dist.src})", "float32", 1.0)
+        reach = radius.src
+    wgt = r.local("wgt", f"1.0 - wp.smoothstep(0.0, {reach}, {dist.src})", "float32", 1.0)
     r.w.feature("smoothstep falloff")
     strength = r.w.add_scalar(r.rng.choice(["strength", "k", "stiffness"]), "float32", grid_value(r.rng, 0.5, 4.0))
     expo = r.rng.choice(["{w} ** 2.0", "{w} * {w}", "{w}"]).format(w=wgt.src)
     f = Expr(f"{strength.src} * {expo} * {d.src}", "vec3", strength.mag * d.mag, None, atom=False)
     if r.rng.random() < 0.5:  # a spring-damper: the velocity damped against
-        vel = r.vec_input(VEC_NAMES[:2], -2.0, 2.0)
+        # in the points' frame: a world point's velocity taken to the world by an earlier body, or one
+        # given as it is; a body-frame velocity against a world-frame force is no quantity
+        if r.point_in_world and r.world_velocity is not None:
+            vel = r.world_velocity
+        else:
+            vel = r.vec_input(["vel"] if r.point_in_world else VEC_NAMES[:2], -2.0, 2.0)
         damping = r.w.add_scalar(r.rng.choice(["damping", "kd"]), "float32", grid_value(r.rng, 0.125, 1.0))
-        f = Expr(f"{f.src} - {damping.src} * {vel.src}", "vec3", f.mag + 2.0 * damping.mag, None, atom=False)
+        f = Expr(f"{f.src} - {damping.src} * {vel.src}", "vec3", f.mag + vel.mag * damping.mag, None, atom=False)
         r.w.feature("damped by the velocity")
     r.store_vec(f, ["force", "f_out"], force=True)
 

@@ -199,3 +199,16 @@ def test_a_volume_per_cell_survives_the_generators_checks():
     from synthesis.categories import generate
 
     assert sum("a volume per cell" in generate("atomic", seed).description for seed in range(1500)) >= 3
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_a_float_histogram_clamps_its_bin_at_both_ends(seed):
+    """A value below the first bin lands in it (bin 0), one above the last in the last: run over
+    inputs beyond the bins' span on both sides, every count stays in range and they sum to n."""
+    spec = form_kernel("histogram", seed)
+    counts = next(a.name for a in spec.args if a.role == "output" and a.dtype == "int32")
+    inputs = draw_inputs(spec, seed)
+    inputs["a"] = np.linspace(-12.0, 12.0, N)  # beyond [-4, 4] both ways (exact: a step of 24/63)
+    outputs = run(spec, inputs)
+    assert outputs[counts].sum() == N
+    assert outputs[counts][0] >= N // 3 and outputs[counts][-1] >= N // 3 - 1

@@ -9,6 +9,7 @@ from extraction import extract_ir_devices, load_kernels
 from extraction.loader import unload
 from synthesis.categories import CATEGORY_NAMES, generate
 from synthesis.exprgen import BLEND_HINTS
+from synthesis.naming import accumulates
 from synthesis.normalize import structure_hash
 from synthesis.spec import KernelSpec
 
@@ -371,6 +372,34 @@ def test_a_velocity_whose_length_is_capped_is_smoothed_toward_never_summed():
                 summed += "+=" in m.group(0)
                 blended += "+=" not in m.group(0)
     assert capped >= 20 and summed == 0 and blended >= 3
+
+
+OWN_SUM = re.compile(r"^\s+(\w+)\[(tid|\w+(?:, \w+)+)\] \+= (.*)$", re.M)
+
+
+def test_only_outputs_holding_a_sum_are_added_to():
+    """`rms[tid] += ...`, `min_dist[tid] += ...`, `quadrant_id[tid] += ...` mean nothing summed over
+    passes: an output's own element is added to only where its name holds a force, an energy, a count,
+    a loss... (naming.accumulates); a moving average written `s[i] += a * (x - s[i])` or a decaying
+    trail (`*=` first) is an update of its own kind."""
+    added = 0
+    for category in CATEGORY_NAMES:
+        for seed in range(120):
+            source = generate(category, seed).source
+            arrays = set(re.findall(r"(\w+): wp\.array", source))
+            own = set(re.findall(r"^\s+(\w+(?:, \w+)*) = wp\.tid\(\)", source, re.M))
+            for m in OWN_SUM.finditer(source):
+                name, index, value = m.groups()
+                if name not in arrays or index not in own or f"{name}[{index}]" in value or f"{name}[{index}] *=" in source:
+                    continue
+                added += 1
+                assert accumulates(name), (category, seed, m.group(0))
+    assert added >= 20
+
+
+def test_accumulates_reads_the_head_word():
+    assert accumulates("contact_force") and accumulates("grad_out") and accumulates("total_ke")
+    assert not accumulates("grad_mag") and not accumulates("rms_out") and not accumulates("quadrant_id")
 
 
 @pytest.mark.parametrize("category", sorted(STATE_OUTPUTS))

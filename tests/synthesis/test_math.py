@@ -40,3 +40,23 @@ def test_other_math_kernels_keep_their_draws(monkeypatch):
     """Whether a math kernel computes a special formula comes from a stream of its own: the other
     seeds draw exactly what they draw with the special formulas switched off."""
     assert_others_keep_their_draws(monkeypatch, "math", math_category, "special_formula_of")
+
+
+TWO_OPERANDS = re.compile(r"wp\.sqrt\(0\.5 \* \((\w+) \* \1 \+ (\w+) \* \2\)\)|wp\.sqrt\((\w+) \* \3 \+ (\w+) \* \4\)")
+
+
+def test_a_two_value_formula_pairs_values_of_one_place_or_one_field():
+    """A hypotenuse or RMS over two loaded values takes two fields at the thread's own element (two
+    components) or one field at two places (a value and its neighbour), never another field's
+    neighbour beside this field's element (`src[tid]` with `a[tid - 1]`)."""
+    pairs = 0
+    for seed in range(1200):
+        source = generate("math", seed).source
+        loaded = dict(re.findall(r"^\s+(\w+) = (\w+)\[[^\]]*\]$", source, re.M))
+        own = set(re.findall(r"^\s+(\w+) = \w+\[(?:tid|i, j|i, j, k)\]$", source, re.M))
+        for m in TWO_OPERANDS.finditer(source):
+            a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if a in loaded and b in loaded:
+                pairs += 1
+                assert loaded[a] == loaded[b] or (a in own) == (b in own), source
+    assert pairs >= 40

@@ -51,6 +51,9 @@ PLANTED = [
     ("constant_condition", "r = a[tid]\nif tid >= n + 100:\n    r = b[tid]\nout[tid] = r",
      "r = a[tid]\nif tid >= n:\n    r = b[tid]\nout[tid] = r"),
     ("dead_value", "x = a[tid] * 2.0\nout[tid] = a[tid]", "x = a[tid] * 2.0\nout[tid] = x"),
+    # a value that only feeds its own update (an exponentially weighted variance never stored)
+    ("dead_value", "v = float(0.0)\nfor k in range(3):\n    v = 0.5 * (v + a[tid] * b[k])\nout[tid] = a[tid]",
+     "v = float(0.0)\nfor k in range(3):\n    v = 0.5 * (v + a[tid] * b[k])\nout[tid] = v"),
     ("dead_value", "r = a[tid]\nif a[tid] > 0.0:\n    r = 1.0\nelse:\n    r = b[tid]\nout[tid] = r",
      "r = float(0.0)\nif a[tid] > 0.0:\n    r = 1.0\nelse:\n    r = b[tid]\nout[tid] = r"),
     ("self_assign", "r = a[tid]\nif b[tid] > 0.0:\n    r = r\nout[tid] = r",
@@ -632,6 +635,24 @@ def _reference_dead_value_statements(fn: ast.FunctionDef) -> list[ast.stmt]:
                 continue
             if any(first_use(block[i + 1:], name) == "assigned" for name in names):
                 out.append(stmt)
+    # names read only by statements that assign them (a variance updated in a loop, never read after it)
+
+    def single_target(stmt):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and len(targets) == 1 \
+                and isinstance(targets[0], ast.Name):
+            return targets[0].id
+        return None
+
+    readers: dict[str, set[bool]] = {}
+    for stmt in (n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn):
+        own = {ast.If: "test", ast.While: "test", ast.For: "iter"}.get(type(stmt))
+        names = _loaded_names(getattr(stmt, own)) if own else _loaded_names(stmt)
+        for name in names:
+            readers.setdefault(name, set()).add(name == single_target(stmt))
+    fed = {name for name, selves in readers.items() if selves == {True}}
+    out += [stmt for block in blocks(fn.body) for stmt in block
+            if single_target(stmt) in fed and all(stmt is not o for o in out)]
     return out
 
 

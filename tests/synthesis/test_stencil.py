@@ -203,8 +203,34 @@ def test_a_gradient_is_zero_where_the_interior_test_leaves_no_neighbours(seed):
 
 def test_a_measured_field_is_never_scaled_by_a_damping_factor():
     """A gradient or second difference decays only as an accumulator (`out *= DECAY; out += g`, a
-    trail): multiplying the measure itself by a DAMPING or RELAX constant gives it no meaning."""
+    trail): multiplying the measure itself by a DAMPING or FADE constant gives it no meaning."""
     for seed in range(800):
         spec = generate("stencil", seed)
         if any(m in spec.description for m in MEASURES):
-            assert not re.search(r"^\s+\w+ \*= (DECAY|DAMPING|RELAX)$", spec.source, re.M), spec.source
+            assert not re.search(r"^\s+\w+ \*= (DECAY|DAMPING|FADE)$", spec.source, re.M), spec.source
+
+
+def test_a_periodic_trace_reads_the_first_cell_beside_the_last():
+    """A semi-Lagrangian step on a periodic domain wraps the traced position (wp.mod) and the upper
+    corner of its cell too: past the last cell lies the first, not a clamped copy of the last."""
+    wrapped = 0
+    for seed in range(1500):
+        source = generate("stencil", seed).source
+        if not re.search(r"= wp\.mod\(float\(", source):
+            continue
+        wrapped += 1
+        uppers = re.findall(r"\(?(l[xyz]) \+ 1\)?( % \w+\.shape\[\d\])?", source)
+        assert uppers and all(modulo for _, modulo in uppers), source
+    assert wrapped >= 10
+
+
+def test_a_damping_factor_takes_a_few_percent_off_a_step():
+    """A state multiplied by DAMPING each step loses a few percent (0.5 halved a wave every step);
+    a DECAY or FADE takes more, never half."""
+    seen = 0
+    for seed in range(1500):
+        source = generate("stencil", seed).source
+        for name, value in re.findall(r"^(DAMPING|DECAY|FADE) = (?:wp\.constant\()?([\d.]+)", source, re.M):
+            seen += 1
+            assert float(value) >= (0.9375 if name == "DAMPING" else 0.75), source
+    assert seen >= 30

@@ -1362,3 +1362,19 @@ def test_a_row_softmax_stores_probabilities_and_a_norm_never_claims_to():
             assert outputs[0].name not in ("probs", "attn", "weights"), spec.source
             assert not inputs & {"logits", "scores"}, spec.source
     assert softmax >= 5 and norms >= 10
+
+
+def test_a_row_statistic_is_named_for_what_it_holds():
+    """A stored row statistic of a normalisation is named for what it is: a sum of squares is no
+    `row_sums`; and a constant gain after a tile computation is a SCALE, GAIN or ALPHA (never a STEP),
+    negative only as BLAS's alpha."""
+    stored = 0
+    for seed in range(1500):
+        source = generate("tiled", seed).source
+        for name, stat in re.findall(r"wp\.tile_store\((\w+), (ss|total|norm), ", source):
+            stored += 1
+            assert name in tiled.ROW_STAT_NAMES[stat], source
+        for name, value in re.findall(r"^(SCALE|GAIN|ALPHA|STEP) = (?:wp\.constant\()?(-?[\d.]+)", source, re.M):
+            if re.search(rf"^\s+\w+ = \w+ \* {name}$", source, re.M):
+                assert name != "STEP" and (float(value) > 0.0 or name == "ALPHA"), source
+    assert stored >= 5

@@ -196,3 +196,30 @@ def test_an_inverse_transform_takes_world_points_into_the_frame():
         assert array.removesuffix("_in") in transform.WORLD_POINT_NAMES, spec.source
         assert not re.search(rf"wp\.transform_point\(X_child, {m.group(1)}\)", spec.source), spec.source
     assert inverse >= 10
+
+
+def test_a_world_point_is_damped_by_a_velocity_in_the_world_frame():
+    """A spring-damper on points moved to world space damps with their world velocity (the one an
+    earlier body took to the world, or a velocity given as it is), never with a body-frame `v_local`."""
+    damped = 0
+    for seed in range(800):
+        source = generate("transform", seed).source
+        m = re.search(r" - (?:damping|kd) \* (\w+)", source)
+        if not m or not re.search(r"^\s+d = p_world - ", source, re.M):
+            continue
+        damped += 1
+        load = re.search(rf"^\s+{m.group(1)} = (\w+)\[", source, re.M)
+        array = load.group(1) if load else m.group(1)
+        assert array in ("v_world", "vel"), source
+    assert damped >= 15
+
+
+def test_a_falloff_never_takes_the_square_root_of_a_squared_length():
+    """`wp.sqrt(wp.length_sq(d))` is `wp.length(d)`; the squared distance is compared with the squared
+    radius instead, which is why people take it."""
+    squared = 0
+    for seed in range(400):
+        source = generate("transform", seed).source
+        assert "wp.sqrt(wp.length_sq(" not in source
+        squared += bool(re.search(r"wp\.smoothstep\(0\.0, (\w+) \* \1, dist_sq\)", source))
+    assert squared >= 10
