@@ -15,5 +15,5 @@ def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], a
         act = a_v
     else:
         act = alpha * (wp.exp(a_v) - 1.0)
-    shrunk[tid] += shrunk_val
+    shrunk[tid] = shrunk_val
     activated[tid] = act

@@ -11,4 +11,4 @@ def comb_6923753868(data: wp.array[float], x: wp.array[float], logit: wp.array[f
     data_v = data[tid]
     s = data_v + 0.375 * (x[tid] - data_v)
     gate = sigmoid(logit[tid])
-    gated_out[tid] += gate * s
+    gated_out[tid] = gate * s

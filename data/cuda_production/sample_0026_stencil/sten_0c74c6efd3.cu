@@ -18,7 +18,7 @@ struct gradient_result
     float v2;
 };
 
-constexpr float RELAX = 0.875f;
+constexpr float FADE = 0.9375f;
 
 __device__ gradient_result gradient(const float* f, int f_dim0, int f_dim1, int f_dim2, int x, int y, int z, float h)
 {
@@ -49,7 +49,7 @@ __global__ void sten_0c74c6efd3(
         float gx = result0.v0;
         float gy = result0.v1;
         float gz = result0.v2;
-        grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k] *= RELAX;
+        grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k] *= FADE;
         atomicAdd(&grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k], gx * gx + gy * gy + gz * gz);
     } else {
         grad_out[(i * grad_out_dim1 + j) * grad_out_dim2 + k] = 0.0f;

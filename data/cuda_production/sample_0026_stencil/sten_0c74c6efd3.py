@@ -1,7 +1,7 @@
 import warp as wp
 
 
-RELAX = 0.875
+FADE = 0.9375
 
 
 @wp.func
@@ -13,7 +13,7 @@ def sten_0c74c6efd3(h: wp.array3d(dtype=float), grad_out: wp.array3d(dtype=float
     i, j, k = wp.tid()
     if 0 < i < h.shape[0] - 1 and j > 0 and j < h.shape[1] - 1 and 0 < k < h.shape[2] - 1:
         gx, gy, gz = gradient(h, i, j, k, half_inv_dx)
-        grad_out[i, j, k] *= RELAX
+        grad_out[i, j, k] *= FADE
         grad_out[i, j, k] += gx * gx + gy * gy + gz * gz
     else:
         grad_out[i, j, k] = 0.0

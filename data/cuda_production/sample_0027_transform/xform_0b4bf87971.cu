@@ -83,7 +83,7 @@ __global__ void xform_0b4bf87971(
     float3* x_world,
     float3 center,
     float stiffness,
-    const float3* __restrict__ v_local,
+    const float3* __restrict__ vel,
     float kd,
     const float* __restrict__ gain,
     float3* force,
@@ -100,9 +100,9 @@ __global__ void xform_0b4bf87971(
     dir_out[tid] = transform_vector(X, d);
     x_world[tid] = p_world;
     float3 d_i = p_world - center;
-    float dist = sqrtf(length_sq(d_i));
-    float wgt = 1.0f - smoothstep(0.0f, RANGE, dist);
-    float3 v = v_local[tid];
+    float dist_sq = length_sq(d_i);
+    float wgt = 1.0f - smoothstep(0.0f, RANGE * RANGE, dist_sq);
+    float3 v = vel[tid];
     float g = gain[tid];
     force[tid] = g * (stiffness * wgt * d_i - kd * v);
 }
@@ -255,8 +255,8 @@ int main(int argc, char** argv)
     std::vector<float> h_x_world((size_t)n * 3);  // output, shape [256] of vec3
     const float3 center = make_float3(-0.9375f, -0.75f, -0.25f);
     const float stiffness = 0.75f;
-    std::vector<float> h_v_local((size_t)n * 3);  // input, shape [256] of vec3
-    fill_float(h_v_local.data(), h_v_local.size(), seed, 7, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_vel((size_t)n * 3);  // input, shape [256] of vec3
+    fill_float(h_vel.data(), h_vel.size(), seed, 7, -2048, 4097U, 0.0009765625f);
     const float kd = 0.25f;
     std::vector<float> h_gain((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_gain.data(), h_gain.size(), seed, 9, 0, 2049U, 0.0009765625f);
@@ -283,10 +283,10 @@ int main(int argc, char** argv)
     const size_t bytes_x_world = h_x_world.size() * sizeof(h_x_world[0]);
     CUDA_CHECK(cudaMalloc(&d_x_world, bytes_x_world));
     CUDA_CHECK(cudaMemcpy(d_x_world, h_x_world.data(), bytes_x_world, cudaMemcpyHostToDevice));
-    float3* d_v_local = nullptr;
-    const size_t bytes_v_local = h_v_local.size() * sizeof(h_v_local[0]);
-    CUDA_CHECK(cudaMalloc(&d_v_local, bytes_v_local));
-    CUDA_CHECK(cudaMemcpy(d_v_local, h_v_local.data(), bytes_v_local, cudaMemcpyHostToDevice));
+    float3* d_vel = nullptr;
+    const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
+    CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
+    CUDA_CHECK(cudaMemcpy(d_vel, h_vel.data(), bytes_vel, cudaMemcpyHostToDevice));
     float* d_gain = nullptr;
     const size_t bytes_gain = h_gain.size() * sizeof(h_gain[0]);
     CUDA_CHECK(cudaMalloc(&d_gain, bytes_gain));
@@ -300,7 +300,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+    xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_vel, kd, d_gain, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_dir_out.data(), d_dir_out, bytes_dir_out, cudaMemcpyDeviceToHost));
@@ -331,7 +331,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_0b4bf87971<<<grid, block, 0, stream>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+            xform_0b4bf87971<<<grid, block, 0, stream>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_vel, kd, d_gain, d_force, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -358,7 +358,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_frames + bytes_x_local + bytes_dirs + bytes_v_local + bytes_gain;
+        const size_t bytes_read = bytes_frames + bytes_x_local + bytes_dirs + bytes_vel + bytes_gain;
         const size_t bytes_written = bytes_dir_out + bytes_x_world + bytes_force;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -383,7 +383,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_dirs));
         CUDA_CHECK(cudaFree(d_dir_out));
         CUDA_CHECK(cudaFree(d_x_world));
-        CUDA_CHECK(cudaFree(d_v_local));
+        CUDA_CHECK(cudaFree(d_vel));
         CUDA_CHECK(cudaFree(d_gain));
         CUDA_CHECK(cudaFree(d_force));
         return 0;
@@ -412,13 +412,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_vel, kd, d_gain, d_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_v_local, kd, d_gain, d_force, n);
+        xform_0b4bf87971<<<grid, block>>>(d_frames, d_x_local, d_dirs, d_dir_out, d_x_world, center, stiffness, d_vel, kd, d_gain, d_force, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -442,7 +442,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_dirs));
     CUDA_CHECK(cudaFree(d_dir_out));
     CUDA_CHECK(cudaFree(d_x_world));
-    CUDA_CHECK(cudaFree(d_v_local));
+    CUDA_CHECK(cudaFree(d_vel));
     CUDA_CHECK(cudaFree(d_gain));
     CUDA_CHECK(cudaFree(d_force));
     return ok ? 0 : 1;
