@@ -1292,7 +1292,8 @@ class KernelWriter:
     def update_outputs(self) -> None:
         """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
         (`f[i] += value`, atomic in Warp; only an output whose name says it holds such a quantity,
-        `naming.accumulates`), or a running estimate relaxed toward the new value
+        `naming.accumulates`: another output of the kernel that does, or this one smoothed instead),
+        or a running estimate relaxed toward the new value
         (`avg[i] = wp.lerp(avg[i], value, alpha)`, exponential smoothing, under-relaxation). The
         array then holds values on entry (role inout); which output and how is drawn here. A matrix
         is added to as a value (`m[i] = m[i] + value`: the translation has no matrix atomics) and
@@ -1312,7 +1313,18 @@ class KernelWriter:
         blendable = spec.dtype != "int32" and spec.dtype != "float64"
         blend = blendable and (kind == "bounded" or self.rng.random() < 0.45)
         if not blend and not accumulates(array):  # a magnitude, an id, a rotated vector: no sum means anything
-            return
+            # another output of the kernel that holds a sum, else this one smoothed over passes (a
+            # running estimate of it), else none
+            sums = [(j, kind_j) for j, kind_j in stores if j != k and kind_j is None
+                    and accumulates(ELEMENT_STORE.match(self.lines[j]).group(2))]
+            if sums:
+                k, kind = self.rng.choice(sums)
+                indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
+                spec = self.arg(array)
+            elif blendable:
+                blend = True
+            else:
+                return
         if blend:
             taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
             hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])
@@ -1538,8 +1550,9 @@ INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a m
                 "clamp to a range", "sum of squares", "bit field", "low bits", "blocks to cover", "pack two fields")
 # More of them, drawn from a stream of the kernel's own (INT_FORMULAS_MORE_SHARE of draws; session 50:
 # ten kinds made too few distinct kernels), so a draw that takes none keeps every other draw.
-INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point blend", "integer percentage")
-INT_FORMULAS_MORE_SHARE = 0.3
+INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point blend", "integer percentage",
+                     "midpoint without overflow", "distance on a ring", "saturating add", "shift division")
+INT_FORMULAS_MORE_SHARE = 0.45
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
@@ -2235,7 +2248,9 @@ class ExprGen:
             if self.int_breadth.random() < INT_FORMULAS_MORE_SHARE:
                 kind = self.int_breadth.choice(INT_FORMULAS_MORE)
         operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares",
-                                                            "pack two fields", "fixed-point blend"))
+                                                            "pack two fields", "fixed-point blend",
+                                                            "midpoint without overflow", "distance on a ring",
+                                                            "saturating add"))
         if operands is None:
             return None
         a, b = operands
@@ -2285,6 +2300,18 @@ class ExprGen:
         elif kind == "integer percentage":  # a scaled by p percent in integers: multiply first, then divide
             p = rng.choice([25, 50, 75, 90, 110, 125, 150])
             e = Expr(f"({a.src} * {p}) // 100", "int32", a.mag * p / 100 + 1, 0, atom=False)
+        elif kind == "midpoint without overflow":  # a binary search's `lo + (hi - lo) // 2`: no a + b to overflow
+            e = Expr(f"{a.src} + ({b.src} - {a.src}) // 2", "int32", max(a.mag, b.mag) + 1, 0, atom=False)
+        elif kind == "distance on a ring":  # slots apart on a ring of n, the shorter way round
+            n = rng.choice([12, 16, 24, 64])
+            d = self.w.assign(Expr(f"(({a.src} - {b.src}) % {n} + {n}) % {n}", "int32", float(n), 0, atom=False), "d")
+            e = Expr(f"wp.min({d.src}, {n} - {d.src})", "int32", float(n), 0)
+        elif kind == "saturating add":  # a sum held at a cap (a counter, a histogram in a byte)
+            cap = rng.choice([100, 127, 255, 1000])
+            e = Expr(f"wp.min({a.src} + {b.src}, {cap})", "int32", a.mag + b.mag, 0)
+        elif kind == "shift division":  # a / 2^k rounded down, as a shift (>> floors a negative value too)
+            k = rng.choice([1, 2, 3, 4])
+            e = Expr(f"{a.src} >> {k}", "int32", a.mag / (1 << k) + 1, 0, atom=False)
         elif kind == "low bits":  # a & (2^k - 1): the non-negative remainder by a power of two, as bits
             mask = rng.choice([3, 7, 15, 31])
             e = Expr(f"{a.src} & {mask}", "int32", float(mask), 0, atom=False)

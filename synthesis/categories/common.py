@@ -62,6 +62,10 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "fixed-point blend": ("blended", "mixed", "blend_q8"),
     "integer percentage": ("scaled", "pct_scaled", "adjusted"),
     "pack two fields": ("packed", "key", "code"),
+    "midpoint without overflow": ("mid", "mid_idx", "probe"),
+    "distance on a ring": ("ring_dist", "hops", "wrap_dist"),
+    "saturating add": ("saturated", "capped", "sat_value"),
+    "shift division": ("quotient", "coarse_idx", "cell_idx"),
     # math
     "hypotenuse": ("dist", "magnitude", "hyp"),
     "root mean square": ("rms", "rms_out"),

@@ -6,7 +6,7 @@ import random
 from typing import Callable, NamedTuple
 
 from synthesis.categories import sparse
-from synthesis.categories.common import add_inputs, early_return, pick_dim
+from synthesis.categories.common import add_inputs, early_return, pick_dim, takes_variant
 from synthesis.exprgen import Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
@@ -299,6 +299,9 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     op = w.rng.choice([">", "<"])
     t = fmt_float(w.rng.choice([0.5, 1.0]) * (1 if op == ">" else -1))
     form = breadth(w).choices(["threshold", "next", "value"], weights=[0.5, 0.25, 0.25])[0]
+    # session 52, from a stream of its own: the search runs back over the window behind the thread
+    # (how long since the signal last crossed the threshold)
+    back = form == "threshold" and takes_variant(w.seed, 0x5EA4, 0.35)
     if form == "next":  # compared with the thread's own element, from the one after it
         own = w.load(name)
         t = own.src
@@ -306,7 +309,8 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     found = w.declare(w.fresh("first"), Expr(bound, "int32", float(width), 0, lit=bound.isdigit()), float(width), 0)
     value = w.declare(w.fresh("found_value"), ZERO, w.arg(name).high, None) if form == "value" else None
     with w.block(f"for k in range({'1, ' if form == 'next' else ''}{bound}):"):
-        element = f"{name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]"
+        element = f"{name}[wp.max({w.tid_names[0]} - k, 0)]" if back else \
+            f"{name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]"
         if value is not None:
             x = _temp(w, "x")
             w.emit(f"{x} = {element}")
@@ -318,6 +322,9 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
             w.emit("break")
     w.note_varying(found.src, w.load(name).src)
     w.feature("search (break)")
+    if back:
+        w.feature("searched back over the window behind")
+        return [LoopResult(found, "steps_back", state=True)]
     if form == "next":
         w.feature("the next element ahead " + ("greater than" if op == ">" else "less than") + " the thread's own")
         return [LoopResult(found, "next_offset", state=True)]

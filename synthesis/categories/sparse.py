@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from synthesis.categories.common import padded_launch, pick_dim
+from synthesis.categories.common import padded_launch, pick_dim, takes_variant
 from synthesis.exprgen import KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
@@ -657,7 +657,7 @@ def neighbour_pool(r: FixedRows) -> None:
 def edge_conv(r: FixedRows) -> None:
     """An edge convolution (DGCNN's EdgeConv with scalar weights): each edge's feature from the
     neighbour's difference and the point's own, through a ReLU, the largest over the k neighbours
-    (a `wp.max`, or a test that also keeps the winning neighbour)."""
+    (a `wp.max`, or a test that also keeps the winning neighbour), or their mean."""
     w, rng = r.w, r.w.rng
     feat = w.add_array(rng.choice(["feat", "x", "h"]), "float32", "input")
     theta = w.add_scalar(rng.choice(["theta", "w_edge"]), "float32", rng.choice([0.5, 1.5, -0.75]))
@@ -671,13 +671,17 @@ def edge_conv(r: FixedRows) -> None:
     m = w.fresh("m")
     w.emit(f"{m} = float(0.0)")  # every edge's feature is a ReLU's, >= 0
     keep = rng.random() < 0.35
+    # session 52, from a stream of its own: the edges' features averaged (a GNN's mean aggregation)
+    mean = not keep and takes_variant(w.seed, 0xED6E)
     if keep:
         best = w.fresh("best")
         w.emit(f"{best} = int(-1)")  # -1: no edge's feature above 0
     with r.loop():
         j = r.column()
         edge = f"{theta.src} * ({feat}[{j}] - {xi}) + {own}"
-        if keep:
+        if mean:
+            w.emit(f"{m} += wp.max({edge}, 0.0)")
+        elif keep:
             e = w.fresh("e")
             w.emit(f"{e} = {edge}")
             with w.block(f"if {e} > {m}:"):
@@ -685,11 +689,12 @@ def edge_conv(r: FixedRows) -> None:
                 w.emit(f"{best} = {j}")
         else:
             w.emit(f"{m} = wp.max({m}, {edge})")
-    w.emit(f"{_output(w, ('h_out', 'edge_feat', 'h_new'))}[tid] = {m}")
+    w.emit(f"{_output(w, ('h_out', 'edge_feat', 'h_new'))}[tid] = {m}" + (f" / {r.count()}" if mean else ""))
     if keep:
         w.emit(f"{_output(w, ('argmax', 'best_nbr', 'source_idx'), 'int32')}[tid] = {best}")
         r.features.append("the winning neighbour kept")
-    r.features.append("edge convolution (max over the neighbours of a ReLU)" + ("; bias" if biased else ""))
+    r.features.append(f"edge convolution ({'mean' if mean else 'max'} over the neighbours of a ReLU)"
+                      + ("; bias" if biased else ""))
 
 
 def fixed_valence_smoothing(r: FixedRows) -> None:

@@ -210,9 +210,10 @@ def check_search(seed: int) -> None:
     got = results[outs[0]]
     limit = max(got)  # the width: returned where no element is past the threshold
     start = 1 if "the next element ahead" in spec.description else 0
+    step = -1 if "searched back over the window behind" in spec.description else 1
 
     def first(t: int, past) -> int:
-        return next((k for k in range(start, limit) if past(A[clamped(t + k)], A[t])), limit)
+        return next((k for k in range(start, limit) if past(A[clamped(t + step * k)], A[t])), limit)
 
     if start:
         tests = [lambda v, own: v > own, lambda v, own: v < own]
@@ -224,6 +225,15 @@ def check_search(seed: int) -> None:
     if len(outs) == 2:  # the element found
         assert "the value found beside" in spec.description
         assert results[outs[1]] == [A[clamped(t + k)] if k < limit else 0.0 for t, k in enumerate(got)]
+
+
+def test_a_search_back_finds_the_nearest_element_behind_past_the_threshold():
+    """Drawn aside (its own stream): the search runs over the window behind the thread, the steps back
+    to the nearest element past the threshold."""
+    seeds = [s for s in range(200) if "searched back" in build("search with break", s)[0].description]
+    assert len(seeds) >= 5
+    for seed in seeds[:5]:
+        check_search(seed)
 
 
 @PROPERTY

@@ -459,6 +459,34 @@ def test_an_integer_percentage_scales_then_floors():
     assert all(g(x) == (x * p) // 100 for x in range(-60, 61))
 
 
+def test_a_midpoint_without_overflow_is_the_floored_midpoint():
+    f, operands = _formula_function("midpoint without overflow", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    # lo + (hi - lo) // 2: the midpoint rounded toward lo, without forming lo + hi
+    assert all(f(lo, hi) == lo + (hi - lo) // 2 and lo <= f(lo, hi) <= hi for lo in range(-9, 9) for hi in range(lo, 12))
+
+
+def test_a_distance_on_a_ring_is_the_shorter_way_round():
+    f, operands = _formula_function("distance on a ring", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    for n in (12, 16, 24, 64):
+        if all(f(x, y) == min((x - y) % n, (y - x) % n) for x in range(-30, 30, 7) for y in range(-20, 40, 3)):
+            return
+    raise AssertionError("no ring size gives the shorter distance")
+
+
+def test_a_saturating_add_holds_the_sum_at_its_cap():
+    f, operands = _formula_function("saturating add", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    cap = f(5000, 5000)
+    assert cap in (100, 127, 255, 1000) and all(f(x, y) == min(x + y, cap) for x in (-50, 0, 60) for y in (-5, 99, 700))
+
+
+def test_a_shift_division_floors_like_a_power_of_two_divide():
+    g = _one_operand("shift division")
+    assert any(all(g(x) == math.floor(x / 2 ** k) for x in range(-60, 61)) for k in (1, 2, 3, 4))
+
+
 def test_the_more_int_formulas_come_from_a_stream_of_their_own(monkeypatch):
     """A kernel that draws none of INT_FORMULAS_MORE keeps every draw it made before they existed."""
     import random

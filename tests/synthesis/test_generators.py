@@ -345,7 +345,7 @@ def test_no_loop_variable_rebinds_an_earlier_local(category):
 # (scalar_param); a class label (multi_conditional). Each replaces the old element: never added to it
 # (`+=`, or `*=` then `+=`) nor blended with it.
 STATE_OUTPUTS = {
-    "control_flow": {"state", "variance", "root_out", "anomaly", "next_offset", "first_index", "first_value",
+    "control_flow": {"state", "variance", "root_out", "anomaly", "next_offset", "steps_back", "first_index", "first_value",
                      "argmax", "argmin"},
     "nested_loop": {"next_cells", "new_board", "cells_out", "assignment", "labels", "cluster"},
     "stencil": {"u_new", "phi_next", "diffused", "x_next", "p_next", "advected", "q_new", "u_next", "forced", "u_src",

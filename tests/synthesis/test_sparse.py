@@ -380,7 +380,9 @@ def expected_fixed(c: Fixed) -> dict[str, np.ndarray]:
         xi = c.array("feat", "x", "h")
         own = c.scalar("phi", "w_self") * xi + c.scalar("bias", "b", default=0.0)
         edges = c.scalar("theta", "w_edge") * (c.gather(xi) - xi[:, None]) + own[:, None]
-        out[_written_fixed(c, ("h_out", "edge_feat", "h_new"))] = np.maximum(edges.max(axis=1), 0.0)
+        relu = np.maximum(edges, 0.0)
+        out[_written_fixed(c, ("h_out", "edge_feat", "h_new"))] = \
+            relu.mean(axis=1) if c.has("mean over the neighbours") else relu.max(axis=1)
     if c.has("fixed-valence") or c.has("umbrella"):
         p = c.array("points", "verts", "positions")
         centroid = c.gather(p).mean(axis=1)
@@ -420,7 +422,8 @@ def _written_fixed(c: Fixed, names: tuple[str, ...]) -> str:
 @pytest.mark.parametrize("feature", ["ELLPACK sparse matrix-vector product", "alpha A x + beta y", "ELLPACK residual",
                                      "squared residual summed", "diagonal apart", "float16 values",
                                      " max over the k nearest", "argmax over", "(vec3)", "weighted mean over",
-                                     "mean and max over", "edge convolution", "winning neighbour kept", "; bias",
+                                     "mean and max over", "edge convolution", "mean over the neighbours of a ReLU",
+                                     "winning neighbour kept", "; bias",
                                      "Laplacian smoothing of fixed-valence", "pinned vertices kept", "umbrella",
                                      "inverse square weights", "inverse distance weights", "gaussian weights",
                                      "padded launch"])
