@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], activated: wp.array[float]):
+def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], activated: wp.array[float], smoothing: float):
     tid = wp.tid()
     a_v = a[tid]
     shrunk_val = float(0.0)
@@ -15,5 +15,5 @@ def cond_20b84fa030(a: wp.array[float], alpha: float, shrunk: wp.array[float], a
         act = a_v
     else:
         act = alpha * (wp.exp(a_v) - 1.0)
-    shrunk[tid] = shrunk_val
+    shrunk[tid] = (1.0 - smoothing) * shrunk[tid] + smoothing * shrunk_val
     activated[tid] = act

@@ -1,4 +1,4 @@
-// Nested-loop kernel (2-D launch 16x48; bound from .shape; Gaussian blur (normalised weights) (clamped border))
+// Nested-loop kernel (2-D launch 16x48; bound from .shape; Gaussian blur (normalised weights) (clamped border); output relaxed toward the new value (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `nest_c88e7f3b2b` (see nest_c88e7f3b2b.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -18,6 +18,7 @@ __global__ void nest_c88e7f3b2b(
     float sigma,
     float* blurred,
     int blurred_dim1,
+    float blend,
     int dim0,
     int dim1)
 {
@@ -40,7 +41,7 @@ __global__ void nest_c88e7f3b2b(
             wsum += wt;
         }
     }
-    blurred[i * blurred_dim1 + j] = acc / wsum;
+    blurred[i * blurred_dim1 + j] = (1.0f - blend) * blurred[i * blurred_dim1 + j] + blend * (acc / wsum);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 349526;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 174763;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -189,7 +190,9 @@ int main(int argc, char** argv)
     std::vector<float> h_src_img((size_t)dim0 * 48);  // input, shape [16, 48] of float32
     fill_float(h_src_img.data(), h_src_img.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     const float sigma = 1.5f;
-    std::vector<float> h_blurred((size_t)dim0 * 48);  // output, shape [16, 48] of float32
+    std::vector<float> h_blurred((size_t)dim0 * 48);  // inout, shape [16, 48] of float32
+    fill_float(h_blurred.data(), h_blurred.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float blend = 0.1f;
 
     // Device buffers
     float* d_src_img = nullptr;
@@ -205,7 +208,7 @@ int main(int argc, char** argv)
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, dim0, dim1);
+    nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_blurred.data(), d_blurred, bytes_blurred, cudaMemcpyDeviceToHost));
@@ -232,7 +235,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_c88e7f3b2b<<<grid, block, 0, stream>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, dim0, dim1);
+            nest_c88e7f3b2b<<<grid, block, 0, stream>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -259,7 +262,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src_img;
+        const size_t bytes_read = bytes_src_img + bytes_blurred;
         const size_t bytes_written = bytes_blurred;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -292,7 +295,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("blurred", h_blurred.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
-                       0.0001f, 0.0001f, stats);
+                       0.0002f, 0.0001f, stats);
     printf("%s nest_c88e7f3b2b: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -303,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, dim0, dim1);
+        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, dim0, dim1);
+        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
