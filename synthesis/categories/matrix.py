@@ -183,14 +183,16 @@ def rotate_tensor(site: Site, as_func: bool) -> None:
         rotated = core.result(_matmul(w, _matmul(w, r, s_val), f"wp.transpose({r})"), f"mat{n}{n}")
         w.feature("tensor rotated into a frame (R S R^T)")
     bound = 2.0 * n * n * n
+    # named for the frame it lands in: R^T S R is the tensor in the local frame, never `S_world`
+    names = ("rotated", "S_local", "stress_out") if to_local else ("rotated", "S_world", "stress_out")
     if w.rng.random() < 0.3:
         rotated = site.local("S_rot", rotated)
         site.store(("sigma_nn", "normal_stress"), "float32", f"{rotated}[0, 0]", bound)
         w.feature("normal component")
         if w.rng.random() < 0.5:
-            site.store(("rotated", "S_world", "stress_out"), f"mat{n}{n}", rotated, bound)
+            site.store(names, f"mat{n}{n}", rotated, bound)
     else:
-        site.store(("rotated", "S_world", "stress_out"), f"mat{n}{n}", rotated, bound)
+        site.store(names, f"mat{n}{n}", rotated, bound)
 
 
 def quadratic_form(site: Site, as_func: bool) -> None:
