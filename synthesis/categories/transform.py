@@ -257,9 +257,21 @@ def compose(r: Rigid) -> None:
         r.store_vec(Expr(f"wp.transform_point({inv.src}, {p.src})", "vec3", 64.0, None), ["local_points", "p_local"],
                     point=True)
     else:
+        # the child's world pose in parts: its origin, or one of its axes in the world (the frame's
+        # rotation applied to a unit axis; its rotation applied to its own origin, stored before
+        # session 52, is no quantity), and its orientation
         t = r.local("t", f"wp.transform_get_translation({Y.src})", "vec3", 16.0)
         q = r.local("rq", f"wp.transform_get_rotation({Y.src})", "quat", 4.0)
-        r.store_vec(Expr(f"wp.quat_rotate({q.src}, {t.src})", "vec3", 64.0, None), ["rotated", "axis_rot"])
+        if r.rng.random() < 0.5:
+            r.store_vec(t, ["origin_world", "body_pos", "child_pos"], point=True)
+        else:
+            axis = r.rng.choice([(0, "x_axis"), (1, "up_world"), (2, "forward")])
+            unit = ", ".join("1.0" if k == axis[0] else "0.0" for k in range(3))
+            # a direction: stored as it is (a sum or a blend of unit axes is no unit axis)
+            taken = {a.name for a in r.w.args}
+            out = r.w.add_array(next((h for h in (axis[1], "axis_world") if h not in taken), axis[1]), "vec3", "output")
+            r.w.store(out, Expr(f"wp.quat_rotate({q.src}, wp.vec3({unit}))", "vec3", 4.0, None), state=True)
+            r.w.feature("a frame's axis in the world")
         qa = r.w.add_array("q_out", "quat", "output")
         r.w.store(qa, q)
     r.shared_frame = Y  # a later body works in the child frame

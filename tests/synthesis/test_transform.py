@@ -223,3 +223,19 @@ def test_a_falloff_never_takes_the_square_root_of_a_squared_length():
         assert "wp.sqrt(wp.length_sq(" not in source
         squared += bool(re.search(r"wp\.smoothstep\(0\.0, (\w+) \* \1, dist_sq\)", source))
     assert squared >= 10
+
+
+def test_a_composed_frame_in_parts_stores_its_origin_or_an_axis_never_its_origin_rotated():
+    """The child's world pose in parts: its origin (`t`), or one of its axes in the world
+    (`wp.quat_rotate(rq, unit axis)`, stored as it is: a blend of unit axes is none), beside its
+    orientation; `wp.quat_rotate(rq, t)`, the frame's rotation applied to its own origin, is no quantity."""
+    axes = origins = 0
+    for seed in range(1500):
+        source = generate("transform", seed).source
+        if "q_out[tid] = rq" not in source:
+            continue
+        assert not re.search(r"quat_rotate\(rq, t\)", source), source
+        axes += bool(re.search(r"^\s+\w+\[tid\] = wp\.quat_rotate\(rq, wp\.vec3\((?:[01]\.0, ){2}[01]\.0\)\)$",
+                               source, re.M))
+        origins += bool(re.search(r"^\s+t = wp\.transform_get_translation\(X_child\)$", source, re.M))
+    assert axes >= 10 and origins >= 10
