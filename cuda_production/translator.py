@@ -598,6 +598,18 @@ ARRAY_RANKS = {"array": 1, "array1d": 1, "array2d": 2, "array3d": 3, "array4d": 
 # alone (they go through L1; staging them measured slower). A 28-byte transform (7 floats) gains too
 # (H200, session 51: 1.70x and 1.05x on two kernels storing frames, the slower one then 1.27x Warp
 # instead of 0.74x); 16-byte quats and vec4s do not (0.93-1.10x), nor 12-byte vec3s: stored as they are.
+def restricts(dtype: str) -> bool:
+    """Whether a read-only array of `dtype` is declared `__restrict__`: where its element is a power of
+    two bytes (a scalar, a vec2/vec4, a quat) or not a registry type (a struct). Measured on the H200
+    (session 52): a 12-byte vec3 or 28-byte transform read through `__restrict__` made two frame kernels
+    23% and 13% slower (102 vs 83 us, 69 vs 60 us), with no kernel faster; on float arrays it keeps two
+    math kernels 14-19% faster (session 51)."""
+    if dtype not in TYPES:
+        return True
+    size = TYPES[dtype].nbytes
+    return size & (size - 1) == 0
+
+
 STAGE_MIN_BYTES = 28  # transform, mat33 and up
 STAGE_THREADS = THREADS_PER_BLOCK  # a staging kernel's block, fixed at compile time (bench.block_shape's 1-D block)
 
@@ -2765,7 +2777,8 @@ class ModuleTranslator:
                 params.append(f"{self.ctype(BVH)} {p.cname}")
             elif p.kind == "array":
                 base = self.ctype(p.dtype)
-                params.append(f"const {base}* __restrict__ {p.cname}" if not p.written else f"{base}* {p.cname}")
+                restrict = " __restrict__" if restricts(p.dtype) else ""
+                params.append(f"const {base}*{restrict} {p.cname}" if not p.written else f"{base}* {p.cname}")
                 params.extend(f"int {d}" for d in kernel.dim_params(p))
             else:
                 params.append(f"{self.ctype(p.dtype)} {p.cname}")

@@ -158,3 +158,19 @@ def k(a: wp.array(dtype=wp.mat33), out: wp.array(dtype=wp.mat33), total: wp.arra
 ''' + NOT_STAGED[why])
     code = kernel_code(source, "k")
     assert "__shared__" not in code and "__syncthreads" not in code and "STAGE_THREADS" not in code
+
+
+def test_only_read_only_arrays_of_power_of_two_elements_are_restrict():
+    """`__restrict__` on a read-only array whose element is a power of two bytes (a float, a vec4, a
+    quat), none on a 12-byte vec3 or a 28-byte transform (on the H200 two frame kernels ran 13-23%
+    slower with it, none faster) nor on a written array."""
+    source = '''
+@wp.kernel
+def k(f: wp.array(dtype=float), v: wp.array(dtype=wp.vec3), q: wp.array(dtype=wp.quat),
+      x: wp.array(dtype=wp.transform), out: wp.array(dtype=wp.vec3)):
+    tid = wp.tid()
+    out[tid] = wp.transform_point(x[tid], v[tid]) * f[tid] + wp.quat_rotate(q[tid], v[tid])
+'''
+    code = translate_kernel(source, "k", "restrict.py").kernel_code
+    assert "const float* __restrict__ f" in code and "const quat* __restrict__ q" in code
+    assert "const float3* v" in code and "const transform* x" in code and "float3* out" in code

@@ -44,7 +44,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 __global__ void ctrl_627f75deed(
     const int* __restrict__ row_ptr,
     const int* __restrict__ cols,
-    const float3* __restrict__ positions,
+    const float3* positions,
     float strength,
     float3* new_points,
     int n)

@@ -55,8 +55,8 @@ __device__ float soft_clip(float x, float limit)
 }
 
 __global__ void comb_902a2f9874(
-    const float3* __restrict__ field,
-    const float3* __restrict__ axis,
+    const float3* field,
+    const float3* axis,
     float* total,
     float* clipped_out,
     int n)

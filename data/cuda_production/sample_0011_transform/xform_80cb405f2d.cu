@@ -93,13 +93,13 @@ __device__ __forceinline__ float3 operator+(float3 a, float3 b)
 }
 
 __global__ void xform_80cb405f2d(
-    const float3* __restrict__ origins,
+    const float3* origins,
     const quat* __restrict__ rot,
     transform root,
-    const float3* __restrict__ points,
+    const float3* points,
     float3* p_local,
-    const float3* __restrict__ verts,
-    const float3* __restrict__ v_local,
+    const float3* verts,
+    const float3* v_local,
     float3* vel_world,
     float3 shift,
     float3* world_points,

@@ -151,7 +151,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 
 __global__ void nbr_2f7d6d5e8c(
     HashGrid grid,
-    const float3* __restrict__ positions,
+    const float3* positions,
     float radius,
     int* neighbor_count,
     int n)

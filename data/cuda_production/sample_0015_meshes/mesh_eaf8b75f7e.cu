@@ -328,7 +328,7 @@ constexpr float OFFSET = 0.001f;
 
 __global__ void mesh_eaf8b75f7e(
     Mesh collider,
-    const float3* __restrict__ particle_x,
+    const float3* particle_x,
     float3 light,
     float* lit,
     int n)

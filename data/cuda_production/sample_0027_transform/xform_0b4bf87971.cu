@@ -76,14 +76,14 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 constexpr float RANGE = 2.375f;
 
 __global__ void xform_0b4bf87971(
-    const transform* __restrict__ frames,
-    const float3* __restrict__ x_local,
-    const float3* __restrict__ dirs,
+    const transform* frames,
+    const float3* x_local,
+    const float3* dirs,
     float3* dir_out,
     float3* x_world,
     float3 center,
     float stiffness,
-    const float3* __restrict__ vel,
+    const float3* vel,
     float kd,
     const float* __restrict__ gain,
     float3* force,

@@ -199,7 +199,7 @@ constexpr float POLY6_NORM = 20.87f;
 
 __global__ void nbr_10d824709b(
     Bvh bvh,
-    const float3* __restrict__ pos,
+    const float3* pos,
     float smoothing_length,
     const float* __restrict__ mass,
     float* densities,

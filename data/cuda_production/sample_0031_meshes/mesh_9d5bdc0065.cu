@@ -329,11 +329,11 @@ constexpr float OFFSET = 0.0001f;
 
 __global__ void mesh_9d5bdc0065(
     Mesh mesh,
-    const float3* __restrict__ pos,
+    const float3* pos,
     float3 light,
     const int* __restrict__ indices,
     float* light_in,
-    const float3* __restrict__ normals,
+    const float3* normals,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;

@@ -22,8 +22,8 @@ __device__ __forceinline__ float& component_ref(float3& a, int i)
 }
 
 __global__ void vec_e0de3929cc(
-    const float3* __restrict__ positions,
-    const float3* __restrict__ vel,
+    const float3* positions,
+    const float3* vel,
     float e,
     float half_extent,
     float3* pos_out,

@@ -40,7 +40,7 @@ __device__ float plane_distance(float4 plane, float3 p)
 
 __global__ void xform_7241938177(
     float4 halfspace,
-    const float3* __restrict__ anchors,
+    const float3* anchors,
     float3* contact_force,
     float alpha,
     int n)

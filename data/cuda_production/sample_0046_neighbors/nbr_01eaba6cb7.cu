@@ -198,7 +198,7 @@ __device__ float falloff(float r, float h)
 
 __global__ void nbr_01eaba6cb7(
     Bvh bvh_id,
-    const float3* __restrict__ x,
+    const float3* x,
     float cutoff,
     const float* __restrict__ color,
     float* interp,

@@ -451,11 +451,7 @@ __device__ inline MeshQueryPoint mesh_query_point(const Mesh& mesh, float3 point
     return query;
 }
 
-__global__ void mesh_2f1da0b157(
-    Mesh geometry,
-    const float3* __restrict__ pos,
-    int* inside_count,
-    int n)
+__global__ void mesh_2f1da0b157(Mesh geometry, const float3* pos, int* inside_count, int n)
 {
     // inside_count: this block adds into its own copy in shared memory, and that into inside_count once, at the end
     __shared__ int inside_count_block[1];

@@ -171,7 +171,7 @@ constexpr int STAGE_THREADS = 256;
 
 __global__ void mat_5ea53bacef(
     const quat* __restrict__ rot,
-    const float3* __restrict__ ang_vel,
+    const float3* ang_vel,
     float dt,
     mat33* body_R,
     int n)

@@ -98,15 +98,15 @@ __device__ float plane_sdf(float4 plane, float3 p)
 }
 
 __global__ void xform_89e1a2df05(
-    const float3* __restrict__ com,
+    const float3* com,
     const quat* __restrict__ body_rot,
-    const float3* __restrict__ verts,
+    const float3* verts,
     float3 shift,
     float3* x_world,
     float4 ground_plane,
     const float* __restrict__ scale,
     float3* f_contact,
-    const float3* __restrict__ w_body,
+    const float3* w_body,
     float3 v_com,
     float3* vel_out,
     int n)

@@ -192,11 +192,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 
 constexpr float QUERY_RADIUS = 0.5f;
 
-__global__ void nbr_d5797fbb7b(
-    Bvh bvh,
-    const float3* __restrict__ particle_x,
-    float* nearest,
-    int n)
+__global__ void nbr_d5797fbb7b(Bvh bvh, const float3* particle_x, float* nearest, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)

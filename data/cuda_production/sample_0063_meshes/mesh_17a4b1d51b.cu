@@ -308,7 +308,7 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
 }
 
 __global__ void mesh_17a4b1d51b(
-    const float3* __restrict__ particle_x,
+    const float3* particle_x,
     int* bins,
     const float* __restrict__ point_mass,
     float* binned_mass,

@@ -78,7 +78,7 @@ __global__ void vec_b738b5b622(
     const int* __restrict__ tri_indices,
     int tri_indices_dim1,
     const float2* __restrict__ uv_coords,
-    const float3* __restrict__ verts,
+    const float3* verts,
     int verts_dim0,
     float* sample_points_x,
     float* sample_points_y,
@@ -89,7 +89,7 @@ __global__ void vec_b738b5b622(
     const float4* __restrict__ colors,
     int colors_dim0,
     float4* sample_colors,
-    const float3* __restrict__ normals,
+    const float3* normals,
     int normals_dim0,
     float3* sample_normals,
     int n)

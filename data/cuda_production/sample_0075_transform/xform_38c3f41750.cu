@@ -77,13 +77,13 @@ __device__ float signed_distance(float4 plane, float3 p)
 }
 
 __global__ void xform_38c3f41750(
-    const transform* __restrict__ poses,
-    const float3* __restrict__ points,
+    const transform* poses,
+    const float3* points,
     float3* world_pos,
     float4 ground_plane,
     float3* f_contact,
-    const float3* __restrict__ w_body,
-    const float3* __restrict__ v_com,
+    const float3* w_body,
+    const float3* v_com,
     float3* v_point,
     float relax,
     int n)

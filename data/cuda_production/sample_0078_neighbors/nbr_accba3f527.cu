@@ -192,7 +192,7 @@ __device__ __forceinline__ float3 operator-(float3 a, float3 b)
 
 __global__ void nbr_accba3f527(
     Bvh bvh,
-    const float3* __restrict__ points,
+    const float3* points,
     float neighbor_radius,
     int* counts,
     int num_threads)
