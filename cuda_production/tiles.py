@@ -1522,7 +1522,7 @@ class TileTranslator:
         access and no array read), its offsets integer arithmetic of scalars, and its array a kernel
         parameter that is never reassigned and that no other consumer of the run writes (the program
         allocates each array parameter separately, so distinct parameters are distinct buffers; the
-        translator already declares read-only ones `__restrict__`). Whether the shapes agree is checked
+        translator declares read-only ones of power-of-two elements `__restrict__`). Whether the shapes agree is checked
         before each is evaluated (`fused_consumer_run`)."""
         from cuda_production.translator import TranslationError
         if not self.block_dim or consumer_call(stmts[first]) is None:
