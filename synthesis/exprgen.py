@@ -676,9 +676,15 @@ class KernelWriter:
                     kept.append(line)
             lines = kept
         body = "\n".join(lines)
-        # loads are keyed by array (`a`), shifted or neighbouring element (`a@0+1`), gather (`a@[idx]`)
-        loaded = {key.split("@")[0] for key, local in self._loads.items() if reads(local.src).search(body)}
+        loaded = {array for local, (array, _) in self.loaded_elements().items() if reads(local).search(body)}
         return [n for n in names if n in loaded or re.search(rf"(?<![.\w]){re.escape(n)}\[", body)]
+
+    def loaded_elements(self) -> dict[str, tuple[str, bool]]:
+        """Each local an array element was loaded into (`load`) -> (the array, whether it is the thread's
+        own element). Loads are keyed by array (`a`), shifted or neighbouring element (`a@0+1`), gather
+        (`a@[idx]`); grid coordinates (`@coordinate0`) are no array's."""
+        return {local.src: (key.split("@")[0], "@" not in key) for key, local in self._loads.items()
+                if not key.startswith("@")}
 
     COORDINATE_NAMES = {"position": ("px", "py", "pz"), "centre": ("cx", "cy", "cz"), "fraction": ("fx", "fy", "fz")}
 
@@ -2026,8 +2032,7 @@ class ExprGen:
         another array's element at another place (`src[tid]` with `a[tid - 1]`: an RMS of a value and
         another field's left neighbour). Two fields at the thread's own element (two components, a
         value and its weight) or one field at two places (a value and its neighbour) pair."""
-        places = {local.src: (key.split("@")[0], "@" not in key) for key, local in self.w._loads.items()
-                  if not key.startswith("@")}
+        places = self.w.loaded_elements()
         if x.src not in places:
             return ()
         array, own = places[x.src]
