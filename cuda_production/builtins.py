@@ -94,7 +94,8 @@ MAT = {n: f"mat{n}{n}" for n in (2, 3, 4)}
 for name, c_name in (("sin", "sinf"), ("cos", "cosf"), ("tan", "tanf"), ("asin", "asinf"), ("acos", "acosf"),
                      ("atan", "atanf"), ("sinh", "sinhf"), ("cosh", "coshf"), ("tanh", "tanhf"), ("exp", "expf"),
                      ("log", "logf"), ("log2", "log2f"), ("log10", "log10f"), ("sqrt", "sqrtf"), ("floor", "floorf"),
-                     ("ceil", "ceilf"), ("trunc", "truncf"), ("round", "roundf"), ("cbrt", "cbrtf")):
+                     ("ceil", "ceilf"), ("trunc", "truncf"), ("round", "roundf"), ("cbrt", "cbrtf"), ("erf", "erff"),
+                     ("erfc", "erfcf")):
     add_builtin(name, (F,), F, f"{c_name}({{0}})", arg_names=("x",))
 add_builtin("atan2", (F, F), F, "atan2f({0}, {1})", arg_names=("y", "x"))
 add_builtin("pow", (F, F), F, "powf({0}, {1})", arg_names=("x", "y"))

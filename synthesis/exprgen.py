@@ -1561,7 +1561,12 @@ INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point 
 INT_FORMULAS_MORE_SHARE = 0.45
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
-                 "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum")
+                 "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum", "Welsch loss",
+                 "Geman-McClure loss", "wrap to a period", "amplitude from decibels", "smooth absolute value",
+                 "soft maximum", "Reinhard tone map", "damped oscillation", "circle area", "GELU activation",
+                 "angle in degrees", "distance to the nearest integer", "ellipse area", "cell index")
+# The periods `wrap to a period` wraps into: powers of two, so `x / L` is exact and the floor sees the value.
+WRAP_PERIODS = (0.5, 2.0, 4.0)
 # The math people write with the inverse trigonometric, rounding and other-base builtins (acos, asin,
 # atan, tan, ceil, round, trunc, log2, log10, cbrt), by name: a math kernel draws one from a stream of
 # its own (synthesis.categories.math.special_formula_of), so every other math kernel keeps its draws.
@@ -2130,18 +2135,23 @@ class ExprGen:
             return None
         return e, kind
 
-    def math_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
+    def math_formula(self, kind: str | None = None, operand: Expr | None = None,
+                     nonnegative: bool = False) -> tuple[Expr, str] | None:
         """One of MATH_FORMULAS over named float values, and its name: a hypotenuse (`wp.sqrt(x * x + y
         * y)`), a root mean square, a polar angle (`wp.atan2(y, x)`, exact arguments only: it is
         ill-conditioned near the origin), a polar-to-Cartesian component (`r * wp.cos(theta)`), an
         exponential decay or an oscillation along the grid coordinate (`x * wp.exp(-0.75 * px)`,
-        `x * wp.sin(2.0 * px + 0.5)`), a Cauchy loss (`wp.log(1.0 + r * r)`), a gamma correction of a
+        `x * wp.sin(2.0 * px + 0.5)`), a Cauchy, Welsch or Geman-McClure loss (`wp.log(1.0 + r * r)`,
+        `1.0 - wp.exp(-0.5 * r * r)`, `r2 / (1.0 + r2)`), a gamma correction of a
         value clamped to [0, 1], a fractional part (`x - wp.floor(x)`), a soft minimum
-        (`-wp.log(wp.exp(-x) + wp.exp(-y))`). None when the kernel lacks the values it needs."""
+        (`-wp.log(wp.exp(-x) + wp.exp(-y))`). None when the kernel lacks the values it needs. `operand`: the
+        value a one-value formula takes (an earlier formula's result: the decibels of a root mean square);
+        `nonnegative`: it is never negative (a level then takes no `wp.abs` of it)."""
         rng = self.rng
         kind = kind or rng.choice(MATH_FORMULAS)
-        operands = self._formula_operands("float32", kind in ("hypotenuse", "root mean square", "polar angle",
-                                                              "polar to Cartesian", "soft minimum"))
+        two = kind in ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "soft minimum", "soft maximum",
+                       "ellipse area")
+        operands = (operand, None) if operand is not None and not two else self._formula_operands("float32", two)
         if operands is None:
             return None
         x, y = operands
@@ -2156,6 +2166,11 @@ class ExprGen:
         elif kind == "polar to Cartesian":
             theta = bounded_argument(y, 8.0)
             e = Expr(f"{x.src} * wp.{rng.choice(['cos', 'sin'])}({theta.src})", "float32", x.mag, None, atom=False)
+        elif kind == "damped oscillation":  # a ringing response along the grid: x e^(-a t) sin(w t + p)
+            t = self.w.coordinate(0)
+            rate, omega = rng.choice([0.25, 0.5, 0.75]), rng.choice([1.5, 2.0, 3.0])
+            e = Expr(f"{x.src} * wp.exp(-{fmt_float(rate)} * {t.src}) * wp.{rng.choice(['sin', 'cos'])}"
+                     f"({fmt_float(omega)} * {t.src})", "float32", x.mag, None, atom=False)
         elif kind in ("exponential decay", "oscillation"):
             t = self.w.coordinate(0)
             if kind == "exponential decay":
@@ -2167,6 +2182,61 @@ class ExprGen:
                          "float32", x.mag, None, atom=False)
         elif kind == "Cauchy loss":
             e = Expr(f"wp.log(1.0 + {x.src} * {x.src})", "float32", math.log1p(x.mag * x.mag) + 1e-3, None)
+        elif kind in ("Welsch loss", "Geman-McClure loss"):  # robust losses that saturate at 1: outliers stop
+            if x.mag > 1.0e3:  # pulling; through the named square people write (one, shared by both)
+                return None
+            r2 = self.w.assign(Expr(f"{x.src} * {x.src}", "float32", x.mag * x.mag, None, atom=False), "r2")
+            src = f"1.0 - wp.exp(-0.5 * {r2.src})" if kind == "Welsch loss" else f"{r2.src} / (1.0 + {r2.src})"
+            e = Expr(src, "float32", 1.0 + 1e-3, None, atom=False)
+        elif kind == "wrap to a period":  # a coordinate in a periodic box [0, L)
+            if x.q is None:
+                return None
+            periods = [p for p in WRAP_PERIODS if x.q > -math.log2(p) and x.mag > p]
+            if not periods:  # within one period already, or on the period's grid: the wrap changes nothing
+                return None
+            period = rng.choice(periods)
+            if rng.random() < 0.4:  # the box's size as an argument
+                box = self.w.add_scalar(rng.choice(["period", "box_size", "box_len"]), "float32", period).src
+                self.w.retire(box)
+            else:
+                box = fmt_float(period)
+            e = Expr(f"{x.src} - {box} * wp.floor({x.src} / {box})", "float32", period, x.q, atom=False)
+        elif kind == "amplitude from decibels":  # dB back to a linear amplitude
+            if x.mag > 100.0:
+                return None
+            e = Expr(f"wp.pow(10.0, {x.src} / 20.0)", "float32", 10.0 ** (x.mag / 20.0) + 1e-3, None)
+        elif kind == "smooth absolute value":  # |x| with a rounded kink: differentiable at 0
+            eps = rng.choice(["1.0e-4", "1.0e-6", "0.01"])
+            e = Expr(f"wp.sqrt({x.src} * {x.src} + {eps})", "float32", x.mag + 0.1, None)
+        elif kind == "soft maximum":
+            if x.mag > 8.0 or y.mag > 8.0:
+                return None
+            e = Expr(f"wp.log(wp.exp({x.src}) + wp.exp({y.src}))", "float32", max(x.mag, y.mag) + math.log(2.0) + 1e-3, None)
+        elif kind == "Reinhard tone map":  # a radiance squeezed into [0, 1)
+            lum = self.w.assign(Expr(f"wp.max({x.src}, 0.0)", "float32", x.mag, x.q), "lum")
+            e = Expr(f"{lum.src} / (1.0 + {lum.src})", "float32", 1.0, None, atom=False)
+        elif kind == "GELU activation":  # x times the normal CDF of x, as transformer layers apply it
+            e = Expr(f"0.5 * {x.src} * (1.0 + wp.erf({x.src} * 0.70710678))", "float32", x.mag + 0.2, None, atom=False)
+        elif kind == "angle in degrees":
+            e = Expr(f"wp.degrees({x.src})", "float32", x.mag * 57.3 + 1e-3, None)
+        elif kind == "distance to the nearest integer":  # 0 on the grid, 0.5 halfway: continuous, as a tie is
+            if x.q is None or x.q <= 0:  # of a whole number, 0
+                return None
+            e = Expr(f"wp.abs({x.src} - wp.round({x.src}))", "float32", 0.5, x.q)
+        elif kind == "cell index":  # the grid cell a coordinate falls in, as an int
+            steps = [h for h in ROUNDING_STEPS + (1.0, 2.0) if x.q is not None and x.q > -math.log2(h)]
+            if not steps or x.mag > 1.0e6:
+                return None
+            h = rng.choice(steps)
+            e = Expr(f"int(wp.floor({x.src} * {fmt_float(1.0 / h)}))", "int32", x.mag / h + 1.0, 0)
+        elif kind == "ellipse area":  # pi a b, the semi-axes two values
+            if x.mag > 1.0e3 or y.mag > 1.0e3:
+                return None
+            e = Expr(f"wp.pi * {x.src} * {y.src}", "float32", math.pi * x.mag * y.mag + 1e-3, None, atom=False)
+        elif kind == "circle area":
+            if x.mag > 1.0e3:
+                return None
+            e = Expr(f"wp.pi * {x.src} * {x.src}", "float32", math.pi * x.mag * x.mag + 1e-3, None, atom=False)
         elif kind == "gamma correction":
             c = self.w.assign(Expr(f"wp.clamp({x.src}, 0.0, 1.0)", "float32", 1.0, join_q(x.q, CONST_Q)), "c")
             e = Expr(f"wp.pow({c.src}, {rng.choice(['2.2', '0.4545'])})", "float32", 1.0 + 1e-3, None)
@@ -2180,14 +2250,14 @@ class ExprGen:
             e = Expr(f"-wp.log(wp.exp(-{x.operand()}) + wp.exp(-{y.operand()}))", "float32",
                      max(x.mag, y.mag) + math.log(2.0) + 1e-3, None, atom=False)
         else:
-            e = self._special_math_formula(kind, x)
+            e = self._special_math_formula(kind, x, nonnegative and operand is not None)
             if e is None:
                 return None
         if e.mag > MAX_FLOAT_MAG:
             return None
         return e, kind
 
-    def _special_math_formula(self, kind: str, x: Expr) -> Expr | None:
+    def _special_math_formula(self, kind: str, x: Expr, nonnegative: bool = False) -> Expr | None:
         """One of SPECIAL_MATH_FORMULAS of the named value `x`; None where `x` does not suit it. The
         inverse sines and cosines, and every rounding, read exact operands only: near +-1 the first
         magnify an operand's rounding error without bound, and a rounding flips on one ulp."""
@@ -2227,11 +2297,11 @@ class ExprGen:
             if x.q is None or x.q <= 0:  # of a whole number, 0
                 return None
             return Expr(f"{x.src} - wp.trunc({x.src})", "float32", 1.0, x.q, atom=False)
+        size = x.src if nonnegative else f"wp.abs({x.src})"
         if kind == "log2 compression":  # a dynamic range squeezed to octaves
-            return Expr(f"wp.log2(1.0 + wp.abs({x.src}))", "float32", math.log2(1.0 + x.mag) + 1e-3, None)
+            return Expr(f"wp.log2(1.0 + {size})", "float32", math.log2(1.0 + x.mag) + 1e-3, None)
         if kind == "decibels":  # an amplitude in dB, silence floored at -100 dB
-            return Expr(f"20.0 * wp.log10(wp.max(wp.abs({x.src}), 1.0e-5))", "float32", 100.0 + 1e-3, None,
-                        atom=False)
+            return Expr(f"20.0 * wp.log10(wp.max({size}, 1.0e-5))", "float32", 100.0 + 1e-3, None, atom=False)
         # sphere radius from a volume: v = 4/3 pi r^3
         return Expr(f"wp.cbrt(0.75 * wp.abs({x.src}) / wp.pi)", "float32",
                     (0.75 * x.mag / math.pi) ** (1.0 / 3.0) + 1e-3, None)

@@ -73,7 +73,22 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "polar to Cartesian": ("cart", "proj", "coord"),
     "exponential decay": ("decayed", "attenuated", "falloff"),
     "oscillation": ("wave", "osc", "signal"),
-    "Cauchy loss": ("loss", "cauchy_loss", "robust_loss"),
+    # each robust loss by its own name: a math kernel computes up to three beside a loss helper's `loss`
+    "Cauchy loss": ("cauchy_loss", "cauchy"),
+    "Welsch loss": ("welsch_loss", "welsch"),
+    "Geman-McClure loss": ("gm_loss", "geman_mcclure"),
+    "wrap to a period": ("wrapped", "x_periodic", "in_box"),
+    "amplitude from decibels": ("amplitude", "gain", "linear_gain"),
+    "smooth absolute value": ("smooth_abs", "soft_abs", "magnitude"),
+    "soft maximum": ("soft_max", "smax"),
+    "Reinhard tone map": ("tonemapped", "mapped", "ldr"),
+    "damped oscillation": ("ringing", "response", "damped_wave"),
+    "circle area": ("area", "disc_area", "cross_section"),
+    "GELU activation": ("activated", "gelu_out", "hidden"),
+    "angle in degrees": ("angle_deg", "degrees_out", "heading_deg"),
+    "distance to the nearest integer": ("grid_dist", "off_grid", "snap_err"),
+    "ellipse area": ("area", "ellipse_area", "footprint"),
+    "cell index": ("cell", "cell_idx", "bin_id"),
     "gamma correction": ("corrected", "gamma_out", "encoded"),
     "fractional part": ("frac", "fract", "wrapped"),
     "soft minimum": ("soft_min", "smin"),
@@ -137,12 +152,13 @@ def add_output(w: KernelWriter, dtype: str = "float32", role: str = "output", ho
     return w.add_array(w.rng.choice(OUTPUT_NAMES[holds] if holds else OUTPUT_HINTS), dtype, role)
 
 
-def draw_formulas(gen: ExprGen, draw, count: int) -> list[tuple[Expr, str]]:
+def draw_formulas(gen: ExprGen, draw, count: int, out: list[tuple[Expr, str]] | None = None) -> list[tuple[Expr, str]]:
     """Up to `count` formulas from `draw()` (ExprGen.arith_formula, int_formula or math_formula) with their
     names, recorded as features; a draw the kernel cannot build (no second named value) is tried again,
     and so is one of a kind the kernel already holds: two affine maps or two remainders of one value
-    side by side (`calibrated`, `calibrated2`) read as filler (session 50: 13% of arithmetic's)."""
-    out: list[tuple[Expr, str]] = []
+    side by side (`calibrated`, `calibrated2`) read as filler (session 50: 13% of arithmetic's). `out`:
+    the list the formulas are added to, which `draw` may read (a formula that takes an earlier one's result)."""
+    out = [] if out is None else out
     for _ in range(3 * count):
         if len(out) == count:
             break

@@ -2,12 +2,13 @@
 break/continue, and a bool flag a loop sets (`hit = bool(False)`, Warp's spelling of a mutable flag)."""
 from __future__ import annotations
 
+import math
 import random
 from typing import Callable, NamedTuple
 
 from synthesis.categories import sparse
 from synthesis.categories.common import add_inputs, early_return, pick_dim, takes_variant
-from synthesis.exprgen import Expr, KernelWriter, fmt_float
+from synthesis.exprgen import WORD, Expr, KernelWriter, fmt_float
 from synthesis.spec import KernelSpec
 
 ZERO = Expr("0.0", "float32", 0.0, 0, lit=True)
@@ -33,7 +34,23 @@ class LoopResult(NamedTuple):
 def _window_index(w: KernelWriter, offset: str, array: str) -> str:
     """`wp.clamp(tid + offset, 0, a.shape[0] - 1)`: an element near the thread's own, clamped to the
     array (to its own extent, as kernels that run on any size write it, not to a literal)."""
-    return f"wp.clamp({w.tid_names[0]} + {offset}, 0, {array}.shape[0] - 1)"
+    return f"wp.clamp({_own(w)} + {offset}, 0, {_extent(w, array)} - 1)"
+
+
+# A window runs along the launch's last axis: a 1-D signal, or each row of a 2-D grid (an image's rows
+# filtered), the other indices the thread's own.
+def _own(w: KernelWriter) -> str:
+    """The thread's index along the window's axis."""
+    return w.tid_names[-1]
+
+
+def _extent(w: KernelWriter, array: str) -> str:
+    return f"{array}.shape[{len(w.dim) - 1}]"
+
+
+def _at(w: KernelWriter, array: str, index: str) -> str:
+    """`array`'s element at `index` along the window's axis, in the thread's row."""
+    return f"{array}[{', '.join([*w.tid_names[:-1], index])}]"
 
 
 def _iterations(w: KernelWriter, choices: list[int]) -> str:
@@ -63,7 +80,7 @@ def _temp(w: KernelWriter, hint: str) -> str:
     (Warp does not let a local take a parameter's symbol)."""
     name = hint
     for alternative in (f"{hint}_elem", f"{hint}_tmp", f"{hint}_{w.counter}"):
-        if not w.is_argument(name):
+        if not w.is_argument(name) and name not in w.tid_names:  # nor a launch index (`j` of `i, j`)
             break
         name = alternative
     return name
@@ -97,30 +114,30 @@ def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         j = _temp(w, "j")
         with w.block(f"for k in range({taps}):"):
             if zero_padded:
-                w.emit(f"{j} = {w.tid_names[0]} + k - {r}")
-                with w.block(f"if {j} >= 0 and {j} < {name}.shape[0]:"):
-                    w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
+                w.emit(f"{j} = {_own(w)} + k - {r}")
+                with w.block(f"if {j} >= 0 and {j} < {_extent(w, name)}:"):
+                    w.emit(f"{acc.src} {update} {table}[k] * {_at(w, name, j)}")
             else:
                 w.emit(f"{j} = {_window_index(w, f'k - {r}', name)}")
-                w.emit(f"{acc.src} {update} {table}[k] * {name}[{j}]")
+                w.emit(f"{acc.src} {update} {table}[k] * {_at(w, name, j)}")
     else:  # over the offsets
         with w.block(f"for k in range(-{r}, {r + 1}):"):
             if zero_padded:
                 j = _temp(w, "j")
-                w.emit(f"{j} = {w.tid_names[0]} + k")
-                with w.block(f"if {j} >= 0 and {j} < {name}.shape[0]:"):
-                    w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{j}]")
+                w.emit(f"{j} = {_own(w)} + k")
+                with w.block(f"if {j} >= 0 and {j} < {_extent(w, name)}:"):
+                    w.emit(f"{acc.src} {update} {table}[k + {r}] * {_at(w, name, j)}")
             else:
-                w.emit(f"{acc.src} {update} {table}[k + {r}] * {name}[{_window_index(w, 'k', name)}]")
+                w.emit(f"{acc.src} {update} {table}[k + {r}] * {_at(w, name, _window_index(w, 'k', name))}")
     w.feature("windowed filter (taps)")
     if zero_padded:
         w.feature("zero outside the array")
     return [LoopResult(acc, "filtered")]
 
 
-def horner_loop(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def horner_loop(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
     """A polynomial with coefficients from a table, evaluated at the thread's value by Horner's rule."""
-    x = w.load(w.rng.choice(loads))
+    x = value or w.load(w.rng.choice(loads))
     degree = w.rng.randint(2, 5)
     table = _coefficients(w, ("coef", "poly", "c"), degree + 1)
     if w.rng.random() < 0.25:  # expanded about a point (a Taylor polynomial's centre), not zero
@@ -150,9 +167,9 @@ def horner_loop(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(y, "poly_out")] + ([LoopResult(dy, "slope_out")] if slope else [])
 
 
-def exp_series(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def exp_series(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
     """The exponential's Taylor series, term by term: each term the last times x / k."""
-    x = w.load(w.rng.choice(loads))
+    x = value or w.load(w.rng.choice(loads))
     terms = w.rng.choice([6, 8, 10, 12])
     bound = _bound(w, ["n_terms", "terms", "order"], terms)
     if w.rng.random() < 0.35:  # the sine's series: odd powers, alternating, term *= -x^2 / ((2k)(2k + 1))
@@ -165,23 +182,36 @@ def exp_series(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         return [LoopResult(total, "series")]
     term = w.declare(w.fresh("term"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
     total = w.declare(w.fresh("total"), Expr("1.0", "float32", 1.0, 0, lit=True), 8.0, None)
+    # session 53, from a stream of its own: the loop left once a term no longer moves the sum
+    converged = takes_variant(w.seed, 0x5E41, 0.35)
     if w.rng.random() < 0.5:
         with w.block(f"for k in range(1, {bound}):"):
             w.emit(f"{term.src} = {term.src} * {x.src} / float(k)")
             w.emit(f"{total.src} += {term.src}")
+            if converged:
+                _stop_when_negligible(w, term.src, total.src)
     else:
         with w.block(f"for k in range({bound}):"):
             w.emit(f"{term.src} *= {x.src} / float(k + 1)")
             w.emit(f"{total.src} = {total.src} + {term.src}")
+            if converged:
+                _stop_when_negligible(w, term.src, total.src)
     w.feature("Taylor series (exp)")
     return [LoopResult(total, "series")]
 
 
-def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def _stop_when_negligible(w: KernelWriter, term: str, total: str) -> None:
+    """`break` once the last term is below the sum's rounding: the series has converged."""
+    with w.block(f"if wp.abs({term}) < {w.rng.choice(['1.0e-7', '1.0e-6'])} * wp.abs({total}):"):
+        w.emit("break")
+    w.feature("stopped once a term is negligible")
+
+
+def newton_sqrt(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
     """Newton's iteration for a square root, `y = 0.5 * (y + s / y)`, from y = s on a positive value."""
     first = w.rng.choice(loads)
-    x = w.load(first)
-    form = w.rng.choice(["plus_one", "abs", "norm"] if len(loads) > 1 else ["plus_one", "abs"])
+    x = value or w.load(first)
+    form = w.rng.choice(["plus_one", "abs", "norm"] if len(loads) > 1 and value is None else ["plus_one", "abs"])
     if form == "plus_one":
         s = Expr(f"{x.src} * {x.src} + 1.0", "float32", x.mag * x.mag + 1.0, None, atom=False)
     elif form == "abs":
@@ -193,15 +223,29 @@ def newton_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     s = w.assign(s, prefix="s")
     start = s if w.rng.random() < 0.5 else Expr("1.0", "float32", 1.0, 0, lit=True)
     y = w.declare(w.fresh("root"), start, max(s.mag, 1.0), None)
-    with w.block(f"for it in range({_iterations(w, [4, 5, 6])}):"):
-        w.emit(f"{y.src} = 0.5 * ({y.src} + {s.src} / {y.src})")
-    w.feature("Newton iteration (square root)")
-    return [LoopResult(y, "root_out", state=True)]
+    # session 53, from a stream of its own: the cube root, y = (2 y + s / y^2) / 3
+    cube = form != "norm" and takes_variant(w.seed, 0x5E44, 0.3)
+    with w.block(f"for it in range({_iterations(w, [5, 6, 8] if cube else [4, 5, 6])}):"):
+        w.emit(f"{y.src} = (2.0 * {y.src} + {s.src} / ({y.src} * {y.src})) / 3.0" if cube else
+               f"{y.src} = 0.5 * ({y.src} + {s.src} / {y.src})")
+    w.feature("Newton iteration (cube root)" if cube else "Newton iteration (square root)")
+    results = [LoopResult(y, "root_out", state=True)]
+    # session 53, from a stream of its own: what the root is wanted for, stored beside it: the vector
+    # (x, y) scaled to unit length by it, or its inverse (a normalisation factor)
+    use = random.Random(w.seed ^ 0x5E42).choices(["root", "direction", "inverse"], weights=[0.5, 0.25, 0.25])[0]
+    if use == "direction" and form == "norm":
+        results += [LoopResult(Expr(f"{x.src} / {y.src}", "float32", 1.0, None, atom=False), "dir_x", state=True),
+                    LoopResult(Expr(f"{y_.src} / {y.src}", "float32", 1.0, None, atom=False), "dir_y", state=True)]
+        w.feature("unit direction by the root")
+    elif use != "root":
+        results.append(LoopResult(Expr(f"1.0 / {y.src}", "float32", 2.0, None, atom=False), "inv_root", state=True))
+        w.feature("inverse of the root")
+    return results
 
 
-def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def kepler(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
     """Kepler's equation E = M + e sin E solved by fixed-point iteration (e < 1: a contraction)."""
-    m = w.load(w.rng.choice(loads))
+    m = value or w.load(w.rng.choice(loads))
     e = _coefficient(w, [0.125, 0.25, 0.5], ["ecc", "eccentricity"])
     start = m
     if w.rng.random() < 0.35:  # the first-order guess E0 = M + e sin M, a step closer than M itself
@@ -228,7 +272,27 @@ def kepler(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
                 w.emit(f"{big_e.src} = {big_e.src} - ({big_e.src} - {e} * wp.sin({big_e.src}) - {m.src}) / "
                        f"(1.0 - {e} * wp.cos({big_e.src}))")
         w.feature("Newton iteration (Kepler's equation)" + (", stopped at a tolerance" if stop else ""))
-    return [LoopResult(big_e, "anomaly", state=True)]
+    results = [LoopResult(big_e, "anomaly", state=True)]
+    # session 53, from a stream of its own: what an orbit propagator wants from E, beside it: the true
+    # anomaly (the angle from periapsis) or the distance from the focus, r = a (1 - e cos E)
+    after = random.Random(w.seed ^ 0x5E43).choices(["none", "true anomaly", "radius"], weights=[0.4, 0.3, 0.3])[0]
+    if after == "true anomaly":
+        half = _temp(w, "half_e")
+        w.emit(f"{half} = 0.5 * {big_e.src}")
+        if e.isidentifier():
+            plus, minus = f"wp.sqrt(1.0 + {e})", f"wp.sqrt(1.0 - {e})"
+        else:  # a literal eccentricity: the square roots folded, as a person writes the constants
+            plus, minus = (f"{math.sqrt(1.0 + sign * float(e)):.7f}" for sign in (1, -1))
+        results.append(LoopResult(Expr(f"2.0 * wp.atan2({plus} * wp.sin({half}), {minus} * wp.cos({half}))", "float32",
+                                       math.pi + 1e-3, None, atom=False), "true_anomaly", state=True))
+        w.feature("true anomaly from the eccentric anomaly")
+    elif after == "radius":
+        a = _coefficient(w, [1.0, 1.5, 2.5], ["semi_major", "axis"])
+        distance = f"1.0 - {e} * wp.cos({big_e.src})"
+        results.append(LoopResult(Expr(distance if a == "1.0" else f"{a} * ({distance})", "float32", 4.0, None,
+                                       atom=False), "radius", state=True))
+        w.feature("orbital radius from the eccentric anomaly")
+    return results
 
 
 CENTRED_WINDOW_SHARE = 0.4  # of running extremes: the window centred on the thread, not ahead of it
@@ -250,8 +314,8 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     if centred:
         w.feature("window centred on the thread")
     with w.block(f"for k in range(-{half}, {half + 1}):" if centred else f"for k in range(1, {width}):"):
-        w.emit(f"{v} = {name}[{_window_index(w, 'k', name)}]" if centred else
-               f"{v} = {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]")
+        w.emit(f"{v} = {_at(w, name, _window_index(w, 'k', name))}" if centred else
+               f"{v} = {_at(w, name, f'wp.min({_own(w)} + k, {_extent(w, name)} - 1)')}")
         with w.block(f"if {v} {op} {best.src}:"):
             w.emit(f"{best.src} = {v}")
             if with_arg:
@@ -273,7 +337,7 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0)
     op = w.rng.choice(['>', '>=', '<'])
     with w.block(f"for k in range({width}):"):
-        element = f"{name}[{_window_index(w, f'k - {width // 2}', name)}]"
+        element = _at(w, name, _window_index(w, f'k - {width // 2}', name))
         if w.rng.random() < 0.3:  # counted without a branch
             w.emit(f"{count.src} += wp.where({element} {op} {t}, 1, 0)")
         else:
@@ -282,6 +346,29 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     w.note_varying(count.src, w.load(name).src)
     w.feature("count over a window")
     return [LoopResult(count, "count_out")]
+
+
+def peak_to_peak(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """The smallest and largest elements of a centred window in one pass, and their difference (a
+    signal's peak-to-peak swing, a local contrast); the extremes stored beside it now and then."""
+    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7, 9])
+    first = w.load(name)
+    lo = w.declare(w.fresh("lo"), first, first.mag, first.q)
+    hi = w.declare(w.fresh("hi"), first, first.mag, first.q)
+    v = _temp(w, "v")
+    half = width // 2
+    with w.block(f"for k in range(-{half}, {half + 1}):"):
+        w.emit(f"{v} = {_at(w, name, _window_index(w, 'k', name))}")
+        w.emit(f"{lo.src} = wp.min({lo.src}, {v})")
+        w.emit(f"{hi.src} = wp.max({hi.src}, {v})")
+    for local in (lo.src, hi.src):
+        w.note_varying(local, first.src)
+    w.feature("window minimum and maximum in one pass")
+    swing = LoopResult(Expr(f"{hi.src} - {lo.src}", "float32", 2.0 * first.mag, first.q, atom=False),
+                       w.rng.choice(["swing", "contrast", "peak_to_peak"]), state=True)
+    if w.rng.random() < 0.3:
+        return [LoopResult(lo, "window_lo", bounded=True), LoopResult(hi, "window_hi", bounded=True), swing]
+    return [swing]
 
 
 def breadth(w: KernelWriter) -> random.Random:
@@ -309,8 +396,8 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     found = w.declare(w.fresh("first"), Expr(bound, "int32", float(width), 0, lit=bound.isdigit()), float(width), 0)
     value = w.declare(w.fresh("found_value"), ZERO, w.arg(name).high, None) if form == "value" else None
     with w.block(f"for k in range({'1, ' if form == 'next' else ''}{bound}):"):
-        element = f"{name}[wp.max({w.tid_names[0]} - k, 0)]" if back else \
-            f"{name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)]"
+        element = _at(w, name, f"wp.max({_own(w)} - k, 0)") if back else \
+            _at(w, name, f"wp.min({_own(w)} + k, {_extent(w, name)} - 1)")
         if value is not None:
             x = _temp(w, "x")
             w.emit(f"{x} = {element}")
@@ -347,7 +434,7 @@ def any_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     flag = w.fresh(w.rng.choice(["hit", "found", "crossed"]))
     w.emit(f"{flag} = bool(False)")
     with w.block(f"for k in range({bound}):"):
-        with w.block(f"if {name}[wp.min({w.tid_names[0]} + k, {name}.shape[0] - 1)] {op} {t}:"):
+        with w.block(f"if {_at(w, name, f'wp.min({_own(w)} + k, {_extent(w, name)} - 1)')} {op} {t}:"):
             w.emit(f"{flag} = True")
             w.emit("break")
     w.note_varying(flag, w.load(name).src)
@@ -367,7 +454,7 @@ def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     count = w.declare(w.fresh("kept"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) \
         if breadth(w).random() < 0.35 else None
     with w.block(f"for k in range({width}):"):
-        w.emit(f"{v} = {name}[{_window_index(w, f'k - {width // 2}', name)}]")
+        w.emit(f"{v} = {_at(w, name, _window_index(w, f'k - {width // 2}', name))}")
         with w.block(f"if {v} {w.rng.choice(['<=', '<'])} 0.0:" if positive else f"if {v} {w.rng.choice(['>=', '>'])} 0.0:"):
             w.emit("continue")
         w.emit(f"{acc.src} += {v}" if w.rng.random() < 0.5 else f"{acc.src} = {acc.src} + {v}")
@@ -428,8 +515,8 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     # or an exponentially weighted variance beside it (the deviation from the average before the step)
     form = breadth(w).choices(["zero", "seeded", "variance"], weights=[0.5, 0.25, 0.25])[0] if ema else "zero"
     if form == "seeded":
-        oldest = f"wp.clamp({w.tid_names[0]} - {steps - 1}, 0, {name}.shape[0] - 1)"
-        h = w.declare(w.fresh("h"), Expr(f"{name}[{oldest}]", "float32", w.arg(name).high, None, atom=False),
+        oldest = f"wp.clamp({_own(w)} - {steps - 1}, 0, {_extent(w, name)} - 1)"
+        h = w.declare(w.fresh("h"), Expr(_at(w, name, oldest), "float32", w.arg(name).high, None, atom=False),
                       w.arg(name).high, None)
         w.feature("started at the oldest element")
     else:
@@ -441,16 +528,16 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         w.emit(f"{j} = {_window_index(w, f'k - {steps - 1}', name)}")
         if var is not None:
             d = _temp(w, "d")
-            w.emit(f"{d} = {name}[{j}] - {h.src}")
+            w.emit(f"{d} = {_at(w, name, j)} - {h.src}")
             w.emit(f"{h.src} = {h.src} + {decay} * {d}")
             keep = f"(1.0 - {decay})" if decay.isidentifier() else fmt_float(1.0 - float(decay))  # a literal folded
             w.emit(f"{var.src} = {keep} * ({var.src} + {decay} * {d} * {d})")
         elif ema:
-            w.emit(f"{h.src} = {h.src} + {decay} * ({name}[{j}] - {h.src})")
+            w.emit(f"{h.src} = {h.src} + {decay} * ({_at(w, name, j)} - {h.src})")
         else:
             # the input weighted too, as a recurrent cell's input weight does
-            cell = f"wp.tanh({decay} * {h.src} + {gain} * {name}[{j}])" if gain is not None else \
-                f"wp.tanh({decay} * {h.src} + {name}[{j}])"
+            cell = f"wp.tanh({decay} * {h.src} + {gain} * {_at(w, name, j)})" if gain is not None else \
+                f"wp.tanh({decay} * {h.src} + {_at(w, name, j)})"
             if leaky:  # a leaky-integrator (echo-state) cell: the state moves part way to the new one
                 w.emit(f"{h.src} = {fmt_float(1.0 - leaky)} * {h.src} + {fmt_float(leaky)} * {cell}")
             else:
@@ -463,6 +550,133 @@ def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
         w.feature("exponentially weighted variance")
         return [LoopResult(h, "state", state=True), LoopResult(var, "variance", state=True)]
     return [LoopResult(h, "state", state=True)]
+
+
+def power_by_squaring(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
+    """x^n for an integer n by repeated squaring: the exponent's bits walked in a `while`, the base
+    squared each step and multiplied in where the bit is set."""
+    x = value or w.load(w.rng.choice(loads))
+    n = w.rng.choice([3, 5, 6, 7])
+    exponent = w.add_scalar(w.rng.choice(["exponent", "power", "n_pow"]), "int32", n).src \
+        if w.rng.random() < 0.6 else str(n)
+    w.feature("while")
+    w.feature("power by repeated squaring")
+    if w.rng.random() < HELPER_SOLVE_SHARE:  # as a `@wp.func` the kernel calls, as a library writes it
+        helper = _loop_helper(w, "ipow", "float", ("x: float", "n: int"), "float(1.0)", "x", "n",
+                              "result = result * base", "base = base * base")
+        return [LoopResult(Expr(f"{helper}({x.src}, {exponent})", "float32", x.mag ** n + 1.0, None), "powered",
+                           state=True)]
+    base = w.declare(w.fresh("base"), x, x.mag ** 8, None)
+    result = w.declare(w.fresh("result"), Expr("1.0", "float32", 1.0, 0, lit=True), x.mag ** n + 1.0, None)
+    e = w.declare(w.fresh("e"), Expr(exponent, "int32", float(n), 0, lit=exponent.isdigit()), float(n), 0)
+    _square_and_multiply(w, e.src, f"{result.src} = {result.src} * {base.src}", f"{base.src} = {base.src} * {base.src}")
+    w.note_varying(result.src, x.src)
+    return [LoopResult(result, "powered", state=True)]
+
+
+# The share of repeated-squaring kernels whose loop is a `@wp.func` the kernel calls.
+HELPER_SOLVE_SHARE = 0.4
+
+
+def _square_and_multiply(w: KernelWriter, e: str, multiply: str, square: str) -> None:
+    """The exponent's bits, lowest first: multiply where the bit is set, square every step. The bit and
+    the shift as bit operations or as arithmetic (`e % 2 == 1`, `e // 2`), both as people write them."""
+    bits = w.rng.random() < 0.6
+    with w.block(f"while {e} > 0:"):
+        with w.block(f"if ({e} & 1) == 1:" if bits else f"if {e} % 2 == 1:"):
+            w.emit(multiply)
+        w.emit(square)
+        w.emit(f"{e} = {e} >> 1" if bits else f"{e} = {e} // 2")
+
+
+def _loop_helper(w: KernelWriter, kind: str, returns: str, params: tuple[str, ...], one: str, base: str, exponent: str,
+                 multiply: str, square: str) -> str:
+    """A `@wp.func` raising `base` to `exponent` by repeated squaring (`multiply`, `square` its two steps,
+    over locals `result`, `base` and `e`); its name, with the kernel's suffix while the kernel is drawn."""
+    name = f"{kind}_{w.name.split('_')[-1]}"
+    bits = w.rng.random() < 0.6
+    body = [f"result = {one}", f"base = {base}", f"e = {exponent}", "while e > 0:",
+            "    if (e & 1) == 1:" if bits else "    if e % 2 == 1:", f"        {multiply}", f"    {square}",
+            "    e = e >> 1" if bits else "    e = e // 2", "return result"]
+    w.add_helper(f"@wp.func\ndef {name}({', '.join(params)}) -> {returns}:\n" + "\n".join(f"    {line}" for line in body),
+                 name)
+    w.feature(f"@wp.func helper ({kind})")
+    return name
+
+
+def modular_power(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """b^e mod m by repeated squaring on ints (a hash's or a toy cipher's step): every product reduced
+    mod m, so nothing overflows (m < 2^15: a product of two residues fits in 31 bits). Reads int arrays
+    of its own."""
+    modulus = w.rng.choice([97, 251, 1009, 7919, 32749])
+    base_in = w.add_array(w.rng.choice(["base", "msg", "key"]), "int32", "input", low=0, high=modulus - 1, grid_bits=0)
+    m = w.add_scalar(w.rng.choice(["modulus", "prime", "m"]), "int32", modulus).src if w.rng.random() < 0.6 \
+        else str(modulus)
+    if w.rng.random() < 0.5:  # one exponent for all, or one per element
+        n = w.rng.choice([5, 17, 65, 255])
+        exponent = w.add_scalar(w.rng.choice(["exponent", "power", "e_pub"]), "int32", n).src
+        e_mag = float(n)
+    else:
+        exponent = w.load(w.add_array(w.rng.choice(["exps", "powers"]), "int32", "input", low=0, high=1023,
+                                      grid_bits=0)).src
+        e_mag = 1023.0
+    b = w.load(base_in)
+    w.feature("while")
+    w.feature("modular power by repeated squaring")
+    if w.rng.random() < HELPER_SOLVE_SHARE:
+        helper = _loop_helper(w, "powmod", "int", ("b: int", "e_in: int", "m: int"), "int(1)", "b % m", "e_in",
+                              "result = (result * base) % m", "base = (base * base) % m")
+        return [LoopResult(Expr(f"{helper}({b.src}, {exponent}, {m})", "int32", modulus - 1.0, 0), "residue",
+                           state=True)]
+    base = w.declare(w.fresh("base"), Expr(f"{b.src} % {m}", "int32", modulus - 1.0, 0, atom=False), modulus - 1.0, 0)
+    result = w.declare(w.fresh("result"), Expr("1", "int32", 1.0, 0, lit=True), modulus - 1.0, 0)
+    e = w.declare(w.fresh("e"), Expr(exponent, "int32", e_mag, 0), e_mag, 0)
+    _square_and_multiply(w, e.src, f"{result.src} = ({result.src} * {base.src}) % {m}",
+                         f"{base.src} = ({base.src} * {base.src}) % {m}")
+    w.note_varying(result.src, b.src)
+    return [LoopResult(result, "residue", state=True)]
+
+
+def reduced_fraction(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+    """A fraction reduced to lowest terms: Euclid's algorithm for the greatest common divisor in a
+    `while` (`a, b = b, a % b` through a temporary), then both terms divided by it. Reads int arrays of
+    its own (`loads`, the float inputs, are not read)."""
+    signed = w.rng.random() < 0.4  # a numerator of either sign: the divisor from its magnitude
+    num = w.add_array(w.rng.choice(["num", "numer", "p"]), "int32", "input", low=-720 if signed else 1, high=720,
+                      grid_bits=0)
+    den = w.add_array(w.rng.choice(["den", "denom", "q"]), "int32", "input", low=1, high=720, grid_bits=0)
+    p, q = w.load(num), w.load(den)
+    a = w.declare(w.fresh("a"), Expr(f"wp.abs({p.src})", "int32", 720.0, 0) if signed else p, 720.0, 0)
+    b = w.declare(w.fresh("b"), q, 720.0, 0)
+    if w.rng.random() < 0.25:  # Euclid's own form: the larger less the smaller until they meet
+        with w.block(f"while {a.src} != {b.src}:"):
+            with w.block(f"if {a.src} > {b.src}:"):
+                w.emit(f"{a.src} = {a.src} - {b.src}")
+            with w.block("else:"):
+                w.emit(f"{b.src} = {b.src} - {a.src}")
+        w.feature("by subtraction")
+    else:
+        t = _temp(w, "t")
+        with w.block(f"while {b.src} {w.rng.choice(['!=', '>'])} 0:"):
+            w.emit(f"{t} = {b.src}")
+            w.emit(f"{b.src} = {a.src} % {b.src}")
+            w.emit(f"{a.src} = {t}")
+    w.note_varying(a.src, p.src)
+    w.feature("while")
+    w.feature("greatest common divisor (Euclid)")
+    use = w.rng.choices(["gcd", "fraction", "lcm", "coprime"], weights=[0.2, 0.45, 0.2, 0.15])[0]
+    if use == "gcd":
+        return [LoopResult(a, "gcd_out", state=True)]
+    if use == "coprime":  # whether the two share no factor
+        w.feature("coprime flag")
+        return [LoopResult(Expr(f"1 if {a.src} == 1 else 0", "int32", 1.0, 0, atom=False), "coprime", state=True)]
+    if use == "lcm":  # the least common multiple (a common period), divided first so it stays small
+        w.feature("least common multiple")
+        return [LoopResult(Expr(f"{p.src} // {a.src} * {q.src}", "int32", 720.0 * 720.0, 0, atom=False), "lcm_out",
+                           state=True)]
+    w.feature("fraction reduced to lowest terms")
+    return [LoopResult(Expr(f"{p.src} // {a.src}", "int32", 720.0, 0, atom=False), "num_out", state=True),
+            LoopResult(Expr(f"{q.src} // {a.src}", "int32", 720.0, 0, atom=False), "den_out", state=True)]
 
 
 LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
@@ -478,7 +692,33 @@ LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
     "sum with continue": positive_sum,
     "bisection while": bisection_sqrt,
     "recurrent window": recurrent_window,
+    "peak to peak": peak_to_peak,
+    "power by squaring": power_by_squaring,
+    "reduced fraction": reduced_fraction,
+    "modular power": modular_power,
 }
+
+
+# What a control-flow kernel is for: the statistics of the thread's window (one to three scans of one
+# signal: its filtered value, its count above a level, its running maximum), or one iterative solve on
+# the thread's value. A cube root by bisection beside Kepler's equation, or a solve beside a window's
+# positive sum, is two kernels fused: the generator's tell, not what a person writes.
+ITERATION_FORMS = ("Horner loop", "exp series", "Newton square root", "Kepler iteration", "bisection while",
+                   "power by squaring", "reduced fraction", "modular power")
+# The solves that may run on a window's statistic, and the window forms whose first result each takes:
+# a moving average or a recurrent state (within the inputs' range) for the series; a running extreme too
+# (an envelope) for the polynomial (a response curve) and the power; a filtered value too for a root.
+# Kepler's equation takes a mean anomaly, no statistic of a window.
+CHAIN_SOURCES = {"Horner loop": ("recurrent window", "running maximum"), "exp series": ("recurrent window",),
+                 "power by squaring": ("recurrent window", "running maximum"),
+                 "Newton square root": ("recurrent window", "running maximum", "windowed filter")}
+# The share of those solves that run on a window's statistic.
+CHAIN_SHARE = 0.6
+# The share of control-flow kernels that compute window statistics (the rest: one solve).
+WINDOW_SHARE = 0.75
+# Forms that read int arrays of their own: the kernel takes no float inputs for them.
+OWN_INPUT_FORMS = ("reduced fraction", "modular power")
+WINDOW_FORMS = tuple(form for form in LOOP_FORMS if form not in ITERATION_FORMS)
 
 
 # Forms whose results are all float values: what other categories compute on.
@@ -489,15 +729,39 @@ FLOAT_LOOP_FORMS = ("windowed filter", "Horner loop", "exp series", "Newton squa
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if sparse.chooses_sparse(seed):
         return sparse.generate(rng, name, seed)
-    w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng))
-    loads = add_inputs(w, "float32", rng.randint(1, 3))
-    if rng.random() < 0.15:
+    first = rng.choice(WINDOW_FORMS) if rng.random() < WINDOW_SHARE else rng.choice(ITERATION_FORMS)
+    chained = first in CHAIN_SOURCES and takes_variant(seed, 0x5E45, CHAIN_SHARE)
+    # a solve works on the thread's own element and a window along a row: on a grid of any dimension
+    w = KernelWriter(rng, name, "control_flow", seed, pick_dim(rng, nd_prob=0.3))
+    loads = add_inputs(w, "float32", rng.randint(1, 3)) if first not in OWN_INPUT_FORMS else []
+    if len(w.dim) == 1 and rng.random() < 0.15:
         early_return(w)
-    for form in rng.sample(list(LOOP_FORMS), rng.choice([1, 2, 2, 3, 3])):
+    if first in ITERATION_FORMS:
+        results = solve_on_window(w, loads, first) if chained else LOOP_FORMS[first](w, loads)
+        store_results(w, results)
+        return w.finish("Control-flow kernel")
+    forms = [first] + rng.sample([f for f in WINDOW_FORMS if f != first], rng.choice([0, 1, 1, 1, 2, 2, 2]))
+    for form in forms:
         # A later loop reads only inputs an earlier one read: the loops of a kernel work on one
         # signal (its filtered value, its running maximum), not on one input each.
         read = w.inputs_read(loads)
-        for result in LOOP_FORMS[form](w, read if read else loads):
-            out = w.add_array(result.hint, result.value.type, "output")
-            w.store(out, result.value, state=result.state, bounded=result.bounded)
+        store_results(w, LOOP_FORMS[form](w, read if read else loads))
     return w.finish("Control-flow kernel")
+
+
+def store_results(w: KernelWriter, results: list[LoopResult]) -> None:
+    for result in results:
+        out = w.add_array(result.hint, result.value.type, "output")
+        w.store(out, result.value, state=result.state, bounded=result.bounded)
+
+
+def solve_on_window(w: KernelWriter, loads: list[str], solve: str) -> list[LoopResult]:
+    """A window statistic, then the solve `solve` on it (a polynomial, a root, a power of the smoothed
+    signal): one computation in two steps, both results stored."""
+    window = w.rng.choice(CHAIN_SOURCES[solve])
+    scanned = LOOP_FORMS[window](w, loads)
+    first = scanned[0].value
+    value = first if WORD.fullmatch(first.src) else w.assign(first, prefix=scanned[0].hint.split("_")[0])
+    scanned[0] = scanned[0]._replace(value=value)
+    w.feature("a solve on a window's statistic")
+    return scanned + LOOP_FORMS[solve](w, loads, value=value)

@@ -47,6 +47,7 @@ def build(form: str, seed: int):
 def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:
     wp = _Warp()
     wp.tanh = math.tanh  # the stand-in models the calls multi-way conditionals make; loops call these too
+    wp.atan2 = math.atan2
     names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
     exec(compile(_runnable_source(spec), spec.name, "exec"), names)
     outputs = {a.name: [None] * N for a in spec.args if a.role == "output"}
@@ -124,8 +125,10 @@ def test_a_series_approaches_its_function(seed):
     for x, g in zip(A, got):
         if "Taylor series (sin)" in spec.description:  # x - x^3/3! + ...: at least 6 terms, up to x^11
             assert abs(g - math.sin(x)) <= abs(x) ** 13 / math.factorial(13) + 1e-12, (x, g, terms)
-        else:
-            assert abs(g - math.exp(x)) <= 2 * abs(x) ** 6 / math.factorial(6) * math.exp(abs(x)) + 1e-12, (x, g, terms)
+        else:  # left once a term is below 1e-6 (or 1e-7) of the sum: the rest of the tail below that too
+            stopped = 2e-6 * math.exp(x) if "stopped once a term is negligible" in spec.description else 0.0
+            assert abs(g - math.exp(x)) <= 2 * abs(x) ** 6 / math.factorial(6) * math.exp(abs(x)) + stopped + 1e-12, \
+                (x, g, terms)
 
 
 def test_both_series_are_drawn():
@@ -136,25 +139,40 @@ def test_both_series_are_drawn():
 @PROPERTY
 @given(SEEDS)
 def test_a_newton_square_root_converges_to_the_root(seed):
-    spec, (out,), _ = build("Newton square root", seed)
-    got = run(spec, {"a": A, "b": B})[out]
+    spec, (out, *beside), _ = build("Newton square root", seed)
+    results = run(spec, {"a": A, "b": B})
+    got = results[out]
+    if "inverse of the root" in spec.description:  # what the root is wanted for, stored beside it
+        assert all(math.isclose(r * g, 1.0, rel_tol=1e-9) for r, g in zip(results[beside[0]], got))
+    if "unit direction by the root" in spec.description:  # (x, y) / sqrt(x^2 + y^2 + 0.25)
+        for x, y, g in zip(results[beside[0]], results[beside[1]], got):
+            assert math.isclose(x * x + y * y, 1.0 - 0.25 / (g * g), rel_tol=1e-4, abs_tol=1e-9)
     roots = {round(g, 9) ** 2 for g in got}
     assert len(roots) > N // 4  # the root of something that varies, over threads
+    power = 3 if "Newton iteration (cube root)" in spec.description else 2  # the cube root variant
     for t, g in enumerate(got):
-        squares = {A[t] ** 2 + 1.0, abs(A[t]) + 0.5, abs(B[t]) + 0.5, B[t] ** 2 + 1.0,
-                   A[t] ** 2 + B[t] ** 2 + 0.25}
-        assert any(math.isclose(g * g, s, rel_tol=1e-4) for s in squares), (t, g)
+        radicands = {A[t] ** 2 + 1.0, abs(A[t]) + 0.5, abs(B[t]) + 0.5, B[t] ** 2 + 1.0,
+                     A[t] ** 2 + B[t] ** 2 + 0.25}
+        assert any(math.isclose(g ** power, s, rel_tol=1e-4) for s in radicands), (t, g)
 
 
 @PROPERTY
 @given(SEEDS)
 def test_a_kepler_iteration_solves_keplers_equation(seed):
-    spec, (out,), _ = build("Kepler iteration", seed)
-    got = run(spec, {"a": A})[out]
+    spec, (out, *beside), _ = build("Kepler iteration", seed)
+    results = run(spec, {"a": A})
+    got = results[out]
     residuals = []
     for e in (0.125, 0.25, 0.5):  # the eccentricity the form drew: the one that fits
         residuals.append(max(abs(E - e * math.sin(E) - m) for E, m in zip(got, A)))
     assert min(residuals) < 1e-2 and max(residuals) > 1e-2
+    e = (0.125, 0.25, 0.5)[residuals.index(min(residuals))]
+    if "true anomaly from the eccentric anomaly" in spec.description:  # tan(nu/2) = sqrt((1+e)/(1-e)) tan(E/2)
+        for nu, big_e in zip(results[beside[0]], got):
+            assert math.isclose(math.cos(nu), (math.cos(big_e) - e) / (1.0 - e * math.cos(big_e)), abs_tol=1e-6)
+    if "orbital radius from the eccentric anomaly" in spec.description:  # r = a (1 - e cos E), a one of three
+        ratios = {round(r / (1.0 - e * math.cos(big_e)), 6) for r, big_e in zip(results[beside[0]], got)}
+        assert len(ratios) == 1 and ratios <= {1.0, 1.5, 2.5}
 
 
 @PROPERTY

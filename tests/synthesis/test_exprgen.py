@@ -219,6 +219,7 @@ def _formula_function(kind: str, dtype: str, method: str):
                                atan2=np.arctan2, pow=np.power, floor=np.floor, clamp=lambda x, lo, hi: min(max(x, lo), hi),
                                acos=math.acos, asin=math.asin, atan=math.atan, tan=math.tan, ceil=math.ceil,
                                trunc=math.trunc, log2=math.log2, log10=math.log10, cbrt=np.cbrt, pi=math.pi,
+                               erf=math.erf, degrees=math.degrees,
                                # C's roundf: halves away from zero (Python's round takes them to even)
                                round=lambda x: math.copysign(math.floor(abs(x) + 0.5), x))
     for seed in range(40):
@@ -233,11 +234,11 @@ def _formula_function(kind: str, dtype: str, method: str):
         e, name = drawn
         assert name == kind
         text = "\n".join(w.lines[1:] + [e.src])
-        if kind not in ("exponential decay", "oscillation") and re.search(r"\b(px|cx|fx|tid)\b", text):
+        if kind not in ("exponential decay", "oscillation", "damped oscillation") and re.search(r"\b(px|cx|fx|tid)\b", text):
             continue  # a grid coordinate drawn as the operand: another seed
 
         def f(a, b, tid=0, e=e, w=w):
-            names = {"wp": wp, "a_v": a, "b_v": b, "tid": tid, "min": min, "max": max, "abs": abs, "float": float,
+            names = {"wp": wp, "a_v": a, "b_v": b, "tid": tid, "min": min, "max": max, "abs": abs, "float": float, "int": int,
                      **{p.name: p.value for p in w.args if p.role == "scalar"}}  # a period passed by value
             for line in [line.strip() for line in w.load_lines if " = a[" not in line and " = b[" not in line] + w.lines[1:]:
                 local, value = line.strip().split(" = ", 1)
@@ -357,6 +358,62 @@ def test_each_math_formula_computes_what_its_name_says(kind):
     else:  # soft minimum: below the minimum by at most log 2, symmetric
         assert close(f(1.0, 1.0), 1.0 - math.log(2.0)) and close(f(0.5, 2.0), f(2.0, 0.5))
         assert 0.5 - math.log(2.0) <= f(0.5, 2.0) <= 0.5
+
+
+@pytest.mark.parametrize("kind", ["Welsch loss", "Geman-McClure loss", "wrap to a period", "amplitude from decibels",
+                                  "smooth absolute value", "soft maximum", "Reinhard tone map", "damped oscillation",
+                                  "circle area", "GELU activation", "angle in degrees", "distance to the nearest integer",
+                                  "ellipse area", "cell index"])
+def test_each_themed_math_formula_computes_what_its_name_says(kind):
+    """The formulas the math themes added (session 53), each by the relation that defines it."""
+    import math
+
+    from synthesis.exprgen import MATH_FORMULAS, ROUNDING_STEPS, WRAP_PERIODS
+
+    assert kind in MATH_FORMULAS
+    f, operands = _formula_function(kind, "float32", "math_formula")
+    close = lambda x, y: abs(x - y) < 1e-9  # noqa: E731
+    if len(operands) == 1:
+        g = (lambda x, tid=0: f(x, 0.0, tid)) if operands == {"a_v"} else (lambda x, tid=0: f(0.0, x, tid))
+    grid = [k / 64 for k in range(-128, 129)]
+    if kind == "Welsch loss":  # 0 at 0, even, rising, below 1 however large the residual
+        assert g(0.0) == 0.0 and close(g(1.5), g(-1.5)) and close(g(1.0), 1.0 - math.exp(-0.5))
+        assert all(g(x) < g(x + 0.5) < 1.0 for x in (0.0, 1.0, 3.0))
+    elif kind == "Geman-McClure loss":
+        assert g(0.0) == 0.0 and close(g(1.0), 0.5) and close(g(-3.0), 0.9)
+    elif kind == "wrap to a period":  # into [0, L), the same point of the box
+        values = [g(x) for x in grid]
+        period = max(values) + 1 / 64
+        assert period in WRAP_PERIODS and all(0.0 <= v < period and close((x - v) / period, round((x - v) / period))
+                                              for v, x in zip(values, grid))
+    elif kind == "amplitude from decibels":
+        assert close(g(0.0), 1.0) and close(g(20.0), 10.0) and close(g(-40.0), 0.01)
+    elif kind == "smooth absolute value":  # |x| away from 0, even, positive at 0
+        assert close(g(1.5), g(-1.5)) and abs(g(2.0) - 2.0) < 0.01 and 0.0 < g(0.0) <= 0.1
+    elif kind == "soft maximum":  # above the maximum by at most log 2, symmetric
+        assert close(f(1.0, 1.0), 1.0 + math.log(2.0)) and close(f(0.5, 2.0), f(2.0, 0.5))
+        assert 2.0 <= f(0.5, 2.0) <= 2.0 + math.log(2.0)
+    elif kind == "Reinhard tone map":  # L / (1 + L) of the radiance, dark below 0
+        assert g(-1.0) == 0.0 and close(g(1.0), 0.5) and close(g(3.0), 0.75)
+    elif kind == "damped oscillation":  # smaller envelope further out, linear in the value
+        assert abs(g(1.0, tid=60)) <= math.exp(-0.25 * 60 / 128) + 1.0 and close(g(-2.0, tid=9), -2.0 * g(1.0, tid=9))
+        assert max(abs(g(1.0, tid=t)) for t in range(64)) <= 1.0
+    elif kind == "circle area":
+        assert close(g(2.0), 4.0 * math.pi) and close(g(-1.0), math.pi)
+    elif kind == "GELU activation":  # x * Phi(x): 0 at 0, near x far right, near 0 far left
+        assert g(0.0) == 0.0 and abs(g(4.0) - 4.0) < 1e-3 and abs(g(-4.0)) < 1e-3
+        # 1/sqrt(2) written to 8 digits: within 1e-8 of the exact curve
+        assert abs(g(1.0) - 0.5 * (1.0 + math.erf(1.0 / math.sqrt(2.0)))) < 1e-8
+    elif kind == "angle in degrees":
+        assert close(g(math.pi), 180.0) and close(g(-0.5 * math.pi), -90.0)
+    elif kind == "distance to the nearest integer":  # 0 on the integers, 0.5 halfway
+        assert g(2.0) == 0.0 and close(g(1.25), 0.25) and close(g(-0.75), 0.25) and close(g(0.5), 0.5)
+    elif kind == "ellipse area":
+        assert close(f(2.0, 3.0), 6.0 * math.pi) and close(f(3.0, 2.0), 6.0 * math.pi)
+    else:  # cell index: the cell of a grid of step h the value lies in, an int
+        values = [g(x) for x in grid]
+        steps = [h for h in ROUNDING_STEPS + (1.0, 2.0) if all(v == math.floor(x / h) for v, x in zip(values, grid))]
+        assert steps and all(isinstance(v, int) for v in values)
 
 
 @pytest.mark.parametrize("kind", ["angle from a cosine", "angle from a sine", "arctangent soft limit", "frustum height",
@@ -794,7 +851,7 @@ def test_reusing_locals_leaves_every_output_as_warp_computes_it(monkeypatch):
     from synthesis.exprgen import KernelWriter
 
     pairs = []
-    for category in ("multi_conditional", "control_flow", "arithmetic", "atomic"):
+    for category in ("multi_conditional", "control_flow", "arithmetic", "atomic", "math"):
         for seed in range(400):
             with monkeypatch.context() as m:
                 m.setattr(KernelWriter, "reuse_locals", lambda self: None)
