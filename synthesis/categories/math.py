@@ -76,6 +76,8 @@ FED_BY = {
     "gamma correction": ("Reinhard tone map",),  # tone mapped, then gamma encoded
     "angle in degrees": ("polar angle", "angle from a cosine", "angle from a sine"),
 }
+# Formulas that mean something only of an earlier result (degrees of an angle, not of any value).
+FED_ONLY = frozenset({"angle in degrees"})
 # The results FED_BY names that are never negative (a level takes no `wp.abs` of them).
 NONNEGATIVE_RESULTS = frozenset({"root mean square", "hypotenuse", "smooth absolute value", "sphere radius from a volume",
                                  "wrap to a period", "Reinhard tone map"})
@@ -130,6 +132,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             open_kinds = feeders
         kind = special or rng.choice(open_kinds)
         fed = feed(w, stored, kind)
+        if kind in FED_ONLY and not fed:  # no angle computed yet to convert
+            return None
         drawn = gen.math_formula(kind, fed and fed[0], nonnegative=bool(fed) and fed[1] in NONNEGATIVE_RESULTS)
         if drawn is not None:
             special = None
@@ -162,7 +166,7 @@ def feed(w: KernelWriter, stored: list[tuple[Expr, str]], kind: str) -> tuple[Ex
     """The earlier result formula `kind` takes (FED_BY), named as a local that its own output then stores,
     and the formula that computed it; None where the kernel holds none, or (1 - FED_SHARE) of the time."""
     sources = [k for k, (_, held) in enumerate(stored) if held in FED_BY.get(kind, ())]
-    if not sources or w.rng.random() >= FED_SHARE:
+    if not sources or (kind not in FED_ONLY and w.rng.random() >= FED_SHARE):
         return None
     k = w.rng.choice(sources)
     value, held = stored[k]

@@ -105,3 +105,14 @@ def test_a_two_value_formula_pairs_values_of_one_place_or_one_field():
                 pairs += 1
                 assert loaded[a] == loaded[b] or (a in own) == (b in own), source
     assert pairs >= 40
+
+
+def test_an_angle_is_converted_to_degrees_only_once_computed():
+    """`wp.degrees` of an angle a formula computed (an arccosine, a polar angle), never of a raw value."""
+    converted = 0
+    for seed in range(1500):
+        source = generate("math", seed).source
+        for argument in re.findall(r"wp\.degrees\((\w+)\)", source):
+            assert re.search(rf"^\s+{argument} = wp\.(acos|asin|atan2)\(", source, re.M), source
+            converted += 1
+    assert converted >= 10
