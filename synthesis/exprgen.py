@@ -2202,14 +2202,14 @@ class ExprGen:
                 box = fmt_float(period)
             e = Expr(f"{x.src} - {box} * wp.floor({x.src} / {box})", "float32", period, x.q, atom=False)
         elif kind == "amplitude from decibels":  # dB back to a linear amplitude
-            if x.mag > 100.0:
+            if x.mag > 100.0 or self._grows_with_launch(x):
                 return None
             e = Expr(f"wp.pow(10.0, {x.src} / 20.0)", "float32", 10.0 ** (x.mag / 20.0) + 1e-3, None)
         elif kind == "smooth absolute value":  # |x| with a rounded kink: differentiable at 0
             eps = rng.choice(["1.0e-4", "1.0e-6", "0.01"])
             e = Expr(f"wp.sqrt({x.src} * {x.src} + {eps})", "float32", x.mag + 0.1, None)
         elif kind == "soft maximum":
-            if x.mag > 8.0 or y.mag > 8.0:
+            if x.mag > 8.0 or y.mag > 8.0 or self._grows_with_launch(x) or self._grows_with_launch(y):
                 return None
             e = Expr(f"wp.log(wp.exp({x.src}) + wp.exp({y.src}))", "float32", max(x.mag, y.mag) + math.log(2.0) + 1e-3, None)
         elif kind == "Reinhard tone map":  # a radiance squeezed into [0, 1)
@@ -2256,6 +2256,11 @@ class ExprGen:
         if e.mag > MAX_FLOAT_MAG:
             return None
         return e, kind
+
+    def _grows_with_launch(self, e: Expr) -> bool:
+        """Whether `e` is a grid coordinate: its bound holds at the check's launch only, and a benchmark's
+        launch (thousands of times larger) takes it far past it, so an exponential of it overflows."""
+        return e.src in self.w.coordinates
 
     def _special_math_formula(self, kind: str, x: Expr, nonnegative: bool = False) -> Expr | None:
         """One of SPECIAL_MATH_FORMULAS of the named value `x`; None where `x` does not suit it. The

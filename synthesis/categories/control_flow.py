@@ -648,7 +648,9 @@ def reduced_fraction(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     p, q = w.load(num), w.load(den)
     a = w.declare(w.fresh("a"), Expr(f"wp.abs({p.src})", "int32", 720.0, 0) if signed else p, 720.0, 0)
     b = w.declare(w.fresh("b"), q, 720.0, 0)
-    if w.rng.random() < 0.25:  # Euclid's own form: the larger less the smaller until they meet
+    # Euclid's own form: the larger less the smaller until they meet (positive terms only: from a zero
+    # numerator the loop would never end)
+    if not signed and w.rng.random() < 0.25:
         with w.block(f"while {a.src} != {b.src}:"):
             with w.block(f"if {a.src} > {b.src}:"):
                 w.emit(f"{a.src} = {a.src} - {b.src}")

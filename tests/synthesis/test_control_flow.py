@@ -462,3 +462,20 @@ def test_a_windows_extremum_is_smoothed_toward_never_summed():
         summed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] \+=", source, re.M))
         smoothed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] = (wp\.lerp|\(1\.0)", source, re.M))
     assert drawn >= 40 and summed == 0 and smoothed >= 5
+
+
+def test_a_gcd_by_subtraction_starts_from_positive_terms():
+    """`while a != b` subtracting the smaller from the larger never ends from a zero term: the form is
+    drawn only where both terms are at least 1 (a signed numerator goes through `%`, which ends at 0)."""
+    from synthesis.categories import generate
+
+    subtracting = 0
+    for seed in range(3000):
+        spec = generate("control_flow", seed)
+        if "greatest common divisor" not in spec.description:
+            continue
+        terms = [a for a in spec.args if a.name in ("num", "numer", "p", "den", "denom", "q")]
+        if "by subtraction" in spec.description:
+            subtracting += 1
+            assert len(terms) == 2 and all(a.low >= 1 for a in terms), spec.source
+    assert subtracting >= 5

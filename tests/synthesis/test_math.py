@@ -116,3 +116,12 @@ def test_an_angle_is_converted_to_degrees_only_once_computed():
             assert re.search(rf"^\s+{argument} = wp\.(acos|asin|atan2)\(", source, re.M), source
             converted += 1
     assert converted >= 10
+
+
+def test_no_exponential_of_a_grid_coordinate():
+    """A grid coordinate's bound holds at the check's launch only: a benchmark's launch takes `fx` to
+    thousands, and `wp.exp(fx)` (a soft maximum) or `wp.pow(10.0, fx / 20.0)` to infinity."""
+    for seed in range(2000):
+        source = generate("math", seed).source
+        for coordinate in re.findall(r"^\s+((?:px|cx|fx|py|cy|fy)\w*) = ", source, re.M):
+            assert not re.search(rf"wp\.exp\({coordinate}\)|wp\.pow\(10\.0, {coordinate} ", source), source
