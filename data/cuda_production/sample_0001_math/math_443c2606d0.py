@@ -2,15 +2,9 @@ import warp as wp
 
 
 @wp.kernel
-def math_443c2606d0(q: wp.array[float], inp: wp.array[float], seed: int, freq: float, strength: float, height: wp.array[float], encoded: wp.array[float], magnitude: wp.array[float], theta: wp.array[float]):
-    tid = wp.tid()
-    q_v = q[tid]
-    inp_v = inp[tid]
-    px = float(tid) * 0.125
-    c = wp.clamp(inp_v, 0.0, 1.0)
-    state = wp.rand_init(seed)
-    point = freq * wp.vec3(q_v, inp_v, px)
-    height[tid] = strength * wp.noise(state, point)
-    encoded[tid] = wp.pow(c, 2.2)
-    magnitude[tid] = wp.sqrt(inp_v * inp_v + q_v * q_v)
-    theta[tid] = wp.atan2(q_v, inp_v)
+def math_443c2606d0(x: wp.array2d(dtype=wp.float32), cell_size: wp.float32, in_box: wp.array2d(dtype=wp.float32), snapped: wp.array2d(dtype=wp.float32)):
+    i, j = wp.tid()
+    x_v = x[i, j]
+    wrapped = x_v - 0.5 * wp.floor(x_v / 0.5)
+    in_box[i, j] = wrapped
+    snapped[i, j] = wp.round(wrapped / cell_size) * cell_size

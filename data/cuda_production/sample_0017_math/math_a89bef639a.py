@@ -1,11 +1,14 @@
 import warp as wp
 
 
-@wp.kernel
-def math_a89bef639a(src: wp.array3d(dtype=wp.float32), w: wp.array3d(dtype=wp.float32), angle: wp.array3d(dtype=wp.float32), proj: wp.array3d(dtype=wp.float32), wrapped: wp.array3d(dtype=wp.float32)):
+@wp.func
+def soft_clip(x: float, limit: float) -> float:
+    return limit * wp.tanh(x / limit)
+
+@wp.kernel(enable_backward=False)
+def math_a89bef639a(src: wp.array3d(dtype=float), clipped: wp.array3d(dtype=float), smooth_abs: wp.array3d(dtype=float), limited: wp.array3d(dtype=float)):
     i, j, k = wp.tid()
     src_v = src[i, j, k]
-    w_v = w[i, j, k]
-    angle[i, j, k] = wp.atan2(src_v, w_v)
-    proj[i, j, k] = w_v * wp.sin(src_v)
-    wrapped[i, j, k] = w_v - wp.floor(w_v)
+    clipped[i, j, k] = soft_clip(src_v, 1.0)
+    smooth_abs[i, j, k] = wp.sqrt(src_v * src_v + 1.0e-4)
+    limited[i, j, k] = 2.0 * wp.atan(src_v / 2.0)

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 500; Taylor series (exp); polynomial from a coefficient table (Horner loop), with its derivative; count over a window)
+// Control-flow kernel (1-D launch 128; window minimum and maximum in one pass; windowed filter (taps); skip (continue))
 // Standalone CUDA translation of the Warp kernel `ctrl_a611ecd01a` (see ctrl_a611ecd01a.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,45 +12,49 @@
 #include <vector>
 
 __global__ void ctrl_a611ecd01a(
-    const float* __restrict__ q,
-    int q_dim0,
-    float* series,
-    const float* __restrict__ coef,
-    float* poly_out,
-    float* slope_out,
-    int* count_out,
+    const float* __restrict__ inp,
+    int inp_dim0,
+    float* window_lo,
+    float* window_hi,
+    float* peak_to_peak,
+    const float* __restrict__ kernel_w,
+    float* filtered,
+    float* pos_sum_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float q_v = q[tid];
-    float term = 1.0f;
-    float total = 1.0f;
+    float inp_v = inp[tid];
+    float lo = inp_v;
+    float hi = inp_v;
+    float v;
     #pragma unroll
-    for (int k = 0; k < 6; ++k) {
-        term *= q_v / (float)(k + 1);
-        total = total + term;
+    for (int k = -3; k < 4; ++k) {
+        v = inp[min(max(tid + k, 0), inp_dim0 - 1)];
+        lo = fminf(lo, v);
+        hi = fmaxf(hi, v);
     }
-    series[tid] = total;
-    float y = 0.0f;
-    float dy = 0.0f;
+    window_lo[tid] = lo;
+    window_hi[tid] = hi;
+    peak_to_peak[tid] = hi - lo;
+    float acc = 0.0f;
     #pragma unroll
-    for (int k = 0; k < 6; ++k) {
-        dy = dy * q_v + y;
-        y = y * q_v + coef[k];
+    for (int k = -3; k < 4; ++k) {
+        acc = acc + kernel_w[k + 3] * inp[min(max(tid + k, 0), inp_dim0 - 1)];
     }
-    poly_out[tid] = y;
-    slope_out[tid] = dy;
-    int count = 0;
+    filtered[tid] = acc;
+    float pos_sum = 0.0f;
     #pragma unroll
     for (int k = 0; k < 3; ++k) {
-        if (q[min(max(tid + k - 1, 0), q_dim0 - 1)] >= 0.5f) {
-            count += 1;
+        v = inp[min(max(tid + k - 1, 0), inp_dim0 - 1)];
+        if (v <= 0.0f) {
+            continue;
         }
+        pos_sum += v;
     }
-    count_out[tid] = count;
+    pos_sum_out[tid] = pos_sum;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,23 +141,6 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
-static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
-{
-    size_t first_bad = count;
-    for (size_t i = 0; i < count; ++i) {
-        double diff = std::fabs((double)got[i] - (double)want[i]);
-        stats.max_abs = std::max(stats.max_abs, diff);
-        if (got[i] != want[i]) {
-            if (first_bad == count)
-                first_bad = i;
-            ++stats.mismatches;
-        }
-    }
-    if (first_bad < count)
-        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
-    return first_bad == count;
-}
-
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -205,55 +192,61 @@ int main(int argc, char** argv)
     const uint32_t seed = 1587640859U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int n = bench ? bench_outer : 500;
+    const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [500] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_series((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<float> h_coef(6);  // input, shape [6] of float32
-    fill_float(h_coef.data(), h_coef.size(), seed, 2, -16, 33U, 0.0625f);
-    std::vector<float> h_poly_out((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<float> h_slope_out((size_t)n * 1);  // output, shape [500] of float32
-    std::vector<int> h_count_out((size_t)n * 1);  // output, shape [500] of int32
+    std::vector<float> h_inp((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_window_lo((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_window_hi((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_peak_to_peak((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_kernel_w(7);  // input, shape [7] of float32
+    fill_float(h_kernel_w.data(), h_kernel_w.size(), seed, 4, -16, 33U, 0.0625f);
+    std::vector<float> h_filtered((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_pos_sum_out((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_series = nullptr;
-    const size_t bytes_series = h_series.size() * sizeof(h_series[0]);
-    CUDA_CHECK(cudaMalloc(&d_series, bytes_series));
-    CUDA_CHECK(cudaMemcpy(d_series, h_series.data(), bytes_series, cudaMemcpyHostToDevice));
-    float* d_coef = nullptr;
-    const size_t bytes_coef = h_coef.size() * sizeof(h_coef[0]);
-    CUDA_CHECK(cudaMalloc(&d_coef, bytes_coef));
-    CUDA_CHECK(cudaMemcpy(d_coef, h_coef.data(), bytes_coef, cudaMemcpyHostToDevice));
-    float* d_poly_out = nullptr;
-    const size_t bytes_poly_out = h_poly_out.size() * sizeof(h_poly_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_poly_out, bytes_poly_out));
-    CUDA_CHECK(cudaMemcpy(d_poly_out, h_poly_out.data(), bytes_poly_out, cudaMemcpyHostToDevice));
-    float* d_slope_out = nullptr;
-    const size_t bytes_slope_out = h_slope_out.size() * sizeof(h_slope_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_slope_out, bytes_slope_out));
-    CUDA_CHECK(cudaMemcpy(d_slope_out, h_slope_out.data(), bytes_slope_out, cudaMemcpyHostToDevice));
-    int* d_count_out = nullptr;
-    const size_t bytes_count_out = h_count_out.size() * sizeof(h_count_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_count_out, bytes_count_out));
-    CUDA_CHECK(cudaMemcpy(d_count_out, h_count_out.data(), bytes_count_out, cudaMemcpyHostToDevice));
+    float* d_inp = nullptr;
+    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
+    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
+    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
+    float* d_window_lo = nullptr;
+    const size_t bytes_window_lo = h_window_lo.size() * sizeof(h_window_lo[0]);
+    CUDA_CHECK(cudaMalloc(&d_window_lo, bytes_window_lo));
+    CUDA_CHECK(cudaMemcpy(d_window_lo, h_window_lo.data(), bytes_window_lo, cudaMemcpyHostToDevice));
+    float* d_window_hi = nullptr;
+    const size_t bytes_window_hi = h_window_hi.size() * sizeof(h_window_hi[0]);
+    CUDA_CHECK(cudaMalloc(&d_window_hi, bytes_window_hi));
+    CUDA_CHECK(cudaMemcpy(d_window_hi, h_window_hi.data(), bytes_window_hi, cudaMemcpyHostToDevice));
+    float* d_peak_to_peak = nullptr;
+    const size_t bytes_peak_to_peak = h_peak_to_peak.size() * sizeof(h_peak_to_peak[0]);
+    CUDA_CHECK(cudaMalloc(&d_peak_to_peak, bytes_peak_to_peak));
+    CUDA_CHECK(cudaMemcpy(d_peak_to_peak, h_peak_to_peak.data(), bytes_peak_to_peak, cudaMemcpyHostToDevice));
+    float* d_kernel_w = nullptr;
+    const size_t bytes_kernel_w = h_kernel_w.size() * sizeof(h_kernel_w[0]);
+    CUDA_CHECK(cudaMalloc(&d_kernel_w, bytes_kernel_w));
+    CUDA_CHECK(cudaMemcpy(d_kernel_w, h_kernel_w.data(), bytes_kernel_w, cudaMemcpyHostToDevice));
+    float* d_filtered = nullptr;
+    const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
+    CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
+    CUDA_CHECK(cudaMemcpy(d_filtered, h_filtered.data(), bytes_filtered, cudaMemcpyHostToDevice));
+    float* d_pos_sum_out = nullptr;
+    const size_t bytes_pos_sum_out = h_pos_sum_out.size() * sizeof(h_pos_sum_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos_sum_out, bytes_pos_sum_out));
+    CUDA_CHECK(cudaMemcpy(d_pos_sum_out, h_pos_sum_out.data(), bytes_pos_sum_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_a611ecd01a<<<grid, block>>>(d_q, n, d_series, d_coef, d_poly_out, d_slope_out, d_count_out, n);
+    ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_window_lo, d_window_hi, d_peak_to_peak, d_kernel_w, d_filtered, d_pos_sum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_series.data(), d_series, bytes_series, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_poly_out.data(), d_poly_out, bytes_poly_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_slope_out.data(), d_slope_out, bytes_slope_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_count_out.data(), d_count_out, bytes_count_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_window_lo.data(), d_window_lo, bytes_window_lo, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_window_hi.data(), d_window_hi, bytes_window_hi, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_peak_to_peak.data(), d_peak_to_peak, bytes_peak_to_peak, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_pos_sum_out.data(), d_pos_sum_out, bytes_pos_sum_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -261,10 +254,11 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_series.data(), 1, bytes_series, dump) == bytes_series;
-            dump_ok = dump_ok && fwrite(h_poly_out.data(), 1, bytes_poly_out, dump) == bytes_poly_out;
-            dump_ok = dump_ok && fwrite(h_slope_out.data(), 1, bytes_slope_out, dump) == bytes_slope_out;
-            dump_ok = dump_ok && fwrite(h_count_out.data(), 1, bytes_count_out, dump) == bytes_count_out;
+            dump_ok = dump_ok && fwrite(h_window_lo.data(), 1, bytes_window_lo, dump) == bytes_window_lo;
+            dump_ok = dump_ok && fwrite(h_window_hi.data(), 1, bytes_window_hi, dump) == bytes_window_hi;
+            dump_ok = dump_ok && fwrite(h_peak_to_peak.data(), 1, bytes_peak_to_peak, dump) == bytes_peak_to_peak;
+            dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
+            dump_ok = dump_ok && fwrite(h_pos_sum_out.data(), 1, bytes_pos_sum_out, dump) == bytes_pos_sum_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -280,7 +274,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_q, n, d_series, d_coef, d_poly_out, d_slope_out, d_count_out, n);
+            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_inp, n, d_window_lo, d_window_hi, d_peak_to_peak, d_kernel_w, d_filtered, d_pos_sum_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -307,8 +301,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q + bytes_coef;
-        const size_t bytes_written = bytes_series + bytes_poly_out + bytes_slope_out + bytes_count_out;
+        const size_t bytes_read = bytes_inp + bytes_kernel_w;
+        const size_t bytes_written = bytes_window_lo + bytes_window_hi + bytes_peak_to_peak + bytes_filtered + bytes_pos_sum_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -327,29 +321,33 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_series));
-        CUDA_CHECK(cudaFree(d_coef));
-        CUDA_CHECK(cudaFree(d_poly_out));
-        CUDA_CHECK(cudaFree(d_slope_out));
-        CUDA_CHECK(cudaFree(d_count_out));
+        CUDA_CHECK(cudaFree(d_inp));
+        CUDA_CHECK(cudaFree(d_window_lo));
+        CUDA_CHECK(cudaFree(d_window_hi));
+        CUDA_CHECK(cudaFree(d_peak_to_peak));
+        CUDA_CHECK(cudaFree(d_kernel_w));
+        CUDA_CHECK(cudaFree(d_filtered));
+        CUDA_CHECK(cudaFree(d_pos_sum_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 8000) {
-        fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2560) {
+        fprintf(stderr, "%s: expected 2560 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("series", h_series.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0008f, 0.0001f, stats);
-    ok &= check_values("poly_out", h_poly_out.data(), reinterpret_cast<const float*>(expected.data() + 2000), 500,
-                       0.0063f, 0.0001f, stats);
-    ok &= check_values("slope_out", h_slope_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 500,
-                       0.0315f, 0.0001f, stats);
-    ok &= check_int("count_out", h_count_out.data(), reinterpret_cast<const int*>(expected.data() + 6000), 500, stats);
+    ok &= check_values("window_lo", h_window_lo.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("window_hi", h_window_hi.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("peak_to_peak", h_peak_to_peak.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
+                       0.0004f, 0.0001f, stats);
+    ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 1536), 128,
+                       0.0014f, 0.0001f, stats);
+    ok &= check_values("pos_sum_out", h_pos_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 128,
+                       0.0006000000000000001f, 0.0001f, stats);
     printf("%s ctrl_a611ecd01a: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -360,13 +358,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_a611ecd01a<<<grid, block>>>(d_q, n, d_series, d_coef, d_poly_out, d_slope_out, d_count_out, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_window_lo, d_window_hi, d_peak_to_peak, d_kernel_w, d_filtered, d_pos_sum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_a611ecd01a<<<grid, block>>>(d_q, n, d_series, d_coef, d_poly_out, d_slope_out, d_count_out, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_window_lo, d_window_hi, d_peak_to_peak, d_kernel_w, d_filtered, d_pos_sum_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -385,11 +383,12 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_series));
-    CUDA_CHECK(cudaFree(d_coef));
-    CUDA_CHECK(cudaFree(d_poly_out));
-    CUDA_CHECK(cudaFree(d_slope_out));
-    CUDA_CHECK(cudaFree(d_count_out));
+    CUDA_CHECK(cudaFree(d_inp));
+    CUDA_CHECK(cudaFree(d_window_lo));
+    CUDA_CHECK(cudaFree(d_window_hi));
+    CUDA_CHECK(cudaFree(d_peak_to_peak));
+    CUDA_CHECK(cudaFree(d_kernel_w));
+    CUDA_CHECK(cudaFree(d_filtered));
+    CUDA_CHECK(cudaFree(d_pos_sum_out));
     return ok ? 0 : 1;
 }

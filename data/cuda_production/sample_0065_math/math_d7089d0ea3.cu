@@ -1,4 +1,4 @@
-// Math-function kernel (1-D launch 256; fractional part; polar to Cartesian; single-use loads indexed in place; math cos, floor)
+// Math-function kernel for tone curves (1-D launch 256; early return; padded launch; Reinhard tone map; @wp.func helper (soft clip); ReLU; intermediate value stored; output relaxed toward the new value (exponential smoothing); math tanh)
 // Standalone CUDA translation of the Warp kernel `math_d7089d0ea3` (see math_d7089d0ea3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,20 +11,33 @@
 #include <cstring>
 #include <vector>
 
+__device__ float soft_clip(float x, float limit)
+{
+    return limit * tanhf(x / limit);
+}
+
 __global__ void math_d7089d0ea3(
     const float* __restrict__ data,
-    const float* __restrict__ q,
-    float* frac,
-    float* proj,
+    int num,
+    float* clipped,
+    float limit,
+    float* mapped,
+    float* lum_out,
+    float blend,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float q_v = q[tid];
-    frac[tid] = q_v - floorf(q_v);
-    proj[tid] = q_v * cosf(data[tid]);
+    if (tid >= num) {
+        return;
+    }
+    float data_v = data[tid];
+    float lum = fmaxf(data_v, 0.0f);
+    lum_out[tid] = lum;
+    clipped[tid] = (1.0f - blend) * clipped[tid] + blend * soft_clip(data_v, limit);
+    mapped[tid] = lum / (1.0f + lum);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +141,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -167,38 +180,42 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_data((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_q((size_t)n * 1);  // input, shape [256] of float32
-    fill_float(h_q.data(), h_q.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_frac((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_proj((size_t)n * 1);  // output, shape [256] of float32
+    const int num = n - 23;  // elements: the launch is padded by 23
+    std::vector<float> h_clipped((size_t)n * 1);  // inout, shape [256] of float32
+    fill_float(h_clipped.data(), h_clipped.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float limit = 1.0f;
+    std::vector<float> h_mapped((size_t)n * 1);  // output, shape [256] of float32
+    std::vector<float> h_lum_out((size_t)n * 1);  // output, shape [256] of float32
+    const float blend = 0.25f;
 
     // Device buffers
     float* d_data = nullptr;
     const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
     CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
     CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
-    float* d_q = nullptr;
-    const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
-    CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
-    CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_frac = nullptr;
-    const size_t bytes_frac = h_frac.size() * sizeof(h_frac[0]);
-    CUDA_CHECK(cudaMalloc(&d_frac, bytes_frac));
-    CUDA_CHECK(cudaMemcpy(d_frac, h_frac.data(), bytes_frac, cudaMemcpyHostToDevice));
-    float* d_proj = nullptr;
-    const size_t bytes_proj = h_proj.size() * sizeof(h_proj[0]);
-    CUDA_CHECK(cudaMalloc(&d_proj, bytes_proj));
-    CUDA_CHECK(cudaMemcpy(d_proj, h_proj.data(), bytes_proj, cudaMemcpyHostToDevice));
+    float* d_clipped = nullptr;
+    const size_t bytes_clipped = h_clipped.size() * sizeof(h_clipped[0]);
+    CUDA_CHECK(cudaMalloc(&d_clipped, bytes_clipped));
+    CUDA_CHECK(cudaMemcpy(d_clipped, h_clipped.data(), bytes_clipped, cudaMemcpyHostToDevice));
+    float* d_mapped = nullptr;
+    const size_t bytes_mapped = h_mapped.size() * sizeof(h_mapped[0]);
+    CUDA_CHECK(cudaMalloc(&d_mapped, bytes_mapped));
+    CUDA_CHECK(cudaMemcpy(d_mapped, h_mapped.data(), bytes_mapped, cudaMemcpyHostToDevice));
+    float* d_lum_out = nullptr;
+    const size_t bytes_lum_out = h_lum_out.size() * sizeof(h_lum_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_lum_out, bytes_lum_out));
+    CUDA_CHECK(cudaMemcpy(d_lum_out, h_lum_out.data(), bytes_lum_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_d7089d0ea3<<<grid, block>>>(d_data, d_q, d_frac, d_proj, n);
+    math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_frac.data(), d_frac, bytes_frac, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_proj.data(), d_proj, bytes_proj, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_clipped.data(), d_clipped, bytes_clipped, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_mapped.data(), d_mapped, bytes_mapped, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_lum_out.data(), d_lum_out, bytes_lum_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -206,8 +223,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_frac.data(), 1, bytes_frac, dump) == bytes_frac;
-            dump_ok = dump_ok && fwrite(h_proj.data(), 1, bytes_proj, dump) == bytes_proj;
+            dump_ok = dump_ok && fwrite(h_clipped.data(), 1, bytes_clipped, dump) == bytes_clipped;
+            dump_ok = dump_ok && fwrite(h_mapped.data(), 1, bytes_mapped, dump) == bytes_mapped;
+            dump_ok = dump_ok && fwrite(h_lum_out.data(), 1, bytes_lum_out, dump) == bytes_lum_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -223,7 +241,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_d7089d0ea3<<<grid, block, 0, stream>>>(d_data, d_q, d_frac, d_proj, n);
+            math_d7089d0ea3<<<grid, block, 0, stream>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -250,8 +268,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_data + bytes_q;
-        const size_t bytes_written = bytes_frac + bytes_proj;
+        const size_t bytes_read = bytes_data + bytes_clipped;
+        const size_t bytes_written = bytes_clipped + bytes_mapped + bytes_lum_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -271,22 +289,24 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_data));
-        CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_frac));
-        CUDA_CHECK(cudaFree(d_proj));
+        CUDA_CHECK(cudaFree(d_clipped));
+        CUDA_CHECK(cudaFree(d_mapped));
+        CUDA_CHECK(cudaFree(d_lum_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2048) {
-        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 3072) {
+        fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("frac", h_frac.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+    ok &= check_values("clipped", h_clipped.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("mapped", h_mapped.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
                        0.0001f, 0.0001f, stats);
-    ok &= check_values("proj", h_proj.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
+    ok &= check_values("lum_out", h_lum_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
                        0.0002f, 0.0001f, stats);
     printf("%s math_d7089d0ea3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -298,13 +318,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_d7089d0ea3<<<grid, block>>>(d_data, d_q, d_frac, d_proj, n);
+        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_d7089d0ea3<<<grid, block>>>(d_data, d_q, d_frac, d_proj, n);
+        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -324,8 +344,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_data));
-    CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_frac));
-    CUDA_CHECK(cudaFree(d_proj));
+    CUDA_CHECK(cudaFree(d_clipped));
+    CUDA_CHECK(cudaFree(d_mapped));
+    CUDA_CHECK(cudaFree(d_lum_out));
     return ok ? 0 : 1;
 }

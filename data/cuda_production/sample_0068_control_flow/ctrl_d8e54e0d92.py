@@ -1,12 +1,13 @@
 import warp as wp
 
 
+NUM_ITERS = wp.constant(10)
+
 @wp.kernel
-def ctrl_d8e54e0d92(w: wp.array(dtype=float), root_out: wp.array(dtype=float)):
+def ctrl_d8e54e0d92(y: wp.array(dtype=float), eccentricity: float, anomaly: wp.array(dtype=float)):
     tid = wp.tid()
-    w_v = w[tid]
-    s = wp.abs(w_v) + 0.5
-    root = s
-    for it in range(5):
-        root = 0.5 * (root + s / root)
-    root_out[tid] = root
+    y_v = y[tid]
+    ecc_anom = y_v
+    for it in range(NUM_ITERS):
+        ecc_anom = y_v + eccentricity * wp.sin(ecc_anom)
+    anomaly[tid] = ecc_anom
