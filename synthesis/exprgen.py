@@ -1564,7 +1564,17 @@ MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cart
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum", "Welsch loss",
                  "Geman-McClure loss", "wrap to a period", "amplitude from decibels", "smooth absolute value",
                  "soft maximum", "Reinhard tone map", "damped oscillation", "circle area", "GELU activation",
-                 "angle in degrees", "distance to the nearest integer", "ellipse area", "cell index")
+                 "angle in degrees", "distance to the nearest integer", "ellipse area", "cell index",
+                 "sphere surface area", "sphere volume", "circumference", "cylinder volume")
+# What a formula's operands are where they are a quantity one value cannot also be (a volume is not a
+# radius, a cosine not a coordinate, a level in decibels not an amplitude): a kernel reads each value as
+# one of them (ExprGen._formula_operands). Formulas not named take any value.
+OPERAND_QUANTITY = {
+    "hypotenuse": "length", "circle area": "length", "ellipse area": "length", "frustum height": "length",
+    "sphere surface area": "length", "sphere volume": "length", "circumference": "length", "cylinder volume": "length",
+    "sphere radius from a volume": "volume",
+    "angle from a cosine": "ratio", "angle from a sine": "ratio", "amplitude from decibels": "level",
+}
 # The periods `wrap to a period` wraps into: powers of two, so `x / L` is exact and the floor sees the value.
 WRAP_PERIODS = (0.5, 2.0, 4.0)
 # The math people write with the inverse trigonometric, rounding and other-base builtins (acos, asin,
@@ -1606,6 +1616,8 @@ class ExprGen:
         # the first operands of the formulas drawn so far: a later formula reads one of them
         # (a kernel's outputs are one computation's, not unrelated formulas of unrelated inputs)
         self.formula_operands: list[Expr] = []
+        # the quantity (OPERAND_QUANTITY) each value a formula read is: read as one, never as another
+        self.operand_quantity: dict[str, str] = {}
 
     # leaves
     def const_float(self) -> Expr:
@@ -2025,12 +2037,12 @@ class ExprGen:
                 return e
         return None
 
-    def unrelated_value(self, dtype: str, x: Expr) -> Expr | None:
-        """A named value other than `x`, neither computed from `x` nor read by `x`'s definition: a
-        formula over both would cancel (`0.5 * (x + d)` with `d = t - x`)."""
+    def unrelated_value(self, dtype: str, x: Expr, also_avoid: tuple[str, ...] = ()) -> Expr | None:
+        """A named value other than `x` (and `also_avoid`), neither computed from `x` nor read by `x`'s
+        definition: a formula over both would cancel (`0.5 * (x + d)` with `d = t - x`)."""
         related = (x.src,) + tuple(n for n, text in self.w.defs.items() if reads(x.src).search(text)) \
             + tuple(NAME_TOKEN.findall(self.w.defs.get(x.src, "")))
-        return self.named_value(dtype, avoid=related + self._elsewhere_in_another_array(x))
+        return self.named_value(dtype, avoid=related + self._elsewhere_in_another_array(x) + also_avoid)
 
     def _elsewhere_in_another_array(self, x: Expr) -> tuple[str, ...]:
         """The loaded elements a formula over `x`, itself an element of array a, pairs with no meaning:
@@ -2043,18 +2055,28 @@ class ExprGen:
         array, own = places[x.src]
         return tuple(n for n, (a, o) in places.items() if a != array and o != own)
 
-    def _formula_operands(self, dtype: str, two: bool) -> tuple[Expr, Expr | None] | None:
+    def _formula_operands(self, dtype: str, two: bool, quantity: str | None = None) -> tuple[Expr, Expr | None] | None:
         """A formula's named operands: one, or (`two`) two different ones; None if the kernel lacks them.
-        The first is one an earlier formula of the kernel read, where there is one."""
+        The first is one an earlier formula of the kernel read, where there is one. `quantity`: what the
+        operands are (OPERAND_QUANTITY): none is a value an earlier formula read as another quantity
+        (a volume is not also a radius); where every earlier operand was, None."""
+        clashing = tuple(n for n, q in self.operand_quantity.items() if quantity is not None and q != quantity)
         earlier = [e for e in self.formula_operands if e.type == dtype]
-        x = self.rng.choice(earlier) if earlier else self.named_value(dtype)
+        fitting = [e for e in earlier if e.src not in clashing]
+        if earlier and not fitting:  # a value of another kind: the kernel would compute two things
+            return None
+        x = self.rng.choice(fitting) if fitting else self.named_value(dtype, avoid=clashing)
         if x is None:
             return None
         if x not in self.formula_operands:
             self.formula_operands.append(x)
-        y = self.unrelated_value(dtype, x) if two else None
+        y = self.unrelated_value(dtype, x, also_avoid=clashing) if two else None
         if two and y is None:
             return None
+        if quantity is not None:
+            for e in (x, y):
+                if e is not None:
+                    self.operand_quantity[e.src] = quantity
         return x, y
 
     def arith_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
@@ -2150,8 +2172,9 @@ class ExprGen:
         rng = self.rng
         kind = kind or rng.choice(MATH_FORMULAS)
         two = kind in ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "soft minimum", "soft maximum",
-                       "ellipse area")
-        operands = (operand, None) if operand is not None and not two else self._formula_operands("float32", two)
+                       "ellipse area", "cylinder volume")
+        operands = (operand, None) if operand is not None and not two else \
+            self._formula_operands("float32", two, OPERAND_QUANTITY.get(kind))
         if operands is None:
             return None
         x, y = operands
@@ -2237,6 +2260,23 @@ class ExprGen:
             if x.mag > 1.0e3:
                 return None
             e = Expr(f"wp.pi * {x.src} * {x.src}", "float32", math.pi * x.mag * x.mag + 1e-3, None, atom=False)
+        elif kind == "sphere surface area":  # 4 pi r^2
+            if x.mag > 1.0e3:
+                return None
+            e = Expr(f"4.0 * wp.pi * {x.src} * {x.src}", "float32", 4.0 * math.pi * x.mag * x.mag + 1e-3, None,
+                     atom=False)
+        elif kind == "sphere volume":  # 4/3 pi r^3, of a radius that is never negative
+            if x.mag > 1.0e2:
+                return None
+            r = x.src if nonnegative else self.w.assign(Expr(f"wp.abs({x.src})", "float32", x.mag, x.q), "r").src
+            e = Expr(f"4.0 * wp.pi * {r} * {r} * {r} / 3.0", "float32", 4.2 * x.mag ** 3 + 1e-3, None, atom=False)
+        elif kind == "circumference":  # 2 pi r
+            e = Expr(f"2.0 * wp.pi * {x.src}", "float32", 2.0 * math.pi * x.mag + 1e-3, None, atom=False)
+        elif kind == "cylinder volume":  # pi r^2 h, the radius and the height two values
+            if x.mag > 1.0e2 or y.mag > 1.0e3:
+                return None
+            e = Expr(f"wp.pi * {x.src} * {x.src} * {y.src}", "float32", math.pi * x.mag * x.mag * y.mag + 1e-3, None,
+                     atom=False)
         elif kind == "gamma correction":
             c = self.w.assign(Expr(f"wp.clamp({x.src}, 0.0, 1.0)", "float32", 1.0, join_q(x.q, CONST_Q)), "c")
             e = Expr(f"wp.pow({c.src}, {rng.choice(['2.2', '0.4545'])})", "float32", 1.0 + 1e-3, None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from synthesis.categories import sparse
@@ -29,6 +30,24 @@ class LoopResult(NamedTuple):
     # a value within its inputs' range (a window's extremum): only smoothed toward (an envelope
     # follower), never summed
     bounded: bool = False
+
+
+@dataclass(frozen=True)
+class SharedWindow:
+    """The window every scan of a kernel of several reads, as one person's kernel has one: `width`
+    elements (centred on the thread, ahead of it or its history), each bound the literal. Drawn
+    apart, a filter of 7 taps beside a count over 3 and a search 4 ahead reads as three kernels."""
+    width: int
+
+
+# The window widths a kernel of several scans shares: odd, so a centred window has as many elements
+# as one ahead of the thread or behind it.
+SHARED_WIDTHS = (3, 5, 5, 7, 7, 9)
+
+
+def _width(w: KernelWriter, window: SharedWindow | None, choices: list[int]) -> int:
+    """The kernel's shared width, or a width of the form's own."""
+    return window.width if window is not None else w.rng.choice(choices)
 
 
 def _window_index(w: KernelWriter, offset: str, array: str) -> str:
@@ -101,9 +120,9 @@ def _coefficients(w: KernelWriter, hints: tuple[str, ...], length: int) -> str:
     return table
 
 
-def fir_filter(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def fir_filter(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """A filter: taps weight the elements of a window centred on the thread's own (a convolution)."""
-    name, taps = w.rng.choice(loads), w.rng.choice([3, 5, 7, 9])
+    name, taps = w.rng.choice(loads), _width(w, window, [3, 5, 7, 9])
     table = _coefficients(w, ("taps", "kernel_w", "weights", "coef"), taps)
     acc = w.declare(w.fresh("acc"), ZERO, taps * w.arg(name).high, None)
     update = "+=" if w.rng.random() < 0.5 else f"= {acc.src} +"
@@ -299,15 +318,15 @@ CENTRED_WINDOW_SHARE = 0.4  # of running extremes: the window centred on the thr
 LEAK_RATES = (0.0, 0.0, 0.25, 0.5)  # a tanh cell's, drawn evenly: 0 for none
 
 
-def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def running_max(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """The largest element of the window ahead of the thread, and where it is (an arg-max)."""
-    name, width = w.rng.choice(loads), w.rng.choice([4, 5, 8])
+    name, width = w.rng.choice(loads), _width(w, window, [4, 5, 8])
     first = w.load(name)
     op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
     # session 50, from a stream of its own: a window centred on the thread (a max or min filter, as
     # grey-scale dilation and erosion are written), its offsets -h..h, the arg an offset from the thread
     centred = random.Random(w.seed ^ 0xC7F5).random() < CENTRED_WINDOW_SHARE
-    half = width // 2 - (width == 8)  # 2, 2, 3: windows of 5, 5, 7
+    half = width // 2 - (width == 8)  # 2, 2, 3: windows of 5, 5, 7 (a shared odd width: that width)
     v = _temp(w, "v")
     best = w.declare(w.fresh("best"), first, first.mag, first.q)
     arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
@@ -328,9 +347,9 @@ def running_max(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(best, f"window_{kind[:3]}", bounded=True)] + ([LoopResult(arg, f"arg{kind[:3]}", state=True)] if with_arg else [])
 
 
-def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def count_above(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """How many elements of a centred window exceed a threshold."""
-    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
+    name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7])
     spec = w.arg(name)
     t = w.rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) * (spec.high - spec.low) / 4
     t = _coefficient(w, [t], ["threshold", "level", "cutoff"]) if t != 0.0 else fmt_float(t)
@@ -348,10 +367,10 @@ def count_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(count, "count_out")]
 
 
-def peak_to_peak(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def peak_to_peak(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """The smallest and largest elements of a centred window in one pass, and their difference (a
     signal's peak-to-peak swing, a local contrast); the extremes stored beside it now and then."""
-    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7, 9])
+    name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7, 9])
     first = w.load(name)
     lo = w.declare(w.fresh("lo"), first, first.mag, first.q)
     hi = w.declare(w.fresh("hi"), first, first.mag, first.q)
@@ -366,9 +385,95 @@ def peak_to_peak(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     w.feature("window minimum and maximum in one pass")
     swing = LoopResult(Expr(f"{hi.src} - {lo.src}", "float32", 2.0 * first.mag, first.q, atom=False),
                        w.rng.choice(["swing", "contrast", "peak_to_peak"]), state=True)
+    # session 54, from a stream of its own: what the swing is wanted for, beside it or instead: the
+    # window's midrange (the centre of its envelope), or an edge mark where the swing passes a level
+    use = random.Random(w.seed ^ 0x5E47).choices(["swing", "midrange", "edge"], weights=[0.5, 0.25, 0.25])[0]
+    if use == "midrange":
+        w.feature("the window's midrange")
+        return [swing, LoopResult(Expr(f"0.5 * ({hi.src} + {lo.src})", "float32", first.mag, None, atom=False),
+                                  "midrange", bounded=True)]
+    if use == "edge":
+        spec = w.arg(name)
+        level = _coefficient(w, [0.25 * (spec.high - spec.low), 0.5 * (spec.high - spec.low)],
+                             ["edge_level", "threshold", "min_contrast"])
+        w.feature("an edge where the swing passes a level")
+        return [LoopResult(Expr(f"1 if {hi.src} - {lo.src} > {level} else 0", "int32", 1.0, 0, atom=False), "edge")]
     if w.rng.random() < 0.3:
         return [LoopResult(lo, "window_lo", bounded=True), LoopResult(hi, "window_hi", bounded=True), swing]
     return [swing]
+
+
+# The statistics one pass over a window gathers, a local-statistics filter's: the mean, the variance
+# (from the sums of the elements and of their squares; a standard deviation at times), the extremes and
+# the count past a threshold.
+WINDOW_STATISTICS = ("mean", "variance", "extremes", "count")
+
+
+def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
+    """Two or three statistics of the centred window gathered in one loop, as a person computes a local
+    mean beside a local variance, or a count beside the extremes, rather than one loop per statistic."""
+    name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7, 9])
+    spec, half = w.arg(name), width // 2
+    first = w.load(name)
+    wanted = w.rng.sample(WINDOW_STATISTICS, w.rng.choice([2, 2, 3]))
+    if "variance" in wanted and "mean" not in wanted and w.rng.random() < 0.5:
+        wanted.append("mean")  # the mean the variance is taken about, stored beside it
+    summed = "mean" in wanted or "variance" in wanted
+    total = w.declare(w.fresh("total"), ZERO, width * first.mag, first.q) if summed else None
+    total_sq = w.declare(w.fresh("total_sq"), ZERO, width * first.mag ** 2, None) if "variance" in wanted else None
+    lo = w.declare(w.fresh("lo"), first, first.mag, first.q) if "extremes" in wanted else None
+    hi = w.declare(w.fresh("hi"), first, first.mag, first.q) if "extremes" in wanted else None
+    count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) \
+        if "count" in wanted else None
+    if count is not None:
+        level = w.rng.choice([0.0, 0.25, 0.5]) * (spec.high - spec.low) / 2
+        level = _coefficient(w, [level], ["threshold", "level", "cutoff"]) if level else fmt_float(level)
+        op = w.rng.choice([">", ">=", "<"])
+    v = _temp(w, "v")
+    with w.block(f"for k in range(-{half}, {half + 1}):"):
+        w.emit(f"{v} = {_at(w, name, _window_index(w, 'k', name))}")
+        if total is not None:
+            w.emit(f"{total.src} += {v}")
+        if total_sq is not None:
+            w.emit(f"{total_sq.src} += {v} * {v}")
+        if lo is not None:
+            w.emit(f"{lo.src} = wp.min({lo.src}, {v})")
+            w.emit(f"{hi.src} = wp.max({hi.src}, {v})")
+        if count is not None:
+            if w.rng.random() < 0.4:  # counted without a branch
+                w.emit(f"{count.src} += wp.where({v} {op} {level}, 1, 0)")
+            else:
+                with w.block(f"if {v} {op} {level}:"):
+                    w.emit(f"{count.src} += 1")
+    for local in (total, total_sq, lo, hi, count):
+        if local is not None:
+            w.note_varying(local.src, first.src)
+    results = []
+    n = fmt_float(float(width))
+    if summed:
+        mean = w.assign(Expr(f"{total.src} / {n}", "float32", first.mag, None, atom=False), prefix="mean")
+        if "mean" in wanted:
+            results.append(LoopResult(mean, w.rng.choice(["local_mean", "mean_out"]), state=True))
+    if total_sq is not None:
+        var = w.assign(Expr(f"{total_sq.src} / {n} - {mean.src} * {mean.src}", "float32", first.mag ** 2, None,
+                            atom=False), prefix="var")
+        if w.rng.random() < 0.4:
+            results.append(LoopResult(Expr(f"wp.sqrt(wp.max({var.src}, 0.0))", "float32", first.mag, None),
+                                      "local_std", state=True))
+            w.feature("local standard deviation")
+        else:
+            results.append(LoopResult(var, w.rng.choice(["local_var", "variance"]), state=True))
+            w.feature("local variance")
+    if lo is not None:
+        if w.rng.random() < 0.5:
+            results.append(LoopResult(Expr(f"{hi.src} - {lo.src}", "float32", 2.0 * first.mag, first.q, atom=False),
+                                      w.rng.choice(["local_range", "swing", "contrast"]), state=True))
+        else:
+            results += [LoopResult(lo, "window_lo", bounded=True), LoopResult(hi, "window_hi", bounded=True)]
+    if count is not None:
+        results.append(LoopResult(count, "count_out"))
+    w.feature(f"{len(results)} window statistics in one pass")
+    return results
 
 
 def breadth(w: KernelWriter) -> random.Random:
@@ -377,12 +482,12 @@ def breadth(w: KernelWriter) -> random.Random:
     return random.Random(w.seed ^ 0xC7F4)
 
 
-def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def first_above(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """The offset of the first element ahead that exceeds a threshold (a search that stops: `break`);
     the window's width where none does. Drawn aside (session 47): the first element ahead greater than
     the thread's own (the next greater element), and the value found stored beside its offset."""
-    name, width = w.rng.choice(loads), w.rng.choice([4, 6, 8])
-    bound = _bound(w, ["max_steps", "horizon", "window"], width)
+    name, width = w.rng.choice(loads), _width(w, window, [4, 6, 8])
+    bound = _bound(w, ["max_steps", "horizon", "window"], width) if window is None else str(width)
     op = w.rng.choice([">", "<"])
     t = fmt_float(w.rng.choice([0.5, 1.0]) * (1 if op == ">" else -1))
     form = breadth(w).choices(["threshold", "next", "value"], weights=[0.5, 0.25, 0.25])[0]
@@ -422,13 +527,13 @@ def first_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(found, "first_index", state=True)]
 
 
-def any_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def any_above(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """Whether any element of the window ahead crosses a threshold: a flag set in the loop, which is
     left at the first hit (`break`), as an early-out test is written. Warp lets a dynamic loop change
     a local only if it was declared as a value (`hit = bool(False)`), not as the constant `False`.
     The flag becomes a 0/1 mark, or keeps the thread's element where the window crosses (0 elsewhere)."""
-    name, width = w.rng.choice(loads), w.rng.choice([4, 6, 8])
-    bound = _bound(w, ["max_steps", "horizon", "window"], width)
+    name, width = w.rng.choice(loads), _width(w, window, [4, 6, 8])
+    bound = _bound(w, ["max_steps", "horizon", "window"], width) if window is None else str(width)
     op = w.rng.choice([">", "<"])
     t = fmt_float(w.rng.choice([0.5, 0.75]) * (1 if op == ">" else -1))
     flag = w.fresh(w.rng.choice(["hit", "found", "crossed"]))
@@ -445,9 +550,9 @@ def any_above(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(Expr(f"wp.where({flag}, {own.src}, 0.0)", "float32", own.mag, own.q, atom=False), "kept")]
 
 
-def positive_sum(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def positive_sum(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """The sum of a window's positive elements: negative ones skipped with `continue`."""
-    name, width = w.rng.choice(loads), w.rng.choice([3, 5, 7])
+    name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7])
     positive = w.rng.random() < 0.6
     v = _temp(w, "v")
     acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
@@ -504,9 +609,9 @@ def bisection_sqrt(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
     return [LoopResult(Expr(f"0.5 * ({lo.src} + {hi.src})", "float32", 2.0, None, atom=False), "root_out", state=True)]
 
 
-def recurrent_window(w: KernelWriter, loads: list[str]) -> list[LoopResult]:
+def recurrent_window(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """A recurrent state run over the thread's history, oldest first: h = tanh(decay * h + x)."""
-    name, steps = w.rng.choice(loads), w.rng.choice([3, 4, 6, 8])
+    name, steps = w.rng.choice(loads), _width(w, window, [3, 4, 6, 8])
     ema = w.rng.random() < 0.4
     decay = _coefficient(w, [0.5, 0.25, 0.75], ["alpha", "smoothing"] if ema else ["decay", "leak"])
     gain = _coefficient(w, [0.5, 1.5, 2.0], ["w_in", "input_gain"]) if not ema and w.rng.random() < 0.4 else None
@@ -695,6 +800,7 @@ LOOP_FORMS: dict[str, Callable[[KernelWriter, list[str]], list[LoopResult]]] = {
     "bisection while": bisection_sqrt,
     "recurrent window": recurrent_window,
     "peak to peak": peak_to_peak,
+    "statistics in one pass": window_statistics,
     "power by squaring": power_by_squaring,
     "reduced fraction": reduced_fraction,
     "modular power": modular_power,
@@ -723,6 +829,18 @@ OWN_INPUT_FORMS = ("reduced fraction", "modular power")
 WINDOW_FORMS = tuple(form for form in LOOP_FORMS if form not in ITERATION_FORMS)
 
 
+# Window forms that compute one thing twice in one kernel: a count past a threshold beside the first
+# element past one and a flag of any (one test thrice, at three thresholds), a running maximum beside a
+# window's extremes, a one-pass count or extremes beside a scan that gathers one of them alone.
+SAME_STATISTIC = (("count over a window", "search with break", "flag with break", "statistics in one pass"),
+                  ("running maximum", "peak to peak", "statistics in one pass"))
+
+
+def _computes_again(form: str, taken: str) -> bool:
+    """Whether `form` beside `taken` computes one statistic twice (or is `taken`)."""
+    return form == taken or any(form in group and taken in group for group in SAME_STATISTIC)
+
+
 # Forms whose results are all float values: what other categories compute on.
 FLOAT_LOOP_FORMS = ("windowed filter", "Horner loop", "exp series", "Newton square root", "Kepler iteration",
                     "sum with continue", "recurrent window")
@@ -742,12 +860,18 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         results = solve_on_window(w, loads, first) if chained else LOOP_FORMS[first](w, loads)
         store_results(w, results)
         return w.finish("Control-flow kernel")
-    forms = [first] + rng.sample([f for f in WINDOW_FORMS if f != first], rng.choice([0, 1, 1, 1, 2, 2, 2]))
+    forms = [first]
+    for _ in range(rng.choice([0, 1, 1, 1, 2, 2, 2])):
+        free = [f for f in WINDOW_FORMS if not any(_computes_again(f, taken) for taken in forms)]
+        if not free:
+            break
+        forms.append(rng.choice(free))
+    window = SharedWindow(rng.choice(SHARED_WIDTHS)) if len(forms) > 1 else None
     for form in forms:
         # A later loop reads only inputs an earlier one read: the loops of a kernel work on one
         # signal (its filtered value, its running maximum), not on one input each.
         read = w.inputs_read(loads)
-        store_results(w, LOOP_FORMS[form](w, read if read else loads))
+        store_results(w, LOOP_FORMS[form](w, read if read else loads, window=window))
     return w.finish("Control-flow kernel")
 
 

@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 from synthesis.categories.common import OUTPUT_NAMES, add_inputs, add_output, draw_formulas, pick_dim, realistic_extras
 from synthesis.categories.helpers import call
-from synthesis.exprgen import WORD, ARITH_OPS, MATH_FORMULAS, MATH_OPS, SPECIAL_MATH_FORMULAS, Expr, ExprGen, KernelWriter, formula_features
+from synthesis.exprgen import (WORD, ARITH_OPS, MATH_FORMULAS, MATH_OPS, OPERAND_QUANTITY, SPECIAL_MATH_FORMULAS, Expr, ExprGen,
+                              KernelWriter, formula_features)
 from synthesis.spec import KernelSpec
 
 
@@ -40,8 +41,8 @@ class MathTheme(NamedTuple):
 # land mostly in angles and rounding, which are therefore drawn less often otherwise.
 MATH_THEMES: dict[str, MathTheme] = {
     "polar coordinates": MathTheme(("hypotenuse", "polar angle", "polar to Cartesian"), weight=11, fewest_inputs=2),
-    "sizes": MathTheme(("hypotenuse", "sphere radius from a volume", "frustum height", "circle area", "ellipse area"),
-                       weight=7),
+    "sizes": MathTheme(("hypotenuse", "sphere radius from a volume", "frustum height", "circle area", "ellipse area",
+                        "sphere surface area", "sphere volume", "circumference", "cylinder volume"), weight=7),
     "levels": MathTheme(("root mean square", "decibels", "log2 compression", "amplitude from decibels",
                          "smooth absolute value"), weight=9),
     "angles": MathTheme(("polar angle", "angle from a cosine", "angle from a sine", "arctangent soft limit",
@@ -61,7 +62,8 @@ MATH_THEMES: dict[str, MathTheme] = {
 # Cauchy loss inline beside the `cauchy` helper): a kernel computes one of each set.
 SAME_QUANTITY = (frozenset({"fractional part", "fractional part toward zero", "wrap to a period"}),
                  frozenset({"Cauchy loss", "cauchy"}), frozenset({"decibels", "amplitude from decibels", "log2 compression"}),
-                 frozenset({"angle from a cosine", "angle from a sine"}), frozenset({"circle area", "ellipse area"}))
+                 frozenset({"angle from a cosine", "angle from a sine"}),
+                 frozenset({"circle area", "ellipse area", "sphere surface area"}))  # pi r^2 and 4 pi r^2: one value
 # The formulas that take an earlier formula's result, and the results they take: a level in decibels of a
 # root mean square, the area of a disc whose radius is a distance, the view's height at a distance, a
 # wrapped coordinate snapped to a grid, a tone-mapped radiance gamma encoded.
@@ -69,6 +71,11 @@ FED_BY = {
     "decibels": ("root mean square", "hypotenuse", "smooth absolute value"),
     "log2 compression": ("root mean square", "hypotenuse", "smooth absolute value"),
     "circle area": ("hypotenuse", "sphere radius from a volume"),
+    # a sphere's surface and a circle's circumference of a radius computed; the volume of a sphere whose
+    # radius is a distance (not of one computed from a volume: that volume again)
+    "sphere surface area": ("hypotenuse", "sphere radius from a volume"),
+    "circumference": ("hypotenuse", "sphere radius from a volume"),
+    "sphere volume": ("hypotenuse",),
     "frustum height": ("hypotenuse",),
     "snap to a grid": ("wrap to a period",),  # a position in the periodic box, quantized
     "round up to a multiple": ("wrap to a period",),
@@ -164,9 +171,12 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
 
 def feed(w: KernelWriter, stored: list[tuple[Expr, str]], kind: str) -> tuple[Expr, str] | None:
     """The earlier result formula `kind` takes (FED_BY), named as a local that its own output then stores,
-    and the formula that computed it; None where the kernel holds none, or (1 - FED_SHARE) of the time."""
+    and the formula that computed it; None where the kernel holds none, or (1 - FED_SHARE) of the time
+    (always where `kind`'s operand is a quantity, OPERAND_QUANTITY)."""
     sources = [k for k, (_, held) in enumerate(stored) if held in FED_BY.get(kind, ())]
-    if not sources or (kind not in FED_ONLY and w.rng.random() >= FED_SHARE):
+    # a size (an area, a circumference) takes the length computed: of the value the length came from
+    # (a volume, two legs) it would be a second quantity of one value
+    if not sources or (kind not in FED_ONLY and kind not in OPERAND_QUANTITY and w.rng.random() >= FED_SHARE):
         return None
     k = w.rng.choice(sources)
     value, held = stored[k]

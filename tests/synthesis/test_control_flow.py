@@ -479,3 +479,73 @@ def test_a_gcd_by_subtraction_starts_from_positive_terms():
             subtracting += 1
             assert len(terms) == 2 and all(a.low >= 1 for a in terms), spec.source
     assert subtracting >= 5
+
+
+@PROPERTY
+@given(SEEDS)
+def test_window_statistics_in_one_pass_are_the_windows_mean_variance_extremes_and_count(seed):
+    """Each output of the one-pass form is the statistic its name says of one centred, clamped window:
+    the mean, the variance about it (or its square root), the minimum and maximum (or their difference),
+    the count past a threshold; every output of the kernel from the same window width."""
+    spec, outs, _ = build("statistics in one pass", seed)
+    got = run(spec, {"a": A})
+    (half,) = {int(h) for h in re.findall(r"for k in range\(-(\d+), \d+\):", spec.source)}
+    windows = [[A[clamped(t + k)] for k in range(-half, half + 1)] for t in range(N)]
+    means = [sum(w) / len(w) for w in windows]
+    variances = [sum(v * v for v in w) / len(w) - m * m for w, m in zip(windows, means)]
+    want = {"local_mean": means, "mean_out": means, "local_var": variances, "variance": variances,
+            "local_std": [math.sqrt(max(v, 0.0)) for v in variances],
+            "window_lo": [min(w) for w in windows], "window_hi": [max(w) for w in windows],
+            **dict.fromkeys(("local_range", "swing", "contrast"), [max(w) - min(w) for w in windows])}
+    assert len(outs) >= 2
+    for out in outs:
+        if out == "count_out":
+            counts = {tuple(sum(1 for v in w if test(v, level)) for w in windows)
+                      for level in (-1.0, -0.5, 0.0, 0.25, 0.5, 1.0)
+                      for test in (lambda v, c: v > c, lambda v, c: v >= c, lambda v, c: v < c)}
+            assert tuple(got[out]) in counts, spec.source
+            continue
+        assert all(math.isclose(g, v, rel_tol=1e-9, abs_tol=1e-9) for g, v in zip(got[out], want[out])), spec.source
+    assert len(re.findall(r"^    for ", spec.source, re.M)) == 1  # one loop gathers them all
+
+
+def _window_extent(header: str) -> int:
+    """The elements a window loop's header spans: `range(-h, h + 1)` 2h + 1, `range(n)` and `range(1, n)` n."""
+    bounds = [int(b) for b in re.findall(r"-?\d+", header)]
+    return bounds[1] - bounds[0] if bounds[0] < 0 else bounds[-1]
+
+
+def test_the_window_loops_of_a_kernel_span_one_width():
+    """Every loop of a kernel that reads along the thread's window (a filter, a count, a search, a
+    history) spans as many elements as the others: one person's kernel has one window."""
+    several = 0
+    for seed in range(400):
+        spec = generate("control_flow", seed)
+        lines = spec.source.splitlines()
+        extents = set()
+        for n, line in enumerate(lines):
+            header = re.fullmatch(r"    for k in range\(([^)]*)\):", line)
+            if not header:
+                continue
+            body = "\n".join(lines[n + 1:n + 6])
+            if re.search(r"\b(tid|j|k_?\w*) [+-] k\b", body) and re.fullmatch(r"[-\d, +]+", header.group(1)):
+                extents.add(_window_extent(header.group(1)))
+        several += len(extents) > 0 and sum(1 for l in lines if re.match(r"    for k in range", l)) >= 2
+        assert len(extents) <= 1, spec.source
+    assert several > 60
+
+
+def test_no_two_loops_of_a_kernel_compute_one_statistic():
+    """A count past a threshold, a search for the first element past one, a flag of any, and a one-pass
+    scan's count are one test: a kernel holds one of them; likewise a running extreme, a window's
+    extremes and a one-pass scan's."""
+    tests = ("count over a window", "search (break)", "flag set in a loop (bool)", "window statistics in one pass")
+    extremes = ("running maximum", "running minimum", "window minimum and maximum in one pass",
+                "window statistics in one pass")
+    one_pass = 0
+    for seed in range(600):
+        description = generate("control_flow", seed).description
+        one_pass += "window statistics in one pass" in description
+        assert sum(t in description for t in tests) <= 1, description
+        assert sum(t in description for t in extremes) <= 1, description
+    assert one_pass > 15

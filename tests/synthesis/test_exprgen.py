@@ -363,7 +363,8 @@ def test_each_math_formula_computes_what_its_name_says(kind):
 @pytest.mark.parametrize("kind", ["Welsch loss", "Geman-McClure loss", "wrap to a period", "amplitude from decibels",
                                   "smooth absolute value", "soft maximum", "Reinhard tone map", "damped oscillation",
                                   "circle area", "GELU activation", "angle in degrees", "distance to the nearest integer",
-                                  "ellipse area", "cell index"])
+                                  "ellipse area", "cell index", "sphere surface area", "sphere volume",
+                                  "circumference", "cylinder volume"])
 def test_each_themed_math_formula_computes_what_its_name_says(kind):
     """The formulas the math themes added (session 53), each by the relation that defines it."""
     import math
@@ -410,6 +411,15 @@ def test_each_themed_math_formula_computes_what_its_name_says(kind):
         assert g(2.0) == 0.0 and close(g(1.25), 0.25) and close(g(-0.75), 0.25) and close(g(0.5), 0.5)
     elif kind == "ellipse area":
         assert close(f(2.0, 3.0), 6.0 * math.pi) and close(f(3.0, 2.0), 6.0 * math.pi)
+    elif kind == "sphere surface area":
+        assert close(g(0.5), math.pi) and close(g(-2.0), 16.0 * math.pi)
+    elif kind == "sphere volume":  # of the radius's size: a sphere of radius -1 is the unit sphere
+        assert close(g(1.0), 4.0 * math.pi / 3.0) and close(g(-1.5), 4.5 * math.pi)
+    elif kind == "circumference":
+        assert close(g(0.5), math.pi) and close(g(2.0), 4.0 * math.pi)
+    elif kind == "cylinder volume":  # pi r^2 h, either value the radius
+        assert close(f(2.0, 3.0), 12.0 * math.pi) or close(f(2.0, 3.0), 18.0 * math.pi)
+        assert close(f(1.0, 1.0), math.pi) and not close(f(2.0, 3.0), f(3.0, 2.0))
     else:  # cell index: the cell of a grid of step h the value lies in, an int
         values = [g(x) for x in grid]
         steps = [h for h in ROUNDING_STEPS + (1.0, 2.0) if all(v == math.floor(x / h) for v, x in zip(values, grid))]

@@ -125,3 +125,32 @@ def test_no_exponential_of_a_grid_coordinate():
         source = generate("math", seed).source
         for coordinate in re.findall(r"^\s+((?:px|cx|fx|py|cy|fy)\w*) = ", source, re.M):
             assert not re.search(rf"wp\.exp\({coordinate}\)|wp\.pow\(10\.0, {coordinate} ", source), source
+
+
+# The operands of the formulas whose operands are a quantity (exprgen.OPERAND_QUANTITY), as written.
+QUANTITY_OPERANDS = {
+    "volume": [r"wp\.cbrt\(0\.75 \* wp\.abs\((\w+)\) / wp\.pi\)"],
+    "length": [r"wp\.pi \* (\w+) \* (\w+)\b(?! \*)", r"2\.0 \* (\w+) \* wp\.tan\(0\.5 \* ",
+               r"wp\.sqrt\((\w+) \* \1 \+ (\w+) \* \2\)", r"2\.0 \* wp\.pi \* (\w+)",
+               r"wp\.pi \* (\w+) \* \1 \* (\w+)", r"(\w+) = wp\.abs\((\w+)\)\n.*4\.0 \* wp\.pi \* \1 \* \1 \* \1"],
+    "ratio": [r"wp\.a(?:cos|sin)\(wp\.clamp\((\w+), -1\.0, 1\.0\)\)"],
+    "level": [r"wp\.pow\(10\.0, (\w+) / 20\.0\)"],
+}
+
+
+def test_a_value_is_read_as_one_quantity():
+    """A value a formula takes as a volume is not also a radius, a cosine not a leg of a hypotenuse, a
+    level in decibels not a length: each value of a math kernel is read as one quantity."""
+    checked = 0
+    for seed in range(3000):
+        source = generate("math", seed).source
+        quantities: dict[str, set[str]] = {}
+        for quantity, patterns in QUANTITY_OPERANDS.items():
+            for pattern in patterns:
+                for m in re.finditer(pattern, source):
+                    for name in m.groups():
+                        if name and not name.replace(".", "").isdigit() and name != "wp":
+                            quantities.setdefault(name, set()).add(quantity)
+        checked += len(quantities) > 1
+        assert not any(len(q) > 1 for q in quantities.values()), source
+    assert checked >= 100
