@@ -1,27 +1,30 @@
 import warp as wp
 
 
-@wp.kernel(enable_backward=False)
-def ctrl_a611ecd01a(inp: wp.array[float], window_lo: wp.array[float], window_hi: wp.array[float], peak_to_peak: wp.array[float], kernel_w: wp.array[float], filtered: wp.array[float], pos_sum_out: wp.array[float]):
+@wp.kernel(module="unique")
+def ctrl_a611ecd01a(inp: wp.array[float], local_mean: wp.array[float], local_range: wp.array[float], weights: wp.array[float], filtered: wp.array[float], pos_sum_out: wp.array[float]):
     tid = wp.tid()
     inp_v = inp[tid]
+    total = float(0.0)
     lo = inp_v
     hi = inp_v
-    for k in range(-3, 4):
+    for k in range(-2, 3):
         v = inp[wp.clamp(tid + k, 0, inp.shape[0] - 1)]
+        total += v
         lo = wp.min(lo, v)
         hi = wp.max(hi, v)
-    window_lo[tid] = lo
-    window_hi[tid] = hi
-    peak_to_peak[tid] = hi - lo
+    mean = total / 5.0
+    local_mean[tid] = mean
+    local_range[tid] = hi - lo
     acc = float(0.0)
-    for k in range(-3, 4):
-        acc = acc + kernel_w[k + 3] * inp[wp.clamp(tid + k, 0, inp.shape[0] - 1)]
+    for k in range(5):
+        j = wp.clamp(tid + k - 2, 0, inp.shape[0] - 1)
+        acc = acc + weights[k] * inp[j]
     filtered[tid] = acc
     pos_sum = float(0.0)
-    for k in range(3):
-        v = inp[wp.clamp(tid + k - 1, 0, inp.shape[0] - 1)]
-        if v <= 0.0:
+    for k in range(5):
+        v = inp[wp.clamp(tid + k - 2, 0, inp.shape[0] - 1)]
+        if v < 0.0:
             continue
-        pos_sum += v
-    pos_sum_out[tid] = pos_sum
+        pos_sum = pos_sum + v
+    pos_sum_out[tid] += pos_sum
