@@ -390,3 +390,29 @@ def test_a_ground_collision_reflects_a_falling_particle_and_pushes_a_resting_one
         got = dict((f.name, values) for f, values in _written_parts(spec, results[spec.name]))["vel"]
         np.testing.assert_allclose(got.reshape(-1, 3), want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
     assert len(specs) == 8 and pushed > 0
+
+
+# Each particle body by the description feature it always leaves.
+PARTICLE_BODIES = {"integrate": "integration", "springs": "spring forces scattered", "density": "neighbour density",
+                   "collide": "helper taking a struct", "kinetic_energy": "energy reduction", "jitter": "random jitter",
+                   "contacts": " contacts"}
+
+
+def test_a_particle_kernel_holds_one_step():
+    """Two particle bodies share a kernel only where they make one step (a move then a ground bounce or an
+    energy report, a bounce with an obstacle's contact records): never an SPH density beside contacts, nor
+    a spring per thread beside an energy per particle."""
+    from synthesis.categories.particles import CONFLICTS, STEPS
+
+    steps = {frozenset(f.__name__ for f in step) for step in STEPS}
+    assert not {frozenset(step) for step in STEPS} & CONFLICTS  # threads of one step never race
+    pairs = 0
+    for seed in range(600):
+        spec = generate("particles", seed)
+        if "struct arguments" not in spec.description:
+            continue
+        held = frozenset(b for b, feature in PARTICLE_BODIES.items() if feature in spec.description)
+        assert 1 <= len(held) <= 2, spec.description
+        pairs += len(held) == 2
+        assert len(held) == 1 or held in steps, spec.description
+    assert pairs >= 40
