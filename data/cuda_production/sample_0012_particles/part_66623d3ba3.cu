@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; ground plane contacts; array of struct Hit; struct zeroed, then filled member by member; zeroed record where there is no contact; array of struct Particle; struct Config)
+// Particle kernel with struct arguments (1-D launch 500; sphere obstacle contacts; array of struct Hit; struct built with every member named; array of struct Particle; struct Config)
 // Standalone CUDA translation of the Warp kernel `part_66623d3ba3` (see part_66623d3ba3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,6 +11,41 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float dot(float3 a, float3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+__device__ __forceinline__ float length(float3 a)
+{
+    return sqrtf(dot(a, a));
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator/(float3 a, float s)
+{
+    return make_float3(a.x / s, a.y / s, a.z / s);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
+}
+
+__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+{
+    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
 struct Particle
 {
     float3 pos;
@@ -18,7 +53,8 @@ struct Particle
 
 struct Config
 {
-    float ground;
+    float3 center;
+    float sphere_radius;
 };
 
 struct Hit
@@ -39,18 +75,12 @@ __global__ void part_66623d3ba3(
         return;
 
     float3 p = particles[tid].pos;
-    float depth = params.ground - p.y;
-    Hit contact_out_value;
-    if (depth > 0.0f) {
-        Hit c = Hit{};
-        c.point = make_float3(p.x, params.ground, p.z);
-        c.normal = make_float3(0.0f, 1.0f, 0.0f);
-        c.depth = depth;
-        contact_out_value = c;
-    } else {
-        contact_out_value = Hit{};
+    float3 d = p - params.center;
+    float dist = length(d);
+    float depth = params.sphere_radius - dist;
+    if (depth > 0.0f && dist > 0.0f) {
+        contact_out[tid] = Hit{params.center + d * (params.sphere_radius / dist), d / dist, depth};
     }
-    contact_out[tid] = contact_out_value;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,7 +264,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaMalloc(&d_contact_out, bytes_contact_out));
     CUDA_CHECK(cudaMemcpy(d_contact_out, h_contact_out.data(), bytes_contact_out, cudaMemcpyHostToDevice));
     Config params{};
-    params.ground = -1.3125f;
+    params.center = make_float3(0.5f, 0.4375f, 0.4375f);
+    params.sphere_radius = 1.8125f;
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
@@ -333,11 +364,11 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
-                       0.0002f, 0.0001f, stats);
+                       0.00025f, 0.0001f, stats);
     ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 6000), 1500,
                        0.0001f, 0.0001f, stats);
     ok &= check_values("contact_out.depth", h_contact_out_depth.data(), reinterpret_cast<const float*>(expected.data() + 12000), 500,
-                       0.00035f, 0.0001f, stats);
+                       0.0002f, 0.0001f, stats);
     printf("%s part_66623d3ba3: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 

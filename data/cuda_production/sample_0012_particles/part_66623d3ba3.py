@@ -15,19 +15,16 @@ class Particle:
 
 @wp.struct
 class Config:
-    ground: float
+    center: wp.vec3
+    sphere_radius: float
 
 
-@wp.kernel
+@wp.kernel(enable_backward=False)
 def part_66623d3ba3(particles: wp.array(dtype=Particle), params: Config, contact_out: wp.array(dtype=Hit)):
     tid = wp.tid()
     p = particles[tid].pos
-    depth = params.ground - p[1]
-    if depth > 0.0:
-        c = Hit()
-        c.point = wp.vec3(p[0], params.ground, p[2])
-        c.normal = wp.vec3(0.0, 1.0, 0.0)
-        c.depth = depth
-        contact_out[tid] = c
-    else:
-        contact_out[tid] = Hit()
+    d = p - params.center
+    dist = wp.length(d)
+    depth = params.sphere_radius - dist
+    if depth > 0.0 and dist > 0.0:
+        contact_out[tid] = Hit(point=params.center + d * (params.sphere_radius / dist), normal=d / dist, depth=depth)

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 500; module constants; neighbour density; array of struct ParticleData; struct Params)
+// Particle kernel with struct arguments (1-D launch 500; random jitter (randf_range); array of struct ParticleData; struct Params)
 // Standalone CUDA translation of the Warp kernel `part_1ef2051c01` (see part_1ef2051c01.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,55 +11,68 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
+__device__ __forceinline__ uint32_t rand_pcg(uint32_t state)
 {
-    return a.x * b.x + a.y * b.y + a.z * b.z;
+    // PCG hash (Jarzynski and Olano, JCGT 2020), as warp/native/rand.h
+    uint32_t b = state * 747796405u + 2891336453u;
+    uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
+    return (c >> 22u) ^ c;
 }
 
-__device__ __forceinline__ float length_sq(float3 a)
+__device__ __forceinline__ uint32_t rand_init(int seed, int offset)
 {
-    return dot(a, a);
+    return rand_pcg((uint32_t)seed + rand_pcg((uint32_t)offset));
 }
 
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
+__device__ __forceinline__ float randf(uint32_t& state)
 {
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
+    // the top 24 bits: uniform on [0, 1 - 2^-24] in steps of 2^-24
+    state = rand_pcg(state);
+    return (state >> 8) * (1.0f / 16777216.0f);
+}
+
+__device__ __forceinline__ float randf(uint32_t& state, float min, float max)
+{
+    return (max - min) * randf(state) + min;
+}
+
+__device__ __forceinline__ float3 operator+(float3 a, float3 b)
+{
+    return make_float3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+
+__device__ __forceinline__ float3 operator*(float3 a, float s)
+{
+    return make_float3(a.x * s, a.y * s, a.z * s);
+}
+
+__device__ __forceinline__ float3 operator*(float s, float3 a)
+{
+    return make_float3(s * a.x, s * a.y, s * a.z);
 }
 
 struct ParticleData
 {
     float3 pos;
-    float density;
 };
 
 struct Params
 {
-    float radius;
+    float jitter;
 };
 
-constexpr int K = 8;
-
-__global__ void part_1ef2051c01(
-    ParticleData* particles,
-    Params sim,
-    const int* __restrict__ neighbors,
-    int num_threads)
+__global__ void part_1ef2051c01(ParticleData* particles, Params sim, int seed, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= num_threads)
+    if (tid >= n)
         return;
 
-    float3 xi = particles[tid].pos;
-    float h2 = sim.radius * sim.radius;
-    float rho = 0.0f;
-    for (int n = 0; n < K; ++n) {
-        int j = neighbors[tid * K + n];
-        float r2 = length_sq(xi - particles[j].pos);
-        if (r2 < h2) {
-            rho += powf(h2 - r2, 3.0f);
-        }
-    }
-    particles[tid].density = rho;
+    uint32_t rng_state = rand_init(seed, tid);
+    const float randf0 = randf(rng_state, -1.0f, 1.0f);
+    const float randf1 = randf(rng_state, -1.0f, 1.0f);
+    const float randf2 = randf(rng_state, -1.0f, 1.0f);
+    float3 delta = make_float3(randf0, randf1, randf2);
+    particles[tid].pos = particles[tid].pos + sim.jitter * delta;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,12 +111,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -223,42 +230,34 @@ int main(int argc, char** argv)
     const uint32_t seed = 3170864170U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int num_threads = bench ? bench_outer : 500;
+    const int n = bench ? bench_outer : 500;
 
     // Inputs (host)
-    std::vector<float> h_particles_pos((size_t)num_threads * 3);  // input, shape [500] of vec3
+    std::vector<float> h_particles_pos((size_t)n * 3);  // inout, shape [500] of vec3
     fill_float(h_particles_pos.data(), h_particles_pos.size(), seed, 0, -128, 257U, 0.015625f);
-    std::vector<float> h_particles_density((size_t)num_threads * 1);  // output, shape [500] of float32
     std::vector<ParticleData> h_particles(h_particles_pos.size() / 3);  // inout, shape [500] of struct ParticleData
     to_records(h_particles, &ParticleData::pos, h_particles_pos);
-    std::vector<int> h_neighbors((size_t)num_threads * 8);  // index, shape [4000] of int32
-    // indices into arrays of num_threads rows: their whole extent, at bench size too
-    fill_int(h_neighbors.data(), h_neighbors.size(), seed, 3, 0, (uint32_t)(num_threads));
+    const int arg_seed = 817508;
 
     // Device buffers
     const size_t bytes_particles_pos = h_particles_pos.size() * sizeof(h_particles_pos[0]);
-    const size_t bytes_particles_density = h_particles_density.size() * sizeof(h_particles_density[0]);
     ParticleData* d_particles = nullptr;
     const size_t bytes_particles = h_particles.size() * sizeof(ParticleData);
     CUDA_CHECK(cudaMalloc(&d_particles, bytes_particles));
     CUDA_CHECK(cudaMemcpy(d_particles, h_particles.data(), bytes_particles, cudaMemcpyHostToDevice));
-    int* d_neighbors = nullptr;
-    const size_t bytes_neighbors = h_neighbors.size() * sizeof(h_neighbors[0]);
-    CUDA_CHECK(cudaMalloc(&d_neighbors, bytes_neighbors));
-    CUDA_CHECK(cudaMemcpy(d_neighbors, h_neighbors.data(), bytes_neighbors, cudaMemcpyHostToDevice));
     Params sim{};
-    sim.radius = 1.0625f;
+    sim.jitter = 0.25f;
 
     const dim3 block(256);
-    const dim3 grid((num_threads + block.x - 1) / block.x);
+    const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_1ef2051c01<<<grid, block>>>(d_particles, sim, d_neighbors, num_threads);
+    part_1ef2051c01<<<grid, block>>>(d_particles, sim, arg_seed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_particles.data(), d_particles, bytes_particles, cudaMemcpyDeviceToHost));
     // the members of particles the kernel writes, each read back into an array of its own
-    from_records(h_particles_density, h_particles, &ParticleData::density);
+    from_records(h_particles_pos, h_particles, &ParticleData::pos);
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -266,7 +265,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_particles_density.data(), 1, bytes_particles_density, dump) == bytes_particles_density;
+            dump_ok = dump_ok && fwrite(h_particles_pos.data(), 1, bytes_particles_pos, dump) == bytes_particles_pos;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -282,7 +281,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_1ef2051c01<<<grid, block, 0, stream>>>(d_particles, sim, d_neighbors, num_threads);
+            part_1ef2051c01<<<grid, block, 0, stream>>>(d_particles, sim, arg_seed, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -309,8 +308,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_neighbors;
-        const size_t bytes_written = bytes_particles_density;
+        const size_t bytes_read = bytes_particles_pos;
+        const size_t bytes_written = bytes_particles_pos;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -322,14 +321,13 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_neighbors));
         CUDA_CHECK(cudaFree(d_particles));
         return 0;
     }
@@ -337,12 +335,12 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2000) {
-        fprintf(stderr, "%s: expected 2000 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 6000) {
+        fprintf(stderr, "%s: expected 6000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 0), 500,
-                       0.0012509689807891845f, 0.0001f, stats);
+    ok &= check_values("particles.pos", h_particles_pos.data(), reinterpret_cast<const float*>(expected.data() + 0), 1500,
+                       0.00022500000000000002f, 0.0001f, stats);
     printf("%s part_1ef2051c01: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -353,13 +351,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_1ef2051c01<<<grid, block>>>(d_particles, sim, d_neighbors, num_threads);
+        part_1ef2051c01<<<grid, block>>>(d_particles, sim, arg_seed, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_1ef2051c01<<<grid, block>>>(d_particles, sim, d_neighbors, num_threads);
+        part_1ef2051c01<<<grid, block>>>(d_particles, sim, arg_seed, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -378,7 +376,6 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_neighbors));
     CUDA_CHECK(cudaFree(d_particles));
     return ok ? 0 : 1;
 }

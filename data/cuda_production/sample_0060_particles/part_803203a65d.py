@@ -1,35 +1,30 @@
 import warp as wp
 
 
+NUM_NEIGHBORS = wp.constant(6)
+
+
 @wp.struct
 class ParticleData:
     pos: wp.vec3
-    vel: wp.vec3
-    mass: float
+    density: float
 
 
 @wp.struct
 class StepParams:
-    ground: float
-    restitution: float
-    dt: float
+    radius: float
 
 
-@wp.func
-def bounce(prm: StepParams, x: wp.vec3, v: wp.vec3) -> wp.vec3:
-    if x[1] < prm.ground and v[1] < 0.0:
-        v[1] = -v[1] * prm.restitution
-        return v
-    if x[1] < prm.ground:
-        return wp.vec3(v[0], wp.max(v[1], (prm.ground - x[1]) / prm.dt), v[2])
-    return v
-
-@wp.kernel(enable_backward=False)
-def part_803203a65d(bodies: wp.array(dtype=ParticleData), params: StepParams, ke_sum: wp.array(dtype=float), group: wp.array(dtype=int)):
+@wp.kernel
+def part_803203a65d(bodies: wp.array(dtype=ParticleData), params: StepParams, neighbors: wp.array(dtype=int)):
     tid = wp.tid()
-    vi = bodies[tid].vel
-    ke = 0.5 * bodies[tid].mass * wp.dot(vi, vi)
-    g = group[tid]
-    ke_sum[g] += ke
-    v = bounce(params, bodies[tid].pos, vi)
-    bodies[tid].vel = v
+    xi = bodies[tid].pos
+    h2 = params.radius * params.radius
+    rho = float(0.0)
+    for n in range(NUM_NEIGHBORS):
+        j = neighbors[tid * NUM_NEIGHBORS + n]
+        r2 = wp.length_sq(xi - bodies[j].pos)
+        if r2 < h2:
+            diff = h2 - r2
+            rho += diff * diff * diff
+    bodies[tid].density = rho

@@ -1,4 +1,4 @@
-// Particle kernel with struct arguments (1-D launch 64; ground plane contacts; array of struct Hit; struct built with every member named; module constants; neighbour density; struct ParticleState; struct Params)
+// Particle kernel with struct arguments (1-D launch 64; ground plane contacts; array of struct Hit; struct built with every member named; struct Cloud; struct Params)
 // Standalone CUDA translation of the Warp kernel `part_63a32fdd94` (see part_63a32fdd94.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,33 +11,15 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float dot(float3 a, float3 b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-__device__ __forceinline__ float length_sq(float3 a)
-{
-    return dot(a, a);
-}
-
-__device__ __forceinline__ float3 operator-(float3 a, float3 b)
-{
-    return make_float3(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-struct ParticleState
+struct Cloud
 {
     float3* pos;
     int pos_dim0;
-    float* density;
-    int density_dim0;
 };
 
 struct Params
 {
     float ground;
-    float radius;
 };
 
 struct Hit
@@ -48,17 +30,10 @@ struct Hit
     int active;
 };
 
-constexpr int K = 6;
-
-__global__ void part_63a32fdd94(
-    ParticleState particles,
-    Params cfg,
-    Hit* contact_out,
-    const int* __restrict__ nbrs,
-    int num_threads)
+__global__ void part_63a32fdd94(Cloud particles, Params cfg, Hit* contact_out, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= num_threads)
+    if (tid >= n)
         return;
 
     float3 x = particles.pos[tid];
@@ -66,16 +41,6 @@ __global__ void part_63a32fdd94(
     if (depth > 0.0f) {
         contact_out[tid] = Hit{make_float3(x.x, cfg.ground, x.z), make_float3(0.0f, 1.0f, 0.0f), depth, 1};
     }
-    float h2 = cfg.radius * cfg.radius;
-    float rho = 0.0f;
-    for (int n = 0; n < K; ++n) {
-        int j = nbrs[tid * K + n];
-        float r2 = length_sq(x - particles.pos[j]);
-        if (r2 < h2) {
-            rho += powf(h2 - r2, 3.0f);
-        }
-    }
-    particles.density[tid] = rho;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,12 +79,6 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
-}
-
-static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
-{
-    for (size_t i = 0; i < count; ++i)
-        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -246,30 +205,22 @@ int main(int argc, char** argv)
     const uint32_t seed = 3030125371U;
 
     // Launch size: the check size, or with --bench the bench size (cuda_production/bench.py)
-    const int num_threads = bench ? bench_outer : 64;
+    const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_particles_pos((size_t)num_threads * 3);  // input, shape [64] of vec3
+    std::vector<float> h_particles_pos((size_t)n * 3);  // input, shape [64] of vec3
     fill_float(h_particles_pos.data(), h_particles_pos.size(), seed, 0, -128, 257U, 0.015625f);
-    std::vector<float> h_particles_density((size_t)num_threads * 1);  // output, shape [64] of float32
-    std::vector<float> h_contact_out_point((size_t)num_threads * 3);  // output, shape [64] of vec3
-    std::vector<float> h_contact_out_normal((size_t)num_threads * 3);  // output, shape [64] of vec3
-    std::vector<float> h_contact_out_depth((size_t)num_threads * 1);  // output, shape [64] of float32
-    std::vector<int> h_contact_out_active((size_t)num_threads * 1);  // output, shape [64] of int32
+    std::vector<float> h_contact_out_point((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_contact_out_normal((size_t)n * 3);  // output, shape [64] of vec3
+    std::vector<float> h_contact_out_depth((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<int> h_contact_out_active((size_t)n * 1);  // output, shape [64] of int32
     std::vector<Hit> h_contact_out(h_contact_out_point.size() / 3);  // output, shape [64] of struct Hit
-    std::vector<int> h_nbrs((size_t)num_threads * 6);  // index, shape [384] of int32
-    // indices into arrays of num_threads rows: their whole extent, at bench size too
-    fill_int(h_nbrs.data(), h_nbrs.size(), seed, 8, 0, (uint32_t)(num_threads));
 
     // Device buffers
     float3* d_particles_pos = nullptr;
     const size_t bytes_particles_pos = h_particles_pos.size() * sizeof(h_particles_pos[0]);
     CUDA_CHECK(cudaMalloc(&d_particles_pos, bytes_particles_pos));
     CUDA_CHECK(cudaMemcpy(d_particles_pos, h_particles_pos.data(), bytes_particles_pos, cudaMemcpyHostToDevice));
-    float* d_particles_density = nullptr;
-    const size_t bytes_particles_density = h_particles_density.size() * sizeof(h_particles_density[0]);
-    CUDA_CHECK(cudaMalloc(&d_particles_density, bytes_particles_density));
-    CUDA_CHECK(cudaMemcpy(d_particles_density, h_particles_density.data(), bytes_particles_density, cudaMemcpyHostToDevice));
     const size_t bytes_contact_out_point = h_contact_out_point.size() * sizeof(h_contact_out_point[0]);
     const size_t bytes_contact_out_normal = h_contact_out_normal.size() * sizeof(h_contact_out_normal[0]);
     const size_t bytes_contact_out_depth = h_contact_out_depth.size() * sizeof(h_contact_out_depth[0]);
@@ -278,27 +229,19 @@ int main(int argc, char** argv)
     const size_t bytes_contact_out = h_contact_out.size() * sizeof(Hit);
     CUDA_CHECK(cudaMalloc(&d_contact_out, bytes_contact_out));
     CUDA_CHECK(cudaMemcpy(d_contact_out, h_contact_out.data(), bytes_contact_out, cudaMemcpyHostToDevice));
-    int* d_nbrs = nullptr;
-    const size_t bytes_nbrs = h_nbrs.size() * sizeof(h_nbrs[0]);
-    CUDA_CHECK(cudaMalloc(&d_nbrs, bytes_nbrs));
-    CUDA_CHECK(cudaMemcpy(d_nbrs, h_nbrs.data(), bytes_nbrs, cudaMemcpyHostToDevice));
-    ParticleState particles{};
+    Cloud particles{};
     particles.pos = d_particles_pos;
-    particles.pos_dim0 = num_threads;
-    particles.density = d_particles_density;
-    particles.density_dim0 = num_threads;
+    particles.pos_dim0 = n;
     Params cfg{};
     cfg.ground = -1.0625f;
-    cfg.radius = 1.875f;
 
     const dim3 block(256);
-    const dim3 grid((num_threads + block.x - 1) / block.x);
+    const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
+    part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_particles_density.data(), d_particles_density, bytes_particles_density, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_contact_out.data(), d_contact_out, bytes_contact_out, cudaMemcpyDeviceToHost));
     // the members of contact_out the kernel writes, each read back into an array of its own
     from_records(h_contact_out_point, h_contact_out, &Hit::point);
@@ -312,7 +255,6 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_particles_density.data(), 1, bytes_particles_density, dump) == bytes_particles_density;
             dump_ok = dump_ok && fwrite(h_contact_out_point.data(), 1, bytes_contact_out_point, dump) == bytes_contact_out_point;
             dump_ok = dump_ok && fwrite(h_contact_out_normal.data(), 1, bytes_contact_out_normal, dump) == bytes_contact_out_normal;
             dump_ok = dump_ok && fwrite(h_contact_out_depth.data(), 1, bytes_contact_out_depth, dump) == bytes_contact_out_depth;
@@ -332,7 +274,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
+            part_63a32fdd94<<<grid, block, 0, stream>>>(particles, cfg, d_contact_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -359,8 +301,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_particles_pos + bytes_nbrs;
-        const size_t bytes_written = bytes_particles_density + bytes_contact_out_point + bytes_contact_out_normal + bytes_contact_out_depth + bytes_contact_out_active;
+        const size_t bytes_read = bytes_particles_pos;
+        const size_t bytes_written = bytes_contact_out_point + bytes_contact_out_normal + bytes_contact_out_depth + bytes_contact_out_active;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -372,7 +314,7 @@ int main(int argc, char** argv)
                "\"launches\": %d, \"warmup\": %d, \"trials\": %d, \"median_us\": %.3f, \"mean_us\": %.3f, "
                "\"p95_us\": %.3f, \"min_us\": %.3f, \"bytes_read\": %zu, \"bytes_written\": %zu, "
                "\"gb_per_s\": %.2f, \"peak_gb_per_s\": %.2f, \"percent_of_peak\": %.2f, \"device\": \"%s\"}\n",
-               num_threads, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
+               n, launches, warmup, trials, median, mean, p95, times[0], bytes_read, bytes_written,
                gb_per_s, peak_gb_per_s, peak_gb_per_s > 0 ? 100.0 * gb_per_s / peak_gb_per_s : 0.0, prop.name);
         CUDA_CHECK(cudaEventDestroy(start));
         CUDA_CHECK(cudaEventDestroy(stop));
@@ -380,8 +322,6 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_particles_pos));
-        CUDA_CHECK(cudaFree(d_particles_density));
-        CUDA_CHECK(cudaFree(d_nbrs));
         CUDA_CHECK(cudaFree(d_contact_out));
         return 0;
     }
@@ -389,19 +329,17 @@ int main(int argc, char** argv)
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2304) {
-        fprintf(stderr, "%s: expected 2304 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2048) {
+        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("particles.density", h_particles_density.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.026171071624755862f, 0.0001f, stats);
-    ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 256), 192,
+    ok &= check_values("contact_out.point", h_contact_out_point.data(), reinterpret_cast<const float*>(expected.data() + 0), 192,
                        0.0002f, 0.0001f, stats);
-    ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 1024), 192,
+    ok &= check_values("contact_out.normal", h_contact_out_normal.data(), reinterpret_cast<const float*>(expected.data() + 768), 192,
                        0.0001f, 0.0001f, stats);
-    ok &= check_values("contact_out.depth", h_contact_out_depth.data(), reinterpret_cast<const float*>(expected.data() + 1792), 64,
+    ok &= check_values("contact_out.depth", h_contact_out_depth.data(), reinterpret_cast<const float*>(expected.data() + 1536), 64,
                        0.00035f, 0.0001f, stats);
-    ok &= check_int("contact_out.active", h_contact_out_active.data(), reinterpret_cast<const int*>(expected.data() + 2048), 64, stats);
+    ok &= check_int("contact_out.active", h_contact_out_active.data(), reinterpret_cast<const int*>(expected.data() + 1792), 64, stats);
     printf("%s part_63a32fdd94: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -412,13 +350,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, d_nbrs, num_threads);
+        part_63a32fdd94<<<grid, block>>>(particles, cfg, d_contact_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -438,8 +376,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_particles_pos));
-    CUDA_CHECK(cudaFree(d_particles_density));
-    CUDA_CHECK(cudaFree(d_nbrs));
     CUDA_CHECK(cudaFree(d_contact_out));
     return ok ? 0 : 1;
 }
