@@ -347,6 +347,22 @@ def running_max(w: KernelWriter, loads: list[str], window: SharedWindow | None =
     return [LoopResult(best, f"window_{kind[:3]}", bounded=True)] + ([LoopResult(arg, f"arg{kind[:3]}", state=True)] if with_arg else [])
 
 
+def _count_if(w: KernelWriter, count: str, test: str, branchless_share: float) -> None:
+    """`count += 1` where `test` holds: in an `if`, or (`branchless_share` of the time) without a branch,
+    `count += wp.where(test, 1, 0)`."""
+    if w.rng.random() < branchless_share:
+        w.emit(f"{count} += wp.where({test}, 1, 0)")
+    else:
+        with w.block(f"if {test}:"):
+            w.emit(f"{count} += 1")
+
+
+def _track_extremes(w: KernelWriter, lo: str, hi: str, v: str) -> None:
+    """The window's smallest and largest elements so far, updated by `v`."""
+    w.emit(f"{lo} = wp.min({lo}, {v})")
+    w.emit(f"{hi} = wp.max({hi}, {v})")
+
+
 def count_above(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
     """How many elements of a centred window exceed a threshold."""
     name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7])
@@ -356,12 +372,7 @@ def count_above(w: KernelWriter, loads: list[str], window: SharedWindow | None =
     count = w.declare(w.fresh("count"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0)
     op = w.rng.choice(['>', '>=', '<'])
     with w.block(f"for k in range({width}):"):
-        element = _at(w, name, _window_index(w, f'k - {width // 2}', name))
-        if w.rng.random() < 0.3:  # counted without a branch
-            w.emit(f"{count.src} += wp.where({element} {op} {t}, 1, 0)")
-        else:
-            with w.block(f"if {element} {op} {t}:"):
-                w.emit(f"{count.src} += 1")
+        _count_if(w, count.src, f"{_at(w, name, _window_index(w, f'k - {width // 2}', name))} {op} {t}", 0.3)
     w.note_varying(count.src, w.load(name).src)
     w.feature("count over a window")
     return [LoopResult(count, "count_out")]
@@ -378,8 +389,7 @@ def peak_to_peak(w: KernelWriter, loads: list[str], window: SharedWindow | None 
     half = width // 2
     with w.block(f"for k in range(-{half}, {half + 1}):"):
         w.emit(f"{v} = {_at(w, name, _window_index(w, 'k', name))}")
-        w.emit(f"{lo.src} = wp.min({lo.src}, {v})")
-        w.emit(f"{hi.src} = wp.max({hi.src}, {v})")
+        _track_extremes(w, lo.src, hi.src, v)
     for local in (lo.src, hi.src):
         w.note_varying(local, first.src)
     w.feature("window minimum and maximum in one pass")
@@ -437,14 +447,9 @@ def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | 
         if total_sq is not None:
             w.emit(f"{total_sq.src} += {v} * {v}")
         if lo is not None:
-            w.emit(f"{lo.src} = wp.min({lo.src}, {v})")
-            w.emit(f"{hi.src} = wp.max({hi.src}, {v})")
+            _track_extremes(w, lo.src, hi.src, v)
         if count is not None:
-            if w.rng.random() < 0.4:  # counted without a branch
-                w.emit(f"{count.src} += wp.where({v} {op} {level}, 1, 0)")
-            else:
-                with w.block(f"if {v} {op} {level}:"):
-                    w.emit(f"{count.src} += 1")
+            _count_if(w, count.src, f"{v} {op} {level}", 0.4)
     for local in (total, total_sq, lo, hi, count):
         if local is not None:
             w.note_varying(local.src, first.src)
