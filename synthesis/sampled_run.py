@@ -79,8 +79,8 @@ class _Warp:
     def where(condition: Any, if_true: Any, if_false: Any) -> Any:
         return if_true if condition else if_false
 
-    sqrt, sin, cos, exp, log = (staticmethod(math.sqrt), staticmethod(math.sin), staticmethod(math.cos),
-                                staticmethod(math.exp), staticmethod(math.log))
+    sqrt, sin, cos, exp, log, tanh = (staticmethod(math.sqrt), staticmethod(math.sin), staticmethod(math.cos),
+                                      staticmethod(math.exp), staticmethod(math.log), staticmethod(math.tanh))
 
     def __getattr__(self, name: str) -> Any:
         raise Unsupported(f"wp.{name}")

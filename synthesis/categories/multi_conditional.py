@@ -1,10 +1,12 @@
 """Multi-way conditionals: the piecewise code people write, one table entry per form.
 
-A kernel holds one to three piecewise computations drawn from PIECEWISE_FORMS: a saturating ramp, a
-dead zone, the Huber loss of a residual, a leaky ReLU or ELU, quantisation into levels, a B-spline or
-hat weight, a soft clipping knee, a window mask (a chained comparison), a quadrant label (nested
-branches), an upwind difference, a minmod slope limiter (nested), a penalty contact force, a
-reflection at walls and stick-slip friction. Each is written as such code is: the default value
+A kernel holds one piecewise computation drawn from PIECEWISE_FORMS: a saturating ramp, a dead zone,
+the Huber loss of a residual, a leaky ReLU or ELU, quantisation into levels, a B-spline or hat weight,
+a soft clipping knee, a window mask (a chained comparison), a quadrant label (nested branches), an
+upwind difference, a minmod slope limiter (nested), a penalty contact force, a reflection at walls and
+stick-slip friction; or a short chain of them that is one computation (FOLLOWERS): the excess past a
+dead band soft-clipped, quantised or taken as a loss, a contact's normal force and its friction, a
+field's upwind step and its limited slope. Each is written as such code is: the default value
 declared first (`float(0.0)`, Warp's idiom for a variable branches assign), then `if`/`elif`/`else`.
 
 Every condition tests an exact value (an input, its magnitude, a difference of two inputs, a step
@@ -26,6 +28,28 @@ PERIODIC_SHARE = 0.3  # of kernels: stencils wrap around the array (a periodic d
 FACES_SHARE = 0.4  # of slope limiters: the reconstructed face values stored (MUSCL), not the slope
 ASYMMETRIC_SHARE = 0.3  # of dead zones and soft clips: a lower and an upper edge of their own
 NAMED_RATIO_SHARE = 0.3  # of soft clips: the slope beyond the knee a kernel parameter
+SINGLE_SHARE = 0.35  # of kernels: one form; the others a chain of forms (FOLLOWERS)
+# Variants drawn from Draw.breadth (session 55: a kernel of one form must not be one of a few texts)
+HUBER_GRADIENT_SHARE = 0.35  # of Huber losses: the gradient (the residual clipped to delta) stored too
+PER_CHANNEL_SHARE = 0.5  # of leaky ReLUs on a 2-D launch: a slope per row (channel) read from an array
+CONTROLLER_SHARE = 0.35  # of symmetric dead zones of a difference (an error): times a controller's gain
+TANH_KNEE_SHARE = 0.3  # of symmetric soft clips: saturating beyond the knee (tanh), not a lower slope
+DRIVE_SHARE = 0.4  # of hysteresis switches: an output the switch drives stored too
+RECONSTRUCTION_SHARE = 0.35  # of quantisations: the value each level stands for stored beside the level
+GRAVITY_SHARE = 0.4  # of steps between walls: under gravity, the velocity kicked before the position moves
+BOTH_AXES_SHARE = 0.5  # of upwind steps on a 2-D launch: along both axes, a velocity component each
+CROSSFADE_SHARE = 0.4  # of weights not scaling a value: the blend factor between two values
+KEPT_STEP_SHARE = 0.35  # of a chain's earlier results: stored as well as fed on (the final one always is)
+DERIVATIVE_SHARE = 0.35  # of activations and cubic B-spline weights: the derivative stored too (a backward pass)
+SMOOTH_RAMP_SHARE = 0.35  # of saturating ramps: eased by smoothstep between the edges
+NOTCH_SHARE = 0.3  # of window masks: the value kept outside the window (a notch), not inside
+RESCALED_SHARE = 0.5  # of symmetric dead zones with a named band: the excess rescaled to span the input's range again
+BIT_LABEL_SHARE = 0.4  # of quadrant labels: built a bit per axis, not by nested branches
+NORMAL_FORCE_SHARE = 0.4  # of friction forces: proportional to a normal force read per element
+REGULARISED_SHARE = 0.4  # of friction forces below the stick speed: Coulomb's, ramped linearly to zero
+WALLS = ("reflect", "reflect", "stop", "wrap")  # at a wall: mirrored, stopped there, or wrapped round (periodic)
+FLUX_FORM_SHARE = 0.25  # of upwind steps: conservative, a flux through each face (velocities on faces)
+SPLIT_COURANT_SHARE = 0.35  # of upwind steps: dt and dx parameters of their own, not one Courant factor
 
 
 class Quantity(NamedTuple):
@@ -41,6 +65,8 @@ class Result(NamedTuple):
     hint: str  # the output array's name
     weight: bool = False  # a weight in [0, 1]: may scale another input before it is stored
     state: bool = False  # a new state (an advected field): stored as it is, never added to the old one
+    feed: Quantity | None = None  # the value exactly, as a later form of a chain tests it (FEEDS)
+    into: str | None = None  # the array it is stored in, where the form read it first (a state it updates)
 
 
 class Draw:
@@ -49,6 +75,9 @@ class Draw:
     def __init__(self, w: KernelWriter, loads: list[str]) -> None:
         self.w, self.loads = w, loads
         self.named: dict[str, str] = {}  # role hint ("vel") -> the array a form added for it
+        self.fed: Quantity | None = None  # an earlier form's result, the next form's quantity (FEEDS)
+        self.normal_force: Expr | None = None  # a penalty contact's force: what bounds the friction beside it
+        self.vertical = False  # a body moved under gravity: no friction along its axis
         self.used: list[str] = []  # the generic inputs forms have read, in order
         # Variants drawn from a stream of their own (session 50: the commonest forms repeated one
         # structure across seeds), so a kernel that takes none keeps every other draw.
@@ -75,7 +104,11 @@ class Draw:
     def quantity(self, kinds: tuple[str, ...] = ("value", "magnitude", "difference"), prefix: str = "diff") -> Quantity:
         """One of the generic inputs, its magnitude, or the difference of two (named first). A later
         form reads an input an earlier one read: a kernel's branches work on one quantity (a value
-        clipped, its dead zone, its loss), not on one unrelated input each."""
+        clipped, its dead zone, its loss), not on one unrelated input each. In a chain, the earlier
+        form's result, as it is (`fed`)."""
+        if self.fed is not None:
+            fed, self.fed = self.fed, None
+            return fed
         rng, w = self.rng, self.w
         name = rng.choice(self.used or self.loads)
         if name not in self.used:
@@ -189,6 +222,14 @@ def saturating_ramp(d: Draw) -> list[Result] | None:
         rise = f"({minus(x, lower)}) / ({upper.src} - {lower.src})"
     t = w.declare(w.fresh("ramp"), ZERO, 1.0, None)
     branch(w, f"if {x} >= {upper.src}:", (t.src, "1.0"))
+    if d.breadth.random() < SMOOTH_RAMP_SHARE:  # eased: zero slope at both edges
+        s = "s" if not w.is_argument("s") else "s_edge"
+        with w.block(f"elif {x} > {lower.src}:"):
+            w.emit(f"{s} = {rise}")
+            w.emit(f"{t.src} = {s} * {s} * (3.0 - 2.0 * {s})")
+        w.note_varying(t.src, x)
+        w.feature("smoothstep between the edges")
+        return [Result(t, "weight", weight=True)]
     branch(w, f"elif {x} > {lower.src}:", (t.src, rise))
     return [Result(t, "weight", weight=True)]
 
@@ -204,14 +245,40 @@ def dead_zone(d: Draw) -> list[Result] | None:
     lower = asymmetric_edge(d, q, points[0])
     y = w.declare(w.fresh("shrunk"), ZERO, q.value.mag, q.value.q)
     if lower is not None:  # a band of its own below zero: [lower, upper]
-        upper, lower = d.thresholds(("upper", "lower"), (points[0], lower))
+        band = (points[0], lower)
+        upper, lower = d.thresholds(("upper", "lower"), band)
         branch(w, f"if {x} > {upper.src}:", (y.src, minus(x, upper)))
         branch(w, f"elif {x} < {lower.src}:", (y.src, minus(x, lower)))
-        return [Result(y, "shrunk")]
+        return [Result(y, "shrunk", feed=exactly(y, q.low - band[1], q.high - band[0], q.value.q))]
     t = d.threshold(hint, points[0])
+    # a stick's dead zone: what is left past the band spans the range again (`(x - dz) / (1.0 - dz)`, the
+    # band named: a literal band's span would be a literal-only computation, or a division by a fraction)
+    if not is_number(t) and d.breadth.random() < RESCALED_SHARE:
+        reach = max(abs(q.low), abs(q.high))
+        span = w.assign(Expr(f"{fmt_float(reach)} - {t.src}", "float32", reach, CONST_Q, atom=False), prefix="span").src
+        y = Expr(y.src, y.type, 1.0, None)
+        branch(w, f"if {x} > {t.src}:", (y.src, f"({minus(x, t)}) / {span}"))
+        branch(w, f"elif {x} < {negated(t)}:", (y.src, f"({plus(x, t)}) / {span}"))
+        w.feature("rescaled past the band")
+        return [Result(y, "shrunk")]
     branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
     branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
-    return [Result(y, "shrunk")]
+    if q.value.src.startswith("diff") and d.breadth.random() < CONTROLLER_SHARE:  # quantity() names a difference `diff`
+        # an error's dead band, then a proportional controller's gain: no command for a small error
+        kp = w.add_scalar(d.breadth.choice(["kp", "gain", "k_p"]), "float32", d.breadth.choice([0.5, 2.0, 4.0])).src
+        w.retire(kp)
+        w.feature("proportional command past a dead band")
+        return [Result(Expr(f"{kp} * {y.src}", "float32", 4.0 * y.mag, None, atom=False), "command")]
+    return [Result(y, "shrunk", feed=exactly(y, q.low + points[0], q.high - points[0], q.value.q))]
+
+
+def exactly(value: Expr, low: float, high: float, q: int | None) -> Quantity | None:
+    """`value` as a later form of a chain tests it: its range on the inputs (zero always inside: a
+    dead band's or a knee's middle keeps the value or zero) and the grid its values lie on (2**-q,
+    thresholds on CONST_Q's included); None where it is rounded somewhere."""
+    if q is None:
+        return None
+    return Quantity(Expr(value.src, value.type, max(abs(low), abs(high)), max(q, CONST_Q)), min(low, 0.0), max(high, 0.0))
 
 
 def asymmetric_edge(d: Draw, q: Quantity, upper: float) -> float | None:
@@ -225,7 +292,8 @@ def asymmetric_edge(d: Draw, q: Quantity, upper: float) -> float | None:
 
 def huber_loss(d: Draw) -> list[Result] | None:
     """0.5 r^2 for |r| <= delta, delta (|r| - delta / 2) beyond: quadratic near zero, linear outside."""
-    q = d.quantity(("value", "difference"), prefix="resid")
+    # a residual's loss mostly (a value's, as a penalty on it, at times)
+    q = d.quantity(("value", "difference", "difference"), prefix="resid")
     w = d.w
     points = grid(0.0, q.high, 1, d.rng, above=0.0)
     if points is None:
@@ -235,8 +303,15 @@ def huber_loss(d: Draw) -> list[Result] | None:
     mag = w.assign(Expr(f"wp.abs({r})", "float32", q.value.mag, q.value.q), prefix="mag")
     half = fmt_float(points[0] / 2) if is_number(delta) else f"0.5 * {delta.src}"
     loss = w.declare(w.fresh("loss"), ZERO, 0.5 * q.value.mag ** 2 + 1.0, None)
+    if d.breadth.random() < HUBER_GRADIENT_SHARE:  # the loss and its gradient, r clipped to [-delta, delta]
+        grad = w.declare(w.fresh("grad"), ZERO, max(q.value.mag, delta.mag), None)
+        branch(w, f"if {mag.src} <= {delta.src}:", (loss.src, f"0.5 * {r} * {r}"), (grad.src, r))
+        branch(w, "else:", (loss.src, times(delta, f"({mag.src} - {half})")), (grad.src, times(delta, f"wp.sign({r})")))
+        w.feature("Huber loss and its gradient")
+        return [Result(loss, "loss"), Result(grad, "grad")]
     branch(w, f"if {mag.src} <= {delta.src}:", (loss.src, f"0.5 * {r} * {r}"))
     branch(w, "else:", (loss.src, times(delta, f"({mag.src} - {half})")))
+    w.feature("Huber loss")
     return [Result(loss, "loss")]
 
 
@@ -247,11 +322,25 @@ def activation(d: Draw) -> list[Result] | None:
     elu = d.rng.random() < 0.5
     # a leaky slope well below one (1.0 would be the identity); ELU's scale up to one
     alpha = d.threshold("alpha", d.rng.choice([0.5, 1.0] if elu else [0.01, 0.05, 0.1, 0.2, 0.25]))
+    if not elu and len(w.dim) == 2 and d.breadth.random() < PER_CHANNEL_SHARE:
+        # PReLU: a learned slope per channel, the launch's rows (an NC layout)
+        slopes = w.add_array(d.breadth.choice(["slopes", "alpha_c", "prelu_weight"]), "float32", "input",
+                             shape=(w.dim[0],), low=0.0, high=0.25, grid_bits=8, per_row=True)
+        alpha = w.load(slopes, index=w.tid_names[0])
+        w.feature("a slope per channel (PReLU)")
     below = times(alpha, f"(wp.exp({x}) - 1.0)") if elu else times(alpha, x)
     act = w.declare(w.fresh("act"), ZERO, q.value.mag, None)
+    w.feature("ELU" if elu else "leaky ReLU")
+    if d.breadth.random() < DERIVATIVE_SHARE:  # the derivative a backward pass multiplies by
+        slope = w.declare(w.fresh("d_act"), ZERO, 1.0 + alpha.mag, None)
+        # ELU's derivative below zero, alpha * exp(x), is the activation plus alpha
+        below_slope = f"{act.src} + {alpha.src}" if elu else alpha.src
+        branch(w, f"if {x} > 0.0:", (act.src, x), (slope.src, "1.0"))
+        branch(w, "else:", (act.src, below), (slope.src, below_slope))
+        w.feature("its derivative")
+        return [Result(act, "activated"), Result(slope, "act_grad")]
     branch(w, f"if {x} > 0.0:", (act.src, x))
     branch(w, "else:", (act.src, below))
-    w.feature("ELU" if elu else "leaky ReLU")
     return [Result(act, "activated")]
 
 
@@ -264,18 +353,36 @@ def quantize(d: Draw) -> list[Result] | None:
         return None
     x, w = q.value.src, d.w
     level = w.fresh("level")
+    # and at times the value each level stands for (a quantiser's reconstruction: its interval's middle)
+    edges = [q.low] + points + [q.high]
+    centres = [fmt_float(round((edges[k] + edges[k + 1]) * 4) / 8) for k in range(count + 1)]
+    snapped = None
+    if d.breadth.random() < RECONSTRUCTION_SHARE:
+        snapped = w.fresh("snapped")
     if d.rng.random() < 0.5:  # from the top: `if x >= t3: level = 3 elif x >= t2: ...`
         op = d.rng.choice([">=", ">"])
         var = w.declare(level, Expr("0", "int32", 0.0, 0, lit=True), float(count), 0)
+        if snapped is not None:
+            snapped = w.declare(snapped, Expr(centres[0], "float32", 0.0, CONST_Q, lit=True), max(abs(q.low), abs(q.high)), None)
         for k in range(count, 0, -1):
-            branch(w, f"{'if' if k == count else 'elif'} {x} {op} {fmt_float(points[k - 1])}:", (var.src, str(k)))
+            branch(w, f"{'if' if k == count else 'elif'} {x} {op} {fmt_float(points[k - 1])}:", (var.src, str(k)),
+                   *([(snapped.src, centres[k])] if snapped is not None else []))
     else:  # from the bottom, the default the top level
         op = d.rng.choice(["<", "<="])
         var = w.declare(level, Expr(str(count), "int32", float(count), 0, lit=True), float(count), 0)
+        if snapped is not None:
+            snapped = w.declare(snapped, Expr(centres[count], "float32", 0.0, CONST_Q, lit=True),
+                                max(abs(q.low), abs(q.high)), None)
         for k in range(count):
-            branch(w, f"{'if' if k == 0 else 'elif'} {x} {op} {fmt_float(points[k])}:", (var.src, str(k)))
+            branch(w, f"{'if' if k == 0 else 'elif'} {x} {op} {fmt_float(points[k])}:", (var.src, str(k)),
+                   *([(snapped.src, centres[k])] if snapped is not None else []))
     w.feature("piecewise thresholds")
-    return [Result(var, d.rng.choice(["label", "level", "bin_id"]), state=True)]  # a class: never summed
+    label = Result(var, d.rng.choice(["label", "level", "bin_id"]), state=True)  # a class: never summed
+    if snapped is not None:
+        w.note_varying(snapped.src, x)
+        w.feature("the value each level stands for")
+        return [label, Result(snapped, "snapped", state=True)]
+    return [label]
 
 
 def spline_weight(d: Draw) -> list[Result] | None:
@@ -295,14 +402,24 @@ def spline_weight(d: Draw) -> list[Result] | None:
     s = dist.src
     wgt = w.declare(w.fresh("wgt"), ZERO, 1.0, None)
     if spline:
+        # the derivative in the distance, as an SPH force or a particle-in-cell gradient needs it
+        slope = w.declare(w.fresh("dwdq"), ZERO, 1.0, None) if d.breadth.random() < DERIVATIVE_SHARE else None
         with w.block(f"if {s} < 1.0:"):
             w.emit(f"{wgt.src} = (4.0 + {s} * {s} * (3.0 * {s} - 6.0)) / 6.0")
+            if slope is not None:
+                w.emit(f"{slope.src} = 0.5 * {s} * (3.0 * {s} - 4.0)")
         t = "t" if not w.is_argument("t") else "t_rest"  # a local never takes a parameter's name
         with w.block(f"elif {s} < 2.0:"):
             w.emit(f"{t} = 2.0 - {s}")
             w.emit(f"{wgt.src} = {t} * {t} * {t} / 6.0")
+            if slope is not None:
+                w.emit(f"{slope.src} = -0.5 * {t} * {t}")
         w.note_varying(wgt.src, s)
         w.feature("cubic B-spline weight")
+        if slope is not None:
+            w.note_varying(slope.src, s)
+            w.feature("its derivative")
+            return [Result(wgt, "weight", weight=True), Result(slope, "weight_grad")]
     else:
         branch(w, f"if {s} < 1.0:", (wgt.src, f"1.0 - {s}"))
         w.feature("hat weight")
@@ -320,18 +437,32 @@ def soft_clip(d: Draw) -> list[Result] | None:
     ratio = d.rng.choice([0.125, 0.25, 0.5])
     x, w = q.value.src, d.w
     slope = fmt_float(ratio)
-    if d.breadth.random() < NAMED_RATIO_SHARE:  # a compressor's ratio set by its caller
+    saturating = knee is not None and d.breadth.random() < TANH_KNEE_SHARE
+    if not saturating and d.breadth.random() < NAMED_RATIO_SHARE:  # a compressor's ratio set by its caller
         slope = w.add_scalar(d.breadth.choice(["ratio", "gain_above", "slope_above"]), "float32", ratio).src
         w.retire(slope)
     y = w.declare(w.fresh("clipped"), q.value, q.value.mag, None)
+    # beyond a knee the excess is scaled by a power of two: the result stays on a grid 2**-3 finer at most
+    fine = None if q.value.q is None else max(q.value.q, CONST_Q) + 3
     if knee is None:  # knees of their own above and below
-        high, low = d.thresholds(("knee_high", "knee_low"), (points[0], lower))
+        edges = (points[0], lower)
+        high, low = d.thresholds(("knee_high", "knee_low"), edges)
         branch(w, f"if {x} > {high.src}:", (y.src, f"{high.src} + {slope} * ({minus(x, high)})"))
         branch(w, f"elif {x} < {low.src}:", (y.src, f"{low.src} + {slope} * ({minus(x, low)})"))
+        return [Result(y, "clipped", feed=exactly(y, edges[1] + ratio * (q.low - edges[1]),
+                                                   edges[0] + ratio * (q.high - edges[0]), fine))]
+    if saturating:  # saturating beyond the knee: at most `room` more, as a tape does
+        room = d.breadth.choice([1.0, 2.0])
+        def saturate(excess: str) -> str:
+            return f"wp.tanh({excess})" if room == 1.0 else f"2.0 * wp.tanh(({excess}) / 2.0)"
+        branch(w, f"if {x} > {knee.src}:", (y.src, f"{knee.src} + {saturate(minus(x, knee))}"))
+        branch(w, f"elif {x} < {negated(knee)}:", (y.src, f"{saturate(plus(x, knee))} - {knee.src}"))
+        w.feature("saturating (tanh) beyond the knee")
         return [Result(y, "clipped")]
     branch(w, f"if {x} > {knee.src}:", (y.src, f"{knee.src} + {slope} * ({minus(x, knee)})"))
     branch(w, f"elif {x} < {negated(knee)}:", (y.src, f"{slope} * ({plus(x, knee)}) - {knee.src}"))
-    return [Result(y, "clipped")]
+    return [Result(y, "clipped", feed=exactly(y, -points[0] + ratio * (q.low + points[0]),
+                                               points[0] + ratio * (q.high - points[0]), fine))]
 
 
 def window_mask(d: Draw) -> list[Result] | None:
@@ -343,12 +474,18 @@ def window_mask(d: Draw) -> list[Result] | None:
     if edges is None:
         return None
     lower, upper = d.thresholds(("lower", "upper"), tuple(edges))
-    kept = d.w.load(d.rng.choice([n for n in d.loads if d.w.load(n).src != q.value.src]))
+    kept_name = d.rng.choice([n for n in d.loads if d.w.load(n).src != q.value.src])
+    kept = d.w.load(kept_name)
     w = d.w
     m = w.declare(w.fresh("masked"), ZERO, kept.mag, None)
-    branch(w, f"if {lower.src} <= {q.value.src} <= {upper.src}:", (m.src, kept.src))
-    w.feature("chained comparison")
-    return [Result(m, "masked")]
+    if d.breadth.random() < NOTCH_SHARE:  # a notch: the band rejected, the rest kept
+        branch(w, f"if {q.value.src} < {lower.src} or {q.value.src} > {upper.src}:", (m.src, kept.src))
+        w.feature("kept outside a band (notch)")
+    else:
+        branch(w, f"if {lower.src} <= {q.value.src} <= {upper.src}:", (m.src, kept.src))
+        w.feature("chained comparison")
+    spec = w.arg(kept_name)
+    return [Result(m, "masked", feed=exactly(m, spec.low, spec.high, kept.q))]
 
 
 def quadrant(d: Draw) -> list[Result] | None:
@@ -365,6 +502,14 @@ def quadrant(d: Draw) -> list[Result] | None:
     w = d.w
     cx, cy = d.thresholds(("cx", "cy"), (d.rng.choice([-0.5, 0.0, 0.5]), d.rng.choice([-0.5, 0.0, 0.5])))
     region = w.declare(w.fresh("quadrant"), Expr("0", "int32", 0.0, 0, lit=True), 3.0, 0)
+    if d.breadth.random() < BIT_LABEL_SHARE:  # a bit per axis: 0..3 as x's side + 2 * y's side
+        with w.block(f"if {x.src} >= {cx.src}:"):
+            w.emit(f"{region.src} += 1")
+        with w.block(f"if {y.src} >= {cy.src}:"):
+            w.emit(f"{region.src} += 2")
+        w.note_varying(region.src, x.src)
+        w.feature("a bit per axis")
+        return [Result(region, "quadrant_id")]
     with w.block(f"if {x.src} >= {cx.src}:"):
         branch(w, f"if {y.src} < {cy.src}:", (region.src, "3"))
     with w.block("else:"):
@@ -381,10 +526,52 @@ def upwind_difference(d: Draw) -> list[Result] | None:
     axis = d.rng.randrange(len(w.dim))
     field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]), "field")
     name = field.src.rsplit("_v", 1)[0]
-    vel = d.input("vel")
+    both = len(w.dim) == 2 and d.breadth.random() < BOTH_AXES_SHARE
+    # along both axes, each velocity component named for its axis (the last axis is x)
+    component = (("vel_x", "vx") if axis == 1 else ("vel_y", "vy"))
+    vel = d.input(d.breadth.choice(component) if both else "vel", "vel")
     left, right = d.neighbours(name, axis)
-    # the Courant factor dt / dx: a literal, or named for its role (a parameter, a constant)
-    dt = d.threshold(d.rng.choice(["courant", "dt_over_dx", "cfl"]), d.rng.choice([0.05, 0.1, 0.125, 0.25]))
+    # the Courant factor dt / dx: a literal, or named for its role (a parameter, a constant); or the
+    # step and the spacing as the caller has them, two parameters
+    if d.breadth.random() < SPLIT_COURANT_SHARE:
+        step, dx = d.breadth.choice([(0.01, 0.1), (0.025, 0.25), (0.005, 0.05), (0.02, 0.2)])
+        params = [w.add_scalar(h, "float32", v).src for h, v in ((d.breadth.choice(["dt", "time_step"]), step),
+                                                                  (d.breadth.choice(["dx", "spacing", "h"]), dx))]
+        for param in params:
+            w.retire(param)
+        dt = Expr(f"{params[0]} / {params[1]}", "float32", step / dx, None, atom=False)
+    else:
+        dt = d.threshold(d.rng.choice(["courant", "dt_over_dx", "cfl"]), d.rng.choice([0.05, 0.1, 0.125, 0.25]))
+    if both:
+        # a 2-D field advected by a velocity field: a one-sided difference per axis, each upwind of its component
+        v_other = d.input(("vy" if vel.src.startswith("vx") else "vel_y") if axis == 1 else
+                          ("vx" if vel.src.startswith("vy") else "vel_x"), "vel_other")
+        terms = []
+        for ax, v in ((axis, vel), (1 - axis, v_other)):
+            lo, hi = d.neighbours(name, ax)
+            du = w.declare(w.fresh(f"du_{'x' if ax == 1 else 'y'}"), ZERO, 2 * field.mag, field.q)
+            branch(w, f"if {v.src} > 0.0:", (du.src, f"{field.src} - {lo.src}"))
+            branch(w, "else:", (du.src, f"{hi.src} - {field.src}"))
+            terms.append(f"{v.src} * {du.src}")
+        new = Expr(f"{field.src} - {dt.src} * ({terms[0]} + {terms[1]})", "float32",
+                   field.mag + dt.mag * 4 * vel.mag * field.mag, None, atom=False)
+        w.feature("upwind difference along both axes")
+        return [Result(new, "advected", state=True)]
+    if d.breadth.random() < FLUX_FORM_SHARE:
+        # finite volumes: the velocity lives on the faces (vel[i] on the face right of cell i), each
+        # face's flux takes the field from the cell upwind of it, the cell keeps what flows in less out
+        vel_left = d.neighbours(vel.src.rsplit("_v", 1)[0], axis)[0]
+        fluxes = []
+        before, after = w.NEIGHBOUR_WORDS[len(w.tid_names)][axis]  # the faces named as the neighbours are
+        for face, (v, up, down) in ((after, (vel, field, right)), (before, (vel_left, left, field))):
+            flux = w.declare(w.fresh(f"flux_{face}"), ZERO, vel.mag * field.mag, None)
+            branch(w, f"if {v.src} > 0.0:", (flux.src, f"{v.src} * {up.src}"))
+            branch(w, "else:", (flux.src, f"{v.src} * {down.src}"))
+            fluxes.append(flux)
+        new = Expr(f"{field.src} - {dt.src} * ({fluxes[0].src} - {fluxes[1].src})", "float32",
+                   field.mag + dt.mag * 2 * fluxes[0].mag, None, atom=False)
+        w.feature("upwind fluxes through the faces")
+        return [Result(new, "advected", state=True)]
     if d.rng.random() < 0.35:  # the whole update written in each branch
         new = w.declare(w.fresh("advected"), ZERO, field.mag + vel.mag * 2 * field.mag, None)
         branch(w, f"if {vel.src} > 0.0:", (new.src, f"{field.src} - {dt.src} * {vel.src} * ({field.src} - {left.src})"))
@@ -457,6 +644,7 @@ def contact_force(d: Draw) -> list[Result] | None:
     force = w.declare(w.fresh("force"), ZERO, ke.mag * depth.mag + kd.mag * vel.mag, None)
     branch(w, f"if {depth.src} > 0.0:", (force.src, f"{ke.src} * {depth.src} - {times(kd, vel.src)}"))
     w.feature("penalty contact")
+    d.normal_force = force
     return [Result(force, "force")]
 
 
@@ -469,13 +657,38 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
     lo, hi = d.rng.choice([(-1.5, 1.5), (-1.0, 1.0), (-1.75, 1.25), (-1.25, 1.75)])
     lower, upper = d.thresholds(("lower", "upper"), (lo, hi))
     e = d.rng.choice([1.0, 0.9, 0.8, 0.5])
+    if d.breadth.random() < GRAVITY_SHARE:  # semi-implicit Euler under gravity: the velocity first, then the position
+        g = d.threshold("gravity", d.breadth.choice([-0.5, -1.0, -2.0]))
+        kick = Expr(f"{vel.src} + {fmt_float(dt)} * {g.src}", "float32", vel.mag + 2.0 * dt, 10, atom=False)
+        v_new = w.declare(w.fresh("v_new"), kick, kick.mag, 10)
+        vel = Expr(v_new.src, "float32", kick.mag, 10)
+        w.feature("gravity")
+        d.vertical = True
+    else:
+        v_new = None
     step = Expr(f"{pos.src} + {fmt_float(dt)} * {vel.src}", "float32", pos.mag + dt * vel.mag, 13, atom=False)
     x_new = w.declare(w.fresh("x_new"), step, 2 * 1.75 + step.mag, 13)
-    v_new = w.declare(w.fresh("v_new"), vel, vel.mag, None)
+    if v_new is None:
+        v_new = w.declare(w.fresh("v_new"), vel, vel.mag, None)
     bounce = f"-{vel.src}" if e == 1.0 else f"-{fmt_float(e)} * {vel.src}"
     def mirror(wall: Expr) -> str:  # x reflected at the wall: 2 * wall - x, folded for a literal wall
         return f"{fmt_float(2 * float(wall.src))} - {x_new.src}" if is_number(wall) else f"2.0 * {wall.src} - {x_new.src}"
 
+    kind = d.breadth.choice(WALLS)
+    if kind == "wrap":  # a periodic box: what leaves through one wall enters through the other
+        if is_number(lower) and is_number(upper):
+            span = fmt_float(float(upper.src) - float(lower.src))
+        else:
+            span = f"({upper.src} - {lower.src})"
+        branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, f"{x_new.src} + {span}"))
+        branch(w, f"elif {x_new.src} >= {upper.src}:", (x_new.src, f"{x_new.src} - {span}"))
+        w.feature("periodic walls (wrapped round)")
+        return [Result(x_new, "pos_out", state=True)]
+    if kind == "stop":  # an inelastic wall: the body stops on it, its velocity into the wall gone
+        branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, lower.src), (v_new.src, "0.0"))
+        branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, upper.src), (v_new.src, "0.0"))
+        w.feature("walls that stop the body")
+        return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
     branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, mirror(lower)), (v_new.src, bounce))
     branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, mirror(upper)), (v_new.src, bounce))
     w.feature("reflecting walls")
@@ -485,11 +698,38 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
 def stick_slip_friction(d: Draw) -> list[Result] | None:
     """Coulomb friction `-mu * v / |v|` while sliding; below the stick speed, a viscous `-k * v`."""
     w = d.w
-    vel = d.input(d.rng.choice(["vel", "velocity", "speed_in"]), "vel")
+    if d.vertical:  # a body falling between floor and ceiling: friction is for sliding along a floor
+        return None
+    if d.normal_force is not None:  # beside a contact: the sliding velocity along the ground, not the normal one
+        vel = d.input(d.rng.choice(["vel_t", "slip_vel", "tangent_vel"]), "tangential velocity")
+    else:
+        vel = d.input(d.rng.choice(["vel", "velocity", "speed_in"]), "vel")
     speed = w.assign(Expr(f"wp.abs({vel.src})", "float32", vel.mag, vel.q), prefix="speed")
     stick = d.threshold("v_stick", d.rng.choice([0.25, 0.5]))
     mu = d.threshold("mu", d.rng.choice([0.3, 0.5, 0.75]))
     k = d.rng.choice([1.0, 2.0, 4.0])
+    loaded = d.normal_force is not None or d.breadth.random() < NORMAL_FORCE_SHARE
+    if loaded or d.breadth.random() < REGULARISED_SHARE:
+        # Coulomb's law, |f| = mu * fn, regularised below the stick speed (a linear ramp to zero, as
+        # simulators write it to keep a sticking body from chattering); beside a contact, fn is its force
+        fn = None
+        if d.normal_force is not None:  # a penalty force pulls while the body leaves the ground: no friction then
+            fn = w.assign(Expr(f"wp.max({d.normal_force.src}, 0.0)", "float32", d.normal_force.mag, None), prefix="fn")
+        elif loaded:
+            fn = d.input(d.breadth.choice(["normal_force", "fn", "load"]), "normal force", low=0.0, high=4.0)
+        bound = f"{mu.src} * {fn.src}" if fn is not None else mu.src
+        f = w.declare(w.fresh("friction"), ZERO, 4.0 * (fn.mag if fn is not None else 1.0), None)
+        branch(w, f"if {speed.src} > {stick.src}:", (f.src, f"-{bound} * {vel.src} / {speed.src}"))
+        if not is_number(stick):
+            ramp = f"-{bound} * {vel.src} / {stick.src}"
+        elif is_number(mu):  # literals folded: -(mu / v_stick) * fn * v
+            ramp = " * ".join([fmt_float(-float(mu.src) / float(stick.src))] + ([fn.src] if fn is not None else []) + [vel.src])
+        else:
+            ramp = f"-{fmt_float(1.0 / float(stick.src))} * {bound} * {vel.src}"
+        branch(w, "else:", (f.src, ramp))
+        w.feature("stick-slip friction" if fn is None else "stick-slip friction under a normal force")
+        w.feature("regularised below the stick speed")
+        return [Result(f, "friction_force")]
     f = w.declare(w.fresh("friction"), ZERO, 8.0, None)
     branch(w, f"if {speed.src} > {stick.src}:", (f.src, f"-{mu.src} * {vel.src} / {speed.src}"))
     if not is_number(mu):  # `-1.0 * mu * v` is `-mu * v`
@@ -499,6 +739,32 @@ def stick_slip_friction(d: Draw) -> list[Result] | None:
     branch(w, "else:", (f.src, viscous))
     w.feature("stick-slip friction")
     return [Result(f, "friction_force")]
+
+
+def hysteresis(d: Draw) -> list[Result] | None:
+    """A switch with memory (a Schmitt trigger, a thermostat): on above the upper threshold, off below
+    the lower one, and between them as it was, read from the state it updates."""
+    q = d.quantity(("value", "magnitude"))
+    edges = grid(q.low, q.high, 2, d.rng)
+    if edges is None or edges[0] == edges[1]:
+        return None
+    lower, upper = d.thresholds(("off_below", "on_above"), tuple(edges))
+    w = d.w
+    state = w.add_array(d.breadth.choice(["is_on", "state", "switch_on", "active"]), "int32", "inout", low=0, high=1,
+                        grid_bits=0)
+    on = w.declare(w.fresh("on"), Expr(f"{state}[{w.own_index()}]", "int32", 1.0, 0), 1.0, 0)
+    x = q.value.src
+    branch(w, f"if {x} > {upper.src}:", (on.src, "1"))
+    branch(w, f"elif {x} < {lower.src}:", (on.src, "0"))
+    w.note_varying(on.src, x)
+    w.feature("hysteresis (a switch that keeps its state between thresholds)")
+    switched = [Result(on, state, state=True, into=state)]
+    if d.breadth.random() < DRIVE_SHARE:  # what the switch drives: a heater's power, a pump's flow
+        hint, level = d.breadth.choice([("heater", "power"), ("pump_flow", "flow_rate"), ("drive", "gain")])
+        amount = d.threshold(level, d.breadth.choice([0.5, 1.5, 2.0, 4.0]))
+        switched.append(Result(Expr(f"float({on.src}) * {amount.src}", "float32", amount.mag, None, atom=False), hint))
+        w.feature("an output it switches on and off")
+    return switched
 
 
 class Form(NamedTuple):
@@ -523,46 +789,82 @@ PIECEWISE_FORMS: dict[str, Form] = {
     "penalty contact": Form(contact_force, 0, frozenset({"position", "vel"})),
     "reflecting walls": Form(reflect_at_walls, 0, frozenset({"position", "vel"})),
     "stick-slip friction": Form(stick_slip_friction, 0, frozenset({"vel"})),
+    "hysteresis": Form(hysteresis, 1),
 }
 # Features a form names itself (more precisely than its table name).
-_SELF_NAMED = {"activation", "spline weight", "upwind difference", "minmod slope", "penalty contact",
+_SELF_NAMED = {"hysteresis", "Huber loss", "activation", "spline weight", "upwind difference", "minmod slope", "penalty contact",
                "reflecting walls", "stick-slip friction"}
 
 
-def _physical(form: str) -> bool:
-    """Whether a form models a field or a body (its own named inputs: u, vel, pos) rather than shaping
-    the kernel's generic inputs. A kernel holds forms of one kind: a contact force and the friction
-    on one body's velocity, or a value clipped and its loss, not a contact force beside a clip of
-    something else."""
-    return PIECEWISE_FORMS[form].min_loads == 0
+# A kernel of several forms is one computation (session 55: a dead zone beside an unrelated quadrant
+# label and an ELU of a third input was three kernels in one). FEEDS: a later form tests the earlier
+# one's result (its `feed`): the excess past a dead band soft-clipped (a deadband then a limiter, as in
+# a controller) or taken as a residual's loss (an epsilon-insensitive Huber loss); a residual kept where
+# a confidence lies in a window, then its loss (a masked loss). No level of a clipped value: a
+# threshold below the knee sees the clip do nothing. ALONGSIDE: forms of one body or one field: a
+# penalty contact's normal force and the friction on the body's velocity, a field's upwind step and its
+# limited slope, a block sliding between walls and the friction that slows it.
+FEEDS: dict[str, tuple[str, ...]] = {
+    "dead zone": ("soft clipping knee", "Huber loss"),
+    "window mask": ("Huber loss",),
+}
+ALONGSIDE: dict[str, tuple[str, ...]] = {
+    "penalty contact": ("stick-slip friction",),
+    "reflecting walls": ("stick-slip friction",),
+    "upwind difference": ("minmod slope",),
+}
+FOLLOWERS: dict[str, tuple[str, ...]] = {
+    form: FEEDS.get(form, ()) + ALONGSIDE.get(form, ()) for form in PIECEWISE_FORMS
+    if form in FEEDS or form in ALONGSIDE}
+
+
+def _build(draw: Draw, form: str) -> list[Result] | None:
+    built = PIECEWISE_FORMS[form].build(draw)
+    if built and form not in _SELF_NAMED:
+        draw.w.feature(form)
+    return built
 
 
 def draw_pieces(draw: Draw, count: int, forms: tuple[str, ...] | None = None) -> list[list[Result]]:
-    """Up to `count` forms (of `forms`, default all) built into the kernel, in random order, each
-    named in its features; a form the kernel cannot hold (too few inputs, no room for a threshold)
-    is passed over."""
+    """One form (of `forms`, default all) built into the kernel, each named in its features, and with
+    `count` above one, the forms that follow it (FOLLOWERS) while one can: a chain of `count` at most
+    that starts at a form others follow. A form the kernel cannot hold (too few inputs, no room for a
+    threshold) is passed over."""
     names = list(forms or PIECEWISE_FORMS)
+    if count > 1:
+        names = [f for f in names if f in FOLLOWERS]
     pieces: list[list[Result]] = []
-    family = None  # the first form's: later ones work on what it works on (see _physical)
+    held: list[str] = []
     for form in draw.rng.sample(names, len(names)):
-        if len(pieces) >= count:
-            break
-        entry = PIECEWISE_FORMS[form]
-        if entry.min_loads > len(draw.loads) or family is not None and _physical(form) != family:
+        if PIECEWISE_FORMS[form].min_loads > len(draw.loads):
             continue
-        if draw.named and not entry.roles & draw.named.keys() and _physical(form):
-            continue  # a slope of one field beside the contact force on a body: two kernels in one
-        built = entry.build(draw)
+        built = _build(draw, form)
         if built:
             pieces.append(built)
-            family = _physical(form)
-            if form not in _SELF_NAMED:
-                draw.w.feature(form)
+            held.append(form)
+            break
+    while held and len(pieces) < count:
+        last = held[-1]
+        options = [f for f in FOLLOWERS.get(last, ()) if f not in held and (forms is None or f in forms)
+                   and PIECEWISE_FORMS[f].min_loads <= len(draw.loads)]
+        if not options:
+            break
+        form = draw.rng.choice(options)
+        if form in FEEDS.get(last, ()):
+            draw.fed = pieces[-1][0].feed
+            if draw.fed is None:  # rounded somewhere: no branch may test it
+                break
+        built = _build(draw, form)
+        draw.fed = None
+        if not built:
+            break
+        pieces.append(built)
+        held.append(form)
     return pieces
 
 
 # Forms whose results are float values (not labels): what other categories compute on.
-FLOAT_FORMS = tuple(f for f in PIECEWISE_FORMS if f not in ("quantisation into levels", "quadrant label"))
+FLOAT_FORMS = tuple(f for f in PIECEWISE_FORMS if f not in ("quantisation into levels", "quadrant label", "hysteresis"))
 
 
 # Draws per kernel before one whose outputs, run at 64 sampled points, are constant or a copy of an
@@ -581,15 +883,19 @@ def generate(rng: random.Random, name: str, seed: int):
 
 
 def draw_kernel(rng: random.Random, name: str, seed: int):
-    w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.15))
+    w = KernelWriter(rng, name, "multi_conditional", seed, pick_dim(rng, nd_prob=0.3))
     hints = rng.sample([h for h in INPUT_HINTS if h not in ("x", "y", "p", "q", "u", "w")], rng.randint(1, 3))
     loads = [w.add_array(h, "float32", "input", low=-2.0, high=2.0, grid_bits=10) for h in hints]
     if len(w.dim) == 1 and rng.random() < 0.15:
         early_return(w)
     draw = Draw(w, loads)
-    pieces = draw_pieces(draw, rng.choice([1, 2, 2, 3]))
+    pieces = draw_pieces(draw, 1 if rng.random() < SINGLE_SHARE else rng.choice([2, 2, 3]))
     others = [w.load(n) for n in loads]
-    for built in pieces:
+    for k, built in enumerate(pieces):
+        # a result the next form was fed (a feeding form is followed only by forms it feeds): a step of
+        # the chain, kept in its array at times
+        if k + 1 < len(pieces) and built[0].feed is not None and draw.breadth.random() >= KEPT_STEP_SHARE:
+            continue
         for r in built:
             value, dtype = r.value, r.value.type
             if r.weight and rng.random() < 0.4:
@@ -597,7 +903,14 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
                 other = rng.choice(others)
                 value = Expr(f"{r.value.src} * {other.src}", "float32", other.mag, None, atom=False)
                 w.feature("weighted input")
-            out = w.add_array(r.hint, dtype, "output")
+            elif r.weight and len(others) > 1 and draw.breadth.random() < CROSSFADE_SHARE:
+                # or fades from one value to another as it rises
+                a, b = draw.breadth.sample(others, 2)
+                text = draw.breadth.choice([f"wp.lerp({a.src}, {b.src}, {r.value.src})",
+                                            f"(1.0 - {r.value.src}) * {a.src} + {r.value.src} * {b.src}"])
+                value = Expr(text, "float32", max(a.mag, b.mag), None, atom=text.startswith("wp."))
+                w.feature("crossfade by the weight")
+            out = r.into or w.add_array(r.hint, dtype, "output")
             w.store(out, value, state=r.state)
     w.drop_dead_stores()
     return w.finish("Multi-way conditional kernel")

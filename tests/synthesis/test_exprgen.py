@@ -861,15 +861,17 @@ def test_reusing_locals_leaves_every_output_as_warp_computes_it(monkeypatch):
     from synthesis.exprgen import KernelWriter
 
     pairs = []
-    for category in ("multi_conditional", "control_flow", "arithmetic", "atomic", "math"):
-        for seed in range(400):
+    # the categories whose kernels the pass changes (session 55: multi_conditional's chained forms no longer
+    # compute a value twice)
+    for category in ("arithmetic", "atomic", "math"):
+        for seed in range(800):
             with monkeypatch.context() as m:
                 m.setattr(KernelWriter, "reuse_locals", lambda self: None)
                 plain = generate(category, seed)
             reused = generate(category, seed)
             if reused.source != plain.source:
                 pairs.append((plain, reused))
-            if len([p for p in pairs if p[0].category == category]) >= 3:
+            if len([p for p in pairs if p[0].category == category]) >= 4:
                 break
     assert len(pairs) >= 8
     before = warp_reference([p for p, _ in pairs], "t_reuse_before")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -41,20 +42,22 @@ def build(form: str, seed: int, n: int = N):
     results = PIECEWISE_FORMS[form].build(draw)
     if not results:
         return None
-    outputs = [w.add_array(r.hint, r.value.type, "output") for r in results]
+    outputs = [r.into or w.add_array(r.hint, r.value.type, "output") for r in results]
     for name, r in zip(outputs, results):
         w.store(name, r.value)
     return w.finish("test"), outputs, dict(draw.named)
 
 
 def run(spec, inputs: dict[str, list[float]]) -> dict[str, list]:
-    """The kernel's body as Python, thread by thread, over `inputs` (every other input zero)."""
+    """The kernel's body as Python, thread by thread, over `inputs` (every other input zero); the
+    outputs and the arrays it updates (inout) after it."""
     wp = _Warp()
     names = {"wp": wp, "float": float, "int": int, "min": min, "max": max, "abs": abs}
     exec(compile(_runnable_source(spec), spec.name, "exec"), names)
     n = spec.dim[0]
-    outputs = {a.name: [None] * n for a in spec.args if a.role == "output"}
-    args = [a.value if a.role == "scalar" else outputs[a.name] if a.role == "output" else Shaped(inputs.get(a.name, [0.0] * n))
+    outputs = {a.name: [None] * n if a.role == "output" else Shaped(inputs.get(a.name, [0] * n))
+               for a in spec.args if a.role in ("output", "inout")}
+    args = [a.value if a.role == "scalar" else outputs[a.name] if a.name in outputs else Shaped(inputs.get(a.name, [0.0] * n))
             for a in spec.args]
     for t in range(n):
         wp.current = (t,)
@@ -100,18 +103,40 @@ def band_edges(f: list[float]) -> tuple[float, float]:
     return below.pop(), above.pop()
 
 
+def rescaled_band(f: list[float]) -> tuple[float, float, float]:
+    """(l, u, gain): f(a) = gain * (a - u) above the band, gain * (a - l) below it, one gain for both."""
+    outside = [(a, v) for a, v in zip(GRID, f) if v != 0.0]
+    upper = min(a for a, v in outside if v > 0.0) - GRID[1] + GRID[0]
+    lower = max(a for a, v in outside if v < 0.0) + GRID[1] - GRID[0]
+    (a1, v1), (a2, v2) = outside[-2:]
+    gain = (v2 - v1) / (a2 - a1)
+    # the band's edges lie on the 0.25 grid: where f would reach zero, from the outermost values
+    upper, lower = round((a2 - v2 / gain) * 4) / 4, round((GRID[0] - f[0] / gain) * 4) / 4
+    assert all(math.isclose(v, gain * (a - upper if a > upper else a - lower if a < lower else 0.0), abs_tol=1e-6)
+               for a, v in zip(GRID, f))
+    return lower, upper, gain
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_dead_zone_is_zero_inside_the_band_and_the_excess_beyond_it(seed):
-    f = over_a("dead zone", seed)
-    assert continuous(f, 1.0) and f[N // 2] == 0.0
+    spec, outputs, _ = build("dead zone", seed)
+    f = run(spec, {"a": GRID, "b": [0.0] * N})[outputs[0]]
+    assert f[N // 2] == 0.0
+    if "rescaled past the band" in spec.description:  # a stick's: what is past the band spans the range again
+        lower, upper, gain = rescaled_band(f)
+        assert lower == -upper and math.isclose(gain * (2.0 - upper), 1.0) and max(f) == 1.0 and min(f) == -1.0
+        return
+    assert continuous(f, 1.0)
     lower, upper = band_edges(f)
     assert lower < 0.0 < upper
     assert all(v == (a - upper if a > upper else a - lower if a < lower else 0.0) for a, v in zip(GRID, f))
 
 
 def test_some_dead_zones_have_a_band_of_their_own_below_zero():
-    edges = [band_edges(over_a("dead zone", seed)) for seed in range(40)]
+    built = [build("dead zone", seed)[0] for seed in range(40)]
+    edges = [band_edges(over_a("dead zone", spec.seed)) for spec in built if "rescaled" not in spec.description]
+    assert len(edges) < len(built)  # and some rescaled (test_a_dead_zone_is_zero_inside_the_band_...)
     assert any(-lower != upper for lower, upper in edges) and any(-lower == upper for lower, upper in edges)
 
 
@@ -124,6 +149,58 @@ def test_the_huber_loss_is_quadratic_near_zero_and_linear_far_out(seed):
     tail = f[-4:]
     assert math.isclose(tail[0] - 2 * tail[1] + tail[2], 0.0, abs_tol=1e-9)  # linear beyond delta
     assert all(f[k - 1] - 2 * f[k] + f[k + 1] >= -1e-9 for k in range(1, N - 1))  # convex
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_huber_gradient_is_the_derivative_of_its_loss(seed):
+    spec, outputs, _ = build("Huber loss", seed)
+    if len(outputs) == 1:
+        return
+    out = run(spec, {"a": GRID, "b": [0.0] * N})
+    loss, grad = out[outputs[0]], out[outputs[1]]
+    step = GRID[1] - GRID[0]
+    for k in range(1, N - 1):  # the central difference of a piecewise quadratic is exact off its joints
+        if grad[k + 1] - grad[k] == grad[k] - grad[k - 1]:  # the three points on one piece
+            assert math.isclose((loss[k + 1] - loss[k - 1]) / (2 * step), grad[k], abs_tol=1e-9)
+    assert min(grad) < 0.0 < max(grad) and max(grad) == -min(grad) < 2.0  # clipped to [-delta, delta]
+
+
+def test_some_huber_losses_store_their_gradient():
+    counts = [len(build("Huber loss", seed)[1]) for seed in range(40)]
+    assert set(counts) == {1, 2}
+
+
+@PROPERTY
+@given(SEEDS)
+def test_an_activation_derivative_is_the_slope_of_the_activation(seed):
+    spec, outputs, _ = build("activation", seed)
+    if len(outputs) == 1:
+        return
+    out = run(spec, {"a": GRID, "b": [0.0] * N})
+    act, slope = out[outputs[0]], out[outputs[1]]
+    step = GRID[1] - GRID[0]
+    assert all(s == 1.0 for a, s in zip(GRID, slope) if a > 0.0)
+    for k in range(1, N // 2 - 1):  # below zero: the central difference, to the curvature's error
+        assert math.isclose((act[k + 1] - act[k - 1]) / (2 * step), slope[k], rel_tol=1e-3, abs_tol=1e-6)
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_spline_weight_derivative_is_the_slope_of_the_weight(seed):
+    spec, outputs, _ = build("spline weight", seed)
+    if len(outputs) == 1:
+        return
+    grid = [-4.0 + k / 64 for k in range(8 * 64 + 1)]
+    out = run(_resized(spec, len(grid)), {"a": grid})
+    weight, slope = out[outputs[0]], out[outputs[1]]
+    # the weight is of a distance |a - c| * scale: its slope in a is the derivative times +-scale
+    for k in range(1, len(grid) - 1):
+        numeric = (weight[k + 1] - weight[k - 1]) / (2 / 64)
+        if slope[k] != 0.0:  # a central difference of a cubic: off by (1/64)^2 / 6 times its third derivative
+            assert any(math.isclose(abs(numeric), s * abs(slope[k]), rel_tol=0.02, abs_tol=2e-3) for s in (1.0, 2.0)), \
+                (k, numeric, slope[k])
+    assert min(slope) < 0.0 and max(slope) == 0.0  # the weight falls with the distance
 
 
 @PROPERTY
@@ -189,14 +266,23 @@ def knees(f: list[float]) -> tuple[float, float, float]:
 @PROPERTY
 @given(SEEDS)
 def test_a_soft_clip_is_the_identity_inside_the_knee_and_flatter_beyond(seed):
-    f = over_a("soft clipping knee", seed)
+    spec, outputs, _ = build("soft clipping knee", seed)
+    f = run(spec, {"a": GRID, "b": [0.0] * N})[outputs[0]]
     assert continuous(f, 1.0) and all(x < y for x, y in zip(f, f[1:]))
+    if "tanh" in spec.description:  # saturating: the identity inside, ever flatter and bounded beyond
+        inside = [a for a, v in zip(GRID, f) if v == a]
+        knee = inside[-1]
+        assert inside[0] == -knee > -2.0 and mirrored(f, -1.0)
+        rises = [y - x for a, x, y in zip(GRID, f, f[1:]) if a >= knee]
+        assert all(r2 <= r1 for r1, r2 in zip(rises, rises[1:])) and max(f) < knee + 2.0
+        return
     low, high, slope = knees(f)
     assert low < 0.0 < high and 0.0 < slope < 1.0
 
 
 def test_some_soft_clips_have_knees_of_their_own_and_a_ratio_their_caller_sets():
-    drawn = [(knees(over_a("soft clipping knee", seed)), build("soft clipping knee", seed)[0]) for seed in range(60)]
+    drawn = [(knees(over_a("soft clipping knee", seed)), build("soft clipping knee", seed)[0]) for seed in range(60)
+             if "tanh" not in build("soft clipping knee", seed)[0].description]
     assert any(-low != high for (low, high, _), _ in drawn) and any(-low == high for (low, high, _), _ in drawn)
     ratios = [spec for _, spec in drawn if any(a.role == "scalar" and a.name in ("ratio", "gain_above", "slope_above")
                                               for a in spec.args)]
@@ -205,10 +291,13 @@ def test_some_soft_clips_have_knees_of_their_own_and_a_ratio_their_caller_sets()
 
 @PROPERTY
 @given(SEEDS)
-def test_a_window_mask_keeps_the_value_on_one_interval_only(seed):
-    f = over_a("window mask", seed, b=1.5)
-    kept = [k for k, v in enumerate(f) if v == 1.5]
-    assert set(f) == {0.0, 1.5} and kept == list(range(kept[0], kept[-1] + 1))
+def test_a_window_mask_keeps_the_value_on_one_interval_only_or_outside_it(seed):
+    spec, outputs, _ = build("window mask", seed)
+    f = run(spec, {"a": GRID, "b": [1.5] * N})[outputs[0]]
+    assert set(f) == {0.0, 1.5}
+    notch = "notch" in spec.description
+    inside = [k for k, v in enumerate(f) if (v == 0.0 if notch else v == 1.5)]
+    assert inside == list(range(inside[0], inside[-1] + 1)) and 0 < inside[0] and inside[-1] < N - 1
 
 
 @PROPERTY
@@ -249,6 +338,21 @@ def test_an_upwind_difference_is_taken_on_the_side_the_flow_comes_from(seed):
     vel = [(1.0 if k % 3 else -1.0) * 0.5 for k in range(n)]
     out = run(spec, {field: u, named["vel"]: vel})[outputs[0]]
     dts = set()
+    if "fluxes through the faces" in spec.description:  # vel[k] on the face right of cell k
+        def flux(k: int) -> float:  # through that face, the field taken from the cell upwind of it
+            return vel[k] * (u[k] if vel[k] > 0 else neighbours(spec, u, k)[1])
+
+        for k in range(n):
+            before = neighbours(spec, list(range(n)), k)[0]  # the face left of k is the right face of this cell
+            if before == k:
+                continue  # the first cell of a clamped field: its left face takes its own value
+            net = flux(k) - flux(before)
+            if net != 0.0:
+                dts.add(round((u[k] - out[k]) / net, 9))
+            else:
+                assert out[k] == u[k]
+        assert len(dts) == 1 and 0.0 < dts.pop() <= 0.25
+        return
     for k in range(n):
         left, right = neighbours(spec, u, k)
         behind = u[k] - left if vel[k] > 0 else right - u[k]
@@ -322,34 +426,78 @@ def test_a_contact_force_pushes_only_below_the_ground_and_grows_with_depth(seed)
 
 @PROPERTY
 @given(SEEDS)
-def test_reflecting_walls_keep_the_position_inside_and_reverse_the_velocity_on_a_hit(seed):
+def test_walls_keep_the_position_inside_and_reverse_stop_or_wrap_a_body_that_hits(seed):
     spec, outputs, named = build("reflecting walls", seed, n=N * 3)
     pos = next(named[h] for h in named if h != "vel")
     p = GRID * 3
     v = [-2.0] * N + [0.0] * N + [2.0] * N
     out = run(spec, {pos: p, named["vel"]: v})
-    x_new, v_new = out[outputs[0]], out[outputs[1]]
+    x_new = out[outputs[0]]
     assert max(x_new) <= 1.75 and min(x_new) >= -1.75
+    if "wrapped round" in spec.description:  # a periodic box: the step, less or plus its width on a crossing
+        assert len(outputs) == 1
+        shifts = set()
+        for group in (range(0, N), range(N, 2 * N), range(2 * N, 3 * N)):  # one velocity each: one free step
+            (step, _), = Counter(round(x_new[k] - p[k], 9) for k in group).most_common(1)
+            shifts |= {round(x_new[k] - p[k] - step, 9) for k in group} - {0.0}
+        assert shifts and len({abs(m) for m in shifts}) == 1 and min(abs(m) for m in shifts) >= 2.0  # one width, either way
+        return
+    v_new = out[outputs[1]]
+    if "gravity" in spec.description:  # the velocity kicked by one constant first, hit or not
+        # of the bodies at rest, all but those the kick carries into a wall
+        (kick, count), = Counter(round(vn - vv, 9) for vn, vv in zip(v_new[N:2 * N], v[N:2 * N])).most_common(1)
+        assert kick < 0.0 and count > N // 2
+        return
     assert all(vn == vv for vn, vv in zip(v_new[N:2 * N], v[N:2 * N]))  # at rest: no step, no hit
     hits = [k for k in range(3 * N) if v_new[k] != v[k]]
-    assert hits and all(v_new[k] * v[k] < 0.0 and abs(v_new[k]) <= abs(v[k]) for k in hits)
-    assert len(hits) < 2 * N  # most particles move freely
+    assert hits and len(hits) < 2 * N  # most particles move freely
+    if "stop the body" in spec.description:
+        assert all(v_new[k] == 0.0 and x_new[k] in (min(x_new), max(x_new)) for k in hits)
+    else:
+        assert all(v_new[k] * v[k] < 0.0 and abs(v_new[k]) <= abs(v[k]) for k in hits)
+
+
+def test_walls_come_as_mirrors_stops_and_wraps_some_under_gravity():
+    kinds = [build("reflecting walls", seed)[0].description for seed in range(60)]
+    for kind in ("reflecting walls", "stop the body", "wrapped round", "gravity"):
+        assert any(kind in d for d in kinds), kind
 
 
 @PROPERTY
 @given(SEEDS)
 def test_friction_opposes_the_motion_with_a_constant_magnitude_while_sliding(seed):
     spec, outputs, named = build("stick-slip friction", seed)
-    (vel,) = named.values()
-    f = run(spec, {vel: GRID})[outputs[0]]
+    vel, loads = named["vel"], {h: [2.0] * N for h in named.values()}  # a normal force of 2 where one is read
+    loads[vel] = GRID
+    f = run(spec, loads)[outputs[0]]
     assert mirrored(f, -1.0) and all(v * x <= 0.0 for v, x in zip(f, GRID)) and f[N // 2] == 0.0
     assert len({round(abs(v), 12) for v in f[:8] + f[-8:]}) == 1  # Coulomb: |f| = mu, whatever the speed
+    if "regularised" in spec.description:  # below the stick speed, a ramp to zero that meets Coulomb's value
+        assert continuous(f, 64.0)
+    if "normal force" in spec.description:  # Coulomb's bound scales with the normal force
+        loads[next(h for h in named.values() if h != vel)] = [4.0] * N
+        assert all(math.isclose(g, 2 * v) for g, v in zip(run(spec, loads)[outputs[0]], f))
+
+
+@PROPERTY
+@given(SEEDS)
+def test_a_hysteresis_switch_turns_on_above_off_below_and_keeps_its_state_between(seed):
+    spec, (state, *driven), _ = build("hysteresis", seed)
+    was_on = run(spec, {"a": GRID, state: [1] * N})[state]
+    was_off = run(spec, {"a": GRID, state: [0] * N})[state]
+    kept = [k for k in range(N) if was_on[k] == 1 and was_off[k] == 0]  # between the thresholds: as it was
+    assert kept == list(range(kept[0], kept[-1] + 1)) and 0 < kept[0] and kept[-1] < N - 1
+    assert all(was_on[k] == was_off[k] == 0 for k in range(kept[0]))  # below: off, whatever it was
+    assert all(was_on[k] == was_off[k] == 1 for k in range(kept[-1] + 1, N))  # above: on
+    if driven:  # what it switches: a level where the switch is on, nothing where it is off
+        drive = run(spec, {"a": GRID, state: [1] * N})[driven[0]]
+        assert {d > 0.0 for d, s in zip(drive, was_on) if s} == {True} and {d for d, s in zip(drive, was_on) if not s} == {0.0}
 
 
 def test_every_form_has_a_test():
     tested = {"saturating ramp", "dead zone", "Huber loss", "activation", "quantisation into levels", "spline weight",
               "soft clipping knee", "window mask", "quadrant label", "upwind difference", "minmod slope",
-              "penalty contact", "reflecting walls", "stick-slip friction"}
+              "penalty contact", "reflecting walls", "stick-slip friction", "hysteresis"}
     assert set(PIECEWISE_FORMS) == tested
 
 
@@ -389,3 +537,72 @@ def test_an_advected_field_is_stored_never_added_to_or_blended_with_the_old_outp
         assert out.role == "output", spec.source
         assert not re.search(rf"{out.name}\[[^\]]*\] \+=|(wp\.lerp\(|\* ){out.name}\[", spec.source), spec.source
     assert seen >= 10
+
+
+def _forms_drawn(seeds, monkeypatch) -> list[tuple[object, list[str]]]:
+    """(spec, the forms built into it in order) for multi_conditional's kernels of `seeds`."""
+    from synthesis.categories import generate
+    from synthesis.categories import multi_conditional
+
+    held: list[str] = []
+    build_one = multi_conditional._build
+
+    def recording(draw, form):
+        built = build_one(draw, form)
+        if built:
+            held.append(form)
+        return built
+
+    draw_one = multi_conditional.draw_kernel
+
+    def fresh(*args):  # a kernel redrawn (sampled_run) records its last draw's forms only
+        held.clear()
+        return draw_one(*args)
+
+    monkeypatch.setattr(multi_conditional, "_build", recording)
+    monkeypatch.setattr(multi_conditional, "draw_kernel", fresh)
+    return [(generate("multi_conditional", seed), list(held)) for seed in seeds]
+
+
+def test_a_kernel_of_several_forms_is_one_chain_of_forms_that_follow_each_other(monkeypatch):
+    """Session 55: a dead zone beside a quadrant label of other inputs and an ELU of a third was three
+    kernels in one. Forms now share a kernel only as a chain (FOLLOWERS): each one a form the one before
+    it feeds or works beside (one body, one field)."""
+    from synthesis.categories.multi_conditional import FOLLOWERS
+
+    drawn = _forms_drawn(range(300), monkeypatch)
+    chains = 0
+    for spec, forms in drawn:
+        for before, after in zip(forms, forms[1:]):
+            if after in FOLLOWERS.get(before, ()):
+                continue
+            raise AssertionError(f"{before} then {after}:\n{spec.source}")
+        chains += len(forms) > 1
+    assert 0.4 * len(drawn) < chains < 0.8 * len(drawn)
+
+
+def test_a_fed_form_tests_the_value_the_form_before_it_computed():
+    """In a chain that feeds (a dead zone's excess soft-clipped or taken as a loss, a masked residual's
+    loss), the later form's condition reads a variable the earlier form's branches assigned."""
+    import ast
+
+    from synthesis.categories import generate
+
+    fed = 0
+    for seed in range(400):
+        spec = generate("multi_conditional", seed)
+        d = spec.description
+        if not ("dead zone" in d and ("soft clipping knee" in d or "Huber loss" in d)
+                or "window mask" in d and "Huber loss" in d):
+            continue
+        fed += 1
+        fn = next(n for n in ast.parse(spec.source).body if isinstance(n, ast.FunctionDef))
+        ifs = [n for n in ast.walk(fn) if isinstance(n, ast.If)]
+        branch_assigned = {t.id for n in ifs for s in n.body + n.orelse if isinstance(s, ast.Assign)
+                           for t in s.targets if isinstance(t, ast.Name)}
+        # the magnitude the Huber loss tests is assigned from the earlier result: follow one assignment
+        derived = {s.targets[0].id for s in ast.walk(fn) if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
+                   and {n.id for n in ast.walk(s.value) if isinstance(n, ast.Name)} & branch_assigned}
+        tested = {n.id for i in ifs for n in ast.walk(i.test) if isinstance(n, ast.Name)}
+        assert tested & (branch_assigned | derived), spec.source
+    assert fed >= 20
