@@ -1,34 +1,25 @@
 import warp as wp
 
 
-GROUND = wp.constant(0.0)
-
-@wp.kernel(enable_backward=False)
-def cond_79cfefaccc(q: wp.array(dtype=wp.float32), vel: wp.array(dtype=wp.float32), height: wp.array(dtype=wp.float32), stiffness: wp.float32, slope: wp.array(dtype=wp.float32), face_left: wp.array(dtype=wp.float32), face_right: wp.array(dtype=wp.float32), advected: wp.array(dtype=wp.float32), force: wp.array(dtype=wp.float32)):
+@wp.kernel
+def cond_79cfefaccc(px: wp.array(dtype=float), vel: wp.array(dtype=float), fn: wp.array(dtype=float), pos_out: wp.array(dtype=float), vel_out: wp.array(dtype=float), friction_force: wp.array(dtype=float)):
     tid = wp.tid()
-    q_v = q[tid]
-    q_left = q[wp.max(tid - 1, 0)]
-    q_right = q[wp.min(tid + 1, q.shape[0] - 1)]
     vel_v = vel[tid]
-    dl = q_v - q_left
-    dr = q_right - q_v
-    slope_val = float(0.0)
-    if dl * dr > 0.0:
-        if wp.abs(dl) < wp.abs(dr):
-            slope_val = dl
-        else:
-            slope_val = dr
-    du = float(0.0)
-    if vel_v > 0.0:
-        du = dl
+    fn_v = fn[tid]
+    x_new = px[tid] + 0.25 * vel_v
+    v_new = vel_v
+    if x_new < -1.25:
+        x_new = -1.25
+        v_new = 0.0
+    elif x_new > 1.75:
+        x_new = 1.75
+        v_new = 0.0
+    speed = wp.abs(vel_v)
+    friction = float(0.0)
+    if speed > 0.25:
+        friction = -0.5 * fn_v * vel_v / speed
     else:
-        du = dr
-    depth = GROUND - height[tid]
-    force_val = float(0.0)
-    if depth > 0.0:
-        force_val = stiffness * depth - 2.0 * vel_v
-    slope[tid] = slope_val
-    face_left[tid] = q_v - 0.5 * slope_val
-    face_right[tid] = q_v + 0.5 * slope_val
-    advected[tid] = q_v - 0.25 * vel_v * du
-    force[tid] += force_val
+        friction = -2.0 * fn_v * vel_v
+    pos_out[tid] = x_new
+    vel_out[tid] = v_new
+    friction_force[tid] = friction

@@ -2,29 +2,24 @@ import warp as wp
 
 
 @wp.kernel
-def cond_c5ed38a6fb(velocity: wp.array[wp.float32], pos_y: wp.array[wp.float32], ground: wp.float32, friction_force: wp.array[wp.float32], force: wp.array[wp.float32], pos_out: wp.array[wp.float32], vel_out: wp.array[wp.float32]):
+def cond_c5ed38a6fb(rho: wp.array(dtype=float), vel: wp.array(dtype=float), advected: wp.array(dtype=float), slope: wp.array(dtype=float), smoothing: float):
     tid = wp.tid()
-    velocity_v = velocity[tid]
-    pos_y_v = pos_y[tid]
-    speed = wp.abs(velocity_v)
-    friction = float(0.0)
-    if speed > 0.5:
-        friction = -0.5 * velocity_v / speed
+    rho_v = rho[tid]
+    vel_v = vel[tid]
+    rho_left = rho[max(tid - 1, 0)]
+    rho_right = rho[min(tid + 1, rho.shape[0] - 1)]
+    advected_val = float(0.0)
+    if vel_v > 0.0:
+        advected_val = rho_v - 0.125 * vel_v * (rho_v - rho_left)
     else:
-        friction = -0.5 * velocity_v
-    depth = ground - pos_y_v
-    force_val = float(0.0)
-    if depth > 0.0:
-        force_val = 10.0 * depth - 5.0 * velocity_v
-    x_new = pos_y_v + 0.25 * velocity_v
-    v_new = velocity_v
-    if x_new < -1.5:
-        x_new = -3.0 - x_new
-        v_new = -velocity_v
-    elif x_new > 1.5:
-        x_new = 3.0 - x_new
-        v_new = -velocity_v
-    friction_force[tid] = friction
-    force[tid] = force_val
-    pos_out[tid] = x_new
-    vel_out[tid] = v_new
+        advected_val = rho_v - 0.125 * vel_v * (rho_right - rho_v)
+    dl = rho_v - rho_left
+    dr = rho_right - rho_v
+    slope_val = float(0.0)
+    if dl * dr > 0.0:
+        if abs(dl) < abs(dr):
+            slope_val = dl
+        else:
+            slope_val = dr
+    advected[tid] = advected_val
+    slope[tid] = wp.lerp(slope[tid], slope_val, smoothing)
