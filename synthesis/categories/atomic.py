@@ -340,17 +340,19 @@ def budget(w: KernelWriter, loads: list[str], dtype: str) -> None:
 
 
 def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
-    """Each thread owns its slot, so the old value an atomic returns is deterministic: the best score
-    so far updated with `old = wp.atomic_max(best, tid, score)` (or the lowest cost with atomic_min),
-    and the improvement over it written."""
+    """A best score kept per element across launches (a particle swarm's personal best, a pixel's
+    brightest frame), and the improvement over it or a new-record flag; often the best over all
+    elements too, by an atomic on one shared slot. Each thread owns its element, so it is read and
+    written plainly (session 55: `old = wp.atomic_max(best, tid, score)` took an atomic on a slot
+    no other thread touches, to learn a value one load gives); the shared best is where threads
+    meet, and its final value is the same in any order."""
     score = w.load(loads[0])
     span = 4 if dtype == "float32" else 50
     kind = w.rng.choice(["max", "min"])
     best = w.add_array(w.rng.choice(["best", "record"]) if kind == "max" else w.rng.choice(["lowest", "best_cost"]),
                        dtype, "inout", low=-span, high=span, grid_bits=3 if dtype == "float32" else 0)
-    old = w.assign(Expr(f"wp.atomic_{kind}({best}, {w.own_index()}, {score.src})", dtype, float(span),
-                        3 if dtype == "float32" else 0), "old")
-    w.note_bound(best, span + score.mag)
+    own = w.own_index()
+    old = w.assign(Expr(f"{best}[{own}]", dtype, float(span), 3 if dtype == "float32" else 0), "prev_best")
     zero = "0.0" if dtype == "float32" else "0"
     better = f"{score.src} > {old.src}" if kind == "max" else f"{score.src} < {old.src}"
     margin = f"{score.src} - {old.src}" if kind == "max" else f"{old.src} - {score.src}"
@@ -363,7 +365,19 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
         gain = f"wp.max({margin}, {zero})" if how < 0.7 else f"wp.where({better}, {margin}, {zero})"
         w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
                 Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
-    w.feature(f"old value returned (atomic_{kind})")
+    if w.rng.random() < 0.5:
+        w.emit(f"{best}[{own}] = wp.{kind}({old.src}, {score.src})")
+    else:
+        with w.block(f"if {better}:"):
+            w.emit(f"{best}[{own}] = {score.src}")
+    w.note_bound(best, span + score.mag)
+    w.feature(f"best per element kept ({kind})")
+    if w.rng.random() < 0.6:  # and the best of all, where the threads meet
+        overall = w.add_array(w.rng.choice([f"global_{'best' if kind == 'max' else 'lowest'}", f"overall_{kind}"]),
+                              dtype, "inout", shape=(1,), low=-span, high=span, grid_bits=3 if dtype == "float32" else 0)
+        w.emit(f"wp.atomic_{kind}({overall}, 0, {score.src})")
+        w.note_bound(overall, span + score.mag)
+        w.feature(f"best over all elements (atomic_{kind})")
 
 
 def deposit(w: KernelWriter, loads: list[str], dtype: str) -> None:

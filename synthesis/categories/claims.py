@@ -255,7 +255,7 @@ def read_and_reset(w: KernelWriter) -> None:
         if other == "total":  # carried into a running total
             total = w.add_array(rng.choice(["total", "running_count", "lifetime_hits"]), "int32", "inout", low=0,
                                 high=100, grid_bits=0)
-            w.emit(f"{total}[tid] += {n}" if rng.random() < 0.5 else f"wp.atomic_add({total}, tid, {n})")
+            w.emit(f"{total}[tid] += {n}")  # its own element: no atomic needed (session 55)
             w.feature("count carried into a running total")
         elif other == "rate":  # arrivals per unit time over the pass just drained
             inv_dt = w.add_scalar(rng.choice(["inv_dt", "inv_interval", "rate_scale"]), "float32",
