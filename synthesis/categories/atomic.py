@@ -368,8 +368,15 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
     if w.rng.random() < 0.5:
         w.emit(f"{best}[{own}] = wp.{kind}({old.src}, {score.src})")
     else:
+        where = w.load(loads[1]) if len(loads) > 1 and w.rng.random() < 0.4 else None
         with w.block(f"if {better}:"):
             w.emit(f"{best}[{own}] = {score.src}")
+            if where is not None:  # and where it was scored (a swarm's personal best position)
+                spec = w.arg(loads[1])
+                at = w.add_array(w.rng.choice(["best_at", "best_param", "argbest"]), spec.dtype, "inout",
+                                 low=spec.low, high=spec.high, grid_bits=spec.grid_bits)
+                w.emit(f"{at}[{own}] = {where.src}")
+                w.feature("and where it was reached")
     w.note_bound(best, span + score.mag)
     w.feature(f"best per element kept ({kind})")
     if w.rng.random() < 0.6:  # and the best of all, where the threads meet

@@ -38,7 +38,9 @@ def test_a_record_keeps_the_best_score_and_reports_what_beat_it(seed):
     spec = best_so_far(seed)
     inputs = draw_inputs(spec, seed)
     got = run(spec, inputs)
-    record, *overall = (a.name for a in spec.args if a.role == "inout")
+    record, *others = (a.name for a in spec.args if a.role == "inout")
+    overall = [n for n in others if n.startswith(("global_", "overall_"))]
+    reached = [n for n in others if n in ("best_at", "best_param", "argbest")]
     keep_max = "kept (max)" in spec.description
     old, score = inputs[record], inputs["a"]
     better = score > old if keep_max else score < old
@@ -49,6 +51,8 @@ def test_a_record_keeps_the_best_score_and_reports_what_beat_it(seed):
     else:
         np.testing.assert_array_equal(got[out.name], np.where(better, np.abs(score - old), 0.0))
     assert 0 < better.sum() < N  # some threads beat the record, some do not
+    if reached:  # where the new best was scored, kept beside it; left as it was elsewhere
+        np.testing.assert_array_equal(got[reached[0]], np.where(better, inputs["b"], inputs[reached[0]]))
     if overall:  # the best over all elements: the shared slot's start or the best score, whichever wins
         (name,) = overall
         pick = max if keep_max else min

@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 128; best per element kept (min); best over all elements (atomic_min); float32; output relaxed toward the new value (exponential smoothing))
+// Atomic-update kernel (1-D launch 128; and where it was reached; best per element kept (min); best over all elements (atomic_min); float32)
 // Standalone CUDA translation of the Warp kernel `atom_6599b53b54` (see atom_6599b53b54.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -28,17 +28,13 @@ __device__ __forceinline__ float atomicMinFloat(float* address, float val)
     return __int_as_float(old);
 }
 
-__device__ __forceinline__ float lerp(float a, float b, float t)
-{
-    return a * (1.0f - t) + b * t;
-}
-
 __global__ void atom_6599b53b54(
     const float* __restrict__ src,
+    const float* __restrict__ data,
     float* best_cost,
     float* improvement,
-    float* global_lowest,
-    float alpha,
+    float* best_at,
+    float* overall_min,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -46,12 +42,14 @@ __global__ void atom_6599b53b54(
         return;
 
     float src_v = src[tid];
+    float data_v = data[tid];
     float prev_best = best_cost[tid];
-    improvement[tid] = lerp(improvement[tid], src_v < prev_best ? prev_best - src_v : 0.0f, alpha);
+    improvement[tid] = src_v < prev_best ? prev_best - src_v : 0.0f;
     if (src_v < prev_best) {
         best_cost[tid] = src_v;
+        best_at[tid] = data_v;
     }
-    atomicMinFloat(&global_lowest[0], src_v);
+    atomicMinFloat(&overall_min[0], src_v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,19 +192,25 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_src((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_src.data(), h_src.size(), seed, 0, -32, 65U, 0.125f);
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 1, -32, 65U, 0.125f);
     std::vector<float> h_best_cost((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_best_cost.data(), h_best_cost.size(), seed, 1, -32, 65U, 0.125f);
-    std::vector<float> h_improvement((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_improvement.data(), h_improvement.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_global_lowest(1);  // inout, shape [1] of float32
-    fill_float(h_global_lowest.data(), h_global_lowest.size(), seed, 3, -32, 65U, 0.125f);
-    const float alpha = 0.75f;
+    fill_float(h_best_cost.data(), h_best_cost.size(), seed, 2, -32, 65U, 0.125f);
+    std::vector<float> h_improvement((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_best_at((size_t)n * 1);  // inout, shape [128] of float32
+    fill_float(h_best_at.data(), h_best_at.size(), seed, 4, -32, 65U, 0.125f);
+    std::vector<float> h_overall_min(1);  // inout, shape [1] of float32
+    fill_float(h_overall_min.data(), h_overall_min.size(), seed, 5, -32, 65U, 0.125f);
 
     // Device buffers
     float* d_src = nullptr;
     const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
     CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
     CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
     float* d_best_cost = nullptr;
     const size_t bytes_best_cost = h_best_cost.size() * sizeof(h_best_cost[0]);
     CUDA_CHECK(cudaMalloc(&d_best_cost, bytes_best_cost));
@@ -215,21 +219,26 @@ int main(int argc, char** argv)
     const size_t bytes_improvement = h_improvement.size() * sizeof(h_improvement[0]);
     CUDA_CHECK(cudaMalloc(&d_improvement, bytes_improvement));
     CUDA_CHECK(cudaMemcpy(d_improvement, h_improvement.data(), bytes_improvement, cudaMemcpyHostToDevice));
-    float* d_global_lowest = nullptr;
-    const size_t bytes_global_lowest = h_global_lowest.size() * sizeof(h_global_lowest[0]);
-    CUDA_CHECK(cudaMalloc(&d_global_lowest, bytes_global_lowest));
-    CUDA_CHECK(cudaMemcpy(d_global_lowest, h_global_lowest.data(), bytes_global_lowest, cudaMemcpyHostToDevice));
+    float* d_best_at = nullptr;
+    const size_t bytes_best_at = h_best_at.size() * sizeof(h_best_at[0]);
+    CUDA_CHECK(cudaMalloc(&d_best_at, bytes_best_at));
+    CUDA_CHECK(cudaMemcpy(d_best_at, h_best_at.data(), bytes_best_at, cudaMemcpyHostToDevice));
+    float* d_overall_min = nullptr;
+    const size_t bytes_overall_min = h_overall_min.size() * sizeof(h_overall_min[0]);
+    CUDA_CHECK(cudaMalloc(&d_overall_min, bytes_overall_min));
+    CUDA_CHECK(cudaMemcpy(d_overall_min, h_overall_min.data(), bytes_overall_min, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_6599b53b54<<<grid, block>>>(d_src, d_best_cost, d_improvement, d_global_lowest, alpha, n);
+    atom_6599b53b54<<<grid, block>>>(d_src, d_data, d_best_cost, d_improvement, d_best_at, d_overall_min, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_best_cost.data(), d_best_cost, bytes_best_cost, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_improvement.data(), d_improvement, bytes_improvement, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_global_lowest.data(), d_global_lowest, bytes_global_lowest, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_best_at.data(), d_best_at, bytes_best_at, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_overall_min.data(), d_overall_min, bytes_overall_min, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -239,7 +248,8 @@ int main(int argc, char** argv)
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_best_cost.data(), 1, bytes_best_cost, dump) == bytes_best_cost;
             dump_ok = dump_ok && fwrite(h_improvement.data(), 1, bytes_improvement, dump) == bytes_improvement;
-            dump_ok = dump_ok && fwrite(h_global_lowest.data(), 1, bytes_global_lowest, dump) == bytes_global_lowest;
+            dump_ok = dump_ok && fwrite(h_best_at.data(), 1, bytes_best_at, dump) == bytes_best_at;
+            dump_ok = dump_ok && fwrite(h_overall_min.data(), 1, bytes_overall_min, dump) == bytes_overall_min;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -255,7 +265,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_6599b53b54<<<grid, block, 0, stream>>>(d_src, d_best_cost, d_improvement, d_global_lowest, alpha, n);
+            atom_6599b53b54<<<grid, block, 0, stream>>>(d_src, d_data, d_best_cost, d_improvement, d_best_at, d_overall_min, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -282,8 +292,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_best_cost + bytes_improvement + bytes_global_lowest;
-        const size_t bytes_written = bytes_best_cost + bytes_improvement + bytes_global_lowest;
+        const size_t bytes_read = bytes_src + bytes_data + bytes_best_cost + bytes_best_at + bytes_overall_min;
+        const size_t bytes_written = bytes_best_cost + bytes_improvement + bytes_best_at + bytes_overall_min;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -303,24 +313,28 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src));
+        CUDA_CHECK(cudaFree(d_data));
         CUDA_CHECK(cudaFree(d_best_cost));
         CUDA_CHECK(cudaFree(d_improvement));
-        CUDA_CHECK(cudaFree(d_global_lowest));
+        CUDA_CHECK(cudaFree(d_best_at));
+        CUDA_CHECK(cudaFree(d_overall_min));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1028) {
-        fprintf(stderr, "%s: expected 1028 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 1540) {
+        fprintf(stderr, "%s: expected 1540 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
     ok &= check_values("best_cost", h_best_cost.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                        0.0008f, 0.0001f, stats);
     ok &= check_values("improvement", h_improvement.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
-                       0.0009000000000000001f, 0.0001f, stats);
-    ok &= check_values("global_lowest", h_global_lowest.data(), reinterpret_cast<const float*>(expected.data() + 1024), 1,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_values("best_at", h_best_at.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
+                       0.0004f, 0.0001f, stats);
+    ok &= check_values("overall_min", h_overall_min.data(), reinterpret_cast<const float*>(expected.data() + 1536), 1,
                        0.0008f, 0.0001f, stats);
     printf("%s atom_6599b53b54: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -332,13 +346,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_6599b53b54<<<grid, block>>>(d_src, d_best_cost, d_improvement, d_global_lowest, alpha, n);
+        atom_6599b53b54<<<grid, block>>>(d_src, d_data, d_best_cost, d_improvement, d_best_at, d_overall_min, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_6599b53b54<<<grid, block>>>(d_src, d_best_cost, d_improvement, d_global_lowest, alpha, n);
+        atom_6599b53b54<<<grid, block>>>(d_src, d_data, d_best_cost, d_improvement, d_best_at, d_overall_min, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -358,8 +372,10 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src));
+    CUDA_CHECK(cudaFree(d_data));
     CUDA_CHECK(cudaFree(d_best_cost));
     CUDA_CHECK(cudaFree(d_improvement));
-    CUDA_CHECK(cudaFree(d_global_lowest));
+    CUDA_CHECK(cudaFree(d_best_at));
+    CUDA_CHECK(cudaFree(d_overall_min));
     return ok ? 0 : 1;
 }
