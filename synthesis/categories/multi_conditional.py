@@ -683,6 +683,8 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
         branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, f"{x_new.src} + {span}"))
         branch(w, f"elif {x_new.src} >= {upper.src}:", (x_new.src, f"{x_new.src} - {span}"))
         w.feature("periodic walls (wrapped round)")
+        if d.vertical:  # settling through a periodic box: the kicked velocity is the body's new one
+            return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
         return [Result(x_new, "pos_out", state=True)]
     if kind == "stop":  # an inelastic wall: the body stops on it, its velocity into the wall gone
         branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, lower.src), (v_new.src, "0.0"))
