@@ -58,6 +58,7 @@ class Quantity(NamedTuple):
     value: Expr
     low: float
     high: float
+    difference: bool = False  # two inputs' difference (an error, a residual), not one input's value
 
 
 class Result(NamedTuple):
@@ -124,7 +125,7 @@ class Draw:
         other = w.load(rng.choice([n for n in self.loads if n != name]))
         diff = w.assign(Expr(f"{first.src} - {other.src}", "float32", first.mag + other.mag, max(first.q, other.q),
                              atom=False), prefix=prefix)
-        return Quantity(diff, -diff.mag, diff.mag)
+        return Quantity(diff, -diff.mag, diff.mag, difference=True)
 
     def threshold(self, hint: str, value: float) -> Expr:
         """`value` as a literal, or named for its role: a kernel parameter or a `wp.constant`."""
@@ -263,7 +264,7 @@ def dead_zone(d: Draw) -> list[Result] | None:
         return [Result(y, "shrunk")]
     branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
     branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
-    if q.value.src.startswith("diff") and d.breadth.random() < CONTROLLER_SHARE:  # quantity() names a difference `diff`
+    if q.difference and d.breadth.random() < CONTROLLER_SHARE:
         # an error's dead band, then a proportional controller's gain: no command for a small error
         kp = w.add_scalar(d.breadth.choice(["kp", "gain", "k_p"]), "float32", d.breadth.choice([0.5, 2.0, 4.0])).src
         w.retire(kp)

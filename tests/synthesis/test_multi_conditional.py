@@ -151,14 +151,22 @@ def test_the_huber_loss_is_quadratic_near_zero_and_linear_far_out(seed):
     assert all(f[k - 1] - 2 * f[k] + f[k + 1] >= -1e-9 for k in range(1, N - 1))  # convex
 
 
+def value_and_derivative(form: str, seed: int):
+    """f(a) over GRID and the derivative the form stores beside it; None where it stores none."""
+    spec, outputs, _ = build(form, seed)
+    if len(outputs) == 1:
+        return None
+    out = run(spec, {"a": GRID, "b": [0.0] * N})
+    return out[outputs[0]], out[outputs[1]]
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_huber_gradient_is_the_derivative_of_its_loss(seed):
-    spec, outputs, _ = build("Huber loss", seed)
-    if len(outputs) == 1:
+    drawn = value_and_derivative("Huber loss", seed)
+    if drawn is None:
         return
-    out = run(spec, {"a": GRID, "b": [0.0] * N})
-    loss, grad = out[outputs[0]], out[outputs[1]]
+    loss, grad = drawn
     step = GRID[1] - GRID[0]
     for k in range(1, N - 1):  # the central difference of a piecewise quadratic is exact off its joints
         if grad[k + 1] - grad[k] == grad[k] - grad[k - 1]:  # the three points on one piece
@@ -174,11 +182,10 @@ def test_some_huber_losses_store_their_gradient():
 @PROPERTY
 @given(SEEDS)
 def test_an_activation_derivative_is_the_slope_of_the_activation(seed):
-    spec, outputs, _ = build("activation", seed)
-    if len(outputs) == 1:
+    drawn = value_and_derivative("activation", seed)
+    if drawn is None:
         return
-    out = run(spec, {"a": GRID, "b": [0.0] * N})
-    act, slope = out[outputs[0]], out[outputs[1]]
+    act, slope = drawn
     step = GRID[1] - GRID[0]
     assert all(s == 1.0 for a, s in zip(GRID, slope) if a > 0.0)
     for k in range(1, N // 2 - 1):  # below zero: the central difference, to the curvature's error
