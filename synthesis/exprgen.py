@@ -572,6 +572,9 @@ class KernelWriter:
         self.varying: set[str] = set()  # locals whose value differs between threads
         self.coordinates: set[str] = set()  # the grid-coordinate locals (`coordinate`): never negative
         self.local_features: dict[str, str] = {}  # a local or constant -> the feature it stands for
+        # the thread's group for segmented reductions (a label, a binned position) and the number of
+        # groups: set by the first form that asks, so every form of the kernel reduces over the same groups
+        self.group_index: tuple[str, int] | None = None
         self._operations_feature: tuple[str, tuple[str, ...], bool] | None = None  # see describe_operations
         self._launch_cache: tuple | None = None  # (state key, realism.launch_context, its caches) for launch_constant
         self.defs: dict[str, str] = {}  # local -> the source of its only value (assign)

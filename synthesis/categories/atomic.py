@@ -192,14 +192,47 @@ def float64_reduction(rng: random.Random, w: KernelWriter, form: str) -> None:
 
 
 def _group_index(w: KernelWriter, groups: int) -> tuple[str, int]:
-    """The thread's group (a label array, as a segment or cluster id is given), loaded once, and the
-    number of groups. Every form of one kernel reads the same labels (sums, counts and extremes per
-    segment are kept side by side), so the first form to ask sets how many groups there are."""
+    """The thread's group and the number of groups: a label array, loaded once (as a segment or
+    cluster id is given), or now and then the cell a normalised position falls in (particles binned
+    on a line or on a square grid of cells, as a neighbour search's counting pass bins them). Every
+    form of one kernel reduces over the same groups, so the first form to ask sets them."""
+    if w.group_index is not None:
+        return w.group_index
     label = next((a for a in w.args if a.role == "index" and a.name in GROUP_HINTS), None)
     if label is not None:
-        return w.load(label.name).src, label.high + 1
-    idx = w.add_array(w.rng.choice(GROUP_HINTS), "int32", "index", index_high=groups - 1)
-    return w.load(idx).src, groups
+        w.group_index = (w.load(label.name).src, label.high + 1)
+    elif w.rng.random() < 0.3:
+        w.group_index = _position_cell(w, groups)
+    else:
+        idx = w.add_array(w.rng.choice(GROUP_HINTS), "int32", "index", index_high=groups - 1)
+        w.group_index = (w.load(idx).src, groups)
+    return w.group_index
+
+
+def _position_cell(w: KernelWriter, groups: int) -> tuple[str, int]:
+    """The cell of a normalised position in [0, 1): `int(x * n)` on a line of n cells, or on a square
+    grid `cy * n + cx`, clamped (a position of exactly 1 would fall past the last cell)."""
+    side = {16: 4, 64: 8}.get(groups) if w.rng.random() < 0.6 else None
+    axes = ("x", "y") if side else ("x",)
+    per_axis = side or groups
+    hints = w.rng.choice([("pos_x", "pos_y"), ("px", "py"), ("x_norm", "y_norm")])
+    named = w.rng.random() < 0.4
+    n = w.add_constant("CELLS_PER_AXIS" if side else "NUM_CELLS", per_axis).src if named else str(per_axis)
+    scale = f"float({n})" if named else f"{float(per_axis)!r}"
+    cells = []
+    for axis, hint in zip(axes, hints):
+        x = w.load(w.add_array(hint, "float32", "input", low=0.0, high=1.0 - 1.0 / 128, grid_bits=7))
+        c = w.fresh(f"c{axis}" if side else "cell")
+        w.emit(f"{c} = wp.clamp(int({x.src} * {scale}), 0, {n} - 1)" if named
+               else f"{c} = wp.clamp(int({x.src} * {scale}), 0, {per_axis - 1})")
+        cells.append(c)
+    if side:
+        cell = w.fresh("cell")
+        w.emit(f"{cell} = {cells[1]} * {n} + {cells[0]}")
+        w.feature("positions binned on a square grid of cells")
+        return cell, per_axis * per_axis
+    w.feature("positions binned into cells")
+    return cells[0], per_axis
 
 
 GROUP_HINTS = ("group", "label", "segment", "cell_id")
@@ -236,12 +269,20 @@ def _value(w: KernelWriter, loads: list[str], dtype: str, squared: bool = False)
 
 def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """Counts per bin: the bin from the value (`int((x - LO) / WIDTH)`, clamped to the bins; for ints
-    the low bits), `wp.atomic_add(counts, b, 1)`; sometimes the values summed per bin too."""
+    the low bits), `wp.atomic_add(counts, b, 1)`; sometimes the values summed per bin too; or, of two
+    float inputs, a joint histogram (a 2-D grid of bins, flattened row by row)."""
+    if dtype == "float32" and len(loads) > 1 and w.rng.random() < 0.25:
+        joint_histogram(w, loads)
+        return
     x = w.load(loads[0])
     nbins = w.rng.choice([8, 16])
     counts = w.add_array(w.rng.choice(["counts", "hist", "histogram"]), "int32", "output", shape=(nbins,))
     b = w.fresh("b")
-    if dtype == "float32":
+    if dtype == "float32" and w.rng.random() < 0.2:  # of a magnitude (a speed, an error's size): bins over [0, 4)
+        mag = w.assign(Expr(f"wp.abs({x.src})", dtype, x.mag, x.q), "mag")
+        w.emit(f"{b} = wp.min(int({mag.src} * {nbins / 4.0!r}), {nbins - 1})")
+        w.feature("histogram of a magnitude")
+    elif dtype == "float32":
         width = 8.0 / nbins  # the inputs span [-4, 4]: bins of a power-of-two width, so the bin is exact
         shifted = f"({x.src} + 4.0)" if w.rng.random() < 0.5 else f"({x.src} - {w.add_constant('LO', -4.0).src})"
         if w.rng.random() < 0.5:  # the bin width named at module level
@@ -267,10 +308,31 @@ def histogram(w: KernelWriter, loads: list[str], dtype: str) -> None:
         w.feature("sums per bin")
 
 
+def joint_histogram(w: KernelWriter, loads: list[str]) -> None:
+    """Counts per cell of a 2-D grid of bins over two values (a joint distribution, as a
+    co-occurrence matrix is gathered), the cell flattened row by row."""
+    n = w.rng.choice([4, 8])
+    counts = w.add_array(w.rng.choice(["joint_hist", "hist2d", "pair_counts"]), "int32", "output", shape=(n * n,))
+    per_unit = n / 8.0  # the inputs span [-4, 4]
+    bins = []
+    for name in loads[:2]:
+        v = w.load(name)
+        b = w.fresh("b")
+        scaled = f"({v.src} + 4.0) * {per_unit!r}" if per_unit != 1.0 else f"{v.src} + 4.0"
+        w.emit(f"{b} = wp.clamp(int({scaled}), 0, {n - 1})")
+        bins.append(b)
+    w.emit(f"wp.atomic_add({counts}, {bins[0]} * {n} + {bins[1]}, 1)")
+    w.note_bound(counts, w.dim[0])
+    w.feature("joint histogram of two values")
+
+
 def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
     """A segmented reduction: each thread adds its value into its group's sum (and 1 into its count)
     through an index array: sums and counts from which the group means follow."""
     g, groups = _group_index(w, w.rng.choice([4, 8, 16, 32]))
+    if dtype == "float32" and w.rng.random() < 0.25:
+        weighted_group_sums(w, loads, g, groups)
+        return
     value = _value(w, loads, dtype)
     sums = w.add_array(w.rng.choice(["sums", "group_total", "acc"]), dtype, "output", shape=(groups,))
     w.emit(f"wp.atomic_add({sums}, {g}, {value.src})" if w.rng.random() < 0.6 else f"{sums}[{g}] += {value.src}")
@@ -284,27 +346,91 @@ def group_sums(w: KernelWriter, loads: list[str], dtype: str) -> None:
         w.feature("sums per group")
 
 
+def weighted_group_sums(w: KernelWriter, loads: list[str], g: str, groups: int) -> None:
+    """A weighted mean per group, as its two sums: each member's weight (a mass, a confidence) times
+    its value, and the weights alone; the group's mean is their quotient (a cluster's centre of mass)."""
+    weight = w.load(w.add_array(w.rng.choice(["mass", "weight", "confidence"]), "float32", "input",
+                                low=0.125, high=2.0, grid_bits=3))
+    x = _value(w, loads[:1], "float32", squared=True)
+    moment = w.add_array(w.rng.choice(["weighted_sum", "moment", "mx_sum"]), "float32", "output", shape=(groups,))
+    total = w.add_array(w.rng.choice(["weight_sum", "mass_sum", "total_weight"]), "float32", "output", shape=(groups,))
+    product = f"{weight.src} * {x.operand()}"
+    w.emit(f"wp.atomic_add({moment}, {g}, {product})" if w.rng.random() < 0.7 else f"{moment}[{g}] += {product}")
+    w.emit(f"wp.atomic_add({total}, {g}, {weight.src})" if w.rng.random() < 0.6 else f"{total}[{g}] += {weight.src}")
+    w.note_bound(moment, w.dim[0] * weight.mag * x.mag)
+    w.note_bound(total, w.dim[0] * weight.mag)
+    w.feature("weighted sums per group (a weighted mean)")
+
+
 def moments(w: KernelWriter, loads: list[str], dtype: str) -> None:
-    """Global moments for a mean and a variance: the sum of the values (or weighted values) and of
-    their squares (or the total and the largest value), each into a one-element array."""
-    x = _value(w, loads, dtype, squared=True)
-    if not x.atom:  # a computed value, read twice below: a local
-        x = w.assign(x, "v")
-    total = w.add_array(w.rng.choice(["total", "sum_x"]), dtype, "output", shape=(1,))
-    w.emit(f"wp.atomic_add({total}, 0, {x.src})" if w.rng.random() < 0.6 else f"{total}[0] += {x.src}")
-    w.note_bound(total, w.dim[0] * x.mag)
-    if w.rng.random() < 0.5:
-        sq = w.add_array(w.rng.choice(["sum_sq", "energy", "sum_x2"]), dtype, "output", shape=(1,))
-        w.emit(f"wp.atomic_add({sq}, 0, {x.src} * {x.src})")
-        w.note_bound(sq, w.dim[0] * x.mag * x.mag)
-        w.feature("sum and sum of squares")
+    """Global statistics of the values, each into a one-element array, the ones people gather together
+    in one pass: a total with the sum of squares (a mean and a variance) or with the peak; the sum of
+    magnitudes with the sum of squares or the largest magnitude (L1, L2 and max norms); the positive
+    parts summed with how many there were (the mean of the positive values); a dot product of two
+    fields, with the squared norm of one (a projection's coefficient); a total of values scaled by a
+    parameter (a unit conversion). The sum of squares squares the value itself, never its magnitude."""
+    zero = "0.0" if dtype == "float32" else "0"
+    span = 0.5 if dtype == "float32" else 5
+    grid = 3 if dtype == "float32" else 0
+
+    def one_slot(hints: list[str], value: Expr, op: str = "add", inout: bool = False) -> None:
+        name = w.add_array(w.rng.choice(hints), dtype, "inout" if inout else "output", shape=(1,),
+                           **({"low": -span, "high": span, "grid_bits": grid} if inout else {}))
+        if op == "add" and w.rng.random() < 0.4:
+            w.emit(f"{name}[0] += {value.src}")
+        else:
+            w.emit(f"wp.atomic_{op}({name}, 0, {value.src})")
+        w.note_bound(name, (value.mag + 4) if inout else w.dim[0] * value.mag)
+
+    how = w.rng.random()
+    if dtype == "float32" and len(loads) > 1 and how < 0.25:
+        a, b = (w.load(name) for name in loads[:2])
+        one_slot(["dot", "inner", "sum_xy"], Expr(f"{a.src} * {b.src}", dtype, a.mag * b.mag, 6, atom=False))
+        if w.rng.random() < 0.5:
+            one_slot(["norm_sq", "sum_bb", "self_dot"], Expr(f"{b.src} * {b.src}", dtype, b.mag * b.mag, 6, atom=False))
+            w.feature("dot product and squared norm")
+        else:
+            w.feature("dot product")
+        return
+    x = w.load(w.rng.choice(loads))
+    square = Expr(f"{x.src} * {x.src}", dtype, x.mag * x.mag, 6 if dtype == "float32" else 0, atom=False)
+    if how < 0.5:
+        one_slot(["total", "sum_x", "acc"], x)
+        if w.rng.random() < 0.5:
+            one_slot(["sum_sq", "sum_x2", "energy"], square)
+            w.feature("sum and sum of squares")
+        else:
+            kind = w.rng.choice(["max", "max", "min"])
+            one_slot(["peak", "max_value"] if kind == "max" else ["trough", "min_value"], x, kind, inout=True)
+            w.feature(f"total and {'peak' if kind == 'max' else 'trough'}")
+    elif how < 0.72:
+        magnitude = Expr(f"wp.abs({x.src})", dtype, x.mag, x.q)
+        with_l2 = w.rng.random() < 0.5
+        if not with_l2:  # read twice: a local
+            magnitude = w.assign(magnitude, "mag")
+        one_slot(["l1", "sum_abs", "abs_total"], magnitude)
+        if with_l2:
+            one_slot(["l2_sq", "sum_sq"], square)
+            w.feature("L1 norm and squared L2 norm")
+        else:
+            one_slot(["max_abs", "linf"], magnitude, "max", inout=True)
+            w.feature("L1 and max norms")
+    elif how < 0.88:
+        with w.block(f"if {x.src} > {zero}:"):
+            one_slot(["positive_total", "sum_pos", "gain_total"], x)
+            count = w.add_array(w.rng.choice(["n_positive", "pos_count"]), "int32", "output", shape=(1,))
+            w.emit(f"wp.atomic_add({count}, 0, 1)")
+            w.note_bound(count, w.dim[0])
+        w.feature("sum and count of the positive values")
     else:
-        peak = w.add_array(w.rng.choice(["peak", "max_value"]), dtype, "inout", shape=(1,),
-                           low=-0.5 if dtype == "float32" else -5, high=0.5 if dtype == "float32" else 5,
-                           grid_bits=3 if dtype == "float32" else 0)
-        w.emit(f"wp.atomic_max({peak}, 0, {x.src})")
-        w.note_bound(peak, x.mag + 4)
-        w.feature("total and peak")
+        if dtype == "float32":
+            scale = w.add_scalar(w.rng.choice(["scale", "unit", "to_si"]), "float32", w.rng.choice([0.25, 0.5, 2.0]))
+            value = Expr(f"{x.src} * {scale.src}", dtype, 2.0 * x.mag, 6, atom=False)
+            w.feature("total of scaled values")
+        else:
+            value = square
+            w.feature("sum of squares")
+        one_slot(["total", "scaled_sum"] if dtype == "float32" else ["sum_sq", "energy"], value)
 
 
 def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
@@ -314,9 +440,27 @@ def extremes_per_group(w: KernelWriter, loads: list[str], dtype: str) -> None:
     # [-50, 50] nearly always reaches 50, and every group's extreme is then the same
     threads = math.prod(w.dim)
     g, groups = _group_index(w, w.rng.choice([max(4, threads // 16), max(4, threads // 8)]))
-    x = w.load(loads[0])
     span = 0.5 if dtype == "float32" else 5
     grid = 3 if dtype == "float32" else 0
+    if len(loads) > 1 and w.rng.random() < 0.35:  # a box per group: the extent along each coordinate
+        for coordinate in loads[:2]:
+            c = w.load(coordinate)
+            for kind in ("min", "max"):
+                target = w.add_array(f"{kind}_{coordinate}", dtype, "inout", shape=(groups,), low=-span, high=span,
+                                     grid_bits=grid)
+                w.emit(f"wp.atomic_{kind}({target}, {g}, {c.src})")
+                w.note_bound(target, c.mag + 4)
+        w.feature("bounds per group along two coordinates")
+        return
+    x = w.load(loads[0])
+    if w.rng.random() < 0.2:  # the largest magnitude per group (a cell's peak deviation either way)
+        x = w.assign(Expr(f"wp.abs({x.src})", dtype, x.mag, x.q), "mag")
+        target = w.add_array(w.rng.choice(["max_abs_per_group", "peak_magnitude", "cell_amplitude"]), dtype, "inout",
+                             shape=(groups,), low=0.0 if dtype == "float32" else 0, high=span, grid_bits=grid)
+        w.emit(f"wp.atomic_max({target}, {g}, {x.src})")
+        w.note_bound(target, x.mag + 4)
+        w.feature("largest magnitude per group (atomic_max)")
+        return
     kinds = w.rng.choice([("max",), ("min",), ("max", "min")])
     for kind in kinds:
         target = w.add_array(w.rng.choice([f"{kind}_per_group", f"group_{kind}", f"cell_{kind}"]), dtype, "inout",
@@ -337,6 +481,11 @@ def budget(w: KernelWriter, loads: list[str], dtype: str) -> None:
     w.emit(f"wp.atomic_sub({stock}, {g}, {amount.src})" if w.rng.random() < 0.6 else f"{stock}[{g}] -= {amount.src}")
     w.note_bound(stock, span + w.dim[0] * amount.mag)
     w.feature("stock drawn down (atomic_sub)")
+    if w.rng.random() < 0.35:  # and how many orders each item had
+        orders = w.add_array(w.rng.choice(["orders", "n_requests", "demand_count"]), "int32", "output", shape=(items,))
+        w.emit(f"wp.atomic_add({orders}, {g}, 1)")
+        w.note_bound(orders, w.dim[0])
+        w.feature("orders counted per item")
 
 
 def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
@@ -365,8 +514,16 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
         gain = f"wp.max({margin}, {zero})" if how < 0.7 else f"wp.where({better}, {margin}, {zero})"
         w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
                 Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
+    # launches since the element last improved (an optimiser's patience counter), reset by a new best
+    stale = w.add_array(w.rng.choice(["stale", "since_improved", "patience"]), "int32", "inout", low=0, high=20,
+                        grid_bits=0) if w.rng.random() < 0.3 else None
+    if stale is not None:
+        w.note_bound(stale, 21 + 1)
+        w.feature("launches since the last improvement counted")
     if w.rng.random() < 0.5:
         w.emit(f"{best}[{own}] = wp.{kind}({old.src}, {score.src})")
+        if stale is not None:
+            w.emit(f"{stale}[{own}] = wp.where({better}, 0, {stale}[{own}] + 1)")
     else:
         where = w.load(loads[1]) if len(loads) > 1 and w.rng.random() < 0.4 else None
         with w.block(f"if {better}:"):
@@ -377,6 +534,16 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
                                  low=spec.low, high=spec.high, grid_bits=spec.grid_bits)
                 w.emit(f"{at}[{own}] = {where.src}")
                 w.feature("and where it was reached")
+            if stale is not None:
+                w.emit(f"{stale}[{own}] = 0")
+            if w.rng.random() < 0.3:  # how many elements improved in this launch: a slot they share
+                improved = w.add_array(w.rng.choice(["n_improved", "improved_count"]), "int32", "output", shape=(1,))
+                w.emit(f"wp.atomic_add({improved}, 0, 1)")
+                w.note_bound(improved, w.dim[0])
+                w.feature("improvements counted")
+        if stale is not None:
+            with w.block("else:"):
+                w.emit(f"{stale}[{own}] += 1")
     w.note_bound(best, span + score.mag)
     w.feature(f"best per element kept ({kind})")
     if w.rng.random() < 0.6:  # and the best of all, where the threads meet
@@ -448,6 +615,18 @@ ATOMIC_FORMS = {
     "deposit": deposit,
 }
 
+# The forms one pass gathers together, as data: a distribution's histogram beside its moments, and a
+# segmented reduction's sums beside the same segments' extremes, a population's best beside its
+# totals. A stock drawn down or a deposit to a grid is a kernel's purpose on its own.
+COMPANIONS: dict[str, tuple[str, ...]] = {
+    "histogram": ("moments",),
+    "moments": ("histogram",),
+    "group sums": ("extremes per group",),
+    "extremes per group": ("group sums",),
+    "best so far": ("moments",),  # a population's best beside its total score (a swarm's mean fitness)
+}
+COMPANION_SHARE = 0.7  # of kernels whose form has companions: two forms
+
 
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if claims.chooses_claims(seed):
@@ -469,8 +648,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         loads = add_inputs(w, "float32", rng.randint(1, 2), low=-4.0, high=4.0, grid_bits=3)
     else:
         loads = add_inputs(w, "int32", rng.randint(1, 2), low=-50, high=50, grid_bits=0)
-    # statistics wanted together are gathered in one pass over the data: often two forms, now and then three
-    forms = rng.sample(list(ATOMIC_FORMS), rng.choice([1, 2, 2, 3]))
+    # statistics wanted together are gathered in one pass over the data: a form, or two that describe
+    # the same values together (COMPANIONS); never unrelated ones side by side (session 56)
+    forms = [rng.choice(list(ATOMIC_FORMS))]
+    if forms[0] in COMPANIONS and rng.random() < COMPANION_SHARE:
+        forms.append(rng.choice(COMPANIONS[forms[0]]))
     if len(dim) == 1 and "best so far" not in forms and rng.random() < 0.3 and not skipped:
         # only the elements a flag marks contribute (particles in contact, live cells), as masked
         # reductions do: the accumulation sits under the flag's test

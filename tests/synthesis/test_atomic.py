@@ -240,5 +240,140 @@ def test_a_float_histogram_clamps_its_bin_at_both_ends(seed):
     inputs = draw_inputs(spec, seed)
     inputs["a"] = np.linspace(-12.0, 12.0, N)  # beyond [-4, 4] both ways (exact: a step of 24/63)
     outputs = run(spec, inputs)
-    assert outputs[counts].sum() == N
-    assert outputs[counts][0] >= N // 3 and outputs[counts][-1] >= N // 3 - 1
+    got = outputs[counts]
+    if "joint histogram" in spec.description:  # a's bin is the row: count a's bins over b's
+        n = int(round(len(got) ** 0.5))
+        got = got.reshape(n, n).sum(axis=1)
+    assert got.sum() == N
+    if "histogram of a magnitude" in spec.description:  # both tails past 4 land in the last bin
+        assert got[-1] >= 2 * (N // 3) - 2
+        return
+    assert got[0] >= N // 3 and got[-1] >= N // 3 - 1
+
+
+def _forms_drawn(seeds, monkeypatch) -> list[tuple[object, list[str]]]:
+    """(spec, the ATOMIC_FORMS entries its last draw called, in order) per seed."""
+    from synthesis.categories import atomic, generate
+
+    held: list[str] = []
+    for form, build in list(atomic.ATOMIC_FORMS.items()):
+        def recording(w, loads, dtype, form=form, build=build):
+            held.append(form)
+            return build(w, loads, dtype)
+        monkeypatch.setitem(atomic.ATOMIC_FORMS, form, recording)
+    drawn = []
+    for seed in seeds:
+        held.clear()
+        spec = generate("atomic", seed)
+        drawn.append((spec, list(held)))
+    return drawn
+
+
+def test_a_kernel_gathers_one_statistic_or_two_that_describe_the_same_values(monkeypatch):
+    """Session 56: 75% of the atomic kernels of this stream fused two or three unrelated forms (a stock
+    drawn down beside a histogram and a per-element best). Two forms share a kernel only as
+    companions (COMPANIONS: a histogram beside its moments, a segment's sums beside its extremes)."""
+    from synthesis.categories.atomic import COMPANIONS
+
+    drawn = [(spec, forms) for spec, forms in _forms_drawn(range(400), monkeypatch) if forms]
+    pairs = 0
+    for spec, forms in drawn:
+        assert len(forms) <= 2, f"{forms}\n{spec.source}"
+        if len(forms) == 2:
+            assert forms[1] in COMPANIONS.get(forms[0], ()), f"{forms}\n{spec.source}"
+            pairs += 1
+    assert 0.3 * len(drawn) < pairs < 0.65 * len(drawn)
+
+
+def test_a_sum_of_squares_squares_the_value_not_its_magnitude():
+    """`wp.abs(x) * wp.abs(x)` is `x * x` written the long way round."""
+    import re
+
+    from synthesis.categories import generate
+
+    twice = re.compile(r"wp\.abs\((\w+)\) \* wp\.abs\(\1\)")
+    for seed in range(600):
+        spec = generate("atomic", seed)
+        assert not twice.search(spec.source), spec.source
+
+
+def form_kernel_with(form: str, feature: str):
+    for seed in range(200):
+        spec = form_kernel(form, seed)
+        if feature in spec.description:
+            return spec, seed
+    raise AssertionError(f"no {form} kernel with {feature!r}")
+
+
+def test_a_joint_histogram_counts_each_pair_of_values_in_its_cell():
+    spec, seed = form_kernel_with("histogram", "joint histogram")
+    inputs = draw_inputs(spec, seed)
+    counts = next(a.name for a in spec.args if a.role == "output")
+    got = run(spec, inputs)[counts]
+    n = int(round(len(got) ** 0.5))
+    edges = np.linspace(-4.0, 4.0, n + 1)
+    want, _, _ = np.histogram2d(inputs["a"], inputs["b"], bins=[edges, edges])
+    np.testing.assert_array_equal(got.reshape(n, n), want)
+
+
+def test_weighted_sums_per_group_are_a_weighted_means_numerator_and_denominator():
+    spec, seed = form_kernel_with("group sums", "weighted sums per group")
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    label = next(a.name for a in spec.args if a.role == "index")
+    weight = next(a.name for a in spec.args if a.role == "input" and a.name not in ("a", "b"))
+    moment, total = (a.name for a in spec.args if a.role == "output")
+    want_moment, want_total = np.zeros_like(got[moment]), np.zeros_like(got[total])
+    a = inputs["a"]
+    value = np.abs(a) if "magnitudes accumulated" in spec.description else \
+        np.maximum(a, 0.0) if "positive parts accumulated" in spec.description else a
+    np.add.at(want_moment, inputs[label], inputs[weight] * value)
+    np.add.at(want_total, inputs[label], inputs[weight])
+    np.testing.assert_array_equal(got[moment], want_moment)
+    np.testing.assert_array_equal(got[total], want_total)
+    assert (inputs[weight] > 0).all()
+
+
+def test_bounds_per_group_hold_each_groups_extent_along_both_coordinates():
+    spec, seed = form_kernel_with("extremes per group", "bounds per group")
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    label = next(a.name for a in spec.args if a.role == "index")
+    for coordinate in ("a", "b"):
+        for kind, at in (("min", np.minimum.at), ("max", np.maximum.at)):
+            name = f"{kind}_{coordinate}"
+            want = inputs[name].copy()
+            at(want, inputs[label], inputs[coordinate])
+            np.testing.assert_array_equal(got[name], want)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_global_moments_are_the_statistics_they_are_named_for(seed):
+    """Each one-slot output is the named statistic of its values: a dot product, a norm, a total, a
+    sum of squares, a peak or trough, or the positive values' sum and count."""
+    spec = form_kernel("moments", seed)
+    inputs = draw_inputs(spec, seed)
+    got = run(spec, inputs)
+    read = [inputs[n] for n in ("a", "b") if n in inputs]  # an input no statistic reads is not an argument
+    a, b = read if len(read) == 2 else (read[0], read[0])
+    x = read[0]
+    want = {"dot": a * b, "inner": a * b, "sum_xy": a * b, "norm_sq": b * b, "sum_bb": b * b, "self_dot": b * b,
+            "l1": abs(x), "sum_abs": abs(x), "abs_total": abs(x), "l2_sq": x * x, "sum_sq": x * x, "sum_x2": x * x,
+            "energy": x * x, "positive_total": np.maximum(x, 0), "sum_pos": np.maximum(x, 0),
+            "gain_total": np.maximum(x, 0), "n_positive": (x > 0), "pos_count": (x > 0)}
+    checked = 0
+    for arg in spec.args:
+        if arg.name in want:
+            assert got[arg.name][0] == want[arg.name].sum(), (arg.name, spec.source)
+        elif arg.name in ("peak", "max_value", "max_abs", "linf"):
+            values = abs(x) if arg.name in ("max_abs", "linf") else x
+            assert got[arg.name][0] == max(inputs[arg.name][0], values.max()), spec.source
+        elif arg.name in ("trough", "min_value"):
+            assert got[arg.name][0] == min(inputs[arg.name][0], x.min()), spec.source
+        elif arg.name in ("total", "sum_x", "acc", "scaled_sum"):
+            scale = next((a.value for a in spec.args if a.role == "scalar"), 1.0)
+            assert got[arg.name][0] == (x * scale).sum(), spec.source
+        else:
+            continue
+        checked += 1
+    assert checked >= 1
