@@ -1554,7 +1554,7 @@ def _balanced(text: str) -> bool:
 # name goes into the kernel's features as it is.
 ARITH_FORMULAS = ("affine map", "midpoint", "weighted average", "linear interpolation", "squared difference",
                   "sum of squares", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep",
-                  "relative difference", "signed square")
+                  "relative difference", "signed square", "absolute difference", "normalized difference", "soft sign")
 INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a multiple", "absolute difference",
                 "clamp to a range", "sum of squares", "bit field", "low bits", "blocks to cover", "pack two fields")
 # More of them, drawn from a stream of the kernel's own (INT_FORMULAS_MORE_SHARE of draws; session 50:
@@ -1562,6 +1562,8 @@ INT_FORMULAS = ("integer midpoint", "non-negative remainder", "round down to a m
 INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point blend", "integer percentage",
                      "midpoint without overflow", "distance on a ring", "saturating add", "shift division")
 INT_FORMULAS_MORE_SHARE = 0.45
+# Formulas only a theme of the arithmetic category asks for by name (never drawn by `int_formula()`).
+INT_FORMULAS_THEMED = ("step on a ring",)
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum", "Welsch loss",
@@ -2093,7 +2095,8 @@ class ExprGen:
         kind = kind or rng.choice(ARITH_FORMULAS)
         operands = self._formula_operands("float32", kind in ("midpoint", "weighted average", "linear interpolation",
                                                               "squared difference", "sum of squares",
-                                                              "relative difference"))
+                                                              "relative difference", "absolute difference",
+                                                              "normalized difference"))
         if operands is None:
             return None
         x, y = operands
@@ -2126,6 +2129,16 @@ class ExprGen:
             size = y.src if self.w.is_coordinate(y.src) else f"wp.abs({y.src})"
             e = Expr(f"({x.src} - {y.src}) / ({size} + {fmt_float(eps)})", "float32", (x.mag + y.mag) / eps,
                      None, atom=False)
+        elif kind == "absolute difference":  # |x - y|: an error's size, a gap
+            e = Expr(f"wp.abs({x.src} - {y.src})", "float32", x.mag + y.mag, join_q(x.q, y.q))
+        elif kind == "normalized difference":  # (x - y) / (|x| + |y| + eps): a contrast in [-1, 1] (an NDVI)
+            eps = rng.choice([0.125, 0.25, 0.5])
+            sizes = [v.src if self.w.is_coordinate(v.src) else f"wp.abs({v.src})" for v in (x, y)]
+            e = Expr(f"({x.src} - {y.src}) / ({sizes[0]} + {sizes[1]} + {fmt_float(eps)})", "float32", 1.0, None,
+                     atom=False)
+        elif kind == "soft sign":  # x / (1 + |x|): a saturating response in (-1, 1) with no exponential
+            size = x.src if self.w.is_coordinate(x.src) else f"wp.abs({x.src})"
+            e = Expr(f"{x.src} / (1.0 + {size})", "float32", 1.0, None, atom=False)
         elif kind == "signed square":  # x |x|: the square that keeps the sign (a quadratic drag, a gain curve)
             e = Expr(f"{x.src} * wp.abs({x.src})", "float32", x.mag * x.mag, None if x.q is None else 2 * x.q,
                      atom=False)
@@ -2429,6 +2442,13 @@ class ExprGen:
             n = rng.choice([12, 16, 24, 64])
             d = self.w.assign(Expr(f"(({a.src} - {b.src}) % {n} + {n}) % {n}", "int32", float(n), 0, atom=False), "d")
             e = Expr(f"wp.min({d.src}, {n} - {d.src})", "int32", float(n), 0)
+        elif kind == "step on a ring":  # the slot k steps on from a, on a ring of n (a ring buffer's next write)
+            n = rng.choice([8, 12, 16, 32])
+            if rng.random() < 0.4:
+                step = self.w.add_scalar(rng.choice(["step", "shift", "offset"]), "int32", rng.choice([1, 3, -1, 5])).src
+            else:
+                step = str(rng.choice([1, 2, 7]))
+            e = Expr(f"(({a.src} + {step}) % {n} + {n}) % {n}", "int32", float(n), 0, atom=False)
         elif kind == "saturating add":  # a sum held at a cap (a counter, a histogram in a byte)
             cap = rng.choice([100, 127, 255, 1000])
             e = Expr(f"wp.min({a.src} + {b.src}, {cap})", "int32", a.mag + b.mag, 0)

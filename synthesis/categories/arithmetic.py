@@ -1,19 +1,81 @@
 """Arithmetic: the formulas people write by hand with + - * /, min, max, abs on float32 or int32 arrays
-(an affine map, a midpoint, a weighted average, an interpolation, a squared difference, a polynomial in
-Horner form, a clamp, a smoothstep; for integers a midpoint, a non-negative remainder, a round down to a
-multiple, a bit field, the low bits), one to three per kernel, each stored as an output of its own; now and then a `@wp.func`
-helper with a purpose (a blend, a squared error, a Huber loss), neighbours, a stencil, a gather, a module
-constant or a padded launch around them (`common.realistic_extras`)."""
+(an affine map, a midpoint, a weighted average, an interpolation, a squared, absolute, relative or
+normalized difference, a polynomial in Horner form, a clamp, a smoothstep, a soft sign; for integers
+a midpoint, a non-negative remainder, a round down to a multiple, a bit field, the low bits), one to
+three per kernel, each stored as an output of its own; now and then a `@wp.func` helper with a
+purpose (a blend, a squared error, a Huber loss), neighbours, a stencil, a gather, a module constant or
+a padded launch around them (`common.realistic_extras`).
+
+A kernel has one purpose (ARITH_THEMES, INT_THEMES; session 56): its formulas and helper come from one
+theme (errors against a reference, blends of two values, a response curve, a packed word's fields,
+alignment to blocks...), never a relative difference, a smoothstep and a weighted average of unrelated
+values side by side."""
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from synthesis.categories import bits, quantized
 from synthesis.categories.common import (add_gather, add_inputs, add_output, draw_formulas, early_return, pick_dim,
                                          realistic_extras)
 from synthesis.categories.helpers import call
-from synthesis.exprgen import ARITH_FORMULAS, ARITH_OPS, INT_FORMULAS, ExprGen, KernelWriter
+from synthesis.exprgen import ARITH_FORMULAS, ARITH_OPS, INT_FORMULAS, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
+
+
+class ArithTheme(NamedTuple):
+    """What an arithmetic kernel is for: the formulas (exprgen's ARITH_FORMULAS or INT_FORMULAS and
+    INT_FORMULAS_MORE) and helpers (synthesis.categories.helpers) that serve it, its weight among the
+    themes, and the inputs its formulas need (two where every formula compares or mixes two values)."""
+    formulas: tuple[str, ...]
+    helpers: tuple[str, ...] = ()
+    weight: int = 10
+    fewest_inputs: int = 1
+    # its formulas are one quantity written different ways (a midpoint is a weighted average is an
+    # interpolation): a kernel computes one of them
+    one_quantity: bool = False
+
+
+# One entry per purpose of a float kernel.
+ARITH_THEMES: dict[str, ArithTheme] = {
+    "errors against a reference": ArithTheme(("squared difference", "relative difference", "absolute difference",
+                                              "normalized difference"), ("squared_error", "huber"), 10, 2),
+    "blends of two values": ArithTheme(("midpoint", "weighted average", "linear interpolation"), ("blend",), 6, 2,
+                                       one_quantity=True),
+    "response curves": ArithTheme(("affine map", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep",
+                                   "signed square", "soft sign"), (), 12),
+    "quadratic terms": ArithTheme(("sum of squares", "squared difference", "signed square"), (), 6, 2),
+}
+# One entry per purpose of an integer kernel.
+INT_THEMES: dict[str, ArithTheme] = {
+    "fields of a packed word": ArithTheme(("bit field", "low bits", "pack two fields", "shift division")),
+    "alignment to blocks": ArithTheme(("round down to a multiple", "round up to a multiple", "blocks to cover",
+                                       "non-negative remainder", "shift division", "low bits")),
+    "indices in a range": ArithTheme(("integer midpoint", "midpoint without overflow", "clamp to a range",
+                                      "absolute difference", "saturating add"), fewest_inputs=2),
+    "periodic indices": ArithTheme(("non-negative remainder", "distance on a ring", "step on a ring"), weight=8),
+    "fixed-point scaling": ArithTheme(("rounded division", "fixed-point blend", "integer percentage", "saturating add",
+                                       "clamp to a range", "shift division")),
+    "integer distances": ArithTheme(("absolute difference", "sum of squares", "distance on a ring", "integer midpoint"),
+                                    weight=6, fewest_inputs=2),
+}
+# The share of float kernels of a theme with helpers that apply one.
+HELPER_SHARE = 0.25
+
+
+def theme_of(rng: random.Random, themes: dict[str, ArithTheme]) -> str:
+    return rng.choices(list(themes), weights=[theme.weight for theme in themes.values()])[0]
+
+
+def themed_formulas(gen: ExprGen, draw, theme: ArithTheme, count: int) -> list[tuple[Expr, str]]:
+    """Up to `count` of the theme's formulas (`draw(kind)`: ExprGen.arith_formula or int_formula);
+    where none can be built at all, the first of the theme's that can."""
+    stored = draw_formulas(gen, lambda: draw(gen.rng.choice(theme.formulas)), min(count, len(theme.formulas)))
+    for kind in theme.formulas if not stored else ():
+        stored = draw_formulas(gen, lambda: draw(kind), 1)
+        if stored:
+            break
+    return stored
 
 
 def more_formulas(seed: int, count: int) -> int:
@@ -35,49 +97,58 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         return quantized.generate(rng, name, seed)
     w = KernelWriter(rng, name, "arithmetic", seed, pick_dim(rng, nd_prob=0.25))
     if rng.random() < 0.35:
-        formulas = more_formulas(seed, rng.choice([1, 2, 2, 3, 3]))  # as the float kernels: mostly two or three values
+        theme_name = theme_of(rng, INT_THEMES)
+        theme = INT_THEMES[theme_name]
+        # two or three values of one theme (one, `x & 15` alone, is a kernel repeated seed after seed)
+        formulas = max(2, more_formulas(seed, rng.choice([1, 2, 2, 3, 3])))
         # several formulas mostly decode one value (its bit fields, its residues, its multiple), as
         # such kernels do, rather than each taking an input of its own
         inputs = 1 if formulas >= 2 and rng.random() < 0.8 else rng.randint(1, 3)
-        loads = add_inputs(w, "int32", inputs, low=-100, high=100, grid_bits=0)
+        loads = add_inputs(w, "int32", max(inputs, theme.fewest_inputs), low=-100, high=100, grid_bits=0)
         gen = ExprGen(w, loads=loads)
         if len(w.dim) == 1 and rng.random() < 0.15:
             early_return(w)
         if len(w.dim) == 1 and rng.random() < 0.2:
             add_gather(w, gen, rng.choice(loads))  # e.g. a label looked up through a permutation
-        stored = draw_formulas(gen, gen.int_formula, formulas)
-        if not stored:  # every formula needs named values: one of one input is always there
-            stored = draw_formulas(gen, lambda: gen.int_formula(rng.choice(("non-negative remainder",
-                                                                               "round down to a multiple"))), 1)
+        stored = themed_formulas(gen, gen.int_formula, theme, formulas)
         for value, kind in stored:
             w.store(add_output(w, "int32", holds=kind), gen.meaningful(value))
         w.feature("int32 / // % semantics")
         w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
-        return w.finish("Integer arithmetic kernel")
-    loads = add_inputs(w, "float32", rng.randint(1, 4))
+        return w.finish(f"Integer arithmetic kernel for {theme_name}")
+    theme_name = theme_of(rng, ARITH_THEMES)
+    theme = ARITH_THEMES[theme_name]
+    loads = add_inputs(w, "float32", rng.randint(theme.fewest_inputs, 4))
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
     gen = ExprGen(w, ops, loads=loads)
     realistic_extras(w, gen, loads)
     helped = False
-    if rng.random() < 0.15:  # a helper with a purpose: a blend of two inputs, a squared error, a Huber loss
-        kind = rng.choice(["blend", "squared_error", "huber"] if len(loads) >= 2 else ["squared_error", "huber"])
+    if theme.helpers and rng.random() < HELPER_SHARE:  # a helper with a purpose: a blend, a squared error, a Huber loss
+        kind = rng.choice(theme.helpers)
         a = w.load(loads[0])
         if kind == "blend":
             t = w.add_scalar(rng.choice(["alpha", "t", "mix"]), "float32", rng.choice([0.25, 0.5, 0.75]))
             value = call(w, kind, a, w.load(loads[1]), t)
+        elif len(loads) >= 2:  # of a residual: the value less its reference
+            b = w.load(loads[1])
+            value = call(w, kind, w.assign(Expr(f"{a.src} - {b.src}", "float32", a.mag + b.mag, join_q(a.q, b.q),
+                                                atom=False), "r"))
         else:
             value = call(w, kind, a)
         w.store(add_output(w, holds=kind), value)
         gen.formula_operands.append(a)  # the formulas that follow work on the helper's input
         helped = True
     # a kernel of its own rarely computes a single one-line formula: mostly two or three values
-    stored = draw_formulas(gen, gen.arith_formula, rng.randint(0, 3) if helped else more_formulas(seed, rng.choice([1, 2, 2, 3, 3])))
-    if not stored and not helped:  # one named value always takes an affine map
-        stored = draw_formulas(gen, lambda: gen.arith_formula("affine map"), 1)
+    count = rng.randint(0, 3) if helped else max(2, more_formulas(seed, rng.choice([1, 2, 2, 3, 3])))
+    if theme.one_quantity:
+        count = 0 if helped else 1
+    if helped and kind == "squared_error":  # the helper's is the kernel's squared difference
+        theme = theme._replace(formulas=tuple(k for k in theme.formulas if k != "squared difference"))
+    stored = themed_formulas(gen, gen.arith_formula, theme, count) if count else []
     for value, kind in stored:
         w.store(add_output(w, holds=kind), gen.meaningful(value))
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
-    return w.finish("Float arithmetic kernel")
+    return w.finish(f"Float arithmetic kernel for {theme_name}")
 
 
 __all__ = ["ARITH_FORMULAS", "INT_FORMULAS", "generate"]

@@ -49,6 +49,8 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "cubic smoothstep": ("smooth", "ease", "fade"),
     "relative difference": ("rel_diff", "rel_err", "rel_change"),
     "signed square": ("signed_sq", "sq_signed"),
+    "normalized difference": ("contrast", "norm_diff", "ndiff"),
+    "soft sign": ("softsign", "squashed", "response"),
     # integer arithmetic
     "integer midpoint": ("mid_idx", "midpoint", "centre_idx"),
     "non-negative remainder": ("wrapped", "slot", "bucket"),
@@ -66,6 +68,7 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "distance on a ring": ("ring_dist", "hops", "wrap_dist"),
     "saturating add": ("saturated", "capped", "sat_value"),
     "shift division": ("quotient", "coarse_idx", "cell_idx"),
+    "step on a ring": ("next_slot", "ring_idx", "shifted_slot"),
     # math
     "hypotenuse": ("dist", "magnitude", "hyp"),
     "root mean square": ("rms", "rms_out"),

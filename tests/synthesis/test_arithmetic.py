@@ -23,3 +23,61 @@ def test_kernels_whose_count_is_not_raised_keep_their_draws(monkeypatch):
     assert kept
     monkeypatch.setattr(arithmetic, "more_formulas", lambda seed, count: count)
     assert [generate("arithmetic", s).source for s, _ in kept] == [source for _, source in kept]
+
+
+def _formulas_held(spec) -> set[str]:
+    """The named formulas (and helpers) an arithmetic kernel's description lists."""
+    from synthesis.categories.common import OUTPUT_NAMES
+
+    listed = spec.description[spec.description.index("(") + 1:spec.description.rindex(")")]
+    parts = {p.strip() for p in listed.split(";")}
+    helpers = {p[len("@wp.func helper ("):-1] for p in parts if p.startswith("@wp.func helper (")}
+    return {p for p in parts if p in OUTPUT_NAMES} | {h.replace("_", " ") for h in helpers}
+
+
+def test_an_arithmetic_kernel_computes_the_formulas_of_one_theme():
+    """Session 56: a relative difference, a smoothstep and a weighted average of unrelated values side by
+    side were three kernels in one. Every formula (and helper) of a kernel belongs to one theme."""
+    from synthesis.categories import generate
+    from synthesis.categories.arithmetic import ARITH_THEMES, INT_THEMES
+
+    themes = [set(t.formulas) | {h.replace("_", " ") for h in t.helpers}
+              for t in (*ARITH_THEMES.values(), *INT_THEMES.values())]
+    checked = 0
+    for seed in range(500):
+        spec = generate("arithmetic", seed)
+        if not spec.description.startswith(("Float arithmetic", "Integer arithmetic")):
+            continue  # the bits and quantised streams have purposes of their own
+        held = _formulas_held(spec)
+        assert held, spec.description
+        assert any(held <= theme for theme in themes), f"{sorted(held)}\n{spec.source}"
+        checked += 1
+    assert checked > 250
+
+
+def test_a_huber_or_squared_error_helper_of_two_inputs_takes_their_residual():
+    from synthesis.categories import generate
+
+    seen = 0
+    for seed in range(1500):
+        spec = generate("arithmetic", seed)
+        if "helper (huber)" in spec.description or "helper (squared_error)" in spec.description:
+            if "r = " in spec.source:
+                seen += 1
+                assert any(line.strip().startswith("r = ") and " - " in line for line in spec.source.splitlines())
+    assert seen >= 3
+
+
+def test_a_blend_kernel_computes_one_blend():
+    """A midpoint, a weighted average and an interpolation of the same two values are one quantity
+    three ways: a kernel of the blends theme holds one of them (or the blend helper)."""
+    from synthesis.categories import generate
+
+    blends = {"midpoint", "weighted average", "linear interpolation", "blend"}
+    seen = 0
+    for seed in range(600):
+        spec = generate("arithmetic", seed)
+        if "for blends of two values" in spec.description:
+            seen += 1
+            assert len(_formulas_held(spec) & blends) == 1, spec.source
+    assert seen >= 10
