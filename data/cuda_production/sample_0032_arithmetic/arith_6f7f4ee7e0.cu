@@ -1,4 +1,4 @@
-// Float arithmetic kernel (1-D launch 1024; affine map; cubic smoothstep; polynomial (Horner form); signed square; ops +, -, *, abs, clamp)
+// Float arithmetic kernel for errors against a reference (1-D launch 1024; gather through an index array; @wp.func helper (squared error); absolute difference; relative difference; normalized difference; single-use loads indexed in place; ops +, -, *, /, abs)
 // Standalone CUDA translation of the Warp kernel `arith_6f7f4ee7e0` (see arith_6f7f4ee7e0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,24 +11,33 @@
 #include <cstring>
 #include <vector>
 
+__device__ float squared_error(float r)
+{
+    return 0.5f * r * r;
+}
+
 __global__ void arith_6f7f4ee7e0(
-    const float* __restrict__ vals,
-    float* mapped,
-    float* ease,
-    float* p_out,
-    float* sq_signed,
+    const float* __restrict__ a,
+    const float* __restrict__ inp,
+    const int* __restrict__ indices,
+    float* sq_err,
+    float* gap,
+    float* rel_diff,
+    float* norm_diff,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float vals_v = vals[tid];
-    float t = fminf(fmaxf(vals_v, 0.0f), 1.0f);
-    mapped[tid] = 0.4375f * vals_v - 2.0f;
-    ease[tid] = t * t * (3.0f - 2.0f * t);
-    p_out[tid] = (2.4375f * vals_v - 2.3125f) * vals_v + 0.4375f;
-    sq_signed[tid] = vals_v * fabsf(vals_v);
+    float a_g = a[indices[tid]];
+    float a_v = a[tid];
+    float inp_v = inp[tid];
+    float r = a_v - inp_v;
+    sq_err[tid] = squared_error(r);
+    gap[tid] = fabsf(a_v - a_g);
+    rel_diff[tid] = (a_v - a_g) / (fabsf(a_g) + 0.5f);
+    norm_diff[tid] = r / (fabsf(a_v) + fabsf(inp_v) + 0.25f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +76,12 @@ static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, in
 {
     for (size_t i = 0; i < count; ++i)
         dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
+}
+
+static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = lo + (int)(input_bits(seed, arg, (uint32_t)i) % span);
 }
 
 struct CheckStats {
@@ -169,46 +184,59 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 1024;
 
     // Inputs (host)
-    std::vector<float> h_vals((size_t)n * 1);  // input, shape [1024] of float32
-    fill_float(h_vals.data(), h_vals.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_mapped((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_ease((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_p_out((size_t)n * 1);  // output, shape [1024] of float32
-    std::vector<float> h_sq_signed((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_a((size_t)n * 1);  // input, shape [1024] of float32
+    fill_float(h_a.data(), h_a.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_inp((size_t)n * 1);  // input, shape [1024] of float32
+    fill_float(h_inp.data(), h_inp.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<int> h_indices((size_t)n * 1);  // index, shape [1024] of int32
+    // indices into arrays of n rows: their whole extent, at bench size too
+    fill_int(h_indices.data(), h_indices.size(), seed, 2, 0, (uint32_t)(n));
+    std::vector<float> h_sq_err((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_gap((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_rel_diff((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_norm_diff((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
-    float* d_vals = nullptr;
-    const size_t bytes_vals = h_vals.size() * sizeof(h_vals[0]);
-    CUDA_CHECK(cudaMalloc(&d_vals, bytes_vals));
-    CUDA_CHECK(cudaMemcpy(d_vals, h_vals.data(), bytes_vals, cudaMemcpyHostToDevice));
-    float* d_mapped = nullptr;
-    const size_t bytes_mapped = h_mapped.size() * sizeof(h_mapped[0]);
-    CUDA_CHECK(cudaMalloc(&d_mapped, bytes_mapped));
-    CUDA_CHECK(cudaMemcpy(d_mapped, h_mapped.data(), bytes_mapped, cudaMemcpyHostToDevice));
-    float* d_ease = nullptr;
-    const size_t bytes_ease = h_ease.size() * sizeof(h_ease[0]);
-    CUDA_CHECK(cudaMalloc(&d_ease, bytes_ease));
-    CUDA_CHECK(cudaMemcpy(d_ease, h_ease.data(), bytes_ease, cudaMemcpyHostToDevice));
-    float* d_p_out = nullptr;
-    const size_t bytes_p_out = h_p_out.size() * sizeof(h_p_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_p_out, bytes_p_out));
-    CUDA_CHECK(cudaMemcpy(d_p_out, h_p_out.data(), bytes_p_out, cudaMemcpyHostToDevice));
-    float* d_sq_signed = nullptr;
-    const size_t bytes_sq_signed = h_sq_signed.size() * sizeof(h_sq_signed[0]);
-    CUDA_CHECK(cudaMalloc(&d_sq_signed, bytes_sq_signed));
-    CUDA_CHECK(cudaMemcpy(d_sq_signed, h_sq_signed.data(), bytes_sq_signed, cudaMemcpyHostToDevice));
+    float* d_a = nullptr;
+    const size_t bytes_a = h_a.size() * sizeof(h_a[0]);
+    CUDA_CHECK(cudaMalloc(&d_a, bytes_a));
+    CUDA_CHECK(cudaMemcpy(d_a, h_a.data(), bytes_a, cudaMemcpyHostToDevice));
+    float* d_inp = nullptr;
+    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
+    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
+    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
+    int* d_indices = nullptr;
+    const size_t bytes_indices = h_indices.size() * sizeof(h_indices[0]);
+    CUDA_CHECK(cudaMalloc(&d_indices, bytes_indices));
+    CUDA_CHECK(cudaMemcpy(d_indices, h_indices.data(), bytes_indices, cudaMemcpyHostToDevice));
+    float* d_sq_err = nullptr;
+    const size_t bytes_sq_err = h_sq_err.size() * sizeof(h_sq_err[0]);
+    CUDA_CHECK(cudaMalloc(&d_sq_err, bytes_sq_err));
+    CUDA_CHECK(cudaMemcpy(d_sq_err, h_sq_err.data(), bytes_sq_err, cudaMemcpyHostToDevice));
+    float* d_gap = nullptr;
+    const size_t bytes_gap = h_gap.size() * sizeof(h_gap[0]);
+    CUDA_CHECK(cudaMalloc(&d_gap, bytes_gap));
+    CUDA_CHECK(cudaMemcpy(d_gap, h_gap.data(), bytes_gap, cudaMemcpyHostToDevice));
+    float* d_rel_diff = nullptr;
+    const size_t bytes_rel_diff = h_rel_diff.size() * sizeof(h_rel_diff[0]);
+    CUDA_CHECK(cudaMalloc(&d_rel_diff, bytes_rel_diff));
+    CUDA_CHECK(cudaMemcpy(d_rel_diff, h_rel_diff.data(), bytes_rel_diff, cudaMemcpyHostToDevice));
+    float* d_norm_diff = nullptr;
+    const size_t bytes_norm_diff = h_norm_diff.size() * sizeof(h_norm_diff[0]);
+    CUDA_CHECK(cudaMalloc(&d_norm_diff, bytes_norm_diff));
+    CUDA_CHECK(cudaMemcpy(d_norm_diff, h_norm_diff.data(), bytes_norm_diff, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_6f7f4ee7e0<<<grid, block>>>(d_vals, d_mapped, d_ease, d_p_out, d_sq_signed, n);
+    arith_6f7f4ee7e0<<<grid, block>>>(d_a, d_inp, d_indices, d_sq_err, d_gap, d_rel_diff, d_norm_diff, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_mapped.data(), d_mapped, bytes_mapped, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_ease.data(), d_ease, bytes_ease, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_p_out.data(), d_p_out, bytes_p_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_sq_signed.data(), d_sq_signed, bytes_sq_signed, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sq_err.data(), d_sq_err, bytes_sq_err, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gap.data(), d_gap, bytes_gap, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_rel_diff.data(), d_rel_diff, bytes_rel_diff, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_norm_diff.data(), d_norm_diff, bytes_norm_diff, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -216,10 +244,10 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_mapped.data(), 1, bytes_mapped, dump) == bytes_mapped;
-            dump_ok = dump_ok && fwrite(h_ease.data(), 1, bytes_ease, dump) == bytes_ease;
-            dump_ok = dump_ok && fwrite(h_p_out.data(), 1, bytes_p_out, dump) == bytes_p_out;
-            dump_ok = dump_ok && fwrite(h_sq_signed.data(), 1, bytes_sq_signed, dump) == bytes_sq_signed;
+            dump_ok = dump_ok && fwrite(h_sq_err.data(), 1, bytes_sq_err, dump) == bytes_sq_err;
+            dump_ok = dump_ok && fwrite(h_gap.data(), 1, bytes_gap, dump) == bytes_gap;
+            dump_ok = dump_ok && fwrite(h_rel_diff.data(), 1, bytes_rel_diff, dump) == bytes_rel_diff;
+            dump_ok = dump_ok && fwrite(h_norm_diff.data(), 1, bytes_norm_diff, dump) == bytes_norm_diff;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -235,7 +263,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_6f7f4ee7e0<<<grid, block, 0, stream>>>(d_vals, d_mapped, d_ease, d_p_out, d_sq_signed, n);
+            arith_6f7f4ee7e0<<<grid, block, 0, stream>>>(d_a, d_inp, d_indices, d_sq_err, d_gap, d_rel_diff, d_norm_diff, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -262,8 +290,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_vals;
-        const size_t bytes_written = bytes_mapped + bytes_ease + bytes_p_out + bytes_sq_signed;
+        const size_t bytes_read = bytes_a + bytes_inp + bytes_indices;
+        const size_t bytes_written = bytes_sq_err + bytes_gap + bytes_rel_diff + bytes_norm_diff;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -282,11 +310,13 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_vals));
-        CUDA_CHECK(cudaFree(d_mapped));
-        CUDA_CHECK(cudaFree(d_ease));
-        CUDA_CHECK(cudaFree(d_p_out));
-        CUDA_CHECK(cudaFree(d_sq_signed));
+        CUDA_CHECK(cudaFree(d_a));
+        CUDA_CHECK(cudaFree(d_inp));
+        CUDA_CHECK(cudaFree(d_indices));
+        CUDA_CHECK(cudaFree(d_sq_err));
+        CUDA_CHECK(cudaFree(d_gap));
+        CUDA_CHECK(cudaFree(d_rel_diff));
+        CUDA_CHECK(cudaFree(d_norm_diff));
         return 0;
     }
 
@@ -297,14 +327,14 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 16384 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("mapped", h_mapped.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.0002875f, 0.0001f, stats);
-    ok &= check_values("ease", h_ease.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
-                       0.0001f, 0.0001f, stats);
-    ok &= check_values("p_out", h_p_out.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
-                       0.0014812500000000001f, 0.0001f, stats);
-    ok &= check_values("sq_signed", h_sq_signed.data(), reinterpret_cast<const float*>(expected.data() + 12288), 1024,
+    ok &= check_values("sq_err", h_sq_err.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_values("gap", h_gap.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
                        0.0004f, 0.0001f, stats);
+    ok &= check_values("rel_diff", h_rel_diff.data(), reinterpret_cast<const float*>(expected.data() + 8192), 1024,
+                       0.0008f, 0.0001f, stats);
+    ok &= check_values("norm_diff", h_norm_diff.data(), reinterpret_cast<const float*>(expected.data() + 12288), 1024,
+                       0.0001f, 0.0001f, stats);
     printf("%s arith_6f7f4ee7e0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -315,13 +345,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_6f7f4ee7e0<<<grid, block>>>(d_vals, d_mapped, d_ease, d_p_out, d_sq_signed, n);
+        arith_6f7f4ee7e0<<<grid, block>>>(d_a, d_inp, d_indices, d_sq_err, d_gap, d_rel_diff, d_norm_diff, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_6f7f4ee7e0<<<grid, block>>>(d_vals, d_mapped, d_ease, d_p_out, d_sq_signed, n);
+        arith_6f7f4ee7e0<<<grid, block>>>(d_a, d_inp, d_indices, d_sq_err, d_gap, d_rel_diff, d_norm_diff, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -340,10 +370,12 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_vals));
-    CUDA_CHECK(cudaFree(d_mapped));
-    CUDA_CHECK(cudaFree(d_ease));
-    CUDA_CHECK(cudaFree(d_p_out));
-    CUDA_CHECK(cudaFree(d_sq_signed));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_inp));
+    CUDA_CHECK(cudaFree(d_indices));
+    CUDA_CHECK(cudaFree(d_sq_err));
+    CUDA_CHECK(cudaFree(d_gap));
+    CUDA_CHECK(cudaFree(d_rel_diff));
+    CUDA_CHECK(cudaFree(d_norm_diff));
     return ok ? 0 : 1;
 }

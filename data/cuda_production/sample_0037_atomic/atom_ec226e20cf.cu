@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 512; sums per group; masked accumulation (a flag per element); int32)
+// Atomic-update kernel (1-D launch 512; positions binned into cells; sums and counts per group; int32)
 // Standalone CUDA translation of the Warp kernel `atom_ec226e20cf` (see atom_ec226e20cf.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,31 +11,39 @@
 #include <cstring>
 #include <vector>
 
+constexpr int NUM_CELLS = 8;
+
 __global__ void atom_ec226e20cf(
     const int* __restrict__ b,
-    const int* __restrict__ active,
-    const int* __restrict__ label,
-    int* sums,
+    const float* __restrict__ pos_x,
+    int* acc,
+    int* counts,
     int n)
 {
-    // sums: this block adds into its own copy in shared memory, and that into sums once, at the end
-    __shared__ int sums_block[16];
-    for (int k = threadIdx.x; k < 16; k += blockDim.x)
-        sums_block[k] = 0;
+    // acc: this block adds into its own copy in shared memory, and that into acc once, at the end
+    __shared__ int acc_block[8];
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        acc_block[k] = 0;
+    // counts: this block adds into its own copy in shared memory, and that into counts once, at the end
+    __shared__ int counts_block[8];
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        counts_block[k] = 0;
     __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < n) {
-        int active_v = active[tid];
-        int label_v = label[tid];
+        float pos_x_v = pos_x[tid];
         int b_v = b[tid];
-        if (active_v != 0) {
-            atomicAdd(&sums_block[label_v], b_v);
-        }
+        int cell = min(max((int)(pos_x_v * (float)NUM_CELLS), 0), NUM_CELLS - 1);
+        atomicAdd(&acc_block[cell], b_v);
+        atomicAdd(&counts_block[cell], 1);
     }
     __syncthreads();  // the block's additions are all in shared memory
-    for (int k = threadIdx.x; k < 16; k += blockDim.x)
-        if (sums_block[k] != 0)
-            atomicAdd(&sums[k], sums_block[k]);
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        if (acc_block[k] != 0)
+            atomicAdd(&acc[k], acc_block[k]);
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        if (counts_block[k] != 0)
+            atomicAdd(&counts[k], counts_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +75,13 @@ static uint32_t mix32(uint32_t x)
 static uint32_t input_bits(uint32_t seed, uint32_t arg, uint32_t i)
 {
     return mix32(mix32(seed + 0x9e3779b9U * (arg + 1U)) ^ i);
+}
+
+// Values on a grid: (lo + bits % span) * step, with step a power of two, so every value is exact.
+static void fill_float(float* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span, float step)
+{
+    for (size_t i = 0; i < count; ++i)
+        dst[i] = (float)(lo + (int)(input_bits(seed, arg, (uint32_t)i) % span)) * step;
 }
 
 static void fill_int(int* dst, size_t count, uint32_t seed, uint32_t arg, int lo, uint32_t span)
@@ -116,7 +131,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -155,38 +170,38 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<int> h_b((size_t)n * 1);  // input, shape [512] of int32
     fill_int(h_b.data(), h_b.size(), seed, 0, -50, 101U);
-    std::vector<int> h_active((size_t)n * 1);  // input, shape [512] of int32
-    fill_int(h_active.data(), h_active.size(), seed, 1, 0, 2U);
-    std::vector<int> h_label((size_t)n * 1);  // index, shape [512] of int32
-    fill_int(h_label.data(), h_label.size(), seed, 2, 0, 16U);
-    std::vector<int> h_sums(16);  // output, shape [16] of int32
+    std::vector<float> h_pos_x((size_t)n * 1);  // input, shape [512] of float32
+    fill_float(h_pos_x.data(), h_pos_x.size(), seed, 1, 0, 128U, 0.0078125f);
+    std::vector<int> h_acc(8);  // output, shape [8] of int32
+    std::vector<int> h_counts(8);  // output, shape [8] of int32
 
     // Device buffers
     int* d_b = nullptr;
     const size_t bytes_b = h_b.size() * sizeof(h_b[0]);
     CUDA_CHECK(cudaMalloc(&d_b, bytes_b));
     CUDA_CHECK(cudaMemcpy(d_b, h_b.data(), bytes_b, cudaMemcpyHostToDevice));
-    int* d_active = nullptr;
-    const size_t bytes_active = h_active.size() * sizeof(h_active[0]);
-    CUDA_CHECK(cudaMalloc(&d_active, bytes_active));
-    CUDA_CHECK(cudaMemcpy(d_active, h_active.data(), bytes_active, cudaMemcpyHostToDevice));
-    int* d_label = nullptr;
-    const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
-    CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
-    CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
-    int* d_sums = nullptr;
-    const size_t bytes_sums = h_sums.size() * sizeof(h_sums[0]);
-    CUDA_CHECK(cudaMalloc(&d_sums, bytes_sums));
-    CUDA_CHECK(cudaMemcpy(d_sums, h_sums.data(), bytes_sums, cudaMemcpyHostToDevice));
+    float* d_pos_x = nullptr;
+    const size_t bytes_pos_x = h_pos_x.size() * sizeof(h_pos_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos_x, bytes_pos_x));
+    CUDA_CHECK(cudaMemcpy(d_pos_x, h_pos_x.data(), bytes_pos_x, cudaMemcpyHostToDevice));
+    int* d_acc = nullptr;
+    const size_t bytes_acc = h_acc.size() * sizeof(h_acc[0]);
+    CUDA_CHECK(cudaMalloc(&d_acc, bytes_acc));
+    CUDA_CHECK(cudaMemcpy(d_acc, h_acc.data(), bytes_acc, cudaMemcpyHostToDevice));
+    int* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_ec226e20cf<<<grid, block>>>(d_b, d_active, d_label, d_sums, n);
+    atom_ec226e20cf<<<grid, block>>>(d_b, d_pos_x, d_acc, d_counts, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_sums.data(), d_sums, bytes_sums, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_acc.data(), d_acc, bytes_acc, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -194,7 +209,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_sums.data(), 1, bytes_sums, dump) == bytes_sums;
+            dump_ok = dump_ok && fwrite(h_acc.data(), 1, bytes_acc, dump) == bytes_acc;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -210,7 +226,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_ec226e20cf<<<grid, block, 0, stream>>>(d_b, d_active, d_label, d_sums, n);
+            atom_ec226e20cf<<<grid, block, 0, stream>>>(d_b, d_pos_x, d_acc, d_counts, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -237,8 +253,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_b + bytes_active + bytes_label;
-        const size_t bytes_written = bytes_sums;
+        const size_t bytes_read = bytes_b + bytes_pos_x;
+        const size_t bytes_written = bytes_acc + bytes_counts;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -258,9 +274,9 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_b));
-        CUDA_CHECK(cudaFree(d_active));
-        CUDA_CHECK(cudaFree(d_label));
-        CUDA_CHECK(cudaFree(d_sums));
+        CUDA_CHECK(cudaFree(d_pos_x));
+        CUDA_CHECK(cudaFree(d_acc));
+        CUDA_CHECK(cudaFree(d_counts));
         return 0;
     }
 
@@ -271,7 +287,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 64 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_int("sums", h_sums.data(), reinterpret_cast<const int*>(expected.data() + 0), 16, stats);
+    ok &= check_int("acc", h_acc.data(), reinterpret_cast<const int*>(expected.data() + 0), 8, stats);
+    ok &= check_int("counts", h_counts.data(), reinterpret_cast<const int*>(expected.data() + 32), 8, stats);
     printf("%s atom_ec226e20cf: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -282,13 +299,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_ec226e20cf<<<grid, block>>>(d_b, d_active, d_label, d_sums, n);
+        atom_ec226e20cf<<<grid, block>>>(d_b, d_pos_x, d_acc, d_counts, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_ec226e20cf<<<grid, block>>>(d_b, d_active, d_label, d_sums, n);
+        atom_ec226e20cf<<<grid, block>>>(d_b, d_pos_x, d_acc, d_counts, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -308,8 +325,8 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_active));
-    CUDA_CHECK(cudaFree(d_label));
-    CUDA_CHECK(cudaFree(d_sums));
+    CUDA_CHECK(cudaFree(d_pos_x));
+    CUDA_CHECK(cudaFree(d_acc));
+    CUDA_CHECK(cudaFree(d_counts));
     return ok ? 0 : 1;
 }

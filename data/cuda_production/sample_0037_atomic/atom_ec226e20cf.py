@@ -1,11 +1,13 @@
 import warp as wp
 
 
+NUM_CELLS = wp.constant(8)
+
 @wp.kernel
-def atom_ec226e20cf(b: wp.array[int], active: wp.array[int], label: wp.array[int], sums: wp.array[int]):
+def atom_ec226e20cf(b: wp.array[int], pos_x: wp.array[float], acc: wp.array[int], counts: wp.array[int]):
     tid = wp.tid()
-    active_v = active[tid]
-    label_v = label[tid]
+    pos_x_v = pos_x[tid]
     b_v = b[tid]
-    if active_v != 0:
-        sums[label_v] += b_v
+    cell = wp.clamp(int(pos_x_v * float(NUM_CELLS)), 0, NUM_CELLS - 1)
+    wp.atomic_add(acc, cell, b_v)
+    wp.atomic_add(counts, cell, 1)

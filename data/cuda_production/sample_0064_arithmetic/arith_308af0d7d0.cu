@@ -1,4 +1,4 @@
-// Float arithmetic kernel (1-D launch 64; neighbour stencil (clamped); gradient stencil; relative difference; weighted average; clamp to a range; ops +, -, *, /, min, max, abs)
+// Float arithmetic kernel for errors against a reference (1-D launch 64; neighbour stencil (clamped); average stencil; relative difference; squared difference; normalized difference; ops +, -, *, /, min, max, abs)
 // Standalone CUDA translation of the Warp kernel `arith_308af0d7d0` (see arith_308af0d7d0.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -12,26 +12,27 @@
 #include <vector>
 
 __global__ void arith_308af0d7d0(
-    const float* __restrict__ inp,
-    int inp_dim0,
     const float* __restrict__ y,
-    float* rel_err,
-    float* weighted,
-    float* limited,
+    int y_dim0,
+    const float* __restrict__ p,
+    float* rel_change,
+    float* sq_err,
+    float* norm_diff,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float inp_v = inp[tid];
-    float inp_left = inp[max(tid - 1, 0)];
-    float inp_right = inp[min(tid + 1, inp_dim0 - 1)];
     float y_v = y[tid];
-    float grad = 0.5f * (inp_right - inp_left);
-    rel_err[tid] = (inp_v - grad) / (fabsf(grad) + 0.125f);
-    weighted[tid] = 0.375f * inp_v + 0.625f * y_v;
-    limited[tid] = fminf(fmaxf(inp_v, -0.75f), 0.75f);
+    float y_left = y[max(tid - 1, 0)];
+    float y_right = y[min(tid + 1, y_dim0 - 1)];
+    float p_v = p[tid];
+    float avg = (y_left + y_right) / 2.0f;
+    float d = p_v - avg;
+    rel_change[tid] = (p_v - y_v) / (fabsf(y_v) + 0.25f);
+    sq_err[tid] = d * d;
+    norm_diff[tid] = (p_v - y_v) / (fabsf(p_v) + fabsf(y_v) + 0.5f);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,46 +173,46 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 64;
 
     // Inputs (host)
-    std::vector<float> h_inp((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_y((size_t)n * 1);  // input, shape [64] of float32
-    fill_float(h_y.data(), h_y.size(), seed, 1, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_rel_err((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_weighted((size_t)n * 1);  // output, shape [64] of float32
-    std::vector<float> h_limited((size_t)n * 1);  // output, shape [64] of float32
+    fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_p((size_t)n * 1);  // input, shape [64] of float32
+    fill_float(h_p.data(), h_p.size(), seed, 1, -2048, 4097U, 0.0009765625f);
+    std::vector<float> h_rel_change((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_sq_err((size_t)n * 1);  // output, shape [64] of float32
+    std::vector<float> h_norm_diff((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
-    float* d_inp = nullptr;
-    const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
-    CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
-    CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_rel_err = nullptr;
-    const size_t bytes_rel_err = h_rel_err.size() * sizeof(h_rel_err[0]);
-    CUDA_CHECK(cudaMalloc(&d_rel_err, bytes_rel_err));
-    CUDA_CHECK(cudaMemcpy(d_rel_err, h_rel_err.data(), bytes_rel_err, cudaMemcpyHostToDevice));
-    float* d_weighted = nullptr;
-    const size_t bytes_weighted = h_weighted.size() * sizeof(h_weighted[0]);
-    CUDA_CHECK(cudaMalloc(&d_weighted, bytes_weighted));
-    CUDA_CHECK(cudaMemcpy(d_weighted, h_weighted.data(), bytes_weighted, cudaMemcpyHostToDevice));
-    float* d_limited = nullptr;
-    const size_t bytes_limited = h_limited.size() * sizeof(h_limited[0]);
-    CUDA_CHECK(cudaMalloc(&d_limited, bytes_limited));
-    CUDA_CHECK(cudaMemcpy(d_limited, h_limited.data(), bytes_limited, cudaMemcpyHostToDevice));
+    float* d_p = nullptr;
+    const size_t bytes_p = h_p.size() * sizeof(h_p[0]);
+    CUDA_CHECK(cudaMalloc(&d_p, bytes_p));
+    CUDA_CHECK(cudaMemcpy(d_p, h_p.data(), bytes_p, cudaMemcpyHostToDevice));
+    float* d_rel_change = nullptr;
+    const size_t bytes_rel_change = h_rel_change.size() * sizeof(h_rel_change[0]);
+    CUDA_CHECK(cudaMalloc(&d_rel_change, bytes_rel_change));
+    CUDA_CHECK(cudaMemcpy(d_rel_change, h_rel_change.data(), bytes_rel_change, cudaMemcpyHostToDevice));
+    float* d_sq_err = nullptr;
+    const size_t bytes_sq_err = h_sq_err.size() * sizeof(h_sq_err[0]);
+    CUDA_CHECK(cudaMalloc(&d_sq_err, bytes_sq_err));
+    CUDA_CHECK(cudaMemcpy(d_sq_err, h_sq_err.data(), bytes_sq_err, cudaMemcpyHostToDevice));
+    float* d_norm_diff = nullptr;
+    const size_t bytes_norm_diff = h_norm_diff.size() * sizeof(h_norm_diff[0]);
+    CUDA_CHECK(cudaMalloc(&d_norm_diff, bytes_norm_diff));
+    CUDA_CHECK(cudaMemcpy(d_norm_diff, h_norm_diff.data(), bytes_norm_diff, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_308af0d7d0<<<grid, block>>>(d_inp, n, d_y, d_rel_err, d_weighted, d_limited, n);
+    arith_308af0d7d0<<<grid, block>>>(d_y, n, d_p, d_rel_change, d_sq_err, d_norm_diff, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_rel_err.data(), d_rel_err, bytes_rel_err, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_weighted.data(), d_weighted, bytes_weighted, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_limited.data(), d_limited, bytes_limited, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_rel_change.data(), d_rel_change, bytes_rel_change, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_sq_err.data(), d_sq_err, bytes_sq_err, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_norm_diff.data(), d_norm_diff, bytes_norm_diff, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -219,9 +220,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_rel_err.data(), 1, bytes_rel_err, dump) == bytes_rel_err;
-            dump_ok = dump_ok && fwrite(h_weighted.data(), 1, bytes_weighted, dump) == bytes_weighted;
-            dump_ok = dump_ok && fwrite(h_limited.data(), 1, bytes_limited, dump) == bytes_limited;
+            dump_ok = dump_ok && fwrite(h_rel_change.data(), 1, bytes_rel_change, dump) == bytes_rel_change;
+            dump_ok = dump_ok && fwrite(h_sq_err.data(), 1, bytes_sq_err, dump) == bytes_sq_err;
+            dump_ok = dump_ok && fwrite(h_norm_diff.data(), 1, bytes_norm_diff, dump) == bytes_norm_diff;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -237,7 +238,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_308af0d7d0<<<grid, block, 0, stream>>>(d_inp, n, d_y, d_rel_err, d_weighted, d_limited, n);
+            arith_308af0d7d0<<<grid, block, 0, stream>>>(d_y, n, d_p, d_rel_change, d_sq_err, d_norm_diff, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -264,8 +265,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_y;
-        const size_t bytes_written = bytes_rel_err + bytes_weighted + bytes_limited;
+        const size_t bytes_read = bytes_y + bytes_p;
+        const size_t bytes_written = bytes_rel_change + bytes_sq_err + bytes_norm_diff;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -284,11 +285,11 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_inp));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_rel_err));
-        CUDA_CHECK(cudaFree(d_weighted));
-        CUDA_CHECK(cudaFree(d_limited));
+        CUDA_CHECK(cudaFree(d_p));
+        CUDA_CHECK(cudaFree(d_rel_change));
+        CUDA_CHECK(cudaFree(d_sq_err));
+        CUDA_CHECK(cudaFree(d_norm_diff));
         return 0;
     }
 
@@ -299,11 +300,11 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 768 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("rel_err", h_rel_err.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0032f, 0.0001f, stats);
-    ok &= check_values("weighted", h_weighted.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
-                       0.0002f, 0.0001f, stats);
-    ok &= check_values("limited", h_limited.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
+    ok &= check_values("rel_change", h_rel_change.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+                       0.0016f, 0.0001f, stats);
+    ok &= check_values("sq_err", h_sq_err.data(), reinterpret_cast<const float*>(expected.data() + 256), 64,
+                       0.0016f, 0.0001f, stats);
+    ok &= check_values("norm_diff", h_norm_diff.data(), reinterpret_cast<const float*>(expected.data() + 512), 64,
                        0.0001f, 0.0001f, stats);
     printf("%s arith_308af0d7d0: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -315,13 +316,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_308af0d7d0<<<grid, block>>>(d_inp, n, d_y, d_rel_err, d_weighted, d_limited, n);
+        arith_308af0d7d0<<<grid, block>>>(d_y, n, d_p, d_rel_change, d_sq_err, d_norm_diff, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_308af0d7d0<<<grid, block>>>(d_inp, n, d_y, d_rel_err, d_weighted, d_limited, n);
+        arith_308af0d7d0<<<grid, block>>>(d_y, n, d_p, d_rel_change, d_sq_err, d_norm_diff, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -340,10 +341,10 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_inp));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_rel_err));
-    CUDA_CHECK(cudaFree(d_weighted));
-    CUDA_CHECK(cudaFree(d_limited));
+    CUDA_CHECK(cudaFree(d_p));
+    CUDA_CHECK(cudaFree(d_rel_change));
+    CUDA_CHECK(cudaFree(d_sq_err));
+    CUDA_CHECK(cudaFree(d_norm_diff));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Atomic-update kernel (1-D launch 128; values scaled by a parameter; stock drawn down (atomic_sub); @wp.func helper returning nothing (an atomic deposit); particle-to-grid deposit (linear weights); float32)
+// Atomic-update kernel (1-D launch 128; positions binned into cells; sums and counts per group; extremes per group (atomic_min); masked accumulation (a flag per element); float32)
 // Standalone CUDA translation of the Warp kernel `atom_872d6f6891` (see atom_872d6f6891.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -10,6 +10,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+__device__ __forceinline__ float atomicMinFloat(float* address, float val)
+{
+    // CUDA has no native float atomic min/max: compare-and-swap until no other thread intervened,
+    // leaving at once when the stored value already wins (it only moves one way)
+    int* address_as_int = reinterpret_cast<int*>(address);
+    int old = *address_as_int;
+    int assumed;
+    do {
+        assumed = old;
+        const int result = __float_as_int(fminf(val, __int_as_float(assumed)));
+        if (result == assumed)
+            break;
+        old = atomicCAS(address_as_int, assumed, result);
+    } while (assumed != old);
+    return __int_as_float(old);
+}
 
 __device__ __forceinline__ unsigned lane_id()
 {
@@ -32,34 +49,36 @@ __device__ __forceinline__ void warp_atomic_add(float* address, float val)
         atomicAdd(address, total);
 }
 
-__device__ void splat(float* grid, int grid_dim0, int node, float weight, float value)
-{
-    atomicAdd(&grid[node], weight * value);
-}
-
 __global__ void atom_872d6f6891(
-    const float* __restrict__ src,
-    const int* __restrict__ label,
-    float scale,
-    float* remaining,
-    const float* __restrict__ particle_x,
-    float* rho_grid,
-    int rho_grid_dim0,
+    const float* __restrict__ data,
+    const int* __restrict__ mask,
+    const float* __restrict__ pos_x,
+    float* group_total,
+    int* counts,
+    float* min_per_group,
     int n)
 {
+    // counts: this block adds into its own copy in shared memory, and that into counts once, at the end
+    __shared__ int counts_block[8];
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        counts_block[k] = 0;
+    __syncthreads();
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
-
-    int label_v = label[tid];
-    float src_v = src[tid];
-    float particle_x_v = particle_x[tid];
-    warp_atomic_add(&remaining[label_v], -(src_v * scale));
-    float fx = particle_x_v * (float)(rho_grid_dim0 - 1);
-    int c = (int)fx;
-    float t = fx - (float)c;
-    splat(rho_grid, rho_grid_dim0, c, 1.0f - t, src_v);
-    splat(rho_grid, rho_grid_dim0, c + 1, t, src_v);
+    if (tid < n) {
+        int mask_v = mask[tid];
+        float pos_x_v = pos_x[tid];
+        float data_v = data[tid];
+        if (mask_v != 0) {
+            int cell = min(max((int)(pos_x_v * 8.0f), 0), 7);
+            warp_atomic_add(&group_total[cell], data_v);
+            atomicAdd(&counts_block[cell], 1);
+            atomicMinFloat(&min_per_group[cell], data_v);
+        }
+    }
+    __syncthreads();  // the block's additions are all in shared memory
+    for (int k = threadIdx.x; k < 8; k += blockDim.x)
+        if (counts_block[k] != 0)
+            atomicAdd(&counts[k], counts_block[k]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,6 +171,23 @@ static bool check_values(const char* name, const T* got, const T* want, size_t c
     return first_bad == count;
 }
 
+static bool check_int(const char* name, const int* got, const int* want, size_t count, CheckStats& stats)
+{
+    size_t first_bad = count;
+    for (size_t i = 0; i < count; ++i) {
+        double diff = std::fabs((double)got[i] - (double)want[i]);
+        stats.max_abs = std::max(stats.max_abs, diff);
+        if (got[i] != want[i]) {
+            if (first_bad == count)
+                first_bad = i;
+            ++stats.mismatches;
+        }
+    }
+    if (first_bad < count)
+        fprintf(stderr, "mismatch: %s[%zu] = %d, Warp computed %d\n", name, first_bad, got[first_bad], want[first_bad]);
+    return first_bad == count;
+}
+
 static std::vector<char> read_file(const char* path)
 {
     std::vector<char> data;
@@ -206,48 +242,53 @@ int main(int argc, char** argv)
     const int n = bench ? bench_outer : 128;
 
     // Inputs (host)
-    std::vector<float> h_src((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_src.data(), h_src.size(), seed, 0, -32, 65U, 0.125f);
-    std::vector<int> h_label((size_t)n * 1);  // index, shape [128] of int32
-    fill_int(h_label.data(), h_label.size(), seed, 1, 0, 4U);
-    const float scale = 0.25f;
-    std::vector<float> h_remaining(4);  // inout, shape [4] of float32
-    fill_float(h_remaining.data(), h_remaining.size(), seed, 3, 0, 513U, 0.125f);
-    std::vector<float> h_particle_x((size_t)n * 1);  // input, shape [128] of float32
-    fill_float(h_particle_x.data(), h_particle_x.size(), seed, 4, 0, 128U, 0.0078125f);
-    std::vector<float> h_rho_grid((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_data((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_data.data(), h_data.size(), seed, 0, -32, 65U, 0.125f);
+    std::vector<int> h_mask((size_t)n * 1);  // input, shape [128] of int32
+    fill_int(h_mask.data(), h_mask.size(), seed, 1, 0, 2U);
+    std::vector<float> h_pos_x((size_t)n * 1);  // input, shape [128] of float32
+    fill_float(h_pos_x.data(), h_pos_x.size(), seed, 2, 0, 128U, 0.0078125f);
+    std::vector<float> h_group_total(8);  // output, shape [8] of float32
+    std::vector<int> h_counts(8);  // output, shape [8] of int32
+    std::vector<float> h_min_per_group(8);  // inout, shape [8] of float32
+    fill_float(h_min_per_group.data(), h_min_per_group.size(), seed, 5, -4, 9U, 0.125f);
 
     // Device buffers
-    float* d_src = nullptr;
-    const size_t bytes_src = h_src.size() * sizeof(h_src[0]);
-    CUDA_CHECK(cudaMalloc(&d_src, bytes_src));
-    CUDA_CHECK(cudaMemcpy(d_src, h_src.data(), bytes_src, cudaMemcpyHostToDevice));
-    int* d_label = nullptr;
-    const size_t bytes_label = h_label.size() * sizeof(h_label[0]);
-    CUDA_CHECK(cudaMalloc(&d_label, bytes_label));
-    CUDA_CHECK(cudaMemcpy(d_label, h_label.data(), bytes_label, cudaMemcpyHostToDevice));
-    float* d_remaining = nullptr;
-    const size_t bytes_remaining = h_remaining.size() * sizeof(h_remaining[0]);
-    CUDA_CHECK(cudaMalloc(&d_remaining, bytes_remaining));
-    CUDA_CHECK(cudaMemcpy(d_remaining, h_remaining.data(), bytes_remaining, cudaMemcpyHostToDevice));
-    float* d_particle_x = nullptr;
-    const size_t bytes_particle_x = h_particle_x.size() * sizeof(h_particle_x[0]);
-    CUDA_CHECK(cudaMalloc(&d_particle_x, bytes_particle_x));
-    CUDA_CHECK(cudaMemcpy(d_particle_x, h_particle_x.data(), bytes_particle_x, cudaMemcpyHostToDevice));
-    float* d_rho_grid = nullptr;
-    const size_t bytes_rho_grid = h_rho_grid.size() * sizeof(h_rho_grid[0]);
-    CUDA_CHECK(cudaMalloc(&d_rho_grid, bytes_rho_grid));
-    CUDA_CHECK(cudaMemcpy(d_rho_grid, h_rho_grid.data(), bytes_rho_grid, cudaMemcpyHostToDevice));
+    float* d_data = nullptr;
+    const size_t bytes_data = h_data.size() * sizeof(h_data[0]);
+    CUDA_CHECK(cudaMalloc(&d_data, bytes_data));
+    CUDA_CHECK(cudaMemcpy(d_data, h_data.data(), bytes_data, cudaMemcpyHostToDevice));
+    int* d_mask = nullptr;
+    const size_t bytes_mask = h_mask.size() * sizeof(h_mask[0]);
+    CUDA_CHECK(cudaMalloc(&d_mask, bytes_mask));
+    CUDA_CHECK(cudaMemcpy(d_mask, h_mask.data(), bytes_mask, cudaMemcpyHostToDevice));
+    float* d_pos_x = nullptr;
+    const size_t bytes_pos_x = h_pos_x.size() * sizeof(h_pos_x[0]);
+    CUDA_CHECK(cudaMalloc(&d_pos_x, bytes_pos_x));
+    CUDA_CHECK(cudaMemcpy(d_pos_x, h_pos_x.data(), bytes_pos_x, cudaMemcpyHostToDevice));
+    float* d_group_total = nullptr;
+    const size_t bytes_group_total = h_group_total.size() * sizeof(h_group_total[0]);
+    CUDA_CHECK(cudaMalloc(&d_group_total, bytes_group_total));
+    CUDA_CHECK(cudaMemcpy(d_group_total, h_group_total.data(), bytes_group_total, cudaMemcpyHostToDevice));
+    int* d_counts = nullptr;
+    const size_t bytes_counts = h_counts.size() * sizeof(h_counts[0]);
+    CUDA_CHECK(cudaMalloc(&d_counts, bytes_counts));
+    CUDA_CHECK(cudaMemcpy(d_counts, h_counts.data(), bytes_counts, cudaMemcpyHostToDevice));
+    float* d_min_per_group = nullptr;
+    const size_t bytes_min_per_group = h_min_per_group.size() * sizeof(h_min_per_group[0]);
+    CUDA_CHECK(cudaMalloc(&d_min_per_group, bytes_min_per_group));
+    CUDA_CHECK(cudaMemcpy(d_min_per_group, h_min_per_group.data(), bytes_min_per_group, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
+    atom_872d6f6891<<<grid, block>>>(d_data, d_mask, d_pos_x, d_group_total, d_counts, d_min_per_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_remaining.data(), d_remaining, bytes_remaining, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_rho_grid.data(), d_rho_grid, bytes_rho_grid, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_group_total.data(), d_group_total, bytes_group_total, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_counts.data(), d_counts, bytes_counts, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_min_per_group.data(), d_min_per_group, bytes_min_per_group, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -255,8 +296,9 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_remaining.data(), 1, bytes_remaining, dump) == bytes_remaining;
-            dump_ok = dump_ok && fwrite(h_rho_grid.data(), 1, bytes_rho_grid, dump) == bytes_rho_grid;
+            dump_ok = dump_ok && fwrite(h_group_total.data(), 1, bytes_group_total, dump) == bytes_group_total;
+            dump_ok = dump_ok && fwrite(h_counts.data(), 1, bytes_counts, dump) == bytes_counts;
+            dump_ok = dump_ok && fwrite(h_min_per_group.data(), 1, bytes_min_per_group, dump) == bytes_min_per_group;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -272,7 +314,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            atom_872d6f6891<<<grid, block, 0, stream>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
+            atom_872d6f6891<<<grid, block, 0, stream>>>(d_data, d_mask, d_pos_x, d_group_total, d_counts, d_min_per_group, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -299,8 +341,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src + bytes_label + bytes_remaining + bytes_particle_x;
-        const size_t bytes_written = bytes_remaining + bytes_rho_grid;
+        const size_t bytes_read = bytes_data + bytes_mask + bytes_pos_x + bytes_min_per_group;
+        const size_t bytes_written = bytes_group_total + bytes_counts + bytes_min_per_group;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -319,25 +361,27 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
-        CUDA_CHECK(cudaFree(d_src));
-        CUDA_CHECK(cudaFree(d_label));
-        CUDA_CHECK(cudaFree(d_remaining));
-        CUDA_CHECK(cudaFree(d_particle_x));
-        CUDA_CHECK(cudaFree(d_rho_grid));
+        CUDA_CHECK(cudaFree(d_data));
+        CUDA_CHECK(cudaFree(d_mask));
+        CUDA_CHECK(cudaFree(d_pos_x));
+        CUDA_CHECK(cudaFree(d_group_total));
+        CUDA_CHECK(cudaFree(d_counts));
+        CUDA_CHECK(cudaFree(d_min_per_group));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 528) {
-        fprintf(stderr, "%s: expected 528 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 96) {
+        fprintf(stderr, "%s: expected 96 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("remaining", h_remaining.data(), reinterpret_cast<const float*>(expected.data() + 0), 4,
-                       0.10880000000000001f, 0.0001f, stats);
-    ok &= check_values("rho_grid", h_rho_grid.data(), reinterpret_cast<const float*>(expected.data() + 16), 128,
+    ok &= check_values("group_total", h_group_total.data(), reinterpret_cast<const float*>(expected.data() + 0), 8,
                        0.0512f, 0.0001f, stats);
+    ok &= check_int("counts", h_counts.data(), reinterpret_cast<const int*>(expected.data() + 32), 8, stats);
+    ok &= check_values("min_per_group", h_min_per_group.data(), reinterpret_cast<const float*>(expected.data() + 64), 8,
+                       0.0008f, 0.0001f, stats);
     printf("%s atom_872d6f6891: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -348,13 +392,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
+        atom_872d6f6891<<<grid, block>>>(d_data, d_mask, d_pos_x, d_group_total, d_counts, d_min_per_group, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        atom_872d6f6891<<<grid, block>>>(d_src, d_label, scale, d_remaining, d_particle_x, d_rho_grid, n, n);
+        atom_872d6f6891<<<grid, block>>>(d_data, d_mask, d_pos_x, d_group_total, d_counts, d_min_per_group, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -373,10 +417,11 @@ int main(int argc, char** argv)
 
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(d_src));
-    CUDA_CHECK(cudaFree(d_label));
-    CUDA_CHECK(cudaFree(d_remaining));
-    CUDA_CHECK(cudaFree(d_particle_x));
-    CUDA_CHECK(cudaFree(d_rho_grid));
+    CUDA_CHECK(cudaFree(d_data));
+    CUDA_CHECK(cudaFree(d_mask));
+    CUDA_CHECK(cudaFree(d_pos_x));
+    CUDA_CHECK(cudaFree(d_group_total));
+    CUDA_CHECK(cudaFree(d_counts));
+    CUDA_CHECK(cudaFree(d_min_per_group));
     return ok ? 0 : 1;
 }

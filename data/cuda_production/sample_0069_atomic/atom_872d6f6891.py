@@ -1,19 +1,14 @@
 import warp as wp
 
 
-@wp.func
-def splat(grid: wp.array(dtype=float), node: int, weight: float, value: float):
-    wp.atomic_add(grid, node, weight * value)
-
 @wp.kernel
-def atom_872d6f6891(src: wp.array(dtype=float), label: wp.array(dtype=int), scale: float, remaining: wp.array(dtype=float), particle_x: wp.array(dtype=float), rho_grid: wp.array(dtype=float)):
+def atom_872d6f6891(data: wp.array(dtype=float), mask: wp.array(dtype=int), pos_x: wp.array(dtype=float), group_total: wp.array(dtype=float), counts: wp.array(dtype=int), min_per_group: wp.array(dtype=float)):
     tid = wp.tid()
-    label_v = label[tid]
-    src_v = src[tid]
-    particle_x_v = particle_x[tid]
-    wp.atomic_sub(remaining, label_v, src_v * scale)
-    fx = particle_x_v * float(rho_grid.shape[0] - 1)
-    c = int(fx)
-    t = fx - float(c)
-    splat(rho_grid, c, 1.0 - t, src_v)
-    splat(rho_grid, c + 1, t, src_v)
+    mask_v = mask[tid]
+    pos_x_v = pos_x[tid]
+    data_v = data[tid]
+    if mask_v != 0:
+        cell = wp.clamp(int(pos_x_v * 8.0), 0, 7)
+        wp.atomic_add(group_total, cell, data_v)
+        wp.atomic_add(counts, cell, 1)
+        wp.atomic_min(min_per_group, cell, data_v)
