@@ -2084,13 +2084,15 @@ class ExprGen:
                     self.operand_quantity[e.src] = quantity
         return x, y
 
-    def arith_formula(self, kind: str | None = None) -> tuple[Expr, str] | None:
+    def arith_formula(self, kind: str | None = None, weight: Expr | None = None) -> tuple[Expr, str] | None:
         """One of ARITH_FORMULAS over named float values, and its name: an affine map
         (`1.5 * x - 0.25`), a midpoint, a weighted average, a linear interpolation (`x + 0.25 * (y -
         x)`), a squared difference (through a named difference), a sum of squares, a polynomial in
         Horner form, a clamp to a range inside the value's, the cubic smoothstep of a clamped value, a
         difference relative to a reference (`(x - y) / (wp.abs(y) + 0.01)`) or a signed square (`x * wp.abs(x)`).
-        None when the kernel has no named value to build it on or its bound would be too large."""
+        None when the kernel has no named value to build it on or its bound would be too large. `weight`:
+        a weighted average's or an interpolation's weight in [0, 1] (a parameter, a per-element alpha)
+        instead of a literal eighth."""
         rng = self.rng
         kind = kind or rng.choice(ARITH_FORMULAS)
         operands = self._formula_operands("float32", kind in ("midpoint", "weighted average", "linear interpolation",
@@ -2109,6 +2111,13 @@ class ExprGen:
         elif kind == "midpoint":
             e = Expr(f"0.5 * ({x.src} + {y.src})", "float32", max(x.mag, y.mag), None if join_q(x.q, y.q) is None
                      else join_q(x.q, y.q) + 1, atom=False)
+        elif kind in ("weighted average", "linear interpolation") and weight is not None:
+            q = None if join_q(x.q, y.q, weight.q) is None else join_q(x.q, y.q) + weight.q
+            if kind == "weighted average":
+                text = f"{weight.src} * {x.src} + (1.0 - {weight.src}) * {y.src}"
+            else:
+                text = rng.choice([f"{x.src} + {weight.src} * ({y.src} - {x.src})", f"wp.lerp({x.src}, {y.src}, {weight.src})"])
+            e = Expr(text, "float32", max(x.mag, y.mag) + x.mag, q, atom=text.startswith("wp.lerp"))
         elif kind == "weighted average":
             weight = rng.choice(BLEND_WEIGHTS)
             e = Expr(f"{fmt_float(weight)} * {x.src} + {fmt_float(1.0 - weight)} * {y.src}", "float32",

@@ -16,10 +16,10 @@ import random
 from typing import NamedTuple
 
 from synthesis.categories import bits, quantized
-from synthesis.categories.common import (add_gather, add_inputs, add_output, draw_formulas, early_return, pick_dim,
+from synthesis.categories.common import (OUTPUT_NAMES, add_gather, add_inputs, add_output, draw_formulas, early_return, pick_dim,
                                          realistic_extras)
 from synthesis.categories.helpers import call
-from synthesis.exprgen import ARITH_FORMULAS, ARITH_OPS, INT_FORMULAS, Expr, ExprGen, KernelWriter, join_q
+from synthesis.exprgen import WORD, ARITH_FORMULAS, BLEND_WEIGHTS, ARITH_OPS, INT_FORMULAS, Expr, ExprGen, KernelWriter, join_q
 from synthesis.spec import KernelSpec
 
 
@@ -63,14 +63,63 @@ INT_THEMES: dict[str, ArithTheme] = {
 HELPER_SHARE = 0.25
 
 
+# The share of blend kernels whose weight is a parameter or a per-element alpha, not a literal.
+BLEND_WEIGHT_SHARE = 0.5
+
+
+def blend_weight(w: KernelWriter) -> Expr:
+    """A blend's weight as kernels take it: a parameter passed by value (`alpha: float`), or an alpha per
+    element (a mask, a confidence) in [0, 1] on a 1/8 grid, so every blend stays exact."""
+    if w.rng.random() < 0.5:
+        return w.add_scalar(w.rng.choice(["alpha", "t", "mix", "blend_factor"]), "float32", w.rng.choice(BLEND_WEIGHTS))
+    return w.load(w.add_array(w.rng.choice(["alpha", "opacity", "weight_map"]), "float32", "input", low=0.0,
+                              high=1.0, grid_bits=3))
+
+
 def theme_of(rng: random.Random, themes: dict[str, ArithTheme]) -> str:
     return rng.choices(list(themes), weights=[theme.weight for theme in themes.values()])[0]
 
 
+# The formulas that take an earlier formula's result, and the results they take (as math's FED_BY): a
+# calibrated value limited to its range or eased, a scaled integer saturated, a polynomial's value clamped.
+FED_BY: dict[str, tuple[str, ...]] = {
+    "clamp to a range": ("affine map", "polynomial (Horner form)", "integer percentage", "rounded division",
+                         "fixed-point blend"),
+    "cubic smoothstep": ("affine map",),
+    "soft sign": ("affine map", "polynomial (Horner form)"),
+}
+# The share of the formulas FED_BY names that take such a result where the kernel holds one.
+FED_SHARE = 0.6
+# The share of kernels whose theme holds a formula that feeds another that draw such a formula first.
+FEEDER_FIRST_SHARE = 0.5
+
+
 def themed_formulas(gen: ExprGen, draw, theme: ArithTheme, count: int) -> list[tuple[Expr, str]]:
-    """Up to `count` of the theme's formulas (`draw(kind)`: ExprGen.arith_formula or int_formula);
-    where none can be built at all, the first of the theme's that can."""
-    stored = draw_formulas(gen, lambda: draw(gen.rng.choice(theme.formulas)), min(count, len(theme.formulas)))
+    """Up to `count` of the theme's formulas (`draw(kind)`: ExprGen.arith_formula or int_formula), one
+    on an earlier one's result where it takes one (FED_BY); where none can be built at all, the first
+    of the theme's that can."""
+    rng, w = gen.rng, gen.w
+    stored: list[tuple[Expr, str]] = []
+    feeders = [k for k in theme.formulas if any(k in FED_BY.get(c, ()) for c in theme.formulas)]
+
+    def draw_one() -> tuple[Expr, str] | None:
+        kinds = feeders if not stored and feeders and rng.random() < FEEDER_FIRST_SHARE else theme.formulas
+        kind = rng.choice(kinds)
+        sources = [k for k, (_, held) in enumerate(stored) if held in FED_BY.get(kind, ())]
+        if not sources or rng.random() >= FED_SHARE:
+            return draw(kind)
+        k = rng.choice(sources)
+        value, held = stored[k]
+        if not WORD.fullmatch(value.src):  # the result a local, stored as its own output and read again
+            value = w.assign(value, OUTPUT_NAMES[held][0])
+            stored[k] = (value, held)
+        operands, gen.formula_operands = gen.formula_operands, [value]
+        try:
+            return draw(kind)
+        finally:
+            gen.formula_operands = operands
+
+    draw_formulas(gen, draw_one, min(count, len(theme.formulas)), stored)
     for kind in theme.formulas if not stored else ():
         stored = draw_formulas(gen, lambda: draw(kind), 1)
         if stored:
@@ -144,7 +193,11 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         count = 0 if helped else 1
     if helped and kind == "squared_error":  # the helper's is the kernel's squared difference
         theme = theme._replace(formulas=tuple(k for k in theme.formulas if k != "squared difference"))
-    stored = themed_formulas(gen, gen.arith_formula, theme, count) if count else []
+    draw = gen.arith_formula
+    if theme.one_quantity and count and rng.random() < BLEND_WEIGHT_SHARE:
+        weight = blend_weight(w)
+        draw = lambda kind: gen.arith_formula(kind, weight)  # noqa: E731 (a midpoint takes none)
+    stored = themed_formulas(gen, draw, theme, count) if count else []
     for value, kind in stored:
         w.store(add_output(w, holds=kind), gen.meaningful(value))
     w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
