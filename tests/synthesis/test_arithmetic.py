@@ -81,3 +81,52 @@ def test_a_blend_kernel_computes_one_blend():
             seen += 1
             assert len(_formulas_held(spec) & blends) == 1, spec.source
     assert seen >= 10
+
+
+def test_a_fed_formula_reads_the_result_it_takes():
+    """A clamp, smoothstep or soft sign drawn after an affine map (or a polynomial, a scaled integer) takes
+    that result in most kernels holding both (FED_BY): the earlier result is a local the later one reads."""
+    import ast
+
+    from synthesis.categories.arithmetic import FED_BY
+
+    fed = both = 0
+    for seed in range(1200):
+        spec = generate("arithmetic", seed)
+        held = _formulas_held(spec)
+        pairs = [(a, b) for b in held for a in FED_BY.get(b, ()) if a in held]
+        if not pairs:
+            continue
+        both += 1
+        fn = next(n for n in ast.parse(spec.source).body if isinstance(n, ast.FunctionDef) and n.decorator_list)
+        stored_locals = {s.value.id for s in fn.body if isinstance(s, ast.Assign)
+                         and isinstance(s.targets[0], ast.Subscript) and isinstance(s.value, ast.Name)}
+        reads = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and any(
+            isinstance(a, ast.Name) and a.id in stored_locals for a in ast.walk(n))]
+        fed += bool(stored_locals and reads)
+    assert both >= 20 and fed >= 0.3 * both
+
+
+def test_a_blend_lies_between_the_two_values_it_blends():
+    """Run in Python, a blend kernel's output (weight a literal, a parameter or a per-element alpha in
+    [0, 1]) lies between two of its inputs at every element."""
+    import numpy as np
+
+    from tests.synthesis.python_run import draw_inputs, run
+
+    checked = 0
+    for seed in range(1500):
+        spec = generate("arithmetic", seed)
+        d = spec.description
+        if "for blends of two values" not in d or "@wp.func" in spec.source or any(
+                extra in d for extra in ("output relaxed", "stencil", "gather", "neighbour", "early return")):
+            continue  # blends of the inputs themselves, stored as they are
+        inputs = draw_inputs(spec, seed)
+        got = run(spec, inputs)
+        (out,) = (a.name for a in spec.args if a.role == "output")
+        values = [inputs[a.name] for a in spec.args if a.role == "input" and a.name not in ("alpha", "opacity", "weight_map")]
+        tol = 1e-6
+        assert any(np.all((got[out] >= np.minimum(x, y) - tol) & (got[out] <= np.maximum(x, y) + tol))
+                   for x in values for y in values if x is not y), spec.source
+        checked += 1
+    assert checked >= 15
