@@ -1,4 +1,4 @@
-// Float arithmetic kernel for response curves (1-D launch 1000; clamp to a range; signed square; ops *, abs, clamp)
+// Float arithmetic kernel for response curves (1-D launch 1000; affine map; polynomial (Horner form); ops +, -, *)
 // Standalone CUDA translation of the Warp kernel `arith_a5daebdab9` (see arith_a5daebdab9.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,19 +11,15 @@
 #include <cstring>
 #include <vector>
 
-__global__ void arith_a5daebdab9(
-    const float* __restrict__ q,
-    float* clamped,
-    float* sq_signed,
-    int n)
+__global__ void arith_a5daebdab9(const float* __restrict__ q, float* scaled, float* p_out, int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
     float q_v = q[tid];
-    clamped[tid] = fminf(fmaxf(q_v, 0.0f), 1.0f);
-    sq_signed[tid] = q_v * fabsf(q_v);
+    scaled[tid] = -2.5f * q_v - 0.0625f;
+    p_out[tid] = (-1.4375f * q_v + 2.1875f) * q_v + 1.25f;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,32 +162,32 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_q((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_clamped((size_t)n * 1);  // output, shape [1000] of float32
-    std::vector<float> h_sq_signed((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_scaled((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_p_out((size_t)n * 1);  // output, shape [1000] of float32
 
     // Device buffers
     float* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_clamped = nullptr;
-    const size_t bytes_clamped = h_clamped.size() * sizeof(h_clamped[0]);
-    CUDA_CHECK(cudaMalloc(&d_clamped, bytes_clamped));
-    CUDA_CHECK(cudaMemcpy(d_clamped, h_clamped.data(), bytes_clamped, cudaMemcpyHostToDevice));
-    float* d_sq_signed = nullptr;
-    const size_t bytes_sq_signed = h_sq_signed.size() * sizeof(h_sq_signed[0]);
-    CUDA_CHECK(cudaMalloc(&d_sq_signed, bytes_sq_signed));
-    CUDA_CHECK(cudaMemcpy(d_sq_signed, h_sq_signed.data(), bytes_sq_signed, cudaMemcpyHostToDevice));
+    float* d_scaled = nullptr;
+    const size_t bytes_scaled = h_scaled.size() * sizeof(h_scaled[0]);
+    CUDA_CHECK(cudaMalloc(&d_scaled, bytes_scaled));
+    CUDA_CHECK(cudaMemcpy(d_scaled, h_scaled.data(), bytes_scaled, cudaMemcpyHostToDevice));
+    float* d_p_out = nullptr;
+    const size_t bytes_p_out = h_p_out.size() * sizeof(h_p_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_p_out, bytes_p_out));
+    CUDA_CHECK(cudaMemcpy(d_p_out, h_p_out.data(), bytes_p_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    arith_a5daebdab9<<<grid, block>>>(d_q, d_clamped, d_sq_signed, n);
+    arith_a5daebdab9<<<grid, block>>>(d_q, d_scaled, d_p_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_clamped.data(), d_clamped, bytes_clamped, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_sq_signed.data(), d_sq_signed, bytes_sq_signed, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_scaled.data(), d_scaled, bytes_scaled, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_p_out.data(), d_p_out, bytes_p_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -199,8 +195,8 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_clamped.data(), 1, bytes_clamped, dump) == bytes_clamped;
-            dump_ok = dump_ok && fwrite(h_sq_signed.data(), 1, bytes_sq_signed, dump) == bytes_sq_signed;
+            dump_ok = dump_ok && fwrite(h_scaled.data(), 1, bytes_scaled, dump) == bytes_scaled;
+            dump_ok = dump_ok && fwrite(h_p_out.data(), 1, bytes_p_out, dump) == bytes_p_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -216,7 +212,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            arith_a5daebdab9<<<grid, block, 0, stream>>>(d_q, d_clamped, d_sq_signed, n);
+            arith_a5daebdab9<<<grid, block, 0, stream>>>(d_q, d_scaled, d_p_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -244,7 +240,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_q;
-        const size_t bytes_written = bytes_clamped + bytes_sq_signed;
+        const size_t bytes_written = bytes_scaled + bytes_p_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -264,8 +260,8 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_clamped));
-        CUDA_CHECK(cudaFree(d_sq_signed));
+        CUDA_CHECK(cudaFree(d_scaled));
+        CUDA_CHECK(cudaFree(d_p_out));
         return 0;
     }
 
@@ -276,10 +272,10 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("clamped", h_clamped.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
-                       0.0001f, 0.0001f, stats);
-    ok &= check_values("sq_signed", h_sq_signed.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
-                       0.0004f, 0.0001f, stats);
+    ok &= check_values("scaled", h_scaled.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+                       0.00050625f, 0.0001f, stats);
+    ok &= check_values("p_out", h_p_out.data(), reinterpret_cast<const float*>(expected.data() + 4000), 1000,
+                       0.0011375f, 0.0001f, stats);
     printf("%s arith_a5daebdab9: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -290,13 +286,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        arith_a5daebdab9<<<grid, block>>>(d_q, d_clamped, d_sq_signed, n);
+        arith_a5daebdab9<<<grid, block>>>(d_q, d_scaled, d_p_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        arith_a5daebdab9<<<grid, block>>>(d_q, d_clamped, d_sq_signed, n);
+        arith_a5daebdab9<<<grid, block>>>(d_q, d_scaled, d_p_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -316,7 +312,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_clamped));
-    CUDA_CHECK(cudaFree(d_sq_signed));
+    CUDA_CHECK(cudaFree(d_scaled));
+    CUDA_CHECK(cudaFree(d_p_out));
     return ok ? 0 : 1;
 }
