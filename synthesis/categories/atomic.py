@@ -139,7 +139,7 @@ def accumulate_float64(rng: random.Random, w: KernelWriter, value: str, mag: flo
     if slots == 1:
         slot = "0"
     elif rng.random() < 0.5:  # a slot per material (an id per element) rather than a spread over slots
-        slot = _group_index(w, slots)[0]
+        slot = _group_index(w, slots, binned=False)[0]
         terms.append("a slot per material")
     else:
         slot = f"tid % {slots}"
@@ -191,7 +191,7 @@ def float64_reduction(rng: random.Random, w: KernelWriter, form: str) -> None:
     accumulate_float64(rng, w, value, mag, terms, kind)
 
 
-def _group_index(w: KernelWriter, groups: int) -> tuple[str, int]:
+def _group_index(w: KernelWriter, groups: int, binned: bool = True) -> tuple[str, int]:
     """The thread's group and the number of groups: a label array, loaded once (as a segment or
     cluster id is given), or now and then the cell a normalised position falls in (particles binned
     on a line or on a square grid of cells, as a neighbour search's counting pass bins them). Every
@@ -201,7 +201,7 @@ def _group_index(w: KernelWriter, groups: int) -> tuple[str, int]:
     label = next((a for a in w.args if a.role == "index" and a.name in GROUP_HINTS), None)
     if label is not None:
         w.group_index = (w.load(label.name).src, label.high + 1)
-    elif w.rng.random() < 0.3:
+    elif binned and w.rng.random() < 0.3:  # (not in float64 kernels: a float32 position's literal scale)
         w.group_index = _position_cell(w, groups)
     else:
         idx = w.add_array(w.rng.choice(GROUP_HINTS), "int32", "index", index_high=groups - 1)
@@ -515,7 +515,7 @@ def best_so_far(w: KernelWriter, loads: list[str], dtype: str) -> None:
         w.store(w.add_array(w.rng.choice(["improvement", "gain"]), dtype, "output"),
                 Expr(gain, dtype, 2.0 * span, 3 if dtype == "float32" else 0))
     # launches since the element last improved (an optimiser's patience counter), reset by a new best
-    stale = w.add_array(w.rng.choice(["stale", "since_improved", "patience"]), "int32", "inout", low=0, high=20,
+    stale = w.add_array(w.rng.choice(["stale_count", "patience_count", "no_improve_count"]), "int32", "inout", low=0, high=20,
                         grid_bits=0) if w.rng.random() < 0.3 else None
     if stale is not None:
         w.note_bound(stale, 21 + 1)

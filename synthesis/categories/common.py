@@ -147,6 +147,8 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "mean and std": ("z_score", "standardized", "normalized"),
     "frequency and phase": ("signal", "wave_out"),
     "temperature": ("prob", "p_out"),
+    "leaky slope": ("activated", "leaky_out", "hidden"),
+    "shrinkage": ("shrunk", "prox_out", "sparse_code"),
     "threshold": ("masked", "above", "over"),
     "epsilon": ("smoothed", "soft_out"),
     "Heron's square root": ("sqrt_out", "root_out"),

@@ -13,7 +13,24 @@ from synthesis.exprgen import ARITH_OPS, BLEND_WEIGHTS, CONST_Q, WORD, Expr, Exp
 from synthesis.spec import KernelSpec
 
 ROLES = ("scale", "gain and bias", "offset", "blend weight", "alpha and beta", "threshold", "epsilon",
-         "clamp range", "mean and std", "frequency and phase", "temperature")
+         "clamp range", "mean and std", "frequency and phase", "temperature", "leaky slope", "shrinkage")
+# What a role's result goes on to, as kernels chain parameters (one computation, never two side by side;
+# session 56): a centred value scaled (normalised), a standard score clipped or its excess over a
+# threshold (an anomaly score), a response saturated or turned into a probability at a temperature (a
+# calibrated logistic), a wave given an amplitude and an offset, a mix or a weighted sum limited, a soft
+# sign given a gain. A scale never follows a scale (`freq * (scale * x)` is one parameter twice).
+ROLE_FOLLOWERS: dict[str, tuple[str, ...]] = {
+    "offset": ("scale", "clamp range"),
+    "scale": ("clamp range", "shrinkage"),
+    "gain and bias": ("clamp range", "temperature", "leaky slope"),
+    "mean and std": ("clamp range", "threshold"),
+    "frequency and phase": ("gain and bias",),
+    "blend weight": ("clamp range",),
+    "alpha and beta": ("clamp range", "threshold", "shrinkage"),
+    "epsilon": ("scale",),
+    "leaky slope": ("clamp range",),
+}
+FIRST_WITH_FOLLOWERS = 0.75  # of kernels: the chain starts from a role ROLE_FOLLOWERS continues
 SCALES = [k / 16 for k in range(4, 65) if k != 16]  # 0.25 to 4, never 1
 EPSILONS = (1e-6, 1e-4, 1e-3)
 
@@ -92,6 +109,14 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
         temp = _param(w, "temperature", rng.choice([0.25, 0.5, 2.0]))
         value = Expr(f"1.0 / (1.0 + wp.exp(-{x.src} / {temp.src}))", "float32", 1.0, None, atom=False)
         return w.assign(value, "p")
+    if role == "leaky slope":  # a leaky ReLU with its negative slope passed in (a neuron after its bias)
+        slope = _param(w, rng.choice(["slope", "negative_slope", "leak"]), rng.choice([0.01, 0.1, 0.2, 0.25]))
+        value = Expr(f"wp.where({x.src} > 0.0, {x.src}, {slope.src} * {x.src})", "float32", x.mag, None)
+        return w.assign(value, "activated")
+    if role == "shrinkage":  # soft thresholding (ISTA's proximal step): toward zero by lambda, zero inside
+        lam = _param(w, rng.choice(["lam", "lambda_", "shrink"]), rng.choice([k / 16 for k in range(1, 9) if k / 16 < x.mag / 2] or [0.0625]))
+        value = Expr(f"wp.sign({x.src}) * wp.max(wp.abs({x.src}) - {lam.src}, 0.0)", "float32", x.mag, None, atom=False)
+        return w.assign(value, "shrunk")
     if role == "threshold":
         # the threshold lies inside the value's range, so both sides of it occur
         threshold = _param(w, "threshold", rng.choice([k / 16 for k in range(-8, 9) if abs(k / 16) < x.mag / 2] or [0.0]))
@@ -136,6 +161,15 @@ def iterate(w: KernelWriter, x: Expr) -> Expr:
     return y
 
 
+def role_chain(rng: random.Random, count: int) -> list[str]:
+    """Up to `count` roles, each one a follower of the one before (ROLE_FOLLOWERS); mostly starting from
+    a role that has followers (a lone clamp or threshold is a kernel repeated seed after seed)."""
+    roles = [rng.choice(list(ROLE_FOLLOWERS) if rng.random() < FIRST_WITH_FOLLOWERS else ROLES)]
+    while len(roles) < count and ROLE_FOLLOWERS.get(roles[-1]):
+        roles.append(rng.choice(ROLE_FOLLOWERS[roles[-1]]))
+    return roles
+
+
 def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     if optimizers.chooses_optimizer(seed):
         return optimizers.generate(rng, name, seed)
@@ -147,22 +181,25 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         shift = w.add_scalar("shift", "int32", rng.randint(1, 9))
         w.retire(shift.src)
         value = w.shifted(rng.choice(loads), shift.src)  # the first role's value
-    elif rng.random() < 0.35:  # the first role on a value the kernel computes (`d = a - b`), not on a load as it is
-        value = gen.meaningful(gen.float_expr(rng.choice([1, 1, 2])))
-        value = value if value.lit or WORD.fullmatch(value.src) else w.assign(value, rng.choice(["d", "x", "val", "u"]))
-        value = None if value.lit else value
+    elif len(loads) >= 2 and rng.random() < 0.35:
+        # the first role on a residual the kernel computes (`d = a - b`), not on a load as it is (a random
+        # expression tree here, `max(a - 0.8125, fx - b)`, was a value no one computes: session 56)
+        a, b = (w.load(n) for n in rng.sample(loads, 2))
+        value = w.assign(Expr(f"{a.src} - {b.src}", "float32", a.mag + b.mag, join_q(a.q, b.q), atom=False),
+                         rng.choice(["d", "r", "residual", "diff"]))
     else:
         value = None
     holds = None  # what `value` is (a role, an iteration): its output is named for it
-    for n, role in enumerate(rng.sample(ROLES, rng.choice([1, 2, 2, 3, 3]))):
-        # now and then a role takes the last one's result: `gain * centered + bias`
-        got = apply_role(w, gen, role, value if value is not None and (n == 0 or rng.random() < 0.5) else None)
-        if got is not None:
-            value, holds = got, role
-            # named for its local: a role whose value a later role replaces unread is pruned, and
-            # so is its name in the description
-            label = f"{role} parameter{'s' if ' and ' in role else ''}"
-            w._feature_of_local(got.src, label) if WORD.fullmatch(got.src) else w.feature(label)
+    for role in role_chain(rng, rng.choice([1, 2, 2, 3, 3, 3])):
+        # each role takes the last one's result: `wp.clamp(gain * x + bias, lo, hi)`
+        got = apply_role(w, gen, role, value)
+        if got is None:
+            break
+        value, holds = got, role
+        # named for its local: a role whose value a later role replaces unread is pruned, and
+        # so is its name in the description
+        label = f"{role} parameter{'s' if ' and ' in role else ''}"
+        w._feature_of_local(got.src, label) if WORD.fullmatch(got.src) else w.feature(label)
     for _ in range(4):  # no role found its values: a scale always does (on a value drawn for it)
         if any(a.role == "scalar" and a.dtype == "float32" for a in w.args):
             break
@@ -170,14 +207,10 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         if got is not None:
             value, holds = got, "scale"
             w._feature_of_local(got.src, "scale parameter") if WORD.fullmatch(got.src) else w.feature("scale parameter")
-    if rng.random() < 0.45:
-        if value is not None and rng.random() < 0.5:
-            value = iterate(w, value)
-        else:  # a loop of its own beside what the roles computed, on an input they read
-            if value is not None and not w.is_read(value.src):
-                w.store(add_output(w, holds=holds), gen.meaningful(value))
-            read = w.inputs_read(loads, of=value.src) if value is not None else []
-            value = iterate(w, w.load(rng.choice(read or loads)))
+    if rng.random() < 0.3:
+        # the roles' result relaxed toward or refined by a loop whose trip count is an argument (a loop
+        # of its own beside them, on an input, was a second kernel in the first: session 56)
+        value = iterate(w, value if value is not None else w.load(rng.choice(loads)))
         holds = "Heron's square root" if value.src.startswith("root") else "relaxation"
     if value is not None and not w.is_read(value.src):
         out = add_output(w, holds=holds)
