@@ -2,14 +2,10 @@ import warp as wp
 
 
 @wp.kernel
-def scal_89e978595e(data: wp.array(dtype=float), shift: int, offset: float, scale: float, scaled_out: wp.array(dtype=float), iterations: int, sqrt_out: wp.array(dtype=float)):
+def scal_89e978595e(data: wp.array(dtype=float), shift: int, scale: float, hi: float, lo: float, clipped: wp.array(dtype=float), scaled_out: wp.array(dtype=float), mix_rate: float):
     tid = wp.tid()
     data_next = data[(tid + shift) % data.shape[0]]
-    data_v = data[tid]
-    centered = data_next - offset
-    scaled_out[tid] = scale * centered
-    a = 1.0 + data_v * data_v
-    root = a
-    for s in range(iterations):
-        root = 0.5 * (root + a / root)
-    sqrt_out[tid] = root
+    scaled = scale * data_next
+    scaled_out[tid] = scaled
+    limited = wp.clamp(scaled, lo, hi)
+    clipped[tid] = (1.0 - mix_rate) * clipped[tid] + mix_rate * limited

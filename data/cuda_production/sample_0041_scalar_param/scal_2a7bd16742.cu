@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 64; periodic shift by a parameter; blend weight parameter; output relaxed toward the new value (exponential smoothing); 3 scalar parameters)
+// Scalar-parameter kernel (1-D launch 64; periodic shift by a parameter; blend weight parameter; Heron's square root (trip count from argument); single-use loads indexed in place; 3 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_2a7bd16742` (see scal_2a7bd16742.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,8 +16,8 @@ __global__ void scal_2a7bd16742(
     int q_dim0,
     int shift,
     float weight,
-    float* blend_out,
-    float mix_rate,
+    int iterations,
+    float* root_out,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,8 +25,13 @@ __global__ void scal_2a7bd16742(
         return;
 
     float q_next = q[(tid + shift) % q_dim0];
-    float q_v = q[tid];
-    blend_out[tid] = (1.0f - mix_rate) * blend_out[tid] + mix_rate * (q_next + weight * (q_v - q_next));
+    float blended = q_next + weight * (q[tid] - q_next);
+    float a = 1.0f + blended * blended;
+    float root = a;
+    for (int s = 0; s < iterations; ++s) {
+        root = 0.5f * (root + a / root);
+    }
+    root_out[tid] = root;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +135,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -170,29 +175,28 @@ int main(int argc, char** argv)
     std::vector<float> h_q((size_t)n * 1);  // input, shape [64] of float32
     fill_float(h_q.data(), h_q.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const int shift = 7;
-    const float weight = 0.125f;
-    std::vector<float> h_blend_out((size_t)n * 1);  // inout, shape [64] of float32
-    fill_float(h_blend_out.data(), h_blend_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    const float mix_rate = 0.1f;
+    const float weight = 0.75f;
+    const int iterations = 6;
+    std::vector<float> h_root_out((size_t)n * 1);  // output, shape [64] of float32
 
     // Device buffers
     float* d_q = nullptr;
     const size_t bytes_q = h_q.size() * sizeof(h_q[0]);
     CUDA_CHECK(cudaMalloc(&d_q, bytes_q));
     CUDA_CHECK(cudaMemcpy(d_q, h_q.data(), bytes_q, cudaMemcpyHostToDevice));
-    float* d_blend_out = nullptr;
-    const size_t bytes_blend_out = h_blend_out.size() * sizeof(h_blend_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_blend_out, bytes_blend_out));
-    CUDA_CHECK(cudaMemcpy(d_blend_out, h_blend_out.data(), bytes_blend_out, cudaMemcpyHostToDevice));
+    float* d_root_out = nullptr;
+    const size_t bytes_root_out = h_root_out.size() * sizeof(h_root_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_root_out, bytes_root_out));
+    CUDA_CHECK(cudaMemcpy(d_root_out, h_root_out.data(), bytes_root_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, d_blend_out, mix_rate, n);
+    scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, iterations, d_root_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_blend_out.data(), d_blend_out, bytes_blend_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_root_out.data(), d_root_out, bytes_root_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -200,7 +204,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_blend_out.data(), 1, bytes_blend_out, dump) == bytes_blend_out;
+            dump_ok = dump_ok && fwrite(h_root_out.data(), 1, bytes_root_out, dump) == bytes_root_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -216,7 +220,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_2a7bd16742<<<grid, block, 0, stream>>>(d_q, n, shift, weight, d_blend_out, mix_rate, n);
+            scal_2a7bd16742<<<grid, block, 0, stream>>>(d_q, n, shift, weight, iterations, d_root_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -243,8 +247,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_q + bytes_blend_out;
-        const size_t bytes_written = bytes_blend_out;
+        const size_t bytes_read = bytes_q;
+        const size_t bytes_written = bytes_root_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -264,7 +268,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_q));
-        CUDA_CHECK(cudaFree(d_blend_out));
+        CUDA_CHECK(cudaFree(d_root_out));
         return 0;
     }
 
@@ -275,8 +279,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 256 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("blend_out", h_blend_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
-                       0.0005f, 0.0001f, stats);
+    ok &= check_values("root_out", h_root_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 64,
+                       0.0017000000000000001f, 0.0001f, stats);
     printf("%s scal_2a7bd16742: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -287,13 +291,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, d_blend_out, mix_rate, n);
+        scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, iterations, d_root_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, d_blend_out, mix_rate, n);
+        scal_2a7bd16742<<<grid, block>>>(d_q, n, shift, weight, iterations, d_root_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -313,6 +317,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_q));
-    CUDA_CHECK(cudaFree(d_blend_out));
+    CUDA_CHECK(cudaFree(d_root_out));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 128; frequency and phase parameters; sub-stepped relaxation (trip count from argument); 5 scalar parameters)
+// Scalar-parameter kernel (1-D launch 128; periodic shift by a parameter; frequency and phase parameters; gain and bias parameters; output relaxed toward the new value (exponential smoothing); 6 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_3fc76d003d` (see scal_3fc76d003d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,28 +11,30 @@
 #include <cstring>
 #include <vector>
 
+__device__ __forceinline__ float lerp(float a, float b, float t)
+{
+    return a * (1.0f - t) + b * t;
+}
+
 __global__ void scal_3fc76d003d(
     const float* __restrict__ y,
+    int y_dim0,
+    int shift,
     float freq,
     float phase,
-    float* wave_out,
-    int n_substeps,
-    float dt_sub,
-    float rate,
-    float* relaxed,
+    float gain,
+    float bias,
+    float* response_out,
+    float blend,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
 
-    float y_v = y[tid];
-    wave_out[tid] = sinf(freq * y_v + phase);
-    float state = 0.0f;
-    for (int s = 0; s < n_substeps; ++s) {
-        state = state + dt_sub * (y_v - rate * state);
-    }
-    relaxed[tid] = state;
+    float y_next = y[(tid + shift) % y_dim0];
+    float wave = sinf(freq * y_next + phase);
+    response_out[tid] = lerp(response_out[tid], gain * wave + bias, blend);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,37 +177,33 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_y((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_y.data(), h_y.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    const float freq = 2.0f;
+    const int shift = 4;
+    const float freq = 1.5f;
     const float phase = 0.25f;
-    std::vector<float> h_wave_out((size_t)n * 1);  // output, shape [128] of float32
-    const int n_substeps = 8;
-    const float dt_sub = 0.25f;
-    const float rate = 0.5f;
-    std::vector<float> h_relaxed((size_t)n * 1);  // output, shape [128] of float32
+    const float gain = 3.5625f;
+    const float bias = 1.375f;
+    std::vector<float> h_response_out((size_t)n * 1);  // inout, shape [128] of float32
+    fill_float(h_response_out.data(), h_response_out.size(), seed, 6, -1024, 2049U, 0.0009765625f);
+    const float blend = 0.9f;
 
     // Device buffers
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_wave_out = nullptr;
-    const size_t bytes_wave_out = h_wave_out.size() * sizeof(h_wave_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_wave_out, bytes_wave_out));
-    CUDA_CHECK(cudaMemcpy(d_wave_out, h_wave_out.data(), bytes_wave_out, cudaMemcpyHostToDevice));
-    float* d_relaxed = nullptr;
-    const size_t bytes_relaxed = h_relaxed.size() * sizeof(h_relaxed[0]);
-    CUDA_CHECK(cudaMalloc(&d_relaxed, bytes_relaxed));
-    CUDA_CHECK(cudaMemcpy(d_relaxed, h_relaxed.data(), bytes_relaxed, cudaMemcpyHostToDevice));
+    float* d_response_out = nullptr;
+    const size_t bytes_response_out = h_response_out.size() * sizeof(h_response_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_response_out, bytes_response_out));
+    CUDA_CHECK(cudaMemcpy(d_response_out, h_response_out.data(), bytes_response_out, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_3fc76d003d<<<grid, block>>>(d_y, freq, phase, d_wave_out, n_substeps, dt_sub, rate, d_relaxed, n);
+    scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_wave_out.data(), d_wave_out, bytes_wave_out, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_relaxed.data(), d_relaxed, bytes_relaxed, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_response_out.data(), d_response_out, bytes_response_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -213,8 +211,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_wave_out.data(), 1, bytes_wave_out, dump) == bytes_wave_out;
-            dump_ok = dump_ok && fwrite(h_relaxed.data(), 1, bytes_relaxed, dump) == bytes_relaxed;
+            dump_ok = dump_ok && fwrite(h_response_out.data(), 1, bytes_response_out, dump) == bytes_response_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -230,7 +227,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_3fc76d003d<<<grid, block, 0, stream>>>(d_y, freq, phase, d_wave_out, n_substeps, dt_sub, rate, d_relaxed, n);
+            scal_3fc76d003d<<<grid, block, 0, stream>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -257,8 +254,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_y;
-        const size_t bytes_written = bytes_wave_out + bytes_relaxed;
+        const size_t bytes_read = bytes_y + bytes_response_out;
+        const size_t bytes_written = bytes_response_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -278,22 +275,19 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_wave_out));
-        CUDA_CHECK(cudaFree(d_relaxed));
+        CUDA_CHECK(cudaFree(d_response_out));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 1024) {
-        fprintf(stderr, "%s: expected 1024 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 512) {
+        fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("wave_out", h_wave_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0001f, 0.0001f, stats);
-    ok &= check_values("relaxed", h_relaxed.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
-                       0.0006000000000000001f, 0.0001f, stats);
+    ok &= check_values("response_out", h_response_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                       0.00059375f, 0.0001f, stats);
     printf("%s scal_3fc76d003d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -304,13 +298,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_3fc76d003d<<<grid, block>>>(d_y, freq, phase, d_wave_out, n_substeps, dt_sub, rate, d_relaxed, n);
+        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_3fc76d003d<<<grid, block>>>(d_y, freq, phase, d_wave_out, n_substeps, dt_sub, rate, d_relaxed, n);
+        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -330,7 +324,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_wave_out));
-    CUDA_CHECK(cudaFree(d_relaxed));
+    CUDA_CHECK(cudaFree(d_response_out));
     return ok ? 0 : 1;
 }

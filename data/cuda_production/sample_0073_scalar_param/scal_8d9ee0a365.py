@@ -2,8 +2,8 @@ import warp as wp
 
 
 @wp.kernel
-def scal_8d9ee0a365(data: wp.array(dtype=float), threshold: float, gain: float, bias: float, response_out: wp.array(dtype=float)):
+def scal_8d9ee0a365(a: wp.array[wp.float32], leak: wp.float32, hi: wp.float32, lo: wp.float32, clipped: wp.array[wp.float32]):
     tid = wp.tid()
-    excess = wp.max(data[tid] - threshold, 0.0)
-    response = gain * excess + bias
-    response_out[tid] = response
+    a_v = a[tid]
+    activated = wp.where(a_v > 0.0, a_v, leak * a_v)
+    clipped[tid] = wp.clamp(activated, lo, hi)
