@@ -82,6 +82,17 @@ class Stencil:
         w.feature(f"{'guarded' if self.border == 'guard' else 'clamped'} sampler")
         return name
 
+    def drop_unused_sampler(self) -> None:
+        """The sampler and its feature gone where no line calls it (a periodic advection reads its
+        wrapped corners directly)."""
+        name = self.sampler
+        if name is None or any(f"{name}(" in line for line in self.w.lines):
+            return
+        k = self.w.helper_names.index(name)
+        del self.w.helper_names[k], self.w.helpers[k]
+        self.w.features = [f for f in self.w.features if not f.endswith(" sampler")]
+        self.sampler = None
+
     def at(self, offsets: tuple[int, ...]) -> str:
         """The field at the own cell shifted by `offsets`."""
         coords = [f"{t} + {o}" if o > 0 else (f"{t} - {-o}" if o < 0 else t) for t, o in zip(self.idx, offsets)]
@@ -248,9 +259,12 @@ def advect(s: Stencil) -> Expr:
 
     def corner(bits: tuple[int, ...]) -> str:
         # a periodic domain wraps the upper corner too (the last cell's neighbour is the first), as
-        # the traced position was wrapped; a clamped one leaves it to the sampler
+        # the traced position was wrapped, so every corner lies in the grid and is read as it is (a
+        # clamped or guarded read of it would guard nothing); a clamped one leaves it to the sampler
         coords = [(f"({l} + 1) % {s.field}.shape[{axis}]" if periodic else f"{l} + 1") if b else l
                   for axis, (l, b) in enumerate(zip(lows, bits))]
+        if periodic:
+            return f"{s.field}[{', '.join(coords)}]"
         return f"{s.sampler}({s.field}, {', '.join(coords)})"
 
     # Interpolate axis by axis: 2**nd corners -> 1 value.
@@ -633,4 +647,5 @@ def generate(rng: random.Random, name: str, seed: int):
             # measure at all (a gradient there is not the field's value)
             kept = Expr("0.0", "float32", 0.0, 0) if s.derived else Expr(f"{s.field}[{own}]", "float32", 1.0, 10)
             w.store(out, kept, own)
+    s.drop_unused_sampler()
     return w.finish("Grid-stencil kernel")

@@ -234,3 +234,19 @@ def test_a_damping_factor_takes_a_few_percent_off_a_step():
             seen += 1
             assert float(value) >= (0.9375 if name == "DAMPING" else 0.75), source
     assert seen >= 30
+
+
+def test_a_periodic_advection_reads_its_wrapped_corners_directly():
+    """Every corner of a wrapped back-traced position lies in the grid: a clamped or guarded sampler
+    around it guards nothing (session 56), so none is defined, and each corner is an array read."""
+    from synthesis.categories import generate
+
+    seen = 0
+    for seed in range(1500):
+        spec = generate("stencil", seed)
+        if "periodic wrap" not in spec.description:
+            continue
+        seen += 1
+        assert "@wp.func" not in spec.source and "sampler" not in spec.description, spec.source
+        assert "wp.lerp(" in spec.source and "% " in spec.source
+    assert seen >= 10
