@@ -86,7 +86,8 @@ class Stencil:
         """The sampler and its feature gone where no line calls it (a periodic advection reads its
         wrapped corners directly)."""
         name = self.sampler
-        if name is None or any(f"{name}(" in line for line in self.w.lines):
+        callers = self.w.lines + [h for h, n in zip(self.w.helpers, self.w.helper_names) if n != name]
+        if name is None or any(f"{name}(" in text for text in callers):
             return
         k = self.w.helper_names.index(name)
         del self.w.helper_names[k], self.w.helpers[k]

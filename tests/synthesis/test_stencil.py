@@ -250,3 +250,19 @@ def test_a_periodic_advection_reads_its_wrapped_corners_directly():
         assert "@wp.func" not in spec.source and "sampler" not in spec.description, spec.source
         assert "wp.lerp(" in spec.source and "% " in spec.source
     assert seen >= 10
+
+
+def test_every_function_a_stencil_module_calls_is_defined_in_it():
+    """A sampler dropped as unused (a periodic advection's) is one no kernel or helper calls."""
+    import ast
+    import builtins
+
+    from synthesis.categories import generate
+
+    for seed in range(1500):
+        spec = generate("stencil", seed)
+        tree = ast.parse(spec.source)
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        missing = {c for c in called - defined if not hasattr(builtins, c)}
+        assert not missing, f"{missing}\n{spec.source}"
