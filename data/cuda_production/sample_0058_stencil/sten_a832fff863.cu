@@ -1,4 +1,4 @@
-// Grid-stencil kernel (3-D launch 10x10x4; clamped sampler; module constants; sine source (wp.pi))
+// Grid-stencil kernel (3-D launch 10x10x4; module constants; sine source (wp.pi))
 // Standalone CUDA translation of the Warp kernel `sten_a832fff863` (see sten_a832fff863.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
