@@ -114,7 +114,7 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
         value = Expr(f"wp.where({x.src} > 0.0, {x.src}, {slope.src} * {x.src})", "float32", x.mag, None)
         return w.assign(value, "activated")
     if role == "shrinkage":  # soft thresholding (ISTA's proximal step): toward zero by lambda, zero inside
-        lam = _param(w, rng.choice(["lam", "lambda_", "shrink"]), rng.choice([k / 16 for k in range(1, 9) if k / 16 < x.mag / 2] or [0.0625]))
+        lam = _param(w, rng.choice(["lam", "shrink", "l1_weight"]), rng.choice([k / 16 for k in range(1, 9) if k / 16 < x.mag / 2] or [0.0625]))
         value = Expr(f"wp.sign({x.src}) * wp.max(wp.abs({x.src}) - {lam.src}, 0.0)", "float32", x.mag, None, atom=False)
         return w.assign(value, "shrunk")
     if role == "threshold":
