@@ -39,6 +39,11 @@ def _signed(rng: random.Random, values: list[float]) -> float:
     return rng.choice(values) * rng.choice([1.0, -1.0])
 
 
+def _within(limit: float) -> list[float]:
+    """Sixteenths from 1/16 to 2 below `limit` (1/16 where none is)."""
+    return [k / 16 for k in range(1, 33) if k / 16 < limit] or [1 / 16]
+
+
 def _param(w: KernelWriter, hint: str, value: float) -> Expr:
     """A float parameter used once, for its role: taken out of what expressions draw from."""
     p = w.add_scalar(hint, "float32", value)
@@ -68,11 +73,14 @@ def apply_role(w: KernelWriter, gen: ExprGen, role: str, base: Expr | None) -> E
             return w.assign(value, "scaled")
         if role == "gain and bias":
             gain = _param(w, "gain", _signed(rng, SCALES))
-            bias = _param(w, "bias", _signed(rng, [k / 16 for k in range(1, 33)]))
+            # a bias within half the response's swing, so the response takes both signs: a clamp or a
+            # leaky rectifier after it sees values on both sides (one past the whole swing made the
+            # rectifier's test constant and the clamp's result one number)
+            bias = _param(w, "bias", _signed(rng, _within(gain.mag * x.mag / 2)))
             value = Expr(f"{gain.src} * {x.operand()} + {bias.src}", "float32", gain.mag * x.mag + bias.mag,
                          None if x.q is None else x.q + CONST_Q, atom=False)
             return w.assign(value, "response")
-        offset = _param(w, "offset", _signed(rng, [k / 16 for k in range(1, 33)]))
+        offset = _param(w, "offset", _signed(rng, _within(x.mag / 2)))  # inside the value's range, as a bias
         value = Expr(f"{x.operand()} - {offset.src}", "float32", x.mag + offset.mag, join_q(x.q, CONST_Q), atom=False)
         return w.assign(value, "centered")
     x = _named(w, gen, base)
