@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 128; periodic shift by a parameter; frequency and phase parameters; gain and bias parameters; output relaxed toward the new value (exponential smoothing); 6 scalar parameters)
+// Scalar-parameter kernel (1-D launch 128; periodic shift by a parameter; frequency and phase parameters; gain and bias parameters; 5 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_3fc76d003d` (see scal_3fc76d003d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,11 +11,6 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float lerp(float a, float b, float t)
-{
-    return a * (1.0f - t) + b * t;
-}
-
 __global__ void scal_3fc76d003d(
     const float* __restrict__ y,
     int y_dim0,
@@ -24,8 +19,7 @@ __global__ void scal_3fc76d003d(
     float phase,
     float gain,
     float bias,
-    float* response_out,
-    float blend,
+    float* resp,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -34,7 +28,8 @@ __global__ void scal_3fc76d003d(
 
     float y_next = y[(tid + shift) % y_dim0];
     float wave = sinf(freq * y_next + phase);
-    response_out[tid] = lerp(response_out[tid], gain * wave + bias, blend);
+    float response = gain * wave + bias;
+    resp[tid] = response;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,7 +133,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -181,29 +176,27 @@ int main(int argc, char** argv)
     const float freq = 1.5f;
     const float phase = 0.25f;
     const float gain = 3.5625f;
-    const float bias = 1.375f;
-    std::vector<float> h_response_out((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_response_out.data(), h_response_out.size(), seed, 6, -1024, 2049U, 0.0009765625f);
-    const float blend = 0.9f;
+    const float bias = -1.6875f;
+    std::vector<float> h_resp((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_y = nullptr;
     const size_t bytes_y = h_y.size() * sizeof(h_y[0]);
     CUDA_CHECK(cudaMalloc(&d_y, bytes_y));
     CUDA_CHECK(cudaMemcpy(d_y, h_y.data(), bytes_y, cudaMemcpyHostToDevice));
-    float* d_response_out = nullptr;
-    const size_t bytes_response_out = h_response_out.size() * sizeof(h_response_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_response_out, bytes_response_out));
-    CUDA_CHECK(cudaMemcpy(d_response_out, h_response_out.data(), bytes_response_out, cudaMemcpyHostToDevice));
+    float* d_resp = nullptr;
+    const size_t bytes_resp = h_resp.size() * sizeof(h_resp[0]);
+    CUDA_CHECK(cudaMalloc(&d_resp, bytes_resp));
+    CUDA_CHECK(cudaMemcpy(d_resp, h_resp.data(), bytes_resp, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
+    scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_resp, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_response_out.data(), d_response_out, bytes_response_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_resp.data(), d_resp, bytes_resp, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -211,7 +204,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_response_out.data(), 1, bytes_response_out, dump) == bytes_response_out;
+            dump_ok = dump_ok && fwrite(h_resp.data(), 1, bytes_resp, dump) == bytes_resp;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -227,7 +220,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_3fc76d003d<<<grid, block, 0, stream>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
+            scal_3fc76d003d<<<grid, block, 0, stream>>>(d_y, n, shift, freq, phase, gain, bias, d_resp, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -254,8 +247,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_y + bytes_response_out;
-        const size_t bytes_written = bytes_response_out;
+        const size_t bytes_read = bytes_y;
+        const size_t bytes_written = bytes_resp;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -275,7 +268,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_y));
-        CUDA_CHECK(cudaFree(d_response_out));
+        CUDA_CHECK(cudaFree(d_resp));
         return 0;
     }
 
@@ -286,8 +279,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 512 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("response_out", h_response_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.00059375f, 0.0001f, stats);
+    ok &= check_values("resp", h_resp.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
+                       0.0005250000000000001f, 0.0001f, stats);
     printf("%s scal_3fc76d003d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -298,13 +291,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
+        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_resp, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_response_out, blend, n);
+        scal_3fc76d003d<<<grid, block>>>(d_y, n, shift, freq, phase, gain, bias, d_resp, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -324,6 +317,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_response_out));
+    CUDA_CHECK(cudaFree(d_resp));
     return ok ? 0 : 1;
 }
