@@ -31,7 +31,8 @@ import numpy as np
 
 from synthesis import realism
 from synthesis.dtypes import dtype as lookup_dtype
-from synthesis.naming import accumulates, fresh_name, untaken
+from synthesis.naming import accumulates, fresh_name, reserved, running_names, smoothed, untaken
+
 from synthesis.normalize import ast_walk, parse_expression, parse_module
 from synthesis.spec import MATRIX_TYPES, VECTOR_TYPES, ArgSpec, KernelSpec
 
@@ -95,7 +96,10 @@ INTERMEDIATE_OUTPUT_SHARE = 0.2  # kernels that also store an intermediate value
 RESULT_INLINE_SHARE = 0.3  # kernels that write a result's expression into the store instead of naming it first
 STORABLE_LOCAL_TYPES = frozenset({"float32", "vec2", "vec3", "vec4"})
 UPDATABLE_DTYPES = frozenset({"float32", "float64", "int32", "vec2", "vec3", "vec4", "mat22", "mat33", "mat44"})
-BLEND_HINTS = ("alpha", "relax", "blend", "smoothing", "mix_rate")
+# A running average's rate, the new value's weight, named as optimisers and filters name it (PyTorch's
+# batch norm calls it momentum), and its values: a slow average, as running statistics are kept
+BLEND_HINTS = ("alpha", "smoothing", "momentum", "ema_alpha")
+EMA_RATES = (0.01, 0.05, 0.1, 0.2, 0.25)
 # What an output's stored value is, for update_outputs. A value that wraps around (an angle, a
 # fractional part, a sign, a rounded value) is neither summed nor blended over steps: 350 and 10 degrees
 # blend to 180. A normalised or range-held value (a unit direction, a clamped or smoothstepped value)
@@ -1299,51 +1303,42 @@ class KernelWriter:
         return value_kind(self.lines, value, helper_bodies(self.helpers) if self.helpers else None)
 
     def update_outputs(self) -> None:
-        """Outputs people update rather than overwrite: a force or gradient buffer accumulated into
-        (`f[i] += value`, atomic in Warp; only an output whose name says it holds such a quantity,
-        `naming.accumulates`: another output of the kernel that does, or this one smoothed instead),
-        or a running estimate relaxed toward the new value
-        (`avg[i] = wp.lerp(avg[i], value, alpha)`, exponential smoothing, under-relaxation). The
-        array then holds values on entry (role inout); which output and how is drawn here. A matrix
-        is added to as a value (`m[i] = m[i] + value`: the translation has no matrix atomics) and
-        blended with the explicit mix (no `wp.lerp` of matrices)."""
-        stores = []
+        """Outputs people update rather than overwrite: a force, gradient or count buffer accumulated into
+        (`f[i] += value`, atomic in Warp: only an output whose name says it holds such a quantity,
+        `naming.accumulates`), or a running average of a statistic or a signal relaxed toward the new
+        value (`loss_ema[i] = wp.lerp(loss_ema[i], loss, alpha)`, exponential smoothing: only an output
+        whose name says it holds one, `naming.smoothed`, renamed for the running average it becomes).
+        Any other output is written as computed: a clipped value or a force smoothed over launches is a
+        running estimate of nothing (session 57). The array then holds values on entry (role inout);
+        which output and how is drawn here. A matrix is added to as a value (`m[i] = m[i] + value`: the
+        translation has no matrix atomics) and blended with the explicit mix (no `wp.lerp` of matrices)."""
+        options = []  # (store line, "sum" or "blend")
         for k in self._updatable_stores():
             _, array, _, value = ELEMENT_STORE.match(self.lines[k]).groups()
             kind = "bounded" if array in self.bounded_outputs else self.stored_value_kind(value)
-            if kind is None or kind == "bounded" and self.arg(array).dtype not in ("int32", "float64"):
-                stores.append((k, kind))
-        if not stores:
+            if kind is None and accumulates(array):  # a sum of bounded values leaves their range
+                options.append((k, "sum"))
+            # a bounded value is smoothed toward (it stays near its range); a wrapping one never
+            if kind != "wraps" and self.arg(array).dtype not in ("int32", "float64") and smoothed(array):
+                options.append((k, "blend"))
+        if not options:
             return
-        k, kind = self.rng.choice(stores)
+        k, how = self.rng.choice(options)
         indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
         spec = self.arg(array)
-        # a bounded value is only ever smoothed toward (its sum would leave its range)
-        blendable = spec.dtype != "int32" and spec.dtype != "float64"
-        blend = blendable and (kind == "bounded" or self.rng.random() < 0.45)
-        if not blend and not accumulates(array):  # a magnitude, an id, a rotated vector: no sum means anything
-            # another output of the kernel that holds a sum, else this one smoothed over passes (a
-            # running estimate of it), else none
-            sums = [(j, kind_j) for j, kind_j in stores if j != k and kind_j is None
-                    and accumulates(ELEMENT_STORE.match(self.lines[j]).group(2))]
-            if sums:
-                k, kind = self.rng.choice(sums)
-                indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
-                spec = self.arg(array)
-            elif blendable:
-                blend = True
-            else:
-                return
-        if blend:
-            taken = set(NAME_TOKEN.findall("\n".join(self.lines)))
-            hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["blend_rate"])
-            rate = self.add_scalar(hint, "float32", self.rng.choice((0.1, 0.2, 0.25, 0.5, 0.75, 0.9)))
+        if how == "blend":
+            taken = set(NAME_TOKEN.findall("\n".join(self.lines))) | {a.name for a in self.args}
+            renamed = [n for n in running_names(array) if n not in taken and not reserved(n)]
+            if renamed:
+                array = self.rename_array(array, self.rng.choice(renamed), k)
+            hint = self.rng.choice([h for h in BLEND_HINTS if h not in taken] or ["ema_rate"])
+            rate = self.add_scalar(hint, "float32", self.rng.choice(EMA_RATES))
             if self.rng.random() < 0.5 and not spec.dtype.startswith("mat"):
                 self.lines[k] = f"{indent}{array}[{index}] = wp.lerp({array}[{index}], {value}, {rate.src})"
             else:
                 operand = f"({value})" if isinstance(parse_expression(value), (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) else value
                 self.lines[k] = f"{indent}{array}[{index}] = (1.0 - {rate.src}) * {array}[{index}] + {rate.src} * {operand}"
-            self.feature("output relaxed toward the new value (exponential smoothing)")
+            self.feature("running average of the output (exponential smoothing)")
         elif spec.dtype.startswith("mat"):  # a matrix element is added to as a value (no matrix atomics)
             operand = f"({value})" if isinstance(parse_expression(value), (ast.BoolOp, ast.Compare, ast.IfExp)) else value
             self.lines[k] = f"{indent}{array}[{index}] = {array}[{index}] + {operand}"
@@ -1352,6 +1347,22 @@ class KernelWriter:
             self.lines[k] = f"{indent}{array}[{index}] += {value}"
             self.feature("output accumulated in place (+=)")
         self.make_inout(array)
+
+    def rename_array(self, old: str, new: str, line: int) -> str:
+        """Call the array argument `old`, which only `self.lines[line]` names, `new` instead; returns `new`."""
+        at = next(n for n, a in enumerate(self.args) if a.name == old)
+        self.args[at] = dataclasses.replace(self.args[at], name=new)
+        del self._by_name[old]
+        self._by_name[new] = self.args[at]
+        self.annotations = [f"{new}:{a.split(':', 1)[1]}" if a.split(":", 1)[0] == old else a for a in self.annotations]
+        self.lines[line] = reads(old).sub(new, self.lines[line])
+        for names in (self.bounded_outputs, self.state_outputs):
+            if old in names:
+                names.discard(old)
+                names.add(new)
+        if old in self.bounds:
+            self.bounds[new] = self.bounds.pop(old)
+        return new
 
     def make_inout(self, array: str) -> None:
         """An output the kernel updates (reads before it writes): it holds values on entry, which its

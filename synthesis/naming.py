@@ -48,7 +48,7 @@ def untaken(hint: str, taken, role: str = "") -> str:
     else:
         variants = ()
     for name in variants:
-        if name not in taken and not _reserved(name):
+        if name not in taken and not reserved(name):
             return name
     n = 2
     while f"{hint}{n}" in taken:
@@ -60,6 +60,8 @@ def untaken(hint: str, taken, role: str = "") -> str:
 # `_out` is off: `grad_energy` holds an energy, `grad_mag` a magnitude): the quantities people add into
 # a buffer over passes or contributions (`f[i] += ...`). An `rms_out`, `min_dist`, `quadrant_id` or
 # `rotated` summed over launches means nothing; a model trained on `rms[tid] += ...` learns to write it.
+# A generic name (`out`, `v_out`) says nothing of what it holds: `v_out[tid] += v_rot + g * DT` added a
+# rotated velocity to whatever the array held (session 57).
 ACCUMULATED_HEADS = frozenset({
     "force", "forces", "f", "grad", "grads", "gradient", "gradients", "energy", "energies", "loss", "losses",
     "cost", "objective", "penalty", "total", "totals", "sum", "sums", "acc", "accum", "accumulator", "count",
@@ -67,19 +69,56 @@ ACCUMULATED_HEADS = frozenset({
     "contributions", "ke", "pe", "potential", "work", "heat", "charge", "deposit", "mass", "density",
     "integral", "series", "wave", "signal", "response", "field", "y", "ax", "c", "m", "j", "jac", "jacobian",
     "residual", "error", "moment", "moments", "mom", "momentum", "delta", "correction", "corrections", "dp",
-    "displacement", "out", "result", "accumulated",
+    "displacement", "accumulated",
 })
 _GENERIC_SUFFIXES = frozenset({"out", "result", "res", "v", "i", "val", "value", "new", "next", "buf", "buffer"})
 
 
+# What an output's name says it holds that people keep a running average of over passes (exponential
+# smoothing, `loss_ema[i] = wp.lerp(loss_ema[i], loss, alpha)`): a statistic (a loss, an error, an
+# energy, a mean or a variance) or a signal, image or colour (a filtered signal, a radiance accumulated
+# over frames). A clipped value, a force, a slope or a polynomial's value smoothed over launches is a
+# running estimate of nothing a program tracks, and Warp's own examples relax nothing but a Jacobi
+# iterate; a model trained on `clipped[tid] = wp.lerp(clipped[tid], c, 0.9)` learns to smooth whatever
+# it writes (session 57: 11% of kernels did).
+SMOOTHED_HEADS = frozenset({
+    "loss", "losses", "error", "err", "cost", "objective", "energy", "rms", "mean", "avg", "average", "var",
+    "variance", "std", "power", "filtered", "smoothed", "blurred", "denoised", "signal", "envelope",
+    "intensity", "luminance", "radiance", "color", "colour", "rgb", "brightness", "temperature", "ema",
+})
+
+
+def head_word(name: str) -> str:
+    """The word of an output's name that says what it holds: the last, once a generic suffix such as
+    `_out` is off (`grad_energy` holds an energy, `blurred_out` a blurred value)."""
+    words = [w for w in name.lower().rstrip("0123456789").split("_") if w]
+    return next((w for w in reversed(words) if w not in _GENERIC_SUFFIXES), words[-1] if words else "")
+
+
 def accumulates(name: str) -> bool:
     """Whether an output called `name` holds something people accumulate into (`ACCUMULATED_HEADS`)."""
-    words = [w for w in name.lower().rstrip("0123456789").split("_") if w]
-    head = next((w for w in reversed(words) if w not in _GENERIC_SUFFIXES), words[-1] if words else "")
-    return head in ACCUMULATED_HEADS
+    return head_word(name) in ACCUMULATED_HEADS
 
 
-def _reserved(name: str) -> bool:
+def smoothed(name: str) -> bool:
+    """Whether an output called `name` holds something people keep a running average of (`SMOOTHED_HEADS`)."""
+    return head_word(name) in SMOOTHED_HEADS
+
+
+def running_names(name: str) -> tuple[str, ...]:
+    """Names for the running average an output called `name` becomes once it is smoothed over passes
+    (`loss` -> `running_loss`, `loss_ema`, `avg_loss`; `blurred_out` -> `blurred_ema`, ...): its name less
+    a generic suffix, marked as an average where it does not say so already (`running_mean`)."""
+    words = [w for w in name.rstrip("0123456789").split("_") if w]
+    while len(words) > 1 and words[-1].lower() in _GENERIC_SUFFIXES:
+        words.pop()
+    base = "_".join(words) or name
+    if head_word(base) in ("mean", "avg", "average", "smoothed"):
+        return (f"running_{base}", f"{base}_ema")
+    return (f"running_{base}", f"{base}_ema", f"{base}_avg", f"avg_{base}")
+
+
+def reserved(name: str) -> bool:
     """A name a local must not take: Python's keywords and builtins, `wp`, and the names the CUDA
     translation reserves (C++ keywords, CUDA and harness names), which it would rename."""
     if name in _PYTHON_NAMES or name.endswith("_"):
@@ -134,7 +173,7 @@ def _names_in(piece: str, top_names: set[str]) -> dict[str, str]:
     for prefix, marks in series.items():
         if len(marks) == 1:
             for candidate in (prefix,) + _alternatives(prefix):
-                if candidate not in taken and not _reserved(candidate):
+                if candidate not in taken and not reserved(candidate):
                     names[marks[0]] = candidate
                     taken.add(candidate)
                     break
@@ -201,7 +240,7 @@ def plain_module_names(source: str, kernel_name: str) -> str:
     for name, plain in plains.items():
         fallback = plain + "_VALUE" if plain.isupper() else _HELPER_ALTERNATIVES.get(plain, plain + "_fn")
         for candidate in (plain, fallback):
-            if candidate not in taken and not _reserved(candidate) and candidate not in _WARP_BUILTIN_NAMES:
+            if candidate not in taken and not reserved(candidate) and candidate not in _WARP_BUILTIN_NAMES:
                 renames[name] = candidate
                 taken.add(candidate)
                 break

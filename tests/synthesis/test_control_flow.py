@@ -452,16 +452,15 @@ def test_the_kernels_without_session_50s_forms_keep_their_draws(monkeypatch):
     assert {s: generate("control_flow", s).source for s in plain} == plain
 
 
-def test_a_windows_extremum_is_smoothed_toward_never_summed():
-    """A running maximum or minimum lies within its inputs' range: an output is relaxed toward it (an
-    envelope follower), never added to."""
-    summed = smoothed = drawn = 0
+def test_a_windows_extremum_is_never_summed_over_launches():
+    """A running maximum or minimum lies within its inputs' range: a sum of them over launches leaves it
+    (and a window's extremum is no statistic people keep a running average of, naming.smoothed)."""
+    summed = drawn = 0
     for seed in range(600):
         source = generate("control_flow", seed).source
         drawn += "window_m" in source
-        summed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] \+=", source, re.M))
-        smoothed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] = (wp\.lerp|\(1\.0)", source, re.M))
-    assert drawn >= 40 and summed == 0 and smoothed >= 5
+        summed += bool(re.search(r"^\s+window_m\w+\[[^\]]+\] (\+=|= (wp\.lerp|\(1\.0))", source, re.M))
+    assert drawn >= 40 and summed == 0
 
 
 def test_a_gcd_by_subtraction_starts_from_positive_terms():

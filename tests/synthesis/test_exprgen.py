@@ -650,8 +650,8 @@ def test_a_load_copied_to_a_second_name_and_read_nowhere_else_is_loaded_under_th
 
 
 # ---- outputs updated in place (KernelWriter.update_outputs) ---------------------------------------
-def _writer_with_stores(dtype: str = "float32"):
-    """A kernel writing `out` (its own element, in a loop over its columns), `shared` (one element
+def _writer_with_stores(dtype: str = "float32", name: str = "loss"):
+    """A kernel writing `name` (its own element, in a loop over its columns), `shared` (one element
     every thread writes), `cnt` (int) and `grid` (an element whose index misses the loop variable)."""
     import random
 
@@ -659,7 +659,7 @@ def _writer_with_stores(dtype: str = "float32"):
 
     w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
     a = w.add_array("a", "float32", "input", shape=(16, 4))
-    out = w.add_array("out", dtype, "output", shape=(16, 4))
+    out = w.add_array(name, dtype, "output", shape=(16, 4))
     shared = w.add_array("shared", "float32", "output", shape=(1,))
     grid = w.add_array("grid", "float32", "output")
     with w.block("for j in range(4):"):
@@ -670,13 +670,19 @@ def _writer_with_stores(dtype: str = "float32"):
     return w
 
 
-def _updated(dtype: str, seed: int):
+def _updated(dtype: str, seed: int, name: str = "loss"):
     import random
 
-    w = _writer_with_stores(dtype)
+    w = _writer_with_stores(dtype, name)
     w.rng = random.Random(seed)
     w.update_outputs()
     return w
+
+
+def _inout(w) -> str:
+    """The name of the one array the kernel updates in place."""
+    (name,) = [a.name for a in w.args if a.role == "inout"]
+    return name
 
 
 def test_only_an_output_each_thread_writes_once_per_element_is_updated_in_place():
@@ -685,8 +691,9 @@ def test_only_an_output_each_thread_writes_once_per_element_is_updated_in_place(
         body = "\n".join(w.lines)
         # `shared[0]` is every thread's, `grid[tid]` is written on every trip of the loop over j
         assert "shared[0] = a[tid, 0]" in body and "grid[tid] = a[tid, j]" in body, body
-        assert "out[tid, j] = a[tid, j] * 2.0" not in body, body
-        assert w.arg("out").role == "inout" and w.arg("grid").role == "output"
+        assert "loss[tid, j] = a[tid, j] * 2.0" not in body, body
+        assert w.arg("grid").role == "output" and w.arg("shared").role == "output"
+        assert "loss" in _inout(w)
 
 
 def test_an_updated_output_accumulates_or_relaxes_toward_the_new_value():
@@ -696,30 +703,59 @@ def test_an_updated_output_accumulates_or_relaxes_toward_the_new_value():
 
     kinds = set()
     for seed in range(12):
-        spec = _updated("float32", seed).finish("test")
+        w = _updated("float32", seed)
+        updated = _inout(w)
+        spec = w.finish("test")
         inputs = draw_inputs(spec, seed)
-        got = run(spec, inputs)["out"]
+        got = run(spec, inputs)[updated]
         new = 2.0 * inputs["a"]
         rate = next((a.value for a in spec.args if a.role == "scalar"), None)
-        want = inputs["out"] + new if rate is None else (1.0 - rate) * inputs["out"] + rate * new
+        want = inputs[updated] + new if rate is None else (1.0 - rate) * inputs[updated] + rate * new
         np.testing.assert_allclose(got, want, atol=1e-12)
         kinds.add(rate is None)
     assert kinds == {True, False}  # both ways are drawn
 
 
+def test_a_smoothed_output_is_renamed_as_the_running_average_it_becomes():
+    """`loss` blended over launches holds a running average of the loss: `running_loss`, `loss_ema`..."""
+    from synthesis.naming import running_names
+
+    renamed = set()
+    for seed in range(40):
+        w = _updated("float32", seed)
+        if any(a.role == "scalar" for a in w.args):  # blended
+            assert _inout(w) in running_names("loss"), w.lines
+            renamed.add(_inout(w))
+            assert f"{_inout(w)}: wp.array2d(dtype=" in " ".join(w.annotations), w.annotations
+        else:
+            assert _inout(w) == "loss"
+    assert len(renamed) >= 2
+
+
+def test_an_output_is_smoothed_only_where_its_name_holds_a_statistic_or_a_signal():
+    """A force buffer is added to, never smoothed; a clipped value, a slope or a generic `out` is
+    written as computed (smoothed over launches, it is a running estimate of nothing)."""
+    for seed in range(20):
+        w = _updated("float32", seed, "force")
+        assert any(line.strip() == "force[tid, j] += a[tid, j] * 2.0" for line in w.lines), w.lines
+        for name in ("clipped", "slope", "out", "v_out"):
+            w = _updated("float32", seed, name)
+            assert f"{name}[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg(name).role == "output"
+
+
 def test_an_integer_output_is_accumulated_never_blended():
     for seed in range(20):
-        body = "\n".join(_updated("int32", seed).lines)
-        assert "out[tid, j] += " in body and "wp.lerp" not in body, body
+        body = "\n".join(_updated("int32", seed, "count").lines)
+        assert "count[tid, j] += " in body and "wp.lerp" not in body, body
 
 
 def test_an_output_read_elsewhere_is_left_as_written():
     from synthesis.exprgen import Expr
 
     w = _writer_with_stores()
-    w.store(w.add_array("copy", "float32", "output"), Expr("out[tid, 0]", "float32", 2.0, None))
+    w.store(w.add_array("copy", "float32", "output"), Expr("loss[tid, 0]", "float32", 2.0, None))
     w.update_outputs()
-    assert "out[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("out").role == "output"
+    assert "loss[tid, j] = a[tid, j] * 2.0" in "\n".join(w.lines) and w.arg("loss").role == "output"
 
 
 def test_an_intermediate_value_kept_on_the_way_is_never_updated_in_place():
@@ -736,7 +772,8 @@ def test_an_intermediate_value_kept_on_the_way_is_never_updated_in_place():
 
 
 def _writer_storing(value: str, dtype: str = "float32", *assignments: str):
-    """A kernel that assigns `assignments` (`name = value` lines) and stores `value` into `out[tid]`."""
+    """A kernel that assigns `assignments` (`name = value` lines) and stores `value` into `signal[tid]`
+    (a name that holds both a sum and a running average: how it is updated depends on the value)."""
     import random
 
     from synthesis.exprgen import Expr, KernelWriter
@@ -744,7 +781,7 @@ def _writer_storing(value: str, dtype: str = "float32", *assignments: str):
     w = KernelWriter(random.Random(0), "k_0123456789", "arithmetic", 0, (16,))
     w.add_array("a", "float32", "input")
     w.add_array("b", "float32", "input")
-    out = w.add_array("out", dtype, "output")
+    out = w.add_array("signal", dtype, "output")
     for line in assignments:
         w.emit(line)
     w.store(out, Expr(value, dtype, 2.0, None))
@@ -760,7 +797,7 @@ def test_a_value_that_wraps_around_is_never_summed_or_blended_over_steps():
             assert w.stored_value_kind(value) == "wraps"
             w.rng.seed(seed)
             w.update_outputs()
-            assert f"out[tid] = {value}" in "\n".join(w.lines) and w.arg("out").role == "output"
+            assert f"signal[tid] = {value}" in "\n".join(w.lines) and w.arg("signal").role == "output"
 
 
 def test_a_unit_or_clamped_value_is_smoothed_toward_never_summed():
@@ -776,7 +813,8 @@ def test_a_unit_or_clamped_value_is_smoothed_toward_never_summed():
             w.rng.seed(seed)
             w.update_outputs()
             body = "\n".join(w.lines)
-            assert "out[tid] +=" not in body and ("wp.lerp(out[tid]" in body or "* out[tid] +" in body), body
+            ema = _inout(w)
+            assert "+=" not in body and (f"wp.lerp({ema}[tid]" in body or f"* {ema}[tid] +" in body), body
 
 
 def test_a_unit_vector_a_helper_returns_in_a_tuple_is_smoothed_toward_never_summed():
@@ -796,7 +834,7 @@ def test_a_unit_vector_a_helper_returns_in_a_tuple_is_smoothed_toward_never_summ
             assert w.stored_value_kind(value) == "bounded"
             w.rng.seed(seed)
             w.update_outputs()
-            assert "out[tid] +=" not in "\n".join(w.lines)
+            assert "+=" not in "\n".join(w.lines)
     w = _writer_storing("s", "float32", "t, s = frame_and_scale(a[tid])")  # a helper the kernel does not have
     assert w.stored_value_kind("s") is None
 
@@ -807,7 +845,7 @@ def test_a_clamped_integer_is_left_as_written():
         w = _writer_storing("wp.clamp(int(a[tid]), 0, 8)", "int32")
         w.rng.seed(seed)
         w.update_outputs()
-        assert "out[tid] = wp.clamp(int(a[tid]), 0, 8)" in "\n".join(w.lines) and w.arg("out").role == "output"
+        assert "signal[tid] = wp.clamp(int(a[tid]), 0, 8)" in "\n".join(w.lines) and w.arg("signal").role == "output"
 
 
 def test_an_ordinary_value_is_still_summed_or_blended():
@@ -992,11 +1030,12 @@ def test_a_matrix_output_is_added_to_as_a_value_and_never_lerped():
 
     kinds = set()
     for seed in range(30):
-        line = next(l.strip() for l in _updated("mat33", seed).lines if l.strip().startswith("out[tid, j]"))
+        w = _updated("mat33", seed)
+        line = next(l.strip() for l in w.lines if l.strip().startswith(f"{_inout(w)}[tid, j]"))
         assert "+=" not in line and "wp.lerp" not in line, line
-        if re.fullmatch(r"out\[tid, j\] = out\[tid, j\] \+ a\[tid, j\] \* 2\.0", line):
+        if re.fullmatch(r"loss\[tid, j\] = loss\[tid, j\] \+ a\[tid, j\] \* 2\.0", line):
             kinds.add("added")
-        elif re.fullmatch(r"out\[tid, j\] = \(1\.0 - (\w+)\) \* out\[tid, j\] \+ \1 \* \(a\[tid, j\] \* 2\.0\)", line):
+        elif re.fullmatch(r"(\w+)\[tid, j\] = \(1\.0 - (\w+)\) \* \1\[tid, j\] \+ \2 \* \(a\[tid, j\] \* 2\.0\)", line):
             kinds.add("mixed")
     assert kinds == {"added", "mixed"}
 

@@ -136,3 +136,20 @@ def test_no_generated_array_is_numbered_beside_a_name_it_shares_a_stem_with():
                 numbered = re.fullmatch(r"(\w*[A-Za-z_])[2-9]", a.name)
                 if a.role in ("input", "output", "inout", "index") and numbered and not re.fullmatch(r"(\w*_)?[a-z]2", a.name):
                     assert numbered.group(1) not in words, (a.name, spec.source)
+
+
+def test_smoothed_reads_the_head_word_of_a_statistic_or_a_signal():
+    from synthesis.naming import smoothed
+
+    assert smoothed("loss") and smoothed("blurred_out") and smoothed("grad_energy") and smoothed("rms_val")
+    assert not smoothed("clipped") and not smoothed("force") and not smoothed("out") and not smoothed("slope_out")
+
+
+def test_a_running_average_is_named_as_one_and_is_still_smoothed():
+    from synthesis.naming import running_names, smoothed
+
+    assert set(running_names("loss")) == {"running_loss", "loss_ema", "loss_avg", "avg_loss"}
+    assert set(running_names("blurred_out")) == {"running_blurred", "blurred_ema", "blurred_avg", "avg_blurred"}
+    assert set(running_names("pos_mean")) == {"running_pos_mean", "pos_mean_ema"}  # never `avg_pos_mean`
+    for name in ("loss", "blurred_out", "rms", "pos_mean", "filtered_val"):
+        assert all(smoothed(n) for n in running_names(name)), name
