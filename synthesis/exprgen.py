@@ -1574,7 +1574,7 @@ INT_FORMULAS_MORE = ("round up to a multiple", "rounded division", "fixed-point 
                      "midpoint without overflow", "distance on a ring", "saturating add", "shift division")
 INT_FORMULAS_MORE_SHARE = 0.45
 # Formulas only a theme of the arithmetic category asks for by name (never drawn by `int_formula()`).
-INT_FORMULAS_THEMED = ("step on a ring",)
+INT_FORMULAS_THEMED = ("step on a ring", "mirrored index", "signed low field", "fixed-point product")
 # The math people write with transcendental builtins, by name (`ExprGen.math_formula`).
 MATH_FORMULAS = ("hypotenuse", "root mean square", "polar angle", "polar to Cartesian", "exponential decay",
                  "oscillation", "Cauchy loss", "gamma correction", "fractional part", "soft minimum", "Welsch loss",
@@ -2406,7 +2406,7 @@ class ExprGen:
         operands = self._formula_operands("int32", kind in ("integer midpoint", "absolute difference", "sum of squares",
                                                             "pack two fields", "fixed-point blend",
                                                             "midpoint without overflow", "distance on a ring",
-                                                            "saturating add"))
+                                                            "saturating add", "fixed-point product"))
         if operands is None:
             return None
         a, b = operands
@@ -2469,6 +2469,18 @@ class ExprGen:
             else:
                 step = str(rng.choice([1, 2, 7]))
             e = Expr(f"(({a.src} + {step}) % {n} + {n}) % {n}", "int32", float(n), 0, atom=False)
+        elif kind == "mirrored index":  # an index reflected at both ends of [0, n): reflect padding, a ping-pong
+            n = rng.choice([8, 12, 16, 32])
+            p = self.w.assign(Expr(f"({a.src} % {2 * n} + {2 * n}) % {2 * n}", "int32", float(2 * n), 0, atom=False), "p")
+            e = Expr(f"wp.min({p.src}, {2 * n - 1} - {p.src})", "int32", float(n), 0)
+        elif kind == "signed low field":  # the low 4 (or 8) bits read as a signed number: an int4 weight unpacked
+            bits = rng.choice([4, 4, 8])
+            half = 1 << (bits - 1)
+            e = Expr(f"(({a.src} & {(1 << bits) - 1}) ^ {half}) - {half}", "int32", float(half), 0, atom=False)
+        elif kind == "fixed-point product":  # two Q8 fixed-point numbers multiplied: the product shifted back
+            if a.mag * b.mag >= 2.0**31:
+                return None
+            e = Expr(f"({a.src} * {b.src}) >> 8", "int32", a.mag * b.mag / 256 + 1, 0, atom=False)
         elif kind == "saturating add":  # a sum held at a cap (a counter, a histogram in a byte)
             cap = rng.choice([100, 127, 255, 1000])
             e = Expr(f"wp.min({a.src} + {b.src}, {cap})", "int32", a.mag + b.mag, 0)

@@ -48,14 +48,16 @@ ARITH_THEMES: dict[str, ArithTheme] = {
 }
 # One entry per purpose of an integer kernel.
 INT_THEMES: dict[str, ArithTheme] = {
-    "fields of a packed word": ArithTheme(("bit field", "low bits", "pack two fields", "shift division")),
+    "fields of a packed word": ArithTheme(("bit field", "low bits", "pack two fields", "shift division",
+                                           "signed low field")),
     "alignment to blocks": ArithTheme(("round down to a multiple", "round up to a multiple", "blocks to cover",
                                        "non-negative remainder", "shift division", "low bits")),
     "indices in a range": ArithTheme(("integer midpoint", "midpoint without overflow", "clamp to a range",
                                       "absolute difference", "saturating add"), fewest_inputs=2),
-    "periodic indices": ArithTheme(("non-negative remainder", "distance on a ring", "step on a ring"), weight=8),
+    "periodic indices": ArithTheme(("non-negative remainder", "distance on a ring", "step on a ring", "mirrored index"),
+                                   weight=8),
     "fixed-point scaling": ArithTheme(("rounded division", "fixed-point blend", "integer percentage", "saturating add",
-                                       "clamp to a range", "shift division")),
+                                       "clamp to a range", "shift division", "fixed-point product")),
     "integer distances": ArithTheme(("absolute difference", "sum of squares", "distance on a ring", "integer midpoint"),
                                     weight=6, fewest_inputs=2),
 }
@@ -84,7 +86,7 @@ def theme_of(rng: random.Random, themes: dict[str, ArithTheme]) -> str:
 # calibrated value limited to its range or eased, a scaled integer saturated, a polynomial's value clamped.
 FED_BY: dict[str, tuple[str, ...]] = {
     "clamp to a range": ("affine map", "polynomial (Horner form)", "integer percentage", "rounded division",
-                         "fixed-point blend"),
+                         "fixed-point blend", "fixed-point product"),
     "cubic smoothstep": ("affine map",),
     "soft sign": ("affine map", "polynomial (Horner form)"),
 }

@@ -475,6 +475,9 @@ def radix_digits(w: KernelWriter) -> None:
                        low=-2 ** 30 if signed else 0, high=2 ** 30 if signed else 2 ** 31 - 1, grid_bits=0)
     _read(w, keys)
     key = f"(wp.uint32({keys}[{own}]) ^ {u32(0, '0x80000000')})" if signed else f"{keys}[{own}]"
+    if random.Random(w.seed ^ 0x0E5E).random() < ONE_SWEEP_SHARE:
+        _all_digits_at_once(w, key, bits)
+        return
     if rng.random() < 0.5:
         shift = w.add_scalar(rng.choice(["shift", "pass_shift", "bit_offset"]), "int32", bits * rng.randint(0, 32 // bits - 1))
         shift_text = f"wp.uint32({shift.src})"
@@ -499,6 +502,30 @@ def radix_digits(w: KernelWriter) -> None:
     if rng.random() < 0.4:
         w.store(w.add_array(rng.choice(["digits", "bins"]), "int32", "output"), Expr(d, "int32", 2.0 ** bits, 0))
     w.feature(f"radix sort digit histogram ({bits}-bit digits{', signed keys' if signed else ''})")
+
+
+# Session 57: of the radix kernels, those that count every pass's digit in one sweep over the keys (drawn
+# from a stream of their own: the others keep every draw)
+ONE_SWEEP_SHARE = 0.35
+
+
+def _all_digits_at_once(w: KernelWriter, key: str, bits: int) -> None:
+    """Onesweep's upsweep (Adinets and Merrill 2022): every pass's digit histogram counted in one read of
+    the keys, a row per pass, so the sort's passes need no further histogram launch."""
+    rng = w.rng
+    passes = 32 // bits
+    mask = u32(0, "0xF" if bits == 4 else "0xFF")
+    histograms = w.add_array(rng.choice(["histograms", "pass_counts", "digit_counts"]), "int32", "output",
+                             shape=(passes, 2 ** bits), keeps_size=True)
+    u = w.fresh("key")  # read (and a signed key made unsigned) once, before every pass reads it
+    w.emit(f"{u} = {key[1:-1] if key.startswith('(') else key}")
+    key = u
+    p = w.fresh("p")
+    with w.block(f"for {p} in range({passes}):"):
+        d = w.fresh("digit")
+        w.emit(f"{d} = int(({key} >> wp.uint32({p} * {bits})) & {mask})")
+        w.emit(rng.choice([f"wp.atomic_add({histograms}, {p}, {d}, 1)", f"{histograms}[{p}, {d}] += 1"]))
+    w.feature(f"every pass's digit counted in one sweep ({bits}-bit digits)")
 
 
 # ---- bitsets ------------------------------------------------------------------------------------------

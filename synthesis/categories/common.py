@@ -69,6 +69,9 @@ OUTPUT_NAMES: dict[str, tuple[str, ...]] = {
     "saturating add": ("saturated", "capped", "sat_value"),
     "shift division": ("quotient", "coarse_idx", "cell_idx"),
     "step on a ring": ("next_slot", "ring_idx", "shifted_slot"),
+    "mirrored index": ("mirrored", "reflected_idx", "pingpong"),
+    "signed low field": ("nibble", "weight_q4", "signed_field"),
+    "fixed-point product": ("prod_q8", "product_fx", "scaled_q8"),
     # math
     "hypotenuse": ("dist", "magnitude", "hyp"),
     "root mean square": ("rms", "rms_out"),

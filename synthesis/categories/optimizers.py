@@ -389,8 +389,18 @@ def lion(s: Step) -> str:
     s.features.append("Lion")
     if rng.random() < 0.6:
         decay = s.scalar(("weight_decay", "wd"), rng.choice([1e-2, 0.1, 1.0]))
-        return f"{s.p} - {s.lr} * (wp.sign({c}) + {decay} * {s.p})"
+        if lion_breadth(s.w.seed).random() < 0.5:  # in the step, as the paper's pseudocode writes it
+            return f"{s.p} - {s.lr} * (wp.sign({c}) + {decay} * {s.p})"
+        # the parameter shrunk first, as lion-pytorch and optax write it (AdamW's decoupled decay)
+        s.reassign(s.p, f"{s.p} * (1.0 - {s.lr} * {decay})")
+        s.features.append("parameter shrunk before the step")
     return f"{s.p} - {s.lr} * wp.sign({c})"
+
+
+def lion_breadth(seed: int) -> random.Random:
+    """Session 57's second spelling of Lion's weight decay: a stream of its own, so the steps that keep
+    the first draw exactly what they drew."""
+    return random.Random(seed ^ 0x110E)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,9 @@ ROLE_FOLLOWERS: dict[str, tuple[str, ...]] = {
     "leaky slope": ("clamp range",),
 }
 FIRST_WITH_FOLLOWERS = 0.75  # of kernels: the chain starts from a role ROLE_FOLLOWERS continues
+# Roles a kernel never holds alone: `scaled = scale * x` or `x - offset` by itself is one multiply, the
+# kernel repeated most often in the category (session 57: 11 of its 56 repeats over three seeds)
+NEVER_ALONE = frozenset({"scale", "offset"})
 SCALES = [k / 16 for k in range(4, 65) if k != 16]  # 0.25 to 4, never 1
 EPSILONS = (1e-6, 1e-4, 1e-3)
 
@@ -169,10 +172,44 @@ def iterate(w: KernelWriter, x: Expr) -> Expr:
     return y
 
 
+# Session 57: the chain also starts from values a network's layer or a physics kernel computes first, from
+# a stream of their own (the kernels that keep the old starts draw exactly what they drew)
+NEW_STARTS_SHARE = 0.45
+
+
+def start_breadth(seed: int) -> random.Random:
+    return random.Random(seed ^ 0x5CA1)
+
+
+def new_start(w: KernelWriter, loads: list[str]) -> Expr:
+    """The chain's first value: an input plus a skip connection (`h = x + skip`, a residual block's sum),
+    an input weighted per element (`w * x`, a pre-activation), or a vector's length (a speed, a
+    distance) that the parameters then shape."""
+    rng = w.rng
+    kind = rng.choice(["skip", "weighted", "length"])
+    x = w.load(rng.choice(loads)) if kind != "length" else None
+    if kind == "skip":
+        skip = w.load(w.add_array(rng.choice(["skip", "residual_in", "shortcut"]), "float32", "input"))
+        w.feature("skip connection summed first")
+        return w.assign(Expr(f"{x.src} + {skip.src}", "float32", x.mag + skip.mag, join_q(x.q, skip.q), atom=False),
+                        rng.choice(["h", "summed"]))
+    if kind == "weighted":
+        weight = w.load(w.add_array(rng.choice(["weight", "w_in", "gate_w"]), "float32", "input", low=-1.0, high=1.0))
+        w.feature("input weighted per element")
+        q = None if x.q is None or weight.q is None else x.q + weight.q
+        return w.assign(Expr(f"{weight.src} * {x.src}", "float32", x.mag * weight.mag, q, atom=False),
+                        rng.choice(["pre", "z_in", "weighted"]))
+    v = w.load(w.add_array(rng.choice(["vel", "velocity", "offset_vec"]), "vec3", "input"))
+    w.feature("a vector's length")
+    return w.assign(Expr(f"wp.length({v.src})", "float32", 1.8 * v.mag, None), rng.choice(["speed", "dist", "mag"]))
+
+
 def role_chain(rng: random.Random, count: int) -> list[str]:
     """Up to `count` roles, each one a follower of the one before (ROLE_FOLLOWERS); mostly starting from
     a role that has followers (a lone clamp or threshold is a kernel repeated seed after seed)."""
     roles = [rng.choice(list(ROLE_FOLLOWERS) if rng.random() < FIRST_WITH_FOLLOWERS else ROLES)]
+    if roles[0] in NEVER_ALONE:
+        count = max(count, 2)
     while len(roles) < count and ROLE_FOLLOWERS.get(roles[-1]):
         roles.append(rng.choice(ROLE_FOLLOWERS[roles[-1]]))
     return roles
@@ -185,7 +222,9 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     loads = add_inputs(w, "float32", rng.randint(1, 3))
     gen = ExprGen(w, tuple(rng.sample(ARITH_OPS, 6)), loads=loads)
     realistic_extras(w, gen, loads)
-    if len(w.dim) == 1 and rng.random() < 0.25:
+    if start_breadth(seed).random() < NEW_STARTS_SHARE:
+        value = new_start(w, loads)
+    elif len(w.dim) == 1 and rng.random() < 0.25:
         shift = w.add_scalar("shift", "int32", rng.randint(1, 9))
         w.retire(shift.src)
         value = w.shifted(rng.choice(loads), shift.src)  # the first role's value
@@ -211,10 +250,19 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
     for _ in range(4):  # no role found its values: a scale always does (on a value drawn for it)
         if any(a.role == "scalar" and a.dtype == "float32" for a in w.args):
             break
-        got = apply_role(w, gen, "scale", None)
+        # on a value the kernel computes first where no role has taken one (a scale of a bare load, then
+        # a clamp or a shrinkage, was the category's most repeated kernel: session 57)
+        got = apply_role(w, gen, "scale", value if value is not None else new_start(w, loads))
         if got is not None:
             value, holds = got, "scale"
             w._feature_of_local(got.src, "scale parameter") if WORD.fullmatch(got.src) else w.feature("scale parameter")
+            # and what a scale goes on to (NEVER_ALONE)
+            follower = rng.choice(ROLE_FOLLOWERS["scale"])
+            got = apply_role(w, gen, follower, value)
+            if got is not None:
+                value, holds = got, follower
+                label = f"{follower} parameter"
+                w._feature_of_local(got.src, label) if WORD.fullmatch(got.src) else w.feature(label)
     if rng.random() < 0.3:
         # the roles' result relaxed toward or refined by a loop whose trip count is an argument (a loop
         # of its own beside them, on an input, was a second kernel in the first: session 56)

@@ -337,9 +337,17 @@ def test_unpacked_colours_are_the_bytes_over_255():
             _expect(_array(spec, written, "colors", "rgb_out"), rgb, active, rtol=1e-6)
 
 
+@functools.lru_cache(maxsize=None)
+def _radix_runs() -> tuple[tuple[KernelSpec, dict, dict], ...]:
+    """Radix kernels of both kinds, one pass's histogram and every pass's at once: 40 of them."""
+    specs = [spec for spec in (generate("arithmetic", s) for s in _bit_seeds(1000))
+             if "radix sort" in spec.description or "one sweep" in spec.description][:40]
+    return warp_runs(specs, "test_bits_radix")
+
+
 def test_radix_histogram_counts_each_digit():
     signed = descending = 0
-    for spec, arrays, written in _with("radix sort"):
+    for spec, arrays, written in (r for r in _radix_runs() if "radix sort" in r[0].description):
         keys = _array(spec, arrays, "keys", "sort_keys", "codes")
         if "signed keys" in spec.description:  # the sign bit flipped: negative keys first
             keys = keys.astype(np.int64).astype(np.uint64) & M32 ^ np.uint64(0x80000000)
@@ -355,6 +363,25 @@ def test_radix_histogram_counts_each_digit():
         np.testing.assert_array_equal(_array(spec, written, "histogram", "digit_counts", "counts"),
                                       np.bincount(digits[_active(spec, arrays)], minlength=radix))
     assert signed and descending
+
+
+def test_one_sweep_counts_every_passs_digits():
+    """Row p of the histograms is the digit histogram of pass p: each row counts every active key once."""
+    swept = 0
+    for spec, arrays, written in (r for r in _radix_runs() if "one sweep" in r[0].description):
+        keys = _array(spec, arrays, "keys", "sort_keys", "codes")
+        if "0x80000000" in spec.source:  # the sign bit flipped: negative keys first
+            keys = keys.astype(np.int64).astype(np.uint64) & M32 ^ np.uint64(0x80000000)
+        keys = keys.astype(np.uint64)
+        width = 4 if "4-bit" in spec.description else 8
+        counts = _array(spec, written, "histograms", "pass_counts", "digit_counts")
+        assert counts.shape == (32 // width, 2 ** width)
+        active = _active(spec, arrays)
+        for p in range(32 // width):
+            digits = ((keys >> np.uint64(p * width)) & np.uint64(2 ** width - 1)).astype(np.int64)
+            np.testing.assert_array_equal(counts[p], np.bincount(digits[active], minlength=2 ** width))
+        swept += 1
+    assert swept >= 3
 
 
 def test_bitsets_hold_each_cells_bit():

@@ -542,6 +542,33 @@ def test_a_distance_on_a_ring_is_the_shorter_way_round():
     raise AssertionError("no ring size gives the shorter distance")
 
 
+def test_a_mirrored_index_reflects_at_both_ends():
+    """Reflect padding: 0, 1, ..., n - 1, n - 1, ..., 0, 0, 1, ... (period 2n), for negative indices too."""
+    g = _one_operand("mirrored index")
+    for n in (8, 12, 16, 32):
+        want = lambda x: min(x % (2 * n), 2 * n - 1 - x % (2 * n))
+        if all(g(x) == want(x) for x in range(-70, 70)):
+            assert g(n - 1) == g(n) == n - 1 and g(-1) == 0
+            return
+    raise AssertionError("no period reflects every index")
+
+
+def test_a_signed_low_field_is_the_low_bits_read_in_twos_complement():
+    g = _one_operand("signed low field")
+    for bits in (4, 8):
+        want = lambda x: (x & (2**bits - 1)) - (2**bits if x & 2 ** (bits - 1) else 0)
+        if all(g(x) == want(x) for x in range(-300, 300, 7)):
+            return
+    raise AssertionError("neither an int4 nor an int8 field")
+
+
+def test_a_fixed_point_product_is_the_q8_product():
+    f, operands = _formula_function("fixed-point product", "int32", "int_formula")
+    assert operands == {"a_v", "b_v"}
+    assert all(f(a, b) == (a * b) >> 8 for a in range(-600, 600, 37) for b in range(-300, 300, 29))
+    assert f(256, 384) == 384 and f(-512, 128) == -256  # 1.0 * 1.5 and -2.0 * 0.5 in Q8
+
+
 def test_a_saturating_add_holds_the_sum_at_its_cap():
     f, operands = _formula_function("saturating add", "int32", "int_formula")
     assert operands == {"a_v", "b_v"}

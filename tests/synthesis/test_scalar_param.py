@@ -46,3 +46,33 @@ def test_a_loop_over_a_trip_count_works_on_the_roles_result():
         target = lines[loop - 2] if "root" in lines[loop - 1] else lines[loop + 1]
         assert "[" not in target.split("=", 1)[1] and not re.search(r"\b\w+_v\b", target), spec.source
     assert seen >= 20
+
+
+def test_a_chain_starts_from_a_skip_connection_a_weighted_input_or_a_length_and_takes_it():
+    """Session 57's starts: `h = x + skip`, `pre = w * x` or `speed = wp.length(v)`, each read by the
+    first parameter's line (not left beside the chain)."""
+    starts = {"skip connection summed first": r"(\w+) = (\w+(?:\[[\w, ]+\])?) \+ (\w+(?:\[[\w, ]+\])?)$",
+              "input weighted per element": r"(\w+) = (\w+(?:\[[\w, ]+\])?) \* (\w+(?:\[[\w, ]+\])?)$",
+              "a vector's length": r"(\w+) = wp\.length\(\w+(?:\[[\w, ]+\])?\)$"}
+    seen = dict.fromkeys(starts, 0)
+    for seed in range(400):
+        spec = generate("scalar_param", seed)
+        for feature, pattern in starts.items():
+            if feature not in spec.description:
+                continue
+            lines = [line.strip() for line in spec.source.splitlines()]
+            at = next(k for k, line in enumerate(lines) if re.fullmatch(pattern, line))
+            local = re.fullmatch(pattern, lines[at]).group(1)
+            later = "\n".join(lines[at + 1:])
+            assert re.search(rf"\b{local}\b", later), spec.source
+            seen[feature] += 1
+    assert all(n >= 10 for n in seen.values()), seen
+
+
+def test_a_scale_or_an_offset_is_never_a_kernel_alone():
+    """`scaled = scale * x` stored as it is was the category's most repeated kernel (session 57)."""
+    alone = 0
+    for seed in range(600):
+        roles = roles_in_order(generate("scalar_param", seed).description)
+        alone += roles in (["scale"], ["offset"])
+    assert alone == 0
