@@ -1,4 +1,4 @@
-// Scalar-parameter kernel (1-D launch 128; leaky slope parameter; clamp range parameter; output relaxed toward the new value (exponential smoothing); 4 scalar parameters)
+// Scalar-parameter kernel (1-D launch 128; leaky slope parameter; clamp range parameter; 3 scalar parameters)
 // Standalone CUDA translation of the Warp kernel `scal_e02efdb63a` (see scal_e02efdb63a.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,7 +17,6 @@ __global__ void scal_e02efdb63a(
     float hi,
     float lo,
     float* clipped,
-    float relax,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -27,7 +26,7 @@ __global__ void scal_e02efdb63a(
     float inp_v = inp[tid];
     float activated = inp_v > 0.0f ? inp_v : slope * inp_v;
     float limited = fminf(fmaxf(activated, lo), hi);
-    clipped[tid] = (1.0f - relax) * clipped[tid] + relax * limited;
+    clipped[tid] = limited;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +130,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 16777216;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -173,9 +172,7 @@ int main(int argc, char** argv)
     const float slope = 0.01f;
     const float hi = 0.625f;
     const float lo = 0.0f;
-    std::vector<float> h_clipped((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_clipped.data(), h_clipped.size(), seed, 4, -1024, 2049U, 0.0009765625f);
-    const float relax = 0.75f;
+    std::vector<float> h_clipped((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_inp = nullptr;
@@ -191,7 +188,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, relax, n);
+    scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_clipped.data(), d_clipped, bytes_clipped, cudaMemcpyDeviceToHost));
@@ -218,7 +215,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            scal_e02efdb63a<<<grid, block, 0, stream>>>(d_inp, slope, hi, lo, d_clipped, relax, n);
+            scal_e02efdb63a<<<grid, block, 0, stream>>>(d_inp, slope, hi, lo, d_clipped, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -245,7 +242,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_clipped;
+        const size_t bytes_read = bytes_inp;
         const size_t bytes_written = bytes_clipped;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -278,7 +275,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("clipped", h_clipped.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.00016250000000000002f, 0.0001f, stats);
+                       0.0001f, 0.0001f, stats);
     printf("%s scal_e02efdb63a: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -289,13 +286,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, relax, n);
+        scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, relax, n);
+        scal_e02efdb63a<<<grid, block>>>(d_inp, slope, hi, lo, d_clipped, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -1,4 +1,4 @@
-// Vector kernel (2-D launch 64x32; 2-D grid of elements; vectors stored as one array per component; point light (inverse-square falloff); coefficient as a module constant; module constants; Blinn-Phong shading; single-use loads indexed in place; output relaxed toward the new value (exponential smoothing))
+// Vector kernel (2-D launch 64x32; 2-D grid of elements; vectors stored as one array per component; point light (inverse-square falloff); coefficient as a module constant; module constants; Blinn-Phong shading; single-use loads indexed in place; running average of the output (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `vec_12fabe186d` (see vec_12fabe186d.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -63,9 +63,9 @@ __global__ void vec_12fabe186d(
     float3 lamp,
     float ambient,
     float3 to_eye,
-    float* radiance,
-    int radiance_dim1,
-    float mix_rate,
+    float* running_radiance,
+    int running_radiance_dim1,
+    float momentum,
     int dim0,
     int dim1)
 {
@@ -83,7 +83,7 @@ __global__ void vec_12fabe186d(
     float ndotl = fmaxf(dot(n, l), 0.0f) * 16.0f / dist2;
     float3 h = normalize(l + normalize(to_eye));
     float spec = powf(fmaxf(dot(n, h), 0.0f), SPEC_POWER);
-    radiance[i * radiance_dim1 + j] = (1.0f - mix_rate) * radiance[i * radiance_dim1 + j] + mix_rate * (base_color[i * base_color_dim1 + j] * (ambient + ndotl) + spec);
+    running_radiance[i * running_radiance_dim1 + j] = (1.0f - momentum) * running_radiance[i * running_radiance_dim1 + j] + momentum * (base_color[i * base_color_dim1 + j] * (ambient + ndotl) + spec);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,9 +246,9 @@ int main(int argc, char** argv)
     const float3 lamp = make_float3(-1.0f, 5.625f, 0.75f);
     const float ambient = 0.1f;
     const float3 to_eye = make_float3(-0.375f, -0.5f, -0.875f);
-    std::vector<float> h_radiance((size_t)dim0 * 32);  // inout, shape [64, 32] of float32
-    fill_float(h_radiance.data(), h_radiance.size(), seed, 10, -1024, 2049U, 0.0009765625f);
-    const float mix_rate = 0.5f;
+    std::vector<float> h_running_radiance((size_t)dim0 * 32);  // inout, shape [64, 32] of float32
+    fill_float(h_running_radiance.data(), h_running_radiance.size(), seed, 10, -1024, 2049U, 0.0009765625f);
+    const float momentum = 0.25f;
 
     // Device buffers
     float* d_normals_x = nullptr;
@@ -279,19 +279,19 @@ int main(int argc, char** argv)
     const size_t bytes_p_world_z = h_p_world_z.size() * sizeof(h_p_world_z[0]);
     CUDA_CHECK(cudaMalloc(&d_p_world_z, bytes_p_world_z));
     CUDA_CHECK(cudaMemcpy(d_p_world_z, h_p_world_z.data(), bytes_p_world_z, cudaMemcpyHostToDevice));
-    float* d_radiance = nullptr;
-    const size_t bytes_radiance = h_radiance.size() * sizeof(h_radiance[0]);
-    CUDA_CHECK(cudaMalloc(&d_radiance, bytes_radiance));
-    CUDA_CHECK(cudaMemcpy(d_radiance, h_radiance.data(), bytes_radiance, cudaMemcpyHostToDevice));
+    float* d_running_radiance = nullptr;
+    const size_t bytes_running_radiance = h_running_radiance.size() * sizeof(h_running_radiance[0]);
+    CUDA_CHECK(cudaMalloc(&d_running_radiance, bytes_running_radiance));
+    CUDA_CHECK(cudaMemcpy(d_running_radiance, h_running_radiance.data(), bytes_running_radiance, cudaMemcpyHostToDevice));
 
     const dim3 block(32, 8);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_radiance, 32, mix_rate, dim0, dim1);
+    vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_running_radiance, 32, momentum, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_radiance.data(), d_radiance, bytes_radiance, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_running_radiance.data(), d_running_radiance, bytes_running_radiance, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -299,7 +299,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_radiance.data(), 1, bytes_radiance, dump) == bytes_radiance;
+            dump_ok = dump_ok && fwrite(h_running_radiance.data(), 1, bytes_running_radiance, dump) == bytes_running_radiance;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -315,7 +315,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            vec_12fabe186d<<<grid, block, 0, stream>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_radiance, 32, mix_rate, dim0, dim1);
+            vec_12fabe186d<<<grid, block, 0, stream>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_running_radiance, 32, momentum, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -342,8 +342,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_normals_x + bytes_normals_y + bytes_normals_z + bytes_base_color + bytes_p_world_x + bytes_p_world_y + bytes_p_world_z + bytes_radiance;
-        const size_t bytes_written = bytes_radiance;
+        const size_t bytes_read = bytes_normals_x + bytes_normals_y + bytes_normals_z + bytes_base_color + bytes_p_world_x + bytes_p_world_y + bytes_p_world_z + bytes_running_radiance;
+        const size_t bytes_written = bytes_running_radiance;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -369,7 +369,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_p_world_x));
         CUDA_CHECK(cudaFree(d_p_world_y));
         CUDA_CHECK(cudaFree(d_p_world_z));
-        CUDA_CHECK(cudaFree(d_radiance));
+        CUDA_CHECK(cudaFree(d_running_radiance));
         return 0;
     }
 
@@ -380,7 +380,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 8192 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("radiance", h_radiance.data(), reinterpret_cast<const float*>(expected.data() + 0), 2048,
+    ok &= check_values("running_radiance", h_running_radiance.data(), reinterpret_cast<const float*>(expected.data() + 0), 2048,
                        0.00035f, 0.0001f, stats);
     printf("%s vec_12fabe186d: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -392,13 +392,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_radiance, 32, mix_rate, dim0, dim1);
+        vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_running_radiance, 32, momentum, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_radiance, 32, mix_rate, dim0, dim1);
+        vec_12fabe186d<<<grid, block>>>(d_normals_x, 32, d_normals_y, 32, d_normals_z, 32, d_base_color, 32, d_p_world_x, 32, d_p_world_y, 32, d_p_world_z, 32, lamp, ambient, to_eye, d_running_radiance, 32, momentum, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -424,6 +424,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_p_world_x));
     CUDA_CHECK(cudaFree(d_p_world_y));
     CUDA_CHECK(cudaFree(d_p_world_z));
-    CUDA_CHECK(cudaFree(d_radiance));
+    CUDA_CHECK(cudaFree(d_running_radiance));
     return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 128; 2 window statistics in one pass; windowed filter (taps); skip (continue); output accumulated in place (+=))
+// Control-flow kernel (1-D launch 128; 2 window statistics in one pass; windowed filter (taps); skip (continue); running average of the output (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `ctrl_a611ecd01a` (see ctrl_a611ecd01a.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -17,8 +17,9 @@ __global__ void ctrl_a611ecd01a(
     float* local_mean,
     float* local_range,
     const float* __restrict__ weights,
-    float* filtered,
+    float* running_filtered,
     float* pos_sum_out,
+    float momentum,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -46,7 +47,7 @@ __global__ void ctrl_a611ecd01a(
         int j = min(max(tid + k - 2, 0), inp_dim0 - 1);
         acc = acc + weights[k] * inp[j];
     }
-    filtered[tid] = acc;
+    running_filtered[tid] = (1.0f - momentum) * running_filtered[tid] + momentum * acc;
     float pos_sum = 0.0f;
     #pragma unroll
     for (int k = 0; k < 5; ++k) {
@@ -56,7 +57,7 @@ __global__ void ctrl_a611ecd01a(
         }
         pos_sum = pos_sum + v;
     }
-    atomicAdd(&pos_sum_out[tid], pos_sum);
+    pos_sum_out[tid] = pos_sum;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,9 +204,10 @@ int main(int argc, char** argv)
     std::vector<float> h_local_range((size_t)n * 1);  // output, shape [128] of float32
     std::vector<float> h_weights(5);  // input, shape [5] of float32
     fill_float(h_weights.data(), h_weights.size(), seed, 3, -16, 33U, 0.0625f);
-    std::vector<float> h_filtered((size_t)n * 1);  // output, shape [128] of float32
-    std::vector<float> h_pos_sum_out((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_pos_sum_out.data(), h_pos_sum_out.size(), seed, 5, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_running_filtered((size_t)n * 1);  // inout, shape [128] of float32
+    fill_float(h_running_filtered.data(), h_running_filtered.size(), seed, 4, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_pos_sum_out((size_t)n * 1);  // output, shape [128] of float32
+    const float momentum = 0.01f;
 
     // Device buffers
     float* d_inp = nullptr;
@@ -224,10 +226,10 @@ int main(int argc, char** argv)
     const size_t bytes_weights = h_weights.size() * sizeof(h_weights[0]);
     CUDA_CHECK(cudaMalloc(&d_weights, bytes_weights));
     CUDA_CHECK(cudaMemcpy(d_weights, h_weights.data(), bytes_weights, cudaMemcpyHostToDevice));
-    float* d_filtered = nullptr;
-    const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
-    CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
-    CUDA_CHECK(cudaMemcpy(d_filtered, h_filtered.data(), bytes_filtered, cudaMemcpyHostToDevice));
+    float* d_running_filtered = nullptr;
+    const size_t bytes_running_filtered = h_running_filtered.size() * sizeof(h_running_filtered[0]);
+    CUDA_CHECK(cudaMalloc(&d_running_filtered, bytes_running_filtered));
+    CUDA_CHECK(cudaMemcpy(d_running_filtered, h_running_filtered.data(), bytes_running_filtered, cudaMemcpyHostToDevice));
     float* d_pos_sum_out = nullptr;
     const size_t bytes_pos_sum_out = h_pos_sum_out.size() * sizeof(h_pos_sum_out[0]);
     CUDA_CHECK(cudaMalloc(&d_pos_sum_out, bytes_pos_sum_out));
@@ -237,12 +239,12 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_filtered, d_pos_sum_out, n);
+    ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_local_mean.data(), d_local_mean, bytes_local_mean, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_local_range.data(), d_local_range, bytes_local_range, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_running_filtered.data(), d_running_filtered, bytes_running_filtered, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_pos_sum_out.data(), d_pos_sum_out, bytes_pos_sum_out, cudaMemcpyDeviceToHost));
 
     if (bench) {
@@ -253,7 +255,7 @@ int main(int argc, char** argv)
             bool dump_ok = dump != nullptr;
             dump_ok = dump_ok && fwrite(h_local_mean.data(), 1, bytes_local_mean, dump) == bytes_local_mean;
             dump_ok = dump_ok && fwrite(h_local_range.data(), 1, bytes_local_range, dump) == bytes_local_range;
-            dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
+            dump_ok = dump_ok && fwrite(h_running_filtered.data(), 1, bytes_running_filtered, dump) == bytes_running_filtered;
             dump_ok = dump_ok && fwrite(h_pos_sum_out.data(), 1, bytes_pos_sum_out, dump) == bytes_pos_sum_out;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
@@ -270,7 +272,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_filtered, d_pos_sum_out, n);
+            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -297,8 +299,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_weights + bytes_pos_sum_out;
-        const size_t bytes_written = bytes_local_mean + bytes_local_range + bytes_filtered + bytes_pos_sum_out;
+        const size_t bytes_read = bytes_inp + bytes_weights + bytes_running_filtered;
+        const size_t bytes_written = bytes_local_mean + bytes_local_range + bytes_running_filtered + bytes_pos_sum_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -321,7 +323,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_local_mean));
         CUDA_CHECK(cudaFree(d_local_range));
         CUDA_CHECK(cudaFree(d_weights));
-        CUDA_CHECK(cudaFree(d_filtered));
+        CUDA_CHECK(cudaFree(d_running_filtered));
         CUDA_CHECK(cudaFree(d_pos_sum_out));
         return 0;
     }
@@ -337,10 +339,10 @@ int main(int argc, char** argv)
                        0.0002f, 0.0001f, stats);
     ok &= check_values("local_range", h_local_range.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
                        0.0004f, 0.0001f, stats);
-    ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
-                       0.001f, 0.0001f, stats);
-    ok &= check_values("pos_sum_out", h_pos_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1536), 128,
+    ok &= check_values("running_filtered", h_running_filtered.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
                        0.0011f, 0.0001f, stats);
+    ok &= check_values("pos_sum_out", h_pos_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1536), 128,
+                       0.001f, 0.0001f, stats);
     printf("%s ctrl_a611ecd01a: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -351,13 +353,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_filtered, d_pos_sum_out, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_filtered, d_pos_sum_out, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -380,7 +382,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_local_mean));
     CUDA_CHECK(cudaFree(d_local_range));
     CUDA_CHECK(cudaFree(d_weights));
-    CUDA_CHECK(cudaFree(d_filtered));
+    CUDA_CHECK(cudaFree(d_running_filtered));
     CUDA_CHECK(cudaFree(d_pos_sum_out));
     return ok ? 0 : 1;
 }

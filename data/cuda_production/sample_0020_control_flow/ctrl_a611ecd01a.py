@@ -1,8 +1,8 @@
 import warp as wp
 
 
-@wp.kernel(module="unique")
-def ctrl_a611ecd01a(inp: wp.array[float], local_mean: wp.array[float], local_range: wp.array[float], weights: wp.array[float], filtered: wp.array[float], pos_sum_out: wp.array[float]):
+@wp.kernel
+def ctrl_a611ecd01a(inp: wp.array[float], local_mean: wp.array[float], local_range: wp.array[float], weights: wp.array[float], running_filtered: wp.array[float], pos_sum_out: wp.array[float], momentum: float):
     tid = wp.tid()
     inp_v = inp[tid]
     total = float(0.0)
@@ -20,11 +20,11 @@ def ctrl_a611ecd01a(inp: wp.array[float], local_mean: wp.array[float], local_ran
     for k in range(5):
         j = wp.clamp(tid + k - 2, 0, inp.shape[0] - 1)
         acc = acc + weights[k] * inp[j]
-    filtered[tid] = acc
+    running_filtered[tid] = (1.0 - momentum) * running_filtered[tid] + momentum * acc
     pos_sum = float(0.0)
     for k in range(5):
         v = inp[wp.clamp(tid + k - 2, 0, inp.shape[0] - 1)]
         if v < 0.0:
             continue
         pos_sum = pos_sum + v
-    pos_sum_out[tid] += pos_sum
+    pos_sum_out[tid] = pos_sum

@@ -1,4 +1,4 @@
-// Nested-loop kernel (2-D launch 16x48; bound from .shape; Gaussian blur (normalised weights) (clamped border); output relaxed toward the new value (exponential smoothing))
+// Nested-loop kernel (2-D launch 16x48; bound from .shape; Gaussian blur (normalised weights) (clamped border); running average of the output (exponential smoothing))
 // Standalone CUDA translation of the Warp kernel `nest_c88e7f3b2b` (see nest_c88e7f3b2b.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -16,9 +16,9 @@ __global__ void nest_c88e7f3b2b(
     int src_img_dim0,
     int src_img_dim1,
     float sigma,
-    float* blurred,
-    int blurred_dim1,
-    float blend,
+    float* blurred_avg,
+    int blurred_avg_dim1,
+    float alpha,
     int dim0,
     int dim1)
 {
@@ -41,7 +41,7 @@ __global__ void nest_c88e7f3b2b(
             wsum += wt;
         }
     }
-    blurred[i * blurred_dim1 + j] = (1.0f - blend) * blurred[i * blurred_dim1 + j] + blend * (acc / wsum);
+    blurred_avg[i * blurred_avg_dim1 + j] = (1.0f - alpha) * blurred_avg[i * blurred_avg_dim1 + j] + alpha * (acc / wsum);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,28 +190,28 @@ int main(int argc, char** argv)
     std::vector<float> h_src_img((size_t)dim0 * 48);  // input, shape [16, 48] of float32
     fill_float(h_src_img.data(), h_src_img.size(), seed, 0, -1024, 2049U, 0.0009765625f);
     const float sigma = 1.5f;
-    std::vector<float> h_blurred((size_t)dim0 * 48);  // inout, shape [16, 48] of float32
-    fill_float(h_blurred.data(), h_blurred.size(), seed, 2, -1024, 2049U, 0.0009765625f);
-    const float blend = 0.1f;
+    std::vector<float> h_blurred_avg((size_t)dim0 * 48);  // inout, shape [16, 48] of float32
+    fill_float(h_blurred_avg.data(), h_blurred_avg.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    const float alpha = 0.05f;
 
     // Device buffers
     float* d_src_img = nullptr;
     const size_t bytes_src_img = h_src_img.size() * sizeof(h_src_img[0]);
     CUDA_CHECK(cudaMalloc(&d_src_img, bytes_src_img));
     CUDA_CHECK(cudaMemcpy(d_src_img, h_src_img.data(), bytes_src_img, cudaMemcpyHostToDevice));
-    float* d_blurred = nullptr;
-    const size_t bytes_blurred = h_blurred.size() * sizeof(h_blurred[0]);
-    CUDA_CHECK(cudaMalloc(&d_blurred, bytes_blurred));
-    CUDA_CHECK(cudaMemcpy(d_blurred, h_blurred.data(), bytes_blurred, cudaMemcpyHostToDevice));
+    float* d_blurred_avg = nullptr;
+    const size_t bytes_blurred_avg = h_blurred_avg.size() * sizeof(h_blurred_avg[0]);
+    CUDA_CHECK(cudaMalloc(&d_blurred_avg, bytes_blurred_avg));
+    CUDA_CHECK(cudaMemcpy(d_blurred_avg, h_blurred_avg.data(), bytes_blurred_avg, cudaMemcpyHostToDevice));
 
     const dim3 block(16, 16);
     const dim3 grid((dim1 + block.x - 1) / block.x, (dim0 + block.y - 1) / block.y);
 
     // Run once and check the results
-    nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
+    nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred_avg, 48, alpha, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_blurred.data(), d_blurred, bytes_blurred, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_blurred_avg.data(), d_blurred_avg, bytes_blurred_avg, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -219,7 +219,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_blurred.data(), 1, bytes_blurred, dump) == bytes_blurred;
+            dump_ok = dump_ok && fwrite(h_blurred_avg.data(), 1, bytes_blurred_avg, dump) == bytes_blurred_avg;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -235,7 +235,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            nest_c88e7f3b2b<<<grid, block, 0, stream>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
+            nest_c88e7f3b2b<<<grid, block, 0, stream>>>(d_src_img, dim0, 48, sigma, d_blurred_avg, 48, alpha, dim0, dim1);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -262,8 +262,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_src_img + bytes_blurred;
-        const size_t bytes_written = bytes_blurred;
+        const size_t bytes_read = bytes_src_img + bytes_blurred_avg;
+        const size_t bytes_written = bytes_blurred_avg;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -283,7 +283,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_src_img));
-        CUDA_CHECK(cudaFree(d_blurred));
+        CUDA_CHECK(cudaFree(d_blurred_avg));
         return 0;
     }
 
@@ -294,7 +294,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 3072 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("blurred", h_blurred.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
+    ok &= check_values("blurred_avg", h_blurred_avg.data(), reinterpret_cast<const float*>(expected.data() + 0), 768,
                        0.0002f, 0.0001f, stats);
     printf("%s nest_c88e7f3b2b: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -306,13 +306,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
+        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred_avg, 48, alpha, dim0, dim1);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred, 48, blend, dim0, dim1);
+        nest_c88e7f3b2b<<<grid, block>>>(d_src_img, dim0, 48, sigma, d_blurred_avg, 48, alpha, dim0, dim1);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -332,6 +332,6 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_src_img));
-    CUDA_CHECK(cudaFree(d_blurred));
+    CUDA_CHECK(cudaFree(d_blurred_avg));
     return ok ? 0 : 1;
 }

@@ -1,8 +1,8 @@
 import warp as wp
 
 
-@wp.kernel
-def nest_c88e7f3b2b(src_img: wp.array2d(dtype=float), sigma: float, blurred: wp.array2d(dtype=float), blend: float):
+@wp.kernel(enable_backward=False)
+def nest_c88e7f3b2b(src_img: wp.array2d(dtype=float), sigma: float, blurred_avg: wp.array2d(dtype=float), alpha: float):
     i, j = wp.tid()
     acc = float(0.0)
     wsum = float(0.0)
@@ -14,4 +14,4 @@ def nest_c88e7f3b2b(src_img: wp.array2d(dtype=float), sigma: float, blurred: wp.
             wt = wp.exp(-float(di * di + dj * dj) / (2.0 * sigma * sigma))
             acc += wt * v
             wsum += wt
-    blurred[i, j] = (1.0 - blend) * blurred[i, j] + blend * (acc / wsum)
+    blurred_avg[i, j] = (1.0 - alpha) * blurred_avg[i, j] + alpha * (acc / wsum)

@@ -1,4 +1,4 @@
-// Combined kernel (1-D launch 1024; linear interpolation; @wp.func helper (sigmoid); sigmoid gate; formula -> gate; single-use loads indexed in place; output relaxed toward the new value (exponential smoothing))
+// Combined kernel (1-D launch 1024; linear interpolation; @wp.func helper (sigmoid); sigmoid gate; formula -> gate; single-use loads indexed in place)
 // Standalone CUDA translation of the Warp kernel `comb_6923753868` (see comb_6923753868.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -21,7 +21,6 @@ __global__ void comb_6923753868(
     const float* __restrict__ x,
     const float* __restrict__ logit,
     float* gated_out,
-    float alpha,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,7 +30,7 @@ __global__ void comb_6923753868(
     float data_v = data[tid];
     float s = data_v + 0.375f * (x[tid] - data_v);
     float gate = sigmoid(logit[tid]);
-    gated_out[tid] = (1.0f - alpha) * gated_out[tid] + alpha * (gate * s);
+    gated_out[tid] = gate * s;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +134,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -178,9 +177,7 @@ int main(int argc, char** argv)
     fill_float(h_x.data(), h_x.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_logit((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_logit.data(), h_logit.size(), seed, 2, -3072, 6145U, 0.0009765625f);
-    std::vector<float> h_gated_out((size_t)n * 1);  // inout, shape [1024] of float32
-    fill_float(h_gated_out.data(), h_gated_out.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    const float alpha = 0.5f;
+    std::vector<float> h_gated_out((size_t)n * 1);  // output, shape [1024] of float32
 
     // Device buffers
     float* d_data = nullptr;
@@ -204,7 +201,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, alpha, n);
+    comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_gated_out.data(), d_gated_out, bytes_gated_out, cudaMemcpyDeviceToHost));
@@ -231,7 +228,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            comb_6923753868<<<grid, block, 0, stream>>>(d_data, d_x, d_logit, d_gated_out, alpha, n);
+            comb_6923753868<<<grid, block, 0, stream>>>(d_data, d_x, d_logit, d_gated_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -258,7 +255,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_data + bytes_x + bytes_logit + bytes_gated_out;
+        const size_t bytes_read = bytes_data + bytes_x + bytes_logit;
         const size_t bytes_written = bytes_gated_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -293,7 +290,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("gated_out", h_gated_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
-                       0.000375f, 0.0001f, stats);
+                       0.000275f, 0.0001f, stats);
     printf("%s comb_6923753868: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -304,13 +301,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, alpha, n);
+        comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, alpha, n);
+        comb_6923753868<<<grid, block>>>(d_data, d_x, d_logit, d_gated_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -2,10 +2,14 @@ import warp as wp
 
 
 @wp.kernel
-def scal_89e978595e(data: wp.array(dtype=float), shift: int, scale: float, hi: float, lo: float, clipped: wp.array(dtype=float), scaled_out: wp.array(dtype=float), mix_rate: float):
+def scal_89e978595e(x: wp.array[float], residual_in: wp.array[float], mean: float, std: float, threshold: float, n_substeps: int, h: float, rate: float, steady: wp.array[float]):
     tid = wp.tid()
-    data_next = data[(tid + shift) % data.shape[0]]
-    scaled = scale * data_next
-    scaled_out[tid] = scaled
-    limited = wp.clamp(scaled, lo, hi)
-    clipped[tid] = (1.0 - mix_rate) * clipped[tid] + mix_rate * limited
+    x_v = x[tid]
+    residual_in_v = residual_in[tid]
+    h2 = x_v + residual_in_v
+    z = (h2 - mean) / std
+    excess = wp.max(z - threshold, 0.0)
+    state = float(0.0)
+    for s in range(n_substeps):
+        state = state + h * (excess - rate * state)
+    steady[tid] = state

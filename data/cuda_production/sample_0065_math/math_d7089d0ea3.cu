@@ -1,4 +1,4 @@
-// Math-function kernel for tone curves (1-D launch 256; early return; padded launch; Reinhard tone map; @wp.func helper (soft clip); ReLU; intermediate value stored; output relaxed toward the new value (exponential smoothing); math tanh)
+// Math-function kernel for tone curves (1-D launch 256; early return; padded launch; Reinhard tone map; @wp.func helper (soft clip); ReLU; intermediate value stored; math tanh)
 // Standalone CUDA translation of the Warp kernel `math_d7089d0ea3` (see math_d7089d0ea3.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -23,7 +23,6 @@ __global__ void math_d7089d0ea3(
     float limit,
     float* mapped,
     float* lum_out,
-    float blend,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +35,7 @@ __global__ void math_d7089d0ea3(
     float data_v = data[tid];
     float lum = fmaxf(data_v, 0.0f);
     lum_out[tid] = lum;
-    clipped[tid] = (1.0f - blend) * clipped[tid] + blend * soft_clip(data_v, limit);
+    clipped[tid] = soft_clip(data_v, limit);
     mapped[tid] = lum / (1.0f + lum);
 }
 
@@ -141,7 +140,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -181,12 +180,10 @@ int main(int argc, char** argv)
     std::vector<float> h_data((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_data.data(), h_data.size(), seed, 0, -2048, 4097U, 0.0009765625f);
     const int num = n - 23;  // elements: the launch is padded by 23
-    std::vector<float> h_clipped((size_t)n * 1);  // inout, shape [256] of float32
-    fill_float(h_clipped.data(), h_clipped.size(), seed, 2, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_clipped((size_t)n * 1);  // output, shape [256] of float32
     const float limit = 1.0f;
     std::vector<float> h_mapped((size_t)n * 1);  // output, shape [256] of float32
     std::vector<float> h_lum_out((size_t)n * 1);  // output, shape [256] of float32
-    const float blend = 0.25f;
 
     // Device buffers
     float* d_data = nullptr;
@@ -210,7 +207,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
+    math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_clipped.data(), d_clipped, bytes_clipped, cudaMemcpyDeviceToHost));
@@ -241,7 +238,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            math_d7089d0ea3<<<grid, block, 0, stream>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
+            math_d7089d0ea3<<<grid, block, 0, stream>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -268,7 +265,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_data + bytes_clipped;
+        const size_t bytes_read = bytes_data;
         const size_t bytes_written = bytes_clipped + bytes_mapped + bytes_lum_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -303,7 +300,7 @@ int main(int argc, char** argv)
         return 2;
     }
     ok &= check_values("clipped", h_clipped.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
-                       0.0002f, 0.0001f, stats);
+                       0.0001f, 0.0001f, stats);
     ok &= check_values("mapped", h_mapped.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
                        0.0001f, 0.0001f, stats);
     ok &= check_values("lum_out", h_lum_out.data(), reinterpret_cast<const float*>(expected.data() + 2048), 256,
@@ -318,13 +315,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
+        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, blend, n);
+        math_d7089d0ea3<<<grid, block>>>(d_data, num, d_clipped, limit, d_mapped, d_lum_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

@@ -5,13 +5,13 @@ import warp as wp
 def soft_clip(x: float, limit: float) -> float:
     return limit * wp.tanh(x / limit)
 
-@wp.kernel(enable_backward=False)
-def math_d7089d0ea3(data: wp.array[float], num: int, clipped: wp.array[float], limit: float, mapped: wp.array[float], lum_out: wp.array[float], blend: float):
+@wp.kernel
+def math_d7089d0ea3(data: wp.array[float], num: int, clipped: wp.array[float], limit: float, mapped: wp.array[float], lum_out: wp.array[float]):
     tid = wp.tid()
     if tid >= num:
         return
     data_v = data[tid]
     lum = wp.max(data_v, 0.0)
     lum_out[tid] = lum
-    clipped[tid] = (1.0 - blend) * clipped[tid] + blend * soft_clip(data_v, limit)
+    clipped[tid] = soft_clip(data_v, limit)
     mapped[tid] = lum / (1.0 + lum)

@@ -1,4 +1,4 @@
-// Multi-way conditional kernel (1-D launch 256; neighbour stencil (clamped); upwind difference; nested branches; minmod limiter; output relaxed toward the new value (exponential smoothing))
+// Multi-way conditional kernel (1-D launch 256; neighbour stencil (clamped); upwind difference; nested branches; minmod limiter)
 // Standalone CUDA translation of the Warp kernel `cond_c5ed38a6fb` (see cond_c5ed38a6fb.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -11,18 +11,12 @@
 #include <cstring>
 #include <vector>
 
-__device__ __forceinline__ float lerp(float a, float b, float t)
-{
-    return a * (1.0f - t) + b * t;
-}
-
 __global__ void cond_c5ed38a6fb(
     const float* __restrict__ rho,
     int rho_dim0,
     const float* __restrict__ vel,
     float* advected,
     float* slope,
-    float smoothing,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -50,7 +44,7 @@ __global__ void cond_c5ed38a6fb(
         }
     }
     advected[tid] = advected_val;
-    slope[tid] = lerp(slope[tid], slope_val, smoothing);
+    slope[tid] = slope_val;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,7 +148,7 @@ static std::vector<char> read_file(const char* path)
 int main(int argc, char** argv)
 {
     bool bench = false;
-    int bench_outer = 4194304;  // outermost launch dimension at bench size (metadata.json: bench)
+    int bench_outer = 8388608;  // outermost launch dimension at bench size (metadata.json: bench)
     int launches = 20;  // kernel launches per timed graph replay (--bench)
     int warmup = -1;  // -1: the mode's default
     int trials = -1;
@@ -196,9 +190,7 @@ int main(int argc, char** argv)
     std::vector<float> h_vel((size_t)n * 1);  // input, shape [256] of float32
     fill_float(h_vel.data(), h_vel.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_advected((size_t)n * 1);  // output, shape [256] of float32
-    std::vector<float> h_slope((size_t)n * 1);  // inout, shape [256] of float32
-    fill_float(h_slope.data(), h_slope.size(), seed, 3, -1024, 2049U, 0.0009765625f);
-    const float smoothing = 0.1f;
+    std::vector<float> h_slope((size_t)n * 1);  // output, shape [256] of float32
 
     // Device buffers
     float* d_rho = nullptr;
@@ -222,7 +214,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, smoothing, n);
+    cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_advected.data(), d_advected, bytes_advected, cudaMemcpyDeviceToHost));
@@ -251,7 +243,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_c5ed38a6fb<<<grid, block, 0, stream>>>(d_rho, n, d_vel, d_advected, d_slope, smoothing, n);
+            cond_c5ed38a6fb<<<grid, block, 0, stream>>>(d_rho, n, d_vel, d_advected, d_slope, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -278,7 +270,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_rho + bytes_vel + bytes_slope;
+        const size_t bytes_read = bytes_rho + bytes_vel;
         const size_t bytes_written = bytes_advected + bytes_slope;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -315,7 +307,7 @@ int main(int argc, char** argv)
     ok &= check_values("advected", h_advected.data(), reinterpret_cast<const float*>(expected.data() + 0), 256,
                        0.001f, 0.0001f, stats);
     ok &= check_values("slope", h_slope.data(), reinterpret_cast<const float*>(expected.data() + 1024), 256,
-                       0.0005f, 0.0001f, stats);
+                       0.0004f, 0.0001f, stats);
     printf("%s cond_c5ed38a6fb: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -326,13 +318,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, smoothing, n);
+        cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, smoothing, n);
+        cond_c5ed38a6fb<<<grid, block>>>(d_rho, n, d_vel, d_advected, d_slope, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));

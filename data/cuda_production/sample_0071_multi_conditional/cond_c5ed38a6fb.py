@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_c5ed38a6fb(rho: wp.array(dtype=float), vel: wp.array(dtype=float), advected: wp.array(dtype=float), slope: wp.array(dtype=float), smoothing: float):
+def cond_c5ed38a6fb(rho: wp.array(dtype=float), vel: wp.array(dtype=float), advected: wp.array(dtype=float), slope: wp.array(dtype=float)):
     tid = wp.tid()
     rho_v = rho[tid]
     vel_v = vel[tid]
@@ -22,4 +22,4 @@ def cond_c5ed38a6fb(rho: wp.array(dtype=float), vel: wp.array(dtype=float), adve
         else:
             slope_val = dr
     advected[tid] = advected_val
-    slope[tid] = wp.lerp(slope[tid], slope_val, smoothing)
+    slope[tid] = slope_val

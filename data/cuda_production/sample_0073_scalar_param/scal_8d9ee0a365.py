@@ -2,8 +2,10 @@ import warp as wp
 
 
 @wp.kernel
-def scal_8d9ee0a365(a: wp.array[wp.float32], leak: wp.float32, hi: wp.float32, lo: wp.float32, clipped: wp.array[wp.float32]):
+def scal_8d9ee0a365(data: wp.array(dtype=float), weight: wp.array(dtype=float), threshold: float, masked: wp.array(dtype=float)):
     tid = wp.tid()
-    a_v = a[tid]
-    activated = wp.where(a_v > 0.0, a_v, leak * a_v)
-    clipped[tid] = wp.clamp(activated, lo, hi)
+    data_v = data[tid]
+    weight_v = weight[tid]
+    pre = weight_v * data_v
+    kept = wp.where(pre > threshold, pre, 0.0)
+    masked[tid] = kept
