@@ -44,6 +44,7 @@ DERIVATIVE_SHARE = 0.35  # of activations and cubic B-spline weights: the deriva
 SMOOTH_RAMP_SHARE = 0.35  # of saturating ramps: eased by smoothstep between the edges
 NOTCH_SHARE = 0.3  # of window masks: the value kept outside the window (a notch), not inside
 RESCALED_SHARE = 0.5  # of symmetric dead zones with a named band: the excess rescaled to span the input's range again
+RADIAL_SHARE = 0.25  # of dead zones in this category's kernels: a 2-D stick's, radial (session 57; a stream of its own)
 BIT_LABEL_SHARE = 0.4  # of quadrant labels: built a bit per axis, not by nested branches
 NORMAL_FORCE_SHARE = 0.4  # of friction forces: proportional to a normal force read per element
 REGULARISED_SHARE = 0.4  # of friction forces below the stick speed: Coulomb's, ramped linearly to zero
@@ -80,6 +81,7 @@ class Draw:
         self.normal_force: Expr | None = None  # a penalty contact's force: what bounds the friction beside it
         self.vertical = False  # a body moved under gravity: no friction along its axis
         self.used: list[str] = []  # the generic inputs forms have read, in order
+        self.vectors = False  # whether a form may give a vector (a radial dead zone): not where a float must follow
         # Variants drawn from a stream of their own (session 50: the commonest forms repeated one
         # structure across seeds), so a kernel that takes none keeps every other draw.
         self.breadth = random.Random(w.seed ^ 0xB2EAD7)
@@ -237,6 +239,8 @@ def saturating_ramp(d: Draw) -> list[Result] | None:
 
 def dead_zone(d: Draw) -> list[Result] | None:
     """0 inside [-t, t], the excess beyond it outside (soft thresholding)."""
+    if d.vectors and random.Random(d.w.seed ^ 0xDE4D).random() < RADIAL_SHARE:
+        return radial_dead_zone(d)
     q = d.quantity(("value", "difference"))
     points = grid(0.0, q.high, 1, d.rng, above=0.0)
     if points is None:
@@ -271,6 +275,45 @@ def dead_zone(d: Draw) -> list[Result] | None:
         w.feature("proportional command past a dead band")
         return [Result(Expr(f"{kp} * {y.src}", "float32", 4.0 * y.mag, None, atom=False), "command")]
     return [Result(y, "shrunk", feed=exactly(y, q.low + points[0], q.high - points[0], q.value.q))]
+
+
+def radial_dead_zone(d: Draw) -> list[Result]:
+    """A 2-D stick's dead zone, as games filter a gamepad: nothing inside a radius, the rest of the disc
+    rescaled to span it again (the direction kept), through a response curve (linear, quadratic or
+    cubic: fine control near the centre), and at times saturated outside the unit circle. The stick is
+    a vec2 per element or its two axes in arrays of their own. The branches test the squared length,
+    exact on the inputs' grid (conditions see exact values only); the result is continuous across
+    both edges."""
+    w, rng = d.w, random.Random(d.w.seed ^ 0xDE4E)
+    if rng.random() < 0.6:
+        s = w.load(w.add_array(rng.choice(["stick", "joystick", "axis_input"]), "vec2", "input", low=-1.0, high=1.0,
+                               grid_bits=6))
+    else:  # the axes as the device reports them, one array each
+        ax, ay = (w.load(w.add_array(name, "float32", "input", low=-1.0, high=1.0, grid_bits=6))
+                  for name in rng.choice([("axis_x", "axis_y"), ("stick_x", "stick_y"), ("lx", "ly")]))
+        s = w.assign(Expr(f"wp.vec2({ax.src}, {ay.src})", "vec2", 1.0, 6), prefix="stick_v")
+    len2 = w.assign(Expr(f"wp.dot({s.src}, {s.src})", "float32", 2.0, 12), prefix="len2")
+    radius = rng.choice([0.125, 0.25, 0.375])
+    dz = d.threshold(rng.choice(["deadzone", "inner_radius", "dead_radius"]), radius)
+    if is_number(dz):  # a literal radius: its square and its complement written out
+        inner2, span = fmt_float(radius * radius), fmt_float(1.0 - radius)
+    else:
+        inner2, span = f"{dz.src} * {dz.src}", f"(1.0 - {dz.src})"
+    out = w.declare(w.fresh("filtered"), Expr("wp.vec2(0.0)", "vec2", 0.0, 0), 1.5, None)
+    outer = rng.random() < 0.5
+    if outer:  # past the rim: the unit direction
+        branch(w, f"if {len2.src} > 1.0:", (out.src, f"{s.src} / wp.sqrt({len2.src})"))
+    response = rng.choice(["linear", "quadratic", "cubic"])
+    with w.block(f"{'elif' if outer else 'if'} {len2.src} > {inner2}:"):
+        mag, t = w.fresh("mag"), w.fresh("t")
+        w.emit(f"{mag} = wp.sqrt({len2.src})")
+        w.emit(f"{t} = ({mag} - {dz.src}) / {span}")
+        curve = {"linear": t, "quadratic": f"({t} * {t})", "cubic": f"({t} * {t} * {t})"}[response]
+        w.emit(f"{out.src} = ({s.src} / {mag}) * {curve}")
+        w.note_varying(out.src, s.src)
+    w.feature("radial dead zone of a 2-D stick" + (", saturated past the rim" if outer else "")
+              + ("" if response == "linear" else f"; {response} response curve"))
+    return [Result(Expr(out.src, "vec2", 1.5, None), rng.choice(["stick_out", "filtered_stick", "axis_out"]))]
 
 
 def exactly(value: Expr, low: float, high: float, q: int | None) -> Quantity | None:
@@ -892,6 +935,7 @@ def draw_kernel(rng: random.Random, name: str, seed: int):
     if len(w.dim) == 1 and rng.random() < 0.15:
         early_return(w)
     draw = Draw(w, loads)
+    draw.vectors = True
     pieces = draw_pieces(draw, 1 if rng.random() < SINGLE_SHARE else rng.choice([2, 2, 3]))
     others = [w.load(n) for n in loads]
     for k, built in enumerate(pieces):

@@ -12,8 +12,8 @@ matrices are diagonally dominant (eigenvalues >= 1/2), so the inverse is well co
 from __future__ import annotations
 
 import math
-import re
 import random
+import re
 
 import numpy as np
 
@@ -297,16 +297,30 @@ def rotate(r: Rigid) -> None:
     r.store_vec(out, ["v_out", "v_rotated", "rotated"])
 
 
+# How an orientation is stepped (session 57: one first-order step in the world frame was the category's most
+# repeated kernel): from a stream of its own, so the world-frame kernels keep every draw
+INTEGRATION_WEIGHTS = (0.5, 0.25, 0.25)
+
+
 def integrate_orientation(r: Rigid) -> None:
     """q' = normalize(q + 0.5 dt * quat(w, 0) * q): stays close to unit length for small dt."""
     rot = r.w.add_array(r.rng.choice(ROT_NAMES), "quat", r.rng.choice(["input", "inout"]), low=-1.0, high=1.0)
     q = r.local("q", f"wp.normalize({rot}[tid])", "quat", 1.0)
     omega = r.vec_input(["omega", "ang_vel", "body_w"])
     dt = r.time_step(["DT", "SUBSTEP"], r.rng.choice([0.0625, 0.125]))
-    dq = r.local("dq", f"wp.quat({omega.src}, 0.0) * {q.src}", "quat", 4.0)
-    spelled = r.rng.choice(["wp.normalize({q} + {dq} * (0.5 * {dt}))", "wp.normalize({q} + 0.5 * {dt} * {dq})"])
-    q_new = r.local("q_new", spelled.format(q=q.src, dq=dq.src, dt=dt.src), "quat", 1.0)
-    r.w.feature("orientation integration")
+    how = random.Random(r.w.seed ^ 0x0A7E).choices(("world", "body", "exact"), weights=INTEGRATION_WEIGHTS)[0]
+    if how == "exact":  # the rotation by |w| dt about w's axis, exactly (no renormalised first-order step)
+        angle = r.local("angle", f"wp.length({omega.src}) * {dt.src}", "float32", 8.0)
+        dq = r.local("dq", f"wp.quat_from_axis_angle(wp.normalize({omega.src}), {angle.src})", "quat", 1.0)
+        q_new = r.local("q_new", f"wp.normalize({dq.src} * {q.src})", "quat", 1.0)
+        r.w.feature("orientation integration (exponential map)")
+    else:
+        # a world-frame angular velocity multiplies on the left, a body-frame one (a gyroscope's) on the right
+        product = f"wp.quat({omega.src}, 0.0) * {q.src}" if how == "world" else f"{q.src} * wp.quat({omega.src}, 0.0)"
+        dq = r.local("dq", product, "quat", 4.0)
+        spelled = r.rng.choice(["wp.normalize({q} + {dq} * (0.5 * {dt}))", "wp.normalize({q} + 0.5 * {dt} * {dq})"])
+        q_new = r.local("q_new", spelled.format(q=q.src, dq=dq.src, dt=dt.src), "quat", 1.0)
+        r.w.feature("orientation integration" + (" (body-frame angular velocity)" if how == "body" else ""))
     r.shared_rotation = q_new  # a later body rotates by the new orientation
     if r.w.arg(rot).role == "inout":
         r.w.store(rot, q_new)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -614,3 +615,37 @@ def test_a_fed_form_tests_the_value_the_form_before_it_computed():
         tested = {n.id for i in ifs for n in ast.walk(i.test) if isinstance(n, ast.Name)}
         assert tested & (branch_assigned | derived), spec.source
     assert fed >= 20
+
+
+def test_a_radial_dead_zone_keeps_the_direction_and_rescales_the_rest_of_the_disc():
+    """Inside the radius nothing; between it and the rim the direction times the response to the rescaled
+    radius ((|s| - r) / (1 - r), linear, squared or cubed); past the rim the unit direction where the
+    kernel saturates, else the same curve continued (session 57)."""
+    import numpy as np
+
+    from synthesis.categories import generate
+    from tests.synthesis.python_run import draw_inputs, run
+
+    checked = 0
+    for seed in range(300):
+        spec = generate("multi_conditional", seed)
+        if "radial dead zone" not in spec.description or "early return" in spec.description:
+            continue  # (threads past a padded launch's count write nothing)
+        inputs = draw_inputs(spec, seed)
+        stick = next((v for k, v in inputs.items() if v.shape[-1:] == (2,)), None)
+        if stick is None:  # two axis arrays
+            pair = next(p for p in (("axis_x", "axis_y"), ("stick_x", "stick_y"), ("lx", "ly")) if p[0] in inputs)
+            stick = np.stack([inputs[pair[0]], inputs[pair[1]]], -1)
+        got = next(v for k, v in run(spec, inputs).items() if v.shape[-1:] == (2,))
+        power = 3 if "cubic" in spec.description else 2 if "quadratic" in spec.description else 1
+        mag = np.sqrt((stick * stick).sum(-1))
+        ok = False
+        for r in (0.125, 0.25, 0.375):  # the radius drawn, whether a literal, a parameter or a constant
+            t = np.clip((mag - r) / (1.0 - r), 0.0, None) ** power
+            want = np.where((mag > r)[..., None], stick / np.where(mag > 0, mag, 1.0)[..., None] * t[..., None], 0.0)
+            if "saturated" in spec.description:
+                want = np.where((mag > 1.0)[..., None], stick / np.where(mag > 0, mag, 1.0)[..., None], want)
+            ok = ok or np.allclose(got, want, atol=1e-6)
+        assert ok, spec.source
+        checked += 1
+    assert checked >= 10

@@ -239,3 +239,32 @@ def test_a_composed_frame_in_parts_stores_its_origin_or_an_axis_never_its_origin
                                source, re.M))
         origins += bool(re.search(r"^\s+t = wp\.transform_get_translation\(X_child\)$", source, re.M))
     assert axes >= 10 and origins >= 10
+
+
+def test_an_orientation_steps_in_the_world_frame_the_body_frame_or_exactly():
+    """Session 57: a world-frame angular velocity multiplies the orientation on the left (`quat(w, 0) * q`),
+    a body-frame one on the right (`q * quat(w, 0)`), and the exact step rotates by |w| dt about w's axis
+    (`quat_from_axis_angle(normalize(w), length(w) * dt) * q`); each is drawn."""
+    import re
+
+    from synthesis.categories import generate
+
+    V = r"\w+(?:\[\w+(?:, \w+)*\])?"  # a local, or an element read in place
+    seen = {"world": 0, "body": 0, "exact": 0}
+    for seed in range(400):
+        spec = generate("transform", seed)
+        if "orientation integration" not in spec.description:
+            continue
+        src = spec.source
+        if "(exponential map)" in spec.description:
+            m = re.search(rf"(\w+) = wp\.length\(({V})\) \* (\w+)\n\s+(\w+) = wp\.quat_from_axis_angle\(wp\.normalize\(\2\), \1\)\n"
+                          r"\s+[^\n]+ = wp\.normalize\(\4 \* (\w+)\)", src)
+            assert m, src
+            seen["exact"] += 1
+        elif "(body-frame angular velocity)" in spec.description:
+            assert re.search(rf"dq\w* = (\w+) \* wp\.quat\({V}, 0\.0\)", src), src
+            seen["body"] += 1
+        else:
+            assert re.search(rf"dq\w* = wp\.quat\({V}, 0\.0\) \* \w+", src), src
+            seen["world"] += 1
+    assert min(seen.values()) >= 5, seen
