@@ -14,18 +14,28 @@ def k(a: wp.array[float], b: wp.array[float], theta: wp.array[float], n: wp.arra
 
 
 def test_every_kind_of_update_line_is_found():
-    assert updates(KERNEL) == [("blend", "wp.atan2(a[tid], b[tid])"), ("+=", "u"), ("+=", "a[tid] * b[tid]")]
+    assert updates(KERNEL) == [
+        ("blend", "theta", "wp.atan2(a[tid], b[tid])"), ("+=", "n", "u"), ("+=", "f", "a[tid] * b[tid]")]
     blended = "    m[tid] = (1.0 - rate) * m[tid] + rate * (a[tid] - b[tid])\n"
-    assert updates(blended) == [("blend", "a[tid] - b[tid]")]
+    assert updates(blended) == [("blend", "m", "a[tid] - b[tid]")]
 
 
 def test_a_blended_angle_and_a_summed_unit_vector_are_counted_a_summed_product_is_not():
     assert meaningless(KERNEL) == ["wp.atan2(a[tid], b[tid])", "u"]
 
 
-def test_a_smoothed_unit_vector_is_not_counted():
-    smoothed = KERNEL.replace("    n[tid] += u", "    n[tid] = wp.lerp(n[tid], u, rate)")
+def test_a_unit_vector_smoothed_into_a_running_average_is_not_counted():
+    smoothed = KERNEL.replace("n: wp.array", "n_ema: wp.array").replace(
+        "    n[tid] += u", "    n_ema[tid] = wp.lerp(n_ema[tid], u, rate)")
     assert meaningless(smoothed) == ["wp.atan2(a[tid], b[tid])"]
+
+
+def test_a_plain_value_blended_into_an_output_not_named_as_a_running_average_is_counted():
+    """`f` holds no statistic or signal, so smoothing it over launches tracks nothing; `loss_ema` does."""
+    blended = KERNEL.replace("    f[tid] += a[tid] * b[tid]", "    f[tid] = wp.lerp(f[tid], a[tid] * b[tid], rate)")
+    assert meaningless(blended) == ["wp.atan2(a[tid], b[tid])", "u", "a[tid] * b[tid]"]
+    named = blended.replace("f: wp.array", "loss_ema: wp.array").replace("f[tid]", "loss_ema[tid]")
+    assert meaningless(named) == ["wp.atan2(a[tid], b[tid])", "u"]
 
 
 FRAME = """@wp.func
