@@ -34,6 +34,9 @@ class ArithTheme(NamedTuple):
     # its formulas are one quantity written different ways (a midpoint is a weighted average is an
     # interpolation): a kernel computes one of them
     one_quantity: bool = False
+    # quantities of the theme built whole, weight and all (BLEND_FORMS: a blend eased, faded over a
+    # lifetime, a source over its background), not drawn among the formulas
+    forms: tuple[str, ...] = ()
 
 
 # One entry per purpose of a float kernel.
@@ -41,7 +44,8 @@ ARITH_THEMES: dict[str, ArithTheme] = {
     "errors against a reference": ArithTheme(("squared difference", "relative difference", "absolute difference",
                                               "normalized difference"), ("squared_error", "huber"), 10, 2),
     "blends of two values": ArithTheme(("midpoint", "weighted average", "linear interpolation"), ("blend",), 6, 2,
-                                       one_quantity=True),
+                                       one_quantity=True,
+                                       forms=("eased interpolation", "fade over a lifetime", "alpha over")),
     "response curves": ArithTheme(("affine map", "polynomial (Horner form)", "clamp to a range", "cubic smoothstep",
                                    "signed square", "soft sign"), (), 12),
     "quadratic terms": ArithTheme(("sum of squares", "squared difference", "signed square"), (), 6, 2),
@@ -76,6 +80,59 @@ def blend_weight(w: KernelWriter) -> Expr:
         return w.add_scalar(w.rng.choice(["alpha", "t", "mix", "blend_factor"]), "float32", w.rng.choice(BLEND_WEIGHTS))
     return w.load(w.add_array(w.rng.choice(["alpha", "opacity", "weight_map"]), "float32", "input", low=0.0,
                               high=1.0, grid_bits=3))
+
+
+# Session 58: of the blend kernels without a helper, those whose weight is itself computed (drawn from a
+# stream of their own: the others keep every draw): eased by a smoothstep, a particle's age over its
+# lifetime (a colour or size faded out), or a premultiplied source composited over its background.
+BLEND_FORMS_SHARE = 0.45
+BLEND_FORMS = ARITH_THEMES["blends of two values"].forms
+
+
+# The two values each form blends, as kernels name them (in pairs): a foreground over its background, a
+# start value and its target.
+BLEND_FORM_INPUTS = {
+    "alpha over": (("src", "fg", "src_color"), ("dst", "bg", "background")),
+    "eased interpolation": (("start", "a", "from_value"), ("target", "b", "to_value")),
+    "fade over a lifetime": (("start_color", "birth_value", "initial"), ("end_color", "death_value", "final")),
+}
+
+
+def blend_kernel(w: KernelWriter, theme_name: str, form: str) -> KernelSpec:
+    """A kernel computing one of BLEND_FORMS (with the extras any arithmetic kernel may have)."""
+    rng = w.rng
+    first, second = BLEND_FORM_INPUTS[form]
+    pair = rng.randrange(len(first))  # names of one pair: a foreground over its background
+    loads = [w.add_array(first[pair], "float32", "input", low=-2.0, high=2.0, grid_bits=10),
+             w.add_array(second[pair], "float32", "input", low=-2.0, high=2.0, grid_bits=10)]
+    realistic_extras(w, ExprGen(w, loads=loads), loads)
+    x, y = w.load(loads[0]), w.load(loads[1])
+    if form == "alpha over":  # Porter-Duff over, premultiplied: the source covers `alpha` of the pixel
+        alpha = w.load(w.add_array(rng.choice(["src_alpha", "coverage", "opacity"]), "float32", "input", low=0.0,
+                                   high=1.0, grid_bits=3))
+        value = Expr(f"{x.src} + (1.0 - {alpha.src}) * {y.src}", "float32", x.mag + y.mag, None, atom=False)
+    else:
+        if form == "eased interpolation":  # ease in and out: the weight's slope is 0 at both ends
+            t = (w.load(w.add_array(rng.choice(["progress", "t_map", "blend_mask"]), "float32", "input", low=0.0,
+                                    high=1.0, grid_bits=3))
+                 if rng.random() < 0.7 else blend_weight(w))
+            eased = rng.choice([f"wp.smoothstep(0.0, 1.0, {t.src})", f"{t.src} * {t.src} * (3.0 - 2.0 * {t.src})"])
+            weight = w.assign(Expr(eased, "float32", 1.0, None, atom=eased.startswith("wp.")),
+                              rng.choice(["eased", "s", "smooth_t"]))
+        else:  # the share of its lifetime an element has lived, 1 once it is over
+            age = w.load(w.add_array(rng.choice(["age", "elapsed", "time_alive"]), "float32", "input", low=0.0,
+                                     high=2.0))
+            lifetime = w.add_scalar(rng.choice(["lifetime", "fade_time", "duration"]), "float32",
+                                    rng.choice([0.5, 1.0, 1.5]))
+            weight = w.assign(Expr(f"wp.clamp({age.src} / {lifetime.src}, 0.0, 1.0)", "float32", 1.0, None),
+                              rng.choice(["fade", "life_frac", "t"]))
+        text = rng.choice([f"wp.lerp({x.src}, {y.src}, {weight.src})",
+                           f"{x.src} + {weight.src} * ({y.src} - {x.src})"])
+        value = Expr(text, "float32", max(x.mag, y.mag) + x.mag, None, atom=text.startswith("wp.lerp"))
+    w.store(add_output(w, holds=form), value)
+    w.feature(form)
+    w.describe_operations("ops", ("min", "max", "abs", "clamp"), operators=True)
+    return w.finish(f"Float arithmetic kernel for {theme_name}")
 
 
 def theme_of(rng: random.Random, themes: dict[str, ArithTheme]) -> str:
@@ -169,6 +226,8 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
         return w.finish(f"Integer arithmetic kernel for {theme_name}")
     theme_name = theme_of(rng, ARITH_THEMES)
     theme = ARITH_THEMES[theme_name]
+    if theme.forms and random.Random(seed ^ 0xB1E4D).random() < BLEND_FORMS_SHARE:
+        return blend_kernel(w, theme_name, random.Random(seed ^ 0xB1E4E).choice(theme.forms))
     loads = add_inputs(w, "float32", rng.randint(theme.fewest_inputs, 4))
     ops = tuple(rng.sample(ARITH_OPS, rng.randint(3, len(ARITH_OPS))))
     gen = ExprGen(w, ops, loads=loads)

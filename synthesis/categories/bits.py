@@ -471,12 +471,18 @@ def radix_digits(w: KernelWriter) -> None:
     if len(w.dim) == 1 and rng.random() < 0.3:
         early_return(w)
     signed = rng.random() < 0.35
+    sweep = random.Random(w.seed ^ 0x0E5E)
+    one_sweep = sweep.random() < ONE_SWEEP_SHARE
+    # keys known to fit fewer bits (a depth quantised to 24 bits, 16-bit material ids): a sort of them
+    # makes only the passes their bits need (CUB's end_bit); a flipped sign bit needs all 32
+    key_bits = sweep.choice(SHORT_KEY_BITS) if one_sweep and not signed and sweep.random() < SHORT_KEYS_SHARE else 32
     keys = w.add_array(rng.choice(["keys", "sort_keys", "codes"]), "int32" if signed else "uint32", "input",
-                       low=-2 ** 30 if signed else 0, high=2 ** 30 if signed else 2 ** 31 - 1, grid_bits=0)
+                       low=-2 ** 30 if signed else 0, high=2 ** 30 if signed else min(2 ** key_bits, 2 ** 31) - 1,
+                       grid_bits=0)
     _read(w, keys)
     key = f"(wp.uint32({keys}[{own}]) ^ {u32(0, '0x80000000')})" if signed else f"{keys}[{own}]"
-    if random.Random(w.seed ^ 0x0E5E).random() < ONE_SWEEP_SHARE:
-        _all_digits_at_once(w, key, bits)
+    if one_sweep:
+        _all_digits_at_once(w, sweep, key, 11 if sweep.random() < WIDE_DIGIT_SHARE else bits, key_bits)
         return
     if rng.random() < 0.5:
         shift = w.add_scalar(rng.choice(["shift", "pass_shift", "bit_offset"]), "int32", bits * rng.randint(0, 32 // bits - 1))
@@ -507,24 +513,57 @@ def radix_digits(w: KernelWriter) -> None:
 # Session 57: of the radix kernels, those that count every pass's digit in one sweep over the keys (drawn
 # from a stream of their own: the others keep every draw)
 ONE_SWEEP_SHARE = 0.35
+# Session 58, of those (the same stream): keys of fewer bits than 32 (their sort makes fewer passes),
+# 11-bit digits (three passes cover 32-bit keys, 2048 bins a pass), passes given as a parameter or
+# walked by their shift, and CUB's flat layout of the bins (pass p's at p * radix)
+SHORT_KEYS_SHARE = 0.35
+SHORT_KEY_BITS = (16, 24, 30)
+WIDE_DIGIT_SHARE = 0.2
+PASSES_PARAMETER_SHARE = 0.3
+SHIFT_LOOP_SHARE = 0.3
+FLAT_BINS_SHARE = 0.4
 
 
-def _all_digits_at_once(w: KernelWriter, key: str, bits: int) -> None:
+def _all_digits_at_once(w: KernelWriter, sweep: random.Random, key: str, bits: int, key_bits: int) -> None:
     """Onesweep's upsweep (Adinets and Merrill 2022): every pass's digit histogram counted in one read of
-    the keys, a row per pass, so the sort's passes need no further histogram launch."""
+    the keys, a row per pass (or pass p's bins at p * radix in one flat array, as CUB lays them out),
+    so the sort's passes need no further histogram launch. `sweep`: the variants' own random stream."""
     rng = w.rng
-    passes = 32 // bits
-    mask = u32(0, "0xF" if bits == 4 else "0xFF")
+    passes = -(-key_bits // bits)
+    radix = 2 ** bits
+    mask = u32(0, {4: "0xF", 8: "0xFF", 11: "0x7FF"}[bits])
+    flat = sweep.random() < FLAT_BINS_SHARE
     histograms = w.add_array(rng.choice(["histograms", "pass_counts", "digit_counts"]), "int32", "output",
-                             shape=(passes, 2 ** bits), keeps_size=True)
+                             shape=(passes * radix,) if flat else (passes, radix), keeps_size=True)
     u = w.fresh("key")  # read (and a signed key made unsigned) once, before every pass reads it
     w.emit(f"{u} = {key[1:-1] if key.startswith('(') else key}")
     key = u
-    p = w.fresh("p")
-    with w.block(f"for {p} in range({passes}):"):
-        d = w.fresh("digit")
-        w.emit(f"{d} = int(({key} >> wp.uint32({p} * {bits})) & {mask})")
-        w.emit(rng.choice([f"wp.atomic_add({histograms}, {p}, {d}, 1)", f"{histograms}[{p}, {d}] += 1"]))
+    how = sweep.random()
+    d = w.fresh("digit")
+    if how < SHIFT_LOOP_SHARE:  # the loop walks the digit's shift; the pass is the shift over the width
+        shift = w.fresh("shift")
+        loop, digit, row = (f"for {shift} in range(0, {key_bits}, {bits}):",
+                            f"int(({key} >> wp.uint32({shift})) & {mask})", f"({shift} // {bits})")
+        w.feature("the loop walks the digit's shift")
+    else:
+        p = w.fresh("p")
+        count = (w.add_scalar(sweep.choice(["num_passes", "passes", "pass_count"]), "int32", passes).src
+                 if how < SHIFT_LOOP_SHARE + PASSES_PARAMETER_SHARE else str(passes))
+        loop, digit, row = f"for {p} in range({count}):", f"int(({key} >> wp.uint32({p} * {bits})) & {mask})", p
+    with w.block(loop):
+        w.emit(f"{d} = {digit}")
+        if flat:
+            w.emit(rng.choice([f"wp.atomic_add({histograms}, {row} * {radix} + {d}, 1)",
+                               f"{histograms}[{row} * {radix} + {d}] += 1"]))
+        else:
+            row = row.strip("()")
+            w.emit(rng.choice([f"wp.atomic_add({histograms}, {row}, {d}, 1)", f"{histograms}[{row}, {d}] += 1"]))
+    if "0x80000000" in key:
+        w.feature("signed keys, the sign bit flipped")
+    elif key_bits < 32:
+        w.feature(f"{key_bits}-bit keys, {passes} passes")
+    if flat:
+        w.feature("bins of pass p at p * radix")
     w.feature(f"every pass's digit counted in one sweep ({bits}-bit digits)")
 
 

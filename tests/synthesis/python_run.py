@@ -101,13 +101,17 @@ def _wp() -> types.SimpleNamespace:
     def mul(a, b):
         return a @ b if np.ndim(a) and np.ndim(b) else a * b
 
+    def smoothstep(edge0, edge1, x):  # Hermite between the edges, as Warp defines it
+        t = min(max((x - edge0) / (edge1 - edge0), 0.0), 1.0)
+        return t * t * (3.0 - 2.0 * t)
+
     namespace = types.SimpleNamespace(
         tid=None, min=min, max=max, abs=abs, clamp=lambda x, low, high: min(max(x, low), high), sqrt=math.sqrt,
         exp=math.exp, floor=math.floor, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
         atan2=math.atan2, degrees=math.degrees,
         dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)),
         length_sq=lambda v: float(np.dot(v, v)), normalize=normalize, cross=lambda a, b: np.cross(a, b).view(Vec),
-        cw_mul=lambda a, b: a * b, lerp=lerp, mul=mul, outer=np.outer, transpose=np.transpose,
+        cw_mul=lambda a, b: a * b, lerp=lerp, smoothstep=smoothstep, mul=mul, outer=np.outer, transpose=np.transpose,
         inverse=np.linalg.inv, determinant=lambda m: float(np.linalg.det(m)), trace=lambda m: float(np.trace(m)),
         ddot=lambda a, b: float(np.sum(a * b)), identity=lambda n, dtype=None: np.eye(n),
         matrix_from_rows=lambda *rows: np.array(rows), matrix_from_cols=lambda *cols: np.array(cols).T,

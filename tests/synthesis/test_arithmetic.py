@@ -41,7 +41,7 @@ def test_an_arithmetic_kernel_computes_the_formulas_of_one_theme():
     from synthesis.categories import generate
     from synthesis.categories.arithmetic import ARITH_THEMES, INT_THEMES
 
-    themes = [set(t.formulas) | {h.replace("_", " ") for h in t.helpers}
+    themes = [set(t.formulas) | set(t.forms) | {h.replace("_", " ") for h in t.helpers}
               for t in (*ARITH_THEMES.values(), *INT_THEMES.values())]
     checked = 0
     for seed in range(500):
@@ -73,7 +73,7 @@ def test_a_blend_kernel_computes_one_blend():
     three ways: a kernel of the blends theme holds one of them (or the blend helper)."""
     from synthesis.categories import generate
 
-    blends = {"midpoint", "weighted average", "linear interpolation", "blend"}
+    blends = {"midpoint", "weighted average", "linear interpolation", "blend", *arithmetic.BLEND_FORMS}
     seen = 0
     for seed in range(600):
         spec = generate("arithmetic", seed)
@@ -112,21 +112,65 @@ def test_a_blend_lies_between_the_two_values_it_blends():
     [0, 1]) lies between two of its inputs at every element."""
     import numpy as np
 
+    from synthesis.categories.common import OUTPUT_NAMES
     from tests.synthesis.python_run import draw_inputs, run
 
     checked = 0
     for seed in range(1500):
         spec = generate("arithmetic", seed)
         d = spec.description
-        if "for blends of two values" not in d or "@wp.func" in spec.source or any(
+        if "for blends of two values" not in d or "@wp.func" in spec.source or "alpha over" in d or any(
                 extra in d for extra in ("output relaxed", "stencil", "gather", "neighbour", "early return")):
             continue  # blends of the inputs themselves, stored as they are
         inputs = draw_inputs(spec, seed)
         got = run(spec, inputs)
-        (out,) = (a.name for a in spec.args if a.role == "output")
+        named = {n for kind in _formulas_held(spec) for n in OUTPUT_NAMES[kind]}
+        out = next(a.name for a in spec.args if a.role == "output" and a.name in named)  # not a weight kept
         values = [inputs[a.name] for a in spec.args if a.role == "input" and a.name not in ("alpha", "opacity", "weight_map")]
         tol = 1e-6
         assert any(np.all((got[out] >= np.minimum(x, y) - tol) & (got[out] <= np.maximum(x, y) + tol))
                    for x in values for y in values if x is not y), spec.source
         checked += 1
     assert checked >= 15
+
+
+def test_a_computed_blend_weight_is_what_its_form_says():
+    """Run in Python: a premultiplied source over its background is `src + (1 - alpha) * dst`; a fade over
+    a lifetime blends by `clamp(age / lifetime, 0, 1)`; an eased interpolation by the smoothstep of its
+    weight. The reference values are computed here from the inputs, not read from the kernel."""
+    import numpy as np
+
+    from synthesis.categories.common import OUTPUT_NAMES
+    from tests.synthesis.python_run import draw_inputs, run
+
+    seen = {form: 0 for form in arithmetic.BLEND_FORMS}
+    for seed in range(3000):
+        spec = generate("arithmetic", seed)
+        form = next((f for f in arithmetic.BLEND_FORMS if f in spec.description), None)
+        if form is None or any(extra in spec.description for extra in ("early return", "output relaxed", "stencil")):
+            continue
+        first, second = arithmetic.BLEND_FORM_INPUTS[form]
+        inputs = draw_inputs(spec, seed)
+        got = run(spec, inputs)
+        out = next(a.name for a in spec.args if a.role == "output" and a.name in OUTPUT_NAMES[form])
+        x = next(inputs[n] for n in first if n in inputs)
+        y = next(inputs[n] for n in second if n in inputs)
+        scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
+        if form == "alpha over":
+            alpha = next(inputs[n] for n in ("src_alpha", "coverage", "opacity") if n in inputs)
+            want = x + (1.0 - alpha) * y
+        else:
+            if form == "fade over a lifetime":
+                age = next(inputs[n] for n in ("age", "elapsed", "time_alive") if n in inputs)
+                lifetime = next(v for n, v in scalars.items() if n in ("lifetime", "fade_time", "duration"))
+                t = np.clip(age / lifetime, 0.0, 1.0)
+            else:
+                t = next((inputs[n] for n in ("progress", "t_map", "blend_mask") if n in inputs), None)
+                if t is None:
+                    t = next(inputs.get(n, scalars.get(n)) for n in ("alpha", "opacity", "weight_map", "t", "mix",
+                                                                      "blend_factor") if n in inputs or n in scalars)
+                t = t * t * (3.0 - 2.0 * t)
+            want = x + t * (y - x)
+        np.testing.assert_allclose(got[out], want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
+        seen[form] += 1
+    assert min(seen.values()) >= 5, seen

@@ -366,22 +366,29 @@ def test_radix_histogram_counts_each_digit():
 
 
 def test_one_sweep_counts_every_passs_digits():
-    """Row p of the histograms is the digit histogram of pass p: each row counts every active key once."""
-    swept = 0
+    """Row p of the histograms (or the bins at p * radix of a flat array) is the digit histogram of pass
+    p: each row counts every active key once, for as many passes as the keys' bits need."""
+    swept, variants = 0, set()
     for spec, arrays, written in (r for r in _radix_runs() if "one sweep" in r[0].description):
         keys = _array(spec, arrays, "keys", "sort_keys", "codes")
         if "0x80000000" in spec.source:  # the sign bit flipped: negative keys first
             keys = keys.astype(np.int64).astype(np.uint64) & M32 ^ np.uint64(0x80000000)
         keys = keys.astype(np.uint64)
-        width = 4 if "4-bit" in spec.description else 8
+        width = int(re.search(r"\((\d+)-bit digits\)", spec.description).group(1))
+        key_bits = int(m.group(1)) if (m := re.search(r"(\d+)-bit keys", spec.description)) else 32
+        assert keys.max() < 2 ** key_bits
+        passes = -(-key_bits // width)
         counts = _array(spec, written, "histograms", "pass_counts", "digit_counts")
-        assert counts.shape == (32 // width, 2 ** width)
+        flat = "p * radix" in spec.description
+        assert counts.shape == ((passes * 2 ** width,) if flat else (passes, 2 ** width))
+        counts = counts.reshape(passes, 2 ** width)
         active = _active(spec, arrays)
-        for p in range(32 // width):
+        for p in range(passes):
             digits = ((keys >> np.uint64(p * width)) & np.uint64(2 ** width - 1)).astype(np.int64)
             np.testing.assert_array_equal(counts[p], np.bincount(digits[active], minlength=2 ** width))
         swept += 1
-    assert swept >= 3
+        variants.add((width, key_bits < 32, flat))
+    assert swept >= 6 and len(variants) >= 4
 
 
 def test_bitsets_hold_each_cells_bit():
