@@ -110,22 +110,48 @@ def blend_kernel(w: KernelWriter, theme_name: str, form: str) -> KernelSpec:
     if form == "alpha over":  # Porter-Duff over, premultiplied: the source covers `alpha` of the pixel
         alpha = w.load(w.add_array(rng.choice(["src_alpha", "coverage", "opacity"]), "float32", "input", low=0.0,
                                    high=1.0, grid_bits=3))
-        value = Expr(f"{x.src} + (1.0 - {alpha.src}) * {y.src}", "float32", x.mag + y.mag, None, atom=False)
+        src = x.src
+        if rng.random() < 0.4:  # the layer's opacity scales its colour and its alpha (still premultiplied)
+            layer = w.add_scalar(rng.choice(["layer_opacity", "layer_alpha", "fade"]), "float32",
+                                 rng.choice([0.25, 0.5, 0.75]))
+            alpha = w.assign(Expr(f"{alpha.src} * {layer.src}", "float32", 1.0, None, atom=False), "a")
+            src = f"{x.src} * {layer.src}"
+            w.feature("a layer opacity")
+        value = Expr(f"{src} + (1.0 - {alpha.src}) * {y.src}", "float32", x.mag + y.mag, None, atom=False)
+        if rng.random() < 0.5:  # the alpha channel composited the same way
+            dst_alpha = w.load(w.add_array(rng.choice(["dst_alpha", "bg_alpha"]), "float32", "input", low=0.0,
+                                           high=1.0, grid_bits=3))
+            w.store(w.add_array(rng.choice(["alpha_out", "out_alpha", "composited_alpha"]), "float32", "output"),
+                    Expr(f"{alpha.src} + (1.0 - {alpha.src}) * {dst_alpha.src}", "float32", 1.0, None, atom=False))
+            w.feature("alpha composited too")
     else:
         if form == "eased interpolation":  # ease in and out: the weight's slope is 0 at both ends
             t = (w.load(w.add_array(rng.choice(["progress", "t_map", "blend_mask"]), "float32", "input", low=0.0,
                                     high=1.0, grid_bits=3))
                  if rng.random() < 0.7 else blend_weight(w))
-            eased = rng.choice([f"wp.smoothstep(0.0, 1.0, {t.src})", f"{t.src} * {t.src} * (3.0 - 2.0 * {t.src})"])
+            if rng.random() < 0.3:  # Perlin's smootherstep: the second derivative 0 at both ends too
+                eased = f"{t.src} * {t.src} * {t.src} * ({t.src} * ({t.src} * 6.0 - 15.0) + 10.0)"
+                w.feature("quintic smootherstep")
+            else:
+                eased = rng.choice([f"wp.smoothstep(0.0, 1.0, {t.src})", f"{t.src} * {t.src} * (3.0 - 2.0 * {t.src})"])
             weight = w.assign(Expr(eased, "float32", 1.0, None, atom=eased.startswith("wp.")),
                               rng.choice(["eased", "s", "smooth_t"]))
         else:  # the share of its lifetime an element has lived, 1 once it is over
             age = w.load(w.add_array(rng.choice(["age", "elapsed", "time_alive"]), "float32", "input", low=0.0,
                                      high=2.0))
-            lifetime = w.add_scalar(rng.choice(["lifetime", "fade_time", "duration"]), "float32",
-                                    rng.choice([0.5, 1.0, 1.5]))
-            weight = w.assign(Expr(f"wp.clamp({age.src} / {lifetime.src}, 0.0, 1.0)", "float32", 1.0, None),
-                              rng.choice(["fade", "life_frac", "t"]))
+            if rng.random() < 0.4:  # each element's own lifetime (a particle's, drawn at its birth)
+                lifetime = w.load(w.add_array(rng.choice(["lifetimes", "max_age", "life_span"]), "float32", "input",
+                                              low=0.5, high=2.0))
+                w.feature("a lifetime per element")
+            else:
+                lifetime = w.add_scalar(rng.choice(["lifetime", "fade_time", "duration"]), "float32",
+                                        rng.choice([0.5, 1.0, 1.5]))
+            if rng.random() < 0.3:  # eased as it fades: smoothstep clamps between its edges itself
+                fraction = f"wp.smoothstep(0.0, {lifetime.src}, {age.src})"
+                w.feature("eased fade")
+            else:
+                fraction = f"wp.clamp({age.src} / {lifetime.src}, 0.0, 1.0)"
+            weight = w.assign(Expr(fraction, "float32", 1.0, None), rng.choice(["fade", "life_frac", "t"]))
         text = rng.choice([f"wp.lerp({x.src}, {y.src}, {weight.src})",
                            f"{x.src} + {weight.src} * ({y.src} - {x.src})"])
         value = Expr(text, "float32", max(x.mag, y.mag) + x.mag, None, atom=text.startswith("wp.lerp"))

@@ -143,7 +143,7 @@ def test_a_computed_blend_weight_is_what_its_form_says():
     from synthesis.categories.common import OUTPUT_NAMES
     from tests.synthesis.python_run import draw_inputs, run
 
-    seen = {form: 0 for form in arithmetic.BLEND_FORMS}
+    seen, variants = {form: 0 for form in arithmetic.BLEND_FORMS}, set()
     for seed in range(3000):
         spec = generate("arithmetic", seed)
         form = next((f for f in arithmetic.BLEND_FORMS if f in spec.description), None)
@@ -156,21 +156,35 @@ def test_a_computed_blend_weight_is_what_its_form_says():
         x = next(inputs[n] for n in first if n in inputs)
         y = next(inputs[n] for n in second if n in inputs)
         scalars = {a.name: a.value for a in spec.args if a.role == "scalar"}
+        d = spec.description
         if form == "alpha over":
             alpha = next(inputs[n] for n in ("src_alpha", "coverage", "opacity") if n in inputs)
+            if "a layer opacity" in d:
+                layer = next(v for n, v in scalars.items() if n in ("layer_opacity", "layer_alpha", "fade"))
+                x, alpha = x * layer, alpha * layer
             want = x + (1.0 - alpha) * y
+            if "alpha composited too" in d:
+                dst_alpha = next(inputs[n] for n in ("dst_alpha", "bg_alpha") if n in inputs)
+                got_alpha = next(got[n] for n in ("alpha_out", "out_alpha", "composited_alpha") if n in got)
+                np.testing.assert_allclose(got_alpha, alpha + (1.0 - alpha) * dst_alpha, rtol=1e-5, atol=1e-6)
         else:
             if form == "fade over a lifetime":
                 age = next(inputs[n] for n in ("age", "elapsed", "time_alive") if n in inputs)
-                lifetime = next(v for n, v in scalars.items() if n in ("lifetime", "fade_time", "duration"))
+                lifetime = next((inputs[n] for n in ("lifetimes", "max_age", "life_span") if n in inputs), None)
+                if lifetime is None:
+                    lifetime = next(v for n, v in scalars.items() if n in ("lifetime", "fade_time", "duration"))
                 t = np.clip(age / lifetime, 0.0, 1.0)
+                if "eased fade" in d:
+                    t = t * t * (3.0 - 2.0 * t)
             else:
                 t = next((inputs[n] for n in ("progress", "t_map", "blend_mask") if n in inputs), None)
                 if t is None:
                     t = next(inputs.get(n, scalars.get(n)) for n in ("alpha", "opacity", "weight_map", "t", "mix",
                                                                       "blend_factor") if n in inputs or n in scalars)
-                t = t * t * (3.0 - 2.0 * t)
+                t = t * t * t * (t * (t * 6.0 - 15.0) + 10.0) if "smootherstep" in d else t * t * (3.0 - 2.0 * t)
             want = x + t * (y - x)
         np.testing.assert_allclose(got[out], want, rtol=1e-5, atol=1e-5, err_msg=spec.source)
         seen[form] += 1
-    assert min(seen.values()) >= 5, seen
+        variants.update(v for v in ("a layer opacity", "alpha composited too", "quintic smootherstep",
+                                    "a lifetime per element", "eased fade") if v in d)
+    assert min(seen.values()) >= 5 and len(variants) == 5, (seen, variants)
