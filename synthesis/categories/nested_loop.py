@@ -127,6 +127,11 @@ def dense_layer(w: KernelWriter) -> None:
     w.feature(f"dense layer ({act if act != 'none' else 'linear'})" + (" reduced by output weights" if reduce else ""))
 
 
+# Session 58: of the row-per-thread products without GEMM's update or a row norm, those written in
+# i-k-j order (drawn from a stream of their own: the others keep every draw).
+IKJ_SHARE = 0.3
+
+
 def row_matmul(w: KernelWriter) -> None:
     """C = A B (or A B^T) with one output row per thread: for each column, a dot product over the
     shared axis; written as is, or as GEMM's C = alpha A B + beta C on an in-out C."""
@@ -149,6 +154,24 @@ def row_matmul(w: KernelWriter) -> None:
     # the product row's Euclidean norm beside it (a projection's length, a feature's magnitude)
     row_norm = w.declare(w.fresh("norm_sq"), ZERO, (3.0 * (k_dim + 1)) ** 2 * m_dim, None) \
         if not gemm and w.rng.random() < 0.25 else None
+    if not gemm and row_norm is None and random.Random(w.seed ^ 0x1C7).random() < IKJ_SHARE:
+        # i-k-j order: the row of C starts at its bias (or zero), then each element of A's row, read
+        # once, scales a row of B into it (B is read along its rows, as it lies in memory)
+        with w.block(f"for {j} in range({cols}):"):
+            w.emit(f"{out}[{t}, {j}] = {bias}[{j}]" if bias else f"{out}[{t}, {j}] = 0.0")
+        a_k = _temp(w, "a_ik")
+        with w.block(f"for {k} in range({inner}):"):
+            w.emit(f"{a_k} = {a}[{t}, {k}]")
+            with w.block(f"for {j} in range({cols}):"):
+                w.emit(f"{out}[{t}, {j}] += {a_k} * {b}[{j}, {k}]" if transposed
+                       else f"{out}[{t}, {j}] += {a_k} * {b}[{k}, {j}]")
+        w.note_bound(out, 3.0 * (k_dim + 1))
+        w.feature("matrix product (a row per thread, i-k-j order: each element of A scales a row of B)")
+        if bias:
+            w.feature("bias per column")
+        if transposed:
+            w.feature("transposed operand")
+        return
     with w.block(f"for {j} in range({cols}):"):
         w.emit(f"{s} = {bias}[{j}]" if bias else f"{s} = float(0.0)")
         with w.block(f"for {k} in range({inner}):"):

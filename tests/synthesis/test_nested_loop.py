@@ -238,6 +238,13 @@ def test_the_norm_of_each_product_row_is_its_length():
     check_row_matmul(seed)
 
 
+def test_the_i_k_j_order_accumulates_the_same_product_into_the_output_row():
+    """Each element of A's row scales a row of B into C's row, which starts at the bias or zero."""
+    seed = first_seed_with("row matmul", "i-k-j order")
+    check_row_matmul(seed)
+    assert "+= a_ik *" in build("row matmul", seed).source
+
+
 def _integral(func: str, lo: np.ndarray, size: float, dims: int, points: int = 400) -> np.ndarray:
     """The integral of `func` over the cells [lo, lo + size]^dims by a fine midpoint rule."""
     t = (np.arange(points) + 0.5) / points * size
