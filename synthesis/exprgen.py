@@ -2266,7 +2266,11 @@ class ExprGen:
             e = Expr(f"wp.pow(10.0, {x.src} / 20.0)", "float32", 10.0 ** (x.mag / 20.0) + 1e-3, None)
         elif kind == "smooth absolute value":  # |x| with a rounded kink: differentiable at 0
             eps = rng.choice(["1.0e-4", "1.0e-6", "0.01"])
-            e = Expr(f"wp.sqrt({x.src} * {x.src} + {eps})", "float32", x.mag + 0.1, None)
+            if random.Random(self.w.seed ^ 0x5AB5).random() < 0.35:  # shifted through 0 (pseudo-Huber's form)
+                root = {"1.0e-4": "0.01", "1.0e-6": "0.001", "0.01": "0.1"}[eps]
+                e = Expr(f"wp.sqrt({x.src} * {x.src} + {eps}) - {root}", "float32", x.mag + 0.1, None, atom=False)
+            else:
+                e = Expr(f"wp.sqrt({x.src} * {x.src} + {eps})", "float32", x.mag + 0.1, None)
         elif kind == "soft maximum":
             if x.mag > 8.0 or y.mag > 8.0 or self._grows_with_launch(x) or self._grows_with_launch(y):
                 return None
@@ -2382,10 +2386,19 @@ class ExprGen:
         if kind == "log2 compression":  # a dynamic range squeezed to octaves
             return Expr(f"wp.log2(1.0 + {size})", "float32", math.log2(1.0 + x.mag) + 1e-3, None)
         if kind == "decibels":  # an amplitude in dB, silence floored at -100 dB
+            style = random.Random(self.w.seed ^ 0xDB).random()  # a stream of its own: other draws kept
+            if style < 0.25:  # as a power: 10 log10 of the square, floored at 1e-10
+                return Expr(f"10.0 * wp.log10(wp.max({x.src} * {x.src}, 1.0e-10))", "float32", 100.0 + 1e-3, None,
+                            atom=False)
+            if style < 0.45:  # a tiny offset keeps log10 finite; the level floored after
+                return Expr(f"wp.max(20.0 * wp.log10({size} + 1.0e-12), -100.0)", "float32",
+                            max(100.0, 20.0 * math.log10(x.mag + 1e-12)) + 1e-3, None)
             return Expr(f"20.0 * wp.log10(wp.max({size}, 1.0e-5))", "float32", 100.0 + 1e-3, None, atom=False)
         # sphere radius from a volume: v = 4/3 pi r^3
-        return Expr(f"wp.cbrt(0.75 * wp.abs({x.src}) / wp.pi)", "float32",
-                    (0.75 * x.mag / math.pi) ** (1.0 / 3.0) + 1e-3, None)
+        mag = (0.75 * x.mag / math.pi) ** (1.0 / 3.0) + 1e-3
+        if random.Random(self.w.seed ^ 0xC0BE).random() < 0.4:  # the cube root as a power, as often written
+            return Expr(f"wp.pow(3.0 * wp.abs({x.src}) / (4.0 * wp.pi), 1.0 / 3.0)", "float32", mag, None)
+        return Expr(f"wp.cbrt(0.75 * wp.abs({x.src}) / wp.pi)", "float32", mag, None)
 
     @functools.cached_property
     def int_breadth(self) -> random.Random:

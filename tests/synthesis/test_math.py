@@ -17,7 +17,7 @@ CALL_OF = {"angle from a cosine": r"wp\.acos\(wp\.clamp\(", "angle from a sine":
            "arctangent soft limit": r"wp\.atan\(", "frustum height": r"wp\.tan\(0\.5 \* ",
            "round up to a multiple": r"wp\.ceil\(", "snap to a grid": r"wp\.round\(",
            "fractional part toward zero": r"wp\.trunc\(", "log2 compression": r"wp\.log2\(",
-           "decibels": r"wp\.log10\(", "sphere radius from a volume": r"wp\.cbrt\("}
+           "decibels": r"wp\.log10\(", "sphere radius from a volume": r"wp\.cbrt\(|wp\.pow\(3\.0 \* wp\.abs\("}
 
 
 def test_a_chosen_special_formula_is_in_the_kernel_and_its_description():
