@@ -44,6 +44,9 @@ DERIVATIVE_SHARE = 0.35  # of activations and cubic B-spline weights: the deriva
 SMOOTH_RAMP_SHARE = 0.35  # of saturating ramps: eased by smoothstep between the edges
 NOTCH_SHARE = 0.3  # of window masks: the value kept outside the window (a notch), not inside
 RESCALED_SHARE = 0.5  # of symmetric dead zones with a named band: the excess rescaled to span the input's range again
+# of symmetric dead zones neither rescaled nor radial: one test of the magnitude, the edge taken off by
+# the value's sign (session 58; a stream of its own)
+MAGNITUDE_TEST_SHARE = 0.35
 RADIAL_SHARE = 0.25  # of dead zones in this category's kernels: a 2-D stick's, radial (session 57; a stream of its own)
 BIT_LABEL_SHARE = 0.4  # of quadrant labels: built a bit per axis, not by nested branches
 NORMAL_FORCE_SHARE = 0.4  # of friction forces: proportional to a normal force read per element
@@ -266,8 +269,13 @@ def dead_zone(d: Draw) -> list[Result] | None:
         branch(w, f"elif {x} < {negated(t)}:", (y.src, f"({plus(x, t)}) / {span}"))
         w.feature("rescaled past the band")
         return [Result(y, "shrunk")]
-    branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
-    branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
+    if random.Random(w.seed ^ 0xDE4F).random() < MAGNITUDE_TEST_SHARE:
+        # one test of the magnitude; the band's edge taken off toward zero on either side
+        branch(w, f"if wp.abs({x}) > {t.src}:", (y.src, f"{x} - wp.sign({x}) * {t.src}"))
+        w.feature("one test of the magnitude")
+    else:
+        branch(w, f"if {x} > {t.src}:", (y.src, minus(x, t)))
+        branch(w, f"elif {x} < {negated(t)}:", (y.src, plus(x, t)))
     if q.difference and d.breadth.random() < CONTROLLER_SHARE:
         # an error's dead band, then a proportional controller's gain: no command for a small error
         kp = w.add_scalar(d.breadth.choice(["kp", "gain", "k_p"]), "float32", d.breadth.choice([0.5, 2.0, 4.0])).src

@@ -134,6 +134,20 @@ def test_a_dead_zone_is_zero_inside_the_band_and_the_excess_beyond_it(seed):
     assert all(v == (a - upper if a > upper else a - lower if a < lower else 0.0) for a, v in zip(GRID, f))
 
 
+def test_a_dead_zone_tested_by_magnitude_takes_the_edge_off_toward_zero():
+    """`if wp.abs(x) > t: y = x - wp.sign(x) * t`: the same soft threshold as the two-branch form."""
+    seeds = [s for s in range(200) if "one test of the magnitude" in build("dead zone", s)[0].description][:5]
+    assert len(seeds) == 5
+    for seed in seeds:
+        spec, outputs, _ = build("dead zone", seed)
+        assert "wp.sign(" in spec.source and " elif " not in spec.source
+        f = run(spec, {"a": GRID, "b": [0.0] * N})[outputs[0]]
+        lower, upper = band_edges(f)
+        assert lower == -upper and upper > 0.0
+        assert all(math.isclose(v, a - upper if a > upper else a + upper if a < -upper else 0.0, abs_tol=1e-12)
+                   for a, v in zip(GRID, f))
+
+
 def test_some_dead_zones_have_a_band_of_their_own_below_zero():
     built = [build("dead zone", seed)[0] for seed in range(40)]
     edges = [band_edges(over_a("dead zone", spec.seed)) for spec in built if "rescaled" not in spec.description]
