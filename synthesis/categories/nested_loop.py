@@ -251,6 +251,13 @@ def nearest_centroid(w: KernelWriter) -> None:
     w.feature("nearest centroid (k-means assignment" + (", Manhattan distance)" if manhattan else ")"))
 
 
+# Session 58, of attention kernels (a stream of their own): vector values of 2 or 4, a bias per key, ALiBi's
+# penalty (causal attention only)
+WIDE_VALUES_SHARE = 0.5
+KEY_BIAS_SHARE = 0.2
+ALIBI_SHARE = 0.35
+
+
 def attention(w: KernelWriter) -> None:
     """One query row per thread against the keys it may see (all of them, its first valid_len, or, in
     causal attention over batched sequences, those up to its own position): scaled dot-product
@@ -260,6 +267,9 @@ def attention(w: KernelWriter) -> None:
     q = _row_array(w, ("query", "q_rows", "queries"), dim)
     keys = _table(w, ("keys", "k_rows"), (keys_n, dim))
     vtype = w.rng.choice(["float32", "float32", "vec3"])
+    extra = random.Random(w.seed ^ 0xA77E)  # session 58's variants, a stream of their own
+    if vtype == "vec3" and extra.random() < WIDE_VALUES_SHARE:  # a value row of 2 or 4 (a head's features)
+        vtype = extra.choice(["vec2", "vec4"])
     vals = w.add_array(w.rng.choice(["values", "v_rows"]), vtype, "input", shape=(keys_n,))
     w.unused.remove(vals)
     t = w.tid_names[0]
@@ -269,7 +279,7 @@ def attention(w: KernelWriter) -> None:
     else:
         scale = w.add_scalar(w.rng.choice(["scale", "inv_sqrt_d"]), "float32", 1.0 / dim ** 0.5).src
     two_pass = w.rng.random() < 0.35
-    zero_v = "float(0.0)" if vtype == "float32" else "wp.vec3(0.0)"
+    zero_v = "float(0.0)" if vtype == "float32" else f"wp.{vtype}(0.0)"
     run_max = w.declare(w.fresh("m"), Expr("-1.0e30", "float32", 1.0e30, None, lit=True), 1.0e30, None)
     j, c, score, m_new, corr, p = (_temp(w, h) for h in ("j", "c", "score", "m_new", "corr", "p"))
     # which keys the query sees: padded sequences (its first valid_len, at least one), causal
@@ -294,6 +304,19 @@ def attention(w: KernelWriter) -> None:
         count = _extent(w, keys, 0, ("n_keys", "seq_len"))
 
     add = _sum_line(w, score, f"{q}[{t}, {c}] * {keys}[{j}, {c}]")  # one spelling for both passes
+    # a bias added to each scaled score: a learned one per key position, or ALiBi's linear penalty on
+    # the distance back to a causal query's own position
+    scaled = f"{score} * {scale}"
+    bias_draw = extra.random()
+    if bias_draw < KEY_BIAS_SHARE:
+        key_bias = _table(w, ("key_bias", "pos_bias", "score_bias"), (keys_n,))
+        scaled = f"{score} * {scale} + {key_bias}[{j}]"
+        w.feature("a learned bias per key position")
+    elif bias_draw < KEY_BIAS_SHARE + ALIBI_SHARE and 0.3 <= seen < 0.55:
+        slope = w.add_scalar(extra.choice(["alibi_slope", "slope", "m_head"]), "float32",
+                             extra.choice([0.5, 0.25, 0.125, 0.0625])).src
+        scaled = f"{score} * {scale} - {slope} * float({pos} - {j})"
+        w.feature("ALiBi distance penalty")
 
     def scores() -> None:
         if masked:
@@ -302,7 +325,7 @@ def attention(w: KernelWriter) -> None:
         w.emit(f"{score} = float(0.0)")
         with w.block(f"for {c} in range({dim}):"):
             w.emit(add)
-        w.emit(f"{score} = {score} * {scale}")
+        w.emit(f"{score} = {scaled}")
 
     if two_pass:
         with w.block(f"for {j} in range({count}):"):
@@ -576,6 +599,13 @@ def name_of(op: str, dilate: bool) -> str:
             "sobel": "Sobel edge magnitude", "morphology": "dilation" if dilate else "erosion"}[op]
 
 
+# Session 58, of neighbourhood filters (a stream of their own): a Sobel magnitude as |gx| + |gy|, the
+# gradient's direction beside it, a window's max less its min.
+SOBEL_L1_SHARE = 0.3
+SOBEL_DIRECTION_SHARE = 0.3
+MORPH_GRADIENT_SHARE = 0.3
+
+
 def neighbourhood_filter(w: KernelWriter) -> None:
     """A filter over an image, one pixel per thread: weighted taps from a table, a Gaussian whose
     weights are computed and normalised, a box mean, a Sobel edge magnitude, or a dilation/erosion
@@ -583,6 +613,8 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     i, j = w.tid_names[:2]
     img = w.add_array(w.rng.choice(["image", "img", "field", "src_img"]), "float32", "input", low=-1.0, high=1.0)
     op = w.rng.choice(["taps", "gaussian", "box", "sobel", "morphology", "variance"])
+    extra = random.Random(w.seed ^ 0x50BE)  # session 58's variants, a stream of their own
+    other = direction = None
     radius = 1 if op == "sobel" else w.rng.choice([1, 1, 2])
     side = 2 * radius + 1
     guarded = w.rng.random() < 0.4
@@ -600,6 +632,10 @@ def neighbourhood_filter(w: KernelWriter) -> None:
         dilate = w.rng.random() < 0.5
         best = w.declare(w.fresh("peak" if dilate else "trough"), Expr("-1.0e30" if dilate else "1.0e30", "float32",
                                                                          1.0e30, None, lit=True), 1.0, 10)
+        # the morphological gradient: the window's maximum less its minimum (an edge's contrast)
+        other = (w.declare(w.fresh("trough" if dilate else "peak"), Expr("1.0e30" if dilate else "-1.0e30", "float32",
+                                                                          1.0e30, None, lit=True), 1.0, 10)
+                 if extra.random() < MORPH_GRADIENT_SHARE else None)
     else:
         acc = w.declare(w.fresh("acc"), ZERO, float(side * side), None)
     if op == "variance":  # the window's sum and sum of squares: its mean and variance follow
@@ -648,6 +684,8 @@ def neighbourhood_filter(w: KernelWriter) -> None:
                     _add(w, gy.src, f"float({off_i}) * {wt} * {v}")
                 else:
                     w.emit(f"{best.src} = wp.{'max' if dilate else 'min'}({best.src}, {v})")
+                    if other is not None:
+                        w.emit(f"{other.src} = wp.{'min' if dilate else 'max'}({other.src}, {v})")
     if op == "variance":
         count = norm.src if norm is not None else fmt_float(float(side * side))
         mean = w.assign(Expr(f"{acc.src} / {count}", "float32", 1.0, None, atom=False), prefix="mean")
@@ -669,7 +707,16 @@ def neighbourhood_filter(w: KernelWriter) -> None:
     elif op == "box":
         result = Expr(f"{acc.src} / {fmt_float(float(side * side))}", "float32", 1.0, None, atom=False)
     elif op == "sobel":
-        result = Expr(f"wp.sqrt({gx.src} * {gx.src} + {gy.src} * {gy.src})", "float32", 6.0, None, atom=False)
+        if extra.random() < SOBEL_L1_SHARE:  # |gx| + |gy|: the cheap magnitude many edge detectors use
+            result = Expr(f"wp.abs({gx.src}) + wp.abs({gy.src})", "float32", 8.0, None, atom=False)
+            w.feature("L1 gradient magnitude")
+        else:
+            result = Expr(f"wp.sqrt({gx.src} * {gx.src} + {gy.src} * {gy.src})", "float32", 6.0, None, atom=False)
+        if extra.random() < SOBEL_DIRECTION_SHARE:  # the edge's direction beside its strength (Canny's input)
+            direction = Expr(f"wp.atan2({gy.src}, {gx.src})", "float32", 3.2, None)
+    elif other is not None:
+        peak, trough = (best, other) if dilate else (other, best)
+        result = Expr(f"{peak.src} - {trough.src}", "float32", 2.0, None, atom=False)
     else:
         result = best
     for local in ("acc", "gx", "gy", "best"):
@@ -686,7 +733,12 @@ def neighbourhood_filter(w: KernelWriter) -> None:
         return
     name = name_of(op, op == "morphology" and dilate)
     hint = {"sobel": ["edges", "grad_mag"], "morphology": ["dilated" if op == "morphology" and dilate else "eroded"]}
+    if op == "morphology" and other is not None:
+        name, hint["morphology"] = "morphological gradient (dilation less erosion)", ["morph_grad", "contrast"]
     _output(w, w.rng.choice(hint.get(op, ["blurred", "filtered", "smoothed"])), result)
+    if direction is not None:
+        _output(w, extra.choice(["grad_dir", "edge_angle", "orientation"]), direction)
+        w.feature("gradient direction (atan2)")
     w.feature(name + (" (guarded border)" if guarded else " (clamped border)"))
 
 

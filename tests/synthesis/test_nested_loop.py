@@ -12,6 +12,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,12 @@ def check_attention(seed: int) -> None:
     q, k = inputs[named(spec, "query", "q_rows", "queries")], inputs[named(spec, "keys", "k_rows")]
     v = inputs[named(spec, "values", "v_rows")]
     scores = q @ k.T / math.sqrt(q.shape[1])
+    positions = np.arange(q.shape[0]) % k.shape[0]  # a causal query t is at position t % n_keys
+    if has(spec, "key_bias", "pos_bias", "score_bias"):  # a learned bias per key position
+        scores = scores + inputs[named(spec, "key_bias", "pos_bias", "score_bias")][None, :]
+    if "ALiBi" in spec.description:  # the distance back to the query's position, times the slope
+        slope = scalar(spec, "alibi_slope", "slope", "m_head")
+        scores = scores - slope * (positions[:, None] - np.arange(k.shape[0])[None, :])
     if has(spec, "valid_len", "seq_lens", "n_valid"):  # each query sees only its first keys
         lengths = inputs[named(spec, "valid_len", "seq_lens", "n_valid")]
         scores = np.where(np.arange(k.shape[0])[None, :] < lengths[:, None], scores, -np.inf)
@@ -143,6 +150,13 @@ def check_attention(seed: int) -> None:
     p = np.exp(scores - scores.max(1, keepdims=True))
     want = (p / p.sum(1, keepdims=True)) @ v
     np.testing.assert_allclose(run(spec, inputs)[named(spec, "attended", "context", "ctx_out")], want, atol=1e-6)
+
+
+@pytest.mark.parametrize("feature", ["a learned bias per key position", "ALiBi distance penalty", "wp.vec2",
+                                     "wp.vec4"])
+def test_attention_variants_are_the_softmax_weighted_mean_with_their_bias(feature):
+    seed = next(s for s in range(2000) if feature in (lambda spec: spec.description + spec.source)(build("attention", s)))
+    check_attention(seed)
 
 
 def test_a_causal_mask_skips_the_later_keys():
@@ -310,6 +324,13 @@ def test_local_statistics_are_the_mean_and_spread_of_each_window():
         check_filter(build("neighbourhood filter", seed), seed)
 
 
+@pytest.mark.parametrize("feature", ["L1 gradient magnitude", "gradient direction (atan2)", "morphological gradient"])
+def test_edge_variants_are_what_they_say(feature):
+    """|gx| + |gy|; atan2(gy, gx) beside the magnitude; the window's maximum less its minimum."""
+    seed = next(s for s in range(1500) if feature in build("neighbourhood filter", s).description)
+    check_filter(build("neighbourhood filter", seed), seed)
+
+
 def test_an_unsharp_mask_pushes_each_pixel_away_from_its_blur():
     seed = next(s for s in range(500) if "unsharp mask" in build("neighbourhood filter", s).description)
     check_filter(build("neighbourhood filter", seed), seed)
@@ -334,7 +355,7 @@ def check_filter(spec, seed: int) -> None:
             fits.append(np.allclose(out, mean, atol=1e-9) and np.allclose(second, spread, atol=1e-6))
         assert any(fits) and np.ptp(second) > 0
         return
-    candidates = []
+    candidates, directions_ok = [], True
     for radius in (1, 2):
         for sigma2 in [2.0 * scalar(spec, "sigma", "radius_sigma") ** 2] if "Gaussian" in spec.description else [None]:
             want = np.zeros(GRID)
@@ -352,14 +373,19 @@ def check_filter(spec, seed: int) -> None:
                 elif "Sobel" in d:
                     gx = sum(dj * (2.0 if di == 0 else 1.0) * v for (di, dj), v in window)
                     gy = sum(di * (2.0 if dj == 0 else 1.0) * v for (di, dj), v in window)
-                    want[i, j] = math.hypot(gx, gy)
+                    want[i, j] = abs(gx) + abs(gy) if "L1 gradient" in d else math.hypot(gx, gy)
+                    if "gradient direction" in d:
+                        angle = got[named(spec, "grad_dir", "edge_angle", "orientation")][i, j]
+                        directions_ok &= radius != 1 or math.isclose(angle, math.atan2(gy, gx), abs_tol=1e-9)
+                elif "morphological gradient" in d:
+                    want[i, j] = values.max() - values.min()
                 else:
                     want[i, j] = values.max() if "dilation" in d else values.min()
             if "unsharp mask" in d:  # the pixel pushed away from its blur by `amount`
                 amount = scalar(spec, "amount", "sharpen", "strength")
                 want = img + amount * (img - want)
             candidates.append(np.allclose(out, want, atol=1e-9))
-    assert any(candidates) and np.ptp(out) > 0
+    assert any(candidates) and np.ptp(out) > 0 and directions_ok
 
 
 @PROPERTY
