@@ -206,6 +206,12 @@ def dequantize(rng: random.Random, name: str, seed: int) -> KernelWriter:
     return w
 
 
+# Session 58, of int8 matrix-vector products (a stream of their own): uint8 activations with a zero
+# point, an int32 bias that starts the accumulator.
+ZERO_POINT_SHARE = 0.35
+INT32_BIAS_SHARE = 0.3
+
+
 def int8_gemv(rng: random.Random, name: str, seed: int) -> KernelWriter:
     """y = (W_q x_q) * w_scale[row] * x_scale (+ bias, ReLU), int32 accumulation; requantised now and then."""
     rows, depth = rng.choice(ROWS), rng.choice(DEPTHS)
@@ -215,19 +221,33 @@ def int8_gemv(rng: random.Random, name: str, seed: int) -> KernelWriter:
                      high=127, grid_bits=0)
     # the activation vector: its length is the layer's input features, whatever the rows (128 beside 64
     # outputs grew with them at bench size, and shrank below the loop's reach at a smaller launch)
-    xq = w.add_array(rng.choice(["x_q", "act_q", "qinput"]), "int8", "input", shape=(depth,), low=-127, high=127,
-                     grid_bits=0, keeps_size=True)
+    extra = random.Random(seed ^ 0x8A8)  # session 58's variants, a stream of their own
+    # uint8 activations with a zero point (asymmetric, as TFLite quantises a ReLU's output): the zero
+    # point comes off each activation before the product
+    zero_point = extra.random() < ZERO_POINT_SHARE
+    xq = w.add_array(rng.choice(["x_q", "act_q", "qinput"]), "uint8" if zero_point else "int8", "input", shape=(depth,),
+                     low=0 if zero_point else -127, high=255 if zero_point else 127, grid_bits=0, keeps_size=True)
     w_scale = w.add_array(rng.choice(["w_scale", "weight_scale"]), "float32", "input", shape=(rows,), low=0.0009765625,
                           high=0.00390625, grid_bits=12)
     x_scale = w.add_scalar(rng.choice(["x_scale", "act_scale"]), "float32", rng.choice((0.03125, 0.0315, 0.02)))
+    x_zero = (w.add_scalar(extra.choice(["x_zero_point", "act_zp", "input_offset"]), "int32", extra.choice([128, 127, 3]))
+              if zero_point else None)
+    # the bias in the accumulator's own units (int32, scaled by w_scale * x_scale), the sum's start
+    int_bias = (w.add_array(extra.choice(["bias_q", "bias_i32"]), "int32", "input", shape=(rows,), low=-4096, high=4096,
+                            grid_bits=0) if extra.random() < INT32_BIAS_SHARE else None)
     acc, kk = w.fresh("acc"), rng.choice(["k", "j", "col"])
-    w.emit(f"{acc} = int(0)")
+    w.emit(f"{acc} = {int_bias}[{row}]" if int_bias else f"{acc} = int(0)")
     bound = _row_length(rng, wq, depth)
     with w.block(f"for {kk} in range({bound}):"):
-        w.emit(f"{acc} += int({wq}[{row}, {kk}]) * int({xq}[{kk}])")
+        x_term = f"(int({xq}[{kk}]) - {x_zero.src})" if x_zero else f"int({xq}[{kk}])"
+        w.emit(f"{acc} += int({wq}[{row}, {kk}]) * {x_term}")
     v = w.fresh("y")
     w.emit(f"{v} = float({acc}) * {w_scale}[{row}] * {x_scale.src}")
-    if rng.random() < 0.5:
+    if zero_point:
+        w.feature("uint8 activations with a zero point")
+    if int_bias:
+        w.feature("int32 bias starting the accumulator")
+    if int_bias is None and rng.random() < 0.5:
         bias = w.add_array(rng.choice(["bias", "b"]), "float32", "input", shape=(rows,), low=-1.0, high=1.0)
         w.emit(f"{v} += {bias}[{row}]")
         w.feature("bias added")

@@ -31,7 +31,8 @@ VARIANTS = ("symmetric int8 quantisation, per tensor", "symmetric int8 quantisat
             "bias per column", "SmoothQuant", "normalised float16", "normalised bfloat16", "weighted by class", "prediction correct",
             "padding id 0", "token type", "int16 PCM decoded", "interleaved stereo int16 PCM",
             "stereo int16 PCM (a row per frame)", "encoded as int16 PCM", "with a gain", "uint16 depth image",
-            "valid mask", "depth clipped at a maximum range")
+            "valid mask", "depth clipped at a maximum range", "uint8 activations with a zero point",
+            "int32 bias starting the accumulator")
 
 
 @functools.lru_cache(maxsize=None)
@@ -118,7 +119,14 @@ def _dequantized(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
 
 def _gemv(spec: KernelSpec, g: dict) -> dict[str, np.ndarray]:
     w, x = _named(spec, g, "w_q", "weight_q", "qweight"), _named(spec, g, "x_q", "act_q", "qinput")
-    acc = w.astype(np.int64) @ x.astype(np.int64)
+    x = x.astype(np.int64)
+    if "zero point" in spec.description:  # uint8 activations less their zero point
+        assert x.min() >= 0
+        x = x - _scalar(spec, "x_zero_point", "act_zp", "input_offset")
+    acc = w.astype(np.int64) @ x
+    int_bias = _named(spec, g, "bias_q", "bias_i32")
+    if int_bias is not None:  # the accumulator starts at the int32 bias
+        acc = acc + int_bias.astype(np.int64)
     y = acc.astype(F32) * _named(spec, g, "w_scale", "weight_scale") * F32(_scalar(spec, "x_scale", "act_scale"))
     bias = _named(spec, g, "bias", "b")
     if bias is not None:
