@@ -550,6 +550,9 @@ class FixedRows:
         return f"{fmt_float(float(self.width))}" if self.bound == str(self.width) else f"float({self.bound})"
 
 
+JACOBI_SHARE = 0.25  # of scalar ELLPACK products: a Jacobi sweep instead (a stream of its own)
+
+
 def ell_spmv(r: FixedRows) -> None:
     """y = A x with A in ELLPACK storage: values and columns as (rows, width) arrays, read along the row;
     x a float or a vec3 field, the values sometimes in half precision, the diagonal sometimes kept apart
@@ -561,7 +564,13 @@ def ell_spmv(r: FixedRows) -> None:
     vec = rng.random() < 0.2
     x = w.add_array(rng.choice(["x", "vec", "field"] if not vec else ["x", "field", "velocities"]), x_type(vec), "input")
     acc = w.fresh("acc")
-    if not vec and rng.random() < 0.25:
+    # a Jacobi sweep (session 58; a stream of its own): the off-diagonal part summed, then
+    # x_new = (b - (A - D) x) / D, the diagonal kept apart as solvers store it
+    jacobi = not vec and random.Random(w.seed ^ 0x7AC0).random() < JACOBI_SHARE
+    if jacobi:
+        diag = w.add_array(rng.choice(["diag", "diagonal", "a_diag"]), "float32", "input", low=1.0, high=4.0)
+        w.emit(f"{acc} = float(0.0)")
+    elif not vec and rng.random() < 0.25:
         diag = w.add_array(rng.choice(["diag", "diagonal"]), "float32", "input", low=1.0, high=4.0)
         w.emit(f"{acc} = {diag}[tid] * {x}[tid]")
         r.features.append("diagonal apart (D + A)")
@@ -573,6 +582,17 @@ def ell_spmv(r: FixedRows) -> None:
         w.emit(f"{acc} += {entry} * {x}[{j}]")
     if half:
         r.features.append("float16 values")
+    if jacobi:
+        b = w.add_array(rng.choice(["b", "rhs"]), "float32", "input")
+        x_new = _output(w, ("x_new", "x_next", "x_out"), "float32")
+        if random.Random(w.seed ^ 0x7AC1).random() < 0.4:  # damped: omega of the update, 1 - omega of x kept
+            omega = w.add_scalar(rng.choice(["omega", "damping"]), "float32", rng.choice([0.5, 0.6666667, 0.8]))
+            w.emit(f"{x_new}[tid] = (1.0 - {omega.src}) * {x}[tid] + {omega.src} * ({b}[tid] - {acc}) / {diag}[tid]")
+            r.features.append("ELLPACK damped Jacobi sweep (off-diagonal entries, the diagonal apart)")
+        else:
+            w.emit(f"{x_new}[tid] = ({b}[tid] - {acc}) / {diag}[tid]")
+            r.features.append("ELLPACK Jacobi sweep (off-diagonal entries, the diagonal apart)")
+        return
     how = rng.random()
     if how < 0.25:  # y = alpha A x + beta y, as a solver's update is written
         y = _output(w, ("y", "Ax", "out"), x_type(vec))

@@ -350,6 +350,13 @@ def expected_fixed(c: Fixed) -> dict[str, np.ndarray]:
         vals = c.array("ell_vals", "values", "vals")
         x = c.array("x", "vec", "field", "velocities")
         acc = np.einsum("rk,rk...->r...", vals, c.gather(x))
+        if c.has("Jacobi sweep"):  # x_new = (b - (A - D) x) / D, damped: a share omega of it
+            step = (c.array("b", "rhs") - acc) / c.array("diag", "diagonal", "a_diag")
+            if c.has("damped"):
+                omega = c.scalar("omega", "damping")
+                step = (1.0 - omega) * x + omega * step
+            out[_written_fixed(c, ("x_new", "x_next", "x_out"))] = step
+            return out
         if c.has("diagonal apart"):
             acc = acc + c.array("diag", "diagonal") * x
         if c.has("alpha A x + beta y"):
@@ -421,6 +428,7 @@ def _written_fixed(c: Fixed, names: tuple[str, ...]) -> str:
 
 @pytest.mark.parametrize("feature", ["ELLPACK sparse matrix-vector product", "alpha A x + beta y", "ELLPACK residual",
                                      "squared residual summed", "diagonal apart", "float16 values",
+                                     "ELLPACK Jacobi sweep", "ELLPACK damped Jacobi sweep",
                                      " max over the k nearest", "argmax over", "(vec3)", "weighted mean over",
                                      "mean and max over", "edge convolution", "mean over the neighbours of a ReLU",
                                      "winning neighbour kept", "; bias",
