@@ -1,6 +1,6 @@
 """Four tells of generated code, per category: share of kernels that mix Warp's spellings of one
 thing (`wp.array(dtype=float)` beside `wp.array[float]`, `float` beside `wp.float32`, `min` beside
-`wp.min`, `float(x)` beside `wp.float32(x)`), that name a helper or constant with the kernel's hash
+`wp.min`, `float(x)` beside `wp.float32(x)`, `hist[b] += 1` beside `wp.atomic_add(sums, b, v)`), that name a helper or constant with the kernel's hash
 (`huber_9b2e5a7617`), or that write an array's extent as a literal in an index, a bound or a guard
 (`wp.min(tid + 1, 255)`; a module constant's definition counts too, as tiled kernels' tile sizes do),
 or that name an output array generically (`out`, `result`, `res2`) where people name it after what it
@@ -21,10 +21,35 @@ TELLS = ("mixed_spellings", "hashed_module_names", "literal_extents", "generic_o
 GENERIC_OUTPUT_NAMES = frozenset({"out", "output", "result", "res", "dst", "y_out", "ret", "tmp"})
 
 
+def scatter_adds(fn: ast.FunctionDef) -> list[tuple[ast.stmt, str]]:
+    """A function's scatter-add statements and their spelling ("call": `wp.atomic_add(a, i, v)` or
+    `atomic_sub`; "update": `a[i] += v` or `-=`), `a` an array parameter and `i` not the thread's own
+    index (synthesis.style's family, read from the syntax tree)."""
+    arrays = {a.arg for a in fn.args.args if a.annotation is not None and ast.unparse(a.annotation).startswith("wp.array")}
+    own = next((ast.unparse(n.targets[0]).strip("()") for n in ast.walk(fn)
+                if isinstance(n, ast.Assign) and ast.unparse(n.value) == "wp.tid()"), None)
+    found = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and ast.unparse(node.value.func) in ("wp.atomic_add", "wp.atomic_sub") and len(node.value.args) >= 3 \
+                and isinstance(node.value.args[0], ast.Name) and node.value.args[0].id in arrays \
+                and ", ".join(ast.unparse(a) for a in node.value.args[1:-1]) != own:
+            found.append((node, "call"))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Add, ast.Sub)) \
+                and isinstance(node.target, ast.Subscript) and isinstance(node.target.value, ast.Name) \
+                and node.target.value.id in arrays and ast.unparse(node.target.slice).strip("()") != own:
+            found.append((node, "update"))
+    return found
+
+
 def mixed_spellings(source: str) -> bool:
     """Whether one module writes two spellings of one family."""
     seen: dict[str, set[str]] = collections.defaultdict(set)
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef):
+            seen["scatter add"].update(spelling for _, spelling in scatter_adds(fn))
+    for node in ast.walk(tree):
         if isinstance(node, ast.arg) and node.annotation is not None:
             for m in ast.walk(node.annotation):
                 if isinstance(m, ast.Call) and ast.unparse(m.func).startswith("wp.array"):

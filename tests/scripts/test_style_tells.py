@@ -13,6 +13,14 @@ def test_two_spellings_of_one_family_in_a_module_are_mixed():
                                              body="min(float(tid), wp.float64(1.0))"))
 
 
+def test_a_count_by_update_beside_a_sum_by_call_is_mixed_and_an_own_element_update_is_not():
+    kernel = ("@wp.kernel\ndef k(b: wp.array(dtype=int), hist: wp.array(dtype=int), s: wp.array(dtype=float)):\n"
+              "    tid = wp.tid()\n    hist[b[tid]] += 1\n    wp.atomic_add(s, b[tid], 1.0)\n")
+    assert mixed_spellings(kernel)
+    assert not mixed_spellings(kernel.replace("hist[b[tid]] += 1", "hist[tid] += 1"))
+    assert not mixed_spellings(kernel.replace("hist[b[tid]] += 1", "wp.atomic_add(hist, b[tid], 1)"))
+
+
 def test_a_helper_or_constant_with_the_kernels_hash_is_hashed():
     helper = "@wp.func\ndef huber_ab12cd34ef(r: float) -> float:\n    return r\n\n"
     plain = KERNEL.format(a="wp.array(dtype=float)", b="wp.array(dtype=float)", body="x[tid]")

@@ -8,4 +8,4 @@ def atom_6599b53b54(src: wp.array[wp.float32], data: wp.array[wp.float32], hist:
     mag = wp.abs(src_v)
     b = wp.min(int(mag * 2.0), 7)
     hist[b] += 1
-    wp.atomic_add(weights_per_bin, b, src_v * data[tid])
+    weights_per_bin[b] += src_v * data[tid]
