@@ -90,6 +90,16 @@ class Draw:
         self.breadth = random.Random(w.seed ^ 0xB2EAD7)
         # one boundary for the kernel's stencils: clamped, or wrapped as on a periodic domain
         self.periodic = self.breadth.random() < PERIODIC_SHARE
+        self._axis: int | None = None
+
+    def axis(self) -> int:
+        """The axis of the kernel's stencils: the first stencil form's draw, which the others follow (an
+        upwind difference along x beside a slope limited along y reconstructs no face of the scheme).
+        Each form still draws, so a kernel with one stencil form keeps every draw."""
+        drawn = self.rng.randrange(len(self.w.dim))
+        if self._axis is None:
+            self._axis = drawn
+        return self._axis
 
     def neighbours(self, name: str, axis: int):
         """The left and right neighbours of `name`'s element along `axis`, on the kernel's boundary."""
@@ -575,7 +585,7 @@ def quadrant(d: Draw) -> list[Result] | None:
 def upwind_difference(d: Draw) -> list[Result] | None:
     """First-order upwind advection: the one-sided difference on the side the flow comes from."""
     w = d.w
-    axis = d.rng.randrange(len(w.dim))
+    axis = d.axis()
     field = d.input(d.rng.choice(["u", "phi", "rho", "temp"]), "field")
     name = field.src.rsplit("_v", 1)[0]
     both = len(w.dim) == 2 and d.breadth.random() < BOTH_AXES_SHARE
@@ -642,7 +652,7 @@ def upwind_difference(d: Draw) -> list[Result] | None:
 def minmod_slope(d: Draw) -> list[Result] | None:
     """The minmod slope limiter: zero at an extremum, else the one-sided slope of least magnitude."""
     w = d.w
-    axis = d.rng.randrange(len(w.dim))
+    axis = d.axis()
     field = d.input(d.rng.choice(["u", "phi", "rho", "q"]), "field")
     name = field.src.rsplit("_v", 1)[0]
     left, right = d.neighbours(name, axis)
@@ -675,10 +685,12 @@ def minmod_slope(d: Draw) -> list[Result] | None:
     w.feature(f"{limiter} limiter")
     if d.breadth.random() < FACES_SHARE:  # MUSCL: the limited slope reconstructs the cell's face values
         half = Expr(f"0.5 * {slope.src}", "float32", slope.mag / 2, None, atom=False)
+        # the faces named as the neighbours along the axis are (face_up, face_down along a 2-D launch's rows)
+        before, after = w.NEIGHBOUR_WORDS[len(w.tid_names)][axis]
         faces = [Result(Expr(f"{field.src} - {half.src}", "float32", field.mag + half.mag, None, atom=False),
-                        "face_left", state=True),
+                        f"face_{before}", state=True),
                  Result(Expr(f"{field.src} + {half.src}", "float32", field.mag + half.mag, None, atom=False),
-                        "face_right", state=True)]
+                        f"face_{after}", state=True)]
         w.feature("face values reconstructed from the limited slope (MUSCL)")
         return faces if d.breadth.random() < 0.6 else [Result(slope, "slope")] + faces
     return [Result(slope, "slope")]

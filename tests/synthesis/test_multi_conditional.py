@@ -432,6 +432,31 @@ def test_slope_limiters_come_in_every_kind_on_both_boundaries_and_some_store_fac
     assert 0 < faces < len(specs)
 
 
+def test_a_kernels_stencils_share_one_axis_and_its_faces_are_named_for_it():
+    """An upwind difference along a row beside a slope limited down a column, its faces named left and
+    right, is no scheme anyone writes (session 59 found `face_left` holding the value less half the
+    slope between the elements above and below). Neighbours are loaded as `<field>_<word>`, the words
+    naming the axis (KernelWriter.NEIGHBOUR_WORDS)."""
+    from synthesis.categories import generate
+    from synthesis.exprgen import KernelWriter
+
+    checked = faces = 0
+    for seed in range(3000):
+        spec = generate("multi_conditional", seed)
+        if len(spec.dim) < 2 or "limiter" not in spec.description or "both axes" in spec.description:
+            continue
+        pairs = KernelWriter.NEIGHBOUR_WORDS[len(spec.dim)]
+        words = {m.group(1) for m in re.finditer(r"\b\w+?_(left|right|up|down|below|above)\b = ", spec.source)}
+        axes = {axis for axis, pair in pairs.items() if words & set(pair)}
+        assert len(axes) == 1, spec.source
+        (axis,) = axes
+        named = {a.name for a in spec.args if a.name.startswith("face_")}
+        assert named <= {f"face_{word}" for word in pairs[axis]}, spec.source
+        checked += "upwind difference" in spec.description
+        faces += bool(named) and axis != len(spec.dim) - 1
+    assert checked >= 5 and faces >= 5
+
+
 @PROPERTY
 @given(SEEDS)
 def test_a_contact_force_pushes_only_below_the_ground_and_grows_with_depth(seed):

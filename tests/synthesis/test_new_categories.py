@@ -392,6 +392,49 @@ def test_a_ground_collision_reflects_a_falling_particle_and_pushes_a_resting_one
     assert len(specs) == 8 and pushed > 0
 
 
+def _own_element_stores_and_reloads(source: str) -> tuple[list[str], list[str]]:
+    """In a particle kernel's body (its top-level statements): the element texts stored to a parameter's
+    array more than once (`state.vel[tid]`, `particles[tid].vel`; a local copy's `p.vel` is no array),
+    and those loaded again after being stored."""
+    fn = next(f for f in ast.parse(source).body if isinstance(f, ast.FunctionDef) and ast.unparse(f.decorator_list[0]).startswith("wp.kernel"))
+    params = {a.arg for a in fn.args.args}
+    stored, twice, reloaded = set(), [], []
+
+    def base(node):
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    for statement in fn.body:
+        loads = {ast.unparse(n) for n in ast.walk(statement)
+                 if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Load)}
+        reloaded += sorted(loads & stored)
+        targets = statement.targets if isinstance(statement, ast.Assign) else \
+            [statement.target] if isinstance(statement, ast.AugAssign) else []
+        for target in targets:
+            if isinstance(target, (ast.Subscript, ast.Attribute)) and base(target) in params:
+                text = ast.unparse(target)
+                if text in stored and isinstance(statement, ast.Assign):
+                    twice.append(text)
+                stored.add(text)
+    return twice, reloaded
+
+
+def test_a_particle_kernel_stores_each_member_once_and_keeps_what_it_stored():
+    """A person keeps the velocity they stored for the kinetic energy and steps it once: session 59 found
+    `vi = state.vel[tid]` right after `state.vel[tid] = v_new` (38% of particle kernels), a velocity stored,
+    then stepped again by a ground contact and stored over (8%, `state.pos[tid]` read back for the contact),
+    and a velocity scaled by two per-particle drags."""
+    stepped = 0
+    for seed in range(600):
+        spec = generate("particles", seed)
+        twice, reloaded = _own_element_stores_and_reloads(spec.source)
+        assert not twice and not reloaded, spec.source
+        assert sum(f"per-particle {f}" in spec.description for f in ("drag", "age")) <= 1, spec.source
+        stepped += "integration" in spec.description and "helper taking a struct" in spec.description
+    assert stepped >= 20
+
+
 # Each particle body by the description feature it always leaves.
 PARTICLE_BODIES = {"integrate": "integration", "springs": "spring forces scattered", "density": "neighbour density",
                    "collide": "helper taking a struct", "kinetic_energy": "energy reduction", "jitter": "random jitter",

@@ -71,8 +71,7 @@ __global__ void part_efa9225455(
 
     float3 v = collide(params, points[tid].pos, points[tid].vel);
     points[tid].vel = v;
-    float3 vi = points[tid].vel;
-    float ke = 0.5f * points[tid].mass * dot(vi, vi);
+    float ke = 0.5f * points[tid].mass * dot(v, v);
     warp_atomic_add(&total_ke[owner[tid]], ke);
 }
 

@@ -25,6 +25,5 @@ def part_efa9225455(points: wp.array(dtype=Point), params: Params, total_ke: wp.
     tid = wp.tid()
     v = collide(params, points[tid].pos, points[tid].vel)
     points[tid].vel = v
-    vi = points[tid].vel
-    ke = 0.5 * points[tid].mass * wp.dot(vi, vi)
+    ke = 0.5 * points[tid].mass * wp.dot(v, v)
     total_ke[owner[tid]] += ke
