@@ -246,6 +246,9 @@ def triangle(site: Site, as_func: bool) -> None:
     w.feature(f"triangle {'area and normal' if kind == 'both' else kind}")
 
 
+SEGMENT_END_NAMES = {"seg_a": "seg_b", "p0": "p1", "start": "end"}
+
+
 def capsule_distance(site: Site, as_func: bool) -> None:
     """The distance from a point to a segment (a, b) passed by value: the projection parameter clamped
     to [0, 1], the closest point, its distance; minus a radius, a capsule's signed distance, and from
@@ -258,8 +261,12 @@ def capsule_distance(site: Site, as_func: bool) -> None:
         ends = [tuple(grid_value(w.rng, -1.5, 1.5, 2) for _ in range(width)) for _ in range(2)]
         if sum((x - y) ** 2 for x, y in zip(*ends)) >= 0.5:  # a segment of length >= 0.7
             break
-    a_val = w.add_value(w.rng.choice(["seg_a", "p0", "start"]), vtype, ends[0])
-    b_val = w.add_value(w.rng.choice(["seg_b", "p1", "end"]), vtype, ends[1])
+    # the ends named as one pair (`seg_a` beside `p1` or `end` read as two people's names); the second
+    # draw is kept, so every later draw of the kernel stays as it was
+    a_name = w.rng.choice(["seg_a", "p0", "start"])
+    w.rng.choice(["seg_b", "p1", "end"])
+    a_val = w.add_value(a_name, vtype, ends[0])
+    b_val = w.add_value(SEGMENT_END_NAMES[a_name], vtype, ends[1])
     capsule = w.rng.random() < 0.5
     core = Core(site, "sd_capsule" if capsule else "segment_distance", as_func)
     p = core.param("p", vtype, p_in)

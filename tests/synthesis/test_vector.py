@@ -161,6 +161,21 @@ def test_a_capsules_distance_is_the_least_distance_to_its_segment_less_the_radiu
             assert got[named(spec, "penalty", "contact_force")][e] == pytest.approx(k * max(radius - least, 0.0), abs=1.0)
 
 
+def test_a_segments_ends_are_named_as_one_pair():
+    """`seg_a` with `seg_b`, `p0` with `p1`, `start` with `end`: the two names were drawn apart, and 22 of
+    the 35 vector kernels holding a segment (seeds 0-399) named its ends as two people would (`seg_a`
+    beside `p1` or `end`)."""
+    pairs = {("seg_a", "seg_b"), ("p0", "p1"), ("start", "end")}
+    seen = set()
+    for seed in range(120):
+        spec = build(vector, VECTOR_FORMS, "capsule distance", seed)
+        names = {a.name for a in spec.args}
+        ends = {pair for pair in pairs if names & set(pair)}
+        assert len(ends) == 1 and set(next(iter(ends))) <= names, sorted(names)
+        seen |= ends
+    assert seen == pairs
+
+
 @PROPERTY
 @given(SEEDS)
 def test_the_angle_between_two_vectors_is_the_arccosine_of_their_normalised_dot_product(seed):
