@@ -2295,7 +2295,8 @@ class ExprGen:
         elif kind == "ellipse area":  # pi a b, the semi-axes two values
             if x.mag > 1.0e3 or y.mag > 1.0e3:
                 return None
-            e = Expr(f"wp.pi * {x.src} * {y.src}", "float32", math.pi * x.mag * y.mag + 1e-3, None, atom=False)
+            a, b = self._length(x, False, "a"), self._length(y, False, "b")
+            e = Expr(f"wp.pi * {a} * {b}", "float32", math.pi * x.mag * y.mag + 1e-3, None, atom=False)
         elif kind == "circle area":
             if x.mag > 1.0e3:
                 return None
@@ -2308,14 +2309,16 @@ class ExprGen:
         elif kind == "sphere volume":  # 4/3 pi r^3, of a radius that is never negative
             if x.mag > 1.0e2:
                 return None
-            r = x.src if nonnegative else self.w.assign(Expr(f"wp.abs({x.src})", "float32", x.mag, x.q), "r").src
+            r = self._length(x, nonnegative, "r")
             e = Expr(f"4.0 * wp.pi * {r} * {r} * {r} / 3.0", "float32", 4.2 * x.mag ** 3 + 1e-3, None, atom=False)
         elif kind == "circumference":  # 2 pi r
-            e = Expr(f"2.0 * wp.pi * {x.src}", "float32", 2.0 * math.pi * x.mag + 1e-3, None, atom=False)
+            r = self._length(x, nonnegative, "r")
+            e = Expr(f"2.0 * wp.pi * {r}", "float32", 2.0 * math.pi * x.mag + 1e-3, None, atom=False)
         elif kind == "cylinder volume":  # pi r^2 h, the radius and the height two values
             if x.mag > 1.0e2 or y.mag > 1.0e3:
                 return None
-            e = Expr(f"wp.pi * {x.src} * {x.src} * {y.src}", "float32", math.pi * x.mag * x.mag * y.mag + 1e-3, None,
+            h = self._length(y, False, "h")
+            e = Expr(f"wp.pi * {x.src} * {x.src} * {h}", "float32", math.pi * x.mag * x.mag * y.mag + 1e-3, None,
                      atom=False)
         elif kind == "gamma correction":
             c = self.w.assign(Expr(f"wp.clamp({x.src}, 0.0, 1.0)", "float32", 1.0, join_q(x.q, CONST_Q)), "c")
@@ -2342,6 +2345,14 @@ class ExprGen:
         launch (thousands of times larger) takes it far past it, so an exponential of it overflows."""
         return e.src in self.w.coordinates
 
+    def _length(self, x: Expr, nonnegative: bool, prefix: str) -> str:
+        """`x` as a length (a radius, a depth, a semi-axis, a height): itself where it is never negative,
+        else its magnitude in a local (`r = wp.abs(u)`; one local however many formulas take it). A
+        circumference or a view height of a signed value was negative for half the inputs."""
+        if nonnegative:
+            return x.src
+        return self.w.assign(Expr(f"wp.abs({x.src})", "float32", x.mag, x.q), prefix).src
+
     def _special_math_formula(self, kind: str, x: Expr, nonnegative: bool = False) -> Expr | None:
         """One of SPECIAL_MATH_FORMULAS of the named value `x`; None where `x` does not suit it. The
         inverse sines and cosines, and every rounding, read exact operands only: near +-1 the first
@@ -2363,7 +2374,8 @@ class ExprGen:
             fov_value = rng.choice([0.75, 1.0, 1.25])  # radians: tan(fov / 2) stays below 0.73
             fov = self.w.add_scalar(rng.choice(["fov", "fov_y", "view_angle"]), "float32", fov_value)
             self.w.retire(fov.src)  # read as the angle alone
-            return Expr(f"2.0 * {x.src} * wp.tan(0.5 * {fov.src})", "float32",
+            depth = self._length(x, nonnegative, "r")  # a distance, named as the radius beside it is
+            return Expr(f"2.0 * {depth} * wp.tan(0.5 * {fov.src})", "float32",
                         2.0 * x.mag * math.tan(0.5 * fov_value) + 1e-3, None, atom=False)
         if kind in ("round up to a multiple", "snap to a grid"):
             steps = [h for h in ROUNDING_STEPS if x.q is not None and x.q > -math.log2(h)]

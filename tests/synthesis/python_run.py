@@ -108,7 +108,8 @@ def _wp() -> types.SimpleNamespace:
     namespace = types.SimpleNamespace(
         tid=None, min=min, max=max, abs=abs, clamp=lambda x, low, high: min(max(x, low), high), sqrt=math.sqrt,
         exp=math.exp, floor=math.floor, log=math.log, sin=math.sin, cos=math.cos, tanh=math.tanh, cosh=math.cosh, pow=math.pow,
-        atan2=math.atan2, degrees=math.degrees,
+        atan2=math.atan2, degrees=math.degrees, tan=math.tan, atan=math.atan, pi=math.pi, log2=math.log2, log10=math.log10,
+        cbrt=lambda x: math.copysign(abs(x) ** (1.0 / 3.0), x),
         dot=lambda a, b: float(np.dot(a, b)), length=lambda v: float(np.linalg.norm(v)),
         length_sq=lambda v: float(np.dot(v, v)), normalize=normalize, cross=lambda a, b: np.cross(a, b).view(Vec),
         cw_mul=lambda a, b: a * b, lerp=lerp, smoothstep=smoothstep, mul=mul, outer=np.outer, transpose=np.transpose,

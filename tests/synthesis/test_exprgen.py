@@ -451,9 +451,9 @@ def test_each_special_math_formula_computes_what_its_name_says(kind):
         limit = round(2 * g(1e12) / math.pi, 6)
         assert limit in (1.0, 2.0, 4.0) and abs((g(1e-4) - g(-1e-4)) / 2e-4 - 1.0) < 1e-6
         assert all(close(g(-x), -g(x)) and g(x) < g(x + 1 / 64) < limit * math.pi / 2 for x in grid)
-    elif kind == "frustum height":  # the view's height at depth d: 2 d tan(fov / 2), the angle an argument
-        ratio = g(1.0) / 2.0
-        assert any(close(ratio, math.tan(v / 2)) for v in (0.75, 1.0, 1.25)) and close(g(-0.5), -0.5 * 2 * ratio)
+    elif kind == "frustum height":  # the view's height at depth d: 2 |d| tan(fov / 2), the angle an argument
+        ratio = g(1.0) / 2.0  # (a depth is a distance: a signed operand is taken by its magnitude)
+        assert any(close(ratio, math.tan(v / 2)) for v in (0.75, 1.0, 1.25)) and close(g(-0.5), 0.5 * 2 * ratio)
     elif kind in ("round up to a multiple", "snap to a grid"):
         values = [g(x) for x in grid]
         step = min(abs(v - u) for u, v in zip(values, values[1:]) if v != u)

@@ -154,3 +154,31 @@ def test_a_value_is_read_as_one_quantity():
         checked += len(quantities) > 1
         assert not any(len(q) > 1 for q in quantities.values()), source
     assert checked >= 100
+
+
+SIZES = ("frustum height", "circle area", "ellipse area", "sphere surface area", "sphere volume", "circumference",
+         "cylinder volume", "sphere radius from a volume", "hypotenuse")
+
+
+def test_a_size_is_never_negative():
+    """A circumference, a view height, an area or a volume of a signed input takes its magnitude (session
+    59 found `perimeter = 2.0 * wp.pi * u_v` beside `r = wp.abs(u_v)`: negative for half the inputs). Each
+    kernel of the sizes theme is run in Python over inputs of both signs; the outputs it stores as a size
+    (by their names, the first of each formula's OUTPUT_NAMES) are never negative."""
+    from tests.synthesis.python_run import draw_inputs, run
+
+    names = {n for kind in SIZES for n in OUTPUT_NAMES[kind] if n not in ("extent",)}
+    checked = 0
+    for seed in range(400):
+        spec = generate("math", seed)
+        if "for sizes" not in spec.description:
+            continue
+        inputs = draw_inputs(spec, seed)
+        if not any((v < 0).any() for k, v in inputs.items()):
+            continue
+        got = run(spec, inputs)
+        for name, values in got.items():
+            if name.rstrip("0123456789") in names:
+                assert (values >= 0.0).all(), spec.source
+                checked += 1
+    assert checked >= 40
