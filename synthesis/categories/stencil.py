@@ -43,6 +43,9 @@ class Stencil:
         # or smoothed value: no source or reaction term joins it, and a border cell it cannot measure
         # holds 0.0, not the field
         self.derived = False
+        # the kernel's time step: the first term that steps in time draws it, the others take it (an
+        # advection by TIME_STEP beside a forcing by a `dt` argument was two time steps in one update)
+        self.dt: Expr | None = None
         self.out: str | None = None  # the output array, once generate has named it
         self._center: Expr | None = None
 
@@ -120,6 +123,15 @@ class Stencil:
         if self.rng.random() < 0.6:
             return self.w.add_constant(hint.upper(), value)
         return self.w.add_scalar(hint, "float32", value)
+
+    def time_step(self, hint: str) -> Expr:
+        """The kernel's time step: a new coefficient the first time, the same one after (its draws are
+        still made, so every later draw of the kernel stays as it was)."""
+        value = grid_value(self.rng, 0.0625, 0.5)
+        constant = self.rng.random() < 0.6
+        if self.dt is None:
+            self.dt = self.w.add_constant(hint.upper(), value) if constant else self.w.add_scalar(hint, "float32", value)
+        return self.dt
 
     def interior_test(self) -> str:
         parts = []
@@ -232,7 +244,8 @@ def blur(s: Stencil) -> Expr:
 def advect(s: Stencil) -> Expr:
     """Semi-Lagrangian: trace back along the velocity, bilinear/linear interpolation with lerp."""
     vtype = "vec2" if s.nd == 2 else ("vec3" if s.nd == 3 else "float32")
-    dt = s.w.add_constant(s.rng.choice(["DT", "TIME_STEP"]), grid_value(s.rng, 0.0625, 0.5))
+    hint, value = s.rng.choice(["DT", "TIME_STEP"]), grid_value(s.rng, 0.0625, 0.5)
+    dt = s.dt = s.dt or s.w.add_constant(hint, value)
     own = ", ".join(s.idx)
     if s.nd > 1 and s.rng.random() < 0.35:
         vc = s.w.add_value(s.rng.choice(["wind", "drift", "u_inf"]), vtype, tuple(grid_value(s.rng, -2.0, 2.0)
@@ -292,7 +305,7 @@ def wave(s: Stencil) -> Expr:
     for axis in range(s.nd):
         terms += list(s.neighbours(axis))
     c = s.coefficient(s.rng.choice(["speed", "wave_speed", "c"]), 0.25, 1.0)
-    dt = s.coefficient(s.rng.choice(["dt", "step"]), 0.0625, 0.5)
+    dt = s.time_step(s.rng.choice(["dt", "step"]))
     courant = s.local("courant", f"({c.src} * {dt.src}) ** 2.0", (c.mag * dt.mag) ** 2, None)
     lap = s.local("lap", " + ".join(terms) + f" - {2.0 * s.nd} * {s.center.src}", 4.0 * s.nd, 10)
     s.w.feature("wave equation")
@@ -423,7 +436,7 @@ def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
     if term == "forcing":
         source = w.add_array(rng.choice(["forcing", "source", "heat_in"]), "float32", "input", low=-1.0, high=1.0)
         w.unused.remove(source)
-        dt = s.coefficient("dt", 0.0625, 0.5)
+        dt = s.time_step("dt")
         w.feature("forcing term")
         return Expr(f"{value.operand()} + {dt.src} * {source}[{own}]", "float32", value.mag + dt.mag, None, atom=False)
     k = s.coefficient("k", 0.0625, 0.5)

@@ -268,3 +268,22 @@ def test_every_function_a_stencil_module_calls_is_defined_in_it():
         called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         missing = {c for c in called - defined if not hasattr(builtins, c)}
         assert not missing, f"{missing}\n{spec.source}"
+
+
+def test_a_stencil_steps_in_time_by_one_time_step():
+    """An advection by `TIME_STEP` beside a forcing by a `dt` argument, or a wave's `step` beside its
+    forcing's `dt`, is two time steps in one update (3% of stencil kernels, session 59): every term that
+    steps in time takes the kernel's one step."""
+    import re
+
+    from synthesis.categories import generate
+
+    steps = {"dt", "DT", "TIME_STEP", "time_step", "step", "STEP"}
+    stepped = 0
+    for seed in range(1500):
+        spec = generate("stencil", seed)
+        names = {a.name for a in spec.args} | set(re.findall(r"^(\w+) = wp\.constant", spec.source, re.M))
+        assert len(names & steps) <= 1, spec.source
+        stepped += "forcing term" in spec.description and bool(names & steps) and \
+            ("wave equation" in spec.description or "semi-Lagrangian" in spec.description.lower() or "advect" in spec.description)
+    assert stepped >= 10
