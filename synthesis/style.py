@@ -18,7 +18,7 @@ Families:
 * builtin: `min`, `max`, `abs` / `wp.min`, `wp.max`, `wp.abs`;
 * scatter add: `wp.atomic_add(a, i, j, v)` / `a[i, j] += v` (and `atomic_sub` / `-=`) as a statement, `a` an
   array parameter of the function and `i, j` not the thread's own index (Warp emits an atomic add for
-  both). 23% of atomic kernels counted into a bin with `hist[b] += 1` and summed into the same bin with
+  both). 13.5% of atomic kernels (scripts/style_tells.py) counted into a bin with `hist[b] += 1` and summed into the same bin with
   `wp.atomic_add(sums, b, v)`. An update of the thread's own element (`out[tid] += v`, a running total
   over launches) is another thing, and an atomic whose result is used has one spelling: neither is in
   the family.
@@ -71,48 +71,42 @@ _ARRAY_PARAMETER = re.compile(r"(\w+): wp\.(?:array|array[234]d|indexedarray)\b"
 _THREAD_INDEX = re.compile(r"^\s*(.+?) = wp\.tid\(\)$")
 
 
-def _top_level_split(text: str) -> list[str]:
-    """`text` split at the commas outside brackets and parentheses, each part stripped."""
+def _top_level_split(text: str) -> list[str] | None:
+    """`text` split at the commas outside brackets and parentheses, each part stripped; None where a
+    bracket closes before it opens or stays open (`a) + (b`: not one argument list)."""
     parts, depth, start = [], 0, 0
     for k, ch in enumerate(text):
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
+            if depth < 0:
+                return None
         elif ch == "," and depth == 0:
             parts.append(text[start:k].strip())
             start = k + 1
+    if depth:
+        return None
     parts.append(text[start:].strip())
     return parts
 
 
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in text:
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _scatter_add(line: str, arrays: set[str], own: str | None) -> tuple[str, str, str, str, str] | None:
-    """(indent, array, index text, op, value) of a scatter-add statement, its spelling first: "call" or
-    "update"; None for any other line."""
+def _scatter_add(line: str, arrays: set[str], own: str | None) -> tuple[str, str, str, str, str, str] | None:
+    """(spelling, indent, array, index text, op, value) of a scatter-add statement, the spelling "call"
+    or "update"; None for any other line."""
     m = _ATOMIC_STATEMENT.match(line)
     if m is not None:
         args = _top_level_split(m.group(3))
-        if _balanced(m.group(3)) and len(args) >= 3 and args[0] in arrays:
-            index = ", ".join(args[1:-1])
-            if index != own:
-                return "call", m.group(1), args[0], index, "+" if m.group(2) == "add" else "-", args[-1]
+        if args is not None and len(args) >= 3 and args[0] in arrays and ", ".join(args[1:-1]) != own:
+            return "call", m.group(1), args[0], ", ".join(args[1:-1]), "+" if m.group(2) == "add" else "-", args[-1]
         return None
     m = _ELEMENT_UPDATE.match(line)
-    if m is not None and m.group(2) in arrays and _balanced(m.group(3)) and _balanced(m.group(5)):
-        index = ", ".join(_top_level_split(m.group(3)))
-        if index != own:
-            return "update", m.group(1), m.group(2), index, m.group(4), m.group(5)
-    return None
+    if m is None or m.group(2) not in arrays:
+        return None
+    index = _top_level_split(m.group(3))
+    if index is None or _top_level_split(m.group(5)) is None or ", ".join(index) == own:
+        return None
+    return "update", m.group(1), m.group(2), ", ".join(index), m.group(4), m.group(5)
 
 
 def _scatter_adds_one_way(source: str) -> str:
@@ -129,7 +123,7 @@ def _scatter_adds_one_way(source: str) -> str:
             continue
         tid = _THREAD_INDEX.match(line)
         if tid is not None:
-            own = ", ".join(_top_level_split(tid.group(1)))
+            own = ", ".join(_top_level_split(tid.group(1)) or [tid.group(1)])
             continue
         statement = _scatter_add(line, arrays, own)
         if statement is not None:

@@ -418,12 +418,9 @@ def collide(k: ParticleKernel) -> None:
     if "record" in k.stores:
         w.emit(f"{k.held}.vel = {v.src}")
         w.emit(f"{s}[tid] = {k.held}")
-        k.stores = {}
-        k.written("vel", value=v)
-        w.note_bound(f"{s}.vel", v.mag)
-        return
+    else:
+        w.emit(f"{k.at('vel')} = {v.src}")
     k.stores = {}
-    w.emit(f"{k.at('vel')} = {v.src}")
     k.written("vel", value=v)
     w.note_bound(f"{s}.vel", v.mag)
 
