@@ -154,6 +154,12 @@ def fir_filter(w: KernelWriter, loads: list[str], window: SharedWindow | None = 
     return [LoopResult(acc, "filtered")]
 
 
+def _term_index(w: KernelWriter) -> str:
+    """A series' or polynomial's term index: `k`, or `n` where `k` is a launch index (`i, j, k =
+    wp.tid()`), which a loop counter of that name would overwrite."""
+    return _temp(w, "n") if "k" in w.tid_names else "k"
+
+
 def horner_loop(w: KernelWriter, loads: list[str], value: Expr | None = None) -> list[LoopResult]:
     """A polynomial with coefficients from a table, evaluated at the thread's value by Horner's rule."""
     x = value or w.load(w.rng.choice(loads))
@@ -173,13 +179,14 @@ def horner_loop(w: KernelWriter, loads: list[str], value: Expr | None = None) ->
     # the degree from the table's length, so one kernel serves any degree, or the literal
     terms = f"{table}.shape[0]" if w.rng.random() < 0.3 else str(degree + 1)
     last = str(degree) if terms.isdigit() else f"{terms} - 1"
-    header = f"for k in range({terms}):" if order == "highest first" else f"for k in range({last}, -1, -1):"
+    k = _term_index(w)
+    header = f"for {k} in range({terms}):" if order == "highest first" else f"for {k} in range({last}, -1, -1):"
     if not terms.isdigit():
         w.feature("degree from the table's length (.shape)")
     with w.block(header):
         if slope:
             w.emit(f"{dy.src} = {dy.src} * {x.src} + {y.src}")
-        w.emit(f"{y.src} = {y.src} * {x.src} + {table}[k]")
+        w.emit(f"{y.src} = {y.src} * {x.src} + {table}[{k}]")
     if order == "lowest first":
         w.feature("coefficients lowest power first")
     w.feature("polynomial from a coefficient table (Horner loop)" + (", with its derivative" if slope else ""))
@@ -191,11 +198,12 @@ def exp_series(w: KernelWriter, loads: list[str], value: Expr | None = None) -> 
     x = value or w.load(w.rng.choice(loads))
     terms = w.rng.choice([6, 8, 10, 12])
     bound = _bound(w, ["n_terms", "terms", "order"], terms)
+    k = _term_index(w)
     if w.rng.random() < 0.35:  # the sine's series: odd powers, alternating, term *= -x^2 / ((2k)(2k + 1))
         term = w.declare(w.fresh("term"), x, 8.0, None)
         total = w.declare(w.fresh("total"), x, 8.0, None)
-        with w.block(f"for k in range(1, {bound}):"):
-            w.emit(f"{term.src} = -{term.src} * {x.src} * {x.src} / float((2 * k) * (2 * k + 1))")
+        with w.block(f"for {k} in range(1, {bound}):"):
+            w.emit(f"{term.src} = -{term.src} * {x.src} * {x.src} / float((2 * {k}) * (2 * {k} + 1))")
             w.emit(f"{total.src} += {term.src}")
         w.feature("Taylor series (sin)")
         return [LoopResult(total, "series")]
@@ -204,14 +212,14 @@ def exp_series(w: KernelWriter, loads: list[str], value: Expr | None = None) -> 
     # session 53, from a stream of its own: the loop left once a term no longer moves the sum
     converged = takes_variant(w.seed, 0x5E41, 0.35)
     if w.rng.random() < 0.5:
-        with w.block(f"for k in range(1, {bound}):"):
-            w.emit(f"{term.src} = {term.src} * {x.src} / float(k)")
+        with w.block(f"for {k} in range(1, {bound}):"):
+            w.emit(f"{term.src} = {term.src} * {x.src} / float({k})")
             w.emit(f"{total.src} += {term.src}")
             if converged:
                 _stop_when_negligible(w, term.src, total.src)
     else:
-        with w.block(f"for k in range({bound}):"):
-            w.emit(f"{term.src} *= {x.src} / float(k + 1)")
+        with w.block(f"for {k} in range({bound}):"):
+            w.emit(f"{term.src} *= {x.src} / float({k} + 1)")
             w.emit(f"{total.src} = {total.src} + {term.src}")
             if converged:
                 _stop_when_negligible(w, term.src, total.src)
@@ -325,7 +333,7 @@ def running_max(w: KernelWriter, loads: list[str], window: SharedWindow | None =
     op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
     # session 50, from a stream of its own: a window centred on the thread (a max or min filter, as
     # grey-scale dilation and erosion are written), its offsets -h..h, the arg an offset from the thread
-    centred = random.Random(w.seed ^ 0xC7F5).random() < CENTRED_WINDOW_SHARE
+    centred = _centred_extremum(w.seed)
     half = width // 2 - (width == 8)  # 2, 2, 3: windows of 5, 5, 7 (a shared odd width: that width)
     v = _temp(w, "v")
     best = w.declare(w.fresh("best"), first, first.mag, first.q)
@@ -417,17 +425,38 @@ def peak_to_peak(w: KernelWriter, loads: list[str], window: SharedWindow | None 
 # (from the sums of the elements and of their squares; a standard deviation at times), the extremes and
 # the count past a threshold.
 WINDOW_STATISTICS = ("mean", "variance", "extremes", "count")
+# What the other scans of the centred window gather, when a kernel holds several (ONE_PASS_FORMS): the
+# taps' weighted sum, the sum of one sign's elements, the window's extremum and its offset.
+FUSED_STATISTICS = ("filtered", "signed sum", "arg extreme")
+# The forms that read each element of the thread's centred window once and stop at none, and what each
+# gathers. Two of them in one kernel are one loop: a person gathers a filtered value and a count in one
+# pass over the window, not in two loops over the same elements (session 60: a quarter of the kernels of
+# several scans had two). A running extreme is one of them when its window is centred.
+ONE_PASS_FORMS = {"windowed filter": ("filtered",), "count over a window": ("count",),
+                  "peak to peak": ("extremes",), "sum with continue": ("signed sum",),
+                  "running maximum": ("arg extreme",), "statistics in one pass": ()}
 
 
-def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | None = None) -> list[LoopResult]:
+def _centred_extremum(seed: int) -> bool:
+    """Whether a kernel's running extreme scans a window centred on the thread (not ahead of it): a
+    stream of its own (session 50)."""
+    return random.Random(seed ^ 0xC7F5).random() < CENTRED_WINDOW_SHARE
+
+
+def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | None = None,
+                      fused: tuple[str, ...] = (), own: bool = True) -> list[LoopResult]:
     """Two or three statistics of the centred window gathered in one loop, as a person computes a local
-    mean beside a local variance, or a count beside the extremes, rather than one loop per statistic."""
+    mean beside a local variance, or a count beside the extremes, rather than one loop per statistic.
+    `fused`: the statistics of the kernel's other scans of the window (ONE_PASS_FORMS), gathered in the
+    same loop; `own`: whether the one-pass form is among the kernel's scans (and draws statistics of its
+    own), not only the loop that gathers the others'."""
     name, width = w.rng.choice(loads), _width(w, window, [3, 5, 7, 9])
     spec, half = w.arg(name), width // 2
     first = w.load(name)
-    wanted = w.rng.sample(WINDOW_STATISTICS, w.rng.choice([2, 2, 3]))
+    wanted = w.rng.sample(WINDOW_STATISTICS, w.rng.choice([2, 2, 3])) if own else []
     if "variance" in wanted and "mean" not in wanted and w.rng.random() < 0.5:
         wanted.append("mean")  # the mean the variance is taken about, stored beside it
+    wanted += [s for s in fused if s not in wanted]
     summed = "mean" in wanted or "variance" in wanted
     total = w.declare(w.fresh("total"), ZERO, width * first.mag, first.q) if summed else None
     total_sq = w.declare(w.fresh("total_sq"), ZERO, width * first.mag ** 2, None) if "variance" in wanted else None
@@ -439,9 +468,16 @@ def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | 
         level = w.rng.choice([0.0, 0.25, 0.5]) * (spec.high - spec.low) / 2
         level = _coefficient(w, [level], ["threshold", "level", "cutoff"]) if level else fmt_float(level)
         op = w.rng.choice([">", ">=", "<"])
+    terms = [_FUSED_TERMS[s](w, name, width, first) for s in FUSED_STATISTICS if s in wanted]
+    # the loop over the taps (`range(width)`, the offset `k - half`) or over the offsets; the one-pass
+    # form alone keeps its own (the offsets)
+    taps = bool(fused) and random.Random(w.seed ^ 0xC7F8).random() < 0.5
+    offset = f"k - {half}" if taps else "k"
     v = _temp(w, "v")
-    with w.block(f"for k in range(-{half}, {half + 1}):"):
-        w.emit(f"{v} = {_at(w, name, _window_index(w, 'k', name))}")
+    with w.block(f"for k in range({width}):" if taps else f"for k in range(-{half}, {half + 1}):"):
+        w.emit(f"{v} = {_at(w, name, _window_index(w, offset, name))}")
+        for term in terms:
+            term.step(v, "k" if taps else f"k + {half}", offset)
         if total is not None:
             w.emit(f"{total.src} += {v}")
         if total_sq is not None:
@@ -453,7 +489,7 @@ def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | 
     for local in (total, total_sq, lo, hi, count):
         if local is not None:
             w.note_varying(local.src, first.src)
-    results = []
+    results = [r for term in terms for r in term.results()]
     n = fmt_float(float(width))
     if summed:
         mean = w.assign(Expr(f"{total.src} / {n}", "float32", first.mag, None, atom=False), prefix="mean")
@@ -477,8 +513,74 @@ def window_statistics(w: KernelWriter, loads: list[str], window: SharedWindow | 
             results += [LoopResult(lo, "window_lo", bounded=True), LoopResult(hi, "window_hi", bounded=True)]
     if count is not None:
         results.append(LoopResult(count, "count_out"))
-    w.feature(f"{len(results)} window statistics in one pass")
+    w.feature(f"{len(results)} window statistics in one pass" if own else "the window's scans in one loop")
     return results
+
+
+class _ScanTerm(NamedTuple):
+    """One statistic of a fused scan: `step(v, tap, offset)` emits its update for the element `v` (the
+    loop's tap index and offset from the thread given), `results()` its values after the loop."""
+    step: Callable[[str, str, str], None]
+    results: Callable[[], list[LoopResult]]
+
+
+def _filtered_term(w: KernelWriter, name: str, width: int, first: Expr) -> _ScanTerm:
+    """The taps' weighted sum of the window (a filter), as `fir_filter` computes it alone."""
+    table = _coefficients(w, ("taps", "kernel_w", "weights", "coef"), width)
+    acc = w.declare(w.fresh("acc"), ZERO, width * w.arg(name).high, None)
+
+    def step(v: str, tap: str, offset: str) -> None:
+        w.emit(f"{acc.src} += {table}[{tap}] * {v}")
+    w.feature("windowed filter (taps)")
+    return _ScanTerm(step, lambda: [LoopResult(acc, "filtered")])
+
+
+def _signed_sum_term(w: KernelWriter, name: str, width: int, first: Expr) -> _ScanTerm:
+    """The sum of the window's positive (or negative) elements, as `positive_sum` computes it alone
+    (where the sum is one of several, a branch rather than a `continue`, which would skip the others)."""
+    positive = w.rng.random() < 0.6
+    acc = w.declare(w.fresh("pos_sum" if positive else "neg_sum"), ZERO, width * w.arg(name).high, 10)
+    test = w.rng.choice([">", ">="] if positive else ["<", "<="])
+
+    def step(v: str, tap: str, offset: str) -> None:
+        with w.block(f"if {v} {test} 0.0:"):
+            w.emit(f"{acc.src} += {v}")
+
+    def results() -> list[LoopResult]:
+        w.note_varying(acc.src, first.src)
+        return [LoopResult(acc, "pos_sum_out" if positive else "neg_sum_out")]
+    w.feature("sum of the positive elements" if positive else "sum of the negative elements")
+    return _ScanTerm(step, results)
+
+
+def _arg_extreme_term(w: KernelWriter, name: str, width: int, first: Expr) -> _ScanTerm:
+    """The window's largest (or smallest) element, and its offset from the thread now and then, as
+    `running_max` computes them alone over a centred window."""
+    op, with_arg = w.rng.choice([">", "<"]), w.rng.random() < 0.6
+    best = w.declare(w.fresh("best"), first, first.mag, first.q)
+    arg = w.declare(w.fresh("arg"), Expr("0", "int32", 0.0, 0, lit=True), float(width), 0) if with_arg else None
+
+    def step(v: str, tap: str, offset: str) -> None:
+        with w.block(f"if {v} {op} {best.src}:"):
+            w.emit(f"{best.src} = {v}")
+            if arg is not None:
+                w.emit(f"{arg.src} = {offset}")
+
+    def results() -> list[LoopResult]:
+        kind = "max" if op == ">" else "min"
+        w.note_varying(best.src, first.src)
+        if arg is None:
+            return [LoopResult(best, f"window_{kind}", bounded=True)]
+        w.note_varying(arg.src, first.src)
+        return [LoopResult(best, f"window_{kind}", bounded=True), LoopResult(arg, f"arg{kind}", state=True)]
+    w.feature("window centred on the thread")
+    w.feature("the window's " + ("largest" if op == ">" else "smallest") + " element"
+              + (" and its offset" if with_arg else ""))
+    return _ScanTerm(step, results)
+
+
+_FUSED_TERMS: dict[str, Callable[[KernelWriter, str, int, Expr], _ScanTerm]] = {
+    "filtered": _filtered_term, "signed sum": _signed_sum_term, "arg extreme": _arg_extreme_term}
 
 
 def breadth(w: KernelWriter) -> random.Random:
@@ -872,11 +974,17 @@ def generate(rng: random.Random, name: str, seed: int) -> KernelSpec:
             break
         forms.append(rng.choice(free))
     window = SharedWindow(rng.choice(SHARED_WIDTHS)) if len(forms) > 1 else None
+    one_pass = [f for f in forms if f in ONE_PASS_FORMS and (f != "running maximum" or _centred_extremum(seed))]
     for form in forms:
         # A later loop reads only inputs an earlier one read: the loops of a kernel work on one
         # signal (its filtered value, its running maximum), not on one input each.
         read = w.inputs_read(loads)
-        store_results(w, LOOP_FORMS[form](w, read if read else loads, window=window))
+        if len(one_pass) < 2 or form not in one_pass:
+            store_results(w, LOOP_FORMS[form](w, read if read else loads, window=window))
+        elif form == one_pass[0]:  # the kernel's scans of its centred window, in one loop
+            fused = tuple(s for f in one_pass for s in ONE_PASS_FORMS[f])
+            store_results(w, window_statistics(w, read if read else loads, window, fused,
+                                               own="statistics in one pass" in one_pass))
     return w.finish("Control-flow kernel")
 
 

@@ -548,3 +548,79 @@ def test_no_two_loops_of_a_kernel_compute_one_statistic():
         assert sum(t in description for t in tests) <= 1, description
         assert sum(t in description for t in extremes) <= 1, description
     assert one_pass > 15
+
+
+def _centred_scans(source: str) -> int:
+    """The loops of a kernel that read each element of the thread's centred window, clamped to the array,
+    and stop at none (no `break`): `for k in range(-h, h + 1)` reading `tid + k`, or `for k in range(2h + 1)`
+    reading `tid + k - h`."""
+    scans = 0
+    for loop in re.split(r"\n    (?=for |while )", source)[1:]:
+        header = re.match(r"for k in range\((-?\d+), (\d+)\):|for k in range\((\d+)\):", loop)
+        body = "\n".join(line for line in loop.splitlines()[1:] if line.startswith("        "))
+        read = re.search(r"wp\.clamp\(\w+ \+ k(?: - (\d+))?, 0, ", body)
+        if not header or not read or "break" in body:
+            continue
+        lo, hi = (int(header.group(1)), int(header.group(2))) if header.group(1) else (0, int(header.group(3)))
+        shift = int(read.group(1) or 0)
+        offsets = range(lo - shift, hi - shift)
+        scans += len(offsets) > 1 and offsets[0] == -offsets[-1]
+    return scans
+
+
+def test_the_scans_of_a_kernels_centred_window_are_one_loop():
+    """A filter, a count, the extremes, a sum of one sign and an arg-max of one centred window are
+    gathered in one loop, as a person writes them, not in one loop each over the same elements."""
+    fused = 0
+    for seed in range(600):
+        spec = generate("control_flow", seed)
+        fused += "the window's scans in one loop" in spec.description
+        assert _centred_scans(spec.source) <= 1, spec.source
+    assert fused > 40
+
+
+def build_fused(statistics: tuple[str, ...], seed: int):
+    """(the kernel whose one loop gathers `statistics` of input a's centred window, its outputs' names, its
+    coefficient tables' names)."""
+    from synthesis.categories.control_flow import window_statistics
+
+    w = KernelWriter(random.Random(seed), "k", "control_flow", seed, (N,))
+    w.output_update_share = 0.0
+    loads = [w.add_array("a", "float32", "input", low=-2.0, high=2.0)]
+    before = {a.name for a in w.args}
+    results = window_statistics(w, loads, None, statistics, own=False)
+    outputs = [w.add_array(r.hint, r.value.type, "output") for r in results]
+    for name, r in zip(outputs, results):
+        w.store(name, r.value)
+    tables = [a.name for a in w.args if a.name not in before and a.role == "input"]
+    return w.finish("test"), outputs, tables
+
+
+@PROPERTY
+@given(SEEDS, st.sets(st.sampled_from(["filtered", "signed sum", "arg extreme", "count", "extremes"]), min_size=2))
+def test_a_fused_scan_gives_each_statistic_of_the_centred_window(seed, statistics):
+    """Each output of a loop gathering several scans is the statistic its name says of one centred,
+    clamped window: the taps' weighted sum, the sum of the positive (negative) elements, the largest
+    (smallest) element and an offset where it lies, the extremes, a count; one loop gathers them all."""
+    spec, outs, tables = build_fused(tuple(sorted(statistics)), seed)
+    coef = table(table_length(spec, tables[0]), seed) if tables else []
+    got = run(spec, {"a": A, **({tables[0]: coef} if tables else {})})
+    (width,) = {int(b) - int(a or 0) for a, b in
+                re.findall(r"for k in range\((?:(-?\d+), )?(-?\d+)\):", spec.source)}
+    half = width // 2
+    windows = [[A[clamped(t + k)] for k in range(-half, half + 1)] for t in range(N)]
+    want = {"filtered": [sum(c * v for c, v in zip(coef, w)) for w in windows],
+            "pos_sum_out": [sum(v for v in w if v > 0) for w in windows],
+            "neg_sum_out": [sum(v for v in w if v < 0) for w in windows],
+            "window_max": [max(w) for w in windows], "window_min": [min(w) for w in windows],
+            "window_lo": [min(w) for w in windows], "window_hi": [max(w) for w in windows],
+            **dict.fromkeys(("local_range", "swing", "contrast"), [max(w) - min(w) for w in windows])}
+    for out in outs:
+        if out == "count_out":
+            assert all(0 <= c <= width for c in got[out])
+        elif out in ("argmax", "argmin"):
+            extreme = got["window_max" if out == "argmax" else "window_min"]
+            assert all(-half <= o <= half and A[clamped(t + o)] == e for t, (o, e) in enumerate(zip(got[out], extreme)))
+        else:
+            assert all(math.isclose(g, v, rel_tol=1e-9, abs_tol=1e-9) for g, v in zip(got[out], want[out])), spec.source
+    assert len(re.findall(r"^    for ", spec.source, re.M)) == 1
