@@ -1348,14 +1348,16 @@ class KernelWriter:
             self.feature("output accumulated in place (+=)")
         self.make_inout(array)
 
-    def rename_array(self, old: str, new: str, line: int) -> str:
-        """Call the array argument `old`, which only `self.lines[line]` names, `new` instead; returns `new`."""
+    def rename_array(self, old: str, new: str, line: int | None = None) -> str:
+        """Call the array argument `old`, which only `self.lines[line]` names (no line yet where `line` is
+        None), `new` instead; returns `new`."""
         at = next(n for n, a in enumerate(self.args) if a.name == old)
         self.args[at] = dataclasses.replace(self.args[at], name=new)
         del self._by_name[old]
         self._by_name[new] = self.args[at]
         self.annotations = [f"{new}:{a.split(':', 1)[1]}" if a.split(":", 1)[0] == old else a for a in self.annotations]
-        self.lines[line] = reads(old).sub(new, self.lines[line])
+        if line is not None:
+            self.lines[line] = reads(old).sub(new, self.lines[line])
         for names in (self.bounded_outputs, self.state_outputs):
             if old in names:
                 names.discard(old)

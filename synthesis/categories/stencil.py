@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 from synthesis.categories import channels
 from synthesis.categories.common import OUTPUT_NAMES
@@ -49,13 +50,21 @@ class Stencil:
         self.out: str | None = None  # the output array, once generate has named it
         self._center: Expr | None = None
 
+    def field_state(self, hint: str) -> str:
+        """A state array's name (`u_new`, `phi_next`, `u_prev`) for the kernel's own field: `rho_new` beside
+        `rho`, as a person names the next level of the field they step, not `u_new` beside `phi`. Other
+        names (`diffused`, `old`) as they are."""
+        state = re.fullmatch(r"(?:u|phi|x|p|q)_(new|next|prev|src)", hint)
+        return f"{self.field}_{state.group(1)}" if state else hint
+
     @property
     def center(self) -> Expr:
         """The own cell's value, loaded once into a local where first needed."""
         if self._center is None:
             own = ", ".join(self.idx)
             # never a parameter's name (a wave speed `c`): Warp would assign to the parameter
-            names = [n for n in ("c", "center", "u0") if not self.w.is_argument(n)]
+            own_value = f"{self.field}0" if len(self.field) <= 4 else "center"  # `h0` of `h`, not `u0`
+            names = [n for n in ("c", "center", own_value) if not self.w.is_argument(n)]
             self._center = self.local(self.rng.choice(names), f"{self.field}[{own}]", 1.0, 10)
         return self._center
 
@@ -299,7 +308,7 @@ def advect(s: Stencil) -> Expr:
 
 def wave(s: Stencil) -> Expr:
     """Leapfrog wave equation: u_next = 2u - u_prev + (c dt / dx)**2 * laplacian."""
-    prev = s.w.add_array(s.rng.choice(["u_prev", "prev", "old"]), "float32", "input", low=-1.0, high=1.0)
+    prev = s.w.add_array(s.field_state(s.rng.choice(["u_prev", "prev", "old"])), "float32", "input", low=-1.0, high=1.0)
     own = ", ".join(s.idx)
     terms = []
     for axis in range(s.nd):
@@ -434,7 +443,10 @@ def pointwise_term(s: Stencil, value: Expr, terms: tuple[str, ...]) -> Expr:
     own = ", ".join(s.idx)
     term = rng.choice(terms)
     if term == "forcing":
-        source = w.add_array(rng.choice(["forcing", "source", "heat_in"]), "float32", "input", low=-1.0, high=1.0)
+        source = rng.choice(["forcing", "source", "heat_in"])
+        # heat goes into a temperature: a density or a wave is forced, or given a source
+        source = w.add_array(source if s.field == "temp" or source != "heat_in" else "forcing", "float32", "input",
+                             low=-1.0, high=1.0)
         w.unused.remove(source)
         dt = s.time_step("dt")
         w.feature("forcing term")
@@ -464,7 +476,7 @@ def residual_norm(s: Stencil, out: str, value: Expr) -> None:
     w, rng = s.w, s.rng
     own = ", ".join(s.idx)
     if not (value.atom and any(value.src in scope for scope in w.scopes)):
-        value = s.local(rng.choice([n for n in ("new_val", "updated", "u_new") if not w.is_argument(n)]),
+        value = s.local(rng.choice([n for n in ("new_val", "updated", s.field_state("u_new")) if not w.is_argument(n)]),
                         value.src, value.mag, None)
     w.store(out, value, own)
     w.output_update_share = 0.0  # the sweep writes its new iterate; the change is measured against the old
@@ -598,7 +610,9 @@ def generate(rng: random.Random, name: str, seed: int):
         s.sampler = s.make_sampler()
     if rng.random() < 0.5:
         w.option("enable_backward", "False")
-    out = s.out = w.add_array(rng.choice(OUTPUT_NAMES[kind.__name__]), "float32", "output")
+    if kind is wave and s.field == "temp":  # a temperature diffuses; it obeys no wave equation
+        s.field = w.rename_array(s.field, "u")
+    out = s.out = w.add_array(s.field_state(rng.choice(OUTPUT_NAMES[kind.__name__])), "float32", "output")
     own = ", ".join(s.idx)
     if s.border == "return":
         with w.block(f"if {s.border_test()}:"):

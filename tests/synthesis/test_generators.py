@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from extraction import extract_ir_devices, load_kernels
 from extraction.loader import unload
-from synthesis.categories import CATEGORY_NAMES, generate
+from synthesis.categories import CATEGORY_NAMES, generate, stencil
 from synthesis.exprgen import BLEND_HINTS
 from synthesis.naming import accumulates
 from synthesis.normalize import structure_hash
@@ -361,7 +361,7 @@ STATE_OUTPUTS = {
     "nested_loop": {"next_cells", "new_board", "cells_out", "assignment", "labels", "cluster"},
     "stencil": {"u_new", "phi_next", "diffused", "x_next", "p_next", "advected", "q_new", "u_next", "forced", "u_src",
                 "vel_out", "velocity_new", "density_out", "density_new", "temperature_out", "temp_new", "dye_out",
-                "color_new"},
+                "color_new"} | {f"{field}_{level}" for field in stencil.FIELD_NAMES + ["u"] for level in ("new", "next", "src")},
     "scalar_param": {"sqrt_out", "root_out", "relaxed", "steady"},
     "multi_conditional": {"label", "level", "bin_id", "pos_out", "vel_out", "advected", "face_left", "face_right",
                           "face_up", "face_down", "face_below", "face_above"},

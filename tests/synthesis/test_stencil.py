@@ -287,3 +287,23 @@ def test_a_stencil_steps_in_time_by_one_time_step():
         stepped += "forcing term" in spec.description and bool(names & steps) and \
             ("wave equation" in spec.description or "semi-Lagrangian" in spec.description.lower() or "advect" in spec.description)
     assert stepped >= 10
+
+
+def test_a_stencils_state_arrays_are_named_for_its_field():
+    """The next, previous or sourced level of a field takes the field's name (`rho` steps to `rho_new`, a
+    wave of `h` reads `h_prev`), not `u_new` beside `phi` (30% of stencil kernels, session 60); a wave is
+    never of a temperature, and only a temperature takes its forcing as `heat_in`."""
+    states = 0
+    for seed in range(1500):
+        if stencil.chooses_field_advection(seed) or stencil.channels.chooses_channels(seed):
+            continue  # several fields (a velocity advecting a temperature), or an image's channels
+        spec = generate("stencil", seed)
+        field, others = spec.args[0].name, [a.name for a in spec.args[1:]]
+        for name in others:
+            prefix = re.fullmatch(r"(\w+)_(?:new|next|prev|src)", name)
+            states += bool(prefix)
+            assert not prefix or prefix.group(1) == field, spec.source
+        assert not ("wave equation" in spec.description and field == "temp"), spec.source
+        assert "heat_in" not in others or field == "temp", spec.source
+        assert not re.search(rf"\bu0 = {field}\[", spec.source) or field == "u", spec.source
+    assert states > 300
