@@ -716,7 +716,9 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
     """One explicit step `x + dt * v`, reflected at the walls lower and upper, the velocity reversed
     (and scaled by a restitution below one) where it hits."""
     w = d.w
-    pos, vel = d.input(d.rng.choice(["pos", "x", "px"]), "position"), d.input("vel")
+    position = d.rng.choice(["pos", "x", "px"])
+    pos, vel = d.input(position, "position"), d.input("vel")
+    pos_out = f"{position}_out"  # `px` steps to `px_out`, not to `pos_out`
     dt = d.rng.choice([0.125, 0.25, 0.5])
     lo, hi = d.rng.choice([(-1.5, 1.5), (-1.0, 1.0), (-1.75, 1.25), (-1.25, 1.75)])
     lower, upper = d.thresholds(("lower", "upper"), (lo, hi))
@@ -748,17 +750,17 @@ def reflect_at_walls(d: Draw) -> list[Result] | None:
         branch(w, f"elif {x_new.src} >= {upper.src}:", (x_new.src, f"{x_new.src} - {span}"))
         w.feature("periodic walls (wrapped round)")
         if d.vertical:  # settling through a periodic box: the kicked velocity is the body's new one
-            return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
-        return [Result(x_new, "pos_out", state=True)]
+            return [Result(x_new, pos_out, state=True), Result(v_new, "vel_out", state=True)]
+        return [Result(x_new, pos_out, state=True)]
     if kind == "stop":  # an inelastic wall: the body stops on it, its velocity into the wall gone
         branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, lower.src), (v_new.src, "0.0"))
         branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, upper.src), (v_new.src, "0.0"))
         w.feature("walls that stop the body")
-        return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
+        return [Result(x_new, pos_out, state=True), Result(v_new, "vel_out", state=True)]
     branch(w, f"if {x_new.src} < {lower.src}:", (x_new.src, mirror(lower)), (v_new.src, bounce))
     branch(w, f"elif {x_new.src} > {upper.src}:", (x_new.src, mirror(upper)), (v_new.src, bounce))
     w.feature("reflecting walls")
-    return [Result(x_new, "pos_out", state=True), Result(v_new, "vel_out", state=True)]
+    return [Result(x_new, pos_out, state=True), Result(v_new, "vel_out", state=True)]
 
 
 def stick_slip_friction(d: Draw) -> list[Result] | None:

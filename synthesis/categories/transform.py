@@ -27,8 +27,10 @@ VEC_NAMES = ["vel", "v_local", "dirs", "forces", "normals"]
 WORLD_POINT_NAMES = ["points", "x_world", "world_pos", "verts"]
 # A vector taken to the world frame keeps its kind in its output's name (a normal stays a normal)
 WORLD_VEC_NAMES = {"vel": ["vel_world", "world_vel", "v_out"], "v_local": ["vel_world", "world_vel", "v_out"],
-                   "dirs": ["dir_world", "world_dirs", "dir_out"], "forces": ["f_world", "world_forces", "force_out"],
-                   "normals": ["n_world", "world_normals", "normals_out"]}
+                   "dirs": ["dir_world", "world_dirs", "dir_out"], "forces": ["force_world", "world_forces", "force_out"],
+                   "normals": ["normal_world", "world_normals", "normals_out"]}
+# The local holding such a vector in the world, by its kind
+WORLD_VEC_LOCALS = {"vel": "v_world", "v_local": "v_world", "dirs": "d_world", "forces": "f_world", "normals": "n_world"}
 FRAME_NAMES = ["body_q", "frames", "poses", "X_wb"]
 ROT_NAMES = ["rot", "orient", "quats", "body_rot"]
 # The local holding a vec3 input's element, by the input's name: `p = points[tid]`, `w = omega[tid]`.
@@ -225,7 +227,8 @@ def move_points(r: Rigid) -> None:
     if r.rng.random() < 0.5:
         v = r.vec_input(VEC_NAMES)
         kind = r.last_vec_kind
-        vw = r.local("v_world", f"wp.transform_vector({X.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
+        # named for its kind, as the input's element is (`f = forces[tid]`): a force in the world is no `v_world`
+        vw = r.local(WORLD_VEC_LOCALS[kind], f"wp.transform_vector({X.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
         r.w.feature("transform_vector")
         if kind in ("vel", "v_local"):
             r.world_velocity = vw

@@ -363,7 +363,7 @@ STATE_OUTPUTS = {
                 "vel_out", "velocity_new", "density_out", "density_new", "temperature_out", "temp_new", "dye_out",
                 "color_new"} | {f"{field}_{level}" for field in stencil.FIELD_NAMES + ["u"] for level in ("new", "next", "src")},
     "scalar_param": {"sqrt_out", "root_out", "relaxed", "steady"},
-    "multi_conditional": {"label", "level", "bin_id", "pos_out", "vel_out", "advected", "face_left", "face_right",
+    "multi_conditional": {"label", "level", "bin_id", "pos_out", "x_out", "px_out", "vel_out", "advected", "face_left", "face_right",
                           "face_up", "face_down", "face_below", "face_above"},
     # a position and velocity after box walls or a ground contact, in outputs of their own (session 50)
     "vector": {"pos_out", "x_new", "positions_out", "v_new", "velocities_out"},

@@ -505,6 +505,18 @@ def test_walls_keep_the_position_inside_and_reverse_stop_or_wrap_a_body_that_hit
         assert all(v_new[k] * v[k] < 0.0 and abs(v_new[k]) <= abs(v[k]) for k in hits)
 
 
+def test_a_stepped_position_is_stored_under_its_inputs_name():
+    """`px` steps to `px_out` and `x` to `x_out`, as a person names a state after the array it updates;
+    `pos_out` beside `px` was a name from another kernel (8% of multi-conditional kernels, session 60)."""
+    stems = set()
+    for seed in range(40):
+        spec, outputs, named = build("reflecting walls", seed)
+        pos = next(named[h] for h in named if h != "vel")
+        assert outputs[0] == f"{pos}_out", spec.source
+        stems.add(pos)
+    assert stems == {"pos", "x", "px"}
+
+
 def test_walls_come_as_mirrors_stops_and_wraps_some_under_gravity():
     kinds = [build("reflecting walls", seed)[0].description for seed in range(60)]
     for kind in ("reflecting walls", "stop the body", "wrapped round", "gravity"):

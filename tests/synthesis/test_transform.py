@@ -268,3 +268,18 @@ def test_an_orientation_steps_in_the_world_frame_the_body_frame_or_exactly():
             assert re.search(rf"dq\w* = wp\.quat\({V}, 0\.0\) \* \w+", src), src
             seen["world"] += 1
     assert min(seen.values()) >= 5, seen
+
+
+def test_a_vector_taken_to_the_world_is_named_for_its_kind():
+    """`f_world = wp.transform_vector(X, f)` for a force, `n_world` for a normal: a force in the world named
+    `v_world` (the velocity's name) was a tell of the generator (session 60)."""
+    kinds = {"vel": "v", "v_local": "v", "dirs": "d", "forces": "f", "normals": "n"}
+    seen = set()
+    for seed in range(600):
+        source = generate("transform", seed).source
+        for local, vector, indexed in re.findall(r"^\s+(\w+)_world = wp\.transform_vector\([^,]+, (\w+)(\[tid\])?\)",
+                                                  source, re.M):
+            array = vector if indexed else re.search(rf"^\s+{vector} = (\w+)\[tid\]", source, re.M).group(1)
+            assert local == kinds[array], source
+            seen.add(array)
+    assert seen == set(kinds)
