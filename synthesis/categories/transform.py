@@ -31,14 +31,19 @@ WORLD_VEC_NAMES = {"vel": ["vel_world", "world_vel", "v_out"], "v_local": ["vel_
                    "normals": ["normal_world", "world_normals", "normals_out"]}
 # The local holding such a vector in the world, by its kind
 WORLD_VEC_LOCALS = {"vel": "v_world", "v_local": "v_world", "dirs": "d_world", "forces": "f_world", "normals": "n_world"}
+# A rotated vector, local and output, by its kind: a rotated force is no `v_rot`
+ROTATED_LOCALS = {"vel": "v_rot", "v_local": "v_rot", "dirs": "d_rot", "forces": "f_rot", "normals": "n_rot"}
+ROTATED_NAMES = {"vel": ["v_out", "v_rotated", "rotated"], "v_local": ["v_out", "v_rotated", "rotated"],
+                 "dirs": ["dir_out", "dir_rotated", "rotated"], "forces": ["force_out", "f_rotated", "rotated"],
+                 "normals": ["normals_out", "n_rotated", "rotated"]}
 FRAME_NAMES = ["body_q", "frames", "poses", "X_wb"]
 ROT_NAMES = ["rot", "orient", "quats", "body_rot"]
 # The local holding a vec3 input's element, by the input's name: `p = points[tid]`, `w = omega[tid]`.
 LOCAL_NAMES = {
     "points": "p", "x_local": "x", "verts": "p", "offsets": "r", "anchors": "p", "x_world": "x", "world_pos": "p",
     "vel": "v", "v_local": "v", "dirs": "d", "forces": "f", "normals": "n",
-    "omega": "w", "ang_vel": "w", "w_body": "w", "body_w": "w",
-    "torque": "tau", "tau": "t", "impulse": "j", "r_com": "r", "arm": "r",
+    "omega": "w", "ang_vel": "w", "w_body": "w", "body_w": "w", "omega_world": "w", "omega_body": "w",
+    "torque": "tau", "tau": "t", "tau_ext": "tau", "r_com": "r", "arm": "r",
     "v_com": "v_c", "lin_vel": "v", "body_v": "v",
 }
 
@@ -77,6 +82,7 @@ class Rigid:
         self.shared_dt: Expr | None = None
         self.weights: str | None = None  # the per-element weight array, once one is drawn
         self.last_vec_kind = ""  # the name hint of the last vec3 input drawn (its kind: a velocity, a normal)
+        self.last_vec_array = ""  # and its name
         # Where the kernel's frame puts points, where a by-value frame or parent fixes it (a plane
         # tested against moved points must pass near them, or no point ever touches it).
         self.frame_centre: tuple[float, ...] = (0.0, 0.0, 0.0)
@@ -176,8 +182,16 @@ class Rigid:
         """The thread's element of a new vec3 input, in a local named as a physicist would (LOCAL_NAMES)."""
         hint = self.rng.choice(names)
         self.last_vec_kind = hint
-        arr = self.w.add_array(hint, "vec3", "input", low=low, high=high, grid_bits=grid_bits)
+        arr = self.last_vec_array = self.w.add_array(hint, "vec3", "input", low=low, high=high, grid_bits=grid_bits)
         return self.local(LOCAL_NAMES[hint], f"{arr}[tid]", "vec3", max(abs(low), high), grid_bits)
+
+    def rename_input(self, old: str, new: str) -> str:
+        """Call the input `old`, which one line reads so far, `new` (a name that says its frame, once the
+        kernel has decided the frame)."""
+        if self.w.is_argument(new):
+            return old
+        line = next(n for n, text in enumerate(self.w.lines) if re.search(rf"\b{old}\[", text))
+        return self.w.rename_array(old, new, line)
 
     def time_step(self, names: list[str], value: float) -> Expr:
         """The kernel's time step: one module constant, however many bodies step with it."""
@@ -285,7 +299,10 @@ def rotate(r: Rigid) -> None:
     q = r.rotation()
     v = r.vec_input(VEC_NAMES)
     fn = r.rng.choice(["wp.quat_rotate", "wp.quat_rotate_inv"])
-    out = r.local("v_rot", f"{fn}({q.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
+    kind = r.last_vec_kind
+    if kind == "v_local" and fn == "wp.quat_rotate_inv":  # the inverse takes a world vector into the body
+        r.rename_input(r.last_vec_array, "vel_world")
+    out = r.local(ROTATED_LOCALS[kind], f"{fn}({q.src}, {v.src})", "vec3", ROTATION_GAIN * v.mag)
     r.w.feature(fn[3:])
     # a body velocity taken to the world frame, then gravity's pull over a step: only a velocity, and only
     # in the world frame where gravity is given (a normal or a force plus g * dt, or a body-frame vector
@@ -297,7 +314,7 @@ def rotate(r: Rigid) -> None:
                           if r.rng.random() < 0.5 else grid_tuple(r.rng, 3, -2.0, 2.0))
         dt = r.time_step(["DT", "STEP"], grid_value(r.rng, 0.0625, 0.25))
         out = Expr(f"{out.src} + {g.src} * {dt.src}", "vec3", out.mag + g.mag * dt.mag, None, atom=False)
-    r.store_vec(out, ["v_out", "v_rotated", "rotated"])
+    r.store_vec(out, ROTATED_NAMES[kind])
 
 
 # How an orientation is stepped (session 57: one first-order step in the world frame was the category's most
@@ -309,9 +326,10 @@ def integrate_orientation(r: Rigid) -> None:
     """q' = normalize(q + 0.5 dt * quat(w, 0) * q): stays close to unit length for small dt."""
     rot = r.w.add_array(r.rng.choice(ROT_NAMES), "quat", r.rng.choice(["input", "inout"]), low=-1.0, high=1.0)
     q = r.local("q", f"wp.normalize({rot}[tid])", "quat", 1.0)
-    omega = r.vec_input(["omega", "ang_vel", "body_w"])
-    dt = r.time_step(["DT", "SUBSTEP"], r.rng.choice([0.0625, 0.125]))
     how = random.Random(r.w.seed ^ 0x0A7E).choices(("world", "body", "exact"), weights=INTEGRATION_WEIGHTS)[0]
+    # the angular velocity's name says its frame: a gyroscope's body-frame rate multiplies on the right
+    omega = r.vec_input(["omega_body", "w_body", "body_w"] if how == "body" else ["omega", "ang_vel", "omega_world"])
+    dt = r.time_step(["DT", "SUBSTEP"], r.rng.choice([0.0625, 0.125]))
     if how == "exact":  # the rotation by |w| dt about w's axis, exactly (no renormalised first-order step)
         angle = r.local("angle", f"wp.length({omega.src}) * {dt.src}", "float32", 8.0)
         dq = r.local("dq", f"wp.quat_from_axis_angle(wp.normalize({omega.src}), {angle.src})", "quat", 1.0)
@@ -365,10 +383,13 @@ def inertia(r: Rigid) -> None:
         w.store(out, Expr(f"{R.src} @ {I_body.src} @ wp.transpose({R.src})", "mat33", 16.0 * 2.25 * 3.0, None))
         w.feature("inertia rotated into the world frame (R I R^T)")
         return
-    omega = r.vec_input(["omega", "ang_vel", "body_w"]) if form != "acceleration" else None
+    # a world angular velocity, rotated into the body frame: never named as a body-frame one (`body_w`)
+    omega = r.vec_input(["omega", "ang_vel", "omega_world"]) if form != "acceleration" else None
     w_b = r.local("w_b", f"wp.quat_rotate_inv({q.src}, {omega.src})", "vec3", ROTATION_GAIN) if omega else None
     if form in ("acceleration", "euler"):
-        torque = r.vec_input(["torque", "tau", "impulse"])
+        # a torque, never an impulse: I^-1 of an impulse is a change of angular velocity, no acceleration,
+        # and an impulse less the gyroscopic torque mixes units
+        torque = r.vec_input(["torque", "tau", "tau_ext"])
         tau_b = r.local("tau_b", f"wp.quat_rotate_inv({q.src}, {torque.src})", "vec3", ROTATION_GAIN)
         inv = r.local("I_inv", f"wp.inverse({I_body.src})", "mat33", 1.25)
         w.feature("wp.inverse")
@@ -454,6 +475,7 @@ def point_velocity(r: Rigid) -> None:
     from the body's origin to a point an earlier body moved to world space, or an input."""
     w, rng = r.w, r.rng
     omega = r.vec_input(["omega", "ang_vel", "w_body"])
+    spun = r.last_vec_array
     if r.shared_point is not None and r.shared_frame is not None:
         origin = f"wp.transform_get_translation({r.shared_frame.src})"
         arm = r.local("arm", f"{r.shared_point.src} - {origin}", "vec3", r.shared_point.mag + r.shared_frame.mag)
@@ -466,7 +488,11 @@ def point_velocity(r: Rigid) -> None:
         else:
             q = r.rotation()
         omega = r.local("w_world", f"wp.quat_rotate({q.src}, {omega.src})", "vec3", ROTATION_GAIN * omega.mag)
+        if spun != "w_body":  # held in body coordinates: its name says so
+            r.rename_input(spun, "omega_body")
         w.feature("angular velocity from body to world coordinates")
+    elif spun == "w_body":  # a world angular velocity, used as it is
+        r.rename_input(spun, "omega_world")
     o = omega.src
     if rng.random() < 0.6:
         W = r.local("W", f"wp.mat33(0.0, -{o}[2], {o}[1], {o}[2], 0.0, -{o}[0], -{o}[1], {o}[0], 0.0)", "mat33", 1.0)

@@ -73,7 +73,7 @@ def test_every_rotational_output_is_the_rigid_body_physics():
         quats = next(a for a in spec.args if a.dtype == "quat" and a.role == "input")
         R = np.stack([quat_matrix(q) for q in given[quats.name].astype(np.float64)])
         inertia = _body_inertia(spec, given)
-        omega, torque = _arg(spec, ("omega", "ang_vel", "body_w")), _arg(spec, ("torque", "tau", "impulse"))
+        omega, torque = _arg(spec, ("omega", "ang_vel", "omega_world")), _arg(spec, ("torque", "tau", "tau_ext"))
         w_b = np.einsum("nji,nj->ni", R, given[omega.name]) if omega is not None else None
         tau_b = np.einsum("nji,nj->ni", R, given[torque.name]) if torque is not None else None
         Iw = np.einsum("nij,nj->ni", inertia, w_b) if w_b is not None else None
@@ -283,3 +283,25 @@ def test_a_vector_taken_to_the_world_is_named_for_its_kind():
             assert local == kinds[array], source
             seen.add(array)
     assert seen == set(kinds)
+
+
+def test_an_angular_velocity_or_velocity_is_named_for_the_frame_it_is_given_in():
+    """A vector rotated into the body (`quat_rotate_inv`) or multiplied on the left of an orientation is a
+    world one, never `v_local` or `body_w`; one rotated out to the world, or multiplied on the right (a
+    gyroscope's rate), is a body one, never `omega_world` (session 60)."""
+    body, world = {"v_local", "w_body", "body_w", "omega_body"}, {"omega_world", "vel_world"}
+    given = set()
+    for seed in range(600):
+        source = generate("transform", seed).source
+
+        def array(local: str) -> str:
+            return (re.search(rf"^\s+{local} = (\w+)\[tid\]", source, re.M) or [None, local])[1]
+        for fn, vec in re.findall(r"= wp\.(quat_rotate(?:_inv)?)\(\w+, (\w+)(?:\[tid\])?\)", source):
+            name = array(vec)
+            assert name not in (body if fn == "quat_rotate_inv" else world), source
+            given.add(name)
+        for vec in re.findall(r"wp\.quat\((\w+), 0\.0\) \*", source):
+            assert array(vec) not in body, source
+        for vec in re.findall(r"\* wp\.quat\((\w+), 0\.0\)", source):
+            assert array(vec) not in world, source
+    assert body & given and world & given
