@@ -87,6 +87,8 @@ ASSIGNED_NAME = re.compile(r"^\s*(\w+)\s*(?:=|\+=|-=|\*=|/=)(?!=)", re.M)  # a l
 INLINE_LOADS_SHARE = 0.35  # kernels whose single-use loads are indexed in place
 # `out[index] = value` at any depth, the index free of brackets
 ELEMENT_STORE = re.compile(r"^(\s+)(\w+)\[([^\[\]]+)\] = (.+)$")
+# One component of a vector kept as arrays of its own (`vel_x`): the vector's name, then the component
+COMPONENT_ARRAY = re.compile(r"(\w+)_([xyzw])")
 LOOP_HEADER = re.compile(r"^(\s*)for (\w+) in ")
 FORWARD_ONLY_SHARE = 0.12  # kernels declared forward-only, about as often as in Warp's examples (18 of 170)
 # kernels compiled as a module of their own (`@wp.kernel(module="unique")`, 6 of Warp's 170 examples)
@@ -1313,17 +1315,27 @@ class KernelWriter:
         which output and how is drawn here. A matrix is added to as a value (`m[i] = m[i] + value`: the
         translation has no matrix atomics) and blended with the explicit mix (no `wp.lerp` of matrices)."""
         options = []  # (store line, "sum" or "blend")
-        for k in self._updatable_stores():
+        updatable = self._updatable_stores()
+        components = self._component_stores(updatable)
+        for k in updatable:
             _, array, _, value = ELEMENT_STORE.match(self.lines[k]).groups()
+            if k in components and components[k][0] != k:
+                continue  # a vector's component stored apart: its group is drawn once, by its first
             kind = "bounded" if array in self.bounded_outputs else self.stored_value_kind(value)
             if kind is None and accumulates(array):  # a sum of bounded values leaves their range
                 options.append((k, "sum"))
-            # a bounded value is smoothed toward (it stays near its range); a wrapping one never
-            if kind != "wraps" and self.arg(array).dtype not in ("int32", "float64") and smoothed(array):
+            # a bounded value is smoothed toward (it stays near its range); a wrapping one never. A
+            # vector's components are not renamed for a running average one by one
+            if kind != "wraps" and self.arg(array).dtype not in ("int32", "float64") and smoothed(array) \
+                    and k not in components:
                 options.append((k, "blend"))
         if not options:
             return
         k, how = self.rng.choice(options)
+        if how == "sum" and k in components:  # every component of the vector added to, not one of them
+            for line in components[k]:
+                self._add_in_place(line)
+            return
         indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
         spec = self.arg(array)
         if how == "blend":
@@ -1339,7 +1351,15 @@ class KernelWriter:
                 operand = f"({value})" if isinstance(parse_expression(value), (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) else value
                 self.lines[k] = f"{indent}{array}[{index}] = (1.0 - {rate.src}) * {array}[{index}] + {rate.src} * {operand}"
             self.feature("running average of the output (exponential smoothing)")
-        elif spec.dtype.startswith("mat"):  # a matrix element is added to as a value (no matrix atomics)
+        else:
+            self._add_in_place(k)
+            return
+        self.make_inout(array)
+
+    def _add_in_place(self, k: int) -> None:
+        """The store on line `k` made an update that adds to the array's element."""
+        indent, array, index, value = ELEMENT_STORE.match(self.lines[k]).groups()
+        if self.arg(array).dtype.startswith("mat"):  # a matrix element is added to as a value (no matrix atomics)
             operand = f"({value})" if isinstance(parse_expression(value), (ast.BoolOp, ast.Compare, ast.IfExp)) else value
             self.lines[k] = f"{indent}{array}[{index}] = {array}[{index}] + {operand}"
             self.feature("output accumulated in place")
@@ -1347,6 +1367,17 @@ class KernelWriter:
             self.lines[k] = f"{indent}{array}[{index}] += {value}"
             self.feature("output accumulated in place (+=)")
         self.make_inout(array)
+
+    def _component_stores(self, stores: list[int]) -> dict[int, list[int]]:
+        """Of the store lines `stores`, those that write one component of a vector kept as arrays of
+        its own (`f_x`, `f_y`, `f_z`: structure of arrays), each mapped to its vector's store lines, in
+        order. A vector is one quantity: its components are updated alike or not at all."""
+        groups: dict[str, list[int]] = {}
+        for k in stores:
+            part = COMPONENT_ARRAY.fullmatch(ELEMENT_STORE.match(self.lines[k]).group(2))
+            if part:
+                groups.setdefault(part.group(1), []).append(k)
+        return {k: lines for lines in groups.values() if len(lines) > 1 for k in lines}
 
     def rename_array(self, old: str, new: str, line: int | None = None) -> str:
         """Call the array argument `old`, which only `self.lines[line]` names (no line yet where `line` is

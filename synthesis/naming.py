@@ -90,8 +90,11 @@ SMOOTHED_HEADS = frozenset({
 
 def head_word(name: str) -> str:
     """The word of an output's name that says what it holds: the last, once a generic suffix such as
-    `_out` is off (`grad_energy` holds an energy, `blurred_out` a blurred value)."""
+    `_out` or a vector component's `_y` is off (`grad_energy` holds an energy, `blurred_out` a blurred
+    value, `n_out_y` a normal's component, no `y` that sums)."""
     words = [w for w in name.lower().rstrip("0123456789").split("_") if w]
+    if len(words) > 1 and words[-1] in ("x", "y", "z", "w"):  # one component of a vector (`n_out_y`): the vector's
+        words.pop()
     return next((w for w in reversed(words) if w not in _GENERIC_SUFFIXES), words[-1] if words else "")
 
 

@@ -391,7 +391,8 @@ def collide(k: ParticleKernel) -> None:
         lines.append("        return wp.vec3(v[0], -v[1] * prm.restitution, v[2])")
     else:  # the parameter is the function's own copy: its component is reflected in place
         lines.append("        v[1] = -v[1] * prm.restitution")
-        lines.append("        return v")
+        if "dt" in k.param_fields:  # left here, before the push-out below; else the function's one return
+            lines.append("        return v")
         w.feature("vertical component reflected in place")
     if "dt" in k.param_fields:
         # a particle still below the ground but not falling leaves it within one step (a velocity-level
