@@ -137,7 +137,9 @@ def bfs_step(w: KernelWriter) -> None:
     to the level) claims each unvisited neighbour by setting its depth, and the claimant marks the
     neighbour in the next frontier and counts it."""
     rng = w.rng
+    first = len(w.lines)
     r = Rows(w, pointer_names=("row_ptr", "offsets", "adj_offsets"), column_names=("neighbors", "adj", "col_idx"))
+    bounds = w.lines[first:]  # `start = row_ptr[tid]`, `end = ...`, where the row's bounds are named
     level = w.add_scalar(rng.choice(["level", "depth_level", "iteration"]), "int32", rng.choice([0, 1, 2, 3]))
     w.retire(level.src)
     # depths already set up to this level, -1 where not yet visited
@@ -153,6 +155,10 @@ def bfs_step(w: KernelWriter) -> None:
         test = f"{depth}[tid] != {level.src}"
         w.feature("frontier as the vertices at this level")
     w.guard_return(test)
+    if bounds:  # read by the threads that go on, after the test, not before it
+        del w.lines[first:first + len(bounds)]
+        w.head -= len(bounds)
+        w.lines.extend(bounds)
     marks = rng.random() < 0.7
     next_frontier = w.add_array(rng.choice(["next_frontier", "next_active", "new_frontier"]), "int32", "output") \
         if marks else None
