@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -323,6 +324,20 @@ def pick(rng: random.Random, *names: str) -> str:
     return rng.choice(names)
 
 
+def pick_columns(rng: random.Random, rows: str, *names: str) -> str:
+    """A column extent's name that keeps the naming of the rows': `TILE_N` only beside `TILE_M` (and
+    `BLOCK_N` beside `BLOCK_M`), `COLS` only beside `ROWS`; a name of what the columns hold (`FEATURES`,
+    `DIM`) beside any. `ROWS` beside `TILE_N` or `BLOCK_K` beside `TILE_M` was one in eight tiled
+    kernels (session 60)."""
+    def fits(name: str) -> bool:
+        if re.fullmatch(r"(TILE|BLOCK)_[NK]", name):
+            return re.fullmatch(r"(TILE|BLOCK)_M", rows) is not None and name[:-1] == rows[:-1]
+        if name == "COLS":
+            return rows in ("ROWS", "TILE_ROWS")
+        return True
+    return rng.choice([n for n in names if fits(n)] or list(names))
+
+
 def epilogue(k: TileKernel, result: str, shape: tuple[int, int], names: tuple[str, str], mag: float,
              columns: tuple[int, str] | None = None) -> tuple[str, float]:
     """What often follows a tile computation before it is stored: none, one or two of an activation
@@ -597,7 +612,7 @@ def column_sums(k: TileKernel) -> tuple[str, int]:
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "TILE_ROWS"), tm)
-    C = k.constant(pick(rng, "FEATURES", "COLS", "TILE_N", "CHANNELS"), c)
+    C = k.constant(pick_columns(rng, TM, "FEATURES", "COLS", "TILE_N", "CHANNELS"), c)
     # the sums as a (1, C) product with a row of ones, or (Warp 1.10 on) as a (C,) reduction along the rows
     along_axis = rng.random() < 0.45
     # a block sums one panel, or several in a loop accumulating into its row (`tile_matmul(ones, t, col)`)
@@ -701,8 +716,8 @@ def linear_layer(k: TileKernel) -> tuple[str, int]:
     k_tiles, n_tiles = rng.choice([1, 2, 3, 4]), rng.choice([1, 1, 2, 3])
     K, N = tk * k_tiles, tn * n_tiles
     TM = k.constant(pick(rng, "TILE_M", "BLOCK_M"), tm)
-    TK = k.constant(pick(rng, "TILE_K", "BLOCK_K"), tk)
-    TN = k.constant(pick(rng, "TILE_N", "BLOCK_N"), tn)
+    TK = k.constant(pick_columns(rng, TM, "TILE_K", "BLOCK_K"), tk)
+    TN = k.constant(pick_columns(rng, TM, "TILE_N", "BLOCK_N"), tn)
     transposed = rng.random() < 0.4  # weights stored (N, K), as torch.nn.Linear keeps them
     # mixed precision: activations and weights stored in half, products summed in a float32 tile
     storage = "float16" if rng.random() < HALF_STORAGE_SHARE else "float32"
@@ -806,7 +821,7 @@ def gram(k: TileKernel) -> tuple[str, int]:
     d = rng.choice([8, 16]) if rng.random() < 0.4 else 0
     panels = rng.choice([2, 3, 4]) if rng.random() < 0.3 else 1
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "SAMPLES_PER_BLOCK"), tm)
-    C = k.constant(pick(rng, "DIM", "FEATURES", "TILE_N"), c)
+    C = k.constant(pick_columns(rng, TM, "DIM", "FEATURES", "TILE_N"), c)
     x = k.array(pick(rng, "x", "samples", "points", "features"), "input", (tm * panels, c), True)
     if panels > 1:
         P = k.constant(pick(rng, "PANELS", "ROW_TILES", "TILES_PER_BLOCK"), panels)
@@ -894,7 +909,7 @@ def row_normalize(k: TileKernel) -> tuple[str, int]:
     rng = k.rng
     tm, c = rng.choice([8, 16]), rng.choice([16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "TOKENS"), tm)
-    C = k.constant(pick(rng, "DIM", "HIDDEN", "COLS"), c)
+    C = k.constant(pick_columns(rng, TM, "DIM", "HIDDEN", "COLS"), c)
     kind = rng.choice(["rms", "softmax", "l1", "l2"])
     # a softmax takes logits or scores and gives probabilities; a norm takes activations
     x = k.array(pick(rng, "logits", "scores", "x") if kind == "softmax" else pick(rng, "x", "hidden", "activations"),
@@ -974,7 +989,7 @@ def center_columns(k: TileKernel) -> tuple[str, int]:
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "GROUP"), tm)
-    C = k.constant(pick(rng, "COLS", "CHANNELS", "DIM"), c)
+    C = k.constant(pick_columns(rng, TM, "COLS", "CHANNELS", "DIM"), c)
     x = k.array(pick(rng, "x", "signal", "frames", "features"), "input", (tm, c), True)
     k.emit(f"t = wp.tile_load({x}, shape=({TM}, {C}), offset=(i * {TM}, 0))")
     rows = rng.random() < 0.4
@@ -1080,7 +1095,7 @@ def fused_map(k: TileKernel) -> tuple[str, int]:
     rng = k.rng
     tm, c = rng.choice([8, 16, 32]), rng.choice([8, 16, 32, 64])
     TM = k.constant(pick(rng, "TILE_M", "ROWS"), tm)
-    C = k.constant(pick(rng, "TILE_N", "COLS", "WIDTH"), c)
+    C = k.constant(pick_columns(rng, TM, "TILE_N", "COLS", "WIDTH"), c)
     width, col = c, "0"
     if rng.random() < COLUMN_GRID_SHARE:
         cols = rng.choice(COLUMN_TILES)
@@ -1178,7 +1193,7 @@ def spectral(k: TileKernel) -> tuple[str, int]:
     dtype = "vec2d" if rng.random() < 0.6 else "vec2"
     k.complex_spelling = rng.choice(["{array}(dtype={t})", "{array}[{t}]"])
     TM = k.constant(pick(rng, "TILE_M", "ROWS", "BATCH"), tm)
-    N = k.constant(pick(rng, "N", "TILE_N", "SIGNAL_LEN"), n)
+    N = k.constant(pick_columns(rng, TM, "N", "TILE_N", "SIGNAL_LEN"), n)
     use = rng.choice(["filter", "filter", "correlation", "spectrum", "power", "synthesis", "round_trip"])
     storage = ', storage="shared"' if rng.random() < 0.3 else ""
     floats_per_element = 4 if dtype == "vec2d" else 2

@@ -1378,3 +1378,20 @@ def test_a_row_statistic_is_named_for_what_it_holds():
             if re.search(rf"^\s+\w+ = \w+ \* {name}$", source, re.M):
                 assert name != "STEP" and (float(value) > 0.0 or name == "ALPHA"), source
     assert stored >= 5
+
+
+def test_a_modules_tile_extents_keep_one_naming():
+    """`TILE_M`, `TILE_N`, `TILE_K` or `BLOCK_M`, `BLOCK_N`, `BLOCK_K`; `ROWS` beside `COLS`: never `ROWS`
+    beside `TILE_N` or `BLOCK_K` beside `TILE_M` (one tiled kernel in eight, session 60). A name of what
+    the columns hold (`FEATURES`, `DIM`) goes beside any."""
+    from synthesis.categories import generate
+
+    gemms = 0
+    for seed in range(800):
+        constants = set(re.findall(r"^([A-Z_0-9]+) = ", generate("tiled", seed).source, re.M))
+        extents = {c for c in constants if re.fullmatch(r"(TILE|BLOCK)_[MNK]", c)}
+        assert len({c.split("_")[0] for c in extents}) <= 1, constants
+        assert "COLS" not in constants or not constants & {"TILE_M", "BLOCK_M"}, constants
+        assert not constants & {"TILE_N", "BLOCK_N"} or constants & {"TILE_M", "BLOCK_M"}, constants
+        gemms += len(extents) == 3
+    assert gemms > 20
