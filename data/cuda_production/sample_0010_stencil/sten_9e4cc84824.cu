@@ -29,7 +29,7 @@ __device__ float lookup(const float* f, int f_dim0, int x)
 __global__ void sten_9e4cc84824(
     const float* __restrict__ field,
     int field_dim0,
-    float* q_new,
+    float* field_new,
     const float* __restrict__ vel,
     int n)
 {
@@ -41,7 +41,7 @@ __global__ void sten_9e4cc84824(
     float px = (float)tid - vc * TIME_STEP;
     int lx = (int)floorf(px);
     float tx = px - (float)lx;
-    q_new[tid] = lerp(lookup(field, field_dim0, lx), lookup(field, field_dim0, lx + 1), tx);
+    field_new[tid] = lerp(lookup(field, field_dim0, lx), lookup(field, field_dim0, lx + 1), tx);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_field((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_field.data(), h_field.size(), seed, 0, -1024, 2049U, 0.0009765625f);
-    std::vector<float> h_q_new((size_t)n * 1);  // output, shape [1000] of float32
+    std::vector<float> h_field_new((size_t)n * 1);  // output, shape [1000] of float32
     std::vector<float> h_vel((size_t)n * 1);  // input, shape [1000] of float32
     fill_float(h_vel.data(), h_vel.size(), seed, 2, -128, 257U, 0.015625f);
 
@@ -193,10 +193,10 @@ int main(int argc, char** argv)
     const size_t bytes_field = h_field.size() * sizeof(h_field[0]);
     CUDA_CHECK(cudaMalloc(&d_field, bytes_field));
     CUDA_CHECK(cudaMemcpy(d_field, h_field.data(), bytes_field, cudaMemcpyHostToDevice));
-    float* d_q_new = nullptr;
-    const size_t bytes_q_new = h_q_new.size() * sizeof(h_q_new[0]);
-    CUDA_CHECK(cudaMalloc(&d_q_new, bytes_q_new));
-    CUDA_CHECK(cudaMemcpy(d_q_new, h_q_new.data(), bytes_q_new, cudaMemcpyHostToDevice));
+    float* d_field_new = nullptr;
+    const size_t bytes_field_new = h_field_new.size() * sizeof(h_field_new[0]);
+    CUDA_CHECK(cudaMalloc(&d_field_new, bytes_field_new));
+    CUDA_CHECK(cudaMemcpy(d_field_new, h_field_new.data(), bytes_field_new, cudaMemcpyHostToDevice));
     float* d_vel = nullptr;
     const size_t bytes_vel = h_vel.size() * sizeof(h_vel[0]);
     CUDA_CHECK(cudaMalloc(&d_vel, bytes_vel));
@@ -206,10 +206,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    sten_9e4cc84824<<<grid, block>>>(d_field, n, d_q_new, d_vel, n);
+    sten_9e4cc84824<<<grid, block>>>(d_field, n, d_field_new, d_vel, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_q_new.data(), d_q_new, bytes_q_new, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_field_new.data(), d_field_new, bytes_field_new, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -217,7 +217,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_q_new.data(), 1, bytes_q_new, dump) == bytes_q_new;
+            dump_ok = dump_ok && fwrite(h_field_new.data(), 1, bytes_field_new, dump) == bytes_field_new;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -233,7 +233,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            sten_9e4cc84824<<<grid, block, 0, stream>>>(d_field, n, d_q_new, d_vel, n);
+            sten_9e4cc84824<<<grid, block, 0, stream>>>(d_field, n, d_field_new, d_vel, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -261,7 +261,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_field + bytes_vel;
-        const size_t bytes_written = bytes_q_new;
+        const size_t bytes_written = bytes_field_new;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -281,7 +281,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_field));
-        CUDA_CHECK(cudaFree(d_q_new));
+        CUDA_CHECK(cudaFree(d_field_new));
         CUDA_CHECK(cudaFree(d_vel));
         return 0;
     }
@@ -293,7 +293,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 4000 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("q_new", h_q_new.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
+    ok &= check_values("field_new", h_field_new.data(), reinterpret_cast<const float*>(expected.data() + 0), 1000,
                        0.0001f, 0.0001f, stats);
     printf("%s sten_9e4cc84824: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
@@ -305,13 +305,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        sten_9e4cc84824<<<grid, block>>>(d_field, n, d_q_new, d_vel, n);
+        sten_9e4cc84824<<<grid, block>>>(d_field, n, d_field_new, d_vel, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        sten_9e4cc84824<<<grid, block>>>(d_field, n, d_q_new, d_vel, n);
+        sten_9e4cc84824<<<grid, block>>>(d_field, n, d_field_new, d_vel, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -331,7 +331,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_field));
-    CUDA_CHECK(cudaFree(d_q_new));
+    CUDA_CHECK(cudaFree(d_field_new));
     CUDA_CHECK(cudaFree(d_vel));
     return ok ? 0 : 1;
 }

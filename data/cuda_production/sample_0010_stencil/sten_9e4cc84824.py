@@ -11,10 +11,10 @@ def lookup(f: wp.array(dtype=float), x: int) -> float:
     return f[x]
 
 @wp.kernel
-def sten_9e4cc84824(field: wp.array(dtype=float), q_new: wp.array(dtype=float), vel: wp.array(dtype=float)):
+def sten_9e4cc84824(field: wp.array(dtype=float), field_new: wp.array(dtype=float), vel: wp.array(dtype=float)):
     tid = wp.tid()
     vc = vel[tid]
     px = float(tid) - vc * TIME_STEP
     lx = int(wp.floor(px))
     tx = px - float(lx)
-    q_new[tid] = wp.lerp(lookup(field, lx), lookup(field, lx + 1), tx)
+    field_new[tid] = wp.lerp(lookup(field, lx), lookup(field, lx + 1), tx)

@@ -1,4 +1,4 @@
-// Control-flow kernel (1-D launch 128; 2 window statistics in one pass; windowed filter (taps); skip (continue); running average of the output (exponential smoothing))
+// Control-flow kernel (1-D launch 128; windowed filter (taps); sum of the positive elements; 5 window statistics in one pass)
 // Standalone CUDA translation of the Warp kernel `ctrl_a611ecd01a` (see ctrl_a611ecd01a.py); needs only the CUDA toolkit.
 // Build and check: make check   (make ARCH=sm_90 for an H100)
 #include <cuda_runtime.h>
@@ -14,12 +14,12 @@
 __global__ void ctrl_a611ecd01a(
     const float* __restrict__ inp,
     int inp_dim0,
-    float* local_mean,
-    float* local_range,
-    const float* __restrict__ weights,
-    float* running_filtered,
+    const float* __restrict__ taps,
+    float* filtered,
     float* pos_sum_out,
-    float momentum,
+    float* mean_out,
+    float* window_lo,
+    float* window_hi,
     int n)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -30,34 +30,25 @@ __global__ void ctrl_a611ecd01a(
     float total = 0.0f;
     float lo = inp_v;
     float hi = inp_v;
-    float v;
+    float acc = 0.0f;
+    float pos_sum = 0.0f;
     #pragma unroll
     for (int k = -2; k < 3; ++k) {
-        v = inp[min(max(tid + k, 0), inp_dim0 - 1)];
+        float v = inp[min(max(tid + k, 0), inp_dim0 - 1)];
+        acc += taps[k + 2] * v;
+        if (v > 0.0f) {
+            pos_sum += v;
+        }
         total += v;
         lo = fminf(lo, v);
         hi = fmaxf(hi, v);
     }
     float mean = total / 5.0f;
-    local_mean[tid] = mean;
-    local_range[tid] = hi - lo;
-    float acc = 0.0f;
-    #pragma unroll
-    for (int k = 0; k < 5; ++k) {
-        int j = min(max(tid + k - 2, 0), inp_dim0 - 1);
-        acc = acc + weights[k] * inp[j];
-    }
-    running_filtered[tid] = (1.0f - momentum) * running_filtered[tid] + momentum * acc;
-    float pos_sum = 0.0f;
-    #pragma unroll
-    for (int k = 0; k < 5; ++k) {
-        v = inp[min(max(tid + k - 2, 0), inp_dim0 - 1)];
-        if (v < 0.0f) {
-            continue;
-        }
-        pos_sum = pos_sum + v;
-    }
+    filtered[tid] = acc;
     pos_sum_out[tid] = pos_sum;
+    mean_out[tid] = mean;
+    window_lo[tid] = lo;
+    window_hi[tid] = hi;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,52 +191,56 @@ int main(int argc, char** argv)
     // Inputs (host)
     std::vector<float> h_inp((size_t)n * 1);  // input, shape [128] of float32
     fill_float(h_inp.data(), h_inp.size(), seed, 0, -2048, 4097U, 0.0009765625f);
-    std::vector<float> h_local_mean((size_t)n * 1);  // output, shape [128] of float32
-    std::vector<float> h_local_range((size_t)n * 1);  // output, shape [128] of float32
-    std::vector<float> h_weights(5);  // input, shape [5] of float32
-    fill_float(h_weights.data(), h_weights.size(), seed, 3, -16, 33U, 0.0625f);
-    std::vector<float> h_running_filtered((size_t)n * 1);  // inout, shape [128] of float32
-    fill_float(h_running_filtered.data(), h_running_filtered.size(), seed, 4, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_taps(5);  // input, shape [5] of float32
+    fill_float(h_taps.data(), h_taps.size(), seed, 1, -16, 33U, 0.0625f);
+    std::vector<float> h_filtered((size_t)n * 1);  // output, shape [128] of float32
     std::vector<float> h_pos_sum_out((size_t)n * 1);  // output, shape [128] of float32
-    const float momentum = 0.01f;
+    std::vector<float> h_mean_out((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_window_lo((size_t)n * 1);  // output, shape [128] of float32
+    std::vector<float> h_window_hi((size_t)n * 1);  // output, shape [128] of float32
 
     // Device buffers
     float* d_inp = nullptr;
     const size_t bytes_inp = h_inp.size() * sizeof(h_inp[0]);
     CUDA_CHECK(cudaMalloc(&d_inp, bytes_inp));
     CUDA_CHECK(cudaMemcpy(d_inp, h_inp.data(), bytes_inp, cudaMemcpyHostToDevice));
-    float* d_local_mean = nullptr;
-    const size_t bytes_local_mean = h_local_mean.size() * sizeof(h_local_mean[0]);
-    CUDA_CHECK(cudaMalloc(&d_local_mean, bytes_local_mean));
-    CUDA_CHECK(cudaMemcpy(d_local_mean, h_local_mean.data(), bytes_local_mean, cudaMemcpyHostToDevice));
-    float* d_local_range = nullptr;
-    const size_t bytes_local_range = h_local_range.size() * sizeof(h_local_range[0]);
-    CUDA_CHECK(cudaMalloc(&d_local_range, bytes_local_range));
-    CUDA_CHECK(cudaMemcpy(d_local_range, h_local_range.data(), bytes_local_range, cudaMemcpyHostToDevice));
-    float* d_weights = nullptr;
-    const size_t bytes_weights = h_weights.size() * sizeof(h_weights[0]);
-    CUDA_CHECK(cudaMalloc(&d_weights, bytes_weights));
-    CUDA_CHECK(cudaMemcpy(d_weights, h_weights.data(), bytes_weights, cudaMemcpyHostToDevice));
-    float* d_running_filtered = nullptr;
-    const size_t bytes_running_filtered = h_running_filtered.size() * sizeof(h_running_filtered[0]);
-    CUDA_CHECK(cudaMalloc(&d_running_filtered, bytes_running_filtered));
-    CUDA_CHECK(cudaMemcpy(d_running_filtered, h_running_filtered.data(), bytes_running_filtered, cudaMemcpyHostToDevice));
+    float* d_taps = nullptr;
+    const size_t bytes_taps = h_taps.size() * sizeof(h_taps[0]);
+    CUDA_CHECK(cudaMalloc(&d_taps, bytes_taps));
+    CUDA_CHECK(cudaMemcpy(d_taps, h_taps.data(), bytes_taps, cudaMemcpyHostToDevice));
+    float* d_filtered = nullptr;
+    const size_t bytes_filtered = h_filtered.size() * sizeof(h_filtered[0]);
+    CUDA_CHECK(cudaMalloc(&d_filtered, bytes_filtered));
+    CUDA_CHECK(cudaMemcpy(d_filtered, h_filtered.data(), bytes_filtered, cudaMemcpyHostToDevice));
     float* d_pos_sum_out = nullptr;
     const size_t bytes_pos_sum_out = h_pos_sum_out.size() * sizeof(h_pos_sum_out[0]);
     CUDA_CHECK(cudaMalloc(&d_pos_sum_out, bytes_pos_sum_out));
     CUDA_CHECK(cudaMemcpy(d_pos_sum_out, h_pos_sum_out.data(), bytes_pos_sum_out, cudaMemcpyHostToDevice));
+    float* d_mean_out = nullptr;
+    const size_t bytes_mean_out = h_mean_out.size() * sizeof(h_mean_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_mean_out, bytes_mean_out));
+    CUDA_CHECK(cudaMemcpy(d_mean_out, h_mean_out.data(), bytes_mean_out, cudaMemcpyHostToDevice));
+    float* d_window_lo = nullptr;
+    const size_t bytes_window_lo = h_window_lo.size() * sizeof(h_window_lo[0]);
+    CUDA_CHECK(cudaMalloc(&d_window_lo, bytes_window_lo));
+    CUDA_CHECK(cudaMemcpy(d_window_lo, h_window_lo.data(), bytes_window_lo, cudaMemcpyHostToDevice));
+    float* d_window_hi = nullptr;
+    const size_t bytes_window_hi = h_window_hi.size() * sizeof(h_window_hi[0]);
+    CUDA_CHECK(cudaMalloc(&d_window_hi, bytes_window_hi));
+    CUDA_CHECK(cudaMemcpy(d_window_hi, h_window_hi.data(), bytes_window_hi, cudaMemcpyHostToDevice));
 
     const dim3 block(256);
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
+    ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_taps, d_filtered, d_pos_sum_out, d_mean_out, d_window_lo, d_window_hi, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_local_mean.data(), d_local_mean, bytes_local_mean, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_local_range.data(), d_local_range, bytes_local_range, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(h_running_filtered.data(), d_running_filtered, bytes_running_filtered, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_filtered.data(), d_filtered, bytes_filtered, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_pos_sum_out.data(), d_pos_sum_out, bytes_pos_sum_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_mean_out.data(), d_mean_out, bytes_mean_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_window_lo.data(), d_window_lo, bytes_window_lo, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_window_hi.data(), d_window_hi, bytes_window_hi, cudaMemcpyDeviceToHost));
 
     if (bench) {
         // Bench size: the one launch above, from fresh inputs, is what --dump writes (the layout
@@ -253,10 +248,11 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_local_mean.data(), 1, bytes_local_mean, dump) == bytes_local_mean;
-            dump_ok = dump_ok && fwrite(h_local_range.data(), 1, bytes_local_range, dump) == bytes_local_range;
-            dump_ok = dump_ok && fwrite(h_running_filtered.data(), 1, bytes_running_filtered, dump) == bytes_running_filtered;
+            dump_ok = dump_ok && fwrite(h_filtered.data(), 1, bytes_filtered, dump) == bytes_filtered;
             dump_ok = dump_ok && fwrite(h_pos_sum_out.data(), 1, bytes_pos_sum_out, dump) == bytes_pos_sum_out;
+            dump_ok = dump_ok && fwrite(h_mean_out.data(), 1, bytes_mean_out, dump) == bytes_mean_out;
+            dump_ok = dump_ok && fwrite(h_window_lo.data(), 1, bytes_window_lo, dump) == bytes_window_lo;
+            dump_ok = dump_ok && fwrite(h_window_hi.data(), 1, bytes_window_hi, dump) == bytes_window_hi;
             if (dump)
                 dump_ok = (fclose(dump) == 0) && dump_ok;
             if (!dump_ok) {
@@ -272,7 +268,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
+            ctrl_a611ecd01a<<<grid, block, 0, stream>>>(d_inp, n, d_taps, d_filtered, d_pos_sum_out, d_mean_out, d_window_lo, d_window_hi, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -299,8 +295,8 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_inp + bytes_weights + bytes_running_filtered;
-        const size_t bytes_written = bytes_local_mean + bytes_local_range + bytes_running_filtered + bytes_pos_sum_out;
+        const size_t bytes_read = bytes_inp + bytes_taps;
+        const size_t bytes_written = bytes_filtered + bytes_pos_sum_out + bytes_mean_out + bytes_window_lo + bytes_window_hi;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -320,29 +316,32 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaGraphDestroy(graph));
         CUDA_CHECK(cudaStreamDestroy(stream));
         CUDA_CHECK(cudaFree(d_inp));
-        CUDA_CHECK(cudaFree(d_local_mean));
-        CUDA_CHECK(cudaFree(d_local_range));
-        CUDA_CHECK(cudaFree(d_weights));
-        CUDA_CHECK(cudaFree(d_running_filtered));
+        CUDA_CHECK(cudaFree(d_taps));
+        CUDA_CHECK(cudaFree(d_filtered));
         CUDA_CHECK(cudaFree(d_pos_sum_out));
+        CUDA_CHECK(cudaFree(d_mean_out));
+        CUDA_CHECK(cudaFree(d_window_lo));
+        CUDA_CHECK(cudaFree(d_window_hi));
         return 0;
     }
 
     bool ok = true;
     CheckStats stats;
     const std::vector<char> expected = read_file(expected_path);
-    if (expected.size() != 2048) {
-        fprintf(stderr, "%s: expected 2048 bytes of Warp results, found %zu\n", expected_path, expected.size());
+    if (expected.size() != 2560) {
+        fprintf(stderr, "%s: expected 2560 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("local_mean", h_local_mean.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
-                       0.0002f, 0.0001f, stats);
-    ok &= check_values("local_range", h_local_range.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
-                       0.0004f, 0.0001f, stats);
-    ok &= check_values("running_filtered", h_running_filtered.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
-                       0.0011f, 0.0001f, stats);
-    ok &= check_values("pos_sum_out", h_pos_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 1536), 128,
+    ok &= check_values("filtered", h_filtered.data(), reinterpret_cast<const float*>(expected.data() + 0), 128,
                        0.001f, 0.0001f, stats);
+    ok &= check_values("pos_sum_out", h_pos_sum_out.data(), reinterpret_cast<const float*>(expected.data() + 512), 128,
+                       0.001f, 0.0001f, stats);
+    ok &= check_values("mean_out", h_mean_out.data(), reinterpret_cast<const float*>(expected.data() + 1024), 128,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("window_lo", h_window_lo.data(), reinterpret_cast<const float*>(expected.data() + 1536), 128,
+                       0.0002f, 0.0001f, stats);
+    ok &= check_values("window_hi", h_window_hi.data(), reinterpret_cast<const float*>(expected.data() + 2048), 128,
+                       0.0002f, 0.0001f, stats);
     printf("%s ctrl_a611ecd01a: %zu mismatches, max_abs_err=%.3g max_rel_err=%.3g tolerance_used=%.3g\n",
            ok ? "PASS" : "FAIL", stats.mismatches, stats.max_abs, stats.max_rel, stats.tolerance_used);
 
@@ -353,13 +352,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_taps, d_filtered, d_pos_sum_out, d_mean_out, d_window_lo, d_window_hi, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_local_mean, d_local_range, d_weights, d_running_filtered, d_pos_sum_out, momentum, n);
+        ctrl_a611ecd01a<<<grid, block>>>(d_inp, n, d_taps, d_filtered, d_pos_sum_out, d_mean_out, d_window_lo, d_window_hi, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -379,10 +378,11 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     CUDA_CHECK(cudaFree(d_inp));
-    CUDA_CHECK(cudaFree(d_local_mean));
-    CUDA_CHECK(cudaFree(d_local_range));
-    CUDA_CHECK(cudaFree(d_weights));
-    CUDA_CHECK(cudaFree(d_running_filtered));
+    CUDA_CHECK(cudaFree(d_taps));
+    CUDA_CHECK(cudaFree(d_filtered));
     CUDA_CHECK(cudaFree(d_pos_sum_out));
+    CUDA_CHECK(cudaFree(d_mean_out));
+    CUDA_CHECK(cudaFree(d_window_lo));
+    CUDA_CHECK(cudaFree(d_window_hi));
     return ok ? 0 : 1;
 }

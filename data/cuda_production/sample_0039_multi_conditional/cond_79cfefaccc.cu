@@ -15,7 +15,7 @@ __global__ void cond_79cfefaccc(
     const float* __restrict__ px,
     const float* __restrict__ vel,
     const float* __restrict__ fn,
-    float* pos_out,
+    float* px_out,
     float* vel_out,
     float* friction_force,
     int n)
@@ -42,7 +42,7 @@ __global__ void cond_79cfefaccc(
     } else {
         friction = -2.0f * fn_v * vel_v;
     }
-    pos_out[tid] = x_new;
+    px_out[tid] = x_new;
     vel_out[tid] = v_new;
     friction_force[tid] = friction;
 }
@@ -191,7 +191,7 @@ int main(int argc, char** argv)
     fill_float(h_vel.data(), h_vel.size(), seed, 1, -2048, 4097U, 0.0009765625f);
     std::vector<float> h_fn((size_t)n * 1);  // input, shape [1024] of float32
     fill_float(h_fn.data(), h_fn.size(), seed, 2, 0, 4097U, 0.0009765625f);
-    std::vector<float> h_pos_out((size_t)n * 1);  // output, shape [1024] of float32
+    std::vector<float> h_px_out((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_vel_out((size_t)n * 1);  // output, shape [1024] of float32
     std::vector<float> h_friction_force((size_t)n * 1);  // output, shape [1024] of float32
 
@@ -208,10 +208,10 @@ int main(int argc, char** argv)
     const size_t bytes_fn = h_fn.size() * sizeof(h_fn[0]);
     CUDA_CHECK(cudaMalloc(&d_fn, bytes_fn));
     CUDA_CHECK(cudaMemcpy(d_fn, h_fn.data(), bytes_fn, cudaMemcpyHostToDevice));
-    float* d_pos_out = nullptr;
-    const size_t bytes_pos_out = h_pos_out.size() * sizeof(h_pos_out[0]);
-    CUDA_CHECK(cudaMalloc(&d_pos_out, bytes_pos_out));
-    CUDA_CHECK(cudaMemcpy(d_pos_out, h_pos_out.data(), bytes_pos_out, cudaMemcpyHostToDevice));
+    float* d_px_out = nullptr;
+    const size_t bytes_px_out = h_px_out.size() * sizeof(h_px_out[0]);
+    CUDA_CHECK(cudaMalloc(&d_px_out, bytes_px_out));
+    CUDA_CHECK(cudaMemcpy(d_px_out, h_px_out.data(), bytes_px_out, cudaMemcpyHostToDevice));
     float* d_vel_out = nullptr;
     const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
     CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
@@ -225,10 +225,10 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_pos_out, d_vel_out, d_friction_force, n);
+    cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_px_out, d_vel_out, d_friction_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(h_pos_out.data(), d_pos_out, bytes_pos_out, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_px_out.data(), d_px_out, bytes_px_out, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_vel_out.data(), d_vel_out, bytes_vel_out, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(h_friction_force.data(), d_friction_force, bytes_friction_force, cudaMemcpyDeviceToHost));
 
@@ -238,7 +238,7 @@ int main(int argc, char** argv)
         if (dump_path) {
             FILE* dump = fopen(dump_path, "wb");
             bool dump_ok = dump != nullptr;
-            dump_ok = dump_ok && fwrite(h_pos_out.data(), 1, bytes_pos_out, dump) == bytes_pos_out;
+            dump_ok = dump_ok && fwrite(h_px_out.data(), 1, bytes_px_out, dump) == bytes_px_out;
             dump_ok = dump_ok && fwrite(h_vel_out.data(), 1, bytes_vel_out, dump) == bytes_vel_out;
             dump_ok = dump_ok && fwrite(h_friction_force.data(), 1, bytes_friction_force, dump) == bytes_friction_force;
             if (dump)
@@ -256,7 +256,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            cond_79cfefaccc<<<grid, block, 0, stream>>>(d_px, d_vel, d_fn, d_pos_out, d_vel_out, d_friction_force, n);
+            cond_79cfefaccc<<<grid, block, 0, stream>>>(d_px, d_vel, d_fn, d_px_out, d_vel_out, d_friction_force, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -284,7 +284,7 @@ int main(int argc, char** argv)
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
         const size_t bytes_read = bytes_px + bytes_vel + bytes_fn;
-        const size_t bytes_written = bytes_pos_out + bytes_vel_out + bytes_friction_force;
+        const size_t bytes_written = bytes_px_out + bytes_vel_out + bytes_friction_force;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
         CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -306,7 +306,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_px));
         CUDA_CHECK(cudaFree(d_vel));
         CUDA_CHECK(cudaFree(d_fn));
-        CUDA_CHECK(cudaFree(d_pos_out));
+        CUDA_CHECK(cudaFree(d_px_out));
         CUDA_CHECK(cudaFree(d_vel_out));
         CUDA_CHECK(cudaFree(d_friction_force));
         return 0;
@@ -319,7 +319,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "%s: expected 12288 bytes of Warp results, found %zu\n", expected_path, expected.size());
         return 2;
     }
-    ok &= check_values("pos_out", h_pos_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
+    ok &= check_values("px_out", h_px_out.data(), reinterpret_cast<const float*>(expected.data() + 0), 1024,
                        0.0006000000000000001f, 0.0001f, stats);
     ok &= check_values("vel_out", h_vel_out.data(), reinterpret_cast<const float*>(expected.data() + 4096), 1024,
                        0.0002f, 0.0001f, stats);
@@ -335,13 +335,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_pos_out, d_vel_out, d_friction_force, n);
+        cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_px_out, d_vel_out, d_friction_force, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_pos_out, d_vel_out, d_friction_force, n);
+        cond_79cfefaccc<<<grid, block>>>(d_px, d_vel, d_fn, d_px_out, d_vel_out, d_friction_force, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -363,7 +363,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_px));
     CUDA_CHECK(cudaFree(d_vel));
     CUDA_CHECK(cudaFree(d_fn));
-    CUDA_CHECK(cudaFree(d_pos_out));
+    CUDA_CHECK(cudaFree(d_px_out));
     CUDA_CHECK(cudaFree(d_vel_out));
     CUDA_CHECK(cudaFree(d_friction_force));
     return ok ? 0 : 1;

@@ -2,7 +2,7 @@ import warp as wp
 
 
 @wp.kernel
-def cond_79cfefaccc(px: wp.array(dtype=float), vel: wp.array(dtype=float), fn: wp.array(dtype=float), pos_out: wp.array(dtype=float), vel_out: wp.array(dtype=float), friction_force: wp.array(dtype=float)):
+def cond_79cfefaccc(px: wp.array(dtype=float), vel: wp.array(dtype=float), fn: wp.array(dtype=float), px_out: wp.array(dtype=float), vel_out: wp.array(dtype=float), friction_force: wp.array(dtype=float)):
     tid = wp.tid()
     vel_v = vel[tid]
     fn_v = fn[tid]
@@ -20,6 +20,6 @@ def cond_79cfefaccc(px: wp.array(dtype=float), vel: wp.array(dtype=float), fn: w
         friction = -0.5 * fn_v * vel_v / speed
     else:
         friction = -2.0 * fn_v * vel_v
-    pos_out[tid] = x_new
+    px_out[tid] = x_new
     vel_out[tid] = v_new
     friction_force[tid] = friction

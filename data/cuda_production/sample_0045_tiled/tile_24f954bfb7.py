@@ -2,7 +2,7 @@ import warp as wp
 
 
 ROWS = 8
-COLS = 64
+WIDTH = 64
 
 
 @wp.func
@@ -25,9 +25,9 @@ def tile_24f954bfb7(
     total: wp.array(dtype=float),
 ):
     i = wp.tid()
-    ta = wp.tile_load(x, shape=(ROWS, COLS), offset=(i * ROWS, 0))
-    tb = wp.tile_load(b, shape=(ROWS, COLS), offset=(i * ROWS, 0))
+    ta = wp.tile_load(x, shape=(ROWS, WIDTH), offset=(i * ROWS, 0))
+    tb = wp.tile_load(b, shape=(ROWS, WIDTH), offset=(i * ROWS, 0))
     r = wp.tile_map(gated, ta, tb)
     z = wp.tile_map(sigmoid, r)
-    wp.tile_store(err_map, wp.tile_load(err_map, shape=(ROWS, COLS), offset=(i * ROWS, 0)) + z, offset=(i * ROWS, 0))
+    wp.tile_store(err_map, wp.tile_load(err_map, shape=(ROWS, WIDTH), offset=(i * ROWS, 0)) + z, offset=(i * ROWS, 0))
     wp.tile_atomic_add(total, wp.tile_sum(z))

@@ -106,7 +106,7 @@ __global__ void xform_89e1a2df05(
     float4 ground_plane,
     const float* __restrict__ scale,
     float3* f_contact,
-    const float3* w_body,
+    const float3* omega_world,
     float3 v_com,
     float3* vel_out,
     int n)
@@ -123,7 +123,7 @@ __global__ void xform_89e1a2df05(
     float depth = fminf(plane_sdf(ground_plane, p_world), 0.0f);
     float s = scale[tid];
     f_contact[tid] = s * (-STIFFNESS * depth * make_float3(ground_plane.x, ground_plane.y, ground_plane.z));
-    float3 w = w_body[tid];
+    float3 w = omega_world[tid];
     float3 arm = p_world - X.p;
     mat33 W = mat33{{{0.0f, -w.z, w.y}, {w.z, 0.0f, -w.x}, {-w.y, w.x, 0.0f}}};
     vel_out[tid] = v_com + W * arm;
@@ -279,8 +279,8 @@ int main(int argc, char** argv)
     std::vector<float> h_scale((size_t)n * 1);  // input, shape [100] of float32
     fill_float(h_scale.data(), h_scale.size(), seed, 6, 0, 2049U, 0.0009765625f);
     std::vector<float> h_f_contact((size_t)n * 3);  // output, shape [100] of vec3
-    std::vector<float> h_w_body((size_t)n * 3);  // input, shape [100] of vec3
-    fill_float(h_w_body.data(), h_w_body.size(), seed, 8, -1024, 2049U, 0.0009765625f);
+    std::vector<float> h_omega_world((size_t)n * 3);  // input, shape [100] of vec3
+    fill_float(h_omega_world.data(), h_omega_world.size(), seed, 8, -1024, 2049U, 0.0009765625f);
     const float3 v_com = make_float3(-1.5625f, 1.4375f, -1.8125f);
     std::vector<float> h_vel_out((size_t)n * 3);  // output, shape [100] of vec3
 
@@ -309,10 +309,10 @@ int main(int argc, char** argv)
     const size_t bytes_f_contact = h_f_contact.size() * sizeof(h_f_contact[0]);
     CUDA_CHECK(cudaMalloc(&d_f_contact, bytes_f_contact));
     CUDA_CHECK(cudaMemcpy(d_f_contact, h_f_contact.data(), bytes_f_contact, cudaMemcpyHostToDevice));
-    float3* d_w_body = nullptr;
-    const size_t bytes_w_body = h_w_body.size() * sizeof(h_w_body[0]);
-    CUDA_CHECK(cudaMalloc(&d_w_body, bytes_w_body));
-    CUDA_CHECK(cudaMemcpy(d_w_body, h_w_body.data(), bytes_w_body, cudaMemcpyHostToDevice));
+    float3* d_omega_world = nullptr;
+    const size_t bytes_omega_world = h_omega_world.size() * sizeof(h_omega_world[0]);
+    CUDA_CHECK(cudaMalloc(&d_omega_world, bytes_omega_world));
+    CUDA_CHECK(cudaMemcpy(d_omega_world, h_omega_world.data(), bytes_omega_world, cudaMemcpyHostToDevice));
     float3* d_vel_out = nullptr;
     const size_t bytes_vel_out = h_vel_out.size() * sizeof(h_vel_out[0]);
     CUDA_CHECK(cudaMalloc(&d_vel_out, bytes_vel_out));
@@ -322,7 +322,7 @@ int main(int argc, char** argv)
     const dim3 grid((n + block.x - 1) / block.x);
 
     // Run once and check the results
-    xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
+    xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_omega_world, v_com, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(h_x_world.data(), d_x_world, bytes_x_world, cudaMemcpyDeviceToHost));
@@ -353,7 +353,7 @@ int main(int argc, char** argv)
         cudaGraphExec_t graph_exec;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < launches; ++i)
-            xform_89e1a2df05<<<grid, block, 0, stream>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
+            xform_89e1a2df05<<<grid, block, 0, stream>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_omega_world, v_com, d_vel_out, n);
         CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
         CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
         for (int i = 0; i < warmup; ++i)
@@ -380,7 +380,7 @@ int main(int argc, char** argv)
         const double mean = sum / trials;
         const double median = trials % 2 ? times[trials / 2] : 0.5 * (times[trials / 2 - 1] + times[trials / 2]);
         const double p95 = times[std::min(trials - 1, (int)std::ceil(0.95 * trials) - 1)];
-        const size_t bytes_read = bytes_com + bytes_body_rot + bytes_verts + bytes_scale + bytes_w_body;
+        const size_t bytes_read = bytes_com + bytes_body_rot + bytes_verts + bytes_scale + bytes_omega_world;
         const size_t bytes_written = bytes_x_world + bytes_f_contact + bytes_vel_out;
         const double gb_per_s = (double)(bytes_read + bytes_written) / (median * 1e3);
         cudaDeviceProp prop;
@@ -406,7 +406,7 @@ int main(int argc, char** argv)
         CUDA_CHECK(cudaFree(d_x_world));
         CUDA_CHECK(cudaFree(d_scale));
         CUDA_CHECK(cudaFree(d_f_contact));
-        CUDA_CHECK(cudaFree(d_w_body));
+        CUDA_CHECK(cudaFree(d_omega_world));
         CUDA_CHECK(cudaFree(d_vel_out));
         return 0;
     }
@@ -434,13 +434,13 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < warmup; ++i)
-        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
+        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_omega_world, v_com, d_vel_out, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<float> times(trials);
     for (int t = 0; t < trials; ++t) {
         CUDA_CHECK(cudaEventRecord(start));
-        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_w_body, v_com, d_vel_out, n);
+        xform_89e1a2df05<<<grid, block>>>(d_com, d_body_rot, d_verts, shift, d_x_world, ground_plane, d_scale, d_f_contact, d_omega_world, v_com, d_vel_out, n);
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&times[t], start, stop));
@@ -465,7 +465,7 @@ int main(int argc, char** argv)
     CUDA_CHECK(cudaFree(d_x_world));
     CUDA_CHECK(cudaFree(d_scale));
     CUDA_CHECK(cudaFree(d_f_contact));
-    CUDA_CHECK(cudaFree(d_w_body));
+    CUDA_CHECK(cudaFree(d_omega_world));
     CUDA_CHECK(cudaFree(d_vel_out));
     return ok ? 0 : 1;
 }
