@@ -327,7 +327,7 @@ def pick(rng: random.Random, *names: str) -> str:
 def pick_columns(rng: random.Random, rows: str, *names: str) -> str:
     """A column extent's name that keeps the naming of the rows': `TILE_N` only beside `TILE_M` (and
     `BLOCK_N` beside `BLOCK_M`), `COLS` only beside `ROWS`; a name of what the columns hold (`FEATURES`,
-    `DIM`) beside any. `ROWS` beside `TILE_N` or `BLOCK_K` beside `TILE_M` was one in eight tiled
+    `DIM`) beside any. `ROWS` beside `TILE_N` or `BLOCK_K` beside `TILE_M` was one in eleven tiled
     kernels (session 60)."""
     def fits(name: str) -> bool:
         if re.fullmatch(r"(TILE|BLOCK)_[NK]", name):

@@ -291,7 +291,7 @@ def test_a_stencil_steps_in_time_by_one_time_step():
 
 def test_a_stencils_state_arrays_are_named_for_its_field():
     """The next, previous or sourced level of a field takes the field's name (`rho` steps to `rho_new`, a
-    wave of `h` reads `h_prev`), not `u_new` beside `phi` (30% of stencil kernels, session 60); a wave is
+    wave of `h` reads `h_prev`), not `u_new` beside `phi` (27% of stencil kernels, session 60); a wave is
     never of a temperature, and only a temperature takes its forcing as `heat_in`."""
     states = 0
     for seed in range(1500):

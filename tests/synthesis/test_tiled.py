@@ -1382,7 +1382,7 @@ def test_a_row_statistic_is_named_for_what_it_holds():
 
 def test_a_modules_tile_extents_keep_one_naming():
     """`TILE_M`, `TILE_N`, `TILE_K` or `BLOCK_M`, `BLOCK_N`, `BLOCK_K`; `ROWS` beside `COLS`: never `ROWS`
-    beside `TILE_N` or `BLOCK_K` beside `TILE_M` (one tiled kernel in eight, session 60). A name of what
+    beside `TILE_N` or `BLOCK_K` beside `TILE_M` (one tiled kernel in eleven, session 60). A name of what
     the columns hold (`FEATURES`, `DIM`) goes beside any."""
     from synthesis.categories import generate
 
