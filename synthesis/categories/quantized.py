@@ -377,11 +377,23 @@ def cross_entropy(rng: random.Random, name: str, seed: int) -> KernelWriter:
             w.emit("return")
         w.feature("ignored label (-1)")
     c = rng.choice(["c", "k", "j"])
+    # whether the first largest score is the label's: found by the loop that finds the largest (one
+    # pass over the row, not a second one for the arg-max)
+    correct = w.add_array(rng.choice(["correct", "hits"]), "int32", "output", shape=(rows,)) \
+        if from_logits and rng.random() < 0.3 else None
+    best = w.fresh("best") if correct else None
     if from_logits:
         m, s = w.fresh("m"), w.fresh("total")
         w.emit(f"{m} = {scores}[{i}, 0]")
+        if correct:
+            w.emit(f"{best} = int(0)")
         with w.block(f"for {c} in range(1, {classes}):"):
-            w.emit(f"{m} = wp.max({m}, {scores}[{i}, {c}])")
+            if correct:
+                with w.block(f"if {scores}[{i}, {c}] > {m}:"):
+                    w.emit(f"{m} = {scores}[{i}, {c}]")
+                    w.emit(f"{best} = {c}")
+            else:
+                w.emit(f"{m} = wp.max({m}, {scores}[{i}, {c}])")
         w.emit(f"{s} = float(0.0)")
         with w.block(f"for {c} in range({classes}):"):
             w.emit(f"{s} += wp.exp({scores}[{i}, {c}] - {m})")
@@ -394,13 +406,7 @@ def cross_entropy(rng: random.Random, name: str, seed: int) -> KernelWriter:
         value = f"{weight}[{label}] * ({value})" if from_logits else f"-{weight}[{label}] * {scores}[{i}, {label}]"
         w.feature("weighted by class")
     w.emit(f"{loss}[{i}] = {value}")
-    if from_logits and rng.random() < 0.3:  # whether the first largest score is the label's
-        correct = w.add_array(rng.choice(["correct", "hits"]), "int32", "output", shape=(rows,))
-        best = w.fresh("best")
-        w.emit(f"{best} = int(0)")
-        with w.block(f"for {c} in range(1, {classes}):"):
-            with w.block(f"if {scores}[{i}, {c}] > {scores}[{i}, {best}]:"):
-                w.emit(f"{best} = {c}")
+    if correct:
         w.emit(f"{correct}[{i}] = wp.where({best} == {label}, 1, 0)")
         w.note_bound(correct, 1.0)
         w.feature("prediction correct (first largest logit)")

@@ -422,3 +422,19 @@ def test_pcm_and_depth_arrays_hold_warps_16_bit_types():
             if a.dtype in ("int16", "uint16"):
                 arrays = g if a.name in g else out
                 assert arrays[a.name].dtype == np.dtype(a.dtype), (a.name, spec.source)
+
+
+def test_a_predictions_arg_max_comes_from_the_loop_that_finds_the_largest_logit():
+    """The first largest logit's class is found where the largest is (`if s > m: m = s; best = c`), as
+    one pass over the row: a second loop over the same row for the arg-max was the tell (session 60)."""
+    found = 0
+    for seed in range(3000):
+        if not quantized.chooses_quantized(seed):
+            continue
+        spec = generate("arithmetic", seed)
+        if "prediction correct" not in spec.description:
+            continue
+        found += 1
+        assert len(re.findall(r"^    for \w+ in range\(", spec.source, re.M)) == 2, spec.source  # the max, the sum
+        assert re.search(r"if \w+\[\w+, \w+\] > (\w+):\n\s+\1 = ", spec.source), spec.source
+    assert found >= 3
