@@ -128,5 +128,13 @@ for cat in ('particles', 'atomic'):
 # 9. redundant return (particles 600)
 R = re.compile(r"^(\s+)if [^\n]*:\n(?:\1    [^\n]*\n)*\1    return (\w+)\n\1return \2\n", re.M)
 out['particles: a branch returns what the function returns after it (of 600)'] = sum(bool(R.search(generate('particles', s).source)) for s in range(600))
+# 10. a prediction's arg-max found by a second loop over the row (arithmetic's cross-entropy, seeds 0-19999)
+from synthesis.categories import quantized
+n = 0
+for s in range(20000):
+    if quantized.chooses_quantized(s):
+        spec = generate('arithmetic', s)
+        n += 'prediction correct' in spec.description and len(re.findall(r"^    for \w+ in range\(", spec.source, re.M)) == 3
+out['arithmetic: an arg-max loop beside the max loop over the same row (of 20000)'] = n
 for k, v in out.items():
     print(f"{v:5d}  {k}")
