@@ -831,8 +831,13 @@ class KernelWriter:
         """An early `if <condition>: return` right after the thread index, before the cached loads."""
         self.emit(f"if {condition}:")
         self.emit("    return")
-        self.head = len(self.lines)
+        self.loads_follow()
         self.feature("early return")
+
+    def loads_follow(self) -> None:
+        """The cached loads (`load`) go after the lines written so far: after an early return, whose
+        threads load nothing they do not use."""
+        self.head = len(self.lines)
 
     def launch_constant(self, condition: str, combines: tuple[str, ...] | None = None) -> bool:
         """Whether `condition` takes one value over the whole launch (see synthesis/realism.py).

@@ -139,7 +139,10 @@ def bfs_step(w: KernelWriter) -> None:
     rng = w.rng
     first = len(w.lines)
     r = Rows(w, pointer_names=("row_ptr", "offsets", "adj_offsets"), column_names=("neighbors", "adj", "col_idx"))
-    bounds = w.lines[first:]  # `start = row_ptr[tid]`, `end = ...`, where the row's bounds are named
+    # `start = row_ptr[tid]`, `end = ...`, where the row's bounds are named: read by the threads that go
+    # on, after the frontier test, not before it
+    bounds = w.lines[first:]
+    del w.lines[first:]
     level = w.add_scalar(rng.choice(["level", "depth_level", "iteration"]), "int32", rng.choice([0, 1, 2, 3]))
     w.retire(level.src)
     # depths already set up to this level, -1 where not yet visited
@@ -155,10 +158,7 @@ def bfs_step(w: KernelWriter) -> None:
         test = f"{depth}[tid] != {level.src}"
         w.feature("frontier as the vertices at this level")
     w.guard_return(test)
-    if bounds:  # read by the threads that go on, after the test, not before it
-        del w.lines[first:first + len(bounds)]
-        w.head -= len(bounds)
-        w.lines.extend(bounds)
+    w.lines.extend(bounds)
     marks = rng.random() < 0.7
     next_frontier = w.add_array(rng.choice(["next_frontier", "next_active", "new_frontier"]), "int32", "output") \
         if marks else None

@@ -239,7 +239,7 @@ def integrate(k: ParticleKernel) -> None:
     if rng.random() < 0.6:
         with w.block(f"if {inv_m.src} == 0.0:"):
             w.emit("return")
-        w.head = len(w.lines)  # the elements a moving particle reads are loaded after the test, not before
+        w.loads_follow()  # the elements a moving particle reads are loaded after the test, not before
         w.feature("early return for pinned particles")
     # the update of a copied record, often a helper taking and returning the record by value
     # (`p = advance(p, params)`): one reading only the record and the parameters
